@@ -1,0 +1,165 @@
+package buildkite
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strings"
+	"testing"
+)
+
+func TestNewClient_validates(t *testing.T) {
+	ok := Config{Organization: "acme", Token: "t"}
+	cases := []struct {
+		name string
+		mod  func(*Config)
+		want string // substring of the error, "" for success
+	}{
+		{"defaults", func(*Config) {}, ""},
+		{"missing token", func(c *Config) { c.Token = " " }, "token"},
+		{"missing organization", func(c *Config) { c.Organization = "" }, "organization"},
+		{"relative base URL", func(c *Config) { c.BaseURL = "api.buildkite.com" }, "BaseURL"},
+		{"unparsable base URL", func(c *Config) { c.BaseURL = "http://[::1" }, "BaseURL"},
+		{"ftp base URL", func(c *Config) { c.BaseURL = "ftp://api.buildkite.com" }, "BaseURL"},
+		{"bad agent URL", func(c *Config) { c.AgentURL = "nope" }, "AgentURL"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := ok
+			tc.mod(&cfg)
+			_, err := NewClient(cfg)
+			switch {
+			case tc.want == "" && err != nil:
+				t.Fatalf("NewClient: %v", err)
+			case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+				t.Fatalf("NewClient error = %v, want one mentioning %q", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestNewClient_defaultsAndNormalisation(t *testing.T) {
+	c, err := NewClient(Config{Organization: "acme", Token: "t"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.BaseURL() != DefaultBaseURL || c.AgentURL() != DefaultAgentURL || c.Organization() != "acme" {
+		t.Errorf("got base %q agent %q org %q", c.BaseURL(), c.AgentURL(), c.Organization())
+	}
+	if c.http.RetryMax != 5 || c.http.RetryWaitMin != defaultRetryWaitMin || c.http.RetryWaitMax != defaultRetryWaitMax {
+		t.Errorf("retry defaults = %d %v %v", c.http.RetryMax, c.http.RetryWaitMin, c.http.RetryWaitMax)
+	}
+	if c.http.Logger != nil {
+		t.Errorf("retry logger = %v, want nil", c.http.Logger)
+	}
+
+	c, err = NewClient(Config{Organization: "acme", Token: "t", BaseURL: "https://proxy.example/bk/v2/", MaxRetries: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.BaseURL() != "https://proxy.example/bk" {
+		t.Errorf("BaseURL() = %q, want the /v2 and trailing slash dropped", c.BaseURL())
+	}
+	if c.http.RetryMax != 0 {
+		t.Errorf("RetryMax = %d for MaxRetries -1, want 0", c.http.RetryMax)
+	}
+}
+
+func TestClient_sendsAuthUserAgentAndJSONHeaders(t *testing.T) {
+	s := newStub(t, respond(http.StatusCreated, `{"id":"c1"}`))
+	c := newTestClient(t, s.srv.URL)
+	ctx := context.Background()
+
+	if _, err := c.Clusters.Create(ctx, ClusterCreate{Name: "x"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Clusters.Get(ctx, "c1"); err != nil {
+		t.Fatal(err)
+	}
+	reqs := s.requests()
+	for _, r := range reqs {
+		if got := r.Header.Get("Authorization"); got != "Bearer test-token" {
+			t.Errorf("%s Authorization = %q", r.Method, got)
+		}
+		if got := r.Header.Get("User-Agent"); got != "terraform-provider-buildkite/test" {
+			t.Errorf("%s User-Agent = %q", r.Method, got)
+		}
+		if got := r.Header.Get("Accept"); got != "application/json" {
+			t.Errorf("%s Accept = %q", r.Method, got)
+		}
+	}
+	if got := reqs[0].Header.Get("Content-Type"); got != "application/json" {
+		t.Errorf("POST Content-Type = %q", got)
+	}
+	if got := reqs[1].Header.Get("Content-Type"); got != "" {
+		t.Errorf("GET without body sent Content-Type %q", got)
+	}
+}
+
+func TestClient_defaultUserAgent(t *testing.T) {
+	s := newStub(t, respond(http.StatusOK, `{}`))
+	c := newTestClient(t, s.srv.URL, func(c *Config) { c.UserAgent = "" })
+	if _, err := c.Clusters.Get(context.Background(), "c1"); err != nil {
+		t.Fatal(err)
+	}
+	if got := s.only(t).Header.Get("User-Agent"); got != DefaultUserAgent {
+		t.Errorf("User-Agent = %q, want %q", got, DefaultUserAgent)
+	}
+}
+
+func TestClient_basePathPrefix(t *testing.T) {
+	s := newStub(t, respond(http.StatusOK, `{}`))
+	c := newTestClient(t, s.srv.URL+"/proxy/")
+	if _, err := c.Clusters.Get(context.Background(), "c1"); err != nil {
+		t.Fatal(err)
+	}
+	if got := s.only(t).Path; got != "/proxy/v2/organizations/acme/clusters/c1" {
+		t.Errorf("path = %q", got)
+	}
+}
+
+func TestClient_escapesAndRejectsIDs(t *testing.T) {
+	s := newStub(t, respond(http.StatusOK, `{}`))
+	c := newTestClient(t, s.srv.URL)
+	ctx := context.Background()
+
+	if _, err := c.Queues.Get(ctx, "a/b", "q 1?x"); err != nil {
+		t.Fatal(err)
+	}
+	if got := s.only(t).Path; got != "/v2/organizations/acme/clusters/a%2Fb/queues/q%201%3Fx" {
+		t.Errorf("escaped path = %q", got)
+	}
+
+	for _, id := range []string{"", ".", ".."} {
+		_, err := c.Clusters.Get(ctx, id)
+		if !errors.Is(err, ErrInvalidID) {
+			t.Errorf("Get(%q) error = %v, want ErrInvalidID", id, err)
+		}
+	}
+	if s.count() != 1 {
+		t.Errorf("invalid IDs reached the server: %d requests", s.count())
+	}
+}
+
+func TestClient_decodeErrorOnBadJSON(t *testing.T) {
+	s := newStub(t, respond(http.StatusOK, `{"id": 12`))
+	c := newTestClient(t, s.srv.URL)
+	_, err := c.Clusters.Get(context.Background(), "c1")
+	if err == nil || !strings.Contains(err.Error(), "decoding") {
+		t.Fatalf("error = %v, want a decoding error", err)
+	}
+}
+
+func TestClient_contextCanceledBeforeSending(t *testing.T) {
+	s := newStub(t, respond(http.StatusOK, `{}`))
+	c := newTestClient(t, s.srv.URL)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err := c.Clusters.Get(ctx, "c1")
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("error = %v, want context.Canceled", err)
+	}
+	if s.count() != 0 {
+		t.Errorf("server saw %d requests after cancellation", s.count())
+	}
+}

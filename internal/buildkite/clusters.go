@@ -1,0 +1,133 @@
+package buildkite
+
+import (
+	"context"
+	"net/http"
+	"time"
+)
+
+// ClustersAPI is the set of cluster operations, so callers can substitute a
+// fake in tests.
+type ClustersAPI interface {
+	List(ctx context.Context) ([]Cluster, error)
+	Get(ctx context.Context, id string) (*Cluster, error)
+	Create(ctx context.Context, in ClusterCreate) (*Cluster, error)
+	Update(ctx context.Context, id string, in ClusterUpdate) (*Cluster, error)
+	Delete(ctx context.Context, id string) error
+	ClearDefaultQueue(ctx context.Context, id string) (*Cluster, error)
+}
+
+var _ ClustersAPI = (*ClustersService)(nil)
+
+// ClustersService manages the organization's clusters.
+type ClustersService struct {
+	client *Client
+}
+
+// Cluster is a group of queues and agent tokens.
+type Cluster struct {
+	ID          string `json:"id"`
+	GraphQLID   string `json:"graphql_id"`
+	Name        string `json:"name"`
+	Description string `json:"description"`
+	Emoji       string `json:"emoji"`
+	Color       string `json:"color"`
+	URL         string `json:"url"`
+	WebURL      string `json:"web_url"`
+	QueuesURL   string `json:"queues_url"`
+	// DefaultQueueID is nil while the cluster has no default queue.
+	DefaultQueueID  *string    `json:"default_queue_id"`
+	DefaultQueueURL *string    `json:"default_queue_url"`
+	CreatedAt       *time.Time `json:"created_at"`
+	CreatedBy       *User      `json:"created_by"`
+}
+
+// ClusterCreate is the body of a create; nil fields are left to the service.
+type ClusterCreate struct {
+	Name        string  `json:"name"`
+	Description *string `json:"description,omitempty"`
+	Emoji       *string `json:"emoji,omitempty"`
+	Color       *string `json:"color,omitempty"`
+}
+
+// ClusterUpdate is the body of an update; only non-nil fields are sent, so a
+// partial update leaves the others as they are.
+type ClusterUpdate struct {
+	Name           *string `json:"name,omitempty"`
+	Description    *string `json:"description,omitempty"`
+	Emoji          *string `json:"emoji,omitempty"`
+	Color          *string `json:"color,omitempty"`
+	DefaultQueueID *string `json:"default_queue_id,omitempty"`
+}
+
+// List returns every cluster of the organization, across all pages.
+func (s *ClustersService) List(ctx context.Context) ([]Cluster, error) {
+	p, err := s.client.orgPath("clusters")
+	if err != nil {
+		return nil, err
+	}
+	return listAll[Cluster](ctx, s.client, p, nil)
+}
+
+// Get returns one cluster by ID.
+func (s *ClustersService) Get(ctx context.Context, id string) (*Cluster, error) {
+	p, err := s.client.orgPath("clusters", id)
+	if err != nil {
+		return nil, err
+	}
+	var out Cluster
+	if err := s.client.call(ctx, http.MethodGet, p, nil, &out); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// Create creates a cluster (the service answers 201).
+func (s *ClustersService) Create(ctx context.Context, in ClusterCreate) (*Cluster, error) {
+	p, err := s.client.orgPath("clusters")
+	if err != nil {
+		return nil, err
+	}
+	var out Cluster
+	if err := s.client.call(ctx, http.MethodPost, p, in, &out); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// Update changes a cluster with PUT, the form the specification shows.
+func (s *ClustersService) Update(ctx context.Context, id string, in ClusterUpdate) (*Cluster, error) {
+	p, err := s.client.orgPath("clusters", id)
+	if err != nil {
+		return nil, err
+	}
+	var out Cluster
+	if err := s.client.call(ctx, http.MethodPut, p, in, &out); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// Delete deletes a cluster; the service also deletes its queues and tokens.
+func (s *ClustersService) Delete(ctx context.Context, id string) error {
+	p, err := s.client.orgPath("clusters", id)
+	if err != nil {
+		return err
+	}
+	return s.client.call(ctx, http.MethodDelete, p, nil, nil)
+}
+
+// ClearDefaultQueue unsets a cluster's default queue by sending an explicit null, which ClusterUpdate
+// cannot express because it leaves nil fields out.
+func (s *ClustersService) ClearDefaultQueue(ctx context.Context, id string) (*Cluster, error) {
+	p, err := s.client.orgPath("clusters", id)
+	if err != nil {
+		return nil, err
+	}
+	var out Cluster
+	body := map[string]any{"default_queue_id": nil}
+	if err := s.client.call(ctx, http.MethodPut, p, body, &out); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}

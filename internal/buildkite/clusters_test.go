@@ -1,0 +1,172 @@
+package buildkite
+
+import (
+	"context"
+	"net/http"
+	"testing"
+)
+
+const clusterID = "42f1a7da-812d-4430-93d8-1cc7c33a6bcf"
+
+// clusterJSON is a cluster with a default queue, shaped as in spec 2.4.
+const clusterJSON = `{
+  "id": "42f1a7da-812d-4430-93d8-1cc7c33a6bcf",
+  "graphql_id": "Q2x1c3Rlci0tLTQyZjFhN2RhLTgxMmQtNDQzMC05M2Q4LTFjYzdjMzNhNmJjZg==",
+  "default_queue_id": "01885682-55a7-44f5-84f3-0402fb452e66",
+  "name": "Open Source",
+  "description": "A place for safely running our open source builds",
+  "emoji": ":technologist:",
+  "color": "#FFE0F1",
+  "url": "https://api.buildkite.com/v2/organizations/acme/clusters/42f1a7da-812d-4430-93d8-1cc7c33a6bcf",
+  "web_url": "https://buildkite.com/organizations/acme/clusters/42f1a7da-812d-4430-93d8-1cc7c33a6bcf",
+  "queues_url": "https://api.buildkite.com/v2/organizations/acme/clusters/42f1a7da-812d-4430-93d8-1cc7c33a6bcf/queues",
+  "default_queue_url": "https://api.buildkite.com/v2/organizations/acme/clusters/42f1a7da-812d-4430-93d8-1cc7c33a6bcf/queues/01885682-55a7-44f5-84f3-0402fb452e66",
+  "created_at": "2026-01-02T03:04:05.123Z",
+  "created_by": ` + userJSON + `
+}`
+
+// newClusterJSON is a create response: no default queue yet, no avatar.
+const newClusterJSON = `{
+  "id": "42f1a7da-812d-4430-93d8-1cc7c33a6bcf",
+  "graphql_id": "Q2x1c3Rlci0tLTQyZjFhN2RhLTgxMmQtNDQzMC05M2Q4LTFjYzdjMzNhNmJjZg==",
+  "default_queue_id": null,
+  "name": "Open Source",
+  "description": null,
+  "emoji": null,
+  "color": null,
+  "url": "https://api.buildkite.com/v2/organizations/acme/clusters/42f1a7da-812d-4430-93d8-1cc7c33a6bcf",
+  "web_url": "https://buildkite.com/organizations/acme/clusters/42f1a7da-812d-4430-93d8-1cc7c33a6bcf",
+  "queues_url": "https://api.buildkite.com/v2/organizations/acme/clusters/42f1a7da-812d-4430-93d8-1cc7c33a6bcf/queues",
+  "default_queue_url": null,
+  "created_at": "2026-01-02T03:04:05.123Z",
+  "created_by": {"id": "3d3c3bf0-7d58-4afe-8fe7-b3017d5504de", "graphql_id": "VXNlci0tLTNkM2M=", "name": "Sam Kim", "email": "sam@example.com", "avatar_url": null, "created_at": "2025-05-03T04:17:43.118Z"}
+}`
+
+func assertCluster(t *testing.T, c *Cluster) {
+	t.Helper()
+	if c.ID != clusterID || c.GraphQLID == "" || c.Name != "Open Source" ||
+		c.Description != "A place for safely running our open source builds" || c.Emoji != ":technologist:" ||
+		c.Color != "#FFE0F1" || c.URL == "" || c.WebURL == "" || c.QueuesURL == "" {
+		t.Errorf("cluster decoded as %+v", c)
+	}
+	if c.DefaultQueueID == nil || *c.DefaultQueueID != "01885682-55a7-44f5-84f3-0402fb452e66" || c.DefaultQueueURL == nil {
+		t.Errorf("default queue = %v %v", c.DefaultQueueID, c.DefaultQueueURL)
+	}
+	if c.CreatedAt == nil || !c.CreatedAt.Equal(mustTime(t, "2026-01-02T03:04:05.123Z")) {
+		t.Errorf("created_at = %v", c.CreatedAt)
+	}
+	assertUser(t, c.CreatedBy)
+}
+
+func TestClusters_List(t *testing.T) {
+	s := newStub(t, respond(http.StatusOK, `[`+clusterJSON+`]`))
+	c := newTestClient(t, s.srv.URL)
+	got, err := c.Clusters.List(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := s.only(t)
+	assertRequest(t, r, "GET", "/v2/organizations/acme/clusters", "")
+	if r.Query != "per_page=100" {
+		t.Errorf("query = %q", r.Query)
+	}
+	if len(got) != 1 {
+		t.Fatalf("%d clusters", len(got))
+	}
+	assertCluster(t, &got[0])
+}
+
+func TestClusters_Get(t *testing.T) {
+	s := newStub(t, respond(http.StatusOK, clusterJSON))
+	c := newTestClient(t, s.srv.URL)
+	got, err := c.Clusters.Get(context.Background(), clusterID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	assertRequest(t, s.only(t), "GET", "/v2/organizations/acme/clusters/"+clusterID, "")
+	assertCluster(t, got)
+}
+
+func TestClusters_GetNotFound(t *testing.T) {
+	s := newStub(t, respond(http.StatusNotFound, `{"message":"No cluster found"}`))
+	c := newTestClient(t, s.srv.URL)
+	got, err := c.Clusters.Get(context.Background(), clusterID)
+	if !IsNotFound(err) || got != nil {
+		t.Errorf("Get = %v, %v; want not found", got, err)
+	}
+}
+
+func TestClusters_Create(t *testing.T) {
+	t.Run("all fields", func(t *testing.T) {
+		s := newStub(t, respond(http.StatusCreated, newClusterJSON))
+		c := newTestClient(t, s.srv.URL)
+		got, err := c.Clusters.Create(context.Background(), ClusterCreate{
+			Name: "Open Source", Description: ptr("builds"), Emoji: ptr(":technologist:"), Color: ptr("#FFE0F1"),
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		assertRequest(t, s.only(t), "POST", "/v2/organizations/acme/clusters",
+			`{"name":"Open Source","description":"builds","emoji":":technologist:","color":"#FFE0F1"}`)
+		if got.ID != clusterID || got.DefaultQueueID != nil || got.DefaultQueueURL != nil || got.Description != "" {
+			t.Errorf("created cluster = %+v", got)
+		}
+		if got.CreatedBy == nil || got.CreatedBy.AvatarURL != nil {
+			t.Errorf("created_by = %+v", got.CreatedBy)
+		}
+	})
+	t.Run("name only", func(t *testing.T) {
+		s := newStub(t, respond(http.StatusCreated, newClusterJSON))
+		c := newTestClient(t, s.srv.URL)
+		if _, err := c.Clusters.Create(context.Background(), ClusterCreate{Name: "Open Source"}); err != nil {
+			t.Fatal(err)
+		}
+		assertRequest(t, s.only(t), "POST", "/v2/organizations/acme/clusters", `{"name":"Open Source"}`)
+	})
+}
+
+func TestClusters_Update(t *testing.T) {
+	s := newStub(t, respond(http.StatusOK, clusterJSON))
+	c := newTestClient(t, s.srv.URL)
+	got, err := c.Clusters.Update(context.Background(), clusterID, ClusterUpdate{
+		Description: ptr(""), DefaultQueueID: ptr("01885682-55a7-44f5-84f3-0402fb452e66"),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Set-but-empty fields are sent (to clear them); nil ones are not.
+	assertRequest(t, s.only(t), "PUT", "/v2/organizations/acme/clusters/"+clusterID,
+		`{"description":"","default_queue_id":"01885682-55a7-44f5-84f3-0402fb452e66"}`)
+	assertCluster(t, got)
+}
+
+func TestClusters_Delete(t *testing.T) {
+	for _, status := range []int{http.StatusNoContent, http.StatusOK} {
+		s := newStub(t, respond(status, ""))
+		c := newTestClient(t, s.srv.URL)
+		if err := c.Clusters.Delete(context.Background(), clusterID); err != nil {
+			t.Errorf("%d: %v", status, err)
+		}
+		assertRequest(t, s.only(t), "DELETE", "/v2/organizations/acme/clusters/"+clusterID, "")
+	}
+
+	s := newStub(t, respond(http.StatusUnprocessableEntity, `{"message":"Cluster can't be deleted while pipelines use it"}`))
+	c := newTestClient(t, s.srv.URL)
+	if err := c.Clusters.Delete(context.Background(), clusterID); !IsValidation(err) {
+		t.Errorf("refused delete: error = %v", err)
+	}
+}
+
+func TestClusters_ClearDefaultQueue(t *testing.T) {
+	s := newStub(t, respond(http.StatusOK, newClusterJSON))
+	c := newTestClient(t, s.srv.URL)
+	got, err := c.Clusters.ClearDefaultQueue(context.Background(), clusterID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The null must be on the wire: leaving the field out would change nothing.
+	assertRequest(t, s.only(t), "PUT", "/v2/organizations/acme/clusters/"+clusterID, `{"default_queue_id":null}`)
+	if got.DefaultQueueID != nil {
+		t.Errorf("default_queue_id = %v, want nil", *got.DefaultQueueID)
+	}
+}

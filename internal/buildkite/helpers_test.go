@@ -1,0 +1,172 @@
+package buildkite
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"reflect"
+	"sync"
+	"testing"
+	"time"
+)
+
+// testUnit stands in for one second of RateLimit-Reset / Retry-After so the
+// rate-limit tests finish in milliseconds.
+const testUnit = 10 * time.Millisecond
+
+// newTestClient builds a client for srvURL with fast retries; mods adjust the
+// config.
+func newTestClient(t *testing.T, srvURL string, mods ...func(*Config)) *Client {
+	t.Helper()
+	cfg := Config{
+		BaseURL:      srvURL,
+		Organization: "acme",
+		Token:        "test-token",
+		UserAgent:    "terraform-provider-buildkite/test",
+		MaxRetries:   3,
+		RetryWaitMin: time.Millisecond,
+		RetryWaitMax: time.Second,
+	}
+	for _, m := range mods {
+		m(&cfg)
+	}
+	c, err := newClient(cfg, testUnit)
+	if err != nil {
+		t.Fatalf("newClient: %v", err)
+	}
+	return c
+}
+
+// captured is what the stub server saw of one request.
+type captured struct {
+	Method string
+	Path   string // escaped
+	Query  string
+	Header http.Header
+	Body   string
+	At     time.Time
+}
+
+// stub is an httptest server that records every request and answers with
+// the handler given (or a fixed response).
+type stub struct {
+	mu   sync.Mutex
+	reqs []captured
+	srv  *httptest.Server
+}
+
+func newStub(t *testing.T, h http.HandlerFunc) *stub {
+	t.Helper()
+	s := &stub{}
+	s.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		s.mu.Lock()
+		s.reqs = append(s.reqs, captured{
+			Method: r.Method, Path: r.URL.EscapedPath(), Query: r.URL.RawQuery,
+			Header: r.Header.Clone(), Body: string(body), At: time.Now(),
+		})
+		s.mu.Unlock()
+		h(w, r)
+	}))
+	t.Cleanup(s.srv.Close)
+	return s
+}
+
+// respond returns a handler that always answers status with a JSON body.
+func respond(status int, body string) http.HandlerFunc {
+	return func(w http.ResponseWriter, _ *http.Request) {
+		if body != "" {
+			w.Header().Set("Content-Type", "application/json")
+		}
+		w.WriteHeader(status)
+		_, _ = io.WriteString(w, body)
+	}
+}
+
+func (s *stub) requests() []captured {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]captured(nil), s.reqs...)
+}
+
+func (s *stub) count() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.reqs)
+}
+
+// only returns the single request the stub saw, failing otherwise.
+func (s *stub) only(t *testing.T) captured {
+	t.Helper()
+	reqs := s.requests()
+	if len(reqs) != 1 {
+		t.Fatalf("server saw %d requests, want 1", len(reqs))
+	}
+	return reqs[0]
+}
+
+// assertRequest checks the method, escaped path and JSON body ("" = none).
+func assertRequest(t *testing.T, got captured, method, path, body string) {
+	t.Helper()
+	if got.Method != method || got.Path != path {
+		t.Errorf("request = %s %s, want %s %s", got.Method, got.Path, method, path)
+	}
+	if body == "" {
+		if got.Body != "" {
+			t.Errorf("request body = %q, want none", got.Body)
+		}
+		return
+	}
+	assertJSONEqual(t, got.Body, body)
+	if ct := got.Header.Get("Content-Type"); ct != "application/json" {
+		t.Errorf("Content-Type = %q, want application/json", ct)
+	}
+}
+
+func assertJSONEqual(t *testing.T, got, want string) {
+	t.Helper()
+	var g, w any
+	if err := json.Unmarshal([]byte(got), &g); err != nil {
+		t.Fatalf("body %q is not JSON: %v", got, err)
+	}
+	if err := json.Unmarshal([]byte(want), &w); err != nil {
+		t.Fatalf("want %q is not JSON: %v", want, err)
+	}
+	if !reflect.DeepEqual(g, w) {
+		t.Errorf("body = %s, want %s", got, want)
+	}
+}
+
+func mustTime(t *testing.T, s string) time.Time {
+	t.Helper()
+	ts, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ts
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// userJSON is a realistic created_by / dispatch_paused_by object.
+const userJSON = `{
+  "id": "3d3c3bf0-7d58-4afe-8fe7-b3017d5504de",
+  "graphql_id": "VXNlci0tLTNkM2MzYmYwLTdkNTgtNGFmZS04ZmU3LWIzMDE3ZDU1MDRkZQ==",
+  "name": "Sam Kim",
+  "email": "sam@example.com",
+  "avatar_url": "https://www.gravatar.com/avatar/593nifo3i2",
+  "created_at": "2025-05-03T04:17:43.118Z"
+}`
+
+func assertUser(t *testing.T, u *User) {
+	t.Helper()
+	if u == nil {
+		t.Fatal("user is nil")
+	}
+	if u.ID != "3d3c3bf0-7d58-4afe-8fe7-b3017d5504de" || u.Name != "Sam Kim" || u.Email != "sam@example.com" ||
+		u.GraphQLID == "" || u.AvatarURL == nil || *u.AvatarURL != "https://www.gravatar.com/avatar/593nifo3i2" ||
+		u.CreatedAt == nil || !u.CreatedAt.Equal(mustTime(t, "2025-05-03T04:17:43.118Z")) {
+		t.Errorf("user decoded as %+v", u)
+	}
+}

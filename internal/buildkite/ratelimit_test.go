@@ -1,0 +1,223 @@
+package buildkite
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+)
+
+func TestRateLimit_429HonoursResetOverRetryAfter(t *testing.T) {
+	// One counter across attempts: the first answer is a 429.
+	h := failThen(1, http.StatusTooManyRequests, `{"id":"c1"}`)
+	s := newStub(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("RateLimit-Reset", "3") // 30ms at testUnit
+		w.Header().Set("Retry-After", "50")    // 500ms: must lose to RateLimit-Reset
+		h(w, r)
+	})
+	c := newTestClient(t, s.srv.URL, func(c *Config) { c.RetryWaitMin = 200 * time.Millisecond })
+	if _, err := c.Clusters.Create(context.Background(), ClusterCreate{Name: "x"}); err != nil {
+		t.Fatal(err)
+	}
+	reqs := s.requests()
+	if len(reqs) != 2 {
+		t.Fatalf("%d requests, want 2", len(reqs))
+	}
+	gap := reqs[1].At.Sub(reqs[0].At)
+	if gap < 3*testUnit || gap >= 200*time.Millisecond {
+		t.Errorf("retried after %v, want RateLimit-Reset's %v", gap, 3*testUnit)
+	}
+}
+
+func TestRateLimit_429FallsBackToRetryAfter(t *testing.T) {
+	h := failThen(1, http.StatusTooManyRequests, `{"id":"c1"}`)
+	s := newStub(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Retry-After", "4")
+		h(w, r)
+	})
+	c := newTestClient(t, s.srv.URL)
+	if _, err := c.Clusters.Get(context.Background(), "c1"); err != nil {
+		t.Fatal(err)
+	}
+	reqs := s.requests()
+	if gap := reqs[1].At.Sub(reqs[0].At); len(reqs) != 2 || gap < 4*testUnit {
+		t.Errorf("%d requests, gap %v; want a retry after %v", len(reqs), gap, 4*testUnit)
+	}
+}
+
+func TestBackoff(t *testing.T) {
+	c := &Client{resetUnit: time.Second}
+	withHeaders := func(status int, kv ...string) *http.Response {
+		r := &http.Response{StatusCode: status, Header: http.Header{}}
+		for i := 0; i < len(kv); i += 2 {
+			r.Header.Set(kv[i], kv[i+1])
+		}
+		return r
+	}
+	const lo, hi = 100 * time.Millisecond, 30 * time.Second
+	cases := []struct {
+		name    string
+		attempt int
+		resp    *http.Response
+		want    time.Duration
+	}{
+		{"transport error, first retry", 0, nil, lo},
+		{"500, third retry", 2, withHeaders(500), 4 * lo},
+		{"exponential is capped", 40, withHeaders(502), hi},
+		{"429 reset", 0, withHeaders(429, "RateLimit-Reset", "7", "Retry-After", "20"), 7 * time.Second},
+		{"429 reset zero", 3, withHeaders(429, "RateLimit-Reset", "0"), 0},
+		{"429 reset capped", 0, withHeaders(429, "RateLimit-Reset", "600"), hi},
+		{"429 retry-after", 0, withHeaders(429, "Retry-After", "9"), 9 * time.Second},
+		{"429 garbage headers", 1, withHeaders(429, "RateLimit-Reset", "soon", "Retry-After", "-3"), 2 * lo},
+		{"429 without headers", 0, withHeaders(429), lo},
+		{"503 retry-after", 0, withHeaders(503, "Retry-After", "2", "RateLimit-Reset", "9"), 2 * time.Second},
+		{"503 ignores reset", 0, withHeaders(503, "RateLimit-Reset", "9"), lo},
+	}
+	for _, tc := range cases {
+		if got := c.backoff(lo, hi, tc.attempt, tc.resp); got != tc.want {
+			t.Errorf("%s: backoff = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+
+	date := time.Now().Add(5 * time.Second).UTC().Format(http.TimeFormat)
+	if got := c.backoff(lo, hi, 0, withHeaders(429, "Retry-After", date)); got < 3*time.Second || got > 5*time.Second {
+		t.Errorf("HTTP-date Retry-After: backoff = %v, want about 4-5s", got)
+	}
+}
+
+// TestRateLimit_pacesAllGoroutines: once a response says the window is used
+// up, concurrent calls wait for the reset instead of drawing 429s.
+func TestRateLimit_pacesAllGoroutines(t *testing.T) {
+	const reset = 10 // 100ms at testUnit
+	var (
+		mu           sync.Mutex
+		served       int
+		blockedUntil time.Time
+		tooMany      int
+	)
+	s := newStub(t, func(w http.ResponseWriter, _ *http.Request) {
+		mu.Lock()
+		defer mu.Unlock()
+		now := time.Now()
+		w.Header().Set("RateLimit-Limit", "50")
+		w.Header().Set("RateLimit-Reset", strconv.Itoa(reset))
+		if now.Before(blockedUntil) {
+			tooMany++
+			w.Header().Set("RateLimit-Remaining", "0")
+			w.WriteHeader(http.StatusTooManyRequests)
+			_, _ = w.Write([]byte(`{"message":"You have exceeded your API rate limit."}`))
+			return
+		}
+		served++
+		if served == 1 {
+			// Set before the response leaves, so the client's gate (set on
+			// receipt) can only open later than this.
+			blockedUntil = now.Add(reset * testUnit)
+			w.Header().Set("RateLimit-Remaining", "0")
+		} else {
+			w.Header().Set("RateLimit-Remaining", "49")
+		}
+		_, _ = w.Write([]byte(`{"id":"c1"}`))
+	})
+	c := newTestClient(t, s.srv.URL)
+	ctx := context.Background()
+	if _, err := c.Clusters.Get(ctx, "c1"); err != nil {
+		t.Fatal(err)
+	}
+
+	const n = 8
+	var wg sync.WaitGroup
+	errs := make(chan error, n)
+	for range n {
+		wg.Go(func() {
+			if _, err := c.Clusters.Get(ctx, "c1"); err != nil {
+				errs <- err
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+
+	mu.Lock()
+	defer mu.Unlock()
+	if tooMany != 0 {
+		t.Errorf("server answered %d requests with 429, want 0", tooMany)
+	}
+	reqs := s.requests()
+	if len(reqs) != n+1 {
+		t.Fatalf("%d requests, want %d", len(reqs), n+1)
+	}
+	for _, r := range reqs[1:] {
+		if r.At.Before(blockedUntil) {
+			t.Errorf("request arrived %v before the reset", blockedUntil.Sub(r.At))
+		}
+	}
+}
+
+func TestRateLimit_gateWaitStopsOnContextCancel(t *testing.T) {
+	s := newStub(t, respond(http.StatusOK, `{}`))
+	c := newTestClient(t, s.srv.URL)
+	c.gate.block(time.Now().Add(time.Minute))
+
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	_, err := c.Clusters.Get(ctx, "c1")
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("error = %v, want deadline exceeded", err)
+	}
+	if d := time.Since(start); d > time.Second {
+		t.Errorf("waited %v despite the deadline", d)
+	}
+	if s.count() != 0 {
+		t.Errorf("%d requests went through a closed gate", s.count())
+	}
+}
+
+func TestRateLimit_observe(t *testing.T) {
+	c := &Client{resetUnit: time.Second, retryWaitMax: 10 * time.Second, gate: &rateGate{}}
+	resp := func(status int, kv ...string) *http.Response {
+		r := &http.Response{StatusCode: status, Header: http.Header{}}
+		for i := 0; i < len(kv); i += 2 {
+			r.Header.Set(kv[i], kv[i+1])
+		}
+		return r
+	}
+
+	c.observe(resp(200, "RateLimit-Remaining", "3", "RateLimit-Reset", "30"))
+	if !c.gate.openAt().IsZero() {
+		t.Error("gate closed while requests remain")
+	}
+	c.observe(resp(200, "RateLimit-Remaining", "0"))
+	if !c.gate.openAt().IsZero() {
+		t.Error("gate closed without a reset time")
+	}
+
+	before := time.Now()
+	c.observe(resp(200, "RateLimit-Remaining", "0", "RateLimit-Reset", "3"))
+	if at := c.gate.openAt(); at.Before(before.Add(3*time.Second)) || at.After(time.Now().Add(3*time.Second)) {
+		t.Errorf("gate opens at +%v, want +3s", at.Sub(before))
+	}
+
+	// A later, shorter reset must not reopen the gate early.
+	prev := c.gate.openAt()
+	c.observe(resp(200, "RateLimit-Remaining", "0", "RateLimit-Reset", "1"))
+	if !c.gate.openAt().Equal(prev) {
+		t.Error("gate moved earlier")
+	}
+
+	// Waits are capped at RetryWaitMax, even for absurd headers.
+	c.observe(resp(429, "Retry-After", "100000"))
+	if at := c.gate.openAt(); at.After(time.Now().Add(10 * time.Second)) {
+		t.Errorf("gate opens at +%v, want at most RetryWaitMax", time.Until(at))
+	}
+	if at := c.gate.openAt(); at.Before(before.Add(9 * time.Second)) {
+		t.Errorf("429 Retry-After did not close the gate: +%v", at.Sub(before))
+	}
+}

@@ -1,0 +1,836 @@
+package fakeserver
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"net"
+	"net/http"
+	"regexp"
+	"time"
+)
+
+// Clusters, their queues and their agent tokens: spec 2.4–2.6, 3.1 and 4.3–4.4.
+
+// Kinds of this area, for Store.Exists and Store.Remove.
+const (
+	// KindCluster is a cluster; removing it removes its queues and tokens.
+	KindCluster Kind = "cluster"
+	// KindQueue is a cluster queue; removing the cluster's default queue clears default_queue_id.
+	KindQueue Kind = "queue"
+	// KindClusterToken is a cluster agent token.
+	KindClusterToken Kind = "cluster_token"
+)
+
+// Queue keys follow the provider's rule: a letter or digit, then letters, digits, hyphens and
+// underscores, at most queueKeyMaxLen characters. The spec gives no rule; this one is the emulator's.
+var queueKeyPattern = regexp.MustCompile(`^[a-zA-Z0-9][a-zA-Z0-9_-]*$`)
+
+const queueKeyMaxLen = 100
+
+func init() {
+	registerKind(KindCluster, kindOps{
+		exists: func(st *Store, org, id string) bool { return st.cluster(org, id) != nil },
+		remove: func(st *Store, org, id string) bool {
+			c := st.cluster(org, id)
+			if c != nil {
+				st.deleteCluster(c)
+			}
+			return c != nil
+		},
+	})
+	registerKind(KindQueue, kindOps{
+		exists: func(st *Store, org, id string) bool { return st.queueByID(org, id) != nil },
+		remove: func(st *Store, org, id string) bool {
+			q := st.queueByID(org, id)
+			if q != nil {
+				st.deleteQueue(q)
+			}
+			return q != nil
+		},
+	})
+	registerKind(KindClusterToken, kindOps{
+		exists: func(st *Store, org, id string) bool { return st.clusterTokenByID(org, id) != nil },
+		remove: func(st *Store, org, id string) bool {
+			t := st.clusterTokenByID(org, id)
+			if t != nil {
+				delete(st.clusters.tokens, t.id)
+			}
+			return t != nil
+		},
+	})
+}
+
+// ---- state ----
+
+// clusterState is this area's part of the Store. Records are keyed by their UUID, which is unique across
+// organizations; each record names its organization and cluster.
+type clusterState struct {
+	clusters map[string]*clusterRecord
+	queues   map[string]*queueRecord
+	tokens   map[string]*clusterTokenRecord
+}
+
+func newClusterState() clusterState {
+	return clusterState{
+		clusters: map[string]*clusterRecord{},
+		queues:   map[string]*queueRecord{},
+		tokens:   map[string]*clusterTokenRecord{},
+	}
+}
+
+type clusterRecord struct {
+	seq                             int64
+	org, id, graphqlID              string
+	name, description, emoji, color string
+	defaultQueueID                  string // "" when none
+	createdAt                       time.Time
+	createdBy                       string // user id
+}
+
+type queueRecord struct {
+	seq                  int64
+	org, clusterID, id   string
+	graphqlID, key, desc string
+	paused               bool
+	pausedBy             string // user id
+	pausedAt             time.Time
+	pausedNote           *string
+	createdAt            time.Time
+	createdBy            string
+}
+
+type clusterTokenRecord struct {
+	seq                    int64
+	org, clusterID, id     string
+	graphqlID, description string
+	allowedIPAddresses     string // "" when unrestricted
+	secret                 string
+	createdAt              time.Time
+	createdBy              string
+}
+
+// The lookups below need a lock held; they return nil for a record outside org or cluster.
+
+func (st *Store) cluster(org, id string) *clusterRecord {
+	if c, ok := st.clusters.clusters[id]; ok && c.org == org {
+		return c
+	}
+	return nil
+}
+
+func (st *Store) queueByID(org, id string) *queueRecord {
+	if q, ok := st.clusters.queues[id]; ok && q.org == org {
+		return q
+	}
+	return nil
+}
+
+func (st *Store) queue(org, clusterID, id string) *queueRecord {
+	if q := st.queueByID(org, id); q != nil && q.clusterID == clusterID {
+		return q
+	}
+	return nil
+}
+
+func (st *Store) clusterTokenByID(org, id string) *clusterTokenRecord {
+	if t, ok := st.clusters.tokens[id]; ok && t.org == org {
+		return t
+	}
+	return nil
+}
+
+func (st *Store) clusterToken(org, clusterID, id string) *clusterTokenRecord {
+	if t := st.clusterTokenByID(org, id); t != nil && t.clusterID == clusterID {
+		return t
+	}
+	return nil
+}
+
+func (st *Store) clustersOf(org string) []*clusterRecord {
+	var out []*clusterRecord
+	for _, c := range st.clusters.clusters {
+		if c.org == org {
+			out = append(out, c)
+		}
+	}
+	return sortBySeq(out, func(c *clusterRecord) int64 { return c.seq })
+}
+
+func (st *Store) queuesOf(clusterID string) []*queueRecord {
+	var out []*queueRecord
+	for _, q := range st.clusters.queues {
+		if q.clusterID == clusterID {
+			out = append(out, q)
+		}
+	}
+	return sortBySeq(out, func(q *queueRecord) int64 { return q.seq })
+}
+
+func (st *Store) clusterTokensOf(clusterID string) []*clusterTokenRecord {
+	var out []*clusterTokenRecord
+	for _, t := range st.clusters.tokens {
+		if t.clusterID == clusterID {
+			out = append(out, t)
+		}
+	}
+	return sortBySeq(out, func(t *clusterTokenRecord) int64 { return t.seq })
+}
+
+// deleteCluster removes c with its queues and tokens. The write lock must be held.
+func (st *Store) deleteCluster(c *clusterRecord) {
+	for id, q := range st.clusters.queues {
+		if q.clusterID == c.id {
+			delete(st.clusters.queues, id)
+		}
+	}
+	for id, t := range st.clusters.tokens {
+		if t.clusterID == c.id {
+			delete(st.clusters.tokens, id)
+		}
+	}
+	delete(st.clusters.clusters, c.id)
+}
+
+// deleteQueue removes q; when it was its cluster's default queue the cluster is left without one (rather
+// than refusing, so that destroying a default queue and its cluster works in any order).
+func (st *Store) deleteQueue(q *queueRecord) {
+	if c, ok := st.clusters.clusters[q.clusterID]; ok && c.defaultQueueID == q.id {
+		c.defaultQueueID = ""
+	}
+	delete(st.clusters.queues, q.id)
+}
+
+// ClusterDefaultQueueID returns the ID of the cluster's default queue ("" when none); ok is false when
+// the cluster does not exist in org.
+func (st *Store) ClusterDefaultQueueID(org, clusterID string) (queueID string, ok bool) {
+	st.mu.RLock()
+	defer st.mu.RUnlock()
+	c := st.cluster(org, clusterID)
+	if c == nil {
+		return "", false
+	}
+	return c.defaultQueueID, true
+}
+
+// SetClusterDefaultQueueID makes queueID the cluster's default queue; "" clears it. The queue must belong
+// to the cluster.
+func (st *Store) SetClusterDefaultQueueID(org, clusterID, queueID string) error {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	c := st.cluster(org, clusterID)
+	if c == nil {
+		return fmt.Errorf("fakeserver: no cluster %q in organization %q", clusterID, org)
+	}
+	if queueID != "" && st.queue(org, clusterID, queueID) == nil {
+		return fmt.Errorf("fakeserver: no queue %q in cluster %q", queueID, clusterID)
+	}
+	c.defaultQueueID = queueID
+	return nil
+}
+
+// ---- views ----
+
+type clusterView struct {
+	ID              string    `json:"id"`
+	GraphQLID       string    `json:"graphql_id"`
+	DefaultQueueID  *string   `json:"default_queue_id"`
+	Name            string    `json:"name"`
+	Description     string    `json:"description"`
+	Emoji           string    `json:"emoji"`
+	Color           string    `json:"color"`
+	URL             string    `json:"url"`
+	WebURL          string    `json:"web_url"`
+	QueuesURL       string    `json:"queues_url"`
+	DefaultQueueURL *string   `json:"default_queue_url"`
+	CreatedAt       string    `json:"created_at"`
+	CreatedBy       *userView `json:"created_by"`
+}
+
+func (st *Store) clusterView(base string, c *clusterRecord) clusterView {
+	v := clusterView{
+		ID: c.id, GraphQLID: c.graphqlID, Name: c.name, Description: c.description, Emoji: c.emoji, Color: c.color,
+		URL:       apiURL(base, "organizations", c.org, "clusters", c.id),
+		WebURL:    webURL(base, "organizations", c.org, "clusters", c.id),
+		QueuesURL: apiURL(base, "organizations", c.org, "clusters", c.id, "queues"),
+		CreatedAt: formatTime(c.createdAt),
+		CreatedBy: st.userSummary(c.createdBy),
+	}
+	if c.defaultQueueID != "" {
+		v.DefaultQueueID = stringPtr(c.defaultQueueID)
+		v.DefaultQueueURL = stringPtr(apiURL(base, "organizations", c.org, "clusters", c.id, "queues", c.defaultQueueID))
+	}
+	return v
+}
+
+type queueView struct {
+	ID                 string    `json:"id"`
+	GraphQLID          string    `json:"graphql_id"`
+	Key                string    `json:"key"`
+	Description        string    `json:"description"`
+	URL                string    `json:"url"`
+	WebURL             string    `json:"web_url"`
+	ClusterURL         string    `json:"cluster_url"`
+	DispatchPaused     bool      `json:"dispatch_paused"`
+	DispatchPausedBy   *userView `json:"dispatch_paused_by"`
+	DispatchPausedAt   *string   `json:"dispatch_paused_at"`
+	DispatchPausedNote *string   `json:"dispatch_paused_note"`
+	CreatedAt          string    `json:"created_at"`
+	CreatedBy          *userView `json:"created_by"`
+}
+
+func (st *Store) queueView(base string, q *queueRecord) queueView {
+	v := queueView{
+		ID: q.id, GraphQLID: q.graphqlID, Key: q.key, Description: q.desc,
+		URL:            apiURL(base, "organizations", q.org, "clusters", q.clusterID, "queues", q.id),
+		WebURL:         webURL(base, "organizations", q.org, "clusters", q.clusterID, "queues", q.id),
+		ClusterURL:     apiURL(base, "organizations", q.org, "clusters", q.clusterID),
+		DispatchPaused: q.paused,
+		CreatedAt:      formatTime(q.createdAt),
+		CreatedBy:      st.userSummary(q.createdBy),
+	}
+	if q.paused {
+		v.DispatchPausedBy = st.userSummary(q.pausedBy)
+		v.DispatchPausedAt = formatTimePtr(q.pausedAt)
+		if q.pausedNote != nil {
+			v.DispatchPausedNote = stringPtr(*q.pausedNote)
+		}
+	}
+	return v
+}
+
+type clusterTokenView struct {
+	ID                 string    `json:"id"`
+	GraphQLID          string    `json:"graphql_id"`
+	Description        string    `json:"description"`
+	AllowedIPAddresses string    `json:"allowed_ip_addresses"`
+	URL                string    `json:"url"`
+	ClusterURL         string    `json:"cluster_url"`
+	CreatedAt          string    `json:"created_at"`
+	CreatedBy          *userView `json:"created_by"`
+}
+
+// clusterTokenCreatedView is the create response: the only one carrying the secret.
+type clusterTokenCreatedView struct {
+	clusterTokenView
+	Token string `json:"token"`
+}
+
+func (st *Store) clusterTokenView(base string, t *clusterTokenRecord) clusterTokenView {
+	return clusterTokenView{
+		ID: t.id, GraphQLID: t.graphqlID, Description: t.description, AllowedIPAddresses: t.allowedIPAddresses,
+		URL:        apiURL(base, "organizations", t.org, "clusters", t.clusterID, "tokens", t.id),
+		ClusterURL: apiURL(base, "organizations", t.org, "clusters", t.clusterID),
+		CreatedAt:  formatTime(t.createdAt),
+		CreatedBy:  st.userSummary(t.createdBy),
+	}
+}
+
+// ---- routes ----
+
+func (s *Server) routeClusters(mux *http.ServeMux) {
+	const clusters = "/v2/organizations/{org}/clusters"
+	const cluster = clusters + "/{cluster}"
+	mux.HandleFunc("GET "+clusters, s.listClusters)
+	mux.HandleFunc("POST "+clusters, s.createCluster)
+	mux.HandleFunc("GET "+cluster, s.getCluster)
+	mux.HandleFunc("PUT "+cluster, s.updateCluster)
+	mux.HandleFunc("PATCH "+cluster, s.updateCluster)
+	mux.HandleFunc("DELETE "+cluster, s.deleteClusterHandler)
+
+	const queues = cluster + "/queues"
+	const queue = queues + "/{queue}"
+	mux.HandleFunc("GET "+queues, s.listQueues)
+	mux.HandleFunc("POST "+queues, s.createQueue)
+	mux.HandleFunc("GET "+queue, s.getQueue)
+	mux.HandleFunc("PUT "+queue, s.updateQueue)
+	mux.HandleFunc("PATCH "+queue, s.updateQueue)
+	mux.HandleFunc("DELETE "+queue, s.deleteQueueHandler)
+	mux.HandleFunc("POST "+queue+"/pause_dispatch", s.pauseQueue)
+	mux.HandleFunc("POST "+queue+"/resume_dispatch", s.resumeQueue)
+
+	const tokens = cluster + "/tokens"
+	const token = tokens + "/{token}"
+	mux.HandleFunc("GET "+tokens, s.listClusterTokens)
+	mux.HandleFunc("POST "+tokens, s.createClusterToken)
+	mux.HandleFunc("GET "+token, s.getClusterToken)
+	mux.HandleFunc("PUT "+token, s.updateClusterToken)
+	mux.HandleFunc("PATCH "+token, s.updateClusterToken)
+	mux.HandleFunc("DELETE "+token, s.deleteClusterTokenHandler)
+}
+
+// ---- cluster handlers ----
+
+func (s *Server) listClusters(w http.ResponseWriter, r *http.Request) {
+	org, _, ok := s.authorize(w, r, scopeReadClusters)
+	if !ok {
+		return
+	}
+	var out []clusterView
+	_ = s.store.view(func() *apiError {
+		for _, c := range paginate(w, r, s.store.clustersOf(org.slug)) {
+			out = append(out, s.store.clusterView(baseURL(r), c))
+		}
+		return nil
+	})
+	writeJSON(w, http.StatusOK, nonNil(out))
+}
+
+func (s *Server) getCluster(w http.ResponseWriter, r *http.Request) {
+	org, _, ok := s.authorize(w, r, scopeReadClusters)
+	if !ok {
+		return
+	}
+	var out clusterView
+	err := s.store.view(func() *apiError {
+		c := s.store.cluster(org.slug, r.PathValue("cluster"))
+		if c == nil {
+			return errNotFound("cluster")
+		}
+		out = s.store.clusterView(baseURL(r), c)
+		return nil
+	})
+	respond(w, http.StatusOK, out, err)
+}
+
+func (s *Server) createCluster(w http.ResponseWriter, r *http.Request) {
+	org, user, ok := s.authorize(w, r, scopeWriteClusters)
+	if !ok {
+		return
+	}
+	in, ok := readObject(w, r)
+	if !ok {
+		return
+	}
+	name, desc, emoji, color := in.String("name"), in.String("description"), in.String("emoji"), in.String("color")
+	problems := in.Problems()
+	if name.Value == "" {
+		problems.addBlank("name")
+	}
+	if len(problems) > 0 {
+		writeError(w, errValidation(problems))
+		return
+	}
+	var out clusterView
+	_ = s.store.update(func() *apiError {
+		id := newID()
+		c := &clusterRecord{
+			seq: s.store.nextSeq(), org: org.slug, id: id, graphqlID: graphQLID("Cluster", id),
+			name: name.Value, description: desc.Value, emoji: emoji.Value, color: color.Value,
+			createdAt: s.store.timestamp(), createdBy: user.id,
+		}
+		s.store.clusters.clusters[id] = c
+		out = s.store.clusterView(baseURL(r), c)
+		return nil
+	})
+	writeJSON(w, http.StatusCreated, out)
+}
+
+func (s *Server) updateCluster(w http.ResponseWriter, r *http.Request) {
+	org, _, ok := s.authorize(w, r, scopeWriteClusters)
+	if !ok {
+		return
+	}
+	in, ok := readObject(w, r)
+	if !ok {
+		return
+	}
+	name, desc, emoji, color := in.String("name"), in.String("description"), in.String("emoji"), in.String("color")
+	defaultQueue := in.String("default_queue_id")
+	problems := in.Problems()
+	if name.Set && name.Value == "" {
+		problems.addBlank("name")
+	}
+	var out clusterView
+	err := s.store.update(func() *apiError {
+		c := s.store.cluster(org.slug, r.PathValue("cluster"))
+		if c == nil {
+			return errNotFound("cluster")
+		}
+		// null or "" clears the default queue; any other value must name a queue of this cluster.
+		if defaultQueue.Value != "" && s.store.queue(org.slug, c.id, defaultQueue.Value) == nil {
+			problems.add("default_queue_id", "must be a queue of this cluster")
+		}
+		if len(problems) > 0 {
+			return errValidation(problems)
+		}
+		setString(&c.name, name)
+		setString(&c.description, desc)
+		setString(&c.emoji, emoji)
+		setString(&c.color, color)
+		setString(&c.defaultQueueID, defaultQueue)
+		out = s.store.clusterView(baseURL(r), c)
+		return nil
+	})
+	respond(w, http.StatusOK, out, err)
+}
+
+func (s *Server) deleteClusterHandler(w http.ResponseWriter, r *http.Request) {
+	org, _, ok := s.authorize(w, r, scopeWriteClusters)
+	if !ok {
+		return
+	}
+	err := s.store.update(func() *apiError {
+		c := s.store.cluster(org.slug, r.PathValue("cluster"))
+		if c == nil {
+			return errNotFound("cluster")
+		}
+		s.store.deleteCluster(c)
+		return nil
+	})
+	respondNoContent(w, err)
+}
+
+// ---- queue handlers ----
+
+func (s *Server) listQueues(w http.ResponseWriter, r *http.Request) {
+	org, _, ok := s.authorize(w, r, scopeReadClusters)
+	if !ok {
+		return
+	}
+	var out []queueView
+	err := s.store.view(func() *apiError {
+		c := s.store.cluster(org.slug, r.PathValue("cluster"))
+		if c == nil {
+			return errNotFound("cluster")
+		}
+		for _, q := range paginate(w, r, s.store.queuesOf(c.id)) {
+			out = append(out, s.store.queueView(baseURL(r), q))
+		}
+		return nil
+	})
+	respond(w, http.StatusOK, nonNil(out), err)
+}
+
+func (s *Server) getQueue(w http.ResponseWriter, r *http.Request) {
+	org, _, ok := s.authorize(w, r, scopeReadClusters)
+	if !ok {
+		return
+	}
+	var out queueView
+	err := s.store.view(func() *apiError {
+		q, err := s.store.findQueue(org.slug, r)
+		if err != nil {
+			return err
+		}
+		out = s.store.queueView(baseURL(r), q)
+		return nil
+	})
+	respond(w, http.StatusOK, out, err)
+}
+
+// findQueue finds the queue of the path's cluster and queue IDs: 404 for either. A lock must be held.
+func (st *Store) findQueue(org string, r *http.Request) (*queueRecord, *apiError) {
+	c := st.cluster(org, r.PathValue("cluster"))
+	if c == nil {
+		return nil, errNotFound("cluster")
+	}
+	q := st.queue(org, c.id, r.PathValue("queue"))
+	if q == nil {
+		return nil, errNotFound("queue")
+	}
+	return q, nil
+}
+
+func (s *Server) createQueue(w http.ResponseWriter, r *http.Request) {
+	org, user, ok := s.authorize(w, r, scopeWriteClusters)
+	if !ok {
+		return
+	}
+	in, ok := readObject(w, r)
+	if !ok {
+		return
+	}
+	key, desc := in.String("key"), in.String("description")
+	problems := in.Problems()
+	switch {
+	case key.Value == "":
+		problems.addBlank("key")
+	case len(key.Value) > queueKeyMaxLen:
+		problems.add("key", fmt.Sprintf("is too long (maximum is %d characters)", queueKeyMaxLen))
+	case !queueKeyPattern.MatchString(key.Value):
+		problems.add("key", "must start with a letter or digit and contain only letters, digits, hyphens and underscores")
+	}
+	var out queueView
+	err := s.store.update(func() *apiError {
+		c := s.store.cluster(org.slug, r.PathValue("cluster"))
+		if c == nil {
+			return errNotFound("cluster")
+		}
+		if key.Value != "" {
+			for _, q := range s.store.queuesOf(c.id) {
+				if q.key == key.Value {
+					problems.add("key", "has already been taken")
+					break
+				}
+			}
+		}
+		if len(problems) > 0 {
+			return errValidation(problems)
+		}
+		id := newID()
+		q := &queueRecord{
+			seq: s.store.nextSeq(), org: org.slug, clusterID: c.id, id: id, graphqlID: graphQLID("ClusterQueue", id),
+			key: key.Value, desc: desc.Value, createdAt: s.store.timestamp(), createdBy: user.id,
+		}
+		s.store.clusters.queues[id] = q
+		out = s.store.queueView(baseURL(r), q)
+		return nil
+	})
+	respond(w, http.StatusCreated, out, err)
+}
+
+// updateQueue changes the description; the key cannot change and, like other unknown properties, is
+// ignored.
+func (s *Server) updateQueue(w http.ResponseWriter, r *http.Request) {
+	org, _, ok := s.authorize(w, r, scopeWriteClusters)
+	if !ok {
+		return
+	}
+	in, ok := readObject(w, r)
+	if !ok {
+		return
+	}
+	desc := in.String("description")
+	problems := in.Problems()
+	var out queueView
+	err := s.store.update(func() *apiError {
+		q, err := s.store.findQueue(org.slug, r)
+		if err != nil {
+			return err
+		}
+		if len(problems) > 0 {
+			return errValidation(problems)
+		}
+		setString(&q.desc, desc)
+		out = s.store.queueView(baseURL(r), q)
+		return nil
+	})
+	respond(w, http.StatusOK, out, err)
+}
+
+func (s *Server) deleteQueueHandler(w http.ResponseWriter, r *http.Request) {
+	org, _, ok := s.authorize(w, r, scopeWriteClusters)
+	if !ok {
+		return
+	}
+	err := s.store.update(func() *apiError {
+		q, err := s.store.findQueue(org.slug, r)
+		if err != nil {
+			return err
+		}
+		s.store.deleteQueue(q)
+		return nil
+	})
+	respondNoContent(w, err)
+}
+
+// pauseQueue takes the note as dispatch_paused_note (the spec's sample, go-buildkite) or note (the spec's
+// property list); an empty note is no note, shown as null.
+func (s *Server) pauseQueue(w http.ResponseWriter, r *http.Request) {
+	org, user, ok := s.authorize(w, r, scopeWriteClusters)
+	if !ok {
+		return
+	}
+	in, ok := readObject(w, r)
+	if !ok {
+		return
+	}
+	note, hasNote := in.StringOr("dispatch_paused_note", "note")
+	if problems := in.Problems(); len(problems) > 0 {
+		writeError(w, errValidation(problems))
+		return
+	}
+	var out queueView
+	err := s.store.update(func() *apiError {
+		q, err := s.store.findQueue(org.slug, r)
+		if err != nil {
+			return err
+		}
+		if q.paused {
+			return errUnprocessable("Cluster queue is already paused")
+		}
+		q.paused, q.pausedBy, q.pausedAt, q.pausedNote = true, user.id, s.store.timestamp(), nil
+		if hasNote && note != "" {
+			q.pausedNote = stringPtr(note)
+		}
+		out = s.store.queueView(baseURL(r), q)
+		return nil
+	})
+	respond(w, http.StatusOK, out, err)
+}
+
+func (s *Server) resumeQueue(w http.ResponseWriter, r *http.Request) {
+	org, _, ok := s.authorize(w, r, scopeWriteClusters)
+	if !ok {
+		return
+	}
+	var out queueView
+	err := s.store.update(func() *apiError {
+		q, err := s.store.findQueue(org.slug, r)
+		if err != nil {
+			return err
+		}
+		if !q.paused {
+			return errUnprocessable("Cluster queue is not paused")
+		}
+		q.paused, q.pausedBy, q.pausedAt, q.pausedNote = false, "", time.Time{}, nil
+		out = s.store.queueView(baseURL(r), q)
+		return nil
+	})
+	respond(w, http.StatusOK, out, err)
+}
+
+// ---- cluster token handlers ----
+
+func (s *Server) listClusterTokens(w http.ResponseWriter, r *http.Request) {
+	org, _, ok := s.authorize(w, r, scopeReadClusters)
+	if !ok {
+		return
+	}
+	var out []clusterTokenView
+	err := s.store.view(func() *apiError {
+		c := s.store.cluster(org.slug, r.PathValue("cluster"))
+		if c == nil {
+			return errNotFound("cluster")
+		}
+		for _, t := range paginate(w, r, s.store.clusterTokensOf(c.id)) {
+			out = append(out, s.store.clusterTokenView(baseURL(r), t))
+		}
+		return nil
+	})
+	respond(w, http.StatusOK, nonNil(out), err)
+}
+
+// findClusterToken finds the token of the path's cluster and token IDs: 404 for either. A lock must be
+// held.
+func (st *Store) findClusterToken(org string, r *http.Request) (*clusterTokenRecord, *apiError) {
+	c := st.cluster(org, r.PathValue("cluster"))
+	if c == nil {
+		return nil, errNotFound("cluster")
+	}
+	t := st.clusterToken(org, c.id, r.PathValue("token"))
+	if t == nil {
+		return nil, errNotFound("cluster token")
+	}
+	return t, nil
+}
+
+func (s *Server) getClusterToken(w http.ResponseWriter, r *http.Request) {
+	org, _, ok := s.authorize(w, r, scopeReadClusters)
+	if !ok {
+		return
+	}
+	var out clusterTokenView
+	err := s.store.view(func() *apiError {
+		t, err := s.store.findClusterToken(org.slug, r)
+		if err != nil {
+			return err
+		}
+		out = s.store.clusterTokenView(baseURL(r), t)
+		return nil
+	})
+	respond(w, http.StatusOK, out, err)
+}
+
+// checkCIDR records a problem unless v is empty (unrestricted) or one network in CIDR notation.
+func checkCIDR(problems *validationErrors, v opt[string]) {
+	if v.Value == "" {
+		return
+	}
+	if _, _, err := net.ParseCIDR(v.Value); err != nil {
+		problems.add("allowed_ip_addresses", v.Value+" is not a valid CIDR")
+	}
+}
+
+func (s *Server) createClusterToken(w http.ResponseWriter, r *http.Request) {
+	org, user, ok := s.authorize(w, r, scopeWriteClusters)
+	if !ok {
+		return
+	}
+	in, ok := readObject(w, r)
+	if !ok {
+		return
+	}
+	desc, allowed := in.String("description"), in.String("allowed_ip_addresses")
+	problems := in.Problems()
+	if desc.Value == "" {
+		problems.addBlank("description")
+	}
+	checkCIDR(&problems, allowed)
+	var out clusterTokenCreatedView
+	err := s.store.update(func() *apiError {
+		c := s.store.cluster(org.slug, r.PathValue("cluster"))
+		if c == nil {
+			return errNotFound("cluster")
+		}
+		if len(problems) > 0 {
+			return errValidation(problems)
+		}
+		id := newID()
+		t := &clusterTokenRecord{
+			seq: s.store.nextSeq(), org: org.slug, clusterID: c.id, id: id, graphqlID: graphQLID("ClusterToken", id),
+			description: desc.Value, allowedIPAddresses: allowed.Value, secret: newSecret(),
+			createdAt: s.store.timestamp(), createdBy: user.id,
+		}
+		s.store.clusters.tokens[id] = t
+		out = clusterTokenCreatedView{clusterTokenView: s.store.clusterTokenView(baseURL(r), t), Token: t.secret}
+		return nil
+	})
+	respond(w, http.StatusCreated, out, err)
+}
+
+func (s *Server) updateClusterToken(w http.ResponseWriter, r *http.Request) {
+	org, _, ok := s.authorize(w, r, scopeWriteClusters)
+	if !ok {
+		return
+	}
+	in, ok := readObject(w, r)
+	if !ok {
+		return
+	}
+	desc, allowed := in.String("description"), in.String("allowed_ip_addresses")
+	problems := in.Problems()
+	if desc.Set && desc.Value == "" {
+		problems.addBlank("description")
+	}
+	checkCIDR(&problems, allowed)
+	var out clusterTokenView
+	err := s.store.update(func() *apiError {
+		t, err := s.store.findClusterToken(org.slug, r)
+		if err != nil {
+			return err
+		}
+		if len(problems) > 0 {
+			return errValidation(problems)
+		}
+		setString(&t.description, desc)
+		setString(&t.allowedIPAddresses, allowed)
+		out = s.store.clusterTokenView(baseURL(r), t)
+		return nil
+	})
+	respond(w, http.StatusOK, out, err)
+}
+
+func (s *Server) deleteClusterTokenHandler(w http.ResponseWriter, r *http.Request) {
+	org, _, ok := s.authorize(w, r, scopeWriteClusters)
+	if !ok {
+		return
+	}
+	err := s.store.update(func() *apiError {
+		t, err := s.store.findClusterToken(org.slug, r)
+		if err != nil {
+			return err
+		}
+		delete(s.store.clusters.tokens, t.id)
+		return nil
+	})
+	respondNoContent(w, err)
+}
+
+// newSecret returns an agent token secret.
+func newSecret() string {
+	b := make([]byte, 32)
+	_, _ = rand.Read(b) // crypto/rand.Read never fails
+	return hex.EncodeToString(b)
+}

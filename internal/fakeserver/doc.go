@@ -1,0 +1,35 @@
+// Package fakeserver emulates Buildkite's REST API v2 closely enough that the provider's client talks to it
+// unchanged. It is both a library for in-process tests (New returns an http.Handler to mount on
+// httptest.NewServer) and, through internal/cmd/fakeserver, a standalone server.
+//
+// The specification's tables (/work/shared/spec/rest-api.md) are the source of every field, status and
+// scope; real-service-notes.md fills in pagination, error bodies and rate limits.
+//
+// # Layout
+//
+//   - server.go: Options, New, ServeHTTP and the middleware (request log, rate limit, body size limit,
+//     JSON 404/405), and routes, which calls one route method per area.
+//   - auth.go: bearer tokens, scopes, and Server.authorize, which every endpoint handler calls first.
+//   - errors.go: every error response, built in one place.
+//   - json.go: request bodies decoded as JSON objects, telling a missing property from null or empty.
+//   - pagination.go: page/per_page and the Link header.
+//   - render.go: JSON writing, URLs, timestamps, GraphQL IDs and the user summary.
+//   - store.go: the Store (one mutex), organizations, users, access tokens and the Kind registry.
+//   - clusters.go: clusters, queues and cluster agent tokens (state, routes, handlers).
+//
+// # Adding an area
+//
+// An area (teams, pipelines, ...) lives in one file. It declares its records and a state struct (for
+// example teamState), adds one field of that type to Store and initialises it in newStore, adds one call
+// s.routeTeams(mux) to Server.routes, and registers its Kinds from an init function with registerKind so
+// Store.Exists and Store.Remove know them. Each handler starts with
+//
+//	org, user, ok := s.authorize(w, r, "write_teams")
+//	if !ok {
+//		return
+//	}
+//
+// reads its body with readObject, and does all its reading, checking and writing inside one
+// s.store.update (or s.store.view) call that returns an *apiError from errors.go, so concurrent requests
+// never interleave a write.
+package fakeserver

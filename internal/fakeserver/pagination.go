@@ -1,0 +1,70 @@
+package fakeserver
+
+import (
+	"net/http"
+	"strconv"
+	"strings"
+)
+
+const (
+	defaultPerPage = 30
+	maxPerPage     = 100
+)
+
+// pageParams reads page (default 1) and per_page (default 30, capped at 100). A value that is not a
+// positive integer is treated as absent, never as an error, as Rails' to_i-based pagination does.
+func pageParams(r *http.Request) (page, perPage int) {
+	page = positiveInt(r.URL.Query().Get("page"), 1)
+	perPage = min(positiveInt(r.URL.Query().Get("per_page"), defaultPerPage), maxPerPage)
+	return page, perPage
+}
+
+func positiveInt(s string, def int) int {
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 1 {
+		return def
+	}
+	return n
+}
+
+// paginate returns the requested page of items (an empty, non-nil slice past the end) and sets the Link
+// header the real service sends: first and prev while not on the first page, next and last while not on
+// the last, each an absolute URL carrying page and per_page.
+func paginate[T any](w http.ResponseWriter, r *http.Request, items []T) []T {
+	page, perPage := pageParams(r)
+	lastPage := max(1, (len(items)+perPage-1)/perPage)
+
+	var links []string
+	link := func(p int, rel string) {
+		links = append(links, "<"+pageURL(r, p, perPage)+`>; rel="`+rel+`"`)
+	}
+	if page > 1 {
+		link(1, "first")
+		link(min(page-1, lastPage), "prev")
+	}
+	if page < lastPage {
+		link(page+1, "next")
+		link(lastPage, "last")
+	}
+	h := w.Header()
+	if len(links) > 0 {
+		h.Set("Link", strings.Join(links, ", "))
+	}
+	h.Set("Access-Control-Expose-Headers", "Link")
+
+	start := len(items) // past the end; also keeps a huge page number from overflowing
+	if page <= lastPage {
+		start = (page - 1) * perPage
+	}
+	end := min(start+perPage, len(items))
+	out := make([]T, 0, end-start)
+	return append(out, items[start:end]...)
+}
+
+// pageURL is the request's absolute URL with page and per_page replaced; other query parameters stay.
+func pageURL(r *http.Request, page, perPage int) string {
+	q := r.URL.Query()
+	q.Set("page", strconv.Itoa(page))
+	q.Set("per_page", strconv.Itoa(perPage))
+	return baseURL(r) + r.URL.EscapedPath() + "?" + q.Encode()
+}

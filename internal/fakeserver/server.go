@@ -1,0 +1,207 @@
+package fakeserver
+
+import (
+	"net/http"
+	"sync"
+	"time"
+)
+
+// maxBodyBytes is the largest request body accepted; a larger one is answered 413.
+const maxBodyBytes = 1 << 20
+
+// Options configures a Server. The zero value is ready to use.
+type Options struct {
+	// Org is the slug of the organization the server starts with (default "acme", named "Acme").
+	Org string
+	// Token is an access token of the default user holding every scope for Org (default "test-token").
+	Token string
+	// RateLimit is the number of requests per window per token the server allows before answering 429.
+	// 0 means not enforced: the RateLimit-* headers are still sent, reporting a limit of 200 with all of it
+	// remaining, so a client that throttles itself on those headers never waits on the emulator.
+	RateLimit int
+	// RateLimitWindow is the rate-limit window (default 1 minute).
+	RateLimitWindow time.Duration
+	// Logf, when set, prints one line per request.
+	Logf func(format string, args ...any)
+	// Now is the clock for timestamps and rate-limit windows (default time.Now).
+	Now func() time.Time
+}
+
+// Request is one entry of the request log.
+type Request struct {
+	Method string // HTTP method
+	Path   string // URL path, without the query
+	Status int    // status answered
+}
+
+// Server emulates Buildkite's REST API v2. It implements http.Handler.
+type Server struct {
+	opts    Options
+	store   *Store
+	mux     *http.ServeMux
+	limiter *rateLimiter
+
+	logMu    sync.Mutex
+	requests []Request
+}
+
+// New returns a server holding one organization (opts.Org) and one access token (opts.Token) with every
+// scope for it.
+func New(opts Options) *Server {
+	if opts.Org == "" {
+		opts.Org = "acme"
+	}
+	if opts.Token == "" {
+		opts.Token = "test-token"
+	}
+	if opts.RateLimitWindow <= 0 {
+		opts.RateLimitWindow = time.Minute
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	s := &Server{
+		opts:    opts,
+		store:   newStore(opts.Now),
+		limiter: newRateLimiter(opts.RateLimit, opts.RateLimitWindow, opts.Now),
+	}
+	s.store.mu.Lock()
+	s.store.addOrg(opts.Org, titleCase(opts.Org))
+	s.store.mu.Unlock()
+	s.store.AddToken(opts.Token, []string{opts.Org}, AllScopes())
+	s.mux = s.routes()
+	return s
+}
+
+// routes registers every area's endpoints; each area adds one line here and keeps its routes in its file.
+func (s *Server) routes() *http.ServeMux {
+	mux := http.NewServeMux()
+	s.routeClusters(mux)
+	return mux
+}
+
+// Store returns the server's state, for tests to inspect and change.
+func (s *Server) Store() *Store { return s.store }
+
+// Requests returns a copy of the request log, oldest first.
+func (s *Server) Requests() []Request {
+	s.logMu.Lock()
+	defer s.logMu.Unlock()
+	return append([]Request(nil), s.requests...)
+}
+
+// ResetRequests empties the request log.
+func (s *Server) ResetRequests() {
+	s.logMu.Lock()
+	defer s.logMu.Unlock()
+	s.requests = nil
+}
+
+// ServeHTTP answers one request: rate limit, body size limit, routing (JSON 404 and 405 for unknown
+// paths and methods), then the request log.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	start := time.Now()
+	if r.Body != nil {
+		// Wrapped here, with the server's own writer, so an oversized body also closes the connection.
+		r.Body = http.MaxBytesReader(w, r.Body, maxBodyBytes)
+	}
+	rec := &statusRecorder{ResponseWriter: w}
+	s.serve(rec, r)
+	if rec.status == 0 {
+		rec.status = http.StatusOK
+	}
+
+	s.logMu.Lock()
+	s.requests = append(s.requests, Request{Method: r.Method, Path: r.URL.Path, Status: rec.status})
+	s.logMu.Unlock()
+	if s.opts.Logf != nil {
+		s.opts.Logf("%s %s %d %s", r.Method, r.URL.RequestURI(), rec.status, time.Since(start).Round(time.Microsecond))
+	}
+}
+
+func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
+	if err := s.limiter.take(r.Header.Get("Authorization")).apply(w); err != nil {
+		writeError(w, err)
+		return
+	}
+	if r.ContentLength > maxBodyBytes {
+		writeError(w, errBodyTooLarge())
+		return
+	}
+
+	if _, pattern := s.mux.Handler(r); pattern == "" {
+		s.unrouted(w, r)
+		return
+	}
+	s.mux.ServeHTTP(w, r)
+}
+
+// unrouted answers a request no pattern matches. The mux knows whether the path exists with other methods
+// (405, with Allow) or not at all (404); its plain-text answer is replaced by the API's JSON.
+func (s *Server) unrouted(w http.ResponseWriter, r *http.Request) {
+	probe := &probeWriter{header: http.Header{}}
+	s.mux.ServeHTTP(probe, r)
+	switch probe.status {
+	case http.StatusNotFound:
+		writeError(w, errRouteNotFound())
+	case http.StatusMethodNotAllowed:
+		writeError(w, errMethodNotAllowed(probe.header.Get("Allow")))
+	default: // a redirect to the cleaned path: pass it on as the mux wrote it
+		for k, v := range probe.header {
+			w.Header()[k] = v
+		}
+		w.WriteHeader(probe.status)
+		_, _ = w.Write(probe.body)
+	}
+}
+
+// statusRecorder remembers the status written through it, for the request log.
+type statusRecorder struct {
+	http.ResponseWriter
+	status int
+}
+
+// WriteHeader records status and passes it on.
+func (w *statusRecorder) WriteHeader(status int) {
+	if w.status == 0 {
+		w.status = status
+	}
+	w.ResponseWriter.WriteHeader(status)
+}
+
+// Write records an implicit 200 and passes b on.
+func (w *statusRecorder) Write(b []byte) (int, error) {
+	if w.status == 0 {
+		w.status = http.StatusOK
+	}
+	return w.ResponseWriter.Write(b)
+}
+
+// Unwrap lets http.ResponseController reach the underlying writer.
+func (w *statusRecorder) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// probeWriter captures what the mux would answer to an unrouted request.
+type probeWriter struct {
+	header http.Header
+	status int
+	body   []byte
+}
+
+// Header returns the captured header.
+func (p *probeWriter) Header() http.Header { return p.header }
+
+// WriteHeader captures the status.
+func (p *probeWriter) WriteHeader(status int) {
+	if p.status == 0 {
+		p.status = status
+	}
+}
+
+// Write captures the body.
+func (p *probeWriter) Write(b []byte) (int, error) {
+	if p.status == 0 {
+		p.status = http.StatusOK
+	}
+	p.body = append(p.body, b...)
+	return len(b), nil
+}

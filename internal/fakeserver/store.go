@@ -1,0 +1,195 @@
+package fakeserver
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/google/uuid"
+)
+
+// Store holds the emulator's state. It is safe for concurrent use: one mutex guards everything, and each
+// request does its reading, checking and writing under a single lock, so concurrent requests never
+// interleave a write. Tests use it to check what the API would report (CheckDestroy) and to change state
+// behind the provider's back ("deleted outside Terraform").
+type Store struct {
+	mu  sync.RWMutex
+	now func() time.Time
+	seq int64 // creation order, so lists are stable
+
+	orgs          map[string]*orgRecord   // by slug
+	users         map[string]*userRecord  // by id
+	tokens        map[string]*tokenRecord // by secret
+	defaultUserID string                  // the user that seeded access tokens belong to
+
+	// One field per area; each area file declares its state type.
+	clusters clusterState
+}
+
+// orgRecord is an organization.
+type orgRecord struct {
+	id, graphqlID, slug, name string
+	createdAt                 time.Time
+}
+
+// userRecord is a user, shown through the user summary (spec 2.1).
+type userRecord struct {
+	id, graphqlID, name, email, avatarURL string
+	createdAt                             time.Time
+}
+
+// tokenRecord is an API access token: whose it is, which organizations it sees and which scopes it holds.
+type tokenRecord struct {
+	token  string
+	userID string
+	orgs   map[string]bool // org slugs
+	scopes map[string]bool
+}
+
+// newStore returns an empty store holding one user, the owner of every token seeded later.
+func newStore(now func() time.Time) *Store {
+	st := &Store{
+		now:      now,
+		orgs:     map[string]*orgRecord{},
+		users:    map[string]*userRecord{},
+		tokens:   map[string]*tokenRecord{},
+		clusters: newClusterState(),
+	}
+	st.defaultUserID = st.addUser("Test User", "test-user@example.com").id
+	return st
+}
+
+// view runs fn holding the read lock and returns its error.
+func (st *Store) view(fn func() *apiError) *apiError {
+	st.mu.RLock()
+	defer st.mu.RUnlock()
+	return fn()
+}
+
+// update runs fn holding the write lock and returns its error.
+func (st *Store) update(fn func() *apiError) *apiError {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	return fn()
+}
+
+// nextSeq returns the next creation sequence number. The write lock must be held.
+func (st *Store) nextSeq() int64 {
+	st.seq++
+	return st.seq
+}
+
+// newID returns a fresh UUID for a resource.
+func newID() string { return uuid.NewString() }
+
+// timestamp returns the store clock's time, truncated to the milliseconds the API shows.
+func (st *Store) timestamp() time.Time { return st.now().UTC().Truncate(time.Millisecond) }
+
+// addOrg creates the organization slug unless it exists. The write lock must be held.
+func (st *Store) addOrg(slug, name string) {
+	if _, ok := st.orgs[slug]; ok {
+		return
+	}
+	id := newID()
+	st.orgs[slug] = &orgRecord{id: id, graphqlID: graphQLID("Organization", id), slug: slug, name: name, createdAt: st.timestamp()}
+}
+
+// addUser creates a user. The write lock must be held.
+func (st *Store) addUser(name, email string) *userRecord {
+	id := newID()
+	u := &userRecord{
+		id: id, graphqlID: graphQLID("User", id), name: name, email: email,
+		avatarURL: "https://www.gravatar.com/avatar/" + strings.ReplaceAll(id, "-", ""),
+		createdAt: st.timestamp(),
+	}
+	st.users[id] = u
+	return u
+}
+
+// AddToken seeds an access token belonging to the default user, seeing orgs and holding scopes (see
+// AllScopes). Organizations that do not exist yet are created, named after their slug. Adding a token
+// that exists replaces it.
+func (st *Store) AddToken(token string, orgs []string, scopes []string) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	rec := &tokenRecord{token: token, userID: st.defaultUserID, orgs: map[string]bool{}, scopes: map[string]bool{}}
+	for _, slug := range orgs {
+		st.addOrg(slug, titleCase(slug))
+		rec.orgs[slug] = true
+	}
+	for _, sc := range scopes {
+		rec.scopes[sc] = true
+	}
+	st.tokens[token] = rec
+}
+
+// titleCase turns an org slug into a display name: "my-org" becomes "My Org".
+func titleCase(slug string) string {
+	words := strings.FieldsFunc(slug, func(r rune) bool { return r == '-' || r == '_' })
+	for i, w := range words {
+		words[i] = strings.ToUpper(w[:1]) + w[1:]
+	}
+	return strings.Join(words, " ")
+}
+
+// Kind names a type of resource for Store.Exists and Store.Remove. Each area file declares its kinds
+// (KindCluster, KindQueue, KindClusterToken in clusters.go) and registers them with registerKind.
+type Kind string
+
+// kindOps answers Exists and Remove for one Kind. exists runs with the read lock held, remove with the
+// write lock held; remove deletes the way the API's DELETE would (cascades included).
+type kindOps struct {
+	exists func(st *Store, org, id string) bool
+	remove func(st *Store, org, id string) bool
+}
+
+// kinds is filled by the area files' init functions and only read afterwards.
+var kinds = map[Kind]kindOps{}
+
+// registerKind makes a Kind known to Store.Exists and Store.Remove. Call it from an init function.
+func registerKind(k Kind, ops kindOps) {
+	if _, dup := kinds[k]; dup {
+		panic("fakeserver: kind registered twice: " + string(k))
+	}
+	kinds[k] = ops
+}
+
+// kindOpsFor returns the operations of k, panicking for an unknown Kind: a typo must fail a test, not make
+// CheckDestroy pass because nothing "exists".
+func kindOpsFor(k Kind) kindOps {
+	ops, ok := kinds[k]
+	if !ok {
+		known := make([]string, 0, len(kinds))
+		for name := range kinds {
+			known = append(known, string(name))
+		}
+		sort.Strings(known)
+		panic(fmt.Sprintf("fakeserver: unknown kind %q (known: %s)", k, strings.Join(known, ", ")))
+	}
+	return ops
+}
+
+// Exists reports whether the resource of kind with id exists in organization org.
+func (st *Store) Exists(kind Kind, org, id string) bool {
+	ops := kindOpsFor(kind)
+	st.mu.RLock()
+	defer st.mu.RUnlock()
+	return ops.exists(st, org, id)
+}
+
+// Remove deletes the resource of kind with id from organization org as the API's DELETE would (a cluster
+// takes its queues and tokens with it) and reports whether it existed.
+func (st *Store) Remove(kind Kind, org, id string) bool {
+	ops := kindOpsFor(kind)
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	return ops.remove(st, org, id)
+}
+
+// sortBySeq orders records by creation.
+func sortBySeq[T any](items []T, seq func(T) int64) []T {
+	sort.Slice(items, func(i, j int) bool { return seq(items[i]) < seq(items[j]) })
+	return items
+}

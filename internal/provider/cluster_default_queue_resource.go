@@ -1,0 +1,160 @@
+package provider
+
+import (
+	"context"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+)
+
+var (
+	_ resource.Resource                = (*clusterDefaultQueueResource)(nil)
+	_ resource.ResourceWithConfigure   = (*clusterDefaultQueueResource)(nil)
+	_ resource.ResourceWithImportState = (*clusterDefaultQueueResource)(nil)
+)
+
+// NewClusterDefaultQueueResource returns the buildkite_cluster_default_queue resource.
+func NewClusterDefaultQueueResource() resource.Resource {
+	return &clusterDefaultQueueResource{}
+}
+
+// clusterDefaultQueueResource sets a cluster's default queue. It is separate from buildkite_cluster
+// because the queue depends on the cluster: an attribute of the cluster would form a cycle.
+type clusterDefaultQueueResource struct {
+	data *providerData
+}
+
+type clusterDefaultQueueModel struct {
+	ID        types.String `tfsdk:"id"`
+	ClusterID types.String `tfsdk:"cluster_id"`
+	QueueID   types.String `tfsdk:"queue_id"`
+}
+
+func (r *clusterDefaultQueueResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_cluster_default_queue"
+}
+
+func (r *clusterDefaultQueueResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "The default queue of a cluster: agents that connect to the cluster without naming a queue " +
+			"take jobs from it. Destroying this resource unsets the cluster's default queue.",
+		Attributes: map[string]schema.Attribute{
+			"id": schema.StringAttribute{
+				MarkdownDescription: "The cluster's ID, which identifies this setting.",
+				Computed:            true,
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+			"cluster_id": schema.StringAttribute{
+				MarkdownDescription: "The ID of the cluster. Changing it replaces the resource.",
+				Required:            true,
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
+				Validators:          []validator.String{stringvalidator.LengthAtLeast(1)},
+			},
+			"queue_id": schema.StringAttribute{
+				MarkdownDescription: "The ID of a queue of the cluster to make its default.",
+				Required:            true,
+				Validators:          []validator.String{stringvalidator.LengthAtLeast(1)},
+			},
+		},
+	}
+}
+
+func (r *clusterDefaultQueueResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	r.data = clientFrom(req.ProviderData, &resp.Diagnostics)
+}
+
+func (r *clusterDefaultQueueResource) set(ctx context.Context, plan *clusterDefaultQueueModel) error {
+	queueID := plan.QueueID.ValueString()
+	c, err := r.data.client.Clusters.Update(ctx, plan.ClusterID.ValueString(), buildkite.ClusterUpdate{DefaultQueueID: &queueID})
+	if err != nil {
+		return err
+	}
+	plan.ID = types.StringValue(c.ID)
+	plan.QueueID = types.StringValue(deref(c.DefaultQueueID))
+	return nil
+}
+
+func (r *clusterDefaultQueueResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan clusterDefaultQueueModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if err := r.set(ctx, &plan); err != nil {
+		addAPIError(&resp.Diagnostics, "set", "cluster default queue", plan.ClusterID.ValueString(), err)
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+func (r *clusterDefaultQueueResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var state clusterDefaultQueueModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	c, err := r.data.client.Clusters.Get(ctx, state.ClusterID.ValueString())
+	if buildkite.IsNotFound(err) {
+		resp.State.RemoveResource(ctx)
+		return
+	}
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "read", "cluster default queue", state.ClusterID.ValueString(), err)
+		return
+	}
+	// A cluster without a default queue means the setting was removed outside Terraform.
+	if deref(c.DefaultQueueID) == "" {
+		resp.State.RemoveResource(ctx)
+		return
+	}
+	state.ID = types.StringValue(c.ID)
+	state.ClusterID = types.StringValue(c.ID)
+	state.QueueID = types.StringValue(*c.DefaultQueueID)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+func (r *clusterDefaultQueueResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan clusterDefaultQueueModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if err := r.set(ctx, &plan); err != nil {
+		addAPIError(&resp.Diagnostics, "update", "cluster default queue", plan.ClusterID.ValueString(), err)
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+func (r *clusterDefaultQueueResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state clusterDefaultQueueModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	_, err := r.data.client.Clusters.ClearDefaultQueue(ctx, state.ClusterID.ValueString())
+	if err != nil && !buildkite.IsNotFound(err) {
+		addAPIError(&resp.Diagnostics, "unset", "cluster default queue", state.ClusterID.ValueString(), err)
+	}
+}
+
+// ImportState takes the cluster's ID.
+func (r *clusterDefaultQueueResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("cluster_id"), req.ID)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), req.ID)...)
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}

@@ -1,0 +1,211 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+
+	"github.com/ci-rest/terraform-provider-buildkite/internal/fakeserver"
+)
+
+func testAccClusterDefaultQueueConfig(cluster, clusterRef, queueRef string) string {
+	cfg := fmt.Sprintf(`
+resource "buildkite_cluster" "a" {
+  name = "%[1]s-a"
+}
+
+resource "buildkite_cluster" "b" {
+  name = "%[1]s-b"
+}
+
+resource "buildkite_cluster_queue" "a1" {
+  cluster_id = buildkite_cluster.a.id
+  key        = "a1"
+}
+
+resource "buildkite_cluster_queue" "a2" {
+  cluster_id = buildkite_cluster.a.id
+  key        = "a2"
+}
+
+resource "buildkite_cluster_queue" "b1" {
+  cluster_id = buildkite_cluster.b.id
+  key        = "b1"
+}
+`, cluster)
+	if queueRef != "" {
+		cfg += fmt.Sprintf(`
+resource "buildkite_cluster_default_queue" "test" {
+  cluster_id = buildkite_cluster.%s.id
+  queue_id   = buildkite_cluster_queue.%s.id
+}
+`, clusterRef, queueRef)
+	}
+	return cfg
+}
+
+// defaultQueueOf asks the service for a cluster's default queue.
+func (e *testEnv) defaultQueueOf(clusterID string) (string, error) {
+	if !e.live {
+		q, ok := e.server.Store().ClusterDefaultQueueID(e.org, clusterID)
+		if !ok {
+			return "", fmt.Errorf("cluster %s is not in the emulator's store", clusterID)
+		}
+		return q, nil
+	}
+	c, err := e.client.Clusters.Get(context.Background(), clusterID)
+	if err != nil {
+		return "", err
+	}
+	return deref(c.DefaultQueueID), nil
+}
+
+// checkDefaultQueue fails unless the cluster's default queue on the service is the given queue ("" for none).
+func (e *testEnv) checkDefaultQueue(clusterAddr, queueAddr string) resource.TestCheckFunc {
+	return func(s *terraform.State) error {
+		cluster, ok := s.RootModule().Resources[clusterAddr]
+		if !ok {
+			return fmt.Errorf("%s is not in state", clusterAddr)
+		}
+		want := ""
+		if queueAddr != "" {
+			q, ok := s.RootModule().Resources[queueAddr]
+			if !ok {
+				return fmt.Errorf("%s is not in state", queueAddr)
+			}
+			want = q.Primary.ID
+		}
+		got, err := e.defaultQueueOf(cluster.Primary.ID)
+		if err != nil {
+			return err
+		}
+		if got != want {
+			return fmt.Errorf("default queue of %s is %q on the service, want %q", clusterAddr, got, want)
+		}
+		return nil
+	}
+}
+
+// clearDefaultQueueOutside unsets a cluster's default queue behind Terraform's back.
+func (e *testEnv) clearDefaultQueueOutside(clusterAddr string) resource.TestCheckFunc {
+	return func(s *terraform.State) error {
+		cluster, ok := s.RootModule().Resources[clusterAddr]
+		if !ok {
+			return fmt.Errorf("%s is not in state", clusterAddr)
+		}
+		if e.live {
+			_, err := e.client.Clusters.ClearDefaultQueue(context.Background(), cluster.Primary.ID)
+			return err
+		}
+		return e.server.Store().SetClusterDefaultQueueID(e.org, cluster.Primary.ID, "")
+	}
+}
+
+// checkDefaultQueueDestroyed fails while a cluster still has the default queue a destroyed resource set.
+func (e *testEnv) checkDefaultQueueDestroyed(s *terraform.State) error {
+	for _, rs := range s.RootModule().Resources {
+		if rs.Type != "buildkite_cluster_default_queue" {
+			continue
+		}
+		clusterID := rs.Primary.Attributes["cluster_id"]
+		found, err := e.exists(fakeserver.KindCluster, "", clusterID)
+		if err != nil {
+			return err
+		}
+		if !found {
+			continue
+		}
+		q, err := e.defaultQueueOf(clusterID)
+		if err != nil {
+			return err
+		}
+		if q != "" {
+			return fmt.Errorf("cluster %s still has default queue %s after destroy", clusterID, q)
+		}
+	}
+	return nil
+}
+
+func TestAccClusterDefaultQueueResource_basic(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	name := e.uniqueName("defaults")
+	const addr = "buildkite_cluster_default_queue.test"
+
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             e.checkDefaultQueueDestroyed,
+		Steps: []resource.TestStep{
+			{
+				Config: e.config(testAccClusterDefaultQueueConfig(name, "a", "a1")),
+				Check: resource.ComposeTestCheckFunc(
+					e.checkDefaultQueue("buildkite_cluster.a", "buildkite_cluster_queue.a1"),
+					resource.TestCheckResourceAttrPair(addr, "id", "buildkite_cluster.a", "id"),
+				),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+			},
+			{
+				ResourceName:      addr,
+				ImportState:       true,
+				ImportStateIdFunc: importID(addr, "cluster_id"),
+				ImportStateVerify: true,
+			},
+			{
+				// Another queue of the same cluster: in place.
+				Config: e.config(testAccClusterDefaultQueueConfig(name, "a", "a2")),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				Check: e.checkDefaultQueue("buildkite_cluster.a", "buildkite_cluster_queue.a2"),
+			},
+			{
+				// Another cluster: replacement, which unsets the first cluster's default.
+				Config: e.config(testAccClusterDefaultQueueConfig(name, "b", "b1")),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionDestroyBeforeCreate)},
+				},
+				Check: resource.ComposeTestCheckFunc(
+					e.checkDefaultQueue("buildkite_cluster.b", "buildkite_cluster_queue.b1"),
+					e.checkDefaultQueue("buildkite_cluster.a", ""),
+				),
+			},
+			{
+				// Destroying the resource alone unsets the default and keeps the cluster.
+				Config: e.config(testAccClusterDefaultQueueConfig(name, "", "")),
+				Check:  e.checkDefaultQueue("buildkite_cluster.b", ""),
+			},
+		},
+	})
+}
+
+func TestAccClusterDefaultQueueResource_disappears(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	const addr = "buildkite_cluster_default_queue.test"
+	cfg := e.config(testAccClusterDefaultQueueConfig(e.uniqueName("gone"), "a", "a1"))
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             e.checkDefaultQueueDestroyed,
+		Steps: []resource.TestStep{
+			{
+				Config:             cfg,
+				Check:              e.clearDefaultQueueOutside("buildkite_cluster.a"),
+				ExpectNonEmptyPlan: true,
+			},
+			{
+				Config: cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate)},
+				},
+				Check: e.checkDefaultQueue("buildkite_cluster.a", "buildkite_cluster_queue.a1"),
+			},
+		},
+	})
+}

@@ -1,0 +1,201 @@
+package provider
+
+import (
+	"context"
+	"regexp"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+)
+
+var (
+	_ resource.Resource                = (*clusterResource)(nil)
+	_ resource.ResourceWithConfigure   = (*clusterResource)(nil)
+	_ resource.ResourceWithImportState = (*clusterResource)(nil)
+)
+
+// NewClusterResource returns the buildkite_cluster resource.
+func NewClusterResource() resource.Resource {
+	return &clusterResource{}
+}
+
+type clusterResource struct {
+	data *providerData
+}
+
+type clusterModel struct {
+	ID          types.String `tfsdk:"id"`
+	GraphQLID   types.String `tfsdk:"graphql_id"`
+	Name        types.String `tfsdk:"name"`
+	Description types.String `tfsdk:"description"`
+	Emoji       types.String `tfsdk:"emoji"`
+	Color       types.String `tfsdk:"color"`
+	URL         types.String `tfsdk:"url"`
+	WebURL      types.String `tfsdk:"web_url"`
+}
+
+func (m *clusterModel) fromAPI(c *buildkite.Cluster) {
+	m.ID = types.StringValue(c.ID)
+	m.GraphQLID = types.StringValue(c.GraphQLID)
+	m.Name = types.StringValue(c.Name)
+	m.Description = optionalString(c.Description)
+	m.Emoji = optionalString(c.Emoji)
+	m.Color = optionalString(c.Color)
+	m.URL = types.StringValue(c.URL)
+	m.WebURL = types.StringValue(c.WebURL)
+}
+
+func (m *clusterModel) toCreate() buildkite.ClusterCreate {
+	return buildkite.ClusterCreate{
+		Name:        m.Name.ValueString(),
+		Description: stringPtrIfSet(m.Description),
+		Emoji:       stringPtrIfSet(m.Emoji),
+		Color:       stringPtrIfSet(m.Color),
+	}
+}
+
+func (m *clusterModel) toUpdate() buildkite.ClusterUpdate {
+	name := m.Name.ValueString()
+	return buildkite.ClusterUpdate{
+		Name:        &name,
+		Description: stringPtr(m.Description),
+		Emoji:       stringPtr(m.Emoji),
+		Color:       stringPtr(m.Color),
+	}
+}
+
+var hexColor = regexp.MustCompile(`^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$`)
+
+func (r *clusterResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_cluster"
+}
+
+func (r *clusterResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "A cluster groups queues of agents and the pipelines that run on them. " +
+			"Manage its queues with `buildkite_cluster_queue`, its agent tokens with `buildkite_cluster_agent_token` " +
+			"and its default queue with `buildkite_cluster_default_queue`.",
+		Attributes: map[string]schema.Attribute{
+			"id": schema.StringAttribute{
+				MarkdownDescription: "The cluster's ID (a UUID).",
+				Computed:            true,
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+			"graphql_id": schema.StringAttribute{
+				MarkdownDescription: "The cluster's GraphQL ID.",
+				Computed:            true,
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+			"name": schema.StringAttribute{
+				MarkdownDescription: "The cluster's name.",
+				Required:            true,
+				Validators:          []validator.String{stringvalidator.LengthAtLeast(1)},
+			},
+			"description": schema.StringAttribute{
+				MarkdownDescription: "A description of the cluster.",
+				Optional:            true,
+				Validators:          []validator.String{stringvalidator.LengthAtLeast(1)},
+			},
+			"emoji": schema.StringAttribute{
+				MarkdownDescription: "An emoji shown with the cluster, in emoji syntax such as `:rocket:`.",
+				Optional:            true,
+				Validators:          []validator.String{stringvalidator.LengthAtLeast(1)},
+			},
+			"color": schema.StringAttribute{
+				MarkdownDescription: "A color shown with the cluster, as a hex code such as `#A8D5FF`.",
+				Optional:            true,
+				Validators: []validator.String{
+					stringvalidator.RegexMatches(hexColor, "must be a hex color code such as #A8D5FF"),
+				},
+			},
+			"url": schema.StringAttribute{
+				MarkdownDescription: "The cluster's API URL.",
+				Computed:            true,
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+			"web_url": schema.StringAttribute{
+				MarkdownDescription: "The cluster's page in the web interface.",
+				Computed:            true,
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+		},
+	}
+}
+
+func (r *clusterResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	r.data = clientFrom(req.ProviderData, &resp.Diagnostics)
+}
+
+func (r *clusterResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan clusterModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	c, err := r.data.client.Clusters.Create(ctx, plan.toCreate())
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "create", "cluster", plan.Name.ValueString(), err)
+		return
+	}
+	plan.fromAPI(c)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+func (r *clusterResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var state clusterModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	c, err := r.data.client.Clusters.Get(ctx, state.ID.ValueString())
+	if buildkite.IsNotFound(err) {
+		resp.State.RemoveResource(ctx)
+		return
+	}
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "read", "cluster", state.ID.ValueString(), err)
+		return
+	}
+	state.fromAPI(c)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+func (r *clusterResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan, state clusterModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	c, err := r.data.client.Clusters.Update(ctx, state.ID.ValueString(), plan.toUpdate())
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "update", "cluster", state.ID.ValueString(), err)
+		return
+	}
+	plan.fromAPI(c)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+func (r *clusterResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state clusterModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	err := r.data.client.Clusters.Delete(ctx, state.ID.ValueString())
+	if err != nil && !buildkite.IsNotFound(err) {
+		addAPIError(&resp.Diagnostics, "delete", "cluster", state.ID.ValueString(), err)
+	}
+}
+
+func (r *clusterResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	resource.ImportStatePassthroughID(ctx, path.Root("id"), req, resp)
+}

@@ -1,0 +1,135 @@
+package provider
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/ci-rest/terraform-provider-buildkite/internal/fakeserver"
+)
+
+func testAccClusterConfig(name, extra string) string {
+	return fmt.Sprintf(`
+resource "buildkite_cluster" "test" {
+  name = %q
+%s
+}
+`, name, extra)
+}
+
+func TestAccClusterResource_basic(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	name := e.uniqueName("platform")
+	const addr = "buildkite_cluster.test"
+
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             e.checkDestroyed("buildkite_cluster", fakeserver.KindCluster, ""),
+		Steps: []resource.TestStep{
+			{
+				Config: e.config(testAccClusterConfig(name, `  description = "Runs the platform's builds"
+  emoji       = ":rocket:"
+  color       = "#A8D5FF"`)),
+				Check: e.checkExists(addr, fakeserver.KindCluster, ""),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("name"), knownvalue.StringExact(name)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("description"), knownvalue.StringExact("Runs the platform's builds")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("emoji"), knownvalue.StringExact(":rocket:")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("color"), knownvalue.StringExact("#A8D5FF")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.NotNull()),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("graphql_id"), knownvalue.NotNull()),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("url"), knownvalue.NotNull()),
+				},
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+			},
+			{
+				ResourceName:      addr,
+				ImportState:       true,
+				ImportStateVerify: true,
+			},
+			{
+				// Update in place: rename, change the color, drop the emoji and description.
+				Config: e.config(testAccClusterConfig(name+"-2", `  color = "#000000"`)),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("name"), knownvalue.StringExact(name+"-2")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("description"), knownvalue.Null()),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("emoji"), knownvalue.Null()),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("color"), knownvalue.StringExact("#000000")),
+				},
+			},
+		},
+	})
+}
+
+func TestAccClusterResource_disappears(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	const addr = "buildkite_cluster.test"
+	cfg := e.config(testAccClusterConfig(e.uniqueName("gone"), ""))
+
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             e.checkDestroyed("buildkite_cluster", fakeserver.KindCluster, ""),
+		Steps: []resource.TestStep{
+			{
+				Config:             cfg,
+				Check:              resource.ComposeTestCheckFunc(e.checkExists(addr, fakeserver.KindCluster, ""), e.removeOutside(addr, fakeserver.KindCluster, "")),
+				ExpectNonEmptyPlan: true,
+			},
+			{
+				Config: cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate)},
+				},
+				Check: e.checkExists(addr, fakeserver.KindCluster, ""),
+			},
+		},
+	})
+}
+
+func TestAccClusterResource_validation(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		Steps: []resource.TestStep{
+			{
+				Config:      e.config(testAccClusterConfig("x", `  color = "blue"`)),
+				ExpectError: regexpMust(`Attribute color must be a hex color code`),
+				PlanOnly:    true,
+			},
+			{
+				Config:      e.config(testAccClusterConfig("", "")),
+				ExpectError: regexpMust(`Attribute name string length must be at least 1`),
+				PlanOnly:    true,
+			},
+		},
+	})
+}
+
+func TestAccClusterResource_importUnknown(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		Steps: []resource.TestStep{{
+			Config:        e.config(testAccClusterConfig("x", "")),
+			ResourceName:  "buildkite_cluster.test",
+			ImportState:   true,
+			ImportStateId: "00000000-0000-0000-0000-000000000000",
+			ExpectError:   regexpMust(`Cannot import non-existent remote object`),
+		}},
+	})
+}

@@ -1,0 +1,262 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"regexp"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+
+	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/fakeserver"
+)
+
+// envLive switches the acceptance tests from the in-process emulator to the real service.
+const envLive = "BUILDKITE_ACC_LIVE"
+
+// TestMain prepares what terraform-plugin-testing needs on these machines: acceptance tests enabled (they
+// only talk to a local emulator unless BUILDKITE_ACC_LIVE is set) and a CLI configuration that exists.
+func TestMain(m *testing.M) {
+	if os.Getenv("TF_ACC") == "" {
+		_ = os.Setenv("TF_ACC", "1")
+	}
+	_ = os.Setenv("CHECKPOINT_DISABLE", "1")
+	dir, err := os.MkdirTemp("", "tfacc-cli")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	cfg := filepath.Join(dir, "terraformrc")
+	if err := os.WriteFile(cfg, []byte("# empty: tests use the provider in-process\n"), 0o600); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	_ = os.Setenv("TF_CLI_CONFIG_FILE", cfg)
+	code := m.Run()
+	_ = os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// testEnv is where one acceptance test runs: a fresh emulator, or the real service in live mode.
+type testEnv struct {
+	t      *testing.T
+	live   bool
+	server *fakeserver.Server
+	url    string
+	org    string
+	token  string
+	client *buildkite.Client
+}
+
+// newTestEnv starts a fresh emulator on a random loopback port, closed when the test ends.
+func newTestEnv(t *testing.T) *testEnv {
+	t.Helper()
+	e := &testEnv{t: t}
+	if os.Getenv(envLive) != "" {
+		e.live = true
+		e.token = os.Getenv(envAPIToken)
+		e.org = os.Getenv(envOrgSlug)
+		e.url = os.Getenv(envRESTURL)
+		if e.url == "" {
+			e.url = defaultAPIURL
+		}
+		if e.token == "" || e.org == "" {
+			t.Fatalf("%s is set: %s and %s must be set too", envLive, envAPIToken, envOrgSlug)
+		}
+	} else {
+		e.server = fakeserver.New(fakeserver.Options{Org: "acme", Token: "test-token"})
+		ts := httptest.NewServer(e.server)
+		t.Cleanup(ts.Close)
+		e.url, e.org, e.token = ts.URL, "acme", "test-token"
+	}
+	c, err := buildkite.NewClient(buildkite.Config{
+		BaseURL: e.url, Organization: e.org, Token: e.token, UserAgent: "terraform-provider-buildkite/test",
+	})
+	if err != nil {
+		t.Fatalf("building test client: %v", err)
+	}
+	e.client = c
+	return e
+}
+
+// factories serves the provider in-process to Terraform.
+func (e *testEnv) factories() map[string]func() (tfprotov6.ProviderServer, error) {
+	return map[string]func() (tfprotov6.ProviderServer, error){
+		"buildkite": providerserver.NewProtocol6WithError(New("test")()),
+	}
+}
+
+// config prefixes a configuration with the provider block for this environment. In live mode the
+// provider reads the environment, as a user's would.
+func (e *testEnv) config(body string) string {
+	if e.live {
+		return body
+	}
+	return fmt.Sprintf(`
+provider "buildkite" {
+  api_url      = %q
+  organization = %q
+  api_token    = %q
+  max_retries  = 2
+}
+%s`, e.url, e.org, e.token, body)
+}
+
+// exists tells whether an object is still there: the emulator's store, or the API in live mode.
+func (e *testEnv) exists(kind fakeserver.Kind, parent, id string) (bool, error) {
+	if !e.live {
+		return e.server.Store().Exists(kind, e.org, id), nil
+	}
+	ctx := context.Background()
+	var err error
+	switch kind {
+	case fakeserver.KindCluster:
+		_, err = e.client.Clusters.Get(ctx, id)
+	case fakeserver.KindQueue:
+		_, err = e.client.Queues.Get(ctx, parent, id)
+	case fakeserver.KindClusterToken:
+		_, err = e.client.ClusterTokens.Get(ctx, parent, id)
+	default:
+		return false, fmt.Errorf("no live lookup for %s", kind)
+	}
+	if buildkite.IsNotFound(err) {
+		return false, nil
+	}
+	return err == nil, err
+}
+
+// remove deletes an object behind Terraform's back.
+func (e *testEnv) remove(kind fakeserver.Kind, parent, id string) error {
+	if !e.live {
+		if !e.server.Store().Remove(kind, e.org, id) {
+			return fmt.Errorf("%s %s was not in the emulator's store", kind, id)
+		}
+		return nil
+	}
+	ctx := context.Background()
+	switch kind {
+	case fakeserver.KindCluster:
+		return e.client.Clusters.Delete(ctx, id)
+	case fakeserver.KindQueue:
+		return e.client.Queues.Delete(ctx, parent, id)
+	case fakeserver.KindClusterToken:
+		return e.client.ClusterTokens.Delete(ctx, parent, id)
+	}
+	return fmt.Errorf("no live removal for %s", kind)
+}
+
+// checkDestroyed returns a CheckDestroy that fails while any resource of the type is still there.
+// parentAttr names the attribute holding the parent's ID, "" for top-level objects.
+func (e *testEnv) checkDestroyed(resourceType string, kind fakeserver.Kind, parentAttr string) resource.TestCheckFunc {
+	return func(s *terraform.State) error {
+		for _, rs := range s.RootModule().Resources {
+			if rs.Type != resourceType {
+				continue
+			}
+			found, err := e.exists(kind, rs.Primary.Attributes[parentAttr], rs.Primary.ID)
+			if err != nil {
+				return err
+			}
+			if found {
+				return fmt.Errorf("%s %s still exists after destroy", resourceType, rs.Primary.ID)
+			}
+		}
+		return nil
+	}
+}
+
+// checkExists fails unless the object behind a resource in state exists.
+func (e *testEnv) checkExists(address string, kind fakeserver.Kind, parentAttr string) resource.TestCheckFunc {
+	return func(s *terraform.State) error {
+		rs, ok := s.RootModule().Resources[address]
+		if !ok {
+			return fmt.Errorf("%s is not in state", address)
+		}
+		found, err := e.exists(kind, rs.Primary.Attributes[parentAttr], rs.Primary.ID)
+		if err != nil {
+			return err
+		}
+		if !found {
+			return fmt.Errorf("%s (%s) is in state but not on the service", address, rs.Primary.ID)
+		}
+		return nil
+	}
+}
+
+// removeOutside returns a check that deletes the object behind a resource, as someone outside Terraform would.
+func (e *testEnv) removeOutside(address string, kind fakeserver.Kind, parentAttr string) resource.TestCheckFunc {
+	return func(s *terraform.State) error {
+		rs, ok := s.RootModule().Resources[address]
+		if !ok {
+			return fmt.Errorf("%s is not in state", address)
+		}
+		return e.remove(kind, rs.Primary.Attributes[parentAttr], rs.Primary.ID)
+	}
+}
+
+// importID builds an import ID from attributes of a resource in state, joined by "/".
+func importID(address string, attrs ...string) resource.ImportStateIdFunc {
+	return func(s *terraform.State) (string, error) {
+		rs, ok := s.RootModule().Resources[address]
+		if !ok {
+			return "", fmt.Errorf("%s is not in state", address)
+		}
+		id := ""
+		for i, a := range attrs {
+			if i > 0 {
+				id += "/"
+			}
+			v, ok := rs.Primary.Attributes[a]
+			if !ok {
+				return "", fmt.Errorf("%s has no attribute %q", address, a)
+			}
+			id += v
+		}
+		return id, nil
+	}
+}
+
+// uniqueName keeps names apart when the same tests run against a shared real organization.
+func (e *testEnv) uniqueName(base string) string {
+	if !e.live {
+		return base
+	}
+	return fmt.Sprintf("tf-acc-%s-%d", base, os.Getpid())
+}
+
+func TestProvider_configurationErrors(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	body := `resource "buildkite_cluster" "c" { name = "x" }`
+	cases := map[string]struct {
+		provider string
+		want     string
+	}{
+		"empty token":     {`api_token = "" ` + "\n" + `organization = "acme"` + "\n" + `api_url = "` + e.url + `"`, `Missing Buildkite API Token`},
+		"empty org":       {`api_token = "t"` + "\n" + `organization = ""` + "\n" + `api_url = "` + e.url + `"`, `Missing Buildkite Organization`},
+		"bad api_url":     {`api_token = "t"` + "\n" + `organization = "acme"` + "\n" + `api_url = "not a url"`, `Invalid Buildkite api_url`},
+		"retries too big": {`api_token = "t"` + "\n" + `organization = "acme"` + "\n" + `max_retries = 500`, `max_retries`},
+		"wrong token": {`api_token = "nope"` + "\n" + `organization = "acme"` + "\n" + `api_url = "` + e.url + `"` + "\n" + `max_retries = 0`,
+			`Unable to Create Cluster[\s\S]*401`},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			resource.UnitTest(t, resource.TestCase{
+				ProtoV6ProviderFactories: e.factories(),
+				Steps: []resource.TestStep{{
+					Config:      "provider \"buildkite\" {\n" + tc.provider + "\n}\n" + body,
+					ExpectError: regexp.MustCompile(tc.want),
+				}},
+			})
+		})
+	}
+}
+
+func regexpMust(s string) *regexp.Regexp { return regexp.MustCompile(s) }
