@@ -67,6 +67,9 @@ func New(opts Options) *Server {
 	}
 	s.store.mu.Lock()
 	s.store.addOrg(opts.Org, titleCase(opts.Org))
+	s.store.addMember(opts.Org, s.store.defaultUserID, true)
+	// A second, non-admin member, so team membership and admin-only behaviour can be exercised.
+	s.store.addMember(opts.Org, s.store.addUser("Second Member", "second-member@example.com").id, false)
 	s.store.mu.Unlock()
 	s.store.AddToken(opts.Token, []string{opts.Org}, AllScopes())
 	s.mux = s.routes()
@@ -77,6 +80,15 @@ func New(opts Options) *Server {
 func (s *Server) routes() *http.ServeMux {
 	mux := http.NewServeMux()
 	s.routeClusters(mux)
+	s.routeOrganizations(mux)
+	s.routeMetrics(mux)
+	s.routeTeams(mux)
+	s.routeSuites(mux)
+	s.routeTemplates(mux)
+	s.routePipelines(mux)
+	s.routeRules(mux)
+	s.routeBuilds(mux)
+	s.routeRegistries(mux)
 	return mux
 }
 

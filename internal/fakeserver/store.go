@@ -25,13 +25,33 @@ type Store struct {
 	defaultUserID string                  // the user that seeded access tokens belong to
 
 	// One field per area; each area file declares its state type.
-	clusters clusterState
+	clusters   clusterState
+	metrics    metricsState
+	teams      teamState
+	suites     suiteState
+	templates  templateState
+	pipelines  pipelineState
+	rules      ruleState
+	builds     buildState
+	registries registryState
 }
 
 // orgRecord is an organization.
 type orgRecord struct {
 	id, graphqlID, slug, name string
 	createdAt                 time.Time
+	// enterprise is the plan: pipeline templates exist only on an enterprise plan (spec 2.11).
+	enterprise bool
+	// teamsEnabled makes team_ids required when creating a test suite (spec 4.10).
+	teamsEnabled bool
+	// members are the organization's users by user id; only they can be added to its teams.
+	members map[string]*membership
+}
+
+// membership is a user's place in an organization.
+type membership struct {
+	admin     bool // admins manage pipeline templates and see those that are not available
+	createdAt time.Time
 }
 
 // userRecord is a user, shown through the user summary (spec 2.1).
@@ -51,11 +71,19 @@ type tokenRecord struct {
 // newStore returns an empty store holding one user, the owner of every token seeded later.
 func newStore(now func() time.Time) *Store {
 	st := &Store{
-		now:      now,
-		orgs:     map[string]*orgRecord{},
-		users:    map[string]*userRecord{},
-		tokens:   map[string]*tokenRecord{},
-		clusters: newClusterState(),
+		now:        now,
+		orgs:       map[string]*orgRecord{},
+		users:      map[string]*userRecord{},
+		tokens:     map[string]*tokenRecord{},
+		clusters:   newClusterState(),
+		metrics:    newMetricsState(),
+		teams:      newTeamState(),
+		suites:     newSuiteState(),
+		templates:  newTemplateState(),
+		pipelines:  newPipelineState(),
+		rules:      newRuleState(),
+		builds:     newBuildState(),
+		registries: newRegistryState(),
 	}
 	st.defaultUserID = st.addUser("Test User", "test-user@example.com").id
 	return st
@@ -87,13 +115,44 @@ func newID() string { return uuid.NewString() }
 // timestamp returns the store clock's time, truncated to the milliseconds the API shows.
 func (st *Store) timestamp() time.Time { return st.now().UTC().Truncate(time.Millisecond) }
 
-// addOrg creates the organization slug unless it exists. The write lock must be held.
-func (st *Store) addOrg(slug, name string) {
-	if _, ok := st.orgs[slug]; ok {
-		return
+// addOrg creates the organization slug unless it exists, on an enterprise plan with teams enabled (what
+// the emulator serves by default), and returns it. The write lock must be held.
+func (st *Store) addOrg(slug, name string) *orgRecord {
+	if o, ok := st.orgs[slug]; ok {
+		return o
 	}
 	id := newID()
-	st.orgs[slug] = &orgRecord{id: id, graphqlID: graphQLID("Organization", id), slug: slug, name: name, createdAt: st.timestamp()}
+	o := &orgRecord{
+		id: id, graphqlID: graphQLID("Organization", id), slug: slug, name: name, createdAt: st.timestamp(),
+		enterprise: true, teamsEnabled: true, members: map[string]*membership{},
+	}
+	st.orgs[slug] = o
+	return o
+}
+
+// addMember makes a user a member of an organization (an admin when admin is true). The write lock must be held.
+func (st *Store) addMember(org, userID string, admin bool) {
+	o, ok := st.orgs[org]
+	if !ok {
+		return
+	}
+	if m, ok := o.members[userID]; ok {
+		m.admin = admin
+		return
+	}
+	o.members[userID] = &membership{admin: admin, createdAt: st.timestamp()}
+}
+
+// isMember reports whether the user belongs to the organization. A lock must be held.
+func (st *Store) isMember(org, userID string) bool {
+	o, ok := st.orgs[org]
+	return ok && o.members[userID] != nil
+}
+
+// isAdmin reports whether the user is an administrator of the organization. A lock must be held.
+func (st *Store) isAdmin(org, userID string) bool {
+	o, ok := st.orgs[org]
+	return ok && o.members[userID] != nil && o.members[userID].admin
 }
 
 // addUser creates a user. The write lock must be held.
@@ -117,6 +176,9 @@ func (st *Store) AddToken(token string, orgs []string, scopes []string) {
 	rec := &tokenRecord{token: token, userID: st.defaultUserID, orgs: map[string]bool{}, scopes: map[string]bool{}}
 	for _, slug := range orgs {
 		st.addOrg(slug, titleCase(slug))
+		if !st.isMember(slug, st.defaultUserID) {
+			st.addMember(slug, st.defaultUserID, true)
+		}
 		rec.orgs[slug] = true
 	}
 	for _, sc := range scopes {
