@@ -3,11 +3,13 @@ package provider
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
 	"testing"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
@@ -58,6 +60,12 @@ type testEnv struct {
 // newTestEnv starts a fresh emulator on a random loopback port, closed when the test ends.
 func newTestEnv(t *testing.T) *testEnv {
 	t.Helper()
+	return newTestEnvWith(t, fakeserver.Options{})
+}
+
+// newTestEnvWith is newTestEnv with emulator options (ignored in live mode).
+func newTestEnvWith(t *testing.T, opts fakeserver.Options) *testEnv {
+	t.Helper()
 	e := &testEnv{t: t}
 	if os.Getenv(envLive) != "" {
 		e.live = true
@@ -71,7 +79,8 @@ func newTestEnv(t *testing.T) *testEnv {
 			t.Fatalf("%s is set: %s and %s must be set too", envLive, envAPIToken, envOrgSlug)
 		}
 	} else {
-		e.server = fakeserver.New(fakeserver.Options{Org: "acme", Token: "test-token"})
+		opts.Org, opts.Token = "acme", "test-token"
+		e.server = fakeserver.New(opts)
 		ts := httptest.NewServer(e.server)
 		t.Cleanup(ts.Close)
 		e.url, e.org, e.token = ts.URL, "acme", "test-token"
@@ -260,3 +269,46 @@ func TestProvider_configurationErrors(t *testing.T) {
 }
 
 func regexpMust(s string) *regexp.Regexp { return regexp.MustCompile(s) }
+
+// TestAccProvider_rateLimited applies a configuration that needs more requests than the emulator's rate
+// limit allows in one window: the client must wait for the window to reset rather than fail.
+func TestAccProvider_rateLimited(t *testing.T) {
+	t.Parallel()
+	const limit = 4
+	e := newTestEnvWith(t, fakeserver.Options{RateLimit: limit, RateLimitWindow: 2 * time.Second})
+	cfg := `
+resource "buildkite_cluster" "test" {
+  name = "` + e.uniqueName("rate-limited") + `"
+}
+
+resource "buildkite_cluster_queue" "q" {
+  count      = 6
+  cluster_id = buildkite_cluster.test.id
+  key        = "q${count.index}"
+}
+`
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             e.checkDestroyed("buildkite_cluster_queue", fakeserver.KindQueue, "cluster_id"),
+		Steps: []resource.TestStep{{
+			Config: e.config(cfg),
+			Check: func(*terraform.State) error {
+				if e.live {
+					return nil
+				}
+				reqs := e.server.Requests()
+				if len(reqs) <= limit {
+					return fmt.Errorf("only %d requests: the test no longer exceeds the limit of %d", len(reqs), limit)
+				}
+				refused := 0
+				for _, r := range reqs {
+					if r.Status == http.StatusTooManyRequests {
+						refused++
+					}
+				}
+				t.Logf("%d requests under a limit of %d per window, %d answered 429 and retried", len(reqs), limit, refused)
+				return nil
+			},
+		}},
+	})
+}
