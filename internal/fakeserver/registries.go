@@ -1,12 +1,688 @@
 package fakeserver
 
-import "net/http"
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"sort"
+	"strings"
+	"time"
+)
 
 // Package registries and registry tokens (spec 2.16, 2.17, 4.11).
+//
+// Behaviour where the spec is silent, and why:
+//   - Create answers 200, not 201, as the spec's table says; so do delete (registry and token), which
+//     answer 200 with the deleted object (go-buildkite decodes nothing from a delete, and a body a client
+//     can decode is safer than none).
+//   - The slug is the name lowercased with every run of other characters than letters and digits turned
+//     into one hyphen ("My Gems!" → "my-gems"). It is unique per organization: a name whose slug is taken
+//     is refused with 422 "Name has already been taken". Renaming re-derives the slug, as the real
+//     service does (its docs warn that a new name changes the URL, and the official Terraform provider
+//     marks the slug unknown when the name changes); the old slug then answers 404.
+//   - Update is accepted as POST (the spec), PATCH (go-buildkite) and PUT (the official Terraform
+//     provider). The ecosystem cannot change: sending a different one is a 422, the same one is ignored.
+//   - description, emoji, color and oidc_policy are null until set; an empty string or null sets them
+//     back to null. oidc_policy is taken as a string (YAML or JSON text) or as a JSON array of policy
+//     statements (what go-buildkite sends), and is always shown as a string, since go-buildkite decodes
+//     it into a string: an array is shown as its compact JSON text.
+//   - team_ids (the real service's create property, required there when teams are enabled) is accepted
+//     but not required and not stored: the spec does not list it and go-buildkite cannot send it.
+//   - A registry token's secret is the create response's "token" (the name later go-buildkite versions
+//     decode); no other response carries it.
 
-// registryState is this area's part of the Store.
-type registryState struct{}
+// Kinds of this area, for Store.Exists and Store.Remove.
+const (
+	// KindRegistry is a package registry, named by its slug or its id; removing it removes its tokens.
+	KindRegistry Kind = "registry"
+	// KindRegistryToken is a registry token, named by its id.
+	KindRegistryToken Kind = "registry_token"
+)
 
-func newRegistryState() registryState { return registryState{} }
+// registryEcosystems are the ecosystem values create accepts (compared case-insensitively, echoed as
+// sent). The spec shows only "ruby"; the rest are the ecosystems Buildkite Package Registries supports
+// (alpine, container/OCI, debian, files, helm and helm OCI, Hugging Face, java, javascript, nuget,
+// python, red hat, ruby, terraform) under the names and aliases a client may plausibly send.
+var registryEcosystems = map[string]bool{
+	"alpine": true, "apk": true,
+	"container": true, "docker": true, "oci": true,
+	"debian": true, "deb": true,
+	"files": true, "file": true, "generic": true,
+	"helm": true, "helm_oci": true,
+	"huggingface": true, "hugging_face": true,
+	"java": true, "maven": true, "gradle": true,
+	"javascript": true, "npm": true, "node": true,
+	"nuget":  true,
+	"python": true, "pypi": true,
+	"redhat": true, "red_hat": true, "rpm": true,
+	"ruby": true, "rubygems": true,
+	"terraform": true,
+}
 
-func (s *Server) routeRegistries(mux *http.ServeMux) {}
+func init() {
+	registerKind(KindRegistry, kindOps{
+		exists: func(st *Store, org, id string) bool { return st.registryBySlugOrID(org, id) != nil },
+		remove: func(st *Store, org, id string) bool {
+			reg := st.registryBySlugOrID(org, id)
+			if reg != nil {
+				st.deleteRegistry(reg)
+			}
+			return reg != nil
+		},
+	})
+	registerKind(KindRegistryToken, kindOps{
+		exists: func(st *Store, org, id string) bool { return st.registryTokenByID(org, id) != nil },
+		remove: func(st *Store, org, id string) bool {
+			t := st.registryTokenByID(org, id)
+			if t != nil {
+				delete(st.registries.tokens, t.id)
+			}
+			return t != nil
+		},
+	})
+}
+
+// ---- state ----
+
+// registryState is this area's part of the Store. Records are keyed by UUID; each names its organization.
+type registryState struct {
+	registries map[string]*registryRecord
+	tokens     map[string]*registryTokenRecord
+}
+
+func newRegistryState() registryState {
+	return registryState{registries: map[string]*registryRecord{}, tokens: map[string]*registryTokenRecord{}}
+}
+
+type registryRecord struct {
+	seq                      int64
+	org, id, graphqlID, slug string
+	name, ecosystem          string
+	description, emoji       *string // nil is null
+	color, oidcPolicy        *string
+	public                   bool
+	createdAt                time.Time
+}
+
+type registryTokenRecord struct {
+	seq                    int64
+	org, registryID, id    string
+	graphqlID, description string
+	secret                 string
+	createdAt              time.Time
+	createdBy              string // user id
+}
+
+// The lookups below need a lock held; they return nil for a record outside org.
+
+func (st *Store) registryBySlug(org, slug string) *registryRecord {
+	for _, reg := range st.registries.registries {
+		if reg.org == org && reg.slug == slug {
+			return reg
+		}
+	}
+	return nil
+}
+
+func (st *Store) registryBySlugOrID(org, key string) *registryRecord {
+	if reg, ok := st.registries.registries[key]; ok && reg.org == org {
+		return reg
+	}
+	return st.registryBySlug(org, key)
+}
+
+func (st *Store) registryTokenByID(org, id string) *registryTokenRecord {
+	if t, ok := st.registries.tokens[id]; ok && t.org == org {
+		return t
+	}
+	return nil
+}
+
+func (st *Store) registriesOf(org string) []*registryRecord {
+	var out []*registryRecord
+	for _, reg := range st.registries.registries {
+		if reg.org == org {
+			out = append(out, reg)
+		}
+	}
+	return sortBySeq(out, func(reg *registryRecord) int64 { return reg.seq })
+}
+
+func (st *Store) registryTokensOf(registryID string) []*registryTokenRecord {
+	var out []*registryTokenRecord
+	for _, t := range st.registries.tokens {
+		if t.registryID == registryID {
+			out = append(out, t)
+		}
+	}
+	return sortBySeq(out, func(t *registryTokenRecord) int64 { return t.seq })
+}
+
+// deleteRegistry removes reg with its tokens. The write lock must be held.
+func (st *Store) deleteRegistry(reg *registryRecord) {
+	for id, t := range st.registries.tokens {
+		if t.registryID == reg.id {
+			delete(st.registries.tokens, id)
+		}
+	}
+	delete(st.registries.registries, reg.id)
+}
+
+// RegistrySlug returns the slug of the registry of org named by slugOrID (its id or its slug); ok is false
+// when there is none. Tests use it to follow a registry whose slug changed with its name.
+func (st *Store) RegistrySlug(org, slugOrID string) (slug string, ok bool) {
+	st.mu.RLock()
+	defer st.mu.RUnlock()
+	reg := st.registryBySlugOrID(org, slugOrID)
+	if reg == nil {
+		return "", false
+	}
+	return reg.slug, true
+}
+
+// RegistryEcosystems returns the ecosystem values the emulator accepts, sorted.
+func RegistryEcosystems() []string {
+	out := make([]string, 0, len(registryEcosystems))
+	for e := range registryEcosystems {
+		out = append(out, e)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// registrySlug derives a slug from a name: lowercase letters and digits, every other run of characters
+// one hyphen, none at either end.
+func registrySlug(name string) string {
+	var b strings.Builder
+	hyphen := false
+	for _, r := range strings.ToLower(name) {
+		if (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') {
+			if hyphen && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			hyphen = false
+			b.WriteRune(r)
+			continue
+		}
+		hyphen = true
+	}
+	return b.String()
+}
+
+// ---- views ----
+
+type registryView struct {
+	ID          string  `json:"id"`
+	GraphQLID   string  `json:"graphql_id"`
+	Slug        string  `json:"slug"`
+	URL         string  `json:"url"`
+	WebURL      string  `json:"web_url"`
+	Name        string  `json:"name"`
+	Ecosystem   string  `json:"ecosystem"`
+	Description *string `json:"description"`
+	Emoji       *string `json:"emoji"`
+	Color       *string `json:"color"`
+	Public      bool    `json:"public"`
+	OIDCPolicy  *string `json:"oidc_policy"`
+}
+
+func registryAPIURL(base, org, slug string) string {
+	return apiURL(base, "packages", "organizations", org, "registries", slug)
+}
+
+func registryWebURL(base, org, slug string) string {
+	return webURL(base, "organizations", org, "packages", "registries", slug)
+}
+
+func renderRegistry(base string, reg *registryRecord) registryView {
+	return registryView{
+		ID: reg.id, GraphQLID: reg.graphqlID, Slug: reg.slug,
+		URL:    registryAPIURL(base, reg.org, reg.slug),
+		WebURL: registryWebURL(base, reg.org, reg.slug),
+		Name:   reg.name, Ecosystem: reg.ecosystem,
+		Description: reg.description, Emoji: reg.emoji, Color: reg.color,
+		Public: reg.public, OIDCPolicy: reg.oidcPolicy,
+	}
+}
+
+// registryTokenOrgView is the organization embedded in a registry token.
+type registryTokenOrgView struct {
+	ID     string `json:"id"`
+	Slug   string `json:"slug"`
+	URL    string `json:"url"`
+	WebURL string `json:"web_url"`
+}
+
+// registryTokenRegistryView is the registry embedded in a registry token.
+type registryTokenRegistryView struct {
+	ID        string `json:"id"`
+	GraphQLID string `json:"graphql_id"`
+	Slug      string `json:"slug"`
+	URL       string `json:"url"`
+	WebURL    string `json:"web_url"`
+}
+
+type registryTokenView struct {
+	ID           string                    `json:"id"`
+	GraphQLID    string                    `json:"graphql_id"`
+	Description  string                    `json:"description"`
+	URL          string                    `json:"url"`
+	CreatedAt    string                    `json:"created_at"`
+	CreatedBy    *userView                 `json:"created_by"`
+	Organization registryTokenOrgView      `json:"organization"`
+	Registry     registryTokenRegistryView `json:"registry"`
+}
+
+// registryTokenCreatedView is the create response: the only one carrying the secret.
+type registryTokenCreatedView struct {
+	registryTokenView
+	Token string `json:"token"`
+}
+
+// registryTokenView renders t of registry reg. A lock must be held.
+func (st *Store) registryTokenView(base string, reg *registryRecord, t *registryTokenRecord) registryTokenView {
+	v := registryTokenView{
+		ID: t.id, GraphQLID: t.graphqlID, Description: t.description,
+		URL:       registryAPIURL(base, reg.org, reg.slug) + "/tokens/" + t.id,
+		CreatedAt: formatTime(t.createdAt),
+		CreatedBy: st.userSummary(t.createdBy),
+		Registry: registryTokenRegistryView{
+			ID: reg.id, GraphQLID: reg.graphqlID, Slug: reg.slug,
+			URL: registryAPIURL(base, reg.org, reg.slug), WebURL: registryWebURL(base, reg.org, reg.slug),
+		},
+	}
+	if o, ok := st.orgs[reg.org]; ok {
+		v.Organization = registryTokenOrgView{
+			ID: o.id, Slug: o.slug, URL: apiURL(base, "organizations", o.slug), WebURL: webURL(base, "organizations", o.slug),
+		}
+	}
+	return v
+}
+
+// ---- routes ----
+
+func (s *Server) routeRegistries(mux *http.ServeMux) {
+	const registries = "/v2/packages/organizations/{org}/registries"
+	const registry = registries + "/{registry}"
+	mux.HandleFunc("GET "+registries, s.listRegistries)
+	mux.HandleFunc("POST "+registries, s.createRegistry)
+	mux.HandleFunc("GET "+registry, s.getRegistry)
+	for _, method := range []string{"POST", "PATCH", "PUT"} {
+		mux.HandleFunc(method+" "+registry, s.updateRegistry)
+	}
+	mux.HandleFunc("DELETE "+registry, s.deleteRegistryHandler)
+
+	const tokens = registry + "/tokens"
+	const token = tokens + "/{token}"
+	mux.HandleFunc("GET "+tokens, s.listRegistryTokens)
+	mux.HandleFunc("POST "+tokens, s.createRegistryToken)
+	mux.HandleFunc("GET "+token, s.getRegistryToken)
+	for _, method := range []string{"POST", "PATCH", "PUT"} {
+		mux.HandleFunc(method+" "+token, s.updateRegistryToken)
+	}
+	mux.HandleFunc("DELETE "+token, s.deleteRegistryTokenHandler)
+}
+
+// ---- request reading ----
+
+// registryInput is the properties of a registry create or update, read and type-checked.
+type registryInput struct {
+	name, ecosystem, description, emoji, color opt[string]
+	oidcPolicy                                 opt[string] // normalised to text; see readOIDCPolicy
+}
+
+func readRegistryInput(in *jsonObject) (registryInput, validationErrors) {
+	v := registryInput{
+		name: in.String("name"), ecosystem: in.String("ecosystem"), description: in.String("description"),
+		emoji: in.String("emoji"), color: in.String("color"),
+	}
+	in.Strings("team_ids") // type-checked only; see the file comment
+	problems := in.Problems()
+	v.oidcPolicy = readOIDCPolicy(in, &problems)
+	return v, problems
+}
+
+// readOIDCPolicy reads oidc_policy given as a string or as an array of policy statements (kept as compact
+// JSON text). An empty array reads like null.
+func readOIDCPolicy(in *jsonObject, problems *validationErrors) opt[string] {
+	raw, ok := in.raw["oidc_policy"]
+	if !ok {
+		return opt[string]{}
+	}
+	raw = bytes.TrimSpace(raw)
+	switch {
+	case bytes.Equal(raw, []byte("null")):
+		return opt[string]{Set: true, Null: true}
+	case len(raw) > 0 && raw[0] == '"':
+		var s string
+		if err := json.Unmarshal(raw, &s); err == nil {
+			return opt[string]{Set: true, Value: s}
+		}
+	case len(raw) > 0 && raw[0] == '[':
+		var statements []map[string]any
+		if err := json.Unmarshal(raw, &statements); err == nil {
+			if len(statements) == 0 {
+				return opt[string]{Set: true, Null: true}
+			}
+			var compact bytes.Buffer
+			if err := json.Compact(&compact, raw); err == nil {
+				return opt[string]{Set: true, Value: compact.String()}
+			}
+		}
+	}
+	problems.add("oidc_policy", "must be a string or an array of policy statements")
+	return opt[string]{}
+}
+
+// checkEcosystem records a problem unless eco is one of registryEcosystems.
+func checkEcosystem(problems *validationErrors, eco string) {
+	if !registryEcosystems[strings.ToLower(eco)] {
+		problems.add("ecosystem", "is not included in the list")
+	}
+}
+
+// nullableString applies a property to a nullable field: absent leaves it, null or "" makes it null.
+func nullableString(dst **string, v opt[string]) {
+	if !v.Set {
+		return
+	}
+	if v.Value == "" {
+		*dst = nil
+		return
+	}
+	*dst = stringPtr(v.Value)
+}
+
+// findRegistry finds the registry of the path's slug: 404 "No registry found". A lock must be held.
+func (st *Store) findRegistry(org string, r *http.Request) (*registryRecord, *apiError) {
+	reg := st.registryBySlug(org, r.PathValue("registry"))
+	if reg == nil {
+		return nil, errNotFound("registry")
+	}
+	return reg, nil
+}
+
+// findRegistryToken finds the token of the path's registry slug and token id: 404 for either. A lock must
+// be held.
+func (st *Store) findRegistryToken(org string, r *http.Request) (*registryRecord, *registryTokenRecord, *apiError) {
+	reg, err := st.findRegistry(org, r)
+	if err != nil {
+		return nil, nil, err
+	}
+	t := st.registryTokenByID(org, r.PathValue("token"))
+	if t == nil || t.registryID != reg.id {
+		return nil, nil, errNotFound("registry token")
+	}
+	return reg, t, nil
+}
+
+// ---- registry handlers ----
+
+func (s *Server) listRegistries(w http.ResponseWriter, r *http.Request) {
+	org, _, ok := s.authorize(w, r, scopeReadRegistries)
+	if !ok {
+		return
+	}
+	var out []registryView
+	_ = s.store.view(func() *apiError {
+		for _, reg := range paginate(w, r, s.store.registriesOf(org.slug)) {
+			out = append(out, renderRegistry(baseURL(r), reg))
+		}
+		return nil
+	})
+	writeJSON(w, http.StatusOK, nonNil(out))
+}
+
+func (s *Server) getRegistry(w http.ResponseWriter, r *http.Request) {
+	org, _, ok := s.authorize(w, r, scopeReadRegistries)
+	if !ok {
+		return
+	}
+	var out registryView
+	err := s.store.view(func() *apiError {
+		reg, err := s.store.findRegistry(org.slug, r)
+		if err != nil {
+			return err
+		}
+		out = renderRegistry(baseURL(r), reg)
+		return nil
+	})
+	respond(w, http.StatusOK, out, err)
+}
+
+func (s *Server) createRegistry(w http.ResponseWriter, r *http.Request) {
+	org, _, ok := s.authorize(w, r, scopeWriteRegistries)
+	if !ok {
+		return
+	}
+	in, ok := readObject(w, r)
+	if !ok {
+		return
+	}
+	v, problems := readRegistryInput(in)
+	slug := registrySlug(v.name.Value)
+	switch {
+	case v.name.Value == "":
+		problems.addBlank("name")
+	case slug == "":
+		problems.add("name", "must contain a letter or digit")
+	}
+	if v.ecosystem.Value == "" {
+		problems.addBlank("ecosystem")
+	} else {
+		checkEcosystem(&problems, v.ecosystem.Value)
+	}
+	var out registryView
+	err := s.store.update(func() *apiError {
+		if slug != "" && s.store.registryBySlug(org.slug, slug) != nil {
+			problems.add("name", "has already been taken")
+		}
+		if len(problems) > 0 {
+			return errValidation(problems)
+		}
+		id := newID()
+		reg := &registryRecord{
+			seq: s.store.nextSeq(), org: org.slug, id: id, graphqlID: graphQLID("Registry", id), slug: slug,
+			name: v.name.Value, ecosystem: v.ecosystem.Value, createdAt: s.store.timestamp(),
+		}
+		nullableString(&reg.description, v.description)
+		nullableString(&reg.emoji, v.emoji)
+		nullableString(&reg.color, v.color)
+		nullableString(&reg.oidcPolicy, v.oidcPolicy)
+		s.store.registries.registries[id] = reg
+		out = renderRegistry(baseURL(r), reg)
+		return nil
+	})
+	respond(w, http.StatusOK, out, err)
+}
+
+func (s *Server) updateRegistry(w http.ResponseWriter, r *http.Request) {
+	org, _, ok := s.authorize(w, r, scopeWriteRegistries)
+	if !ok {
+		return
+	}
+	in, ok := readObject(w, r)
+	if !ok {
+		return
+	}
+	v, problems := readRegistryInput(in)
+	slug := registrySlug(v.name.Value)
+	if v.name.Set {
+		switch {
+		case v.name.Value == "":
+			problems.addBlank("name")
+		case slug == "":
+			problems.add("name", "must contain a letter or digit")
+		}
+	}
+	var out registryView
+	err := s.store.update(func() *apiError {
+		reg, err := s.store.findRegistry(org.slug, r)
+		if err != nil {
+			return err
+		}
+		if v.ecosystem.Set && !strings.EqualFold(v.ecosystem.Value, reg.ecosystem) {
+			problems.add("ecosystem", "cannot be changed")
+		}
+		if slug != "" {
+			if other := s.store.registryBySlug(org.slug, slug); other != nil && other != reg {
+				problems.add("name", "has already been taken")
+			}
+		}
+		if len(problems) > 0 {
+			return errValidation(problems)
+		}
+		if v.name.Value != "" {
+			reg.name, reg.slug = v.name.Value, slug
+		}
+		nullableString(&reg.description, v.description)
+		nullableString(&reg.emoji, v.emoji)
+		nullableString(&reg.color, v.color)
+		nullableString(&reg.oidcPolicy, v.oidcPolicy)
+		out = renderRegistry(baseURL(r), reg)
+		return nil
+	})
+	respond(w, http.StatusOK, out, err)
+}
+
+func (s *Server) deleteRegistryHandler(w http.ResponseWriter, r *http.Request) {
+	org, _, ok := s.authorize(w, r, scopeDeleteRegistries)
+	if !ok {
+		return
+	}
+	var out registryView
+	err := s.store.update(func() *apiError {
+		reg, err := s.store.findRegistry(org.slug, r)
+		if err != nil {
+			return err
+		}
+		out = renderRegistry(baseURL(r), reg)
+		s.store.deleteRegistry(reg)
+		return nil
+	})
+	respond(w, http.StatusOK, out, err)
+}
+
+// ---- registry token handlers ----
+
+func (s *Server) listRegistryTokens(w http.ResponseWriter, r *http.Request) {
+	org, _, ok := s.authorize(w, r, scopeReadRegistries)
+	if !ok {
+		return
+	}
+	var out []registryTokenView
+	err := s.store.view(func() *apiError {
+		reg, err := s.store.findRegistry(org.slug, r)
+		if err != nil {
+			return err
+		}
+		for _, t := range paginate(w, r, s.store.registryTokensOf(reg.id)) {
+			out = append(out, s.store.registryTokenView(baseURL(r), reg, t))
+		}
+		return nil
+	})
+	respond(w, http.StatusOK, nonNil(out), err)
+}
+
+func (s *Server) getRegistryToken(w http.ResponseWriter, r *http.Request) {
+	org, _, ok := s.authorize(w, r, scopeReadRegistries)
+	if !ok {
+		return
+	}
+	var out registryTokenView
+	err := s.store.view(func() *apiError {
+		reg, t, err := s.store.findRegistryToken(org.slug, r)
+		if err != nil {
+			return err
+		}
+		out = s.store.registryTokenView(baseURL(r), reg, t)
+		return nil
+	})
+	respond(w, http.StatusOK, out, err)
+}
+
+// readTokenDescription reads the required description of a token create or update.
+func readTokenDescription(in *jsonObject) (string, validationErrors) {
+	desc := in.String("description")
+	problems := in.Problems()
+	if desc.Value == "" {
+		problems.addBlank("description")
+	}
+	return desc.Value, problems
+}
+
+func (s *Server) createRegistryToken(w http.ResponseWriter, r *http.Request) {
+	org, user, ok := s.authorize(w, r, scopeWriteRegistries)
+	if !ok {
+		return
+	}
+	in, ok := readObject(w, r)
+	if !ok {
+		return
+	}
+	desc, problems := readTokenDescription(in)
+	var out registryTokenCreatedView
+	err := s.store.update(func() *apiError {
+		reg, err := s.store.findRegistry(org.slug, r)
+		if err != nil {
+			return err
+		}
+		if len(problems) > 0 {
+			return errValidation(problems)
+		}
+		id := newID()
+		t := &registryTokenRecord{
+			seq: s.store.nextSeq(), org: org.slug, registryID: reg.id, id: id,
+			graphqlID: graphQLID("RegistryToken", id), description: desc, secret: newSecret(),
+			createdAt: s.store.timestamp(), createdBy: user.id,
+		}
+		s.store.registries.tokens[id] = t
+		out = registryTokenCreatedView{registryTokenView: s.store.registryTokenView(baseURL(r), reg, t), Token: t.secret}
+		return nil
+	})
+	respond(w, http.StatusOK, out, err)
+}
+
+func (s *Server) updateRegistryToken(w http.ResponseWriter, r *http.Request) {
+	org, _, ok := s.authorize(w, r, scopeWriteRegistries)
+	if !ok {
+		return
+	}
+	in, ok := readObject(w, r)
+	if !ok {
+		return
+	}
+	desc, problems := readTokenDescription(in)
+	var out registryTokenView
+	err := s.store.update(func() *apiError {
+		reg, t, err := s.store.findRegistryToken(org.slug, r)
+		if err != nil {
+			return err
+		}
+		if len(problems) > 0 {
+			return errValidation(problems)
+		}
+		t.description = desc
+		out = s.store.registryTokenView(baseURL(r), reg, t)
+		return nil
+	})
+	respond(w, http.StatusOK, out, err)
+}
+
+func (s *Server) deleteRegistryTokenHandler(w http.ResponseWriter, r *http.Request) {
+	org, _, ok := s.authorize(w, r, scopeWriteRegistries)
+	if !ok {
+		return
+	}
+	var out registryTokenView
+	err := s.store.update(func() *apiError {
+		reg, t, err := s.store.findRegistryToken(org.slug, r)
+		if err != nil {
+			return err
+		}
+		out = s.store.registryTokenView(baseURL(r), reg, t)
+		delete(s.store.registries.tokens, t.id)
+		return nil
+	})
+	respond(w, http.StatusOK, out, err)
+}
