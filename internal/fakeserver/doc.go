@@ -32,4 +32,14 @@
 // reads its body with readObject, and does all its reading, checking and writing inside one
 // s.store.update (or s.store.view) call that returns an *apiError from errors.go, so concurrent requests
 // never interleave a write.
+//
+// # Fixtures
+//
+// Options.Fixtures (fixtures.go; read with LoadFixtures or ParseFixtures, or --fixtures FILE of
+// internal/cmd/fakeserver) replaces the default organization and token with declared state: organizations
+// and their plan, users and their memberships, access tokens with their organizations and scopes, agent
+// registration tokens, agents and job counts for the /v3/metrics endpoints (metrics.go), and test suites
+// with flaky tests (seeded through suites.go). examples/fakeserver/fixtures.yaml documents the format.
+// Tests that need one more object seed it with the Store methods instead (AddOrg, SetOrgPlan, AddUser,
+// AddTokenForUser, AddAgentToken, AddAgent, SetAgentState, SetQueueJobs).
 package fakeserver

@@ -1,7 +1,249 @@
 package fakeserver
 
-import "net/http"
+import (
+	"fmt"
+	"net/http"
+	"sort"
+	"strings"
+)
 
-// Organizations and their members (spec 2.2, 2.3, 4.1).
+// Organizations and their members (spec 2.2, 2.3, 4.1), plus the exported Store methods that seed
+// organizations, users and their access tokens for tests and fixtures.
 
-func (s *Server) routeOrganizations(mux *http.ServeMux) {}
+// ---- views ----
+
+// orgView is an organization (spec 2.2).
+type orgView struct {
+	ID           string `json:"id"`
+	GraphQLID    string `json:"graphql_id"`
+	URL          string `json:"url"`
+	WebURL       string `json:"web_url"`
+	Name         string `json:"name"`
+	Slug         string `json:"slug"`
+	PipelinesURL string `json:"pipelines_url"`
+	AgentsURL    string `json:"agents_url"`
+	EmojisURL    string `json:"emojis_url"`
+	CreatedAt    string `json:"created_at"`
+}
+
+// organizationView renders o. Its web URL is https://buildkite.com/<slug> on the real service, so here it
+// is the slug on the emulator's origin.
+func organizationView(base string, o *orgRecord) orgView {
+	return orgView{
+		ID: o.id, GraphQLID: o.graphqlID, Name: o.name, Slug: o.slug,
+		URL:          apiURL(base, "organizations", o.slug),
+		WebURL:       webURL(base, o.slug),
+		PipelinesURL: apiURL(base, "organizations", o.slug, "pipelines"),
+		AgentsURL:    apiURL(base, "organizations", o.slug, "agents"),
+		EmojisURL:    apiURL(base, "organizations", o.slug, "emojis"),
+		CreatedAt:    formatTime(o.createdAt),
+	}
+}
+
+// memberView is an organization member (spec 2.3). graphql_id, the user's, is beyond the spec's three
+// fields because every object carries one (spec 1.4); go-buildkite ignores it.
+type memberView struct {
+	ID        string `json:"id"`
+	GraphQLID string `json:"graphql_id"`
+	Name      string `json:"name"`
+	Email     string `json:"email"`
+}
+
+func memberViewOf(u *userRecord) memberView {
+	return memberView{ID: u.id, GraphQLID: u.graphqlID, Name: u.name, Email: u.email}
+}
+
+// ---- lookups (a lock must be held) ----
+
+// orgsOfToken returns the organizations the token sees, by slug: organizations have no creation sequence,
+// and slug order is what a person scanning the list expects.
+func (st *Store) orgsOfToken(tok tokenRecord) []*orgRecord {
+	var out []*orgRecord
+	for slug := range tok.orgs {
+		if o, ok := st.orgs[slug]; ok {
+			out = append(out, o)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].slug < out[j].slug })
+	return out
+}
+
+// membersOf returns the organization's users ordered by name (case-insensitively), then e-mail, then id,
+// so pages are stable.
+func (st *Store) membersOf(o *orgRecord) []*userRecord {
+	var out []*userRecord
+	for id := range o.members {
+		if u, ok := st.users[id]; ok {
+			out = append(out, u)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if la, lb := strings.ToLower(a.name), strings.ToLower(b.name); la != lb {
+			return la < lb
+		}
+		if a.email != b.email {
+			return a.email < b.email
+		}
+		return a.id < b.id
+	})
+	return out
+}
+
+// userByEmail returns the user with the e-mail address (compared case-insensitively), or nil.
+func (st *Store) userByEmail(email string) *userRecord {
+	for _, u := range st.users {
+		if strings.EqualFold(u.email, email) {
+			return u
+		}
+	}
+	return nil
+}
+
+// ---- routes and handlers ----
+
+func (s *Server) routeOrganizations(mux *http.ServeMux) {
+	mux.HandleFunc("GET /v2/organizations", s.listOrganizations)
+	mux.HandleFunc("GET /v2/organizations/{org}", s.getOrganization)
+	mux.HandleFunc("GET /v2/organizations/{org}/members", s.listMembers)
+	mux.HandleFunc("GET /v2/organizations/{org}/members/{user}", s.getMember)
+}
+
+// listOrganizations lists only the organizations the token sees (spec 4.1, 5.4).
+func (s *Server) listOrganizations(w http.ResponseWriter, r *http.Request) {
+	tok, _, ok := s.authenticate(w, r, scopeReadOrganizations)
+	if !ok {
+		return
+	}
+	var out []orgView
+	_ = s.store.view(func() *apiError {
+		for _, o := range paginate(w, r, s.store.orgsOfToken(tok)) {
+			out = append(out, organizationView(baseURL(r), o))
+		}
+		return nil
+	})
+	writeJSON(w, http.StatusOK, nonNil(out))
+}
+
+func (s *Server) getOrganization(w http.ResponseWriter, r *http.Request) {
+	org, _, ok := s.authorize(w, r, scopeReadOrganizations)
+	if !ok {
+		return
+	}
+	writeJSON(w, http.StatusOK, organizationView(baseURL(r), &org))
+}
+
+func (s *Server) listMembers(w http.ResponseWriter, r *http.Request) {
+	org, _, ok := s.authorize(w, r, scopeReadOrganizations)
+	if !ok {
+		return
+	}
+	var out []memberView
+	err := s.store.view(func() *apiError {
+		o, ok := s.store.orgs[org.slug]
+		if !ok { // removed between authorize and here
+			return errNotFound("organization")
+		}
+		for _, u := range paginate(w, r, s.store.membersOf(o)) {
+			out = append(out, memberViewOf(u))
+		}
+		return nil
+	})
+	respond(w, http.StatusOK, nonNil(out), err)
+}
+
+// getMember answers 404 "No member found" for a user who exists but is not a member of the organization,
+// as for one who does not exist: the spec does not show the message, and a token must not learn about
+// users outside its organizations.
+func (s *Server) getMember(w http.ResponseWriter, r *http.Request) {
+	org, _, ok := s.authorize(w, r, scopeReadOrganizations)
+	if !ok {
+		return
+	}
+	var out memberView
+	err := s.store.view(func() *apiError {
+		id := r.PathValue("user")
+		u, ok := s.store.users[id]
+		if !ok || !s.store.isMember(org.slug, id) {
+			return errNotFound("member")
+		}
+		out = memberViewOf(u)
+		return nil
+	})
+	respond(w, http.StatusOK, out, err)
+}
+
+// ---- seeding for tests and fixtures ----
+
+// AddOrg creates the organization slug (named name, or after its slug when name is empty) on an
+// enterprise plan with teams enabled, unless it exists; see SetOrgPlan to change the plan.
+func (st *Store) AddOrg(slug, name string) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	st.addOrg(slug, orDefault(name, titleCase(slug)))
+}
+
+// SetOrgPlan sets whether the organization is on an enterprise plan (pipeline templates exist only there)
+// and whether it has teams enabled (test suites then need team_ids). It fails for an unknown organization.
+func (st *Store) SetOrgPlan(org string, enterprise, teamsEnabled bool) error {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	o, ok := st.orgs[org]
+	if !ok {
+		return fmt.Errorf("fakeserver: no organization %q", org)
+	}
+	o.enterprise, o.teamsEnabled = enterprise, teamsEnabled
+	return nil
+}
+
+// AddUser makes the user with email a member of org (an administrator when admin is true) and returns the
+// user's id. The user is created, named name, unless one with that e-mail address exists (the default
+// "Test User" is test-user@example.com); the organization is created, named after its slug, unless it
+// exists. Adding an existing member changes only the admin flag.
+func (st *Store) AddUser(org, name, email string, admin bool) (userID string) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	st.addOrg(org, titleCase(org))
+	u := st.userByEmail(email)
+	if u == nil {
+		u = st.addUser(name, email)
+	}
+	st.addMember(org, u.id, admin)
+	return u.id
+}
+
+// AddTokenForUser seeds an access token belonging to the user userID (see AddUser), seeing orgs and
+// holding scopes (see AllScopes). The user must be a member of every organization listed. Adding a token
+// that exists replaces it.
+func (st *Store) AddTokenForUser(token, userID string, orgs, scopes []string) error {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if token == "" {
+		return fmt.Errorf("fakeserver: empty access token")
+	}
+	if _, ok := st.users[userID]; !ok {
+		return fmt.Errorf("fakeserver: no user %q", userID)
+	}
+	for _, slug := range orgs {
+		if _, ok := st.orgs[slug]; !ok {
+			return fmt.Errorf("fakeserver: no organization %q", slug)
+		}
+		if !st.isMember(slug, userID) {
+			return fmt.Errorf("fakeserver: user %q is not a member of organization %q", userID, slug)
+		}
+	}
+	st.putToken(token, userID, orgs, scopes)
+	return nil
+}
+
+// putToken stores an access token. The write lock must be held.
+func (st *Store) putToken(token, userID string, orgs, scopes []string) {
+	rec := &tokenRecord{token: token, userID: userID, orgs: map[string]bool{}, scopes: map[string]bool{}}
+	for _, slug := range orgs {
+		rec.orgs[slug] = true
+	}
+	for _, sc := range scopes {
+		rec.scopes[sc] = true
+	}
+	st.tokens[token] = rec
+}

@@ -25,6 +25,9 @@ type Options struct {
 	Logf func(format string, args ...any)
 	// Now is the clock for timestamps and rate-limit windows (default time.Now).
 	Now func() time.Time
+	// Fixtures, when set, is the state the server starts with (see LoadFixtures) instead of Org, Token and
+	// their default users, which are then ignored. New panics if hand-built fixtures fail Validate.
+	Fixtures *Fixtures
 }
 
 // Request is one entry of the request log.
@@ -46,7 +49,7 @@ type Server struct {
 }
 
 // New returns a server holding one organization (opts.Org) and one access token (opts.Token) with every
-// scope for it.
+// scope for it, or, when opts.Fixtures is set, the state the fixtures declare.
 func New(opts Options) *Server {
 	if opts.Org == "" {
 		opts.Org = "acme"
@@ -65,13 +68,17 @@ func New(opts Options) *Server {
 		store:   newStore(opts.Now),
 		limiter: newRateLimiter(opts.RateLimit, opts.RateLimitWindow, opts.Now),
 	}
-	s.store.mu.Lock()
-	s.store.addOrg(opts.Org, titleCase(opts.Org))
-	s.store.addMember(opts.Org, s.store.defaultUserID, true)
-	// A second, non-admin member, so team membership and admin-only behaviour can be exercised.
-	s.store.addMember(opts.Org, s.store.addUser("Second Member", "second-member@example.com").id, false)
-	s.store.mu.Unlock()
-	s.store.AddToken(opts.Token, []string{opts.Org}, AllScopes())
+	if opts.Fixtures != nil {
+		s.mustApplyFixtures(opts.Fixtures)
+	} else {
+		s.store.mu.Lock()
+		s.store.addOrg(opts.Org, titleCase(opts.Org))
+		s.store.addMember(opts.Org, s.store.defaultUserID, true)
+		// A second, non-admin member, so team membership and admin-only behaviour can be exercised.
+		s.store.addMember(opts.Org, s.store.addUser("Second Member", "second-member@example.com").id, false)
+		s.store.mu.Unlock()
+		s.store.AddToken(opts.Token, []string{opts.Org}, AllScopes())
+	}
 	s.mux = s.routes()
 	return s
 }

@@ -2,6 +2,10 @@
 // trying the provider by hand or from another process:
 //
 //	go run ./internal/cmd/fakeserver --listen 127.0.0.1:8080 --org demo --token demo-token
+//	go run ./internal/cmd/fakeserver --fixtures examples/fakeserver/fixtures.yaml
+//
+// --fixtures loads the organizations, users, tokens, agents and suites the server starts with (see
+// examples/fakeserver/fixtures.yaml) in place of --org and --token; a file that does not load is an error.
 //
 // It prints one line on stdout holding the base URL ("fakeserver listening on http://127.0.0.1:8080"),
 // logs requests on stderr unless --quiet, and shuts down cleanly on SIGINT or SIGTERM. With
@@ -54,6 +58,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	rateLimit := fs.Int("rate-limit", 0, "requests allowed per window per token before 429; 0 disables")
 	rateWindow := fs.Duration("rate-limit-window", time.Minute, "rate-limit window")
 	quiet := fs.Bool("quiet", false, "do not log requests on stderr")
+	fixtures := fs.String("fixtures", "", "YAML or JSON file of the state to start with, in place of --org and --token")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -65,6 +70,19 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	}
 
 	opts := fakeserver.Options{Org: *org, Token: *token, RateLimit: *rateLimit, RateLimitWindow: *rateWindow}
+	if *fixtures != "" {
+		// Refuse rather than ignore --org/--token: the user would expect them to take effect.
+		explicit := false
+		fs.Visit(func(f *flag.Flag) { explicit = explicit || f.Name == "org" || f.Name == "token" })
+		if explicit {
+			return errors.New("--fixtures declares the organizations and tokens: drop --org and --token")
+		}
+		f, err := fakeserver.LoadFixtures(*fixtures)
+		if err != nil {
+			return err
+		}
+		opts.Fixtures = f
+	}
 	if !*quiet {
 		opts.Logf = log.New(os.Stderr, "fakeserver: ", log.LstdFlags).Printf
 	}

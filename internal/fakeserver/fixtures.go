@@ -1,0 +1,570 @@
+package fakeserver
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Fixtures: a file (YAML or JSON) declaring the state a server starts with: organizations and their plan,
+// users and memberships, access tokens, agent registration tokens, agents, job counts and test suites.
+// examples/fakeserver/fixtures.yaml documents the format with a commented example.
+
+// Fixtures is the content of a fixture file. Pass it as Options.Fixtures; LoadFixtures and ParseFixtures
+// read and check one. Every `org` field may be left out when exactly one organization is declared.
+type Fixtures struct {
+	Organizations []OrganizationFixture `json:"organizations" yaml:"organizations"`
+	Users         []UserFixture         `json:"users" yaml:"users"`
+	AccessTokens  []AccessTokenFixture  `json:"access_tokens" yaml:"access_tokens"`
+	AgentTokens   []AgentTokenFixture   `json:"agent_tokens" yaml:"agent_tokens"`
+	Agents        []AgentFixture        `json:"agents" yaml:"agents"`
+	Jobs          []QueueJobsFixture    `json:"jobs" yaml:"jobs"`
+	Suites        []OrgSuiteFixture     `json:"suites" yaml:"suites"`
+}
+
+// OrganizationFixture declares an organization.
+type OrganizationFixture struct {
+	Slug string `json:"slug" yaml:"slug"` // required
+	Name string `json:"name" yaml:"name"` // default: the slug in title case ("my-org" gives "My Org")
+	// Plan is enterprise (the default), pro or free; pipeline templates exist only on enterprise.
+	Plan string `json:"plan" yaml:"plan"`
+	// TeamsEnabled (default true) makes team_ids required when creating a test suite.
+	TeamsEnabled *bool `json:"teams_enabled" yaml:"teams_enabled"`
+}
+
+// Organization plans a fixture may name.
+const (
+	PlanEnterprise = "enterprise"
+	PlanPro        = "pro"
+	PlanFree       = "free"
+)
+
+// UserFixture declares a user and the organizations they belong to.
+type UserFixture struct {
+	Name        string              `json:"name" yaml:"name"`   // required
+	Email       string              `json:"email" yaml:"email"` // required, unique; access tokens name users by it
+	Memberships []MembershipFixture `json:"memberships" yaml:"memberships"`
+}
+
+// MembershipFixture makes a user a member of an organization.
+type MembershipFixture struct {
+	Org   string `json:"org" yaml:"org"`
+	Admin bool   `json:"admin" yaml:"admin"` // administrators manage pipeline templates and see unavailable ones
+}
+
+// AccessTokenFixture declares an API access token (Authorization: Bearer <token>).
+type AccessTokenFixture struct {
+	Token string `json:"token" yaml:"token"` // required, unique
+	User  string `json:"user" yaml:"user"`   // required: the e-mail address of a declared user
+	// Orgs are the organizations the token sees, each one the user belongs to; default: all of the user's.
+	Orgs []string `json:"orgs" yaml:"orgs"`
+	// Scopes are required; "all" stands for every scope.
+	Scopes Scopes `json:"scopes" yaml:"scopes"`
+}
+
+// Scopes are the scopes of an access token: scope names (see AllScopes), where "all" stands for every
+// scope. A single string is accepted in place of the list (scopes: all).
+type Scopes []string
+
+// UnmarshalJSON accepts a string or an array of strings; an empty array is kept as no scopes (not absent).
+func (s *Scopes) UnmarshalJSON(data []byte) error {
+	if bytes.Equal(bytes.TrimSpace(data), []byte("null")) {
+		return nil
+	}
+	var one string
+	if err := json.Unmarshal(data, &one); err == nil {
+		*s = Scopes{one}
+		return nil
+	}
+	var list []string
+	if err := json.Unmarshal(data, &list); err != nil {
+		return errors.New("scopes must be a string or an array of strings")
+	}
+	*s = append(Scopes{}, list...)
+	return nil
+}
+
+// UnmarshalYAML accepts a string or a sequence of strings; an empty sequence is kept as no scopes.
+func (s *Scopes) UnmarshalYAML(n *yaml.Node) error {
+	if n.Kind == yaml.ScalarNode {
+		var one string
+		if err := n.Decode(&one); err != nil {
+			return err
+		}
+		*s = Scopes{one}
+		return nil
+	}
+	var list []string
+	if err := n.Decode(&list); err != nil {
+		return fmt.Errorf("line %d: scopes must be a string or a list of strings", n.Line)
+	}
+	*s = append(Scopes{}, list...)
+	return nil
+}
+
+// allScopesName is the scope name standing for every scope.
+const allScopesName = "all"
+
+// resolve returns the scopes with "all" expanded.
+func (s Scopes) resolve() []string {
+	if slices.Contains(s, allScopesName) {
+		return AllScopes()
+	}
+	return append([]string{}, s...)
+}
+
+// AgentTokenFixture declares an organization-wide agent registration token (Authorization: Token
+// <token>), which authenticates GET /v3/metrics.
+type AgentTokenFixture struct {
+	Token string `json:"token" yaml:"token"` // required, unique
+	Org   string `json:"org" yaml:"org"`
+}
+
+// AgentFixture declares a connected agent, counted by the metrics endpoints.
+type AgentFixture struct {
+	Org  string `json:"org" yaml:"org"`
+	Name string `json:"name" yaml:"name"` // required
+	// Queue is the queue key (default "default").
+	Queue string `json:"queue" yaml:"queue"`
+	// Cluster is the ID or name of the agent's cluster; matched when metrics are asked for, so it may name a
+	// cluster created through the API later. Empty: an unclustered agent.
+	Cluster string `json:"cluster" yaml:"cluster"`
+	// State is idle (the default) or busy.
+	State string `json:"state" yaml:"state"`
+}
+
+// problems lists what is wrong with a, its organization aside.
+func (a AgentFixture) problems() []string {
+	var p []string
+	if a.Name == "" {
+		p = append(p, "name is required")
+	}
+	if a.State != "" && a.State != agentIdle && a.State != agentBusy {
+		p = append(p, fmt.Sprintf("state %q is not idle or busy", a.State))
+	}
+	return p
+}
+
+// QueueJobsFixture declares how many jobs of a queue are in one state, counted by the metrics endpoints.
+type QueueJobsFixture struct {
+	Org     string `json:"org" yaml:"org"`
+	Queue   string `json:"queue" yaml:"queue"`     // queue key (default "default")
+	Cluster string `json:"cluster" yaml:"cluster"` // as AgentFixture.Cluster
+	State   string `json:"state" yaml:"state"`     // required: scheduled, running or waiting
+	Count   int    `json:"count" yaml:"count"`     // zero or more
+}
+
+// problems lists what is wrong with j, its organization aside.
+func (j QueueJobsFixture) problems() []string {
+	var p []string
+	switch j.State {
+	case jobScheduled, jobRunning, jobWaiting:
+	case "":
+		p = append(p, "state is required (scheduled, running or waiting)")
+	default:
+		p = append(p, fmt.Sprintf("state %q is not scheduled, running or waiting", j.State))
+	}
+	if j.Count < 0 {
+		p = append(p, fmt.Sprintf("count %d is negative", j.Count))
+	}
+	return p
+}
+
+// OrgSuiteFixture declares a test suite of an organization with its flaky tests.
+type OrgSuiteFixture struct {
+	Org          string `json:"org" yaml:"org"`
+	SuiteFixture `yaml:",inline"`
+}
+
+// ---- reading ----
+
+// LoadFixtures reads and checks a fixture file. A .yaml or .yml file is YAML, a .json file JSON; any other
+// name is JSON when it starts with "{" and YAML otherwise.
+func LoadFixtures(path string) (*Fixtures, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("reading fixtures: %w", err)
+	}
+	var format string
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".yaml", ".yml":
+		format = "yaml"
+	case ".json":
+		format = "json"
+	}
+	f, err := ParseFixtures(data, format)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return f, nil
+}
+
+// ParseFixtures decodes and checks fixtures. format is "yaml", "json" or "" (JSON when data starts with
+// "{", YAML otherwise). Unknown properties are errors, so a misspelt one is reported rather than ignored;
+// every problem of every entry is reported, each naming the entry.
+func ParseFixtures(data []byte, format string) (*Fixtures, error) {
+	trimmed := bytes.TrimSpace(data)
+	if len(trimmed) == 0 {
+		return nil, errors.New("fixtures are empty: declare at least one organization")
+	}
+	if format == "" {
+		format = "yaml"
+		if trimmed[0] == '{' {
+			format = "json"
+		}
+	}
+	f := &Fixtures{}
+	switch format {
+	case "yaml":
+		dec := yaml.NewDecoder(bytes.NewReader(data))
+		dec.KnownFields(true)
+		if err := dec.Decode(f); err != nil {
+			return nil, fmt.Errorf("fixtures are not valid YAML: %w", err)
+		}
+		var extra any
+		if err := dec.Decode(&extra); !errors.Is(err, io.EOF) {
+			return nil, errors.New("fixtures hold more than one YAML document")
+		}
+	case "json":
+		dec := json.NewDecoder(bytes.NewReader(data))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(f); err != nil {
+			return nil, fmt.Errorf("fixtures are not valid JSON: %s%w", jsonErrorLine(data, err), err)
+		}
+		if dec.More() {
+			return nil, errors.New("fixtures hold data after the JSON object")
+		}
+	default:
+		return nil, fmt.Errorf("unknown fixture format %q (want yaml or json)", format)
+	}
+	if err := f.Validate(); err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+// jsonErrorLine returns "line N: " for a JSON error that knows its offset in data, else "".
+func jsonErrorLine(data []byte, err error) string {
+	var offset int64
+	var syntaxErr *json.SyntaxError
+	var typeErr *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syntaxErr):
+		offset = syntaxErr.Offset
+	case errors.As(err, &typeErr):
+		offset = typeErr.Offset
+	default:
+		return ""
+	}
+	offset = min(max(offset, 0), int64(len(data)))
+	return fmt.Sprintf("line %d: ", bytes.Count(data[:offset], []byte("\n"))+1)
+}
+
+// Validate checks the fixtures as New would apply them, reporting every problem with the entry it is in
+// (for example `users[1] "bob@example.com": memberships[0]: organization "nope" is not declared`).
+func (f *Fixtures) Validate() error {
+	resolved, err := f.resolve()
+	if err != nil {
+		return err
+	}
+	// Suites are checked by their own area's seeding: apply to a scratch store to hear about them now,
+	// not when a server starts.
+	scratch := newStore(time.Now)
+	scratch.mu.Lock()
+	defer scratch.mu.Unlock()
+	return scratch.applyResolved(resolved)
+}
+
+// ---- checking ----
+
+// fixtureProblems collects the problems of a fixture, each naming its entry.
+type fixtureProblems []string
+
+func (p *fixtureProblems) add(entry, format string, args ...any) {
+	*p = append(*p, entry+": "+fmt.Sprintf(format, args...))
+}
+
+func (p fixtureProblems) err() error {
+	switch len(p) {
+	case 0:
+		return nil
+	case 1:
+		return errors.New("invalid fixtures: " + p[0])
+	}
+	return fmt.Errorf("invalid fixtures (%d problems):\n  %s", len(p), strings.Join(p, "\n  "))
+}
+
+// entryName labels entry i of list, with the value that identifies it when there is one.
+func entryName(list string, i int, id string) string {
+	if id == "" {
+		return fmt.Sprintf("%s[%d]", list, i)
+	}
+	return fmt.Sprintf("%s[%d] %q", list, i, id)
+}
+
+// orgSlugPattern keeps a slug usable as one URL path segment.
+var orgSlugPattern = regexp.MustCompile(`^[a-zA-Z0-9][a-zA-Z0-9_-]*$`)
+
+// resolve checks f and returns a copy with every default filled in (org, name, plan, queue, state, token
+// orgs). It does not change f.
+func (f *Fixtures) resolve() (*Fixtures, error) {
+	var p fixtureProblems
+	out := &Fixtures{}
+
+	declared := map[string]bool{}
+	for i, o := range f.Organizations {
+		entry := entryName("organizations", i, o.Slug)
+		switch {
+		case o.Slug == "":
+			p.add(entry, "slug is required")
+		case !orgSlugPattern.MatchString(o.Slug):
+			p.add(entry, "slug must be letters, digits, hyphens and underscores, starting with a letter or digit")
+		case declared[o.Slug]:
+			p.add(entry, "slug is declared twice")
+		}
+		declared[o.Slug] = true
+		if o.Name == "" && o.Slug != "" {
+			o.Name = titleCase(o.Slug)
+		}
+		switch o.Plan {
+		case "":
+			o.Plan = PlanEnterprise
+		case PlanEnterprise, PlanPro, PlanFree:
+		default:
+			p.add(entry, "plan %q is not enterprise, pro or free", o.Plan)
+		}
+		if o.TeamsEnabled == nil {
+			enabled := true
+			o.TeamsEnabled = &enabled
+		}
+		out.Organizations = append(out.Organizations, o)
+	}
+	if len(f.Organizations) == 0 {
+		p = append(p, "organizations: declare at least one organization")
+	}
+	// org resolves an entry's organization: the only one when left out.
+	org := func(entry, slug string) string {
+		switch {
+		case slug == "" && len(f.Organizations) == 1:
+			return f.Organizations[0].Slug
+		case slug == "":
+			p.add(entry, "org is required when more than one organization is declared")
+		case !declared[slug]:
+			p.add(entry, "organization %q is not declared in organizations", slug)
+		}
+		return slug
+	}
+
+	usersByEmail := map[string]UserFixture{} // by lower-case e-mail
+	for i, u := range f.Users {
+		entry := entryName("users", i, u.Email)
+		if u.Name == "" {
+			p.add(entry, "name is required")
+		}
+		switch key := strings.ToLower(u.Email); {
+		case u.Email == "":
+			p.add(entry, "email is required")
+		case !strings.Contains(u.Email, "@"):
+			p.add(entry, "email %q is not an e-mail address", u.Email)
+		case hasKey(usersByEmail, key):
+			p.add(entry, "email is declared twice")
+		}
+		memberships := make([]MembershipFixture, 0, len(u.Memberships))
+		seen := map[string]bool{}
+		for j, m := range u.Memberships {
+			sub := fmt.Sprintf("%s: memberships[%d]", entry, j)
+			m.Org = org(sub, m.Org)
+			if m.Org != "" && seen[m.Org] {
+				p.add(sub, "organization %q is listed twice", m.Org)
+			}
+			seen[m.Org] = true
+			memberships = append(memberships, m)
+		}
+		u.Memberships = memberships
+		out.Users = append(out.Users, u)
+		if key := strings.ToLower(u.Email); key != "" && !hasKey(usersByEmail, key) {
+			usersByEmail[key] = u
+		}
+	}
+
+	tokens := map[string]bool{}
+	known := map[string]bool{allScopesName: true}
+	for _, sc := range AllScopes() {
+		known[sc] = true
+	}
+	for i, t := range f.AccessTokens {
+		entry := entryName("access_tokens", i, t.Token)
+		switch {
+		case t.Token == "":
+			p.add(entry, "token is required")
+		case tokens[t.Token]:
+			p.add(entry, "token is declared twice")
+		}
+		tokens[t.Token] = true
+		u, userDeclared := usersByEmail[strings.ToLower(t.User)]
+		switch {
+		case t.User == "":
+			p.add(entry, "user is required (the e-mail address of a declared user)")
+		case !userDeclared:
+			p.add(entry, "user %q is not declared in users", t.User)
+		}
+		var orgs []string
+		for _, slug := range t.Orgs {
+			if !declared[slug] {
+				p.add(entry, "organization %q is not declared in organizations", slug)
+				continue
+			}
+			if userDeclared && !slices.ContainsFunc(u.Memberships, func(m MembershipFixture) bool { return m.Org == slug }) {
+				p.add(entry, "user %q is not a member of organization %q", t.User, slug)
+			}
+			orgs = append(orgs, slug)
+		}
+		if len(t.Orgs) == 0 && userDeclared {
+			for _, m := range u.Memberships {
+				orgs = append(orgs, m.Org)
+			}
+			if len(orgs) == 0 {
+				p.add(entry, "the token would see no organization: list orgs, or give user %q a membership", t.User)
+			}
+		}
+		t.Orgs = orgs
+		if t.Scopes == nil {
+			p.add(entry, `scopes are required (a list of scopes, or "all")`)
+		}
+		for _, sc := range t.Scopes {
+			if !known[sc] {
+				p.add(entry, "unknown scope %q (known: all, %s)", sc, strings.Join(AllScopes(), ", "))
+			}
+		}
+		out.AccessTokens = append(out.AccessTokens, t)
+	}
+
+	agentTokens := map[string]bool{}
+	for i, t := range f.AgentTokens {
+		entry := entryName("agent_tokens", i, t.Token)
+		switch {
+		case t.Token == "":
+			p.add(entry, "token is required")
+		case agentTokens[t.Token]:
+			p.add(entry, "token is declared twice")
+		}
+		agentTokens[t.Token] = true
+		t.Org = org(entry, t.Org)
+		out.AgentTokens = append(out.AgentTokens, t)
+	}
+
+	for i, a := range f.Agents {
+		entry := entryName("agents", i, a.Name)
+		a.Org = org(entry, a.Org)
+		for _, problem := range a.problems() {
+			p.add(entry, "%s", problem)
+		}
+		a.Queue, a.State = orDefault(a.Queue, defaultQueueKey), orDefault(a.State, agentIdle)
+		out.Agents = append(out.Agents, a)
+	}
+
+	jobs := map[jobKey]bool{}
+	for i, j := range f.Jobs {
+		entry := entryName("jobs", i, "")
+		j.Org = org(entry, j.Org)
+		j.Queue = orDefault(j.Queue, defaultQueueKey)
+		for _, problem := range j.problems() {
+			p.add(entry, "%s", problem)
+		}
+		k := jobKey{org: j.Org, cluster: j.Cluster, queue: j.Queue, state: j.State}
+		if jobs[k] {
+			p.add(entry, "the %s jobs of queue %q are declared twice", j.State, j.Queue)
+		}
+		jobs[k] = true
+		out.Jobs = append(out.Jobs, j)
+	}
+
+	for i, s := range f.Suites {
+		s.Org = org(entryName("suites", i, s.Slug), s.Org)
+		out.Suites = append(out.Suites, s)
+	}
+
+	if err := p.err(); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func hasKey[K comparable, V any](m map[K]V, k K) bool {
+	_, ok := m[k]
+	return ok
+}
+
+// ---- applying ----
+
+// applyFixtures checks f and seeds the store with it. The write lock must be held.
+func (st *Store) applyFixtures(f *Fixtures) error {
+	resolved, err := f.resolve()
+	if err != nil {
+		return err
+	}
+	return st.applyResolved(resolved)
+}
+
+// applyResolved seeds the store with fixtures returned by resolve. Only suites can still fail, in their
+// own area's checks. The write lock must be held.
+func (st *Store) applyResolved(f *Fixtures) error {
+	for _, o := range f.Organizations {
+		rec := st.addOrg(o.Slug, o.Name)
+		rec.name = o.Name
+		rec.enterprise = o.Plan == PlanEnterprise
+		rec.teamsEnabled = *o.TeamsEnabled
+	}
+	userIDs := map[string]string{} // by lower-case e-mail
+	for _, u := range f.Users {
+		rec := st.userByEmail(u.Email)
+		if rec == nil {
+			rec = st.addUser(u.Name, u.Email)
+		}
+		rec.name = u.Name
+		userIDs[strings.ToLower(u.Email)] = rec.id
+		for _, m := range u.Memberships {
+			st.addMember(m.Org, rec.id, m.Admin)
+		}
+	}
+	for _, t := range f.AccessTokens {
+		st.putToken(t.Token, userIDs[strings.ToLower(t.User)], t.Orgs, t.Scopes.resolve())
+	}
+	for _, t := range f.AgentTokens {
+		st.metrics.agentTokens[t.Token] = &agentTokenRecord{org: t.Org, token: t.Token}
+	}
+	for _, a := range f.Agents {
+		st.addAgent(a)
+	}
+	for _, j := range f.Jobs {
+		st.setQueueJobs(j)
+	}
+	var p fixtureProblems
+	for i, s := range f.Suites {
+		if err := st.seedSuite(s.Org, s.SuiteFixture); err != nil {
+			p.add(entryName("suites", i, s.Slug), "%v", err)
+		}
+	}
+	return p.err()
+}
+
+// mustApplyFixtures seeds a new server's store; New calls it when Options.Fixtures is set. Fixtures from
+// LoadFixtures and ParseFixtures are already checked, so only hand-built ones can fail here, which is a
+// bug in the test that built them.
+func (s *Server) mustApplyFixtures(f *Fixtures) {
+	s.store.mu.Lock()
+	defer s.store.mu.Unlock()
+	if err := s.store.applyFixtures(f); err != nil {
+		panic("fakeserver: Options.Fixtures: " + err.Error())
+	}
+}
