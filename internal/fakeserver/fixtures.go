@@ -168,7 +168,7 @@ type QueueJobsFixture struct {
 func (j QueueJobsFixture) problems() []string {
 	var p []string
 	switch j.State {
-	case jobScheduled, jobRunning, jobWaiting:
+	case metricJobScheduled, metricJobRunning, metricJobWaiting:
 	case "":
 		p = append(p, "state is required (scheduled, running or waiting)")
 	default:

@@ -29,9 +29,9 @@ const (
 	agentIdle = "idle"
 	agentBusy = "busy"
 
-	jobScheduled = "scheduled"
-	jobRunning   = "running"
-	jobWaiting   = "waiting"
+	metricJobScheduled = "scheduled"
+	metricJobRunning   = "running"
+	metricJobWaiting   = "waiting"
 )
 
 // defaultQueueKey is the queue of an agent or job that names none, as on the real service.
@@ -324,11 +324,11 @@ func countAgent(c *agentCounts, state string) {
 
 func countJobs(c *jobCounts, state string, n int) {
 	switch state {
-	case jobScheduled:
+	case metricJobScheduled:
 		c.Scheduled += n
-	case jobRunning:
+	case metricJobRunning:
 		c.Running += n
-	case jobWaiting:
+	case metricJobWaiting:
 		c.Waiting += n
 	}
 	c.Total += n
