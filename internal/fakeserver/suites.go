@@ -1,23 +1,71 @@
 package fakeserver
 
 import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
 	"net/http"
+	"slices"
+	"strings"
 	"time"
 )
 
 // Analytics test suites and their flaky tests (spec 2.14, 2.15, 4.10).
 
-// suiteState is this area's part of the Store.
-type suiteState struct {
-	suites map[string]*suiteRecord // by id
+// KindSuite is an analytics test suite, by UUID; removing it removes its flaky tests and every team's
+// access to it.
+const KindSuite Kind = "suite"
+
+// defaultSuiteBranch is the default branch of a seeded suite whose fixture names none.
+const defaultSuiteBranch = "main"
+
+func init() {
+	registerKind(KindSuite, kindOps{
+		exists: func(st *Store, org, id string) bool { return st.suiteByID(org, id) != nil },
+		remove: func(st *Store, org, id string) bool {
+			s := st.suiteByID(org, id)
+			if s != nil {
+				st.deleteSuite(s)
+			}
+			return s != nil
+		},
+	})
 }
 
-func newSuiteState() suiteState { return suiteState{suites: map[string]*suiteRecord{}} }
+// ---- state ----
 
-// suiteRecord is a test suite. Other areas rely on the fields below (teams link to suites).
+// suiteState is this area's part of the Store.
+type suiteState struct {
+	suites map[string]*suiteRecord     // by id
+	flaky  map[string]*flakyTestRecord // by id
+}
+
+func newSuiteState() suiteState {
+	return suiteState{suites: map[string]*suiteRecord{}, flaky: map[string]*flakyTestRecord{}}
+}
+
+// suiteRecord is a test suite. Other areas rely on the fields of the first line (teams link to suites).
 type suiteRecord struct {
 	seq                            int64
 	org, id, graphqlID, slug, name string
+
+	defaultBranch                 string
+	applicationName, color, emoji *string // nil: never given, shown as null
+	apiToken                      string  // shown once, in the create response, when show_api_token is true
+	createdAt                     time.Time
+}
+
+// flakyTestRecord is one flaky test of a suite (spec 2.15).
+type flakyTestRecord struct {
+	seq                             int64
+	org, suiteID, id                string
+	name, scope, location, fileName string
+	branch                          string // the branch it was flaky on
+	instances                       int
+	latestAt                        time.Time
+	lastResolvedAt                  time.Time // zero: never resolved, shown as null
 }
 
 // suiteByID returns the suite of org with id, or nil. A lock must be held.
@@ -26,6 +74,58 @@ func (st *Store) suiteByID(org, id string) *suiteRecord {
 		return s
 	}
 	return nil
+}
+
+// suiteBySlug returns the suite of org with slug, or nil. A lock must be held.
+func (st *Store) suiteBySlug(org, slug string) *suiteRecord {
+	for _, s := range st.suites.suites {
+		if s.org == org && s.slug == slug {
+			return s
+		}
+	}
+	return nil
+}
+
+func (st *Store) suitesOf(org string) []*suiteRecord {
+	var out []*suiteRecord
+	for _, s := range st.suites.suites {
+		if s.org == org {
+			out = append(out, s)
+		}
+	}
+	return sortBySeq(out, func(s *suiteRecord) int64 { return s.seq })
+}
+
+func (st *Store) flakyTestsOf(suiteID string) []*flakyTestRecord {
+	var out []*flakyTestRecord
+	for _, f := range st.suites.flaky {
+		if f.suiteID == suiteID {
+			out = append(out, f)
+		}
+	}
+	return sortBySeq(out, func(f *flakyTestRecord) int64 { return f.seq })
+}
+
+// deleteSuite removes s with its flaky tests and the teams' access to it. The write lock must be held.
+func (st *Store) deleteSuite(s *suiteRecord) {
+	for id, f := range st.suites.flaky {
+		if f.suiteID == s.id {
+			delete(st.suites.flaky, id)
+		}
+	}
+	st.deleteSuiteAssociations(s.id)
+	delete(st.suites.suites, s.id)
+}
+
+// newSuite creates a suite of org. The write lock must be held and slug must be free.
+func (st *Store) newSuite(org, slug, name, defaultBranch string) *suiteRecord {
+	id := newID()
+	s := &suiteRecord{
+		seq: st.nextSeq(), org: org, id: id, graphqlID: graphQLID("Suite", id), slug: slug, name: name,
+		defaultBranch: defaultBranch, apiToken: newSecret(), createdAt: st.timestamp(),
+	}
+	st.suites.suites[id] = s
+	return s
 }
 
 // SuiteFixture declares a test suite and its flaky tests in a fixture file or a test's seed.
@@ -48,7 +148,498 @@ type FlakyTestFixture struct {
 	LastResolvedAt *time.Time `json:"last_resolved_at" yaml:"last_resolved_at"`
 }
 
-// seedSuite creates (or finds, by slug) a suite of org and adds its flaky tests. The write lock must be held.
-func (st *Store) seedSuite(org string, f SuiteFixture) error { return nil }
+// problems returns what makes f unusable.
+func (f FlakyTestFixture) problems() validationErrors {
+	var v validationErrors
+	if strings.TrimSpace(f.Name) == "" {
+		v.addBlank("name")
+	}
+	if f.Instances < 0 {
+		v.add("instances", "must not be negative")
+	}
+	return v
+}
 
-func (s *Server) routeSuites(mux *http.ServeMux) {}
+// fixtureError words a fixture's problems as an error for a Go caller.
+func fixtureError(context string, v validationErrors) error {
+	return fmt.Errorf("fakeserver: %s: %s", context, strings.Join(v.sentences(), ", "))
+}
+
+// seedSuite creates (or finds, by slug) a suite of org and adds its flaky tests. The slug defaults to one
+// derived from the name, the name to the slug, the default branch to "main". Nothing is created when a
+// flaky test is invalid. The write lock must be held.
+func (st *Store) seedSuite(org string, f SuiteFixture) error {
+	if _, ok := st.orgs[org]; !ok {
+		return fmt.Errorf("fakeserver: suite %q: no organization %q", f.Slug+f.Name, org)
+	}
+	slug := f.Slug
+	if slug == "" {
+		slug = slugify(f.Name)
+	}
+	if slug == "" {
+		return fmt.Errorf("fakeserver: suite in organization %q needs a slug or a name with a letter or digit", org)
+	}
+	for _, ft := range f.FlakyTests {
+		if v := ft.problems(); len(v) > 0 {
+			return fixtureError(fmt.Sprintf("suite %q: flaky test %q", slug, ft.Name), v)
+		}
+	}
+	s := st.suiteBySlug(org, slug)
+	if s == nil {
+		name, branch := f.Name, f.DefaultBranch
+		if name == "" {
+			name = slug
+		}
+		if branch == "" {
+			branch = defaultSuiteBranch
+		}
+		s = st.newSuite(org, slug, name, branch)
+	}
+	for _, ft := range f.FlakyTests {
+		st.addFlakyTest(s, ft)
+	}
+	return nil
+}
+
+// addFlakyTest records a checked fixture as a flaky test of s. A fixture without a file name takes it
+// from its location ("spec/a_spec.rb:12" gives "spec/a_spec.rb"); one without instances has one; one
+// without a latest occurrence occurred now. The write lock must be held.
+func (st *Store) addFlakyTest(s *suiteRecord, f FlakyTestFixture) *flakyTestRecord {
+	rec := &flakyTestRecord{
+		seq: st.nextSeq(), org: s.org, suiteID: s.id, id: newID(),
+		name: f.Name, scope: f.Scope, location: f.Location, fileName: f.FileName, branch: f.Branch,
+		instances: f.Instances, latestAt: f.LatestAt.UTC().Truncate(time.Millisecond),
+	}
+	if rec.fileName == "" && rec.location != "" {
+		rec.fileName = rec.location
+		if i := strings.LastIndexByte(rec.location, ':'); i > 0 {
+			rec.fileName = rec.location[:i]
+		}
+	}
+	if rec.instances == 0 {
+		rec.instances = 1
+	}
+	if f.LatestAt.IsZero() {
+		rec.latestAt = st.timestamp()
+	}
+	if f.LastResolvedAt != nil && !f.LastResolvedAt.IsZero() {
+		rec.lastResolvedAt = f.LastResolvedAt.UTC().Truncate(time.Millisecond)
+	}
+	st.suites.flaky[rec.id] = rec
+	return rec
+}
+
+// SeedSuite is seedSuite for tests: it creates the suite unless one with the slug exists, then adds the
+// fixture's flaky tests.
+func (st *Store) SeedSuite(org string, f SuiteFixture) error {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	return st.seedSuite(org, f)
+}
+
+// AddFlakyTest adds a flaky test to the suite of org with suiteSlug and returns its ID. The suite must
+// exist (create it through the API or SeedSuite).
+func (st *Store) AddFlakyTest(org, suiteSlug string, f FlakyTestFixture) (id string, err error) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	s := st.suiteBySlug(org, suiteSlug)
+	if s == nil {
+		return "", fmt.Errorf("fakeserver: no suite %q in organization %q", suiteSlug, org)
+	}
+	if v := f.problems(); len(v) > 0 {
+		return "", fixtureError(fmt.Sprintf("suite %q: flaky test %q", suiteSlug, f.Name), v)
+	}
+	return st.addFlakyTest(s, f).id, nil
+}
+
+// SuiteID returns the UUID of the suite of org with slug (for Exists and Remove, which take UUIDs).
+func (st *Store) SuiteID(org, slug string) (id string, ok bool) {
+	st.mu.RLock()
+	defer st.mu.RUnlock()
+	if s := st.suiteBySlug(org, slug); s != nil {
+		return s.id, true
+	}
+	return "", false
+}
+
+// ---- views ----
+
+// suiteURL is a suite's API URL, also the suite_url of a team's access to it.
+func suiteURL(base string, s *suiteRecord) string {
+	return apiURL(base, "analytics", "organizations", s.org, "suites", s.slug)
+}
+
+// suiteView is spec 2.14. go-buildkite decodes the first seven fields and ignores the rest.
+type suiteView struct {
+	ID              string  `json:"id"`
+	GraphQLID       string  `json:"graphql_id"`
+	Slug            string  `json:"slug"`
+	Name            string  `json:"name"`
+	URL             string  `json:"url"`
+	WebURL          string  `json:"web_url"`
+	DefaultBranch   string  `json:"default_branch"`
+	ApplicationName *string `json:"application_name"`
+	Color           *string `json:"color"`
+	Emoji           *string `json:"emoji"`
+}
+
+// suiteCreatedView is the create response when show_api_token was true: the only one carrying the secret.
+type suiteCreatedView struct {
+	suiteView
+	APIToken string `json:"api_token"`
+}
+
+func suiteViewOf(base string, s *suiteRecord) suiteView {
+	return suiteView{
+		ID: s.id, GraphQLID: s.graphqlID, Slug: s.slug, Name: s.name,
+		URL:             suiteURL(base, s),
+		WebURL:          webURL(base, "organizations", s.org, "analytics", "suites", s.slug),
+		DefaultBranch:   s.defaultBranch,
+		ApplicationName: s.applicationName, Color: s.color, Emoji: s.emoji,
+	}
+}
+
+// flakyTestView is spec 2.15.
+type flakyTestView struct {
+	ID                   string  `json:"id"`
+	WebURL               string  `json:"web_url"`
+	Scope                string  `json:"scope"`
+	Name                 string  `json:"name"`
+	Location             string  `json:"location"`
+	FileName             string  `json:"file_name"`
+	Instances            int     `json:"instances"`
+	LatestOccurrenceAt   string  `json:"latest_occurrence_at"`
+	MostRecentInstanceAt string  `json:"most_recent_instance_at"`
+	LastResolvedAt       *string `json:"last_resolved_at"`
+}
+
+func flakyTestViewOf(base string, s *suiteRecord, f *flakyTestRecord) flakyTestView {
+	return flakyTestView{
+		ID:                   f.id,
+		WebURL:               webURL(base, "organizations", s.org, "analytics", "suites", s.slug, "tests", f.id),
+		Scope:                f.scope,
+		Name:                 f.name,
+		Location:             f.location,
+		FileName:             f.fileName,
+		Instances:            f.instances,
+		LatestOccurrenceAt:   formatTime(f.latestAt),
+		MostRecentInstanceAt: formatTime(f.latestAt),
+		LastResolvedAt:       formatTimePtr(f.lastResolvedAt),
+	}
+}
+
+// ---- routes ----
+
+func (s *Server) routeSuites(mux *http.ServeMux) {
+	const suites = "/v2/analytics/organizations/{org}/suites"
+	const suite = suites + "/{suite}"
+	mux.HandleFunc("GET "+suites, s.listSuites)
+	mux.HandleFunc("POST "+suites, s.createSuite)
+	mux.HandleFunc("GET "+suite, s.getSuite)
+	mux.HandleFunc("PATCH "+suite, s.updateSuite)
+	mux.HandleFunc("DELETE "+suite, s.deleteSuiteHandler)
+	mux.HandleFunc("GET "+suite+"/flaky-tests", s.listFlakyTests)
+
+	// Admin API for tests: no authentication.
+	mux.HandleFunc("POST /_fake/organizations/{org}/suites/{suite}/flaky-tests", s.adminAddFlakyTests)
+}
+
+// findSuite finds the path's suite by slug (or, for convenience, UUID): 404 "No suite found". A lock
+// must be held.
+func (st *Store) findSuite(org string, r *http.Request) (*suiteRecord, *apiError) {
+	ref := r.PathValue("suite")
+	if s := st.suiteBySlug(org, ref); s != nil {
+		return s, nil
+	}
+	if s := st.suiteByID(org, ref); s != nil {
+		return s, nil
+	}
+	return nil, errNotFound("suite")
+}
+
+// ---- suite handlers ----
+
+func (s *Server) listSuites(w http.ResponseWriter, r *http.Request) {
+	org, _, ok := s.authorize(w, r, scopeReadSuites)
+	if !ok {
+		return
+	}
+	var out []suiteView
+	_ = s.store.view(func() *apiError {
+		for _, su := range paginate(w, r, s.store.suitesOf(org.slug)) {
+			out = append(out, suiteViewOf(baseURL(r), su))
+		}
+		return nil
+	})
+	writeJSON(w, http.StatusOK, nonNil(out))
+}
+
+func (s *Server) getSuite(w http.ResponseWriter, r *http.Request) {
+	org, _, ok := s.authorize(w, r, scopeReadSuites)
+	if !ok {
+		return
+	}
+	var out suiteView
+	err := s.store.view(func() *apiError {
+		su, err := s.store.findSuite(org.slug, r)
+		if err != nil {
+			return err
+		}
+		out = suiteViewOf(baseURL(r), su)
+		return nil
+	})
+	respond(w, http.StatusOK, out, err)
+}
+
+// checkSuiteName records a problem when name (given) derives no slug, or the slug of another suite of
+// org: suite slugs are unique per organization and come from the name.
+func (st *Store) checkSuiteName(problems *validationErrors, org string, name opt[string], self *suiteRecord) {
+	if !name.Given() || strings.TrimSpace(name.Value) == "" {
+		return
+	}
+	slug := slugify(name.Value)
+	if slug == "" {
+		problems.add("name", "must contain a letter or digit")
+		return
+	}
+	if other := st.suiteBySlug(org, slug); other != nil && other != self {
+		problems.add("name", "has already been taken")
+	}
+}
+
+// optionalString turns a property into the nullable string a suite keeps: nil for null.
+func optionalString(v opt[string]) *string {
+	if v.Given() {
+		return stringPtr(v.Value)
+	}
+	return nil
+}
+
+// createSuite takes the team IDs as team_ids (the spec's sample, go-buildkite) or teams_ids (the spec's
+// property list). With teams enabled at least one is required and each team gets read and edit access;
+// with teams disabled they are ignored.
+func (s *Server) createSuite(w http.ResponseWriter, r *http.Request) {
+	org, _, ok := s.authorize(w, r, scopeWriteSuites)
+	if !ok {
+		return
+	}
+	in, ok := readObject(w, r)
+	if !ok {
+		return
+	}
+	name, branch := in.String("name"), in.String("default_branch")
+	showToken := in.Bool("show_api_token")
+	appName, color, emoji := in.String("application_name"), in.String("color"), in.String("emoji")
+	teamsField := "team_ids"
+	teamIDs := in.Strings("team_ids")
+	if !teamIDs.Given() && in.Has("teams_ids") {
+		teamsField, teamIDs = "teams_ids", in.Strings("teams_ids")
+	}
+	problems := in.Problems()
+	if strings.TrimSpace(name.Value) == "" {
+		problems.addBlank("name")
+	}
+	if strings.TrimSpace(branch.Value) == "" {
+		problems.addBlank("default_branch")
+	}
+	var out any
+	err := s.store.update(func() *apiError {
+		s.store.checkSuiteName(&problems, org.slug, name, nil)
+		var teams []string
+		if o := s.store.orgs[org.slug]; o != nil && o.teamsEnabled {
+			var unknown []string
+			for _, id := range teamIDs.Value {
+				switch {
+				case s.store.teamByID(org.slug, id) == nil:
+					unknown = append(unknown, id)
+				case !slices.Contains(teams, id):
+					teams = append(teams, id)
+				}
+			}
+			switch {
+			case len(unknown) > 0:
+				problems.add(teamsField, "must be teams of the organization (unknown: "+strings.Join(unknown, ", ")+")")
+			case len(teams) == 0:
+				problems.addBlank(teamsField)
+			}
+		}
+		if len(problems) > 0 {
+			return errValidation(problems)
+		}
+		su := s.store.newSuite(org.slug, slugify(name.Value), name.Value, branch.Value)
+		su.applicationName, su.color, su.emoji = optionalString(appName), optionalString(color), optionalString(emoji)
+		for _, id := range teams {
+			s.store.addTeamSuite(org.slug, id, su.id, []string{"read", "edit"}, su.createdAt)
+		}
+		v := suiteViewOf(baseURL(r), su)
+		if showToken.Value {
+			out = suiteCreatedView{suiteView: v, APIToken: su.apiToken}
+		} else {
+			out = v
+		}
+		return nil
+	})
+	respond(w, http.StatusCreated, out, err)
+}
+
+// updateSuite changes the properties given; a new name derives a new slug, so the suite's URL changes.
+// Other properties (go-buildkite sends back the whole suite, id and url included) are ignored.
+func (s *Server) updateSuite(w http.ResponseWriter, r *http.Request) {
+	org, _, ok := s.authorize(w, r, scopeWriteSuites)
+	if !ok {
+		return
+	}
+	in, ok := readObject(w, r)
+	if !ok {
+		return
+	}
+	name, branch := in.String("name"), in.String("default_branch")
+	appName, color, emoji := in.String("application_name"), in.String("color"), in.String("emoji")
+	problems := in.Problems()
+	if name.Set && strings.TrimSpace(name.Value) == "" {
+		problems.addBlank("name")
+	}
+	if branch.Set && strings.TrimSpace(branch.Value) == "" {
+		problems.addBlank("default_branch")
+	}
+	var out suiteView
+	err := s.store.update(func() *apiError {
+		su, err := s.store.findSuite(org.slug, r)
+		if err != nil {
+			return err
+		}
+		s.store.checkSuiteName(&problems, org.slug, name, su)
+		if len(problems) > 0 {
+			return errValidation(problems)
+		}
+		if name.Given() {
+			su.name, su.slug = name.Value, slugify(name.Value)
+		}
+		setString(&su.defaultBranch, branch)
+		for _, f := range []struct {
+			dst **string
+			v   opt[string]
+		}{{&su.applicationName, appName}, {&su.color, color}, {&su.emoji, emoji}} {
+			if f.v.Set {
+				*f.dst = optionalString(f.v)
+			}
+		}
+		out = suiteViewOf(baseURL(r), su)
+		return nil
+	})
+	respond(w, http.StatusOK, out, err)
+}
+
+func (s *Server) deleteSuiteHandler(w http.ResponseWriter, r *http.Request) {
+	org, _, ok := s.authorize(w, r, scopeWriteSuites)
+	if !ok {
+		return
+	}
+	err := s.store.update(func() *apiError {
+		su, err := s.store.findSuite(org.slug, r)
+		if err != nil {
+			return err
+		}
+		s.store.deleteSuite(su)
+		return nil
+	})
+	respondNoContent(w, err)
+}
+
+// ---- flaky tests ----
+
+// listFlakyTests filters by search (a case-insensitive substring of the name, scope or location: the
+// spec's location match is for the Ruby collector, whose tests are the only ones carrying one) and by
+// branch (the branch the test was flaky on).
+func (s *Server) listFlakyTests(w http.ResponseWriter, r *http.Request) {
+	org, _, ok := s.authorize(w, r, scopeReadSuites)
+	if !ok {
+		return
+	}
+	q := r.URL.Query()
+	search, branch := strings.ToLower(q.Get("search")), q.Get("branch")
+	var out []flakyTestView
+	err := s.store.view(func() *apiError {
+		su, err := s.store.findSuite(org.slug, r)
+		if err != nil {
+			return err
+		}
+		var matched []*flakyTestRecord
+		for _, f := range s.store.flakyTestsOf(su.id) {
+			if branch != "" && f.branch != branch {
+				continue
+			}
+			if search != "" && !strings.Contains(strings.ToLower(f.name), search) &&
+				!strings.Contains(strings.ToLower(f.scope), search) &&
+				!strings.Contains(strings.ToLower(f.location), search) {
+				continue
+			}
+			matched = append(matched, f)
+		}
+		for _, f := range paginate(w, r, matched) {
+			out = append(out, flakyTestViewOf(baseURL(r), su, f))
+		}
+		return nil
+	})
+	respond(w, http.StatusOK, nonNil(out), err)
+}
+
+// adminAddFlakyTests is POST /_fake/organizations/{org}/suites/{suite}/flaky-tests: the body is one
+// FlakyTestFixture or an array of them; the answer (201) is the flaky test or the array as listed. All or
+// none are added.
+func (s *Server) adminAddFlakyTests(w http.ResponseWriter, r *http.Request) {
+	data, err := io.ReadAll(r.Body)
+	if err != nil {
+		var tooLarge *http.MaxBytesError
+		if errors.As(err, &tooLarge) {
+			writeError(w, errBodyTooLarge())
+			return
+		}
+		writeError(w, errBadRequest("Could not read the request body"))
+		return
+	}
+	data = bytes.TrimSpace(data)
+	isArray := len(data) > 0 && data[0] == '['
+	var fixtures []FlakyTestFixture
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields() // a misspelt fixture property should fail the test that wrote it
+	if isArray {
+		err = dec.Decode(&fixtures)
+	} else {
+		var f FlakyTestFixture
+		err = dec.Decode(&f)
+		fixtures = []FlakyTestFixture{f}
+	}
+	if err != nil {
+		writeError(w, errBadRequest("Invalid flaky test fixture: "+err.Error()))
+		return
+	}
+	var out []flakyTestView
+	apiErr := s.store.update(func() *apiError {
+		org := r.PathValue("org")
+		if _, ok := s.store.orgs[org]; !ok {
+			return errNotFound("organization")
+		}
+		su, err := s.store.findSuite(org, r)
+		if err != nil {
+			return err
+		}
+		for _, f := range fixtures {
+			if v := f.problems(); len(v) > 0 {
+				return errValidation(v)
+			}
+		}
+		for _, f := range fixtures {
+			out = append(out, flakyTestViewOf(baseURL(r), su, s.store.addFlakyTest(su, f)))
+		}
+		return nil
+	})
+	switch {
+	case apiErr != nil:
+		writeError(w, apiErr)
+	case isArray:
+		writeJSON(w, http.StatusCreated, nonNil(out))
+	default:
+		writeJSON(w, http.StatusCreated, out[0])
+	}
+}
