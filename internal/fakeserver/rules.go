@@ -1,12 +1,271 @@
 package fakeserver
 
-import "net/http"
+import (
+	"encoding/json"
+	"net/http"
+	"strings"
+	"time"
+)
 
-// Rules (spec 2.18, 4.12).
+// Rules (spec 2.18, 4.12): a rule allows an action from a source resource on a target resource. The only
+// type the spec (and go-buildkite) names is pipeline.trigger_build.pipeline, so it is the only one
+// accepted. value may be an object (go-buildkite's form) or a JSON string holding one (a client that
+// keeps the value as a JSON document); each pipeline in it is a UUID or a slug. Creating a rule that
+// exists (same type, source and target) is a 422.
+
+// KindRule is a rule, for Store.Exists and Store.Remove.
+const KindRule Kind = "rule"
+
+func init() {
+	registerKind(KindRule, kindOps{
+		exists: func(st *Store, org, id string) bool { return st.ruleByID(org, id) != nil },
+		remove: func(st *Store, org, id string) bool {
+			rule := st.ruleByID(org, id)
+			if rule != nil {
+				delete(st.rules.rules, rule.id)
+			}
+			return rule != nil
+		},
+	})
+}
+
+// ruleTypes are the accepted rule types, each split into source type, action and target type.
+var ruleTypes = map[string]struct{ source, action, target string }{
+	"pipeline.trigger_build.pipeline": {"pipeline", "trigger_build", "pipeline"},
+}
+
+// ---- state ----
 
 // ruleState is this area's part of the Store.
-type ruleState struct{}
+type ruleState struct {
+	rules map[string]*ruleRecord // by uuid
+}
 
-func newRuleState() ruleState { return ruleState{} }
+func newRuleState() ruleState { return ruleState{rules: map[string]*ruleRecord{}} }
 
-func (s *Server) routeRules(mux *http.ServeMux) {}
+type ruleRecord struct {
+	seq                     int64
+	org, id, graphqlID, typ string
+	sourceID, targetID      string // pipeline UUIDs
+	createdAt               time.Time
+	createdBy               string
+}
+
+// ruleByID returns the rule of org with id, or nil. A lock must be held.
+func (st *Store) ruleByID(org, id string) *ruleRecord {
+	if rule, ok := st.rules.rules[id]; ok && rule.org == org {
+		return rule
+	}
+	return nil
+}
+
+func (st *Store) rulesOf(org string) []*ruleRecord {
+	var out []*ruleRecord
+	for _, rule := range st.rules.rules {
+		if rule.org == org {
+			out = append(out, rule)
+		}
+	}
+	return sortBySeq(out, func(r *ruleRecord) int64 { return r.seq })
+}
+
+// deleteRulesNaming removes org's rules whose source or target is id (a pipeline being deleted). The
+// write lock must be held.
+func (st *Store) deleteRulesNaming(org, id string) {
+	for rid, rule := range st.rules.rules {
+		if rule.org == org && (rule.sourceID == id || rule.targetID == id) {
+			delete(st.rules.rules, rid)
+		}
+	}
+}
+
+// pipelineByIDOrSlug finds a pipeline of org by UUID or slug. A lock must be held.
+func (st *Store) pipelineByIDOrSlug(org, ref string) *pipelineRecord {
+	if p := st.pipelineByID(org, ref); p != nil {
+		return p
+	}
+	return st.pipelineBySlug(org, ref)
+}
+
+// ---- views ----
+
+type ruleView struct {
+	UUID             string    `json:"uuid"`
+	GraphQLID        string    `json:"graphql_id"`
+	OrganizationUUID string    `json:"organization_uuid"`
+	URL              string    `json:"url"`
+	Type             string    `json:"type"`
+	SourceType       string    `json:"source_type"`
+	SourceUUID       string    `json:"source_uuid"`
+	TargetType       string    `json:"target_type"`
+	TargetUUID       string    `json:"target_uuid"`
+	Effect           string    `json:"effect"`
+	Action           string    `json:"action"`
+	CreatedAt        string    `json:"created_at"`
+	CreatedBy        *userView `json:"created_by"`
+}
+
+func (st *Store) ruleView(base string, rule *ruleRecord) ruleView {
+	t := ruleTypes[rule.typ]
+	v := ruleView{
+		UUID: rule.id, GraphQLID: rule.graphqlID, URL: apiURL(base, "organizations", rule.org, "rules", rule.id),
+		Type: rule.typ, SourceType: t.source, SourceUUID: rule.sourceID, TargetType: t.target, TargetUUID: rule.targetID,
+		Effect: "allow", Action: t.action, CreatedAt: formatTime(rule.createdAt), CreatedBy: st.userSummary(rule.createdBy),
+	}
+	if o, ok := st.orgs[rule.org]; ok {
+		v.OrganizationUUID = o.id
+	}
+	return v
+}
+
+// ---- routes ----
+
+func (s *Server) routeRules(mux *http.ServeMux) {
+	const rules = "/v2/organizations/{org}/rules"
+	const rule = rules + "/{rule}"
+	mux.HandleFunc("GET "+rules, s.listRules)
+	mux.HandleFunc("POST "+rules, s.createRule)
+	mux.HandleFunc("GET "+rule, s.getRule)
+	mux.HandleFunc("DELETE "+rule, s.deleteRule)
+}
+
+// ---- handlers ----
+
+func (s *Server) listRules(w http.ResponseWriter, r *http.Request) {
+	org, _, ok := s.authorize(w, r, scopeReadRules)
+	if !ok {
+		return
+	}
+	var out []ruleView
+	_ = s.store.view(func() *apiError {
+		for _, rule := range paginate(w, r, s.store.rulesOf(org.slug)) {
+			out = append(out, s.store.ruleView(baseURL(r), rule))
+		}
+		return nil
+	})
+	writeJSON(w, http.StatusOK, nonNil(out))
+}
+
+func (s *Server) getRule(w http.ResponseWriter, r *http.Request) {
+	org, _, ok := s.authorize(w, r, scopeReadRules)
+	if !ok {
+		return
+	}
+	var out ruleView
+	err := s.store.view(func() *apiError {
+		rule := s.store.ruleByID(org.slug, r.PathValue("rule"))
+		if rule == nil {
+			return errNotFound("rule")
+		}
+		out = s.store.ruleView(baseURL(r), rule)
+		return nil
+	})
+	respond(w, http.StatusOK, out, err)
+}
+
+// ruleValue is the value of a pipeline.trigger_build.pipeline rule.
+type ruleValue struct {
+	SourcePipeline string `json:"source_pipeline"`
+	TargetPipeline string `json:"target_pipeline"`
+}
+
+// readRuleValue decodes value, an object or a JSON string holding one, and says what is wrong with it.
+func readRuleValue(raw json.RawMessage) (ruleValue, string) {
+	var v ruleValue
+	if raw == nil || string(raw) == "null" {
+		return v, "Value can't be blank"
+	}
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		raw = json.RawMessage(s)
+	}
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(raw, &obj) != nil || obj == nil {
+		return v, "Value must be an object (or a JSON string holding one) with source_pipeline and target_pipeline"
+	}
+	if json.Unmarshal(raw, &v) != nil {
+		return v, "Value source_pipeline and target_pipeline must be strings"
+	}
+	var missing []string
+	if v.SourcePipeline == "" {
+		missing = append(missing, "source_pipeline")
+	}
+	if v.TargetPipeline == "" {
+		missing = append(missing, "target_pipeline")
+	}
+	if len(missing) > 0 {
+		return v, "Value must include " + strings.Join(missing, " and ")
+	}
+	return v, ""
+}
+
+func (s *Server) createRule(w http.ResponseWriter, r *http.Request) {
+	org, user, ok := s.authorize(w, r, scopeWriteRules)
+	if !ok {
+		return
+	}
+	in, ok := readObject(w, r)
+	if !ok {
+		return
+	}
+	typ := in.String("type")
+	if problems := in.Problems(); len(problems) > 0 {
+		writeError(w, errUnprocessable(strings.Join(problems.sentences(), ", ")))
+		return
+	}
+	if typ.Value == "" {
+		writeError(w, errUnprocessable("Type can't be blank"))
+		return
+	}
+	if _, known := ruleTypes[typ.Value]; !known {
+		writeError(w, errUnprocessable("Type "+typ.Value+" is not a rule type; the available type is "+
+			"pipeline.trigger_build.pipeline"))
+		return
+	}
+	value, problem := readRuleValue(in.raw["value"])
+	if problem != "" {
+		writeError(w, errUnprocessable(problem))
+		return
+	}
+	var out ruleView
+	err := s.store.update(func() *apiError {
+		source := s.store.pipelineByIDOrSlug(org.slug, value.SourcePipeline)
+		if source == nil {
+			return errUnprocessable("Source pipeline " + value.SourcePipeline + " is not a pipeline of this organization")
+		}
+		target := s.store.pipelineByIDOrSlug(org.slug, value.TargetPipeline)
+		if target == nil {
+			return errUnprocessable("Target pipeline " + value.TargetPipeline + " is not a pipeline of this organization")
+		}
+		for _, rule := range s.store.rulesOf(org.slug) {
+			if rule.typ == typ.Value && rule.sourceID == source.id && rule.targetID == target.id {
+				return errUnprocessable("A " + typ.Value + " rule from " + source.slug + " to " + target.slug + " already exists")
+			}
+		}
+		id := newID()
+		rule := &ruleRecord{
+			seq: s.store.nextSeq(), org: org.slug, id: id, graphqlID: graphQLID("Rule", id), typ: typ.Value,
+			sourceID: source.id, targetID: target.id, createdAt: s.store.timestamp(), createdBy: user.id,
+		}
+		s.store.rules.rules[id] = rule
+		out = s.store.ruleView(baseURL(r), rule)
+		return nil
+	})
+	respond(w, http.StatusCreated, out, err)
+}
+
+func (s *Server) deleteRule(w http.ResponseWriter, r *http.Request) {
+	org, _, ok := s.authorize(w, r, scopeWriteRules)
+	if !ok {
+		return
+	}
+	err := s.store.update(func() *apiError {
+		rule := s.store.ruleByID(org.slug, r.PathValue("rule"))
+		if rule == nil {
+			return errNotFound("rule")
+		}
+		delete(s.store.rules.rules, rule.id)
+		return nil
+	})
+	respondNoContent(w, err)
+}

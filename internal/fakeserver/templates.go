@@ -1,12 +1,306 @@
 package fakeserver
 
-import "net/http"
+import (
+	"fmt"
+	"net/http"
+	"time"
+)
 
-// Pipeline templates (spec 2.11, 4.7): enterprise plan only.
+// Pipeline templates (spec 2.11, 4.7): enterprise plan only. Admins manage them; non-admins see, and may
+// assign to pipelines, only the templates marked available.
+
+// KindPipelineTemplate is a pipeline template, for Store.Exists and Store.Remove. Removing one that
+// pipelines use detaches it from them (the API's DELETE would refuse; Remove is for "deleted outside
+// Terraform" tests, which need it gone).
+const KindPipelineTemplate Kind = "pipeline_template"
+
+func init() {
+	registerKind(KindPipelineTemplate, kindOps{
+		exists: func(st *Store, org, id string) bool { return st.templateByID(org, id) != nil },
+		remove: func(st *Store, org, id string) bool {
+			t := st.templateByID(org, id)
+			if t == nil {
+				return false
+			}
+			for _, p := range st.pipelines.pipelines {
+				if p.templateID == t.id {
+					p.templateID = ""
+				}
+			}
+			delete(st.templates.templates, t.id)
+			return true
+		},
+	})
+}
+
+// ---- state ----
 
 // templateState is this area's part of the Store.
-type templateState struct{}
+type templateState struct {
+	templates map[string]*templateRecord // by uuid
+}
 
-func newTemplateState() templateState { return templateState{} }
+func newTemplateState() templateState {
+	return templateState{templates: map[string]*templateRecord{}}
+}
 
-func (s *Server) routeTemplates(mux *http.ServeMux) {}
+type templateRecord struct {
+	seq                              int64
+	org, id, graphqlID               string
+	name, description, configuration string
+	available                        bool
+	createdAt, updatedAt             time.Time
+	createdBy, updatedBy             string // user ids
+}
+
+// templateByID returns the template of org with id, or nil. A lock must be held.
+func (st *Store) templateByID(org, id string) *templateRecord {
+	if t, ok := st.templates.templates[id]; ok && t.org == org {
+		return t
+	}
+	return nil
+}
+
+// visibleTemplate returns the template of org with id that the user may see (admins see every template,
+// other members only available ones), or nil. A lock must be held.
+func (st *Store) visibleTemplate(org, userID, id string) *templateRecord {
+	t := st.templateByID(org, id)
+	if t == nil || (!t.available && !st.isAdmin(org, userID)) {
+		return nil
+	}
+	return t
+}
+
+// templateUsers counts the pipelines that use the template. A lock must be held.
+func (st *Store) templateUsers(t *templateRecord) int {
+	n := 0
+	for _, p := range st.pipelines.pipelines {
+		if p.org == t.org && p.templateID == t.id {
+			n++
+		}
+	}
+	return n
+}
+
+// ---- views ----
+
+type templateView struct {
+	UUID          string    `json:"uuid"`
+	GraphQLID     string    `json:"graphql_id"`
+	Name          string    `json:"name"`
+	Description   string    `json:"description"`
+	Configuration string    `json:"configuration"`
+	Available     bool      `json:"available"`
+	URL           string    `json:"url"`
+	WebURL        string    `json:"web_url"`
+	CreatedAt     string    `json:"created_at"`
+	CreatedBy     *userView `json:"created_by"`
+	UpdatedAt     string    `json:"updated_at"`
+	UpdatedBy     *userView `json:"updated_by"`
+}
+
+func (st *Store) templateView(base string, t *templateRecord) templateView {
+	return templateView{
+		UUID: t.id, GraphQLID: t.graphqlID, Name: t.name, Description: t.description,
+		Configuration: t.configuration, Available: t.available,
+		URL:       apiURL(base, "organizations", t.org, "pipeline-templates", t.id),
+		WebURL:    webURL(base, "organizations", t.org, "pipeline-templates", t.id),
+		CreatedAt: formatTime(t.createdAt), CreatedBy: st.userSummary(t.createdBy),
+		UpdatedAt: formatTime(t.updatedAt), UpdatedBy: st.userSummary(t.updatedBy),
+	}
+}
+
+// ---- routes ----
+
+func (s *Server) routeTemplates(mux *http.ServeMux) {
+	const templates = "/v2/organizations/{org}/pipeline-templates"
+	const template = templates + "/{template}"
+	mux.HandleFunc("GET "+templates, s.listTemplates)
+	mux.HandleFunc("POST "+templates, s.createTemplate)
+	mux.HandleFunc("GET "+template, s.getTemplate)
+	mux.HandleFunc("PATCH "+template, s.updateTemplate)
+	mux.HandleFunc("PUT "+template, s.updateTemplate)
+	mux.HandleFunc("DELETE "+template, s.deleteTemplate)
+}
+
+// errNotEnterprise: the organization's plan has no pipeline templates (403).
+func errNotEnterprise() *apiError {
+	return newMessageError(http.StatusForbidden, "Pipeline templates are only available on the Enterprise plan")
+}
+
+// authorizeTemplates is authorize plus the plan check every template endpoint makes.
+func (s *Server) authorizeTemplates(w http.ResponseWriter, r *http.Request, scope string) (orgRecord, userRecord, bool) {
+	org, user, ok := s.authorize(w, r, scope)
+	if !ok {
+		return org, user, false
+	}
+	if !org.enterprise {
+		writeError(w, errNotEnterprise())
+		return org, user, false
+	}
+	return org, user, true
+}
+
+// checkTemplateConfiguration records a problem unless the configuration is YAML.
+func checkTemplateConfiguration(problems *validationErrors, v opt[string]) {
+	if v.Value == "" {
+		return
+	}
+	if err := checkYAML(v.Value); err != "" {
+		problems.add("configuration", err)
+	}
+}
+
+// ---- handlers ----
+
+func (s *Server) listTemplates(w http.ResponseWriter, r *http.Request) {
+	org, user, ok := s.authorizeTemplates(w, r, scopeReadPipelineTemplates)
+	if !ok {
+		return
+	}
+	var out []templateView
+	_ = s.store.view(func() *apiError {
+		var items []*templateRecord
+		for _, t := range s.store.templates.templates {
+			if s.store.visibleTemplate(org.slug, user.id, t.id) != nil {
+				items = append(items, t)
+			}
+		}
+		sortBySeq(items, func(t *templateRecord) int64 { return t.seq })
+		for _, t := range paginate(w, r, items) {
+			out = append(out, s.store.templateView(baseURL(r), t))
+		}
+		return nil
+	})
+	writeJSON(w, http.StatusOK, nonNil(out))
+}
+
+func (s *Server) getTemplate(w http.ResponseWriter, r *http.Request) {
+	org, user, ok := s.authorizeTemplates(w, r, scopeReadPipelineTemplates)
+	if !ok {
+		return
+	}
+	var out templateView
+	err := s.store.view(func() *apiError {
+		t := s.store.visibleTemplate(org.slug, user.id, r.PathValue("template"))
+		if t == nil {
+			return errNotFound("pipeline template")
+		}
+		out = s.store.templateView(baseURL(r), t)
+		return nil
+	})
+	respond(w, http.StatusOK, out, err)
+}
+
+func (s *Server) createTemplate(w http.ResponseWriter, r *http.Request) {
+	org, user, ok := s.authorizeTemplates(w, r, scopeWritePipelineTemplates)
+	if !ok {
+		return
+	}
+	in, ok := readObject(w, r)
+	if !ok {
+		return
+	}
+	name, desc, config, available := in.String("name"), in.String("description"), in.String("configuration"), in.Bool("available")
+	problems := in.Problems()
+	if name.Value == "" {
+		problems.addBlank("name")
+	}
+	if config.Value == "" {
+		problems.addBlank("configuration")
+	}
+	checkTemplateConfiguration(&problems, config)
+	var out templateView
+	err := s.store.update(func() *apiError {
+		if !s.store.isAdmin(org.slug, user.id) {
+			return errForbidden()
+		}
+		if len(problems) > 0 {
+			return errValidation(problems)
+		}
+		id, now := newID(), s.store.timestamp()
+		t := &templateRecord{
+			seq: s.store.nextSeq(), org: org.slug, id: id, graphqlID: graphQLID("PipelineTemplate", id),
+			name: name.Value, description: desc.Value, configuration: config.Value, available: available.Value,
+			createdAt: now, updatedAt: now, createdBy: user.id, updatedBy: user.id,
+		}
+		s.store.templates.templates[id] = t
+		out = s.store.templateView(baseURL(r), t)
+		return nil
+	})
+	respond(w, http.StatusCreated, out, err)
+}
+
+func (s *Server) updateTemplate(w http.ResponseWriter, r *http.Request) {
+	org, user, ok := s.authorizeTemplates(w, r, scopeWritePipelineTemplates)
+	if !ok {
+		return
+	}
+	in, ok := readObject(w, r)
+	if !ok {
+		return
+	}
+	name, desc, config, available := in.String("name"), in.String("description"), in.String("configuration"), in.Bool("available")
+	problems := in.Problems()
+	if name.Set && name.Value == "" {
+		problems.addBlank("name")
+	}
+	if config.Set && config.Value == "" {
+		problems.addBlank("configuration")
+	}
+	checkTemplateConfiguration(&problems, config)
+	var out templateView
+	err := s.store.update(func() *apiError {
+		// A non-admin learns no more than a read would tell: an unavailable template is unknown to them.
+		t := s.store.visibleTemplate(org.slug, user.id, r.PathValue("template"))
+		if t == nil {
+			return errNotFound("pipeline template")
+		}
+		if !s.store.isAdmin(org.slug, user.id) {
+			return errForbidden()
+		}
+		if len(problems) > 0 {
+			return errValidation(problems)
+		}
+		setString(&t.name, name)
+		setString(&t.description, desc)
+		if config.Set {
+			t.configuration = config.Value
+			s.store.propagateTemplate(t)
+		}
+		if available.Set {
+			t.available = available.Value
+		}
+		t.updatedAt, t.updatedBy = s.store.timestamp(), user.id
+		out = s.store.templateView(baseURL(r), t)
+		return nil
+	})
+	respond(w, http.StatusOK, out, err)
+}
+
+func (s *Server) deleteTemplate(w http.ResponseWriter, r *http.Request) {
+	org, user, ok := s.authorizeTemplates(w, r, scopeWritePipelineTemplates)
+	if !ok {
+		return
+	}
+	err := s.store.update(func() *apiError {
+		t := s.store.visibleTemplate(org.slug, user.id, r.PathValue("template"))
+		if t == nil {
+			return errNotFound("pipeline template")
+		}
+		if !s.store.isAdmin(org.slug, user.id) {
+			return errForbidden()
+		}
+		if n := s.store.templateUsers(t); n > 0 {
+			noun := "pipelines"
+			if n == 1 {
+				noun = "pipeline"
+			}
+			return errUnprocessable(fmt.Sprintf(
+				"Pipeline template is assigned to %d %s and cannot be deleted; remove it from them first", n, noun))
+		}
+		delete(s.store.templates.templates, t.id)
+		return nil
+	})
+	respondNoContent(w, err)
+}
