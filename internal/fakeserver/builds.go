@@ -1037,6 +1037,10 @@ func (s *Server) createBuild(w http.ResponseWriter, r *http.Request) {
 		if p == nil {
 			return errNotFound("pipeline")
 		}
+		if !p.archivedAt.IsZero() {
+			// Archived pipelines are read-only (notes, "Pipelines"), so they take no new builds.
+			problems.add("pipeline", "is archived")
+		}
 		if len(problems) > 0 {
 			return errPipelineValidation(problems)
 		}

@@ -16,6 +16,14 @@
 //   - render.go: JSON writing, URLs, timestamps, GraphQL IDs and the user summary.
 //   - store.go: the Store (one mutex), organizations, users, access tokens and the Kind registry.
 //   - clusters.go: clusters, queues and cluster agent tokens (state, routes, handlers).
+//   - orgs.go, metrics.go: organizations and members; agent metrics at /v3 with agent registration tokens.
+//   - teams.go, suites.go: teams and their members, pipelines and suites; test suites and flaky tests.
+//   - templates.go, pipelines.go, rules.go, builds.go: pipeline templates, pipelines, rules, builds.
+//   - registries.go: package registries and registry tokens.
+//   - fixtures.go: state the API cannot create (users, plans, tokens, agents, jobs, flaky tests).
+//
+// Test-only routes under /_fake/ (no authentication) change what the API cannot: build and job states
+// (builds.go) and flaky-test records (suites.go).
 //
 // # Adding an area
 //

@@ -180,6 +180,7 @@ func (st *Store) pipelinesOf(org string) []*pipelineRecord {
 // deletePipeline removes p and the rules that name it. The write lock must be held.
 func (st *Store) deletePipeline(p *pipelineRecord) {
 	st.deleteRulesNaming(p.org, p.id)
+	st.removePipelineBuilds(p.id)
 	delete(st.pipelines.pipelines, p.id)
 }
 
