@@ -600,7 +600,7 @@ func (st *Store) buildView(base string, b *buildRecord, p *pipelineRecord, o bui
 		Message: b.message, Commit: b.commit, Branch: b.branch, Env: cloneMap(b.env), Source: "api",
 		CreatedAt: formatTime(b.createdAt), ScheduledAt: formatTimePtr(b.scheduledAt),
 		StartedAt: formatTimePtr(b.startedAt), FinishedAt: formatTimePtr(b.finishedAt),
-		MetaData: cloneMap(b.metaData), Pipeline: st.pipelineView(base, p, o.canEdit), Jobs: []jobView{},
+		MetaData: cloneMap(b.metaData), Pipeline: embeddedPipeline(st.pipelineView(base, p, o.canEdit)), Jobs: []jobView{},
 	}
 	if u, ok := st.users[b.creatorID]; ok {
 		v.Creator = &creatorView{ID: u.id, Name: u.name, Email: u.email, CreatedAt: formatTime(u.createdAt)}
@@ -1199,4 +1199,16 @@ func (s *Server) adminJob(w http.ResponseWriter, r *http.Request) {
 		return nil
 	})
 	respond(w, http.StatusOK, out, err)
+}
+
+// legacyTimeLayout is the other form of a pipeline's created_at (spec 1.5): the pipeline embedded in a
+// build shows it, the pipeline endpoints show ISO 8601, so clients must read both.
+const legacyTimeLayout = "2006-01-02 15:04:05 UTC"
+
+// embeddedPipeline is the pipeline as a build embeds it: created_at in the legacy form.
+func embeddedPipeline(v pipelineView) pipelineView {
+	if t, err := time.Parse(timeLayout, v.CreatedAt); err == nil {
+		v.CreatedAt = t.UTC().Format(legacyTimeLayout)
+	}
+	return v
 }

@@ -718,8 +718,32 @@ func runConfCase(t *testing.T, row confRow, cc confCase) {
 		}
 		return
 	}
+	if !strings.HasPrefix(row.path, "/v3/") {
+		checkIdentified(t, decoded)
+	}
 	if m, ok := decoded.(map[string]any); ok && row.check != nil {
 		row.check(t, m)
+	}
+}
+
+// checkIdentified fails unless every object of a successful answer carries id (or uuid) and graphql_id
+// (spec 1.4), lists included.
+func checkIdentified(t *testing.T, decoded any) {
+	t.Helper()
+	objects := []any{decoded}
+	if list, ok := decoded.([]any); ok {
+		objects = list
+	}
+	for _, o := range objects {
+		m, ok := o.(map[string]any)
+		if !ok || len(m) == 0 {
+			continue
+		}
+		_, hasID := m["id"]
+		_, hasUUID := m["uuid"]
+		if _, hasGraphQL := m["graphql_id"]; !(hasID || hasUUID) || !hasGraphQL {
+			t.Fatalf("object without id/uuid and graphql_id: %v", m)
+		}
 	}
 }
 

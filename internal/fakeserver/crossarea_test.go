@@ -2,6 +2,7 @@ package fakeserver
 
 import (
 	"net/http"
+	"regexp"
 	"testing"
 )
 
@@ -64,8 +65,16 @@ func TestCrossArea_buildsFollowTheirPipeline(t *testing.T) {
 	if job["command"] != "make test" || job["name"] != "unit" {
 		t.Fatalf("job %v does not come from the pipeline's step", job)
 	}
-	if emb, _ := b.object(t)["pipeline"].(map[string]any); emb["slug"] != slug || emb["repository"] != githubRepo {
+	emb, _ := b.object(t)["pipeline"].(map[string]any)
+	if emb["slug"] != slug || emb["repository"] != githubRepo {
 		t.Fatalf("embedded pipeline %v", emb)
+	}
+	// Spec 1.5: a pipeline's created_at has two forms; the pipeline endpoints use ISO 8601, builds the other.
+	if got, _ := emb["created_at"].(string); !regexp.MustCompile(`^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} UTC$`).MatchString(got) {
+		t.Errorf("embedded pipeline created_at %q, want the \"YYYY-MM-DD HH:MM:SS UTC\" form", got)
+	}
+	if got, _ := p["created_at"].(string); !regexp.MustCompile(`^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$`).MatchString(got) {
+		t.Errorf("pipeline created_at %q, want ISO 8601 with milliseconds", got)
 	}
 
 	// An archived pipeline is read-only: no new builds.

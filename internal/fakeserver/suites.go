@@ -302,6 +302,7 @@ func suiteViewOf(base string, s *suiteRecord) suiteView {
 // flakyTestView is spec 2.15.
 type flakyTestView struct {
 	ID                   string  `json:"id"`
+	GraphQLID            string  `json:"graphql_id"`
 	WebURL               string  `json:"web_url"`
 	Scope                string  `json:"scope"`
 	Name                 string  `json:"name"`
@@ -316,6 +317,7 @@ type flakyTestView struct {
 func flakyTestViewOf(base string, s *suiteRecord, f *flakyTestRecord) flakyTestView {
 	return flakyTestView{
 		ID:                   f.id,
+		GraphQLID:            graphQLID("Test", f.id),
 		WebURL:               webURL(base, "organizations", s.org, "analytics", "suites", s.slug, "tests", f.id),
 		Scope:                f.scope,
 		Name:                 f.name,

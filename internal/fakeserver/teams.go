@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/google/uuid"
 )
 
 // Teams (spec 2.7, 4.5) and their members, pipelines and suites (spec 2.8–2.10, 4.6).
@@ -421,6 +423,8 @@ func (st *Store) teamView(t *teamRecord) teamView {
 
 // teamMemberView is spec 2.8. created_at is always a timestamp: go-buildkite decodes it as non-null.
 type teamMemberView struct {
+	ID        string `json:"id"`
+	GraphQLID string `json:"graphql_id"`
 	UserID    string `json:"user_id"`
 	UserName  string `json:"user_name"`
 	Role      string `json:"role"`
@@ -428,7 +432,8 @@ type teamMemberView struct {
 }
 
 func (st *Store) teamMemberView(m *teamMemberRecord) teamMemberView {
-	v := teamMemberView{UserID: m.userID, Role: m.role, CreatedAt: formatTime(m.createdAt)}
+	id := linkID(m.teamID, m.userID)
+	v := teamMemberView{ID: id, GraphQLID: graphQLID("TeamMember", id), UserID: m.userID, Role: m.role, CreatedAt: formatTime(m.createdAt)}
 	if u, ok := st.users[m.userID]; ok {
 		v.UserName = u.name
 	}
@@ -437,6 +442,8 @@ func (st *Store) teamMemberView(m *teamMemberRecord) teamMemberView {
 
 // teamPipelineView is spec 2.9.
 type teamPipelineView struct {
+	ID          string `json:"id"`
+	GraphQLID   string `json:"graphql_id"`
 	PipelineID  string `json:"pipeline_id"`
 	PipelineURL string `json:"pipeline_url"`
 	AccessLevel string `json:"access_level"`
@@ -444,7 +451,11 @@ type teamPipelineView struct {
 }
 
 func (st *Store) teamPipelineView(base string, tp *teamPipelineRecord) teamPipelineView {
-	v := teamPipelineView{PipelineID: tp.pipelineID, AccessLevel: tp.accessLevel, CreatedAt: formatTime(tp.createdAt)}
+	id := linkID(tp.teamID, tp.pipelineID)
+	v := teamPipelineView{
+		ID: id, GraphQLID: graphQLID("TeamPipeline", id),
+		PipelineID: tp.pipelineID, AccessLevel: tp.accessLevel, CreatedAt: formatTime(tp.createdAt),
+	}
 	if p := st.pipelineByID(tp.org, tp.pipelineID); p != nil {
 		v.PipelineURL = apiURL(base, "organizations", tp.org, "pipelines", p.slug)
 	}
@@ -453,6 +464,8 @@ func (st *Store) teamPipelineView(base string, tp *teamPipelineRecord) teamPipel
 
 // teamSuiteView is spec 2.10.
 type teamSuiteView struct {
+	ID          string   `json:"id"`
+	GraphQLID   string   `json:"graphql_id"`
 	SuiteID     string   `json:"suite_id"`
 	SuiteURL    string   `json:"suite_url"`
 	AccessLevel []string `json:"access_level"`
@@ -460,11 +473,21 @@ type teamSuiteView struct {
 }
 
 func (st *Store) teamSuiteView(base string, ts *teamSuiteRecord) teamSuiteView {
-	v := teamSuiteView{SuiteID: ts.suiteID, AccessLevel: nonNil(slices.Clone(ts.access)), CreatedAt: formatTime(ts.createdAt)}
+	id := linkID(ts.teamID, ts.suiteID)
+	v := teamSuiteView{
+		ID: id, GraphQLID: graphQLID("TeamSuite", id),
+		SuiteID: ts.suiteID, AccessLevel: nonNil(slices.Clone(ts.access)), CreatedAt: formatTime(ts.createdAt),
+	}
 	if s := st.suiteByID(ts.org, ts.suiteID); s != nil {
 		v.SuiteURL = suiteURL(base, s)
 	}
 	return v
+}
+
+// linkID is the identifier of a team's link to a user, pipeline or suite. The spec gives these links no
+// id of their own, but every object carries one: derived from both ends, it is stable across requests.
+func linkID(teamID, otherID string) string {
+	return uuid.NewSHA1(uuid.NameSpaceOID, []byte(teamID+"/"+otherID)).String()
 }
 
 // ---- routes ----
