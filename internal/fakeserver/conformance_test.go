@@ -741,7 +741,7 @@ func checkIdentified(t *testing.T, decoded any) {
 		}
 		_, hasID := m["id"]
 		_, hasUUID := m["uuid"]
-		if _, hasGraphQL := m["graphql_id"]; !(hasID || hasUUID) || !hasGraphQL {
+		if _, hasGraphQL := m["graphql_id"]; (!hasID && !hasUUID) || !hasGraphQL {
 			t.Fatalf("object without id/uuid and graphql_id: %v", m)
 		}
 	}
