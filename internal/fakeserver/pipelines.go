@@ -412,24 +412,6 @@ func yamlTopEnv(config string) map[string]string {
 
 // ---- slugs and providers ----
 
-// derivePipelineSlug applies the slug rule documented at the top of this file.
-func derivePipelineSlug(name string) string {
-	var b strings.Builder
-	pendingDash := false
-	for _, r := range strings.ToLower(name) {
-		if ('a' <= r && r <= 'z') || ('0' <= r && r <= '9') {
-			if pendingDash && b.Len() > 0 {
-				b.WriteByte('-')
-			}
-			pendingDash = false
-			b.WriteRune(r)
-			continue
-		}
-		pendingDash = true
-	}
-	return b.String()
-}
-
 // repositoryHostPath splits a repository URL (https://host/path, ssh://user@host/path or the scp-like
 // user@host:path) into its lowercased host and its path without slashes at either end or ".git".
 func repositoryHostPath(repo string) (host, path string) {
@@ -977,7 +959,7 @@ func (st *Store) applyPipeline(p *pipelineRecord, in *pipelineInput, creating bo
 	case in.slug.Value != "":
 		n.slug = in.slug.Value
 	case creating || nameChanged:
-		n.slug = derivePipelineSlug(n.name)
+		n.slug = slugify(n.name)
 	}
 	if n.name != "" {
 		switch {

@@ -190,25 +190,6 @@ func RegistryEcosystems() []string {
 	return out
 }
 
-// registrySlug derives a slug from a name: lowercase letters and digits, every other run of characters
-// one hyphen, none at either end.
-func registrySlug(name string) string {
-	var b strings.Builder
-	hyphen := false
-	for _, r := range strings.ToLower(name) {
-		if (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') {
-			if hyphen && b.Len() > 0 {
-				b.WriteByte('-')
-			}
-			hyphen = false
-			b.WriteRune(r)
-			continue
-		}
-		hyphen = true
-	}
-	return b.String()
-}
-
 // ---- views ----
 
 type registryView struct {
@@ -460,7 +441,7 @@ func (s *Server) createRegistry(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	v, problems := readRegistryInput(in)
-	slug := registrySlug(v.name.Value)
+	slug := slugify(v.name.Value)
 	switch {
 	case v.name.Value == "":
 		problems.addBlank("name")
@@ -506,7 +487,7 @@ func (s *Server) updateRegistry(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	v, problems := readRegistryInput(in)
-	slug := registrySlug(v.name.Value)
+	slug := slugify(v.name.Value)
 	if v.name.Set {
 		switch {
 		case v.name.Value == "":

@@ -444,8 +444,8 @@ func TestRegistrySlug(t *testing.T) {
 		"!!!":              "",
 		"émoji ✨ registry": "moji-registry",
 	} {
-		if got := registrySlug(name); got != want {
-			t.Errorf("registrySlug(%q) = %q, want %q", name, got, want)
+		if got := slugify(name); got != want {
+			t.Errorf("slugify(%q) = %q, want %q", name, got, want)
 		}
 	}
 }

@@ -122,3 +122,22 @@ func setString(dst *string, v opt[string]) {
 		*dst = v.Value
 	}
 }
+
+// slugify derives the slug of a team, suite, registry or pipeline from its name: lowercase, each run of characters other than ASCII letters and
+// digits becomes one hyphen, and no hyphen leads or trails. "" means the name has no letter or digit.
+func slugify(name string) string {
+	var b strings.Builder
+	pendingHyphen := false
+	for _, r := range strings.ToLower(name) {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
+			if pendingHyphen && b.Len() > 0 {
+				b.WriteByte('-')
+			}
+			pendingHyphen = false
+			b.WriteRune(r)
+			continue
+		}
+		pendingHyphen = true
+	}
+	return b.String()
+}

@@ -320,25 +320,6 @@ func (st *Store) addTeamSuite(org, teamID, suiteID string, access []string, at t
 	}
 }
 
-// slugify derives a slug from a name: lowercase, each run of characters other than ASCII letters and
-// digits becomes one hyphen, and no hyphen leads or trails. "" means the name has no letter or digit.
-func slugify(name string) string {
-	var b strings.Builder
-	pendingHyphen := false
-	for _, r := range strings.ToLower(name) {
-		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
-			if pendingHyphen && b.Len() > 0 {
-				b.WriteByte('-')
-			}
-			pendingHyphen = false
-			b.WriteRune(r)
-			continue
-		}
-		pendingHyphen = true
-	}
-	return b.String()
-}
-
 // oneOf words an enum for a validation message: "a, b or c".
 func oneOf(values []string) string {
 	if len(values) == 1 {
