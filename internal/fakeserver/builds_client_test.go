@@ -21,10 +21,7 @@ func TestBuildsWithGoBuildkite(t *testing.T) {
 		{key: "test", label: "Test", command: "go test", agentQueryRules: []string{"queue=linux"}},
 		{command: "lint"},
 	}})
-	client, err := buildkite.NewOpts(buildkite.WithBaseURL(e.ts.URL+"/"), buildkite.WithTokenAuth("test-token"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	client := e.goBuildkite()
 	ctx := context.Background()
 	svc := client.Builds
 

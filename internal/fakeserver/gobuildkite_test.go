@@ -3,7 +3,6 @@ package fakeserver
 import (
 	"context"
 	"fmt"
-	"net/http/httptest"
 	"strconv"
 	"testing"
 
@@ -14,13 +13,8 @@ import (
 // every service method that maps to an endpoint of the specification, unchanged: each request must succeed
 // and each response must decode into the client's own types.
 func TestGoBuildkiteEveryServiceMethod(t *testing.T) {
-	fs := New(Options{})
-	srv := httptest.NewServer(fs)
-	t.Cleanup(srv.Close)
-	c, err := gbk.NewOpts(gbk.WithBaseURL(srv.URL+"/"), gbk.WithTokenAuth("test-token"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := newEnv(t, Options{})
+	c := e.goBuildkite()
 	ctx := context.Background()
 	const org = "acme"
 	calls := 0
@@ -194,7 +188,7 @@ func TestGoBuildkiteEveryServiceMethod(t *testing.T) {
 	must("TestSuites.Get", err)
 	_, _, err = c.TestSuites.Update(ctx, org, suite.Slug, gbk.TestSuite{Name: "Web Specs", DefaultBranch: "trunk"})
 	must("TestSuites.Update", err)
-	if _, err := fs.Store().AddFlakyTest(org, suite.Slug, FlakyTestFixture{Name: "renders the home page", Scope: "Home", Instances: 3}); err != nil {
+	if _, err := e.srv.Store().AddFlakyTest(org, suite.Slug, FlakyTestFixture{Name: "renders the home page", Scope: "Home", Instances: 3}); err != nil {
 		t.Fatal(err)
 	}
 	flaky, _, err := c.FlakyTests.List(ctx, org, suite.Slug, nil)

@@ -134,10 +134,7 @@ func TestMembers(t *testing.T) {
 func TestOrganizationsDecodeWithGoBuildkite(t *testing.T) {
 	e := newEnv(t, Options{})
 	second := e.srv.Store().AddUser("acme", "Second Member", "second-member@example.com", false)
-	client, err := buildkite.NewOpts(buildkite.WithBaseURL(e.ts.URL+"/"), buildkite.WithTokenAuth("test-token"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	client := e.goBuildkite()
 	ctx := context.Background()
 
 	orgs, _, err := client.Organizations.List(ctx, nil)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"net/http"
-	"net/http/httptest"
 	"testing"
 
 	"github.com/buildkite/go-buildkite/v4"
@@ -13,14 +12,7 @@ import (
 // newGoBuildkite returns go-buildkite's client against a fresh emulator.
 func newGoBuildkite(t *testing.T) *buildkite.Client {
 	t.Helper()
-	srv := New(Options{})
-	ts := httptest.NewServer(srv)
-	t.Cleanup(ts.Close)
-	c, err := buildkite.NewOpts(buildkite.WithBaseURL(ts.URL+"/"), buildkite.WithTokenAuth("test-token"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
+	return newEnv(t, Options{}).goBuildkite()
 }
 
 func TestGoBuildkitePipelines(t *testing.T) {

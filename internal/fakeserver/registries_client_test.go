@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"net/http"
-	"net/http/httptest"
 	"testing"
 
 	"github.com/buildkite/go-buildkite/v4"
@@ -13,13 +12,7 @@ import (
 // newRegistryClient returns go-buildkite's client talking to a fresh emulator.
 func newRegistryClient(t *testing.T) *buildkite.Client {
 	t.Helper()
-	ts := httptest.NewServer(New(Options{}))
-	t.Cleanup(ts.Close)
-	c, err := buildkite.NewOpts(buildkite.WithBaseURL(ts.URL+"/"), buildkite.WithTokenAuth("test-token"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
+	return newEnv(t, Options{}).goBuildkite()
 }
 
 // TestRegistryGoBuildkite drives the registry endpoints through go-buildkite v4's PackageRegistriesService,

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"net/http"
-	"net/http/httptest"
 	"testing"
 	"time"
 
@@ -14,16 +13,10 @@ import (
 // TestTeamsAndSuitesWithGoBuildkite drives this area through the official client: its paths (/members
 // without a slash, /suite, DELETE /pipelines/{id}) must route and its types must decode every response.
 func TestTeamsAndSuitesWithGoBuildkite(t *testing.T) {
-	srv := New(Options{})
-	ts := httptest.NewServer(srv)
-	t.Cleanup(ts.Close)
-	client, err := buildkite.NewOpts(buildkite.WithBaseURL(ts.URL+"/"), buildkite.WithTokenAuth("test-token"),
-		buildkite.WithHTTPClient(ts.Client()))
-	if err != nil {
-		t.Fatal(err)
-	}
+	e := newEnv(t, Options{})
+	client := e.goBuildkite()
 	ctx := context.Background()
-	k := teamsKit{&testEnv{t: t, srv: srv, ts: ts}}
+	k := teamsKit{e}
 	_, second := k.memberIDs()
 
 	// Teams.
@@ -81,7 +74,7 @@ func TestTeamsAndSuitesWithGoBuildkite(t *testing.T) {
 	// Pipelines (seeded: the pipelines API is another area's).
 	pipelineID := k.seedPipeline("acme", "Go Pipeline")
 	tp, _, err := client.TeamPipelines.Create(ctx, "acme", team.ID, buildkite.CreateTeamPipelines{PipelineID: pipelineID, AccessLevel: "read_only"})
-	if err != nil || tp.ID != pipelineID || tp.URL != ts.URL+"/v2/organizations/acme/pipelines/go-pipeline" ||
+	if err != nil || tp.ID != pipelineID || tp.URL != e.ts.URL+"/v2/organizations/acme/pipelines/go-pipeline" ||
 		tp.CreatedAt == nil || tp.CreatedAt.IsZero() {
 		t.Fatalf("add pipeline %+v %v", tp, err)
 	}
@@ -143,7 +136,7 @@ func TestTeamsAndSuitesWithGoBuildkite(t *testing.T) {
 
 	// Flaky tests.
 	at := time.Date(2025, 6, 7, 8, 9, 10, 0, time.UTC)
-	if _, err := srv.Store().AddFlakyTest("acme", "go-suite-2", FlakyTestFixture{Name: "flaky", Scope: "S", Location: "x_test.go:3", Instances: 4, LatestAt: at}); err != nil {
+	if _, err := e.srv.Store().AddFlakyTest("acme", "go-suite-2", FlakyTestFixture{Name: "flaky", Scope: "S", Location: "x_test.go:3", Instances: 4, LatestAt: at}); err != nil {
 		t.Fatal(err)
 	}
 	flaky, _, err := client.FlakyTests.List(ctx, "acme", "go-suite-2", nil)
