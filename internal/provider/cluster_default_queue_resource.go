@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -45,7 +46,8 @@ func (r *clusterDefaultQueueResource) Metadata(_ context.Context, req resource.M
 func (r *clusterDefaultQueueResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "The default queue of a cluster: agents that connect to the cluster without naming a queue " +
-			"take jobs from it. Destroying this resource unsets the cluster's default queue.",
+			"take jobs from it. Destroying this resource unsets the cluster's default queue (where the service refuses, it " +
+			"is left in place with a warning).",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{
 				MarkdownDescription: "The cluster's ID, which identifies this setting.",
@@ -141,7 +143,15 @@ func (r *clusterDefaultQueueResource) Delete(ctx context.Context, req resource.D
 		return
 	}
 	_, err := r.data.client.Clusters.ClearDefaultQueue(ctx, state.ClusterID.ValueString())
-	if err != nil && !buildkite.IsNotFound(err) {
+	switch {
+	case err == nil, buildkite.IsNotFound(err):
+	case buildkite.IsValidation(err):
+		// A service that will not unset a default queue must not leave the resource stuck in state:
+		// stop managing it and say what was left behind.
+		resp.Diagnostics.AddWarning("Cluster Default Queue Left in Place",
+			fmt.Sprintf("The service refused to unset the default queue of cluster %s, so it stays as it is and is no longer managed by Terraform: %s",
+				state.ClusterID.ValueString(), describeError(err)))
+	default:
 		addAPIError(&resp.Diagnostics, "unset", "cluster default queue", state.ClusterID.ValueString(), err)
 	}
 }

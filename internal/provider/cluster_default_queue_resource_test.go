@@ -1,8 +1,12 @@
 package provider
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"io"
+	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -205,6 +209,46 @@ func TestAccClusterDefaultQueueResource_disappears(t *testing.T) {
 					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate)},
 				},
 				Check: e.checkDefaultQueue("buildkite_cluster.a", "buildkite_cluster_queue.a1"),
+			},
+		},
+	})
+}
+
+// refuseUnsetDefaultQueue answers 422 to a cluster update that clears the default queue, as a service
+// that cannot unset one would.
+func refuseUnsetDefaultQueue(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPut && strings.Contains(r.URL.Path, "/clusters/") && r.Body != nil {
+			body, _ := io.ReadAll(r.Body)
+			if strings.Contains(string(body), `"default_queue_id":null`) {
+				w.Header().Set("Content-Type", "application/json")
+				w.WriteHeader(http.StatusUnprocessableEntity)
+				_, _ = io.WriteString(w, `{"message":"Validation failed: Default queue can't be blank"}`)
+				return
+			}
+			r.Body = io.NopCloser(bytes.NewReader(body))
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// TestAccClusterDefaultQueueResource_unsetRefused destroys the resource against a service that will not
+// unset a default queue: the destroy must still finish, leaving the queue in place.
+func TestAccClusterDefaultQueueResource_unsetRefused(t *testing.T) {
+	t.Parallel()
+	e := newTestEnvWith(t, fakeserver.Options{}, refuseUnsetDefaultQueue)
+	if e.live {
+		t.Skip("needs the emulator to refuse unsetting a default queue")
+	}
+	name := e.uniqueName("refused")
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		Steps: []resource.TestStep{
+			{Config: e.config(testAccClusterDefaultQueueConfig(name, "a", "a1"))},
+			{
+				// Only the default queue setting goes away; the service keeps the queue as default.
+				Config: e.config(testAccClusterDefaultQueueConfig(name, "", "")),
+				Check:  e.checkDefaultQueue("buildkite_cluster.a", "buildkite_cluster_queue.a1"),
 			},
 		},
 	})

@@ -63,8 +63,9 @@ func newTestEnv(t *testing.T) *testEnv {
 	return newTestEnvWith(t, fakeserver.Options{})
 }
 
-// newTestEnvWith is newTestEnv with emulator options (ignored in live mode).
-func newTestEnvWith(t *testing.T, opts fakeserver.Options) *testEnv {
+// newTestEnvWith is newTestEnv with emulator options and middleware in front of the emulator, to make it
+// answer what the real service might (both ignored in live mode).
+func newTestEnvWith(t *testing.T, opts fakeserver.Options, wraps ...func(http.Handler) http.Handler) *testEnv {
 	t.Helper()
 	e := &testEnv{t: t}
 	if os.Getenv(envLive) != "" {
@@ -81,7 +82,11 @@ func newTestEnvWith(t *testing.T, opts fakeserver.Options) *testEnv {
 	} else {
 		opts.Org, opts.Token = "acme", "test-token"
 		e.server = fakeserver.New(opts)
-		ts := httptest.NewServer(e.server)
+		var h http.Handler = e.server
+		for _, wrap := range wraps {
+			h = wrap(h)
+		}
+		ts := httptest.NewServer(h)
 		t.Cleanup(ts.Close)
 		e.url, e.org, e.token = ts.URL, "acme", "test-token"
 	}
