@@ -431,6 +431,18 @@ func (s *Server) getRegistry(w http.ResponseWriter, r *http.Request) {
 	respond(w, http.StatusOK, out, err)
 }
 
+// checkRegistryName records a blank name, or one that derives no slug, and returns the slug it derives.
+func checkRegistryName(problems *validationErrors, name string) string {
+	slug := slugify(name)
+	switch {
+	case name == "":
+		problems.addBlank("name")
+	case slug == "":
+		problems.add("name", "must contain a letter or digit")
+	}
+	return slug
+}
+
 func (s *Server) createRegistry(w http.ResponseWriter, r *http.Request) {
 	org, _, ok := s.authorize(w, r, scopeWriteRegistries)
 	if !ok {
@@ -441,13 +453,7 @@ func (s *Server) createRegistry(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	v, problems := readRegistryInput(in)
-	slug := slugify(v.name.Value)
-	switch {
-	case v.name.Value == "":
-		problems.addBlank("name")
-	case slug == "":
-		problems.add("name", "must contain a letter or digit")
-	}
+	slug := checkRegistryName(&problems, v.name.Value)
 	if v.ecosystem.Value == "" {
 		problems.addBlank("ecosystem")
 	} else {
@@ -489,12 +495,7 @@ func (s *Server) updateRegistry(w http.ResponseWriter, r *http.Request) {
 	v, problems := readRegistryInput(in)
 	slug := slugify(v.name.Value)
 	if v.name.Set {
-		switch {
-		case v.name.Value == "":
-			problems.addBlank("name")
-		case slug == "":
-			problems.add("name", "must contain a letter or digit")
-		}
+		slug = checkRegistryName(&problems, v.name.Value)
 	}
 	var out registryView
 	err := s.store.update(func() *apiError {

@@ -182,7 +182,7 @@ func (r *clusterQueueResource) Create(ctx context.Context, req resource.CreateRe
 		resp.Diagnostics.Append(resp.State.Set(ctx, &created)...)
 		q, err = r.data.client.Queues.Pause(ctx, clusterID, q.ID, plan.DispatchPausedNote.ValueString())
 		if err != nil {
-			addAPIError(&resp.Diagnostics, "pause", "cluster queue", q0ID(created), err)
+			addAPIError(&resp.Diagnostics, "pause", "cluster queue", created.ident(), err)
 			return
 		}
 	}
@@ -190,7 +190,8 @@ func (r *clusterQueueResource) Create(ctx context.Context, req resource.CreateRe
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }
 
-func q0ID(m clusterQueueModel) string {
+// ident names the queue in errors as its import ID does.
+func (m *clusterQueueModel) ident() string {
 	return m.ClusterID.ValueString() + "/" + m.ID.ValueString()
 }
 
@@ -207,7 +208,7 @@ func (r *clusterQueueResource) Read(ctx context.Context, req resource.ReadReques
 		return
 	}
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "read", "cluster queue", q0ID(state), err)
+		addAPIError(&resp.Diagnostics, "read", "cluster queue", state.ident(), err)
 		return
 	}
 	state.fromAPI(clusterID, q)
@@ -228,7 +229,7 @@ func (r *clusterQueueResource) Update(ctx context.Context, req resource.UpdateRe
 	var err error
 	if !plan.Description.Equal(state.Description) {
 		if q, err = queues.Update(ctx, clusterID, id, buildkite.QueueUpdate{Description: stringPtr(plan.Description)}); err != nil {
-			addAPIError(&resp.Diagnostics, "update", "cluster queue", q0ID(state), err)
+			addAPIError(&resp.Diagnostics, "update", "cluster queue", state.ident(), err)
 			return
 		}
 	}
@@ -239,20 +240,20 @@ func (r *clusterQueueResource) Update(ctx context.Context, req resource.UpdateRe
 	// The note can only be set by pausing, so a changed note on a paused queue means resume then pause.
 	if paused && (!wantPaused || !plan.DispatchPausedNote.Equal(state.DispatchPausedNote)) {
 		if q, err = queues.Resume(ctx, clusterID, id); err != nil {
-			addAPIError(&resp.Diagnostics, "resume", "cluster queue", q0ID(state), err)
+			addAPIError(&resp.Diagnostics, "resume", "cluster queue", state.ident(), err)
 			return
 		}
 		paused = false
 	}
 	if wantPaused && !paused {
 		if q, err = queues.Pause(ctx, clusterID, id, plan.DispatchPausedNote.ValueString()); err != nil {
-			addAPIError(&resp.Diagnostics, "pause", "cluster queue", q0ID(state), err)
+			addAPIError(&resp.Diagnostics, "pause", "cluster queue", state.ident(), err)
 			return
 		}
 	}
 	if q == nil {
 		if q, err = queues.Get(ctx, clusterID, id); err != nil {
-			addAPIError(&resp.Diagnostics, "read", "cluster queue", q0ID(state), err)
+			addAPIError(&resp.Diagnostics, "read", "cluster queue", state.ident(), err)
 			return
 		}
 	}
@@ -268,7 +269,7 @@ func (r *clusterQueueResource) Delete(ctx context.Context, req resource.DeleteRe
 	}
 	err := r.data.client.Queues.Delete(ctx, state.ClusterID.ValueString(), state.ID.ValueString())
 	if err != nil && !buildkite.IsNotFound(err) {
-		addAPIError(&resp.Diagnostics, "delete", "cluster queue", q0ID(state), err)
+		addAPIError(&resp.Diagnostics, "delete", "cluster queue", state.ident(), err)
 	}
 }
 
