@@ -70,6 +70,22 @@ type Client struct {
 	// ClusterTokens manages cluster agent tokens.
 	ClusterTokens *ClusterTokensService
 
+	AccessToken       *AccessTokenService
+	Organizations     *OrganizationsService
+	Teams             *TeamsService
+	TeamMembers       *TeamMembersService
+	TeamPipelines     *TeamPipelinesService
+	TeamSuites        *TeamSuitesService
+	Pipelines         *PipelinesService
+	PipelineTemplates *PipelineTemplatesService
+	Rules             *RulesService
+	Builds            *BuildsService
+	TestSuites        *TestSuitesService
+	FlakyTests        *FlakyTestsService
+	Registries        *RegistriesService
+	RegistryTokens    *RegistryTokensService
+	Metrics           *MetricsService
+
 	baseURL   *url.URL // origin plus optional path prefix, no trailing slash
 	agentURL  *url.URL
 	org       string
@@ -84,10 +100,6 @@ type Client struct {
 	resetUnit    time.Duration
 	retryWaitMax time.Duration
 }
-
-// methodKey carries the HTTP method to checkRetry, which only sees the
-// context when the request failed without a response.
-type methodKey struct{}
 
 // NewClient validates cfg, fills in defaults and builds a Client.
 func NewClient(cfg Config) (*Client, error) {
@@ -176,9 +188,7 @@ func newClient(cfg Config, resetUnit time.Duration) (*Client, error) {
 	}
 	c.http = rc
 
-	c.Clusters = &ClustersService{client: c}
-	c.Queues = &QueuesService{client: c}
-	c.ClusterTokens = &ClusterTokensService{client: c}
+	c.services()
 	return c, nil
 }
 
@@ -216,25 +226,9 @@ func (c *Client) AgentURL() string { return c.agentURL.String() }
 // empty or would change the meaning of the path ("." or "..").
 var ErrInvalidID = errors.New("buildkite: invalid ID")
 
-// orgPath builds "/v2/organizations/{org}/seg/seg..." with every segment
-// escaped. An empty ID would otherwise turn a Get into a List.
-func (c *Client) orgPath(segments ...string) (string, error) {
-	var b strings.Builder
-	b.WriteString("/v2/organizations/")
-	b.WriteString(url.PathEscape(c.org))
-	for _, s := range segments {
-		if s == "" || s == "." || s == ".." {
-			return "", fmt.Errorf("%w %q", ErrInvalidID, s)
-		}
-		b.WriteByte('/')
-		b.WriteString(url.PathEscape(s))
-	}
-	return b.String(), nil
-}
-
-// endpoint joins an already-escaped path and a query onto the base URL.
-func (c *Client) endpoint(path string, query url.Values) (*url.URL, error) {
-	u, err := url.Parse(c.baseURL.String() + path)
+// endpoint joins an already-escaped path and a query onto an origin.
+func endpoint(origin *url.URL, path string, query url.Values) (*url.URL, error) {
+	u, err := url.Parse(origin.String() + path)
 	if err != nil {
 		return nil, fmt.Errorf("buildkite: building URL for %q: %w", path, err)
 	}
@@ -244,47 +238,49 @@ func (c *Client) endpoint(path string, query url.Values) (*url.URL, error) {
 	return u, nil
 }
 
-// call sends one request to path (relative to the base URL) and decodes the
-// response into out; see do.
-func (c *Client) call(ctx context.Context, method, path string, in, out any) error {
-	u, err := c.endpoint(path, nil)
-	if err != nil {
-		return err
+// send is the one request path of every service: it builds the URL on the REST or the agent origin, and
+// sends the call through do.
+func (c *Client) send(ctx context.Context, r call) (http.Header, error) {
+	origin := c.baseURL
+	if r.agentToken != "" {
+		origin = c.agentURL
 	}
-	_, err = c.do(ctx, method, u, in, out)
-	return err
+	u, err := endpoint(origin, r.path, r.query)
+	if err != nil {
+		return nil, err
+	}
+	return c.do(ctx, r, u)
 }
 
-// do is the one request path: it encodes in as JSON, sends it with
-// authentication, retries and rate limiting, turns any non-2xx status into an
-// *Error and decodes a non-empty 2xx body into out (when out is non-nil). The
-// response headers are returned for callers that need them (pagination).
-func (c *Client) do(ctx context.Context, method string, u *url.URL, in, out any) (http.Header, error) {
-	path := u.EscapedPath()
+// do sends one call to u: it encodes the body as JSON, authenticates, retries and paces, turns any non-2xx
+// status into an *Error and decodes a non-empty 2xx body into r.out. The response headers are returned for
+// callers that need them (pagination).
+func (c *Client) do(ctx context.Context, r call, u *url.URL) (http.Header, error) {
+	method, path := r.method, u.EscapedPath()
 
 	// A []byte body lets retryablehttp replay it on every attempt.
-	var body []byte
-	if in != nil {
-		b, err := json.Marshal(in)
+	var rawBody any
+	if r.in != nil {
+		b, err := json.Marshal(r.in)
 		if err != nil {
 			return nil, fmt.Errorf("%s %s: encoding request: %w", method, path, err)
 		}
-		body = b
+		rawBody = b
 	}
 
-	ctx = context.WithValue(ctx, methodKey{}, method)
-	var rawBody any
-	if body != nil {
-		rawBody = body
-	}
+	ctx = context.WithValue(ctx, repeatableKey{}, r.repeatable)
 	req, err := retryablehttp.NewRequestWithContext(ctx, method, u.String(), rawBody)
 	if err != nil {
 		return nil, fmt.Errorf("%s %s: %w", method, path, err)
 	}
-	req.Header.Set("Authorization", "Bearer "+c.token)
+	if r.agentToken != "" {
+		req.Header.Set("Authorization", "Token "+r.agentToken)
+	} else {
+		req.Header.Set("Authorization", "Bearer "+c.token)
+	}
 	req.Header.Set("Accept", "application/json")
 	req.Header.Set("User-Agent", c.userAgent)
-	if body != nil {
+	if rawBody != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
 
@@ -301,8 +297,8 @@ func (c *Client) do(ctx context.Context, method string, u *url.URL, in, out any)
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		return resp.Header, newError(method, path, resp.StatusCode, data)
 	}
-	if out != nil && len(bytes.TrimSpace(data)) > 0 {
-		if err := json.Unmarshal(data, out); err != nil {
+	if r.out != nil && len(bytes.TrimSpace(data)) > 0 {
+		if err := json.Unmarshal(data, r.out); err != nil {
 			return resp.Header, fmt.Errorf("%s %s: decoding %d response: %w", method, path, resp.StatusCode, err)
 		}
 	}

@@ -62,7 +62,15 @@ func (s *ClusterTokensService) List(ctx context.Context, clusterID string) ([]Cl
 
 // Get returns one agent token (without its secret).
 func (s *ClusterTokensService) Get(ctx context.Context, clusterID, id string) (*ClusterToken, error) {
-	return s.send(ctx, http.MethodGet, clusterID, id, nil)
+	list, err := s.client.orgPath("clusters", clusterID, "tokens")
+	if err != nil {
+		return nil, err
+	}
+	p, err := joinPath(list, id)
+	if err != nil {
+		return nil, err
+	}
+	return readItem(ctx, s.client, list, p, id, func(t *ClusterToken) []string { return []string{t.ID} })
 }
 
 // Create creates an agent token; the response is the only one carrying Token.
@@ -71,17 +79,17 @@ func (s *ClusterTokensService) Create(ctx context.Context, clusterID string, in 
 	if err != nil {
 		return nil, err
 	}
-	var out ClusterToken
-	if err := s.client.call(ctx, http.MethodPost, p, in, &out); err != nil {
-		return nil, err
-	}
-	return &out, nil
+	return create[ClusterToken](ctx, s.client, p, in)
 }
 
 // Update changes an agent token with PATCH: the specification does not show
 // this endpoint, and PATCH is what the official client sends.
 func (s *ClusterTokensService) Update(ctx context.Context, clusterID, id string, in ClusterTokenUpdate) (*ClusterToken, error) {
-	return s.send(ctx, http.MethodPatch, clusterID, id, in)
+	p, err := s.client.orgPath("clusters", clusterID, "tokens", id)
+	if err != nil {
+		return nil, err
+	}
+	return change[ClusterToken](ctx, s.client, http.MethodPatch, p, in)
 }
 
 // Delete revokes an agent token.
@@ -90,18 +98,5 @@ func (s *ClusterTokensService) Delete(ctx context.Context, clusterID, id string)
 	if err != nil {
 		return err
 	}
-	return s.client.call(ctx, http.MethodDelete, p, nil, nil)
-}
-
-// send performs a request on .../clusters/{clusterID}/tokens/{id}.
-func (s *ClusterTokensService) send(ctx context.Context, method, clusterID, id string, in any) (*ClusterToken, error) {
-	p, err := s.client.orgPath("clusters", clusterID, "tokens", id)
-	if err != nil {
-		return nil, err
-	}
-	var out ClusterToken
-	if err := s.client.call(ctx, method, p, in, &out); err != nil {
-		return nil, err
-	}
-	return &out, nil
+	return s.client.remove(ctx, p)
 }

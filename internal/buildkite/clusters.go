@@ -71,15 +71,15 @@ func (s *ClustersService) List(ctx context.Context) ([]Cluster, error) {
 
 // Get returns one cluster by ID.
 func (s *ClustersService) Get(ctx context.Context, id string) (*Cluster, error) {
-	p, err := s.client.orgPath("clusters", id)
+	list, err := s.client.orgPath("clusters")
 	if err != nil {
 		return nil, err
 	}
-	var out Cluster
-	if err := s.client.call(ctx, http.MethodGet, p, nil, &out); err != nil {
+	p, err := joinPath(list, id)
+	if err != nil {
 		return nil, err
 	}
-	return &out, nil
+	return readItem(ctx, s.client, list, p, id, func(c *Cluster) []string { return []string{c.ID} })
 }
 
 // Create creates a cluster (the service answers 201).
@@ -88,11 +88,7 @@ func (s *ClustersService) Create(ctx context.Context, in ClusterCreate) (*Cluste
 	if err != nil {
 		return nil, err
 	}
-	var out Cluster
-	if err := s.client.call(ctx, http.MethodPost, p, in, &out); err != nil {
-		return nil, err
-	}
-	return &out, nil
+	return create[Cluster](ctx, s.client, p, in)
 }
 
 // Update changes a cluster with PUT, the form the specification shows.
@@ -101,11 +97,7 @@ func (s *ClustersService) Update(ctx context.Context, id string, in ClusterUpdat
 	if err != nil {
 		return nil, err
 	}
-	var out Cluster
-	if err := s.client.call(ctx, http.MethodPut, p, in, &out); err != nil {
-		return nil, err
-	}
-	return &out, nil
+	return change[Cluster](ctx, s.client, http.MethodPut, p, in)
 }
 
 // Delete deletes a cluster; the service also deletes its queues and tokens.
@@ -114,7 +106,7 @@ func (s *ClustersService) Delete(ctx context.Context, id string) error {
 	if err != nil {
 		return err
 	}
-	return s.client.call(ctx, http.MethodDelete, p, nil, nil)
+	return s.client.remove(ctx, p)
 }
 
 // ClearDefaultQueue unsets a cluster's default queue by sending an explicit null, which ClusterUpdate
@@ -124,10 +116,5 @@ func (s *ClustersService) ClearDefaultQueue(ctx context.Context, id string) (*Cl
 	if err != nil {
 		return nil, err
 	}
-	var out Cluster
-	body := map[string]any{"default_queue_id": nil}
-	if err := s.client.call(ctx, http.MethodPut, p, body, &out); err != nil {
-		return nil, err
-	}
-	return &out, nil
+	return change[Cluster](ctx, s.client, http.MethodPut, p, map[string]any{"default_queue_id": nil})
 }

@@ -27,7 +27,7 @@ func listAll[T any](ctx context.Context, c *Client, path string, query url.Value
 	if q.Get("per_page") == "" {
 		q.Set("per_page", perPage)
 	}
-	next, err := c.endpoint(path, q)
+	next, err := endpoint(c.baseURL, path, q)
 	if err != nil {
 		return nil, err
 	}
@@ -49,7 +49,7 @@ func listAll[T any](ctx context.Context, c *Client, path string, query url.Value
 		}
 
 		var items []T
-		h, err := c.do(ctx, http.MethodGet, next, nil, &items)
+		h, err := c.do(ctx, call{method: http.MethodGet, out: &items, repeatable: true}, next)
 		if err != nil {
 			return nil, err
 		}

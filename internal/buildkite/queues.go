@@ -71,7 +71,15 @@ func (s *QueuesService) List(ctx context.Context, clusterID string) ([]Queue, er
 
 // Get returns one queue of a cluster.
 func (s *QueuesService) Get(ctx context.Context, clusterID, id string) (*Queue, error) {
-	return s.send(ctx, http.MethodGet, nil, clusterID, id)
+	list, err := s.client.orgPath("clusters", clusterID, "queues")
+	if err != nil {
+		return nil, err
+	}
+	p, err := joinPath(list, id)
+	if err != nil {
+		return nil, err
+	}
+	return readItem(ctx, s.client, list, p, id, func(q *Queue) []string { return []string{q.ID} })
 }
 
 // Create creates a queue in a cluster (the service answers 201).
@@ -80,16 +88,16 @@ func (s *QueuesService) Create(ctx context.Context, clusterID string, in QueueCr
 	if err != nil {
 		return nil, err
 	}
-	var out Queue
-	if err := s.client.call(ctx, http.MethodPost, p, in, &out); err != nil {
-		return nil, err
-	}
-	return &out, nil
+	return create[Queue](ctx, s.client, p, in)
 }
 
 // Update changes a queue with PUT, the form the specification shows.
 func (s *QueuesService) Update(ctx context.Context, clusterID, id string, in QueueUpdate) (*Queue, error) {
-	return s.send(ctx, http.MethodPut, in, clusterID, id)
+	p, err := s.client.orgPath("clusters", clusterID, "queues", id)
+	if err != nil {
+		return nil, err
+	}
+	return change[Queue](ctx, s.client, http.MethodPut, p, in)
 }
 
 // Delete deletes a queue.
@@ -98,7 +106,7 @@ func (s *QueuesService) Delete(ctx context.Context, clusterID, id string) error 
 	if err != nil {
 		return err
 	}
-	return s.client.call(ctx, http.MethodDelete, p, nil, nil)
+	return s.client.remove(ctx, p)
 }
 
 // Pause stops dispatching jobs to the queue's agents; note is shown on the
@@ -113,10 +121,16 @@ func (s *QueuesService) Resume(ctx context.Context, clusterID, id string) (*Queu
 	return s.dispatchAction(ctx, clusterID, id, "resume_dispatch", nil)
 }
 
-// dispatchAction posts a pause or resume. go-buildkite ignores the response
-// body, so when it comes back empty the queue is read again instead.
+// dispatchAction posts a pause or resume. Repeating one is harmless (the
+// second answers 422 "already paused"), so it is repeatable. go-buildkite
+// ignores the response body, so when it comes back empty the queue is read
+// again instead.
 func (s *QueuesService) dispatchAction(ctx context.Context, clusterID, id, action string, in any) (*Queue, error) {
-	q, err := s.send(ctx, http.MethodPost, in, clusterID, id, action)
+	p, err := s.client.orgPath("clusters", clusterID, "queues", id, action)
+	if err != nil {
+		return nil, err
+	}
+	q, err := change[Queue](ctx, s.client, http.MethodPost, p, in)
 	if err != nil {
 		return nil, err
 	}
@@ -124,18 +138,4 @@ func (s *QueuesService) dispatchAction(ctx context.Context, clusterID, id, actio
 		return s.Get(ctx, clusterID, id)
 	}
 	return q, nil
-}
-
-// send performs a request on .../clusters/{clusterID}/queues/{id}[/action]
-// and decodes the queue it returns.
-func (s *QueuesService) send(ctx context.Context, method string, in any, clusterID, id string, action ...string) (*Queue, error) {
-	p, err := s.client.orgPath(append([]string{"clusters", clusterID, "queues", id}, action...)...)
-	if err != nil {
-		return nil, err
-	}
-	var out Queue
-	if err := s.client.call(ctx, method, p, in, &out); err != nil {
-		return nil, err
-	}
-	return &out, nil
 }

@@ -12,28 +12,18 @@ import (
 	"time"
 )
 
-// idempotent lists the methods whose repetition cannot create a duplicate,
-// so they may be retried after a 5xx or a broken connection.
-var idempotent = map[string]bool{
-	http.MethodGet:     true,
-	http.MethodHead:    true,
-	http.MethodOptions: true,
-	http.MethodPut:     true,
-	http.MethodPatch:   true,
-	http.MethodDelete:  true,
-}
-
-// checkRetry is the retryablehttp.CheckRetry policy. A POST is only retried
-// when the service cannot have acted on it (429, or the connection was never
-// established), because retrying a create that did happen makes a duplicate.
+// checkRetry is the retryablehttp.CheckRetry policy. A call that is not
+// repeatable (a create) is only retried when the service cannot have acted on
+// it (429, or the connection was never established), because retrying a create
+// that did happen makes a duplicate.
 func checkRetry(ctx context.Context, resp *http.Response, err error) (bool, error) {
 	// The caller gave up; returning the context error stops retryablehttp too.
 	if ctx.Err() != nil {
 		return false, ctx.Err()
 	}
-	method, _ := ctx.Value(methodKey{}).(string)
+	repeatable := isRepeatable(ctx)
 	if err != nil {
-		if idempotent[method] {
+		if repeatable {
 			return !isPermanent(err), nil
 		}
 		return neverConnected(err), nil
@@ -42,7 +32,7 @@ func checkRetry(ctx context.Context, resp *http.Response, err error) (bool, erro
 	case resp.StatusCode == http.StatusTooManyRequests:
 		return true, nil
 	case resp.StatusCode >= 500 && resp.StatusCode != http.StatusNotImplemented:
-		return idempotent[method], nil
+		return repeatable, nil
 	}
 	return false, nil
 }

@@ -264,7 +264,8 @@ func TestCheckRetry(t *testing.T) {
 			if ctx == nil {
 				ctx = context.Background()
 			}
-			ctx = context.WithValue(ctx, methodKey{}, tc.method)
+			// The method stands for the call: only GET, PUT, PATCH and DELETE are repeatable in these cases.
+			ctx = context.WithValue(ctx, repeatableKey{}, tc.method != "" && tc.method != http.MethodPost)
 			var resp *http.Response
 			if tc.status != 0 {
 				resp = &http.Response{StatusCode: tc.status}
