@@ -26,16 +26,7 @@ import (
 const KindBuild Kind = "build"
 
 func init() {
-	registerKind(KindBuild, kindOps{
-		exists: func(st *Store, org, id string) bool { return st.buildByID(org, id) != nil },
-		remove: func(st *Store, org, id string) bool {
-			b := st.buildByID(org, id)
-			if b != nil {
-				delete(st.builds.builds, b.id)
-			}
-			return b != nil
-		},
-	})
+	registerKind(KindBuild, (*Store).buildByID, func(st *Store, b *buildRecord) { delete(st.builds.builds, b.id) })
 }
 
 // stepsOf returns the steps a new build of p runs. It is a variable so tests can give pipelines steps

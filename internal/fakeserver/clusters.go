@@ -29,36 +29,9 @@ var queueKeyPattern = regexp.MustCompile(`^[a-zA-Z0-9][a-zA-Z0-9_-]*$`)
 const queueKeyMaxLen = 100
 
 func init() {
-	registerKind(KindCluster, kindOps{
-		exists: func(st *Store, org, id string) bool { return st.cluster(org, id) != nil },
-		remove: func(st *Store, org, id string) bool {
-			c := st.cluster(org, id)
-			if c != nil {
-				st.deleteCluster(c)
-			}
-			return c != nil
-		},
-	})
-	registerKind(KindQueue, kindOps{
-		exists: func(st *Store, org, id string) bool { return st.queueByID(org, id) != nil },
-		remove: func(st *Store, org, id string) bool {
-			q := st.queueByID(org, id)
-			if q != nil {
-				st.deleteQueue(q)
-			}
-			return q != nil
-		},
-	})
-	registerKind(KindClusterToken, kindOps{
-		exists: func(st *Store, org, id string) bool { return st.clusterTokenByID(org, id) != nil },
-		remove: func(st *Store, org, id string) bool {
-			t := st.clusterTokenByID(org, id)
-			if t != nil {
-				delete(st.clusters.tokens, t.id)
-			}
-			return t != nil
-		},
-	})
+	registerKind(KindCluster, (*Store).cluster, (*Store).deleteCluster)
+	registerKind(KindQueue, nestedKey((*Store).queue), (*Store).deleteQueue)
+	registerKind(KindClusterToken, nestedKey((*Store).clusterToken), (*Store).deleteClusterToken)
 }
 
 // ---- state ----
@@ -119,29 +92,15 @@ func (st *Store) cluster(org, id string) *clusterRecord {
 	return nil
 }
 
-func (st *Store) queueByID(org, id string) *queueRecord {
-	if q, ok := st.clusters.queues[id]; ok && q.org == org {
-		return q
-	}
-	return nil
-}
-
 func (st *Store) queue(org, clusterID, id string) *queueRecord {
-	if q := st.queueByID(org, id); q != nil && q.clusterID == clusterID {
+	if q, ok := st.clusters.queues[id]; ok && q.org == org && q.clusterID == clusterID {
 		return q
-	}
-	return nil
-}
-
-func (st *Store) clusterTokenByID(org, id string) *clusterTokenRecord {
-	if t, ok := st.clusters.tokens[id]; ok && t.org == org {
-		return t
 	}
 	return nil
 }
 
 func (st *Store) clusterToken(org, clusterID, id string) *clusterTokenRecord {
-	if t := st.clusterTokenByID(org, id); t != nil && t.clusterID == clusterID {
+	if t, ok := st.clusters.tokens[id]; ok && t.org == org && t.clusterID == clusterID {
 		return t
 	}
 	return nil
@@ -200,6 +159,9 @@ func (st *Store) deleteQueue(q *queueRecord) {
 	}
 	delete(st.clusters.queues, q.id)
 }
+
+// deleteClusterToken removes t. The write lock must be held.
+func (st *Store) deleteClusterToken(t *clusterTokenRecord) { delete(st.clusters.tokens, t.id) }
 
 // ClusterDefaultQueueID returns the ID of the cluster's default queue ("" when none); ok is false when
 // the cluster does not exist in org.
@@ -822,7 +784,7 @@ func (s *Server) deleteClusterTokenHandler(w http.ResponseWriter, r *http.Reques
 		if err != nil {
 			return err
 		}
-		delete(s.store.clusters.tokens, t.id)
+		s.store.deleteClusterToken(t)
 		return nil
 	})
 	respondNoContent(w, err)

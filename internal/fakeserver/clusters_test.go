@@ -350,12 +350,12 @@ func TestClusterDeleteCascades(t *testing.T) {
 	tid := e.api("POST", "/clusters/"+cid+"/tokens", map[string]any{"description": "d"}).object(t)["id"].(string)
 
 	expect(t, e.api("DELETE", "/clusters/"+cid, nil), 204)
-	for kind, id := range map[Kind]string{KindCluster: cid, KindQueue: qid, KindClusterToken: tid} {
+	for kind, id := range map[Kind]string{KindCluster: cid, KindQueue: cid + "/" + qid, KindClusterToken: cid + "/" + tid} {
 		if st.Exists(kind, "acme", id) {
 			t.Errorf("%s %s survived its cluster", kind, id)
 		}
 	}
-	if !st.Exists(KindQueue, "acme", keptQueue) || !st.Exists(KindCluster, "acme", keep) {
+	if !st.Exists(KindQueue, "acme", keep+"/"+keptQueue) || !st.Exists(KindCluster, "acme", keep) {
 		t.Fatal("another cluster's queue was deleted")
 	}
 }
@@ -367,7 +367,7 @@ func TestStoreAccessors(t *testing.T) {
 	qid := e.createQueue(cid, "q")
 	tid := e.api("POST", "/clusters/"+cid+"/tokens", map[string]any{"description": "d"}).object(t)["id"].(string)
 
-	for kind, id := range map[Kind]string{KindCluster: cid, KindQueue: qid, KindClusterToken: tid} {
+	for kind, id := range map[Kind]string{KindCluster: cid, KindQueue: cid + "/" + qid, KindClusterToken: cid + "/" + tid} {
 		if !st.Exists(kind, "acme", id) {
 			t.Errorf("%s does not exist", kind)
 		}
@@ -376,6 +376,17 @@ func TestStoreAccessors(t *testing.T) {
 		}
 		if st.Exists(kind, "acme", "nope") {
 			t.Errorf("unknown %s exists", kind)
+		}
+	}
+	// Nested kinds name their cluster, and it must be theirs: a bare ID, another cluster or an empty part
+	// names nothing, and Remove leaves the record alone.
+	other := e.createCluster("other")
+	for _, kind := range []Kind{KindQueue, KindClusterToken} {
+		child := map[Kind]string{KindQueue: qid, KindClusterToken: tid}[kind]
+		for _, bad := range []string{child, other + "/" + child, "nope/" + child, cid + "/", "/" + child, cid + "/nope", ""} {
+			if st.Exists(kind, "acme", bad) || st.Remove(kind, "acme", bad) {
+				t.Errorf("%s %q exists", kind, bad)
+			}
 		}
 	}
 
@@ -399,21 +410,21 @@ func TestStoreAccessors(t *testing.T) {
 	}
 
 	// Remove works like the API: "deleted outside Terraform".
-	if !st.Remove(KindQueue, "acme", qid) || st.Remove(KindQueue, "acme", qid) {
+	if !st.Remove(KindQueue, "acme", cid+"/"+qid) || st.Remove(KindQueue, "acme", cid+"/"+qid) {
 		t.Fatal("Remove queue")
 	}
 	if got, _ := st.ClusterDefaultQueueID("acme", cid); got != "" {
 		t.Fatalf("removing the default queue left %q", got)
 	}
 	expectError(t, e.api("GET", "/clusters/"+cid+"/queues/"+qid, nil), 404, "No queue found")
-	if !st.Remove(KindClusterToken, "acme", tid) || st.Exists(KindClusterToken, "acme", tid) {
+	if !st.Remove(KindClusterToken, "acme", cid+"/"+tid) || st.Exists(KindClusterToken, "acme", cid+"/"+tid) {
 		t.Fatal("Remove token")
 	}
 	if st.Remove(KindCluster, "other", cid) {
 		t.Fatal("Remove from the wrong org")
 	}
 	qid2 := e.createQueue(cid, "q2")
-	if !st.Remove(KindCluster, "acme", cid) || st.Exists(KindQueue, "acme", qid2) {
+	if !st.Remove(KindCluster, "acme", cid) || st.Exists(KindQueue, "acme", cid+"/"+qid2) {
 		t.Fatal("Remove cluster did not cascade")
 	}
 	expectError(t, e.api("GET", "/clusters/"+cid, nil), 404, "No cluster found")

@@ -38,29 +38,9 @@ const (
 const defaultQueueKey = "default"
 
 func init() {
-	registerKind(KindAgent, kindOps{
-		exists: func(st *Store, org, id string) bool { return st.agentByID(org, id) != nil },
-		remove: func(st *Store, org, id string) bool {
-			a := st.agentByID(org, id)
-			if a != nil {
-				delete(st.metrics.agents, a.id)
-			}
-			return a != nil
-		},
-	})
-	registerKind(KindAgentToken, kindOps{
-		exists: func(st *Store, org, id string) bool {
-			t, ok := st.metrics.agentTokens[id]
-			return ok && t.org == org
-		},
-		remove: func(st *Store, org, id string) bool {
-			t, ok := st.metrics.agentTokens[id]
-			if ok && t.org == org {
-				delete(st.metrics.agentTokens, id)
-				return true
-			}
-			return false
-		},
+	registerKind(KindAgent, (*Store).agentByID, func(st *Store, a *agentRecord) { delete(st.metrics.agents, a.id) })
+	registerKind(KindAgentToken, (*Store).agentToken, func(st *Store, t *agentTokenRecord) {
+		delete(st.metrics.agentTokens, t.token)
 	})
 }
 
@@ -100,6 +80,14 @@ type jobKey struct {
 }
 
 // agentByID returns the agent of org with id, or nil. A lock must be held.
+// agentToken returns org's agent registration token with the secret token, or nil. A lock must be held.
+func (st *Store) agentToken(org, token string) *agentTokenRecord {
+	if t, ok := st.metrics.agentTokens[token]; ok && t.org == org {
+		return t
+	}
+	return nil
+}
+
 func (st *Store) agentByID(org, id string) *agentRecord {
 	if a, ok := st.metrics.agents[id]; ok && a.org == org {
 		return a

@@ -37,16 +37,7 @@ import (
 const KindPipeline Kind = "pipeline"
 
 func init() {
-	registerKind(KindPipeline, kindOps{
-		exists: func(st *Store, org, id string) bool { return st.pipelineByID(org, id) != nil },
-		remove: func(st *Store, org, id string) bool {
-			p := st.pipelineByID(org, id)
-			if p != nil {
-				st.deletePipeline(p)
-			}
-			return p != nil
-		},
-	})
+	registerKind(KindPipeline, (*Store).pipelineByID, (*Store).deletePipeline)
 }
 
 // Slug rule of spec 2.12.1.

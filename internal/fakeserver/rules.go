@@ -17,16 +17,7 @@ import (
 const KindRule Kind = "rule"
 
 func init() {
-	registerKind(KindRule, kindOps{
-		exists: func(st *Store, org, id string) bool { return st.ruleByID(org, id) != nil },
-		remove: func(st *Store, org, id string) bool {
-			rule := st.ruleByID(org, id)
-			if rule != nil {
-				delete(st.rules.rules, rule.id)
-			}
-			return rule != nil
-		},
-	})
+	registerKind(KindRule, (*Store).ruleByID, func(st *Store, rule *ruleRecord) { delete(st.rules.rules, rule.id) })
 }
 
 // ruleTypes are the accepted rule types, each split into source type, action and target type.

@@ -15,22 +15,7 @@ import (
 const KindPipelineTemplate Kind = "pipeline_template"
 
 func init() {
-	registerKind(KindPipelineTemplate, kindOps{
-		exists: func(st *Store, org, id string) bool { return st.templateByID(org, id) != nil },
-		remove: func(st *Store, org, id string) bool {
-			t := st.templateByID(org, id)
-			if t == nil {
-				return false
-			}
-			for _, p := range st.pipelines.pipelines {
-				if p.templateID == t.id {
-					p.templateID = ""
-				}
-			}
-			delete(st.templates.templates, t.id)
-			return true
-		},
-	})
+	registerKind(KindPipelineTemplate, (*Store).templateByID, (*Store).deleteTemplate)
 }
 
 // ---- state ----
@@ -59,6 +44,17 @@ func (st *Store) templateByID(org, id string) *templateRecord {
 		return t
 	}
 	return nil
+}
+
+// deleteTemplate removes t for Store.Remove: "deleted outside Terraform" leaves its pipelines without a
+// template, where the API's DELETE refuses while pipelines use it. The write lock must be held.
+func (st *Store) deleteTemplate(t *templateRecord) {
+	for _, p := range st.pipelines.pipelines {
+		if p.templateID == t.id {
+			p.templateID = ""
+		}
+	}
+	delete(st.templates.templates, t.id)
 }
 
 // visibleTemplate returns the template of org with id that the user may see (admins see every template,
