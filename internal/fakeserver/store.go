@@ -62,10 +62,13 @@ type userRecord struct {
 
 // tokenRecord is an API access token: whose it is, which organizations it sees and which scopes it holds.
 type tokenRecord struct {
-	token  string
-	userID string
-	orgs   map[string]bool // org slugs
-	scopes map[string]bool
+	token       string
+	uuid        string // stable: derived from token (accessTokenUUID)
+	description string
+	createdAt   time.Time
+	userID      string
+	orgs        map[string]bool // org slugs
+	scopes      map[string]bool
 }
 
 // newStore returns an empty store holding one user, the owner of every token seeded later.
@@ -169,22 +172,17 @@ func (st *Store) addUser(name, email string) *userRecord {
 
 // AddToken seeds an access token belonging to the default user, seeing orgs and holding scopes (see
 // AllScopes). Organizations that do not exist yet are created, named after their slug. Adding a token
-// that exists replaces it.
+// that exists replaces it. Its uuid (GET /v2/access-token) is derived from token, the same in every run.
 func (st *Store) AddToken(token string, orgs []string, scopes []string) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	rec := &tokenRecord{token: token, userID: st.defaultUserID, orgs: map[string]bool{}, scopes: map[string]bool{}}
 	for _, slug := range orgs {
 		st.addOrg(slug, titleCase(slug))
 		if !st.isMember(slug, st.defaultUserID) {
 			st.addMember(slug, st.defaultUserID, true)
 		}
-		rec.orgs[slug] = true
 	}
-	for _, sc := range scopes {
-		rec.scopes[sc] = true
-	}
-	st.tokens[token] = rec
+	st.putToken(token, st.defaultUserID, "", orgs, scopes)
 }
 
 // titleCase turns an org slug into a display name: "my-org" becomes "My Org".
