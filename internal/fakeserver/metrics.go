@@ -371,7 +371,8 @@ func agentToken(r *http.Request) (string, bool) {
 }
 
 // authenticateAgent finds what the request's registration token reports on: 401 for a missing or unknown
-// token, 403 for a cluster agent token used from outside its allowed_ip_addresses. A lock must be held.
+// token (an expired cluster agent token included), 403 for a cluster agent token used from outside its
+// allowed_ip_addresses. A lock must be held.
 func (st *Store) authenticateAgent(r *http.Request) (metricsScope, *apiError) {
 	secret, ok := agentToken(r)
 	if !ok {
@@ -388,7 +389,7 @@ func (st *Store) authenticateAgent(r *http.Request) (metricsScope, *apiError) {
 			continue
 		}
 		c := st.cluster(t.org, t.clusterID)
-		if c == nil {
+		if c == nil || t.expired(st.now()) {
 			break
 		}
 		if !ipAllowed(r.RemoteAddr, t.allowedIPAddresses) {
@@ -409,10 +410,10 @@ func remoteHost(remoteAddr string) string {
 	return remoteAddr
 }
 
-// ipAllowed reports whether the remote address lies in one of the networks of allowed (CIDRs separated by
-// spaces or commas); an empty allowed means unrestricted. An address that does not parse is refused.
+// ipAllowed reports whether the remote address lies in one of the networks of allowed (CIDR blocks
+// separated by spaces); an empty allowed means unrestricted. An address that does not parse is refused.
 func ipAllowed(remoteAddr, allowed string) bool {
-	cidrs := strings.FieldsFunc(allowed, func(r rune) bool { return r == ' ' || r == ',' })
+	cidrs := cidrBlocks(allowed)
 	if len(cidrs) == 0 {
 		return true
 	}
