@@ -3,13 +3,15 @@ package fakeserver
 import (
 	"encoding/json"
 	"net/http"
+	"sort"
 	"strings"
 	"time"
 )
 
-// Rules (spec 2.18, 4.12): a rule allows an action from a source resource on a target resource. The only
-// type the spec (and go-buildkite) names is pipeline.trigger_build.pipeline, so it is the only one
-// accepted. value may be an object (go-buildkite's form) or a JSON string holding one (a client that
+// Rules (spec 2.18, 4.12): a rule allows an action from a source resource on a target resource. The types
+// accepted are pipeline.trigger_build.pipeline, the one the spec (and go-buildkite) names, and
+// pipeline.artifacts_read.pipeline, which the official Terraform provider documents; both take a source
+// and a target pipeline. value may be an object (go-buildkite's form) or a JSON string holding one (a client that
 // keeps the value as a JSON document); each pipeline in it is a UUID or a slug. Creating a rule that
 // exists (same type, source and target) is a 422.
 
@@ -22,7 +24,18 @@ func init() {
 
 // ruleTypes are the accepted rule types, each split into source type, action and target type.
 var ruleTypes = map[string]struct{ source, action, target string }{
-	"pipeline.trigger_build.pipeline": {"pipeline", "trigger_build", "pipeline"},
+	"pipeline.trigger_build.pipeline":  {"pipeline", "trigger_build", "pipeline"},
+	"pipeline.artifacts_read.pipeline": {"pipeline", "artifacts_read", "pipeline"},
+}
+
+// ruleTypeNames lists the accepted rule types for error messages, sorted.
+func ruleTypeNames() string {
+	names := make([]string, 0, len(ruleTypes))
+	for name := range ruleTypes {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	return strings.Join(names, ", ")
 }
 
 // ---- state ----
@@ -209,8 +222,7 @@ func (s *Server) createRule(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if _, known := ruleTypes[typ.Value]; !known {
-		writeError(w, errUnprocessable("Type "+typ.Value+" is not a rule type; the available type is "+
-			"pipeline.trigger_build.pipeline"))
+		writeError(w, errUnprocessable("Type "+typ.Value+" is not a rule type; the available types are "+ruleTypeNames()))
 		return
 	}
 	value, problem := readRuleValue(in.raw["value"])
