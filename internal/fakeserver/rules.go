@@ -3,6 +3,7 @@ package fakeserver
 import (
 	"encoding/json"
 	"net/http"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -19,7 +20,7 @@ import (
 const KindRule Kind = "rule"
 
 func init() {
-	registerKind(KindRule, (*Store).ruleByID, func(st *Store, rule *ruleRecord) { delete(st.rules.rules, rule.id) })
+	registerKind(KindRule, (*Store).ruleByID, func(st *Store, rule *ruleRecord) { st.rules.rules.remove(rule) })
 }
 
 // ruleTypes are the accepted rule types, each split into source type, action and target type.
@@ -42,10 +43,26 @@ func ruleTypeNames() string {
 
 // ruleState is this area's part of the Store.
 type ruleState struct {
-	rules map[string]*ruleRecord // by uuid
+	// rules are listed by org and by each pipeline they name ("pipeline:<id>"), and named by what makes
+	// one unique: type, source and target.
+	rules *table[*ruleRecord]
 }
 
-func newRuleState() ruleState { return ruleState{rules: map[string]*ruleRecord{}} }
+func newRuleState() ruleState {
+	return ruleState{rules: newTable(
+		func(r *ruleRecord) []string {
+			return distinct(r.org, "pipeline:"+r.sourceID, "pipeline:"+r.targetID)
+		},
+		func(r *ruleRecord) []string { return []string{ruleKey(r.org, r.typ, r.sourceID, r.targetID)} })}
+}
+
+// ruleKey names the one rule of org with this type, source and target.
+func ruleKey(org, typ, sourceID, targetID string) string {
+	return nameKey(org, typ, sourceID, targetID)
+}
+
+func (r *ruleRecord) recordID() string { return r.id }
+func (r *ruleRecord) recordSeq() int64 { return r.seq }
 
 type ruleRecord struct {
 	seq                     int64
@@ -57,28 +74,20 @@ type ruleRecord struct {
 
 // ruleByID returns the rule of org with id, or nil. A lock must be held.
 func (st *Store) ruleByID(org, id string) *ruleRecord {
-	if rule, ok := st.rules.rules[id]; ok && rule.org == org {
+	if rule, ok := st.rules.rules.get(id); ok && rule.org == org {
 		return rule
 	}
 	return nil
 }
 
-func (st *Store) rulesOf(org string) []*ruleRecord {
-	var out []*ruleRecord
-	for _, rule := range st.rules.rules {
-		if rule.org == org {
-			out = append(out, rule)
-		}
-	}
-	return sortBySeq(out, func(r *ruleRecord) int64 { return r.seq })
-}
+func (st *Store) rulesOf(org string) []*ruleRecord { return st.rules.rules.list(org) }
 
 // deleteRulesNaming removes org's rules whose source or target is id (a pipeline being deleted). The
 // write lock must be held.
 func (st *Store) deleteRulesNaming(org, id string) {
-	for rid, rule := range st.rules.rules {
-		if rule.org == org && (rule.sourceID == id || rule.targetID == id) {
-			delete(st.rules.rules, rid)
+	for _, rule := range slices.Clone(st.rules.rules.list("pipeline:" + id)) {
+		if rule.org == org {
+			st.rules.rules.remove(rule)
 		}
 	}
 }
@@ -240,17 +249,15 @@ func (s *Server) createRule(w http.ResponseWriter, r *http.Request) {
 		if target == nil {
 			return errUnprocessable("Target pipeline " + value.TargetPipeline + " is not a pipeline of this organization")
 		}
-		for _, rule := range s.store.rulesOf(org.slug) {
-			if rule.typ == typ.Value && rule.sourceID == source.id && rule.targetID == target.id {
-				return errUnprocessable("A " + typ.Value + " rule from " + source.slug + " to " + target.slug + " already exists")
-			}
+		if _, taken := s.store.rules.rules.lookup(ruleKey(org.slug, typ.Value, source.id, target.id)); taken {
+			return errUnprocessable("A " + typ.Value + " rule from " + source.slug + " to " + target.slug + " already exists")
 		}
 		id := newID()
 		rule := &ruleRecord{
 			seq: s.store.nextSeq(), org: org.slug, id: id, graphqlID: graphQLID("Rule", id), typ: typ.Value,
 			sourceID: source.id, targetID: target.id, createdAt: s.store.timestamp(), createdBy: user.id,
 		}
-		s.store.rules.rules[id] = rule
+		s.store.rules.rules.insert(rule)
 		out = s.store.ruleView(baseURL(r), rule)
 		return nil
 	})
@@ -267,7 +274,7 @@ func (s *Server) deleteRule(w http.ResponseWriter, r *http.Request) {
 		if rule == nil {
 			return errNotFound("rule")
 		}
-		delete(s.store.rules.rules, rule.id)
+		s.store.rules.rules.remove(rule)
 		return nil
 	})
 	respondNoContent(w, err)
