@@ -23,16 +23,27 @@ var (
 	_ resource.Resource                = (*clusterAgentTokenResource)(nil)
 	_ resource.ResourceWithConfigure   = (*clusterAgentTokenResource)(nil)
 	_ resource.ResourceWithImportState = (*clusterAgentTokenResource)(nil)
+	_ resource.ResourceWithIdentity    = (*clusterAgentTokenResource)(nil)
 	_ resource.ResourceWithModifyPlan  = (*clusterAgentTokenResource)(nil)
+)
+
+// clusterAgentTokenIdentity names a cluster agent token for import blocks and terraform query.
+var clusterAgentTokenIdentity = identifiedBy(
+	identityAttr("cluster_id", "The ID of the cluster the token belongs to."),
+	identityAttr("id", "The token's ID (a UUID)."),
 )
 
 // NewClusterAgentTokenResource returns the buildkite_cluster_agent_token resource.
 func NewClusterAgentTokenResource() resource.Resource {
-	return &clusterAgentTokenResource{resourceBase: newResourceBase("cluster_agent_token", writeScopes("write_clusters"))}
+	return &clusterAgentTokenResource{
+		resourceBase:     newResourceBase("cluster_agent_token", writeScopes("write_clusters")),
+		resourceIdentity: clusterAgentTokenIdentity,
+	}
 }
 
 type clusterAgentTokenResource struct {
 	resourceBase
+	resourceIdentity
 }
 
 type clusterAgentTokenModel struct {
@@ -177,6 +188,7 @@ func (v cidrValidator) ValidateString(_ context.Context, req validator.StringReq
 }
 
 func (r *clusterAgentTokenResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	defer r.identifyCreated(ctx, resp)
 	var plan clusterAgentTokenModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	if resp.Diagnostics.HasError() {
@@ -195,6 +207,7 @@ func (r *clusterAgentTokenResource) Create(ctx context.Context, req resource.Cre
 }
 
 func (r *clusterAgentTokenResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	defer r.identifyRead(ctx, req, resp)
 	var state clusterAgentTokenModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	if resp.Diagnostics.HasError() {
@@ -212,6 +225,7 @@ func (r *clusterAgentTokenResource) Read(ctx context.Context, req resource.ReadR
 }
 
 func (r *clusterAgentTokenResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	defer r.identifyUpdated(ctx, resp)
 	var plan, state clusterAgentTokenModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
@@ -244,7 +258,7 @@ func (r *clusterAgentTokenResource) Delete(ctx context.Context, req resource.Del
 
 // ImportState accepts "<cluster id>/<token id>". The secret cannot be recovered, so token stays null.
 func (r *clusterAgentTokenResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	parts, ok := parseImportID(resp, req.ID, uuidPart("<cluster id>"), uuidPart("<token id>"))
+	parts, ok := r.importParts(ctx, req, resp, uuidPart("<cluster id>"), uuidPart("<token id>"))
 	if !ok {
 		return
 	}

@@ -17,18 +17,26 @@ var (
 	_ resource.Resource                = (*clusterDefaultQueueResource)(nil)
 	_ resource.ResourceWithConfigure   = (*clusterDefaultQueueResource)(nil)
 	_ resource.ResourceWithImportState = (*clusterDefaultQueueResource)(nil)
+	_ resource.ResourceWithIdentity    = (*clusterDefaultQueueResource)(nil)
 	_ resource.ResourceWithModifyPlan  = (*clusterDefaultQueueResource)(nil)
 )
 
+// clusterDefaultQueueIdentity names a cluster default queue for import blocks and terraform query.
+var clusterDefaultQueueIdentity = identifiedBy(identityAttr("cluster_id", "The ID of the cluster."))
+
 // NewClusterDefaultQueueResource returns the buildkite_cluster_default_queue resource.
 func NewClusterDefaultQueueResource() resource.Resource {
-	return &clusterDefaultQueueResource{resourceBase: newResourceBase("cluster_default_queue", writeScopes("write_clusters"))}
+	return &clusterDefaultQueueResource{
+		resourceBase:     newResourceBase("cluster_default_queue", writeScopes("write_clusters")),
+		resourceIdentity: clusterDefaultQueueIdentity,
+	}
 }
 
 // clusterDefaultQueueResource sets a cluster's default queue. It is separate from buildkite_cluster
 // because the queue depends on the cluster: an attribute of the cluster would form a cycle.
 type clusterDefaultQueueResource struct {
 	resourceBase
+	resourceIdentity
 }
 
 type clusterDefaultQueueModel struct {
@@ -78,6 +86,7 @@ func (r *clusterDefaultQueueResource) set(ctx context.Context, plan *clusterDefa
 }
 
 func (r *clusterDefaultQueueResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	defer r.identifyCreated(ctx, resp)
 	var plan clusterDefaultQueueModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	if resp.Diagnostics.HasError() {
@@ -93,6 +102,7 @@ func (r *clusterDefaultQueueResource) Create(ctx context.Context, req resource.C
 }
 
 func (r *clusterDefaultQueueResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	defer r.identifyRead(ctx, req, resp)
 	var state clusterDefaultQueueModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	if resp.Diagnostics.HasError() {
@@ -115,6 +125,7 @@ func (r *clusterDefaultQueueResource) Read(ctx context.Context, req resource.Rea
 }
 
 func (r *clusterDefaultQueueResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	defer r.identifyUpdated(ctx, resp)
 	var plan clusterDefaultQueueModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	if resp.Diagnostics.HasError() {
@@ -155,7 +166,7 @@ func (r *clusterDefaultQueueResource) Delete(ctx context.Context, req resource.D
 
 // ImportState takes the cluster's ID.
 func (r *clusterDefaultQueueResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	parts, ok := parseImportID(resp, req.ID, uuidPart("<cluster id>"))
+	parts, ok := r.importParts(ctx, req, resp, uuidPart("<cluster id>"))
 	if !ok {
 		return
 	}

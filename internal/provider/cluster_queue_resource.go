@@ -22,17 +22,28 @@ var (
 	_ resource.Resource                     = (*clusterQueueResource)(nil)
 	_ resource.ResourceWithConfigure        = (*clusterQueueResource)(nil)
 	_ resource.ResourceWithImportState      = (*clusterQueueResource)(nil)
+	_ resource.ResourceWithIdentity         = (*clusterQueueResource)(nil)
 	_ resource.ResourceWithConfigValidators = (*clusterQueueResource)(nil)
 	_ resource.ResourceWithModifyPlan       = (*clusterQueueResource)(nil)
 )
 
+// clusterQueueIdentity names a cluster queue for import blocks and terraform query.
+var clusterQueueIdentity = identifiedBy(
+	identityAttr("cluster_id", "The ID of the cluster the queue belongs to."),
+	identityAttr("key", "The queue's key."),
+)
+
 // NewClusterQueueResource returns the buildkite_cluster_queue resource.
 func NewClusterQueueResource() resource.Resource {
-	return &clusterQueueResource{resourceBase: newResourceBase("cluster_queue", writeScopes("write_clusters"))}
+	return &clusterQueueResource{
+		resourceBase:     newResourceBase("cluster_queue", writeScopes("write_clusters")),
+		resourceIdentity: clusterQueueIdentity,
+	}
 }
 
 type clusterQueueResource struct {
 	resourceBase
+	resourceIdentity
 }
 
 type clusterQueueModel struct {
@@ -129,6 +140,7 @@ func (pausedNoteValidator) ValidateResource(ctx context.Context, req resource.Va
 }
 
 func (r *clusterQueueResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	defer r.identifyCreated(ctx, resp)
 	var plan clusterQueueModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	if resp.Diagnostics.HasError() {
@@ -166,6 +178,7 @@ func (m *clusterQueueModel) ident() string {
 }
 
 func (r *clusterQueueResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	defer r.identifyRead(ctx, req, resp)
 	var state clusterQueueModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	if resp.Diagnostics.HasError() {
@@ -184,6 +197,7 @@ func (r *clusterQueueResource) Read(ctx context.Context, req resource.ReadReques
 }
 
 func (r *clusterQueueResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	defer r.identifyUpdated(ctx, resp)
 	var plan, state clusterQueueModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
@@ -246,7 +260,7 @@ func (r *clusterQueueResource) Delete(ctx context.Context, req resource.DeleteRe
 // ImportState accepts "<cluster id>/<queue id>" or "<cluster id>/<queue key>"; a key that looks like a UUID
 // is still found by key when no queue has it as its ID.
 func (r *clusterQueueResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	parts, ok := parseImportID(resp, req.ID, uuidPart("<cluster id>"), keyPart("<queue id or key>"))
+	parts, ok := r.importParts(ctx, req, resp, uuidPart("<cluster id>"), keyPart("<queue id or key>"))
 	if !ok {
 		return
 	}

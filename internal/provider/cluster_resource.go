@@ -18,16 +18,24 @@ var (
 	_ resource.Resource                = (*clusterResource)(nil)
 	_ resource.ResourceWithConfigure   = (*clusterResource)(nil)
 	_ resource.ResourceWithImportState = (*clusterResource)(nil)
+	_ resource.ResourceWithIdentity    = (*clusterResource)(nil)
 	_ resource.ResourceWithModifyPlan  = (*clusterResource)(nil)
 )
 
+// clusterIdentity names a cluster for import blocks and terraform query.
+var clusterIdentity = identifiedBy(identityAttr("id", "The cluster's ID (a UUID)."))
+
 // NewClusterResource returns the buildkite_cluster resource.
 func NewClusterResource() resource.Resource {
-	return &clusterResource{resourceBase: newResourceBase("cluster", writeScopes("write_clusters"))}
+	return &clusterResource{
+		resourceBase:     newResourceBase("cluster", writeScopes("write_clusters")),
+		resourceIdentity: clusterIdentity,
+	}
 }
 
 type clusterResource struct {
 	resourceBase
+	resourceIdentity
 }
 
 type clusterModel struct {
@@ -108,6 +116,7 @@ func (r *clusterResource) Schema(_ context.Context, _ resource.SchemaRequest, re
 }
 
 func (r *clusterResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	defer r.identifyCreated(ctx, resp)
 	var plan clusterModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	if resp.Diagnostics.HasError() {
@@ -125,6 +134,7 @@ func (r *clusterResource) Create(ctx context.Context, req resource.CreateRequest
 }
 
 func (r *clusterResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	defer r.identifyRead(ctx, req, resp)
 	var state clusterModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	if resp.Diagnostics.HasError() {
@@ -142,6 +152,7 @@ func (r *clusterResource) Read(ctx context.Context, req resource.ReadRequest, re
 }
 
 func (r *clusterResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	defer r.identifyUpdated(ctx, resp)
 	var plan, state clusterModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
@@ -172,7 +183,7 @@ func (r *clusterResource) Delete(ctx context.Context, req resource.DeleteRequest
 
 // ImportState accepts the cluster's ID.
 func (r *clusterResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	parts, ok := parseImportID(resp, req.ID, uuidPart("<cluster id>"))
+	parts, ok := r.importParts(ctx, req, resp, uuidPart("<cluster id>"))
 	if !ok {
 		return
 	}

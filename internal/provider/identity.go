@@ -1,0 +1,160 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/identityschema"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+)
+
+// Resource identity (Terraform 1.12+): what names an object for a person, such as a queue's cluster and key.
+// It lets `import { to = …, identity = { … } }` and `terraform query` name objects without an import ID.
+//
+// A resource embeds resourceIdentity, built with identifiedBy, and so implements
+// resource.ResourceWithIdentity. Each identity attribute mirrors the state attribute of the same name, so
+// keeping the identity current is one deferred call at the top of Create, Read and Update:
+//
+//	defer r.identifyCreated(ctx, resp)      // Create
+//	defer r.identifyRead(ctx, req, resp)    // Read
+//	defer r.identifyUpdated(ctx, resp)      // Update
+//
+// and ImportState takes its parts from the import ID or from the identity alike:
+//
+//	parts, ok := r.importParts(ctx, req, resp, uuidPart("<cluster id>"), keyPart("<queue id or key>"))
+//
+// The identity attributes are listed in the order of the import ID's parts. An identity that can change
+// while the object lives (a renamed pipeline's slug) needs resp.ResourceBehavior.MutableIdentity = true in
+// the resource's Metadata, after calling resourceBase.Metadata.
+type resourceIdentity struct {
+	attrs []identityAttribute
+}
+
+// identityAttribute is one string attribute of an identity.
+type identityAttribute struct {
+	name        string // in the identity and in the resource's state
+	description string
+}
+
+// identityAttr names a state attribute that is part of the identity.
+func identityAttr(name, description string) identityAttribute {
+	return identityAttribute{name: name, description: description}
+}
+
+// identifiedBy builds the identity of a resource from state attributes, in the order of its import ID.
+func identifiedBy(attrs ...identityAttribute) resourceIdentity {
+	return resourceIdentity{attrs: attrs}
+}
+
+// IdentitySchema implements resource.ResourceWithIdentity: every attribute is a string required to import.
+func (i *resourceIdentity) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
+	attrs := make(map[string]identityschema.Attribute, len(i.attrs))
+	for _, a := range i.attrs {
+		attrs[a.name] = identityschema.StringAttribute{RequiredForImport: true, Description: a.description}
+	}
+	resp.IdentitySchema = identityschema.Schema{Attributes: attrs}
+}
+
+// attributeSource is what identities are copied from: tfsdk.State, tfsdk.Plan and the tfsdk.Resource of a
+// list result.
+type attributeSource interface {
+	GetAttribute(ctx context.Context, p path.Path, target any) diag.Diagnostics
+}
+
+// identify copies the identity attributes of the resource held in src into identity. It leaves identity as
+// it is when src does not hold the resource or any attribute is not known yet.
+func (i *resourceIdentity) identify(ctx context.Context, src attributeSource, identity *tfsdk.ResourceIdentity, diags *diag.Diagnostics) {
+	if identity == nil {
+		return
+	}
+	values := make([]types.String, len(i.attrs))
+	for n, a := range i.attrs {
+		if d := src.GetAttribute(ctx, path.Root(a.name), &values[n]); d.HasError() {
+			diags.Append(d...)
+			return
+		}
+		if values[n].IsNull() || values[n].IsUnknown() {
+			return
+		}
+	}
+	for n, a := range i.attrs {
+		diags.Append(identity.SetAttribute(ctx, path.Root(a.name), values[n])...)
+	}
+}
+
+// identifyCreated sets the identity from the state Create leaves; defer it at the top of Create.
+func (i *resourceIdentity) identifyCreated(ctx context.Context, resp *resource.CreateResponse) {
+	if !resp.State.Raw.IsNull() {
+		i.identify(ctx, resp.State, resp.Identity, &resp.Diagnostics)
+	}
+}
+
+// identifyUpdated sets the identity from the state Update leaves; defer it at the top of Update.
+func (i *resourceIdentity) identifyUpdated(ctx context.Context, resp *resource.UpdateResponse) {
+	if !resp.State.Raw.IsNull() {
+		i.identify(ctx, resp.State, resp.Identity, &resp.Diagnostics)
+	}
+}
+
+// identifyRead keeps the identity current from the state Read leaves; defer it at the top of Read. When Read
+// removed the resource, the identity comes from the prior state: state written by a CLI older than 1.12, or
+// by a provider version without identities, has none, and the framework refuses a Read that returns none.
+func (i *resourceIdentity) identifyRead(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	src := resp.State
+	if src.Raw.IsNull() {
+		src = req.State
+	}
+	if !src.Raw.IsNull() {
+		i.identify(ctx, src, resp.Identity, &resp.Diagnostics)
+	}
+}
+
+// importParts returns the parts of an import: split from the import ID, or, for an import block with an
+// identity, the identity's attributes in order. Either way each part is checked against parts, and a
+// failure is reported as "Invalid Import ID" or "Invalid Import Identity" naming the accepted form.
+func (i *resourceIdentity) importParts(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse, parts ...importPart) ([]string, bool) {
+	if req.ID != "" || req.Identity == nil {
+		return parseImportID(resp, req.ID, parts...)
+	}
+	if len(parts) != len(i.attrs) {
+		resp.Diagnostics.AddError("Invalid Import Identity",
+			fmt.Sprintf("The resource's identity has %d attributes and its import ID %d parts. Please report this issue to the provider developers.", len(i.attrs), len(parts)))
+		return nil, false
+	}
+	values := make([]string, len(i.attrs))
+	var problems []string
+	for n, a := range i.attrs {
+		var v types.String
+		resp.Diagnostics.Append(req.Identity.GetAttribute(ctx, path.Root(a.name), &v)...)
+		if resp.Diagnostics.HasError() {
+			return nil, false
+		}
+		values[n] = strings.TrimSpace(v.ValueString())
+		switch p := parts[n]; {
+		case values[n] == "":
+			problems = append(problems, fmt.Sprintf("%s (%s) is empty", a.name, p.name))
+		case p.uuid && !isUUID(values[n]):
+			problems = append(problems, fmt.Sprintf("%s (%s) %q is not a UUID", a.name, p.name, values[n]))
+		}
+	}
+	if len(problems) > 0 {
+		resp.Diagnostics.AddError("Invalid Import Identity",
+			fmt.Sprintf("The identity must give %s: %s.", i.form(), strings.Join(problems, "; ")))
+		return nil, false
+	}
+	return values, true
+}
+
+// form renders the identity as an import block writes it: `{ cluster_id = "…", key = "…" }`.
+func (i *resourceIdentity) form() string {
+	names := make([]string, len(i.attrs))
+	for n, a := range i.attrs {
+		names[n] = a.name + ` = "…"`
+	}
+	return "{ " + strings.Join(names, ", ") + " }"
+}

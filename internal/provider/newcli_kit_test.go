@@ -1,0 +1,259 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	goplugin "github.com/hashicorp/go-plugin"
+	goversion "github.com/hashicorp/go-version"
+	"github.com/hashicorp/terraform-exec/tfexec"
+	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6/tf6server"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+)
+
+// The identity (*_identity_test.go) and query (*_query_test.go) acceptance tests need a newer CLI than the
+// `terraform` on PATH: `make testacc-next` builds bin/terraform-1.15 and runs them with TF_ACC_TERRAFORM_PATH
+// pointing at it, and `make test` runs that target.
+
+const envTerraformPath = "TF_ACC_TERRAFORM_PATH"
+
+var (
+	// identityCLI is the first Terraform with resource identity and import blocks that name one.
+	identityCLI = goversion.Must(goversion.NewVersion("1.12.0"))
+	// queryCLI is the first Terraform with list resources and `terraform query`.
+	queryCLI = goversion.Must(goversion.NewVersion("1.14.0"))
+)
+
+// cliInfo is what a CLI binary says of itself.
+type cliInfo struct {
+	name    string // "Terraform" or "OpenTofu"
+	version *goversion.Version
+}
+
+var cliInfos sync.Map // path -> cliInfo, asked once per binary
+
+// requireCLI returns the CLI that TF_ACC_TERRAFORM_PATH names once it is at least min. It skips the test,
+// saying how to run it, only when the variable is unset; a variable that names no working CLI, or an older
+// one, fails the test.
+func requireCLI(t *testing.T, feature string, min *goversion.Version) string {
+	t.Helper()
+	p := os.Getenv(envTerraformPath)
+	if p == "" {
+		t.Skipf("%s needs Terraform %s or later and %s is unset: run `make testacc-next`, which builds bin/terraform-1.15 and runs this test under it", feature, min, envTerraformPath)
+	}
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		t.Fatalf("%s=%q: %v", envTerraformPath, p, err)
+	}
+	v, ok := cliInfos.Load(abs)
+	if !ok {
+		info, err := askCLI(abs)
+		if err != nil {
+			t.Fatalf("%s=%q does not name a working Terraform CLI: %v", envTerraformPath, p, err)
+		}
+		v, _ = cliInfos.LoadOrStore(abs, info)
+	}
+	info := v.(cliInfo)
+	if info.name != "Terraform" || info.version.LessThan(min) {
+		t.Fatalf("%s needs Terraform %s or later, and %s=%q is %s %s", feature, min, envTerraformPath, p, info.name, info.version)
+	}
+	return abs
+}
+
+var cliVersionLine = regexp.MustCompile(`^(Terraform|OpenTofu) v(\S+)`)
+
+func askCLI(path string) (cliInfo, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return cliInfo{}, err
+	}
+	if st.IsDir() || st.Mode()&0o111 == 0 {
+		return cliInfo{}, fmt.Errorf("not an executable file")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, path, "version").Output()
+	if err != nil {
+		return cliInfo{}, fmt.Errorf("%s version: %w", path, err)
+	}
+	m := cliVersionLine.FindStringSubmatch(string(out))
+	if m == nil {
+		return cliInfo{}, fmt.Errorf("%s version printed %q", path, strings.SplitN(string(out), "\n", 2)[0])
+	}
+	v, err := goversion.NewVersion(m[2])
+	if err != nil {
+		return cliInfo{}, err
+	}
+	return cliInfo{name: m[1], version: v}, nil
+}
+
+// expectIdentity checks that the identity of the resource at address holds the state attributes of the
+// same names.
+func expectIdentity(address string, attrs ...string) []statecheck.StateCheck {
+	checks := make([]statecheck.StateCheck, len(attrs))
+	for i, a := range attrs {
+		checks[i] = statecheck.ExpectIdentityValueMatchesState(address, tfjsonpath.New(a))
+	}
+	return checks
+}
+
+// identityImportSteps import the resource at address, applied by the steps before, with an import block
+// that names its identity: once into the configuration as it stands, which must then plan empty, and once
+// with -generate-config-out, whose configuration must plan empty too.
+func identityImportSteps(address string) []resource.TestStep {
+	return []resource.TestStep{
+		{
+			ResourceName:    address,
+			ImportState:     true,
+			ImportStateKind: resource.ImportBlockWithResourceIdentity,
+		},
+		{
+			ResourceName:    address,
+			ImportState:     true,
+			ImportStateKind: resource.ImportBlockWithResourceIdentity,
+			GenerateConfig:  true,
+		},
+	}
+}
+
+// identityOf builds the identity map a query check expects, each value exact.
+func identityOf(kv ...string) map[string]knownvalue.Check {
+	m := make(map[string]knownvalue.Check, len(kv)/2)
+	for i := 0; i+1 < len(kv); i += 2 {
+		m[kv[i]] = knownvalue.StringExact(kv[i+1])
+	}
+	return m
+}
+
+// queryImport does what the "Import an existing organization" guide tells a user to do, in a fresh
+// directory: `terraform query -generate-config-out` over the list blocks of query, then `terraform apply`
+// of what it wrote, which must import exactly want resources, then `terraform plan`, which must be empty.
+// terraform-plugin-testing has no step for -generate-config-out of a query, so the CLI is driven directly,
+// with the provider served in-process as the other steps serve it.
+func (e *testEnv) queryImport(t *testing.T, query string, want int) {
+	t.Helper()
+	cli := requireCLI(t, "terraform query -generate-config-out", queryCLI)
+	dir := t.TempDir()
+	write := func(name, content string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("main.tf", e.config(""))
+	write("search.tfquery.hcl", query)
+
+	tf, err := tfexec.NewTerraform(dir, cli)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reattach := e.serveInProcess(t)
+	ctx := context.Background()
+	if err := tf.Init(ctx, tfexec.Reattach(reattach)); err != nil {
+		t.Fatalf("terraform init: %v", err)
+	}
+
+	logs, err := tf.QueryJSON(ctx, tfexec.Reattach(reattach), tfexec.GenerateConfigOut("generated.tf"))
+	if err != nil {
+		t.Fatalf("terraform query: %v", err)
+	}
+	var problems []string
+	for msg := range logs {
+		if msg.Err != nil {
+			t.Fatalf("terraform query: %v", msg.Err)
+		}
+		if msg.Msg != nil && msg.Msg.Level() == "error" {
+			problems = append(problems, msg.Msg.Message())
+		}
+	}
+	if len(problems) > 0 {
+		t.Fatalf("terraform query reported errors:\n%s", strings.Join(problems, "\n"))
+	}
+	generated, err := os.ReadFile(filepath.Join(dir, "generated.tf"))
+	if err != nil {
+		t.Fatalf("terraform query -generate-config-out wrote nothing: %v", err)
+	}
+	t.Logf("generated configuration:\n%s", generated)
+	if n := countImports(generated); n != want {
+		t.Fatalf("the generated configuration has %d import blocks, want %d", n, want)
+	}
+
+	if err := tf.Apply(ctx, tfexec.Reattach(reattach)); err != nil {
+		t.Fatalf("terraform apply of the generated configuration: %v", err)
+	}
+	state, err := tf.Show(ctx, tfexec.Reattach(reattach))
+	if err != nil {
+		t.Fatalf("terraform show: %v", err)
+	}
+	if got := len(state.Values.RootModule.Resources); got != want {
+		t.Fatalf("the apply imported %d resources, want %d", got, want)
+	}
+	changed, err := tf.Plan(ctx, tfexec.Reattach(reattach), tfexec.Out("after.tfplan"))
+	if err != nil {
+		t.Fatalf("terraform plan after the import: %v", err)
+	}
+	if changed {
+		diff, _ := tf.ShowPlanFileRaw(ctx, "after.tfplan", tfexec.Reattach(reattach))
+		t.Fatalf("the plan after importing the generated configuration is not empty:\n%s", diff)
+	}
+}
+
+var importBlock = regexp.MustCompile(`(?m)^import \{`)
+
+func countImports(config []byte) int { return len(importBlock.FindAll(config, -1)) }
+
+// serveInProcess serves the provider in this process for a CLI started by the test, as terraform-plugin-
+// testing does for its own steps, until the test ends.
+func (e *testEnv) serveInProcess(t *testing.T) tfexec.ReattachInfo {
+	t.Helper()
+	host := os.Getenv("TF_ACC_PROVIDER_HOST")
+	if host == "" {
+		host = "registry.terraform.io"
+	}
+	namespace := os.Getenv("TF_ACC_PROVIDER_NAMESPACE")
+	if namespace == "" {
+		namespace = "hashicorp"
+	}
+	addr := host + "/" + namespace + "/buildkite"
+
+	ctx, cancel := context.WithCancel(context.Background())
+	configCh := make(chan *goplugin.ReattachConfig, 1)
+	closeCh := make(chan struct{})
+	factory := providerserver.NewProtocol6(New("test")())
+	serveErr := make(chan error, 1)
+	go func() {
+		serveErr <- tf6server.Serve(addr, func() tfprotov6.ProviderServer { return factory() },
+			tf6server.WithDebug(ctx, configCh, closeCh), tf6server.WithoutLogStderrOverride())
+	}()
+	t.Cleanup(func() {
+		cancel()
+		<-closeCh
+	})
+	var cfg *goplugin.ReattachConfig
+	select {
+	case cfg = <-configCh:
+	case err := <-serveErr:
+		t.Fatalf("serving the provider: %v", err)
+	case <-time.After(time.Minute):
+		t.Fatal("the provider server did not start within a minute")
+	}
+	return tfexec.ReattachInfo{addr: tfexec.ReattachConfig{
+		Protocol:        string(cfg.Protocol),
+		ProtocolVersion: cfg.ProtocolVersion,
+		Pid:             cfg.Pid,
+		Test:            cfg.Test,
+		Addr:            tfexec.ReattachConfigAddr{Network: cfg.Addr.Network(), String: cfg.Addr.String()},
+	}}
+}
