@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hashicorp/go-hclog"
 	goplugin "github.com/hashicorp/go-plugin"
 	goversion "github.com/hashicorp/go-version"
 	"github.com/hashicorp/terraform-exec/tfexec"
@@ -22,6 +24,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/ci-rest/terraform-provider-buildkite/internal/fakeserver"
 )
 
 // The identity (*_identity_test.go) and query (*_query_test.go) acceptance tests need a newer CLI than the
@@ -142,8 +146,9 @@ func identityOf(kv ...string) map[string]knownvalue.Check {
 // directory: `terraform query -generate-config-out` over the list blocks of query, then `terraform apply`
 // of what it wrote, which must import exactly want resources, then `terraform plan`, which must be empty.
 // terraform-plugin-testing has no step for -generate-config-out of a query, so the CLI is driven directly,
-// with the provider served in-process as the other steps serve it.
-func (e *testEnv) queryImport(t *testing.T, query string, want int) {
+// with the provider served in-process as the other steps serve it. It returns the requests the query made
+// of the emulator (none in live mode).
+func (e *testEnv) queryImport(t *testing.T, query string, want int) []fakeserver.Request {
 	t.Helper()
 	cli := requireCLI(t, "terraform query -generate-config-out", queryCLI)
 	dir := t.TempDir()
@@ -165,6 +170,7 @@ func (e *testEnv) queryImport(t *testing.T, query string, want int) {
 		t.Fatalf("terraform init: %v", err)
 	}
 
+	before := e.requestCount()
 	logs, err := tf.QueryJSON(ctx, tfexec.Reattach(reattach), tfexec.GenerateConfigOut("generated.tf"))
 	if err != nil {
 		t.Fatalf("terraform query: %v", err)
@@ -180,6 +186,10 @@ func (e *testEnv) queryImport(t *testing.T, query string, want int) {
 	}
 	if len(problems) > 0 {
 		t.Fatalf("terraform query reported errors:\n%s", strings.Join(problems, "\n"))
+	}
+	var calls []fakeserver.Request
+	if !e.live {
+		calls = e.server.Requests()[before:]
 	}
 	generated, err := os.ReadFile(filepath.Join(dir, "generated.tf"))
 	if err != nil {
@@ -208,6 +218,14 @@ func (e *testEnv) queryImport(t *testing.T, query string, want int) {
 		diff, _ := tf.ShowPlanFileRaw(ctx, "after.tfplan", tfexec.Reattach(reattach))
 		t.Fatalf("the plan after importing the generated configuration is not empty:\n%s", diff)
 	}
+	return calls
+}
+
+func (e *testEnv) requestCount() int {
+	if e.live {
+		return 0
+	}
+	return len(e.server.Requests())
 }
 
 var importBlock = regexp.MustCompile(`(?m)^import \{`)
@@ -235,7 +253,12 @@ func (e *testEnv) serveInProcess(t *testing.T) tfexec.ReattachInfo {
 	serveErr := make(chan error, 1)
 	go func() {
 		serveErr <- tf6server.Serve(addr, func() tfprotov6.ProviderServer { return factory() },
-			tf6server.WithDebug(ctx, configCh, closeCh), tf6server.WithoutLogStderrOverride())
+			tf6server.WithDebug(ctx, configCh, closeCh),
+			// As terraform-plugin-testing serves it: go-plugin's own log discarded, the provider's logs
+			// sent where TF_ACC_LOG_PATH and TF_LOG_SDK say rather than to stderr.
+			tf6server.WithGoPluginLogger(hclog.New(&hclog.LoggerOptions{Level: hclog.Trace, Output: io.Discard})),
+			tf6server.WithoutLogStderrOverride(),
+			tf6server.WithLoggingSink(t))
 	}()
 	t.Cleanup(func() {
 		cancel()

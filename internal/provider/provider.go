@@ -246,6 +246,7 @@ func (p *buildkiteProvider) Configure(ctx context.Context, req provider.Configur
 
 	resp.ResourceData = data
 	resp.DataSourceData = data
+	resp.ListResourceData = data
 }
 
 // configuredTimeouts parses the timeouts block; validation has already refused values that do not parse.
