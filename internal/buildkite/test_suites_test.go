@@ -1,0 +1,147 @@
+package buildkite
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+
+	"github.com/ci-rest/terraform-provider-buildkite/internal/fakeserver"
+)
+
+// newEmulatorClient serves a fresh emulator (organization "acme", token "test-token", on both the REST and
+// the agent origin) and returns a client for it with the server, for tests that need the service's behaviour rather than a canned answer.
+func newEmulatorClient(t *testing.T, mods ...func(*Config)) (*Client, *fakeserver.Server) {
+	t.Helper()
+	fs := fakeserver.New(fakeserver.Options{})
+	srv := httptest.NewServer(fs)
+	t.Cleanup(srv.Close)
+	mods = append([]func(*Config){func(cfg *Config) { cfg.AgentURL = srv.URL }}, mods...)
+	return newTestClient(t, srv.URL, mods...), fs
+}
+
+// emulatorPost sends a raw authenticated POST to the emulator behind c and decodes the answer into out:
+// for objects of other areas (teams, pipelines, builds) the tests of this area need.
+func emulatorPost(t *testing.T, c *Client, path string, in, out any) {
+	t.Helper()
+	body, err := json.Marshal(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req, err := http.NewRequest(http.MethodPost, c.BaseURL()+path, bytes.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer test-token")
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = resp.Body.Close() }()
+	if resp.StatusCode/100 != 2 {
+		t.Fatalf("POST %s: %s", path, resp.Status)
+	}
+	if out != nil {
+		if err := json.NewDecoder(resp.Body).Decode(out); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// emulatorTeam creates a team through the emulator's API and returns its UUID.
+func emulatorTeam(t *testing.T, c *Client, name string) string {
+	t.Helper()
+	var team struct {
+		ID string `json:"id"`
+	}
+	emulatorPost(t, c, "/v2/organizations/acme/teams", map[string]any{"name": name}, &team)
+	return team.ID
+}
+
+func TestTestSuites_Lifecycle(t *testing.T) {
+	c, _ := newEmulatorClient(t)
+	ctx := context.Background()
+	team := emulatorTeam(t, c, "Owners")
+
+	created, err := c.TestSuites.Create(ctx, TestSuiteCreate{
+		Name: "Unit Tests", DefaultBranch: "main", ShowAPIToken: true, TeamIDs: []string{team}, Emoji: ptr(":test_tube:"),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if created.Slug != "unit-tests" || created.APIToken == "" || created.ID == "" || created.GraphQLID == "" ||
+		created.Emoji == nil || *created.Emoji != ":test_tube:" || created.Color != nil {
+		t.Fatalf("created %+v", created)
+	}
+
+	got, err := c.TestSuites.Get(ctx, "unit-tests")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.ID != created.ID || got.APIToken != "" {
+		t.Errorf("get = %+v: the token is shown only on create", got)
+	}
+
+	renamed, err := c.TestSuites.Update(ctx, "unit-tests", TestSuiteUpdate{Name: ptr("Integration"), Color: ptr("#FF0000")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if renamed.Slug != "integration" || renamed.Color == nil || *renamed.Color != "#FF0000" {
+		t.Errorf("renamed %+v", renamed)
+	}
+	if _, err := c.TestSuites.Get(ctx, "unit-tests"); !IsNotFound(err) {
+		t.Errorf("old slug: %v, want 404", err)
+	}
+	byID, err := c.TestSuites.GetByID(ctx, created.ID)
+	if err != nil || byID.Slug != "integration" {
+		t.Fatalf("by id: %+v, %v", byID, err)
+	}
+	all, err := c.TestSuites.List(ctx)
+	if err != nil || len(all) != 1 {
+		t.Fatalf("list: %v, %v", all, err)
+	}
+
+	if err := c.TestSuites.Delete(ctx, "integration"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.TestSuites.GetByID(ctx, created.ID); !IsNotFound(err) {
+		t.Errorf("by id after delete: %v, want 404", err)
+	}
+}
+
+func TestTestSuites_CreateBody(t *testing.T) {
+	s := newStub(t, respond(http.StatusCreated, `{"id":"s1","slug":"a","name":"A","default_branch":"main","api_token":"secret"}`))
+	c := newTestClient(t, s.srv.URL)
+	got, err := c.TestSuites.Create(context.Background(), TestSuiteCreate{Name: "A", DefaultBranch: "main", ShowAPIToken: true, TeamIDs: []string{"t1"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	assertRequest(t, s.only(t), "POST", "/v2/analytics/organizations/acme/suites",
+		`{"name":"A","default_branch":"main","show_api_token":true,"team_ids":["t1"]}`)
+	if got.APIToken != "secret" {
+		t.Errorf("api token = %q", got.APIToken)
+	}
+}
+
+func TestTestSuites_UpdateIsRetried(t *testing.T) {
+	n := 0
+	s := newStub(t, func(w http.ResponseWriter, r *http.Request) {
+		n++
+		if n == 1 {
+			respond(http.StatusBadGateway, `{"message":"busy"}`)(w, r)
+			return
+		}
+		respond(http.StatusOK, `{"id":"s1","slug":"a"}`)(w, r)
+	})
+	c := newTestClient(t, s.srv.URL)
+	if _, err := c.TestSuites.Update(context.Background(), "a", TestSuiteUpdate{DefaultBranch: ptr("trunk")}); err != nil {
+		t.Fatal(err)
+	}
+	reqs := s.requests()
+	if len(reqs) != 2 || reqs[1].Method != "PATCH" || reqs[1].Path != "/v2/analytics/organizations/acme/suites/a" {
+		t.Errorf("requests %+v", reqs)
+	}
+}
