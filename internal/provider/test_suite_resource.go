@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"fmt"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
@@ -171,11 +172,13 @@ func (r *testSuiteResource) Create(ctx context.Context, req resource.CreateReque
 	defer cancel()
 	s, err := r.client().TestSuites.Create(ctx, plan.toCreate())
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "create", "test suite", plan.Name.ValueString(), err)
 		if plan.TeamOwnerID.IsNull() && buildkite.IsValidation(err) && strings.Contains(strings.ToLower(describeError(err)), "team") {
-			resp.Diagnostics.AddAttributeError(path.Root("team_owner_id"), "Missing Team Owner",
-				"The organization has teams enabled, so a test suite needs a team: set team_owner_id to the ID of a team.")
+			resp.Diagnostics.AddAttributeError(path.Root("team_owner_id"), "Unable to Create Test Suite",
+				fmt.Sprintf("Creating test suite %s: %s. The organization has teams enabled, so a test suite needs a team: "+
+					"set team_owner_id to the ID of a team.", plan.Name.ValueString(), describeError(err)))
+			return
 		}
+		addAPIError(&resp.Diagnostics, "create", "test suite", plan.Name.ValueString(), err)
 		return
 	}
 	plan.fromAPI(s)

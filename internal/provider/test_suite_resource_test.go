@@ -217,7 +217,7 @@ resource "buildkite_test_suite" "test" {
   default_branch = "main"
 }
 `),
-			ExpectError: regexpMust(`(?s)Missing Team Owner.*set team_owner_id`),
+			ExpectError: regexpMust(`(?s)teams enabled.*set\s+team_owner_id\s+to\s+the\s+ID\s+of\s+a\s+team`),
 		}},
 	})
 }
