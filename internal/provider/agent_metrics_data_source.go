@@ -31,12 +31,12 @@ type agentMetricsDataSource struct {
 }
 
 type agentMetricsDataModel struct {
-	AgentToken       types.String          `tfsdk:"agent_token"`
-	Queue            types.String          `tfsdk:"queue"`
-	OrganizationSlug types.String          `tfsdk:"organization_slug"`
-	ClusterName      types.String          `tfsdk:"cluster_name"`
-	Agents           agentCountsModel      `tfsdk:"agents"`
-	Jobs             jobCountsModel        `tfsdk:"jobs"`
+	AgentToken       types.String     `tfsdk:"agent_token"`
+	Queue            types.String     `tfsdk:"queue"`
+	OrganizationSlug types.String     `tfsdk:"organization_slug"`
+	ClusterName      types.String     `tfsdk:"cluster_name"`
+	Agents           agentCountsModel `tfsdk:"agents"`
+	Jobs             jobCountsModel   `tfsdk:"jobs"`
 }
 
 type agentQueueCountsModel struct {

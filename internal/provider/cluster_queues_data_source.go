@@ -26,7 +26,7 @@ type clusterQueuesDataSource struct {
 }
 
 type clusterQueuesDataModel struct {
-	ClusterID types.String          `tfsdk:"cluster_id"`
+	ClusterID types.String            `tfsdk:"cluster_id"`
 	Queues    []clusterQueueDataModel `tfsdk:"queues"`
 }
 
