@@ -31,12 +31,12 @@ type agentMetricsDataSource struct {
 }
 
 type agentMetricsDataModel struct {
-	AgentToken       types.String     `tfsdk:"agent_token"`
-	Queue            types.String     `tfsdk:"queue"`
-	OrganizationSlug types.String     `tfsdk:"organization_slug"`
-	ClusterName      types.String     `tfsdk:"cluster_name"`
-	Agents           agentCountsModel `tfsdk:"agents"`
-	Jobs             jobCountsModel   `tfsdk:"jobs"`
+	AgentToken       types.String      `tfsdk:"agent_token"`
+	Queue            types.String      `tfsdk:"queue"`
+	OrganizationSlug types.String      `tfsdk:"organization_slug"`
+	ClusterName      types.String      `tfsdk:"cluster_name"`
+	Agents           *agentCountsModel `tfsdk:"agents"`
+	Jobs             *jobCountsModel   `tfsdk:"jobs"`
 }
 
 type agentQueueCountsModel struct {
@@ -74,12 +74,12 @@ func (m *agentMetricsDataModel) fromAPI(in *buildkite.AgentMetrics) {
 		m.ClusterName = types.StringValue(in.Cluster.Name)
 	}
 	a := in.Agents
-	m.Agents = agentCountsModel{Idle: a.Idle, Busy: a.Busy, Total: a.Total, Queues: map[string]agentQueueCountsModel{}}
+	m.Agents = &agentCountsModel{Idle: a.Idle, Busy: a.Busy, Total: a.Total, Queues: map[string]agentQueueCountsModel{}}
 	for name, q := range a.Queues {
 		m.Agents.Queues[name] = agentQueueCountsModel{Idle: q.Idle, Busy: q.Busy, Total: q.Total}
 	}
 	j := in.Jobs
-	m.Jobs = jobCountsModel{Scheduled: j.Scheduled, Running: j.Running, Waiting: j.Waiting, Total: j.Total, Queues: map[string]jobQueueCountsModel{}}
+	m.Jobs = &jobCountsModel{Scheduled: j.Scheduled, Running: j.Running, Waiting: j.Waiting, Total: j.Total, Queues: map[string]jobQueueCountsModel{}}
 	for name, q := range j.Queues {
 		m.Jobs.Queues[name] = jobQueueCountsModel{Scheduled: q.Scheduled, Running: q.Running, Waiting: q.Waiting, Total: q.Total}
 	}
