@@ -2,7 +2,6 @@ package fakeserver
 
 import (
 	"net/http"
-	"sync"
 	"time"
 )
 
@@ -25,16 +24,12 @@ type Options struct {
 	Logf func(format string, args ...any)
 	// Now is the clock for timestamps and rate-limit windows (default time.Now).
 	Now func() time.Time
+	// RequestLogSize is how many of the newest requests Server.Requests keeps (default 10,000; negative
+	// keeps none). Server.RequestCounts counts every request whatever the size.
+	RequestLogSize int
 	// Fixtures, when set, is the state the server starts with (see LoadFixtures) instead of Org, Token and
 	// their default users, which are then ignored. New panics if hand-built fixtures fail Validate.
 	Fixtures *Fixtures
-}
-
-// Request is one entry of the request log.
-type Request struct {
-	Method string // HTTP method
-	Path   string // URL path, without the query
-	Status int    // status answered
 }
 
 // Server emulates Buildkite's REST API v2. It implements http.Handler.
@@ -43,9 +38,7 @@ type Server struct {
 	store   *Store
 	mux     *http.ServeMux
 	limiter *rateLimiter
-
-	logMu    sync.Mutex
-	requests []Request
+	log     *requestLog
 }
 
 // New returns a server holding one organization (opts.Org) and one access token (opts.Token) with every
@@ -67,6 +60,7 @@ func New(opts Options) *Server {
 		opts:    opts,
 		store:   newStore(opts.Now),
 		limiter: newRateLimiter(opts.RateLimit, opts.RateLimitWindow, opts.Now),
+		log:     newRequestLog(opts.RequestLogSize),
 	}
 	if opts.Fixtures != nil {
 		s.mustApplyFixtures(opts.Fixtures)
@@ -103,20 +97,6 @@ func (s *Server) routes() *http.ServeMux {
 // Store returns the server's state, for tests to inspect and change.
 func (s *Server) Store() *Store { return s.store }
 
-// Requests returns a copy of the request log, oldest first.
-func (s *Server) Requests() []Request {
-	s.logMu.Lock()
-	defer s.logMu.Unlock()
-	return append([]Request(nil), s.requests...)
-}
-
-// ResetRequests empties the request log.
-func (s *Server) ResetRequests() {
-	s.logMu.Lock()
-	defer s.logMu.Unlock()
-	s.requests = nil
-}
-
 // ServeHTTP answers one request: rate limit, body size limit, routing (JSON 404 and 405 for unknown
 // paths and methods), then the request log.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -131,9 +111,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		rec.status = http.StatusOK
 	}
 
-	s.logMu.Lock()
-	s.requests = append(s.requests, Request{Method: r.Method, Path: r.URL.Path, Status: rec.status})
-	s.logMu.Unlock()
+	s.log.add(Request{Method: r.Method, Path: r.URL.Path, Status: rec.status})
 	if s.opts.Logf != nil {
 		s.opts.Logf("%s %s %d %s", r.Method, r.URL.RequestURI(), rec.status, time.Since(start).Round(time.Microsecond))
 	}
