@@ -69,6 +69,9 @@ func errNotFound(resource string) *apiError {
 	return newMessageError(http.StatusNotFound, "No "+resource+" found")
 }
 
+// errInjected: a server error injected by Options.Faults (500, 502 or 503), worded as the status.
+func errInjected(status int) *apiError { return newMessageError(status, http.StatusText(status)) }
+
 // errRouteNotFound: no endpoint has this path (404).
 func errRouteNotFound() *apiError { return newMessageError(http.StatusNotFound, "Not Found") }
 

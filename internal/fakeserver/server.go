@@ -2,6 +2,7 @@ package fakeserver
 
 import (
 	"net/http"
+	"strings"
 	"time"
 )
 
@@ -24,6 +25,13 @@ type Options struct {
 	Logf func(format string, args ...any)
 	// Now is the clock for timestamps and rate-limit windows (default time.Now).
 	Now func() time.Time
+	// DisableTestRoutes turns off the test-only routes under /_fake/ (unauthenticated state changes such as
+	// build states and flaky tests): they then answer 404 like any unknown path. In-process tests keep them
+	// (the zero value); the standalone command disables them unless --test-routes is given.
+	DisableTestRoutes bool
+	// Faults injects errors, 429s, latency and dropped creates into API requests (see Faults); the zero
+	// value injects nothing.
+	Faults Faults
 	// RequestLogSize is how many of the newest requests Server.Requests keeps (default 10,000; negative
 	// keeps none). Server.RequestCounts counts every request whatever the size.
 	RequestLogSize int
@@ -39,6 +47,7 @@ type Server struct {
 	mux     *http.ServeMux
 	limiter *rateLimiter
 	log     *requestLog
+	faults  *faultInjector // nil without Options.Faults
 }
 
 // New returns a server holding one organization (opts.Org) and one access token (opts.Token) with every
@@ -61,6 +70,7 @@ func New(opts Options) *Server {
 		store:   newStore(opts.Now),
 		limiter: newRateLimiter(opts.RateLimit, opts.RateLimitWindow, opts.Now),
 		log:     newRequestLog(opts.RequestLogSize),
+		faults:  newFaultInjector(opts.Faults),
 	}
 	if opts.Fixtures != nil {
 		s.mustApplyFixtures(opts.Fixtures)
@@ -97,8 +107,8 @@ func (s *Server) routes() *http.ServeMux {
 // Store returns the server's state, for tests to inspect and change.
 func (s *Server) Store() *Store { return s.store }
 
-// ServeHTTP answers one request: rate limit, body size limit, routing (JSON 404 and 405 for unknown
-// paths and methods), then the request log.
+// ServeHTTP answers one request: injected faults, test-route switch, rate limit, body size limit, routing
+// (JSON 404 and 405 for unknown paths and methods), then the request log.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	if r.Body != nil {
@@ -106,18 +116,28 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		r.Body = http.MaxBytesReader(w, r.Body, maxBodyBytes)
 	}
 	rec := &statusRecorder{ResponseWriter: w}
-	s.serve(rec, r)
-	if rec.status == 0 {
+	fault := s.serveWithFaults(rec, r)
+	switch {
+	case fault == FaultDropped:
+		rec.status = 0 // no answer
+	case rec.status == 0:
 		rec.status = http.StatusOK
 	}
 
-	s.log.add(Request{Method: r.Method, Path: r.URL.Path, Status: rec.status})
+	s.log.add(Request{Method: r.Method, Path: r.URL.Path, Status: rec.status, Fault: fault})
 	if s.opts.Logf != nil {
 		s.opts.Logf("%s %s %d %s", r.Method, r.URL.RequestURI(), rec.status, time.Since(start).Round(time.Microsecond))
 	}
 }
 
+// testRoutePrefix starts the path of every test-only route.
+const testRoutePrefix = "/_fake/"
+
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
+	if s.opts.DisableTestRoutes && strings.HasPrefix(r.URL.Path, testRoutePrefix) {
+		writeError(w, errRouteNotFound())
+		return
+	}
 	if err := s.limiter.take(r.Header.Get("Authorization")).apply(w); err != nil {
 		writeError(w, err)
 		return

@@ -380,3 +380,26 @@ func TestRequestLogIsBounded(t *testing.T) {
 		t.Fatalf("default: %d entries, %d counted", n, c)
 	}
 }
+
+func TestDisableTestRoutes(t *testing.T) {
+	for _, disabled := range []bool{false, true} {
+		e := newEnv(t, Options{DisableTestRoutes: disabled})
+		e.seedBuildPipeline("acme", "web", "")
+		expect(t, e.api("POST", "/pipelines/web/builds", map[string]any{"commit": "HEAD", "branch": "main"}), 201)
+		got := e.buildAdmin("web", 1, "", map[string]any{"state": "running"})
+		flaky := e.do("POST", "/_fake/organizations/acme/suites/nope/flaky-tests", "", map[string]any{})
+		if !disabled {
+			expect(t, got, 200)
+			expectError(t, flaky, 404, "No suite found") // routed: the handler answers
+			continue
+		}
+		expectError(t, got, 404, "Not Found")
+		expectError(t, flaky, 404, "Not Found")
+		// Only /_fake/ goes: the API is untouched, and so is a path merely starting with "_fake".
+		expect(t, e.api("GET", "/pipelines/web/builds/1", nil), 200)
+		expectError(t, e.do("GET", "/_fakeish", "", nil), 404, "Not Found")
+		if st, _, _ := e.srv.Store().BuildState("acme", "web", 1); st != "scheduled" {
+			t.Fatalf("disabled route changed the build: %s", st)
+		}
+	}
+}
