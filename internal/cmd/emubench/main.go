@@ -97,8 +97,7 @@ func run(args []string, stdout io.Writer) error {
 		}
 		results = append(results, res)
 	}
-	printTable(stdout, cfg, results)
-	return nil
+	return printTable(stdout, cfg, results)
 }
 
 // result is one size's figures.
@@ -201,7 +200,7 @@ func (c *client) do(method, suffix string, body io.Reader, want int) error {
 	if err != nil {
 		return err
 	}
-	defer resp.Body.Close()
+	defer func() { _ = resp.Body.Close() }()
 	if _, err := io.Copy(io.Discard, resp.Body); err != nil {
 		return err
 	}
@@ -267,16 +266,20 @@ func rss() uint64 {
 	return 0
 }
 
-func printTable(w io.Writer, cfg config, results []result) {
-	fmt.Fprintf(w, "%d timed creates and GETs and %d requests of each list page (per_page=100) per size, one client, "+
+// printTable writes the results as a markdown table, under a line saying how they were taken.
+func printTable(w io.Writer, cfg config, results []result) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d timed creates and GETs and %d requests of each list page (per_page=100) per size, one client, "+
 		"loopback HTTP; pipelines seeded over HTTP by %d clients.\n\n", cfg.ops, cfg.pages, cfg.workers)
-	fmt.Fprintln(w, "| pipelines | seed | create p50 | creates/s | GET p50 | GETs/s | first page p50 | last page p50 | heap in use | RSS |")
-	fmt.Fprintln(w, "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+	fmt.Fprintln(&b, "| pipelines | seed | create p50 | creates/s | GET p50 | GETs/s | first page p50 | last page p50 | heap in use | RSS |")
+	fmt.Fprintln(&b, "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
 	for _, r := range results {
-		fmt.Fprintf(w, "| %d | %s | %s | %.0f | %s | %.0f | %s | %s | %s | %s |\n", r.Pipelines,
+		fmt.Fprintf(&b, "| %d | %s | %s | %.0f | %s | %.0f | %s | %s | %s | %s |\n", r.Pipelines,
 			r.Seed.Round(100*time.Millisecond), us(r.CreateP50), r.CreatesPerSec, us(r.GetP50), r.GetsPerSec,
 			us(r.FirstPageP50), us(r.LastPageP50), mb(r.HeapInUse), mb(r.RSS))
 	}
+	_, err := io.WriteString(w, b.String())
+	return err
 }
 
 func us(d time.Duration) string { return strconv.FormatInt(d.Microseconds(), 10) + " µs" }

@@ -18,7 +18,9 @@ func TestMeasureSmall(t *testing.T) {
 		t.Fatalf("result %+v", res)
 	}
 	var out bytes.Buffer
-	printTable(&out, config{ops: 20, pages: 2, workers: 2}, []result{res})
+	if err := printTable(&out, config{ops: 20, pages: 2, workers: 2}, []result{res}); err != nil {
+		t.Fatal(err)
+	}
 	if lines := strings.Split(strings.TrimSpace(out.String()), "\n"); len(lines) != 5 || !strings.HasPrefix(lines[4], "| 150 |") {
 		t.Fatalf("table:\n%s", out.String())
 	}

@@ -69,7 +69,7 @@ func parseFlags(args []string, stderr io.Writer) (opts fakeserver.Options, liste
 	fs := flag.NewFlagSet("fakeserver", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), usageHeader)
+		_, _ = fmt.Fprint(fs.Output(), usageHeader)
 		fs.PrintDefaults()
 	}
 	fs.StringVar(&listen, "listen", "127.0.0.1:8080", "TCP `address` to listen on; port 0 picks a free port")
