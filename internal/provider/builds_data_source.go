@@ -185,18 +185,14 @@ func (d *buildsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest,
 		MarkdownDescription: "The agent query rules that pick the agents the job may run on, such as `queue=linux`.",
 		ElementType:         types.StringType, Computed: true,
 	}
-	build := mergeAttrs(computedStrings(map[string]string{
-		"id":            "The build's ID.",
-		"graphql_id":    "The build's GraphQL ID.",
+	build := mergeAttrs(dataWithCommon("build", computedStrings(map[string]string{
 		"state":         "The build's state (a blocked build keeps its last state and has `blocked` set).",
 		"message":       "The build's message.",
 		"commit":        "The commit the build ran.",
 		"branch":        "The branch the build ran.",
 		"source":        "What created the build, such as `webhook`, `api` or `ui`.",
-		"url":           "The build's API URL.",
-		"web_url":       "The build's page in the web interface.",
 		"pipeline_slug": "The slug of the build's pipeline.",
-	}), computedStrings(timestamps))
+	}), attrID, attrGraphQLID, attrURL, attrWebURL), computedStrings(timestamps))
 	build["number"] = dschema.Int64Attribute{MarkdownDescription: "The build's number in its pipeline.", Computed: true}
 	build["blocked"] = dschema.BoolAttribute{MarkdownDescription: "Whether the build waits at a block step.", Computed: true}
 	build["meta_data"] = dschema.MapAttribute{MarkdownDescription: "The build's meta-data.", ElementType: types.StringType, Computed: true}

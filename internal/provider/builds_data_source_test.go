@@ -75,7 +75,9 @@ func TestAccBuildsDataSource(t *testing.T) {
 	seedBuild(t, e, "web", "feature", testSHA+"4", "canceled", nil)
 	seedBuild(t, e, "api", "main", testSHA+"5", "scheduled", nil)
 
-	ds := func(name, body string) string { return fmt.Sprintf("data \"buildkite_builds\" %q {\n%s\n}\n", name, body) }
+	ds := func(name, body string) string {
+		return fmt.Sprintf("data \"buildkite_builds\" %q {\n%s\n}\n", name, body)
+	}
 	count := func(name, n string) resource.TestCheckFunc {
 		return resource.TestCheckResourceAttr("data.buildkite_builds."+name, "builds.#", n)
 	}

@@ -105,14 +105,11 @@ func (d *clusterQueuesDataSource) Read(ctx context.Context, req datasource.ReadR
 	ctx, cancel := d.timeout(ctx)
 	defer cancel()
 	clusterID := cfg.ClusterID.ValueString()
-	all, err := d.client().Queues.List(ctx, clusterID)
-	if err != nil {
-		addAPIError(&resp.Diagnostics, "list", "queues", "of cluster "+clusterID, err)
+	list := func(ctx context.Context) ([]buildkite.Queue, error) { return d.client().Queues.List(ctx, clusterID) }
+	fill := func(m *clusterQueueDataModel, q *buildkite.Queue) { m.fromAPI(clusterID, q) }
+	var ok bool
+	if cfg.Queues, ok = listItems(ctx, &resp.Diagnostics, "queues", "of cluster "+clusterID, list, fill); !ok {
 		return
-	}
-	cfg.Queues = make([]clusterQueueDataModel, len(all))
-	for i := range all {
-		cfg.Queues[i].fromAPI(clusterID, &all[i])
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &cfg)...)
 }

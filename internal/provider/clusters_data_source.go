@@ -37,7 +37,7 @@ func (d *clustersDataSource) Schema(_ context.Context, _ datasource.SchemaReques
 func (d *clustersDataSource) Read(ctx context.Context, _ datasource.ReadRequest, resp *datasource.ReadResponse) {
 	ctx, cancel := d.timeout(ctx)
 	defer cancel()
-	items, ok := listItems(ctx, &resp.Diagnostics, "clusters", d.client().Clusters.List, (*clusterDataModel).fromAPI)
+	items, ok := listItems(ctx, &resp.Diagnostics, "clusters", "", d.client().Clusters.List, (*clusterDataModel).fromAPI)
 	if ok {
 		resp.Diagnostics.Append(resp.State.Set(ctx, &clustersDataModel{Clusters: items})...)
 	}

@@ -105,16 +105,13 @@ func (d *flakyTestsDataSource) Read(ctx context.Context, req datasource.ReadRequ
 	ctx, cancel := d.timeout(ctx)
 	defer cancel()
 	slug := cfg.TestSuiteSlug.ValueString()
-	all, err := d.client().FlakyTests.List(ctx, slug, buildkite.FlakyTestFilter{
-		Search: cfg.Search.ValueString(), Branch: cfg.Branch.ValueString(),
-	})
-	if err != nil {
-		addAPIError(&resp.Diagnostics, "list", "flaky tests", "of test suite "+slug, err)
-		return
+	filter := buildkite.FlakyTestFilter{Search: cfg.Search.ValueString(), Branch: cfg.Branch.ValueString()}
+	list := func(ctx context.Context) ([]buildkite.FlakyTest, error) {
+		return d.client().FlakyTests.List(ctx, slug, filter)
 	}
-	cfg.FlakyTests = make([]flakyTestDataModel, len(all))
-	for i := range all {
-		cfg.FlakyTests[i].fromAPI(&all[i])
+	var ok bool
+	if cfg.FlakyTests, ok = listItems(ctx, &resp.Diagnostics, "flaky tests", "of test suite "+slug, list, (*flakyTestDataModel).fromAPI); !ok {
+		return
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &cfg)...)
 }

@@ -37,7 +37,7 @@ func (d *registriesDataSource) Schema(_ context.Context, _ datasource.SchemaRequ
 func (d *registriesDataSource) Read(ctx context.Context, _ datasource.ReadRequest, resp *datasource.ReadResponse) {
 	ctx, cancel := d.timeout(ctx)
 	defer cancel()
-	items, ok := listItems(ctx, &resp.Diagnostics, "registries", d.client().Registries.List, (*registryDataModel).fromAPI)
+	items, ok := listItems(ctx, &resp.Diagnostics, "registries", "", d.client().Registries.List, (*registryDataModel).fromAPI)
 	if ok {
 		resp.Diagnostics.Append(resp.State.Set(ctx, &registriesDataModel{Registries: items})...)
 	}

@@ -82,7 +82,7 @@ func TestAccTestSuiteDataSource_errors(t *testing.T) {
 				ExpectError: regexpMust(`(?s)No Test Suite Found.*the ID "01234567-89ab-cdef-0123-456789abcdef"`),
 			},
 			{
-				Config:      e.config(`
+				Config: e.config(`
 data "buildkite_test_suite" "x" {
   slug = "a"
   id   = "b"

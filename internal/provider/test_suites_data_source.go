@@ -37,7 +37,7 @@ func (d *testSuitesDataSource) Schema(_ context.Context, _ datasource.SchemaRequ
 func (d *testSuitesDataSource) Read(ctx context.Context, _ datasource.ReadRequest, resp *datasource.ReadResponse) {
 	ctx, cancel := d.timeout(ctx)
 	defer cancel()
-	items, ok := listItems(ctx, &resp.Diagnostics, "test suites", d.client().TestSuites.List, (*testSuiteDataModel).fromAPI)
+	items, ok := listItems(ctx, &resp.Diagnostics, "test suites", "", d.client().TestSuites.List, (*testSuiteDataModel).fromAPI)
 	if ok {
 		resp.Diagnostics.Append(resp.State.Set(ctx, &testSuitesDataModel{TestSuites: items})...)
 	}

@@ -70,12 +70,13 @@ func notFoundOrAPIError(diags *diag.Diagnostics, err error, what, asked string) 
 }
 
 // listItems lists objects with list and maps each to a data-source item with fill: the Read of a plural data
-// source. A failure is reported as "Unable to List <What>"; ok is false then.
-func listItems[T, M any](ctx context.Context, diags *diag.Diagnostics, what string,
+// source. A failure is reported as "Unable to List <What>", with of ("of cluster <id>", or "") in the
+// detail; ok is false then.
+func listItems[T, M any](ctx context.Context, diags *diag.Diagnostics, what, of string,
 	list func(context.Context) ([]T, error), fill func(*M, *T)) (items []M, ok bool) {
 	all, err := list(ctx)
 	if err != nil {
-		addAPIError(diags, "list", what, "", err)
+		addAPIError(diags, "list", what, of, err)
 		return nil, false
 	}
 	items = make([]M, len(all))
