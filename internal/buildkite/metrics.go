@@ -3,6 +3,7 @@ package buildkite
 import (
 	"context"
 	"errors"
+	"net/http"
 	"net/url"
 )
 
@@ -72,7 +73,7 @@ func (s *MetricsService) read(ctx context.Context, agentToken, path string, quer
 		return nil, errNoAgentToken
 	}
 	var out AgentMetrics
-	if _, err := s.client.send(ctx, call{method: "GET", path: path, query: query, out: &out, repeatable: true, agentToken: agentToken}); err != nil {
+	if _, err := s.client.send(ctx, call{method: http.MethodGet, path: path, query: query, out: &out, repeatable: true, agentToken: agentToken}); err != nil {
 		return nil, err
 	}
 	if out.Organization.Slug == "" {

@@ -52,7 +52,7 @@ func TestRegistries_UpdateIsRetriedCreateIsNot(t *testing.T) {
 		t.Fatal("want an error")
 	}
 	reqs := s.requests()
-	if len(reqs) < 2 || reqs[0].Method != "POST" || reqs[0].Path != "/v2/packages/organizations/acme/registries/gems" {
+	if len(reqs) < 2 || reqs[0].Method != http.MethodPost || reqs[0].Path != "/v2/packages/organizations/acme/registries/gems" {
 		t.Fatalf("update requests %+v", reqs)
 	}
 	before := s.count()

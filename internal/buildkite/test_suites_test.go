@@ -13,13 +13,12 @@ import (
 
 // newEmulatorClient serves a fresh emulator (organization "acme", token "test-token", on both the REST and
 // the agent origin) and returns a client for it with the server, for tests that need the service's behaviour rather than a canned answer.
-func newEmulatorClient(t *testing.T, mods ...func(*Config)) (*Client, *fakeserver.Server) {
+func newEmulatorClient(t *testing.T) (*Client, *fakeserver.Server) {
 	t.Helper()
 	fs := fakeserver.New(fakeserver.Options{})
 	srv := httptest.NewServer(fs)
 	t.Cleanup(srv.Close)
-	mods = append([]func(*Config){func(cfg *Config) { cfg.AgentURL = srv.URL }}, mods...)
-	return newTestClient(t, srv.URL, mods...), fs
+	return newTestClient(t, srv.URL, func(cfg *Config) { cfg.AgentURL = srv.URL }), fs
 }
 
 // emulatorPost sends a raw authenticated POST to the emulator behind c and decodes the answer into out:
@@ -141,7 +140,7 @@ func TestTestSuites_UpdateIsRetried(t *testing.T) {
 		t.Fatal(err)
 	}
 	reqs := s.requests()
-	if len(reqs) != 2 || reqs[1].Method != "PATCH" || reqs[1].Path != "/v2/analytics/organizations/acme/suites/a" {
+	if len(reqs) != 2 || reqs[1].Method != http.MethodPatch || reqs[1].Path != "/v2/analytics/organizations/acme/suites/a" {
 		t.Errorf("requests %+v", reqs)
 	}
 }
