@@ -37,41 +37,19 @@ type registryResource struct {
 	resourceBase
 }
 
+// registryModel is what the data sources show of a registry, with the teams it was created for, which
+// only the resource knows.
 type registryModel struct {
-	ID          types.String `tfsdk:"id"`
-	UUID        types.String `tfsdk:"uuid"`
-	GraphQLID   types.String `tfsdk:"graphql_id"`
-	Slug        types.String `tfsdk:"slug"`
-	Name        types.String `tfsdk:"name"`
-	Ecosystem   types.String `tfsdk:"ecosystem"`
-	Description types.String `tfsdk:"description"`
-	Emoji       types.String `tfsdk:"emoji"`
-	Color       types.String `tfsdk:"color"`
-	OIDCPolicy  types.String `tfsdk:"oidc_policy"`
-	TeamIDs     types.List   `tfsdk:"team_ids"`
-	Public      types.Bool   `tfsdk:"public"`
-	URL         types.String `tfsdk:"url"`
-	WebURL      types.String `tfsdk:"web_url"`
+	registryDataModel
+	TeamIDs types.List `tfsdk:"team_ids"`
 }
 
 // fromAPI copies the service's view; team_ids are in no response and are kept from state.
 func (m *registryModel) fromAPI(r *buildkite.Registry) {
-	m.ID = types.StringValue(r.ID)
-	m.UUID = types.StringValue(r.ID)
-	m.GraphQLID = types.StringValue(r.GraphQLID)
-	m.Slug = types.StringValue(r.Slug)
-	m.Name = types.StringValue(r.Name)
-	m.Ecosystem = types.StringValue(r.Ecosystem)
-	m.Description = optionalStringPtr(r.Description)
-	m.Emoji = optionalStringPtr(r.Emoji)
-	m.Color = optionalStringPtr(r.Color)
-	m.OIDCPolicy = optionalStringPtr(r.OIDCPolicy)
+	m.registryDataModel.fromAPI(r)
 	if m.TeamIDs.IsUnknown() {
 		m.TeamIDs = types.ListNull(types.StringType)
 	}
-	m.Public = types.BoolValue(r.Public)
-	m.URL = types.StringValue(r.URL)
-	m.WebURL = types.StringValue(r.WebURL)
 }
 
 func (m *registryModel) toCreate(ctx context.Context) (buildkite.RegistryCreate, bool) {
@@ -212,13 +190,7 @@ func (r *registryResource) Create(ctx context.Context, req resource.CreateReques
 
 // find reads the registry by its slug, then by its ID: a registry renamed elsewhere has a new slug.
 func (r *registryResource) find(ctx context.Context, m *registryModel) (*buildkite.Registry, error) {
-	if slug := m.Slug.ValueString(); slug != "" {
-		reg, err := r.client().Registries.Get(ctx, slug)
-		if err == nil || !buildkite.IsNotFound(err) || m.ID.ValueString() == "" {
-			return reg, err
-		}
-	}
-	return r.client().Registries.GetByID(ctx, m.ID.ValueString())
+	return bySlugThenID(ctx, m.Slug.ValueString(), m.ID.ValueString(), r.client().Registries.Get, r.client().Registries.GetByID)
 }
 
 func (r *registryResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {

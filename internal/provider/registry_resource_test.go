@@ -89,30 +89,9 @@ func TestAccRegistryResource_basic(t *testing.T) {
 func TestAccRegistryResource_disappears(t *testing.T) {
 	t.Parallel()
 	e := newTestEnv(t)
-	const addr = "buildkite_registry.test"
-	cfg := e.config(testAccRegistryConfig(e.name("gone"), "javascript", ""))
-
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             e.checkDestroyed("buildkite_registry"),
-		Steps: []resource.TestStep{
-			{
-				Config:             cfg,
-				Check:              resource.ComposeTestCheckFunc(e.checkExists(addr), e.removeOutside(addr)),
-				ExpectNonEmptyPlan: true,
-			},
-			{
-				Config: cfg,
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate)},
-				},
-				Check: e.checkExists(addr),
-			},
-		},
-	})
+	e.disappears("buildkite_registry.test", testAccRegistryConfig(e.name("gone"), "javascript", ""))
 }
 
-// A registry renamed outside Terraform has a new slug; it is found again by its ID and renamed back.
 func TestAccRegistryResource_renamedOutside(t *testing.T) {
 	t.Parallel()
 	e := newTestEnv(t)

@@ -109,27 +109,7 @@ func TestAccRegistryTokenResource_basic(t *testing.T) {
 func TestAccRegistryTokenResource_disappears(t *testing.T) {
 	t.Parallel()
 	e := newTestEnv(t)
-	const addr = "buildkite_registry_token.test"
-	cfg := e.config(testAccRegistryTokenConfig(e.name("gone"), "a", "CI"))
-
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             e.checkDestroyed("buildkite_registry_token"),
-		Steps: []resource.TestStep{
-			{
-				Config:             cfg,
-				Check:              resource.ComposeTestCheckFunc(e.checkExists(addr), e.removeOutside(addr)),
-				ExpectNonEmptyPlan: true,
-			},
-			{
-				Config: cfg,
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate)},
-				},
-				Check: e.checkExists(addr),
-			},
-		},
-	})
+	e.disappears("buildkite_registry_token.test", testAccRegistryTokenConfig(e.name("gone"), "a", "CI"))
 }
 
 func TestAccRegistryTokenResource_importErrors(t *testing.T) {

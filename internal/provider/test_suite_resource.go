@@ -34,41 +34,23 @@ type testSuiteResource struct {
 	resourceBase
 }
 
+// testSuiteModel is what the data sources show of a suite, with what only the resource knows: the team it
+// was created for and its API token.
 type testSuiteModel struct {
-	ID              types.String `tfsdk:"id"`
-	UUID            types.String `tfsdk:"uuid"`
-	GraphQLID       types.String `tfsdk:"graphql_id"`
-	Slug            types.String `tfsdk:"slug"`
-	Name            types.String `tfsdk:"name"`
-	DefaultBranch   types.String `tfsdk:"default_branch"`
-	TeamOwnerID     types.String `tfsdk:"team_owner_id"`
-	Emoji           types.String `tfsdk:"emoji"`
-	Color           types.String `tfsdk:"color"`
-	ApplicationName types.String `tfsdk:"application_name"`
-	APIToken        types.String `tfsdk:"api_token"`
-	URL             types.String `tfsdk:"url"`
-	WebURL          types.String `tfsdk:"web_url"`
+	testSuiteDataModel
+	TeamOwnerID types.String `tfsdk:"team_owner_id"`
+	APIToken    types.String `tfsdk:"api_token"`
 }
 
 // fromAPI copies the service's view. The API token is only in the create response and team_owner_id in no
 // response, so both are kept from state otherwise.
 func (m *testSuiteModel) fromAPI(s *buildkite.TestSuite) {
-	m.ID = types.StringValue(s.ID)
-	m.UUID = types.StringValue(s.ID)
-	m.GraphQLID = types.StringValue(s.GraphQLID)
-	m.Slug = types.StringValue(s.Slug)
-	m.Name = types.StringValue(s.Name)
-	m.DefaultBranch = types.StringValue(s.DefaultBranch)
-	m.Emoji = optionalStringPtr(s.Emoji)
-	m.Color = optionalStringPtr(s.Color)
-	m.ApplicationName = optionalStringPtr(s.ApplicationName)
+	m.testSuiteDataModel.fromAPI(s)
 	if s.APIToken != "" {
 		m.APIToken = types.StringValue(s.APIToken)
 	} else if m.APIToken.IsUnknown() {
 		m.APIToken = types.StringNull()
 	}
-	m.URL = types.StringValue(s.URL)
-	m.WebURL = types.StringValue(s.WebURL)
 }
 
 func (m *testSuiteModel) toCreate() buildkite.TestSuiteCreate {
@@ -187,13 +169,7 @@ func (r *testSuiteResource) Create(ctx context.Context, req resource.CreateReque
 
 // find reads the suite by its slug, then by its ID: a suite renamed elsewhere has a new slug.
 func (r *testSuiteResource) find(ctx context.Context, m *testSuiteModel) (*buildkite.TestSuite, error) {
-	if slug := m.Slug.ValueString(); slug != "" {
-		s, err := r.client().TestSuites.Get(ctx, slug)
-		if err == nil || !buildkite.IsNotFound(err) || m.ID.ValueString() == "" {
-			return s, err
-		}
-	}
-	return r.client().TestSuites.GetByID(ctx, m.ID.ValueString())
+	return bySlugThenID(ctx, m.Slug.ValueString(), m.ID.ValueString(), r.client().TestSuites.Get, r.client().TestSuites.GetByID)
 }
 
 func (m *testSuiteModel) ident() string {
@@ -267,6 +243,19 @@ func (r *testSuiteResource) ImportState(ctx context.Context, req resource.Import
 		return
 	}
 	resp.Diagnostics.Append(setSlugOrID(ctx, resp, parts[0])...)
+}
+
+// bySlugThenID reads an object the service addresses by slug: by the slug in state, then, when that answers
+// 404 (the object was renamed elsewhere, or only its ID is known after an import), by its ID.
+func bySlugThenID[T any](ctx context.Context, slug, id string,
+	get, getByID func(context.Context, string) (*T, error)) (*T, error) {
+	if slug != "" {
+		obj, err := get(ctx, slug)
+		if err == nil || !buildkite.IsNotFound(err) || id == "" {
+			return obj, err
+		}
+	}
+	return getByID(ctx, id)
 }
 
 // setSlugOrID starts an imported object's state from its import key: a UUID is its ID, anything else its

@@ -1,11 +1,8 @@
 package provider
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
-	"net/http"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/compare"
@@ -19,55 +16,6 @@ import (
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/fakeserver"
 )
-
-// apiCall sends one authenticated request to the service the test runs against (emulator or live) and
-// decodes a 2xx answer into out. Tests use it for objects of other areas, such as the teams a suite needs.
-func (e *testEnv) apiCall(method, path string, in, out any) {
-	e.t.Helper()
-	var body bytes.Buffer
-	if in != nil {
-		if err := json.NewEncoder(&body).Encode(in); err != nil {
-			e.t.Fatal(err)
-		}
-	}
-	req, err := http.NewRequest(method, e.url+path, &body)
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	req.Header.Set("Authorization", "Bearer "+e.token)
-	req.Header.Set("Content-Type", "application/json")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	defer func() { _ = resp.Body.Close() }()
-	if resp.StatusCode/100 != 2 {
-		e.t.Fatalf("%s %s: %s", method, path, resp.Status)
-	}
-	if out != nil {
-		if err := json.NewDecoder(resp.Body).Decode(out); err != nil {
-			e.t.Fatal(err)
-		}
-	}
-}
-
-// team creates a team for the test, deleted when the test ends, and returns its ID. It goes through the raw
-// API so that these tests do not depend on the teams resource.
-func (e *testEnv) team(base string) string {
-	e.t.Helper()
-	var team struct {
-		ID string `json:"id"`
-	}
-	e.apiCall(http.MethodPost, "/v2/organizations/"+e.org+"/teams", map[string]any{"name": e.name(base)}, &team)
-	e.t.Cleanup(func() {
-		req, _ := http.NewRequest(http.MethodDelete, e.url+"/v2/organizations/"+e.org+"/teams/"+team.ID, nil)
-		req.Header.Set("Authorization", "Bearer "+e.token)
-		if resp, err := http.DefaultClient.Do(req); err == nil {
-			_ = resp.Body.Close()
-		}
-	})
-	return team.ID
-}
 
 func testAccTestSuiteConfig(name, teamID, extra string) string {
 	return fmt.Sprintf(`
@@ -145,27 +93,7 @@ func TestAccTestSuiteResource_basic(t *testing.T) {
 func TestAccTestSuiteResource_disappears(t *testing.T) {
 	t.Parallel()
 	e := newTestEnv(t)
-	const addr = "buildkite_test_suite.test"
-	cfg := e.config(testAccTestSuiteConfig(e.name("gone"), e.team("owners"), ""))
-
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             e.checkDestroyed("buildkite_test_suite"),
-		Steps: []resource.TestStep{
-			{
-				Config:             cfg,
-				Check:              resource.ComposeTestCheckFunc(e.checkExists(addr), e.removeOutside(addr)),
-				ExpectNonEmptyPlan: true,
-			},
-			{
-				Config: cfg,
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate)},
-				},
-				Check: e.checkExists(addr),
-			},
-		},
-	})
+	e.disappears("buildkite_test_suite.test", testAccTestSuiteConfig(e.name("gone"), e.team("owners"), ""))
 }
 
 // A suite renamed outside Terraform has a new slug; it is found again by its ID and renamed back in place.
