@@ -18,9 +18,9 @@ resource "buildkite_registry_token" "ci" {
   description = "Read access for CI"
 }
 
-# Read after the cluster exists, so the list includes it.
+# Read after the cluster and its default queue exist, so the list shows both.
 data "buildkite_clusters" "all" {
-  depends_on = [buildkite_cluster.platform]
+  depends_on = [buildkite_cluster_default_queue.platform]
 }
 
 data "buildkite_builds" "recent" {
