@@ -19,6 +19,8 @@ var _ TeamMembersAPI = (*TeamMembersService)(nil)
 
 // TeamMember is a user's membership of a team (spec 2.8).
 type TeamMember struct {
+	// GraphQLID is empty where the service sends none: the specification gives associations no identifiers.
+	GraphQLID string     `json:"graphql_id"`
 	UserID    string     `json:"user_id"`
 	UserName  string     `json:"user_name"`
 	Role      string     `json:"role"`

@@ -20,6 +20,8 @@ var _ TeamPipelinesAPI = (*TeamPipelinesService)(nil)
 
 // TeamPipeline is a team's access to a pipeline (spec 2.9).
 type TeamPipeline struct {
+	// GraphQLID is empty where the service sends none: the specification gives associations no identifiers.
+	GraphQLID   string `json:"graphql_id"`
 	PipelineID  string `json:"pipeline_id"`
 	PipelineURL string `json:"pipeline_url"`
 	// AccessLevel is read_only, build_and_read or manage_build_and_read.

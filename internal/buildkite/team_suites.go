@@ -19,8 +19,10 @@ var _ TeamSuitesAPI = (*TeamSuitesService)(nil)
 
 // TeamSuite is a team's access to a test suite (spec 2.10).
 type TeamSuite struct {
-	SuiteID  string `json:"suite_id"`
-	SuiteURL string `json:"suite_url"`
+	// GraphQLID is empty where the service sends none: the specification gives associations no identifiers.
+	GraphQLID string `json:"graphql_id"`
+	SuiteID   string `json:"suite_id"`
+	SuiteURL  string `json:"suite_url"`
 	// AccessLevel holds read and/or edit.
 	AccessLevel []string   `json:"access_level"`
 	CreatedAt   *time.Time `json:"created_at"`

@@ -147,7 +147,9 @@ func (enumKeepStateSpelling) Description(context.Context) string {
 	return "a value that differs from the state only in case is not a change"
 }
 
-func (m enumKeepStateSpelling) MarkdownDescription(ctx context.Context) string { return m.Description(ctx) }
+func (m enumKeepStateSpelling) MarkdownDescription(ctx context.Context) string {
+	return m.Description(ctx)
+}
 
 func (enumKeepStateSpelling) PlanModifyString(_ context.Context, req planmodifier.StringRequest, resp *planmodifier.StringResponse) {
 	if req.StateValue.IsNull() || req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() || req.PlanValue.IsUnknown() {
