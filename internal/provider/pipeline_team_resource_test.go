@@ -171,7 +171,6 @@ func TestAccPipelineTeamResource_accessDrift(t *testing.T) {
 func TestAccPipelineTeamResource_takesOverDefaultTeam(t *testing.T) {
 	t.Parallel()
 	e := newTestEnv(t)
-	const addr = "buildkite_pipeline_team.test"
 	team := e.seedTeam(e.name("pt-default"))
 	p := e.seedREST("/v2/organizations/"+e.org+"/pipelines", map[string]any{
 		"name": e.name("pt-default"), "repository": "git@github.com:acme/app.git",

@@ -84,7 +84,7 @@ func TestAccTeamResource_basic(t *testing.T) {
 					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
-				Check: e.checkTeamOnService(addr, buildkite.TeamWrite{
+				Check: e.checkTeamOnService(buildkite.TeamWrite{
 					Name: renamed, Description: "Runs the platform", Privacy: "secret", IsDefaultTeam: true,
 					DefaultMemberRole: "maintainer", MembersCanCreatePipelines: true,
 				}),
@@ -95,7 +95,7 @@ func TestAccTeamResource_basic(t *testing.T) {
 			step(resource.TestStep{
 				// Back to the defaults: removing the optional attributes sends "" and false.
 				Config: e.config(testAccTeamConfig(renamed, "secret", "maintainer", true, "")),
-				Check: e.checkTeamOnService(addr, buildkite.TeamWrite{
+				Check: e.checkTeamOnService(buildkite.TeamWrite{
 					Name: renamed, Privacy: "secret", IsDefaultTeam: true, DefaultMemberRole: "maintainer",
 				}),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
@@ -106,8 +106,9 @@ func TestAccTeamResource_basic(t *testing.T) {
 	})
 }
 
-// checkTeamOnService compares the six writable properties of the team on the service with want.
-func (e *testEnv) checkTeamOnService(addr string, want buildkite.TeamWrite) resource.TestCheckFunc {
+// checkTeamOnService compares the six writable properties of buildkite_team.test on the service with want.
+func (e *testEnv) checkTeamOnService(want buildkite.TeamWrite) resource.TestCheckFunc {
+	const addr = "buildkite_team.test"
 	return func(s *terraform.State) error {
 		rs, ok := s.RootModule().Resources[addr]
 		if !ok {
@@ -157,7 +158,7 @@ func TestAccTeamResource_upperCase(t *testing.T) {
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("privacy"), knownvalue.StringExact("SECRET")),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("default_member_role"), knownvalue.StringExact("MAINTAINER")),
 				},
-				Check: e.checkTeamOnService(addr, buildkite.TeamWrite{Name: name, Privacy: "secret", DefaultMemberRole: "maintainer"}),
+				Check: e.checkTeamOnService(buildkite.TeamWrite{Name: name, Privacy: "secret", DefaultMemberRole: "maintainer"}),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
@@ -230,7 +231,7 @@ func TestAccTeamResource_driftCorrected(t *testing.T) {
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
 				},
-				Check: e.checkTeamOnService(addr, buildkite.TeamWrite{Name: name, Privacy: "visible", DefaultMemberRole: "member"}),
+				Check: e.checkTeamOnService(buildkite.TeamWrite{Name: name, Privacy: "visible", DefaultMemberRole: "member"}),
 			},
 		},
 	})

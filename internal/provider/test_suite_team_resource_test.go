@@ -182,7 +182,6 @@ func TestAccTestSuiteTeamResource_accessDrift(t *testing.T) {
 func TestAccTestSuiteTeamResource_takesOverOwner(t *testing.T) {
 	t.Parallel()
 	e := newTestEnv(t)
-	const addr = "buildkite_test_suite_team.test"
 	owner := e.seedTeam(e.name("sut-take"))
 	suite := e.seedSuite(e.name("sut-take"), owner.ID)
 	resource.Test(t, resource.TestCase{
