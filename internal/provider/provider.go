@@ -274,11 +274,22 @@ func (p *buildkiteProvider) Resources(_ context.Context) []func() resource.Resou
 		NewClusterQueueResource,
 		NewClusterAgentTokenResource,
 		NewClusterDefaultQueueResource,
+		NewTeamResource,
+		NewTeamMemberResource,
+		NewPipelineTeamResource,
+		NewTestSuiteTeamResource,
 	}
 }
 
 func (p *buildkiteProvider) DataSources(_ context.Context) []func() datasource.DataSource {
-	return nil
+	return []func() datasource.DataSource{
+		NewOrganizationDataSource,
+		NewOrganizationMemberDataSource,
+		NewOrganizationMembersDataSource,
+		NewTeamDataSource,
+		NewTeamsDataSource,
+		NewTeamMembersDataSource,
+	}
 }
 
 // valueOrEnv returns the configured value, else the first non-empty environment variable.
