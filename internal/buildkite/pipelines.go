@@ -107,23 +107,23 @@ type PipelineListOptions struct {
 
 // PipelineCreate is the body of a create (the YAML form, or a template). Nil fields are left to the service.
 type PipelineCreate struct {
-	Name                            string            `json:"name"`
-	Repository                      string            `json:"repository"`
-	Slug                            *string           `json:"slug,omitempty"`
-	ClusterID                       *string           `json:"cluster_id,omitempty"`
-	Configuration                   *string           `json:"configuration,omitempty"`
-	PipelineTemplateUUID            *string           `json:"pipeline_template_uuid,omitempty"`
-	Description                     *string           `json:"description,omitempty"`
-	DefaultBranch                   *string           `json:"default_branch,omitempty"`
-	BranchConfiguration             *string           `json:"branch_configuration,omitempty"`
-	SkipQueuedBranchBuilds          *bool             `json:"skip_queued_branch_builds,omitempty"`
-	SkipQueuedBranchBuildsFilter    *string           `json:"skip_queued_branch_builds_filter,omitempty"`
-	CancelRunningBranchBuilds       *bool             `json:"cancel_running_branch_builds,omitempty"`
-	CancelRunningBranchBuildsFilter *string           `json:"cancel_running_branch_builds_filter,omitempty"`
-	AllowRebuilds                   *bool             `json:"allow_rebuilds,omitempty"`
-	Visibility                      *string           `json:"visibility,omitempty"`
-	Tags                            []string          `json:"tags,omitempty"`
-	ProviderSettings                map[string]any    `json:"provider_settings,omitempty"`
+	Name                            string         `json:"name"`
+	Repository                      string         `json:"repository"`
+	Slug                            *string        `json:"slug,omitempty"`
+	ClusterID                       *string        `json:"cluster_id,omitempty"`
+	Configuration                   *string        `json:"configuration,omitempty"`
+	PipelineTemplateUUID            *string        `json:"pipeline_template_uuid,omitempty"`
+	Description                     *string        `json:"description,omitempty"`
+	DefaultBranch                   *string        `json:"default_branch,omitempty"`
+	BranchConfiguration             *string        `json:"branch_configuration,omitempty"`
+	SkipQueuedBranchBuilds          *bool          `json:"skip_queued_branch_builds,omitempty"`
+	SkipQueuedBranchBuildsFilter    *string        `json:"skip_queued_branch_builds_filter,omitempty"`
+	CancelRunningBranchBuilds       *bool          `json:"cancel_running_branch_builds,omitempty"`
+	CancelRunningBranchBuildsFilter *string        `json:"cancel_running_branch_builds_filter,omitempty"`
+	AllowRebuilds                   *bool          `json:"allow_rebuilds,omitempty"`
+	Visibility                      *string        `json:"visibility,omitempty"`
+	Tags                            []string       `json:"tags,omitempty"`
+	ProviderSettings                map[string]any `json:"provider_settings,omitempty"`
 	// Teams maps team UUIDs to an access level (read_only, build_and_read, manage_build_and_read).
 	Teams map[string]string `json:"teams,omitempty"`
 }
