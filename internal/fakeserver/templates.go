@@ -202,6 +202,7 @@ func (s *Server) createTemplate(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	name, desc, config, available := in.String("name"), in.String("description"), in.String("configuration"), in.Bool("available")
+	config.Value = normalizeConfiguration(config.Value)
 	problems := in.Problems()
 	if name.Value == "" {
 		problems.addBlank("name")
@@ -241,6 +242,7 @@ func (s *Server) updateTemplate(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	name, desc, config, available := in.String("name"), in.String("description"), in.String("configuration"), in.Bool("available")
+	config.Value = normalizeConfiguration(config.Value)
 	problems := in.Problems()
 	if name.Set && name.Value == "" {
 		problems.addBlank("name")
