@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"regexp"
+	"strings"
 	"time"
 )
 
@@ -29,36 +30,9 @@ var queueKeyPattern = regexp.MustCompile(`^[a-zA-Z0-9][a-zA-Z0-9_-]*$`)
 const queueKeyMaxLen = 100
 
 func init() {
-	registerKind(KindCluster, kindOps{
-		exists: func(st *Store, org, id string) bool { return st.cluster(org, id) != nil },
-		remove: func(st *Store, org, id string) bool {
-			c := st.cluster(org, id)
-			if c != nil {
-				st.deleteCluster(c)
-			}
-			return c != nil
-		},
-	})
-	registerKind(KindQueue, kindOps{
-		exists: func(st *Store, org, id string) bool { return st.queueByID(org, id) != nil },
-		remove: func(st *Store, org, id string) bool {
-			q := st.queueByID(org, id)
-			if q != nil {
-				st.deleteQueue(q)
-			}
-			return q != nil
-		},
-	})
-	registerKind(KindClusterToken, kindOps{
-		exists: func(st *Store, org, id string) bool { return st.clusterTokenByID(org, id) != nil },
-		remove: func(st *Store, org, id string) bool {
-			t := st.clusterTokenByID(org, id)
-			if t != nil {
-				delete(st.clusters.tokens, t.id)
-			}
-			return t != nil
-		},
-	})
+	registerKind(KindCluster, (*Store).cluster, (*Store).deleteCluster)
+	registerKind(KindQueue, nestedKey((*Store).queue), (*Store).deleteQueue)
+	registerKind(KindClusterToken, nestedKey((*Store).clusterToken), (*Store).deleteClusterToken)
 }
 
 // ---- state ----
@@ -104,8 +78,9 @@ type clusterTokenRecord struct {
 	seq                    int64
 	org, clusterID, id     string
 	graphqlID, description string
-	allowedIPAddresses     string // "" when unrestricted
+	allowedIPAddresses     string // CIDR blocks separated by spaces, as sent; "" when unrestricted
 	secret                 string
+	expiresAt              time.Time // zero when the token does not expire
 	createdAt              time.Time
 	createdBy              string
 }
@@ -119,29 +94,15 @@ func (st *Store) cluster(org, id string) *clusterRecord {
 	return nil
 }
 
-func (st *Store) queueByID(org, id string) *queueRecord {
-	if q, ok := st.clusters.queues[id]; ok && q.org == org {
-		return q
-	}
-	return nil
-}
-
 func (st *Store) queue(org, clusterID, id string) *queueRecord {
-	if q := st.queueByID(org, id); q != nil && q.clusterID == clusterID {
+	if q, ok := st.clusters.queues[id]; ok && q.org == org && q.clusterID == clusterID {
 		return q
-	}
-	return nil
-}
-
-func (st *Store) clusterTokenByID(org, id string) *clusterTokenRecord {
-	if t, ok := st.clusters.tokens[id]; ok && t.org == org {
-		return t
 	}
 	return nil
 }
 
 func (st *Store) clusterToken(org, clusterID, id string) *clusterTokenRecord {
-	if t := st.clusterTokenByID(org, id); t != nil && t.clusterID == clusterID {
+	if t, ok := st.clusters.tokens[id]; ok && t.org == org && t.clusterID == clusterID {
 		return t
 	}
 	return nil
@@ -200,6 +161,9 @@ func (st *Store) deleteQueue(q *queueRecord) {
 	}
 	delete(st.clusters.queues, q.id)
 }
+
+// deleteClusterToken removes t. The write lock must be held.
+func (st *Store) deleteClusterToken(t *clusterTokenRecord) { delete(st.clusters.tokens, t.id) }
 
 // ClusterDefaultQueueID returns the ID of the cluster's default queue ("" when none); ok is false when
 // the cluster does not exist in org.
@@ -306,6 +270,7 @@ type clusterTokenView struct {
 	AllowedIPAddresses string    `json:"allowed_ip_addresses"`
 	URL                string    `json:"url"`
 	ClusterURL         string    `json:"cluster_url"`
+	ExpiresAt          *string   `json:"expires_at"`
 	CreatedAt          string    `json:"created_at"`
 	CreatedBy          *userView `json:"created_by"`
 }
@@ -321,6 +286,7 @@ func (st *Store) clusterTokenView(base string, t *clusterTokenRecord) clusterTok
 		ID: t.id, GraphQLID: t.graphqlID, Description: t.description, AllowedIPAddresses: t.allowedIPAddresses,
 		URL:        apiURL(base, "organizations", t.org, "clusters", t.clusterID, "tokens", t.id),
 		ClusterURL: apiURL(base, "organizations", t.org, "clusters", t.clusterID),
+		ExpiresAt:  formatTimePtr(t.expiresAt),
 		CreatedAt:  formatTime(t.createdAt),
 		CreatedBy:  st.userSummary(t.createdBy),
 	}
@@ -733,14 +699,38 @@ func (s *Server) getClusterToken(w http.ResponseWriter, r *http.Request) {
 	respond(w, http.StatusOK, out, err)
 }
 
-// checkCIDR records a problem unless v is empty (unrestricted) or one network in CIDR notation.
+// cidrBlocks splits allowed_ip_addresses: CIDR blocks separated by spaces.
+func cidrBlocks(allowed string) []string { return strings.Fields(allowed) }
+
+// checkCIDR records a problem for each block of v that is not a network in CIDR notation; empty (or only
+// spaces) means unrestricted.
 func checkCIDR(problems *validationErrors, v opt[string]) {
-	if v.Value == "" {
-		return
+	for _, block := range cidrBlocks(v.Value) {
+		if _, _, err := net.ParseCIDR(block); err != nil {
+			problems.add("allowed_ip_addresses", block+" is not a valid CIDR")
+		}
 	}
-	if _, _, err := net.ParseCIDR(v.Value); err != nil {
-		problems.add("allowed_ip_addresses", v.Value+" is not a valid CIDR")
+}
+
+// readExpiry reads a cluster token's optional expires_at: an ISO 8601 timestamp (RFC 3339, fractional
+// seconds allowed) in the future of now. Absent or null means the token does not expire.
+func readExpiry(problems *validationErrors, v opt[string], now time.Time) time.Time {
+	if !v.Given() {
+		return time.Time{}
 	}
+	at, err := time.Parse(time.RFC3339Nano, v.Value)
+	switch {
+	case err != nil:
+		problems.add("expires_at", "is not a valid ISO 8601 timestamp")
+	case !at.After(now):
+		problems.add("expires_at", "must be in the future")
+	}
+	return at.UTC().Truncate(time.Millisecond)
+}
+
+// expired reports whether t can no longer be used at now.
+func (t *clusterTokenRecord) expired(now time.Time) bool {
+	return !t.expiresAt.IsZero() && !now.Before(t.expiresAt)
 }
 
 func (s *Server) createClusterToken(w http.ResponseWriter, r *http.Request) {
@@ -752,12 +742,13 @@ func (s *Server) createClusterToken(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	desc, allowed := in.String("description"), in.String("allowed_ip_addresses")
+	desc, allowed, expires := in.String("description"), in.String("allowed_ip_addresses"), in.String("expires_at")
 	problems := in.Problems()
 	if desc.Value == "" {
 		problems.addBlank("description")
 	}
 	checkCIDR(&problems, allowed)
+	expiresAt := readExpiry(&problems, expires, s.opts.Now())
 	var out clusterTokenCreatedView
 	err := s.store.update(func() *apiError {
 		c := s.store.cluster(org.slug, r.PathValue("cluster"))
@@ -770,7 +761,7 @@ func (s *Server) createClusterToken(w http.ResponseWriter, r *http.Request) {
 		id := newID()
 		t := &clusterTokenRecord{
 			seq: s.store.nextSeq(), org: org.slug, clusterID: c.id, id: id, graphqlID: graphQLID("ClusterToken", id),
-			description: desc.Value, allowedIPAddresses: allowed.Value, secret: newSecret(),
+			description: desc.Value, allowedIPAddresses: allowed.Value, secret: newSecret(), expiresAt: expiresAt,
 			createdAt: s.store.timestamp(), createdBy: user.id,
 		}
 		s.store.clusters.tokens[id] = t
@@ -780,6 +771,8 @@ func (s *Server) createClusterToken(w http.ResponseWriter, r *http.Request) {
 	respond(w, http.StatusCreated, out, err)
 }
 
+// updateClusterToken changes the description and allowed_ip_addresses; expires_at is set on create only
+// and, like other unknown properties, ignored here.
 func (s *Server) updateClusterToken(w http.ResponseWriter, r *http.Request) {
 	org, _, ok := s.authorize(w, r, scopeWriteClusters)
 	if !ok {
@@ -822,7 +815,7 @@ func (s *Server) deleteClusterTokenHandler(w http.ResponseWriter, r *http.Reques
 		if err != nil {
 			return err
 		}
-		delete(s.store.clusters.tokens, t.id)
+		s.store.deleteClusterToken(t)
 		return nil
 	})
 	respondNoContent(w, err)

@@ -10,6 +10,7 @@
 //   - server.go: Options, New, ServeHTTP and the middleware (request log, rate limit, body size limit,
 //     JSON 404/405), and routes, which calls one route method per area.
 //   - auth.go: bearer tokens, scopes, and Server.authorize, which every endpoint handler calls first.
+//   - accesstoken.go: GET and DELETE /v2/access-token, the calling token described or revoked.
 //   - errors.go: every error response, built in one place.
 //   - json.go: request bodies decoded as JSON objects, telling a missing property from null or empty.
 //   - pagination.go: page/per_page and the Link header.

@@ -37,16 +37,7 @@ import (
 const KindPipeline Kind = "pipeline"
 
 func init() {
-	registerKind(KindPipeline, kindOps{
-		exists: func(st *Store, org, id string) bool { return st.pipelineByID(org, id) != nil },
-		remove: func(st *Store, org, id string) bool {
-			p := st.pipelineByID(org, id)
-			if p != nil {
-				st.deletePipeline(p)
-			}
-			return p != nil
-		},
-	})
+	registerKind(KindPipeline, (*Store).pipelineByID, (*Store).deletePipeline)
 }
 
 // Slug rule of spec 2.12.1.
@@ -65,10 +56,19 @@ var (
 
 // pipelineState is this area's part of the Store.
 type pipelineState struct {
-	pipelines map[string]*pipelineRecord // by id
+	pipelines *table[*pipelineRecord] // listed by org; named by slug and by name in their org
 }
 
-func newPipelineState() pipelineState { return pipelineState{pipelines: map[string]*pipelineRecord{}} }
+func newPipelineState() pipelineState {
+	return pipelineState{pipelines: newTable(
+		func(p *pipelineRecord) []string { return []string{p.org} },
+		func(p *pipelineRecord) []string {
+			return []string{nameKey(p.org, "slug", p.slug), nameKey(p.org, "name", p.name)}
+		})}
+}
+
+func (p *pipelineRecord) recordID() string { return p.id }
+func (p *pipelineRecord) recordSeq() int64 { return p.seq }
 
 // pipelineRecord is a pipeline. Other areas rely on the first fields (teams link to pipelines, builds
 // embed them and derive their jobs from jobSteps, rules name them by UUID or slug) and on archivedAt
@@ -150,7 +150,7 @@ func (p *pipelineRecord) jobSteps() []stepSpec {
 
 // pipelineByID returns the pipeline of org with id, or nil. A lock must be held.
 func (st *Store) pipelineByID(org, id string) *pipelineRecord {
-	if p, ok := st.pipelines.pipelines[id]; ok && p.org == org {
+	if p, ok := st.pipelines.pipelines.get(id); ok && p.org == org {
 		return p
 	}
 	return nil
@@ -158,36 +158,28 @@ func (st *Store) pipelineByID(org, id string) *pipelineRecord {
 
 // pipelineBySlug returns the pipeline of org with slug, or nil. A lock must be held.
 func (st *Store) pipelineBySlug(org, slug string) *pipelineRecord {
-	for _, p := range st.pipelines.pipelines {
-		if p.org == org && p.slug == slug {
-			return p
-		}
-	}
-	return nil
+	p, _ := st.pipelines.pipelines.lookup(nameKey(org, "slug", slug))
+	return p
 }
 
-// pipelinesOf returns org's pipelines in creation order. A lock must be held.
-func (st *Store) pipelinesOf(org string) []*pipelineRecord {
-	var out []*pipelineRecord
-	for _, p := range st.pipelines.pipelines {
-		if p.org == org {
-			out = append(out, p)
-		}
-	}
-	return sortBySeq(out, func(p *pipelineRecord) int64 { return p.seq })
-}
+// pipelinesOf returns org's pipelines in creation order; the caller must not change the slice. A lock
+// must be held.
+func (st *Store) pipelinesOf(org string) []*pipelineRecord { return st.pipelines.pipelines.list(org) }
+
+// insertPipeline adds p. The write lock must be held.
+func (st *Store) insertPipeline(p *pipelineRecord) { st.pipelines.pipelines.insert(p) }
 
 // deletePipeline removes p and the rules that name it. The write lock must be held.
 func (st *Store) deletePipeline(p *pipelineRecord) {
 	st.deleteRulesNaming(p.org, p.id)
 	st.removePipelineBuilds(p.id)
-	delete(st.pipelines.pipelines, p.id)
+	st.pipelines.pipelines.remove(p)
 }
 
 // propagateTemplate gives every pipeline using t the template's configuration. The write lock must be held.
 func (st *Store) propagateTemplate(t *templateRecord) {
-	for _, p := range st.pipelines.pipelines {
-		if p.org == t.org && p.templateID == t.id {
+	for _, p := range st.pipelinesOf(t.org) {
+		if p.templateID == t.id {
 			p.configuration, p.visual = t.configuration, nil
 		}
 	}
@@ -1080,21 +1072,18 @@ func (st *Store) applyPipeline(p *pipelineRecord, in *pipelineInput, creating bo
 
 	// Names and slugs are unique in the organization; a taken name usually takes its slug too, so only
 	// the name is reported then.
-	nameTaken, slugTaken := false, false
-	for _, o := range st.pipelinesOf(p.org) {
-		if o.id != p.id {
-			nameTaken = nameTaken || (n.name != "" && o.name == n.name)
-			slugTaken = slugTaken || (n.slug != "" && o.slug == n.slug)
-		}
+	taken := func(what, value string) bool {
+		o, ok := st.pipelines.pipelines.lookup(nameKey(p.org, what, value))
+		return value != "" && ok && o.id != p.id
 	}
-	if nameTaken {
+	if taken("name", n.name) {
 		problems.add("name", "has already been taken")
-	} else if slugTaken {
+	} else if taken("slug", n.slug) {
 		problems.add("slug", "has already been taken")
 	}
 
 	if len(problems) == 0 {
-		*p = n
+		st.pipelines.pipelines.rename(p, func() { *p = n })
 	}
 	return problems
 }
@@ -1197,7 +1186,7 @@ func (s *Server) createPipeline(w http.ResponseWriter, r *http.Request) {
 			return errPipelineValidation(problems)
 		}
 		p.seq = s.store.nextSeq()
-		s.store.pipelines.pipelines[id] = p
+		s.store.insertPipeline(p)
 		for _, teamID := range teamIDs {
 			s.store.addTeamPipeline(org.slug, teamID, id, in.teams[teamID], p.createdAt)
 		}

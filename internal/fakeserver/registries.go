@@ -60,26 +60,8 @@ var registryEcosystems = map[string]bool{
 }
 
 func init() {
-	registerKind(KindRegistry, kindOps{
-		exists: func(st *Store, org, id string) bool { return st.registryBySlugOrID(org, id) != nil },
-		remove: func(st *Store, org, id string) bool {
-			reg := st.registryBySlugOrID(org, id)
-			if reg != nil {
-				st.deleteRegistry(reg)
-			}
-			return reg != nil
-		},
-	})
-	registerKind(KindRegistryToken, kindOps{
-		exists: func(st *Store, org, id string) bool { return st.registryTokenByID(org, id) != nil },
-		remove: func(st *Store, org, id string) bool {
-			t := st.registryTokenByID(org, id)
-			if t != nil {
-				delete(st.registries.tokens, t.id)
-			}
-			return t != nil
-		},
-	})
+	registerKind(KindRegistry, (*Store).registryBySlugOrID, (*Store).deleteRegistry)
+	registerKind(KindRegistryToken, nestedKey((*Store).registryToken), (*Store).deleteRegistryToken)
 }
 
 // ---- state ----
@@ -131,8 +113,13 @@ func (st *Store) registryBySlugOrID(org, key string) *registryRecord {
 	return st.registryBySlug(org, key)
 }
 
-func (st *Store) registryTokenByID(org, id string) *registryTokenRecord {
-	if t, ok := st.registries.tokens[id]; ok && t.org == org {
+// registryToken returns the token with id of the registry of org named by registry (slug or id).
+func (st *Store) registryToken(org, registry, id string) *registryTokenRecord {
+	reg := st.registryBySlugOrID(org, registry)
+	if reg == nil {
+		return nil
+	}
+	if t, ok := st.registries.tokens[id]; ok && t.registryID == reg.id {
 		return t
 	}
 	return nil
@@ -167,6 +154,9 @@ func (st *Store) deleteRegistry(reg *registryRecord) {
 	}
 	delete(st.registries.registries, reg.id)
 }
+
+// deleteRegistryToken removes t. The write lock must be held.
+func (st *Store) deleteRegistryToken(t *registryTokenRecord) { delete(st.registries.tokens, t.id) }
 
 // RegistrySlug returns the slug of the registry of org named by slugOrID (its id or its slug); ok is false
 // when there is none. Tests use it to follow a registry whose slug changed with its name.
@@ -390,8 +380,8 @@ func (st *Store) findRegistryToken(org string, r *http.Request) (*registryRecord
 	if err != nil {
 		return nil, nil, err
 	}
-	t := st.registryTokenByID(org, r.PathValue("token"))
-	if t == nil || t.registryID != reg.id {
+	t, ok := st.registries.tokens[r.PathValue("token")]
+	if !ok || t.registryID != reg.id {
 		return nil, nil, errNotFound("registry token")
 	}
 	return reg, t, nil
@@ -663,7 +653,7 @@ func (s *Server) deleteRegistryTokenHandler(w http.ResponseWriter, r *http.Reque
 			return err
 		}
 		out = s.store.registryTokenView(baseURL(r), reg, t)
-		delete(s.store.registries.tokens, t.id)
+		s.store.deleteRegistryToken(t)
 		return nil
 	})
 	respond(w, http.StatusOK, out, err)

@@ -86,6 +86,7 @@ func New(opts Options) *Server {
 // routes registers every area's endpoints; each area adds one line here and keeps its routes in its file.
 func (s *Server) routes() *http.ServeMux {
 	mux := http.NewServeMux()
+	s.routeAccessToken(mux)
 	s.routeClusters(mux)
 	s.routeOrganizations(mux)
 	s.routeMetrics(mux)

@@ -22,16 +22,7 @@ const KindSuite Kind = "suite"
 const defaultSuiteBranch = "main"
 
 func init() {
-	registerKind(KindSuite, kindOps{
-		exists: func(st *Store, org, id string) bool { return st.suiteByID(org, id) != nil },
-		remove: func(st *Store, org, id string) bool {
-			s := st.suiteByID(org, id)
-			if s != nil {
-				st.deleteSuite(s)
-			}
-			return s != nil
-		},
-	})
+	registerKind(KindSuite, (*Store).suiteByID, (*Store).deleteSuite)
 }
 
 // ---- state ----

@@ -32,45 +32,15 @@ var (
 )
 
 func init() {
-	registerKind(KindTeam, kindOps{
-		exists: func(st *Store, org, id string) bool { return st.teamByID(org, id) != nil },
-		remove: func(st *Store, org, id string) bool {
-			t := st.teamByID(org, id)
-			if t != nil {
-				st.deleteTeam(t)
-			}
-			return t != nil
-		},
+	registerKind(KindTeam, (*Store).teamByID, (*Store).deleteTeam)
+	registerKind(KindTeamMember, nestedKey((*Store).teamMember), func(st *Store, m *teamMemberRecord) {
+		delete(st.teams.members, m.key())
 	})
-	registerKind(KindTeamMember, kindOps{
-		exists: func(st *Store, org, id string) bool { return st.teamMemberByKey(org, id) != nil },
-		remove: func(st *Store, org, id string) bool {
-			m := st.teamMemberByKey(org, id)
-			if m != nil {
-				delete(st.teams.members, m.key())
-			}
-			return m != nil
-		},
+	registerKind(KindTeamPipeline, nestedKey((*Store).teamPipeline), func(st *Store, tp *teamPipelineRecord) {
+		delete(st.teams.pipelines, tp.key())
 	})
-	registerKind(KindTeamPipeline, kindOps{
-		exists: func(st *Store, org, id string) bool { return st.teamPipelineByKey(org, id) != nil },
-		remove: func(st *Store, org, id string) bool {
-			tp := st.teamPipelineByKey(org, id)
-			if tp != nil {
-				delete(st.teams.pipelines, tp.key())
-			}
-			return tp != nil
-		},
-	})
-	registerKind(KindTeamSuite, kindOps{
-		exists: func(st *Store, org, id string) bool { return st.teamSuiteByKey(org, id) != nil },
-		remove: func(st *Store, org, id string) bool {
-			ts := st.teamSuiteByKey(org, id)
-			if ts != nil {
-				delete(st.teams.suites, ts.key())
-			}
-			return ts != nil
-		},
+	registerKind(KindTeamSuite, nestedKey((*Store).teamSuite), func(st *Store, ts *teamSuiteRecord) {
+		delete(st.teams.suites, ts.key())
 	})
 }
 
@@ -173,27 +143,6 @@ func (st *Store) teamSuite(org, teamID, suiteID string) *teamSuiteRecord {
 		return nil
 	}
 	return st.teams.suites[teamID+"/"+suiteID]
-}
-
-// splitKey splits an association's Kind ID "<team id>/<other id>".
-func splitKey(key string) (teamID, otherID string) {
-	teamID, otherID, _ = strings.Cut(key, "/")
-	return teamID, otherID
-}
-
-func (st *Store) teamMemberByKey(org, key string) *teamMemberRecord {
-	teamID, userID := splitKey(key)
-	return st.teamMember(org, teamID, userID)
-}
-
-func (st *Store) teamPipelineByKey(org, key string) *teamPipelineRecord {
-	teamID, pipelineID := splitKey(key)
-	return st.teamPipeline(org, teamID, pipelineID)
-}
-
-func (st *Store) teamSuiteByKey(org, key string) *teamSuiteRecord {
-	teamID, suiteID := splitKey(key)
-	return st.teamSuite(org, teamID, suiteID)
 }
 
 func (st *Store) teamsOf(org string) []*teamRecord {

@@ -51,9 +51,9 @@ func (k teamsKit) seedPipeline(org, name string) string {
 	defer st.mu.Unlock()
 	st.addOrg(org, titleCase(org))
 	id := newID()
-	st.pipelines.pipelines[id] = &pipelineRecord{
+	st.insertPipeline(&pipelineRecord{
 		seq: st.nextSeq(), org: org, id: id, graphqlID: graphQLID("Pipeline", id), slug: slugify(name), name: name,
-	}
+	})
 	return id
 }
 
@@ -62,7 +62,9 @@ func (k teamsKit) dropPipeline(id string) {
 	st := k.srv.Store()
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	delete(st.pipelines.pipelines, id)
+	if p, ok := st.pipelines.pipelines.get(id); ok {
+		st.pipelines.pipelines.remove(p)
+	}
 }
 
 // createSuite creates a test suite giving teamID access and returns its slug and ID.
