@@ -206,3 +206,12 @@ func compactJSON(s string) (json.RawMessage, error) {
 	}
 	return b.Bytes(), nil
 }
+
+// jsonNull and yamlNull are null documents.
+func jsonNull() semanticString {
+	return semanticString{StringValue: basetypes.NewStringNull(), format: jsonFormat}
+}
+
+func yamlNull() semanticString {
+	return semanticString{StringValue: basetypes.NewStringNull(), format: yamlFormat}
+}
