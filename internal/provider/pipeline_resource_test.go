@@ -425,8 +425,11 @@ func TestAccPipelineResource_archived(t *testing.T) {
 				ConfigPlanChecks: expectEmpty(),
 			},
 			{
-				Config:             e.config(testAccPipelineConfig(name, "  archive_on_delete = true")),
-				Check:              func(s *terraform.State) error { _, err := e.client.Pipelines.Archive(context.Background(), pipelineAttr(s, "slug")); return err },
+				Config: e.config(testAccPipelineConfig(name, "  archive_on_delete = true")),
+				Check: func(s *terraform.State) error {
+					_, err := e.client.Pipelines.Archive(context.Background(), pipelineAttr(s, "slug"))
+					return err
+				},
 				ExpectNonEmptyPlan: true, // archived outside Terraform: planned back to unarchived
 			},
 			{
