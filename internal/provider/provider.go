@@ -274,11 +274,21 @@ func (p *buildkiteProvider) Resources(_ context.Context) []func() resource.Resou
 		NewClusterQueueResource,
 		NewClusterAgentTokenResource,
 		NewClusterDefaultQueueResource,
+		NewPipelineResource,
+		NewPipelineTemplateResource,
+		NewOrganizationRuleResource,
 	}
 }
 
 func (p *buildkiteProvider) DataSources(_ context.Context) []func() datasource.DataSource {
-	return nil
+	return []func() datasource.DataSource{
+		NewPipelineDataSource,
+		NewPipelinesDataSource,
+		NewPipelineTemplateDataSource,
+		NewPipelineTemplatesDataSource,
+		NewOrganizationRuleDataSource,
+		NewOrganizationRulesDataSource,
+	}
 }
 
 // valueOrEnv returns the configured value, else the first non-empty environment variable.
