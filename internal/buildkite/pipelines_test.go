@@ -12,17 +12,16 @@ import (
 )
 
 // newEmulatorClient is a client of a fresh emulator (organization "acme", token "test-token").
-func newEmulatorClient(t *testing.T) (*Client, *fakeserver.Server) {
+func newEmulatorClient(t *testing.T) *Client {
 	t.Helper()
-	srv := fakeserver.New(fakeserver.Options{})
-	ts := httptest.NewServer(srv)
+	ts := httptest.NewServer(fakeserver.New(fakeserver.Options{}))
 	t.Cleanup(ts.Close)
-	return newTestClient(t, ts.URL), srv
+	return newTestClient(t, ts.URL)
 }
 
 func TestPipelines_lifecycle(t *testing.T) {
 	ctx := context.Background()
-	c, _ := newEmulatorClient(t)
+	c := newEmulatorClient(t)
 	cl, err := c.Clusters.Create(ctx, ClusterCreate{Name: "ci"})
 	if err != nil {
 		t.Fatal(err)
@@ -92,7 +91,7 @@ func TestPipelines_lifecycle(t *testing.T) {
 // asked for by UUID.
 func TestPipelines_FindSlugTaken(t *testing.T) {
 	ctx := context.Background()
-	c, _ := newEmulatorClient(t)
+	c := newEmulatorClient(t)
 	a, err := c.Pipelines.Create(ctx, PipelineCreate{Name: "one", Repository: "git@github.com:a/b.git", Configuration: ptr(DefaultSteps)})
 	if err != nil {
 		t.Fatal(err)
@@ -111,7 +110,7 @@ func TestPipelines_FindSlugTaken(t *testing.T) {
 
 func TestPipelines_teams(t *testing.T) {
 	ctx := context.Background()
-	c, _ := newEmulatorClient(t)
+	c := newEmulatorClient(t)
 	p, err := c.Pipelines.Create(ctx, PipelineCreate{Name: "p", Repository: "git@github.com:a/b.git", Configuration: ptr(DefaultSteps)})
 	if err != nil {
 		t.Fatal(err)
@@ -177,7 +176,7 @@ func TestPipelines_UpdateSendsOnlyWhatIsSet(t *testing.T) {
 
 func TestPipelineTemplates_lifecycle(t *testing.T) {
 	ctx := context.Background()
-	c, _ := newEmulatorClient(t)
+	c := newEmulatorClient(t)
 	tpl, err := c.PipelineTemplates.Create(ctx, PipelineTemplateCreate{Name: "T", Configuration: "steps:\n- command: x\n", Available: ptr(true)})
 	if err != nil {
 		t.Fatal(err)
@@ -213,7 +212,7 @@ func TestPipelineTemplates_lifecycle(t *testing.T) {
 
 func TestRules_lifecycle(t *testing.T) {
 	ctx := context.Background()
-	c, _ := newEmulatorClient(t)
+	c := newEmulatorClient(t)
 	var ids []string
 	for _, n := range []string{"src", "dst"} {
 		p, err := c.Pipelines.Create(ctx, PipelineCreate{Name: n, Repository: "git@github.com:a/b.git", Configuration: ptr(DefaultSteps)})

@@ -84,7 +84,7 @@ func ruleValueFromAPI(r *buildkite.Rule) string {
 var ruleTypePattern = regexp.MustCompile(`^[a-z_]+\.[a-z_]+\.[a-z_]+$`)
 
 func (r *organizationRuleResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
-	computed := func(description string) schema.StringAttribute { return computedString(description) }
+	computed := computedString
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "An organization rule: it allows an action from a source resource on a target resource, " +
 			"such as one pipeline triggering builds of another (`pipeline.trigger_build.pipeline`) or reading its " +
