@@ -586,6 +586,11 @@ func (r *pipelineResource) ImportState(ctx context.Context, req resource.ImportS
 		return
 	}
 	key := values[0]
+	if looksLikeGraphQLID(key) {
+		resp.Diagnostics.AddError("Invalid Import ID", fmt.Sprintf("Expected a pipeline slug or UUID, got %q, which looks like "+
+			"a GraphQL ID; this provider imports by the slug or the REST ID (the UUID).", key))
+		return
+	}
 	ctx, cancel := r.timeout(ctx, opRead)
 	defer cancel()
 	client := r.client().Pipelines

@@ -628,3 +628,24 @@ func mustUnmarshal(t *testing.T, data []byte, v any) {
 		t.Fatalf("decoding %s: %v", data, err)
 	}
 }
+
+func TestAccPipelineResource_importErrors(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	for id, want := range map[string]string{
+		"UGlwZWxpbmUtLS0wMTIzNDU2Nw==":         `looks like a GraphQL ID`,
+		"no-such-pipeline":                     `Unable to Import Pipeline`,
+		"00000000-0000-0000-0000-000000000000": `Unable to Import Pipeline`,
+	} {
+		resource.Test(t, resource.TestCase{
+			ProtoV6ProviderFactories: e.factories(),
+			Steps: []resource.TestStep{{
+				Config:        e.config(testAccPipelineConfig("x", "")),
+				ResourceName:  pipelineAddr,
+				ImportState:   true,
+				ImportStateId: id,
+				ExpectError:   wrapped(want),
+			}},
+		})
+	}
+}
