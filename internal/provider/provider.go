@@ -278,6 +278,9 @@ func (p *buildkiteProvider) Resources(_ context.Context) []func() resource.Resou
 		NewTeamMemberResource,
 		NewPipelineTeamResource,
 		NewTestSuiteTeamResource,
+		NewPipelineResource,
+		NewPipelineTemplateResource,
+		NewOrganizationRuleResource,
 	}
 }
 
@@ -289,6 +292,12 @@ func (p *buildkiteProvider) DataSources(_ context.Context) []func() datasource.D
 		NewTeamDataSource,
 		NewTeamsDataSource,
 		NewTeamMembersDataSource,
+		NewPipelineDataSource,
+		NewPipelinesDataSource,
+		NewPipelineTemplateDataSource,
+		NewPipelineTemplatesDataSource,
+		NewOrganizationRuleDataSource,
+		NewOrganizationRulesDataSource,
 	}
 }
 
