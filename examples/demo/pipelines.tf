@@ -7,6 +7,8 @@ resource "buildkite_pipeline" "app" {
   cluster_id  = buildkite_cluster.platform.id
   description = "Builds and tests the app on the Linux queue"
   tags        = ["demo"]
+  # The demo team gets manage access when the pipeline is created.
+  default_team_id = buildkite_team.platform.id
 
   steps = <<-YAML
     steps:
@@ -55,4 +57,11 @@ output "pipelines" {
     app    = buildkite_pipeline.app.slug
     deploy = buildkite_pipeline.deploy.slug
   }
+}
+
+# The demo team may build the deploy pipeline too.
+resource "buildkite_pipeline_team" "platform_deploys" {
+  team_id      = buildkite_team.platform.id
+  pipeline_id  = buildkite_pipeline.deploy.id
+  access_level = "BUILD_AND_READ"
 }
