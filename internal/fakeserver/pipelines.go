@@ -792,6 +792,7 @@ func readPipelineInput(in *jsonObject, creating bool) *pipelineInput {
 		tags:          in.Strings("tags"), settings: in.Object("provider_settings"),
 		defaultTimeout: in.Int("default_command_step_timeout"), maximumTimeout: in.Int("maximum_command_step_timeout"),
 	}
+	p.configuration.Value = normalizeConfiguration(p.configuration.Value)
 	steps := field[[]map[string]json.RawMessage](in, "steps", "an array of step objects")
 	var teamUUIDs opt[[]string]
 	if creating {

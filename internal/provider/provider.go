@@ -274,11 +274,31 @@ func (p *buildkiteProvider) Resources(_ context.Context) []func() resource.Resou
 		NewClusterQueueResource,
 		NewClusterAgentTokenResource,
 		NewClusterDefaultQueueResource,
+		NewTeamResource,
+		NewTeamMemberResource,
+		NewPipelineTeamResource,
+		NewTestSuiteTeamResource,
+		NewPipelineResource,
+		NewPipelineTemplateResource,
+		NewOrganizationRuleResource,
 	}
 }
 
 func (p *buildkiteProvider) DataSources(_ context.Context) []func() datasource.DataSource {
-	return nil
+	return []func() datasource.DataSource{
+		NewOrganizationDataSource,
+		NewOrganizationMemberDataSource,
+		NewOrganizationMembersDataSource,
+		NewTeamDataSource,
+		NewTeamsDataSource,
+		NewTeamMembersDataSource,
+		NewPipelineDataSource,
+		NewPipelinesDataSource,
+		NewPipelineTemplateDataSource,
+		NewPipelineTemplatesDataSource,
+		NewOrganizationRuleDataSource,
+		NewOrganizationRulesDataSource,
+	}
 }
 
 // valueOrEnv returns the configured value, else the first non-empty environment variable.
