@@ -1,9 +1,9 @@
-# The demo's test suite, owned by the demo team (examples/demo/teams.tf), and a package registry with a
+# The demo's test suite, owned by the demo team (buildkite_team.platform in examples/demo/teams.tf), and a package registry with a
 # read token; then what the read-only views see of the organization: its clusters and its newest builds.
 resource "buildkite_test_suite" "web" {
   name           = "Web Tests"
   default_branch = "main"
-  team_owner_id  = buildkite_team.demo.id
+  team_owner_id  = buildkite_team.platform.id
   emoji          = ":test_tube:"
 }
 

@@ -147,6 +147,24 @@ func (s *BuildsService) Get(ctx context.Context, pipelineSlug string, number int
 	return get[Build](ctx, s.client, p, q)
 }
 
+// BuildCreate is the body of a build create (spec 4.9 rule 5); commit and branch are required.
+type BuildCreate struct {
+	Commit   string            `json:"commit"`
+	Branch   string            `json:"branch"`
+	Message  string            `json:"message,omitempty"`
+	Env      map[string]string `json:"env,omitempty"`
+	MetaData map[string]string `json:"meta_data,omitempty"`
+}
+
+// Create starts a build of a pipeline. It is not repeatable: a second request would start a second build.
+func (s *BuildsService) Create(ctx context.Context, pipelineSlug string, in BuildCreate) (*Build, error) {
+	p, err := s.client.orgPath("pipelines", pipelineSlug, "builds")
+	if err != nil {
+		return nil, err
+	}
+	return create[Build](ctx, s.client, p, in)
+}
+
 // listUpTo reads pages of a list until it has limit items or there are no more, asking for pages no
 // larger than it needs: a history of builds is never walked whole. A limit of 0 or less reads every page.
 func listUpTo[T any](ctx context.Context, c *Client, path string, query url.Values, limit int) ([]T, error) {

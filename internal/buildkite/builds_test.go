@@ -97,20 +97,25 @@ func TestBuilds_AllAndGet(t *testing.T) {
 }
 
 func TestBuilds_EmulatorFilters(t *testing.T) {
-	c, fs := newEmulatorClient(t)
-	emulatorPost(t, c, "/v2/organizations/acme/pipelines", map[string]any{
-		"name": "web", "repository": "https://example.com/web.git", "configuration": "steps:\n  - command: make test\n",
-	}, nil)
+	c, fs := emulatorWithStore(t)
+	if _, err := c.Pipelines.Create(context.Background(), PipelineCreate{
+		Name: "web", Repository: "https://example.com/web.git", Configuration: ptr("steps:\n  - command: make test\n"),
+	}); err != nil {
+		t.Fatal(err)
+	}
 	for _, b := range []struct{ branch, commit, state string }{
 		{"main", "aaaaaaaa", "passed"}, {"main", "bbbbbbbb", "failed"}, {"dev", "cccccccc", "running"},
 	} {
-		var out struct {
-			Number int `json:"number"`
+		out, err := c.Builds.Create(context.Background(), "web", BuildCreate{
+			Commit: b.commit, Branch: b.branch, MetaData: map[string]string{"branch": b.branch},
+		})
+		if err != nil {
+			t.Fatal(err)
 		}
-		emulatorPost(t, c, "/v2/organizations/acme/pipelines/web/builds", map[string]any{
-			"commit": b.commit, "branch": b.branch, "meta_data": map[string]string{"branch": b.branch},
-		}, &out)
-		if err := fs.Store().SetBuildState("acme", "web", out.Number, b.state); err != nil {
+		if out.State != "scheduled" || out.Number == 0 {
+			t.Fatalf("created %+v", out)
+		}
+		if err := fs.Store().SetBuildState("acme", "web", int(out.Number), b.state); err != nil {
 			t.Fatal(err)
 		}
 	}

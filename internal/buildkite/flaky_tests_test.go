@@ -10,7 +10,7 @@ import (
 )
 
 func TestFlakyTests_ListFilters(t *testing.T) {
-	c, fs := newEmulatorClient(t)
+	c, fs := emulatorWithStore(t)
 	resolved := time.Date(2024, 5, 3, 9, 0, 0, 0, time.UTC)
 	if err := fs.Store().SeedSuite("acme", fakeserver.SuiteFixture{Slug: "rspec", FlakyTests: []fakeserver.FlakyTestFixture{
 		{Name: "creates a user", Scope: "User#create", Location: "./spec/user_spec.rb:12", Branch: "main", Instances: 3},

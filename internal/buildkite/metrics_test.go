@@ -53,7 +53,7 @@ func TestMetrics_Refusals(t *testing.T) {
 }
 
 func TestMetrics_Emulator(t *testing.T) {
-	c, fs := newEmulatorClient(t)
+	c, fs := emulatorWithStore(t)
 	st := fs.Store()
 	if err := st.AddAgentToken("acme", "agent-token"); err != nil {
 		t.Fatal(err)

@@ -7,7 +7,7 @@ import (
 )
 
 func TestRegistries_Lifecycle(t *testing.T) {
-	c, _ := newEmulatorClient(t)
+	c := newEmulatorClient(t)
 	ctx := context.Background()
 	created, err := c.Registries.Create(ctx, RegistryCreate{Name: "Ruby Gems", Ecosystem: "ruby", Description: ptr("gems")})
 	if err != nil {

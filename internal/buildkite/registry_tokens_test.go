@@ -6,7 +6,7 @@ import (
 )
 
 func TestRegistryTokens_Lifecycle(t *testing.T) {
-	c, _ := newEmulatorClient(t)
+	c := newEmulatorClient(t)
 	ctx := context.Background()
 	reg, err := c.Registries.Create(ctx, RegistryCreate{Name: "npm", Ecosystem: "javascript"})
 	if err != nil {

@@ -1,9 +1,7 @@
 package buildkite
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"testing"
@@ -11,9 +9,9 @@ import (
 	"github.com/ci-rest/terraform-provider-buildkite/internal/fakeserver"
 )
 
-// newEmulatorClient serves a fresh emulator (organization "acme", token "test-token", on both the REST and
-// the agent origin) and returns a client for it with the server, for tests that need the service's behaviour rather than a canned answer.
-func newEmulatorClient(t *testing.T) (*Client, *fakeserver.Server) {
+// emulatorWithStore serves a fresh emulator (organization "acme", token "test-token", on both the REST and
+// the agent origin) and returns a client for it with the server, whose store tests seed.
+func emulatorWithStore(t *testing.T) (*Client, *fakeserver.Server) {
 	t.Helper()
 	fs := fakeserver.New(fakeserver.Options{})
 	srv := httptest.NewServer(fs)
@@ -21,52 +19,16 @@ func newEmulatorClient(t *testing.T) (*Client, *fakeserver.Server) {
 	return newTestClient(t, srv.URL, func(cfg *Config) { cfg.AgentURL = srv.URL }), fs
 }
 
-// emulatorPost sends a raw authenticated POST to the emulator behind c and decodes the answer into out:
-// for objects of other areas (teams, pipelines, builds) the tests of this area need.
-func emulatorPost(t *testing.T, c *Client, path string, in, out any) {
-	t.Helper()
-	body, err := json.Marshal(in)
-	if err != nil {
-		t.Fatal(err)
-	}
-	req, err := http.NewRequest(http.MethodPost, c.BaseURL()+path, bytes.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Authorization", "Bearer test-token")
-	req.Header.Set("Content-Type", "application/json")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = resp.Body.Close() }()
-	if resp.StatusCode/100 != 2 {
-		t.Fatalf("POST %s: %s", path, resp.Status)
-	}
-	if out != nil {
-		if err := json.NewDecoder(resp.Body).Decode(out); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
-
-// emulatorTeam creates a team through the emulator's API and returns its UUID.
-func emulatorTeam(t *testing.T, c *Client, name string) string {
-	t.Helper()
-	var team struct {
-		ID string `json:"id"`
-	}
-	emulatorPost(t, c, "/v2/organizations/acme/teams", map[string]any{"name": name}, &team)
-	return team.ID
-}
-
 func TestTestSuites_Lifecycle(t *testing.T) {
-	c, _ := newEmulatorClient(t)
+	c := newEmulatorClient(t)
 	ctx := context.Background()
-	team := emulatorTeam(t, c, "Owners")
+	team, err := c.Teams.Create(ctx, TeamWrite{Name: "Owners", Privacy: "visible", DefaultMemberRole: "member"})
+	if err != nil {
+		t.Fatal(err)
+	}
 
 	created, err := c.TestSuites.Create(ctx, TestSuiteCreate{
-		Name: "Unit Tests", DefaultBranch: "main", ShowAPIToken: true, TeamIDs: []string{team}, Emoji: ptr(":test_tube:"),
+		Name: "Unit Tests", DefaultBranch: "main", ShowAPIToken: true, TeamIDs: []string{team.ID}, Emoji: ptr(":test_tube:"),
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -11,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
+	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/fakeserver"
 )
 
@@ -40,19 +42,20 @@ func (l *pageLog) all() []string {
 // seedBuild creates a build of pipeline through the API and puts it in state.
 func seedBuild(t *testing.T, e *testEnv, pipeline, branch, commit, state string, meta map[string]string) (creatorID string) {
 	t.Helper()
-	var b struct {
-		Number  int `json:"number"`
-		Creator struct {
-			ID string `json:"id"`
-		} `json:"creator"`
+	b, err := e.client.Builds.Create(context.Background(), pipeline, buildkite.BuildCreate{
+		Commit: commit, Branch: branch, Message: branch + " " + state, MetaData: meta,
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
-	e.apiCall(http.MethodPost, "/v2/organizations/"+e.org+"/pipelines/"+pipeline+"/builds",
-		map[string]any{"commit": commit, "branch": branch, "message": branch + " " + state, "meta_data": meta}, &b)
-	if err := e.server.Store().SetBuildState(e.org, pipeline, b.Number, state); err != nil {
+	if err := e.server.Store().SetBuildState(e.org, pipeline, int(b.Number), state); err != nil {
 		t.Fatal(err)
 	}
 	return b.Creator.ID
 }
+
+// buildSteps gives every build one job, with agent query rules.
+var buildSteps = "steps:\n  - label: Test\n    command: make test\n    agents:\n      queue: linux\n"
 
 const testSHA = "0123456789abcdef0123456789abcdef0123456"
 
@@ -64,10 +67,11 @@ func TestAccBuildsDataSource(t *testing.T) {
 		t.Skip("builds are put in their states through the emulator")
 	}
 	for _, p := range []string{"web", "api"} {
-		e.apiCall(http.MethodPost, "/v2/organizations/"+e.org+"/pipelines", map[string]any{
-			"name": p, "repository": "https://example.com/" + p + ".git",
-			"configuration": "steps:\n  - label: Test\n    command: make test\n    agents:\n      queue: linux\n",
-		}, nil)
+		if _, err := e.client.Pipelines.Create(context.Background(), buildkite.PipelineCreate{
+			Name: p, Repository: "https://example.com/" + p + ".git", Configuration: &buildSteps,
+		}); err != nil {
+			t.Fatal(err)
+		}
 	}
 	creator := seedBuild(t, e, "web", "main", testSHA+"1", "passed", map[string]string{"deploy": "true"})
 	seedBuild(t, e, "web", "main", testSHA+"2", "failed", nil)

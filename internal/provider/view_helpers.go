@@ -3,11 +3,9 @@ package provider
 import (
 	"context"
 	"fmt"
-	"time"
 
 	dschema "github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
 )
@@ -15,14 +13,6 @@ import (
 // Pieces the read-only views share: each object's data-source attributes are written once, as computed
 // attributes, and used both by the singular data source (with its lookup attributes made optional) and as
 // the items of the plural one, so an item of a list carries exactly what the singular data source shows.
-
-// timeValue renders a service timestamp as RFC 3339 (UTC), null when the service sent none.
-func timeValue(t *time.Time) types.String {
-	if t == nil {
-		return types.StringNull()
-	}
-	return types.StringValue(t.UTC().Format(time.RFC3339Nano))
-}
 
 // withLookup returns attrs with the named attributes made Optional and Computed: the ones a singular data
 // source may be asked by. description overrides each one's description, to say how it is used.

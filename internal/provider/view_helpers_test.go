@@ -1,62 +1,26 @@
 package provider
 
 import (
-	"bytes"
-	"encoding/json"
-	"net/http"
+	"context"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+
+	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
 )
 
-// apiCall sends one authenticated request to the service the test runs against (emulator or live) and
-// decodes a 2xx answer into out. Tests use it for objects of other areas, such as the teams a suite needs.
-func (e *testEnv) apiCall(method, path string, in, out any) {
-	e.t.Helper()
-	var body bytes.Buffer
-	if in != nil {
-		if err := json.NewEncoder(&body).Encode(in); err != nil {
-			e.t.Fatal(err)
-		}
-	}
-	req, err := http.NewRequest(method, e.url+path, &body)
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	req.Header.Set("Authorization", "Bearer "+e.token)
-	req.Header.Set("Content-Type", "application/json")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	defer func() { _ = resp.Body.Close() }()
-	if resp.StatusCode/100 != 2 {
-		e.t.Fatalf("%s %s: %s", method, path, resp.Status)
-	}
-	if out != nil {
-		if err := json.NewDecoder(resp.Body).Decode(out); err != nil {
-			e.t.Fatal(err)
-		}
-	}
-}
-
-// team creates a team for the test, deleted when the test ends, and returns its ID. It goes through the raw
-// API so that these tests do not depend on the teams resource.
+// team creates a team for the test, deleted when the test ends, and returns its ID.
 func (e *testEnv) team(base string) string {
 	e.t.Helper()
-	var team struct {
-		ID string `json:"id"`
-	}
-	e.apiCall(http.MethodPost, "/v2/organizations/"+e.org+"/teams", map[string]any{"name": e.name(base)}, &team)
-	e.t.Cleanup(func() {
-		req, _ := http.NewRequest(http.MethodDelete, e.url+"/v2/organizations/"+e.org+"/teams/"+team.ID, nil)
-		req.Header.Set("Authorization", "Bearer "+e.token)
-		if resp, err := http.DefaultClient.Do(req); err == nil {
-			_ = resp.Body.Close()
-		}
+	t, err := e.client.Teams.Create(context.Background(), buildkite.TeamWrite{
+		Name: e.name(base), Privacy: "visible", DefaultMemberRole: "member",
 	})
-	return team.ID
+	if err != nil {
+		e.t.Fatalf("creating a team: %v", err)
+	}
+	e.t.Cleanup(func() { _ = e.client.Teams.Delete(context.Background(), t.ID) })
+	return t.ID
 }
 
 // disappears is the test of a resource deleted outside Terraform: applied, deleted behind Terraform's back,
