@@ -14,17 +14,6 @@ import (
 )
 
 // seedPipelines creates pipelines through the API, as objects that exist before Terraform reads them.
-func (e *testEnv) seedPipeline(in buildkite.PipelineCreate) *buildkite.Pipeline {
-	e.t.Helper()
-	if in.Configuration == nil && in.PipelineTemplateUUID == nil {
-		in.Configuration = ptrTo("steps:\n  - command: make\n")
-	}
-	p, err := e.client.Pipelines.Create(context.Background(), in)
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	return p
-}
 
 func TestAccPipelineDataSource(t *testing.T) {
 	t.Parallel()

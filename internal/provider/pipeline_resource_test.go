@@ -450,7 +450,7 @@ func TestAccPipelineResource_defaultTeam(t *testing.T) {
 	name := e.name("team")
 	teams := make([]string, 2)
 	for i := range teams {
-		teams[i] = e.seedTeam(fmt.Sprintf("%s-team-%d", name, i))
+		teams[i] = e.seedTeam(fmt.Sprintf("%s-team-%d", name, i)).ID
 	}
 	access := func(team string) string { return e.teamAccess(team, name) }
 	resource.Test(t, resource.TestCase{
@@ -589,14 +589,6 @@ func (e *testEnv) apiCall(method, path, body string) []byte {
 }
 
 // seedTeam creates a team and returns its ID.
-func (e *testEnv) seedTeam(name string) string {
-	e.t.Helper()
-	var team struct {
-		ID string `json:"id"`
-	}
-	mustUnmarshal(e.t, e.apiCall(http.MethodPost, "/teams", fmt.Sprintf(`{"name":%q}`, name)), &team)
-	return team.ID
-}
 
 // pipelineID returns the UUID of the pipeline with slug.
 func (e *testEnv) pipelineID(slug string) string {

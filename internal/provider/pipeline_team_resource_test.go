@@ -60,7 +60,7 @@ func TestAccPipelineTeamResource_basic(t *testing.T) {
 	t.Parallel()
 	e := newTestEnv(t)
 	team := e.name("pt")
-	p1, p2 := e.seedPipeline(e.name("pt-one")), e.seedPipeline(e.name("pt-two"))
+	p1, p2 := e.pipelineNamed(e.name("pt-one")), e.pipelineNamed(e.name("pt-two"))
 	const addr = "buildkite_pipeline_team.test"
 
 	resource.Test(t, resource.TestCase{
@@ -68,11 +68,11 @@ func TestAccPipelineTeamResource_basic(t *testing.T) {
 		CheckDestroy:             e.checkDestroyed("buildkite_pipeline_team"),
 		Steps: steps(
 			step(resource.TestStep{
-				Config:      e.config(testAccPipelineTeamConfig(team, p1.id, "admin")),
+				Config:      e.config(testAccPipelineTeamConfig(team, p1.ID, "admin")),
 				ExpectError: regexp.MustCompile(`(?s)access_level.*"read_only"/"READ_ONLY"`),
 			}),
 			step(resource.TestStep{
-				Config: e.config(testAccPipelineTeamConfig(team, p1.id, "read_only")),
+				Config: e.config(testAccPipelineTeamConfig(team, p1.ID, "read_only")),
 				Check: resource.ComposeTestCheckFunc(
 					e.checkExists(addr), e.checkPipelineAccess("read_only"),
 					resource.TestCheckResourceAttrPair(addr, "uuid", addr, "id"),
@@ -86,11 +86,11 @@ func TestAccPipelineTeamResource_basic(t *testing.T) {
 				// Team and pipeline by slug.
 				ResourceName: addr, ImportState: true, ImportStateVerify: true,
 				ImportStateIdFunc: func(s *terraform.State) (string, error) {
-					return s.RootModule().Resources["buildkite_team.test"].Primary.Attributes["slug"] + "/" + p1.slug, nil
+					return s.RootModule().Resources["buildkite_team.test"].Primary.Attributes["slug"] + "/" + p1.Slug, nil
 				},
 			}),
 			step(resource.TestStep{
-				Config: e.config(testAccPipelineTeamConfig(team, p1.id, "BUILD_AND_READ")),
+				Config: e.config(testAccPipelineTeamConfig(team, p1.ID, "BUILD_AND_READ")),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
@@ -101,11 +101,11 @@ func TestAccPipelineTeamResource_basic(t *testing.T) {
 				},
 			}),
 			step(resource.TestStep{
-				Config: e.config(testAccPipelineTeamConfig(team, p1.id, "BUILD_AND_READ")), ResourceName: addr, ImportState: true,
+				Config: e.config(testAccPipelineTeamConfig(team, p1.ID, "BUILD_AND_READ")), ResourceName: addr, ImportState: true,
 				ImportStateKind: resource.ImportBlockWithID, ImportStateIdFunc: importID(addr, "team_id", "pipeline_id"),
 			}),
 			step(resource.TestStep{
-				Config: e.config(testAccPipelineTeamConfig(team, p2.id, "manage_build_and_read")),
+				Config: e.config(testAccPipelineTeamConfig(team, p2.ID, "manage_build_and_read")),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionDestroyBeforeCreate)},
 				},
@@ -119,7 +119,7 @@ func TestAccPipelineTeamResource_disappears(t *testing.T) {
 	t.Parallel()
 	e := newTestEnv(t)
 	const addr = "buildkite_pipeline_team.test"
-	cfg := e.config(testAccPipelineTeamConfig(e.name("pt-gone"), e.seedPipeline(e.name("pt-gone")).id, "read_only"))
+	cfg := e.config(testAccPipelineTeamConfig(e.name("pt-gone"), e.pipelineNamed(e.name("pt-gone")).ID, "read_only"))
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: e.factories(),
 		CheckDestroy:             e.checkDestroyed("buildkite_pipeline_team"),
@@ -140,8 +140,8 @@ func TestAccPipelineTeamResource_accessDrift(t *testing.T) {
 	t.Parallel()
 	e := newTestEnv(t)
 	const addr = "buildkite_pipeline_team.test"
-	p := e.seedPipeline(e.name("pt-drift"))
-	cfg := e.config(testAccPipelineTeamConfig(e.name("pt-drift"), p.id, "READ_ONLY"))
+	p := e.pipelineNamed(e.name("pt-drift"))
+	cfg := e.config(testAccPipelineTeamConfig(e.name("pt-drift"), p.ID, "READ_ONLY"))
 	var teamID string
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: e.factories(),
@@ -150,7 +150,7 @@ func TestAccPipelineTeamResource_accessDrift(t *testing.T) {
 			{Config: cfg, Check: resource.TestCheckResourceAttrWith(addr, "team_id", func(v string) error { teamID = v; return nil })},
 			{
 				PreConfig: func() {
-					if _, err := e.client.TeamPipelines.Update(context.Background(), teamID, p.id, "manage_build_and_read"); err != nil {
+					if _, err := e.client.TeamPipelines.Update(context.Background(), teamID, p.ID, "manage_build_and_read"); err != nil {
 						t.Fatal(err)
 					}
 				},
@@ -172,18 +172,14 @@ func TestAccPipelineTeamResource_takesOverDefaultTeam(t *testing.T) {
 	t.Parallel()
 	e := newTestEnv(t)
 	team := e.seedTeam(e.name("pt-default"))
-	p := e.seedREST("/v2/organizations/"+e.org+"/pipelines", map[string]any{
-		"name": e.name("pt-default"), "repository": "git@github.com:acme/app.git",
-		"configuration": "steps:\n  - command: true\n", "teams": map[string]string{team.ID: "manage_build_and_read"},
-	})
-	t.Cleanup(func() { e.deleteREST("/v2/organizations/" + e.org + "/pipelines/" + p.slug) })
+	p := e.seedPipeline(buildkite.PipelineCreate{Name: e.name("pt-default"), Teams: map[string]string{team.ID: "manage_build_and_read"}})
 	cfg := e.config(fmt.Sprintf(`
 resource "buildkite_pipeline_team" "test" {
   team_id      = %q
   pipeline_id  = %q
   access_level = "read_only"
 }
-`, team.ID, p.id))
+`, team.ID, p.ID))
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: e.factories(),
 		CheckDestroy:             e.checkDestroyed("buildkite_pipeline_team"),

@@ -281,6 +281,9 @@ func (p *buildkiteProvider) Resources(_ context.Context) []func() resource.Resou
 		NewPipelineResource,
 		NewPipelineTemplateResource,
 		NewOrganizationRuleResource,
+		NewTestSuiteResource,
+		NewRegistryResource,
+		NewRegistryTokenResource,
 	}
 }
 
@@ -298,6 +301,16 @@ func (p *buildkiteProvider) DataSources(_ context.Context) []func() datasource.D
 		NewPipelineTemplatesDataSource,
 		NewOrganizationRuleDataSource,
 		NewOrganizationRulesDataSource,
+		NewClusterDataSource,
+		NewClustersDataSource,
+		NewClusterQueuesDataSource,
+		NewTestSuiteDataSource,
+		NewTestSuitesDataSource,
+		NewFlakyTestsDataSource,
+		NewRegistryDataSource,
+		NewRegistriesDataSource,
+		NewBuildsDataSource,
+		NewAgentMetricsDataSource,
 	}
 }
 

@@ -1,7 +1,6 @@
 package provider
 
 import (
-	"context"
 	"fmt"
 	"testing"
 	"time"
@@ -12,28 +11,13 @@ import (
 	"github.com/ci-rest/terraform-provider-buildkite/internal/fakeserver"
 )
 
-// seedSuite creates a suite owned by a new team through the API, deleted when the test ends.
-func seedSuite(t *testing.T, e *testEnv, name string, extra func(*buildkite.TestSuiteCreate)) *buildkite.TestSuite {
-	t.Helper()
-	in := buildkite.TestSuiteCreate{Name: name, DefaultBranch: "main", TeamIDs: []string{e.team("owners")}}
-	if extra != nil {
-		extra(&in)
-	}
-	s, err := e.client.TestSuites.Create(context.Background(), in)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = e.client.TestSuites.Delete(context.Background(), s.Slug) })
-	return s
-}
-
 func TestAccTestSuiteDataSources(t *testing.T) {
 	t.Parallel()
 	e := newTestEnv(t)
 	name := e.name("suites")
 	app := "web"
-	a := seedSuite(t, e, name+"-a", func(in *buildkite.TestSuiteCreate) { in.ApplicationName = &app })
-	b := seedSuite(t, e, name+"-b", nil)
+	a := e.seedSuite(name+"-a", e.team("owners"), func(in *buildkite.TestSuiteCreate) { in.ApplicationName = &app })
+	b := e.seedSuite(name+"-b", e.team("owners"))
 
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: e.factories(),
@@ -100,7 +84,7 @@ func TestAccFlakyTestsDataSource(t *testing.T) {
 	if e.live {
 		t.Skip("flaky tests come from test runs; the emulator seeds them")
 	}
-	s := seedSuite(t, e, e.name("flaky"), nil)
+	s := e.seedSuite(e.name("flaky"), e.team("owners"))
 	latest := time.Date(2024, 5, 1, 10, 0, 0, 0, time.UTC)
 	resolved := time.Date(2024, 5, 3, 9, 0, 0, 0, time.UTC)
 	for _, f := range []fakeserver.FlakyTestFixture{

@@ -69,7 +69,7 @@ func TestAccTestSuiteTeamResource_basic(t *testing.T) {
 		CheckDestroy:             e.checkDestroyed("buildkite_test_suite_team"),
 		Steps: steps(
 			step(resource.TestStep{
-				Config: e.config(testAccTestSuiteTeamConfig(team, s1.id, "READ_ONLY")),
+				Config: e.config(testAccTestSuiteTeamConfig(team, s1.ID, "READ_ONLY")),
 				Check: resource.ComposeTestCheckFunc(
 					e.checkExists(addr), e.checkSuiteAccess("read"),
 					resource.TestCheckResourceAttrPair(addr, "uuid", addr, "id"),
@@ -80,7 +80,7 @@ func TestAccTestSuiteTeamResource_basic(t *testing.T) {
 			}),
 			step(resource.TestStep{
 				// After an import the upper-case configuration plans a no-op.
-				Config: e.config(testAccTestSuiteTeamConfig(team, s1.id, "READ_ONLY")), ResourceName: addr, ImportState: true,
+				Config: e.config(testAccTestSuiteTeamConfig(team, s1.ID, "READ_ONLY")), ResourceName: addr, ImportState: true,
 				ImportStateKind: resource.ImportBlockWithID, ImportStateIdFunc: importID(addr, "team_id", "test_suite_id"),
 			}),
 			step(resource.TestStep{
@@ -93,11 +93,11 @@ func TestAccTestSuiteTeamResource_basic(t *testing.T) {
 				// Team and suite by slug.
 				ResourceName: addr, ImportState: true, ImportStateVerify: true, ImportStateVerifyIgnore: []string{"access_level"},
 				ImportStateIdFunc: func(s *terraform.State) (string, error) {
-					return s.RootModule().Resources["buildkite_team.test"].Primary.Attributes["slug"] + "/" + s1.slug, nil
+					return s.RootModule().Resources["buildkite_team.test"].Primary.Attributes["slug"] + "/" + s1.Slug, nil
 				},
 			}),
 			step(resource.TestStep{
-				Config: e.config(testAccTestSuiteTeamConfig(team, s1.id, "manage_and_read")),
+				Config: e.config(testAccTestSuiteTeamConfig(team, s1.ID, "manage_and_read")),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
@@ -109,7 +109,7 @@ func TestAccTestSuiteTeamResource_basic(t *testing.T) {
 			}),
 			importSteps(addr, importID(addr, "team_id", "test_suite_id")),
 			step(resource.TestStep{
-				Config: e.config(testAccTestSuiteTeamConfig(team, s2.id, "manage_and_read")),
+				Config: e.config(testAccTestSuiteTeamConfig(team, s2.ID, "manage_and_read")),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionDestroyBeforeCreate)},
 				},
@@ -124,7 +124,7 @@ func TestAccTestSuiteTeamResource_disappears(t *testing.T) {
 	e := newTestEnv(t)
 	const addr = "buildkite_test_suite_team.test"
 	owner := e.seedTeam(e.name("sut-gone-owner"))
-	cfg := e.config(testAccTestSuiteTeamConfig(e.name("sut-gone"), e.seedSuite(e.name("sut-gone"), owner.ID).id, "read_only"))
+	cfg := e.config(testAccTestSuiteTeamConfig(e.name("sut-gone"), e.seedSuite(e.name("sut-gone"), owner.ID).ID, "read_only"))
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: e.factories(),
 		CheckDestroy:             e.checkDestroyed("buildkite_test_suite_team"),
@@ -148,7 +148,7 @@ func TestAccTestSuiteTeamResource_accessDrift(t *testing.T) {
 	const addr = "buildkite_test_suite_team.test"
 	owner := e.seedTeam(e.name("sut-drift-owner"))
 	suite := e.seedSuite(e.name("sut-drift"), owner.ID)
-	cfg := e.config(testAccTestSuiteTeamConfig(e.name("sut-drift"), suite.id, "READ_ONLY"))
+	cfg := e.config(testAccTestSuiteTeamConfig(e.name("sut-drift"), suite.ID, "READ_ONLY"))
 	var teamID string
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: e.factories(),
@@ -157,7 +157,7 @@ func TestAccTestSuiteTeamResource_accessDrift(t *testing.T) {
 			{Config: cfg, Check: resource.TestCheckResourceAttrWith(addr, "team_id", func(v string) error { teamID = v; return nil })},
 			{
 				PreConfig: func() {
-					if _, err := e.client.TeamSuites.Update(context.Background(), teamID, suite.id, []string{"edit"}); err != nil {
+					if _, err := e.client.TeamSuites.Update(context.Background(), teamID, suite.ID, []string{"edit"}); err != nil {
 						t.Fatal(err)
 					}
 				},
@@ -194,7 +194,7 @@ resource "buildkite_test_suite_team" "test" {
   test_suite_id = %q
   access_level  = "read_only"
 }
-`, owner.ID, suite.id)),
+`, owner.ID, suite.ID)),
 			Check: e.checkSuiteAccess("read"),
 			ConfigPlanChecks: resource.ConfigPlanChecks{
 				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},

@@ -1,27 +1,11 @@
 package provider
 
 import (
-	"context"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
-
-	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
 )
-
-// team creates a team for the test, deleted when the test ends, and returns its ID.
-func (e *testEnv) team(base string) string {
-	e.t.Helper()
-	t, err := e.client.Teams.Create(context.Background(), buildkite.TeamWrite{
-		Name: e.name(base), Privacy: "visible", DefaultMemberRole: "member",
-	})
-	if err != nil {
-		e.t.Fatalf("creating a team: %v", err)
-	}
-	e.t.Cleanup(func() { _ = e.client.Teams.Delete(context.Background(), t.ID) })
-	return t.ID
-}
 
 // disappears is the test of a resource deleted outside Terraform: applied, deleted behind Terraform's back,
 // then planned for creation and created again by the next apply.
