@@ -282,10 +282,8 @@ func (st *Store) jobQueue(p *pipelineRecord, step stepSpec) (clusterID, queueID 
 		if !ok {
 			continue
 		}
-		for _, q := range st.queuesOf(c.id) {
-			if q.key == key {
-				return c.id, q.id
-			}
+		if q := st.queueByKey(c.id, key); q != nil {
+			return c.id, q.id
 		}
 		return c.id, ""
 	}

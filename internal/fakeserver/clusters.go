@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 )
@@ -38,20 +39,34 @@ func init() {
 // ---- state ----
 
 // clusterState is this area's part of the Store. Records are keyed by their UUID, which is unique across
-// organizations; each record names its organization and cluster.
+// organizations; each record names its organization and cluster. Clusters are listed by org, queues and
+// tokens by cluster; queues are named by key in their cluster, tokens by their secret (for /v3/metrics).
 type clusterState struct {
-	clusters map[string]*clusterRecord
-	queues   map[string]*queueRecord
-	tokens   map[string]*clusterTokenRecord
+	clusters *table[*clusterRecord]
+	queues   *table[*queueRecord]
+	tokens   *table[*clusterTokenRecord]
 }
 
 func newClusterState() clusterState {
 	return clusterState{
-		clusters: map[string]*clusterRecord{},
-		queues:   map[string]*queueRecord{},
-		tokens:   map[string]*clusterTokenRecord{},
+		clusters: newTable(func(c *clusterRecord) []string { return []string{c.org} }, nil),
+		queues: newTable(func(q *queueRecord) []string { return []string{q.clusterID} },
+			func(q *queueRecord) []string { return []string{queueKeyName(q.clusterID, q.key)} }),
+		tokens: newTable(func(t *clusterTokenRecord) []string { return []string{t.clusterID} },
+			func(t *clusterTokenRecord) []string { return []string{clusterTokenSecretName(t.secret)} }),
 	}
 }
+
+func queueKeyName(clusterID, key string) string { return nameKey(clusterID, "key", key) }
+
+func clusterTokenSecretName(secret string) string { return nameKey("secret", secret) }
+
+func (c *clusterRecord) recordID() string      { return c.id }
+func (c *clusterRecord) recordSeq() int64      { return c.seq }
+func (q *queueRecord) recordID() string        { return q.id }
+func (q *queueRecord) recordSeq() int64        { return q.seq }
+func (t *clusterTokenRecord) recordID() string { return t.id }
+func (t *clusterTokenRecord) recordSeq() int64 { return t.seq }
 
 type clusterRecord struct {
 	seq                             int64
@@ -88,82 +103,64 @@ type clusterTokenRecord struct {
 // The lookups below need a lock held; they return nil for a record outside org or cluster.
 
 func (st *Store) cluster(org, id string) *clusterRecord {
-	if c, ok := st.clusters.clusters[id]; ok && c.org == org {
+	if c, ok := st.clusters.clusters.get(id); ok && c.org == org {
 		return c
 	}
 	return nil
 }
 
 func (st *Store) queue(org, clusterID, id string) *queueRecord {
-	if q, ok := st.clusters.queues[id]; ok && q.org == org && q.clusterID == clusterID {
+	if q, ok := st.clusters.queues.get(id); ok && q.org == org && q.clusterID == clusterID {
 		return q
 	}
 	return nil
 }
 
 func (st *Store) clusterToken(org, clusterID, id string) *clusterTokenRecord {
-	if t, ok := st.clusters.tokens[id]; ok && t.org == org && t.clusterID == clusterID {
+	if t, ok := st.clusters.tokens.get(id); ok && t.org == org && t.clusterID == clusterID {
 		return t
 	}
 	return nil
 }
 
-func (st *Store) clustersOf(org string) []*clusterRecord {
-	var out []*clusterRecord
-	for _, c := range st.clusters.clusters {
-		if c.org == org {
-			out = append(out, c)
-		}
-	}
-	return sortBySeq(out, func(c *clusterRecord) int64 { return c.seq })
-}
+// clustersOf, queuesOf and clusterTokensOf list in creation order; the caller must not change the slice.
 
-func (st *Store) queuesOf(clusterID string) []*queueRecord {
-	var out []*queueRecord
-	for _, q := range st.clusters.queues {
-		if q.clusterID == clusterID {
-			out = append(out, q)
-		}
-	}
-	return sortBySeq(out, func(q *queueRecord) int64 { return q.seq })
-}
+func (st *Store) clustersOf(org string) []*clusterRecord { return st.clusters.clusters.list(org) }
+
+func (st *Store) queuesOf(clusterID string) []*queueRecord { return st.clusters.queues.list(clusterID) }
 
 func (st *Store) clusterTokensOf(clusterID string) []*clusterTokenRecord {
-	var out []*clusterTokenRecord
-	for _, t := range st.clusters.tokens {
-		if t.clusterID == clusterID {
-			out = append(out, t)
-		}
-	}
-	return sortBySeq(out, func(t *clusterTokenRecord) int64 { return t.seq })
+	return st.clusters.tokens.list(clusterID)
+}
+
+// queueByKey returns the queue of the cluster with key, or nil. A lock must be held.
+func (st *Store) queueByKey(clusterID, key string) *queueRecord {
+	q, _ := st.clusters.queues.lookup(queueKeyName(clusterID, key))
+	return q
 }
 
 // deleteCluster removes c with its queues and tokens. The write lock must be held.
 func (st *Store) deleteCluster(c *clusterRecord) {
-	for id, q := range st.clusters.queues {
-		if q.clusterID == c.id {
-			delete(st.clusters.queues, id)
-		}
+	for _, q := range slices.Clone(st.queuesOf(c.id)) {
+		st.clusters.queues.remove(q)
 	}
-	for id, t := range st.clusters.tokens {
-		if t.clusterID == c.id {
-			delete(st.clusters.tokens, id)
-		}
+	for _, t := range slices.Clone(st.clusterTokensOf(c.id)) {
+		st.clusters.tokens.remove(t)
 	}
-	delete(st.clusters.clusters, c.id)
+	st.clusters.clusters.remove(c)
 }
 
 // deleteQueue removes q; when it was its cluster's default queue the cluster is left without one (rather
 // than refusing, so that destroying a default queue and its cluster works in any order).
 func (st *Store) deleteQueue(q *queueRecord) {
-	if c, ok := st.clusters.clusters[q.clusterID]; ok && c.defaultQueueID == q.id {
+	if c, ok := st.clusters.clusters.get(q.clusterID); ok && c.defaultQueueID == q.id {
 		c.defaultQueueID = ""
 	}
-	delete(st.clusters.queues, q.id)
+	st.clusters.queues.remove(q)
 }
 
 // deleteClusterToken removes t. The write lock must be held.
-func (st *Store) deleteClusterToken(t *clusterTokenRecord) { delete(st.clusters.tokens, t.id) }
+func (st *Store) deleteClusterToken(t *clusterTokenRecord) { st.clusters.tokens.remove(t) }
 
 // ClusterDefaultQueueID returns the ID of the cluster's default queue ("" when none); ok is false when
 // the cluster does not exist in org.
@@ -385,7 +382,7 @@ func (s *Server) createCluster(w http.ResponseWriter, r *http.Request) {
 			name: name.Value, description: desc.Value, emoji: emoji.Value, color: color.Value,
 			createdAt: s.store.timestamp(), createdBy: user.id,
 		}
-		s.store.clusters.clusters[id] = c
+		s.store.clusters.clusters.insert(c)
 		out = s.store.clusterView(baseURL(r), c)
 		return nil
 	})
@@ -523,13 +520,8 @@ func (s *Server) createQueue(w http.ResponseWriter, r *http.Request) {
 		if c == nil {
 			return errNotFound("cluster")
 		}
-		if key.Value != "" {
-			for _, q := range s.store.queuesOf(c.id) {
-				if q.key == key.Value {
-					problems.add("key", "has already been taken")
-					break
-				}
-			}
+		if key.Value != "" && s.store.queueByKey(c.id, key.Value) != nil {
+			problems.add("key", "has already been taken")
 		}
 		if len(problems) > 0 {
 			return errValidation(problems)
@@ -539,7 +531,7 @@ func (s *Server) createQueue(w http.ResponseWriter, r *http.Request) {
 			seq: s.store.nextSeq(), org: org.slug, clusterID: c.id, id: id, graphqlID: graphQLID("ClusterQueue", id),
 			key: key.Value, desc: desc.Value, createdAt: s.store.timestamp(), createdBy: user.id,
 		}
-		s.store.clusters.queues[id] = q
+		s.store.clusters.queues.insert(q)
 		out = s.store.queueView(baseURL(r), q)
 		return nil
 	})
@@ -764,7 +756,7 @@ func (s *Server) createClusterToken(w http.ResponseWriter, r *http.Request) {
 			description: desc.Value, allowedIPAddresses: allowed.Value, secret: newSecret(), expiresAt: expiresAt,
 			createdAt: s.store.timestamp(), createdBy: user.id,
 		}
-		s.store.clusters.tokens[id] = t
+		s.store.clusters.tokens.insert(t)
 		out = clusterTokenCreatedView{clusterTokenView: s.store.clusterTokenView(baseURL(r), t), Token: t.secret}
 		return nil
 	})

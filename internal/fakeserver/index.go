@@ -64,13 +64,6 @@ func (t *table[T]) list(scope string) []T {
 // len returns the number of records.
 func (t *table[T]) len() int { return len(t.byID) }
 
-// each calls fn for every record, in no particular order; fn must not insert or remove.
-func (t *table[T]) each(fn func(T)) {
-	for _, rec := range t.byID {
-		fn(rec)
-	}
-}
-
 // insert adds rec, which must have a sequence number above every record's already in its scopes.
 func (t *table[T]) insert(rec T) {
 	t.byID[rec.recordID()] = rec

@@ -354,12 +354,6 @@ func (s *Server) serveMetrics(w http.ResponseWriter, r *http.Request, perQueue b
 	respond(w, http.StatusOK, out, err)
 }
 
-// errAgentUnauthorized: the agent registration token is missing or unknown (401).
-func errAgentUnauthorized() *apiError {
-	return newMessageError(http.StatusUnauthorized,
-		`Authentication required. Please supply a valid agent registration token as "Authorization: Token <token>"`)
-}
-
 // agentToken returns the token of an "Authorization: Token <token>" header.
 func agentToken(r *http.Request) (string, bool) {
 	scheme, token, ok := strings.Cut(r.Header.Get("Authorization"), " ")
@@ -384,18 +378,13 @@ func (st *Store) authenticateAgent(r *http.Request) (metricsScope, *apiError) {
 		}
 		return metricsScope{}, errAgentUnauthorized()
 	}
-	for _, t := range st.clusters.tokens {
-		if t.secret != secret {
-			continue
-		}
+	if t, ok := st.clusters.tokens.lookup(clusterTokenSecretName(secret)); ok {
 		c := st.cluster(t.org, t.clusterID)
 		if c == nil || t.expired(st.now()) {
-			break
+			return metricsScope{}, errAgentUnauthorized()
 		}
 		if !ipAllowed(r.RemoteAddr, t.allowedIPAddresses) {
-			return metricsScope{}, newMessageError(http.StatusForbidden,
-				"Forbidden: this agent token may not be used from "+remoteHost(r.RemoteAddr)+
-					" (allowed: "+t.allowedIPAddresses+")")
+			return metricsScope{}, errAgentAddressRefused(remoteHost(r.RemoteAddr), t.allowedIPAddresses)
 		}
 		return metricsScope{org: t.org, cluster: c}, nil
 	}

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"gopkg.in/yaml.v3"
@@ -210,9 +211,43 @@ type yamlStep struct {
 
 // parseYAML decodes a configuration. A lock need not be held.
 func parseYAML(config string) (any, error) {
-	var doc any
-	err := yaml.Unmarshal([]byte(config), &doc)
-	return doc, err
+	return yamlDocs.get(config)
+}
+
+// yamlCacheSize bounds the parsed configurations kept; pipelines mostly share a few, and every pipeline
+// shown (a list page shows 100) needs its steps and env, which would otherwise mean parsing each time.
+const yamlCacheSize = 256
+
+// yamlDocs caches parsed configurations. The documents it hands out are shared: callers only read them.
+var yamlDocs = &yamlCache{docs: map[string]yamlResult{}}
+
+type yamlResult struct {
+	doc any
+	err error
+}
+
+type yamlCache struct {
+	mu   sync.Mutex
+	docs map[string]yamlResult
+}
+
+// get returns config parsed, parsing it unless it is cached; a full cache starts afresh.
+func (c *yamlCache) get(config string) (any, error) {
+	c.mu.Lock()
+	r, ok := c.docs[config]
+	c.mu.Unlock()
+	if ok {
+		return r.doc, r.err
+	}
+	err := yaml.Unmarshal([]byte(config), &r.doc)
+	r.err = err
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.docs) >= yamlCacheSize {
+		clear(c.docs)
+	}
+	c.docs[config] = r
+	return r.doc, r.err
 }
 
 // checkYAML returns why config is not a usable pipeline configuration, or "" when it is: it must be YAML
@@ -471,8 +506,22 @@ func providerSettingKeys(provider string) map[string]settingKind {
 	return keys
 }
 
-// defaultProviderSettings is what a new pipeline of the provider starts with.
+// sharedProviderSettings holds each provider's defaults, built once: most pipelines keep them, and one
+// map per pipeline was most of a pipeline's memory.
+var sharedProviderSettings sync.Map // provider → map[string]any
+
+// defaultProviderSettings is what a new pipeline of the provider starts with. The map is shared: like
+// every map of a record it is replaced, never changed in place.
 func defaultProviderSettings(provider string) map[string]any {
+	if m, ok := sharedProviderSettings.Load(provider); ok {
+		return m.(map[string]any)
+	}
+	m, _ := sharedProviderSettings.LoadOrStore(provider, buildProviderSettings(provider))
+	return m.(map[string]any)
+}
+
+// buildProviderSettings builds the provider's default settings.
+func buildProviderSettings(provider string) map[string]any {
 	out := map[string]any{}
 	for k, kind := range providerSettingKeys(provider) {
 		if kind == boolSetting {
@@ -743,6 +792,7 @@ func readPipelineInput(in *jsonObject, creating bool) *pipelineInput {
 		tags:          in.Strings("tags"), settings: in.Object("provider_settings"),
 		defaultTimeout: in.Int("default_command_step_timeout"), maximumTimeout: in.Int("maximum_command_step_timeout"),
 	}
+	p.configuration.Value = normalizeConfiguration(p.configuration.Value)
 	steps := field[[]map[string]json.RawMessage](in, "steps", "an array of step objects")
 	var teamUUIDs opt[[]string]
 	if creating {
@@ -1124,11 +1174,11 @@ func (s *Server) listPipelines(w http.ResponseWriter, r *http.Request) {
 	repo := strings.ToLower(r.URL.Query().Get("repository"))
 	var out []pipelineView
 	_ = s.store.view(func() *apiError {
-		var items []*pipelineRecord
-		for _, p := range s.store.pipelinesOf(org.slug) {
-			if strings.Contains(strings.ToLower(p.name), name) && strings.Contains(strings.ToLower(p.repository), repo) {
-				items = append(items, p)
-			}
+		items := s.store.pipelinesOf(org.slug)
+		if name != "" || repo != "" { // only a filter needs to look at every pipeline
+			items = slices.DeleteFunc(slices.Clone(items), func(p *pipelineRecord) bool {
+				return !strings.Contains(strings.ToLower(p.name), name) || !strings.Contains(strings.ToLower(p.repository), repo)
+			})
 		}
 		for _, p := range paginate(w, r, items) {
 			out = append(out, s.store.pipelineView(baseURL(r), p, canEdit))

@@ -3,6 +3,7 @@ package fakeserver
 import (
 	"fmt"
 	"sort"
+
 	"strings"
 	"sync"
 	"time"
@@ -279,10 +280,4 @@ func (st *Store) Remove(kind Kind, org, key string) bool {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	return ops.remove(st, org, key)
-}
-
-// sortBySeq orders records by creation.
-func sortBySeq[T any](items []T, seq func(T) int64) []T {
-	sort.Slice(items, func(i, j int) bool { return seq(items[i]) < seq(items[j]) })
-	return items
 }

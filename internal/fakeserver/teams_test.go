@@ -541,7 +541,9 @@ func TestTeamSuites(t *testing.T) {
 	// A suite dropped without cleaning up (as another area might) is filtered out too.
 	_, s4 := k.createSuite("Suite Four", team)
 	st.mu.Lock()
-	delete(st.suites.suites, s4)
+	if su, ok := st.suites.suites.get(s4); ok {
+		st.suites.suites.remove(su)
+	}
 	st.mu.Unlock()
 	if l := k.api("GET", suites, nil).list(t); len(l) != 0 {
 		t.Fatalf("dangling suite association listed %v", l)
@@ -636,7 +638,7 @@ func TestTeamKinds(t *testing.T) {
 		t.Fatal("Remove team")
 	}
 	st.mu.RLock()
-	n := len(st.teams.members) + len(st.teams.pipelines) + len(st.teams.suites)
+	n := st.teams.members.len() + st.teams.pipelines.len() + st.teams.suites.len()
 	st.mu.RUnlock()
 	if n != 0 {
 		t.Fatalf("%d associations left after removing the team", n)

@@ -200,6 +200,7 @@ func (s *Server) createTemplate(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	name, desc, config, available := in.String("name"), in.String("description"), in.String("configuration"), in.Bool("available")
+	config.Value = normalizeConfiguration(config.Value)
 	problems := in.Problems()
 	if name.Value == "" {
 		problems.addBlank("name")
@@ -239,6 +240,7 @@ func (s *Server) updateTemplate(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	name, desc, config, available := in.String("name"), in.String("description"), in.String("configuration"), in.Bool("available")
+	config.Value = normalizeConfiguration(config.Value)
 	problems := in.Problems()
 	if name.Set && name.Value == "" {
 		problems.addBlank("name")

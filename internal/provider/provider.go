@@ -275,11 +275,44 @@ func (p *buildkiteProvider) Resources(_ context.Context) []func() resource.Resou
 		NewClusterQueueResource,
 		NewClusterAgentTokenResource,
 		NewClusterDefaultQueueResource,
+		NewTeamResource,
+		NewTeamMemberResource,
+		NewPipelineTeamResource,
+		NewTestSuiteTeamResource,
+		NewPipelineResource,
+		NewPipelineTemplateResource,
+		NewOrganizationRuleResource,
+		NewTestSuiteResource,
+		NewRegistryResource,
+		NewRegistryTokenResource,
 	}
 }
 
 func (p *buildkiteProvider) DataSources(_ context.Context) []func() datasource.DataSource {
-	return nil
+	return []func() datasource.DataSource{
+		NewOrganizationDataSource,
+		NewOrganizationMemberDataSource,
+		NewOrganizationMembersDataSource,
+		NewTeamDataSource,
+		NewTeamsDataSource,
+		NewTeamMembersDataSource,
+		NewPipelineDataSource,
+		NewPipelinesDataSource,
+		NewPipelineTemplateDataSource,
+		NewPipelineTemplatesDataSource,
+		NewOrganizationRuleDataSource,
+		NewOrganizationRulesDataSource,
+		NewClusterDataSource,
+		NewClustersDataSource,
+		NewClusterQueuesDataSource,
+		NewTestSuiteDataSource,
+		NewTestSuitesDataSource,
+		NewFlakyTestsDataSource,
+		NewRegistryDataSource,
+		NewRegistriesDataSource,
+		NewBuildsDataSource,
+		NewAgentMetricsDataSource,
+	}
 }
 
 // valueOrEnv returns the configured value, else the first non-empty environment variable.

@@ -1,0 +1,4 @@
+# A pipeline template, by name or by UUID.
+data "buildkite_pipeline_template" "standard" {
+  name = "Standard build"
+}

@@ -1,0 +1,2 @@
+# A pipeline template is imported by its UUID.
+terraform import buildkite_pipeline_template.standard 01234567-89ab-cdef-0123-456789abcdef

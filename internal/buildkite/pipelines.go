@@ -1,0 +1,376 @@
+package buildkite
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/url"
+	"time"
+)
+
+// PipelinesAPI is the set of pipeline operations, so callers can substitute a fake in tests.
+type PipelinesAPI interface {
+	List(ctx context.Context, opts *PipelineListOptions) ([]Pipeline, error)
+	Get(ctx context.Context, slug string) (*Pipeline, error)
+	Find(ctx context.Context, id, slug string) (*Pipeline, error)
+	Create(ctx context.Context, in PipelineCreate) (*Pipeline, error)
+	Update(ctx context.Context, slug string, in PipelineUpdate) (*Pipeline, error)
+	Delete(ctx context.Context, slug string) error
+	Archive(ctx context.Context, slug string) (*Pipeline, error)
+	Unarchive(ctx context.Context, slug string) (*Pipeline, error)
+	GrantTeam(ctx context.Context, teamID, pipelineID, accessLevel string) error
+	RevokeTeam(ctx context.Context, teamID, pipelineID string) error
+	RefersTo(ctx context.Context, ref, id string) (bool, error)
+}
+
+var _ PipelinesAPI = (*PipelinesService)(nil)
+
+// Pipeline is a pipeline as spec 2.12 shows it.
+type Pipeline struct {
+	ID                              string            `json:"id"`
+	GraphQLID                       string            `json:"graphql_id"`
+	URL                             string            `json:"url"`
+	WebURL                          string            `json:"web_url"`
+	Name                            string            `json:"name"`
+	Description                     *string           `json:"description"`
+	Slug                            string            `json:"slug"`
+	Repository                      string            `json:"repository"`
+	ClusterID                       *string           `json:"cluster_id"`
+	PipelineTemplateUUID            *string           `json:"pipeline_template_uuid"`
+	BranchConfiguration             *string           `json:"branch_configuration"`
+	DefaultBranch                   string            `json:"default_branch"`
+	Provider                        PipelineProvider  `json:"provider"`
+	SkipQueuedBranchBuilds          bool              `json:"skip_queued_branch_builds"`
+	SkipQueuedBranchBuildsFilter    *string           `json:"skip_queued_branch_builds_filter"`
+	CancelRunningBranchBuilds       bool              `json:"cancel_running_branch_builds"`
+	CancelRunningBranchBuildsFilter *string           `json:"cancel_running_branch_builds_filter"`
+	AllowRebuilds                   bool              `json:"allow_rebuilds"`
+	BuildsURL                       string            `json:"builds_url"`
+	BadgeURL                        string            `json:"badge_url"`
+	CreatedBy                       *User             `json:"created_by"`
+	CreatedAt                       *Timestamp        `json:"created_at"`
+	ArchivedAt                      *Timestamp        `json:"archived_at"`
+	Env                             map[string]string `json:"env"`
+	Visibility                      string            `json:"visibility"`
+	Tags                            []string          `json:"tags"`
+	// Configuration is the YAML of a YAML pipeline; nil for a visual-step pipeline.
+	Configuration *string `json:"configuration"`
+	// Steps are kept undecoded: their shape depends on the step type and the provider only shows YAML.
+	Steps []json.RawMessage `json:"steps"`
+}
+
+// PipelineProvider is the source provider of a pipeline's repository.
+type PipelineProvider struct {
+	ID string `json:"id"`
+	// WebhookURL is "" when the caller lacks edit permission on the pipeline.
+	WebhookURL string `json:"webhook_url"`
+	// Settings holds booleans and strings keyed by setting name; which keys exist depends on the provider.
+	Settings map[string]any `json:"settings"`
+}
+
+// Archived reports whether the pipeline is archived (read-only).
+func (p *Pipeline) Archived() bool { return p.ArchivedAt != nil }
+
+// Timestamp reads both forms the service uses for times: ISO 8601 and, for a pipeline's created_at in some
+// responses, "YYYY-MM-DD HH:MM:SS UTC" (spec convention 5).
+type Timestamp struct{ time.Time }
+
+// timestampLayouts are tried in order.
+var timestampLayouts = []string{time.RFC3339Nano, "2006-01-02 15:04:05 MST", "2006-01-02 15:04:05 -0700"}
+
+// UnmarshalJSON accepts a string in any of timestampLayouts.
+func (t *Timestamp) UnmarshalJSON(b []byte) error {
+	var s string
+	if err := json.Unmarshal(b, &s); err != nil {
+		return fmt.Errorf("timestamp: %w", err)
+	}
+	for _, layout := range timestampLayouts {
+		if v, err := time.Parse(layout, s); err == nil {
+			t.Time = v.UTC()
+			return nil
+		}
+	}
+	return fmt.Errorf("timestamp %q is in no known form", s)
+}
+
+// MarshalJSON writes RFC 3339.
+func (t Timestamp) MarshalJSON() ([]byte, error) {
+	return json.Marshal(t.UTC().Format(time.RFC3339Nano))
+}
+
+// PipelineListOptions filters a listing; the service matches each as a case-insensitive substring.
+type PipelineListOptions struct {
+	Name       string
+	Repository string
+}
+
+// PipelineCreate is the body of a create (the YAML form, or a template). Nil fields are left to the service.
+type PipelineCreate struct {
+	Name                            string         `json:"name"`
+	Repository                      string         `json:"repository"`
+	Slug                            *string        `json:"slug,omitempty"`
+	ClusterID                       *string        `json:"cluster_id,omitempty"`
+	Configuration                   *string        `json:"configuration,omitempty"`
+	PipelineTemplateUUID            *string        `json:"pipeline_template_uuid,omitempty"`
+	Description                     *string        `json:"description,omitempty"`
+	DefaultBranch                   *string        `json:"default_branch,omitempty"`
+	BranchConfiguration             *string        `json:"branch_configuration,omitempty"`
+	SkipQueuedBranchBuilds          *bool          `json:"skip_queued_branch_builds,omitempty"`
+	SkipQueuedBranchBuildsFilter    *string        `json:"skip_queued_branch_builds_filter,omitempty"`
+	CancelRunningBranchBuilds       *bool          `json:"cancel_running_branch_builds,omitempty"`
+	CancelRunningBranchBuildsFilter *string        `json:"cancel_running_branch_builds_filter,omitempty"`
+	AllowRebuilds                   *bool          `json:"allow_rebuilds,omitempty"`
+	Visibility                      *string        `json:"visibility,omitempty"`
+	Tags                            []string       `json:"tags,omitempty"`
+	ProviderSettings                map[string]any `json:"provider_settings,omitempty"`
+	// Teams maps team UUIDs to an access level (read_only, build_and_read, manage_build_and_read).
+	Teams map[string]string `json:"teams,omitempty"`
+}
+
+// PipelineUpdate is the body of a PATCH. Only non-nil fields are sent, so an update carries only what
+// changed (visibility needs more rights than the other fields). ClearCluster and ClearTemplate send an
+// explicit null, the spec's way to take a pipeline out of its cluster or off its template.
+type PipelineUpdate struct {
+	Name                            *string        `json:"name,omitempty"`
+	Slug                            *string        `json:"slug,omitempty"`
+	Repository                      *string        `json:"repository,omitempty"`
+	ClusterID                       *string        `json:"cluster_id,omitempty"`
+	Configuration                   *string        `json:"configuration,omitempty"`
+	PipelineTemplateUUID            *string        `json:"pipeline_template_uuid,omitempty"`
+	Description                     *string        `json:"description,omitempty"`
+	DefaultBranch                   *string        `json:"default_branch,omitempty"`
+	BranchConfiguration             *string        `json:"branch_configuration,omitempty"`
+	SkipQueuedBranchBuilds          *bool          `json:"skip_queued_branch_builds,omitempty"`
+	SkipQueuedBranchBuildsFilter    *string        `json:"skip_queued_branch_builds_filter,omitempty"`
+	CancelRunningBranchBuilds       *bool          `json:"cancel_running_branch_builds,omitempty"`
+	CancelRunningBranchBuildsFilter *string        `json:"cancel_running_branch_builds_filter,omitempty"`
+	AllowRebuilds                   *bool          `json:"allow_rebuilds,omitempty"`
+	Visibility                      *string        `json:"visibility,omitempty"`
+	Tags                            *[]string      `json:"tags,omitempty"`
+	ProviderSettings                map[string]any `json:"provider_settings,omitempty"`
+
+	ClearCluster  bool `json:"-"`
+	ClearTemplate bool `json:"-"`
+}
+
+// MarshalJSON adds the explicit nulls of ClearCluster and ClearTemplate to the non-nil fields.
+func (u PipelineUpdate) MarshalJSON() ([]byte, error) {
+	type plain PipelineUpdate
+	b, err := json.Marshal(plain(u))
+	if err != nil || (!u.ClearCluster && !u.ClearTemplate) {
+		return b, err
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, err
+	}
+	if u.ClearCluster {
+		m["cluster_id"] = nil
+	}
+	if u.ClearTemplate {
+		m["pipeline_template_uuid"] = nil
+	}
+	return json.Marshal(m)
+}
+
+// IsEmpty reports whether the update would send nothing.
+func (u PipelineUpdate) IsEmpty() bool {
+	b, err := u.MarshalJSON()
+	return err == nil && string(b) == "{}"
+}
+
+// pipelinesPath is the collection's path, with optional segments below one pipeline.
+func (s *PipelinesService) pipelinesPath(segments ...string) (string, error) {
+	return s.client.orgPath(append([]string{"pipelines"}, segments...)...)
+}
+
+// List returns the organization's pipelines, across all pages, filtered by opts when given.
+func (s *PipelinesService) List(ctx context.Context, opts *PipelineListOptions) ([]Pipeline, error) {
+	p, err := s.pipelinesPath()
+	if err != nil {
+		return nil, err
+	}
+	q := url.Values{}
+	if opts != nil {
+		if opts.Name != "" {
+			q.Set("name", opts.Name)
+		}
+		if opts.Repository != "" {
+			q.Set("repository", opts.Repository)
+		}
+	}
+	return listAll[Pipeline](ctx, s.client, p, q)
+}
+
+// Get returns one pipeline by slug.
+func (s *PipelinesService) Get(ctx context.Context, slug string) (*Pipeline, error) {
+	list, err := s.pipelinesPath()
+	if err != nil {
+		return nil, err
+	}
+	p, err := joinPath(list, slug)
+	if err != nil {
+		return nil, err
+	}
+	return readItem(ctx, s.client, list, p, slug, func(p *Pipeline) []string { return []string{p.Slug, p.ID} })
+}
+
+// Find returns the pipeline with UUID id, which the caller last knew by slug. The API reads pipelines by
+// slug only, and a rename changes the slug: when slug no longer names the pipeline (unknown, or now
+// another pipeline's), the listing is searched for id. It answers an *Error with 404 when the pipeline
+// is gone.
+func (s *PipelinesService) Find(ctx context.Context, id, slug string) (*Pipeline, error) {
+	if slug != "" {
+		p, err := s.Get(ctx, slug)
+		switch {
+		case err == nil && (id == "" || p.ID == id):
+			return p, nil
+		case err != nil && !IsNotFound(err):
+			return nil, err
+		}
+	}
+	if id == "" {
+		return nil, notFound(http.MethodGet, slug, "pipeline")
+	}
+	all, err := s.List(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	for i := range all {
+		if all[i].ID == id {
+			return &all[i], nil
+		}
+	}
+	return nil, notFound(http.MethodGet, id, "pipeline")
+}
+
+// notFound is the 404 a lookup answers when a search, not one request, found nothing.
+func notFound(method, key, kind string) *Error {
+	return &Error{StatusCode: http.StatusNotFound, Method: method, Path: key, Message: "No " + kind + " found"}
+}
+
+// Create creates a pipeline. A pipeline is identified by its slug (given, or derived from the name) and
+// its name, both unique: after an unknown outcome, one with the same name or slug is adopted.
+func (s *PipelinesService) Create(ctx context.Context, in PipelineCreate) (*Pipeline, error) {
+	p, err := s.pipelinesPath()
+	if err != nil {
+		return nil, err
+	}
+	return createOrAdopt(ctx, s.client, p, in, func(ctx context.Context) (*Pipeline, error) {
+		all, err := s.List(ctx, &PipelineListOptions{Name: in.Name})
+		if err != nil {
+			return nil, err
+		}
+		for i := range all {
+			if all[i].Name == in.Name || (in.Slug != nil && all[i].Slug == *in.Slug) {
+				return &all[i], nil
+			}
+		}
+		return nil, nil
+	})
+}
+
+// Update changes a pipeline with PATCH, the form the specification shows.
+func (s *PipelinesService) Update(ctx context.Context, slug string, in PipelineUpdate) (*Pipeline, error) {
+	p, err := s.pipelinesPath(slug)
+	if err != nil {
+		return nil, err
+	}
+	return change[Pipeline](ctx, s.client, http.MethodPatch, p, in)
+}
+
+// Delete deletes a pipeline and its builds.
+func (s *PipelinesService) Delete(ctx context.Context, slug string) error {
+	p, err := s.pipelinesPath(slug)
+	if err != nil {
+		return err
+	}
+	return s.client.remove(ctx, p)
+}
+
+// Archive makes a pipeline read-only; archiving an archived pipeline changes nothing.
+func (s *PipelinesService) Archive(ctx context.Context, slug string) (*Pipeline, error) {
+	p, err := s.pipelinesPath(slug, "archive")
+	if err != nil {
+		return nil, err
+	}
+	return change[Pipeline](ctx, s.client, http.MethodPost, p, nil)
+}
+
+// Unarchive makes an archived pipeline editable again.
+func (s *PipelinesService) Unarchive(ctx context.Context, slug string) (*Pipeline, error) {
+	p, err := s.pipelinesPath(slug, "unarchive")
+	if err != nil {
+		return nil, err
+	}
+	return change[Pipeline](ctx, s.client, http.MethodPost, p, nil)
+}
+
+// GrantTeam gives a team access to a pipeline (spec 4.6). A pipeline's default team is the pipeline's
+// concern, so the pipeline service carries the two calls it needs rather than the whole team API.
+// Granting access a team already has is refused by the service; the level is then set with a PATCH.
+func (s *PipelinesService) GrantTeam(ctx context.Context, teamID, pipelineID, accessLevel string) error {
+	list, err := s.client.orgPath("teams", teamID, "pipelines")
+	if err != nil {
+		return err
+	}
+	item, err := joinPath(list, pipelineID)
+	if err != nil {
+		return err
+	}
+	// The association is identified by its pair, so a lost create is found by reading it.
+	find := func(ctx context.Context) (*json.RawMessage, error) {
+		got, err := get[json.RawMessage](ctx, s.client, item, nil)
+		if IsNotFound(err) {
+			return nil, nil
+		}
+		return got, err
+	}
+	body := map[string]string{"pipeline_id": pipelineID, "access_level": accessLevel}
+	_, err = createOrAdopt(ctx, s.client, list+"/", body, find)
+	if err == nil || !IsValidation(err) {
+		return err
+	}
+	if existing, ferr := find(ctx); ferr != nil || existing == nil {
+		return err // not there: the 422 was about something else
+	}
+	_, err = change[json.RawMessage](ctx, s.client, http.MethodPatch, item, map[string]string{"access_level": accessLevel})
+	return err
+}
+
+// RevokeTeam removes a team's access to a pipeline; access already gone is not an error.
+func (s *PipelinesService) RevokeTeam(ctx context.Context, teamID, pipelineID string) error {
+	p, err := s.client.orgPath("teams", teamID, "pipelines", pipelineID)
+	if err != nil {
+		return err
+	}
+	if err := s.client.remove(ctx, p); err != nil && !IsNotFound(err) {
+		return err
+	}
+	return nil
+}
+
+// DefaultSteps is the configuration a pipeline gets when it is given neither steps nor a template: one
+// step that uploads the pipeline file from the repository. The official provider uses the same text, so
+// configurations written for it plan the same.
+const DefaultSteps = "steps:\n- label: ':pipeline: Pipeline Upload'\n  command: buildkite-agent pipeline upload"
+
+// RefersTo reports whether ref, a pipeline UUID or slug as rules accept them, names the pipeline with
+// UUID id. A slug costs one read; a slug no pipeline has refers to nothing.
+func (s *PipelinesService) RefersTo(ctx context.Context, ref, id string) (bool, error) {
+	if ref == id {
+		return true, nil
+	}
+	if ref == "" || id == "" {
+		return false, nil
+	}
+	p, err := s.Get(ctx, ref)
+	if IsNotFound(err) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	return p.ID == id, nil
+}

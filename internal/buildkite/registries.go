@@ -1,0 +1,146 @@
+package buildkite
+
+import (
+	"context"
+	"net/http"
+)
+
+// RegistriesAPI is the set of registry operations, so callers can substitute a fake in tests.
+type RegistriesAPI interface {
+	List(ctx context.Context) ([]Registry, error)
+	Get(ctx context.Context, slug string) (*Registry, error)
+	GetByID(ctx context.Context, id string) (*Registry, error)
+	Create(ctx context.Context, in RegistryCreate) (*Registry, error)
+	Update(ctx context.Context, slug string, in RegistryUpdate) (*Registry, error)
+	Delete(ctx context.Context, slug string) error
+}
+
+var _ RegistriesAPI = (*RegistriesService)(nil)
+
+// Registry is a package registry (spec 2.16).
+type Registry struct {
+	ID          string  `json:"id"`
+	GraphQLID   string  `json:"graphql_id"`
+	Slug        string  `json:"slug"`
+	URL         string  `json:"url"`
+	WebURL      string  `json:"web_url"`
+	Name        string  `json:"name"`
+	Ecosystem   string  `json:"ecosystem"`
+	Description *string `json:"description"`
+	Emoji       *string `json:"emoji"`
+	Color       *string `json:"color"`
+	Public      bool    `json:"public"`
+	// OIDCPolicy is the policy's text (YAML or JSON), nil when none is set.
+	OIDCPolicy *string `json:"oidc_policy"`
+}
+
+// RegistryCreate is the body of a create.
+type RegistryCreate struct {
+	Name        string   `json:"name"`
+	Ecosystem   string   `json:"ecosystem"`
+	Description *string  `json:"description,omitempty"`
+	Emoji       *string  `json:"emoji,omitempty"`
+	Color       *string  `json:"color,omitempty"`
+	TeamIDs     []string `json:"team_ids,omitempty"`
+	OIDCPolicy  *string  `json:"oidc_policy,omitempty"`
+}
+
+// RegistryUpdate is the body of an update; nil fields are not sent, and an empty string clears a field.
+// A new name gives the registry a new slug.
+type RegistryUpdate struct {
+	Name        *string `json:"name,omitempty"`
+	Description *string `json:"description,omitempty"`
+	Emoji       *string `json:"emoji,omitempty"`
+	Color       *string `json:"color,omitempty"`
+	OIDCPolicy  *string `json:"oidc_policy,omitempty"`
+}
+
+// List returns every registry of the organization, across all pages.
+func (s *RegistriesService) List(ctx context.Context) ([]Registry, error) {
+	p, err := s.client.packagesPath("registries")
+	if err != nil {
+		return nil, err
+	}
+	return listAll[Registry](ctx, s.client, p, nil)
+}
+
+// Get returns one registry by slug.
+func (s *RegistriesService) Get(ctx context.Context, slug string) (*Registry, error) {
+	list, err := s.client.packagesPath("registries")
+	if err != nil {
+		return nil, err
+	}
+	p, err := joinPath(list, slug)
+	if err != nil {
+		return nil, err
+	}
+	return readItem(ctx, s.client, list, p, slug, func(r *Registry) []string { return []string{r.Slug, r.ID} })
+}
+
+// GetByID returns one registry by UUID, from the listing: the service addresses registries by slug only.
+func (s *RegistriesService) GetByID(ctx context.Context, id string) (*Registry, error) {
+	list, err := s.client.packagesPath("registries")
+	if err != nil {
+		return nil, err
+	}
+	return findListed(ctx, s.client, list, "registry", func(r *Registry) bool { return r.ID == id })
+}
+
+// Create creates a registry (the service answers 200). After an unknown outcome a registry of the same
+// name is adopted: its slug comes from the name, so there can be only one.
+func (s *RegistriesService) Create(ctx context.Context, in RegistryCreate) (*Registry, error) {
+	p, err := s.client.packagesPath("registries")
+	if err != nil {
+		return nil, err
+	}
+	return createOrAdopt(ctx, s.client, p, in, func(ctx context.Context) (*Registry, error) {
+		return findListedOrNil(ctx, s.client, p, func(r *Registry) bool { return r.Name == in.Name })
+	})
+}
+
+// Update changes a registry by POST, as the specification shows; sending the same change twice has no
+// further effect, so it is retried like a PUT.
+func (s *RegistriesService) Update(ctx context.Context, slug string, in RegistryUpdate) (*Registry, error) {
+	p, err := s.client.packagesPath("registries", slug)
+	if err != nil {
+		return nil, err
+	}
+	return change[Registry](ctx, s.client, http.MethodPost, p, in)
+}
+
+// Delete deletes a registry with its packages and tokens.
+func (s *RegistriesService) Delete(ctx context.Context, slug string) error {
+	p, err := s.client.packagesPath("registries", slug)
+	if err != nil {
+		return err
+	}
+	return s.client.remove(ctx, p)
+}
+
+// findListed returns the first member of the listing at listPath that match selects, or a 404 *Error
+// worded like the service's ("No <what> found") when none does: for objects the service cannot address
+// by the key the caller has.
+func findListed[T any](ctx context.Context, c *Client, listPath, what string, match func(*T) bool) (*T, error) {
+	found, err := findListedOrNil(ctx, c, listPath, match)
+	if err != nil {
+		return nil, err
+	}
+	if found == nil {
+		return nil, &Error{StatusCode: http.StatusNotFound, Method: http.MethodGet, Path: listPath, Message: "No " + what + " found"}
+	}
+	return found, nil
+}
+
+// findListedOrNil is findListed answering (nil, nil) when nothing matches, as createOrAdopt's find does.
+func findListedOrNil[T any](ctx context.Context, c *Client, listPath string, match func(*T) bool) (*T, error) {
+	all, err := listAll[T](ctx, c, listPath, nil)
+	if err != nil {
+		return nil, err
+	}
+	for i := range all {
+		if match(&all[i]) {
+			return &all[i], nil
+		}
+	}
+	return nil, nil
+}

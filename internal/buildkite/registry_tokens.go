@@ -1,0 +1,111 @@
+package buildkite
+
+import (
+	"context"
+	"net/http"
+	"time"
+)
+
+// RegistryTokensAPI is the set of registry token operations, so callers can substitute a fake in tests.
+type RegistryTokensAPI interface {
+	List(ctx context.Context, registrySlug string) ([]RegistryToken, error)
+	Get(ctx context.Context, registrySlug, id string) (*RegistryToken, error)
+	Create(ctx context.Context, registrySlug string, in RegistryTokenWrite) (*RegistryToken, error)
+	Update(ctx context.Context, registrySlug, id string, in RegistryTokenWrite) (*RegistryToken, error)
+	Delete(ctx context.Context, registrySlug, id string) error
+}
+
+var _ RegistryTokensAPI = (*RegistryTokensService)(nil)
+
+// RegistryToken is a token that reads packages of one registry (spec 2.17).
+type RegistryToken struct {
+	ID           string                     `json:"id"`
+	GraphQLID    string                     `json:"graphql_id"`
+	Description  string                     `json:"description"`
+	URL          string                     `json:"url"`
+	CreatedAt    *time.Time                 `json:"created_at"`
+	CreatedBy    *User                      `json:"created_by"`
+	Organization *RegistryTokenOrganization `json:"organization"`
+	Registry     *RegistryTokenRegistry     `json:"registry"`
+	// Token is the secret; only the create response carries it.
+	Token string `json:"token,omitempty"`
+}
+
+// RegistryTokenOrganization is the organization a registry token embeds.
+type RegistryTokenOrganization struct {
+	ID     string `json:"id"`
+	Slug   string `json:"slug"`
+	URL    string `json:"url"`
+	WebURL string `json:"web_url"`
+}
+
+// RegistryTokenRegistry is the registry a registry token embeds.
+type RegistryTokenRegistry struct {
+	ID        string `json:"id"`
+	GraphQLID string `json:"graphql_id"`
+	Slug      string `json:"slug"`
+	URL       string `json:"url"`
+	WebURL    string `json:"web_url"`
+}
+
+// RegistryTokenWrite is the body of a create or an update: the description is all a token has.
+type RegistryTokenWrite struct {
+	Description string `json:"description"`
+}
+
+// List returns every token of a registry (without secrets), across all pages.
+func (s *RegistryTokensService) List(ctx context.Context, registrySlug string) ([]RegistryToken, error) {
+	p, err := s.client.packagesPath("registries", registrySlug, "tokens")
+	if err != nil {
+		return nil, err
+	}
+	return listAll[RegistryToken](ctx, s.client, p, nil)
+}
+
+// Get returns one token of a registry (without its secret).
+func (s *RegistryTokensService) Get(ctx context.Context, registrySlug, id string) (*RegistryToken, error) {
+	list, err := s.client.packagesPath("registries", registrySlug, "tokens")
+	if err != nil {
+		return nil, err
+	}
+	p, err := joinPath(list, id)
+	if err != nil {
+		return nil, err
+	}
+	return readItem(ctx, s.client, list, p, id, func(t *RegistryToken) []string { return []string{t.ID} })
+}
+
+// Create creates a token (the service answers 200); the response is the only one carrying Token. After
+// an unknown outcome, a token with the same description created since the request was sent is deleted
+// and the create sent again, since its secret cannot be read.
+func (s *RegistryTokensService) Create(ctx context.Context, registrySlug string, in RegistryTokenWrite) (*RegistryToken, error) {
+	p, err := s.client.packagesPath("registries", registrySlug, "tokens")
+	if err != nil {
+		return nil, err
+	}
+	find := func(ctx context.Context, since time.Time) (*RegistryToken, error) {
+		return findListedOrNil(ctx, s.client, p, func(t *RegistryToken) bool {
+			return t.Description == in.Description && t.CreatedAt != nil && !t.CreatedAt.Before(since)
+		})
+	}
+	del := func(ctx context.Context, t *RegistryToken) error { return s.Delete(ctx, registrySlug, t.ID) }
+	return createOrReplace(ctx, s.client, p, in, find, del)
+}
+
+// Update changes a token's description by POST, as the specification shows; it is safe to repeat.
+func (s *RegistryTokensService) Update(ctx context.Context, registrySlug, id string, in RegistryTokenWrite) (*RegistryToken, error) {
+	p, err := s.client.packagesPath("registries", registrySlug, "tokens", id)
+	if err != nil {
+		return nil, err
+	}
+	return change[RegistryToken](ctx, s.client, http.MethodPost, p, in)
+}
+
+// Delete revokes a token.
+func (s *RegistryTokensService) Delete(ctx context.Context, registrySlug, id string) error {
+	p, err := s.client.packagesPath("registries", registrySlug, "tokens", id)
+	if err != nil {
+		return err
+	}
+	return s.client.remove(ctx, p)
+}

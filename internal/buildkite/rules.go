@@ -1,0 +1,113 @@
+package buildkite
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+)
+
+// RulesAPI is the set of rule operations, so callers can substitute a fake in tests.
+type RulesAPI interface {
+	List(ctx context.Context) ([]Rule, error)
+	Get(ctx context.Context, id string) (*Rule, error)
+	Create(ctx context.Context, in RuleCreate) (*Rule, error)
+	Delete(ctx context.Context, id string) error
+}
+
+var _ RulesAPI = (*RulesService)(nil)
+
+// Rule allows an action from a source resource on a target resource (spec 2.18). Rules have no update.
+type Rule struct {
+	UUID             string     `json:"uuid"`
+	GraphQLID        string     `json:"graphql_id"`
+	OrganizationUUID string     `json:"organization_uuid"`
+	URL              string     `json:"url"`
+	Type             string     `json:"type"`
+	SourceType       string     `json:"source_type"`
+	SourceUUID       string     `json:"source_uuid"`
+	TargetType       string     `json:"target_type"`
+	TargetUUID       string     `json:"target_uuid"`
+	Effect           string     `json:"effect"`
+	Action           string     `json:"action"`
+	CreatedAt        *time.Time `json:"created_at"`
+	CreatedBy        *User      `json:"created_by"`
+}
+
+// RuleCreate is the body of a create. Value is a JSON object, for the pipeline rules
+// {"source_pipeline": <uuid or slug>, "target_pipeline": <uuid or slug>}.
+type RuleCreate struct {
+	Type  string          `json:"type"`
+	Value json.RawMessage `json:"value"`
+}
+
+// List returns every rule of the organization, across all pages.
+func (s *RulesService) List(ctx context.Context) ([]Rule, error) {
+	p, err := s.client.orgPath("rules")
+	if err != nil {
+		return nil, err
+	}
+	return listAll[Rule](ctx, s.client, p, nil)
+}
+
+// Get returns one rule by UUID.
+func (s *RulesService) Get(ctx context.Context, id string) (*Rule, error) {
+	list, err := s.client.orgPath("rules")
+	if err != nil {
+		return nil, err
+	}
+	p, err := joinPath(list, id)
+	if err != nil {
+		return nil, err
+	}
+	return readItem(ctx, s.client, list, p, id, func(r *Rule) []string { return []string{r.UUID} })
+}
+
+// Create creates a rule. A rule is identified by its type, source and target (the service refuses a
+// second one), so after an unknown outcome the rule with the same three is adopted; pipelines given by
+// slug are resolved to their UUIDs to compare.
+func (s *RulesService) Create(ctx context.Context, in RuleCreate) (*Rule, error) {
+	p, err := s.client.orgPath("rules")
+	if err != nil {
+		return nil, err
+	}
+	return createOrAdopt(ctx, s.client, p, in, func(ctx context.Context) (*Rule, error) {
+		var v struct {
+			Source string `json:"source_pipeline"`
+			Target string `json:"target_pipeline"`
+		}
+		if err := json.Unmarshal(in.Value, &v); err != nil {
+			return nil, err
+		}
+		all, err := s.List(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for i := range all {
+			r := &all[i]
+			if r.Type != in.Type {
+				continue
+			}
+			src, err := s.client.Pipelines.RefersTo(ctx, v.Source, r.SourceUUID)
+			if err != nil {
+				return nil, err
+			}
+			dst, err := s.client.Pipelines.RefersTo(ctx, v.Target, r.TargetUUID)
+			if err != nil {
+				return nil, err
+			}
+			if src && dst {
+				return r, nil
+			}
+		}
+		return nil, nil
+	})
+}
+
+// Delete deletes a rule.
+func (s *RulesService) Delete(ctx context.Context, id string) error {
+	p, err := s.client.orgPath("rules", id)
+	if err != nil {
+		return err
+	}
+	return s.client.remove(ctx, p)
+}

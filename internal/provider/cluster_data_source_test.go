@@ -1,0 +1,129 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+
+	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+)
+
+// seedClusters creates two clusters named name-a (with a default and a paused queue) and name-b through
+// the API and returns them.
+func seedClusters(t *testing.T, e *testEnv, name string) (a, b *buildkite.Cluster) {
+	t.Helper()
+	ctx := context.Background()
+	var err error
+	desc := "first"
+	if a, err = e.client.Clusters.Create(ctx, buildkite.ClusterCreate{Name: name + "-a", Description: &desc}); err != nil {
+		t.Fatal(err)
+	}
+	if b, err = e.client.Clusters.Create(ctx, buildkite.ClusterCreate{Name: name + "-b"}); err != nil {
+		t.Fatal(err)
+	}
+	linux, err := e.client.Queues.Create(ctx, a.ID, buildkite.QueueCreate{Key: "linux"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mac, err := e.client.Queues.Create(ctx, a.ID, buildkite.QueueCreate{Key: "macos"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.client.Queues.Pause(ctx, a.ID, mac.ID, "upgrading"); err != nil {
+		t.Fatal(err)
+	}
+	if a, err = e.client.Clusters.Update(ctx, a.ID, buildkite.ClusterUpdate{DefaultQueueID: &linux.ID}); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = e.client.Clusters.Delete(context.Background(), a.ID)
+		_ = e.client.Clusters.Delete(context.Background(), b.ID)
+	})
+	return a, b
+}
+
+func TestAccClusterDataSources(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	name := e.name("views")
+	a, b := seedClusters(t, e, name)
+
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		Steps: []resource.TestStep{
+			{
+				Config: e.config(fmt.Sprintf(`
+data "buildkite_cluster" "by_name" {
+  name = "%[1]s-a"
+}
+
+data "buildkite_cluster" "by_id" {
+  id = %[2]q
+}
+
+data "buildkite_clusters" "all" {}
+
+data "buildkite_cluster_queues" "a" {
+  cluster_id = data.buildkite_cluster.by_name.id
+}
+`, name, b.ID)),
+				Check: resource.ComposeAggregateTestCheckFunc(
+					resource.TestCheckResourceAttr("data.buildkite_cluster.by_name", "id", a.ID),
+					resource.TestCheckResourceAttr("data.buildkite_cluster.by_name", "uuid", a.ID),
+					resource.TestCheckResourceAttr("data.buildkite_cluster.by_name", "description", "first"),
+					resource.TestCheckResourceAttr("data.buildkite_cluster.by_name", "default_queue_id", *a.DefaultQueueID),
+					resource.TestCheckResourceAttrSet("data.buildkite_cluster.by_name", "created_at"),
+					resource.TestCheckResourceAttr("data.buildkite_cluster.by_id", "name", name+"-b"),
+					resource.TestCheckNoResourceAttr("data.buildkite_cluster.by_id", "default_queue_id"),
+					resource.TestCheckNoResourceAttr("data.buildkite_cluster.by_id", "description"),
+					resource.TestCheckTypeSetElemNestedAttrs("data.buildkite_clusters.all", "clusters.*", map[string]string{
+						"id": a.ID, "name": name + "-a", "default_queue_id": *a.DefaultQueueID, "description": "first",
+					}),
+					resource.TestCheckTypeSetElemNestedAttrs("data.buildkite_clusters.all", "clusters.*", map[string]string{
+						"id": b.ID, "name": name + "-b",
+					}),
+					resource.TestCheckResourceAttr("data.buildkite_cluster_queues.a", "queues.#", "2"),
+					resource.TestCheckTypeSetElemNestedAttrs("data.buildkite_cluster_queues.a", "queues.*", map[string]string{
+						"key": "linux", "dispatch_paused": "false", "cluster_id": a.ID,
+					}),
+					resource.TestCheckTypeSetElemNestedAttrs("data.buildkite_cluster_queues.a", "queues.*", map[string]string{
+						"key": "macos", "dispatch_paused": "true", "dispatch_paused_note": "upgrading",
+					}),
+				),
+			},
+		},
+	})
+}
+
+func TestAccClusterDataSource_errors(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	name := e.name("twice")
+	seedClusters(t, e, name)
+	if _, err := e.client.Clusters.Create(context.Background(), buildkite.ClusterCreate{Name: name + "-b"}); err != nil {
+		t.Fatal(err)
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		Steps: []resource.TestStep{
+			{
+				Config:      e.config(`data "buildkite_cluster" "x" { name = "no-such-cluster" }`),
+				ExpectError: regexpMust(`(?s)No Cluster Found.*No cluster matches the name "no-such-cluster"`),
+			},
+			{
+				Config:      e.config(fmt.Sprintf(`data "buildkite_cluster" "x" { name = "%s-b" }`, name)),
+				ExpectError: regexpMust(`(?s)More Than One Cluster Found.*2 clusters match the name`),
+			},
+			{
+				Config:      e.config(`data "buildkite_cluster" "x" { id = "01234567-89ab-cdef-0123-456789abcdef" }`),
+				ExpectError: regexpMust(`(?s)No Cluster Found.*the ID "01234567-89ab-cdef-0123-456789abcdef"`),
+			},
+			{
+				Config:      e.config(`data "buildkite_cluster" "x" {}`),
+				ExpectError: regexpMust(`(?s)Exactly one of these attributes must be configured: \[id,name\]`),
+			},
+		},
+	})
+}

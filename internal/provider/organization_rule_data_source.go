@@ -1,0 +1,77 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+
+	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+)
+
+var (
+	_ datasource.DataSource              = (*organizationRuleDataSource)(nil)
+	_ datasource.DataSourceWithConfigure = (*organizationRuleDataSource)(nil)
+)
+
+// NewOrganizationRuleDataSource returns the buildkite_organization_rule data source.
+func NewOrganizationRuleDataSource() datasource.DataSource {
+	return &organizationRuleDataSource{dataSourceBase: newDataSourceBase("organization_rule")}
+}
+
+type organizationRuleDataSource struct {
+	dataSourceBase
+}
+
+// organizationRuleDataAttributes are the attributes of one rule in the data sources.
+func organizationRuleDataAttributes() map[string]schema.Attribute {
+	str := func(description string) schema.Attribute {
+		return schema.StringAttribute{MarkdownDescription: description, Computed: true}
+	}
+	return dataWithCommon("rule", map[string]schema.Attribute{
+		"type": str("The rule type, such as `pipeline.trigger_build.pipeline`."),
+		"value": schema.StringAttribute{
+			CustomType: jsonStringType, Computed: true,
+			MarkdownDescription: "The rule's value as JSON, with the source and target by UUID.",
+		},
+		"source_type": str("The type of the source resource."),
+		"source_uuid": str("The UUID of the source resource."),
+		"target_type": str("The type of the target resource."),
+		"target_uuid": str("The UUID of the target resource."),
+		"effect":      str("What the rule does to the action (`allow`)."),
+		"action":      str("The action the rule governs, such as `trigger_build`."),
+	}, attrID, attrUUID, attrGraphQLID, attrURL, attrCreatedAt)
+}
+
+func (d *organizationRuleDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	attrs := organizationRuleDataAttributes()
+	attrs["id"] = schema.StringAttribute{MarkdownDescription: "The rule's UUID.", Required: true}
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "Reads one organization rule by its UUID.",
+		Attributes:          attrs,
+	}
+}
+
+func (d *organizationRuleDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	var cfg organizationRuleModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := d.timeout(ctx)
+	defer cancel()
+	id := cfg.ID.ValueString()
+	rule, err := d.client().Rules.Get(ctx, id)
+	if buildkite.IsNotFound(err) {
+		resp.Diagnostics.AddError("No Rule Found", fmt.Sprintf("No rule matches ID %q.", id))
+		return
+	}
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "read", "rule", id, err)
+		return
+	}
+	var out organizationRuleModel
+	out.fromAPI(rule, jsonNull())
+	resp.Diagnostics.Append(resp.State.Set(ctx, &out)...)
+}

@@ -1,0 +1,260 @@
+package provider
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"regexp"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+)
+
+var (
+	_ resource.Resource                = (*organizationRuleResource)(nil)
+	_ resource.ResourceWithConfigure   = (*organizationRuleResource)(nil)
+	_ resource.ResourceWithImportState = (*organizationRuleResource)(nil)
+	_ resource.ResourceWithModifyPlan  = (*organizationRuleResource)(nil)
+)
+
+// NewOrganizationRuleResource returns the buildkite_organization_rule resource.
+func NewOrganizationRuleResource() resource.Resource {
+	return &organizationRuleResource{resourceBase: newResourceBase("organization_rule", writeScopes("write_rules"))}
+}
+
+type organizationRuleResource struct {
+	resourceBase
+}
+
+// organizationRuleModel is the rule's state; the data sources show the same attributes.
+type organizationRuleModel struct {
+	ID         types.String   `tfsdk:"id"`
+	UUID       types.String   `tfsdk:"uuid"`
+	GraphQLID  types.String   `tfsdk:"graphql_id"`
+	URL        types.String   `tfsdk:"url"`
+	CreatedAt  types.String   `tfsdk:"created_at"`
+	Type       types.String   `tfsdk:"type"`
+	Value      semanticString `tfsdk:"value"`
+	SourceType types.String   `tfsdk:"source_type"`
+	SourceUUID types.String   `tfsdk:"source_uuid"`
+	TargetType types.String   `tfsdk:"target_type"`
+	TargetUUID types.String   `tfsdk:"target_uuid"`
+	Effect     types.String   `tfsdk:"effect"`
+	Action     types.String   `tfsdk:"action"`
+}
+
+// fromAPI sets the fields from the service's rule. The service does not return the value it was created
+// with, so value keeps the prior one (what the user wrote, pipelines by slug included); with none (an
+// import or a data source) it is rebuilt from the source and target.
+func (m *organizationRuleModel) fromAPI(r *buildkite.Rule, prior semanticString) {
+	m.ID = types.StringValue(r.UUID)
+	m.UUID = types.StringValue(r.UUID)
+	m.GraphQLID = types.StringValue(r.GraphQLID)
+	m.URL = types.StringValue(r.URL)
+	m.CreatedAt = timeValue(r.CreatedAt)
+	m.Type = types.StringValue(r.Type)
+	m.SourceType = types.StringValue(r.SourceType)
+	m.SourceUUID = types.StringValue(r.SourceUUID)
+	m.TargetType = types.StringValue(r.TargetType)
+	m.TargetUUID = types.StringValue(r.TargetUUID)
+	m.Effect = types.StringValue(r.Effect)
+	m.Action = types.StringValue(r.Action)
+	m.Value = prior
+	if prior.IsNull() || prior.IsUnknown() {
+		m.Value = jsonString(ruleValueFromAPI(r))
+	}
+}
+
+// ruleValueFromAPI renders the value of a pipeline rule as the service takes it on create.
+func ruleValueFromAPI(r *buildkite.Rule) string {
+	b, _ := json.Marshal(map[string]string{"source_" + r.SourceType: r.SourceUUID, "target_" + r.TargetType: r.TargetUUID})
+	return string(b)
+}
+
+// ruleTypePattern is the form rule types take: source.action.target.
+var ruleTypePattern = regexp.MustCompile(`^[a-z_]+\.[a-z_]+\.[a-z_]+$`)
+
+func (r *organizationRuleResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	computed := computedString
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "An organization rule: it allows an action from a source resource on a target resource, " +
+			"such as one pipeline triggering builds of another (`pipeline.trigger_build.pipeline`) or reading its " +
+			"artifacts (`pipeline.artifacts_read.pipeline`). Rules have no update: changing `type` or `value` " +
+			"replaces the rule.",
+		Attributes: withCommon("rule", map[string]schema.Attribute{
+			"type": schema.StringAttribute{
+				MarkdownDescription: "The rule type, `<source>.<action>.<target>`, such as `pipeline.trigger_build.pipeline`. " +
+					"Changing it replaces the rule.",
+				Required: true,
+				Validators: []validator.String{stringvalidator.RegexMatches(ruleTypePattern,
+					"must have the form <source>.<action>.<target>, such as pipeline.trigger_build.pipeline")},
+				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
+			},
+			"value": schema.StringAttribute{
+				CustomType: jsonStringType,
+				MarkdownDescription: "The rule's value as JSON (use `jsonencode`); for the pipeline rules " +
+					"`{\"source_pipeline\": ..., \"target_pipeline\": ...}`, each pipeline by UUID or slug. Compared by " +
+					"meaning: formatting never differs, and a pipeline written as a slug does not differ from its UUID. " +
+					"Changing what it means replaces the rule.",
+				Required: true,
+			},
+			"source_type": computed("The type of the source resource (`pipeline`)."),
+			"source_uuid": computed("The UUID of the source resource."),
+			"target_type": computed("The type of the target resource (`pipeline`)."),
+			"target_uuid": computed("The UUID of the target resource."),
+			"effect":      computed("What the rule does to the action (`allow`)."),
+			"action":      computed("The action the rule governs, such as `trigger_build`."),
+		}, attrID, attrUUID, attrGraphQLID, attrURL, attrCreatedAt),
+	}
+}
+
+// ModifyPlan compares value by meaning: the state's text is kept when the configuration names the same
+// pipelines (a slug where the state has the UUID, or the other way round); any other change replaces the
+// rule. It costs one read per slug, and only when the texts differ.
+func (r *organizationRuleResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	r.resourceBase.ModifyPlan(ctx, req, resp)
+	if resp.Diagnostics.HasError() || req.Plan.Raw.IsNull() || req.State.Raw.IsNull() {
+		return
+	}
+	var plan, state organizationRuleModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if plan.Value.IsUnknown() {
+		resp.RequiresReplace = append(resp.RequiresReplace, path.Root("value"))
+		return
+	}
+	if jsonFormat.equal(plan.Value.ValueString(), state.Value.ValueString()) {
+		plan.Value = state.Value
+		resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+		return
+	}
+	same, err := r.sameRuleValue(ctx, plan.Value.ValueString(), state)
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "read", "pipeline", "named in value", err)
+		return
+	}
+	if same {
+		plan.Value = state.Value
+		resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+		return
+	}
+	resp.RequiresReplace = append(resp.RequiresReplace, path.Root("value"))
+}
+
+// sameRuleValue reports whether value names the same source and target as the rule in state, with the same
+// other keys (conditions, say) as the state's value.
+func (r *organizationRuleResource) sameRuleValue(ctx context.Context, value string, state organizationRuleModel) (bool, error) {
+	var next, prior map[string]any
+	if json.Unmarshal([]byte(normalizeText(value)), &next) != nil ||
+		json.Unmarshal([]byte(normalizeText(state.Value.ValueString())), &prior) != nil {
+		return false, nil
+	}
+	for _, end := range []struct {
+		key     string
+		typ, id types.String
+	}{
+		{"source_" + state.SourceType.ValueString(), state.SourceType, state.SourceUUID},
+		{"target_" + state.TargetType.ValueString(), state.TargetType, state.TargetUUID},
+	} {
+		key := end.key
+		ref, ok := next[key].(string)
+		if !ok {
+			return false, nil
+		}
+		same := ref == end.id.ValueString()
+		if !same && end.typ.ValueString() == "pipeline" {
+			var err error
+			if same, err = r.client().Pipelines.RefersTo(ctx, ref, end.id.ValueString()); err != nil {
+				return false, err
+			}
+		}
+		if !same {
+			return false, nil
+		}
+		delete(next, key)
+		delete(prior, key)
+	}
+	return reflect.DeepEqual(next, prior), nil
+}
+
+func (r *organizationRuleResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan organizationRuleModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := r.timeout(ctx, opCreate)
+	defer cancel()
+	value, err := compactJSON(plan.Value.ValueString())
+	if err != nil {
+		resp.Diagnostics.AddAttributeError(path.Root("value"), "Invalid JSON", fmt.Sprintf("value must be valid JSON: %s", err))
+		return
+	}
+	rule, err := r.client().Rules.Create(ctx, buildkite.RuleCreate{Type: plan.Type.ValueString(), Value: value})
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "create", "rule", plan.Type.ValueString(), err)
+		return
+	}
+	var state organizationRuleModel
+	state.fromAPI(rule, plan.Value)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+func (r *organizationRuleResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var prior organizationRuleModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &prior)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := r.timeout(ctx, opRead)
+	defer cancel()
+	rule, err := r.client().Rules.Get(ctx, prior.ID.ValueString())
+	if err != nil {
+		r.readFailed(ctx, resp, err, "rule", prior.ID.ValueString())
+		return
+	}
+	var state organizationRuleModel
+	state.fromAPI(rule, prior.Value)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+// Update is never called with a change the service would need to hear of: type and value replace the rule.
+// It only takes on the plan, as when value is written in another form that means the same.
+func (r *organizationRuleResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan organizationRuleModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+func (r *organizationRuleResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state organizationRuleModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := r.timeout(ctx, opDelete)
+	defer cancel()
+	err := r.client().Rules.Delete(ctx, state.ID.ValueString())
+	r.deleteFailed(ctx, &resp.Diagnostics, err, "rule", state.ID.ValueString())
+}
+
+// ImportState takes the rule's UUID; value is rebuilt from the rule's source and target UUIDs.
+func (r *organizationRuleResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	values, ok := parseImportID(resp, req.ID, uuidPart("<rule UUID>"))
+	if !ok {
+		return
+	}
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), values[0])...)
+}

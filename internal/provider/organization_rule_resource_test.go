@@ -1,0 +1,160 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/fakeserver"
+)
+
+const ruleAddr = "buildkite_organization_rule.test"
+
+// testAccRuleConfig is two pipelines and a rule of type between them; value is HCL.
+func testAccRuleConfig(name, typ, value string) string {
+	return fmt.Sprintf(`
+resource "buildkite_pipeline" "source" {
+  name       = "%[1]s-source"
+  repository = "https://github.com/acme/app.git"
+}
+
+resource "buildkite_pipeline" "target" {
+  name       = "%[1]s-target"
+  repository = "https://github.com/acme/app.git"
+}
+
+resource "buildkite_organization_rule" "test" {
+  type  = %[2]q
+  value = %[3]s
+}
+`, name, typ, value)
+}
+
+func TestAccOrganizationRuleResource_basic(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	name := e.name("rule")
+	byUUID := `jsonencode({
+    source_pipeline = buildkite_pipeline.source.uuid
+    target_pipeline = buildkite_pipeline.target.uuid
+  })`
+	bySlug := `jsonencode({
+    target_pipeline = buildkite_pipeline.target.slug
+    source_pipeline = buildkite_pipeline.source.slug
+  })`
+	var firstID string
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             e.checkDestroyed("buildkite_organization_rule"),
+		Steps: steps(
+			step(resource.TestStep{
+				Config: e.config(testAccRuleConfig(name, "pipeline.trigger_build.pipeline", byUUID)),
+				Check: resource.ComposeTestCheckFunc(e.checkExists(ruleAddr),
+					resource.TestCheckResourceAttrPair(ruleAddr, "source_uuid", "buildkite_pipeline.source", "id"),
+					resource.TestCheckResourceAttrPair(ruleAddr, "target_uuid", "buildkite_pipeline.target", "id"),
+					func(s *terraform.State) error { firstID = s.RootModule().Resources[ruleAddr].Primary.ID; return nil }),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(ruleAddr, tfjsonpath.New("action"), knownvalue.StringExact("trigger_build")),
+					statecheck.ExpectKnownValue(ruleAddr, tfjsonpath.New("effect"), knownvalue.StringExact("allow")),
+					statecheck.ExpectKnownValue(ruleAddr, tfjsonpath.New("source_type"), knownvalue.StringExact("pipeline")),
+				},
+				ConfigPlanChecks: expectEmpty(),
+			}),
+			importSteps(ruleAddr, importID(ruleAddr, "id")),
+			step(resource.TestStep{
+				// The same pipelines by slug, in another order: the same rule, no change.
+				Config: e.config(testAccRuleConfig(name, "pipeline.trigger_build.pipeline", bySlug)),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(ruleAddr, plancheck.ResourceActionNoop)},
+				},
+			}),
+			step(resource.TestStep{
+				// Another type replaces the rule.
+				Config: e.config(testAccRuleConfig(name, "pipeline.artifacts_read.pipeline", bySlug)),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(ruleAddr, plancheck.ResourceActionDestroyBeforeCreate)},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(ruleAddr, tfjsonpath.New("action"), knownvalue.StringExact("artifacts_read")),
+				},
+				Check: func(s *terraform.State) error {
+					if s.RootModule().Resources[ruleAddr].Primary.ID == firstID {
+						return fmt.Errorf("the rule was not replaced")
+					}
+					return nil
+				},
+			}),
+			step(resource.TestStep{
+				// Other pipelines replace it too: source and target swapped.
+				Config: e.config(testAccRuleConfig(name, "pipeline.artifacts_read.pipeline", `jsonencode({
+    source_pipeline = buildkite_pipeline.target.slug
+    target_pipeline = buildkite_pipeline.source.slug
+  })`)),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(ruleAddr, plancheck.ResourceActionDestroyBeforeCreate)},
+				},
+			}),
+		),
+	})
+}
+
+func TestAccOrganizationRuleResource_disappears(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	cfg := e.config(testAccRuleConfig(e.name("gone"), "pipeline.trigger_build.pipeline", `jsonencode({
+    source_pipeline = buildkite_pipeline.source.uuid
+    target_pipeline = buildkite_pipeline.target.uuid
+  })`))
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             e.checkDestroyed("buildkite_organization_rule"),
+		Steps: []resource.TestStep{
+			{
+				Config:             cfg,
+				Check:              resource.ComposeTestCheckFunc(e.checkExists(ruleAddr), e.removeOutside(ruleAddr)),
+				ExpectNonEmptyPlan: true,
+			},
+			{
+				Config: cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(ruleAddr, plancheck.ResourceActionCreate)},
+				},
+			},
+		},
+	})
+}
+
+func TestAccOrganizationRuleResource_validation(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		Steps: []resource.TestStep{
+			{Config: e.config(testAccRuleConfig("x", "trigger", `"{}"`)), ExpectError: regexpMust(`<source>.<action>.<target>`), PlanOnly: true},
+			{Config: e.config(testAccRuleConfig("x", "pipeline.trigger_build.pipeline", `"{not json"`)), ExpectError: regexpMust(`value must be valid JSON`), PlanOnly: true},
+		},
+	})
+}
+
+func init() {
+	registerTestKind("buildkite_organization_rule", testKind{
+		fake:     fakeserver.KindRule,
+		storeKey: byID,
+		get: func(ctx context.Context, c *buildkite.Client, a map[string]string) error {
+			_, err := c.Rules.Get(ctx, a["id"])
+			return err
+		},
+		del: func(ctx context.Context, c *buildkite.Client, a map[string]string) error {
+			return c.Rules.Delete(ctx, a["id"])
+		},
+	})
+}

@@ -1,0 +1,129 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/datasourcevalidator"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+)
+
+var (
+	_ datasource.DataSource                     = (*pipelineDataSource)(nil)
+	_ datasource.DataSourceWithConfigure        = (*pipelineDataSource)(nil)
+	_ datasource.DataSourceWithConfigValidators = (*pipelineDataSource)(nil)
+)
+
+// NewPipelineDataSource returns the buildkite_pipeline data source.
+func NewPipelineDataSource() datasource.DataSource {
+	return &pipelineDataSource{dataSourceBase: newDataSourceBase("pipeline")}
+}
+
+type pipelineDataSource struct {
+	dataSourceBase
+}
+
+// pipelineDataAttributes are the attributes of one pipeline in the data sources: everything the resource
+// shows, steps, tags and provider settings included.
+func pipelineDataAttributes() map[string]schema.Attribute {
+	str := func(description string) schema.Attribute {
+		return schema.StringAttribute{MarkdownDescription: description, Computed: true}
+	}
+	boolean := func(description string) schema.Attribute {
+		return schema.BoolAttribute{MarkdownDescription: description, Computed: true}
+	}
+	settings := make(map[string]schema.Attribute, len(pipelineSettings))
+	for _, s := range pipelineSettings {
+		if s.isString {
+			settings[s.key] = str(s.description)
+		} else {
+			settings[s.key] = boolean(s.description)
+		}
+	}
+	return dataWithCommon("pipeline", map[string]schema.Attribute{
+		"name":       str("The pipeline's name."),
+		"slug":       str("The pipeline's slug."),
+		"repository": str("The URL of the repository the pipeline builds."),
+		"steps": schema.StringAttribute{
+			CustomType: yamlStringType, Computed: true,
+			MarkdownDescription: "The pipeline's steps as YAML (null for a pipeline with visual steps).",
+		},
+		"pipeline_template_id":                     str("The UUID of the pipeline template the pipeline runs, if any."),
+		"cluster_id":                               str("The UUID of the pipeline's cluster, if any."),
+		"description":                              str("The pipeline's description."),
+		"default_branch":                           str("The branch builds default to."),
+		"branch_configuration":                     str("The branch filter pattern."),
+		"skip_intermediate_builds":                 boolean("Whether builds of a branch not yet running are skipped when a newer one is created."),
+		"skip_intermediate_builds_branch_filter":   str("The branches `skip_intermediate_builds` applies to."),
+		"cancel_intermediate_builds":               boolean("Whether running builds of a branch are cancelled when a newer one is created."),
+		"cancel_intermediate_builds_branch_filter": str("The branches `cancel_intermediate_builds` applies to."),
+		"allow_rebuilds":                           boolean("Whether builds may be rebuilt."),
+		"visibility":                               str("`private` or `public`."),
+		"tags": schema.SetAttribute{
+			MarkdownDescription: "The pipeline's tags.", ElementType: types.StringType, Computed: true,
+		},
+		"provider_settings": schema.SingleNestedAttribute{
+			MarkdownDescription: "Settings of the repository's source provider.", Computed: true, Attributes: settings,
+		},
+		"archived":    boolean("Whether the pipeline is archived."),
+		"badge_url":   str("The URL of the pipeline's build status badge."),
+		"builds_url":  str("The API URL of the pipeline's builds."),
+		"webhook_url": str("The URL the source provider sends events to (empty when the token cannot edit the pipeline)."),
+	}, attrID, attrUUID, attrGraphQLID, attrURL, attrWebURL, attrCreatedAt)
+}
+
+func (d *pipelineDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	attrs := pipelineDataAttributes()
+	attrs["id"] = schema.StringAttribute{
+		MarkdownDescription: "The pipeline's UUID. Give this or `slug`.", Optional: true, Computed: true,
+	}
+	attrs["slug"] = schema.StringAttribute{
+		MarkdownDescription: "The pipeline's slug. Give this or `id`.", Optional: true, Computed: true,
+	}
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "Reads one pipeline, by `slug` or `id`, with everything the `buildkite_pipeline` resource " +
+			"shows (unlike the official provider's, `steps`, `tags` and `provider_settings` too).",
+		Attributes: attrs,
+	}
+}
+
+func (d *pipelineDataSource) ConfigValidators(context.Context) []datasource.ConfigValidator {
+	return []datasource.ConfigValidator{
+		datasourcevalidator.ExactlyOneOf(path.MatchRoot("id"), path.MatchRoot("slug")),
+	}
+}
+
+func (d *pipelineDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	var cfg pipelineFields
+	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := d.timeout(ctx)
+	defer cancel()
+	var p *buildkite.Pipeline
+	var err error
+	asked := fmt.Sprintf("slug %q", cfg.Slug.ValueString())
+	if !cfg.ID.IsNull() {
+		asked = fmt.Sprintf("ID %q", cfg.ID.ValueString())
+		p, err = d.client().Pipelines.Find(ctx, cfg.ID.ValueString(), "")
+	} else {
+		p, err = d.client().Pipelines.Get(ctx, cfg.Slug.ValueString())
+	}
+	if buildkite.IsNotFound(err) {
+		resp.Diagnostics.AddError("No Pipeline Found", fmt.Sprintf("No pipeline matches %s.", asked))
+		return
+	}
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "read", "pipeline", asked, err)
+		return
+	}
+	var out pipelineFields
+	resp.Diagnostics.Append(out.fromAPI(ctx, p, nil)...)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &out)...)
+}

@@ -1,0 +1,165 @@
+package provider
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+)
+
+// seedPipelines creates pipelines through the API, as objects that exist before Terraform reads them.
+
+func TestAccPipelineDataSource(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	cluster, err := e.client.Clusters.Create(context.Background(), buildkite.ClusterCreate{Name: e.name("c")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := e.name("seeded")
+	p := e.seedPipeline(buildkite.PipelineCreate{
+		Name: name, Repository: "https://github.com/acme/seeded.git", ClusterID: &cluster.ID, Tags: []string{"blue"},
+		ProviderSettings: map[string]any{"build_tags": true},
+	})
+	e.seedPipeline(buildkite.PipelineCreate{Name: name + "-other", Repository: "https://github.com/acme/other.git", Tags: []string{"red"}})
+	const one, all = "data.buildkite_pipeline.one", "data.buildkite_pipelines.all"
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		Steps: []resource.TestStep{
+			{
+				Config: e.config(`
+data "buildkite_pipeline" "one" {
+  slug = "` + p.Slug + `"
+}
+data "buildkite_pipeline" "by_id" {
+  id = "` + p.ID + `"
+}
+data "buildkite_pipelines" "all" {}
+data "buildkite_pipelines" "in_cluster" {
+  cluster_id = "` + cluster.ID + `"
+}
+data "buildkite_pipelines" "tagged" {
+  tag  = "red"
+  name = "` + name + `"
+}
+data "buildkite_pipelines" "none" {
+  repository = "nowhere"
+}`),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(one, tfjsonpath.New("id"), knownvalue.StringExact(p.ID)),
+					statecheck.ExpectKnownValue(one, tfjsonpath.New("steps"), knownvalue.StringExact("steps:\n  - command: make\n")),
+					statecheck.ExpectKnownValue(one, tfjsonpath.New("tags"), knownvalue.SetExact([]knownvalue.Check{knownvalue.StringExact("blue")})),
+					statecheck.ExpectKnownValue(one, tfjsonpath.New("provider_settings").AtMapKey("build_tags"), knownvalue.Bool(true)),
+					statecheck.ExpectKnownValue(one, tfjsonpath.New("cluster_id"), knownvalue.StringExact(cluster.ID)),
+					statecheck.ExpectKnownValue("data.buildkite_pipeline.by_id", tfjsonpath.New("slug"), knownvalue.StringExact(p.Slug)),
+					statecheck.ExpectKnownValue(all, tfjsonpath.New("pipelines"), knownvalue.ListSizeExact(2)),
+					statecheck.ExpectKnownValue("data.buildkite_pipelines.in_cluster", tfjsonpath.New("pipelines").AtSliceIndex(0).AtMapKey("slug"), knownvalue.StringExact(p.Slug)),
+					statecheck.ExpectKnownValue("data.buildkite_pipelines.in_cluster", tfjsonpath.New("pipelines"), knownvalue.ListSizeExact(1)),
+					statecheck.ExpectKnownValue("data.buildkite_pipelines.tagged", tfjsonpath.New("pipelines").AtSliceIndex(0).AtMapKey("name"), knownvalue.StringExact(name+"-other")),
+					statecheck.ExpectKnownValue("data.buildkite_pipelines.none", tfjsonpath.New("pipelines"), knownvalue.ListSizeExact(0)),
+				},
+			},
+			{
+				Config:      e.config(`data "buildkite_pipeline" "one" { slug = "no-such-pipeline" }`),
+				ExpectError: wrapped(`No pipeline matches slug "no-such-pipeline"`),
+			},
+			{
+				Config:      e.config(`data "buildkite_pipeline" "one" { id = "00000000-0000-0000-0000-000000000000" }`),
+				ExpectError: regexpMust(`No Pipeline Found`),
+			},
+		},
+	})
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		Steps: []resource.TestStep{{
+			Config:      e.config(`data "buildkite_pipeline" "one" {}`),
+			ExpectError: wrapped(`Exactly one of these attributes must be configured: [id,slug]`),
+			PlanOnly:    true,
+		}},
+	})
+}
+
+func TestAccPipelineTemplateDataSource(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	ctx := context.Background()
+	name := e.name("tpl")
+	tpl, err := e.client.PipelineTemplates.Create(ctx, buildkite.PipelineTemplateCreate{Name: name, Configuration: "steps: []\n", Available: ptrTo(true)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		if _, err := e.client.PipelineTemplates.Create(ctx, buildkite.PipelineTemplateCreate{Name: name + "-twin", Configuration: "steps: []\n"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		Steps: []resource.TestStep{
+			{
+				Config: e.config(`
+data "buildkite_pipeline_template" "by_name" { name = "` + name + `" }
+data "buildkite_pipeline_template" "by_id" { id = "` + tpl.UUID + `" }
+data "buildkite_pipeline_templates" "all" {}`),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue("data.buildkite_pipeline_template.by_name", tfjsonpath.New("id"), knownvalue.StringExact(tpl.UUID)),
+					statecheck.ExpectKnownValue("data.buildkite_pipeline_template.by_id", tfjsonpath.New("available"), knownvalue.Bool(true)),
+					statecheck.ExpectKnownValue("data.buildkite_pipeline_template.by_id", tfjsonpath.New("name"), knownvalue.StringExact(name)),
+					statecheck.ExpectKnownValue("data.buildkite_pipeline_templates.all", tfjsonpath.New("pipeline_templates"), knownvalue.ListSizeExact(3)),
+				},
+			},
+			{
+				Config:      e.config(`data "buildkite_pipeline_template" "x" { name = "` + name + `-twin" }`),
+				ExpectError: regexpMust(`More Than One Pipeline Template Found`),
+			},
+			{
+				Config:      e.config(`data "buildkite_pipeline_template" "x" { name = "nope" }`),
+				ExpectError: regexpMust(`No Pipeline Template Found`),
+			},
+			{
+				Config:      e.config(`data "buildkite_pipeline_template" "x" { id = "00000000-0000-0000-0000-000000000000" }`),
+				ExpectError: regexpMust(`No Pipeline Template Found`),
+			},
+		},
+	})
+}
+
+func TestAccOrganizationRuleDataSource(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	name := e.name("rules")
+	a := e.seedPipeline(buildkite.PipelineCreate{Name: name + "-a", Repository: "https://github.com/acme/a.git"})
+	b := e.seedPipeline(buildkite.PipelineCreate{Name: name + "-b", Repository: "https://github.com/acme/b.git"})
+	value, _ := json.Marshal(map[string]string{"source_pipeline": a.Slug, "target_pipeline": b.ID})
+	rule, err := e.client.Rules.Create(context.Background(), buildkite.RuleCreate{Type: "pipeline.trigger_build.pipeline", Value: value})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		Steps: []resource.TestStep{
+			{
+				Config: e.config(`
+data "buildkite_organization_rule" "one" { id = "` + rule.UUID + `" }
+data "buildkite_organization_rules" "all" {}`),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue("data.buildkite_organization_rule.one", tfjsonpath.New("source_uuid"), knownvalue.StringExact(a.ID)),
+					statecheck.ExpectKnownValue("data.buildkite_organization_rule.one", tfjsonpath.New("value"),
+						knownvalue.StringExact(`{"source_pipeline":"`+a.ID+`","target_pipeline":"`+b.ID+`"}`)),
+					statecheck.ExpectKnownValue("data.buildkite_organization_rules.all", tfjsonpath.New("rules"), knownvalue.ListSizeExact(1)),
+					statecheck.ExpectKnownValue("data.buildkite_organization_rules.all", tfjsonpath.New("rules").AtSliceIndex(0).AtMapKey("action"), knownvalue.StringExact("trigger_build")),
+				},
+			},
+			{
+				Config:      e.config(`data "buildkite_organization_rule" "one" { id = "00000000-0000-0000-0000-000000000000" }`),
+				ExpectError: regexpMust(`No Rule Found`),
+			},
+		},
+	})
+}

@@ -1,0 +1,637 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/boolplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/objectplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+)
+
+var (
+	_ resource.Resource                = (*pipelineResource)(nil)
+	_ resource.ResourceWithConfigure   = (*pipelineResource)(nil)
+	_ resource.ResourceWithImportState = (*pipelineResource)(nil)
+	_ resource.ResourceWithModifyPlan  = (*pipelineResource)(nil)
+)
+
+// NewPipelineResource returns the buildkite_pipeline resource.
+func NewPipelineResource() resource.Resource {
+	return &pipelineResource{resourceBase: newResourceBase("pipeline", writeScopes("write_pipelines"))}
+}
+
+type pipelineResource struct {
+	resourceBase
+}
+
+// pipelineModel is the resource's state: the shared fields and those only a configuration has.
+type pipelineModel struct {
+	pipelineFields
+	DefaultTeamID   types.String `tfsdk:"default_team_id"`
+	ArchiveOnDelete types.Bool   `tfsdk:"archive_on_delete"`
+}
+
+// pipelineSlugPattern is the service's slug rule (spec 2.12.1).
+var pipelineSlugPattern = regexp.MustCompile(`^[a-zA-Z0-9]+[a-zA-Z0-9\-]*$`)
+
+// toCreate builds the create body from the plan; settings are those the configuration sets.
+func (m *pipelineModel) toCreate(ctx context.Context, settings map[string]any) (buildkite.PipelineCreate, diag.Diagnostics) {
+	in := buildkite.PipelineCreate{
+		Name:                            m.Name.ValueString(),
+		Repository:                      m.Repository.ValueString(),
+		Slug:                            stringPtrIfSet(m.Slug),
+		ClusterID:                       stringPtrIfSet(m.ClusterID),
+		PipelineTemplateUUID:            stringPtrIfSet(m.PipelineTemplateID),
+		Description:                     stringPtrIfSet(m.Description),
+		DefaultBranch:                   stringPtrIfSet(m.DefaultBranch),
+		BranchConfiguration:             stringPtrIfSet(m.BranchConfiguration),
+		SkipQueuedBranchBuilds:          m.SkipIntermediateBuilds.ValueBoolPointer(),
+		SkipQueuedBranchBuildsFilter:    stringPtrIfSet(m.SkipIntermediateBuildsBranchFilter),
+		CancelRunningBranchBuilds:       m.CancelIntermediateBuilds.ValueBoolPointer(),
+		CancelRunningBranchBuildsFilter: stringPtrIfSet(m.CancelIntermediateBuildsBranchFilter),
+		AllowRebuilds:                   m.AllowRebuilds.ValueBoolPointer(),
+		ProviderSettings:                settings,
+	}
+	if !m.Visibility.IsNull() && !m.Visibility.IsUnknown() {
+		v := strings.ToLower(m.Visibility.ValueString())
+		in.Visibility = &v
+	}
+	if in.PipelineTemplateUUID == nil {
+		in.Configuration = stringPtrIfSet(m.Steps.StringValue)
+	}
+	tags, diags := setStrings(ctx, m.Tags)
+	in.Tags = tags
+	if !m.DefaultTeamID.IsNull() && !m.DefaultTeamID.IsUnknown() {
+		in.Teams = map[string]string{m.DefaultTeamID.ValueString(): "manage_build_and_read"}
+	}
+	return in, diags
+}
+
+// toUpdate builds an update holding only what differs between the plan and the state: visibility needs
+// more rights than the other fields (official provider #1069), and a PATCH of a field the YAML does not
+// hold can fail.
+func (m *pipelineModel) toUpdate(ctx context.Context, state *pipelineModel, config types.Object) (buildkite.PipelineUpdate, diag.Diagnostics) {
+	var u buildkite.PipelineUpdate
+	changed := func(plan, prior attr.Value) bool { return !plan.IsUnknown() && !plan.Equal(prior) }
+	str := func(v types.String) *string { s := v.ValueString(); return &s }
+	boolp := func(v types.Bool) *bool { b := v.ValueBool(); return &b }
+
+	if changed(m.Name, state.Name) {
+		u.Name = str(m.Name)
+	}
+	if changed(m.Slug, state.Slug) {
+		u.Slug = str(m.Slug)
+	}
+	if changed(m.Repository, state.Repository) {
+		u.Repository = str(m.Repository)
+	}
+	if changed(m.ClusterID, state.ClusterID) {
+		if m.ClusterID.IsNull() {
+			u.ClearCluster = true
+		} else {
+			u.ClusterID = str(m.ClusterID)
+		}
+	}
+	templateChanged := changed(m.PipelineTemplateID, state.PipelineTemplateID)
+	if templateChanged {
+		if m.PipelineTemplateID.IsNull() {
+			u.ClearTemplate = true
+		} else {
+			u.PipelineTemplateUUID = str(m.PipelineTemplateID)
+		}
+	}
+	if m.PipelineTemplateID.IsNull() && !m.Steps.IsUnknown() && !m.Steps.IsNull() &&
+		(templateChanged || !yamlFormat.equal(m.Steps.ValueString(), state.Steps.ValueString())) {
+		u.Configuration = str(m.Steps.StringValue)
+	}
+	for _, f := range []struct {
+		plan, prior types.String
+		dst         **string
+	}{
+		{m.Description, state.Description, &u.Description},
+		{m.DefaultBranch, state.DefaultBranch, &u.DefaultBranch},
+		{m.BranchConfiguration, state.BranchConfiguration, &u.BranchConfiguration},
+		{m.SkipIntermediateBuildsBranchFilter, state.SkipIntermediateBuildsBranchFilter, &u.SkipQueuedBranchBuildsFilter},
+		{m.CancelIntermediateBuildsBranchFilter, state.CancelIntermediateBuildsBranchFilter, &u.CancelRunningBranchBuildsFilter},
+	} {
+		if changed(f.plan, f.prior) {
+			*f.dst = str(f.plan) // null is sent as "", which clears the field
+		}
+	}
+	for _, f := range []struct {
+		plan, prior types.Bool
+		dst         **bool
+	}{
+		{m.SkipIntermediateBuilds, state.SkipIntermediateBuilds, &u.SkipQueuedBranchBuilds},
+		{m.CancelIntermediateBuilds, state.CancelIntermediateBuilds, &u.CancelRunningBranchBuilds},
+		{m.AllowRebuilds, state.AllowRebuilds, &u.AllowRebuilds},
+	} {
+		if changed(f.plan, f.prior) {
+			*f.dst = boolp(f.plan)
+		}
+	}
+	if changed(m.Visibility, state.Visibility) && !strings.EqualFold(m.Visibility.ValueString(), state.Visibility.ValueString()) {
+		v := strings.ToLower(m.Visibility.ValueString())
+		u.Visibility = &v
+	}
+	var diags diag.Diagnostics
+	if changed(m.Tags, state.Tags) {
+		tags, d := setStrings(ctx, m.Tags)
+		diags.Append(d...)
+		if tags == nil {
+			tags = []string{}
+		}
+		u.Tags = &tags
+	}
+	// Only the settings the configuration sets, and of those only the ones that differ from the state.
+	stateSettings := map[string]attr.Value{}
+	if !state.ProviderSettings.IsNull() && !state.ProviderSettings.IsUnknown() {
+		stateSettings = state.ProviderSettings.Attributes()
+	}
+	for k, v := range configuredSettings(config) {
+		prior, ok := stateSettings[k]
+		if ok && !prior.IsNull() && fmt.Sprint(settingValue(prior)) == fmt.Sprint(v) {
+			continue
+		}
+		if u.ProviderSettings == nil {
+			u.ProviderSettings = map[string]any{}
+		}
+		u.ProviderSettings[k] = v
+	}
+	return u, diags
+}
+
+// settingValue is the Go value of a provider setting.
+func settingValue(v attr.Value) any {
+	switch tv := v.(type) {
+	case types.String:
+		return tv.ValueString()
+	case types.Bool:
+		return tv.ValueBool()
+	}
+	return nil
+}
+
+func (r *pipelineResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	settings := make(map[string]schema.Attribute, len(pipelineSettings))
+	for _, s := range pipelineSettings {
+		if s.isString {
+			a := schema.StringAttribute{
+				MarkdownDescription: s.description + " Unset, it keeps the service's value.",
+				Optional:            true, Computed: true,
+				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			}
+			if s.key == "trigger_mode" {
+				a.Validators = []validator.String{stringvalidator.OneOf("code", "deployment", "fork", "none")}
+			}
+			settings[s.key] = a
+			continue
+		}
+		settings[s.key] = schema.BoolAttribute{
+			MarkdownDescription: s.description + " Unset, it keeps the service's value.",
+			Optional:            true, Computed: true,
+			PlanModifiers: []planmodifier.Bool{boolplanmodifier.UseStateForUnknown()},
+		}
+	}
+	optional := func(description string) schema.StringAttribute {
+		return schema.StringAttribute{MarkdownDescription: description, Optional: true}
+	}
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "A pipeline: the steps a build runs for a repository. Attribute names follow the official " +
+			"provider, so its configurations need only their `source` changed.\n\n" +
+			"Without `steps` and without `pipeline_template_id`, the pipeline gets the standard upload step, which " +
+			"reads `.buildkite/pipeline.yml` from the repository:\n\n```yaml\n" + buildkite.DefaultSteps + "\n```\n\n" +
+			"`steps` is compared by meaning: line endings, a byte-order mark, trailing newlines and the service's " +
+			"re-rendering never show as a difference.",
+		Attributes: withCommon("pipeline", map[string]schema.Attribute{
+			"name": schema.StringAttribute{
+				MarkdownDescription: "The pipeline's name, unique in the organization.",
+				Required:            true,
+				Validators:          []validator.String{notBlank()},
+			},
+			"repository": schema.StringAttribute{
+				MarkdownDescription: "The URL of the repository the pipeline builds.",
+				Required:            true,
+				Validators:          []validator.String{notBlank()},
+			},
+			"slug": schema.StringAttribute{
+				MarkdownDescription: "The pipeline's slug, used in its URLs. Unset, it is derived from the name by the service " +
+					"and follows a rename.",
+				Optional: true, Computed: true,
+				Validators: []validator.String{
+					stringvalidator.LengthAtMost(100),
+					stringvalidator.RegexMatches(pipelineSlugPattern, "must start with a letter or digit and hold only letters, digits and hyphens"),
+				},
+				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+			"steps": schema.StringAttribute{
+				CustomType: yamlStringType,
+				MarkdownDescription: "The pipeline's steps as YAML (the REST API's `configuration`). Unset: the standard " +
+					"upload step, or the template's configuration when `pipeline_template_id` is set (setting both is " +
+					"allowed only when they mean the same).",
+				Optional: true, Computed: true,
+				PlanModifiers: []planmodifier.String{keepSemanticallyEqualState(yamlFormat)},
+			},
+			"pipeline_template_id": schema.StringAttribute{
+				MarkdownDescription: "The UUID of the pipeline template whose configuration the pipeline runs (REST " +
+					"`pipeline_template_uuid`; enterprise plan).",
+				Optional:   true,
+				Validators: []validator.String{uuidValidator()},
+			},
+			"cluster_id": schema.StringAttribute{
+				MarkdownDescription: "The UUID of the cluster the pipeline's builds run in. Unset, the pipeline is in no cluster.",
+				Optional:            true,
+				Validators:          []validator.String{uuidValidator()},
+			},
+			"description": optional("A description of the pipeline."),
+			"default_branch": schema.StringAttribute{
+				MarkdownDescription: "The branch builds default to. Unset, the service's default (`main`).",
+				Optional:            true, Computed: true,
+				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+			"branch_configuration": optional("A branch filter pattern: only pushes to matching branches build."),
+			"skip_intermediate_builds": schema.BoolAttribute{
+				MarkdownDescription: "Skip builds of a branch that are not yet running when a newer one is created " +
+					"(REST `skip_queued_branch_builds`). Defaults to `false`.",
+				Optional: true, Computed: true, Default: booldefault.StaticBool(false),
+			},
+			"skip_intermediate_builds_branch_filter": optional("The branches `skip_intermediate_builds` applies to."),
+			"cancel_intermediate_builds": schema.BoolAttribute{
+				MarkdownDescription: "Cancel running builds of a branch when a newer one is created " +
+					"(REST `cancel_running_branch_builds`). Defaults to `false`.",
+				Optional: true, Computed: true, Default: booldefault.StaticBool(false),
+			},
+			"cancel_intermediate_builds_branch_filter": optional("The branches `cancel_intermediate_builds` applies to."),
+			"allow_rebuilds": schema.BoolAttribute{
+				MarkdownDescription: "Whether builds may be rebuilt. Defaults to `true`.",
+				Optional:            true, Computed: true, Default: booldefault.StaticBool(true),
+			},
+			"visibility": schema.StringAttribute{
+				MarkdownDescription: "`private` or `public` (upper case, as the official provider writes it, is accepted " +
+					"and never differs from lower case). Unset, the service's default (`private`). Changing it needs more " +
+					"rights than other attributes, so it is only sent when it changes.",
+				Optional: true, Computed: true,
+				Validators: []validator.String{stringvalidator.OneOfCaseInsensitive("private", "public")},
+				PlanModifiers: []planmodifier.String{
+					stringplanmodifier.UseStateForUnknown(), keepStateSpelling(),
+				},
+			},
+			"tags": schema.SetAttribute{
+				MarkdownDescription: "Tags shown with the pipeline.",
+				ElementType:         types.StringType,
+				Optional:            true,
+			},
+			"default_team_id": schema.StringAttribute{
+				MarkdownDescription: "The UUID of a team given `manage_build_and_read` access when the pipeline is created. " +
+					"Changing it gives the new team that access and removes the old team's. Access changed outside " +
+					"Terraform is left alone, and an import leaves it unset (the REST API does not record which team this was).",
+				Optional:   true,
+				Validators: []validator.String{uuidValidator()},
+			},
+			"provider_settings": schema.SingleNestedAttribute{
+				MarkdownDescription: "Settings of the repository's source provider. Only the keys a configuration sets are " +
+					"managed; the others show the service's values and never differ. Keys a provider does not have " +
+					"(GitHub's on a GitLab repository) are ignored by the service.",
+				Optional: true, Computed: true,
+				Attributes:    settings,
+				PlanModifiers: []planmodifier.Object{objectplanmodifier.UseStateForUnknown()},
+			},
+			"archived": schema.BoolAttribute{
+				MarkdownDescription: "Whether the pipeline is archived (read-only). Changes to an archived pipeline unarchive " +
+					"it first and archive it again last. Defaults to `false`.",
+				Optional: true, Computed: true, Default: booldefault.StaticBool(false),
+			},
+			"archive_on_delete": schema.BoolAttribute{
+				MarkdownDescription: "Archive the pipeline instead of deleting it when it is destroyed. Unset, the provider " +
+					"block's `archive_pipeline_on_delete` decides (default `false`).",
+				Optional: true,
+			},
+			"badge_url": computedString("The URL of the pipeline's build status badge."),
+			// These URLs hold the slug or the source provider: ModifyPlan marks them unknown when those change.
+			"builds_url": computedString("The API URL of the pipeline's builds."),
+			"webhook_url": computedString("The URL the source provider sends events to (empty when the token cannot " +
+				"edit the pipeline)."),
+		}, attrID, attrUUID, attrGraphQLID, attrURL, attrWebURL, attrCreatedAt),
+	}
+}
+
+// ModifyPlan plans what the attributes' own modifiers cannot, because it depends on other attributes:
+// the steps a pipeline without steps gets, the slug and URLs after a rename, and whether steps given
+// together with a template mean the same.
+func (r *pipelineResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	r.resourceBase.ModifyPlan(ctx, req, resp)
+	if resp.Diagnostics.HasError() || req.Plan.Raw.IsNull() {
+		return
+	}
+	var plan, config pipelineModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
+	var state *pipelineModel
+	if !req.State.Raw.IsNull() {
+		state = &pipelineModel{}
+		resp.Diagnostics.Append(req.State.Get(ctx, state)...)
+	}
+	if resp.Diagnostics.HasError() {
+		return
+	}
+
+	// steps
+	switch {
+	case config.Steps.IsNull() && config.PipelineTemplateID.IsNull():
+		if state == nil || !state.PipelineTemplateID.IsNull() || !yamlFormat.equal(state.Steps.ValueString(), buildkite.DefaultSteps) {
+			plan.Steps = yamlString(buildkite.DefaultSteps)
+		} else {
+			plan.Steps = state.Steps
+		}
+	case config.Steps.IsNull():
+		if state != nil && plan.PipelineTemplateID.Equal(state.PipelineTemplateID) {
+			plan.Steps = state.Steps
+		} else {
+			plan.Steps = semanticString{StringValue: types.StringUnknown(), format: yamlFormat} // the template's, known after apply
+		}
+	case !config.Steps.IsUnknown() && !config.PipelineTemplateID.IsUnknown() && !config.PipelineTemplateID.IsNull() && r.data != nil:
+		r.checkStepsMatchTemplate(ctx, config, resp)
+	}
+
+	// A new name without a slug re-derives the slug on the service; the URLs that hold it follow.
+	if state != nil && config.Slug.IsNull() && !plan.Name.Equal(state.Name) {
+		plan.Slug = types.StringUnknown()
+	}
+	if state != nil && !plan.Slug.Equal(state.Slug) {
+		plan.URL, plan.WebURL, plan.BuildsURL = types.StringUnknown(), types.StringUnknown(), types.StringUnknown()
+	}
+	if state != nil && !plan.Repository.Equal(state.Repository) {
+		// The source provider, and with it the webhook and the settings the service has, may change.
+		plan.WebhookURL = types.StringUnknown()
+		if config.ProviderSettings.IsNull() {
+			plan.ProviderSettings = types.ObjectUnknown(settingsAttrTypes())
+		}
+	}
+	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+}
+
+// checkStepsMatchTemplate refuses, at plan time, steps that differ from the template's configuration: the
+// service runs the template's, so such steps could never be applied. Equal steps are allowed, so that a
+// configuration generated by an import (which holds both) plans empty.
+func (r *pipelineResource) checkStepsMatchTemplate(ctx context.Context, config pipelineModel, resp *resource.ModifyPlanResponse) {
+	ctx, cancel := r.timeout(ctx, opRead)
+	defer cancel()
+	id := config.PipelineTemplateID.ValueString()
+	t, err := r.client().PipelineTemplates.Get(ctx, id)
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "read", "pipeline template", id, err)
+		return
+	}
+	if !yamlFormat.equal(config.Steps.ValueString(), t.Configuration) {
+		resp.Diagnostics.AddAttributeError(path.Root("steps"), "Steps Conflict With The Template",
+			fmt.Sprintf("The pipeline runs the configuration of pipeline template %s (%q), and steps holds other steps. "+
+				"Remove steps, or remove pipeline_template_id.", id, t.Name))
+	}
+}
+
+func (r *pipelineResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan pipelineModel
+	var settings types.Object
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("provider_settings"), &settings)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := r.timeout(ctx, opCreate)
+	defer cancel()
+
+	in, diags := plan.toCreate(ctx, configuredSettings(settings))
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	p, err := r.client().Pipelines.Create(ctx, in)
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "create", "pipeline", plan.Name.ValueString(), err)
+		return
+	}
+	if plan.Archived.ValueBool() {
+		archived, err := r.client().Pipelines.Archive(ctx, p.Slug)
+		if err != nil {
+			// The pipeline exists: keep it in state so that the next apply archives it rather than re-creating it.
+			r.save(ctx, &resp.State, &resp.Diagnostics, p, &plan)
+			addAPIError(&resp.Diagnostics, "archive", "pipeline", p.Slug, err)
+			return
+		}
+		p = archived
+	}
+	r.save(ctx, &resp.State, &resp.Diagnostics, p, &plan)
+}
+
+// save writes the pipeline to state, keeping from prior what the service does not return.
+func (r *pipelineResource) save(ctx context.Context, state stateSetter, diags *diag.Diagnostics, p *buildkite.Pipeline, prior *pipelineModel) {
+	out := pipelineModel{DefaultTeamID: prior.DefaultTeamID, ArchiveOnDelete: prior.ArchiveOnDelete}
+	diags.Append(out.fromAPI(ctx, p, &prior.pipelineFields)...)
+	diags.Append(state.Set(ctx, &out)...)
+}
+
+// stateSetter is the State of a Create, Read or Update response.
+type stateSetter interface {
+	Set(ctx context.Context, val any) diag.Diagnostics
+}
+
+func (r *pipelineResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var state pipelineModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := r.timeout(ctx, opRead)
+	defer cancel()
+	// By the slug last seen, then by UUID: a pipeline renamed outside Terraform has a new slug.
+	p, err := r.client().Pipelines.Find(ctx, state.ID.ValueString(), state.Slug.ValueString())
+	if err != nil {
+		r.readFailed(ctx, resp, err, "pipeline", state.Slug.ValueString())
+		return
+	}
+	r.save(ctx, &resp.State, &resp.Diagnostics, p, &state)
+}
+
+func (r *pipelineResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan, state pipelineModel
+	var settings types.Object
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("provider_settings"), &settings)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := r.timeout(ctx, opUpdate)
+	defer cancel()
+
+	upd, diags := plan.toUpdate(ctx, &state, settings)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	client := r.client().Pipelines
+	slug := state.Slug.ValueString()
+	wasArchived, wantArchived := state.Archived.ValueBool(), plan.Archived.ValueBool()
+	teamChanged := !plan.DefaultTeamID.Equal(state.DefaultTeamID)
+
+	// An archived pipeline is read-only (official provider #1162): unarchive first, archive again last.
+	var p *buildkite.Pipeline
+	var err error
+	if wasArchived && (!upd.IsEmpty() || teamChanged || !wantArchived) {
+		if p, err = client.Unarchive(ctx, slug); err != nil {
+			addAPIError(&resp.Diagnostics, "unarchive", "pipeline", slug, err)
+			return
+		}
+	}
+	if !upd.IsEmpty() {
+		if p, err = client.Update(ctx, slug, upd); err != nil {
+			addAPIError(&resp.Diagnostics, "update", "pipeline", slug, err)
+			r.rearchive(ctx, wasArchived && wantArchived, slug, &resp.Diagnostics)
+			return
+		}
+		slug = p.Slug
+	}
+	if teamChanged {
+		if err := r.changeDefaultTeam(ctx, state.DefaultTeamID, plan.DefaultTeamID, state.ID.ValueString()); err != nil {
+			addAPIError(&resp.Diagnostics, "update", "pipeline", slug, err)
+			r.rearchive(ctx, wasArchived && wantArchived, slug, &resp.Diagnostics)
+			return
+		}
+	}
+	if wantArchived && (!wasArchived || p != nil) {
+		if p, err = client.Archive(ctx, slug); err != nil {
+			addAPIError(&resp.Diagnostics, "archive", "pipeline", slug, err)
+			return
+		}
+	}
+	if p == nil {
+		if p, err = client.Find(ctx, state.ID.ValueString(), slug); err != nil {
+			addAPIError(&resp.Diagnostics, "read", "pipeline", slug, err)
+			return
+		}
+	}
+	r.save(ctx, &resp.State, &resp.Diagnostics, p, &plan)
+}
+
+// rearchive archives again a pipeline an update unarchived and then failed on, so that a failed apply
+// does not leave it editable.
+func (r *pipelineResource) rearchive(ctx context.Context, needed bool, slug string, diags *diag.Diagnostics) {
+	if !needed {
+		return
+	}
+	if _, err := r.client().Pipelines.Archive(ctx, slug); err != nil {
+		addAPIError(diags, "archive", "pipeline", slug, err)
+	}
+}
+
+// changeDefaultTeam gives the new default team manage access and removes the old one's.
+func (r *pipelineResource) changeDefaultTeam(ctx context.Context, old, next types.String, pipelineID string) error {
+	if !next.IsNull() {
+		if err := r.client().Pipelines.GrantTeam(ctx, next.ValueString(), pipelineID, "manage_build_and_read"); err != nil {
+			return fmt.Errorf("giving team %s access: %w", next.ValueString(), err)
+		}
+	}
+	if !old.IsNull() {
+		if err := r.client().Pipelines.RevokeTeam(ctx, old.ValueString(), pipelineID); err != nil {
+			return fmt.Errorf("removing team %s's access: %w", old.ValueString(), err)
+		}
+	}
+	return nil
+}
+
+func (r *pipelineResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state pipelineModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := r.timeout(ctx, opDelete)
+	defer cancel()
+	archive := r.data.archivePipelineOnDelete
+	if !state.ArchiveOnDelete.IsNull() {
+		archive = state.ArchiveOnDelete.ValueBool()
+	}
+	client := r.client().Pipelines
+	// Find it first: renamed outside Terraform, its slug is not the one in state.
+	p, err := client.Find(ctx, state.ID.ValueString(), state.Slug.ValueString())
+	if err == nil {
+		if archive {
+			_, err = client.Archive(ctx, p.Slug)
+		} else {
+			err = client.Delete(ctx, p.Slug)
+		}
+	}
+	r.deleteFailed(ctx, &resp.Diagnostics, err, "pipeline", state.Slug.ValueString())
+}
+
+// ImportState takes a slug or a UUID; Read then fills in everything else.
+func (r *pipelineResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	values, ok := parseImportID(resp, req.ID, keyPart("<pipeline slug or UUID>"))
+	if !ok {
+		return
+	}
+	key := values[0]
+	if looksLikeGraphQLID(key) {
+		resp.Diagnostics.AddError("Invalid Import ID", fmt.Sprintf("Expected a pipeline slug or UUID, got %q, which looks like "+
+			"a GraphQL ID; this provider imports by the slug or the REST ID (the UUID).", key))
+		return
+	}
+	ctx, cancel := r.timeout(ctx, opRead)
+	defer cancel()
+	client := r.client().Pipelines
+	p, err := findByIDOrKey(ctx, key,
+		func(ctx context.Context, id string) (*buildkite.Pipeline, error) { return client.Find(ctx, id, "") },
+		func(ctx context.Context) ([]buildkite.Pipeline, error) {
+			one, err := client.Get(ctx, key)
+			if err != nil {
+				if buildkite.IsNotFound(err) {
+					return nil, nil
+				}
+				return nil, err
+			}
+			return []buildkite.Pipeline{*one}, nil
+		},
+		func(p *buildkite.Pipeline) string { return p.Slug })
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "import", "pipeline", key, err)
+		return
+	}
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), p.ID)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("slug"), p.Slug)...)
+}
+
+// keepStateSpelling plans the state's spelling of an enumeration when the configuration names the same
+// value in another case, so "PRIVATE" and "private" never differ.
+func keepStateSpelling() planmodifier.String { return stateSpelling{} }
+
+type stateSpelling struct{}
+
+func (stateSpelling) Description(context.Context) string {
+	return "Keeps the state's spelling when the configuration differs from it only in case."
+}
+
+func (m stateSpelling) MarkdownDescription(ctx context.Context) string { return m.Description(ctx) }
+
+func (stateSpelling) PlanModifyString(_ context.Context, req planmodifier.StringRequest, resp *planmodifier.StringResponse) {
+	if req.PlanValue.IsNull() || req.PlanValue.IsUnknown() || req.StateValue.IsNull() || req.StateValue.IsUnknown() {
+		return
+	}
+	if strings.EqualFold(req.PlanValue.ValueString(), req.StateValue.ValueString()) {
+		resp.PlanValue = req.StateValue
+	}
+}

@@ -1,0 +1,233 @@
+package provider
+
+import (
+	"context"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+)
+
+// The pipeline's model and its mapping from the service's pipeline, shared by the buildkite_pipeline
+// resource and the buildkite_pipeline(s) data sources, which show the same attributes.
+
+// pipelineFields are the attributes the resource and the data sources share.
+type pipelineFields struct {
+	ID                                   types.String   `tfsdk:"id"`
+	UUID                                 types.String   `tfsdk:"uuid"`
+	GraphQLID                            types.String   `tfsdk:"graphql_id"`
+	URL                                  types.String   `tfsdk:"url"`
+	WebURL                               types.String   `tfsdk:"web_url"`
+	CreatedAt                            types.String   `tfsdk:"created_at"`
+	Name                                 types.String   `tfsdk:"name"`
+	Slug                                 types.String   `tfsdk:"slug"`
+	Repository                           types.String   `tfsdk:"repository"`
+	Steps                                semanticString `tfsdk:"steps"`
+	PipelineTemplateID                   types.String   `tfsdk:"pipeline_template_id"`
+	ClusterID                            types.String   `tfsdk:"cluster_id"`
+	Description                          types.String   `tfsdk:"description"`
+	DefaultBranch                        types.String   `tfsdk:"default_branch"`
+	BranchConfiguration                  types.String   `tfsdk:"branch_configuration"`
+	SkipIntermediateBuilds               types.Bool     `tfsdk:"skip_intermediate_builds"`
+	SkipIntermediateBuildsBranchFilter   types.String   `tfsdk:"skip_intermediate_builds_branch_filter"`
+	CancelIntermediateBuilds             types.Bool     `tfsdk:"cancel_intermediate_builds"`
+	CancelIntermediateBuildsBranchFilter types.String   `tfsdk:"cancel_intermediate_builds_branch_filter"`
+	AllowRebuilds                        types.Bool     `tfsdk:"allow_rebuilds"`
+	Visibility                           types.String   `tfsdk:"visibility"`
+	Tags                                 types.Set      `tfsdk:"tags"`
+	ProviderSettings                     types.Object   `tfsdk:"provider_settings"`
+	Archived                             types.Bool     `tfsdk:"archived"`
+	BadgeURL                             types.String   `tfsdk:"badge_url"`
+	BuildsURL                            types.String   `tfsdk:"builds_url"`
+	WebhookURL                           types.String   `tfsdk:"webhook_url"`
+}
+
+// fromAPI sets the fields from the service's pipeline. prior is what state (or the plan) held before, so
+// that a value the service renders differently from how the user wrote it (an upper-case visibility, an
+// empty string for unset, a YAML document re-rendered) keeps the user's form.
+func (m *pipelineFields) fromAPI(ctx context.Context, p *buildkite.Pipeline, prior *pipelineFields) diag.Diagnostics {
+	var diags diag.Diagnostics
+	if prior == nil {
+		prior = &pipelineFields{}
+	}
+	m.ID = types.StringValue(p.ID)
+	m.UUID = types.StringValue(p.ID)
+	m.GraphQLID = types.StringValue(p.GraphQLID)
+	m.URL = types.StringValue(p.URL)
+	m.WebURL = types.StringValue(p.WebURL)
+	m.CreatedAt = types.StringNull()
+	if p.CreatedAt != nil {
+		m.CreatedAt = types.StringValue(p.CreatedAt.UTC().Format(time.RFC3339Nano))
+	}
+	m.Name = types.StringValue(p.Name)
+	m.Slug = types.StringValue(p.Slug)
+	m.Repository = types.StringValue(p.Repository)
+	m.Steps = yamlNull()
+	if p.Configuration != nil {
+		m.Steps = yamlString(*p.Configuration)
+	}
+	m.PipelineTemplateID = keepEmpty(prior.PipelineTemplateID, p.PipelineTemplateUUID)
+	m.ClusterID = keepEmpty(prior.ClusterID, p.ClusterID)
+	m.Description = keepEmpty(prior.Description, p.Description)
+	m.DefaultBranch = types.StringValue(p.DefaultBranch)
+	m.BranchConfiguration = keepEmpty(prior.BranchConfiguration, p.BranchConfiguration)
+	m.SkipIntermediateBuilds = types.BoolValue(p.SkipQueuedBranchBuilds)
+	m.SkipIntermediateBuildsBranchFilter = keepEmpty(prior.SkipIntermediateBuildsBranchFilter, p.SkipQueuedBranchBuildsFilter)
+	m.CancelIntermediateBuilds = types.BoolValue(p.CancelRunningBranchBuilds)
+	m.CancelIntermediateBuildsBranchFilter = keepEmpty(prior.CancelIntermediateBuildsBranchFilter, p.CancelRunningBranchBuildsFilter)
+	m.AllowRebuilds = types.BoolValue(p.AllowRebuilds)
+	m.Visibility = keepSpelling(prior.Visibility, p.Visibility)
+	m.Tags = tagsValue(prior.Tags, p.Tags)
+	m.ProviderSettings, diags = settingsFromAPI(ctx, prior.ProviderSettings, p.Provider.Settings)
+	m.Archived = types.BoolValue(p.Archived())
+	m.BadgeURL = types.StringValue(p.BadgeURL)
+	m.BuildsURL = types.StringValue(p.BuildsURL)
+	m.WebhookURL = types.StringValue(p.Provider.WebhookURL)
+	return diags
+}
+
+// keepEmpty maps a string the service may send as null or "" for "unset": null, unless the prior value
+// was "" (the user wrote an empty string), which is kept so that neither form drifts to the other.
+func keepEmpty(prior types.String, s *string) types.String {
+	if s == nil || *s == "" {
+		if !prior.IsNull() && !prior.IsUnknown() && prior.ValueString() == "" {
+			return prior
+		}
+		return types.StringNull()
+	}
+	return types.StringValue(*s)
+}
+
+// keepSpelling keeps the prior spelling of an enumeration when it names the same value ("PRIVATE" for
+// "private"), since the official provider's configurations write them in upper case.
+func keepSpelling(prior types.String, s string) types.String {
+	if !prior.IsNull() && !prior.IsUnknown() && strings.EqualFold(prior.ValueString(), s) {
+		return prior
+	}
+	return types.StringValue(s)
+}
+
+// tagsValue is the tag set: null when the service has none and the prior value was null, so that an
+// unset attribute does not drift to an empty set (nor an empty set to null).
+func tagsValue(prior types.Set, tags []string) types.Set {
+	if len(tags) == 0 && (prior.IsNull() || prior.IsUnknown()) {
+		return types.SetNull(types.StringType)
+	}
+	values := make([]attr.Value, len(tags))
+	for i, t := range tags {
+		values[i] = types.StringValue(t)
+	}
+	return types.SetValueMust(types.StringType, values)
+}
+
+// setStrings returns the elements of a known set of strings, sorted.
+func setStrings(ctx context.Context, s types.Set) ([]string, diag.Diagnostics) {
+	if s.IsNull() || s.IsUnknown() {
+		return nil, nil
+	}
+	var out []string
+	diags := s.ElementsAs(ctx, &out, false)
+	sort.Strings(out)
+	return out, diags
+}
+
+// ---- provider settings ----
+
+// pipelineSetting is one key of provider_settings: every key the real service's notes list for writes.
+type pipelineSetting struct {
+	key         string
+	isString    bool
+	description string
+}
+
+var pipelineSettings = []pipelineSetting{
+	{"trigger_mode", true, "What triggers builds (GitHub): `code`, `deployment`, `fork` or `none`."},
+	{"build_pull_requests", false, "Build pull requests (GitHub)."},
+	{"pull_request_branch_filter_enabled", false, "Build only pull requests whose branch matches `pull_request_branch_filter_configuration` (GitHub)."},
+	{"pull_request_branch_filter_configuration", true, "The branch filter for pull requests (GitHub)."},
+	{"skip_builds_for_existing_commits", false, "Skip creating a build for a commit that already has one (GitHub)."},
+	{"skip_pull_request_builds_for_existing_commits", false, "Skip pull request builds for commits already built on a branch (GitHub)."},
+	{"build_pull_request_ready_for_review", false, "Build when a draft pull request becomes ready for review (GitHub)."},
+	{"build_pull_request_labels_changed", false, "Build when a pull request's labels change (GitHub)."},
+	{"build_pull_request_forks", false, "Build pull requests from forks (GitHub)."},
+	{"prefix_pull_request_fork_branch_names", false, "Prefix the branch names of fork pull requests with the fork's owner (GitHub)."},
+	{"build_branches", false, "Build pushes to branches (GitHub)."},
+	{"build_tags", false, "Build pushed tags (GitHub)."},
+	{"cancel_deleted_branch_builds", false, "Cancel builds of a branch when it is deleted (GitHub)."},
+	{"publish_commit_status", false, "Publish commit statuses (GitHub)."},
+	{"publish_commit_status_per_step", false, "Publish a commit status per step (GitHub)."},
+	{"separate_pull_request_statuses", false, "Publish separate statuses for pull request builds (GitHub)."},
+	{"publish_blocked_as_pending", false, "Show blocked builds as pending (GitHub)."},
+	{"use_step_key_as_commit_status", false, "Name commit statuses by step key (GitHub)."},
+	{"filter_enabled", false, "Build only when `filter_condition` holds (every source provider)."},
+	{"filter_condition", true, "The condition builds must meet when `filter_enabled` is true (every source provider)."},
+}
+
+// settingsAttrTypes is the object type of provider_settings.
+func settingsAttrTypes() map[string]attr.Type {
+	out := make(map[string]attr.Type, len(pipelineSettings))
+	for _, s := range pipelineSettings {
+		if s.isString {
+			out[s.key] = types.StringType
+		} else {
+			out[s.key] = types.BoolType
+		}
+	}
+	return out
+}
+
+// settingsFromAPI builds provider_settings from the service's settings. Every key the service answers is
+// shown (an unset key is computed, so the service's value never diffs); a key the service does not answer
+// for this repository's provider keeps its prior value.
+func settingsFromAPI(_ context.Context, prior types.Object, settings map[string]any) (types.Object, diag.Diagnostics) {
+	priorAttrs := map[string]attr.Value{}
+	if !prior.IsNull() && !prior.IsUnknown() {
+		priorAttrs = prior.Attributes()
+	}
+	values := make(map[string]attr.Value, len(pipelineSettings))
+	for _, s := range pipelineSettings {
+		v, ok := settings[s.key]
+		p, hasPrior := priorAttrs[s.key]
+		switch {
+		case ok && s.isString:
+			str, _ := v.(string)
+			values[s.key] = types.StringValue(str)
+		case ok:
+			b, _ := v.(bool)
+			values[s.key] = types.BoolValue(b)
+		case hasPrior && !p.IsUnknown():
+			values[s.key] = p
+		case s.isString:
+			values[s.key] = types.StringNull()
+		default:
+			values[s.key] = types.BoolNull()
+		}
+	}
+	return types.ObjectValue(settingsAttrTypes(), values)
+}
+
+// configuredSettings returns the keys of provider_settings the configuration sets, with their values:
+// only these are sent, so that the others stay the service's.
+func configuredSettings(config types.Object) map[string]any {
+	if config.IsNull() || config.IsUnknown() {
+		return nil
+	}
+	out := map[string]any{}
+	for k, v := range config.Attributes() {
+		if v.IsNull() || v.IsUnknown() {
+			continue
+		}
+		switch tv := v.(type) {
+		case types.String:
+			out[k] = tv.ValueString()
+		case types.Bool:
+			out[k] = tv.ValueBool()
+		}
+	}
+	return out
+}

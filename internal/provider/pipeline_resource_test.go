@@ -1,0 +1,643 @@
+package provider
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/fakeserver"
+)
+
+const pipelineAddr = "buildkite_pipeline.test"
+
+// testAccPipelineConfig is a pipeline named name with extra attributes, beside a cluster.
+func testAccPipelineConfig(name, extra string) string {
+	return fmt.Sprintf(`
+resource "buildkite_cluster" "ci" {
+  name = "%[1]s-cluster"
+}
+
+resource "buildkite_pipeline" "test" {
+  name       = %[1]q
+  repository = "https://github.com/acme/app.git"
+%[2]s
+}
+`, name, extra)
+}
+
+// pipelineAttr reads an attribute of the pipeline in state.
+func pipelineAttr(s *terraform.State, attr string) string {
+	rs, ok := s.RootModule().Resources[pipelineAddr]
+	if !ok {
+		return ""
+	}
+	return rs.Primary.Attributes[attr]
+}
+
+// livePipeline reads the pipeline behind the state from the service.
+func (e *testEnv) livePipeline(s *terraform.State) (*buildkite.Pipeline, error) {
+	return e.client.Pipelines.Find(context.Background(), pipelineAttr(s, "id"), pipelineAttr(s, "slug"))
+}
+
+// checkPipeline checks the pipeline on the service.
+func (e *testEnv) checkPipeline(check func(p *buildkite.Pipeline) error) resource.TestCheckFunc {
+	return func(s *terraform.State) error {
+		p, err := e.livePipeline(s)
+		if err != nil {
+			return err
+		}
+		return check(p)
+	}
+}
+
+func expectEmpty() resource.ConfigPlanChecks {
+	return resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}
+}
+
+func stateIs(attr string, v knownvalue.Check) statecheck.StateCheck {
+	return statecheck.ExpectKnownValue(pipelineAddr, tfjsonpath.New(attr), v)
+}
+
+func TestAccPipelineResource_basic(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	name := e.name("app")
+	yaml := "steps:\n  - label: build\n    command: make\n"
+
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             e.checkDestroyed("buildkite_pipeline"),
+		Steps: steps(
+			step(resource.TestStep{
+				Config: e.config(testAccPipelineConfig(name, fmt.Sprintf(`
+  cluster_id     = buildkite_cluster.ci.id
+  steps          = %q
+  description    = "Builds the app"
+  default_branch = "trunk"
+  tags           = ["go", "web"]
+  visibility     = "PUBLIC"
+  cancel_intermediate_builds               = true
+  cancel_intermediate_builds_branch_filter = "!main"
+  provider_settings = {
+    trigger_mode = "none"
+    build_tags   = true
+  }`, yaml))),
+				Check: resource.ComposeTestCheckFunc(e.checkExists(pipelineAddr), e.checkPipeline(func(p *buildkite.Pipeline) error {
+					if p.Visibility != "public" || p.ClusterID == nil || !p.CancelRunningBranchBuilds {
+						return fmt.Errorf("service has %+v", p)
+					}
+					return nil
+				})),
+				ConfigStateChecks: []statecheck.StateCheck{
+					stateIs("slug", knownvalue.StringExact(name)),
+					stateIs("visibility", knownvalue.StringExact("PUBLIC")),
+					stateIs("steps", knownvalue.StringExact(yaml)),
+					stateIs("uuid", knownvalue.NotNull()),
+					stateIs("badge_url", knownvalue.NotNull()),
+					stateIs("webhook_url", knownvalue.NotNull()),
+					stateIs("created_at", knownvalue.NotNull()),
+					stateIs("archived", knownvalue.Bool(false)),
+					stateIs("allow_rebuilds", knownvalue.Bool(true)),
+					stateIs("tags", knownvalue.SetExact([]knownvalue.Check{knownvalue.StringExact("go"), knownvalue.StringExact("web")})),
+					// Set keys keep their values; the others show the service's (#437, #918).
+					statecheck.ExpectKnownValue(pipelineAddr, tfjsonpath.New("provider_settings").AtMapKey("trigger_mode"), knownvalue.StringExact("none")),
+					statecheck.ExpectKnownValue(pipelineAddr, tfjsonpath.New("provider_settings").AtMapKey("build_tags"), knownvalue.Bool(true)),
+					statecheck.ExpectKnownValue(pipelineAddr, tfjsonpath.New("provider_settings").AtMapKey("publish_commit_status"), knownvalue.Bool(true)),
+				},
+				ConfigPlanChecks: expectEmpty(),
+			}),
+			// Import by slug and by UUID: settings and slug come back (#1089, #1191); visibility as the service spells it.
+			step(resource.TestStep{
+				ResourceName: pipelineAddr, ImportState: true, ImportStateVerify: true,
+				ImportStateIdFunc: importID(pipelineAddr, "slug"), ImportStateVerifyIgnore: []string{"visibility"},
+			}),
+			importSteps(pipelineAddr, importID(pipelineAddr, "id"), "visibility"),
+			step(resource.TestStep{
+				// Update in place: a rename moves the slug (#903, #954), other attributes change or go.
+				Config: e.config(testAccPipelineConfig(name+"-2", `
+  steps          = "steps:\n  - command: make test\n"
+  tags           = ["go"]
+  visibility     = "public"
+  provider_settings = {
+    build_tags = false
+  }`)),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(pipelineAddr, plancheck.ResourceActionUpdate)},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					stateIs("slug", knownvalue.StringExact(name+"-2")),
+					stateIs("description", knownvalue.Null()),
+					stateIs("cluster_id", knownvalue.Null()),
+					stateIs("cancel_intermediate_builds", knownvalue.Bool(false)),
+					stateIs("cancel_intermediate_builds_branch_filter", knownvalue.Null()),
+					// The spelling changed, the value did not: kept as written.
+					stateIs("visibility", knownvalue.StringExact("PUBLIC")),
+					statecheck.ExpectKnownValue(pipelineAddr, tfjsonpath.New("provider_settings").AtMapKey("trigger_mode"), knownvalue.StringExact("none")),
+					statecheck.ExpectKnownValue(pipelineAddr, tfjsonpath.New("provider_settings").AtMapKey("build_tags"), knownvalue.Bool(false)),
+				},
+				Check: e.checkPipeline(func(p *buildkite.Pipeline) error {
+					if p.Slug != name+"-2" || p.ClusterID != nil || p.Description != nil && *p.Description != "" {
+						return fmt.Errorf("service has %+v", p)
+					}
+					return nil
+				}),
+			}),
+		),
+	})
+}
+
+func TestAccPipelineResource_disappears(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	cfg := e.config(testAccPipelineConfig(e.name("gone"), ""))
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             e.checkDestroyed("buildkite_pipeline"),
+		Steps: []resource.TestStep{
+			{
+				Config:             cfg,
+				Check:              resource.ComposeTestCheckFunc(e.checkExists(pipelineAddr), e.removeOutside(pipelineAddr)),
+				ExpectNonEmptyPlan: true,
+			},
+			{
+				Config: cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(pipelineAddr, plancheck.ResourceActionCreate)},
+				},
+				Check: e.checkExists(pipelineAddr),
+			},
+		},
+	})
+}
+
+// TestAccPipelineResource_defaultSteps: without steps and without a template the pipeline gets the standard
+// upload step and plans empty; empty strings and empty sets do not drift (#531, #1152).
+func TestAccPipelineResource_defaultSteps(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             e.checkDestroyed("buildkite_pipeline"),
+		Steps: []resource.TestStep{{
+			Config: e.config(testAccPipelineConfig(e.name("default"), `
+  description          = ""
+  branch_configuration = ""
+  tags                 = []
+  provider_settings    = {}`)),
+			ConfigStateChecks: []statecheck.StateCheck{
+				stateIs("steps", knownvalue.StringExact(buildkite.DefaultSteps)),
+				stateIs("description", knownvalue.StringExact("")),
+				stateIs("branch_configuration", knownvalue.StringExact("")),
+				stateIs("tags", knownvalue.SetSizeExact(0)),
+			},
+			ConfigPlanChecks: expectEmpty(),
+		}},
+	})
+}
+
+// TestAccPipelineResource_stepsFormatting: steps with CRLF line endings, a byte-order mark and extra trailing
+// newlines apply without "inconsistent result" and plan empty (#853), although the service stores them
+// normalised; a change of meaning still shows.
+func TestAccPipelineResource_stepsFormatting(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	name := e.name("crlf")
+	written := `"\ufeffsteps:\r\n  - label: build\r\n    command: make\r\n\r\n\r\n"`
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             e.checkDestroyed("buildkite_pipeline"),
+		Steps: []resource.TestStep{
+			{
+				Config: e.config(testAccPipelineConfig(name, "  steps = "+written)),
+				Check: e.checkPipeline(func(p *buildkite.Pipeline) error {
+					if p.Configuration == nil || strings.Contains(*p.Configuration, "\r") || strings.HasPrefix(*p.Configuration, "\ufeff") {
+						return fmt.Errorf("the service should store the steps normalised, has %q", *p.Configuration)
+					}
+					return nil
+				}),
+				ConfigStateChecks: []statecheck.StateCheck{
+					stateIs("steps", knownvalue.StringExact("\ufeffsteps:\r\n  - label: build\r\n    command: make\r\n\r\n\r\n")),
+				},
+				ConfigPlanChecks: expectEmpty(),
+			},
+			{
+				Config: e.config(testAccPipelineConfig(name, `  steps = "steps:\r\n  - label: build\r\n    command: make all\r\n"`)),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(pipelineAddr, plancheck.ResourceActionUpdate)},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				Check: e.checkPipeline(func(p *buildkite.Pipeline) error {
+					if !strings.Contains(*p.Configuration, "make all") {
+						return fmt.Errorf("steps not updated: %q", *p.Configuration)
+					}
+					return nil
+				}),
+			},
+		},
+	})
+}
+
+// TestAccPipelineResource_importIntoState: a pipeline brought under a new state from its ID alone (as after
+// an upgrade, or an import block) refreshes every computed value, so a hand-written configuration in the
+// official provider's spellings plans no change (#1116, #1089, #1191).
+func TestAccPipelineResource_importIntoState(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	name := e.name("upgrade")
+	body := `
+  steps      = "steps:\r\n  - command: make\r\n"
+  visibility = "PRIVATE"
+  provider_settings = {
+    build_tags = true
+  }`
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		Steps: []resource.TestStep{
+			{Config: e.config(testAccPipelineConfig(name, body))},
+			{
+				// Forget it without deleting it.
+				Config: e.config(fmt.Sprintf(`
+resource "buildkite_cluster" "ci" {
+  name = "%s-cluster"
+}
+
+removed {
+  from = buildkite_pipeline.test
+  lifecycle {
+    destroy = false
+  }
+}`, name)),
+			},
+			{
+				Config: e.config(testAccPipelineConfig(name, body) + fmt.Sprintf(`
+import {
+  to = buildkite_pipeline.test
+  id = %q
+}`, strings.ToLower(name))),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(pipelineAddr, plancheck.ResourceActionNoop)},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					stateIs("slug", knownvalue.StringExact(name)),
+					statecheck.ExpectKnownValue(pipelineAddr, tfjsonpath.New("provider_settings").AtMapKey("build_tags"), knownvalue.Bool(true)),
+					statecheck.ExpectKnownValue(pipelineAddr, tfjsonpath.New("provider_settings").AtMapKey("trigger_mode"), knownvalue.StringExact("code")),
+				},
+			},
+		},
+	})
+}
+
+// TestAccPipelineResource_slug: a set slug is used and updated in place; unset again with a rename, the
+// service's derived slug is planned as unknown, never as a wrong guess (#903, #954, #606).
+func TestAccPipelineResource_slug(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	name := e.name("slug")
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             e.checkDestroyed("buildkite_pipeline"),
+		Steps: []resource.TestStep{
+			{
+				Config:            e.config(testAccPipelineConfig(name, `  slug = "custom-one"`)),
+				ConfigStateChecks: []statecheck.StateCheck{stateIs("slug", knownvalue.StringExact("custom-one"))},
+				ConfigPlanChecks:  expectEmpty(),
+			},
+			{
+				Config: e.config(testAccPipelineConfig(name, `  slug = "custom-two"`)),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(pipelineAddr, plancheck.ResourceActionUpdate)},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					stateIs("slug", knownvalue.StringExact("custom-two")),
+					stateIs("url", knownvalue.StringRegexp(regexpMust(`/pipelines/custom-two$`))),
+				},
+			},
+			{
+				Config: e.config(testAccPipelineConfig(name+" Renamed", "")),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectUnknownValue(pipelineAddr, tfjsonpath.New("slug")),
+						plancheck.ExpectUnknownValue(pipelineAddr, tfjsonpath.New("builds_url")),
+					},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{stateIs("slug", knownvalue.StringExact(name+"-renamed"))},
+			},
+		},
+	})
+}
+
+// TestAccPipelineResource_renamedOutside: renamed outside Terraform (so its slug changed), the pipeline is
+// found again by its UUID and planned back, never re-created.
+func TestAccPipelineResource_renamedOutside(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	name := e.name("moved")
+	cfg := e.config(testAccPipelineConfig(name, ""))
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             e.checkDestroyed("buildkite_pipeline"),
+		Steps: []resource.TestStep{
+			{
+				Config: cfg,
+				Check: func(s *terraform.State) error {
+					other := "Elsewhere " + name
+					_, err := e.client.Pipelines.Update(context.Background(), pipelineAttr(s, "slug"), buildkite.PipelineUpdate{Name: &other})
+					return err
+				},
+				ExpectNonEmptyPlan: true,
+			},
+			{
+				Config: cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(pipelineAddr, plancheck.ResourceActionUpdate)},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					stateIs("name", knownvalue.StringExact(name)),
+					stateIs("slug", knownvalue.StringExact(name)),
+				},
+			},
+		},
+	})
+}
+
+// TestAccPipelineResource_archived: archive and unarchive through their endpoints; an update to an archived
+// pipeline unarchives first and archives last (#1162); archive_on_delete archives instead of deleting
+// (#421, #508).
+func TestAccPipelineResource_archived(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	name := e.name("archive")
+	archived := func(want bool) resource.TestCheckFunc {
+		return e.checkPipeline(func(p *buildkite.Pipeline) error {
+			if p.Archived() != want {
+				return fmt.Errorf("archived = %v, want %v", p.Archived(), want)
+			}
+			return nil
+		})
+	}
+	var id string
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		// Destroyed with archive_on_delete: still there, archived.
+		CheckDestroy: func(*terraform.State) error {
+			p, err := e.client.Pipelines.Find(context.Background(), id, "")
+			if err != nil {
+				return fmt.Errorf("the pipeline should have been archived, not deleted: %w", err)
+			}
+			if !p.Archived() {
+				return fmt.Errorf("the pipeline was neither deleted nor archived")
+			}
+			return nil
+		},
+		Steps: []resource.TestStep{
+			{
+				Config:           e.config(testAccPipelineConfig(name, "  archived = true")),
+				Check:            resource.ComposeTestCheckFunc(archived(true), func(s *terraform.State) error { id = pipelineAttr(s, "id"); return nil }),
+				ConfigPlanChecks: expectEmpty(),
+			},
+			{
+				Config:           e.config(testAccPipelineConfig(name, "  archived = true\n  description = \"changed while archived\"")),
+				Check:            resource.ComposeTestCheckFunc(archived(true), resource.TestCheckResourceAttr(pipelineAddr, "description", "changed while archived")),
+				ConfigPlanChecks: expectEmpty(),
+			},
+			{
+				Config:           e.config(testAccPipelineConfig(name, "  archive_on_delete = true")),
+				Check:            archived(false),
+				ConfigPlanChecks: expectEmpty(),
+			},
+			{
+				Config: e.config(testAccPipelineConfig(name, "  archive_on_delete = true")),
+				Check: func(s *terraform.State) error {
+					_, err := e.client.Pipelines.Archive(context.Background(), pipelineAttr(s, "slug"))
+					return err
+				},
+				ExpectNonEmptyPlan: true, // archived outside Terraform: planned back to unarchived
+			},
+			{
+				Config:           e.config(testAccPipelineConfig(name, "  archive_on_delete = true")),
+				Check:            archived(false),
+				ConfigPlanChecks: expectEmpty(),
+			},
+		},
+	})
+}
+
+// TestAccPipelineResource_defaultTeam: default_team_id gives the team manage access at creation; access
+// changed outside Terraform neither fails the refresh nor shows (#965); a new default team gets the access
+// and the old one loses it.
+func TestAccPipelineResource_defaultTeam(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	name := e.name("team")
+	teams := make([]string, 2)
+	for i := range teams {
+		teams[i] = e.seedTeam(fmt.Sprintf("%s-team-%d", name, i)).ID
+	}
+	access := func(team string) string { return e.teamAccess(team, name) }
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             e.checkDestroyed("buildkite_pipeline"),
+		Steps: []resource.TestStep{
+			{
+				Config: e.config(testAccPipelineConfig(name, fmt.Sprintf("  default_team_id = %q", teams[0]))),
+				Check: func(*terraform.State) error {
+					if got := access(teams[0]); got != "manage_build_and_read" {
+						return fmt.Errorf("team access = %q", got)
+					}
+					// Someone lowers the team's access outside Terraform.
+					e.apiCall(http.MethodPatch, "/teams/"+teams[0]+"/pipelines/"+e.pipelineID(name), `{"access_level":"read_only"}`)
+					return nil
+				},
+			},
+			{
+				Config:           e.config(testAccPipelineConfig(name, fmt.Sprintf("  default_team_id = %q", teams[0]))),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			},
+			{
+				Config: e.config(testAccPipelineConfig(name, fmt.Sprintf("  default_team_id = %q", teams[1]))),
+				Check: func(*terraform.State) error {
+					if a, b := access(teams[0]), access(teams[1]); a != "" || b != "manage_build_and_read" {
+						return fmt.Errorf("old team's access = %q, new team's = %q", a, b)
+					}
+					return nil
+				},
+				ConfigPlanChecks: expectEmpty(),
+			},
+		},
+	})
+}
+
+// TestAccPipelineResource_onlyChangesSent: an update sends only what changed, so a token that may not change
+// visibility can still change a description (#1069).
+func TestAccPipelineResource_onlyChangesSent(t *testing.T) {
+	t.Parallel()
+	var mu sync.Mutex
+	var patches []string
+	record := func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.Method == http.MethodPatch && strings.Contains(r.URL.Path, "/pipelines/") {
+				body, _ := io.ReadAll(r.Body)
+				r.Body = io.NopCloser(bytes.NewReader(body))
+				mu.Lock()
+				patches = append(patches, string(body))
+				mu.Unlock()
+			}
+			next.ServeHTTP(w, r)
+		})
+	}
+	e := newTestEnvWith(t, fakeserver.Options{}, record)
+	name := e.name("patch")
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             e.checkDestroyed("buildkite_pipeline"),
+		Steps: []resource.TestStep{
+			{Config: e.config(testAccPipelineConfig(name, "  visibility = \"public\"\n  description = \"a\""))},
+			{
+				Config: e.config(testAccPipelineConfig(name, "  visibility = \"public\"\n  description = \"b\"")),
+				Check: func(*terraform.State) error {
+					mu.Lock()
+					defer mu.Unlock()
+					if len(patches) != 1 || patches[0] != `{"description":"b"}` {
+						return fmt.Errorf("updates sent: %q", patches)
+					}
+					return nil
+				},
+			},
+		},
+	})
+}
+
+func TestAccPipelineResource_validation(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		Steps: []resource.TestStep{
+			{Config: e.config(testAccPipelineConfig("x", `  slug = "-bad"`)), ExpectError: regexpMust(`slug`), PlanOnly: true},
+			{Config: e.config(testAccPipelineConfig("x", `  visibility = "secret"`)), ExpectError: regexpMust(`visibility`), PlanOnly: true},
+			{Config: e.config(testAccPipelineConfig("x", `  steps = "steps: [\n"`)), ExpectError: regexpMust(`steps must be valid YAML`), PlanOnly: true},
+			{Config: e.config(testAccPipelineConfig("x", `  cluster_id = "Q2x1c3Rlci0tLTQy"`)), ExpectError: regexpMust(`must be a UUID`), PlanOnly: true},
+			{Config: e.config(testAccPipelineConfig("", "")), ExpectError: regexpMust(`name must contain a character`), PlanOnly: true},
+		},
+	})
+}
+
+func init() {
+	registerTestKind("buildkite_pipeline", testKind{
+		fake:     fakeserver.KindPipeline,
+		storeKey: byID,
+		get: func(ctx context.Context, c *buildkite.Client, a map[string]string) error {
+			_, err := c.Pipelines.Find(ctx, a["id"], a["slug"])
+			return err
+		},
+		del: func(ctx context.Context, c *buildkite.Client, a map[string]string) error {
+			p, err := c.Pipelines.Find(ctx, a["id"], a["slug"])
+			if err != nil {
+				return err
+			}
+			return c.Pipelines.Delete(ctx, p.Slug)
+		},
+	})
+}
+
+// ---- helpers for seeding and inspecting through the API ----
+
+// apiCall sends a request under /v2/organizations/{org} with the test token and returns the body; it fails
+// the test on an error status.
+func (e *testEnv) apiCall(method, path, body string) []byte {
+	e.t.Helper()
+	req, err := http.NewRequest(method, e.url+"/v2/organizations/"+e.org+path, strings.NewReader(body))
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer "+e.token)
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	defer func() { _ = resp.Body.Close() }()
+	out, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode >= 300 && resp.StatusCode != http.StatusNotFound {
+		e.t.Fatalf("%s %s: %d %s", method, path, resp.StatusCode, out)
+	}
+	if resp.StatusCode == http.StatusNotFound {
+		return nil
+	}
+	return out
+}
+
+// seedTeam creates a team and returns its ID.
+
+// pipelineID returns the UUID of the pipeline with slug.
+func (e *testEnv) pipelineID(slug string) string {
+	e.t.Helper()
+	p, err := e.client.Pipelines.Get(context.Background(), slug)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return p.ID
+}
+
+// teamAccess is the team's access level to the pipeline with slug, or "" for none.
+func (e *testEnv) teamAccess(team, slug string) string {
+	e.t.Helper()
+	out := e.apiCall(http.MethodGet, "/teams/"+team+"/pipelines/"+e.pipelineID(slug), "")
+	if out == nil {
+		return ""
+	}
+	var a struct {
+		AccessLevel string `json:"access_level"`
+	}
+	mustUnmarshal(e.t, out, &a)
+	return a.AccessLevel
+}
+
+func mustUnmarshal(t *testing.T, data []byte, v any) {
+	t.Helper()
+	if err := json.Unmarshal(data, v); err != nil {
+		t.Fatalf("decoding %s: %v", data, err)
+	}
+}
+
+func TestAccPipelineResource_importErrors(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	for id, want := range map[string]string{
+		"UGlwZWxpbmUtLS0wMTIzNDU2Nw==":         `looks like a GraphQL ID`,
+		"no-such-pipeline":                     `Unable to Import Pipeline`,
+		"00000000-0000-0000-0000-000000000000": `Unable to Import Pipeline`,
+	} {
+		resource.Test(t, resource.TestCase{
+			ProtoV6ProviderFactories: e.factories(),
+			Steps: []resource.TestStep{{
+				Config:        e.config(testAccPipelineConfig("x", "")),
+				ResourceName:  pipelineAddr,
+				ImportState:   true,
+				ImportStateId: id,
+				ExpectError:   wrapped(want),
+			}},
+		})
+	}
+}

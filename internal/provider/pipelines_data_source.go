@@ -1,0 +1,87 @@
+package provider
+
+import (
+	"context"
+	"slices"
+
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+)
+
+var (
+	_ datasource.DataSource              = (*pipelinesDataSource)(nil)
+	_ datasource.DataSourceWithConfigure = (*pipelinesDataSource)(nil)
+)
+
+// NewPipelinesDataSource returns the buildkite_pipelines data source.
+func NewPipelinesDataSource() datasource.DataSource {
+	return &pipelinesDataSource{dataSourceBase: newDataSourceBase("pipelines")}
+}
+
+type pipelinesDataSource struct {
+	dataSourceBase
+}
+
+type pipelinesModel struct {
+	Name       types.String     `tfsdk:"name"`
+	Repository types.String     `tfsdk:"repository"`
+	ClusterID  types.String     `tfsdk:"cluster_id"`
+	Tag        types.String     `tfsdk:"tag"`
+	Pipelines  []pipelineFields `tfsdk:"pipelines"`
+}
+
+func (d *pipelinesDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	filter := func(description string) schema.StringAttribute {
+		return schema.StringAttribute{MarkdownDescription: description, Optional: true}
+	}
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "Lists the organization's pipelines, optionally filtered; each carries the attributes of " +
+			"the `buildkite_pipeline` data source.",
+		Attributes: map[string]schema.Attribute{
+			"name":       filter("Only pipelines whose name contains this text (ignoring case)."),
+			"repository": filter("Only pipelines whose repository URL contains this text (ignoring case)."),
+			"cluster_id": filter("Only pipelines in the cluster with this UUID."),
+			"tag":        filter("Only pipelines with this tag."),
+			"pipelines": schema.ListNestedAttribute{
+				MarkdownDescription: "The pipelines, in the order the service lists them.",
+				Computed:            true,
+				NestedObject:        schema.NestedAttributeObject{Attributes: pipelineDataAttributes()},
+			},
+		},
+	}
+}
+
+func (d *pipelinesDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	var m pipelinesModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := d.timeout(ctx)
+	defer cancel()
+	// The service filters by name and repository; cluster and tag are filtered here.
+	all, err := d.client().Pipelines.List(ctx, &buildkite.PipelineListOptions{
+		Name: m.Name.ValueString(), Repository: m.Repository.ValueString(),
+	})
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "list", "pipelines", "", err)
+		return
+	}
+	m.Pipelines = []pipelineFields{}
+	for i := range all {
+		p := &all[i]
+		if !m.ClusterID.IsNull() && (p.ClusterID == nil || *p.ClusterID != m.ClusterID.ValueString()) {
+			continue
+		}
+		if !m.Tag.IsNull() && !slices.Contains(p.Tags, m.Tag.ValueString()) {
+			continue
+		}
+		var f pipelineFields
+		resp.Diagnostics.Append(f.fromAPI(ctx, p, nil)...)
+		m.Pipelines = append(m.Pipelines, f)
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}

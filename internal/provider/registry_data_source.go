@@ -1,0 +1,105 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	dschema "github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+)
+
+var (
+	_ datasource.DataSource              = (*registryDataSource)(nil)
+	_ datasource.DataSourceWithConfigure = (*registryDataSource)(nil)
+)
+
+// NewRegistryDataSource returns the buildkite_registry data source.
+func NewRegistryDataSource() datasource.DataSource {
+	return &registryDataSource{dataSourceBase: newDataSourceBase("registry")}
+}
+
+type registryDataSource struct {
+	dataSourceBase
+}
+
+// registryDataModel is a registry as the data sources show it, alone or as an item of buildkite_registries.
+type registryDataModel struct {
+	ID          types.String `tfsdk:"id"`
+	UUID        types.String `tfsdk:"uuid"`
+	GraphQLID   types.String `tfsdk:"graphql_id"`
+	Slug        types.String `tfsdk:"slug"`
+	Name        types.String `tfsdk:"name"`
+	Ecosystem   types.String `tfsdk:"ecosystem"`
+	Description types.String `tfsdk:"description"`
+	Emoji       types.String `tfsdk:"emoji"`
+	Color       types.String `tfsdk:"color"`
+	OIDCPolicy  types.String `tfsdk:"oidc_policy"`
+	Public      types.Bool   `tfsdk:"public"`
+	URL         types.String `tfsdk:"url"`
+	WebURL      types.String `tfsdk:"web_url"`
+}
+
+func (m *registryDataModel) fromAPI(r *buildkite.Registry) {
+	m.ID = types.StringValue(r.ID)
+	m.UUID = types.StringValue(r.ID)
+	m.GraphQLID = types.StringValue(r.GraphQLID)
+	m.Slug = types.StringValue(r.Slug)
+	m.Name = types.StringValue(r.Name)
+	m.Ecosystem = types.StringValue(r.Ecosystem)
+	m.Description = optionalStringPtr(r.Description)
+	m.Emoji = optionalStringPtr(r.Emoji)
+	m.Color = optionalStringPtr(r.Color)
+	m.OIDCPolicy = optionalStringPtr(r.OIDCPolicy)
+	m.Public = types.BoolValue(r.Public)
+	m.URL = types.StringValue(r.URL)
+	m.WebURL = types.StringValue(r.WebURL)
+}
+
+func registryDataAttributes() map[string]dschema.Attribute {
+	attrs := dataWithCommon("registry", computedStrings(map[string]string{
+		"slug":        "The registry's slug.",
+		"name":        "The registry's name.",
+		"ecosystem":   "The kind of packages the registry holds, such as `ruby`.",
+		"description": "The registry's description, null when it has none.",
+		"emoji":       "The registry's emoji, null when it has none.",
+		"color":       "The registry's color, null when it has none.",
+		"oidc_policy": "The registry's OIDC policy text, null when it has none.",
+	}), attrID, attrUUID, attrGraphQLID, attrURL, attrWebURL)
+	attrs["public"] = dschema.BoolAttribute{MarkdownDescription: "Whether the registry's packages can be read without a token.", Computed: true}
+	return attrs
+}
+
+func (d *registryDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	attrs := registryDataAttributes()
+	attrs["slug"] = dschema.StringAttribute{
+		MarkdownDescription: "The slug of the registry to read.",
+		Required:            true,
+		Validators:          []validator.String{notBlank()},
+	}
+	resp.Schema = dschema.Schema{
+		MarkdownDescription: "One package registry, by its slug.",
+		Attributes:          attrs,
+	}
+}
+
+func (d *registryDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	var cfg registryDataModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := d.timeout(ctx)
+	defer cancel()
+	slug := cfg.Slug.ValueString()
+	reg, err := d.client().Registries.Get(ctx, slug)
+	if err != nil {
+		notFoundOrAPIError(&resp.Diagnostics, err, "registry", fmt.Sprintf("the slug %q", slug))
+		return
+	}
+	cfg.fromAPI(reg)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &cfg)...)
+}

@@ -1,0 +1,64 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+
+	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+)
+
+func TestAccRegistryDataSources(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	name := e.name("packages")
+	ctx := context.Background()
+	desc := "Shared gems"
+	a, err := e.client.Registries.Create(ctx, buildkite.RegistryCreate{Name: name + "-a", Ecosystem: "ruby", Description: &desc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := e.client.Registries.Create(ctx, buildkite.RegistryCreate{Name: name + "-b", Ecosystem: "python"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = e.client.Registries.Delete(context.Background(), a.Slug)
+		_ = e.client.Registries.Delete(context.Background(), b.Slug)
+	})
+
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		Steps: []resource.TestStep{
+			{
+				Config: e.config(fmt.Sprintf(`
+data "buildkite_registry" "a" {
+  slug = %q
+}
+
+data "buildkite_registries" "all" {}
+`, a.Slug)),
+				Check: resource.ComposeAggregateTestCheckFunc(
+					resource.TestCheckResourceAttr("data.buildkite_registry.a", "id", a.ID),
+					resource.TestCheckResourceAttr("data.buildkite_registry.a", "uuid", a.ID),
+					resource.TestCheckResourceAttr("data.buildkite_registry.a", "ecosystem", "ruby"),
+					resource.TestCheckResourceAttr("data.buildkite_registry.a", "description", "Shared gems"),
+					resource.TestCheckResourceAttr("data.buildkite_registry.a", "public", "false"),
+					resource.TestCheckNoResourceAttr("data.buildkite_registry.a", "emoji"),
+					resource.TestCheckTypeSetElemNestedAttrs("data.buildkite_registries.all", "registries.*", map[string]string{
+						"id": a.ID, "slug": a.Slug, "ecosystem": "ruby", "description": "Shared gems",
+					}),
+					resource.TestCheckTypeSetElemNestedAttrs("data.buildkite_registries.all", "registries.*", map[string]string{
+						"id": b.ID, "slug": b.Slug, "ecosystem": "python",
+					}),
+				),
+			},
+			{
+				Config:      e.config(`data "buildkite_registry" "x" { slug = "no-such-registry" }`),
+				ExpectError: regexpMust(`(?s)No Registry Found.*the slug "no-such-registry"`),
+			},
+		},
+	})
+}

@@ -1,0 +1,256 @@
+package provider
+
+import (
+	"context"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/boolplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/listplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+)
+
+var (
+	_ resource.Resource                = (*registryResource)(nil)
+	_ resource.ResourceWithConfigure   = (*registryResource)(nil)
+	_ resource.ResourceWithImportState = (*registryResource)(nil)
+	_ resource.ResourceWithModifyPlan  = (*registryResource)(nil)
+)
+
+// NewRegistryResource returns the buildkite_registry resource.
+func NewRegistryResource() resource.Resource {
+	return &registryResource{resourceBase: newResourceBase("registry", operationScopes{
+		create: []string{"write_registries"},
+		update: []string{"write_registries"},
+		delete: []string{"delete_registries"},
+	})}
+}
+
+type registryResource struct {
+	resourceBase
+}
+
+// registryModel is what the data sources show of a registry, with the teams it was created for, which
+// only the resource knows.
+type registryModel struct {
+	registryDataModel
+	TeamIDs types.List `tfsdk:"team_ids"`
+}
+
+// fromAPI copies the service's view; team_ids are in no response and are kept from state.
+func (m *registryModel) fromAPI(r *buildkite.Registry) {
+	m.registryDataModel.fromAPI(r)
+	if m.TeamIDs.IsUnknown() {
+		m.TeamIDs = types.ListNull(types.StringType)
+	}
+}
+
+func (m *registryModel) toCreate(ctx context.Context) (buildkite.RegistryCreate, bool) {
+	in := buildkite.RegistryCreate{
+		Name:        m.Name.ValueString(),
+		Ecosystem:   m.Ecosystem.ValueString(),
+		Description: stringPtrIfSet(m.Description),
+		Emoji:       stringPtrIfSet(m.Emoji),
+		Color:       stringPtrIfSet(m.Color),
+		OIDCPolicy:  stringPtrIfSet(m.OIDCPolicy),
+	}
+	if !m.TeamIDs.IsNull() && !m.TeamIDs.IsUnknown() {
+		if diags := m.TeamIDs.ElementsAs(ctx, &in.TeamIDs, false); diags.HasError() {
+			return in, false
+		}
+	}
+	return in, true
+}
+
+// toUpdate sends every attribute: a removed optional one is sent as "" to clear it on the service.
+func (m *registryModel) toUpdate() buildkite.RegistryUpdate {
+	name := m.Name.ValueString()
+	return buildkite.RegistryUpdate{
+		Name:        &name,
+		Description: stringPtr(m.Description),
+		Emoji:       stringPtr(m.Emoji),
+		Color:       stringPtr(m.Color),
+		OIDCPolicy:  stringPtr(m.OIDCPolicy),
+	}
+}
+
+func (m *registryModel) ident() string {
+	if s := m.Slug.ValueString(); s != "" {
+		return s
+	}
+	return m.ID.ValueString()
+}
+
+func (r *registryResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "A package registry. Its slug is derived from its name, so renaming it changes `slug` and " +
+			"`url`; a registry renamed outside Terraform is found again by its ID. Deleting it needs the " +
+			"`delete_registries` scope. Import it by its slug.",
+		Attributes: withCommon("registry", map[string]schema.Attribute{
+			"name": schema.StringAttribute{
+				MarkdownDescription: "The registry's name.",
+				Required:            true,
+				Validators:          []validator.String{notBlank()},
+			},
+			"ecosystem": schema.StringAttribute{
+				MarkdownDescription: "The kind of packages the registry holds, such as `ruby`, `javascript`, `python`, " +
+					"`container`, `java`, `debian`, `helm`, `terraform` or `files`. " +
+					"Changing it replaces the registry.",
+				Required:      true,
+				Validators:    []validator.String{notBlank()},
+				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
+			},
+			"description": schema.StringAttribute{
+				MarkdownDescription: "A description of the registry.",
+				Optional:            true,
+				Validators:          []validator.String{stringvalidator.LengthAtLeast(1)},
+			},
+			"emoji": schema.StringAttribute{
+				MarkdownDescription: "An emoji shown with the registry, in emoji syntax such as `:gem:`.",
+				Optional:            true,
+				Validators:          []validator.String{stringvalidator.LengthAtLeast(1)},
+			},
+			"color": schema.StringAttribute{
+				MarkdownDescription: "A color shown with the registry, as a hex code such as `#FFE0E0`.",
+				Optional:            true,
+				Validators:          []validator.String{stringvalidator.RegexMatches(hexColor, "must be a hex color code such as #FFE0E0")},
+			},
+			"oidc_policy": schema.StringAttribute{
+				MarkdownDescription: "The registry's OIDC policy, as YAML or JSON text: which OIDC tokens may publish to it.",
+				Optional:            true,
+				Validators:          []validator.String{stringvalidator.LengthAtLeast(1)},
+			},
+			"team_ids": schema.ListAttribute{
+				MarkdownDescription: "The IDs (UUIDs) of the teams given access when the registry is created (REST `team_ids`), " +
+					"required by the service where the organization has teams enabled. The service does not report them, " +
+					"so they are kept from the configuration; changing them replaces the registry.",
+				ElementType: types.StringType,
+				Optional:    true,
+				Validators: []validator.List{
+					listvalidator.SizeAtLeast(1),
+					listvalidator.ValueStringsAre(uuidValidator()),
+				},
+				PlanModifiers: []planmodifier.List{listplanmodifier.RequiresReplaceIf(teamIDsChanged,
+					"Changing the teams from one set to another replaces the registry.",
+					"Changing the teams from one set to another replaces the registry.")},
+			},
+			"slug": schema.StringAttribute{
+				MarkdownDescription: "The registry's slug, derived from its name.",
+				Computed:            true,
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+			"public": schema.BoolAttribute{
+				MarkdownDescription: "Whether the registry's packages can be read without a token.",
+				Computed:            true,
+				PlanModifiers:       []planmodifier.Bool{boolplanmodifier.UseStateForUnknown()},
+			},
+		}, attrID, attrUUID, attrGraphQLID, attrURL, attrWebURL),
+	}
+}
+
+// teamIDsChanged replaces the registry when its teams change from one set to another; setting them on an
+// imported registry, or removing them, changes nothing on the service.
+func teamIDsChanged(_ context.Context, req planmodifier.ListRequest, resp *listplanmodifier.RequiresReplaceIfFuncResponse) {
+	resp.RequiresReplace = !req.StateValue.IsNull() && !req.PlanValue.IsNull() && !req.PlanValue.Equal(req.StateValue)
+}
+
+// ModifyPlan checks scopes (the base) and marks the slug and the URLs unknown when the name changes.
+func (r *registryResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	r.resourceBase.ModifyPlan(ctx, req, resp)
+	unknownWhenRenamed(ctx, req, resp, "slug", "url", "web_url")
+}
+
+func (r *registryResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan registryModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	in, ok := plan.toCreate(ctx)
+	if !ok {
+		return
+	}
+	ctx, cancel := r.timeout(ctx, opCreate)
+	defer cancel()
+	reg, err := r.client().Registries.Create(ctx, in)
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "create", "registry", plan.Name.ValueString(), err)
+		return
+	}
+	plan.fromAPI(reg)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+// find reads the registry by its slug, then by its ID: a registry renamed elsewhere has a new slug.
+func (r *registryResource) find(ctx context.Context, m *registryModel) (*buildkite.Registry, error) {
+	return bySlugThenID(ctx, m.Slug.ValueString(), m.ID.ValueString(), r.client().Registries.Get, r.client().Registries.GetByID)
+}
+
+func (r *registryResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var state registryModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := r.timeout(ctx, opRead)
+	defer cancel()
+	reg, err := r.find(ctx, &state)
+	if err != nil {
+		r.readFailed(ctx, resp, err, "registry", state.ident())
+		return
+	}
+	state.fromAPI(reg)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+func (r *registryResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan, state registryModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := r.timeout(ctx, opUpdate)
+	defer cancel()
+	cur, err := r.find(ctx, &state)
+	if err == nil {
+		var reg *buildkite.Registry
+		if reg, err = r.client().Registries.Update(ctx, cur.Slug, plan.toUpdate()); err == nil {
+			plan.fromAPI(reg)
+			resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+			return
+		}
+	}
+	addAPIError(&resp.Diagnostics, "update", "registry", state.ident(), err)
+}
+
+func (r *registryResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state registryModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := r.timeout(ctx, opDelete)
+	defer cancel()
+	cur, err := r.find(ctx, &state)
+	if err == nil {
+		err = r.client().Registries.Delete(ctx, cur.Slug)
+	}
+	r.deleteFailed(ctx, &resp.Diagnostics, err, "registry", state.ident())
+}
+
+// ImportState accepts the registry's slug (or its ID).
+func (r *registryResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	parts, ok := parseImportID(resp, req.ID, keyPart("<registry slug>"))
+	if !ok {
+		return
+	}
+	resp.Diagnostics.Append(setSlugOrID(ctx, resp, parts[0])...)
+}

@@ -1,0 +1,158 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/compare"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/fakeserver"
+)
+
+func testAccRegistryConfig(name, ecosystem, extra string) string {
+	return fmt.Sprintf(`
+resource "buildkite_registry" "test" {
+  name      = %q
+  ecosystem = %q
+%s
+}
+`, name, ecosystem, extra)
+}
+
+func TestAccRegistryResource_basic(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	name := e.name("gems")
+	const addr = "buildkite_registry.test"
+
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             e.checkDestroyed("buildkite_registry"),
+		Steps: steps(
+			step(resource.TestStep{
+				Config: e.config(testAccRegistryConfig(name, "ruby", `  description = "Shared gems"
+  emoji       = ":gem:"
+  color       = "#FFE0E0"
+  oidc_policy = "- iss: https://agent.buildkite.com"`)),
+				Check: e.checkExists(addr),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("slug"), knownvalue.StringExact(name)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("ecosystem"), knownvalue.StringExact("ruby")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("description"), knownvalue.StringExact("Shared gems")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("public"), knownvalue.Bool(false)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("oidc_policy"), knownvalue.StringExact("- iss: https://agent.buildkite.com")),
+					statecheck.CompareValuePairs(addr, tfjsonpath.New("id"), addr, tfjsonpath.New("uuid"), compare.ValuesSame()),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("graphql_id"), knownvalue.NotNull()),
+				},
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+			}),
+			importSteps(addr, importID(addr, "slug")),
+			step(resource.TestStep{
+				// Rename (a new slug) and clear the optional attributes: in place.
+				Config: e.config(testAccRegistryConfig(name+"-2", "ruby", `  color = "#000000"`)),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("slug"), knownvalue.StringExact(name+"-2")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("description"), knownvalue.Null()),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("emoji"), knownvalue.Null()),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("oidc_policy"), knownvalue.Null()),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("color"), knownvalue.StringExact("#000000")),
+				},
+			}),
+			step(resource.TestStep{
+				// The ecosystem cannot change: the registry is replaced.
+				Config: e.config(testAccRegistryConfig(name+"-2", "python", "")),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionReplace)},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("ecosystem"), knownvalue.StringExact("python")),
+				},
+			}),
+		),
+	})
+}
+
+func TestAccRegistryResource_disappears(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	e.disappears("buildkite_registry.test", testAccRegistryConfig(e.name("gone"), "javascript", ""))
+}
+
+func TestAccRegistryResource_renamedOutside(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	const addr = "buildkite_registry.test"
+	name := e.name("renamed")
+	cfg := e.config(testAccRegistryConfig(name, "ruby", ""))
+	renameOutside := func(s *terraform.State) error {
+		elsewhere := name + "-elsewhere"
+		_, err := e.client.Registries.Update(context.Background(), s.RootModule().Resources[addr].Primary.Attributes["slug"],
+			buildkite.RegistryUpdate{Name: &elsewhere})
+		return err
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             e.checkDestroyed("buildkite_registry"),
+		Steps: []resource.TestStep{
+			{Config: cfg, Check: renameOutside, ExpectNonEmptyPlan: true},
+			{
+				Config: cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("slug"), knownvalue.StringExact(name)),
+				},
+			},
+		},
+	})
+}
+
+func TestAccRegistryResource_validation(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		Steps: []resource.TestStep{
+			{
+				Config:      e.config(testAccRegistryConfig("  ", "ruby", "")),
+				ExpectError: regexpMust(`name must contain a character other than white space`),
+				PlanOnly:    true,
+			},
+			{
+				Config:      e.config(testAccRegistryConfig("x", "ruby", `  team_ids = ["Platform"]`)),
+				ExpectError: regexpMust(`must be a UUID`),
+				PlanOnly:    true,
+			},
+		},
+	})
+}
+
+func init() {
+	registerTestKind("buildkite_registry", testKind{
+		fake:     fakeserver.KindRegistry,
+		storeKey: byID,
+		get: func(ctx context.Context, c *buildkite.Client, a map[string]string) error {
+			_, err := c.Registries.GetByID(ctx, a["id"])
+			return err
+		},
+		del: func(ctx context.Context, c *buildkite.Client, a map[string]string) error {
+			return c.Registries.Delete(ctx, a["slug"])
+		},
+	})
+}

@@ -1,0 +1,204 @@
+package provider
+
+import (
+	"context"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+)
+
+var (
+	_ resource.Resource                = (*registryTokenResource)(nil)
+	_ resource.ResourceWithConfigure   = (*registryTokenResource)(nil)
+	_ resource.ResourceWithImportState = (*registryTokenResource)(nil)
+	_ resource.ResourceWithModifyPlan  = (*registryTokenResource)(nil)
+)
+
+// NewRegistryTokenResource returns the buildkite_registry_token resource.
+func NewRegistryTokenResource() resource.Resource {
+	return &registryTokenResource{resourceBase: newResourceBase("registry_token", writeScopes("write_registries"))}
+}
+
+type registryTokenResource struct {
+	resourceBase
+}
+
+type registryTokenModel struct {
+	ID          types.String `tfsdk:"id"`
+	UUID        types.String `tfsdk:"uuid"`
+	GraphQLID   types.String `tfsdk:"graphql_id"`
+	RegistryID  types.String `tfsdk:"registry_id"`
+	Description types.String `tfsdk:"description"`
+	Token       types.String `tfsdk:"token"`
+	URL         types.String `tfsdk:"url"`
+	CreatedAt   types.String `tfsdk:"created_at"`
+}
+
+// fromAPI copies the service's view. The secret is only in the create response, so it is kept from state
+// otherwise.
+func (m *registryTokenModel) fromAPI(registryID string, t *buildkite.RegistryToken) {
+	m.ID = types.StringValue(t.ID)
+	m.UUID = types.StringValue(t.ID)
+	m.GraphQLID = types.StringValue(t.GraphQLID)
+	m.RegistryID = types.StringValue(registryID)
+	m.Description = types.StringValue(t.Description)
+	if t.Token != "" {
+		m.Token = types.StringValue(t.Token)
+	} else if m.Token.IsUnknown() {
+		m.Token = types.StringNull()
+	}
+	m.URL = types.StringValue(t.URL)
+	m.CreatedAt = types.StringNull()
+	if t.CreatedAt != nil {
+		m.CreatedAt = types.StringValue(t.CreatedAt.UTC().Format(time.RFC3339Nano))
+	}
+}
+
+func (m *registryTokenModel) ident() string {
+	return m.RegistryID.ValueString() + "/" + m.ID.ValueString()
+}
+
+func (r *registryTokenResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "A token that reads the packages of one registry. The secret `token` is returned only " +
+			"when the token is created and is kept in state from then on; an imported token therefore has no `token` " +
+			"value. The registry is named by its ID, so renaming the registry keeps the token. " +
+			"Import it as `<registry slug or id>/<token id>`.",
+		Attributes: withCommon("registry token", map[string]schema.Attribute{
+			"registry_id": parentIDAttribute("The ID (UUID) of the registry the token reads."),
+			"description": schema.StringAttribute{
+				MarkdownDescription: "A description of the token, such as who uses it.",
+				Required:            true,
+				Validators:          []validator.String{notBlank()},
+			},
+			"token": schema.StringAttribute{
+				MarkdownDescription: "The secret token. Known only to the Terraform that created it: null for an imported token.",
+				Computed:            true,
+				Sensitive:           true,
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+		}, attrID, attrUUID, attrGraphQLID, attrURL, attrCreatedAt),
+	}
+}
+
+// registrySlug finds the slug of the registry with id: token paths name the registry by slug, which a
+// rename changes, while the resource keeps its ID.
+func (r *registryTokenResource) registrySlug(ctx context.Context, id string) (string, error) {
+	reg, err := r.client().Registries.GetByID(ctx, id)
+	if err != nil {
+		return "", err
+	}
+	return reg.Slug, nil
+}
+
+func (r *registryTokenResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan registryTokenModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := r.timeout(ctx, opCreate)
+	defer cancel()
+	registryID := plan.RegistryID.ValueString()
+	slug, err := r.registrySlug(ctx, registryID)
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "create", "registry token", "in registry "+registryID, err)
+		return
+	}
+	t, err := r.client().RegistryTokens.Create(ctx, slug, buildkite.RegistryTokenWrite{Description: plan.Description.ValueString()})
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "create", "registry token", "in registry "+slug, err)
+		return
+	}
+	plan.fromAPI(registryID, t)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+func (r *registryTokenResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var state registryTokenModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := r.timeout(ctx, opRead)
+	defer cancel()
+	slug, err := r.registrySlug(ctx, state.RegistryID.ValueString())
+	var t *buildkite.RegistryToken
+	if err == nil {
+		t, err = r.client().RegistryTokens.Get(ctx, slug, state.ID.ValueString())
+	}
+	if err != nil {
+		r.readFailed(ctx, resp, err, "registry token", state.ident())
+		return
+	}
+	state.fromAPI(state.RegistryID.ValueString(), t)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+func (r *registryTokenResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan, state registryTokenModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := r.timeout(ctx, opUpdate)
+	defer cancel()
+	slug, err := r.registrySlug(ctx, state.RegistryID.ValueString())
+	var t *buildkite.RegistryToken
+	if err == nil {
+		t, err = r.client().RegistryTokens.Update(ctx, slug, state.ID.ValueString(),
+			buildkite.RegistryTokenWrite{Description: plan.Description.ValueString()})
+	}
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "update", "registry token", state.ident(), err)
+		return
+	}
+	plan.Token = state.Token
+	plan.fromAPI(state.RegistryID.ValueString(), t)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+func (r *registryTokenResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state registryTokenModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := r.timeout(ctx, opDelete)
+	defer cancel()
+	slug, err := r.registrySlug(ctx, state.RegistryID.ValueString())
+	if err == nil {
+		err = r.client().RegistryTokens.Delete(ctx, slug, state.ID.ValueString())
+	}
+	r.deleteFailed(ctx, &resp.Diagnostics, err, "registry token", state.ident())
+}
+
+// ImportState accepts "<registry slug or id>/<token id>".
+func (r *registryTokenResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	parts, ok := parseImportID(resp, req.ID, keyPart("<registry slug or id>"), uuidPart("<token id>"))
+	if !ok {
+		return
+	}
+	reg, err := r.findRegistry(ctx, parts[0])
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "import", "registry token", req.ID, err)
+		return
+	}
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("registry_id"), reg.ID)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), parts[1])...)
+}
+
+// findRegistry finds a registry by its ID or its slug.
+func (r *registryTokenResource) findRegistry(ctx context.Context, key string) (*buildkite.Registry, error) {
+	return findByIDOrKey(ctx, key, r.client().Registries.GetByID, r.client().Registries.List,
+		func(reg *buildkite.Registry) string { return reg.Slug })
+}

@@ -1,0 +1,155 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/fakeserver"
+)
+
+// testAccRegistryTokenConfig is two registries and a token of the one named by registry ("a" or "b").
+func testAccRegistryTokenConfig(name, registry, description string) string {
+	return fmt.Sprintf(`
+resource "buildkite_registry" "a" {
+  name      = "%[1]s-a"
+  ecosystem = "ruby"
+}
+
+resource "buildkite_registry" "b" {
+  name      = "%[1]s-b"
+  ecosystem = "python"
+}
+
+resource "buildkite_registry_token" "test" {
+  registry_id = buildkite_registry.%[2]s.id
+  description = %[3]q
+}
+`, name, registry, description)
+}
+
+func TestAccRegistryTokenResource_basic(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	name := e.name("tokens")
+	const addr = "buildkite_registry_token.test"
+	var secret string
+	keepSecret := func(s *terraform.State) error {
+		secret = s.RootModule().Resources[addr].Primary.Attributes["token"]
+		return nil
+	}
+	sameSecret := func(s *terraform.State) error {
+		if got := s.RootModule().Resources[addr].Primary.Attributes["token"]; got != secret {
+			return fmt.Errorf("token changed from %q to %q on an update in place", secret, got)
+		}
+		return nil
+	}
+
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             e.checkDestroyed("buildkite_registry_token"),
+		Steps: steps(
+			step(resource.TestStep{
+				Config: e.config(testAccRegistryTokenConfig(name, "a", "CI")),
+				Check:  resource.ComposeTestCheckFunc(e.checkExists(addr), keepSecret),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("token"), knownvalue.NotNull()),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("created_at"), knownvalue.NotNull()),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("graphql_id"), knownvalue.NotNull()),
+				},
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+			}),
+			// By registry ID, then by registry slug: the secret cannot be read back.
+			importSteps(addr, importID(addr, "registry_id", "id"), "token"),
+			step(resource.TestStep{
+				ResourceName: addr, ImportState: true, ImportStateVerify: true, ImportStateVerifyIgnore: []string{"token"},
+				ImportStateIdFunc: func(s *terraform.State) (string, error) {
+					return s.RootModule().Resources["buildkite_registry.a"].Primary.Attributes["slug"] + "/" +
+						s.RootModule().Resources[addr].Primary.ID, nil
+				},
+			}),
+			step(resource.TestStep{
+				Config: e.config(testAccRegistryTokenConfig(name, "a", "Deploys")),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				Check: sameSecret,
+			}),
+			step(resource.TestStep{
+				// Renaming the registry keeps the token: it names the registry by ID.
+				Config: e.config(testAccRegistryTokenConfig(name+"-renamed", "a", "Deploys")),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionNoop)},
+				},
+				Check: resource.ComposeTestCheckFunc(e.checkExists(addr), sameSecret),
+			}),
+			step(resource.TestStep{
+				// Another registry: a new token.
+				Config: e.config(testAccRegistryTokenConfig(name+"-renamed", "b", "Deploys")),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionReplace)},
+				},
+				Check: e.checkExists(addr),
+			}),
+		),
+	})
+}
+
+func TestAccRegistryTokenResource_disappears(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	e.disappears("buildkite_registry_token.test", testAccRegistryTokenConfig(e.name("gone"), "a", "CI"))
+}
+
+func TestAccRegistryTokenResource_importErrors(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	cfg := e.config(testAccRegistryTokenConfig(e.name("imports"), "a", "CI"))
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		Steps: []resource.TestStep{
+			{
+				Config: cfg, ResourceName: "buildkite_registry_token.test", ImportState: true,
+				ImportStateId: "only-one-part",
+				ExpectError:   regexpMust(`(?s)Invalid Import ID.*<registry slug or id>/<token id>`),
+			},
+			{
+				Config: cfg, ResourceName: "buildkite_registry_token.test", ImportState: true,
+				ImportStateId: "no-such-registry/01234567-89ab-cdef-0123-456789abcdef",
+				ExpectError:   regexpMust(`(?s)Unable to Import Registry Token`),
+			},
+		},
+	})
+}
+
+func init() {
+	registerTestKind("buildkite_registry_token", testKind{
+		fake:     fakeserver.KindRegistryToken,
+		storeKey: byParent("registry_id"),
+		get: func(ctx context.Context, c *buildkite.Client, a map[string]string) error {
+			reg, err := c.Registries.GetByID(ctx, a["registry_id"])
+			if err == nil {
+				_, err = c.RegistryTokens.Get(ctx, reg.Slug, a["id"])
+			}
+			return err
+		},
+		del: func(ctx context.Context, c *buildkite.Client, a map[string]string) error {
+			reg, err := c.Registries.GetByID(ctx, a["registry_id"])
+			if err == nil {
+				err = c.RegistryTokens.Delete(ctx, reg.Slug, a["id"])
+			}
+			return err
+		},
+	})
+}

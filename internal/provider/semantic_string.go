@@ -1,0 +1,217 @@
+package provider
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/attr/xattr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+	"gopkg.in/yaml.v3"
+)
+
+// Strings that hold a document (a pipeline's YAML steps, a rule's JSON value) are compared by meaning, not
+// by text: the service re-renders what it stores (line endings, a byte-order mark, trailing newlines,
+// spacing), and the official provider's "inconsistent result after apply" (#853) came from comparing
+// text. One string type serves both formats; a format says how to decode a document.
+
+// textFormat is a document format: its name for messages and how to decode a document of it.
+type textFormat struct {
+	name   string
+	decode func(s string) (any, error)
+}
+
+var (
+	yamlFormat = &textFormat{name: "YAML", decode: decodeYAML}
+	jsonFormat = &textFormat{name: "JSON", decode: decodeJSON}
+)
+
+// normalizeText removes what never carries meaning in a document: a byte-order mark and CR line endings.
+func normalizeText(s string) string {
+	s = strings.TrimPrefix(s, "\ufeff")
+	s = strings.ReplaceAll(s, "\r\n", "\n")
+	return strings.ReplaceAll(s, "\r", "\n")
+}
+
+func decodeYAML(s string) (any, error) {
+	var doc any
+	if err := yaml.Unmarshal([]byte(normalizeText(s)), &doc); err != nil {
+		return nil, err
+	}
+	return doc, nil
+}
+
+func decodeJSON(s string) (any, error) {
+	dec := json.NewDecoder(strings.NewReader(normalizeText(s)))
+	dec.UseNumber()
+	var doc any
+	if err := dec.Decode(&doc); err != nil {
+		return nil, err
+	}
+	if dec.More() {
+		return nil, fmt.Errorf("more than one JSON value")
+	}
+	return doc, nil
+}
+
+// equal reports whether two documents mean the same. Text that does not decode is compared after
+// normalizeText, so a broken document still never differs from itself re-rendered with other line endings.
+func (f *textFormat) equal(a, b string) bool {
+	if a == b {
+		return true
+	}
+	da, errA := f.decode(a)
+	db, errB := f.decode(b)
+	if errA != nil || errB != nil {
+		return strings.TrimRight(normalizeText(a), "\n") == strings.TrimRight(normalizeText(b), "\n")
+	}
+	return reflect.DeepEqual(da, db)
+}
+
+// ---- the type ----
+
+var _ basetypes.StringTypable = semanticStringType{}
+
+// semanticStringType is a string attribute type holding a document of format.
+type semanticStringType struct {
+	basetypes.StringType
+	format *textFormat
+}
+
+var (
+	yamlStringType = semanticStringType{format: yamlFormat}
+	jsonStringType = semanticStringType{format: jsonFormat}
+)
+
+func (t semanticStringType) String() string { return t.format.name + "StringType" }
+
+func (t semanticStringType) Equal(o attr.Type) bool {
+	other, ok := o.(semanticStringType)
+	return ok && other.format == t.format
+}
+
+func (t semanticStringType) ValueType(context.Context) attr.Value {
+	return semanticString{format: t.format}
+}
+
+func (t semanticStringType) ValueFromString(_ context.Context, in basetypes.StringValue) (basetypes.StringValuable, diag.Diagnostics) {
+	return semanticString{StringValue: in, format: t.format}, nil
+}
+
+func (t semanticStringType) ValueFromTerraform(ctx context.Context, in tftypes.Value) (attr.Value, error) {
+	v, err := t.StringType.ValueFromTerraform(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	s, ok := v.(basetypes.StringValue)
+	if !ok {
+		return nil, fmt.Errorf("unexpected value type %T", v)
+	}
+	out, diags := t.ValueFromString(ctx, s)
+	if diags.HasError() {
+		return nil, fmt.Errorf("converting StringValue to %s: %v", t, diags)
+	}
+	return out, nil
+}
+
+// ---- the value ----
+
+var (
+	_ basetypes.StringValuableWithSemanticEquals = semanticString{}
+	_ xattr.ValidateableAttribute                = semanticString{}
+)
+
+// semanticString is a value of semanticStringType.
+type semanticString struct {
+	basetypes.StringValue
+	format *textFormat
+}
+
+// yamlString and jsonString make known values; a null or unknown value comes from the type.
+func yamlString(s string) semanticString {
+	return semanticString{StringValue: basetypes.NewStringValue(s), format: yamlFormat}
+}
+
+func jsonString(s string) semanticString {
+	return semanticString{StringValue: basetypes.NewStringValue(s), format: jsonFormat}
+}
+
+func (v semanticString) Type(context.Context) attr.Type { return semanticStringType{format: v.format} }
+
+func (v semanticString) Equal(o attr.Value) bool {
+	other, ok := o.(semanticString)
+	return ok && other.format == v.format && v.StringValue.Equal(other.StringValue)
+}
+
+// StringSemanticEquals lets the framework keep the configuration's text when the service answers the
+// same document in another rendering, after apply and on refresh.
+func (v semanticString) StringSemanticEquals(_ context.Context, newValuable basetypes.StringValuable) (bool, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	other, ok := newValuable.(semanticString)
+	if !ok {
+		diags.AddError("Semantic Equality Check Error",
+			fmt.Sprintf("Expected a %s string, got %T. Please report this issue to the provider developers.", v.format.name, newValuable))
+		return false, diags
+	}
+	return v.format.equal(v.ValueString(), other.ValueString()), diags
+}
+
+// ValidateAttribute rejects, at plan time, text that is not a document of the format.
+func (v semanticString) ValidateAttribute(_ context.Context, req xattr.ValidateAttributeRequest, resp *xattr.ValidateAttributeResponse) {
+	if v.IsNull() || v.IsUnknown() {
+		return
+	}
+	if _, err := v.format.decode(v.ValueString()); err != nil {
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid "+v.format.name,
+			fmt.Sprintf("%s must be valid %s: %s", req.Path, v.format.name, err))
+	}
+}
+
+// ---- plan modifier ----
+
+// keepSemanticallyEqualState plans the state's text when the configuration holds the same document in
+// another rendering, so an imported object (whose state holds the service's rendering) plans empty
+// against a configuration written with CRLF or a byte-order mark.
+func keepSemanticallyEqualState(f *textFormat) planmodifier.String { return keepEqualState{format: f} }
+
+type keepEqualState struct{ format *textFormat }
+
+func (keepEqualState) Description(context.Context) string {
+	return "Keeps the state's value when the configuration holds the same document written differently."
+}
+
+func (m keepEqualState) MarkdownDescription(ctx context.Context) string { return m.Description(ctx) }
+
+func (m keepEqualState) PlanModifyString(_ context.Context, req planmodifier.StringRequest, resp *planmodifier.StringResponse) {
+	if req.PlanValue.IsNull() || req.PlanValue.IsUnknown() || req.StateValue.IsNull() || req.StateValue.IsUnknown() {
+		return
+	}
+	if m.format.equal(req.PlanValue.ValueString(), req.StateValue.ValueString()) {
+		resp.PlanValue = req.StateValue
+	}
+}
+
+// compactJSON renders a JSON document without insignificant space, for sending it on.
+func compactJSON(s string) (json.RawMessage, error) {
+	var b bytes.Buffer
+	if err := json.Compact(&b, []byte(normalizeText(s))); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+// jsonNull and yamlNull are null documents.
+func jsonNull() semanticString {
+	return semanticString{StringValue: basetypes.NewStringNull(), format: jsonFormat}
+}
+
+func yamlNull() semanticString {
+	return semanticString{StringValue: basetypes.NewStringNull(), format: yamlFormat}
+}

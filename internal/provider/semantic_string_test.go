@@ -1,0 +1,86 @@
+package provider
+
+import (
+	"context"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/attr/xattr"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+)
+
+func TestSemanticString_YAML(t *testing.T) {
+	const base = "steps:\n  - label: build\n    command: make\n"
+	same := []string{
+		"\ufeff" + base,
+		"steps:\r\n  - label: build\r\n    command: make\r\n",
+		"steps:\n  - label: build\n    command: make",
+		"steps:\n  - label: build\n    command: make\n\n\n",
+		"steps:\n- command: 'make'\n  label: \"build\"\n",
+		"steps: [{label: build, command: make}]",
+	}
+	for _, s := range same {
+		if eq, diags := yamlString(base).StringSemanticEquals(context.Background(), yamlString(s)); !eq || diags.HasError() {
+			t.Errorf("%q should equal %q (%v)", s, base, diags)
+		}
+	}
+	different := []string{
+		"steps:\n  - label: build\n    command: make test\n",
+		"steps:\n  - label: build\n    command: make\n  - wait\n",
+		"steps: []\n",
+	}
+	for _, s := range different {
+		if eq, _ := yamlString(base).StringSemanticEquals(context.Background(), yamlString(s)); eq {
+			t.Errorf("%q should differ from %q", s, base)
+		}
+	}
+}
+
+func TestSemanticString_JSON(t *testing.T) {
+	a := `{"source_pipeline":"a","target_pipeline":"b"}`
+	if !jsonFormat.equal(a, "{\r\n  \"target_pipeline\": \"b\",\n  \"source_pipeline\": \"a\"\n}\n") {
+		t.Error("reordered and re-spaced JSON should be equal")
+	}
+	if jsonFormat.equal(a, `{"source_pipeline":"a","target_pipeline":"c"}`) {
+		t.Error("a changed value should differ")
+	}
+	if jsonFormat.equal(`{"n": 1}`, `{"n": 2}`) {
+		t.Error("a changed number should differ")
+	}
+}
+
+func TestSemanticString_Validate(t *testing.T) {
+	for _, tc := range []struct {
+		v    semanticString
+		fail bool
+	}{
+		{yamlString("steps:\n  - command: x\n"), false},
+		{yamlString("steps: [\n"), true},
+		{jsonString(`{"a": 1}`), false},
+		{jsonString(`{"a": 1} {}`), true},
+		{jsonString(`{"a":`), true},
+	} {
+		resp := &xattr.ValidateAttributeResponse{}
+		tc.v.ValidateAttribute(context.Background(), xattr.ValidateAttributeRequest{Path: path.Root("steps")}, resp)
+		if resp.Diagnostics.HasError() != tc.fail {
+			t.Errorf("%q: diagnostics %v", tc.v.ValueString(), resp.Diagnostics)
+		}
+	}
+}
+
+func TestKeepSemanticallyEqualState(t *testing.T) {
+	m := keepSemanticallyEqualState(yamlFormat)
+	state := types.StringValue("steps:\n- command: x\n")
+	for cfg, want := range map[string]string{
+		"steps:\r\n- command: x\r\n": state.ValueString(),
+		"steps:\n- command: y\n":     "steps:\n- command: y\n",
+	} {
+		req := planmodifier.StringRequest{PlanValue: types.StringValue(cfg), StateValue: state}
+		resp := &planmodifier.StringResponse{PlanValue: req.PlanValue}
+		m.PlanModifyString(context.Background(), req, resp)
+		if resp.PlanValue.ValueString() != want {
+			t.Errorf("plan for %q = %q, want %q", cfg, resp.PlanValue.ValueString(), want)
+		}
+	}
+}

@@ -1,0 +1,143 @@
+package provider
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+
+	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/fakeserver"
+)
+
+func TestAccTestSuiteDataSources(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	name := e.name("suites")
+	app := "web"
+	a := e.seedSuite(name+"-a", e.team("owners"), func(in *buildkite.TestSuiteCreate) { in.ApplicationName = &app })
+	b := e.seedSuite(name+"-b", e.team("owners"))
+
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		Steps: []resource.TestStep{{
+			Config: e.config(fmt.Sprintf(`
+data "buildkite_test_suite" "by_slug" {
+  slug = %q
+}
+
+data "buildkite_test_suite" "by_id" {
+  id = %q
+}
+
+data "buildkite_test_suites" "all" {}
+`, a.Slug, b.ID)),
+			Check: resource.ComposeAggregateTestCheckFunc(
+				resource.TestCheckResourceAttr("data.buildkite_test_suite.by_slug", "id", a.ID),
+				resource.TestCheckResourceAttr("data.buildkite_test_suite.by_slug", "uuid", a.ID),
+				resource.TestCheckResourceAttr("data.buildkite_test_suite.by_slug", "application_name", "web"),
+				resource.TestCheckResourceAttr("data.buildkite_test_suite.by_slug", "default_branch", "main"),
+				resource.TestCheckNoResourceAttr("data.buildkite_test_suite.by_slug", "emoji"),
+				resource.TestCheckResourceAttr("data.buildkite_test_suite.by_id", "slug", b.Slug),
+				resource.TestCheckTypeSetElemNestedAttrs("data.buildkite_test_suites.all", "test_suites.*", map[string]string{
+					"id": a.ID, "slug": a.Slug, "application_name": "web",
+				}),
+				resource.TestCheckTypeSetElemNestedAttrs("data.buildkite_test_suites.all", "test_suites.*", map[string]string{
+					"id": b.ID, "name": name + "-b",
+				}),
+			),
+		}},
+	})
+}
+
+func TestAccTestSuiteDataSource_errors(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		Steps: []resource.TestStep{
+			{
+				Config:      e.config(`data "buildkite_test_suite" "x" { slug = "no-such-suite" }`),
+				ExpectError: regexpMust(`(?s)No Test Suite Found.*the slug "no-such-suite"`),
+			},
+			{
+				Config:      e.config(`data "buildkite_test_suite" "x" { id = "01234567-89ab-cdef-0123-456789abcdef" }`),
+				ExpectError: regexpMust(`(?s)No Test Suite Found.*the ID "01234567-89ab-cdef-0123-456789abcdef"`),
+			},
+			{
+				Config: e.config(`
+data "buildkite_test_suite" "x" {
+  slug = "a"
+  id   = "b"
+}
+`),
+				ExpectError: regexpMust(`Exactly one of these attributes must be configured`),
+			},
+		},
+	})
+}
+
+func TestAccFlakyTestsDataSource(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	if e.live {
+		t.Skip("flaky tests come from test runs; the emulator seeds them")
+	}
+	s := e.seedSuite(e.name("flaky"), e.team("owners"))
+	latest := time.Date(2024, 5, 1, 10, 0, 0, 0, time.UTC)
+	resolved := time.Date(2024, 5, 3, 9, 0, 0, 0, time.UTC)
+	for _, f := range []fakeserver.FlakyTestFixture{
+		{Name: "creates a user", Scope: "User#create", Location: "./spec/models/user_spec.rb:12", Branch: "main", Instances: 3, LatestAt: latest},
+		{Name: "sends the welcome e-mail", Scope: "Mailer", Location: "./spec/mailers/mailer_spec.rb:40", Branch: "feature", LastResolvedAt: &resolved},
+		{Name: "deletes a user", Scope: "User#destroy", Branch: "feature"},
+	} {
+		if _, err := e.server.Store().AddFlakyTest(e.org, s.Slug, f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		Steps: []resource.TestStep{
+			{
+				Config: e.config(fmt.Sprintf(`
+data "buildkite_flaky_tests" "all" {
+  test_suite_slug = %[1]q
+}
+
+data "buildkite_flaky_tests" "feature" {
+  test_suite_slug = %[1]q
+  branch          = "feature"
+}
+
+data "buildkite_flaky_tests" "users_on_feature" {
+  test_suite_slug = %[1]q
+  branch          = "feature"
+  search          = "user"
+}
+`, s.Slug)),
+				Check: resource.ComposeAggregateTestCheckFunc(
+					resource.TestCheckResourceAttr("data.buildkite_flaky_tests.all", "flaky_tests.#", "3"),
+					resource.TestCheckTypeSetElemNestedAttrs("data.buildkite_flaky_tests.all", "flaky_tests.*", map[string]string{
+						"name": "creates a user", "scope": "User#create", "location": "./spec/models/user_spec.rb:12",
+						"file_name": "./spec/models/user_spec.rb", "instances": "3",
+						"latest_occurrence_at": "2024-05-01T10:00:00Z", "most_recent_instance_at": "2024-05-01T10:00:00Z",
+					}),
+					resource.TestCheckTypeSetElemNestedAttrs("data.buildkite_flaky_tests.all", "flaky_tests.*", map[string]string{
+						"name": "sends the welcome e-mail", "last_resolved_at": "2024-05-03T09:00:00Z",
+					}),
+					resource.TestCheckResourceAttrSet("data.buildkite_flaky_tests.all", "flaky_tests.0.id"),
+					resource.TestCheckResourceAttrSet("data.buildkite_flaky_tests.all", "flaky_tests.0.web_url"),
+					resource.TestCheckNoResourceAttr("data.buildkite_flaky_tests.all", "flaky_tests.0.last_resolved_at"),
+					resource.TestCheckResourceAttr("data.buildkite_flaky_tests.feature", "flaky_tests.#", "2"),
+					resource.TestCheckResourceAttr("data.buildkite_flaky_tests.users_on_feature", "flaky_tests.#", "1"),
+					resource.TestCheckResourceAttr("data.buildkite_flaky_tests.users_on_feature", "flaky_tests.0.name", "deletes a user"),
+				),
+			},
+			{
+				Config:      e.config(`data "buildkite_flaky_tests" "x" { test_suite_slug = "no-such-suite" }`),
+				ExpectError: regexpMust(`(?s)Unable to List Flaky Tests.*no-such-suite.*404`),
+			},
+		},
+	})
+}

@@ -1,0 +1,299 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+)
+
+var (
+	_ resource.Resource                = (*testSuiteResource)(nil)
+	_ resource.ResourceWithConfigure   = (*testSuiteResource)(nil)
+	_ resource.ResourceWithImportState = (*testSuiteResource)(nil)
+	_ resource.ResourceWithModifyPlan  = (*testSuiteResource)(nil)
+)
+
+// NewTestSuiteResource returns the buildkite_test_suite resource.
+func NewTestSuiteResource() resource.Resource {
+	return &testSuiteResource{resourceBase: newResourceBase("test_suite", writeScopes("write_suites"))}
+}
+
+type testSuiteResource struct {
+	resourceBase
+}
+
+// testSuiteModel is what the data sources show of a suite, with what only the resource knows: the team it
+// was created for and its API token.
+type testSuiteModel struct {
+	testSuiteDataModel
+	TeamOwnerID types.String `tfsdk:"team_owner_id"`
+	APIToken    types.String `tfsdk:"api_token"`
+}
+
+// fromAPI copies the service's view. The API token is only in the create response and team_owner_id in no
+// response, so both are kept from state otherwise.
+func (m *testSuiteModel) fromAPI(s *buildkite.TestSuite) {
+	m.testSuiteDataModel.fromAPI(s)
+	if s.APIToken != "" {
+		m.APIToken = types.StringValue(s.APIToken)
+	} else if m.APIToken.IsUnknown() {
+		m.APIToken = types.StringNull()
+	}
+}
+
+func (m *testSuiteModel) toCreate() buildkite.TestSuiteCreate {
+	in := buildkite.TestSuiteCreate{
+		Name:            m.Name.ValueString(),
+		DefaultBranch:   m.DefaultBranch.ValueString(),
+		ShowAPIToken:    true,
+		Emoji:           stringPtrIfSet(m.Emoji),
+		Color:           stringPtrIfSet(m.Color),
+		ApplicationName: stringPtrIfSet(m.ApplicationName),
+	}
+	if team := m.TeamOwnerID.ValueString(); team != "" {
+		in.TeamIDs = []string{team}
+	}
+	return in
+}
+
+// toUpdate sends every attribute: a removed optional one is sent as "" to clear it on the service.
+func (m *testSuiteModel) toUpdate() buildkite.TestSuiteUpdate {
+	name, branch := m.Name.ValueString(), m.DefaultBranch.ValueString()
+	return buildkite.TestSuiteUpdate{
+		Name:            &name,
+		DefaultBranch:   &branch,
+		Emoji:           stringPtr(m.Emoji),
+		Color:           stringPtr(m.Color),
+		ApplicationName: stringPtr(m.ApplicationName),
+	}
+}
+
+func (r *testSuiteResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "A Test Engine (analytics) test suite. Its `api_token`, which test collectors report with, " +
+			"is returned only when the suite is created and is kept in state from then on: an imported suite has no " +
+			"`api_token`. A suite renamed outside Terraform gets a new slug and is found again by its ID. " +
+			"Import it by its slug or its ID.",
+		Attributes: withCommon("test suite", map[string]schema.Attribute{
+			"name": schema.StringAttribute{
+				MarkdownDescription: "The suite's name; its slug is derived from it, so renaming changes `slug` and `url`.",
+				Required:            true,
+				Validators:          []validator.String{notBlank()},
+			},
+			"default_branch": schema.StringAttribute{
+				MarkdownDescription: "The branch whose results the suite shows by default, such as `main`.",
+				Required:            true,
+				Validators:          []validator.String{notBlank()},
+			},
+			"team_owner_id": schema.StringAttribute{
+				MarkdownDescription: "The ID (UUID) of the team given access to the suite when it is created (REST `team_ids`). " +
+					"Required where the organization has teams enabled. The service does not report it, so it is kept " +
+					"from the configuration; changing it from one team to another replaces the suite, and setting it on " +
+					"an imported suite only records it.",
+				Optional:      true,
+				Validators:    []validator.String{uuidValidator()},
+				PlanModifiers: []planmodifier.String{replaceWhenChangedFromKnown()},
+			},
+			"emoji": schema.StringAttribute{
+				MarkdownDescription: "An emoji shown with the suite, in emoji syntax such as `:rspec:`.",
+				Optional:            true,
+				Validators:          []validator.String{stringvalidator.LengthAtLeast(1)},
+			},
+			"color": schema.StringAttribute{
+				MarkdownDescription: "A color shown with the suite, as a hex code such as `#E0F1FF`.",
+				Optional:            true,
+				Validators:          []validator.String{stringvalidator.RegexMatches(hexColor, "must be a hex color code such as #E0F1FF")},
+			},
+			"application_name": schema.StringAttribute{
+				MarkdownDescription: "The name of the application the suite tests.",
+				Optional:            true,
+				Validators:          []validator.String{stringvalidator.LengthAtLeast(1)},
+			},
+			"slug": schema.StringAttribute{
+				MarkdownDescription: "The suite's slug, derived from its name.",
+				Computed:            true,
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+			"api_token": schema.StringAttribute{
+				MarkdownDescription: "The suite's API token, for test collectors (`BUILDKITE_ANALYTICS_TOKEN`). Known only " +
+					"to the Terraform that created the suite: null for an imported suite.",
+				Computed:      true,
+				Sensitive:     true,
+				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+		}, attrID, attrUUID, attrGraphQLID, attrURL, attrWebURL),
+	}
+}
+
+// ModifyPlan checks scopes (the base) and marks the slug and the URLs unknown when the name changes, since
+// the service derives them from it.
+func (r *testSuiteResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	r.resourceBase.ModifyPlan(ctx, req, resp)
+	unknownWhenRenamed(ctx, req, resp, "slug", "url", "web_url")
+}
+
+func (r *testSuiteResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan testSuiteModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := r.timeout(ctx, opCreate)
+	defer cancel()
+	s, err := r.client().TestSuites.Create(ctx, plan.toCreate())
+	if err != nil {
+		if plan.TeamOwnerID.IsNull() && buildkite.IsValidation(err) && strings.Contains(strings.ToLower(describeError(err)), "team") {
+			resp.Diagnostics.AddAttributeError(path.Root("team_owner_id"), "Unable to Create Test Suite",
+				fmt.Sprintf("Creating test suite %s: %s. The organization has teams enabled, so a test suite needs a team: "+
+					"set team_owner_id to the ID of a team.", plan.Name.ValueString(), describeError(err)))
+			return
+		}
+		addAPIError(&resp.Diagnostics, "create", "test suite", plan.Name.ValueString(), err)
+		return
+	}
+	plan.fromAPI(s)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+// find reads the suite by its slug, then by its ID: a suite renamed elsewhere has a new slug.
+func (r *testSuiteResource) find(ctx context.Context, m *testSuiteModel) (*buildkite.TestSuite, error) {
+	return bySlugThenID(ctx, m.Slug.ValueString(), m.ID.ValueString(), r.client().TestSuites.Get, r.client().TestSuites.GetByID)
+}
+
+func (m *testSuiteModel) ident() string {
+	if id := m.ID.ValueString(); id != "" {
+		return id
+	}
+	return m.Slug.ValueString()
+}
+
+func (r *testSuiteResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var state testSuiteModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := r.timeout(ctx, opRead)
+	defer cancel()
+	s, err := r.find(ctx, &state)
+	if err != nil {
+		r.readFailed(ctx, resp, err, "test suite", state.ident())
+		return
+	}
+	state.fromAPI(s)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+func (r *testSuiteResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan, state testSuiteModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := r.timeout(ctx, opUpdate)
+	defer cancel()
+	// The slug in state may be stale if the suite was renamed elsewhere since the last refresh.
+	cur, err := r.find(ctx, &state)
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "update", "test suite", state.ident(), err)
+		return
+	}
+	s, err := r.client().TestSuites.Update(ctx, cur.Slug, plan.toUpdate())
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "update", "test suite", state.ident(), err)
+		return
+	}
+	plan.APIToken = state.APIToken
+	plan.fromAPI(s)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+func (r *testSuiteResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state testSuiteModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := r.timeout(ctx, opDelete)
+	defer cancel()
+	cur, err := r.find(ctx, &state)
+	if err == nil {
+		err = r.client().TestSuites.Delete(ctx, cur.Slug)
+	}
+	r.deleteFailed(ctx, &resp.Diagnostics, err, "test suite", state.ident())
+}
+
+// ImportState accepts the suite's slug or its ID.
+func (r *testSuiteResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	parts, ok := parseImportID(resp, req.ID, keyPart("<test suite slug or id>"))
+	if !ok {
+		return
+	}
+	resp.Diagnostics.Append(setSlugOrID(ctx, resp, parts[0])...)
+}
+
+// bySlugThenID reads an object the service addresses by slug: by the slug in state, then, when that answers
+// 404 (the object was renamed elsewhere, or only its ID is known after an import), by its ID.
+func bySlugThenID[T any](ctx context.Context, slug, id string,
+	get, getByID func(context.Context, string) (*T, error)) (*T, error) {
+	if slug != "" {
+		obj, err := get(ctx, slug)
+		if err == nil || !buildkite.IsNotFound(err) || id == "" {
+			return obj, err
+		}
+	}
+	return getByID(ctx, id)
+}
+
+// setSlugOrID starts an imported object's state from its import key: a UUID is its ID, anything else its
+// slug. Read then finds the object either way.
+func setSlugOrID(ctx context.Context, resp *resource.ImportStateResponse, key string) diag.Diagnostics {
+	attr := "slug"
+	if isUUID(key) {
+		attr = "id"
+	}
+	return resp.State.SetAttribute(ctx, path.Root(attr), key)
+}
+
+// unknownWhenRenamed marks derived attributes unknown in a plan that changes "name": the service derives
+// them (slug, URLs) from it.
+func unknownWhenRenamed(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, attrs ...string) {
+	if req.State.Raw.IsNull() || req.Plan.Raw.IsNull() {
+		return
+	}
+	var planned, prior types.String
+	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("name"), &planned)...)
+	resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("name"), &prior)...)
+	if resp.Diagnostics.HasError() || planned.Equal(prior) {
+		return
+	}
+	for _, a := range attrs {
+		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root(a), types.StringUnknown())...)
+	}
+}
+
+// replaceWhenChangedFromKnown replaces the resource when a create-only attribute changes from one value to
+// another, but not when it is first set on an imported object (whose value the service never reported) or
+// removed from the configuration: neither changes anything on the service.
+func replaceWhenChangedFromKnown() planmodifier.String {
+	return stringplanmodifier.RequiresReplaceIf(
+		func(_ context.Context, req planmodifier.StringRequest, resp *stringplanmodifier.RequiresReplaceIfFuncResponse) {
+			resp.RequiresReplace = !req.StateValue.IsNull() && !req.PlanValue.IsNull() && !req.PlanValue.Equal(req.StateValue)
+		},
+		"Changing the value from one value to another replaces the resource.",
+		"Changing the value from one value to another replaces the resource.",
+	)
+}

@@ -1,0 +1,192 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/compare"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/fakeserver"
+)
+
+func testAccTestSuiteConfig(name, teamID, extra string) string {
+	return fmt.Sprintf(`
+resource "buildkite_test_suite" "test" {
+  name           = %q
+  default_branch = "main"
+  team_owner_id  = %q
+%s
+}
+`, name, teamID, extra)
+}
+
+func TestAccTestSuiteResource_basic(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	owner, other := e.team("owners"), e.team("others")
+	name := e.name("suite")
+	const addr = "buildkite_test_suite.test"
+
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             e.checkDestroyed("buildkite_test_suite"),
+		Steps: steps(
+			step(resource.TestStep{
+				Config: e.config(testAccTestSuiteConfig(name, owner, `  emoji            = ":test_tube:"
+  color            = "#E0F1FF"
+  application_name = "web"`)),
+				Check: e.checkExists(addr),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("slug"), knownvalue.StringExact(name)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("emoji"), knownvalue.StringExact(":test_tube:")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("application_name"), knownvalue.StringExact("web")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("api_token"), knownvalue.NotNull()),
+					statecheck.CompareValuePairs(addr, tfjsonpath.New("id"), addr, tfjsonpath.New("uuid"), compare.ValuesSame()),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("graphql_id"), knownvalue.NotNull()),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("web_url"), knownvalue.NotNull()),
+				},
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+			}),
+			// The API token and the team are in no read: an import has neither.
+			importSteps(addr, importID(addr, "slug"), "api_token", "team_owner_id"),
+			step(resource.TestStep{
+				ResourceName: addr, ImportState: true, ImportStateIdFunc: importID(addr, "id"),
+				ImportStateVerify: true, ImportStateVerifyIgnore: []string{"api_token", "team_owner_id"},
+			}),
+			step(resource.TestStep{
+				// Rename (a new slug), recolor, drop the emoji and application: in place, the token kept.
+				Config: e.config(testAccTestSuiteConfig(name+"-2", owner, `  color = "#000000"`)),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("slug"), knownvalue.StringExact(name+"-2")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("emoji"), knownvalue.Null()),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("application_name"), knownvalue.Null()),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("color"), knownvalue.StringExact("#000000")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("api_token"), knownvalue.NotNull()),
+				},
+			}),
+			step(resource.TestStep{
+				// Another owning team cannot be set through REST: the suite is replaced.
+				Config: e.config(testAccTestSuiteConfig(name+"-2", other, "")),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionReplace)},
+				},
+				Check: e.checkExists(addr),
+			}),
+		),
+	})
+}
+
+func TestAccTestSuiteResource_disappears(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	e.disappears("buildkite_test_suite.test", testAccTestSuiteConfig(e.name("gone"), e.team("owners"), ""))
+}
+
+// A suite renamed outside Terraform has a new slug; it is found again by its ID and renamed back in place.
+func TestAccTestSuiteResource_renamedOutside(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	const addr = "buildkite_test_suite.test"
+	name := e.name("renamed")
+	cfg := e.config(testAccTestSuiteConfig(name, e.team("owners"), ""))
+	renameOutside := func(s *terraform.State) error {
+		slug := s.RootModule().Resources[addr].Primary.Attributes["slug"]
+		elsewhere := name + "-elsewhere"
+		_, err := e.client.TestSuites.Update(context.Background(), slug, buildkite.TestSuiteUpdate{Name: &elsewhere})
+		return err
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             e.checkDestroyed("buildkite_test_suite"),
+		Steps: []resource.TestStep{
+			{Config: cfg, Check: renameOutside, ExpectNonEmptyPlan: true},
+			{
+				Config: cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("slug"), knownvalue.StringExact(name)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("api_token"), knownvalue.NotNull()),
+				},
+			},
+		},
+	})
+}
+
+// Where teams are enabled a suite needs a team; without team_owner_id the error says so.
+func TestAccTestSuiteResource_teamRequired(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	if e.live {
+		t.Skip("whether the organization has teams enabled is the emulator's setting")
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		Steps: []resource.TestStep{{
+			Config: e.config(`
+resource "buildkite_test_suite" "test" {
+  name           = "no-team"
+  default_branch = "main"
+}
+`),
+			ExpectError: regexpMust(`(?s)teams enabled.*set\s+team_owner_id\s+to\s+the\s+ID\s+of\s+a\s+team`),
+		}},
+	})
+}
+
+func TestAccTestSuiteResource_validation(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		Steps: []resource.TestStep{
+			{
+				Config:      e.config(testAccTestSuiteConfig("x", "VGVhbS0tLWFiYw==", "")),
+				ExpectError: regexpMust(`team_owner_id must be a UUID`),
+				PlanOnly:    true,
+			},
+			{
+				Config:      e.config(testAccTestSuiteConfig("x", "01234567-89ab-cdef-0123-456789abcdef", `  color = "blue"`)),
+				ExpectError: regexpMust(`Attribute color must be a hex color code`),
+				PlanOnly:    true,
+			},
+			{
+				Config:        e.config(testAccTestSuiteConfig("x", "01234567-89ab-cdef-0123-456789abcdef", "")),
+				ResourceName:  "buildkite_test_suite.test",
+				ImportState:   true,
+				ImportStateId: "a/b",
+				ExpectError:   regexpMust(`Invalid Import ID`),
+			},
+		},
+	})
+}
+
+func init() {
+	registerTestKind("buildkite_test_suite", testKind{
+		fake:     fakeserver.KindSuite,
+		storeKey: byID,
+		get: func(ctx context.Context, c *buildkite.Client, a map[string]string) error {
+			_, err := c.TestSuites.GetByID(ctx, a["id"])
+			return err
+		},
+		del: func(ctx context.Context, c *buildkite.Client, a map[string]string) error {
+			return c.TestSuites.Delete(ctx, a["slug"])
+		},
+	})
+}
