@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"regexp"
 	"testing"
 	"time"
@@ -253,9 +254,9 @@ func TestAccClusters_query(t *testing.T) {
 	lists := 0
 	for _, r := range calls {
 		switch {
-		case r.Method == "GET" && listing.MatchString(r.Path):
+		case r.Method == http.MethodGet && listing.MatchString(r.Path):
 			lists++
-		case r.Method == "GET" && (r.Path == "/v2/access-token" || r.Path == "/v2/organizations/"+e.org):
+		case r.Method == http.MethodGet && (r.Path == "/v2/access-token" || r.Path == "/v2/organizations/"+e.org):
 		default:
 			t.Errorf("terraform query made %s %s; it should only list", r.Method, r.Path)
 		}
