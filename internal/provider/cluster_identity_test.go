@@ -13,7 +13,7 @@ import (
 // Import by identity (Terraform 1.12+) of the cluster resources; `make testacc-next` runs these.
 
 func TestAccClusterResource_identity(t *testing.T) {
-	requireCLI(t, "import by identity", identityCLI)
+	requireCLI(t, identityCLI)
 	t.Parallel()
 	e := newTestEnv(t)
 	const addr = "buildkite_cluster.test"
@@ -31,7 +31,7 @@ func TestAccClusterResource_identity(t *testing.T) {
 }
 
 func TestAccClusterQueueResource_identity(t *testing.T) {
-	requireCLI(t, "import by identity", identityCLI)
+	requireCLI(t, identityCLI)
 	t.Parallel()
 	e := newTestEnv(t)
 	const addr = "buildkite_cluster_queue.test"
@@ -61,7 +61,7 @@ func TestAccClusterQueueResource_identity(t *testing.T) {
 // TestAccClusterQueueResource_identityInvalid imports with identities that cannot name a queue: each is
 // refused at plan time, naming the attribute.
 func TestAccClusterQueueResource_identityInvalid(t *testing.T) {
-	requireCLI(t, "import by identity", identityCLI)
+	requireCLI(t, identityCLI)
 	t.Parallel()
 	e := newTestEnv(t)
 	importBlock := func(clusterID, key string) string {
@@ -98,7 +98,7 @@ resource "buildkite_cluster_queue" "test" {
 }
 
 func TestAccClusterAgentTokenResource_identity(t *testing.T) {
-	requireCLI(t, "import by identity", identityCLI)
+	requireCLI(t, identityCLI)
 	t.Parallel()
 	e := newTestEnv(t)
 	const addr = "buildkite_cluster_agent_token.test"
@@ -131,7 +131,7 @@ func TestAccClusterAgentTokenResource_identity(t *testing.T) {
 }
 
 func TestAccClusterDefaultQueueResource_identity(t *testing.T) {
-	requireCLI(t, "import by identity", identityCLI)
+	requireCLI(t, identityCLI)
 	t.Parallel()
 	e := newTestEnv(t)
 	const addr = "buildkite_cluster_default_queue.test"

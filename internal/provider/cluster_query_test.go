@@ -93,7 +93,7 @@ list %q %q {
 }
 
 func TestAccClusterResource_query(t *testing.T) {
-	requireCLI(t, "terraform query", queryCLI)
+	requireCLI(t, queryCLI)
 	t.Parallel()
 	e := newTestEnv(t)
 	base := e.name("query")
@@ -127,7 +127,7 @@ func TestAccClusterResource_query(t *testing.T) {
 }
 
 func TestAccClusterQueueResource_query(t *testing.T) {
-	requireCLI(t, "terraform query", queryCLI)
+	requireCLI(t, queryCLI)
 	t.Parallel()
 	e := newTestEnv(t)
 	base := e.name("query")
@@ -168,7 +168,7 @@ func TestAccClusterQueueResource_query(t *testing.T) {
 }
 
 func TestAccClusterAgentTokenResource_query(t *testing.T) {
-	requireCLI(t, "terraform query", queryCLI)
+	requireCLI(t, queryCLI)
 	t.Parallel()
 	e := newTestEnv(t)
 	base := e.name("query")
@@ -203,7 +203,7 @@ func TestAccClusterAgentTokenResource_query(t *testing.T) {
 }
 
 func TestAccClusterDefaultQueueResource_query(t *testing.T) {
-	requireCLI(t, "terraform query", queryCLI)
+	requireCLI(t, queryCLI)
 	t.Parallel()
 	e := newTestEnv(t)
 	base := e.name("query")
@@ -236,7 +236,7 @@ func TestAccClusterDefaultQueueResource_query(t *testing.T) {
 // TestAccClusters_query imports everything the cluster list resources find in one query, as the guide does,
 // and counts the calls: listings only, never one GET per object.
 func TestAccClusters_query(t *testing.T) {
-	requireCLI(t, "terraform query", queryCLI)
+	requireCLI(t, queryCLI)
 	t.Parallel()
 	e := newTestEnv(t)
 	e.seedClusters(t, e.name("query"))

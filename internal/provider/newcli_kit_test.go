@@ -34,11 +34,18 @@ import (
 
 const envTerraformPath = "TF_ACC_TERRAFORM_PATH"
 
+// cliFeature is what a test needs of the CLI: the first Terraform and OpenTofu versions that have it (nil:
+// none has).
+type cliFeature struct {
+	name                string
+	terraform, opentofu *goversion.Version
+}
+
 var (
-	// identityCLI is the first Terraform with resource identity and import blocks that name one.
-	identityCLI = goversion.Must(goversion.NewVersion("1.12.0"))
-	// queryCLI is the first Terraform with list resources and `terraform query`.
-	queryCLI = goversion.Must(goversion.NewVersion("1.14.0"))
+	// identityCLI: resource identity and import blocks that name one.
+	identityCLI = cliFeature{"import by identity", goversion.Must(goversion.NewVersion("1.12.0")), goversion.Must(goversion.NewVersion("1.12.0"))}
+	// queryCLI: list resources and `terraform query`, which OpenTofu does not have (1.12).
+	queryCLI = cliFeature{"terraform query", goversion.Must(goversion.NewVersion("1.14.0")), nil}
 )
 
 // cliInfo is what a CLI binary says of itself.
@@ -49,14 +56,14 @@ type cliInfo struct {
 
 var cliInfos sync.Map // path -> cliInfo, asked once per binary
 
-// requireCLI returns the CLI that TF_ACC_TERRAFORM_PATH names once it is at least min. It skips the test,
-// saying how to run it, only when the variable is unset; a variable that names no working CLI, or an older
-// one, fails the test.
-func requireCLI(t *testing.T, feature string, min *goversion.Version) string {
+// requireCLI returns the CLI that TF_ACC_TERRAFORM_PATH names once it has the feature. It skips the test,
+// saying how to run it, only when the variable is unset; a variable that names no working CLI, or one
+// without the feature, fails the test.
+func requireCLI(t *testing.T, feature cliFeature) string {
 	t.Helper()
 	p := os.Getenv(envTerraformPath)
 	if p == "" {
-		t.Skipf("%s needs Terraform %s or later and %s is unset: run `make testacc-next`, which builds bin/terraform-1.15 and runs this test under it", feature, min, envTerraformPath)
+		t.Skipf("%s needs Terraform %s or later and %s is unset: run `make testacc-next`, which builds bin/terraform-1.15 and runs this test under it", feature.name, feature.terraform, envTerraformPath)
 	}
 	abs, err := filepath.Abs(p)
 	if err != nil {
@@ -71,8 +78,15 @@ func requireCLI(t *testing.T, feature string, min *goversion.Version) string {
 		v, _ = cliInfos.LoadOrStore(abs, info)
 	}
 	info := v.(cliInfo)
-	if info.name != "Terraform" || info.version.LessThan(min) {
-		t.Fatalf("%s needs Terraform %s or later, and %s=%q is %s %s", feature, min, envTerraformPath, p, info.name, info.version)
+	min := feature.terraform
+	if info.name == "OpenTofu" {
+		min = feature.opentofu
+	}
+	if min == nil {
+		t.Fatalf("%s=%q is %s %s, which has no %s", envTerraformPath, p, info.name, info.version, feature.name)
+	}
+	if info.version.LessThan(min) {
+		t.Fatalf("%s needs %s %s or later, and %s=%q is %s %s", feature.name, info.name, min, envTerraformPath, p, info.name, info.version)
 	}
 	return abs
 }
@@ -150,7 +164,7 @@ func identityOf(kv ...string) map[string]knownvalue.Check {
 // of the emulator (none in live mode).
 func (e *testEnv) queryImport(t *testing.T, query string, want int) []fakeserver.Request {
 	t.Helper()
-	cli := requireCLI(t, "terraform query -generate-config-out", queryCLI)
+	cli := requireCLI(t, queryCLI)
 	dir := t.TempDir()
 	write := func(name, content string) {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o600); err != nil {
