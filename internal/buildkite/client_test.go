@@ -46,11 +46,10 @@ func TestNewClient_defaultsAndNormalisation(t *testing.T) {
 	if c.BaseURL() != DefaultBaseURL || c.AgentURL() != DefaultAgentURL || c.Organization() != "acme" {
 		t.Errorf("got base %q agent %q org %q", c.BaseURL(), c.AgentURL(), c.Organization())
 	}
-	if c.http.RetryMax != 5 || c.http.RetryWaitMin != defaultRetryWaitMin || c.http.RetryWaitMax != defaultRetryWaitMax {
-		t.Errorf("retry defaults = %d %v %v", c.http.RetryMax, c.http.RetryWaitMin, c.http.RetryWaitMax)
-	}
-	if c.http.Logger != nil {
-		t.Errorf("retry logger = %v, want nil", c.http.Logger)
+	if c.maxRetries != 0 || c.retryWaitMin != defaultRetryWaitMin || c.retryWaitMax != defaultRetryWaitMax ||
+		c.attemptTimeout != DefaultAttemptTimeout || c.callTimeout != DefaultCallTimeout || c.log != nil {
+		t.Errorf("defaults: retries %d, waits %v..%v, timeouts %v/%v, logger %v",
+			c.maxRetries, c.retryWaitMin, c.retryWaitMax, c.attemptTimeout, c.callTimeout, c.log)
 	}
 
 	c, err = NewClient(Config{Organization: "acme", Token: "t", BaseURL: "https://proxy.example/bk/v2/", MaxRetries: -1})
@@ -60,8 +59,8 @@ func TestNewClient_defaultsAndNormalisation(t *testing.T) {
 	if c.BaseURL() != "https://proxy.example/bk" {
 		t.Errorf("BaseURL() = %q, want the /v2 and trailing slash dropped", c.BaseURL())
 	}
-	if c.http.RetryMax != 0 {
-		t.Errorf("RetryMax = %d for MaxRetries -1, want 0", c.http.RetryMax)
+	if c.maxRetries != -1 {
+		t.Errorf("maxRetries = %d for MaxRetries -1, want -1 (no retries)", c.maxRetries)
 	}
 }
 

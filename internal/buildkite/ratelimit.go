@@ -2,6 +2,9 @@ package buildkite
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -60,8 +63,8 @@ func (g *rateGate) wait(ctx context.Context) error {
 	}
 }
 
-// gateTransport waits at the gate before every attempt (first tries and
-// retries alike) and records the rate-limit state of every response.
+// gateTransport waits at the gate before every attempt (first tries and retries alike), counts the attempt
+// in the call's tally, bounds it by the attempt timeout and records the rate-limit state of every response.
 type gateTransport struct {
 	base   http.RoundTripper
 	client *Client
@@ -69,20 +72,45 @@ type gateTransport struct {
 
 var _ http.RoundTripper = (*gateTransport)(nil)
 
-// RoundTrip implements http.RoundTripper.
+// RoundTrip implements http.RoundTripper. The attempt timeout starts after the gate, so a wait for the
+// rate-limit window never uses it up, and ends when the response body is closed.
 func (t *gateTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	if err := t.client.gate.wait(req.Context()); err != nil {
+	ctx := req.Context()
+	if err := t.client.gate.wait(ctx); err != nil {
 		// RoundTrip must close the body even when it does not send it.
 		if req.Body != nil {
 			_ = req.Body.Close()
 		}
 		return nil, err
 	}
-	resp, err := t.base.RoundTrip(req)
-	if resp != nil {
-		t.client.observe(resp)
+	if n := tallyFrom(ctx); n != nil {
+		n.n.Add(1)
 	}
-	return resp, err
+	actx, cancel := context.WithTimeoutCause(ctx, t.client.attemptTimeout, errAttemptTimeout)
+	resp, err := t.base.RoundTrip(req.WithContext(actx))
+	if err != nil {
+		cancel()
+		if ctx.Err() == nil && errors.Is(context.Cause(actx), errAttemptTimeout) {
+			err = fmt.Errorf("%w (%s)", errAttemptTimeout, t.client.attemptTimeout)
+		}
+		return nil, err
+	}
+	t.client.observe(resp)
+	resp.Body = &cancelOnClose{ReadCloser: resp.Body, cancel: cancel}
+	return resp, nil
+}
+
+// cancelOnClose ends an attempt's context when its body is closed.
+type cancelOnClose struct {
+	io.ReadCloser
+	cancel context.CancelFunc
+}
+
+// Close closes the body, then releases the attempt's timer.
+func (b *cancelOnClose) Close() error {
+	err := b.ReadCloser.Close()
+	b.cancel()
+	return err
 }
 
 // CloseIdleConnections forwards to the wrapped transport so

@@ -33,15 +33,6 @@ type call struct {
 	agentToken string
 }
 
-// repeatableKey carries call.repeatable to checkRetry, which only sees the request's context.
-type repeatableKey struct{}
-
-// isRepeatable reports whether the call behind ctx may be sent again after an unknown outcome.
-func isRepeatable(ctx context.Context) bool {
-	r, _ := ctx.Value(repeatableKey{}).(bool)
-	return r
-}
-
 // joinPath appends escaped segments to an escaped prefix. An empty segment, "." or ".." is refused, since it
 // would turn a Get into a List or change which object the path names.
 func joinPath(prefix string, segments ...string) (string, error) {
