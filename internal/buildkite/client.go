@@ -261,8 +261,11 @@ func (c *Client) do(ctx context.Context, r call, u *url.URL) (http.Header, error
 	t := &tally{start: time.Now()}
 	ctx = context.WithValue(ctx, tallyKey{}, t)
 
+	c.logRequestBody(ctx, method, path, body)
 	for retries := 0; ; retries++ {
+		began := time.Now()
 		res := c.attempt(ctx, r, u, body)
+		c.logAttempt(ctx, method, path, t.n.Load(), time.Since(began), res)
 		if res.err != nil && ctx.Err() != nil {
 			// The deadline or the caller ended the call in the middle of this attempt.
 			return nil, c.ended(ctx, method, path, t, res)
