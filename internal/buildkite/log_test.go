@@ -114,8 +114,8 @@ func TestMaskBody(t *testing.T) {
 	cases := map[string]string{
 		`{"token":"a","api_token":"b","Access_Token":"c","client_secret":"d","name":"n","token_count":3}`: `{"Access_Token":"***","api_token":"***","client_secret":"***","name":"n","token":"***","token_count":3}`,
 		`[{"x":{"secret":"s","token":null}}]`: `[{"x":{"secret":"***","token":null}}]`,
-		`{"n":12345678901234567890}`:           `{"n":12345678901234567890}`,
-		`<html>Bad   gateway</html>`:            `<html>Bad gateway</html>`,
+		`{"n":12345678901234567890}`:          `{"n":12345678901234567890}`,
+		`<html>Bad   gateway</html>`:          `<html>Bad gateway</html>`,
 	}
 	for in, want := range cases {
 		if got := maskBody([]byte(in)); got != want {
