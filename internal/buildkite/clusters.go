@@ -2,6 +2,7 @@ package buildkite
 
 import (
 	"context"
+	"iter"
 	"net/http"
 	"time"
 )
@@ -67,6 +68,15 @@ func (s *ClustersService) List(ctx context.Context) ([]Cluster, error) {
 		return nil, err
 	}
 	return listAll[Cluster](ctx, s.client, p, nil)
+}
+
+// Each yields the organization's clusters page by page; stopping early fetches no further page.
+func (s *ClustersService) Each(ctx context.Context, opts ListOptions) iter.Seq2[*Cluster, error] {
+	p, err := s.client.orgPath("clusters")
+	if err != nil {
+		return func(yield func(*Cluster, error) bool) { yield(nil, err) }
+	}
+	return listEach[Cluster](ctx, s.client, p, opts)
 }
 
 // Get returns one cluster by ID.
