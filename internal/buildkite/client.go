@@ -95,9 +95,10 @@ type Client struct {
 	token     string
 	userAgent string
 
-	http *http.Client
-	gate *rateGate
-	log  Logger
+	http  *http.Client
+	gate  *rateGate
+	log   Logger
+	lists collections // what readItem knows of each collection's listing
 
 	maxRetries     int // < 0: none; 0: until the deadline
 	retryWaitMin   time.Duration
@@ -232,7 +233,9 @@ func (c *Client) send(ctx context.Context, r call) (http.Header, error) {
 	if err != nil {
 		return nil, err
 	}
-	return c.do(ctx, r, u)
+	h, err := c.do(ctx, r, u)
+	c.noteWrite(r)
+	return h, err
 }
 
 // do sends one call to u: it encodes the body as JSON, authenticates, retries and paces, turns any non-2xx

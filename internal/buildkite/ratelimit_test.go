@@ -133,7 +133,7 @@ func TestRateLimit_pacesAllGoroutines(t *testing.T) {
 	errs := make(chan error, n)
 	for range n {
 		wg.Go(func() {
-			if _, err := c.Clusters.Get(ctx, "c1"); err != nil {
+			if _, err := c.Organizations.Get(ctx); err != nil {
 				errs <- err
 			}
 		})

@@ -98,15 +98,6 @@ func (c *Client) remove(ctx context.Context, path string) error {
 	return err
 }
 
-// readItem reads one member of a listable collection: listPath is the collection's listing, itemPath the
-// member's own path and key the ID, slug or key the member was asked for; keys returns every key a
-// member answers to. The request path may answer it from a listing when that costs fewer calls than reading
-// each member (see Requests under load); callers only see one object or an *Error with 404.
-func readItem[T any](ctx context.Context, c *Client, listPath, itemPath, key string, keys func(*T) []string) (*T, error) {
-	_, _, _ = listPath, key, keys
-	return get[T](ctx, c, itemPath, nil)
-}
-
 // createOrAdopt creates like create, for objects something identifies (a queue's key in its cluster, a
 // pipeline's slug, an association's pair). When the create's outcome is unknown (the connection was lost
 // after sending, or the service answered 5xx), find tells whether it happened: an object found is adopted,
