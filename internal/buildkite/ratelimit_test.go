@@ -190,7 +190,7 @@ func TestRateLimit_observe(t *testing.T) {
 		return r
 	}
 
-	c.observe(resp(200, "RateLimit-Remaining", "3", "RateLimit-Reset", "30"))
+	c.observe(resp(200, "RateLimit-Remaining", "3", "RateLimit-Reset", "2"))
 	if !c.gate.openAt().IsZero() {
 		t.Error("gate closed while requests remain")
 	}
