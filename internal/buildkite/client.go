@@ -256,11 +256,8 @@ func (c *Client) do(ctx context.Context, r call, u *url.URL) (http.Header, error
 		body = b
 	}
 
-	if _, ok := ctx.Deadline(); !ok {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, c.callTimeout)
-		defer cancel()
-	}
+	ctx, cancel := c.callContext(ctx)
+	defer cancel()
 	t := &tally{start: time.Now()}
 	ctx = context.WithValue(ctx, tallyKey{}, t)
 
@@ -294,6 +291,23 @@ func (c *Client) do(ctx context.Context, r call, u *url.URL) (http.Header, error
 			return nil, c.ended(ctx, method, path, t, res)
 		}
 	}
+}
+
+// callContext gives ctx the call deadline, CallTimeout, unless it has one.
+func (c *Client) callContext(ctx context.Context) (context.Context, context.CancelFunc) {
+	if _, ok := ctx.Deadline(); ok {
+		return ctx, func() {}
+	}
+	return context.WithTimeout(ctx, c.callTimeout)
+}
+
+// pause waits before retry number tries (0 for the first) of something that is not a single call, such as
+// a create repeated after an unknown outcome, and tells when MaxRetries or the deadline forbid it.
+func (c *Client) pause(ctx context.Context, tries int) error {
+	if c.maxRetries < 0 || (c.maxRetries > 0 && tries >= c.maxRetries) {
+		return errors.New("retries used up")
+	}
+	return sleep(ctx, exponential(c.retryWaitMin, c.retryWaitMax, tries))
 }
 
 // result is what a call returns after the attempt judge found final: an *Error for a non-2xx, or the body

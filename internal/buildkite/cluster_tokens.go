@@ -84,13 +84,21 @@ func (s *ClusterTokensService) Get(ctx context.Context, clusterID, id string) (*
 	return readItem(ctx, s.client, list, p, id, func(t *ClusterToken) []string { return []string{t.ID} })
 }
 
-// Create creates an agent token; the response is the only one carrying Token.
+// Create creates an agent token; the response is the only one carrying Token. When the answer is lost, the
+// secret is lost with it: a token of the same description created since the request was sent is revoked
+// and the create repeated, so no valid token is left that nobody knows of.
 func (s *ClusterTokensService) Create(ctx context.Context, clusterID string, in ClusterTokenCreate) (*ClusterToken, error) {
 	p, err := s.client.orgPath("clusters", clusterID, "tokens")
 	if err != nil {
 		return nil, err
 	}
-	return create[ClusterToken](ctx, s.client, p, in)
+	return createOrReplace(ctx, s.client, p, in,
+		func(ctx context.Context, since time.Time) (*ClusterToken, error) {
+			return findCreated(ctx, s.client, p, since,
+				func(t *ClusterToken) *time.Time { return t.CreatedAt },
+				func(t *ClusterToken) bool { return t.Description == in.Description })
+		},
+		func(ctx context.Context, t *ClusterToken) error { return s.Delete(ctx, clusterID, t.ID) })
 }
 
 // Update changes an agent token with PATCH: the specification does not show

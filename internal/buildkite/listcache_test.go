@@ -19,10 +19,15 @@ type emulator struct {
 	url string
 }
 
-func newEmulator(t *testing.T, opts fakeserver.Options) *emulator {
+// newEmulator serves a new emulator, through front when given (a test's faults).
+func newEmulator(t *testing.T, opts fakeserver.Options, front ...func(http.Handler) http.Handler) *emulator {
 	t.Helper()
 	fs := fakeserver.New(opts)
-	srv := httptest.NewServer(fs)
+	var h http.Handler = fs
+	for _, f := range front {
+		h = f(h)
+	}
+	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
 	return &emulator{Server: fs, url: srv.URL}
 }

@@ -114,3 +114,10 @@ func isSecretField(key string) bool {
 	k := strings.ToLower(key)
 	return k == "token" || strings.HasSuffix(k, "_token") || strings.HasSuffix(k, "secret") || k == "password"
 }
+
+// debug logs one line at DEBUG when a Logger is set.
+func (c *Client) debug(ctx context.Context, msg string, fields map[string]any) {
+	if c.log != nil {
+		c.log.Debug(ctx, msg, fields)
+	}
+}
