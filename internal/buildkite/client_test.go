@@ -162,3 +162,37 @@ func TestClient_contextCanceledBeforeSending(t *testing.T) {
 		t.Errorf("server saw %d requests after cancellation", s.count())
 	}
 }
+
+func TestClient_pathRoots(t *testing.T) {
+	c := newTestClient(t, "https://api.example")
+	for _, tc := range []struct {
+		build func(...string) (string, error)
+		want  string
+	}{
+		{c.orgPath, "/v2/organizations/acme/a%2Fb/c"},
+		{c.analyticsPath, "/v2/analytics/organizations/acme/a%2Fb/c"},
+		{c.packagesPath, "/v2/packages/organizations/acme/a%2Fb/c"},
+	} {
+		if got, err := tc.build("a/b", "c"); err != nil || got != tc.want {
+			t.Errorf("path = %q, %v; want %q", got, err, tc.want)
+		}
+		if _, err := tc.build(".."); !errors.Is(err, ErrInvalidID) {
+			t.Errorf("path of \"..\": error = %v, want ErrInvalidID", err)
+		}
+	}
+}
+
+func TestClient_sendReturnsHeadersAndUsesAgentOrigin(t *testing.T) {
+	s := newStub(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("X-Seen", r.Header.Get("Authorization"))
+		respond(http.StatusOK, `{}`)(w, r)
+	})
+	c := newTestClient(t, "https://api.example", func(c *Config) { c.AgentURL = s.srv.URL })
+	h, err := c.send(context.Background(), call{method: http.MethodGet, path: "/v3/metrics", agentToken: "agent-secret", repeatable: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h.Get("X-Seen") != "Token agent-secret" || s.only(t).Path != "/v3/metrics" {
+		t.Errorf("agent call sent Authorization %q to %s", h.Get("X-Seen"), s.only(t).Path)
+	}
+}
