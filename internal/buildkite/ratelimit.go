@@ -98,11 +98,10 @@ func (g *rateGate) acquire(ctx context.Context) error {
 			wait = g.until.Sub(now)
 		case !g.seen && g.inFlight > 0:
 			wait = -1 // until the first answer says what the window holds
-		case g.known && g.left-g.inFlight < 1:
-			wait = -1
-			if !g.resetAt.IsZero() {
-				wait = max(g.resetAt.Sub(now), time.Millisecond)
-			}
+		case g.known && g.left-g.inFlight < 1 && !g.resetAt.IsZero():
+			wait = max(g.resetAt.Sub(now), time.Millisecond)
+		case g.known && g.left-g.inFlight < 1 && g.inFlight > 0:
+			wait = -1 // a new window whose end no answer has told yet: the next answer will
 		default:
 			g.inFlight++
 			g.mu.Unlock()

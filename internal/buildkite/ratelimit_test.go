@@ -221,3 +221,20 @@ func TestRateLimit_observe(t *testing.T) {
 		t.Errorf("429 Retry-After did not close the gate: +%v", at.Sub(before))
 	}
 }
+
+// TestRateLimit_newWindowWithoutAnswersDoesNotStall: when every request of a new window fails without an
+// answer, nothing will tell the window's end; the gate lets the next request go rather than wait forever.
+func TestRateLimit_newWindowWithoutAnswersDoesNotStall(t *testing.T) {
+	g := &rateGate{seen: true, known: true, limit: 2, left: 2}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	for range 2 {
+		if err := g.acquire(ctx); err != nil {
+			t.Fatal(err)
+		}
+		g.release(window{}, true)
+	}
+	if err := g.acquire(ctx); err != nil {
+		t.Fatalf("third request: %v", err)
+	}
+}
