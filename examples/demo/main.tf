@@ -35,7 +35,7 @@ resource "buildkite_cluster_queue" "macos" {
 resource "buildkite_cluster_agent_token" "linux" {
   cluster_id           = buildkite_cluster.platform.id
   description          = "Agents of the Linux autoscaling group"
-  allowed_ip_addresses = "10.0.0.0/8"
+  allowed_ip_addresses = ["10.0.0.0/8"]
 }
 
 resource "buildkite_cluster_default_queue" "platform" {

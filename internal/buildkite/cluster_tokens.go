@@ -29,20 +29,23 @@ type ClusterToken struct {
 	ID          string `json:"id"`
 	GraphQLID   string `json:"graphql_id"`
 	Description string `json:"description"`
-	// AllowedIPAddresses holds one CIDR from which agents may use the token.
-	AllowedIPAddresses string     `json:"allowed_ip_addresses"`
-	URL                string     `json:"url"`
-	ClusterURL         string     `json:"cluster_url"`
-	CreatedAt          *time.Time `json:"created_at"`
-	CreatedBy          *User      `json:"created_by"`
+	// AllowedIPAddresses holds the CIDR blocks, separated by spaces, from which agents may use the token.
+	AllowedIPAddresses string `json:"allowed_ip_addresses"`
+	// ExpiresAt is nil for a token that does not expire.
+	ExpiresAt  *time.Time `json:"expires_at"`
+	URL        string     `json:"url"`
+	ClusterURL string     `json:"cluster_url"`
+	CreatedAt  *time.Time `json:"created_at"`
+	CreatedBy  *User      `json:"created_by"`
 	// Token is the secret; the service returns it only from Create.
 	Token string `json:"token,omitempty"`
 }
 
 // ClusterTokenCreate is the body of a create.
 type ClusterTokenCreate struct {
-	Description        string  `json:"description"`
-	AllowedIPAddresses *string `json:"allowed_ip_addresses,omitempty"`
+	Description        string     `json:"description"`
+	AllowedIPAddresses *string    `json:"allowed_ip_addresses,omitempty"`
+	ExpiresAt          *time.Time `json:"expires_at,omitempty"`
 }
 
 // ClusterTokenUpdate is the body of an update; nil fields are not sent.

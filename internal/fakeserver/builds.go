@@ -26,16 +26,7 @@ import (
 const KindBuild Kind = "build"
 
 func init() {
-	registerKind(KindBuild, kindOps{
-		exists: func(st *Store, org, id string) bool { return st.buildByID(org, id) != nil },
-		remove: func(st *Store, org, id string) bool {
-			b := st.buildByID(org, id)
-			if b != nil {
-				delete(st.builds.builds, b.id)
-			}
-			return b != nil
-		},
-	})
+	registerKind(KindBuild, (*Store).buildByID, func(st *Store, b *buildRecord) { st.builds.builds.remove(b) })
 }
 
 // stepsOf returns the steps a new build of p runs. It is a variable so tests can give pipelines steps
@@ -105,13 +96,27 @@ var jobAgentStates = append([]string{"assigned", "accepted"}, jobRanStates...)
 
 // buildState is this area's part of the Store.
 type buildState struct {
-	builds     map[string]*buildRecord // by id
-	lastNumber map[string]int          // by pipeline id: the number of its newest build
+	// builds are listed all together (""), by org ("org:<slug>") and by pipeline ("pipeline:<id>"), and
+	// named by pipeline and number (buildNumberKey).
+	builds     *table[*buildRecord]
+	lastNumber map[string]int // by pipeline id: the number of its newest build
 }
 
 func newBuildState() buildState {
-	return buildState{builds: map[string]*buildRecord{}, lastNumber: map[string]int{}}
+	return buildState{
+		builds: newTable(
+			func(b *buildRecord) []string { return []string{"", "org:" + b.org, "pipeline:" + b.pipelineID} },
+			func(b *buildRecord) []string { return []string{buildNumberKey(b.pipelineID, b.number)} }),
+		lastNumber: map[string]int{},
+	}
 }
+
+func buildNumberKey(pipelineID string, number int) string {
+	return nameKey(pipelineID, "number", strconv.Itoa(number))
+}
+
+func (b *buildRecord) recordID() string { return b.id }
+func (b *buildRecord) recordSeq() int64 { return b.seq }
 
 // buildRecord is a build. It names its pipeline by id; URLs use the pipeline's current slug.
 type buildRecord struct {
@@ -168,7 +173,7 @@ type jobAgent struct {
 
 // buildByID returns the build of org with id, or nil. A lock must be held.
 func (st *Store) buildByID(org, id string) *buildRecord {
-	if b, ok := st.builds.builds[id]; ok && b.org == org {
+	if b, ok := st.builds.builds.get(id); ok && b.org == org {
 		return b
 	}
 	return nil
@@ -176,21 +181,15 @@ func (st *Store) buildByID(org, id string) *buildRecord {
 
 // buildByNumber returns the build of the pipeline with number, or nil. A lock must be held.
 func (st *Store) buildByNumber(pipelineID string, number int) *buildRecord {
-	for _, b := range st.builds.builds {
-		if b.pipelineID == pipelineID && b.number == number {
-			return b
-		}
-	}
-	return nil
+	b, _ := st.builds.builds.lookup(buildNumberKey(pipelineID, number))
+	return b
 }
 
 // removePipelineBuilds deletes every build of a pipeline, for the pipelines area to call when it deletes
 // one. The write lock must be held.
 func (st *Store) removePipelineBuilds(pipelineID string) {
-	for id, b := range st.builds.builds {
-		if b.pipelineID == pipelineID {
-			delete(st.builds.builds, id)
-		}
+	for _, b := range slices.Clone(st.builds.builds.list("pipeline:" + pipelineID)) {
+		st.builds.builds.remove(b)
 	}
 }
 
@@ -261,7 +260,7 @@ func (st *Store) addBuild(p *pipelineRecord, creatorID string, in buildInput) *b
 		j.clusterID, j.queueID = st.jobQueue(p, step)
 		b.jobs = append(b.jobs, j)
 	}
-	st.builds.builds[id] = b
+	st.builds.builds.insert(b)
 	return b
 }
 
@@ -283,10 +282,8 @@ func (st *Store) jobQueue(p *pipelineRecord, step stepSpec) (clusterID, queueID 
 		if !ok {
 			continue
 		}
-		for _, q := range st.queuesOf(c.id) {
-			if q.key == key {
-				return c.id, q.id
-			}
+		if q := st.queueByKey(c.id, key); q != nil {
+			return c.id, q.id
 		}
 		return c.id, ""
 	}
@@ -443,13 +440,7 @@ func (st *Store) BuildState(org, pipelineSlug string, number int) (state string,
 func (st *Store) BuildCount(org string) int {
 	st.mu.RLock()
 	defer st.mu.RUnlock()
-	n := 0
-	for _, b := range st.builds.builds {
-		if b.org == org && st.pipelineByID(org, b.pipelineID) != nil {
-			n++
-		}
-	}
-	return n
+	return len(st.builds.builds.list("org:" + org))
 }
 
 // ---- views ----
@@ -611,7 +602,7 @@ func (st *Store) buildView(base string, b *buildRecord, p *pipelineRecord, o bui
 	if b.pullRequest != nil {
 		v.PullRequest = &pullRequestView{ID: b.pullRequest.id, Base: b.pullRequest.base, Repository: b.pullRequest.repository}
 	}
-	if from, ok := st.builds.builds[b.rebuiltFrom]; ok {
+	if from, ok := st.builds.builds.get(b.rebuiltFrom); ok {
 		if fp := st.pipelineByID(from.org, from.pipelineID); fp != nil {
 			v.RebuiltFrom = &rebuiltFromView{ID: from.id, Number: from.number,
 				URL: apiURL(base, "organizations", from.org, "pipelines", fp.slug, "builds", strconv.Itoa(from.number))}
@@ -855,7 +846,7 @@ func (s *Server) listAllBuilds(w http.ResponseWriter, r *http.Request) {
 		writeError(w, errPipelineValidation(problems))
 		return
 	}
-	s.writeBuildList(w, r, f, func(b *buildRecord) bool { return tok.orgs[b.org] && s.store.orgs[b.org] != nil })
+	s.writeBuildList(w, r, f, "", func(b *buildRecord) bool { return tok.orgs[b.org] && s.store.orgs[b.org] != nil })
 }
 
 func (s *Server) listOrgBuilds(w http.ResponseWriter, r *http.Request) {
@@ -868,7 +859,7 @@ func (s *Server) listOrgBuilds(w http.ResponseWriter, r *http.Request) {
 		writeError(w, errPipelineValidation(problems))
 		return
 	}
-	s.writeBuildList(w, r, f, func(b *buildRecord) bool { return b.org == org.slug })
+	s.writeBuildList(w, r, f, "org:"+org.slug, func(*buildRecord) bool { return true })
 }
 
 func (s *Server) listPipelineBuilds(w http.ResponseWriter, r *http.Request) {
@@ -893,21 +884,21 @@ func (s *Server) listPipelineBuilds(w http.ResponseWriter, r *http.Request) {
 		writeError(w, err)
 		return
 	}
-	s.writeBuildList(w, r, f, func(b *buildRecord) bool { return b.pipelineID == pipelineID })
+	s.writeBuildList(w, r, f, "pipeline:"+pipelineID, func(*buildRecord) bool { return true })
 }
 
-// writeBuildList answers one page of the builds that keep and f select, newest first. keep runs with the
-// read lock held. Builds whose pipeline no longer exists are left out.
-func (s *Server) writeBuildList(w http.ResponseWriter, r *http.Request, f buildFilter, keep func(*buildRecord) bool) {
+// writeBuildList answers one page of the builds of scope (see buildState) that keep and f select, newest
+// first. keep runs with the read lock held. Builds whose pipeline no longer exists are left out.
+func (s *Server) writeBuildList(w http.ResponseWriter, r *http.Request, f buildFilter, scope string, keep func(*buildRecord) bool) {
 	var out []buildView
 	_ = s.store.view(func() *apiError {
 		var selected []*buildRecord
-		for _, b := range s.store.builds.builds {
-			if keep(b) && f.matches(b) && s.store.pipelineByID(b.org, b.pipelineID) != nil {
+		all := s.store.builds.builds.list(scope)
+		for i := len(all) - 1; i >= 0; i-- {
+			if b := all[i]; keep(b) && f.matches(b) && s.store.pipelineByID(b.org, b.pipelineID) != nil {
 				selected = append(selected, b)
 			}
 		}
-		sort.Slice(selected, func(i, j int) bool { return selected[i].seq > selected[j].seq })
 		o := buildRenderOptions{canEdit: s.store.canEditPipelines(r), includeRetried: f.includeRetried}
 		for _, b := range paginate(w, r, selected) {
 			out = append(out, s.store.buildView(baseURL(r), b, s.store.pipelineByID(b.org, b.pipelineID), o))

@@ -45,10 +45,10 @@ func (e *testEnv) seedBuildPipeline(org, slug, clusterID string) string {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	id := newID()
-	st.pipelines.pipelines[id] = &pipelineRecord{
+	st.insertPipeline(&pipelineRecord{
 		seq: st.nextSeq(), org: org, id: id, graphqlID: graphQLID("Pipeline", id), slug: slug,
 		name: titleCase(slug), clusterID: clusterID,
-	}
+	})
 	return id
 }
 
@@ -391,9 +391,10 @@ func TestBuildGet(t *testing.T) {
 	if !strings.Contains(string(r.raw), `"field":"include_retried_jobs"`) {
 		t.Fatalf("body %s", r.raw)
 	}
-	// A build of a deleted pipeline is gone with it.
+	// A build of a pipeline removed behind the builds area's back (without its builds) is not listed.
 	e.srv.store.mu.Lock()
-	delete(e.srv.store.pipelines.pipelines, web)
+	p, _ := e.srv.store.pipelines.pipelines.get(web)
+	e.srv.store.pipelines.pipelines.remove(p)
 	e.srv.store.mu.Unlock()
 	expectError(t, e.api("GET", "/pipelines/web/builds/1", nil), 404, "No pipeline found")
 	if l := e.api("GET", "/builds", nil).list(t); len(l) != 0 {
@@ -459,7 +460,8 @@ func TestBuildListFilters(t *testing.T) {
 		}
 		if f.bySecond {
 			e.srv.store.mu.Lock()
-			e.srv.store.builds.builds[b["id"].(string)].creatorID = second
+			rec, _ := e.srv.store.builds.builds.get(b["id"].(string))
+			rec.creatorID = second
 			e.srv.store.mu.Unlock()
 		}
 	}

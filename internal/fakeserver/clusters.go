@@ -7,6 +7,8 @@ import (
 	"net"
 	"net/http"
 	"regexp"
+	"slices"
+	"strings"
 	"time"
 )
 
@@ -29,55 +31,42 @@ var queueKeyPattern = regexp.MustCompile(`^[a-zA-Z0-9][a-zA-Z0-9_-]*$`)
 const queueKeyMaxLen = 100
 
 func init() {
-	registerKind(KindCluster, kindOps{
-		exists: func(st *Store, org, id string) bool { return st.cluster(org, id) != nil },
-		remove: func(st *Store, org, id string) bool {
-			c := st.cluster(org, id)
-			if c != nil {
-				st.deleteCluster(c)
-			}
-			return c != nil
-		},
-	})
-	registerKind(KindQueue, kindOps{
-		exists: func(st *Store, org, id string) bool { return st.queueByID(org, id) != nil },
-		remove: func(st *Store, org, id string) bool {
-			q := st.queueByID(org, id)
-			if q != nil {
-				st.deleteQueue(q)
-			}
-			return q != nil
-		},
-	})
-	registerKind(KindClusterToken, kindOps{
-		exists: func(st *Store, org, id string) bool { return st.clusterTokenByID(org, id) != nil },
-		remove: func(st *Store, org, id string) bool {
-			t := st.clusterTokenByID(org, id)
-			if t != nil {
-				delete(st.clusters.tokens, t.id)
-			}
-			return t != nil
-		},
-	})
+	registerKind(KindCluster, (*Store).cluster, (*Store).deleteCluster)
+	registerKind(KindQueue, nestedKey((*Store).queue), (*Store).deleteQueue)
+	registerKind(KindClusterToken, nestedKey((*Store).clusterToken), (*Store).deleteClusterToken)
 }
 
 // ---- state ----
 
 // clusterState is this area's part of the Store. Records are keyed by their UUID, which is unique across
-// organizations; each record names its organization and cluster.
+// organizations; each record names its organization and cluster. Clusters are listed by org, queues and
+// tokens by cluster; queues are named by key in their cluster, tokens by their secret (for /v3/metrics).
 type clusterState struct {
-	clusters map[string]*clusterRecord
-	queues   map[string]*queueRecord
-	tokens   map[string]*clusterTokenRecord
+	clusters *table[*clusterRecord]
+	queues   *table[*queueRecord]
+	tokens   *table[*clusterTokenRecord]
 }
 
 func newClusterState() clusterState {
 	return clusterState{
-		clusters: map[string]*clusterRecord{},
-		queues:   map[string]*queueRecord{},
-		tokens:   map[string]*clusterTokenRecord{},
+		clusters: newTable(func(c *clusterRecord) []string { return []string{c.org} }, nil),
+		queues: newTable(func(q *queueRecord) []string { return []string{q.clusterID} },
+			func(q *queueRecord) []string { return []string{queueKeyName(q.clusterID, q.key)} }),
+		tokens: newTable(func(t *clusterTokenRecord) []string { return []string{t.clusterID} },
+			func(t *clusterTokenRecord) []string { return []string{clusterTokenSecretName(t.secret)} }),
 	}
 }
+
+func queueKeyName(clusterID, key string) string { return nameKey(clusterID, "key", key) }
+
+func clusterTokenSecretName(secret string) string { return nameKey("secret", secret) }
+
+func (c *clusterRecord) recordID() string      { return c.id }
+func (c *clusterRecord) recordSeq() int64      { return c.seq }
+func (q *queueRecord) recordID() string        { return q.id }
+func (q *queueRecord) recordSeq() int64        { return q.seq }
+func (t *clusterTokenRecord) recordID() string { return t.id }
+func (t *clusterTokenRecord) recordSeq() int64 { return t.seq }
 
 type clusterRecord struct {
 	seq                             int64
@@ -104,8 +93,9 @@ type clusterTokenRecord struct {
 	seq                    int64
 	org, clusterID, id     string
 	graphqlID, description string
-	allowedIPAddresses     string // "" when unrestricted
+	allowedIPAddresses     string // CIDR blocks separated by spaces, as sent; "" when unrestricted
 	secret                 string
+	expiresAt              time.Time // zero when the token does not expire
 	createdAt              time.Time
 	createdBy              string
 }
@@ -113,93 +103,64 @@ type clusterTokenRecord struct {
 // The lookups below need a lock held; they return nil for a record outside org or cluster.
 
 func (st *Store) cluster(org, id string) *clusterRecord {
-	if c, ok := st.clusters.clusters[id]; ok && c.org == org {
+	if c, ok := st.clusters.clusters.get(id); ok && c.org == org {
 		return c
 	}
 	return nil
 }
 
-func (st *Store) queueByID(org, id string) *queueRecord {
-	if q, ok := st.clusters.queues[id]; ok && q.org == org {
-		return q
-	}
-	return nil
-}
-
 func (st *Store) queue(org, clusterID, id string) *queueRecord {
-	if q := st.queueByID(org, id); q != nil && q.clusterID == clusterID {
+	if q, ok := st.clusters.queues.get(id); ok && q.org == org && q.clusterID == clusterID {
 		return q
-	}
-	return nil
-}
-
-func (st *Store) clusterTokenByID(org, id string) *clusterTokenRecord {
-	if t, ok := st.clusters.tokens[id]; ok && t.org == org {
-		return t
 	}
 	return nil
 }
 
 func (st *Store) clusterToken(org, clusterID, id string) *clusterTokenRecord {
-	if t := st.clusterTokenByID(org, id); t != nil && t.clusterID == clusterID {
+	if t, ok := st.clusters.tokens.get(id); ok && t.org == org && t.clusterID == clusterID {
 		return t
 	}
 	return nil
 }
 
-func (st *Store) clustersOf(org string) []*clusterRecord {
-	var out []*clusterRecord
-	for _, c := range st.clusters.clusters {
-		if c.org == org {
-			out = append(out, c)
-		}
-	}
-	return sortBySeq(out, func(c *clusterRecord) int64 { return c.seq })
-}
+// clustersOf, queuesOf and clusterTokensOf list in creation order; the caller must not change the slice.
 
-func (st *Store) queuesOf(clusterID string) []*queueRecord {
-	var out []*queueRecord
-	for _, q := range st.clusters.queues {
-		if q.clusterID == clusterID {
-			out = append(out, q)
-		}
-	}
-	return sortBySeq(out, func(q *queueRecord) int64 { return q.seq })
-}
+func (st *Store) clustersOf(org string) []*clusterRecord { return st.clusters.clusters.list(org) }
+
+func (st *Store) queuesOf(clusterID string) []*queueRecord { return st.clusters.queues.list(clusterID) }
 
 func (st *Store) clusterTokensOf(clusterID string) []*clusterTokenRecord {
-	var out []*clusterTokenRecord
-	for _, t := range st.clusters.tokens {
-		if t.clusterID == clusterID {
-			out = append(out, t)
-		}
-	}
-	return sortBySeq(out, func(t *clusterTokenRecord) int64 { return t.seq })
+	return st.clusters.tokens.list(clusterID)
+}
+
+// queueByKey returns the queue of the cluster with key, or nil. A lock must be held.
+func (st *Store) queueByKey(clusterID, key string) *queueRecord {
+	q, _ := st.clusters.queues.lookup(queueKeyName(clusterID, key))
+	return q
 }
 
 // deleteCluster removes c with its queues and tokens. The write lock must be held.
 func (st *Store) deleteCluster(c *clusterRecord) {
-	for id, q := range st.clusters.queues {
-		if q.clusterID == c.id {
-			delete(st.clusters.queues, id)
-		}
+	for _, q := range slices.Clone(st.queuesOf(c.id)) {
+		st.clusters.queues.remove(q)
 	}
-	for id, t := range st.clusters.tokens {
-		if t.clusterID == c.id {
-			delete(st.clusters.tokens, id)
-		}
+	for _, t := range slices.Clone(st.clusterTokensOf(c.id)) {
+		st.clusters.tokens.remove(t)
 	}
-	delete(st.clusters.clusters, c.id)
+	st.clusters.clusters.remove(c)
 }
 
 // deleteQueue removes q; when it was its cluster's default queue the cluster is left without one (rather
 // than refusing, so that destroying a default queue and its cluster works in any order).
 func (st *Store) deleteQueue(q *queueRecord) {
-	if c, ok := st.clusters.clusters[q.clusterID]; ok && c.defaultQueueID == q.id {
+	if c, ok := st.clusters.clusters.get(q.clusterID); ok && c.defaultQueueID == q.id {
 		c.defaultQueueID = ""
 	}
-	delete(st.clusters.queues, q.id)
+	st.clusters.queues.remove(q)
 }
+
+// deleteClusterToken removes t. The write lock must be held.
+func (st *Store) deleteClusterToken(t *clusterTokenRecord) { st.clusters.tokens.remove(t) }
 
 // ClusterDefaultQueueID returns the ID of the cluster's default queue ("" when none); ok is false when
 // the cluster does not exist in org.
@@ -306,6 +267,7 @@ type clusterTokenView struct {
 	AllowedIPAddresses string    `json:"allowed_ip_addresses"`
 	URL                string    `json:"url"`
 	ClusterURL         string    `json:"cluster_url"`
+	ExpiresAt          *string   `json:"expires_at"`
 	CreatedAt          string    `json:"created_at"`
 	CreatedBy          *userView `json:"created_by"`
 }
@@ -321,6 +283,7 @@ func (st *Store) clusterTokenView(base string, t *clusterTokenRecord) clusterTok
 		ID: t.id, GraphQLID: t.graphqlID, Description: t.description, AllowedIPAddresses: t.allowedIPAddresses,
 		URL:        apiURL(base, "organizations", t.org, "clusters", t.clusterID, "tokens", t.id),
 		ClusterURL: apiURL(base, "organizations", t.org, "clusters", t.clusterID),
+		ExpiresAt:  formatTimePtr(t.expiresAt),
 		CreatedAt:  formatTime(t.createdAt),
 		CreatedBy:  st.userSummary(t.createdBy),
 	}
@@ -419,7 +382,7 @@ func (s *Server) createCluster(w http.ResponseWriter, r *http.Request) {
 			name: name.Value, description: desc.Value, emoji: emoji.Value, color: color.Value,
 			createdAt: s.store.timestamp(), createdBy: user.id,
 		}
-		s.store.clusters.clusters[id] = c
+		s.store.clusters.clusters.insert(c)
 		out = s.store.clusterView(baseURL(r), c)
 		return nil
 	})
@@ -557,13 +520,8 @@ func (s *Server) createQueue(w http.ResponseWriter, r *http.Request) {
 		if c == nil {
 			return errNotFound("cluster")
 		}
-		if key.Value != "" {
-			for _, q := range s.store.queuesOf(c.id) {
-				if q.key == key.Value {
-					problems.add("key", "has already been taken")
-					break
-				}
-			}
+		if key.Value != "" && s.store.queueByKey(c.id, key.Value) != nil {
+			problems.add("key", "has already been taken")
 		}
 		if len(problems) > 0 {
 			return errValidation(problems)
@@ -573,7 +531,7 @@ func (s *Server) createQueue(w http.ResponseWriter, r *http.Request) {
 			seq: s.store.nextSeq(), org: org.slug, clusterID: c.id, id: id, graphqlID: graphQLID("ClusterQueue", id),
 			key: key.Value, desc: desc.Value, createdAt: s.store.timestamp(), createdBy: user.id,
 		}
-		s.store.clusters.queues[id] = q
+		s.store.clusters.queues.insert(q)
 		out = s.store.queueView(baseURL(r), q)
 		return nil
 	})
@@ -733,14 +691,38 @@ func (s *Server) getClusterToken(w http.ResponseWriter, r *http.Request) {
 	respond(w, http.StatusOK, out, err)
 }
 
-// checkCIDR records a problem unless v is empty (unrestricted) or one network in CIDR notation.
+// cidrBlocks splits allowed_ip_addresses: CIDR blocks separated by spaces.
+func cidrBlocks(allowed string) []string { return strings.Fields(allowed) }
+
+// checkCIDR records a problem for each block of v that is not a network in CIDR notation; empty (or only
+// spaces) means unrestricted.
 func checkCIDR(problems *validationErrors, v opt[string]) {
-	if v.Value == "" {
-		return
+	for _, block := range cidrBlocks(v.Value) {
+		if _, _, err := net.ParseCIDR(block); err != nil {
+			problems.add("allowed_ip_addresses", block+" is not a valid CIDR")
+		}
 	}
-	if _, _, err := net.ParseCIDR(v.Value); err != nil {
-		problems.add("allowed_ip_addresses", v.Value+" is not a valid CIDR")
+}
+
+// readExpiry reads a cluster token's optional expires_at: an ISO 8601 timestamp (RFC 3339, fractional
+// seconds allowed) in the future of now. Absent or null means the token does not expire.
+func readExpiry(problems *validationErrors, v opt[string], now time.Time) time.Time {
+	if !v.Given() {
+		return time.Time{}
 	}
+	at, err := time.Parse(time.RFC3339Nano, v.Value)
+	switch {
+	case err != nil:
+		problems.add("expires_at", "is not a valid ISO 8601 timestamp")
+	case !at.After(now):
+		problems.add("expires_at", "must be in the future")
+	}
+	return at.UTC().Truncate(time.Millisecond)
+}
+
+// expired reports whether t can no longer be used at now.
+func (t *clusterTokenRecord) expired(now time.Time) bool {
+	return !t.expiresAt.IsZero() && !now.Before(t.expiresAt)
 }
 
 func (s *Server) createClusterToken(w http.ResponseWriter, r *http.Request) {
@@ -752,12 +734,13 @@ func (s *Server) createClusterToken(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	desc, allowed := in.String("description"), in.String("allowed_ip_addresses")
+	desc, allowed, expires := in.String("description"), in.String("allowed_ip_addresses"), in.String("expires_at")
 	problems := in.Problems()
 	if desc.Value == "" {
 		problems.addBlank("description")
 	}
 	checkCIDR(&problems, allowed)
+	expiresAt := readExpiry(&problems, expires, s.opts.Now())
 	var out clusterTokenCreatedView
 	err := s.store.update(func() *apiError {
 		c := s.store.cluster(org.slug, r.PathValue("cluster"))
@@ -770,16 +753,18 @@ func (s *Server) createClusterToken(w http.ResponseWriter, r *http.Request) {
 		id := newID()
 		t := &clusterTokenRecord{
 			seq: s.store.nextSeq(), org: org.slug, clusterID: c.id, id: id, graphqlID: graphQLID("ClusterToken", id),
-			description: desc.Value, allowedIPAddresses: allowed.Value, secret: newSecret(),
+			description: desc.Value, allowedIPAddresses: allowed.Value, secret: newSecret(), expiresAt: expiresAt,
 			createdAt: s.store.timestamp(), createdBy: user.id,
 		}
-		s.store.clusters.tokens[id] = t
+		s.store.clusters.tokens.insert(t)
 		out = clusterTokenCreatedView{clusterTokenView: s.store.clusterTokenView(baseURL(r), t), Token: t.secret}
 		return nil
 	})
 	respond(w, http.StatusCreated, out, err)
 }
 
+// updateClusterToken changes the description and allowed_ip_addresses; expires_at is set on create only
+// and, like other unknown properties, ignored here.
 func (s *Server) updateClusterToken(w http.ResponseWriter, r *http.Request) {
 	org, _, ok := s.authorize(w, r, scopeWriteClusters)
 	if !ok {
@@ -822,7 +807,7 @@ func (s *Server) deleteClusterTokenHandler(w http.ResponseWriter, r *http.Reques
 		if err != nil {
 			return err
 		}
-		delete(s.store.clusters.tokens, t.id)
+		s.store.deleteClusterToken(t)
 		return nil
 	})
 	respondNoContent(w, err)

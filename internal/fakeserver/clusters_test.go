@@ -274,7 +274,7 @@ func TestClusterTokenCRUD(t *testing.T) {
 	r := e.api("POST", base, map[string]any{"description": "agents", "allowed_ip_addresses": "10.0.0.0/8"})
 	expect(t, r, 201)
 	tok := r.object(t)
-	hasKeys(t, tok, "id", "graphql_id", "description", "allowed_ip_addresses", "url", "cluster_url", "created_at",
+	hasKeys(t, tok, "id", "graphql_id", "description", "allowed_ip_addresses", "url", "cluster_url", "expires_at", "created_at",
 		"created_by", "token")
 	id := tok["id"].(string)
 	secret, _ := tok["token"].(string)
@@ -350,12 +350,12 @@ func TestClusterDeleteCascades(t *testing.T) {
 	tid := e.api("POST", "/clusters/"+cid+"/tokens", map[string]any{"description": "d"}).object(t)["id"].(string)
 
 	expect(t, e.api("DELETE", "/clusters/"+cid, nil), 204)
-	for kind, id := range map[Kind]string{KindCluster: cid, KindQueue: qid, KindClusterToken: tid} {
+	for kind, id := range map[Kind]string{KindCluster: cid, KindQueue: cid + "/" + qid, KindClusterToken: cid + "/" + tid} {
 		if st.Exists(kind, "acme", id) {
 			t.Errorf("%s %s survived its cluster", kind, id)
 		}
 	}
-	if !st.Exists(KindQueue, "acme", keptQueue) || !st.Exists(KindCluster, "acme", keep) {
+	if !st.Exists(KindQueue, "acme", keep+"/"+keptQueue) || !st.Exists(KindCluster, "acme", keep) {
 		t.Fatal("another cluster's queue was deleted")
 	}
 }
@@ -367,7 +367,7 @@ func TestStoreAccessors(t *testing.T) {
 	qid := e.createQueue(cid, "q")
 	tid := e.api("POST", "/clusters/"+cid+"/tokens", map[string]any{"description": "d"}).object(t)["id"].(string)
 
-	for kind, id := range map[Kind]string{KindCluster: cid, KindQueue: qid, KindClusterToken: tid} {
+	for kind, id := range map[Kind]string{KindCluster: cid, KindQueue: cid + "/" + qid, KindClusterToken: cid + "/" + tid} {
 		if !st.Exists(kind, "acme", id) {
 			t.Errorf("%s does not exist", kind)
 		}
@@ -376,6 +376,17 @@ func TestStoreAccessors(t *testing.T) {
 		}
 		if st.Exists(kind, "acme", "nope") {
 			t.Errorf("unknown %s exists", kind)
+		}
+	}
+	// Nested kinds name their cluster, and it must be theirs: a bare ID, another cluster or an empty part
+	// names nothing, and Remove leaves the record alone.
+	other := e.createCluster("other")
+	for _, kind := range []Kind{KindQueue, KindClusterToken} {
+		child := map[Kind]string{KindQueue: qid, KindClusterToken: tid}[kind]
+		for _, bad := range []string{child, other + "/" + child, "nope/" + child, cid + "/", "/" + child, cid + "/nope", ""} {
+			if st.Exists(kind, "acme", bad) || st.Remove(kind, "acme", bad) {
+				t.Errorf("%s %q exists", kind, bad)
+			}
 		}
 	}
 
@@ -399,21 +410,21 @@ func TestStoreAccessors(t *testing.T) {
 	}
 
 	// Remove works like the API: "deleted outside Terraform".
-	if !st.Remove(KindQueue, "acme", qid) || st.Remove(KindQueue, "acme", qid) {
+	if !st.Remove(KindQueue, "acme", cid+"/"+qid) || st.Remove(KindQueue, "acme", cid+"/"+qid) {
 		t.Fatal("Remove queue")
 	}
 	if got, _ := st.ClusterDefaultQueueID("acme", cid); got != "" {
 		t.Fatalf("removing the default queue left %q", got)
 	}
 	expectError(t, e.api("GET", "/clusters/"+cid+"/queues/"+qid, nil), 404, "No queue found")
-	if !st.Remove(KindClusterToken, "acme", tid) || st.Exists(KindClusterToken, "acme", tid) {
+	if !st.Remove(KindClusterToken, "acme", cid+"/"+tid) || st.Exists(KindClusterToken, "acme", cid+"/"+tid) {
 		t.Fatal("Remove token")
 	}
 	if st.Remove(KindCluster, "other", cid) {
 		t.Fatal("Remove from the wrong org")
 	}
 	qid2 := e.createQueue(cid, "q2")
-	if !st.Remove(KindCluster, "acme", cid) || st.Exists(KindQueue, "acme", qid2) {
+	if !st.Remove(KindCluster, "acme", cid) || st.Exists(KindQueue, "acme", cid+"/"+qid2) {
 		t.Fatal("Remove cluster did not cascade")
 	}
 	expectError(t, e.api("GET", "/clusters/"+cid, nil), 404, "No cluster found")
@@ -466,5 +477,101 @@ func TestConcurrentWriters(t *testing.T) {
 	r := e.api("GET", base+"?per_page=100", nil)
 	if l := r.list(t); len(l) != n+1 {
 		t.Fatalf("%d queues, want %d", len(l), n+1)
+	}
+}
+
+func TestClusterTokenAllowedIPAddresses(t *testing.T) {
+	e := newEnv(t, Options{})
+	cid := e.createCluster("c")
+	base := "/clusters/" + cid + "/tokens"
+
+	// One or more CIDR blocks separated by spaces, echoed as sent by every response.
+	for _, allowed := range []string{"10.0.0.0/8 192.168.1.0/24", "10.0.0.0/8  2001:db8::/32 ", "0.0.0.0/0"} {
+		r := e.api("POST", base, map[string]any{"description": "d", "allowed_ip_addresses": allowed})
+		expect(t, r, 201)
+		id := r.object(t)["id"].(string)
+		if got := e.api("GET", base+"/"+id, nil).object(t)["allowed_ip_addresses"]; got != allowed {
+			t.Fatalf("allowed_ip_addresses %q, want %q", got, allowed)
+		}
+	}
+	id := e.api("POST", base, map[string]any{"description": "d"}).object(t)["id"].(string)
+	if u := e.api("PATCH", base+"/"+id, map[string]any{"allowed_ip_addresses": "10.0.0.0/8 172.16.0.0/12"}).object(t); u["allowed_ip_addresses"] != "10.0.0.0/8 172.16.0.0/12" {
+		t.Fatalf("update %v", u)
+	}
+
+	// Every block must parse; each bad one is named.
+	for allowed, want := range map[string]string{
+		"10.0.0.0/8 nope":            "Allowed ip addresses nope is not a valid CIDR",
+		"10.0.0.0/8,192.168.1.0/24":  "Allowed ip addresses 10.0.0.0/8,192.168.1.0/24 is not a valid CIDR",
+		"10.0.0.1 10.0.0.0/33":       "Allowed ip addresses 10.0.0.1 is not a valid CIDR, Allowed ip addresses 10.0.0.0/33 is not a valid CIDR",
+		"192.168.1.0/24 300.0.0.0/8": "Allowed ip addresses 300.0.0.0/8 is not a valid CIDR",
+	} {
+		expectError(t, e.api("POST", base, map[string]any{"description": "d", "allowed_ip_addresses": allowed}), 422,
+			"Validation failed: "+want)
+		expectError(t, e.api("PUT", base+"/"+id, map[string]any{"allowed_ip_addresses": allowed}), 422, "Validation failed: "+want)
+	}
+	expectError(t, e.api("POST", base, map[string]any{"description": "d", "allowed_ip_addresses": []string{"10.0.0.0/8"}}), 422,
+		"Validation failed: Allowed ip addresses must be a string")
+}
+
+func TestClusterTokenExpiry(t *testing.T) {
+	clock := newBuildClock() // 2024-03-01 12:00 UTC
+	e := newEnv(t, Options{Now: clock.Now})
+	cid := e.createCluster("c")
+	base := "/clusters/" + cid + "/tokens"
+
+	// Unset: null on every response.
+	r := e.api("POST", base, map[string]any{"description": "forever"})
+	forever := r.object(t)
+	if v, ok := forever["expires_at"]; !ok || v != nil {
+		t.Fatalf("expires_at %v (present %v)", v, ok)
+	}
+	if v, ok := e.api("POST", base, map[string]any{"description": "null", "expires_at": nil}).object(t)["expires_at"]; !ok || v != nil {
+		t.Fatalf("null expires_at %v", v)
+	}
+
+	r = e.api("POST", base, map[string]any{"description": "short", "expires_at": "2024-03-01T12:03:00+01:00"})
+	expectError(t, r, 422, "Validation failed: Expires at must be in the future") // 11:03 UTC
+	r = e.api("POST", base, map[string]any{"description": "short", "expires_at": "2024-03-01T13:02:30.5+01:00"})
+	expect(t, r, 201)
+	short := r.object(t)
+	if short["expires_at"] != "2024-03-01T12:02:30.500Z" {
+		t.Fatalf("expires_at %v", short["expires_at"])
+	}
+	id := short["id"].(string)
+	for _, got := range []map[string]any{
+		e.api("GET", base+"/"+id, nil).object(t),
+		e.api("GET", base, nil).list(t)[2],
+		e.api("PATCH", base+"/"+id, map[string]any{"description": "renamed", "expires_at": "2030-01-01T00:00:00Z"}).object(t),
+	} {
+		if got["expires_at"] != "2024-03-01T12:02:30.500Z" {
+			t.Fatalf("expires_at %v (update must not change it)", got["expires_at"])
+		}
+	}
+
+	for value, want := range map[string]string{
+		"tomorrow":             "Expires at is not a valid ISO 8601 timestamp",
+		"2024-03-02":           "Expires at is not a valid ISO 8601 timestamp",
+		"2024-03-01T12:00:00Z": "Expires at must be in the future", // now is not the future
+		"2020-01-01T00:00:00Z": "Expires at must be in the future",
+	} {
+		expectError(t, e.api("POST", base, map[string]any{"description": "d", "expires_at": value}), 422, "Validation failed: "+want)
+	}
+	expectError(t, e.api("POST", base, map[string]any{"expires_at": 5}), 422,
+		"Validation failed: Expires at must be a string, Description can't be blank")
+
+	// /v3/metrics takes the token until it expires, then answers 401; a token without expiry goes on.
+	if status, _, raw := getMetrics(t, e.srv, "/v3/metrics", "Token "+short["token"].(string), ""); status != 200 {
+		t.Fatalf("before expiry: %d %v", status, raw)
+	}
+	clock.tick()
+	clock.tick()
+	clock.tick()
+	status, _, raw := getMetrics(t, e.srv, "/v3/metrics", "Token "+short["token"].(string), "")
+	if status != 401 || raw["message"] != errAgentUnauthorized().body.(messageBody).Message {
+		t.Fatalf("after expiry: %d %v", status, raw)
+	}
+	if status, _, raw := getMetrics(t, e.srv, "/v3/metrics", "Token "+forever["token"].(string), ""); status != 200 {
+		t.Fatalf("token without expiry: %d %v", status, raw)
 	}
 }

@@ -7,9 +7,14 @@
 //
 // # Layout
 //
-//   - server.go: Options, New, ServeHTTP and the middleware (request log, rate limit, body size limit,
-//     JSON 404/405), and routes, which calls one route method per area.
+//   - server.go: Options, New, ServeHTTP and the middleware (rate limit, body size limit, JSON 404/405,
+//     the /_fake/ switch), and routes, which calls one route method per area.
+//   - requestlog.go: the request log, a ring of the newest requests plus counters by status.
+//   - faults.go: Options.Faults: injected 5xx, 429, latency and creates that act but are dropped.
+//   - index.go: the table every area keeps its records in: by ID, by unique names, and in creation
+//     order per organization or parent, so no request scans or sorts a whole area.
 //   - auth.go: bearer tokens, scopes, and Server.authorize, which every endpoint handler calls first.
+//   - accesstoken.go: GET and DELETE /v2/access-token, the calling token described or revoked.
 //   - errors.go: every error response, built in one place.
 //   - json.go: request bodies decoded as JSON objects, telling a missing property from null or empty.
 //   - pagination.go: page/per_page and the Link header.
@@ -23,12 +28,13 @@
 //   - fixtures.go: state the API cannot create (users, plans, tokens, agents, jobs, flaky tests).
 //
 // Test-only routes under /_fake/ (no authentication) change what the API cannot: build and job states
-// (builds.go) and flaky-test records (suites.go).
+// (builds.go) and flaky-test records (suites.go). They are on in process and off in the standalone
+// command unless --test-routes (Options.DisableTestRoutes).
 //
 // # Adding an area
 //
 // An area (teams, pipelines, ...) lives in one file. It declares its records and a state struct (for
-// example teamState), adds one field of that type to Store and initialises it in newStore, adds one call
+// example teamState) of tables (index.go), adds one field of that type to Store and initialises it in newStore, adds one call
 // s.routeTeams(mux) to Server.routes, and registers its Kinds from an init function with registerKind so
 // Store.Exists and Store.Remove know them. Each handler starts with
 //

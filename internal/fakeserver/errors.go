@@ -44,6 +44,18 @@ func errUnauthorized() *apiError {
 		"Authentication required. Please supply a valid API Access Token: "+authDocsURL)
 }
 
+// errAgentUnauthorized: the agent registration token of /v3/metrics is missing, unknown or expired (401).
+func errAgentUnauthorized() *apiError {
+	return newMessageError(http.StatusUnauthorized,
+		`Authentication required. Please supply a valid agent registration token as "Authorization: Token <token>"`)
+}
+
+// errAgentAddressRefused: a cluster agent token used from outside its allowed_ip_addresses (403).
+func errAgentAddressRefused(host, allowed string) *apiError {
+	return newMessageError(http.StatusForbidden,
+		"Forbidden: this agent token may not be used from "+host+" (allowed: "+allowed+")")
+}
+
 // errMissingScope: the token lacks the endpoint's scope (403).
 func errMissingScope(scope string) *apiError {
 	return newMessageError(http.StatusForbidden, "Your access token doesn't have the "+scope+" scope")
@@ -56,6 +68,9 @@ func errForbidden() *apiError { return newMessageError(http.StatusForbidden, "Fo
 func errNotFound(resource string) *apiError {
 	return newMessageError(http.StatusNotFound, "No "+resource+" found")
 }
+
+// errInjected: a server error injected by Options.Faults (500, 502 or 503), worded as the status.
+func errInjected(status int) *apiError { return newMessageError(status, http.StatusText(status)) }
 
 // errRouteNotFound: no endpoint has this path (404).
 func errRouteNotFound() *apiError { return newMessageError(http.StatusNotFound, "Not Found") }

@@ -70,6 +70,8 @@ type AccessTokenFixture struct {
 	Orgs []string `json:"orgs" yaml:"orgs"`
 	// Scopes are required; "all" stands for every scope.
 	Scopes Scopes `json:"scopes" yaml:"scopes"`
+	// Description is what GET /v2/access-token shows; optional.
+	Description string `json:"description,omitempty" yaml:"description,omitempty"`
 }
 
 // Scopes are the scopes of an access token: scope names (see AllScopes), where "all" stands for every
@@ -538,7 +540,7 @@ func (st *Store) applyResolved(f *Fixtures) error {
 		}
 	}
 	for _, t := range f.AccessTokens {
-		st.putToken(t.Token, userIDs[strings.ToLower(t.User)], t.Orgs, t.Scopes.resolve())
+		st.putToken(t.Token, userIDs[strings.ToLower(t.User)], t.Description, t.Orgs, t.Scopes.resolve())
 	}
 	for _, t := range f.AgentTokens {
 		st.metrics.agentTokens[t.Token] = &agentTokenRecord{org: t.Org, token: t.Token}

@@ -38,29 +38,9 @@ const (
 const defaultQueueKey = "default"
 
 func init() {
-	registerKind(KindAgent, kindOps{
-		exists: func(st *Store, org, id string) bool { return st.agentByID(org, id) != nil },
-		remove: func(st *Store, org, id string) bool {
-			a := st.agentByID(org, id)
-			if a != nil {
-				delete(st.metrics.agents, a.id)
-			}
-			return a != nil
-		},
-	})
-	registerKind(KindAgentToken, kindOps{
-		exists: func(st *Store, org, id string) bool {
-			t, ok := st.metrics.agentTokens[id]
-			return ok && t.org == org
-		},
-		remove: func(st *Store, org, id string) bool {
-			t, ok := st.metrics.agentTokens[id]
-			if ok && t.org == org {
-				delete(st.metrics.agentTokens, id)
-				return true
-			}
-			return false
-		},
+	registerKind(KindAgent, (*Store).agentByID, func(st *Store, a *agentRecord) { delete(st.metrics.agents, a.id) })
+	registerKind(KindAgentToken, (*Store).agentToken, func(st *Store, t *agentTokenRecord) {
+		delete(st.metrics.agentTokens, t.token)
 	})
 }
 
@@ -100,6 +80,14 @@ type jobKey struct {
 }
 
 // agentByID returns the agent of org with id, or nil. A lock must be held.
+// agentToken returns org's agent registration token with the secret token, or nil. A lock must be held.
+func (st *Store) agentToken(org, token string) *agentTokenRecord {
+	if t, ok := st.metrics.agentTokens[token]; ok && t.org == org {
+		return t
+	}
+	return nil
+}
+
 func (st *Store) agentByID(org, id string) *agentRecord {
 	if a, ok := st.metrics.agents[id]; ok && a.org == org {
 		return a
@@ -366,12 +354,6 @@ func (s *Server) serveMetrics(w http.ResponseWriter, r *http.Request, perQueue b
 	respond(w, http.StatusOK, out, err)
 }
 
-// errAgentUnauthorized: the agent registration token is missing or unknown (401).
-func errAgentUnauthorized() *apiError {
-	return newMessageError(http.StatusUnauthorized,
-		`Authentication required. Please supply a valid agent registration token as "Authorization: Token <token>"`)
-}
-
 // agentToken returns the token of an "Authorization: Token <token>" header.
 func agentToken(r *http.Request) (string, bool) {
 	scheme, token, ok := strings.Cut(r.Header.Get("Authorization"), " ")
@@ -383,7 +365,8 @@ func agentToken(r *http.Request) (string, bool) {
 }
 
 // authenticateAgent finds what the request's registration token reports on: 401 for a missing or unknown
-// token, 403 for a cluster agent token used from outside its allowed_ip_addresses. A lock must be held.
+// token (an expired cluster agent token included), 403 for a cluster agent token used from outside its
+// allowed_ip_addresses. A lock must be held.
 func (st *Store) authenticateAgent(r *http.Request) (metricsScope, *apiError) {
 	secret, ok := agentToken(r)
 	if !ok {
@@ -395,18 +378,13 @@ func (st *Store) authenticateAgent(r *http.Request) (metricsScope, *apiError) {
 		}
 		return metricsScope{}, errAgentUnauthorized()
 	}
-	for _, t := range st.clusters.tokens {
-		if t.secret != secret {
-			continue
-		}
+	if t, ok := st.clusters.tokens.lookup(clusterTokenSecretName(secret)); ok {
 		c := st.cluster(t.org, t.clusterID)
-		if c == nil {
-			break
+		if c == nil || t.expired(st.now()) {
+			return metricsScope{}, errAgentUnauthorized()
 		}
 		if !ipAllowed(r.RemoteAddr, t.allowedIPAddresses) {
-			return metricsScope{}, newMessageError(http.StatusForbidden,
-				"Forbidden: this agent token may not be used from "+remoteHost(r.RemoteAddr)+
-					" (allowed: "+t.allowedIPAddresses+")")
+			return metricsScope{}, errAgentAddressRefused(remoteHost(r.RemoteAddr), t.allowedIPAddresses)
 		}
 		return metricsScope{org: t.org, cluster: c}, nil
 	}
@@ -421,10 +399,10 @@ func remoteHost(remoteAddr string) string {
 	return remoteAddr
 }
 
-// ipAllowed reports whether the remote address lies in one of the networks of allowed (CIDRs separated by
-// spaces or commas); an empty allowed means unrestricted. An address that does not parse is refused.
+// ipAllowed reports whether the remote address lies in one of the networks of allowed (CIDR blocks
+// separated by spaces); an empty allowed means unrestricted. An address that does not parse is refused.
 func ipAllowed(remoteAddr, allowed string) bool {
-	cidrs := strings.FieldsFunc(allowed, func(r rune) bool { return r == ' ' || r == ',' })
+	cidrs := cidrBlocks(allowed)
 	if len(cidrs) == 0 {
 		return true
 	}

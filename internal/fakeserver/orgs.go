@@ -232,18 +232,15 @@ func (st *Store) AddTokenForUser(token, userID string, orgs, scopes []string) er
 			return fmt.Errorf("fakeserver: user %q is not a member of organization %q", userID, slug)
 		}
 	}
-	st.putToken(token, userID, orgs, scopes)
+	st.putToken(token, userID, "", orgs, scopes)
 	return nil
 }
 
+// defaultTokenDescription describes a seeded access token that declares no description.
+const defaultTokenDescription = "Emulator access token"
+
 // putToken stores an access token. The write lock must be held.
-func (st *Store) putToken(token, userID string, orgs, scopes []string) {
-	rec := &tokenRecord{token: token, userID: userID, orgs: map[string]bool{}, scopes: map[string]bool{}}
-	for _, slug := range orgs {
-		rec.orgs[slug] = true
-	}
-	for _, sc := range scopes {
-		rec.scopes[sc] = true
-	}
-	st.tokens[token] = rec
+func (st *Store) putToken(token, userID, description string, orgs, scopes []string) {
+	st.tokens[token] = newTokenRecord(token, userID, orDefault(description, defaultTokenDescription), orgs, scopes,
+		st.timestamp())
 }

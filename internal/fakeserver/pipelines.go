@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"gopkg.in/yaml.v3"
@@ -37,16 +38,7 @@ import (
 const KindPipeline Kind = "pipeline"
 
 func init() {
-	registerKind(KindPipeline, kindOps{
-		exists: func(st *Store, org, id string) bool { return st.pipelineByID(org, id) != nil },
-		remove: func(st *Store, org, id string) bool {
-			p := st.pipelineByID(org, id)
-			if p != nil {
-				st.deletePipeline(p)
-			}
-			return p != nil
-		},
-	})
+	registerKind(KindPipeline, (*Store).pipelineByID, (*Store).deletePipeline)
 }
 
 // Slug rule of spec 2.12.1.
@@ -65,10 +57,19 @@ var (
 
 // pipelineState is this area's part of the Store.
 type pipelineState struct {
-	pipelines map[string]*pipelineRecord // by id
+	pipelines *table[*pipelineRecord] // listed by org; named by slug and by name in their org
 }
 
-func newPipelineState() pipelineState { return pipelineState{pipelines: map[string]*pipelineRecord{}} }
+func newPipelineState() pipelineState {
+	return pipelineState{pipelines: newTable(
+		func(p *pipelineRecord) []string { return []string{p.org} },
+		func(p *pipelineRecord) []string {
+			return []string{nameKey(p.org, "slug", p.slug), nameKey(p.org, "name", p.name)}
+		})}
+}
+
+func (p *pipelineRecord) recordID() string { return p.id }
+func (p *pipelineRecord) recordSeq() int64 { return p.seq }
 
 // pipelineRecord is a pipeline. Other areas rely on the first fields (teams link to pipelines, builds
 // embed them and derive their jobs from jobSteps, rules name them by UUID or slug) and on archivedAt
@@ -150,7 +151,7 @@ func (p *pipelineRecord) jobSteps() []stepSpec {
 
 // pipelineByID returns the pipeline of org with id, or nil. A lock must be held.
 func (st *Store) pipelineByID(org, id string) *pipelineRecord {
-	if p, ok := st.pipelines.pipelines[id]; ok && p.org == org {
+	if p, ok := st.pipelines.pipelines.get(id); ok && p.org == org {
 		return p
 	}
 	return nil
@@ -158,36 +159,28 @@ func (st *Store) pipelineByID(org, id string) *pipelineRecord {
 
 // pipelineBySlug returns the pipeline of org with slug, or nil. A lock must be held.
 func (st *Store) pipelineBySlug(org, slug string) *pipelineRecord {
-	for _, p := range st.pipelines.pipelines {
-		if p.org == org && p.slug == slug {
-			return p
-		}
-	}
-	return nil
+	p, _ := st.pipelines.pipelines.lookup(nameKey(org, "slug", slug))
+	return p
 }
 
-// pipelinesOf returns org's pipelines in creation order. A lock must be held.
-func (st *Store) pipelinesOf(org string) []*pipelineRecord {
-	var out []*pipelineRecord
-	for _, p := range st.pipelines.pipelines {
-		if p.org == org {
-			out = append(out, p)
-		}
-	}
-	return sortBySeq(out, func(p *pipelineRecord) int64 { return p.seq })
-}
+// pipelinesOf returns org's pipelines in creation order; the caller must not change the slice. A lock
+// must be held.
+func (st *Store) pipelinesOf(org string) []*pipelineRecord { return st.pipelines.pipelines.list(org) }
+
+// insertPipeline adds p. The write lock must be held.
+func (st *Store) insertPipeline(p *pipelineRecord) { st.pipelines.pipelines.insert(p) }
 
 // deletePipeline removes p and the rules that name it. The write lock must be held.
 func (st *Store) deletePipeline(p *pipelineRecord) {
 	st.deleteRulesNaming(p.org, p.id)
 	st.removePipelineBuilds(p.id)
-	delete(st.pipelines.pipelines, p.id)
+	st.pipelines.pipelines.remove(p)
 }
 
 // propagateTemplate gives every pipeline using t the template's configuration. The write lock must be held.
 func (st *Store) propagateTemplate(t *templateRecord) {
-	for _, p := range st.pipelines.pipelines {
-		if p.org == t.org && p.templateID == t.id {
+	for _, p := range st.pipelinesOf(t.org) {
+		if p.templateID == t.id {
 			p.configuration, p.visual = t.configuration, nil
 		}
 	}
@@ -218,9 +211,43 @@ type yamlStep struct {
 
 // parseYAML decodes a configuration. A lock need not be held.
 func parseYAML(config string) (any, error) {
-	var doc any
-	err := yaml.Unmarshal([]byte(config), &doc)
-	return doc, err
+	return yamlDocs.get(config)
+}
+
+// yamlCacheSize bounds the parsed configurations kept; pipelines mostly share a few, and every pipeline
+// shown (a list page shows 100) needs its steps and env, which would otherwise mean parsing each time.
+const yamlCacheSize = 256
+
+// yamlDocs caches parsed configurations. The documents it hands out are shared: callers only read them.
+var yamlDocs = &yamlCache{docs: map[string]yamlResult{}}
+
+type yamlResult struct {
+	doc any
+	err error
+}
+
+type yamlCache struct {
+	mu   sync.Mutex
+	docs map[string]yamlResult
+}
+
+// get returns config parsed, parsing it unless it is cached; a full cache starts afresh.
+func (c *yamlCache) get(config string) (any, error) {
+	c.mu.Lock()
+	r, ok := c.docs[config]
+	c.mu.Unlock()
+	if ok {
+		return r.doc, r.err
+	}
+	err := yaml.Unmarshal([]byte(config), &r.doc)
+	r.err = err
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.docs) >= yamlCacheSize {
+		clear(c.docs)
+	}
+	c.docs[config] = r
+	return r.doc, r.err
 }
 
 // checkYAML returns why config is not a usable pipeline configuration, or "" when it is: it must be YAML
@@ -479,8 +506,22 @@ func providerSettingKeys(provider string) map[string]settingKind {
 	return keys
 }
 
-// defaultProviderSettings is what a new pipeline of the provider starts with.
+// sharedProviderSettings holds each provider's defaults, built once: most pipelines keep them, and one
+// map per pipeline was most of a pipeline's memory.
+var sharedProviderSettings sync.Map // provider → map[string]any
+
+// defaultProviderSettings is what a new pipeline of the provider starts with. The map is shared: like
+// every map of a record it is replaced, never changed in place.
 func defaultProviderSettings(provider string) map[string]any {
+	if m, ok := sharedProviderSettings.Load(provider); ok {
+		return m.(map[string]any)
+	}
+	m, _ := sharedProviderSettings.LoadOrStore(provider, buildProviderSettings(provider))
+	return m.(map[string]any)
+}
+
+// buildProviderSettings builds the provider's default settings.
+func buildProviderSettings(provider string) map[string]any {
 	out := map[string]any{}
 	for k, kind := range providerSettingKeys(provider) {
 		if kind == boolSetting {
@@ -1079,21 +1120,18 @@ func (st *Store) applyPipeline(p *pipelineRecord, in *pipelineInput, creating bo
 
 	// Names and slugs are unique in the organization; a taken name usually takes its slug too, so only
 	// the name is reported then.
-	nameTaken, slugTaken := false, false
-	for _, o := range st.pipelinesOf(p.org) {
-		if o.id != p.id {
-			nameTaken = nameTaken || (n.name != "" && o.name == n.name)
-			slugTaken = slugTaken || (n.slug != "" && o.slug == n.slug)
-		}
+	taken := func(what, value string) bool {
+		o, ok := st.pipelines.pipelines.lookup(nameKey(p.org, what, value))
+		return value != "" && ok && o.id != p.id
 	}
-	if nameTaken {
+	if taken("name", n.name) {
 		problems.add("name", "has already been taken")
-	} else if slugTaken {
+	} else if taken("slug", n.slug) {
 		problems.add("slug", "has already been taken")
 	}
 
 	if len(problems) == 0 {
-		*p = n
+		st.pipelines.pipelines.rename(p, func() { *p = n })
 	}
 	return problems
 }
@@ -1135,11 +1173,11 @@ func (s *Server) listPipelines(w http.ResponseWriter, r *http.Request) {
 	repo := strings.ToLower(r.URL.Query().Get("repository"))
 	var out []pipelineView
 	_ = s.store.view(func() *apiError {
-		var items []*pipelineRecord
-		for _, p := range s.store.pipelinesOf(org.slug) {
-			if strings.Contains(strings.ToLower(p.name), name) && strings.Contains(strings.ToLower(p.repository), repo) {
-				items = append(items, p)
-			}
+		items := s.store.pipelinesOf(org.slug)
+		if name != "" || repo != "" { // only a filter needs to look at every pipeline
+			items = slices.DeleteFunc(slices.Clone(items), func(p *pipelineRecord) bool {
+				return !strings.Contains(strings.ToLower(p.name), name) || !strings.Contains(strings.ToLower(p.repository), repo)
+			})
 		}
 		for _, p := range paginate(w, r, items) {
 			out = append(out, s.store.pipelineView(baseURL(r), p, canEdit))
@@ -1196,7 +1234,7 @@ func (s *Server) createPipeline(w http.ResponseWriter, r *http.Request) {
 			return errPipelineValidation(problems)
 		}
 		p.seq = s.store.nextSeq()
-		s.store.pipelines.pipelines[id] = p
+		s.store.insertPipeline(p)
 		for _, teamID := range teamIDs {
 			s.store.addTeamPipeline(org.slug, teamID, id, in.teams[teamID], p.createdAt)
 		}

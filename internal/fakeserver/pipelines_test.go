@@ -34,7 +34,7 @@ func (e *testEnv) seedTeam(org, slug string) string {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	id := newID()
-	st.teams.teams[id] = &teamRecord{seq: st.nextSeq(), org: org, id: id, graphqlID: graphQLID("Team", id), slug: slug, name: slug}
+	st.teams.teams.insert(&teamRecord{seq: st.nextSeq(), org: org, id: id, graphqlID: graphQLID("Team", id), slug: slug, name: slug})
 	return id
 }
 

@@ -60,39 +60,31 @@ var registryEcosystems = map[string]bool{
 }
 
 func init() {
-	registerKind(KindRegistry, kindOps{
-		exists: func(st *Store, org, id string) bool { return st.registryBySlugOrID(org, id) != nil },
-		remove: func(st *Store, org, id string) bool {
-			reg := st.registryBySlugOrID(org, id)
-			if reg != nil {
-				st.deleteRegistry(reg)
-			}
-			return reg != nil
-		},
-	})
-	registerKind(KindRegistryToken, kindOps{
-		exists: func(st *Store, org, id string) bool { return st.registryTokenByID(org, id) != nil },
-		remove: func(st *Store, org, id string) bool {
-			t := st.registryTokenByID(org, id)
-			if t != nil {
-				delete(st.registries.tokens, t.id)
-			}
-			return t != nil
-		},
-	})
+	registerKind(KindRegistry, (*Store).registryBySlugOrID, (*Store).deleteRegistry)
+	registerKind(KindRegistryToken, nestedKey((*Store).registryToken), (*Store).deleteRegistryToken)
 }
 
 // ---- state ----
 
 // registryState is this area's part of the Store. Records are keyed by UUID; each names its organization.
+// Registries are listed by org and named by slug in it; tokens are listed by registry.
 type registryState struct {
-	registries map[string]*registryRecord
-	tokens     map[string]*registryTokenRecord
+	registries *table[*registryRecord]
+	tokens     *table[*registryTokenRecord]
 }
 
 func newRegistryState() registryState {
-	return registryState{registries: map[string]*registryRecord{}, tokens: map[string]*registryTokenRecord{}}
+	return registryState{
+		registries: newTable(func(reg *registryRecord) []string { return []string{reg.org} },
+			func(reg *registryRecord) []string { return []string{nameKey(reg.org, "slug", reg.slug)} }),
+		tokens: newTable(func(t *registryTokenRecord) []string { return []string{t.registryID} }, nil),
+	}
 }
+
+func (reg *registryRecord) recordID() string    { return reg.id }
+func (reg *registryRecord) recordSeq() int64    { return reg.seq }
+func (t *registryTokenRecord) recordID() string { return t.id }
+func (t *registryTokenRecord) recordSeq() int64 { return t.seq }
 
 type registryRecord struct {
 	seq                      int64
@@ -116,57 +108,47 @@ type registryTokenRecord struct {
 // The lookups below need a lock held; they return nil for a record outside org.
 
 func (st *Store) registryBySlug(org, slug string) *registryRecord {
-	for _, reg := range st.registries.registries {
-		if reg.org == org && reg.slug == slug {
-			return reg
-		}
-	}
-	return nil
+	reg, _ := st.registries.registries.lookup(nameKey(org, "slug", slug))
+	return reg
 }
 
 func (st *Store) registryBySlugOrID(org, key string) *registryRecord {
-	if reg, ok := st.registries.registries[key]; ok && reg.org == org {
+	if reg, ok := st.registries.registries.get(key); ok && reg.org == org {
 		return reg
 	}
 	return st.registryBySlug(org, key)
 }
 
-func (st *Store) registryTokenByID(org, id string) *registryTokenRecord {
-	if t, ok := st.registries.tokens[id]; ok && t.org == org {
+// registryToken returns the token with id of the registry of org named by registry (slug or id).
+func (st *Store) registryToken(org, registry, id string) *registryTokenRecord {
+	reg := st.registryBySlugOrID(org, registry)
+	if reg == nil {
+		return nil
+	}
+	if t, ok := st.registries.tokens.get(id); ok && t.registryID == reg.id {
 		return t
 	}
 	return nil
 }
 
+// registriesOf and registryTokensOf list in creation order; the caller must not change the slice.
+
 func (st *Store) registriesOf(org string) []*registryRecord {
-	var out []*registryRecord
-	for _, reg := range st.registries.registries {
-		if reg.org == org {
-			out = append(out, reg)
-		}
-	}
-	return sortBySeq(out, func(reg *registryRecord) int64 { return reg.seq })
+	return st.registries.registries.list(org)
 }
 
 func (st *Store) registryTokensOf(registryID string) []*registryTokenRecord {
-	var out []*registryTokenRecord
-	for _, t := range st.registries.tokens {
-		if t.registryID == registryID {
-			out = append(out, t)
-		}
-	}
-	return sortBySeq(out, func(t *registryTokenRecord) int64 { return t.seq })
+	return st.registries.tokens.list(registryID)
 }
 
 // deleteRegistry removes reg with its tokens. The write lock must be held.
 func (st *Store) deleteRegistry(reg *registryRecord) {
-	for id, t := range st.registries.tokens {
-		if t.registryID == reg.id {
-			delete(st.registries.tokens, id)
-		}
-	}
-	delete(st.registries.registries, reg.id)
+	removeAll(st.registries.tokens, reg.id)
+	st.registries.registries.remove(reg)
 }
+
+// deleteRegistryToken removes t. The write lock must be held.
+func (st *Store) deleteRegistryToken(t *registryTokenRecord) { st.registries.tokens.remove(t) }
 
 // RegistrySlug returns the slug of the registry of org named by slugOrID (its id or its slug); ok is false
 // when there is none. Tests use it to follow a registry whose slug changed with its name.
@@ -390,8 +372,8 @@ func (st *Store) findRegistryToken(org string, r *http.Request) (*registryRecord
 	if err != nil {
 		return nil, nil, err
 	}
-	t := st.registryTokenByID(org, r.PathValue("token"))
-	if t == nil || t.registryID != reg.id {
+	t, ok := st.registries.tokens.get(r.PathValue("token"))
+	if !ok || t.registryID != reg.id {
 		return nil, nil, errNotFound("registry token")
 	}
 	return reg, t, nil
@@ -476,7 +458,7 @@ func (s *Server) createRegistry(w http.ResponseWriter, r *http.Request) {
 		nullableString(&reg.emoji, v.emoji)
 		nullableString(&reg.color, v.color)
 		nullableString(&reg.oidcPolicy, v.oidcPolicy)
-		s.store.registries.registries[id] = reg
+		s.store.registries.registries.insert(reg)
 		out = renderRegistry(baseURL(r), reg)
 		return nil
 	})
@@ -515,7 +497,7 @@ func (s *Server) updateRegistry(w http.ResponseWriter, r *http.Request) {
 			return errValidation(problems)
 		}
 		if v.name.Value != "" {
-			reg.name, reg.slug = v.name.Value, slug
+			s.store.registries.registries.rename(reg, func() { reg.name, reg.slug = v.name.Value, slug })
 		}
 		nullableString(&reg.description, v.description)
 		nullableString(&reg.emoji, v.emoji)
@@ -618,7 +600,7 @@ func (s *Server) createRegistryToken(w http.ResponseWriter, r *http.Request) {
 			graphqlID: graphQLID("RegistryToken", id), description: desc, secret: newSecret(),
 			createdAt: s.store.timestamp(), createdBy: user.id,
 		}
-		s.store.registries.tokens[id] = t
+		s.store.registries.tokens.insert(t)
 		out = registryTokenCreatedView{registryTokenView: s.store.registryTokenView(baseURL(r), reg, t), Token: t.secret}
 		return nil
 	})
@@ -663,7 +645,7 @@ func (s *Server) deleteRegistryTokenHandler(w http.ResponseWriter, r *http.Reque
 			return err
 		}
 		out = s.store.registryTokenView(baseURL(r), reg, t)
-		delete(s.store.registries.tokens, t.id)
+		s.store.deleteRegistryToken(t)
 		return nil
 	})
 	respond(w, http.StatusOK, out, err)

@@ -391,15 +391,22 @@ func TestRegistryDeleteCascadesAndStore(t *testing.T) {
 	kept, _ := e.createRegistryToken(keep, "d")
 	id := e.regAPI("GET", "/"+slug, nil).object(t)["id"].(string)
 
-	// Exists takes the slug or the id; tokens by id.
+	// Exists takes the slug or the id; tokens "<registry slug or id>/<token id>", of that registry only.
 	for _, key := range []string{slug, id} {
 		if !st.Exists(KindRegistry, "acme", key) || st.Exists(KindRegistry, "other", key) {
 			t.Fatalf("Exists(registry, %s)", key)
 		}
+		if !st.Exists(KindRegistryToken, "acme", key+"/"+tid) || st.Exists(KindRegistryToken, "other", key+"/"+tid) {
+			t.Fatalf("Exists(registry token, %s/%s)", key, tid)
+		}
 	}
-	if st.Exists(KindRegistry, "acme", "nope") || !st.Exists(KindRegistryToken, "acme", tid) ||
-		st.Exists(KindRegistryToken, "other", tid) || st.Exists(KindRegistryToken, "acme", "nope") {
-		t.Fatal("Exists")
+	if st.Exists(KindRegistry, "acme", "nope") {
+		t.Fatal("Exists(registry, nope)")
+	}
+	for _, bad := range []string{tid, keep + "/" + tid, "nope/" + tid, slug + "/nope", slug + "/", "/" + tid} {
+		if st.Exists(KindRegistryToken, "acme", bad) || st.Remove(KindRegistryToken, "acme", bad) {
+			t.Fatalf("Exists(registry token, %s)", bad)
+		}
 	}
 	if got, ok := st.RegistrySlug("acme", id); !ok || got != slug {
 		t.Fatalf("RegistrySlug %q %v", got, ok)
@@ -410,20 +417,20 @@ func TestRegistryDeleteCascadesAndStore(t *testing.T) {
 
 	// The API's delete takes the registry's tokens with it.
 	expect(t, e.regAPI("DELETE", "/"+slug, nil), 200)
-	if st.Exists(KindRegistry, "acme", id) || st.Exists(KindRegistryToken, "acme", tid) {
+	if st.Exists(KindRegistry, "acme", id) || st.Exists(KindRegistryToken, "acme", id+"/"+tid) {
 		t.Fatal("registry or its token survived the delete")
 	}
-	if !st.Exists(KindRegistryToken, "acme", kept) {
+	if !st.Exists(KindRegistryToken, "acme", keep+"/"+kept) {
 		t.Fatal("another registry's token was deleted")
 	}
 
 	// Remove works like the API, by slug or id: "deleted outside Terraform".
-	if !st.Remove(KindRegistryToken, "acme", kept) || st.Remove(KindRegistryToken, "acme", kept) {
+	if !st.Remove(KindRegistryToken, "acme", keep+"/"+kept) || st.Remove(KindRegistryToken, "acme", keep+"/"+kept) {
 		t.Fatal("Remove token")
 	}
 	expectError(t, e.regAPI("GET", "/"+keep+"/tokens/"+kept, nil), 404, "No registry token found")
 	t2, _ := e.createRegistryToken(keep, "d")
-	if st.Remove(KindRegistry, "other", keep) || !st.Remove(KindRegistry, "acme", keep) || st.Exists(KindRegistryToken, "acme", t2) {
+	if st.Remove(KindRegistry, "other", keep) || !st.Remove(KindRegistry, "acme", keep) || st.Exists(KindRegistryToken, "acme", keep+"/"+t2) {
 		t.Fatal("Remove registry by slug")
 	}
 	third := e.createRegistry("Third")

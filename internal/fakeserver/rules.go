@@ -3,13 +3,16 @@ package fakeserver
 import (
 	"encoding/json"
 	"net/http"
+	"slices"
+	"sort"
 	"strings"
 	"time"
 )
 
-// Rules (spec 2.18, 4.12): a rule allows an action from a source resource on a target resource. The only
-// type the spec (and go-buildkite) names is pipeline.trigger_build.pipeline, so it is the only one
-// accepted. value may be an object (go-buildkite's form) or a JSON string holding one (a client that
+// Rules (spec 2.18, 4.12): a rule allows an action from a source resource on a target resource. The types
+// accepted are pipeline.trigger_build.pipeline, the one the spec (and go-buildkite) names, and
+// pipeline.artifacts_read.pipeline, which the official Terraform provider documents; both take a source
+// and a target pipeline. value may be an object (go-buildkite's form) or a JSON string holding one (a client that
 // keeps the value as a JSON document); each pipeline in it is a UUID or a slug. Creating a rule that
 // exists (same type, source and target) is a 422.
 
@@ -17,31 +20,49 @@ import (
 const KindRule Kind = "rule"
 
 func init() {
-	registerKind(KindRule, kindOps{
-		exists: func(st *Store, org, id string) bool { return st.ruleByID(org, id) != nil },
-		remove: func(st *Store, org, id string) bool {
-			rule := st.ruleByID(org, id)
-			if rule != nil {
-				delete(st.rules.rules, rule.id)
-			}
-			return rule != nil
-		},
-	})
+	registerKind(KindRule, (*Store).ruleByID, func(st *Store, rule *ruleRecord) { st.rules.rules.remove(rule) })
 }
 
 // ruleTypes are the accepted rule types, each split into source type, action and target type.
 var ruleTypes = map[string]struct{ source, action, target string }{
-	"pipeline.trigger_build.pipeline": {"pipeline", "trigger_build", "pipeline"},
+	"pipeline.trigger_build.pipeline":  {"pipeline", "trigger_build", "pipeline"},
+	"pipeline.artifacts_read.pipeline": {"pipeline", "artifacts_read", "pipeline"},
+}
+
+// ruleTypeNames lists the accepted rule types for error messages, sorted.
+func ruleTypeNames() string {
+	names := make([]string, 0, len(ruleTypes))
+	for name := range ruleTypes {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	return strings.Join(names, ", ")
 }
 
 // ---- state ----
 
 // ruleState is this area's part of the Store.
 type ruleState struct {
-	rules map[string]*ruleRecord // by uuid
+	// rules are listed by org and by each pipeline they name ("pipeline:<id>"), and named by what makes
+	// one unique: type, source and target.
+	rules *table[*ruleRecord]
 }
 
-func newRuleState() ruleState { return ruleState{rules: map[string]*ruleRecord{}} }
+func newRuleState() ruleState {
+	return ruleState{rules: newTable(
+		func(r *ruleRecord) []string {
+			return distinct(r.org, "pipeline:"+r.sourceID, "pipeline:"+r.targetID)
+		},
+		func(r *ruleRecord) []string { return []string{ruleKey(r.org, r.typ, r.sourceID, r.targetID)} })}
+}
+
+// ruleKey names the one rule of org with this type, source and target.
+func ruleKey(org, typ, sourceID, targetID string) string {
+	return nameKey(org, typ, sourceID, targetID)
+}
+
+func (r *ruleRecord) recordID() string { return r.id }
+func (r *ruleRecord) recordSeq() int64 { return r.seq }
 
 type ruleRecord struct {
 	seq                     int64
@@ -53,28 +74,20 @@ type ruleRecord struct {
 
 // ruleByID returns the rule of org with id, or nil. A lock must be held.
 func (st *Store) ruleByID(org, id string) *ruleRecord {
-	if rule, ok := st.rules.rules[id]; ok && rule.org == org {
+	if rule, ok := st.rules.rules.get(id); ok && rule.org == org {
 		return rule
 	}
 	return nil
 }
 
-func (st *Store) rulesOf(org string) []*ruleRecord {
-	var out []*ruleRecord
-	for _, rule := range st.rules.rules {
-		if rule.org == org {
-			out = append(out, rule)
-		}
-	}
-	return sortBySeq(out, func(r *ruleRecord) int64 { return r.seq })
-}
+func (st *Store) rulesOf(org string) []*ruleRecord { return st.rules.rules.list(org) }
 
 // deleteRulesNaming removes org's rules whose source or target is id (a pipeline being deleted). The
 // write lock must be held.
 func (st *Store) deleteRulesNaming(org, id string) {
-	for rid, rule := range st.rules.rules {
-		if rule.org == org && (rule.sourceID == id || rule.targetID == id) {
-			delete(st.rules.rules, rid)
+	for _, rule := range slices.Clone(st.rules.rules.list("pipeline:" + id)) {
+		if rule.org == org {
+			st.rules.rules.remove(rule)
 		}
 	}
 }
@@ -218,8 +231,7 @@ func (s *Server) createRule(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if _, known := ruleTypes[typ.Value]; !known {
-		writeError(w, errUnprocessable("Type "+typ.Value+" is not a rule type; the available type is "+
-			"pipeline.trigger_build.pipeline"))
+		writeError(w, errUnprocessable("Type "+typ.Value+" is not a rule type; the available types are "+ruleTypeNames()))
 		return
 	}
 	value, problem := readRuleValue(in.raw["value"])
@@ -237,17 +249,15 @@ func (s *Server) createRule(w http.ResponseWriter, r *http.Request) {
 		if target == nil {
 			return errUnprocessable("Target pipeline " + value.TargetPipeline + " is not a pipeline of this organization")
 		}
-		for _, rule := range s.store.rulesOf(org.slug) {
-			if rule.typ == typ.Value && rule.sourceID == source.id && rule.targetID == target.id {
-				return errUnprocessable("A " + typ.Value + " rule from " + source.slug + " to " + target.slug + " already exists")
-			}
+		if _, taken := s.store.rules.rules.lookup(ruleKey(org.slug, typ.Value, source.id, target.id)); taken {
+			return errUnprocessable("A " + typ.Value + " rule from " + source.slug + " to " + target.slug + " already exists")
 		}
 		id := newID()
 		rule := &ruleRecord{
 			seq: s.store.nextSeq(), org: org.slug, id: id, graphqlID: graphQLID("Rule", id), typ: typ.Value,
 			sourceID: source.id, targetID: target.id, createdAt: s.store.timestamp(), createdBy: user.id,
 		}
-		s.store.rules.rules[id] = rule
+		s.store.rules.rules.insert(rule)
 		out = s.store.ruleView(baseURL(r), rule)
 		return nil
 	})
@@ -264,7 +274,7 @@ func (s *Server) deleteRule(w http.ResponseWriter, r *http.Request) {
 		if rule == nil {
 			return errNotFound("rule")
 		}
-		delete(s.store.rules.rules, rule.id)
+		s.store.rules.rules.remove(rule)
 		return nil
 	})
 	respondNoContent(w, err)

@@ -68,8 +68,13 @@ func TestRuleValidation(t *testing.T) {
 	}{
 		{map[string]any{"value": ok}, "Type can't be blank"},
 		{map[string]any{"type": 5, "value": ok}, "Type must be a string"},
-		{map[string]any{"type": "pipeline.artifacts_read.pipeline", "value": ok},
-			"Type pipeline.artifacts_read.pipeline is not a rule type; the available type is pipeline.trigger_build.pipeline"},
+		{map[string]any{"type": "pipeline.artifacts_write.pipeline", "value": ok},
+			"Type pipeline.artifacts_write.pipeline is not a rule type; the available types are " +
+				"pipeline.artifacts_read.pipeline, pipeline.trigger_build.pipeline"},
+		{map[string]any{"type": "pipeline.artifacts_read.pipeline", "value": map[string]any{"source_pipeline": "src"}},
+			"Value must include target_pipeline"},
+		{map[string]any{"type": "pipeline.artifacts_read.pipeline", "value": map[string]any{"source_pipeline": "src", "target_pipeline": "nope"}},
+			"Target pipeline nope is not a pipeline of this organization"},
 		{map[string]any{"type": triggerRule}, "Value can't be blank"},
 		{map[string]any{"type": triggerRule, "value": 3}, "Value must be an object (or a JSON string holding one) with source_pipeline and target_pipeline"},
 		{map[string]any{"type": triggerRule, "value": "not json"}, "Value must be an object (or a JSON string holding one) with source_pipeline and target_pipeline"},
@@ -123,5 +128,40 @@ func TestRuleExistsRemove(t *testing.T) {
 	}
 	if !st.Remove(KindRule, "acme", id) || st.Remove(KindRule, "acme", id) || st.Exists(KindRule, "acme", id) {
 		t.Fatal("Remove")
+	}
+}
+
+func TestRuleArtifactsRead(t *testing.T) {
+	const artifactsRule = "pipeline.artifacts_read.pipeline"
+	e := newEnv(t, Options{})
+	src := e.createPipeline(map[string]any{"name": "src", "repository": githubRepo})
+	dst := e.createPipeline(map[string]any{"name": "dst", "repository": githubRepo})
+
+	// Source by slug, target by UUID; the action is the type's middle part.
+	r := e.api("POST", "/rules", map[string]any{"type": artifactsRule,
+		"value": map[string]string{"source_pipeline": "src", "target_pipeline": dst["id"].(string)}})
+	expect(t, r, 201)
+	rule := r.object(t)
+	for k, v := range map[string]any{"type": artifactsRule, "action": "artifacts_read", "source_type": "pipeline",
+		"target_type": "pipeline", "source_uuid": src["id"], "target_uuid": dst["id"], "effect": "allow"} {
+		if rule[k] != v {
+			t.Errorf("%s = %v, want %v", k, rule[k], v)
+		}
+	}
+	if got := e.api("GET", "/rules/"+rule["uuid"].(string), nil).object(t); got["type"] != artifactsRule || got["action"] != "artifacts_read" {
+		t.Fatalf("get %v", got)
+	}
+
+	// The same pipelines may have a rule of each type, but not two of one.
+	expect(t, e.api("POST", "/rules", map[string]any{"type": triggerRule,
+		"value": map[string]string{"source_pipeline": "src", "target_pipeline": "dst"}}), 201)
+	expectError(t, e.api("POST", "/rules", map[string]any{"type": artifactsRule,
+		"value": `{"source_pipeline":"src","target_pipeline":"dst"}`}), 422,
+		"A pipeline.artifacts_read.pipeline rule from src to dst already exists")
+
+	// Deleting a pipeline takes its rules of every type with it.
+	expect(t, e.api("DELETE", "/pipelines/dst", nil), 204)
+	if l := e.api("GET", "/rules", nil).list(t); len(l) != 0 {
+		t.Fatalf("rules survived their pipeline: %v", l)
 	}
 }

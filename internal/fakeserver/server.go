@@ -2,7 +2,7 @@ package fakeserver
 
 import (
 	"net/http"
-	"sync"
+	"strings"
 	"time"
 )
 
@@ -25,16 +25,19 @@ type Options struct {
 	Logf func(format string, args ...any)
 	// Now is the clock for timestamps and rate-limit windows (default time.Now).
 	Now func() time.Time
+	// DisableTestRoutes turns off the test-only routes under /_fake/ (unauthenticated state changes such as
+	// build states and flaky tests): they then answer 404 like any unknown path. In-process tests keep them
+	// (the zero value); the standalone command disables them unless --test-routes is given.
+	DisableTestRoutes bool
+	// Faults injects errors, 429s, latency and dropped creates into API requests (see Faults); the zero
+	// value injects nothing.
+	Faults Faults
+	// RequestLogSize is how many of the newest requests Server.Requests keeps (default 10,000; negative
+	// keeps none). Server.RequestCounts counts every request whatever the size.
+	RequestLogSize int
 	// Fixtures, when set, is the state the server starts with (see LoadFixtures) instead of Org, Token and
 	// their default users, which are then ignored. New panics if hand-built fixtures fail Validate.
 	Fixtures *Fixtures
-}
-
-// Request is one entry of the request log.
-type Request struct {
-	Method string // HTTP method
-	Path   string // URL path, without the query
-	Status int    // status answered
 }
 
 // Server emulates Buildkite's REST API v2. It implements http.Handler.
@@ -43,9 +46,8 @@ type Server struct {
 	store   *Store
 	mux     *http.ServeMux
 	limiter *rateLimiter
-
-	logMu    sync.Mutex
-	requests []Request
+	log     *requestLog
+	faults  *faultInjector // nil without Options.Faults
 }
 
 // New returns a server holding one organization (opts.Org) and one access token (opts.Token) with every
@@ -67,6 +69,8 @@ func New(opts Options) *Server {
 		opts:    opts,
 		store:   newStore(opts.Now),
 		limiter: newRateLimiter(opts.RateLimit, opts.RateLimitWindow, opts.Now),
+		log:     newRequestLog(opts.RequestLogSize),
+		faults:  newFaultInjector(opts.Faults),
 	}
 	if opts.Fixtures != nil {
 		s.mustApplyFixtures(opts.Fixtures)
@@ -86,6 +90,7 @@ func New(opts Options) *Server {
 // routes registers every area's endpoints; each area adds one line here and keeps its routes in its file.
 func (s *Server) routes() *http.ServeMux {
 	mux := http.NewServeMux()
+	s.routeAccessToken(mux)
 	s.routeClusters(mux)
 	s.routeOrganizations(mux)
 	s.routeMetrics(mux)
@@ -102,22 +107,8 @@ func (s *Server) routes() *http.ServeMux {
 // Store returns the server's state, for tests to inspect and change.
 func (s *Server) Store() *Store { return s.store }
 
-// Requests returns a copy of the request log, oldest first.
-func (s *Server) Requests() []Request {
-	s.logMu.Lock()
-	defer s.logMu.Unlock()
-	return append([]Request(nil), s.requests...)
-}
-
-// ResetRequests empties the request log.
-func (s *Server) ResetRequests() {
-	s.logMu.Lock()
-	defer s.logMu.Unlock()
-	s.requests = nil
-}
-
-// ServeHTTP answers one request: rate limit, body size limit, routing (JSON 404 and 405 for unknown
-// paths and methods), then the request log.
+// ServeHTTP answers one request: injected faults, test-route switch, rate limit, body size limit, routing
+// (JSON 404 and 405 for unknown paths and methods), then the request log.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	if r.Body != nil {
@@ -125,20 +116,28 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		r.Body = http.MaxBytesReader(w, r.Body, maxBodyBytes)
 	}
 	rec := &statusRecorder{ResponseWriter: w}
-	s.serve(rec, r)
-	if rec.status == 0 {
+	fault := s.serveWithFaults(rec, r)
+	switch {
+	case fault == FaultDropped:
+		rec.status = 0 // no answer
+	case rec.status == 0:
 		rec.status = http.StatusOK
 	}
 
-	s.logMu.Lock()
-	s.requests = append(s.requests, Request{Method: r.Method, Path: r.URL.Path, Status: rec.status})
-	s.logMu.Unlock()
+	s.log.add(Request{Method: r.Method, Path: r.URL.Path, Status: rec.status, Fault: fault})
 	if s.opts.Logf != nil {
 		s.opts.Logf("%s %s %d %s", r.Method, r.URL.RequestURI(), rec.status, time.Since(start).Round(time.Microsecond))
 	}
 }
 
+// testRoutePrefix starts the path of every test-only route.
+const testRoutePrefix = "/_fake/"
+
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
+	if s.opts.DisableTestRoutes && strings.HasPrefix(r.URL.Path, testRoutePrefix) {
+		writeError(w, errRouteNotFound())
+		return
+	}
 	if err := s.limiter.take(r.Header.Get("Authorization")).apply(w); err != nil {
 		writeError(w, err)
 		return

@@ -346,3 +346,60 @@ func TestPipelineValidationBody(t *testing.T) {
 		t.Fatalf("%d %s", rec.Code, rec.Body)
 	}
 }
+
+func TestRequestLogIsBounded(t *testing.T) {
+	e := newEnv(t, Options{RequestLogSize: 3})
+	for i := range 5 {
+		e.api("GET", fmt.Sprintf("/clusters/c%d", i), nil)
+	}
+	e.do("GET", "/v2/organizations", "", nil)
+	got := e.srv.Requests()
+	if len(got) != 3 || got[0].Path != "/v2/organizations/acme/clusters/c3" || got[1].Path != "/v2/organizations/acme/clusters/c4" ||
+		got[2] != (Request{Method: "GET", Path: "/v2/organizations", Status: 401}) {
+		t.Fatalf("Requests() = %+v, want the newest three, oldest first", got)
+	}
+	if c := e.srv.RequestCounts(); len(c) != 2 || c[404] != 5 || c[401] != 1 {
+		t.Fatalf("RequestCounts() = %v", c)
+	}
+	e.srv.ResetRequests()
+	if len(e.srv.Requests()) != 0 || len(e.srv.RequestCounts()) != 0 {
+		t.Fatal("reset kept entries or counts")
+	}
+
+	// A negative size keeps nothing but still counts; the default keeps 10,000.
+	none := New(Options{RequestLogSize: -1})
+	none.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest(http.MethodGet, "/v2/organizations", nil))
+	if len(none.Requests()) != 0 || none.RequestCounts()[401] != 1 {
+		t.Fatalf("size -1: %v %v", none.Requests(), none.RequestCounts())
+	}
+	def := New(Options{})
+	for range defaultRequestLogSize + 5 {
+		def.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest(http.MethodGet, "/nope", nil))
+	}
+	if n, c := len(def.Requests()), def.RequestCounts()[404]; n != defaultRequestLogSize || c != defaultRequestLogSize+5 {
+		t.Fatalf("default: %d entries, %d counted", n, c)
+	}
+}
+
+func TestDisableTestRoutes(t *testing.T) {
+	for _, disabled := range []bool{false, true} {
+		e := newEnv(t, Options{DisableTestRoutes: disabled})
+		e.seedBuildPipeline("acme", "web", "")
+		expect(t, e.api("POST", "/pipelines/web/builds", map[string]any{"commit": "HEAD", "branch": "main"}), 201)
+		got := e.buildAdmin("web", 1, "", map[string]any{"state": "running"})
+		flaky := e.do("POST", "/_fake/organizations/acme/suites/nope/flaky-tests", "", map[string]any{})
+		if !disabled {
+			expect(t, got, 200)
+			expectError(t, flaky, 404, "No suite found") // routed: the handler answers
+			continue
+		}
+		expectError(t, got, 404, "Not Found")
+		expectError(t, flaky, 404, "Not Found")
+		// Only /_fake/ goes: the API is untouched, and so is a path merely starting with "_fake".
+		expect(t, e.api("GET", "/pipelines/web/builds/1", nil), 200)
+		expectError(t, e.do("GET", "/_fakeish", "", nil), 404, "Not Found")
+		if st, _, _ := e.srv.Store().BuildState("acme", "web", 1); st != "scheduled" {
+			t.Fatalf("disabled route changed the build: %s", st)
+		}
+	}
+}

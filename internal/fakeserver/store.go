@@ -3,6 +3,7 @@ package fakeserver
 import (
 	"fmt"
 	"sort"
+
 	"strings"
 	"sync"
 	"time"
@@ -62,10 +63,13 @@ type userRecord struct {
 
 // tokenRecord is an API access token: whose it is, which organizations it sees and which scopes it holds.
 type tokenRecord struct {
-	token  string
-	userID string
-	orgs   map[string]bool // org slugs
-	scopes map[string]bool
+	token       string
+	uuid        string // stable: derived from token (accessTokenUUID)
+	description string
+	createdAt   time.Time
+	userID      string
+	orgs        map[string]bool // org slugs
+	scopes      map[string]bool
 }
 
 // newStore returns an empty store holding one user, the owner of every token seeded later.
@@ -169,22 +173,17 @@ func (st *Store) addUser(name, email string) *userRecord {
 
 // AddToken seeds an access token belonging to the default user, seeing orgs and holding scopes (see
 // AllScopes). Organizations that do not exist yet are created, named after their slug. Adding a token
-// that exists replaces it.
+// that exists replaces it. Its uuid (GET /v2/access-token) is derived from token, the same in every run.
 func (st *Store) AddToken(token string, orgs []string, scopes []string) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	rec := &tokenRecord{token: token, userID: st.defaultUserID, orgs: map[string]bool{}, scopes: map[string]bool{}}
 	for _, slug := range orgs {
 		st.addOrg(slug, titleCase(slug))
 		if !st.isMember(slug, st.defaultUserID) {
 			st.addMember(slug, st.defaultUserID, true)
 		}
-		rec.orgs[slug] = true
 	}
-	for _, sc := range scopes {
-		rec.scopes[sc] = true
-	}
-	st.tokens[token] = rec
+	st.putToken(token, st.defaultUserID, "", orgs, scopes)
 }
 
 // titleCase turns an org slug into a display name: "my-org" becomes "My Org".
@@ -198,24 +197,57 @@ func titleCase(slug string) string {
 
 // Kind names a type of resource for Store.Exists and Store.Remove. Each area file declares its kinds
 // (KindCluster, KindQueue, KindClusterToken in clusters.go) and registers them with registerKind.
+//
+// The key names the resource the way an import ID would. Top-level kinds take their ID (registries and
+// agent tokens also their slug or secret, as their docs say). Nested kinds take "<parent>/<child>" and the
+// parent must match, so a queue asked for under another cluster does not exist:
+//
+//   - KindQueue, KindClusterToken: "<cluster id>/<queue or token id>"
+//   - KindRegistryToken: "<registry slug or id>/<token id>"
+//   - KindTeamMember, KindTeamPipeline, KindTeamSuite: "<team id>/<user, pipeline or suite id>"
+//
+// A nested key without both parts names nothing: Exists reports false and Remove does nothing.
 type Kind string
 
 // kindOps answers Exists and Remove for one Kind. exists runs with the read lock held, remove with the
 // write lock held; remove deletes the way the API's DELETE would (cascades included).
 type kindOps struct {
-	exists func(st *Store, org, id string) bool
-	remove func(st *Store, org, id string) bool
+	exists func(st *Store, org, key string) bool
+	remove func(st *Store, org, key string) bool
 }
 
 // kinds is filled by the area files' init functions and only read afterwards.
 var kinds = map[Kind]kindOps{}
 
-// registerKind makes a Kind known to Store.Exists and Store.Remove. Call it from an init function.
-func registerKind(k Kind, ops kindOps) {
+// registerKind makes a Kind known to Store.Exists and Store.Remove: find returns the record key names in
+// org (nil when none; a lock is held) and del deletes it as the API would (the write lock is held). Call
+// it from an init function.
+func registerKind[T any](k Kind, find func(st *Store, org, key string) *T, del func(st *Store, rec *T)) {
 	if _, dup := kinds[k]; dup {
 		panic("fakeserver: kind registered twice: " + string(k))
 	}
-	kinds[k] = ops
+	kinds[k] = kindOps{
+		exists: func(st *Store, org, key string) bool { return find(st, org, key) != nil },
+		remove: func(st *Store, org, key string) bool {
+			rec := find(st, org, key)
+			if rec != nil {
+				del(st, rec)
+			}
+			return rec != nil
+		},
+	}
+}
+
+// nestedKey adapts the lookup of a nested record to a Kind's key "<parent>/<child>"; a key without both
+// parts finds nothing.
+func nestedKey[T any](find func(st *Store, org, parent, child string) *T) func(st *Store, org, key string) *T {
+	return func(st *Store, org, key string) *T {
+		parent, child, ok := strings.Cut(key, "/")
+		if !ok || parent == "" || child == "" {
+			return nil
+		}
+		return find(st, org, parent, child)
+	}
 }
 
 // kindOpsFor returns the operations of k, panicking for an unknown Kind: a typo must fail a test, not make
@@ -233,25 +265,19 @@ func kindOpsFor(k Kind) kindOps {
 	return ops
 }
 
-// Exists reports whether the resource of kind with id exists in organization org.
-func (st *Store) Exists(kind Kind, org, id string) bool {
+// Exists reports whether the resource of kind named by key (see Kind) exists in organization org.
+func (st *Store) Exists(kind Kind, org, key string) bool {
 	ops := kindOpsFor(kind)
 	st.mu.RLock()
 	defer st.mu.RUnlock()
-	return ops.exists(st, org, id)
+	return ops.exists(st, org, key)
 }
 
-// Remove deletes the resource of kind with id from organization org as the API's DELETE would (a cluster
-// takes its queues and tokens with it) and reports whether it existed.
-func (st *Store) Remove(kind Kind, org, id string) bool {
+// Remove deletes the resource of kind named by key (see Kind) from organization org as the API's DELETE
+// would (a cluster takes its queues and tokens with it) and reports whether it existed.
+func (st *Store) Remove(kind Kind, org, key string) bool {
 	ops := kindOpsFor(kind)
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	return ops.remove(st, org, id)
-}
-
-// sortBySeq orders records by creation.
-func sortBySeq[T any](items []T, seq func(T) int64) []T {
-	sort.Slice(items, func(i, j int) bool { return seq(items[i]) < seq(items[j]) })
-	return items
+	return ops.remove(st, org, key)
 }

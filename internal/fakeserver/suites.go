@@ -22,29 +22,30 @@ const KindSuite Kind = "suite"
 const defaultSuiteBranch = "main"
 
 func init() {
-	registerKind(KindSuite, kindOps{
-		exists: func(st *Store, org, id string) bool { return st.suiteByID(org, id) != nil },
-		remove: func(st *Store, org, id string) bool {
-			s := st.suiteByID(org, id)
-			if s != nil {
-				st.deleteSuite(s)
-			}
-			return s != nil
-		},
-	})
+	registerKind(KindSuite, (*Store).suiteByID, (*Store).deleteSuite)
 }
 
 // ---- state ----
 
-// suiteState is this area's part of the Store.
+// suiteState is this area's part of the Store: suites listed by org and named by slug in it, flaky tests
+// listed by suite.
 type suiteState struct {
-	suites map[string]*suiteRecord     // by id
-	flaky  map[string]*flakyTestRecord // by id
+	suites *table[*suiteRecord]
+	flaky  *table[*flakyTestRecord]
 }
 
 func newSuiteState() suiteState {
-	return suiteState{suites: map[string]*suiteRecord{}, flaky: map[string]*flakyTestRecord{}}
+	return suiteState{
+		suites: newTable(func(s *suiteRecord) []string { return []string{s.org} },
+			func(s *suiteRecord) []string { return []string{nameKey(s.org, "slug", s.slug)} }),
+		flaky: newTable(func(f *flakyTestRecord) []string { return []string{f.suiteID} }, nil),
+	}
 }
+
+func (s *suiteRecord) recordID() string     { return s.id }
+func (s *suiteRecord) recordSeq() int64     { return s.seq }
+func (f *flakyTestRecord) recordID() string { return f.id }
+func (f *flakyTestRecord) recordSeq() int64 { return f.seq }
 
 // suiteRecord is a test suite. Other areas rely on the fields of the first line (teams link to suites).
 type suiteRecord struct {
@@ -70,7 +71,7 @@ type flakyTestRecord struct {
 
 // suiteByID returns the suite of org with id, or nil. A lock must be held.
 func (st *Store) suiteByID(org, id string) *suiteRecord {
-	if s, ok := st.suites.suites[id]; ok && s.org == org {
+	if s, ok := st.suites.suites.get(id); ok && s.org == org {
 		return s
 	}
 	return nil
@@ -78,43 +79,23 @@ func (st *Store) suiteByID(org, id string) *suiteRecord {
 
 // suiteBySlug returns the suite of org with slug, or nil. A lock must be held.
 func (st *Store) suiteBySlug(org, slug string) *suiteRecord {
-	for _, s := range st.suites.suites {
-		if s.org == org && s.slug == slug {
-			return s
-		}
-	}
-	return nil
+	s, _ := st.suites.suites.lookup(nameKey(org, "slug", slug))
+	return s
 }
 
-func (st *Store) suitesOf(org string) []*suiteRecord {
-	var out []*suiteRecord
-	for _, s := range st.suites.suites {
-		if s.org == org {
-			out = append(out, s)
-		}
-	}
-	return sortBySeq(out, func(s *suiteRecord) int64 { return s.seq })
-}
+// suitesOf and flakyTestsOf list in creation order; the caller must not change the slice.
+
+func (st *Store) suitesOf(org string) []*suiteRecord { return st.suites.suites.list(org) }
 
 func (st *Store) flakyTestsOf(suiteID string) []*flakyTestRecord {
-	var out []*flakyTestRecord
-	for _, f := range st.suites.flaky {
-		if f.suiteID == suiteID {
-			out = append(out, f)
-		}
-	}
-	return sortBySeq(out, func(f *flakyTestRecord) int64 { return f.seq })
+	return st.suites.flaky.list(suiteID)
 }
 
 // deleteSuite removes s with its flaky tests and the teams' access to it. The write lock must be held.
 func (st *Store) deleteSuite(s *suiteRecord) {
-	for id, f := range st.suites.flaky {
-		if f.suiteID == s.id {
-			delete(st.suites.flaky, id)
-		}
-	}
+	removeAll(st.suites.flaky, s.id)
 	st.deleteSuiteAssociations(s.id)
-	delete(st.suites.suites, s.id)
+	st.suites.suites.remove(s)
 }
 
 // newSuite creates a suite of org. The write lock must be held and slug must be free.
@@ -124,7 +105,7 @@ func (st *Store) newSuite(org, slug, name, defaultBranch string) *suiteRecord {
 		seq: st.nextSeq(), org: org, id: id, graphqlID: graphQLID("Suite", id), slug: slug, name: name,
 		defaultBranch: defaultBranch, apiToken: newSecret(), createdAt: st.timestamp(),
 	}
-	st.suites.suites[id] = s
+	st.suites.suites.insert(s)
 	return s
 }
 
@@ -225,7 +206,7 @@ func (st *Store) addFlakyTest(s *suiteRecord, f FlakyTestFixture) *flakyTestReco
 	if f.LastResolvedAt != nil && !f.LastResolvedAt.IsZero() {
 		rec.lastResolvedAt = f.LastResolvedAt.UTC().Truncate(time.Millisecond)
 	}
-	st.suites.flaky[rec.id] = rec
+	st.suites.flaky.insert(rec)
 	return rec
 }
 
@@ -515,7 +496,7 @@ func (s *Server) updateSuite(w http.ResponseWriter, r *http.Request) {
 			return errValidation(problems)
 		}
 		if name.Given() {
-			su.name, su.slug = name.Value, slugify(name.Value)
+			s.store.suites.suites.rename(su, func() { su.name, su.slug = name.Value, slugify(name.Value) })
 		}
 		setString(&su.defaultBranch, branch)
 		for _, f := range []struct {

@@ -362,7 +362,7 @@ func TestSuiteKindRemove(t *testing.T) {
 		t.Fatal("Remove suite")
 	}
 	st.mu.RLock()
-	n := len(st.suites.flaky) + len(st.teams.suites)
+	n := st.suites.flaky.len() + st.teams.suites.len()
 	st.mu.RUnlock()
 	if n != 0 {
 		t.Fatalf("%d flaky tests or team suites left", n)

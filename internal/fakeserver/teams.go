@@ -32,67 +32,47 @@ var (
 )
 
 func init() {
-	registerKind(KindTeam, kindOps{
-		exists: func(st *Store, org, id string) bool { return st.teamByID(org, id) != nil },
-		remove: func(st *Store, org, id string) bool {
-			t := st.teamByID(org, id)
-			if t != nil {
-				st.deleteTeam(t)
-			}
-			return t != nil
-		},
+	registerKind(KindTeam, (*Store).teamByID, (*Store).deleteTeam)
+	registerKind(KindTeamMember, nestedKey((*Store).teamMember), func(st *Store, m *teamMemberRecord) { st.teams.members.remove(m) })
+	registerKind(KindTeamPipeline, nestedKey((*Store).teamPipeline), func(st *Store, tp *teamPipelineRecord) {
+		st.teams.pipelines.remove(tp)
 	})
-	registerKind(KindTeamMember, kindOps{
-		exists: func(st *Store, org, id string) bool { return st.teamMemberByKey(org, id) != nil },
-		remove: func(st *Store, org, id string) bool {
-			m := st.teamMemberByKey(org, id)
-			if m != nil {
-				delete(st.teams.members, m.key())
-			}
-			return m != nil
-		},
-	})
-	registerKind(KindTeamPipeline, kindOps{
-		exists: func(st *Store, org, id string) bool { return st.teamPipelineByKey(org, id) != nil },
-		remove: func(st *Store, org, id string) bool {
-			tp := st.teamPipelineByKey(org, id)
-			if tp != nil {
-				delete(st.teams.pipelines, tp.key())
-			}
-			return tp != nil
-		},
-	})
-	registerKind(KindTeamSuite, kindOps{
-		exists: func(st *Store, org, id string) bool { return st.teamSuiteByKey(org, id) != nil },
-		remove: func(st *Store, org, id string) bool {
-			ts := st.teamSuiteByKey(org, id)
-			if ts != nil {
-				delete(st.teams.suites, ts.key())
-			}
-			return ts != nil
-		},
-	})
+	registerKind(KindTeamSuite, nestedKey((*Store).teamSuite), func(st *Store, ts *teamSuiteRecord) { st.teams.suites.remove(ts) })
 }
 
 // ---- state ----
 
-// teamState is this area's part of the Store. Associations are keyed "<team id>/<other id>", the ID their
-// Kind uses, so a team has at most one of each.
+// teamState is this area's part of the Store. Teams are listed by org and named by slug in it.
+// Associations are keyed "<team id>/<other id>", the ID their Kind uses, so a team has at most one of each;
+// they are listed by team, and suite access also by suite ("suite:<id>") so a deleted suite takes it along.
 type teamState struct {
-	teams     map[string]*teamRecord         // by id
-	members   map[string]*teamMemberRecord   // by "<team id>/<user id>"
-	pipelines map[string]*teamPipelineRecord // by "<team id>/<pipeline id>"
-	suites    map[string]*teamSuiteRecord    // by "<team id>/<suite id>"
+	teams     *table[*teamRecord]
+	members   *table[*teamMemberRecord]
+	pipelines *table[*teamPipelineRecord]
+	suites    *table[*teamSuiteRecord]
 }
 
 func newTeamState() teamState {
 	return teamState{
-		teams:     map[string]*teamRecord{},
-		members:   map[string]*teamMemberRecord{},
-		pipelines: map[string]*teamPipelineRecord{},
-		suites:    map[string]*teamSuiteRecord{},
+		teams: newTable(func(t *teamRecord) []string { return []string{t.org} },
+			func(t *teamRecord) []string { return []string{teamSlugName(t.org, t.slug)} }),
+		members:   newTable(func(m *teamMemberRecord) []string { return []string{m.teamID} }, nil),
+		pipelines: newTable(func(tp *teamPipelineRecord) []string { return []string{tp.teamID} }, nil),
+		suites: newTable(func(ts *teamSuiteRecord) []string { return []string{ts.teamID, "suite:" + ts.suiteID} },
+			nil),
 	}
 }
+
+func teamSlugName(org, slug string) string { return nameKey(org, "slug", slug) }
+
+func (t *teamRecord) recordID() string          { return t.id }
+func (t *teamRecord) recordSeq() int64          { return t.seq }
+func (m *teamMemberRecord) recordID() string    { return m.teamID + "/" + m.userID }
+func (m *teamMemberRecord) recordSeq() int64    { return m.seq }
+func (tp *teamPipelineRecord) recordID() string { return tp.teamID + "/" + tp.pipelineID }
+func (tp *teamPipelineRecord) recordSeq() int64 { return tp.seq }
+func (ts *teamSuiteRecord) recordID() string    { return ts.teamID + "/" + ts.suiteID }
+func (ts *teamSuiteRecord) recordSeq() int64    { return ts.seq }
 
 // teamRecord is a team. Other areas rely on the fields of the first line (pipelines and suites add
 // themselves to teams).
@@ -122,16 +102,12 @@ type teamMemberRecord struct {
 	createdAt           time.Time
 }
 
-func (m *teamMemberRecord) key() string { return m.teamID + "/" + m.userID }
-
 type teamPipelineRecord struct {
 	seq                     int64
 	org, teamID, pipelineID string
 	accessLevel             string
 	createdAt               time.Time
 }
-
-func (tp *teamPipelineRecord) key() string { return tp.teamID + "/" + tp.pipelineID }
 
 type teamSuiteRecord struct {
 	seq                  int64
@@ -140,11 +116,9 @@ type teamSuiteRecord struct {
 	createdAt            time.Time
 }
 
-func (ts *teamSuiteRecord) key() string { return ts.teamID + "/" + ts.suiteID }
-
 // teamByID returns the team of org with id, or nil. A lock must be held.
 func (st *Store) teamByID(org, id string) *teamRecord {
-	if t, ok := st.teams.teams[id]; ok && t.org == org {
+	if t, ok := st.teams.teams.get(id); ok && t.org == org {
 		return t
 	}
 	return nil
@@ -158,121 +132,73 @@ func (st *Store) teamMember(org, teamID, userID string) *teamMemberRecord {
 	if st.teamByID(org, teamID) == nil {
 		return nil
 	}
-	return st.teams.members[teamID+"/"+userID]
+	m, _ := st.teams.members.get(teamID + "/" + userID)
+	return m
 }
 
 func (st *Store) teamPipeline(org, teamID, pipelineID string) *teamPipelineRecord {
 	if st.teamByID(org, teamID) == nil || st.pipelineByID(org, pipelineID) == nil {
 		return nil
 	}
-	return st.teams.pipelines[teamID+"/"+pipelineID]
+	tp, _ := st.teams.pipelines.get(teamID + "/" + pipelineID)
+	return tp
 }
 
 func (st *Store) teamSuite(org, teamID, suiteID string) *teamSuiteRecord {
 	if st.teamByID(org, teamID) == nil || st.suiteByID(org, suiteID) == nil {
 		return nil
 	}
-	return st.teams.suites[teamID+"/"+suiteID]
+	ts, _ := st.teams.suites.get(teamID + "/" + suiteID)
+	return ts
 }
 
-// splitKey splits an association's Kind ID "<team id>/<other id>".
-func splitKey(key string) (teamID, otherID string) {
-	teamID, otherID, _ = strings.Cut(key, "/")
-	return teamID, otherID
-}
+// teamsOf and teamMembersOf list in creation order; the caller must not change the slice.
 
-func (st *Store) teamMemberByKey(org, key string) *teamMemberRecord {
-	teamID, userID := splitKey(key)
-	return st.teamMember(org, teamID, userID)
-}
-
-func (st *Store) teamPipelineByKey(org, key string) *teamPipelineRecord {
-	teamID, pipelineID := splitKey(key)
-	return st.teamPipeline(org, teamID, pipelineID)
-}
-
-func (st *Store) teamSuiteByKey(org, key string) *teamSuiteRecord {
-	teamID, suiteID := splitKey(key)
-	return st.teamSuite(org, teamID, suiteID)
-}
-
-func (st *Store) teamsOf(org string) []*teamRecord {
-	var out []*teamRecord
-	for _, t := range st.teams.teams {
-		if t.org == org {
-			out = append(out, t)
-		}
-	}
-	return sortBySeq(out, func(t *teamRecord) int64 { return t.seq })
-}
+func (st *Store) teamsOf(org string) []*teamRecord { return st.teams.teams.list(org) }
 
 func (st *Store) teamMembersOf(teamID string) []*teamMemberRecord {
-	var out []*teamMemberRecord
-	for _, m := range st.teams.members {
-		if m.teamID == teamID {
-			out = append(out, m)
-		}
-	}
-	return sortBySeq(out, func(m *teamMemberRecord) int64 { return m.seq })
+	return st.teams.members.list(teamID)
 }
 
+// teamPipelinesOf and teamSuitesOf list in creation order, leaving out associations whose pipeline or
+// suite has gone.
+
 func (st *Store) teamPipelinesOf(t *teamRecord) []*teamPipelineRecord {
-	var out []*teamPipelineRecord
-	for _, tp := range st.teams.pipelines {
-		if tp.teamID == t.id && st.pipelineByID(t.org, tp.pipelineID) != nil {
-			out = append(out, tp)
-		}
-	}
-	return sortBySeq(out, func(tp *teamPipelineRecord) int64 { return tp.seq })
+	return slices.DeleteFunc(slices.Clone(st.teams.pipelines.list(t.id)), func(tp *teamPipelineRecord) bool {
+		return st.pipelineByID(t.org, tp.pipelineID) == nil
+	})
 }
 
 func (st *Store) teamSuitesOf(t *teamRecord) []*teamSuiteRecord {
-	var out []*teamSuiteRecord
-	for _, ts := range st.teams.suites {
-		if ts.teamID == t.id && st.suiteByID(t.org, ts.suiteID) != nil {
-			out = append(out, ts)
-		}
-	}
-	return sortBySeq(out, func(ts *teamSuiteRecord) int64 { return ts.seq })
+	return slices.DeleteFunc(slices.Clone(st.teams.suites.list(t.id)), func(ts *teamSuiteRecord) bool {
+		return st.suiteByID(t.org, ts.suiteID) == nil
+	})
 }
 
 // teamBySlug returns the team of org with slug, or nil. A lock must be held.
 func (st *Store) teamBySlug(org, slug string) *teamRecord {
-	for _, t := range st.teams.teams {
-		if t.org == org && t.slug == slug {
-			return t
-		}
+	t, _ := st.teams.teams.lookup(teamSlugName(org, slug))
+	return t
+}
+
+// removeAll removes each record of scope from tbl.
+func removeAll[T record](tbl *table[T], scope string) {
+	for _, rec := range slices.Clone(tbl.list(scope)) {
+		tbl.remove(rec)
 	}
-	return nil
 }
 
 // deleteTeam removes t with its member, pipeline and suite associations. The write lock must be held.
 func (st *Store) deleteTeam(t *teamRecord) {
-	for k, m := range st.teams.members {
-		if m.teamID == t.id {
-			delete(st.teams.members, k)
-		}
-	}
-	for k, tp := range st.teams.pipelines {
-		if tp.teamID == t.id {
-			delete(st.teams.pipelines, k)
-		}
-	}
-	for k, ts := range st.teams.suites {
-		if ts.teamID == t.id {
-			delete(st.teams.suites, k)
-		}
-	}
-	delete(st.teams.teams, t.id)
+	removeAll(st.teams.members, t.id)
+	removeAll(st.teams.pipelines, t.id)
+	removeAll(st.teams.suites, t.id)
+	st.teams.teams.remove(t)
 }
 
 // deleteSuiteAssociations removes every team's access to the suite. The write lock must be held.
 func (st *Store) deleteSuiteAssociations(suiteID string) {
-	for k, ts := range st.teams.suites {
-		if ts.suiteID == suiteID {
-			delete(st.teams.suites, k)
-		}
-	}
+	removeAll(st.teams.suites, "suite:"+suiteID)
 }
 
 // associationTime is when an association made by another area was created: at, or now when at is zero.
@@ -291,15 +217,14 @@ func (st *Store) addTeamPipeline(org, teamID, pipelineID, accessLevel string, at
 	if st.teamByID(org, teamID) == nil {
 		return
 	}
-	key := teamID + "/" + pipelineID
-	if tp, ok := st.teams.pipelines[key]; ok {
+	if tp, ok := st.teams.pipelines.get(teamID + "/" + pipelineID); ok {
 		tp.accessLevel = accessLevel
 		return
 	}
-	st.teams.pipelines[key] = &teamPipelineRecord{
+	st.teams.pipelines.insert(&teamPipelineRecord{
 		seq: st.nextSeq(), org: org, teamID: teamID, pipelineID: pipelineID, accessLevel: accessLevel,
 		createdAt: st.associationTime(at),
-	}
+	})
 }
 
 // addTeamSuite gives a team access to a test suite (creating a suite with team_ids does this), or replaces
@@ -309,15 +234,14 @@ func (st *Store) addTeamSuite(org, teamID, suiteID string, access []string, at t
 	if st.teamByID(org, teamID) == nil {
 		return
 	}
-	key := teamID + "/" + suiteID
-	if ts, ok := st.teams.suites[key]; ok {
+	if ts, ok := st.teams.suites.get(teamID + "/" + suiteID); ok {
 		ts.access = slices.Clone(access)
 		return
 	}
-	st.teams.suites[key] = &teamSuiteRecord{
+	st.teams.suites.insert(&teamSuiteRecord{
 		seq: st.nextSeq(), org: org, teamID: teamID, suiteID: suiteID, access: slices.Clone(access),
 		createdAt: st.associationTime(at),
-	}
+	})
 }
 
 // oneOf words an enum for a validation message: "a, b or c".
@@ -540,7 +464,7 @@ func (s *Server) listTeams(w http.ResponseWriter, r *http.Request) {
 	_ = s.store.view(func() *apiError {
 		var teams []*teamRecord
 		for _, t := range s.store.teamsOf(org.slug) {
-			if !byUser || s.store.teams.members[t.id+"/"+userID] != nil {
+			if _, member := s.store.teams.members.get(t.id + "/" + userID); !byUser || member {
 				teams = append(teams, t)
 			}
 		}
@@ -662,7 +586,7 @@ func (s *Server) createTeam(w http.ResponseWriter, r *http.Request) {
 			createdAt: s.store.timestamp(), createdBy: user.id,
 		}
 		ti.apply(t)
-		s.store.teams.teams[id] = t
+		s.store.teams.teams.insert(t)
 		out = s.store.teamView(t)
 		return nil
 	})
@@ -690,7 +614,7 @@ func (s *Server) updateTeam(w http.ResponseWriter, r *http.Request) {
 		if len(ti.problems) > 0 {
 			return errValidation(ti.problems)
 		}
-		ti.apply(t)
+		s.store.teams.teams.rename(t, func() { ti.apply(t) })
 		out = s.store.teamView(t)
 		return nil
 	})
@@ -791,7 +715,7 @@ func (s *Server) addTeamMember(w http.ResponseWriter, r *http.Request) {
 			switch {
 			case !s.store.isMember(org.slug, userID.Value):
 				problems.add("user_id", "must be a member of the organization")
-			case s.store.teams.members[t.id+"/"+userID.Value] != nil:
+			case s.store.teamMember(org.slug, t.id, userID.Value) != nil:
 				problems.add("user_id", "is already a member of the team")
 			}
 		}
@@ -802,7 +726,7 @@ func (s *Server) addTeamMember(w http.ResponseWriter, r *http.Request) {
 			seq: s.store.nextSeq(), org: org.slug, teamID: t.id, userID: userID.Value, role: role.Value,
 			createdAt: s.store.timestamp(),
 		}
-		s.store.teams.members[m.key()] = m
+		s.store.teams.members.insert(m)
 		out = s.store.teamMemberView(m)
 		return nil
 	})
@@ -847,7 +771,7 @@ func (s *Server) removeTeamMember(w http.ResponseWriter, r *http.Request) {
 		if err != nil {
 			return err
 		}
-		delete(s.store.teams.members, m.key())
+		s.store.teams.members.remove(m)
 		return nil
 	})
 	respondNoContent(w, err)
@@ -941,9 +865,11 @@ func (s *Server) addTeamPipelineHandler(w http.ResponseWriter, r *http.Request) 
 			return errValidation(problems)
 		}
 		// A left-over association of a deleted pipeline with the same ID is replaced, not updated.
-		delete(s.store.teams.pipelines, t.id+"/"+pipelineID.Value)
+		if stale, ok := s.store.teams.pipelines.get(t.id + "/" + pipelineID.Value); ok {
+			s.store.teams.pipelines.remove(stale)
+		}
 		s.store.addTeamPipeline(org.slug, t.id, pipelineID.Value, access.Value, time.Time{})
-		out = s.store.teamPipelineView(baseURL(r), s.store.teams.pipelines[t.id+"/"+pipelineID.Value])
+		out = s.store.teamPipelineView(baseURL(r), s.store.teamPipeline(org.slug, t.id, pipelineID.Value))
 		return nil
 	})
 	respond(w, http.StatusCreated, out, err)
@@ -1009,7 +935,7 @@ func (s *Server) removeTeamPipeline(w http.ResponseWriter, r *http.Request) {
 		if err != nil {
 			return err
 		}
-		delete(s.store.teams.pipelines, tp.key())
+		s.store.teams.pipelines.remove(tp)
 		return nil
 	})
 	respondNoContent(w, err)
@@ -1103,9 +1029,11 @@ func (s *Server) addTeamSuiteHandler(w http.ResponseWriter, r *http.Request) {
 		if len(problems) > 0 {
 			return errValidation(problems)
 		}
-		delete(s.store.teams.suites, t.id+"/"+suiteID.Value)
+		if stale, ok := s.store.teams.suites.get(t.id + "/" + suiteID.Value); ok {
+			s.store.teams.suites.remove(stale)
+		}
 		s.store.addTeamSuite(org.slug, t.id, suiteID.Value, access, time.Time{})
-		out = s.store.teamSuiteView(baseURL(r), s.store.teams.suites[t.id+"/"+suiteID.Value])
+		out = s.store.teamSuiteView(baseURL(r), s.store.teamSuite(org.slug, t.id, suiteID.Value))
 		return nil
 	})
 	respond(w, http.StatusCreated, out, err)
@@ -1149,7 +1077,7 @@ func (s *Server) removeTeamSuite(w http.ResponseWriter, r *http.Request) {
 		if err != nil {
 			return err
 		}
-		delete(s.store.teams.suites, ts.key())
+		s.store.teams.suites.remove(ts)
 		return nil
 	})
 	respondNoContent(w, err)

@@ -51,9 +51,9 @@ func (k teamsKit) seedPipeline(org, name string) string {
 	defer st.mu.Unlock()
 	st.addOrg(org, titleCase(org))
 	id := newID()
-	st.pipelines.pipelines[id] = &pipelineRecord{
+	st.insertPipeline(&pipelineRecord{
 		seq: st.nextSeq(), org: org, id: id, graphqlID: graphQLID("Pipeline", id), slug: slugify(name), name: name,
-	}
+	})
 	return id
 }
 
@@ -62,7 +62,9 @@ func (k teamsKit) dropPipeline(id string) {
 	st := k.srv.Store()
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	delete(st.pipelines.pipelines, id)
+	if p, ok := st.pipelines.pipelines.get(id); ok {
+		st.pipelines.pipelines.remove(p)
+	}
 }
 
 // createSuite creates a test suite giving teamID access and returns its slug and ID.
@@ -539,7 +541,9 @@ func TestTeamSuites(t *testing.T) {
 	// A suite dropped without cleaning up (as another area might) is filtered out too.
 	_, s4 := k.createSuite("Suite Four", team)
 	st.mu.Lock()
-	delete(st.suites.suites, s4)
+	if su, ok := st.suites.suites.get(s4); ok {
+		st.suites.suites.remove(su)
+	}
 	st.mu.Unlock()
 	if l := k.api("GET", suites, nil).list(t); len(l) != 0 {
 		t.Fatalf("dangling suite association listed %v", l)
@@ -634,7 +638,7 @@ func TestTeamKinds(t *testing.T) {
 		t.Fatal("Remove team")
 	}
 	st.mu.RLock()
-	n := len(st.teams.members) + len(st.teams.pipelines) + len(st.teams.suites)
+	n := st.teams.members.len() + st.teams.pipelines.len() + st.teams.suites.len()
 	st.mu.RUnlock()
 	if n != 0 {
 		t.Fatalf("%d associations left after removing the team", n)

@@ -15,34 +15,22 @@ import (
 const KindPipelineTemplate Kind = "pipeline_template"
 
 func init() {
-	registerKind(KindPipelineTemplate, kindOps{
-		exists: func(st *Store, org, id string) bool { return st.templateByID(org, id) != nil },
-		remove: func(st *Store, org, id string) bool {
-			t := st.templateByID(org, id)
-			if t == nil {
-				return false
-			}
-			for _, p := range st.pipelines.pipelines {
-				if p.templateID == t.id {
-					p.templateID = ""
-				}
-			}
-			delete(st.templates.templates, t.id)
-			return true
-		},
-	})
+	registerKind(KindPipelineTemplate, (*Store).templateByID, (*Store).deleteTemplate)
 }
 
 // ---- state ----
 
 // templateState is this area's part of the Store.
 type templateState struct {
-	templates map[string]*templateRecord // by uuid
+	templates *table[*templateRecord] // listed by org
 }
 
 func newTemplateState() templateState {
-	return templateState{templates: map[string]*templateRecord{}}
+	return templateState{templates: newTable(func(t *templateRecord) []string { return []string{t.org} }, nil)}
 }
+
+func (t *templateRecord) recordID() string { return t.id }
+func (t *templateRecord) recordSeq() int64 { return t.seq }
 
 type templateRecord struct {
 	seq                              int64
@@ -55,10 +43,21 @@ type templateRecord struct {
 
 // templateByID returns the template of org with id, or nil. A lock must be held.
 func (st *Store) templateByID(org, id string) *templateRecord {
-	if t, ok := st.templates.templates[id]; ok && t.org == org {
+	if t, ok := st.templates.templates.get(id); ok && t.org == org {
 		return t
 	}
 	return nil
+}
+
+// deleteTemplate removes t for Store.Remove: "deleted outside Terraform" leaves its pipelines without a
+// template, where the API's DELETE refuses while pipelines use it. The write lock must be held.
+func (st *Store) deleteTemplate(t *templateRecord) {
+	for _, p := range st.pipelinesOf(t.org) {
+		if p.templateID == t.id {
+			p.templateID = ""
+		}
+	}
+	st.templates.templates.remove(t)
 }
 
 // visibleTemplate returns the template of org with id that the user may see (admins see every template,
@@ -74,8 +73,8 @@ func (st *Store) visibleTemplate(org, userID, id string) *templateRecord {
 // templateUsers counts the pipelines that use the template. A lock must be held.
 func (st *Store) templateUsers(t *templateRecord) int {
 	n := 0
-	for _, p := range st.pipelines.pipelines {
-		if p.org == t.org && p.templateID == t.id {
+	for _, p := range st.pipelinesOf(t.org) {
+		if p.templateID == t.id {
 			n++
 		}
 	}
@@ -161,12 +160,11 @@ func (s *Server) listTemplates(w http.ResponseWriter, r *http.Request) {
 	var out []templateView
 	_ = s.store.view(func() *apiError {
 		var items []*templateRecord
-		for _, t := range s.store.templates.templates {
+		for _, t := range s.store.templates.templates.list(org.slug) {
 			if s.store.visibleTemplate(org.slug, user.id, t.id) != nil {
 				items = append(items, t)
 			}
 		}
-		sortBySeq(items, func(t *templateRecord) int64 { return t.seq })
 		for _, t := range paginate(w, r, items) {
 			out = append(out, s.store.templateView(baseURL(r), t))
 		}
@@ -224,7 +222,7 @@ func (s *Server) createTemplate(w http.ResponseWriter, r *http.Request) {
 			name: name.Value, description: desc.Value, configuration: config.Value, available: available.Value,
 			createdAt: now, updatedAt: now, createdBy: user.id, updatedBy: user.id,
 		}
-		s.store.templates.templates[id] = t
+		s.store.templates.templates.insert(t)
 		out = s.store.templateView(baseURL(r), t)
 		return nil
 	})
@@ -299,7 +297,7 @@ func (s *Server) deleteTemplate(w http.ResponseWriter, r *http.Request) {
 			return errUnprocessable(fmt.Sprintf(
 				"Pipeline template is assigned to %d %s and cannot be deleted; remove it from them first", n, noun))
 		}
-		delete(s.store.templates.templates, t.id)
+		s.store.templates.templates.remove(t)
 		return nil
 	})
 	respondNoContent(w, err)

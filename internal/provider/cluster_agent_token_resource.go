@@ -4,8 +4,10 @@ import (
 	"context"
 	"fmt"
 	"net"
+	"strings"
+	"time"
 
-	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
@@ -21,23 +23,26 @@ var (
 	_ resource.Resource                = (*clusterAgentTokenResource)(nil)
 	_ resource.ResourceWithConfigure   = (*clusterAgentTokenResource)(nil)
 	_ resource.ResourceWithImportState = (*clusterAgentTokenResource)(nil)
+	_ resource.ResourceWithModifyPlan  = (*clusterAgentTokenResource)(nil)
 )
 
 // NewClusterAgentTokenResource returns the buildkite_cluster_agent_token resource.
 func NewClusterAgentTokenResource() resource.Resource {
-	return &clusterAgentTokenResource{}
+	return &clusterAgentTokenResource{resourceBase: newResourceBase("cluster_agent_token", writeScopes("write_clusters"))}
 }
 
 type clusterAgentTokenResource struct {
-	data *providerData
+	resourceBase
 }
 
 type clusterAgentTokenModel struct {
 	ID                 types.String `tfsdk:"id"`
+	UUID               types.String `tfsdk:"uuid"`
 	GraphQLID          types.String `tfsdk:"graphql_id"`
 	ClusterID          types.String `tfsdk:"cluster_id"`
 	Description        types.String `tfsdk:"description"`
-	AllowedIPAddresses types.String `tfsdk:"allowed_ip_addresses"`
+	AllowedIPAddresses types.List   `tfsdk:"allowed_ip_addresses"`
+	ExpiresAt          types.String `tfsdk:"expires_at"`
 	Token              types.String `tfsdk:"token"`
 	URL                types.String `tfsdk:"url"`
 }
@@ -46,10 +51,20 @@ type clusterAgentTokenModel struct {
 // state otherwise.
 func (m *clusterAgentTokenModel) fromAPI(clusterID string, t *buildkite.ClusterToken) {
 	m.ID = types.StringValue(t.ID)
+	m.UUID = types.StringValue(t.ID)
 	m.GraphQLID = types.StringValue(t.GraphQLID)
 	m.ClusterID = types.StringValue(clusterID)
 	m.Description = types.StringValue(t.Description)
-	m.AllowedIPAddresses = optionalString(t.AllowedIPAddresses)
+	m.AllowedIPAddresses = types.ListNull(types.StringType)
+	if blocks := strings.Fields(t.AllowedIPAddresses); len(blocks) > 0 {
+		m.AllowedIPAddresses = stringList(blocks)
+	}
+	// The configured spelling of the expiry is kept when it names the same instant as the service's.
+	if t.ExpiresAt == nil {
+		m.ExpiresAt = types.StringNull()
+	} else if cur, err := time.Parse(time.RFC3339, m.ExpiresAt.ValueString()); err != nil || !cur.Equal(*t.ExpiresAt) {
+		m.ExpiresAt = types.StringValue(t.ExpiresAt.UTC().Format(time.RFC3339))
+	}
 	if t.Token != "" {
 		m.Token = types.StringValue(t.Token)
 	} else if m.Token.IsUnknown() {
@@ -58,45 +73,72 @@ func (m *clusterAgentTokenModel) fromAPI(clusterID string, t *buildkite.ClusterT
 	m.URL = types.StringValue(t.URL)
 }
 
-func (m *clusterAgentTokenModel) ident() string {
-	return m.ClusterID.ValueString() + "/" + m.ID.ValueString()
+// allowedIPs joins the configured blocks with spaces, the form the service takes; nil leaves them unset.
+func (m *clusterAgentTokenModel) allowedIPs() *string {
+	if m.AllowedIPAddresses.IsNull() || m.AllowedIPAddresses.IsUnknown() {
+		return nil
+	}
+	var blocks []string
+	for _, v := range m.AllowedIPAddresses.Elements() {
+		if s, ok := v.(types.String); ok {
+			blocks = append(blocks, s.ValueString())
+		}
+	}
+	joined := strings.Join(blocks, " ")
+	return &joined
 }
 
-func (r *clusterAgentTokenResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_cluster_agent_token"
+func (m *clusterAgentTokenModel) toCreate() buildkite.ClusterTokenCreate {
+	in := buildkite.ClusterTokenCreate{Description: m.Description.ValueString(), AllowedIPAddresses: m.allowedIPs()}
+	if t, err := time.Parse(time.RFC3339, m.ExpiresAt.ValueString()); err == nil {
+		in.ExpiresAt = &t
+	}
+	return in
+}
+
+func (m *clusterAgentTokenModel) toUpdate() buildkite.ClusterTokenUpdate {
+	desc := m.Description.ValueString()
+	ips := m.allowedIPs()
+	if ips == nil {
+		// Removing the attribute clears the restriction on the service.
+		empty := ""
+		ips = &empty
+	}
+	return buildkite.ClusterTokenUpdate{Description: &desc, AllowedIPAddresses: ips}
+}
+
+func (m *clusterAgentTokenModel) ident() string {
+	return m.ClusterID.ValueString() + "/" + m.ID.ValueString()
 }
 
 func (r *clusterAgentTokenResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "An agent token of a cluster: agents started with it join the cluster. " +
 			"The secret `token` is returned only when the token is created and is kept in state from then on; " +
-			"an imported token therefore has no `token` value.",
-		Attributes: map[string]schema.Attribute{
-			"id": schema.StringAttribute{
-				MarkdownDescription: "The token's ID (a UUID).",
-				Computed:            true,
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
-			},
-			"graphql_id": schema.StringAttribute{
-				MarkdownDescription: "The token's GraphQL ID.",
-				Computed:            true,
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
-			},
-			"cluster_id": schema.StringAttribute{
-				MarkdownDescription: "The ID of the cluster the token belongs to. Changing it replaces the token.",
-				Required:            true,
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
-				Validators:          []validator.String{stringvalidator.LengthAtLeast(1)},
-			},
+			"an imported token therefore has no `token` value. Import it as `<cluster id>/<token id>`.",
+		Attributes: withCommon("token", map[string]schema.Attribute{
+			"cluster_id": parentIDAttribute("The ID of the cluster the token belongs to."),
 			"description": schema.StringAttribute{
 				MarkdownDescription: "A description of the token, such as where its agents run.",
 				Required:            true,
-				Validators:          []validator.String{stringvalidator.LengthAtLeast(1)},
+				Validators:          []validator.String{notBlank()},
 			},
-			"allowed_ip_addresses": schema.StringAttribute{
-				MarkdownDescription: "The network, in CIDR notation (for example `10.0.0.0/8`), from which agents may use the token.",
-				Optional:            true,
-				Validators:          []validator.String{cidrValidator{}},
+			"allowed_ip_addresses": schema.ListAttribute{
+				MarkdownDescription: "The networks, in CIDR notation (for example `[\"10.0.0.0/8\", \"192.168.1.0/24\"]`), " +
+					"from which agents may use the token. Unset, agents may use it from anywhere.",
+				ElementType: types.StringType,
+				Optional:    true,
+				Validators: []validator.List{
+					listvalidator.SizeAtLeast(1),
+					listvalidator.ValueStringsAre(cidrValidator{}),
+				},
+			},
+			"expires_at": schema.StringAttribute{
+				MarkdownDescription: "When the token stops working, in RFC 3339 (`2030-01-01T00:00:00Z`). " +
+					"Unset, it does not expire. Changing it replaces the token.",
+				Optional:      true,
+				Validators:    []validator.String{rfc3339Validator{}},
+				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
 			},
 			"token": schema.StringAttribute{
 				MarkdownDescription: "The secret agents authenticate with. Known only to the Terraform run that created the token; null after import.",
@@ -104,16 +146,12 @@ func (r *clusterAgentTokenResource) Schema(_ context.Context, _ resource.SchemaR
 				Sensitive:           true,
 				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 			},
-			"url": schema.StringAttribute{
-				MarkdownDescription: "The token's API URL.",
-				Computed:            true,
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
-			},
-		},
+		}, attrID, attrUUID, attrGraphQLID, attrURL),
 	}
 }
 
-// cidrValidator checks that a string is one network in CIDR notation.
+// cidrValidator checks that a string is one network in CIDR notation with no host bits set, since the
+// service would store what the user did not mean.
 type cidrValidator struct{}
 
 func (cidrValidator) Description(context.Context) string {
@@ -122,18 +160,20 @@ func (cidrValidator) Description(context.Context) string {
 
 func (v cidrValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
 
-func (v cidrValidator) ValidateString(ctx context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+func (v cidrValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
 	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
 		return
 	}
-	if _, _, err := net.ParseCIDR(req.ConfigValue.ValueString()); err != nil {
+	s := req.ConfigValue.ValueString()
+	ip, network, err := net.ParseCIDR(s)
+	switch {
+	case err != nil:
 		resp.Diagnostics.AddAttributeError(req.Path, "Invalid CIDR Notation",
-			fmt.Sprintf("%s: %q is not a network in CIDR notation, such as 10.0.0.0/8.", req.Path, req.ConfigValue.ValueString()))
+			fmt.Sprintf("%s: %q is not a network in CIDR notation, such as 10.0.0.0/8.", req.Path, s))
+	case !ip.Equal(network.IP):
+		resp.Diagnostics.AddAttributeError(req.Path, "Host Bits Set in CIDR Block",
+			fmt.Sprintf("%s: %q has host bits set; the network it names is %q.", req.Path, s, network.String()))
 	}
-}
-
-func (r *clusterAgentTokenResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	r.data = clientFrom(req.ProviderData, &resp.Diagnostics)
 }
 
 func (r *clusterAgentTokenResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
@@ -142,11 +182,10 @@ func (r *clusterAgentTokenResource) Create(ctx context.Context, req resource.Cre
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	ctx, cancel := r.timeout(ctx, opCreate)
+	defer cancel()
 	clusterID := plan.ClusterID.ValueString()
-	t, err := r.data.client.ClusterTokens.Create(ctx, clusterID, buildkite.ClusterTokenCreate{
-		Description:        plan.Description.ValueString(),
-		AllowedIPAddresses: stringPtrIfSet(plan.AllowedIPAddresses),
-	})
+	t, err := r.client().ClusterTokens.Create(ctx, clusterID, plan.toCreate())
 	if err != nil {
 		addAPIError(&resp.Diagnostics, "create", "cluster agent token", fmt.Sprintf("%q in cluster %s", plan.Description.ValueString(), clusterID), err)
 		return
@@ -161,13 +200,11 @@ func (r *clusterAgentTokenResource) Read(ctx context.Context, req resource.ReadR
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	t, err := r.data.client.ClusterTokens.Get(ctx, state.ClusterID.ValueString(), state.ID.ValueString())
-	if buildkite.IsNotFound(err) {
-		resp.State.RemoveResource(ctx)
-		return
-	}
+	ctx, cancel := r.timeout(ctx, opRead)
+	defer cancel()
+	t, err := r.client().ClusterTokens.Get(ctx, state.ClusterID.ValueString(), state.ID.ValueString())
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "read", "cluster agent token", state.ident(), err)
+		r.readFailed(ctx, resp, err, "cluster agent token", state.ident())
 		return
 	}
 	state.fromAPI(state.ClusterID.ValueString(), t)
@@ -181,11 +218,9 @@ func (r *clusterAgentTokenResource) Update(ctx context.Context, req resource.Upd
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	desc := plan.Description.ValueString()
-	t, err := r.data.client.ClusterTokens.Update(ctx, state.ClusterID.ValueString(), state.ID.ValueString(), buildkite.ClusterTokenUpdate{
-		Description:        &desc,
-		AllowedIPAddresses: stringPtr(plan.AllowedIPAddresses),
-	})
+	ctx, cancel := r.timeout(ctx, opUpdate)
+	defer cancel()
+	t, err := r.client().ClusterTokens.Update(ctx, state.ClusterID.ValueString(), state.ID.ValueString(), plan.toUpdate())
 	if err != nil {
 		addAPIError(&resp.Diagnostics, "update", "cluster agent token", state.ident(), err)
 		return
@@ -201,20 +236,18 @@ func (r *clusterAgentTokenResource) Delete(ctx context.Context, req resource.Del
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	err := r.data.client.ClusterTokens.Delete(ctx, state.ClusterID.ValueString(), state.ID.ValueString())
-	if err != nil && !buildkite.IsNotFound(err) {
-		addAPIError(&resp.Diagnostics, "delete", "cluster agent token", state.ident(), err)
-	}
+	ctx, cancel := r.timeout(ctx, opDelete)
+	defer cancel()
+	err := r.client().ClusterTokens.Delete(ctx, state.ClusterID.ValueString(), state.ID.ValueString())
+	r.deleteFailed(ctx, &resp.Diagnostics, err, "cluster agent token", state.ident())
 }
 
 // ImportState accepts "<cluster id>/<token id>". The secret cannot be recovered, so token stays null.
 func (r *clusterAgentTokenResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	clusterID, id, ok := splitImportID(req.ID)
+	parts, ok := parseImportID(resp, req.ID, uuidPart("<cluster id>"), uuidPart("<token id>"))
 	if !ok {
-		resp.Diagnostics.AddError("Invalid Import ID",
-			fmt.Sprintf("Expected \"<cluster id>/<token id>\", got %q.", req.ID))
 		return
 	}
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("cluster_id"), clusterID)...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), id)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("cluster_id"), parts[0])...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), parts[1])...)
 }

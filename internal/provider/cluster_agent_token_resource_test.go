@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"context"
 	"fmt"
 	"testing"
 
@@ -10,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
+	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/fakeserver"
 )
 
@@ -34,18 +36,18 @@ resource "buildkite_cluster_agent_token" "test" {
 func TestAccClusterAgentTokenResource_basic(t *testing.T) {
 	t.Parallel()
 	e := newTestEnv(t)
-	cluster := e.uniqueName("tokens")
+	cluster := e.name("tokens")
 	const addr = "buildkite_cluster_agent_token.test"
 	var firstToken string
 
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             e.checkDestroyed("buildkite_cluster_agent_token", fakeserver.KindClusterToken, "cluster_id"),
+		CheckDestroy:             e.checkDestroyed("buildkite_cluster_agent_token"),
 		Steps: []resource.TestStep{
 			{
-				Config: e.config(testAccClusterAgentTokenConfig(cluster, "a", "Autoscaled agents", `  allowed_ip_addresses = "10.0.0.0/8"`)),
+				Config: e.config(testAccClusterAgentTokenConfig(cluster, "a", "Autoscaled agents", `  allowed_ip_addresses = ["10.0.0.0/8"]`)),
 				Check: resource.ComposeTestCheckFunc(
-					e.checkExists(addr, fakeserver.KindClusterToken, "cluster_id"),
+					e.checkExists(addr),
 					resource.TestCheckResourceAttrWith(addr, "token", func(v string) error {
 						if v == "" {
 							return fmt.Errorf("token is empty: the secret from the create response was not kept")
@@ -56,7 +58,7 @@ func TestAccClusterAgentTokenResource_basic(t *testing.T) {
 				),
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("description"), knownvalue.StringExact("Autoscaled agents")),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("allowed_ip_addresses"), knownvalue.StringExact("10.0.0.0/8")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("allowed_ip_addresses"), knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact("10.0.0.0/8")})),
 					statecheck.ExpectSensitiveValue(addr, tfjsonpath.New("token")),
 				},
 				ConfigPlanChecks: resource.ConfigPlanChecks{
@@ -71,9 +73,10 @@ func TestAccClusterAgentTokenResource_basic(t *testing.T) {
 				// The secret is returned only at creation, so an import cannot know it.
 				ImportStateVerifyIgnore: []string{"token"},
 			},
+			generateConfigStep(addr, importID(addr, "cluster_id", "id")),
 			{
 				// Description and network change in place; the secret stays.
-				Config: e.config(testAccClusterAgentTokenConfig(cluster, "a", "Static agents", `  allowed_ip_addresses = "192.168.0.0/16"`)),
+				Config: e.config(testAccClusterAgentTokenConfig(cluster, "a", "Static agents", `  allowed_ip_addresses = ["192.168.0.0/16", "172.16.0.0/12"]`)),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
@@ -86,7 +89,7 @@ func TestAccClusterAgentTokenResource_basic(t *testing.T) {
 				}),
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("description"), knownvalue.StringExact("Static agents")),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("allowed_ip_addresses"), knownvalue.StringExact("192.168.0.0/16")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("allowed_ip_addresses"), knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact("192.168.0.0/16"), knownvalue.StringExact("172.16.0.0/12")})),
 				},
 			},
 			{
@@ -98,6 +101,17 @@ func TestAccClusterAgentTokenResource_basic(t *testing.T) {
 				},
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("allowed_ip_addresses"), knownvalue.Null()),
+				},
+			},
+			{
+				// An expiry cannot be changed in place: setting one replaces the token.
+				Config: e.config(testAccClusterAgentTokenConfig(cluster, "a", "Static agents", `  expires_at = "2030-01-01T00:00:00Z"`)),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionDestroyBeforeCreate)},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("expires_at"), knownvalue.StringExact("2030-01-01T00:00:00Z")),
 				},
 			},
 			{
@@ -124,14 +138,14 @@ func TestAccClusterAgentTokenResource_disappears(t *testing.T) {
 	t.Parallel()
 	e := newTestEnv(t)
 	const addr = "buildkite_cluster_agent_token.test"
-	cfg := e.config(testAccClusterAgentTokenConfig(e.uniqueName("gone"), "a", "gone", ""))
+	cfg := e.config(testAccClusterAgentTokenConfig(e.name("gone"), "a", "gone", ""))
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             e.checkDestroyed("buildkite_cluster_agent_token", fakeserver.KindClusterToken, "cluster_id"),
+		CheckDestroy:             e.checkDestroyed("buildkite_cluster_agent_token"),
 		Steps: []resource.TestStep{
 			{
 				Config:             cfg,
-				Check:              e.removeOutside(addr, fakeserver.KindClusterToken, "cluster_id"),
+				Check:              e.removeOutside(addr),
 				ExpectNonEmptyPlan: true,
 			},
 			{
@@ -139,7 +153,7 @@ func TestAccClusterAgentTokenResource_disappears(t *testing.T) {
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate)},
 				},
-				Check: e.checkExists(addr, fakeserver.KindClusterToken, "cluster_id"),
+				Check: e.checkExists(addr),
 			},
 		},
 	})
@@ -152,8 +166,16 @@ func TestAccClusterAgentTokenResource_validation(t *testing.T) {
 		ProtoV6ProviderFactories: e.factories(),
 		Steps: []resource.TestStep{
 			{
-				Config:      e.config(testAccClusterAgentTokenConfig("c", "a", "x", `  allowed_ip_addresses = "10.0.0.300/8"`)),
+				Config:      e.config(testAccClusterAgentTokenConfig("c", "a", "x", `  allowed_ip_addresses = ["10.0.0.300/8"]`)),
 				ExpectError: regexpMust(`"10.0.0.300/8" is not a network in CIDR notation`),
+			},
+			{
+				Config:      e.config(testAccClusterAgentTokenConfig("c", "a", "x", `  allowed_ip_addresses = ["10.0.0.1/8"]`)),
+				ExpectError: regexpMust(`"10.0.0.1/8" has host bits set; the network it names[\s]+is "10.0.0.0/8"`),
+			},
+			{
+				Config:      e.config(testAccClusterAgentTokenConfig("c", "a", "x", `  expires_at = "next tuesday"`)),
+				ExpectError: regexpMust(`expires_at must be an RFC 3339 timestamp`),
 				PlanOnly:    true,
 			},
 			{
@@ -161,8 +183,22 @@ func TestAccClusterAgentTokenResource_validation(t *testing.T) {
 				ResourceName:  "buildkite_cluster_agent_token.test",
 				ImportState:   true,
 				ImportStateId: "only-a-cluster",
-				ExpectError:   regexpMust(`Expected "<cluster id>/<token id>"`),
+				ExpectError:   regexpMust(`Expected an import ID of the form "<cluster id>/<token id>"`),
 			},
+		},
+	})
+}
+
+func init() {
+	registerTestKind("buildkite_cluster_agent_token", testKind{
+		fake:     fakeserver.KindClusterToken,
+		storeKey: byParent("cluster_id"),
+		get: func(ctx context.Context, c *buildkite.Client, a map[string]string) error {
+			_, err := c.ClusterTokens.Get(ctx, a["cluster_id"], a["id"])
+			return err
+		},
+		del: func(ctx context.Context, c *buildkite.Client, a map[string]string) error {
+			return c.ClusterTokens.Delete(ctx, a["cluster_id"], a["id"])
 		},
 	})
 }

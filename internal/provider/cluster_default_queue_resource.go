@@ -4,12 +4,9 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
@@ -20,27 +17,35 @@ var (
 	_ resource.Resource                = (*clusterDefaultQueueResource)(nil)
 	_ resource.ResourceWithConfigure   = (*clusterDefaultQueueResource)(nil)
 	_ resource.ResourceWithImportState = (*clusterDefaultQueueResource)(nil)
+	_ resource.ResourceWithModifyPlan  = (*clusterDefaultQueueResource)(nil)
 )
 
 // NewClusterDefaultQueueResource returns the buildkite_cluster_default_queue resource.
 func NewClusterDefaultQueueResource() resource.Resource {
-	return &clusterDefaultQueueResource{}
+	return &clusterDefaultQueueResource{resourceBase: newResourceBase("cluster_default_queue", writeScopes("write_clusters"))}
 }
 
 // clusterDefaultQueueResource sets a cluster's default queue. It is separate from buildkite_cluster
 // because the queue depends on the cluster: an attribute of the cluster would form a cycle.
 type clusterDefaultQueueResource struct {
-	data *providerData
+	resourceBase
 }
 
 type clusterDefaultQueueModel struct {
 	ID        types.String `tfsdk:"id"`
+	UUID      types.String `tfsdk:"uuid"`
+	GraphQLID types.String `tfsdk:"graphql_id"`
 	ClusterID types.String `tfsdk:"cluster_id"`
 	QueueID   types.String `tfsdk:"queue_id"`
 }
 
-func (r *clusterDefaultQueueResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_cluster_default_queue"
+// fromAPI copies the cluster's view of its default queue; the setting is identified by its cluster.
+func (m *clusterDefaultQueueModel) fromAPI(c *buildkite.Cluster) {
+	m.ID = types.StringValue(c.ID)
+	m.UUID = types.StringValue(c.ID)
+	m.GraphQLID = types.StringValue(c.GraphQLID)
+	m.ClusterID = types.StringValue(c.ID)
+	m.QueueID = types.StringValue(deref(c.DefaultQueueID))
 }
 
 func (r *clusterDefaultQueueResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
@@ -49,38 +54,26 @@ func (r *clusterDefaultQueueResource) Schema(_ context.Context, _ resource.Schem
 			"take jobs from it. Destroying this resource unsets the cluster's default queue (where the service refuses, it " +
 			"is left in place with a warning).",
 		Attributes: map[string]schema.Attribute{
-			"id": schema.StringAttribute{
-				MarkdownDescription: "The cluster's ID, which identifies this setting.",
-				Computed:            true,
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
-			},
-			"cluster_id": schema.StringAttribute{
-				MarkdownDescription: "The ID of the cluster. Changing it replaces the resource.",
-				Required:            true,
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
-				Validators:          []validator.String{stringvalidator.LengthAtLeast(1)},
-			},
+			"id":         computedString("The cluster's ID, which identifies this setting."),
+			"uuid":       computedString("The cluster's ID, equal to `id`."),
+			"graphql_id": computedString("The cluster's GraphQL ID."),
+			"cluster_id": parentIDAttribute("The ID of the cluster."),
 			"queue_id": schema.StringAttribute{
 				MarkdownDescription: "The ID of a queue of the cluster to make its default.",
 				Required:            true,
-				Validators:          []validator.String{stringvalidator.LengthAtLeast(1)},
+				Validators:          []validator.String{uuidValidator()},
 			},
 		},
 	}
 }
 
-func (r *clusterDefaultQueueResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	r.data = clientFrom(req.ProviderData, &resp.Diagnostics)
-}
-
 func (r *clusterDefaultQueueResource) set(ctx context.Context, plan *clusterDefaultQueueModel) error {
 	queueID := plan.QueueID.ValueString()
-	c, err := r.data.client.Clusters.Update(ctx, plan.ClusterID.ValueString(), buildkite.ClusterUpdate{DefaultQueueID: &queueID})
+	c, err := r.client().Clusters.Update(ctx, plan.ClusterID.ValueString(), buildkite.ClusterUpdate{DefaultQueueID: &queueID})
 	if err != nil {
 		return err
 	}
-	plan.ID = types.StringValue(c.ID)
-	plan.QueueID = types.StringValue(deref(c.DefaultQueueID))
+	plan.fromAPI(c)
 	return nil
 }
 
@@ -90,6 +83,8 @@ func (r *clusterDefaultQueueResource) Create(ctx context.Context, req resource.C
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	ctx, cancel := r.timeout(ctx, opCreate)
+	defer cancel()
 	if err := r.set(ctx, &plan); err != nil {
 		addAPIError(&resp.Diagnostics, "set", "cluster default queue", plan.ClusterID.ValueString(), err)
 		return
@@ -103,13 +98,11 @@ func (r *clusterDefaultQueueResource) Read(ctx context.Context, req resource.Rea
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	c, err := r.data.client.Clusters.Get(ctx, state.ClusterID.ValueString())
-	if buildkite.IsNotFound(err) {
-		resp.State.RemoveResource(ctx)
-		return
-	}
+	ctx, cancel := r.timeout(ctx, opRead)
+	defer cancel()
+	c, err := r.client().Clusters.Get(ctx, state.ClusterID.ValueString())
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "read", "cluster default queue", state.ClusterID.ValueString(), err)
+		r.readFailed(ctx, resp, err, "cluster default queue", state.ClusterID.ValueString())
 		return
 	}
 	// A cluster without a default queue means the setting was removed outside Terraform.
@@ -117,9 +110,7 @@ func (r *clusterDefaultQueueResource) Read(ctx context.Context, req resource.Rea
 		resp.State.RemoveResource(ctx)
 		return
 	}
-	state.ID = types.StringValue(c.ID)
-	state.ClusterID = types.StringValue(c.ID)
-	state.QueueID = types.StringValue(*c.DefaultQueueID)
+	state.fromAPI(c)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }
 
@@ -129,6 +120,8 @@ func (r *clusterDefaultQueueResource) Update(ctx context.Context, req resource.U
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	ctx, cancel := r.timeout(ctx, opUpdate)
+	defer cancel()
 	if err := r.set(ctx, &plan); err != nil {
 		addAPIError(&resp.Diagnostics, "update", "cluster default queue", plan.ClusterID.ValueString(), err)
 		return
@@ -142,9 +135,13 @@ func (r *clusterDefaultQueueResource) Delete(ctx context.Context, req resource.D
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	_, err := r.data.client.Clusters.ClearDefaultQueue(ctx, state.ClusterID.ValueString())
+	ctx, cancel := r.timeout(ctx, opDelete)
+	defer cancel()
+	_, err := r.client().Clusters.ClearDefaultQueue(ctx, state.ClusterID.ValueString())
 	switch {
-	case err == nil, buildkite.IsNotFound(err):
+	case err == nil:
+	case buildkite.IsNotFound(err):
+		r.deleteFailed(ctx, &resp.Diagnostics, err, "cluster default queue", state.ClusterID.ValueString())
 	case buildkite.IsValidation(err):
 		// A service that will not unset a default queue must not leave the resource stuck in state:
 		// stop managing it and say what was left behind.
@@ -158,8 +155,12 @@ func (r *clusterDefaultQueueResource) Delete(ctx context.Context, req resource.D
 
 // ImportState takes the cluster's ID.
 func (r *clusterDefaultQueueResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("cluster_id"), req.ID)...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), req.ID)...)
+	parts, ok := parseImportID(resp, req.ID, uuidPart("<cluster id>"))
+	if !ok {
+		return
+	}
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("cluster_id"), parts[0])...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), parts[0])...)
 }
 
 func deref(s *string) string {

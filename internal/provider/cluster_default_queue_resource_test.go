@@ -116,7 +116,7 @@ func (e *testEnv) checkDefaultQueueDestroyed(s *terraform.State) error {
 			continue
 		}
 		clusterID := rs.Primary.Attributes["cluster_id"]
-		found, err := e.exists(fakeserver.KindCluster, "", clusterID)
+		found, err := e.exists("buildkite_cluster", map[string]string{"id": clusterID})
 		if err != nil {
 			return err
 		}
@@ -137,7 +137,7 @@ func (e *testEnv) checkDefaultQueueDestroyed(s *terraform.State) error {
 func TestAccClusterDefaultQueueResource_basic(t *testing.T) {
 	t.Parallel()
 	e := newTestEnv(t)
-	name := e.uniqueName("defaults")
+	name := e.name("defaults")
 	const addr = "buildkite_cluster_default_queue.test"
 
 	resource.Test(t, resource.TestCase{
@@ -160,6 +160,7 @@ func TestAccClusterDefaultQueueResource_basic(t *testing.T) {
 				ImportStateIdFunc: importID(addr, "cluster_id"),
 				ImportStateVerify: true,
 			},
+			generateConfigStep(addr, importID(addr, "cluster_id")),
 			{
 				// Another queue of the same cluster: in place.
 				Config: e.config(testAccClusterDefaultQueueConfig(name, "a", "a2")),
@@ -193,7 +194,7 @@ func TestAccClusterDefaultQueueResource_disappears(t *testing.T) {
 	t.Parallel()
 	e := newTestEnv(t)
 	const addr = "buildkite_cluster_default_queue.test"
-	cfg := e.config(testAccClusterDefaultQueueConfig(e.uniqueName("gone"), "a", "a1"))
+	cfg := e.config(testAccClusterDefaultQueueConfig(e.name("gone"), "a", "a1"))
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: e.factories(),
 		CheckDestroy:             e.checkDefaultQueueDestroyed,
@@ -240,7 +241,7 @@ func TestAccClusterDefaultQueueResource_unsetRefused(t *testing.T) {
 	if e.live {
 		t.Skip("needs the emulator to refuse unsetting a default queue")
 	}
-	name := e.uniqueName("refused")
+	name := e.name("refused")
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: e.factories(),
 		Steps: []resource.TestStep{

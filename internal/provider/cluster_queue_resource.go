@@ -4,9 +4,7 @@ import (
 	"context"
 	"fmt"
 	"regexp"
-	"strings"
 
-	"github.com/google/uuid"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -25,19 +23,21 @@ var (
 	_ resource.ResourceWithConfigure        = (*clusterQueueResource)(nil)
 	_ resource.ResourceWithImportState      = (*clusterQueueResource)(nil)
 	_ resource.ResourceWithConfigValidators = (*clusterQueueResource)(nil)
+	_ resource.ResourceWithModifyPlan       = (*clusterQueueResource)(nil)
 )
 
 // NewClusterQueueResource returns the buildkite_cluster_queue resource.
 func NewClusterQueueResource() resource.Resource {
-	return &clusterQueueResource{}
+	return &clusterQueueResource{resourceBase: newResourceBase("cluster_queue", writeScopes("write_clusters"))}
 }
 
 type clusterQueueResource struct {
-	data *providerData
+	resourceBase
 }
 
 type clusterQueueModel struct {
 	ID                 types.String `tfsdk:"id"`
+	UUID               types.String `tfsdk:"uuid"`
 	GraphQLID          types.String `tfsdk:"graphql_id"`
 	ClusterID          types.String `tfsdk:"cluster_id"`
 	Key                types.String `tfsdk:"key"`
@@ -50,6 +50,7 @@ type clusterQueueModel struct {
 
 func (m *clusterQueueModel) fromAPI(clusterID string, q *buildkite.Queue) {
 	m.ID = types.StringValue(q.ID)
+	m.UUID = types.StringValue(q.ID)
 	m.GraphQLID = types.StringValue(q.GraphQLID)
 	m.ClusterID = types.StringValue(clusterID)
 	m.Key = types.StringValue(q.Key)
@@ -63,31 +64,12 @@ func (m *clusterQueueModel) fromAPI(clusterID string, q *buildkite.Queue) {
 // queueKeyPattern is the form of queue keys the service accepts.
 var queueKeyPattern = regexp.MustCompile(`^[a-zA-Z0-9][a-zA-Z0-9_\-]*$`)
 
-func (r *clusterQueueResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_cluster_queue"
-}
-
 func (r *clusterQueueResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "A queue of a cluster. Agents that start with `queue=<key>` take jobs from it. " +
 			"Dispatching of jobs to the queue's agents can be paused and resumed with `dispatch_paused`.",
-		Attributes: map[string]schema.Attribute{
-			"id": schema.StringAttribute{
-				MarkdownDescription: "The queue's ID (a UUID).",
-				Computed:            true,
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
-			},
-			"graphql_id": schema.StringAttribute{
-				MarkdownDescription: "The queue's GraphQL ID.",
-				Computed:            true,
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
-			},
-			"cluster_id": schema.StringAttribute{
-				MarkdownDescription: "The ID of the cluster the queue belongs to. Changing it replaces the queue.",
-				Required:            true,
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
-				Validators:          []validator.String{stringvalidator.LengthAtLeast(1)},
-			},
+		Attributes: withCommon("queue", map[string]schema.Attribute{
+			"cluster_id": parentIDAttribute("The ID of the cluster the queue belongs to."),
 			"key": schema.StringAttribute{
 				MarkdownDescription: "The queue key that agents target. Changing it replaces the queue.",
 				Required:            true,
@@ -114,17 +96,7 @@ func (r *clusterQueueResource) Schema(_ context.Context, _ resource.SchemaReques
 				Optional:   true,
 				Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
 			},
-			"url": schema.StringAttribute{
-				MarkdownDescription: "The queue's API URL.",
-				Computed:            true,
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
-			},
-			"web_url": schema.StringAttribute{
-				MarkdownDescription: "The queue's page in the web interface.",
-				Computed:            true,
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
-			},
-		},
+		}, attrID, attrUUID, attrGraphQLID, attrURL, attrWebURL),
 	}
 }
 
@@ -156,18 +128,16 @@ func (pausedNoteValidator) ValidateResource(ctx context.Context, req resource.Va
 	}
 }
 
-func (r *clusterQueueResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	r.data = clientFrom(req.ProviderData, &resp.Diagnostics)
-}
-
 func (r *clusterQueueResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var plan clusterQueueModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	ctx, cancel := r.timeout(ctx, opCreate)
+	defer cancel()
 	clusterID := plan.ClusterID.ValueString()
-	q, err := r.data.client.Queues.Create(ctx, clusterID, buildkite.QueueCreate{
+	q, err := r.client().Queues.Create(ctx, clusterID, buildkite.QueueCreate{
 		Key:         plan.Key.ValueString(),
 		Description: stringPtrIfSet(plan.Description),
 	})
@@ -180,7 +150,7 @@ func (r *clusterQueueResource) Create(ctx context.Context, req resource.CreateRe
 		created := plan
 		created.fromAPI(clusterID, q)
 		resp.Diagnostics.Append(resp.State.Set(ctx, &created)...)
-		q, err = r.data.client.Queues.Pause(ctx, clusterID, q.ID, plan.DispatchPausedNote.ValueString())
+		q, err = r.client().Queues.Pause(ctx, clusterID, q.ID, plan.DispatchPausedNote.ValueString())
 		if err != nil {
 			addAPIError(&resp.Diagnostics, "pause", "cluster queue", created.ident(), err)
 			return
@@ -201,14 +171,12 @@ func (r *clusterQueueResource) Read(ctx context.Context, req resource.ReadReques
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	ctx, cancel := r.timeout(ctx, opRead)
+	defer cancel()
 	clusterID := state.ClusterID.ValueString()
-	q, err := r.data.client.Queues.Get(ctx, clusterID, state.ID.ValueString())
-	if buildkite.IsNotFound(err) {
-		resp.State.RemoveResource(ctx)
-		return
-	}
+	q, err := r.client().Queues.Get(ctx, clusterID, state.ID.ValueString())
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "read", "cluster queue", state.ident(), err)
+		r.readFailed(ctx, resp, err, "cluster queue", state.ident())
 		return
 	}
 	state.fromAPI(clusterID, q)
@@ -222,8 +190,10 @@ func (r *clusterQueueResource) Update(ctx context.Context, req resource.UpdateRe
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	ctx, cancel := r.timeout(ctx, opUpdate)
+	defer cancel()
 	clusterID, id := state.ClusterID.ValueString(), state.ID.ValueString()
-	queues := r.data.client.Queues
+	queues := r.client().Queues
 
 	var q *buildkite.Queue
 	var err error
@@ -267,56 +237,31 @@ func (r *clusterQueueResource) Delete(ctx context.Context, req resource.DeleteRe
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	err := r.data.client.Queues.Delete(ctx, state.ClusterID.ValueString(), state.ID.ValueString())
-	if err != nil && !buildkite.IsNotFound(err) {
-		addAPIError(&resp.Diagnostics, "delete", "cluster queue", state.ident(), err)
-	}
+	ctx, cancel := r.timeout(ctx, opDelete)
+	defer cancel()
+	err := r.client().Queues.Delete(ctx, state.ClusterID.ValueString(), state.ID.ValueString())
+	r.deleteFailed(ctx, &resp.Diagnostics, err, "cluster queue", state.ident())
 }
 
-// ImportState accepts "<cluster id>/<queue id>" or "<cluster id>/<queue key>".
+// ImportState accepts "<cluster id>/<queue id>" or "<cluster id>/<queue key>"; a key that looks like a UUID
+// is still found by key when no queue has it as its ID.
 func (r *clusterQueueResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	clusterID, ref, ok := splitImportID(req.ID)
+	parts, ok := parseImportID(resp, req.ID, uuidPart("<cluster id>"), keyPart("<queue id or key>"))
 	if !ok {
-		resp.Diagnostics.AddError("Invalid Import ID",
-			fmt.Sprintf("Expected \"<cluster id>/<queue id>\" or \"<cluster id>/<queue key>\", got %q.", req.ID))
 		return
 	}
-	queueID := ref
-	if _, err := uuid.Parse(ref); err != nil {
-		found, err := r.findQueueByKey(ctx, clusterID, ref)
-		if err != nil {
-			addAPIError(&resp.Diagnostics, "import", "cluster queue", req.ID, err)
-			return
-		}
-		if found == "" {
-			resp.Diagnostics.AddError("Cluster Queue Not Found",
-				fmt.Sprintf("Cluster %s has no queue with the key %q.", clusterID, ref))
-			return
-		}
-		queueID = found
+	ctx, cancel := r.timeout(ctx, opRead)
+	defer cancel()
+	queues := r.client().Queues
+	clusterID := parts[0]
+	q, err := findByIDOrKey(ctx, parts[1],
+		func(ctx context.Context, id string) (*buildkite.Queue, error) { return queues.Get(ctx, clusterID, id) },
+		func(ctx context.Context) ([]buildkite.Queue, error) { return queues.List(ctx, clusterID) },
+		func(q *buildkite.Queue) string { return q.Key })
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "import", "cluster queue", req.ID, err)
+		return
 	}
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("cluster_id"), clusterID)...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), queueID)...)
-}
-
-func (r *clusterQueueResource) findQueueByKey(ctx context.Context, clusterID, key string) (string, error) {
-	queues, err := r.data.client.Queues.List(ctx, clusterID)
-	if err != nil {
-		return "", err
-	}
-	for _, q := range queues {
-		if q.Key == key {
-			return q.ID, nil
-		}
-	}
-	return "", nil
-}
-
-// splitImportID splits "<parent>/<child>" where neither part is empty.
-func splitImportID(id string) (parent, child string, ok bool) {
-	parent, child, found := strings.Cut(id, "/")
-	if !found || parent == "" || child == "" || strings.Contains(child, "/") {
-		return "", "", false
-	}
-	return parent, child, true
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), q.ID)...)
 }

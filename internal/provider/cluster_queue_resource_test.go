@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
+	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/fakeserver"
 )
 
@@ -55,17 +56,17 @@ func (e *testEnv) checkQueuePaused(paused bool, note string) resource.TestCheckF
 func TestAccClusterQueueResource_basic(t *testing.T) {
 	t.Parallel()
 	e := newTestEnv(t)
-	cluster := e.uniqueName("queues")
+	cluster := e.name("queues")
 	const addr = "buildkite_cluster_queue.test"
 
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             e.checkDestroyed("buildkite_cluster_queue", fakeserver.KindQueue, "cluster_id"),
+		CheckDestroy:             e.checkDestroyed("buildkite_cluster_queue"),
 		Steps: []resource.TestStep{
 			{
 				Config: e.config(testAccClusterQueueConfig(cluster, "linux", `  description = "Linux agents"`)),
 				Check: resource.ComposeTestCheckFunc(
-					e.checkExists(addr, fakeserver.KindQueue, "cluster_id"),
+					e.checkExists(addr),
 					e.checkQueuePaused(false, ""),
 					resource.TestCheckResourceAttrPair(addr, "cluster_id", "buildkite_cluster.test", "id"),
 				),
@@ -91,6 +92,7 @@ func TestAccClusterQueueResource_basic(t *testing.T) {
 				ImportStateIdFunc: importID(addr, "cluster_id", "key"),
 				ImportStateVerify: true,
 			},
+			generateConfigStep(addr, importID(addr, "cluster_id", "key")),
 			{
 				// Pause with a note and change the description, in place.
 				Config: e.config(testAccClusterQueueConfig(cluster, "linux", `  description          = "Linux agents, maintenance"
@@ -132,7 +134,7 @@ func TestAccClusterQueueResource_basic(t *testing.T) {
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionDestroyBeforeCreate)},
 				},
-				Check: e.checkExists(addr, fakeserver.KindQueue, "cluster_id"),
+				Check: e.checkExists(addr),
 			},
 		},
 	})
@@ -144,10 +146,10 @@ func TestAccClusterQueueResource_createPaused(t *testing.T) {
 	const addr = "buildkite_cluster_queue.test"
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             e.checkDestroyed("buildkite_cluster_queue", fakeserver.KindQueue, "cluster_id"),
+		CheckDestroy:             e.checkDestroyed("buildkite_cluster_queue"),
 		Steps: []resource.TestStep{{
-			Config: e.config(testAccClusterQueueConfig(e.uniqueName("paused"), "held", `  dispatch_paused = true`)),
-			Check:  resource.ComposeTestCheckFunc(e.checkExists(addr, fakeserver.KindQueue, "cluster_id"), e.checkQueuePaused(true, "")),
+			Config: e.config(testAccClusterQueueConfig(e.name("paused"), "held", `  dispatch_paused = true`)),
+			Check:  resource.ComposeTestCheckFunc(e.checkExists(addr), e.checkQueuePaused(true, "")),
 			ConfigPlanChecks: resource.ConfigPlanChecks{
 				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 			},
@@ -159,14 +161,14 @@ func TestAccClusterQueueResource_disappears(t *testing.T) {
 	t.Parallel()
 	e := newTestEnv(t)
 	const addr = "buildkite_cluster_queue.test"
-	cfg := e.config(testAccClusterQueueConfig(e.uniqueName("gone"), "gone", ""))
+	cfg := e.config(testAccClusterQueueConfig(e.name("gone"), "gone", ""))
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             e.checkDestroyed("buildkite_cluster_queue", fakeserver.KindQueue, "cluster_id"),
+		CheckDestroy:             e.checkDestroyed("buildkite_cluster_queue"),
 		Steps: []resource.TestStep{
 			{
 				Config:             cfg,
-				Check:              e.removeOutside(addr, fakeserver.KindQueue, "cluster_id"),
+				Check:              e.removeOutside(addr),
 				ExpectNonEmptyPlan: true,
 			},
 			{
@@ -174,7 +176,29 @@ func TestAccClusterQueueResource_disappears(t *testing.T) {
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate)},
 				},
-				Check: e.checkExists(addr, fakeserver.KindQueue, "cluster_id"),
+				Check: e.checkExists(addr),
+			},
+		},
+	})
+}
+
+// TestAccClusterQueueResource_importKeyLikeUUID imports a queue whose key looks like a UUID: no queue has it
+// as its ID, so the import finds it by key.
+func TestAccClusterQueueResource_importKeyLikeUUID(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	const addr = "buildkite_cluster_queue.test"
+	key := "0b5e7c1a-2f3d-4e5f-8a9b-1c2d3e4f5a6b"
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             e.checkDestroyed("buildkite_cluster_queue"),
+		Steps: []resource.TestStep{
+			{Config: e.config(testAccClusterQueueConfig(e.name("uuid-key"), key, ""))},
+			{
+				ResourceName:      addr,
+				ImportState:       true,
+				ImportStateIdFunc: importID(addr, "cluster_id", "key"),
+				ImportStateVerify: true,
 			},
 		},
 	})
@@ -201,8 +225,22 @@ func TestAccClusterQueueResource_validation(t *testing.T) {
 				ResourceName:  "buildkite_cluster_queue.test",
 				ImportState:   true,
 				ImportStateId: "no-slash",
-				ExpectError:   regexpMust(`Expected "<cluster id>/<queue id>" or "<cluster id>/<queue key>"`),
+				ExpectError:   regexpMust(`Expected an import ID of the form "<cluster id>/<queue id or key>"`),
 			},
+		},
+	})
+}
+
+func init() {
+	registerTestKind("buildkite_cluster_queue", testKind{
+		fake:     fakeserver.KindQueue,
+		storeKey: byParent("cluster_id"),
+		get: func(ctx context.Context, c *buildkite.Client, a map[string]string) error {
+			_, err := c.Queues.Get(ctx, a["cluster_id"], a["id"])
+			return err
+		},
+		del: func(ctx context.Context, c *buildkite.Client, a map[string]string) error {
+			return c.Queues.Delete(ctx, a["cluster_id"], a["id"])
 		},
 	})
 }

@@ -8,8 +8,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
@@ -20,19 +18,21 @@ var (
 	_ resource.Resource                = (*clusterResource)(nil)
 	_ resource.ResourceWithConfigure   = (*clusterResource)(nil)
 	_ resource.ResourceWithImportState = (*clusterResource)(nil)
+	_ resource.ResourceWithModifyPlan  = (*clusterResource)(nil)
 )
 
 // NewClusterResource returns the buildkite_cluster resource.
 func NewClusterResource() resource.Resource {
-	return &clusterResource{}
+	return &clusterResource{resourceBase: newResourceBase("cluster", writeScopes("write_clusters"))}
 }
 
 type clusterResource struct {
-	data *providerData
+	resourceBase
 }
 
 type clusterModel struct {
 	ID          types.String `tfsdk:"id"`
+	UUID        types.String `tfsdk:"uuid"`
 	GraphQLID   types.String `tfsdk:"graphql_id"`
 	Name        types.String `tfsdk:"name"`
 	Description types.String `tfsdk:"description"`
@@ -44,6 +44,7 @@ type clusterModel struct {
 
 func (m *clusterModel) fromAPI(c *buildkite.Cluster) {
 	m.ID = types.StringValue(c.ID)
+	m.UUID = types.StringValue(c.ID)
 	m.GraphQLID = types.StringValue(c.GraphQLID)
 	m.Name = types.StringValue(c.Name)
 	m.Description = optionalString(c.Description)
@@ -74,30 +75,16 @@ func (m *clusterModel) toUpdate() buildkite.ClusterUpdate {
 
 var hexColor = regexp.MustCompile(`^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$`)
 
-func (r *clusterResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = req.ProviderTypeName + "_cluster"
-}
-
 func (r *clusterResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "A cluster groups queues of agents and the pipelines that run on them. " +
 			"Manage its queues with `buildkite_cluster_queue`, its agent tokens with `buildkite_cluster_agent_token` " +
-			"and its default queue with `buildkite_cluster_default_queue`.",
-		Attributes: map[string]schema.Attribute{
-			"id": schema.StringAttribute{
-				MarkdownDescription: "The cluster's ID (a UUID).",
-				Computed:            true,
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
-			},
-			"graphql_id": schema.StringAttribute{
-				MarkdownDescription: "The cluster's GraphQL ID.",
-				Computed:            true,
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
-			},
+			"and its default queue with `buildkite_cluster_default_queue`. Import it by its ID.",
+		Attributes: withCommon("cluster", map[string]schema.Attribute{
 			"name": schema.StringAttribute{
 				MarkdownDescription: "The cluster's name.",
 				Required:            true,
-				Validators:          []validator.String{stringvalidator.LengthAtLeast(1)},
+				Validators:          []validator.String{notBlank()},
 			},
 			"description": schema.StringAttribute{
 				MarkdownDescription: "A description of the cluster.",
@@ -116,22 +103,8 @@ func (r *clusterResource) Schema(_ context.Context, _ resource.SchemaRequest, re
 					stringvalidator.RegexMatches(hexColor, "must be a hex color code such as #A8D5FF"),
 				},
 			},
-			"url": schema.StringAttribute{
-				MarkdownDescription: "The cluster's API URL.",
-				Computed:            true,
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
-			},
-			"web_url": schema.StringAttribute{
-				MarkdownDescription: "The cluster's page in the web interface.",
-				Computed:            true,
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
-			},
-		},
+		}, attrID, attrUUID, attrGraphQLID, attrURL, attrWebURL),
 	}
-}
-
-func (r *clusterResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
-	r.data = clientFrom(req.ProviderData, &resp.Diagnostics)
 }
 
 func (r *clusterResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
@@ -140,7 +113,9 @@ func (r *clusterResource) Create(ctx context.Context, req resource.CreateRequest
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	c, err := r.data.client.Clusters.Create(ctx, plan.toCreate())
+	ctx, cancel := r.timeout(ctx, opCreate)
+	defer cancel()
+	c, err := r.client().Clusters.Create(ctx, plan.toCreate())
 	if err != nil {
 		addAPIError(&resp.Diagnostics, "create", "cluster", plan.Name.ValueString(), err)
 		return
@@ -155,13 +130,11 @@ func (r *clusterResource) Read(ctx context.Context, req resource.ReadRequest, re
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	c, err := r.data.client.Clusters.Get(ctx, state.ID.ValueString())
-	if buildkite.IsNotFound(err) {
-		resp.State.RemoveResource(ctx)
-		return
-	}
+	ctx, cancel := r.timeout(ctx, opRead)
+	defer cancel()
+	c, err := r.client().Clusters.Get(ctx, state.ID.ValueString())
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "read", "cluster", state.ID.ValueString(), err)
+		r.readFailed(ctx, resp, err, "cluster", state.ID.ValueString())
 		return
 	}
 	state.fromAPI(c)
@@ -175,7 +148,9 @@ func (r *clusterResource) Update(ctx context.Context, req resource.UpdateRequest
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	c, err := r.data.client.Clusters.Update(ctx, state.ID.ValueString(), plan.toUpdate())
+	ctx, cancel := r.timeout(ctx, opUpdate)
+	defer cancel()
+	c, err := r.client().Clusters.Update(ctx, state.ID.ValueString(), plan.toUpdate())
 	if err != nil {
 		addAPIError(&resp.Diagnostics, "update", "cluster", state.ID.ValueString(), err)
 		return
@@ -190,12 +165,16 @@ func (r *clusterResource) Delete(ctx context.Context, req resource.DeleteRequest
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	err := r.data.client.Clusters.Delete(ctx, state.ID.ValueString())
-	if err != nil && !buildkite.IsNotFound(err) {
-		addAPIError(&resp.Diagnostics, "delete", "cluster", state.ID.ValueString(), err)
-	}
+	ctx, cancel := r.timeout(ctx, opDelete)
+	defer cancel()
+	r.deleteFailed(ctx, &resp.Diagnostics, r.client().Clusters.Delete(ctx, state.ID.ValueString()), "cluster", state.ID.ValueString())
 }
 
+// ImportState accepts the cluster's ID.
 func (r *clusterResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	resource.ImportStatePassthroughID(ctx, path.Root("id"), req, resp)
+	parts, ok := parseImportID(resp, req.ID, uuidPart("<cluster id>"))
+	if !ok {
+		return
+	}
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), parts[0])...)
 }

@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"context"
 	"fmt"
 	"testing"
 
@@ -10,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
+	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/fakeserver"
 )
 
@@ -25,18 +27,18 @@ resource "buildkite_cluster" "test" {
 func TestAccClusterResource_basic(t *testing.T) {
 	t.Parallel()
 	e := newTestEnv(t)
-	name := e.uniqueName("platform")
+	name := e.name("platform")
 	const addr = "buildkite_cluster.test"
 
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             e.checkDestroyed("buildkite_cluster", fakeserver.KindCluster, ""),
+		CheckDestroy:             e.checkDestroyed("buildkite_cluster"),
 		Steps: []resource.TestStep{
 			{
 				Config: e.config(testAccClusterConfig(name, `  description = "Runs the platform's builds"
   emoji       = ":rocket:"
   color       = "#A8D5FF"`)),
-				Check: e.checkExists(addr, fakeserver.KindCluster, ""),
+				Check: e.checkExists(addr),
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("name"), knownvalue.StringExact(name)),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("description"), knownvalue.StringExact("Runs the platform's builds")),
@@ -55,6 +57,7 @@ func TestAccClusterResource_basic(t *testing.T) {
 				ImportState:       true,
 				ImportStateVerify: true,
 			},
+			generateConfigStep(addr, importID(addr, "id")),
 			{
 				// Update in place: rename, change the color, drop the emoji and description.
 				Config: e.config(testAccClusterConfig(name+"-2", `  color = "#000000"`)),
@@ -77,15 +80,15 @@ func TestAccClusterResource_disappears(t *testing.T) {
 	t.Parallel()
 	e := newTestEnv(t)
 	const addr = "buildkite_cluster.test"
-	cfg := e.config(testAccClusterConfig(e.uniqueName("gone"), ""))
+	cfg := e.config(testAccClusterConfig(e.name("gone"), ""))
 
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             e.checkDestroyed("buildkite_cluster", fakeserver.KindCluster, ""),
+		CheckDestroy:             e.checkDestroyed("buildkite_cluster"),
 		Steps: []resource.TestStep{
 			{
 				Config:             cfg,
-				Check:              resource.ComposeTestCheckFunc(e.checkExists(addr, fakeserver.KindCluster, ""), e.removeOutside(addr, fakeserver.KindCluster, "")),
+				Check:              resource.ComposeTestCheckFunc(e.checkExists(addr), e.removeOutside(addr)),
 				ExpectNonEmptyPlan: true,
 			},
 			{
@@ -93,7 +96,7 @@ func TestAccClusterResource_disappears(t *testing.T) {
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate)},
 				},
-				Check: e.checkExists(addr, fakeserver.KindCluster, ""),
+				Check: e.checkExists(addr),
 			},
 		},
 	})
@@ -112,7 +115,12 @@ func TestAccClusterResource_validation(t *testing.T) {
 			},
 			{
 				Config:      e.config(testAccClusterConfig("", "")),
-				ExpectError: regexpMust(`Attribute name string length must be at least 1`),
+				ExpectError: regexpMust(`name must contain a character other than white space`),
+				PlanOnly:    true,
+			},
+			{
+				Config:      e.config(testAccClusterConfig("   ", "")),
+				ExpectError: regexpMust(`name must contain a character other than white space`),
 				PlanOnly:    true,
 			},
 		},
@@ -131,5 +139,19 @@ func TestAccClusterResource_importUnknown(t *testing.T) {
 			ImportStateId: "00000000-0000-0000-0000-000000000000",
 			ExpectError:   regexpMust(`Cannot import non-existent remote object`),
 		}},
+	})
+}
+
+func init() {
+	registerTestKind("buildkite_cluster", testKind{
+		fake:     fakeserver.KindCluster,
+		storeKey: byID,
+		get: func(ctx context.Context, c *buildkite.Client, a map[string]string) error {
+			_, err := c.Clusters.Get(ctx, a["id"])
+			return err
+		},
+		del: func(ctx context.Context, c *buildkite.Client, a map[string]string) error {
+			return c.Clusters.Delete(ctx, a["id"])
+		},
 	})
 }

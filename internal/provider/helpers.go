@@ -5,26 +5,12 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
 )
-
-// clientFrom extracts the provider's data in a resource's or data source's Configure. It returns nil,
-// without a diagnostic, while the provider is not configured yet (as during validation).
-func clientFrom(data any, diags *diag.Diagnostics) *providerData {
-	if data == nil {
-		return nil
-	}
-	pd, ok := data.(*providerData)
-	if !ok {
-		diags.AddError("Unexpected Provider Data",
-			fmt.Sprintf("Expected *providerData, got %T. Please report this issue to the provider developers.", data))
-		return nil
-	}
-	return pd
-}
 
 // addAPIError reports a failed call as "Unable to <Action> <Object>" with the object and the service's message.
 // action is a verb such as "create"; object names the kind and, where known, the identifier.
@@ -122,4 +108,13 @@ func stringPtrIfSet(v types.String) *string {
 	}
 	s := v.ValueString()
 	return &s
+}
+
+// stringList builds a list of strings.
+func stringList(items []string) types.List {
+	values := make([]attr.Value, len(items))
+	for i, s := range items {
+		values[i] = types.StringValue(s)
+	}
+	return types.ListValueMust(types.StringType, values)
 }

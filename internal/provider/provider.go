@@ -6,9 +6,12 @@ import (
 	"fmt"
 	"net/url"
 	"os"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
@@ -24,7 +27,7 @@ var _ provider.Provider = (*buildkiteProvider)(nil)
 
 // Defaults and environment variables of the provider configuration.
 const (
-	defaultAPIURL   = "https://api.buildkite.com"
+	defaultRESTURL  = "https://api.buildkite.com"
 	defaultAgentURL = "https://agent.buildkite.com"
 
 	envAPIToken     = "BUILDKITE_API_TOKEN"
@@ -46,17 +49,22 @@ type buildkiteProvider struct {
 }
 
 type providerModel struct {
-	APIToken     types.String `tfsdk:"api_token"`
-	Organization types.String `tfsdk:"organization"`
-	APIURL       types.String `tfsdk:"api_url"`
-	AgentURL     types.String `tfsdk:"agent_url"`
-	MaxRetries   types.Int64  `tfsdk:"max_retries"`
+	APIToken                types.String   `tfsdk:"api_token"`
+	Organization            types.String   `tfsdk:"organization"`
+	RESTURL                 types.String   `tfsdk:"rest_url"`
+	GraphQLURL              types.String   `tfsdk:"graphql_url"`
+	AgentURL                types.String   `tfsdk:"agent_url"`
+	MaxRetries              types.Int64    `tfsdk:"max_retries"`
+	ArchivePipelineOnDelete types.Bool     `tfsdk:"archive_pipeline_on_delete"`
+	Timeouts                *timeoutsModel `tfsdk:"timeouts"`
 }
 
-// providerData is what resources and data sources receive in Configure.
-type providerData struct {
-	client   *buildkite.Client
-	agentURL string
+// timeoutsModel is the provider block's timeouts, as the official provider spells them.
+type timeoutsModel struct {
+	Create types.String `tfsdk:"create"`
+	Read   types.String `tfsdk:"read"`
+	Update types.String `tfsdk:"update"`
+	Delete types.String `tfsdk:"delete"`
 }
 
 func (p *buildkiteProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
@@ -65,12 +73,17 @@ func (p *buildkiteProvider) Metadata(_ context.Context, _ provider.MetadataReque
 }
 
 func (p *buildkiteProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *provider.SchemaResponse) {
+	duration := []validator.String{durationValidator{}}
 	resp.Schema = schema.Schema{
-		MarkdownDescription: "Manage Buildkite clusters, queues, agent tokens, teams, pipelines and more through the REST API.",
+		MarkdownDescription: "Manage Buildkite clusters, queues and agent tokens through the REST API. " +
+			"Configurations written for the official provider need only their `source` changed: " +
+			"`rest_url`, `graphql_url`, `archive_pipeline_on_delete` and `timeouts` are accepted as it spells them.",
 		Attributes: map[string]schema.Attribute{
 			"api_token": schema.StringAttribute{
 				MarkdownDescription: "API access token. Falls back to the `" + envAPIToken + "` environment variable. " +
-					"The token needs the scopes of the resources you manage (for clusters `read_clusters` and `write_clusters`).",
+					"The token needs the scopes of the resources you manage (for clusters `read_clusters` and `write_clusters`) " +
+					"and `read_organizations`, so that the provider can tell an object deleted outside Terraform from a wrong " +
+					"organization. A missing scope is reported at plan time, before anything changes.",
 				Optional:  true,
 				Sensitive: true,
 			},
@@ -78,9 +91,14 @@ func (p *buildkiteProvider) Schema(_ context.Context, _ provider.SchemaRequest, 
 				MarkdownDescription: "Organization slug. Falls back to `" + envOrgSlug + "`, then `" + envOrganization + "`.",
 				Optional:            true,
 			},
-			"api_url": schema.StringAttribute{
+			"rest_url": schema.StringAttribute{
 				MarkdownDescription: "Origin of the REST API (without `/v2`). Falls back to `" + envRESTURL +
-					"`, then `" + defaultAPIURL + "`. Point it at the local emulator to test configurations without an account.",
+					"`, then `" + defaultRESTURL + "`. Point it at the local emulator to test configurations without an account.",
+				Optional: true,
+			},
+			"graphql_url": schema.StringAttribute{
+				MarkdownDescription: "Accepted so that configurations written for the official provider keep working; " +
+					"this provider only uses the REST API, so the value is ignored (with a warning).",
 				Optional: true,
 			},
 			"agent_url": schema.StringAttribute{
@@ -90,9 +108,26 @@ func (p *buildkiteProvider) Schema(_ context.Context, _ provider.SchemaRequest, 
 			},
 			"max_retries": schema.Int64Attribute{
 				MarkdownDescription: "How many times a request is retried after a rate limit, a server error or a " +
-					"connection failure. Defaults to 5; 0 disables retries.",
+					"connection failure, within the operation's timeout. Defaults to 5; 0 disables retries.",
 				Optional:   true,
 				Validators: []validator.Int64{int64validator.Between(0, 50)},
+			},
+			"archive_pipeline_on_delete": schema.BoolAttribute{
+				MarkdownDescription: "Default of `buildkite_pipeline.archive_on_delete`: archive pipelines instead of deleting " +
+					"them when they leave the configuration. Defaults to `false`.",
+				Optional: true,
+			},
+		},
+		Blocks: map[string]schema.Block{
+			"timeouts": schema.SingleNestedBlock{
+				MarkdownDescription: "How long each kind of operation may take, across its retries and rate-limit waits, " +
+					"as a Go duration such as `90s` or `5m`. Each defaults to 3 minutes.",
+				Attributes: map[string]schema.Attribute{
+					"create": schema.StringAttribute{MarkdownDescription: "Timeout of creates.", Optional: true, Validators: duration},
+					"read":   schema.StringAttribute{MarkdownDescription: "Timeout of reads (refresh, import, data sources).", Optional: true, Validators: duration},
+					"update": schema.StringAttribute{MarkdownDescription: "Timeout of updates.", Optional: true, Validators: duration},
+					"delete": schema.StringAttribute{MarkdownDescription: "Timeout of deletes.", Optional: true, Validators: duration},
+				},
 			},
 		},
 	}
@@ -105,29 +140,30 @@ func (p *buildkiteProvider) Configure(ctx context.Context, req provider.Configur
 		return
 	}
 
-	unknown := func(v types.String, attr, env string) {
+	unknown := func(v attr.Value, name, env string) {
 		if v.IsUnknown() {
-			resp.Diagnostics.AddAttributeError(path.Root(attr), "Unknown Buildkite "+attr,
-				fmt.Sprintf("The provider cannot be configured while %q is unknown. Set it to a known value, or leave it unset and use the %s environment variable.", attr, env))
+			detail := fmt.Sprintf("The provider cannot be configured while %q is unknown. Set it to a known value", name)
+			if env != "" {
+				detail += ", or leave it unset and use the " + env + " environment variable"
+			}
+			resp.Diagnostics.AddAttributeError(path.Root(name), "Unknown Buildkite "+name, detail+".")
 		}
 	}
 	unknown(cfg.APIToken, "api_token", envAPIToken)
 	unknown(cfg.Organization, "organization", envOrgSlug)
-	unknown(cfg.APIURL, "api_url", envRESTURL)
+	unknown(cfg.RESTURL, "rest_url", envRESTURL)
 	unknown(cfg.AgentURL, "agent_url", envAgentURL)
-	if cfg.MaxRetries.IsUnknown() {
-		resp.Diagnostics.AddAttributeError(path.Root("max_retries"), "Unknown Buildkite max_retries",
-			"The provider cannot be configured while \"max_retries\" is unknown. Set it to a known value or leave it unset.")
-	}
+	unknown(cfg.MaxRetries, "max_retries", "")
+	unknown(cfg.ArchivePipelineOnDelete, "archive_pipeline_on_delete", "")
 	if resp.Diagnostics.HasError() {
 		return
 	}
 
 	token := valueOrEnv(cfg.APIToken, envAPIToken)
 	org := valueOrEnv(cfg.Organization, envOrgSlug, envOrganization)
-	apiURL := valueOrEnv(cfg.APIURL, envRESTURL)
-	if apiURL == "" {
-		apiURL = defaultAPIURL
+	restURL := valueOrEnv(cfg.RESTURL, envRESTURL)
+	if restURL == "" {
+		restURL = defaultRESTURL
 	}
 	agentURL := valueOrEnv(cfg.AgentURL, envAgentURL)
 	if agentURL == "" {
@@ -142,12 +178,17 @@ func (p *buildkiteProvider) Configure(ctx context.Context, req provider.Configur
 		resp.Diagnostics.AddAttributeError(path.Root("organization"), "Missing Buildkite Organization",
 			"Set \"organization\" in the provider configuration, or the "+envOrgSlug+" environment variable, to the organization slug.")
 	}
-	for attr, v := range map[string]string{"api_url": apiURL, "agent_url": agentURL} {
+	for name, v := range map[string]string{"rest_url": restURL, "agent_url": agentURL} {
 		if u, err := url.Parse(v); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			resp.Diagnostics.AddAttributeError(path.Root(attr), "Invalid Buildkite "+attr,
-				fmt.Sprintf("%q must be an absolute http or https URL, got %q.", attr, v))
+			resp.Diagnostics.AddAttributeError(path.Root(name), "Invalid Buildkite "+name,
+				fmt.Sprintf("%q must be an absolute http or https URL, got %q.", name, v))
 		}
 	}
+	if !cfg.GraphQLURL.IsNull() {
+		resp.Diagnostics.AddAttributeWarning(path.Root("graphql_url"), "GraphQL URL Ignored",
+			"This provider uses only the REST API (rest_url); graphql_url is accepted for configurations written for the official provider and is not used.")
+	}
+	timeouts := configuredTimeouts(cfg.Timeouts, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -162,7 +203,7 @@ func (p *buildkiteProvider) Configure(ctx context.Context, req provider.Configur
 
 	ctx = tflog.MaskFieldValuesWithFieldKeys(ctx, "api_token", "token")
 	client, err := buildkite.NewClient(buildkite.Config{
-		BaseURL:      apiURL,
+		BaseURL:      restURL,
 		AgentURL:     agentURL,
 		Organization: org,
 		Token:        token,
@@ -173,11 +214,58 @@ func (p *buildkiteProvider) Configure(ctx context.Context, req provider.Configur
 		resp.Diagnostics.AddError("Unable to Create Buildkite Client", "The REST client could not be built: "+err.Error())
 		return
 	}
-	tflog.Debug(ctx, "configured buildkite client", map[string]any{"organization": org, "api_url": apiURL})
+	data := &providerData{
+		client:                  client,
+		org:                     org,
+		agentURL:                agentURL,
+		timeouts:                timeouts,
+		archivePipelineOnDelete: cfg.ArchivePipelineOnDelete.ValueBool(),
+	}
 
-	data := &providerData{client: client, agentURL: agentURL}
+	// One call tells whether the token works at all (a 401 here is a plan-time error on api_token, not a
+	// failed apply) and which scopes it holds, so that resources can refuse at plan time what would fail.
+	checkCtx, cancel := context.WithTimeout(ctx, timeouts.of(opRead))
+	defer cancel()
+	tok, err := client.AccessToken.Get(checkCtx)
+	switch {
+	case err == nil:
+		data.token = tok
+	case buildkite.IsUnauthorized(err):
+		resp.Diagnostics.AddAttributeError(path.Root("api_token"), "Invalid Buildkite API Token",
+			fmt.Sprintf("The service refused the API token (%s). Check \"api_token\" or the %s environment variable.", describeError(err), envAPIToken))
+		return
+	case buildkite.IsNotFound(err), buildkite.IsForbidden(err):
+		// A service or proxy that does not answer the endpoint: scopes go unchecked and calls report their own errors.
+		tflog.Warn(ctx, "GET /v2/access-token is not answered; API token scopes will not be checked at plan time", map[string]any{"error": err.Error()})
+	default:
+		resp.Diagnostics.AddError("Unable to Reach Buildkite",
+			fmt.Sprintf("Checking the API token against %s: %s", restURL, describeError(err)))
+		return
+	}
+	tflog.Debug(ctx, "configured buildkite client", map[string]any{"organization": org, "rest_url": restURL})
+
 	resp.ResourceData = data
 	resp.DataSourceData = data
+}
+
+// configuredTimeouts parses the timeouts block; validation has already refused values that do not parse.
+func configuredTimeouts(m *timeoutsModel, diags *diag.Diagnostics) operationTimeouts {
+	var t operationTimeouts
+	if m == nil {
+		return t
+	}
+	for op, v := range map[operation]types.String{opCreate: m.Create, opRead: m.Read, opUpdate: m.Update, opDelete: m.Delete} {
+		if v.IsNull() || v.IsUnknown() {
+			continue
+		}
+		d, err := time.ParseDuration(v.ValueString())
+		if err != nil || d <= 0 {
+			diags.AddAttributeError(path.Root("timeouts"), "Invalid Timeout", fmt.Sprintf("%q is not a positive duration such as \"90s\" or \"5m\".", v.ValueString()))
+			continue
+		}
+		t[op] = d
+	}
+	return t
 }
 
 func (p *buildkiteProvider) Resources(_ context.Context) []func() resource.Resource {
@@ -186,11 +274,22 @@ func (p *buildkiteProvider) Resources(_ context.Context) []func() resource.Resou
 		NewClusterQueueResource,
 		NewClusterAgentTokenResource,
 		NewClusterDefaultQueueResource,
+		NewTeamResource,
+		NewTeamMemberResource,
+		NewPipelineTeamResource,
+		NewTestSuiteTeamResource,
 	}
 }
 
 func (p *buildkiteProvider) DataSources(_ context.Context) []func() datasource.DataSource {
-	return nil
+	return []func() datasource.DataSource{
+		NewOrganizationDataSource,
+		NewOrganizationMemberDataSource,
+		NewOrganizationMembersDataSource,
+		NewTeamDataSource,
+		NewTeamsDataSource,
+		NewTeamMembersDataSource,
+	}
 }
 
 // valueOrEnv returns the configured value, else the first non-empty environment variable.

@@ -1,7 +1,6 @@
 package provider
 
 import (
-	"context"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -74,7 +73,7 @@ func newTestEnvWith(t *testing.T, opts fakeserver.Options, wraps ...func(http.Ha
 		e.org = os.Getenv(envOrgSlug)
 		e.url = os.Getenv(envRESTURL)
 		if e.url == "" {
-			e.url = defaultAPIURL
+			e.url = defaultRESTURL
 		}
 		if e.token == "" || e.org == "" {
 			t.Fatalf("%s is set: %s and %s must be set too", envLive, envAPIToken, envOrgSlug)
@@ -115,134 +114,12 @@ func (e *testEnv) config(body string) string {
 	}
 	return fmt.Sprintf(`
 provider "buildkite" {
-  api_url      = %q
+  rest_url     = %q
   organization = %q
   api_token    = %q
   max_retries  = 2
 }
 %s`, e.url, e.org, e.token, body)
-}
-
-// exists tells whether an object is still there: the emulator's store, or the API in live mode.
-func (e *testEnv) exists(kind fakeserver.Kind, parent, id string) (bool, error) {
-	if !e.live {
-		return e.server.Store().Exists(kind, e.org, id), nil
-	}
-	ctx := context.Background()
-	var err error
-	switch kind {
-	case fakeserver.KindCluster:
-		_, err = e.client.Clusters.Get(ctx, id)
-	case fakeserver.KindQueue:
-		_, err = e.client.Queues.Get(ctx, parent, id)
-	case fakeserver.KindClusterToken:
-		_, err = e.client.ClusterTokens.Get(ctx, parent, id)
-	default:
-		return false, fmt.Errorf("no live lookup for %s", kind)
-	}
-	if buildkite.IsNotFound(err) {
-		return false, nil
-	}
-	return err == nil, err
-}
-
-// remove deletes an object behind Terraform's back.
-func (e *testEnv) remove(kind fakeserver.Kind, parent, id string) error {
-	if !e.live {
-		if !e.server.Store().Remove(kind, e.org, id) {
-			return fmt.Errorf("%s %s was not in the emulator's store", kind, id)
-		}
-		return nil
-	}
-	ctx := context.Background()
-	switch kind {
-	case fakeserver.KindCluster:
-		return e.client.Clusters.Delete(ctx, id)
-	case fakeserver.KindQueue:
-		return e.client.Queues.Delete(ctx, parent, id)
-	case fakeserver.KindClusterToken:
-		return e.client.ClusterTokens.Delete(ctx, parent, id)
-	}
-	return fmt.Errorf("no live removal for %s", kind)
-}
-
-// checkDestroyed returns a CheckDestroy that fails while any resource of the type is still there.
-// parentAttr names the attribute holding the parent's ID, "" for top-level objects.
-func (e *testEnv) checkDestroyed(resourceType string, kind fakeserver.Kind, parentAttr string) resource.TestCheckFunc {
-	return func(s *terraform.State) error {
-		for _, rs := range s.RootModule().Resources {
-			if rs.Type != resourceType {
-				continue
-			}
-			found, err := e.exists(kind, rs.Primary.Attributes[parentAttr], rs.Primary.ID)
-			if err != nil {
-				return err
-			}
-			if found {
-				return fmt.Errorf("%s %s still exists after destroy", resourceType, rs.Primary.ID)
-			}
-		}
-		return nil
-	}
-}
-
-// checkExists fails unless the object behind a resource in state exists.
-func (e *testEnv) checkExists(address string, kind fakeserver.Kind, parentAttr string) resource.TestCheckFunc {
-	return func(s *terraform.State) error {
-		rs, ok := s.RootModule().Resources[address]
-		if !ok {
-			return fmt.Errorf("%s is not in state", address)
-		}
-		found, err := e.exists(kind, rs.Primary.Attributes[parentAttr], rs.Primary.ID)
-		if err != nil {
-			return err
-		}
-		if !found {
-			return fmt.Errorf("%s (%s) is in state but not on the service", address, rs.Primary.ID)
-		}
-		return nil
-	}
-}
-
-// removeOutside returns a check that deletes the object behind a resource, as someone outside Terraform would.
-func (e *testEnv) removeOutside(address string, kind fakeserver.Kind, parentAttr string) resource.TestCheckFunc {
-	return func(s *terraform.State) error {
-		rs, ok := s.RootModule().Resources[address]
-		if !ok {
-			return fmt.Errorf("%s is not in state", address)
-		}
-		return e.remove(kind, rs.Primary.Attributes[parentAttr], rs.Primary.ID)
-	}
-}
-
-// importID builds an import ID from attributes of a resource in state, joined by "/".
-func importID(address string, attrs ...string) resource.ImportStateIdFunc {
-	return func(s *terraform.State) (string, error) {
-		rs, ok := s.RootModule().Resources[address]
-		if !ok {
-			return "", fmt.Errorf("%s is not in state", address)
-		}
-		id := ""
-		for i, a := range attrs {
-			if i > 0 {
-				id += "/"
-			}
-			v, ok := rs.Primary.Attributes[a]
-			if !ok {
-				return "", fmt.Errorf("%s has no attribute %q", address, a)
-			}
-			id += v
-		}
-		return id, nil
-	}
-}
-
-// uniqueName keeps names apart when the same tests run against a shared real organization.
-func (e *testEnv) uniqueName(base string) string {
-	if !e.live {
-		return base
-	}
-	return fmt.Sprintf("tf-acc-%s-%d", base, os.Getpid())
 }
 
 func TestProvider_configurationErrors(t *testing.T) {
@@ -253,12 +130,12 @@ func TestProvider_configurationErrors(t *testing.T) {
 		provider string
 		want     string
 	}{
-		"empty token":     {`api_token = "" ` + "\n" + `organization = "acme"` + "\n" + `api_url = "` + e.url + `"`, `Missing Buildkite API Token`},
-		"empty org":       {`api_token = "t"` + "\n" + `organization = ""` + "\n" + `api_url = "` + e.url + `"`, `Missing Buildkite Organization`},
-		"bad api_url":     {`api_token = "t"` + "\n" + `organization = "acme"` + "\n" + `api_url = "not a url"`, `Invalid Buildkite api_url`},
+		"empty token":     {`api_token = "" ` + "\n" + `organization = "acme"` + "\n" + `rest_url = "` + e.url + `"`, `Missing Buildkite API Token`},
+		"empty org":       {`api_token = "t"` + "\n" + `organization = ""` + "\n" + `rest_url = "` + e.url + `"`, `Missing Buildkite Organization`},
+		"bad rest_url":    {`api_token = "t"` + "\n" + `organization = "acme"` + "\n" + `rest_url = "not a url"`, `Invalid Buildkite rest_url`},
 		"retries too big": {`api_token = "t"` + "\n" + `organization = "acme"` + "\n" + `max_retries = 500`, `max_retries`},
-		"wrong token": {`api_token = "nope"` + "\n" + `organization = "acme"` + "\n" + `api_url = "` + e.url + `"` + "\n" + `max_retries = 0`,
-			`Unable to Create Cluster[\s\S]*401`},
+		"wrong token": {`api_token = "nope"` + "\n" + `organization = "acme"` + "\n" + `rest_url = "` + e.url + `"` + "\n" + `max_retries = 0`,
+			`Invalid Buildkite API Token[\s\S]*401`},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -283,7 +160,7 @@ func TestAccProvider_rateLimited(t *testing.T) {
 	e := newTestEnvWith(t, fakeserver.Options{RateLimit: limit, RateLimitWindow: 2 * time.Second})
 	cfg := `
 resource "buildkite_cluster" "test" {
-  name = "` + e.uniqueName("rate-limited") + `"
+  name = "` + e.name("rate-limited") + `"
 }
 
 resource "buildkite_cluster_queue" "q" {
@@ -294,7 +171,7 @@ resource "buildkite_cluster_queue" "q" {
 `
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             e.checkDestroyed("buildkite_cluster_queue", fakeserver.KindQueue, "cluster_id"),
+		CheckDestroy:             e.checkDestroyed("buildkite_cluster_queue"),
 		Steps: []resource.TestStep{{
 			Config: e.config(cfg),
 			Check: func(*terraform.State) error {

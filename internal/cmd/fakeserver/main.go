@@ -6,6 +6,8 @@
 //
 // --fixtures loads the organizations, users, tokens, agents and suites the server starts with (see
 // examples/fakeserver/fixtures.yaml) in place of --org and --token; a file that does not load is an error.
+// The test-only routes under /_fake/ are off unless --test-routes; --faults injects errors, 429s, latency
+// and dropped creates (see fakeserver.ParseFaults). go run ./internal/cmd/fakeserver --help lists every flag.
 //
 // It prints one line on stdout holding the base URL ("fakeserver listening on http://127.0.0.1:8080"),
 // logs requests on stderr unless --quiet, and shuts down cleanly on SIGINT or SIGTERM. With
@@ -48,46 +50,78 @@ func exitCode() int {
 // shutdownTimeout bounds how long in-flight requests may take once a signal arrives.
 const shutdownTimeout = 5 * time.Second
 
-// run serves until ctx is done, then shuts the server down. It writes the listening line to stdout.
-func run(ctx context.Context, args []string, stdout io.Writer) error {
+// usageHeader opens the usage text; the flags' own lines follow it.
+const usageHeader = `Usage: fakeserver [flags]
+
+Serves the Buildkite REST API emulator on --listen until SIGINT or SIGTERM. The first line on stdout is
+"fakeserver listening on <base URL>"; requests are logged on stderr unless --quiet.
+
+The server starts with one organization (--org) and one access token (--token) holding every scope, or
+with the state a --fixtures file declares. The test-only routes under /_fake/ (unauthenticated changes
+to build and job states and flaky tests) answer 404 unless --test-routes is given. --faults makes the
+server misbehave on purpose, repeatably, to test a client's retries.
+
+Flags:
+`
+
+// parseFlags reads the command line into the server's options and the address to listen on.
+func parseFlags(args []string, stderr io.Writer) (opts fakeserver.Options, listen string, err error) {
 	fs := flag.NewFlagSet("fakeserver", flag.ContinueOnError)
-	fs.SetOutput(os.Stderr)
-	listen := fs.String("listen", "127.0.0.1:8080", "TCP address to listen on; port 0 picks a free port")
-	org := fs.String("org", "demo", "slug of the organization to serve")
-	token := fs.String("token", "demo-token", "API access token holding every scope for the organization")
-	rateLimit := fs.Int("rate-limit", 0, "requests allowed per window per token before 429; 0 disables")
-	rateWindow := fs.Duration("rate-limit-window", time.Minute, "rate-limit window")
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		_, _ = fmt.Fprint(fs.Output(), usageHeader)
+		fs.PrintDefaults()
+	}
+	fs.StringVar(&listen, "listen", "127.0.0.1:8080", "TCP `address` to listen on; port 0 picks a free port")
+	org := fs.String("org", "demo", "`slug` of the organization to serve")
+	token := fs.String("token", "demo-token", "API access `token` holding every scope for the organization")
+	rateLimit := fs.Int("rate-limit", 0, "`requests` allowed per window per token before 429; 0 disables (the RateLimit-* headers\nare still sent)")
+	rateWindow := fs.Duration("rate-limit-window", time.Minute, "rate-limit `window`")
 	quiet := fs.Bool("quiet", false, "do not log requests on stderr")
-	fixtures := fs.String("fixtures", "", "YAML or JSON file of the state to start with, in place of --org and --token")
+	fixtures := fs.String("fixtures", "", "YAML or JSON `file` of the state to start with, in place of --org and --token\n(see examples/fakeserver/fixtures.yaml)")
+	testRoutes := fs.Bool("test-routes", false, "serve the test-only routes under /_fake/ (unauthenticated state changes)")
+	faults := fs.String("faults", "", "inject faults: comma-separated `spec`, e.g. \"5xx=0.2,429=0.1,latency=20ms,drop=0.1,seed=42\"\n(5xx, 429: shares of API requests answered 500/502/503 or 429; latency: added to each;\ndrop: share of creates that act, then drop the connection or answer 502;\nreset: the 429s' RateLimit-Reset, default 1s; seed: makes the faults repeatable)")
 	if err := fs.Parse(args); err != nil {
-		return err
+		return opts, "", err
 	}
 	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected arguments: %v", fs.Args())
+		return opts, "", fmt.Errorf("unexpected arguments: %v", fs.Args())
 	}
 	if *org == "" || *token == "" {
-		return errors.New("--org and --token must not be empty")
+		return opts, "", errors.New("--org and --token must not be empty")
 	}
 
-	opts := fakeserver.Options{Org: *org, Token: *token, RateLimit: *rateLimit, RateLimitWindow: *rateWindow}
+	opts = fakeserver.Options{
+		Org: *org, Token: *token, RateLimit: *rateLimit, RateLimitWindow: *rateWindow,
+		DisableTestRoutes: !*testRoutes,
+	}
+	if opts.Faults, err = fakeserver.ParseFaults(*faults); err != nil {
+		return opts, "", fmt.Errorf("--faults: %w", err)
+	}
 	if *fixtures != "" {
 		// Refuse rather than ignore --org/--token: the user would expect them to take effect.
 		explicit := false
 		fs.Visit(func(f *flag.Flag) { explicit = explicit || f.Name == "org" || f.Name == "token" })
 		if explicit {
-			return errors.New("--fixtures declares the organizations and tokens: drop --org and --token")
+			return opts, "", errors.New("--fixtures declares the organizations and tokens: drop --org and --token")
 		}
-		f, err := fakeserver.LoadFixtures(*fixtures)
-		if err != nil {
-			return err
+		if opts.Fixtures, err = fakeserver.LoadFixtures(*fixtures); err != nil {
+			return opts, "", err
 		}
-		opts.Fixtures = f
 	}
 	if !*quiet {
-		opts.Logf = log.New(os.Stderr, "fakeserver: ", log.LstdFlags).Printf
+		opts.Logf = log.New(stderr, "fakeserver: ", log.LstdFlags).Printf
 	}
+	return opts, listen, nil
+}
 
-	ln, err := net.Listen("tcp", *listen)
+// run serves until ctx is done, then shuts the server down. It writes the listening line to stdout.
+func run(ctx context.Context, args []string, stdout io.Writer) error {
+	opts, listen, err := parseFlags(args, os.Stderr)
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", listen)
 	if err != nil {
 		return err
 	}

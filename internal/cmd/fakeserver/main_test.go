@@ -7,9 +7,12 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ci-rest/terraform-provider-buildkite/internal/fakeserver"
 )
 
 func TestRunServesAndStops(t *testing.T) {
@@ -88,6 +91,62 @@ func TestBaseURL(t *testing.T) {
 		}
 		if got := baseURL(tcp); got != want {
 			t.Errorf("baseURL(%s) = %s, want %s", addr, got, want)
+		}
+	}
+}
+
+func TestParseFlags(t *testing.T) {
+	opts, listen, err := parseFlags([]string{"--quiet"}, io.Discard)
+	if err != nil || listen != "127.0.0.1:8080" || !opts.DisableTestRoutes || opts.Faults.ServerErrors != 0 || opts.Logf != nil {
+		t.Fatalf("defaults: %+v %q %v", opts, listen, err)
+	}
+	opts, _, err = parseFlags([]string{"--test-routes", "--faults", "5xx=0.2,429=0.2,latency=20ms,drop=0.1,seed=42",
+		"--rate-limit", "5", "--rate-limit-window", "10s", "--listen", "127.0.0.1:0"}, io.Discard)
+	if err != nil || opts.DisableTestRoutes || opts.Faults.ServerErrors != 0.2 || opts.Faults.RateLimited != 0.2 ||
+		opts.Faults.Latency != 20*time.Millisecond || opts.Faults.DropCreates != 0.1 || opts.Faults.Seed != 42 ||
+		opts.RateLimit != 5 || opts.RateLimitWindow != 10*time.Second || opts.Logf == nil {
+		t.Fatalf("flags: %+v %v", opts, err)
+	}
+	for _, args := range [][]string{{"--faults", "5xx=2"}, {"--faults", "nope=1"}, {"--test-routes=maybe"}} {
+		if _, _, err := parseFlags(args, io.Discard); err == nil {
+			t.Errorf("parseFlags(%q) succeeded", args)
+		}
+	}
+}
+
+func TestUsageNamesEveryFlag(t *testing.T) {
+	var out strings.Builder
+	if _, _, err := parseFlags([]string{"--help"}, &out); err == nil {
+		t.Fatal("--help did not stop")
+	}
+	for _, want := range []string{"Usage: fakeserver", "/_fake/", "-listen", "-org", "-token", "-rate-limit ",
+		"-rate-limit-window", "-quiet", "-fixtures", "-test-routes", "-faults", "latency=20ms"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("usage lacks %q:\n%s", want, out.String())
+		}
+	}
+}
+
+func TestTestRoutesFlag(t *testing.T) {
+	for _, on := range []bool{false, true} {
+		opts, _, err := parseFlags(map[bool][]string{false: {"--quiet"}, true: {"--quiet", "--test-routes"}}[on], io.Discard)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ts := httptest.NewServer(fakeserver.New(opts))
+		req, _ := http.NewRequest(http.MethodPut, ts.URL+"/_fake/organizations/demo/pipelines/nope/builds/1", strings.NewReader("{}"))
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var body map[string]any
+		_ = json.NewDecoder(resp.Body).Decode(&body)
+		_ = resp.Body.Close()
+		ts.Close()
+		// Off: the router's "Not Found"; on: the handler's own answer.
+		want := map[bool]string{false: "Not Found", true: "No pipeline found"}[on]
+		if resp.StatusCode != http.StatusNotFound || body["message"] != want {
+			t.Errorf("--test-routes=%v: %d %v, want 404 %q", on, resp.StatusCode, body, want)
 		}
 	}
 }

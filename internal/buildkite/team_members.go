@@ -1,0 +1,103 @@
+package buildkite
+
+import (
+	"context"
+	"net/http"
+	"time"
+)
+
+// TeamMembersAPI is the set of team membership operations, so callers can substitute a fake in tests.
+type TeamMembersAPI interface {
+	List(ctx context.Context, teamID string) ([]TeamMember, error)
+	Get(ctx context.Context, teamID, userID string) (*TeamMember, error)
+	Create(ctx context.Context, teamID string, in TeamMemberCreate) (*TeamMember, error)
+	Update(ctx context.Context, teamID, userID, role string) (*TeamMember, error)
+	Delete(ctx context.Context, teamID, userID string) error
+}
+
+var _ TeamMembersAPI = (*TeamMembersService)(nil)
+
+// TeamMember is a user's membership of a team (spec 2.8).
+type TeamMember struct {
+	// GraphQLID is empty where the service sends none: the specification gives associations no identifiers.
+	GraphQLID string     `json:"graphql_id"`
+	UserID    string     `json:"user_id"`
+	UserName  string     `json:"user_name"`
+	Role      string     `json:"role"`
+	CreatedAt *time.Time `json:"created_at"`
+}
+
+// TeamMemberCreate is the body of an add; both fields are required.
+type TeamMemberCreate struct {
+	UserID string `json:"user_id"`
+	Role   string `json:"role"`
+}
+
+type teamMemberUpdate struct {
+	Role string `json:"role"`
+}
+
+// teamPath builds "/v2/organizations/{org}/teams/{team}/seg/...".
+func (c *Client) teamPath(teamID string, segments ...string) (string, error) {
+	return c.orgPath(append([]string{"teams", teamID}, segments...)...)
+}
+
+// List returns every member of a team, across all pages.
+func (s *TeamMembersService) List(ctx context.Context, teamID string) ([]TeamMember, error) {
+	p, err := s.client.teamPath(teamID, "members")
+	if err != nil {
+		return nil, err
+	}
+	return listAll[TeamMember](ctx, s.client, p, nil)
+}
+
+// Get returns a user's membership of a team.
+func (s *TeamMembersService) Get(ctx context.Context, teamID, userID string) (*TeamMember, error) {
+	list, err := s.client.teamPath(teamID, "members")
+	if err != nil {
+		return nil, err
+	}
+	p, err := joinPath(list, userID)
+	if err != nil {
+		return nil, err
+	}
+	return readItem(ctx, s.client, list, p, userID, func(m *TeamMember) []string { return []string{m.UserID} })
+}
+
+// Create adds a member of the organization to a team (201) with "POST .../members/", the specification's
+// form. The pair identifies the membership, so a create whose answer was lost adopts it.
+func (s *TeamMembersService) Create(ctx context.Context, teamID string, in TeamMemberCreate) (*TeamMember, error) {
+	p, err := s.client.teamPath(teamID, "members")
+	if err != nil {
+		return nil, err
+	}
+	return createOrAdopt(ctx, s.client, p+"/", in, func(ctx context.Context) (*TeamMember, error) {
+		return absentAsNil(s.Get(ctx, teamID, in.UserID))
+	})
+}
+
+// Update changes a member's role (PATCH).
+func (s *TeamMembersService) Update(ctx context.Context, teamID, userID, role string) (*TeamMember, error) {
+	p, err := s.client.teamPath(teamID, "members", userID)
+	if err != nil {
+		return nil, err
+	}
+	return change[TeamMember](ctx, s.client, http.MethodPatch, p, teamMemberUpdate{Role: role})
+}
+
+// Delete removes a user from a team (204).
+func (s *TeamMembersService) Delete(ctx context.Context, teamID, userID string) error {
+	p, err := s.client.teamPath(teamID, "members", userID)
+	if err != nil {
+		return err
+	}
+	return s.client.remove(ctx, p)
+}
+
+// absentAsNil turns a 404 into (nil, nil), the answer a createOrAdopt find gives for "not there".
+func absentAsNil[T any](v *T, err error) (*T, error) {
+	if IsNotFound(err) {
+		return nil, nil
+	}
+	return v, err
+}

@@ -1,0 +1,150 @@
+package buildkite
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"time"
+)
+
+// TeamsAPI is the set of team operations, so callers can substitute a fake in tests.
+type TeamsAPI interface {
+	List(ctx context.Context, opts TeamListOptions) ([]Team, error)
+	Get(ctx context.Context, id string) (*Team, error)
+	FindBySlug(ctx context.Context, slug string) (*Team, error)
+	Create(ctx context.Context, in TeamWrite) (*Team, error)
+	Update(ctx context.Context, id string, in TeamWrite) (*Team, error)
+	Delete(ctx context.Context, id string) error
+}
+
+var _ TeamsAPI = (*TeamsService)(nil)
+
+// Team is a group of users given access to pipelines and suites (spec 2.7).
+type Team struct {
+	ID          string `json:"id"`
+	GraphQLID   string `json:"graphql_id"`
+	Name        string `json:"name"`
+	Slug        string `json:"slug"`
+	Description string `json:"description"`
+	Privacy     string `json:"privacy"`
+	// Default is the read form of "users join this team by default"; IsDefaultTeam the write form, which
+	// create and update responses echo. IsDefault reads whichever the response has.
+	Default       bool  `json:"default"`
+	IsDefaultTeam *bool `json:"is_default_team"`
+	// DefaultMemberRole and MembersCanCreatePipelines are echoed by create and update (spec 2.7); nil when
+	// a response leaves them out, so a caller can keep what it knows instead of reading a zero value.
+	DefaultMemberRole         *string    `json:"default_member_role"`
+	MembersCanCreatePipelines *bool      `json:"members_can_create_pipelines"`
+	CreatedAt                 *time.Time `json:"created_at"`
+	CreatedBy                 *User      `json:"created_by"`
+}
+
+// IsDefault reports whether users join the team by default, from whichever field the response carries.
+func (t *Team) IsDefault() bool {
+	if t.IsDefaultTeam != nil {
+		return *t.IsDefaultTeam
+	}
+	return t.Default
+}
+
+// TeamWrite is the body of a create and of an update. The specification lists all six properties as
+// required on both, so every one is always sent.
+type TeamWrite struct {
+	Name                      string `json:"name"`
+	Description               string `json:"description"`
+	Privacy                   string `json:"privacy"`
+	IsDefaultTeam             bool   `json:"is_default_team"`
+	DefaultMemberRole         string `json:"default_member_role"`
+	MembersCanCreatePipelines bool   `json:"members_can_create_pipelines"`
+}
+
+// TeamListOptions filters a listing of teams.
+type TeamListOptions struct {
+	// UserID, when set, lists only the teams that user is a member of.
+	UserID string
+}
+
+func (o TeamListOptions) query() url.Values {
+	q := url.Values{}
+	if o.UserID != "" {
+		q.Set("user_id", o.UserID)
+	}
+	return q
+}
+
+// List returns the organization's teams, across all pages.
+func (s *TeamsService) List(ctx context.Context, opts TeamListOptions) ([]Team, error) {
+	p, err := s.client.orgPath("teams")
+	if err != nil {
+		return nil, err
+	}
+	return listAll[Team](ctx, s.client, p, opts.query())
+}
+
+// Get returns one team by UUID.
+func (s *TeamsService) Get(ctx context.Context, id string) (*Team, error) {
+	list, err := s.client.orgPath("teams")
+	if err != nil {
+		return nil, err
+	}
+	p, err := joinPath(list, id)
+	if err != nil {
+		return nil, err
+	}
+	return readItem(ctx, s.client, list, p, id, func(t *Team) []string { return []string{t.ID, t.Slug} })
+}
+
+// FindBySlug returns the team with slug, or an *Error with status 404 when there is none: the service
+// reads a team by UUID only, so this searches the listing.
+func (s *TeamsService) FindBySlug(ctx context.Context, slug string) (*Team, error) {
+	teams, err := s.List(ctx, TeamListOptions{})
+	if err != nil {
+		return nil, err
+	}
+	for i := range teams {
+		if teams[i].Slug == slug {
+			return &teams[i], nil
+		}
+	}
+	p, _ := s.client.orgPath("teams", slug)
+	return nil, &Error{StatusCode: http.StatusNotFound, Method: http.MethodGet, Path: p, Message: "No team found"}
+}
+
+// Create creates a team (201). A team's name identifies it (names share slugs, which are unique), so a
+// create whose answer was lost adopts the team of that name.
+func (s *TeamsService) Create(ctx context.Context, in TeamWrite) (*Team, error) {
+	p, err := s.client.orgPath("teams")
+	if err != nil {
+		return nil, err
+	}
+	return createOrAdopt(ctx, s.client, p, in, func(ctx context.Context) (*Team, error) {
+		teams, err := s.List(ctx, TeamListOptions{})
+		if err != nil {
+			return nil, err
+		}
+		for i := range teams {
+			if teams[i].Name == in.Name {
+				return &teams[i], nil
+			}
+		}
+		return nil, nil
+	})
+}
+
+// Update changes a team with PATCH, sending all six properties.
+func (s *TeamsService) Update(ctx context.Context, id string, in TeamWrite) (*Team, error) {
+	p, err := s.client.orgPath("teams", id)
+	if err != nil {
+		return nil, err
+	}
+	return change[Team](ctx, s.client, http.MethodPatch, p, in)
+}
+
+// Delete deletes a team with its memberships and accesses (204).
+func (s *TeamsService) Delete(ctx context.Context, id string) error {
+	p, err := s.client.orgPath("teams", id)
+	if err != nil {
+		return err
+	}
+	return s.client.remove(ctx, p)
+}

@@ -1,0 +1,209 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/acctest"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+
+	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/fakeserver"
+)
+
+// testKind tells the acceptance tests how to find and delete the object behind one resource type, in the
+// emulator's store and on the real service. Each resource's test file registers its kind in init.
+type testKind struct {
+	// fake is the emulator's kind, and storeKey builds its key from the resource's state attributes
+	// ("<parent>/<child>" for nested objects, so that a child of another parent does not count).
+	fake     fakeserver.Kind
+	storeKey func(attrs map[string]string) string
+	// get and del reach the object through the API in live mode; get returns a 404 *buildkite.Error once
+	// it is gone.
+	get func(ctx context.Context, c *buildkite.Client, attrs map[string]string) error
+	del func(ctx context.Context, c *buildkite.Client, attrs map[string]string) error
+}
+
+var testKinds = map[string]testKind{}
+
+// registerTestKind makes a resource type known to checkDestroyed, checkExists and removeOutside.
+func registerTestKind(resourceType string, k testKind) {
+	if _, dup := testKinds[resourceType]; dup {
+		panic("test kind registered twice: " + resourceType)
+	}
+	testKinds[resourceType] = k
+}
+
+// byID is the store key of a top-level object: its ID.
+func byID(attrs map[string]string) string { return attrs["id"] }
+
+// byParent returns the store key of a nested object: "<parent attribute>/<id>".
+func byParent(parentAttr string) func(map[string]string) string {
+	return func(attrs map[string]string) string { return attrs[parentAttr] + "/" + attrs["id"] }
+}
+
+func kindOf(resourceType string) (testKind, error) {
+	k, ok := testKinds[resourceType]
+	if !ok {
+		known := make([]string, 0, len(testKinds))
+		for name := range testKinds {
+			known = append(known, name)
+		}
+		sort.Strings(known)
+		return k, fmt.Errorf("no test kind registered for %s (known: %s)", resourceType, strings.Join(known, ", "))
+	}
+	return k, nil
+}
+
+// exists tells whether the object behind a resource's state attributes is still there.
+func (e *testEnv) exists(resourceType string, attrs map[string]string) (bool, error) {
+	k, err := kindOf(resourceType)
+	if err != nil {
+		return false, err
+	}
+	if !e.live {
+		return e.server.Store().Exists(k.fake, e.org, k.storeKey(attrs)), nil
+	}
+	err = k.get(context.Background(), e.client, attrs)
+	if buildkite.IsNotFound(err) {
+		return false, nil
+	}
+	return err == nil, err
+}
+
+// remove deletes the object behind a resource, as someone outside Terraform would.
+func (e *testEnv) remove(resourceType string, attrs map[string]string) error {
+	k, err := kindOf(resourceType)
+	if err != nil {
+		return err
+	}
+	if !e.live {
+		if key := k.storeKey(attrs); !e.server.Store().Remove(k.fake, e.org, key) {
+			return fmt.Errorf("%s %s was not in the emulator's store", resourceType, key)
+		}
+		return nil
+	}
+	return k.del(context.Background(), e.client, attrs)
+}
+
+// checkDestroyed returns a CheckDestroy that fails while any resource of the type is still there.
+func (e *testEnv) checkDestroyed(resourceType string) resource.TestCheckFunc {
+	return func(s *terraform.State) error {
+		for _, rs := range s.RootModule().Resources {
+			if rs.Type != resourceType {
+				continue
+			}
+			found, err := e.exists(resourceType, rs.Primary.Attributes)
+			if err != nil {
+				return err
+			}
+			if found {
+				return fmt.Errorf("%s %s still exists after destroy", resourceType, rs.Primary.ID)
+			}
+		}
+		return nil
+	}
+}
+
+// checkExists fails unless the object behind a resource in state exists.
+func (e *testEnv) checkExists(address string) resource.TestCheckFunc {
+	return func(s *terraform.State) error {
+		rs, ok := s.RootModule().Resources[address]
+		if !ok {
+			return fmt.Errorf("%s is not in state", address)
+		}
+		found, err := e.exists(rs.Type, rs.Primary.Attributes)
+		if err != nil {
+			return err
+		}
+		if !found {
+			return fmt.Errorf("%s (%s) is in state but not on the service", address, rs.Primary.ID)
+		}
+		return nil
+	}
+}
+
+// removeOutside returns a check that deletes the object behind a resource, as someone outside Terraform would.
+func (e *testEnv) removeOutside(address string) resource.TestCheckFunc {
+	return func(s *terraform.State) error {
+		rs, ok := s.RootModule().Resources[address]
+		if !ok {
+			return fmt.Errorf("%s is not in state", address)
+		}
+		return e.remove(rs.Type, rs.Primary.Attributes)
+	}
+}
+
+// name returns base with a random suffix, so that tests running at once against one real organization
+// (or one emulator) never collide.
+func (e *testEnv) name(base string) string {
+	return fmt.Sprintf("tf-acc-%s-%s", base, acctest.RandString(6))
+}
+
+// importSteps imports the resource at address twice after the steps before have applied it: with the
+// import command and ImportStateVerify (ignoring what the service cannot return, such as secrets), and with
+// an import block and -generate-config-out, whose generated configuration must plan empty.
+func importSteps(address string, id resource.ImportStateIdFunc, ignore ...string) []resource.TestStep {
+	return []resource.TestStep{
+		{
+			ResourceName:            address,
+			ImportState:             true,
+			ImportStateIdFunc:       id,
+			ImportStateVerify:       true,
+			ImportStateVerifyIgnore: ignore,
+		},
+		generateConfigStep(address, id),
+	}
+}
+
+// generateConfigStep imports the resource at address with an import block and -generate-config-out; the
+// step fails unless the plan with the generated configuration is empty.
+func generateConfigStep(address string, id resource.ImportStateIdFunc) resource.TestStep {
+	return resource.TestStep{
+		ResourceName:      address,
+		ImportState:       true,
+		ImportStateKind:   resource.ImportBlockWithID,
+		ImportStateIdFunc: id,
+		GenerateConfig:    true,
+	}
+}
+
+// steps joins groups of steps, so that importSteps can stand among the others.
+func steps(groups ...[]resource.TestStep) []resource.TestStep {
+	var all []resource.TestStep
+	for _, g := range groups {
+		all = append(all, g...)
+	}
+	return all
+}
+
+// step wraps one step for steps.
+func step(s resource.TestStep) []resource.TestStep { return []resource.TestStep{s} }
+
+// importID builds an import ID from attributes of a resource in state, joined by "/".
+func importID(address string, attrs ...string) resource.ImportStateIdFunc {
+	return func(s *terraform.State) (string, error) {
+		rs, ok := s.RootModule().Resources[address]
+		if !ok {
+			return "", fmt.Errorf("%s is not in state", address)
+		}
+		parts := make([]string, len(attrs))
+		for i, a := range attrs {
+			v, ok := rs.Primary.Attributes[a]
+			if !ok {
+				return "", fmt.Errorf("%s has no attribute %q", address, a)
+			}
+			parts[i] = v
+		}
+		return strings.Join(parts, "/"), nil
+	}
+}
+
+// wrapped matches text as Terraform prints it in a diagnostic, where any space may have become a line break.
+func wrapped(text string) *regexp.Regexp {
+	return regexp.MustCompile(strings.ReplaceAll(regexp.QuoteMeta(text), " ", `\s+`))
+}

@@ -1,0 +1,178 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+)
+
+// Case-insensitive enums: the official provider spells its enums in upper case (VISIBLE, READ_ONLY), the
+// REST API in lower case (visible, read_only). A configuration in either spelling must work and never show
+// a diff against what the service answers. Three pieces do that, and caseInsensitiveEnum puts them on an
+// attribute:
+//   - enumType/enumValue: a string whose semantic equality ignores case, so the value kept after create,
+//     update and read is the configuration's spelling, not the service's;
+//   - enumOneOf: the plan-time check, naming the attribute and both spellings;
+//   - enumKeepStateSpelling: after an import the state holds the service's spelling, which Terraform's
+//     plan would compare byte for byte with the configuration (semantic equality is not applied to plans),
+//     so the plan keeps the state's spelling when the two differ only in case.
+
+var (
+	_ basetypes.StringTypable                    = enumType{}
+	_ basetypes.StringValuableWithSemanticEquals = enumValue{}
+)
+
+// enumType is the type of a case-insensitive enum attribute.
+type enumType struct {
+	basetypes.StringType
+}
+
+// String names the type in diagnostics.
+func (t enumType) String() string { return "provider.enumType" }
+
+// Equal reports whether o is also an enumType.
+func (t enumType) Equal(o attr.Type) bool {
+	_, ok := o.(enumType)
+	return ok
+}
+
+// ValueType returns the value type of this type.
+func (t enumType) ValueType(context.Context) attr.Value { return enumValue{} }
+
+// ValueFromString wraps a framework string as an enumValue.
+func (t enumType) ValueFromString(_ context.Context, in basetypes.StringValue) (basetypes.StringValuable, diag.Diagnostics) {
+	return enumValue{StringValue: in}, nil
+}
+
+// ValueFromTerraform converts a Terraform value into an enumValue.
+func (t enumType) ValueFromTerraform(ctx context.Context, in tftypes.Value) (attr.Value, error) {
+	v, err := t.StringType.ValueFromTerraform(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	s, ok := v.(basetypes.StringValue)
+	if !ok {
+		return nil, fmt.Errorf("unexpected value type %T", v)
+	}
+	return enumValue{StringValue: s}, nil
+}
+
+// enumValue is a value of a case-insensitive enum attribute.
+type enumValue struct {
+	basetypes.StringValue
+}
+
+// newEnumValue is a known enum value; "" is null, the service's way of saying "not set".
+func newEnumValue(s string) enumValue {
+	if s == "" {
+		return enumValue{StringValue: basetypes.NewStringNull()}
+	}
+	return enumValue{StringValue: basetypes.NewStringValue(s)}
+}
+
+// Type returns enumType.
+func (v enumValue) Type(context.Context) attr.Type { return enumType{} }
+
+// Equal is exact equality, which Terraform needs for plans; StringSemanticEquals is the loose one.
+func (v enumValue) Equal(o attr.Value) bool {
+	other, ok := o.(enumValue)
+	return ok && v.StringValue.Equal(other.StringValue)
+}
+
+// StringSemanticEquals treats spellings that differ only in case as the same value.
+func (v enumValue) StringSemanticEquals(_ context.Context, newValuable basetypes.StringValuable) (bool, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	nv, ok := newValuable.(enumValue)
+	if !ok {
+		diags.AddError("Semantic Equality Check Error",
+			fmt.Sprintf("Expected an enum value, got %T. Please report this issue to the provider developers.", newValuable))
+		return false, diags
+	}
+	return strings.EqualFold(v.ValueString(), nv.ValueString()), diags
+}
+
+// API is the value in the REST API's lower-case spelling.
+func (v enumValue) API() string { return strings.ToLower(v.ValueString()) }
+
+// enumOneOf checks at plan time that a value is one of the allowed ones, in either case.
+type enumOneOf struct{ values []string }
+
+var _ validator.String = enumOneOf{}
+
+func (e enumOneOf) Description(context.Context) string {
+	return "value must be one of " + enumSpellings(e.values)
+}
+
+func (e enumOneOf) MarkdownDescription(ctx context.Context) string { return e.Description(ctx) }
+
+func (e enumOneOf) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	got := req.ConfigValue.ValueString()
+	for _, v := range e.values {
+		if strings.EqualFold(got, v) {
+			return
+		}
+	}
+	resp.Diagnostics.AddAttributeError(req.Path, "Invalid Attribute Value",
+		fmt.Sprintf("Attribute %s value must be one of %s (in upper or lower case), got: %q", req.Path, enumSpellings(e.values), got))
+}
+
+// enumSpellings lists the values in both spellings: `"visible"`/`"VISIBLE"`, ...
+func enumSpellings(values []string) string {
+	parts := make([]string, len(values))
+	for i, v := range values {
+		parts[i] = fmt.Sprintf("%q/%q", strings.ToLower(v), strings.ToUpper(v))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// enumKeepStateSpelling plans the state's value when the configuration differs from it only in case.
+// Terraform accepts a planned value equal to the prior state in place of the configuration's as the
+// provider saying the two are the same.
+type enumKeepStateSpelling struct{}
+
+var _ planmodifier.String = enumKeepStateSpelling{}
+
+func (enumKeepStateSpelling) Description(context.Context) string {
+	return "a value that differs from the state only in case is not a change"
+}
+
+func (m enumKeepStateSpelling) MarkdownDescription(ctx context.Context) string {
+	return m.Description(ctx)
+}
+
+func (enumKeepStateSpelling) PlanModifyString(_ context.Context, req planmodifier.StringRequest, resp *planmodifier.StringResponse) {
+	if req.StateValue.IsNull() || req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() || req.PlanValue.IsUnknown() {
+		return
+	}
+	if req.ConfigValue.ValueString() != req.StateValue.ValueString() &&
+		strings.EqualFold(req.ConfigValue.ValueString(), req.StateValue.ValueString()) {
+		resp.PlanValue = req.StateValue
+	}
+}
+
+// caseInsensitiveEnum makes a resource's string attribute an enum of values that accepts both spellings
+// and never diffs between them: it sets the type, adds the check and the plan modifier, and appends the
+// accepted values to the description. values are given in the REST API's lower case.
+func caseInsensitiveEnum(a schema.StringAttribute, values ...string) schema.StringAttribute {
+	a.CustomType = enumType{}
+	a.Validators = append([]validator.String{enumOneOf{values: values}}, a.Validators...)
+	a.PlanModifiers = append([]planmodifier.String{enumKeepStateSpelling{}}, a.PlanModifiers...)
+	quoted := make([]string, len(values))
+	for i, v := range values {
+		quoted[i] = "`" + v + "`"
+	}
+	a.MarkdownDescription = strings.TrimSpace(a.MarkdownDescription) + " One of " + strings.Join(quoted, ", ") +
+		"; the official provider's upper-case spelling (`" + strings.ToUpper(values[0]) + "`, ...) is accepted too and never shows as a change."
+	return a
+}

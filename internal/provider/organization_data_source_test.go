@@ -1,0 +1,144 @@
+package provider
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/ci-rest/terraform-provider-buildkite/internal/fakeserver"
+)
+
+func TestAccOrganizationDataSource(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	o, err := e.client.Organizations.Get(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	const addr = "data.buildkite_organization.o"
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		Steps: []resource.TestStep{{
+			Config: e.config(`data "buildkite_organization" "o" {}`),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringExact(o.ID)),
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("uuid"), knownvalue.StringExact(o.ID)),
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("graphql_id"), knownvalue.StringExact(o.GraphQLID)),
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("slug"), knownvalue.StringExact(e.org)),
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("name"), knownvalue.StringExact(o.Name)),
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("url"), knownvalue.StringExact(o.URL)),
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("web_url"), knownvalue.StringExact(o.WebURL)),
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("created_at"), knownvalue.NotNull()),
+			},
+		}},
+	})
+}
+
+func TestAccOrganizationMemberDataSource(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	email := e.secondMemberEmail()
+	members, err := e.client.Organizations.ListMembers(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var id, name string
+	for _, m := range members {
+		if m.Email == email {
+			id, name = m.ID, m.Name
+		}
+	}
+	checks := func(addr string) []statecheck.StateCheck {
+		return []statecheck.StateCheck{
+			statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringExact(id)),
+			statecheck.ExpectKnownValue(addr, tfjsonpath.New("uuid"), knownvalue.StringExact(id)),
+			statecheck.ExpectKnownValue(addr, tfjsonpath.New("name"), knownvalue.StringExact(name)),
+			statecheck.ExpectKnownValue(addr, tfjsonpath.New("email"), knownvalue.StringExact(email)),
+		}
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		Steps: []resource.TestStep{
+			{
+				Config:      e.config(`data "buildkite_organization_member" "x" { email = "nobody@example.com" }`),
+				ExpectError: regexp.MustCompile(`No Organization Member Found(?s).*"nobody@example.com"`),
+			},
+			{
+				Config:      e.config(`data "buildkite_organization_member" "x" { id = "00000000-0000-4000-8000-000000000000" }`),
+				ExpectError: regexp.MustCompile(`No Organization Member Found`),
+			},
+			{
+				Config:      e.config(`data "buildkite_organization_member" "x" {}`),
+				ExpectError: regexp.MustCompile(`Exactly one of these attributes must be configured`),
+			},
+			{
+				// By e-mail address in another case, and by ID.
+				Config: e.config(fmt.Sprintf(`
+data "buildkite_organization_member" "by_email" {
+  email = %q
+}
+data "buildkite_organization_member" "by_id" {
+  id = %q
+}
+`, strings.ToUpper(email), id)),
+				ConfigStateChecks: append(checks("data.buildkite_organization_member.by_email"), checks("data.buildkite_organization_member.by_id")...),
+			},
+		},
+	})
+}
+
+func TestAccOrganizationMemberDataSource_moreThanOne(t *testing.T) {
+	t.Parallel()
+	e := newTestEnvWith(t, fakeserver.Options{}, duplicateFirstListed("/members", func(m map[string]any) {
+		m["id"] = "00000000-0000-4000-8000-000000000001"
+		m["email"] = strings.ToUpper(m["email"].(string))
+	}))
+	members, err := e.client.Organizations.ListMembers(t.Context())
+	if err != nil || len(members) == 0 {
+		t.Fatalf("members = %v, %v", members, err)
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		Steps: []resource.TestStep{{
+			Config:      e.config(fmt.Sprintf(`data "buildkite_organization_member" "x" { email = %q }`, members[0].Email)),
+			ExpectError: regexp.MustCompile(`More Than One Organization Member Found`),
+		}},
+	})
+}
+
+func TestAccOrganizationMembersDataSource(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	if !e.live {
+		e.server.Store().AddUser(e.org, "Third Member", "third@example.com", false)
+	}
+	members, err := e.client.Organizations.ListMembers(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := make([]knownvalue.Check, len(members))
+	for i, m := range members {
+		want[i] = knownvalue.ObjectExact(map[string]knownvalue.Check{
+			"id": knownvalue.StringExact(m.ID), "uuid": knownvalue.StringExact(m.ID),
+			"name": knownvalue.StringExact(m.Name), "email": knownvalue.StringExact(m.Email),
+		})
+	}
+	if !e.live && len(want) != 3 {
+		t.Fatalf("the emulator has %d members, want 3", len(want))
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		Steps: []resource.TestStep{{
+			Config: e.config(`data "buildkite_organization_members" "all" {}`),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue("data.buildkite_organization_members.all", tfjsonpath.New("members"), knownvalue.ListExact(want)),
+			},
+		}},
+	})
+}

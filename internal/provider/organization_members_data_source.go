@@ -1,0 +1,54 @@
+package provider
+
+import (
+	"context"
+
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+)
+
+var (
+	_ datasource.DataSource              = (*organizationMembersDataSource)(nil)
+	_ datasource.DataSourceWithConfigure = (*organizationMembersDataSource)(nil)
+)
+
+// NewOrganizationMembersDataSource returns the buildkite_organization_members data source.
+func NewOrganizationMembersDataSource() datasource.DataSource {
+	return &organizationMembersDataSource{dataSourceBase: newDataSourceBase("organization_members")}
+}
+
+type organizationMembersDataSource struct {
+	dataSourceBase
+}
+
+type organizationMembersModel struct {
+	Members []memberModel `tfsdk:"members"`
+}
+
+func (d *organizationMembersDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "Every member of the organization.",
+		Attributes: map[string]schema.Attribute{
+			"members": schema.ListNestedAttribute{
+				MarkdownDescription: "The members, each with the attributes of `buildkite_organization_member`.",
+				Computed:            true,
+				NestedObject:        schema.NestedAttributeObject{Attributes: memberAttributes()},
+			},
+		},
+	}
+}
+
+func (d *organizationMembersDataSource) Read(ctx context.Context, _ datasource.ReadRequest, resp *datasource.ReadResponse) {
+	ctx, cancel := d.timeout(ctx)
+	defer cancel()
+	members, err := d.client().Organizations.ListMembers(ctx)
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "list", "organization members", "", err)
+		return
+	}
+	m := organizationMembersModel{Members: make([]memberModel, len(members))}
+	for i := range members {
+		m.Members[i].fromAPI(&members[i])
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}

@@ -1,0 +1,198 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/fakeserver"
+)
+
+func init() {
+	registerTestKind("buildkite_pipeline_team", testKind{
+		fake: fakeserver.KindTeamPipeline, storeKey: byID, // "<team id>/<pipeline id>"
+		get: func(ctx context.Context, c *buildkite.Client, attrs map[string]string) error {
+			_, err := c.TeamPipelines.Get(ctx, attrs["team_id"], attrs["pipeline_id"])
+			return err
+		},
+		del: func(ctx context.Context, c *buildkite.Client, attrs map[string]string) error {
+			return c.TeamPipelines.Delete(ctx, attrs["team_id"], attrs["pipeline_id"])
+		},
+	})
+}
+
+// testAccPipelineTeamConfig gives a team named team access to the pipeline pipelineID.
+func testAccPipelineTeamConfig(team, pipelineID, level string) string {
+	return testAccTeamConfig(team, "visible", "member", false, "") + fmt.Sprintf(`
+resource "buildkite_pipeline_team" "test" {
+  team_id      = buildkite_team.test.id
+  pipeline_id  = %q
+  access_level = %q
+}
+`, pipelineID, level)
+}
+
+// checkPipelineAccess asks the service for the access level of buildkite_pipeline_team.test.
+func (e *testEnv) checkPipelineAccess(want string) resource.TestCheckFunc {
+	return func(s *terraform.State) error {
+		a := s.RootModule().Resources["buildkite_pipeline_team.test"].Primary.Attributes
+		tp, err := e.client.TeamPipelines.Get(context.Background(), a["team_id"], a["pipeline_id"])
+		if err != nil {
+			return err
+		}
+		if tp.AccessLevel != want {
+			return fmt.Errorf("access level on the service = %q, want %q", tp.AccessLevel, want)
+		}
+		return nil
+	}
+}
+
+func TestAccPipelineTeamResource_basic(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	team := e.name("pt")
+	p1, p2 := e.seedPipeline(e.name("pt-one")), e.seedPipeline(e.name("pt-two"))
+	const addr = "buildkite_pipeline_team.test"
+
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             e.checkDestroyed("buildkite_pipeline_team"),
+		Steps: steps(
+			step(resource.TestStep{
+				Config:      e.config(testAccPipelineTeamConfig(team, p1.id, "admin")),
+				ExpectError: regexp.MustCompile(`(?s)access_level.*"read_only"/"READ_ONLY"`),
+			}),
+			step(resource.TestStep{
+				Config: e.config(testAccPipelineTeamConfig(team, p1.id, "read_only")),
+				Check: resource.ComposeTestCheckFunc(
+					e.checkExists(addr), e.checkPipelineAccess("read_only"),
+					resource.TestCheckResourceAttrPair(addr, "uuid", addr, "id"),
+				),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+			}),
+			importSteps(addr, importID(addr, "team_id", "pipeline_id")),
+			step(resource.TestStep{
+				// Team and pipeline by slug.
+				ResourceName: addr, ImportState: true, ImportStateVerify: true,
+				ImportStateIdFunc: func(s *terraform.State) (string, error) {
+					return s.RootModule().Resources["buildkite_team.test"].Primary.Attributes["slug"] + "/" + p1.slug, nil
+				},
+			}),
+			step(resource.TestStep{
+				Config: e.config(testAccPipelineTeamConfig(team, p1.id, "BUILD_AND_READ")),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				Check: e.checkPipelineAccess("build_and_read"),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("access_level"), knownvalue.StringExact("BUILD_AND_READ")),
+				},
+			}),
+			step(resource.TestStep{
+				Config: e.config(testAccPipelineTeamConfig(team, p1.id, "BUILD_AND_READ")), ResourceName: addr, ImportState: true,
+				ImportStateKind: resource.ImportBlockWithID, ImportStateIdFunc: importID(addr, "team_id", "pipeline_id"),
+			}),
+			step(resource.TestStep{
+				Config: e.config(testAccPipelineTeamConfig(team, p2.id, "manage_build_and_read")),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionDestroyBeforeCreate)},
+				},
+				Check: resource.ComposeTestCheckFunc(e.checkExists(addr), e.checkPipelineAccess("manage_build_and_read")),
+			}),
+		),
+	})
+}
+
+func TestAccPipelineTeamResource_disappears(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	const addr = "buildkite_pipeline_team.test"
+	cfg := e.config(testAccPipelineTeamConfig(e.name("pt-gone"), e.seedPipeline(e.name("pt-gone")).id, "read_only"))
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             e.checkDestroyed("buildkite_pipeline_team"),
+		Steps: []resource.TestStep{
+			{
+				Config: cfg, Check: e.removeOutside(addr), ExpectNonEmptyPlan: true,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate)},
+				},
+			},
+			{Config: cfg, Check: e.checkExists(addr)},
+		},
+	})
+}
+
+// An access level changed outside Terraform is planned back and corrected by the next apply.
+func TestAccPipelineTeamResource_accessDrift(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	const addr = "buildkite_pipeline_team.test"
+	p := e.seedPipeline(e.name("pt-drift"))
+	cfg := e.config(testAccPipelineTeamConfig(e.name("pt-drift"), p.id, "READ_ONLY"))
+	var teamID string
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             e.checkDestroyed("buildkite_pipeline_team"),
+		Steps: []resource.TestStep{
+			{Config: cfg, Check: resource.TestCheckResourceAttrWith(addr, "team_id", func(v string) error { teamID = v; return nil })},
+			{
+				PreConfig: func() {
+					if _, err := e.client.TeamPipelines.Update(context.Background(), teamID, p.id, "manage_build_and_read"); err != nil {
+						t.Fatal(err)
+					}
+				},
+				Config: cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				Check: e.checkPipelineAccess("read_only"),
+			},
+		},
+	})
+}
+
+// A pipeline created with a team (the pipeline's default_team_id) already gives it access: the
+// buildkite_pipeline_team for the pair takes that access over and sets its own level, and destroying it
+// removes the access.
+func TestAccPipelineTeamResource_takesOverDefaultTeam(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	team := e.seedTeam(e.name("pt-default"))
+	p := e.seedREST("/v2/organizations/"+e.org+"/pipelines", map[string]any{
+		"name": e.name("pt-default"), "repository": "git@github.com:acme/app.git",
+		"configuration": "steps:\n  - command: true\n", "teams": map[string]string{team.ID: "manage_build_and_read"},
+	})
+	t.Cleanup(func() { e.deleteREST("/v2/organizations/" + e.org + "/pipelines/" + p.slug) })
+	cfg := e.config(fmt.Sprintf(`
+resource "buildkite_pipeline_team" "test" {
+  team_id      = %q
+  pipeline_id  = %q
+  access_level = "read_only"
+}
+`, team.ID, p.id))
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             e.checkDestroyed("buildkite_pipeline_team"),
+		Steps: []resource.TestStep{{
+			Config: cfg,
+			Check:  e.checkPipelineAccess("read_only"),
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+			},
+		}},
+	})
+}

@@ -1,0 +1,193 @@
+package provider
+
+import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+)
+
+// testAccSafetyConfig is a cluster with a queue and an agent token: a parent and two nested objects, so
+// that every kind of read meets the wrong organization or token.
+func testAccSafetyConfig(name string) string {
+	return fmt.Sprintf(`
+resource "buildkite_cluster" "test" {
+  name = %q
+}
+
+resource "buildkite_cluster_queue" "test" {
+  cluster_id = buildkite_cluster.test.id
+  key        = "linux"
+}
+
+resource "buildkite_cluster_agent_token" "test" {
+  cluster_id  = buildkite_cluster.test.id
+  description = "agents"
+}
+`, name)
+}
+
+// providerBlock is the provider block of the emulator with another organization or token.
+func (e *testEnv) providerBlock(org, token string) string {
+	return fmt.Sprintf(`
+provider "buildkite" {
+  rest_url     = %q
+  organization = %q
+  api_token    = %q
+  max_retries  = 1
+}
+`, e.url, org, token)
+}
+
+// TestAccProvider_wrongOrganizationKeepsState: with a mistyped organization every object answers 404. The
+// run must fail naming the organization, and the state must keep every resource, as the empty plan with
+// the right organization afterwards shows.
+func TestAccProvider_wrongOrganizationKeepsState(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	if e.live {
+		t.Skip("the wrong organization is an emulator setting; live runs cover it with BUILDKITE_ORGANIZATION_SLUG")
+	}
+	body := testAccSafetyConfig(e.name("safety"))
+	wrongOrg := e.providerBlock("acme-typo", e.token) + body
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             e.checkDestroyed("buildkite_cluster"),
+		Steps: []resource.TestStep{
+			{Config: e.config(body)},
+			{
+				Config:      wrongOrg,
+				ExpectError: wrapped(`organization "acme-typo" does not exist or the API token cannot see it`),
+			},
+			{
+				Config:      wrongOrg,
+				PlanOnly:    true,
+				ExpectError: wrapped(`The resource stays in state`),
+			},
+			{
+				// Back to the right organization: nothing was lost, so nothing is planned.
+				Config: e.config(body),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				Check: resource.ComposeTestCheckFunc(
+					e.checkExists("buildkite_cluster.test"),
+					e.checkExists("buildkite_cluster_queue.test"),
+					e.checkExists("buildkite_cluster_agent_token.test"),
+				),
+			},
+		},
+	})
+}
+
+// TestAccProvider_wrongTokenKeepsState: a token the service refuses fails at plan time on api_token, and the
+// state keeps every resource.
+func TestAccProvider_wrongTokenKeepsState(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	if e.live {
+		t.Skip("needs a second token of the emulator")
+	}
+	body := testAccSafetyConfig(e.name("safety"))
+	wrongToken := e.providerBlock(e.org, "not-a-token") + body
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             e.checkDestroyed("buildkite_cluster"),
+		Steps: []resource.TestStep{
+			{Config: e.config(body)},
+			{Config: wrongToken, PlanOnly: true, ExpectError: regexpMust(`Invalid Buildkite API Token[\s\S]*401`)},
+			{Config: wrongToken, ExpectError: regexpMust(`Invalid Buildkite API Token`)},
+			{
+				Config: e.config(body),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+			},
+		},
+	})
+}
+
+// TestAccProvider_missingScopeFailsAtPlan: a token without write_clusters may plan what it does not change,
+// but a change it cannot make fails at plan time, naming the resource and the scope, before anything is
+// applied.
+func TestAccProvider_missingScopeFailsAtPlan(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	if e.live {
+		t.Skip("needs a token with chosen scopes, which the emulator issues")
+	}
+	e.server.Store().AddToken("read-only-token", []string{e.org}, []string{"read_clusters", "read_organizations"})
+	readOnly := e.providerBlock(e.org, "read-only-token")
+	name := e.name("scopes")
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             e.checkDestroyed("buildkite_cluster"),
+		Steps: []resource.TestStep{
+			{
+				Config:      readOnly + testAccClusterConfig(name, ""),
+				ExpectError: regexpMust(`Missing API Token Scope[\s\S]*create a buildkite_cluster, which needs the[\s\S]*"write_clusters" scope`),
+			},
+			{Config: e.config(testAccClusterConfig(name, ""))},
+			{
+				// Unchanged: reading needs no write scope.
+				Config:   readOnly + testAccClusterConfig(name, ""),
+				PlanOnly: true,
+			},
+			{
+				Config:      readOnly + testAccClusterConfig(name+"-renamed", ""),
+				ExpectError: regexpMust(`update a buildkite_cluster, which needs the[\s\S]*"write_clusters"`),
+			},
+			{
+				Config:      readOnly,
+				ExpectError: regexpMust(`delete a buildkite_cluster, which needs the[\s\S]*"write_clusters"`),
+			},
+			{
+				Config: e.config(testAccClusterConfig(name, "")),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+			},
+		},
+	})
+}
+
+// TestProvider_unansweredServiceTimesOut: against a service that accepts connections and never answers, a
+// plan fails within the read timeout instead of hanging.
+func TestProvider_unansweredServiceTimesOut(t *testing.T) {
+	t.Parallel()
+	release := make(chan struct{})
+	silent := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-r.Context().Done():
+		case <-release:
+		}
+	}))
+	t.Cleanup(func() { close(release); silent.Close() })
+
+	e := newTestEnv(t)
+	start := time.Now()
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		Steps: []resource.TestStep{{
+			Config: fmt.Sprintf(`
+provider "buildkite" {
+  rest_url     = %q
+  organization = "acme"
+  api_token    = "t"
+  timeouts {
+    read = "3s"
+  }
+}
+`, silent.URL) + testAccClusterConfig("x", ""),
+			PlanOnly:    true,
+			ExpectError: regexpMust(`Unable to Reach Buildkite[\s\S]*deadline exceeded`),
+		}},
+	})
+	if took := time.Since(start); took > 60*time.Second {
+		t.Errorf("the plan took %s against a read timeout of 3s", took)
+	}
+}

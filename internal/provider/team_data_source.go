@@ -1,0 +1,140 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/datasourcevalidator"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+)
+
+var (
+	_ datasource.DataSource                     = (*teamDataSource)(nil)
+	_ datasource.DataSourceWithConfigure        = (*teamDataSource)(nil)
+	_ datasource.DataSourceWithConfigValidators = (*teamDataSource)(nil)
+)
+
+// NewTeamDataSource returns the buildkite_team data source.
+func NewTeamDataSource() datasource.DataSource {
+	return &teamDataSource{dataSourceBase: newDataSourceBase("team")}
+}
+
+type teamDataSource struct {
+	dataSourceBase
+}
+
+// teamDataModel is a team as the data sources show it, alone or in buildkite_teams.
+type teamDataModel struct {
+	ID                        types.String `tfsdk:"id"`
+	UUID                      types.String `tfsdk:"uuid"`
+	GraphQLID                 types.String `tfsdk:"graphql_id"`
+	Name                      types.String `tfsdk:"name"`
+	Slug                      types.String `tfsdk:"slug"`
+	Description               types.String `tfsdk:"description"`
+	Privacy                   types.String `tfsdk:"privacy"`
+	DefaultTeam               types.Bool   `tfsdk:"default_team"`
+	DefaultMemberRole         types.String `tfsdk:"default_member_role"`
+	MembersCanCreatePipelines types.Bool   `tfsdk:"members_can_create_pipelines"`
+	CreatedAt                 types.String `tfsdk:"created_at"`
+}
+
+// fromAPI copies a team; the write properties a read may leave out are null then.
+func (m *teamDataModel) fromAPI(t *buildkite.Team) {
+	m.ID = types.StringValue(t.ID)
+	m.UUID = types.StringValue(t.ID)
+	m.GraphQLID = types.StringValue(t.GraphQLID)
+	m.Name = types.StringValue(t.Name)
+	m.Slug = types.StringValue(t.Slug)
+	m.Description = types.StringValue(t.Description)
+	m.Privacy = types.StringValue(t.Privacy)
+	m.DefaultTeam = types.BoolValue(t.IsDefault())
+	m.DefaultMemberRole = optionalStringPtr(t.DefaultMemberRole)
+	m.MembersCanCreatePipelines = types.BoolPointerValue(t.MembersCanCreatePipelines)
+	m.CreatedAt = timestampValue(t.CreatedAt)
+}
+
+// teamDataAttributes are a team's attributes, all computed; the singular data source makes id and slug its
+// arguments.
+func teamDataAttributes() map[string]schema.Attribute {
+	str := func(d string) schema.Attribute { return schema.StringAttribute{MarkdownDescription: d, Computed: true} }
+	return map[string]schema.Attribute{
+		"id":                  str("The team's UUID."),
+		"uuid":                str("The team's UUID, equal to `id`."),
+		"graphql_id":          str("The team's GraphQL ID."),
+		"name":                str("The team's name."),
+		"slug":                str("The team's slug."),
+		"description":         str("The team's description (`\"\"` when it has none)."),
+		"privacy":             str("`visible` or `secret`."),
+		"default_team":        schema.BoolAttribute{MarkdownDescription: "Whether users join the team when they join the organization.", Computed: true},
+		"default_member_role": str("`member` or `maintainer`: the role of users added without one."),
+		"members_can_create_pipelines": schema.BoolAttribute{
+			MarkdownDescription: "Whether members of the team may create pipelines.", Computed: true,
+		},
+		"created_at": str("When the team was created (RFC 3339)."),
+	}
+}
+
+func (d *teamDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	attrs := teamDataAttributes()
+	attrs["id"] = schema.StringAttribute{
+		MarkdownDescription: "The team's UUID. Give this or `slug`.",
+		Optional:            true, Computed: true,
+		Validators: []validator.String{uuidValidator()},
+	}
+	attrs["slug"] = schema.StringAttribute{
+		MarkdownDescription: "The team's slug. Give this or `id`.",
+		Optional:            true, Computed: true,
+	}
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "A team of the organization, found by UUID or by slug.",
+		Attributes:          attrs,
+	}
+}
+
+func (d *teamDataSource) ConfigValidators(context.Context) []datasource.ConfigValidator {
+	return []datasource.ConfigValidator{datasourcevalidator.ExactlyOneOf(path.MatchRoot("id"), path.MatchRoot("slug"))}
+}
+
+func (d *teamDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	var cfg teamDataModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := d.timeout(ctx)
+	defer cancel()
+	teams := d.client().Teams
+	var found *buildkite.Team
+	if id := cfg.ID.ValueString(); id != "" {
+		t, err := teams.Get(ctx, id)
+		switch {
+		case buildkite.IsNotFound(err):
+			resp.Diagnostics.AddError("No Team Found", fmt.Sprintf("No team of the organization %q has the ID %q.", d.client().Organization(), id))
+			return
+		case err != nil:
+			addAPIError(&resp.Diagnostics, "read", "team", id, err)
+			return
+		}
+		found = t
+	} else {
+		slug := cfg.Slug.ValueString()
+		all, err := teams.List(ctx, buildkite.TeamListOptions{})
+		if err != nil {
+			addAPIError(&resp.Diagnostics, "list", "teams", "", err)
+			return
+		}
+		if found = pickOne(&resp.Diagnostics, "team", fmt.Sprintf("the slug %q", slug), all,
+			func(t *buildkite.Team) bool { return t.Slug == slug }); found == nil {
+			return
+		}
+	}
+	var m teamDataModel
+	m.fromAPI(found)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}

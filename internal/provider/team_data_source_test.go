@@ -1,0 +1,214 @@
+package provider
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/fakeserver"
+)
+
+// duplicateFirstListed makes the emulator's listing at a path ending in suffix answer its first item twice,
+// the second time changed by edit: the one way to have two teams with one slug or two members with one
+// e-mail address, which the service itself never allows, so "more than one" can be tested.
+func duplicateFirstListed(suffix string, edit func(map[string]any)) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.Method != http.MethodGet || !strings.HasSuffix(r.URL.Path, suffix) {
+				next.ServeHTTP(w, r)
+				return
+			}
+			rec := httptest.NewRecorder()
+			next.ServeHTTP(rec, r)
+			var items []map[string]any
+			if err := json.Unmarshal(rec.Body.Bytes(), &items); err == nil && len(items) > 0 {
+				dup := map[string]any{}
+				for k, v := range items[0] {
+					dup[k] = v
+				}
+				edit(dup)
+				items = append(items, dup)
+			}
+			for k, v := range rec.Header() {
+				w.Header()[k] = v
+			}
+			b, _ := json.Marshal(items)
+			w.Header().Del("Content-Length")
+			w.WriteHeader(rec.Code)
+			_, _ = io.Copy(w, bytes.NewReader(b))
+		})
+	}
+}
+
+func TestAccTeamDataSource(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	seededTeam := e.seedTeam(e.name("ds-team"))
+	const addr = "data.buildkite_team.by_slug"
+	check := func(addr string) []statecheck.StateCheck {
+		return []statecheck.StateCheck{
+			statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringExact(seededTeam.ID)),
+			statecheck.ExpectKnownValue(addr, tfjsonpath.New("uuid"), knownvalue.StringExact(seededTeam.ID)),
+			statecheck.ExpectKnownValue(addr, tfjsonpath.New("slug"), knownvalue.StringExact(seededTeam.Slug)),
+			statecheck.ExpectKnownValue(addr, tfjsonpath.New("name"), knownvalue.StringExact(seededTeam.Name)),
+			statecheck.ExpectKnownValue(addr, tfjsonpath.New("privacy"), knownvalue.StringExact("visible")),
+			statecheck.ExpectKnownValue(addr, tfjsonpath.New("default_team"), knownvalue.Bool(false)),
+			statecheck.ExpectKnownValue(addr, tfjsonpath.New("default_member_role"), knownvalue.StringExact("member")),
+			statecheck.ExpectKnownValue(addr, tfjsonpath.New("members_can_create_pipelines"), knownvalue.Bool(false)),
+			statecheck.ExpectKnownValue(addr, tfjsonpath.New("description"), knownvalue.StringExact("")),
+			statecheck.ExpectKnownValue(addr, tfjsonpath.New("graphql_id"), knownvalue.NotNull()),
+			statecheck.ExpectKnownValue(addr, tfjsonpath.New("created_at"), knownvalue.NotNull()),
+		}
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		Steps: []resource.TestStep{
+			{
+				Config:      e.config(`data "buildkite_team" "x" { slug = "no-such-team" }`),
+				ExpectError: regexp.MustCompile(`No Team Found(?s).*the slug "no-such-team"`),
+			},
+			{
+				Config:      e.config(`data "buildkite_team" "x" { id = "00000000-0000-4000-8000-000000000000" }`),
+				ExpectError: regexp.MustCompile(`No Team Found`),
+			},
+			{
+				Config:      e.config(fmt.Sprintf("data \"buildkite_team\" \"x\" {\n  slug = %q\n  id   = %q\n}\n", seededTeam.Slug, seededTeam.ID)),
+				ExpectError: regexp.MustCompile(`Exactly one of these attributes must be configured`),
+			},
+			{
+				Config: e.config(fmt.Sprintf(`
+data "buildkite_team" "by_slug" {
+  slug = %q
+}
+data "buildkite_team" "by_id" {
+  id = %q
+}
+`, seededTeam.Slug, seededTeam.ID)),
+				ConfigStateChecks: append(check(addr), check("data.buildkite_team.by_id")...),
+			},
+		},
+	})
+}
+
+func TestAccTeamDataSource_moreThanOne(t *testing.T) {
+	t.Parallel()
+	e := newTestEnvWith(t, fakeserver.Options{}, duplicateFirstListed("/teams", func(m map[string]any) {
+		m["id"] = "00000000-0000-4000-8000-000000000001"
+	}))
+	seededTeam := e.seedTeam(e.name("ds-dup"))
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		Steps: []resource.TestStep{{
+			Config:      e.config(fmt.Sprintf(`data "buildkite_team" "x" { slug = %q }`, seededTeam.Slug)),
+			ExpectError: regexp.MustCompile(`More Than One Team Found`),
+		}},
+	})
+}
+
+func TestAccTeamsDataSource(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	a, b := e.seedTeam(e.name("ds-teams-a")), e.seedTeam(e.name("ds-teams-b"))
+	var user string
+	members, err := e.client.Organizations.ListMembers(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range members {
+		if m.Email == e.secondMemberEmail() {
+			user = m.ID
+		}
+	}
+	if _, err := e.client.TeamMembers.Create(t.Context(), b.ID, buildkite.TeamMemberCreate{UserID: user, Role: "maintainer"}); err != nil {
+		t.Fatal(err)
+	}
+	teamObject := func(tm *buildkite.Team) knownvalue.Check {
+		return knownvalue.ObjectPartial(map[string]knownvalue.Check{
+			"id": knownvalue.StringExact(tm.ID), "uuid": knownvalue.StringExact(tm.ID), "slug": knownvalue.StringExact(tm.Slug),
+			"name": knownvalue.StringExact(tm.Name), "privacy": knownvalue.StringExact("visible"),
+			"default_member_role": knownvalue.StringExact("member"), "default_team": knownvalue.Bool(false),
+			"members_can_create_pipelines": knownvalue.Bool(false), "description": knownvalue.StringExact(""),
+			"graphql_id": knownvalue.NotNull(), "created_at": knownvalue.NotNull(),
+		})
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		Steps: []resource.TestStep{{
+			Config: e.config(fmt.Sprintf(`
+data "buildkite_teams" "all" {}
+data "buildkite_teams" "of_user" {
+  user_id = %q
+}
+data "buildkite_teams" "of_nobody" {
+  user_id = "00000000-0000-4000-8000-000000000000"
+}
+`, user)),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue("data.buildkite_teams.all", tfjsonpath.New("teams"),
+					knownvalue.ListExact([]knownvalue.Check{teamObject(a), teamObject(b)})),
+				statecheck.ExpectKnownValue("data.buildkite_teams.of_user", tfjsonpath.New("teams"),
+					knownvalue.ListExact([]knownvalue.Check{teamObject(b)})),
+				statecheck.ExpectKnownValue("data.buildkite_teams.of_nobody", tfjsonpath.New("teams"), knownvalue.ListSizeExact(0)),
+			},
+		}},
+	})
+}
+
+func TestAccTeamMembersDataSource(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	tm := e.seedTeam(e.name("ds-tm"))
+	empty := e.seedTeam(e.name("ds-tm-empty"))
+	members, err := e.client.Organizations.ListMembers(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var second buildkite.Member
+	for _, m := range members {
+		if m.Email == e.secondMemberEmail() {
+			second = m
+		}
+	}
+	if _, err := e.client.TeamMembers.Create(t.Context(), tm.ID, buildkite.TeamMemberCreate{UserID: second.ID, Role: "maintainer"}); err != nil {
+		t.Fatal(err)
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		Steps: []resource.TestStep{
+			{
+				Config:      e.config(`data "buildkite_team_members" "x" { team_id = "00000000-0000-4000-8000-000000000000" }`),
+				ExpectError: regexp.MustCompile(`Unable to List Team Members(?s).*404`),
+			},
+			{
+				Config: e.config(fmt.Sprintf(`
+data "buildkite_team_members" "t" {
+  team_id = %q
+}
+data "buildkite_team_members" "empty" {
+  team_id = %q
+}
+`, tm.ID, empty.ID)),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue("data.buildkite_team_members.t", tfjsonpath.New("members"),
+						knownvalue.ListExact([]knownvalue.Check{knownvalue.ObjectExact(map[string]knownvalue.Check{
+							"user_id": knownvalue.StringExact(second.ID), "user_name": knownvalue.StringExact(second.Name),
+							"role": knownvalue.StringExact("maintainer"), "created_at": knownvalue.NotNull(),
+						})})),
+					statecheck.ExpectKnownValue("data.buildkite_team_members.empty", tfjsonpath.New("members"), knownvalue.ListSizeExact(0)),
+				},
+			},
+		},
+	})
+}

@@ -1,0 +1,225 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"regexp"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/fakeserver"
+)
+
+func init() {
+	registerTestKind("buildkite_team_member", testKind{
+		fake: fakeserver.KindTeamMember, storeKey: byID, // the ID is "<team id>/<user id>", the emulator's key
+		get: func(ctx context.Context, c *buildkite.Client, attrs map[string]string) error {
+			_, err := c.TeamMembers.Get(ctx, attrs["team_id"], attrs["user_id"])
+			return err
+		},
+		del: func(ctx context.Context, c *buildkite.Client, attrs map[string]string) error {
+			return c.TeamMembers.Delete(ctx, attrs["team_id"], attrs["user_id"])
+		},
+	})
+}
+
+// secondMemberEmail is the emulator's non-administrator member; live runs name one with
+// BUILDKITE_ACC_MEMBER_EMAIL.
+func (e *testEnv) secondMemberEmail() string {
+	if e.live {
+		if v := os.Getenv("BUILDKITE_ACC_MEMBER_EMAIL"); v != "" {
+			return v
+		}
+		e.t.Skip("BUILDKITE_ACC_MEMBER_EMAIL names no member to add to teams")
+	}
+	return "second-member@example.com"
+}
+
+// testAccTeamMemberConfig is a team named team with the member of email in role.
+func testAccTeamMemberConfig(team, email, role string) string {
+	return testAccTeamMemberConfigIn(team, "buildkite_team.test", email, role)
+}
+
+// testAccTeamMemberConfigIn is testAccTeamMemberConfig with a second team, "other", and the membership in
+// the team at teamAddr.
+func testAccTeamMemberConfigIn(team, teamAddr, email, role string) string {
+	return testAccTeamConfig(team, "visible", "member", false, "") + fmt.Sprintf(`
+data "buildkite_organization_member" "m" {
+  email = %q
+}
+
+resource "buildkite_team_member" "test" {
+  team_id = %s.id
+  user_id = data.buildkite_organization_member.m.id
+  role    = %q
+}
+`, email, teamAddr, role)
+}
+
+// checkMemberRole asks the service for the role of buildkite_team_member.test.
+func (e *testEnv) checkMemberRole(want string) resource.TestCheckFunc {
+	return func(s *terraform.State) error {
+		a := s.RootModule().Resources["buildkite_team_member.test"].Primary.Attributes
+		m, err := e.client.TeamMembers.Get(context.Background(), a["team_id"], a["user_id"])
+		if err != nil {
+			return err
+		}
+		if m.Role != want {
+			return fmt.Errorf("role on the service = %q, want %q", m.Role, want)
+		}
+		return nil
+	}
+}
+
+func TestAccTeamMemberResource_basic(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	team, other := e.name("members"), e.name("members-other")
+	email := e.secondMemberEmail()
+	const addr = "buildkite_team_member.test"
+
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             e.checkDestroyed("buildkite_team_member"),
+		Steps: steps(
+			step(resource.TestStep{
+				Config: e.config(testAccTeamMemberConfig(team, email, "member")),
+				Check: resource.ComposeTestCheckFunc(
+					e.checkExists(addr),
+					e.checkMemberRole("member"),
+					resource.TestCheckResourceAttrPair(addr, "team_id", "buildkite_team.test", "id"),
+					resource.TestCheckResourceAttrPair(addr, "uuid", addr, "id"),
+					resource.TestCheckResourceAttrPair(addr, "user_name", "data.buildkite_organization_member.m", "name"),
+				),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+			}),
+			importSteps(addr, importID(addr, "team_id", "user_id")),
+			step(resource.TestStep{
+				// The team by slug.
+				ResourceName: addr, ImportState: true, ImportStateVerify: true,
+				ImportStateIdFunc: func(s *terraform.State) (string, error) {
+					return s.RootModule().Resources["buildkite_team.test"].Primary.Attributes["slug"] + "/" +
+						s.RootModule().Resources[addr].Primary.Attributes["user_id"], nil
+				},
+			}),
+			step(resource.TestStep{
+				// The role, in place, in the official provider's spelling.
+				Config: e.config(testAccTeamMemberConfig(team, email, "MAINTAINER")),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				Check: e.checkMemberRole("maintainer"),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("role"), knownvalue.StringExact("MAINTAINER")),
+				},
+			}),
+			step(resource.TestStep{
+				// After an import the upper-case configuration plans a no-op.
+				Config: e.config(testAccTeamMemberConfig(team, email, "MAINTAINER")), ResourceName: addr, ImportState: true,
+				ImportStateKind: resource.ImportBlockWithID, ImportStateIdFunc: importID(addr, "team_id", "user_id"),
+			}),
+			step(resource.TestStep{
+				// Another team replaces the membership.
+				Config: e.config(testAccTeamMemberConfigIn(team, "buildkite_team.other", email, "MAINTAINER") + fmt.Sprintf(`
+resource "buildkite_team" "other" {
+  name                = %q
+  privacy             = "visible"
+  default_team        = false
+  default_member_role = "member"
+}
+`, other)),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionDestroyBeforeCreate)},
+				},
+				Check: e.checkExists(addr),
+			}),
+		),
+	})
+}
+
+func TestAccTeamMemberResource_disappears(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	const addr = "buildkite_team_member.test"
+	cfg := e.config(testAccTeamMemberConfig(e.name("members-gone"), e.secondMemberEmail(), "member"))
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             e.checkDestroyed("buildkite_team_member"),
+		Steps: []resource.TestStep{
+			{
+				Config: cfg, Check: e.removeOutside(addr), ExpectNonEmptyPlan: true,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate)},
+				},
+			},
+			{Config: cfg, Check: e.checkExists(addr)},
+		},
+	})
+}
+
+// A role changed outside Terraform is planned back and corrected by the next apply.
+func TestAccTeamMemberResource_roleDrift(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	const addr = "buildkite_team_member.test"
+	cfg := e.config(testAccTeamMemberConfig(e.name("members-drift"), e.secondMemberEmail(), "member"))
+	var teamID, userID string
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             e.checkDestroyed("buildkite_team_member"),
+		Steps: []resource.TestStep{
+			{
+				Config: cfg,
+				Check: func(s *terraform.State) error {
+					a := s.RootModule().Resources[addr].Primary.Attributes
+					teamID, userID = a["team_id"], a["user_id"]
+					return nil
+				},
+			},
+			{
+				PreConfig: func() {
+					if _, err := e.client.TeamMembers.Update(context.Background(), teamID, userID, "maintainer"); err != nil {
+						t.Fatal(err)
+					}
+				},
+				Config: cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				Check: e.checkMemberRole("member"),
+			},
+		},
+	})
+}
+
+func TestAccTeamMemberResource_importErrors(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	const addr = "buildkite_team_member.test"
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		Steps: []resource.TestStep{
+			{Config: e.config(testAccTeamMemberConfig(e.name("members-imp"), e.secondMemberEmail(), "member"))},
+			{
+				ResourceName: addr, ImportState: true, ImportStateId: "some-team",
+				ExpectError: regexp.MustCompile(`Invalid Import ID(?s).*<team id or slug>/<user id>`),
+			},
+			{
+				ResourceName: addr, ImportState: true, ImportStateId: "some-team/not-a-uuid",
+				ExpectError: regexp.MustCompile(`Invalid Import ID(?s).*not a UUID`),
+			},
+		},
+	})
+}

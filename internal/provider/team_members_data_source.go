@@ -1,0 +1,86 @@
+package provider
+
+import (
+	"context"
+
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+)
+
+var (
+	_ datasource.DataSource              = (*teamMembersDataSource)(nil)
+	_ datasource.DataSourceWithConfigure = (*teamMembersDataSource)(nil)
+)
+
+// NewTeamMembersDataSource returns the buildkite_team_members data source.
+func NewTeamMembersDataSource() datasource.DataSource {
+	return &teamMembersDataSource{dataSourceBase: newDataSourceBase("team_members")}
+}
+
+type teamMembersDataSource struct {
+	dataSourceBase
+}
+
+type teamMembersModel struct {
+	TeamID  types.String          `tfsdk:"team_id"`
+	Members []teamMemberDataModel `tfsdk:"members"`
+}
+
+type teamMemberDataModel struct {
+	UserID    types.String `tfsdk:"user_id"`
+	UserName  types.String `tfsdk:"user_name"`
+	Role      types.String `tfsdk:"role"`
+	CreatedAt types.String `tfsdk:"created_at"`
+}
+
+func (d *teamMembersDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	str := func(desc string) schema.Attribute {
+		return schema.StringAttribute{MarkdownDescription: desc, Computed: true}
+	}
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "The members of a team.",
+		Attributes: map[string]schema.Attribute{
+			"team_id": schema.StringAttribute{
+				MarkdownDescription: "The UUID of the team.",
+				Required:            true,
+				Validators:          []validator.String{uuidValidator()},
+			},
+			"members": schema.ListNestedAttribute{
+				MarkdownDescription: "The team's members.",
+				Computed:            true,
+				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+					"user_id":    str("The user's UUID."),
+					"user_name":  str("The user's name."),
+					"role":       str("`member` or `maintainer`."),
+					"created_at": str("When the user joined the team (RFC 3339)."),
+				}},
+			},
+		},
+	}
+}
+
+func (d *teamMembersDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	var cfg teamMembersModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := d.timeout(ctx)
+	defer cancel()
+	teamID := cfg.TeamID.ValueString()
+	members, err := d.client().TeamMembers.List(ctx, teamID)
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "list", "team members", "of team "+teamID, err)
+		return
+	}
+	cfg.Members = make([]teamMemberDataModel, len(members))
+	for i, m := range members {
+		cfg.Members[i] = teamMemberDataModel{
+			UserID: types.StringValue(m.UserID), UserName: types.StringValue(m.UserName),
+			Role: types.StringValue(m.Role), CreatedAt: timestampValue(m.CreatedAt),
+		}
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &cfg)...)
+}

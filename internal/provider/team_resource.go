@@ -1,0 +1,238 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+)
+
+var (
+	_ resource.Resource                = (*teamResource)(nil)
+	_ resource.ResourceWithConfigure   = (*teamResource)(nil)
+	_ resource.ResourceWithImportState = (*teamResource)(nil)
+	_ resource.ResourceWithModifyPlan  = (*teamResource)(nil)
+)
+
+// The enums of teams and their members, in the REST API's spelling.
+var (
+	teamPrivacies   = []string{"visible", "secret"}
+	teamMemberRoles = []string{"member", "maintainer"}
+)
+
+// NewTeamResource returns the buildkite_team resource.
+func NewTeamResource() resource.Resource {
+	return &teamResource{resourceBase: newResourceBase("team", writeScopes("write_teams"))}
+}
+
+type teamResource struct {
+	resourceBase
+}
+
+type teamModel struct {
+	ID                        types.String `tfsdk:"id"`
+	UUID                      types.String `tfsdk:"uuid"`
+	GraphQLID                 types.String `tfsdk:"graphql_id"`
+	Name                      types.String `tfsdk:"name"`
+	Slug                      types.String `tfsdk:"slug"`
+	Description               types.String `tfsdk:"description"`
+	Privacy                   enumValue    `tfsdk:"privacy"`
+	DefaultTeam               types.Bool   `tfsdk:"default_team"`
+	DefaultMemberRole         enumValue    `tfsdk:"default_member_role"`
+	MembersCanCreatePipelines types.Bool   `tfsdk:"members_can_create_pipelines"`
+	CreatedAt                 types.String `tfsdk:"created_at"`
+}
+
+// fromAPI copies a team. A response without default_member_role or members_can_create_pipelines (the
+// specification lists them only in create and update responses) leaves what the model holds.
+func (m *teamModel) fromAPI(t *buildkite.Team) {
+	m.ID = types.StringValue(t.ID)
+	m.UUID = types.StringValue(t.ID)
+	m.GraphQLID = types.StringValue(t.GraphQLID)
+	m.Name = types.StringValue(t.Name)
+	m.Slug = types.StringValue(t.Slug)
+	m.Description = types.StringValue(t.Description)
+	m.Privacy = newEnumValue(t.Privacy)
+	m.DefaultTeam = types.BoolValue(t.IsDefault())
+	if t.DefaultMemberRole != nil {
+		m.DefaultMemberRole = newEnumValue(*t.DefaultMemberRole)
+	}
+	if t.MembersCanCreatePipelines != nil {
+		m.MembersCanCreatePipelines = types.BoolValue(*t.MembersCanCreatePipelines)
+	}
+	m.CreatedAt = timestampValue(t.CreatedAt)
+}
+
+// toWrite is the body of both create and update: the service takes all six properties every time.
+func (m *teamModel) toWrite() buildkite.TeamWrite {
+	return buildkite.TeamWrite{
+		Name:                      m.Name.ValueString(),
+		Description:               m.Description.ValueString(),
+		Privacy:                   m.Privacy.API(),
+		IsDefaultTeam:             m.DefaultTeam.ValueBool(),
+		DefaultMemberRole:         m.DefaultMemberRole.API(),
+		MembersCanCreatePipelines: m.MembersCanCreatePipelines.ValueBool(),
+	}
+}
+
+func (r *teamResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "A team: a group of the organization's users that is given access to pipelines " +
+			"(`buildkite_pipeline_team`) and test suites (`buildkite_test_suite_team`). Import by UUID or by slug.",
+		Attributes: withCommon("team", map[string]schema.Attribute{
+			"name": schema.StringAttribute{
+				MarkdownDescription: "The team's name; its slug is derived from it.",
+				Required:            true,
+				Validators:          []validator.String{notBlank()},
+			},
+			"slug": schema.StringAttribute{
+				MarkdownDescription: "The team's URL slug, derived from its name.",
+				Computed:            true,
+				PlanModifiers:       []planmodifier.String{slugFollowsName{}},
+			},
+			"description": schema.StringAttribute{
+				MarkdownDescription: "A description of the team. Defaults to `\"\"`.",
+				Optional:            true,
+				Computed:            true,
+				Default:             stringdefault.StaticString(""),
+			},
+			"privacy": caseInsensitiveEnum(schema.StringAttribute{
+				MarkdownDescription: "Who can see the team: `visible` to every member of the organization, `secret` to its members and administrators only.",
+				Required:            true,
+			}, teamPrivacies...),
+			"default_team": schema.BoolAttribute{
+				MarkdownDescription: "Whether users who join the organization join this team too (REST `is_default_team`).",
+				Required:            true,
+			},
+			"default_member_role": caseInsensitiveEnum(schema.StringAttribute{
+				MarkdownDescription: "The role of users added to the team without one.",
+				Required:            true,
+			}, teamMemberRoles...),
+			"members_can_create_pipelines": schema.BoolAttribute{
+				MarkdownDescription: "Whether members of the team may create pipelines. Defaults to `false`.",
+				Optional:            true,
+				Computed:            true,
+				Default:             booldefault.StaticBool(false),
+			},
+		}, attrID, attrUUID, attrGraphQLID, attrCreatedAt),
+	}
+}
+
+// slugFollowsName keeps the known slug while the name stays, and leaves it unknown when the name changes,
+// since the service derives a new one.
+type slugFollowsName struct{}
+
+func (slugFollowsName) Description(context.Context) string {
+	return "the slug stays unless the name changes"
+}
+
+func (m slugFollowsName) MarkdownDescription(ctx context.Context) string { return m.Description(ctx) }
+
+func (slugFollowsName) PlanModifyString(ctx context.Context, req planmodifier.StringRequest, resp *planmodifier.StringResponse) {
+	if req.StateValue.IsNull() || !req.PlanValue.IsUnknown() {
+		return
+	}
+	var planName, stateName types.String
+	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("name"), &planName)...)
+	resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("name"), &stateName)...)
+	if planName.Equal(stateName) {
+		resp.PlanValue = req.StateValue
+	}
+}
+
+func (r *teamResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan teamModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := r.timeout(ctx, opCreate)
+	defer cancel()
+	t, err := r.client().Teams.Create(ctx, plan.toWrite())
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "create", "team", fmt.Sprintf("%q", plan.Name.ValueString()), err)
+		return
+	}
+	plan.fromAPI(t)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+func (r *teamResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var state teamModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := r.timeout(ctx, opRead)
+	defer cancel()
+	t, err := r.client().Teams.Get(ctx, state.ID.ValueString())
+	if err != nil {
+		r.readFailed(ctx, resp, err, "team", state.ID.ValueString())
+		return
+	}
+	state.fromAPI(t)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+func (r *teamResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan teamModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := r.timeout(ctx, opUpdate)
+	defer cancel()
+	t, err := r.client().Teams.Update(ctx, plan.ID.ValueString(), plan.toWrite())
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "update", "team", plan.ID.ValueString(), err)
+		return
+	}
+	plan.fromAPI(t)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+func (r *teamResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state teamModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := r.timeout(ctx, opDelete)
+	defer cancel()
+	err := r.client().Teams.Delete(ctx, state.ID.ValueString())
+	r.deleteFailed(ctx, &resp.Diagnostics, err, "team", state.ID.ValueString())
+}
+
+// ImportState accepts the team's UUID or its slug.
+func (r *teamResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	parts, ok := parseImportID(resp, req.ID, keyPart("<team id or slug>"))
+	if !ok {
+		return
+	}
+	ctx, cancel := r.timeout(ctx, opRead)
+	defer cancel()
+	t, err := findTeam(ctx, r.client(), parts[0])
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "import", "team", req.ID, err)
+		return
+	}
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), t.ID)...)
+}
+
+// findTeam finds a team by UUID or slug, as import IDs and the team data source name it.
+func findTeam(ctx context.Context, c *buildkite.Client, idOrSlug string) (*buildkite.Team, error) {
+	return findByIDOrKey(ctx, idOrSlug, c.Teams.Get,
+		func(ctx context.Context) ([]buildkite.Team, error) {
+			return c.Teams.List(ctx, buildkite.TeamListOptions{})
+		},
+		func(t *buildkite.Team) string { return t.Slug })
+}

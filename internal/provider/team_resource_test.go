@@ -1,0 +1,259 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/fakeserver"
+)
+
+func init() {
+	registerTestKind("buildkite_team", testKind{
+		fake: fakeserver.KindTeam, storeKey: byID,
+		get: func(ctx context.Context, c *buildkite.Client, attrs map[string]string) error {
+			_, err := c.Teams.Get(ctx, attrs["id"])
+			return err
+		},
+		del: func(ctx context.Context, c *buildkite.Client, attrs map[string]string) error {
+			return c.Teams.Delete(ctx, attrs["id"])
+		},
+	})
+}
+
+// testAccTeamConfig is a team with the three required enums and booleans; extra adds attributes.
+func testAccTeamConfig(name, privacy, role string, defaultTeam bool, extra string) string {
+	return fmt.Sprintf(`
+resource "buildkite_team" "test" {
+  name                = %q
+  privacy             = %q
+  default_team        = %t
+  default_member_role = %q
+%s
+}
+`, name, privacy, defaultTeam, role, extra)
+}
+
+func TestAccTeamResource_basic(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	name, renamed := e.name("team"), e.name("team-renamed")
+	const addr = "buildkite_team.test"
+
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             e.checkDestroyed("buildkite_team"),
+		Steps: steps(
+			step(resource.TestStep{
+				Config: e.config(testAccTeamConfig(name, "visible", "member", false, "")),
+				Check: resource.ComposeTestCheckFunc(
+					e.checkExists(addr),
+					resource.TestCheckResourceAttrPair(addr, "uuid", addr, "id"),
+					resource.TestCheckResourceAttrSet(addr, "graphql_id"),
+					resource.TestCheckResourceAttrSet(addr, "created_at"),
+				),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("slug"), knownvalue.StringExact(name)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("description"), knownvalue.StringExact("")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("members_can_create_pipelines"), knownvalue.Bool(false)),
+				},
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+			}),
+			importSteps(addr, importID(addr, "id")),
+			step(resource.TestStep{
+				// By slug.
+				ResourceName: addr, ImportState: true, ImportStateIdFunc: importID(addr, "slug"), ImportStateVerify: true,
+			}),
+			step(resource.TestStep{
+				// Every writable property, in place; the new name derives a new slug.
+				Config: e.config(testAccTeamConfig(renamed, "secret", "maintainer", true, `
+  description                  = "Runs the platform"
+  members_can_create_pipelines = true`)),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				Check: e.checkTeamOnService(buildkite.TeamWrite{
+					Name: renamed, Description: "Runs the platform", Privacy: "secret", IsDefaultTeam: true,
+					DefaultMemberRole: "maintainer", MembersCanCreatePipelines: true,
+				}),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("slug"), knownvalue.StringExact(renamed)),
+				},
+			}),
+			step(resource.TestStep{
+				// Back to the defaults: removing the optional attributes sends "" and false.
+				Config: e.config(testAccTeamConfig(renamed, "secret", "maintainer", true, "")),
+				Check: e.checkTeamOnService(buildkite.TeamWrite{
+					Name: renamed, Privacy: "secret", IsDefaultTeam: true, DefaultMemberRole: "maintainer",
+				}),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+			}),
+		),
+	})
+}
+
+// checkTeamOnService compares the six writable properties of buildkite_team.test on the service with want.
+func (e *testEnv) checkTeamOnService(want buildkite.TeamWrite) resource.TestCheckFunc {
+	const addr = "buildkite_team.test"
+	return func(s *terraform.State) error {
+		rs, ok := s.RootModule().Resources[addr]
+		if !ok {
+			return fmt.Errorf("%s is not in state", addr)
+		}
+		tm, err := e.client.Teams.Get(context.Background(), rs.Primary.ID)
+		if err != nil {
+			return err
+		}
+		got := buildkite.TeamWrite{Name: tm.Name, Description: tm.Description, Privacy: tm.Privacy, IsDefaultTeam: tm.IsDefault()}
+		if tm.DefaultMemberRole != nil {
+			got.DefaultMemberRole = *tm.DefaultMemberRole
+		}
+		if tm.MembersCanCreatePipelines != nil {
+			got.MembersCanCreatePipelines = *tm.MembersCanCreatePipelines
+		}
+		if got != want {
+			return fmt.Errorf("team on the service = %+v, want %+v", got, want)
+		}
+		return nil
+	}
+}
+
+// The official provider's upper-case spellings plan empty after apply and after an import, and so does a
+// change of spelling alone.
+func TestAccTeamResource_upperCase(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	name := e.name("team-upper")
+	const addr = "buildkite_team.test"
+	upper := e.config(testAccTeamConfig(name, "SECRET", "MAINTAINER", false, ""))
+
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             e.checkDestroyed("buildkite_team"),
+		Steps: []resource.TestStep{
+			{
+				// Checked at plan time, naming the attribute and both spellings (first: the destroy at the end
+				// uses the last step's configuration).
+				Config:      e.config(testAccTeamConfig(name, "hidden", "maintainer", false, "")),
+				ExpectError: regexp.MustCompile(`(?s)privacy.*"visible"/"VISIBLE", "secret"/"SECRET"`),
+			},
+			{
+				Config: upper,
+				ConfigStateChecks: []statecheck.StateCheck{
+					// The configuration's spelling is kept; the service holds the lower-case one.
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("privacy"), knownvalue.StringExact("SECRET")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("default_member_role"), knownvalue.StringExact("MAINTAINER")),
+				},
+				Check: e.checkTeamOnService(buildkite.TeamWrite{Name: name, Privacy: "secret", DefaultMemberRole: "maintainer"}),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+			},
+			{
+				// Import with the upper-case configuration: the plan is a no-op import.
+				Config: upper, ResourceName: addr, ImportState: true,
+				ImportStateKind: resource.ImportBlockWithID, ImportStateIdFunc: importID(addr, "slug"),
+			},
+			{
+				// The import command reads the service's spelling; only the spelling differs.
+				ResourceName: addr, ImportState: true, ImportStateIdFunc: importID(addr, "id"),
+				ImportStateVerify: true, ImportStateVerifyIgnore: []string{"privacy", "default_member_role"},
+			},
+			{
+				// Changing only the spelling is not a change.
+				Config: e.config(testAccTeamConfig(name, "secret", "maintainer", false, "")),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+			},
+		},
+	})
+}
+
+func TestAccTeamResource_disappears(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	const addr = "buildkite_team.test"
+	cfg := e.config(testAccTeamConfig(e.name("team-gone"), "visible", "member", false, ""))
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             e.checkDestroyed("buildkite_team"),
+		Steps: []resource.TestStep{
+			{
+				Config:             cfg,
+				Check:              e.removeOutside(addr),
+				ExpectNonEmptyPlan: true,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate)},
+				},
+			},
+			{Config: cfg, Check: e.checkExists(addr)},
+		},
+	})
+}
+
+// A property changed outside Terraform is planned back and set by the next apply.
+func TestAccTeamResource_driftCorrected(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	const addr = "buildkite_team.test"
+	name := e.name("team-drift")
+	cfg := e.config(testAccTeamConfig(name, "visible", "member", false, ""))
+	var teamID string
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             e.checkDestroyed("buildkite_team"),
+		Steps: []resource.TestStep{
+			{Config: cfg, Check: resource.TestCheckResourceAttrWith(addr, "id", func(v string) error { teamID = v; return nil })},
+			{
+				PreConfig: func() {
+					if _, err := e.client.Teams.Update(context.Background(), teamID, buildkite.TeamWrite{
+						Name: name, Privacy: "secret", DefaultMemberRole: "maintainer",
+					}); err != nil {
+						t.Fatal(err)
+					}
+				},
+				Config: cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
+				},
+				Check: e.checkTeamOnService(buildkite.TeamWrite{Name: name, Privacy: "visible", DefaultMemberRole: "member"}),
+			},
+		},
+	})
+}
+
+func TestAccTeamResource_importErrors(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	const addr = "buildkite_team.test"
+	cfg := e.config(testAccTeamConfig(e.name("team-imp"), "visible", "member", false, ""))
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		Steps: []resource.TestStep{
+			{Config: cfg},
+			{
+				ResourceName: addr, ImportState: true, ImportStateId: "no-such-team",
+				ExpectError: regexp.MustCompile(`Unable to Import Team`),
+			},
+			{
+				ResourceName: addr, ImportState: true, ImportStateId: "a/b",
+				ExpectError: regexp.MustCompile(`Invalid Import ID(?s).*<team id or slug>`),
+			},
+		},
+	})
+}

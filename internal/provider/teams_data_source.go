@@ -1,0 +1,69 @@
+package provider
+
+import (
+	"context"
+
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+)
+
+var (
+	_ datasource.DataSource              = (*teamsDataSource)(nil)
+	_ datasource.DataSourceWithConfigure = (*teamsDataSource)(nil)
+)
+
+// NewTeamsDataSource returns the buildkite_teams data source.
+func NewTeamsDataSource() datasource.DataSource {
+	return &teamsDataSource{dataSourceBase: newDataSourceBase("teams")}
+}
+
+type teamsDataSource struct {
+	dataSourceBase
+}
+
+type teamsModel struct {
+	UserID types.String    `tfsdk:"user_id"`
+	Teams  []teamDataModel `tfsdk:"teams"`
+}
+
+func (d *teamsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "The organization's teams, or those a user is a member of.",
+		Attributes: map[string]schema.Attribute{
+			"user_id": schema.StringAttribute{
+				MarkdownDescription: "List only the teams this user (by UUID) is a member of.",
+				Optional:            true,
+				Validators:          []validator.String{uuidValidator()},
+			},
+			"teams": schema.ListNestedAttribute{
+				MarkdownDescription: "The teams, each with the attributes of the `buildkite_team` data source.",
+				Computed:            true,
+				NestedObject:        schema.NestedAttributeObject{Attributes: teamDataAttributes()},
+			},
+		},
+	}
+}
+
+func (d *teamsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	var cfg teamsModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := d.timeout(ctx)
+	defer cancel()
+	teams, err := d.client().Teams.List(ctx, buildkite.TeamListOptions{UserID: cfg.UserID.ValueString()})
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "list", "teams", "", err)
+		return
+	}
+	cfg.Teams = make([]teamDataModel, len(teams))
+	for i := range teams {
+		cfg.Teams[i].fromAPI(&teams[i])
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &cfg)...)
+}

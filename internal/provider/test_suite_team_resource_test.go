@@ -1,0 +1,204 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/fakeserver"
+)
+
+func init() {
+	registerTestKind("buildkite_test_suite_team", testKind{
+		fake: fakeserver.KindTeamSuite, storeKey: byID, // "<team id>/<suite id>"
+		get: func(ctx context.Context, c *buildkite.Client, attrs map[string]string) error {
+			_, err := c.TeamSuites.Get(ctx, attrs["team_id"], attrs["test_suite_id"])
+			return err
+		},
+		del: func(ctx context.Context, c *buildkite.Client, attrs map[string]string) error {
+			return c.TeamSuites.Delete(ctx, attrs["team_id"], attrs["test_suite_id"])
+		},
+	})
+}
+
+// testAccTestSuiteTeamConfig gives a team named team access to the suite suiteID.
+func testAccTestSuiteTeamConfig(team, suiteID, level string) string {
+	return testAccTeamConfig(team, "visible", "member", false, "") + fmt.Sprintf(`
+resource "buildkite_test_suite_team" "test" {
+  team_id       = buildkite_team.test.id
+  test_suite_id = %q
+  access_level  = %q
+}
+`, suiteID, level)
+}
+
+// checkSuiteAccess asks the service for the access of buildkite_test_suite_team.test.
+func (e *testEnv) checkSuiteAccess(want ...string) resource.TestCheckFunc {
+	return func(s *terraform.State) error {
+		a := s.RootModule().Resources["buildkite_test_suite_team.test"].Primary.Attributes
+		ts, err := e.client.TeamSuites.Get(context.Background(), a["team_id"], a["test_suite_id"])
+		if err != nil {
+			return err
+		}
+		if !reflect.DeepEqual(ts.AccessLevel, want) {
+			return fmt.Errorf("access on the service = %q, want %q", ts.AccessLevel, want)
+		}
+		return nil
+	}
+}
+
+func TestAccTestSuiteTeamResource_basic(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	owner := e.seedTeam(e.name("sut-owner"))
+	s1, s2 := e.seedSuite(e.name("sut-one"), owner.ID), e.seedSuite(e.name("sut-two"), owner.ID)
+	team := e.name("sut")
+	const addr = "buildkite_test_suite_team.test"
+
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             e.checkDestroyed("buildkite_test_suite_team"),
+		Steps: steps(
+			step(resource.TestStep{
+				Config: e.config(testAccTestSuiteTeamConfig(team, s1.id, "READ_ONLY")),
+				Check: resource.ComposeTestCheckFunc(
+					e.checkExists(addr), e.checkSuiteAccess("read"),
+					resource.TestCheckResourceAttrPair(addr, "uuid", addr, "id"),
+				),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+			}),
+			step(resource.TestStep{
+				// After an import the upper-case configuration plans a no-op.
+				Config: e.config(testAccTestSuiteTeamConfig(team, s1.id, "READ_ONLY")), ResourceName: addr, ImportState: true,
+				ImportStateKind: resource.ImportBlockWithID, ImportStateIdFunc: importID(addr, "team_id", "test_suite_id"),
+			}),
+			step(resource.TestStep{
+				// The import command reads the lower-case spelling.
+				ResourceName: addr, ImportState: true, ImportStateIdFunc: importID(addr, "team_id", "test_suite_id"),
+				ImportStateVerify: true, ImportStateVerifyIgnore: []string{"access_level"},
+			}),
+			step(generateConfigStep(addr, importID(addr, "team_id", "test_suite_id"))),
+			step(resource.TestStep{
+				// Team and suite by slug.
+				ResourceName: addr, ImportState: true, ImportStateVerify: true, ImportStateVerifyIgnore: []string{"access_level"},
+				ImportStateIdFunc: func(s *terraform.State) (string, error) {
+					return s.RootModule().Resources["buildkite_team.test"].Primary.Attributes["slug"] + "/" + s1.slug, nil
+				},
+			}),
+			step(resource.TestStep{
+				Config: e.config(testAccTestSuiteTeamConfig(team, s1.id, "manage_and_read")),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				Check: e.checkSuiteAccess("read", "edit"),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("access_level"), knownvalue.StringExact("manage_and_read")),
+				},
+			}),
+			importSteps(addr, importID(addr, "team_id", "test_suite_id")),
+			step(resource.TestStep{
+				Config: e.config(testAccTestSuiteTeamConfig(team, s2.id, "manage_and_read")),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionDestroyBeforeCreate)},
+				},
+				Check: e.checkExists(addr),
+			}),
+		),
+	})
+}
+
+func TestAccTestSuiteTeamResource_disappears(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	const addr = "buildkite_test_suite_team.test"
+	owner := e.seedTeam(e.name("sut-gone-owner"))
+	cfg := e.config(testAccTestSuiteTeamConfig(e.name("sut-gone"), e.seedSuite(e.name("sut-gone"), owner.ID).id, "read_only"))
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             e.checkDestroyed("buildkite_test_suite_team"),
+		Steps: []resource.TestStep{
+			{
+				Config: cfg, Check: e.removeOutside(addr), ExpectNonEmptyPlan: true,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate)},
+				},
+			},
+			{Config: cfg, Check: e.checkExists(addr)},
+		},
+	})
+}
+
+// Access changed outside Terraform, to a level the configuration's values cannot name (only "edit"), is
+// shown in the plan as "edit" and corrected by the next apply.
+func TestAccTestSuiteTeamResource_accessDrift(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	const addr = "buildkite_test_suite_team.test"
+	owner := e.seedTeam(e.name("sut-drift-owner"))
+	suite := e.seedSuite(e.name("sut-drift"), owner.ID)
+	cfg := e.config(testAccTestSuiteTeamConfig(e.name("sut-drift"), suite.id, "READ_ONLY"))
+	var teamID string
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             e.checkDestroyed("buildkite_test_suite_team"),
+		Steps: []resource.TestStep{
+			{Config: cfg, Check: resource.TestCheckResourceAttrWith(addr, "team_id", func(v string) error { teamID = v; return nil })},
+			{
+				PreConfig: func() {
+					if _, err := e.client.TeamSuites.Update(context.Background(), teamID, suite.id, []string{"edit"}); err != nil {
+						t.Fatal(err)
+					}
+				},
+				RefreshState:       true,
+				ExpectNonEmptyPlan: true,
+				Check:              resource.TestCheckResourceAttr(addr, "access_level", "edit"),
+			},
+			{
+				Config: cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				Check: e.checkSuiteAccess("read"),
+			},
+		},
+	})
+}
+
+// A suite created with an owning team gives that team read and edit; a buildkite_test_suite_team for the
+// pair takes the access over.
+func TestAccTestSuiteTeamResource_takesOverOwner(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	owner := e.seedTeam(e.name("sut-take"))
+	suite := e.seedSuite(e.name("sut-take"), owner.ID)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             e.checkDestroyed("buildkite_test_suite_team"),
+		Steps: []resource.TestStep{{
+			Config: e.config(fmt.Sprintf(`
+resource "buildkite_test_suite_team" "test" {
+  team_id       = %q
+  test_suite_id = %q
+  access_level  = "read_only"
+}
+`, owner.ID, suite.id)),
+			Check: e.checkSuiteAccess("read"),
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+			},
+		}},
+	})
+}

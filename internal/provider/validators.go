@@ -1,0 +1,77 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+)
+
+// durationValidator checks at plan time that a string is a positive Go duration ("90s", "5m").
+type durationValidator struct{}
+
+var _ validator.String = durationValidator{}
+
+func (durationValidator) Description(context.Context) string {
+	return "must be a positive duration such as 90s or 5m"
+}
+
+func (v durationValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+
+func (v durationValidator) ValidateString(ctx context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	if d, err := time.ParseDuration(req.ConfigValue.ValueString()); err != nil || d <= 0 {
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid Duration",
+			fmt.Sprintf("%s %s, got %q.", req.Path, v.Description(ctx), req.ConfigValue.ValueString()))
+	}
+}
+
+// notBlankValidator refuses a string that is empty or only white space, which the service would store as a
+// name nobody can see.
+type notBlankValidator struct{}
+
+var _ validator.String = notBlankValidator{}
+
+// notBlank returns the validator for required names.
+func notBlank() validator.String { return notBlankValidator{} }
+
+func (notBlankValidator) Description(context.Context) string {
+	return "must contain a character other than white space"
+}
+
+func (v notBlankValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+
+func (v notBlankValidator) ValidateString(ctx context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	if strings.TrimSpace(req.ConfigValue.ValueString()) == "" {
+		resp.Diagnostics.AddAttributeError(req.Path, "Blank Value",
+			fmt.Sprintf("%s %s, got %q.", req.Path, v.Description(ctx), req.ConfigValue.ValueString()))
+	}
+}
+
+// rfc3339Validator checks at plan time that a string is an RFC 3339 timestamp.
+type rfc3339Validator struct{}
+
+var _ validator.String = rfc3339Validator{}
+
+func (rfc3339Validator) Description(context.Context) string {
+	return "must be an RFC 3339 timestamp such as 2030-01-01T00:00:00Z"
+}
+
+func (v rfc3339Validator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+
+func (v rfc3339Validator) ValidateString(ctx context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	if _, err := time.Parse(time.RFC3339, req.ConfigValue.ValueString()); err != nil {
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid Timestamp",
+			fmt.Sprintf("%s %s, got %q.", req.Path, v.Description(ctx), req.ConfigValue.ValueString()))
+	}
+}
