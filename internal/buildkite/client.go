@@ -28,6 +28,9 @@ const (
 	DefaultUserAgent = "terraform-provider-buildkite"
 	// DefaultAttemptTimeout bounds one attempt when Config.AttemptTimeout is 0.
 	DefaultAttemptTimeout = 60 * time.Second
+	// DefaultListReadTTL is the Config.ListReadTTL for a client that lives as long as one Terraform command:
+	// longer than a refresh, short enough that a listing never outlives the run by much.
+	DefaultListReadTTL = 5 * time.Minute
 	// DefaultCallTimeout bounds a call whose context has no deadline when Config.CallTimeout is 0; it matches
 	// the default of the provider's timeouts block.
 	DefaultCallTimeout = 3 * time.Minute
@@ -59,6 +62,12 @@ type Config struct {
 	// CallTimeout bounds a whole call (every attempt and wait) when its context has no deadline; default 3
 	// minutes. A context deadline, such as one from the provider's timeouts block, takes precedence.
 	CallTimeout time.Duration
+	// ListReadTTL, when positive, lets a read of one object be answered from a listing of its collection
+	// fetched within that long, when that costs fewer calls: at most 2·min(R,P)+1 per collection for R
+	// objects read and P pages. 0 (the default) reads each object with its own GET, which a long-lived
+	// client whose reads must see others' changes at once (a test's checks) needs. The provider sets
+	// DefaultListReadTTL on the client of each Terraform command.
+	ListReadTTL time.Duration
 	HTTPClient  *http.Client // optional base client; copied, never modified
 	Logger      Logger       // optional; nil logs nothing
 }
@@ -95,10 +104,11 @@ type Client struct {
 	token     string
 	userAgent string
 
-	http  *http.Client
-	gate  *rateGate
-	log   Logger
-	lists collections // what readItem knows of each collection's listing
+	http    *http.Client
+	gate    *rateGate
+	log     Logger
+	lists   collections // what readItem knows of each collection's listing
+	listTTL time.Duration
 
 	maxRetries     int // < 0: none; 0: until the deadline
 	retryWaitMin   time.Duration
@@ -148,6 +158,7 @@ func newClient(cfg Config, resetUnit time.Duration) (*Client, error) {
 		retryWaitMax:   positiveOr(cfg.RetryWaitMax, defaultRetryWaitMax),
 		attemptTimeout: positiveOr(cfg.AttemptTimeout, DefaultAttemptTimeout),
 		callTimeout:    positiveOr(cfg.CallTimeout, DefaultCallTimeout),
+		listTTL:        max(cfg.ListReadTTL, 0),
 		resetUnit:      resetUnit,
 	}
 	c.retryWaitMax = max(c.retryWaitMax, c.retryWaitMin)

@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+	"time"
 )
 
 // Refresh through lists. A Terraform refresh reads every managed object once; one GET each spends the
@@ -33,11 +34,12 @@ type collections struct {
 
 // collection is what is known of one collection's listing. All fields are guarded by collections.mu.
 type collection struct {
-	singles  int      // single GETs made since the collection was last dropped
-	pages    int      // pages of the listing as page 1 said (rel="last"); 0 before page 1
-	probed   bool     // page 1 was fetched
-	complete bool     // every page was fetched
-	next     *url.URL // the first page not yet fetched, when probed and not complete
+	singles  int       // single GETs made since the collection was last dropped
+	pages    int       // pages of the listing as page 1 said (rel="last"); 0 before page 1
+	probed   bool      // page 1 was fetched
+	complete bool      // every page was fetched
+	next     *url.URL  // the first page not yet fetched, when probed and not complete
+	listedAt time.Time // when page 1 was fetched
 	items    map[string]*listed
 	flight   *flight // a listing being fetched, which concurrent readers wait for
 	gen      int     // bumped by every write that touches the collection: a listing that began before it is not kept
@@ -122,13 +124,20 @@ func store[T any](col *collection, raws []json.RawMessage, keys func(*T) []strin
 
 // readItem reads one member of a listable collection: listPath is the collection's listing, itemPath the
 // member's own path and key the ID, slug or key the member was asked for; keys returns every key a
-// member answers to. It answers from the collection's listing when that costs fewer calls than reading
-// each member (see above); callers only see one object or an *Error with 404.
+// member answers to (a member asked for by a key keys does not return is never found in a listing, and
+// costs a GET). With Config.ListReadTTL set, it answers from the collection's listing when that costs
+// fewer calls than reading each member (see above); callers only see one object or an *Error with 404.
 func readItem[T any](ctx context.Context, c *Client, listPath, itemPath, key string, keys func(*T) []string) (*T, error) {
+	if c.listTTL <= 0 {
+		return get[T](ctx, c, itemPath, nil)
+	}
 	cs := &c.lists
 	for {
 		cs.mu.Lock()
 		col := cs.lookup(listPath)
+		if col.probed && col.flight == nil && time.Since(col.listedAt) > c.listTTL {
+			col.reset() // too old to answer for what others may have changed since
+		}
 		if it := col.items[key]; it != nil {
 			cs.mu.Unlock()
 			var out T
@@ -217,6 +226,7 @@ func fetchListing[T any](ctx context.Context, c *Client, listPath string, next *
 	}
 	if !probed {
 		col.probed = true
+		col.listedAt = time.Now()
 		col.pages = max(total, 1)
 		if rest != nil && total == 0 {
 			col.pages = 2 // a next page without rel="last": at least two

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/fakeserver"
 )
@@ -50,7 +51,7 @@ func (e *emulator) gets(prefix string) (lists, items int) {
 func seed(t *testing.T, e *emulator, clusters, queues, tokens int) (clusterIDs []string, queueIDs, tokenIDs map[string][]string) {
 	t.Helper()
 	ctx := context.Background()
-	c := newTestClient(t, e.url)
+	c := newTestClient(t, e.url, withListReads)
 	queueIDs, tokenIDs = map[string][]string{}, map[string][]string{}
 	for i := range clusters {
 		cl, err := c.Clusters.Create(ctx, ClusterCreate{Name: fmt.Sprintf("Cluster %d", i), Description: ptr("seeded")})
@@ -118,7 +119,7 @@ func TestReadItem_callsWithinBound(t *testing.T) {
 		for _, workers := range []int{1, 10} {
 			t.Run(fmt.Sprintf("R=%d/workers=%d", r, workers), func(t *testing.T) {
 				e.ResetRequests()
-				c := newTestClient(t, e.url)
+				c := newTestClient(t, e.url, withListReads)
 				readAll(t, queues[cl][:r], workers, func(id string) error {
 					q, err := c.Queues.Get(context.Background(), cl, id)
 					if err == nil && q.ID != id {
@@ -143,7 +144,7 @@ func TestReadItem_thousandObjects(t *testing.T) {
 	}
 	e := newEmulator(t, fakeserver.Options{})
 	clusters, queues, tokens := seed(t, e, 5, 190, 9)
-	c := newTestClient(t, e.url)
+	c := newTestClient(t, e.url, withListReads)
 	ctx := context.Background()
 	type ref struct{ kind, cluster, id string }
 	var refs []string
@@ -188,7 +189,7 @@ func TestReadItem_concurrentReadsShareOneListing(t *testing.T) {
 	e := newEmulator(t, fakeserver.Options{})
 	clusters, queues, _ := seed(t, e, 1, 150, 0) // 2 pages
 	cl := clusters[0]
-	c := newTestClient(t, e.url)
+	c := newTestClient(t, e.url, withListReads)
 	readAll(t, queues[cl], 20, func(id string) error {
 		_, err := c.Queues.Get(context.Background(), cl, id)
 		return err
@@ -210,12 +211,12 @@ func TestReadItem_writesAndDeletedObjects(t *testing.T) {
 	qs := queues[cl]
 
 	// Another client deletes a queue before ours lists.
-	other := newTestClient(t, e.url)
+	other := newTestClient(t, e.url, withListReads)
 	if err := other.Queues.Delete(ctx, cl, qs[5]); err != nil {
 		t.Fatal(err)
 	}
 
-	c := newTestClient(t, e.url)
+	c := newTestClient(t, e.url, withListReads)
 	readAll(t, append(append([]string{}, qs[:5]...), qs[6:]...), 4, func(id string) error {
 		_, err := c.Queues.Get(ctx, cl, id)
 		return err
@@ -308,7 +309,7 @@ func assertListMatchesGet[T any](t *testing.T, c *Client, listPath string, itemP
 func TestReadItem_listingEqualsGet(t *testing.T) {
 	e := newEmulator(t, fakeserver.Options{})
 	clusters, _, _ := seed(t, e, 3, 3, 3)
-	c := newTestClient(t, e.url)
+	c := newTestClient(t, e.url, withListReads)
 	cl := clusters[1]
 	if _, err := c.Queues.Pause(context.Background(), cl, mustQueueID(t, c, cl), "maintenance"); err != nil {
 		t.Fatal(err)
@@ -331,4 +332,32 @@ func mustQueueID(t *testing.T, c *Client, cluster string) string {
 		t.Fatalf("queues: %v, %v", qs, err)
 	}
 	return qs[0].ID
+}
+
+// withListReads turns on refresh through lists, as the provider does.
+func withListReads(c *Config) { c.ListReadTTL = time.Minute }
+
+// TestReadItem_offByDefaultAndExpires: without ListReadTTL every read is a GET; with it, a listing older
+// than the TTL answers nothing.
+func TestReadItem_offByDefaultAndExpires(t *testing.T) {
+	e := newEmulator(t, fakeserver.Options{})
+	clusters, queues, _ := seed(t, e, 1, 5, 0)
+	cl := clusters[0]
+	ctx := context.Background()
+	readQueues := func(c *Client) (lists, items int) {
+		e.ResetRequests()
+		readAll(t, queues[cl], 1, func(id string) error { _, err := c.Queues.Get(ctx, cl, id); return err })
+		return e.gets("/v2/organizations/acme/clusters/" + cl + "/queues")
+	}
+	if lists, items := readQueues(newTestClient(t, e.url)); lists != 0 || items != 5 {
+		t.Errorf("default: %d list pages and %d GETs, want 5 GETs", lists, items)
+	}
+	c := newTestClient(t, e.url, func(c *Config) { c.ListReadTTL = 50 * time.Millisecond })
+	if lists, items := readQueues(c); lists != 1 || items != 1 {
+		t.Errorf("first refresh: %d list pages and %d GETs, want 1 and 1", lists, items)
+	}
+	time.Sleep(60 * time.Millisecond)
+	if lists, items := readQueues(c); lists != 1 || items != 1 {
+		t.Errorf("after the TTL: %d list pages and %d GETs, want the listing fetched again", lists, items)
+	}
 }
