@@ -383,3 +383,25 @@ func TestRetry_untilDeadlineByDefault(t *testing.T) {
 		t.Errorf("%d attempts, want 13", s.count())
 	}
 }
+
+// TestTimeBounds_attemptTimeoutCoversTheBody: an answer whose body stalls is an attempt that timed out,
+// and a repeatable call is sent again.
+func TestTimeBounds_attemptTimeoutCoversTheBody(t *testing.T) {
+	var seen atomic.Int32
+	s := newStub(t, func(w http.ResponseWriter, r *http.Request) {
+		if seen.Add(1) == 1 {
+			w.Header().Set("Content-Length", "100")
+			w.WriteHeader(http.StatusOK)
+			_, _ = w.Write([]byte(`{"id":`))
+			w.(http.Flusher).Flush()
+			<-r.Context().Done()
+			return
+		}
+		respond(http.StatusOK, `{"id":"c1"}`)(w, r)
+	})
+	c := newTestClient(t, s.srv.URL, func(c *Config) { c.AttemptTimeout = 100 * time.Millisecond })
+	got, err := c.Clusters.Get(context.Background(), "c1")
+	if err != nil || got.ID != "c1" || s.count() != 2 {
+		t.Errorf("got %+v, %v after %d attempts; want c1 on the second", got, err, s.count())
+	}
+}
