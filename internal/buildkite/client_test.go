@@ -46,11 +46,10 @@ func TestNewClient_defaultsAndNormalisation(t *testing.T) {
 	if c.BaseURL() != DefaultBaseURL || c.AgentURL() != DefaultAgentURL || c.Organization() != "acme" {
 		t.Errorf("got base %q agent %q org %q", c.BaseURL(), c.AgentURL(), c.Organization())
 	}
-	if c.http.RetryMax != 5 || c.http.RetryWaitMin != defaultRetryWaitMin || c.http.RetryWaitMax != defaultRetryWaitMax {
-		t.Errorf("retry defaults = %d %v %v", c.http.RetryMax, c.http.RetryWaitMin, c.http.RetryWaitMax)
-	}
-	if c.http.Logger != nil {
-		t.Errorf("retry logger = %v, want nil", c.http.Logger)
+	if c.maxRetries != 0 || c.retryWaitMin != defaultRetryWaitMin || c.retryWaitMax != defaultRetryWaitMax ||
+		c.attemptTimeout != DefaultAttemptTimeout || c.callTimeout != DefaultCallTimeout || c.log != nil {
+		t.Errorf("defaults: retries %d, waits %v..%v, timeouts %v/%v, logger %v",
+			c.maxRetries, c.retryWaitMin, c.retryWaitMax, c.attemptTimeout, c.callTimeout, c.log)
 	}
 
 	c, err = NewClient(Config{Organization: "acme", Token: "t", BaseURL: "https://proxy.example/bk/v2/", MaxRetries: -1})
@@ -60,8 +59,8 @@ func TestNewClient_defaultsAndNormalisation(t *testing.T) {
 	if c.BaseURL() != "https://proxy.example/bk" {
 		t.Errorf("BaseURL() = %q, want the /v2 and trailing slash dropped", c.BaseURL())
 	}
-	if c.http.RetryMax != 0 {
-		t.Errorf("RetryMax = %d for MaxRetries -1, want 0", c.http.RetryMax)
+	if c.maxRetries != -1 {
+		t.Errorf("maxRetries = %d for MaxRetries -1, want -1 (no retries)", c.maxRetries)
 	}
 }
 
@@ -161,5 +160,39 @@ func TestClient_contextCanceledBeforeSending(t *testing.T) {
 	}
 	if s.count() != 0 {
 		t.Errorf("server saw %d requests after cancellation", s.count())
+	}
+}
+
+func TestClient_pathRoots(t *testing.T) {
+	c := newTestClient(t, "https://api.example")
+	for _, tc := range []struct {
+		build func(...string) (string, error)
+		want  string
+	}{
+		{c.orgPath, "/v2/organizations/acme/a%2Fb/c"},
+		{c.analyticsPath, "/v2/analytics/organizations/acme/a%2Fb/c"},
+		{c.packagesPath, "/v2/packages/organizations/acme/a%2Fb/c"},
+	} {
+		if got, err := tc.build("a/b", "c"); err != nil || got != tc.want {
+			t.Errorf("path = %q, %v; want %q", got, err, tc.want)
+		}
+		if _, err := tc.build(".."); !errors.Is(err, ErrInvalidID) {
+			t.Errorf("path of \"..\": error = %v, want ErrInvalidID", err)
+		}
+	}
+}
+
+func TestClient_sendReturnsHeadersAndUsesAgentOrigin(t *testing.T) {
+	s := newStub(t, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("X-Seen", r.Header.Get("Authorization"))
+		respond(http.StatusOK, `{}`)(w, r)
+	})
+	c := newTestClient(t, "https://api.example", func(c *Config) { c.AgentURL = s.srv.URL })
+	h, err := c.send(context.Background(), call{method: http.MethodGet, path: "/v3/metrics", agentToken: "agent-secret", repeatable: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h.Get("X-Seen") != "Token agent-secret" || s.only(t).Path != "/v3/metrics" {
+		t.Errorf("agent call sent Authorization %q to %s", h.Get("X-Seen"), s.only(t).Path)
 	}
 }

@@ -2,6 +2,7 @@ package buildkite
 
 import (
 	"context"
+	"iter"
 	"net/http"
 	"time"
 )
@@ -63,6 +64,16 @@ func (s *ClusterTokensService) List(ctx context.Context, clusterID string) ([]Cl
 	return listAll[ClusterToken](ctx, s.client, p, nil)
 }
 
+// Each yields the agent tokens of a cluster (without secrets) page by page; stopping early fetches no
+// further page.
+func (s *ClusterTokensService) Each(ctx context.Context, clusterID string, opts ListOptions) iter.Seq2[*ClusterToken, error] {
+	p, err := s.client.orgPath("clusters", clusterID, "tokens")
+	if err != nil {
+		return func(yield func(*ClusterToken, error) bool) { yield(nil, err) }
+	}
+	return listEach[ClusterToken](ctx, s.client, p, opts)
+}
+
 // Get returns one agent token (without its secret).
 func (s *ClusterTokensService) Get(ctx context.Context, clusterID, id string) (*ClusterToken, error) {
 	list, err := s.client.orgPath("clusters", clusterID, "tokens")
@@ -76,13 +87,21 @@ func (s *ClusterTokensService) Get(ctx context.Context, clusterID, id string) (*
 	return readItem(ctx, s.client, list, p, id, func(t *ClusterToken) []string { return []string{t.ID} })
 }
 
-// Create creates an agent token; the response is the only one carrying Token.
+// Create creates an agent token; the response is the only one carrying Token. When the answer is lost, the
+// secret is lost with it: a token of the same description created since the request was sent is revoked
+// and the create repeated, so no valid token is left that nobody knows of.
 func (s *ClusterTokensService) Create(ctx context.Context, clusterID string, in ClusterTokenCreate) (*ClusterToken, error) {
 	p, err := s.client.orgPath("clusters", clusterID, "tokens")
 	if err != nil {
 		return nil, err
 	}
-	return create[ClusterToken](ctx, s.client, p, in)
+	return createOrReplace(ctx, s.client, p, in,
+		func(ctx context.Context, since time.Time) (*ClusterToken, error) {
+			return findCreated(ctx, s.client, p, since,
+				func(t *ClusterToken) *time.Time { return t.CreatedAt },
+				func(t *ClusterToken) bool { return t.Description == in.Description })
+		},
+		func(ctx context.Context, t *ClusterToken) error { return s.Delete(ctx, clusterID, t.ID) })
 }
 
 // Update changes an agent token with PATCH: the specification does not show

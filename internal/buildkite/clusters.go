@@ -2,6 +2,7 @@ package buildkite
 
 import (
 	"context"
+	"iter"
 	"net/http"
 	"time"
 )
@@ -69,6 +70,15 @@ func (s *ClustersService) List(ctx context.Context) ([]Cluster, error) {
 	return listAll[Cluster](ctx, s.client, p, nil)
 }
 
+// Each yields the organization's clusters page by page; stopping early fetches no further page.
+func (s *ClustersService) Each(ctx context.Context, opts ListOptions) iter.Seq2[*Cluster, error] {
+	p, err := s.client.orgPath("clusters")
+	if err != nil {
+		return func(yield func(*Cluster, error) bool) { yield(nil, err) }
+	}
+	return listEach[Cluster](ctx, s.client, p, opts)
+}
+
 // Get returns one cluster by ID.
 func (s *ClustersService) Get(ctx context.Context, id string) (*Cluster, error) {
 	list, err := s.client.orgPath("clusters")
@@ -82,13 +92,20 @@ func (s *ClustersService) Get(ctx context.Context, id string) (*Cluster, error) 
 	return readItem(ctx, s.client, list, p, id, func(c *Cluster) []string { return []string{c.ID} })
 }
 
-// Create creates a cluster (the service answers 201).
+// Create creates a cluster (the service answers 201). When the answer is lost, the cluster of the same name
+// created since the request was sent is adopted: names are not unique, but a second cluster of that name
+// made by someone else within the same minute is far less likely than a lost answer.
 func (s *ClustersService) Create(ctx context.Context, in ClusterCreate) (*Cluster, error) {
 	p, err := s.client.orgPath("clusters")
 	if err != nil {
 		return nil, err
 	}
-	return create[Cluster](ctx, s.client, p, in)
+	since := time.Now().Add(-createdSinceSlack)
+	return createOrAdopt(ctx, s.client, p, in, func(ctx context.Context) (*Cluster, error) {
+		return findCreated(ctx, s.client, p, since,
+			func(c *Cluster) *time.Time { return c.CreatedAt },
+			func(c *Cluster) bool { return c.Name == in.Name })
+	})
 }
 
 // Update changes a cluster with PUT, the form the specification shows.

@@ -3,71 +3,129 @@ package buildkite
 import (
 	"context"
 	"fmt"
+	"iter"
 	"net"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 )
 
 // perPage is the service's maximum page size; fewer pages means fewer
 // requests counted against the rate limit.
-const perPage = "100"
+const perPage = 100
 
 // maxPages stops a server that keeps inventing new next links. A variable
 // only so a test can lower it.
 var maxPages = 1000
 
-// listAll fetches every page of a paginated list endpoint by following the
-// Link header's rel="next" until there is none. path is already escaped.
-func listAll[T any](ctx context.Context, c *Client, path string, query url.Values) ([]T, error) {
+// ListOptions narrows a listing. A service's typed filters (a build's branch, a pipeline's name) become
+// Query; Limit stops the listing after that many items, fetching no page beyond them.
+type ListOptions struct {
+	// Query holds the endpoint's filters; page and per_page are set by the client unless given.
+	Query url.Values
+	// Limit is the most items to return; 0 returns all. A limit under 100 is also the page size.
+	Limit int
+}
+
+// firstPage is the URL of a listing's first page: the query plus per_page (100, or a smaller limit).
+func (c *Client) firstPage(path string, opts ListOptions) (*url.URL, error) {
 	q := url.Values{}
-	for k, v := range query {
+	for k, v := range opts.Query {
 		q[k] = append([]string(nil), v...)
 	}
 	if q.Get("per_page") == "" {
-		q.Set("per_page", perPage)
+		n := perPage
+		if opts.Limit > 0 && opts.Limit < n {
+			n = opts.Limit
+		}
+		q.Set("per_page", strconv.Itoa(n))
 	}
-	next, err := endpoint(c.baseURL, path, q)
-	if err != nil {
-		return nil, err
-	}
+	return endpoint(c.baseURL, path, q)
+}
 
+// listEach yields the items of a paginated listing one by one, fetching each page (Link rel="next") only
+// when the previous one is used up, so a caller that stops early — or reaches opts.Limit — fetches no
+// further page. An error is yielded once, with a nil item, and ends the sequence.
+func listEach[T any](ctx context.Context, c *Client, path string, opts ListOptions) iter.Seq2[*T, error] {
+	return func(yield func(*T, error) bool) {
+		first, err := c.firstPage(path, opts)
+		if err != nil {
+			yield(nil, err)
+			return
+		}
+		n := 0
+		err = walkPages(ctx, c, path, first, func(items []T, _ int, _ *url.URL) bool {
+			for i := range items {
+				if !yield(&items[i], nil) {
+					return false
+				}
+				if n++; opts.Limit > 0 && n >= opts.Limit {
+					return false
+				}
+			}
+			return true
+		})
+		if err != nil {
+			yield(nil, err)
+		}
+	}
+}
+
+// listAll fetches every page of a paginated list endpoint by following the
+// Link header's rel="next" until there is none. path is already escaped.
+func listAll[T any](ctx context.Context, c *Client, path string, query url.Values) ([]T, error) {
 	all := []T{}
+	for item, err := range listEach[T](ctx, c, path, ListOptions{Query: query}) {
+		if err != nil {
+			return nil, err
+		}
+		all = append(all, *item)
+	}
+	return all, nil
+}
+
+// walkPages fetches the pages of a listing from the page at u on, decoding each into a fresh []E and
+// handing it to fn with the number of pages the listing has (Link rel="last"; 0 when not said) and the
+// next page's URL (nil on the last). fn returns false to stop before the next page.
+func walkPages[E any](ctx context.Context, c *Client, path string, u *url.URL, fn func(items []E, pages int, next *url.URL) bool) error {
 	seen := map[string]bool{}
-	for page := 0; next != nil; page++ {
+	for page := 0; u != nil; page++ {
 		// A next link we already followed means the server is looping; what
 		// we have is all it will give us.
-		key := next.String()
+		key := u.String()
 		if seen[key] {
-			break
+			return nil
 		}
 		seen[key] = true
 		if page == maxPages {
 			// Unlike a loop, there may be more data here: fail rather than
 			// hand Terraform a silently truncated list.
-			return nil, fmt.Errorf("GET %s: more than %d pages", path, maxPages)
+			return fmt.Errorf("GET %s: more than %d pages", path, maxPages)
 		}
 
-		var items []T
-		h, err := c.do(ctx, call{method: http.MethodGet, out: &items, repeatable: true}, next)
+		var items []E
+		h, err := c.do(ctx, call{method: http.MethodGet, out: &items, repeatable: true}, u)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		all = append(all, items...)
-
-		next, err = c.nextPage(next, h)
+		next, err := c.nextPage(u, h)
 		if err != nil {
-			return nil, err
+			return err
 		}
+		if !fn(items, lastPage(h), next) {
+			return nil
+		}
+		u = next
 	}
-	return all, nil
+	return nil
 }
 
 // nextPage resolves the rel="next" link of a response, or returns nil on the
 // last page. Links to another origin are not followed, so the token is never
 // sent elsewhere; their path and query are applied to the base URL instead.
 func (c *Client) nextPage(cur *url.URL, h http.Header) (*url.URL, error) {
-	raw := linkNext(h.Values("Link"))
+	raw := linkRel(h.Values("Link"), "next")
 	if raw == "" {
 		return nil, nil
 	}
@@ -85,12 +143,30 @@ func (c *Client) nextPage(cur *url.URL, h http.Header) (*url.URL, error) {
 	}
 	next.Fragment = ""
 	next.RawFragment = ""
+	// Keep the page size we asked for when the link leaves it out.
 	q := next.Query()
-	if q.Get("per_page") == "" {
-		q.Set("per_page", perPage)
+	if pp := cur.Query().Get("per_page"); q.Get("per_page") == "" && pp != "" {
+		q.Set("per_page", pp)
 		next.RawQuery = q.Encode()
 	}
 	return next, nil
+}
+
+// lastPage returns the page number of the Link header's rel="last" target, or 0.
+func lastPage(h http.Header) int {
+	raw := linkRel(h.Values("Link"), "last")
+	if raw == "" {
+		return 0
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		return 0
+	}
+	n, err := strconv.Atoi(u.Query().Get("page"))
+	if err != nil || n < 1 {
+		return 0
+	}
+	return n
 }
 
 // sameOrigin compares scheme, host and port, treating default ports as equal.
@@ -109,13 +185,12 @@ func hostPort(u *url.URL) string {
 	return net.JoinHostPort(u.Hostname(), port)
 }
 
-// linkNext returns the target of the first rel="next" link in the given Link
-// header values, or "".
-func linkNext(values []string) string {
+// linkRel returns the target of the first link of relation rel in the given Link header values, or "".
+func linkRel(values []string, rel string) string {
 	for _, v := range values {
 		for _, l := range parseLinkHeader(v) {
-			for _, rel := range l.rels {
-				if rel == "next" {
+			for _, r := range l.rels {
+				if r == rel {
 					return l.target
 				}
 			}

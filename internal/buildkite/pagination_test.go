@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"net/url"
 	"reflect"
 	"strconv"
 	"strings"
@@ -127,15 +128,18 @@ func TestListAll_foreignHostLinkStaysOnBaseURL(t *testing.T) {
 	}
 }
 
+// forbiddenOnPage2 serves one item on page 1 and a 403 on page 2.
+func forbiddenOnPage2(w http.ResponseWriter, r *http.Request) {
+	if r.URL.Query().Get("page") == "2" {
+		respond(http.StatusForbidden, `{"message":"Forbidden"}`)(w, r)
+		return
+	}
+	w.Header().Set("Link", `<?page=2&per_page=100>; rel="next"`)
+	respond(http.StatusOK, `[{"id":"x"}]`)(w, r)
+}
+
 func TestListAll_errorOnLaterPage(t *testing.T) {
-	s := newStub(t, func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Query().Get("page") == "2" {
-			respond(http.StatusForbidden, `{"message":"Forbidden"}`)(w, r)
-			return
-		}
-		w.Header().Set("Link", `<?page=2&per_page=100>; rel="next"`)
-		respond(http.StatusOK, `[{"id":"x"}]`)(w, r)
-	})
+	s := newStub(t, forbiddenOnPage2)
 	c := newTestClient(t, s.srv.URL)
 	got, err := c.ClusterTokens.List(context.Background(), "c1")
 	if !IsForbidden(err) || got != nil {
@@ -167,8 +171,92 @@ func TestLinkNext(t *testing.T) {
 		{"nextish rel", []string{`<https://a/x>; rel="next-archive"`}, ""},
 	}
 	for _, tc := range cases {
-		if got := linkNext(tc.values); got != tc.want {
-			t.Errorf("%s: linkNext = %q, want %q", tc.name, got, tc.want)
+		if got := linkRel(tc.values, "next"); got != tc.want {
+			t.Errorf("%s: linkRel = %q, want %q", tc.name, got, tc.want)
 		}
+	}
+}
+
+func TestListEach_stopsEarlyWithoutFetchingMorePages(t *testing.T) {
+	s := newStub(t, pagedClusters(5))
+	c := newTestClient(t, s.srv.URL)
+	var got []string
+	for cl, err := range c.Clusters.Each(context.Background(), ListOptions{}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, cl.ID)
+		if cl.ID == "c3" {
+			break
+		}
+	}
+	if !reflect.DeepEqual(got, []string{"c1", "c2", "c3"}) || s.count() != 2 {
+		t.Errorf("got %v after %d requests, want c1..c3 from 2 pages", got, s.count())
+	}
+}
+
+func TestListEach_limitSetsPageSizeAndStops(t *testing.T) {
+	s := newStub(t, pagedClusters(5))
+	c := newTestClient(t, s.srv.URL)
+	q := url.Values{"name": {"Primary Cluster"}}
+	var got []string
+	for cl, err := range listEach[Cluster](context.Background(), c, "/v2/organizations/acme/clusters", ListOptions{Query: q, Limit: 3}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, cl.ID)
+	}
+	reqs := s.requests()
+	if !reflect.DeepEqual(got, []string{"c1", "c2", "c3"}) || len(reqs) != 2 {
+		t.Fatalf("got %v after %d requests, want 3 items from 2 pages", got, len(reqs))
+	}
+	if reqs[0].Query != "name=Primary+Cluster&per_page=3" {
+		t.Errorf("first query = %q, want the filter and per_page=3", reqs[0].Query)
+	}
+	if q.Get("per_page") != "" {
+		t.Error("the caller's query was changed")
+	}
+}
+
+func TestListEach_limitOverPageSizeIsCappedAt100(t *testing.T) {
+	s := newStub(t, respond(http.StatusOK, `[{"id":"a"}]`))
+	c := newTestClient(t, s.srv.URL)
+	for _, err := range c.Queues.Each(context.Background(), "c1", ListOptions{Limit: 500}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if q := s.only(t).Query; q != "per_page=100" {
+		t.Errorf("query = %q", q)
+	}
+}
+
+func TestListEach_errorIsYieldedOnce(t *testing.T) {
+	s := newStub(t, forbiddenOnPage2)
+	c := newTestClient(t, s.srv.URL)
+	var items, errs int
+	for tok, err := range c.ClusterTokens.Each(context.Background(), "c1", ListOptions{}) {
+		if err != nil {
+			errs++
+			if !IsForbidden(err) || tok != nil {
+				t.Errorf("yielded %v, %v", tok, err)
+			}
+			continue
+		}
+		items++
+	}
+	if items != 1 || errs != 1 {
+		t.Errorf("%d items and %d errors, want 1 and 1", items, errs)
+	}
+}
+
+func TestLastPage(t *testing.T) {
+	h := http.Header{}
+	if lastPage(h) != 0 {
+		t.Error("no Link: want 0")
+	}
+	h.Set("Link", `<https://a/x?page=2&per_page=100>; rel="next", <https://a/x?page=7&per_page=100>; rel="last"`)
+	if lastPage(h) != 7 {
+		t.Errorf("lastPage = %d, want 7", lastPage(h))
 	}
 }

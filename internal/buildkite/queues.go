@@ -2,6 +2,7 @@ package buildkite
 
 import (
 	"context"
+	"iter"
 	"net/http"
 	"time"
 )
@@ -69,6 +70,15 @@ func (s *QueuesService) List(ctx context.Context, clusterID string) ([]Queue, er
 	return listAll[Queue](ctx, s.client, p, nil)
 }
 
+// Each yields the queues of a cluster page by page; stopping early fetches no further page.
+func (s *QueuesService) Each(ctx context.Context, clusterID string, opts ListOptions) iter.Seq2[*Queue, error] {
+	p, err := s.client.orgPath("clusters", clusterID, "queues")
+	if err != nil {
+		return func(yield func(*Queue, error) bool) { yield(nil, err) }
+	}
+	return listEach[Queue](ctx, s.client, p, opts)
+}
+
 // Get returns one queue of a cluster.
 func (s *QueuesService) Get(ctx context.Context, clusterID, id string) (*Queue, error) {
 	list, err := s.client.orgPath("clusters", clusterID, "queues")
@@ -82,13 +92,19 @@ func (s *QueuesService) Get(ctx context.Context, clusterID, id string) (*Queue, 
 	return readItem(ctx, s.client, list, p, id, func(q *Queue) []string { return []string{q.ID} })
 }
 
-// Create creates a queue in a cluster (the service answers 201).
+// Create creates a queue in a cluster (the service answers 201). When the answer is lost, the queue with
+// the key, if created since the request was sent, is adopted; an older one is not ours to take.
 func (s *QueuesService) Create(ctx context.Context, clusterID string, in QueueCreate) (*Queue, error) {
 	p, err := s.client.orgPath("clusters", clusterID, "queues")
 	if err != nil {
 		return nil, err
 	}
-	return create[Queue](ctx, s.client, p, in)
+	since := time.Now().Add(-createdSinceSlack)
+	return createOrAdopt(ctx, s.client, p, in, func(ctx context.Context) (*Queue, error) {
+		return findCreated(ctx, s.client, p, since,
+			func(q *Queue) *time.Time { return q.CreatedAt },
+			func(q *Queue) bool { return q.Key == in.Key })
+	})
 }
 
 // Update changes a queue with PUT, the form the specification shows.

@@ -133,7 +133,7 @@ func TestRateLimit_pacesAllGoroutines(t *testing.T) {
 	errs := make(chan error, n)
 	for range n {
 		wg.Go(func() {
-			if _, err := c.Clusters.Get(ctx, "c1"); err != nil {
+			if _, err := c.Organizations.Get(ctx); err != nil {
 				errs <- err
 			}
 		})
@@ -190,7 +190,7 @@ func TestRateLimit_observe(t *testing.T) {
 		return r
 	}
 
-	c.observe(resp(200, "RateLimit-Remaining", "3", "RateLimit-Reset", "30"))
+	c.observe(resp(200, "RateLimit-Remaining", "3", "RateLimit-Reset", "2"))
 	if !c.gate.openAt().IsZero() {
 		t.Error("gate closed while requests remain")
 	}
@@ -219,5 +219,22 @@ func TestRateLimit_observe(t *testing.T) {
 	}
 	if at := c.gate.openAt(); at.Before(before.Add(9 * time.Second)) {
 		t.Errorf("429 Retry-After did not close the gate: +%v", at.Sub(before))
+	}
+}
+
+// TestRateLimit_newWindowWithoutAnswersDoesNotStall: when every request of a new window fails without an
+// answer, nothing will tell the window's end; the gate lets the next request go rather than wait forever.
+func TestRateLimit_newWindowWithoutAnswersDoesNotStall(t *testing.T) {
+	g := &rateGate{seen: true, known: true, limit: 2, left: 2}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	for range 2 {
+		if err := g.acquire(ctx); err != nil {
+			t.Fatal(err)
+		}
+		g.release(window{}, true)
+	}
+	if err := g.acquire(ctx); err != nil {
+		t.Fatalf("third request: %v", err)
 	}
 }

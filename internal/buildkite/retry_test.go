@@ -2,11 +2,14 @@ package buildkite
 
 import (
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"errors"
 	"io"
 	"net"
 	"net/http"
-	"net/url"
+	"regexp"
+	"strings"
 	"sync/atomic"
 	"syscall"
 	"testing"
@@ -76,9 +79,10 @@ func TestRetry_POSTNotRetriedOn5xx(t *testing.T) {
 	for _, status := range []int{500, 502, 503, 504} {
 		s := newStub(t, respond(status, `{"message":"oops"}`))
 		c := newTestClient(t, s.srv.URL)
-		_, err := c.Clusters.Create(context.Background(), ClusterCreate{Name: "x"})
-		if StatusCode(err) != status {
-			t.Errorf("%d: error = %v", status, err)
+		// A plain create: the services' creates go on to find out what happened (see TestCreateOrAdopt).
+		_, err := create[Cluster](context.Background(), c, "/v2/organizations/acme/clusters", ClusterCreate{Name: "x"})
+		if StatusCode(err) != status || !isUnknownOutcome(err) {
+			t.Errorf("%d: error = %v, want the status as an unknown outcome", status, err)
 		}
 		if s.count() != 1 {
 			t.Errorf("%d: POST sent %d times, want exactly 1", status, s.count())
@@ -146,8 +150,9 @@ func TestRetry_resetAfterSending(t *testing.T) {
 	t.Run("POST not retried", func(t *testing.T) {
 		s := newStub(t, hangUp)
 		c := newTestClient(t, s.srv.URL)
-		if _, err := c.Clusters.Create(context.Background(), ClusterCreate{Name: "x"}); err == nil {
-			t.Fatal("want an error")
+		_, err := create[Cluster](context.Background(), c, "/v2/organizations/acme/clusters", ClusterCreate{Name: "x"})
+		if err == nil || !isUnknownOutcome(err) {
+			t.Fatalf("error = %v, want an unknown outcome", err)
 		}
 		if s.count() != 1 {
 			t.Errorf("POST sent %d times, want exactly 1", s.count())
@@ -219,64 +224,184 @@ func TestRetry_contextCancelStopsBackoff(t *testing.T) {
 	if s.count() != 1 {
 		t.Errorf("%d requests, want 1", s.count())
 	}
+	if StatusCode(err) != http.StatusInternalServerError {
+		t.Errorf("error = %v, want the last answer kept", err)
+	}
+
+	// Cancelled while waiting, with time left: the error says so and names the last answer.
+	ctx, cancel = context.WithCancel(context.Background())
+	time.AfterFunc(50*time.Millisecond, cancel)
+	_, err = c.Clusters.Get(ctx, "c1")
+	if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "no success after 1 attempt over") ||
+		!strings.Contains(err.Error(), "last answer 500") {
+		t.Errorf("error = %v", err)
+	}
 }
 
-func TestCheckRetry(t *testing.T) {
-	dial := &url.Error{Op: "Post", URL: "http://x", Err: &net.OpError{Op: "dial", Net: "tcp", Err: errors.New("no route to host")}}
-	reset := &url.Error{Op: "Post", URL: "http://x", Err: &net.OpError{Op: "read", Net: "tcp", Err: syscall.ECONNRESET}}
-	refused := &url.Error{Op: "Post", URL: "http://x", Err: syscall.ECONNREFUSED}
-	canceled, cancel := context.WithCancel(context.Background())
-	cancel()
+func TestJudge(t *testing.T) {
+	dial := &net.OpError{Op: "dial", Net: "tcp", Err: errors.New("no route to host")}
+	reset := &net.OpError{Op: "read", Net: "tcp", Err: syscall.ECONNRESET}
+	noHost := &net.OpError{Op: "dial", Net: "tcp", Err: &net.DNSError{Err: "no such host", Name: "x.invalid", IsNotFound: true}}
+	dnsTimeout := &net.OpError{Op: "dial", Net: "tcp", Err: &net.DNSError{Err: "i/o timeout", Name: "x", IsTimeout: true}}
+	x509err := &tls.CertificateVerificationError{Err: x509.UnknownAuthorityError{}}
 
 	cases := []struct {
-		name   string
-		ctx    context.Context
-		method string
-		status int // 0: transport error
-		err    error
-		want   bool
+		name       string
+		repeatable bool
+		status     int // 0: transport error
+		err        error
+		want       verdict
 	}{
-		{"GET 500", nil, "GET", 500, nil, true},
-		{"GET 501", nil, "GET", 501, nil, false},
-		{"GET 404", nil, "GET", 404, nil, false},
-		{"GET 200", nil, "GET", 200, nil, false},
-		{"PUT 502", nil, "PUT", 502, nil, true},
-		{"PATCH 504", nil, "PATCH", 504, nil, true},
-		{"DELETE 503", nil, "DELETE", 503, nil, true},
-		{"POST 500", nil, "POST", 500, nil, false},
-		{"POST 503", nil, "POST", 503, nil, false},
-		{"POST 429", nil, "POST", 429, nil, true},
-		{"POST 422", nil, "POST", 422, nil, false},
-		{"POST dial", nil, "POST", 0, dial, true},
-		{"POST refused", nil, "POST", 0, refused, true},
-		{"POST reset", nil, "POST", 0, reset, false},
-		{"GET reset", nil, "GET", 0, reset, true},
-		{"DELETE reset", nil, "DELETE", 0, reset, true},
-		{"GET scheme mismatch", nil, "GET", 0, &url.Error{Op: "Get", Err: http.ErrSchemeMismatch}, false},
-		{"unknown method reset", nil, "", 0, reset, false},
-		{"GET canceled", canceled, "GET", 0, context.Canceled, false},
-		{"GET 500 canceled", canceled, "GET", 500, nil, false},
-		{"POST 429 canceled", canceled, "POST", 429, nil, false},
+		{"repeatable 500", true, 500, nil, retry},
+		{"repeatable 501", true, 501, nil, done},
+		{"repeatable 404", true, 404, nil, done},
+		{"repeatable 200", true, 200, nil, done},
+		{"repeatable 502", true, 502, nil, retry},
+		{"repeatable 429", true, 429, nil, retry},
+		{"create 500", false, 500, nil, unknown},
+		{"create 503", false, 503, nil, unknown},
+		{"create 429", false, 429, nil, retry},
+		{"create 422", false, 422, nil, done},
+		{"create dial", false, 0, dial, retry},
+		{"create refused", false, 0, syscall.ECONNREFUSED, retry},
+		{"create reset", false, 0, reset, unknown},
+		{"create attempt timeout", false, 0, errAttemptTimeout, unknown},
+		{"repeatable reset", true, 0, reset, retry},
+		{"repeatable attempt timeout", true, 0, errAttemptTimeout, retry},
+		{"unknown host", true, 0, noHost, permanent},
+		{"unknown host, create", false, 0, noHost, permanent},
+		{"DNS timeout", true, 0, dnsTimeout, retry},
+		{"TLS", true, 0, x509err, permanent},
+		{"scheme mismatch", true, 0, http.ErrSchemeMismatch, permanent},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			ctx := tc.ctx
-			if ctx == nil {
-				ctx = context.Background()
-			}
-			// The method stands for the call: only GET, PUT, PATCH and DELETE are repeatable in these cases.
-			ctx = context.WithValue(ctx, repeatableKey{}, tc.method != "" && tc.method != http.MethodPost)
-			var resp *http.Response
-			if tc.status != 0 {
-				resp = &http.Response{StatusCode: tc.status}
-			}
-			got, err := checkRetry(ctx, resp, tc.err)
-			if got != tc.want {
-				t.Errorf("retry = %v, want %v", got, tc.want)
-			}
-			if (tc.ctx != nil) != (err != nil) {
-				t.Errorf("err = %v; only cancellation should return one", err)
+			if got := judge(tc.repeatable, tc.status, tc.err); got != tc.want {
+				t.Errorf("judge = %v, want %v", got, tc.want)
 			}
 		})
+	}
+}
+
+// TestTimeBounds_silentServerFailsWithinDeadline: a service that accepts connections and never answers
+// fails the call at its deadline, and the error says how many attempts were made over how long.
+func TestTimeBounds_silentServerFailsWithinDeadline(t *testing.T) {
+	release := make(chan struct{})
+	s := newStub(t, func(_ http.ResponseWriter, r *http.Request) {
+		select {
+		case <-r.Context().Done():
+		case <-release:
+		}
+	})
+	defer close(release)
+	c := newTestClient(t, s.srv.URL, func(c *Config) {
+		c.MaxRetries = 0 // until the deadline
+		c.AttemptTimeout = 100 * time.Millisecond
+		c.CallTimeout = 450 * time.Millisecond
+	})
+	start := time.Now()
+	_, err := c.Clusters.Get(context.Background(), "x")
+	elapsed := time.Since(start)
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("error = %v, want the deadline", err)
+	}
+	if elapsed > time.Second {
+		t.Errorf("returned after %v, want soon after the 450ms deadline", elapsed)
+	}
+	msg := err.Error()
+	if !regexp.MustCompile(`^GET /v2/organizations/acme/clusters/x: no answer after [3-5] attempts over 4\d\dms: context deadline exceeded$`).MatchString(msg) {
+		t.Errorf("error = %q", msg)
+	}
+	if n := s.count(); n < 3 || n > 5 {
+		t.Errorf("server saw %d attempts, want 3 to 5 (100ms each plus backoff)", n)
+	}
+}
+
+// TestTimeBounds_contextDeadlineWins: a deadline on the caller's context replaces CallTimeout.
+func TestTimeBounds_contextDeadlineWins(t *testing.T) {
+	s := newStub(t, func(_ http.ResponseWriter, r *http.Request) { <-r.Context().Done() })
+	c := newTestClient(t, s.srv.URL, func(c *Config) { c.CallTimeout = time.Hour })
+	ctx, cancel := context.WithTimeout(context.Background(), 150*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	_, err := c.Clusters.Get(ctx, "x")
+	if !errors.Is(err, context.DeadlineExceeded) || time.Since(start) > time.Second {
+		t.Errorf("error %v after %v, want the context's deadline", err, time.Since(start))
+	}
+	if !strings.Contains(err.Error(), "no answer after 1 attempt over") {
+		t.Errorf("error = %q, want the attempt count", err)
+	}
+}
+
+// TestTimeBounds_gateWaitDoesNotUseAttemptTimeout: time spent waiting for the rate-limit window is not
+// part of an attempt, so a short attempt timeout does not fail a call that waited.
+func TestTimeBounds_gateWaitDoesNotUseAttemptTimeout(t *testing.T) {
+	s := newStub(t, respond(http.StatusOK, `{"id":"c1"}`))
+	c := newTestClient(t, s.srv.URL, func(c *Config) { c.AttemptTimeout = 50 * time.Millisecond })
+	c.gate.block(time.Now().Add(150 * time.Millisecond))
+	if _, err := c.Clusters.Get(context.Background(), "c1"); err != nil {
+		t.Fatal(err)
+	}
+	if s.count() != 1 {
+		t.Errorf("%d attempts, want 1", s.count())
+	}
+}
+
+// TestTimeBounds_unknownHostFailsOnFirstAttempt: a host name that does not exist cannot start to exist
+// by retrying.
+func TestTimeBounds_unknownHostFailsOnFirstAttempt(t *testing.T) {
+	ct := &countingTransport{base: http.DefaultTransport.(*http.Transport).Clone()}
+	c := newTestClient(t, "http://api.nowhere.invalid", func(c *Config) {
+		c.MaxRetries = 0
+		c.HTTPClient = &http.Client{Transport: ct}
+	})
+	start := time.Now()
+	_, err := c.Clusters.Get(context.Background(), "x")
+	var dns *net.DNSError
+	if !errors.As(err, &dns) || !dns.IsNotFound {
+		t.Fatalf("error = %v, want a DNS not-found error", err)
+	}
+	if n := ct.n.Load(); n != 1 {
+		t.Errorf("%d attempts, want 1", n)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("took %v", d)
+	}
+}
+
+// TestRetry_untilDeadlineByDefault: with MaxRetries 0 a repeatable call outlasts many failures.
+func TestRetry_untilDeadlineByDefault(t *testing.T) {
+	s := newStub(t, failThen(12, http.StatusBadGateway, `{"id":"c1"}`))
+	c := newTestClient(t, s.srv.URL, func(c *Config) {
+		c.MaxRetries = 0
+		c.RetryWaitMax = 5 * time.Millisecond
+	})
+	if _, err := c.Clusters.Get(context.Background(), "c1"); err != nil {
+		t.Fatal(err)
+	}
+	if s.count() != 13 {
+		t.Errorf("%d attempts, want 13", s.count())
+	}
+}
+
+// TestTimeBounds_attemptTimeoutCoversTheBody: an answer whose body stalls is an attempt that timed out,
+// and a repeatable call is sent again.
+func TestTimeBounds_attemptTimeoutCoversTheBody(t *testing.T) {
+	var seen atomic.Int32
+	s := newStub(t, func(w http.ResponseWriter, r *http.Request) {
+		if seen.Add(1) == 1 {
+			w.Header().Set("Content-Length", "100")
+			w.WriteHeader(http.StatusOK)
+			_, _ = w.Write([]byte(`{"id":`))
+			w.(http.Flusher).Flush()
+			<-r.Context().Done()
+			return
+		}
+		respond(http.StatusOK, `{"id":"c1"}`)(w, r)
+	})
+	c := newTestClient(t, s.srv.URL, func(c *Config) { c.AttemptTimeout = 100 * time.Millisecond })
+	got, err := c.Clusters.Get(context.Background(), "c1")
+	if err != nil || got.ID != "c1" || s.count() != 2 {
+		t.Errorf("got %+v, %v after %d attempts; want c1 on the second", got, err, s.count())
 	}
 }

@@ -107,8 +107,9 @@ func (p *buildkiteProvider) Schema(_ context.Context, _ provider.SchemaRequest, 
 				Optional: true,
 			},
 			"max_retries": schema.Int64Attribute{
-				MarkdownDescription: "How many times a request is retried after a rate limit, a server error or a " +
-					"connection failure, within the operation's timeout. Defaults to 5; 0 disables retries.",
+				MarkdownDescription: "At most how many times a request is retried after a rate limit, a server error or " +
+					"a connection failure. Unset, requests are retried until the operation's timeout (see `timeouts`); " +
+					"0 disables retries.",
 				Optional:   true,
 				Validators: []validator.Int64{int64validator.Between(0, 50)},
 			},
@@ -193,11 +194,12 @@ func (p *buildkiteProvider) Configure(ctx context.Context, req provider.Configur
 		return
 	}
 
-	maxRetries := 5
+	// Unset, a call retries until its operation's timeout, so a burst of faults cannot fail a plan.
+	maxRetries := 0
 	if !cfg.MaxRetries.IsNull() {
 		maxRetries = int(cfg.MaxRetries.ValueInt64())
 		if maxRetries == 0 {
-			maxRetries = -1 // the client reads 0 as "default"
+			maxRetries = -1 // the client reads 0 as "until the deadline"
 		}
 	}
 
@@ -209,6 +211,9 @@ func (p *buildkiteProvider) Configure(ctx context.Context, req provider.Configur
 		Token:        token,
 		UserAgent:    fmt.Sprintf("terraform-provider-buildkite/%s terraform/%s", p.version, req.TerraformVersion),
 		MaxRetries:   maxRetries,
+		Logger:       buildkite.TFLog(),
+		// The client lives for one Terraform command, so a listing may answer the reads of a refresh.
+		ListReadTTL: buildkite.DefaultListReadTTL,
 	})
 	if err != nil {
 		resp.Diagnostics.AddError("Unable to Create Buildkite Client", "The REST client could not be built: "+err.Error())
