@@ -170,7 +170,9 @@ func (g *rateGate) update(w window) {
 	if w.hasRemaining && w.hasReset {
 		end := now.Add(w.reset)
 		g.rollover(now)
-		if !g.known || g.resetAt.IsZero() || !now.Before(g.resetAt) {
+		// A 429 is the service's own word on the window: its reset replaces what other answers said, which
+		// may have named a later end (a proxy's or another limiter's window) and would stall the gate.
+		if w.tooMany || !g.known || g.resetAt.IsZero() || !now.Before(g.resetAt) {
 			g.left, g.resetAt = w.remaining, end
 		} else {
 			// Answers of one window arrive out of order: the lowest count is the latest.

@@ -1,0 +1,67 @@
+package provider
+
+import (
+	"fmt"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+
+	"github.com/ci-rest/terraform-provider-buildkite/internal/fakeserver"
+)
+
+// testClientAgent is the User-Agent of the test's own client; the emulator's faults spare it, so that the
+// checks see the service as it is.
+const testClientAgent = "terraform-provider-buildkite/test"
+
+// count429 counts the requests the emulator answered 429.
+func count429(srv *fakeserver.Server) int64 { return srv.RequestCounts()[http.StatusTooManyRequests] }
+
+// TestAccProvider_pacingDrawsNo429: an apply and a destroy of 60 objects under 20 requests per 5 s: the
+// provider paces itself from the RateLimit-* headers, so the emulator never has to refuse a request.
+func TestAccProvider_pacingDrawsNo429(t *testing.T) {
+	t.Parallel()
+	e := newTestEnvWith(t, fakeserver.Options{RateLimit: 20, RateLimitWindow: 5 * time.Second})
+	if e.live {
+		t.Skip("the rate limit is an emulator setting")
+	}
+	cfg := fmt.Sprintf(`
+resource "buildkite_cluster" "test" {
+  name = %q
+}
+
+resource "buildkite_cluster_queue" "q" {
+  count      = 59
+  cluster_id = buildkite_cluster.test.id
+  key        = "q${count.index}"
+}
+`, e.name("paced"))
+	var served int64
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy: func(s *terraform.State) error {
+			if n := count429(e.server); n != 0 {
+				return fmt.Errorf("the apply and destroy drew %d × 429", n)
+			}
+			return e.checkDestroyed("buildkite_cluster_queue")(s)
+		},
+		Steps: []resource.TestStep{{
+			Config: e.config(cfg),
+			Check: func(*terraform.State) error {
+				for _, n := range e.server.RequestCounts() {
+					served += n
+				}
+				if served < 60 {
+					return fmt.Errorf("only %d requests: the test no longer exceeds the limit", served)
+				}
+				if n := count429(e.server); n != 0 {
+					return fmt.Errorf("the apply drew %d × 429 in %d requests", n, served)
+				}
+				return nil
+			},
+		}},
+	})
+	t.Logf("%d requests for the apply under a limit of 20 per 5s, none refused", served)
+}
