@@ -127,7 +127,8 @@ func (l *registryListResource) List(ctx context.Context, req list.ListRequest, s
 		if !filter.matches(reg.Name) {
 			continue
 		}
-		var m registryModel
+		// team_ids, which no response reports, is null as after an import.
+		m := registryModel{TeamIDs: types.ListNull(types.StringType)}
 		m.fromAPI(reg)
 		items = append(items, found{model: &m, displayName: reg.Name})
 	}
