@@ -22,7 +22,13 @@ var (
 	_ resource.ResourceWithConfigure   = (*registryResource)(nil)
 	_ resource.ResourceWithImportState = (*registryResource)(nil)
 	_ resource.ResourceWithModifyPlan  = (*registryResource)(nil)
+	_ resource.ResourceWithIdentity    = (*registryResource)(nil)
 )
+
+// registryIdentity names a registry for import blocks and terraform query by its slug, as its URLs and
+// package paths do. The slug follows the name, so the identity is mutable: Read and Update keep it current
+// after a rename.
+var registryIdentity = identifiedBy(identityAttr("slug", "The registry's slug, derived from its name."))
 
 // NewRegistryResource returns the buildkite_registry resource.
 func NewRegistryResource() resource.Resource {
@@ -30,11 +36,18 @@ func NewRegistryResource() resource.Resource {
 		create: []string{"write_registries"},
 		update: []string{"write_registries"},
 		delete: []string{"delete_registries"},
-	})}
+	}), resourceIdentity: registryIdentity}
 }
 
 type registryResource struct {
 	resourceBase
+	resourceIdentity
+}
+
+// Metadata names the type and declares the identity mutable: renaming a registry changes its slug.
+func (r *registryResource) Metadata(ctx context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	r.resourceBase.Metadata(ctx, req, resp)
+	resp.ResourceBehavior.MutableIdentity = true
 }
 
 // registryModel is what the data sources show of a registry, with the teams it was created for, which
@@ -168,6 +181,7 @@ func (r *registryResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 }
 
 func (r *registryResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	defer r.identifyCreated(ctx, resp)
 	var plan registryModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	if resp.Diagnostics.HasError() {
@@ -194,6 +208,7 @@ func (r *registryResource) find(ctx context.Context, m *registryModel) (*buildki
 }
 
 func (r *registryResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	defer r.identifyRead(ctx, req, resp)
 	var state registryModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	if resp.Diagnostics.HasError() {
@@ -211,6 +226,7 @@ func (r *registryResource) Read(ctx context.Context, req resource.ReadRequest, r
 }
 
 func (r *registryResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	defer r.identifyUpdated(ctx, resp)
 	var plan, state registryModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
@@ -246,9 +262,9 @@ func (r *registryResource) Delete(ctx context.Context, req resource.DeleteReques
 	r.deleteFailed(ctx, &resp.Diagnostics, err, "registry", state.ident())
 }
 
-// ImportState accepts the registry's slug (or its ID).
+// ImportState accepts the registry's slug (or its ID), as the import ID or as the identity's slug.
 func (r *registryResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	parts, ok := parseImportID(resp, req.ID, keyPart("<registry slug>"))
+	parts, ok := r.importParts(ctx, req, resp, keyPart("<registry slug>"))
 	if !ok {
 		return
 	}

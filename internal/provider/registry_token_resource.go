@@ -20,15 +20,27 @@ var (
 	_ resource.ResourceWithConfigure   = (*registryTokenResource)(nil)
 	_ resource.ResourceWithImportState = (*registryTokenResource)(nil)
 	_ resource.ResourceWithModifyPlan  = (*registryTokenResource)(nil)
+	_ resource.ResourceWithIdentity    = (*registryTokenResource)(nil)
+)
+
+// registryTokenIdentity names a registry token for import blocks and terraform query: the registry by its
+// ID, which a rename keeps, and the token by its ID (a token has nothing else that is unique).
+var registryTokenIdentity = identifiedBy(
+	identityAttr("registry_id", "The ID of the registry the token reads."),
+	identityAttr("id", "The token's ID."),
 )
 
 // NewRegistryTokenResource returns the buildkite_registry_token resource.
 func NewRegistryTokenResource() resource.Resource {
-	return &registryTokenResource{resourceBase: newResourceBase("registry_token", writeScopes("write_registries"))}
+	return &registryTokenResource{
+		resourceBase:     newResourceBase("registry_token", writeScopes("write_registries")),
+		resourceIdentity: registryTokenIdentity,
+	}
 }
 
 type registryTokenResource struct {
 	resourceBase
+	resourceIdentity
 }
 
 type registryTokenModel struct {
@@ -89,6 +101,23 @@ func (r *registryTokenResource) Schema(_ context.Context, _ resource.SchemaReque
 	}
 }
 
+// ModifyPlan checks scopes (the base) and marks the URL unknown when the description changes: the URL names
+// the registry by its slug, which a rename of the registry in the same apply changes, and the update reads it
+// back.
+func (r *registryTokenResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	r.resourceBase.ModifyPlan(ctx, req, resp)
+	if req.State.Raw.IsNull() || req.Plan.Raw.IsNull() || resp.Diagnostics.HasError() {
+		return
+	}
+	var planned, prior types.String
+	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("description"), &planned)...)
+	resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("description"), &prior)...)
+	if resp.Diagnostics.HasError() || planned.Equal(prior) {
+		return
+	}
+	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("url"), types.StringUnknown())...)
+}
+
 // registrySlug finds the slug of the registry with id: token paths name the registry by slug, which a
 // rename changes, while the resource keeps its ID.
 func (r *registryTokenResource) registrySlug(ctx context.Context, id string) (string, error) {
@@ -100,6 +129,7 @@ func (r *registryTokenResource) registrySlug(ctx context.Context, id string) (st
 }
 
 func (r *registryTokenResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	defer r.identifyCreated(ctx, resp)
 	var plan registryTokenModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	if resp.Diagnostics.HasError() {
@@ -123,6 +153,7 @@ func (r *registryTokenResource) Create(ctx context.Context, req resource.CreateR
 }
 
 func (r *registryTokenResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	defer r.identifyRead(ctx, req, resp)
 	var state registryTokenModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	if resp.Diagnostics.HasError() {
@@ -144,6 +175,7 @@ func (r *registryTokenResource) Read(ctx context.Context, req resource.ReadReque
 }
 
 func (r *registryTokenResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	defer r.identifyUpdated(ctx, resp)
 	var plan, state registryTokenModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
@@ -182,9 +214,10 @@ func (r *registryTokenResource) Delete(ctx context.Context, req resource.DeleteR
 	r.deleteFailed(ctx, &resp.Diagnostics, err, "registry token", state.ident())
 }
 
-// ImportState accepts "<registry slug or id>/<token id>".
+// ImportState accepts "<registry slug or id>/<token id>", or the identity's registry_id (which may be the
+// slug too) and id.
 func (r *registryTokenResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	parts, ok := parseImportID(resp, req.ID, keyPart("<registry slug or id>"), uuidPart("<token id>"))
+	parts, ok := r.importParts(ctx, req, resp, keyPart("<registry slug or id>"), uuidPart("<token id>"))
 	if !ok {
 		return
 	}

@@ -23,15 +23,30 @@ var (
 	_ resource.ResourceWithConfigure   = (*testSuiteResource)(nil)
 	_ resource.ResourceWithImportState = (*testSuiteResource)(nil)
 	_ resource.ResourceWithModifyPlan  = (*testSuiteResource)(nil)
+	_ resource.ResourceWithIdentity    = (*testSuiteResource)(nil)
 )
+
+// testSuiteIdentity names a test suite for import blocks and terraform query by its slug, as its URLs do.
+// The slug follows the name, so the identity is mutable: Read and Update keep it current after a rename.
+var testSuiteIdentity = identifiedBy(identityAttr("slug", "The suite's slug, derived from its name."))
 
 // NewTestSuiteResource returns the buildkite_test_suite resource.
 func NewTestSuiteResource() resource.Resource {
-	return &testSuiteResource{resourceBase: newResourceBase("test_suite", writeScopes("write_suites"))}
+	return &testSuiteResource{
+		resourceBase:     newResourceBase("test_suite", writeScopes("write_suites")),
+		resourceIdentity: testSuiteIdentity,
+	}
 }
 
 type testSuiteResource struct {
 	resourceBase
+	resourceIdentity
+}
+
+// Metadata names the type and declares the identity mutable: renaming a suite changes its slug.
+func (r *testSuiteResource) Metadata(ctx context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	r.resourceBase.Metadata(ctx, req, resp)
+	resp.ResourceBehavior.MutableIdentity = true
 }
 
 // testSuiteModel is what the data sources show of a suite, with what only the resource knows: the team it
@@ -145,6 +160,7 @@ func (r *testSuiteResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 }
 
 func (r *testSuiteResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	defer r.identifyCreated(ctx, resp)
 	var plan testSuiteModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	if resp.Diagnostics.HasError() {
@@ -180,6 +196,7 @@ func (m *testSuiteModel) ident() string {
 }
 
 func (r *testSuiteResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	defer r.identifyRead(ctx, req, resp)
 	var state testSuiteModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	if resp.Diagnostics.HasError() {
@@ -197,6 +214,7 @@ func (r *testSuiteResource) Read(ctx context.Context, req resource.ReadRequest, 
 }
 
 func (r *testSuiteResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	defer r.identifyUpdated(ctx, resp)
 	var plan, state testSuiteModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
@@ -236,9 +254,9 @@ func (r *testSuiteResource) Delete(ctx context.Context, req resource.DeleteReque
 	r.deleteFailed(ctx, &resp.Diagnostics, err, "test suite", state.ident())
 }
 
-// ImportState accepts the suite's slug or its ID.
+// ImportState accepts the suite's slug or its ID, as the import ID or as the identity's slug.
 func (r *testSuiteResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	parts, ok := parseImportID(resp, req.ID, keyPart("<test suite slug or id>"))
+	parts, ok := r.importParts(ctx, req, resp, keyPart("<test suite slug or id>"))
 	if !ok {
 		return
 	}
