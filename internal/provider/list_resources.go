@@ -24,6 +24,10 @@ func (p *buildkiteProvider) ListResources(context.Context) []func() list.ListRes
 		NewClusterQueueListResource,
 		NewClusterAgentTokenListResource,
 		NewClusterDefaultQueueListResource,
+		NewTeamListResource,
+		NewTeamMemberListResource,
+		NewPipelineTeamListResource,
+		NewTestSuiteTeamListResource,
 	}
 }
 
