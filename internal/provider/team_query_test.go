@@ -163,9 +163,9 @@ func TestAccTeamMemberResource_query(t *testing.T) {
 				ExpectError: wrapped(`No team matches the ID "0b5e7c1a-2f3d-4e5f-8a9b-1c2d3e4f5a6b"`),
 			},
 			{
+				// A slug is refused at once rather than matching nothing.
 				Query:       true,
 				Config:      e.queryConfig("buildkite_team_member", "slug", fmt.Sprintf("    team_id = %q", s.a.Slug)),
-				// A slug is refused at once rather than matching nothing.
 				ExpectError: regexp.MustCompile(`(?s)team_id.*must be a UUID`),
 			},
 		},
