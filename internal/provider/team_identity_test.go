@@ -4,7 +4,10 @@ import (
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 )
 
 // Import by identity (Terraform 1.12+) of teams and their members, pipeline and suite access;
@@ -36,6 +39,33 @@ func TestAccTeamResource_identity(t *testing.T) {
 			}),
 			identityImportSteps(addr),
 		),
+	})
+}
+
+// TestAccTeamResource_identityBySlug imports with the team's slug in the identity, as the import ID may name
+// it: the identity in state is then the team's UUID.
+func TestAccTeamResource_identityBySlug(t *testing.T) {
+	requireCLI(t, identityCLI)
+	t.Parallel()
+	e := newTestEnv(t)
+	const addr = "buildkite_team.test"
+	tm := e.seedTeam(e.name("identity-slug"))
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		Steps: []resource.TestStep{{
+			Config: e.config(`
+import {
+  to       = buildkite_team.test
+  identity = { id = "` + tm.Slug + `" }
+}
+` + testAccTeamConfig(tm.Name, "visible", "member", false, "")),
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+			},
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectIdentityValue(addr, tfjsonpath.New("id"), knownvalue.StringExact(tm.ID)),
+			},
+		}},
 	})
 }
 
