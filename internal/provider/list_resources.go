@@ -27,6 +27,10 @@ func (p *buildkiteProvider) ListResources(context.Context) []func() list.ListRes
 		NewTestSuiteListResource,
 		NewRegistryListResource,
 		NewRegistryTokenListResource,
+		NewTeamListResource,
+		NewTeamMemberListResource,
+		NewPipelineTeamListResource,
+		NewTestSuiteTeamListResource,
 	}
 }
 

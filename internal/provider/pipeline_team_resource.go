@@ -15,19 +15,31 @@ var (
 	_ resource.Resource                = (*pipelineTeamResource)(nil)
 	_ resource.ResourceWithConfigure   = (*pipelineTeamResource)(nil)
 	_ resource.ResourceWithImportState = (*pipelineTeamResource)(nil)
+	_ resource.ResourceWithIdentity    = (*pipelineTeamResource)(nil)
 	_ resource.ResourceWithModifyPlan  = (*pipelineTeamResource)(nil)
 )
 
 // pipelineAccessLevels are a team's access levels to a pipeline, in the REST API's spelling.
 var pipelineAccessLevels = []string{"read_only", "build_and_read", "manage_build_and_read"}
 
+// pipelineTeamIdentity names a team's access to a pipeline by its two sides, for import blocks and
+// terraform query.
+var pipelineTeamIdentity = identifiedBy(
+	identityAttr("team_id", "The UUID of the team."),
+	identityAttr("pipeline_id", "The UUID of the pipeline."),
+)
+
 // NewPipelineTeamResource returns the buildkite_pipeline_team resource.
 func NewPipelineTeamResource() resource.Resource {
-	return &pipelineTeamResource{resourceBase: newResourceBase("pipeline_team", writeScopes("write_teams"))}
+	return &pipelineTeamResource{
+		resourceBase:     newResourceBase("pipeline_team", writeScopes("write_teams")),
+		resourceIdentity: pipelineTeamIdentity,
+	}
 }
 
 type pipelineTeamResource struct {
 	resourceBase
+	resourceIdentity
 }
 
 type pipelineTeamModel struct {
@@ -75,6 +87,7 @@ func (m *pipelineTeamModel) ident() string {
 }
 
 func (r *pipelineTeamResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	defer r.identifyCreated(ctx, resp)
 	var plan pipelineTeamModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	if resp.Diagnostics.HasError() {
@@ -102,6 +115,7 @@ func (r *pipelineTeamResource) Create(ctx context.Context, req resource.CreateRe
 }
 
 func (r *pipelineTeamResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	defer r.identifyRead(ctx, req, resp)
 	var state pipelineTeamModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	if resp.Diagnostics.HasError() {
@@ -119,6 +133,7 @@ func (r *pipelineTeamResource) Read(ctx context.Context, req resource.ReadReques
 }
 
 func (r *pipelineTeamResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	defer r.identifyUpdated(ctx, resp)
 	var plan pipelineTeamModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	if resp.Diagnostics.HasError() {
@@ -147,10 +162,10 @@ func (r *pipelineTeamResource) Delete(ctx context.Context, req resource.DeleteRe
 	r.deleteFailed(ctx, &resp.Diagnostics, err, "pipeline team", state.ident())
 }
 
-// ImportState accepts "<team id or slug>/<pipeline id or slug>"; the pipeline is looked up among the
-// team's pipelines.
+// ImportState accepts, as an import ID or as the identity, "<team id or slug>/<pipeline id or slug>"; the
+// pipeline is looked up among the team's pipelines.
 func (r *pipelineTeamResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	parts, ok := parseImportID(resp, req.ID, keyPart("<team id or slug>"), keyPart("<pipeline id or slug>"))
+	parts, ok := r.importParts(ctx, req, resp, keyPart("<team id or slug>"), keyPart("<pipeline id or slug>"))
 	if !ok {
 		return
 	}

@@ -15,16 +15,27 @@ var (
 	_ resource.Resource                = (*teamMemberResource)(nil)
 	_ resource.ResourceWithConfigure   = (*teamMemberResource)(nil)
 	_ resource.ResourceWithImportState = (*teamMemberResource)(nil)
+	_ resource.ResourceWithIdentity    = (*teamMemberResource)(nil)
 	_ resource.ResourceWithModifyPlan  = (*teamMemberResource)(nil)
+)
+
+// teamMemberIdentity names a team membership by its two sides, for import blocks and terraform query.
+var teamMemberIdentity = identifiedBy(
+	identityAttr("team_id", "The UUID of the team."),
+	identityAttr("user_id", "The UUID of the user."),
 )
 
 // NewTeamMemberResource returns the buildkite_team_member resource.
 func NewTeamMemberResource() resource.Resource {
-	return &teamMemberResource{resourceBase: newResourceBase("team_member", writeScopes("write_teams"))}
+	return &teamMemberResource{
+		resourceBase:     newResourceBase("team_member", writeScopes("write_teams")),
+		resourceIdentity: teamMemberIdentity,
+	}
 }
 
 type teamMemberResource struct {
 	resourceBase
+	resourceIdentity
 }
 
 type teamMemberModel struct {
@@ -71,6 +82,7 @@ func (m *teamMemberModel) ident() string {
 }
 
 func (r *teamMemberResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	defer r.identifyCreated(ctx, resp)
 	var plan teamMemberModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	if resp.Diagnostics.HasError() {
@@ -98,6 +110,7 @@ func (r *teamMemberResource) Create(ctx context.Context, req resource.CreateRequ
 }
 
 func (r *teamMemberResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	defer r.identifyRead(ctx, req, resp)
 	var state teamMemberModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	if resp.Diagnostics.HasError() {
@@ -115,6 +128,7 @@ func (r *teamMemberResource) Read(ctx context.Context, req resource.ReadRequest,
 }
 
 func (r *teamMemberResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	defer r.identifyUpdated(ctx, resp)
 	var plan teamMemberModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	if resp.Diagnostics.HasError() {
@@ -143,9 +157,9 @@ func (r *teamMemberResource) Delete(ctx context.Context, req resource.DeleteRequ
 	r.deleteFailed(ctx, &resp.Diagnostics, err, "team member", state.ident())
 }
 
-// ImportState accepts "<team id or slug>/<user id>".
+// ImportState accepts, as an import ID or as the identity, "<team id or slug>/<user id>".
 func (r *teamMemberResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	parts, ok := parseImportID(resp, req.ID, keyPart("<team id or slug>"), uuidPart("<user id>"))
+	parts, ok := r.importParts(ctx, req, resp, keyPart("<team id or slug>"), uuidPart("<user id>"))
 	if !ok {
 		return
 	}

@@ -20,6 +20,7 @@ var (
 	_ resource.Resource                = (*teamResource)(nil)
 	_ resource.ResourceWithConfigure   = (*teamResource)(nil)
 	_ resource.ResourceWithImportState = (*teamResource)(nil)
+	_ resource.ResourceWithIdentity    = (*teamResource)(nil)
 	_ resource.ResourceWithModifyPlan  = (*teamResource)(nil)
 )
 
@@ -29,13 +30,21 @@ var (
 	teamMemberRoles = []string{"member", "maintainer"}
 )
 
+// teamIdentity names a team for import blocks and terraform query by its UUID, which stays when the team
+// is renamed (its slug does not).
+var teamIdentity = identifiedBy(identityAttr("id", "The team's UUID."))
+
 // NewTeamResource returns the buildkite_team resource.
 func NewTeamResource() resource.Resource {
-	return &teamResource{resourceBase: newResourceBase("team", writeScopes("write_teams"))}
+	return &teamResource{
+		resourceBase:     newResourceBase("team", writeScopes("write_teams")),
+		resourceIdentity: teamIdentity,
+	}
 }
 
 type teamResource struct {
 	resourceBase
+	resourceIdentity
 }
 
 type teamModel struct {
@@ -150,6 +159,7 @@ func (slugFollowsName) PlanModifyString(ctx context.Context, req planmodifier.St
 }
 
 func (r *teamResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	defer r.identifyCreated(ctx, resp)
 	var plan teamModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	if resp.Diagnostics.HasError() {
@@ -167,6 +177,7 @@ func (r *teamResource) Create(ctx context.Context, req resource.CreateRequest, r
 }
 
 func (r *teamResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	defer r.identifyRead(ctx, req, resp)
 	var state teamModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	if resp.Diagnostics.HasError() {
@@ -184,6 +195,7 @@ func (r *teamResource) Read(ctx context.Context, req resource.ReadRequest, resp 
 }
 
 func (r *teamResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	defer r.identifyUpdated(ctx, resp)
 	var plan teamModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	if resp.Diagnostics.HasError() {
@@ -212,9 +224,9 @@ func (r *teamResource) Delete(ctx context.Context, req resource.DeleteRequest, r
 	r.deleteFailed(ctx, &resp.Diagnostics, err, "team", state.ID.ValueString())
 }
 
-// ImportState accepts the team's UUID or its slug.
+// ImportState accepts the team's UUID or its slug, as an import ID or as the identity's id.
 func (r *teamResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	parts, ok := parseImportID(resp, req.ID, keyPart("<team id or slug>"))
+	parts, ok := r.importParts(ctx, req, resp, keyPart("<team id or slug>"))
 	if !ok {
 		return
 	}

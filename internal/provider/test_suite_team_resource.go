@@ -16,16 +16,28 @@ var (
 	_ resource.Resource                = (*testSuiteTeamResource)(nil)
 	_ resource.ResourceWithConfigure   = (*testSuiteTeamResource)(nil)
 	_ resource.ResourceWithImportState = (*testSuiteTeamResource)(nil)
+	_ resource.ResourceWithIdentity    = (*testSuiteTeamResource)(nil)
 	_ resource.ResourceWithModifyPlan  = (*testSuiteTeamResource)(nil)
+)
+
+// testSuiteTeamIdentity names a team's access to a test suite by its two sides, for import blocks and
+// terraform query.
+var testSuiteTeamIdentity = identifiedBy(
+	identityAttr("team_id", "The UUID of the team."),
+	identityAttr("test_suite_id", "The UUID of the test suite."),
 )
 
 // NewTestSuiteTeamResource returns the buildkite_test_suite_team resource.
 func NewTestSuiteTeamResource() resource.Resource {
-	return &testSuiteTeamResource{resourceBase: newResourceBase("test_suite_team", writeScopes("write_teams"))}
+	return &testSuiteTeamResource{
+		resourceBase:     newResourceBase("test_suite_team", writeScopes("write_teams")),
+		resourceIdentity: testSuiteTeamIdentity,
+	}
 }
 
 type testSuiteTeamResource struct {
 	resourceBase
+	resourceIdentity
 }
 
 type testSuiteTeamModel struct {
@@ -74,6 +86,7 @@ func (m *testSuiteTeamModel) ident() string {
 }
 
 func (r *testSuiteTeamResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	defer r.identifyCreated(ctx, resp)
 	var plan testSuiteTeamModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	if resp.Diagnostics.HasError() {
@@ -103,6 +116,7 @@ func (r *testSuiteTeamResource) Create(ctx context.Context, req resource.CreateR
 }
 
 func (r *testSuiteTeamResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	defer r.identifyRead(ctx, req, resp)
 	var state testSuiteTeamModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	if resp.Diagnostics.HasError() {
@@ -120,6 +134,7 @@ func (r *testSuiteTeamResource) Read(ctx context.Context, req resource.ReadReque
 }
 
 func (r *testSuiteTeamResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	defer r.identifyUpdated(ctx, resp)
 	var plan testSuiteTeamModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	if resp.Diagnostics.HasError() {
@@ -149,10 +164,10 @@ func (r *testSuiteTeamResource) Delete(ctx context.Context, req resource.DeleteR
 	r.deleteFailed(ctx, &resp.Diagnostics, err, "test suite team", state.ident())
 }
 
-// ImportState accepts "<team id or slug>/<suite id or slug>"; the suite is looked up among the team's
-// suites.
+// ImportState accepts, as an import ID or as the identity, "<team id or slug>/<suite id or slug>"; the suite
+// is looked up among the team's suites.
 func (r *testSuiteTeamResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	parts, ok := parseImportID(resp, req.ID, keyPart("<team id or slug>"), keyPart("<suite id or slug>"))
+	parts, ok := r.importParts(ctx, req, resp, keyPart("<team id or slug>"), keyPart("<suite id or slug>"))
 	if !ok {
 		return
 	}
