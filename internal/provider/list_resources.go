@@ -24,6 +24,9 @@ func (p *buildkiteProvider) ListResources(context.Context) []func() list.ListRes
 		NewClusterQueueListResource,
 		NewClusterAgentTokenListResource,
 		NewClusterDefaultQueueListResource,
+		NewPipelineListResource,
+		NewPipelineTemplateListResource,
+		NewOrganizationRuleListResource,
 	}
 }
 
