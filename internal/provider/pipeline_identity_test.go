@@ -67,15 +67,9 @@ func TestAccPipelineResource_identity(t *testing.T) {
 }
 
 // TestAccPipelineResource_identityInvalid imports with an identity that names no pipeline: refused at plan
-// time, naming the slug.
+// time.
 func TestAccPipelineResource_identityInvalid(t *testing.T) {
-	requireCLI(t, identityCLI)
-	t.Parallel()
-	e := newTestEnv(t)
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
-		Steps: []resource.TestStep{{
-			Config: e.config(`
+	identityImportRefused(t, `
 import {
   to       = buildkite_pipeline.test
   identity = {
@@ -87,11 +81,7 @@ resource "buildkite_pipeline" "test" {
   name       = "No such pipeline"
   repository = "https://github.com/acme/app.git"
 }
-`),
-			PlanOnly:    true,
-			ExpectError: wrapped(`Unable to Import Pipeline`),
-		}},
-	})
+`, `Unable to Import Pipeline`)
 }
 
 func TestAccPipelineTemplateResource_identity(t *testing.T) {
@@ -123,13 +113,7 @@ func TestAccPipelineTemplateResource_identity(t *testing.T) {
 
 // TestAccPipelineTemplateResource_identityInvalid: an identity whose id is not a UUID is refused, naming it.
 func TestAccPipelineTemplateResource_identityInvalid(t *testing.T) {
-	requireCLI(t, identityCLI)
-	t.Parallel()
-	e := newTestEnv(t)
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
-		Steps: []resource.TestStep{{
-			Config: e.config(`
+	identityImportRefused(t, `
 import {
   to       = buildkite_pipeline_template.test
   identity = {
@@ -141,9 +125,22 @@ resource "buildkite_pipeline_template" "test" {
   name          = "standard"
   configuration = "steps: []"
 }
-`),
+`, `id (<pipeline template UUID>) "standard" is not a UUID`)
+}
+
+// identityImportRefused plans config, whose import block names an identity, and expects the error
+// message.
+func identityImportRefused(t *testing.T, config, message string) {
+	t.Helper()
+	requireCLI(t, identityCLI)
+	t.Parallel()
+	e := newTestEnv(t)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		Steps: []resource.TestStep{{
+			Config:      e.config(config),
 			PlanOnly:    true,
-			ExpectError: wrapped(`id (<pipeline template UUID>) "standard" is not a UUID`),
+			ExpectError: wrapped(message),
 		}},
 	})
 }

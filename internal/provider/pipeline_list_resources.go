@@ -22,7 +22,7 @@ import (
 
 var (
 	_ list.ListResourceWithConfigure = (*pipelineListResource)(nil)
-	_ list.ListResourceWithConfigure = (*pipelineTemplateListResource)(nil)
+	_ list.ListResourceWithConfigure = (*namedList[buildkite.PipelineTemplate])(nil)
 	_ list.ListResourceWithConfigure = (*organizationRuleListResource)(nil)
 )
 
@@ -118,23 +118,44 @@ func (l *pipelineListResource) List(ctx context.Context, req list.ListRequest, s
 
 // NewPipelineTemplateListResource returns the buildkite_pipeline_template list resource.
 func NewPipelineTemplateListResource() list.ListResource {
-	return &pipelineTemplateListResource{listBase: newListBase("pipeline_template", pipelineTemplateIdentity)}
+	return &namedList[buildkite.PipelineTemplate]{
+		listBase:    newListBase("pipeline_template", pipelineTemplateIdentity),
+		what:        "pipeline templates",
+		description: "Finds the pipeline templates the token may see (admins see every one), shown by name.",
+		list: func(ctx context.Context, c *buildkite.Client) ([]buildkite.PipelineTemplate, error) {
+			return c.PipelineTemplates.List(ctx)
+		},
+		name: func(t *buildkite.PipelineTemplate) string { return t.Name },
+		model: func(t *buildkite.PipelineTemplate) any {
+			var m pipelineTemplateModel
+			m.fromAPI(t, nil)
+			return &m
+		},
+	}
 }
 
-type pipelineTemplateListResource struct {
+// namedList is the list resource of a kind the organization lists in one collection and a person knows by
+// name: it has one filter, name, and shows each object by its name.
+type namedList[T any] struct {
 	listBase
+	what        string // "pipeline templates"
+	description string
+	list        func(ctx context.Context, c *buildkite.Client) ([]T, error)
+	name        func(*T) string
+	// model is the resource's model of one object, as Read leaves it after an import.
+	model func(*T) any
 }
 
-type pipelineTemplateListFilter struct {
+type namedListFilter struct {
 	Name types.String `tfsdk:"name"`
 }
 
-func (l *pipelineTemplateListResource) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
+func (l *namedList[T]) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
 	resp.Schema = schema.Schema{
-		MarkdownDescription: "Finds the pipeline templates the token may see (admins see every one), shown by name.",
+		MarkdownDescription: l.description,
 		Attributes: map[string]schema.Attribute{
 			"name": schema.StringAttribute{
-				MarkdownDescription: "Only templates with this name (compared without regard to case). Unset, every template.",
+				MarkdownDescription: fmt.Sprintf("Only the %s with this name (compared without regard to case). Unset, all of them.", l.what),
 				Optional:            true,
 				Validators:          []validator.String{notBlank()},
 			},
@@ -142,30 +163,27 @@ func (l *pipelineTemplateListResource) ListResourceConfigSchema(_ context.Contex
 	}
 }
 
-func (l *pipelineTemplateListResource) List(ctx context.Context, req list.ListRequest, stream *list.ListResultsStream) {
-	var filter pipelineTemplateListFilter
+func (l *namedList[T]) List(ctx context.Context, req list.ListRequest, stream *list.ListResultsStream) {
+	var filter namedListFilter
 	if diags := req.Config.Get(ctx, &filter); diags.HasError() {
 		listFailed(stream, diags)
 		return
 	}
 	callCtx, cancel := l.timeout(ctx, opRead)
 	defer cancel()
-	all, err := l.client().PipelineTemplates.List(callCtx)
+	all, err := l.list(callCtx, l.client())
 	if err != nil {
 		var diags diag.Diagnostics
-		addAPIError(&diags, "list", "pipeline templates", "", err)
+		addAPIError(&diags, "list", l.what, "", err)
 		listFailed(stream, diags)
 		return
 	}
 	var items []found
 	for i := range all {
-		t := &all[i]
-		if !filter.Name.IsNull() && !strings.EqualFold(t.Name, filter.Name.ValueString()) {
-			continue
+		name := l.name(&all[i])
+		if filter.Name.IsNull() || strings.EqualFold(name, filter.Name.ValueString()) {
+			items = append(items, found{model: l.model(&all[i]), displayName: name})
 		}
-		var m pipelineTemplateModel
-		m.fromAPI(t, nil)
-		items = append(items, found{model: &m, displayName: t.Name})
 	}
 	stream.Results = l.results(ctx, req, items)
 }
