@@ -31,6 +31,9 @@ func (p *buildkiteProvider) ListResources(context.Context) []func() list.ListRes
 		NewTeamMemberListResource,
 		NewPipelineTeamListResource,
 		NewTestSuiteTeamListResource,
+		NewPipelineListResource,
+		NewPipelineTemplateListResource,
+		NewOrganizationRuleListResource,
 	}
 }
 

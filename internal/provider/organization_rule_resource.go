@@ -24,15 +24,24 @@ var (
 	_ resource.ResourceWithConfigure   = (*organizationRuleResource)(nil)
 	_ resource.ResourceWithImportState = (*organizationRuleResource)(nil)
 	_ resource.ResourceWithModifyPlan  = (*organizationRuleResource)(nil)
+	_ resource.ResourceWithIdentity    = (*organizationRuleResource)(nil)
 )
+
+// organizationRuleIdentity names a rule for import blocks and terraform query: its UUID, since a rule has
+// no name.
+var organizationRuleIdentity = identifiedBy(identityAttr("id", "The rule's UUID."))
 
 // NewOrganizationRuleResource returns the buildkite_organization_rule resource.
 func NewOrganizationRuleResource() resource.Resource {
-	return &organizationRuleResource{resourceBase: newResourceBase("organization_rule", writeScopes("write_rules"))}
+	return &organizationRuleResource{
+		resourceBase:     newResourceBase("organization_rule", writeScopes("write_rules")),
+		resourceIdentity: organizationRuleIdentity,
+	}
 }
 
 type organizationRuleResource struct {
 	resourceBase
+	resourceIdentity
 }
 
 // organizationRuleModel is the rule's state; the data sources show the same attributes.
@@ -190,6 +199,7 @@ func (r *organizationRuleResource) sameRuleValue(ctx context.Context, value stri
 }
 
 func (r *organizationRuleResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	defer r.identifyCreated(ctx, resp)
 	var plan organizationRuleModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	if resp.Diagnostics.HasError() {
@@ -213,6 +223,7 @@ func (r *organizationRuleResource) Create(ctx context.Context, req resource.Crea
 }
 
 func (r *organizationRuleResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	defer r.identifyRead(ctx, req, resp)
 	var prior organizationRuleModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &prior)...)
 	if resp.Diagnostics.HasError() {
@@ -233,6 +244,7 @@ func (r *organizationRuleResource) Read(ctx context.Context, req resource.ReadRe
 // Update is never called with a change the service would need to hear of: type and value replace the rule.
 // It only takes on the plan, as when value is written in another form that means the same.
 func (r *organizationRuleResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	defer r.identifyUpdated(ctx, resp)
 	var plan organizationRuleModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
@@ -252,7 +264,7 @@ func (r *organizationRuleResource) Delete(ctx context.Context, req resource.Dele
 
 // ImportState takes the rule's UUID; value is rebuilt from the rule's source and target UUIDs.
 func (r *organizationRuleResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	values, ok := parseImportID(resp, req.ID, uuidPart("<rule UUID>"))
+	values, ok := r.importParts(ctx, req, resp, uuidPart("<rule UUID>"))
 	if !ok {
 		return
 	}

@@ -28,15 +28,30 @@ var (
 	_ resource.ResourceWithConfigure   = (*pipelineResource)(nil)
 	_ resource.ResourceWithImportState = (*pipelineResource)(nil)
 	_ resource.ResourceWithModifyPlan  = (*pipelineResource)(nil)
+	_ resource.ResourceWithIdentity    = (*pipelineResource)(nil)
 )
+
+// pipelineIdentity names a pipeline for import blocks and terraform query by its slug, which is what a
+// person sees in its URLs. A rename changes the slug, so the identity is mutable and Read keeps it current.
+var pipelineIdentity = identifiedBy(identityAttr("slug", "The pipeline's slug, as in its URLs."))
 
 // NewPipelineResource returns the buildkite_pipeline resource.
 func NewPipelineResource() resource.Resource {
-	return &pipelineResource{resourceBase: newResourceBase("pipeline", writeScopes("write_pipelines"))}
+	return &pipelineResource{
+		resourceBase:     newResourceBase("pipeline", writeScopes("write_pipelines")),
+		resourceIdentity: pipelineIdentity,
+	}
 }
 
 type pipelineResource struct {
 	resourceBase
+	resourceIdentity
+}
+
+// Metadata declares the identity mutable: the slug follows a rename, inside Terraform or outside it.
+func (r *pipelineResource) Metadata(ctx context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	r.resourceBase.Metadata(ctx, req, resp)
+	resp.ResourceBehavior.MutableIdentity = true
 }
 
 // pipelineModel is the resource's state: the shared fields and those only a configuration has.
@@ -405,6 +420,7 @@ func (r *pipelineResource) checkStepsMatchTemplate(ctx context.Context, config p
 }
 
 func (r *pipelineResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	defer r.identifyCreated(ctx, resp)
 	var plan pipelineModel
 	var settings types.Object
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
@@ -451,6 +467,7 @@ type stateSetter interface {
 }
 
 func (r *pipelineResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	defer r.identifyRead(ctx, req, resp)
 	var state pipelineModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	if resp.Diagnostics.HasError() {
@@ -468,6 +485,7 @@ func (r *pipelineResource) Read(ctx context.Context, req resource.ReadRequest, r
 }
 
 func (r *pipelineResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	defer r.identifyUpdated(ctx, resp)
 	var plan, state pipelineModel
 	var settings types.Object
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
@@ -579,9 +597,10 @@ func (r *pipelineResource) Delete(ctx context.Context, req resource.DeleteReques
 	r.deleteFailed(ctx, &resp.Diagnostics, err, "pipeline", state.Slug.ValueString())
 }
 
-// ImportState takes a slug or a UUID; Read then fills in everything else.
+// ImportState takes a slug or a UUID, from the import ID or the identity's slug; Read then fills in
+// everything else.
 func (r *pipelineResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	values, ok := parseImportID(resp, req.ID, keyPart("<pipeline slug or UUID>"))
+	values, ok := r.importParts(ctx, req, resp, keyPart("<pipeline slug or UUID>"))
 	if !ok {
 		return
 	}

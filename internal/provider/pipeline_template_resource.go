@@ -22,17 +22,24 @@ var (
 	_ resource.ResourceWithConfigure   = (*pipelineTemplateResource)(nil)
 	_ resource.ResourceWithImportState = (*pipelineTemplateResource)(nil)
 	_ resource.ResourceWithModifyPlan  = (*pipelineTemplateResource)(nil)
+	_ resource.ResourceWithIdentity    = (*pipelineTemplateResource)(nil)
 )
+
+// pipelineTemplateIdentity names a pipeline template for import blocks and terraform query: its UUID,
+// since a name can change and need not be unique.
+var pipelineTemplateIdentity = identifiedBy(identityAttr("id", "The pipeline template's UUID."))
 
 // NewPipelineTemplateResource returns the buildkite_pipeline_template resource.
 func NewPipelineTemplateResource() resource.Resource {
 	return &pipelineTemplateResource{
-		resourceBase: newResourceBase("pipeline_template", writeScopes("write_pipeline_templates")),
+		resourceBase:     newResourceBase("pipeline_template", writeScopes("write_pipeline_templates")),
+		resourceIdentity: pipelineTemplateIdentity,
 	}
 }
 
 type pipelineTemplateResource struct {
 	resourceBase
+	resourceIdentity
 }
 
 // pipelineTemplateModel is the template's state; the data sources show the same attributes.
@@ -131,6 +138,7 @@ func (r *pipelineTemplateResource) ModifyPlan(ctx context.Context, req resource.
 }
 
 func (r *pipelineTemplateResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	defer r.identifyCreated(ctx, resp)
 	var plan pipelineTemplateModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	if resp.Diagnostics.HasError() {
@@ -154,6 +162,7 @@ func (r *pipelineTemplateResource) Create(ctx context.Context, req resource.Crea
 }
 
 func (r *pipelineTemplateResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	defer r.identifyRead(ctx, req, resp)
 	var prior pipelineTemplateModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &prior)...)
 	if resp.Diagnostics.HasError() {
@@ -172,6 +181,7 @@ func (r *pipelineTemplateResource) Read(ctx context.Context, req resource.ReadRe
 }
 
 func (r *pipelineTemplateResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	defer r.identifyUpdated(ctx, resp)
 	var plan, prior pipelineTemplateModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	resp.Diagnostics.Append(req.State.Get(ctx, &prior)...)
@@ -250,7 +260,7 @@ func (r *pipelineTemplateResource) templateUsers(ctx context.Context, id string)
 
 // ImportState takes the template's UUID.
 func (r *pipelineTemplateResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	values, ok := parseImportID(resp, req.ID, uuidPart("<pipeline template UUID>"))
+	values, ok := r.importParts(ctx, req, resp, uuidPart("<pipeline template UUID>"))
 	if !ok {
 		return
 	}
