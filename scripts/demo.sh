@@ -3,6 +3,9 @@
 # plan is empty, destroys, and exits non-zero on any failure.
 set -euo pipefail
 
+# TF_CLI runs the demo with another CLI, such as OpenTofu (make demo-tofu).
+tf=${TF_CLI:-terraform}
+
 root=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d)
 emulator_pid=""
@@ -36,6 +39,7 @@ cat >"$work/terraformrc" <<RC
 provider_installation {
   dev_overrides {
     "registry.terraform.io/ci-rest/buildkite" = "$work/bin"
+    "registry.opentofu.org/ci-rest/buildkite" = "$work/bin"
   }
   direct {}
 }
@@ -50,14 +54,14 @@ export BUILDKITE_ORGANIZATION_SLUG=demo
 cp -R "$root/examples/demo" "$work/demo"
 cd "$work/demo"
 
-echo "==> terraform apply"
-terraform apply -auto-approve -input=false -no-color
+echo "==> $tf apply"
+"$tf" apply -auto-approve -input=false -no-color
 echo "==> outputs"
-terraform output -no-color
+"$tf" output -no-color
 
-echo "==> terraform plan (must be empty)"
+echo "==> $tf plan (must be empty)"
 set +e
-terraform plan -detailed-exitcode -input=false -no-color
+"$tf" plan -detailed-exitcode -input=false -no-color
 code=$?
 set -e
 if [[ $code -ne 0 ]]; then
@@ -65,6 +69,6 @@ if [[ $code -ne 0 ]]; then
   exit 1
 fi
 
-echo "==> terraform destroy"
-terraform destroy -auto-approve -input=false -no-color
+echo "==> $tf destroy"
+"$tf" destroy -auto-approve -input=false -no-color
 echo "==> demo passed"
