@@ -75,7 +75,11 @@ func (p *buildkiteProvider) Metadata(_ context.Context, _ provider.MetadataReque
 func (p *buildkiteProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *provider.SchemaResponse) {
 	duration := []validator.String{durationValidator{}}
 	resp.Schema = schema.Schema{
-		MarkdownDescription: "Manage Buildkite clusters, queues and agent tokens through the REST API. " +
+		MarkdownDescription: "Manage Buildkite through its REST API: clusters with their queues, agent tokens and default " +
+			"queues; teams, their members and their access to pipelines and test suites; pipelines, pipeline templates " +
+			"and organization rules; test suites; package registries and their tokens. Data sources read the " +
+			"organization, its members, teams, clusters, pipelines, templates, rules, suites, flaky tests, " +
+			"registries, builds and agent metrics. " +
 			"Configurations written for the official provider need only their `source` changed: " +
 			"`rest_url`, `graphql_url`, `archive_pipeline_on_delete` and `timeouts` are accepted as it spells them.",
 		Attributes: map[string]schema.Attribute{
