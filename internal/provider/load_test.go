@@ -12,10 +12,6 @@ import (
 	"github.com/ci-rest/terraform-provider-buildkite/internal/fakeserver"
 )
 
-// testClientAgent is the User-Agent of the test's own client; the emulator's faults spare it, so that the
-// checks see the service as it is.
-const testClientAgent = "terraform-provider-buildkite/test"
-
 // count429 counts the requests the emulator answered 429.
 func count429(srv *fakeserver.Server) int64 { return srv.RequestCounts()[http.StatusTooManyRequests] }
 
