@@ -86,7 +86,9 @@ func TestReadItem_listingEqualsGetEveryKind(t *testing.T) {
 	assertListMatchesGet(t, c, org+"/pipelines", func(x *Pipeline) string { return org + "/pipelines/" + x.Slug },
 		func(ctx context.Context, x *Pipeline) (*Pipeline, error) { return c.Pipelines.Get(ctx, x.Slug) })
 	assertListMatchesGet(t, c, org+"/pipeline-templates", func(x *PipelineTemplate) string { return org + "/pipeline-templates/" + x.UUID },
-		func(ctx context.Context, x *PipelineTemplate) (*PipelineTemplate, error) { return c.PipelineTemplates.Get(ctx, x.UUID) })
+		func(ctx context.Context, x *PipelineTemplate) (*PipelineTemplate, error) {
+			return c.PipelineTemplates.Get(ctx, x.UUID)
+		})
 	assertListMatchesGet(t, c, org+"/rules", func(x *Rule) string { return org + "/rules/" + x.UUID },
 		func(ctx context.Context, x *Rule) (*Rule, error) { return c.Rules.Get(ctx, x.UUID) })
 	analytics := "/v2/analytics/organizations/acme/suites"
@@ -102,12 +104,16 @@ func TestReadItem_listingEqualsGetEveryKind(t *testing.T) {
 		})
 	teamPath := org + "/teams/" + team.ID
 	assertListMatchesGet(t, c, teamPath+"/members", func(x *TeamMember) string { return teamPath + "/members/" + x.UserID },
-		func(ctx context.Context, x *TeamMember) (*TeamMember, error) { return c.TeamMembers.Get(ctx, team.ID, x.UserID) })
+		func(ctx context.Context, x *TeamMember) (*TeamMember, error) {
+			return c.TeamMembers.Get(ctx, team.ID, x.UserID)
+		})
 	assertListMatchesGet(t, c, teamPath+"/pipelines", func(x *TeamPipeline) string { return teamPath + "/pipelines/" + x.PipelineID },
 		func(ctx context.Context, x *TeamPipeline) (*TeamPipeline, error) {
 			return c.TeamPipelines.Get(ctx, team.ID, x.PipelineID)
 		})
 	second := org + "/teams/" + teams[1].ID
 	assertListMatchesGet(t, c, second+"/suites", func(x *TeamSuite) string { return second + "/suites/" + x.SuiteID },
-		func(ctx context.Context, x *TeamSuite) (*TeamSuite, error) { return c.TeamSuites.Get(ctx, teams[1].ID, x.SuiteID) })
+		func(ctx context.Context, x *TeamSuite) (*TeamSuite, error) {
+			return c.TeamSuites.Get(ctx, teams[1].ID, x.SuiteID)
+		})
 }
