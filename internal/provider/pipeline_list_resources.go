@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -22,7 +21,6 @@ import (
 
 var (
 	_ list.ListResourceWithConfigure = (*pipelineListResource)(nil)
-	_ list.ListResourceWithConfigure = (*namedList[buildkite.PipelineTemplate])(nil)
 	_ list.ListResourceWithConfigure = (*organizationRuleListResource)(nil)
 )
 
@@ -122,6 +120,8 @@ func NewPipelineTemplateListResource() list.ListResource {
 		listBase:    newListBase("pipeline_template", pipelineTemplateIdentity),
 		what:        "pipeline templates",
 		description: "Finds the pipeline templates the token may see (admins see every one), shown by name.",
+		// Worded in the plural, as it was before the other by-name kinds shared namedList.
+		nameFilter: "Only the pipeline templates with this name (compared without regard to case). Unset, all of them.",
 		list: func(ctx context.Context, c *buildkite.Client) ([]buildkite.PipelineTemplate, error) {
 			return c.PipelineTemplates.List(ctx)
 		},
@@ -132,60 +132,6 @@ func NewPipelineTemplateListResource() list.ListResource {
 			return &m
 		},
 	}
-}
-
-// namedList is the list resource of a kind the organization lists in one collection and a person knows by
-// name: it has one filter, name, and shows each object by its name.
-type namedList[T any] struct {
-	listBase
-	what        string // "pipeline templates"
-	description string
-	list        func(ctx context.Context, c *buildkite.Client) ([]T, error)
-	name        func(*T) string
-	// model is the resource's model of one object, as Read leaves it after an import.
-	model func(*T) any
-}
-
-type namedListFilter struct {
-	Name types.String `tfsdk:"name"`
-}
-
-func (l *namedList[T]) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
-	resp.Schema = schema.Schema{
-		MarkdownDescription: l.description,
-		Attributes: map[string]schema.Attribute{
-			"name": schema.StringAttribute{
-				MarkdownDescription: fmt.Sprintf("Only the %s with this name (compared without regard to case). Unset, all of them.", l.what),
-				Optional:            true,
-				Validators:          []validator.String{notBlank()},
-			},
-		},
-	}
-}
-
-func (l *namedList[T]) List(ctx context.Context, req list.ListRequest, stream *list.ListResultsStream) {
-	var filter namedListFilter
-	if diags := req.Config.Get(ctx, &filter); diags.HasError() {
-		listFailed(stream, diags)
-		return
-	}
-	callCtx, cancel := l.timeout(ctx, opRead)
-	defer cancel()
-	all, err := l.list(callCtx, l.client())
-	if err != nil {
-		var diags diag.Diagnostics
-		addAPIError(&diags, "list", l.what, "", err)
-		listFailed(stream, diags)
-		return
-	}
-	var items []found
-	for i := range all {
-		name := l.name(&all[i])
-		if filter.Name.IsNull() || strings.EqualFold(name, filter.Name.ValueString()) {
-			items = append(items, found{model: l.model(&all[i]), displayName: name})
-		}
-	}
-	stream.Results = l.results(ctx, req, items)
 }
 
 // ---- buildkite_organization_rule ----
