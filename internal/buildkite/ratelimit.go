@@ -156,6 +156,7 @@ type window struct {
 	hasRemaining     bool
 	reset            time.Duration // from receipt; valid when hasReset
 	hasReset         bool
+	grain            time.Duration // the unit RateLimit-Reset is rounded to (a second); 0 for a second
 	retryAfter       time.Duration // a 429's wait when it names no reset; valid when hasRetryAfter
 	hasRetryAfter    bool
 	tooMany          bool
@@ -170,12 +171,21 @@ func (g *rateGate) update(w window) {
 	if w.hasRemaining && w.hasReset {
 		end := now.Add(w.reset)
 		g.rollover(now)
-		// A 429 is the service's own word on the window: its reset replaces what other answers said, which
-		// may have named a later end (a proxy's or another limiter's window) and would stall the gate.
-		if w.tooMany || !g.known || g.resetAt.IsZero() || !now.Before(g.resetAt) {
+		grain := w.grain
+		if grain <= 0 {
+			grain = time.Second
+		}
+		// Answers of one window name the same end, give or take the rounding of RateLimit-Reset to whole
+		// seconds, and arrive out of order: the lowest count is the latest. An answer naming another end
+		// describes another window (a 429's, a proxy's, or the service's after it moved), and the latest
+		// answer is the service's word on it: merging the two would keep one window's count until the
+		// other's end, as a 429's 0 until a 60 s window ends, and stall every request for that long. A 429
+		// always replaces what other answers said.
+		sameWindow := g.known && !g.resetAt.IsZero() && now.Before(g.resetAt) &&
+			end.After(g.resetAt.Add(-2*grain)) && end.Before(g.resetAt.Add(2*grain))
+		if w.tooMany || !sameWindow {
 			g.left, g.resetAt = w.remaining, end
 		} else {
-			// Answers of one window arrive out of order: the lowest count is the latest.
 			g.left = min(g.left, w.remaining)
 			g.resetAt = maxTime(g.resetAt, end)
 		}
@@ -261,7 +271,7 @@ func (t *gateTransport) CloseIdleConnections() {
 // window reads what a response says of the rate-limit window. Waits are capped at RetryWaitMax, which
 // keeps a bogus header from stalling every call indefinitely.
 func (c *Client) window(resp *http.Response) window {
-	w := window{tooMany: resp.StatusCode == http.StatusTooManyRequests}
+	w := window{tooMany: resp.StatusCode == http.StatusTooManyRequests, grain: c.resetUnit}
 	if n, err := strconv.Atoi(strings.TrimSpace(resp.Header.Get(headerRateLimitRemaining))); err == nil {
 		w.remaining, w.hasRemaining = n, true
 	}

@@ -238,3 +238,52 @@ func TestRateLimit_newWindowWithoutAnswersDoesNotStall(t *testing.T) {
 		t.Fatalf("third request: %v", err)
 	}
 }
+
+// TestRateLimit_429WindowEndsAtItsReset: a 429 names a short window (RateLimit-Reset 1) while the answers
+// around it name the service's 60 s window. The gate holds requests for the 429's reset, not until the
+// longer window ends: an answer naming another end describes another window and replaces the 429's count,
+// where merging kept the 429's 0 until the 60 s end and stalled every request for a minute.
+func TestRateLimit_429WindowEndsAtItsReset(t *testing.T) {
+	c := &Client{resetUnit: time.Second, retryWaitMax: time.Minute, gate: &rateGate{seen: true}}
+	resp := func(status int, remaining, reset string) *http.Response {
+		h := http.Header{}
+		h.Set("RateLimit-Limit", "5000")
+		h.Set("RateLimit-Remaining", remaining)
+		h.Set("RateLimit-Reset", reset)
+		return &http.Response{StatusCode: status, Header: h}
+	}
+	for _, order := range []string{"429 first", "429 last"} {
+		c.gate = &rateGate{seen: true}
+		start := time.Now()
+		if order == "429 last" {
+			c.observe(resp(http.StatusOK, "4999", "60"))
+		}
+		c.observe(resp(http.StatusTooManyRequests, "0", "1"))
+		c.observe(resp(http.StatusOK, "4998", "60"))
+		c.observe(resp(http.StatusOK, "4997", "60"))
+		if at := c.gate.openAt(); at.After(start.Add(1500 * time.Millisecond)) {
+			t.Errorf("%s: the gate opens at +%v, want at the 429's reset (+1s)", order, at.Sub(start).Round(time.Millisecond))
+		}
+		if !c.gate.openAt().After(start.Add(900 * time.Millisecond)) {
+			t.Errorf("%s: the 429 did not hold requests for its reset", order)
+		}
+	}
+}
+
+// TestRateLimit_sameWindowKeepsLowestCount: answers of one window (the same end, give or take the rounding
+// of RateLimit-Reset) arrive out of order; the lowest count stands, so a late answer cannot reopen a window
+// reported used up.
+func TestRateLimit_sameWindowKeepsLowestCount(t *testing.T) {
+	c := &Client{resetUnit: time.Second, retryWaitMax: time.Minute, gate: &rateGate{seen: true}}
+	h := func(remaining, reset string) *http.Response {
+		hd := http.Header{}
+		hd.Set("RateLimit-Remaining", remaining)
+		hd.Set("RateLimit-Reset", reset)
+		return &http.Response{StatusCode: http.StatusOK, Header: hd}
+	}
+	c.observe(h("0", "5"))
+	c.observe(h("3", "6")) // sent earlier, answered later, rounded up
+	if at := time.Until(c.gate.openAt()); at < 4*time.Second {
+		t.Errorf("a late answer of the same window reopened the gate (opens in %v)", at)
+	}
+}

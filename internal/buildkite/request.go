@@ -109,6 +109,16 @@ func createOrAdopt[T any](ctx context.Context, c *Client, path string, in any, f
 	defer cancel()
 	for tries := 0; ; tries++ {
 		out, err := create[T](ctx, c, path, in)
+		if tries > 0 && (IsValidation(err) || StatusCode(err) == http.StatusConflict) && ctx.Err() == nil {
+			// A repeated create refused as a duplicate ("has already been taken", "already a member"): the
+			// first one acted after all, though find did not see it then (a listing that lags, or a lost
+			// answer that arrived late). Adopt what it made; a refusal find cannot explain stands.
+			if found, ferr := find(ctx); ferr == nil && found != nil {
+				c.debug(ctx, "adopted the object a create with a lost answer made, refused as a duplicate when repeated", map[string]any{"path": path})
+				return found, nil
+			}
+			return out, err
+		}
 		if err == nil || !isUnknownOutcome(err) || ctx.Err() != nil {
 			return out, err
 		}

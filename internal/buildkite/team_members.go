@@ -71,8 +71,13 @@ func (s *TeamMembersService) Create(ctx context.Context, teamID string, in TeamM
 	if err != nil {
 		return nil, err
 	}
+	item, err := s.client.teamPath(teamID, "members", in.UserID)
+	if err != nil {
+		return nil, err
+	}
+	// The find reads the pair itself: Get may answer from a listing fetched before the create.
 	return createOrAdopt(ctx, s.client, p+"/", in, func(ctx context.Context) (*TeamMember, error) {
-		return absentAsNil(s.Get(ctx, teamID, in.UserID))
+		return absentAsNil(get[TeamMember](ctx, s.client, item, nil))
 	})
 }
 

@@ -84,8 +84,13 @@ func (s *TeamPipelinesService) Create(ctx context.Context, teamID string, in Tea
 	if err != nil {
 		return nil, err
 	}
+	item, err := s.client.teamPath(teamID, "pipelines", in.PipelineID)
+	if err != nil {
+		return nil, err
+	}
+	// The find reads the pair itself: Get may answer from a listing fetched before the create.
 	return createOrAdopt(ctx, s.client, p+"/", in, func(ctx context.Context) (*TeamPipeline, error) {
-		return absentAsNil(s.Get(ctx, teamID, in.PipelineID))
+		return absentAsNil(get[TeamPipeline](ctx, s.client, item, nil))
 	})
 }
 

@@ -75,8 +75,13 @@ func (s *TeamSuitesService) Create(ctx context.Context, teamID string, in TeamSu
 	if err != nil {
 		return nil, err
 	}
+	item, err := s.client.teamPath(teamID, "suites", in.SuiteID)
+	if err != nil {
+		return nil, err
+	}
+	// The find reads the pair itself: Get may answer from a listing fetched before the create.
 	return createOrAdopt(ctx, s.client, p+"/", in, func(ctx context.Context) (*TeamSuite, error) {
-		return absentAsNil(s.Get(ctx, teamID, in.SuiteID))
+		return absentAsNil(get[TeamSuite](ctx, s.client, item, nil))
 	})
 }
 

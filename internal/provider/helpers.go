@@ -23,7 +23,8 @@ func addAPIError(diags *diag.Diagnostics, action, kind, ident string, err error)
 	diags.AddError(title, fmt.Sprintf("%s %s: %s", gerund(action), subject, describeError(err)))
 }
 
-// describeError renders the service's own message and field errors, or the transport error.
+// describeError renders the service's own message and field errors, with what the client added after them
+// (attempts, recovery), or the transport error.
 func describeError(err error) string {
 	var apiErr *buildkite.Error
 	if !errors.As(err, &apiErr) {
@@ -44,6 +45,12 @@ func describeError(err error) string {
 		if len(parts) > 0 {
 			fmt.Fprintf(&b, "; %s", strings.Join(parts, " "))
 		}
+	}
+	// What the client said around the service's answer (how many attempts, and what it then did to find
+	// out whether a create acted) is part of the story: without it a create that was retried for minutes
+	// reads as a single 500.
+	if _, after, ok := strings.Cut(err.Error(), apiErr.Error()); ok && strings.TrimSpace(after) != "" {
+		b.WriteString(after)
 	}
 	return b.String()
 }
