@@ -15,9 +15,9 @@ import (
 // and for the life of the Client, between single GETs and the collection's listing, like renting skis
 // until renting has cost what buying would:
 //
-//   - the first read of a collection is a single GET (one object needs no listing);
-//   - the second fetches page 1 of the listing, which answers the reads of what it holds and tells, by
-//     Link rel="last", how many pages P the listing has;
+//   - the first read of a collection fetches page 1 of the listing, which costs what a single GET would,
+//     answers the reads of what it holds (a refresh reads every managed object of a small collection in
+//     that one call) and tells, by Link rel="last", how many pages P the listing has;
 //   - then single GETs while fewer than P-1 were made, and once they would cost more than the pages
 //     left, those pages, after which every read is answered from the listing.
 //
@@ -160,7 +160,6 @@ func readItem[T any](ctx context.Context, c *Client, listPath, itemPath, key str
 			continue
 		}
 		single := col.complete || // missing from a full listing: confirm before saying it is gone
-			(!col.probed && col.singles == 0) ||
 			(col.probed && col.singles < col.pages-1)
 		if single {
 			if !col.complete {
