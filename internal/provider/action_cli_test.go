@@ -41,9 +41,17 @@ func (e *testEnv) actionWorkdir(t *testing.T, body string) *cliWorkdir {
 	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(e.config(body)), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	reattach, err := json.Marshal(e.serveInProcess(t))
+	served := e.serveInProcess(t)
+	reattach, err := json.Marshal(served)
 	if err != nil {
 		t.Fatal(err)
+	}
+	// Provider functions are found only through required_providers, so the served address is declared.
+	for address := range served {
+		versions := "terraform {\n  required_providers {\n    buildkite = { source = \"" + address + "\" }\n  }\n}\n"
+		if err := os.WriteFile(filepath.Join(dir, "versions.tf"), []byte(versions), 0o600); err != nil {
+			t.Fatal(err)
+		}
 	}
 	w := &cliWorkdir{t: t, cli: cli, dir: dir, env: append(os.Environ(),
 		"TF_REATTACH_PROVIDERS="+string(reattach), "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1")}

@@ -212,6 +212,12 @@ func (a *createBuildAction) Invoke(ctx context.Context, req action.InvokeRequest
 		return
 	}
 	b, err := a.client().Builds.Create(ctx, slug, in)
+	if buildkite.IsNotFound(err) {
+		resp.Diagnostics.AddAttributeError(path.Root("pipeline"), "Unable to Create Build",
+			fmt.Sprintf("Creating a build of pipeline %s: %s. No pipeline of organization %s has that slug: set pipeline to "+
+				"the pipeline's slug, UUID or GraphQL ID.", slug, describeError(err), a.data.org))
+		return
+	}
 	if err != nil {
 		addAPIError(&resp.Diagnostics, "create", "build", "of pipeline "+slug, err)
 		return

@@ -115,7 +115,8 @@ func TestAccCreateBuild_action(t *testing.T) {
 }
 
 // TestAccCreateBuild_actionInvoke: `terraform apply -invoke` starts one more build, says which, and
-// changes no state. The pipeline is named by its UUID here, which the action looks up.
+// changes no state. The pipeline is named by its UUID here, which the action looks up; a slug that names
+// no pipeline fails, naming it.
 func TestAccCreateBuild_actionInvoke(t *testing.T) {
 	requireCLI(t, actionCLI)
 	t.Parallel()
@@ -127,6 +128,13 @@ action "buildkite_create_build" "by_id" {
     pipeline = buildkite_pipeline.test.id
     branch   = "release"
     commit   = "0123456789abcdef0123456789abcdef01234567"
+  }
+}
+
+action "buildkite_create_build" "missing" {
+  config {
+    pipeline = "no-such-pipeline"
+    branch   = "main"
   }
 }
 `))
@@ -148,6 +156,13 @@ action "buildkite_create_build" "by_id" {
 	}
 	expectOutput(t, out, fmt.Sprintf("Created build #%d of %s (scheduled): %s", b.Number, slug, b.WebURL))
 	w.expectNoChanges()
+
+	out, err = w.invoke("action.buildkite_create_build.missing")
+	if err == nil {
+		t.Fatalf("building a pipeline that does not exist succeeded:\n%s", out)
+	}
+	expectOutput(t, out, "Creating a build of pipeline no-such-pipeline: the service answered 404",
+		"No pipeline of organization "+e.org+" has that slug")
 	w.destroy()
 }
 
