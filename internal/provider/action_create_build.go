@@ -100,7 +100,7 @@ func (a *createBuildAction) Schema(_ context.Context, _ action.SchemaRequest, re
 			"`lifecycle { action_trigger { … } }`, or whenever you ask, with `terraform apply -invoke=action.buildkite_create_build.<name>`. " +
 			"Terraform shows the build's number and URL as it is created and, while the action waits " +
 			"(`wait_until`), each state the build moves through; a build that does not pass fails the action with its URL " +
-			"and state. Each invocation starts one build: a failed invocation is not retried, so it never starts two. " +
+			"and state. Each invocation starts at most one build: a create whose answer is lost is not sent again. " +
 			"Needs Terraform 1.14 or later and the API token's `write_builds` scope (and `read_builds` to wait, " +
 			"`read_pipelines` to name the pipeline by UUID or GraphQL ID).",
 		Attributes: map[string]schema.Attribute{

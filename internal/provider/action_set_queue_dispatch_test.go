@@ -49,8 +49,9 @@ action "buildkite_set_queue_dispatch" "resume" {
 `
 }
 
-// queueDispatch reads whether the cluster's queue with key is paused, and its note.
-func (e *testEnv) queueDispatch(t *testing.T, clusterName, key string) (clusterID string, paused bool, note string) {
+// queueDispatch reads whether the queue "linux" of the cluster named clusterName is paused, and its note.
+func (e *testEnv) queueDispatch(t *testing.T, clusterName string) (clusterID string, paused bool, note string) {
+	const key = "linux"
 	t.Helper()
 	ctx := context.Background()
 	clusters, err := e.client.Clusters.List(ctx)
@@ -98,7 +99,7 @@ func TestAccSetQueueDispatch_action(t *testing.T) {
 	cluster := e.name("dispatch")
 	w := e.actionWorkdir(t, testAccSetQueueDispatchConfig(cluster))
 	w.apply()
-	clusterID, paused, _ := e.queueDispatch(t, cluster, "linux")
+	clusterID, paused, _ := e.queueDispatch(t, cluster)
 	if paused {
 		t.Fatal("the new queue is paused before any action")
 	}
@@ -106,7 +107,7 @@ func TestAccSetQueueDispatch_action(t *testing.T) {
 
 	out := w.mustInvoke("action.buildkite_set_queue_dispatch.pause")
 	expectOutput(t, out, "Paused dispatch to "+what)
-	if _, paused, note := e.queueDispatch(t, cluster, "linux"); !paused || note != "Agent maintenance" {
+	if _, paused, note := e.queueDispatch(t, cluster); !paused || note != "Agent maintenance" {
 		t.Fatalf("after the pause the queue is paused=%t with note %q, want paused with the configured note", paused, note)
 	}
 
@@ -119,13 +120,13 @@ func TestAccSetQueueDispatch_action(t *testing.T) {
 	out = w.mustInvoke("action.buildkite_set_queue_dispatch.pause_again")
 	expectOutput(t, out, "is already paused; nothing to change", "Queue Already Paused",
 		`was already paused with the note "Agent maintenance", which stays`)
-	if _, _, note := e.queueDispatch(t, cluster, "linux"); note != "Agent maintenance" {
+	if _, _, note := e.queueDispatch(t, cluster); note != "Agent maintenance" {
 		t.Errorf("the note is %q after a second pause, want the first pause's", note)
 	}
 
 	out = w.mustInvoke("action.buildkite_set_queue_dispatch.resume")
 	expectOutput(t, out, "Resumed dispatch to "+what)
-	if _, paused, note := e.queueDispatch(t, cluster, "linux"); paused || note != "" {
+	if _, paused, note := e.queueDispatch(t, cluster); paused || note != "" {
 		t.Fatalf("after the resume the queue is paused=%t with note %q, want it running without a note", paused, note)
 	}
 	out = w.mustInvoke("action.buildkite_set_queue_dispatch.resume")
@@ -168,7 +169,7 @@ func TestAccSetQueueDispatch_actionRace(t *testing.T) {
 	w.apply()
 	out := w.mustInvoke("action.buildkite_set_queue_dispatch.pause")
 	expectOutput(t, out, "is already paused; nothing to change")
-	if _, paused, _ := e.queueDispatch(t, cluster, "linux"); !paused {
+	if _, paused, _ := e.queueDispatch(t, cluster); !paused {
 		t.Fatal("the queue is not paused")
 	}
 	want := map[string]int{"pause_dispatch 200": 1, "pause_dispatch 422": 1}

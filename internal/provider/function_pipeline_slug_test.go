@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math/rand/v2"
+	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -76,7 +77,7 @@ func TestPipelineSlug_matchesEmulator(t *testing.T) {
 			if err := c.Pipelines.Delete(ctx, p.Slug); err != nil {
 				t.Fatal(err)
 			}
-		case errors.As(err, &apiErr) && apiErr.StatusCode == 422 && strings.Contains(err.Error(), "slug"):
+		case errors.As(err, &apiErr) && apiErr.StatusCode == http.StatusUnprocessableEntity && strings.Contains(err.Error(), "slug"):
 			refused++
 			if fnErr == nil {
 				t.Errorf("name %q: the emulator refused the slug (%v), pipelineSlug gave %q", name, err, got)
