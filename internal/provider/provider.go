@@ -9,9 +9,11 @@ import (
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/function"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
@@ -256,6 +258,7 @@ func (p *buildkiteProvider) Configure(ctx context.Context, req provider.Configur
 	resp.ResourceData = data
 	resp.DataSourceData = data
 	resp.ListResourceData = data
+	resp.ActionData = data
 }
 
 // configuredTimeouts parses the timeouts block; validation has already refused values that do not parse.
@@ -335,4 +338,26 @@ func valueOrEnv(v types.String, envs ...string) string {
 		}
 	}
 	return ""
+}
+
+var (
+	_ provider.ProviderWithActions   = (*buildkiteProvider)(nil)
+	_ provider.ProviderWithFunctions = (*buildkiteProvider)(nil)
+)
+
+// Actions implements provider.ProviderWithActions (Terraform 1.14+).
+func (p *buildkiteProvider) Actions(_ context.Context) []func() action.Action {
+	return []func() action.Action{
+		NewCreateBuildAction,
+		NewSetQueueDispatchAction,
+	}
+}
+
+// Functions implements provider.ProviderWithFunctions (Terraform 1.8+).
+func (p *buildkiteProvider) Functions(_ context.Context) []func() function.Function {
+	return []func() function.Function{
+		NewPipelineSlugFunction,
+		NewGraphQLIDFunction,
+		NewUUIDFunction,
+	}
 }

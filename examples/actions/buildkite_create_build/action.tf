@@ -1,0 +1,39 @@
+# A first build when the pipeline is created, and a new one whenever Terraform changes it.
+resource "buildkite_pipeline" "app" {
+  name       = "App"
+  repository = "https://github.com/acme/app.git"
+  steps      = <<-YAML
+    steps:
+      - command: make test
+  YAML
+
+  lifecycle {
+    action_trigger {
+      events  = [after_create, after_update]
+      actions = [action.buildkite_create_build.app]
+    }
+  }
+}
+
+action "buildkite_create_build" "app" {
+  config {
+    pipeline = buildkite_pipeline.app.slug
+    branch   = "main"
+    message  = "Pipeline changed by Terraform"
+  }
+}
+
+# A release by hand, which succeeds only once the build has passed:
+#   terraform apply -invoke=action.buildkite_create_build.release
+action "buildkite_create_build" "release" {
+  config {
+    pipeline   = "deploy"
+    branch     = "main"
+    commit     = "HEAD"
+    message    = "Release from Terraform"
+    env        = { DEPLOY_ENV = "production" }
+    meta_data  = { release = "2026.11" }
+    wait_until = "finished"
+    timeout    = "45m"
+  }
+}

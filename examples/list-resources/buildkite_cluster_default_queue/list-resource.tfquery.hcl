@@ -1,0 +1,4 @@
+# The default queue setting of every cluster that has one.
+list "buildkite_cluster_default_queue" "all" {
+  provider = buildkite
+}

@@ -1,0 +1,4 @@
+# Every pipeline template; config { name = "…" } finds one by name.
+list "buildkite_pipeline_template" "all" {
+  provider = buildkite
+}

@@ -1,0 +1,78 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/action"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+
+	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+)
+
+// Actions (Terraform 1.14+) do something once, when a resource's lifecycle triggers them
+// (`lifecycle { action_trigger { … } }`) or when someone asks (`terraform apply -invoke=action.<type>.<name>`),
+// and keep nothing in state. Each action embeds actionBase, which gives it Metadata, Configure, a plan-time
+// scope check, a timeout and progress events; the action file holds its schema and Invoke.
+
+// actionBase is what every action shares. Build it with newActionBase.
+type actionBase struct {
+	name string // type name without the "buildkite_" prefix
+	data *providerData
+}
+
+func newActionBase(name string) actionBase { return actionBase{name: name} }
+
+// Metadata implements action.Action.
+func (b *actionBase) Metadata(_ context.Context, req action.MetadataRequest, resp *action.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_" + b.name
+}
+
+// Configure implements action.ActionWithConfigure.
+func (b *actionBase) Configure(_ context.Context, req action.ConfigureRequest, resp *action.ConfigureResponse) {
+	b.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
+}
+
+// configured reports whether the provider has configured the action, adding an error when it has not:
+// Invoke cannot run without a client.
+func (b *actionBase) configured(diags *diag.Diagnostics) bool {
+	if b.data == nil {
+		diags.AddError("Provider Not Configured",
+			fmt.Sprintf("The buildkite_%s action ran before the provider was configured. Please report this issue to the provider developers.", b.name))
+		return false
+	}
+	return true
+}
+
+// client returns the shared REST client.
+func (b *actionBase) client() *buildkite.Client { return b.data.client }
+
+// checkScopes fails the plan when the token lacks a scope the action needs, before anything is applied: an
+// action triggered after a create would otherwise fail with the resource already created.
+func (b *actionBase) checkScopes(diags *diag.Diagnostics, scopes ...string) {
+	if missing := b.data.missingScopes(scopes); len(missing) > 0 {
+		diags.AddError("Missing API Token Scope",
+			fmt.Sprintf("The buildkite_%s action needs the %s scope%s, and the API token lacks it. "+
+				"Add the scope to the token (or use another token) and plan again; nothing has been changed.",
+				b.name, quoteList(missing), plural(len(missing))))
+	}
+}
+
+// timeout bounds an invocation: by d when positive, else by the provider block's timeout of op.
+func (b *actionBase) timeout(ctx context.Context, op operation, d time.Duration) (context.Context, context.CancelFunc) {
+	if d <= 0 {
+		d = defaultTimeout
+		if b.data != nil {
+			d = b.data.timeouts.of(op)
+		}
+	}
+	return context.WithTimeout(ctx, d)
+}
+
+// progress sends a progress event, which Terraform prints under the action as it runs.
+func progress(resp *action.InvokeResponse, format string, args ...any) {
+	if resp.SendProgress != nil {
+		resp.SendProgress(action.InvokeProgressEvent{Message: fmt.Sprintf(format, args...)})
+	}
+}

@@ -1,0 +1,156 @@
+package provider
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	goversion "github.com/hashicorp/go-version"
+)
+
+// The action acceptance tests (named TestAcc…_action…) need Terraform 1.14 or later: `make testacc-next`
+// runs them under bin/terraform-1.15. terraform-plugin-testing v1.16 can trigger an action from a
+// resource's lifecycle in an ordinary step, but has no step for `terraform apply -invoke`, so the tests
+// that invoke an action drive the CLI themselves through cliWorkdir.
+
+// actionCLI: action blocks, lifecycle action triggers and `terraform apply -invoke`, which OpenTofu does
+// not have (1.12).
+var actionCLI = cliFeature{"Terraform actions", goversion.Must(goversion.NewVersion("1.14.0")), nil}
+
+// cliWorkdir is a working directory where a test runs the CLI itself, with the provider served in this
+// process as terraform-plugin-testing serves it to its own steps.
+type cliWorkdir struct {
+	t   *testing.T
+	cli string
+	dir string
+	env []string
+}
+
+// actionWorkdir writes body, after the provider block of e, into a fresh directory and runs
+// `terraform init` there with a CLI that has actions (see requireCLI).
+func (e *testEnv) actionWorkdir(t *testing.T, body string) *cliWorkdir {
+	t.Helper()
+	cli := requireCLI(t, actionCLI)
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(e.config(body)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	served := e.serveInProcess(t)
+	reattach, err := json.Marshal(served)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Provider functions are found only through required_providers, so the served address is declared.
+	for address := range served {
+		versions := "terraform {\n  required_providers {\n    buildkite = { source = \"" + address + "\" }\n  }\n}\n"
+		if err := os.WriteFile(filepath.Join(dir, "versions.tf"), []byte(versions), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w := &cliWorkdir{t: t, cli: cli, dir: dir, env: append(os.Environ(),
+		"TF_REATTACH_PROVIDERS="+string(reattach), "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1")}
+	w.mustRun("init", "-no-color", "-input=false")
+	return w
+}
+
+// run runs the CLI with args in the working directory, returning what it printed (stdout and stderr) and
+// its error; it gives up after five minutes.
+func (w *cliWorkdir) run(args ...string) (string, error) {
+	w.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, w.cli, args...)
+	cmd.Dir, cmd.Env = w.dir, w.env
+	out, err := cmd.CombinedOutput()
+	w.t.Logf("terraform %s:\n%s", strings.Join(args, " "), out)
+	return string(out), err
+}
+
+// mustRun is run that fails the test when the CLI fails.
+func (w *cliWorkdir) mustRun(args ...string) string {
+	w.t.Helper()
+	out, err := w.run(args...)
+	if err != nil {
+		w.t.Fatalf("terraform %s: %v", strings.Join(args, " "), err)
+	}
+	return out
+}
+
+// apply applies the configuration.
+func (w *cliWorkdir) apply() string {
+	w.t.Helper()
+	return w.mustRun("apply", "-no-color", "-input=false", "-auto-approve")
+}
+
+// invoke runs `terraform apply -invoke=<address>`, returning what it printed and its error.
+func (w *cliWorkdir) invoke(address string) (string, error) {
+	w.t.Helper()
+	return w.run("apply", "-no-color", "-input=false", "-auto-approve", "-invoke="+address)
+}
+
+// mustInvoke is invoke that fails the test when the action fails.
+func (w *cliWorkdir) mustInvoke(address string) string {
+	w.t.Helper()
+	out, err := w.invoke(address)
+	if err != nil {
+		w.t.Fatalf("terraform apply -invoke=%s: %v", address, err)
+	}
+	return out
+}
+
+// expectNoChanges fails the test unless a plan of the configuration is empty: an action changes no state.
+func (w *cliWorkdir) expectNoChanges() {
+	w.t.Helper()
+	out, err := w.run("plan", "-no-color", "-input=false", "-detailed-exitcode")
+	var exit *exec.ExitError
+	if errors.As(err, &exit) && exit.ExitCode() == 2 {
+		w.t.Fatalf("the plan after the action is not empty:\n%s", out)
+	}
+	if err != nil {
+		w.t.Fatalf("terraform plan: %v", err)
+	}
+}
+
+// destroy destroys what the configuration made, which matters on the real service.
+func (w *cliWorkdir) destroy() {
+	w.t.Helper()
+	w.mustRun("destroy", "-no-color", "-input=false", "-auto-approve")
+}
+
+// triggeredAction is an action of actionType named test, with the attributes config, that a
+// terraform_data's create triggers: a plan of it plans the action, so plan-time checks run.
+func triggeredAction(actionType, config string) string {
+	return `
+resource "terraform_data" "trigger" {
+  input = "x"
+  lifecycle {
+    action_trigger {
+      events  = [after_create]
+      actions = [action.` + actionType + `.test]
+    }
+  }
+}
+
+action "` + actionType + `" "test" {
+  config {
+` + config + `
+  }
+}
+`
+}
+
+// expectOutput fails the test unless out holds each of wants, each as Terraform may wrap it (see wrapped).
+func expectOutput(t *testing.T, out string, wants ...string) {
+	t.Helper()
+	for _, want := range wants {
+		if !wrapped(want).MatchString(out) {
+			t.Errorf("the CLI's output lacks %q:\n%s", want, out)
+		}
+	}
+}

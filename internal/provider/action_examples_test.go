@@ -1,0 +1,49 @@
+package provider
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestAccExamples_action applies the examples of the actions and functions (examples/actions and
+// examples/functions, which the docs show) beside the cluster and queue examples they refer to, then
+// invokes the queue actions by hand as their comments say: the docs' examples work as written.
+func TestAccExamples_action(t *testing.T) {
+	requireCLI(t, actionCLI)
+	t.Parallel()
+	e := newTestEnv(t)
+	if e.live {
+		t.Skip("the examples use fixed names (a cluster named Platform, a pipeline named App) that may exist in a real organization")
+	}
+	var body strings.Builder
+	for _, f := range []string{
+		"resources/buildkite_cluster/resource.tf",
+		"resources/buildkite_cluster_queue/resource.tf",
+		"actions/buildkite_create_build/action.tf",
+		"actions/buildkite_set_queue_dispatch/action.tf",
+		"functions/pipeline_slug/function.tf",
+		"functions/graphql_id/function.tf",
+	} {
+		b, err := os.ReadFile(filepath.Join("..", "..", "examples", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		body.WriteString("\n# " + f + "\n" + string(b))
+	}
+	w := e.actionWorkdir(t, body.String())
+	out := w.apply()
+	expectOutput(t, out, "Created build #1 of app (scheduled)")
+
+	web, err := e.client.Pipelines.Get(context.Background(), "web")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(deref(web.Configuration), "trigger: deploy-production") {
+		t.Errorf("the pipeline_slug example's pipeline has the steps %q, want a trigger of deploy-production", deref(web.Configuration))
+	}
+	expectOutput(t, w.mustInvoke("action.buildkite_set_queue_dispatch.pause_linux"), `Paused dispatch to queue "linux"`)
+	expectOutput(t, w.mustInvoke("action.buildkite_set_queue_dispatch.resume_linux"), `Resumed dispatch to queue "linux"`)
+}

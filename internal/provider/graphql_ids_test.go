@@ -1,0 +1,149 @@
+package provider
+
+import (
+	"encoding/base64"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+)
+
+// clusterGraphQLID is the GraphQL ID of Cluster 01234567-89ab-cdef-0123-456789abcdef, encoded by hand:
+// printf 'Cluster---01234567-89ab-cdef-0123-456789abcdef' | base64 -w0
+const (
+	testUUID         = "01234567-89ab-cdef-0123-456789abcdef"
+	clusterGraphQLID = "Q2x1c3Rlci0tLTAxMjM0NTY3LTg5YWItY2RlZi0wMTIzLTQ1Njc4OWFiY2RlZg=="
+)
+
+func TestGraphQLID_encodeDecode(t *testing.T) {
+	if got := graphQLID("Cluster", testUUID); got != clusterGraphQLID {
+		t.Errorf("graphQLID(Cluster, %s) = %q, want %q", testUUID, got, clusterGraphQLID)
+	}
+	if got := graphQLID("Cluster", strings.ToUpper(testUUID)); got != clusterGraphQLID {
+		t.Errorf("an upper-case UUID encodes as %q, want the service's lower-case form %q", got, clusterGraphQLID)
+	}
+	for _, typ := range graphQLTypes {
+		gotType, gotUUID, ok := decodeGraphQLID(graphQLID(typ, testUUID))
+		if !ok || gotType != typ || gotUUID != testUUID {
+			t.Errorf("%s: decoded (%q, %q, %t), want the type and UUID back", typ, gotType, gotUUID, ok)
+		}
+	}
+	// Without its padding, as some tools strip it, and of a type this provider does not know.
+	if typ, uuid, ok := decodeGraphQLID(strings.TrimRight(clusterGraphQLID, "=")); !ok || typ != "Cluster" || uuid != testUUID {
+		t.Errorf("the unpadded ID decoded as (%q, %q, %t)", typ, uuid, ok)
+	}
+	if typ, _, ok := decodeGraphQLID(graphQLID("Agent", testUUID)); !ok || typ != "Agent" {
+		t.Errorf("an Agent ID decoded as (%q, %t), want Agent", typ, ok)
+	}
+	for _, s := range []string{
+		"", "platform", testUUID, "not base64!",
+		b64("Cluster:" + testUUID), b64("Cluster---not-a-uuid"), b64("---" + testUUID), b64("cluster---" + testUUID),
+		b64("Cluster---" + testUUID + "---x"),
+	} {
+		if typ, uuid, ok := decodeGraphQLID(s); ok {
+			t.Errorf("decodeGraphQLID(%q) = (%q, %q, true), want it refused", s, typ, uuid)
+		}
+	}
+}
+
+func b64(s string) string { return base64.StdEncoding.EncodeToString([]byte(s)) }
+
+func TestGraphQLID_types(t *testing.T) {
+	if err := checkGraphQLType("ClusterQueue"); err != nil {
+		t.Error(err)
+	}
+	if err := checkGraphQLType("clusterqueue"); err == nil || !strings.Contains(err.Error(), `did you mean "ClusterQueue"`) {
+		t.Errorf("a type in the wrong case gave %v, want the right spelling suggested", err)
+	}
+	if err := checkGraphQLType("Widget"); err == nil || !strings.Contains(err.Error(), "Cluster, ClusterQueue") {
+		t.Errorf("an unknown type gave %v, want the known types listed", err)
+	}
+}
+
+func TestUUIDOrGraphQLID(t *testing.T) {
+	cases := []struct {
+		ref, typ string
+		uuid     string
+		ok       bool
+		err      string
+	}{
+		{testUUID, "Cluster", testUUID, true, ""},
+		{clusterGraphQLID, "Cluster", testUUID, true, ""},
+		{"linux", "ClusterQueue", "", false, ""},
+		{clusterGraphQLID, "Pipeline", "", false, "is the GraphQL ID of a Cluster (" + testUUID + "), not of a Pipeline"},
+	}
+	for _, c := range cases {
+		uuid, ok, err := uuidOrGraphQLID(c.ref, c.typ)
+		if uuid != c.uuid || ok != c.ok || (err == nil) != (c.err == "") || (err != nil && !strings.Contains(err.Error(), c.err)) {
+			t.Errorf("uuidOrGraphQLID(%q, %s) = (%q, %t, %v), want (%q, %t, %q)", c.ref, c.typ, uuid, ok, err, c.uuid, c.ok, c.err)
+		}
+	}
+}
+
+// TestAccGraphQLIDFunctions_basic: graphql_id gives the ID the service shows for an object, uuid takes it back,
+// and each refuses what is not its input, naming the argument.
+func TestAccGraphQLIDFunctions_basic(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             e.checkDestroyed("buildkite_cluster"),
+		Steps: []resource.TestStep{
+			{
+				Config:      e.config(`output "x" { value = provider::buildkite::graphql_id("cluster", "` + testUUID + `") }`),
+				ExpectError: wrapped(`Invalid value for "type" parameter: "cluster" is not a GraphQL type: type names are case-sensitive, did you mean "Cluster"?`),
+			},
+			{
+				Config:      e.config(`output "x" { value = provider::buildkite::graphql_id("Widget", "` + testUUID + `") }`),
+				ExpectError: wrapped(`Invalid value for "type" parameter: "Widget" is not a GraphQL type this provider knows`),
+			},
+			{
+				Config:      e.config(`output "x" { value = provider::buildkite::graphql_id("Cluster", "platform") }`),
+				ExpectError: wrapped(`Invalid value for "uuid" parameter: "platform" is not a UUID.`),
+			},
+			{
+				Config:      e.config(`output "x" { value = provider::buildkite::graphql_id("Cluster", "` + clusterGraphQLID + `") }`),
+				ExpectError: wrapped(`is not a UUID: it is already a GraphQL ID (of Cluster ` + testUUID + `)`),
+			},
+			{
+				Config:      e.config(`output "x" { value = provider::buildkite::uuid("platform") }`),
+				ExpectError: wrapped(`Invalid value for "graphql_id" parameter: "platform" is not a GraphQL ID: it is not base64 of "<type>---<uuid>".`),
+			},
+			{
+				Config:      e.config(`output "x" { value = provider::buildkite::uuid("` + testUUID + `") }`),
+				ExpectError: wrapped(`is not a GraphQL ID: it is already a UUID.`),
+			},
+			{
+				Config: e.config(`
+resource "buildkite_cluster" "test" {
+  name = "` + e.name("ids") + `"
+}
+
+output "graphql_id_matches" {
+  value = provider::buildkite::graphql_id("Cluster", buildkite_cluster.test.id) == buildkite_cluster.test.graphql_id
+}
+
+output "uuid_matches" {
+  value = provider::buildkite::uuid(buildkite_cluster.test.graphql_id) == buildkite_cluster.test.id
+}
+
+output "encoded" {
+  value = provider::buildkite::graphql_id("Cluster", "` + testUUID + `")
+}
+
+output "decoded" {
+  value = provider::buildkite::uuid("` + clusterGraphQLID + `")
+}
+`),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownOutputValue("graphql_id_matches", knownvalue.Bool(true)),
+					statecheck.ExpectKnownOutputValue("uuid_matches", knownvalue.Bool(true)),
+					statecheck.ExpectKnownOutputValue("encoded", knownvalue.StringExact(clusterGraphQLID)),
+					statecheck.ExpectKnownOutputValue("decoded", knownvalue.StringExact(testUUID)),
+				},
+			},
+		},
+	})
+}
