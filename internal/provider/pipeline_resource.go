@@ -83,7 +83,7 @@ func (m *pipelineModel) toCreate(ctx context.Context, settings map[string]any) (
 		ProviderSettings:                settings,
 	}
 	if !m.Visibility.IsNull() && !m.Visibility.IsUnknown() {
-		v := strings.ToLower(m.Visibility.ValueString())
+		v := m.Visibility.API()
 		in.Visibility = &v
 	}
 	if in.PipelineTemplateUUID == nil {
@@ -161,7 +161,7 @@ func (m *pipelineModel) toUpdate(ctx context.Context, state *pipelineModel, conf
 		}
 	}
 	if changed(m.Visibility, state.Visibility) && !strings.EqualFold(m.Visibility.ValueString(), state.Visibility.ValueString()) {
-		v := strings.ToLower(m.Visibility.ValueString())
+		v := m.Visibility.API()
 		u.Visibility = &v
 	}
 	var diags diag.Diagnostics
@@ -296,16 +296,12 @@ func (r *pipelineResource) Schema(_ context.Context, _ resource.SchemaRequest, r
 				MarkdownDescription: "Whether builds may be rebuilt. Defaults to `true`.",
 				Optional:            true, Computed: true, Default: booldefault.StaticBool(true),
 			},
-			"visibility": schema.StringAttribute{
-				MarkdownDescription: "`private` or `public` (upper case, as the official provider writes it, is accepted " +
-					"and never differs from lower case). Unset, the service's default (`private`). Changing it needs more " +
-					"rights than other attributes, so it is only sent when it changes.",
+			"visibility": caseInsensitiveEnum(schema.StringAttribute{
+				MarkdownDescription: "Who can see the pipeline and its builds. Unset, the service's default (`private`). " +
+					"Changing it needs more rights than other attributes, so it is only sent when it changes.",
 				Optional: true, Computed: true,
-				Validators: []validator.String{stringvalidator.OneOfCaseInsensitive("private", "public")},
-				PlanModifiers: []planmodifier.String{
-					stringplanmodifier.UseStateForUnknown(), keepStateSpelling(),
-				},
-			},
+				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			}, "private", "public"),
 			"tags": schema.SetAttribute{
 				MarkdownDescription: "Tags shown with the pipeline.",
 				ElementType:         types.StringType,
@@ -632,25 +628,4 @@ func (r *pipelineResource) ImportState(ctx context.Context, req resource.ImportS
 	}
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), p.ID)...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("slug"), p.Slug)...)
-}
-
-// keepStateSpelling plans the state's spelling of an enumeration when the configuration names the same
-// value in another case, so "PRIVATE" and "private" never differ.
-func keepStateSpelling() planmodifier.String { return stateSpelling{} }
-
-type stateSpelling struct{}
-
-func (stateSpelling) Description(context.Context) string {
-	return "Keeps the state's spelling when the configuration differs from it only in case."
-}
-
-func (m stateSpelling) MarkdownDescription(ctx context.Context) string { return m.Description(ctx) }
-
-func (stateSpelling) PlanModifyString(_ context.Context, req planmodifier.StringRequest, resp *planmodifier.StringResponse) {
-	if req.PlanValue.IsNull() || req.PlanValue.IsUnknown() || req.StateValue.IsNull() || req.StateValue.IsUnknown() {
-		return
-	}
-	if strings.EqualFold(req.PlanValue.ValueString(), req.StateValue.ValueString()) {
-		resp.PlanValue = req.StateValue
-	}
 }

@@ -533,7 +533,7 @@ func TestAccPipelineResource_validation(t *testing.T) {
 		ProtoV6ProviderFactories: e.factories(),
 		Steps: []resource.TestStep{
 			{Config: e.config(testAccPipelineConfig("x", `  slug = "-bad"`)), ExpectError: regexpMust(`slug`), PlanOnly: true},
-			{Config: e.config(testAccPipelineConfig("x", `  visibility = "secret"`)), ExpectError: regexpMust(`visibility`), PlanOnly: true},
+			{Config: e.config(testAccPipelineConfig("x", `  visibility = "secret"`)), ExpectError: regexpMust(`(?s)visibility.*"private"/"PRIVATE",\s+"public"/"PUBLIC"`), PlanOnly: true},
 			{Config: e.config(testAccPipelineConfig("x", `  steps = "steps: [\n"`)), ExpectError: regexpMust(`steps must be valid YAML`), PlanOnly: true},
 			{Config: e.config(testAccPipelineConfig("x", `  cluster_id = "Q2x1c3Rlci0tLTQy"`)), ExpectError: regexpMust(`must be a UUID`), PlanOnly: true},
 			{Config: e.config(testAccPipelineConfig("", "")), ExpectError: regexpMust(`name must contain a character`), PlanOnly: true},

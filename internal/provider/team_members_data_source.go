@@ -79,7 +79,7 @@ func (d *teamMembersDataSource) Read(ctx context.Context, req datasource.ReadReq
 	for i, m := range members {
 		cfg.Members[i] = teamMemberDataModel{
 			UserID: types.StringValue(m.UserID), UserName: types.StringValue(m.UserName),
-			Role: types.StringValue(m.Role), CreatedAt: timestampValue(m.CreatedAt),
+			Role: types.StringValue(m.Role), CreatedAt: timeValue(m.CreatedAt),
 		}
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &cfg)...)
