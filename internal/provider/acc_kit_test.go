@@ -234,3 +234,17 @@ func (e *testEnv) disappears(address, body string) {
 		},
 	})
 }
+
+// expectEmpty checks that the plan after the step's apply and refresh is empty.
+func expectEmpty() resource.ConfigPlanChecks {
+	return resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}
+}
+
+// inPlace checks that the step updates the resource at address in place, and that the plan after the
+// apply is empty.
+func inPlace(address string) resource.ConfigPlanChecks {
+	return resource.ConfigPlanChecks{
+		PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(address, plancheck.ResourceActionUpdate)},
+		PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+	}
+}

@@ -49,9 +49,10 @@
 //  6. Tests, against a fresh emulator each (newTestEnv): in <name>_resource_test.go, registerTestKind in
 //     init (the emulator's Kind and store key, and get and delete for live runs), then
 //     TestAcc<Name>Resource_basic (create, importSteps, update in place, replacement, with CheckDestroy)
-//     and _disappears (e.disappears); TestAcc<Name>Resource_identity and _query in the area's
-//     *_identity_test.go and *_query_test.go (run under Terraform 1.15 by `make testacc-next`). An
-//     association adds its row to associationCases (association_test.go) for its life-cycle test.
+//     and _disappears (e.disappears). Add the type's row to identityCases (identity_test.go) and its
+//     list resource's to queryCases (query_test.go), which run under Terraform 1.15 (`make
+//     testacc-next`). An association adds its row to associationCases (association_test.go) for its
+//     life-cycle test.
 //  7. Examples and docs: examples/resources/buildkite_<name>/resource.tf and import.sh (data sources:
 //     examples/data-sources/buildkite_<name>/data-source.tf), then `make docs`, which writes docs/ from
 //     the schemas and templates/.
