@@ -2,7 +2,6 @@ package provider
 
 import (
 	"context"
-	"regexp"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -81,8 +80,6 @@ func (m *clusterModel) toUpdate() buildkite.ClusterUpdate {
 	}
 }
 
-var hexColor = regexp.MustCompile(`^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$`)
-
 func (r *clusterResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "A cluster groups queues of agents and the pipelines that run on them. " +
@@ -108,7 +105,7 @@ func (r *clusterResource) Schema(_ context.Context, _ resource.SchemaRequest, re
 				MarkdownDescription: "A color shown with the cluster, as a hex code such as `#A8D5FF`.",
 				Optional:            true,
 				Validators: []validator.String{
-					stringvalidator.RegexMatches(hexColor, "must be a hex color code such as #A8D5FF"),
+					hexColor("#A8D5FF"),
 				},
 			},
 		}, attrID, attrUUID, attrGraphQLID, attrURL, attrWebURL),

@@ -83,7 +83,7 @@ func (m *pipelineModel) toCreate(ctx context.Context, settings map[string]any) (
 		ProviderSettings:                settings,
 	}
 	if !m.Visibility.IsNull() && !m.Visibility.IsUnknown() {
-		v := strings.ToLower(m.Visibility.ValueString())
+		v := m.Visibility.API()
 		in.Visibility = &v
 	}
 	if in.PipelineTemplateUUID == nil {
@@ -102,24 +102,33 @@ func (m *pipelineModel) toCreate(ctx context.Context, settings map[string]any) (
 // hold can fail.
 func (m *pipelineModel) toUpdate(ctx context.Context, state *pipelineModel, config types.Object) (buildkite.PipelineUpdate, diag.Diagnostics) {
 	var u buildkite.PipelineUpdate
-	changed := func(plan, prior attr.Value) bool { return !plan.IsUnknown() && !plan.Equal(prior) }
-	str := func(v types.String) *string { s := v.ValueString(); return &s }
-	boolp := func(v types.Bool) *bool { b := v.ValueBool(); return &b }
+	m.whereChanges(state, &u)
+	m.optionChanges(state, &u)
+	diags := m.tagChanges(ctx, state, &u)
+	u.ProviderSettings = changedSettings(state.ProviderSettings, config)
+	return u, diags
+}
 
+// changed reports whether a planned value is known and differs from the prior one.
+func changed(plan, prior attr.Value) bool { return !plan.IsUnknown() && !plan.Equal(prior) }
+
+// whereChanges adds what names the pipeline and what it runs: name, slug, repository, cluster, template
+// and steps. Steps are sent when they differ in meaning, or with a change of template.
+func (m *pipelineModel) whereChanges(state *pipelineModel, u *buildkite.PipelineUpdate) {
 	if changed(m.Name, state.Name) {
-		u.Name = str(m.Name)
+		u.Name = stringPtr(m.Name)
 	}
 	if changed(m.Slug, state.Slug) {
-		u.Slug = str(m.Slug)
+		u.Slug = stringPtr(m.Slug)
 	}
 	if changed(m.Repository, state.Repository) {
-		u.Repository = str(m.Repository)
+		u.Repository = stringPtr(m.Repository)
 	}
 	if changed(m.ClusterID, state.ClusterID) {
 		if m.ClusterID.IsNull() {
 			u.ClearCluster = true
 		} else {
-			u.ClusterID = str(m.ClusterID)
+			u.ClusterID = stringPtr(m.ClusterID)
 		}
 	}
 	templateChanged := changed(m.PipelineTemplateID, state.PipelineTemplateID)
@@ -127,13 +136,18 @@ func (m *pipelineModel) toUpdate(ctx context.Context, state *pipelineModel, conf
 		if m.PipelineTemplateID.IsNull() {
 			u.ClearTemplate = true
 		} else {
-			u.PipelineTemplateUUID = str(m.PipelineTemplateID)
+			u.PipelineTemplateUUID = stringPtr(m.PipelineTemplateID)
 		}
 	}
 	if m.PipelineTemplateID.IsNull() && !m.Steps.IsUnknown() && !m.Steps.IsNull() &&
 		(templateChanged || !yamlFormat.equal(m.Steps.ValueString(), state.Steps.ValueString())) {
-		u.Configuration = str(m.Steps.StringValue)
+		u.Configuration = stringPtr(m.Steps.StringValue)
 	}
+}
+
+// optionChanges adds the options that changed: the branch settings, rebuilds and visibility (only when it
+// changes in value, not in spelling).
+func (m *pipelineModel) optionChanges(state *pipelineModel, u *buildkite.PipelineUpdate) {
 	for _, f := range []struct {
 		plan, prior types.String
 		dst         **string
@@ -145,7 +159,7 @@ func (m *pipelineModel) toUpdate(ctx context.Context, state *pipelineModel, conf
 		{m.CancelIntermediateBuildsBranchFilter, state.CancelIntermediateBuildsBranchFilter, &u.CancelRunningBranchBuildsFilter},
 	} {
 		if changed(f.plan, f.prior) {
-			*f.dst = str(f.plan) // null is sent as "", which clears the field
+			*f.dst = stringPtr(f.plan) // null is sent as "", which clears the field
 		}
 	}
 	for _, f := range []struct {
@@ -157,38 +171,48 @@ func (m *pipelineModel) toUpdate(ctx context.Context, state *pipelineModel, conf
 		{m.AllowRebuilds, state.AllowRebuilds, &u.AllowRebuilds},
 	} {
 		if changed(f.plan, f.prior) {
-			*f.dst = boolp(f.plan)
+			b := f.plan.ValueBool()
+			*f.dst = &b
 		}
 	}
 	if changed(m.Visibility, state.Visibility) && !strings.EqualFold(m.Visibility.ValueString(), state.Visibility.ValueString()) {
-		v := strings.ToLower(m.Visibility.ValueString())
+		v := m.Visibility.API()
 		u.Visibility = &v
 	}
-	var diags diag.Diagnostics
-	if changed(m.Tags, state.Tags) {
-		tags, d := setStrings(ctx, m.Tags)
-		diags.Append(d...)
-		if tags == nil {
-			tags = []string{}
-		}
-		u.Tags = &tags
+}
+
+// tagChanges adds the tags when they changed; none is sent as an empty list, which clears them.
+func (m *pipelineModel) tagChanges(ctx context.Context, state *pipelineModel, u *buildkite.PipelineUpdate) diag.Diagnostics {
+	if !changed(m.Tags, state.Tags) {
+		return nil
 	}
-	// Only the settings the configuration sets, and of those only the ones that differ from the state.
+	tags, diags := setStrings(ctx, m.Tags)
+	if tags == nil {
+		tags = []string{}
+	}
+	u.Tags = &tags
+	return diags
+}
+
+// changedSettings is what an update sends of provider_settings: only the settings the configuration sets,
+// and of those only the ones that differ from the state (nil when none does).
+func changedSettings(state types.Object, config types.Object) map[string]any {
 	stateSettings := map[string]attr.Value{}
-	if !state.ProviderSettings.IsNull() && !state.ProviderSettings.IsUnknown() {
-		stateSettings = state.ProviderSettings.Attributes()
+	if !state.IsNull() && !state.IsUnknown() {
+		stateSettings = state.Attributes()
 	}
+	var out map[string]any
 	for k, v := range configuredSettings(config) {
 		prior, ok := stateSettings[k]
 		if ok && !prior.IsNull() && fmt.Sprint(settingValue(prior)) == fmt.Sprint(v) {
 			continue
 		}
-		if u.ProviderSettings == nil {
-			u.ProviderSettings = map[string]any{}
+		if out == nil {
+			out = map[string]any{}
 		}
-		u.ProviderSettings[k] = v
+		out[k] = v
 	}
-	return u, diags
+	return out
 }
 
 // settingValue is the Go value of a provider setting.
@@ -296,16 +320,12 @@ func (r *pipelineResource) Schema(_ context.Context, _ resource.SchemaRequest, r
 				MarkdownDescription: "Whether builds may be rebuilt. Defaults to `true`.",
 				Optional:            true, Computed: true, Default: booldefault.StaticBool(true),
 			},
-			"visibility": schema.StringAttribute{
-				MarkdownDescription: "`private` or `public` (upper case, as the official provider writes it, is accepted " +
-					"and never differs from lower case). Unset, the service's default (`private`). Changing it needs more " +
-					"rights than other attributes, so it is only sent when it changes.",
+			"visibility": caseInsensitiveEnum(schema.StringAttribute{
+				MarkdownDescription: "Who can see the pipeline and its builds. Unset, the service's default (`private`). " +
+					"Changing it needs more rights than other attributes, so it is only sent when it changes.",
 				Optional: true, Computed: true,
-				Validators: []validator.String{stringvalidator.OneOfCaseInsensitive("private", "public")},
-				PlanModifiers: []planmodifier.String{
-					stringplanmodifier.UseStateForUnknown(), keepStateSpelling(),
-				},
-			},
+				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			}, "private", "public"),
 			"tags": schema.SetAttribute{
 				MarkdownDescription: "Tags shown with the pipeline.",
 				ElementType:         types.StringType,
@@ -632,25 +652,4 @@ func (r *pipelineResource) ImportState(ctx context.Context, req resource.ImportS
 	}
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), p.ID)...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("slug"), p.Slug)...)
-}
-
-// keepStateSpelling plans the state's spelling of an enumeration when the configuration names the same
-// value in another case, so "PRIVATE" and "private" never differ.
-func keepStateSpelling() planmodifier.String { return stateSpelling{} }
-
-type stateSpelling struct{}
-
-func (stateSpelling) Description(context.Context) string {
-	return "Keeps the state's spelling when the configuration differs from it only in case."
-}
-
-func (m stateSpelling) MarkdownDescription(ctx context.Context) string { return m.Description(ctx) }
-
-func (stateSpelling) PlanModifyString(_ context.Context, req planmodifier.StringRequest, resp *planmodifier.StringResponse) {
-	if req.PlanValue.IsNull() || req.PlanValue.IsUnknown() || req.StateValue.IsNull() || req.StateValue.IsUnknown() {
-		return
-	}
-	if strings.EqualFold(req.PlanValue.ValueString(), req.StateValue.ValueString()) {
-		resp.PlanValue = req.StateValue
-	}
 }

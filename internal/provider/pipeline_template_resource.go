@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -72,14 +71,6 @@ func (m *pipelineTemplateModel) fromAPI(t *buildkite.PipelineTemplate, prior *pi
 	m.Configuration = yamlString(t.Configuration)
 	m.Description = keepEmpty(prior.Description, &t.Description)
 	m.Available = types.BoolValue(t.Available)
-}
-
-// timeValue renders a service time as RFC 3339, or null.
-func timeValue(t *time.Time) types.String {
-	if t == nil {
-		return types.StringNull()
-	}
-	return types.StringValue(t.UTC().Format(time.RFC3339Nano))
 }
 
 func (r *pipelineTemplateResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {

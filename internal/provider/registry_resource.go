@@ -133,7 +133,7 @@ func (r *registryResource) Schema(_ context.Context, _ resource.SchemaRequest, r
 			"color": schema.StringAttribute{
 				MarkdownDescription: "A color shown with the registry, as a hex code such as `#FFE0E0`.",
 				Optional:            true,
-				Validators:          []validator.String{stringvalidator.RegexMatches(hexColor, "must be a hex color code such as #FFE0E0")},
+				Validators:          []validator.String{hexColor("#FFE0E0")},
 			},
 			"oidc_policy": schema.StringAttribute{
 				MarkdownDescription: "The registry's OIDC policy, as YAML or JSON text: which OIDC tokens may publish to it.",

@@ -78,7 +78,7 @@ func (m *teamModel) fromAPI(t *buildkite.Team) {
 	if t.MembersCanCreatePipelines != nil {
 		m.MembersCanCreatePipelines = types.BoolValue(*t.MembersCanCreatePipelines)
 	}
-	m.CreatedAt = timestampValue(t.CreatedAt)
+	m.CreatedAt = timeValue(t.CreatedAt)
 }
 
 // toWrite is the body of both create and update: the service takes all six properties every time.
@@ -238,13 +238,4 @@ func (r *teamResource) ImportState(ctx context.Context, req resource.ImportState
 		return
 	}
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), t.ID)...)
-}
-
-// findTeam finds a team by UUID or slug, as import IDs and the team data source name it.
-func findTeam(ctx context.Context, c *buildkite.Client, idOrSlug string) (*buildkite.Team, error) {
-	return findByIDOrKey(ctx, idOrSlug, c.Teams.Get,
-		func(ctx context.Context) ([]buildkite.Team, error) {
-			return c.Teams.List(ctx, buildkite.TeamListOptions{})
-		},
-		func(t *buildkite.Team) string { return t.Slug })
 }

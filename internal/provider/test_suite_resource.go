@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
-	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
@@ -129,7 +128,7 @@ func (r *testSuiteResource) Schema(_ context.Context, _ resource.SchemaRequest, 
 			"color": schema.StringAttribute{
 				MarkdownDescription: "A color shown with the suite, as a hex code such as `#E0F1FF`.",
 				Optional:            true,
-				Validators:          []validator.String{stringvalidator.RegexMatches(hexColor, "must be a hex color code such as #E0F1FF")},
+				Validators:          []validator.String{hexColor("#E0F1FF")},
 			},
 			"application_name": schema.StringAttribute{
 				MarkdownDescription: "The name of the application the suite tests.",
@@ -261,57 +260,4 @@ func (r *testSuiteResource) ImportState(ctx context.Context, req resource.Import
 		return
 	}
 	resp.Diagnostics.Append(setSlugOrID(ctx, resp, parts[0])...)
-}
-
-// bySlugThenID reads an object the service addresses by slug: by the slug in state, then, when that answers
-// 404 (the object was renamed elsewhere, or only its ID is known after an import), by its ID.
-func bySlugThenID[T any](ctx context.Context, slug, id string,
-	get, getByID func(context.Context, string) (*T, error)) (*T, error) {
-	if slug != "" {
-		obj, err := get(ctx, slug)
-		if err == nil || !buildkite.IsNotFound(err) || id == "" {
-			return obj, err
-		}
-	}
-	return getByID(ctx, id)
-}
-
-// setSlugOrID starts an imported object's state from its import key: a UUID is its ID, anything else its
-// slug. Read then finds the object either way.
-func setSlugOrID(ctx context.Context, resp *resource.ImportStateResponse, key string) diag.Diagnostics {
-	attr := "slug"
-	if isUUID(key) {
-		attr = "id"
-	}
-	return resp.State.SetAttribute(ctx, path.Root(attr), key)
-}
-
-// unknownWhenRenamed marks derived attributes unknown in a plan that changes "name": the service derives
-// them (slug, URLs) from it.
-func unknownWhenRenamed(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, attrs ...string) {
-	if req.State.Raw.IsNull() || req.Plan.Raw.IsNull() {
-		return
-	}
-	var planned, prior types.String
-	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("name"), &planned)...)
-	resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("name"), &prior)...)
-	if resp.Diagnostics.HasError() || planned.Equal(prior) {
-		return
-	}
-	for _, a := range attrs {
-		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root(a), types.StringUnknown())...)
-	}
-}
-
-// replaceWhenChangedFromKnown replaces the resource when a create-only attribute changes from one value to
-// another, but not when it is first set on an imported object (whose value the service never reported) or
-// removed from the configuration: neither changes anything on the service.
-func replaceWhenChangedFromKnown() planmodifier.String {
-	return stringplanmodifier.RequiresReplaceIf(
-		func(_ context.Context, req planmodifier.StringRequest, resp *stringplanmodifier.RequiresReplaceIfFuncResponse) {
-			resp.RequiresReplace = !req.StateValue.IsNull() && !req.PlanValue.IsNull() && !req.PlanValue.Equal(req.StateValue)
-		},
-		"Changing the value from one value to another replaces the resource.",
-		"Changing the value from one value to another replaces the resource.",
-	)
 }

@@ -11,7 +11,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/list"
 	"github.com/hashicorp/terraform-plugin-framework/list/schema"
 	"github.com/hashicorp/terraform-plugin-framework/path"
-	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
@@ -29,30 +28,9 @@ import (
 // keep only what is particular to their kind: which listing, the display name and the model.
 
 var (
-	_ provider.ProviderWithListResources = (*buildkiteProvider)(nil)
-	_ list.ListResourceWithConfigure     = (*namedList[struct{}])(nil)
-	_ list.ListResourceWithConfigure     = (*childList[struct{}, struct{}])(nil)
+	_ list.ListResourceWithConfigure = (*namedList[struct{}])(nil)
+	_ list.ListResourceWithConfigure = (*childList[struct{}, struct{}])(nil)
 )
-
-// ListResources implements provider.ProviderWithListResources.
-func (p *buildkiteProvider) ListResources(context.Context) []func() list.ListResource {
-	return []func() list.ListResource{
-		NewClusterListResource,
-		NewClusterQueueListResource,
-		NewClusterAgentTokenListResource,
-		NewClusterDefaultQueueListResource,
-		NewTestSuiteListResource,
-		NewRegistryListResource,
-		NewRegistryTokenListResource,
-		NewTeamListResource,
-		NewTeamMemberListResource,
-		NewPipelineTeamListResource,
-		NewTestSuiteTeamListResource,
-		NewPipelineListResource,
-		NewPipelineTemplateListResource,
-		NewOrganizationRuleListResource,
-	}
-}
 
 // listBase gives every list resource the Metadata of the resource it finds, Configure, the client, a read
 // timeout, and the identity it shares with that resource. Embed it and build it with newListBase.
