@@ -22,18 +22,28 @@
 //   - store.go: the Store (one mutex), organizations, users, access tokens and the Kind registry.
 //   - clusters.go: clusters, queues and cluster agent tokens (state, routes, handlers).
 //   - orgs.go, metrics.go: organizations and members; agent metrics at /v3 with agent registration tokens.
-//   - teams.go, suites.go: teams and their members, pipelines and suites; test suites and flaky tests.
-//   - templates.go, pipelines.go, rules.go, builds.go: pipeline templates, pipelines, rules, builds.
+//   - teams.go, team_views.go: teams (state, routes, handlers) and how teams and their links are shown.
+//   - team_links.go: a team's links to users, pipelines and suites: one descriptor per association
+//     (teamAssociations), one set of handlers for all three.
+//   - suites.go: test suites and flaky tests.
+//   - templates.go, rules.go: pipeline templates; rules.
+//   - pipelines.go: pipelines (state, routes, handlers); pipeline_input.go: create and update bodies and
+//     applyPipeline; pipeline_yaml.go: the YAML and the steps builds derive from it; pipeline_views.go: how
+//     a pipeline is shown; pipeline_providers.go: source providers and provider_settings;
+//     configuration.go: what the service normalises in a stored configuration.
+//   - builds.go: builds and jobs (states, state); build_handlers.go: routes and handlers; build_views.go,
+//     build_filters.go: how builds are shown and filtered; build_admin.go: the /_fake/ build and job routes.
 //   - registries.go: package registries and registry tokens.
 //   - fixtures.go: state the API cannot create (users, plans, tokens, agents, jobs, flaky tests).
 //
 // Test-only routes under /_fake/ (no authentication) change what the API cannot: build and job states
-// (builds.go) and flaky-test records (suites.go). They are on in process and off in the standalone
+// (build_admin.go) and flaky-test records (suites.go). They are on in process and off in the standalone
 // command unless --test-routes (Options.DisableTestRoutes).
 //
 // # Adding an area
 //
-// An area (teams, pipelines, ...) lives in one file. It declares its records and a state struct (for
+// An area (teams, pipelines, ...) lives in one file, or in a few named for what they hold once it grows
+// past a few hundred lines (pipelines.go, pipeline_input.go, ...). It declares its records and a state struct (for
 // example teamState) of tables (index.go), adds one field of that type to Store and initialises it in newStore, adds one call
 // s.routeTeams(mux) to Server.routes, and registers its Kinds from an init function with registerKind so
 // Store.Exists and Store.Remove know them. Each handler starts with
