@@ -25,10 +25,9 @@ const (
 )
 
 // Queue keys follow the provider's rule: a letter or digit, then letters, digits, hyphens and
-// underscores, at most queueKeyMaxLen characters. The spec gives no rule; this one is the emulator's.
+// underscores, at most queueKeyMaxLen characters (limits.go). The spec gives no rule; this one is the
+// emulator's.
 var queueKeyPattern = regexp.MustCompile(`^[a-zA-Z0-9][a-zA-Z0-9_-]*$`)
-
-const queueKeyMaxLen = 100
 
 func init() {
 	registerKind(KindCluster, (*Store).cluster, (*Store).deleteCluster)
@@ -510,7 +509,7 @@ func (s *Server) createQueue(w http.ResponseWriter, r *http.Request) {
 	case key.Value == "":
 		problems.addBlank("key")
 	case len(key.Value) > queueKeyMaxLen:
-		problems.add("key", fmt.Sprintf("is too long (maximum is %d characters)", queueKeyMaxLen))
+		problems.add("key", tooLong(queueKeyMaxLen, "characters"))
 	case !queueKeyPattern.MatchString(key.Value):
 		problems.add("key", "must start with a letter or digit and contain only letters, digits, hyphens and underscores")
 	}

@@ -9,6 +9,10 @@
 //
 //   - server.go: Options, New, ServeHTTP and the middleware (rate limit, body size limit, JSON 404/405,
 //     the /_fake/ switch), and routes, which calls one route method per area.
+//   - ratelimit.go: the rate limit, per token (every spelling of a known token's header is one budget;
+//     unknown tokens keep no window; ended windows are dropped).
+//   - limits.go: the length limits on names, descriptions, keys, slugs and configurations (422 beyond);
+//     which are the service's and which the emulator's.
 //   - requestlog.go: the request log, a ring of the newest requests plus counters by status.
 //   - faults.go: Options.Faults: injected 5xx, 429, latency and creates that act but are dropped.
 //   - index.go: the table every area keeps its records in: by ID, by unique names, and in creation

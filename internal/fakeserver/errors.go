@@ -168,6 +168,16 @@ type validationErrors []fieldError
 // add records that field has the problem reason.
 func (v *validationErrors) add(field, reason string) { *v = append(*v, fieldError{field, reason}) }
 
+// addOnce records that field has the problem reason unless it is recorded already (a property read twice).
+func (v *validationErrors) addOnce(field, reason string) {
+	for _, fe := range *v {
+		if fe == (fieldError{field, reason}) {
+			return
+		}
+	}
+	v.add(field, reason)
+}
+
 // addBlank records "can't be blank" for field unless it already has a problem, so "Name must be a
 // string" is not followed by "Name can't be blank".
 func (v *validationErrors) addBlank(field string) {

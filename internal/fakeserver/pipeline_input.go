@@ -50,6 +50,7 @@ func readPipelineInput(in *jsonObject, creating bool) *pipelineInput {
 		teamUUIDs = in.Strings("team_uuids")
 	}
 	p.problems = in.Problems()
+	configurationTooLong(&p.problems, "steps", len(in.raw["steps"]))
 	if steps.Given() {
 		p.stepsGiven = true
 		p.steps = readSteps(steps.Value, &p.problems)
@@ -278,7 +279,7 @@ func applyPipelineName(n, p *pipelineRecord, in *pipelineInput, creating bool, p
 	case n.slug == "":
 		problems.add("slug", "can't be derived from the name: it needs a letter or digit")
 	case len(n.slug) > pipelineSlugMaxLen:
-		problems.add("slug", fmt.Sprintf("is too long (maximum is %d characters)", pipelineSlugMaxLen))
+		problems.add("slug", tooLong(pipelineSlugMaxLen, "characters"))
 	case !pipelineSlugPattern.MatchString(n.slug):
 		problems.add("slug", "must start with a letter or digit and contain only letters, digits and hyphens")
 	}

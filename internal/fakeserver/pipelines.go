@@ -39,8 +39,6 @@ func init() {
 // Slug rule of spec 2.12.1.
 var pipelineSlugPattern = regexp.MustCompile(`^[a-zA-Z0-9]+[a-zA-Z0-9\-]*$`)
 
-const pipelineSlugMaxLen = 100
-
 // Values accepted for the enumerations of a pipeline.
 var (
 	pipelineVisibilities = []string{"private", "public"}

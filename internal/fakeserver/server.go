@@ -138,7 +138,11 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		writeError(w, errRouteNotFound())
 		return
 	}
-	if err := s.limiter.take(r.Header.Get("Authorization")).apply(w); err != nil {
+	key := ""
+	if s.limiter.enforced() {
+		key = s.store.rateKey(r)
+	}
+	if err := s.limiter.take(key).apply(w); err != nil {
 		writeError(w, err)
 		return
 	}
