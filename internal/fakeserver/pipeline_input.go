@@ -249,6 +249,7 @@ func (st *Store) applyPipeline(p *pipelineRecord, in *pipelineInput, creating bo
 			problems.add("cluster_id", "must be a cluster of this organization")
 		}
 	}
+	checkStepTimeouts(&n, &problems)
 	st.applyPipelineSteps(&n, p, in, creating, userID, &problems)
 	st.checkPipelineNames(&n, p, &problems)
 	if len(problems) == 0 {
@@ -317,8 +318,8 @@ func applyPipelineRepository(n *pipelineRecord, in *pipelineInput, creating bool
 		case !isString:
 			problems.add("provider_settings", k+" must be a string")
 			continue
-		case k == "trigger_mode" && !slices.Contains(githubTriggerModes, v.(string)):
-			problems.add("provider_settings", "trigger_mode must be one of "+strings.Join(githubTriggerModes, ", "))
+		case settingEnums[k] != nil && !slices.Contains(settingEnums[k], v.(string)):
+			problems.add("provider_settings", k+" must be one of "+strings.Join(settingEnums[k], ", "))
 			continue
 		}
 		n.settings[k] = v
@@ -354,6 +355,23 @@ func applyPipelineProperties(n *pipelineRecord, in *pipelineInput, creating bool
 	}
 	setNullableInt(&n.defaultTimeout, in.defaultTimeout)
 	setNullableInt(&n.maximumTimeout, in.maximumTimeout)
+}
+
+// checkStepTimeouts records a command step timeout that is not a positive number of minutes, and a
+// maximum below the default, which the default could never reach. The service's rules are not shown;
+// these are the emulator's (go-buildkite never sends 0: it omits it).
+func checkStepTimeouts(n *pipelineRecord, problems *validationErrors) {
+	for _, t := range []struct {
+		field string
+		v     *int
+	}{{"default_command_step_timeout", n.defaultTimeout}, {"maximum_command_step_timeout", n.maximumTimeout}} {
+		if t.v != nil && *t.v <= 0 {
+			problems.add(t.field, "must be greater than 0")
+		}
+	}
+	if n.defaultTimeout != nil && n.maximumTimeout != nil && *n.maximumTimeout > 0 && *n.maximumTimeout < *n.defaultTimeout {
+		problems.add("maximum_command_step_timeout", "must be greater than or equal to default_command_step_timeout")
+	}
 }
 
 // applyPipelineSteps sets the candidate n's steps: YAML, visual, or a template's.

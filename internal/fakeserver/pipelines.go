@@ -23,8 +23,12 @@ import (
 //   - Deleting a pipeline deletes the rules that name it.
 //   - Assigning a template copies its configuration into the pipeline (and template edits reach it);
 //     the template wins over a configuration sent with it.
-//   - provider_settings keys the pipeline's provider does not know are ignored; known keys of the wrong
-//     type and unknown trigger_mode values are 422s.
+//   - provider_settings: a GitHub pipeline holds all 44 keys of the official provider's schema, others
+//     filter_enabled and filter_condition (pipeline_providers.go); keys the pipeline's provider does not
+//     know are ignored; known keys of the wrong type, unknown trigger_mode values and match modes other
+//     than exact and contains are 422s.
+//   - default_command_step_timeout and maximum_command_step_timeout (minutes, null until set) must be
+//     positive, and the maximum at least the default.
 //   - All timestamps, created_at included, are ISO 8601: go-buildkite's Timestamp also reads the
 //     "YYYY-MM-DD HH:MM:SS UTC" form, but other clients may not, and the spec allows ISO everywhere.
 
