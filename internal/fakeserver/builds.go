@@ -400,8 +400,7 @@ func (st *Store) SetBuildState(org, pipelineSlug string, number int, state strin
 	if !slices.Contains(buildStates, state) && state != buildBlocked {
 		return fmt.Errorf("fakeserver: unknown build state %q", state)
 	}
-	st.mu.Lock()
-	defer st.mu.Unlock()
+	defer st.edit()()
 	p := st.pipelineBySlug(org, pipelineSlug)
 	if p == nil {
 		return fmt.Errorf("fakeserver: no pipeline %q in organization %q", pipelineSlug, org)

@@ -181,8 +181,7 @@ func (st *Store) ClusterDefaultQueueID(org, clusterID string) (queueID string, o
 // SetClusterDefaultQueueID makes queueID the cluster's default queue; "" clears it. The queue must belong
 // to the cluster.
 func (st *Store) SetClusterDefaultQueueID(org, clusterID, queueID string) error {
-	st.mu.Lock()
-	defer st.mu.Unlock()
+	defer st.edit()()
 	c := st.cluster(org, clusterID)
 	if c == nil {
 		return fmt.Errorf("fakeserver: no cluster %q in organization %q", clusterID, org)

@@ -7,8 +7,9 @@
 //
 // # Layout
 //
-//   - server.go: Options, New, ServeHTTP and the middleware (rate limit, body size limit, JSON 404/405,
-//     the /_fake/ switch), and routes, which calls one route method per area.
+//   - server.go: Options, New and Open, ServeHTTP and the middleware (rate limit, body size limit, JSON
+//     404/405, the /_fake/ switch), and routes, which calls one route method per area.
+//   - state.go: Options.StateFile: the Store saved after every change and loaded at start.
 //   - ratelimit.go: the rate limit, per token (every spelling of a known token's header is one budget;
 //     unknown tokens keep no window; ended windows are dropped).
 //   - limits.go: the length limits on names, descriptions, keys, slugs and configurations (422 beyond);
@@ -47,8 +48,9 @@
 // # Adding an area
 //
 // An area (teams, pipelines, ...) lives in one file, or in a few named for what they hold once it grows
-// past a few hundred lines (pipelines.go, pipeline_input.go, ...). It declares its records and a state struct (for
-// example teamState) of tables (index.go), adds one field of that type to Store and initialises it in newStore, adds one call
+// past a few hundred lines (pipelines.go, pipeline_input.go, ...). It declares its records and a state
+// struct (for example teamState) of tables (index.go), adds one field of that type to Store and
+// initialises it in newStore (the state file then saves it with no more work), adds one call
 // s.routeTeams(mux) to Server.routes, and registers its Kinds from an init function with registerKind so
 // Store.Exists and Store.Remove know them. Each handler starts with
 //
@@ -57,9 +59,23 @@
 //		return
 //	}
 //
-// reads its body with readObject, and does all its reading, checking and writing inside one
-// s.store.update (or s.store.view) call that returns an *apiError from errors.go, so concurrent requests
-// never interleave a write.
+// reads its body with readObject (its strings through jsonObject.String, which applies the length limits
+// of limits.go; name a new long property there), and does all its reading, checking and writing inside
+// one s.store.update (or s.store.view) call that returns an *apiError from errors.go, so concurrent
+// requests never interleave a write and every change is saved before it is answered. Go methods that
+// tests call to seed or change state lock with `defer st.edit()()`. Related kinds of one parent declared
+// alike (a team's links) share one descriptor type and one set of handlers (team_links.go).
+//
+// # The state file
+//
+// Without Options.StateFile (--state-file of the command) the state is in memory only. With it, Open
+// loads the state the file holds, or seeds a new one and writes it; every change is then written, through
+// a temporary file renamed over the old one, before its request is answered (Store.update saves before it
+// unlocks; the Store's Go methods lock with Store.edit, which saves too), so a kill -9 right after an
+// answer loses nothing. A file that holds a state wins over Fixtures, Org and Token, which only seed a new
+// state: delete the file to start from them again. The file holds the records themselves, encoded by
+// reflection (state.go), so a new area or field needs nothing more than its table and its fields; a field
+// of a kind JSON cannot hold makes saving fail, and TestStateRoundTrip with it.
 //
 // # Fixtures
 //

@@ -590,14 +590,3 @@ func (st *Store) applyResolved(f *Fixtures) error {
 	}
 	return p.err()
 }
-
-// mustApplyFixtures seeds a new server's store; New calls it when Options.Fixtures is set. Fixtures from
-// LoadFixtures and ParseFixtures are already checked, so only hand-built ones can fail here, which is a
-// bug in the test that built them.
-func (s *Server) mustApplyFixtures(f *Fixtures) {
-	s.store.mu.Lock()
-	defer s.store.mu.Unlock()
-	if err := s.store.applyFixtures(f); err != nil {
-		panic("fakeserver: Options.Fixtures: " + err.Error())
-	}
-}
