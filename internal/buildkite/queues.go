@@ -42,17 +42,24 @@ type Queue struct {
 	DispatchPausedNote *string    `json:"dispatch_paused_note"`
 	CreatedAt          *time.Time `json:"created_at"`
 	CreatedBy          *User      `json:"created_by"`
+
+	// RetryAgentAffinity is prefer-warmest (the default) or prefer-different: which agent a retried job goes to.
+	RetryAgentAffinity string `json:"retry_agent_affinity"`
 }
 
 // QueueCreate is the body of a create.
 type QueueCreate struct {
 	Key         string  `json:"key"`
 	Description *string `json:"description,omitempty"`
+
+	RetryAgentAffinity *string `json:"retry_agent_affinity,omitempty"`
 }
 
 // QueueUpdate is the body of an update; nil fields are not sent.
 type QueueUpdate struct {
 	Description *string `json:"description,omitempty"`
+
+	RetryAgentAffinity *string `json:"retry_agent_affinity,omitempty"`
 }
 
 // queuePause is the pause body; the note uses the name go-buildkite and the

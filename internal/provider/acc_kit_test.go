@@ -42,9 +42,10 @@ func registerTestKind(resourceType string, k testKind) {
 // byID is the store key of a top-level object: its ID.
 func byID(attrs map[string]string) string { return attrs["id"] }
 
-// byParent returns the store key of a nested object: "<parent attribute>/<id>".
+// byParent returns the store key of a nested object: "<parent attribute>/<id>", the parent by UUID even
+// where the state names it by GraphQL ID.
 func byParent(parentAttr string) func(map[string]string) string {
-	return func(attrs map[string]string) string { return attrs[parentAttr] + "/" + attrs["id"] }
+	return func(attrs map[string]string) string { return canonicalID(attrs[parentAttr]) + "/" + attrs["id"] }
 }
 
 func kindOf(resourceType string) (testKind, error) {

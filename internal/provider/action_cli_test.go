@@ -104,17 +104,22 @@ func (w *cliWorkdir) mustInvoke(address string) string {
 	return out
 }
 
-// expectNoChanges fails the test unless a plan of the configuration is empty: an action changes no state.
-func (w *cliWorkdir) expectNoChanges() {
+// expectNoChanges fails the test unless `terraform plan` with args plans no change (an action changes no
+// state; a workspace moved from the official provider has nothing to change), and returns what it printed.
+func (w *cliWorkdir) expectNoChanges(args ...string) string {
 	w.t.Helper()
-	out, err := w.run("plan", "-no-color", "-input=false", "-detailed-exitcode")
+	out, err := w.run(append([]string{"plan", "-no-color", "-input=false", "-detailed-exitcode"}, args...)...)
 	var exit *exec.ExitError
 	if errors.As(err, &exit) && exit.ExitCode() == 2 {
-		w.t.Fatalf("the plan after the action is not empty:\n%s", out)
+		w.t.Fatalf("terraform plan %s is not empty:\n%s", strings.Join(args, " "), out)
 	}
 	if err != nil {
-		w.t.Fatalf("terraform plan: %v", err)
+		w.t.Fatalf("terraform plan %s: %v", strings.Join(args, " "), err)
 	}
+	if !strings.Contains(out, "No changes.") {
+		w.t.Fatalf("terraform plan %s exited 0 without saying \"No changes.\"", strings.Join(args, " "))
+	}
+	return out
 }
 
 // destroy destroys what the configuration made, which matters on the real service.

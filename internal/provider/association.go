@@ -88,10 +88,11 @@ func (r *associationResource[T, M]) Schema(_ context.Context, _ resource.SchemaR
 // sides reads the parent's ID and the key from a plan or state, and names the association in errors as its
 // import ID does: "<parent>/<key>", or the parent alone while the key is not known.
 func (r *associationResource[T, M]) sides(ctx context.Context, src attributeSource, diags *diag.Diagnostics) (parentID, key, ident string) {
-	var p, k types.String
-	diags.Append(src.GetAttribute(ctx, path.Root(r.kind.parent), &p)...)
-	diags.Append(src.GetAttribute(ctx, path.Root(r.kind.key), &k)...)
-	parentID, key, ident = p.ValueString(), k.ValueString(), p.ValueString()
+	p, _ := stringAttribute(ctx, src, r.kind.parent, diags)
+	k, _ := stringAttribute(ctx, src, r.kind.key, diags)
+	// The sides are references: a GraphQL ID in the configuration is sent as the UUID it encodes.
+	parentID, key = canonicalID(p), canonicalID(k)
+	ident = parentID
 	if key != "" {
 		ident += "/" + key
 	}

@@ -20,11 +20,12 @@ import (
 )
 
 var (
-	_ resource.Resource                = (*clusterAgentTokenResource)(nil)
-	_ resource.ResourceWithConfigure   = (*clusterAgentTokenResource)(nil)
-	_ resource.ResourceWithImportState = (*clusterAgentTokenResource)(nil)
-	_ resource.ResourceWithIdentity    = (*clusterAgentTokenResource)(nil)
-	_ resource.ResourceWithModifyPlan  = (*clusterAgentTokenResource)(nil)
+	_ resource.Resource                 = (*clusterAgentTokenResource)(nil)
+	_ resource.ResourceWithConfigure    = (*clusterAgentTokenResource)(nil)
+	_ resource.ResourceWithImportState  = (*clusterAgentTokenResource)(nil)
+	_ resource.ResourceWithIdentity     = (*clusterAgentTokenResource)(nil)
+	_ resource.ResourceWithModifyPlan   = (*clusterAgentTokenResource)(nil)
+	_ resource.ResourceWithUpgradeState = (*clusterAgentTokenResource)(nil)
 )
 
 // clusterAgentTokenIdentity names a cluster agent token for import blocks and terraform query.
@@ -50,7 +51,8 @@ type clusterAgentTokenModel struct {
 	ID                 types.String `tfsdk:"id"`
 	UUID               types.String `tfsdk:"uuid"`
 	GraphQLID          types.String `tfsdk:"graphql_id"`
-	ClusterID          types.String `tfsdk:"cluster_id"`
+	ClusterID          refValue     `tfsdk:"cluster_id"`
+	ClusterUUID        types.String `tfsdk:"cluster_uuid"`
 	Description        types.String `tfsdk:"description"`
 	AllowedIPAddresses types.List   `tfsdk:"allowed_ip_addresses"`
 	ExpiresAt          types.String `tfsdk:"expires_at"`
@@ -58,13 +60,15 @@ type clusterAgentTokenModel struct {
 	URL                types.String `tfsdk:"url"`
 }
 
-// fromAPI copies the service's view. The secret is only in the create response, so it is kept from
-// state otherwise.
+// fromAPI copies the service's view; clusterID is the cluster's UUID (cluster_id keeps the configuration's
+// form by its semantic equality). The secret is only in the create response, so it is kept from state
+// otherwise.
 func (m *clusterAgentTokenModel) fromAPI(clusterID string, t *buildkite.ClusterToken) {
 	m.ID = types.StringValue(t.ID)
 	m.UUID = types.StringValue(t.ID)
 	m.GraphQLID = types.StringValue(t.GraphQLID)
-	m.ClusterID = types.StringValue(clusterID)
+	m.ClusterID = newRef(clusterID)
+	m.ClusterUUID = types.StringValue(clusterID)
 	m.Description = types.StringValue(t.Description)
 	m.AllowedIPAddresses = types.ListNull(types.StringType)
 	if blocks := strings.Fields(t.AllowedIPAddresses); len(blocks) > 0 {
@@ -119,16 +123,18 @@ func (m *clusterAgentTokenModel) toUpdate() buildkite.ClusterTokenUpdate {
 }
 
 func (m *clusterAgentTokenModel) ident() string {
-	return m.ClusterID.ValueString() + "/" + m.ID.ValueString()
+	return m.ClusterID.UUID() + "/" + m.ID.ValueString()
 }
 
 func (r *clusterAgentTokenResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	resp.Schema = schema.Schema{
+		Version: 1, // above the official provider's 0, so that its states are upgraded (upgrade.go)
 		MarkdownDescription: "An agent token of a cluster: agents started with it join the cluster. " +
 			"The secret `token` is returned only when the token is created and is kept in state from then on; " +
 			"an imported token therefore has no `token` value. Import it as `<cluster id>/<token id>`.",
 		Attributes: withCommon("token", map[string]schema.Attribute{
-			"cluster_id": parentIDAttribute("The ID of the cluster the token belongs to."),
+			"cluster_id":   parentIDAttribute("The ID of the cluster the token belongs to.", "Cluster"),
+			"cluster_uuid": computedString("The UUID of the cluster the token belongs to; configurations written for the official provider refer to it."),
 			"description": schema.StringAttribute{
 				MarkdownDescription: "A description of the token, such as where its agents run.",
 				Required:            true,
@@ -159,6 +165,14 @@ func (r *clusterAgentTokenResource) Schema(_ context.Context, _ resource.SchemaR
 			},
 		}, attrID, attrUUID, attrGraphQLID, attrURL),
 	}
+}
+
+// UpgradeState moves the official provider's states and ours of version 0 to version 1.
+func (r *clusterAgentTokenResource) UpgradeState(ctx context.Context) map[int64]resource.StateUpgrader {
+	return upgraders(ctx, r, stateMoves{refs: []string{"cluster_id"}, ours: func(_ int64, a stateAttrs) error {
+		a["cluster_uuid"] = a["cluster_id"]
+		return nil
+	}})
 }
 
 // cidrValidator checks that a string is one network in CIDR notation with no host bits set, since the
@@ -196,7 +210,7 @@ func (r *clusterAgentTokenResource) Create(ctx context.Context, req resource.Cre
 	}
 	ctx, cancel := r.timeout(ctx, opCreate)
 	defer cancel()
-	clusterID := plan.ClusterID.ValueString()
+	clusterID := plan.ClusterID.UUID()
 	t, err := r.client().ClusterTokens.Create(ctx, clusterID, plan.toCreate())
 	if err != nil {
 		addAPIError(&resp.Diagnostics, "create", "cluster agent token", fmt.Sprintf("%q in cluster %s", plan.Description.ValueString(), clusterID), err)
@@ -215,12 +229,12 @@ func (r *clusterAgentTokenResource) Read(ctx context.Context, req resource.ReadR
 	}
 	ctx, cancel := r.timeout(ctx, opRead)
 	defer cancel()
-	t, err := r.client().ClusterTokens.Get(ctx, state.ClusterID.ValueString(), state.ID.ValueString())
+	t, err := r.client().ClusterTokens.Get(ctx, state.ClusterID.UUID(), restID(state.ID))
 	if err != nil {
 		r.readFailed(ctx, resp, err, "cluster agent token", state.ident())
 		return
 	}
-	state.fromAPI(state.ClusterID.ValueString(), t)
+	state.fromAPI(state.ClusterID.UUID(), t)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }
 
@@ -234,13 +248,13 @@ func (r *clusterAgentTokenResource) Update(ctx context.Context, req resource.Upd
 	}
 	ctx, cancel := r.timeout(ctx, opUpdate)
 	defer cancel()
-	t, err := r.client().ClusterTokens.Update(ctx, state.ClusterID.ValueString(), state.ID.ValueString(), plan.toUpdate())
+	t, err := r.client().ClusterTokens.Update(ctx, state.ClusterID.UUID(), restID(state.ID), plan.toUpdate())
 	if err != nil {
 		addAPIError(&resp.Diagnostics, "update", "cluster agent token", state.ident(), err)
 		return
 	}
 	plan.Token = state.Token
-	plan.fromAPI(state.ClusterID.ValueString(), t)
+	plan.fromAPI(state.ClusterID.UUID(), t)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }
 
@@ -252,13 +266,14 @@ func (r *clusterAgentTokenResource) Delete(ctx context.Context, req resource.Del
 	}
 	ctx, cancel := r.timeout(ctx, opDelete)
 	defer cancel()
-	err := r.client().ClusterTokens.Delete(ctx, state.ClusterID.ValueString(), state.ID.ValueString())
+	err := r.client().ClusterTokens.Delete(ctx, state.ClusterID.UUID(), restID(state.ID))
 	r.deleteFailed(ctx, &resp.Diagnostics, err, "cluster agent token", state.ident())
 }
 
-// ImportState accepts "<cluster id>/<token id>". The secret cannot be recovered, so token stays null.
+// ImportState accepts "<cluster id>/<token id>", each a UUID or a GraphQL ID. The secret cannot be
+// recovered, so token stays null.
 func (r *clusterAgentTokenResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	parts, ok := r.importParts(ctx, req, resp, uuidPart("<cluster id>"), uuidPart("<token id>"))
+	parts, ok := r.importParts(ctx, req, resp, uuidPart("<cluster id>", "Cluster"), uuidPart("<token id>", "ClusterToken"))
 	if !ok {
 		return
 	}

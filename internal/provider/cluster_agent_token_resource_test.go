@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-testing/compare"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
@@ -57,6 +58,7 @@ func TestAccClusterAgentTokenResource_basic(t *testing.T) {
 					}),
 				),
 				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.CompareValuePairs(addr, tfjsonpath.New("cluster_uuid"), "buildkite_cluster.a", tfjsonpath.New("id"), compare.ValuesSame()),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("description"), knownvalue.StringExact("Autoscaled agents")),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("allowed_ip_addresses"), knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact("10.0.0.0/8")})),
 					statecheck.ExpectSensitiveValue(addr, tfjsonpath.New("token")),
@@ -201,11 +203,11 @@ func init() {
 		fake:     fakeserver.KindClusterToken,
 		storeKey: byParent("cluster_id"),
 		get: func(ctx context.Context, c *buildkite.Client, a map[string]string) error {
-			_, err := c.ClusterTokens.Get(ctx, a["cluster_id"], a["id"])
+			_, err := c.ClusterTokens.Get(ctx, a["cluster_uuid"], a["id"])
 			return err
 		},
 		del: func(ctx context.Context, c *buildkite.Client, a map[string]string) error {
-			return c.ClusterTokens.Delete(ctx, a["cluster_id"], a["id"])
+			return c.ClusterTokens.Delete(ctx, a["cluster_uuid"], a["id"])
 		},
 	})
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/datasourcevalidator"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	dschema "github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -38,10 +39,24 @@ type clusterDataModel struct {
 	Emoji          types.String `tfsdk:"emoji"`
 	Color          types.String `tfsdk:"color"`
 	DefaultQueueID types.String `tfsdk:"default_queue_id"`
+	DefaultQueue   types.Object `tfsdk:"default_queue"`
+	Maintainers    types.List   `tfsdk:"maintainers"`
 	URL            types.String `tfsdk:"url"`
 	WebURL         types.String `tfsdk:"web_url"`
 	CreatedAt      types.String `tfsdk:"created_at"`
 }
+
+// clusterDefaultQueueTypes and clusterMaintainerTypes are the attributes of default_queue and of an item
+// of maintainers.
+var (
+	clusterDefaultQueueTypes = map[string]attr.Type{
+		"id": types.StringType, "uuid": types.StringType, "key": types.StringType, "description": types.StringType,
+	}
+	clusterMaintainerTypes = map[string]attr.Type{
+		"permission_uuid": types.StringType, "actor_uuid": types.StringType, "actor_type": types.StringType,
+		"actor_name": types.StringType, "actor_email": types.StringType, "actor_slug": types.StringType,
+	}
+)
 
 func (m *clusterDataModel) fromAPI(c *buildkite.Cluster) {
 	m.ID = types.StringValue(c.ID)
@@ -52,27 +67,79 @@ func (m *clusterDataModel) fromAPI(c *buildkite.Cluster) {
 	m.Emoji = optionalString(c.Emoji)
 	m.Color = optionalString(c.Color)
 	m.DefaultQueueID = optionalStringPtr(c.DefaultQueueID)
+	m.DefaultQueue = types.ObjectNull(clusterDefaultQueueTypes)
+	m.Maintainers = types.ListValueMust(types.ObjectType{AttrTypes: clusterMaintainerTypes}, nil)
 	m.URL = types.StringValue(c.URL)
 	m.WebURL = types.StringValue(c.WebURL)
 	m.CreatedAt = timeValue(c.CreatedAt)
 }
 
+// withDefaultQueue sets default_queue from the cluster's default queue q (nil: it has none).
+func (m *clusterDataModel) withDefaultQueue(q *buildkite.Queue) {
+	if q == nil {
+		m.DefaultQueue = types.ObjectNull(clusterDefaultQueueTypes)
+		return
+	}
+	m.DefaultQueue = types.ObjectValueMust(clusterDefaultQueueTypes, map[string]attr.Value{
+		"id": types.StringValue(q.ID), "uuid": types.StringValue(q.ID), "key": types.StringValue(q.Key),
+		"description": optionalString(q.Description),
+	})
+}
+
 // clusterDataAttributes are the computed attributes of a cluster in the data sources.
 func clusterDataAttributes() map[string]dschema.Attribute {
-	return dataWithCommon("cluster", computedStrings(map[string]string{
+	attrs := dataWithCommon("cluster", computedStrings(map[string]string{
 		"name":             "The cluster's name.",
 		"description":      "The cluster's description, null when it has none.",
 		"emoji":            "The cluster's emoji, null when it has none.",
 		"color":            "The cluster's color, null when it has none.",
 		"default_queue_id": "The ID of the cluster's default queue, null while it has none.",
 	}), attrID, attrUUID, attrGraphQLID, attrURL, attrWebURL, attrCreatedAt)
+	attrs["default_queue"] = dschema.SingleNestedAttribute{
+		MarkdownDescription: "The cluster's default queue, null while it has none.",
+		Computed:            true,
+		Attributes: computedStrings(map[string]string{
+			"id": "The queue's ID (a UUID).", "uuid": "The queue's UUID, equal to `id`.",
+			"key": "The queue's key.", "description": "The queue's description, null when it has none.",
+		}),
+	}
+	attrs["maintainers"] = dschema.ListNestedAttribute{
+		MarkdownDescription: "The cluster's maintainers, as the official provider's data source has them. This version of " +
+			"the provider does not read cluster maintainers yet, so the list is always empty; the attribute exists so " +
+			"that configurations written for the official provider load.",
+		Computed: true,
+		NestedObject: dschema.NestedAttributeObject{Attributes: computedStrings(map[string]string{
+			"permission_uuid": "The UUID of the maintainer permission.",
+			"actor_uuid":      "The UUID of the user or team.",
+			"actor_type":      "`user` or `team`.",
+			"actor_name":      "The user's or team's name.",
+			"actor_email":     "The user's e-mail address (users only).",
+			"actor_slug":      "The team's slug (teams only).",
+		})},
+	}
+	return attrs
+}
+
+// clusterWithDefaultQueue fills m from c and reads c's default queue, where it has one.
+func clusterWithDefaultQueue(ctx context.Context, c *buildkite.Client, m *clusterDataModel, cluster *buildkite.Cluster) error {
+	m.fromAPI(cluster)
+	id := deref(cluster.DefaultQueueID)
+	if id == "" {
+		return nil
+	}
+	q, err := c.Queues.Get(ctx, cluster.ID, id)
+	if err != nil {
+		return fmt.Errorf("reading the default queue %s of cluster %s: %w", id, cluster.ID, err)
+	}
+	m.withDefaultQueue(q)
+	return nil
 }
 
 func (d *clusterDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	resp.Schema = dschema.Schema{
 		MarkdownDescription: "One cluster of the organization, by `id` or by `name` (exactly one of them).",
 		Attributes: withLookup(clusterDataAttributes(), map[string]string{
-			"id":   "The ID of the cluster to read.",
+			"id":   "The ID (or GraphQL ID) of the cluster to read.",
 			"name": "The name of the cluster to read; it must name exactly one cluster.",
 		}),
 	}
@@ -91,7 +158,7 @@ func (d *clusterDataSource) Read(ctx context.Context, req datasource.ReadRequest
 	ctx, cancel := d.timeout(ctx)
 	defer cancel()
 	var found *buildkite.Cluster
-	if id := cfg.ID.ValueString(); id != "" {
+	if id := canonicalID(cfg.ID.ValueString()); id != "" {
 		c, err := d.client().Clusters.Get(ctx, id)
 		if err != nil {
 			notFoundOrAPIError(&resp.Diagnostics, err, "cluster", fmt.Sprintf("the ID %q", id))
@@ -111,6 +178,12 @@ func (d *clusterDataSource) Read(ctx context.Context, req datasource.ReadRequest
 		}
 	}
 	var out clusterDataModel
-	out.fromAPI(found)
+	if err := clusterWithDefaultQueue(ctx, d.client(), &out, found); err != nil {
+		addAPIError(&resp.Diagnostics, "read", "cluster", found.ID, err)
+		return
+	}
+	if !cfg.ID.IsNull() {
+		out.ID = cfg.ID // as asked: a GraphQL ID stays one
+	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &out)...)
 }

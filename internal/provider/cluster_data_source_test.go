@@ -68,7 +68,15 @@ data "buildkite_clusters" "all" {}
 data "buildkite_cluster_queues" "a" {
   cluster_id = data.buildkite_cluster.by_name.id
 }
-`, name, b.ID)),
+
+data "buildkite_cluster" "by_graphql_id" {
+  id = %[3]q
+}
+
+data "buildkite_cluster_queues" "by_graphql_id" {
+  cluster_id = %[4]q
+}
+`, name, b.ID, b.GraphQLID, a.GraphQLID)),
 				Check: resource.ComposeAggregateTestCheckFunc(
 					resource.TestCheckResourceAttr("data.buildkite_cluster.by_name", "id", a.ID),
 					resource.TestCheckResourceAttr("data.buildkite_cluster.by_name", "uuid", a.ID),
@@ -83,6 +91,18 @@ data "buildkite_cluster_queues" "a" {
 					}),
 					resource.TestCheckTypeSetElemNestedAttrs("data.buildkite_clusters.all", "clusters.*", map[string]string{
 						"id": b.ID, "name": name + "-b",
+					}),
+					resource.TestCheckResourceAttr("data.buildkite_cluster.by_name", "default_queue.id", *a.DefaultQueueID),
+					resource.TestCheckResourceAttr("data.buildkite_cluster.by_name", "default_queue.key", "linux"),
+					resource.TestCheckNoResourceAttr("data.buildkite_cluster.by_name", "default_queue.description"),
+					resource.TestCheckResourceAttr("data.buildkite_cluster.by_name", "maintainers.#", "0"),
+					resource.TestCheckNoResourceAttr("data.buildkite_cluster.by_id", "default_queue.key"),
+					resource.TestCheckResourceAttr("data.buildkite_cluster.by_graphql_id", "id", b.GraphQLID),
+					resource.TestCheckResourceAttr("data.buildkite_cluster.by_graphql_id", "uuid", b.ID),
+					resource.TestCheckResourceAttr("data.buildkite_cluster.by_graphql_id", "name", name+"-b"),
+					resource.TestCheckResourceAttr("data.buildkite_cluster_queues.by_graphql_id", "queues.#", "2"),
+					resource.TestCheckTypeSetElemNestedAttrs("data.buildkite_clusters.all", "clusters.*", map[string]string{
+						"id": a.ID, "default_queue.key": "linux", "default_queue.uuid": *a.DefaultQueueID,
 					}),
 					resource.TestCheckResourceAttr("data.buildkite_cluster_queues.a", "queues.#", "2"),
 					resource.TestCheckTypeSetElemNestedAttrs("data.buildkite_cluster_queues.a", "queues.*", map[string]string{

@@ -7,18 +7,19 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
 )
 
 var (
-	_ resource.Resource                = (*clusterDefaultQueueResource)(nil)
-	_ resource.ResourceWithConfigure   = (*clusterDefaultQueueResource)(nil)
-	_ resource.ResourceWithImportState = (*clusterDefaultQueueResource)(nil)
-	_ resource.ResourceWithIdentity    = (*clusterDefaultQueueResource)(nil)
-	_ resource.ResourceWithModifyPlan  = (*clusterDefaultQueueResource)(nil)
+	_ resource.Resource                 = (*clusterDefaultQueueResource)(nil)
+	_ resource.ResourceWithConfigure    = (*clusterDefaultQueueResource)(nil)
+	_ resource.ResourceWithImportState  = (*clusterDefaultQueueResource)(nil)
+	_ resource.ResourceWithIdentity     = (*clusterDefaultQueueResource)(nil)
+	_ resource.ResourceWithModifyPlan   = (*clusterDefaultQueueResource)(nil)
+	_ resource.ResourceWithUpgradeState = (*clusterDefaultQueueResource)(nil)
 )
 
 // clusterDefaultQueueIdentity names a cluster default queue for import blocks and terraform query.
@@ -43,21 +44,26 @@ type clusterDefaultQueueModel struct {
 	ID        types.String `tfsdk:"id"`
 	UUID      types.String `tfsdk:"uuid"`
 	GraphQLID types.String `tfsdk:"graphql_id"`
-	ClusterID types.String `tfsdk:"cluster_id"`
-	QueueID   types.String `tfsdk:"queue_id"`
+	ClusterID refValue     `tfsdk:"cluster_id"`
+	QueueID   refValue     `tfsdk:"queue_id"`
+	Key       types.String `tfsdk:"key"`
 }
 
-// fromAPI copies the cluster's view of its default queue; the setting is identified by its cluster.
-func (m *clusterDefaultQueueModel) fromAPI(c *buildkite.Cluster) {
+// fromAPI copies the cluster's view of its default queue, whose key is key ("" when not read: null); the
+// setting is identified by its cluster. The references keep the configuration's form by their semantic
+// equality.
+func (m *clusterDefaultQueueModel) fromAPI(c *buildkite.Cluster, key string) {
 	m.ID = types.StringValue(c.ID)
 	m.UUID = types.StringValue(c.ID)
 	m.GraphQLID = types.StringValue(c.GraphQLID)
-	m.ClusterID = types.StringValue(c.ID)
-	m.QueueID = types.StringValue(deref(c.DefaultQueueID))
+	m.ClusterID = newRef(c.ID)
+	m.QueueID = newRefPtr(c.DefaultQueueID)
+	m.Key = optionalString(key)
 }
 
 func (r *clusterDefaultQueueResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	resp.Schema = schema.Schema{
+		Version: 1, // above the official provider's 0, so that its states are upgraded (upgrade.go)
 		MarkdownDescription: "The default queue of a cluster: agents that connect to the cluster without naming a queue " +
 			"take jobs from it. Destroying this resource unsets the cluster's default queue (where the service refuses, it " +
 			"is left in place with a warning).",
@@ -65,23 +71,43 @@ func (r *clusterDefaultQueueResource) Schema(_ context.Context, _ resource.Schem
 			"id":         computedString("The cluster's ID, which identifies this setting."),
 			"uuid":       computedString("The cluster's ID, equal to `id`."),
 			"graphql_id": computedString("The cluster's GraphQL ID."),
-			"cluster_id": parentIDAttribute("The ID of the cluster."),
-			"queue_id": schema.StringAttribute{
+			"cluster_id": parentIDAttribute("The ID of the cluster.", "Cluster"),
+			"queue_id": refAttribute(schema.StringAttribute{
 				MarkdownDescription: "The ID of a queue of the cluster to make its default.",
 				Required:            true,
-				Validators:          []validator.String{uuidValidator()},
+			}, "ClusterQueue"),
+			"key": schema.StringAttribute{
+				MarkdownDescription: "The key of the default queue.",
+				Computed:            true,
+				PlanModifiers:       []planmodifier.String{keepWhileUnchanged{other: "queue_id"}},
 			},
 		},
 	}
 }
 
+// UpgradeState moves the official provider's states (id and uuid the cluster's, as here) and ours of
+// version 0 to version 1.
+func (r *clusterDefaultQueueResource) UpgradeState(ctx context.Context) map[int64]resource.StateUpgrader {
+	return upgraders(ctx, r, stateMoves{refs: []string{"cluster_id", "queue_id"}})
+}
+
+// set makes the planned queue the cluster's default and reads the cluster and the queue's key back.
 func (r *clusterDefaultQueueResource) set(ctx context.Context, plan *clusterDefaultQueueModel) error {
-	queueID := plan.QueueID.ValueString()
-	c, err := r.client().Clusters.Update(ctx, plan.ClusterID.ValueString(), buildkite.ClusterUpdate{DefaultQueueID: &queueID})
+	queueID := plan.QueueID.UUID()
+	c, err := r.client().Clusters.Update(ctx, plan.ClusterID.UUID(), buildkite.ClusterUpdate{DefaultQueueID: &queueID})
 	if err != nil {
 		return err
 	}
-	plan.fromAPI(c)
+	return r.fill(ctx, plan, c)
+}
+
+// fill copies the cluster's default queue into m, with the queue's key.
+func (r *clusterDefaultQueueResource) fill(ctx context.Context, m *clusterDefaultQueueModel, c *buildkite.Cluster) error {
+	q, err := r.client().Queues.Get(ctx, c.ID, deref(c.DefaultQueueID))
+	if err != nil {
+		return fmt.Errorf("reading the default queue %s: %w", deref(c.DefaultQueueID), err)
+	}
+	m.fromAPI(c, q.Key)
 	return nil
 }
 
@@ -95,7 +121,7 @@ func (r *clusterDefaultQueueResource) Create(ctx context.Context, req resource.C
 	ctx, cancel := r.timeout(ctx, opCreate)
 	defer cancel()
 	if err := r.set(ctx, &plan); err != nil {
-		addAPIError(&resp.Diagnostics, "set", "cluster default queue", plan.ClusterID.ValueString(), err)
+		addAPIError(&resp.Diagnostics, "set", "cluster default queue", plan.ClusterID.UUID(), err)
 		return
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
@@ -110,9 +136,9 @@ func (r *clusterDefaultQueueResource) Read(ctx context.Context, req resource.Rea
 	}
 	ctx, cancel := r.timeout(ctx, opRead)
 	defer cancel()
-	c, err := r.client().Clusters.Get(ctx, state.ClusterID.ValueString())
+	c, err := r.client().Clusters.Get(ctx, state.ClusterID.UUID())
 	if err != nil {
-		r.readFailed(ctx, resp, err, "cluster default queue", state.ClusterID.ValueString())
+		r.readFailed(ctx, resp, err, "cluster default queue", state.ClusterID.UUID())
 		return
 	}
 	// A cluster without a default queue means the setting was removed outside Terraform.
@@ -120,7 +146,10 @@ func (r *clusterDefaultQueueResource) Read(ctx context.Context, req resource.Rea
 		resp.State.RemoveResource(ctx)
 		return
 	}
-	state.fromAPI(c)
+	if err := r.fill(ctx, &state, c); err != nil {
+		addAPIError(&resp.Diagnostics, "read", "cluster default queue", state.ClusterID.UUID(), err)
+		return
+	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }
 
@@ -134,7 +163,7 @@ func (r *clusterDefaultQueueResource) Update(ctx context.Context, req resource.U
 	ctx, cancel := r.timeout(ctx, opUpdate)
 	defer cancel()
 	if err := r.set(ctx, &plan); err != nil {
-		addAPIError(&resp.Diagnostics, "update", "cluster default queue", plan.ClusterID.ValueString(), err)
+		addAPIError(&resp.Diagnostics, "update", "cluster default queue", plan.ClusterID.UUID(), err)
 		return
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
@@ -148,25 +177,26 @@ func (r *clusterDefaultQueueResource) Delete(ctx context.Context, req resource.D
 	}
 	ctx, cancel := r.timeout(ctx, opDelete)
 	defer cancel()
-	_, err := r.client().Clusters.ClearDefaultQueue(ctx, state.ClusterID.ValueString())
+	clusterID := state.ClusterID.UUID()
+	_, err := r.client().Clusters.ClearDefaultQueue(ctx, clusterID)
 	switch {
 	case err == nil:
 	case buildkite.IsNotFound(err):
-		r.deleteFailed(ctx, &resp.Diagnostics, err, "cluster default queue", state.ClusterID.ValueString())
+		r.deleteFailed(ctx, &resp.Diagnostics, err, "cluster default queue", clusterID)
 	case buildkite.IsValidation(err):
 		// A service that will not unset a default queue must not leave the resource stuck in state:
 		// stop managing it and say what was left behind.
 		resp.Diagnostics.AddWarning("Cluster Default Queue Left in Place",
 			fmt.Sprintf("The service refused to unset the default queue of cluster %s, so it stays as it is and is no longer managed by Terraform: %s",
-				state.ClusterID.ValueString(), describeError(err)))
+				clusterID, describeError(err)))
 	default:
-		addAPIError(&resp.Diagnostics, "unset", "cluster default queue", state.ClusterID.ValueString(), err)
+		addAPIError(&resp.Diagnostics, "unset", "cluster default queue", clusterID, err)
 	}
 }
 
-// ImportState takes the cluster's ID.
+// ImportState takes the cluster's ID or GraphQL ID (the official provider's import ID).
 func (r *clusterDefaultQueueResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	parts, ok := r.importParts(ctx, req, resp, uuidPart("<cluster id>"))
+	parts, ok := r.importParts(ctx, req, resp, uuidPart("<cluster id>", "Cluster"))
 	if !ok {
 		return
 	}

@@ -115,7 +115,7 @@ func (e *testEnv) checkDefaultQueueDestroyed(s *terraform.State) error {
 		if rs.Type != "buildkite_cluster_default_queue" {
 			continue
 		}
-		clusterID := rs.Primary.Attributes["cluster_id"]
+		clusterID := canonicalID(rs.Primary.Attributes["cluster_id"])
 		found, err := e.exists("buildkite_cluster", map[string]string{"id": clusterID})
 		if err != nil {
 			return err
@@ -149,6 +149,7 @@ func TestAccClusterDefaultQueueResource_basic(t *testing.T) {
 				Check: resource.ComposeTestCheckFunc(
 					e.checkDefaultQueue("buildkite_cluster.a", "buildkite_cluster_queue.a1"),
 					resource.TestCheckResourceAttrPair(addr, "id", "buildkite_cluster.a", "id"),
+					resource.TestCheckResourceAttrPair(addr, "key", "buildkite_cluster_queue.a1", "key"),
 				),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
@@ -168,7 +169,10 @@ func TestAccClusterDefaultQueueResource_basic(t *testing.T) {
 					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
-				Check: e.checkDefaultQueue("buildkite_cluster.a", "buildkite_cluster_queue.a2"),
+				Check: resource.ComposeTestCheckFunc(
+					e.checkDefaultQueue("buildkite_cluster.a", "buildkite_cluster_queue.a2"),
+					resource.TestCheckResourceAttrPair(addr, "key", "buildkite_cluster_queue.a2", "key"),
+				),
 			},
 			{
 				// Another cluster: replacement, which unsets the first cluster's default.
@@ -185,6 +189,44 @@ func TestAccClusterDefaultQueueResource_basic(t *testing.T) {
 				// Destroying the resource alone unsets the default and keeps the cluster.
 				Config: e.config(testAccClusterDefaultQueueConfig(name, "", "")),
 				Check:  e.checkDefaultQueue("buildkite_cluster.b", ""),
+			},
+		},
+	})
+}
+
+// TestAccClusterDefaultQueueResource_graphQLReferences names the cluster and the queue by GraphQL ID, as the
+// official provider's configurations do: switching to UUIDs and back plans nothing, and the setting imports by
+// the cluster's GraphQL ID, the official provider's import ID.
+func TestAccClusterDefaultQueueResource_graphQLReferences(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	const addr = "buildkite_cluster_default_queue.test"
+	byUUID := e.config(testAccClusterDefaultQueueConfig(e.name("graphql"), "a", "a1"))
+	byGraphQL := strings.NewReplacer("buildkite_cluster.a.id\n  queue_id", "buildkite_cluster.a.graphql_id\n  queue_id",
+		"buildkite_cluster_queue.a1.id", "buildkite_cluster_queue.a1.graphql_id").Replace(byUUID)
+	if byGraphQL == byUUID {
+		t.Fatal("the configuration by GraphQL ID is the one by UUID")
+	}
+	empty := resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             e.checkDefaultQueueDestroyed,
+		Steps: []resource.TestStep{
+			{
+				Config: byGraphQL,
+				Check: resource.ComposeTestCheckFunc(
+					e.checkDefaultQueue("buildkite_cluster.a", "buildkite_cluster_queue.a1"),
+					resource.TestCheckResourceAttrPair(addr, "queue_id", "buildkite_cluster_queue.a1", "graphql_id"),
+					resource.TestCheckResourceAttrPair(addr, "key", "buildkite_cluster_queue.a1", "key"),
+				),
+				ConfigPlanChecks: expectEmpty(),
+			},
+			{Config: byUUID, ConfigPlanChecks: empty},
+			{Config: byGraphQL, ConfigPlanChecks: empty},
+			{
+				ResourceName: addr, ImportState: true, ImportStateVerify: true,
+				ImportStateIdFunc:       importID(addr, "graphql_id"),
+				ImportStateVerifyIgnore: []string{"cluster_id", "queue_id"}, // imported as UUIDs, held as GraphQL IDs
 			},
 		},
 	})

@@ -37,6 +37,7 @@ var clusterParents = &parentKind[buildkite.Cluster]{
 	many:              "clusters",
 	filter:            "cluster_id",
 	filterDescription: "Only those of the cluster with this ID. Unset, those of every cluster.",
+	graphQLType:       "Cluster",
 	list: func(ctx context.Context, c *buildkite.Client) ([]buildkite.Cluster, error) {
 		return c.Clusters.List(ctx)
 	},
@@ -98,7 +99,7 @@ func NewClusterDefaultQueueListResource() list.ListResource {
 		},
 		found: func(c *buildkite.Cluster, _ *buildkite.Cluster) found {
 			var m clusterDefaultQueueModel
-			m.fromAPI(c)
+			m.fromAPI(c, "") // the key is read by the refresh after an import
 			return found{model: &m, displayName: c.Name + " / default queue"}
 		},
 	}

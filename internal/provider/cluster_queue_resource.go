@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -11,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -25,6 +27,7 @@ var (
 	_ resource.ResourceWithIdentity         = (*clusterQueueResource)(nil)
 	_ resource.ResourceWithConfigValidators = (*clusterQueueResource)(nil)
 	_ resource.ResourceWithModifyPlan       = (*clusterQueueResource)(nil)
+	_ resource.ResourceWithUpgradeState     = (*clusterQueueResource)(nil)
 )
 
 // clusterQueueIdentity names a cluster queue for import blocks and terraform query.
@@ -36,7 +39,7 @@ var clusterQueueIdentity = identifiedBy(
 // NewClusterQueueResource returns the buildkite_cluster_queue resource.
 func NewClusterQueueResource() resource.Resource {
 	return &clusterQueueResource{
-		resourceBase:     newResourceBase("cluster_queue", writeScopes("write_clusters")),
+		resourceBase:     newResourceBase("cluster_queue", writeScopes("write_clusters")).withGraphQLOnly("hosted_agents"),
 		resourceIdentity: clusterQueueIdentity,
 	}
 }
@@ -50,26 +53,91 @@ type clusterQueueModel struct {
 	ID                 types.String `tfsdk:"id"`
 	UUID               types.String `tfsdk:"uuid"`
 	GraphQLID          types.String `tfsdk:"graphql_id"`
-	ClusterID          types.String `tfsdk:"cluster_id"`
+	ClusterID          refValue     `tfsdk:"cluster_id"`
+	ClusterUUID        types.String `tfsdk:"cluster_uuid"`
 	Key                types.String `tfsdk:"key"`
 	Description        types.String `tfsdk:"description"`
 	DispatchPaused     types.Bool   `tfsdk:"dispatch_paused"`
 	DispatchPausedNote types.String `tfsdk:"dispatch_paused_note"`
+	RetryAgentAffinity types.String `tfsdk:"retry_agent_affinity"`
+	HostedAgents       types.Object `tfsdk:"hosted_agents"`
 	URL                types.String `tfsdk:"url"`
 	WebURL             types.String `tfsdk:"web_url"`
 }
 
+// fromAPI copies the service's view; clusterID is the cluster's UUID (cluster_id keeps the configuration's
+// form by its semantic equality). hosted_agents is not the service's: it stays as configured.
 func (m *clusterQueueModel) fromAPI(clusterID string, q *buildkite.Queue) {
 	m.ID = types.StringValue(q.ID)
 	m.UUID = types.StringValue(q.ID)
 	m.GraphQLID = types.StringValue(q.GraphQLID)
-	m.ClusterID = types.StringValue(clusterID)
+	m.ClusterID = newRef(clusterID)
+	m.ClusterUUID = types.StringValue(clusterID)
 	m.Key = types.StringValue(q.Key)
 	m.Description = optionalString(q.Description)
 	m.DispatchPaused = types.BoolValue(q.DispatchPaused)
 	m.DispatchPausedNote = optionalStringPtr(q.DispatchPausedNote)
+	m.RetryAgentAffinity = types.StringValue(displayOr(q.RetryAgentAffinity, defaultRetryAgentAffinity))
+	m.HostedAgents = nullUnknowns(m.HostedAgents, hostedAgentsTypes)
 	m.URL = types.StringValue(q.URL)
 	m.WebURL = types.StringValue(q.WebURL)
+}
+
+// The values of retry_agent_affinity; the service's default is the first.
+var retryAgentAffinities = []string{"prefer-warmest", "prefer-different"}
+
+const defaultRetryAgentAffinity = "prefer-warmest"
+
+// update is the body of an update of what changed between state and plan (nil when nothing did); the
+// dispatch state changes through pause and resume instead.
+func (m *clusterQueueModel) toUpdate(state *clusterQueueModel) *buildkite.QueueUpdate {
+	var u buildkite.QueueUpdate
+	changed := false
+	if !m.Description.Equal(state.Description) {
+		u.Description, changed = stringPtr(m.Description), true
+	}
+	if !m.RetryAgentAffinity.IsUnknown() && !m.RetryAgentAffinity.Equal(state.RetryAgentAffinity) {
+		u.RetryAgentAffinity, changed = stringPtr(m.RetryAgentAffinity), true
+	}
+	if !changed {
+		return nil
+	}
+	return &u
+}
+
+// hostedAgentsTypes are the attributes of hosted_agents.
+var hostedAgentsTypes = hostedAgentsAttribute().GetType().(types.ObjectType).AttrTypes
+
+// hostedAgentsAttribute is the official provider's hosted_agents, which only its GraphQL API sets.
+func hostedAgentsAttribute() schema.SingleNestedAttribute {
+	required := func(description string) schema.StringAttribute {
+		return schema.StringAttribute{MarkdownDescription: description, Required: true}
+	}
+	return schema.SingleNestedAttribute{
+		MarkdownDescription: "The hosted agents of a Buildkite-hosted queue: `instance_shape`, and `mac` or `linux` settings. " +
+			graphQLOnlyNote,
+		Optional: true,
+		Attributes: map[string]schema.Attribute{
+			"instance_shape": required("The shape of the hosted agents' instances."),
+			"linux": schema.SingleNestedAttribute{
+				MarkdownDescription: "Settings of Linux hosted agents.",
+				Optional:            true,
+				Attributes:          map[string]schema.Attribute{"agent_image_ref": required("The agent image to run.")},
+			},
+			"mac": schema.SingleNestedAttribute{
+				MarkdownDescription: "Settings of macOS hosted agents.",
+				Optional:            true,
+				Attributes: map[string]schema.Attribute{
+					"xcode_version": required("The Xcode version."),
+					"macos_version": schema.StringAttribute{
+						MarkdownDescription: "The macOS version.",
+						Optional:            true, Computed: true,
+						PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+					},
+				},
+			},
+		},
+	}
 }
 
 // queueKeyPattern is the form of queue keys the service accepts.
@@ -77,10 +145,12 @@ var queueKeyPattern = regexp.MustCompile(`^[a-zA-Z0-9][a-zA-Z0-9_\-]*$`)
 
 func (r *clusterQueueResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	resp.Schema = schema.Schema{
+		Version: 1, // above the official provider's 0, so that its states are upgraded (upgrade.go)
 		MarkdownDescription: "A queue of a cluster. Agents that start with `queue=<key>` take jobs from it. " +
 			"Dispatching of jobs to the queue's agents can be paused and resumed with `dispatch_paused`.",
 		Attributes: withCommon("queue", map[string]schema.Attribute{
-			"cluster_id": parentIDAttribute("The ID of the cluster the queue belongs to."),
+			"cluster_id":   parentIDAttribute("The ID of the cluster the queue belongs to.", "Cluster"),
+			"cluster_uuid": computedString("The UUID of the cluster the queue belongs to; configurations written for the official provider refer to it."),
 			"key": schema.StringAttribute{
 				MarkdownDescription: "The queue key that agents target. Changing it replaces the queue.",
 				Required:            true,
@@ -107,8 +177,24 @@ func (r *clusterQueueResource) Schema(_ context.Context, _ resource.SchemaReques
 				Optional:   true,
 				Validators: []validator.String{stringvalidator.LengthAtLeast(1)},
 			},
+			"retry_agent_affinity": schema.StringAttribute{
+				MarkdownDescription: "Which agent a retried job goes to: `prefer-warmest` (the default) the agent with the warmest " +
+					"cache, `prefer-different` another agent than the one it failed on.",
+				Optional: true, Computed: true,
+				Default:    stringdefault.StaticString(defaultRetryAgentAffinity),
+				Validators: []validator.String{stringvalidator.OneOf(retryAgentAffinities...)},
+			},
+			"hosted_agents": hostedAgentsAttribute(),
 		}, attrID, attrUUID, attrGraphQLID, attrURL, attrWebURL),
 	}
+}
+
+// UpgradeState moves the official provider's states and ours of version 0 to version 1.
+func (r *clusterQueueResource) UpgradeState(ctx context.Context) map[int64]resource.StateUpgrader {
+	return upgraders(ctx, r, stateMoves{refs: []string{"cluster_id"}, ours: func(_ int64, a stateAttrs) error {
+		a["cluster_uuid"] = a["cluster_id"]
+		return nil
+	}})
 }
 
 func (r *clusterQueueResource) ConfigValidators(context.Context) []resource.ConfigValidator {
@@ -148,10 +234,11 @@ func (r *clusterQueueResource) Create(ctx context.Context, req resource.CreateRe
 	}
 	ctx, cancel := r.timeout(ctx, opCreate)
 	defer cancel()
-	clusterID := plan.ClusterID.ValueString()
+	clusterID := plan.ClusterID.UUID()
 	q, err := r.client().Queues.Create(ctx, clusterID, buildkite.QueueCreate{
-		Key:         plan.Key.ValueString(),
-		Description: stringPtrIfSet(plan.Description),
+		Key:                plan.Key.ValueString(),
+		Description:        stringPtrIfSet(plan.Description),
+		RetryAgentAffinity: stringPtrIfSet(plan.RetryAgentAffinity),
 	})
 	if err != nil {
 		addAPIError(&resp.Diagnostics, "create", "cluster queue", fmt.Sprintf("%q in cluster %s", plan.Key.ValueString(), clusterID), err)
@@ -174,7 +261,7 @@ func (r *clusterQueueResource) Create(ctx context.Context, req resource.CreateRe
 
 // ident names the queue in errors as its import ID does.
 func (m *clusterQueueModel) ident() string {
-	return m.ClusterID.ValueString() + "/" + m.ID.ValueString()
+	return m.ClusterID.UUID() + "/" + m.ID.ValueString()
 }
 
 func (r *clusterQueueResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
@@ -186,8 +273,8 @@ func (r *clusterQueueResource) Read(ctx context.Context, req resource.ReadReques
 	}
 	ctx, cancel := r.timeout(ctx, opRead)
 	defer cancel()
-	clusterID := state.ClusterID.ValueString()
-	q, err := r.client().Queues.Get(ctx, clusterID, state.ID.ValueString())
+	clusterID := state.ClusterID.UUID()
+	q, err := r.client().Queues.Get(ctx, clusterID, restID(state.ID))
 	if err != nil {
 		r.readFailed(ctx, resp, err, "cluster queue", state.ident())
 		return
@@ -206,13 +293,13 @@ func (r *clusterQueueResource) Update(ctx context.Context, req resource.UpdateRe
 	}
 	ctx, cancel := r.timeout(ctx, opUpdate)
 	defer cancel()
-	clusterID, id := state.ClusterID.ValueString(), state.ID.ValueString()
+	clusterID, id := state.ClusterID.UUID(), restID(state.ID)
 	queues := r.client().Queues
 
 	var q *buildkite.Queue
 	var err error
-	if !plan.Description.Equal(state.Description) {
-		if q, err = queues.Update(ctx, clusterID, id, buildkite.QueueUpdate{Description: stringPtr(plan.Description)}); err != nil {
+	if u := plan.toUpdate(&state); u != nil {
+		if q, err = queues.Update(ctx, clusterID, id, *u); err != nil {
 			addAPIError(&resp.Diagnostics, "update", "cluster queue", state.ident(), err)
 			return
 		}
@@ -253,14 +340,18 @@ func (r *clusterQueueResource) Delete(ctx context.Context, req resource.DeleteRe
 	}
 	ctx, cancel := r.timeout(ctx, opDelete)
 	defer cancel()
-	err := r.client().Queues.Delete(ctx, state.ClusterID.ValueString(), state.ID.ValueString())
+	err := r.client().Queues.Delete(ctx, state.ClusterID.UUID(), restID(state.ID))
 	r.deleteFailed(ctx, &resp.Diagnostics, err, "cluster queue", state.ident())
 }
 
-// ImportState accepts "<cluster id>/<queue id>" or "<cluster id>/<queue key>"; a key that looks like a UUID
-// is still found by key when no queue has it as its ID.
+// ImportState accepts "<cluster id>/<queue id>" or "<cluster id>/<queue key>", each ID a UUID or a GraphQL
+// ID, and the official provider's "<queue GraphQL ID>,<cluster UUID>"; a key that looks like a UUID is still
+// found by key when no queue has it as its ID.
 func (r *clusterQueueResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	parts, ok := r.importParts(ctx, req, resp, uuidPart("<cluster id>"), keyPart("<queue id or key>"))
+	if queue, cluster, official := strings.Cut(req.ID, ","); official && !strings.Contains(req.ID, "/") {
+		req.ID = strings.TrimSpace(cluster) + "/" + strings.TrimSpace(queue)
+	}
+	parts, ok := r.importParts(ctx, req, resp, uuidPart("<cluster id>", "Cluster"), keyPart("<queue id or key>", "ClusterQueue"))
 	if !ok {
 		return
 	}

@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -38,7 +39,7 @@ func (e *testEnv) checkQueuePaused(paused bool, note string) resource.TestCheckF
 		if !ok {
 			return fmt.Errorf("%s is not in state", address)
 		}
-		q, err := e.client.Queues.Get(context.Background(), rs.Primary.Attributes["cluster_id"], rs.Primary.ID)
+		q, err := e.client.Queues.Get(context.Background(), rs.Primary.Attributes["cluster_uuid"], rs.Primary.ID)
 		if err != nil {
 			return err
 		}
@@ -68,10 +69,14 @@ func TestAccClusterQueueResource_basic(t *testing.T) {
 				Check: resource.ComposeTestCheckFunc(
 					e.checkExists(addr),
 					e.checkQueuePaused(false, ""),
+					e.checkQueueAffinity("prefer-warmest"),
 					resource.TestCheckResourceAttrPair(addr, "cluster_id", "buildkite_cluster.test", "id"),
+					resource.TestCheckResourceAttrPair(addr, "cluster_uuid", "buildkite_cluster.test", "id"),
 				),
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("key"), knownvalue.StringExact("linux")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("retry_agent_affinity"), knownvalue.StringExact("prefer-warmest")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("hosted_agents"), knownvalue.Null()),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("description"), knownvalue.StringExact("Linux agents")),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("dispatch_paused"), knownvalue.Bool(false)),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("dispatch_paused_note"), knownvalue.Null()),
@@ -92,13 +97,15 @@ func TestAccClusterQueueResource_basic(t *testing.T) {
 			},
 			generateConfigStep(addr, importID(addr, "cluster_id", "key")),
 			{
-				// Pause with a note and change the description, in place.
+				// Pause with a note and change the description and the retry affinity, in place.
 				Config: e.config(testAccClusterQueueConfig(cluster, "linux", `  description          = "Linux agents, maintenance"
   dispatch_paused      = true
-  dispatch_paused_note = "Patching hosts"`)),
+  dispatch_paused_note = "Patching hosts"
+  retry_agent_affinity = "prefer-different"`)),
 				ConfigPlanChecks: inPlace(addr),
-				Check:            e.checkQueuePaused(true, "Patching hosts"),
+				Check:            resource.ComposeTestCheckFunc(e.checkQueuePaused(true, "Patching hosts"), e.checkQueueAffinity("prefer-different")),
 				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("retry_agent_affinity"), knownvalue.StringExact("prefer-different")),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("dispatch_paused"), knownvalue.Bool(true)),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("dispatch_paused_note"), knownvalue.StringExact("Patching hosts")),
 				},
@@ -107,14 +114,15 @@ func TestAccClusterQueueResource_basic(t *testing.T) {
 				// A new note on a paused queue re-pauses it.
 				Config: e.config(testAccClusterQueueConfig(cluster, "linux", `  description          = "Linux agents, maintenance"
   dispatch_paused      = true
-  dispatch_paused_note = "Upgrading the kernel"`)),
+  dispatch_paused_note = "Upgrading the kernel"
+  retry_agent_affinity = "prefer-different"`)),
 				Check: e.checkQueuePaused(true, "Upgrading the kernel"),
 			},
 			{
-				// Resume: the pause note goes away with the pause.
+				// Resume: the pause note goes away with the pause; the affinity goes back to its default.
 				Config:           e.config(testAccClusterQueueConfig(cluster, "linux", "")),
 				ConfigPlanChecks: inPlace(addr),
-				Check:            e.checkQueuePaused(false, ""),
+				Check:            resource.ComposeTestCheckFunc(e.checkQueuePaused(false, ""), e.checkQueueAffinity("prefer-warmest")),
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("dispatch_paused"), knownvalue.Bool(false)),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("description"), knownvalue.Null()),
@@ -127,6 +135,92 @@ func TestAccClusterQueueResource_basic(t *testing.T) {
 					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionDestroyBeforeCreate)},
 				},
 				Check: e.checkExists(addr),
+			},
+		},
+	})
+}
+
+// checkQueueAffinity asks the service for the retry_agent_affinity of buildkite_cluster_queue.test.
+func (e *testEnv) checkQueueAffinity(want string) resource.TestCheckFunc {
+	return func(s *terraform.State) error {
+		a := s.RootModule().Resources["buildkite_cluster_queue.test"].Primary.Attributes
+		q, err := e.client.Queues.Get(context.Background(), a["cluster_uuid"], a["id"])
+		if err != nil {
+			return err
+		}
+		if q.RetryAgentAffinity != want {
+			return fmt.Errorf("retry_agent_affinity on the service = %q, want %q", q.RetryAgentAffinity, want)
+		}
+		return nil
+	}
+}
+
+// TestAccClusterQueueResource_graphQLReferences names the cluster by its GraphQL ID, as configurations written
+// for the official provider do: the queue is created, switching to the UUID and back plans nothing, and the
+// queue imports by GraphQL IDs, in our form and in the official provider's. hosted_agents, which only the
+// GraphQL API sets, is kept as configured and never sent.
+func TestAccClusterQueueResource_graphQLReferences(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	cluster := e.name("graphql")
+	const addr = "buildkite_cluster_queue.test"
+	byGraphQL := e.config(testAccClusterQueueConfig(cluster, "linux", "") + `
+resource "buildkite_cluster_queue" "graphql" {
+  cluster_id = buildkite_cluster.test.graphql_id
+  key        = "by-graphql"
+}
+`)
+	graphQLAddr := "buildkite_cluster_queue.graphql"
+	byUUID := strings.Replace(byGraphQL, "buildkite_cluster.test.graphql_id", "buildkite_cluster.test.uuid", 1)
+	hosted := strings.Replace(byGraphQL, `key        = "by-graphql"`, `key        = "by-graphql"
+  hosted_agents = {
+    instance_shape = "LINUX_AMD64_2X4"
+    linux          = { agent_image_ref = "ubuntu:24.04" }
+  }`, 1)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             e.checkDestroyed("buildkite_cluster_queue"),
+		Steps: []resource.TestStep{
+			{
+				Config: byGraphQL,
+				Check: resource.ComposeTestCheckFunc(
+					e.checkExists(graphQLAddr),
+					resource.TestCheckResourceAttrPair(graphQLAddr, "cluster_id", "buildkite_cluster.test", "graphql_id"),
+					resource.TestCheckResourceAttrPair(graphQLAddr, "cluster_uuid", "buildkite_cluster.test", "id"),
+				),
+				ConfigPlanChecks: expectEmpty(),
+			},
+			{
+				Config:           byUUID,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			},
+			{
+				ResourceName: graphQLAddr, ImportState: true, ImportStateVerify: true,
+				ImportStateIdFunc: func(s *terraform.State) (string, error) {
+					a := s.RootModule().Resources[graphQLAddr].Primary.Attributes
+					return graphQLID("Cluster", a["cluster_uuid"]) + "/" + a["graphql_id"], nil
+				},
+				ImportStateVerifyIgnore: []string{"cluster_id"},
+			},
+			{
+				// The official provider's import ID: "<queue GraphQL ID>,<cluster UUID>".
+				ResourceName: addr, ImportState: true, ImportStateVerify: true,
+				ImportStateIdFunc: func(s *terraform.State) (string, error) {
+					a := s.RootModule().Resources[addr].Primary.Attributes
+					return a["graphql_id"] + "," + a["cluster_uuid"], nil
+				},
+			},
+			{
+				Config:           byGraphQL,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			},
+			{
+				Config:           hosted,
+				ConfigPlanChecks: inPlace(graphQLAddr),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(graphQLAddr, tfjsonpath.New("hosted_agents").AtMapKey("instance_shape"), knownvalue.StringExact("LINUX_AMD64_2X4")),
+					statecheck.ExpectKnownValue(graphQLAddr, tfjsonpath.New("hosted_agents").AtMapKey("mac"), knownvalue.Null()),
+				},
 			},
 		},
 	})
@@ -228,11 +322,11 @@ func init() {
 		fake:     fakeserver.KindQueue,
 		storeKey: byParent("cluster_id"),
 		get: func(ctx context.Context, c *buildkite.Client, a map[string]string) error {
-			_, err := c.Queues.Get(ctx, a["cluster_id"], a["id"])
+			_, err := c.Queues.Get(ctx, a["cluster_uuid"], a["id"])
 			return err
 		},
 		del: func(ctx context.Context, c *buildkite.Client, a map[string]string) error {
-			return c.Queues.Delete(ctx, a["cluster_id"], a["id"])
+			return c.Queues.Delete(ctx, a["cluster_uuid"], a["id"])
 		},
 	})
 }

@@ -87,9 +87,9 @@ func (d *clusterQueuesDataSource) Schema(_ context.Context, _ datasource.SchemaR
 		MarkdownDescription: "The queues of one cluster, with their dispatch state.",
 		Attributes: map[string]dschema.Attribute{
 			"cluster_id": dschema.StringAttribute{
-				MarkdownDescription: "The ID of the cluster whose queues to list.",
+				MarkdownDescription: "The ID of the cluster whose queues to list. " + refDescription([]string{"Cluster"}),
 				Required:            true,
-				Validators:          []validator.String{uuidValidator()},
+				Validators:          []validator.String{refValidator{graphQLTypes: []string{"Cluster"}}},
 			},
 			"queues": listOf("The cluster's queues.", clusterQueueDataAttributes()),
 		},
@@ -104,7 +104,7 @@ func (d *clusterQueuesDataSource) Read(ctx context.Context, req datasource.ReadR
 	}
 	ctx, cancel := d.timeout(ctx)
 	defer cancel()
-	clusterID := cfg.ClusterID.ValueString()
+	clusterID := canonicalID(cfg.ClusterID.ValueString())
 	list := func(ctx context.Context) ([]buildkite.Queue, error) { return d.client().Queues.List(ctx, clusterID) }
 	fill := func(m *clusterQueueDataModel, q *buildkite.Queue) { m.fromAPI(clusterID, q) }
 	var ok bool

@@ -14,11 +14,12 @@ import (
 )
 
 var (
-	_ resource.Resource                = (*clusterResource)(nil)
-	_ resource.ResourceWithConfigure   = (*clusterResource)(nil)
-	_ resource.ResourceWithImportState = (*clusterResource)(nil)
-	_ resource.ResourceWithIdentity    = (*clusterResource)(nil)
-	_ resource.ResourceWithModifyPlan  = (*clusterResource)(nil)
+	_ resource.Resource                 = (*clusterResource)(nil)
+	_ resource.ResourceWithConfigure    = (*clusterResource)(nil)
+	_ resource.ResourceWithImportState  = (*clusterResource)(nil)
+	_ resource.ResourceWithIdentity     = (*clusterResource)(nil)
+	_ resource.ResourceWithModifyPlan   = (*clusterResource)(nil)
+	_ resource.ResourceWithUpgradeState = (*clusterResource)(nil)
 )
 
 // clusterIdentity names a cluster for import blocks and terraform query.
@@ -82,9 +83,10 @@ func (m *clusterModel) toUpdate() buildkite.ClusterUpdate {
 
 func (r *clusterResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	resp.Schema = schema.Schema{
+		Version: 1, // above the official provider's 0, so that its states are upgraded (upgrade.go)
 		MarkdownDescription: "A cluster groups queues of agents and the pipelines that run on them. " +
 			"Manage its queues with `buildkite_cluster_queue`, its agent tokens with `buildkite_cluster_agent_token` " +
-			"and its default queue with `buildkite_cluster_default_queue`. Import it by its ID.",
+			"and its default queue with `buildkite_cluster_default_queue`. Import it by its ID (or its GraphQL ID).",
 		Attributes: withCommon("cluster", map[string]schema.Attribute{
 			"name": schema.StringAttribute{
 				MarkdownDescription: "The cluster's name.",
@@ -110,6 +112,11 @@ func (r *clusterResource) Schema(_ context.Context, _ resource.SchemaRequest, re
 			},
 		}, attrID, attrUUID, attrGraphQLID, attrURL, attrWebURL),
 	}
+}
+
+// UpgradeState moves the official provider's states and ours of version 0 to version 1.
+func (r *clusterResource) UpgradeState(ctx context.Context) map[int64]resource.StateUpgrader {
+	return upgraders(ctx, r, stateMoves{})
 }
 
 func (r *clusterResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
@@ -139,7 +146,7 @@ func (r *clusterResource) Read(ctx context.Context, req resource.ReadRequest, re
 	}
 	ctx, cancel := r.timeout(ctx, opRead)
 	defer cancel()
-	c, err := r.client().Clusters.Get(ctx, state.ID.ValueString())
+	c, err := r.client().Clusters.Get(ctx, restID(state.ID))
 	if err != nil {
 		r.readFailed(ctx, resp, err, "cluster", state.ID.ValueString())
 		return
@@ -178,9 +185,9 @@ func (r *clusterResource) Delete(ctx context.Context, req resource.DeleteRequest
 	r.deleteFailed(ctx, &resp.Diagnostics, r.client().Clusters.Delete(ctx, state.ID.ValueString()), "cluster", state.ID.ValueString())
 }
 
-// ImportState accepts the cluster's ID.
+// ImportState accepts the cluster's ID or GraphQL ID.
 func (r *clusterResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	parts, ok := r.importParts(ctx, req, resp, uuidPart("<cluster id>"))
+	parts, ok := r.importParts(ctx, req, resp, uuidPart("<cluster id>", "Cluster"))
 	if !ok {
 		return
 	}

@@ -37,8 +37,18 @@ func (d *clustersDataSource) Schema(_ context.Context, _ datasource.SchemaReques
 func (d *clustersDataSource) Read(ctx context.Context, _ datasource.ReadRequest, resp *datasource.ReadResponse) {
 	ctx, cancel := d.timeout(ctx)
 	defer cancel()
-	items, ok := listItems(ctx, &resp.Diagnostics, "clusters", "", d.client().Clusters.List, (*clusterDataModel).fromAPI)
-	if ok {
-		resp.Diagnostics.Append(resp.State.Set(ctx, &clustersDataModel{Clusters: items})...)
+	all, err := d.client().Clusters.List(ctx)
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "list", "clusters", "", err)
+		return
 	}
+	// One more call per cluster with a default queue, for its key and description.
+	items := make([]clusterDataModel, len(all))
+	for i := range all {
+		if err := clusterWithDefaultQueue(ctx, d.client(), &items[i], &all[i]); err != nil {
+			addAPIError(&resp.Diagnostics, "list", "clusters", "", err)
+			return
+		}
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &clustersDataModel{Clusters: items})...)
 }

@@ -19,8 +19,12 @@
 //   - list_resource_kit.go: the bases of list resources (namedList, childList).
 //   - schema_attributes.go (shared attributes: id, uuid, URLs, parents), enums.go (case-insensitive
 //     enums), validators.go, plan_modifiers.go, semantic_string.go (YAML and JSON compared by meaning).
-//   - diagnostics.go (the words of errors), ids.go (UUIDs and import IDs), lookups.go (finding an object by
-//     ID, slug or key), values.go (Go values to Terraform values and back).
+//   - diagnostics.go (the words of errors), ids.go (UUIDs and import IDs, GraphQL IDs in them), lookups.go
+//     (finding an object by ID, slug or key), values.go (Go values to Terraform values and back).
+//   - Moving from the official provider: references.go (refAttribute, parentIDAttribute: references that
+//     take a UUID or a GraphQL ID and never diff between them), graphql_only.go (attributes only its GraphQL
+//     API sets: accepted, kept, never sent, one warning), upgrade.go (schema versions above its, and the
+//     JSON-level upgrade of its states and our earlier ones).
 //
 // # Adding a resource type
 //
@@ -30,15 +34,23 @@
 //     identifiedBy(identityAttr(...)) with the attributes in the order of the import ID; the constructor
 //     New<Name>Resource returning a struct that embeds resourceBase (newResourceBase("<name>",
 //     writeScopes("write_...")) and resourceIdentity; the model with tfsdk tags and its fromAPI, toCreate,
-//     toUpdate; Schema (withCommon for id, uuid, graphql_id, URLs; parentIDAttribute for a parent;
-//     caseInsensitiveEnum for enums; computedString for what the service assigns); then Create, Read,
-//     Update, Delete, ImportState. Each of Create, Read and Update starts with
+//     toUpdate; Schema (withCommon for id, uuid, graphql_id, URLs; parentIDAttribute(description,
+//     "<GraphQL type>") for a parent and refAttribute for another reference, their model fields refValue,
+//     sent as .UUID(); caseInsensitiveEnum for enums; computedString for what the service assigns); then
+//     Create, Read, Update, Delete, ImportState. Read addresses the object by restID(state.ID). Each of Create, Read and Update starts with
 //     `defer r.identifyCreated(ctx, resp)` (identifyRead, identifyUpdated) and bounds its calls with
 //     `ctx, cancel := r.timeout(ctx, opCreate)`; failures go through addAPIError, Read's through
 //     r.readFailed (the only way a resource leaves state) and Delete's through r.deleteFailed; ImportState
-//     splits its ID with r.importParts(ctx, req, resp, uuidPart("<cluster id>"), keyPart("<key>")).
+//     splits its ID with r.importParts(ctx, req, resp, uuidPart("<cluster id>", "Cluster"), keyPart("<key>")),
+//     each part naming the GraphQL types whose IDs it accepts.
 //     An association (an object linked under a parent) is instead a model, its fromAPI and an
 //     associationKind, returned by newAssociation(kind).
+//     A type the official provider has too: every attribute of its schema (testdata/official-schema.json)
+//     exists here (TestSchemaCoversOfficialProvider lists what is missing); attributes only its GraphQL API
+//     sets are declared with newResourceBase(...).withGraphQLOnly("emoji", ...) and graphQLOnlyString; the
+//     schema's Version is above its (`Version: 1`, or its version + 1) and UpgradeState returns
+//     upgraders(ctx, r, stateMoves{refs: [...the reference attributes...]}), with an official or ours
+//     function for what the common steps do not cover (see upgrade.go).
 //  3. Register New<Name>Resource in provider.go's Resources.
 //  4. A data source: <name>_data_source.go embedding dataSourceBase, its attributes written once in a
 //     <name>DataAttributes function that the plural data source reuses through listOf and listItems;
@@ -52,7 +64,12 @@
 //     and _disappears (e.disappears). Add the type's row to identityCases (identity_test.go) and its
 //     list resource's to queryCases (query_test.go), which run under Terraform 1.15 (`make
 //     testacc-next`). An association adds its row to associationCases (association_test.go) for its
-//     life-cycle test.
+//     life-cycle test. A type the official provider has adds its row to migrationCases (migration_test.go):
+//     a function that creates the objects in the emulator and returns the configuration in its style and
+//     the state's instances as its provider stores them (officialInstance: its attributes, GraphQL IDs
+//     built with graphQLID); the harness (migration_kit_test.go) fills the rest of its schema, writes the
+//     state file, runs replace-provider and fails unless every plan is empty. Earlier states of ours add
+//     rows to upgradeCases (upgrade_test.go).
 //  7. Examples and docs: examples/resources/buildkite_<name>/resource.tf and import.sh (data sources:
 //     examples/data-sources/buildkite_<name>/data-source.tf), then `make docs`, which writes docs/ from
 //     the schemas and templates/.

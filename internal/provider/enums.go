@@ -54,15 +54,8 @@ func (t enumType) ValueFromString(_ context.Context, in basetypes.StringValue) (
 
 // ValueFromTerraform converts a Terraform value into an enumValue.
 func (t enumType) ValueFromTerraform(ctx context.Context, in tftypes.Value) (attr.Value, error) {
-	v, err := t.StringType.ValueFromTerraform(ctx, in)
-	if err != nil {
-		return nil, err
-	}
-	s, ok := v.(basetypes.StringValue)
-	if !ok {
-		return nil, fmt.Errorf("unexpected value type %T", v)
-	}
-	return enumValue{StringValue: s}, nil
+	s, err := terraformString(ctx, in)
+	return enumValue{StringValue: s}, err
 }
 
 // enumValue is a value of a case-insensitive enum attribute.

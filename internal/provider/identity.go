@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/identityschema"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
 
 // Resource identity (Terraform 1.12+): what names an object for a person, such as a queue's cluster and key.
@@ -72,15 +73,15 @@ func (i *resourceIdentity) identify(ctx context.Context, src attributeSource, id
 	if identity == nil {
 		return
 	}
-	values := make([]types.String, len(i.attrs))
+	values := make([]string, len(i.attrs))
 	for n, a := range i.attrs {
-		if d := src.GetAttribute(ctx, path.Root(a.name), &values[n]); d.HasError() {
-			diags.Append(d...)
+		v, known := stringAttribute(ctx, src, a.name, diags)
+		if !known {
 			return
 		}
-		if values[n].IsNull() || values[n].IsUnknown() {
-			return
-		}
+		// A reference may hold a GraphQL ID; the identity names the object by its UUID either way, so that it
+		// never changes with the form the configuration uses.
+		values[n] = canonicalID(v)
 	}
 	for n, a := range i.attrs {
 		diags.Append(identity.SetAttribute(ctx, path.Root(a.name), values[n])...)
@@ -134,13 +135,13 @@ func (i *resourceIdentity) importParts(ctx context.Context, req resource.ImportS
 		if resp.Diagnostics.HasError() {
 			return nil, false
 		}
-		values[n] = strings.TrimSpace(v.ValueString())
-		switch p := parts[n]; {
-		case values[n] == "":
-			problems = append(problems, fmt.Sprintf("%s (%s) is empty", a.name, p.name))
-		case p.uuid && !isUUID(values[n]):
-			problems = append(problems, fmt.Sprintf("%s (%s) %q is not a UUID", a.name, p.name, values[n]))
+		part := parts[n]
+		part.name = a.name + " (" + part.name + ")"
+		checked, err := checkPart(part, strings.TrimSpace(v.ValueString()))
+		if err != nil {
+			problems = append(problems, err.Error())
 		}
+		values[n] = checked
 	}
 	if len(problems) > 0 {
 		resp.Diagnostics.AddError("Invalid Import Identity",
@@ -157,4 +158,35 @@ func (i *resourceIdentity) form() string {
 		names[n] = a.name + ` = "…"`
 	}
 	return "{ " + strings.Join(names, ", ") + " }"
+}
+
+// stringAttribute reads a string attribute of any string type (plain, a reference, an enum) from src; known
+// is false when it is null or unknown, or could not be read (diags says why).
+func stringAttribute(ctx context.Context, src attributeSource, name string, diags *diag.Diagnostics) (value string, known bool) {
+	var v *anyString
+	if d := src.GetAttribute(ctx, path.Root(name), &v); d.HasError() {
+		diags.Append(d...)
+		return "", false
+	}
+	if v == nil || v.value == nil {
+		return "", false
+	}
+	return *v.value, true
+}
+
+// anyString receives a string attribute whatever its custom type: the framework hands a target that
+// implements tftypes.ValueConverter the Terraform value itself.
+type anyString struct{ value *string }
+
+// FromTerraform5Value implements tftypes.ValueConverter; value stays nil for null and unknown.
+func (s *anyString) FromTerraform5Value(v tftypes.Value) error {
+	if !v.IsKnown() || v.IsNull() {
+		return nil
+	}
+	var str string
+	if err := v.As(&str); err != nil {
+		return err
+	}
+	s.value = &str
+	return nil
 }

@@ -2,9 +2,9 @@ package provider
 
 import (
 	"context"
-	"encoding/base64"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -21,27 +21,25 @@ var uuidPattern = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]
 // isUUID reports whether s is a UUID.
 func isUUID(s string) bool { return uuidPattern.MatchString(s) }
 
-// looksLikeGraphQLID recognises the base64 "Type---uuid" IDs of the GraphQL API, which users of the official
-// provider have in their import commands.
-func looksLikeGraphQLID(s string) bool {
-	b, err := base64.StdEncoding.DecodeString(s)
-	if err != nil {
-		b, err = base64.RawStdEncoding.DecodeString(s)
-	}
-	return err == nil && strings.Contains(string(b), "---")
-}
-
 // importPart is one "/"-separated part of an import ID.
 type importPart struct {
 	name string // as shown to the user, "<cluster id>"
-	uuid bool   // the part must be a UUID
+	uuid bool   // the part must be a UUID (or a GraphQL ID of one of graphQLTypes)
+	// graphQLTypes are the GraphQL types whose IDs the part accepts in place of the UUID they encode: the
+	// official provider's import IDs and states name objects that way.
+	graphQLTypes []string
 }
 
-// uuidPart is a part that must be a UUID.
-func uuidPart(name string) importPart { return importPart{name: name, uuid: true} }
+// uuidPart is a part that must be a UUID, or the GraphQL ID of an object of one of graphQLTypes.
+func uuidPart(name string, graphQLTypes ...string) importPart {
+	return importPart{name: name, uuid: true, graphQLTypes: graphQLTypes}
+}
 
-// keyPart is a part that may be an ID, a key or a slug.
-func keyPart(name string) importPart { return importPart{name: name} }
+// keyPart is a part that may be an ID, a key or a slug, or the GraphQL ID of an object of one of
+// graphQLTypes.
+func keyPart(name string, graphQLTypes ...string) importPart {
+	return importPart{name: name, graphQLTypes: graphQLTypes}
+}
 
 // importForm renders the accepted form, "<cluster id>/<queue id or key>".
 func importForm(parts []importPart) string {
@@ -52,26 +50,61 @@ func importForm(parts []importPart) string {
 	return strings.Join(names, "/")
 }
 
-// splitImportID splits id into exactly the given parts, each non-empty and of the right kind, or explains the
-// accepted form.
+// associationGraphQLTypes are the GraphQL types of the official provider's association IDs, which encode the
+// association's own UUID; the REST API never shows it, so such an ID names nothing this provider can find.
+var associationGraphQLTypes = map[string]string{
+	"TeamMember":   "a team membership (buildkite_team_member): import it as `<team id or slug>/<user id>`",
+	"TeamPipeline": "a team's access to a pipeline (buildkite_pipeline_team): import it as `<team id or slug>/<pipeline id or slug>`",
+	"TeamSuite":    "a team's access to a test suite (buildkite_test_suite_team): import it as `<team id or slug>/<suite id or slug>`",
+}
+
+// checkPart returns the value of one import part as the provider looks it up: a GraphQL ID of one of the
+// part's types becomes the UUID it encodes. It explains a value of the wrong kind.
+func checkPart(p importPart, v string) (string, error) {
+	if v == "" {
+		return "", fmt.Errorf("%s is empty", p.name)
+	}
+	typ, uuid, isGraphQL := decodeGraphQLID(v)
+	switch {
+	case isGraphQL && slices.Contains(p.graphQLTypes, typ):
+		return strings.ToLower(uuid), nil
+	case isGraphQL && associationGraphQLTypes[typ] != "":
+		return "", fmt.Errorf("%s %q is the official provider's ID of %s, named by its two sides, because its GraphQL ID "+
+			"encodes the association's own UUID, which the REST API never shows", p.name, v, associationGraphQLTypes[typ])
+	case isGraphQL && len(p.graphQLTypes) > 0:
+		return "", fmt.Errorf("%s %q is the GraphQL ID of a %s (%s), not of %s", p.name, v, typ, uuid, graphQLTypeList(p.graphQLTypes))
+	case p.uuid && !isUUID(v):
+		return "", fmt.Errorf("%s %q is not a UUID%s", p.name, v, graphQLAlternative(p))
+	}
+	return v, nil
+}
+
+// graphQLAlternative names the GraphQL IDs a part accepts besides a UUID, for an error.
+func graphQLAlternative(p importPart) string {
+	if len(p.graphQLTypes) == 0 {
+		return ""
+	}
+	return " or the GraphQL ID of " + graphQLTypeList(p.graphQLTypes)
+}
+
+// splitImportID splits id into exactly the given parts, each non-empty and of the right kind (GraphQL IDs
+// decoded to their UUIDs), or explains the accepted form.
 func splitImportID(id string, parts ...importPart) ([]string, error) {
 	form := importForm(parts)
 	values := strings.Split(strings.TrimSpace(id), "/")
 	if len(values) != len(parts) {
+		if typ, _, ok := decodeGraphQLID(strings.TrimSpace(id)); ok && associationGraphQLTypes[typ] != "" {
+			return nil, fmt.Errorf("expected an import ID of the form %q, got %q, the official provider's ID of %s: "+
+				"its GraphQL ID encodes the association's own UUID, which the REST API never shows", form, id, associationGraphQLTypes[typ])
+		}
 		return nil, fmt.Errorf("expected an import ID of the form %q, got %q", form, id)
 	}
 	for i, v := range values {
-		p := parts[i]
-		switch {
-		case v == "":
-			return nil, fmt.Errorf("expected an import ID of the form %q, got %q: %s is empty", form, id, p.name)
-		case p.uuid && !isUUID(v):
-			why := "is not a UUID"
-			if looksLikeGraphQLID(v) {
-				why = "looks like a GraphQL ID; this provider imports by REST ID (the UUID), which the web interface and the REST API show"
-			}
-			return nil, fmt.Errorf("expected an import ID of the form %q, got %q: %s %q %s", form, id, p.name, v, why)
+		checked, err := checkPart(parts[i], v)
+		if err != nil {
+			return nil, fmt.Errorf("expected an import ID of the form %q, got %q: %s", form, id, err)
 		}
+		values[i] = checked
 	}
 	return values, nil
 }

@@ -12,7 +12,12 @@ func TestSplitImportID(t *testing.T) {
 	graphQL := base64.StdEncoding.EncodeToString([]byte("Cluster---" + cluster))
 	queue := []importPart{uuidPart("<cluster id>"), keyPart("<queue id or key>")}
 	token := []importPart{uuidPart("<cluster id>"), uuidPart("<token id>")}
-	single := []importPart{uuidPart("<cluster id>")}
+	queueTyped := []importPart{uuidPart("<cluster id>", "Cluster"), keyPart("<queue id or key>", "ClusterQueue")}
+	single := []importPart{uuidPart("<cluster id>", "Cluster")}
+	untyped := []importPart{uuidPart("<cluster id>")}
+	member := []importPart{keyPart("<team id or slug>", "Team"), uuidPart("<user id>", "User")}
+	teamMember := base64.StdEncoding.EncodeToString([]byte("TeamMember---" + cluster))
+	user := base64.StdEncoding.EncodeToString([]byte("User---" + cluster))
 	cases := []struct {
 		name  string
 		id    string
@@ -26,7 +31,17 @@ func TestSplitImportID(t *testing.T) {
 		{"no child", cluster, queue, nil, `of the form "<cluster id>/<queue id or key>", got`},
 		{"too many parts", cluster + "/a/b", queue, nil, `of the form "<cluster id>/<queue id or key>"`},
 		{"token not a uuid", cluster + "/my-token", token, nil, `<token id> "my-token" is not a UUID`},
-		{"graphql id", graphQL, single, nil, `looks like a GraphQL ID`},
+		// The official provider's import IDs are GraphQL IDs: a part of the right type is its UUID.
+		{"graphql id", graphQL, single, []string{cluster}, ""},
+		{"graphql id without padding", strings.TrimRight(graphQL, "="), single, []string{cluster}, ""},
+		{"graphql id in a pair", graphQL + "/linux", queueTyped, []string{cluster, "linux"}, ""},
+		{"graphql ids of both sides", graphQL + "/" + user, member, nil, `<team id or slug> "` + graphQL + `" is the GraphQL ID of a Cluster`},
+		{"user graphql id", "platform/" + user, member, []string{"platform", cluster}, ""},
+		{"graphql id of another type", user, single, nil, `is the GraphQL ID of a User (` + cluster + `), not of a Cluster`},
+		{"graphql id where none is taken", graphQL, untyped, nil, `"` + graphQL + `" is not a UUID`},
+		{"association graphql id", teamMember, member, nil, "official provider's ID of a team membership (buildkite_team_member): " +
+			"import it as `<team id or slug>/<user id>`: its GraphQL ID encodes the association's own UUID"},
+		{"association graphql id as a part", "platform/" + teamMember, member, nil, "the REST API never shows"},
 		{"default queue given a pair", cluster + "/" + cluster, single, nil, `of the form "<cluster id>", got`},
 		{"blank", "", single, nil, `<cluster id> is empty`},
 	}

@@ -147,7 +147,9 @@ type parentKind[P any] struct {
 	// filter is the attribute that picks one parent by ID ("cluster_id"); filterDescription describes it.
 	filter            string
 	filterDescription string
-	list              func(ctx context.Context, c *buildkite.Client) ([]P, error)
+	// graphQLType is the parents' GraphQL type: the filter takes their GraphQL IDs too.
+	graphQLType string
+	list        func(ctx context.Context, c *buildkite.Client) ([]P, error)
 	// hasID reports whether a parent has the ID the filter names (the service may compare without
 	// regard to case, and so then does hasID).
 	hasID func(p *P, id string) bool
@@ -166,7 +168,7 @@ func (k *parentKind[P]) pick(ctx context.Context, c *buildkite.Client, id types.
 	if id.IsNull() {
 		return all
 	}
-	want := id.ValueString()
+	want := canonicalID(id.ValueString())
 	p := pickOne(diags, k.one, fmt.Sprintf("the ID %q", want), all, func(p *P) bool { return k.hasID(p, want) })
 	if p == nil {
 		return nil
@@ -193,9 +195,9 @@ func (l *childList[P, C]) ListResourceConfigSchema(_ context.Context, _ list.Lis
 		MarkdownDescription: l.description,
 		Attributes: map[string]schema.Attribute{
 			l.parents.filter: schema.StringAttribute{
-				MarkdownDescription: l.parents.filterDescription,
+				MarkdownDescription: l.parents.filterDescription + " " + refDescription([]string{l.parents.graphQLType}),
 				Optional:            true,
-				Validators:          []validator.String{uuidValidator()},
+				Validators:          []validator.String{refValidator{graphQLTypes: []string{l.parents.graphQLType}}},
 			},
 		},
 	}

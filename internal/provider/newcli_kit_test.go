@@ -258,8 +258,13 @@ func (e *testEnv) serveInProcess(t *testing.T) tfexec.ReattachInfo {
 	if namespace == "" {
 		namespace = "hashicorp"
 	}
-	addr := host + "/" + namespace + "/buildkite"
+	return e.serveInProcessAt(t, host+"/"+namespace+"/buildkite")
+}
 
+// serveInProcessAt is serveInProcess under a given provider address, such as the one a configuration's
+// required_providers names.
+func (e *testEnv) serveInProcessAt(t *testing.T, addr string) tfexec.ReattachInfo {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	configCh := make(chan *goplugin.ReattachConfig, 1)
 	closeCh := make(chan struct{})

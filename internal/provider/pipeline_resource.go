@@ -617,19 +617,14 @@ func (r *pipelineResource) Delete(ctx context.Context, req resource.DeleteReques
 	r.deleteFailed(ctx, &resp.Diagnostics, err, "pipeline", state.Slug.ValueString())
 }
 
-// ImportState takes a slug or a UUID, from the import ID or the identity's slug; Read then fills in
+// ImportState takes a slug, a UUID or a GraphQL ID, from the import ID or the identity's slug; Read then fills in
 // everything else.
 func (r *pipelineResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	values, ok := r.importParts(ctx, req, resp, keyPart("<pipeline slug or UUID>"))
+	values, ok := r.importParts(ctx, req, resp, keyPart("<pipeline slug or UUID>", "Pipeline"))
 	if !ok {
 		return
 	}
 	key := values[0]
-	if looksLikeGraphQLID(key) {
-		resp.Diagnostics.AddError("Invalid Import ID", fmt.Sprintf("Expected a pipeline slug or UUID, got %q, which looks like "+
-			"a GraphQL ID; this provider imports by the slug or the REST ID (the UUID).", key))
-		return
-	}
 	ctx, cancel := r.timeout(ctx, opRead)
 	defer cancel()
 	client := r.client().Pipelines

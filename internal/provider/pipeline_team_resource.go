@@ -27,8 +27,8 @@ type pipelineTeamModel struct {
 	ID          types.String `tfsdk:"id"`
 	UUID        types.String `tfsdk:"uuid"`
 	GraphQLID   types.String `tfsdk:"graphql_id"`
-	TeamID      types.String `tfsdk:"team_id"`
-	PipelineID  types.String `tfsdk:"pipeline_id"`
+	TeamID      refValue     `tfsdk:"team_id"`
+	PipelineID  refValue     `tfsdk:"pipeline_id"`
 	AccessLevel enumValue    `tfsdk:"access_level"`
 }
 
@@ -36,8 +36,8 @@ func (m *pipelineTeamModel) fromAPI(teamID string, tp *buildkite.TeamPipeline) {
 	m.ID = associationID(teamID, tp.PipelineID)
 	m.UUID = m.ID
 	m.GraphQLID = optionalString(tp.GraphQLID)
-	m.TeamID = types.StringValue(teamID)
-	m.PipelineID = types.StringValue(tp.PipelineID)
+	m.TeamID = newRef(teamID)
+	m.PipelineID = newRef(tp.PipelineID)
 	m.AccessLevel = newEnumValue(tp.AccessLevel)
 }
 
@@ -55,7 +55,7 @@ var pipelineTeamKind = &associationKind[buildkite.TeamPipeline, pipelineTeamMode
 	fromAPI:  (*pipelineTeamModel).fromAPI,
 	create: func(ctx context.Context, c *buildkite.Client, teamID string, plan *pipelineTeamModel) (*buildkite.TeamPipeline, error) {
 		return c.TeamPipelines.Create(ctx, teamID, buildkite.TeamPipelineCreate{
-			PipelineID: plan.PipelineID.ValueString(), AccessLevel: plan.AccessLevel.API(),
+			PipelineID: plan.PipelineID.UUID(), AccessLevel: plan.AccessLevel.API(),
 		})
 	},
 	get: func(ctx context.Context, c *buildkite.Client, teamID, pipelineID string) (*buildkite.TeamPipeline, error) {
@@ -71,7 +71,7 @@ var pipelineTeamKind = &associationKind[buildkite.TeamPipeline, pipelineTeamMode
 		return tp.AccessLevel == plan.AccessLevel.API()
 	},
 	// The pipeline is looked up among the team's pipelines, by UUID or slug.
-	importParts: []importPart{keyPart("<team id or slug>"), keyPart("<pipeline id or slug>")},
+	importParts: []importPart{keyPart("<team id or slug>", "Team"), keyPart("<pipeline id or slug>", "Pipeline")},
 	resolve: func(ctx context.Context, c *buildkite.Client, parts []string) (string, string, error) {
 		return teamAndOther(ctx, c, parts, c.TeamPipelines.Get, c.TeamPipelines.List,
 			func(tp *buildkite.TeamPipeline) string { return tp.PipelineID }, (*buildkite.TeamPipeline).PipelineSlug)
@@ -88,8 +88,8 @@ func pipelineTeamSchema() schema.Schema {
 			"takes over the existing access and sets its own `access_level`, and destroying it removes the access. " +
 			"The two do not fight: no plan of either shows a change made by the other.",
 		Attributes: associationAttributes("pipeline access", "<team id>/<pipeline id>", map[string]schema.Attribute{
-			"team_id":     parentIDAttribute("The UUID of the team."),
-			"pipeline_id": parentIDAttribute("The UUID of the pipeline (its `id`)."),
+			"team_id":     parentIDAttribute("The UUID of the team.", "Team"),
+			"pipeline_id": parentIDAttribute("The UUID of the pipeline (its `id`).", "Pipeline"),
 			"access_level": caseInsensitiveEnum(schema.StringAttribute{
 				MarkdownDescription: "What the team's members may do: `read_only` view builds, `build_and_read` also " +
 					"create builds, `manage_build_and_read` also change the pipeline's settings.",

@@ -8,6 +8,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
 
 // Plans that more than one resource makes the same way.
@@ -40,4 +41,48 @@ func replaceWhenChangedFromKnown() planmodifier.String {
 		"Changing the value from one value to another replaces the resource.",
 		"Changing the value from one value to another replaces the resource.",
 	)
+}
+
+// keepWhileUnchanged plans the state's value of a computed attribute derived from another (a default
+// queue's key from its queue_id) while that other is planned as it stands in state (or names the same
+// object in the other form), and leaves it unknown otherwise, since the service derives a new one.
+type keepWhileUnchanged struct{ other string }
+
+var _ planmodifier.String = keepWhileUnchanged{}
+
+func (m keepWhileUnchanged) Description(context.Context) string {
+	return "kept while " + m.other + " does not change"
+}
+
+func (m keepWhileUnchanged) MarkdownDescription(ctx context.Context) string {
+	return m.Description(ctx)
+}
+
+func (m keepWhileUnchanged) PlanModifyString(ctx context.Context, req planmodifier.StringRequest, resp *planmodifier.StringResponse) {
+	if req.StateValue.IsNull() || !req.PlanValue.IsUnknown() {
+		return
+	}
+	planned, err := req.Plan.Raw.ApplyTerraform5AttributePathStep(tftypes.AttributeName(m.other))
+	if err != nil {
+		return
+	}
+	prior, err := req.State.Raw.ApplyTerraform5AttributePathStep(tftypes.AttributeName(m.other))
+	if err != nil {
+		return
+	}
+	p, pok := planned.(tftypes.Value)
+	s, sok := prior.(tftypes.Value)
+	if pok && sok && (p.Equal(s) || sameReference(p, s)) {
+		resp.PlanValue = req.StateValue
+	}
+}
+
+// sameReference reports whether two string values name the same object in two forms. The other attribute's
+// own plan modifier may keep its state's form, but each attribute's modifiers see the plan as proposed.
+func sameReference(a, b tftypes.Value) bool {
+	var x, y string
+	if a.As(&x) != nil || b.As(&y) != nil || !a.IsKnown() || !b.IsKnown() {
+		return false
+	}
+	return x != "" && sameObject(x, y)
 }

@@ -64,7 +64,7 @@ type providerModel struct {
 	Timeouts                *timeoutsModel `tfsdk:"timeouts"`
 }
 
-// timeoutsModel is the provider block's timeouts, as the official provider spells them.
+// timeoutsModel is the provider block's timeouts, a nested attribute as the official provider spells them.
 type timeoutsModel struct {
 	Create types.String `tfsdk:"create"`
 	Read   types.String `tfsdk:"read"`
@@ -127,11 +127,11 @@ func (p *buildkiteProvider) Schema(_ context.Context, _ provider.SchemaRequest, 
 					"them when they leave the configuration. Defaults to `false`.",
 				Optional: true,
 			},
-		},
-		Blocks: map[string]schema.Block{
-			"timeouts": schema.SingleNestedBlock{
+			"timeouts": schema.SingleNestedAttribute{
 				MarkdownDescription: "How long each kind of operation may take, across its retries and rate-limit waits, " +
-					"as a Go duration such as `90s` or `5m`. Each defaults to 3 minutes.",
+					"as a Go duration such as `90s` or `5m`: `timeouts = { create = \"60s\" }`, as the official provider " +
+					"spells it. Each defaults to 3 minutes.",
+				Optional: true,
 				Attributes: map[string]schema.Attribute{
 					"create": schema.StringAttribute{MarkdownDescription: "Timeout of creates.", Optional: true, Validators: duration},
 					"read":   schema.StringAttribute{MarkdownDescription: "Timeout of reads (refresh, import, data sources).", Optional: true, Validators: duration},
@@ -263,7 +263,7 @@ func (p *buildkiteProvider) Configure(ctx context.Context, req provider.Configur
 	resp.ActionData = data
 }
 
-// configuredTimeouts parses the timeouts block; validation has already refused values that do not parse.
+// configuredTimeouts parses the timeouts attribute; validation has already refused values that do not parse.
 func configuredTimeouts(m *timeoutsModel, diags *diag.Diagnostics) operationTimeouts {
 	var t operationTimeouts
 	if m == nil {

@@ -47,7 +47,7 @@ type registryTokenModel struct {
 	ID          types.String `tfsdk:"id"`
 	UUID        types.String `tfsdk:"uuid"`
 	GraphQLID   types.String `tfsdk:"graphql_id"`
-	RegistryID  types.String `tfsdk:"registry_id"`
+	RegistryID  refValue     `tfsdk:"registry_id"`
 	Description types.String `tfsdk:"description"`
 	Token       types.String `tfsdk:"token"`
 	URL         types.String `tfsdk:"url"`
@@ -60,7 +60,7 @@ func (m *registryTokenModel) fromAPI(registryID string, t *buildkite.RegistryTok
 	m.ID = types.StringValue(t.ID)
 	m.UUID = types.StringValue(t.ID)
 	m.GraphQLID = types.StringValue(t.GraphQLID)
-	m.RegistryID = types.StringValue(registryID)
+	m.RegistryID = newRef(registryID)
 	m.Description = types.StringValue(t.Description)
 	if t.Token != "" {
 		m.Token = types.StringValue(t.Token)
@@ -75,7 +75,7 @@ func (m *registryTokenModel) fromAPI(registryID string, t *buildkite.RegistryTok
 }
 
 func (m *registryTokenModel) ident() string {
-	return m.RegistryID.ValueString() + "/" + m.ID.ValueString()
+	return m.RegistryID.UUID() + "/" + m.ID.ValueString()
 }
 
 func (r *registryTokenResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
@@ -85,7 +85,7 @@ func (r *registryTokenResource) Schema(_ context.Context, _ resource.SchemaReque
 			"value. The registry is named by its ID, so renaming the registry keeps the token. " +
 			"Import it as `<registry slug or id>/<token id>`.",
 		Attributes: withCommon("registry token", map[string]schema.Attribute{
-			"registry_id": parentIDAttribute("The ID (UUID) of the registry the token reads."),
+			"registry_id": parentIDAttribute("The ID (UUID) of the registry the token reads.", "Registry"),
 			"description": schema.StringAttribute{
 				MarkdownDescription: "A description of the token, such as who uses it.",
 				Required:            true,
@@ -137,7 +137,7 @@ func (r *registryTokenResource) Create(ctx context.Context, req resource.CreateR
 	}
 	ctx, cancel := r.timeout(ctx, opCreate)
 	defer cancel()
-	registryID := plan.RegistryID.ValueString()
+	registryID := plan.RegistryID.UUID()
 	slug, err := r.registrySlug(ctx, registryID)
 	if err != nil {
 		addAPIError(&resp.Diagnostics, "create", "registry token", "in registry "+registryID, err)
@@ -161,7 +161,7 @@ func (r *registryTokenResource) Read(ctx context.Context, req resource.ReadReque
 	}
 	ctx, cancel := r.timeout(ctx, opRead)
 	defer cancel()
-	slug, err := r.registrySlug(ctx, state.RegistryID.ValueString())
+	slug, err := r.registrySlug(ctx, state.RegistryID.UUID())
 	var t *buildkite.RegistryToken
 	if err == nil {
 		t, err = r.client().RegistryTokens.Get(ctx, slug, state.ID.ValueString())
@@ -170,7 +170,7 @@ func (r *registryTokenResource) Read(ctx context.Context, req resource.ReadReque
 		r.readFailed(ctx, resp, err, "registry token", state.ident())
 		return
 	}
-	state.fromAPI(state.RegistryID.ValueString(), t)
+	state.fromAPI(state.RegistryID.UUID(), t)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }
 
@@ -184,7 +184,7 @@ func (r *registryTokenResource) Update(ctx context.Context, req resource.UpdateR
 	}
 	ctx, cancel := r.timeout(ctx, opUpdate)
 	defer cancel()
-	slug, err := r.registrySlug(ctx, state.RegistryID.ValueString())
+	slug, err := r.registrySlug(ctx, state.RegistryID.UUID())
 	var t *buildkite.RegistryToken
 	if err == nil {
 		t, err = r.client().RegistryTokens.Update(ctx, slug, state.ID.ValueString(),
@@ -195,7 +195,7 @@ func (r *registryTokenResource) Update(ctx context.Context, req resource.UpdateR
 		return
 	}
 	plan.Token = state.Token
-	plan.fromAPI(state.RegistryID.ValueString(), t)
+	plan.fromAPI(state.RegistryID.UUID(), t)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }
 
@@ -207,7 +207,7 @@ func (r *registryTokenResource) Delete(ctx context.Context, req resource.DeleteR
 	}
 	ctx, cancel := r.timeout(ctx, opDelete)
 	defer cancel()
-	slug, err := r.registrySlug(ctx, state.RegistryID.ValueString())
+	slug, err := r.registrySlug(ctx, state.RegistryID.UUID())
 	if err == nil {
 		err = r.client().RegistryTokens.Delete(ctx, slug, state.ID.ValueString())
 	}
@@ -217,7 +217,7 @@ func (r *registryTokenResource) Delete(ctx context.Context, req resource.DeleteR
 // ImportState accepts "<registry slug or id>/<token id>", or the identity's registry_id (which may be the
 // slug too) and id.
 func (r *registryTokenResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	parts, ok := r.importParts(ctx, req, resp, keyPart("<registry slug or id>"), uuidPart("<token id>"))
+	parts, ok := r.importParts(ctx, req, resp, keyPart("<registry slug or id>", "Registry"), uuidPart("<token id>"))
 	if !ok {
 		return
 	}

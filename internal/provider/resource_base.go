@@ -16,6 +16,8 @@ type resourceBase struct {
 	name   string // type name without the "buildkite_" prefix
 	scopes operationScopes
 	data   *providerData
+	// graphQLOnly are the attributes the official provider sets through GraphQL (graphql_only.go).
+	graphQLOnly []string
 }
 
 func newResourceBase(name string, scopes operationScopes) resourceBase {

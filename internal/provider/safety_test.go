@@ -178,7 +178,7 @@ provider "buildkite" {
   rest_url     = %q
   organization = "acme"
   api_token    = "t"
-  timeouts {
+  timeouts = {
     read = "3s"
   }
 }

@@ -76,17 +76,6 @@ func uuidValidator() validator.String {
 		"must be a UUID (the REST ID, as in the `id` or `uuid` attribute), not a GraphQL ID or a name")
 }
 
-// parentIDAttribute is the required UUID of the object a nested object belongs to; moving the object to
-// another parent replaces it.
-func parentIDAttribute(description string) schema.StringAttribute {
-	return schema.StringAttribute{
-		MarkdownDescription: description + " Changing it replaces the resource.",
-		Required:            true,
-		Validators:          []validator.String{uuidValidator()},
-		PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
-	}
-}
-
 // backquoted renders values as a Markdown list of code spans: `a`, `b`.
 func backquoted(values []string) string {
 	q := make([]string, len(values))

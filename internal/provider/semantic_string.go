@@ -159,13 +159,9 @@ func (t semanticStringType) ValueFromString(_ context.Context, in basetypes.Stri
 }
 
 func (t semanticStringType) ValueFromTerraform(ctx context.Context, in tftypes.Value) (attr.Value, error) {
-	v, err := t.StringType.ValueFromTerraform(ctx, in)
+	s, err := terraformString(ctx, in)
 	if err != nil {
 		return nil, err
-	}
-	s, ok := v.(basetypes.StringValue)
-	if !ok {
-		return nil, fmt.Errorf("unexpected value type %T", v)
 	}
 	out, diags := t.ValueFromString(ctx, s)
 	if diags.HasError() {

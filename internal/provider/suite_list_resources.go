@@ -63,6 +63,7 @@ var registryParents = &parentKind[buildkite.Registry]{
 	many:              "registries",
 	filter:            "registry_id",
 	filterDescription: "Only the tokens of the registry with this ID. Unset, those of every registry.",
+	graphQLType:       "Registry",
 	list: func(ctx context.Context, c *buildkite.Client) ([]buildkite.Registry, error) {
 		return c.Registries.List(ctx)
 	},

@@ -40,6 +40,7 @@ var teamParents = &parentKind[buildkite.Team]{
 	many:              "teams",
 	filter:            "team_id",
 	filterDescription: "Only those of the team with this UUID. Unset, those of every team.",
+	graphQLType:       "Team",
 	list: func(ctx context.Context, c *buildkite.Client) ([]buildkite.Team, error) {
 		return c.Teams.List(ctx, buildkite.TeamListOptions{})
 	},

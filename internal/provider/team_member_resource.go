@@ -23,8 +23,8 @@ type teamMemberModel struct {
 	ID        types.String `tfsdk:"id"`
 	UUID      types.String `tfsdk:"uuid"`
 	GraphQLID types.String `tfsdk:"graphql_id"`
-	TeamID    types.String `tfsdk:"team_id"`
-	UserID    types.String `tfsdk:"user_id"`
+	TeamID    refValue     `tfsdk:"team_id"`
+	UserID    refValue     `tfsdk:"user_id"`
 	Role      enumValue    `tfsdk:"role"`
 	UserName  types.String `tfsdk:"user_name"`
 }
@@ -33,8 +33,8 @@ func (m *teamMemberModel) fromAPI(teamID string, tm *buildkite.TeamMember) {
 	m.ID = associationID(teamID, tm.UserID)
 	m.UUID = m.ID
 	m.GraphQLID = optionalString(tm.GraphQLID)
-	m.TeamID = types.StringValue(teamID)
-	m.UserID = types.StringValue(tm.UserID)
+	m.TeamID = newRef(teamID)
+	m.UserID = newRef(tm.UserID)
 	m.Role = newEnumValue(tm.Role)
 	m.UserName = types.StringValue(tm.UserName)
 }
@@ -52,7 +52,7 @@ var teamMemberKind = &associationKind[buildkite.TeamMember, teamMemberModel]{
 	key:      "user_id",
 	fromAPI:  (*teamMemberModel).fromAPI,
 	create: func(ctx context.Context, c *buildkite.Client, teamID string, plan *teamMemberModel) (*buildkite.TeamMember, error) {
-		return c.TeamMembers.Create(ctx, teamID, buildkite.TeamMemberCreate{UserID: plan.UserID.ValueString(), Role: plan.Role.API()})
+		return c.TeamMembers.Create(ctx, teamID, buildkite.TeamMemberCreate{UserID: plan.UserID.UUID(), Role: plan.Role.API()})
 	},
 	get: func(ctx context.Context, c *buildkite.Client, teamID, userID string) (*buildkite.TeamMember, error) {
 		return c.TeamMembers.Get(ctx, teamID, userID)
@@ -64,7 +64,7 @@ var teamMemberKind = &associationKind[buildkite.TeamMember, teamMemberModel]{
 		return c.TeamMembers.Delete(ctx, teamID, userID)
 	},
 	current:     func(tm *buildkite.TeamMember, plan *teamMemberModel) bool { return tm.Role == plan.Role.API() },
-	importParts: []importPart{keyPart("<team id or slug>"), uuidPart("<user id>")},
+	importParts: []importPart{keyPart("<team id or slug>", "Team"), uuidPart("<user id>", "User")},
 	resolve: func(ctx context.Context, c *buildkite.Client, parts []string) (string, string, error) {
 		return teamAndKey(ctx, c, parts, func(ctx context.Context, teamID, userID string) (string, error) {
 			_, err := c.TeamMembers.Get(ctx, teamID, userID)
@@ -80,8 +80,8 @@ func teamMemberSchema() schema.Schema {
 			"the team by UUID or slug. Where the user is in the team already, creating this resource takes the " +
 			"membership over and sets its role.",
 		Attributes: associationAttributes("team membership", "<team id>/<user id>", map[string]schema.Attribute{
-			"team_id": parentIDAttribute("The UUID of the team."),
-			"user_id": parentIDAttribute("The UUID of the user (the `id` of a `buildkite_organization_member`)."),
+			"team_id": parentIDAttribute("The UUID of the team.", "Team"),
+			"user_id": parentIDAttribute("The UUID of the user (the `id` of a `buildkite_organization_member`).", "User"),
 			"role": caseInsensitiveEnum(schema.StringAttribute{
 				MarkdownDescription: "The user's role in the team; `maintainer`s manage the team's members.",
 				Required:            true,

@@ -26,8 +26,8 @@ type testSuiteTeamModel struct {
 	ID          types.String `tfsdk:"id"`
 	UUID        types.String `tfsdk:"uuid"`
 	GraphQLID   types.String `tfsdk:"graphql_id"`
-	TeamID      types.String `tfsdk:"team_id"`
-	TestSuiteID types.String `tfsdk:"test_suite_id"`
+	TeamID      refValue     `tfsdk:"team_id"`
+	TestSuiteID refValue     `tfsdk:"test_suite_id"`
 	AccessLevel enumValue    `tfsdk:"access_level"`
 }
 
@@ -35,8 +35,8 @@ func (m *testSuiteTeamModel) fromAPI(teamID string, ts *buildkite.TeamSuite) {
 	m.ID = associationID(teamID, ts.SuiteID)
 	m.UUID = m.ID
 	m.GraphQLID = optionalString(ts.GraphQLID)
-	m.TeamID = types.StringValue(teamID)
-	m.TestSuiteID = types.StringValue(ts.SuiteID)
+	m.TeamID = newRef(teamID)
+	m.TestSuiteID = newRef(ts.SuiteID)
 	m.AccessLevel = newEnumValue(suiteAccessFromAPI(ts.AccessLevel))
 }
 
@@ -83,7 +83,7 @@ var testSuiteTeamKind = &associationKind[buildkite.TeamSuite, testSuiteTeamModel
 	fromAPI:  (*testSuiteTeamModel).fromAPI,
 	create: func(ctx context.Context, c *buildkite.Client, teamID string, plan *testSuiteTeamModel) (*buildkite.TeamSuite, error) {
 		return c.TeamSuites.Create(ctx, teamID, buildkite.TeamSuiteCreate{
-			SuiteID: plan.TestSuiteID.ValueString(), AccessLevel: suiteAccessToAPI(plan.AccessLevel.ValueString()),
+			SuiteID: plan.TestSuiteID.UUID(), AccessLevel: suiteAccessToAPI(plan.AccessLevel.ValueString()),
 		})
 	},
 	get: func(ctx context.Context, c *buildkite.Client, teamID, suiteID string) (*buildkite.TeamSuite, error) {
@@ -99,7 +99,7 @@ var testSuiteTeamKind = &associationKind[buildkite.TeamSuite, testSuiteTeamModel
 		return suiteAccessFromAPI(ts.AccessLevel) == plan.AccessLevel.API()
 	},
 	// The suite is looked up among the team's suites, by UUID or slug.
-	importParts: []importPart{keyPart("<team id or slug>"), keyPart("<suite id or slug>")},
+	importParts: []importPart{keyPart("<team id or slug>", "Team"), keyPart("<suite id or slug>", "Suite")},
 	resolve: func(ctx context.Context, c *buildkite.Client, parts []string) (string, string, error) {
 		return teamAndOther(ctx, c, parts, c.TeamSuites.Get, c.TeamSuites.List,
 			func(ts *buildkite.TeamSuite) string { return ts.SuiteID }, (*buildkite.TeamSuite).SuiteSlug)
@@ -118,8 +118,8 @@ func testSuiteTeamSchema() schema.Schema {
 			"at creation. A `buildkite_test_suite_team` for the same team and suite owns that access from then on: " +
 			"creating it takes over the existing access and sets its own `access_level`.",
 		Attributes: associationAttributes("test suite access", "<team id>/<suite id>", map[string]schema.Attribute{
-			"team_id":       parentIDAttribute("The UUID of the team."),
-			"test_suite_id": parentIDAttribute("The UUID of the test suite (its `id`)."),
+			"team_id":       parentIDAttribute("The UUID of the team.", "Team"),
+			"test_suite_id": parentIDAttribute("The UUID of the test suite (its `id`).", "Suite"),
 			"access_level": caseInsensitiveEnum(schema.StringAttribute{
 				MarkdownDescription: "What the team's members may do: `read_only` view the suite, `manage_and_read` also change it.",
 				Required:            true,

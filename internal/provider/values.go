@@ -1,14 +1,32 @@
 package provider
 
 import (
+	"context"
+	"fmt"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
 
 // Conversions between the client's Go values and Terraform's: where "" or nil means unset, and how times
 // are written.
+
+// terraformString reads a Terraform string value as the framework's, for the custom string types (enums,
+// references, documents) to wrap.
+func terraformString(ctx context.Context, in tftypes.Value) (basetypes.StringValue, error) {
+	v, err := basetypes.StringType{}.ValueFromTerraform(ctx, in)
+	if err != nil {
+		return basetypes.StringValue{}, err
+	}
+	s, ok := v.(basetypes.StringValue)
+	if !ok {
+		return basetypes.StringValue{}, fmt.Errorf("unexpected value type %T", v)
+	}
+	return s, nil
+}
 
 // optionalString maps an API string where "" means unset to a Terraform value that is null when unset,
 // so that an attribute left out of the configuration does not show a diff against "".

@@ -1,0 +1,123 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+)
+
+// GraphQL-only attributes: the official provider sets some attributes through Buildkite's GraphQL API,
+// which the REST API does not carry (a pipeline's emoji and color, a queue's hosted agents, a rule's
+// description). Its configurations must still load and plan without a diff, so a resource declares them
+// (resourceBase.withGraphQLOnly) as optional attributes that are kept in state as configured and never
+// sent; its plan then carries one warning naming those the configuration sets. A computed one (a registry's
+// registry_type) keeps what a state moved from the official provider holds and is null otherwise.
+
+// graphQLOnlyNote ends the description of every GraphQL-only attribute.
+const graphQLOnlyNote = "Set through Buildkite's GraphQL API, which this provider does not use: accepted so that " +
+	"configurations written for the official provider load, kept in state as configured, and never sent."
+
+// graphQLOnlyString is an optional string attribute the provider accepts but does not manage.
+func graphQLOnlyString(description string) schema.StringAttribute {
+	return schema.StringAttribute{MarkdownDescription: description + " " + graphQLOnlyNote, Optional: true}
+}
+
+// withGraphQLOnly returns the base with the named top-level attributes declared GraphQL-only.
+func (b resourceBase) withGraphQLOnly(attrs ...string) resourceBase {
+	b.graphQLOnly = attrs
+	return b
+}
+
+// warnGraphQLOnly adds one warning naming the GraphQL-only attributes the configuration sets, at every plan
+// that keeps the resource.
+func (b *resourceBase) warnGraphQLOnly(req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if len(b.graphQLOnly) == 0 || req.Plan.Raw.IsNull() || req.Config.Raw.IsNull() {
+		return
+	}
+	var set []string
+	for _, a := range b.graphQLOnly {
+		v, _, err := tftypes.WalkAttributePath(req.Config.Raw, tftypes.NewAttributePath().WithAttributeName(a))
+		if val, ok := v.(tftypes.Value); err == nil && ok && !val.IsNull() {
+			set = append(set, "`"+a+"`")
+		}
+	}
+	if len(set) == 0 {
+		return
+	}
+	verb := "is"
+	if len(set) > 1 {
+		verb = "are"
+	}
+	resp.Diagnostics.AddWarning("Attributes Not Managed by This Provider",
+		fmt.Sprintf("buildkite_%s: %s %s set through Buildkite's GraphQL API, which this provider does not use: "+
+			"kept in state as configured and not sent. Set them in the web interface; removing them from the "+
+			"configuration changes nothing on the service.", b.name, joinAnd(set), verb))
+}
+
+// joinAnd joins words as a sentence lists them: "a", "a and b", "a, b and c".
+func joinAnd(words []string) string {
+	if len(words) < 2 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
+}
+
+// keepStateOrNull plans a computed GraphQL-only attribute: what the state holds (a value the official
+// provider read), or null for a new object, so that it never shows as "known after apply".
+type keepStateOrNull struct{}
+
+var _ planmodifier.String = keepStateOrNull{}
+
+func (keepStateOrNull) Description(context.Context) string {
+	return "kept from state; null for a new object"
+}
+
+func (m keepStateOrNull) MarkdownDescription(ctx context.Context) string { return m.Description(ctx) }
+
+func (keepStateOrNull) PlanModifyString(_ context.Context, req planmodifier.StringRequest, resp *planmodifier.StringResponse) {
+	if req.State.Raw.IsNull() {
+		resp.PlanValue = types.StringNull()
+		return
+	}
+	resp.PlanValue = req.StateValue
+}
+
+// graphQLOnlyComputed is a computed string the official provider read through GraphQL.
+func graphQLOnlyComputed(description string) schema.StringAttribute {
+	return schema.StringAttribute{
+		MarkdownDescription: description + " Read by the official provider through Buildkite's GraphQL API, which this " +
+			"provider does not use: a state moved from it keeps its value; otherwise null.",
+		Computed:      true,
+		PlanModifiers: []planmodifier.String{keepStateOrNull{}},
+	}
+}
+
+// nullUnknowns settles a GraphQL-only object of attrTypes after an apply: what the plan left unknown (a
+// computed attribute inside it, or the object itself) becomes null, since the service never says what it is.
+// A model built from the service alone (a list resource's) holds the zero value, which becomes null too.
+func nullUnknowns(o types.Object, attrTypes map[string]attr.Type) types.Object {
+	ctx := context.Background()
+	if o.IsUnknown() || o.IsNull() {
+		return types.ObjectNull(attrTypes)
+	}
+	settled := make(map[string]attr.Value, len(o.Attributes()))
+	for name, v := range o.Attributes() {
+		if obj, ok := v.(types.Object); ok {
+			v = nullUnknowns(obj, obj.AttributeTypes(ctx))
+		} else if v.IsUnknown() {
+			typ := v.Type(ctx)
+			if null, err := typ.ValueFromTerraform(ctx, tftypes.NewValue(typ.TerraformType(ctx), nil)); err == nil {
+				v = null
+			}
+		}
+		settled[name] = v
+	}
+	return types.ObjectValueMust(o.AttributeTypes(ctx), settled)
+}

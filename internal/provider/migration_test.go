@@ -1,0 +1,216 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+)
+
+// One acceptance test per resource type shared with the official provider: its objects are created in the
+// emulator, a state is written as the official provider would have written it for them and a configuration
+// in its style, and the workspace is moved here (migrate). A type added later adds one row.
+
+// migrationCase is one resource type's move.
+type migrationCase struct {
+	name string
+	// workspace creates the objects and returns the configuration (without the provider block) and the
+	// state's instances as the official provider wrote them.
+	workspace func(t *testing.T, e *testEnv) (config string, instances []officialInstance)
+	// check, where set, looks at the state after the move (refreshed and planned empty).
+	check func(t *testing.T, w *cliWorkdir)
+}
+
+var migrationCases = []migrationCase{
+	{name: "cluster", workspace: officialClusterWorkspace, check: func(t *testing.T, w *cliWorkdir) {
+		a := w.stateAttributes("buildkite_cluster.main")
+		if a["id"] != a["uuid"] || !isUUID(fmt.Sprint(a["id"])) {
+			t.Errorf("after the move id = %v, uuid = %v: want both the UUID", a["id"], a["uuid"])
+		}
+		if typ, _, ok := decodeGraphQLID(fmt.Sprint(a["graphql_id"])); !ok || typ != "Cluster" {
+			t.Errorf("after the move graphql_id = %v, want the cluster's GraphQL ID", a["graphql_id"])
+		}
+	}},
+	{name: "cluster_queue", workspace: officialQueueWorkspace, check: func(t *testing.T, w *cliWorkdir) {
+		expectMoved(t, w, "buildkite_cluster_queue.linux", map[string]any{"retry_agent_affinity": "prefer-different"})
+		if out := w.expectNoChanges(); !strings.Contains(out, "Attributes Not Managed by This Provider") {
+			t.Errorf("the plan does not warn that hosted_agents is not managed:\n%s", out)
+		}
+	}},
+	{name: "cluster_agent_token", workspace: officialAgentTokenWorkspace, check: func(t *testing.T, w *cliWorkdir) {
+		expectMoved(t, w, "buildkite_cluster_agent_token.agents", map[string]any{"token": "moved-secret"})
+	}},
+	{name: "cluster_default_queue", workspace: officialDefaultQueueWorkspace, check: func(t *testing.T, w *cliWorkdir) {
+		expectMoved(t, w, "buildkite_cluster_default_queue.main", map[string]any{"key": "linux"})
+	}},
+}
+
+// expectMoved checks the state of a moved instance: its id a UUID equal to uuid, its references UUIDs, and
+// the attributes in want as given.
+func expectMoved(t *testing.T, w *cliWorkdir, address string, want map[string]any) {
+	t.Helper()
+	a := w.stateAttributes(address)
+	if id := fmt.Sprint(a["id"]); !isUUID(id) && !strings.Contains(id, "/") {
+		t.Errorf("%s: id = %v after the move, want a REST ID", address, a["id"])
+	}
+	for _, ref := range []string{"cluster_id", "queue_id", "team_id", "user_id", "pipeline_id", "test_suite_id",
+		"team_owner_id", "default_team_id", "pipeline_template_id"} {
+		if v, ok := a[ref].(string); ok && !isUUID(v) {
+			t.Errorf("%s: %s = %q after the move, want a UUID", address, ref, v)
+		}
+	}
+	for k, v := range want {
+		if a[k] != v {
+			t.Errorf("%s: %s = %#v after the move, want %#v", address, k, a[k], v)
+		}
+	}
+}
+
+func TestAccMigration_fromOfficialProvider(t *testing.T) {
+	for _, tc := range migrationCases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			e := newTestEnv(t)
+			config, instances := tc.workspace(t, e)
+			w := e.migrate(t, config, officialState(t, instances...))
+			if tc.check != nil {
+				tc.check(t, w)
+			}
+		})
+	}
+}
+
+// seedCluster creates a cluster for a migration workspace.
+func (e *testEnv) seedCluster(name string) *buildkite.Cluster {
+	e.t.Helper()
+	c, err := e.client.Clusters.Create(context.Background(), buildkite.ClusterCreate{
+		Name: name, Description: ptrTo("Where builds run"), Emoji: ptrTo(":rocket:"), Color: ptrTo("#A8D5FF"),
+	})
+	if err != nil {
+		e.t.Fatalf("seeding cluster %q: %v", name, err)
+	}
+	e.t.Cleanup(func() { _ = e.client.Clusters.Delete(context.Background(), c.ID) })
+	return c
+}
+
+// officialCluster is a cluster as the official provider's state holds it.
+func officialCluster(c *buildkite.Cluster) officialInstance {
+	return officialInstance{address: "buildkite_cluster.main", attrs: map[string]any{
+		"id": graphQLID("Cluster", c.ID), "uuid": c.ID, "name": c.Name,
+		"description": c.Description, "emoji": c.Emoji, "color": c.Color,
+	}}
+}
+
+const officialClusterConfig = `
+resource "buildkite_cluster" "main" {
+  name        = %q
+  description = "Where builds run"
+  emoji       = ":rocket:"
+  color       = "#A8D5FF"
+}
+`
+
+func officialClusterWorkspace(t *testing.T, e *testEnv) (string, []officialInstance) {
+	c := e.seedCluster(e.name("cluster"))
+	return fmt.Sprintf(officialClusterConfig, c.Name), []officialInstance{officialCluster(c)}
+}
+
+// seedQueue creates a queue in a cluster for a migration workspace.
+func (e *testEnv) seedQueue(clusterID, key string) *buildkite.Queue {
+	e.t.Helper()
+	q, err := e.client.Queues.Create(context.Background(), clusterID, buildkite.QueueCreate{
+		Key: key, Description: ptrTo("Linux agents"), RetryAgentAffinity: ptrTo("prefer-different"),
+	})
+	if err != nil {
+		e.t.Fatalf("seeding queue %q: %v", key, err)
+	}
+	return q
+}
+
+// officialQueue is a queue as the official provider's state holds it, with hosted agents, which it set
+// through GraphQL.
+func officialQueue(c *buildkite.Cluster, q *buildkite.Queue) officialInstance {
+	return officialInstance{address: "buildkite_cluster_queue.linux", dependsOn: []string{"buildkite_cluster.main"}, attrs: map[string]any{
+		"id": graphQLID("ClusterQueue", q.ID), "uuid": q.ID, "cluster_id": graphQLID("Cluster", c.ID), "cluster_uuid": c.ID,
+		"key": q.Key, "description": q.Description, "dispatch_paused": false, "retry_agent_affinity": q.RetryAgentAffinity,
+		"hosted_agents": map[string]any{"instance_shape": "LINUX_AMD64_2X4", "linux": map[string]any{"agent_image_ref": "ubuntu:24.04"}, "mac": nil},
+	}}
+}
+
+const officialQueueConfig = `
+resource "buildkite_cluster_queue" "linux" {
+  cluster_id           = buildkite_cluster.main.id
+  key                  = "linux"
+  description          = "Linux agents"
+  retry_agent_affinity = "prefer-different"
+  hosted_agents = {
+    instance_shape = "LINUX_AMD64_2X4"
+    linux = {
+      agent_image_ref = "ubuntu:24.04"
+    }
+  }
+}
+`
+
+func officialQueueWorkspace(t *testing.T, e *testEnv) (string, []officialInstance) {
+	config, instances := officialClusterWorkspace(t, e)
+	c := e.clusterOf(instances[0])
+	q := e.seedQueue(c.ID, "linux")
+	return config + officialQueueConfig, append(instances, officialQueue(c, q))
+}
+
+// clusterOf reads back the cluster of an official cluster instance.
+func (e *testEnv) clusterOf(in officialInstance) *buildkite.Cluster {
+	e.t.Helper()
+	c, err := e.client.Clusters.Get(context.Background(), fmt.Sprint(in.attrs["uuid"]))
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return c
+}
+
+func officialAgentTokenWorkspace(t *testing.T, e *testEnv) (string, []officialInstance) {
+	config, instances := officialClusterWorkspace(t, e)
+	c := e.clusterOf(instances[0])
+	tok, err := e.client.ClusterTokens.Create(context.Background(), c.ID, buildkite.ClusterTokenCreate{
+		Description: "Autoscaled agents", AllowedIPAddresses: ptrTo("10.0.0.0/8 192.168.0.0/16"),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return config + `
+resource "buildkite_cluster_agent_token" "agents" {
+  cluster_id           = buildkite_cluster.main.id
+  description          = "Autoscaled agents"
+  allowed_ip_addresses = ["10.0.0.0/8", "192.168.0.0/16"]
+}
+`, append(instances, officialInstance{address: "buildkite_cluster_agent_token.agents", dependsOn: []string{"buildkite_cluster.main"},
+			attrs: map[string]any{
+				"id": graphQLID("ClusterToken", tok.ID), "uuid": tok.ID, "cluster_id": graphQLID("Cluster", c.ID), "cluster_uuid": c.ID,
+				"description": tok.Description, "allowed_ip_addresses": []string{"10.0.0.0/8", "192.168.0.0/16"},
+				// The secret the official provider kept from the create response.
+				"token": "moved-secret",
+			}})
+}
+
+func officialDefaultQueueWorkspace(t *testing.T, e *testEnv) (string, []officialInstance) {
+	config, instances := officialQueueWorkspace(t, e)
+	c := e.clusterOf(instances[0])
+	q := fmt.Sprint(instances[1].attrs["uuid"])
+	if _, err := e.client.Clusters.Update(context.Background(), c.ID, buildkite.ClusterUpdate{DefaultQueueID: &q}); err != nil {
+		t.Fatal(err)
+	}
+	return config + `
+resource "buildkite_cluster_default_queue" "main" {
+  cluster_id = buildkite_cluster.main.id
+  queue_id   = buildkite_cluster_queue.linux.id
+}
+`, append(instances, officialInstance{address: "buildkite_cluster_default_queue.main",
+			dependsOn: []string{"buildkite_cluster.main", "buildkite_cluster_queue.linux"},
+			attrs: map[string]any{
+				"id": graphQLID("Cluster", c.ID), "uuid": c.ID, "cluster_id": graphQLID("Cluster", c.ID),
+				"queue_id": graphQLID("ClusterQueue", q), "key": "linux",
+			}})
+}

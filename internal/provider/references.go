@@ -1,0 +1,312 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	dschema "github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+)
+
+// References: attributes that name another object by its ID (cluster_id, team_id, ...). The official
+// provider's configurations and states name objects by GraphQL ID, ours by UUID; both must work and never
+// show a diff between them. Four pieces do that, and refAttribute puts them on an attribute:
+//   - refType/refValue: a string whose semantic equality treats a GraphQL ID and the UUID it encodes as the
+//     same value, so the value kept after create, update and read is the configuration's form;
+//   - refValidator: the plan-time check, a UUID or a GraphQL ID of the right type, naming the attribute;
+//   - refKeepStateForm: when the configuration switches form, the plan keeps the state's (Terraform accepts a
+//     planned value equal to the prior state in place of the configuration's), placed before any
+//     RequiresReplace so that a change of form never replaces anything;
+//   - refValue.UUID: the UUID to send to the REST API.
+
+var (
+	_ basetypes.StringTypable                    = refType{}
+	_ basetypes.StringValuableWithSemanticEquals = refValue{}
+)
+
+// refType is the type of a reference attribute.
+type refType struct {
+	basetypes.StringType
+}
+
+// String names the type in diagnostics.
+func (t refType) String() string { return "provider.refType" }
+
+// Equal reports whether o is also a refType.
+func (t refType) Equal(o attr.Type) bool {
+	_, ok := o.(refType)
+	return ok
+}
+
+// ValueType returns the value type of this type.
+func (t refType) ValueType(context.Context) attr.Value { return refValue{} }
+
+// ValueFromString wraps a framework string as a refValue.
+func (t refType) ValueFromString(_ context.Context, in basetypes.StringValue) (basetypes.StringValuable, diag.Diagnostics) {
+	return refValue{StringValue: in}, nil
+}
+
+// ValueFromTerraform converts a Terraform value into a refValue.
+func (t refType) ValueFromTerraform(ctx context.Context, in tftypes.Value) (attr.Value, error) {
+	s, err := terraformString(ctx, in)
+	return refValue{StringValue: s}, err
+}
+
+// refValue is the value of a reference attribute: a UUID or a GraphQL ID.
+type refValue struct {
+	basetypes.StringValue
+}
+
+// newRef is a known reference; "" is null, the service's way of saying "none".
+func newRef(id string) refValue {
+	if id == "" {
+		return refValue{StringValue: basetypes.NewStringNull()}
+	}
+	return refValue{StringValue: basetypes.NewStringValue(id)}
+}
+
+// newRefPtr is newRef for an ID the service may send as null.
+func newRefPtr(id *string) refValue { return newRef(deref(id)) }
+
+// nullRef is a reference to nothing.
+func nullRef() refValue { return refValue{StringValue: basetypes.NewStringNull()} }
+
+// Type returns refType.
+func (v refValue) Type(context.Context) attr.Type { return refType{} }
+
+// Equal is exact equality, which Terraform needs for plans; StringSemanticEquals is the loose one.
+func (v refValue) Equal(o attr.Value) bool {
+	other, ok := o.(refValue)
+	return ok && v.StringValue.Equal(other.StringValue)
+}
+
+// StringSemanticEquals treats a GraphQL ID and the UUID it encodes as the same value.
+func (v refValue) StringSemanticEquals(_ context.Context, newValuable basetypes.StringValuable) (bool, diag.Diagnostics) {
+	var diags diag.Diagnostics
+	nv, ok := newValuable.(refValue)
+	if !ok {
+		diags.AddError("Semantic Equality Check Error",
+			fmt.Sprintf("Expected a reference value, got %T. Please report this issue to the provider developers.", newValuable))
+		return false, diags
+	}
+	return sameObject(v.ValueString(), nv.ValueString()), diags
+}
+
+// UUID is the REST ID the reference names: the UUID itself, or the one a GraphQL ID encodes.
+func (v refValue) UUID() string { return canonicalID(v.ValueString()) }
+
+// UUIDPtr is UUID for a create body: nil when the reference is null or unknown.
+func (v refValue) UUIDPtr() *string {
+	if v.IsNull() || v.IsUnknown() {
+		return nil
+	}
+	id := v.UUID()
+	return &id
+}
+
+// canonicalID is the UUID an ID names, in lower case, whatever its form; anything else is returned as it is.
+func canonicalID(id string) string {
+	if isUUID(id) {
+		return strings.ToLower(id)
+	}
+	if _, uuid, ok := decodeGraphQLID(id); ok {
+		return strings.ToLower(uuid)
+	}
+	return id
+}
+
+// sameObject reports whether two IDs name the same object: equal, or a UUID and a GraphQL ID of it.
+func sameObject(a, b string) bool { return a == b || canonicalID(a) == canonicalID(b) }
+
+// refValidator checks at plan time that a reference is a UUID or a GraphQL ID of one of its types.
+type refValidator struct{ graphQLTypes []string }
+
+var _ validator.String = refValidator{}
+
+func (v refValidator) Description(context.Context) string {
+	return "value must be a UUID or the GraphQL ID of " + graphQLTypeList(v.graphQLTypes)
+}
+
+func (v refValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+
+func (v refValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	if _, err := refUUID(req.ConfigValue.ValueString(), v.graphQLTypes); err != nil {
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid Reference",
+			fmt.Sprintf("Attribute %s %s.", req.Path, err))
+	}
+}
+
+// refUUID returns the UUID id names when it is a UUID or a GraphQL ID of one of graphQLTypes, or an error
+// that says what it is instead.
+func refUUID(id string, graphQLTypes []string) (string, error) {
+	if isUUID(id) {
+		return strings.ToLower(id), nil
+	}
+	typ, uuid, ok := decodeGraphQLID(id)
+	switch {
+	case !ok:
+		return "", fmt.Errorf("must be a UUID (the REST ID, as in the `id` or `uuid` attribute) or the GraphQL ID of %s, got %q",
+			graphQLTypeList(graphQLTypes), id)
+	case !slices.Contains(graphQLTypes, typ):
+		return "", fmt.Errorf("must name %s, got %q, the GraphQL ID of a %s (%s)", graphQLTypeList(graphQLTypes), id, typ, uuid)
+	}
+	return strings.ToLower(uuid), nil
+}
+
+// graphQLTypeList names GraphQL types for a message: "a Team", "a Pipeline or a Suite".
+func graphQLTypeList(graphQLTypes []string) string {
+	named := make([]string, len(graphQLTypes))
+	for i, t := range graphQLTypes {
+		named[i] = "a " + t
+	}
+	return strings.Join(named, " or ")
+}
+
+// refKeepStateForm plans the state's value when the configuration names the same object in the other form.
+type refKeepStateForm struct{}
+
+var _ planmodifier.String = refKeepStateForm{}
+
+func (refKeepStateForm) Description(context.Context) string {
+	return "a GraphQL ID and the UUID it encodes are the same reference"
+}
+
+func (m refKeepStateForm) MarkdownDescription(ctx context.Context) string { return m.Description(ctx) }
+
+func (refKeepStateForm) PlanModifyString(_ context.Context, req planmodifier.StringRequest, resp *planmodifier.StringResponse) {
+	if req.StateValue.IsNull() || req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() || req.PlanValue.IsUnknown() {
+		return
+	}
+	if c, s := req.ConfigValue.ValueString(), req.StateValue.ValueString(); c != s && sameObject(c, s) {
+		resp.PlanValue = req.StateValue
+	}
+}
+
+// refAttribute makes a resource's string attribute a reference to an object of one of graphQLTypes: it sets
+// the type, adds the check and the plan modifier (first, so that RequiresReplace sees the kept form), and
+// says in the description that a GraphQL ID works too.
+func refAttribute(a schema.StringAttribute, graphQLTypes ...string) schema.StringAttribute {
+	a.CustomType = refType{}
+	a.Validators = append([]validator.String{refValidator{graphQLTypes: graphQLTypes}}, a.Validators...)
+	a.PlanModifiers = append([]planmodifier.String{refKeepStateForm{}}, a.PlanModifiers...)
+	a.MarkdownDescription = strings.TrimSpace(a.MarkdownDescription) + " " + refDescription(graphQLTypes)
+	return a
+}
+
+// refDescription tells that a reference takes either form.
+func refDescription(graphQLTypes []string) string {
+	return "The GraphQL ID of " + graphQLTypeList(graphQLTypes) + " (as the official provider's `id` holds) is accepted " +
+		"too, and never shows as a change against the UUID it encodes."
+}
+
+// parentIDAttribute is the required reference to the object a nested object belongs to; moving the object
+// to another parent replaces it, naming the same parent in the other form does not.
+func parentIDAttribute(description string, graphQLTypes ...string) schema.StringAttribute {
+	return refAttribute(schema.StringAttribute{
+		MarkdownDescription: description + " Changing it replaces the resource.",
+		Required:            true,
+		PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
+	}, graphQLTypes...)
+}
+
+// optionalRefAttribute is an optional reference, changed in place.
+func optionalRefAttribute(description string, graphQLTypes ...string) schema.StringAttribute {
+	return refAttribute(schema.StringAttribute{MarkdownDescription: description, Optional: true}, graphQLTypes...)
+}
+
+// dataRefAttribute is a data source's optional reference: an argument it is asked by.
+func dataRefAttribute(description string, graphQLTypes ...string) dschema.StringAttribute {
+	return dschema.StringAttribute{
+		MarkdownDescription: strings.TrimSpace(description) + " " + refDescription(graphQLTypes),
+		Optional:            true,
+		Validators:          []validator.String{refValidator{graphQLTypes: graphQLTypes}},
+	}
+}
+
+// refListKeepStateForm plans the state's list when the configuration's names the same objects in the other
+// form, element by element.
+type refListKeepStateForm struct{}
+
+var _ planmodifier.List = refListKeepStateForm{}
+
+func (refListKeepStateForm) Description(context.Context) string {
+	return "GraphQL IDs and the UUIDs they encode are the same references"
+}
+
+func (m refListKeepStateForm) MarkdownDescription(ctx context.Context) string {
+	return m.Description(ctx)
+}
+
+func (refListKeepStateForm) PlanModifyList(_ context.Context, req planmodifier.ListRequest, resp *planmodifier.ListResponse) {
+	if req.StateValue.IsNull() || req.PlanValue.IsNull() || req.PlanValue.IsUnknown() || req.PlanValue.Equal(req.StateValue) {
+		return
+	}
+	if sameObjects(listStrings(req.PlanValue), listStrings(req.StateValue)) {
+		resp.PlanValue = req.StateValue
+	}
+}
+
+// refListAttribute makes a list of references to objects of one of graphQLTypes, with its elements checked
+// and a change of form never planned.
+func refListAttribute(a schema.ListAttribute, graphQLTypes ...string) schema.ListAttribute {
+	a.ElementType = types.StringType
+	a.Validators = append([]validator.List{listvalidator.ValueStringsAre(refValidator{graphQLTypes: graphQLTypes})}, a.Validators...)
+	a.PlanModifiers = append([]planmodifier.List{refListKeepStateForm{}}, a.PlanModifiers...)
+	a.MarkdownDescription = strings.TrimSpace(a.MarkdownDescription) + " " + refDescription(graphQLTypes)
+	return a
+}
+
+// listStrings is the string elements of a known list, unknown and null elements as "".
+func listStrings(l types.List) []string {
+	out := make([]string, 0, len(l.Elements()))
+	for _, e := range l.Elements() {
+		if s, ok := e.(basetypes.StringValuable); ok {
+			v, _ := s.ToStringValue(context.Background())
+			out = append(out, v.ValueString())
+		}
+	}
+	return out
+}
+
+// sameObjects reports whether two lists of IDs name the same objects in the same order.
+func sameObjects(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if !sameObject(a[i], b[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// listUUIDs is the UUIDs a known list of references names, for the REST API.
+func listUUIDs(l types.List) []string {
+	if l.IsNull() || l.IsUnknown() {
+		return nil
+	}
+	ids := listStrings(l)
+	for i := range ids {
+		ids[i] = canonicalID(ids[i])
+	}
+	return ids
+}
+
+// restID is the REST ID in an object's own `id` attribute: a state written by the official provider, or by
+// hand, may hold its GraphQL ID, which is read as the UUID it encodes rather than taken for a missing object.
+func restID(id types.String) string { return canonicalID(id.ValueString()) }

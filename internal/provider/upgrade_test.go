@@ -1,0 +1,173 @@
+package provider
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/big"
+	"reflect"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+)
+
+// Unit tests of the state upgrades (upgrade.go), through the provider server as Terraform calls it: a state
+// of an earlier version, ours or the official provider's, must come out in the current schema's shape.
+// The acceptance tests of migration_test.go move whole workspaces; these pin the shapes of our own earlier
+// states, which no other test writes.
+
+// upgradeCase is a state of an earlier version and what some of its attributes must be after the upgrade.
+type upgradeCase struct {
+	name     string
+	typeName string
+	version  int64
+	state    map[string]any
+	want     map[string]any // attributes checked after the upgrade; nil means null
+}
+
+var upgradeCases = []upgradeCase{
+	{
+		name: "cluster, ours at version 0", typeName: "buildkite_cluster", version: 0,
+		state: map[string]any{"id": testUUID, "uuid": testUUID, "graphql_id": clusterGraphQLID, "name": "c",
+			"description": nil, "emoji": nil, "color": nil, "url": "u", "web_url": "w"},
+		want: map[string]any{"id": testUUID, "graphql_id": clusterGraphQLID, "url": "u", "description": nil},
+	},
+	{
+		name: "cluster, the official provider's", typeName: "buildkite_cluster", version: 0,
+		state: map[string]any{"id": clusterGraphQLID, "uuid": testUUID, "name": "c", "description": "d",
+			"emoji": nil, "color": ""},
+		want: map[string]any{"id": testUUID, "uuid": testUUID, "graphql_id": clusterGraphQLID, "description": "d", "color": nil, "url": nil},
+	},
+	{
+		name: "cluster, the official provider's without uuid", typeName: "buildkite_cluster", version: 0,
+		state: map[string]any{"id": clusterGraphQLID, "name": "c"},
+		want:  map[string]any{"id": testUUID, "uuid": testUUID, "graphql_id": clusterGraphQLID},
+	},
+	{
+		name: "queue, ours at version 0", typeName: "buildkite_cluster_queue", version: 0,
+		state: map[string]any{"id": otherUUID, "uuid": otherUUID, "graphql_id": "Q", "cluster_id": testUUID, "key": "linux",
+			"description": nil, "dispatch_paused": false, "dispatch_paused_note": nil, "url": "u", "web_url": "w"},
+		want: map[string]any{"cluster_id": testUUID, "cluster_uuid": testUUID, "retry_agent_affinity": "prefer-warmest",
+			"hosted_agents": nil, "dispatch_paused": false},
+	},
+	{
+		name: "queue, the official provider's", typeName: "buildkite_cluster_queue", version: 0,
+		state: map[string]any{"id": graphQLID("ClusterQueue", otherUUID), "uuid": otherUUID, "cluster_id": clusterGraphQLID,
+			"cluster_uuid": testUUID, "key": "linux", "description": nil, "dispatch_paused": true, "retry_agent_affinity": "prefer-different",
+			"hosted_agents": map[string]any{"instance_shape": "MACOS_M2_4X7", "mac": map[string]any{"xcode_version": "16", "macos_version": "15"}, "linux": nil}},
+		want: map[string]any{"id": otherUUID, "cluster_id": testUUID, "cluster_uuid": testUUID, "retry_agent_affinity": "prefer-different",
+			"dispatch_paused": true, "graphql_id": graphQLID("ClusterQueue", otherUUID),
+			"hosted_agents": map[string]any{"instance_shape": "MACOS_M2_4X7", "mac": map[string]any{"xcode_version": "16", "macos_version": "15"}, "linux": nil}},
+	},
+	{
+		name: "agent token, ours at version 0", typeName: "buildkite_cluster_agent_token", version: 0,
+		state: map[string]any{"id": otherUUID, "uuid": otherUUID, "graphql_id": "T", "cluster_id": testUUID, "description": "d",
+			"allowed_ip_addresses": nil, "expires_at": nil, "token": "s", "url": "u"},
+		want: map[string]any{"cluster_uuid": testUUID, "token": "s"},
+	},
+	{
+		name: "agent token, the official provider's", typeName: "buildkite_cluster_agent_token", version: 0,
+		state: map[string]any{"id": graphQLID("ClusterToken", otherUUID), "uuid": otherUUID, "cluster_id": clusterGraphQLID,
+			"cluster_uuid": testUUID, "description": "d", "allowed_ip_addresses": []any{}, "token": "s"},
+		want: map[string]any{"id": otherUUID, "cluster_id": testUUID, "allowed_ip_addresses": nil, "token": "s", "expires_at": nil},
+	},
+	{
+		name: "default queue, ours at version 0", typeName: "buildkite_cluster_default_queue", version: 0,
+		state: map[string]any{"id": testUUID, "uuid": testUUID, "graphql_id": clusterGraphQLID, "cluster_id": testUUID, "queue_id": otherUUID},
+		want:  map[string]any{"id": testUUID, "queue_id": otherUUID, "key": nil},
+	},
+	{
+		name: "default queue, the official provider's", typeName: "buildkite_cluster_default_queue", version: 0,
+		state: map[string]any{"id": clusterGraphQLID, "uuid": testUUID, "cluster_id": clusterGraphQLID,
+			"queue_id": graphQLID("ClusterQueue", otherUUID), "key": "linux"},
+		want: map[string]any{"id": testUUID, "uuid": testUUID, "graphql_id": clusterGraphQLID, "cluster_id": testUUID,
+			"queue_id": otherUUID, "key": "linux"},
+	},
+}
+
+// otherUUID is a second UUID for the upgrade cases.
+const otherUUID = "11111111-2222-4333-8444-555555555555"
+
+func TestUpgradeResourceState(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	server := providerserver.NewProtocol6(New("test")())()
+	schemas, err := server.GetProviderSchema(ctx, &tfprotov6.GetProviderSchemaRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range upgradeCases {
+		t.Run(tc.name, func(t *testing.T) {
+			raw, err := json.Marshal(tc.state)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp, err := server.UpgradeResourceState(ctx, &tfprotov6.UpgradeResourceStateRequest{
+				TypeName: tc.typeName, Version: tc.version, RawState: &tfprotov6.RawState{JSON: raw},
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, d := range resp.Diagnostics {
+				t.Fatalf("%s: %s", d.Summary, d.Detail)
+			}
+			typ := schemas.ResourceSchemas[tc.typeName].ValueType()
+			v, err := resp.UpgradedState.Unmarshal(typ)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, ok := goValue(v).(map[string]any)
+			if !ok {
+				t.Fatalf("upgraded state %v is not an object", v)
+			}
+			for name, want := range tc.want {
+				if !reflect.DeepEqual(got[name], want) {
+					t.Errorf("%s = %#v, want %#v", name, got[name], want)
+				}
+			}
+		})
+	}
+}
+
+// goValue converts a Terraform value to Go: objects and maps to map[string]any, lists and sets to []any,
+// numbers to float64, null to nil.
+func goValue(v tftypes.Value) any {
+	if v.IsNull() || !v.IsKnown() {
+		return nil
+	}
+	switch {
+	case v.Type().Is(tftypes.String):
+		var s string
+		_ = v.As(&s)
+		return s
+	case v.Type().Is(tftypes.Bool):
+		var b bool
+		_ = v.As(&b)
+		return b
+	case v.Type().Is(tftypes.Number):
+		var n big.Float
+		_ = v.As(&n)
+		f, _ := n.Float64()
+		return f
+	case v.Type().Is(tftypes.Object{}), v.Type().Is(tftypes.Map{}):
+		var m map[string]tftypes.Value
+		_ = v.As(&m)
+		out := make(map[string]any, len(m))
+		for k, e := range m {
+			out[k] = goValue(e)
+		}
+		return out
+	default:
+		var l []tftypes.Value
+		if err := v.As(&l); err != nil {
+			return fmt.Sprintf("unconvertible %s", v.Type())
+		}
+		out := make([]any, len(l))
+		for i, e := range l {
+			out[i] = goValue(e)
+		}
+		return out
+	}
+}
