@@ -37,6 +37,12 @@ type Team struct {
 	MembersCanCreatePipelines *bool      `json:"members_can_create_pipelines"`
 	CreatedAt                 *time.Time `json:"created_at"`
 	CreatedBy                 *User      `json:"created_by"`
+
+	// The permissions beyond the specification (rest-beyond-spec.md); nil when a response leaves them out.
+	MembersCanCreateSuites      *bool `json:"members_can_create_suites"`
+	MembersCanCreateRegistries  *bool `json:"members_can_create_registries"`
+	MembersCanDestroyRegistries *bool `json:"members_can_destroy_registries"`
+	MembersCanDestroyPackages   *bool `json:"members_can_destroy_packages"`
 }
 
 // IsDefault reports whether users join the team by default, from whichever field the response carries.
@@ -56,6 +62,11 @@ type TeamWrite struct {
 	IsDefaultTeam             bool   `json:"is_default_team"`
 	DefaultMemberRole         string `json:"default_member_role"`
 	MembersCanCreatePipelines bool   `json:"members_can_create_pipelines"`
+
+	MembersCanCreateSuites      bool `json:"members_can_create_suites"`
+	MembersCanCreateRegistries  bool `json:"members_can_create_registries"`
+	MembersCanDestroyRegistries bool `json:"members_can_destroy_registries"`
+	MembersCanDestroyPackages   bool `json:"members_can_destroy_packages"`
 }
 
 // TeamListOptions filters a listing of teams.

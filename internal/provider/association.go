@@ -20,11 +20,12 @@ import (
 // mapping from the client's type and the descriptor, not another copy of Create, Read, Update and Delete.
 
 var (
-	_ resource.Resource                = (*associationResource[struct{}, struct{}])(nil)
-	_ resource.ResourceWithConfigure   = (*associationResource[struct{}, struct{}])(nil)
-	_ resource.ResourceWithImportState = (*associationResource[struct{}, struct{}])(nil)
-	_ resource.ResourceWithIdentity    = (*associationResource[struct{}, struct{}])(nil)
-	_ resource.ResourceWithModifyPlan  = (*associationResource[struct{}, struct{}])(nil)
+	_ resource.Resource                 = (*associationResource[struct{}, struct{}])(nil)
+	_ resource.ResourceWithConfigure    = (*associationResource[struct{}, struct{}])(nil)
+	_ resource.ResourceWithImportState  = (*associationResource[struct{}, struct{}])(nil)
+	_ resource.ResourceWithIdentity     = (*associationResource[struct{}, struct{}])(nil)
+	_ resource.ResourceWithModifyPlan   = (*associationResource[struct{}, struct{}])(nil)
+	_ resource.ResourceWithUpgradeState = (*associationResource[struct{}, struct{}])(nil)
 )
 
 // associationKind declares an association resource whose client type is T and whose model (a struct with
@@ -36,6 +37,9 @@ type associationKind[T, M any] struct {
 	identity resourceIdentity
 	// schema is the resource's schema; the parent and key attributes are in it.
 	schema func() schema.Schema
+	// moves upgrade the states of earlier schema versions (upgrade.go): bySides for an association named by
+	// its two sides.
+	moves stateMoves
 
 	// parent is the attribute holding the parent's ID ("team_id"); key the one that names the association
 	// under its parent: the other side's ID ("user_id"), or "id" where the association has an ID of its own.
@@ -83,6 +87,27 @@ func newAssociation[T, M any](kind *associationKind[T, M]) resource.Resource {
 // Schema implements resource.Resource.
 func (r *associationResource[T, M]) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	resp.Schema = r.kind.schema()
+}
+
+// UpgradeState implements resource.ResourceWithUpgradeState with the kind's moves.
+func (r *associationResource[T, M]) UpgradeState(ctx context.Context) map[int64]resource.StateUpgrader {
+	return upgraders(ctx, r, r.kind.moves)
+}
+
+// bySides are the state moves of an association named by its two sides, parent and key ("team_id",
+// "user_id"): the official provider's id is the GraphQL ID of the association itself, whose UUID the REST
+// API never shows, so the id here is built from the two sides, which its state names by GraphQL ID.
+func bySides(parent, key string) stateMoves {
+	return stateMoves{refs: []string{parent, key}, official: func(_ int64, a stateAttrs) error {
+		p, _ := a[parent].(string)
+		k, _ := a[key].(string)
+		if !isUUID(p) || !isUUID(k) {
+			return fmt.Errorf("%s %q and %s %q do not name the association's two sides", parent, p, key, k)
+		}
+		a[attrID] = associationID(p, k).ValueString()
+		a[attrUUID] = a[attrID]
+		return nil
+	}}
 }
 
 // sides reads the parent's ID and the key from a plan or state, and names the association in errors as its

@@ -2,10 +2,12 @@ package provider
 
 import (
 	"fmt"
+	"regexp"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
 )
 
 // associationCase is one association type in TestAccAssociations: what it links and how its configuration
@@ -125,6 +127,7 @@ func TestAccAssociations(t *testing.T) {
 						},
 					}),
 					importSteps(addr, importID(addr, tc.importAttrs...)),
+					associationGraphQLSteps(e, addr, config("a", tc.values[0]), tc.importAttrs),
 					associationUpdateSteps(e, addr, config, tc.values),
 					step(resource.TestStep{
 						Config: e.config(config("b", value)),
@@ -160,4 +163,37 @@ func associationUpdateSteps(e *testEnv, addr string, config func(parent, value s
 		},
 		Check: e.checkExists(addr),
 	})
+}
+
+// referenceTypes are the GraphQL types of the associations' references.
+var referenceTypes = map[string]string{"team_id": "Team", "user_id": "User", "pipeline_id": "Pipeline", "test_suite_id": "Suite"}
+
+// referenceLine is a reference attribute's line in a configuration.
+var referenceLine = regexp.MustCompile(`(?m)^(\s*)(team_id|user_id|pipeline_id|test_suite_id)(\s*=\s*)(.+)$`)
+
+// byGraphQLIDs rewrites a configuration's references to name their objects by GraphQL ID, as the official
+// provider's configurations do.
+func byGraphQLIDs(config string) string {
+	return referenceLine.ReplaceAllStringFunc(config, func(line string) string {
+		m := referenceLine.FindStringSubmatch(line)
+		return fmt.Sprintf(`%s%s%sprovider::buildkite::graphql_id(%q, %s)`, m[1], m[2], m[3], referenceTypes[m[2]], m[4])
+	})
+}
+
+// associationGraphQLSteps import the association by the GraphQL IDs of its two sides, then name the sides by
+// GraphQL ID in the configuration, which plans nothing.
+func associationGraphQLSteps(e *testEnv, addr, config string, sides []string) []resource.TestStep {
+	return []resource.TestStep{
+		{
+			ResourceName: addr, ImportState: true, ImportStateVerify: true,
+			ImportStateIdFunc: func(s *terraform.State) (string, error) {
+				a := s.RootModule().Resources[addr].Primary.Attributes
+				return graphQLID(referenceTypes[sides[0]], a[sides[0]]) + "/" + graphQLID(referenceTypes[sides[1]], a[sides[1]]), nil
+			},
+		},
+		{
+			Config:           e.config(byGraphQLIDs(config)),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+		},
+	}
 }

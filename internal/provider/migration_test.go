@@ -45,6 +45,18 @@ var migrationCases = []migrationCase{
 	{name: "cluster_default_queue", workspace: officialDefaultQueueWorkspace, check: func(t *testing.T, w *cliWorkdir) {
 		expectMoved(t, w, "buildkite_cluster_default_queue.main", map[string]any{"key": "linux"})
 	}},
+	{name: "team", workspace: officialTeamWorkspace, check: func(t *testing.T, w *cliWorkdir) {
+		expectMoved(t, w, "buildkite_team.platform", map[string]any{"privacy": "SECRET", "members_can_create_suites": true})
+	}},
+	{name: "team_member", workspace: officialTeamMemberWorkspace, check: func(t *testing.T, w *cliWorkdir) {
+		expectMoved(t, w, "buildkite_team_member.second", map[string]any{"role": "MAINTAINER"})
+	}},
+	{name: "pipeline_team", workspace: officialPipelineTeamWorkspace, check: func(t *testing.T, w *cliWorkdir) {
+		expectMoved(t, w, "buildkite_pipeline_team.app", map[string]any{"access_level": "BUILD_AND_READ"})
+	}},
+	{name: "test_suite_team", workspace: officialTestSuiteTeamWorkspace, check: func(t *testing.T, w *cliWorkdir) {
+		expectMoved(t, w, "buildkite_test_suite_team.specs", map[string]any{"access_level": "MANAGE_AND_READ"})
+	}},
 }
 
 // expectMoved checks the state of a moved instance: its id a UUID equal to uuid, its references UUIDs, and
@@ -213,4 +225,108 @@ resource "buildkite_cluster_default_queue" "main" {
 				"id": graphQLID("Cluster", c.ID), "uuid": c.ID, "cluster_id": graphQLID("Cluster", c.ID),
 				"queue_id": graphQLID("ClusterQueue", q), "key": "linux",
 			}})
+}
+
+// officialTeamWorkspace is a team written as the official provider's documentation shows it (upper-case
+// enums), with a state as it wrote it.
+func officialTeamWorkspace(t *testing.T, e *testEnv) (string, []officialInstance) {
+	team, err := e.client.Teams.Create(context.Background(), buildkite.TeamWrite{
+		Name: e.name("platform"), Privacy: "secret", DefaultMemberRole: "member", MembersCanCreatePipelines: true,
+		MembersCanCreateSuites: true,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = e.client.Teams.Delete(context.Background(), team.ID) })
+	return fmt.Sprintf(`
+resource "buildkite_team" "platform" {
+  name                         = %q
+  privacy                      = "SECRET"
+  default_team                 = false
+  default_member_role          = "MEMBER"
+  members_can_create_pipelines = true
+  members_can_create_suites    = true
+}
+`, team.Name), []officialInstance{{address: "buildkite_team.platform", attrs: map[string]any{
+			"id": graphQLID("Team", team.ID), "uuid": team.ID, "name": team.Name, "slug": team.Slug, "description": "",
+			"privacy": "SECRET", "default_team": false, "default_member_role": "MEMBER",
+			"members_can_create_pipelines": true, "members_can_create_suites": true, "members_can_create_registries": false,
+			"members_can_destroy_registries": false, "members_can_destroy_packages": false,
+		}}}
+}
+
+// teamOf is the UUID of the team of an official team instance.
+func teamOf(in officialInstance) string { return fmt.Sprint(in.attrs["uuid"]) }
+
+// associationInstance is an association as the official provider's state holds it: its id the GraphQL ID
+// of the association itself (a UUID the REST API never shows), the sides GraphQL IDs.
+func associationInstance(address, typ string, attrs map[string]any) officialInstance {
+	own := "6f0c6d2e-5b1a-4c3d-9e8f-7a6b5c4d3e2f"
+	attrs["id"], attrs["uuid"] = graphQLID(typ, own), own
+	return officialInstance{address: address, dependsOn: []string{"buildkite_team.platform"}, attrs: attrs}
+}
+
+func officialTeamMemberWorkspace(t *testing.T, e *testEnv) (string, []officialInstance) {
+	config, instances := officialTeamWorkspace(t, e)
+	members, err := e.client.Organizations.ListMembers(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var user string
+	for _, m := range members {
+		if m.Email == e.secondMemberEmail() {
+			user = m.ID
+		}
+	}
+	if _, err := e.client.TeamMembers.Create(context.Background(), teamOf(instances[0]),
+		buildkite.TeamMemberCreate{UserID: user, Role: "maintainer"}); err != nil {
+		t.Fatal(err)
+	}
+	return config + fmt.Sprintf(`
+data "buildkite_organization_member" "second" {
+  email = %q
+}
+
+resource "buildkite_team_member" "second" {
+  team_id = buildkite_team.platform.id
+  user_id = data.buildkite_organization_member.second.id
+  role    = "MAINTAINER"
+}
+`, e.secondMemberEmail()), append(instances, associationInstance("buildkite_team_member.second", "TeamMember", map[string]any{
+			"team_id": graphQLID("Team", teamOf(instances[0])), "user_id": graphQLID("User", user), "role": "MAINTAINER",
+		}))
+}
+
+func officialPipelineTeamWorkspace(t *testing.T, e *testEnv) (string, []officialInstance) {
+	config, instances := officialTeamWorkspace(t, e)
+	p := e.pipelineNamed(e.name("app"))
+	if _, err := e.client.TeamPipelines.Create(context.Background(), teamOf(instances[0]),
+		buildkite.TeamPipelineCreate{PipelineID: p.ID, AccessLevel: "build_and_read"}); err != nil {
+		t.Fatal(err)
+	}
+	// Its users paste the pipeline's GraphQL ID where the pipeline is not in the configuration.
+	pipeline := graphQLID("Pipeline", p.ID)
+	return config + fmt.Sprintf(`
+resource "buildkite_pipeline_team" "app" {
+  team_id      = buildkite_team.platform.id
+  pipeline_id  = %q
+  access_level = "BUILD_AND_READ"
+}
+`, pipeline), append(instances, associationInstance("buildkite_pipeline_team.app", "TeamPipeline", map[string]any{
+			"team_id": graphQLID("Team", teamOf(instances[0])), "pipeline_id": pipeline, "access_level": "BUILD_AND_READ",
+		}))
+}
+
+func officialTestSuiteTeamWorkspace(t *testing.T, e *testEnv) (string, []officialInstance) {
+	config, instances := officialTeamWorkspace(t, e)
+	suite := e.seedSuite(e.name("specs"), teamOf(instances[0])) // its owner team has manage access
+	return config + fmt.Sprintf(`
+resource "buildkite_test_suite_team" "specs" {
+  team_id       = buildkite_team.platform.id
+  test_suite_id = %q
+  access_level  = "MANAGE_AND_READ"
+}
+`, graphQLID("Suite", suite.ID)), append(instances, associationInstance("buildkite_test_suite_team.specs", "TeamSuite", map[string]any{
+			"team_id": graphQLID("Team", teamOf(instances[0])), "test_suite_id": graphQLID("Suite", suite.ID), "access_level": "MANAGE_AND_READ",
+		}))
 }

@@ -52,6 +52,7 @@ var pipelineTeamKind = &associationKind[buildkite.TeamPipeline, pipelineTeamMode
 	schema:   pipelineTeamSchema,
 	parent:   "team_id",
 	key:      "pipeline_id",
+	moves:    bySides("team_id", "pipeline_id"),
 	fromAPI:  (*pipelineTeamModel).fromAPI,
 	create: func(ctx context.Context, c *buildkite.Client, teamID string, plan *pipelineTeamModel) (*buildkite.TeamPipeline, error) {
 		return c.TeamPipelines.Create(ctx, teamID, buildkite.TeamPipelineCreate{
@@ -80,6 +81,7 @@ var pipelineTeamKind = &associationKind[buildkite.TeamPipeline, pipelineTeamMode
 
 func pipelineTeamSchema() schema.Schema {
 	return schema.Schema{
+		Version: 1, // above the official provider's 0, so that its states are upgraded (upgrade.go)
 		MarkdownDescription: "A team's access to a pipeline. Import as `<team>/<pipeline>`, the team by UUID or slug " +
 			"and the pipeline by UUID or slug.\n\n" +
 			"**Which resource owns the access.** A `buildkite_pipeline` created with `default_team_id` gives that " +

@@ -145,12 +145,10 @@ func compareSchemas(what string, theirs, ours map[string]schemaNode) []string {
 // notYetCompared are the types later commits of this branch bring level with the official provider; the
 // list ends empty.
 var notYetCompared = map[string]bool{
-	"resource buildkite_team": true, "resource buildkite_team_member": true, "resource buildkite_pipeline_team": true,
-	"resource buildkite_test_suite_team": true, "resource buildkite_pipeline": true, "resource buildkite_pipeline_template": true,
+	"resource buildkite_pipeline": true, "resource buildkite_pipeline_template": true,
 	"resource buildkite_organization_rule": true, "resource buildkite_test_suite": true, "resource buildkite_registry": true,
-	"data source buildkite_team": true, "data source buildkite_teams": true, "data source buildkite_pipeline": true,
-	"data source buildkite_organization_rule": true, "data source buildkite_test_suite": true, "data source buildkite_registry": true,
-	"data source buildkite_organization": true,
+	"data source buildkite_pipeline": true, "data source buildkite_organization_rule": true,
+	"data source buildkite_test_suite": true, "data source buildkite_registry": true, "data source buildkite_organization": true,
 }
 
 func TestSchemaCoversOfficialProvider(t *testing.T) {

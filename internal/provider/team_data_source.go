@@ -41,7 +41,9 @@ type teamDataModel struct {
 	DefaultTeam               types.Bool   `tfsdk:"default_team"`
 	DefaultMemberRole         types.String `tfsdk:"default_member_role"`
 	MembersCanCreatePipelines types.Bool   `tfsdk:"members_can_create_pipelines"`
-	CreatedAt                 types.String `tfsdk:"created_at"`
+	IsDefaultTeam             types.Bool   `tfsdk:"is_default_team"`
+	teamPermissionsModel
+	CreatedAt types.String `tfsdk:"created_at"`
 }
 
 // fromAPI copies a team; the write properties a read may leave out are null then.
@@ -56,6 +58,13 @@ func (m *teamDataModel) fromAPI(t *buildkite.Team) {
 	m.DefaultTeam = types.BoolValue(t.IsDefault())
 	m.DefaultMemberRole = optionalStringPtr(t.DefaultMemberRole)
 	m.MembersCanCreatePipelines = types.BoolPointerValue(t.MembersCanCreatePipelines)
+	m.IsDefaultTeam = m.DefaultTeam
+	m.teamPermissionsModel = teamPermissionsModel{
+		MembersCanCreateSuites:      types.BoolPointerValue(t.MembersCanCreateSuites),
+		MembersCanCreateRegistries:  types.BoolPointerValue(t.MembersCanCreateRegistries),
+		MembersCanDestroyRegistries: types.BoolPointerValue(t.MembersCanDestroyRegistries),
+		MembersCanDestroyPackages:   types.BoolPointerValue(t.MembersCanDestroyPackages),
+	}
 	m.CreatedAt = timeValue(t.CreatedAt)
 }
 
@@ -63,7 +72,7 @@ func (m *teamDataModel) fromAPI(t *buildkite.Team) {
 // arguments.
 func teamDataAttributes() map[string]schema.Attribute {
 	str := func(d string) schema.Attribute { return schema.StringAttribute{MarkdownDescription: d, Computed: true} }
-	return map[string]schema.Attribute{
+	attrs := map[string]schema.Attribute{
 		"id":                  str("The team's UUID."),
 		"uuid":                str("The team's UUID, equal to `id`."),
 		"graphql_id":          str("The team's GraphQL ID."),
@@ -76,16 +85,24 @@ func teamDataAttributes() map[string]schema.Attribute {
 		"members_can_create_pipelines": schema.BoolAttribute{
 			MarkdownDescription: "Whether members of the team may create pipelines.", Computed: true,
 		},
+		"is_default_team": schema.BoolAttribute{
+			MarkdownDescription: "Equal to `default_team` (the REST API's name, and the official provider's `buildkite_teams`').",
+			Computed:            true,
+		},
 		"created_at": str("When the team was created (RFC 3339)."),
 	}
+	for name, description := range teamPermissionDescriptions {
+		attrs[name] = schema.BoolAttribute{MarkdownDescription: description, Computed: true}
+	}
+	return attrs
 }
 
 func (d *teamDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	attrs := teamDataAttributes()
 	attrs["id"] = schema.StringAttribute{
-		MarkdownDescription: "The team's UUID. Give this or `slug`.",
+		MarkdownDescription: "The team's UUID (or GraphQL ID). Give this or `slug`.",
 		Optional:            true, Computed: true,
-		Validators: []validator.String{uuidValidator()},
+		Validators: []validator.String{refValidator{graphQLTypes: []string{"Team"}}},
 	}
 	attrs["slug"] = schema.StringAttribute{
 		MarkdownDescription: "The team's slug. Give this or `id`.",
@@ -111,7 +128,7 @@ func (d *teamDataSource) Read(ctx context.Context, req datasource.ReadRequest, r
 	defer cancel()
 	teams := d.client().Teams
 	var found *buildkite.Team
-	if id := cfg.ID.ValueString(); id != "" {
+	if id := canonicalID(cfg.ID.ValueString()); id != "" {
 		t, err := teams.Get(ctx, id)
 		switch {
 		case buildkite.IsNotFound(err):
@@ -136,5 +153,8 @@ func (d *teamDataSource) Read(ctx context.Context, req datasource.ReadRequest, r
 	}
 	var m teamDataModel
 	m.fromAPI(found)
+	if !cfg.ID.IsNull() {
+		m.ID = cfg.ID // as asked: a GraphQL ID stays one
+	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }

@@ -67,6 +67,9 @@ func TestAccTeamDataSource(t *testing.T) {
 			statecheck.ExpectKnownValue(addr, tfjsonpath.New("default_team"), knownvalue.Bool(false)),
 			statecheck.ExpectKnownValue(addr, tfjsonpath.New("default_member_role"), knownvalue.StringExact("member")),
 			statecheck.ExpectKnownValue(addr, tfjsonpath.New("members_can_create_pipelines"), knownvalue.Bool(false)),
+			statecheck.ExpectKnownValue(addr, tfjsonpath.New("members_can_create_suites"), knownvalue.Bool(false)),
+			statecheck.ExpectKnownValue(addr, tfjsonpath.New("members_can_destroy_packages"), knownvalue.Bool(false)),
+			statecheck.ExpectKnownValue(addr, tfjsonpath.New("is_default_team"), knownvalue.Bool(false)),
 			statecheck.ExpectKnownValue(addr, tfjsonpath.New("description"), knownvalue.StringExact("")),
 			statecheck.ExpectKnownValue(addr, tfjsonpath.New("graphql_id"), knownvalue.NotNull()),
 			statecheck.ExpectKnownValue(addr, tfjsonpath.New("created_at"), knownvalue.NotNull()),
@@ -95,8 +98,13 @@ data "buildkite_team" "by_slug" {
 data "buildkite_team" "by_id" {
   id = %q
 }
-`, seededTeam.Slug, seededTeam.ID)),
-				ConfigStateChecks: append(check(addr), check("data.buildkite_team.by_id")...),
+data "buildkite_team" "by_graphql_id" {
+  id = %q
+}
+`, seededTeam.Slug, seededTeam.ID, seededTeam.GraphQLID)),
+				ConfigStateChecks: append(append(check(addr), check("data.buildkite_team.by_id")...),
+					statecheck.ExpectKnownValue("data.buildkite_team.by_graphql_id", tfjsonpath.New("id"), knownvalue.StringExact(seededTeam.GraphQLID)),
+					statecheck.ExpectKnownValue("data.buildkite_team.by_graphql_id", tfjsonpath.New("uuid"), knownvalue.StringExact(seededTeam.ID))),
 			},
 		},
 	})
@@ -140,7 +148,8 @@ func TestAccTeamsDataSource(t *testing.T) {
 			"name": knownvalue.StringExact(tm.Name), "privacy": knownvalue.StringExact("visible"),
 			"default_member_role": knownvalue.StringExact("member"), "default_team": knownvalue.Bool(false),
 			"members_can_create_pipelines": knownvalue.Bool(false), "description": knownvalue.StringExact(""),
-			"graphql_id": knownvalue.NotNull(), "created_at": knownvalue.NotNull(),
+			"graphql_id": knownvalue.NotNull(), "created_at": knownvalue.NotNull(), "is_default_team": knownvalue.Bool(false),
+			"members_can_create_registries": knownvalue.Bool(false), "members_can_destroy_registries": knownvalue.Bool(false),
 		})
 	}
 	resource.Test(t, resource.TestCase{

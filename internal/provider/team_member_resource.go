@@ -50,6 +50,7 @@ var teamMemberKind = &associationKind[buildkite.TeamMember, teamMemberModel]{
 	schema:   teamMemberSchema,
 	parent:   "team_id",
 	key:      "user_id",
+	moves:    bySides("team_id", "user_id"),
 	fromAPI:  (*teamMemberModel).fromAPI,
 	create: func(ctx context.Context, c *buildkite.Client, teamID string, plan *teamMemberModel) (*buildkite.TeamMember, error) {
 		return c.TeamMembers.Create(ctx, teamID, buildkite.TeamMemberCreate{UserID: plan.UserID.UUID(), Role: plan.Role.API()})
@@ -75,6 +76,7 @@ var teamMemberKind = &associationKind[buildkite.TeamMember, teamMemberModel]{
 
 func teamMemberSchema() schema.Schema {
 	return schema.Schema{
+		Version: 1, // above the official provider's 0, so that its states are upgraded (upgrade.go)
 		MarkdownDescription: "A user's membership of a team, with the user's role in it. The user must be a member " +
 			"of the organization (see the `buildkite_organization_member` data source). Import as `<team>/<user id>`, " +
 			"the team by UUID or slug. Where the user is in the team already, creating this resource takes the " +

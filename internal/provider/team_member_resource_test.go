@@ -220,6 +220,11 @@ func TestAccTeamMemberResource_importErrors(t *testing.T) {
 				ResourceName: addr, ImportState: true, ImportStateId: "some-team/not-a-uuid",
 				ExpectError: regexp.MustCompile(`Invalid Import ID(?s).*not a UUID`),
 			},
+			{
+				// The official provider's import ID names the membership itself, which REST cannot find.
+				ResourceName: addr, ImportState: true, ImportStateId: graphQLID("TeamMember", unknownUUID),
+				ExpectError: wrapped("the official provider's ID of a team membership (buildkite_team_member): import it as `<team id or slug>/<user id>`"),
+			},
 		},
 	})
 }

@@ -17,11 +17,12 @@ import (
 )
 
 var (
-	_ resource.Resource                = (*teamResource)(nil)
-	_ resource.ResourceWithConfigure   = (*teamResource)(nil)
-	_ resource.ResourceWithImportState = (*teamResource)(nil)
-	_ resource.ResourceWithIdentity    = (*teamResource)(nil)
-	_ resource.ResourceWithModifyPlan  = (*teamResource)(nil)
+	_ resource.Resource                 = (*teamResource)(nil)
+	_ resource.ResourceWithConfigure    = (*teamResource)(nil)
+	_ resource.ResourceWithImportState  = (*teamResource)(nil)
+	_ resource.ResourceWithIdentity     = (*teamResource)(nil)
+	_ resource.ResourceWithModifyPlan   = (*teamResource)(nil)
+	_ resource.ResourceWithUpgradeState = (*teamResource)(nil)
 )
 
 // The enums of teams and their members, in the REST API's spelling.
@@ -58,7 +59,50 @@ type teamModel struct {
 	DefaultTeam               types.Bool   `tfsdk:"default_team"`
 	DefaultMemberRole         enumValue    `tfsdk:"default_member_role"`
 	MembersCanCreatePipelines types.Bool   `tfsdk:"members_can_create_pipelines"`
-	CreatedAt                 types.String `tfsdk:"created_at"`
+	teamPermissionsModel
+	CreatedAt types.String `tfsdk:"created_at"`
+}
+
+// teamPermissionsModel holds the permissions beyond the specification that the official provider manages;
+// the resource and the data sources share it.
+type teamPermissionsModel struct {
+	MembersCanCreateSuites      types.Bool `tfsdk:"members_can_create_suites"`
+	MembersCanCreateRegistries  types.Bool `tfsdk:"members_can_create_registries"`
+	MembersCanDestroyRegistries types.Bool `tfsdk:"members_can_destroy_registries"`
+	MembersCanDestroyPackages   types.Bool `tfsdk:"members_can_destroy_packages"`
+}
+
+// teamPermissionDescriptions describe the permissions, by attribute.
+var teamPermissionDescriptions = map[string]string{
+	"members_can_create_suites":      "Whether members of the team may create test suites.",
+	"members_can_create_registries":  "Whether members of the team may create package registries.",
+	"members_can_destroy_registries": "Whether members of the team may delete package registries.",
+	"members_can_destroy_packages":   "Whether members of the team may delete packages.",
+}
+
+// fromAPI copies the permissions a response carries and leaves the others as they are.
+func (m *teamPermissionsModel) fromAPI(t *buildkite.Team) {
+	for _, p := range []struct {
+		dst  *types.Bool
+		sent *bool
+	}{
+		{&m.MembersCanCreateSuites, t.MembersCanCreateSuites},
+		{&m.MembersCanCreateRegistries, t.MembersCanCreateRegistries},
+		{&m.MembersCanDestroyRegistries, t.MembersCanDestroyRegistries},
+		{&m.MembersCanDestroyPackages, t.MembersCanDestroyPackages},
+	} {
+		if p.sent != nil {
+			*p.dst = types.BoolValue(*p.sent)
+		}
+	}
+}
+
+// toWrite sets the permissions of a create or update body.
+func (m *teamPermissionsModel) toWrite(w *buildkite.TeamWrite) {
+	w.MembersCanCreateSuites = m.MembersCanCreateSuites.ValueBool()
+	w.MembersCanCreateRegistries = m.MembersCanCreateRegistries.ValueBool()
+	w.MembersCanDestroyRegistries = m.MembersCanDestroyRegistries.ValueBool()
+	w.MembersCanDestroyPackages = m.MembersCanDestroyPackages.ValueBool()
 }
 
 // fromAPI copies a team. A response without default_member_role or members_can_create_pipelines (the
@@ -78,12 +122,13 @@ func (m *teamModel) fromAPI(t *buildkite.Team) {
 	if t.MembersCanCreatePipelines != nil {
 		m.MembersCanCreatePipelines = types.BoolValue(*t.MembersCanCreatePipelines)
 	}
+	m.teamPermissionsModel.fromAPI(t)
 	m.CreatedAt = timeValue(t.CreatedAt)
 }
 
-// toWrite is the body of both create and update: the service takes all six properties every time.
+// toWrite is the body of both create and update: the service takes every property every time.
 func (m *teamModel) toWrite() buildkite.TeamWrite {
-	return buildkite.TeamWrite{
+	w := buildkite.TeamWrite{
 		Name:                      m.Name.ValueString(),
 		Description:               m.Description.ValueString(),
 		Privacy:                   m.Privacy.API(),
@@ -91,10 +136,13 @@ func (m *teamModel) toWrite() buildkite.TeamWrite {
 		DefaultMemberRole:         m.DefaultMemberRole.API(),
 		MembersCanCreatePipelines: m.MembersCanCreatePipelines.ValueBool(),
 	}
+	m.teamPermissionsModel.toWrite(&w)
+	return w
 }
 
 func (r *teamResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	resp.Schema = schema.Schema{
+		Version: 1, // above the official provider's 0, so that its states are upgraded (upgrade.go)
 		MarkdownDescription: "A team: a group of the organization's users that is given access to pipelines " +
 			"(`buildkite_pipeline_team`) and test suites (`buildkite_test_suite_team`). Import by UUID or by slug.",
 		Attributes: withCommon("team", map[string]schema.Attribute{
@@ -134,6 +182,19 @@ func (r *teamResource) Schema(_ context.Context, _ resource.SchemaRequest, resp 
 			},
 		}, attrID, attrUUID, attrGraphQLID, attrCreatedAt),
 	}
+	for name, description := range teamPermissionDescriptions {
+		resp.Schema.Attributes[name] = schema.BoolAttribute{
+			MarkdownDescription: description + " Defaults to `false`.",
+			Optional:            true, Computed: true,
+			Default: booldefault.StaticBool(false),
+		}
+	}
+}
+
+// UpgradeState moves the official provider's states and ours of version 0 (without the four permissions,
+// which take their default) to version 1.
+func (r *teamResource) UpgradeState(ctx context.Context) map[int64]resource.StateUpgrader {
+	return upgraders(ctx, r, stateMoves{})
 }
 
 // slugFollowsName keeps the known slug while the name stays, and leaves it unknown when the name changes,
@@ -185,7 +246,7 @@ func (r *teamResource) Read(ctx context.Context, req resource.ReadRequest, resp 
 	}
 	ctx, cancel := r.timeout(ctx, opRead)
 	defer cancel()
-	t, err := r.client().Teams.Get(ctx, state.ID.ValueString())
+	t, err := r.client().Teams.Get(ctx, restID(state.ID))
 	if err != nil {
 		r.readFailed(ctx, resp, err, "team", state.ID.ValueString())
 		return
@@ -203,7 +264,7 @@ func (r *teamResource) Update(ctx context.Context, req resource.UpdateRequest, r
 	}
 	ctx, cancel := r.timeout(ctx, opUpdate)
 	defer cancel()
-	t, err := r.client().Teams.Update(ctx, plan.ID.ValueString(), plan.toWrite())
+	t, err := r.client().Teams.Update(ctx, restID(plan.ID), plan.toWrite())
 	if err != nil {
 		addAPIError(&resp.Diagnostics, "update", "team", plan.ID.ValueString(), err)
 		return
@@ -220,13 +281,13 @@ func (r *teamResource) Delete(ctx context.Context, req resource.DeleteRequest, r
 	}
 	ctx, cancel := r.timeout(ctx, opDelete)
 	defer cancel()
-	err := r.client().Teams.Delete(ctx, state.ID.ValueString())
+	err := r.client().Teams.Delete(ctx, restID(state.ID))
 	r.deleteFailed(ctx, &resp.Diagnostics, err, "team", state.ID.ValueString())
 }
 
-// ImportState accepts the team's UUID or its slug, as an import ID or as the identity's id.
+// ImportState accepts the team's UUID, GraphQL ID or slug, as an import ID or as the identity's id.
 func (r *teamResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	parts, ok := r.importParts(ctx, req, resp, keyPart("<team id or slug>"))
+	parts, ok := r.importParts(ctx, req, resp, keyPart("<team id or slug>", "Team"))
 	if !ok {
 		return
 	}

@@ -65,6 +65,8 @@ func TestAccTeamResource_basic(t *testing.T) {
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("slug"), knownvalue.StringExact(name)),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("description"), knownvalue.StringExact("")),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("members_can_create_pipelines"), knownvalue.Bool(false)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("members_can_create_suites"), knownvalue.Bool(false)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("members_can_destroy_packages"), knownvalue.Bool(false)),
 				},
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
@@ -76,17 +78,26 @@ func TestAccTeamResource_basic(t *testing.T) {
 				ResourceName: addr, ImportState: true, ImportStateIdFunc: importID(addr, "slug"), ImportStateVerify: true,
 			}),
 			step(resource.TestStep{
+				// By GraphQL ID, the official provider's import ID.
+				ResourceName: addr, ImportState: true, ImportStateIdFunc: importID(addr, "graphql_id"), ImportStateVerify: true,
+			}),
+			step(resource.TestStep{
 				// Every writable property, in place; the new name derives a new slug.
 				Config: e.config(testAccTeamConfig(renamed, "secret", "maintainer", true, `
-  description                  = "Runs the platform"
-  members_can_create_pipelines = true`)),
+  description                    = "Runs the platform"
+  members_can_create_pipelines   = true
+  members_can_create_suites      = true
+  members_can_create_registries  = true
+  members_can_destroy_registries = true
+  members_can_destroy_packages   = true`)),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
 				Check: e.checkTeamOnService(buildkite.TeamWrite{
 					Name: renamed, Description: "Runs the platform", Privacy: "secret", IsDefaultTeam: true,
-					DefaultMemberRole: "maintainer", MembersCanCreatePipelines: true,
+					DefaultMemberRole: "maintainer", MembersCanCreatePipelines: true, MembersCanCreateSuites: true,
+					MembersCanCreateRegistries: true, MembersCanDestroyRegistries: true, MembersCanDestroyPackages: true,
 				}),
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("slug"), knownvalue.StringExact(renamed)),
@@ -106,7 +117,7 @@ func TestAccTeamResource_basic(t *testing.T) {
 	})
 }
 
-// checkTeamOnService compares the six writable properties of buildkite_team.test on the service with want.
+// checkTeamOnService compares the writable properties of buildkite_team.test on the service with want.
 func (e *testEnv) checkTeamOnService(want buildkite.TeamWrite) resource.TestCheckFunc {
 	const addr = "buildkite_team.test"
 	return func(s *terraform.State) error {
@@ -125,6 +136,8 @@ func (e *testEnv) checkTeamOnService(want buildkite.TeamWrite) resource.TestChec
 		if tm.MembersCanCreatePipelines != nil {
 			got.MembersCanCreatePipelines = *tm.MembersCanCreatePipelines
 		}
+		got.MembersCanCreateSuites, got.MembersCanCreateRegistries = deref(tm.MembersCanCreateSuites), deref(tm.MembersCanCreateRegistries)
+		got.MembersCanDestroyRegistries, got.MembersCanDestroyPackages = deref(tm.MembersCanDestroyRegistries), deref(tm.MembersCanDestroyPackages)
 		if got != want {
 			return fmt.Errorf("team on the service = %+v, want %+v", got, want)
 		}

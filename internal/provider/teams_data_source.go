@@ -35,9 +35,9 @@ func (d *teamsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, 
 		MarkdownDescription: "The organization's teams, or those a user is a member of.",
 		Attributes: map[string]schema.Attribute{
 			"user_id": schema.StringAttribute{
-				MarkdownDescription: "List only the teams this user (by UUID) is a member of.",
+				MarkdownDescription: "List only the teams this user (by UUID, or GraphQL ID) is a member of.",
 				Optional:            true,
-				Validators:          []validator.String{uuidValidator()},
+				Validators:          []validator.String{refValidator{graphQLTypes: []string{"User"}}},
 			},
 			"teams": listOf("The teams, each with the attributes of the `buildkite_team` data source.", teamDataAttributes()),
 		},
@@ -53,7 +53,7 @@ func (d *teamsDataSource) Read(ctx context.Context, req datasource.ReadRequest, 
 	ctx, cancel := d.timeout(ctx)
 	defer cancel()
 	list := func(ctx context.Context) ([]buildkite.Team, error) {
-		return d.client().Teams.List(ctx, buildkite.TeamListOptions{UserID: cfg.UserID.ValueString()})
+		return d.client().Teams.List(ctx, buildkite.TeamListOptions{UserID: canonicalID(cfg.UserID.ValueString())})
 	}
 	var ok bool
 	if cfg.Teams, ok = listItems(ctx, &resp.Diagnostics, "teams", "", list, (*teamDataModel).fromAPI); ok {

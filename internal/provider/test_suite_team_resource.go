@@ -80,6 +80,7 @@ var testSuiteTeamKind = &associationKind[buildkite.TeamSuite, testSuiteTeamModel
 	schema:   testSuiteTeamSchema,
 	parent:   "team_id",
 	key:      "test_suite_id",
+	moves:    bySides("team_id", "test_suite_id"),
 	fromAPI:  (*testSuiteTeamModel).fromAPI,
 	create: func(ctx context.Context, c *buildkite.Client, teamID string, plan *testSuiteTeamModel) (*buildkite.TeamSuite, error) {
 		return c.TeamSuites.Create(ctx, teamID, buildkite.TeamSuiteCreate{
@@ -108,6 +109,7 @@ var testSuiteTeamKind = &associationKind[buildkite.TeamSuite, testSuiteTeamModel
 
 func testSuiteTeamSchema() schema.Schema {
 	return schema.Schema{
+		Version: 1, // above the official provider's 0, so that its states are upgraded (upgrade.go)
 		MarkdownDescription: "A team's access to a test suite. Import as `<team>/<suite>`, the team by UUID or slug " +
 			"and the suite by UUID or slug.\n\n" +
 			"The REST API spells the access as an array: `read_only` is `[\"read\"]` and `manage_and_read` is " +

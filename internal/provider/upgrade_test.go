@@ -85,6 +85,47 @@ var upgradeCases = []upgradeCase{
 		want: map[string]any{"id": testUUID, "uuid": testUUID, "graphql_id": clusterGraphQLID, "cluster_id": testUUID,
 			"queue_id": otherUUID, "key": "linux"},
 	},
+	{
+		name: "team, ours at version 0", typeName: "buildkite_team", version: 0,
+		state: map[string]any{"id": testUUID, "uuid": testUUID, "graphql_id": "T", "name": "n", "slug": "n", "description": "",
+			"privacy": "visible", "default_team": false, "default_member_role": "member", "members_can_create_pipelines": true, "created_at": "c"},
+		want: map[string]any{"members_can_create_pipelines": true, "members_can_create_suites": false, "members_can_create_registries": false,
+			"members_can_destroy_registries": false, "members_can_destroy_packages": false, "description": ""},
+	},
+	{
+		name: "team, the official provider's", typeName: "buildkite_team", version: 0,
+		state: map[string]any{"id": graphQLID("Team", testUUID), "uuid": testUUID, "name": "n", "slug": "n", "description": "",
+			"privacy": "SECRET", "default_team": true, "default_member_role": "MAINTAINER", "members_can_create_pipelines": false,
+			"members_can_create_suites": true, "members_can_create_registries": false, "members_can_destroy_registries": true,
+			"members_can_destroy_packages": false},
+		want: map[string]any{"id": testUUID, "privacy": "SECRET", "description": "", "members_can_create_suites": true,
+			"members_can_destroy_registries": true, "created_at": nil},
+	},
+	{
+		name: "team member, the official provider's", typeName: "buildkite_team_member", version: 0,
+		state: map[string]any{"id": graphQLID("TeamMember", testUUID), "uuid": testUUID, "team_id": graphQLID("Team", otherUUID),
+			"user_id": graphQLID("User", testUUID), "role": "MEMBER"},
+		want: map[string]any{"id": otherUUID + "/" + testUUID, "uuid": otherUUID + "/" + testUUID, "team_id": otherUUID,
+			"user_id": testUUID, "graphql_id": graphQLID("TeamMember", testUUID), "role": "MEMBER"},
+	},
+	{
+		name: "team member, ours at version 0", typeName: "buildkite_team_member", version: 0,
+		state: map[string]any{"id": otherUUID + "/" + testUUID, "uuid": otherUUID + "/" + testUUID, "graphql_id": nil,
+			"team_id": otherUUID, "user_id": testUUID, "role": "member", "user_name": "u"},
+		want: map[string]any{"id": otherUUID + "/" + testUUID, "team_id": otherUUID, "user_name": "u"},
+	},
+	{
+		name: "pipeline team, the official provider's", typeName: "buildkite_pipeline_team", version: 0,
+		state: map[string]any{"id": graphQLID("TeamPipeline", testUUID), "uuid": testUUID, "team_id": graphQLID("Team", otherUUID),
+			"pipeline_id": graphQLID("Pipeline", testUUID), "access_level": "READ_ONLY"},
+		want: map[string]any{"id": otherUUID + "/" + testUUID, "pipeline_id": testUUID, "access_level": "READ_ONLY"},
+	},
+	{
+		name: "test suite team, the official provider's", typeName: "buildkite_test_suite_team", version: 0,
+		state: map[string]any{"id": graphQLID("TeamSuite", testUUID), "uuid": testUUID, "team_id": graphQLID("Team", otherUUID),
+			"test_suite_id": graphQLID("Suite", testUUID), "access_level": "MANAGE_AND_READ"},
+		want: map[string]any{"id": otherUUID + "/" + testUUID, "test_suite_id": testUUID},
+	},
 }
 
 // otherUUID is a second UUID for the upgrade cases.

@@ -73,12 +73,13 @@ func stringPtrIfSet(v types.String) *string {
 	return &s
 }
 
-// deref is the string a pointer holds, or "" for nil.
-func deref(s *string) string {
-	if s == nil {
-		return ""
+// deref is the value a pointer holds, or the zero value ("", false) for nil.
+func deref[T any](p *T) T {
+	var zero T
+	if p == nil {
+		return zero
 	}
-	return *s
+	return *p
 }
 
 // displayOr is s, or fallback when the service sent no s: a display name is never empty.
