@@ -58,6 +58,10 @@ type Pipeline struct {
 	Configuration *string `json:"configuration"`
 	// Steps are kept undecoded: their shape depends on the step type and the provider only shows YAML.
 	Steps []json.RawMessage `json:"steps"`
+
+	// The step timeouts in minutes (rest-beyond-spec.md); nil when the pipeline has none.
+	DefaultCommandStepTimeout *int64 `json:"default_command_step_timeout"`
+	MaximumCommandStepTimeout *int64 `json:"maximum_command_step_timeout"`
 }
 
 // PipelineProvider is the source provider of a pipeline's repository.
@@ -126,6 +130,9 @@ type PipelineCreate struct {
 	ProviderSettings                map[string]any `json:"provider_settings,omitempty"`
 	// Teams maps team UUIDs to an access level (read_only, build_and_read, manage_build_and_read).
 	Teams map[string]string `json:"teams,omitempty"`
+
+	DefaultCommandStepTimeout *int64 `json:"default_command_step_timeout,omitempty"`
+	MaximumCommandStepTimeout *int64 `json:"maximum_command_step_timeout,omitempty"`
 }
 
 // PipelineUpdate is the body of a PATCH. Only non-nil fields are sent, so an update carries only what
@@ -152,26 +159,46 @@ type PipelineUpdate struct {
 
 	ClearCluster  bool `json:"-"`
 	ClearTemplate bool `json:"-"`
+
+	DefaultCommandStepTimeout *int64 `json:"default_command_step_timeout,omitempty"`
+	MaximumCommandStepTimeout *int64 `json:"maximum_command_step_timeout,omitempty"`
+	// ClearDefaultCommandStepTimeout and ClearMaximumCommandStepTimeout send an explicit null, which removes
+	// the timeout.
+	ClearDefaultCommandStepTimeout bool `json:"-"`
+	ClearMaximumCommandStepTimeout bool `json:"-"`
 }
 
-// MarshalJSON adds the explicit nulls of ClearCluster and ClearTemplate to the non-nil fields.
+// MarshalJSON adds the explicit nulls of the Clear fields to the non-nil fields.
 func (u PipelineUpdate) MarshalJSON() ([]byte, error) {
 	type plain PipelineUpdate
 	b, err := json.Marshal(plain(u))
-	if err != nil || (!u.ClearCluster && !u.ClearTemplate) {
+	nulls := u.nulls()
+	if err != nil || len(nulls) == 0 {
 		return b, err
 	}
 	var m map[string]any
 	if err := json.Unmarshal(b, &m); err != nil {
 		return nil, err
 	}
-	if u.ClearCluster {
-		m["cluster_id"] = nil
-	}
-	if u.ClearTemplate {
-		m["pipeline_template_uuid"] = nil
+	for _, field := range nulls {
+		m[field] = nil
 	}
 	return json.Marshal(m)
+}
+
+// nulls are the fields the Clear fields send as null.
+func (u PipelineUpdate) nulls() []string {
+	var out []string
+	for field, set := range map[string]bool{
+		"cluster_id": u.ClearCluster, "pipeline_template_uuid": u.ClearTemplate,
+		"default_command_step_timeout": u.ClearDefaultCommandStepTimeout,
+		"maximum_command_step_timeout": u.ClearMaximumCommandStepTimeout,
+	} {
+		if set {
+			out = append(out, field)
+		}
+	}
+	return out
 }
 
 // IsEmpty reports whether the update would send nothing.

@@ -33,6 +33,8 @@ type officialInstance struct {
 	version *int64
 	// dependsOn are the addresses the instance's configuration refers to, as Terraform records them.
 	dependsOn []string
+	// without are attributes its schema at that version did not have, left out of the state.
+	without []string
 }
 
 // officialSchemas is testdata/official-schema.json, read once.
@@ -85,6 +87,9 @@ func officialState(t *testing.T, instances ...officialInstance) []byte {
 				t.Fatalf("%s: the official provider's schema has no attribute %q", in.address, a)
 			}
 			attrs[a] = v
+		}
+		for _, a := range in.without {
+			delete(attrs, a)
 		}
 		version := entry.Version
 		if in.version != nil {

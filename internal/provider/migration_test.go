@@ -57,6 +57,26 @@ var migrationCases = []migrationCase{
 	{name: "test_suite_team", workspace: officialTestSuiteTeamWorkspace, check: func(t *testing.T, w *cliWorkdir) {
 		expectMoved(t, w, "buildkite_test_suite_team.specs", map[string]any{"access_level": "MANAGE_AND_READ"})
 	}},
+	{name: "pipeline", workspace: officialPipelineWorkspace(1), check: func(t *testing.T, w *cliWorkdir) {
+		expectMoved(t, w, "buildkite_pipeline.app", map[string]any{"emoji": ":rocket:", "default_timeout_in_minutes": 30.0,
+			"visibility": "PRIVATE"})
+		if out := w.expectNoChanges(); !strings.Contains(out, "`emoji`, `color` and `clone_mirror_url` are set through") {
+			t.Errorf("the plan does not warn that emoji, color and clone_mirror_url are not managed:\n%s", out)
+		}
+	}},
+	{name: "pipeline_template", workspace: officialTemplateWorkspace, check: func(t *testing.T, w *cliWorkdir) {
+		expectMoved(t, w, "buildkite_pipeline_template.standard", map[string]any{"available": true})
+	}},
+	{name: "organization_rule", workspace: officialRuleWorkspace, check: func(t *testing.T, w *cliWorkdir) {
+		expectMoved(t, w, "buildkite_organization_rule.trigger", map[string]any{"description": "Deploys trigger releases"})
+	}},
+	{name: "pipeline_v0", workspace: officialPipelineWorkspace(0), check: func(t *testing.T, w *cliWorkdir) {
+		expectMoved(t, w, "buildkite_pipeline.app", map[string]any{"default_timeout_in_minutes": 30.0})
+		settings, _ := w.stateAttributes("buildkite_pipeline.app")["provider_settings"].(map[string]any)
+		if settings["trigger_mode"] != "code" || settings["build_pull_requests"] != true {
+			t.Errorf("provider_settings after the move from its version 0 = %v", settings)
+		}
+	}},
 }
 
 // expectMoved checks the state of a moved instance: its id a UUID equal to uuid, its references UUIDs, and
@@ -329,4 +349,113 @@ resource "buildkite_test_suite_team" "specs" {
 `, graphQLID("Suite", suite.ID)), append(instances, associationInstance("buildkite_test_suite_team.specs", "TeamSuite", map[string]any{
 			"team_id": graphQLID("Team", teamOf(instances[0])), "test_suite_id": graphQLID("Suite", suite.ID), "access_level": "MANAGE_AND_READ",
 		}))
+}
+
+// officialPipelineWorkspace is a pipeline in a cluster, with a default team, step timeouts, tags, provider
+// settings and the attributes only GraphQL sets, as the official provider's schema version (1, or 0, which
+// held provider_settings as a list of one object and lacked the attributes added since) stores it.
+func officialPipelineWorkspace(version int64) func(t *testing.T, e *testEnv) (string, []officialInstance) {
+	return func(t *testing.T, e *testEnv) (string, []officialInstance) {
+		config, instances := officialClusterWorkspace(t, e)
+		c := e.clusterOf(instances[0])
+		team := e.seedTeam(e.name("owners"))
+		const steps = "steps:\n  - label: build\n    command: make\n"
+		p := e.seedPipeline(buildkite.PipelineCreate{
+			Name: e.name("app"), ClusterID: &c.ID, Configuration: ptrTo(steps), Tags: []string{"go"},
+			Teams:                     map[string]string{team.ID: "manage_build_and_read"},
+			DefaultCommandStepTimeout: ptrTo(int64(30)),
+			ProviderSettings:          map[string]any{"trigger_mode": "code", "build_pull_requests": true},
+		})
+		// provider_settings as its provider read them back: every key of its schema, null where REST has none.
+		settings := map[string]any{}
+		for _, s := range pipelineSettings {
+			settings[s.key] = p.Provider.Settings[s.key]
+		}
+		attrs := map[string]any{
+			"id": graphQLID("Pipeline", p.ID), "uuid": p.ID, "name": p.Name, "slug": p.Slug, "repository": p.Repository,
+			"steps": steps, "description": "", "default_branch": p.DefaultBranch, "branch_configuration": nil,
+			"skip_intermediate_builds": false, "skip_intermediate_builds_branch_filter": "",
+			"cancel_intermediate_builds": false, "cancel_intermediate_builds_branch_filter": "", "allow_rebuilds": true,
+			"cluster_id": graphQLID("Cluster", c.ID), "cluster_name": c.Name, "default_team_id": graphQLID("Team", team.ID),
+			"default_timeout_in_minutes": 30, "maximum_timeout_in_minutes": nil, "visibility": "PRIVATE", "tags": []string{"go"},
+			"emoji": ":rocket:", "color": "#A8D5FF", "clone_mirror_url": "https://mirror.example.com/acme/app.git",
+			"pipeline_template_id": nil, "provider_settings": settings, "archived": false,
+			"webhook_url": p.Provider.WebhookURL, "badge_url": p.BadgeURL,
+		}
+		in := officialInstance{address: "buildkite_pipeline.app", attrs: attrs, dependsOn: []string{"buildkite_cluster.main"}}
+		extra := `
+  emoji            = ":rocket:"
+  color            = "#A8D5FF"
+  clone_mirror_url = "https://mirror.example.com/acme/app.git"
+  visibility       = "PRIVATE"`
+		if version == 0 {
+			attrs["provider_settings"] = []any{settings}
+			in.version = &version
+			in.without = []string{"uuid", "cluster_name", "emoji", "color", "clone_mirror_url", "visibility", "archived", "pipeline_template_id"}
+			extra = ""
+		}
+		return config + fmt.Sprintf(`
+resource "buildkite_pipeline" "app" {
+  name                       = %q
+  repository                 = %q
+  cluster_id                 = buildkite_cluster.main.id
+  default_team_id            = %q
+  steps                      = %q
+  tags                       = ["go"]
+  default_timeout_in_minutes = 30%s
+  provider_settings = {
+    trigger_mode        = "code"
+    build_pull_requests = true
+  }
+}
+`, p.Name, p.Repository, graphQLID("Team", team.ID), steps, extra), append(instances, in)
+	}
+}
+
+func officialTemplateWorkspace(t *testing.T, e *testEnv) (string, []officialInstance) {
+	const steps = "steps:\n  - command: make release\n"
+	tpl, err := e.client.PipelineTemplates.Create(context.Background(), buildkite.PipelineTemplateCreate{
+		Name: e.name("standard"), Configuration: steps, Available: ptrTo(true),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = e.client.PipelineTemplates.Delete(context.Background(), tpl.UUID) })
+	return fmt.Sprintf(`
+resource "buildkite_pipeline_template" "standard" {
+  name          = %q
+  configuration = %q
+  available     = true
+}
+`, tpl.Name, steps), []officialInstance{{address: "buildkite_pipeline_template.standard", attrs: map[string]any{
+			"id": graphQLID("PipelineTemplate", tpl.UUID), "uuid": tpl.UUID, "name": tpl.Name, "configuration": steps,
+			"description": nil, "available": true,
+		}}}
+}
+
+// officialRuleWorkspace is a rule between two pipelines named by slug, its value as jsonencode wrote it
+// (keys sorted, no blanks), with a description, which the official provider set through GraphQL.
+func officialRuleWorkspace(t *testing.T, e *testEnv) (string, []officialInstance) {
+	source, target := e.pipelineNamed(e.name("deploy")), e.pipelineNamed(e.name("release"))
+	rule, err := e.client.Rules.Create(context.Background(), buildkite.RuleCreate{Type: "pipeline.trigger_build.pipeline",
+		Value: []byte(`{"source_pipeline":"` + source.ID + `","target_pipeline":"` + target.ID + `"}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = e.client.Rules.Delete(context.Background(), rule.UUID) })
+	return fmt.Sprintf(`
+resource "buildkite_organization_rule" "trigger" {
+  type        = "pipeline.trigger_build.pipeline"
+  description = "Deploys trigger releases"
+  value = jsonencode({
+    source_pipeline = %q
+    target_pipeline = %q
+  })
+}
+`, source.Slug, target.Slug), []officialInstance{{address: "buildkite_organization_rule.trigger", attrs: map[string]any{
+			"id": graphQLID("Rule", rule.UUID), "uuid": rule.UUID, "type": rule.Type,
+			"value":       `{"source_pipeline":"` + source.Slug + `","target_pipeline":"` + target.Slug + `"}`,
+			"description": "Deploys trigger releases", "source_type": "pipeline", "source_uuid": source.ID,
+			"target_type": "pipeline", "target_uuid": target.ID, "effect": rule.Effect, "action": rule.Action,
+		}}}
 }

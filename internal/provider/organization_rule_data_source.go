@@ -4,15 +4,18 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/hashicorp/terraform-plugin-framework-validators/datasourcevalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
 )
 
 var (
-	_ datasource.DataSource              = (*organizationRuleDataSource)(nil)
-	_ datasource.DataSourceWithConfigure = (*organizationRuleDataSource)(nil)
+	_ datasource.DataSource                     = (*organizationRuleDataSource)(nil)
+	_ datasource.DataSourceWithConfigure        = (*organizationRuleDataSource)(nil)
+	_ datasource.DataSourceWithConfigValidators = (*organizationRuleDataSource)(nil)
 )
 
 // NewOrganizationRuleDataSource returns the buildkite_organization_rule data source.
@@ -41,16 +44,27 @@ func organizationRuleDataAttributes() map[string]schema.Attribute {
 		"target_uuid": str("The UUID of the target resource."),
 		"effect":      str("What the rule does to the action (`allow`)."),
 		"action":      str("The action the rule governs, such as `trigger_build`."),
+		"description": str("Always null: the official provider reads it through GraphQL, which this provider does not use."),
 	}, attrID, attrUUID, attrGraphQLID, attrURL, attrCreatedAt)
 }
 
 func (d *organizationRuleDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	attrs := organizationRuleDataAttributes()
-	attrs["id"] = schema.StringAttribute{MarkdownDescription: "The rule's UUID.", Required: true}
+	attrs["id"] = schema.StringAttribute{
+		MarkdownDescription: "The rule's UUID (or GraphQL ID). Give this or `uuid`.", Optional: true, Computed: true,
+	}
+	attrs["uuid"] = schema.StringAttribute{
+		MarkdownDescription: "The rule's UUID, as the official provider's data source is asked. Give this or `id`.",
+		Optional:            true, Computed: true,
+	}
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Reads one organization rule by its UUID.",
 		Attributes:          attrs,
 	}
+}
+
+func (d *organizationRuleDataSource) ConfigValidators(context.Context) []datasource.ConfigValidator {
+	return []datasource.ConfigValidator{datasourcevalidator.ExactlyOneOf(path.MatchRoot("id"), path.MatchRoot("uuid"))}
 }
 
 func (d *organizationRuleDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
@@ -62,7 +76,10 @@ func (d *organizationRuleDataSource) Read(ctx context.Context, req datasource.Re
 	ctx, cancel := d.timeout(ctx)
 	defer cancel()
 	id := cfg.ID.ValueString()
-	rule, err := d.client().Rules.Get(ctx, id)
+	if id == "" {
+		id = cfg.UUID.ValueString()
+	}
+	rule, err := d.client().Rules.Get(ctx, canonicalID(id))
 	if buildkite.IsNotFound(err) {
 		resp.Diagnostics.AddError("No Rule Found", fmt.Sprintf("No rule matches ID %q.", id))
 		return
@@ -73,5 +90,11 @@ func (d *organizationRuleDataSource) Read(ctx context.Context, req datasource.Re
 	}
 	var out organizationRuleModel
 	out.fromAPI(rule, jsonNull())
+	if !cfg.ID.IsNull() {
+		out.ID = cfg.ID // as asked: a GraphQL ID stays one
+	}
+	if !cfg.UUID.IsNull() {
+		out.UUID = cfg.UUID
+	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &out)...)
 }

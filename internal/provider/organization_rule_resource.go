@@ -20,11 +20,12 @@ import (
 )
 
 var (
-	_ resource.Resource                = (*organizationRuleResource)(nil)
-	_ resource.ResourceWithConfigure   = (*organizationRuleResource)(nil)
-	_ resource.ResourceWithImportState = (*organizationRuleResource)(nil)
-	_ resource.ResourceWithModifyPlan  = (*organizationRuleResource)(nil)
-	_ resource.ResourceWithIdentity    = (*organizationRuleResource)(nil)
+	_ resource.Resource                 = (*organizationRuleResource)(nil)
+	_ resource.ResourceWithConfigure    = (*organizationRuleResource)(nil)
+	_ resource.ResourceWithImportState  = (*organizationRuleResource)(nil)
+	_ resource.ResourceWithModifyPlan   = (*organizationRuleResource)(nil)
+	_ resource.ResourceWithIdentity     = (*organizationRuleResource)(nil)
+	_ resource.ResourceWithUpgradeState = (*organizationRuleResource)(nil)
 )
 
 // organizationRuleIdentity names a rule for import blocks and terraform query: its UUID, since a rule has
@@ -34,7 +35,7 @@ var organizationRuleIdentity = identifiedBy(identityAttr("id", "The rule's UUID.
 // NewOrganizationRuleResource returns the buildkite_organization_rule resource.
 func NewOrganizationRuleResource() resource.Resource {
 	return &organizationRuleResource{
-		resourceBase:     newResourceBase("organization_rule", writeScopes("write_rules")),
+		resourceBase:     newResourceBase("organization_rule", writeScopes("write_rules")).withGraphQLOnly("description"),
 		resourceIdentity: organizationRuleIdentity,
 	}
 }
@@ -59,6 +60,8 @@ type organizationRuleModel struct {
 	TargetUUID types.String   `tfsdk:"target_uuid"`
 	Effect     types.String   `tfsdk:"effect"`
 	Action     types.String   `tfsdk:"action"`
+	// Description only the GraphQL API sets: the resource keeps it as configured, the data sources show null.
+	Description types.String `tfsdk:"description"`
 }
 
 // fromAPI sets the fields from the service's rule. The service does not return the value it was created
@@ -95,6 +98,7 @@ var ruleTypePattern = regexp.MustCompile(`^[a-z_]+\.[a-z_]+\.[a-z_]+$`)
 func (r *organizationRuleResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	computed := computedString
 	resp.Schema = schema.Schema{
+		Version: 1, // above the official provider's 0, so that its states are upgraded (upgrade.go)
 		MarkdownDescription: "An organization rule: it allows an action from a source resource on a target resource, " +
 			"such as one pipeline triggering builds of another (`pipeline.trigger_build.pipeline`) or reading its " +
 			"artifacts (`pipeline.artifacts_read.pipeline`). Rules have no update: changing `type` or `value` " +
@@ -122,8 +126,15 @@ func (r *organizationRuleResource) Schema(_ context.Context, _ resource.SchemaRe
 			"target_uuid": computed("The UUID of the target resource."),
 			"effect":      computed("What the rule does to the action (`allow`)."),
 			"action":      computed("The action the rule governs, such as `trigger_build`."),
+			"description": graphQLOnlyString("A description of the rule."),
 		}, attrID, attrUUID, attrGraphQLID, attrURL, attrCreatedAt),
 	}
+}
+
+// UpgradeState moves the official provider's states (value as jsonencode wrote it, which the JSON type
+// compares by meaning) and ours of version 0 to version 1.
+func (r *organizationRuleResource) UpgradeState(ctx context.Context) map[int64]resource.StateUpgrader {
+	return upgraders(ctx, r, stateMoves{})
 }
 
 // ModifyPlan compares value by meaning: the state's text is kept when the configuration names the same
@@ -217,7 +228,7 @@ func (r *organizationRuleResource) Create(ctx context.Context, req resource.Crea
 		addAPIError(&resp.Diagnostics, "create", "rule", plan.Type.ValueString(), err)
 		return
 	}
-	var state organizationRuleModel
+	state := organizationRuleModel{Description: plan.Description}
 	state.fromAPI(rule, plan.Value)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }
@@ -231,18 +242,19 @@ func (r *organizationRuleResource) Read(ctx context.Context, req resource.ReadRe
 	}
 	ctx, cancel := r.timeout(ctx, opRead)
 	defer cancel()
-	rule, err := r.client().Rules.Get(ctx, prior.ID.ValueString())
+	rule, err := r.client().Rules.Get(ctx, restID(prior.ID))
 	if err != nil {
 		r.readFailed(ctx, resp, err, "rule", prior.ID.ValueString())
 		return
 	}
-	var state organizationRuleModel
+	state := organizationRuleModel{Description: prior.Description}
 	state.fromAPI(rule, prior.Value)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }
 
 // Update is never called with a change the service would need to hear of: type and value replace the rule.
-// It only takes on the plan, as when value is written in another form that means the same.
+// It only takes on the plan, as when value is written in another form that means the same, or when the
+// description (which only GraphQL sets) changes.
 func (r *organizationRuleResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	defer r.identifyUpdated(ctx, resp)
 	var plan organizationRuleModel
@@ -258,13 +270,13 @@ func (r *organizationRuleResource) Delete(ctx context.Context, req resource.Dele
 	}
 	ctx, cancel := r.timeout(ctx, opDelete)
 	defer cancel()
-	err := r.client().Rules.Delete(ctx, state.ID.ValueString())
+	err := r.client().Rules.Delete(ctx, restID(state.ID))
 	r.deleteFailed(ctx, &resp.Diagnostics, err, "rule", state.ID.ValueString())
 }
 
-// ImportState takes the rule's UUID; value is rebuilt from the rule's source and target UUIDs.
+// ImportState takes the rule's UUID or GraphQL ID; value is rebuilt from the rule's source and target UUIDs.
 func (r *organizationRuleResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	values, ok := r.importParts(ctx, req, resp, uuidPart("<rule UUID>"))
+	values, ok := r.importParts(ctx, req, resp, uuidPart("<rule UUID>", "Rule"))
 	if !ok {
 		return
 	}

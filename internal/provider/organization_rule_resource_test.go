@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -70,10 +71,22 @@ func TestAccOrganizationRuleResource_basic(t *testing.T) {
 			}),
 			importSteps(ruleAddr, importID(ruleAddr, "id")),
 			step(resource.TestStep{
+				// By GraphQL ID, the official provider's import ID.
+				ResourceName: ruleAddr, ImportState: true, ImportStateVerify: true, ImportStateIdFunc: importID(ruleAddr, "graphql_id"),
+			}),
+			step(resource.TestStep{
 				// The same pipelines by slug, in another order: the same rule, no change.
 				Config: e.config(testAccRuleConfig(name, "pipeline.trigger_build.pipeline", bySlug)),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(ruleAddr, plancheck.ResourceActionNoop)},
+				},
+			}),
+			step(resource.TestStep{
+				// A description, which only the GraphQL API sets, is kept as configured: an update that sends nothing.
+				Config:           e.config(strings.Replace(testAccRuleConfig(name, "pipeline.trigger_build.pipeline", byUUID), "type  =", "description = \"Deploys trigger releases\"\n  type  =", 1)),
+				ConfigPlanChecks: inPlace(ruleAddr),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(ruleAddr, tfjsonpath.New("description"), knownvalue.StringExact("Deploys trigger releases")),
 				},
 			}),
 			step(resource.TestStep{

@@ -53,8 +53,17 @@ func pipelineDataAttributes() map[string]schema.Attribute {
 			CustomType: yamlStringType, Computed: true,
 			MarkdownDescription: "The pipeline's steps as YAML (null for a pipeline with visual steps).",
 		},
-		"pipeline_template_id":                     str("The UUID of the pipeline template the pipeline runs, if any."),
-		"cluster_id":                               str("The UUID of the pipeline's cluster, if any."),
+		"pipeline_template_id": schema.StringAttribute{
+			CustomType: refType{}, Computed: true, MarkdownDescription: "The UUID of the pipeline template the pipeline runs, if any.",
+		},
+		"cluster_id": schema.StringAttribute{
+			CustomType: refType{}, Computed: true, MarkdownDescription: "The UUID of the pipeline's cluster, if any.",
+		},
+		"cluster_name":               str("The name of the pipeline's cluster, if any."),
+		"default_timeout_in_minutes": schema.Int64Attribute{MarkdownDescription: "The timeout, in minutes, of command steps that set none.", Computed: true},
+		"maximum_timeout_in_minutes": schema.Int64Attribute{MarkdownDescription: "The longest timeout, in minutes, a command step may have.", Computed: true},
+		"clone_mirror_url": str("Always null: the official provider's data source reads it through GraphQL, which this " +
+			"provider does not use."),
 		"description":                              str("The pipeline's description."),
 		"default_branch":                           str("The branch builds default to."),
 		"branch_configuration":                     str("The branch filter pattern."),
@@ -82,7 +91,7 @@ func pipelineDataAttributes() map[string]schema.Attribute {
 func (d *pipelineDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	attrs := pipelineDataAttributes()
 	attrs["id"] = schema.StringAttribute{
-		MarkdownDescription: "The pipeline's UUID. Give this or `slug`.", Optional: true, Computed: true,
+		MarkdownDescription: "The pipeline's UUID (or GraphQL ID). Give this or `slug`.", Optional: true, Computed: true,
 	}
 	attrs["slug"] = schema.StringAttribute{
 		MarkdownDescription: "The pipeline's slug. Give this or `id`.", Optional: true, Computed: true,
@@ -113,7 +122,7 @@ func (d *pipelineDataSource) Read(ctx context.Context, req datasource.ReadReques
 	asked := fmt.Sprintf("slug %q", cfg.Slug.ValueString())
 	if !cfg.ID.IsNull() {
 		asked = fmt.Sprintf("ID %q", cfg.ID.ValueString())
-		p, err = d.client().Pipelines.Find(ctx, cfg.ID.ValueString(), "")
+		p, err = d.client().Pipelines.Find(ctx, canonicalID(cfg.ID.ValueString()), "")
 	} else {
 		p, err = d.client().Pipelines.Get(ctx, cfg.Slug.ValueString())
 	}
@@ -127,5 +136,12 @@ func (d *pipelineDataSource) Read(ctx context.Context, req datasource.ReadReques
 	}
 	var out pipelineFields
 	resp.Diagnostics.Append(out.fromAPI(ctx, p, nil)...)
+	if err := out.withClusterName(p, clusterNameByGet(ctx, d.client())); err != nil {
+		addAPIError(&resp.Diagnostics, "read", "pipeline", asked, err)
+		return
+	}
+	if !cfg.ID.IsNull() {
+		out.ID = cfg.ID // as asked: a GraphQL ID stays one
+	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &out)...)
 }

@@ -50,6 +50,12 @@ data "buildkite_pipelines" "tagged" {
 }
 data "buildkite_pipelines" "none" {
   repository = "nowhere"
+}
+data "buildkite_pipeline" "by_graphql_id" {
+  id = "` + p.GraphQLID + `"
+}
+data "buildkite_pipelines" "in_cluster_by_graphql_id" {
+  cluster_id = "` + cluster.GraphQLID + `"
 }`),
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(one, tfjsonpath.New("id"), knownvalue.StringExact(p.ID)),
@@ -57,6 +63,10 @@ data "buildkite_pipelines" "none" {
 					statecheck.ExpectKnownValue(one, tfjsonpath.New("tags"), knownvalue.SetExact([]knownvalue.Check{knownvalue.StringExact("blue")})),
 					statecheck.ExpectKnownValue(one, tfjsonpath.New("provider_settings").AtMapKey("build_tags"), knownvalue.Bool(true)),
 					statecheck.ExpectKnownValue(one, tfjsonpath.New("cluster_id"), knownvalue.StringExact(cluster.ID)),
+					statecheck.ExpectKnownValue(one, tfjsonpath.New("cluster_name"), knownvalue.StringExact(cluster.Name)),
+					statecheck.ExpectKnownValue(one, tfjsonpath.New("clone_mirror_url"), knownvalue.Null()),
+					statecheck.ExpectKnownValue("data.buildkite_pipeline.by_graphql_id", tfjsonpath.New("uuid"), knownvalue.StringExact(p.ID)),
+					statecheck.ExpectKnownValue("data.buildkite_pipelines.in_cluster_by_graphql_id", tfjsonpath.New("pipelines").AtSliceIndex(0).AtMapKey("cluster_name"), knownvalue.StringExact(cluster.Name)),
 					statecheck.ExpectKnownValue("data.buildkite_pipeline.by_id", tfjsonpath.New("slug"), knownvalue.StringExact(p.Slug)),
 					statecheck.ExpectKnownValue(all, tfjsonpath.New("pipelines"), knownvalue.ListSizeExact(2)),
 					statecheck.ExpectKnownValue("data.buildkite_pipelines.in_cluster", tfjsonpath.New("pipelines").AtSliceIndex(0).AtMapKey("slug"), knownvalue.StringExact(p.Slug)),
@@ -147,9 +157,15 @@ func TestAccOrganizationRuleDataSource(t *testing.T) {
 			{
 				Config: e.config(`
 data "buildkite_organization_rule" "one" { id = "` + rule.UUID + `" }
+data "buildkite_organization_rule" "by_uuid" { uuid = "` + rule.UUID + `" }
+data "buildkite_organization_rule" "by_graphql_id" { id = "` + rule.GraphQLID + `" }
 data "buildkite_organization_rules" "all" {}`),
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue("data.buildkite_organization_rule.one", tfjsonpath.New("source_uuid"), knownvalue.StringExact(a.ID)),
+					statecheck.ExpectKnownValue("data.buildkite_organization_rule.one", tfjsonpath.New("description"), knownvalue.Null()),
+					statecheck.ExpectKnownValue("data.buildkite_organization_rule.by_uuid", tfjsonpath.New("id"), knownvalue.StringExact(rule.UUID)),
+					statecheck.ExpectKnownValue("data.buildkite_organization_rule.by_graphql_id", tfjsonpath.New("uuid"), knownvalue.StringExact(rule.UUID)),
+					statecheck.ExpectKnownValue("data.buildkite_organization_rule.by_graphql_id", tfjsonpath.New("target_uuid"), knownvalue.StringExact(b.ID)),
 					statecheck.ExpectKnownValue("data.buildkite_organization_rule.one", tfjsonpath.New("value"),
 						knownvalue.StringExact(`{"source_pipeline":"`+a.ID+`","target_pipeline":"`+b.ID+`"}`)),
 					statecheck.ExpectKnownValue("data.buildkite_organization_rules.all", tfjsonpath.New("rules"), knownvalue.ListSizeExact(1)),

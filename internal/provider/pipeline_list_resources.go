@@ -59,9 +59,9 @@ func (l *pipelineListResource) ListResourceConfigSchema(_ context.Context, _ lis
 				Validators:          []validator.String{notBlank()},
 			},
 			"cluster_id": schema.StringAttribute{
-				MarkdownDescription: "Only pipelines in the cluster with this ID.",
+				MarkdownDescription: "Only pipelines in the cluster with this ID. " + refDescription([]string{"Cluster"}),
 				Optional:            true,
-				Validators:          []validator.String{uuidValidator()},
+				Validators:          []validator.String{refValidator{graphQLTypes: []string{"Cluster"}}},
 			},
 			"tag": schema.StringAttribute{
 				MarkdownDescription: "Only pipelines with this tag.",
@@ -92,9 +92,10 @@ func (l *pipelineListResource) List(ctx context.Context, req list.ListRequest, s
 		return
 	}
 	var items []found
+	names := clusterNamesByList(callCtx, l.client())
 	for i := range all {
 		p := &all[i]
-		if !filter.ClusterID.IsNull() && deref(p.ClusterID) != filter.ClusterID.ValueString() {
+		if !filter.ClusterID.IsNull() && deref(p.ClusterID) != canonicalID(filter.ClusterID.ValueString()) {
 			continue
 		}
 		if !filter.Tag.IsNull() && !slices.Contains(p.Tags, filter.Tag.ValueString()) {
@@ -103,6 +104,10 @@ func (l *pipelineListResource) List(ctx context.Context, req list.ListRequest, s
 		// As an import leaves it: default_team_id and archive_on_delete unset.
 		var m pipelineModel
 		diags.Append(m.fromAPI(ctx, p, nil)...)
+		if err := m.withClusterName(p, names); err != nil {
+			addAPIError(&diags, "list", "pipelines", "", err)
+			break
+		}
 		items = append(items, found{model: &m, displayName: p.Name})
 	}
 	if diags.HasError() {
@@ -164,9 +169,10 @@ func (l *organizationRuleListResource) ListResourceConfigSchema(_ context.Contex
 					"must have the form <source>.<action>.<target>, such as pipeline.trigger_build.pipeline")},
 			},
 			"pipeline_id": schema.StringAttribute{
-				MarkdownDescription: "Only rules whose source or target is the pipeline with this ID (UUID).",
-				Optional:            true,
-				Validators:          []validator.String{uuidValidator()},
+				MarkdownDescription: "Only rules whose source or target is the pipeline with this ID (UUID). " +
+					refDescription([]string{"Pipeline"}),
+				Optional:   true,
+				Validators: []validator.String{refValidator{graphQLTypes: []string{"Pipeline"}}},
 			},
 		},
 	}
@@ -193,7 +199,7 @@ func (l *organizationRuleListResource) List(ctx context.Context, req list.ListRe
 		if !filter.Type.IsNull() && r.Type != filter.Type.ValueString() {
 			continue
 		}
-		if id := filter.PipelineID.ValueString(); id != "" &&
+		if id := canonicalID(filter.PipelineID.ValueString()); id != "" &&
 			(r.SourceType != "pipeline" || r.SourceUUID != id) && (r.TargetType != "pipeline" || r.TargetUUID != id) {
 			continue
 		}

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -24,11 +25,12 @@ import (
 )
 
 var (
-	_ resource.Resource                = (*pipelineResource)(nil)
-	_ resource.ResourceWithConfigure   = (*pipelineResource)(nil)
-	_ resource.ResourceWithImportState = (*pipelineResource)(nil)
-	_ resource.ResourceWithModifyPlan  = (*pipelineResource)(nil)
-	_ resource.ResourceWithIdentity    = (*pipelineResource)(nil)
+	_ resource.Resource                 = (*pipelineResource)(nil)
+	_ resource.ResourceWithConfigure    = (*pipelineResource)(nil)
+	_ resource.ResourceWithImportState  = (*pipelineResource)(nil)
+	_ resource.ResourceWithModifyPlan   = (*pipelineResource)(nil)
+	_ resource.ResourceWithIdentity     = (*pipelineResource)(nil)
+	_ resource.ResourceWithUpgradeState = (*pipelineResource)(nil)
 )
 
 // pipelineIdentity names a pipeline for import blocks and terraform query by its slug, which is what a
@@ -38,7 +40,7 @@ var pipelineIdentity = identifiedBy(identityAttr("slug", "The pipeline's slug, a
 // NewPipelineResource returns the buildkite_pipeline resource.
 func NewPipelineResource() resource.Resource {
 	return &pipelineResource{
-		resourceBase:     newResourceBase("pipeline", writeScopes("write_pipelines")),
+		resourceBase:     newResourceBase("pipeline", writeScopes("write_pipelines")).withGraphQLOnly("emoji", "color", "clone_mirror_url"),
 		resourceIdentity: pipelineIdentity,
 	}
 }
@@ -57,8 +59,11 @@ func (r *pipelineResource) Metadata(ctx context.Context, req resource.MetadataRe
 // pipelineModel is the resource's state: the shared fields and those only a configuration has.
 type pipelineModel struct {
 	pipelineFields
-	DefaultTeamID   types.String `tfsdk:"default_team_id"`
-	ArchiveOnDelete types.Bool   `tfsdk:"archive_on_delete"`
+	DefaultTeamID   refValue   `tfsdk:"default_team_id"`
+	ArchiveOnDelete types.Bool `tfsdk:"archive_on_delete"`
+	// Emoji and Color only the GraphQL API sets: kept as configured.
+	Emoji types.String `tfsdk:"emoji"`
+	Color types.String `tfsdk:"color"`
 }
 
 // pipelineSlugPattern is the service's slug rule (spec 2.12.1).
@@ -70,8 +75,8 @@ func (m *pipelineModel) toCreate(ctx context.Context, settings map[string]any) (
 		Name:                            m.Name.ValueString(),
 		Repository:                      m.Repository.ValueString(),
 		Slug:                            stringPtrIfSet(m.Slug),
-		ClusterID:                       stringPtrIfSet(m.ClusterID),
-		PipelineTemplateUUID:            stringPtrIfSet(m.PipelineTemplateID),
+		ClusterID:                       m.ClusterID.UUIDPtr(),
+		PipelineTemplateUUID:            m.PipelineTemplateID.UUIDPtr(),
 		Description:                     stringPtrIfSet(m.Description),
 		DefaultBranch:                   stringPtrIfSet(m.DefaultBranch),
 		BranchConfiguration:             stringPtrIfSet(m.BranchConfiguration),
@@ -81,6 +86,8 @@ func (m *pipelineModel) toCreate(ctx context.Context, settings map[string]any) (
 		CancelRunningBranchBuildsFilter: stringPtrIfSet(m.CancelIntermediateBuildsBranchFilter),
 		AllowRebuilds:                   m.AllowRebuilds.ValueBoolPointer(),
 		ProviderSettings:                settings,
+		DefaultCommandStepTimeout:       m.DefaultTimeoutInMinutes.ValueInt64Pointer(),
+		MaximumCommandStepTimeout:       m.MaximumTimeoutInMinutes.ValueInt64Pointer(),
 	}
 	if !m.Visibility.IsNull() && !m.Visibility.IsUnknown() {
 		v := m.Visibility.API()
@@ -92,7 +99,7 @@ func (m *pipelineModel) toCreate(ctx context.Context, settings map[string]any) (
 	tags, diags := setStrings(ctx, m.Tags)
 	in.Tags = tags
 	if !m.DefaultTeamID.IsNull() && !m.DefaultTeamID.IsUnknown() {
-		in.Teams = map[string]string{m.DefaultTeamID.ValueString(): "manage_build_and_read"}
+		in.Teams = map[string]string{m.DefaultTeamID.UUID(): "manage_build_and_read"}
 	}
 	return in, diags
 }
@@ -128,7 +135,7 @@ func (m *pipelineModel) whereChanges(state *pipelineModel, u *buildkite.Pipeline
 		if m.ClusterID.IsNull() {
 			u.ClearCluster = true
 		} else {
-			u.ClusterID = stringPtr(m.ClusterID)
+			u.ClusterID = m.ClusterID.UUIDPtr()
 		}
 	}
 	templateChanged := changed(m.PipelineTemplateID, state.PipelineTemplateID)
@@ -136,7 +143,7 @@ func (m *pipelineModel) whereChanges(state *pipelineModel, u *buildkite.Pipeline
 		if m.PipelineTemplateID.IsNull() {
 			u.ClearTemplate = true
 		} else {
-			u.PipelineTemplateUUID = stringPtr(m.PipelineTemplateID)
+			u.PipelineTemplateUUID = m.PipelineTemplateID.UUIDPtr()
 		}
 	}
 	if m.PipelineTemplateID.IsNull() && !m.Steps.IsUnknown() && !m.Steps.IsNull() &&
@@ -178,6 +185,18 @@ func (m *pipelineModel) optionChanges(state *pipelineModel, u *buildkite.Pipelin
 	if changed(m.Visibility, state.Visibility) && !strings.EqualFold(m.Visibility.ValueString(), state.Visibility.ValueString()) {
 		v := m.Visibility.API()
 		u.Visibility = &v
+	}
+	for _, f := range []struct {
+		plan, prior types.Int64
+		dst         **int64
+		clear       *bool
+	}{
+		{m.DefaultTimeoutInMinutes, state.DefaultTimeoutInMinutes, &u.DefaultCommandStepTimeout, &u.ClearDefaultCommandStepTimeout},
+		{m.MaximumTimeoutInMinutes, state.MaximumTimeoutInMinutes, &u.MaximumCommandStepTimeout, &u.ClearMaximumCommandStepTimeout},
+	} {
+		if changed(f.plan, f.prior) {
+			*f.dst, *f.clear = f.plan.ValueInt64Pointer(), f.plan.IsNull() // null removes the timeout
+		}
 	}
 }
 
@@ -235,8 +254,11 @@ func (r *pipelineResource) Schema(_ context.Context, _ resource.SchemaRequest, r
 				Optional:            true, Computed: true,
 				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 			}
-			if s.key == "trigger_mode" {
+			switch s.key {
+			case "trigger_mode":
 				a.Validators = []validator.String{stringvalidator.OneOf("code", "deployment", "fork", "none")}
+			case "issue_comment_match_mode", "review_comment_match_mode":
+				a.Validators = []validator.String{stringvalidator.OneOf(settingMatchModes...)}
 			}
 			settings[s.key] = a
 			continue
@@ -250,7 +272,15 @@ func (r *pipelineResource) Schema(_ context.Context, _ resource.SchemaRequest, r
 	optional := func(description string) schema.StringAttribute {
 		return schema.StringAttribute{MarkdownDescription: description, Optional: true}
 	}
+	timeout := func(description string) schema.Int64Attribute {
+		return schema.Int64Attribute{
+			MarkdownDescription: description + " Unset, the pipeline has none.",
+			Optional:            true,
+			Validators:          []validator.Int64{int64validator.AtLeast(1)},
+		}
+	}
 	resp.Schema = schema.Schema{
+		Version: 2, // above the official provider's 1, so that its states are upgraded (upgrade.go)
 		MarkdownDescription: "A pipeline: the steps a build runs for a repository. Attribute names follow the official " +
 			"provider, so its configurations need only their `source` changed.\n\n" +
 			"Without `steps` and without `pipeline_template_id`, the pipeline gets the standard upload step, which " +
@@ -286,18 +316,23 @@ func (r *pipelineResource) Schema(_ context.Context, _ resource.SchemaRequest, r
 				Optional: true, Computed: true,
 				PlanModifiers: []planmodifier.String{keepSemanticallyEqualState(yamlFormat)},
 			},
-			"pipeline_template_id": schema.StringAttribute{
-				MarkdownDescription: "The UUID of the pipeline template whose configuration the pipeline runs (REST " +
-					"`pipeline_template_uuid`; enterprise plan).",
-				Optional:   true,
-				Validators: []validator.String{uuidValidator()},
+			"pipeline_template_id": optionalRefAttribute("The UUID of the pipeline template whose configuration the pipeline "+
+				"runs (REST `pipeline_template_uuid`; enterprise plan).", "PipelineTemplate"),
+			"cluster_id": optionalRefAttribute("The UUID of the cluster the pipeline's builds run in. Unset, the pipeline "+
+				"is in no cluster.", "Cluster"),
+			"cluster_name": schema.StringAttribute{
+				MarkdownDescription: "The name of the pipeline's cluster, null when it is in none.",
+				Computed:            true,
+				PlanModifiers:       []planmodifier.String{keepWhileUnchanged{other: "cluster_id"}},
 			},
-			"cluster_id": schema.StringAttribute{
-				MarkdownDescription: "The UUID of the cluster the pipeline's builds run in. Unset, the pipeline is in no cluster.",
-				Optional:            true,
-				Validators:          []validator.String{uuidValidator()},
-			},
-			"description": optional("A description of the pipeline."),
+			"default_timeout_in_minutes": timeout("The timeout, in minutes, of command steps that set none (REST " +
+				"`default_command_step_timeout`)."),
+			"maximum_timeout_in_minutes": timeout("The longest timeout, in minutes, a command step may have (REST " +
+				"`maximum_command_step_timeout`); at least `default_timeout_in_minutes`."),
+			"emoji":            graphQLOnlyString("An emoji shown with the pipeline."),
+			"color":            graphQLOnlyString("A color shown with the pipeline."),
+			"clone_mirror_url": graphQLOnlyString("The URL of a mirror agents clone the repository from."),
+			"description":      optional("A description of the pipeline."),
 			"default_branch": schema.StringAttribute{
 				MarkdownDescription: "The branch builds default to. Unset, the service's default (`main`).",
 				Optional:            true, Computed: true,
@@ -331,13 +366,9 @@ func (r *pipelineResource) Schema(_ context.Context, _ resource.SchemaRequest, r
 				ElementType:         types.StringType,
 				Optional:            true,
 			},
-			"default_team_id": schema.StringAttribute{
-				MarkdownDescription: "The UUID of a team given `manage_build_and_read` access when the pipeline is created. " +
-					"Changing it gives the new team that access and removes the old team's. Access changed outside " +
-					"Terraform is left alone, and an import leaves it unset (the REST API does not record which team this was).",
-				Optional:   true,
-				Validators: []validator.String{uuidValidator()},
-			},
+			"default_team_id": optionalRefAttribute("The UUID of a team given `manage_build_and_read` access when the pipeline "+
+				"is created. Changing it gives the new team that access and removes the old team's. Access changed outside "+
+				"Terraform is left alone, and an import leaves it unset (the REST API does not record which team this was).", "Team"),
 			"provider_settings": schema.SingleNestedAttribute{
 				MarkdownDescription: "Settings of the repository's source provider. Only the keys a configuration sets are " +
 					"managed; the others show the service's values and never differ. Keys a provider does not have " +
@@ -426,7 +457,7 @@ func (r *pipelineResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 func (r *pipelineResource) checkStepsMatchTemplate(ctx context.Context, config pipelineModel, resp *resource.ModifyPlanResponse) {
 	ctx, cancel := r.timeout(ctx, opRead)
 	defer cancel()
-	id := config.PipelineTemplateID.ValueString()
+	id := config.PipelineTemplateID.UUID()
 	t, err := r.client().PipelineTemplates.Get(ctx, id)
 	if err != nil {
 		addAPIError(&resp.Diagnostics, "read", "pipeline template", id, err)
@@ -476,9 +507,33 @@ func (r *pipelineResource) Create(ctx context.Context, req resource.CreateReques
 
 // save writes the pipeline to state, keeping from prior what the service does not return.
 func (r *pipelineResource) save(ctx context.Context, state stateSetter, diags *diag.Diagnostics, p *buildkite.Pipeline, prior *pipelineModel) {
-	out := pipelineModel{DefaultTeamID: prior.DefaultTeamID, ArchiveOnDelete: prior.ArchiveOnDelete}
+	out := pipelineModel{DefaultTeamID: prior.DefaultTeamID, ArchiveOnDelete: prior.ArchiveOnDelete, Emoji: prior.Emoji, Color: prior.Color}
 	diags.Append(out.fromAPI(ctx, p, &prior.pipelineFields)...)
+	// An apply keeps the cluster name it planned (the cluster did not change); Read asks, with it unknown.
+	if out.ClusterName = prior.ClusterName; prior.ClusterName.IsUnknown() {
+		if err := out.withClusterName(p, clusterNameByGet(ctx, r.client())); err != nil {
+			addAPIError(diags, "read", "pipeline", p.Slug, err)
+			return
+		}
+	}
 	diags.Append(state.Set(ctx, &out)...)
+}
+
+// UpgradeState moves the official provider's states of versions 0 and 1 and ours of version 0 to version 2.
+func (r *pipelineResource) UpgradeState(ctx context.Context) map[int64]resource.StateUpgrader {
+	return upgraders(ctx, r, stateMoves{
+		refs: []string{"cluster_id", "pipeline_template_id", "default_team_id"},
+		// Its version 0 held provider_settings as a list of one object.
+		official: func(version int64, a stateAttrs) error {
+			if list, ok := a["provider_settings"].([]any); ok && version == 0 {
+				a["provider_settings"] = nil
+				if len(list) > 0 {
+					a["provider_settings"] = list[0]
+				}
+			}
+			return nil
+		},
+	})
 }
 
 // stateSetter is the State of a Create, Read or Update response.
@@ -496,11 +551,12 @@ func (r *pipelineResource) Read(ctx context.Context, req resource.ReadRequest, r
 	ctx, cancel := r.timeout(ctx, opRead)
 	defer cancel()
 	// By the slug last seen, then by UUID: a pipeline renamed outside Terraform has a new slug.
-	p, err := r.client().Pipelines.Find(ctx, state.ID.ValueString(), state.Slug.ValueString())
+	p, err := r.client().Pipelines.Find(ctx, restID(state.ID), state.Slug.ValueString())
 	if err != nil {
 		r.readFailed(ctx, resp, err, "pipeline", state.Slug.ValueString())
 		return
 	}
+	state.ClusterName = types.StringUnknown() // read afresh
 	r.save(ctx, &resp.State, &resp.Diagnostics, p, &state)
 }
 
@@ -545,7 +601,7 @@ func (r *pipelineResource) Update(ctx context.Context, req resource.UpdateReques
 		slug = p.Slug
 	}
 	if teamChanged {
-		if err := r.changeDefaultTeam(ctx, state.DefaultTeamID, plan.DefaultTeamID, state.ID.ValueString()); err != nil {
+		if err := r.changeDefaultTeam(ctx, state.DefaultTeamID, plan.DefaultTeamID, restID(state.ID)); err != nil {
 			addAPIError(&resp.Diagnostics, "update", "pipeline", slug, err)
 			r.rearchive(ctx, wasArchived && wantArchived, slug, &resp.Diagnostics)
 			return
@@ -558,7 +614,7 @@ func (r *pipelineResource) Update(ctx context.Context, req resource.UpdateReques
 		}
 	}
 	if p == nil {
-		if p, err = client.Find(ctx, state.ID.ValueString(), slug); err != nil {
+		if p, err = client.Find(ctx, restID(state.ID), slug); err != nil {
 			addAPIError(&resp.Diagnostics, "read", "pipeline", slug, err)
 			return
 		}
@@ -578,15 +634,15 @@ func (r *pipelineResource) rearchive(ctx context.Context, needed bool, slug stri
 }
 
 // changeDefaultTeam gives the new default team manage access and removes the old one's.
-func (r *pipelineResource) changeDefaultTeam(ctx context.Context, old, next types.String, pipelineID string) error {
+func (r *pipelineResource) changeDefaultTeam(ctx context.Context, old, next refValue, pipelineID string) error {
 	if !next.IsNull() {
-		if err := r.client().Pipelines.GrantTeam(ctx, next.ValueString(), pipelineID, "manage_build_and_read"); err != nil {
-			return fmt.Errorf("giving team %s access: %w", next.ValueString(), err)
+		if err := r.client().Pipelines.GrantTeam(ctx, next.UUID(), pipelineID, "manage_build_and_read"); err != nil {
+			return fmt.Errorf("giving team %s access: %w", next.UUID(), err)
 		}
 	}
 	if !old.IsNull() {
-		if err := r.client().Pipelines.RevokeTeam(ctx, old.ValueString(), pipelineID); err != nil {
-			return fmt.Errorf("removing team %s's access: %w", old.ValueString(), err)
+		if err := r.client().Pipelines.RevokeTeam(ctx, old.UUID(), pipelineID); err != nil {
+			return fmt.Errorf("removing team %s's access: %w", old.UUID(), err)
 		}
 	}
 	return nil
@@ -606,7 +662,7 @@ func (r *pipelineResource) Delete(ctx context.Context, req resource.DeleteReques
 	}
 	client := r.client().Pipelines
 	// Find it first: renamed outside Terraform, its slug is not the one in state.
-	p, err := client.Find(ctx, state.ID.ValueString(), state.Slug.ValueString())
+	p, err := client.Find(ctx, restID(state.ID), state.Slug.ValueString())
 	if err == nil {
 		if archive {
 			_, err = client.Archive(ctx, p.Slug)

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"fmt"
 	"sort"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
@@ -26,8 +27,12 @@ type pipelineFields struct {
 	Slug                                 types.String   `tfsdk:"slug"`
 	Repository                           types.String   `tfsdk:"repository"`
 	Steps                                semanticString `tfsdk:"steps"`
-	PipelineTemplateID                   types.String   `tfsdk:"pipeline_template_id"`
-	ClusterID                            types.String   `tfsdk:"cluster_id"`
+	PipelineTemplateID                   refValue       `tfsdk:"pipeline_template_id"`
+	ClusterID                            refValue       `tfsdk:"cluster_id"`
+	ClusterName                          types.String   `tfsdk:"cluster_name"`
+	DefaultTimeoutInMinutes              types.Int64    `tfsdk:"default_timeout_in_minutes"`
+	MaximumTimeoutInMinutes              types.Int64    `tfsdk:"maximum_timeout_in_minutes"`
+	CloneMirrorURL                       types.String   `tfsdk:"clone_mirror_url"`
 	Description                          types.String   `tfsdk:"description"`
 	DefaultBranch                        types.String   `tfsdk:"default_branch"`
 	BranchConfiguration                  types.String   `tfsdk:"branch_configuration"`
@@ -47,8 +52,9 @@ type pipelineFields struct {
 
 // fromAPI sets the fields from the service's pipeline. prior is what state (or the plan) held before, so
 // that a value the service renders differently from how the user wrote it (an empty string for unset, a
-// YAML document re-rendered) keeps the user's form; an upper-case visibility is kept by its semantic
-// equality.
+// YAML document re-rendered) keeps the user's form; an upper-case visibility and a GraphQL ID in a
+// reference are kept by their semantic equality. clone_mirror_url, which only GraphQL sets, is kept from
+// prior; cluster_name is left to the caller (withClusterName), which knows the clusters.
 func (m *pipelineFields) fromAPI(ctx context.Context, p *buildkite.Pipeline, prior *pipelineFields) diag.Diagnostics {
 	var diags diag.Diagnostics
 	if prior == nil {
@@ -70,8 +76,12 @@ func (m *pipelineFields) fromAPI(ctx context.Context, p *buildkite.Pipeline, pri
 	if p.Configuration != nil {
 		m.Steps = yamlString(*p.Configuration)
 	}
-	m.PipelineTemplateID = keepEmpty(prior.PipelineTemplateID, p.PipelineTemplateUUID)
-	m.ClusterID = keepEmpty(prior.ClusterID, p.ClusterID)
+	m.PipelineTemplateID = newRefPtr(p.PipelineTemplateUUID)
+	m.ClusterID = newRefPtr(p.ClusterID)
+	m.DefaultTimeoutInMinutes = types.Int64PointerValue(p.DefaultCommandStepTimeout)
+	m.MaximumTimeoutInMinutes = types.Int64PointerValue(p.MaximumCommandStepTimeout)
+	m.CloneMirrorURL = prior.CloneMirrorURL
+	m.ClusterName = types.StringNull() // see withClusterName
 	m.Description = keepEmpty(prior.Description, p.Description)
 	m.DefaultBranch = types.StringValue(p.DefaultBranch)
 	m.BranchConfiguration = keepEmpty(prior.BranchConfiguration, p.BranchConfiguration)
@@ -88,6 +98,55 @@ func (m *pipelineFields) fromAPI(ctx context.Context, p *buildkite.Pipeline, pri
 	m.BuildsURL = types.StringValue(p.BuildsURL)
 	m.WebhookURL = types.StringValue(p.Provider.WebhookURL)
 	return diags
+}
+
+// withClusterName sets cluster_name from the names of the organization's clusters by ID (names answers one),
+// null when the pipeline is in no cluster.
+func (m *pipelineFields) withClusterName(p *buildkite.Pipeline, names func(clusterID string) (string, error)) error {
+	m.ClusterName = types.StringNull()
+	id := deref(p.ClusterID)
+	if id == "" {
+		return nil
+	}
+	name, err := names(id)
+	if err != nil {
+		return fmt.Errorf("reading the name of cluster %s: %w", id, err)
+	}
+	m.ClusterName = optionalString(name)
+	return nil
+}
+
+// clusterNameByGet names one cluster by reading it: during a refresh the client answers from the
+// organization's cluster listing, one call for every pipeline.
+func clusterNameByGet(ctx context.Context, c *buildkite.Client) func(string) (string, error) {
+	return func(id string) (string, error) {
+		cl, err := c.Clusters.Get(ctx, id)
+		if buildkite.IsNotFound(err) {
+			return "", nil
+		}
+		if err != nil {
+			return "", err
+		}
+		return cl.Name, nil
+	}
+}
+
+// clusterNamesByList names clusters from one listing, for the readers of many pipelines at once.
+func clusterNamesByList(ctx context.Context, c *buildkite.Client) func(string) (string, error) {
+	var names map[string]string
+	return func(id string) (string, error) {
+		if names == nil {
+			all, err := c.Clusters.List(ctx)
+			if err != nil {
+				return "", err
+			}
+			names = make(map[string]string, len(all))
+			for _, cl := range all {
+				names[cl.ID] = cl.Name
+			}
+		}
+		return names[id], nil
+	}
 }
 
 // tagsValue is the tag set: null when the service has none and the prior value was null, so that an
@@ -144,7 +203,35 @@ var pipelineSettings = []pipelineSetting{
 	{"use_step_key_as_commit_status", false, "Name commit statuses by step key (GitHub)."},
 	{"filter_enabled", false, "Build only when `filter_condition` holds (every source provider)."},
 	{"filter_condition", true, "The condition builds must meet when `filter_enabled` is true (every source provider)."},
+	// The keys of the official provider's schema beyond those the specification lists (rest-beyond-spec.md).
+	{"build_pull_request_merge_commits", false, "Build the merge commits of pull requests (GitHub)."},
+	{"build_pull_request_base_branch_changed", false, "Build when a pull request's base branch changes (GitHub)."},
+	{"build_pull_request_converted_to_draft", false, "Build when a pull request becomes a draft (GitHub)."},
+	{"build_pull_request_dequeued", false, "Build when a pull request leaves the merge queue (GitHub)."},
+	{"build_pull_request_reopened", false, "Build when a pull request is reopened (GitHub)."},
+	{"build_pull_request_review_comment_created", false, "Build when a review comment matches `review_comment_command_word` (GitHub)."},
+	{"build_pull_request_review_dismissed", false, "Build when a pull request review is dismissed (GitHub)."},
+	{"build_pull_request_review_requested", false, "Build when a pull request review is requested (GitHub)."},
+	{"build_pull_request_review_submitted", false, "Build when a pull request review is submitted (GitHub)."},
+	{"build_issue_comment_created", false, "Build when a pull request comment matches `issue_comment_command_word` (GitHub)."},
+	{"issue_comment_command_word", true, "The word a pull request comment holds to start a build (GitHub)."},
+	{"issue_comment_match_mode", true, "How a comment is matched against `issue_comment_command_word`: `exact` or `contains` (GitHub)."},
+	{"review_comment_command_word", true, "The word a review comment holds to start a build (GitHub)."},
+	{"review_comment_match_mode", true, "How a review comment is matched against `review_comment_command_word`: `exact` or `contains` (GitHub)."},
+	{"build_check_run_completed", false, "Build when a check run completes (GitHub)."},
+	{"build_create_event", false, "Build when a branch or tag is created (GitHub)."},
+	{"build_deployment_status_created", false, "Build when a deployment status is created (GitHub)."},
+	{"build_release_created", false, "Build when a release is created (GitHub)."},
+	{"build_release_published", false, "Build when a release is published (GitHub)."},
+	{"build_release_released", false, "Build when a release is released (GitHub)."},
+	{"build_merge_group_checks_requested", false, "Build merge groups of the merge queue (GitHub)."},
+	{"cancel_when_merge_group_destroyed", false, "Cancel a merge group's builds when the group is destroyed (GitHub)."},
+	{"use_merge_group_base_commit_for_git_diff_base", false, "Diff a merge group's changes against its base commit (GitHub)."},
+	{"ignore_default_branch_pull_requests", false, "Do not build pull requests from the default branch (GitHub)."},
 }
+
+// settingMatchModes are the values of the two match modes.
+var settingMatchModes = []string{"exact", "contains"}
 
 // settingsAttrTypes is the object type of provider_settings.
 func settingsAttrTypes() map[string]attr.Type {

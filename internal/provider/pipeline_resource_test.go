@@ -81,16 +81,22 @@ func (e *testEnv) pipelineCreateStep(name, yaml string) resource.TestStep {
   visibility     = "PUBLIC"
   cancel_intermediate_builds               = true
   cancel_intermediate_builds_branch_filter = "!main"
+  default_timeout_in_minutes               = 30
+  maximum_timeout_in_minutes               = 60
   provider_settings = {
-    trigger_mode = "none"
-    build_tags   = true
+    trigger_mode             = "none"
+    build_tags               = true
+    issue_comment_match_mode = "contains"
+    build_release_created    = true
   }`, yaml))),
 		Check: resource.ComposeTestCheckFunc(e.checkExists(pipelineAddr), e.checkPipeline(func(p *buildkite.Pipeline) error {
-			if p.Visibility != "public" || p.ClusterID == nil || !p.CancelRunningBranchBuilds {
+			if p.Visibility != "public" || p.ClusterID == nil || !p.CancelRunningBranchBuilds ||
+				deref(p.DefaultCommandStepTimeout) != 30 || deref(p.MaximumCommandStepTimeout) != 60 ||
+				p.Provider.Settings["issue_comment_match_mode"] != "contains" || p.Provider.Settings["build_release_created"] != true {
 				return fmt.Errorf("service has %+v", p)
 			}
 			return nil
-		})),
+		}), resource.TestCheckResourceAttrPair(pipelineAddr, "cluster_name", "buildkite_cluster.ci", "name")),
 		ConfigStateChecks: []statecheck.StateCheck{
 			stateIs("slug", knownvalue.StringExact(name)),
 			stateIs("visibility", knownvalue.StringExact("PUBLIC")),
@@ -106,6 +112,11 @@ func (e *testEnv) pipelineCreateStep(name, yaml string) resource.TestStep {
 			statecheck.ExpectKnownValue(pipelineAddr, tfjsonpath.New("provider_settings").AtMapKey("trigger_mode"), knownvalue.StringExact("none")),
 			statecheck.ExpectKnownValue(pipelineAddr, tfjsonpath.New("provider_settings").AtMapKey("build_tags"), knownvalue.Bool(true)),
 			statecheck.ExpectKnownValue(pipelineAddr, tfjsonpath.New("provider_settings").AtMapKey("publish_commit_status"), knownvalue.Bool(true)),
+			statecheck.ExpectKnownValue(pipelineAddr, tfjsonpath.New("provider_settings").AtMapKey("issue_comment_match_mode"), knownvalue.StringExact("contains")),
+			statecheck.ExpectKnownValue(pipelineAddr, tfjsonpath.New("provider_settings").AtMapKey("review_comment_match_mode"), knownvalue.StringExact("exact")),
+			stateIs("default_timeout_in_minutes", knownvalue.Int64Exact(30)),
+			stateIs("maximum_timeout_in_minutes", knownvalue.Int64Exact(60)),
+			stateIs("emoji", knownvalue.Null()),
 		},
 		ConfigPlanChecks: expectEmpty(),
 	}
@@ -129,11 +140,17 @@ func TestAccPipelineResource_basic(t *testing.T) {
 			}),
 			importSteps(pipelineAddr, importID(pipelineAddr, "id"), "visibility"),
 			step(resource.TestStep{
+				// By GraphQL ID, the official provider's import ID.
+				ResourceName: pipelineAddr, ImportState: true, ImportStateVerify: true,
+				ImportStateIdFunc: importID(pipelineAddr, "graphql_id"), ImportStateVerifyIgnore: []string{"visibility"},
+			}),
+			step(resource.TestStep{
 				// Update in place: a rename moves the slug (#903, #954), other attributes change or go.
 				Config: e.config(testAccPipelineConfig(name+"-2", `
   steps          = "steps:\n  - command: make test\n"
   tags           = ["go"]
   visibility     = "public"
+  default_timeout_in_minutes = 45
   provider_settings = {
     build_tags = false
   }`)),
@@ -149,11 +166,15 @@ func TestAccPipelineResource_basic(t *testing.T) {
 					stateIs("cancel_intermediate_builds_branch_filter", knownvalue.Null()),
 					// The spelling changed, the value did not: kept as written.
 					stateIs("visibility", knownvalue.StringExact("PUBLIC")),
+					stateIs("cluster_name", knownvalue.Null()),
+					stateIs("default_timeout_in_minutes", knownvalue.Int64Exact(45)),
+					stateIs("maximum_timeout_in_minutes", knownvalue.Null()),
 					statecheck.ExpectKnownValue(pipelineAddr, tfjsonpath.New("provider_settings").AtMapKey("trigger_mode"), knownvalue.StringExact("none")),
 					statecheck.ExpectKnownValue(pipelineAddr, tfjsonpath.New("provider_settings").AtMapKey("build_tags"), knownvalue.Bool(false)),
 				},
 				Check: e.checkPipeline(func(p *buildkite.Pipeline) error {
-					if p.Slug != name+"-2" || p.ClusterID != nil || p.Description != nil && *p.Description != "" {
+					if p.Slug != name+"-2" || p.ClusterID != nil || p.Description != nil && *p.Description != "" ||
+						deref(p.DefaultCommandStepTimeout) != 45 || p.MaximumCommandStepTimeout != nil {
 						return fmt.Errorf("service has %+v", p)
 					}
 					return nil
@@ -627,7 +648,9 @@ func TestAccPipelineResource_importErrors(t *testing.T) {
 	t.Parallel()
 	e := newTestEnv(t)
 	for id, want := range map[string]string{
-		"UGlwZWxpbmUtLS0wMTIzNDU2Nw==":         `looks like a GraphQL ID`,
+		// GraphQL IDs are accepted: one of a pipeline no one has is not found, one of another type is refused.
+		graphQLID("Pipeline", unknownUUID):     `Unable to Import Pipeline`,
+		clusterGraphQLID:                       `is the GraphQL ID of a Cluster (` + testUUID + `), not of a Pipeline`,
 		"no-such-pipeline":                     `Unable to Import Pipeline`,
 		"00000000-0000-0000-0000-000000000000": `Unable to Import Pipeline`,
 	} {
@@ -642,4 +665,93 @@ func TestAccPipelineResource_importErrors(t *testing.T) {
 			}},
 		})
 	}
+}
+
+// TestAccPipelineResource_graphQLReferences names the cluster and the default team by GraphQL ID, as the
+// official provider's configurations do: the pipeline is created in them, switching to UUIDs and back plans
+// nothing, and the GraphQL-only emoji and color are kept as configured.
+func TestAccPipelineResource_graphQLReferences(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	name := e.name("graphql")
+	team := e.seedTeam(e.name("graphql-team"))
+	config := func(cluster, teamID string) string {
+		return e.config(testAccPipelineConfig(name, fmt.Sprintf(`
+  cluster_id      = %s
+  default_team_id = %q
+  emoji           = ":rocket:"
+  color           = "#ff0000"`, cluster, teamID)))
+	}
+	byGraphQL := config("buildkite_cluster.ci.graphql_id", team.GraphQLID)
+	empty := resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             e.checkDestroyed("buildkite_pipeline"),
+		Steps: []resource.TestStep{
+			{
+				Config: byGraphQL,
+				Check: resource.ComposeTestCheckFunc(
+					e.checkPipeline(func(p *buildkite.Pipeline) error {
+						if p.ClusterID == nil || e.teamAccess(team.ID, p.Slug) != "manage_build_and_read" {
+							return fmt.Errorf("service has cluster %v and team access %q", p.ClusterID, e.teamAccess(team.ID, p.Slug))
+						}
+						return nil
+					}),
+					resource.TestCheckResourceAttrPair(pipelineAddr, "cluster_id", "buildkite_cluster.ci", "graphql_id"),
+					resource.TestCheckResourceAttrPair(pipelineAddr, "cluster_name", "buildkite_cluster.ci", "name"),
+				),
+				ConfigStateChecks: []statecheck.StateCheck{
+					stateIs("default_team_id", knownvalue.StringExact(team.GraphQLID)),
+					stateIs("emoji", knownvalue.StringExact(":rocket:")),
+					stateIs("color", knownvalue.StringExact("#ff0000")),
+				},
+				ConfigPlanChecks: expectEmpty(),
+			},
+			{Config: config("buildkite_cluster.ci.id", team.ID), ConfigPlanChecks: empty},
+			{Config: byGraphQL, ConfigPlanChecks: empty},
+		},
+	})
+}
+
+// TestAccPipelineResource_clusterNameByListing: cluster_name costs a refresh one listing of the clusters for
+// every pipeline, not a call per pipeline.
+func TestAccPipelineResource_clusterNameByListing(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	if e.live {
+		t.Skip("counts the emulator's requests")
+	}
+	name := e.name("names")
+	config := e.config(testAccPipelineConfig(name, `  cluster_id = buildkite_cluster.ci.id`) + fmt.Sprintf(`
+resource "buildkite_pipeline" "more" {
+  count      = 3
+  name       = "%s-${count.index}"
+  repository = "https://github.com/acme/app.git"
+  cluster_id = buildkite_cluster.ci.id
+}
+`, name))
+	var before int
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		Steps: []resource.TestStep{
+			{Config: config, Check: resource.TestCheckResourceAttrPair("buildkite_pipeline.more.2", "cluster_name", "buildkite_cluster.ci", "name")},
+			{
+				RefreshState: true,
+				PreConfig:    func() { before = len(e.server.Requests()) },
+				Check: func(*terraform.State) error {
+					clusterCalls := 0
+					for _, r := range e.server.Requests()[before:] {
+						if strings.Contains(r.Path, "/clusters") {
+							clusterCalls++
+						}
+					}
+					// The cluster's own refresh and the four pipelines' names: one listing answers them all.
+					if clusterCalls > 1 {
+						return fmt.Errorf("the refresh made %d calls to clusters, want 1", clusterCalls)
+					}
+					return nil
+				},
+			},
+		},
+	})
 }

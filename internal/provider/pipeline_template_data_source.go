@@ -47,7 +47,7 @@ func pipelineTemplateDataAttributes() map[string]schema.Attribute {
 
 func (d *pipelineTemplateDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	attrs := pipelineTemplateDataAttributes()
-	attrs["id"] = schema.StringAttribute{MarkdownDescription: "The template's UUID. Give this or `name`.", Optional: true, Computed: true}
+	attrs["id"] = schema.StringAttribute{MarkdownDescription: "The template's UUID (or GraphQL ID). Give this or `name`.", Optional: true, Computed: true}
 	attrs["name"] = schema.StringAttribute{MarkdownDescription: "The template's name. Give this or `id`.", Optional: true, Computed: true}
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Reads one pipeline template, by `id` or `name` (enterprise plan).",
@@ -70,7 +70,7 @@ func (d *pipelineTemplateDataSource) Read(ctx context.Context, req datasource.Re
 	var t *buildkite.PipelineTemplate
 	if !cfg.ID.IsNull() {
 		var err error
-		t, err = d.client().PipelineTemplates.Get(ctx, cfg.ID.ValueString())
+		t, err = d.client().PipelineTemplates.Get(ctx, canonicalID(cfg.ID.ValueString()))
 		if buildkite.IsNotFound(err) {
 			resp.Diagnostics.AddError("No Pipeline Template Found", fmt.Sprintf("No pipeline template matches ID %q.", cfg.ID.ValueString()))
 			return
@@ -93,5 +93,8 @@ func (d *pipelineTemplateDataSource) Read(ctx context.Context, req datasource.Re
 	}
 	var out pipelineTemplateModel
 	out.fromAPI(t, nil)
+	if !cfg.ID.IsNull() {
+		out.ID = cfg.ID // as asked: a GraphQL ID stays one
+	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &out)...)
 }

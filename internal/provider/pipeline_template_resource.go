@@ -17,11 +17,12 @@ import (
 )
 
 var (
-	_ resource.Resource                = (*pipelineTemplateResource)(nil)
-	_ resource.ResourceWithConfigure   = (*pipelineTemplateResource)(nil)
-	_ resource.ResourceWithImportState = (*pipelineTemplateResource)(nil)
-	_ resource.ResourceWithModifyPlan  = (*pipelineTemplateResource)(nil)
-	_ resource.ResourceWithIdentity    = (*pipelineTemplateResource)(nil)
+	_ resource.Resource                 = (*pipelineTemplateResource)(nil)
+	_ resource.ResourceWithConfigure    = (*pipelineTemplateResource)(nil)
+	_ resource.ResourceWithImportState  = (*pipelineTemplateResource)(nil)
+	_ resource.ResourceWithModifyPlan   = (*pipelineTemplateResource)(nil)
+	_ resource.ResourceWithIdentity     = (*pipelineTemplateResource)(nil)
+	_ resource.ResourceWithUpgradeState = (*pipelineTemplateResource)(nil)
 )
 
 // pipelineTemplateIdentity names a pipeline template for import blocks and terraform query: its UUID,
@@ -75,6 +76,7 @@ func (m *pipelineTemplateModel) fromAPI(t *buildkite.PipelineTemplate, prior *pi
 
 func (r *pipelineTemplateResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	resp.Schema = schema.Schema{
+		Version: 1, // above the official provider's 0, so that its states are upgraded (upgrade.go)
 		MarkdownDescription: "A pipeline template: a step configuration that pipelines run by naming it in " +
 			"`pipeline_template_id`. Pipeline templates need the enterprise plan; admins manage them. A template " +
 			"still assigned to pipelines cannot be deleted: the error names them.",
@@ -105,6 +107,11 @@ func (r *pipelineTemplateResource) Schema(_ context.Context, _ resource.SchemaRe
 			},
 		}, attrID, attrUUID, attrGraphQLID, attrURL, attrWebURL, attrCreatedAt),
 	}
+}
+
+// UpgradeState moves the official provider's states and ours of version 0 to version 1.
+func (r *pipelineTemplateResource) UpgradeState(ctx context.Context) map[int64]resource.StateUpgrader {
+	return upgraders(ctx, r, stateMoves{})
 }
 
 // ModifyPlan keeps updated_at from state when nothing else changes, so that an empty plan stays empty;
@@ -161,7 +168,7 @@ func (r *pipelineTemplateResource) Read(ctx context.Context, req resource.ReadRe
 	}
 	ctx, cancel := r.timeout(ctx, opRead)
 	defer cancel()
-	t, err := r.client().PipelineTemplates.Get(ctx, prior.ID.ValueString())
+	t, err := r.client().PipelineTemplates.Get(ctx, restID(prior.ID))
 	if err != nil {
 		r.readFailed(ctx, resp, err, "pipeline template", prior.ID.ValueString())
 		return
@@ -194,7 +201,7 @@ func (r *pipelineTemplateResource) Update(ctx context.Context, req resource.Upda
 	if !plan.Available.Equal(prior.Available) {
 		in.Available = plan.Available.ValueBoolPointer()
 	}
-	id := prior.ID.ValueString()
+	id := restID(prior.ID)
 	t, err := r.client().PipelineTemplates.Update(ctx, id, in)
 	if err != nil {
 		addAPIError(&resp.Diagnostics, "update", "pipeline template", id, err)
@@ -213,7 +220,7 @@ func (r *pipelineTemplateResource) Delete(ctx context.Context, req resource.Dele
 	}
 	ctx, cancel := r.timeout(ctx, opDelete)
 	defer cancel()
-	id := state.ID.ValueString()
+	id := restID(state.ID)
 	err := r.client().PipelineTemplates.Delete(ctx, id)
 	if buildkite.IsValidation(err) {
 		// The service refuses while pipelines use the template; name them, so the user knows what to change.
@@ -251,7 +258,7 @@ func (r *pipelineTemplateResource) templateUsers(ctx context.Context, id string)
 
 // ImportState takes the template's UUID.
 func (r *pipelineTemplateResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	values, ok := r.importParts(ctx, req, resp, uuidPart("<pipeline template UUID>"))
+	values, ok := r.importParts(ctx, req, resp, uuidPart("<pipeline template UUID>", "PipelineTemplate"))
 	if !ok {
 		return
 	}

@@ -50,6 +50,11 @@ func TestAccPipelineTemplateResource_basic(t *testing.T) {
 			}),
 			importSteps(templateAddr, importID(templateAddr, "id"), "configuration"),
 			step(resource.TestStep{
+				// By GraphQL ID, the official provider's import ID.
+				ResourceName: templateAddr, ImportState: true, ImportStateVerify: true,
+				ImportStateIdFunc: importID(templateAddr, "graphql_id"), ImportStateVerifyIgnore: []string{"configuration"},
+			}),
+			step(resource.TestStep{
 				Config: e.config(testAccPipelineTemplateConfig(name+"-2", "steps:\n  - command: make test\n", "")),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(templateAddr, plancheck.ResourceActionUpdate)},

@@ -6,6 +6,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
@@ -43,8 +44,12 @@ func (d *pipelinesDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 		Attributes: map[string]schema.Attribute{
 			"name":       filter("Only pipelines whose name contains this text (ignoring case)."),
 			"repository": filter("Only pipelines whose repository URL contains this text (ignoring case)."),
-			"cluster_id": filter("Only pipelines in the cluster with this UUID."),
-			"tag":        filter("Only pipelines with this tag."),
+			"cluster_id": schema.StringAttribute{
+				MarkdownDescription: "Only pipelines in the cluster with this UUID. " + refDescription([]string{"Cluster"}),
+				Optional:            true,
+				Validators:          []validator.String{refValidator{graphQLTypes: []string{"Cluster"}}},
+			},
+			"tag": filter("Only pipelines with this tag."),
 			"pipelines": schema.ListNestedAttribute{
 				MarkdownDescription: "The pipelines, in the order the service lists them.",
 				Computed:            true,
@@ -71,9 +76,10 @@ func (d *pipelinesDataSource) Read(ctx context.Context, req datasource.ReadReque
 		return
 	}
 	m.Pipelines = []pipelineFields{}
+	names := clusterNamesByList(ctx, d.client())
 	for i := range all {
 		p := &all[i]
-		if !m.ClusterID.IsNull() && (p.ClusterID == nil || *p.ClusterID != m.ClusterID.ValueString()) {
+		if !m.ClusterID.IsNull() && deref(p.ClusterID) != canonicalID(m.ClusterID.ValueString()) {
 			continue
 		}
 		if !m.Tag.IsNull() && !slices.Contains(p.Tags, m.Tag.ValueString()) {
@@ -81,6 +87,10 @@ func (d *pipelinesDataSource) Read(ctx context.Context, req datasource.ReadReque
 		}
 		var f pipelineFields
 		resp.Diagnostics.Append(f.fromAPI(ctx, p, nil)...)
+		if err := f.withClusterName(p, names); err != nil {
+			addAPIError(&resp.Diagnostics, "list", "pipelines", "", err)
+			return
+		}
 		m.Pipelines = append(m.Pipelines, f)
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)

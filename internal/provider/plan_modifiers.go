@@ -45,7 +45,9 @@ func replaceWhenChangedFromKnown() planmodifier.String {
 
 // keepWhileUnchanged plans the state's value of a computed attribute derived from another (a default
 // queue's key from its queue_id) while that other is planned as it stands in state (or names the same
-// object in the other form), and leaves it unknown otherwise, since the service derives a new one.
+// object in the other form), and leaves it unknown otherwise, since the service derives a new one. A null
+// kept this way (a state from before the attribute existed) is filled by the next refresh; an apply keeps
+// what it planned.
 type keepWhileUnchanged struct{ other string }
 
 var _ planmodifier.String = keepWhileUnchanged{}
@@ -59,7 +61,7 @@ func (m keepWhileUnchanged) MarkdownDescription(ctx context.Context) string {
 }
 
 func (m keepWhileUnchanged) PlanModifyString(ctx context.Context, req planmodifier.StringRequest, resp *planmodifier.StringResponse) {
-	if req.StateValue.IsNull() || !req.PlanValue.IsUnknown() {
+	if req.State.Raw.IsNull() || !req.PlanValue.IsUnknown() {
 		return
 	}
 	planned, err := req.Plan.Raw.ApplyTerraform5AttributePathStep(tftypes.AttributeName(m.other))

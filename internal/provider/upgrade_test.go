@@ -126,6 +126,66 @@ var upgradeCases = []upgradeCase{
 			"test_suite_id": graphQLID("Suite", testUUID), "access_level": "MANAGE_AND_READ"},
 		want: map[string]any{"id": otherUUID + "/" + testUUID, "test_suite_id": testUUID},
 	},
+	{
+		name: "pipeline, ours at version 0", typeName: "buildkite_pipeline", version: 0,
+		state: map[string]any{"id": testUUID, "uuid": testUUID, "graphql_id": "P", "name": "app", "slug": "app",
+			"repository": "r", "steps": "steps: []", "cluster_id": otherUUID, "description": "", "tags": []any{},
+			"provider_settings": map[string]any{"trigger_mode": "code", "build_branches": true}, "archived": false},
+		want: map[string]any{"cluster_id": otherUUID, "cluster_name": nil, "description": "", "tags": []any{},
+			"default_timeout_in_minutes": nil, "emoji": nil, "skip_intermediate_builds": false, "allow_rebuilds": true,
+			"provider_settings": settingsWith(map[string]any{"trigger_mode": "code", "build_branches": true})},
+	},
+	{
+		name: "pipeline, the official provider's at version 1", typeName: "buildkite_pipeline", version: 1,
+		state: map[string]any{"id": graphQLID("Pipeline", testUUID), "uuid": testUUID, "name": "app", "slug": "app",
+			"repository": "r", "steps": "steps: []", "cluster_id": clusterGraphQLID, "cluster_name": "c", "description": "",
+			"tags": []any{}, "default_team_id": graphQLID("Team", otherUUID), "default_timeout_in_minutes": 30,
+			"skip_intermediate_builds_branch_filter": "", "emoji": ":x:", "visibility": "PRIVATE",
+			"provider_settings": map[string]any{"trigger_mode": "code", "build_release_created": true}},
+		want: map[string]any{"id": testUUID, "cluster_id": testUUID, "default_team_id": otherUUID, "cluster_name": "c",
+			"description": nil, "tags": nil, "skip_intermediate_builds_branch_filter": nil, "default_timeout_in_minutes": 30.0,
+			"emoji": ":x:", "visibility": "PRIVATE", "archive_on_delete": nil,
+			"provider_settings": settingsWith(map[string]any{"trigger_mode": "code", "build_release_created": true})},
+	},
+	{
+		name: "pipeline, the official provider's at version 0", typeName: "buildkite_pipeline", version: 0,
+		state: map[string]any{"id": graphQLID("Pipeline", testUUID), "name": "app", "slug": "app", "repository": "r",
+			"steps": "steps: []", "provider_settings": []any{map[string]any{"trigger_mode": "none"}}},
+		want: map[string]any{"id": testUUID, "uuid": testUUID, "provider_settings": settingsWith(map[string]any{"trigger_mode": "none"})},
+	},
+	{
+		name: "pipeline, the official provider's at version 0 without settings", typeName: "buildkite_pipeline", version: 0,
+		state: map[string]any{"id": graphQLID("Pipeline", testUUID), "name": "app", "slug": "app", "repository": "r",
+			"steps": "steps: []", "provider_settings": []any{}},
+		want: map[string]any{"id": testUUID, "provider_settings": nil},
+	},
+	{
+		name: "pipeline template, the official provider's", typeName: "buildkite_pipeline_template", version: 0,
+		state: map[string]any{"id": graphQLID("PipelineTemplate", testUUID), "uuid": testUUID, "name": "t",
+			"configuration": "steps: []", "description": nil, "available": true},
+		want: map[string]any{"id": testUUID, "available": true, "updated_at": nil},
+	},
+	{
+		name: "rule, the official provider's", typeName: "buildkite_organization_rule", version: 0,
+		state: map[string]any{"id": graphQLID("Rule", testUUID), "uuid": testUUID, "type": "pipeline.trigger_build.pipeline",
+			"value": `{"source_pipeline":"a","target_pipeline":"b"}`, "description": "d", "effect": "allow"},
+		want: map[string]any{"id": testUUID, "value": `{"source_pipeline":"a","target_pipeline":"b"}`, "description": "d"},
+	},
+	{
+		name: "rule, ours at version 0", typeName: "buildkite_organization_rule", version: 0,
+		state: map[string]any{"id": testUUID, "uuid": testUUID, "graphql_id": "R", "type": "pipeline.trigger_build.pipeline",
+			"value": `{"source_pipeline":"a","target_pipeline":"b"}`, "url": "u", "created_at": "c"},
+		want: map[string]any{"id": testUUID, "description": nil, "url": "u"},
+	},
+}
+
+// settingsWith is provider_settings with the given keys set and every other key of the 44 null.
+func settingsWith(set map[string]any) map[string]any {
+	out := map[string]any{}
+	for _, s := range pipelineSettings {
+		out[s.key] = set[s.key]
+	}
+	return out
 }
 
 // otherUUID is a second UUID for the upgrade cases.
