@@ -70,6 +70,12 @@ var migrationCases = []migrationCase{
 	{name: "organization_rule", workspace: officialRuleWorkspace, check: func(t *testing.T, w *cliWorkdir) {
 		expectMoved(t, w, "buildkite_organization_rule.trigger", map[string]any{"description": "Deploys trigger releases"})
 	}},
+	{name: "test_suite", workspace: officialTestSuiteWorkspace, check: func(t *testing.T, w *cliWorkdir) {
+		expectMoved(t, w, "buildkite_test_suite.specs", map[string]any{"api_token": "moved-suite-token", "oidc_policy": officialOIDCPolicy})
+	}},
+	{name: "registry", workspace: officialRegistryWorkspace, check: func(t *testing.T, w *cliWorkdir) {
+		expectMoved(t, w, "buildkite_registry.gems", map[string]any{"oidc_policy": officialOIDCPolicy})
+	}},
 	{name: "pipeline_v0", workspace: officialPipelineWorkspace(0), check: func(t *testing.T, w *cliWorkdir) {
 		expectMoved(t, w, "buildkite_pipeline.app", map[string]any{"default_timeout_in_minutes": 30.0})
 		settings, _ := w.stateAttributes("buildkite_pipeline.app")["provider_settings"].(map[string]any)
@@ -458,4 +464,58 @@ resource "buildkite_organization_rule" "trigger" {
 			"description": "Deploys trigger releases", "source_type": "pipeline", "source_uuid": source.ID,
 			"target_type": "pipeline", "target_uuid": target.ID, "effect": rule.Effect, "action": rule.Action,
 		}}}
+}
+
+// officialOIDCPolicy is a policy as the official provider's configurations write one.
+const officialOIDCPolicy = "- iss: https://agent.buildkite.com\n  claims:\n    organization_slug: acme\n"
+
+func officialTestSuiteWorkspace(t *testing.T, e *testEnv) (string, []officialInstance) {
+	config, instances := officialTeamWorkspace(t, e)
+	suite := e.seedSuite(e.name("specs"), teamOf(instances[0]), func(in *buildkite.TestSuiteCreate) {
+		in.Emoji, in.Color, in.ApplicationName = ptrTo(":rspec:"), ptrTo("#E0F1FF"), ptrTo("web")
+	})
+	return config + fmt.Sprintf(`
+resource "buildkite_test_suite" "specs" {
+  name             = %q
+  default_branch   = "main"
+  team_owner_id    = buildkite_team.platform.id
+  emoji            = ":rspec:"
+  color            = "#E0F1FF"
+  application_name = "web"
+  oidc_policy      = %q
+}
+`, suite.Name, officialOIDCPolicy), append(instances, officialInstance{address: "buildkite_test_suite.specs",
+			dependsOn: []string{"buildkite_team.platform"}, attrs: map[string]any{
+				"id": graphQLID("Suite", suite.ID), "uuid": suite.ID, "name": suite.Name, "slug": suite.Slug,
+				"default_branch": "main", "team_owner_id": graphQLID("Team", teamOf(instances[0])), "emoji": ":rspec:",
+				"color": "#E0F1FF", "application_name": "web", "oidc_policy": officialOIDCPolicy,
+				"api_token": "moved-suite-token",
+			}})
+}
+
+func officialRegistryWorkspace(t *testing.T, e *testEnv) (string, []officialInstance) {
+	config, instances := officialTeamWorkspace(t, e)
+	team := teamOf(instances[0])
+	reg, err := e.client.Registries.Create(context.Background(), buildkite.RegistryCreate{
+		Name: e.name("gems"), Ecosystem: "ruby", Emoji: ptrTo(":gem:"), TeamIDs: []string{team}, OIDCPolicy: ptrTo(officialOIDCPolicy),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = e.client.Registries.Delete(context.Background(), reg.Slug) })
+	return config + fmt.Sprintf(`
+resource "buildkite_registry" "gems" {
+  name        = %q
+  ecosystem   = "ruby"
+  emoji       = ":gem:"
+  oidc_policy = %q
+  team_ids    = [buildkite_team.platform.uuid]
+}
+`, reg.Name, officialOIDCPolicy), append(instances, officialInstance{address: "buildkite_registry.gems",
+			dependsOn: []string{"buildkite_team.platform"}, attrs: map[string]any{
+				"id": graphQLID("Registry", reg.ID), "uuid": reg.ID, "name": reg.Name, "slug": reg.Slug, "ecosystem": "ruby",
+				"description": nil, "emoji": ":gem:", "color": nil, "oidc_policy": officialOIDCPolicy, "public": false,
+				// What its GraphQL API answered; this provider keeps it and never sends it.
+				"registry_type": "PACKAGE", "team_ids": []string{team},
+			}})
 }

@@ -31,6 +31,8 @@ type organizationModel struct {
 	URL       types.String `tfsdk:"url"`
 	WebURL    types.String `tfsdk:"web_url"`
 	CreatedAt types.String `tfsdk:"created_at"`
+	// AllowedAPIIPAddresses only the GraphQL API shows: always null here.
+	AllowedAPIIPAddresses types.List `tfsdk:"allowed_api_ip_addresses"`
 }
 
 func (d *organizationDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
@@ -39,6 +41,11 @@ func (d *organizationDataSource) Schema(_ context.Context, _ datasource.SchemaRe
 		Attributes: dataWithCommon("organization", map[string]schema.Attribute{
 			"name": schema.StringAttribute{MarkdownDescription: "The organization's name.", Computed: true},
 			"slug": schema.StringAttribute{MarkdownDescription: "The organization's slug.", Computed: true},
+			"allowed_api_ip_addresses": schema.ListAttribute{
+				MarkdownDescription: "Always null: the official provider's data source reads the networks the API may be " +
+					"used from through GraphQL, which this provider does not use.",
+				ElementType: types.StringType, Computed: true,
+			},
 		}, attrID, attrUUID, attrGraphQLID, attrURL, attrWebURL, attrCreatedAt),
 	}
 }
@@ -55,6 +62,7 @@ func (d *organizationDataSource) Read(ctx context.Context, _ datasource.ReadRequ
 		ID: types.StringValue(o.ID), UUID: types.StringValue(o.ID), GraphQLID: types.StringValue(o.GraphQLID),
 		Name: types.StringValue(o.Name), Slug: types.StringValue(o.Slug),
 		URL: types.StringValue(o.URL), WebURL: types.StringValue(o.WebURL), CreatedAt: timeValue(o.CreatedAt),
+		AllowedAPIIPAddresses: types.ListNull(types.StringType),
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }

@@ -35,6 +35,7 @@ func TestAccOrganizationDataSource(t *testing.T) {
 				statecheck.ExpectKnownValue(addr, tfjsonpath.New("url"), knownvalue.StringExact(o.URL)),
 				statecheck.ExpectKnownValue(addr, tfjsonpath.New("web_url"), knownvalue.StringExact(o.WebURL)),
 				statecheck.ExpectKnownValue(addr, tfjsonpath.New("created_at"), knownvalue.NotNull()),
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("allowed_api_ip_addresses"), knownvalue.Null()),
 			},
 		}},
 	})

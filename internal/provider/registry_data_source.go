@@ -41,6 +41,11 @@ type registryDataModel struct {
 	Public      types.Bool   `tfsdk:"public"`
 	URL         types.String `tfsdk:"url"`
 	WebURL      types.String `tfsdk:"web_url"`
+	// RegistryType only the GraphQL API shows: null here (the resource keeps a moved state's value).
+	RegistryType types.String `tfsdk:"registry_type"`
+	// TeamIDs are the teams a registry was created for, which no response carries: the resource keeps them
+	// from its configuration, the data sources show null.
+	TeamIDs types.List `tfsdk:"team_ids"`
 }
 
 func (m *registryDataModel) fromAPI(r *buildkite.Registry) {
@@ -57,6 +62,10 @@ func (m *registryDataModel) fromAPI(r *buildkite.Registry) {
 	m.Public = types.BoolValue(r.Public)
 	m.URL = types.StringValue(r.URL)
 	m.WebURL = types.StringValue(r.WebURL)
+	m.RegistryType = types.StringNull()
+	if m.TeamIDs.IsNull() || m.TeamIDs.IsUnknown() {
+		m.TeamIDs = types.ListNull(types.StringType)
+	}
 }
 
 func registryDataAttributes() map[string]dschema.Attribute {
@@ -68,8 +77,14 @@ func registryDataAttributes() map[string]dschema.Attribute {
 		"emoji":       "The registry's emoji, null when it has none.",
 		"color":       "The registry's color, null when it has none.",
 		"oidc_policy": "The registry's OIDC policy text, null when it has none.",
+		"registry_type": "Always null: the official provider's data source reads it through GraphQL, which this " +
+			"provider does not use.",
 	}), attrID, attrUUID, attrGraphQLID, attrURL, attrWebURL)
 	attrs["public"] = dschema.BoolAttribute{MarkdownDescription: "Whether the registry's packages can be read without a token.", Computed: true}
+	attrs["team_ids"] = dschema.ListAttribute{
+		MarkdownDescription: "Always null: the REST API does not say which teams a registry was created for.",
+		ElementType:         types.StringType, Computed: true,
+	}
 	return attrs
 }
 

@@ -47,6 +47,8 @@ data "buildkite_registries" "all" {}
 					resource.TestCheckResourceAttr("data.buildkite_registry.a", "description", "Shared gems"),
 					resource.TestCheckResourceAttr("data.buildkite_registry.a", "public", "false"),
 					resource.TestCheckNoResourceAttr("data.buildkite_registry.a", "emoji"),
+					resource.TestCheckNoResourceAttr("data.buildkite_registry.a", "registry_type"),
+					resource.TestCheckNoResourceAttr("data.buildkite_registry.a", "team_ids.#"),
 					resource.TestCheckTypeSetElemNestedAttrs("data.buildkite_registries.all", "registries.*", map[string]string{
 						"id": a.ID, "slug": a.Slug, "ecosystem": "ruby", "description": "Shared gems",
 					}),

@@ -12,17 +12,17 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
-	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
 )
 
 var (
-	_ resource.Resource                = (*registryResource)(nil)
-	_ resource.ResourceWithConfigure   = (*registryResource)(nil)
-	_ resource.ResourceWithImportState = (*registryResource)(nil)
-	_ resource.ResourceWithModifyPlan  = (*registryResource)(nil)
-	_ resource.ResourceWithIdentity    = (*registryResource)(nil)
+	_ resource.Resource                 = (*registryResource)(nil)
+	_ resource.ResourceWithConfigure    = (*registryResource)(nil)
+	_ resource.ResourceWithImportState  = (*registryResource)(nil)
+	_ resource.ResourceWithModifyPlan   = (*registryResource)(nil)
+	_ resource.ResourceWithIdentity     = (*registryResource)(nil)
+	_ resource.ResourceWithUpgradeState = (*registryResource)(nil)
 )
 
 // registryIdentity names a registry for import blocks and terraform query by its slug, as its URLs and
@@ -50,18 +50,18 @@ func (r *registryResource) Metadata(ctx context.Context, req resource.MetadataRe
 	resp.ResourceBehavior.MutableIdentity = true
 }
 
-// registryModel is what the data sources show of a registry, with the teams it was created for, which
-// only the resource knows.
+// registryModel is what the data sources show of a registry; team_ids, which no response carries, it keeps
+// from its configuration, and registry_type from a state moved from the official provider.
 type registryModel struct {
 	registryDataModel
-	TeamIDs types.List `tfsdk:"team_ids"`
 }
 
-// fromAPI copies the service's view; team_ids are in no response and are kept from state.
+// fromAPI copies the service's view; team_ids and registry_type are in no response and are kept.
 func (m *registryModel) fromAPI(r *buildkite.Registry) {
+	registryType := m.RegistryType
 	m.registryDataModel.fromAPI(r)
-	if m.TeamIDs.IsUnknown() {
-		m.TeamIDs = types.ListNull(types.StringType)
+	if !registryType.IsUnknown() {
+		m.RegistryType = registryType
 	}
 }
 
@@ -74,11 +74,7 @@ func (m *registryModel) toCreate(ctx context.Context) (buildkite.RegistryCreate,
 		Color:       stringPtrIfSet(m.Color),
 		OIDCPolicy:  stringPtrIfSet(m.OIDCPolicy),
 	}
-	if !m.TeamIDs.IsNull() && !m.TeamIDs.IsUnknown() {
-		if diags := m.TeamIDs.ElementsAs(ctx, &in.TeamIDs, false); diags.HasError() {
-			return in, false
-		}
-	}
+	in.TeamIDs = listUUIDs(m.TeamIDs)
 	return in, true
 }
 
@@ -103,6 +99,7 @@ func (m *registryModel) ident() string {
 
 func (r *registryResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	resp.Schema = schema.Schema{
+		Version: 1, // above the official provider's 0, so that its states are upgraded (upgrade.go)
 		MarkdownDescription: "A package registry. Its slug is derived from its name, so renaming it changes `slug` and " +
 			"`url`; a registry renamed outside Terraform is found again by its ID. Deleting it needs the " +
 			"`delete_registries` scope. Import it by its slug.",
@@ -140,20 +137,17 @@ func (r *registryResource) Schema(_ context.Context, _ resource.SchemaRequest, r
 				Optional:            true,
 				Validators:          []validator.String{stringvalidator.LengthAtLeast(1)},
 			},
-			"team_ids": schema.ListAttribute{
+			"team_ids": refListAttribute(schema.ListAttribute{
 				MarkdownDescription: "The IDs (UUIDs) of the teams given access when the registry is created (REST `team_ids`), " +
 					"required by the service where the organization has teams enabled. The service does not report them, " +
 					"so they are kept from the configuration; changing them replaces the registry.",
-				ElementType: types.StringType,
-				Optional:    true,
-				Validators: []validator.List{
-					listvalidator.SizeAtLeast(1),
-					listvalidator.ValueStringsAre(uuidValidator()),
-				},
+				Optional:   true,
+				Validators: []validator.List{listvalidator.SizeAtLeast(1)},
 				PlanModifiers: []planmodifier.List{listplanmodifier.RequiresReplaceIf(teamIDsChanged,
 					"Changing the teams from one set to another replaces the registry.",
 					"Changing the teams from one set to another replaces the registry.")},
-			},
+			}, "Team"),
+			"registry_type": graphQLOnlyComputed("The registry's type."),
 			"slug": schema.StringAttribute{
 				MarkdownDescription: "The registry's slug, derived from its name.",
 				Computed:            true,
@@ -166,6 +160,12 @@ func (r *registryResource) Schema(_ context.Context, _ resource.SchemaRequest, r
 			},
 		}, attrID, attrUUID, attrGraphQLID, attrURL, attrWebURL),
 	}
+}
+
+// UpgradeState moves the official provider's states (team_ids held as UUIDs there) and ours of version 0
+// to version 1.
+func (r *registryResource) UpgradeState(ctx context.Context) map[int64]resource.StateUpgrader {
+	return upgraders(ctx, r, stateMoves{refs: []string{"team_ids"}})
 }
 
 // teamIDsChanged replaces the registry when its teams change from one set to another; setting them on an
@@ -204,7 +204,7 @@ func (r *registryResource) Create(ctx context.Context, req resource.CreateReques
 
 // find reads the registry by its slug, then by its ID: a registry renamed elsewhere has a new slug.
 func (r *registryResource) find(ctx context.Context, m *registryModel) (*buildkite.Registry, error) {
-	return bySlugThenID(ctx, m.Slug.ValueString(), m.ID.ValueString(), r.client().Registries.Get, r.client().Registries.GetByID)
+	return bySlugThenID(ctx, m.Slug.ValueString(), restID(m.ID), r.client().Registries.Get, r.client().Registries.GetByID)
 }
 
 func (r *registryResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
@@ -264,7 +264,7 @@ func (r *registryResource) Delete(ctx context.Context, req resource.DeleteReques
 
 // ImportState accepts the registry's slug (or its ID), as the import ID or as the identity's slug.
 func (r *registryResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	parts, ok := r.importParts(ctx, req, resp, keyPart("<registry slug>"))
+	parts, ok := r.importParts(ctx, req, resp, keyPart("<registry slug>", "Registry"))
 	if !ok {
 		return
 	}

@@ -51,12 +51,17 @@ func TestAccRegistryResource_basic(t *testing.T) {
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("oidc_policy"), knownvalue.StringExact("- iss: https://agent.buildkite.com")),
 					statecheck.CompareValuePairs(addr, tfjsonpath.New("id"), addr, tfjsonpath.New("uuid"), compare.ValuesSame()),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("graphql_id"), knownvalue.NotNull()),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("registry_type"), knownvalue.Null()),
 				},
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
 			}),
 			importSteps(addr, importID(addr, "slug")),
+			step(resource.TestStep{
+				// By GraphQL ID.
+				ResourceName: addr, ImportState: true, ImportStateVerify: true, ImportStateIdFunc: importID(addr, "graphql_id"),
+			}),
 			step(resource.TestStep{
 				// Rename (a new slug) and clear the optional attributes: in place.
 				Config: e.config(testAccRegistryConfig(name+"-2", "ruby", `  color = "#000000"`)),
@@ -119,6 +124,31 @@ func TestAccRegistryResource_renamedOutside(t *testing.T) {
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("slug"), knownvalue.StringExact(name)),
 				},
 			},
+		},
+	})
+}
+
+// TestAccRegistryResource_teamIDsByGraphQLID: the teams named by GraphQL ID, as the official provider's
+// configurations may, are the same teams: no change, no replacement.
+func TestAccRegistryResource_teamIDsByGraphQLID(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	team := e.seedTeam(e.name("registry-team"))
+	const addr = "buildkite_registry.test"
+	name := e.name("teams")
+	empty := resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             e.checkDestroyed("buildkite_registry"),
+		Steps: []resource.TestStep{
+			{
+				Config: e.config(testAccRegistryConfig(name, "ruby", fmt.Sprintf(`  team_ids = [%q]`, team.GraphQLID))),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("team_ids"), knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact(team.GraphQLID)})),
+				},
+				ConfigPlanChecks: expectEmpty(),
+			},
+			{Config: e.config(testAccRegistryConfig(name, "ruby", fmt.Sprintf(`  team_ids = [%q]`, team.ID))), ConfigPlanChecks: empty},
 		},
 	})
 }

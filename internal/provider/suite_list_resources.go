@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/hashicorp/terraform-plugin-framework/list"
-	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
 )
@@ -49,7 +48,7 @@ func NewRegistryListResource() list.ListResource {
 		name: func(r *buildkite.Registry) string { return r.Name },
 		model: func(r *buildkite.Registry) any {
 			// team_ids, which no response reports, is null as after an import.
-			m := registryModel{TeamIDs: types.ListNull(types.StringType)}
+			var m registryModel
 			m.fromAPI(r)
 			return &m
 		},

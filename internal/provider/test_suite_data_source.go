@@ -42,6 +42,8 @@ type testSuiteDataModel struct {
 	ApplicationName types.String `tfsdk:"application_name"`
 	URL             types.String `tfsdk:"url"`
 	WebURL          types.String `tfsdk:"web_url"`
+	// OIDCPolicy only the GraphQL API sets: the resource keeps it as configured, the data sources show null.
+	OIDCPolicy types.String `tfsdk:"oidc_policy"`
 }
 
 func (m *testSuiteDataModel) fromAPI(s *buildkite.TestSuite) {
@@ -56,6 +58,7 @@ func (m *testSuiteDataModel) fromAPI(s *buildkite.TestSuite) {
 	m.ApplicationName = optionalStringPtr(s.ApplicationName)
 	m.URL = types.StringValue(s.URL)
 	m.WebURL = types.StringValue(s.WebURL)
+	m.OIDCPolicy = types.StringNull()
 }
 
 func testSuiteDataAttributes() map[string]dschema.Attribute {
@@ -66,6 +69,8 @@ func testSuiteDataAttributes() map[string]dschema.Attribute {
 		"emoji":            "The suite's emoji, null when it has none.",
 		"color":            "The suite's color, null when it has none.",
 		"application_name": "The name of the application the suite tests, null when it has none.",
+		"oidc_policy": "Always null: the official provider's data source reads it through GraphQL, which this " +
+			"provider does not use.",
 	}), attrID, attrUUID, attrGraphQLID, attrURL, attrWebURL)
 }
 
@@ -74,7 +79,7 @@ func (d *testSuiteDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 		MarkdownDescription: "One test suite, by `slug` or by `id` (exactly one of them). Its API token is not " +
 			"available: the service shows it only when the suite is created.",
 		Attributes: withLookup(testSuiteDataAttributes(), map[string]string{
-			"id":   "The ID of the suite to read.",
+			"id":   "The ID (or GraphQL ID) of the suite to read.",
 			"slug": "The slug of the suite to read.",
 		}),
 	}
@@ -99,7 +104,7 @@ func (d *testSuiteDataSource) Read(ctx context.Context, req datasource.ReadReque
 	)
 	if id := cfg.ID.ValueString(); id != "" {
 		asked = fmt.Sprintf("the ID %q", id)
-		s, err = d.client().TestSuites.GetByID(ctx, id)
+		s, err = d.client().TestSuites.GetByID(ctx, canonicalID(id))
 	} else {
 		asked = fmt.Sprintf("the slug %q", cfg.Slug.ValueString())
 		s, err = d.client().TestSuites.Get(ctx, cfg.Slug.ValueString())
@@ -110,5 +115,8 @@ func (d *testSuiteDataSource) Read(ctx context.Context, req datasource.ReadReque
 	}
 	var out testSuiteDataModel
 	out.fromAPI(s)
+	if !cfg.ID.IsNull() {
+		out.ID = cfg.ID // as asked: a GraphQL ID stays one
+	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &out)...)
 }

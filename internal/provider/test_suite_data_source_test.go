@@ -31,8 +31,12 @@ data "buildkite_test_suite" "by_id" {
   id = %q
 }
 
+data "buildkite_test_suite" "by_graphql_id" {
+  id = %q
+}
+
 data "buildkite_test_suites" "all" {}
-`, a.Slug, b.ID)),
+`, a.Slug, b.ID, b.GraphQLID)),
 			Check: resource.ComposeAggregateTestCheckFunc(
 				resource.TestCheckResourceAttr("data.buildkite_test_suite.by_slug", "id", a.ID),
 				resource.TestCheckResourceAttr("data.buildkite_test_suite.by_slug", "uuid", a.ID),
@@ -40,6 +44,9 @@ data "buildkite_test_suites" "all" {}
 				resource.TestCheckResourceAttr("data.buildkite_test_suite.by_slug", "default_branch", "main"),
 				resource.TestCheckNoResourceAttr("data.buildkite_test_suite.by_slug", "emoji"),
 				resource.TestCheckResourceAttr("data.buildkite_test_suite.by_id", "slug", b.Slug),
+				resource.TestCheckNoResourceAttr("data.buildkite_test_suite.by_id", "oidc_policy"),
+				resource.TestCheckResourceAttr("data.buildkite_test_suite.by_graphql_id", "id", b.GraphQLID),
+				resource.TestCheckResourceAttr("data.buildkite_test_suite.by_graphql_id", "uuid", b.ID),
 				resource.TestCheckTypeSetElemNestedAttrs("data.buildkite_test_suites.all", "test_suites.*", map[string]string{
 					"id": a.ID, "slug": a.Slug, "application_name": "web",
 				}),

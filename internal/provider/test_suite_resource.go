@@ -18,11 +18,12 @@ import (
 )
 
 var (
-	_ resource.Resource                = (*testSuiteResource)(nil)
-	_ resource.ResourceWithConfigure   = (*testSuiteResource)(nil)
-	_ resource.ResourceWithImportState = (*testSuiteResource)(nil)
-	_ resource.ResourceWithModifyPlan  = (*testSuiteResource)(nil)
-	_ resource.ResourceWithIdentity    = (*testSuiteResource)(nil)
+	_ resource.Resource                 = (*testSuiteResource)(nil)
+	_ resource.ResourceWithConfigure    = (*testSuiteResource)(nil)
+	_ resource.ResourceWithImportState  = (*testSuiteResource)(nil)
+	_ resource.ResourceWithModifyPlan   = (*testSuiteResource)(nil)
+	_ resource.ResourceWithIdentity     = (*testSuiteResource)(nil)
+	_ resource.ResourceWithUpgradeState = (*testSuiteResource)(nil)
 )
 
 // testSuiteIdentity names a test suite for import blocks and terraform query by its slug, as its URLs do.
@@ -32,7 +33,7 @@ var testSuiteIdentity = identifiedBy(identityAttr("slug", "The suite's slug, der
 // NewTestSuiteResource returns the buildkite_test_suite resource.
 func NewTestSuiteResource() resource.Resource {
 	return &testSuiteResource{
-		resourceBase:     newResourceBase("test_suite", writeScopes("write_suites")),
+		resourceBase:     newResourceBase("test_suite", writeScopes("write_suites")).withGraphQLOnly("oidc_policy"),
 		resourceIdentity: testSuiteIdentity,
 	}
 }
@@ -52,14 +53,16 @@ func (r *testSuiteResource) Metadata(ctx context.Context, req resource.MetadataR
 // was created for and its API token.
 type testSuiteModel struct {
 	testSuiteDataModel
-	TeamOwnerID types.String `tfsdk:"team_owner_id"`
+	TeamOwnerID refValue     `tfsdk:"team_owner_id"`
 	APIToken    types.String `tfsdk:"api_token"`
 }
 
 // fromAPI copies the service's view. The API token is only in the create response and team_owner_id in no
-// response, so both are kept from state otherwise.
+// response, so both are kept from state otherwise; so is oidc_policy, which only GraphQL sets.
 func (m *testSuiteModel) fromAPI(s *buildkite.TestSuite) {
+	policy := m.OIDCPolicy
 	m.testSuiteDataModel.fromAPI(s)
+	m.OIDCPolicy = policy
 	if s.APIToken != "" {
 		m.APIToken = types.StringValue(s.APIToken)
 	} else if m.APIToken.IsUnknown() {
@@ -76,7 +79,7 @@ func (m *testSuiteModel) toCreate() buildkite.TestSuiteCreate {
 		Color:           stringPtrIfSet(m.Color),
 		ApplicationName: stringPtrIfSet(m.ApplicationName),
 	}
-	if team := m.TeamOwnerID.ValueString(); team != "" {
+	if team := m.TeamOwnerID.UUID(); team != "" {
 		in.TeamIDs = []string{team}
 	}
 	return in
@@ -96,6 +99,7 @@ func (m *testSuiteModel) toUpdate() buildkite.TestSuiteUpdate {
 
 func (r *testSuiteResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	resp.Schema = schema.Schema{
+		Version: 1, // above the official provider's 0, so that its states are upgraded (upgrade.go)
 		MarkdownDescription: "A Test Engine (analytics) test suite. Its `api_token`, which test collectors report with, " +
 			"is returned only when the suite is created and is kept in state from then on: an imported suite has no " +
 			"`api_token`. A suite renamed outside Terraform gets a new slug and is found again by its ID. " +
@@ -111,15 +115,15 @@ func (r *testSuiteResource) Schema(_ context.Context, _ resource.SchemaRequest, 
 				Required:            true,
 				Validators:          []validator.String{notBlank()},
 			},
-			"team_owner_id": schema.StringAttribute{
+			"team_owner_id": refAttribute(schema.StringAttribute{
 				MarkdownDescription: "The ID (UUID) of the team given access to the suite when it is created (REST `team_ids`). " +
 					"Required where the organization has teams enabled. The service does not report it, so it is kept " +
 					"from the configuration; changing it from one team to another replaces the suite, and setting it on " +
 					"an imported suite only records it.",
 				Optional:      true,
-				Validators:    []validator.String{uuidValidator()},
 				PlanModifiers: []planmodifier.String{replaceWhenChangedFromKnown()},
-			},
+			}, "Team"),
+			"oidc_policy": graphQLOnlyString("The suite's OIDC policy, as YAML or JSON."),
 			"emoji": schema.StringAttribute{
 				MarkdownDescription: "An emoji shown with the suite, in emoji syntax such as `:rspec:`.",
 				Optional:            true,
@@ -149,6 +153,11 @@ func (r *testSuiteResource) Schema(_ context.Context, _ resource.SchemaRequest, 
 			},
 		}, attrID, attrUUID, attrGraphQLID, attrURL, attrWebURL),
 	}
+}
+
+// UpgradeState moves the official provider's states and ours of version 0 to version 1.
+func (r *testSuiteResource) UpgradeState(ctx context.Context) map[int64]resource.StateUpgrader {
+	return upgraders(ctx, r, stateMoves{refs: []string{"team_owner_id"}})
 }
 
 // ModifyPlan checks scopes (the base) and marks the slug and the URLs unknown when the name changes, since
@@ -184,7 +193,7 @@ func (r *testSuiteResource) Create(ctx context.Context, req resource.CreateReque
 
 // find reads the suite by its slug, then by its ID: a suite renamed elsewhere has a new slug.
 func (r *testSuiteResource) find(ctx context.Context, m *testSuiteModel) (*buildkite.TestSuite, error) {
-	return bySlugThenID(ctx, m.Slug.ValueString(), m.ID.ValueString(), r.client().TestSuites.Get, r.client().TestSuites.GetByID)
+	return bySlugThenID(ctx, m.Slug.ValueString(), restID(m.ID), r.client().TestSuites.Get, r.client().TestSuites.GetByID)
 }
 
 func (m *testSuiteModel) ident() string {
@@ -255,7 +264,7 @@ func (r *testSuiteResource) Delete(ctx context.Context, req resource.DeleteReque
 
 // ImportState accepts the suite's slug or its ID, as the import ID or as the identity's slug.
 func (r *testSuiteResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	parts, ok := r.importParts(ctx, req, resp, keyPart("<test suite slug or id>"))
+	parts, ok := r.importParts(ctx, req, resp, keyPart("<test suite slug or id>", "Suite"))
 	if !ok {
 		return
 	}

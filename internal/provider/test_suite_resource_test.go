@@ -64,6 +64,24 @@ func TestAccTestSuiteResource_basic(t *testing.T) {
 				ImportStateVerify: true, ImportStateVerifyIgnore: []string{"api_token", "team_owner_id"},
 			}),
 			step(resource.TestStep{
+				// By GraphQL ID, the official provider's import ID.
+				ResourceName: addr, ImportState: true, ImportStateIdFunc: importID(addr, "graphql_id"),
+				ImportStateVerify: true, ImportStateVerifyIgnore: []string{"api_token", "team_owner_id"},
+			}),
+			step(resource.TestStep{
+				// The owner by GraphQL ID names the same team: no change, nothing replaced. oidc_policy, which only
+				// GraphQL sets, is kept as configured.
+				Config: e.config(testAccTestSuiteConfig(name, graphQLID("Team", owner), `  emoji            = ":test_tube:"
+  color            = "#E0F1FF"
+  application_name = "web"
+  oidc_policy      = "- iss: https://agent.buildkite.com"`)),
+				ConfigPlanChecks: inPlace(addr),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("team_owner_id"), knownvalue.StringExact(owner)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("oidc_policy"), knownvalue.StringExact("- iss: https://agent.buildkite.com")),
+				},
+			}),
+			step(resource.TestStep{
 				// Rename (a new slug), recolor, drop the emoji and application: in place, the token kept.
 				Config: e.config(testAccTestSuiteConfig(name+"-2", owner, `  color = "#000000"`)),
 				ConfigPlanChecks: resource.ConfigPlanChecks{

@@ -177,6 +177,31 @@ var upgradeCases = []upgradeCase{
 			"value": `{"source_pipeline":"a","target_pipeline":"b"}`, "url": "u", "created_at": "c"},
 		want: map[string]any{"id": testUUID, "description": nil, "url": "u"},
 	},
+	{
+		name: "test suite, the official provider's", typeName: "buildkite_test_suite", version: 0,
+		state: map[string]any{"id": graphQLID("Suite", testUUID), "uuid": testUUID, "name": "s", "slug": "s",
+			"default_branch": "main", "team_owner_id": graphQLID("Team", otherUUID), "color": "", "application_name": nil,
+			"oidc_policy": "p", "api_token": "t"},
+		want: map[string]any{"id": testUUID, "team_owner_id": otherUUID, "color": nil, "oidc_policy": "p", "api_token": "t"},
+	},
+	{
+		name: "test suite, ours at version 0", typeName: "buildkite_test_suite", version: 0,
+		state: map[string]any{"id": testUUID, "uuid": testUUID, "graphql_id": "S", "name": "s", "slug": "s",
+			"default_branch": "main", "team_owner_id": otherUUID, "api_token": "t", "url": "u", "web_url": "w"},
+		want: map[string]any{"team_owner_id": otherUUID, "oidc_policy": nil, "api_token": "t"},
+	},
+	{
+		name: "registry, the official provider's", typeName: "buildkite_registry", version: 0,
+		state: map[string]any{"id": graphQLID("Registry", testUUID), "uuid": testUUID, "name": "g", "slug": "g",
+			"ecosystem": "ruby", "public": false, "registry_type": "PACKAGE", "team_ids": []any{otherUUID}, "description": nil},
+		want: map[string]any{"id": testUUID, "registry_type": "PACKAGE", "team_ids": []any{otherUUID}, "graphql_id": graphQLID("Registry", testUUID)},
+	},
+	{
+		name: "registry, ours at version 0", typeName: "buildkite_registry", version: 0,
+		state: map[string]any{"id": testUUID, "uuid": testUUID, "graphql_id": "G", "name": "g", "slug": "g",
+			"ecosystem": "ruby", "public": false, "team_ids": nil, "url": "u", "web_url": "w"},
+		want: map[string]any{"id": testUUID, "registry_type": nil, "team_ids": nil},
+	},
 }
 
 // settingsWith is provider_settings with the given keys set and every other key of the 44 null.
