@@ -143,6 +143,9 @@ func (e *testEnv) removeOutside(address string) resource.TestCheckFunc {
 // name returns base with a random suffix, so that tests running at once against one real organization
 // (or one emulator) never collide.
 func (e *testEnv) name(base string) string {
+	if e.stableNames {
+		return base
+	}
 	return fmt.Sprintf("tf-acc-%s-%s", base, acctest.RandString(6))
 }
 

@@ -5,7 +5,6 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	dschema "github.com/hashicorp/terraform-plugin-framework/datasource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
@@ -86,12 +85,8 @@ func (d *clusterQueuesDataSource) Schema(_ context.Context, _ datasource.SchemaR
 	resp.Schema = dschema.Schema{
 		MarkdownDescription: "The queues of one cluster, with their dispatch state.",
 		Attributes: map[string]dschema.Attribute{
-			"cluster_id": dschema.StringAttribute{
-				MarkdownDescription: "The ID of the cluster whose queues to list. " + refDescription([]string{"Cluster"}),
-				Required:            true,
-				Validators:          []validator.String{refValidator{graphQLTypes: []string{"Cluster"}}},
-			},
-			"queues": listOf("The cluster's queues.", clusterQueueDataAttributes()),
+			"cluster_id": dataRefAttribute("The ID of the cluster whose queues to list.", true, "Cluster"),
+			"queues":     listOf("The cluster's queues.", clusterQueueDataAttributes()),
 		},
 	}
 }

@@ -51,14 +51,14 @@ func (b *resourceBase) warnGraphQLOnly(req resource.ModifyPlanRequest, resp *res
 	if len(set) == 0 {
 		return
 	}
-	verb := "is"
+	verb, them := "is", "it"
 	if len(set) > 1 {
-		verb = "are"
+		verb, them = "are", "them"
 	}
 	resp.Diagnostics.AddWarning("Attributes Not Managed by This Provider",
 		fmt.Sprintf("buildkite_%s: %s %s set through Buildkite's GraphQL API, which this provider does not use: "+
-			"kept in state as configured and not sent. Set them in the web interface; removing them from the "+
-			"configuration changes nothing on the service.", b.name, joinAnd(set), verb))
+			"kept in state as configured and not sent. Set %s in the web interface; removing %s from the "+
+			"configuration changes nothing on the service.", b.name, joinAnd(set), verb, them, them))
 }
 
 // joinAnd joins words as a sentence lists them: "a", "a and b", "a, b and c".

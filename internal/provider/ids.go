@@ -102,7 +102,7 @@ func splitImportID(id string, parts ...importPart) ([]string, error) {
 	for i, v := range values {
 		checked, err := checkPart(parts[i], v)
 		if err != nil {
-			return nil, fmt.Errorf("expected an import ID of the form %q, got %q: %s", form, id, err)
+			return nil, fmt.Errorf("expected an import ID of the form %q, got %q: %w", form, id, err)
 		}
 		values[i] = checked
 	}

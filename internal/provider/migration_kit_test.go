@@ -162,16 +162,15 @@ provider "buildkite" {
 `, e.org, e.token, e.url)
 }
 
-// migrate moves a workspace from the official provider, in a fresh directory: body (its resources, in its
-// configuration style) and state (officialState's) are written; `terraform state replace-provider` relabels
-// the state; then `plan -refresh=false`, `plan`, `apply -refresh-only` and `plan` must find nothing to
-// create, replace, update or destroy. It returns the working directory for further steps.
-func (e *testEnv) migrate(t *testing.T, body string, state []byte) *cliWorkdir {
+// migrate moves a workspace from the official provider, in a fresh directory: mainTF (its configuration,
+// in its style, with source already changed) and state (officialState's) are written; `terraform state
+// replace-provider` relabels the state; then `plan -refresh=false`, `plan`, `apply -refresh-only` and `plan`
+// must find nothing to create, replace, update or destroy. The provider is served in this process (so it
+// reads this process's environment, not the CLI's). It returns the working directory.
+func (e *testEnv) migrate(t *testing.T, mainTF string, state []byte) *cliWorkdir {
 	t.Helper()
 	dir := t.TempDir()
-	for name, content := range map[string][]byte{
-		"main.tf": []byte(e.officialProviderBlock() + body), "terraform.tfstate": state,
-	} {
+	for name, content := range map[string][]byte{"main.tf": []byte(mainTF), "terraform.tfstate": state} {
 		if err := os.WriteFile(filepath.Join(dir, name), content, 0o600); err != nil {
 			t.Fatal(err)
 		}

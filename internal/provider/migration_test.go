@@ -10,21 +10,22 @@ import (
 )
 
 // One acceptance test per resource type shared with the official provider: its objects are created in the
-// emulator, a state is written as the official provider would have written it for them and a configuration
-// in its style, and the workspace is moved here (migrate). A type added later adds one row.
+// emulator, a configuration in its style and a state as its provider wrote it are built for them
+// (officialWorkspace), and the workspace is moved here (migrate). A type added later adds one row, whose
+// add function puts the type into a workspace; examples/migration holds every row's type at once
+// (migration_example_test.go).
 
 // migrationCase is one resource type's move.
 type migrationCase struct {
 	name string
-	// workspace creates the objects and returns the configuration (without the provider block) and the
-	// state's instances as the official provider wrote them.
-	workspace func(t *testing.T, e *testEnv) (config string, instances []officialInstance)
-	// check, where set, looks at the state after the move (refreshed and planned empty).
+	// add creates the type's objects, and what they need, and adds them to the workspace.
+	add func(w *officialWorkspace)
+	// check, where set, looks at the workspace after the move (refreshed, and planned empty).
 	check func(t *testing.T, w *cliWorkdir)
 }
 
 var migrationCases = []migrationCase{
-	{name: "cluster", workspace: officialClusterWorkspace, check: func(t *testing.T, w *cliWorkdir) {
+	{name: "cluster", add: (*officialWorkspace).addCluster, check: func(t *testing.T, w *cliWorkdir) {
 		a := w.stateAttributes("buildkite_cluster.main")
 		if a["id"] != a["uuid"] || !isUUID(fmt.Sprint(a["id"])) {
 			t.Errorf("after the move id = %v, uuid = %v: want both the UUID", a["id"], a["uuid"])
@@ -33,60 +34,75 @@ var migrationCases = []migrationCase{
 			t.Errorf("after the move graphql_id = %v, want the cluster's GraphQL ID", a["graphql_id"])
 		}
 	}},
-	{name: "cluster_queue", workspace: officialQueueWorkspace, check: func(t *testing.T, w *cliWorkdir) {
+	{name: "cluster_queue", add: (*officialWorkspace).addQueue, check: func(t *testing.T, w *cliWorkdir) {
 		expectMoved(t, w, "buildkite_cluster_queue.linux", map[string]any{"retry_agent_affinity": "prefer-different"})
 		if out := w.expectNoChanges(); !strings.Contains(out, "Attributes Not Managed by This Provider") {
 			t.Errorf("the plan does not warn that hosted_agents is not managed:\n%s", out)
 		}
 	}},
-	{name: "cluster_agent_token", workspace: officialAgentTokenWorkspace, check: func(t *testing.T, w *cliWorkdir) {
+	{name: "cluster_agent_token", add: (*officialWorkspace).addAgentToken, check: func(t *testing.T, w *cliWorkdir) {
 		expectMoved(t, w, "buildkite_cluster_agent_token.agents", map[string]any{"token": "moved-secret"})
 	}},
-	{name: "cluster_default_queue", workspace: officialDefaultQueueWorkspace, check: func(t *testing.T, w *cliWorkdir) {
+	{name: "cluster_default_queue", add: (*officialWorkspace).addDefaultQueue, check: func(t *testing.T, w *cliWorkdir) {
 		expectMoved(t, w, "buildkite_cluster_default_queue.main", map[string]any{"key": "linux"})
 	}},
-	{name: "team", workspace: officialTeamWorkspace, check: func(t *testing.T, w *cliWorkdir) {
+	{name: "team", add: (*officialWorkspace).addTeam, check: func(t *testing.T, w *cliWorkdir) {
 		expectMoved(t, w, "buildkite_team.platform", map[string]any{"privacy": "SECRET", "members_can_create_suites": true})
 	}},
-	{name: "team_member", workspace: officialTeamMemberWorkspace, check: func(t *testing.T, w *cliWorkdir) {
+	{name: "team_member", add: (*officialWorkspace).addTeamMember, check: func(t *testing.T, w *cliWorkdir) {
 		expectMoved(t, w, "buildkite_team_member.second", map[string]any{"role": "MAINTAINER"})
 	}},
-	{name: "pipeline_team", workspace: officialPipelineTeamWorkspace, check: func(t *testing.T, w *cliWorkdir) {
-		expectMoved(t, w, "buildkite_pipeline_team.app", map[string]any{"access_level": "BUILD_AND_READ"})
+	{name: "pipeline_team", add: (*officialWorkspace).addPipelineTeam, check: func(t *testing.T, w *cliWorkdir) {
+		expectMoved(t, w, "buildkite_pipeline_team.website", map[string]any{"access_level": "BUILD_AND_READ"})
 	}},
-	{name: "test_suite_team", workspace: officialTestSuiteTeamWorkspace, check: func(t *testing.T, w *cliWorkdir) {
-		expectMoved(t, w, "buildkite_test_suite_team.specs", map[string]any{"access_level": "MANAGE_AND_READ"})
+	{name: "test_suite_team", add: (*officialWorkspace).addTestSuiteTeam, check: func(t *testing.T, w *cliWorkdir) {
+		expectMoved(t, w, "buildkite_test_suite_team.e2e", map[string]any{"access_level": "MANAGE_AND_READ"})
 	}},
-	{name: "pipeline", workspace: officialPipelineWorkspace(1), check: func(t *testing.T, w *cliWorkdir) {
+	{name: "pipeline", add: (*officialWorkspace).addPipeline, check: func(t *testing.T, w *cliWorkdir) {
 		expectMoved(t, w, "buildkite_pipeline.app", map[string]any{"emoji": ":rocket:", "default_timeout_in_minutes": 30.0,
 			"visibility": "PRIVATE"})
 		if out := w.expectNoChanges(); !strings.Contains(out, "`emoji`, `color` and `clone_mirror_url` are set through") {
 			t.Errorf("the plan does not warn that emoji, color and clone_mirror_url are not managed:\n%s", out)
 		}
 	}},
-	{name: "pipeline_template", workspace: officialTemplateWorkspace, check: func(t *testing.T, w *cliWorkdir) {
-		expectMoved(t, w, "buildkite_pipeline_template.standard", map[string]any{"available": true})
-	}},
-	{name: "organization_rule", workspace: officialRuleWorkspace, check: func(t *testing.T, w *cliWorkdir) {
-		expectMoved(t, w, "buildkite_organization_rule.trigger", map[string]any{"description": "Deploys trigger releases"})
-	}},
-	{name: "test_suite", workspace: officialTestSuiteWorkspace, check: func(t *testing.T, w *cliWorkdir) {
-		expectMoved(t, w, "buildkite_test_suite.specs", map[string]any{"api_token": "moved-suite-token", "oidc_policy": officialOIDCPolicy})
-	}},
-	{name: "registry", workspace: officialRegistryWorkspace, check: func(t *testing.T, w *cliWorkdir) {
-		expectMoved(t, w, "buildkite_registry.gems", map[string]any{"oidc_policy": officialOIDCPolicy})
-	}},
-	{name: "pipeline_v0", workspace: officialPipelineWorkspace(0), check: func(t *testing.T, w *cliWorkdir) {
+	{name: "pipeline_v0", add: (*officialWorkspace).addPipelineV0, check: func(t *testing.T, w *cliWorkdir) {
 		expectMoved(t, w, "buildkite_pipeline.app", map[string]any{"default_timeout_in_minutes": 30.0})
 		settings, _ := w.stateAttributes("buildkite_pipeline.app")["provider_settings"].(map[string]any)
 		if settings["trigger_mode"] != "code" || settings["build_pull_requests"] != true {
 			t.Errorf("provider_settings after the move from its version 0 = %v", settings)
 		}
 	}},
+	{name: "pipeline_template", add: (*officialWorkspace).addTemplate, check: func(t *testing.T, w *cliWorkdir) {
+		expectMoved(t, w, "buildkite_pipeline_template.standard", map[string]any{"available": true})
+	}},
+	{name: "organization_rule", add: (*officialWorkspace).addRule, check: func(t *testing.T, w *cliWorkdir) {
+		expectMoved(t, w, "buildkite_organization_rule.trigger", map[string]any{"description": "Deploys trigger releases"})
+	}},
+	{name: "test_suite", add: (*officialWorkspace).addTestSuite, check: func(t *testing.T, w *cliWorkdir) {
+		expectMoved(t, w, "buildkite_test_suite.specs", map[string]any{"api_token": "moved-suite-token", "oidc_policy": officialOIDCPolicy})
+	}},
+	{name: "registry", add: (*officialWorkspace).addRegistry, check: func(t *testing.T, w *cliWorkdir) {
+		expectMoved(t, w, "buildkite_registry.gems", map[string]any{"oidc_policy": officialOIDCPolicy, "registry_type": "PACKAGE"})
+	}},
 }
 
-// expectMoved checks the state of a moved instance: its id a UUID equal to uuid, its references UUIDs, and
-// the attributes in want as given.
+func TestAccMigration_fromOfficialProvider(t *testing.T) {
+	for _, tc := range migrationCases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			e := newTestEnv(t)
+			ws := newOfficialWorkspace(t, e)
+			tc.add(ws)
+			w := e.migrate(t, e.officialProviderBlock()+ws.config.String(), ws.state())
+			if tc.check != nil {
+				tc.check(t, w)
+			}
+		})
+	}
+}
+
+// expectMoved checks the state of a moved instance: its id a REST ID, its references UUIDs, and the
+// attributes in want as given.
 func expectMoved(t *testing.T, w *cliWorkdir, address string, want map[string]any) {
 	t.Helper()
 	a := w.stateAttributes(address)
@@ -106,78 +122,82 @@ func expectMoved(t *testing.T, w *cliWorkdir, address string, want map[string]an
 	}
 }
 
-func TestAccMigration_fromOfficialProvider(t *testing.T) {
-	for _, tc := range migrationCases {
-		t.Run(tc.name, func(t *testing.T) {
-			t.Parallel()
-			e := newTestEnv(t)
-			config, instances := tc.workspace(t, e)
-			w := e.migrate(t, config, officialState(t, instances...))
-			if tc.check != nil {
-				tc.check(t, w)
-			}
-		})
-	}
+// officialWorkspace is a workspace as the official provider left it, built type by type over objects
+// created in the emulator: its configuration, in that provider's style, and its state's instances, as that
+// provider stored them. What several types need (a cluster, a team) is created once.
+type officialWorkspace struct {
+	t         *testing.T
+	e         *testEnv
+	config    strings.Builder
+	instances []officialInstance
+
+	cluster *buildkite.Cluster // buildkite_cluster.main
+	queue   *buildkite.Queue   // buildkite_cluster_queue.linux
+	team    *buildkite.Team    // buildkite_team.platform
 }
 
-// seedCluster creates a cluster for a migration workspace.
-func (e *testEnv) seedCluster(name string) *buildkite.Cluster {
-	e.t.Helper()
-	c, err := e.client.Clusters.Create(context.Background(), buildkite.ClusterCreate{
-		Name: name, Description: ptrTo("Where builds run"), Emoji: ptrTo(":rocket:"), Color: ptrTo("#A8D5FF"),
-	})
+func newOfficialWorkspace(t *testing.T, e *testEnv) *officialWorkspace {
+	return &officialWorkspace{t: t, e: e}
+}
+
+// add appends a resource's configuration and its state's instance.
+func (w *officialWorkspace) add(config string, in officialInstance) {
+	w.config.WriteString(config)
+	w.instances = append(w.instances, in)
+}
+
+// state is the workspace's state file.
+func (w *officialWorkspace) state() []byte { return officialState(w.t, w.instances...) }
+
+// must fails the test on a seeding error.
+func (w *officialWorkspace) must(err error) {
+	w.t.Helper()
 	if err != nil {
-		e.t.Fatalf("seeding cluster %q: %v", name, err)
+		w.t.Fatalf("seeding the workspace: %v", err)
 	}
-	e.t.Cleanup(func() { _ = e.client.Clusters.Delete(context.Background(), c.ID) })
-	return c
 }
 
-// officialCluster is a cluster as the official provider's state holds it.
-func officialCluster(c *buildkite.Cluster) officialInstance {
-	return officialInstance{address: "buildkite_cluster.main", attrs: map[string]any{
-		"id": graphQLID("Cluster", c.ID), "uuid": c.ID, "name": c.Name,
-		"description": c.Description, "emoji": c.Emoji, "color": c.Color,
-	}}
-}
+func (w *officialWorkspace) addCluster() { w.withCluster() }
 
-const officialClusterConfig = `
+// withCluster is buildkite_cluster.main, added on first use.
+func (w *officialWorkspace) withCluster() *buildkite.Cluster {
+	if w.cluster != nil {
+		return w.cluster
+	}
+	c, err := w.e.client.Clusters.Create(context.Background(), buildkite.ClusterCreate{
+		Name: w.e.name("ci"), Description: ptrTo("Where builds run"), Emoji: ptrTo(":rocket:"), Color: ptrTo("#A8D5FF"),
+	})
+	w.must(err)
+	w.t.Cleanup(func() { _ = w.e.client.Clusters.Delete(context.Background(), c.ID) })
+	w.cluster = c
+	w.add(fmt.Sprintf(`
 resource "buildkite_cluster" "main" {
   name        = %q
   description = "Where builds run"
   emoji       = ":rocket:"
   color       = "#A8D5FF"
 }
-`
-
-func officialClusterWorkspace(t *testing.T, e *testEnv) (string, []officialInstance) {
-	c := e.seedCluster(e.name("cluster"))
-	return fmt.Sprintf(officialClusterConfig, c.Name), []officialInstance{officialCluster(c)}
+`, c.Name), officialInstance{address: "buildkite_cluster.main", attrs: map[string]any{
+		"id": graphQLID("Cluster", c.ID), "uuid": c.ID, "name": c.Name,
+		"description": c.Description, "emoji": c.Emoji, "color": c.Color,
+	}})
+	return c
 }
 
-// seedQueue creates a queue in a cluster for a migration workspace.
-func (e *testEnv) seedQueue(clusterID, key string) *buildkite.Queue {
-	e.t.Helper()
-	q, err := e.client.Queues.Create(context.Background(), clusterID, buildkite.QueueCreate{
-		Key: key, Description: ptrTo("Linux agents"), RetryAgentAffinity: ptrTo("prefer-different"),
-	})
-	if err != nil {
-		e.t.Fatalf("seeding queue %q: %v", key, err)
+func (w *officialWorkspace) addQueue() { w.withQueue() }
+
+// withQueue is buildkite_cluster_queue.linux, with the hosted agents its provider set through GraphQL.
+func (w *officialWorkspace) withQueue() *buildkite.Queue {
+	if w.queue != nil {
+		return w.queue
 	}
-	return q
-}
-
-// officialQueue is a queue as the official provider's state holds it, with hosted agents, which it set
-// through GraphQL.
-func officialQueue(c *buildkite.Cluster, q *buildkite.Queue) officialInstance {
-	return officialInstance{address: "buildkite_cluster_queue.linux", dependsOn: []string{"buildkite_cluster.main"}, attrs: map[string]any{
-		"id": graphQLID("ClusterQueue", q.ID), "uuid": q.ID, "cluster_id": graphQLID("Cluster", c.ID), "cluster_uuid": c.ID,
-		"key": q.Key, "description": q.Description, "dispatch_paused": false, "retry_agent_affinity": q.RetryAgentAffinity,
-		"hosted_agents": map[string]any{"instance_shape": "LINUX_AMD64_2X4", "linux": map[string]any{"agent_image_ref": "ubuntu:24.04"}, "mac": nil},
-	}}
-}
-
-const officialQueueConfig = `
+	c := w.withCluster()
+	q, err := w.e.client.Queues.Create(context.Background(), c.ID, buildkite.QueueCreate{
+		Key: "linux", Description: ptrTo("Linux agents"), RetryAgentAffinity: ptrTo("prefer-different"),
+	})
+	w.must(err)
+	w.queue = q
+	w.add(`
 resource "buildkite_cluster_queue" "linux" {
   cluster_id           = buildkite_cluster.main.id
   key                  = "linux"
@@ -190,81 +210,66 @@ resource "buildkite_cluster_queue" "linux" {
     }
   }
 }
-`
-
-func officialQueueWorkspace(t *testing.T, e *testEnv) (string, []officialInstance) {
-	config, instances := officialClusterWorkspace(t, e)
-	c := e.clusterOf(instances[0])
-	q := e.seedQueue(c.ID, "linux")
-	return config + officialQueueConfig, append(instances, officialQueue(c, q))
+`, officialInstance{address: "buildkite_cluster_queue.linux", dependsOn: []string{"buildkite_cluster.main"}, attrs: map[string]any{
+		"id": graphQLID("ClusterQueue", q.ID), "uuid": q.ID, "cluster_id": graphQLID("Cluster", c.ID), "cluster_uuid": c.ID,
+		"key": q.Key, "description": q.Description, "dispatch_paused": false, "retry_agent_affinity": q.RetryAgentAffinity,
+		"hosted_agents": map[string]any{"instance_shape": "LINUX_AMD64_2X4", "linux": map[string]any{"agent_image_ref": "ubuntu:24.04"}, "mac": nil},
+	}})
+	return q
 }
 
-// clusterOf reads back the cluster of an official cluster instance.
-func (e *testEnv) clusterOf(in officialInstance) *buildkite.Cluster {
-	e.t.Helper()
-	c, err := e.client.Clusters.Get(context.Background(), fmt.Sprint(in.attrs["uuid"]))
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	return c
-}
-
-func officialAgentTokenWorkspace(t *testing.T, e *testEnv) (string, []officialInstance) {
-	config, instances := officialClusterWorkspace(t, e)
-	c := e.clusterOf(instances[0])
-	tok, err := e.client.ClusterTokens.Create(context.Background(), c.ID, buildkite.ClusterTokenCreate{
+func (w *officialWorkspace) addAgentToken() {
+	c := w.withCluster()
+	tok, err := w.e.client.ClusterTokens.Create(context.Background(), c.ID, buildkite.ClusterTokenCreate{
 		Description: "Autoscaled agents", AllowedIPAddresses: ptrTo("10.0.0.0/8 192.168.0.0/16"),
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return config + `
+	w.must(err)
+	w.add(`
 resource "buildkite_cluster_agent_token" "agents" {
   cluster_id           = buildkite_cluster.main.id
   description          = "Autoscaled agents"
   allowed_ip_addresses = ["10.0.0.0/8", "192.168.0.0/16"]
 }
-`, append(instances, officialInstance{address: "buildkite_cluster_agent_token.agents", dependsOn: []string{"buildkite_cluster.main"},
-			attrs: map[string]any{
-				"id": graphQLID("ClusterToken", tok.ID), "uuid": tok.ID, "cluster_id": graphQLID("Cluster", c.ID), "cluster_uuid": c.ID,
-				"description": tok.Description, "allowed_ip_addresses": []string{"10.0.0.0/8", "192.168.0.0/16"},
-				// The secret the official provider kept from the create response.
-				"token": "moved-secret",
-			}})
+`, officialInstance{address: "buildkite_cluster_agent_token.agents", dependsOn: []string{"buildkite_cluster.main"}, attrs: map[string]any{
+		"id": graphQLID("ClusterToken", tok.ID), "uuid": tok.ID, "cluster_id": graphQLID("Cluster", c.ID), "cluster_uuid": c.ID,
+		"description": tok.Description, "allowed_ip_addresses": []string{"10.0.0.0/8", "192.168.0.0/16"},
+		// The secret its provider kept from the create response.
+		"token": "moved-secret",
+	}})
 }
 
-func officialDefaultQueueWorkspace(t *testing.T, e *testEnv) (string, []officialInstance) {
-	config, instances := officialQueueWorkspace(t, e)
-	c := e.clusterOf(instances[0])
-	q := fmt.Sprint(instances[1].attrs["uuid"])
-	if _, err := e.client.Clusters.Update(context.Background(), c.ID, buildkite.ClusterUpdate{DefaultQueueID: &q}); err != nil {
-		t.Fatal(err)
-	}
-	return config + `
+func (w *officialWorkspace) addDefaultQueue() {
+	c, q := w.withCluster(), w.withQueue()
+	_, err := w.e.client.Clusters.Update(context.Background(), c.ID, buildkite.ClusterUpdate{DefaultQueueID: &q.ID})
+	w.must(err)
+	w.add(`
 resource "buildkite_cluster_default_queue" "main" {
   cluster_id = buildkite_cluster.main.id
   queue_id   = buildkite_cluster_queue.linux.id
 }
-`, append(instances, officialInstance{address: "buildkite_cluster_default_queue.main",
-			dependsOn: []string{"buildkite_cluster.main", "buildkite_cluster_queue.linux"},
-			attrs: map[string]any{
-				"id": graphQLID("Cluster", c.ID), "uuid": c.ID, "cluster_id": graphQLID("Cluster", c.ID),
-				"queue_id": graphQLID("ClusterQueue", q), "key": "linux",
-			}})
+`, officialInstance{address: "buildkite_cluster_default_queue.main",
+		dependsOn: []string{"buildkite_cluster.main", "buildkite_cluster_queue.linux"},
+		attrs: map[string]any{
+			"id": graphQLID("Cluster", c.ID), "uuid": c.ID, "cluster_id": graphQLID("Cluster", c.ID),
+			"queue_id": graphQLID("ClusterQueue", q.ID), "key": q.Key,
+		}})
 }
 
-// officialTeamWorkspace is a team written as the official provider's documentation shows it (upper-case
-// enums), with a state as it wrote it.
-func officialTeamWorkspace(t *testing.T, e *testEnv) (string, []officialInstance) {
-	team, err := e.client.Teams.Create(context.Background(), buildkite.TeamWrite{
-		Name: e.name("platform"), Privacy: "secret", DefaultMemberRole: "member", MembersCanCreatePipelines: true,
+func (w *officialWorkspace) addTeam() { w.withTeam() }
+
+// withTeam is buildkite_team.platform, written as its provider's documentation shows (upper-case enums).
+func (w *officialWorkspace) withTeam() *buildkite.Team {
+	if w.team != nil {
+		return w.team
+	}
+	team, err := w.e.client.Teams.Create(context.Background(), buildkite.TeamWrite{
+		Name: w.e.name("platform"), Privacy: "secret", DefaultMemberRole: "member", MembersCanCreatePipelines: true,
 		MembersCanCreateSuites: true,
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = e.client.Teams.Delete(context.Background(), team.ID) })
-	return fmt.Sprintf(`
+	w.must(err)
+	w.t.Cleanup(func() { _ = w.e.client.Teams.Delete(context.Background(), team.ID) })
+	w.team = team
+	w.add(fmt.Sprintf(`
 resource "buildkite_team" "platform" {
   name                         = %q
   privacy                      = "SECRET"
@@ -273,42 +278,35 @@ resource "buildkite_team" "platform" {
   members_can_create_pipelines = true
   members_can_create_suites    = true
 }
-`, team.Name), []officialInstance{{address: "buildkite_team.platform", attrs: map[string]any{
-			"id": graphQLID("Team", team.ID), "uuid": team.ID, "name": team.Name, "slug": team.Slug, "description": "",
-			"privacy": "SECRET", "default_team": false, "default_member_role": "MEMBER",
-			"members_can_create_pipelines": true, "members_can_create_suites": true, "members_can_create_registries": false,
-			"members_can_destroy_registries": false, "members_can_destroy_packages": false,
-		}}}
+`, team.Name), officialInstance{address: "buildkite_team.platform", attrs: map[string]any{
+		"id": graphQLID("Team", team.ID), "uuid": team.ID, "name": team.Name, "slug": team.Slug, "description": "",
+		"privacy": "SECRET", "default_team": false, "default_member_role": "MEMBER",
+		"members_can_create_pipelines": true, "members_can_create_suites": true, "members_can_create_registries": false,
+		"members_can_destroy_registries": false, "members_can_destroy_packages": false,
+	}})
+	return team
 }
 
-// teamOf is the UUID of the team of an official team instance.
-func teamOf(in officialInstance) string { return fmt.Sprint(in.attrs["uuid"]) }
-
-// associationInstance is an association as the official provider's state holds it: its id the GraphQL ID
-// of the association itself (a UUID the REST API never shows), the sides GraphQL IDs.
-func associationInstance(address, typ string, attrs map[string]any) officialInstance {
-	own := "6f0c6d2e-5b1a-4c3d-9e8f-7a6b5c4d3e2f"
+// addAssociation adds an association as its provider's state holds it: its id the GraphQL ID of the
+// association itself (a UUID the REST API never shows), its sides GraphQL IDs.
+func (w *officialWorkspace) addAssociation(config, address, typ, own string, attrs map[string]any) {
 	attrs["id"], attrs["uuid"] = graphQLID(typ, own), own
-	return officialInstance{address: address, dependsOn: []string{"buildkite_team.platform"}, attrs: attrs}
+	w.add(config, officialInstance{address: address, dependsOn: []string{"buildkite_team.platform"}, attrs: attrs})
 }
 
-func officialTeamMemberWorkspace(t *testing.T, e *testEnv) (string, []officialInstance) {
-	config, instances := officialTeamWorkspace(t, e)
-	members, err := e.client.Organizations.ListMembers(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
+func (w *officialWorkspace) addTeamMember() {
+	team := w.withTeam()
+	members, err := w.e.client.Organizations.ListMembers(context.Background())
+	w.must(err)
 	var user string
 	for _, m := range members {
-		if m.Email == e.secondMemberEmail() {
+		if m.Email == w.e.secondMemberEmail() {
 			user = m.ID
 		}
 	}
-	if _, err := e.client.TeamMembers.Create(context.Background(), teamOf(instances[0]),
-		buildkite.TeamMemberCreate{UserID: user, Role: "maintainer"}); err != nil {
-		t.Fatal(err)
-	}
-	return config + fmt.Sprintf(`
+	_, err = w.e.client.TeamMembers.Create(context.Background(), team.ID, buildkite.TeamMemberCreate{UserID: user, Role: "maintainer"})
+	w.must(err)
+	w.addAssociation(fmt.Sprintf(`
 data "buildkite_organization_member" "second" {
   email = %q
 }
@@ -318,94 +316,95 @@ resource "buildkite_team_member" "second" {
   user_id = data.buildkite_organization_member.second.id
   role    = "MAINTAINER"
 }
-`, e.secondMemberEmail()), append(instances, associationInstance("buildkite_team_member.second", "TeamMember", map[string]any{
-			"team_id": graphQLID("Team", teamOf(instances[0])), "user_id": graphQLID("User", user), "role": "MAINTAINER",
-		}))
+`, w.e.secondMemberEmail()), "buildkite_team_member.second", "TeamMember", "6f0c6d2e-5b1a-4c3d-9e8f-7a6b5c4d3e2f", map[string]any{
+		"team_id": graphQLID("Team", team.ID), "user_id": graphQLID("User", user), "role": "MAINTAINER",
+	})
 }
 
-func officialPipelineTeamWorkspace(t *testing.T, e *testEnv) (string, []officialInstance) {
-	config, instances := officialTeamWorkspace(t, e)
-	p := e.pipelineNamed(e.name("app"))
-	if _, err := e.client.TeamPipelines.Create(context.Background(), teamOf(instances[0]),
-		buildkite.TeamPipelineCreate{PipelineID: p.ID, AccessLevel: "build_and_read"}); err != nil {
-		t.Fatal(err)
-	}
-	// Its users paste the pipeline's GraphQL ID where the pipeline is not in the configuration.
+// addPipelineTeam gives the team access to a pipeline the configuration does not manage, named by the
+// GraphQL ID its users paste.
+func (w *officialWorkspace) addPipelineTeam() {
+	team := w.withTeam()
+	p := w.e.pipelineNamed(w.e.name("website"))
+	_, err := w.e.client.TeamPipelines.Create(context.Background(), team.ID, buildkite.TeamPipelineCreate{PipelineID: p.ID, AccessLevel: "build_and_read"})
+	w.must(err)
 	pipeline := graphQLID("Pipeline", p.ID)
-	return config + fmt.Sprintf(`
-resource "buildkite_pipeline_team" "app" {
+	w.addAssociation(fmt.Sprintf(`
+resource "buildkite_pipeline_team" "website" {
   team_id      = buildkite_team.platform.id
   pipeline_id  = %q
   access_level = "BUILD_AND_READ"
 }
-`, pipeline), append(instances, associationInstance("buildkite_pipeline_team.app", "TeamPipeline", map[string]any{
-			"team_id": graphQLID("Team", teamOf(instances[0])), "pipeline_id": pipeline, "access_level": "BUILD_AND_READ",
-		}))
+`, pipeline), "buildkite_pipeline_team.website", "TeamPipeline", "7a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d", map[string]any{
+		"team_id": graphQLID("Team", team.ID), "pipeline_id": pipeline, "access_level": "BUILD_AND_READ",
+	})
 }
 
-func officialTestSuiteTeamWorkspace(t *testing.T, e *testEnv) (string, []officialInstance) {
-	config, instances := officialTeamWorkspace(t, e)
-	suite := e.seedSuite(e.name("specs"), teamOf(instances[0])) // its owner team has manage access
-	return config + fmt.Sprintf(`
-resource "buildkite_test_suite_team" "specs" {
+// addTestSuiteTeam names a suite the team owns (and so manages) by GraphQL ID.
+func (w *officialWorkspace) addTestSuiteTeam() {
+	team := w.withTeam()
+	suite := w.e.seedSuite(w.e.name("e2e"), team.ID)
+	w.addAssociation(fmt.Sprintf(`
+resource "buildkite_test_suite_team" "e2e" {
   team_id       = buildkite_team.platform.id
   test_suite_id = %q
   access_level  = "MANAGE_AND_READ"
 }
-`, graphQLID("Suite", suite.ID)), append(instances, associationInstance("buildkite_test_suite_team.specs", "TeamSuite", map[string]any{
-			"team_id": graphQLID("Team", teamOf(instances[0])), "test_suite_id": graphQLID("Suite", suite.ID), "access_level": "MANAGE_AND_READ",
-		}))
+`, graphQLID("Suite", suite.ID)), "buildkite_test_suite_team.e2e", "TeamSuite", "8b2c3d4e-5f6a-4b7c-9d8e-0f1a2b3c4d5e", map[string]any{
+		"team_id": graphQLID("Team", team.ID), "test_suite_id": graphQLID("Suite", suite.ID), "access_level": "MANAGE_AND_READ",
+	})
 }
 
-// officialPipelineWorkspace is a pipeline in a cluster, with a default team, step timeouts, tags, provider
-// settings and the attributes only GraphQL sets, as the official provider's schema version (1, or 0, which
-// held provider_settings as a list of one object and lacked the attributes added since) stores it.
-func officialPipelineWorkspace(version int64) func(t *testing.T, e *testEnv) (string, []officialInstance) {
-	return func(t *testing.T, e *testEnv) (string, []officialInstance) {
-		config, instances := officialClusterWorkspace(t, e)
-		c := e.clusterOf(instances[0])
-		team := e.seedTeam(e.name("owners"))
-		const steps = "steps:\n  - label: build\n    command: make\n"
-		p := e.seedPipeline(buildkite.PipelineCreate{
-			Name: e.name("app"), ClusterID: &c.ID, Configuration: ptrTo(steps), Tags: []string{"go"},
-			Teams:                     map[string]string{team.ID: "manage_build_and_read"},
-			DefaultCommandStepTimeout: ptrTo(int64(30)),
-			ProviderSettings:          map[string]any{"trigger_mode": "code", "build_pull_requests": true},
-		})
-		// provider_settings as its provider read them back: every key of its schema, null where REST has none.
-		settings := map[string]any{}
-		for _, s := range pipelineSettings {
-			settings[s.key] = p.Provider.Settings[s.key]
-		}
-		attrs := map[string]any{
-			"id": graphQLID("Pipeline", p.ID), "uuid": p.ID, "name": p.Name, "slug": p.Slug, "repository": p.Repository,
-			"steps": steps, "description": "", "default_branch": p.DefaultBranch, "branch_configuration": nil,
-			"skip_intermediate_builds": false, "skip_intermediate_builds_branch_filter": "",
-			"cancel_intermediate_builds": false, "cancel_intermediate_builds_branch_filter": "", "allow_rebuilds": true,
-			"cluster_id": graphQLID("Cluster", c.ID), "cluster_name": c.Name, "default_team_id": graphQLID("Team", team.ID),
-			"default_timeout_in_minutes": 30, "maximum_timeout_in_minutes": nil, "visibility": "PRIVATE", "tags": []string{"go"},
-			"emoji": ":rocket:", "color": "#A8D5FF", "clone_mirror_url": "https://mirror.example.com/acme/app.git",
-			"pipeline_template_id": nil, "provider_settings": settings, "archived": false,
-			"webhook_url": p.Provider.WebhookURL, "badge_url": p.BadgeURL,
-		}
-		in := officialInstance{address: "buildkite_pipeline.app", attrs: attrs, dependsOn: []string{"buildkite_cluster.main"}}
-		extra := `
-  emoji            = ":rocket:"
-  color            = "#A8D5FF"
-  clone_mirror_url = "https://mirror.example.com/acme/app.git"
-  visibility       = "PRIVATE"`
-		if version == 0 {
-			attrs["provider_settings"] = []any{settings}
-			in.version = &version
-			in.without = []string{"uuid", "cluster_name", "emoji", "color", "clone_mirror_url", "visibility", "archived", "pipeline_template_id"}
-			extra = ""
-		}
-		return config + fmt.Sprintf(`
+func (w *officialWorkspace) addPipeline()   { w.addPipelineOfVersion(1) }
+func (w *officialWorkspace) addPipelineV0() { w.addPipelineOfVersion(0) }
+
+// addPipelineOfVersion adds a pipeline in the cluster, with the team as its default team, step timeouts,
+// tags, provider settings and the attributes only GraphQL sets, as its provider's schema version (1, or 0,
+// which held provider_settings as a list of one object and lacked the attributes added since) stores it.
+func (w *officialWorkspace) addPipelineOfVersion(version int64) {
+	c, team := w.withCluster(), w.withTeam()
+	const steps = "steps:\n  - label: build\n    command: make\n"
+	p := w.e.seedPipeline(buildkite.PipelineCreate{
+		Name: w.e.name("app"), ClusterID: &c.ID, Configuration: ptrTo(steps), Tags: []string{"go"},
+		Teams:                     map[string]string{team.ID: "manage_build_and_read"},
+		DefaultCommandStepTimeout: ptrTo(int64(30)),
+		ProviderSettings:          map[string]any{"trigger_mode": "code", "build_pull_requests": true},
+	})
+	// provider_settings as its provider read them back: every key of its schema, null where REST has none.
+	settings := map[string]any{}
+	for _, s := range pipelineSettings {
+		settings[s.key] = p.Provider.Settings[s.key]
+	}
+	attrs := map[string]any{
+		"id": graphQLID("Pipeline", p.ID), "uuid": p.ID, "name": p.Name, "slug": p.Slug, "repository": p.Repository,
+		"steps": steps, "description": "", "default_branch": p.DefaultBranch, "branch_configuration": nil,
+		"skip_intermediate_builds": false, "skip_intermediate_builds_branch_filter": "",
+		"cancel_intermediate_builds": false, "cancel_intermediate_builds_branch_filter": "", "allow_rebuilds": true,
+		"cluster_id": graphQLID("Cluster", c.ID), "cluster_name": c.Name, "default_team_id": graphQLID("Team", team.ID),
+		"default_timeout_in_minutes": 30, "maximum_timeout_in_minutes": nil, "visibility": "PRIVATE", "tags": []string{"go"},
+		"emoji": ":rocket:", "color": "#A8D5FF", "clone_mirror_url": "https://mirror.example.com/acme/app.git",
+		"pipeline_template_id": nil, "provider_settings": settings, "archived": false,
+		"webhook_url": p.Provider.WebhookURL, "badge_url": p.BadgeURL,
+	}
+	in := officialInstance{address: "buildkite_pipeline.app", attrs: attrs,
+		dependsOn: []string{"buildkite_cluster.main", "buildkite_team.platform"}}
+	extra := `
+  emoji                      = ":rocket:"
+  color                      = "#A8D5FF"
+  clone_mirror_url           = "https://mirror.example.com/acme/app.git"
+  visibility                 = "PRIVATE"`
+	if version == 0 {
+		attrs["provider_settings"] = []any{settings}
+		in.version = &version
+		in.without = []string{"uuid", "cluster_name", "emoji", "color", "clone_mirror_url", "visibility", "archived", "pipeline_template_id"}
+		extra = ""
+	}
+	w.add(fmt.Sprintf(`
 resource "buildkite_pipeline" "app" {
   name                       = %q
   repository                 = %q
   cluster_id                 = buildkite_cluster.main.id
-  default_team_id            = %q
+  default_team_id            = buildkite_team.platform.id
   steps                      = %q
   tags                       = ["go"]
   default_timeout_in_minutes = 30%s
@@ -414,42 +413,37 @@ resource "buildkite_pipeline" "app" {
     build_pull_requests = true
   }
 }
-`, p.Name, p.Repository, graphQLID("Team", team.ID), steps, extra), append(instances, in)
-	}
+`, p.Name, p.Repository, steps, extra), in)
 }
 
-func officialTemplateWorkspace(t *testing.T, e *testEnv) (string, []officialInstance) {
+func (w *officialWorkspace) addTemplate() {
 	const steps = "steps:\n  - command: make release\n"
-	tpl, err := e.client.PipelineTemplates.Create(context.Background(), buildkite.PipelineTemplateCreate{
-		Name: e.name("standard"), Configuration: steps, Available: ptrTo(true),
+	tpl, err := w.e.client.PipelineTemplates.Create(context.Background(), buildkite.PipelineTemplateCreate{
+		Name: w.e.name("standard"), Configuration: steps, Available: ptrTo(true),
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = e.client.PipelineTemplates.Delete(context.Background(), tpl.UUID) })
-	return fmt.Sprintf(`
+	w.must(err)
+	w.t.Cleanup(func() { _ = w.e.client.PipelineTemplates.Delete(context.Background(), tpl.UUID) })
+	w.add(fmt.Sprintf(`
 resource "buildkite_pipeline_template" "standard" {
   name          = %q
   configuration = %q
   available     = true
 }
-`, tpl.Name, steps), []officialInstance{{address: "buildkite_pipeline_template.standard", attrs: map[string]any{
-			"id": graphQLID("PipelineTemplate", tpl.UUID), "uuid": tpl.UUID, "name": tpl.Name, "configuration": steps,
-			"description": nil, "available": true,
-		}}}
+`, tpl.Name, steps), officialInstance{address: "buildkite_pipeline_template.standard", attrs: map[string]any{
+		"id": graphQLID("PipelineTemplate", tpl.UUID), "uuid": tpl.UUID, "name": tpl.Name, "configuration": steps,
+		"description": nil, "available": true,
+	}})
 }
 
-// officialRuleWorkspace is a rule between two pipelines named by slug, its value as jsonencode wrote it
-// (keys sorted, no blanks), with a description, which the official provider set through GraphQL.
-func officialRuleWorkspace(t *testing.T, e *testEnv) (string, []officialInstance) {
-	source, target := e.pipelineNamed(e.name("deploy")), e.pipelineNamed(e.name("release"))
-	rule, err := e.client.Rules.Create(context.Background(), buildkite.RuleCreate{Type: "pipeline.trigger_build.pipeline",
+// addRule adds a rule between two pipelines named by slug, its value as jsonencode wrote it (keys sorted,
+// no blanks), with a description, which its provider set through GraphQL.
+func (w *officialWorkspace) addRule() {
+	source, target := w.e.pipelineNamed(w.e.name("deploy")), w.e.pipelineNamed(w.e.name("release"))
+	rule, err := w.e.client.Rules.Create(context.Background(), buildkite.RuleCreate{Type: "pipeline.trigger_build.pipeline",
 		Value: []byte(`{"source_pipeline":"` + source.ID + `","target_pipeline":"` + target.ID + `"}`)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = e.client.Rules.Delete(context.Background(), rule.UUID) })
-	return fmt.Sprintf(`
+	w.must(err)
+	w.t.Cleanup(func() { _ = w.e.client.Rules.Delete(context.Background(), rule.UUID) })
+	w.add(fmt.Sprintf(`
 resource "buildkite_organization_rule" "trigger" {
   type        = "pipeline.trigger_build.pipeline"
   description = "Deploys trigger releases"
@@ -458,23 +452,23 @@ resource "buildkite_organization_rule" "trigger" {
     target_pipeline = %q
   })
 }
-`, source.Slug, target.Slug), []officialInstance{{address: "buildkite_organization_rule.trigger", attrs: map[string]any{
-			"id": graphQLID("Rule", rule.UUID), "uuid": rule.UUID, "type": rule.Type,
-			"value":       `{"source_pipeline":"` + source.Slug + `","target_pipeline":"` + target.Slug + `"}`,
-			"description": "Deploys trigger releases", "source_type": "pipeline", "source_uuid": source.ID,
-			"target_type": "pipeline", "target_uuid": target.ID, "effect": rule.Effect, "action": rule.Action,
-		}}}
+`, source.Slug, target.Slug), officialInstance{address: "buildkite_organization_rule.trigger", attrs: map[string]any{
+		"id": graphQLID("Rule", rule.UUID), "uuid": rule.UUID, "type": rule.Type,
+		"value":       `{"source_pipeline":"` + source.Slug + `","target_pipeline":"` + target.Slug + `"}`,
+		"description": "Deploys trigger releases", "source_type": "pipeline", "source_uuid": source.ID,
+		"target_type": "pipeline", "target_uuid": target.ID, "effect": rule.Effect, "action": rule.Action,
+	}})
 }
 
 // officialOIDCPolicy is a policy as the official provider's configurations write one.
 const officialOIDCPolicy = "- iss: https://agent.buildkite.com\n  claims:\n    organization_slug: acme\n"
 
-func officialTestSuiteWorkspace(t *testing.T, e *testEnv) (string, []officialInstance) {
-	config, instances := officialTeamWorkspace(t, e)
-	suite := e.seedSuite(e.name("specs"), teamOf(instances[0]), func(in *buildkite.TestSuiteCreate) {
+func (w *officialWorkspace) addTestSuite() {
+	team := w.withTeam()
+	suite := w.e.seedSuite(w.e.name("specs"), team.ID, func(in *buildkite.TestSuiteCreate) {
 		in.Emoji, in.Color, in.ApplicationName = ptrTo(":rspec:"), ptrTo("#E0F1FF"), ptrTo("web")
 	})
-	return config + fmt.Sprintf(`
+	w.add(fmt.Sprintf(`
 resource "buildkite_test_suite" "specs" {
   name             = %q
   default_branch   = "main"
@@ -484,26 +478,23 @@ resource "buildkite_test_suite" "specs" {
   application_name = "web"
   oidc_policy      = %q
 }
-`, suite.Name, officialOIDCPolicy), append(instances, officialInstance{address: "buildkite_test_suite.specs",
-			dependsOn: []string{"buildkite_team.platform"}, attrs: map[string]any{
-				"id": graphQLID("Suite", suite.ID), "uuid": suite.ID, "name": suite.Name, "slug": suite.Slug,
-				"default_branch": "main", "team_owner_id": graphQLID("Team", teamOf(instances[0])), "emoji": ":rspec:",
-				"color": "#E0F1FF", "application_name": "web", "oidc_policy": officialOIDCPolicy,
-				"api_token": "moved-suite-token",
-			}})
+`, suite.Name, officialOIDCPolicy), officialInstance{address: "buildkite_test_suite.specs",
+		dependsOn: []string{"buildkite_team.platform"}, attrs: map[string]any{
+			"id": graphQLID("Suite", suite.ID), "uuid": suite.ID, "name": suite.Name, "slug": suite.Slug,
+			"default_branch": "main", "team_owner_id": graphQLID("Team", team.ID), "emoji": ":rspec:",
+			"color": "#E0F1FF", "application_name": "web", "oidc_policy": officialOIDCPolicy,
+			"api_token": "moved-suite-token",
+		}})
 }
 
-func officialRegistryWorkspace(t *testing.T, e *testEnv) (string, []officialInstance) {
-	config, instances := officialTeamWorkspace(t, e)
-	team := teamOf(instances[0])
-	reg, err := e.client.Registries.Create(context.Background(), buildkite.RegistryCreate{
-		Name: e.name("gems"), Ecosystem: "ruby", Emoji: ptrTo(":gem:"), TeamIDs: []string{team}, OIDCPolicy: ptrTo(officialOIDCPolicy),
+func (w *officialWorkspace) addRegistry() {
+	team := w.withTeam()
+	reg, err := w.e.client.Registries.Create(context.Background(), buildkite.RegistryCreate{
+		Name: w.e.name("gems"), Ecosystem: "ruby", Emoji: ptrTo(":gem:"), TeamIDs: []string{team.ID}, OIDCPolicy: ptrTo(officialOIDCPolicy),
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = e.client.Registries.Delete(context.Background(), reg.Slug) })
-	return config + fmt.Sprintf(`
+	w.must(err)
+	w.t.Cleanup(func() { _ = w.e.client.Registries.Delete(context.Background(), reg.Slug) })
+	w.add(fmt.Sprintf(`
 resource "buildkite_registry" "gems" {
   name        = %q
   ecosystem   = "ruby"
@@ -511,11 +502,11 @@ resource "buildkite_registry" "gems" {
   oidc_policy = %q
   team_ids    = [buildkite_team.platform.uuid]
 }
-`, reg.Name, officialOIDCPolicy), append(instances, officialInstance{address: "buildkite_registry.gems",
-			dependsOn: []string{"buildkite_team.platform"}, attrs: map[string]any{
-				"id": graphQLID("Registry", reg.ID), "uuid": reg.ID, "name": reg.Name, "slug": reg.Slug, "ecosystem": "ruby",
-				"description": nil, "emoji": ":gem:", "color": nil, "oidc_policy": officialOIDCPolicy, "public": false,
-				// What its GraphQL API answered; this provider keeps it and never sends it.
-				"registry_type": "PACKAGE", "team_ids": []string{team},
-			}})
+`, reg.Name, officialOIDCPolicy), officialInstance{address: "buildkite_registry.gems",
+		dependsOn: []string{"buildkite_team.platform"}, attrs: map[string]any{
+			"id": graphQLID("Registry", reg.ID), "uuid": reg.ID, "name": reg.Name, "slug": reg.Slug, "ecosystem": "ruby",
+			"description": nil, "emoji": ":gem:", "color": nil, "oidc_policy": officialOIDCPolicy, "public": false,
+			// What its GraphQL API answered; this provider keeps it and never sends it.
+			"registry_type": "PACKAGE", "team_ids": []string{team.ID},
+		}})
 }

@@ -6,7 +6,6 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
@@ -44,12 +43,8 @@ func (d *pipelinesDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 		Attributes: map[string]schema.Attribute{
 			"name":       filter("Only pipelines whose name contains this text (ignoring case)."),
 			"repository": filter("Only pipelines whose repository URL contains this text (ignoring case)."),
-			"cluster_id": schema.StringAttribute{
-				MarkdownDescription: "Only pipelines in the cluster with this UUID. " + refDescription([]string{"Cluster"}),
-				Optional:            true,
-				Validators:          []validator.String{refValidator{graphQLTypes: []string{"Cluster"}}},
-			},
-			"tag": filter("Only pipelines with this tag."),
+			"cluster_id": dataRefAttribute("Only pipelines in the cluster with this UUID.", false, "Cluster"),
+			"tag":        filter("Only pipelines with this tag."),
 			"pipelines": schema.ListNestedAttribute{
 				MarkdownDescription: "The pipelines, in the order the service lists them.",
 				Computed:            true,

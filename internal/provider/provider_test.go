@@ -54,6 +54,8 @@ type testEnv struct {
 	org    string
 	token  string
 	client *buildkite.Client
+	// stableNames makes name return its base as it is, for objects of a committed example.
+	stableNames bool
 }
 
 // newTestEnv starts a fresh emulator on a random loopback port, closed when the test ends.
@@ -79,7 +81,9 @@ func newTestEnvWith(t *testing.T, opts fakeserver.Options, wraps ...func(http.Ha
 			t.Fatalf("%s is set: %s and %s must be set too", envLive, envAPIToken, envOrgSlug)
 		}
 	} else {
-		opts.Org, opts.Token = "acme", "test-token"
+		if opts.Org == "" {
+			opts.Org, opts.Token = "acme", "test-token"
+		}
 		e.server = fakeserver.New(opts)
 		var h http.Handler = e.server
 		for _, wrap := range wraps {
@@ -87,7 +91,7 @@ func newTestEnvWith(t *testing.T, opts fakeserver.Options, wraps ...func(http.Ha
 		}
 		ts := httptest.NewServer(h)
 		t.Cleanup(ts.Close)
-		e.url, e.org, e.token = ts.URL, "acme", "test-token"
+		e.url, e.org, e.token = ts.URL, opts.Org, opts.Token
 	}
 	c, err := buildkite.NewClient(buildkite.Config{
 		BaseURL: e.url, Organization: e.org, Token: e.token, UserAgent: "terraform-provider-buildkite/test",

@@ -79,9 +79,6 @@ func newRef(id string) refValue {
 // newRefPtr is newRef for an ID the service may send as null.
 func newRefPtr(id *string) refValue { return newRef(deref(id)) }
 
-// nullRef is a reference to nothing.
-func nullRef() refValue { return refValue{StringValue: basetypes.NewStringNull()} }
-
 // Type returns refType.
 func (v refValue) Type(context.Context) attr.Type { return refType{} }
 
@@ -228,11 +225,13 @@ func optionalRefAttribute(description string, graphQLTypes ...string) schema.Str
 	return refAttribute(schema.StringAttribute{MarkdownDescription: description, Optional: true}, graphQLTypes...)
 }
 
-// dataRefAttribute is a data source's optional reference: an argument it is asked by.
-func dataRefAttribute(description string, graphQLTypes ...string) dschema.StringAttribute {
+// dataRefAttribute is a data source's reference argument (required or optional): the ID of the object it
+// is asked about, a UUID or a GraphQL ID, sent as canonicalID gives it.
+func dataRefAttribute(description string, required bool, graphQLTypes ...string) dschema.StringAttribute {
 	return dschema.StringAttribute{
 		MarkdownDescription: strings.TrimSpace(description) + " " + refDescription(graphQLTypes),
-		Optional:            true,
+		Required:            required,
+		Optional:            !required,
 		Validators:          []validator.String{refValidator{graphQLTypes: graphQLTypes}},
 	}
 }

@@ -65,7 +65,7 @@ func (m *registryModel) fromAPI(r *buildkite.Registry) {
 	}
 }
 
-func (m *registryModel) toCreate(ctx context.Context) (buildkite.RegistryCreate, bool) {
+func (m *registryModel) toCreate() (buildkite.RegistryCreate, bool) {
 	in := buildkite.RegistryCreate{
 		Name:        m.Name.ValueString(),
 		Ecosystem:   m.Ecosystem.ValueString(),
@@ -187,7 +187,7 @@ func (r *registryResource) Create(ctx context.Context, req resource.CreateReques
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	in, ok := plan.toCreate(ctx)
+	in, ok := plan.toCreate()
 	if !ok {
 		return
 	}

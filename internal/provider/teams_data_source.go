@@ -5,7 +5,6 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
@@ -34,12 +33,8 @@ func (d *teamsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, 
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "The organization's teams, or those a user is a member of.",
 		Attributes: map[string]schema.Attribute{
-			"user_id": schema.StringAttribute{
-				MarkdownDescription: "List only the teams this user (by UUID, or GraphQL ID) is a member of.",
-				Optional:            true,
-				Validators:          []validator.String{refValidator{graphQLTypes: []string{"User"}}},
-			},
-			"teams": listOf("The teams, each with the attributes of the `buildkite_team` data source.", teamDataAttributes()),
+			"user_id": dataRefAttribute("List only the teams this user (by UUID) is a member of.", false, "User"),
+			"teams":   listOf("The teams, each with the attributes of the `buildkite_team` data source.", teamDataAttributes()),
 		},
 	}
 }
