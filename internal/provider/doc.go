@@ -65,11 +65,14 @@
 //     list resource's to queryCases (query_test.go), which run under Terraform 1.15 (`make
 //     testacc-next`). An association adds its row to associationCases (association_test.go) for its
 //     life-cycle test. A type the official provider has adds its row to migrationCases (migration_test.go):
-//     a function that creates the objects in the emulator and returns the configuration in its style and
-//     the state's instances as its provider stores them (officialInstance: its attributes, GraphQL IDs
-//     built with graphQLID); the harness (migration_kit_test.go) fills the rest of its schema, writes the
-//     state file, runs replace-provider and fails unless every plan is empty. Earlier states of ours add
-//     rows to upgradeCases (upgrade_test.go).
+//     an add method of officialWorkspace that creates the objects in the emulator (w.withCluster(),
+//     w.withTeam() for what it needs) and calls w.add with the configuration in that provider's style and
+//     the instance as its state stores it (officialInstance: its attributes, GraphQL IDs built with
+//     graphQLID, version and without for an older schema version of it); the harness
+//     (migration_kit_test.go) fills the rest of its schema from testdata/official-schema.json, writes the
+//     state file, runs replace-provider and fails unless every plan is empty. Then rewrite
+//     examples/migration, which holds every row (TestAccMigration_example -update-migration-example).
+//     Earlier states of ours add rows to upgradeCases (upgrade_test.go).
 //  7. Examples and docs: examples/resources/buildkite_<name>/resource.tf and import.sh (data sources:
 //     examples/data-sources/buildkite_<name>/data-source.tf), then `make docs`, which writes docs/ from
 //     the schemas and templates/.

@@ -325,6 +325,42 @@ func identityTest(t *testing.T, steps func(e *testEnv) []resource.TestStep) {
 	resource.Test(t, resource.TestCase{ProtoV6ProviderFactories: e.factories(), Steps: steps(e)})
 }
 
+// TestAccClusterQueueResource_identityByGraphQLID imports with the cluster's GraphQL ID in the identity and
+// in the configuration, as the official provider's users name clusters: the identity in state holds the
+// cluster's UUID, and the plan after the import is empty.
+func TestAccClusterQueueResource_identityByGraphQLID(t *testing.T) {
+	identityTest(t, func(e *testEnv) []resource.TestStep {
+		c, err := e.client.Clusters.Create(context.Background(), buildkite.ClusterCreate{Name: e.name("identity-graphql")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := e.client.Queues.Create(context.Background(), c.ID, buildkite.QueueCreate{Key: "linux"}); err != nil {
+			t.Fatal(err)
+		}
+		const addr = "buildkite_cluster_queue.test"
+		return []resource.TestStep{{
+			Config: e.config(`
+import {
+  to       = buildkite_cluster_queue.test
+  identity = { cluster_id = "` + c.GraphQLID + `", key = "linux" }
+}
+
+resource "buildkite_cluster_queue" "test" {
+  cluster_id = "` + c.GraphQLID + `"
+  key        = "linux"
+}
+`),
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+			},
+			ConfigStateChecks: []statecheck.StateCheck{
+				identityValue(addr, "cluster_id", c.ID),
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("cluster_uuid"), knownvalue.StringExact(c.ID)),
+			},
+		}}
+	})
+}
+
 // TestAccTeamResource_identityBySlug imports with the team's slug in the identity, as the import ID may name
 // it: the identity in state is then the team's UUID.
 func TestAccTeamResource_identityBySlug(t *testing.T) {

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"sync"
@@ -19,11 +20,24 @@ import (
 // version it wrote; migrate runs the CLI against this provider served in process. migrationCases
 // (migration_test.go) holds one row per resource type; a type added later adds its row there.
 
+// providerHost is the registry host of provider addresses: registry.terraform.io, or OpenTofu's under
+// `make testacc-tofu` (TF_ACC_PROVIDER_HOST), where its states and sources name that registry.
+func providerHost() string {
+	if h := os.Getenv("TF_ACC_PROVIDER_HOST"); h != "" {
+		return h
+	}
+	return "registry.terraform.io"
+}
+
 // The provider's address in the official provider's states, and ours after replace-provider.
-const (
-	officialProviderAddress = "registry.terraform.io/buildkite/buildkite"
-	ourProviderAddress      = "registry.terraform.io/ci-rest/buildkite"
+var (
+	officialProviderAddress = providerHost() + "/buildkite/buildkite"
+	ourProviderAddress      = providerHost() + "/ci-rest/buildkite"
 )
+
+// stateProvider finds the official provider's address a state file names (the committed example names
+// registry.terraform.io's, whatever the CLI).
+var stateProvider = regexp.MustCompile(`provider\[\\"([a-z0-9.\-]+/buildkite/buildkite)\\"\]`)
 
 // officialInstance is one resource instance as the official provider's state holds it.
 type officialInstance struct {
@@ -182,7 +196,11 @@ func (e *testEnv) migrate(t *testing.T, mainTF string, state []byte) *cliWorkdir
 	}
 	w := &cliWorkdir{t: t, cli: migrationCLI(t), dir: dir, env: append(os.Environ(),
 		"TF_REATTACH_PROVIDERS="+string(reattach), "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1")}
-	w.mustRun("state", "replace-provider", "-auto-approve", "-no-color", officialProviderAddress, ourProviderAddress)
+	official := officialProviderAddress
+	if m := stateProvider.FindSubmatch(state); m != nil {
+		official = string(m[1])
+	}
+	w.mustRun("state", "replace-provider", "-auto-approve", "-no-color", official, ourProviderAddress)
 	w.mustRun("init", "-no-color", "-input=false")
 	w.expectNoChanges("-refresh=false")
 	w.expectNoChanges()

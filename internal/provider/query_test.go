@@ -471,9 +471,10 @@ var areaQueries = []areaQuery{
 		name: "pipelines", seed: func(t *testing.T, e *testEnv, base string) { e.seedPipelines(t, base) },
 		types:    []string{"buildkite_pipeline", "buildkite_pipeline_template", "buildkite_organization_rule"},
 		found:    3 + 2 + 2,
-		listings: []*regexp.Regexp{regexp.MustCompile(`^/v2/organizations/[^/]+/(pipelines|pipeline-templates|rules)$`)},
-		// Each list block lists its kind once; the rules list the pipelines too, to name them.
-		lists: 4, listsWhy: "pipelines twice, templates and rules once",
+		listings: []*regexp.Regexp{regexp.MustCompile(`^/v2/organizations/[^/]+/(pipelines|pipeline-templates|rules|clusters)$`)},
+		// Each list block lists its kind once; the rules list the pipelines too, to name them, and the
+		// pipelines the clusters, for their cluster_name.
+		lists: 5, listsWhy: "pipelines twice, clusters, templates and rules once",
 	},
 	{
 		name: "suites", seed: func(t *testing.T, e *testEnv, base string) { e.seedSuites(t, base) },
