@@ -63,10 +63,11 @@ type TeamWrite struct {
 	DefaultMemberRole         string `json:"default_member_role"`
 	MembersCanCreatePipelines bool   `json:"members_can_create_pipelines"`
 
-	MembersCanCreateSuites      bool `json:"members_can_create_suites"`
-	MembersCanCreateRegistries  bool `json:"members_can_create_registries"`
-	MembersCanDestroyRegistries bool `json:"members_can_destroy_registries"`
-	MembersCanDestroyPackages   bool `json:"members_can_destroy_packages"`
+	// The permissions beyond the specification (rest-beyond-spec.md), sent when set.
+	MembersCanCreateSuites      *bool `json:"members_can_create_suites,omitempty"`
+	MembersCanCreateRegistries  *bool `json:"members_can_create_registries,omitempty"`
+	MembersCanDestroyRegistries *bool `json:"members_can_destroy_registries,omitempty"`
+	MembersCanDestroyPackages   *bool `json:"members_can_destroy_packages,omitempty"`
 }
 
 // TeamListOptions filters a listing of teams.

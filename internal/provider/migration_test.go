@@ -264,7 +264,7 @@ func (w *officialWorkspace) withTeam() *buildkite.Team {
 	}
 	team, err := w.e.client.Teams.Create(context.Background(), buildkite.TeamWrite{
 		Name: w.e.name("platform"), Privacy: "secret", DefaultMemberRole: "member", MembersCanCreatePipelines: true,
-		MembersCanCreateSuites: true,
+		MembersCanCreateSuites: ptrTo(true),
 	})
 	w.must(err)
 	w.t.Cleanup(func() { _ = w.e.client.Teams.Delete(context.Background(), team.ID) })

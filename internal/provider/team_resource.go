@@ -97,12 +97,18 @@ func (m *teamPermissionsModel) fromAPI(t *buildkite.Team) {
 	}
 }
 
-// toWrite sets the permissions of a create or update body.
+// toWrite sets the permissions of a create or update body, every one of them (false too, to turn one off).
 func (m *teamPermissionsModel) toWrite(w *buildkite.TeamWrite) {
-	w.MembersCanCreateSuites = m.MembersCanCreateSuites.ValueBool()
-	w.MembersCanCreateRegistries = m.MembersCanCreateRegistries.ValueBool()
-	w.MembersCanDestroyRegistries = m.MembersCanDestroyRegistries.ValueBool()
-	w.MembersCanDestroyPackages = m.MembersCanDestroyPackages.ValueBool()
+	w.MembersCanCreateSuites = ptrToBool(m.MembersCanCreateSuites)
+	w.MembersCanCreateRegistries = ptrToBool(m.MembersCanCreateRegistries)
+	w.MembersCanDestroyRegistries = ptrToBool(m.MembersCanDestroyRegistries)
+	w.MembersCanDestroyPackages = ptrToBool(m.MembersCanDestroyPackages)
+}
+
+// ptrToBool is the value of a known bool, false for null or unknown, as a pointer that is always sent.
+func ptrToBool(v types.Bool) *bool {
+	b := v.ValueBool()
+	return &b
 }
 
 // fromAPI copies a team. A response without default_member_role or members_can_create_pipelines (the

@@ -96,8 +96,8 @@ func TestAccTeamResource_basic(t *testing.T) {
 				},
 				Check: e.checkTeamOnService(buildkite.TeamWrite{
 					Name: renamed, Description: "Runs the platform", Privacy: "secret", IsDefaultTeam: true,
-					DefaultMemberRole: "maintainer", MembersCanCreatePipelines: true, MembersCanCreateSuites: true,
-					MembersCanCreateRegistries: true, MembersCanDestroyRegistries: true, MembersCanDestroyPackages: true,
+					DefaultMemberRole: "maintainer", MembersCanCreatePipelines: true, MembersCanCreateSuites: ptrTo(true),
+					MembersCanCreateRegistries: ptrTo(true), MembersCanDestroyRegistries: ptrTo(true), MembersCanDestroyPackages: ptrTo(true),
 				}),
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("slug"), knownvalue.StringExact(renamed)),
@@ -136,13 +136,21 @@ func (e *testEnv) checkTeamOnService(want buildkite.TeamWrite) resource.TestChec
 		if tm.MembersCanCreatePipelines != nil {
 			got.MembersCanCreatePipelines = *tm.MembersCanCreatePipelines
 		}
-		got.MembersCanCreateSuites, got.MembersCanCreateRegistries = deref(tm.MembersCanCreateSuites), deref(tm.MembersCanCreateRegistries)
-		got.MembersCanDestroyRegistries, got.MembersCanDestroyPackages = deref(tm.MembersCanDestroyRegistries), deref(tm.MembersCanDestroyPackages)
-		if got != want {
-			return fmt.Errorf("team on the service = %+v, want %+v", got, want)
+		got.MembersCanCreateSuites, got.MembersCanCreateRegistries = tm.MembersCanCreateSuites, tm.MembersCanCreateRegistries
+		got.MembersCanDestroyRegistries, got.MembersCanDestroyPackages = tm.MembersCanDestroyRegistries, tm.MembersCanDestroyPackages
+		if teamWriteText(got) != teamWriteText(want) {
+			return fmt.Errorf("team on the service = %s, want %s", teamWriteText(got), teamWriteText(want))
 		}
 		return nil
 	}
+}
+
+// teamWriteText renders a team's writable properties for comparison, a permission left out as false.
+func teamWriteText(w buildkite.TeamWrite) string {
+	return fmt.Sprintf("name=%q description=%q privacy=%s default=%t role=%s pipelines=%t suites=%t registries=%t "+
+		"destroy_registries=%t destroy_packages=%t", w.Name, w.Description, w.Privacy, w.IsDefaultTeam, w.DefaultMemberRole,
+		w.MembersCanCreatePipelines, deref(w.MembersCanCreateSuites), deref(w.MembersCanCreateRegistries),
+		deref(w.MembersCanDestroyRegistries), deref(w.MembersCanDestroyPackages))
 }
 
 // The official provider's upper-case spellings plan empty after apply and after an import, and so does a
