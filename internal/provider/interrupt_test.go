@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -57,14 +58,22 @@ func cliPath(t *testing.T) string {
 }
 
 // TestAccProvider_interruptedApplyKeepsTrack applies interruptConfig against a service answering in 0.7 s,
-// sends SIGINT once the clusters exist (while the queues and pipelines are being created), and checks that
-// the state records every object the service holds; then applies again, which must converge with exactly
-// the configured objects.
+// sends SIGINT once four creates of queues and pipelines have reached the service (and are waiting out its
+// latency), and checks that the state records every object the service holds, those four included; then
+// applies again, which must converge with exactly the configured objects.
 func TestAccProvider_interruptedApplyKeepsTrack(t *testing.T) {
 	t.Parallel()
+	// The faults' Except sees each request as it arrives, before the latency: it counts the creates of the
+	// second wave that have reached the service.
+	var secondWave atomic.Int32
 	e := newTestEnvWith(t, fakeserver.Options{Faults: fakeserver.Faults{
 		Latency: 700 * time.Millisecond,
-		Except:  func(r *http.Request) bool { return r.UserAgent() == testClientAgent },
+		Except: func(r *http.Request) bool {
+			if r.Method == http.MethodPost && (strings.HasSuffix(r.URL.Path, "/queues") || strings.HasSuffix(r.URL.Path, "/pipelines")) {
+				secondWave.Add(1)
+			}
+			return r.UserAgent() == testClientAgent
+		},
 	}})
 	if e.live {
 		t.Skip("the service's latency is an emulator setting")
@@ -86,10 +95,9 @@ func TestAccProvider_interruptedApplyKeepsTrack(t *testing.T) {
 	ctx, interrupt := context.WithCancel(context.Background())
 	go func() {
 		defer interrupt()
-		if !e.waitForCreates(t, "/clusters", 4, time.Minute) {
-			return
+		for deadline := time.Now().Add(time.Minute); secondWave.Load() < 4 && time.Now().Before(deadline); {
+			time.Sleep(10 * time.Millisecond)
 		}
-		time.Sleep(250 * time.Millisecond) // the second wave is in flight
 	}()
 	err = tf.Apply(ctx, tfexec.Reattach(reattach), tfexec.Parallelism(10))
 	if err == nil {
@@ -102,6 +110,9 @@ func TestAccProvider_interruptedApplyKeepsTrack(t *testing.T) {
 	if interrupted == 16 {
 		t.Fatalf("all 16 objects exist after the interrupt; it came too late to test anything")
 	}
+	if sent := int(secondWave.Load()); interrupted < 4+sent {
+		t.Fatalf("%d creates of queues and pipelines had reached the service when it was interrupted, but only %d objects exist", sent, interrupted-4)
+	}
 	t.Logf("%d of 16 objects existed, each in state, after the interrupt", interrupted)
 
 	if err := tf.Apply(context.Background(), tfexec.Reattach(reattach)); err != nil {
@@ -110,26 +121,6 @@ func TestAccProvider_interruptedApplyKeepsTrack(t *testing.T) {
 	if n := e.compareWithState(t, tf, reattach); n != 16 {
 		t.Fatalf("after the second apply the service holds %d objects, want 16", n)
 	}
-}
-
-// waitForCreates waits until the service has answered n creates (201) whose path ends in suffix, and
-// reports whether it did before the timeout.
-func (e *testEnv) waitForCreates(t *testing.T, suffix string, n int, timeout time.Duration) bool {
-	deadline := time.Now().Add(timeout)
-	for time.Now().Before(deadline) {
-		created := 0
-		for _, r := range e.server.Requests() {
-			if r.Method == http.MethodPost && r.Status == http.StatusCreated && strings.HasSuffix(r.Path, suffix) {
-				created++
-			}
-		}
-		if created >= n {
-			return true
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	t.Errorf("the service answered fewer than %d creates of %s within %s", n, suffix, timeout)
-	return false
 }
 
 // compareWithState fails the test unless the service holds exactly the objects of the state in dir, and
