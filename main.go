@@ -5,6 +5,8 @@ import (
 	"context"
 	"flag"
 	"log"
+	"os"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 
@@ -14,11 +16,15 @@ import (
 // version is set by goreleaser at build time.
 var version = "dev"
 
+// parentCheckInterval is how often the provider looks for its parent.
+const parentCheckInterval = 250 * time.Millisecond
+
 func main() {
 	var debug bool
 	flag.BoolVar(&debug, "debug", false, "run the provider with support for debuggers like delve")
 	flag.Parse()
 
+	go exitWithParent(os.Getppid(), parentCheckInterval)
 	opts := providerserver.ServeOpts{
 		Address:         "registry.terraform.io/ci-rest/buildkite",
 		Debug:           debug,
@@ -26,5 +32,21 @@ func main() {
 	}
 	if err := providerserver.Serve(context.Background(), provider.New(version), opts); err != nil {
 		log.Fatal(err.Error())
+	}
+}
+
+// exitWithParent ends the process once its parent, the Terraform that started it, is gone: the plugin
+// server runs until Terraform tells it to stop, which a Terraform killed with SIGKILL never does, and the
+// provider would linger. A process whose parent dies is adopted by another, so its parent's ID changes.
+// A provider started by init (parent 1) has nothing to watch.
+func exitWithParent(parent int, interval time.Duration) {
+	if parent <= 1 {
+		return
+	}
+	for range time.Tick(interval) {
+		if os.Getppid() != parent {
+			log.Printf("[ERROR] the process that started the provider (%d) is gone; exiting", parent)
+			os.Exit(1)
+		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/acctest"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
@@ -206,4 +207,44 @@ func importID(address string, attrs ...string) resource.ImportStateIdFunc {
 // wrapped matches text as Terraform prints it in a diagnostic, where any space may have become a line break.
 func wrapped(text string) *regexp.Regexp {
 	return regexp.MustCompile(strings.ReplaceAll(regexp.QuoteMeta(text), " ", `\s+`))
+}
+
+// disappears is the test of a resource deleted outside Terraform: applied, deleted behind Terraform's back,
+// then planned for creation and created again by the next apply.
+func (e *testEnv) disappears(address, body string) {
+	e.t.Helper()
+	cfg := e.config(body)
+	resourceType, _, _ := strings.Cut(address, ".")
+	resource.Test(e.t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             e.checkDestroyed(resourceType),
+		Steps: []resource.TestStep{
+			{
+				Config:             cfg,
+				Check:              resource.ComposeTestCheckFunc(e.checkExists(address), e.removeOutside(address)),
+				ExpectNonEmptyPlan: true,
+			},
+			{
+				Config: cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(address, plancheck.ResourceActionCreate)},
+				},
+				Check: e.checkExists(address),
+			},
+		},
+	})
+}
+
+// expectEmpty checks that the plan after the step's apply and refresh is empty.
+func expectEmpty() resource.ConfigPlanChecks {
+	return resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}
+}
+
+// inPlace checks that the step updates the resource at address in place, and that the plan after the
+// apply is empty.
+func inPlace(address string) resource.ConfigPlanChecks {
+	return resource.ConfigPlanChecks{
+		PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(address, plancheck.ResourceActionUpdate)},
+		PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+	}
 }

@@ -78,7 +78,7 @@ func (a *setQueueDispatchAction) ValidateConfig(ctx context.Context, req action.
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if known(m.ClusterID) {
+	if knownString(m.ClusterID) {
 		if _, ok, err := uuidOrGraphQLID(m.ClusterID.ValueString(), "Cluster"); err != nil || !ok {
 			why := fmt.Sprintf("%q is neither a UUID nor a GraphQL ID", m.ClusterID.ValueString())
 			if err != nil {
@@ -88,20 +88,20 @@ func (a *setQueueDispatchAction) ValidateConfig(ctx context.Context, req action.
 				capitalize(why)+". Give the cluster's UUID (its id) or its GraphQL ID.")
 		}
 	}
-	if known(m.QueueID) {
+	if knownString(m.QueueID) {
 		if _, _, err := uuidOrGraphQLID(m.QueueID.ValueString(), "ClusterQueue"); err != nil {
 			resp.Diagnostics.AddAttributeError(path.Root("queue_id"), "Invalid Queue ID",
 				capitalize(err.Error())+". Give the queue's ID, GraphQL ID or key.")
 		}
 	}
-	if !m.Paused.IsUnknown() && !m.Paused.ValueBool() && known(m.Note) {
+	if !m.Paused.IsUnknown() && !m.Paused.ValueBool() && knownString(m.Note) {
 		resp.Diagnostics.AddAttributeError(path.Root("note"), "Note Without a Pause",
 			"A note explains a pause, and this action resumes dispatch (paused = false): remove the note.")
 	}
 }
 
 // known reports whether a configured value is set and known.
-func known(v types.String) bool { return !v.IsNull() && !v.IsUnknown() }
+func knownString(v types.String) bool { return !v.IsNull() && !v.IsUnknown() }
 
 // ModifyPlan implements action.ActionWithModifyPlan: the scopes are checked before anything is applied.
 func (a *setQueueDispatchAction) ModifyPlan(_ context.Context, _ action.ModifyPlanRequest, resp *action.ModifyPlanResponse) {
@@ -157,7 +157,7 @@ func (a *setQueueDispatchAction) Invoke(ctx context.Context, req action.InvokeRe
 		}
 	}
 	if err != nil {
-		resp.Diagnostics.AddError("Unable to "+titleWord(verb)+" Queue Dispatch",
+		resp.Diagnostics.AddError("Unable to "+capitalize(verb)+" Queue Dispatch",
 			fmt.Sprintf("%s dispatch to %s: %s", gerund(verb), what, describeError(err)))
 		return
 	}

@@ -7,7 +7,6 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
-	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	dschema "github.com/hashicorp/terraform-plugin-framework/datasource/schema"
@@ -205,7 +204,7 @@ func (d *buildsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest,
 	}
 	build["jobs"] = listOf("The build's jobs (only the latest execution of each step unless `include_retried_jobs` is set).", job)
 
-	stateValues := stringvalidator.OneOfCaseInsensitive(buildFilterStates...)
+	stateValues := enumOneOf{values: buildFilterStates}
 	resp.Schema = dschema.Schema{
 		MarkdownDescription: "Builds, newest first: of one pipeline (`pipeline_slug`), or of the whole organization. " +
 			"Every filter is optional and they combine; at most `limit` builds are read (100 unless set), so the " +
@@ -298,13 +297,4 @@ func (d *buildsDataSource) Read(ctx context.Context, req datasource.ReadRequest,
 		cfg.Builds[i].fromAPI(&builds[i])
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &cfg)...)
-}
-
-// backquoted renders values as a Markdown list of code spans: `a`, `b`.
-func backquoted(values []string) string {
-	q := make([]string, len(values))
-	for i, v := range values {
-		q[i] = "`" + v + "`"
-	}
-	return strings.Join(q, ", ")
 }

@@ -82,9 +82,6 @@ func TestAccBuildsDataSource(t *testing.T) {
 	ds := func(name, body string) string {
 		return fmt.Sprintf("data \"buildkite_builds\" %q {\n%s\n}\n", name, body)
 	}
-	count := func(name, n string) resource.TestCheckFunc {
-		return resource.TestCheckResourceAttr("data.buildkite_builds."+name, "builds.#", n)
-	}
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: e.factories(),
 		Steps: []resource.TestStep{
@@ -105,30 +102,7 @@ branch = ["main"]`) +
 					ds("finished_since", `finished_from = "2000-01-01T00:00:00+02:00"`) +
 					ds("retried", `include_retried_jobs = true`) +
 					ds("two", `limit = 2`)),
-				Check: resource.ComposeAggregateTestCheckFunc(
-					count("all", "5"), count("web", "4"), count("main", "2"), count("branches", "2"), count("commit", "1"),
-					count("finished", "3"), count("running", "2"), count("meta", "1"), count("creator", "5"),
-					count("nobody", "0"), count("future", "0"), count("past", "0"), count("finished_since", "3"),
-					count("retried", "5"), count("two", "2"),
-					// Newest first, with the build's fields and its job.
-					resource.TestCheckResourceAttr("data.buildkite_builds.all", "builds.0.pipeline_slug", "api"),
-					resource.TestCheckResourceAttr("data.buildkite_builds.all", "builds.0.state", "scheduled"),
-					resource.TestCheckResourceAttr("data.buildkite_builds.web", "builds.3.number", "1"),
-					resource.TestCheckResourceAttr("data.buildkite_builds.web", "builds.3.branch", "main"),
-					resource.TestCheckResourceAttr("data.buildkite_builds.web", "builds.3.commit", testSHA+"1"),
-					resource.TestCheckResourceAttr("data.buildkite_builds.web", "builds.3.meta_data.deploy", "true"),
-					resource.TestCheckResourceAttr("data.buildkite_builds.web", "builds.3.blocked", "false"),
-					resource.TestCheckResourceAttr("data.buildkite_builds.web", "builds.3.creator.id", creator),
-					resource.TestCheckResourceAttrSet("data.buildkite_builds.web", "builds.3.finished_at"),
-					resource.TestCheckResourceAttrSet("data.buildkite_builds.web", "builds.3.web_url"),
-					resource.TestCheckResourceAttr("data.buildkite_builds.web", "builds.3.jobs.#", "1"),
-					resource.TestCheckResourceAttr("data.buildkite_builds.web", "builds.3.jobs.0.name", "Test"),
-					resource.TestCheckResourceAttr("data.buildkite_builds.web", "builds.3.jobs.0.type", "script"),
-					resource.TestCheckResourceAttr("data.buildkite_builds.web", "builds.3.jobs.0.agent_query_rules.0", "queue=linux"),
-					resource.TestCheckResourceAttrSet("data.buildkite_builds.web", "builds.3.jobs.0.state"),
-					resource.TestCheckNoResourceAttr("data.buildkite_builds.web", "builds.1.finished_at"),
-					func(*terraform.State) error { return checkPaging(log.all()) },
-				),
+				Check: buildsChecks(creator, &log),
 			},
 			{
 				Config:      e.config(ds("bad", `created_from = "yesterday"`)),
@@ -175,4 +149,37 @@ func checkPaging(queries []string) error {
 		return fmt.Errorf("no listing asked for pages of 2: %v", queries)
 	}
 	return nil
+}
+
+// buildsChecks checks what each data source of TestAccBuildsDataSource found: how many builds (filters by
+// pipeline, branch, commit, state, meta-data, creator and time, and a limit), in what order, with what
+// fields, and that the builds were read a page at a time.
+func buildsChecks(creator string, log *pageLog) resource.TestCheckFunc {
+	count := func(name, n string) resource.TestCheckFunc {
+		return resource.TestCheckResourceAttr("data.buildkite_builds."+name, "builds.#", n)
+	}
+	return resource.ComposeAggregateTestCheckFunc(
+		count("all", "5"), count("web", "4"), count("main", "2"), count("branches", "2"), count("commit", "1"),
+		count("finished", "3"), count("running", "2"), count("meta", "1"), count("creator", "5"),
+		count("nobody", "0"), count("future", "0"), count("past", "0"), count("finished_since", "3"),
+		count("retried", "5"), count("two", "2"),
+		// Newest first, with the build's fields and its job.
+		resource.TestCheckResourceAttr("data.buildkite_builds.all", "builds.0.pipeline_slug", "api"),
+		resource.TestCheckResourceAttr("data.buildkite_builds.all", "builds.0.state", "scheduled"),
+		resource.TestCheckResourceAttr("data.buildkite_builds.web", "builds.3.number", "1"),
+		resource.TestCheckResourceAttr("data.buildkite_builds.web", "builds.3.branch", "main"),
+		resource.TestCheckResourceAttr("data.buildkite_builds.web", "builds.3.commit", testSHA+"1"),
+		resource.TestCheckResourceAttr("data.buildkite_builds.web", "builds.3.meta_data.deploy", "true"),
+		resource.TestCheckResourceAttr("data.buildkite_builds.web", "builds.3.blocked", "false"),
+		resource.TestCheckResourceAttr("data.buildkite_builds.web", "builds.3.creator.id", creator),
+		resource.TestCheckResourceAttrSet("data.buildkite_builds.web", "builds.3.finished_at"),
+		resource.TestCheckResourceAttrSet("data.buildkite_builds.web", "builds.3.web_url"),
+		resource.TestCheckResourceAttr("data.buildkite_builds.web", "builds.3.jobs.#", "1"),
+		resource.TestCheckResourceAttr("data.buildkite_builds.web", "builds.3.jobs.0.name", "Test"),
+		resource.TestCheckResourceAttr("data.buildkite_builds.web", "builds.3.jobs.0.type", "script"),
+		resource.TestCheckResourceAttr("data.buildkite_builds.web", "builds.3.jobs.0.agent_query_rules.0", "queue=linux"),
+		resource.TestCheckResourceAttrSet("data.buildkite_builds.web", "builds.3.jobs.0.state"),
+		resource.TestCheckNoResourceAttr("data.buildkite_builds.web", "builds.1.finished_at"),
+		func(*terraform.State) error { return checkPaging(log.all()) },
+	)
 }

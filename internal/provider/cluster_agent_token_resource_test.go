@@ -43,7 +43,7 @@ func TestAccClusterAgentTokenResource_basic(t *testing.T) {
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: e.factories(),
 		CheckDestroy:             e.checkDestroyed("buildkite_cluster_agent_token"),
-		Steps: []resource.TestStep{
+		Steps: append([]resource.TestStep{
 			{
 				Config: e.config(testAccClusterAgentTokenConfig(cluster, "a", "Autoscaled agents", `  allowed_ip_addresses = ["10.0.0.0/8"]`)),
 				Check: resource.ComposeTestCheckFunc(
@@ -74,64 +74,71 @@ func TestAccClusterAgentTokenResource_basic(t *testing.T) {
 				ImportStateVerifyIgnore: []string{"token"},
 			},
 			generateConfigStep(addr, importID(addr, "cluster_id", "id")),
-			{
-				// Description and network change in place; the secret stays.
-				Config: e.config(testAccClusterAgentTokenConfig(cluster, "a", "Static agents", `  allowed_ip_addresses = ["192.168.0.0/16", "172.16.0.0/12"]`)),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-				Check: resource.TestCheckResourceAttrWith(addr, "token", func(v string) error {
-					if v != firstToken {
-						return fmt.Errorf("token changed on an in-place update")
+		}, e.clusterAgentTokenChangeSteps(cluster, addr, &firstToken)...),
+	})
+}
+
+// clusterAgentTokenChangeSteps change the token created with the secret firstToken: in place (the secret
+// stays), then by replacement (with a new secret).
+func (e *testEnv) clusterAgentTokenChangeSteps(cluster, addr string, firstToken *string) []resource.TestStep {
+	return []resource.TestStep{
+		{
+			// Description and network change in place; the secret stays.
+			Config: e.config(testAccClusterAgentTokenConfig(cluster, "a", "Static agents", `  allowed_ip_addresses = ["192.168.0.0/16", "172.16.0.0/12"]`)),
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
+				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+			},
+			Check: resource.TestCheckResourceAttrWith(addr, "token", func(v string) error {
+				if v != *firstToken {
+					return fmt.Errorf("token changed on an in-place update")
+				}
+				return nil
+			}),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("description"), knownvalue.StringExact("Static agents")),
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("allowed_ip_addresses"), knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact("192.168.0.0/16"), knownvalue.StringExact("172.16.0.0/12")})),
+			},
+		},
+		{
+			// Dropping the network restriction is an update too.
+			Config: e.config(testAccClusterAgentTokenConfig(cluster, "a", "Static agents", "")),
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
+				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+			},
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("allowed_ip_addresses"), knownvalue.Null()),
+			},
+		},
+		{
+			// An expiry cannot be changed in place: setting one replaces the token.
+			Config: e.config(testAccClusterAgentTokenConfig(cluster, "a", "Static agents", `  expires_at = "2030-01-01T00:00:00Z"`)),
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionDestroyBeforeCreate)},
+				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+			},
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue(addr, tfjsonpath.New("expires_at"), knownvalue.StringExact("2030-01-01T00:00:00Z")),
+			},
+		},
+		{
+			// Moving to another cluster replaces the token, with a new secret.
+			Config: e.config(testAccClusterAgentTokenConfig(cluster, "b", "Static agents", "")),
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionDestroyBeforeCreate)},
+			},
+			Check: resource.ComposeTestCheckFunc(
+				resource.TestCheckResourceAttrPair(addr, "cluster_id", "buildkite_cluster.b", "id"),
+				resource.TestCheckResourceAttrWith(addr, "token", func(v string) error {
+					if v == "" || v == *firstToken {
+						return fmt.Errorf("replacement token should carry a new secret")
 					}
 					return nil
 				}),
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("description"), knownvalue.StringExact("Static agents")),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("allowed_ip_addresses"), knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact("192.168.0.0/16"), knownvalue.StringExact("172.16.0.0/12")})),
-				},
-			},
-			{
-				// Dropping the network restriction is an update too.
-				Config: e.config(testAccClusterAgentTokenConfig(cluster, "a", "Static agents", "")),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("allowed_ip_addresses"), knownvalue.Null()),
-				},
-			},
-			{
-				// An expiry cannot be changed in place: setting one replaces the token.
-				Config: e.config(testAccClusterAgentTokenConfig(cluster, "a", "Static agents", `  expires_at = "2030-01-01T00:00:00Z"`)),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionDestroyBeforeCreate)},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("expires_at"), knownvalue.StringExact("2030-01-01T00:00:00Z")),
-				},
-			},
-			{
-				// Moving to another cluster replaces the token, with a new secret.
-				Config: e.config(testAccClusterAgentTokenConfig(cluster, "b", "Static agents", "")),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionDestroyBeforeCreate)},
-				},
-				Check: resource.ComposeTestCheckFunc(
-					resource.TestCheckResourceAttrPair(addr, "cluster_id", "buildkite_cluster.b", "id"),
-					resource.TestCheckResourceAttrWith(addr, "token", func(v string) error {
-						if v == "" || v == firstToken {
-							return fmt.Errorf("replacement token should carry a new secret")
-						}
-						return nil
-					}),
-				),
-			},
+			),
 		},
-	})
+	}
 }
 
 func TestAccClusterAgentTokenResource_disappears(t *testing.T) {

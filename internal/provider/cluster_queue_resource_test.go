@@ -76,9 +76,7 @@ func TestAccClusterQueueResource_basic(t *testing.T) {
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("dispatch_paused"), knownvalue.Bool(false)),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("dispatch_paused_note"), knownvalue.Null()),
 				},
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
+				ConfigPlanChecks: expectEmpty(),
 			},
 			{
 				ResourceName:      addr,
@@ -98,11 +96,8 @@ func TestAccClusterQueueResource_basic(t *testing.T) {
 				Config: e.config(testAccClusterQueueConfig(cluster, "linux", `  description          = "Linux agents, maintenance"
   dispatch_paused      = true
   dispatch_paused_note = "Patching hosts"`)),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-				Check: e.checkQueuePaused(true, "Patching hosts"),
+				ConfigPlanChecks: inPlace(addr),
+				Check:            e.checkQueuePaused(true, "Patching hosts"),
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("dispatch_paused"), knownvalue.Bool(true)),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("dispatch_paused_note"), knownvalue.StringExact("Patching hosts")),
@@ -117,12 +112,9 @@ func TestAccClusterQueueResource_basic(t *testing.T) {
 			},
 			{
 				// Resume: the pause note goes away with the pause.
-				Config: e.config(testAccClusterQueueConfig(cluster, "linux", "")),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-				Check: e.checkQueuePaused(false, ""),
+				Config:           e.config(testAccClusterQueueConfig(cluster, "linux", "")),
+				ConfigPlanChecks: inPlace(addr),
+				Check:            e.checkQueuePaused(false, ""),
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("dispatch_paused"), knownvalue.Bool(false)),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("description"), knownvalue.Null()),

@@ -1,7 +1,6 @@
 package provider
 
 import (
-	"context"
 	"fmt"
 	"net/http"
 	"os"
@@ -16,7 +15,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
-	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/fakeserver"
 )
 
@@ -90,92 +88,4 @@ provider "buildkite" {
 			},
 		}},
 	})
-}
-
-// checkServiceMatchesState compares, kind by kind, the objects the service lists with those in state.
-func (e *testEnv) checkServiceMatchesState(s *terraform.State) error {
-	ctx := context.Background()
-	c := e.client
-	inState := map[string][]string{}
-	for addr, rs := range s.RootModule().Resources {
-		if strings.HasPrefix(addr, "data.") || !strings.HasPrefix(rs.Type, "buildkite_") {
-			continue
-		}
-		inState[rs.Type] = append(inState[rs.Type], rs.Primary.Attributes["id"])
-	}
-	listed := map[string][]string{}
-	ids := func(typ string, n int, id func(int) string) {
-		for i := 0; i < n; i++ {
-			listed[typ] = append(listed[typ], id(i))
-		}
-	}
-	clusters, err := c.Clusters.List(ctx)
-	if err != nil {
-		return err
-	}
-	ids("buildkite_cluster", len(clusters), func(i int) string { return clusters[i].ID })
-	for _, cl := range clusters {
-		queues, err := c.Queues.List(ctx, cl.ID)
-		if err != nil {
-			return err
-		}
-		ids("buildkite_cluster_queue", len(queues), func(i int) string { return queues[i].ID })
-		tokens, err := c.ClusterTokens.List(ctx, cl.ID)
-		if err != nil {
-			return err
-		}
-		ids("buildkite_cluster_agent_token", len(tokens), func(i int) string { return tokens[i].ID })
-	}
-	teams, err := c.Teams.List(ctx, buildkite.TeamListOptions{})
-	if err != nil {
-		return err
-	}
-	ids("buildkite_team", len(teams), func(i int) string { return teams[i].ID })
-	pipelines, err := c.Pipelines.List(ctx, nil)
-	if err != nil {
-		return err
-	}
-	ids("buildkite_pipeline", len(pipelines), func(i int) string { return pipelines[i].ID })
-	templates, err := c.PipelineTemplates.List(ctx)
-	if err != nil {
-		return err
-	}
-	ids("buildkite_pipeline_template", len(templates), func(i int) string { return templates[i].UUID })
-	rules, err := c.Rules.List(ctx)
-	if err != nil {
-		return err
-	}
-	ids("buildkite_organization_rule", len(rules), func(i int) string { return rules[i].UUID })
-	suites, err := c.TestSuites.List(ctx)
-	if err != nil {
-		return err
-	}
-	ids("buildkite_test_suite", len(suites), func(i int) string { return suites[i].ID })
-	registries, err := c.Registries.List(ctx)
-	if err != nil {
-		return err
-	}
-	ids("buildkite_registry", len(registries), func(i int) string { return registries[i].ID })
-	for _, r := range registries {
-		tokens, err := c.RegistryTokens.List(ctx, r.Slug)
-		if err != nil {
-			return err
-		}
-		ids("buildkite_registry_token", len(tokens), func(i int) string { return tokens[i].ID })
-	}
-
-	var problems []string
-	for typ, got := range listed {
-		want := inState[typ]
-		sort.Strings(got)
-		sort.Strings(want)
-		if strings.Join(got, ",") != strings.Join(want, ",") {
-			problems = append(problems, fmt.Sprintf("%s: the service has %d (%v), the state %d (%v)", typ, len(got), got, len(want), want))
-		}
-	}
-	if len(problems) > 0 {
-		sort.Strings(problems)
-		return fmt.Errorf("the service and the state disagree:\n%s", strings.Join(problems, "\n"))
-	}
-	return nil
 }

@@ -54,7 +54,7 @@ func (d *organizationDataSource) Read(ctx context.Context, _ datasource.ReadRequ
 	m := organizationModel{
 		ID: types.StringValue(o.ID), UUID: types.StringValue(o.ID), GraphQLID: types.StringValue(o.GraphQLID),
 		Name: types.StringValue(o.Name), Slug: types.StringValue(o.Slug),
-		URL: types.StringValue(o.URL), WebURL: types.StringValue(o.WebURL), CreatedAt: timestampValue(o.CreatedAt),
+		URL: types.StringValue(o.URL), WebURL: types.StringValue(o.WebURL), CreatedAt: timeValue(o.CreatedAt),
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }

@@ -29,11 +29,7 @@ func (d *organizationMembersDataSource) Schema(_ context.Context, _ datasource.S
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Every member of the organization.",
 		Attributes: map[string]schema.Attribute{
-			"members": schema.ListNestedAttribute{
-				MarkdownDescription: "The members, each with the attributes of `buildkite_organization_member`.",
-				Computed:            true,
-				NestedObject:        schema.NestedAttributeObject{Attributes: memberAttributes()},
-			},
+			"members": listOf("The members, each with the attributes of `buildkite_organization_member`.", memberAttributes()),
 		},
 	}
 }
@@ -41,14 +37,8 @@ func (d *organizationMembersDataSource) Schema(_ context.Context, _ datasource.S
 func (d *organizationMembersDataSource) Read(ctx context.Context, _ datasource.ReadRequest, resp *datasource.ReadResponse) {
 	ctx, cancel := d.timeout(ctx)
 	defer cancel()
-	members, err := d.client().Organizations.ListMembers(ctx)
-	if err != nil {
-		addAPIError(&resp.Diagnostics, "list", "organization members", "", err)
-		return
+	items, ok := listItems(ctx, &resp.Diagnostics, "organization members", "", d.client().Organizations.ListMembers, (*memberModel).fromAPI)
+	if ok {
+		resp.Diagnostics.Append(resp.State.Set(ctx, &organizationMembersModel{Members: items})...)
 	}
-	m := organizationMembersModel{Members: make([]memberModel, len(members))}
-	for i := range members {
-		m.Members[i].fromAPI(&members[i])
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }

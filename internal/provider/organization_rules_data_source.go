@@ -5,6 +5,8 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+
+	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
 )
 
 var (
@@ -30,11 +32,7 @@ func (d *organizationRulesDataSource) Schema(_ context.Context, _ datasource.Sch
 		MarkdownDescription: "Lists the organization's rules; each carries the attributes of the " +
 			"`buildkite_organization_rule` data source.",
 		Attributes: map[string]schema.Attribute{
-			"rules": schema.ListNestedAttribute{
-				MarkdownDescription: "The rules, in the order the service lists them.",
-				Computed:            true,
-				NestedObject:        schema.NestedAttributeObject{Attributes: organizationRuleDataAttributes()},
-			},
+			"rules": listOf("The rules, in the order the service lists them.", organizationRuleDataAttributes()),
 		},
 	}
 }
@@ -42,14 +40,9 @@ func (d *organizationRulesDataSource) Schema(_ context.Context, _ datasource.Sch
 func (d *organizationRulesDataSource) Read(ctx context.Context, _ datasource.ReadRequest, resp *datasource.ReadResponse) {
 	ctx, cancel := d.timeout(ctx)
 	defer cancel()
-	all, err := d.client().Rules.List(ctx)
-	if err != nil {
-		addAPIError(&resp.Diagnostics, "list", "rules", "", err)
-		return
+	items, ok := listItems(ctx, &resp.Diagnostics, "rules", "", d.client().Rules.List,
+		func(m *organizationRuleModel, r *buildkite.Rule) { m.fromAPI(r, jsonNull()) })
+	if ok {
+		resp.Diagnostics.Append(resp.State.Set(ctx, &organizationRulesModel{Rules: items})...)
 	}
-	out := organizationRulesModel{Rules: make([]organizationRuleModel, len(all))}
-	for i := range all {
-		out.Rules[i].fromAPI(&all[i], jsonNull())
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &out)...)
 }

@@ -63,7 +63,9 @@ func pipelineDataAttributes() map[string]schema.Attribute {
 		"cancel_intermediate_builds":               boolean("Whether running builds of a branch are cancelled when a newer one is created."),
 		"cancel_intermediate_builds_branch_filter": str("The branches `cancel_intermediate_builds` applies to."),
 		"allow_rebuilds":                           boolean("Whether builds may be rebuilt."),
-		"visibility":                               str("`private` or `public`."),
+		"visibility": schema.StringAttribute{
+			CustomType: enumType{}, Computed: true, MarkdownDescription: "`private` or `public`.",
+		},
 		"tags": schema.SetAttribute{
 			MarkdownDescription: "The pipeline's tags.", ElementType: types.StringType, Computed: true,
 		},

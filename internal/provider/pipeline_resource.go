@@ -33,25 +33,17 @@ var (
 
 // pipelineIdentity names a pipeline for import blocks and terraform query by its slug, which is what a
 // person sees in its URLs. A rename changes the slug, so the identity is mutable and Read keeps it current.
-var pipelineIdentity = identifiedBy(identityAttr("slug", "The pipeline's slug, as in its URLs."))
+var pipelineIdentity = mutableIdentity(identityAttr("slug", "The pipeline's slug, as in its URLs."))
 
 // NewPipelineResource returns the buildkite_pipeline resource.
 func NewPipelineResource() resource.Resource {
 	return &pipelineResource{
-		resourceBase:     newResourceBase("pipeline", writeScopes("write_pipelines")),
-		resourceIdentity: pipelineIdentity,
+		resourceBase: newResourceBase("pipeline", writeScopes("write_pipelines"), pipelineIdentity),
 	}
 }
 
 type pipelineResource struct {
 	resourceBase
-	resourceIdentity
-}
-
-// Metadata declares the identity mutable: the slug follows a rename, inside Terraform or outside it.
-func (r *pipelineResource) Metadata(ctx context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	r.resourceBase.Metadata(ctx, req, resp)
-	resp.ResourceBehavior.MutableIdentity = true
 }
 
 // pipelineModel is the resource's state: the shared fields and those only a configuration has.
@@ -83,7 +75,7 @@ func (m *pipelineModel) toCreate(ctx context.Context, settings map[string]any) (
 		ProviderSettings:                settings,
 	}
 	if !m.Visibility.IsNull() && !m.Visibility.IsUnknown() {
-		v := strings.ToLower(m.Visibility.ValueString())
+		v := m.Visibility.API()
 		in.Visibility = &v
 	}
 	if in.PipelineTemplateUUID == nil {
@@ -102,24 +94,33 @@ func (m *pipelineModel) toCreate(ctx context.Context, settings map[string]any) (
 // hold can fail.
 func (m *pipelineModel) toUpdate(ctx context.Context, state *pipelineModel, config types.Object) (buildkite.PipelineUpdate, diag.Diagnostics) {
 	var u buildkite.PipelineUpdate
-	changed := func(plan, prior attr.Value) bool { return !plan.IsUnknown() && !plan.Equal(prior) }
-	str := func(v types.String) *string { s := v.ValueString(); return &s }
-	boolp := func(v types.Bool) *bool { b := v.ValueBool(); return &b }
+	m.whereChanges(state, &u)
+	m.optionChanges(state, &u)
+	diags := m.tagChanges(ctx, state, &u)
+	u.ProviderSettings = changedSettings(state.ProviderSettings, config)
+	return u, diags
+}
 
+// changed reports whether a planned value is known and differs from the prior one.
+func changed(plan, prior attr.Value) bool { return !plan.IsUnknown() && !plan.Equal(prior) }
+
+// whereChanges adds what names the pipeline and what it runs: name, slug, repository, cluster, template
+// and steps. Steps are sent when they differ in meaning, or with a change of template.
+func (m *pipelineModel) whereChanges(state *pipelineModel, u *buildkite.PipelineUpdate) {
 	if changed(m.Name, state.Name) {
-		u.Name = str(m.Name)
+		u.Name = stringPtr(m.Name)
 	}
 	if changed(m.Slug, state.Slug) {
-		u.Slug = str(m.Slug)
+		u.Slug = stringPtr(m.Slug)
 	}
 	if changed(m.Repository, state.Repository) {
-		u.Repository = str(m.Repository)
+		u.Repository = stringPtr(m.Repository)
 	}
 	if changed(m.ClusterID, state.ClusterID) {
 		if m.ClusterID.IsNull() {
 			u.ClearCluster = true
 		} else {
-			u.ClusterID = str(m.ClusterID)
+			u.ClusterID = stringPtr(m.ClusterID)
 		}
 	}
 	templateChanged := changed(m.PipelineTemplateID, state.PipelineTemplateID)
@@ -127,13 +128,18 @@ func (m *pipelineModel) toUpdate(ctx context.Context, state *pipelineModel, conf
 		if m.PipelineTemplateID.IsNull() {
 			u.ClearTemplate = true
 		} else {
-			u.PipelineTemplateUUID = str(m.PipelineTemplateID)
+			u.PipelineTemplateUUID = stringPtr(m.PipelineTemplateID)
 		}
 	}
 	if m.PipelineTemplateID.IsNull() && !m.Steps.IsUnknown() && !m.Steps.IsNull() &&
 		(templateChanged || !yamlFormat.equal(m.Steps.ValueString(), state.Steps.ValueString())) {
-		u.Configuration = str(m.Steps.StringValue)
+		u.Configuration = stringPtr(m.Steps.StringValue)
 	}
+}
+
+// optionChanges adds the options that changed: the branch settings, rebuilds and visibility (only when it
+// changes in value, not in spelling).
+func (m *pipelineModel) optionChanges(state *pipelineModel, u *buildkite.PipelineUpdate) {
 	for _, f := range []struct {
 		plan, prior types.String
 		dst         **string
@@ -145,7 +151,7 @@ func (m *pipelineModel) toUpdate(ctx context.Context, state *pipelineModel, conf
 		{m.CancelIntermediateBuildsBranchFilter, state.CancelIntermediateBuildsBranchFilter, &u.CancelRunningBranchBuildsFilter},
 	} {
 		if changed(f.plan, f.prior) {
-			*f.dst = str(f.plan) // null is sent as "", which clears the field
+			*f.dst = stringPtr(f.plan) // null is sent as "", which clears the field
 		}
 	}
 	for _, f := range []struct {
@@ -157,38 +163,48 @@ func (m *pipelineModel) toUpdate(ctx context.Context, state *pipelineModel, conf
 		{m.AllowRebuilds, state.AllowRebuilds, &u.AllowRebuilds},
 	} {
 		if changed(f.plan, f.prior) {
-			*f.dst = boolp(f.plan)
+			b := f.plan.ValueBool()
+			*f.dst = &b
 		}
 	}
 	if changed(m.Visibility, state.Visibility) && !strings.EqualFold(m.Visibility.ValueString(), state.Visibility.ValueString()) {
-		v := strings.ToLower(m.Visibility.ValueString())
+		v := m.Visibility.API()
 		u.Visibility = &v
 	}
-	var diags diag.Diagnostics
-	if changed(m.Tags, state.Tags) {
-		tags, d := setStrings(ctx, m.Tags)
-		diags.Append(d...)
-		if tags == nil {
-			tags = []string{}
-		}
-		u.Tags = &tags
+}
+
+// tagChanges adds the tags when they changed; none is sent as an empty list, which clears them.
+func (m *pipelineModel) tagChanges(ctx context.Context, state *pipelineModel, u *buildkite.PipelineUpdate) diag.Diagnostics {
+	if !changed(m.Tags, state.Tags) {
+		return nil
 	}
-	// Only the settings the configuration sets, and of those only the ones that differ from the state.
+	tags, diags := setStrings(ctx, m.Tags)
+	if tags == nil {
+		tags = []string{}
+	}
+	u.Tags = &tags
+	return diags
+}
+
+// changedSettings is what an update sends of provider_settings: only the settings the configuration sets,
+// and of those only the ones that differ from the state (nil when none does).
+func changedSettings(state types.Object, config types.Object) map[string]any {
 	stateSettings := map[string]attr.Value{}
-	if !state.ProviderSettings.IsNull() && !state.ProviderSettings.IsUnknown() {
-		stateSettings = state.ProviderSettings.Attributes()
+	if !state.IsNull() && !state.IsUnknown() {
+		stateSettings = state.Attributes()
 	}
+	var out map[string]any
 	for k, v := range configuredSettings(config) {
 		prior, ok := stateSettings[k]
 		if ok && !prior.IsNull() && fmt.Sprint(settingValue(prior)) == fmt.Sprint(v) {
 			continue
 		}
-		if u.ProviderSettings == nil {
-			u.ProviderSettings = map[string]any{}
+		if out == nil {
+			out = map[string]any{}
 		}
-		u.ProviderSettings[k] = v
+		out[k] = v
 	}
-	return u, diags
+	return out
 }
 
 // settingValue is the Go value of a provider setting.
@@ -296,16 +312,12 @@ func (r *pipelineResource) Schema(_ context.Context, _ resource.SchemaRequest, r
 				MarkdownDescription: "Whether builds may be rebuilt. Defaults to `true`.",
 				Optional:            true, Computed: true, Default: booldefault.StaticBool(true),
 			},
-			"visibility": schema.StringAttribute{
-				MarkdownDescription: "`private` or `public` (upper case, as the official provider writes it, is accepted " +
-					"and never differs from lower case). Unset, the service's default (`private`). Changing it needs more " +
-					"rights than other attributes, so it is only sent when it changes.",
+			"visibility": caseInsensitiveEnum(schema.StringAttribute{
+				MarkdownDescription: "Who can see the pipeline and its builds. Unset, the service's default (`private`). " +
+					"Changing it needs more rights than other attributes, so it is only sent when it changes.",
 				Optional: true, Computed: true,
-				Validators: []validator.String{stringvalidator.OneOfCaseInsensitive("private", "public")},
-				PlanModifiers: []planmodifier.String{
-					stringplanmodifier.UseStateForUnknown(), keepStateSpelling(),
-				},
-			},
+				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			}, "private", "public"),
 			"tags": schema.SetAttribute{
 				MarkdownDescription: "Tags shown with the pipeline.",
 				ElementType:         types.StringType,
@@ -420,7 +432,7 @@ func (r *pipelineResource) checkStepsMatchTemplate(ctx context.Context, config p
 }
 
 func (r *pipelineResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	defer r.identifyCreated(ctx, resp)
+	defer r.finishCreate(ctx, resp)
 	var plan pipelineModel
 	var settings types.Object
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
@@ -438,7 +450,8 @@ func (r *pipelineResource) Create(ctx context.Context, req resource.CreateReques
 	}
 	p, err := r.client().Pipelines.Create(ctx, in)
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "create", "pipeline", plan.Name.ValueString(), err)
+		r.createFailed(ctx, &resp.Diagnostics, err, "pipeline", plan.Name.ValueString(),
+			pipelineNames.holderOf(r.client(), plan.Name.ValueString(), plan.Slug.ValueString()))
 		return
 	}
 	if plan.Archived.ValueBool() {
@@ -467,7 +480,7 @@ type stateSetter interface {
 }
 
 func (r *pipelineResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	defer r.identifyRead(ctx, req, resp)
+	defer r.finishRead(ctx, req, resp)
 	var state pipelineModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	if resp.Diagnostics.HasError() {
@@ -477,6 +490,9 @@ func (r *pipelineResource) Read(ctx context.Context, req resource.ReadRequest, r
 	defer cancel()
 	// By the slug last seen, then by UUID: a pipeline renamed outside Terraform has a new slug.
 	p, err := r.client().Pipelines.Find(ctx, state.ID.ValueString(), state.Slug.ValueString())
+	if buildkite.IsNotFound(err) {
+		err = r.confirmGone(ctx, state.Slug.ValueString(), err)
+	}
 	if err != nil {
 		r.readFailed(ctx, resp, err, "pipeline", state.Slug.ValueString())
 		return
@@ -484,8 +500,26 @@ func (r *pipelineResource) Read(ctx context.Context, req resource.ReadRequest, r
 	r.save(ctx, &resp.State, &resp.Diagnostics, p, &state)
 }
 
+// confirmGone checks a pipeline that a search did not find: it is gone when its slug answers 404, or names
+// another pipeline (the slug was taken after a rename). An answer for the slug that is no pipeline at all
+// proves nothing, and notFound is then turned into an error that keeps the pipeline in state.
+func (r *pipelineResource) confirmGone(ctx context.Context, slug string, notFound error) error {
+	if slug == "" {
+		return notFound
+	}
+	p, err := r.client().Pipelines.Get(ctx, slug)
+	switch {
+	case buildkite.IsNotFound(err), err == nil && p != nil && p.ID != "":
+		return notFound
+	case err != nil:
+		return err
+	}
+	return fmt.Errorf("the search found no pipeline with its UUID (%s), and the service answered for the slug %q "+
+		"without a pipeline, so it is not taken for gone", describeError(notFound), slug)
+}
+
 func (r *pipelineResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	defer r.identifyUpdated(ctx, resp)
+	defer r.finishUpdate(ctx, req, resp)
 	var plan, state pipelineModel
 	var settings types.Object
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
@@ -634,23 +668,15 @@ func (r *pipelineResource) ImportState(ctx context.Context, req resource.ImportS
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("slug"), p.Slug)...)
 }
 
-// keepStateSpelling plans the state's spelling of an enumeration when the configuration names the same
-// value in another case, so "PRIVATE" and "private" never differ.
-func keepStateSpelling() planmodifier.String { return stateSpelling{} }
-
-type stateSpelling struct{}
-
-func (stateSpelling) Description(context.Context) string {
-	return "Keeps the state's spelling when the configuration differs from it only in case."
-}
-
-func (m stateSpelling) MarkdownDescription(ctx context.Context) string { return m.Description(ctx) }
-
-func (stateSpelling) PlanModifyString(_ context.Context, req planmodifier.StringRequest, resp *planmodifier.StringResponse) {
-	if req.PlanValue.IsNull() || req.PlanValue.IsUnknown() || req.StateValue.IsNull() || req.StateValue.IsUnknown() {
-		return
-	}
-	if strings.EqualFold(req.PlanValue.ValueString(), req.StateValue.ValueString()) {
-		resp.PlanValue = req.StateValue
-	}
+// pipelineNames finds the pipeline that holds a name or slug, both unique in the organization. A pipeline
+// is adopted by its slug, its identity.
+var pipelineNames = &uniqueNames[buildkite.Pipeline]{
+	what: "pipeline",
+	list: func(ctx context.Context, c *buildkite.Client) ([]buildkite.Pipeline, error) {
+		return c.Pipelines.List(ctx, nil)
+	},
+	name:     func(p *buildkite.Pipeline) string { return p.Name },
+	slug:     func(p *buildkite.Pipeline) string { return p.Slug },
+	id:       func(p *buildkite.Pipeline) string { return p.ID },
+	importID: func(p *buildkite.Pipeline) string { return p.Slug },
 }

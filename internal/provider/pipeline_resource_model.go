@@ -3,8 +3,6 @@ package provider
 import (
 	"context"
 	"sort"
-	"strings"
-	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -38,7 +36,7 @@ type pipelineFields struct {
 	CancelIntermediateBuilds             types.Bool     `tfsdk:"cancel_intermediate_builds"`
 	CancelIntermediateBuildsBranchFilter types.String   `tfsdk:"cancel_intermediate_builds_branch_filter"`
 	AllowRebuilds                        types.Bool     `tfsdk:"allow_rebuilds"`
-	Visibility                           types.String   `tfsdk:"visibility"`
+	Visibility                           enumValue      `tfsdk:"visibility"`
 	Tags                                 types.Set      `tfsdk:"tags"`
 	ProviderSettings                     types.Object   `tfsdk:"provider_settings"`
 	Archived                             types.Bool     `tfsdk:"archived"`
@@ -48,8 +46,9 @@ type pipelineFields struct {
 }
 
 // fromAPI sets the fields from the service's pipeline. prior is what state (or the plan) held before, so
-// that a value the service renders differently from how the user wrote it (an upper-case visibility, an
-// empty string for unset, a YAML document re-rendered) keeps the user's form.
+// that a value the service renders differently from how the user wrote it (an empty string for unset, a
+// YAML document re-rendered) keeps the user's form; an upper-case visibility is kept by its semantic
+// equality.
 func (m *pipelineFields) fromAPI(ctx context.Context, p *buildkite.Pipeline, prior *pipelineFields) diag.Diagnostics {
 	var diags diag.Diagnostics
 	if prior == nil {
@@ -62,7 +61,7 @@ func (m *pipelineFields) fromAPI(ctx context.Context, p *buildkite.Pipeline, pri
 	m.WebURL = types.StringValue(p.WebURL)
 	m.CreatedAt = types.StringNull()
 	if p.CreatedAt != nil {
-		m.CreatedAt = types.StringValue(p.CreatedAt.UTC().Format(time.RFC3339Nano))
+		m.CreatedAt = timeValue(&p.CreatedAt.Time)
 	}
 	m.Name = types.StringValue(p.Name)
 	m.Slug = types.StringValue(p.Slug)
@@ -81,7 +80,7 @@ func (m *pipelineFields) fromAPI(ctx context.Context, p *buildkite.Pipeline, pri
 	m.CancelIntermediateBuilds = types.BoolValue(p.CancelRunningBranchBuilds)
 	m.CancelIntermediateBuildsBranchFilter = keepEmpty(prior.CancelIntermediateBuildsBranchFilter, p.CancelRunningBranchBuildsFilter)
 	m.AllowRebuilds = types.BoolValue(p.AllowRebuilds)
-	m.Visibility = keepSpelling(prior.Visibility, p.Visibility)
+	m.Visibility = newEnumValue(p.Visibility)
 	m.Tags = tagsValue(prior.Tags, p.Tags)
 	m.ProviderSettings, diags = settingsFromAPI(ctx, prior.ProviderSettings, p.Provider.Settings)
 	m.Archived = types.BoolValue(p.Archived())
@@ -89,27 +88,6 @@ func (m *pipelineFields) fromAPI(ctx context.Context, p *buildkite.Pipeline, pri
 	m.BuildsURL = types.StringValue(p.BuildsURL)
 	m.WebhookURL = types.StringValue(p.Provider.WebhookURL)
 	return diags
-}
-
-// keepEmpty maps a string the service may send as null or "" for "unset": null, unless the prior value
-// was "" (the user wrote an empty string), which is kept so that neither form drifts to the other.
-func keepEmpty(prior types.String, s *string) types.String {
-	if s == nil || *s == "" {
-		if !prior.IsNull() && !prior.IsUnknown() && prior.ValueString() == "" {
-			return prior
-		}
-		return types.StringNull()
-	}
-	return types.StringValue(*s)
-}
-
-// keepSpelling keeps the prior spelling of an enumeration when it names the same value ("PRIVATE" for
-// "private"), since the official provider's configurations write them in upper case.
-func keepSpelling(prior types.String, s string) types.String {
-	if !prior.IsNull() && !prior.IsUnknown() && strings.EqualFold(prior.ValueString(), s) {
-		return prior
-	}
-	return types.StringValue(s)
 }
 
 // tagsValue is the tag set: null when the service has none and the prior value was null, so that an

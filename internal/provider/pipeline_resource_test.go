@@ -64,26 +64,15 @@ func (e *testEnv) checkPipeline(check func(p *buildkite.Pipeline) error) resourc
 	}
 }
 
-func expectEmpty() resource.ConfigPlanChecks {
-	return resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}
-}
-
 func stateIs(attr string, v knownvalue.Check) statecheck.StateCheck {
 	return statecheck.ExpectKnownValue(pipelineAddr, tfjsonpath.New(attr), v)
 }
 
-func TestAccPipelineResource_basic(t *testing.T) {
-	t.Parallel()
-	e := newTestEnv(t)
-	name := e.name("app")
-	yaml := "steps:\n  - label: build\n    command: make\n"
-
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             e.checkDestroyed("buildkite_pipeline"),
-		Steps: steps(
-			step(resource.TestStep{
-				Config: e.config(testAccPipelineConfig(name, fmt.Sprintf(`
+// pipelineCreateStep creates the pipeline of TestAccPipelineResource_basic with most attributes set, steps
+// yaml among them, and checks what the service and the state hold.
+func (e *testEnv) pipelineCreateStep(name, yaml string) resource.TestStep {
+	return resource.TestStep{
+		Config: e.config(testAccPipelineConfig(name, fmt.Sprintf(`
   cluster_id     = buildkite_cluster.ci.id
   steps          = %q
   description    = "Builds the app"
@@ -96,30 +85,43 @@ func TestAccPipelineResource_basic(t *testing.T) {
     trigger_mode = "none"
     build_tags   = true
   }`, yaml))),
-				Check: resource.ComposeTestCheckFunc(e.checkExists(pipelineAddr), e.checkPipeline(func(p *buildkite.Pipeline) error {
-					if p.Visibility != "public" || p.ClusterID == nil || !p.CancelRunningBranchBuilds {
-						return fmt.Errorf("service has %+v", p)
-					}
-					return nil
-				})),
-				ConfigStateChecks: []statecheck.StateCheck{
-					stateIs("slug", knownvalue.StringExact(name)),
-					stateIs("visibility", knownvalue.StringExact("PUBLIC")),
-					stateIs("steps", knownvalue.StringExact(yaml)),
-					stateIs("uuid", knownvalue.NotNull()),
-					stateIs("badge_url", knownvalue.NotNull()),
-					stateIs("webhook_url", knownvalue.NotNull()),
-					stateIs("created_at", knownvalue.NotNull()),
-					stateIs("archived", knownvalue.Bool(false)),
-					stateIs("allow_rebuilds", knownvalue.Bool(true)),
-					stateIs("tags", knownvalue.SetExact([]knownvalue.Check{knownvalue.StringExact("go"), knownvalue.StringExact("web")})),
-					// Set keys keep their values; the others show the service's (#437, #918).
-					statecheck.ExpectKnownValue(pipelineAddr, tfjsonpath.New("provider_settings").AtMapKey("trigger_mode"), knownvalue.StringExact("none")),
-					statecheck.ExpectKnownValue(pipelineAddr, tfjsonpath.New("provider_settings").AtMapKey("build_tags"), knownvalue.Bool(true)),
-					statecheck.ExpectKnownValue(pipelineAddr, tfjsonpath.New("provider_settings").AtMapKey("publish_commit_status"), knownvalue.Bool(true)),
-				},
-				ConfigPlanChecks: expectEmpty(),
-			}),
+		Check: resource.ComposeTestCheckFunc(e.checkExists(pipelineAddr), e.checkPipeline(func(p *buildkite.Pipeline) error {
+			if p.Visibility != "public" || p.ClusterID == nil || !p.CancelRunningBranchBuilds {
+				return fmt.Errorf("service has %+v", p)
+			}
+			return nil
+		})),
+		ConfigStateChecks: []statecheck.StateCheck{
+			stateIs("slug", knownvalue.StringExact(name)),
+			stateIs("visibility", knownvalue.StringExact("PUBLIC")),
+			stateIs("steps", knownvalue.StringExact(yaml)),
+			stateIs("uuid", knownvalue.NotNull()),
+			stateIs("badge_url", knownvalue.NotNull()),
+			stateIs("webhook_url", knownvalue.NotNull()),
+			stateIs("created_at", knownvalue.NotNull()),
+			stateIs("archived", knownvalue.Bool(false)),
+			stateIs("allow_rebuilds", knownvalue.Bool(true)),
+			stateIs("tags", knownvalue.SetExact([]knownvalue.Check{knownvalue.StringExact("go"), knownvalue.StringExact("web")})),
+			// Set keys keep their values; the others show the service's (#437, #918).
+			statecheck.ExpectKnownValue(pipelineAddr, tfjsonpath.New("provider_settings").AtMapKey("trigger_mode"), knownvalue.StringExact("none")),
+			statecheck.ExpectKnownValue(pipelineAddr, tfjsonpath.New("provider_settings").AtMapKey("build_tags"), knownvalue.Bool(true)),
+			statecheck.ExpectKnownValue(pipelineAddr, tfjsonpath.New("provider_settings").AtMapKey("publish_commit_status"), knownvalue.Bool(true)),
+		},
+		ConfigPlanChecks: expectEmpty(),
+	}
+}
+
+func TestAccPipelineResource_basic(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	name := e.name("app")
+	yaml := "steps:\n  - label: build\n    command: make\n"
+
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             e.checkDestroyed("buildkite_pipeline"),
+		Steps: steps(
+			step(e.pipelineCreateStep(name, yaml)),
 			// Import by slug and by UUID: settings and slug come back (#1089, #1191); visibility as the service spells it.
 			step(resource.TestStep{
 				ResourceName: pipelineAddr, ImportState: true, ImportStateVerify: true,
@@ -533,7 +535,7 @@ func TestAccPipelineResource_validation(t *testing.T) {
 		ProtoV6ProviderFactories: e.factories(),
 		Steps: []resource.TestStep{
 			{Config: e.config(testAccPipelineConfig("x", `  slug = "-bad"`)), ExpectError: regexpMust(`slug`), PlanOnly: true},
-			{Config: e.config(testAccPipelineConfig("x", `  visibility = "secret"`)), ExpectError: regexpMust(`visibility`), PlanOnly: true},
+			{Config: e.config(testAccPipelineConfig("x", `  visibility = "secret"`)), ExpectError: regexpMust(`(?s)visibility.*"private"/"PRIVATE",\s+"public"/"PUBLIC"`), PlanOnly: true},
 			{Config: e.config(testAccPipelineConfig("x", `  steps = "steps: [\n"`)), ExpectError: regexpMust(`steps must be valid YAML`), PlanOnly: true},
 			{Config: e.config(testAccPipelineConfig("x", `  cluster_id = "Q2x1c3Rlci0tLTQy"`)), ExpectError: regexpMust(`must be a UUID`), PlanOnly: true},
 			{Config: e.config(testAccPipelineConfig("", "")), ExpectError: regexpMust(`name must contain a character`), PlanOnly: true},

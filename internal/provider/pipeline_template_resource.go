@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -32,14 +31,12 @@ var pipelineTemplateIdentity = identifiedBy(identityAttr("id", "The pipeline tem
 // NewPipelineTemplateResource returns the buildkite_pipeline_template resource.
 func NewPipelineTemplateResource() resource.Resource {
 	return &pipelineTemplateResource{
-		resourceBase:     newResourceBase("pipeline_template", writeScopes("write_pipeline_templates")),
-		resourceIdentity: pipelineTemplateIdentity,
+		resourceBase: newResourceBase("pipeline_template", writeScopes("write_pipeline_templates"), pipelineTemplateIdentity),
 	}
 }
 
 type pipelineTemplateResource struct {
 	resourceBase
-	resourceIdentity
 }
 
 // pipelineTemplateModel is the template's state; the data sources show the same attributes.
@@ -72,14 +69,6 @@ func (m *pipelineTemplateModel) fromAPI(t *buildkite.PipelineTemplate, prior *pi
 	m.Configuration = yamlString(t.Configuration)
 	m.Description = keepEmpty(prior.Description, &t.Description)
 	m.Available = types.BoolValue(t.Available)
-}
-
-// timeValue renders a service time as RFC 3339, or null.
-func timeValue(t *time.Time) types.String {
-	if t == nil {
-		return types.StringNull()
-	}
-	return types.StringValue(t.UTC().Format(time.RFC3339Nano))
 }
 
 func (r *pipelineTemplateResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
@@ -138,7 +127,7 @@ func (r *pipelineTemplateResource) ModifyPlan(ctx context.Context, req resource.
 }
 
 func (r *pipelineTemplateResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	defer r.identifyCreated(ctx, resp)
+	defer r.finishCreate(ctx, resp)
 	var plan pipelineTemplateModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	if resp.Diagnostics.HasError() {
@@ -162,7 +151,7 @@ func (r *pipelineTemplateResource) Create(ctx context.Context, req resource.Crea
 }
 
 func (r *pipelineTemplateResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	defer r.identifyRead(ctx, req, resp)
+	defer r.finishRead(ctx, req, resp)
 	var prior pipelineTemplateModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &prior)...)
 	if resp.Diagnostics.HasError() {
@@ -181,7 +170,7 @@ func (r *pipelineTemplateResource) Read(ctx context.Context, req resource.ReadRe
 }
 
 func (r *pipelineTemplateResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	defer r.identifyUpdated(ctx, resp)
+	defer r.finishUpdate(ctx, req, resp)
 	var plan, prior pipelineTemplateModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	resp.Diagnostics.Append(req.State.Get(ctx, &prior)...)

@@ -5,6 +5,8 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+
+	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
 )
 
 var (
@@ -30,11 +32,7 @@ func (d *pipelineTemplatesDataSource) Schema(_ context.Context, _ datasource.Sch
 		MarkdownDescription: "Lists the pipeline templates the token may see (admins see every one, others the " +
 			"available ones; enterprise plan); each carries the attributes of the `buildkite_pipeline_template` data source.",
 		Attributes: map[string]schema.Attribute{
-			"pipeline_templates": schema.ListNestedAttribute{
-				MarkdownDescription: "The templates, in the order the service lists them.",
-				Computed:            true,
-				NestedObject:        schema.NestedAttributeObject{Attributes: pipelineTemplateDataAttributes()},
-			},
+			"pipeline_templates": listOf("The templates, in the order the service lists them.", pipelineTemplateDataAttributes()),
 		},
 	}
 }
@@ -42,14 +40,9 @@ func (d *pipelineTemplatesDataSource) Schema(_ context.Context, _ datasource.Sch
 func (d *pipelineTemplatesDataSource) Read(ctx context.Context, _ datasource.ReadRequest, resp *datasource.ReadResponse) {
 	ctx, cancel := d.timeout(ctx)
 	defer cancel()
-	all, err := d.client().PipelineTemplates.List(ctx)
-	if err != nil {
-		addAPIError(&resp.Diagnostics, "list", "pipeline templates", "", err)
-		return
+	items, ok := listItems(ctx, &resp.Diagnostics, "pipeline templates", "", d.client().PipelineTemplates.List,
+		func(m *pipelineTemplateModel, t *buildkite.PipelineTemplate) { m.fromAPI(t, nil) })
+	if ok {
+		resp.Diagnostics.Append(resp.State.Set(ctx, &pipelineTemplatesModel{PipelineTemplates: items})...)
 	}
-	out := pipelineTemplatesModel{PipelineTemplates: make([]pipelineTemplateModel, len(all))}
-	for i := range all {
-		out.PipelineTemplates[i].fromAPI(&all[i], nil)
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &out)...)
 }

@@ -1,4 +1,3 @@
-// Package provider implements the buildkite Terraform provider on terraform-plugin-framework.
 package provider
 
 import (
@@ -14,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/function"
+	"github.com/hashicorp/terraform-plugin-framework/list"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
@@ -25,7 +25,10 @@ import (
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
 )
 
-var _ provider.Provider = (*buildkiteProvider)(nil)
+var (
+	_ provider.Provider                  = (*buildkiteProvider)(nil)
+	_ provider.ProviderWithListResources = (*buildkiteProvider)(nil)
+)
 
 // Defaults and environment variables of the provider configuration.
 const (
@@ -228,7 +231,6 @@ func (p *buildkiteProvider) Configure(ctx context.Context, req provider.Configur
 	data := &providerData{
 		client:                  client,
 		org:                     org,
-		agentURL:                agentURL,
 		timeouts:                timeouts,
 		archivePipelineOnDelete: cfg.ArchivePipelineOnDelete.ValueBool(),
 	}
@@ -297,6 +299,26 @@ func (p *buildkiteProvider) Resources(_ context.Context) []func() resource.Resou
 		NewTestSuiteResource,
 		NewRegistryResource,
 		NewRegistryTokenResource,
+	}
+}
+
+// ListResources implements provider.ProviderWithListResources: the list resources `terraform query` runs.
+func (p *buildkiteProvider) ListResources(context.Context) []func() list.ListResource {
+	return []func() list.ListResource{
+		NewClusterListResource,
+		NewClusterQueueListResource,
+		NewClusterAgentTokenListResource,
+		NewClusterDefaultQueueListResource,
+		NewTestSuiteListResource,
+		NewRegistryListResource,
+		NewRegistryTokenListResource,
+		NewTeamListResource,
+		NewTeamMemberListResource,
+		NewPipelineTeamListResource,
+		NewTestSuiteTeamListResource,
+		NewPipelineListResource,
+		NewPipelineTemplateListResource,
+		NewOrganizationRuleListResource,
 	}
 }
 

@@ -56,7 +56,7 @@ func (m *teamDataModel) fromAPI(t *buildkite.Team) {
 	m.DefaultTeam = types.BoolValue(t.IsDefault())
 	m.DefaultMemberRole = optionalStringPtr(t.DefaultMemberRole)
 	m.MembersCanCreatePipelines = types.BoolPointerValue(t.MembersCanCreatePipelines)
-	m.CreatedAt = timestampValue(t.CreatedAt)
+	m.CreatedAt = timeValue(t.CreatedAt)
 }
 
 // teamDataAttributes are a team's attributes, all computed; the singular data source makes id and slug its

@@ -103,11 +103,3 @@ func NewTestSuiteTeamListResource() list.ListResource {
 		},
 	}
 }
-
-// displayOr is s, or fallback when the service sent no s: a display name is never empty.
-func displayOr(s, fallback string) string {
-	if s == "" {
-		return fallback
-	}
-	return s
-}

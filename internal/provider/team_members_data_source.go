@@ -7,6 +7,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
 )
 
 var (
@@ -70,17 +72,17 @@ func (d *teamMembersDataSource) Read(ctx context.Context, req datasource.ReadReq
 	ctx, cancel := d.timeout(ctx)
 	defer cancel()
 	teamID := cfg.TeamID.ValueString()
-	members, err := d.client().TeamMembers.List(ctx, teamID)
-	if err != nil {
-		addAPIError(&resp.Diagnostics, "list", "team members", "of team "+teamID, err)
-		return
+	list := func(ctx context.Context) ([]buildkite.TeamMember, error) {
+		return d.client().TeamMembers.List(ctx, teamID)
 	}
-	cfg.Members = make([]teamMemberDataModel, len(members))
-	for i, m := range members {
-		cfg.Members[i] = teamMemberDataModel{
+	fill := func(item *teamMemberDataModel, m *buildkite.TeamMember) {
+		*item = teamMemberDataModel{
 			UserID: types.StringValue(m.UserID), UserName: types.StringValue(m.UserName),
-			Role: types.StringValue(m.Role), CreatedAt: timestampValue(m.CreatedAt),
+			Role: types.StringValue(m.Role), CreatedAt: timeValue(m.CreatedAt),
 		}
 	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &cfg)...)
+	var ok bool
+	if cfg.Members, ok = listItems(ctx, &resp.Diagnostics, "team members", "of team "+teamID, list, fill); ok {
+		resp.Diagnostics.Append(resp.State.Set(ctx, &cfg)...)
+	}
 }

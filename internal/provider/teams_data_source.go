@@ -39,11 +39,7 @@ func (d *teamsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, 
 				Optional:            true,
 				Validators:          []validator.String{uuidValidator()},
 			},
-			"teams": schema.ListNestedAttribute{
-				MarkdownDescription: "The teams, each with the attributes of the `buildkite_team` data source.",
-				Computed:            true,
-				NestedObject:        schema.NestedAttributeObject{Attributes: teamDataAttributes()},
-			},
+			"teams": listOf("The teams, each with the attributes of the `buildkite_team` data source.", teamDataAttributes()),
 		},
 	}
 }
@@ -56,14 +52,11 @@ func (d *teamsDataSource) Read(ctx context.Context, req datasource.ReadRequest, 
 	}
 	ctx, cancel := d.timeout(ctx)
 	defer cancel()
-	teams, err := d.client().Teams.List(ctx, buildkite.TeamListOptions{UserID: cfg.UserID.ValueString()})
-	if err != nil {
-		addAPIError(&resp.Diagnostics, "list", "teams", "", err)
-		return
+	list := func(ctx context.Context) ([]buildkite.Team, error) {
+		return d.client().Teams.List(ctx, buildkite.TeamListOptions{UserID: cfg.UserID.ValueString()})
 	}
-	cfg.Teams = make([]teamDataModel, len(teams))
-	for i := range teams {
-		cfg.Teams[i].fromAPI(&teams[i])
+	var ok bool
+	if cfg.Teams, ok = listItems(ctx, &resp.Diagnostics, "teams", "", list, (*teamDataModel).fromAPI); ok {
+		resp.Diagnostics.Append(resp.State.Set(ctx, &cfg)...)
 	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &cfg)...)
 }

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
-	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
@@ -28,25 +27,17 @@ var (
 
 // testSuiteIdentity names a test suite for import blocks and terraform query by its slug, as its URLs do.
 // The slug follows the name, so the identity is mutable: Read and Update keep it current after a rename.
-var testSuiteIdentity = identifiedBy(identityAttr("slug", "The suite's slug, derived from its name."))
+var testSuiteIdentity = mutableIdentity(identityAttr("slug", "The suite's slug, derived from its name."))
 
 // NewTestSuiteResource returns the buildkite_test_suite resource.
 func NewTestSuiteResource() resource.Resource {
 	return &testSuiteResource{
-		resourceBase:     newResourceBase("test_suite", writeScopes("write_suites")),
-		resourceIdentity: testSuiteIdentity,
+		resourceBase: newResourceBase("test_suite", writeScopes("write_suites"), testSuiteIdentity),
 	}
 }
 
 type testSuiteResource struct {
 	resourceBase
-	resourceIdentity
-}
-
-// Metadata names the type and declares the identity mutable: renaming a suite changes its slug.
-func (r *testSuiteResource) Metadata(ctx context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	r.resourceBase.Metadata(ctx, req, resp)
-	resp.ResourceBehavior.MutableIdentity = true
 }
 
 // testSuiteModel is what the data sources show of a suite, with what only the resource knows: the team it
@@ -129,7 +120,7 @@ func (r *testSuiteResource) Schema(_ context.Context, _ resource.SchemaRequest, 
 			"color": schema.StringAttribute{
 				MarkdownDescription: "A color shown with the suite, as a hex code such as `#E0F1FF`.",
 				Optional:            true,
-				Validators:          []validator.String{stringvalidator.RegexMatches(hexColor, "must be a hex color code such as #E0F1FF")},
+				Validators:          []validator.String{hexColor("#E0F1FF")},
 			},
 			"application_name": schema.StringAttribute{
 				MarkdownDescription: "The name of the application the suite tests.",
@@ -160,7 +151,7 @@ func (r *testSuiteResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 }
 
 func (r *testSuiteResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	defer r.identifyCreated(ctx, resp)
+	defer r.finishCreate(ctx, resp)
 	var plan testSuiteModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	if resp.Diagnostics.HasError() {
@@ -176,7 +167,8 @@ func (r *testSuiteResource) Create(ctx context.Context, req resource.CreateReque
 					"set team_owner_id to the ID of a team.", plan.Name.ValueString(), describeError(err)))
 			return
 		}
-		addAPIError(&resp.Diagnostics, "create", "test suite", plan.Name.ValueString(), err)
+		r.createFailed(ctx, &resp.Diagnostics, err, "test suite", plan.Name.ValueString(),
+			suiteNames.holderOf(r.client(), plan.Name.ValueString()))
 		return
 	}
 	plan.fromAPI(s)
@@ -196,7 +188,7 @@ func (m *testSuiteModel) ident() string {
 }
 
 func (r *testSuiteResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	defer r.identifyRead(ctx, req, resp)
+	defer r.finishRead(ctx, req, resp)
 	var state testSuiteModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	if resp.Diagnostics.HasError() {
@@ -214,7 +206,7 @@ func (r *testSuiteResource) Read(ctx context.Context, req resource.ReadRequest, 
 }
 
 func (r *testSuiteResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	defer r.identifyUpdated(ctx, resp)
+	defer r.finishUpdate(ctx, req, resp)
 	var plan, state testSuiteModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
@@ -263,55 +255,15 @@ func (r *testSuiteResource) ImportState(ctx context.Context, req resource.Import
 	resp.Diagnostics.Append(setSlugOrID(ctx, resp, parts[0])...)
 }
 
-// bySlugThenID reads an object the service addresses by slug: by the slug in state, then, when that answers
-// 404 (the object was renamed elsewhere, or only its ID is known after an import), by its ID.
-func bySlugThenID[T any](ctx context.Context, slug, id string,
-	get, getByID func(context.Context, string) (*T, error)) (*T, error) {
-	if slug != "" {
-		obj, err := get(ctx, slug)
-		if err == nil || !buildkite.IsNotFound(err) || id == "" {
-			return obj, err
-		}
-	}
-	return getByID(ctx, id)
-}
-
-// setSlugOrID starts an imported object's state from its import key: a UUID is its ID, anything else its
-// slug. Read then finds the object either way.
-func setSlugOrID(ctx context.Context, resp *resource.ImportStateResponse, key string) diag.Diagnostics {
-	attr := "slug"
-	if isUUID(key) {
-		attr = "id"
-	}
-	return resp.State.SetAttribute(ctx, path.Root(attr), key)
-}
-
-// unknownWhenRenamed marks derived attributes unknown in a plan that changes "name": the service derives
-// them (slug, URLs) from it.
-func unknownWhenRenamed(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse, attrs ...string) {
-	if req.State.Raw.IsNull() || req.Plan.Raw.IsNull() {
-		return
-	}
-	var planned, prior types.String
-	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("name"), &planned)...)
-	resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("name"), &prior)...)
-	if resp.Diagnostics.HasError() || planned.Equal(prior) {
-		return
-	}
-	for _, a := range attrs {
-		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root(a), types.StringUnknown())...)
-	}
-}
-
-// replaceWhenChangedFromKnown replaces the resource when a create-only attribute changes from one value to
-// another, but not when it is first set on an imported object (whose value the service never reported) or
-// removed from the configuration: neither changes anything on the service.
-func replaceWhenChangedFromKnown() planmodifier.String {
-	return stringplanmodifier.RequiresReplaceIf(
-		func(_ context.Context, req planmodifier.StringRequest, resp *stringplanmodifier.RequiresReplaceIfFuncResponse) {
-			resp.RequiresReplace = !req.StateValue.IsNull() && !req.PlanValue.IsNull() && !req.PlanValue.Equal(req.StateValue)
-		},
-		"Changing the value from one value to another replaces the resource.",
-		"Changing the value from one value to another replaces the resource.",
-	)
+// suiteNames finds the suite that holds a name: suite names are unique through their slugs. A suite is
+// adopted by its slug, its identity.
+var suiteNames = &uniqueNames[buildkite.TestSuite]{
+	what: "test suite",
+	list: func(ctx context.Context, c *buildkite.Client) ([]buildkite.TestSuite, error) {
+		return c.TestSuites.List(ctx)
+	},
+	name:     func(s *buildkite.TestSuite) string { return s.Name },
+	slug:     func(s *buildkite.TestSuite) string { return s.Slug },
+	id:       func(s *buildkite.TestSuite) string { return s.ID },
+	importID: func(s *buildkite.TestSuite) string { return s.Slug },
 }

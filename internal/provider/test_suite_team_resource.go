@@ -3,21 +3,13 @@ package provider
 import (
 	"context"
 	"slices"
+	"strings"
 
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
-)
-
-var (
-	_ resource.Resource                = (*testSuiteTeamResource)(nil)
-	_ resource.ResourceWithConfigure   = (*testSuiteTeamResource)(nil)
-	_ resource.ResourceWithImportState = (*testSuiteTeamResource)(nil)
-	_ resource.ResourceWithIdentity    = (*testSuiteTeamResource)(nil)
-	_ resource.ResourceWithModifyPlan  = (*testSuiteTeamResource)(nil)
 )
 
 // testSuiteTeamIdentity names a team's access to a test suite by its two sides, for import blocks and
@@ -28,17 +20,7 @@ var testSuiteTeamIdentity = identifiedBy(
 )
 
 // NewTestSuiteTeamResource returns the buildkite_test_suite_team resource.
-func NewTestSuiteTeamResource() resource.Resource {
-	return &testSuiteTeamResource{
-		resourceBase:     newResourceBase("test_suite_team", writeScopes("write_teams")),
-		resourceIdentity: testSuiteTeamIdentity,
-	}
-}
-
-type testSuiteTeamResource struct {
-	resourceBase
-	resourceIdentity
-}
+func NewTestSuiteTeamResource() resource.Resource { return newAssociation(testSuiteTeamKind) }
 
 type testSuiteTeamModel struct {
 	ID          types.String `tfsdk:"id"`
@@ -58,8 +40,74 @@ func (m *testSuiteTeamModel) fromAPI(teamID string, ts *buildkite.TeamSuite) {
 	m.AccessLevel = newEnumValue(suiteAccessFromAPI(ts.AccessLevel))
 }
 
-func (r *testSuiteTeamResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
-	resp.Schema = schema.Schema{
+// The access levels of buildkite_test_suite_team, as the official provider names them (in the REST API's
+// lower case), and the REST API's arrays they stand for.
+var suiteAccessLevels = map[string][]string{
+	"read_only":       {"read"},
+	"manage_and_read": {"read", "edit"},
+}
+
+// suiteAccessToAPI is the REST array for an access level; level is checked at plan time.
+func suiteAccessToAPI(level string) []string {
+	return slices.Clone(suiteAccessLevels[strings.ToLower(level)])
+}
+
+// suiteAccessFromAPI names the REST array: read_only or manage_and_read in any order. An array that is
+// neither (["edit"], set outside Terraform) is shown as its entries joined with ",", so that a plan reads
+// `"edit" -> "read_only"` and the next apply sets what the configuration says.
+func suiteAccessFromAPI(levels []string) string {
+	set := slices.Clone(levels)
+	slices.Sort(set)
+	set = slices.Compact(set)
+	for name, want := range suiteAccessLevels {
+		w := slices.Clone(want)
+		slices.Sort(w)
+		if slices.Equal(set, w) {
+			return name
+		}
+	}
+	return strings.Join(levels, ",")
+}
+
+// testSuiteTeamKind declares buildkite_test_suite_team: a team's access to a test suite, addressed by the
+// team and the suite's UUID, with the level changed in place. It takes over the access a suite created with
+// team_owner_id gave.
+var testSuiteTeamKind = &associationKind[buildkite.TeamSuite, testSuiteTeamModel]{
+	name:     "test_suite_team",
+	what:     "test suite team",
+	scopes:   writeScopes("write_teams"),
+	identity: testSuiteTeamIdentity,
+	schema:   testSuiteTeamSchema,
+	parent:   "team_id",
+	key:      "test_suite_id",
+	fromAPI:  (*testSuiteTeamModel).fromAPI,
+	create: func(ctx context.Context, c *buildkite.Client, teamID string, plan *testSuiteTeamModel) (*buildkite.TeamSuite, error) {
+		return c.TeamSuites.Create(ctx, teamID, buildkite.TeamSuiteCreate{
+			SuiteID: plan.TestSuiteID.ValueString(), AccessLevel: suiteAccessToAPI(plan.AccessLevel.ValueString()),
+		})
+	},
+	get: func(ctx context.Context, c *buildkite.Client, teamID, suiteID string) (*buildkite.TeamSuite, error) {
+		return c.TeamSuites.Get(ctx, teamID, suiteID)
+	},
+	update: func(ctx context.Context, c *buildkite.Client, teamID, suiteID string, plan *testSuiteTeamModel) (*buildkite.TeamSuite, error) {
+		return c.TeamSuites.Update(ctx, teamID, suiteID, suiteAccessToAPI(plan.AccessLevel.ValueString()))
+	},
+	remove: func(ctx context.Context, c *buildkite.Client, teamID, suiteID string) error {
+		return c.TeamSuites.Delete(ctx, teamID, suiteID)
+	},
+	current: func(ts *buildkite.TeamSuite, plan *testSuiteTeamModel) bool {
+		return suiteAccessFromAPI(ts.AccessLevel) == plan.AccessLevel.API()
+	},
+	// The suite is looked up among the team's suites, by UUID or slug.
+	importParts: []importPart{keyPart("<team id or slug>"), keyPart("<suite id or slug>")},
+	resolve: func(ctx context.Context, c *buildkite.Client, parts []string) (string, string, error) {
+		return teamAndOther(ctx, c, parts, c.TeamSuites.Get, c.TeamSuites.List,
+			func(ts *buildkite.TeamSuite) string { return ts.SuiteID }, (*buildkite.TeamSuite).SuiteSlug)
+	},
+}
+
+func testSuiteTeamSchema() schema.Schema {
+	return schema.Schema{
 		MarkdownDescription: "A team's access to a test suite. Import as `<team>/<suite>`, the team by UUID or slug " +
 			"and the suite by UUID or slug.\n\n" +
 			"The REST API spells the access as an array: `read_only` is `[\"read\"]` and `manage_and_read` is " +
@@ -78,114 +126,4 @@ func (r *testSuiteTeamResource) Schema(_ context.Context, _ resource.SchemaReque
 			}, "read_only", "manage_and_read"),
 		}),
 	}
-}
-
-// ident names the access in errors as its import ID does.
-func (m *testSuiteTeamModel) ident() string {
-	return m.TeamID.ValueString() + "/" + m.TestSuiteID.ValueString()
-}
-
-func (r *testSuiteTeamResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	defer r.identifyCreated(ctx, resp)
-	var plan testSuiteTeamModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel := r.timeout(ctx, opCreate)
-	defer cancel()
-	tss := r.client().TeamSuites
-	teamID, suiteID, level := plan.TeamID.ValueString(), plan.TestSuiteID.ValueString(), suiteAccessToAPI(plan.AccessLevel.ValueString())
-	ts, err := createOrTakeOver(ctx,
-		func(ctx context.Context) (*buildkite.TeamSuite, error) {
-			return tss.Create(ctx, teamID, buildkite.TeamSuiteCreate{SuiteID: suiteID, AccessLevel: level})
-		},
-		func(ctx context.Context) (*buildkite.TeamSuite, error) { return tss.Get(ctx, teamID, suiteID) },
-		func(ts *buildkite.TeamSuite) bool {
-			return suiteAccessFromAPI(ts.AccessLevel) == plan.AccessLevel.API()
-		},
-		func(ctx context.Context) (*buildkite.TeamSuite, error) {
-			return tss.Update(ctx, teamID, suiteID, slices.Clone(level))
-		})
-	if err != nil {
-		addAPIError(&resp.Diagnostics, "create", "test suite team", plan.ident(), err)
-		return
-	}
-	plan.fromAPI(teamID, ts)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-}
-
-func (r *testSuiteTeamResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	defer r.identifyRead(ctx, req, resp)
-	var state testSuiteTeamModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel := r.timeout(ctx, opRead)
-	defer cancel()
-	ts, err := r.client().TeamSuites.Get(ctx, state.TeamID.ValueString(), state.TestSuiteID.ValueString())
-	if err != nil {
-		r.readFailed(ctx, resp, err, "test suite team", state.ident())
-		return
-	}
-	state.fromAPI(state.TeamID.ValueString(), ts)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
-}
-
-func (r *testSuiteTeamResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	defer r.identifyUpdated(ctx, resp)
-	var plan testSuiteTeamModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel := r.timeout(ctx, opUpdate)
-	defer cancel()
-	ts, err := r.client().TeamSuites.Update(ctx, plan.TeamID.ValueString(), plan.TestSuiteID.ValueString(),
-		suiteAccessToAPI(plan.AccessLevel.ValueString()))
-	if err != nil {
-		addAPIError(&resp.Diagnostics, "update", "test suite team", plan.ident(), err)
-		return
-	}
-	plan.fromAPI(plan.TeamID.ValueString(), ts)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-}
-
-func (r *testSuiteTeamResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var state testSuiteTeamModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel := r.timeout(ctx, opDelete)
-	defer cancel()
-	err := r.client().TeamSuites.Delete(ctx, state.TeamID.ValueString(), state.TestSuiteID.ValueString())
-	r.deleteFailed(ctx, &resp.Diagnostics, err, "test suite team", state.ident())
-}
-
-// ImportState accepts, as an import ID or as the identity, "<team id or slug>/<suite id or slug>"; the suite
-// is looked up among the team's suites.
-func (r *testSuiteTeamResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	parts, ok := r.importParts(ctx, req, resp, keyPart("<team id or slug>"), keyPart("<suite id or slug>"))
-	if !ok {
-		return
-	}
-	ctx, cancel := r.timeout(ctx, opRead)
-	defer cancel()
-	tss := r.client().TeamSuites
-	t, err := findTeam(ctx, r.client(), parts[0])
-	var ts *buildkite.TeamSuite
-	if err == nil {
-		ts, err = findByIDOrKey(ctx, parts[1],
-			func(ctx context.Context, id string) (*buildkite.TeamSuite, error) { return tss.Get(ctx, t.ID, id) },
-			func(ctx context.Context) ([]buildkite.TeamSuite, error) { return tss.List(ctx, t.ID) },
-			(*buildkite.TeamSuite).SuiteSlug)
-	}
-	if err != nil {
-		addAPIError(&resp.Diagnostics, "import", "test suite team", req.ID, err)
-		return
-	}
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("team_id"), t.ID)...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("test_suite_id"), ts.SuiteID)...)
 }

@@ -2,7 +2,7 @@ package provider
 
 import (
 	"fmt"
-	"regexp"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	dschema "github.com/hashicorp/terraform-plugin-framework/datasource/schema"
@@ -11,6 +11,9 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 )
+
+// Schema attributes more than one type declares the same way: the computed identifiers and URLs most
+// objects have, references to a parent, and descriptions that list values.
 
 // The computed attributes most objects share, by name.
 const (
@@ -67,12 +70,6 @@ func dataWithCommon(what string, attrs map[string]dschema.Attribute, names ...st
 	return attrs
 }
 
-// uuidPattern matches a UUID in its canonical textual form.
-var uuidPattern = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
-
-// isUUID reports whether s is a UUID.
-func isUUID(s string) bool { return uuidPattern.MatchString(s) }
-
 // uuidValidator checks at plan time that a value is a UUID, and says what to use instead of a GraphQL ID.
 func uuidValidator() validator.String {
 	return stringvalidator.RegexMatches(uuidPattern,
@@ -88,4 +85,13 @@ func parentIDAttribute(description string) schema.StringAttribute {
 		Validators:          []validator.String{uuidValidator()},
 		PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
 	}
+}
+
+// backquoted renders values as a Markdown list of code spans: `a`, `b`.
+func backquoted(values []string) string {
+	q := make([]string, len(values))
+	for i, v := range values {
+		q[i] = "`" + v + "`"
+	}
+	return strings.Join(q, ", ")
 }

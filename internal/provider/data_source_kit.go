@@ -2,17 +2,44 @@ package provider
 
 import (
 	"context"
-	"fmt"
 
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	dschema "github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
 )
 
-// Pieces the read-only views share: each object's data-source attributes are written once, as computed
-// attributes, and used both by the singular data source (with its lookup attributes made optional) and as
-// the items of the plural one, so an item of a list carries exactly what the singular data source shows.
+// What every data source shares: its base (Metadata, Configure, a read timeout) and the pieces of the
+// read-only views. Each object's data-source attributes are written once, as computed attributes, and used
+// both by the singular data source (with its lookup attributes made optional) and as the items of the plural
+// one, so an item of a list carries exactly what the singular data source shows.
+
+// dataSourceBase gives every data source its Metadata, Configure and read timeout.
+type dataSourceBase struct {
+	name string
+	data *providerData
+}
+
+func newDataSourceBase(name string) dataSourceBase { return dataSourceBase{name: name} }
+
+// Metadata implements datasource.DataSource.
+func (b *dataSourceBase) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_" + b.name
+}
+
+// Configure implements datasource.DataSourceWithConfigure.
+func (b *dataSourceBase) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
+	b.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
+}
+
+// client returns the shared REST client.
+func (b *dataSourceBase) client() *buildkite.Client { return b.data.client }
+
+// timeout bounds a read by the provider block's read timeout.
+func (b *dataSourceBase) timeout(ctx context.Context) (context.Context, context.CancelFunc) {
+	return operationContext(ctx, b.data, opRead)
+}
 
 // withLookup returns attrs with the named attributes made Optional and Computed: the ones a singular data
 // source may be asked by. description overrides each one's description, to say how it is used.
@@ -47,16 +74,6 @@ func mergeAttrs(attrs map[string]dschema.Attribute, more map[string]dschema.Attr
 		attrs[name] = a
 	}
 	return attrs
-}
-
-// notFoundOrAPIError reports a failed lookup of one object: a 404 as "No <What> Found" naming what was
-// asked for, the same words pickOne uses, and anything else as the service's error.
-func notFoundOrAPIError(diags *diag.Diagnostics, err error, what, asked string) {
-	if buildkite.IsNotFound(err) {
-		diags.AddError("No "+titleWords(what)+" Found", fmt.Sprintf("No %s matches %s (%s).", what, asked, describeError(err)))
-		return
-	}
-	addAPIError(diags, "read", what, asked, err)
 }
 
 // listItems lists objects with list and maps each to a data-source item with fill: the Read of a plural data

@@ -3,24 +3,36 @@ package provider
 import (
 	"errors"
 	"fmt"
+	"sort"
 	"strings"
 
-	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
 )
 
+// The words of the errors users see: "Unable to <Action> <Object>" in Title Case, and a detail that names
+// the object and gives the service's own message.
+
 // addAPIError reports a failed call as "Unable to <Action> <Object>" with the object and the service's message.
 // action is a verb such as "create"; object names the kind and, where known, the identifier.
 func addAPIError(diags *diag.Diagnostics, action, kind, ident string, err error) {
-	title := fmt.Sprintf("Unable to %s %s", titleWord(action), titleWords(kind))
+	title := fmt.Sprintf("Unable to %s %s", capitalize(action), titleWords(kind))
 	subject := kind
 	if ident != "" {
 		subject = fmt.Sprintf("%s %s", kind, ident)
 	}
 	diags.AddError(title, fmt.Sprintf("%s %s: %s", gerund(action), subject, describeError(err)))
+}
+
+// notFoundOrAPIError reports a failed lookup of one object: a 404 as "No <What> Found" naming what was
+// asked for, the same words pickOne uses, and anything else as the service's error.
+func notFoundOrAPIError(diags *diag.Diagnostics, err error, what, asked string) {
+	if buildkite.IsNotFound(err) {
+		diags.AddError("No "+titleWords(what)+" Found", fmt.Sprintf("No %s matches %s (%s).", what, asked, describeError(err)))
+		return
+	}
+	addAPIError(diags, "read", what, asked, err)
 }
 
 // describeError renders the service's own message and field errors, with what the client added after them
@@ -55,17 +67,19 @@ func describeError(err error) string {
 	return b.String()
 }
 
-func titleWord(s string) string {
+// capitalize upper-cases the first letter of s: a diagnostic's detail starts with one.
+func capitalize(s string) string {
 	if s == "" {
 		return s
 	}
 	return strings.ToUpper(s[:1]) + s[1:]
 }
 
+// titleWords capitalizes every word of s, as summaries are written ("Cluster Queue").
 func titleWords(s string) string {
 	words := strings.Fields(s)
 	for i, w := range words {
-		words[i] = titleWord(w)
+		words[i] = capitalize(w)
 	}
 	return strings.Join(words, " ")
 }
@@ -81,47 +95,23 @@ func gerund(verb string) string {
 	if g, ok := gerunds[verb]; ok {
 		return g
 	}
-	return titleWord(verb)
+	return capitalize(verb)
 }
 
-// optionalString maps an API string where "" means unset to a Terraform value that is null when unset,
-// so that an attribute left out of the configuration does not show a diff against "".
-func optionalString(s string) types.String {
-	if s == "" {
-		return types.StringNull()
-	}
-	return types.StringValue(s)
-}
-
-// optionalStringPtr is optionalString for fields the service may send as null.
-func optionalStringPtr(s *string) types.String {
-	if s == nil {
-		return types.StringNull()
-	}
-	return optionalString(*s)
-}
-
-// stringPtr returns a pointer to the value, with null sent as "" so that removing an attribute from the
-// configuration clears it on the service.
-func stringPtr(v types.String) *string {
-	s := v.ValueString()
-	return &s
-}
-
-// stringPtrIfSet returns nil for a null or unknown value, so the field is left out of a create request.
-func stringPtrIfSet(v types.String) *string {
-	if v.IsNull() || v.IsUnknown() {
-		return nil
-	}
-	s := v.ValueString()
-	return &s
-}
-
-// stringList builds a list of strings.
-func stringList(items []string) types.List {
-	values := make([]attr.Value, len(items))
+// quoteList renders items quoted and sorted: "a", "b".
+func quoteList(items []string) string {
+	q := make([]string, len(items))
 	for i, s := range items {
-		values[i] = types.StringValue(s)
+		q[i] = fmt.Sprintf("%q", s)
 	}
-	return types.ListValueMust(types.StringType, values)
+	sort.Strings(q)
+	return strings.Join(q, ", ")
+}
+
+// plural is the "s" of a count that is not one.
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
 }

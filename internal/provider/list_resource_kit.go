@@ -11,7 +11,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/list"
 	"github.com/hashicorp/terraform-plugin-framework/list/schema"
 	"github.com/hashicorp/terraform-plugin-framework/path"
-	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
@@ -29,42 +28,20 @@ import (
 // keep only what is particular to their kind: which listing, the display name and the model.
 
 var (
-	_ provider.ProviderWithListResources = (*buildkiteProvider)(nil)
-	_ list.ListResourceWithConfigure     = (*namedList[struct{}])(nil)
-	_ list.ListResourceWithConfigure     = (*childList[struct{}, struct{}])(nil)
+	_ list.ListResourceWithConfigure = (*namedList[struct{}])(nil)
+	_ list.ListResourceWithConfigure = (*childList[struct{}, struct{}])(nil)
 )
-
-// ListResources implements provider.ProviderWithListResources.
-func (p *buildkiteProvider) ListResources(context.Context) []func() list.ListResource {
-	return []func() list.ListResource{
-		NewClusterListResource,
-		NewClusterQueueListResource,
-		NewClusterAgentTokenListResource,
-		NewClusterDefaultQueueListResource,
-		NewTestSuiteListResource,
-		NewRegistryListResource,
-		NewRegistryTokenListResource,
-		NewTeamListResource,
-		NewTeamMemberListResource,
-		NewPipelineTeamListResource,
-		NewTestSuiteTeamListResource,
-		NewPipelineListResource,
-		NewPipelineTemplateListResource,
-		NewOrganizationRuleListResource,
-	}
-}
 
 // listBase gives every list resource the Metadata of the resource it finds, Configure, the client, a read
 // timeout, and the identity it shares with that resource. Embed it and build it with newListBase.
 type listBase struct {
 	resourceBase
-	identity resourceIdentity
 }
 
 // newListBase builds the base of the list resource for the resource type name (without "buildkite_"),
 // whose identity is identity.
 func newListBase(name string, identity resourceIdentity) listBase {
-	return listBase{resourceBase: newResourceBase(name, operationScopes{}), identity: identity}
+	return listBase{resourceBase: newResourceBase(name, operationScopes{}, identity)}
 }
 
 // found is one object a list resource found: the resource's model as Read leaves it (a struct with tfsdk
@@ -87,7 +64,7 @@ func (b *listBase) results(ctx context.Context, req list.ListRequest, items []fo
 			result.DisplayName = it.displayName
 			result.Diagnostics.Append(result.Resource.Set(ctx, it.model)...)
 			if !result.Diagnostics.HasError() {
-				b.identity.identify(ctx, *result.Resource, result.Identity, &result.Diagnostics)
+				b.identify(ctx, *result.Resource, result.Identity, &result.Diagnostics)
 			}
 			if !push(result) {
 				return

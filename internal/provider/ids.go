@@ -4,12 +4,32 @@ import (
 	"context"
 	"encoding/base64"
 	"fmt"
+	"regexp"
 	"strings"
 
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
-
-	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
 )
+
+// Identifiers people type: UUIDs, and import IDs of "/"-separated parts (`<cluster id>/<queue id or key>`)
+// checked part by part, with an error that shows the accepted form.
+
+// uuidPattern matches a UUID in its canonical textual form.
+var uuidPattern = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
+
+// isUUID reports whether s is a UUID.
+func isUUID(s string) bool { return uuidPattern.MatchString(s) }
+
+// looksLikeGraphQLID recognises the base64 "Type---uuid" IDs of the GraphQL API, which users of the official
+// provider have in their import commands.
+func looksLikeGraphQLID(s string) bool {
+	b, err := base64.StdEncoding.DecodeString(s)
+	if err != nil {
+		b, err = base64.RawStdEncoding.DecodeString(s)
+	}
+	return err == nil && strings.Contains(string(b), "---")
+}
 
 // importPart is one "/"-separated part of an import ID.
 type importPart struct {
@@ -66,45 +86,12 @@ func parseImportID(resp *resource.ImportStateResponse, id string, parts ...impor
 	return values, true
 }
 
-// looksLikeGraphQLID recognises the base64 "Type---uuid" IDs of the GraphQL API, which users of the official
-// provider have in their import commands.
-func looksLikeGraphQLID(s string) bool {
-	b, err := base64.StdEncoding.DecodeString(s)
-	if err != nil {
-		b, err = base64.RawStdEncoding.DecodeString(s)
-	}
-	return err == nil && strings.Contains(string(b), "---")
-}
-
-// findByIDOrKey looks an object up by ID when key is a UUID, then by key among the listed objects: a queue's
-// key or a pipeline's slug may itself look like a UUID, so a 404 by ID still tries the key. It returns a
-// 404 *buildkite.Error when neither finds it.
-func findByIDOrKey[T any](ctx context.Context, key string,
-	get func(context.Context, string) (*T, error),
-	list func(context.Context) ([]T, error),
-	keyOf func(*T) string,
-) (*T, error) {
+// setSlugOrID starts an imported object's state from its import key: a UUID is its ID, anything else its
+// slug. Read then finds the object either way.
+func setSlugOrID(ctx context.Context, resp *resource.ImportStateResponse, key string) diag.Diagnostics {
+	attr := "slug"
 	if isUUID(key) {
-		obj, err := get(ctx, key)
-		if err == nil || !buildkite.IsNotFound(err) {
-			return obj, err
-		}
+		attr = "id"
 	}
-	items, err := list(ctx)
-	if err != nil {
-		return nil, err
-	}
-	for i := range items {
-		if keyOf(&items[i]) == key {
-			return &items[i], nil
-		}
-	}
-	return nil, &buildkite.Error{StatusCode: 404, Message: fmt.Sprintf("nothing has the ID or key %q", key)}
-}
-
-func capitalize(s string) string {
-	if s == "" {
-		return s
-	}
-	return strings.ToUpper(s[:1]) + s[1:]
+	return resp.State.SetAttribute(ctx, path.Root(attr), key)
 }

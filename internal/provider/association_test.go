@@ -1,0 +1,163 @@
+package provider
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+)
+
+// associationCase is one association type in TestAccAssociations: what it links and how its configuration
+// reads. A new association type joins the test with a row (and the testKind its resource test file
+// registers, which CheckDestroy and the deletion outside Terraform use).
+type associationCase struct {
+	resourceType string
+	// importAttrs are the state attributes whose values, joined by "/", make the import ID.
+	importAttrs []string
+	// values are the association's own field as the configuration sets it: the first on create, the second
+	// (where the type has a field it changes in place) on update.
+	values []string
+	// setup makes, in a fresh environment, what the association links, and returns its configuration: the
+	// association under parent "a" or "b" (both declared in every configuration, so that a change of parent
+	// only replaces the association) with its field set to value.
+	setup func(t *testing.T, e *testEnv) func(parent, value string) string
+}
+
+var associationCases = []associationCase{
+	{
+		resourceType: "buildkite_team_member",
+		importAttrs:  []string{"team_id", "user_id"},
+		values:       []string{"member", "MAINTAINER"},
+		setup: func(t *testing.T, e *testEnv) func(string, string) string {
+			teams := twoTeams(e, "assoc-member")
+			email := e.secondMemberEmail()
+			return func(parent, role string) string {
+				return teams + fmt.Sprintf(`
+data "buildkite_organization_member" "m" {
+  email = %q
+}
+
+resource "buildkite_team_member" "test" {
+  team_id = buildkite_team.%s.id
+  user_id = data.buildkite_organization_member.m.id
+  role    = %q
+}
+`, email, parent, role)
+			}
+		},
+	},
+	{
+		resourceType: "buildkite_pipeline_team",
+		importAttrs:  []string{"team_id", "pipeline_id"},
+		values:       []string{"read_only", "BUILD_AND_READ"},
+		setup: func(t *testing.T, e *testEnv) func(string, string) string {
+			teams := twoTeams(e, "assoc-pipeline")
+			p := e.pipelineNamed(e.name("assoc-pipeline"))
+			return func(parent, level string) string {
+				return teams + fmt.Sprintf(`
+resource "buildkite_pipeline_team" "test" {
+  team_id      = buildkite_team.%s.id
+  pipeline_id  = %q
+  access_level = %q
+}
+`, parent, p.ID, level)
+			}
+		},
+	},
+	{
+		resourceType: "buildkite_test_suite_team",
+		importAttrs:  []string{"team_id", "test_suite_id"},
+		values:       []string{"read_only", "manage_and_read"},
+		setup: func(t *testing.T, e *testEnv) func(string, string) string {
+			teams := twoTeams(e, "assoc-suite")
+			suite := e.seedSuite(e.name("assoc-suite"), e.team("assoc-suite-owner"))
+			return func(parent, level string) string {
+				return teams + fmt.Sprintf(`
+resource "buildkite_test_suite_team" "test" {
+  team_id       = buildkite_team.%s.id
+  test_suite_id = %q
+  access_level  = %q
+}
+`, parent, suite.ID, level)
+			}
+		},
+	},
+}
+
+// twoTeams declares teams "a" and "b", named after base.
+func twoTeams(e *testEnv, base string) string {
+	cfg := ""
+	for _, name := range []string{"a", "b"} {
+		cfg += fmt.Sprintf(`
+resource "buildkite_team" %q {
+  name                = %q
+  privacy             = "visible"
+  default_team        = false
+  default_member_role = "member"
+}
+`, name, e.name(base+"-"+name))
+	}
+	return cfg
+}
+
+// TestAccAssociations runs every association type through one life: create, import (verified, and with a
+// generated configuration that plans empty), an update in place where the type has one, a replacement when
+// the parent changes, a deletion outside Terraform that the next plan re-creates, and destroy.
+func TestAccAssociations(t *testing.T) {
+	t.Parallel()
+	for _, tc := range associationCases {
+		t.Run(tc.resourceType, func(t *testing.T) {
+			t.Parallel()
+			e := newTestEnv(t)
+			config := tc.setup(t, e)
+			addr := tc.resourceType + ".test"
+			value := tc.values[len(tc.values)-1]
+			resource.Test(t, resource.TestCase{
+				ProtoV6ProviderFactories: e.factories(),
+				CheckDestroy:             e.checkDestroyed(tc.resourceType),
+				Steps: steps(
+					step(resource.TestStep{
+						Config: e.config(config("a", tc.values[0])),
+						Check:  e.checkExists(addr),
+						ConfigPlanChecks: resource.ConfigPlanChecks{
+							PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+						},
+					}),
+					importSteps(addr, importID(addr, tc.importAttrs...)),
+					associationUpdateSteps(e, addr, config, tc.values),
+					step(resource.TestStep{
+						Config: e.config(config("b", value)),
+						ConfigPlanChecks: resource.ConfigPlanChecks{
+							PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionDestroyBeforeCreate)},
+							PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+						},
+						Check: e.checkExists(addr),
+					}),
+					step(resource.TestStep{
+						Config: e.config(config("b", value)), Check: e.removeOutside(addr), ExpectNonEmptyPlan: true,
+						ConfigPlanChecks: resource.ConfigPlanChecks{
+							PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate)},
+						},
+					}),
+					step(resource.TestStep{Config: e.config(config("b", value)), Check: e.checkExists(addr)}),
+				),
+			})
+		})
+	}
+}
+
+// associationUpdateSteps changes the association's field in place, where the type has a second value.
+func associationUpdateSteps(e *testEnv, addr string, config func(parent, value string) string, values []string) []resource.TestStep {
+	if len(values) < 2 {
+		return nil
+	}
+	return step(resource.TestStep{
+		Config: e.config(config("a", values[1])),
+		ConfigPlanChecks: resource.ConfigPlanChecks{
+			PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
+			PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+		},
+		Check: e.checkExists(addr),
+	})
+}

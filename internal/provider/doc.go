@@ -1,0 +1,67 @@
+// Package provider implements the buildkite Terraform provider on terraform-plugin-framework (protocol 6),
+// over the REST client in internal/buildkite.
+//
+// # Layout
+//
+// One file per type (cluster_resource.go, clusters_data_source.go, ...) holds only what is particular to
+// its object; the area's list resources share a file (cluster_list_resources.go). Everything types share is
+// in the kit, one file per role:
+//
+//   - provider.go: the provider's schema, Configure and the registries Resources, DataSources and
+//     ListResources; provider_data.go: what Configure hands every type, and the organization check that
+//     stands behind every "deleted outside Terraform".
+//   - resource_base.go: resourceBase (Metadata, Configure, client, timeout, readFailed, deleteFailed, and
+//     the finish* guards of what Create, Read and Update leave); scopes.go: token scopes checked at plan
+//     time (its ModifyPlan); timeouts.go: operation timeouts; adoption.go: a create refused because a name
+//     or key is taken names the holder and the import block that adopts it.
+//   - identity.go: resource identities (import blocks by identity, terraform query).
+//   - association.go: associationKind, the descriptor an association resource is declared with, and the
+//     one implementation of its Create, Read, Update, Delete and ImportState.
+//   - data_source_kit.go: dataSourceBase and the pieces of singular and plural data sources.
+//   - list_resource_kit.go: the bases of list resources (namedList, childList).
+//   - schema_attributes.go (shared attributes: id, uuid, URLs, parents), enums.go (case-insensitive
+//     enums), validators.go, plan_modifiers.go, semantic_string.go (YAML and JSON compared by meaning).
+//   - diagnostics.go (the words of errors), ids.go (UUIDs and import IDs), lookups.go (finding an object by
+//     ID, slug or key), values.go (Go values to Terraform values and back).
+//
+// # Adding a resource type
+//
+//  1. The emulator first: its area in internal/fakeserver (see that package's doc), and the client's
+//     service in internal/buildkite.
+//  2. <name>_resource.go, in this order:
+//     - interface assertions;
+//     - the identity: identifiedBy(identityAttr(...)), attributes in the order of the import ID
+//     (mutableIdentity where it follows a rename);
+//     - New<Name>Resource, returning a struct that embeds resourceBase, built with
+//     newResourceBase("<name>", writeScopes("write_..."), identity);
+//     - the model with tfsdk tags, and its fromAPI, toCreate and toUpdate;
+//     - Schema: withCommon for id, uuid, graphql_id and URLs, parentIDAttribute for a parent,
+//     caseInsensitiveEnum for enums, computedString for what the service assigns;
+//     - Create, Read, Update, Delete, ImportState. Create, Read and Update begin with
+//     `defer r.finishCreate(ctx, resp)` (finishRead(ctx, req, resp), finishUpdate(ctx, req, resp)), which
+//     refuse a state without an ID and keep the identity current. Each bounds its calls with
+//     `ctx, cancel := r.timeout(ctx, opCreate)` (a write then outlives Ctrl-C, within its timeout). A
+//     failed create goes through r.createFailed, with a holderLookup where names or keys are unique (the
+//     refusal then names the object to adopt); Read's through r.readFailed (a resource leaves state only
+//     through r.removeGone); Delete's through r.deleteFailed; others through addAPIError. ImportState
+//     splits its ID with r.importParts(ctx, req, resp, uuidPart("<cluster id>"), keyPart("<key>")).
+//     An association (an object linked under a parent) is instead a model, its fromAPI and an
+//     associationKind, served by newAssociation(kind).
+//  3. Register New<Name>Resource in provider.go's Resources.
+//  4. A data source: <name>_data_source.go embedding dataSourceBase, its attributes written once in a
+//     <name>DataAttributes function that the plural data source reuses through listOf and listItems;
+//     register it in DataSources.
+//  5. A list resource, in the area's *_list_resources.go: a namedList (found by name in one listing) or a
+//     childList (found under parents, with a parentKind), returning the resource's model as Read leaves
+//     it; register it in ListResources.
+//  6. Tests, against a fresh emulator each (newTestEnv): in <name>_resource_test.go, registerTestKind in
+//     init (the emulator's Kind and store key, and get and delete for live runs), then
+//     TestAcc<Name>Resource_basic (create, importSteps, update in place, replacement, with CheckDestroy)
+//     and _disappears (e.disappears). Add the type's row to identityCases (identity_test.go) and its
+//     list resource's to queryCases (query_test.go), which run under Terraform 1.15 (`make
+//     testacc-next`); a type with unique names or keys adds its row to takenCases (adoption_test.go). An
+//     association adds its row to associationCases (association_test.go) for its life-cycle test.
+//  7. Examples and docs: examples/resources/buildkite_<name>/resource.tf and import.sh (data sources:
+//     examples/data-sources/buildkite_<name>/data-source.tf), then `make docs`, which writes docs/ from
+//     the schemas and templates/.
+package provider

@@ -1,0 +1,81 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+
+	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+)
+
+// Finding one object by what a person knows of it: an ID, a slug or a key, or a match among those listed.
+
+// findByIDOrKey looks an object up by ID when key is a UUID, then by key among the listed objects: a queue's
+// key or a pipeline's slug may itself look like a UUID, so a 404 by ID still tries the key. It returns a
+// 404 *buildkite.Error when neither finds it.
+func findByIDOrKey[T any](ctx context.Context, key string,
+	get func(context.Context, string) (*T, error),
+	list func(context.Context) ([]T, error),
+	keyOf func(*T) string,
+) (*T, error) {
+	if isUUID(key) {
+		obj, err := get(ctx, key)
+		if err == nil || !buildkite.IsNotFound(err) {
+			return obj, err
+		}
+	}
+	items, err := list(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for i := range items {
+		if keyOf(&items[i]) == key {
+			return &items[i], nil
+		}
+	}
+	return nil, &buildkite.Error{StatusCode: 404, Message: fmt.Sprintf("nothing has the ID or key %q", key)}
+}
+
+// findTeam finds a team by UUID or slug, as import IDs and the team data source name it.
+func findTeam(ctx context.Context, c *buildkite.Client, idOrSlug string) (*buildkite.Team, error) {
+	return findByIDOrKey(ctx, idOrSlug, c.Teams.Get,
+		func(ctx context.Context) ([]buildkite.Team, error) {
+			return c.Teams.List(ctx, buildkite.TeamListOptions{})
+		},
+		func(t *buildkite.Team) string { return t.Slug })
+}
+
+// bySlugThenID reads an object the service addresses by slug: by the slug in state, then, when that answers
+// 404 (the object was renamed elsewhere, or only its ID is known after an import), by its ID.
+func bySlugThenID[T any](ctx context.Context, slug, id string,
+	get, getByID func(context.Context, string) (*T, error)) (*T, error) {
+	if slug != "" {
+		obj, err := get(ctx, slug)
+		if err == nil || !buildkite.IsNotFound(err) || id == "" {
+			return obj, err
+		}
+	}
+	return getByID(ctx, id)
+}
+
+// pickOne returns the one item that matches, or adds an error naming what was asked: "No Team Found" or
+// "More Than One Team Found".
+func pickOne[T any](diags *diag.Diagnostics, what, asked string, items []T, match func(*T) bool) *T {
+	var found []*T
+	for i := range items {
+		if match(&items[i]) {
+			found = append(found, &items[i])
+		}
+	}
+	switch len(found) {
+	case 1:
+		return found[0]
+	case 0:
+		diags.AddError("No "+titleWords(what)+" Found", fmt.Sprintf("No %s matches %s.", what, asked))
+	default:
+		diags.AddError("More Than One "+titleWords(what)+" Found",
+			fmt.Sprintf("%d %ss match %s; ask for one by its ID.", len(found), what, asked))
+	}
+	return nil
+}

@@ -1,0 +1,67 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+
+	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+)
+
+// providerData is what resources, data sources and list resources receive in Configure: the one client of
+// this Terraform command and what the provider block set.
+type providerData struct {
+	client   *buildkite.Client
+	org      string
+	timeouts operationTimeouts
+	// archivePipelineOnDelete is the provider block's default for buildkite_pipeline.archive_on_delete.
+	archivePipelineOnDelete bool
+	// token describes the API token, or is nil where the service does not answer GET /v2/access-token;
+	// then scopes are not checked at plan time.
+	token *buildkite.AccessToken
+
+	orgMu sync.Mutex
+	// orgConfirmed is set once the organization answered; orgErr once it definitely did not.
+	orgConfirmed bool
+	orgErr       error
+}
+
+// providerDataFrom extracts the provider's data in Configure. It returns nil, without a diagnostic, while the
+// provider is not configured yet (as during validation).
+func providerDataFrom(data any, diags *diag.Diagnostics) *providerData {
+	if data == nil {
+		return nil
+	}
+	pd, ok := data.(*providerData)
+	if !ok {
+		diags.AddError("Unexpected Provider Data",
+			fmt.Sprintf("Expected *providerData, got %T. Please report this issue to the provider developers.", data))
+		return nil
+	}
+	return pd
+}
+
+// confirmOrganization tells, once per run, whether the configured organization answers. A 404 only means
+// "gone" after it does: with a mistyped slug every object answers 404, and believing that would empty the
+// state. Answers that settle the question are remembered; a transient failure is asked again next time.
+func (d *providerData) confirmOrganization(ctx context.Context) error {
+	d.orgMu.Lock()
+	defer d.orgMu.Unlock()
+	if d.orgConfirmed || d.orgErr != nil {
+		return d.orgErr
+	}
+	_, err := d.client.Organizations.Get(ctx)
+	switch {
+	case err == nil:
+		d.orgConfirmed = true
+	case buildkite.IsNotFound(err):
+		d.orgErr = fmt.Errorf("the organization %q does not exist or the API token cannot see it (%s); check the provider's organization and api_token", d.org, describeError(err))
+	case buildkite.IsForbidden(err), buildkite.IsUnauthorized(err):
+		d.orgErr = fmt.Errorf("the organization %q could not be confirmed (%s); the API token needs the read_organizations scope so that the provider can tell a deleted object from a wrong organization", d.org, describeError(err))
+	default:
+		return fmt.Errorf("confirming the organization %q: %w", d.org, err)
+	}
+	return d.orgErr
+}

@@ -1,0 +1,59 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+)
+
+// operationScopes lists the token scopes a resource's writes need.
+type operationScopes struct {
+	create, update, delete []string
+}
+
+// writeScopes is the usual case: one set of scopes for create, update and delete.
+func writeScopes(scopes ...string) operationScopes {
+	return operationScopes{create: scopes, update: scopes, delete: scopes}
+}
+
+// missingScopes returns those of scopes the token lacks, or nil where the token's scopes are unknown.
+func (d *providerData) missingScopes(scopes []string) []string {
+	if d == nil || d.token == nil {
+		return nil
+	}
+	var missing []string
+	for _, s := range scopes {
+		if !d.token.HasScope(s) {
+			missing = append(missing, s)
+		}
+	}
+	return missing
+}
+
+// ModifyPlan implements resource.ResourceWithModifyPlan: a change the token lacks the scope for fails at plan
+// time, before anything is applied, rather than leaving a run half-applied on a 403. A resource with its
+// own ModifyPlan calls this one first.
+func (b *resourceBase) ModifyPlan(_ context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if b.data == nil {
+		return
+	}
+	var need []string
+	var action string
+	switch {
+	case req.State.Raw.IsNull():
+		need, action = b.scopes.create, "create"
+	case req.Plan.Raw.IsNull():
+		need, action = b.scopes.delete, "delete"
+	case !req.Plan.Raw.Equal(req.State.Raw):
+		need, action = b.scopes.update, "update"
+	default:
+		return
+	}
+	if missing := b.data.missingScopes(need); len(missing) > 0 {
+		resp.Diagnostics.AddError("Missing API Token Scope",
+			fmt.Sprintf("Terraform plans to %s a buildkite_%s, which needs the %s scope%s, and the API token lacks it. "+
+				"Add the scope to the token (or use another token) and plan again; nothing has been changed.",
+				action, b.name, quoteList(missing), plural(len(missing))))
+	}
+}

@@ -1,0 +1,89 @@
+package provider
+
+import (
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+)
+
+// Conversions between the client's Go values and Terraform's: where "" or nil means unset, and how times
+// are written.
+
+// optionalString maps an API string where "" means unset to a Terraform value that is null when unset,
+// so that an attribute left out of the configuration does not show a diff against "".
+func optionalString(s string) types.String {
+	if s == "" {
+		return types.StringNull()
+	}
+	return types.StringValue(s)
+}
+
+// optionalStringPtr is optionalString for fields the service may send as null.
+func optionalStringPtr(s *string) types.String {
+	if s == nil {
+		return types.StringNull()
+	}
+	return optionalString(*s)
+}
+
+// keepEmpty maps a string the service may send as null or "" for "unset": null, unless the prior value
+// was "" (the user wrote an empty string), which is kept so that neither form drifts to the other.
+func keepEmpty(prior types.String, s *string) types.String {
+	if s == nil || *s == "" {
+		if !prior.IsNull() && !prior.IsUnknown() && prior.ValueString() == "" {
+			return prior
+		}
+		return types.StringNull()
+	}
+	return types.StringValue(*s)
+}
+
+// stringPtr returns a pointer to the value, with null sent as "" so that removing an attribute from the
+// configuration clears it on the service.
+func stringPtr(v types.String) *string {
+	s := v.ValueString()
+	return &s
+}
+
+// stringPtrIfSet returns nil for a null or unknown value, so the field is left out of a create request.
+func stringPtrIfSet(v types.String) *string {
+	if v.IsNull() || v.IsUnknown() {
+		return nil
+	}
+	s := v.ValueString()
+	return &s
+}
+
+// deref is the string a pointer holds, or "" for nil.
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
+
+// displayOr is s, or fallback when the service sent no s: a display name is never empty.
+func displayOr(s, fallback string) string {
+	if s == "" {
+		return fallback
+	}
+	return s
+}
+
+// stringList builds a list of strings.
+func stringList(items []string) types.List {
+	values := make([]attr.Value, len(items))
+	for i, s := range items {
+		values[i] = types.StringValue(s)
+	}
+	return types.ListValueMust(types.StringType, values)
+}
+
+// timeValue renders a service time as RFC 3339, or null when the service sent none.
+func timeValue(t *time.Time) types.String {
+	if t == nil {
+		return types.StringNull()
+	}
+	return types.StringValue(t.UTC().Format(time.RFC3339Nano))
+}
