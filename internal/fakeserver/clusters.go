@@ -15,6 +15,10 @@ import (
 // Clusters, their queues and their agent tokens: spec 2.4–2.6, 3.1 and 4.3–4.4.
 
 // Kinds of this area, for Store.Exists and Store.Remove.
+// retryAgentAffinities are the values of a queue's retry_agent_affinity (rest-beyond-spec.md), the default
+// first: whether a retried job prefers the agent that ran it (the warmest) or a different one.
+var retryAgentAffinities = []string{"prefer-warmest", "prefer-different"}
+
 const (
 	// KindCluster is a cluster; removing it removes its queues and tokens.
 	KindCluster Kind = "cluster"
@@ -25,10 +29,9 @@ const (
 )
 
 // Queue keys follow the provider's rule: a letter or digit, then letters, digits, hyphens and
-// underscores, at most queueKeyMaxLen characters. The spec gives no rule; this one is the emulator's.
+// underscores, at most queueKeyMaxLen characters (limits.go). The spec gives no rule; this one is the
+// emulator's.
 var queueKeyPattern = regexp.MustCompile(`^[a-zA-Z0-9][a-zA-Z0-9_-]*$`)
-
-const queueKeyMaxLen = 100
 
 func init() {
 	registerKind(KindCluster, (*Store).cluster, (*Store).deleteCluster)
@@ -81,6 +84,7 @@ type queueRecord struct {
 	seq                  int64
 	org, clusterID, id   string
 	graphqlID, key, desc string
+	retryAgentAffinity   string // one of retryAgentAffinities
 	paused               bool
 	pausedBy             string // user id
 	pausedAt             time.Time
@@ -177,8 +181,7 @@ func (st *Store) ClusterDefaultQueueID(org, clusterID string) (queueID string, o
 // SetClusterDefaultQueueID makes queueID the cluster's default queue; "" clears it. The queue must belong
 // to the cluster.
 func (st *Store) SetClusterDefaultQueueID(org, clusterID, queueID string) error {
-	st.mu.Lock()
-	defer st.mu.Unlock()
+	defer st.edit()()
 	c := st.cluster(org, clusterID)
 	if c == nil {
 		return fmt.Errorf("fakeserver: no cluster %q in organization %q", clusterID, org)
@@ -232,6 +235,7 @@ type queueView struct {
 	URL                string    `json:"url"`
 	WebURL             string    `json:"web_url"`
 	ClusterURL         string    `json:"cluster_url"`
+	RetryAgentAffinity string    `json:"retry_agent_affinity"`
 	DispatchPaused     bool      `json:"dispatch_paused"`
 	DispatchPausedBy   *userView `json:"dispatch_paused_by"`
 	DispatchPausedAt   *string   `json:"dispatch_paused_at"`
@@ -243,12 +247,13 @@ type queueView struct {
 func (st *Store) queueView(base string, q *queueRecord) queueView {
 	v := queueView{
 		ID: q.id, GraphQLID: q.graphqlID, Key: q.key, Description: q.desc,
-		URL:            apiURL(base, "organizations", q.org, "clusters", q.clusterID, "queues", q.id),
-		WebURL:         webURL(base, "organizations", q.org, "clusters", q.clusterID, "queues", q.id),
-		ClusterURL:     apiURL(base, "organizations", q.org, "clusters", q.clusterID),
-		DispatchPaused: q.paused,
-		CreatedAt:      formatTime(q.createdAt),
-		CreatedBy:      st.userSummary(q.createdBy),
+		URL:                apiURL(base, "organizations", q.org, "clusters", q.clusterID, "queues", q.id),
+		WebURL:             webURL(base, "organizations", q.org, "clusters", q.clusterID, "queues", q.id),
+		ClusterURL:         apiURL(base, "organizations", q.org, "clusters", q.clusterID),
+		RetryAgentAffinity: q.retryAgentAffinity,
+		DispatchPaused:     q.paused,
+		CreatedAt:          formatTime(q.createdAt),
+		CreatedBy:          st.userSummary(q.createdBy),
 	}
 	if q.paused {
 		v.DispatchPausedBy = st.userSummary(q.pausedBy)
@@ -504,13 +509,14 @@ func (s *Server) createQueue(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	key, desc := in.String("key"), in.String("description")
+	key, desc, affinity := in.String("key"), in.String("description"), in.String("retry_agent_affinity")
 	problems := in.Problems()
+	checkEnum(&problems, "retry_agent_affinity", affinity, retryAgentAffinities)
 	switch {
 	case key.Value == "":
 		problems.addBlank("key")
 	case len(key.Value) > queueKeyMaxLen:
-		problems.add("key", fmt.Sprintf("is too long (maximum is %d characters)", queueKeyMaxLen))
+		problems.add("key", tooLong(queueKeyMaxLen, "characters"))
 	case !queueKeyPattern.MatchString(key.Value):
 		problems.add("key", "must start with a letter or digit and contain only letters, digits, hyphens and underscores")
 	}
@@ -529,7 +535,8 @@ func (s *Server) createQueue(w http.ResponseWriter, r *http.Request) {
 		id := newID()
 		q := &queueRecord{
 			seq: s.store.nextSeq(), org: org.slug, clusterID: c.id, id: id, graphqlID: graphQLID("ClusterQueue", id),
-			key: key.Value, desc: desc.Value, createdAt: s.store.timestamp(), createdBy: user.id,
+			key: key.Value, desc: desc.Value, retryAgentAffinity: orDefault(affinity.Value, retryAgentAffinities[0]),
+			createdAt: s.store.timestamp(), createdBy: user.id,
 		}
 		s.store.clusters.queues.insert(q)
 		out = s.store.queueView(baseURL(r), q)
@@ -538,8 +545,8 @@ func (s *Server) createQueue(w http.ResponseWriter, r *http.Request) {
 	respond(w, http.StatusCreated, out, err)
 }
 
-// updateQueue changes the description; the key cannot change and, like other unknown properties, is
-// ignored.
+// updateQueue changes the description and retry_agent_affinity; the key cannot change and, like other
+// unknown properties, is ignored.
 func (s *Server) updateQueue(w http.ResponseWriter, r *http.Request) {
 	org, _, ok := s.authorize(w, r, scopeWriteClusters)
 	if !ok {
@@ -549,8 +556,9 @@ func (s *Server) updateQueue(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	desc := in.String("description")
+	desc, affinity := in.String("description"), in.String("retry_agent_affinity")
 	problems := in.Problems()
+	checkEnum(&problems, "retry_agent_affinity", affinity, retryAgentAffinities)
 	var out queueView
 	err := s.store.update(func() *apiError {
 		q, err := s.store.findQueue(org.slug, r)
@@ -561,6 +569,9 @@ func (s *Server) updateQueue(w http.ResponseWriter, r *http.Request) {
 			return errValidation(problems)
 		}
 		setString(&q.desc, desc)
+		if affinity.Given() {
+			q.retryAgentAffinity = affinity.Value
+		}
 		out = s.store.queueView(baseURL(r), q)
 		return nil
 	})

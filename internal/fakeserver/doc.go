@@ -7,8 +7,13 @@
 //
 // # Layout
 //
-//   - server.go: Options, New, ServeHTTP and the middleware (rate limit, body size limit, JSON 404/405,
-//     the /_fake/ switch), and routes, which calls one route method per area.
+//   - server.go: Options, New and Open, ServeHTTP and the middleware (rate limit, body size limit, JSON
+//     404/405, the /_fake/ switch), and routes, which calls one route method per area.
+//   - state.go: Options.StateFile: the Store saved after every change and loaded at start.
+//   - ratelimit.go: the rate limit, per token (every spelling of a known token's header is one budget;
+//     unknown tokens keep no window; ended windows are dropped).
+//   - limits.go: the length limits on names, descriptions, keys, slugs and configurations (422 beyond);
+//     which are the service's and which the emulator's.
 //   - requestlog.go: the request log, a ring of the newest requests plus counters by status.
 //   - faults.go: Options.Faults: injected 5xx, 429, latency and creates that act but are dropped.
 //   - index.go: the table every area keeps its records in: by ID, by unique names, and in creation
@@ -22,19 +27,30 @@
 //   - store.go: the Store (one mutex), organizations, users, access tokens and the Kind registry.
 //   - clusters.go: clusters, queues and cluster agent tokens (state, routes, handlers).
 //   - orgs.go, metrics.go: organizations and members; agent metrics at /v3 with agent registration tokens.
-//   - teams.go, suites.go: teams and their members, pipelines and suites; test suites and flaky tests.
-//   - templates.go, pipelines.go, rules.go, builds.go: pipeline templates, pipelines, rules, builds.
+//   - teams.go, team_views.go: teams (state, routes, handlers) and how teams and their links are shown.
+//   - team_links.go: a team's links to users, pipelines and suites: one descriptor per association
+//     (teamAssociations), one set of handlers for all three.
+//   - suites.go: test suites and flaky tests.
+//   - templates.go, rules.go: pipeline templates; rules.
+//   - pipelines.go: pipelines (state, routes, handlers); pipeline_input.go: create and update bodies and
+//     applyPipeline; pipeline_yaml.go: the YAML and the steps builds derive from it; pipeline_views.go: how
+//     a pipeline is shown; pipeline_providers.go: source providers and provider_settings;
+//     configuration.go: what the service normalises in a stored configuration.
+//   - builds.go: builds and jobs (states, state); build_handlers.go: routes and handlers; build_views.go,
+//     build_filters.go: how builds are shown and filtered; build_admin.go: the /_fake/ build and job routes.
 //   - registries.go: package registries and registry tokens.
 //   - fixtures.go: state the API cannot create (users, plans, tokens, agents, jobs, flaky tests).
 //
 // Test-only routes under /_fake/ (no authentication) change what the API cannot: build and job states
-// (builds.go) and flaky-test records (suites.go). They are on in process and off in the standalone
+// (build_admin.go) and flaky-test records (suites.go). They are on in process and off in the standalone
 // command unless --test-routes (Options.DisableTestRoutes).
 //
 // # Adding an area
 //
-// An area (teams, pipelines, ...) lives in one file. It declares its records and a state struct (for
-// example teamState) of tables (index.go), adds one field of that type to Store and initialises it in newStore, adds one call
+// An area (teams, pipelines, ...) lives in one file, or in a few named for what they hold once it grows
+// past a few hundred lines (pipelines.go, pipeline_input.go, ...). It declares its records and a state
+// struct (for example teamState) of tables (index.go), adds one field of that type to Store and
+// initialises it in newStore (the state file then saves it with no more work), adds one call
 // s.routeTeams(mux) to Server.routes, and registers its Kinds from an init function with registerKind so
 // Store.Exists and Store.Remove know them. Each handler starts with
 //
@@ -43,9 +59,23 @@
 //		return
 //	}
 //
-// reads its body with readObject, and does all its reading, checking and writing inside one
-// s.store.update (or s.store.view) call that returns an *apiError from errors.go, so concurrent requests
-// never interleave a write.
+// reads its body with readObject (its strings through jsonObject.String, which applies the length limits
+// of limits.go; name a new long property there), and does all its reading, checking and writing inside
+// one s.store.update (or s.store.view) call that returns an *apiError from errors.go, so concurrent
+// requests never interleave a write and every change is saved before it is answered. Go methods that
+// tests call to seed or change state lock with `defer st.edit()()`. Related kinds of one parent declared
+// alike (a team's links) share one descriptor type and one set of handlers (team_links.go).
+//
+// # The state file
+//
+// Without Options.StateFile (--state-file of the command) the state is in memory only. With it, Open
+// loads the state the file holds, or seeds a new one and writes it; every change is then written, through
+// a temporary file renamed over the old one, before its request is answered (Store.update saves before it
+// unlocks; the Store's Go methods lock with Store.edit, which saves too), so a kill -9 right after an
+// answer loses nothing. A file that holds a state wins over Fixtures, Org and Token, which only seed a new
+// state: delete the file to start from them again. The file holds the records themselves, encoded by
+// reflection (state.go), so a new area or field needs nothing more than its table and its fields; a field
+// of a kind JSON cannot hold makes saving fail, and TestStateRoundTrip with it.
 //
 // # Fixtures
 //

@@ -98,6 +98,13 @@ func errBodyTooLarge() *apiError {
 		fmt.Sprintf("Request body is too large (maximum is %d bytes)", maxBodyBytes))
 }
 
+// errStateNotSaved: the change was made but the state file could not be written (500).
+func errStateNotSaved(path string, err error) *apiError {
+	return newMessageError(http.StatusInternalServerError,
+		"The change was made but could not be saved to the state file "+path+": "+err.Error()+
+			"; it will be lost when the emulator restarts unless a later change is saved")
+}
+
 // errUnprocessable: a 422 whose message is given whole, such as "Cluster queue is already paused" or the
 // reason a delete was refused.
 func errUnprocessable(message string) *apiError {
@@ -167,6 +174,16 @@ type validationErrors []fieldError
 
 // add records that field has the problem reason.
 func (v *validationErrors) add(field, reason string) { *v = append(*v, fieldError{field, reason}) }
+
+// addOnce records that field has the problem reason unless it is recorded already (a property read twice).
+func (v *validationErrors) addOnce(field, reason string) {
+	for _, fe := range *v {
+		if fe == (fieldError{field, reason}) {
+			return
+		}
+	}
+	v.add(field, reason)
+}
 
 // addBlank records "can't be blank" for field unless it already has a problem, so "Name must be a
 // string" is not followed by "Name can't be blank".

@@ -320,21 +320,44 @@ var orgSlugPattern = regexp.MustCompile(`^[a-zA-Z0-9][a-zA-Z0-9_-]*$`)
 // resolve checks f and returns a copy with every default filled in (org, name, plan, queue, state, token
 // orgs). It does not change f.
 func (f *Fixtures) resolve() (*Fixtures, error) {
-	var p fixtureProblems
-	out := &Fixtures{}
+	rv := &fixtureResolver{f: f, out: &Fixtures{}, declared: map[string]bool{}, usersByEmail: map[string]UserFixture{}}
+	rv.organizations()
+	rv.users()
+	rv.accessTokens()
+	rv.agents()
+	rv.jobs()
+	for i, s := range f.Suites {
+		s.Org = rv.org(entryName("suites", i, s.Slug), s.Org)
+		rv.out.Suites = append(rv.out.Suites, s)
+	}
+	if err := rv.p.err(); err != nil {
+		return nil, err
+	}
+	return rv.out, nil
+}
 
-	declared := map[string]bool{}
-	for i, o := range f.Organizations {
+// fixtureResolver is resolve's work: the fixtures read, the copy being filled in, what is declared so far
+// and the problems found.
+type fixtureResolver struct {
+	f, out       *Fixtures
+	p            fixtureProblems
+	declared     map[string]bool        // organization slugs
+	usersByEmail map[string]UserFixture // by lower-case e-mail
+}
+
+// organizations checks the organizations and fills in their names, plans and teams setting.
+func (rv *fixtureResolver) organizations() {
+	for i, o := range rv.f.Organizations {
 		entry := entryName("organizations", i, o.Slug)
 		switch {
 		case o.Slug == "":
-			p.add(entry, "slug is required")
+			rv.p.add(entry, "slug is required")
 		case !orgSlugPattern.MatchString(o.Slug):
-			p.add(entry, "slug must be letters, digits, hyphens and underscores, starting with a letter or digit")
-		case declared[o.Slug]:
-			p.add(entry, "slug is declared twice")
+			rv.p.add(entry, "slug must be letters, digits, hyphens and underscores, starting with a letter or digit")
+		case rv.declared[o.Slug]:
+			rv.p.add(entry, "slug is declared twice")
 		}
-		declared[o.Slug] = true
+		rv.declared[o.Slug] = true
 		if o.Name == "" && o.Slug != "" {
 			o.Name = titleCase(o.Slug)
 		}
@@ -343,163 +366,171 @@ func (f *Fixtures) resolve() (*Fixtures, error) {
 			o.Plan = PlanEnterprise
 		case PlanEnterprise, PlanPro, PlanFree:
 		default:
-			p.add(entry, "plan %q is not enterprise, pro or free", o.Plan)
+			rv.p.add(entry, "plan %q is not enterprise, pro or free", o.Plan)
 		}
 		if o.TeamsEnabled == nil {
 			enabled := true
 			o.TeamsEnabled = &enabled
 		}
-		out.Organizations = append(out.Organizations, o)
+		rv.out.Organizations = append(rv.out.Organizations, o)
 	}
-	if len(f.Organizations) == 0 {
-		p = append(p, "organizations: declare at least one organization")
+	if len(rv.f.Organizations) == 0 {
+		rv.p = append(rv.p, "organizations: declare at least one organization")
 	}
-	// org resolves an entry's organization: the only one when left out.
-	org := func(entry, slug string) string {
-		switch {
-		case slug == "" && len(f.Organizations) == 1:
-			return f.Organizations[0].Slug
-		case slug == "":
-			p.add(entry, "org is required when more than one organization is declared")
-		case !declared[slug]:
-			p.add(entry, "organization %q is not declared in organizations", slug)
-		}
-		return slug
-	}
+}
 
-	usersByEmail := map[string]UserFixture{} // by lower-case e-mail
-	for i, u := range f.Users {
+// org resolves an entry's organization: the only one when left out.
+func (rv *fixtureResolver) org(entry, slug string) string {
+	switch {
+	case slug == "" && len(rv.f.Organizations) == 1:
+		return rv.f.Organizations[0].Slug
+	case slug == "":
+		rv.p.add(entry, "org is required when more than one organization is declared")
+	case !rv.declared[slug]:
+		rv.p.add(entry, "organization %q is not declared in organizations", slug)
+	}
+	return slug
+}
+
+// users checks the users and their memberships.
+func (rv *fixtureResolver) users() {
+	for i, u := range rv.f.Users {
 		entry := entryName("users", i, u.Email)
 		if u.Name == "" {
-			p.add(entry, "name is required")
+			rv.p.add(entry, "name is required")
 		}
 		switch key := strings.ToLower(u.Email); {
 		case u.Email == "":
-			p.add(entry, "email is required")
+			rv.p.add(entry, "email is required")
 		case !strings.Contains(u.Email, "@"):
-			p.add(entry, "email %q is not an e-mail address", u.Email)
-		case hasKey(usersByEmail, key):
-			p.add(entry, "email is declared twice")
+			rv.p.add(entry, "email %q is not an e-mail address", u.Email)
+		case hasKey(rv.usersByEmail, key):
+			rv.p.add(entry, "email is declared twice")
 		}
 		memberships := make([]MembershipFixture, 0, len(u.Memberships))
 		seen := map[string]bool{}
 		for j, m := range u.Memberships {
 			sub := fmt.Sprintf("%s: memberships[%d]", entry, j)
-			m.Org = org(sub, m.Org)
+			m.Org = rv.org(sub, m.Org)
 			if m.Org != "" && seen[m.Org] {
-				p.add(sub, "organization %q is listed twice", m.Org)
+				rv.p.add(sub, "organization %q is listed twice", m.Org)
 			}
 			seen[m.Org] = true
 			memberships = append(memberships, m)
 		}
 		u.Memberships = memberships
-		out.Users = append(out.Users, u)
-		if key := strings.ToLower(u.Email); key != "" && !hasKey(usersByEmail, key) {
-			usersByEmail[key] = u
+		rv.out.Users = append(rv.out.Users, u)
+		if key := strings.ToLower(u.Email); key != "" && !hasKey(rv.usersByEmail, key) {
+			rv.usersByEmail[key] = u
 		}
 	}
+}
 
+// accessTokens checks the access tokens and fills in the organizations each sees.
+func (rv *fixtureResolver) accessTokens() {
 	tokens := map[string]bool{}
-	known := map[string]bool{allScopesName: true}
-	for _, sc := range AllScopes() {
-		known[sc] = true
-	}
-	for i, t := range f.AccessTokens {
+	for i, t := range rv.f.AccessTokens {
 		entry := entryName("access_tokens", i, t.Token)
 		switch {
 		case t.Token == "":
-			p.add(entry, "token is required")
+			rv.p.add(entry, "token is required")
 		case tokens[t.Token]:
-			p.add(entry, "token is declared twice")
+			rv.p.add(entry, "token is declared twice")
 		}
 		tokens[t.Token] = true
-		u, userDeclared := usersByEmail[strings.ToLower(t.User)]
+		u, userDeclared := rv.usersByEmail[strings.ToLower(t.User)]
 		switch {
 		case t.User == "":
-			p.add(entry, "user is required (the e-mail address of a declared user)")
+			rv.p.add(entry, "user is required (the e-mail address of a declared user)")
 		case !userDeclared:
-			p.add(entry, "user %q is not declared in users", t.User)
+			rv.p.add(entry, "user %q is not declared in users", t.User)
 		}
-		var orgs []string
-		for _, slug := range t.Orgs {
-			if !declared[slug] {
-				p.add(entry, "organization %q is not declared in organizations", slug)
-				continue
-			}
-			if userDeclared && !slices.ContainsFunc(u.Memberships, func(m MembershipFixture) bool { return m.Org == slug }) {
-				p.add(entry, "user %q is not a member of organization %q", t.User, slug)
-			}
-			orgs = append(orgs, slug)
-		}
-		if len(t.Orgs) == 0 && userDeclared {
-			for _, m := range u.Memberships {
-				orgs = append(orgs, m.Org)
-			}
-			if len(orgs) == 0 {
-				p.add(entry, "the token would see no organization: list orgs, or give user %q a membership", t.User)
-			}
-		}
-		t.Orgs = orgs
-		if t.Scopes == nil {
-			p.add(entry, `scopes are required (a list of scopes, or "all")`)
-		}
-		for _, sc := range t.Scopes {
-			if !known[sc] {
-				p.add(entry, "unknown scope %q (known: all, %s)", sc, strings.Join(AllScopes(), ", "))
-			}
-		}
-		out.AccessTokens = append(out.AccessTokens, t)
+		t.Orgs = rv.tokenOrgs(entry, t, u, userDeclared)
+		rv.checkScopes(entry, t.Scopes)
+		rv.out.AccessTokens = append(rv.out.AccessTokens, t)
 	}
+}
 
+// tokenOrgs returns the organizations token t sees: those it lists, each one its user belongs to, or by
+// default all of its user's.
+func (rv *fixtureResolver) tokenOrgs(entry string, t AccessTokenFixture, u UserFixture, userDeclared bool) []string {
+	var orgs []string
+	for _, slug := range t.Orgs {
+		if !rv.declared[slug] {
+			rv.p.add(entry, "organization %q is not declared in organizations", slug)
+			continue
+		}
+		if userDeclared && !slices.ContainsFunc(u.Memberships, func(m MembershipFixture) bool { return m.Org == slug }) {
+			rv.p.add(entry, "user %q is not a member of organization %q", t.User, slug)
+		}
+		orgs = append(orgs, slug)
+	}
+	if len(t.Orgs) == 0 && userDeclared {
+		for _, m := range u.Memberships {
+			orgs = append(orgs, m.Org)
+		}
+		if len(orgs) == 0 {
+			rv.p.add(entry, "the token would see no organization: list orgs, or give user %q a membership", t.User)
+		}
+	}
+	return orgs
+}
+
+// checkScopes records a token's missing scopes and every unknown one.
+func (rv *fixtureResolver) checkScopes(entry string, scopes Scopes) {
+	if scopes == nil {
+		rv.p.add(entry, `scopes are required (a list of scopes, or "all")`)
+	}
+	for _, sc := range scopes {
+		if sc != allScopesName && !slices.Contains(AllScopes(), sc) {
+			rv.p.add(entry, "unknown scope %q (known: all, %s)", sc, strings.Join(AllScopes(), ", "))
+		}
+	}
+}
+
+// agents checks the agent registration tokens and the agents, and fills in queues and states.
+func (rv *fixtureResolver) agents() {
 	agentTokens := map[string]bool{}
-	for i, t := range f.AgentTokens {
+	for i, t := range rv.f.AgentTokens {
 		entry := entryName("agent_tokens", i, t.Token)
 		switch {
 		case t.Token == "":
-			p.add(entry, "token is required")
+			rv.p.add(entry, "token is required")
 		case agentTokens[t.Token]:
-			p.add(entry, "token is declared twice")
+			rv.p.add(entry, "token is declared twice")
 		}
 		agentTokens[t.Token] = true
-		t.Org = org(entry, t.Org)
-		out.AgentTokens = append(out.AgentTokens, t)
+		t.Org = rv.org(entry, t.Org)
+		rv.out.AgentTokens = append(rv.out.AgentTokens, t)
 	}
-
-	for i, a := range f.Agents {
+	for i, a := range rv.f.Agents {
 		entry := entryName("agents", i, a.Name)
-		a.Org = org(entry, a.Org)
+		a.Org = rv.org(entry, a.Org)
 		for _, problem := range a.problems() {
-			p.add(entry, "%s", problem)
+			rv.p.add(entry, "%s", problem)
 		}
 		a.Queue, a.State = orDefault(a.Queue, defaultQueueKey), orDefault(a.State, agentIdle)
-		out.Agents = append(out.Agents, a)
+		rv.out.Agents = append(rv.out.Agents, a)
 	}
+}
 
-	jobs := map[jobKey]bool{}
-	for i, j := range f.Jobs {
+// jobs checks the job counts and fills in their queues.
+func (rv *fixtureResolver) jobs() {
+	seen := map[jobKey]bool{}
+	for i, j := range rv.f.Jobs {
 		entry := entryName("jobs", i, "")
-		j.Org = org(entry, j.Org)
+		j.Org = rv.org(entry, j.Org)
 		j.Queue = orDefault(j.Queue, defaultQueueKey)
 		for _, problem := range j.problems() {
-			p.add(entry, "%s", problem)
+			rv.p.add(entry, "%s", problem)
 		}
 		k := jobKey{org: j.Org, cluster: j.Cluster, queue: j.Queue, state: j.State}
-		if jobs[k] {
-			p.add(entry, "the %s jobs of queue %q are declared twice", j.State, j.Queue)
+		if seen[k] {
+			rv.p.add(entry, "the %s jobs of queue %q are declared twice", j.State, j.Queue)
 		}
-		jobs[k] = true
-		out.Jobs = append(out.Jobs, j)
+		seen[k] = true
+		rv.out.Jobs = append(rv.out.Jobs, j)
 	}
-
-	for i, s := range f.Suites {
-		s.Org = org(entryName("suites", i, s.Slug), s.Org)
-		out.Suites = append(out.Suites, s)
-	}
-
-	if err := p.err(); err != nil {
-		return nil, err
-	}
-	return out, nil
 }
 
 func hasKey[K comparable, V any](m map[K]V, k K) bool {
@@ -558,15 +589,4 @@ func (st *Store) applyResolved(f *Fixtures) error {
 		}
 	}
 	return p.err()
-}
-
-// mustApplyFixtures seeds a new server's store; New calls it when Options.Fixtures is set. Fixtures from
-// LoadFixtures and ParseFixtures are already checked, so only hand-built ones can fail here, which is a
-// bug in the test that built them.
-func (s *Server) mustApplyFixtures(f *Fixtures) {
-	s.store.mu.Lock()
-	defer s.store.mu.Unlock()
-	if err := s.store.applyFixtures(f); err != nil {
-		panic("fakeserver: Options.Fixtures: " + err.Error())
-	}
 }

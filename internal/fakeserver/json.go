@@ -96,8 +96,12 @@ func field[T any](o *jsonObject, name, what string) opt[T] {
 	return opt[T]{Set: true, Value: v}
 }
 
-// String reads a string property.
-func (o *jsonObject) String(name string) opt[string] { return field[string](o, name, "a string") }
+// String reads a string property; a value beyond its length limit (limits.go) is recorded as too long.
+func (o *jsonObject) String(name string) opt[string] {
+	v := field[string](o, name, "a string")
+	o.checkStringLimit(name, v.Value)
+	return v
+}
 
 // Bool reads a boolean property.
 func (o *jsonObject) Bool(name string) opt[bool] { return field[bool](o, name, "a boolean") }

@@ -105,8 +105,7 @@ func inCluster(cluster string, c *clusterRecord) bool {
 // AddAgentToken seeds an organization-wide agent registration token for org, which authenticates
 // GET /v3/metrics. Adding a token that exists moves it to org. It fails for an unknown organization.
 func (st *Store) AddAgentToken(org, token string) error {
-	st.mu.Lock()
-	defer st.mu.Unlock()
+	defer st.edit()()
 	if err := st.checkOrg(org); err != nil {
 		return err
 	}
@@ -120,8 +119,7 @@ func (st *Store) AddAgentToken(org, token string) error {
 // AddAgent seeds a connected agent (a.Org, a.Name, a.Queue, a.Cluster, a.State as in a fixture file;
 // Queue defaults to "default", State to "idle") and returns its id, for SetAgentState and KindAgent.
 func (st *Store) AddAgent(a AgentFixture) (agentID string, err error) {
-	st.mu.Lock()
-	defer st.mu.Unlock()
+	defer st.edit()()
 	if err := st.checkOrg(a.Org); err != nil {
 		return "", err
 	}
@@ -143,8 +141,7 @@ func (st *Store) addAgent(a AgentFixture) string {
 
 // SetAgentState makes the agent idle or busy.
 func (st *Store) SetAgentState(agentID, state string) error {
-	st.mu.Lock()
-	defer st.mu.Unlock()
+	defer st.edit()()
 	a, ok := st.metrics.agents[agentID]
 	if !ok {
 		return fmt.Errorf("fakeserver: no agent %q", agentID)
@@ -159,8 +156,7 @@ func (st *Store) SetAgentState(agentID, state string) error {
 // SetQueueJobs sets how many jobs of a queue are in one state (j.Org, j.Queue, j.Cluster, j.State,
 // j.Count as in a fixture file), replacing the count set before.
 func (st *Store) SetQueueJobs(j QueueJobsFixture) error {
-	st.mu.Lock()
-	defer st.mu.Unlock()
+	defer st.edit()()
 	if err := st.checkOrg(j.Org); err != nil {
 		return err
 	}

@@ -178,16 +178,14 @@ func (s *Server) getMember(w http.ResponseWriter, r *http.Request) {
 // AddOrg creates the organization slug (named name, or after its slug when name is empty) on an
 // enterprise plan with teams enabled, unless it exists; see SetOrgPlan to change the plan.
 func (st *Store) AddOrg(slug, name string) {
-	st.mu.Lock()
-	defer st.mu.Unlock()
+	defer st.edit()()
 	st.addOrg(slug, orDefault(name, titleCase(slug)))
 }
 
 // SetOrgPlan sets whether the organization is on an enterprise plan (pipeline templates exist only there)
 // and whether it has teams enabled (test suites then need team_ids). It fails for an unknown organization.
 func (st *Store) SetOrgPlan(org string, enterprise, teamsEnabled bool) error {
-	st.mu.Lock()
-	defer st.mu.Unlock()
+	defer st.edit()()
 	o, ok := st.orgs[org]
 	if !ok {
 		return fmt.Errorf("fakeserver: no organization %q", org)
@@ -201,8 +199,7 @@ func (st *Store) SetOrgPlan(org string, enterprise, teamsEnabled bool) error {
 // "Test User" is test-user@example.com); the organization is created, named after its slug, unless it
 // exists. Adding an existing member changes only the admin flag.
 func (st *Store) AddUser(org, name, email string, admin bool) (userID string) {
-	st.mu.Lock()
-	defer st.mu.Unlock()
+	defer st.edit()()
 	st.addOrg(org, titleCase(org))
 	u := st.userByEmail(email)
 	if u == nil {
@@ -216,8 +213,7 @@ func (st *Store) AddUser(org, name, email string, admin bool) (userID string) {
 // holding scopes (see AllScopes). The user must be a member of every organization listed. Adding a token
 // that exists replaces it.
 func (st *Store) AddTokenForUser(token, userID string, orgs, scopes []string) error {
-	st.mu.Lock()
-	defer st.mu.Unlock()
+	defer st.edit()()
 	if token == "" {
 		return fmt.Errorf("fakeserver: empty access token")
 	}

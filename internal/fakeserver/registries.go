@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"gopkg.in/yaml.v3"
 )
 
 // Package registries and registry tokens (spec 2.16, 2.17, 4.11).
@@ -25,7 +27,10 @@ import (
 //   - description, emoji, color and oidc_policy are null until set; an empty string or null sets them
 //     back to null. oidc_policy is taken as a string (YAML or JSON text) or as a JSON array of policy
 //     statements (what go-buildkite sends), and is always shown as a string, since go-buildkite decodes
-//     it into a string: an array is shown as its compact JSON text.
+//     it into a string: an array is shown as its compact JSON text. A string must be a YAML (or JSON)
+//     document, else 422, as the rest-beyond-spec notes' "YAML or JSON string" says.
+//   - public (a boolean, false until set) is accepted on create and update, as the rest-beyond-spec notes
+//     say the service does.
 //   - team_ids (the real service's create property, required there when teams are enabled) is accepted
 //     but not required and not stored: the spec does not list it and go-buildkite cannot send it.
 //   - A registry token's secret is the create response's "token" (the name later go-buildkite versions
@@ -292,17 +297,32 @@ func (s *Server) routeRegistries(mux *http.ServeMux) {
 type registryInput struct {
 	name, ecosystem, description, emoji, color opt[string]
 	oidcPolicy                                 opt[string] // normalised to text; see readOIDCPolicy
+	public                                     opt[bool]
 }
 
 func readRegistryInput(in *jsonObject) (registryInput, validationErrors) {
 	v := registryInput{
 		name: in.String("name"), ecosystem: in.String("ecosystem"), description: in.String("description"),
-		emoji: in.String("emoji"), color: in.String("color"),
+		emoji: in.String("emoji"), color: in.String("color"), public: in.Bool("public"),
 	}
 	in.Strings("team_ids") // type-checked only; see the file comment
 	problems := in.Problems()
 	v.oidcPolicy = readOIDCPolicy(in, &problems)
+	checkOIDCPolicy(&problems, v.oidcPolicy.Value)
 	return v, problems
+}
+
+// checkOIDCPolicy records a policy text that is not a YAML (or JSON) document, or is longer than a
+// configuration may be. "" is no policy.
+func checkOIDCPolicy(problems *validationErrors, policy string) {
+	if policy == "" {
+		return
+	}
+	configurationTooLong(problems, "oidc_policy", len(policy))
+	var doc any
+	if err := yaml.Unmarshal([]byte(policy), &doc); err != nil {
+		problems.add("oidc_policy", "is not valid YAML or JSON: "+err.Error())
+	}
 }
 
 // readOIDCPolicy reads oidc_policy given as a string or as an array of policy statements (kept as compact
@@ -458,6 +478,7 @@ func (s *Server) createRegistry(w http.ResponseWriter, r *http.Request) {
 		nullableString(&reg.emoji, v.emoji)
 		nullableString(&reg.color, v.color)
 		nullableString(&reg.oidcPolicy, v.oidcPolicy)
+		reg.public = v.public.Value
 		s.store.registries.registries.insert(reg)
 		out = renderRegistry(baseURL(r), reg)
 		return nil
@@ -503,6 +524,9 @@ func (s *Server) updateRegistry(w http.ResponseWriter, r *http.Request) {
 		nullableString(&reg.emoji, v.emoji)
 		nullableString(&reg.color, v.color)
 		nullableString(&reg.oidcPolicy, v.oidcPolicy)
+		if v.public.Given() {
+			reg.public = v.public.Value
+		}
 		out = renderRegistry(baseURL(r), reg)
 		return nil
 	})

@@ -1,6 +1,7 @@
 package fakeserver
 
 import (
+	"fmt"
 	"net/http"
 	"strings"
 	"time"
@@ -38,6 +39,11 @@ type Options struct {
 	// Fixtures, when set, is the state the server starts with (see LoadFixtures) instead of Org, Token and
 	// their default users, which are then ignored. New panics if hand-built fixtures fail Validate.
 	Fixtures *Fixtures
+	// StateFile, when set, is where the state lives across restarts (state.go): a server starts from the
+	// state in it when it holds one, and then ignores Fixtures, Org and Token, which only seed a new state;
+	// otherwise it seeds the state as usual and writes it there at once. Every change is written before
+	// its request is answered. Without it the state is in memory only.
+	StateFile string
 }
 
 // Server emulates Buildkite's REST API v2. It implements http.Handler.
@@ -48,11 +54,24 @@ type Server struct {
 	limiter *rateLimiter
 	log     *requestLog
 	faults  *faultInjector // nil without Options.Faults
+	// resumed is true when the state came from Options.StateFile rather than being seeded.
+	resumed bool
 }
 
 // New returns a server holding one organization (opts.Org) and one access token (opts.Token) with every
-// scope for it, or, when opts.Fixtures is set, the state the fixtures declare.
+// scope for it, or, when opts.Fixtures is set, the state the fixtures declare, or, when opts.StateFile holds
+// a state, that state. It panics where Open returns an error.
 func New(opts Options) *Server {
+	s, err := Open(opts)
+	if err != nil {
+		panic("fakeserver: " + err.Error())
+	}
+	return s
+}
+
+// Open is New for a caller that handles failure: hand-built fixtures that fail Validate, a state file that
+// cannot be read or is not one, or one that cannot be written.
+func Open(opts Options) (*Server, error) {
 	if opts.Org == "" {
 		opts.Org = "acme"
 	}
@@ -72,20 +91,56 @@ func New(opts Options) *Server {
 		log:     newRequestLog(opts.RequestLogSize),
 		faults:  newFaultInjector(opts.Faults),
 	}
-	if opts.Fixtures != nil {
-		s.mustApplyFixtures(opts.Fixtures)
-	} else {
+	s.store.logf = opts.Logf
+	if opts.StateFile != "" {
+		resumed, err := s.store.loadStateFile(opts.StateFile)
+		if err != nil {
+			return nil, fmt.Errorf("state file: %w", err)
+		}
+		s.resumed = resumed
+	}
+	if !s.resumed {
+		if err := s.seed(); err != nil {
+			return nil, err
+		}
+	}
+	if opts.StateFile != "" {
 		s.store.mu.Lock()
-		s.store.addOrg(opts.Org, titleCase(opts.Org))
-		s.store.addMember(opts.Org, s.store.defaultUserID, true)
-		// A second, non-admin member, so team membership and admin-only behaviour can be exercised.
-		s.store.addMember(opts.Org, s.store.addUser("Second Member", "second-member@example.com").id, false)
+		s.store.statePath = opts.StateFile
+		err := s.store.save()
 		s.store.mu.Unlock()
-		s.store.AddToken(opts.Token, []string{opts.Org}, AllScopes())
+		if err != nil {
+			return nil, fmt.Errorf("state file: %w", err)
+		}
 	}
 	s.mux = s.routes()
-	return s
+	return s, nil
 }
+
+// seed gives a new state its organizations, users and tokens: the fixtures', or opts.Org's and
+// opts.Token's.
+func (s *Server) seed() error {
+	if s.opts.Fixtures != nil {
+		s.store.mu.Lock()
+		defer s.store.mu.Unlock()
+		if err := s.store.applyFixtures(s.opts.Fixtures); err != nil {
+			return fmt.Errorf("Options.Fixtures: %w", err)
+		}
+		return nil
+	}
+	s.store.mu.Lock()
+	s.store.addOrg(s.opts.Org, titleCase(s.opts.Org))
+	s.store.addMember(s.opts.Org, s.store.defaultUserID, true)
+	// A second, non-admin member, so team membership and admin-only behaviour can be exercised.
+	s.store.addMember(s.opts.Org, s.store.addUser("Second Member", "second-member@example.com").id, false)
+	s.store.mu.Unlock()
+	s.store.AddToken(s.opts.Token, []string{s.opts.Org}, AllScopes())
+	return nil
+}
+
+// Resumed reports whether the server started from the state in Options.StateFile (and so ignored
+// Fixtures, Org and Token) rather than seeding a new one.
+func (s *Server) Resumed() bool { return s.resumed }
 
 // routes registers every area's endpoints; each area adds one line here and keeps its routes in its file.
 func (s *Server) routes() *http.ServeMux {
@@ -138,7 +193,11 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		writeError(w, errRouteNotFound())
 		return
 	}
-	if err := s.limiter.take(r.Header.Get("Authorization")).apply(w); err != nil {
+	key := ""
+	if s.limiter.enforced() {
+		key = s.store.rateKey(r)
+	}
+	if err := s.limiter.take(key).apply(w); err != nil {
 		writeError(w, err)
 		return
 	}

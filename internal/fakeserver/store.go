@@ -16,9 +16,16 @@ import (
 // interleave a write. Tests use it to check what the API would report (CheckDestroy) and to change state
 // behind the provider's back ("deleted outside Terraform").
 type Store struct {
-	mu  sync.RWMutex
-	now func() time.Time
-	seq int64 // creation order, so lists are stable
+	mu  sync.RWMutex     `state:"-"`
+	now func() time.Time `state:"-"`
+	seq int64            // creation order, so lists are stable
+
+	// statePath is the state file every change is saved to ("" for none), and logf where a failure to
+	// save is reported (state.go).
+	statePath string               `state:"-"`
+	logf      func(string, ...any) `state:"-"`
+	// stateBytes and stateRecords are the size of the last state saved, to size the next one's buffers.
+	stateBytes, stateRecords int `state:"-"`
 
 	orgs          map[string]*orgRecord   // by slug
 	users         map[string]*userRecord  // by id
@@ -100,11 +107,29 @@ func (st *Store) view(fn func() *apiError) *apiError {
 	return fn()
 }
 
-// update runs fn holding the write lock and returns its error.
+// update runs fn holding the write lock and returns its error. When fn succeeds and the store has a state
+// file, the state is saved before the lock is released, so a change is on disk before its request is
+// answered; a failure to save is a 500 saying so.
 func (st *Store) update(fn func() *apiError) *apiError {
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	return fn()
+	if err := fn(); err != nil {
+		return err
+	}
+	if err := st.save(); err != nil {
+		return errStateNotSaved(st.statePath, err)
+	}
+	return nil
+}
+
+// edit locks the store for a change made through its Go methods (tests, fixtures) and returns the
+// function that ends it, saving the state as update does: use it as `defer st.edit()()`.
+func (st *Store) edit() func() {
+	st.mu.Lock()
+	return func() {
+		defer st.mu.Unlock()
+		st.saveOrLog()
+	}
 }
 
 // nextSeq returns the next creation sequence number. The write lock must be held.
@@ -175,8 +200,7 @@ func (st *Store) addUser(name, email string) *userRecord {
 // AllScopes). Organizations that do not exist yet are created, named after their slug. Adding a token
 // that exists replaces it. Its uuid (GET /v2/access-token) is derived from token, the same in every run.
 func (st *Store) AddToken(token string, orgs []string, scopes []string) {
-	st.mu.Lock()
-	defer st.mu.Unlock()
+	defer st.edit()()
 	for _, slug := range orgs {
 		st.addOrg(slug, titleCase(slug))
 		if !st.isMember(slug, st.defaultUserID) {
@@ -277,7 +301,6 @@ func (st *Store) Exists(kind Kind, org, key string) bool {
 // would (a cluster takes its queues and tokens with it) and reports whether it existed.
 func (st *Store) Remove(kind Kind, org, key string) bool {
 	ops := kindOpsFor(kind)
-	st.mu.Lock()
-	defer st.mu.Unlock()
+	defer st.edit()()
 	return ops.remove(st, org, key)
 }

@@ -213,16 +213,14 @@ func (st *Store) addFlakyTest(s *suiteRecord, f FlakyTestFixture) *flakyTestReco
 // SeedSuite is seedSuite for tests: it creates the suite unless one with the slug exists, then adds the
 // fixture's flaky tests.
 func (st *Store) SeedSuite(org string, f SuiteFixture) error {
-	st.mu.Lock()
-	defer st.mu.Unlock()
+	defer st.edit()()
 	return st.seedSuite(org, f)
 }
 
 // AddFlakyTest adds a flaky test to the suite of org with suiteSlug and returns its ID. The suite must
 // exist (create it through the API or SeedSuite).
 func (st *Store) AddFlakyTest(org, suiteSlug string, f FlakyTestFixture) (id string, err error) {
-	st.mu.Lock()
-	defer st.mu.Unlock()
+	defer st.edit()()
 	s := st.suiteBySlug(org, suiteSlug)
 	if s == nil {
 		return "", fmt.Errorf("fakeserver: no suite %q in organization %q", suiteSlug, org)

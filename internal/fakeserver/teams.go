@@ -5,11 +5,10 @@ import (
 	"slices"
 	"strings"
 	"time"
-
-	"github.com/google/uuid"
 )
 
-// Teams (spec 2.7, 4.5) and their members, pipelines and suites (spec 2.8–2.10, 4.6).
+// Teams (spec 2.7, 4.5). Their links to users, pipelines and suites (spec 2.8–2.10, 4.6) are declared
+// in team_links.go and share its handlers.
 
 // Kinds of this area, for Store.Exists and Store.Remove.
 const (
@@ -33,46 +32,41 @@ var (
 
 func init() {
 	registerKind(KindTeam, (*Store).teamByID, (*Store).deleteTeam)
-	registerKind(KindTeamMember, nestedKey((*Store).teamMember), func(st *Store, m *teamMemberRecord) { st.teams.members.remove(m) })
-	registerKind(KindTeamPipeline, nestedKey((*Store).teamPipeline), func(st *Store, tp *teamPipelineRecord) {
-		st.teams.pipelines.remove(tp)
-	})
-	registerKind(KindTeamSuite, nestedKey((*Store).teamSuite), func(st *Store, ts *teamSuiteRecord) { st.teams.suites.remove(ts) })
+	for _, a := range teamAssociations {
+		registerKind(a.kind, nestedKey(func(st *Store, org, teamID, otherID string) *teamLinkRecord {
+			return st.teamLink(a, org, teamID, otherID)
+		}), func(st *Store, l *teamLinkRecord) { a.links(st).remove(l) })
+	}
 }
 
 // ---- state ----
 
-// teamState is this area's part of the Store. Teams are listed by org and named by slug in it.
-// Associations are keyed "<team id>/<other id>", the ID their Kind uses, so a team has at most one of each;
-// they are listed by team, and suite access also by suite ("suite:<id>") so a deleted suite takes it along.
+// teamState is this area's part of the Store. Teams are listed by org and named by slug in it. Links
+// (team_links.go) are keyed "<team id>/<other id>", the ID their Kind uses, so a team has at most one of
+// each; they are listed by team, and suite access also by suite ("suite:<id>") so a deleted suite takes it
+// along.
 type teamState struct {
 	teams     *table[*teamRecord]
-	members   *table[*teamMemberRecord]
-	pipelines *table[*teamPipelineRecord]
-	suites    *table[*teamSuiteRecord]
+	members   *table[*teamLinkRecord]
+	pipelines *table[*teamLinkRecord]
+	suites    *table[*teamLinkRecord]
 }
 
 func newTeamState() teamState {
+	byTeam := func(l *teamLinkRecord) []string { return []string{l.teamID} }
 	return teamState{
 		teams: newTable(func(t *teamRecord) []string { return []string{t.org} },
 			func(t *teamRecord) []string { return []string{teamSlugName(t.org, t.slug)} }),
-		members:   newTable(func(m *teamMemberRecord) []string { return []string{m.teamID} }, nil),
-		pipelines: newTable(func(tp *teamPipelineRecord) []string { return []string{tp.teamID} }, nil),
-		suites: newTable(func(ts *teamSuiteRecord) []string { return []string{ts.teamID, "suite:" + ts.suiteID} },
-			nil),
+		members:   newTable(byTeam, nil),
+		pipelines: newTable(byTeam, nil),
+		suites:    newTable(func(l *teamLinkRecord) []string { return []string{l.teamID, "suite:" + l.otherID} }, nil),
 	}
 }
 
 func teamSlugName(org, slug string) string { return nameKey(org, "slug", slug) }
 
-func (t *teamRecord) recordID() string          { return t.id }
-func (t *teamRecord) recordSeq() int64          { return t.seq }
-func (m *teamMemberRecord) recordID() string    { return m.teamID + "/" + m.userID }
-func (m *teamMemberRecord) recordSeq() int64    { return m.seq }
-func (tp *teamPipelineRecord) recordID() string { return tp.teamID + "/" + tp.pipelineID }
-func (tp *teamPipelineRecord) recordSeq() int64 { return tp.seq }
-func (ts *teamSuiteRecord) recordID() string    { return ts.teamID + "/" + ts.suiteID }
-func (ts *teamSuiteRecord) recordSeq() int64    { return ts.seq }
+func (t *teamRecord) recordID() string { return t.id }
+func (t *teamRecord) recordSeq() int64 { return t.seq }
 
 // teamRecord is a team. Other areas rely on the fields of the first line (pipelines and suites add
 // themselves to teams).
@@ -95,27 +89,6 @@ var teamPermissions = []string{
 	"members_can_destroy_registries", "members_can_destroy_packages",
 }
 
-type teamMemberRecord struct {
-	seq                 int64
-	org, teamID, userID string
-	role                string
-	createdAt           time.Time
-}
-
-type teamPipelineRecord struct {
-	seq                     int64
-	org, teamID, pipelineID string
-	accessLevel             string
-	createdAt               time.Time
-}
-
-type teamSuiteRecord struct {
-	seq                  int64
-	org, teamID, suiteID string
-	access               []string
-	createdAt            time.Time
-}
-
 // teamByID returns the team of org with id, or nil. A lock must be held.
 func (st *Store) teamByID(org, id string) *teamRecord {
 	if t, ok := st.teams.teams.get(id); ok && t.org == org {
@@ -124,56 +97,8 @@ func (st *Store) teamByID(org, id string) *teamRecord {
 	return nil
 }
 
-// The association lookups below need a lock held. They return nil when the team is not org's, and the
-// pipeline and suite ones also when the pipeline or suite has since been deleted: those live in other
-// files and do not clean up after themselves, so a dangling association is filtered out wherever it is read.
-
-func (st *Store) teamMember(org, teamID, userID string) *teamMemberRecord {
-	if st.teamByID(org, teamID) == nil {
-		return nil
-	}
-	m, _ := st.teams.members.get(teamID + "/" + userID)
-	return m
-}
-
-func (st *Store) teamPipeline(org, teamID, pipelineID string) *teamPipelineRecord {
-	if st.teamByID(org, teamID) == nil || st.pipelineByID(org, pipelineID) == nil {
-		return nil
-	}
-	tp, _ := st.teams.pipelines.get(teamID + "/" + pipelineID)
-	return tp
-}
-
-func (st *Store) teamSuite(org, teamID, suiteID string) *teamSuiteRecord {
-	if st.teamByID(org, teamID) == nil || st.suiteByID(org, suiteID) == nil {
-		return nil
-	}
-	ts, _ := st.teams.suites.get(teamID + "/" + suiteID)
-	return ts
-}
-
-// teamsOf and teamMembersOf list in creation order; the caller must not change the slice.
-
+// teamsOf lists in creation order; the caller must not change the slice.
 func (st *Store) teamsOf(org string) []*teamRecord { return st.teams.teams.list(org) }
-
-func (st *Store) teamMembersOf(teamID string) []*teamMemberRecord {
-	return st.teams.members.list(teamID)
-}
-
-// teamPipelinesOf and teamSuitesOf list in creation order, leaving out associations whose pipeline or
-// suite has gone.
-
-func (st *Store) teamPipelinesOf(t *teamRecord) []*teamPipelineRecord {
-	return slices.DeleteFunc(slices.Clone(st.teams.pipelines.list(t.id)), func(tp *teamPipelineRecord) bool {
-		return st.pipelineByID(t.org, tp.pipelineID) == nil
-	})
-}
-
-func (st *Store) teamSuitesOf(t *teamRecord) []*teamSuiteRecord {
-	return slices.DeleteFunc(slices.Clone(st.teams.suites.list(t.id)), func(ts *teamSuiteRecord) bool {
-		return st.suiteByID(t.org, ts.suiteID) == nil
-	})
-}
 
 // teamBySlug returns the team of org with slug, or nil. A lock must be held.
 func (st *Store) teamBySlug(org, slug string) *teamRecord {
@@ -188,11 +113,11 @@ func removeAll[T record](tbl *table[T], scope string) {
 	}
 }
 
-// deleteTeam removes t with its member, pipeline and suite associations. The write lock must be held.
+// deleteTeam removes t with its member, pipeline and suite links. The write lock must be held.
 func (st *Store) deleteTeam(t *teamRecord) {
-	removeAll(st.teams.members, t.id)
-	removeAll(st.teams.pipelines, t.id)
-	removeAll(st.teams.suites, t.id)
+	for _, a := range teamAssociations {
+		removeAll(a.links(st), t.id)
+	}
 	st.teams.teams.remove(t)
 }
 
@@ -201,47 +126,19 @@ func (st *Store) deleteSuiteAssociations(suiteID string) {
 	removeAll(st.teams.suites, "suite:"+suiteID)
 }
 
-// associationTime is when an association made by another area was created: at, or now when at is zero.
-func (st *Store) associationTime(at time.Time) time.Time {
-	if at.IsZero() {
-		return st.timestamp()
-	}
-	return at.UTC().Truncate(time.Millisecond)
-}
-
 // addTeamPipeline gives a team access to a pipeline (creating a pipeline with `teams` does this), or
 // changes the access level when the team has access already. accessLevel is read_only, build_and_read or
 // manage_build_and_read. A team outside org is ignored: the caller validates the team IDs it was given.
 // The write lock must be held.
 func (st *Store) addTeamPipeline(org, teamID, pipelineID, accessLevel string, at time.Time) {
-	if st.teamByID(org, teamID) == nil {
-		return
-	}
-	if tp, ok := st.teams.pipelines.get(teamID + "/" + pipelineID); ok {
-		tp.accessLevel = accessLevel
-		return
-	}
-	st.teams.pipelines.insert(&teamPipelineRecord{
-		seq: st.nextSeq(), org: org, teamID: teamID, pipelineID: pipelineID, accessLevel: accessLevel,
-		createdAt: st.associationTime(at),
-	})
+	st.addTeamLink(teamPipelines, org, teamID, pipelineID, []string{accessLevel}, at)
 }
 
 // addTeamSuite gives a team access to a test suite (creating a suite with team_ids does this), or replaces
 // the access when the team has access already. access holds read and/or edit. A team outside org is
 // ignored. The write lock must be held.
 func (st *Store) addTeamSuite(org, teamID, suiteID string, access []string, at time.Time) {
-	if st.teamByID(org, teamID) == nil {
-		return
-	}
-	if ts, ok := st.teams.suites.get(teamID + "/" + suiteID); ok {
-		ts.access = slices.Clone(access)
-		return
-	}
-	st.teams.suites.insert(&teamSuiteRecord{
-		seq: st.nextSeq(), org: org, teamID: teamID, suiteID: suiteID, access: slices.Clone(access),
-		createdAt: st.associationTime(at),
-	})
+	st.addTeamLink(teamSuites, org, teamID, suiteID, access, at)
 }
 
 // oneOf words an enum for a validation message: "a, b or c".
@@ -269,17 +166,17 @@ func requireEnum(problems *validationErrors, name string, v opt[string], allowed
 	checkEnum(problems, name, v, allowed)
 }
 
-// checkSuiteAccess validates a team suite's access_level: a non-empty array of read and edit. It returns
-// the levels without repeats, in the order given.
-func checkSuiteAccess(problems *validationErrors, v opt[[]string]) []string {
+// checkLevels validates an access property holding several levels (a team suite's access_level): a
+// non-empty array of allowed values. It returns the levels without repeats, in the order given.
+func checkLevels(problems *validationErrors, name string, v opt[[]string], allowed []string) []string {
 	if len(v.Value) == 0 {
-		problems.addBlank("access_level")
+		problems.addBlank(name)
 		return nil
 	}
 	var out []string
 	for _, a := range v.Value {
-		if !slices.Contains(teamSuiteAccesses, a) {
-			problems.add("access_level", "must contain only read and edit")
+		if !slices.Contains(allowed, a) {
+			problems.add(name, "must contain only "+strings.Join(allowed, " and "))
 			return nil
 		}
 		if !slices.Contains(out, a) {
@@ -289,117 +186,9 @@ func checkSuiteAccess(problems *validationErrors, v opt[[]string]) []string {
 	return out
 }
 
-// ---- views ----
-
-// teamView is spec 2.7 plus the write properties the reference echoes (is_default_team,
-// default_member_role, members_can_create_pipelines) and go-buildkite's other members_can_* booleans.
-type teamView struct {
-	ID                          string    `json:"id"`
-	GraphQLID                   string    `json:"graphql_id"`
-	Name                        string    `json:"name"`
-	Slug                        string    `json:"slug"`
-	Description                 string    `json:"description"`
-	Privacy                     string    `json:"privacy"`
-	Default                     bool      `json:"default"`
-	IsDefaultTeam               bool      `json:"is_default_team"`
-	DefaultMemberRole           string    `json:"default_member_role"`
-	MembersCanCreatePipelines   bool      `json:"members_can_create_pipelines"`
-	MembersCanCreateSuites      bool      `json:"members_can_create_suites"`
-	MembersCanCreateRegistries  bool      `json:"members_can_create_registries"`
-	MembersCanDestroyRegistries bool      `json:"members_can_destroy_registries"`
-	MembersCanDestroyPackages   bool      `json:"members_can_destroy_packages"`
-	CreatedAt                   string    `json:"created_at"`
-	CreatedBy                   *userView `json:"created_by"`
-}
-
-func (st *Store) teamView(t *teamRecord) teamView {
-	return teamView{
-		ID: t.id, GraphQLID: t.graphqlID, Name: t.name, Slug: t.slug, Description: t.description,
-		Privacy: t.privacy, Default: t.isDefault, IsDefaultTeam: t.isDefault, DefaultMemberRole: t.defaultMemberRole,
-		MembersCanCreatePipelines:   t.membersCan["members_can_create_pipelines"],
-		MembersCanCreateSuites:      t.membersCan["members_can_create_suites"],
-		MembersCanCreateRegistries:  t.membersCan["members_can_create_registries"],
-		MembersCanDestroyRegistries: t.membersCan["members_can_destroy_registries"],
-		MembersCanDestroyPackages:   t.membersCan["members_can_destroy_packages"],
-		CreatedAt:                   formatTime(t.createdAt),
-		CreatedBy:                   st.userSummary(t.createdBy),
-	}
-}
-
-// teamMemberView is spec 2.8. created_at is always a timestamp: go-buildkite decodes it as non-null.
-type teamMemberView struct {
-	ID        string `json:"id"`
-	GraphQLID string `json:"graphql_id"`
-	UserID    string `json:"user_id"`
-	UserName  string `json:"user_name"`
-	Role      string `json:"role"`
-	CreatedAt string `json:"created_at"`
-}
-
-func (st *Store) teamMemberView(m *teamMemberRecord) teamMemberView {
-	id := linkID(m.teamID, m.userID)
-	v := teamMemberView{ID: id, GraphQLID: graphQLID("TeamMember", id), UserID: m.userID, Role: m.role, CreatedAt: formatTime(m.createdAt)}
-	if u, ok := st.users[m.userID]; ok {
-		v.UserName = u.name
-	}
-	return v
-}
-
-// teamPipelineView is spec 2.9.
-type teamPipelineView struct {
-	ID          string `json:"id"`
-	GraphQLID   string `json:"graphql_id"`
-	PipelineID  string `json:"pipeline_id"`
-	PipelineURL string `json:"pipeline_url"`
-	AccessLevel string `json:"access_level"`
-	CreatedAt   string `json:"created_at"`
-}
-
-func (st *Store) teamPipelineView(base string, tp *teamPipelineRecord) teamPipelineView {
-	id := linkID(tp.teamID, tp.pipelineID)
-	v := teamPipelineView{
-		ID: id, GraphQLID: graphQLID("TeamPipeline", id),
-		PipelineID: tp.pipelineID, AccessLevel: tp.accessLevel, CreatedAt: formatTime(tp.createdAt),
-	}
-	if p := st.pipelineByID(tp.org, tp.pipelineID); p != nil {
-		v.PipelineURL = apiURL(base, "organizations", tp.org, "pipelines", p.slug)
-	}
-	return v
-}
-
-// teamSuiteView is spec 2.10.
-type teamSuiteView struct {
-	ID          string   `json:"id"`
-	GraphQLID   string   `json:"graphql_id"`
-	SuiteID     string   `json:"suite_id"`
-	SuiteURL    string   `json:"suite_url"`
-	AccessLevel []string `json:"access_level"`
-	CreatedAt   string   `json:"created_at"`
-}
-
-func (st *Store) teamSuiteView(base string, ts *teamSuiteRecord) teamSuiteView {
-	id := linkID(ts.teamID, ts.suiteID)
-	v := teamSuiteView{
-		ID: id, GraphQLID: graphQLID("TeamSuite", id),
-		SuiteID: ts.suiteID, AccessLevel: nonNil(slices.Clone(ts.access)), CreatedAt: formatTime(ts.createdAt),
-	}
-	if s := st.suiteByID(ts.org, ts.suiteID); s != nil {
-		v.SuiteURL = suiteURL(base, s)
-	}
-	return v
-}
-
-// linkID is the identifier of a team's link to a user, pipeline or suite. The spec gives these links no
-// id of their own, but every object carries one: derived from both ends, it is stable across requests.
-func linkID(teamID, otherID string) string {
-	return uuid.NewSHA1(uuid.NameSpaceOID, []byte(teamID+"/"+otherID)).String()
-}
-
 // ---- routes ----
 
-// routeTeams registers spec 4.5 and 4.6. Where the specification and go-buildkite disagree on a path
-// (the trailing slash of the add endpoints, /suite against /suites, how a pipeline is removed) both are
-// served.
+// routeTeams registers spec 4.5, and 4.6 through each association's routeTeamLinks.
 func (s *Server) routeTeams(mux *http.ServeMux) {
 	const teams = "/v2/organizations/{org}/teams"
 	const team = teams + "/{team}"
@@ -410,37 +199,9 @@ func (s *Server) routeTeams(mux *http.ServeMux) {
 	mux.HandleFunc("PUT "+team, s.updateTeam)
 	mux.HandleFunc("DELETE "+team, s.deleteTeamHandler)
 
-	const members = team + "/members"
-	const member = members + "/{user}"
-	mux.HandleFunc("GET "+members, s.listTeamMembers)
-	mux.HandleFunc("POST "+members, s.addTeamMember)
-	mux.HandleFunc("POST "+members+"/{$}", s.addTeamMember)
-	mux.HandleFunc("GET "+member, s.getTeamMember)
-	mux.HandleFunc("PATCH "+member, s.updateTeamMember)
-	mux.HandleFunc("DELETE "+member, s.removeTeamMember)
-
-	const pipelines = team + "/pipelines"
-	const pipeline = pipelines + "/{pipeline}"
-	mux.HandleFunc("GET "+pipelines, s.listTeamPipelines)
-	mux.HandleFunc("POST "+pipelines, s.addTeamPipelineHandler)
-	mux.HandleFunc("POST "+pipelines+"/{$}", s.addTeamPipelineHandler)
-	mux.HandleFunc("GET "+pipeline, s.getTeamPipeline)
-	mux.HandleFunc("PATCH "+pipeline, s.updateTeamPipeline)
-	mux.HandleFunc("DELETE "+pipeline, s.removeTeamPipeline)
-	mux.HandleFunc("DELETE "+pipelines+"/{$}", s.removeTeamPipeline) // the spec's form: the id in the body
-	mux.HandleFunc("DELETE "+pipelines, s.removeTeamPipeline)
-
-	const suites = team + "/suites"
-	const suite = suites + "/{suite}"
-	mux.HandleFunc("GET "+suites, s.listTeamSuites)
-	mux.HandleFunc("POST "+team+"/suite", s.addTeamSuiteHandler)
-	mux.HandleFunc("POST "+team+"/suite/{$}", s.addTeamSuiteHandler)
-	mux.HandleFunc("POST "+suites, s.addTeamSuiteHandler)
-	mux.HandleFunc("POST "+suites+"/{$}", s.addTeamSuiteHandler)
-	mux.HandleFunc("GET "+suite, s.getTeamSuite)
-	mux.HandleFunc("PATCH "+suite, s.updateTeamSuite)
-	mux.HandleFunc("DELETE "+suite, s.removeTeamSuite)
-	mux.HandleFunc("DELETE "+suite+"/{$}", s.removeTeamSuite)
+	for _, a := range teamAssociations {
+		s.routeTeamLinks(mux, team, a)
+	}
 }
 
 // findTeam finds the path's team: 404 "No team found". A lock must be held.
@@ -632,452 +393,6 @@ func (s *Server) deleteTeamHandler(w http.ResponseWriter, r *http.Request) {
 			return err
 		}
 		s.store.deleteTeam(t)
-		return nil
-	})
-	respondNoContent(w, err)
-}
-
-// ---- team member handlers ----
-
-func (s *Server) listTeamMembers(w http.ResponseWriter, r *http.Request) {
-	org, _, ok := s.authorize(w, r, scopeViewTeams)
-	if !ok {
-		return
-	}
-	var out []teamMemberView
-	err := s.store.view(func() *apiError {
-		t, err := s.store.findTeam(org.slug, r)
-		if err != nil {
-			return err
-		}
-		for _, m := range paginate(w, r, s.store.teamMembersOf(t.id)) {
-			out = append(out, s.store.teamMemberView(m))
-		}
-		return nil
-	})
-	respond(w, http.StatusOK, nonNil(out), err)
-}
-
-// findTeamMember finds the membership of the path's team and user: 404 for either. A lock must be held.
-func (st *Store) findTeamMember(org string, r *http.Request) (*teamMemberRecord, *apiError) {
-	t, err := st.findTeam(org, r)
-	if err != nil {
-		return nil, err
-	}
-	m := st.teamMember(org, t.id, r.PathValue("user"))
-	if m == nil {
-		return nil, errNotFound("team member")
-	}
-	return m, nil
-}
-
-func (s *Server) getTeamMember(w http.ResponseWriter, r *http.Request) {
-	org, _, ok := s.authorize(w, r, scopeViewTeams)
-	if !ok {
-		return
-	}
-	var out teamMemberView
-	err := s.store.view(func() *apiError {
-		m, err := s.store.findTeamMember(org.slug, r)
-		if err != nil {
-			return err
-		}
-		out = s.store.teamMemberView(m)
-		return nil
-	})
-	respond(w, http.StatusOK, out, err)
-}
-
-// addTeamMember adds a member of the organization to the team; a user outside it, or one already in the
-// team, is a 422.
-func (s *Server) addTeamMember(w http.ResponseWriter, r *http.Request) {
-	org, _, ok := s.authorize(w, r, scopeWriteTeams)
-	if !ok {
-		return
-	}
-	in, ok := readObject(w, r)
-	if !ok {
-		return
-	}
-	userID, role := in.String("user_id"), in.String("role")
-	problems := in.Problems()
-	if userID.Value == "" {
-		problems.addBlank("user_id")
-	}
-	requireEnum(&problems, "role", role, teamMemberRoles)
-	var out teamMemberView
-	err := s.store.update(func() *apiError {
-		t, err := s.store.findTeam(org.slug, r)
-		if err != nil {
-			return err
-		}
-		if userID.Value != "" {
-			switch {
-			case !s.store.isMember(org.slug, userID.Value):
-				problems.add("user_id", "must be a member of the organization")
-			case s.store.teamMember(org.slug, t.id, userID.Value) != nil:
-				problems.add("user_id", "is already a member of the team")
-			}
-		}
-		if len(problems) > 0 {
-			return errValidation(problems)
-		}
-		m := &teamMemberRecord{
-			seq: s.store.nextSeq(), org: org.slug, teamID: t.id, userID: userID.Value, role: role.Value,
-			createdAt: s.store.timestamp(),
-		}
-		s.store.teams.members.insert(m)
-		out = s.store.teamMemberView(m)
-		return nil
-	})
-	respond(w, http.StatusCreated, out, err)
-}
-
-func (s *Server) updateTeamMember(w http.ResponseWriter, r *http.Request) {
-	org, _, ok := s.authorize(w, r, scopeWriteTeams)
-	if !ok {
-		return
-	}
-	in, ok := readObject(w, r)
-	if !ok {
-		return
-	}
-	role := in.String("role")
-	problems := in.Problems()
-	requireEnum(&problems, "role", role, teamMemberRoles)
-	var out teamMemberView
-	err := s.store.update(func() *apiError {
-		m, err := s.store.findTeamMember(org.slug, r)
-		if err != nil {
-			return err
-		}
-		if len(problems) > 0 {
-			return errValidation(problems)
-		}
-		m.role = role.Value
-		out = s.store.teamMemberView(m)
-		return nil
-	})
-	respond(w, http.StatusOK, out, err)
-}
-
-func (s *Server) removeTeamMember(w http.ResponseWriter, r *http.Request) {
-	org, _, ok := s.authorize(w, r, scopeWriteTeams)
-	if !ok {
-		return
-	}
-	err := s.store.update(func() *apiError {
-		m, err := s.store.findTeamMember(org.slug, r)
-		if err != nil {
-			return err
-		}
-		s.store.teams.members.remove(m)
-		return nil
-	})
-	respondNoContent(w, err)
-}
-
-// ---- team pipeline handlers ----
-
-func (s *Server) listTeamPipelines(w http.ResponseWriter, r *http.Request) {
-	org, _, ok := s.authorize(w, r, scopeViewTeams)
-	if !ok {
-		return
-	}
-	var out []teamPipelineView
-	err := s.store.view(func() *apiError {
-		t, err := s.store.findTeam(org.slug, r)
-		if err != nil {
-			return err
-		}
-		for _, tp := range paginate(w, r, s.store.teamPipelinesOf(t)) {
-			out = append(out, s.store.teamPipelineView(baseURL(r), tp))
-		}
-		return nil
-	})
-	respond(w, http.StatusOK, nonNil(out), err)
-}
-
-// findTeamPipeline finds the association of the path's team with pipelineID: 404 for an unknown team,
-// an unknown pipeline, or a pipeline the team has no access to. A lock must be held.
-func (st *Store) findTeamPipeline(org string, r *http.Request, pipelineID string) (*teamPipelineRecord, *apiError) {
-	t, err := st.findTeam(org, r)
-	if err != nil {
-		return nil, err
-	}
-	if st.pipelineByID(org, pipelineID) == nil {
-		return nil, errNotFound("pipeline")
-	}
-	tp := st.teamPipeline(org, t.id, pipelineID)
-	if tp == nil {
-		return nil, errNotFound("team pipeline")
-	}
-	return tp, nil
-}
-
-func (s *Server) getTeamPipeline(w http.ResponseWriter, r *http.Request) {
-	org, _, ok := s.authorize(w, r, scopeViewTeams)
-	if !ok {
-		return
-	}
-	var out teamPipelineView
-	err := s.store.view(func() *apiError {
-		tp, err := s.store.findTeamPipeline(org.slug, r, r.PathValue("pipeline"))
-		if err != nil {
-			return err
-		}
-		out = s.store.teamPipelineView(baseURL(r), tp)
-		return nil
-	})
-	respond(w, http.StatusOK, out, err)
-}
-
-func (s *Server) addTeamPipelineHandler(w http.ResponseWriter, r *http.Request) {
-	org, _, ok := s.authorize(w, r, scopeWriteTeams)
-	if !ok {
-		return
-	}
-	in, ok := readObject(w, r)
-	if !ok {
-		return
-	}
-	pipelineID, access := in.String("pipeline_id"), in.String("access_level")
-	problems := in.Problems()
-	if pipelineID.Value == "" {
-		problems.addBlank("pipeline_id")
-	}
-	requireEnum(&problems, "access_level", access, teamPipelineAccesses)
-	var out teamPipelineView
-	err := s.store.update(func() *apiError {
-		t, err := s.store.findTeam(org.slug, r)
-		if err != nil {
-			return err
-		}
-		if pipelineID.Value != "" {
-			switch {
-			case s.store.pipelineByID(org.slug, pipelineID.Value) == nil:
-				problems.add("pipeline_id", "must be a pipeline of the organization")
-			case s.store.teamPipeline(org.slug, t.id, pipelineID.Value) != nil:
-				problems.add("pipeline_id", "has already been added to the team")
-			}
-		}
-		if len(problems) > 0 {
-			return errValidation(problems)
-		}
-		// A left-over association of a deleted pipeline with the same ID is replaced, not updated.
-		if stale, ok := s.store.teams.pipelines.get(t.id + "/" + pipelineID.Value); ok {
-			s.store.teams.pipelines.remove(stale)
-		}
-		s.store.addTeamPipeline(org.slug, t.id, pipelineID.Value, access.Value, time.Time{})
-		out = s.store.teamPipelineView(baseURL(r), s.store.teamPipeline(org.slug, t.id, pipelineID.Value))
-		return nil
-	})
-	respond(w, http.StatusCreated, out, err)
-}
-
-func (s *Server) updateTeamPipeline(w http.ResponseWriter, r *http.Request) {
-	org, _, ok := s.authorize(w, r, scopeWriteTeams)
-	if !ok {
-		return
-	}
-	in, ok := readObject(w, r)
-	if !ok {
-		return
-	}
-	access := in.String("access_level")
-	problems := in.Problems()
-	requireEnum(&problems, "access_level", access, teamPipelineAccesses)
-	var out teamPipelineView
-	err := s.store.update(func() *apiError {
-		tp, err := s.store.findTeamPipeline(org.slug, r, r.PathValue("pipeline"))
-		if err != nil {
-			return err
-		}
-		if len(problems) > 0 {
-			return errValidation(problems)
-		}
-		tp.accessLevel = access.Value
-		out = s.store.teamPipelineView(baseURL(r), tp)
-		return nil
-	})
-	respond(w, http.StatusOK, out, err)
-}
-
-// removeTeamPipeline serves both removal forms: go-buildkite's DELETE .../pipelines/{pipeline uuid} and
-// the spec's DELETE .../pipelines/, whose path carries no ID, with {"pipeline_id": ...} in the body.
-func (s *Server) removeTeamPipeline(w http.ResponseWriter, r *http.Request) {
-	org, _, ok := s.authorize(w, r, scopeWriteTeams)
-	if !ok {
-		return
-	}
-	pipelineID := r.PathValue("pipeline")
-	var problems validationErrors
-	if pipelineID == "" {
-		in, ok := readObject(w, r)
-		if !ok {
-			return
-		}
-		v := in.String("pipeline_id")
-		problems = in.Problems()
-		if v.Value == "" {
-			problems.addBlank("pipeline_id")
-		}
-		pipelineID = v.Value
-	}
-	err := s.store.update(func() *apiError {
-		if _, err := s.store.findTeam(org.slug, r); err != nil {
-			return err
-		}
-		if len(problems) > 0 {
-			return errValidation(problems)
-		}
-		tp, err := s.store.findTeamPipeline(org.slug, r, pipelineID)
-		if err != nil {
-			return err
-		}
-		s.store.teams.pipelines.remove(tp)
-		return nil
-	})
-	respondNoContent(w, err)
-}
-
-// ---- team suite handlers ----
-
-func (s *Server) listTeamSuites(w http.ResponseWriter, r *http.Request) {
-	org, _, ok := s.authorize(w, r, scopeViewTeams)
-	if !ok {
-		return
-	}
-	var out []teamSuiteView
-	err := s.store.view(func() *apiError {
-		t, err := s.store.findTeam(org.slug, r)
-		if err != nil {
-			return err
-		}
-		for _, ts := range paginate(w, r, s.store.teamSuitesOf(t)) {
-			out = append(out, s.store.teamSuiteView(baseURL(r), ts))
-		}
-		return nil
-	})
-	respond(w, http.StatusOK, nonNil(out), err)
-}
-
-// findTeamSuite finds the association of the path's team and suite: 404 for an unknown team, an unknown
-// suite, or a suite the team has no access to. A lock must be held.
-func (st *Store) findTeamSuite(org string, r *http.Request) (*teamSuiteRecord, *apiError) {
-	t, err := st.findTeam(org, r)
-	if err != nil {
-		return nil, err
-	}
-	suiteID := r.PathValue("suite")
-	if st.suiteByID(org, suiteID) == nil {
-		return nil, errNotFound("suite")
-	}
-	ts := st.teamSuite(org, t.id, suiteID)
-	if ts == nil {
-		return nil, errNotFound("team suite")
-	}
-	return ts, nil
-}
-
-func (s *Server) getTeamSuite(w http.ResponseWriter, r *http.Request) {
-	org, _, ok := s.authorize(w, r, scopeViewTeams)
-	if !ok {
-		return
-	}
-	var out teamSuiteView
-	err := s.store.view(func() *apiError {
-		ts, err := s.store.findTeamSuite(org.slug, r)
-		if err != nil {
-			return err
-		}
-		out = s.store.teamSuiteView(baseURL(r), ts)
-		return nil
-	})
-	respond(w, http.StatusOK, out, err)
-}
-
-func (s *Server) addTeamSuiteHandler(w http.ResponseWriter, r *http.Request) {
-	org, _, ok := s.authorize(w, r, scopeWriteTeams)
-	if !ok {
-		return
-	}
-	in, ok := readObject(w, r)
-	if !ok {
-		return
-	}
-	suiteID, accessIn := in.String("suite_id"), in.Strings("access_level")
-	problems := in.Problems()
-	if suiteID.Value == "" {
-		problems.addBlank("suite_id")
-	}
-	access := checkSuiteAccess(&problems, accessIn)
-	var out teamSuiteView
-	err := s.store.update(func() *apiError {
-		t, err := s.store.findTeam(org.slug, r)
-		if err != nil {
-			return err
-		}
-		if suiteID.Value != "" {
-			switch {
-			case s.store.suiteByID(org.slug, suiteID.Value) == nil:
-				problems.add("suite_id", "must be a test suite of the organization")
-			case s.store.teamSuite(org.slug, t.id, suiteID.Value) != nil:
-				problems.add("suite_id", "has already been added to the team")
-			}
-		}
-		if len(problems) > 0 {
-			return errValidation(problems)
-		}
-		if stale, ok := s.store.teams.suites.get(t.id + "/" + suiteID.Value); ok {
-			s.store.teams.suites.remove(stale)
-		}
-		s.store.addTeamSuite(org.slug, t.id, suiteID.Value, access, time.Time{})
-		out = s.store.teamSuiteView(baseURL(r), s.store.teamSuite(org.slug, t.id, suiteID.Value))
-		return nil
-	})
-	respond(w, http.StatusCreated, out, err)
-}
-
-func (s *Server) updateTeamSuite(w http.ResponseWriter, r *http.Request) {
-	org, _, ok := s.authorize(w, r, scopeWriteTeams)
-	if !ok {
-		return
-	}
-	in, ok := readObject(w, r)
-	if !ok {
-		return
-	}
-	accessIn := in.Strings("access_level")
-	problems := in.Problems()
-	access := checkSuiteAccess(&problems, accessIn)
-	var out teamSuiteView
-	err := s.store.update(func() *apiError {
-		ts, err := s.store.findTeamSuite(org.slug, r)
-		if err != nil {
-			return err
-		}
-		if len(problems) > 0 {
-			return errValidation(problems)
-		}
-		ts.access = access
-		out = s.store.teamSuiteView(baseURL(r), ts)
-		return nil
-	})
-	respond(w, http.StatusOK, out, err)
-}
-
-func (s *Server) removeTeamSuite(w http.ResponseWriter, r *http.Request) {
-	org, _, ok := s.authorize(w, r, scopeWriteTeams)
-	if !ok {
-		return
-	}
-	err := s.store.update(func() *apiError {
-		ts, err := s.store.findTeamSuite(org.slug, r)
-		if err != nil {
-			return err
-		}
-		s.store.teams.suites.remove(ts)
 		return nil
 	})
 	respondNoContent(w, err)

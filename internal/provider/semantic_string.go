@@ -5,8 +5,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"reflect"
 	"strings"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/attr/xattr"
@@ -61,18 +63,69 @@ func decodeJSON(s string) (any, error) {
 	return doc, nil
 }
 
-// equal reports whether two documents mean the same. Text that does not decode is compared after
-// normalizeText, so a broken document still never differs from itself re-rendered with other line endings.
+// equal reports whether two documents mean the same. Texts that differ only in what normalizeText removes
+// are equal without decoding: that is all the emulator changes (its normalizeConfiguration), and a
+// document is then equal to its stored form even where decoding cannot tell (a NaN is not equal to itself).
+// Text that does not decode is compared after normalizeText, so a broken document still never differs
+// from itself re-rendered with other line endings.
 func (f *textFormat) equal(a, b string) bool {
-	if a == b {
+	na, nb := normalizeText(a), normalizeText(b)
+	if na == nb {
 		return true
 	}
 	da, errA := f.decode(a)
 	db, errB := f.decode(b)
 	if errA != nil || errB != nil {
-		return strings.TrimRight(normalizeText(a), "\n") == strings.TrimRight(normalizeText(b), "\n")
+		return strings.TrimRight(na, "\n") == strings.TrimRight(nb, "\n")
 	}
-	return reflect.DeepEqual(da, db)
+	return sameDocument(da, db)
+}
+
+// sameDocument compares two decoded documents as reflect.DeepEqual does, except that a NaN equals a NaN
+// and timestamps compare as instants, so a document re-rendered by the service equals the one sent.
+func sameDocument(a, b any) bool {
+	switch x := a.(type) {
+	case float64:
+		y, ok := b.(float64)
+		return ok && (x == y || (math.IsNaN(x) && math.IsNaN(y)))
+	case time.Time:
+		y, ok := b.(time.Time)
+		return ok && x.Equal(y)
+	case []any:
+		y, ok := b.([]any)
+		return ok && len(x) == len(y) && allSame(len(x), func(i int) bool { return sameDocument(x[i], y[i]) })
+	case map[string]any:
+		y, ok := b.(map[string]any)
+		return ok && sameMap(x, y)
+	case map[any]any:
+		y, ok := b.(map[any]any)
+		return ok && sameMap(x, y)
+	}
+	return reflect.DeepEqual(a, b)
+}
+
+// sameMap compares two decoded mappings key by key.
+func sameMap[K comparable](x, y map[K]any) bool {
+	if len(x) != len(y) {
+		return false
+	}
+	for k, vx := range x {
+		vy, ok := y[k]
+		if !ok || !sameDocument(vx, vy) {
+			return false
+		}
+	}
+	return true
+}
+
+// allSame reports whether same holds for every index below n.
+func allSame(n int, same func(i int) bool) bool {
+	for i := range n {
+		if !same(i) {
+			return false
+		}
+	}
+	return true
 }
 
 // ---- the type ----

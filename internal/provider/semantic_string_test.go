@@ -37,6 +37,31 @@ func TestSemanticString_YAML(t *testing.T) {
 	}
 }
 
+// TestSemanticString_YAMLBlanks: blanks that are a block scalar's content are meaning, so a change to them
+// is a difference; the document equals its stored form whatever it decodes to (a NaN included).
+func TestSemanticString_YAMLBlanks(t *testing.T) {
+	for _, tc := range []struct {
+		a, b  string
+		equal bool
+	}{
+		{"steps:\n- command: |\n    make  \n", "steps:\n- command: |\n    make\n", false},
+		{"steps:\n- command: |+\n    make\n\n", "steps:\n- command: |+\n    make\n", false},
+		{"steps:\n- command: |\n    make\n\n", "steps:\n- command: |\n    make\n", true},
+		{"steps:\r\n- command: |\r\n    make  \r\n", "steps:\n- command: |\n    make  \n", true},
+		{"\ufeffsteps: [.nan]\r\n", "steps: [.nan]\n", true},
+		{"steps: [.nan]\n", "steps: [ .NaN ]\n", true},
+		{"steps: [.nan]\n", "steps: [1]\n", false},
+		{"steps: [2001-12-14t21:59:43.10-05:00]\n", "steps: [2001-12-15 2:59:43.10]\n", true},
+	} {
+		if got := yamlFormat.equal(tc.a, tc.b); got != tc.equal {
+			t.Errorf("equal(%q, %q) = %v, want %v", tc.a, tc.b, got, tc.equal)
+		}
+		if got := yamlFormat.equal(tc.b, tc.a); got != tc.equal {
+			t.Errorf("equal(%q, %q) = %v, want %v (not symmetric)", tc.b, tc.a, got, tc.equal)
+		}
+	}
+}
+
 func TestSemanticString_JSON(t *testing.T) {
 	a := `{"source_pipeline":"a","target_pipeline":"b"}`
 	if !jsonFormat.equal(a, "{\r\n  \"target_pipeline\": \"b\",\n  \"source_pipeline\": \"a\"\n}\n") {

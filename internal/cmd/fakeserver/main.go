@@ -3,8 +3,11 @@
 //
 //	go run ./internal/cmd/fakeserver --listen 127.0.0.1:8080 --org demo --token demo-token
 //	go run ./internal/cmd/fakeserver --fixtures examples/fakeserver/fixtures.yaml
+//	go run ./internal/cmd/fakeserver --state-file emulator-state.json
 //
-// --fixtures loads the organizations, users, tokens, agents and suites the server starts with (see
+// --state-file keeps the state across restarts: loaded at start when the file holds one, written
+// (atomically, before each answer) after every change; without it the state is in memory only. The state
+// file wins over --fixtures, --org and --token, which only seed a new state. --fixtures loads the organizations, users, tokens, agents and suites the server starts with (see
 // examples/fakeserver/fixtures.yaml) in place of --org and --token; a file that does not load is an error.
 // The test-only routes under /_fake/ are off unless --test-routes; --faults injects errors, 429s, latency
 // and dropped creates (see fakeserver.ParseFaults). go run ./internal/cmd/fakeserver --help lists every flag.
@@ -57,9 +60,15 @@ Serves the Buildkite REST API emulator on --listen until SIGINT or SIGTERM. The 
 "fakeserver listening on <base URL>"; requests are logged on stderr unless --quiet.
 
 The server starts with one organization (--org) and one access token (--token) holding every scope, or
-with the state a --fixtures file declares. The test-only routes under /_fake/ (unauthenticated changes
-to build and job states and flaky tests) answer 404 unless --test-routes is given. --faults makes the
-server misbehave on purpose, repeatably, to test a client's retries.
+with the state a --fixtures file declares. The state is in memory only, unless --state-file names a file:
+the state is then loaded from it at start when it holds one, and written to it after every change, before
+the change is answered, so a restart (even after kill -9) keeps every object with its ID. A state file
+that holds a state wins: --fixtures, --org and --token only seed a new one (delete the file to start
+over).
+
+The test-only routes under /_fake/ (unauthenticated changes to build and job states and flaky tests)
+answer 404 unless --test-routes is given. --faults makes the server misbehave on purpose, repeatably, to
+test a client's retries.
 
 Flags:
 `
@@ -80,6 +89,7 @@ func parseFlags(args []string, stderr io.Writer) (opts fakeserver.Options, liste
 	quiet := fs.Bool("quiet", false, "do not log requests on stderr")
 	fixtures := fs.String("fixtures", "", "YAML or JSON `file` of the state to start with, in place of --org and --token\n(see examples/fakeserver/fixtures.yaml)")
 	testRoutes := fs.Bool("test-routes", false, "serve the test-only routes under /_fake/ (unauthenticated state changes)")
+	stateFile := fs.String("state-file", "", "JSON `file` the state is kept in across restarts: loaded at start when it holds one (then\n--fixtures, --org and --token are ignored), written after every change")
 	faults := fs.String("faults", "", "inject faults: comma-separated `spec`, e.g. \"5xx=0.2,429=0.1,latency=20ms,drop=0.1,seed=42\"\n(5xx, 429: shares of API requests answered 500/502/503 or 429; latency: added to each;\ndrop: share of creates that act, then drop the connection or answer 502;\nreset: the 429s' RateLimit-Reset, default 1s; seed: makes the faults repeatable)")
 	if err := fs.Parse(args); err != nil {
 		return opts, "", err
@@ -93,7 +103,7 @@ func parseFlags(args []string, stderr io.Writer) (opts fakeserver.Options, liste
 
 	opts = fakeserver.Options{
 		Org: *org, Token: *token, RateLimit: *rateLimit, RateLimitWindow: *rateWindow,
-		DisableTestRoutes: !*testRoutes,
+		DisableTestRoutes: !*testRoutes, StateFile: *stateFile,
 	}
 	if opts.Faults, err = fakeserver.ParseFaults(*faults); err != nil {
 		return opts, "", fmt.Errorf("--faults: %w", err)
@@ -125,7 +135,14 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	srv := &http.Server{Handler: fakeserver.New(opts), ReadHeaderTimeout: 10 * time.Second}
+	handler, err := fakeserver.Open(opts)
+	if err != nil {
+		return err
+	}
+	if handler.Resumed() {
+		_, _ = fmt.Fprintf(os.Stderr, "fakeserver: state resumed from %s (--fixtures, --org and --token only seed a new state)\n", opts.StateFile)
+	}
+	srv := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 

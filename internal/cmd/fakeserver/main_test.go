@@ -120,7 +120,7 @@ func TestUsageNamesEveryFlag(t *testing.T) {
 		t.Fatal("--help did not stop")
 	}
 	for _, want := range []string{"Usage: fakeserver", "/_fake/", "-listen", "-org", "-token", "-rate-limit ",
-		"-rate-limit-window", "-quiet", "-fixtures", "-test-routes", "-faults", "latency=20ms"} {
+		"-rate-limit-window", "-quiet", "-fixtures", "-test-routes", "-faults", "latency=20ms", "-state-file"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("usage lacks %q:\n%s", want, out.String())
 		}
