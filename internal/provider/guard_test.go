@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/fakeserver"
 )
@@ -124,10 +126,12 @@ func TestAccProvider_emptyReadAnswersKeepState(t *testing.T) {
 	}
 }
 
-// TestAccProvider_emptyCreateAnswerLeavesNoEmptyID creates a cluster whose create answer is an empty
-// object: the apply fails, and the next plan creates the cluster rather than replacing an instance with an
-// empty ID (which would fail to plan at all).
-func TestAccProvider_emptyCreateAnswerLeavesNoEmptyID(t *testing.T) {
+// TestAccProvider_emptyCreateAnswerAdoptsTheObject creates a cluster whose create answer is an empty
+// object. The service acted, so the answer's outcome is unknown rather than a failure: the client finds the
+// cluster the create made and adopts it. The state then holds that cluster under its real ID, the service
+// holds exactly one of that name (no duplicate, no orphan), and the next plan is empty. Before the client
+// refused such answers, the instance was written with an empty ID and every later plan failed.
+func TestAccProvider_emptyCreateAnswerAdoptsTheObject(t *testing.T) {
 	t.Parallel()
 	answers := &emptyAnswers{body: "{}"}
 	e := newTestEnvWith(t, fakeserver.Options{}, answers.wrap)
@@ -135,23 +139,42 @@ func TestAccProvider_emptyCreateAnswerLeavesNoEmptyID(t *testing.T) {
 		t.Skip("the answers are shaped in front of the emulator")
 	}
 	const addr = "buildkite_cluster.test"
-	config := e.config(testAccClusterConfig(e.name("empty-create"), ""))
+	name := e.name("empty-create")
+	config := e.config(testAccClusterConfig(name, ""))
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: e.factories(),
 		CheckDestroy:             e.checkDestroyed("buildkite_cluster"),
 		Steps: []resource.TestStep{
 			{
-				PreConfig:   func() { answers.creates.Store(true) },
-				Config:      config,
-				ExpectError: regexp.MustCompile(`Unable to Create Cluster`),
+				PreConfig: func() { answers.creates.Store(true) },
+				Config:    config,
+				Check: resource.ComposeTestCheckFunc(
+					e.checkExists(addr),
+					resource.TestMatchResourceAttr(addr, "id", uuidPattern),
+					func(*terraform.State) error {
+						clusters, err := e.client.Clusters.List(context.Background())
+						if err != nil {
+							return err
+						}
+						n := 0
+						for _, c := range clusters {
+							if c.Name == name {
+								n++
+							}
+						}
+						if n != 1 {
+							return fmt.Errorf("the service holds %d clusters named %q, want exactly 1", n, name)
+						}
+						return nil
+					},
+				),
 			},
 			{
 				PreConfig: func() { answers.creates.Store(false) },
 				Config:    config,
 				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate)},
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
-				Check: e.checkExists(addr),
 			},
 		},
 	})
