@@ -98,6 +98,12 @@ type Client struct {
 	RegistryTokens    *RegistryTokensService
 	Metrics           *MetricsService
 
+	// The services of rest-beyond-spec.md.
+	PipelineSchedules  *PipelineSchedulesService
+	ClusterSecrets     *ClusterSecretsService
+	ClusterMaintainers *ClusterMaintainersService
+	Meta               *MetaService
+
 	baseURL   *url.URL // origin plus optional path prefix, no trailing slash
 	agentURL  *url.URL
 	org       string

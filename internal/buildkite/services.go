@@ -51,4 +51,8 @@ func (c *Client) services() {
 	c.Registries = &RegistriesService{client: c}
 	c.RegistryTokens = &RegistryTokensService{client: c}
 	c.Metrics = &MetricsService{client: c}
+	c.PipelineSchedules = &PipelineSchedulesService{client: c}
+	c.ClusterSecrets = &ClusterSecretsService{client: c}
+	c.ClusterMaintainers = &ClusterMaintainersService{client: c}
+	c.Meta = &MetaService{client: c}
 }
