@@ -299,6 +299,9 @@ func (p *buildkiteProvider) Resources(_ context.Context) []func() resource.Resou
 		NewTestSuiteResource,
 		NewRegistryResource,
 		NewRegistryTokenResource,
+		NewPipelineScheduleResource,
+		NewClusterSecretResource,
+		NewClusterMaintainerResource,
 	}
 }
 
@@ -319,6 +322,9 @@ func (p *buildkiteProvider) ListResources(context.Context) []func() list.ListRes
 		NewPipelineListResource,
 		NewPipelineTemplateListResource,
 		NewOrganizationRuleListResource,
+		NewPipelineScheduleListResource,
+		NewClusterSecretListResource,
+		NewClusterMaintainerListResource,
 	}
 }
 
@@ -346,6 +352,7 @@ func (p *buildkiteProvider) DataSources(_ context.Context) []func() datasource.D
 		NewRegistriesDataSource,
 		NewBuildsDataSource,
 		NewAgentMetricsDataSource,
+		NewMetaDataSource,
 	}
 }
 
