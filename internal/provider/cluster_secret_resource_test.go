@@ -66,8 +66,6 @@ func (e *testEnv) checkSecretValue(want string) resource.TestCheckFunc {
 	}
 }
 
-const secretPolicy = "- pipeline_slug: app\n  build_branch: main\n"
-
 func TestAccClusterSecretResource_basic(t *testing.T) {
 	t.Parallel()
 	e := newTestEnv(t)

@@ -59,9 +59,15 @@ func findPipeline(ctx context.Context, c *buildkite.Client, ref string) (*buildk
 }
 
 // findPipelineByID finds the pipeline with UUID id, which ref (the UUID itself, or a GraphQL ID) named. The
-// API reads pipelines by slug, so the listing is searched; a UUID that is no pipeline's ID is tried as a
-// slug, which may look like one.
+// API reads pipelines by slug, so a client that answers reads from listings finds it in the pipelines'
+// listing, and one that does not searches it; a UUID that is no pipeline's ID is tried as a slug, which may
+// look like one.
 func findPipelineByID(ctx context.Context, c *buildkite.Client, id, ref string) (*buildkite.Pipeline, error) {
+	if p, err := c.Pipelines.Get(ctx, id); err == nil && p.ID == id {
+		return p, nil
+	} else if err != nil && !buildkite.IsNotFound(err) {
+		return nil, err
+	}
 	p, err := c.Pipelines.Find(ctx, id, "")
 	if buildkite.IsNotFound(err) && id == ref {
 		p, err = c.Pipelines.Get(ctx, ref)

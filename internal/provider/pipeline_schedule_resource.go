@@ -95,6 +95,15 @@ func (m *pipelineScheduleModel) toWrite(ctx context.Context, creating bool, diag
 	return in
 }
 
+// scheduleID is the schedule's REST ID. A state the official provider wrote holds the GraphQL ID in id
+// and the UUID in uuid, so that is read until a refresh writes the UUID to id.
+func (m *pipelineScheduleModel) scheduleID() string {
+	if id, ok, _ := uuidOrGraphQLID(m.ID.ValueString(), "PipelineSchedule"); ok {
+		return id
+	}
+	return m.UUID.ValueString()
+}
+
 // ident names the schedule in errors as its import ID does.
 func (m *pipelineScheduleModel) ident() string {
 	return m.PipelineID.ValueString() + "/" + m.ID.ValueString()
@@ -349,7 +358,7 @@ func (r *pipelineScheduleResource) Read(ctx context.Context, req resource.ReadRe
 	defer cancel()
 	var s *buildkite.PipelineSchedule
 	k, err := r.onPipeline(ctx, state.PipelineID.ValueString(), knownPipeline(ctx, req.Private), func(slug string) (err error) {
-		s, err = r.client().PipelineSchedules.Get(ctx, slug, state.ID.ValueString())
+		s, err = r.client().PipelineSchedules.Get(ctx, slug, state.scheduleID())
 		return err
 	})
 	if err != nil {
@@ -376,7 +385,7 @@ func (r *pipelineScheduleResource) Update(ctx context.Context, req resource.Upda
 	defer cancel()
 	var s *buildkite.PipelineSchedule
 	k, err := r.onPipeline(ctx, state.PipelineID.ValueString(), knownPipeline(ctx, req.Private), func(slug string) (err error) {
-		s, err = r.client().PipelineSchedules.Update(ctx, slug, state.ID.ValueString(), in)
+		s, err = r.client().PipelineSchedules.Update(ctx, slug, state.scheduleID(), in)
 		return err
 	})
 	if err != nil {
@@ -397,7 +406,7 @@ func (r *pipelineScheduleResource) Delete(ctx context.Context, req resource.Dele
 	ctx, cancel := r.timeout(ctx, opDelete)
 	defer cancel()
 	_, err := r.onPipeline(ctx, state.PipelineID.ValueString(), knownPipeline(ctx, req.Private), func(slug string) error {
-		return r.client().PipelineSchedules.Delete(ctx, slug, state.ID.ValueString())
+		return r.client().PipelineSchedules.Delete(ctx, slug, state.scheduleID())
 	})
 	r.deleteFailed(ctx, &resp.Diagnostics, err, "pipeline schedule", state.ident())
 }

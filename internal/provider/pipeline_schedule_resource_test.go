@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
@@ -248,5 +249,21 @@ func TestCheckCronline(t *testing.T) {
 	}
 	if err := checkCronline(strings.Repeat("* ", 7)); err == nil {
 		t.Error("seven fields accepted")
+	}
+}
+
+// TestPipelineScheduleModel_scheduleID reads the REST ID from a state the official provider wrote (a
+// GraphQL ID in id, the UUID in uuid) as from one of ours.
+func TestPipelineScheduleModel_scheduleID(t *testing.T) {
+	const id = "0b5e7c1a-2f3d-4e5f-8a9b-1c2d3e4f5a6b"
+	for _, m := range []pipelineScheduleModel{
+		{ID: types.StringValue(id), UUID: types.StringValue(id)},
+		{ID: types.StringValue(graphQLID("PipelineSchedule", id)), UUID: types.StringValue(id)},
+		{ID: types.StringValue(graphQLID("PipelineSchedule", id)), UUID: types.StringNull()},
+		{ID: types.StringValue("not an id"), UUID: types.StringValue(id)},
+	} {
+		if got := m.scheduleID(); got != id {
+			t.Errorf("scheduleID of id %s, uuid %s = %q, want %q", m.ID, m.UUID, got, id)
+		}
 	}
 }
