@@ -118,7 +118,8 @@ func (r *pipelineScheduleResource) Schema(_ context.Context, _ resource.SchemaRe
 			"pipeline_id": schema.StringAttribute{
 				MarkdownDescription: "The pipeline: its UUID (`buildkite_pipeline.x.id`), its slug, or its GraphQL ID as " +
 					"the official provider stores it. State keeps it as written, and another spelling of the same " +
-					"pipeline is no change; naming another pipeline replaces the schedule.",
+					"pipeline is no change; naming another pipeline replaces the schedule, as does a value not known " +
+					"until apply (the slug of a pipeline renamed in the same plan), so prefer the pipeline's `id`.",
 				Required:   true,
 				Validators: []validator.String{notBlank(), graphQLTypeValidator{typ: "Pipeline"}},
 			},
@@ -204,7 +205,8 @@ func (r *pipelineScheduleResource) ModifyPlan(ctx context.Context, req resource.
 	switch {
 	case err != nil:
 		resp.Diagnostics.AddAttributeError(path.Root("pipeline_id"), "Unable to Find Pipeline",
-			fmt.Sprintf("Finding the pipeline pipeline_id %q names: %s", planned.ValueString(), describeError(err)))
+			fmt.Sprintf("Finding the pipeline that pipeline_id %q names: %s. Name an existing pipeline by its slug, UUID or GraphQL ID.",
+				planned.ValueString(), describeError(err)))
 	case same:
 		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("pipeline_id"), prior)...)
 	default:
