@@ -7,32 +7,16 @@ import (
 	"slices"
 	"strings"
 	"time"
-
-	"github.com/hashicorp/terraform-plugin-log/tflog"
 )
 
-// Logger receives the client's diagnostics. Its methods have the shape of tflog.Debug and tflog.Trace, so
-// the provider can pass them through with the context of the Terraform operation (see TFLog).
+// Logger receives the client's diagnostics, with the context of the call that logs, so that a caller can
+// pass them on with whatever its context carries (the provider writes them through tflog).
 type Logger interface {
 	// Debug logs one line per attempt: method, path, status, attempt, duration and what the rate-limit
 	// window has left. Headers, and so the Authorization header, are never logged.
 	Debug(ctx context.Context, msg string, fields map[string]any)
 	// Trace logs request and response bodies, with secret fields masked.
 	Trace(ctx context.Context, msg string, fields map[string]any)
-}
-
-// TFLog returns a Logger that writes through tflog with the context of each call, so TF_LOG=DEBUG shows
-// every request and TF_LOG=TRACE their bodies.
-func TFLog() Logger { return tflogLogger{} }
-
-type tflogLogger struct{}
-
-func (tflogLogger) Debug(ctx context.Context, msg string, fields map[string]any) {
-	tflog.Debug(ctx, msg, fields)
-}
-
-func (tflogLogger) Trace(ctx context.Context, msg string, fields map[string]any) {
-	tflog.Trace(ctx, msg, fields)
 }
 
 // masked replaces the value of every secret field.

@@ -37,14 +37,12 @@ var clusterSecretIdentity = identifiedBy(
 // NewClusterSecretResource returns the buildkite_cluster_secret resource.
 func NewClusterSecretResource() resource.Resource {
 	return &clusterSecretResource{
-		resourceBase:     newResourceBase("cluster_secret", writeScopes("write_clusters")),
-		resourceIdentity: clusterSecretIdentity,
+		resourceBase: newResourceBase("cluster_secret", writeScopes("write_clusters"), clusterSecretIdentity),
 	}
 }
 
 type clusterSecretResource struct {
 	resourceBase
-	resourceIdentity
 }
 
 type clusterSecretModel struct {
@@ -241,7 +239,7 @@ func (v reservedKeyPrefix) ValidateString(ctx context.Context, req validator.Str
 }
 
 func (r *clusterSecretResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	defer r.identifyCreated(ctx, resp)
+	defer r.finishCreate(ctx, resp)
 	var plan, config clusterSecretModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
@@ -262,7 +260,7 @@ func (r *clusterSecretResource) Create(ctx context.Context, req resource.CreateR
 		Description: stringPtrIfSet(plan.Description), Policy: stringPtrIfSet(plan.Policy.StringValue),
 	})
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "create", "cluster secret", ident, err)
+		r.createFailed(ctx, &resp.Diagnostics, err, "cluster secret", ident, r.holderOfKey(clusterID, plan.Key.ValueString()))
 		return
 	}
 	plan.fromAPI(clusterID, s)
@@ -270,7 +268,7 @@ func (r *clusterSecretResource) Create(ctx context.Context, req resource.CreateR
 }
 
 func (r *clusterSecretResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	defer r.identifyRead(ctx, req, resp)
+	defer r.finishRead(ctx, req, resp)
 	var state clusterSecretModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	if resp.Diagnostics.HasError() {
@@ -290,7 +288,7 @@ func (r *clusterSecretResource) Read(ctx context.Context, req resource.ReadReque
 // Update sends the description and policy when they changed, and the value when value or
 // value_wo_version did.
 func (r *clusterSecretResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	defer r.identifyUpdated(ctx, resp)
+	defer r.finishUpdate(ctx, req, resp)
 	var plan, state, config clusterSecretModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
@@ -348,4 +346,24 @@ func (r *clusterSecretResource) ImportState(ctx context.Context, req resource.Im
 	}
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("cluster_id"), parts[0])...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), parts[1])...)
+}
+
+// holderOfKey finds the secret that holds a key in a cluster, for a create refused because the key is taken
+// (most likely by an earlier apply stopped before it could record it).
+func (r *clusterSecretResource) holderOfKey(clusterID, key string) holderLookup {
+	return func(ctx context.Context) (*holder, error) {
+		secrets, err := r.client().ClusterSecrets.List(ctx, clusterID)
+		if err != nil {
+			return nil, err
+		}
+		for _, s := range secrets {
+			if s.Key == key {
+				return &holder{
+					description: fmt.Sprintf("cluster secret %q (ID %s) in cluster %s", s.Key, s.ID, clusterID),
+					importID:    clusterID + "/" + s.ID,
+				}, nil
+			}
+		}
+		return nil, nil
+	}
 }

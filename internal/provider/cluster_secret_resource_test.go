@@ -268,3 +268,33 @@ resource "buildkite_cluster_secret" "test" {
 	})
 	resource.UnitTest(t, resource.TestCase{ProtoV6ProviderFactories: e.factories(), Steps: plans})
 }
+
+// TestAccClusterSecretResource_createTakenNamesHolder: a secret left behind by an apply killed before it
+// recorded it holds its key, so creating it again is refused; the refusal names the secret that holds the
+// key and gives the import block that adopts it.
+func TestAccClusterSecretResource_createTakenNamesHolder(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	ctx := context.Background()
+	c, err := e.client.Clusters.Create(ctx, buildkite.ClusterCreate{Name: e.name("taken")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := e.client.ClusterSecrets.Create(ctx, c.ID, buildkite.ClusterSecretCreate{Key: "DEPLOY_KEY", Value: "left-behind"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		Steps: []resource.TestStep{{
+			Config: e.config(fmt.Sprintf(`
+resource "buildkite_cluster_secret" "test" {
+  cluster_id = %q
+  key        = "DEPLOY_KEY"
+  value      = "again"
+}
+`, c.ID)),
+			ExpectError: wrapped(fmt.Sprintf(`id = %q`, c.ID+"/"+s.ID)),
+		}},
+	})
+}

@@ -37,14 +37,12 @@ var pipelineScheduleIdentity = identifiedBy(
 // NewPipelineScheduleResource returns the buildkite_pipeline_schedule resource.
 func NewPipelineScheduleResource() resource.Resource {
 	return &pipelineScheduleResource{
-		resourceBase:     newResourceBase("pipeline_schedule", writeScopes("write_pipelines")),
-		resourceIdentity: pipelineScheduleIdentity,
+		resourceBase: newResourceBase("pipeline_schedule", writeScopes("write_pipelines"), pipelineScheduleIdentity),
 	}
 }
 
 type pipelineScheduleResource struct {
 	resourceBase
-	resourceIdentity
 }
 
 type pipelineScheduleModel struct {
@@ -325,7 +323,7 @@ func (r *pipelineScheduleResource) onPipeline(ctx context.Context, ref string, k
 // ---- life cycle ----
 
 func (r *pipelineScheduleResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	defer r.identifyCreated(ctx, resp)
+	defer r.finishCreate(ctx, resp)
 	var plan pipelineScheduleModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	in := plan.toWrite(ctx, true, &resp.Diagnostics)
@@ -350,7 +348,7 @@ func (r *pipelineScheduleResource) Create(ctx context.Context, req resource.Crea
 }
 
 func (r *pipelineScheduleResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	defer r.identifyRead(ctx, req, resp)
+	defer r.finishRead(ctx, req, resp)
 	var state pipelineScheduleModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	if resp.Diagnostics.HasError() {
@@ -375,7 +373,7 @@ func (r *pipelineScheduleResource) Read(ctx context.Context, req resource.ReadRe
 // Update sends every attribute, a removed message as "" and a removed env as {}, so that the service
 // holds what the configuration says.
 func (r *pipelineScheduleResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	defer r.identifyUpdated(ctx, resp)
+	defer r.finishUpdate(ctx, req, resp)
 	var plan, state pipelineScheduleModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
