@@ -35,6 +35,12 @@ resource "buildkite_pipeline_template" "standard" {
         agents:
           queue: linux
   YAML
+
+  # Removing the template and its use in one change then updates the pipeline before deleting the
+  # template, which the service refuses while a pipeline uses it.
+  lifecycle {
+    create_before_destroy = true
+  }
 }
 
 resource "buildkite_pipeline" "deploy" {

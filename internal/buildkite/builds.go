@@ -9,6 +9,9 @@ import (
 	"time"
 )
 
+// BuildsService reads builds and starts them.
+type BuildsService struct{ client *Client }
+
 // Build is one run of a pipeline (spec 2.13), with the fields the provider shows.
 type Build struct {
 	ID           string            `json:"id"`
@@ -32,6 +35,10 @@ type Build struct {
 	MetaData     map[string]string `json:"meta_data"`
 	Pipeline     *BuildPipeline    `json:"pipeline"`
 }
+
+var _ identified = (*Build)(nil)
+
+func (x *Build) identity() (string, string) { return "id", x.ID }
 
 // BuildPipeline is the part of the embedded pipeline that says which pipeline a build belongs to.
 type BuildPipeline struct {
@@ -183,7 +190,7 @@ func listUpTo[T any](ctx context.Context, c *Client, path string, query url.Valu
 	all := []T{}
 	for next != nil && len(all) < limit {
 		var items []T
-		h, err := c.do(ctx, call{method: http.MethodGet, out: &items, repeatable: true}, next)
+		h, err := c.do(ctx, call{method: http.MethodGet, out: &items, repeatable: true, holds: holdsList}, next)
 		if err != nil {
 			return nil, err
 		}

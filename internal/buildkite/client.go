@@ -1,21 +1,21 @@
-// Package buildkite is a small REST client for the parts of the Buildkite API
-// the Terraform provider manages. Every call goes through one request path
-// (Client.do) so authentication, retries, rate limiting and error decoding
-// behave the same for every service.
+// Package buildkite is a small REST client for the parts of the Buildkite API the Terraform provider
+// manages. It knows nothing of Terraform. Every call goes through one request path (Client.do, on
+// go-retryablehttp) so authentication, retries, pacing, redirects and error decoding behave the same for
+// every service; DESIGN.md at the repository's root explains it.
 package buildkite
 
 import (
-	"bytes"
 	"cmp"
-	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
+	"math"
 	"net/http"
 	"net/url"
 	"strings"
+	"sync/atomic"
 	"time"
+
+	"github.com/hashicorp/go-retryablehttp"
 )
 
 const (
@@ -68,35 +68,38 @@ type Config struct {
 	// client whose reads must see others' changes at once (a test's checks) needs. The provider sets
 	// DefaultListReadTTL on the client of each Terraform command.
 	ListReadTTL time.Duration
-	HTTPClient  *http.Client // optional base client; copied, never modified
-	Logger      Logger       // optional; nil logs nothing
+	// HTTPClient is an optional base client; it is copied, never modified. Its CheckRedirect is replaced:
+	// the client follows redirects only within its origin, and only for reads.
+	HTTPClient *http.Client
+	Logger     Logger // optional; nil logs nothing
 }
 
-// Client talks to the REST API on behalf of one organization. It is safe for
-// concurrent use; all goroutines share one rate-limit gate.
+// Client talks to the REST API on behalf of one organization. It is safe for concurrent use; all
+// goroutines share one rate-limit gate.
 type Client struct {
-	// Clusters manages clusters.
-	Clusters *ClustersService
-	// Queues manages cluster queues, including pausing and resuming dispatch.
-	Queues *QueuesService
-	// ClusterTokens manages cluster agent tokens.
-	ClusterTokens *ClusterTokensService
+	Clusters          *ClustersService          // clusters
+	Queues            *QueuesService            // cluster queues, and pausing their dispatch
+	ClusterTokens     *ClusterTokensService     // cluster agent tokens
+	AccessToken       *AccessTokenService       // the token the client authenticates with
+	Organizations     *OrganizationsService     // the organization and its members
+	Teams             *TeamsService             // teams
+	TeamMembers       *TeamMembersService       // the members of teams
+	TeamPipelines     *TeamPipelinesService     // teams' access to pipelines
+	TeamSuites        *TeamSuitesService        // teams' access to test suites
+	Pipelines         *PipelinesService         // pipelines, archiving, a pipeline's default team
+	PipelineTemplates *PipelineTemplatesService // pipeline templates
+	Rules             *RulesService             // organization rules
+	Builds            *BuildsService            // builds
+	TestSuites        *TestSuitesService        // analytics test suites
+	FlakyTests        *FlakyTestsService        // the flaky tests of suites
+	Registries        *RegistriesService        // package registries
+	RegistryTokens    *RegistryTokensService    // the tokens of package registries
+	Metrics           *MetricsService           // agent metrics, from the agent API
 
-	AccessToken       *AccessTokenService
-	Organizations     *OrganizationsService
-	Teams             *TeamsService
-	TeamMembers       *TeamMembersService
-	TeamPipelines     *TeamPipelinesService
-	TeamSuites        *TeamSuitesService
-	Pipelines         *PipelinesService
-	PipelineTemplates *PipelineTemplatesService
-	Rules             *RulesService
-	Builds            *BuildsService
-	TestSuites        *TestSuitesService
-	FlakyTests        *FlakyTestsService
-	Registries        *RegistriesService
-	RegistryTokens    *RegistryTokensService
-	Metrics           *MetricsService
+	PipelineSchedules  *PipelineSchedulesService  // pipelines' build schedules
+	ClusterSecrets     *ClusterSecretsService     // clusters' secrets (values are write-only)
+	ClusterMaintainers *ClusterMaintainersService // the users and teams that maintain clusters
+	Meta               *MetaService               // facts about the service itself (webhook addresses)
 
 	baseURL   *url.URL // origin plus optional path prefix, no trailing slash
 	agentURL  *url.URL
@@ -104,11 +107,12 @@ type Client struct {
 	token     string
 	userAgent string
 
-	http    *http.Client
-	gate    *rateGate
-	log     Logger
-	lists   collections // what readItem knows of each collection's listing
-	listTTL time.Duration
+	retry    *retryablehttp.Client // makes the attempts of every call (see do.go)
+	gate     *rateGate
+	answered atomic.Bool // the service has answered at least once (see FirstContact)
+	log      Logger
+	lists    collections // what readItem knows of each collection's listing
+	listTTL  time.Duration
 
 	maxRetries     int // < 0: none; 0: until the deadline
 	retryWaitMin   time.Duration
@@ -162,21 +166,73 @@ func newClient(cfg Config, resetUnit time.Duration) (*Client, error) {
 		resetUnit:      resetUnit,
 	}
 	c.retryWaitMax = max(c.retryWaitMax, c.retryWaitMin)
-
-	// Copy the caller's client so wrapping its transport cannot affect them.
-	var hc http.Client
-	if cfg.HTTPClient != nil {
-		hc = *cfg.HTTPClient
-	}
-	base2 := hc.Transport
-	if base2 == nil {
-		base2 = http.DefaultTransport
-	}
-	hc.Transport = &gateTransport{base: base2, client: c}
-	c.http = &hc
-
+	c.retry = c.retryClient(cfg.HTTPClient)
 	c.services()
 	return c, nil
+}
+
+// retryClient builds the go-retryablehttp client every call goes through, on a copy of the caller's HTTP
+// client (never modified) whose transport is wrapped by the rate-limit gate and whose redirects are
+// checked by checkRedirect.
+func (c *Client) retryClient(base *http.Client) *retryablehttp.Client {
+	var hc http.Client
+	if base != nil {
+		hc = *base
+	}
+	rt := hc.Transport
+	if rt == nil {
+		rt = http.DefaultTransport
+	}
+	hc.Transport = &gateTransport{base: rt, client: c}
+	hc.CheckRedirect = checkRedirect
+
+	// RetryMax is a count; "until the deadline" is a count no call reaches, and checkRetry stops at the
+	// deadline.
+	retryMax := c.maxRetries
+	switch {
+	case retryMax < 0:
+		retryMax = 0
+	case retryMax == 0:
+		retryMax = math.MaxInt32
+	}
+	return &retryablehttp.Client{
+		HTTPClient:      &hc,
+		Logger:          nil, // the hooks log, through c.log
+		RetryWaitMin:    c.retryWaitMin,
+		RetryWaitMax:    c.retryWaitMax,
+		RetryMax:        retryMax,
+		CheckRetry:      c.checkRetry,
+		Backoff:         c.backoff,
+		ErrorHandler:    retryablehttp.PassthroughErrorHandler,
+		RequestLogHook:  c.requestLogHook,
+		ResponseLogHook: c.responseLogHook,
+	}
+}
+
+// services wires every service to c.
+func (c *Client) services() {
+	c.Clusters = &ClustersService{client: c}
+	c.Queues = &QueuesService{client: c}
+	c.ClusterTokens = &ClusterTokensService{client: c}
+	c.AccessToken = &AccessTokenService{client: c}
+	c.Organizations = &OrganizationsService{client: c}
+	c.Teams = &TeamsService{client: c}
+	c.TeamMembers = &TeamMembersService{client: c}
+	c.TeamPipelines = &TeamPipelinesService{client: c}
+	c.TeamSuites = &TeamSuitesService{client: c}
+	c.Pipelines = &PipelinesService{client: c}
+	c.PipelineTemplates = &PipelineTemplatesService{client: c}
+	c.Rules = &RulesService{client: c}
+	c.Builds = &BuildsService{client: c}
+	c.TestSuites = &TestSuitesService{client: c}
+	c.FlakyTests = &FlakyTestsService{client: c}
+	c.Registries = &RegistriesService{client: c}
+	c.RegistryTokens = &RegistryTokensService{client: c}
+	c.Metrics = &MetricsService{client: c}
+	c.PipelineSchedules = &PipelineSchedulesService{client: c}
+	c.ClusterSecrets = &ClusterSecretsService{client: c}
+	c.ClusterMaintainers = &ClusterMaintainersService{client: c}
+	c.Meta = &MetaService{client: c}
 }
 
 // positiveOr returns d, or def when d is not positive.
@@ -231,195 +287,4 @@ func endpoint(origin *url.URL, path string, query url.Values) (*url.URL, error) 
 		u.RawQuery = query.Encode()
 	}
 	return u, nil
-}
-
-// send is the one request path of every service: it builds the URL on the REST or the agent origin, and
-// sends the call through do.
-func (c *Client) send(ctx context.Context, r call) (http.Header, error) {
-	origin := c.baseURL
-	if r.agentToken != "" {
-		origin = c.agentURL
-	}
-	u, err := endpoint(origin, r.path, r.query)
-	if err != nil {
-		return nil, err
-	}
-	h, err := c.do(ctx, r, u)
-	c.noteWrite(r)
-	return h, err
-}
-
-// do sends one call to u: it encodes the body as JSON, authenticates, retries and paces, turns any non-2xx
-// status into an *Error and decodes a non-empty 2xx body into r.out. The response headers are returned for
-// callers that need them (pagination).
-//
-// The call ends by its context's deadline, or CallTimeout when it has none; each attempt ends by
-// AttemptTimeout. Failures are retried as judge says, until the deadline or MaxRetries.
-func (c *Client) do(ctx context.Context, r call, u *url.URL) (http.Header, error) {
-	method, path := r.method, u.EscapedPath()
-
-	var body []byte
-	if r.in != nil {
-		b, err := json.Marshal(r.in)
-		if err != nil {
-			return nil, fmt.Errorf("%s %s: encoding request: %w", method, path, err)
-		}
-		body = b
-	}
-
-	ctx, cancel := c.callContext(ctx)
-	defer cancel()
-	t := &tally{start: time.Now()}
-	ctx = context.WithValue(ctx, tallyKey{}, t)
-
-	c.logRequestBody(ctx, method, path, body)
-	for retries := 0; ; retries++ {
-		began := time.Now()
-		res := c.attempt(ctx, r, u, body)
-		c.logAttempt(ctx, method, path, t.n.Load(), time.Since(began), res)
-		if res.err != nil && ctx.Err() != nil {
-			// The deadline or the caller ended the call in the middle of this attempt.
-			return nil, c.ended(ctx, method, path, t, res)
-		}
-		v := judge(r.repeatable, res.status, res.err)
-		switch v {
-		case done:
-			return res.header, c.result(r, method, path, res, t)
-		case permanent:
-			return nil, fmt.Errorf("%s %s: %w", method, path, res.err)
-		case unknown:
-			return res.header, &unknownOutcomeError{err: c.final(method, path, res, t)}
-		}
-		if c.maxRetries < 0 || (c.maxRetries > 0 && retries >= c.maxRetries) {
-			return res.header, c.final(method, path, res, t)
-		}
-		wait := c.backoff(c.retryWaitMin, c.retryWaitMax, retries, res.response())
-		if deadline, ok := ctx.Deadline(); ok && time.Until(deadline) < wait {
-			// Waiting would only run into the deadline: say what the last attempt got now.
-			return res.header, fmt.Errorf("%w; the next retry would pass the deadline: %w", c.final(method, path, res, t), context.DeadlineExceeded)
-		}
-		if err := sleep(ctx, wait); err != nil {
-			return nil, c.ended(ctx, method, path, t, res)
-		}
-	}
-}
-
-// callContext gives ctx the call deadline, CallTimeout, unless it has one.
-func (c *Client) callContext(ctx context.Context) (context.Context, context.CancelFunc) {
-	if _, ok := ctx.Deadline(); ok {
-		return ctx, func() {}
-	}
-	return context.WithTimeout(ctx, c.callTimeout)
-}
-
-// pause waits before retry number tries (0 for the first) of something that is not a single call, such as
-// a create repeated after an unknown outcome, and tells when MaxRetries or the deadline forbid it.
-func (c *Client) pause(ctx context.Context, tries int) error {
-	if c.maxRetries < 0 || (c.maxRetries > 0 && tries >= c.maxRetries) {
-		return errors.New("retries used up")
-	}
-	return sleep(ctx, exponential(c.retryWaitMin, c.retryWaitMax, tries))
-}
-
-// result is what a call returns after the attempt judge found final: an *Error for a non-2xx, or the body
-// decoded into r.out.
-func (c *Client) result(r call, method, path string, res attemptResult, t *tally) error {
-	if res.err != nil {
-		return c.final(method, path, res, t)
-	}
-	if res.status < 200 || res.status > 299 {
-		return c.final(method, path, res, t)
-	}
-	if r.out != nil && len(bytes.TrimSpace(res.data)) > 0 {
-		if err := json.Unmarshal(res.data, r.out); err != nil {
-			return fmt.Errorf("%s %s: decoding %d response: %w", method, path, res.status, err)
-		}
-	}
-	return nil
-}
-
-// final turns the last attempt into the call's error: the service's answer as an *Error, or the transport
-// error, saying how many attempts were made when there was more than one.
-func (c *Client) final(method, path string, res attemptResult, t *tally) error {
-	var err error
-	if res.err != nil {
-		err = fmt.Errorf("%s %s: %w", method, path, res.err)
-	} else {
-		err = newError(method, path, res.status, res.data)
-	}
-	if t.n.Load() > 1 {
-		return fmt.Errorf("%w (after %s)", err, t.summary())
-	}
-	return err
-}
-
-// ended is the error of a call whose context ended: "GET /x: no answer after 4 attempts over 30s: context
-// deadline exceeded", with what the last answer was when there was one.
-func (c *Client) ended(ctx context.Context, method, path string, t *tally, last attemptResult) error {
-	cause := context.Cause(ctx)
-	if last.err == nil && last.status != 0 {
-		return fmt.Errorf("%s %s: no success after %s (last answer %d): %w", method, path, t.summary(), last.status, cause)
-	}
-	return fmt.Errorf("%s %s: no answer after %s: %w", method, path, t.summary(), cause)
-}
-
-// attemptResult is one attempt's answer: a status, headers and body, or a transport error.
-type attemptResult struct {
-	status int
-	header http.Header
-	data   []byte
-	err    error
-}
-
-// response rebuilds the parts of an *http.Response that backoff reads.
-func (a attemptResult) response() *http.Response {
-	if a.err != nil || a.status == 0 {
-		return nil
-	}
-	return &http.Response{StatusCode: a.status, Header: a.header}
-}
-
-// attempt sends the call once and reads the whole response, so that the attempt's timeout also bounds the
-// body and the connection is free for the next call.
-func (c *Client) attempt(ctx context.Context, r call, u *url.URL, body []byte) attemptResult {
-	var rd io.Reader
-	if body != nil {
-		rd = bytes.NewReader(body)
-	}
-	req, err := http.NewRequestWithContext(ctx, r.method, u.String(), rd)
-	if err != nil {
-		return attemptResult{err: err}
-	}
-	if r.agentToken != "" {
-		req.Header.Set("Authorization", "Token "+r.agentToken)
-	} else {
-		req.Header.Set("Authorization", "Bearer "+c.token)
-	}
-	req.Header.Set("Accept", "application/json")
-	req.Header.Set("User-Agent", c.userAgent)
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-
-	resp, err := c.http.Do(req)
-	if err != nil {
-		return attemptResult{err: unwrapURLError(err)}
-	}
-	defer func() { _ = resp.Body.Close() }()
-	data, err := io.ReadAll(io.LimitReader(resp.Body, maxResponseBytes))
-	if err != nil {
-		return attemptResult{status: resp.StatusCode, header: resp.Header,
-			err: fmt.Errorf("reading %d response: %w", resp.StatusCode, err)}
-	}
-	return attemptResult{status: resp.StatusCode, header: resp.Header, data: data}
-}
-
-// unwrapURLError drops the *url.Error around a transport error: its text repeats the method and full URL,
-// which the call's own error already names by path.
-func unwrapURLError(err error) error {
-	var ue *url.Error
-	if errors.As(err, &ue) {
-		return ue.Err
-	}
-	return err
 }

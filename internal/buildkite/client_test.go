@@ -96,7 +96,7 @@ func TestClient_sendsAuthUserAgentAndJSONHeaders(t *testing.T) {
 }
 
 func TestClient_defaultUserAgent(t *testing.T) {
-	s := newStub(t, respond(http.StatusOK, `{}`))
+	s := newStub(t, respond(http.StatusOK, `{"id":"c1"}`))
 	c := newTestClient(t, s.srv.URL, func(c *Config) { c.UserAgent = "" })
 	if _, err := c.Clusters.Get(context.Background(), "c1"); err != nil {
 		t.Fatal(err)
@@ -107,7 +107,7 @@ func TestClient_defaultUserAgent(t *testing.T) {
 }
 
 func TestClient_basePathPrefix(t *testing.T) {
-	s := newStub(t, respond(http.StatusOK, `{}`))
+	s := newStub(t, respond(http.StatusOK, `{"id":"c1"}`))
 	c := newTestClient(t, s.srv.URL+"/proxy/")
 	if _, err := c.Clusters.Get(context.Background(), "c1"); err != nil {
 		t.Fatal(err)
@@ -118,7 +118,7 @@ func TestClient_basePathPrefix(t *testing.T) {
 }
 
 func TestClient_escapesAndRejectsIDs(t *testing.T) {
-	s := newStub(t, respond(http.StatusOK, `{}`))
+	s := newStub(t, respond(http.StatusOK, `{"id":"q1"}`))
 	c := newTestClient(t, s.srv.URL)
 	ctx := context.Background()
 

@@ -7,22 +7,8 @@ import (
 	"time"
 )
 
-// ClusterTokensAPI is the set of cluster agent token operations, so callers
-// can substitute a fake in tests.
-type ClusterTokensAPI interface {
-	List(ctx context.Context, clusterID string) ([]ClusterToken, error)
-	Get(ctx context.Context, clusterID, id string) (*ClusterToken, error)
-	Create(ctx context.Context, clusterID string, in ClusterTokenCreate) (*ClusterToken, error)
-	Update(ctx context.Context, clusterID, id string, in ClusterTokenUpdate) (*ClusterToken, error)
-	Delete(ctx context.Context, clusterID, id string) error
-}
-
-var _ ClusterTokensAPI = (*ClusterTokensService)(nil)
-
 // ClusterTokensService manages the agent tokens of clusters.
-type ClusterTokensService struct {
-	client *Client
-}
+type ClusterTokensService struct{ client *Client }
 
 // ClusterToken is an agent token that registers agents with one cluster.
 type ClusterToken struct {
@@ -40,6 +26,10 @@ type ClusterToken struct {
 	// Token is the secret; the service returns it only from Create.
 	Token string `json:"token,omitempty"`
 }
+
+var _ identified = (*ClusterToken)(nil)
+
+func (x *ClusterToken) identity() (string, string) { return "id", x.ID }
 
 // ClusterTokenCreate is the body of a create.
 type ClusterTokenCreate struct {

@@ -7,23 +7,8 @@ import (
 	"time"
 )
 
-// ClustersAPI is the set of cluster operations, so callers can substitute a
-// fake in tests.
-type ClustersAPI interface {
-	List(ctx context.Context) ([]Cluster, error)
-	Get(ctx context.Context, id string) (*Cluster, error)
-	Create(ctx context.Context, in ClusterCreate) (*Cluster, error)
-	Update(ctx context.Context, id string, in ClusterUpdate) (*Cluster, error)
-	Delete(ctx context.Context, id string) error
-	ClearDefaultQueue(ctx context.Context, id string) (*Cluster, error)
-}
-
-var _ ClustersAPI = (*ClustersService)(nil)
-
 // ClustersService manages the organization's clusters.
-type ClustersService struct {
-	client *Client
-}
+type ClustersService struct{ client *Client }
 
 // Cluster is a group of queues and agent tokens.
 type Cluster struct {
@@ -42,6 +27,10 @@ type Cluster struct {
 	CreatedAt       *time.Time `json:"created_at"`
 	CreatedBy       *User      `json:"created_by"`
 }
+
+var _ identified = (*Cluster)(nil)
+
+func (x *Cluster) identity() (string, string) { return "id", x.ID }
 
 // ClusterCreate is the body of a create; nil fields are left to the service.
 type ClusterCreate struct {

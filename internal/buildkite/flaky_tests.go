@@ -6,6 +6,9 @@ import (
 	"time"
 )
 
+// FlakyTestsService reads the flaky tests of suites.
+type FlakyTestsService struct{ client *Client }
+
 // FlakyTest is a test that both passed and failed on the same commit (spec 2.15).
 type FlakyTest struct {
 	ID                   string     `json:"id"`

@@ -6,9 +6,7 @@ import (
 )
 
 // OrganizationsService reads organizations and their members.
-type OrganizationsService struct {
-	client *Client
-}
+type OrganizationsService struct{ client *Client }
 
 // Organization is one organization the token may see.
 type Organization struct {
@@ -24,12 +22,20 @@ type Organization struct {
 	CreatedAt    *time.Time `json:"created_at"`
 }
 
+var _ identified = (*Organization)(nil)
+
+func (x *Organization) identity() (string, string) { return "id", x.ID }
+
 // Member is a user of the organization.
 type Member struct {
 	ID    string `json:"id"`
 	Name  string `json:"name"`
 	Email string `json:"email"`
 }
+
+var _ identified = (*Member)(nil)
+
+func (x *Member) identity() (string, string) { return "id", x.ID }
 
 // List returns every organization the token may see.
 func (s *OrganizationsService) List(ctx context.Context) ([]Organization, error) {
@@ -62,39 +68,4 @@ func (s *OrganizationsService) GetMember(ctx context.Context, userID string) (*M
 		return nil, err
 	}
 	return get[Member](ctx, s.client, p, nil)
-}
-
-// AccessTokenService reads and revokes the token the client authenticates with.
-type AccessTokenService struct {
-	client *Client
-}
-
-// AccessToken describes the calling token.
-type AccessToken struct {
-	UUID        string   `json:"uuid"`
-	Scopes      []string `json:"scopes"`
-	Description string   `json:"description"`
-	// CreatedAt is kept as sent: the service uses "YYYY-MM-DD HH:MM:SS UTC", not RFC 3339.
-	CreatedAt string `json:"created_at"`
-	User      *User  `json:"user"`
-}
-
-// HasScope reports whether the token holds scope.
-func (t *AccessToken) HasScope(scope string) bool {
-	for _, s := range t.Scopes {
-		if s == scope {
-			return true
-		}
-	}
-	return false
-}
-
-// Get returns the calling token and its scopes; no scope is needed, and a 401 means the token is unknown.
-func (s *AccessTokenService) Get(ctx context.Context) (*AccessToken, error) {
-	return get[AccessToken](ctx, s.client, pathAccessToken, nil)
-}
-
-// Revoke revokes the calling token; every later call with it is a 401.
-func (s *AccessTokenService) Revoke(ctx context.Context) error {
-	return s.client.remove(ctx, pathAccessToken)
 }

@@ -105,7 +105,7 @@ func walkPages[E any](ctx context.Context, c *Client, path string, u *url.URL, f
 		}
 
 		var items []E
-		h, err := c.do(ctx, call{method: http.MethodGet, out: &items, repeatable: true}, u)
+		h, err := c.do(ctx, call{method: http.MethodGet, out: &items, repeatable: true, holds: holdsList}, u)
 		if err != nil {
 			return err
 		}

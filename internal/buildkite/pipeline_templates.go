@@ -6,17 +6,8 @@ import (
 	"time"
 )
 
-// PipelineTemplatesAPI is the set of pipeline template operations, so callers can substitute a fake in
-// tests.
-type PipelineTemplatesAPI interface {
-	List(ctx context.Context) ([]PipelineTemplate, error)
-	Get(ctx context.Context, id string) (*PipelineTemplate, error)
-	Create(ctx context.Context, in PipelineTemplateCreate) (*PipelineTemplate, error)
-	Update(ctx context.Context, id string, in PipelineTemplateUpdate) (*PipelineTemplate, error)
-	Delete(ctx context.Context, id string) error
-}
-
-var _ PipelineTemplatesAPI = (*PipelineTemplatesService)(nil)
+// PipelineTemplatesService manages pipeline templates.
+type PipelineTemplatesService struct{ client *Client }
 
 // PipelineTemplate is a reusable step configuration (spec 2.11); enterprise plan only.
 type PipelineTemplate struct {
@@ -33,6 +24,10 @@ type PipelineTemplate struct {
 	UpdatedAt     *time.Time `json:"updated_at"`
 	UpdatedBy     *User      `json:"updated_by"`
 }
+
+var _ identified = (*PipelineTemplate)(nil)
+
+func (x *PipelineTemplate) identity() (string, string) { return "uuid", x.UUID }
 
 // PipelineTemplateCreate is the body of a create.
 type PipelineTemplateCreate struct {

@@ -9,22 +9,8 @@ import (
 	"time"
 )
 
-// PipelinesAPI is the set of pipeline operations, so callers can substitute a fake in tests.
-type PipelinesAPI interface {
-	List(ctx context.Context, opts *PipelineListOptions) ([]Pipeline, error)
-	Get(ctx context.Context, slug string) (*Pipeline, error)
-	Find(ctx context.Context, id, slug string) (*Pipeline, error)
-	Create(ctx context.Context, in PipelineCreate) (*Pipeline, error)
-	Update(ctx context.Context, slug string, in PipelineUpdate) (*Pipeline, error)
-	Delete(ctx context.Context, slug string) error
-	Archive(ctx context.Context, slug string) (*Pipeline, error)
-	Unarchive(ctx context.Context, slug string) (*Pipeline, error)
-	GrantTeam(ctx context.Context, teamID, pipelineID, accessLevel string) error
-	RevokeTeam(ctx context.Context, teamID, pipelineID string) error
-	RefersTo(ctx context.Context, ref, id string) (bool, error)
-}
-
-var _ PipelinesAPI = (*PipelinesService)(nil)
+// PipelinesService manages pipelines, including archiving.
+type PipelinesService struct{ client *Client }
 
 // Pipeline is a pipeline as spec 2.12 shows it.
 type Pipeline struct {
@@ -63,6 +49,10 @@ type Pipeline struct {
 	DefaultCommandStepTimeout *int64 `json:"default_command_step_timeout"`
 	MaximumCommandStepTimeout *int64 `json:"maximum_command_step_timeout"`
 }
+
+var _ identified = (*Pipeline)(nil)
+
+func (x *Pipeline) identity() (string, string) { return "id", x.ID }
 
 // PipelineProvider is the source provider of a pipeline's repository.
 type PipelineProvider struct {
@@ -347,12 +337,8 @@ func (s *PipelinesService) GrantTeam(ctx context.Context, teamID, pipelineID, ac
 		return err
 	}
 	// The association is identified by its pair, so a lost create is found by reading it.
-	find := func(ctx context.Context) (*json.RawMessage, error) {
-		got, err := get[json.RawMessage](ctx, s.client, item, nil)
-		if IsNotFound(err) {
-			return nil, nil
-		}
-		return got, err
+	find := func(ctx context.Context) (*TeamPipeline, error) {
+		return absentAsNil(get[TeamPipeline](ctx, s.client, item, nil))
 	}
 	body := map[string]string{"pipeline_id": pipelineID, "access_level": accessLevel}
 	_, err = createOrAdopt(ctx, s.client, list+"/", body, find)
@@ -362,7 +348,7 @@ func (s *PipelinesService) GrantTeam(ctx context.Context, teamID, pipelineID, ac
 	if existing, ferr := find(ctx); ferr != nil || existing == nil {
 		return err // not there: the 422 was about something else
 	}
-	_, err = change[json.RawMessage](ctx, s.client, http.MethodPatch, item, map[string]string{"access_level": accessLevel})
+	_, err = change[TeamPipeline](ctx, s.client, http.MethodPatch, item, teamPipelineUpdate{AccessLevel: accessLevel})
 	return err
 }
 

@@ -7,24 +7,8 @@ import (
 	"time"
 )
 
-// QueuesAPI is the set of queue operations, so callers can substitute a fake
-// in tests.
-type QueuesAPI interface {
-	List(ctx context.Context, clusterID string) ([]Queue, error)
-	Get(ctx context.Context, clusterID, id string) (*Queue, error)
-	Create(ctx context.Context, clusterID string, in QueueCreate) (*Queue, error)
-	Update(ctx context.Context, clusterID, id string, in QueueUpdate) (*Queue, error)
-	Delete(ctx context.Context, clusterID, id string) error
-	Pause(ctx context.Context, clusterID, id, note string) (*Queue, error)
-	Resume(ctx context.Context, clusterID, id string) (*Queue, error)
-}
-
-var _ QueuesAPI = (*QueuesService)(nil)
-
 // QueuesService manages the queues of clusters.
-type QueuesService struct {
-	client *Client
-}
+type QueuesService struct{ client *Client }
 
 // Queue is a cluster queue; agents take jobs from the queues they listen on.
 type Queue struct {
@@ -46,6 +30,10 @@ type Queue struct {
 	// RetryAgentAffinity is prefer-warmest (the default) or prefer-different: which agent a retried job goes to.
 	RetryAgentAffinity string `json:"retry_agent_affinity"`
 }
+
+var _ identified = (*Queue)(nil)
+
+func (x *Queue) identity() (string, string) { return "id", x.ID }
 
 // QueueCreate is the body of a create.
 type QueueCreate struct {
@@ -144,21 +132,20 @@ func (s *QueuesService) Resume(ctx context.Context, clusterID, id string) (*Queu
 	return s.dispatchAction(ctx, clusterID, id, "resume_dispatch", nil)
 }
 
-// dispatchAction posts a pause or resume. Repeating one is harmless (the
-// second answers 422 "already paused"), so it is repeatable. go-buildkite
-// ignores the response body, so when it comes back empty the queue is read
-// again instead.
+// dispatchAction posts a pause or resume. Repeating one is harmless (the second answers 422 "already
+// paused"), so it is repeatable. go-buildkite ignores the response body, so when it holds no queue the
+// queue is read again instead.
 func (s *QueuesService) dispatchAction(ctx context.Context, clusterID, id, action string, in any) (*Queue, error) {
 	p, err := s.client.orgPath("clusters", clusterID, "queues", id, action)
 	if err != nil {
 		return nil, err
 	}
-	q, err := change[Queue](ctx, s.client, http.MethodPost, p, in)
-	if err != nil {
+	var q Queue
+	if _, err := s.client.send(ctx, call{method: http.MethodPost, path: p, in: in, out: &q, repeatable: true, holds: holdsAny}); err != nil {
 		return nil, err
 	}
 	if q.ID == "" {
 		return s.Get(ctx, clusterID, id)
 	}
-	return q, nil
+	return &q, nil
 }

@@ -5,17 +5,8 @@ import (
 	"net/http"
 )
 
-// RegistriesAPI is the set of registry operations, so callers can substitute a fake in tests.
-type RegistriesAPI interface {
-	List(ctx context.Context) ([]Registry, error)
-	Get(ctx context.Context, slug string) (*Registry, error)
-	GetByID(ctx context.Context, id string) (*Registry, error)
-	Create(ctx context.Context, in RegistryCreate) (*Registry, error)
-	Update(ctx context.Context, slug string, in RegistryUpdate) (*Registry, error)
-	Delete(ctx context.Context, slug string) error
-}
-
-var _ RegistriesAPI = (*RegistriesService)(nil)
+// RegistriesService manages package registries.
+type RegistriesService struct{ client *Client }
 
 // Registry is a package registry (spec 2.16).
 type Registry struct {
@@ -33,6 +24,10 @@ type Registry struct {
 	// OIDCPolicy is the policy's text (YAML or JSON), nil when none is set.
 	OIDCPolicy *string `json:"oidc_policy"`
 }
+
+var _ identified = (*Registry)(nil)
+
+func (x *Registry) identity() (string, string) { return "id", x.ID }
 
 // RegistryCreate is the body of a create.
 type RegistryCreate struct {
@@ -115,32 +110,4 @@ func (s *RegistriesService) Delete(ctx context.Context, slug string) error {
 		return err
 	}
 	return s.client.remove(ctx, p)
-}
-
-// findListed returns the first member of the listing at listPath that match selects, or a 404 *Error
-// worded like the service's ("No <what> found") when none does: for objects the service cannot address
-// by the key the caller has.
-func findListed[T any](ctx context.Context, c *Client, listPath, what string, match func(*T) bool) (*T, error) {
-	found, err := findListedOrNil(ctx, c, listPath, match)
-	if err != nil {
-		return nil, err
-	}
-	if found == nil {
-		return nil, &Error{StatusCode: http.StatusNotFound, Method: http.MethodGet, Path: listPath, Message: "No " + what + " found"}
-	}
-	return found, nil
-}
-
-// findListedOrNil is findListed answering (nil, nil) when nothing matches, as createOrAdopt's find does.
-func findListedOrNil[T any](ctx context.Context, c *Client, listPath string, match func(*T) bool) (*T, error) {
-	all, err := listAll[T](ctx, c, listPath, nil)
-	if err != nil {
-		return nil, err
-	}
-	for i := range all {
-		if match(&all[i]) {
-			return &all[i], nil
-		}
-	}
-	return nil, nil
 }

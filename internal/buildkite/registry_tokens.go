@@ -6,16 +6,8 @@ import (
 	"time"
 )
 
-// RegistryTokensAPI is the set of registry token operations, so callers can substitute a fake in tests.
-type RegistryTokensAPI interface {
-	List(ctx context.Context, registrySlug string) ([]RegistryToken, error)
-	Get(ctx context.Context, registrySlug, id string) (*RegistryToken, error)
-	Create(ctx context.Context, registrySlug string, in RegistryTokenWrite) (*RegistryToken, error)
-	Update(ctx context.Context, registrySlug, id string, in RegistryTokenWrite) (*RegistryToken, error)
-	Delete(ctx context.Context, registrySlug, id string) error
-}
-
-var _ RegistryTokensAPI = (*RegistryTokensService)(nil)
+// RegistryTokensService manages the tokens of package registries.
+type RegistryTokensService struct{ client *Client }
 
 // RegistryToken is a token that reads packages of one registry (spec 2.17).
 type RegistryToken struct {
@@ -30,6 +22,10 @@ type RegistryToken struct {
 	// Token is the secret; only the create response carries it.
 	Token string `json:"token,omitempty"`
 }
+
+var _ identified = (*RegistryToken)(nil)
+
+func (x *RegistryToken) identity() (string, string) { return "id", x.ID }
 
 // RegistryTokenOrganization is the organization a registry token embeds.
 type RegistryTokenOrganization struct {

@@ -69,9 +69,10 @@ func neverConnected(err error) bool {
 }
 
 // isPermanent reports transport errors that another attempt cannot fix: a host name that does not exist
-// (a typo in the URL) and every TLS or certificate failure.
+// (a typo in the URL), every TLS or certificate failure, and a redirect the client refuses to follow.
 func isPermanent(err error) bool {
 	var (
+		redirect         *redirectError
 		dns              *net.DNSError
 		unknownAuthority x509.UnknownAuthorityError
 		invalidCert      x509.CertificateInvalidError
@@ -80,7 +81,8 @@ func isPermanent(err error) bool {
 		record           tls.RecordHeaderError
 		alert            tls.AlertError
 	)
-	return (errors.As(err, &dns) && dns.IsNotFound) ||
+	return errors.As(err, &redirect) ||
+		(errors.As(err, &dns) && dns.IsNotFound) ||
 		errors.As(err, &unknownAuthority) ||
 		errors.As(err, &invalidCert) ||
 		errors.As(err, &hostname) ||

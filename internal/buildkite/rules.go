@@ -6,15 +6,8 @@ import (
 	"time"
 )
 
-// RulesAPI is the set of rule operations, so callers can substitute a fake in tests.
-type RulesAPI interface {
-	List(ctx context.Context) ([]Rule, error)
-	Get(ctx context.Context, id string) (*Rule, error)
-	Create(ctx context.Context, in RuleCreate) (*Rule, error)
-	Delete(ctx context.Context, id string) error
-}
-
-var _ RulesAPI = (*RulesService)(nil)
+// RulesService manages organization rules.
+type RulesService struct{ client *Client }
 
 // Rule allows an action from a source resource on a target resource (spec 2.18). Rules have no update.
 type Rule struct {
@@ -32,6 +25,10 @@ type Rule struct {
 	CreatedAt        *time.Time `json:"created_at"`
 	CreatedBy        *User      `json:"created_by"`
 }
+
+var _ identified = (*Rule)(nil)
+
+func (x *Rule) identity() (string, string) { return "uuid", x.UUID }
 
 // RuleCreate is the body of a create. Value is a JSON object, for the pipeline rules
 // {"source_pipeline": <uuid or slug>, "target_pipeline": <uuid or slug>}.

@@ -6,16 +6,8 @@ import (
 	"time"
 )
 
-// TeamMembersAPI is the set of team membership operations, so callers can substitute a fake in tests.
-type TeamMembersAPI interface {
-	List(ctx context.Context, teamID string) ([]TeamMember, error)
-	Get(ctx context.Context, teamID, userID string) (*TeamMember, error)
-	Create(ctx context.Context, teamID string, in TeamMemberCreate) (*TeamMember, error)
-	Update(ctx context.Context, teamID, userID, role string) (*TeamMember, error)
-	Delete(ctx context.Context, teamID, userID string) error
-}
-
-var _ TeamMembersAPI = (*TeamMembersService)(nil)
+// TeamMembersService manages the members of teams.
+type TeamMembersService struct{ client *Client }
 
 // TeamMember is a user's membership of a team (spec 2.8).
 type TeamMember struct {
@@ -26,6 +18,10 @@ type TeamMember struct {
 	Role      string     `json:"role"`
 	CreatedAt *time.Time `json:"created_at"`
 }
+
+var _ identified = (*TeamMember)(nil)
+
+func (x *TeamMember) identity() (string, string) { return "user_id", x.UserID }
 
 // TeamMemberCreate is the body of an add; both fields are required.
 type TeamMemberCreate struct {
@@ -97,12 +93,4 @@ func (s *TeamMembersService) Delete(ctx context.Context, teamID, userID string) 
 		return err
 	}
 	return s.client.remove(ctx, p)
-}
-
-// absentAsNil turns a 404 into (nil, nil), the answer a createOrAdopt find gives for "not there".
-func absentAsNil[T any](v *T, err error) (*T, error) {
-	if IsNotFound(err) {
-		return nil, nil
-	}
-	return v, err
 }

@@ -7,16 +7,8 @@ import (
 	"time"
 )
 
-// TeamPipelinesAPI is the set of team pipeline access operations, so callers can substitute a fake in tests.
-type TeamPipelinesAPI interface {
-	List(ctx context.Context, teamID string) ([]TeamPipeline, error)
-	Get(ctx context.Context, teamID, pipelineID string) (*TeamPipeline, error)
-	Create(ctx context.Context, teamID string, in TeamPipelineCreate) (*TeamPipeline, error)
-	Update(ctx context.Context, teamID, pipelineID, accessLevel string) (*TeamPipeline, error)
-	Delete(ctx context.Context, teamID, pipelineID string) error
-}
-
-var _ TeamPipelinesAPI = (*TeamPipelinesService)(nil)
+// TeamPipelinesService manages teams' access to pipelines.
+type TeamPipelinesService struct{ client *Client }
 
 // TeamPipeline is a team's access to a pipeline (spec 2.9).
 type TeamPipeline struct {
@@ -28,6 +20,10 @@ type TeamPipeline struct {
 	AccessLevel string     `json:"access_level"`
 	CreatedAt   *time.Time `json:"created_at"`
 }
+
+var _ identified = (*TeamPipeline)(nil)
+
+func (x *TeamPipeline) identity() (string, string) { return "pipeline_id", x.PipelineID }
 
 // PipelineSlug is the pipeline's slug, the last segment of PipelineURL ("" when there is none).
 func (tp *TeamPipeline) PipelineSlug() string {

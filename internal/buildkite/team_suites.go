@@ -6,16 +6,8 @@ import (
 	"time"
 )
 
-// TeamSuitesAPI is the set of team test suite access operations, so callers can substitute a fake in tests.
-type TeamSuitesAPI interface {
-	List(ctx context.Context, teamID string) ([]TeamSuite, error)
-	Get(ctx context.Context, teamID, suiteID string) (*TeamSuite, error)
-	Create(ctx context.Context, teamID string, in TeamSuiteCreate) (*TeamSuite, error)
-	Update(ctx context.Context, teamID, suiteID string, accessLevel []string) (*TeamSuite, error)
-	Delete(ctx context.Context, teamID, suiteID string) error
-}
-
-var _ TeamSuitesAPI = (*TeamSuitesService)(nil)
+// TeamSuitesService manages teams' access to test suites.
+type TeamSuitesService struct{ client *Client }
 
 // TeamSuite is a team's access to a test suite (spec 2.10).
 type TeamSuite struct {
@@ -27,6 +19,10 @@ type TeamSuite struct {
 	AccessLevel []string   `json:"access_level"`
 	CreatedAt   *time.Time `json:"created_at"`
 }
+
+var _ identified = (*TeamSuite)(nil)
+
+func (x *TeamSuite) identity() (string, string) { return "suite_id", x.SuiteID }
 
 // SuiteSlug is the suite's slug, the last segment of SuiteURL ("" when there is none).
 func (ts *TeamSuite) SuiteSlug() string {

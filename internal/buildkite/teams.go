@@ -7,17 +7,8 @@ import (
 	"time"
 )
 
-// TeamsAPI is the set of team operations, so callers can substitute a fake in tests.
-type TeamsAPI interface {
-	List(ctx context.Context, opts TeamListOptions) ([]Team, error)
-	Get(ctx context.Context, id string) (*Team, error)
-	FindBySlug(ctx context.Context, slug string) (*Team, error)
-	Create(ctx context.Context, in TeamWrite) (*Team, error)
-	Update(ctx context.Context, id string, in TeamWrite) (*Team, error)
-	Delete(ctx context.Context, id string) error
-}
-
-var _ TeamsAPI = (*TeamsService)(nil)
+// TeamsService manages teams.
+type TeamsService struct{ client *Client }
 
 // Team is a group of users given access to pipelines and suites (spec 2.7).
 type Team struct {
@@ -44,6 +35,10 @@ type Team struct {
 	MembersCanDestroyRegistries *bool `json:"members_can_destroy_registries"`
 	MembersCanDestroyPackages   *bool `json:"members_can_destroy_packages"`
 }
+
+var _ identified = (*Team)(nil)
+
+func (x *Team) identity() (string, string) { return "id", x.ID }
 
 // IsDefault reports whether users join the team by default, from whichever field the response carries.
 func (t *Team) IsDefault() bool {

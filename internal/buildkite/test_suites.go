@@ -5,17 +5,8 @@ import (
 	"net/http"
 )
 
-// TestSuitesAPI is the set of test suite operations, so callers can substitute a fake in tests.
-type TestSuitesAPI interface {
-	List(ctx context.Context) ([]TestSuite, error)
-	Get(ctx context.Context, slug string) (*TestSuite, error)
-	GetByID(ctx context.Context, id string) (*TestSuite, error)
-	Create(ctx context.Context, in TestSuiteCreate) (*TestSuite, error)
-	Update(ctx context.Context, slug string, in TestSuiteUpdate) (*TestSuite, error)
-	Delete(ctx context.Context, slug string) error
-}
-
-var _ TestSuitesAPI = (*TestSuitesService)(nil)
+// TestSuitesService manages analytics test suites.
+type TestSuitesService struct{ client *Client }
 
 // TestSuite is an analytics test suite (spec 2.14).
 type TestSuite struct {
@@ -33,6 +24,10 @@ type TestSuite struct {
 	// was set.
 	APIToken string `json:"api_token,omitempty"`
 }
+
+var _ identified = (*TestSuite)(nil)
+
+func (x *TestSuite) identity() (string, string) { return "id", x.ID }
 
 // TestSuiteCreate is the body of a create.
 type TestSuiteCreate struct {

@@ -3,6 +3,7 @@ package fakeserver
 import (
 	"errors"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"net/http"
 	"strconv"
@@ -184,12 +185,12 @@ func (fi *faultInjector) applies(r *http.Request) bool {
 var injectedStatuses = []int{http.StatusInternalServerError, http.StatusBadGateway, http.StatusServiceUnavailable}
 
 // serveWithFaults answers r through s.serve unless a fault takes its place, and returns the fault ("" for
-// none).
-func (s *Server) serveWithFaults(w http.ResponseWriter, r *http.Request) string {
+// none) and, for a dropped create, the connection, which the caller closes once it has logged the request.
+func (s *Server) serveWithFaults(w http.ResponseWriter, r *http.Request) (string, io.Closer) {
 	fi := s.faults
 	if fi == nil || !fi.applies(r) {
 		s.serve(w, r)
-		return ""
+		return "", nil
 	}
 	d := fi.draw()
 	if fi.cfg.Latency > 0 {
@@ -199,6 +200,7 @@ func (s *Server) serveWithFaults(w http.ResponseWriter, r *http.Request) string 
 		}
 	}
 	fault := ""
+	var drop io.Closer
 	switch {
 	case d.refuse < fi.cfg.ServerErrors:
 		fault = FaultServerError
@@ -209,17 +211,18 @@ func (s *Server) serveWithFaults(w http.ResponseWriter, r *http.Request) string 
 		refused := rateDecision{limit: unenforcedLimit, current: unenforcedLimit + 1, reset: reset, exceeded: true}.apply(w)
 		writeError(w, refused)
 	case r.Method == http.MethodPost && d.drop < fi.cfg.DropCreates:
-		fault = s.serveThenDrop(w, r, d.how < 0.5)
+		fault, drop = s.serveThenDrop(w, r, d.how < 0.5)
 	default:
 		s.serve(w, r)
 	}
 	fi.count(fault)
-	return fault
+	return fault, drop
 }
 
 // serveThenDrop serves r into a buffer; a create (201) is then dropped (hijack, when asked and possible)
-// or answered 502, and anything else is passed on as answered.
-func (s *Server) serveThenDrop(w http.ResponseWriter, r *http.Request, hijack bool) string {
+// or answered 502, and anything else is passed on as answered. A dropped create returns the hijacked
+// connection, still open: closed before the fault is counted, a client could see the drop first.
+func (s *Server) serveThenDrop(w http.ResponseWriter, r *http.Request, hijack bool) (string, io.Closer) {
 	buf := &probeWriter{header: http.Header{}}
 	s.serve(buf, r)
 	if buf.status != http.StatusCreated {
@@ -228,16 +231,15 @@ func (s *Server) serveThenDrop(w http.ResponseWriter, r *http.Request, hijack bo
 		}
 		w.WriteHeader(buf.status)
 		_, _ = w.Write(buf.body)
-		return ""
+		return "", nil
 	}
 	if hijack {
 		if conn, _, err := http.NewResponseController(w).Hijack(); err == nil {
-			_ = conn.Close()
-			return FaultDropped
+			return FaultDropped, conn
 		}
 	}
 	writeError(w, errInjected(http.StatusBadGateway))
-	return FaultBadGateway
+	return FaultBadGateway, nil
 }
 
 // FaultCounts returns the faults injected so far (Options.Faults).

@@ -156,6 +156,10 @@ func (s *Server) routes() *http.ServeMux {
 	s.routeRules(mux)
 	s.routeBuilds(mux)
 	s.routeRegistries(mux)
+	s.routeSchedules(mux)
+	s.routeClusterSecrets(mux)
+	s.routeClusterMaintainers(mux)
+	s.routeMeta(mux)
 	return mux
 }
 
@@ -171,7 +175,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		r.Body = http.MaxBytesReader(w, r.Body, maxBodyBytes)
 	}
 	rec := &statusRecorder{ResponseWriter: w}
-	fault := s.serveWithFaults(rec, r)
+	fault, drop := s.serveWithFaults(rec, r)
 	switch {
 	case fault == FaultDropped:
 		rec.status = 0 // no answer
@@ -180,6 +184,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 
 	s.log.add(Request{Method: r.Method, Path: r.URL.Path, Status: rec.status, Fault: fault})
+	if drop != nil {
+		_ = drop.Close() // only now, so a client that sees the drop finds it counted and logged
+	}
 	if s.opts.Logf != nil {
 		s.opts.Logf("%s %s %d %s", r.Method, r.URL.RequestURI(), rec.status, time.Since(start).Round(time.Microsecond))
 	}

@@ -101,7 +101,7 @@ func (e *stateEncoder) value(v reflect.Value) error {
 		c.Set(v)
 		v = c
 	}
-	if isStateful(v.Type()) && !(v.Kind() == reflect.Pointer && v.IsNil()) {
+	if isStateful(v.Type()) && (v.Kind() != reflect.Pointer || !v.IsNil()) {
 		return v.Interface().(stateful).saveState(e)
 	}
 	switch v.Kind() {

@@ -97,7 +97,7 @@ func snapshot(t *testing.T, e *testEnv) string {
 			out.WriteString(string(e.api("GET", "/teams/"+item["id"].(string)+sub, nil).raw))
 		}
 	}
-	req := httptest.NewRequest("GET", "/v3/metrics", nil)
+	req := httptest.NewRequest(http.MethodGet, "/v3/metrics", nil)
 	req.Header.Set("Authorization", "Token agent-secret")
 	rec := httptest.NewRecorder()
 	e.srv.ServeHTTP(rec, req)

@@ -71,17 +71,12 @@ type associationKind[T, M any] struct {
 // associationResource serves every association resource from its kind.
 type associationResource[T, M any] struct {
 	resourceBase
-	resourceIdentity
 	kind *associationKind[T, M]
 }
 
 // newAssociation returns the resource a kind declares.
 func newAssociation[T, M any](kind *associationKind[T, M]) resource.Resource {
-	return &associationResource[T, M]{
-		resourceBase:     newResourceBase(kind.name, kind.scopes),
-		resourceIdentity: kind.identity,
-		kind:             kind,
-	}
+	return &associationResource[T, M]{resourceBase: newResourceBase(kind.name, kind.scopes, kind.identity), kind: kind}
 }
 
 // Schema implements resource.Resource.
@@ -126,7 +121,7 @@ func (r *associationResource[T, M]) sides(ctx context.Context, src attributeSour
 
 // Create adds the association, or takes over the one that exists where the kind allows it.
 func (r *associationResource[T, M]) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	defer r.identifyCreated(ctx, resp)
+	defer r.finishCreate(ctx, resp)
 	var plan M
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	parentID, key, ident := r.sides(ctx, req.Plan, &resp.Diagnostics)
@@ -162,7 +157,7 @@ func (r *associationResource[T, M]) takeOver(ctx context.Context, parentID, key 
 
 // Read refreshes the association; a 404 removes it from state once the organization is confirmed.
 func (r *associationResource[T, M]) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	defer r.identifyRead(ctx, req, resp)
+	defer r.finishRead(ctx, req, resp)
 	var state M
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	parentID, key, ident := r.sides(ctx, req.State, &resp.Diagnostics)
@@ -182,7 +177,7 @@ func (r *associationResource[T, M]) Read(ctx context.Context, req resource.ReadR
 
 // Update changes the association's attributes in place.
 func (r *associationResource[T, M]) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	defer r.identifyUpdated(ctx, resp)
+	defer r.finishUpdate(ctx, req, resp)
 	var plan M
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	parentID, key, ident := r.sides(ctx, req.State, &resp.Diagnostics)

@@ -6,6 +6,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -123,13 +124,13 @@ resource "buildkite_cluster" "c" {
 }
 
 resource "buildkite_cluster_queue" "q" {
-  count      = %d
+  count      = %[2]d
   cluster_id = buildkite_cluster.c[count.index %% %[1]d].id
   key        = "queue-${count.index}"
 }
 
 resource "buildkite_cluster_agent_token" "t" {
-  count       = %d
+  count       = %[3]d
   cluster_id  = buildkite_cluster.c[count.index %% %[1]d].id
   description = "bench token ${count.index}"
 }
@@ -173,4 +174,105 @@ func benchInt(t *testing.T, s string, def int) int {
 		t.Fatalf("benchmark setting %q: want a positive whole number", s)
 	}
 	return n
+}
+
+// The scale-out benchmark (issue 18, item 4): four workspaces apply 40 objects each at once against one
+// organization whose one token allows 50 requests per 15 s (the service's 200 per minute, scaled), each
+// through its own provider processes and so its own client: four processes sharing one window, none of
+// which knows of the others but through the RateLimit-* headers. It prints the calls, the 429s, the wall
+// time from the first call to the last apply's end (Terraform's start-up before the first call is not
+// rate-limited work, and is printed apart) and the floor:
+//
+//	BUILDKITE_BENCH=1 go test -run TestBench_scaleOutSharedWindow -v ./internal/provider/
+const (
+	scaleOutWorkspaces = 4
+	scaleOutObjects    = 40
+	scaleOutLimit      = 50
+	scaleOutWindow     = 15 * time.Second
+)
+
+// scaleOutFigures are the run's results.
+type scaleOutFigures struct {
+	calls, tooMany       int
+	startup, wall, floor time.Duration
+}
+
+func (f scaleOutFigures) String() string {
+	return fmt.Sprintf("scale-out: workspaces=%d objects=%d each limit=%d/%s | calls=%d 429s=%d wall=%s floor=%s (%.2fx) | start-up before the first call=%s",
+		scaleOutWorkspaces, scaleOutObjects, scaleOutLimit, scaleOutWindow, f.calls, f.tooMany,
+		f.wall.Round(time.Millisecond), f.floor.Round(time.Millisecond), float64(f.wall)/float64(f.floor),
+		f.startup.Round(time.Millisecond))
+}
+
+// scaleOutFloor is the least time in which a fixed window of scaleOutLimit requests per scaleOutWindow,
+// which opens with its first request, serves ok calls: the window that serves the last of them cannot
+// open before every earlier one has ended.
+func scaleOutFloor(ok int) time.Duration {
+	windows := (ok + scaleOutLimit - 1) / scaleOutLimit
+	return time.Duration(max(windows-1, 0)) * scaleOutWindow
+}
+
+// firstCall records when the emulator is first called.
+type firstCall struct {
+	once sync.Once
+	at   time.Time
+}
+
+func (f *firstCall) wrap(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		f.once.Do(func() { f.at = time.Now() })
+		next.ServeHTTP(w, r)
+	})
+}
+
+func TestBench_scaleOutSharedWindow(t *testing.T) {
+	if os.Getenv(envBench) == "" {
+		t.Skipf("set %s=1 to measure (make bench)", envBench)
+	}
+	first := &firstCall{}
+	e := newTestEnvWith(t, fakeserver.Options{RateLimit: scaleOutLimit, RateLimitWindow: scaleOutWindow}, first.wrap)
+	if e.live {
+		t.Skip("the benchmark counts the emulator's requests")
+	}
+	// No max_retries: unset, the provider retries until the operation's timeout, as a user's would.
+	provider := fmt.Sprintf("provider \"buildkite\" {\n  rest_url = %q\n  organization = %q\n  api_token = %q\n}\n", e.url, e.org, e.token)
+	clusters, tokens := 2, 2
+	queues := scaleOutObjects - clusters - tokens
+
+	// Every workspace waits in its apply's check until all have applied, so that no destroy is counted.
+	var applied sync.WaitGroup
+	applied.Add(scaleOutWorkspaces)
+	allApplied := make(chan struct{})
+	go func() { applied.Wait(); close(allApplied) }()
+	var f scaleOutFigures
+	var once sync.Once
+	start := time.Now()
+	measure := func() {
+		f.startup, f.wall = first.at.Sub(start), time.Since(first.at)
+		f.calls, f.tooMany = benchCount(e.server)
+		f.floor = scaleOutFloor(f.calls - f.tooMany)
+	}
+	// Each workspace runs in its own goroutine, so that -parallel (the number of cores) cannot hold one back.
+	var workspaces sync.WaitGroup
+	for w := range scaleOutWorkspaces {
+		workspaces.Go(func() {
+			t.Run(fmt.Sprintf("workspace%d", w), func(t *testing.T) {
+				var done sync.Once
+				defer done.Do(applied.Done) // a workspace that fails before its check must not hold the others
+				cfg := strings.ReplaceAll(benchConfig(clusters, queues, tokens), `"bench-`, fmt.Sprintf(`"bench-w%d-`, w))
+				resource.Test(t, resource.TestCase{
+					ProtoV6ProviderFactories: e.factories(),
+					Steps: []resource.TestStep{{Config: provider + cfg, Check: func(*terraform.State) error {
+						done.Do(applied.Done)
+						<-allApplied
+						once.Do(measure)
+						return nil
+					}}},
+				})
+			})
+		})
+	}
+	workspaces.Wait()
+	t.Log(f)
+	fmt.Println("bench:", f)
 }

@@ -37,14 +37,12 @@ var clusterAgentTokenIdentity = identifiedBy(
 // NewClusterAgentTokenResource returns the buildkite_cluster_agent_token resource.
 func NewClusterAgentTokenResource() resource.Resource {
 	return &clusterAgentTokenResource{
-		resourceBase:     newResourceBase("cluster_agent_token", writeScopes("write_clusters")),
-		resourceIdentity: clusterAgentTokenIdentity,
+		resourceBase: newResourceBase("cluster_agent_token", writeScopes("write_clusters"), clusterAgentTokenIdentity),
 	}
 }
 
 type clusterAgentTokenResource struct {
 	resourceBase
-	resourceIdentity
 }
 
 type clusterAgentTokenModel struct {
@@ -202,7 +200,7 @@ func (v cidrValidator) ValidateString(_ context.Context, req validator.StringReq
 }
 
 func (r *clusterAgentTokenResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	defer r.identifyCreated(ctx, resp)
+	defer r.finishCreate(ctx, resp)
 	var plan clusterAgentTokenModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	if resp.Diagnostics.HasError() {
@@ -221,7 +219,7 @@ func (r *clusterAgentTokenResource) Create(ctx context.Context, req resource.Cre
 }
 
 func (r *clusterAgentTokenResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	defer r.identifyRead(ctx, req, resp)
+	defer r.finishRead(ctx, req, resp)
 	var state clusterAgentTokenModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	if resp.Diagnostics.HasError() {
@@ -239,7 +237,7 @@ func (r *clusterAgentTokenResource) Read(ctx context.Context, req resource.ReadR
 }
 
 func (r *clusterAgentTokenResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	defer r.identifyUpdated(ctx, resp)
+	defer r.finishUpdate(ctx, req, resp)
 	var plan, state clusterAgentTokenModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)

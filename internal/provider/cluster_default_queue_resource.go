@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -28,8 +29,7 @@ var clusterDefaultQueueIdentity = identifiedBy(identityAttr("cluster_id", "The I
 // NewClusterDefaultQueueResource returns the buildkite_cluster_default_queue resource.
 func NewClusterDefaultQueueResource() resource.Resource {
 	return &clusterDefaultQueueResource{
-		resourceBase:     newResourceBase("cluster_default_queue", writeScopes("write_clusters")),
-		resourceIdentity: clusterDefaultQueueIdentity,
+		resourceBase: newResourceBase("cluster_default_queue", writeScopes("write_clusters"), clusterDefaultQueueIdentity),
 	}
 }
 
@@ -37,7 +37,6 @@ func NewClusterDefaultQueueResource() resource.Resource {
 // because the queue depends on the cluster: an attribute of the cluster would form a cycle.
 type clusterDefaultQueueResource struct {
 	resourceBase
-	resourceIdentity
 }
 
 type clusterDefaultQueueModel struct {
@@ -112,7 +111,7 @@ func (r *clusterDefaultQueueResource) fill(ctx context.Context, m *clusterDefaul
 }
 
 func (r *clusterDefaultQueueResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	defer r.identifyCreated(ctx, resp)
+	defer r.finishCreate(ctx, resp)
 	var plan clusterDefaultQueueModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	if resp.Diagnostics.HasError() {
@@ -128,7 +127,7 @@ func (r *clusterDefaultQueueResource) Create(ctx context.Context, req resource.C
 }
 
 func (r *clusterDefaultQueueResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	defer r.identifyRead(ctx, req, resp)
+	defer r.finishRead(ctx, req, resp)
 	var state clusterDefaultQueueModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	if resp.Diagnostics.HasError() {
@@ -141,9 +140,16 @@ func (r *clusterDefaultQueueResource) Read(ctx context.Context, req resource.Rea
 		r.readFailed(ctx, resp, err, "cluster default queue", state.ClusterID.UUID())
 		return
 	}
-	// A cluster without a default queue means the setting was removed outside Terraform.
+	// The cluster answered without a default queue: the setting was removed outside Terraform. An answer
+	// that is not the cluster says nothing of it.
+	if !strings.EqualFold(c.ID, state.ClusterID.ValueString()) {
+		resp.Diagnostics.AddError("Unable to Read Cluster Default Queue", fmt.Sprintf(
+			"Reading cluster %s: the service's answer is not that cluster (ID %q); the default queue stays in state.",
+			state.ClusterID.ValueString(), c.ID))
+		return
+	}
 	if deref(c.DefaultQueueID) == "" {
-		resp.State.RemoveResource(ctx)
+		r.removeGone(ctx, resp)
 		return
 	}
 	if err := r.fill(ctx, &state, c); err != nil {
@@ -154,7 +160,7 @@ func (r *clusterDefaultQueueResource) Read(ctx context.Context, req resource.Rea
 }
 
 func (r *clusterDefaultQueueResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	defer r.identifyUpdated(ctx, resp)
+	defer r.finishUpdate(ctx, req, resp)
 	var plan clusterDefaultQueueModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	if resp.Diagnostics.HasError() {

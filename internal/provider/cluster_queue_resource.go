@@ -39,14 +39,12 @@ var clusterQueueIdentity = identifiedBy(
 // NewClusterQueueResource returns the buildkite_cluster_queue resource.
 func NewClusterQueueResource() resource.Resource {
 	return &clusterQueueResource{
-		resourceBase:     newResourceBase("cluster_queue", writeScopes("write_clusters")).withGraphQLOnly("hosted_agents"),
-		resourceIdentity: clusterQueueIdentity,
+		resourceBase: newResourceBase("cluster_queue", writeScopes("write_clusters"), clusterQueueIdentity).withGraphQLOnly("hosted_agents"),
 	}
 }
 
 type clusterQueueResource struct {
 	resourceBase
-	resourceIdentity
 }
 
 type clusterQueueModel struct {
@@ -226,7 +224,7 @@ func (pausedNoteValidator) ValidateResource(ctx context.Context, req resource.Va
 }
 
 func (r *clusterQueueResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	defer r.identifyCreated(ctx, resp)
+	defer r.finishCreate(ctx, resp)
 	var plan clusterQueueModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	if resp.Diagnostics.HasError() {
@@ -241,7 +239,8 @@ func (r *clusterQueueResource) Create(ctx context.Context, req resource.CreateRe
 		RetryAgentAffinity: stringPtrIfSet(plan.RetryAgentAffinity),
 	})
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "create", "cluster queue", fmt.Sprintf("%q in cluster %s", plan.Key.ValueString(), clusterID), err)
+		r.createFailed(ctx, &resp.Diagnostics, err, "cluster queue", fmt.Sprintf("%q in cluster %s", plan.Key.ValueString(), clusterID),
+			r.holderOfKey(clusterID, plan.Key.ValueString()))
 		return
 	}
 	if plan.DispatchPaused.ValueBool() {
@@ -265,7 +264,7 @@ func (m *clusterQueueModel) ident() string {
 }
 
 func (r *clusterQueueResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	defer r.identifyRead(ctx, req, resp)
+	defer r.finishRead(ctx, req, resp)
 	var state clusterQueueModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	if resp.Diagnostics.HasError() {
@@ -284,7 +283,7 @@ func (r *clusterQueueResource) Read(ctx context.Context, req resource.ReadReques
 }
 
 func (r *clusterQueueResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	defer r.identifyUpdated(ctx, resp)
+	defer r.finishUpdate(ctx, req, resp)
 	var plan, state clusterQueueModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
@@ -369,4 +368,24 @@ func (r *clusterQueueResource) ImportState(ctx context.Context, req resource.Imp
 	}
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("cluster_id"), clusterID)...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), q.ID)...)
+}
+
+// holderOfKey finds the queue that holds a key in a cluster, where keys are unique; it is adopted as
+// "<cluster id>/<key>".
+func (r *clusterQueueResource) holderOfKey(clusterID, key string) holderLookup {
+	return func(ctx context.Context) (*holder, error) {
+		queues, err := r.client().Queues.List(ctx, clusterID)
+		if err != nil {
+			return nil, err
+		}
+		for _, q := range queues {
+			if q.Key == key {
+				return &holder{
+					description: fmt.Sprintf("cluster queue %q (ID %s) in cluster %s", q.Key, q.ID, clusterID),
+					importID:    clusterID + "/" + q.Key,
+				}, nil
+			}
+		}
+		return nil, nil
+	}
 }

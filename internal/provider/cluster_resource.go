@@ -28,14 +28,12 @@ var clusterIdentity = identifiedBy(identityAttr("id", "The cluster's ID (a UUID)
 // NewClusterResource returns the buildkite_cluster resource.
 func NewClusterResource() resource.Resource {
 	return &clusterResource{
-		resourceBase:     newResourceBase("cluster", writeScopes("write_clusters")),
-		resourceIdentity: clusterIdentity,
+		resourceBase: newResourceBase("cluster", writeScopes("write_clusters"), clusterIdentity),
 	}
 }
 
 type clusterResource struct {
 	resourceBase
-	resourceIdentity
 }
 
 type clusterModel struct {
@@ -120,7 +118,7 @@ func (r *clusterResource) UpgradeState(ctx context.Context) map[int64]resource.S
 }
 
 func (r *clusterResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	defer r.identifyCreated(ctx, resp)
+	defer r.finishCreate(ctx, resp)
 	var plan clusterModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	if resp.Diagnostics.HasError() {
@@ -138,7 +136,7 @@ func (r *clusterResource) Create(ctx context.Context, req resource.CreateRequest
 }
 
 func (r *clusterResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	defer r.identifyRead(ctx, req, resp)
+	defer r.finishRead(ctx, req, resp)
 	var state clusterModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	if resp.Diagnostics.HasError() {
@@ -156,7 +154,7 @@ func (r *clusterResource) Read(ctx context.Context, req resource.ReadRequest, re
 }
 
 func (r *clusterResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	defer r.identifyUpdated(ctx, resp)
+	defer r.finishUpdate(ctx, req, resp)
 	var plan, state clusterModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)

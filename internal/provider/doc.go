@@ -10,8 +10,10 @@
 //   - provider.go: the provider's schema, Configure and the registries Resources, DataSources and
 //     ListResources; provider_data.go: what Configure hands every type, and the organization check that
 //     stands behind every "deleted outside Terraform".
-//   - resource_base.go: resourceBase (Metadata, Configure, client, timeout, readFailed, deleteFailed);
-//     scopes.go: token scopes checked at plan time (its ModifyPlan); timeouts.go: operation timeouts.
+//   - resource_base.go: resourceBase (Metadata, Configure, client, timeout, readFailed, deleteFailed, and
+//     the finish* guards of what Create, Read and Update leave); scopes.go: token scopes checked at plan
+//     time (its ModifyPlan); timeouts.go: operation timeouts; adoption.go: a create refused because a name
+//     or key is taken names the holder and the import block that adopts it.
 //   - identity.go: resource identities (import blocks by identity, terraform query).
 //   - association.go: associationKind, the descriptor an association resource is declared with, and the
 //     one implementation of its Create, Read, Update, Delete and ImportState.
@@ -30,21 +32,30 @@
 //
 //  1. The emulator first: its area in internal/fakeserver (see that package's doc), and the client's
 //     service in internal/buildkite.
-//  2. <name>_resource.go, in this order: interface assertions; the identity,
-//     identifiedBy(identityAttr(...)) with the attributes in the order of the import ID; the constructor
-//     New<Name>Resource returning a struct that embeds resourceBase (newResourceBase("<name>",
-//     writeScopes("write_...")) and resourceIdentity; the model with tfsdk tags and its fromAPI, toCreate,
-//     toUpdate; Schema (withCommon for id, uuid, graphql_id, URLs; parentIDAttribute(description,
-//     "<GraphQL type>") for a parent and refAttribute for another reference, their model fields refValue,
-//     sent as .UUID(); caseInsensitiveEnum for enums; computedString for what the service assigns); then
-//     Create, Read, Update, Delete, ImportState. Read addresses the object by restID(state.ID). Each of Create, Read and Update starts with
-//     `defer r.identifyCreated(ctx, resp)` (identifyRead, identifyUpdated) and bounds its calls with
-//     `ctx, cancel := r.timeout(ctx, opCreate)`; failures go through addAPIError, Read's through
-//     r.readFailed (the only way a resource leaves state) and Delete's through r.deleteFailed; ImportState
+//  2. <name>_resource.go, in this order:
+//     - interface assertions;
+//     - the identity: identifiedBy(identityAttr(...)), attributes in the order of the import ID
+//     (mutableIdentity where it follows a rename);
+//     - New<Name>Resource, returning a struct that embeds resourceBase, built with
+//     newResourceBase("<name>", writeScopes("write_..."), identity);
+//     - the model with tfsdk tags, and its fromAPI, toCreate and toUpdate;
+//     - Schema: withCommon for id, uuid, graphql_id and URLs, parentIDAttribute for a parent,
+//     caseInsensitiveEnum for enums, computedString for what the service assigns;
+//     - Create, Read, Update, Delete, ImportState. Create, Read and Update begin with
+//     `defer r.finishCreate(ctx, resp)` (finishRead(ctx, req, resp), finishUpdate(ctx, req, resp)), which
+//     refuse a state without an ID and keep the identity current. Each bounds its calls with
+//     `ctx, cancel := r.timeout(ctx, opCreate)` (a write then outlives Ctrl-C, within its timeout). A
+//     failed create goes through r.createFailed, with a holderLookup where names or keys are unique (the
+//     refusal then names the object to adopt); Read's through r.readFailed (a resource leaves state only
+//     through r.removeGone); Delete's through r.deleteFailed; others through addAPIError. ImportState
 //     splits its ID with r.importParts(ctx, req, resp, uuidPart("<cluster id>", "Cluster"), keyPart("<key>")),
-//     each part naming the GraphQL types whose IDs it accepts.
+//     each part naming the GraphQL types whose IDs it accepts. Read addresses the object by restID(state.ID);
+//     a reference to another object is a refAttribute, its model field a refValue sent as .UUID().
 //     An association (an object linked under a parent) is instead a model, its fromAPI and an
-//     associationKind, returned by newAssociation(kind).
+//     associationKind, served by newAssociation(kind). A computed attribute the service changes with
+//     every update (updated_at) has no UseStateForUnknown; where a plan modifier turns a differing
+//     configuration into no change (semantic YAML), ModifyPlan plans it back to the state's when nothing
+//     else changed (cluster_secret_resource.go), or every such plan shows an update.
 //     A type the official provider has too: every attribute of its schema (testdata/official-schema.json)
 //     exists here (TestSchemaCoversOfficialProvider lists what is missing); attributes only its GraphQL API
 //     sets are declared with newResourceBase(...).withGraphQLOnly("emoji", ...) and graphQLOnlyString; the
@@ -63,8 +74,9 @@
 //     TestAcc<Name>Resource_basic (create, importSteps, update in place, replacement, with CheckDestroy)
 //     and _disappears (e.disappears). Add the type's row to identityCases (identity_test.go) and its
 //     list resource's to queryCases (query_test.go), which run under Terraform 1.15 (`make
-//     testacc-next`). An association adds its row to associationCases (association_test.go) for its
-//     life-cycle test. A type the official provider has adds its row to migrationCases (migration_test.go):
+//     testacc-next`); a type with unique names or keys adds its row to takenCases (adoption_test.go). An
+//     association adds its row to associationCases (association_test.go) for its life-cycle test.
+//     A type the official provider has too adds its row to migrationCases (migration_test.go):
 //     an add method of officialWorkspace that creates the objects in the emulator (w.withCluster(),
 //     w.withTeam() for what it needs) and calls w.add with the configuration in that provider's style and
 //     the instance as its state stores it (officialInstance: its attributes, GraphQL IDs built with
@@ -73,7 +85,10 @@
 //     state file, runs replace-provider and fails unless every plan is empty. Then rewrite
 //     examples/migration, which holds every row (TestAccMigration_example -update-migration-example).
 //     Earlier states of ours add rows to upgradeCases (upgrade_test.go).
-//  7. Examples and docs: examples/resources/buildkite_<name>/resource.tf and import.sh (data sources:
-//     examples/data-sources/buildkite_<name>/data-source.tf), then `make docs`, which writes docs/ from
-//     the schemas and templates/.
+//  7. Examples and docs: examples/resources/buildkite_<name>/resource.tf, import.sh and
+//     import-by-identity.tf, examples/list-resources/buildkite_<name>/list-resource.tfquery.hcl (data
+//     sources: examples/data-sources/buildkite_<name>/data-source.tf), then `make docs`, which writes docs/
+//     from the schemas Terraform 1.15 reports (bin/terraform-1.15) and templates/; commit docs/, which
+//     `make docs-check` compares. Use the type in examples/demo (`make demo` applies it and re-plans
+//     empty), and add it to README.md's table and CHANGELOG.md.
 package provider

@@ -17,23 +17,20 @@ import (
 // Resource identity (Terraform 1.12+): what names an object for a person, such as a queue's cluster and key.
 // It lets `import { to = …, identity = { … } }` and `terraform query` name objects without an import ID.
 //
-// A resource embeds resourceIdentity, built with identifiedBy, and so implements
-// resource.ResourceWithIdentity. Each identity attribute mirrors the state attribute of the same name, so
-// keeping the identity current is one deferred call at the top of Create, Read and Update:
-//
-//	defer r.identifyCreated(ctx, resp)      // Create
-//	defer r.identifyRead(ctx, req, resp)    // Read
-//	defer r.identifyUpdated(ctx, resp)      // Update
-//
-// and ImportState takes its parts from the import ID or from the identity alike:
+// resourceBase embeds the resource's resourceIdentity, built with identifiedBy (or mutableIdentity), so every
+// resource implements resource.ResourceWithIdentity. Each identity attribute mirrors the state attribute of
+// the same name, and resourceBase's finishCreate, finishRead and finishUpdate (deferred at the top of Create,
+// Read and Update) keep the identity current. ImportState takes its parts from the import ID or from the
+// identity alike:
 //
 //	parts, ok := r.importParts(ctx, req, resp, uuidPart("<cluster id>"), keyPart("<queue id or key>"))
 //
 // The identity attributes are listed in the order of the import ID's parts. An identity that can change
-// while the object lives (a renamed pipeline's slug) needs resp.ResourceBehavior.MutableIdentity = true in
-// the resource's Metadata, after calling resourceBase.Metadata.
+// while the object lives (a renamed pipeline's slug) is built with mutableIdentity.
 type resourceIdentity struct {
 	attrs []identityAttribute
+	// mutable: the identity changes while the object lives (Terraform then accepts a new one from Read).
+	mutable bool
 }
 
 // identityAttribute is one string attribute of an identity.
@@ -50,6 +47,11 @@ func identityAttr(name, description string) identityAttribute {
 // identifiedBy builds the identity of a resource from state attributes, in the order of its import ID.
 func identifiedBy(attrs ...identityAttribute) resourceIdentity {
 	return resourceIdentity{attrs: attrs}
+}
+
+// mutableIdentity is identifiedBy for an identity that follows the object, such as a slug after a rename.
+func mutableIdentity(attrs ...identityAttribute) resourceIdentity {
+	return resourceIdentity{attrs: attrs, mutable: true}
 }
 
 // IdentitySchema implements resource.ResourceWithIdentity: every attribute is a string required to import.
@@ -85,33 +87,6 @@ func (i *resourceIdentity) identify(ctx context.Context, src attributeSource, id
 	}
 	for n, a := range i.attrs {
 		diags.Append(identity.SetAttribute(ctx, path.Root(a.name), values[n])...)
-	}
-}
-
-// identifyCreated sets the identity from the state Create leaves; defer it at the top of Create.
-func (i *resourceIdentity) identifyCreated(ctx context.Context, resp *resource.CreateResponse) {
-	if !resp.State.Raw.IsNull() {
-		i.identify(ctx, resp.State, resp.Identity, &resp.Diagnostics)
-	}
-}
-
-// identifyUpdated sets the identity from the state Update leaves; defer it at the top of Update.
-func (i *resourceIdentity) identifyUpdated(ctx context.Context, resp *resource.UpdateResponse) {
-	if !resp.State.Raw.IsNull() {
-		i.identify(ctx, resp.State, resp.Identity, &resp.Diagnostics)
-	}
-}
-
-// identifyRead keeps the identity current from the state Read leaves; defer it at the top of Read. When Read
-// removed the resource, the identity comes from the prior state: state written by a CLI older than 1.12, or
-// by a provider version without identities, has none, and the framework refuses a Read that returns none.
-func (i *resourceIdentity) identifyRead(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	src := resp.State
-	if src.Raw.IsNull() {
-		src = req.State
-	}
-	if !src.Raw.IsNull() {
-		i.identify(ctx, src, resp.Identity, &resp.Diagnostics)
 	}
 }
 

@@ -36,13 +36,12 @@ var (
 // timeout, and the identity it shares with that resource. Embed it and build it with newListBase.
 type listBase struct {
 	resourceBase
-	identity resourceIdentity
 }
 
 // newListBase builds the base of the list resource for the resource type name (without "buildkite_"),
 // whose identity is identity.
 func newListBase(name string, identity resourceIdentity) listBase {
-	return listBase{resourceBase: newResourceBase(name, operationScopes{}), identity: identity}
+	return listBase{resourceBase: newResourceBase(name, operationScopes{}, identity)}
 }
 
 // found is one object a list resource found: the resource's model as Read leaves it (a struct with tfsdk
@@ -65,7 +64,7 @@ func (b *listBase) results(ctx context.Context, req list.ListRequest, items []fo
 			result.DisplayName = it.displayName
 			result.Diagnostics.Append(result.Resource.Set(ctx, it.model)...)
 			if !result.Diagnostics.HasError() {
-				b.identity.identify(ctx, *result.Resource, result.Identity, &result.Diagnostics)
+				b.identify(ctx, *result.Resource, result.Identity, &result.Diagnostics)
 			}
 			if !push(result) {
 				return

@@ -26,7 +26,7 @@ func TestTraceLogHoldsNoSecret(t *testing.T) {
 	var log bytes.Buffer
 	ctx := tflogtest.RootLogger(context.Background(), &log)
 	c, err := buildkite.NewClient(buildkite.Config{
-		BaseURL: ts.URL, Organization: "acme", Token: apiToken, Logger: buildkite.TFLog(),
+		BaseURL: ts.URL, Organization: "acme", Token: apiToken, Logger: tfLogger{},
 	})
 	if err != nil {
 		t.Fatal(err)

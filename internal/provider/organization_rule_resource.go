@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"reflect"
 	"regexp"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -35,14 +36,12 @@ var organizationRuleIdentity = identifiedBy(identityAttr("id", "The rule's UUID.
 // NewOrganizationRuleResource returns the buildkite_organization_rule resource.
 func NewOrganizationRuleResource() resource.Resource {
 	return &organizationRuleResource{
-		resourceBase:     newResourceBase("organization_rule", writeScopes("write_rules")).withGraphQLOnly("description"),
-		resourceIdentity: organizationRuleIdentity,
+		resourceBase: newResourceBase("organization_rule", writeScopes("write_rules"), organizationRuleIdentity).withGraphQLOnly("description"),
 	}
 }
 
 type organizationRuleResource struct {
 	resourceBase
-	resourceIdentity
 }
 
 // organizationRuleModel is the rule's state; the data sources show the same attributes.
@@ -210,7 +209,7 @@ func (r *organizationRuleResource) sameRuleValue(ctx context.Context, value stri
 }
 
 func (r *organizationRuleResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	defer r.identifyCreated(ctx, resp)
+	defer r.finishCreate(ctx, resp)
 	var plan organizationRuleModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	if resp.Diagnostics.HasError() {
@@ -225,7 +224,7 @@ func (r *organizationRuleResource) Create(ctx context.Context, req resource.Crea
 	}
 	rule, err := r.client().Rules.Create(ctx, buildkite.RuleCreate{Type: plan.Type.ValueString(), Value: value})
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "create", "rule", plan.Type.ValueString(), err)
+		r.createFailed(ctx, &resp.Diagnostics, err, "rule", plan.Type.ValueString(), r.holderOfRule(plan.Type.ValueString(), value))
 		return
 	}
 	state := organizationRuleModel{Description: plan.Description}
@@ -234,7 +233,7 @@ func (r *organizationRuleResource) Create(ctx context.Context, req resource.Crea
 }
 
 func (r *organizationRuleResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	defer r.identifyRead(ctx, req, resp)
+	defer r.finishRead(ctx, req, resp)
 	var prior organizationRuleModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &prior)...)
 	if resp.Diagnostics.HasError() {
@@ -256,7 +255,7 @@ func (r *organizationRuleResource) Read(ctx context.Context, req resource.ReadRe
 // It only takes on the plan, as when value is written in another form that means the same, or when the
 // description (which only GraphQL sets) changes.
 func (r *organizationRuleResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	defer r.identifyUpdated(ctx, resp)
+	defer r.finishUpdate(ctx, req, resp)
 	var plan organizationRuleModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
@@ -281,4 +280,55 @@ func (r *organizationRuleResource) ImportState(ctx context.Context, req resource
 		return
 	}
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), values[0])...)
+}
+
+// holderOfRule finds the rule of the same type, source and target as the one value describes, which the
+// service allows once; it is adopted by its UUID.
+func (r *organizationRuleResource) holderOfRule(typ string, value json.RawMessage) holderLookup {
+	return func(ctx context.Context) (*holder, error) {
+		var ends map[string]string
+		if err := json.Unmarshal(value, &ends); err != nil {
+			return nil, nil
+		}
+		source, err := r.ruleEndID(ctx, ends, "source_")
+		if err != nil {
+			return nil, err
+		}
+		target, err := r.ruleEndID(ctx, ends, "target_")
+		if err != nil {
+			return nil, err
+		}
+		rules, err := r.client().Rules.List(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, rule := range rules {
+			if rule.Type == typ && strings.EqualFold(rule.SourceUUID, source) && strings.EqualFold(rule.TargetUUID, target) {
+				return &holder{
+					description: fmt.Sprintf("rule %s (%s from %s to %s)", rule.UUID, rule.Type, rule.SourceUUID, rule.TargetUUID),
+					importID:    rule.UUID,
+				}, nil
+			}
+		}
+		return nil, nil
+	}
+}
+
+// ruleEndID is the UUID of the source or target (prefix "source_" or "target_") that a rule's value names:
+// a pipeline may be named by its slug.
+func (r *organizationRuleResource) ruleEndID(ctx context.Context, ends map[string]string, prefix string) (string, error) {
+	for k, v := range ends {
+		if !strings.HasPrefix(k, prefix) {
+			continue
+		}
+		if isUUID(v) || k != prefix+"pipeline" {
+			return v, nil
+		}
+		p, err := r.client().Pipelines.Get(ctx, v)
+		if err != nil {
+			return "", err
+		}
+		return p.ID, nil
+	}
+	return "", nil
 }

@@ -53,8 +53,11 @@ func commandIs(command string) func(p *buildkite.Pipeline) error {
 				Command string `yaml:"command"`
 			} `yaml:"steps"`
 		}
-		if err := yaml.Unmarshal([]byte(*p.Configuration), &doc); err != nil || len(doc.Steps) == 0 {
+		if err := yaml.Unmarshal([]byte(*p.Configuration), &doc); err != nil {
 			return fmt.Errorf("the service's configuration %q does not decode: %w", *p.Configuration, err)
+		}
+		if len(doc.Steps) == 0 {
+			return fmt.Errorf("the service's configuration %q has no steps", *p.Configuration)
 		}
 		if got := doc.Steps[0].Command; got != command {
 			return fmt.Errorf("the service stores the command %q, the configuration says %q", got, command)

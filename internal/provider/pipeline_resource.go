@@ -35,25 +35,17 @@ var (
 
 // pipelineIdentity names a pipeline for import blocks and terraform query by its slug, which is what a
 // person sees in its URLs. A rename changes the slug, so the identity is mutable and Read keeps it current.
-var pipelineIdentity = identifiedBy(identityAttr("slug", "The pipeline's slug, as in its URLs."))
+var pipelineIdentity = mutableIdentity(identityAttr("slug", "The pipeline's slug, as in its URLs."))
 
 // NewPipelineResource returns the buildkite_pipeline resource.
 func NewPipelineResource() resource.Resource {
 	return &pipelineResource{
-		resourceBase:     newResourceBase("pipeline", writeScopes("write_pipelines")).withGraphQLOnly("emoji", "color", "clone_mirror_url"),
-		resourceIdentity: pipelineIdentity,
+		resourceBase: newResourceBase("pipeline", writeScopes("write_pipelines"), pipelineIdentity).withGraphQLOnly("emoji", "color", "clone_mirror_url"),
 	}
 }
 
 type pipelineResource struct {
 	resourceBase
-	resourceIdentity
-}
-
-// Metadata declares the identity mutable: the slug follows a rename, inside Terraform or outside it.
-func (r *pipelineResource) Metadata(ctx context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	r.resourceBase.Metadata(ctx, req, resp)
-	resp.ResourceBehavior.MutableIdentity = true
 }
 
 // pipelineModel is the resource's state: the shared fields and those only a configuration has.
@@ -471,7 +463,7 @@ func (r *pipelineResource) checkStepsMatchTemplate(ctx context.Context, config p
 }
 
 func (r *pipelineResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	defer r.identifyCreated(ctx, resp)
+	defer r.finishCreate(ctx, resp)
 	var plan pipelineModel
 	var settings types.Object
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
@@ -489,7 +481,8 @@ func (r *pipelineResource) Create(ctx context.Context, req resource.CreateReques
 	}
 	p, err := r.client().Pipelines.Create(ctx, in)
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "create", "pipeline", plan.Name.ValueString(), err)
+		r.createFailed(ctx, &resp.Diagnostics, err, "pipeline", plan.Name.ValueString(),
+			pipelineNames.holderOf(r.client(), plan.Name.ValueString(), plan.Slug.ValueString()))
 		return
 	}
 	if plan.Archived.ValueBool() {
@@ -542,7 +535,7 @@ type stateSetter interface {
 }
 
 func (r *pipelineResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	defer r.identifyRead(ctx, req, resp)
+	defer r.finishRead(ctx, req, resp)
 	var state pipelineModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	if resp.Diagnostics.HasError() {
@@ -552,6 +545,9 @@ func (r *pipelineResource) Read(ctx context.Context, req resource.ReadRequest, r
 	defer cancel()
 	// By the slug last seen, then by UUID: a pipeline renamed outside Terraform has a new slug.
 	p, err := r.client().Pipelines.Find(ctx, restID(state.ID), state.Slug.ValueString())
+	if buildkite.IsNotFound(err) {
+		err = r.confirmGone(ctx, state.Slug.ValueString(), err)
+	}
 	if err != nil {
 		r.readFailed(ctx, resp, err, "pipeline", state.Slug.ValueString())
 		return
@@ -560,8 +556,26 @@ func (r *pipelineResource) Read(ctx context.Context, req resource.ReadRequest, r
 	r.save(ctx, &resp.State, &resp.Diagnostics, p, &state)
 }
 
+// confirmGone checks a pipeline that a search did not find: it is gone when its slug answers 404, or names
+// another pipeline (the slug was taken after a rename). An answer for the slug that is no pipeline at all
+// proves nothing, and notFound is then turned into an error that keeps the pipeline in state.
+func (r *pipelineResource) confirmGone(ctx context.Context, slug string, notFound error) error {
+	if slug == "" {
+		return notFound
+	}
+	p, err := r.client().Pipelines.Get(ctx, slug)
+	switch {
+	case buildkite.IsNotFound(err), err == nil && p != nil && p.ID != "":
+		return notFound
+	case err != nil:
+		return err
+	}
+	return fmt.Errorf("the search found no pipeline with its UUID (%s), and the service answered for the slug %q "+
+		"without a pipeline, so it is not taken for gone", describeError(notFound), slug)
+}
+
 func (r *pipelineResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	defer r.identifyUpdated(ctx, resp)
+	defer r.finishUpdate(ctx, req, resp)
 	var plan, state pipelineModel
 	var settings types.Object
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
@@ -703,4 +717,17 @@ func (r *pipelineResource) ImportState(ctx context.Context, req resource.ImportS
 	}
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), p.ID)...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("slug"), p.Slug)...)
+}
+
+// pipelineNames finds the pipeline that holds a name or slug, both unique in the organization. A pipeline
+// is adopted by its slug, its identity.
+var pipelineNames = &uniqueNames[buildkite.Pipeline]{
+	what: "pipeline",
+	list: func(ctx context.Context, c *buildkite.Client) ([]buildkite.Pipeline, error) {
+		return c.Pipelines.List(ctx, nil)
+	},
+	name:     func(p *buildkite.Pipeline) string { return p.Name },
+	slug:     func(p *buildkite.Pipeline) string { return p.Slug },
+	id:       func(p *buildkite.Pipeline) string { return p.ID },
+	importID: func(p *buildkite.Pipeline) string { return p.Slug },
 }

@@ -3,7 +3,6 @@ package provider
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -32,14 +31,12 @@ var pipelineTemplateIdentity = identifiedBy(identityAttr("id", "The pipeline tem
 // NewPipelineTemplateResource returns the buildkite_pipeline_template resource.
 func NewPipelineTemplateResource() resource.Resource {
 	return &pipelineTemplateResource{
-		resourceBase:     newResourceBase("pipeline_template", writeScopes("write_pipeline_templates")),
-		resourceIdentity: pipelineTemplateIdentity,
+		resourceBase: newResourceBase("pipeline_template", writeScopes("write_pipeline_templates"), pipelineTemplateIdentity),
 	}
 }
 
 type pipelineTemplateResource struct {
 	resourceBase
-	resourceIdentity
 }
 
 // pipelineTemplateModel is the template's state; the data sources show the same attributes.
@@ -78,8 +75,11 @@ func (r *pipelineTemplateResource) Schema(_ context.Context, _ resource.SchemaRe
 	resp.Schema = schema.Schema{
 		Version: 1, // above the official provider's 0, so that its states are upgraded (upgrade.go)
 		MarkdownDescription: "A pipeline template: a step configuration that pipelines run by naming it in " +
-			"`pipeline_template_id`. Pipeline templates need the enterprise plan; admins manage them. A template " +
-			"still assigned to pipelines cannot be deleted: the error names them.",
+			"`pipeline_template_id`. Pipeline templates need the enterprise plan; admins manage them.\n\n" +
+			"The service refuses to delete a template still assigned to pipelines (the error names them). Give the " +
+			"template `lifecycle { create_before_destroy = true }`, as the example does: a change that removes the " +
+			"template and its `pipeline_template_id` together then updates the pipelines first and deletes the " +
+			"template after, where without it Terraform deletes the template first and the apply fails.",
 		Attributes: withCommon("pipeline template", map[string]schema.Attribute{
 			"name": schema.StringAttribute{
 				MarkdownDescription: "The template's name.",
@@ -136,7 +136,7 @@ func (r *pipelineTemplateResource) ModifyPlan(ctx context.Context, req resource.
 }
 
 func (r *pipelineTemplateResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	defer r.identifyCreated(ctx, resp)
+	defer r.finishCreate(ctx, resp)
 	var plan pipelineTemplateModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	if resp.Diagnostics.HasError() {
@@ -160,7 +160,7 @@ func (r *pipelineTemplateResource) Create(ctx context.Context, req resource.Crea
 }
 
 func (r *pipelineTemplateResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	defer r.identifyRead(ctx, req, resp)
+	defer r.finishRead(ctx, req, resp)
 	var prior pipelineTemplateModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &prior)...)
 	if resp.Diagnostics.HasError() {
@@ -179,7 +179,7 @@ func (r *pipelineTemplateResource) Read(ctx context.Context, req resource.ReadRe
 }
 
 func (r *pipelineTemplateResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	defer r.identifyUpdated(ctx, resp)
+	defer r.finishUpdate(ctx, req, resp)
 	var plan, prior pipelineTemplateModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	resp.Diagnostics.Append(req.State.Get(ctx, &prior)...)
@@ -223,37 +223,42 @@ func (r *pipelineTemplateResource) Delete(ctx context.Context, req resource.Dele
 	id := restID(state.ID)
 	err := r.client().PipelineTemplates.Delete(ctx, id)
 	if buildkite.IsValidation(err) {
-		// The service refuses while pipelines use the template; name them, so the user knows what to change.
-		if users := r.templateUsers(ctx, id); users != "" {
-			resp.Diagnostics.AddError("Unable to Delete Pipeline Template",
-				fmt.Sprintf("Deleting pipeline template %s: %s. It is assigned to %s; remove pipeline_template_id from "+
-					"them (or delete them) first.", id, describeError(err), users))
+		// The service refuses while pipelines use the template; name them and the ways out.
+		if users := r.templateUsers(ctx, id); len(users) > 0 {
+			resp.Diagnostics.AddError("Unable to Delete Pipeline Template", templateInUseDetail(id, err, users))
 			return
 		}
 	}
 	r.deleteFailed(ctx, &resp.Diagnostics, err, "pipeline template", id)
 }
 
-// templateUsers names the pipelines assigned to template id, or "" when they cannot be listed.
-func (r *pipelineTemplateResource) templateUsers(ctx context.Context, id string) string {
+// templateUsers returns the slugs of the pipelines assigned to template id, or none when they cannot be
+// listed (the service's own refusal is then reported).
+func (r *pipelineTemplateResource) templateUsers(ctx context.Context, id string) []string {
 	all, err := r.client().Pipelines.List(ctx, nil)
 	if err != nil {
-		return ""
+		return nil
 	}
-	var names []string
+	var slugs []string
 	for _, p := range all {
 		if p.PipelineTemplateUUID != nil && *p.PipelineTemplateUUID == id {
-			names = append(names, fmt.Sprintf("%q", p.Slug))
+			slugs = append(slugs, p.Slug)
 		}
 	}
-	if len(names) == 0 {
-		return ""
-	}
-	noun := "pipelines "
-	if len(names) == 1 {
-		noun = "pipeline "
-	}
-	return noun + strings.Join(names, ", ")
+	return slugs
+}
+
+// templateInUseDetail explains a delete refused while pipelines use the template. The usual cause is one
+// change that removes the template and its use: Terraform then deletes the template before it updates the
+// pipelines, unless the template has create_before_destroy.
+func templateInUseDetail(id string, err error, slugs []string) string {
+	return fmt.Sprintf("Deleting pipeline template %s: %s. It is still assigned to pipeline%s %s.\n\n"+
+		"When one change removes a template and its use, Terraform deletes the template before it updates the "+
+		"pipelines, unless the template has `lifecycle { create_before_destroy = true }`. Either put the template "+
+		"back in the configuration with that setting and apply, after which removing both applies at once; or "+
+		"apply the pipelines first (`terraform apply -target=buildkite_pipeline.<name>` for each), then apply "+
+		"again. Pipelines this configuration does not manage must drop pipeline_template_id, or be deleted, first.",
+		id, describeError(err), plural(len(slugs)), quoteList(slugs))
 }
 
 // ImportState takes the template's UUID.

@@ -2,27 +2,18 @@ package provider
 
 import (
 	"context"
-	"fmt"
-	"net/url"
 	"os"
-	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework/action"
-	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
-	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/function"
 	"github.com/hashicorp/terraform-plugin-framework/list"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/hashicorp/terraform-plugin-log/tflog"
-
-	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
 )
 
 var (
@@ -143,146 +134,6 @@ func (p *buildkiteProvider) Schema(_ context.Context, _ provider.SchemaRequest, 
 	}
 }
 
-func (p *buildkiteProvider) Configure(ctx context.Context, req provider.ConfigureRequest, resp *provider.ConfigureResponse) {
-	var cfg providerModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-
-	unknown := func(v attr.Value, name, env string) {
-		if v.IsUnknown() {
-			detail := fmt.Sprintf("The provider cannot be configured while %q is unknown. Set it to a known value", name)
-			if env != "" {
-				detail += ", or leave it unset and use the " + env + " environment variable"
-			}
-			resp.Diagnostics.AddAttributeError(path.Root(name), "Unknown Buildkite "+name, detail+".")
-		}
-	}
-	unknown(cfg.APIToken, "api_token", envAPIToken)
-	unknown(cfg.Organization, "organization", envOrgSlug)
-	unknown(cfg.RESTURL, "rest_url", envRESTURL)
-	unknown(cfg.AgentURL, "agent_url", envAgentURL)
-	unknown(cfg.MaxRetries, "max_retries", "")
-	unknown(cfg.ArchivePipelineOnDelete, "archive_pipeline_on_delete", "")
-	if resp.Diagnostics.HasError() {
-		return
-	}
-
-	token := valueOrEnv(cfg.APIToken, envAPIToken)
-	org := valueOrEnv(cfg.Organization, envOrgSlug, envOrganization)
-	restURL := valueOrEnv(cfg.RESTURL, envRESTURL)
-	if restURL == "" {
-		restURL = defaultRESTURL
-	}
-	agentURL := valueOrEnv(cfg.AgentURL, envAgentURL)
-	if agentURL == "" {
-		agentURL = defaultAgentURL
-	}
-
-	if token == "" {
-		resp.Diagnostics.AddAttributeError(path.Root("api_token"), "Missing Buildkite API Token",
-			"Set \"api_token\" in the provider configuration or the "+envAPIToken+" environment variable to an API access token.")
-	}
-	if org == "" {
-		resp.Diagnostics.AddAttributeError(path.Root("organization"), "Missing Buildkite Organization",
-			"Set \"organization\" in the provider configuration, or the "+envOrgSlug+" environment variable, to the organization slug.")
-	}
-	for name, v := range map[string]string{"rest_url": restURL, "agent_url": agentURL} {
-		if u, err := url.Parse(v); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			resp.Diagnostics.AddAttributeError(path.Root(name), "Invalid Buildkite "+name,
-				fmt.Sprintf("%q must be an absolute http or https URL, got %q.", name, v))
-		}
-	}
-	if !cfg.GraphQLURL.IsNull() {
-		resp.Diagnostics.AddAttributeWarning(path.Root("graphql_url"), "GraphQL URL Ignored",
-			"This provider uses only the REST API (rest_url); graphql_url is accepted for configurations written for the official provider and is not used.")
-	}
-	timeouts := configuredTimeouts(cfg.Timeouts, &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-
-	// Unset, a call retries until its operation's timeout, so a burst of faults cannot fail a plan.
-	maxRetries := 0
-	if !cfg.MaxRetries.IsNull() {
-		maxRetries = int(cfg.MaxRetries.ValueInt64())
-		if maxRetries == 0 {
-			maxRetries = -1 // the client reads 0 as "until the deadline"
-		}
-	}
-
-	ctx = tflog.MaskFieldValuesWithFieldKeys(ctx, "api_token", "token")
-	client, err := buildkite.NewClient(buildkite.Config{
-		BaseURL:      restURL,
-		AgentURL:     agentURL,
-		Organization: org,
-		Token:        token,
-		UserAgent:    fmt.Sprintf("terraform-provider-buildkite/%s terraform/%s", p.version, req.TerraformVersion),
-		MaxRetries:   maxRetries,
-		Logger:       buildkite.TFLog(),
-		// The client lives for one Terraform command, so a listing may answer the reads of a refresh.
-		ListReadTTL: buildkite.DefaultListReadTTL,
-	})
-	if err != nil {
-		resp.Diagnostics.AddError("Unable to Create Buildkite Client", "The REST client could not be built: "+err.Error())
-		return
-	}
-	data := &providerData{
-		client:                  client,
-		org:                     org,
-		timeouts:                timeouts,
-		archivePipelineOnDelete: cfg.ArchivePipelineOnDelete.ValueBool(),
-	}
-
-	// One call tells whether the token works at all (a 401 here is a plan-time error on api_token, not a
-	// failed apply) and which scopes it holds, so that resources can refuse at plan time what would fail.
-	checkCtx, cancel := context.WithTimeout(ctx, timeouts.of(opRead))
-	defer cancel()
-	tok, err := client.AccessToken.Get(checkCtx)
-	switch {
-	case err == nil:
-		data.token = tok
-	case buildkite.IsUnauthorized(err):
-		resp.Diagnostics.AddAttributeError(path.Root("api_token"), "Invalid Buildkite API Token",
-			fmt.Sprintf("The service refused the API token (%s). Check \"api_token\" or the %s environment variable.", describeError(err), envAPIToken))
-		return
-	case buildkite.IsNotFound(err), buildkite.IsForbidden(err):
-		// A service or proxy that does not answer the endpoint: scopes go unchecked and calls report their own errors.
-		tflog.Warn(ctx, "GET /v2/access-token is not answered; API token scopes will not be checked at plan time", map[string]any{"error": err.Error()})
-	default:
-		resp.Diagnostics.AddError("Unable to Reach Buildkite",
-			fmt.Sprintf("Checking the API token against %s: %s", restURL, describeError(err)))
-		return
-	}
-	tflog.Debug(ctx, "configured buildkite client", map[string]any{"organization": org, "rest_url": restURL})
-
-	resp.ResourceData = data
-	resp.DataSourceData = data
-	resp.ListResourceData = data
-	resp.ActionData = data
-}
-
-// configuredTimeouts parses the timeouts attribute; validation has already refused values that do not parse.
-func configuredTimeouts(m *timeoutsModel, diags *diag.Diagnostics) operationTimeouts {
-	var t operationTimeouts
-	if m == nil {
-		return t
-	}
-	for op, v := range map[operation]types.String{opCreate: m.Create, opRead: m.Read, opUpdate: m.Update, opDelete: m.Delete} {
-		if v.IsNull() || v.IsUnknown() {
-			continue
-		}
-		d, err := time.ParseDuration(v.ValueString())
-		if err != nil || d <= 0 {
-			diags.AddAttributeError(path.Root("timeouts"), "Invalid Timeout", fmt.Sprintf("%q is not a positive duration such as \"90s\" or \"5m\".", v.ValueString()))
-			continue
-		}
-		t[op] = d
-	}
-	return t
-}
-
 func (p *buildkiteProvider) Resources(_ context.Context) []func() resource.Resource {
 	return []func() resource.Resource{
 		NewClusterResource,
@@ -299,6 +150,9 @@ func (p *buildkiteProvider) Resources(_ context.Context) []func() resource.Resou
 		NewTestSuiteResource,
 		NewRegistryResource,
 		NewRegistryTokenResource,
+		NewPipelineScheduleResource,
+		NewClusterSecretResource,
+		NewClusterMaintainerResource,
 	}
 }
 
@@ -319,6 +173,9 @@ func (p *buildkiteProvider) ListResources(context.Context) []func() list.ListRes
 		NewPipelineListResource,
 		NewPipelineTemplateListResource,
 		NewOrganizationRuleListResource,
+		NewPipelineScheduleListResource,
+		NewClusterSecretListResource,
+		NewClusterMaintainerListResource,
 	}
 }
 
@@ -346,6 +203,7 @@ func (p *buildkiteProvider) DataSources(_ context.Context) []func() datasource.D
 		NewRegistriesDataSource,
 		NewBuildsDataSource,
 		NewAgentMetricsDataSource,
+		NewMetaDataSource,
 	}
 }
 

@@ -28,7 +28,7 @@ var (
 // registryIdentity names a registry for import blocks and terraform query by its slug, as its URLs and
 // package paths do. The slug follows the name, so the identity is mutable: Read and Update keep it current
 // after a rename.
-var registryIdentity = identifiedBy(identityAttr("slug", "The registry's slug, derived from its name."))
+var registryIdentity = mutableIdentity(identityAttr("slug", "The registry's slug, derived from its name."))
 
 // NewRegistryResource returns the buildkite_registry resource.
 func NewRegistryResource() resource.Resource {
@@ -36,18 +36,11 @@ func NewRegistryResource() resource.Resource {
 		create: []string{"write_registries"},
 		update: []string{"write_registries"},
 		delete: []string{"delete_registries"},
-	}), resourceIdentity: registryIdentity}
+	}, registryIdentity)}
 }
 
 type registryResource struct {
 	resourceBase
-	resourceIdentity
-}
-
-// Metadata names the type and declares the identity mutable: renaming a registry changes its slug.
-func (r *registryResource) Metadata(ctx context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	r.resourceBase.Metadata(ctx, req, resp)
-	resp.ResourceBehavior.MutableIdentity = true
 }
 
 // registryModel is what the data sources show of a registry; team_ids, which no response carries, it keeps
@@ -181,7 +174,7 @@ func (r *registryResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 }
 
 func (r *registryResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	defer r.identifyCreated(ctx, resp)
+	defer r.finishCreate(ctx, resp)
 	var plan registryModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	if resp.Diagnostics.HasError() {
@@ -195,7 +188,8 @@ func (r *registryResource) Create(ctx context.Context, req resource.CreateReques
 	defer cancel()
 	reg, err := r.client().Registries.Create(ctx, in)
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "create", "registry", plan.Name.ValueString(), err)
+		r.createFailed(ctx, &resp.Diagnostics, err, "registry", plan.Name.ValueString(),
+			registryNames.holderOf(r.client(), plan.Name.ValueString()))
 		return
 	}
 	plan.fromAPI(reg)
@@ -208,7 +202,7 @@ func (r *registryResource) find(ctx context.Context, m *registryModel) (*buildki
 }
 
 func (r *registryResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	defer r.identifyRead(ctx, req, resp)
+	defer r.finishRead(ctx, req, resp)
 	var state registryModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	if resp.Diagnostics.HasError() {
@@ -226,7 +220,7 @@ func (r *registryResource) Read(ctx context.Context, req resource.ReadRequest, r
 }
 
 func (r *registryResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	defer r.identifyUpdated(ctx, resp)
+	defer r.finishUpdate(ctx, req, resp)
 	var plan, state registryModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
@@ -269,4 +263,17 @@ func (r *registryResource) ImportState(ctx context.Context, req resource.ImportS
 		return
 	}
 	resp.Diagnostics.Append(setSlugOrID(ctx, resp, parts[0])...)
+}
+
+// registryNames finds the registry that holds a name: registry names are unique through their slugs. A
+// registry is adopted by its slug, its identity.
+var registryNames = &uniqueNames[buildkite.Registry]{
+	what: "registry",
+	list: func(ctx context.Context, c *buildkite.Client) ([]buildkite.Registry, error) {
+		return c.Registries.List(ctx)
+	},
+	name:     func(r *buildkite.Registry) string { return r.Name },
+	slug:     func(r *buildkite.Registry) string { return r.Slug },
+	id:       func(r *buildkite.Registry) string { return r.ID },
+	importID: func(r *buildkite.Registry) string { return r.Slug },
 }

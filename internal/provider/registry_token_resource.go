@@ -33,14 +33,12 @@ var registryTokenIdentity = identifiedBy(
 // NewRegistryTokenResource returns the buildkite_registry_token resource.
 func NewRegistryTokenResource() resource.Resource {
 	return &registryTokenResource{
-		resourceBase:     newResourceBase("registry_token", writeScopes("write_registries")),
-		resourceIdentity: registryTokenIdentity,
+		resourceBase: newResourceBase("registry_token", writeScopes("write_registries"), registryTokenIdentity),
 	}
 }
 
 type registryTokenResource struct {
 	resourceBase
-	resourceIdentity
 }
 
 type registryTokenModel struct {
@@ -129,7 +127,7 @@ func (r *registryTokenResource) registrySlug(ctx context.Context, id string) (st
 }
 
 func (r *registryTokenResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	defer r.identifyCreated(ctx, resp)
+	defer r.finishCreate(ctx, resp)
 	var plan registryTokenModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	if resp.Diagnostics.HasError() {
@@ -153,7 +151,7 @@ func (r *registryTokenResource) Create(ctx context.Context, req resource.CreateR
 }
 
 func (r *registryTokenResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	defer r.identifyRead(ctx, req, resp)
+	defer r.finishRead(ctx, req, resp)
 	var state registryTokenModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	if resp.Diagnostics.HasError() {
@@ -175,7 +173,7 @@ func (r *registryTokenResource) Read(ctx context.Context, req resource.ReadReque
 }
 
 func (r *registryTokenResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	defer r.identifyUpdated(ctx, resp)
+	defer r.finishUpdate(ctx, req, resp)
 	var plan, state registryTokenModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)

@@ -3,16 +3,21 @@ package provider
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
 )
 
-// resourceBase gives every resource its Metadata, Configure, a plan-time scope check (scopes.go), operation
-// timeouts and the read-or-remove and delete conventions. Embed it and build it with newResourceBase.
+// resourceBase gives every resource its Metadata, Configure, identity (identity.go), a plan-time scope check
+// (scopes.go), operation timeouts, the read-or-remove and delete conventions, and the guards that keep a
+// state usable. Embed it and build it with newResourceBase.
 type resourceBase struct {
+	resourceIdentity
 	name   string // type name without the "buildkite_" prefix
 	scopes operationScopes
 	data   *providerData
@@ -20,13 +25,14 @@ type resourceBase struct {
 	graphQLOnly []string
 }
 
-func newResourceBase(name string, scopes operationScopes) resourceBase {
-	return resourceBase{name: name, scopes: scopes}
+func newResourceBase(name string, scopes operationScopes, identity resourceIdentity) resourceBase {
+	return resourceBase{resourceIdentity: identity, name: name, scopes: scopes}
 }
 
 // Metadata implements resource.Resource.
 func (b *resourceBase) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_" + b.name
+	resp.ResourceBehavior.MutableIdentity = b.mutable
 }
 
 // Configure implements resource.ResourceWithConfigure.
@@ -37,8 +43,14 @@ func (b *resourceBase) Configure(_ context.Context, req resource.ConfigureReques
 // client returns the shared REST client.
 func (b *resourceBase) client() *buildkite.Client { return b.data.client }
 
-// timeout bounds an operation by the provider block's timeouts.
+// timeout bounds an operation by the provider block's timeouts. A write is seen through to its answer even
+// when Terraform asks the provider to stop (Ctrl-C cancels the context of every call in flight): the
+// service may have acted on a request already sent, and only the answer puts the object in state. The
+// operation's timeout still bounds it, and a read stays cancellable.
 func (b *resourceBase) timeout(ctx context.Context, op operation) (context.Context, context.CancelFunc) {
+	if op != opRead {
+		ctx = context.WithoutCancel(ctx)
+	}
 	return operationContext(ctx, b.data, op)
 }
 
@@ -51,7 +63,7 @@ func (b *resourceBase) readFailed(ctx context.Context, resp *resource.ReadRespon
 				fmt.Sprintf("Reading %s %s: the service answered 404, and %s. The resource stays in state.", what, ident, orgErr))
 			return
 		}
-		resp.State.RemoveResource(ctx)
+		b.removeGone(ctx, resp)
 		return
 	}
 	addAPIError(&resp.Diagnostics, "read", what, ident, err)
@@ -71,4 +83,115 @@ func (b *resourceBase) deleteFailed(ctx context.Context, diags *diag.Diagnostics
 		return
 	}
 	addAPIError(diags, "delete", what, ident, err)
+}
+
+// What Create, Read and Update leave is checked before Terraform records it: an instance whose ID (or an
+// identity attribute) is empty fails every later plan, and a resource dropped from state on an answer that
+// did not say it is gone is lost track of. Each of Create, Read and Update defers its finish* call first.
+
+// goneKey marks, in a Read's private state, a removal removeGone made.
+const goneKey = "buildkite_gone"
+
+// removeGone removes the resource from state in a Read once the service has confirmed the object is gone
+// (a 404 after the organization answered, or its parent's answer without it). finishRead refuses any other
+// removal.
+func (b *resourceBase) removeGone(ctx context.Context, resp *resource.ReadResponse) {
+	if resp.Private != nil {
+		resp.Diagnostics.Append(resp.Private.SetKey(ctx, goneKey, []byte("true"))...)
+	}
+	resp.State.RemoveResource(ctx)
+}
+
+// what names the type in errors: "cluster queue".
+func (b *resourceBase) what() string { return strings.ReplaceAll(b.name, "_", " ") }
+
+// unnamed returns the first of id and the identity's attributes that is empty or unknown in src, or "".
+func (b *resourceBase) unnamed(ctx context.Context, src attributeSource, diags *diag.Diagnostics) string {
+	names := []string{attrID}
+	for _, a := range b.attrs {
+		names = append(names, a.name)
+	}
+	for _, name := range names {
+		var v types.String
+		if d := src.GetAttribute(ctx, path.Root(name), &v); d.HasError() {
+			diags.Append(d...)
+			return ""
+		}
+		if v.IsNull() || v.IsUnknown() || strings.TrimSpace(v.ValueString()) == "" {
+			return name
+		}
+	}
+	return ""
+}
+
+// finishCreate checks the state Create leaves and sets the identity from it; defer it at the top of Create.
+// A state without an ID is not recorded: the instance is dropped with an error saying the object may
+// exist, rather than kept with an ID that fails every later plan.
+func (b *resourceBase) finishCreate(ctx context.Context, resp *resource.CreateResponse) {
+	if resp.State.Raw.IsNull() {
+		return
+	}
+	if missing := b.unnamed(ctx, resp.State, &resp.Diagnostics); missing != "" {
+		resp.State.RemoveResource(ctx)
+		resp.Diagnostics.AddError("Unable to Create "+titleWords(b.what()), fmt.Sprintf(
+			"Creating a buildkite_%s: the service's answer held no %s, so nothing is recorded (a state without one "+
+				"fails every later plan). The object may exist on the service all the same: look for it with "+
+				"`terraform query` (the buildkite_%s list resource) or in the web interface, and import or delete it "+
+				"before applying again.", b.name, missing, b.name))
+		return
+	}
+	b.identify(ctx, resp.State, resp.Identity, &resp.Diagnostics)
+}
+
+// finishRead checks the state Read leaves and keeps the identity current; defer it at the top of Read. A
+// removal that removeGone did not make, or a state without an ID, is refused: the prior state stays, with
+// an error.
+func (b *resourceBase) finishRead(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	if req.State.Raw.IsNull() {
+		return
+	}
+	if resp.State.Raw.IsNull() {
+		if !b.removedAsGone(ctx, resp) {
+			resp.State.Raw = req.State.Raw
+			resp.Diagnostics.AddError("Unable to Read "+titleWords(b.what()), fmt.Sprintf(
+				"Reading a buildkite_%s: it was to be removed from state without the service saying it is gone; it "+
+					"stays in state. Please report this issue to the provider developers.", b.name))
+		}
+		// The identity comes from the prior state: the framework refuses a Read that returns none.
+		b.identify(ctx, req.State, resp.Identity, &resp.Diagnostics)
+		return
+	}
+	if missing := b.unnamed(ctx, resp.State, &resp.Diagnostics); missing != "" {
+		resp.State.Raw = req.State.Raw
+		resp.Diagnostics.AddError("Unable to Read "+titleWords(b.what()), fmt.Sprintf(
+			"Reading a buildkite_%s: the service's answer held no %s; the resource stays in state as it was. "+
+				"Try again; if it persists, the service (or something between it and Terraform) answers without "+
+				"the object.", b.name, missing))
+	}
+	b.identify(ctx, resp.State, resp.Identity, &resp.Diagnostics)
+}
+
+// removedAsGone reports whether removeGone removed the resource in this Read.
+func (b *resourceBase) removedAsGone(ctx context.Context, resp *resource.ReadResponse) bool {
+	if resp.Private == nil {
+		return false
+	}
+	v, _ := resp.Private.GetKey(ctx, goneKey)
+	return string(v) == "true"
+}
+
+// finishUpdate checks the state Update leaves and sets the identity from it; defer it at the top of Update.
+// A state without an ID is refused: the prior state stays, with an error.
+func (b *resourceBase) finishUpdate(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	if resp.State.Raw.IsNull() {
+		return
+	}
+	if missing := b.unnamed(ctx, resp.State, &resp.Diagnostics); missing != "" {
+		resp.State.Raw = req.State.Raw
+		resp.Diagnostics.AddError("Unable to Update "+titleWords(b.what()), fmt.Sprintf(
+			"Updating a buildkite_%s: the service's answer held no %s; the state keeps what it held before the "+
+				"update, and the next plan shows what is left to change.", b.name, missing))
+		return
+	}
+	b.identify(ctx, resp.State, resp.Identity, &resp.Diagnostics)
 }

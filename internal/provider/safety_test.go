@@ -2,8 +2,10 @@ package provider
 
 import (
 	"fmt"
+	"net"
 	"net/http"
 	"net/http/httptest"
+	"regexp"
 	"testing"
 	"time"
 
@@ -43,31 +45,41 @@ provider "buildkite" {
 `, e.url, org, token)
 }
 
-// TestAccProvider_wrongOrganizationKeepsState: with a mistyped organization every object answers 404. The
-// run must fail naming the organization, and the state must keep every resource, as the empty plan with
-// the right organization afterwards shows.
+// testAccWrongOrgConfig is a cluster with a queue and an agent token, a team and the organization data
+// source: resources and data sources that would each meet the wrong organization.
+func testAccWrongOrgConfig(name string) string {
+	return testAccSafetyConfig(name) + testAccTeamConfig(name, "VISIBLE", "MEMBER", false, "") +
+		`data "buildkite_organization" "o" {}`
+}
+
+// onlyError matches Terraform's output when it holds exactly one error, whose text matches text: the
+// output must not hold "Error:" anywhere else.
+func onlyError(text string) *regexp.Regexp {
+	const noError = `(?:[^E]|E[^r]|Er[^r]|Err[^o]|Erro[^r]|Error[^:])*`
+	return regexp.MustCompile(`\A` + noError + `Error: ` + text + noError + `\z`)
+}
+
+// TestAccProvider_wrongOrganizationKeepsState: with a mistyped organization every object would answer 404.
+// Configuring the provider asks for the organization, so plan and apply fail with exactly one error, on
+// organization, naming the slug, for resources and data sources alike; the state keeps every resource, as
+// the empty plan with the right organization afterwards shows.
 func TestAccProvider_wrongOrganizationKeepsState(t *testing.T) {
 	t.Parallel()
 	e := newTestEnv(t)
 	if e.live {
 		t.Skip("the wrong organization is an emulator setting; live runs cover it with BUILDKITE_ORGANIZATION_SLUG")
 	}
-	body := testAccSafetyConfig(e.name("safety"))
+	body := testAccWrongOrgConfig(e.name("safety"))
 	wrongOrg := e.providerBlock("acme-typo", e.token) + body
+	oneError := onlyError(`Unknown Buildkite Organization[\s\S]*organization\s+=\s+"acme-typo"[\s\S]*` +
+		`organization\s+"acme-typo"\s+does\s+not\s+exist\s+or\s+the\s+API\s+token\s+cannot\s+see\s+it`)
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: e.factories(),
 		CheckDestroy:             e.checkDestroyed("buildkite_cluster"),
 		Steps: []resource.TestStep{
 			{Config: e.config(body)},
-			{
-				Config:      wrongOrg,
-				ExpectError: wrapped(`organization "acme-typo" does not exist or the API token cannot see it`),
-			},
-			{
-				Config:      wrongOrg,
-				PlanOnly:    true,
-				ExpectError: wrapped(`The resource stays in state`),
-			},
+			{Config: wrongOrg, ExpectError: oneError},
+			{Config: wrongOrg, PlanOnly: true, ExpectError: oneError},
 			{
 				// Back to the right organization: nothing was lost, so nothing is planned.
 				Config: e.config(body),
@@ -78,10 +90,52 @@ func TestAccProvider_wrongOrganizationKeepsState(t *testing.T) {
 					e.checkExists("buildkite_cluster.test"),
 					e.checkExists("buildkite_cluster_queue.test"),
 					e.checkExists("buildkite_cluster_agent_token.test"),
+					e.checkExists("buildkite_team.test"),
+					resource.TestCheckResourceAttr("data.buildkite_organization.o", "slug", e.org),
 				),
 			},
 		},
 	})
+}
+
+// TestAccProvider_organizationConfirmedOnce: the organization is confirmed while the provider configures,
+// alongside the token; an object deleted outside Terraform, whose 404 must be weighed against the
+// organization, costs no second call for it.
+func TestAccProvider_organizationConfirmedOnce(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	if e.live {
+		t.Skip("counts the emulator's requests")
+	}
+	body := testAccSafetyConfig(e.name("confirmed"))
+	var configures, orgGets int
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		Steps: []resource.TestStep{
+			{Config: e.config(body), Check: e.removeOutside("buildkite_cluster_agent_token.test"), ExpectNonEmptyPlan: true},
+			{
+				PreConfig: e.server.ResetRequests,
+				Config:    e.config(body), PlanOnly: true, ExpectNonEmptyPlan: true,
+			},
+			{
+				PreConfig: func() {
+					for _, r := range e.server.Requests() {
+						switch {
+						case r.Method != http.MethodGet:
+						case r.Path == "/v2/access-token":
+							configures++
+						case r.Path == "/v2/organizations/"+e.org:
+							orgGets++
+						}
+					}
+				},
+				Config: e.config(body),
+			},
+		},
+	})
+	if configures == 0 || orgGets != configures {
+		t.Errorf("the plan configured the provider %d times and asked for the organization %d times, want once each time", configures, orgGets)
+	}
 }
 
 // TestAccProvider_wrongTokenKeepsState: a token the service refuses fails at plan time on api_token, and the
@@ -190,4 +244,37 @@ provider "buildkite" {
 	if took := time.Since(start); took > 60*time.Second {
 		t.Errorf("the plan took %s against a read timeout of 3s", took)
 	}
+}
+
+// TestProvider_unreachableServiceFailsFast: with nothing listening at rest_url, the plan fails at once with
+// one error on rest_url naming the address, rather than retrying until the read timeout (a generous 2
+// minutes here, whose expiry would read "deadline exceeded" instead).
+func TestProvider_unreachableServiceFailsFast(t *testing.T) {
+	t.Parallel()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	_ = l.Close()
+
+	e := newTestEnv(t)
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		Steps: []resource.TestStep{{
+			Config: fmt.Sprintf(`
+provider "buildkite" {
+  rest_url     = "http://%s"
+  organization = "acme"
+  api_token    = "t"
+  timeouts {
+    read = "2m"
+  }
+}
+`, addr) + testAccClusterConfig("x", ""),
+			PlanOnly: true,
+			ExpectError: onlyError(`Unable to Reach Buildkite[\s\S]*rest_url\s+=\s+"http://` + regexp.QuoteMeta(addr) +
+				`"[\s\S]*No\s+connection\s+could\s+be\s+made\s+to\s+http://` + regexp.QuoteMeta(addr) + `[\s\S]*refused`),
+		}},
+	})
 }

@@ -38,14 +38,12 @@ var teamIdentity = identifiedBy(identityAttr("id", "The team's UUID."))
 // NewTeamResource returns the buildkite_team resource.
 func NewTeamResource() resource.Resource {
 	return &teamResource{
-		resourceBase:     newResourceBase("team", writeScopes("write_teams")),
-		resourceIdentity: teamIdentity,
+		resourceBase: newResourceBase("team", writeScopes("write_teams"), teamIdentity),
 	}
 }
 
 type teamResource struct {
 	resourceBase
-	resourceIdentity
 }
 
 type teamModel struct {
@@ -203,6 +201,19 @@ func (r *teamResource) UpgradeState(ctx context.Context) map[int64]resource.Stat
 	return upgraders(ctx, r, stateMoves{})
 }
 
+// teamNames finds the team that holds a name: team names are unique through their slugs. A team is
+// adopted by its UUID, its identity.
+var teamNames = &uniqueNames[buildkite.Team]{
+	what: "team",
+	list: func(ctx context.Context, c *buildkite.Client) ([]buildkite.Team, error) {
+		return c.Teams.List(ctx, buildkite.TeamListOptions{})
+	},
+	name:     func(t *buildkite.Team) string { return t.Name },
+	slug:     func(t *buildkite.Team) string { return t.Slug },
+	id:       func(t *buildkite.Team) string { return t.ID },
+	importID: func(t *buildkite.Team) string { return t.ID },
+}
+
 // slugFollowsName keeps the known slug while the name stays, and leaves it unknown when the name changes,
 // since the service derives a new one.
 type slugFollowsName struct{}
@@ -226,7 +237,7 @@ func (slugFollowsName) PlanModifyString(ctx context.Context, req planmodifier.St
 }
 
 func (r *teamResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	defer r.identifyCreated(ctx, resp)
+	defer r.finishCreate(ctx, resp)
 	var plan teamModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	if resp.Diagnostics.HasError() {
@@ -236,7 +247,8 @@ func (r *teamResource) Create(ctx context.Context, req resource.CreateRequest, r
 	defer cancel()
 	t, err := r.client().Teams.Create(ctx, plan.toWrite())
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "create", "team", fmt.Sprintf("%q", plan.Name.ValueString()), err)
+		r.createFailed(ctx, &resp.Diagnostics, err, "team", fmt.Sprintf("%q", plan.Name.ValueString()),
+			teamNames.holderOf(r.client(), plan.Name.ValueString()))
 		return
 	}
 	plan.fromAPI(t)
@@ -244,7 +256,7 @@ func (r *teamResource) Create(ctx context.Context, req resource.CreateRequest, r
 }
 
 func (r *teamResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	defer r.identifyRead(ctx, req, resp)
+	defer r.finishRead(ctx, req, resp)
 	var state teamModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	if resp.Diagnostics.HasError() {
@@ -262,7 +274,7 @@ func (r *teamResource) Read(ctx context.Context, req resource.ReadRequest, resp 
 }
 
 func (r *teamResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	defer r.identifyUpdated(ctx, resp)
+	defer r.finishUpdate(ctx, req, resp)
 	var plan teamModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	if resp.Diagnostics.HasError() {

@@ -28,25 +28,17 @@ var (
 
 // testSuiteIdentity names a test suite for import blocks and terraform query by its slug, as its URLs do.
 // The slug follows the name, so the identity is mutable: Read and Update keep it current after a rename.
-var testSuiteIdentity = identifiedBy(identityAttr("slug", "The suite's slug, derived from its name."))
+var testSuiteIdentity = mutableIdentity(identityAttr("slug", "The suite's slug, derived from its name."))
 
 // NewTestSuiteResource returns the buildkite_test_suite resource.
 func NewTestSuiteResource() resource.Resource {
 	return &testSuiteResource{
-		resourceBase:     newResourceBase("test_suite", writeScopes("write_suites")).withGraphQLOnly("oidc_policy"),
-		resourceIdentity: testSuiteIdentity,
+		resourceBase: newResourceBase("test_suite", writeScopes("write_suites"), testSuiteIdentity).withGraphQLOnly("oidc_policy"),
 	}
 }
 
 type testSuiteResource struct {
 	resourceBase
-	resourceIdentity
-}
-
-// Metadata names the type and declares the identity mutable: renaming a suite changes its slug.
-func (r *testSuiteResource) Metadata(ctx context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
-	r.resourceBase.Metadata(ctx, req, resp)
-	resp.ResourceBehavior.MutableIdentity = true
 }
 
 // testSuiteModel is what the data sources show of a suite, with what only the resource knows: the team it
@@ -168,7 +160,7 @@ func (r *testSuiteResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 }
 
 func (r *testSuiteResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	defer r.identifyCreated(ctx, resp)
+	defer r.finishCreate(ctx, resp)
 	var plan testSuiteModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	if resp.Diagnostics.HasError() {
@@ -184,7 +176,8 @@ func (r *testSuiteResource) Create(ctx context.Context, req resource.CreateReque
 					"set team_owner_id to the ID of a team.", plan.Name.ValueString(), describeError(err)))
 			return
 		}
-		addAPIError(&resp.Diagnostics, "create", "test suite", plan.Name.ValueString(), err)
+		r.createFailed(ctx, &resp.Diagnostics, err, "test suite", plan.Name.ValueString(),
+			suiteNames.holderOf(r.client(), plan.Name.ValueString()))
 		return
 	}
 	plan.fromAPI(s)
@@ -204,7 +197,7 @@ func (m *testSuiteModel) ident() string {
 }
 
 func (r *testSuiteResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	defer r.identifyRead(ctx, req, resp)
+	defer r.finishRead(ctx, req, resp)
 	var state testSuiteModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	if resp.Diagnostics.HasError() {
@@ -222,7 +215,7 @@ func (r *testSuiteResource) Read(ctx context.Context, req resource.ReadRequest, 
 }
 
 func (r *testSuiteResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	defer r.identifyUpdated(ctx, resp)
+	defer r.finishUpdate(ctx, req, resp)
 	var plan, state testSuiteModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
@@ -269,4 +262,17 @@ func (r *testSuiteResource) ImportState(ctx context.Context, req resource.Import
 		return
 	}
 	resp.Diagnostics.Append(setSlugOrID(ctx, resp, parts[0])...)
+}
+
+// suiteNames finds the suite that holds a name: suite names are unique through their slugs. A suite is
+// adopted by its slug, its identity.
+var suiteNames = &uniqueNames[buildkite.TestSuite]{
+	what: "test suite",
+	list: func(ctx context.Context, c *buildkite.Client) ([]buildkite.TestSuite, error) {
+		return c.TestSuites.List(ctx)
+	},
+	name:     func(s *buildkite.TestSuite) string { return s.Name },
+	slug:     func(s *buildkite.TestSuite) string { return s.Slug },
+	id:       func(s *buildkite.TestSuite) string { return s.ID },
+	importID: func(s *buildkite.TestSuite) string { return s.Slug },
 }
