@@ -76,13 +76,13 @@ resource "buildkite_team_member" "second" {
 
 resource "buildkite_pipeline_team" "website" {
   team_id      = buildkite_team.platform.id
-  pipeline_id  = "UGlwZWxpbmUtLS00NWQ0ZDI0NC03Njc2LTRjNTMtYmUyNS00MWVjMjI2YjRmODQ="
+  pipeline_id  = "UGlwZWxpbmUtLS1hNTZjZjkwMy0zOTEwLTQxMjAtOWE0NC01OGRmMWJlMzNmYzU="
   access_level = "BUILD_AND_READ"
 }
 
 resource "buildkite_test_suite_team" "e2e" {
   team_id       = buildkite_team.platform.id
-  test_suite_id = "U3VpdGUtLS1jMmUwYTc4Mi04YTNmLTRlY2EtYWU5Zi01Y2I4ODFmY2FlYTI="
+  test_suite_id = "U3VpdGUtLS04NWM2MjM3Zi0yNWM3LTRhMGYtODM4OC0yYTA1ZTc2ZTY0ZGU="
   access_level  = "MANAGE_AND_READ"
 }
 
@@ -102,6 +102,25 @@ resource "buildkite_pipeline" "app" {
     trigger_mode        = "code"
     build_pull_requests = true
   }
+}
+
+resource "buildkite_pipeline_schedule" "nightly" {
+  pipeline_id = buildkite_pipeline.app.id
+  label       = "Nightly"
+  cronline    = "0 2 * * *"
+  branch      = "main"
+}
+
+resource "buildkite_cluster_secret" "deploy" {
+  cluster_id  = buildkite_cluster.main.uuid
+  key         = "DEPLOY_KEY"
+  value       = "moved-value"
+  description = "Deploys"
+}
+
+resource "buildkite_cluster_maintainer" "platform" {
+  cluster_uuid = buildkite_cluster.main.uuid
+  team_uuid    = buildkite_team.platform.uuid
 }
 
 resource "buildkite_pipeline_template" "standard" {

@@ -104,9 +104,8 @@ func clusterDataAttributes() map[string]dschema.Attribute {
 		}),
 	}
 	attrs["maintainers"] = dschema.ListNestedAttribute{
-		MarkdownDescription: "The cluster's maintainers, as the official provider's data source has them. This version of " +
-			"the provider does not read cluster maintainers yet, so the list is always empty; the attribute exists so " +
-			"that configurations written for the official provider load.",
+		MarkdownDescription: "The users and teams that may manage the cluster (`buildkite_cluster_maintainer`), in the " +
+			"order the service lists them.",
 		Computed: true,
 		NestedObject: dschema.NestedAttributeObject{Attributes: computedStrings(map[string]string{
 			"permission_uuid": "The UUID of the maintainer permission.",
@@ -120,9 +119,14 @@ func clusterDataAttributes() map[string]dschema.Attribute {
 	return attrs
 }
 
-// clusterWithDefaultQueue fills m from c and reads c's default queue, where it has one.
-func clusterWithDefaultQueue(ctx context.Context, c *buildkite.Client, m *clusterDataModel, cluster *buildkite.Cluster) error {
+// clusterDetails fills m from c and reads c's maintainers and its default queue, where it has one.
+func clusterDetails(ctx context.Context, c *buildkite.Client, m *clusterDataModel, cluster *buildkite.Cluster) error {
 	m.fromAPI(cluster)
+	maintainers, err := c.ClusterMaintainers.List(ctx, cluster.ID)
+	if err != nil {
+		return fmt.Errorf("listing the maintainers of cluster %s: %w", cluster.ID, err)
+	}
+	m.withMaintainers(maintainers)
 	id := deref(cluster.DefaultQueueID)
 	if id == "" {
 		return nil
@@ -133,6 +137,22 @@ func clusterWithDefaultQueue(ctx context.Context, c *buildkite.Client, m *cluste
 	}
 	m.withDefaultQueue(q)
 	return nil
+}
+
+// withMaintainers sets maintainers from the cluster's maintainer listing.
+func (m *clusterDataModel) withMaintainers(list []buildkite.ClusterMaintainer) {
+	items := make([]attr.Value, len(list))
+	for i, cm := range list {
+		items[i] = types.ObjectValueMust(clusterMaintainerTypes, map[string]attr.Value{
+			"permission_uuid": types.StringValue(cm.ID),
+			"actor_uuid":      types.StringValue(cm.Actor.ID),
+			"actor_type":      types.StringValue(cm.Actor.Type),
+			"actor_name":      optionalStringPtr(cm.Actor.Name),
+			"actor_email":     optionalStringPtr(cm.Actor.Email),
+			"actor_slug":      optionalStringPtr(cm.Actor.Slug),
+		})
+	}
+	m.Maintainers = types.ListValueMust(types.ObjectType{AttrTypes: clusterMaintainerTypes}, items)
 }
 
 func (d *clusterDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
@@ -178,7 +198,7 @@ func (d *clusterDataSource) Read(ctx context.Context, req datasource.ReadRequest
 		}
 	}
 	var out clusterDataModel
-	if err := clusterWithDefaultQueue(ctx, d.client(), &out, found); err != nil {
+	if err := clusterDetails(ctx, d.client(), &out, found); err != nil {
 		addAPIError(&resp.Diagnostics, "read", "cluster", found.ID, err)
 		return
 	}

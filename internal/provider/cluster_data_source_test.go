@@ -49,6 +49,15 @@ func TestAccClusterDataSources(t *testing.T) {
 	e := newTestEnv(t)
 	name := e.name("views")
 	a, b := seedClusters(t, e, name)
+	// Cluster b has a team as its maintainer; a has none.
+	team, err := e.client.Teams.Create(context.Background(), buildkite.TeamWrite{Name: name + "-owners", Privacy: "visible", DefaultMemberRole: "member"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	maintainer, err := e.client.ClusterMaintainers.Create(context.Background(), b.ID, buildkite.ClusterMaintainerCreate{TeamID: team.ID})
+	if err != nil {
+		t.Fatal(err)
+	}
 
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: e.factories(),
@@ -97,6 +106,15 @@ data "buildkite_cluster_queues" "by_graphql_id" {
 					resource.TestCheckNoResourceAttr("data.buildkite_cluster.by_name", "default_queue.description"),
 					resource.TestCheckResourceAttr("data.buildkite_cluster.by_name", "maintainers.#", "0"),
 					resource.TestCheckNoResourceAttr("data.buildkite_cluster.by_id", "default_queue.key"),
+					resource.TestCheckResourceAttr("data.buildkite_cluster.by_id", "maintainers.#", "1"),
+					resource.TestCheckResourceAttr("data.buildkite_cluster.by_id", "maintainers.0.permission_uuid", maintainer.ID),
+					resource.TestCheckResourceAttr("data.buildkite_cluster.by_id", "maintainers.0.actor_uuid", team.ID),
+					resource.TestCheckResourceAttr("data.buildkite_cluster.by_id", "maintainers.0.actor_type", "team"),
+					resource.TestCheckResourceAttr("data.buildkite_cluster.by_id", "maintainers.0.actor_name", team.Name),
+					resource.TestCheckNoResourceAttr("data.buildkite_cluster.by_id", "maintainers.0.actor_email"),
+					resource.TestCheckTypeSetElemNestedAttrs("data.buildkite_clusters.all", "clusters.*", map[string]string{
+						"id": b.ID, "maintainers.#": "1", "maintainers.0.actor_uuid": team.ID,
+					}),
 					resource.TestCheckResourceAttr("data.buildkite_cluster.by_graphql_id", "id", b.GraphQLID),
 					resource.TestCheckResourceAttr("data.buildkite_cluster.by_graphql_id", "uuid", b.ID),
 					resource.TestCheckResourceAttr("data.buildkite_cluster.by_graphql_id", "name", name+"-b"),

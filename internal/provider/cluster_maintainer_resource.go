@@ -29,7 +29,7 @@ func NewClusterMaintainerResource() resource.Resource { return newAssociation(cl
 type clusterMaintainerModel struct {
 	ID          types.String `tfsdk:"id"`
 	UUID        types.String `tfsdk:"uuid"`
-	ClusterUUID types.String `tfsdk:"cluster_uuid"`
+	ClusterUUID refValue     `tfsdk:"cluster_uuid"`
 	UserUUID    types.String `tfsdk:"user_uuid"`
 	TeamUUID    types.String `tfsdk:"team_uuid"`
 	ActorUUID   types.String `tfsdk:"actor_uuid"`
@@ -44,7 +44,7 @@ type clusterMaintainerModel struct {
 func (m *clusterMaintainerModel) fromAPI(clusterID string, cm *buildkite.ClusterMaintainer) {
 	m.ID = types.StringValue(cm.ID)
 	m.UUID = m.ID
-	m.ClusterUUID = types.StringValue(clusterID)
+	m.ClusterUUID = newRef(clusterID)
 	m.ActorUUID = types.StringValue(cm.Actor.ID)
 	m.ActorType = types.StringValue(cm.Actor.Type)
 	m.ActorName = optionalStringPtr(cm.Actor.Name)
@@ -67,6 +67,7 @@ var clusterMaintainerKind = &associationKind[buildkite.ClusterMaintainer, cluste
 	identity: clusterMaintainerIdentity,
 	schema:   clusterMaintainerSchema,
 	parent:   "cluster_uuid",
+	moves:    stateMoves{refs: []string{"cluster_uuid", "user_uuid", "team_uuid"}, official: maintainerFromV0},
 	key:      attrID,
 	fromAPI:  (*clusterMaintainerModel).fromAPI,
 	create: func(ctx context.Context, c *buildkite.Client, clusterID string, plan *clusterMaintainerModel) (*buildkite.ClusterMaintainer, error) {
@@ -87,6 +88,21 @@ var clusterMaintainerKind = &associationKind[buildkite.ClusterMaintainer, cluste
 	},
 }
 
+// maintainerFromV0 renames the attributes of the official provider's version 0 (cluster_id, user_id,
+// team_id, actor_id, which held the same UUIDs) to those of its version 1 and ours.
+func maintainerFromV0(version int64, a stateAttrs) error {
+	if version != 0 {
+		return nil
+	}
+	for _, side := range []string{"cluster", "user", "team", "actor"} {
+		if v, ok := a[side+"_id"]; ok {
+			a[side+"_uuid"] = v
+			delete(a, side+"_id")
+		}
+	}
+	return nil
+}
+
 // actorAttribute is user_uuid or team_uuid: optional, a UUID, replacing the assignment when it changes.
 func actorAttribute(description string, validators ...validator.String) schema.StringAttribute {
 	return schema.StringAttribute{
@@ -99,9 +115,9 @@ func actorAttribute(description string, validators ...validator.String) schema.S
 
 func clusterMaintainerSchema() schema.Schema {
 	return schema.Schema{
-		// Version 1 is the official provider's, whose state at version 1 has these attributes with the
-		// same meaning (id the assignment's REST ID), so it is taken as it is.
-		Version: 1,
+		// Above the official provider's 1, so that its states are upgraded (upgrade.go): at its version 1 they
+		// have these attributes with the same meaning (id the assignment's REST ID), at 0 other names.
+		Version: 2,
 		MarkdownDescription: "A user or team that may manage a cluster (its queues, agent tokens, secrets and " +
 			"settings). The service cannot change an assignment, so changing the cluster, the user or the team " +
 			"replaces it. Import as `<cluster id>/<maintainer id>`; the maintainer ID is the assignment's `id`, " +
@@ -109,7 +125,7 @@ func clusterMaintainerSchema() schema.Schema {
 		Attributes: map[string]schema.Attribute{
 			attrID:         computedString("The assignment's ID (a UUID), the official provider's permission ID."),
 			attrUUID:       computedString("Equal to `id`."),
-			"cluster_uuid": parentIDAttribute("The UUID of the cluster."),
+			"cluster_uuid": parentIDAttribute("The UUID of the cluster.", "Cluster"),
 			"user_uuid": actorAttribute("The UUID of the user to make a maintainer (the `id` of a `buildkite_organization_member`).",
 				stringvalidator.ExactlyOneOf(path.MatchRoot("team_uuid"))),
 			"team_uuid":   actorAttribute("The UUID of the team to make a maintainer."),

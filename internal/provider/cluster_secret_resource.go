@@ -24,6 +24,7 @@ var (
 	_ resource.ResourceWithConfigure        = (*clusterSecretResource)(nil)
 	_ resource.ResourceWithImportState      = (*clusterSecretResource)(nil)
 	_ resource.ResourceWithIdentity         = (*clusterSecretResource)(nil)
+	_ resource.ResourceWithUpgradeState     = (*clusterSecretResource)(nil)
 	_ resource.ResourceWithConfigValidators = (*clusterSecretResource)(nil)
 	_ resource.ResourceWithModifyPlan       = (*clusterSecretResource)(nil)
 )
@@ -49,7 +50,7 @@ type clusterSecretModel struct {
 	ID             types.String   `tfsdk:"id"`
 	UUID           types.String   `tfsdk:"uuid"`
 	GraphQLID      types.String   `tfsdk:"graphql_id"`
-	ClusterID      types.String   `tfsdk:"cluster_id"`
+	ClusterID      refValue       `tfsdk:"cluster_id"`
 	Key            types.String   `tfsdk:"key"`
 	Description    types.String   `tfsdk:"description"`
 	Policy         semanticString `tfsdk:"policy"`
@@ -66,7 +67,7 @@ func (m *clusterSecretModel) fromAPI(clusterID string, s *buildkite.ClusterSecre
 	m.ID = types.StringValue(s.ID)
 	m.UUID = m.ID
 	m.GraphQLID = types.StringValue(s.GraphQLID)
-	m.ClusterID = types.StringValue(clusterID)
+	m.ClusterID = newRef(clusterID)
 	m.Key = types.StringValue(s.Key)
 	m.Description = keepEmpty(m.Description, s.Description)
 	m.Policy = keepEmptyYAML(m.Policy, s.Policy)
@@ -84,7 +85,7 @@ func keepEmptyYAML(prior semanticString, s *string) semanticString {
 }
 
 func (m *clusterSecretModel) ident() string {
-	return m.ClusterID.ValueString() + "/" + m.ID.ValueString()
+	return m.ClusterID.UUID() + "/" + m.ID.ValueString()
 }
 
 // secretValue is the value the configuration gives, write-only or not, and whether it gives one.
@@ -110,9 +111,16 @@ var secretKeyPattern = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_]*$`)
 // secretValueMaxBytes is the largest value the service stores.
 const secretValueMaxBytes = 8 << 10
 
+// UpgradeState moves the official provider's states (id and cluster_id UUIDs there too, value as it was
+// sent) and ours of version 0 to version 1.
+func (r *clusterSecretResource) UpgradeState(ctx context.Context) map[int64]resource.StateUpgrader {
+	return upgraders(ctx, r, stateMoves{refs: []string{"cluster_id"}})
+}
+
 func (r *clusterSecretResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	valueValidators := []validator.String{stringvalidator.LengthBetween(1, secretValueMaxBytes)}
 	resp.Schema = schema.Schema{
+		Version: 1, // above the official provider's 0, so that its states are upgraded (upgrade.go)
 		MarkdownDescription: "A secret of a cluster: a value its agents read (`buildkite-agent secret get KEY`) in the " +
 			"builds its `policy` allows. The service never shows the value again, so Terraform knows it only from " +
 			"the configuration: set `value` (sensitive, kept in state) or the write-only `value_wo` with " +
@@ -122,7 +130,7 @@ func (r *clusterSecretResource) Schema(_ context.Context, _ resource.SchemaReque
 			"Terraform, and a configuration without `value` or `value_wo` leaves it as it is. To take the value " +
 			"over, set `value`, or `value_wo` and `value_wo_version`, and apply: the update sends it.",
 		Attributes: withCommon("secret", map[string]schema.Attribute{
-			"cluster_id": parentIDAttribute("The ID of the cluster the secret belongs to."),
+			"cluster_id": parentIDAttribute("The ID of the cluster the secret belongs to.", "Cluster"),
 			"key": schema.StringAttribute{
 				MarkdownDescription: "The name agents read the secret by: a letter, then letters, digits and underscores, " +
 					"at most 255 characters, not starting with `buildkite` or `bk` (in any case), which are reserved. " +
@@ -246,7 +254,7 @@ func (r *clusterSecretResource) Create(ctx context.Context, req resource.CreateR
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	clusterID, ident := plan.ClusterID.ValueString(), fmt.Sprintf("%q in cluster %s", plan.Key.ValueString(), plan.ClusterID.ValueString())
+	clusterID, ident := plan.ClusterID.UUID(), fmt.Sprintf("%q in cluster %s", plan.Key.ValueString(), plan.ClusterID.UUID())
 	value, ok := secretValue(&config)
 	if !ok {
 		resp.Diagnostics.AddError("Unable to Create Cluster Secret",
@@ -276,12 +284,12 @@ func (r *clusterSecretResource) Read(ctx context.Context, req resource.ReadReque
 	}
 	ctx, cancel := r.timeout(ctx, opRead)
 	defer cancel()
-	s, err := r.client().ClusterSecrets.Get(ctx, state.ClusterID.ValueString(), state.ID.ValueString())
+	s, err := r.client().ClusterSecrets.Get(ctx, state.ClusterID.UUID(), state.ID.ValueString())
 	if err != nil {
 		r.readFailed(ctx, resp, err, "cluster secret", state.ident())
 		return
 	}
-	state.fromAPI(state.ClusterID.ValueString(), s)
+	state.fromAPI(state.ClusterID.UUID(), s)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }
 
@@ -298,7 +306,7 @@ func (r *clusterSecretResource) Update(ctx context.Context, req resource.UpdateR
 	}
 	ctx, cancel := r.timeout(ctx, opUpdate)
 	defer cancel()
-	secrets, clusterID, id := r.client().ClusterSecrets, state.ClusterID.ValueString(), state.ID.ValueString()
+	secrets, clusterID, id := r.client().ClusterSecrets, state.ClusterID.UUID(), state.ID.ValueString()
 	var s *buildkite.ClusterSecret
 	var err error
 	if !plan.Description.Equal(state.Description) || !plan.Policy.Equal(state.Policy) {
@@ -334,7 +342,7 @@ func (r *clusterSecretResource) Delete(ctx context.Context, req resource.DeleteR
 	}
 	ctx, cancel := r.timeout(ctx, opDelete)
 	defer cancel()
-	err := r.client().ClusterSecrets.Delete(ctx, state.ClusterID.ValueString(), state.ID.ValueString())
+	err := r.client().ClusterSecrets.Delete(ctx, state.ClusterID.UUID(), state.ID.ValueString())
 	r.deleteFailed(ctx, &resp.Diagnostics, err, "cluster secret", state.ident())
 }
 

@@ -45,7 +45,7 @@ func (d *clustersDataSource) Read(ctx context.Context, _ datasource.ReadRequest,
 	// One more call per cluster with a default queue, for its key and description.
 	items := make([]clusterDataModel, len(all))
 	for i := range all {
-		if err := clusterWithDefaultQueue(ctx, d.client(), &items[i], &all[i]); err != nil {
+		if err := clusterDetails(ctx, d.client(), &items[i], &all[i]); err != nil {
 			addAPIError(&resp.Diagnostics, "list", "clusters", "", err)
 			return
 		}

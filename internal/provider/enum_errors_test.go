@@ -20,15 +20,18 @@ import (
 // enumAttributes are the attributes whose values come from a fixed list, by "<kind> <type>.<attribute path>",
 // with the spellings each accepts. TestEnumErrors_listAccepted finds every one in the schemas.
 var enumAttributes = map[string][]string{
-	"resource buildkite_pipeline.visibility":                     {"private", "PRIVATE", "public", "PUBLIC"},
-	"resource buildkite_pipeline.provider_settings.trigger_mode": {"code", "deployment", "fork", "none"},
-	"resource buildkite_pipeline_team.access_level":              {"read_only", "READ_ONLY", "build_and_read", "BUILD_AND_READ", "manage_build_and_read", "MANAGE_BUILD_AND_READ"},
-	"resource buildkite_team.privacy":                            {"visible", "VISIBLE", "secret", "SECRET"},
-	"resource buildkite_team.default_member_role":                {"member", "MEMBER", "maintainer", "MAINTAINER"},
-	"resource buildkite_team_member.role":                        {"member", "MEMBER", "maintainer", "MAINTAINER"},
-	"resource buildkite_test_suite_team.access_level":            {"read_only", "READ_ONLY", "manage_and_read", "MANAGE_AND_READ"},
-	"data source buildkite_builds.state":                         buildFilterStates,
-	"action buildkite_create_build.wait_until":                   {`""`, "started", "finished"},
+	"resource buildkite_pipeline.visibility":                                  {"private", "PRIVATE", "public", "PUBLIC"},
+	"resource buildkite_pipeline.provider_settings.trigger_mode":              {"code", "deployment", "fork", "none"},
+	"resource buildkite_pipeline.provider_settings.issue_comment_match_mode":  {"exact", "contains"},
+	"resource buildkite_pipeline.provider_settings.review_comment_match_mode": {"exact", "contains"},
+	"resource buildkite_cluster_queue.retry_agent_affinity":                   {"prefer-warmest", "prefer-different"},
+	"resource buildkite_pipeline_team.access_level":                           {"read_only", "READ_ONLY", "build_and_read", "BUILD_AND_READ", "manage_build_and_read", "MANAGE_BUILD_AND_READ"},
+	"resource buildkite_team.privacy":                                         {"visible", "VISIBLE", "secret", "SECRET"},
+	"resource buildkite_team.default_member_role":                             {"member", "MEMBER", "maintainer", "MAINTAINER"},
+	"resource buildkite_team_member.role":                                     {"member", "MEMBER", "maintainer", "MAINTAINER"},
+	"resource buildkite_test_suite_team.access_level":                         {"read_only", "READ_ONLY", "manage_and_read", "MANAGE_AND_READ"},
+	"data source buildkite_builds.state":                                      buildFilterStates,
+	"action buildkite_create_build.wait_until":                                {`""`, "started", "finished"},
 }
 
 // TestEnumErrors_listAccepted: every attribute of a resource, data source, list resource or action whose

@@ -61,10 +61,6 @@ var officialSchemas = sync.OnceValues(func() (officialSchemaJSON, error) {
 	return s, err
 })
 
-// officialSensitive names the sensitive attributes of the official provider's resources, which its state
-// lists under sensitive_attributes.
-var officialSensitive = map[string]bool{"token": true, "api_token": true}
-
 // officialState renders a state file (format 4) as the official provider's workspace holds it.
 func officialState(t *testing.T, instances ...officialInstance) []byte {
 	t.Helper()
@@ -110,8 +106,9 @@ func officialState(t *testing.T, instances ...officialInstance) []byte {
 			version = *in.version
 		}
 		var sensitive [][]pathStepJSON
-		for a := range officialSensitive {
-			if attrs[a] != nil {
+		// Terraform lists every sensitive attribute of the schema under sensitive_attributes, null or not.
+		for a, def := range entry.Block.Attributes {
+			if _, kept := attrs[a]; def.Sensitive && kept {
 				sensitive = append(sensitive, []pathStepJSON{{Type: "get_attr", Value: a}})
 			}
 		}

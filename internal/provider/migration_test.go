@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
 )
@@ -72,6 +73,22 @@ var migrationCases = []migrationCase{
 			t.Errorf("provider_settings after the move from its version 0 = %v", settings)
 		}
 	}},
+	{name: "pipeline_schedule", add: (*officialWorkspace).addSchedule, check: func(t *testing.T, w *cliWorkdir) {
+		expectMoved(t, w, "buildkite_pipeline_schedule.nightly", map[string]any{"cronline": "0 2 * * *", "commit": "HEAD"})
+		a := w.stateAttributes("buildkite_pipeline_schedule.nightly")
+		if typ, _, ok := decodeGraphQLID(fmt.Sprint(a["graphql_id"])); !ok || typ != "PipelineSchedule" {
+			t.Errorf("after the move graphql_id = %v, want the schedule's GraphQL ID", a["graphql_id"])
+		}
+		if env, ok := a["env"].(map[string]any); !ok || len(env) != 0 {
+			t.Errorf("after the move env = %#v, want {} for no variables", a["env"])
+		}
+	}},
+	{name: "cluster_secret", add: (*officialWorkspace).addSecret, check: func(t *testing.T, w *cliWorkdir) {
+		expectMoved(t, w, "buildkite_cluster_secret.deploy", map[string]any{"value": "moved-value", "description": "Deploys"})
+	}},
+	{name: "cluster_maintainer", add: (*officialWorkspace).addMaintainer, check: func(t *testing.T, w *cliWorkdir) {
+		expectMoved(t, w, "buildkite_cluster_maintainer.platform", map[string]any{"actor_type": "team", "user_uuid": nil})
+	}},
 	{name: "pipeline_template", add: (*officialWorkspace).addTemplate, check: func(t *testing.T, w *cliWorkdir) {
 		expectMoved(t, w, "buildkite_pipeline_template.standard", map[string]any{"available": true})
 	}},
@@ -131,9 +148,10 @@ type officialWorkspace struct {
 	config    strings.Builder
 	instances []officialInstance
 
-	cluster *buildkite.Cluster // buildkite_cluster.main
-	queue   *buildkite.Queue   // buildkite_cluster_queue.linux
-	team    *buildkite.Team    // buildkite_team.platform
+	cluster  *buildkite.Cluster  // buildkite_cluster.main
+	queue    *buildkite.Queue    // buildkite_cluster_queue.linux
+	team     *buildkite.Team     // buildkite_team.platform
+	pipeline *buildkite.Pipeline // buildkite_pipeline.app
 }
 
 func newOfficialWorkspace(t *testing.T, e *testEnv) *officialWorkspace {
@@ -370,6 +388,7 @@ func (w *officialWorkspace) addPipelineOfVersion(version int64) {
 		DefaultCommandStepTimeout: ptrTo(int64(30)),
 		ProviderSettings:          map[string]any{"trigger_mode": "code", "build_pull_requests": true},
 	})
+	w.pipeline = p
 	// provider_settings as its provider read them back: every key of its schema, null where REST has none.
 	settings := map[string]any{}
 	for _, s := range pipelineSettings {
@@ -414,6 +433,79 @@ resource "buildkite_pipeline" "app" {
   }
 }
 `, p.Name, p.Repository, steps, extra), in)
+}
+
+// withPipeline is buildkite_pipeline.app at its provider's current schema version, added on first use.
+func (w *officialWorkspace) withPipeline() *buildkite.Pipeline {
+	if w.pipeline == nil {
+		w.addPipeline()
+	}
+	return w.pipeline
+}
+
+// addSchedule adds a nightly schedule of the pipeline, without env: its provider stores that as null.
+func (w *officialWorkspace) addSchedule() {
+	p := w.withPipeline()
+	s, err := w.e.client.PipelineSchedules.Create(context.Background(), p.Slug, buildkite.PipelineScheduleWrite{
+		Cronline: "0 2 * * *", Label: ptrTo("Nightly"), Branch: ptrTo("main"), Commit: ptrTo("HEAD"), Enabled: ptrTo(true),
+		Env: map[string]string{},
+	})
+	w.must(err)
+	w.add(`
+resource "buildkite_pipeline_schedule" "nightly" {
+  pipeline_id = buildkite_pipeline.app.id
+  label       = "Nightly"
+  cronline    = "0 2 * * *"
+  branch      = "main"
+}
+`, officialInstance{address: "buildkite_pipeline_schedule.nightly", dependsOn: []string{"buildkite_pipeline.app"}, attrs: map[string]any{
+		"id": graphQLID("PipelineSchedule", s.ID), "uuid": s.ID, "pipeline_id": graphQLID("Pipeline", p.ID),
+		"label": "Nightly", "cronline": "0 2 * * *", "branch": "main", "commit": "HEAD", "message": nil, "env": nil, "enabled": true,
+	}})
+}
+
+// addSecret adds a secret of the cluster, named by the cluster's UUID as its provider's documentation shows.
+func (w *officialWorkspace) addSecret() {
+	c := w.withCluster()
+	sec, err := w.e.client.ClusterSecrets.Create(context.Background(), c.ID, buildkite.ClusterSecretCreate{
+		Key: "DEPLOY_KEY", Value: "moved-value", Description: ptrTo("Deploys"),
+	})
+	w.must(err)
+	stamp := func(t *time.Time) any {
+		if t == nil {
+			return nil
+		}
+		return t.UTC().Format(time.RFC3339)
+	}
+	w.add(`
+resource "buildkite_cluster_secret" "deploy" {
+  cluster_id  = buildkite_cluster.main.uuid
+  key         = "DEPLOY_KEY"
+  value       = "moved-value"
+  description = "Deploys"
+}
+`, officialInstance{address: "buildkite_cluster_secret.deploy", dependsOn: []string{"buildkite_cluster.main"}, attrs: map[string]any{
+		"id": sec.ID, "cluster_id": c.ID, "key": "DEPLOY_KEY", "value": "moved-value", "description": "Deploys",
+		"created_at": stamp(sec.CreatedAt), "updated_at": stamp(sec.UpdatedAt),
+	}})
+}
+
+// addMaintainer makes the team a maintainer of the cluster (its provider's schema version 1).
+func (w *officialWorkspace) addMaintainer() {
+	c, team := w.withCluster(), w.withTeam()
+	m, err := w.e.client.ClusterMaintainers.Create(context.Background(), c.ID, buildkite.ClusterMaintainerCreate{TeamID: team.ID})
+	w.must(err)
+	w.add(`
+resource "buildkite_cluster_maintainer" "platform" {
+  cluster_uuid = buildkite_cluster.main.uuid
+  team_uuid    = buildkite_team.platform.uuid
+}
+`, officialInstance{address: "buildkite_cluster_maintainer.platform",
+		dependsOn: []string{"buildkite_cluster.main", "buildkite_team.platform"},
+		attrs: map[string]any{
+			"id": m.ID, "cluster_uuid": c.ID, "team_uuid": team.ID, "user_uuid": nil, "actor_uuid": team.ID,
+			"actor_type": "team", "actor_name": team.Name, "actor_email": nil, "actor_slug": team.Slug,
+		}})
 }
 
 func (w *officialWorkspace) addTemplate() {

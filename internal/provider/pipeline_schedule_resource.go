@@ -21,11 +21,12 @@ import (
 )
 
 var (
-	_ resource.Resource                = (*pipelineScheduleResource)(nil)
-	_ resource.ResourceWithConfigure   = (*pipelineScheduleResource)(nil)
-	_ resource.ResourceWithImportState = (*pipelineScheduleResource)(nil)
-	_ resource.ResourceWithIdentity    = (*pipelineScheduleResource)(nil)
-	_ resource.ResourceWithModifyPlan  = (*pipelineScheduleResource)(nil)
+	_ resource.Resource                 = (*pipelineScheduleResource)(nil)
+	_ resource.ResourceWithConfigure    = (*pipelineScheduleResource)(nil)
+	_ resource.ResourceWithImportState  = (*pipelineScheduleResource)(nil)
+	_ resource.ResourceWithIdentity     = (*pipelineScheduleResource)(nil)
+	_ resource.ResourceWithModifyPlan   = (*pipelineScheduleResource)(nil)
+	_ resource.ResourceWithUpgradeState = (*pipelineScheduleResource)(nil)
 )
 
 // pipelineScheduleIdentity names a schedule by its pipeline, as the configuration names it, and its ID.
@@ -110,6 +111,7 @@ func (m *pipelineScheduleModel) ident() string {
 func (r *pipelineScheduleResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	emptyEnv := types.MapValueMust(types.StringType, map[string]attr.Value{})
 	resp.Schema = schema.Schema{
+		Version: 1, // above the official provider's 0, so that its states are upgraded (upgrade.go)
 		MarkdownDescription: "A schedule that creates builds of a pipeline when its cronline fires, such as a nightly " +
 			"build. Import as `<pipeline>/<schedule id>`, the pipeline by slug, UUID or GraphQL ID.",
 		Attributes: withCommon("schedule", map[string]schema.Attribute{
@@ -158,6 +160,17 @@ func (r *pipelineScheduleResource) Schema(_ context.Context, _ resource.SchemaRe
 			},
 		}, attrID, attrUUID, attrGraphQLID),
 	}
+}
+
+// UpgradeState moves the official provider's states (id and pipeline_id GraphQL IDs, no env stored as
+// null) and ours of version 0 to version 1.
+func (r *pipelineScheduleResource) UpgradeState(ctx context.Context) map[int64]resource.StateUpgrader {
+	return upgraders(ctx, r, stateMoves{refs: []string{"pipeline_id"}, official: func(_ int64, a stateAttrs) error {
+		if a["env"] == nil {
+			a["env"] = map[string]any{} // no variables, as this provider writes them
+		}
+		return nil
+	}})
 }
 
 // graphQLTypeValidator refuses a GraphQL ID of another type than typ, where an ID of typ (or something

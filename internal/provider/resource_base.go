@@ -6,9 +6,7 @@ import (
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
-	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
 )
@@ -112,12 +110,14 @@ func (b *resourceBase) unnamed(ctx context.Context, src attributeSource, diags *
 		names = append(names, a.name)
 	}
 	for _, name := range names {
-		var v types.String
-		if d := src.GetAttribute(ctx, path.Root(name), &v); d.HasError() {
+		// Read whatever the attribute's string type (references are refValues).
+		var d diag.Diagnostics
+		v, known := stringAttribute(ctx, src, name, &d)
+		if d.HasError() {
 			diags.Append(d...)
 			return ""
 		}
-		if v.IsNull() || v.IsUnknown() || strings.TrimSpace(v.ValueString()) == "" {
+		if !known || strings.TrimSpace(v) == "" {
 			return name
 		}
 	}

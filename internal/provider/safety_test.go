@@ -267,7 +267,7 @@ provider "buildkite" {
   rest_url     = "http://%s"
   organization = "acme"
   api_token    = "t"
-  timeouts {
+  timeouts = {
     read = "2m"
   }
 }

@@ -56,8 +56,9 @@ type officialAttribute struct {
 		Attributes  map[string]officialAttribute `json:"attributes"`
 		NestingMode string                       `json:"nesting_mode"`
 	} `json:"nested_type"`
-	Required bool `json:"required"`
-	Optional bool `json:"optional"`
+	Required  bool `json:"required"`
+	Sensitive bool `json:"sensitive"`
+	Optional  bool `json:"optional"`
 }
 
 func (b officialBlock) flatten(prefix string, out map[string]schemaNode) {

@@ -202,6 +202,49 @@ var upgradeCases = []upgradeCase{
 			"ecosystem": "ruby", "public": false, "team_ids": nil, "url": "u", "web_url": "w"},
 		want: map[string]any{"id": testUUID, "registry_type": nil, "team_ids": nil},
 	},
+	{
+		name: "schedule, the official provider's", typeName: "buildkite_pipeline_schedule", version: 0,
+		state: map[string]any{"id": graphQLID("PipelineSchedule", otherUUID), "uuid": otherUUID,
+			"pipeline_id": graphQLID("Pipeline", testUUID), "label": "Nightly", "cronline": "@daily", "branch": "main",
+			"commit": "HEAD", "message": nil, "env": nil, "enabled": true},
+		want: map[string]any{"id": otherUUID, "uuid": otherUUID, "graphql_id": graphQLID("PipelineSchedule", otherUUID),
+			"pipeline_id": testUUID, "env": map[string]any{}, "commit": "HEAD", "message": nil},
+	},
+	{
+		name: "schedule, the official provider's with env", typeName: "buildkite_pipeline_schedule", version: 0,
+		state: map[string]any{"id": graphQLID("PipelineSchedule", otherUUID), "uuid": otherUUID,
+			"pipeline_id": graphQLID("Pipeline", testUUID), "label": "Nightly", "cronline": "@daily", "branch": "main",
+			"commit": "HEAD", "env": map[string]any{"FULL": "1"}, "enabled": false},
+		want: map[string]any{"id": otherUUID, "env": map[string]any{"FULL": "1"}, "enabled": false},
+	},
+	{
+		name: "schedule, ours at version 0", typeName: "buildkite_pipeline_schedule", version: 0,
+		state: map[string]any{"id": otherUUID, "uuid": otherUUID, "graphql_id": "S", "pipeline_id": "website",
+			"label": "Nightly", "cronline": "@daily", "branch": "main", "commit": "HEAD", "message": nil,
+			"env": map[string]any{}, "enabled": true},
+		want: map[string]any{"id": otherUUID, "graphql_id": "S", "pipeline_id": "website", "env": map[string]any{}},
+	},
+	{
+		name: "secret, the official provider's", typeName: "buildkite_cluster_secret", version: 0,
+		state: map[string]any{"id": otherUUID, "cluster_id": testUUID, "key": "DEPLOY_KEY", "value": "s3cret",
+			"value_wo": nil, "value_wo_version": nil, "description": "", "policy": nil, "created_at": "c", "updated_at": "u"},
+		want: map[string]any{"id": otherUUID, "uuid": otherUUID, "cluster_id": testUUID, "value": "s3cret",
+			"description": nil, "graphql_id": nil, "updated_at": "u"},
+	},
+	{
+		name: "maintainer, the official provider's at version 1", typeName: "buildkite_cluster_maintainer", version: 1,
+		state: map[string]any{"id": otherUUID, "cluster_uuid": testUUID, "user_uuid": nil, "team_uuid": otherUUID,
+			"actor_uuid": otherUUID, "actor_type": "team", "actor_name": "Ops", "actor_email": nil, "actor_slug": "ops"},
+		want: map[string]any{"id": otherUUID, "uuid": otherUUID, "cluster_uuid": testUUID, "team_uuid": otherUUID,
+			"user_uuid": nil, "actor_slug": "ops"},
+	},
+	{
+		name: "maintainer, the official provider's at version 0", typeName: "buildkite_cluster_maintainer", version: 0,
+		state: map[string]any{"id": otherUUID, "cluster_id": testUUID, "user_id": otherUUID, "team_id": nil,
+			"actor_id": otherUUID, "actor_type": "user", "actor_name": "Ann", "actor_email": "ann@example.com", "actor_slug": nil},
+		want: map[string]any{"id": otherUUID, "uuid": otherUUID, "cluster_uuid": testUUID, "user_uuid": otherUUID,
+			"team_uuid": nil, "actor_uuid": otherUUID, "actor_email": "ann@example.com"},
+	},
 }
 
 // settingsWith is provider_settings with the given keys set and every other key of the 44 null.
