@@ -3,6 +3,7 @@ package provider
 import (
 	"fmt"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -188,10 +189,11 @@ func associationUpdateSteps(e *testEnv, addr string, config func(parent, value s
 }
 
 // referenceTypes are the GraphQL types of the associations' references.
-var referenceTypes = map[string]string{"team_id": "Team", "user_id": "User", "pipeline_id": "Pipeline", "test_suite_id": "Suite"}
+var referenceTypes = map[string]string{"team_id": "Team", "user_id": "User", "pipeline_id": "Pipeline", "test_suite_id": "Suite",
+	"cluster_uuid": "Cluster"}
 
 // referenceLine is a reference attribute's line in a configuration.
-var referenceLine = regexp.MustCompile(`(?m)^(\s*)(team_id|user_id|pipeline_id|test_suite_id)(\s*=\s*)(.+)$`)
+var referenceLine = regexp.MustCompile(`(?m)^(\s*)(team_id|user_id|pipeline_id|test_suite_id|cluster_uuid)(\s*=\s*)(.+)$`)
 
 // byGraphQLIDs rewrites a configuration's references to name their objects by GraphQL ID, as the official
 // provider's configurations do.
@@ -210,7 +212,14 @@ func associationGraphQLSteps(e *testEnv, addr, config string, sides []string) []
 			ResourceName: addr, ImportState: true, ImportStateVerify: true,
 			ImportStateIdFunc: func(s *terraform.State) (string, error) {
 				a := s.RootModule().Resources[addr].Primary.Attributes
-				return graphQLID(referenceTypes[sides[0]], a[sides[0]]) + "/" + graphQLID(referenceTypes[sides[1]], a[sides[1]]), nil
+				ids := make([]string, len(sides))
+				for i, side := range sides {
+					ids[i] = a[side]
+					if typ := referenceTypes[side]; typ != "" { // the association's own ID has no GraphQL form here
+						ids[i] = graphQLID(typ, a[side])
+					}
+				}
+				return strings.Join(ids, "/"), nil
 			},
 		},
 		{

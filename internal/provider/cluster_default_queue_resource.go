@@ -142,10 +142,10 @@ func (r *clusterDefaultQueueResource) Read(ctx context.Context, req resource.Rea
 	}
 	// The cluster answered without a default queue: the setting was removed outside Terraform. An answer
 	// that is not the cluster says nothing of it.
-	if !strings.EqualFold(c.ID, state.ClusterID.ValueString()) {
+	if !strings.EqualFold(c.ID, state.ClusterID.UUID()) {
 		resp.Diagnostics.AddError("Unable to Read Cluster Default Queue", fmt.Sprintf(
 			"Reading cluster %s: the service's answer is not that cluster (ID %q); the default queue stays in state.",
-			state.ClusterID.ValueString(), c.ID))
+			state.ClusterID.UUID(), c.ID))
 		return
 	}
 	if deref(c.DefaultQueueID) == "" {

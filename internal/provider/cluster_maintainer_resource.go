@@ -81,7 +81,7 @@ var clusterMaintainerKind = &associationKind[buildkite.ClusterMaintainer, cluste
 	remove: func(ctx context.Context, c *buildkite.Client, clusterID, id string) error {
 		return c.ClusterMaintainers.Delete(ctx, clusterID, id)
 	},
-	importParts: []importPart{uuidPart("<cluster id>"), uuidPart("<maintainer id>")},
+	importParts: []importPart{uuidPart("<cluster id>", "Cluster"), uuidPart("<maintainer id>")},
 	resolve: func(ctx context.Context, c *buildkite.Client, parts []string) (string, string, error) {
 		_, err := c.ClusterMaintainers.Get(ctx, parts[0], parts[1])
 		return parts[0], parts[1], err

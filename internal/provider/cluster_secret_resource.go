@@ -348,7 +348,7 @@ func (r *clusterSecretResource) Delete(ctx context.Context, req resource.DeleteR
 
 // ImportState accepts "<cluster id>/<secret id>". The value stays unknown to Terraform (null).
 func (r *clusterSecretResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	parts, ok := r.importParts(ctx, req, resp, uuidPart("<cluster id>"), uuidPart("<secret id>"))
+	parts, ok := r.importParts(ctx, req, resp, uuidPart("<cluster id>", "Cluster"), uuidPart("<secret id>"))
 	if !ok {
 		return
 	}

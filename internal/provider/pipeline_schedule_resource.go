@@ -427,7 +427,7 @@ func (r *pipelineScheduleResource) Delete(ctx context.Context, req resource.Dele
 // ImportState accepts "<pipeline slug, UUID or GraphQL ID>/<schedule id>", and keeps the pipeline as it
 // was named.
 func (r *pipelineScheduleResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	parts, ok := r.importParts(ctx, req, resp, keyPart("<pipeline slug or id>"), uuidPart("<schedule id>"))
+	parts, ok := r.importParts(ctx, req, resp, keyPart("<pipeline slug or id>"), uuidPart("<schedule id>", "PipelineSchedule"))
 	if !ok {
 		return
 	}
