@@ -3,12 +3,16 @@ package provider
 import (
 	"bytes"
 	"fmt"
+	"net"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -50,12 +54,13 @@ type wallSubject struct {
 	wall   map[string][]time.Duration
 	cpu    map[string][]time.Duration // Terraform and its provider processes, user + system
 	emu    map[string][]time.Duration // the emulator (this process), user + system
-	calls  map[string][]int
+	calls  map[string][]int           // API calls the emulator answered
+	conns  map[string][]int           // TCP connections the emulator accepted
 }
 
 func newWallSubject(name, binary, config string, env ...string) *wallSubject {
 	return &wallSubject{name: name, binary: binary, config: config, env: env, wall: map[string][]time.Duration{},
-		cpu: map[string][]time.Duration{}, emu: map[string][]time.Duration{}, calls: map[string][]int{}}
+		cpu: map[string][]time.Duration{}, emu: map[string][]time.Duration{}, calls: map[string][]int{}, conns: map[string][]int{}}
 }
 
 func TestBench_wallTimeAgainstNoop(t *testing.T) {
@@ -71,10 +76,22 @@ func TestBench_wallTimeAgainstNoop(t *testing.T) {
 			t.Fatalf("no terraform on PATH (or set TF_ACC_TERRAFORM_PATH): %v", err)
 		}
 	}
-	e := newTestEnvWith(t, fakeserver.Options{}) // RateLimit 0: not enforced, every answer reports a full window
-	if e.live {
+	if os.Getenv(envLive) != "" {
 		t.Skip("the benchmark runs against the emulator")
 	}
+	// RateLimit 0: not enforced, every answer reports a full window. The connections it accepts are counted:
+	// a client that cannot keep its connections dials again.
+	const org, token = "acme", "test-token"
+	emulator := fakeserver.New(fakeserver.Options{Org: org, Token: token})
+	var conns atomic.Int64
+	ts := httptest.NewUnstartedServer(emulator)
+	ts.Config.ConnState = func(_ net.Conn, state http.ConnState) {
+		if state == http.StateNew {
+			conns.Add(1)
+		}
+	}
+	ts.Start()
+	t.Cleanup(ts.Close)
 
 	bin := t.TempDir()
 	goBuild(t, filepath.Join(bin, "buildkite", "terraform-provider-buildkite"), "github.com/ci-rest/terraform-provider-buildkite")
@@ -101,7 +118,7 @@ provider "buildkite" {
   organization = %q
   api_token    = %q
 }
-%s`, e.url, e.org, e.token, graph))
+%s`, ts.URL, org, token, graph))
 	noopConfig := `terraform {
   required_providers {
     noop = { source = "registry.terraform.io/bench/noop" }
@@ -131,15 +148,17 @@ provider "buildkite" {
 					}
 					env = append(env, cpuprofile.EnvDir+"="+pdir)
 				}
-				e.server.ResetRequests()
+				emulator.ResetRequests()
+				conns.Store(0)
 				wall, cpu, emu := runTerraform(t, tf, dir, env, phase)
-				calls, _ := benchCount(e.server)
+				calls, _ := benchCount(emulator)
 				s.wall[phase] = append(s.wall[phase], wall)
 				s.cpu[phase] = append(s.cpu[phase], cpu)
 				s.emu[phase] = append(s.emu[phase], emu)
 				s.calls[phase] = append(s.calls[phase], calls)
-				t.Logf("round %d %s %s: wall=%s cpu=%s emulator=%s calls=%d", round+1, s.name, phase,
-					wall.Round(time.Millisecond), cpu.Round(time.Millisecond), emu.Round(time.Millisecond), calls)
+				s.conns[phase] = append(s.conns[phase], int(conns.Load()))
+				t.Logf("round %d %s %s: wall=%s cpu=%s emulator=%s calls=%d connections=%d", round+1, s.name, phase,
+					wall.Round(time.Millisecond), cpu.Round(time.Millisecond), emu.Round(time.Millisecond), calls, conns.Load())
 			}
 		}
 	}
@@ -147,9 +166,9 @@ provider "buildkite" {
 	objects := 3 * clusters
 	for _, phase := range wallPhases {
 		a := median(ours.wall[phase])
-		line := fmt.Sprintf("walltime objects=%d rounds=%d %-7s | buildkite %s (cpu %s, emulator %s, calls %d)",
+		line := fmt.Sprintf("walltime objects=%d rounds=%d %-7s | buildkite %s (cpu %s, emulator %s, calls %d, connections %d)",
 			objects, rounds, phase, a.Round(time.Millisecond), median(ours.cpu[phase]).Round(time.Millisecond),
-			median(ours.emu[phase]).Round(time.Millisecond), ours.calls[phase][0])
+			median(ours.emu[phase]).Round(time.Millisecond), ours.calls[phase][0], slices.Max(ours.conns[phase]))
 		for _, s := range []*wallSubject{noop, quiet} {
 			b := median(s.wall[phase])
 			line += fmt.Sprintf(" | %s %s (cpu %s) ratio %.2fx", s.name, b.Round(time.Millisecond),
