@@ -27,6 +27,9 @@ func main() {
 
 	stopProfile := cpuprofile.Start() // off unless BUILDKITE_PROVIDER_CPUPROFILE is set
 	go exitWithParent(os.Getppid(), parentCheckInterval)
+	if !debug {
+		provider.SilenceUnreadLogs()
+	}
 	opts := providerserver.ServeOpts{
 		Address:         "registry.terraform.io/ci-rest/buildkite",
 		Debug:           debug,
