@@ -97,6 +97,11 @@ type Client struct {
 	RegistryTokens    *RegistryTokensService    // the tokens of package registries
 	Metrics           *MetricsService           // agent metrics, from the agent API
 
+	PipelineSchedules  *PipelineSchedulesService  // pipelines' build schedules
+	ClusterSecrets     *ClusterSecretsService     // clusters' secrets (values are write-only)
+	ClusterMaintainers *ClusterMaintainersService // the users and teams that maintain clusters
+	Meta               *MetaService               // facts about the service itself (webhook addresses)
+
 	baseURL   *url.URL // origin plus optional path prefix, no trailing slash
 	agentURL  *url.URL
 	org       string
@@ -243,6 +248,10 @@ func (c *Client) services() {
 	c.Registries = &RegistriesService{client: c}
 	c.RegistryTokens = &RegistryTokensService{client: c}
 	c.Metrics = &MetricsService{client: c}
+	c.PipelineSchedules = &PipelineSchedulesService{client: c}
+	c.ClusterSecrets = &ClusterSecretsService{client: c}
+	c.ClusterMaintainers = &ClusterMaintainersService{client: c}
+	c.Meta = &MetaService{client: c}
 }
 
 // positiveOr returns d, or def when d is not positive.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"slices"
 	"strings"
 	"time"
 )
@@ -44,7 +45,7 @@ func (c *Client) logAttempt(ctx context.Context, method, path string, attempt in
 	c.log.Debug(ctx, "buildkite API request", fields)
 	if len(res.data) > 0 {
 		c.log.Trace(ctx, "buildkite API response body", map[string]any{
-			"method": method, "path": path, "attempt": attempt, "status": res.status, "body": maskBody(res.data),
+			"method": method, "path": path, "attempt": attempt, "status": res.status, "body": maskBody(res.data, secretFieldsIn(ctx)...),
 		})
 	}
 }
@@ -54,40 +55,40 @@ func (c *Client) logRequestBody(ctx context.Context, method, path string, body [
 	if c.log == nil || len(body) == 0 {
 		return
 	}
-	c.log.Trace(ctx, "buildkite API request body", map[string]any{"method": method, "path": path, "body": maskBody(body)})
+	c.log.Trace(ctx, "buildkite API request body", map[string]any{"method": method, "path": path, "body": maskBody(body, secretFieldsIn(ctx)...)})
 }
 
-// maskBody renders a JSON body with every secret field's value replaced. A body that is not JSON (an HTML
-// page from a proxy) is shortened like an error message; it is not the service's, so holds none of its
-// secrets.
-func maskBody(data []byte) string {
+// maskBody renders a JSON body with every secret field's value replaced, those isSecretField knows and
+// the extra ones named. A body that is not JSON (an HTML page from a proxy) is shortened like an error
+// message; it is not the service's, so holds none of its secrets.
+func maskBody(data []byte, extra ...string) string {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	var v any
 	if err := dec.Decode(&v); err != nil {
 		return snippet(data)
 	}
-	out, err := json.Marshal(maskSecrets(v))
+	out, err := json.Marshal(maskSecrets(v, extra))
 	if err != nil {
 		return snippet(data)
 	}
 	return string(out)
 }
 
-// maskSecrets replaces, at any depth, the values of the fields isSecretField names.
-func maskSecrets(v any) any {
+// maskSecrets replaces, at any depth, the values of the fields isSecretField or extra name.
+func maskSecrets(v any, extra []string) any {
 	switch t := v.(type) {
 	case map[string]any:
 		for k, val := range t {
-			if isSecretField(k) && val != nil {
+			if (isSecretField(k) || slices.Contains(extra, k)) && val != nil {
 				t[k] = masked
 				continue
 			}
-			t[k] = maskSecrets(val)
+			t[k] = maskSecrets(val, extra)
 		}
 	case []any:
 		for i := range t {
-			t[i] = maskSecrets(t[i])
+			t[i] = maskSecrets(t[i], extra)
 		}
 	}
 	return v
@@ -97,6 +98,21 @@ func maskSecrets(v any) any {
 func isSecretField(key string) bool {
 	k := strings.ToLower(key)
 	return k == "token" || strings.HasSuffix(k, "_token") || strings.HasSuffix(k, "secret") || k == "password"
+}
+
+// secretFieldsKey is the context key of withSecretFields.
+type secretFieldsKey struct{}
+
+// withSecretFields marks the calls made with ctx as carrying a secret in the body properties named, beyond
+// those isSecretField knows: a cluster secret's "value", which elsewhere (a rule's value) is no secret.
+func withSecretFields(ctx context.Context, fields ...string) context.Context {
+	return context.WithValue(ctx, secretFieldsKey{}, append(secretFieldsIn(ctx), fields...))
+}
+
+// secretFieldsIn returns the extra secret properties of the calls made with ctx.
+func secretFieldsIn(ctx context.Context) []string {
+	fields, _ := ctx.Value(secretFieldsKey{}).([]string)
+	return slices.Clip(fields)
 }
 
 // debug logs one line at DEBUG when a Logger is set.

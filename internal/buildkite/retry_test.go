@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -308,12 +309,19 @@ func TestTimeBounds_silentServerFailsWithinDeadline(t *testing.T) {
 	if elapsed > time.Second {
 		t.Errorf("returned after %v, want soon after the 450ms deadline", elapsed)
 	}
-	msg := err.Error()
-	if !regexp.MustCompile(`^GET /v2/organizations/acme/clusters/x: no answer after [3-5] attempts over 4\d\dms: context deadline exceeded$`).MatchString(msg) {
-		t.Errorf("error = %q", msg)
+	// Under load the backoff and the scheduler stretch each attempt, so the count is bounded below by
+	// two (the call was retried, not abandoned after one) and the message must report what the server saw.
+	m := regexp.MustCompile(`^GET /v2/organizations/acme/clusters/x: no answer after (\d+) attempts over 4\d\dms: context deadline exceeded$`).FindStringSubmatch(err.Error())
+	if m == nil {
+		t.Fatalf("error = %q", err.Error())
 	}
-	if n := s.count(); n < 3 || n > 5 {
-		t.Errorf("server saw %d attempts, want 3 to 5 (100ms each plus backoff)", n)
+	n := s.count()
+	if n < 2 || n > 5 {
+		t.Errorf("server saw %d attempts, want 2 to 5 (100ms each plus backoff)", n)
+	}
+	// The last attempt may be cut off by the deadline before the server has seen it.
+	if reported, _ := strconv.Atoi(m[1]); reported != n && reported != n+1 {
+		t.Errorf("error reports %d attempts, server saw %d", reported, n)
 	}
 }
 

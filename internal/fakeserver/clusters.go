@@ -143,7 +143,7 @@ func (st *Store) queueByKey(clusterID, key string) *queueRecord {
 	return q
 }
 
-// deleteCluster removes c with its queues and tokens. The write lock must be held.
+// deleteCluster removes c with its queues, tokens, secrets and maintainers. The write lock must be held.
 func (st *Store) deleteCluster(c *clusterRecord) {
 	for _, q := range slices.Clone(st.queuesOf(c.id)) {
 		st.clusters.queues.remove(q)
@@ -151,6 +151,8 @@ func (st *Store) deleteCluster(c *clusterRecord) {
 	for _, t := range slices.Clone(st.clusterTokensOf(c.id)) {
 		st.clusters.tokens.remove(t)
 	}
+	removeAll(st.secrets.secrets, c.id)
+	removeAll(st.maintainers.maintainers, c.id)
 	st.clusters.clusters.remove(c)
 }
 

@@ -528,6 +528,7 @@ func confRows() []confRow {
 				body: `{"description":"changed"}`, invalid: `{}`, status: 200, check: secretAbsent("token")},
 		)
 	}
+	rows = append(rows, beyondSpecConfRows()...)
 	return rows
 }
 

@@ -39,6 +39,10 @@
 //   - builds.go: builds and jobs (states, state); build_handlers.go: routes and handlers; build_views.go,
 //     build_filters.go: how builds are shown and filtered; build_admin.go: the /_fake/ build and job routes.
 //   - registries.go: package registries and registry tokens.
+//   - schedules.go, cron.go: pipeline schedules and the cronlines they run by (next_build_at);
+//     cluster_secrets.go, cluster_maintainers.go: a cluster's secrets and maintainers; meta.go: GET
+//     /v2/meta. These are the areas of rest-beyond-spec.md.
+//   - handlers.go: serveRead, serveWrite and serveDelete, the shapes most handlers have.
 //   - fixtures.go: state the API cannot create (users, plans, tokens, agents, jobs, flaky tests).
 //
 // Test-only routes under /_fake/ (no authentication) change what the API cannot: build and job states
@@ -62,7 +66,9 @@
 // reads its body with readObject (its strings through jsonObject.String, which applies the length limits
 // of limits.go; name a new long property there), and does all its reading, checking and writing inside
 // one s.store.update (or s.store.view) call that returns an *apiError from errors.go, so concurrent
-// requests never interleave a write and every change is saved before it is answered. Go methods that
+// requests never interleave a write and every change is saved before it is answered. serveRead,
+// serveWrite and serveDelete (handlers.go) do all of that around a function that reads or changes the
+// store, and are the shorter way to write a new handler. Go methods that
 // tests call to seed or change state lock with `defer st.edit()()`. Related kinds of one parent declared
 // alike (a team's links) share one descriptor type and one set of handlers (team_links.go).
 //

@@ -30,6 +30,9 @@ type Fixtures struct {
 	Agents        []AgentFixture        `json:"agents" yaml:"agents"`
 	Jobs          []QueueJobsFixture    `json:"jobs" yaml:"jobs"`
 	Suites        []OrgSuiteFixture     `json:"suites" yaml:"suites"`
+	// WebhookIPs is what GET /v2/meta answers: addresses or networks in CIDR notation. Left out, the
+	// emulator answers DefaultWebhookIPs; an empty list answers none.
+	WebhookIPs []string `json:"webhook_ips" yaml:"webhook_ips"`
 }
 
 // OrganizationFixture declares an organization.
@@ -330,6 +333,7 @@ func (f *Fixtures) resolve() (*Fixtures, error) {
 		s.Org = rv.org(entryName("suites", i, s.Slug), s.Org)
 		rv.out.Suites = append(rv.out.Suites, s)
 	}
+	rv.webhookIPs()
 	if err := rv.p.err(); err != nil {
 		return nil, err
 	}
@@ -533,6 +537,16 @@ func (rv *fixtureResolver) jobs() {
 	}
 }
 
+// webhookIPs checks the addresses GET /v2/meta answers.
+func (rv *fixtureResolver) webhookIPs() {
+	for i, ip := range rv.f.WebhookIPs {
+		if !checkWebhookIP(ip) {
+			rv.p.add(entryName("webhook_ips", i, ip), "is not an IP address or a network in CIDR notation")
+		}
+	}
+	rv.out.WebhookIPs = slices.Clone(rv.f.WebhookIPs)
+}
+
 func hasKey[K comparable, V any](m map[K]V, k K) bool {
 	_, ok := m[k]
 	return ok
@@ -581,6 +595,9 @@ func (st *Store) applyResolved(f *Fixtures) error {
 	}
 	for _, j := range f.Jobs {
 		st.setQueueJobs(j)
+	}
+	if f.WebhookIPs != nil {
+		st.meta.webhookIPs = slices.Clone(f.WebhookIPs)
 	}
 	var p fixtureProblems
 	for i, s := range f.Suites {

@@ -27,7 +27,7 @@ func newFuzzEnv(t *testing.T) *confEnv {
 	c := newConfEnv(t)
 	c.srv.Store().AddToken(confPartialToken, []string{"acme"}, AllScopes()[:3])
 	for _, setup := range []func(){c.queue, c.clusterToken, c.teamMember, c.teamPipeline, c.teamSuite, c.template,
-		c.build, c.registryToken, c.rule} {
+		c.build, c.registryToken, c.rule, c.schedule, c.secret, c.maintainer} {
 		setup()
 	}
 	return c

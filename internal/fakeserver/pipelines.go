@@ -167,10 +167,11 @@ func (st *Store) pipelinesOf(org string) []*pipelineRecord { return st.pipelines
 // insertPipeline adds p. The write lock must be held.
 func (st *Store) insertPipeline(p *pipelineRecord) { st.pipelines.pipelines.insert(p) }
 
-// deletePipeline removes p and the rules that name it. The write lock must be held.
+// deletePipeline removes p, its builds and schedules, and the rules that name it. The write lock must be held.
 func (st *Store) deletePipeline(p *pipelineRecord) {
 	st.deleteRulesNaming(p.org, p.id)
 	st.removePipelineBuilds(p.id)
+	st.deletePipelineSchedules(p.id)
 	st.pipelines.pipelines.remove(p)
 }
 

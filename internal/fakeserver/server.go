@@ -156,6 +156,10 @@ func (s *Server) routes() *http.ServeMux {
 	s.routeRules(mux)
 	s.routeBuilds(mux)
 	s.routeRegistries(mux)
+	s.routeSchedules(mux)
+	s.routeClusterSecrets(mux)
+	s.routeClusterMaintainers(mux)
+	s.routeMeta(mux)
 	return mux
 }
 

@@ -42,6 +42,12 @@ type Store struct {
 	rules      ruleState
 	builds     buildState
 	registries registryState
+
+	// The areas rest-beyond-spec.md adds.
+	schedules   scheduleState
+	secrets     clusterSecretState
+	maintainers clusterMaintainerState
+	meta        metaState
 }
 
 // orgRecord is an organization.
@@ -95,6 +101,11 @@ func newStore(now func() time.Time) *Store {
 		rules:      newRuleState(),
 		builds:     newBuildState(),
 		registries: newRegistryState(),
+
+		schedules:   newScheduleState(),
+		secrets:     newClusterSecretState(),
+		maintainers: newClusterMaintainerState(),
+		meta:        newMetaState(),
 	}
 	st.defaultUserID = st.addUser("Test User", "test-user@example.com").id
 	return st

@@ -113,11 +113,12 @@ func removeAll[T record](tbl *table[T], scope string) {
 	}
 }
 
-// deleteTeam removes t with its member, pipeline and suite links. The write lock must be held.
+// deleteTeam removes t with its member, pipeline and suite links and its cluster maintainer assignments. The write lock must be held.
 func (st *Store) deleteTeam(t *teamRecord) {
 	for _, a := range teamAssociations {
 		removeAll(a.links(st), t.id)
 	}
+	removeAll(st.maintainers.maintainers, "actor:"+t.id)
 	st.teams.teams.remove(t)
 }
 

@@ -240,11 +240,7 @@ func (a *createBuildAction) pipelineSlug(ctx context.Context, ref string) (strin
 	case !byID:
 		return ref, nil
 	}
-	pipelines := a.client().Pipelines
-	p, err := pipelines.Find(ctx, id, "")
-	if buildkite.IsNotFound(err) && id == ref {
-		p, err = pipelines.Get(ctx, ref)
-	}
+	p, err := findPipelineByID(ctx, a.client(), id, ref)
 	if err != nil {
 		return "", err
 	}

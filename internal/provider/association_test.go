@@ -83,6 +83,28 @@ resource "buildkite_test_suite_team" "test" {
 			}
 		},
 	},
+	{
+		// An assignment with an ID of its own, which nothing changes in place: every change replaces it.
+		resourceType: "buildkite_cluster_maintainer",
+		importAttrs:  []string{"cluster_uuid", "id"},
+		values:       []string{"user"},
+		setup: func(t *testing.T, e *testEnv) func(string, string) string {
+			clusters := twoClusters(e, "assoc-maintainer")
+			email := e.secondMemberEmail()
+			return func(parent, _ string) string {
+				return clusters + fmt.Sprintf(`
+data "buildkite_organization_member" "m" {
+  email = %q
+}
+
+resource "buildkite_cluster_maintainer" "test" {
+  cluster_uuid = buildkite_cluster.%s.uuid
+  user_uuid    = data.buildkite_organization_member.m.id
+}
+`, email, parent)
+			}
+		},
+	},
 }
 
 // twoTeams declares teams "a" and "b", named after base.

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/hashicorp/terraform-plugin-framework/list"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
 )
@@ -100,6 +101,50 @@ func NewClusterDefaultQueueListResource() list.ListResource {
 			var m clusterDefaultQueueModel
 			m.fromAPI(c)
 			return found{model: &m, displayName: c.Name + " / default queue"}
+		},
+	}
+}
+
+// NewClusterSecretListResource returns the buildkite_cluster_secret list resource.
+func NewClusterSecretListResource() list.ListResource {
+	return &childList[buildkite.Cluster, buildkite.ClusterSecret]{
+		listBase: newListBase("cluster_secret", clusterSecretIdentity),
+		parents:  clusterParents,
+		what:     "cluster secrets",
+		description: "Finds the secrets of clusters (without their values, which the service never shows), shown " +
+			"as `<cluster name> / <key>`.",
+		listIn: func(ctx context.Context, client *buildkite.Client, c *buildkite.Cluster) ([]buildkite.ClusterSecret, error) {
+			return client.ClusterSecrets.List(ctx, c.ID)
+		},
+		found: func(c *buildkite.Cluster, s *buildkite.ClusterSecret) found {
+			m := clusterSecretModel{Value: types.StringNull(), ValueWOVersion: types.StringNull()}
+			m.fromAPI(c.ID, s)
+			return found{model: &m, displayName: c.Name + " / " + s.Key}
+		},
+	}
+}
+
+// maintainerParents are clusterParents with the filter named as the maintainer's attribute, cluster_uuid.
+var maintainerParents = func() *parentKind[buildkite.Cluster] {
+	p := *clusterParents
+	p.filter = "cluster_uuid"
+	return &p
+}()
+
+// NewClusterMaintainerListResource returns the buildkite_cluster_maintainer list resource.
+func NewClusterMaintainerListResource() list.ListResource {
+	return &childList[buildkite.Cluster, buildkite.ClusterMaintainer]{
+		listBase:    newListBase("cluster_maintainer", clusterMaintainerIdentity),
+		parents:     maintainerParents,
+		what:        "cluster maintainers",
+		description: "Finds the maintainers of clusters, shown as `<cluster name> / <user or team name>`.",
+		listIn: func(ctx context.Context, client *buildkite.Client, c *buildkite.Cluster) ([]buildkite.ClusterMaintainer, error) {
+			return client.ClusterMaintainers.List(ctx, c.ID)
+		},
+		found: func(c *buildkite.Cluster, cm *buildkite.ClusterMaintainer) found {
+			var m clusterMaintainerModel
+			m.fromAPI(c.ID, cm)
+			return found{model: &m, displayName: c.Name + " / " + displayOr(deref(cm.Actor.Name), cm.Actor.ID)}
 		},
 	}
 }

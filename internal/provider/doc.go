@@ -46,7 +46,10 @@
 //     through r.removeGone); Delete's through r.deleteFailed; others through addAPIError. ImportState
 //     splits its ID with r.importParts(ctx, req, resp, uuidPart("<cluster id>"), keyPart("<key>")).
 //     An association (an object linked under a parent) is instead a model, its fromAPI and an
-//     associationKind, served by newAssociation(kind).
+//     associationKind, served by newAssociation(kind). A computed attribute the service changes with
+//     every update (updated_at) has no UseStateForUnknown; where a plan modifier turns a differing
+//     configuration into no change (semantic YAML), ModifyPlan plans it back to the state's when nothing
+//     else changed (cluster_secret_resource.go), or every such plan shows an update.
 //  3. Register New<Name>Resource in provider.go's Resources.
 //  4. A data source: <name>_data_source.go embedding dataSourceBase, its attributes written once in a
 //     <name>DataAttributes function that the plural data source reuses through listOf and listItems;
@@ -61,7 +64,10 @@
 //     list resource's to queryCases (query_test.go), which run under Terraform 1.15 (`make
 //     testacc-next`); a type with unique names or keys adds its row to takenCases (adoption_test.go). An
 //     association adds its row to associationCases (association_test.go) for its life-cycle test.
-//  7. Examples and docs: examples/resources/buildkite_<name>/resource.tf and import.sh (data sources:
-//     examples/data-sources/buildkite_<name>/data-source.tf), then `make docs`, which writes docs/ from
-//     the schemas and templates/.
+//  7. Examples and docs: examples/resources/buildkite_<name>/resource.tf, import.sh and
+//     import-by-identity.tf, examples/list-resources/buildkite_<name>/list-resource.tfquery.hcl (data
+//     sources: examples/data-sources/buildkite_<name>/data-source.tf), then `make docs`, which writes docs/
+//     from the schemas Terraform 1.15 reports (bin/terraform-1.15) and templates/; commit docs/, which
+//     `make docs-check` compares. Use the type in examples/demo (`make demo` applies it and re-plans
+//     empty), and add it to README.md's table and CHANGELOG.md.
 package provider

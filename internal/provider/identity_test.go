@@ -253,6 +253,45 @@ var identityCases = []identityCase{
 			}
 		},
 	},
+	{
+		// Named by its pipeline as the configuration names it, and its ID.
+		resourceType: "buildkite_pipeline_schedule", attrs: []string{"pipeline_id", "id"},
+		setup: func(t *testing.T, e *testEnv) identityConfigs {
+			base := e.name("identity")
+			return identityConfigs{
+				create: testAccScheduleConfig(base, "buildkite_pipeline.a.id", `  cronline = "@daily"`),
+				update: testAccScheduleConfig(base, "buildkite_pipeline.a.id", `  cronline = "@hourly"`),
+			}
+		},
+	},
+	{
+		// The value is unknown after an import, so the configuration that sets it plans an update that sends it.
+		resourceType: "buildkite_cluster_secret", attrs: []string{"cluster_id", "id"},
+		setup: func(t *testing.T, e *testEnv) identityConfigs {
+			cluster := e.name("identity")
+			return identityConfigs{
+				create: testAccClusterSecretConfig(cluster, "TOKEN", `  value = "v"`),
+				importSteps: []resource.TestStep{
+					{
+						ResourceName: secretAddr, ImportState: true, ImportStateKind: resource.ImportBlockWithResourceIdentity,
+						ExpectNonEmptyPlan: true,
+						ImportPlanChecks: resource.ImportPlanChecks{
+							PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(secretAddr, plancheck.ResourceActionUpdate)},
+						},
+					},
+					{ResourceName: secretAddr, ImportState: true, ImportStateKind: resource.ImportBlockWithResourceIdentity, GenerateConfig: true},
+				},
+				update: testAccClusterSecretConfig(cluster, "TOKEN", `  value       = "v"
+  description = "Rotated monthly"`),
+			}
+		},
+	},
+	{
+		resourceType: "buildkite_cluster_maintainer", attrs: []string{"cluster_uuid", "id"},
+		setup: func(t *testing.T, e *testEnv) identityConfigs {
+			return identityConfigs{create: testAccClusterMaintainerConfig(e.name("identity"), e.name("identity-team"))}
+		},
+	},
 }
 
 // TestAccResources_identity runs every row of identityCases.
@@ -457,6 +496,21 @@ var invalidIdentityCases = []invalidIdentityCase{
 			return []invalidIdentity{
 				{token("not-a-token"), `id (<token id>) "not-a-token" is not a UUID`},
 				{token("1c2d3e4f-5a6b-4e5f-8a9b-0b5e7c1a2f3d"), `Unable to Import Registry Token`},
+			}
+		},
+	},
+	{
+		resourceType: "buildkite_pipeline_schedule",
+		setup: func(e *testEnv) []invalidIdentity {
+			schedule := func(pipeline, id string) string {
+				return importByIdentity("buildkite_pipeline_schedule", `  pipeline_id = "no-such-pipeline"
+  label       = "Nightly"
+  cronline    = "@daily"
+  branch      = "main"`, "pipeline_id", pipeline, "id", id)
+			}
+			return []invalidIdentity{
+				{schedule("no-such-pipeline", "nightly"), `id (<schedule id>) "nightly" is not a UUID`},
+				{schedule("no-such-pipeline", unknownUUID), `Unable to Import Pipeline Schedule`},
 			}
 		},
 	},

@@ -46,6 +46,35 @@ func findTeam(ctx context.Context, c *buildkite.Client, idOrSlug string) (*build
 		func(t *buildkite.Team) string { return t.Slug })
 }
 
+// findPipeline finds the pipeline ref names: its slug, its UUID or its GraphQL ID.
+func findPipeline(ctx context.Context, c *buildkite.Client, ref string) (*buildkite.Pipeline, error) {
+	id, byID, err := uuidOrGraphQLID(ref, "Pipeline")
+	switch {
+	case err != nil:
+		return nil, err
+	case !byID:
+		return c.Pipelines.Get(ctx, ref)
+	}
+	return findPipelineByID(ctx, c, id, ref)
+}
+
+// findPipelineByID finds the pipeline with UUID id, which ref (the UUID itself, or a GraphQL ID) named. The
+// API reads pipelines by slug, so a client that answers reads from listings finds it in the pipelines'
+// listing, and one that does not searches it; a UUID that is no pipeline's ID is tried as a slug, which may
+// look like one.
+func findPipelineByID(ctx context.Context, c *buildkite.Client, id, ref string) (*buildkite.Pipeline, error) {
+	if p, err := c.Pipelines.Get(ctx, id); err == nil && p.ID == id {
+		return p, nil
+	} else if err != nil && !buildkite.IsNotFound(err) {
+		return nil, err
+	}
+	p, err := c.Pipelines.Find(ctx, id, "")
+	if buildkite.IsNotFound(err) && id == ref {
+		p, err = c.Pipelines.Get(ctx, ref)
+	}
+	return p, err
+}
+
 // bySlugThenID reads an object the service addresses by slug: by the slug in state, then, when that answers
 // 404 (the object was renamed elsewhere, or only its ID is known after an import), by its ID.
 func bySlugThenID[T any](ctx context.Context, slug, id string,

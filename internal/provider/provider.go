@@ -150,6 +150,9 @@ func (p *buildkiteProvider) Resources(_ context.Context) []func() resource.Resou
 		NewTestSuiteResource,
 		NewRegistryResource,
 		NewRegistryTokenResource,
+		NewPipelineScheduleResource,
+		NewClusterSecretResource,
+		NewClusterMaintainerResource,
 	}
 }
 
@@ -170,6 +173,9 @@ func (p *buildkiteProvider) ListResources(context.Context) []func() list.ListRes
 		NewPipelineListResource,
 		NewPipelineTemplateListResource,
 		NewOrganizationRuleListResource,
+		NewPipelineScheduleListResource,
+		NewClusterSecretListResource,
+		NewClusterMaintainerListResource,
 	}
 }
 
@@ -197,6 +203,7 @@ func (p *buildkiteProvider) DataSources(_ context.Context) []func() datasource.D
 		NewRegistriesDataSource,
 		NewBuildsDataSource,
 		NewAgentMetricsDataSource,
+		NewMetaDataSource,
 	}
 }
 

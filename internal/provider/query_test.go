@@ -363,6 +363,80 @@ var queryCases = []queryCase{
 			imports: 3,
 		}
 	}},
+	{resourceType: "buildkite_pipeline_schedule", run: func(t *testing.T, e *testEnv, base string) queryRow {
+		s := e.seedBeyondSpec(t, base)
+		schedule := func(p *buildkite.Pipeline, sc *buildkite.PipelineSchedule) queryfilter.QueryFilter {
+			return byIdentity("pipeline_id", p.ID, "id", sc.ID)
+		}
+		return queryRow{
+			blocks: []string{"buildkite_pipeline_schedule", "p1", fmt.Sprintf("    pipeline_id = %q", s.p1.ID)},
+			checks: []querycheck.QueryResultCheck{
+				querycheck.ExpectLength("buildkite_pipeline_schedule.all", 3),
+				querycheck.ExpectLength("buildkite_pipeline_schedule.p1", 2),
+				querycheck.ExpectResourceDisplayName("buildkite_pipeline_schedule.all", schedule(s.p2, s.other), knownvalue.StringExact(s.p2.Name+" / Weekly")),
+				querycheck.ExpectResourceKnownValues("buildkite_pipeline_schedule.p1", schedule(s.p1, s.nightly), []querycheck.KnownValueCheck{
+					known("cronline", knownvalue.StringExact("0 3 * * 1-5 Europe/Berlin")),
+					known("message", knownvalue.StringExact("Nightly build")),
+					known("enabled", knownvalue.Bool(false)),
+					known("env", knownvalue.MapExact(map[string]knownvalue.Check{"DEPLOY": knownvalue.StringExact("false")})),
+				}),
+				querycheck.ExpectResourceKnownValues("buildkite_pipeline_schedule.p1", schedule(s.p1, s.hourly), []querycheck.KnownValueCheck{
+					known("message", knownvalue.Null()),
+					known("env", knownvalue.MapExact(map[string]knownvalue.Check{})),
+					known("commit", knownvalue.StringExact("HEAD")),
+				}),
+			},
+			refused: []queryRefusal{{fmt.Sprintf(unknownUUIDFilter, "pipeline_id"), wrapped(`No pipeline matches the ID "` + unknownUUID + `"`)}},
+			imports: 3,
+		}
+	}},
+	{resourceType: "buildkite_cluster_secret", run: func(t *testing.T, e *testEnv, base string) queryRow {
+		s := e.seedBeyondSpec(t, base)
+		secret := func(c *buildkite.Cluster, sec *buildkite.ClusterSecret) queryfilter.QueryFilter {
+			return byIdentity("cluster_id", c.ID, "id", sec.ID)
+		}
+		return queryRow{
+			blocks: []string{"buildkite_cluster_secret", "b", fmt.Sprintf("    cluster_id = %q", s.b.ID)},
+			checks: []querycheck.QueryResultCheck{
+				querycheck.ExpectLength("buildkite_cluster_secret.all", 3),
+				querycheck.ExpectLength("buildkite_cluster_secret.b", 1),
+				querycheck.ExpectIdentity("buildkite_cluster_secret.b", identityOf("cluster_id", s.b.ID, "id", s.otherSecret.ID)),
+				querycheck.ExpectResourceDisplayName("buildkite_cluster_secret.all", secret(s.a, s.token), knownvalue.StringExact(base+"-a / TOKEN")),
+				querycheck.ExpectResourceKnownValues("buildkite_cluster_secret.all", secret(s.a, s.deployKey), []querycheck.KnownValueCheck{
+					known("key", knownvalue.StringExact("DEPLOY_KEY")),
+					known("description", knownvalue.StringExact("Deploys")),
+					known("policy", knownvalue.StringExact("- pipeline_slug: "+s.p1.Slug+"\n")),
+					known("value", knownvalue.Null()), // the service never shows it
+				}),
+			},
+			imports: 3,
+		}
+	}},
+	{resourceType: "buildkite_cluster_maintainer", run: func(t *testing.T, e *testEnv, base string) queryRow {
+		s := e.seedBeyondSpec(t, base)
+		assignment := func(c *buildkite.Cluster, m *buildkite.ClusterMaintainer) queryfilter.QueryFilter {
+			return byIdentity("cluster_uuid", c.ID, "id", m.ID)
+		}
+		return queryRow{
+			blocks: []string{"buildkite_cluster_maintainer", "a", fmt.Sprintf("    cluster_uuid = %q", s.a.ID)},
+			checks: []querycheck.QueryResultCheck{
+				querycheck.ExpectLength("buildkite_cluster_maintainer.all", 3),
+				querycheck.ExpectLength("buildkite_cluster_maintainer.a", 2),
+				querycheck.ExpectResourceDisplayName("buildkite_cluster_maintainer.all", assignment(s.b, s.teamOfB), knownvalue.StringExact(base+"-b / "+s.team.Name)),
+				querycheck.ExpectResourceKnownValues("buildkite_cluster_maintainer.a", assignment(s.a, s.userOfA), []querycheck.KnownValueCheck{
+					known("user_uuid", knownvalue.StringExact(s.member.ID)),
+					known("team_uuid", knownvalue.Null()),
+					known("actor_email", knownvalue.StringExact(s.member.Email)),
+				}),
+				querycheck.ExpectResourceKnownValues("buildkite_cluster_maintainer.a", assignment(s.a, s.teamOfA), []querycheck.KnownValueCheck{
+					known("team_uuid", knownvalue.StringExact(s.team.ID)),
+					known("actor_slug", knownvalue.StringExact(s.team.Slug)),
+				}),
+			},
+			refused: []queryRefusal{{fmt.Sprintf(unknownUUIDFilter, "cluster_uuid"), wrapped(`No cluster matches the ID "` + unknownUUID + `"`)}},
+			imports: 3,
+		}
+	}},
 }
 
 // queryPipelines is the row of buildkite_pipeline, whose list resource has the most filters. The archived
@@ -484,6 +558,17 @@ var areaQueries = []areaQuery{
 			regexp.MustCompile(`^/v2/packages/organizations/[^/]+/registries(/[^/]+/tokens)?$`),
 		},
 		lists: 1 + 2 + 2, listsWhy: "suites once, registries twice, the tokens of two registries",
+	},
+	{
+		name: "beyond-spec", seed: func(t *testing.T, e *testEnv, base string) { e.seedBeyondSpec(t, base) },
+		types: []string{"buildkite_pipeline_schedule", "buildkite_cluster_secret", "buildkite_cluster_maintainer"},
+		found: 3 + 3 + 3,
+		listings: []*regexp.Regexp{
+			regexp.MustCompile(`^/v2/organizations/[^/]+/pipelines(/[^/]+/schedules)?$`),
+			regexp.MustCompile(`^/v2/organizations/[^/]+/clusters(/[^/]+/(secrets|maintainers))?$`),
+		},
+		lists:    1 + 2 + 2 + 2 + 2,
+		listsWhy: "pipelines once and the schedules of two; clusters twice, the secrets and the maintainers of two",
 	},
 }
 

@@ -1,0 +1,54 @@
+package fakeserver
+
+import "net/http"
+
+// The shapes most handlers have, for an area to fill in rather than write out: the token and its scope
+// checked first, the store read or changed under one lock, the answer or the apiError written after.
+
+// serveRead answers a GET: the token must hold scope; read, under the store's read lock, returns the
+// answer or the error (a 404 for what the path names and does not exist).
+func (s *Server) serveRead(w http.ResponseWriter, r *http.Request, scope string, read func(org string) (any, *apiError)) {
+	org, _, ok := s.authorize(w, r, scope)
+	if !ok {
+		return
+	}
+	var out any
+	err := s.store.view(func() *apiError {
+		var err *apiError
+		out, err = read(org.slug)
+		return err
+	})
+	respond(w, http.StatusOK, out, err)
+}
+
+// serveWrite answers a create or an update: the token must hold scope and the body must be a JSON object;
+// write, under the store's write lock, checks and changes what the body says and returns the answer
+// (sent with status) or the error.
+func (s *Server) serveWrite(w http.ResponseWriter, r *http.Request, scope string, status int,
+	write func(org orgRecord, user userRecord, in *jsonObject) (any, *apiError)) {
+	org, user, ok := s.authorize(w, r, scope)
+	if !ok {
+		return
+	}
+	in, ok := readObject(w, r)
+	if !ok {
+		return
+	}
+	var out any
+	err := s.store.update(func() *apiError {
+		var err *apiError
+		out, err = write(org, user, in)
+		return err
+	})
+	respond(w, status, out, err)
+}
+
+// serveDelete answers a DELETE with 204: the token must hold scope; remove, under the store's write lock,
+// finds and deletes what the path names, or returns the error.
+func (s *Server) serveDelete(w http.ResponseWriter, r *http.Request, scope string, remove func(org string) *apiError) {
+	org, _, ok := s.authorize(w, r, scope)
+	if !ok {
+		return
+	}
+	respondNoContent(w, s.store.update(func() *apiError { return remove(org.slug) }))
+}

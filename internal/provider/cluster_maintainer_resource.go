@@ -1,0 +1,123 @@
+package provider
+
+import (
+	"context"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+)
+
+// clusterMaintainerIdentity names a maintainer assignment by its cluster and its own ID, for import blocks
+// and terraform query.
+var clusterMaintainerIdentity = identifiedBy(
+	identityAttr("cluster_uuid", "The UUID of the cluster."),
+	identityAttr("id", "The assignment's ID (a UUID)."),
+)
+
+// NewClusterMaintainerResource returns the buildkite_cluster_maintainer resource.
+func NewClusterMaintainerResource() resource.Resource { return newAssociation(clusterMaintainerKind) }
+
+// clusterMaintainerModel has the official provider's attributes (its schema version 1), and uuid.
+type clusterMaintainerModel struct {
+	ID          types.String `tfsdk:"id"`
+	UUID        types.String `tfsdk:"uuid"`
+	ClusterUUID types.String `tfsdk:"cluster_uuid"`
+	UserUUID    types.String `tfsdk:"user_uuid"`
+	TeamUUID    types.String `tfsdk:"team_uuid"`
+	ActorUUID   types.String `tfsdk:"actor_uuid"`
+	ActorType   types.String `tfsdk:"actor_type"`
+	ActorName   types.String `tfsdk:"actor_name"`
+	ActorEmail  types.String `tfsdk:"actor_email"`
+	ActorSlug   types.String `tfsdk:"actor_slug"`
+}
+
+// fromAPI copies the assignment; the actor's UUID goes to user_uuid or team_uuid by its type, as the
+// official provider stores it.
+func (m *clusterMaintainerModel) fromAPI(clusterID string, cm *buildkite.ClusterMaintainer) {
+	m.ID = types.StringValue(cm.ID)
+	m.UUID = m.ID
+	m.ClusterUUID = types.StringValue(clusterID)
+	m.ActorUUID = types.StringValue(cm.Actor.ID)
+	m.ActorType = types.StringValue(cm.Actor.Type)
+	m.ActorName = optionalStringPtr(cm.Actor.Name)
+	m.ActorEmail = optionalStringPtr(cm.Actor.Email)
+	m.ActorSlug = optionalStringPtr(cm.Actor.Slug)
+	m.UserUUID, m.TeamUUID = types.StringNull(), types.StringNull()
+	if cm.Actor.Type == buildkite.ActorTeam {
+		m.TeamUUID = m.ActorUUID
+	} else {
+		m.UserUUID = m.ActorUUID
+	}
+}
+
+// clusterMaintainerKind declares buildkite_cluster_maintainer: a user's or team's permission to manage a
+// cluster, an assignment with an ID of its own that the service cannot change, so every change replaces it.
+var clusterMaintainerKind = &associationKind[buildkite.ClusterMaintainer, clusterMaintainerModel]{
+	name:     "cluster_maintainer",
+	what:     "cluster maintainer",
+	scopes:   writeScopes("write_clusters"),
+	identity: clusterMaintainerIdentity,
+	schema:   clusterMaintainerSchema,
+	parent:   "cluster_uuid",
+	key:      attrID,
+	fromAPI:  (*clusterMaintainerModel).fromAPI,
+	create: func(ctx context.Context, c *buildkite.Client, clusterID string, plan *clusterMaintainerModel) (*buildkite.ClusterMaintainer, error) {
+		return c.ClusterMaintainers.Create(ctx, clusterID, buildkite.ClusterMaintainerCreate{
+			UserID: plan.UserUUID.ValueString(), TeamID: plan.TeamUUID.ValueString(),
+		})
+	},
+	get: func(ctx context.Context, c *buildkite.Client, clusterID, id string) (*buildkite.ClusterMaintainer, error) {
+		return c.ClusterMaintainers.Get(ctx, clusterID, id)
+	},
+	remove: func(ctx context.Context, c *buildkite.Client, clusterID, id string) error {
+		return c.ClusterMaintainers.Delete(ctx, clusterID, id)
+	},
+	importParts: []importPart{uuidPart("<cluster id>"), uuidPart("<maintainer id>")},
+	resolve: func(ctx context.Context, c *buildkite.Client, parts []string) (string, string, error) {
+		_, err := c.ClusterMaintainers.Get(ctx, parts[0], parts[1])
+		return parts[0], parts[1], err
+	},
+}
+
+// actorAttribute is user_uuid or team_uuid: optional, a UUID, replacing the assignment when it changes.
+func actorAttribute(description string, validators ...validator.String) schema.StringAttribute {
+	return schema.StringAttribute{
+		MarkdownDescription: description + " Exactly one of `user_uuid` and `team_uuid` is set; changing either replaces the resource.",
+		Optional:            true,
+		Validators:          append([]validator.String{uuidValidator()}, validators...),
+		PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
+	}
+}
+
+func clusterMaintainerSchema() schema.Schema {
+	return schema.Schema{
+		// Version 1 is the official provider's, whose state at version 1 has these attributes with the
+		// same meaning (id the assignment's REST ID), so it is taken as it is.
+		Version: 1,
+		MarkdownDescription: "A user or team that may manage a cluster (its queues, agent tokens, secrets and " +
+			"settings). The service cannot change an assignment, so changing the cluster, the user or the team " +
+			"replaces it. Import as `<cluster id>/<maintainer id>`; the maintainer ID is the assignment's `id`, " +
+			"which the cluster data sources show as `permission_uuid`.",
+		Attributes: map[string]schema.Attribute{
+			attrID:         computedString("The assignment's ID (a UUID), the official provider's permission ID."),
+			attrUUID:       computedString("Equal to `id`."),
+			"cluster_uuid": parentIDAttribute("The UUID of the cluster."),
+			"user_uuid": actorAttribute("The UUID of the user to make a maintainer (the `id` of a `buildkite_organization_member`).",
+				stringvalidator.ExactlyOneOf(path.MatchRoot("team_uuid"))),
+			"team_uuid":   actorAttribute("The UUID of the team to make a maintainer."),
+			"actor_uuid":  computedString("The UUID of the user or team."),
+			"actor_type":  computedString("`user` or `team`."),
+			"actor_name":  computedString("The user's or team's name."),
+			"actor_email": computedString("The user's e-mail address; null for a team."),
+			"actor_slug":  computedString("The team's slug; null for a user."),
+		},
+	}
+}

@@ -1,0 +1,369 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/resourcevalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+)
+
+var (
+	_ resource.Resource                     = (*clusterSecretResource)(nil)
+	_ resource.ResourceWithConfigure        = (*clusterSecretResource)(nil)
+	_ resource.ResourceWithImportState      = (*clusterSecretResource)(nil)
+	_ resource.ResourceWithIdentity         = (*clusterSecretResource)(nil)
+	_ resource.ResourceWithConfigValidators = (*clusterSecretResource)(nil)
+	_ resource.ResourceWithModifyPlan       = (*clusterSecretResource)(nil)
+)
+
+// clusterSecretIdentity names a cluster secret for import blocks and terraform query.
+var clusterSecretIdentity = identifiedBy(
+	identityAttr("cluster_id", "The ID of the cluster the secret belongs to."),
+	identityAttr("id", "The secret's ID (a UUID)."),
+)
+
+// NewClusterSecretResource returns the buildkite_cluster_secret resource.
+func NewClusterSecretResource() resource.Resource {
+	return &clusterSecretResource{
+		resourceBase: newResourceBase("cluster_secret", writeScopes("write_clusters"), clusterSecretIdentity),
+	}
+}
+
+type clusterSecretResource struct {
+	resourceBase
+}
+
+type clusterSecretModel struct {
+	ID             types.String   `tfsdk:"id"`
+	UUID           types.String   `tfsdk:"uuid"`
+	GraphQLID      types.String   `tfsdk:"graphql_id"`
+	ClusterID      types.String   `tfsdk:"cluster_id"`
+	Key            types.String   `tfsdk:"key"`
+	Description    types.String   `tfsdk:"description"`
+	Policy         semanticString `tfsdk:"policy"`
+	Value          types.String   `tfsdk:"value"`
+	ValueWO        types.String   `tfsdk:"value_wo"`
+	ValueWOVersion types.String   `tfsdk:"value_wo_version"`
+	CreatedAt      types.String   `tfsdk:"created_at"`
+	UpdatedAt      types.String   `tfsdk:"updated_at"`
+}
+
+// fromAPI copies the service's view. The service never shows the value, so value and value_wo_version are
+// kept from the plan or state, and value_wo is never stored.
+func (m *clusterSecretModel) fromAPI(clusterID string, s *buildkite.ClusterSecret) {
+	m.ID = types.StringValue(s.ID)
+	m.UUID = m.ID
+	m.GraphQLID = types.StringValue(s.GraphQLID)
+	m.ClusterID = types.StringValue(clusterID)
+	m.Key = types.StringValue(s.Key)
+	m.Description = keepEmpty(m.Description, s.Description)
+	m.Policy = keepEmptyYAML(m.Policy, s.Policy)
+	m.ValueWO = types.StringNull()
+	m.CreatedAt = timeValue(s.CreatedAt)
+	m.UpdatedAt = timeValue(s.UpdatedAt)
+}
+
+// keepEmptyYAML is keepEmpty for a YAML document.
+func keepEmptyYAML(prior semanticString, s *string) semanticString {
+	if v := keepEmpty(prior.StringValue, s); !v.IsNull() {
+		return yamlString(v.ValueString())
+	}
+	return yamlNull()
+}
+
+func (m *clusterSecretModel) ident() string {
+	return m.ClusterID.ValueString() + "/" + m.ID.ValueString()
+}
+
+// secretValue is the value the configuration gives, write-only or not, and whether it gives one.
+func secretValue(config *clusterSecretModel) (string, bool) {
+	if !config.ValueWO.IsNull() {
+		return config.ValueWO.ValueString(), true
+	}
+	return config.Value.ValueString(), !config.Value.IsNull()
+}
+
+// valueChanged tells whether an update must send the value: value_wo_version changed (where either has
+// one), or value did.
+func valueChanged(plan, state *clusterSecretModel) bool {
+	if !plan.ValueWOVersion.IsNull() || !state.ValueWOVersion.IsNull() {
+		return !plan.ValueWOVersion.Equal(state.ValueWOVersion)
+	}
+	return !plan.Value.Equal(state.Value)
+}
+
+// secretKeyPattern is the form of keys the service accepts.
+var secretKeyPattern = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_]*$`)
+
+// secretValueMaxBytes is the largest value the service stores.
+const secretValueMaxBytes = 8 << 10
+
+func (r *clusterSecretResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	valueValidators := []validator.String{stringvalidator.LengthBetween(1, secretValueMaxBytes)}
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "A secret of a cluster: a value its agents read (`buildkite-agent secret get KEY`) in the " +
+			"builds its `policy` allows. The service never shows the value again, so Terraform knows it only from " +
+			"the configuration: set `value` (sensitive, kept in state) or the write-only `value_wo` with " +
+			"`value_wo_version` (kept in neither plan nor state; change the version to send a new value). Either " +
+			"way a new value is sent in place.\n\n" +
+			"**Importing.** Import as `<cluster id>/<secret id>`. An imported secret's value is unknown to " +
+			"Terraform, and a configuration without `value` or `value_wo` leaves it as it is. To take the value " +
+			"over, set `value`, or `value_wo` and `value_wo_version`, and apply: the update sends it.",
+		Attributes: withCommon("secret", map[string]schema.Attribute{
+			"cluster_id": parentIDAttribute("The ID of the cluster the secret belongs to."),
+			"key": schema.StringAttribute{
+				MarkdownDescription: "The name agents read the secret by: a letter, then letters, digits and underscores, " +
+					"at most 255 characters, not starting with `buildkite` or `bk` (in any case), which are reserved. " +
+					"Changing it replaces the secret.",
+				Required:      true,
+				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
+				Validators: []validator.String{
+					stringvalidator.LengthAtMost(255),
+					stringvalidator.RegexMatches(secretKeyPattern, "must start with a letter and hold only letters, digits and underscores"),
+					reservedKeyPrefix{},
+				},
+			},
+			"description": schema.StringAttribute{
+				MarkdownDescription: "What the secret is for.",
+				Optional:            true,
+			},
+			"policy": schema.StringAttribute{
+				CustomType: yamlStringType,
+				MarkdownDescription: "The access policy, as YAML: which pipelines and branches may read the secret. " +
+					"Compared by meaning, so formatting never shows as a difference. Unset, the cluster's agents may read it in any build.",
+				Optional:      true,
+				PlanModifiers: []planmodifier.String{keepSemanticallyEqualState(yamlFormat)},
+			},
+			"value": schema.StringAttribute{
+				MarkdownDescription: "The secret's value, at most 8 KiB (8,192 bytes); kept in state. Changing it sends " +
+					"the new value in place. Conflicts with `value_wo`.",
+				Optional:   true,
+				Sensitive:  true,
+				Validators: valueValidators,
+			},
+			"value_wo": schema.StringAttribute{
+				MarkdownDescription: "The secret's value, write-only (Terraform 1.11 or later): sent to the service and " +
+					"kept in neither plan nor state, at most 8 KiB. Requires `value_wo_version`; conflicts with `value`.",
+				Optional:   true,
+				Sensitive:  true,
+				WriteOnly:  true,
+				Validators: valueValidators,
+			},
+			"value_wo_version": schema.StringAttribute{
+				MarkdownDescription: "A label of the write-only value, not secret, such as the version ID in your secret " +
+					"manager: Terraform cannot see a write-only value change, so changing this label is what sends " +
+					"`value_wo` again. Required with `value_wo`.",
+				Optional:   true,
+				Validators: []validator.String{notBlank()},
+			},
+			"updated_at": schema.StringAttribute{
+				MarkdownDescription: "When the secret was last changed (RFC 3339).",
+				Computed:            true,
+			},
+		}, attrID, attrUUID, attrGraphQLID, attrCreatedAt),
+	}
+}
+
+// ConfigValidators: value and value_wo are alternatives, and value_wo comes with its version.
+func (r *clusterSecretResource) ConfigValidators(context.Context) []resource.ConfigValidator {
+	return []resource.ConfigValidator{
+		resourcevalidator.Conflicting(path.MatchRoot("value"), path.MatchRoot("value_wo")),
+		resourcevalidator.RequiredTogether(path.MatchRoot("value_wo"), path.MatchRoot("value_wo_version")),
+	}
+}
+
+// ModifyPlan checks the token's scopes and that a new secret has a value: only an existing one (imported,
+// its value unknown to Terraform) may be managed without.
+func (r *clusterSecretResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	r.resourceBase.ModifyPlan(ctx, req, resp)
+	if req.Plan.Raw.IsNull() {
+		return
+	}
+	if !req.State.Raw.IsNull() {
+		keepUpdatedAtUnlessChanged(ctx, req, resp)
+		return
+	}
+	var value, valueWO types.String
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("value"), &value)...)
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("value_wo"), &valueWO)...)
+	if !resp.Diagnostics.HasError() && value.IsNull() && valueWO.IsNull() {
+		resp.Diagnostics.AddAttributeError(path.Root("value"), "Missing Secret Value",
+			"A new cluster secret needs a value: set value, or value_wo with value_wo_version. Only a secret that "+
+				"exists already (imported) may be managed without one.")
+	}
+}
+
+// keepUpdatedAtUnlessChanged plans the state's updated_at when nothing else changes. The framework marks it
+// unknown as soon as the configuration differs from the state, before the policy's plan modifier finds
+// the same document written otherwise and plans the state's text: that alone is no change.
+func keepUpdatedAtUnlessChanged(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	var prior types.String
+	resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("updated_at"), &prior)...)
+	planned := resp.Plan
+	resp.Diagnostics.Append(planned.SetAttribute(ctx, path.Root("updated_at"), prior)...)
+	if !resp.Diagnostics.HasError() && planned.Raw.Equal(req.State.Raw) {
+		resp.Plan = planned
+	}
+}
+
+// reservedKeyPrefix refuses the key prefixes the service keeps for itself.
+type reservedKeyPrefix struct{}
+
+func (reservedKeyPrefix) Description(context.Context) string {
+	return "must not start with buildkite or bk (in any case), which the service reserves"
+}
+
+func (v reservedKeyPrefix) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+
+func (v reservedKeyPrefix) ValidateString(ctx context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	key := strings.ToLower(req.ConfigValue.ValueString())
+	if strings.HasPrefix(key, "buildkite") || strings.HasPrefix(key, "bk") {
+		resp.Diagnostics.AddAttributeError(req.Path, "Reserved Secret Key",
+			fmt.Sprintf("%s %s, got %q.", req.Path, v.Description(ctx), req.ConfigValue.ValueString()))
+	}
+}
+
+func (r *clusterSecretResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	defer r.finishCreate(ctx, resp)
+	var plan, config clusterSecretModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	clusterID, ident := plan.ClusterID.ValueString(), fmt.Sprintf("%q in cluster %s", plan.Key.ValueString(), plan.ClusterID.ValueString())
+	value, ok := secretValue(&config)
+	if !ok {
+		resp.Diagnostics.AddError("Unable to Create Cluster Secret",
+			fmt.Sprintf("Creating cluster secret %s: neither value nor value_wo is set.", ident))
+		return
+	}
+	ctx, cancel := r.timeout(ctx, opCreate)
+	defer cancel()
+	s, err := r.client().ClusterSecrets.Create(ctx, clusterID, buildkite.ClusterSecretCreate{
+		Key: plan.Key.ValueString(), Value: value,
+		Description: stringPtrIfSet(plan.Description), Policy: stringPtrIfSet(plan.Policy.StringValue),
+	})
+	if err != nil {
+		r.createFailed(ctx, &resp.Diagnostics, err, "cluster secret", ident, r.holderOfKey(clusterID, plan.Key.ValueString()))
+		return
+	}
+	plan.fromAPI(clusterID, s)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+func (r *clusterSecretResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	defer r.finishRead(ctx, req, resp)
+	var state clusterSecretModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := r.timeout(ctx, opRead)
+	defer cancel()
+	s, err := r.client().ClusterSecrets.Get(ctx, state.ClusterID.ValueString(), state.ID.ValueString())
+	if err != nil {
+		r.readFailed(ctx, resp, err, "cluster secret", state.ident())
+		return
+	}
+	state.fromAPI(state.ClusterID.ValueString(), s)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+// Update sends the description and policy when they changed, and the value when value or
+// value_wo_version did.
+func (r *clusterSecretResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	defer r.finishUpdate(ctx, req, resp)
+	var plan, state, config clusterSecretModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := r.timeout(ctx, opUpdate)
+	defer cancel()
+	secrets, clusterID, id := r.client().ClusterSecrets, state.ClusterID.ValueString(), state.ID.ValueString()
+	var s *buildkite.ClusterSecret
+	var err error
+	if !plan.Description.Equal(state.Description) || !plan.Policy.Equal(state.Policy) {
+		s, err = secrets.Update(ctx, clusterID, id, buildkite.ClusterSecretUpdate{
+			Description: stringPtr(plan.Description), Policy: stringPtr(plan.Policy.StringValue),
+		})
+		if err != nil {
+			addAPIError(&resp.Diagnostics, "update", "cluster secret", state.ident(), err)
+			return
+		}
+	}
+	if value, ok := secretValue(&config); ok && valueChanged(&plan, &state) {
+		if s, err = secrets.UpdateValue(ctx, clusterID, id, value); err != nil {
+			addAPIError(&resp.Diagnostics, "update", "cluster secret value", state.ident(), err)
+			return
+		}
+	}
+	if s == nil { // only what the service does not hold changed (value removed, a version relabelled)
+		if s, err = secrets.Get(ctx, clusterID, id); err != nil {
+			addAPIError(&resp.Diagnostics, "read", "cluster secret", state.ident(), err)
+			return
+		}
+	}
+	plan.fromAPI(clusterID, s)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+func (r *clusterSecretResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state clusterSecretModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := r.timeout(ctx, opDelete)
+	defer cancel()
+	err := r.client().ClusterSecrets.Delete(ctx, state.ClusterID.ValueString(), state.ID.ValueString())
+	r.deleteFailed(ctx, &resp.Diagnostics, err, "cluster secret", state.ident())
+}
+
+// ImportState accepts "<cluster id>/<secret id>". The value stays unknown to Terraform (null).
+func (r *clusterSecretResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	parts, ok := r.importParts(ctx, req, resp, uuidPart("<cluster id>"), uuidPart("<secret id>"))
+	if !ok {
+		return
+	}
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("cluster_id"), parts[0])...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), parts[1])...)
+}
+
+// holderOfKey finds the secret that holds a key in a cluster, for a create refused because the key is taken
+// (most likely by an earlier apply stopped before it could record it).
+func (r *clusterSecretResource) holderOfKey(clusterID, key string) holderLookup {
+	return func(ctx context.Context) (*holder, error) {
+		secrets, err := r.client().ClusterSecrets.List(ctx, clusterID)
+		if err != nil {
+			return nil, err
+		}
+		for _, s := range secrets {
+			if s.Key == key {
+				return &holder{
+					description: fmt.Sprintf("cluster secret %q (ID %s) in cluster %s", s.Key, s.ID, clusterID),
+					importID:    clusterID + "/" + s.ID,
+				}, nil
+			}
+		}
+		return nil, nil
+	}
+}

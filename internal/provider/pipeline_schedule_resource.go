@@ -1,0 +1,434 @@
+package provider
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/mapdefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+)
+
+var (
+	_ resource.Resource                = (*pipelineScheduleResource)(nil)
+	_ resource.ResourceWithConfigure   = (*pipelineScheduleResource)(nil)
+	_ resource.ResourceWithImportState = (*pipelineScheduleResource)(nil)
+	_ resource.ResourceWithIdentity    = (*pipelineScheduleResource)(nil)
+	_ resource.ResourceWithModifyPlan  = (*pipelineScheduleResource)(nil)
+)
+
+// pipelineScheduleIdentity names a schedule by its pipeline, as the configuration names it, and its ID.
+var pipelineScheduleIdentity = identifiedBy(
+	identityAttr("pipeline_id", "The pipeline: its slug, UUID or GraphQL ID."),
+	identityAttr("id", "The schedule's ID (a UUID)."),
+)
+
+// NewPipelineScheduleResource returns the buildkite_pipeline_schedule resource.
+func NewPipelineScheduleResource() resource.Resource {
+	return &pipelineScheduleResource{
+		resourceBase: newResourceBase("pipeline_schedule", writeScopes("write_pipelines"), pipelineScheduleIdentity),
+	}
+}
+
+type pipelineScheduleResource struct {
+	resourceBase
+}
+
+type pipelineScheduleModel struct {
+	ID         types.String `tfsdk:"id"`
+	UUID       types.String `tfsdk:"uuid"`
+	GraphQLID  types.String `tfsdk:"graphql_id"`
+	PipelineID types.String `tfsdk:"pipeline_id"`
+	Label      types.String `tfsdk:"label"`
+	Cronline   types.String `tfsdk:"cronline"`
+	Branch     types.String `tfsdk:"branch"`
+	Commit     types.String `tfsdk:"commit"`
+	Message    types.String `tfsdk:"message"`
+	Env        types.Map    `tfsdk:"env"`
+	Enabled    types.Bool   `tfsdk:"enabled"`
+}
+
+// fromAPI copies the service's view; pipeline_id stays as the configuration (or import) named the
+// pipeline. No variables are an empty map, never null, so that `env = {}` and no env plan alike.
+func (m *pipelineScheduleModel) fromAPI(s *buildkite.PipelineSchedule) {
+	m.ID = types.StringValue(s.ID)
+	m.UUID = m.ID
+	m.GraphQLID = types.StringValue(s.GraphQLID)
+	m.Label = types.StringValue(s.Label)
+	m.Cronline = types.StringValue(s.Cronline)
+	m.Branch = types.StringValue(s.Branch)
+	m.Commit = types.StringValue(s.Commit)
+	m.Message = keepEmpty(m.Message, s.Message)
+	env := make(map[string]attr.Value, len(s.Env))
+	for k, v := range s.Env {
+		env[k] = types.StringValue(v)
+	}
+	m.Env = types.MapValueMust(types.StringType, env)
+	m.Enabled = types.BoolValue(s.Enabled)
+}
+
+// toWrite is the body of a create (creating: an unset message is left out) or an update (sent as "" to
+// clear it). Every other attribute has a value in a plan.
+func (m *pipelineScheduleModel) toWrite(ctx context.Context, creating bool, diags *diag.Diagnostics) buildkite.PipelineScheduleWrite {
+	in := buildkite.PipelineScheduleWrite{
+		Cronline: m.Cronline.ValueString(),
+		Label:    m.Label.ValueStringPointer(), Branch: m.Branch.ValueStringPointer(), Commit: m.Commit.ValueStringPointer(),
+		Message: stringPtr(m.Message), Enabled: m.Enabled.ValueBoolPointer(), Env: map[string]string{},
+	}
+	if creating {
+		in.Message = stringPtrIfSet(m.Message)
+	}
+	diags.Append(m.Env.ElementsAs(ctx, &in.Env, false)...)
+	return in
+}
+
+// scheduleID is the schedule's REST ID. A state the official provider wrote holds the GraphQL ID in id
+// and the UUID in uuid, so that is read until a refresh writes the UUID to id.
+func (m *pipelineScheduleModel) scheduleID() string {
+	if id, ok, _ := uuidOrGraphQLID(m.ID.ValueString(), "PipelineSchedule"); ok {
+		return id
+	}
+	return m.UUID.ValueString()
+}
+
+// ident names the schedule in errors as its import ID does.
+func (m *pipelineScheduleModel) ident() string {
+	return m.PipelineID.ValueString() + "/" + m.ID.ValueString()
+}
+
+func (r *pipelineScheduleResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	emptyEnv := types.MapValueMust(types.StringType, map[string]attr.Value{})
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "A schedule that creates builds of a pipeline when its cronline fires, such as a nightly " +
+			"build. Import as `<pipeline>/<schedule id>`, the pipeline by slug, UUID or GraphQL ID.",
+		Attributes: withCommon("schedule", map[string]schema.Attribute{
+			"pipeline_id": schema.StringAttribute{
+				MarkdownDescription: "The pipeline: its UUID (`buildkite_pipeline.x.id`), its slug, or its GraphQL ID as " +
+					"the official provider stores it. State keeps it as written, and another spelling of the same " +
+					"pipeline is no change; naming another pipeline replaces the schedule, as does a value not known " +
+					"until apply (the slug of a pipeline renamed in the same plan), so prefer the pipeline's `id`.",
+				Required:   true,
+				Validators: []validator.String{notBlank(), graphQLTypeValidator{typ: "Pipeline"}},
+			},
+			"label": schema.StringAttribute{
+				MarkdownDescription: "What the schedule is called, such as `Nightly build`.",
+				Required:            true,
+			},
+			"cronline": schema.StringAttribute{
+				MarkdownDescription: "When builds are created: five crontab fields (minute, hour, day of month, month, " +
+					"day of week) with an optional time-zone name after them (`0 3 * * 1-5 Europe/Berlin`; UTC " +
+					"without one), or one of `@hourly`, `@daily` (or `@midnight`), `@weekly`, `@monthly`, `@yearly` " +
+					"(or `@annually`). Checked at plan time.",
+				Required:   true,
+				Validators: []validator.String{cronlineValidator{}},
+			},
+			"branch": schema.StringAttribute{
+				MarkdownDescription: "The branch the builds run on.",
+				Required:            true,
+				Validators:          []validator.String{notBlank()},
+			},
+			"commit": schema.StringAttribute{
+				MarkdownDescription: "The commit the builds run. Defaults to `HEAD`, the branch's newest commit.",
+				Optional:            true, Computed: true, Default: stringdefault.StaticString("HEAD"),
+				Validators: []validator.String{notBlank()},
+			},
+			"message": schema.StringAttribute{
+				MarkdownDescription: "The message of the builds.",
+				Optional:            true,
+			},
+			"env": schema.MapAttribute{
+				MarkdownDescription: "Environment variables of the builds. `{}` and no `env` are the same: neither shows a difference.",
+				ElementType:         types.StringType,
+				Optional:            true, Computed: true, Default: mapdefault.StaticValue(emptyEnv),
+			},
+			"enabled": schema.BoolAttribute{
+				MarkdownDescription: "Whether the schedule creates builds. Defaults to `true`.",
+				Optional:            true, Computed: true, Default: booldefault.StaticBool(true),
+			},
+		}, attrID, attrUUID, attrGraphQLID),
+	}
+}
+
+// graphQLTypeValidator refuses a GraphQL ID of another type than typ, where an ID of typ (or something
+// else: a UUID, a slug) is expected.
+type graphQLTypeValidator struct{ typ string }
+
+func (v graphQLTypeValidator) Description(context.Context) string {
+	return "a GraphQL ID must be a " + v.typ + "'s"
+}
+
+func (v graphQLTypeValidator) MarkdownDescription(ctx context.Context) string {
+	return v.Description(ctx)
+}
+
+func (v graphQLTypeValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	if _, _, err := uuidOrGraphQLID(req.ConfigValue.ValueString(), v.typ); err != nil {
+		resp.Diagnostics.AddAttributeError(req.Path, "Wrong Kind of GraphQL ID", fmt.Sprintf("%s: %s.", req.Path, err))
+	}
+}
+
+// ModifyPlan checks the token's scopes and decides what a new pipeline_id means: another spelling of the
+// same pipeline (its slug for its UUID, its UUID for the GraphQL ID the official provider stored) keeps the
+// state's, and another pipeline replaces the schedule.
+func (r *pipelineScheduleResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	r.resourceBase.ModifyPlan(ctx, req, resp)
+	if req.State.Raw.IsNull() || req.Plan.Raw.IsNull() {
+		return
+	}
+	var planned, prior types.String
+	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("pipeline_id"), &planned)...)
+	resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("pipeline_id"), &prior)...)
+	if resp.Diagnostics.HasError() || planned.Equal(prior) {
+		return
+	}
+	if planned.IsUnknown() || r.data == nil {
+		resp.RequiresReplace = append(resp.RequiresReplace, path.Root("pipeline_id"))
+		return
+	}
+	same, err := r.samePipeline(ctx, knownPipeline(ctx, req.Private), prior.ValueString(), planned.ValueString())
+	switch {
+	case err != nil:
+		resp.Diagnostics.AddAttributeError(path.Root("pipeline_id"), "Unable to Find Pipeline",
+			fmt.Sprintf("Finding the pipeline that pipeline_id %q names: %s. Name an existing pipeline by its slug, UUID or GraphQL ID.",
+				planned.ValueString(), describeError(err)))
+	case same:
+		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("pipeline_id"), prior)...)
+	default:
+		resp.RequiresReplace = append(resp.RequiresReplace, path.Root("pipeline_id"))
+	}
+}
+
+// samePipeline tells whether ref names the pipeline the schedule is in, which prior named and k knows.
+// The schedule's pipeline deleted since makes any other pipeline another one.
+func (r *pipelineScheduleResource) samePipeline(ctx context.Context, k schedulePipeline, prior, ref string) (bool, error) {
+	ctx, cancel := r.timeout(ctx, opRead)
+	defer cancel()
+	current, err := r.resolvePipeline(ctx, prior, k)
+	if buildkite.IsNotFound(err) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	target, err := r.resolvePipeline(ctx, ref, schedulePipeline{})
+	return err == nil && target.ID == current.ID, err
+}
+
+// ---- the pipeline a schedule is in ----
+
+// pipelinePrivateKey is the private-state key of what a schedule knows of its pipeline.
+const pipelinePrivateKey = "pipeline"
+
+// schedulePipeline is what a schedule's private state keeps of its pipeline: the pipeline_id it was found
+// by, its UUID, and its slug, which the schedule's paths are built with. It spares a refresh any lookup of
+// the pipeline, and follows a rename.
+type schedulePipeline struct {
+	Ref  string `json:"ref"`
+	ID   string `json:"id"`
+	Slug string `json:"slug"`
+}
+
+// privateReader and privateWriter are the framework's private state, as requests and responses hold it.
+type (
+	privateReader interface {
+		GetKey(ctx context.Context, key string) ([]byte, diag.Diagnostics)
+	}
+	privateWriter interface {
+		SetKey(ctx context.Context, key string, value []byte) diag.Diagnostics
+	}
+)
+
+// knownPipeline reads what the private state knows of the schedule's pipeline; nothing when it has none
+// (a state the official provider wrote).
+func knownPipeline(ctx context.Context, p privateReader) schedulePipeline {
+	var k schedulePipeline
+	if data, diags := p.GetKey(ctx, pipelinePrivateKey); !diags.HasError() && len(data) > 0 {
+		_ = json.Unmarshal(data, &k) // unreadable is unknown: the pipeline is looked up
+	}
+	return k
+}
+
+// save keeps k in the private state.
+func (k schedulePipeline) save(ctx context.Context, p privateWriter, diags *diag.Diagnostics) {
+	if data, err := json.Marshal(k); err == nil {
+		diags.Append(p.SetKey(ctx, pipelinePrivateKey, data)...)
+	}
+}
+
+// names reports whether ref is how k's pipeline was found, or its UUID, slug or GraphQL ID.
+func (k schedulePipeline) names(ref string) bool {
+	if k.ID == "" {
+		return false
+	}
+	id, _, _ := uuidOrGraphQLID(ref, "Pipeline")
+	return ref == k.Ref || ref == k.Slug || id == k.ID
+}
+
+// resolvePipeline finds the pipeline ref names. When k knows it, it is found by k's UUID (and followed
+// through a rename); otherwise by ref.
+func (r *pipelineScheduleResource) resolvePipeline(ctx context.Context, ref string, k schedulePipeline) (schedulePipeline, error) {
+	var p *buildkite.Pipeline
+	var err error
+	if k.names(ref) {
+		p, err = r.client().Pipelines.Find(ctx, k.ID, k.Slug)
+	} else {
+		p, err = findPipeline(ctx, r.client(), ref)
+	}
+	if err != nil {
+		return k, err
+	}
+	return schedulePipeline{Ref: ref, ID: p.ID, Slug: p.Slug}, nil
+}
+
+// onPipeline runs call with the slug of the pipeline ref names, as k knows it, with no lookup. A 404 may
+// mean only that the pipeline was renamed, so the pipeline is then found by its UUID and, when its slug
+// changed, call runs again with the new one. It returns what is now known of the pipeline.
+func (r *pipelineScheduleResource) onPipeline(ctx context.Context, ref string, k schedulePipeline, call func(slug string) error) (schedulePipeline, error) {
+	if !k.names(ref) || k.Slug == "" {
+		var err error
+		if k, err = r.resolvePipeline(ctx, ref, k); err != nil {
+			return k, err
+		}
+		return k, call(k.Slug)
+	}
+	err := call(k.Slug)
+	if !buildkite.IsNotFound(err) {
+		return k, err
+	}
+	now, ferr := r.resolvePipeline(ctx, ref, k)
+	switch {
+	case ferr != nil && !buildkite.IsNotFound(ferr):
+		return k, ferr
+	case ferr != nil || now.Slug == k.Slug: // the pipeline is gone, or the schedule is
+		return k, err
+	}
+	now.Ref = k.Ref
+	return now, call(now.Slug)
+}
+
+// ---- life cycle ----
+
+func (r *pipelineScheduleResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	defer r.finishCreate(ctx, resp)
+	var plan pipelineScheduleModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	in := plan.toWrite(ctx, true, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ident := fmt.Sprintf("%q of pipeline %s", plan.Label.ValueString(), plan.PipelineID.ValueString())
+	ctx, cancel := r.timeout(ctx, opCreate)
+	defer cancel()
+	var s *buildkite.PipelineSchedule
+	k, err := r.onPipeline(ctx, plan.PipelineID.ValueString(), schedulePipeline{}, func(slug string) (err error) {
+		s, err = r.client().PipelineSchedules.Create(ctx, slug, in)
+		return err
+	})
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "create", "pipeline schedule", ident, err)
+		return
+	}
+	plan.fromAPI(s)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	k.save(ctx, resp.Private, &resp.Diagnostics)
+}
+
+func (r *pipelineScheduleResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	defer r.finishRead(ctx, req, resp)
+	var state pipelineScheduleModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := r.timeout(ctx, opRead)
+	defer cancel()
+	var s *buildkite.PipelineSchedule
+	k, err := r.onPipeline(ctx, state.PipelineID.ValueString(), knownPipeline(ctx, req.Private), func(slug string) (err error) {
+		s, err = r.client().PipelineSchedules.Get(ctx, slug, state.scheduleID())
+		return err
+	})
+	if err != nil {
+		r.readFailed(ctx, resp, err, "pipeline schedule", state.ident())
+		return
+	}
+	state.fromAPI(s)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+	k.save(ctx, resp.Private, &resp.Diagnostics)
+}
+
+// Update sends every attribute, a removed message as "" and a removed env as {}, so that the service
+// holds what the configuration says.
+func (r *pipelineScheduleResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	defer r.finishUpdate(ctx, req, resp)
+	var plan, state pipelineScheduleModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	in := plan.toWrite(ctx, false, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := r.timeout(ctx, opUpdate)
+	defer cancel()
+	var s *buildkite.PipelineSchedule
+	k, err := r.onPipeline(ctx, state.PipelineID.ValueString(), knownPipeline(ctx, req.Private), func(slug string) (err error) {
+		s, err = r.client().PipelineSchedules.Update(ctx, slug, state.scheduleID(), in)
+		return err
+	})
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "update", "pipeline schedule", state.ident(), err)
+		return
+	}
+	plan.fromAPI(s)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	k.save(ctx, resp.Private, &resp.Diagnostics)
+}
+
+func (r *pipelineScheduleResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state pipelineScheduleModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := r.timeout(ctx, opDelete)
+	defer cancel()
+	_, err := r.onPipeline(ctx, state.PipelineID.ValueString(), knownPipeline(ctx, req.Private), func(slug string) error {
+		return r.client().PipelineSchedules.Delete(ctx, slug, state.scheduleID())
+	})
+	r.deleteFailed(ctx, &resp.Diagnostics, err, "pipeline schedule", state.ident())
+}
+
+// ImportState accepts "<pipeline slug, UUID or GraphQL ID>/<schedule id>", and keeps the pipeline as it
+// was named.
+func (r *pipelineScheduleResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	parts, ok := r.importParts(ctx, req, resp, keyPart("<pipeline slug or id>"), uuidPart("<schedule id>"))
+	if !ok {
+		return
+	}
+	ctx, cancel := r.timeout(ctx, opRead)
+	defer cancel()
+	k, err := r.onPipeline(ctx, parts[0], schedulePipeline{}, func(slug string) error {
+		_, err := r.client().PipelineSchedules.Get(ctx, slug, parts[1])
+		return err
+	})
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "import", "pipeline schedule", strings.Join(parts, "/"), err)
+		return
+	}
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("pipeline_id"), parts[0])...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), parts[1])...)
+	k.save(ctx, resp.Private, &resp.Diagnostics)
+}

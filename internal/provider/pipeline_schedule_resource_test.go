@@ -1,0 +1,269 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/fakeserver"
+)
+
+func init() {
+	registerTestKind("buildkite_pipeline_schedule", testKind{
+		fake:     fakeserver.KindPipelineSchedule,
+		storeKey: byParent("pipeline_id"),
+		get: func(ctx context.Context, c *buildkite.Client, a map[string]string) error {
+			p, err := findPipeline(ctx, c, a["pipeline_id"])
+			if err == nil {
+				_, err = c.PipelineSchedules.Get(ctx, p.Slug, a["id"])
+			}
+			return err
+		},
+		del: func(ctx context.Context, c *buildkite.Client, a map[string]string) error {
+			p, err := findPipeline(ctx, c, a["pipeline_id"])
+			if err == nil {
+				err = c.PipelineSchedules.Delete(ctx, p.Slug, a["id"])
+			}
+			return err
+		},
+	})
+}
+
+const scheduleAddr = "buildkite_pipeline_schedule.test"
+
+// testAccScheduleConfig declares pipelines "a" and "b" named after base and a schedule of the pipeline
+// pipelineRef names (an expression), with the attributes body.
+func testAccScheduleConfig(base, pipelineRef, body string) string {
+	return fmt.Sprintf(`
+resource "buildkite_pipeline" "a" {
+  name       = "%[1]s-a"
+  repository = "https://github.com/acme/app.git"
+}
+
+resource "buildkite_pipeline" "b" {
+  name       = "%[1]s-b"
+  repository = "https://github.com/acme/app.git"
+}
+
+resource "buildkite_pipeline_schedule" "test" {
+  pipeline_id = %[2]s
+  label       = "Nightly"
+  branch      = "main"
+%[3]s
+}
+`, base, pipelineRef, body)
+}
+
+// scheduleImportBySlug is the import ID "<pipeline a's slug>/<schedule id>".
+func scheduleImportBySlug(s *terraform.State) (string, error) {
+	p, ok := s.RootModule().Resources["buildkite_pipeline.a"]
+	if !ok {
+		return "", fmt.Errorf("buildkite_pipeline.a is not in state")
+	}
+	return p.Primary.Attributes["slug"] + "/" + s.RootModule().Resources[scheduleAddr].Primary.ID, nil
+}
+
+// scheduleValue checks one attribute of the schedule in state.
+func scheduleValue(attr string, value knownvalue.Check) statecheck.StateCheck {
+	return statecheck.ExpectKnownValue(scheduleAddr, tfjsonpath.New(attr), value)
+}
+
+// noChange checks that the step plans nothing.
+func noChange() resource.ConfigPlanChecks {
+	return resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}
+}
+
+func TestAccPipelineScheduleResource_basic(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	base := e.name("schedules")
+	config := func(ref, body string) string { return e.config(testAccScheduleConfig(base, ref, body)) }
+	const nightly = `  cronline = "0 3 * * 1-5 Europe/Berlin"`
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             e.checkDestroyed("buildkite_pipeline_schedule"),
+		Steps: steps(
+			step(resource.TestStep{
+				Config: config("buildkite_pipeline.a.id", nightly+"\n  env = {}"),
+				Check: resource.ComposeTestCheckFunc(e.checkExists(scheduleAddr),
+					resource.TestCheckResourceAttrPair(scheduleAddr, "pipeline_id", "buildkite_pipeline.a", "id"),
+					resource.TestCheckResourceAttrPair(scheduleAddr, "uuid", scheduleAddr, "id")),
+				ConfigStateChecks: []statecheck.StateCheck{
+					scheduleValue("commit", knownvalue.StringExact("HEAD")),
+					scheduleValue("enabled", knownvalue.Bool(true)),
+					scheduleValue("env", knownvalue.MapExact(map[string]knownvalue.Check{})),
+					scheduleValue("message", knownvalue.Null()),
+				},
+				ConfigPlanChecks: expectEmpty(),
+			}),
+			importSteps(scheduleAddr, importID(scheduleAddr, "pipeline_id", "id")),
+			step(generateConfigStep(scheduleAddr, scheduleImportBySlug)),
+			// No env and env = {} are the same.
+			step(resource.TestStep{Config: config("buildkite_pipeline.a.id", nightly), ConfigPlanChecks: noChange()}),
+			step(resource.TestStep{
+				Config: config("buildkite_pipeline.a.id", `  cronline = "@daily"
+  message  = "Nightly build"
+  commit   = "0123456789abcdef0123456789abcdef01234567"
+  enabled  = false
+  env      = { DEPLOY = "false" }`),
+				ConfigPlanChecks: inPlace(scheduleAddr),
+				ConfigStateChecks: []statecheck.StateCheck{
+					scheduleValue("cronline", knownvalue.StringExact("@daily")),
+					scheduleValue("message", knownvalue.StringExact("Nightly build")),
+					scheduleValue("enabled", knownvalue.Bool(false)),
+					scheduleValue("env", knownvalue.MapExact(map[string]knownvalue.Check{"DEPLOY": knownvalue.StringExact("false")})),
+				},
+			}),
+			// The same pipeline by slug or by GraphQL ID is no change, and state keeps the UUID.
+			step(resource.TestStep{Config: config("buildkite_pipeline.a.slug", nightly), ConfigPlanChecks: inPlace(scheduleAddr),
+				ConfigStateChecks: []statecheck.StateCheck{scheduleValue("env", knownvalue.MapExact(map[string]knownvalue.Check{}))}}),
+			step(resource.TestStep{Config: config("buildkite_pipeline.a.graphql_id", nightly), ConfigPlanChecks: noChange(),
+				Check: resource.TestCheckResourceAttrPair(scheduleAddr, "pipeline_id", "buildkite_pipeline.a", "id")}),
+			// Another pipeline, named by its GraphQL ID as the official provider stores it, replaces the schedule.
+			step(resource.TestStep{
+				Config: config("buildkite_pipeline.b.graphql_id", nightly),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(scheduleAddr, plancheck.ResourceActionDestroyBeforeCreate)},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				Check: resource.ComposeTestCheckFunc(e.checkScheduleIn("buildkite_pipeline.b"),
+					resource.TestCheckResourceAttrPair(scheduleAddr, "pipeline_id", "buildkite_pipeline.b", "graphql_id")),
+			}),
+		),
+	})
+}
+
+// checkScheduleIn checks that the service lists the schedule in state among the pipeline's at address.
+func (e *testEnv) checkScheduleIn(pipelineAddr string) resource.TestCheckFunc {
+	return func(s *terraform.State) error {
+		slug := s.RootModule().Resources[pipelineAddr].Primary.Attributes["slug"]
+		all, err := e.client.PipelineSchedules.List(context.Background(), slug)
+		if err != nil {
+			return err
+		}
+		id := s.RootModule().Resources[scheduleAddr].Primary.ID
+		for _, sc := range all {
+			if sc.ID == id {
+				return nil
+			}
+		}
+		return fmt.Errorf("schedule %s is not among the %d schedules of pipeline %s", id, len(all), slug)
+	}
+}
+
+func TestAccPipelineScheduleResource_disappears(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	e.disappears(scheduleAddr, testAccScheduleConfig(e.name("schedules-gone"), "buildkite_pipeline.a.id", `  cronline = "@hourly"`))
+}
+
+// TestAccPipelineScheduleResource_pipelineRenamedOutside: a schedule whose configuration names its
+// pipeline by a slug the pipeline no longer has (renamed outside Terraform) is still found, and nothing
+// changes.
+func TestAccPipelineScheduleResource_pipelineRenamedOutside(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	p := e.pipelineNamed(e.name("renamed"))
+	cfg := e.config(fmt.Sprintf(`
+resource "buildkite_pipeline_schedule" "test" {
+  pipeline_id = %q
+  label       = "Hourly"
+  cronline    = "@hourly"
+  branch      = "main"
+}
+`, p.Slug))
+	rename := func(*terraform.State) error {
+		name := p.Name + " moved"
+		_, err := e.client.Pipelines.Update(context.Background(), p.Slug, buildkite.PipelineUpdate{Name: &name})
+		return err
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             e.checkDestroyed("buildkite_pipeline_schedule"),
+		Steps: []resource.TestStep{
+			{Config: cfg, Check: rename},
+			{Config: cfg, ConfigPlanChecks: noChange(), ConfigStateChecks: []statecheck.StateCheck{
+				scheduleValue("pipeline_id", knownvalue.StringExact(p.Slug)),
+			}},
+		},
+	})
+}
+
+func TestAccPipelineScheduleResource_validation(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	config := func(pipeline, cronline string) string {
+		return e.config(fmt.Sprintf(`
+resource "buildkite_pipeline_schedule" "test" {
+  pipeline_id = %q
+  label       = "L"
+  cronline    = %q
+  branch      = "main"
+}
+`, pipeline, cronline))
+	}
+	var plans []resource.TestStep
+	for cronline, want := range map[string]string{
+		"":                       `it is empty`,
+		"0 3 * *":                `it has 4 fields, and five are needed`,
+		"60 3 * * *":             `the minute field "60": 60 is outside 0-59`,
+		"0 3 * * mon-sun":        `the day of week field "mon-sun": the range mon-sun ends before it starts`,
+		"*/0 * * * *":            `the minute field "*/0": the step "0" is not a whole number of 1 or more`,
+		"0 3 * * * Mars/Olympus": `"Mars/Olympus" is not a time zone of the IANA database`,
+		"@fortnightly":           `"@fortnightly" is not one of @yearly, @annually`,
+		"@daily UTC":             `@daily takes no time zone or anything else after it`,
+	} {
+		plans = append(plans, resource.TestStep{Config: config("app", cronline), PlanOnly: true,
+			ExpectError: wrapped(fmt.Sprintf("cronline %q is not a cronline the service accepts: %s", cronline, want))})
+	}
+	plans = append(plans,
+		resource.TestStep{Config: config(graphQLID("Cluster", unknownUUID), "@daily"), PlanOnly: true,
+			ExpectError: wrapped(`is the GraphQL ID of a Cluster (` + unknownUUID + `), not of a Pipeline`)},
+		resource.TestStep{
+			Config: config("app", "@daily"), ResourceName: scheduleAddr, ImportState: true, ImportStateId: "app/not-a-uuid",
+			ExpectError: wrapped(`Expected an import ID of the form "<pipeline slug or id>/<schedule id>"`),
+		})
+	resource.UnitTest(t, resource.TestCase{ProtoV6ProviderFactories: e.factories(), Steps: plans})
+}
+
+// TestCheckCronline accepts what the service does.
+func TestCheckCronline(t *testing.T) {
+	for _, line := range []string{
+		"@daily", "@HOURLY", "@annually", "@midnight", "* * * * *", "*/15 9-17 * * 1-5", "0 0 1,15 JAN-jun,dec *",
+		"5/10 0 * * SUN", "0 3 * * 7 Europe/Berlin", "30 2 29 2 * America/Argentina/Buenos_Aires", "0 0 * * * UTC",
+		"  0   3  *  *  *  ",
+	} {
+		if err := checkCronline(line); err != nil {
+			t.Errorf("checkCronline(%q) = %v", line, err)
+		}
+	}
+	if err := checkCronline(strings.Repeat("* ", 7)); err == nil {
+		t.Error("seven fields accepted")
+	}
+}
+
+// TestPipelineScheduleModel_scheduleID reads the REST ID from a state the official provider wrote (a
+// GraphQL ID in id, the UUID in uuid) as from one of ours.
+func TestPipelineScheduleModel_scheduleID(t *testing.T) {
+	const id = "0b5e7c1a-2f3d-4e5f-8a9b-1c2d3e4f5a6b"
+	for _, m := range []pipelineScheduleModel{
+		{ID: types.StringValue(id), UUID: types.StringValue(id)},
+		{ID: types.StringValue(graphQLID("PipelineSchedule", id)), UUID: types.StringValue(id)},
+		{ID: types.StringValue(graphQLID("PipelineSchedule", id)), UUID: types.StringNull()},
+		{ID: types.StringValue("not an id"), UUID: types.StringValue(id)},
+	} {
+		if got := m.scheduleID(); got != id {
+			t.Errorf("scheduleID of id %s, uuid %s = %q, want %q", m.ID, m.UUID, got, id)
+		}
+	}
+}
