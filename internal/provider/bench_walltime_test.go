@@ -45,10 +45,9 @@ const (
 // The phases, in the order each round runs them.
 var wallPhases = []string{"apply", "plan", "destroy"}
 
-// wallSubject is one provider under measurement: its binary and what it measured, per phase.
+// wallSubject is one provider under measurement: its configuration and what it measured, per phase.
 type wallSubject struct {
 	name   string   // "buildkite", "noop" or "noop-quiet"
-	binary string   // the provider's name: buildkite or noop
 	config string   // the configuration of the 300 objects
 	env    []string // what the subject's runs add to the environment
 	wall   map[string][]time.Duration
@@ -58,8 +57,8 @@ type wallSubject struct {
 	conns  map[string][]int           // TCP connections the emulator accepted
 }
 
-func newWallSubject(name, binary, config string, env ...string) *wallSubject {
-	return &wallSubject{name: name, binary: binary, config: config, env: env, wall: map[string][]time.Duration{},
+func newWallSubject(name, config string, env ...string) *wallSubject {
+	return &wallSubject{name: name, config: config, env: env, wall: map[string][]time.Duration{},
 		cpu: map[string][]time.Duration{}, emu: map[string][]time.Duration{}, calls: map[string][]int{}, conns: map[string][]int{}}
 }
 
@@ -107,7 +106,7 @@ func TestBench_wallTimeAgainstNoop(t *testing.T) {
 `, filepath.Join(bin, "buildkite"), filepath.Join(bin, "noop")))
 
 	graph := wallConfig(clusters)
-	ours := newWallSubject("buildkite", "buildkite", fmt.Sprintf(`terraform {
+	ours := newWallSubject("buildkite", fmt.Sprintf(`terraform {
   required_providers {
     buildkite = { source = "registry.terraform.io/ci-rest/buildkite" }
   }
@@ -127,8 +126,8 @@ provider "buildkite" {
 ` + strings.ReplaceAll(graph, "buildkite_", "noop_")
 	// The no-op provider logs as any framework provider does (at TRACE, which Terraform reads and drops
 	// unless TF_LOG is set); the quiet one is told not to, as this provider tells itself (SilenceUnreadLogs).
-	noop := newWallSubject("noop", "noop", noopConfig)
-	quiet := newWallSubject("noop-quiet", "noop", noopConfig,
+	noop := newWallSubject("noop", noopConfig)
+	quiet := newWallSubject("noop-quiet", noopConfig,
 		"TF_LOG_SDK=OFF", "TF_LOG_SDK_PROTO=OFF", "TF_LOG_SDK_FRAMEWORK=OFF", "TF_LOG_PROVIDER_NOOP=OFF")
 
 	profile := os.Getenv(envBenchProfile)
@@ -177,7 +176,7 @@ provider "buildkite" {
 		fmt.Println("bench:", line)
 	}
 	if profile != "" {
-		printProfiles(t, profile, bin, rounds, ours, noop, quiet)
+		printProfiles(t, profile, rounds, ours, noop, quiet)
 	}
 }
 
@@ -266,15 +265,16 @@ func median(ds []time.Duration) time.Duration {
 var totalSamples = regexp.MustCompile(`Total samples = ([0-9.]+m?s)`)
 
 // printProfiles prints, per phase, each subject's provider CPU per round as its profiles sum it, and the
-// top of this provider's profile.
-func printProfiles(t *testing.T, dir, bin string, rounds int, subjects ...*wallSubject) {
+// top of this provider's profile. The profiles carry their symbols, so the command it prints works after
+// the test has removed the binaries.
+func printProfiles(t *testing.T, dir string, rounds int, subjects ...*wallSubject) {
 	t.Helper()
 	for _, phase := range wallPhases {
 		var per []string
 		for _, s := range subjects {
 			name := s.name
 			files, _ := filepath.Glob(filepath.Join(dir, name, phase, "*.pprof"))
-			args := append([]string{"tool", "pprof", "-top", "-nodecount=25", filepath.Join(bin, s.binary, "terraform-provider-"+s.binary)}, files...)
+			args := append([]string{"tool", "pprof", "-top", "-nodecount=25"}, files...)
 			out, err := exec.Command("go", args...).CombinedOutput()
 			if err != nil {
 				t.Logf("go tool pprof (%s %s): %v\n%s", name, phase, err, out)
