@@ -10,6 +10,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 
+	"github.com/ci-rest/terraform-provider-buildkite/internal/cpuprofile"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/provider"
 )
 
@@ -24,13 +25,19 @@ func main() {
 	flag.BoolVar(&debug, "debug", false, "run the provider with support for debuggers like delve")
 	flag.Parse()
 
+	stopProfile := cpuprofile.Start() // off unless BUILDKITE_PROVIDER_CPUPROFILE is set
 	go exitWithParent(os.Getppid(), parentCheckInterval)
+	if !debug {
+		provider.SilenceUnreadLogs()
+	}
 	opts := providerserver.ServeOpts{
 		Address:         "registry.terraform.io/ci-rest/buildkite",
 		Debug:           debug,
 		ProtocolVersion: 6,
 	}
-	if err := providerserver.Serve(context.Background(), provider.New(version), opts); err != nil {
+	err := providerserver.Serve(context.Background(), provider.New(version), opts)
+	stopProfile()
+	if err != nil {
 		log.Fatal(err.Error())
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -175,13 +176,13 @@ func newClient(cfg Config, resetUnit time.Duration) (*Client, error) {
 // client (never modified) whose transport is wrapped by the rate-limit gate and whose redirects are
 // checked by checkRedirect.
 func (c *Client) retryClient(base *http.Client) *retryablehttp.Client {
-	var hc http.Client
+	hc := http.Client{Transport: sharedTransport()}
 	if base != nil {
 		hc = *base
 	}
 	rt := hc.Transport
 	if rt == nil {
-		rt = http.DefaultTransport
+		rt = http.DefaultTransport // what net/http means by a nil Transport
 	}
 	hc.Transport = &gateTransport{base: rt, client: c}
 	hc.CheckRedirect = checkRedirect
@@ -208,6 +209,24 @@ func (c *Client) retryClient(base *http.Client) *retryablehttp.Client {
 		ResponseLogHook: c.responseLogHook,
 	}
 }
+
+// idleConnsPerHost is how many idle connections to the service the shared transport keeps: more than
+// Terraform's default parallelism (10) of requests at once.
+const idleConnsPerHost = 32
+
+// sharedTransport is the transport of every client built without Config.HTTPClient (a caller's client keeps
+// its own): http.DefaultTransport keeps two idle connections per host, so each burst of Terraform's parallel
+// operations dialed again (and, against the service, made a TLS handshake) for all but two of its requests.
+// One per process, as DefaultTransport is, so that clients share their connections.
+var sharedTransport = sync.OnceValue(func() http.RoundTripper {
+	t, ok := http.DefaultTransport.(*http.Transport)
+	if !ok {
+		return http.DefaultTransport // replaced by the program: use what it chose
+	}
+	t = t.Clone()
+	t.MaxIdleConnsPerHost = idleConnsPerHost
+	return t
+})
 
 // services wires every service to c.
 func (c *Client) services() {

@@ -3,9 +3,14 @@ package buildkite
 import (
 	"context"
 	"errors"
+	"net"
 	"net/http"
+	"net/http/httptest"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 )
 
 func TestNewClient_validates(t *testing.T) {
@@ -194,5 +199,68 @@ func TestClient_sendReturnsHeadersAndUsesAgentOrigin(t *testing.T) {
 	}
 	if h.Get("X-Seen") != "Token agent-secret" || s.only(t).Path != "/v3/metrics" {
 		t.Errorf("agent call sent Authorization %q to %s", h.Get("X-Seen"), s.only(t).Path)
+	}
+}
+
+// TestClient_keepsTheConnectionsOfParallelCalls: two bursts of as many calls at once as Terraform makes by
+// default dial no more connections than the first burst needed; http.DefaultTransport kept two of them, and
+// the second burst dialed the rest again (a TLS handshake each against the service).
+func TestClient_keepsTheConnectionsOfParallelCalls(t *testing.T) {
+	const parallel = 10
+	var dials atomic.Int64
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		time.Sleep(20 * time.Millisecond) // long enough that the burst's calls are all in flight at once
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"id":"c1","name":"x"}`))
+	}))
+	srv.Config.ConnState = func(_ net.Conn, s http.ConnState) {
+		if s == http.StateNew {
+			dials.Add(1)
+		}
+	}
+	srv.Start()
+	t.Cleanup(srv.Close)
+	c := newTestClient(t, srv.URL)
+
+	for range 2 {
+		var wg sync.WaitGroup
+		for range parallel {
+			wg.Go(func() {
+				if _, err := c.Clusters.Get(context.Background(), "c1"); err != nil {
+					t.Error(err)
+				}
+			})
+		}
+		wg.Wait()
+	}
+	if n := dials.Load(); n > parallel {
+		t.Errorf("%d connections for two bursts of %d calls, want at most %d: idle connections were dropped", n, parallel, parallel)
+	}
+}
+
+// TestClient_callerHTTPClientKeepsItsTransport: the shared transport is only for clients built without an
+// HTTPClient; a caller's client keeps its own transport, and a nil one means http.DefaultTransport as in
+// net/http.
+func TestClient_callerHTTPClientKeepsItsTransport(t *testing.T) {
+	own := &http.Transport{}
+	for _, tc := range []struct {
+		name string
+		hc   *http.Client
+		want http.RoundTripper
+	}{
+		{"none", nil, sharedTransport()},
+		{"nil transport", &http.Client{}, http.DefaultTransport},
+		{"own transport", &http.Client{Transport: own}, own},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := newTestClient(t, "http://127.0.0.1:1", func(cfg *Config) { cfg.HTTPClient = tc.hc })
+			gt, ok := c.retry.HTTPClient.Transport.(*gateTransport)
+			if !ok {
+				t.Fatalf("transport is %T, want the rate-limit gate", c.retry.HTTPClient.Transport)
+			}
+			if gt.base != tc.want {
+				t.Errorf("base transport %p, want %p", gt.base, tc.want)
+			}
+		})
 	}
 }

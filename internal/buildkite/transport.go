@@ -16,7 +16,7 @@ import (
 //
 // It has no CloseIdleConnections on purpose: go-retryablehttp calls http.Client.CloseIdleConnections
 // whenever it gives up on a call, which would close the pooled connections every other call is about to
-// reuse (the base transport is usually http.DefaultTransport, shared by the whole process).
+// reuse (the base transport is usually the one sharedTransport gives every client of the process).
 type gateTransport struct {
 	base   http.RoundTripper
 	client *Client

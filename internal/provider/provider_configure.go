@@ -39,7 +39,7 @@ func (p *buildkiteProvider) Configure(ctx context.Context, req provider.Configur
 		Token:        s.token,
 		UserAgent:    fmt.Sprintf("terraform-provider-buildkite/%s terraform/%s", p.version, req.TerraformVersion),
 		MaxRetries:   s.maxRetries,
-		Logger:       tfLogger{},
+		Logger:       clientLogger(),
 		// The client lives for one Terraform command, so a listing may answer the reads of a refresh.
 		ListReadTTL: buildkite.DefaultListReadTTL,
 	})
