@@ -63,12 +63,15 @@ type enumValue struct {
 	basetypes.StringValue
 }
 
-// newEnumValue is a known enum value; "" is null, the service's way of saying "not set".
+// newEnumValue is a value the service answered, in the official provider's upper-case form (what its
+// users' modules, outputs and policies compare against); "" is null, the service's way of saying "not set".
+// A configured spelling survives reads through semantic equality, so only what the service or an import
+// fills in takes this form.
 func newEnumValue(s string) enumValue {
 	if s == "" {
 		return enumValue{StringValue: basetypes.NewStringNull()}
 	}
-	return enumValue{StringValue: basetypes.NewStringValue(s)}
+	return enumValue{StringValue: basetypes.NewStringValue(strings.ToUpper(s))}
 }
 
 // Type returns enumType.

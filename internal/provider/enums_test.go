@@ -32,11 +32,16 @@ func TestEnumValue_SemanticEquals(t *testing.T) {
 	if _, diags := newEnumValue("a").StringSemanticEquals(ctx, types.StringValue("a")); !diags.HasError() {
 		t.Error("comparing with a plain string did not fail")
 	}
-	if newEnumValue("VISIBLE").Equal(newEnumValue("visible")) {
+	configured := enumValue{StringValue: types.StringValue("visible")}
+	if newEnumValue("VISIBLE").Equal(configured) {
 		t.Error("Equal must stay exact")
 	}
 	if !newEnumValue("").IsNull() || newEnumValue("MEMBER").API() != "member" {
 		t.Error("newEnumValue / API")
+	}
+	// What the service answers is stored in the official provider's form, whatever the service's spelling.
+	if got := newEnumValue("read_only").ValueString(); got != "READ_ONLY" {
+		t.Errorf("newEnumValue(read_only) = %q, want READ_ONLY", got)
 	}
 }
 
