@@ -67,10 +67,14 @@ func (s *Server) revokeAccessToken(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	_ = s.store.update(func() *apiError {
+	err := s.store.update(func() *apiError {
 		delete(s.store.tokens, tok.token)
 		return nil
 	})
+	if err != nil { // not saved to the state file
+		writeError(w, err)
+		return
+	}
 	writeNoContent(w)
 }
 

@@ -382,7 +382,7 @@ func (s *Server) createCluster(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var out clusterView
-	_ = s.store.update(func() *apiError {
+	err := s.store.update(func() *apiError {
 		id := newID()
 		c := &clusterRecord{
 			seq: s.store.nextSeq(), org: org.slug, id: id, graphqlID: graphQLID("Cluster", id),
@@ -393,6 +393,10 @@ func (s *Server) createCluster(w http.ResponseWriter, r *http.Request) {
 		out = s.store.clusterView(baseURL(r), c)
 		return nil
 	})
+	if err != nil { // not saved to the state file
+		writeError(w, err)
+		return
+	}
 	writeJSON(w, http.StatusCreated, out)
 }
 

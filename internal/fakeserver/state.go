@@ -460,6 +460,11 @@ func (d *stateDecoder) structValue(data any, v reflect.Value) error {
 		if !present {
 			continue // a field the emulator that saved the file did not have keeps its zero or initial value
 		}
+		if val == nil && !v.Field(f.index).IsZero() {
+			// The emulator never saves null where a new store holds a map or a table: taking it would
+			// leave the store unable to take a change (a write to a nil map).
+			return fmt.Errorf("%s.%s: null, where the emulator always keeps a value", v.Type().Name(), f.name)
+		}
 		if err := d.value(val, exposed(v.Field(f.index))); err != nil {
 			return fmt.Errorf("%s.%s: %w", v.Type().Name(), f.name, err)
 		}
@@ -509,6 +514,9 @@ func (st *Store) decodeState(data []byte) error {
 	}
 	if body.Format != stateFormat {
 		return fmt.Errorf("state format %d, this emulator reads format %d", body.Format, stateFormat)
+	}
+	if store := bytes.TrimSpace(body.Store); len(store) == 0 || store[0] != '{' {
+		return fmt.Errorf("the file's \"store\" is %s, not an object: the state is damaged", describeRaw(store))
 	}
 	dec := json.NewDecoder(bytes.NewReader(body.Store))
 	dec.UseNumber()
@@ -574,9 +582,23 @@ func writeFileAtomic(path string, data []byte) (err error) {
 	return d.Sync()
 }
 
-// loadStateFile reads the state file into st and reports whether there was one; a missing or empty file
-// is none.
-func (st *Store) loadStateFile(path string) (bool, error) {
+// loadStateFile takes the state file's lock (see lockStateFile), removes the temporary files of saves a
+// killed emulator left, and reads the state file into st, reporting whether there was one. A missing
+// file is none; a file that is empty or white space only, or that is not a whole state, is an error
+// naming it and saying how to start over: a state cut to nothing is lost, not new, and is not overwritten.
+func (st *Store) loadStateFile(path string) (_ bool, err error) {
+	lock, err := lockStateFile(path)
+	if err != nil {
+		return false, err
+	}
+	defer func() {
+		if err != nil {
+			_ = lock.Close()
+		} else {
+			st.stateLock = lock
+		}
+	}()
+	removeStaleTemps(path)
 	data, err := os.ReadFile(path)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
@@ -584,10 +606,61 @@ func (st *Store) loadStateFile(path string) (bool, error) {
 	case err != nil:
 		return false, err
 	case len(bytes.TrimSpace(data)) == 0:
-		return false, nil
+		return false, fmt.Errorf("%s is empty (%d bytes, no state): a state cut short is not taken as a new one. %s",
+			path, len(data), startOver)
 	}
 	if err := st.decodeState(data); err != nil {
-		return false, fmt.Errorf("%s: %w", path, err)
+		return false, fmt.Errorf("%s: %w. %s", path, err, startOver)
 	}
 	return true, nil
+}
+
+// startOver says how to start from a new state when the state file cannot be taken.
+const startOver = "Restore the file from a backup, or delete it (or name another file) to start over with a new state"
+
+// describeRaw names a raw JSON value in a message: null, nothing, or its first characters.
+func describeRaw(raw []byte) string {
+	switch {
+	case len(raw) == 0:
+		return "missing"
+	case len(raw) > 20:
+		return string(raw[:20]) + "…"
+	}
+	return string(raw)
+}
+
+// removeStaleTemps removes the temporary files that saves to path left when the emulator was killed
+// between writing one and renaming it (writeFileAtomic): they are never read. The lock must be held, so
+// that no other emulator is writing one.
+func removeStaleTemps(path string) {
+	stale, _ := filepath.Glob(filepath.Join(filepath.Dir(path), "."+globEscape(filepath.Base(path))+".*.tmp"))
+	for _, f := range stale {
+		_ = os.Remove(f)
+	}
+}
+
+// globEscape escapes the characters filepath.Match treats specially.
+func globEscape(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if strings.ContainsRune(`*?[]\`, r) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// Close releases the state file's lock, so another emulator may take the file; a server without a state
+// file has nothing to release. The server must not be used after.
+func (s *Server) Close() error {
+	s.store.mu.Lock()
+	defer s.store.mu.Unlock()
+	if s.store.stateLock == nil {
+		return nil
+	}
+	err := s.store.stateLock.Close()
+	s.store.stateLock = nil
+	s.store.statePath = "" // a change after Close is not written to a file this server no longer holds
+	return err
 }

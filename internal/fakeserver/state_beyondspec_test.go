@@ -43,6 +43,9 @@ func TestStateRoundTripBeyondSpec(t *testing.T) {
 			t.Fatalf("the populated server does not show %s: %s", sign, want)
 		}
 	}
+	if err := first.srv.Close(); err != nil { // the state file's lock, which the restart takes
+		t.Fatal(err)
+	}
 	resumed := newEnv(t, opts)
 	if !resumed.srv.Resumed() {
 		t.Fatal("the saved state was not resumed")

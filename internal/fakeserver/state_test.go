@@ -135,6 +135,9 @@ func TestStateRoundTrip(t *testing.T) {
 		t.Fatal("the file does not hold the state after the last change")
 	}
 
+	if err := first.srv.Close(); err != nil { // the state file's lock, which the restart takes
+		t.Fatal(err)
+	}
 	second := newEnv(t, Options{StateFile: path, Org: "ignored", Token: "ignored"})
 	if !second.srv.Resumed() {
 		t.Fatal("the saved state was not resumed")
@@ -204,6 +207,9 @@ func TestStateFixturesSeedOnlyANewState(t *testing.T) {
 	other := &Fixtures{Organizations: []OrganizationFixture{{Slug: "other"}},
 		Users:        []UserFixture{{Name: "O", Email: "o@example.com", Memberships: []MembershipFixture{{Org: "other"}}}},
 		AccessTokens: []AccessTokenFixture{{Token: "other-token", User: "o@example.com", Scopes: Scopes{"all"}}}}
+	if err := e.srv.Close(); err != nil {
+		t.Fatal(err)
+	}
 	again := newEnv(t, Options{StateFile: path, Fixtures: other})
 	if l := again.do("GET", "/v2/organizations/demo/clusters", "demo-token", nil).list(t); len(l) != 1 || l[0]["name"] != "kept" {
 		t.Fatalf("clusters after a restart with other fixtures %v", l)

@@ -2,6 +2,7 @@ package fakeserver
 
 import (
 	"fmt"
+	"io"
 	"sort"
 
 	"strings"
@@ -26,6 +27,8 @@ type Store struct {
 	logf      func(string, ...any) `state:"-"`
 	// stateBytes and stateRecords are the size of the last state saved, to size the next one's buffers.
 	stateBytes, stateRecords int `state:"-"`
+	// stateLock is the state file's lock, held while the server runs (state_lock_unix.go).
+	stateLock io.Closer `state:"-"`
 
 	orgs          map[string]*orgRecord   // by slug
 	users         map[string]*userRecord  // by id

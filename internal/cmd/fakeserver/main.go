@@ -139,6 +139,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
+	defer func() { _ = handler.Close() }() // releases the state file's lock
 	if handler.Resumed() {
 		_, _ = fmt.Fprintf(os.Stderr, "fakeserver: state resumed from %s (--fixtures, --org and --token only seed a new state)\n", opts.StateFile)
 	}
