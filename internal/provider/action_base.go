@@ -3,10 +3,17 @@ package provider
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/action"
+	"github.com/hashicorp/terraform-plugin-framework/action/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
 )
@@ -57,6 +64,39 @@ func (b *actionBase) checkScopes(diags *diag.Diagnostics, scopes ...string) {
 				"Add the scope to the token (or use another token) and plan again; nothing has been changed.",
 				b.name, quoteList(missing), plural(len(missing))))
 	}
+}
+
+// validateKnown checks config again as Terraform had it checked when it validated the configuration: the
+// string attributes' validators, then a's ValidateConfig. Terraform validates an action's configuration
+// before variables have values, and validators pass over unknown values, so an input that came from a
+// variable ("soon" for a duration) has been checked by nothing: the actions call this from ModifyPlan,
+// where variables are known, and from Invoke, where everything is, and refuse rather than fall back to a
+// default. It reports whether config passed.
+func validateKnown(ctx context.Context, a action.ActionWithValidateConfig, config tfsdk.Config, diags *diag.Diagnostics) bool {
+	attrs := config.Schema.GetAttributes()
+	var found diag.Diagnostics
+	for _, name := range slices.Sorted(maps.Keys(attrs)) {
+		attr, ok := attrs[name].(schema.StringAttribute)
+		if !ok || len(attr.Validators) == 0 {
+			continue
+		}
+		p := path.Root(name)
+		var v types.String
+		if d := config.GetAttribute(ctx, p, &v); d.HasError() {
+			found.Append(d...)
+			continue
+		}
+		for _, check := range attr.Validators {
+			resp := &validator.StringResponse{}
+			check.ValidateString(ctx, validator.StringRequest{Path: p, PathExpression: p.Expression(), ConfigValue: v, Config: config}, resp)
+			found.Append(resp.Diagnostics...)
+		}
+	}
+	resp := &action.ValidateConfigResponse{}
+	a.ValidateConfig(ctx, action.ValidateConfigRequest{Config: config}, resp)
+	found.Append(resp.Diagnostics...)
+	diags.Append(found...)
+	return !found.HasError()
 }
 
 // timeout bounds an invocation: by d when positive, else by the provider block's timeout of op.

@@ -88,16 +88,17 @@ func (w *cliWorkdir) apply() string {
 	return w.mustRun("apply", "-no-color", "-input=false", "-auto-approve")
 }
 
-// invoke runs `terraform apply -invoke=<address>`, returning what it printed and its error.
-func (w *cliWorkdir) invoke(address string) (string, error) {
+// invoke runs `terraform apply -invoke=<address>` with the further arguments args (such as -var),
+// returning what it printed and its error.
+func (w *cliWorkdir) invoke(address string, args ...string) (string, error) {
 	w.t.Helper()
-	return w.run("apply", "-no-color", "-input=false", "-auto-approve", "-invoke="+address)
+	return w.run(append([]string{"apply", "-no-color", "-input=false", "-auto-approve", "-invoke=" + address}, args...)...)
 }
 
 // mustInvoke is invoke that fails the test when the action fails.
-func (w *cliWorkdir) mustInvoke(address string) string {
+func (w *cliWorkdir) mustInvoke(address string, args ...string) string {
 	w.t.Helper()
-	out, err := w.invoke(address)
+	out, err := w.invoke(address, args...)
 	if err != nil {
 		w.t.Fatalf("terraform apply -invoke=%s: %v", address, err)
 	}

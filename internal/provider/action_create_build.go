@@ -92,6 +92,28 @@ func (m *createBuildModel) request(ctx context.Context, diags *diag.Diagnostics)
 	return in
 }
 
+// wait returns what the invocation waits for and how long it may take (0 for the provider's create
+// timeout). A value validateKnown let through and this cannot read is an error, never a default.
+func (m *createBuildModel) wait(diags *diag.Diagnostics) (until string, limit time.Duration) {
+	until = m.WaitUntil.ValueString()
+	if !slices.Contains([]string{waitCreated, waitStarted, waitFinished}, until) {
+		diags.AddAttributeError(path.Root("wait_until"), "Invalid Wait",
+			fmt.Sprintf("wait_until is %q: it must be unset, \"\", %q or %q. No build was created.", until, waitStarted, waitFinished))
+	}
+	if !m.Timeout.IsNull() {
+		d, err := time.ParseDuration(m.Timeout.ValueString())
+		if err != nil || d <= 0 {
+			diags.AddAttributeError(path.Root("timeout"), "Invalid Duration",
+				fmt.Sprintf("timeout must be a positive duration such as 90s or 5m, got %q. No build was created.", m.Timeout.ValueString()))
+		}
+		limit = d
+	}
+	if limit <= 0 && until != waitCreated {
+		limit = defaultBuildWait
+	}
+	return until, limit
+}
+
 // Schema implements action.Action.
 func (a *createBuildAction) Schema(_ context.Context, _ action.SchemaRequest, resp *action.SchemaResponse) {
 	notBlankString := []validator.String{notBlank()}
@@ -166,12 +188,12 @@ func (a *createBuildAction) ValidateConfig(ctx context.Context, req action.Valid
 	}
 }
 
-// ModifyPlan implements action.ActionWithModifyPlan: the scopes the invocation will need are checked
-// before anything is applied.
+// ModifyPlan implements action.ActionWithModifyPlan: values from variables, known now, are checked as
+// literals were (validateKnown), and the scopes the invocation will need, before anything is applied.
 func (a *createBuildAction) ModifyPlan(ctx context.Context, req action.ModifyPlanRequest, resp *action.ModifyPlanResponse) {
 	var m createBuildModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
+	if resp.Diagnostics.HasError() || !validateKnown(ctx, a, req.Config, &resp.Diagnostics) {
 		return
 	}
 	scopes := []string{"write_builds"}
@@ -190,17 +212,13 @@ func (a *createBuildAction) ModifyPlan(ctx context.Context, req action.ModifyPla
 func (a *createBuildAction) Invoke(ctx context.Context, req action.InvokeRequest, resp *action.InvokeResponse) {
 	var m createBuildModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() || !a.configured(&resp.Diagnostics) {
+	if resp.Diagnostics.HasError() || !validateKnown(ctx, a, req.Config, &resp.Diagnostics) || !a.configured(&resp.Diagnostics) {
 		return
 	}
 	in := m.request(ctx, &resp.Diagnostics)
+	until, limit := m.wait(&resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
-	}
-	until := m.WaitUntil.ValueString()
-	limit, _ := time.ParseDuration(m.Timeout.ValueString()) // validated at plan time; unset is 0
-	if limit <= 0 && until != waitCreated {
-		limit = defaultBuildWait
 	}
 	ctx, cancel := a.timeout(ctx, opCreate, limit)
 	defer cancel()

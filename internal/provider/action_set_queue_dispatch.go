@@ -103,8 +103,12 @@ func (a *setQueueDispatchAction) ValidateConfig(ctx context.Context, req action.
 // known reports whether a configured value is set and known.
 func knownString(v types.String) bool { return !v.IsNull() && !v.IsUnknown() }
 
-// ModifyPlan implements action.ActionWithModifyPlan: the scopes are checked before anything is applied.
-func (a *setQueueDispatchAction) ModifyPlan(_ context.Context, _ action.ModifyPlanRequest, resp *action.ModifyPlanResponse) {
+// ModifyPlan implements action.ActionWithModifyPlan: values from variables, known now, are checked as
+// literals were (validateKnown), and the scopes, before anything is applied.
+func (a *setQueueDispatchAction) ModifyPlan(ctx context.Context, req action.ModifyPlanRequest, resp *action.ModifyPlanResponse) {
+	if !validateKnown(ctx, a, req.Config, &resp.Diagnostics) {
+		return
+	}
 	a.checkScopes(&resp.Diagnostics, "read_clusters", "write_clusters")
 }
 
@@ -112,12 +116,12 @@ func (a *setQueueDispatchAction) ModifyPlan(_ context.Context, _ action.ModifyPl
 func (a *setQueueDispatchAction) Invoke(ctx context.Context, req action.InvokeRequest, resp *action.InvokeResponse) {
 	var m setQueueDispatchModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() || !a.configured(&resp.Diagnostics) {
+	if resp.Diagnostics.HasError() || !validateKnown(ctx, a, req.Config, &resp.Diagnostics) || !a.configured(&resp.Diagnostics) {
 		return
 	}
 	ctx, cancel := a.timeout(ctx, opUpdate, 0)
 	defer cancel()
-	clusterID, _, _ := uuidOrGraphQLID(m.ClusterID.ValueString(), "Cluster") // validated at plan time
+	clusterID, _, _ := uuidOrGraphQLID(m.ClusterID.ValueString(), "Cluster") // checked by validateKnown
 	queueRef := m.QueueID.ValueString()
 	if id, ok, _ := uuidOrGraphQLID(queueRef, "ClusterQueue"); ok {
 		queueRef = id

@@ -1,0 +1,135 @@
+package provider
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+)
+
+// Inputs that arrive through variables are unknown when Terraform validates a configuration, so the
+// attribute validators skip them; these tests give the actions' inputs with -var and check that what a
+// literal would be refused for is refused as well, before anything is sent to the service.
+
+// actionVariables declares the variables the action blocks of these tests read.
+const actionVariables = `
+variable "timeout" {
+  type    = string
+  default = null
+}
+
+variable "wait_until" {
+  type    = string
+  default = null
+}
+
+variable "note" {
+  type    = string
+  default = null
+}
+
+variable "paused" {
+  type    = bool
+  default = true
+}
+`
+
+// TestAccCreateBuild_actionVariables: a timeout or wait_until given by a variable that a literal would
+// be refused for fails the invocation, and also the plan of a triggered action, naming the attribute and
+// the value; no build is created, and no wait falls back to a default.
+func TestAccCreateBuild_actionVariables(t *testing.T) {
+	requireCLI(t, actionCLI)
+	t.Parallel()
+	e := newTestEnv(t)
+	name := e.name("variables")
+	w := e.actionWorkdir(t, testAccPipelineWithActions(name, actionVariables+`
+action "buildkite_create_build" "from_vars" {
+  config {
+    pipeline   = buildkite_pipeline.test.slug
+    branch     = "main"
+    wait_until = var.wait_until
+    timeout    = var.timeout
+  }
+}
+`))
+	w.apply()
+	slug := mustPipelineSlug(t, e, name)
+
+	// wait_until comes with a short timeout, so that a wait taken for another never lasts the hour.
+	cases := []struct{ vars, want string }{
+		{"timeout=soon", `timeout must be a positive duration such as 90s or 5m, got "soon"`},
+		{"timeout=-5s", `timeout must be a positive duration such as 90s or 5m, got "-5s"`},
+		{"timeout=0s", `timeout must be a positive duration such as 90s or 5m, got "0s"`},
+		{"wait_until=passed -var=timeout=20s", `wait_until value must be one of`},
+	}
+	for _, tc := range cases {
+		out, err := w.invoke("action.buildkite_create_build.from_vars", strings.Split("-var="+tc.vars, " ")...)
+		if err == nil {
+			t.Errorf("invoking with -var=%s succeeded:\n%s", tc.vars, out)
+		}
+		expectOutput(t, out, tc.want)
+	}
+	if builds, err := e.pipelineBuilds(slug); err != nil || len(builds) != 0 {
+		t.Errorf("pipeline %s has %d builds (%v) after invocations that should have been refused, want none", slug, len(builds), err)
+	}
+
+	// The same refusal when the action is triggered by a create: the plan fails, nothing is created.
+	for _, tc := range cases {
+		t.Run("triggered "+tc.vars, func(t *testing.T) {
+			tw := e.actionWorkdir(t, actionVariables+triggeredAction("buildkite_create_build",
+				`pipeline = "app"`+"\n"+`branch = "main"`+"\n"+`wait_until = var.wait_until`+"\n"+`timeout = var.timeout`))
+			out, err := tw.run(append([]string{"plan", "-no-color", "-input=false"}, strings.Split("-var="+tc.vars, " ")...)...)
+			if err == nil {
+				t.Errorf("planning with -var=%s succeeded:\n%s", tc.vars, out)
+			}
+			expectOutput(t, out, tc.want)
+		})
+	}
+	w.destroy()
+}
+
+// TestAccSetQueueDispatch_actionVariables: a note with paused = false, given by variables, is refused
+// when invoked and when planned, and the queue is not resumed with its note dropped.
+func TestAccSetQueueDispatch_actionVariables(t *testing.T) {
+	requireCLI(t, actionCLI)
+	t.Parallel()
+	e := newTestEnv(t)
+	cluster := e.name("dispatch-vars")
+	w := e.actionWorkdir(t, testAccClusterQueueConfig(cluster, "linux", "")+actionVariables+`
+action "buildkite_set_queue_dispatch" "from_vars" {
+  config {
+    cluster_id = buildkite_cluster.test.id
+    queue_id   = "linux"
+    paused     = var.paused
+    note       = var.note
+  }
+}
+`)
+	w.apply()
+	out := w.mustInvoke("action.buildkite_set_queue_dispatch.from_vars", "-var=note=Agent maintenance")
+	expectOutput(t, out, "Paused dispatch to")
+
+	const want = "A note explains a pause, and this action resumes dispatch (paused = false): remove the note."
+	out, err := w.invoke("action.buildkite_set_queue_dispatch.from_vars", "-var=paused=false", "-var=note=done")
+	if err == nil {
+		t.Errorf("resuming with a note succeeded:\n%s", out)
+	}
+	expectOutput(t, out, want)
+	if _, paused, note := e.queueDispatch(t, cluster); !paused || note != "Agent maintenance" {
+		t.Errorf("after the refused resume the queue is paused=%t with note %q, want it still paused with its note", paused, note)
+	}
+	if !e.live {
+		if got := e.dispatchCalls(); got[fmt.Sprintf("resume_dispatch %d", http.StatusOK)] != 0 {
+			t.Errorf("the service was asked to resume: %v", got)
+		}
+	}
+
+	tw := e.actionWorkdir(t, actionVariables+triggeredAction("buildkite_set_queue_dispatch",
+		`cluster_id = "01234567-89ab-cdef-0123-456789abcdef"`+"\n"+`queue_id = "linux"`+"\n"+`paused = var.paused`+"\n"+`note = var.note`))
+	out, err = tw.run("plan", "-no-color", "-input=false", "-var=paused=false", "-var=note=done")
+	if err == nil || !strings.Contains(out, "Note Without a Pause") {
+		t.Errorf("planning a resume with a note did not fail with the note's error (%v):\n%s", err, out)
+	}
+	expectOutput(t, out, want)
+	w.destroy()
+}
