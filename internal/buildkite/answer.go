@@ -48,7 +48,7 @@ func (e *badAnswerError) Error() string {
 
 // hold checks that a 2xx body holds what r needs and decodes it into r.out. Nothing is decoded into r.out
 // unless the whole body passes.
-func hold(r call, status int, data []byte) error {
+func hold(r call, status int, data []byte, secrets ...string) error {
 	if r.out == nil {
 		return nil
 	}
@@ -62,9 +62,9 @@ func hold(r call, status int, data []byte) error {
 	case string(trimmed) == "null":
 		return bad("the body is null")
 	case r.holds == holdsList && trimmed[0] != '[':
-		return bad("the body is not a list: " + snippet(trimmed))
+		return bad("the body is not a list: " + snippet([]byte(maskText(string(trimmed), secrets...))))
 	case r.holds == holdsObject && trimmed[0] != '{':
-		return bad("the body is not an object: " + snippet(trimmed))
+		return bad("the body is not an object: " + snippet([]byte(maskText(string(trimmed), secrets...))))
 	}
 	fresh := reflect.New(reflect.TypeOf(r.out).Elem())
 	if err := json.Unmarshal(trimmed, fresh.Interface()); err != nil {

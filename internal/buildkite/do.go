@@ -209,7 +209,7 @@ func (ex *exchange) decode(resp *http.Response) error {
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		return nil
 	}
-	return hold(ex.r, resp.StatusCode, bodyOf(resp))
+	return hold(ex.r, resp.StatusCode, bodyOf(resp), ex.c.token)
 }
 
 // outcome turns what go-retryablehttp returned, and what its callbacks recorded, into the call's result.
@@ -241,9 +241,9 @@ func (ex *exchange) outcome(ctx context.Context, resp *http.Response, err error)
 func (ex *exchange) final() error {
 	var err error
 	if ex.last.err != nil {
-		err = fmt.Errorf("%s %s: %w", ex.method, ex.path, ex.last.err)
+		err = fmt.Errorf("%s %s: %w", ex.method, Shorten(ex.path), ex.last.err)
 	} else {
-		err = newError(ex.method, ex.path, ex.last.status, ex.last.data)
+		err = newError(ex.method, ex.path, ex.last.status, ex.last.data, ex.c.token)
 	}
 	if ex.tally.n.Load() > 1 {
 		return fmt.Errorf("%w (after %s)", err, ex.tally.summary())
@@ -255,6 +255,7 @@ func (ex *exchange) final() error {
 // deadline exceeded", with what the last answer was when there was one.
 func (c *Client) ended(ctx context.Context, method, path string, t *tally, last attemptResult) error {
 	cause := context.Cause(ctx)
+	path = Shorten(path)
 	if last.err == nil && last.status != 0 {
 		return fmt.Errorf("%s %s: no success after %s (last answer %d): %w", method, path, t.summary(), last.status, cause)
 	}

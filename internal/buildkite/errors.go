@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"regexp"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -50,7 +51,7 @@ var _ error = (*Error)(nil)
 func (e *Error) Error() string {
 	var b strings.Builder
 	if e.Method != "" || e.Path != "" {
-		fmt.Fprintf(&b, "%s %s: ", e.Method, e.Path)
+		fmt.Fprintf(&b, "%s %s: ", e.Method, Shorten(e.Path))
 	}
 	fmt.Fprintf(&b, "%d", e.StatusCode)
 	msg := e.Message
@@ -129,9 +130,15 @@ func IsRateLimited(err error) bool { return StatusCode(err) == http.StatusTooMan
 // proxy, say) ends up in an error message.
 const maxSnippet = 200
 
+// maxMessage bounds the service's own message in an error: it may echo what
+// it was sent, such as an ID of any length.
+const maxMessage = 1000
+
 // newError decodes the service's error body. Bodies that are not the
-// documented JSON shape still produce a useful message from their text.
-func newError(method, path string, status int, body []byte) *Error {
+// documented JSON shape still produce a useful message from their text, cut
+// to maxSnippet. Every text taken from the body is masked (maskText: token
+// forms, and secrets, the configured API token) and shortened (Shorten).
+func newError(method, path string, status int, body []byte, secrets ...string) *Error {
 	e := &Error{StatusCode: status, Method: method, Path: path}
 	trimmed := bytes.TrimSpace(body)
 	if len(trimmed) == 0 {
@@ -143,14 +150,21 @@ func newError(method, path string, status int, body []byte) *Error {
 		Errors  json.RawMessage `json:"errors"`
 	}
 	if err := json.Unmarshal(trimmed, &payload); err != nil {
-		e.Message = snippet(trimmed)
+		e.Message = snippet([]byte(maskText(string(trimmed), secrets...)))
 		return e
 	}
+	clean := func(s string) string { return bound(Shorten(maskText(s, secrets...)), maxMessage) }
 	e.Message = payload.Message
 	if e.Message == "" {
 		e.Message = payload.Error
 	}
+	e.Message = clean(e.Message)
 	e.Errors = decodeFieldErrors(payload.Errors)
+	for i := range e.Errors {
+		e.Errors[i].Field = clean(e.Errors[i].Field)
+		e.Errors[i].Code = clean(e.Errors[i].Code)
+		e.Errors[i].Message = clean(e.Errors[i].Message)
+	}
 	return e
 }
 
@@ -204,13 +218,74 @@ func decodeFieldErrors(raw json.RawMessage) []FieldError {
 
 // snippet collapses whitespace and truncates on a rune boundary.
 func snippet(b []byte) string {
-	s := strings.Join(strings.Fields(string(b)), " ")
-	if len(s) <= maxSnippet {
+	return bound(strings.Join(strings.Fields(string(b)), " "), maxSnippet)
+}
+
+// bound cuts s to at most limit bytes on a rune boundary, marking the cut.
+func bound(s string, limit int) string {
+	if len(s) <= limit {
 		return s
 	}
-	cut := maxSnippet
+	cut := limit
 	for cut > 0 && !utf8.RuneStart(s[cut]) {
 		cut--
 	}
 	return s[:cut] + "…"
+}
+
+// maxMaskInput bounds the text maskText reads: what an error or a log line
+// shows of a body is far shorter, and the rest is not scanned.
+const maxMaskInput = 1 << 20
+
+// Token forms a body may echo (a proxy's error page that shows the request's
+// headers, say), which maskText replaces:
+//   - Buildkite's tokens: a short lower-case prefix such as bkua_ (API access
+//     tokens) or bkct_ (cluster agent tokens), then the secret; the prefix is
+//     kept so that a reader sees which kind was masked;
+//   - a credential after "Bearer", or after an Authorization header's name.
+var (
+	tokenForm  = regexp.MustCompile(`\b(bk[a-z]{2,4}_)[A-Za-z0-9_\-]{6,}`)
+	bearerForm = regexp.MustCompile(`(?i)\b(bearer\s+)[A-Za-z0-9._~+/=\-]{8,}`)
+	headerForm = regexp.MustCompile(`(?i)\b(authorization["']?\s*[:=]\s*["']?(?:[a-z]+\s+)?)[A-Za-z0-9._~+/=\-]{8,}`)
+)
+
+// maskText replaces, in text the service or something in front of it sent
+// back, every secret given (the configured API token) and every token form
+// (see tokenForm) with "***". Logs and errors both show bodies through it.
+func maskText(s string, secrets ...string) string {
+	if len(s) > maxMaskInput {
+		s = s[:maxMaskInput]
+	}
+	for _, secret := range secrets {
+		if len(secret) >= 4 { // a secret that short would mask ordinary words; none is
+			s = strings.ReplaceAll(s, secret, masked)
+		}
+	}
+	if strings.Contains(s, "bk") {
+		s = tokenForm.ReplaceAllString(s, "${1}"+masked)
+	}
+	s = bearerForm.ReplaceAllString(s, "${1}"+masked)
+	return headerForm.ReplaceAllString(s, "${1}"+masked)
+}
+
+// maxWord is the longest run of characters other than spaces and slashes,
+// such as an ID, that Shorten leaves whole: longer than any ID, slug or name
+// the service has.
+const maxWord = 200
+
+// longWord finds runs of characters other than spaces and slashes longer than
+// maxWord: a path's segments are taken one by one.
+var longWord = regexp.MustCompile(`[^\s/]{201,}`)
+
+// Shorten cuts every run of characters other than spaces and slashes longer
+// than maxWord (an ID of 100,000 characters someone pasted) to its start and
+// its length, so that a message or path that names it stays readable:
+// "xxxx…(100000 characters)".
+func Shorten(s string) string {
+	if len(s) <= maxWord {
+		return s
+	}
+	return longWord.ReplaceAllStringFunc(s, func(w string) string {
+		return bound(w, 40) + fmt.Sprintf("(%d characters)", utf8.RuneCountInString(w))
+	})
 }

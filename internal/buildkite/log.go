@@ -45,7 +45,7 @@ func (c *Client) logAttempt(ctx context.Context, method, path string, attempt in
 	c.log.Debug(ctx, "buildkite API request", fields)
 	if len(res.data) > 0 {
 		c.log.Trace(ctx, "buildkite API response body", map[string]any{
-			"method": method, "path": path, "attempt": attempt, "status": res.status, "body": maskBody(res.data, secretFieldsIn(ctx)...),
+			"method": method, "path": path, "attempt": attempt, "status": res.status, "body": maskBody(res.data, c.token, secretFieldsIn(ctx)...),
 		})
 	}
 }
@@ -55,24 +55,25 @@ func (c *Client) logRequestBody(ctx context.Context, method, path string, body [
 	if c.log == nil || len(body) == 0 {
 		return
 	}
-	c.log.Trace(ctx, "buildkite API request body", map[string]any{"method": method, "path": path, "body": maskBody(body, secretFieldsIn(ctx)...)})
+	c.log.Trace(ctx, "buildkite API request body", map[string]any{"method": method, "path": path, "body": maskBody(body, c.token, secretFieldsIn(ctx)...)})
 }
 
 // maskBody renders a JSON body with every secret field's value replaced, those isSecretField knows and
-// the extra ones named. A body that is not JSON (an HTML page from a proxy) is shortened like an error
-// message; it is not the service's, so holds none of its secrets.
-func maskBody(data []byte, extra ...string) string {
+// the extra ones named, then masks what maskText finds (token forms, and token, the configured API token)
+// in what is left. A body that is not JSON (an HTML page from a proxy, which may echo the request's
+// headers) is masked by maskText and shortened like an error message.
+func maskBody(data []byte, token string, extra ...string) string {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	var v any
 	if err := dec.Decode(&v); err != nil {
-		return snippet(data)
+		return snippet([]byte(maskText(string(data), token)))
 	}
 	out, err := json.Marshal(maskSecrets(v, extra))
 	if err != nil {
-		return snippet(data)
+		return snippet([]byte(maskText(string(data), token)))
 	}
-	return string(out)
+	return maskText(string(out), token)
 }
 
 // maskSecrets replaces, at any depth, the values of the fields isSecretField or extra name.
