@@ -159,14 +159,16 @@ func (a *createBuildAction) Schema(_ context.Context, _ action.SchemaRequest, re
 			"wait_until": schema.StringAttribute{
 				MarkdownDescription: "What to wait for before the action succeeds: unset or `\"\"` returns as soon as the build is " +
 					"created; `started` waits until it runs (an agent took a job); `finished` waits until it ends, and fails " +
-					"unless it passed. A build that ends without passing while waited for fails the action.",
+					"unless it passed. A build that ends without passing while waited for fails the action. Any other value is " +
+					"refused, also when it comes from a variable.",
 				Optional:   true,
 				Validators: []validator.String{stringvalidator.OneOf(waitCreated, waitStarted, waitFinished)},
 			},
 			"timeout": schema.StringAttribute{
 				MarkdownDescription: "How long the action may take, creating the build and waiting for it, as a Go duration such " +
 					"as `90s` or `30m`. Defaults to the provider's create timeout (3 minutes unless set) when not waiting, " +
-					"and to 1 hour when waiting. When it passes, the action fails and the build goes on.",
+					"and to 1 hour when waiting. When it passes, the action fails and the build goes on. A value that is not a " +
+					"positive duration is refused, also when it comes from a variable: it never stands for the default.",
 				Optional:   true,
 				Validators: []validator.String{durationValidator{}},
 			},
@@ -184,7 +186,7 @@ func (a *createBuildAction) ValidateConfig(ctx context.Context, req action.Valid
 	}
 	if _, _, err := uuidOrGraphQLID(pipeline.ValueString(), "Pipeline"); err != nil {
 		resp.Diagnostics.AddAttributeError(path.Root("pipeline"), "Invalid Pipeline",
-			capitalize(err.Error())+". Give the pipeline's slug, UUID or GraphQL ID.")
+			buildkite.Shorten(capitalize(err.Error()))+". Give the pipeline's slug, UUID or GraphQL ID.")
 	}
 }
 
@@ -226,18 +228,18 @@ func (a *createBuildAction) Invoke(ctx context.Context, req action.InvokeRequest
 	slug, err := a.pipelineSlug(ctx, m.Pipeline.ValueString())
 	if err != nil {
 		resp.Diagnostics.AddAttributeError(path.Root("pipeline"), "Unable to Find Pipeline",
-			fmt.Sprintf("Finding the pipeline %q to build: %s. No build was created.", m.Pipeline.ValueString(), describeError(err)))
+			fmt.Sprintf("Finding the pipeline %q to build: %s. No build was created.", buildkite.Shorten(m.Pipeline.ValueString()), describeError(err)))
 		return
 	}
 	b, err := a.client().Builds.Create(ctx, slug, in)
 	if buildkite.IsNotFound(err) {
 		resp.Diagnostics.AddAttributeError(path.Root("pipeline"), "Unable to Create Build",
 			fmt.Sprintf("Creating a build of pipeline %s: %s. No pipeline of organization %s has that slug: set pipeline to "+
-				"the pipeline's slug, UUID or GraphQL ID.", slug, describeError(err), a.data.org))
+				"the pipeline's slug, UUID or GraphQL ID.", buildkite.Shorten(slug), describeError(err), a.data.org))
 		return
 	}
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "create", "build", "of pipeline "+slug, err)
+		addAPIError(&resp.Diagnostics, "create", "build", "of pipeline "+buildkite.Shorten(slug), err)
 		return
 	}
 	progress(resp, "Created build #%d of %s (%s): %s", b.Number, slug, b.State, b.WebURL)

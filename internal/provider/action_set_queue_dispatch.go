@@ -63,7 +63,8 @@ func (a *setQueueDispatchAction) Schema(_ context.Context, _ action.SchemaReques
 			},
 			"note": schema.StringAttribute{
 				MarkdownDescription: "Why dispatch is paused, shown on the queue's page and on the builds that wait; only with " +
-					"`paused = true`. A queue that is already paused keeps its note.",
+					"`paused = true`: with `paused = false` it is refused, also when it comes from a variable, since the " +
+					"service's resume takes no note. A queue that is already paused keeps its note.",
 				Optional: true,
 			},
 		},
@@ -85,13 +86,13 @@ func (a *setQueueDispatchAction) ValidateConfig(ctx context.Context, req action.
 				why = err.Error()
 			}
 			resp.Diagnostics.AddAttributeError(path.Root("cluster_id"), "Invalid Cluster ID",
-				capitalize(why)+". Give the cluster's UUID (its id) or its GraphQL ID.")
+				buildkite.Shorten(capitalize(why))+". Give the cluster's UUID (its id) or its GraphQL ID.")
 		}
 	}
 	if knownString(m.QueueID) {
 		if _, _, err := uuidOrGraphQLID(m.QueueID.ValueString(), "ClusterQueue"); err != nil {
 			resp.Diagnostics.AddAttributeError(path.Root("queue_id"), "Invalid Queue ID",
-				capitalize(err.Error())+". Give the queue's ID, GraphQL ID or key.")
+				buildkite.Shorten(capitalize(err.Error()))+". Give the queue's ID, GraphQL ID or key.")
 		}
 	}
 	if !m.Paused.IsUnknown() && !m.Paused.ValueBool() && knownString(m.Note) {
@@ -138,10 +139,10 @@ func (a *setQueueDispatchAction) Invoke(ctx context.Context, req action.InvokeRe
 		func(ctx context.Context) ([]buildkite.Queue, error) { return queues.List(ctx, clusterID) },
 		func(q *buildkite.Queue) string { return q.Key })
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "read", "cluster queue", queueRef+" of cluster "+clusterID, err)
+		addAPIError(&resp.Diagnostics, "read", "cluster queue", buildkite.Shorten(queueRef)+" of cluster "+clusterID, err)
 		return
 	}
-	what := fmt.Sprintf("queue %q of cluster %s", q.Key, clusterID)
+	what := fmt.Sprintf("queue %q of cluster %s", buildkite.Shorten(q.Key), clusterID)
 	if q.DispatchPaused == paused {
 		a.alreadyThere(resp, q, what, state, note)
 		return

@@ -133,3 +133,30 @@ action "buildkite_set_queue_dispatch" "from_vars" {
 	expectOutput(t, out, want)
 	w.destroy()
 }
+
+// TestAccCreateBuild_actionLongInput: a pipeline reference of 100,000 characters is not echoed whole in
+// the error that names it, nor in the service's answer it quotes; what is shown says how long it was.
+func TestAccCreateBuild_actionLongInput(t *testing.T) {
+	requireCLI(t, actionCLI)
+	t.Parallel()
+	e := newTestEnv(t)
+	long := strings.Repeat("x", 100_000)
+	w := e.actionWorkdir(t, `
+action "buildkite_create_build" "long" {
+  config {
+    pipeline = "`+long+`"
+    branch   = "main"
+  }
+}
+`)
+	out, err := w.invoke("action.buildkite_create_build.long")
+	if err == nil {
+		t.Fatalf("building a pipeline of a 100,000-character slug succeeded")
+	}
+	expectOutput(t, out, "Creating a build of pipeline xxxxxxxx", "(100000 characters)")
+	// Terraform prints the configuration in the plan; what the provider said starts at "Action failed".
+	_, said, _ := strings.Cut(out, "Action failed:")
+	if said == "" || strings.Count(said, "x") > 1_000 {
+		t.Errorf("the provider's error holds %d x: the slug was echoed", strings.Count(said, "x"))
+	}
+}
