@@ -64,7 +64,7 @@ with the state a --fixtures file declares. The state is in memory only, unless -
 the state is then loaded from it at start when it holds one, and written to it after every change, before
 the change is answered, so a restart (even after kill -9) keeps every object with its ID. A state file
 that holds a state wins: --fixtures, --org and --token only seed a new one (delete the file to start
-over).
+over). A file that is empty or damaged is refused, not replaced, and so is a file another emulator holds.
 
 The test-only routes under /_fake/ (unauthenticated changes to build and job states and flaky tests)
 answer 404 unless --test-routes is given. --faults makes the server misbehave on purpose, repeatably, to
