@@ -2,13 +2,12 @@
 package main
 
 import (
-	"context"
 	"flag"
 	"log"
 	"os"
 	"time"
 
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6/tf6server"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/cpuprofile"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/provider"
@@ -30,12 +29,13 @@ func main() {
 	if !debug {
 		provider.SilenceUnreadLogs()
 	}
-	opts := providerserver.ServeOpts{
-		Address:         "registry.terraform.io/ci-rest/buildkite",
-		Debug:           debug,
-		ProtocolVersion: 6,
+	var opts []tf6server.ServeOpt
+	if debug {
+		opts = append(opts, tf6server.WithManagedDebug())
 	}
-	err := providerserver.Serve(context.Background(), provider.New(version), opts)
+	// Served as providerserver.Serve would, with the server that reports an interrupted action
+	// (internal/provider/action_stop.go).
+	err := tf6server.Serve("registry.terraform.io/ci-rest/buildkite", provider.NewProtocol6Server(version), opts...)
 	stopProfile()
 	if err != nil {
 		log.Fatal(err.Error())

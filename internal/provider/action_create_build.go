@@ -308,11 +308,11 @@ func (a *createBuildAction) wait(ctx context.Context, resp *action.InvokeRespons
 
 // waitEnded reports a wait cut short by its timeout or by Terraform (an interrupt).
 func (a *createBuildAction) waitEnded(ctx context.Context, resp *action.InvokeResponse, slug string, b *buildkite.Build, until string, limit time.Duration) {
-	why := "Terraform stopped the action"
+	title, why := "Stopped Waiting for Build", "Terraform stopped the action"
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		why = fmt.Sprintf("the action's timeout of %s passed", limit)
+		title, why = "Timed Out Waiting for Build", fmt.Sprintf("the action's timeout of %s passed", limit)
 	}
-	resp.Diagnostics.AddError("Timed Out Waiting for Build",
+	resp.Diagnostics.AddError(title,
 		fmt.Sprintf("Build #%d of pipeline %s was still %s when %s, waiting until it %s. The build goes on: %s",
 			b.Number, slug, buildStatus(b), why, until, b.WebURL))
 }

@@ -17,7 +17,6 @@ import (
 	goplugin "github.com/hashicorp/go-plugin"
 	goversion "github.com/hashicorp/go-version"
 	"github.com/hashicorp/terraform-exec/tfexec"
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6/tf6server"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -268,7 +267,7 @@ func (e *testEnv) serveInProcessAt(t *testing.T, addr string) tfexec.ReattachInf
 	ctx, cancel := context.WithCancel(context.Background())
 	configCh := make(chan *goplugin.ReattachConfig, 1)
 	closeCh := make(chan struct{})
-	factory := providerserver.NewProtocol6(New("test")())
+	factory := NewProtocol6Server("test") // as main.go serves it
 	serveErr := make(chan error, 1)
 	go func() {
 		serveErr <- tf6server.Serve(addr, func() tfprotov6.ProviderServer { return factory() },
