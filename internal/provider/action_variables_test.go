@@ -1,10 +1,16 @@
 package provider
 
 import (
+	"context"
 	"fmt"
+	"maps"
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/action"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
 
 // Inputs that arrive through variables are unknown when Terraform validates a configuration, so the
@@ -158,5 +164,75 @@ action "buildkite_create_build" "long" {
 	_, said, _ := strings.Cut(out, "Action failed:")
 	if said == "" || strings.Count(said, "x") > 1_000 {
 		t.Errorf("the provider's error holds %d x: the slug was echoed", strings.Count(said, "x"))
+	}
+}
+
+// actionConfig is the configuration of action a with the string attributes given (the rest null), as
+// Terraform sends it to Invoke.
+func actionConfig(t *testing.T, a action.Action, values map[string]string) tfsdk.Config {
+	t.Helper()
+	ctx := context.Background()
+	var sr action.SchemaResponse
+	a.Schema(ctx, action.SchemaRequest{}, &sr)
+	typ := sr.Schema.Type().TerraformType(ctx).(tftypes.Object)
+	attrs := map[string]tftypes.Value{}
+	for name, at := range typ.AttributeTypes {
+		attrs[name] = tftypes.NewValue(at, nil)
+		if v, ok := values[name]; ok {
+			attrs[name] = tftypes.NewValue(at, v)
+		}
+	}
+	return tfsdk.Config{Schema: sr.Schema, Raw: tftypes.NewValue(typ, attrs)}
+}
+
+// TestCreateBuildInvokeChecksInputs: Invoke checks what it is given again, for values that were unknown
+// when the action was planned (a resource's attribute not yet created), and refuses rather than falling
+// back to a default; nothing is asked of the service (the action has no client here).
+func TestCreateBuildInvokeChecksInputs(t *testing.T) {
+	cases := map[string]struct {
+		values map[string]string
+		want   string
+	}{
+		"timeout":    {map[string]string{"timeout": "soon"}, `timeout must be a positive duration such as 90s or 5m, got "soon"`},
+		"negative":   {map[string]string{"timeout": "-5s"}, `got "-5s"`},
+		"zero":       {map[string]string{"timeout": "0s"}, `got "0s"`},
+		"wait_until": {map[string]string{"wait_until": "passed"}, `value must be one of`},
+		"pipeline":   {map[string]string{"pipeline": graphQLID("Cluster", "01234567-89ab-cdef-0123-456789abcdef")}, "not of a Pipeline"},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			a := NewCreateBuildAction()
+			values := map[string]string{"pipeline": "app", "branch": "main"}
+			maps.Copy(values, tc.values)
+			resp := &action.InvokeResponse{}
+			a.Invoke(context.Background(), action.InvokeRequest{Config: actionConfig(t, a, values)}, resp)
+			if !resp.Diagnostics.HasError() {
+				t.Fatal("the invocation was not refused")
+			}
+			text := fmt.Sprint(resp.Diagnostics)
+			if !strings.Contains(text, tc.want) || strings.Contains(text, "Provider Not Configured") {
+				t.Errorf("diagnostics %s, want %q before anything else", text, tc.want)
+			}
+		})
+	}
+}
+
+// TestSetQueueDispatchInvokeChecksInputs: a note with paused = false is refused by Invoke as well.
+func TestSetQueueDispatchInvokeChecksInputs(t *testing.T) {
+	a := NewSetQueueDispatchAction()
+	ctx := context.Background()
+	var sr action.SchemaResponse
+	a.Schema(ctx, action.SchemaRequest{}, &sr)
+	typ := sr.Schema.Type().TerraformType(ctx).(tftypes.Object)
+	raw := tftypes.NewValue(typ, map[string]tftypes.Value{
+		"cluster_id": tftypes.NewValue(tftypes.String, "01234567-89ab-cdef-0123-456789abcdef"),
+		"queue_id":   tftypes.NewValue(tftypes.String, "linux"),
+		"paused":     tftypes.NewValue(tftypes.Bool, false),
+		"note":       tftypes.NewValue(tftypes.String, "done"),
+	})
+	resp := &action.InvokeResponse{}
+	a.Invoke(ctx, action.InvokeRequest{Config: tfsdk.Config{Schema: sr.Schema, Raw: raw}}, resp)
+	if text := fmt.Sprint(resp.Diagnostics); !strings.Contains(text, "Note Without a Pause") || strings.Contains(text, "Provider Not Configured") {
+		t.Errorf("diagnostics %s, want the note refused before anything else", text)
 	}
 }
