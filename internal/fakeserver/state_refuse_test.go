@@ -39,7 +39,7 @@ func TestStateRefusesUntrustedFile(t *testing.T) {
 				if s, err = Open(Options{StateFile: path}); err == nil {
 					defer func() { _ = s.Close() }()
 					// Had it opened, the first change shows whether the store can take one.
-					req := httptest.NewRequest("POST", "/v2/organizations/acme/clusters", strings.NewReader(`{"name":"x"}`))
+					req := httptest.NewRequest(http.MethodPost, "/v2/organizations/acme/clusters", strings.NewReader(`{"name":"x"}`))
 					req.Header.Set("Authorization", "Bearer test-token")
 					rec := httptest.NewRecorder()
 					s.ServeHTTP(rec, req)
