@@ -261,11 +261,29 @@ func maskText(s string, secrets ...string) string {
 			s = strings.ReplaceAll(s, secret, masked)
 		}
 	}
+	// The patterns run only where their words occur: most bodies have none, and a case-insensitive
+	// pattern scans a listing page far slower than these look-ups do.
 	if strings.Contains(s, "bk") {
 		s = tokenForm.ReplaceAllString(s, "${1}"+masked)
 	}
-	s = bearerForm.ReplaceAllString(s, "${1}"+masked)
-	return headerForm.ReplaceAllString(s, "${1}"+masked)
+	if containsFold(s, "bearer") {
+		s = bearerForm.ReplaceAllString(s, "${1}"+masked)
+	}
+	if containsFold(s, "authorization") {
+		s = headerForm.ReplaceAllString(s, "${1}"+masked)
+	}
+	return s
+}
+
+// containsFold reports whether s holds word, an ASCII lower-case word, in any case.
+func containsFold(s, word string) bool {
+	upper := word[0] - 'a' + 'A'
+	for i := 0; i+len(word) <= len(s); i++ {
+		if c := s[i]; (c == word[0] || c == upper) && strings.EqualFold(s[i:i+len(word)], word) {
+			return true
+		}
+	}
+	return false
 }
 
 // maxWord is the longest run of characters other than spaces and slashes,

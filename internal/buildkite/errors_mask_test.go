@@ -100,6 +100,8 @@ func TestMaskText(t *testing.T) {
 		"Bearer " + configuredToken + " denied":           "Bearer *** denied",
 		"token bkct_abcdefgh12345678 and bkua_zz99yy88":   "token bkct_*** and bkua_***",
 		"authorization: Token abc123def456":               "authorization: Token ***",
+		"AUTHORIZATION=BEARER abcdefghijkl":               "AUTHORIZATION=BEARER ***",
+		"sent bearer abcdefghijkl to":                     "sent bearer *** to",
 		"no secret in bk_ here, nor in bkua_":             "no secret in bk_ here, nor in bkua_",
 		"commit 0123456789abcdef0123456789abcdef01234567": "commit 0123456789abcdef0123456789abcdef01234567",
 	}
