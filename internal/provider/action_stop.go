@@ -34,10 +34,12 @@ func NewProtocol6Server(version string) func() tfprotov6.ProviderServer {
 
 // fullServer is a protocol 6 server with every optional part that terraform-plugin-go looks for, so a
 // wrapper that embeds it hides none of them.
+// (terraform-plugin-go looks for them through interfaces it has deprecated, whose methods these are.)
 type fullServer interface {
-	tfprotov6.ProviderServerWithActions
-	tfprotov6.ProviderServerWithListResource
-	tfprotov6.ProviderServerWithStateStores
+	tfprotov6.ProviderServer
+	tfprotov6.ActionServer
+	tfprotov6.ListResourceServer
+	tfprotov6.StateStoreServer
 }
 
 // stopAwaitingServer is a server whose StopProvider waits for the invocations running to send their last
