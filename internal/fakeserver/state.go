@@ -398,6 +398,9 @@ func (d *stateDecoder) slice(data any, v reflect.Value) error {
 	}
 	out := reflect.MakeSlice(v.Type(), len(items), len(items))
 	for i, item := range items {
+		if item == nil && out.Index(i).Kind() == reflect.Pointer {
+			return fmt.Errorf("[%d]: null, where the emulator always keeps a record", i)
+		}
 		if err := d.value(item, out.Index(i)); err != nil {
 			return fmt.Errorf("[%d]: %w", i, err)
 		}
@@ -410,6 +413,9 @@ func (d *stateDecoder) mapValue(data any, v reflect.Value) error {
 	out := reflect.MakeMap(v.Type())
 	set := func(key, val any) error {
 		k, e := reflect.New(v.Type().Key()).Elem(), reflect.New(v.Type().Elem()).Elem()
+		if val == nil && e.Kind() == reflect.Pointer {
+			return fmt.Errorf("[%v]: null, where the emulator always keeps a record", key)
+		}
 		if err := d.value(key, k); err != nil {
 			return err
 		}

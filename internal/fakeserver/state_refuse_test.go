@@ -15,13 +15,15 @@ import (
 func TestStateRefusesUntrustedFile(t *testing.T) {
 	dir := t.TempDir()
 	for name, content := range map[string]string{
-		"empty.json":      "",
-		"blank.json":      " \n\t\n",
-		"null-store.json": `{"format":1,"store":null}`,
-		"no-store.json":   `{"format":1}`,
-		"list-store.json": `{"format":1,"store":[]}`,
-		"null-orgs.json":  `{"format":1,"store":{"orgs":null}}`,
-		"null-area.json":  `{"format":1,"store":{"clusters":null}}`,
+		"empty.json":       "",
+		"blank.json":       " \n\t\n",
+		"null-store.json":  `{"format":1,"store":null}`,
+		"no-store.json":    `{"format":1}`,
+		"list-store.json":  `{"format":1,"store":[]}`,
+		"null-orgs.json":   `{"format":1,"store":{"orgs":null}}`,
+		"null-area.json":   `{"format":1,"store":{"clusters":null}}`,
+		"null-org.json":    `{"format":1,"store":{"orgs":{"acme":null}}}`,
+		"null-record.json": `{"format":1,"store":{"clusters":{"clusters":[null]}}}`,
 	} {
 		t.Run(name, func(t *testing.T) {
 			path := filepath.Join(dir, name)
