@@ -72,7 +72,7 @@ func TestAccPipelineTeamResource_basic(t *testing.T) {
 				ExpectError: regexp.MustCompile(`(?s)access_level.*"read_only"/"READ_ONLY"`),
 			}),
 			step(resource.TestStep{
-				Config: e.config(testAccPipelineTeamConfig(team, p1.ID, "read_only")),
+				Config: e.config(testAccPipelineTeamConfig(team, p1.ID, "READ_ONLY")),
 				Check: resource.ComposeTestCheckFunc(
 					e.checkExists(addr), e.checkPipelineAccess("read_only"),
 					resource.TestCheckResourceAttrPair(addr, "uuid", addr, "id"),

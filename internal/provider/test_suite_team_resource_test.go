@@ -84,27 +84,27 @@ func TestAccTestSuiteTeamResource_basic(t *testing.T) {
 				ImportStateKind: resource.ImportBlockWithID, ImportStateIdFunc: importID(addr, "team_id", "test_suite_id"),
 			}),
 			step(resource.TestStep{
-				// The import command reads the lower-case spelling.
+				// The import command fills in the official spelling.
 				ResourceName: addr, ImportState: true, ImportStateIdFunc: importID(addr, "team_id", "test_suite_id"),
-				ImportStateVerify: true, ImportStateVerifyIgnore: []string{"access_level"},
+				ImportStateVerify: true,
 			}),
 			step(generateConfigStep(addr, importID(addr, "team_id", "test_suite_id"))),
 			step(resource.TestStep{
 				// Team and suite by slug.
-				ResourceName: addr, ImportState: true, ImportStateVerify: true, ImportStateVerifyIgnore: []string{"access_level"},
+				ResourceName: addr, ImportState: true, ImportStateVerify: true,
 				ImportStateIdFunc: func(s *terraform.State) (string, error) {
 					return s.RootModule().Resources["buildkite_team.test"].Primary.Attributes["slug"] + "/" + s1.Slug, nil
 				},
 			}),
 			step(resource.TestStep{
-				Config: e.config(testAccTestSuiteTeamConfig(team, s1.ID, "manage_and_read")),
+				Config: e.config(testAccTestSuiteTeamConfig(team, s1.ID, "MANAGE_AND_READ")),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
 				Check: e.checkSuiteAccess("read", "edit"),
 				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("access_level"), knownvalue.StringExact("manage_and_read")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("access_level"), knownvalue.StringExact("MANAGE_AND_READ")),
 				},
 			}),
 			importSteps(addr, importID(addr, "team_id", "test_suite_id")),
@@ -141,7 +141,7 @@ func TestAccTestSuiteTeamResource_disappears(t *testing.T) {
 }
 
 // Access changed outside Terraform, to a level the configuration's values cannot name (only "edit"), is
-// shown in the plan as "edit" and corrected by the next apply.
+// shown in the plan as "EDIT" and corrected by the next apply.
 func TestAccTestSuiteTeamResource_accessDrift(t *testing.T) {
 	t.Parallel()
 	e := newTestEnv(t)
@@ -163,7 +163,7 @@ func TestAccTestSuiteTeamResource_accessDrift(t *testing.T) {
 				},
 				RefreshState:       true,
 				ExpectNonEmptyPlan: true,
-				Check:              resource.TestCheckResourceAttr(addr, "access_level", "edit"),
+				Check:              resource.TestCheckResourceAttr(addr, "access_level", "EDIT"),
 			},
 			{
 				Config: cfg,
