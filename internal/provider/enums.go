@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
@@ -72,6 +73,15 @@ func newEnumValue(s string) enumValue {
 		return enumValue{StringValue: basetypes.NewStringNull()}
 	}
 	return enumValue{StringValue: basetypes.NewStringValue(strings.ToUpper(s))}
+}
+
+// officialEnum is an enum a data source shows, in the official provider's upper-case form (data sources have
+// no configuration spelling to keep); "" is null.
+func officialEnum(s string) types.String {
+	if s == "" {
+		return types.StringNull()
+	}
+	return types.StringValue(strings.ToUpper(s))
 }
 
 // Type returns enumType.

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
@@ -38,7 +39,15 @@ func (d *organizationMembersDataSource) Read(ctx context.Context, _ datasource.R
 	ctx, cancel := d.timeout(ctx)
 	defer cancel()
 	items, ok := listItems(ctx, &resp.Diagnostics, "organization members", "", d.client().Organizations.ListMembers, (*memberModel).fromAPI)
-	if ok {
-		resp.Diagnostics.Append(resp.State.Set(ctx, &organizationMembersModel{Members: items})...)
+	if !ok {
+		return
 	}
+	// As the official provider: an organization always has a member (the token's user), so none means the
+	// token cannot see them.
+	if len(items) == 0 {
+		resp.Diagnostics.AddError("No organization members found",
+			fmt.Sprintf("The API token sees no members of the organization %q.", d.client().Organization()))
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &organizationMembersModel{Members: items})...)
 }

@@ -63,9 +63,9 @@ func TestAccTeamDataSource(t *testing.T) {
 			statecheck.ExpectKnownValue(addr, tfjsonpath.New("uuid"), knownvalue.StringExact(seededTeam.ID)),
 			statecheck.ExpectKnownValue(addr, tfjsonpath.New("slug"), knownvalue.StringExact(seededTeam.Slug)),
 			statecheck.ExpectKnownValue(addr, tfjsonpath.New("name"), knownvalue.StringExact(seededTeam.Name)),
-			statecheck.ExpectKnownValue(addr, tfjsonpath.New("privacy"), knownvalue.StringExact("visible")),
+			statecheck.ExpectKnownValue(addr, tfjsonpath.New("privacy"), knownvalue.StringExact("VISIBLE")),
 			statecheck.ExpectKnownValue(addr, tfjsonpath.New("default_team"), knownvalue.Bool(false)),
-			statecheck.ExpectKnownValue(addr, tfjsonpath.New("default_member_role"), knownvalue.StringExact("member")),
+			statecheck.ExpectKnownValue(addr, tfjsonpath.New("default_member_role"), knownvalue.StringExact("MEMBER")),
 			statecheck.ExpectKnownValue(addr, tfjsonpath.New("members_can_create_pipelines"), knownvalue.Bool(false)),
 			statecheck.ExpectKnownValue(addr, tfjsonpath.New("members_can_create_suites"), knownvalue.Bool(false)),
 			statecheck.ExpectKnownValue(addr, tfjsonpath.New("members_can_destroy_packages"), knownvalue.Bool(false)),
@@ -145,8 +145,8 @@ func TestAccTeamsDataSource(t *testing.T) {
 	teamObject := func(tm *buildkite.Team) knownvalue.Check {
 		return knownvalue.ObjectPartial(map[string]knownvalue.Check{
 			"id": knownvalue.StringExact(tm.ID), "uuid": knownvalue.StringExact(tm.ID), "slug": knownvalue.StringExact(tm.Slug),
-			"name": knownvalue.StringExact(tm.Name), "privacy": knownvalue.StringExact("visible"),
-			"default_member_role": knownvalue.StringExact("member"), "default_team": knownvalue.Bool(false),
+			"name": knownvalue.StringExact(tm.Name), "privacy": knownvalue.StringExact("VISIBLE"),
+			"default_member_role": knownvalue.StringExact("MEMBER"), "default_team": knownvalue.Bool(false),
 			"members_can_create_pipelines": knownvalue.Bool(false), "description": knownvalue.StringExact(""),
 			"graphql_id": knownvalue.NotNull(), "created_at": knownvalue.NotNull(), "is_default_team": knownvalue.Bool(false),
 			"members_can_create_registries": knownvalue.Bool(false), "members_can_destroy_registries": knownvalue.Bool(false),
@@ -213,7 +213,7 @@ data "buildkite_team_members" "empty" {
 					statecheck.ExpectKnownValue("data.buildkite_team_members.t", tfjsonpath.New("members"),
 						knownvalue.ListExact([]knownvalue.Check{knownvalue.ObjectExact(map[string]knownvalue.Check{
 							"user_id": knownvalue.StringExact(second.ID), "user_name": knownvalue.StringExact(second.Name),
-							"role": knownvalue.StringExact("maintainer"), "created_at": knownvalue.NotNull(),
+							"role": knownvalue.StringExact("MAINTAINER"), "created_at": knownvalue.NotNull(),
 						})})),
 					statecheck.ExpectKnownValue("data.buildkite_team_members.empty", tfjsonpath.New("members"), knownvalue.ListSizeExact(0)),
 				},
