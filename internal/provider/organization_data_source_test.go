@@ -2,6 +2,7 @@ package provider
 
 import (
 	"fmt"
+	"net/http"
 	"regexp"
 	"strings"
 	"testing"
@@ -68,7 +69,7 @@ func TestAccOrganizationMemberDataSource(t *testing.T) {
 		Steps: []resource.TestStep{
 			{
 				Config:      e.config(`data "buildkite_organization_member" "x" { email = "nobody@example.com" }`),
-				ExpectError: regexp.MustCompile(`No Organization Member Found(?s).*"nobody@example.com"`),
+				ExpectError: regexp.MustCompile(`No organization member found(?s).*Organization member not found: nobody@example.com`),
 			},
 			{
 				Config:      e.config(`data "buildkite_organization_member" "x" { id = "00000000-0000-4000-8000-000000000000" }`),
@@ -142,4 +143,31 @@ func TestAccOrganizationMembersDataSource(t *testing.T) {
 			},
 		}},
 	})
+}
+
+// An organization whose members the token cannot see is an error, with the official provider's summary.
+func TestAccOrganizationMembersDataSource_none(t *testing.T) {
+	t.Parallel()
+	e := newTestEnvWith(t, fakeserver.Options{}, answerEmptyList("/members"))
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		Steps: []resource.TestStep{{
+			Config:      e.config(`data "buildkite_organization_members" "all" {}`),
+			ExpectError: regexp.MustCompile(`No organization members found`),
+		}},
+	})
+}
+
+// answerEmptyList makes the emulator answer an empty page to a listing at a path ending in suffix.
+func answerEmptyList(suffix string) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.Method != http.MethodGet || !strings.HasSuffix(r.URL.Path, suffix) {
+				next.ServeHTTP(w, r)
+				return
+			}
+			w.Header().Set("Content-Type", "application/json")
+			_, _ = w.Write([]byte("[]"))
+		})
+	}
 }

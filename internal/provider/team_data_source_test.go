@@ -221,3 +221,85 @@ data "buildkite_team_members" "empty" {
 		},
 	})
 }
+
+// The shapes the official provider's users write: a team and data sources reading it back in the same
+// configuration, by ID and by slug, with the stored forms and defaults of the resource; both arguments at
+// once (known only at apply) are refused with the framework's summary that their tests match on.
+func TestAccTeamDataSource_fromResource(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	name := e.name("ds-from-resource")
+	team := fmt.Sprintf(`
+resource "buildkite_team" "t" {
+  name                         = %q
+  description                  = "a team"
+  privacy                      = "VISIBLE"
+  default_team                 = true
+  default_member_role          = "MEMBER"
+  members_can_create_pipelines = true
+}
+`, name)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             e.checkDestroyed("buildkite_team"),
+		Steps: []resource.TestStep{
+			{
+				Config: e.config(team + `
+data "buildkite_team" "by_id" {
+  depends_on = [buildkite_team.t]
+  id         = buildkite_team.t.id
+}
+data "buildkite_team" "by_slug" {
+  depends_on = [buildkite_team.t]
+  slug       = buildkite_team.t.slug
+}
+`),
+				Check: resource.ComposeAggregateTestCheckFunc(
+					resource.TestCheckResourceAttr("data.buildkite_team.by_id", "name", name),
+					resource.TestCheckResourceAttr("data.buildkite_team.by_id", "members_can_create_pipelines", "true"),
+					resource.TestCheckResourceAttr("data.buildkite_team.by_id", "members_can_create_suites", "false"),
+					resource.TestCheckResourceAttr("data.buildkite_team.by_slug", "name", name),
+					resource.TestCheckResourceAttr("data.buildkite_team.by_slug", "privacy", "VISIBLE"),
+					resource.TestCheckResourceAttr("data.buildkite_team.by_slug", "default_member_role", "MEMBER"),
+					resource.TestCheckResourceAttr("data.buildkite_team.by_slug", "description", "a team"),
+					resource.TestCheckResourceAttrPair("data.buildkite_team.by_slug", "id", "buildkite_team.t", "id"),
+				),
+			},
+			{
+				Config: e.config(team + `
+data "buildkite_team" "both" {
+  depends_on = [buildkite_team.t]
+  id         = buildkite_team.t.id
+  slug       = buildkite_team.t.slug
+}
+`),
+				ExpectError: regexp.MustCompile(`Invalid Attribute Combination`),
+			},
+		},
+	})
+}
+
+// An organization without teams is an error, with the official provider's summary; a user in no team is not.
+func TestAccTeamsDataSource_none(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	members, err := e.client.Organizations.ListMembers(t.Context())
+	if err != nil || len(members) == 0 {
+		t.Fatalf("members = %v, %v", members, err)
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		Steps: []resource.TestStep{
+			{
+				Config:      e.config(`data "buildkite_teams" "all" {}`),
+				ExpectError: regexp.MustCompile(`No organization teams found`),
+			},
+			{
+				Config: e.config(fmt.Sprintf(`data "buildkite_teams" "mine" { user_id = %q }`, members[0].ID)),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue("data.buildkite_teams.mine", tfjsonpath.New("teams"), knownvalue.ListSizeExact(0)),
+				},
+			},
+		},
+	})
+}
