@@ -57,16 +57,17 @@ func TestAccTestSuiteResource_basic(t *testing.T) {
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
 			}),
-			// The API token and the team are in no read: an import has neither.
-			importSteps(addr, importID(addr, "slug"), "api_token", "team_owner_id"),
+			// The API token is in no read: an import has none. The owning team is found as the official
+			// provider finds it: the first team that may manage the suite.
+			importSteps(addr, importID(addr, "slug"), "api_token"),
 			step(resource.TestStep{
 				ResourceName: addr, ImportState: true, ImportStateIdFunc: importID(addr, "id"),
-				ImportStateVerify: true, ImportStateVerifyIgnore: []string{"api_token", "team_owner_id"},
+				ImportStateVerify: true, ImportStateVerifyIgnore: []string{"api_token"},
 			}),
 			step(resource.TestStep{
 				// By GraphQL ID, the official provider's import ID.
 				ResourceName: addr, ImportState: true, ImportStateIdFunc: importID(addr, "graphql_id"),
-				ImportStateVerify: true, ImportStateVerifyIgnore: []string{"api_token", "team_owner_id"},
+				ImportStateVerify: true, ImportStateVerifyIgnore: []string{"api_token"},
 			}),
 			step(resource.TestStep{
 				// The owner by GraphQL ID names the same team: no change, nothing replaced. oidc_policy, which only
