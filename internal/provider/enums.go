@@ -129,8 +129,15 @@ func (e enumOneOf) ValidateString(_ context.Context, req validator.StringRequest
 			return
 		}
 	}
-	resp.Diagnostics.AddAttributeError(req.Path, "Invalid Attribute Value",
-		fmt.Sprintf("Attribute %s value must be one of %s (in upper or lower case), got: %q", req.Path, enumSpellings(e.values), got))
+	// The official provider's summary and sentence (its users' tests match on them), then the spellings
+	// accepted here.
+	official := make([]string, len(e.values))
+	for i, v := range e.values {
+		official[i] = fmt.Sprintf("%q", strings.ToUpper(v))
+	}
+	resp.Diagnostics.AddAttributeError(req.Path, "Invalid Attribute Value Match",
+		fmt.Sprintf("Attribute %s value must be one of: [%s], got: %q. Either spelling is accepted: %s.",
+			req.Path, strings.Join(official, " "), got, enumSpellings(e.values)))
 }
 
 // enumSpellings lists the values in both spellings: `"visible"`/`"VISIBLE"`, ...

@@ -69,7 +69,7 @@ func TestAccPipelineTeamResource_basic(t *testing.T) {
 		Steps: steps(
 			step(resource.TestStep{
 				Config:      e.config(testAccPipelineTeamConfig(team, p1.ID, "admin")),
-				ExpectError: regexp.MustCompile(`(?s)access_level.*"read_only"/"READ_ONLY"`),
+				ExpectError: regexp.MustCompile(`(?s)Invalid Attribute Value Match.*access_level\s+value\s+must\s+be\s+one\s+of:\s+\["READ_ONLY"\s+"BUILD_AND_READ"\s+"MANAGE_BUILD_AND_READ"\].*"read_only"/"READ_ONLY"`),
 			}),
 			step(resource.TestStep{
 				Config: e.config(testAccPipelineTeamConfig(team, p1.ID, "READ_ONLY")),

@@ -175,7 +175,7 @@ func TestAccTeamResource_upperCase(t *testing.T) {
 				// Checked at plan time, naming the attribute and both spellings (first: the destroy at the end
 				// uses the last step's configuration).
 				Config:      e.config(testAccTeamConfig(name, "hidden", "maintainer", false, "")),
-				ExpectError: regexp.MustCompile(`(?s)privacy.*"visible"/"VISIBLE", "secret"/"SECRET"`),
+				ExpectError: regexp.MustCompile(`(?s)Invalid Attribute Value Match.*privacy\s+value\s+must\s+be\s+one\s+of:\s+\["VISIBLE"\s+"SECRET"\],\s+got:\s+"hidden".*"visible"/"VISIBLE",\s+"secret"/"SECRET"`),
 			},
 			{
 				Config: lower,

@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
@@ -26,6 +27,9 @@ var (
 	_ resource.ResourceWithIdentity     = (*testSuiteResource)(nil)
 	_ resource.ResourceWithUpgradeState = (*testSuiteResource)(nil)
 )
+
+// hexColorOrEmpty is a suite's color: a hex color code, or "" to clear it.
+var hexColorOrEmpty = regexp.MustCompile(`^$|` + hexColorPattern.String())
 
 // testSuiteIdentity names a test suite for import blocks and terraform query by its slug, as its URLs do.
 // The slug follows the name, so the identity is mutable: Read and Update keep it current after a rename.
@@ -137,9 +141,10 @@ func (r *testSuiteResource) Schema(_ context.Context, _ resource.SchemaRequest, 
 			"color": schema.StringAttribute{
 				MarkdownDescription: "A color shown with the suite, as a hex code such as `#E0F1FF`. Left out, the " +
 					"suite keeps the color it has (as with the official provider); `\"\"` clears it.",
-				Optional:      true,
-				Computed:      true,
-				Validators:    []validator.String{stringvalidator.Any(stringvalidator.OneOf(""), hexColor("#E0F1FF"))},
+				Optional: true,
+				Computed: true,
+				Validators: []validator.String{stringvalidator.RegexMatches(hexColorOrEmpty,
+					`must be a hex color code such as #E0F1FF, or "" to clear the color`)},
 				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 			},
 			"application_name": schema.StringAttribute{

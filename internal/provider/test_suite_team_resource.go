@@ -125,7 +125,7 @@ func testSuiteTeamSchema() schema.Schema {
 			"access_level": caseInsensitiveEnum(schema.StringAttribute{
 				MarkdownDescription: "What the team's members may do: `read_only` view the suite, `manage_and_read` also change it.",
 				Required:            true,
-			}, "read_only", "manage_and_read"),
+			}, "manage_and_read", "read_only"), // in the official provider's order
 		}),
 	}
 }
