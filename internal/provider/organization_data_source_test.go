@@ -171,3 +171,45 @@ func answerEmptyList(suffix string) func(http.Handler) http.Handler {
 		})
 	}
 }
+
+// Filtered by a team (by slug, as newer official releases take it), the list holds the team's members only.
+func TestAccOrganizationMembersDataSource_team(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	members, err := e.client.Organizations.ListMembers(t.Context())
+	if err != nil || len(members) < 2 {
+		t.Fatalf("members = %v, %v; want at least 2", members, err)
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             e.checkDestroyed("buildkite_team_member"),
+		Steps: []resource.TestStep{{
+			Config: e.config(fmt.Sprintf(`
+data "buildkite_organization_members" "all" {}
+
+resource "buildkite_team" "t" {
+  name                = %q
+  privacy             = "VISIBLE"
+  default_team        = false
+  default_member_role = "MEMBER"
+}
+
+resource "buildkite_team_member" "m" {
+  team_id = buildkite_team.t.id
+  user_id = data.buildkite_organization_members.all.members[1].id
+  role    = "MEMBER"
+}
+
+data "buildkite_organization_members" "team" {
+  team       = buildkite_team.t.slug
+  depends_on = [buildkite_team_member.m]
+}
+`, e.name("members-filter"))),
+			Check: resource.ComposeAggregateTestCheckFunc(
+				resource.TestCheckResourceAttr("data.buildkite_organization_members.team", "members.#", "1"),
+				resource.TestCheckResourceAttrPair("data.buildkite_organization_members.team", "members.0.id", "buildkite_team_member.m", "user_id"),
+				resource.TestCheckResourceAttr("data.buildkite_organization_members.team", "members.0.email", members[1].Email),
+			),
+		}},
+	})
+}
