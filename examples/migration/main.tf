@@ -76,13 +76,13 @@ resource "buildkite_team_member" "second" {
 
 resource "buildkite_pipeline_team" "website" {
   team_id      = buildkite_team.platform.id
-  pipeline_id  = "UGlwZWxpbmUtLS03MWUxM2QwOS0zODM2LTRhNDQtYWQ5Yy02ZWIwYjhiYzI3ZjM="
+  pipeline_id  = "UGlwZWxpbmUtLS05ZmQ1NDE5MS05ZjYzLTRiMDQtOWEyNi01Y2I5NmY3ODc2NTU="
   access_level = "BUILD_AND_READ"
 }
 
 resource "buildkite_test_suite_team" "e2e" {
   team_id       = buildkite_team.platform.id
-  test_suite_id = "U3VpdGUtLS0xODIxM2FjMC00MGFjLTRlYzctYmVkMS1hZDY4NDYzNGZlN2M="
+  test_suite_id = "U3VpdGUtLS0zMjhlOTYyOC0yM2M3LTQ1Y2ItYWJjNi1lYTAzNGU5NjVlY2M="
   access_level  = "MANAGE_AND_READ"
 }
 

@@ -100,7 +100,8 @@ var migrationCases = []migrationCase{
 	}},
 	{name: "test_suite_unmanaged_fields", add: (*officialWorkspace).addTestSuiteUnmanagedFields, check: func(t *testing.T, w *cliWorkdir) {
 		// Left out of the configuration, the color and application name are the service's, kept.
-		expectMoved(t, w, "buildkite_test_suite.ui", map[string]any{"color": "#BADA55", "application_name": "web"})
+		expectMoved(t, w, "buildkite_test_suite.ui", map[string]any{"color": "#BADA55", "application_name": "web",
+			"oidc_policy": officialOIDCPolicy})
 	}},
 	{name: "registry", add: (*officialWorkspace).addRegistry, check: func(t *testing.T, w *cliWorkdir) {
 		expectMoved(t, w, "buildkite_registry.gems", map[string]any{"oidc_policy": officialOIDCPolicy, "registry_type": "PACKAGE"})
@@ -583,8 +584,9 @@ resource "buildkite_test_suite" "specs" {
 		}})
 }
 
-// addTestSuiteUnmanagedFields is a suite whose color and application name were set outside the configuration:
-// the official provider keeps them (Optional+Computed, UseStateForUnknown), and so must the move.
+// addTestSuiteUnmanagedFields is a suite whose color, application name and OIDC policy were set outside the
+// configuration: the official provider keeps them (Optional+Computed, UseStateForUnknown), and so must the
+// move.
 func (w *officialWorkspace) addTestSuiteUnmanagedFields() {
 	team := w.withTeam()
 	suite := w.e.seedSuite(w.e.name("ui"), team.ID, func(in *buildkite.TestSuiteCreate) {
@@ -600,7 +602,7 @@ resource "buildkite_test_suite" "ui" {
 		dependsOn: []string{"buildkite_team.platform"}, attrs: map[string]any{
 			"id": graphQLID("Suite", suite.ID), "uuid": suite.ID, "name": suite.Name, "slug": suite.Slug,
 			"default_branch": "main", "team_owner_id": graphQLID("Team", team.ID),
-			"color": "#BADA55", "application_name": "web", "api_token": "moved-ui-token",
+			"color": "#BADA55", "application_name": "web", "oidc_policy": officialOIDCPolicy, "api_token": "moved-ui-token",
 		}})
 }
 

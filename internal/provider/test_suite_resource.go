@@ -28,6 +28,14 @@ var (
 	_ resource.ResourceWithUpgradeState = (*testSuiteResource)(nil)
 )
 
+// keptWhenLeftOut makes an optional attribute Optional+Computed with UseStateForUnknown, as the official
+// provider declares the suite's fields that removal keeps.
+func keptWhenLeftOut(a schema.StringAttribute) schema.StringAttribute {
+	a.Computed = true
+	a.PlanModifiers = append(a.PlanModifiers, stringplanmodifier.UseStateForUnknown())
+	return a
+}
+
 // hexColorOrEmpty is a suite's color: a hex color code, or "" to clear it.
 var hexColorOrEmpty = regexp.MustCompile(`^$|` + hexColorPattern.String())
 
@@ -62,6 +70,9 @@ func (m *testSuiteModel) fromAPI(s *buildkite.TestSuite) {
 	policy, color, app := m.OIDCPolicy, m.Color, m.ApplicationName
 	m.testSuiteDataModel.fromAPI(s)
 	m.OIDCPolicy = policy
+	if policy.IsUnknown() { // left out at create: nothing to keep
+		m.OIDCPolicy = types.StringNull()
+	}
 	for _, f := range []struct {
 		dst *types.String
 		was types.String
@@ -132,7 +143,8 @@ func (r *testSuiteResource) Schema(_ context.Context, _ resource.SchemaRequest, 
 					"old team's access is removed. An import sets it to the first team that may manage the suite.",
 				Optional: true,
 			}, "Team"),
-			"oidc_policy": graphQLOnlyString("The suite's OIDC policy, as YAML or JSON."),
+			"oidc_policy": keptWhenLeftOut(graphQLOnlyString("The suite's OIDC policy, as YAML or JSON. Left out of the " +
+				"configuration, the value in state is kept, as the official provider keeps it.")),
 			"emoji": schema.StringAttribute{
 				MarkdownDescription: "An emoji shown with the suite, in emoji syntax such as `:rspec:`.",
 				Optional:            true,

@@ -84,7 +84,8 @@ func TestAccTestSuiteResource_basic(t *testing.T) {
 			}),
 			step(resource.TestStep{
 				// Rename (a new slug), recolor, drop the emoji and the application name: in place, the token kept.
-				// The emoji is cleared; the application name, left out, is kept as the official provider keeps it.
+				// The emoji is cleared; the application name and the OIDC policy, left out, are kept as the official
+				// provider keeps them.
 				Config: e.config(testAccTestSuiteConfig(name+"-2", owner, `  color = "#000000"`)),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
@@ -94,6 +95,7 @@ func TestAccTestSuiteResource_basic(t *testing.T) {
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("slug"), knownvalue.StringExact(name+"-2")),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("emoji"), knownvalue.Null()),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("application_name"), knownvalue.StringExact("web")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("oidc_policy"), knownvalue.StringExact("- iss: https://agent.buildkite.com")),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("color"), knownvalue.StringExact("#000000")),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("api_token"), knownvalue.NotNull()),
 				},
