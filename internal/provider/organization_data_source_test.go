@@ -184,6 +184,9 @@ func TestAccOrganizationMembersDataSource_team(t *testing.T) {
 		ProtoV6ProviderFactories: e.factories(),
 		CheckDestroy:             e.checkDestroyed("buildkite_team_member"),
 		Steps: []resource.TestStep{{
+			Config:      e.config(`data "buildkite_organization_members" "x" { team = "no-such-team" }`),
+			ExpectError: regexp.MustCompile(`(?s)Unable to List Organization Members.*no-such-team`),
+		}, {
 			Config: e.config(fmt.Sprintf(`
 data "buildkite_organization_members" "all" {}
 
