@@ -162,8 +162,11 @@ func (e *testEnv) checkSuiteOwners(addr, owner, former string) resource.TestChec
 		if got := suiteAccessFromAPI(ts.AccessLevel); got != "manage_and_read" {
 			return fmt.Errorf("the new owner's access is %q, want manage_and_read", got)
 		}
-		if _, err := e.client.TeamSuites.Get(context.Background(), former, id); !buildkite.IsNotFound(err) {
-			return fmt.Errorf("the former owner's access: got %v, want a 404", err)
+		switch _, err := e.client.TeamSuites.Get(context.Background(), former, id); {
+		case err == nil:
+			return fmt.Errorf("the former owner %s still has access", former)
+		case !buildkite.IsNotFound(err):
+			return fmt.Errorf("the former owner's access: %w", err)
 		}
 		return nil
 	}
