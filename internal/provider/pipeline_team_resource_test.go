@@ -192,3 +192,55 @@ resource "buildkite_pipeline_team" "test" {
 		}},
 	})
 }
+
+// The shape the official provider's users write: the pipeline, the team and the access in one configuration,
+// the access imported back by the id in state and verified attribute by attribute.
+func TestAccPipelineTeamResource_withPipelineAndTeam(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	const addr = "buildkite_pipeline_team.pt"
+	name := e.name("pt-together")
+	cfg := e.config(fmt.Sprintf(`
+resource "buildkite_pipeline" "p" {
+  name       = %q
+  repository = "https://github.com/buildkite/terraform-provider-buildkite.git"
+  steps      = "steps:\n- label: ':pipeline: Pipeline Upload'\n  command: buildkite-agent pipeline upload"
+}
+
+resource "buildkite_team" "t" {
+  name                         = %q
+  privacy                      = "VISIBLE"
+  default_team                 = true
+  default_member_role          = "MEMBER"
+  members_can_create_pipelines = true
+}
+
+resource "buildkite_pipeline_team" "pt" {
+  access_level = "BUILD_AND_READ"
+  team_id      = buildkite_team.t.id
+  pipeline_id  = buildkite_pipeline.p.id
+}
+`, name, name))
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             e.checkDestroyed("buildkite_pipeline_team"),
+		Steps: []resource.TestStep{
+			{
+				Config: cfg,
+				Check: resource.ComposeAggregateTestCheckFunc(
+					resource.TestCheckResourceAttrSet(addr, "id"),
+					resource.TestCheckResourceAttrSet(addr, "uuid"),
+					resource.TestCheckResourceAttrPair(addr, "team_id", "buildkite_team.t", "id"),
+					resource.TestCheckResourceAttrPair(addr, "pipeline_id", "buildkite_pipeline.p", "id"),
+					resource.TestCheckResourceAttr(addr, "access_level", "BUILD_AND_READ"),
+					resource.TestCheckResourceAttr("buildkite_team.t", "description", ""),
+				),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+			},
+			{ResourceName: addr, ImportState: true, ImportStateVerify: true},
+			{ResourceName: "buildkite_team.t", ImportState: true, ImportStateVerify: true},
+		},
+	})
+}

@@ -140,7 +140,8 @@ func (r *testSuiteResource) Schema(_ context.Context, _ resource.SchemaRequest, 
 					"suite is created (REST `team_ids`). Required where the organization has teams enabled. The service " +
 					"does not report it, so it is kept from the configuration. Changing it from one team to another is " +
 					"done in place, as by the official provider: the new team is given `manage_and_read` access and the " +
-					"old team's access is removed. An import sets it to the first team that may manage the suite.",
+					"old team's access is removed. An import sets it to the team that may manage the suite; where several may, " +
+					"it stays unset and the configured owner is only recorded.",
 				Optional: true,
 			}, "Team"),
 			"oidc_policy": keptWhenLeftOut(graphQLOnlyString("The suite's OIDC policy, as YAML or JSON. Left out of the " +
@@ -320,9 +321,11 @@ func (r *testSuiteResource) Delete(ctx context.Context, req resource.DeleteReque
 	r.deleteFailed(ctx, &resp.Diagnostics, err, "test suite", state.ident())
 }
 
-// ImportState accepts the suite's slug or its ID, as the import ID or as the identity's slug. As with the
-// official provider, the imported suite's team_owner_id is the first team that may manage it; where none
-// can be found (teams not enabled, or no such team), it stays unset.
+// ImportState accepts the suite's slug or its ID, as the import ID or as the identity's slug. The imported
+// suite's team_owner_id is the team that may manage it, as the official provider finds it. Where several
+// teams may (the official provider takes the first), it stays unset: a guess that differs from the
+// configuration would plan an owner change, whose apply takes the guessed team's access away. Unset, the
+// configured owner is only recorded.
 func (r *testSuiteResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	parts, ok := r.importParts(ctx, req, resp, keyPart("<test suite slug or id>", "Suite"))
 	if !ok {
@@ -342,25 +345,30 @@ func (r *testSuiteResource) ImportState(ctx context.Context, req resource.Import
 	if err != nil {
 		return // Read, which follows, reports it
 	}
-	if owner := r.firstManagingTeam(ctx, s.ID); owner != "" {
+	if owner := r.soleManagingTeam(ctx, s.ID); owner != "" {
 		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("team_owner_id"), owner)...)
 	}
 }
 
-// firstManagingTeam is the first team, in the service's order, with manage_and_read access to the suite, or
-// "" when there is none or the teams cannot be read.
-func (r *testSuiteResource) firstManagingTeam(ctx context.Context, suiteID string) string {
+// soleManagingTeam is the one team with manage_and_read access to the suite, or "" when there is none, more
+// than one, or the teams cannot be read.
+func (r *testSuiteResource) soleManagingTeam(ctx context.Context, suiteID string) string {
 	teams, err := r.client().Teams.List(ctx, buildkite.TeamListOptions{})
 	if err != nil {
 		return ""
 	}
+	owner := ""
 	for _, t := range teams {
 		ts, err := r.client().TeamSuites.Get(ctx, t.ID, suiteID)
-		if err == nil && suiteAccessFromAPI(ts.AccessLevel) == "manage_and_read" {
-			return t.ID
+		if err != nil || suiteAccessFromAPI(ts.AccessLevel) != "manage_and_read" {
+			continue
 		}
+		if owner != "" {
+			return ""
+		}
+		owner = t.ID
 	}
-	return ""
+	return owner
 }
 
 // suiteNames finds the suite that holds a name: suite names are unique through their slugs. A suite is

@@ -202,3 +202,81 @@ resource "buildkite_test_suite_team" "test" {
 		}},
 	})
 }
+
+// The shape the official provider's users write: an owning team, another team, the suite and the other
+// team's access in one configuration; the level changed in place, then imported back by the id in state.
+func TestAccTestSuiteTeamResource_withSuiteAndTeams(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	const addr = "buildkite_test_suite_team.ts"
+	base := e.name("sut-together")
+	cfg := func(level string) string {
+		return e.config(fmt.Sprintf(`
+resource "buildkite_team" "owner" {
+  name                = "%[1]s-owner"
+  default_team        = false
+  privacy             = "VISIBLE"
+  default_member_role = "MAINTAINER"
+}
+
+resource "buildkite_team" "other" {
+  name                = "%[1]s-other"
+  default_team        = false
+  privacy             = "VISIBLE"
+  default_member_role = "MAINTAINER"
+}
+
+resource "buildkite_test_suite" "s" {
+  name           = "%[1]s"
+  default_branch = "main"
+  team_owner_id  = buildkite_team.owner.id
+}
+
+resource "buildkite_test_suite_team" "ts" {
+  test_suite_id = buildkite_test_suite.s.id
+  team_id       = buildkite_team.other.id
+  access_level  = %[2]q
+}
+`, base, level))
+	}
+	check := func(level string) resource.TestCheckFunc {
+		return resource.ComposeAggregateTestCheckFunc(
+			resource.TestCheckResourceAttr(addr, "access_level", level),
+			resource.TestCheckResourceAttrPair(addr, "test_suite_id", "buildkite_test_suite.s", "id"),
+			resource.TestCheckResourceAttrPair(addr, "team_id", "buildkite_team.other", "id"),
+			resource.TestCheckResourceAttrPair("buildkite_test_suite.s", "team_owner_id", "buildkite_team.owner", "id"),
+		)
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             e.checkDestroyed("buildkite_test_suite_team"),
+		Steps: []resource.TestStep{
+			{Config: cfg("READ_ONLY"), Check: check("READ_ONLY")},
+			// The suite too, while its owner is the one team that may manage it: the owner is found again, and
+			// its API token is the one thing no read shows.
+			{ResourceName: "buildkite_test_suite.s", ImportState: true, ImportStateVerify: true, ImportStateVerifyIgnore: []string{"api_token"}},
+			{
+				Config: cfg("MANAGE_AND_READ"), Check: check("MANAGE_AND_READ"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+			},
+			{ResourceName: addr, ImportState: true, ImportStateVerify: true},
+			{
+				// With two teams that may manage it, the import names no owner, so that the configured one is only
+				// recorded and no apply takes the other team's access away.
+				ResourceName: "buildkite_test_suite.s", ImportState: true, ImportStateIdFunc: importID("buildkite_test_suite.s", "id"),
+				ImportStateCheck: func(states []*terraform.InstanceState) error {
+					if len(states) != 1 {
+						return fmt.Errorf("imported %d instances, want 1", len(states))
+					}
+					if owner := states[0].Attributes["team_owner_id"]; owner != "" {
+						return fmt.Errorf("imported team_owner_id = %q, want none while two teams may manage the suite", owner)
+					}
+					return nil
+				},
+			},
+		},
+	})
+}
