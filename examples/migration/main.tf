@@ -76,13 +76,13 @@ resource "buildkite_team_member" "second" {
 
 resource "buildkite_pipeline_team" "website" {
   team_id      = buildkite_team.platform.id
-  pipeline_id  = "UGlwZWxpbmUtLS1hNTZjZjkwMy0zOTEwLTQxMjAtOWE0NC01OGRmMWJlMzNmYzU="
+  pipeline_id  = "UGlwZWxpbmUtLS05ZmQ1NDE5MS05ZjYzLTRiMDQtOWEyNi01Y2I5NmY3ODc2NTU="
   access_level = "BUILD_AND_READ"
 }
 
 resource "buildkite_test_suite_team" "e2e" {
   team_id       = buildkite_team.platform.id
-  test_suite_id = "U3VpdGUtLS04NWM2MjM3Zi0yNWM3LTRhMGYtODM4OC0yYTA1ZTc2ZTY0ZGU="
+  test_suite_id = "U3VpdGUtLS0zMjhlOTYyOC0yM2M3LTQ1Y2ItYWJjNi1lYTAzNGU5NjVlY2M="
   access_level  = "MANAGE_AND_READ"
 }
 
@@ -146,6 +146,12 @@ resource "buildkite_test_suite" "specs" {
   color            = "#E0F1FF"
   application_name = "web"
   oidc_policy      = "- iss: https://agent.buildkite.com\n  claims:\n    organization_slug: acme\n"
+}
+
+resource "buildkite_test_suite" "ui" {
+  name           = "ui"
+  default_branch = "main"
+  team_owner_id  = buildkite_team.platform.id
 }
 
 resource "buildkite_registry" "gems" {

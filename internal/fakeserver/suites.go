@@ -388,12 +388,12 @@ func (st *Store) checkSuiteName(problems *validationErrors, org string, name opt
 	}
 }
 
-// optionalString turns a property into the nullable string a suite keeps: nil for null.
+// optionalString turns a property into the nullable string a suite keeps: nil for null and for "".
 func optionalString(v opt[string]) *string {
-	if v.Given() {
+	if v.Given() && v.Value != "" {
 		return stringPtr(v.Value)
 	}
-	return nil
+	return nil // "" clears the field, which the service then shows as null
 }
 
 // createSuite takes the team IDs as team_ids (the spec's sample, go-buildkite) or teams_ids (the spec's

@@ -99,6 +99,12 @@ func TestSuiteCRUD(t *testing.T) {
 	}
 	expectError(t, k.suites("GET", "/web-specs", nil), 404, "No suite found")
 
+	// "" clears as null does, and the answer shows null (the official provider's users keep "" in state).
+	u = k.suites("PATCH", "/web-tests", map[string]any{"application_name": "", "emoji": ""}).object(t)
+	if u["application_name"] != nil || u["emoji"] != nil {
+		t.Fatalf("update with \"\" %v, want null application_name and emoji", u)
+	}
+
 	r = k.suites("DELETE", "/web-tests", nil)
 	expect(t, r, http.StatusNoContent)
 	if len(r.raw) != 0 {

@@ -31,7 +31,7 @@ var associationCases = []associationCase{
 	{
 		resourceType: "buildkite_team_member",
 		importAttrs:  []string{"team_id", "user_id"},
-		values:       []string{"member", "MAINTAINER"},
+		values:       []string{"MEMBER", "maintainer"},
 		setup: func(t *testing.T, e *testEnv) func(string, string) string {
 			teams := twoTeams(e, "assoc-member")
 			email := e.secondMemberEmail()
@@ -53,7 +53,7 @@ resource "buildkite_team_member" "test" {
 	{
 		resourceType: "buildkite_pipeline_team",
 		importAttrs:  []string{"team_id", "pipeline_id"},
-		values:       []string{"read_only", "BUILD_AND_READ"},
+		values:       []string{"READ_ONLY", "build_and_read"},
 		setup: func(t *testing.T, e *testEnv) func(string, string) string {
 			teams := twoTeams(e, "assoc-pipeline")
 			p := e.pipelineNamed(e.name("assoc-pipeline"))
@@ -71,7 +71,7 @@ resource "buildkite_pipeline_team" "test" {
 	{
 		resourceType: "buildkite_test_suite_team",
 		importAttrs:  []string{"team_id", "test_suite_id"},
-		values:       []string{"read_only", "manage_and_read"},
+		values:       []string{"READ_ONLY", "manage_and_read"},
 		setup: func(t *testing.T, e *testEnv) func(string, string) string {
 			teams := twoTeams(e, "assoc-suite")
 			suite := e.seedSuite(e.name("assoc-suite"), e.team("assoc-suite-owner"))

@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
@@ -74,6 +75,15 @@ func newEnumValue(s string) enumValue {
 	return enumValue{StringValue: basetypes.NewStringValue(strings.ToUpper(s))}
 }
 
+// officialEnum is an enum a data source shows, in the official provider's upper-case form (data sources have
+// no configuration spelling to keep); "" is null.
+func officialEnum(s string) types.String {
+	if s == "" {
+		return types.StringNull()
+	}
+	return types.StringValue(strings.ToUpper(s))
+}
+
 // Type returns enumType.
 func (v enumValue) Type(context.Context) attr.Type { return enumType{} }
 
@@ -119,8 +129,15 @@ func (e enumOneOf) ValidateString(_ context.Context, req validator.StringRequest
 			return
 		}
 	}
-	resp.Diagnostics.AddAttributeError(req.Path, "Invalid Attribute Value",
-		fmt.Sprintf("Attribute %s value must be one of %s (in upper or lower case), got: %q", req.Path, enumSpellings(e.values), got))
+	// The official provider's summary and sentence (its users' tests match on them), then the spellings
+	// accepted here.
+	official := make([]string, len(e.values))
+	for i, v := range e.values {
+		official[i] = fmt.Sprintf("%q", strings.ToUpper(v))
+	}
+	resp.Diagnostics.AddAttributeError(req.Path, "Invalid Attribute Value Match",
+		fmt.Sprintf("Attribute %s value must be one of: [%s], got: %q. Either spelling is accepted: %s.",
+			req.Path, strings.Join(official, " "), got, enumSpellings(e.values)))
 }
 
 // enumSpellings lists the values in both spellings: `"visible"`/`"VISIBLE"`, ...

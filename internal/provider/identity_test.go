@@ -190,16 +190,15 @@ var identityCases = []identityCase{
 				create: testAccTestSuiteConfig(name, owner, `  emoji            = ":test_tube:"
   application_name = "web"`),
 				checks: []statecheck.StateCheck{identityValue(addr, "slug", name)},
-				// The configuration names the owning team, which no read reports: importing only records it, an
-				// update in place that changes nothing on the service, and the API token stays unknown to
+				// No read reports the owning team: the import finds it as the official provider does (the first
+				// team that may manage the suite), so importing changes nothing; the API token stays unknown to
 				// Terraform.
 				importSteps: []resource.TestStep{
 					{
 						ResourceName: addr, ImportState: true, ImportStateKind: resource.ImportBlockWithResourceIdentity,
-						ExpectNonEmptyPlan: true,
 						ImportPlanChecks: resource.ImportPlanChecks{
 							PreApply: []plancheck.PlanCheck{
-								plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
+								plancheck.ExpectResourceAction(addr, plancheck.ResourceActionNoop),
 								plancheck.ExpectKnownValue(addr, tfjsonpath.New("team_owner_id"), knownvalue.StringExact(owner)),
 								plancheck.ExpectKnownValue(addr, tfjsonpath.New("api_token"), knownvalue.Null()),
 							},

@@ -98,6 +98,11 @@ var migrationCases = []migrationCase{
 	{name: "test_suite", add: (*officialWorkspace).addTestSuite, check: func(t *testing.T, w *cliWorkdir) {
 		expectMoved(t, w, "buildkite_test_suite.specs", map[string]any{"api_token": "moved-suite-token", "oidc_policy": officialOIDCPolicy})
 	}},
+	{name: "test_suite_unmanaged_fields", add: (*officialWorkspace).addTestSuiteUnmanagedFields, check: func(t *testing.T, w *cliWorkdir) {
+		// Left out of the configuration, the color and application name are the service's, kept.
+		expectMoved(t, w, "buildkite_test_suite.ui", map[string]any{"color": "#BADA55", "application_name": "web",
+			"oidc_policy": officialOIDCPolicy})
+	}},
 	{name: "registry", add: (*officialWorkspace).addRegistry, check: func(t *testing.T, w *cliWorkdir) {
 		expectMoved(t, w, "buildkite_registry.gems", map[string]any{"oidc_policy": officialOIDCPolicy, "registry_type": "PACKAGE"})
 	}},
@@ -576,6 +581,28 @@ resource "buildkite_test_suite" "specs" {
 			"default_branch": "main", "team_owner_id": graphQLID("Team", team.ID), "emoji": ":rspec:",
 			"color": "#E0F1FF", "application_name": "web", "oidc_policy": officialOIDCPolicy,
 			"api_token": "moved-suite-token",
+		}})
+}
+
+// addTestSuiteUnmanagedFields is a suite whose color, application name and OIDC policy were set outside the
+// configuration: the official provider keeps them (Optional+Computed, UseStateForUnknown), and so must the
+// move.
+func (w *officialWorkspace) addTestSuiteUnmanagedFields() {
+	team := w.withTeam()
+	suite := w.e.seedSuite(w.e.name("ui"), team.ID, func(in *buildkite.TestSuiteCreate) {
+		in.Color, in.ApplicationName = ptrTo("#BADA55"), ptrTo("web")
+	})
+	w.add(fmt.Sprintf(`
+resource "buildkite_test_suite" "ui" {
+  name           = %q
+  default_branch = "main"
+  team_owner_id  = buildkite_team.platform.id
+}
+`, suite.Name), officialInstance{address: "buildkite_test_suite.ui",
+		dependsOn: []string{"buildkite_team.platform"}, attrs: map[string]any{
+			"id": graphQLID("Suite", suite.ID), "uuid": suite.ID, "name": suite.Name, "slug": suite.Slug,
+			"default_branch": "main", "team_owner_id": graphQLID("Team", team.ID),
+			"color": "#BADA55", "application_name": "web", "oidc_policy": officialOIDCPolicy, "api_token": "moved-ui-token",
 		}})
 }
 

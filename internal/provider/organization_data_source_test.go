@@ -2,6 +2,7 @@ package provider
 
 import (
 	"fmt"
+	"net/http"
 	"regexp"
 	"strings"
 	"testing"
@@ -68,7 +69,7 @@ func TestAccOrganizationMemberDataSource(t *testing.T) {
 		Steps: []resource.TestStep{
 			{
 				Config:      e.config(`data "buildkite_organization_member" "x" { email = "nobody@example.com" }`),
-				ExpectError: regexp.MustCompile(`No Organization Member Found(?s).*"nobody@example.com"`),
+				ExpectError: regexp.MustCompile(`No organization member found(?s).*Organization member not found: nobody@example.com`),
 			},
 			{
 				Config:      e.config(`data "buildkite_organization_member" "x" { id = "00000000-0000-4000-8000-000000000000" }`),
@@ -140,6 +141,78 @@ func TestAccOrganizationMembersDataSource(t *testing.T) {
 			ConfigStateChecks: []statecheck.StateCheck{
 				statecheck.ExpectKnownValue("data.buildkite_organization_members.all", tfjsonpath.New("members"), knownvalue.ListExact(want)),
 			},
+		}},
+	})
+}
+
+// An organization whose members the token cannot see is an error, with the official provider's summary.
+func TestAccOrganizationMembersDataSource_none(t *testing.T) {
+	t.Parallel()
+	e := newTestEnvWith(t, fakeserver.Options{}, answerEmptyList("/members"))
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		Steps: []resource.TestStep{{
+			Config:      e.config(`data "buildkite_organization_members" "all" {}`),
+			ExpectError: regexp.MustCompile(`No organization members found`),
+		}},
+	})
+}
+
+// answerEmptyList makes the emulator answer an empty page to a listing at a path ending in suffix.
+func answerEmptyList(suffix string) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.Method != http.MethodGet || !strings.HasSuffix(r.URL.Path, suffix) {
+				next.ServeHTTP(w, r)
+				return
+			}
+			w.Header().Set("Content-Type", "application/json")
+			_, _ = w.Write([]byte("[]"))
+		})
+	}
+}
+
+// Filtered by a team (by slug, as newer official releases take it), the list holds the team's members only.
+func TestAccOrganizationMembersDataSource_team(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	members, err := e.client.Organizations.ListMembers(t.Context())
+	if err != nil || len(members) < 2 {
+		t.Fatalf("members = %v, %v; want at least 2", members, err)
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             e.checkDestroyed("buildkite_team_member"),
+		Steps: []resource.TestStep{{
+			Config:      e.config(`data "buildkite_organization_members" "x" { team = "no-such-team" }`),
+			ExpectError: regexp.MustCompile(`(?s)Unable to List Organization Members.*no-such-team`),
+		}, {
+			Config: e.config(fmt.Sprintf(`
+data "buildkite_organization_members" "all" {}
+
+resource "buildkite_team" "t" {
+  name                = %q
+  privacy             = "VISIBLE"
+  default_team        = false
+  default_member_role = "MEMBER"
+}
+
+resource "buildkite_team_member" "m" {
+  team_id = buildkite_team.t.id
+  user_id = data.buildkite_organization_members.all.members[1].id
+  role    = "MEMBER"
+}
+
+data "buildkite_organization_members" "team" {
+  team       = buildkite_team.t.slug
+  depends_on = [buildkite_team_member.m]
+}
+`, e.name("members-filter"))),
+			Check: resource.ComposeAggregateTestCheckFunc(
+				resource.TestCheckResourceAttr("data.buildkite_organization_members.team", "members.#", "1"),
+				resource.TestCheckResourceAttrPair("data.buildkite_organization_members.team", "members.0.id", "buildkite_team_member.m", "user_id"),
+				resource.TestCheckResourceAttr("data.buildkite_organization_members.team", "members.0.email", members[1].Email),
+			),
 		}},
 	})
 }

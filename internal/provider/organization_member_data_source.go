@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/datasourcevalidator"
@@ -107,8 +108,15 @@ func (d *organizationMemberDataSource) Read(ctx context.Context, req datasource.
 			addAPIError(&resp.Diagnostics, "list", "organization members", "", err)
 			return
 		}
-		found = pickOne(&resp.Diagnostics, "organization member", fmt.Sprintf("the e-mail address %q", email), members,
-			func(m *buildkite.Member) bool { return strings.EqualFold(m.Email, email) })
+		match := func(m *buildkite.Member) bool { return strings.EqualFold(m.Email, email) }
+		if !slices.ContainsFunc(members, func(m buildkite.Member) bool { return match(&m) }) {
+			// The official provider's words, which its users' tests match on.
+			resp.Diagnostics.AddError("No organization member found",
+				fmt.Sprintf("Organization member not found: %s. No member of the organization %q has this e-mail address.",
+					email, d.client().Organization()))
+			return
+		}
+		found = pickOne(&resp.Diagnostics, "organization member", fmt.Sprintf("the e-mail address %q", email), members, match)
 		if found == nil {
 			return
 		}

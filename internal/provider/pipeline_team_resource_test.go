@@ -69,10 +69,10 @@ func TestAccPipelineTeamResource_basic(t *testing.T) {
 		Steps: steps(
 			step(resource.TestStep{
 				Config:      e.config(testAccPipelineTeamConfig(team, p1.ID, "admin")),
-				ExpectError: regexp.MustCompile(`(?s)access_level.*"read_only"/"READ_ONLY"`),
+				ExpectError: regexp.MustCompile(`(?s)Invalid Attribute Value Match.*access_level\s+value\s+must\s+be\s+one\s+of:\s+\["READ_ONLY"\s+"BUILD_AND_READ"\s+"MANAGE_BUILD_AND_READ"\].*"read_only"/"READ_ONLY"`),
 			}),
 			step(resource.TestStep{
-				Config: e.config(testAccPipelineTeamConfig(team, p1.ID, "read_only")),
+				Config: e.config(testAccPipelineTeamConfig(team, p1.ID, "READ_ONLY")),
 				Check: resource.ComposeTestCheckFunc(
 					e.checkExists(addr), e.checkPipelineAccess("read_only"),
 					resource.TestCheckResourceAttrPair(addr, "uuid", addr, "id"),
@@ -190,5 +190,57 @@ resource "buildkite_pipeline_team" "test" {
 				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 			},
 		}},
+	})
+}
+
+// The shape the official provider's users write: the pipeline, the team and the access in one configuration,
+// the access imported back by the id in state and verified attribute by attribute.
+func TestAccPipelineTeamResource_withPipelineAndTeam(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	const addr = "buildkite_pipeline_team.pt"
+	name := e.name("pt-together")
+	cfg := e.config(fmt.Sprintf(`
+resource "buildkite_pipeline" "p" {
+  name       = %q
+  repository = "https://github.com/buildkite/terraform-provider-buildkite.git"
+  steps      = "steps:\n- label: ':pipeline: Pipeline Upload'\n  command: buildkite-agent pipeline upload"
+}
+
+resource "buildkite_team" "t" {
+  name                         = %q
+  privacy                      = "VISIBLE"
+  default_team                 = true
+  default_member_role          = "MEMBER"
+  members_can_create_pipelines = true
+}
+
+resource "buildkite_pipeline_team" "pt" {
+  access_level = "BUILD_AND_READ"
+  team_id      = buildkite_team.t.id
+  pipeline_id  = buildkite_pipeline.p.id
+}
+`, name, name))
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             e.checkDestroyed("buildkite_pipeline_team"),
+		Steps: []resource.TestStep{
+			{
+				Config: cfg,
+				Check: resource.ComposeAggregateTestCheckFunc(
+					resource.TestCheckResourceAttrSet(addr, "id"),
+					resource.TestCheckResourceAttrSet(addr, "uuid"),
+					resource.TestCheckResourceAttrPair(addr, "team_id", "buildkite_team.t", "id"),
+					resource.TestCheckResourceAttrPair(addr, "pipeline_id", "buildkite_pipeline.p", "id"),
+					resource.TestCheckResourceAttr(addr, "access_level", "BUILD_AND_READ"),
+					resource.TestCheckResourceAttr("buildkite_team.t", "description", ""),
+				),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+			},
+			{ResourceName: addr, ImportState: true, ImportStateVerify: true},
+			{ResourceName: "buildkite_team.t", ImportState: true, ImportStateVerify: true},
+		},
 	})
 }

@@ -6,7 +6,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
@@ -28,19 +27,6 @@ func unknownWhenRenamed(ctx context.Context, req resource.ModifyPlanRequest, res
 	for _, a := range attrs {
 		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root(a), types.StringUnknown())...)
 	}
-}
-
-// replaceWhenChangedFromKnown replaces the resource when a create-only attribute changes from one value to
-// another, but not when it is first set on an imported object (whose value the service never reported) or
-// removed from the configuration: neither changes anything on the service.
-func replaceWhenChangedFromKnown() planmodifier.String {
-	return stringplanmodifier.RequiresReplaceIf(
-		func(_ context.Context, req planmodifier.StringRequest, resp *stringplanmodifier.RequiresReplaceIfFuncResponse) {
-			resp.RequiresReplace = !req.StateValue.IsNull() && !req.PlanValue.IsNull() && !req.PlanValue.Equal(req.StateValue)
-		},
-		"Changing the value from one value to another replaces the resource.",
-		"Changing the value from one value to another replaces the resource.",
-	)
 }
 
 // keepWhileUnchanged plans the state's value of a computed attribute derived from another (a default

@@ -147,8 +147,8 @@ var queryCases = []queryCase{
 				querycheck.ExpectResourceKnownValues("buildkite_team.all", byIdentity("id", s.a.ID), []querycheck.KnownValueCheck{
 					known("slug", knownvalue.StringExact(s.a.Slug)),
 					known("description", knownvalue.StringExact("Runs the platform")),
-					known("privacy", knownvalue.StringExact("secret")),
-					known("default_member_role", knownvalue.StringExact("maintainer")),
+					known("privacy", knownvalue.StringExact("SECRET")),
+					known("default_member_role", knownvalue.StringExact("MAINTAINER")),
 					known("members_can_create_pipelines", knownvalue.Bool(true)),
 				}),
 				querycheck.ExpectResourceKnownValues("buildkite_team.all", byIdentity("id", s.b.ID), []querycheck.KnownValueCheck{
@@ -173,11 +173,11 @@ var queryCases = []queryCase{
 				querycheck.ExpectResourceDisplayName("buildkite_team_member.all", membership(s.a), knownvalue.StringExact(base+"-a / "+s.member.Name)),
 				querycheck.ExpectResourceKnownValues("buildkite_team_member.all", membership(s.a), []querycheck.KnownValueCheck{
 					known("id", knownvalue.StringExact(s.a.ID+"/"+s.member.ID)),
-					known("role", knownvalue.StringExact("maintainer")),
+					known("role", knownvalue.StringExact("MAINTAINER")),
 					known("user_name", knownvalue.StringExact(s.member.Name)),
 				}),
 				querycheck.ExpectResourceKnownValues("buildkite_team_member.b", membership(s.b),
-					[]querycheck.KnownValueCheck{known("role", knownvalue.StringExact("member"))}),
+					[]querycheck.KnownValueCheck{known("role", knownvalue.StringExact("MEMBER"))}),
 			},
 			refused: []queryRefusal{
 				{fmt.Sprintf(unknownUUIDFilter, "team_id"), wrapped(`No team matches the ID "` + unknownUUID + `"`)},
@@ -202,9 +202,9 @@ var queryCases = []queryCase{
 				querycheck.ExpectLength("buildkite_pipeline_team.b", 2),
 				querycheck.ExpectResourceDisplayName("buildkite_pipeline_team.all", access(s.b, s.p2), knownvalue.StringExact(base+"-b / "+s.p2.Slug)),
 				querycheck.ExpectResourceKnownValues("buildkite_pipeline_team.all", access(s.a, s.p1),
-					append(level("build_and_read"), known("id", knownvalue.StringExact(s.a.ID+"/"+s.p1.ID)))),
-				querycheck.ExpectResourceKnownValues("buildkite_pipeline_team.b", access(s.b, s.p1), level("read_only")),
-				querycheck.ExpectResourceKnownValues("buildkite_pipeline_team.b", access(s.b, s.p2), level("manage_build_and_read")),
+					append(level("BUILD_AND_READ"), known("id", knownvalue.StringExact(s.a.ID+"/"+s.p1.ID)))),
+				querycheck.ExpectResourceKnownValues("buildkite_pipeline_team.b", access(s.b, s.p1), level("READ_ONLY")),
+				querycheck.ExpectResourceKnownValues("buildkite_pipeline_team.b", access(s.b, s.p2), level("MANAGE_BUILD_AND_READ")),
 			},
 			imports: 3,
 		}
@@ -223,10 +223,10 @@ var queryCases = []queryCase{
 				querycheck.ExpectResourceDisplayName("buildkite_test_suite_team.all", access(s.b), knownvalue.StringExact(base+"-b / "+s.suite.Slug)),
 				// The owner's access, which creating the suite gave it, is found like any other.
 				querycheck.ExpectResourceKnownValues("buildkite_test_suite_team.a", access(s.a),
-					[]querycheck.KnownValueCheck{known("access_level", knownvalue.StringExact("manage_and_read"))}),
+					[]querycheck.KnownValueCheck{known("access_level", knownvalue.StringExact("MANAGE_AND_READ"))}),
 				querycheck.ExpectResourceKnownValues("buildkite_test_suite_team.all", access(s.b), []querycheck.KnownValueCheck{
 					known("id", knownvalue.StringExact(s.b.ID+"/"+s.suite.ID)),
-					known("access_level", knownvalue.StringExact("read_only")),
+					known("access_level", knownvalue.StringExact("READ_ONLY")),
 				}),
 			},
 			imports: 2,

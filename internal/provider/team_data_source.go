@@ -54,9 +54,9 @@ func (m *teamDataModel) fromAPI(t *buildkite.Team) {
 	m.Name = types.StringValue(t.Name)
 	m.Slug = types.StringValue(t.Slug)
 	m.Description = types.StringValue(t.Description)
-	m.Privacy = types.StringValue(t.Privacy)
+	m.Privacy = officialEnum(t.Privacy)
 	m.DefaultTeam = types.BoolValue(t.IsDefault())
-	m.DefaultMemberRole = optionalStringPtr(t.DefaultMemberRole)
+	m.DefaultMemberRole = officialEnum(deref(t.DefaultMemberRole))
 	m.MembersCanCreatePipelines = types.BoolPointerValue(t.MembersCanCreatePipelines)
 	m.IsDefaultTeam = m.DefaultTeam
 	m.teamPermissionsModel = teamPermissionsModel{
@@ -79,9 +79,9 @@ func teamDataAttributes() map[string]schema.Attribute {
 		"name":                str("The team's name."),
 		"slug":                str("The team's slug."),
 		"description":         str("The team's description (`\"\"` when it has none)."),
-		"privacy":             str("`visible` or `secret`."),
+		"privacy":             str("`VISIBLE` or `SECRET`, as the official provider spells them."),
 		"default_team":        schema.BoolAttribute{MarkdownDescription: "Whether users join the team when they join the organization.", Computed: true},
-		"default_member_role": str("`member` or `maintainer`: the role of users added without one."),
+		"default_member_role": str("`MEMBER` or `MAINTAINER`: the role of users added without one."),
 		"members_can_create_pipelines": schema.BoolAttribute{
 			MarkdownDescription: "Whether members of the team may create pipelines.", Computed: true,
 		},

@@ -63,9 +63,9 @@ func TestAccTeamDataSource(t *testing.T) {
 			statecheck.ExpectKnownValue(addr, tfjsonpath.New("uuid"), knownvalue.StringExact(seededTeam.ID)),
 			statecheck.ExpectKnownValue(addr, tfjsonpath.New("slug"), knownvalue.StringExact(seededTeam.Slug)),
 			statecheck.ExpectKnownValue(addr, tfjsonpath.New("name"), knownvalue.StringExact(seededTeam.Name)),
-			statecheck.ExpectKnownValue(addr, tfjsonpath.New("privacy"), knownvalue.StringExact("visible")),
+			statecheck.ExpectKnownValue(addr, tfjsonpath.New("privacy"), knownvalue.StringExact("VISIBLE")),
 			statecheck.ExpectKnownValue(addr, tfjsonpath.New("default_team"), knownvalue.Bool(false)),
-			statecheck.ExpectKnownValue(addr, tfjsonpath.New("default_member_role"), knownvalue.StringExact("member")),
+			statecheck.ExpectKnownValue(addr, tfjsonpath.New("default_member_role"), knownvalue.StringExact("MEMBER")),
 			statecheck.ExpectKnownValue(addr, tfjsonpath.New("members_can_create_pipelines"), knownvalue.Bool(false)),
 			statecheck.ExpectKnownValue(addr, tfjsonpath.New("members_can_create_suites"), knownvalue.Bool(false)),
 			statecheck.ExpectKnownValue(addr, tfjsonpath.New("members_can_destroy_packages"), knownvalue.Bool(false)),
@@ -145,8 +145,8 @@ func TestAccTeamsDataSource(t *testing.T) {
 	teamObject := func(tm *buildkite.Team) knownvalue.Check {
 		return knownvalue.ObjectPartial(map[string]knownvalue.Check{
 			"id": knownvalue.StringExact(tm.ID), "uuid": knownvalue.StringExact(tm.ID), "slug": knownvalue.StringExact(tm.Slug),
-			"name": knownvalue.StringExact(tm.Name), "privacy": knownvalue.StringExact("visible"),
-			"default_member_role": knownvalue.StringExact("member"), "default_team": knownvalue.Bool(false),
+			"name": knownvalue.StringExact(tm.Name), "privacy": knownvalue.StringExact("VISIBLE"),
+			"default_member_role": knownvalue.StringExact("MEMBER"), "default_team": knownvalue.Bool(false),
 			"members_can_create_pipelines": knownvalue.Bool(false), "description": knownvalue.StringExact(""),
 			"graphql_id": knownvalue.NotNull(), "created_at": knownvalue.NotNull(), "is_default_team": knownvalue.Bool(false),
 			"members_can_create_registries": knownvalue.Bool(false), "members_can_destroy_registries": knownvalue.Bool(false),
@@ -213,9 +213,91 @@ data "buildkite_team_members" "empty" {
 					statecheck.ExpectKnownValue("data.buildkite_team_members.t", tfjsonpath.New("members"),
 						knownvalue.ListExact([]knownvalue.Check{knownvalue.ObjectExact(map[string]knownvalue.Check{
 							"user_id": knownvalue.StringExact(second.ID), "user_name": knownvalue.StringExact(second.Name),
-							"role": knownvalue.StringExact("maintainer"), "created_at": knownvalue.NotNull(),
+							"role": knownvalue.StringExact("MAINTAINER"), "created_at": knownvalue.NotNull(),
 						})})),
 					statecheck.ExpectKnownValue("data.buildkite_team_members.empty", tfjsonpath.New("members"), knownvalue.ListSizeExact(0)),
+				},
+			},
+		},
+	})
+}
+
+// The shapes the official provider's users write: a team and data sources reading it back in the same
+// configuration, by ID and by slug, with the stored forms and defaults of the resource; both arguments at
+// once (known only at apply) are refused with the framework's summary that their tests match on.
+func TestAccTeamDataSource_fromResource(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	name := e.name("ds-from-resource")
+	team := fmt.Sprintf(`
+resource "buildkite_team" "t" {
+  name                         = %q
+  description                  = "a team"
+  privacy                      = "VISIBLE"
+  default_team                 = true
+  default_member_role          = "MEMBER"
+  members_can_create_pipelines = true
+}
+`, name)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             e.checkDestroyed("buildkite_team"),
+		Steps: []resource.TestStep{
+			{
+				Config: e.config(team + `
+data "buildkite_team" "by_id" {
+  depends_on = [buildkite_team.t]
+  id         = buildkite_team.t.id
+}
+data "buildkite_team" "by_slug" {
+  depends_on = [buildkite_team.t]
+  slug       = buildkite_team.t.slug
+}
+`),
+				Check: resource.ComposeAggregateTestCheckFunc(
+					resource.TestCheckResourceAttr("data.buildkite_team.by_id", "name", name),
+					resource.TestCheckResourceAttr("data.buildkite_team.by_id", "members_can_create_pipelines", "true"),
+					resource.TestCheckResourceAttr("data.buildkite_team.by_id", "members_can_create_suites", "false"),
+					resource.TestCheckResourceAttr("data.buildkite_team.by_slug", "name", name),
+					resource.TestCheckResourceAttr("data.buildkite_team.by_slug", "privacy", "VISIBLE"),
+					resource.TestCheckResourceAttr("data.buildkite_team.by_slug", "default_member_role", "MEMBER"),
+					resource.TestCheckResourceAttr("data.buildkite_team.by_slug", "description", "a team"),
+					resource.TestCheckResourceAttrPair("data.buildkite_team.by_slug", "id", "buildkite_team.t", "id"),
+				),
+			},
+			{
+				Config: e.config(team + `
+data "buildkite_team" "both" {
+  depends_on = [buildkite_team.t]
+  id         = buildkite_team.t.id
+  slug       = buildkite_team.t.slug
+}
+`),
+				ExpectError: regexp.MustCompile(`Invalid Attribute Combination`),
+			},
+		},
+	})
+}
+
+// An organization without teams is an error, with the official provider's summary; a user in no team is not.
+func TestAccTeamsDataSource_none(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	members, err := e.client.Organizations.ListMembers(t.Context())
+	if err != nil || len(members) == 0 {
+		t.Fatalf("members = %v, %v", members, err)
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		Steps: []resource.TestStep{
+			{
+				Config:      e.config(`data "buildkite_teams" "all" {}`),
+				ExpectError: regexp.MustCompile(`No organization teams found`),
+			},
+			{
+				Config: e.config(fmt.Sprintf(`data "buildkite_teams" "mine" { user_id = %q }`, members[0].ID)),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue("data.buildkite_teams.mine", tfjsonpath.New("teams"), knownvalue.ListSizeExact(0)),
 				},
 			},
 		},

@@ -91,7 +91,7 @@ func TestAccTeamMemberResource_basic(t *testing.T) {
 		CheckDestroy:             e.checkDestroyed("buildkite_team_member"),
 		Steps: steps(
 			step(resource.TestStep{
-				Config: e.config(testAccTeamMemberConfig(team, email, "member")),
+				Config: e.config(testAccTeamMemberConfig(team, email, "MEMBER")),
 				Check: resource.ComposeTestCheckFunc(
 					e.checkExists(addr),
 					e.checkMemberRole("member"),

@@ -55,7 +55,7 @@ func (d *teamMembersDataSource) Schema(_ context.Context, _ datasource.SchemaReq
 				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 					"user_id":    str("The user's UUID."),
 					"user_name":  str("The user's name."),
-					"role":       str("`member` or `maintainer`."),
+					"role":       str("`MEMBER` or `MAINTAINER`, as `buildkite_team_member` stores it."),
 					"created_at": str("When the user joined the team (RFC 3339)."),
 				}},
 			},
@@ -78,7 +78,7 @@ func (d *teamMembersDataSource) Read(ctx context.Context, req datasource.ReadReq
 	fill := func(item *teamMemberDataModel, m *buildkite.TeamMember) {
 		*item = teamMemberDataModel{
 			UserID: types.StringValue(m.UserID), UserName: types.StringValue(m.UserName),
-			Role: types.StringValue(m.Role), CreatedAt: timeValue(m.CreatedAt),
+			Role: officialEnum(m.Role), CreatedAt: timeValue(m.CreatedAt),
 		}
 	}
 	var ok bool

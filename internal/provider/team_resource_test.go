@@ -54,7 +54,8 @@ func TestAccTeamResource_basic(t *testing.T) {
 		CheckDestroy:             e.checkDestroyed("buildkite_team"),
 		Steps: steps(
 			step(resource.TestStep{
-				Config: e.config(testAccTeamConfig(name, "visible", "member", false, "")),
+				// The official provider's spelling, which its users' configurations hold.
+				Config: e.config(testAccTeamConfig(name, "VISIBLE", "MEMBER", false, "")),
 				Check: resource.ComposeTestCheckFunc(
 					e.checkExists(addr),
 					resource.TestCheckResourceAttrPair(addr, "uuid", addr, "id"),
@@ -63,6 +64,8 @@ func TestAccTeamResource_basic(t *testing.T) {
 				),
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("slug"), knownvalue.StringExact(name)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("privacy"), knownvalue.StringExact("VISIBLE")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("default_member_role"), knownvalue.StringExact("MEMBER")),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("description"), knownvalue.StringExact("")),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("members_can_create_pipelines"), knownvalue.Bool(false)),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("members_can_create_suites"), knownvalue.Bool(false)),
@@ -153,14 +156,16 @@ func teamWriteText(w buildkite.TeamWrite) string {
 		deref(w.MembersCanDestroyRegistries), deref(w.MembersCanDestroyPackages))
 }
 
-// The official provider's upper-case spellings plan empty after apply and after an import, and so does a
-// change of spelling alone.
+// The official provider's upper-case spellings are what state holds whatever filled it: the configuration,
+// an import of a team configured either way, or a refresh. A lower-case configuration is accepted too: it is
+// kept as written and never shows as a change.
 func TestAccTeamResource_upperCase(t *testing.T) {
 	t.Parallel()
 	e := newTestEnv(t)
 	name := e.name("team-upper")
 	const addr = "buildkite_team.test"
 	upper := e.config(testAccTeamConfig(name, "SECRET", "MAINTAINER", false, ""))
+	lower := e.config(testAccTeamConfig(name, "secret", "maintainer", false, ""))
 
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: e.factories(),
@@ -170,14 +175,14 @@ func TestAccTeamResource_upperCase(t *testing.T) {
 				// Checked at plan time, naming the attribute and both spellings (first: the destroy at the end
 				// uses the last step's configuration).
 				Config:      e.config(testAccTeamConfig(name, "hidden", "maintainer", false, "")),
-				ExpectError: regexp.MustCompile(`(?s)privacy.*"visible"/"VISIBLE", "secret"/"SECRET"`),
+				ExpectError: regexp.MustCompile(`(?s)Invalid Attribute Value Match.*privacy\s+value\s+must\s+be\s+one\s+of:\s+\["VISIBLE"\s+"SECRET"\],\s+got:\s+"hidden".*"visible"/"VISIBLE",\s+"secret"/"SECRET"`),
 			},
 			{
-				Config: upper,
+				Config: lower,
 				ConfigStateChecks: []statecheck.StateCheck{
 					// The configuration's spelling is kept; the service holds the lower-case one.
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("privacy"), knownvalue.StringExact("SECRET")),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("default_member_role"), knownvalue.StringExact("MAINTAINER")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("privacy"), knownvalue.StringExact("secret")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("default_member_role"), knownvalue.StringExact("maintainer")),
 				},
 				Check: e.checkTeamOnService(buildkite.TeamWrite{Name: name, Privacy: "secret", DefaultMemberRole: "maintainer"}),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
@@ -185,21 +190,31 @@ func TestAccTeamResource_upperCase(t *testing.T) {
 				},
 			},
 			{
-				// Import with the upper-case configuration: the plan is a no-op import.
-				Config: upper, ResourceName: addr, ImportState: true,
-				ImportStateKind: resource.ImportBlockWithID, ImportStateIdFunc: importID(addr, "slug"),
-			},
-			{
-				// The import command reads the service's spelling; only the spelling differs.
+				// An import fills in the official form, whatever the configuration wrote.
 				ResourceName: addr, ImportState: true, ImportStateIdFunc: importID(addr, "id"),
-				ImportStateVerify: true, ImportStateVerifyIgnore: []string{"privacy", "default_member_role"},
+				ImportStateCheck: func(states []*terraform.InstanceState) error {
+					if len(states) != 1 {
+						return fmt.Errorf("imported %d instances, want 1", len(states))
+					}
+					for attr, want := range map[string]string{"privacy": "SECRET", "default_member_role": "MAINTAINER"} {
+						if got := states[0].Attributes[attr]; got != want {
+							return fmt.Errorf("imported %s = %q, want %q", attr, got, want)
+						}
+					}
+					return nil
+				},
 			},
 			{
 				// Changing only the spelling is not a change.
-				Config: e.config(testAccTeamConfig(name, "secret", "maintainer", false, "")),
+				Config: upper,
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
+			},
+			{
+				// Import with the upper-case configuration: the plan is a no-op import.
+				Config: upper, ResourceName: addr, ImportState: true,
+				ImportStateKind: resource.ImportBlockWithID, ImportStateIdFunc: importID(addr, "slug"),
 			},
 		},
 	})

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
@@ -51,7 +52,15 @@ func (d *teamsDataSource) Read(ctx context.Context, req datasource.ReadRequest, 
 		return d.client().Teams.List(ctx, buildkite.TeamListOptions{UserID: canonicalID(cfg.UserID.ValueString())})
 	}
 	var ok bool
-	if cfg.Teams, ok = listItems(ctx, &resp.Diagnostics, "teams", "", list, (*teamDataModel).fromAPI); ok {
-		resp.Diagnostics.Append(resp.State.Set(ctx, &cfg)...)
+	if cfg.Teams, ok = listItems(ctx, &resp.Diagnostics, "teams", "", list, (*teamDataModel).fromAPI); !ok {
+		return
 	}
+	// As the official provider: an organization without teams is an error (teams are not enabled, or the
+	// token sees none). Filtered by a user, none is an answer.
+	if len(cfg.Teams) == 0 && cfg.UserID.IsNull() {
+		resp.Diagnostics.AddError("No organization teams found",
+			fmt.Sprintf("The organization %q has no teams that this API token can see.", d.client().Organization()))
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &cfg)...)
 }

@@ -3,9 +3,11 @@ package provider
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
@@ -25,6 +27,17 @@ var (
 	_ resource.ResourceWithIdentity     = (*testSuiteResource)(nil)
 	_ resource.ResourceWithUpgradeState = (*testSuiteResource)(nil)
 )
+
+// keptWhenLeftOut makes an optional attribute Optional+Computed with UseStateForUnknown, as the official
+// provider declares the suite's fields that removal keeps.
+func keptWhenLeftOut(a schema.StringAttribute) schema.StringAttribute {
+	a.Computed = true
+	a.PlanModifiers = append(a.PlanModifiers, stringplanmodifier.UseStateForUnknown())
+	return a
+}
+
+// hexColorOrEmpty is a suite's color: a hex color code, or "" to clear it.
+var hexColorOrEmpty = regexp.MustCompile(`^$|` + hexColorPattern.String())
 
 // testSuiteIdentity names a test suite for import blocks and terraform query by its slug, as its URLs do.
 // The slug follows the name, so the identity is mutable: Read and Update keep it current after a rename.
@@ -50,11 +63,24 @@ type testSuiteModel struct {
 }
 
 // fromAPI copies the service's view. The API token is only in the create response and team_owner_id in no
-// response, so both are kept from state otherwise; so is oidc_policy, which only GraphQL sets.
+// response, so both are kept from state otherwise; so is oidc_policy, which only GraphQL sets. A color or
+// application name configured as "" (which clears it) is answered as null and kept as "", as the official
+// provider keeps it.
 func (m *testSuiteModel) fromAPI(s *buildkite.TestSuite) {
-	policy := m.OIDCPolicy
+	policy, color, app := m.OIDCPolicy, m.Color, m.ApplicationName
 	m.testSuiteDataModel.fromAPI(s)
 	m.OIDCPolicy = policy
+	if policy.IsUnknown() { // left out at create: nothing to keep
+		m.OIDCPolicy = types.StringNull()
+	}
+	for _, f := range []struct {
+		dst *types.String
+		was types.String
+	}{{&m.Color, color}, {&m.ApplicationName, app}} {
+		if f.dst.IsNull() && !f.was.IsNull() && !f.was.IsUnknown() && f.was.ValueString() == "" {
+			*f.dst = f.was
+		}
+	}
 	if s.APIToken != "" {
 		m.APIToken = types.StringValue(s.APIToken)
 	} else if m.APIToken.IsUnknown() {
@@ -77,15 +103,17 @@ func (m *testSuiteModel) toCreate() buildkite.TestSuiteCreate {
 	return in
 }
 
-// toUpdate sends every attribute: a removed optional one is sent as "" to clear it on the service.
+// toUpdate sends the name, the branch and the emoji (a removed emoji as "", which clears it). color and
+// application_name are sent as planned: a removed one plans the state's value, which is kept (unmanaged), and
+// "" clears it.
 func (m *testSuiteModel) toUpdate() buildkite.TestSuiteUpdate {
 	name, branch := m.Name.ValueString(), m.DefaultBranch.ValueString()
 	return buildkite.TestSuiteUpdate{
 		Name:            &name,
 		DefaultBranch:   &branch,
 		Emoji:           stringPtr(m.Emoji),
-		Color:           stringPtr(m.Color),
-		ApplicationName: stringPtr(m.ApplicationName),
+		Color:           stringPtrIfSet(m.Color),
+		ApplicationName: stringPtrIfSet(m.ApplicationName),
 	}
 }
 
@@ -108,28 +136,36 @@ func (r *testSuiteResource) Schema(_ context.Context, _ resource.SchemaRequest, 
 				Validators:          []validator.String{notBlank()},
 			},
 			"team_owner_id": refAttribute(schema.StringAttribute{
-				MarkdownDescription: "The ID (UUID) of the team given access to the suite when it is created (REST `team_ids`). " +
-					"Required where the organization has teams enabled. The service does not report it, so it is kept " +
-					"from the configuration; changing it from one team to another replaces the suite, and setting it on " +
-					"an imported suite only records it.",
-				Optional:      true,
-				PlanModifiers: []planmodifier.String{replaceWhenChangedFromKnown()},
+				MarkdownDescription: "The ID (UUID) of the team that owns the suite: given `manage_and_read` access when the " +
+					"suite is created (REST `team_ids`). Required where the organization has teams enabled. The service " +
+					"does not report it, so it is kept from the configuration. Changing it from one team to another is " +
+					"done in place, as by the official provider: the new team is given `manage_and_read` access and the " +
+					"old team's access is removed. An import sets it to the team that may manage the suite; where several may, " +
+					"it stays unset and the configured owner is only recorded.",
+				Optional: true,
 			}, "Team"),
-			"oidc_policy": graphQLOnlyString("The suite's OIDC policy, as YAML or JSON."),
+			"oidc_policy": keptWhenLeftOut(graphQLOnlyString("The suite's OIDC policy, as YAML or JSON. Left out of the " +
+				"configuration, the value in state is kept, as the official provider keeps it.")),
 			"emoji": schema.StringAttribute{
 				MarkdownDescription: "An emoji shown with the suite, in emoji syntax such as `:rspec:`.",
 				Optional:            true,
 				Validators:          []validator.String{stringvalidator.LengthAtLeast(1)},
 			},
 			"color": schema.StringAttribute{
-				MarkdownDescription: "A color shown with the suite, as a hex code such as `#E0F1FF`.",
-				Optional:            true,
-				Validators:          []validator.String{hexColor("#E0F1FF")},
+				MarkdownDescription: "A color shown with the suite, as a hex code such as `#E0F1FF`. Left out, the " +
+					"suite keeps the color it has (as with the official provider); `\"\"` clears it.",
+				Optional: true,
+				Computed: true,
+				Validators: []validator.String{stringvalidator.RegexMatches(hexColorOrEmpty,
+					`must be a hex color code such as #E0F1FF, or "" to clear the color`)},
+				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 			},
 			"application_name": schema.StringAttribute{
-				MarkdownDescription: "The name of the application the suite tests.",
-				Optional:            true,
-				Validators:          []validator.String{stringvalidator.LengthAtLeast(1)},
+				MarkdownDescription: "The name of the application the suite tests. Left out, the suite keeps the name " +
+					"it has (as with the official provider); `\"\"` clears it.",
+				Optional:      true,
+				Computed:      true,
+				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 			},
 			"slug": schema.StringAttribute{
 				MarkdownDescription: "The suite's slug, derived from its name.",
@@ -235,9 +271,39 @@ func (r *testSuiteResource) Update(ctx context.Context, req resource.UpdateReque
 		addAPIError(&resp.Diagnostics, "update", "test suite", state.ident(), err)
 		return
 	}
+	if from, to := state.TeamOwnerID.UUID(), plan.TeamOwnerID.UUID(); from != "" && to != "" && from != to {
+		if !r.moveOwner(ctx, &resp.Diagnostics, cur.ID, from, to) {
+			return
+		}
+	}
 	plan.APIToken = state.APIToken
 	plan.fromAPI(s)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+// moveOwner gives the suite's new owning team manage_and_read access (or raises the access it has to that)
+// and then removes the old team's access, which may be gone already (the team deleted or replaced first).
+func (r *testSuiteResource) moveOwner(ctx context.Context, diags *diag.Diagnostics, suiteID, from, to string) bool {
+	manage := suiteAccessToAPI("manage_and_read")
+	ts := r.client().TeamSuites
+	_, err := ts.Create(ctx, to, buildkite.TeamSuiteCreate{SuiteID: suiteID, AccessLevel: manage})
+	if buildkite.IsValidation(err) {
+		if _, getErr := ts.Get(ctx, to, suiteID); getErr == nil {
+			_, err = ts.Update(ctx, to, suiteID, manage)
+		}
+	}
+	if err != nil {
+		// The official provider's summary, which its users' tests match on.
+		diags.AddError("Could not add new owner team",
+			fmt.Sprintf("Giving team %s manage_and_read access to test suite %s: %s", to, suiteID, describeError(err)))
+		return false
+	}
+	if err := ts.Delete(ctx, from, suiteID); err != nil && !buildkite.IsNotFound(err) {
+		diags.AddError("Failed to delete team owner",
+			fmt.Sprintf("Removing the access of team %s, the suite's previous owner, to test suite %s: %s", from, suiteID, describeError(err)))
+		return false
+	}
+	return true
 }
 
 func (r *testSuiteResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
@@ -255,13 +321,54 @@ func (r *testSuiteResource) Delete(ctx context.Context, req resource.DeleteReque
 	r.deleteFailed(ctx, &resp.Diagnostics, err, "test suite", state.ident())
 }
 
-// ImportState accepts the suite's slug or its ID, as the import ID or as the identity's slug.
+// ImportState accepts the suite's slug or its ID, as the import ID or as the identity's slug. The imported
+// suite's team_owner_id is the team that may manage it, as the official provider finds it. Where several
+// teams may (the official provider takes the first), it stays unset: a guess that differs from the
+// configuration would plan an owner change, whose apply takes the guessed team's access away. Unset, the
+// configured owner is only recorded.
 func (r *testSuiteResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	parts, ok := r.importParts(ctx, req, resp, keyPart("<test suite slug or id>", "Suite"))
 	if !ok {
 		return
 	}
 	resp.Diagnostics.Append(setSlugOrID(ctx, resp, parts[0])...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := r.timeout(ctx, opRead)
+	defer cancel()
+	slug, id := parts[0], ""
+	if isUUID(slug) {
+		slug, id = "", slug
+	}
+	s, err := bySlugThenID(ctx, slug, id, r.client().TestSuites.Get, r.client().TestSuites.GetByID)
+	if err != nil {
+		return // Read, which follows, reports it
+	}
+	if owner := r.soleManagingTeam(ctx, s.ID); owner != "" {
+		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("team_owner_id"), owner)...)
+	}
+}
+
+// soleManagingTeam is the one team with manage_and_read access to the suite, or "" when there is none, more
+// than one, or the teams cannot be read.
+func (r *testSuiteResource) soleManagingTeam(ctx context.Context, suiteID string) string {
+	teams, err := r.client().Teams.List(ctx, buildkite.TeamListOptions{})
+	if err != nil {
+		return ""
+	}
+	owner := ""
+	for _, t := range teams {
+		ts, err := r.client().TeamSuites.Get(ctx, t.ID, suiteID)
+		if err != nil || suiteAccessFromAPI(ts.AccessLevel) != "manage_and_read" {
+			continue
+		}
+		if owner != "" {
+			return ""
+		}
+		owner = t.ID
+	}
+	return owner
 }
 
 // suiteNames finds the suite that holds a name: suite names are unique through their slugs. A suite is

@@ -57,16 +57,17 @@ func TestAccTestSuiteResource_basic(t *testing.T) {
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
 			}),
-			// The API token and the team are in no read: an import has neither.
-			importSteps(addr, importID(addr, "slug"), "api_token", "team_owner_id"),
+			// The API token is in no read: an import has none. The owning team is found as the official
+			// provider finds it: the first team that may manage the suite.
+			importSteps(addr, importID(addr, "slug"), "api_token"),
 			step(resource.TestStep{
 				ResourceName: addr, ImportState: true, ImportStateIdFunc: importID(addr, "id"),
-				ImportStateVerify: true, ImportStateVerifyIgnore: []string{"api_token", "team_owner_id"},
+				ImportStateVerify: true, ImportStateVerifyIgnore: []string{"api_token"},
 			}),
 			step(resource.TestStep{
 				// By GraphQL ID, the official provider's import ID.
 				ResourceName: addr, ImportState: true, ImportStateIdFunc: importID(addr, "graphql_id"),
-				ImportStateVerify: true, ImportStateVerifyIgnore: []string{"api_token", "team_owner_id"},
+				ImportStateVerify: true, ImportStateVerifyIgnore: []string{"api_token"},
 			}),
 			step(resource.TestStep{
 				// The owner by GraphQL ID names the same team: no change, nothing replaced. oidc_policy, which only
@@ -82,7 +83,9 @@ func TestAccTestSuiteResource_basic(t *testing.T) {
 				},
 			}),
 			step(resource.TestStep{
-				// Rename (a new slug), recolor, drop the emoji and application: in place, the token kept.
+				// Rename (a new slug), recolor, drop the emoji and the application name: in place, the token kept.
+				// The emoji is cleared; the application name and the OIDC policy, left out, are kept as the official
+				// provider keeps them.
 				Config: e.config(testAccTestSuiteConfig(name+"-2", owner, `  color = "#000000"`)),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
@@ -91,20 +94,144 @@ func TestAccTestSuiteResource_basic(t *testing.T) {
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("slug"), knownvalue.StringExact(name+"-2")),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("emoji"), knownvalue.Null()),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("application_name"), knownvalue.Null()),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("application_name"), knownvalue.StringExact("web")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("oidc_policy"), knownvalue.StringExact("- iss: https://agent.buildkite.com")),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("color"), knownvalue.StringExact("#000000")),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("api_token"), knownvalue.NotNull()),
 				},
+				Check: e.checkSuiteOnService(addr, nil, ptrTo("web"), ptrTo("#000000")),
 			}),
 			step(resource.TestStep{
-				// Another owning team cannot be set through REST: the suite is replaced.
+				// Left out too, the color is kept; "" clears the application name, and state keeps "".
+				Config: e.config(testAccTestSuiteConfig(name+"-2", owner, `  application_name = ""`)),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("application_name"), knownvalue.StringExact("")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("color"), knownvalue.StringExact("#000000")),
+				},
+				Check: e.checkSuiteOnService(addr, nil, nil, ptrTo("#000000")),
+			}),
+			step(resource.TestStep{
+				// Another owning team is set in place, as the official provider does: the new team gets
+				// manage_and_read access and the old one loses its access; the suite and its token stay.
 				Config: e.config(testAccTestSuiteConfig(name+"-2", other, "")),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionReplace)},
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
-				Check: e.checkExists(addr),
+				Check: resource.ComposeTestCheckFunc(e.checkExists(addr), e.checkSuiteOwners(addr, other, owner)),
 			}),
 		),
+	})
+}
+
+// checkSuiteOnService compares the suite's emoji, application name and color on the service with the wanted
+// ones (nil: none).
+func (e *testEnv) checkSuiteOnService(addr string, emoji, app, color *string) resource.TestCheckFunc {
+	return func(s *terraform.State) error {
+		su, err := e.client.TestSuites.Get(context.Background(), s.RootModule().Resources[addr].Primary.Attributes["slug"])
+		if err != nil {
+			return err
+		}
+		show := func(p *string) string {
+			if p == nil || *p == "" {
+				return "none"
+			}
+			return *p
+		}
+		got := fmt.Sprintf("emoji=%s application_name=%s color=%s", show(su.Emoji), show(su.ApplicationName), show(su.Color))
+		if want := fmt.Sprintf("emoji=%s application_name=%s color=%s", show(emoji), show(app), show(color)); got != want {
+			return fmt.Errorf("suite on the service: %s, want %s", got, want)
+		}
+		return nil
+	}
+}
+
+// checkSuiteOwners checks on the service that team owner has manage_and_read access to the suite at addr and
+// team former has none.
+func (e *testEnv) checkSuiteOwners(addr, owner, former string) resource.TestCheckFunc {
+	return func(s *terraform.State) error {
+		id := s.RootModule().Resources[addr].Primary.ID
+		ts, err := e.client.TeamSuites.Get(context.Background(), owner, id)
+		if err != nil {
+			return fmt.Errorf("the new owner's access: %w", err)
+		}
+		if got := suiteAccessFromAPI(ts.AccessLevel); got != "manage_and_read" {
+			return fmt.Errorf("the new owner's access is %q, want manage_and_read", got)
+		}
+		switch _, err := e.client.TeamSuites.Get(context.Background(), former, id); {
+		case err == nil:
+			return fmt.Errorf("the former owner %s still has access", former)
+		case !buildkite.IsNotFound(err):
+			return fmt.Errorf("the former owner's access: %w", err)
+		}
+		return nil
+	}
+}
+
+// The official provider's users replace the owning team (taint, or a new team resource) and expect the suite
+// to follow it in place, its API token kept.
+func TestAccTestSuiteResource_ownerTeamReplaced(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	const addr = "buildkite_test_suite.test"
+	cfg := e.config(fmt.Sprintf(`
+resource "buildkite_team" "owner" {
+  name                = %q
+  privacy             = "VISIBLE"
+  default_team        = false
+  default_member_role = "MAINTAINER"
+}
+
+resource "buildkite_test_suite" "test" {
+  name           = %q
+  default_branch = "main"
+  team_owner_id  = buildkite_team.owner.id
+}
+`, e.name("suite-owner"), e.name("suite-follows")))
+	var suiteID, token, firstTeam string
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             e.checkDestroyed("buildkite_test_suite"),
+		Steps: []resource.TestStep{
+			{
+				Config: cfg,
+				Check: resource.ComposeTestCheckFunc(
+					resource.TestCheckResourceAttrWith(addr, "id", func(v string) error { suiteID = v; return nil }),
+					resource.TestCheckResourceAttrWith(addr, "api_token", func(v string) error { token = v; return nil }),
+					resource.TestCheckResourceAttrWith("buildkite_team.owner", "id", func(v string) error { firstTeam = v; return nil }),
+				),
+			},
+			{
+				Config: cfg,
+				Taint:  []string{"buildkite_team.owner"},
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				Check: resource.ComposeTestCheckFunc(
+					resource.TestCheckResourceAttrPair(addr, "team_owner_id", "buildkite_team.owner", "id"),
+					resource.TestCheckResourceAttrWith(addr, "id", func(v string) error {
+						if v != suiteID {
+							return fmt.Errorf("suite id %s, want %s: the suite was replaced", v, suiteID)
+						}
+						return nil
+					}),
+					resource.TestCheckResourceAttrWith(addr, "api_token", func(v string) error {
+						if v != token {
+							return fmt.Errorf("the API token changed")
+						}
+						return nil
+					}),
+					func(s *terraform.State) error {
+						return e.checkSuiteOwners(addr, s.RootModule().Resources["buildkite_team.owner"].Primary.ID, firstTeam)(s)
+					},
+				),
+			},
+		},
 	})
 }
 

@@ -54,7 +54,7 @@ func suiteAccessToAPI(level string) []string {
 
 // suiteAccessFromAPI names the REST array: read_only or manage_and_read in any order. An array that is
 // neither (["edit"], set outside Terraform) is shown as its entries joined with ",", so that a plan reads
-// `"edit" -> "read_only"` and the next apply sets what the configuration says.
+// `"EDIT" -> "READ_ONLY"` and the next apply sets what the configuration says.
 func suiteAccessFromAPI(levels []string) string {
 	set := slices.Clone(levels)
 	slices.Sort(set)
@@ -114,7 +114,7 @@ func testSuiteTeamSchema() schema.Schema {
 			"and the suite by UUID or slug.\n\n" +
 			"The REST API spells the access as an array: `read_only` is `[\"read\"]` and `manage_and_read` is " +
 			"`[\"read\", \"edit\"]`. An access set outside Terraform that is neither (only `[\"edit\"]`) shows in a " +
-			"plan as its entries joined with commas, `access_level: \"edit\" -> \"read_only\"`, and the next apply " +
+			"plan as its entries joined with commas, `access_level: \"EDIT\" -> \"READ_ONLY\"`, and the next apply " +
 			"sets what the configuration says.\n\n" +
 			"A `buildkite_test_suite` created with `team_owner_id` gives that team `manage_and_read` access once, " +
 			"at creation. A `buildkite_test_suite_team` for the same team and suite owns that access from then on: " +
@@ -125,7 +125,7 @@ func testSuiteTeamSchema() schema.Schema {
 			"access_level": caseInsensitiveEnum(schema.StringAttribute{
 				MarkdownDescription: "What the team's members may do: `read_only` view the suite, `manage_and_read` also change it.",
 				Required:            true,
-			}, "read_only", "manage_and_read"),
+			}, "manage_and_read", "read_only"), // in the official provider's order
 		}),
 	}
 }

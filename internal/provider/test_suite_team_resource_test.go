@@ -84,27 +84,27 @@ func TestAccTestSuiteTeamResource_basic(t *testing.T) {
 				ImportStateKind: resource.ImportBlockWithID, ImportStateIdFunc: importID(addr, "team_id", "test_suite_id"),
 			}),
 			step(resource.TestStep{
-				// The import command reads the lower-case spelling.
+				// The import command fills in the official spelling.
 				ResourceName: addr, ImportState: true, ImportStateIdFunc: importID(addr, "team_id", "test_suite_id"),
-				ImportStateVerify: true, ImportStateVerifyIgnore: []string{"access_level"},
+				ImportStateVerify: true,
 			}),
 			step(generateConfigStep(addr, importID(addr, "team_id", "test_suite_id"))),
 			step(resource.TestStep{
 				// Team and suite by slug.
-				ResourceName: addr, ImportState: true, ImportStateVerify: true, ImportStateVerifyIgnore: []string{"access_level"},
+				ResourceName: addr, ImportState: true, ImportStateVerify: true,
 				ImportStateIdFunc: func(s *terraform.State) (string, error) {
 					return s.RootModule().Resources["buildkite_team.test"].Primary.Attributes["slug"] + "/" + s1.Slug, nil
 				},
 			}),
 			step(resource.TestStep{
-				Config: e.config(testAccTestSuiteTeamConfig(team, s1.ID, "manage_and_read")),
+				Config: e.config(testAccTestSuiteTeamConfig(team, s1.ID, "MANAGE_AND_READ")),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
 				Check: e.checkSuiteAccess("read", "edit"),
 				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("access_level"), knownvalue.StringExact("manage_and_read")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("access_level"), knownvalue.StringExact("MANAGE_AND_READ")),
 				},
 			}),
 			importSteps(addr, importID(addr, "team_id", "test_suite_id")),
@@ -141,7 +141,7 @@ func TestAccTestSuiteTeamResource_disappears(t *testing.T) {
 }
 
 // Access changed outside Terraform, to a level the configuration's values cannot name (only "edit"), is
-// shown in the plan as "edit" and corrected by the next apply.
+// shown in the plan as "EDIT" and corrected by the next apply.
 func TestAccTestSuiteTeamResource_accessDrift(t *testing.T) {
 	t.Parallel()
 	e := newTestEnv(t)
@@ -163,7 +163,7 @@ func TestAccTestSuiteTeamResource_accessDrift(t *testing.T) {
 				},
 				RefreshState:       true,
 				ExpectNonEmptyPlan: true,
-				Check:              resource.TestCheckResourceAttr(addr, "access_level", "edit"),
+				Check:              resource.TestCheckResourceAttr(addr, "access_level", "EDIT"),
 			},
 			{
 				Config: cfg,
@@ -200,5 +200,83 @@ resource "buildkite_test_suite_team" "test" {
 				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 			},
 		}},
+	})
+}
+
+// The shape the official provider's users write: an owning team, another team, the suite and the other
+// team's access in one configuration; the level changed in place, then imported back by the id in state.
+func TestAccTestSuiteTeamResource_withSuiteAndTeams(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	const addr = "buildkite_test_suite_team.ts"
+	base := e.name("sut-together")
+	cfg := func(level string) string {
+		return e.config(fmt.Sprintf(`
+resource "buildkite_team" "owner" {
+  name                = "%[1]s-owner"
+  default_team        = false
+  privacy             = "VISIBLE"
+  default_member_role = "MAINTAINER"
+}
+
+resource "buildkite_team" "other" {
+  name                = "%[1]s-other"
+  default_team        = false
+  privacy             = "VISIBLE"
+  default_member_role = "MAINTAINER"
+}
+
+resource "buildkite_test_suite" "s" {
+  name           = "%[1]s"
+  default_branch = "main"
+  team_owner_id  = buildkite_team.owner.id
+}
+
+resource "buildkite_test_suite_team" "ts" {
+  test_suite_id = buildkite_test_suite.s.id
+  team_id       = buildkite_team.other.id
+  access_level  = %[2]q
+}
+`, base, level))
+	}
+	check := func(level string) resource.TestCheckFunc {
+		return resource.ComposeAggregateTestCheckFunc(
+			resource.TestCheckResourceAttr(addr, "access_level", level),
+			resource.TestCheckResourceAttrPair(addr, "test_suite_id", "buildkite_test_suite.s", "id"),
+			resource.TestCheckResourceAttrPair(addr, "team_id", "buildkite_team.other", "id"),
+			resource.TestCheckResourceAttrPair("buildkite_test_suite.s", "team_owner_id", "buildkite_team.owner", "id"),
+		)
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             e.checkDestroyed("buildkite_test_suite_team"),
+		Steps: []resource.TestStep{
+			{Config: cfg("READ_ONLY"), Check: check("READ_ONLY")},
+			// The suite too, while its owner is the one team that may manage it: the owner is found again, and
+			// its API token is the one thing no read shows.
+			{ResourceName: "buildkite_test_suite.s", ImportState: true, ImportStateVerify: true, ImportStateVerifyIgnore: []string{"api_token"}},
+			{
+				Config: cfg("MANAGE_AND_READ"), Check: check("MANAGE_AND_READ"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+			},
+			{ResourceName: addr, ImportState: true, ImportStateVerify: true},
+			{
+				// With two teams that may manage it, the import names no owner, so that the configured one is only
+				// recorded and no apply takes the other team's access away.
+				ResourceName: "buildkite_test_suite.s", ImportState: true, ImportStateIdFunc: importID("buildkite_test_suite.s", "id"),
+				ImportStateCheck: func(states []*terraform.InstanceState) error {
+					if len(states) != 1 {
+						return fmt.Errorf("imported %d instances, want 1", len(states))
+					}
+					if owner := states[0].Attributes["team_owner_id"]; owner != "" {
+						return fmt.Errorf("imported team_owner_id = %q, want none while two teams may manage the suite", owner)
+					}
+					return nil
+				},
+			},
+		},
 	})
 }

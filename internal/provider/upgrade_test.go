@@ -182,7 +182,8 @@ var upgradeCases = []upgradeCase{
 		state: map[string]any{"id": graphQLID("Suite", testUUID), "uuid": testUUID, "name": "s", "slug": "s",
 			"default_branch": "main", "team_owner_id": graphQLID("Team", otherUUID), "color": "", "application_name": nil,
 			"oidc_policy": "p", "api_token": "t"},
-		want: map[string]any{"id": testUUID, "team_owner_id": otherUUID, "color": nil, "oidc_policy": "p", "api_token": "t"},
+		// color is Optional+Computed, as the official provider's: its "" (cleared) is kept, not turned into null.
+		want: map[string]any{"id": testUUID, "team_owner_id": otherUUID, "color": "", "oidc_policy": "p", "api_token": "t"},
 	},
 	{
 		name: "test suite, ours at version 0", typeName: "buildkite_test_suite", version: 0,
