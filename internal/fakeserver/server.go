@@ -160,6 +160,9 @@ func (s *Server) routes() *http.ServeMux {
 	s.routeClusterSecrets(mux)
 	s.routeClusterMaintainers(mux)
 	s.routeMeta(mux)
+	s.routeAPISettings(mux)
+	s.routeBanner(mux)
+	s.routeNetworkRanges(mux)
 	return mux
 }
 

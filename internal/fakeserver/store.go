@@ -48,6 +48,11 @@ type Store struct {
 	secrets     clusterSecretState
 	maintainers clusterMaintainerState
 	meta        metaState
+
+	// Organization settings, the banner and cluster network ranges (rest-beyond-spec.md, added 2026-11-26).
+	orgSettings apiSettingsState
+	banners     bannerState
+	ranges      networkRangeState
 }
 
 // orgRecord is an organization.
@@ -106,6 +111,10 @@ func newStore(now func() time.Time) *Store {
 		secrets:     newClusterSecretState(),
 		maintainers: newClusterMaintainerState(),
 		meta:        newMetaState(),
+
+		orgSettings: newAPISettingsState(),
+		banners:     newBannerState(),
+		ranges:      newNetworkRangeState(),
 	}
 	st.defaultUserID = st.addUser("Test User", "test-user@example.com").id
 	return st
