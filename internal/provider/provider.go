@@ -153,6 +153,9 @@ func (p *buildkiteProvider) Resources(_ context.Context) []func() resource.Resou
 		NewPipelineScheduleResource,
 		NewClusterSecretResource,
 		NewClusterMaintainerResource,
+
+		// Organization settings, the banner, pipeline webhooks and unclustered agent tokens (issue 25).
+		NewOrganizationResource,
 	}
 }
 
