@@ -156,6 +156,7 @@ func (p *buildkiteProvider) Resources(_ context.Context) []func() resource.Resou
 
 		// Organization settings, the banner, pipeline webhooks and unclustered agent tokens (issue 25).
 		NewOrganizationResource,
+		NewOrganizationBannerResource,
 	}
 }
 
