@@ -208,6 +208,9 @@ func (p *buildkiteProvider) DataSources(_ context.Context) []func() datasource.D
 		NewBuildsDataSource,
 		NewAgentMetricsDataSource,
 		NewMetaDataSource,
+
+		// Cluster network ranges and signed pipeline steps (issue 25).
+		NewClusterNetworkRangesDataSource,
 	}
 }
 
