@@ -45,7 +45,9 @@ type clusterUUIDValidator struct{}
 
 func (clusterUUIDValidator) Description(context.Context) string { return clusterUUIDHint }
 
-func (v clusterUUIDValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+func (v clusterUUIDValidator) MarkdownDescription(ctx context.Context) string {
+	return v.Description(ctx)
+}
 
 func (clusterUUIDValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
 	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
