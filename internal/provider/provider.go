@@ -157,6 +157,7 @@ func (p *buildkiteProvider) Resources(_ context.Context) []func() resource.Resou
 		// Organization settings, the banner, pipeline webhooks and unclustered agent tokens (issue 25).
 		NewOrganizationResource,
 		NewOrganizationBannerResource,
+		NewAgentTokenResource,
 	}
 }
 
