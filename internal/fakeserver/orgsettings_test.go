@@ -178,3 +178,33 @@ func TestNetworkRanges(t *testing.T) {
 	st.AddToken("noclusters-token", []string{"acme"}, []string{scopeReadOrganizations})
 	expect(t, e.do("GET", "/v2/organizations/acme"+path, "noclusters-token", nil), http.StatusForbidden)
 }
+
+func TestPipelineWebhook(t *testing.T) {
+	e := settingsEnv(t)
+	gh := e.createPipeline(map[string]any{"name": "Web", "repository": "git@github.com:acme/web.git", "configuration": "steps: []"})
+	e.createPipeline(map[string]any{"name": "Lab", "repository": "https://gitlab.com/acme/lab.git", "configuration": "steps: []"})
+	id := gh["id"].(string)
+	st := e.srv.Store()
+	if st.Exists(KindPipelineWebhook, "acme", id) {
+		t.Fatal("a new pipeline has a repository webhook")
+	}
+	r := e.api("POST", "/pipelines/web/webhook", nil)
+	expect(t, r, http.StatusCreated)
+	if o := r.object(t); o["id"] != "github" || o["webhook_url"] != gh["provider"].(map[string]any)["webhook_url"] {
+		t.Errorf("created = %v", o)
+	}
+	if !st.Exists(KindPipelineWebhook, "acme", id) {
+		t.Error("the webhook is not in the store")
+	}
+	expectError(t, e.api("POST", "/pipelines/web/webhook", nil), http.StatusUnprocessableEntity, "Webhooks could not be created for your repository.")
+	expectError(t, e.api("POST", "/pipelines/lab/webhook", nil), http.StatusUnprocessableEntity, "Auto-creating webhooks is not supported for your repository.")
+	expectError(t, e.api("POST", "/pipelines/nope/webhook", nil), http.StatusNotFound, "No pipeline found")
+	expect(t, e.do("POST", "/v2/organizations/acme/pipelines/web/webhook", "noscope-token", nil), http.StatusForbidden)
+	// Deleted on GitHub, it can be created again; REST has no way to read or delete it.
+	if !st.Remove(KindPipelineWebhook, "acme", id) {
+		t.Fatal("Remove found no webhook")
+	}
+	expect(t, e.api("POST", "/pipelines/web/webhook", nil), http.StatusCreated)
+	expect(t, e.api("GET", "/pipelines/web/webhook", nil), http.StatusMethodNotAllowed)
+	expect(t, e.api("DELETE", "/pipelines/web/webhook", nil), http.StatusMethodNotAllowed)
+}

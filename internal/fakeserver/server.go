@@ -163,6 +163,7 @@ func (s *Server) routes() *http.ServeMux {
 	s.routeAPISettings(mux)
 	s.routeBanner(mux)
 	s.routeNetworkRanges(mux)
+	s.routePipelineWebhook(mux)
 	return mux
 }
 

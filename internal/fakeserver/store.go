@@ -53,6 +53,8 @@ type Store struct {
 	orgSettings apiSettingsState
 	banners     bannerState
 	ranges      networkRangeState
+	// The webhooks POST /pipelines/{slug}/webhook made on repositories.
+	repoWebhooks repoWebhookState
 }
 
 // orgRecord is an organization.
@@ -115,6 +117,8 @@ func newStore(now func() time.Time) *Store {
 		orgSettings: newAPISettingsState(),
 		banners:     newBannerState(),
 		ranges:      newNetworkRangeState(),
+
+		repoWebhooks: newRepoWebhookState(),
 	}
 	st.defaultUserID = st.addUser("Test User", "test-user@example.com").id
 	return st
