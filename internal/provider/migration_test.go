@@ -116,6 +116,12 @@ var migrationCases = []migrationCase{
 	{name: "organization_banner", add: (*officialWorkspace).addBanner, check: func(t *testing.T, w *cliWorkdir) {
 		expectMoved(t, w, "buildkite_organization_banner.notice", map[string]any{"message": "Deploys are frozen on Fridays"})
 	}},
+	{name: "pipeline_webhook", add: (*officialWorkspace).addPipelineWebhook, check: func(t *testing.T, w *cliWorkdir) {
+		a := w.stateAttributes("buildkite_pipeline_webhook.app")
+		if a["id"] != a["pipeline_id"] || !isUUID(fmt.Sprint(a["id"])) {
+			t.Errorf("after the move id = %v, pipeline_id = %v: want both the pipeline's UUID", a["id"], a["pipeline_id"])
+		}
+	}},
 }
 
 func TestAccMigration_fromOfficialProvider(t *testing.T) {
@@ -663,4 +669,18 @@ resource "buildkite_organization_banner" "notice" {
 `, officialInstance{address: "buildkite_organization_banner.notice", attrs: map[string]any{
 		"id": b.GraphQLID, "uuid": b.UUID, "message": b.Message,
 	}})
+}
+
+// addPipelineWebhook is the webhook on the pipeline's GitHub repository, as the official provider stored it:
+// id the webhook's ID on GitHub, pipeline_id the pipeline's GraphQL ID.
+func (w *officialWorkspace) addPipelineWebhook() {
+	p := w.withPipeline()
+	w.must(w.e.client.Pipelines.CreateWebhook(context.Background(), p.Slug))
+	w.add(`
+resource "buildkite_pipeline_webhook" "app" {
+  pipeline_id = buildkite_pipeline.app.id
+  repository  = buildkite_pipeline.app.repository
+}
+`, officialInstance{address: "buildkite_pipeline_webhook.app", dependsOn: []string{"buildkite_pipeline.app"},
+		attrs: map[string]any{"id": "482913377", "pipeline_id": p.GraphQLID, "repository": p.Repository, "webhook_url": p.Provider.WebhookURL}})
 }

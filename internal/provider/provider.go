@@ -158,6 +158,7 @@ func (p *buildkiteProvider) Resources(_ context.Context) []func() resource.Resou
 		NewOrganizationResource,
 		NewOrganizationBannerResource,
 		NewAgentTokenResource,
+		NewPipelineWebhookResource,
 	}
 }
 
