@@ -213,6 +213,7 @@ func (p *buildkiteProvider) DataSources(_ context.Context) []func() datasource.D
 
 		// Cluster network ranges and signed pipeline steps (issue 25).
 		NewClusterNetworkRangesDataSource,
+		NewSignedPipelineStepsDataSource,
 	}
 }
 
