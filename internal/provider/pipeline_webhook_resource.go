@@ -4,23 +4,26 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
 )
 
 var (
-	_ resource.Resource                 = (*pipelineWebhookResource)(nil)
-	_ resource.ResourceWithConfigure    = (*pipelineWebhookResource)(nil)
-	_ resource.ResourceWithImportState  = (*pipelineWebhookResource)(nil)
-	_ resource.ResourceWithIdentity     = (*pipelineWebhookResource)(nil)
-	_ resource.ResourceWithModifyPlan   = (*pipelineWebhookResource)(nil)
-	_ resource.ResourceWithUpgradeState = (*pipelineWebhookResource)(nil)
+	_ resource.Resource                   = (*pipelineWebhookResource)(nil)
+	_ resource.ResourceWithConfigure      = (*pipelineWebhookResource)(nil)
+	_ resource.ResourceWithImportState    = (*pipelineWebhookResource)(nil)
+	_ resource.ResourceWithIdentity       = (*pipelineWebhookResource)(nil)
+	_ resource.ResourceWithModifyPlan     = (*pipelineWebhookResource)(nil)
+	_ resource.ResourceWithUpgradeState   = (*pipelineWebhookResource)(nil)
+	_ resource.ResourceWithValidateConfig = (*pipelineWebhookResource)(nil)
 )
 
 // pipelineWebhookIdentity names the webhook by its pipeline, for import blocks.
@@ -44,7 +47,17 @@ type pipelineWebhookModel struct {
 	ID         types.String `tfsdk:"id"`
 	PipelineID refValue     `tfsdk:"pipeline_id"`
 	Repository types.String `tfsdk:"repository"`
-	WebhookURL types.String `tfsdk:"webhook_url"`
+	// RepositoryURL is repository under the name a later version of the official provider gives it.
+	RepositoryURL types.String `tfsdk:"repository_url"`
+	WebhookURL    types.String `tfsdk:"webhook_url"`
+}
+
+// wantedRepository is the repository the configuration or plan names, by either attribute.
+func (m *pipelineWebhookModel) wantedRepository() types.String {
+	if !m.Repository.IsNull() {
+		return m.Repository
+	}
+	return m.RepositoryURL
 }
 
 // fromAPI copies what the pipeline shows of its webhook; the pipeline reference keeps its form.
@@ -54,6 +67,7 @@ func (m *pipelineWebhookModel) fromAPI(p *buildkite.Pipeline) {
 		m.PipelineID = newRef(p.ID)
 	}
 	m.Repository = types.StringValue(p.Repository)
+	m.RepositoryURL = m.Repository
 	m.WebhookURL = types.StringValue(p.Provider.WebhookURL)
 }
 
@@ -72,12 +86,60 @@ func (r *pipelineWebhookResource) Schema(_ context.Context, _ resource.SchemaReq
 			attrID:        computedString("The pipeline's UUID, which identifies its webhook here (the REST API does not show the webhook's own ID)."),
 			"pipeline_id": parentIDAttribute("The UUID of the pipeline.", "Pipeline"),
 			"repository": schema.StringAttribute{
-				MarkdownDescription: "The pipeline's repository URL, exactly as the pipeline has it. Changing it replaces the resource.",
-				Required:            true,
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
+				MarkdownDescription: "The pipeline's repository URL, exactly as the pipeline has it (for example " +
+					"`buildkite_pipeline.example.repository`). Changing it replaces the resource. Set this or `repository_url`.",
+				Optional:      true,
+				Computed:      true,
+				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown(), stringplanmodifier.RequiresReplace()},
+				Validators:    []validator.String{stringvalidator.AtLeastOneOf(path.MatchRoot("repository_url"))},
+			},
+			"repository_url": schema.StringAttribute{
+				MarkdownDescription: "`repository` under the name later versions of the official provider give it; either may be set, and both hold the same URL.",
+				Optional:            true,
+				Computed:            true,
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown(), stringplanmodifier.RequiresReplace()},
 			},
 			"webhook_url": computedString("Where the webhook sends: the pipeline's `provider.webhook_url`."),
 		},
+	}
+}
+
+// ValidateConfig refuses repository and repository_url naming different URLs.
+func (r *pipelineWebhookResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
+	var m pipelineWebhookModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() || m.Repository.IsNull() || m.Repository.IsUnknown() || m.RepositoryURL.IsNull() || m.RepositoryURL.IsUnknown() {
+		return
+	}
+	if m.Repository.ValueString() != m.RepositoryURL.ValueString() {
+		resp.Diagnostics.AddAttributeError(path.Root("repository_url"), "Conflicting Repository URLs", fmt.Sprintf(
+			"repository (%q) and repository_url (%q) are two names of one setting: set one, or both to the same URL.",
+			m.Repository.ValueString(), m.RepositoryURL.ValueString()))
+	}
+}
+
+// ModifyPlan checks scopes (resourceBase), then plans the attribute of the two repository names that the
+// configuration leaves out as the one it sets.
+func (r *pipelineWebhookResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	r.resourceBase.ModifyPlan(ctx, req, resp)
+	if req.Plan.Raw.IsNull() {
+		return
+	}
+	var config pipelineWebhookModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	wanted := config.wantedRepository()
+	for _, name := range []string{"repository", "repository_url"} {
+		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root(name), wanted)...)
+	}
+	if !req.State.Raw.IsNull() {
+		var state pipelineWebhookModel
+		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+		if !wanted.IsUnknown() && wanted.ValueString() != state.Repository.ValueString() {
+			resp.RequiresReplace = append(resp.RequiresReplace, path.Root("repository"))
+		}
 	}
 }
 
@@ -88,6 +150,12 @@ func (r *pipelineWebhookResource) UpgradeState(ctx context.Context) map[int64]re
 		delete(a, attrGraphQLID)
 		if p, ok := a["pipeline_id"].(string); ok {
 			a[attrID] = p
+		}
+		if _, ok := a["repository_url"]; !ok {
+			a["repository_url"] = a["repository"]
+		}
+		if _, ok := a["repository"]; !ok {
+			a["repository"] = a["repository_url"]
 		}
 		return nil
 	}})
@@ -109,15 +177,16 @@ func (r *pipelineWebhookResource) Create(ctx context.Context, req resource.Creat
 		return
 	}
 	switch {
-	case p.Repository != plan.Repository.ValueString():
+	case p.Repository != plan.wantedRepository().ValueString():
 		resp.Diagnostics.AddAttributeError(path.Root("repository"), "Repository URL Mismatch", fmt.Sprintf(
-			"Pipeline %s builds %q, not %q: repository must be the pipeline's repository URL exactly (for example "+
-				"buildkite_pipeline.example.repository).", p.Slug, p.Repository, plan.Repository.ValueString()))
+			"Repository URL mismatch: pipeline %s builds %q, not %q. The repository must be the pipeline's repository "+
+				"URL exactly (for example buildkite_pipeline.example.repository).", p.Slug, p.Repository, plan.wantedRepository().ValueString()))
 		return
 	case !webhookProviders[p.Provider.ID]:
 		resp.Diagnostics.AddError("Unable to Create Pipeline Webhook", fmt.Sprintf(
-			"Pipeline %s's repository is on %s: the service creates webhooks only on GitHub and GitHub Enterprise "+
-				"repositories. Add the webhook (%s) in the repository's settings instead.", p.Slug, displayOr(p.Provider.ID, "an unknown provider"), p.Provider.WebhookURL))
+			"Auto-creating webhooks is not supported for your repository provider (%s): the service creates webhooks "+
+				"only on GitHub and GitHub Enterprise repositories, and pipeline %s builds %s. Add the webhook (%s) in the "+
+				"repository's settings instead.", displayOr(p.Provider.ID, "unknown"), p.Slug, p.Repository, p.Provider.WebhookURL))
 		return
 	}
 	err = r.client().Pipelines.CreateWebhook(ctx, p.Slug)

@@ -125,16 +125,75 @@ func TestAccPipelineWebhookResource_badInput(t *testing.T) {
 		Steps: []resource.TestStep{
 			{
 				Config:      e.config(testAccPipelineWebhookConfig(name, "https://github.com/acme/app.git", true, "id", `"https://github.com/acme/other.git"`)),
-				ExpectError: regexp.MustCompile(`Repository URL Mismatch`),
+				ExpectError: regexp.MustCompile(`Repository URL mismatch`),
 			},
 			{
 				Config:      e.config(testAccPipelineWebhookConfig(name, "https://gitlab.com/acme/app.git", true, "id", "buildkite_pipeline.app.repository")),
-				ExpectError: wrapped("creates webhooks only on GitHub and GitHub Enterprise repositories"),
+				ExpectError: regexp.MustCompile(`Auto-creating webhooks is not\s+supported for your repository provider`),
+			},
+			{
+				Config: e.config(testAccPipelineWebhookConfig(name, "https://github.com/acme/app.git", false, "", "") + `
+resource "buildkite_pipeline_webhook" "app" {
+  pipeline_id    = buildkite_pipeline.app.id
+  repository     = buildkite_pipeline.app.repository
+  repository_url = "https://github.com/acme/other.git"
+}
+`),
+				ExpectError: regexp.MustCompile(`Conflicting Repository URLs`),
 			},
 			{
 				Config:      e.config(testAccPipelineWebhookConfig(name, "https://github.com/acme/app.git", true, "name", "buildkite_pipeline.app.repository")),
 				ExpectError: regexp.MustCompile(`Invalid Reference`),
 			},
 		},
+	})
+}
+
+// TestAccPipelineWebhookResource_repositoryURL: repository_url, the later official name, works alike and
+// holds the same URL as repository; the official provider's checks pass with either.
+func TestAccPipelineWebhookResource_repositoryURL(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	const addr = "buildkite_pipeline_webhook.app"
+	name := e.name("url")
+	repo := "https://github.com/acme/" + name + ".git"
+	cfg := func(attr string) string {
+		return e.config(testAccPipelineWebhookConfig(name, repo, false, "", "") + fmt.Sprintf(`
+resource "buildkite_pipeline_webhook" "app" {
+  pipeline_id = buildkite_pipeline.app.id
+  %s = buildkite_pipeline.app.repository
+}
+`, attr))
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             e.checkDestroyed("buildkite_pipeline"),
+		Steps: steps(
+			step(resource.TestStep{
+				Config: cfg("repository_url"),
+				Check: resource.ComposeAggregateTestCheckFunc(
+					resource.TestCheckResourceAttr(addr, "repository_url", repo),
+					resource.TestCheckResourceAttr(addr, "repository", repo),
+					resource.TestCheckResourceAttrPair(addr, "pipeline_id", "buildkite_pipeline.app", "id"),
+				),
+				ConfigPlanChecks: expectEmpty(),
+			}),
+			importSteps(addr, importID("buildkite_pipeline.app", "id")),
+			// Switching the name of the attribute is no change.
+			step(resource.TestStep{
+				Config:           cfg("repository"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			}),
+			// The pipeline moved to GitLab: the webhook resource leaves state, with a warning.
+			step(resource.TestStep{
+				Config: e.config(testAccPipelineWebhookConfig(name, "https://gitlab.com/acme/"+name+".git", false, "", "")),
+				Check: func(s *terraform.State) error {
+					if _, ok := s.RootModule().Resources[addr]; ok {
+						return fmt.Errorf("%s is still in state", addr)
+					}
+					return nil
+				},
+			}),
+		),
 	})
 }
