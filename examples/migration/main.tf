@@ -76,13 +76,13 @@ resource "buildkite_team_member" "second" {
 
 resource "buildkite_pipeline_team" "website" {
   team_id      = buildkite_team.platform.id
-  pipeline_id  = "UGlwZWxpbmUtLS1hNTZjZjkwMy0zOTEwLTQxMjAtOWE0NC01OGRmMWJlMzNmYzU="
+  pipeline_id  = "UGlwZWxpbmUtLS1iNzdjZTU2My1kNjVhLTRiMTktYmUwNi1hYWExZGFiNTBlNjI="
   access_level = "BUILD_AND_READ"
 }
 
 resource "buildkite_test_suite_team" "e2e" {
   team_id       = buildkite_team.platform.id
-  test_suite_id = "U3VpdGUtLS04NWM2MjM3Zi0yNWM3LTRhMGYtODM4OC0yYTA1ZTc2ZTY0ZGU="
+  test_suite_id = "U3VpdGUtLS1lNDE5MWMzNS02OTQ5LTQwN2EtYjU3ZC05NDIyMTMxOTZiZjY="
   access_level  = "MANAGE_AND_READ"
 }
 
@@ -154,4 +154,20 @@ resource "buildkite_registry" "gems" {
   emoji       = ":gem:"
   oidc_policy = "- iss: https://agent.buildkite.com\n  claims:\n    organization_slug: acme\n"
   team_ids    = [buildkite_team.platform.uuid]
+}
+
+resource "buildkite_organization" "settings" {
+  allowed_api_ip_addresses         = ["0.0.0.0/0", "192.0.2.0/24"]
+  enforce_2fa                      = true
+  revoke_inactive_tokens_after     = "DAYS_90"
+  restrict_user_api_token_creation = true
+}
+
+resource "buildkite_organization_banner" "notice" {
+  message = "Deploys are frozen on Fridays"
+}
+
+resource "buildkite_pipeline_webhook" "app" {
+  pipeline_id = buildkite_pipeline.app.id
+  repository  = buildkite_pipeline.app.repository
 }
