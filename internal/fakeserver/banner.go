@@ -9,7 +9,8 @@ import (
 // The organization banner (rest-beyond-spec.md, "GraphQL-only leftovers": newer REST docs): GET, PUT and
 // DELETE /v2/organizations/{org}/banner, at most one per organization, shown to every member. PUT creates
 // it (201) or changes its message (200, the same banner); GET and DELETE answer 404 when there is none.
-// Administrators only, with read_organization_settings or write_organization_settings.
+// Administrators only, with read_organization_settings or write_organization_settings, on the Enterprise
+// plan (Store.SetOrgPlan; 403 otherwise).
 //
 // Choices where the facts are silent: a banner deleted and put again is a new banner (a new UUID); the
 // message is kept as sent (Markdown, not trimmed).
@@ -45,6 +46,23 @@ func (st *Store) bannerByKey(org, key string) *bannerRecord {
 		return nil
 	}
 	return b
+}
+
+// errNoBanners: the organization's plan has no banners (403).
+func errNoBanners() *apiError {
+	return newMessageError(http.StatusForbidden, "Organization banners are available on the Enterprise plan")
+}
+
+// bannerAllowed refuses a user who is not an administrator, and an organization whose plan has no banners
+// (the Enterprise plan has them). A lock must be held.
+func (st *Store) bannerAllowed(org orgRecord, user userRecord) *apiError {
+	if !st.isAdmin(org.slug, user.id) {
+		return errNotAdministrator()
+	}
+	if !org.enterprise {
+		return errNoBanners()
+	}
+	return nil
 }
 
 // deleteBanner removes b. The write lock must be held.
@@ -90,8 +108,8 @@ func (s *Server) getBanner(w http.ResponseWriter, r *http.Request) {
 	}
 	var out bannerView
 	err := s.store.view(func() *apiError {
-		if !s.store.isAdmin(org.slug, user.id) {
-			return errNotAdministrator()
+		if err := s.store.bannerAllowed(org, user); err != nil {
+			return err
 		}
 		b := s.store.banners.byOrg[org.slug]
 		if b == nil {
@@ -116,8 +134,8 @@ func (s *Server) putBanner(w http.ResponseWriter, r *http.Request) {
 	status := http.StatusOK
 	var out bannerView
 	err := s.store.update(func() *apiError {
-		if !s.store.isAdmin(org.slug, user.id) {
-			return errNotAdministrator()
+		if err := s.store.bannerAllowed(org, user); err != nil {
+			return err
 		}
 		msg := field[string](in, "message", "a string")
 		problems := in.Problems()
@@ -151,8 +169,8 @@ func (s *Server) deleteBannerHandler(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	respondNoContent(w, s.store.update(func() *apiError {
-		if !s.store.isAdmin(org.slug, user.id) {
-			return errNotAdministrator()
+		if err := s.store.bannerAllowed(org, user); err != nil {
+			return err
 		}
 		b := s.store.banners.byOrg[org.slug]
 		if b == nil {

@@ -208,3 +208,12 @@ func TestPipelineWebhook(t *testing.T) {
 	expect(t, e.api("GET", "/pipelines/web/webhook", nil), http.StatusMethodNotAllowed)
 	expect(t, e.api("DELETE", "/pipelines/web/webhook", nil), http.StatusMethodNotAllowed)
 }
+
+func TestBanner_enterpriseOnly(t *testing.T) {
+	e := settingsEnv(t)
+	if err := e.srv.Store().SetOrgPlan("acme", false, true); err != nil {
+		t.Fatal(err)
+	}
+	expectError(t, e.api("PUT", "/banner", map[string]any{"message": "x"}), http.StatusForbidden, "Organization banners are available on the Enterprise plan")
+	expectError(t, e.api("GET", "/banner", nil), http.StatusForbidden, "Organization banners are available on the Enterprise plan")
+}

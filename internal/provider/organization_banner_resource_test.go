@@ -128,3 +128,22 @@ func TestAccOrganizationBannerResource_badInput(t *testing.T) {
 		},
 	})
 }
+
+// TestAccOrganizationBannerResource_planWithoutBanners: the service's refusal reaches the user.
+func TestAccOrganizationBannerResource_planWithoutBanners(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	if e.live {
+		t.Skip("changes the organization's plan in the emulator")
+	}
+	if err := e.server.Store().SetOrgPlan(e.org, false, true); err != nil {
+		t.Fatal(err)
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		Steps: []resource.TestStep{{
+			Config:      e.config(testAccOrganizationBannerConfig("Hello")),
+			ExpectError: wrapped("Organization banners are available on the Enterprise plan"),
+		}},
+	})
+}

@@ -11,6 +11,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
+
+	"github.com/ci-rest/terraform-provider-buildkite/internal/fakeserver"
 )
 
 // testAccOrganizationConfig is a buildkite_organization with the given attribute lines.
@@ -283,4 +285,30 @@ func TestAccOrganizationResource_badInput(t *testing.T) {
 			ExpectError:   wrapped(`"someone-else" does not name organization ` + e.org),
 		}},
 	})
+}
+
+// TestAccOrganizationResource_notAdministrator: a token whose user is not an administrator cannot read or
+// change the settings; the error says what it needs.
+func TestAccOrganizationResource_notAdministrator(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	if e.live {
+		t.Skip("seeds a member's token in the emulator")
+	}
+	member := e.server.Store().AddUser(e.org, "Member", "member@example.com", false)
+	if err := e.server.Store().AddTokenForUser("member-token", member, []string{e.org}, fakeserver.AllScopes()); err != nil {
+		t.Fatal(err)
+	}
+	cfg := fmt.Sprintf("provider \"buildkite\" {\n  rest_url = %q\n  organization = %q\n  api_token = \"member-token\"\n}\n", e.url, e.org) +
+		testAccOrganizationConfig(`restrict_user_api_token_creation = true`)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		Steps: []resource.TestStep{{
+			Config:      cfg,
+			ExpectError: wrapped("The token's user must be an administrator"),
+		}},
+	})
+	if _, _, restrict := e.server.Store().APISettings(e.org); restrict {
+		t.Error("a member's token changed the settings")
+	}
 }
