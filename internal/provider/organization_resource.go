@@ -250,8 +250,15 @@ func settingsChange(plan, prior *organizationResourceModel, live *buildkite.APIS
 	if managed && (live == nil || !slices.Equal(want, liveIPs)) {
 		u.AllowedIPs = &want
 	}
-	if !plan.RevokeInactiveTokensAfter.IsUnknown() && !plan.RevokeInactiveTokensAfter.IsNull() {
-		days := revocationDaysOf(plan.RevokeInactiveTokensAfter.ValueString())
+	// The days attribute, where set, decides; it may have been unknown when the interval was planned.
+	days, known := int64(0), false
+	switch {
+	case !plan.RevokeInactiveTokensAfterDays.IsNull() && !plan.RevokeInactiveTokensAfterDays.IsUnknown():
+		days, known = plan.RevokeInactiveTokensAfterDays.ValueInt64(), true
+	case !plan.RevokeInactiveTokensAfter.IsUnknown() && !plan.RevokeInactiveTokensAfter.IsNull():
+		days, known = revocationDaysOf(plan.RevokeInactiveTokensAfter.ValueString()), true
+	}
+	if known {
 		configured := prior == nil || !plan.RevokeInactiveTokensAfter.Equal(prior.RevokeInactiveTokensAfter) ||
 			!plan.RevokeInactiveTokensAfterDays.IsNull()
 		if configured && (live == nil || days != deref(liveDays)) {

@@ -312,3 +312,26 @@ func TestAccOrganizationResource_notAdministrator(t *testing.T) {
 		t.Error("a member's token changed the settings")
 	}
 }
+
+// TestAccOrganizationResource_daysUnknownAtPlan: an interval known only at apply is still sent.
+func TestAccOrganizationResource_daysUnknownAtPlan(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	const addr = "buildkite_organization.test"
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             e.checkAllowlistRemoved,
+		Steps: []resource.TestStep{{
+			Config: e.config(`
+resource "terraform_data" "days" {
+  input = 180
+}
+` + testAccOrganizationConfig(`revoke_inactive_tokens_after_days = terraform_data.days.output`)),
+			Check: resource.ComposeAggregateTestCheckFunc(
+				e.checkAPISettings("", 180, false),
+				resource.TestCheckResourceAttr(addr, "revoke_inactive_tokens_after", "DAYS_180"),
+			),
+			ConfigPlanChecks: expectEmpty(),
+		}},
+	})
+}
