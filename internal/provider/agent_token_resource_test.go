@@ -2,6 +2,7 @@ package provider
 
 import (
 	"encoding/json"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -34,7 +35,7 @@ resource "buildkite_agent_token" "old" {
 	})
 	if !e.live {
 		for _, r := range e.server.Requests() {
-			if r.Method != "GET" {
+			if r.Method != http.MethodGet {
 				t.Errorf("a refused agent token sent %s %s", r.Method, r.Path)
 			}
 		}

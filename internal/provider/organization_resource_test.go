@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"regexp"
 	"strings"
 	"testing"
@@ -217,7 +218,7 @@ func TestAccOrganizationResource_enforce2FA(t *testing.T) {
 	})
 	if !e.live {
 		for _, r := range e.server.Requests() {
-			if r.Method == "PATCH" {
+			if r.Method == http.MethodPatch {
 				t.Errorf("a change of enforce_2fa alone sent %s %s", r.Method, r.Path)
 			}
 		}
