@@ -102,6 +102,9 @@ type Client struct {
 	ClusterMaintainers *ClusterMaintainersService // the users and teams that maintain clusters
 	Meta               *MetaService               // facts about the service itself (webhook addresses)
 
+	OrgSettings   *OrgSettingsService   // the organization's API settings and banner
+	NetworkRanges *NetworkRangesService // the egress networks of clusters' hosted agents
+
 	baseURL   *url.URL // origin plus optional path prefix, no trailing slash
 	agentURL  *url.URL
 	org       string
@@ -252,6 +255,8 @@ func (c *Client) services() {
 	c.ClusterSecrets = &ClusterSecretsService{client: c}
 	c.ClusterMaintainers = &ClusterMaintainersService{client: c}
 	c.Meta = &MetaService{client: c}
+	c.OrgSettings = &OrgSettingsService{client: c}
+	c.NetworkRanges = &NetworkRangesService{client: c}
 }
 
 // positiveOr returns d, or def when d is not positive.

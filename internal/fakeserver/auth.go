@@ -41,6 +41,7 @@ func AllScopes() []string {
 		scopeReadSuites, scopeWriteSuites,
 		scopeReadRegistries, scopeWriteRegistries, scopeDeleteRegistries,
 		scopeReadRules, scopeWriteRules,
+		scopeReadOrganizationSettings, scopeWriteOrganizationSettings,
 	}
 }
 

@@ -160,6 +160,10 @@ func (s *Server) routes() *http.ServeMux {
 	s.routeClusterSecrets(mux)
 	s.routeClusterMaintainers(mux)
 	s.routeMeta(mux)
+	s.routeAPISettings(mux)
+	s.routeBanner(mux)
+	s.routeNetworkRanges(mux)
+	s.routePipelineWebhook(mux)
 	return mux
 }
 

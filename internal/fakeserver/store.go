@@ -51,6 +51,13 @@ type Store struct {
 	secrets     clusterSecretState
 	maintainers clusterMaintainerState
 	meta        metaState
+
+	// Organization settings, the banner and cluster network ranges (rest-beyond-spec.md, added 2026-11-26).
+	orgSettings apiSettingsState
+	banners     bannerState
+	ranges      networkRangeState
+	// The webhooks POST /pipelines/{slug}/webhook made on repositories.
+	repoWebhooks repoWebhookState
 }
 
 // orgRecord is an organization.
@@ -109,6 +116,12 @@ func newStore(now func() time.Time) *Store {
 		secrets:     newClusterSecretState(),
 		maintainers: newClusterMaintainerState(),
 		meta:        newMetaState(),
+
+		orgSettings: newAPISettingsState(),
+		banners:     newBannerState(),
+		ranges:      newNetworkRangeState(),
+
+		repoWebhooks: newRepoWebhookState(),
 	}
 	st.defaultUserID = st.addUser("Test User", "test-user@example.com").id
 	return st

@@ -32,6 +32,7 @@ var enumAttributes = map[string][]string{
 	"resource buildkite_test_suite_team.access_level":                         {"read_only", "READ_ONLY", "manage_and_read", "MANAGE_AND_READ"},
 	"data source buildkite_builds.state":                                      buildFilterStates,
 	"action buildkite_create_build.wait_until":                                {`""`, "started", "finished"},
+	"resource buildkite_organization.revoke_inactive_tokens_after":            {"NEVER", "DAYS_30", "DAYS_60", "DAYS_90", "DAYS_180", "DAYS_365"},
 }
 
 // TestEnumErrors_listAccepted: every attribute of a resource, data source, list resource or action whose

@@ -291,6 +291,43 @@ var identityCases = []identityCase{
 			return identityConfigs{create: testAccClusterMaintainerConfig(e.name("identity"), e.name("identity-team"))}
 		},
 	},
+
+	// Organization settings, the banner and pipeline webhooks (issue 25).
+	{
+		resourceType: "buildkite_organization", attrs: []string{"slug"},
+		setup: func(t *testing.T, e *testEnv) identityConfigs {
+			return identityConfigs{
+				create:    testAccOrganizationConfig(allowlistLine("0.0.0.0/0")),
+				update:    testAccOrganizationConfig(allowlistLine("0.0.0.0/0", "192.0.2.0/24")),
+				destroyed: e.checkAllowlistRemoved,
+			}
+		},
+	},
+	{
+		resourceType: "buildkite_organization_banner", attrs: []string{"id"},
+		setup: func(t *testing.T, e *testEnv) identityConfigs {
+			return identityConfigs{
+				create: testAccOrganizationBannerConfig("Found by its UUID"),
+				update: testAccOrganizationBannerConfig("Still found by its UUID"),
+			}
+		},
+	},
+	{
+		resourceType: "buildkite_pipeline_webhook", attrs: []string{"pipeline_id"},
+		setup: func(t *testing.T, e *testEnv) identityConfigs {
+			name := e.name("identity")
+			return identityConfigs{
+				create: testAccPipelineWebhookConfig(name, "https://github.com/acme/"+name+".git", false, "", "") + `
+resource "buildkite_pipeline_webhook" "test" {
+  pipeline_id = buildkite_pipeline.app.id
+  repository  = buildkite_pipeline.app.repository
+}
+`,
+				// Destroy cannot delete a repository's webhook; the pipeline goes.
+				destroyed: e.checkDestroyed("buildkite_pipeline"),
+			}
+		},
+	},
 }
 
 // TestAccResources_identity runs every row of identityCases.

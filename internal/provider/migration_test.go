@@ -106,6 +106,27 @@ var migrationCases = []migrationCase{
 	{name: "registry", add: (*officialWorkspace).addRegistry, check: func(t *testing.T, w *cliWorkdir) {
 		expectMoved(t, w, "buildkite_registry.gems", map[string]any{"oidc_policy": officialOIDCPolicy, "registry_type": "PACKAGE"})
 	}},
+
+	// Organization settings and the banner (issue 25).
+	{name: "organization", add: (*officialWorkspace).addOrganization, check: func(t *testing.T, w *cliWorkdir) {
+		expectMoved(t, w, "buildkite_organization.settings", map[string]any{"enforce_2fa": true, "revoke_inactive_tokens_after": "DAYS_90"})
+		if out := w.expectNoChanges(); !strings.Contains(out, "`enforce_2fa` is set through") {
+			t.Errorf("the plan does not warn that enforce_2fa is not managed:\n%s", out)
+		}
+	}},
+	{name: "organization_v1_38", add: (*officialWorkspace).addOrganizationV138, check: func(t *testing.T, w *cliWorkdir) {
+		expectMoved(t, w, "buildkite_organization.settings", map[string]any{"allowed_api_ip_addresses": nil, "enforce_2fa": false,
+			"revoke_inactive_tokens_after": "NEVER", "restrict_user_api_token_creation": false})
+	}},
+	{name: "organization_banner", add: (*officialWorkspace).addBanner, check: func(t *testing.T, w *cliWorkdir) {
+		expectMoved(t, w, "buildkite_organization_banner.notice", map[string]any{"message": "Deploys are frozen on Fridays"})
+	}},
+	{name: "pipeline_webhook", add: (*officialWorkspace).addPipelineWebhook, check: func(t *testing.T, w *cliWorkdir) {
+		a := w.stateAttributes("buildkite_pipeline_webhook.app")
+		if a["id"] != a["pipeline_id"] || !isUUID(fmt.Sprint(a["id"])) {
+			t.Errorf("after the move id = %v, pipeline_id = %v: want both the pipeline's UUID", a["id"], a["pipeline_id"])
+		}
+	}},
 }
 
 func TestAccMigration_fromOfficialProvider(t *testing.T) {
@@ -628,4 +649,65 @@ resource "buildkite_registry" "gems" {
 			// What its GraphQL API answered; this provider keeps it and never sends it.
 			"registry_type": "PACKAGE", "team_ids": []string{team.ID},
 		}})
+}
+
+// addOrganization takes over the organization's settings as the official provider's main branch stored
+// them: an allowlist, token settings and 2FA enforced (which only its GraphQL API set).
+func (w *officialWorkspace) addOrganization() {
+	ctx := context.Background()
+	o, err := w.e.client.Organizations.Get(ctx)
+	w.must(err)
+	ips, days, restrict := []string{"0.0.0.0/0", "192.0.2.0/24"}, int64(90), true
+	_, err = w.e.client.OrgSettings.UpdateAPISettings(ctx, buildkite.APISettingsUpdate{AllowedIPs: &ips, RevokeAfterDays: &days, RestrictTokens: &restrict})
+	w.must(err)
+	w.add(`
+resource "buildkite_organization" "settings" {
+  allowed_api_ip_addresses         = ["0.0.0.0/0", "192.0.2.0/24"]
+  enforce_2fa                      = true
+  revoke_inactive_tokens_after     = "DAYS_90"
+  restrict_user_api_token_creation = true
+}
+`, officialInstance{address: "buildkite_organization.settings", attrs: map[string]any{
+		"id": o.GraphQLID, "uuid": o.ID, "allowed_api_ip_addresses": []any{"0.0.0.0/0", "192.0.2.0/24"}, "enforce_2fa": true,
+		"revoke_inactive_tokens_after": "DAYS_90", "restrict_user_api_token_creation": true,
+	}})
+}
+
+// addOrganizationV138 is the organization as v1.38.0 stored it: no token settings in its schema, and [""]
+// for an organization without an allowlist, under a configuration that does not mention one.
+func (w *officialWorkspace) addOrganizationV138() {
+	o, err := w.e.client.Organizations.Get(context.Background())
+	w.must(err)
+	w.add(`
+resource "buildkite_organization" "settings" {}
+`, officialInstance{address: "buildkite_organization.settings",
+		without: []string{"revoke_inactive_tokens_after", "restrict_user_api_token_creation"},
+		attrs:   map[string]any{"id": o.GraphQLID, "uuid": o.ID, "allowed_api_ip_addresses": []any{""}, "enforce_2fa": false}})
+}
+
+// addBanner is the organization's banner, its id the banner's GraphQL ID.
+func (w *officialWorkspace) addBanner() {
+	b, err := w.e.client.OrgSettings.PutBanner(context.Background(), "Deploys are frozen on Fridays")
+	w.must(err)
+	w.add(`
+resource "buildkite_organization_banner" "notice" {
+  message = "Deploys are frozen on Fridays"
+}
+`, officialInstance{address: "buildkite_organization_banner.notice", attrs: map[string]any{
+		"id": b.GraphQLID, "uuid": b.UUID, "message": b.Message,
+	}})
+}
+
+// addPipelineWebhook is the webhook on the pipeline's GitHub repository, as the official provider stored it:
+// id the webhook's ID on GitHub, pipeline_id the pipeline's GraphQL ID.
+func (w *officialWorkspace) addPipelineWebhook() {
+	p := w.withPipeline()
+	w.must(w.e.client.Pipelines.CreateWebhook(context.Background(), p.Slug))
+	w.add(`
+resource "buildkite_pipeline_webhook" "app" {
+  pipeline_id = buildkite_pipeline.app.id
+  repository  = buildkite_pipeline.app.repository
+}
+`, officialInstance{address: "buildkite_pipeline_webhook.app", dependsOn: []string{"buildkite_pipeline.app"},
+		attrs: map[string]any{"id": "482913377", "pipeline_id": p.GraphQLID, "repository": p.Repository, "webhook_url": p.Provider.WebhookURL}})
 }

@@ -153,6 +153,12 @@ func (p *buildkiteProvider) Resources(_ context.Context) []func() resource.Resou
 		NewPipelineScheduleResource,
 		NewClusterSecretResource,
 		NewClusterMaintainerResource,
+
+		// Organization settings, the banner, pipeline webhooks and unclustered agent tokens (issue 25).
+		NewOrganizationResource,
+		NewOrganizationBannerResource,
+		NewAgentTokenResource,
+		NewPipelineWebhookResource,
 	}
 }
 
@@ -204,6 +210,10 @@ func (p *buildkiteProvider) DataSources(_ context.Context) []func() datasource.D
 		NewBuildsDataSource,
 		NewAgentMetricsDataSource,
 		NewMetaDataSource,
+
+		// Cluster network ranges and signed pipeline steps (issue 25).
+		NewClusterNetworkRangesDataSource,
+		NewSignedPipelineStepsDataSource,
 	}
 }
 

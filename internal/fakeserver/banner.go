@@ -1,0 +1,182 @@
+package fakeserver
+
+import (
+	"net/http"
+	"strings"
+	"time"
+)
+
+// The organization banner (rest-beyond-spec.md, "GraphQL-only leftovers": newer REST docs): GET, PUT and
+// DELETE /v2/organizations/{org}/banner, at most one per organization, shown to every member. PUT creates
+// it (201) or changes its message (200, the same banner); GET and DELETE answer 404 when there is none.
+// Administrators only, with read_organization_settings or write_organization_settings, on the Enterprise
+// plan (Store.SetOrgPlan; 403 otherwise).
+//
+// Choices where the facts are silent: a banner deleted and put again is a new banner (a new UUID); the
+// message is kept as sent (Markdown, not trimmed).
+
+// KindOrganizationBanner is an organization's banner, for Store.Exists and Store.Remove, keyed by the
+// organization's slug (or the banner's UUID).
+const KindOrganizationBanner Kind = "organization_banner"
+
+// maxBannerMessage is the longest message the service accepts.
+const maxBannerMessage = 2000
+
+func init() {
+	registerKind(KindOrganizationBanner, (*Store).bannerByKey, (*Store).deleteBanner)
+}
+
+// bannerState is this area's part of the Store: each organization's banner, by slug.
+type bannerState struct {
+	byOrg map[string]*bannerRecord
+}
+
+func newBannerState() bannerState { return bannerState{byOrg: map[string]*bannerRecord{}} }
+
+type bannerRecord struct {
+	org, id, message     string
+	createdAt, updatedAt time.Time
+}
+
+// bannerByKey returns org's banner when key is the organization's slug or the banner's UUID. A lock must
+// be held.
+func (st *Store) bannerByKey(org, key string) *bannerRecord {
+	b := st.banners.byOrg[org]
+	if b == nil || (key != org && !strings.EqualFold(key, b.id)) {
+		return nil
+	}
+	return b
+}
+
+// errNoBanners: the organization's plan has no banners (403).
+func errNoBanners() *apiError {
+	return newMessageError(http.StatusForbidden, "Organization banners are available on the Enterprise plan")
+}
+
+// bannerAllowed refuses a user who is not an administrator, and an organization whose plan has no banners
+// (the Enterprise plan has them). A lock must be held.
+func (st *Store) bannerAllowed(org orgRecord, user userRecord) *apiError {
+	if !st.isAdmin(org.slug, user.id) {
+		return errNotAdministrator()
+	}
+	if !org.enterprise {
+		return errNoBanners()
+	}
+	return nil
+}
+
+// deleteBanner removes b. The write lock must be held.
+func (st *Store) deleteBanner(b *bannerRecord) { delete(st.banners.byOrg, b.org) }
+
+// BannerMessage returns org's banner message and whether it has a banner, for tests to check.
+func (st *Store) BannerMessage(org string) (string, bool) {
+	st.mu.RLock()
+	defer st.mu.RUnlock()
+	if b := st.banners.byOrg[org]; b != nil {
+		return b.message, true
+	}
+	return "", false
+}
+
+type bannerView struct {
+	UUID      string `json:"uuid"`
+	GraphQLID string `json:"graphql_id"`
+	URL       string `json:"url"`
+	Message   string `json:"message"`
+	CreatedAt string `json:"created_at"`
+	UpdatedAt string `json:"updated_at"`
+}
+
+func bannerViewOf(base string, b *bannerRecord) bannerView {
+	return bannerView{
+		UUID: b.id, GraphQLID: graphQLID("OrganizationBanner", b.id), URL: apiURL(base, "organizations", b.org, "banner"),
+		Message: b.message, CreatedAt: formatTime(b.createdAt), UpdatedAt: formatTime(b.updatedAt),
+	}
+}
+
+func (s *Server) routeBanner(mux *http.ServeMux) {
+	const banner = "/v2/organizations/{org}/banner"
+	mux.HandleFunc("GET "+banner, s.getBanner)
+	mux.HandleFunc("PUT "+banner, s.putBanner)
+	mux.HandleFunc("DELETE "+banner, s.deleteBannerHandler)
+}
+
+func (s *Server) getBanner(w http.ResponseWriter, r *http.Request) {
+	org, user, ok := s.authorize(w, r, scopeReadOrganizationSettings)
+	if !ok {
+		return
+	}
+	var out bannerView
+	err := s.store.view(func() *apiError {
+		if err := s.store.bannerAllowed(org, user); err != nil {
+			return err
+		}
+		b := s.store.banners.byOrg[org.slug]
+		if b == nil {
+			return errNotFound("banner")
+		}
+		out = bannerViewOf(baseURL(r), b)
+		return nil
+	})
+	respond(w, http.StatusOK, out, err)
+}
+
+// putBanner creates the banner (201) or changes its message (200): {"message": "<Markdown>"}.
+func (s *Server) putBanner(w http.ResponseWriter, r *http.Request) {
+	org, user, ok := s.authorize(w, r, scopeWriteOrganizationSettings)
+	if !ok {
+		return
+	}
+	in, ok := readObject(w, r)
+	if !ok {
+		return
+	}
+	status := http.StatusOK
+	var out bannerView
+	err := s.store.update(func() *apiError {
+		if err := s.store.bannerAllowed(org, user); err != nil {
+			return err
+		}
+		msg := field[string](in, "message", "a string")
+		problems := in.Problems()
+		switch {
+		case len(problems) > 0:
+		case strings.TrimSpace(msg.Value) == "":
+			problems.addBlank("message")
+		case len([]rune(msg.Value)) > maxBannerMessage:
+			problems.add("message", "is too long (maximum is 2000 characters)")
+		}
+		if len(problems) > 0 {
+			return errValidation(problems)
+		}
+		now := s.store.timestamp()
+		b := s.store.banners.byOrg[org.slug]
+		if b == nil {
+			b = &bannerRecord{org: org.slug, id: newID(), createdAt: now}
+			s.store.banners.byOrg[org.slug] = b
+			status = http.StatusCreated
+		}
+		b.message, b.updatedAt = msg.Value, now
+		out = bannerViewOf(baseURL(r), b)
+		return nil
+	})
+	respond(w, status, out, err)
+}
+
+func (s *Server) deleteBannerHandler(w http.ResponseWriter, r *http.Request) {
+	org, user, ok := s.authorize(w, r, scopeWriteOrganizationSettings)
+	if !ok {
+		return
+	}
+	respondNoContent(w, s.store.update(func() *apiError {
+		if err := s.store.bannerAllowed(org, user); err != nil {
+			return err
+		}
+		b := s.store.banners.byOrg[org.slug]
+		if b == nil {
+			return errNotFound("banner")
+		}
+		s.store.deleteBanner(b)
+		return nil
+	}))
+}

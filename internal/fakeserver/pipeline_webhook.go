@@ -1,0 +1,92 @@
+package fakeserver
+
+import (
+	"maps"
+	"net/http"
+	"strconv"
+	"time"
+)
+
+// A pipeline's repository webhook (rest-beyond-spec.md, "GraphQL-only leftovers"): POST
+// /v2/organizations/{org}/pipelines/{pipeline}/webhook asks the service to create the webhook on the
+// pipeline's GitHub repository, which then sends pushes to the pipeline's provider.webhook_url. REST can
+// only create it: there is no read or delete. Scope write_pipelines. 201 when created; 422 "Auto-creating
+// webhooks is not supported for your repository." for providers other than GitHub, and "Webhooks could not
+// be created for your repository." when the repository has one already.
+//
+// Choices where the facts are silent: the 201's body is the pipeline's provider object (id, webhook_url,
+// settings); the webhook the emulator "creates" is a record with an external ID, which tests read and
+// remove (as someone deleting it on GitHub would) through the Store: Store.Exists and Store.Remove with
+// KindPipelineWebhook, keyed by the pipeline's ID.
+
+// KindPipelineWebhook is the webhook on a pipeline's repository, keyed by the pipeline's ID.
+const KindPipelineWebhook Kind = "pipeline_webhook"
+
+func init() {
+	registerKind(KindPipelineWebhook, (*Store).repoWebhook, (*Store).deleteRepoWebhook)
+}
+
+// repoWebhookState is this area's part of the Store: the webhooks created, by pipeline ID.
+type repoWebhookState struct {
+	byPipeline map[string]*repoWebhookRecord
+	seq        int64
+}
+
+func newRepoWebhookState() repoWebhookState {
+	return repoWebhookState{byPipeline: map[string]*repoWebhookRecord{}}
+}
+
+type repoWebhookRecord struct {
+	org, pipelineID, externalID string
+	createdAt                   time.Time
+}
+
+// repoWebhook returns the webhook of org's pipeline pipelineID, or nil (also when the pipeline is gone). A
+// lock must be held.
+func (st *Store) repoWebhook(org, pipelineID string) *repoWebhookRecord {
+	w := st.repoWebhooks.byPipeline[pipelineID]
+	if w == nil || w.org != org {
+		return nil
+	}
+	if p, ok := st.pipelines.pipelines.get(pipelineID); !ok || p.org != org {
+		return nil
+	}
+	return w
+}
+
+// deleteRepoWebhook removes w. The write lock must be held.
+func (st *Store) deleteRepoWebhook(w *repoWebhookRecord) {
+	delete(st.repoWebhooks.byPipeline, w.pipelineID)
+}
+
+func (s *Server) routePipelineWebhook(mux *http.ServeMux) {
+	mux.HandleFunc("POST /v2/organizations/{org}/pipelines/{pipeline}/webhook", s.createPipelineWebhook)
+}
+
+func (s *Server) createPipelineWebhook(w http.ResponseWriter, r *http.Request) {
+	org, _, ok := s.authorize(w, r, scopeWritePipelines)
+	if !ok {
+		return
+	}
+	var out providerView
+	err := s.store.update(func() *apiError {
+		p, err := s.store.findPipeline(org.slug, r)
+		if err != nil {
+			return err
+		}
+		if p.provider != "github" && p.provider != "github_enterprise" {
+			return errUnprocessable("Auto-creating webhooks is not supported for your repository.")
+		}
+		if s.store.repoWebhook(org.slug, p.id) != nil {
+			return errUnprocessable("Webhooks could not be created for your repository.")
+		}
+		s.store.repoWebhooks.seq++
+		s.store.repoWebhooks.byPipeline[p.id] = &repoWebhookRecord{
+			org: org.slug, pipelineID: p.id, externalID: strconv.FormatInt(400000000+s.store.repoWebhooks.seq, 10),
+			createdAt: s.store.timestamp(),
+		}
+		out = providerView{ID: p.provider, WebhookURL: webURL(baseURL(r), "webhooks", p.provider, p.webhookToken), Settings: maps.Clone(p.settings)}
+		return nil
+	})
+	respond(w, http.StatusCreated, out, err)
+}

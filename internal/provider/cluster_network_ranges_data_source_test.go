@@ -1,0 +1,136 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+
+	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/fakeserver"
+)
+
+func testAccClusterNetworkRangesConfig(cluster, ref string) string {
+	return fmt.Sprintf(`
+resource "buildkite_cluster" "test" {
+  name = %q
+}
+
+data "buildkite_cluster_network_ranges" "test" {
+  cluster_uuid = %s
+}
+`, cluster, ref)
+}
+
+func TestAccClusterNetworkRangesDataSource_basic(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	const addr = "data.buildkite_cluster_network_ranges.test"
+	name := e.name("hosted")
+	seed := func(*terraform.State) error { return nil }
+	if !e.live {
+		seed = func(s *terraform.State) error {
+			cidr, kind, other := "64.6.39.248/29", "NAMESPACE_MANAGED", "egress"
+			e.server.Store().SetNetworkRanges(s.RootModule().Resources["buildkite_cluster.test"].Primary.ID,
+				[]fakeserver.NetworkRange{{CIDRRange: &cidr, Kind: &kind}, {Kind: &other}})
+			return nil
+		}
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		Steps: []resource.TestStep{
+			{
+				// A cluster without hosted agents: a known, empty set.
+				Config: e.config(testAccClusterNetworkRangesConfig(name, "buildkite_cluster.test.uuid")),
+				Check: resource.ComposeAggregateTestCheckFunc(
+					resource.TestCheckResourceAttrPair(addr, "cluster_uuid", "buildkite_cluster.test", "uuid"),
+					resource.TestCheckResourceAttr(addr, "ranges.#", "0"),
+					seed,
+				),
+			},
+			{
+				// By GraphQL ID; nulls stay null.
+				SkipFunc: func() (bool, error) { return e.live, nil },
+				Config:   e.config(testAccClusterNetworkRangesConfig(name, "buildkite_cluster.test.graphql_id")),
+				Check: resource.ComposeAggregateTestCheckFunc(
+					resource.TestCheckResourceAttrPair(addr, "cluster_uuid", "buildkite_cluster.test", "graphql_id"),
+					resource.TestCheckResourceAttr(addr, "ranges.#", "2"),
+					resource.TestCheckTypeSetElemNestedAttrs(addr, "ranges.*", map[string]string{"cidr_range": "64.6.39.248/29", "kind": "NAMESPACE_MANAGED"}),
+					resource.TestCheckTypeSetElemNestedAttrs(addr, "ranges.*", map[string]string{"kind": "egress"}),
+					func(s *terraform.State) error {
+						for k, v := range s.RootModule().Resources[addr].Primary.Attributes {
+							if regexp.MustCompile(`^ranges\.\d+\.cidr_range$`).MatchString(k) && v == "" {
+								return fmt.Errorf("%s is %q: a null cidr_range became a string", k, v)
+							}
+						}
+						return nil
+					},
+				),
+			},
+		},
+	})
+}
+
+// TestAccClusterNetworkRangesDataSource_unavailable: the service's 503 is retried like any 5xx.
+func TestAccClusterNetworkRangesDataSource_unavailable(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	if e.live {
+		t.Skip("makes the emulator answer 503")
+	}
+	const addr = "data.buildkite_cluster_network_ranges.test"
+	c := e.clusterID("flaky")
+	cidr := "10.0.0.0/16"
+	e.server.Store().SetNetworkRanges(c, []fakeserver.NetworkRange{{CIDRRange: &cidr}})
+	e.server.Store().FailNetworkRanges(c, 1)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		Steps: []resource.TestStep{{
+			Config: e.config(fmt.Sprintf("data \"buildkite_cluster_network_ranges\" \"test\" {\n  cluster_uuid = %q\n}\n", c)),
+			Check: resource.ComposeAggregateTestCheckFunc(
+				resource.TestCheckResourceAttr(addr, "ranges.#", "1"),
+				resource.TestCheckTypeSetElemNestedAttrs(addr, "ranges.*", map[string]string{"cidr_range": cidr}),
+			),
+		}},
+	})
+}
+
+func TestAccClusterNetworkRangesDataSource_badInput(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	if e.live {
+		t.Skip("seeds a token without permission in the emulator")
+	}
+	c := e.clusterID("guarded")
+	ds := func(ref string) string {
+		return fmt.Sprintf("data \"buildkite_cluster_network_ranges\" \"test\" {\n  cluster_uuid = %q\n}\n", ref)
+	}
+	member := e.server.Store().AddUser(e.org, "Member", "member@example.com", false)
+	if err := e.server.Store().AddTokenForUser("member-token", member, []string{e.org}, fakeserver.AllScopes()); err != nil {
+		t.Fatal(err)
+	}
+	asMember := fmt.Sprintf("provider \"buildkite\" {\n  rest_url = %q\n  organization = %q\n  api_token = \"member-token\"\n}\n", e.url, e.org)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		Steps: []resource.TestStep{
+			{Config: e.config(ds("not-a-cluster")), ExpectError: regexp.MustCompile(`must be a cluster UUID`)},
+			{Config: e.config(ds(graphQLID("Pipeline", c))), ExpectError: regexp.MustCompile(`must be a cluster UUID`)},
+			// A GraphQL ID of a cluster that does not exist: the service's 404, with what the attribute takes.
+			{Config: e.config(ds(graphQLID("Cluster", "e8738c39-1f2a-4a1e-9b3c-2d4e5f6a7b8c"))), ExpectError: regexp.MustCompile(`must be a cluster UUID`)},
+			{Config: asMember + ds(c), ExpectError: regexp.MustCompile(`This endpoint needs`)},
+		},
+	})
+}
+
+// clusterID creates a cluster through the client and returns its ID.
+func (e *testEnv) clusterID(name string) string {
+	e.t.Helper()
+	c, err := e.client.Clusters.Create(context.Background(), buildkite.ClusterCreate{Name: e.name(name)})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return c.ID
+}

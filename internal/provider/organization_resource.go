@@ -1,0 +1,477 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+)
+
+var (
+	_ resource.Resource                 = (*organizationResource)(nil)
+	_ resource.ResourceWithConfigure    = (*organizationResource)(nil)
+	_ resource.ResourceWithImportState  = (*organizationResource)(nil)
+	_ resource.ResourceWithIdentity     = (*organizationResource)(nil)
+	_ resource.ResourceWithModifyPlan   = (*organizationResource)(nil)
+	_ resource.ResourceWithUpgradeState = (*organizationResource)(nil)
+)
+
+// organizationIdentity names the organization by its slug, for import blocks.
+var organizationIdentity = identifiedBy(identityAttr("slug", "The organization's slug."))
+
+// NewOrganizationResource returns the buildkite_organization resource.
+func NewOrganizationResource() resource.Resource {
+	return &organizationResource{
+		resourceBase: newResourceBase("organization", writeScopes("write_organization_settings"), organizationIdentity).
+			withGraphQLOnly("enforce_2fa"),
+	}
+}
+
+// organizationResource manages the settings of the provider's organization that REST serves (its API
+// settings). The organization itself is neither created nor deleted: Create takes over its settings and
+// Delete gives the allowlist back.
+type organizationResource struct {
+	resourceBase
+}
+
+// revocationValues are the official provider's spellings of the revocation interval, NEVER first.
+var revocationValues = []string{"NEVER", "DAYS_30", "DAYS_60", "DAYS_90", "DAYS_180", "DAYS_365"}
+
+// revocationDays are the intervals revoke_inactive_tokens_after_days accepts.
+var revocationDays = []int64{30, 60, 90, 180, 365}
+
+type organizationResourceModel struct {
+	ID                            types.String `tfsdk:"id"`
+	UUID                          types.String `tfsdk:"uuid"`
+	GraphQLID                     types.String `tfsdk:"graphql_id"`
+	Slug                          types.String `tfsdk:"slug"`
+	AllowedAPIIPAddresses         types.List   `tfsdk:"allowed_api_ip_addresses"`
+	Enforce2FA                    types.Bool   `tfsdk:"enforce_2fa"`
+	RevokeInactiveTokensAfter     types.String `tfsdk:"revoke_inactive_tokens_after"`
+	RevokeInactiveTokensAfterDays types.Int64  `tfsdk:"revoke_inactive_tokens_after_days"`
+	RestrictUserAPITokenCreation  types.Bool   `tfsdk:"restrict_user_api_token_creation"`
+}
+
+// fromOrganization copies the organization's identifiers.
+func (m *organizationResourceModel) fromOrganization(o *buildkite.Organization) {
+	m.ID = types.StringValue(o.ID)
+	m.UUID = types.StringValue(o.ID)
+	m.GraphQLID = types.StringValue(o.GraphQLID)
+	m.Slug = types.StringValue(o.Slug)
+}
+
+// fromSettings copies the API settings the service answered. The allowlist is kept as the state or plan
+// holds it when it means the same (null, [] and [""] all say "no allowlist"), so that no spelling of
+// "none" shows as a change; the days attribute is kept only where it is managed.
+func (m *organizationResourceModel) fromSettings(s *buildkite.APISettings) {
+	live := s.AllowedIPs()
+	if !slices.Equal(live, allowlistOf(m.AllowedAPIIPAddresses)) {
+		m.AllowedAPIIPAddresses = types.ListNull(types.StringType)
+		if len(live) > 0 {
+			m.AllowedAPIIPAddresses = stringList(live)
+		}
+	}
+	m.RevokeInactiveTokensAfter = types.StringValue(revocationName(s.RevokeInactiveTokensAfterDays))
+	if !m.RevokeInactiveTokensAfterDays.IsNull() {
+		m.RevokeInactiveTokensAfterDays = types.Int64PointerValue(s.RevokeInactiveTokensAfterDays)
+	}
+	m.RestrictUserAPITokenCreation = types.BoolValue(s.RestrictUserAPITokenCreation)
+}
+
+// allowlistOf returns the networks of a list attribute, without blanks: null, [] and [""] give none.
+func allowlistOf(l types.List) []string {
+	var out []string
+	for _, e := range l.Elements() {
+		if s, ok := e.(types.String); ok && strings.TrimSpace(s.ValueString()) != "" {
+			out = append(out, strings.TrimSpace(s.ValueString()))
+		}
+	}
+	return out
+}
+
+// revocationName is the official spelling of an interval: NEVER for none, DAYS_<n> otherwise.
+func revocationName(days *int64) string {
+	if days == nil || *days == 0 {
+		return "NEVER"
+	}
+	return fmt.Sprintf("DAYS_%d", *days)
+}
+
+// revocationDaysOf is the interval of an official spelling, 0 for NEVER.
+func revocationDaysOf(name string) int64 {
+	n, _ := strconv.ParseInt(strings.TrimPrefix(strings.ToUpper(name), "DAYS_"), 10, 64)
+	return n
+}
+
+func (r *organizationResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		Version: 1, // above the official provider's 0, so that its states are upgraded (upgrade.go)
+		MarkdownDescription: "The settings of the provider's organization that Buildkite's REST API serves: the networks " +
+			"the API may be called from, the revocation of inactive API tokens, and whether only administrators may " +
+			"create API tokens. The token's user must be an administrator, and the token needs the " +
+			"`read_organization_settings` and `write_organization_settings` scopes. Creating the resource takes " +
+			"over the existing organization; destroying it removes the allowlist and leaves the other settings as " +
+			"they are. `enforce_2fa` has no REST endpoint: it is accepted and kept, never sent (set it in the web " +
+			"interface), and leaving it out never turns two-factor authentication off. Import with the " +
+			"organization's slug, UUID or GraphQL ID.",
+		Attributes: withCommon("organization", map[string]schema.Attribute{
+			"slug": computedString("The organization's slug."),
+			"allowed_api_ip_addresses": schema.ListAttribute{
+				MarkdownDescription: "The networks (CIDR notation) the API may be called from; null or empty for anywhere. " +
+					"Removing the attribute removes the allowlist. The allowlist applies at once: a list that leaves out " +
+					"the network Terraform runs from locks it out. Needs the API IP allowlist in the organization's plan.",
+				ElementType: types.StringType,
+				Optional:    true,
+			},
+			"enforce_2fa": schema.BoolAttribute{
+				MarkdownDescription: "Whether members must use two-factor authentication. " + graphQLOnlyNote +
+					" Left out, it keeps what the state holds and changes nothing.",
+				Optional: true,
+				Computed: true,
+			},
+			"revoke_inactive_tokens_after": schema.StringAttribute{
+				MarkdownDescription: "How long an API token may go unused before it is revoked: " + backquoted(revocationValues) +
+					". Left out, the organization's setting is read and left alone. Needs inactive API token revocation " +
+					"in the organization's plan; setting it revokes tokens already inactive that long at once.",
+				Optional:   true,
+				Computed:   true,
+				Validators: []validator.String{stringvalidator.OneOf(revocationValues...)},
+			},
+			"revoke_inactive_tokens_after_days": schema.Int64Attribute{
+				MarkdownDescription: "The same interval in days (30, 60, 90, 180 or 365), as a development version of the " +
+					"official provider spelled it; removing it turns revocation off. Conflicts with `revoke_inactive_tokens_after`.",
+				Optional: true,
+				Validators: []validator.Int64{
+					int64validator.OneOf(revocationDays...),
+					int64validator.ConflictsWith(path.MatchRoot("revoke_inactive_tokens_after")),
+				},
+			},
+			"restrict_user_api_token_creation": schema.BoolAttribute{
+				MarkdownDescription: "Whether only administrators may create API tokens for the organization. Left out, the " +
+					"organization's setting is read and left alone.",
+				Optional: true,
+				Computed: true,
+			},
+		}, attrID, attrUUID, attrGraphQLID),
+	}
+}
+
+// UpgradeState moves the official provider's states (id its GraphQL ID) to version 1. Its v1.38.0 wrote
+// [""] for an organization without an allowlist: that becomes null, as this provider writes "none".
+func (r *organizationResource) UpgradeState(ctx context.Context) map[int64]resource.StateUpgrader {
+	return upgraders(ctx, r, stateMoves{official: func(_ int64, a stateAttrs) error {
+		if l, ok := a["allowed_api_ip_addresses"].([]any); ok {
+			blank := true
+			for _, e := range l {
+				if s, _ := e.(string); strings.TrimSpace(s) != "" {
+					blank = false
+				}
+			}
+			if blank {
+				a["allowed_api_ip_addresses"] = nil
+			}
+		}
+		return nil
+	}})
+}
+
+// ModifyPlan checks scopes and warns of enforce_2fa (resourceBase), then plans what the service will hold:
+// a setting left out of the configuration keeps the state's value, and the days attribute decides the
+// interval where it is used.
+func (r *organizationResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	r.resourceBase.ModifyPlan(ctx, req, resp)
+	if req.Plan.Raw.IsNull() {
+		return
+	}
+	var config, plan organizationResourceModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	creating := req.State.Raw.IsNull()
+	var state organizationResourceModel
+	if !creating {
+		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+		if resp.Diagnostics.HasError() {
+			return
+		}
+	}
+	if config.Enforce2FA.IsNull() {
+		plan.Enforce2FA = types.BoolNull()
+		if !creating {
+			plan.Enforce2FA = state.Enforce2FA
+		}
+	}
+	if !creating {
+		if config.RevokeInactiveTokensAfter.IsNull() {
+			plan.RevokeInactiveTokensAfter = state.RevokeInactiveTokensAfter
+		}
+		if config.RestrictUserAPITokenCreation.IsNull() {
+			plan.RestrictUserAPITokenCreation = state.RestrictUserAPITokenCreation
+		}
+	}
+	switch days := config.RevokeInactiveTokensAfterDays; {
+	case days.IsUnknown():
+		plan.RevokeInactiveTokensAfter = types.StringUnknown()
+	case !days.IsNull():
+		plan.RevokeInactiveTokensAfter = types.StringValue(revocationName(days.ValueInt64Pointer()))
+	case !creating && !state.RevokeInactiveTokensAfterDays.IsNull():
+		plan.RevokeInactiveTokensAfter = types.StringValue("NEVER")
+	}
+	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+}
+
+// settingsChange is what a create or an update sends: what plan asks for that live (nil when it could not be
+// read) does not hold. prior is the state before an update (nil on create): a removed allowlist or days
+// attribute is cleared only where the state held one.
+func settingsChange(plan, prior *organizationResourceModel, live *buildkite.APISettings) buildkite.APISettingsUpdate {
+	var u buildkite.APISettingsUpdate
+	var liveIPs []string
+	var liveDays *int64
+	liveRestrict := false
+	if live != nil {
+		liveIPs, liveDays, liveRestrict = live.AllowedIPs(), live.RevokeInactiveTokensAfterDays, live.RestrictUserAPITokenCreation
+	}
+	want := allowlistOf(plan.AllowedAPIIPAddresses)
+	managed := !plan.AllowedAPIIPAddresses.IsNull() || (prior != nil && len(allowlistOf(prior.AllowedAPIIPAddresses)) > 0)
+	if managed && (live == nil || !slices.Equal(want, liveIPs)) {
+		u.AllowedIPs = &want
+	}
+	// The days attribute, where set, decides; it may have been unknown when the interval was planned.
+	days, known := int64(0), false
+	switch {
+	case !plan.RevokeInactiveTokensAfterDays.IsNull() && !plan.RevokeInactiveTokensAfterDays.IsUnknown():
+		days, known = plan.RevokeInactiveTokensAfterDays.ValueInt64(), true
+	case !plan.RevokeInactiveTokensAfter.IsUnknown() && !plan.RevokeInactiveTokensAfter.IsNull():
+		days, known = revocationDaysOf(plan.RevokeInactiveTokensAfter.ValueString()), true
+	}
+	if known {
+		configured := prior == nil || !plan.RevokeInactiveTokensAfter.Equal(prior.RevokeInactiveTokensAfter) ||
+			!plan.RevokeInactiveTokensAfterDays.IsNull()
+		if configured && (live == nil || days != deref(liveDays)) {
+			u.RevokeAfterDays = &days
+		}
+	}
+	if !plan.RestrictUserAPITokenCreation.IsUnknown() && !plan.RestrictUserAPITokenCreation.IsNull() {
+		restrict := plan.RestrictUserAPITokenCreation.ValueBool()
+		configured := prior == nil || !plan.RestrictUserAPITokenCreation.Equal(prior.RestrictUserAPITokenCreation)
+		if configured && (live == nil || restrict != liveRestrict) {
+			u.RestrictTokens = &restrict
+		}
+	}
+	return u
+}
+
+// apply reads the organization and its settings, sends what plan changes (prior is the state before an
+// update, nil on create) and leaves in plan what the service then holds.
+func (r *organizationResource) apply(ctx context.Context, plan, prior *organizationResourceModel, action string, diags *diag.Diagnostics) {
+	o, err := r.client().Organizations.Get(ctx)
+	if err != nil {
+		addAPIError(diags, "read", "organization", r.client().Organization(), err)
+		return
+	}
+	plan.fromOrganization(o)
+	live, err := r.client().OrgSettings.GetAPISettings(ctx)
+	switch {
+	case buildkite.IsForbidden(err):
+		diags.AddWarning("Unable to Read Organization API Settings", fmt.Sprintf(
+			"Reading the API settings of organization %s: %s. Every configured setting is sent as configured; the "+
+				"token's user must be an administrator and the token needs read_organization_settings for Terraform to "+
+				"see what the organization holds.", o.Slug, describeError(err)))
+		live = nil
+	case err != nil:
+		addAPIError(diags, "read", "organization API settings", o.Slug, err)
+		return
+	}
+	change := settingsChange(plan, prior, live)
+	if !change.Empty() {
+		answer, err := r.client().OrgSettings.UpdateAPISettings(ctx, change)
+		if err != nil {
+			diags.AddError("Unable to "+capitalize(action)+" Organization API Settings", fmt.Sprintf(
+				"%s the API settings of organization %s: %s.%s", gerund(action), o.Slug, describeError(err), featureHint(err, change, live)))
+			return
+		}
+		live = answer
+	}
+	kept := *plan
+	if live != nil {
+		plan.fromSettings(live)
+	} else {
+		plan.RevokeInactiveTokensAfter = orString(plan.RevokeInactiveTokensAfter, "NEVER")
+		if plan.RestrictUserAPITokenCreation.IsUnknown() {
+			plan.RestrictUserAPITokenCreation = types.BoolValue(false)
+		}
+	}
+	// An optional attribute ends an apply as configured: the allowlist as written ([""] included) when it
+	// means what the service holds, the days as configured.
+	if slices.Equal(allowlistOf(kept.AllowedAPIIPAddresses), allowlistOf(plan.AllowedAPIIPAddresses)) {
+		plan.AllowedAPIIPAddresses = kept.AllowedAPIIPAddresses
+	}
+	plan.RevokeInactiveTokensAfterDays = kept.RevokeInactiveTokensAfterDays
+	if plan.Enforce2FA.IsUnknown() {
+		plan.Enforce2FA = types.BoolNull()
+	}
+}
+
+// orString returns v, or def when v is unknown or null.
+func orString(v types.String, def string) types.String {
+	if v.IsUnknown() || v.IsNull() {
+		return types.StringValue(def)
+	}
+	return v
+}
+
+// featureHint explains a refused PATCH by what the organization's plan lacks.
+func featureHint(err error, change buildkite.APISettingsUpdate, live *buildkite.APISettings) string {
+	if !buildkite.IsForbidden(err) {
+		return ""
+	}
+	if live == nil {
+		return " The token's user must be an administrator and the token needs write_organization_settings; the " +
+			"allowlist and token revocation also need the features in the organization's plan."
+	}
+	var hints []string
+	if change.AllowedIPs != nil && !live.Features.APIIPAllowList {
+		hints = append(hints, " The API IP allowlist is not available on this organization's plan: remove "+
+			"`allowed_api_ip_addresses` from the configuration.")
+	}
+	if change.RevokeAfterDays != nil && !live.Features.InactiveAPITokenRevocation {
+		hints = append(hints, " Inactive API token revocation is not available on this organization's plan: remove "+
+			"`revoke_inactive_tokens_after` from the configuration.")
+	}
+	if len(hints) == 0 {
+		hints = append(hints, " The token's user must be an administrator and the token needs write_organization_settings.")
+	}
+	return strings.Join(hints, "")
+}
+
+func (r *organizationResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	defer r.finishCreate(ctx, resp)
+	var plan organizationResourceModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := r.timeout(ctx, opCreate)
+	defer cancel()
+	r.apply(ctx, &plan, nil, "create", &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+func (r *organizationResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	defer r.finishRead(ctx, req, resp)
+	var state organizationResourceModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := r.timeout(ctx, opRead)
+	defer cancel()
+	o, err := r.client().Organizations.Get(ctx)
+	if err != nil {
+		// The organization cannot be deleted through the API: a failure to read it is never "gone".
+		addAPIError(&resp.Diagnostics, "read", "organization", r.client().Organization(), err)
+		return
+	}
+	state.fromOrganization(o)
+	live, err := r.client().OrgSettings.GetAPISettings(ctx)
+	switch {
+	case buildkite.IsForbidden(err):
+		resp.Diagnostics.AddWarning("Unable to Read Organization API Settings", fmt.Sprintf(
+			"Reading the API settings of organization %s: %s. The state keeps the last values read; the token's user "+
+				"must be an administrator and the token needs read_organization_settings.", o.Slug, describeError(err)))
+		state.RevokeInactiveTokensAfter = orString(state.RevokeInactiveTokensAfter, "NEVER")
+		if state.RestrictUserAPITokenCreation.IsNull() {
+			state.RestrictUserAPITokenCreation = types.BoolValue(false)
+		}
+	case err != nil:
+		addAPIError(&resp.Diagnostics, "read", "organization API settings", o.Slug, err)
+		return
+	default:
+		state.fromSettings(live)
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+func (r *organizationResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	defer r.finishUpdate(ctx, req, resp)
+	var plan, prior organizationResourceModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.State.Get(ctx, &prior)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := r.timeout(ctx, opUpdate)
+	defer cancel()
+	r.apply(ctx, &plan, &prior, "update", &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+// Delete removes the allowlist the resource set; the organization and its other settings stay.
+func (r *organizationResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state organizationResourceModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := r.timeout(ctx, opDelete)
+	defer cancel()
+	if len(allowlistOf(state.AllowedAPIIPAddresses)) > 0 {
+		none := []string{}
+		if _, err := r.client().OrgSettings.UpdateAPISettings(ctx, buildkite.APISettingsUpdate{AllowedIPs: &none}); err != nil {
+			addAPIError(&resp.Diagnostics, "remove", "organization API allowlist", state.Slug.ValueString(), err)
+			return
+		}
+	}
+	resp.Diagnostics.AddWarning("Organization Settings Left in Place", fmt.Sprintf(
+		"buildkite_organization no longer manages organization %s. Its API allowlist was removed; the revocation of "+
+			"inactive API tokens, the restriction of API token creation and two-factor enforcement stay as they are. "+
+			"Change them in the web interface if need be.", displayOr(state.Slug.ValueString(), r.client().Organization())))
+}
+
+// ImportState takes the provider's organization by its slug, its UUID or its GraphQL ID (the official
+// provider's ID); another organization is refused.
+func (r *organizationResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	parts, ok := r.importParts(ctx, req, resp, keyPart("<organization slug>", "Organization"))
+	if !ok {
+		return
+	}
+	o, err := r.client().Organizations.Get(ctx)
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "read", "organization", r.client().Organization(), err)
+		return
+	}
+	if !strings.EqualFold(parts[0], o.Slug) && !strings.EqualFold(parts[0], o.ID) {
+		resp.Diagnostics.AddError("Invalid Import ID", fmt.Sprintf(
+			"%q does not name organization %s, the one the provider is configured for: import it by its slug (%s), "+
+				"UUID (%s) or GraphQL ID (%s).", req.ID, o.Slug, o.Slug, o.ID, o.GraphQLID))
+		return
+	}
+	var m organizationResourceModel
+	m.fromOrganization(o)
+	m.AllowedAPIIPAddresses = types.ListNull(types.StringType)
+	m.Enforce2FA = types.BoolNull()
+	m.RevokeInactiveTokensAfter = types.StringNull()
+	m.RevokeInactiveTokensAfterDays = types.Int64Null()
+	m.RestrictUserAPITokenCreation = types.BoolNull()
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}

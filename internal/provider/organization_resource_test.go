@@ -1,0 +1,338 @@
+package provider
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+
+	"github.com/ci-rest/terraform-provider-buildkite/internal/fakeserver"
+)
+
+// testAccOrganizationConfig is a buildkite_organization with the given attribute lines.
+func testAccOrganizationConfig(lines ...string) string {
+	return "resource \"buildkite_organization\" \"test\" {\n  " + strings.Join(lines, "\n  ") + "\n}\n"
+}
+
+// allowlistLine sets allowed_api_ip_addresses.
+func allowlistLine(ips ...string) string {
+	data, _ := json.Marshal(ips)
+	return "allowed_api_ip_addresses = " + string(data)
+}
+
+// checkAPISettings fails unless the service holds the allowlist (joined by spaces, "" for none), the
+// revocation interval in days (0 for never) and the token restriction.
+func (e *testEnv) checkAPISettings(ips string, days int64, restrict bool) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		s, err := e.client.OrgSettings.GetAPISettings(context.Background())
+		if err != nil {
+			return err
+		}
+		if got := strings.Join(s.AllowedIPs(), " "); got != ips {
+			return fmt.Errorf("allowlist on the service is %q, want %q", got, ips)
+		}
+		if got := deref(s.RevokeInactiveTokensAfterDays); got != days {
+			return fmt.Errorf("revocation on the service is %d days, want %d", got, days)
+		}
+		if s.RestrictUserAPITokenCreation != restrict {
+			return fmt.Errorf("restrict_user_api_token_creation on the service is %v, want %v", s.RestrictUserAPITokenCreation, restrict)
+		}
+		return nil
+	}
+}
+
+// checkAllowlistRemoved is the CheckDestroy of buildkite_organization: destroying it removes the allowlist.
+func (e *testEnv) checkAllowlistRemoved(*terraform.State) error {
+	s, err := e.client.OrgSettings.GetAPISettings(context.Background())
+	if err != nil {
+		return err
+	}
+	if ips := s.AllowedIPs(); len(ips) > 0 {
+		return fmt.Errorf("the allowlist %v survived destroy", ips)
+	}
+	return nil
+}
+
+func TestAccOrganizationResource_basic(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	const addr = "buildkite_organization.test"
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             e.checkAllowlistRemoved,
+		Steps: steps(
+			step(resource.TestStep{
+				Config: e.config(testAccOrganizationConfig(allowlistLine("0.0.0.0/0", "1.1.1.1/32", "1.0.0.1/32"))),
+				Check: resource.ComposeAggregateTestCheckFunc(
+					e.checkAPISettings("0.0.0.0/0 1.1.1.1/32 1.0.0.1/32", 0, false),
+					resource.TestCheckResourceAttr(addr, "allowed_api_ip_addresses.#", "3"),
+					resource.TestCheckResourceAttr(addr, "allowed_api_ip_addresses.1", "1.1.1.1/32"),
+					resource.TestCheckResourceAttr(addr, "slug", e.org),
+					resource.TestCheckResourceAttrPair(addr, "id", addr, "uuid"),
+					resource.TestCheckResourceAttrSet(addr, "graphql_id"),
+					resource.TestCheckResourceAttr(addr, "revoke_inactive_tokens_after", "NEVER"),
+					resource.TestCheckResourceAttr(addr, "restrict_user_api_token_creation", "false"),
+					resource.TestCheckNoResourceAttr(addr, "enforce_2fa"),
+				),
+				ConfigPlanChecks: expectEmpty(),
+			}),
+			// The slug, the UUID (id) and the official provider's GraphQL ID all import it.
+			importSteps(addr, importID(addr, "slug")),
+			step(resource.TestStep{ResourceName: addr, ImportState: true, ImportStateVerify: true}),
+			step(resource.TestStep{ResourceName: addr, ImportState: true, ImportStateVerify: true, ImportStateIdFunc: importID(addr, "graphql_id")}),
+			step(resource.TestStep{
+				Config:           e.config(testAccOrganizationConfig(allowlistLine("0.0.0.0/0", "4.4.4.4/32"))),
+				Check:            e.checkAPISettings("0.0.0.0/0 4.4.4.4/32", 0, false),
+				ConfigPlanChecks: inPlace(addr),
+			}),
+			// [""] is "no allowlist", kept as written.
+			step(resource.TestStep{
+				Config: e.config(testAccOrganizationConfig(allowlistLine(""))),
+				Check: resource.ComposeAggregateTestCheckFunc(
+					e.checkAPISettings("", 0, false),
+					resource.TestCheckResourceAttr(addr, "allowed_api_ip_addresses.#", "1"),
+					resource.TestCheckResourceAttr(addr, "allowed_api_ip_addresses.0", ""),
+				),
+				ConfigPlanChecks: inPlace(addr),
+			}),
+			step(resource.TestStep{
+				Config:           e.config(testAccOrganizationConfig(allowlistLine("10.0.0.0/8"))),
+				Check:            e.checkAPISettings("10.0.0.0/8", 0, false),
+				ConfigPlanChecks: inPlace(addr),
+			}),
+			// Removing the attribute removes the allowlist.
+			step(resource.TestStep{
+				Config: e.config(testAccOrganizationConfig()),
+				Check: resource.ComposeAggregateTestCheckFunc(
+					e.checkAPISettings("", 0, false),
+					resource.TestCheckNoResourceAttr(addr, "allowed_api_ip_addresses"),
+				),
+				ConfigPlanChecks: inPlace(addr),
+			}),
+			step(resource.TestStep{
+				Config: e.config(testAccOrganizationConfig(`restrict_user_api_token_creation = true`, `revoke_inactive_tokens_after = "DAYS_90"`)),
+				Check: resource.ComposeAggregateTestCheckFunc(
+					e.checkAPISettings("", 90, true),
+					resource.TestCheckResourceAttr(addr, "revoke_inactive_tokens_after", "DAYS_90"),
+					resource.TestCheckNoResourceAttr(addr, "allowed_api_ip_addresses"),
+				),
+				ConfigPlanChecks: inPlace(addr),
+			}),
+			// Left out, the token settings are left alone.
+			step(resource.TestStep{
+				Config: e.config(testAccOrganizationConfig()),
+				Check: resource.ComposeAggregateTestCheckFunc(
+					e.checkAPISettings("", 90, true),
+					resource.TestCheckResourceAttr(addr, "restrict_user_api_token_creation", "true"),
+					resource.TestCheckResourceAttr(addr, "revoke_inactive_tokens_after", "DAYS_90"),
+				),
+				ConfigPlanChecks: expectEmpty(),
+			}),
+			// The days spelling sets the interval, and removing it turns revocation off.
+			step(resource.TestStep{
+				Config: e.config(testAccOrganizationConfig(`revoke_inactive_tokens_after_days = 365`, `restrict_user_api_token_creation = false`)),
+				Check: resource.ComposeAggregateTestCheckFunc(
+					e.checkAPISettings("", 365, false),
+					resource.TestCheckResourceAttr(addr, "revoke_inactive_tokens_after", "DAYS_365"),
+					resource.TestCheckResourceAttr(addr, "revoke_inactive_tokens_after_days", "365"),
+				),
+				ConfigPlanChecks: inPlace(addr),
+			}),
+			step(resource.TestStep{
+				Config: e.config(testAccOrganizationConfig()),
+				Check: resource.ComposeAggregateTestCheckFunc(
+					e.checkAPISettings("", 0, false),
+					resource.TestCheckResourceAttr(addr, "revoke_inactive_tokens_after", "NEVER"),
+					resource.TestCheckNoResourceAttr(addr, "revoke_inactive_tokens_after_days"),
+				),
+				ConfigPlanChecks: inPlace(addr),
+			}),
+		),
+	})
+}
+
+// TestAccOrganizationResource_drift: an allowlist changed outside Terraform shows in the plan and is put back.
+func TestAccOrganizationResource_drift(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	if e.live {
+		t.Skip("changes the organization's settings behind the API's back through the emulator's store")
+	}
+	const addr = "buildkite_organization.test"
+	cfg := e.config(testAccOrganizationConfig(allowlistLine("0.0.0.0/0")))
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             e.checkAllowlistRemoved,
+		Steps: []resource.TestStep{
+			{
+				Config: cfg,
+				Check: func(*terraform.State) error {
+					e.server.Store().SetAPISettings(e.org, "192.0.2.0/24", 30, true)
+					return nil
+				},
+				ExpectNonEmptyPlan: true,
+			},
+			{
+				Config:           cfg,
+				ConfigPlanChecks: inPlace(addr),
+				// Only the allowlist is managed: the token settings keep what was set outside.
+				Check: e.checkAPISettings("0.0.0.0/0", 30, true),
+			},
+		},
+	})
+}
+
+// TestAccOrganizationResource_enforce2FA: enforce_2fa is accepted with a warning, kept, never sent, and
+// leaving it out changes nothing.
+func TestAccOrganizationResource_enforce2FA(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	const addr = "buildkite_organization.test"
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             e.checkAllowlistRemoved,
+		Steps: []resource.TestStep{
+			{
+				Config:           e.config(testAccOrganizationConfig(`enforce_2fa = true`)),
+				Check:            resource.TestCheckResourceAttr(addr, "enforce_2fa", "true"),
+				ConfigPlanChecks: expectEmpty(),
+			},
+			{
+				Config:           e.config(testAccOrganizationConfig()),
+				Check:            resource.TestCheckResourceAttr(addr, "enforce_2fa", "true"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			},
+			{
+				Config:           e.config(testAccOrganizationConfig(`enforce_2fa = false`)),
+				Check:            resource.TestCheckResourceAttr(addr, "enforce_2fa", "false"),
+				ConfigPlanChecks: inPlace(addr),
+			},
+		},
+	})
+	if !e.live {
+		for _, r := range e.server.Requests() {
+			if r.Method == http.MethodPatch {
+				t.Errorf("a change of enforce_2fa alone sent %s %s", r.Method, r.Path)
+			}
+		}
+	}
+}
+
+// TestAccOrganizationResource_planFeatures: a setting the organization's plan lacks is refused with an error
+// that says so.
+func TestAccOrganizationResource_planFeatures(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	if e.live {
+		t.Skip("turns the plan's features off in the emulator's store")
+	}
+	e.server.Store().SetAPISettingsFeatures(e.org, false, false)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		Steps: []resource.TestStep{
+			{
+				Config:      e.config(testAccOrganizationConfig(`revoke_inactive_tokens_after = "DAYS_30"`)),
+				ExpectError: wrapped("Inactive API token revocation is not available on this organization's plan"),
+			},
+			{
+				Config:      e.config(testAccOrganizationConfig(allowlistLine("0.0.0.0/0"))),
+				ExpectError: wrapped("The API IP allowlist is not available on this organization's plan"),
+			},
+			{
+				// What the plan has still works, and the allowlist is never named.
+				Config:           e.config(testAccOrganizationConfig(`restrict_user_api_token_creation = true`)),
+				Check:            e.checkAPISettings("", 0, true),
+				ConfigPlanChecks: expectEmpty(),
+			},
+		},
+	})
+}
+
+func TestAccOrganizationResource_badInput(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	const addr = "buildkite_organization.test"
+	for name, tc := range map[string]struct {
+		config string
+		want   *regexp.Regexp
+	}{
+		"days":          {testAccOrganizationConfig(`revoke_inactive_tokens_after_days = 45`), regexp.MustCompile(`must\s+be\s+one\s+of`)},
+		"interval":      {testAccOrganizationConfig(`revoke_inactive_tokens_after = "DAYS_45"`), regexp.MustCompile(`must\s+be\s+one\s+of`)},
+		"both":          {testAccOrganizationConfig(`revoke_inactive_tokens_after_days = 30`, `revoke_inactive_tokens_after = "DAYS_30"`), regexp.MustCompile(`cannot\s+be\s+configured|Invalid\s+Attribute\s+Combination`)},
+		"not a network": {testAccOrganizationConfig(allowlistLine("0.0.0.0/0", "nowhere")), wrapped("must be IP networks in CIDR notation")},
+	} {
+		t.Run(name, func(t *testing.T) {
+			resource.Test(t, resource.TestCase{
+				ProtoV6ProviderFactories: e.factories(),
+				Steps:                    []resource.TestStep{{Config: e.config(tc.config), ExpectError: tc.want}},
+			})
+		})
+	}
+	// Another organization is not this provider's to import.
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		Steps: []resource.TestStep{{
+			Config:        e.config(testAccOrganizationConfig()),
+			ResourceName:  addr,
+			ImportState:   true,
+			ImportStateId: "someone-else",
+			ExpectError:   wrapped(`"someone-else" does not name organization ` + e.org),
+		}},
+	})
+}
+
+// TestAccOrganizationResource_notAdministrator: a token whose user is not an administrator cannot read or
+// change the settings; the error says what it needs.
+func TestAccOrganizationResource_notAdministrator(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	if e.live {
+		t.Skip("seeds a member's token in the emulator")
+	}
+	member := e.server.Store().AddUser(e.org, "Member", "member@example.com", false)
+	if err := e.server.Store().AddTokenForUser("member-token", member, []string{e.org}, fakeserver.AllScopes()); err != nil {
+		t.Fatal(err)
+	}
+	cfg := fmt.Sprintf("provider \"buildkite\" {\n  rest_url = %q\n  organization = %q\n  api_token = \"member-token\"\n}\n", e.url, e.org) +
+		testAccOrganizationConfig(`restrict_user_api_token_creation = true`)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		Steps: []resource.TestStep{{
+			Config:      cfg,
+			ExpectError: wrapped("The token's user must be an administrator"),
+		}},
+	})
+	if _, _, restrict := e.server.Store().APISettings(e.org); restrict {
+		t.Error("a member's token changed the settings")
+	}
+}
+
+// TestAccOrganizationResource_daysUnknownAtPlan: an interval known only at apply is still sent.
+func TestAccOrganizationResource_daysUnknownAtPlan(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	const addr = "buildkite_organization.test"
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             e.checkAllowlistRemoved,
+		Steps: []resource.TestStep{{
+			Config: e.config(`
+resource "terraform_data" "days" {
+  input = 180
+}
+` + testAccOrganizationConfig(`revoke_inactive_tokens_after_days = terraform_data.days.output`)),
+			Check: resource.ComposeAggregateTestCheckFunc(
+				e.checkAPISettings("", 180, false),
+				resource.TestCheckResourceAttr(addr, "revoke_inactive_tokens_after", "DAYS_180"),
+			),
+			ConfigPlanChecks: expectEmpty(),
+		}},
+	})
+}

@@ -1,0 +1,272 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+)
+
+var (
+	_ resource.Resource                   = (*pipelineWebhookResource)(nil)
+	_ resource.ResourceWithConfigure      = (*pipelineWebhookResource)(nil)
+	_ resource.ResourceWithImportState    = (*pipelineWebhookResource)(nil)
+	_ resource.ResourceWithIdentity       = (*pipelineWebhookResource)(nil)
+	_ resource.ResourceWithModifyPlan     = (*pipelineWebhookResource)(nil)
+	_ resource.ResourceWithUpgradeState   = (*pipelineWebhookResource)(nil)
+	_ resource.ResourceWithValidateConfig = (*pipelineWebhookResource)(nil)
+)
+
+// pipelineWebhookIdentity names the webhook by its pipeline, for import blocks.
+var pipelineWebhookIdentity = identifiedBy(identityAttr("pipeline_id", "The UUID of the pipeline."))
+
+// NewPipelineWebhookResource returns the buildkite_pipeline_webhook resource.
+func NewPipelineWebhookResource() resource.Resource {
+	return &pipelineWebhookResource{
+		resourceBase: newResourceBase("pipeline_webhook", writeScopes("write_pipelines"), pipelineWebhookIdentity),
+	}
+}
+
+// pipelineWebhookResource is the webhook on a GitHub pipeline's repository that sends pushes and pull
+// requests to the pipeline. REST creates it and shows where it sends (the pipeline's provider.webhook_url),
+// but can neither read nor delete it: destroy leaves it on the repository, with a warning.
+type pipelineWebhookResource struct {
+	resourceBase
+}
+
+type pipelineWebhookModel struct {
+	ID         types.String `tfsdk:"id"`
+	PipelineID refValue     `tfsdk:"pipeline_id"`
+	Repository types.String `tfsdk:"repository"`
+	// RepositoryURL is repository under the name a later version of the official provider gives it.
+	RepositoryURL types.String `tfsdk:"repository_url"`
+	WebhookURL    types.String `tfsdk:"webhook_url"`
+}
+
+// wantedRepository is the repository the configuration or plan names, by either attribute.
+func (m *pipelineWebhookModel) wantedRepository() types.String {
+	if !m.Repository.IsNull() {
+		return m.Repository
+	}
+	return m.RepositoryURL
+}
+
+// fromAPI copies what the pipeline shows of its webhook; the pipeline reference keeps its form.
+func (m *pipelineWebhookModel) fromAPI(p *buildkite.Pipeline) {
+	m.ID = types.StringValue(p.ID)
+	if m.PipelineID.IsNull() || m.PipelineID.IsUnknown() || !sameObject(m.PipelineID.ValueString(), p.ID) {
+		m.PipelineID = newRef(p.ID)
+	}
+	m.Repository = types.StringValue(p.Repository)
+	m.RepositoryURL = m.Repository
+	m.WebhookURL = types.StringValue(p.Provider.WebhookURL)
+}
+
+// webhookProviders are the source providers whose repositories the service can put a webhook on.
+var webhookProviders = map[string]bool{"github": true, "github_enterprise": true}
+
+func (r *pipelineWebhookResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		Version: 1, // above the official provider's 0, so that its states are upgraded (upgrade.go)
+		MarkdownDescription: "The webhook on a GitHub (or GitHub Enterprise) pipeline's repository that starts its builds. " +
+			"Buildkite's REST API creates it (the token needs `write_pipelines`, and the service its GitHub App on the " +
+			"repository) but cannot read or delete it: **destroying this resource leaves the webhook on the repository**, " +
+			"with a warning; delete it in the repository's settings. A repository that has one already is taken over. " +
+			"Import by the pipeline's slug, UUID or GraphQL ID.",
+		Attributes: map[string]schema.Attribute{
+			attrID:        computedString("The pipeline's UUID, which identifies its webhook here (the REST API does not show the webhook's own ID)."),
+			"pipeline_id": parentIDAttribute("The UUID of the pipeline.", "Pipeline"),
+			"repository": schema.StringAttribute{
+				MarkdownDescription: "The pipeline's repository URL, exactly as the pipeline has it (for example " +
+					"`buildkite_pipeline.example.repository`). Changing it replaces the resource. Set this or `repository_url`.",
+				Optional:      true,
+				Computed:      true,
+				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown(), stringplanmodifier.RequiresReplace()},
+				Validators:    []validator.String{stringvalidator.AtLeastOneOf(path.MatchRoot("repository_url"))},
+			},
+			"repository_url": schema.StringAttribute{
+				MarkdownDescription: "`repository` under the name later versions of the official provider give it; either may be set, and both hold the same URL.",
+				Optional:            true,
+				Computed:            true,
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown(), stringplanmodifier.RequiresReplace()},
+			},
+			"webhook_url": computedString("Where the webhook sends: the pipeline's `provider.webhook_url`."),
+		},
+	}
+}
+
+// ValidateConfig refuses repository and repository_url naming different URLs.
+func (r *pipelineWebhookResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
+	var m pipelineWebhookModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() || m.Repository.IsNull() || m.Repository.IsUnknown() || m.RepositoryURL.IsNull() || m.RepositoryURL.IsUnknown() {
+		return
+	}
+	if m.Repository.ValueString() != m.RepositoryURL.ValueString() {
+		resp.Diagnostics.AddAttributeError(path.Root("repository_url"), "Conflicting Repository URLs", fmt.Sprintf(
+			"repository (%q) and repository_url (%q) are two names of one setting: set one, or both to the same URL.",
+			m.Repository.ValueString(), m.RepositoryURL.ValueString()))
+	}
+}
+
+// ModifyPlan checks scopes (resourceBase), then plans the attribute of the two repository names that the
+// configuration leaves out as the one it sets.
+func (r *pipelineWebhookResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	r.resourceBase.ModifyPlan(ctx, req, resp)
+	if req.Plan.Raw.IsNull() {
+		return
+	}
+	var config pipelineWebhookModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	wanted := config.wantedRepository()
+	for _, name := range []string{"repository", "repository_url"} {
+		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root(name), wanted)...)
+	}
+	if !req.State.Raw.IsNull() {
+		var state pipelineWebhookModel
+		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+		if !wanted.IsUnknown() && wanted.ValueString() != state.Repository.ValueString() {
+			resp.RequiresReplace = append(resp.RequiresReplace, path.Root("repository"))
+		}
+	}
+}
+
+// UpgradeState moves the official provider's states (id the webhook's external ID, pipeline_id a GraphQL
+// ID) to version 1: id becomes the pipeline's UUID.
+func (r *pipelineWebhookResource) UpgradeState(ctx context.Context) map[int64]resource.StateUpgrader {
+	return upgraders(ctx, r, stateMoves{refs: []string{"pipeline_id"}, official: func(_ int64, a stateAttrs) error {
+		delete(a, attrGraphQLID)
+		if p, ok := a["pipeline_id"].(string); ok {
+			a[attrID] = p
+		}
+		if _, ok := a["repository_url"]; !ok {
+			a["repository_url"] = a["repository"]
+		}
+		if _, ok := a["repository"]; !ok {
+			a["repository"] = a["repository_url"]
+		}
+		return nil
+	}})
+}
+
+func (r *pipelineWebhookResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	defer r.finishCreate(ctx, resp)
+	var plan pipelineWebhookModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := r.timeout(ctx, opCreate)
+	defer cancel()
+	ref := plan.PipelineID.ValueString()
+	p, err := findPipelineByID(ctx, r.client(), plan.PipelineID.UUID(), ref)
+	if err != nil {
+		notFoundOrAPIError(&resp.Diagnostics, err, "pipeline", ref)
+		return
+	}
+	switch {
+	case p.Repository != plan.wantedRepository().ValueString():
+		resp.Diagnostics.AddAttributeError(path.Root("repository"), "Repository URL Mismatch", fmt.Sprintf(
+			"Repository URL mismatch: pipeline %s builds %q, not %q. The repository must be the pipeline's repository "+
+				"URL exactly (for example buildkite_pipeline.example.repository).", p.Slug, p.Repository, plan.wantedRepository().ValueString()))
+		return
+	case !webhookProviders[p.Provider.ID]:
+		resp.Diagnostics.AddError("Unable to Create Pipeline Webhook", fmt.Sprintf(
+			"Auto-creating webhooks is not supported for your repository provider (%s): the service creates webhooks "+
+				"only on GitHub and GitHub Enterprise repositories, and pipeline %s builds %s. Add the webhook (%s) in the "+
+				"repository's settings instead.", displayOr(p.Provider.ID, "unknown"), p.Slug, p.Repository, p.Provider.WebhookURL))
+		return
+	}
+	err = r.client().Pipelines.CreateWebhook(ctx, p.Slug)
+	switch {
+	case buildkite.IsWebhookExists(err):
+		resp.Diagnostics.AddWarning("Repository Webhook Taken Over", fmt.Sprintf(
+			"The service did not create a webhook on %s (%s): it refuses when the repository has one already, which this "+
+				"resource now stands for. If pushes do not start builds of %s, check the repository's webhooks for %s.",
+			p.Repository, describeError(err), p.Slug, p.Provider.WebhookURL))
+	case err != nil:
+		addAPIError(&resp.Diagnostics, "create", "pipeline webhook", p.Slug, err)
+		return
+	}
+	// The webhook's URL is the pipeline's; read it again in case the create changed it.
+	if again, err := r.client().Pipelines.Get(ctx, p.Slug); err == nil {
+		p = again
+	}
+	plan.fromAPI(p)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+func (r *pipelineWebhookResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	defer r.finishRead(ctx, req, resp)
+	var state pipelineWebhookModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := r.timeout(ctx, opRead)
+	defer cancel()
+	p, err := findPipelineByID(ctx, r.client(), state.PipelineID.UUID(), state.PipelineID.ValueString())
+	if err != nil {
+		r.readFailed(ctx, resp, err, "pipeline webhook", state.PipelineID.ValueString())
+		return
+	}
+	if !webhookProviders[p.Provider.ID] {
+		resp.Diagnostics.AddWarning("Pipeline Repository Provider Changed", fmt.Sprintf(
+			"Pipeline %s now builds %s, on %s, where the service keeps no webhook: buildkite_pipeline_webhook is removed "+
+				"from state.", p.Slug, p.Repository, displayOr(p.Provider.ID, "an unknown provider")))
+		r.removeGone(ctx, resp)
+		return
+	}
+	state.fromAPI(p)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+// Update has nothing to send: every configured attribute replaces the resource.
+func (r *pipelineWebhookResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	defer r.finishUpdate(ctx, req, resp)
+	var plan pipelineWebhookModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+// Delete removes the resource from state only: REST cannot delete a repository's webhook.
+func (r *pipelineWebhookResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state pipelineWebhookModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	resp.Diagnostics.AddWarning("Repository Webhook Left in Place", fmt.Sprintf(
+		"Buildkite's REST API cannot delete the webhook on %s, so it stays there and keeps starting builds of the "+
+			"pipeline; Terraform no longer manages it. To remove it, delete the webhook that sends to %s in the "+
+			"repository's settings (on GitHub: Settings → Webhooks).",
+		displayOr(state.Repository.ValueString(), "the repository"), displayOr(state.WebhookURL.ValueString(), "Buildkite")))
+}
+
+// ImportState takes the pipeline's slug, UUID or GraphQL ID (the official provider's import ID).
+func (r *pipelineWebhookResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	parts, ok := r.importParts(ctx, req, resp, keyPart("<pipeline slug, UUID or GraphQL ID>", "Pipeline"))
+	if !ok {
+		return
+	}
+	p, err := findPipeline(ctx, r.client(), parts[0])
+	if err != nil {
+		notFoundOrAPIError(&resp.Diagnostics, err, "pipeline", req.ID)
+		return
+	}
+	var m pipelineWebhookModel
+	m.fromAPI(p)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+}

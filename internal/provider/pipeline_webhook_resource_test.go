@@ -1,0 +1,199 @@
+package provider
+
+import (
+	"fmt"
+	"regexp"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+
+	"github.com/ci-rest/terraform-provider-buildkite/internal/fakeserver"
+)
+
+// testAccPipelineWebhookConfig is a pipeline on repo with a webhook (when withHook) whose pipeline_id is
+// ref (an attribute of the pipeline) and whose repository is hookRepo.
+func testAccPipelineWebhookConfig(name, repo string, withHook bool, ref, hookRepo string) string {
+	cfg := fmt.Sprintf(`
+resource "buildkite_pipeline" "app" {
+  name       = %q
+  repository = %q
+}
+`, name, repo)
+	if withHook {
+		cfg += fmt.Sprintf(`
+resource "buildkite_pipeline_webhook" "app" {
+  pipeline_id = buildkite_pipeline.app.%s
+  repository  = %s
+}
+`, ref, hookRepo)
+	}
+	return cfg
+}
+
+// checkRepoWebhook fails unless the emulator holds (or, with want false, does not hold) a webhook on the
+// pipeline's repository; on the real service REST cannot tell.
+func (e *testEnv) checkRepoWebhook(pipelineAddr string, want bool) resource.TestCheckFunc {
+	return func(s *terraform.State) error {
+		if e.live {
+			return nil
+		}
+		id := s.RootModule().Resources[pipelineAddr].Primary.ID
+		if got := e.server.Store().Exists(fakeserver.KindPipelineWebhook, e.org, id); got != want {
+			return fmt.Errorf("repository webhook of pipeline %s exists = %v, want %v", id, got, want)
+		}
+		return nil
+	}
+}
+
+func TestAccPipelineWebhookResource_basic(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	const addr = "buildkite_pipeline_webhook.app"
+	name := e.name("hooked")
+	repo := "https://github.com/acme/" + name + ".git"
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		Steps: steps(
+			step(resource.TestStep{
+				Config: e.config(testAccPipelineWebhookConfig(name, repo, true, "id", "buildkite_pipeline.app.repository")),
+				Check: resource.ComposeAggregateTestCheckFunc(
+					e.checkRepoWebhook("buildkite_pipeline.app", true),
+					resource.TestCheckResourceAttrPair(addr, "id", "buildkite_pipeline.app", "id"),
+					resource.TestCheckResourceAttrPair(addr, "pipeline_id", "buildkite_pipeline.app", "id"),
+					resource.TestCheckResourceAttr(addr, "repository", repo),
+					resource.TestCheckResourceAttrPair(addr, "webhook_url", "buildkite_pipeline.app", "webhook_url"),
+					resource.TestCheckResourceAttrSet(addr, "webhook_url"),
+				),
+				ConfigPlanChecks: expectEmpty(),
+			}),
+			// The pipeline's UUID, slug and GraphQL ID (the official provider's import ID) all import it.
+			importSteps(addr, importID(addr, "pipeline_id")),
+			step(resource.TestStep{ResourceName: addr, ImportState: true, ImportStateVerify: true, ImportStateIdFunc: importID("buildkite_pipeline.app", "slug")}),
+			step(resource.TestStep{ResourceName: addr, ImportState: true, ImportStateVerify: true, ImportStateIdFunc: importID("buildkite_pipeline.app", "graphql_id")}),
+			// Naming the pipeline by its GraphQL ID is no change.
+			step(resource.TestStep{
+				Config:           e.config(testAccPipelineWebhookConfig(name, repo, true, "graphql_id", "buildkite_pipeline.app.repository")),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			}),
+			// Destroy leaves the webhook on the repository (REST cannot delete it), with a warning.
+			step(resource.TestStep{
+				Config: e.config(testAccPipelineWebhookConfig(name, repo, false, "", "")),
+				Check:  e.checkRepoWebhook("buildkite_pipeline.app", true),
+			}),
+			// Created again, the repository's webhook is taken over.
+			step(resource.TestStep{
+				Config:           e.config(testAccPipelineWebhookConfig(name, repo, true, "id", "buildkite_pipeline.app.repository")),
+				Check:            resource.TestCheckResourceAttrSet(addr, "webhook_url"),
+				ConfigPlanChecks: expectEmpty(),
+			}),
+		),
+	})
+}
+
+// TestAccPipelineWebhookResource_disappears: the pipeline deleted outside Terraform takes the webhook
+// resource with it, and both are planned again.
+func TestAccPipelineWebhookResource_disappears(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	name := e.name("gone")
+	cfg := e.config(testAccPipelineWebhookConfig(name, "https://github.com/acme/"+name+".git", true, "id", "buildkite_pipeline.app.repository"))
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             e.checkDestroyed("buildkite_pipeline"),
+		Steps: []resource.TestStep{
+			{Config: cfg, Check: e.removeOutside("buildkite_pipeline.app"), ExpectNonEmptyPlan: true},
+			{
+				Config: cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction("buildkite_pipeline_webhook.app", plancheck.ResourceActionCreate),
+				}},
+				Check: e.checkRepoWebhook("buildkite_pipeline.app", true),
+			},
+		},
+	})
+}
+
+func TestAccPipelineWebhookResource_badInput(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	name := e.name("refused")
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             e.checkDestroyed("buildkite_pipeline"),
+		Steps: []resource.TestStep{
+			{
+				Config:      e.config(testAccPipelineWebhookConfig(name, "https://github.com/acme/app.git", true, "id", `"https://github.com/acme/other.git"`)),
+				ExpectError: regexp.MustCompile(`Repository URL mismatch`),
+			},
+			{
+				Config:      e.config(testAccPipelineWebhookConfig(name, "https://gitlab.com/acme/app.git", true, "id", "buildkite_pipeline.app.repository")),
+				ExpectError: regexp.MustCompile(`Auto-creating webhooks is not\s+supported for your repository provider`),
+			},
+			{
+				Config: e.config(testAccPipelineWebhookConfig(name, "https://github.com/acme/app.git", false, "", "") + `
+resource "buildkite_pipeline_webhook" "app" {
+  pipeline_id    = buildkite_pipeline.app.id
+  repository     = buildkite_pipeline.app.repository
+  repository_url = "https://github.com/acme/other.git"
+}
+`),
+				ExpectError: regexp.MustCompile(`Conflicting Repository URLs`),
+			},
+			{
+				Config:      e.config(testAccPipelineWebhookConfig(name, "https://github.com/acme/app.git", true, "name", "buildkite_pipeline.app.repository")),
+				ExpectError: regexp.MustCompile(`Invalid Reference`),
+			},
+		},
+	})
+}
+
+// TestAccPipelineWebhookResource_repositoryURL: repository_url, the later official name, works alike and
+// holds the same URL as repository; the official provider's checks pass with either.
+func TestAccPipelineWebhookResource_repositoryURL(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	const addr = "buildkite_pipeline_webhook.app"
+	name := e.name("url")
+	repo := "https://github.com/acme/" + name + ".git"
+	cfg := func(attr string) string {
+		return e.config(testAccPipelineWebhookConfig(name, repo, false, "", "") + fmt.Sprintf(`
+resource "buildkite_pipeline_webhook" "app" {
+  pipeline_id = buildkite_pipeline.app.id
+  %s = buildkite_pipeline.app.repository
+}
+`, attr))
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             e.checkDestroyed("buildkite_pipeline"),
+		Steps: steps(
+			step(resource.TestStep{
+				Config: cfg("repository_url"),
+				Check: resource.ComposeAggregateTestCheckFunc(
+					resource.TestCheckResourceAttr(addr, "repository_url", repo),
+					resource.TestCheckResourceAttr(addr, "repository", repo),
+					resource.TestCheckResourceAttrPair(addr, "pipeline_id", "buildkite_pipeline.app", "id"),
+				),
+				ConfigPlanChecks: expectEmpty(),
+			}),
+			importSteps(addr, importID("buildkite_pipeline.app", "id")),
+			// Switching the name of the attribute is no change.
+			step(resource.TestStep{
+				Config:           cfg("repository"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			}),
+			// The pipeline moved to GitLab: the webhook resource leaves state, with a warning.
+			step(resource.TestStep{
+				Config: e.config(testAccPipelineWebhookConfig(name, "https://gitlab.com/acme/"+name+".git", false, "", "")),
+				Check: func(s *terraform.State) error {
+					if _, ok := s.RootModule().Resources[addr]; ok {
+						return fmt.Errorf("%s is still in state", addr)
+					}
+					return nil
+				},
+			}),
+		),
+	})
+}
