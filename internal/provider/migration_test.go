@@ -37,8 +37,13 @@ var migrationCases = []migrationCase{
 	}},
 	{name: "cluster_queue", add: (*officialWorkspace).addQueue, check: func(t *testing.T, w *cliWorkdir) {
 		expectMoved(t, w, "buildkite_cluster_queue.linux", map[string]any{"retry_agent_affinity": "prefer-different"})
-		if out := w.expectNoChanges(); !strings.Contains(out, "Attributes Not Managed by This Provider") {
+		out := w.expectNoChanges()
+		if !strings.Contains(out, "Attributes Not Managed by This Provider") {
 			t.Errorf("the plan does not warn that hosted_agents is not managed:\n%s", out)
+		}
+		// The warning says plainly that the value was not applied, whatever the line wrapping.
+		if flat := strings.Join(strings.Fields(out), " "); !strings.Contains(flat, "the value of `hosted_agents` is NOT applied to Buildkite") {
+			t.Errorf("the warning does not say that hosted_agents was not applied:\n%s", out)
 		}
 	}},
 	{name: "cluster_agent_token", add: (*officialWorkspace).addAgentToken, check: func(t *testing.T, w *cliWorkdir) {
