@@ -163,7 +163,9 @@ func (hostedAgentsPlatform) Description(context.Context) string {
 	return "at most one of mac and linux, with an instance shape of that platform"
 }
 
-func (v hostedAgentsPlatform) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+func (v hostedAgentsPlatform) MarkdownDescription(ctx context.Context) string {
+	return v.Description(ctx)
+}
 
 func (hostedAgentsPlatform) ValidateObject(_ context.Context, req validator.ObjectRequest, resp *validator.ObjectResponse) {
 	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
