@@ -552,8 +552,8 @@ resource "buildkite_organization_rule" "trigger" {
 `, source.Slug, target.Slug), officialInstance{address: "buildkite_organization_rule.trigger", attrs: map[string]any{
 		"id": graphQLID("Rule", rule.UUID), "uuid": rule.UUID, "type": rule.Type,
 		"value":       `{"source_pipeline":"` + source.Slug + `","target_pipeline":"` + target.Slug + `"}`,
-		"description": "Deploys trigger releases", "source_type": "pipeline", "source_uuid": source.ID,
-		"target_type": "pipeline", "target_uuid": target.ID, "effect": rule.Effect, "action": rule.Action,
+		"description": "Deploys trigger releases", "source_type": "PIPELINE", "source_uuid": source.ID,
+		"target_type": "PIPELINE", "target_uuid": target.ID, "effect": strings.ToUpper(rule.Effect), "action": strings.ToUpper(rule.Action),
 	}})
 }
 

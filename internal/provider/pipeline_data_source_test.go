@@ -169,7 +169,7 @@ data "buildkite_organization_rules" "all" {}`),
 					statecheck.ExpectKnownValue("data.buildkite_organization_rule.one", tfjsonpath.New("value"),
 						knownvalue.StringExact(`{"source_pipeline":"`+a.ID+`","target_pipeline":"`+b.ID+`"}`)),
 					statecheck.ExpectKnownValue("data.buildkite_organization_rules.all", tfjsonpath.New("rules"), knownvalue.ListSizeExact(1)),
-					statecheck.ExpectKnownValue("data.buildkite_organization_rules.all", tfjsonpath.New("rules").AtSliceIndex(0).AtMapKey("action"), knownvalue.StringExact("trigger_build")),
+					statecheck.ExpectKnownValue("data.buildkite_organization_rules.all", tfjsonpath.New("rules").AtSliceIndex(0).AtMapKey("action"), knownvalue.StringExact("TRIGGER_BUILD")),
 				},
 			},
 			{
