@@ -174,7 +174,7 @@ data "buildkite_organization_rules" "all" {}`),
 			},
 			{
 				Config:      e.config(`data "buildkite_organization_rule" "one" { id = "00000000-0000-0000-0000-000000000000" }`),
-				ExpectError: regexpMust(`No Rule Found`),
+				ExpectError: regexpMust(`Unable to find organization rule`),
 			},
 		},
 	})
