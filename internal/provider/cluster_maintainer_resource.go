@@ -23,7 +23,25 @@ var clusterMaintainerIdentity = identifiedBy(
 )
 
 // NewClusterMaintainerResource returns the buildkite_cluster_maintainer resource.
-func NewClusterMaintainerResource() resource.Resource { return newAssociation(clusterMaintainerKind) }
+func NewClusterMaintainerResource() resource.Resource {
+	return &clusterMaintainerResource{newAssociation(clusterMaintainerKind).(*associationResource[buildkite.ClusterMaintainer, clusterMaintainerModel])}
+}
+
+// clusterMaintainerResource is the association, importing also by the assignment's own ID (the `id` in
+// state), whose cluster it finds.
+type clusterMaintainerResource struct {
+	*associationResource[buildkite.ClusterMaintainer, clusterMaintainerModel]
+}
+
+// ImportState accepts "<cluster id>/<maintainer id>", or the maintainer ID alone.
+func (r *clusterMaintainerResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	lookup, cancel := r.timeout(ctx, opRead)
+	defer cancel()
+	if !qualifyImportID(lookup, &req, resp, "cluster maintainer", clusterIDs(r.client()), answers(r.client().ClusterMaintainers.Get)) {
+		return
+	}
+	r.associationResource.ImportState(ctx, req, resp)
+}
 
 // clusterMaintainerModel has the official provider's attributes (its schema version 1), and uuid.
 type clusterMaintainerModel struct {
