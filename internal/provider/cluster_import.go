@@ -19,7 +19,7 @@ import (
 // ",") into "<parent>/<id>", asking each parent listed by parents whether it holds the object (get answers
 // a 404 when it does not). Any other ID, and an import by identity, is left as it is. It reports false, with
 // an error added, when no parent holds it or the service fails.
-func qualifyImportID(ctx context.Context, req *resource.ImportStateRequest, resp *resource.ImportStateResponse, what string,
+func qualifyImportID(ctx context.Context, req *resource.ImportStateRequest, resp *resource.ImportStateResponse, what, form string,
 	parents func(ctx context.Context) ([]string, error), get func(ctx context.Context, parent, id string) error) bool {
 	if req.ID == "" || strings.ContainsAny(req.ID, "/,") || !isUUID(canonicalID(req.ID)) {
 		return true
@@ -42,8 +42,8 @@ func qualifyImportID(ctx context.Context, req *resource.ImportStateRequest, resp
 		}
 	}
 	resp.Diagnostics.AddError("Cannot Import "+titleWords(what),
-		fmt.Sprintf("No %s has the ID %q in any of the organization's %d parents asked. Import it as "+
-			"\"<parent id>/<%s id>\" if it exists.", what, req.ID, len(ids), strings.ReplaceAll(what, " ", "_")))
+		fmt.Sprintf("No %s has the ID %q (%d asked). Expected an import ID of the form %q, or the ID of an "+
+			"existing %s.", what, req.ID, len(ids), form, what))
 	return false
 }
 

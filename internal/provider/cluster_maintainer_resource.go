@@ -37,7 +37,7 @@ type clusterMaintainerResource struct {
 func (r *clusterMaintainerResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	lookup, cancel := r.timeout(ctx, opRead)
 	defer cancel()
-	if !qualifyImportID(lookup, &req, resp, "cluster maintainer", clusterIDs(r.client()), answers(r.client().ClusterMaintainers.Get)) {
+	if !qualifyImportID(lookup, &req, resp, "cluster maintainer", "<cluster id>/<maintainer id>", clusterIDs(r.client()), answers(r.client().ClusterMaintainers.Get)) {
 		return
 	}
 	r.associationResource.ImportState(ctx, req, resp)

@@ -475,7 +475,7 @@ func (r *clusterQueueResource) ImportState(ctx context.Context, req resource.Imp
 	if queue, cluster, official := strings.Cut(req.ID, ","); official && !strings.Contains(req.ID, "/") {
 		req.ID = strings.TrimSpace(cluster) + "/" + strings.TrimSpace(queue)
 	}
-	if !qualifyImportID(ctx, &req, resp, "cluster queue", clusterIDs(r.client()), answers(r.client().Queues.Get)) {
+	if !qualifyImportID(ctx, &req, resp, "cluster queue", "<cluster id>/<queue id or key>", clusterIDs(r.client()), answers(r.client().Queues.Get)) {
 		return
 	}
 	parts, ok := r.importParts(ctx, req, resp, uuidPart("<cluster id>", "Cluster"), keyPart("<queue id or key>", "ClusterQueue"))

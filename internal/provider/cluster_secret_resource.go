@@ -351,7 +351,7 @@ func (r *clusterSecretResource) Delete(ctx context.Context, req resource.DeleteR
 func (r *clusterSecretResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	ctx, cancel := r.timeout(ctx, opRead)
 	defer cancel()
-	if !qualifyImportID(ctx, &req, resp, "cluster secret", clusterIDs(r.client()), answers(r.client().ClusterSecrets.Get)) {
+	if !qualifyImportID(ctx, &req, resp, "cluster secret", "<cluster id>/<secret id>", clusterIDs(r.client()), answers(r.client().ClusterSecrets.Get)) {
 		return
 	}
 	parts, ok := r.importParts(ctx, req, resp, uuidPart("<cluster id>", "Cluster"), uuidPart("<secret id>"))

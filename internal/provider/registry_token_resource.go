@@ -223,7 +223,7 @@ func (r *registryTokenResource) ImportState(ctx context.Context, req resource.Im
 		}
 		return slugs, err
 	}
-	if !qualifyImportID(ctx, &req, resp, "registry token", registrySlugs, answers(r.client().RegistryTokens.Get)) {
+	if !qualifyImportID(ctx, &req, resp, "registry token", "<registry slug or id>/<token id>", registrySlugs, answers(r.client().RegistryTokens.Get)) {
 		return
 	}
 	parts, ok := r.importParts(ctx, req, resp, keyPart("<registry slug or id>", "Registry"), uuidPart("<token id>"))
