@@ -122,7 +122,8 @@ func (r *organizationRuleResource) Schema(_ context.Context, _ resource.SchemaRe
 					"`{\"source_pipeline\": ..., \"target_pipeline\": ...}`, each pipeline by UUID or slug. Compared by " +
 					"meaning: formatting never differs, and a pipeline written as a slug does not differ from its UUID. " +
 					"Changing what it means replaces the rule.",
-				Required: true,
+				Required:   true,
+				Validators: []validator.String{ruleValueJSON{}},
 			},
 			"source_type": computed("The type of the source resource (`PIPELINE`)."),
 			"source_uuid": computed("The UUID of the source resource."),
@@ -197,15 +198,8 @@ func (r *organizationRuleResource) checkValue(ctx context.Context, req resource.
 		return
 	}
 	var doc map[string]any
-	if err := json.Unmarshal([]byte(value.ValueString()), &doc); err != nil || doc == nil {
-		why := "the value is not a JSON object"
-		if err != nil {
-			why = err.Error()
-		}
-		resp.Diagnostics.AddAttributeError(path.Root("value"), "Invalid organization rule value",
-			"Unable to parse value as JSON: "+why+". Write the value with jsonencode, such as "+
-				`jsonencode({ source_pipeline = "<uuid or slug>", target_pipeline = "<uuid or slug>" }).`)
-		return
+	if json.Unmarshal([]byte(value.ValueString()), &doc) != nil || doc == nil {
+		return // refused by ruleValueJSON
 	}
 	if r.data == nil {
 		return // not configured yet: the pipelines are looked up at the next plan
@@ -231,6 +225,31 @@ func (r *organizationRuleResource) checkValue(ctx context.Context, req resource.
 		if req.State.Raw.IsNull() {
 			resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root(end+"_uuid"), id)...)
 		}
+	}
+}
+
+// ruleValueJSON refuses at plan time a value that is not a JSON object, in the official provider's words.
+type ruleValueJSON struct{}
+
+var _ validator.String = ruleValueJSON{}
+
+func (ruleValueJSON) Description(context.Context) string { return "must be a JSON object" }
+
+func (v ruleValueJSON) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+
+func (ruleValueJSON) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	var doc map[string]any
+	if err := json.Unmarshal([]byte(req.ConfigValue.ValueString()), &doc); err != nil || doc == nil {
+		why := "the value is not a JSON object"
+		if err != nil {
+			why = err.Error()
+		}
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid organization rule value",
+			"Unable to parse value as JSON: "+why+". Write the value with jsonencode, such as "+
+				`jsonencode({ source_pipeline = "<uuid or slug>", target_pipeline = "<uuid or slug>" }).`)
 	}
 }
 
