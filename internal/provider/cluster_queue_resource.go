@@ -114,8 +114,9 @@ func hostedAgentsAttribute() schema.SingleNestedAttribute {
 	return schema.SingleNestedAttribute{
 		MarkdownDescription: "The hosted agents of a Buildkite-hosted queue: `instance_shape`, and `mac` or `linux` settings. " +
 			"Only Buildkite's GraphQL API sets them, which this provider does not use, so a plan that would create a " +
-			"queue with them, or change them, is refused: create or change the hosted queue in the web interface (or " +
-			"through GraphQL) and import it. A state moved from the official provider that holds them keeps them and " +
+			"queue with them, or add, change or remove them, is refused: create or change the hosted queue in the web " +
+			"interface (or through GraphQL), and leave them out of the configuration (an imported hosted queue is " +
+			"managed here without them). A state moved from the official provider that holds them keeps them and " +
 			"plans no change.",
 		Optional:   true,
 		Validators: []validator.Object{hostedAgentsPlatform{}},
@@ -224,8 +225,9 @@ func refuseHostedAgentsChange(ctx context.Context, req resource.ModifyPlanReques
 	resp.Diagnostics.AddAttributeError(path.Root("hosted_agents"), "Hosted Agents Are Set Through GraphQL",
 		what+" is refused: hosted_agents is set in the Buildkite web interface or through its GraphQL API, which "+
 			"this provider does not use, so the change would be reported but not made (a self-hosted queue would "+
-			"wait for hosted agents that never come). Create or change the hosted queue in the web interface, then "+
-			"import it and write hosted_agents as it is there; nothing has been changed.")
+			"wait for hosted agents that never come). Create or change the hosted queue in the web interface, and "+
+			"leave hosted_agents out of this configuration: the queue's key, description and dispatch are still "+
+			"managed here. Nothing has been changed.")
 }
 
 // sameHostedAgents compares what the configuration writes with the state: a computed macos_version the
