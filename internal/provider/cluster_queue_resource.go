@@ -217,10 +217,17 @@ func refuseHostedAgentsChange(ctx context.Context, req resource.ModifyPlanReques
 	switch {
 	case !req.State.Raw.IsNull() && prior.IsNull():
 		what = "Adding hosted_agents to a queue"
-	case !req.State.Raw.IsNull() && planned.IsNull():
-		what = "Removing hosted_agents from a queue"
 	case !req.State.Raw.IsNull():
 		what = "Changing hosted_agents"
+	}
+	if !req.State.Raw.IsNull() && planned.IsNull() {
+		resp.Diagnostics.AddAttributeError(path.Root("hosted_agents"), "Hosted Agents Are Set Through GraphQL",
+			"Removing hosted_agents from a queue is refused: hosted_agents is set in the Buildkite web interface or "+
+				"through its GraphQL API, which this provider does not use, so the queue would stay hosted while the "+
+				"state said otherwise. Change the queue in the web interface if it should no longer be hosted; to stop "+
+				"recording hosted_agents here, run `terraform state rm` on the queue and import it again (it imports "+
+				"without them). Nothing has been changed.")
+		return
 	}
 	resp.Diagnostics.AddAttributeError(path.Root("hosted_agents"), "Hosted Agents Are Set Through GraphQL",
 		what+" is refused: hosted_agents is set in the Buildkite web interface or through its GraphQL API, which "+
