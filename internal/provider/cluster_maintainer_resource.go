@@ -164,12 +164,15 @@ type oneActorValidator struct{}
 var _ validator.String = oneActorValidator{}
 
 func (oneActorValidator) Description(context.Context) string {
-	return "exactly one of user_uuid and team_uuid must be set"
+	return "user_uuid or team_uuid must be set, but not both"
 }
 
 func (v oneActorValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
 
 func (oneActorValidator) ValidateString(ctx context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.Config.Raw.IsNull() {
+		return // no configuration to compare with (a validator called on its own)
+	}
 	var team types.String
 	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("team_uuid"), &team)...)
 	if resp.Diagnostics.HasError() || req.ConfigValue.IsUnknown() || team.IsUnknown() {

@@ -161,7 +161,7 @@ type hostedAgentsPlatform struct{}
 var _ validator.Object = hostedAgentsPlatform{}
 
 func (hostedAgentsPlatform) Description(context.Context) string {
-	return "at most one of mac and linux, with an instance shape of that platform"
+	return "mac or linux settings (not both), with an instance shape of that platform"
 }
 
 func (v hostedAgentsPlatform) MarkdownDescription(ctx context.Context) string {
