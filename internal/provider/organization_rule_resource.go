@@ -327,8 +327,9 @@ func (r *organizationRuleResource) Create(ctx context.Context, req resource.Crea
 	}
 	rule, err := r.client().Rules.Create(ctx, buildkite.RuleCreate{Type: plan.Type.ValueString(), Value: value})
 	var refused *buildkite.Error
-	if errors.As(err, &refused) && refused.StatusCode == http.StatusUnprocessableEntity && refused.Message != "" {
-		// The service's words first, on a line of their own, as the official provider shows them.
+	if errors.As(err, &refused) && refused.StatusCode == http.StatusUnprocessableEntity && refused.Message != "" && !takenRefusal(err) {
+		// The service's words first, on a line of their own, as the official provider shows them (a rule
+		// that exists already goes through createFailed, which names it and how to adopt it).
 		resp.Diagnostics.AddError("Unable to create organization rule", refused.Message+"\n\n"+
 			fmt.Sprintf("The service refused the %s rule (%s); nothing was created.", plan.Type.ValueString(), describeError(err)))
 		return
