@@ -208,7 +208,15 @@ func (r *organizationRuleResource) checkValue(ctx context.Context, req resource.
 		key := end + "_pipeline"
 		ref, ok := doc[key].(string)
 		if !ok || ref == "" {
-			continue // the service names what is missing
+			raw, present := doc[key]
+			missing := !present || raw == nil || raw == ""
+			if typ := typ.ValueString(); missing && strings.HasPrefix(typ, "pipeline.") && strings.HasSuffix(typ, ".pipeline") {
+				// A pipeline rule names both pipelines: refused now, in the service's words.
+				resp.Diagnostics.AddAttributeError(path.Root("value"), "Invalid organization rule value",
+					fmt.Sprintf("%s: missing %s\n\nThe value of a %s rule names its source_pipeline and its "+
+						"target_pipeline, each by UUID or slug.", typ, key, typ))
+			}
+			continue
 		}
 		id, problem, err := r.resolvePipeline(ctx, ref)
 		if err != nil {
