@@ -3,6 +3,7 @@ package fakeserver
 import (
 	"encoding/json"
 	"net/http"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -68,6 +69,7 @@ type ruleRecord struct {
 	seq                     int64
 	org, id, graphqlID, typ string
 	sourceID, targetID      string // pipeline UUIDs
+	conditions              []string
 	createdAt               time.Time
 	createdBy               string
 }
@@ -176,17 +178,19 @@ func (s *Server) getRule(w http.ResponseWriter, r *http.Request) {
 	respond(w, http.StatusOK, out, err)
 }
 
-// ruleValue is the value of a pipeline.trigger_build.pipeline rule.
+// ruleValue is the value of a pipeline rule.
 type ruleValue struct {
-	SourcePipeline string `json:"source_pipeline"`
-	TargetPipeline string `json:"target_pipeline"`
+	SourcePipeline string   `json:"source_pipeline"`
+	TargetPipeline string   `json:"target_pipeline"`
+	Conditions     []string `json:"conditions"`
 }
 
-// readRuleValue decodes value, an object or a JSON string holding one, and says what is wrong with it.
-func readRuleValue(raw json.RawMessage) (ruleValue, string) {
+// readRuleValue decodes value, an object or a JSON string holding one, and says what is wrong with it in
+// the service's words: "<type>: missing source_pipeline", "<type>: conditional is invalid: ...".
+func readRuleValue(typ string, raw json.RawMessage) (ruleValue, string) {
 	var v ruleValue
 	if raw == nil || string(raw) == "null" {
-		return v, "Value can't be blank"
+		return v, typ + ": value can't be blank"
 	}
 	var s string
 	if json.Unmarshal(raw, &s) == nil {
@@ -194,22 +198,81 @@ func readRuleValue(raw json.RawMessage) (ruleValue, string) {
 	}
 	var obj map[string]json.RawMessage
 	if json.Unmarshal(raw, &obj) != nil || obj == nil {
-		return v, "Value must be an object (or a JSON string holding one) with source_pipeline and target_pipeline"
+		return v, typ + ": value must be an object (or a JSON string holding one) with source_pipeline and target_pipeline"
 	}
 	if json.Unmarshal(raw, &v) != nil {
-		return v, "Value source_pipeline and target_pipeline must be strings"
+		return v, typ + ": source_pipeline and target_pipeline must be strings, conditions an array of strings"
 	}
-	var missing []string
-	if v.SourcePipeline == "" {
-		missing = append(missing, "source_pipeline")
+	for _, end := range []struct{ name, value string }{{"source_pipeline", v.SourcePipeline}, {"target_pipeline", v.TargetPipeline}} {
+		if end.value == "" {
+			return v, typ + ": missing " + end.name
+		}
+		if !pipelineRefPattern.MatchString(end.value) {
+			return v, typ + ": " + end.name + " is an invalid UUID."
+		}
 	}
-	if v.TargetPipeline == "" {
-		missing = append(missing, "target_pipeline")
-	}
-	if len(missing) > 0 {
-		return v, "Value must include " + strings.Join(missing, " and ")
+	for _, c := range v.Conditions {
+		if problem := checkConditional(typ, c); problem != "" {
+			return v, typ + ": conditional is invalid:\n" + problem
+		}
 	}
 	return v, ""
+}
+
+// pipelineRefPattern is what may name a pipeline in a rule: a UUID, or a slug (lower-case letters, digits
+// and hyphens). Anything else (an underscore, a space) can be neither.
+var pipelineRefPattern = regexp.MustCompile(`^(?:[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}|[a-z0-9][a-z0-9-]*)$`)
+
+// ruleConditionVariables are the variables a rule's conditions may use (the rules documentation): the
+// source build and pipeline, and what the target is asked to do (trigger_build) or whose artifacts are
+// read (artifacts_read).
+var ruleConditionVariables = map[string][]string{
+	"pipeline.trigger_build.pipeline": {
+		"source.build.id", "source.build.number", "source.build.branch", "source.build.commit", "source.build.message",
+		"source.build.source", "source.build.tag", "source.build.creator.id", "source.build.creator.email",
+		"source.build.creator.name", "source.build.creator.teams", "source.build.pull_request.id",
+		"source.build.pull_request.base_branch", "source.build.pull_request.repository",
+		"source.pipeline.id", "source.pipeline.slug", "source.pipeline.repository", "source.pipeline.default_branch",
+		"source.job.id", "source.step.key", "source.step.label",
+		"target.trigger.branch", "target.trigger.commit", "target.trigger.message",
+		"target.pipeline.id", "target.pipeline.slug", "target.pipeline.repository", "target.pipeline.default_branch",
+	},
+	"pipeline.artifacts_read.pipeline": {
+		"source.build.id", "source.build.number", "source.build.branch", "source.build.commit", "source.build.message",
+		"source.build.source", "source.build.tag", "source.build.creator.id", "source.build.creator.email",
+		"source.build.creator.name", "source.build.creator.teams",
+		"source.pipeline.id", "source.pipeline.slug", "source.pipeline.repository", "source.pipeline.default_branch",
+		"source.job.id", "source.step.key", "source.step.label",
+		"target.build.id", "target.build.number", "target.build.branch", "target.build.commit", "target.build.message",
+		"target.build.source", "target.build.tag", "target.build.creator.teams",
+		"target.pipeline.id", "target.pipeline.slug", "target.pipeline.repository", "target.pipeline.default_branch",
+	},
+}
+
+// conditionToken finds, outside quoted strings, the dotted names a conditional refers to.
+var (
+	conditionQuoted = regexp.MustCompile(`'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|/(?:[^/\\]|\\.)*/`)
+	conditionName   = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+`)
+	conditionOps    = regexp.MustCompile(`==|!=|=~|!~|&&|\|\||\bincludes\b`)
+)
+
+// checkConditional says what is wrong with one condition, or "": every dotted name must be a variable of
+// the rule type, and the condition must compare something.
+func checkConditional(typ, c string) string {
+	bare := conditionQuoted.ReplaceAllString(c, "''")
+	if strings.TrimSpace(c) == "" {
+		return "the conditional is empty"
+	}
+	known := ruleConditionVariables[typ]
+	for _, name := range conditionName.FindAllString(bare, -1) {
+		if !slices.Contains(known, name) {
+			return "`" + name + "` is not a variable"
+		}
+	}
+	if !conditionOps.MatchString(bare) {
+		return "`" + strings.TrimSpace(c) + "` is not a comparison"
+	}
+	return ""
 }
 
 func (s *Server) createRule(w http.ResponseWriter, r *http.Request) {
@@ -231,10 +294,10 @@ func (s *Server) createRule(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if _, known := ruleTypes[typ.Value]; !known {
-		writeError(w, errUnprocessable("Type "+typ.Value+" is not a rule type; the available types are "+ruleTypeNames()))
+		writeError(w, errUnprocessable("input: Rule type is unknown: "+typ.Value+" (the available types are "+ruleTypeNames()+")"))
 		return
 	}
-	value, problem := readRuleValue(in.raw["value"])
+	value, problem := readRuleValue(typ.Value, in.raw["value"])
 	if problem != "" {
 		writeError(w, errUnprocessable(problem))
 		return
@@ -243,11 +306,11 @@ func (s *Server) createRule(w http.ResponseWriter, r *http.Request) {
 	err := s.store.update(func() *apiError {
 		source := s.store.pipelineByIDOrSlug(org.slug, value.SourcePipeline)
 		if source == nil {
-			return errUnprocessable("Source pipeline " + value.SourcePipeline + " is not a pipeline of this organization")
+			return errUnprocessable(typ.Value + ": source_pipeline not found")
 		}
 		target := s.store.pipelineByIDOrSlug(org.slug, value.TargetPipeline)
 		if target == nil {
-			return errUnprocessable("Target pipeline " + value.TargetPipeline + " is not a pipeline of this organization")
+			return errUnprocessable(typ.Value + ": target_pipeline not found")
 		}
 		if _, taken := s.store.rules.rules.lookup(ruleKey(org.slug, typ.Value, source.id, target.id)); taken {
 			return errUnprocessable("A " + typ.Value + " rule from " + source.slug + " to " + target.slug + " already exists")
@@ -255,7 +318,7 @@ func (s *Server) createRule(w http.ResponseWriter, r *http.Request) {
 		id := newID()
 		rule := &ruleRecord{
 			seq: s.store.nextSeq(), org: org.slug, id: id, graphqlID: graphQLID("Rule", id), typ: typ.Value,
-			sourceID: source.id, targetID: target.id, createdAt: s.store.timestamp(), createdBy: user.id,
+			sourceID: source.id, targetID: target.id, conditions: value.Conditions, createdAt: s.store.timestamp(), createdBy: user.id,
 		}
 		s.store.rules.rules.insert(rule)
 		out = s.store.ruleView(baseURL(r), rule)

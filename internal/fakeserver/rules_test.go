@@ -69,27 +69,49 @@ func TestRuleValidation(t *testing.T) {
 		{map[string]any{"value": ok}, "Type can't be blank"},
 		{map[string]any{"type": 5, "value": ok}, "Type must be a string"},
 		{map[string]any{"type": "pipeline.artifacts_write.pipeline", "value": ok},
-			"Type pipeline.artifacts_write.pipeline is not a rule type; the available types are " +
-				"pipeline.artifacts_read.pipeline, pipeline.trigger_build.pipeline"},
+			"input: Rule type is unknown: pipeline.artifacts_write.pipeline (the available types are " +
+				"pipeline.artifacts_read.pipeline, pipeline.trigger_build.pipeline)"},
 		{map[string]any{"type": "pipeline.artifacts_read.pipeline", "value": map[string]any{"source_pipeline": "src"}},
-			"Value must include target_pipeline"},
+			"pipeline.artifacts_read.pipeline: missing target_pipeline"},
 		{map[string]any{"type": "pipeline.artifacts_read.pipeline", "value": map[string]any{"source_pipeline": "src", "target_pipeline": "nope"}},
-			"Target pipeline nope is not a pipeline of this organization"},
-		{map[string]any{"type": triggerRule}, "Value can't be blank"},
-		{map[string]any{"type": triggerRule, "value": 3}, "Value must be an object (or a JSON string holding one) with source_pipeline and target_pipeline"},
-		{map[string]any{"type": triggerRule, "value": "not json"}, "Value must be an object (or a JSON string holding one) with source_pipeline and target_pipeline"},
-		{map[string]any{"type": triggerRule, "value": map[string]any{"source_pipeline": 1}}, "Value source_pipeline and target_pipeline must be strings"},
-		{map[string]any{"type": triggerRule, "value": map[string]any{}}, "Value must include source_pipeline and target_pipeline"},
-		{map[string]any{"type": triggerRule, "value": map[string]any{"source_pipeline": "src"}}, "Value must include target_pipeline"},
+			"pipeline.artifacts_read.pipeline: target_pipeline not found"},
+		{map[string]any{"type": triggerRule}, "pipeline.trigger_build.pipeline: value can't be blank"},
+		{map[string]any{"type": triggerRule, "value": 3}, triggerRule + ": value must be an object (or a JSON string holding one) with source_pipeline and target_pipeline"},
+		{map[string]any{"type": triggerRule, "value": "not json"}, triggerRule + ": value must be an object (or a JSON string holding one) with source_pipeline and target_pipeline"},
+		{map[string]any{"type": triggerRule, "value": map[string]any{"source_pipeline": 1}}, triggerRule + ": source_pipeline and target_pipeline must be strings, conditions an array of strings"},
+		{map[string]any{"type": triggerRule, "value": map[string]any{}}, triggerRule + ": missing source_pipeline"},
+		{map[string]any{"type": triggerRule, "value": map[string]any{"source_pipeline": "src"}}, triggerRule + ": missing target_pipeline"},
 		{map[string]any{"type": triggerRule, "value": map[string]any{"source_pipeline": "nope", "target_pipeline": "dst"}},
-			"Source pipeline nope is not a pipeline of this organization"},
+			triggerRule + ": source_pipeline not found"},
 		{map[string]any{"type": triggerRule, "value": map[string]any{"source_pipeline": "src", "target_pipeline": "nope"}},
-			"Target pipeline nope is not a pipeline of this organization"},
+			triggerRule + ": target_pipeline not found"},
+		{map[string]any{"type": triggerRule, "value": map[string]any{"source_pipeline": "non_existent", "target_pipeline": "dst"}},
+			triggerRule + ": source_pipeline is an invalid UUID."},
+		{map[string]any{"type": triggerRule, "value": map[string]any{"source_pipeline": "src", "target_pipeline": "Not A Slug"}},
+			triggerRule + ": target_pipeline is an invalid UUID."},
+		// Conditions name the variables of the rule type, outside quoted strings, and compare something.
+		{map[string]any{"type": triggerRule, "value": map[string]any{"source_pipeline": "src", "target_pipeline": "dst",
+			"conditions": []string{"source.build.branch == 'main'", "source.nonexistent_condition includes 'idontexist'"}}},
+			triggerRule + ": conditional is invalid:\n`source.nonexistent_condition` is not a variable"},
+		{map[string]any{"type": "pipeline.artifacts_read.pipeline", "value": map[string]any{"source_pipeline": "src", "target_pipeline": "dst",
+			"conditions": []string{"target.trigger.branch == 'main'"}}},
+			"pipeline.artifacts_read.pipeline: conditional is invalid:\n`target.trigger.branch` is not a variable"},
+		{map[string]any{"type": triggerRule, "value": map[string]any{"source_pipeline": "src", "target_pipeline": "dst",
+			"conditions": []string{"source.build.branch"}}},
+			triggerRule + ": conditional is invalid:\n`source.build.branch` is not a comparison"},
+		{map[string]any{"type": triggerRule, "value": map[string]any{"source_pipeline": "src", "target_pipeline": "dst",
+			"conditions": []any{1}}},
+			triggerRule + ": source_pipeline and target_pipeline must be strings, conditions an array of strings"},
 	}
 	for _, tt := range tests {
 		expectError(t, e.api("POST", "/rules", tt.body), 422, tt.message)
 	}
 	expect(t, e.api("POST", "/rules", `{"type":`), 400)
+	// Variables inside quoted strings are not variables; the documented conditions pass.
+	expect(t, e.api("POST", "/rules", map[string]any{"type": "pipeline.artifacts_read.pipeline", "value": map[string]any{
+		"source_pipeline": "src", "target_pipeline": "dst", "conditions": []string{
+			"source.build.creator.teams includes 'deploy'", "source.build.branch == 'source.not.a.variable'",
+			"source.build.commit == target.build.commit"}}}), 201)
 	expect(t, e.api("POST", "/rules", map[string]any{"type": triggerRule, "value": ok}), 201)
 	expectError(t, e.api("POST", "/rules", map[string]any{"type": triggerRule, "value": ok}), 422,
 		"A pipeline.trigger_build.pipeline rule from src to dst already exists")
@@ -114,7 +136,7 @@ func TestRuleAuthAndScopes(t *testing.T) {
 	// Pipelines of another organization are unknown.
 	expectError(t, e.do("POST", "/v2/organizations/other/rules", "other", map[string]any{"type": triggerRule,
 		"value": map[string]string{"source_pipeline": "src", "target_pipeline": "src"}}), 422,
-		"Source pipeline src is not a pipeline of this organization")
+		"pipeline.trigger_build.pipeline: source_pipeline not found")
 }
 
 func TestRuleExistsRemove(t *testing.T) {

@@ -44,6 +44,9 @@ type Options struct {
 	// otherwise it seeds the state as usual and writes it there at once. Every change is written before
 	// its request is answered. Without it the state is in memory only.
 	StateFile string
+	// SeedDefaults starts every organization of a new state as a new Buildkite organization starts: with a
+	// cluster named "Default cluster" whose default queue is "default-queue" (fixtures_defaults.go).
+	SeedDefaults bool
 }
 
 // Server emulates Buildkite's REST API v2. It implements http.Handler.
@@ -102,6 +105,9 @@ func Open(opts Options) (*Server, error) {
 	if !s.resumed {
 		if err := s.seed(); err != nil {
 			return nil, err
+		}
+		if opts.SeedDefaults {
+			s.store.seedDefaults()
 		}
 	}
 	if opts.StateFile != "" {

@@ -271,6 +271,11 @@ func (r *clusterAgentTokenResource) Delete(ctx context.Context, req resource.Del
 // ImportState accepts "<cluster id>/<token id>", each a UUID or a GraphQL ID. The secret cannot be
 // recovered, so token stays null.
 func (r *clusterAgentTokenResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	ctx, cancel := r.timeout(ctx, opRead)
+	defer cancel()
+	if !qualifyImportID(ctx, &req, resp, "cluster agent token", "<cluster id>/<token id>", clusterIDs(r.client()), answers(r.client().ClusterTokens.Get)) {
+		return
+	}
 	parts, ok := r.importParts(ctx, req, resp, uuidPart("<cluster id>", "Cluster"), uuidPart("<token id>", "ClusterToken"))
 	if !ok {
 		return

@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/datasourcevalidator"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
@@ -180,8 +181,12 @@ func (d *clusterDataSource) Read(ctx context.Context, req datasource.ReadRequest
 	var found *buildkite.Cluster
 	if id := canonicalID(cfg.ID.ValueString()); id != "" {
 		c, err := d.client().Clusters.Get(ctx, id)
+		if buildkite.IsNotFound(err) {
+			resp.Diagnostics.AddError("Unable to find Cluster", fmt.Sprintf("Could not find cluster with ID %q.", id))
+			return
+		}
 		if err != nil {
-			notFoundOrAPIError(&resp.Diagnostics, err, "cluster", fmt.Sprintf("the ID %q", id))
+			addAPIError(&resp.Diagnostics, "read", "cluster", id, err)
 			return
 		}
 		found = c
@@ -192,6 +197,11 @@ func (d *clusterDataSource) Read(ctx context.Context, req datasource.ReadRequest
 			return
 		}
 		name := cfg.Name.ValueString()
+		if !slices.ContainsFunc(all, func(c buildkite.Cluster) bool { return c.Name == name }) {
+			// The official provider's words, which users' tests match on.
+			resp.Diagnostics.AddError("Unable to find Cluster", fmt.Sprintf("Could not find cluster with name %q", name))
+			return
+		}
 		if found = pickOne(&resp.Diagnostics, "cluster", fmt.Sprintf("the name %q", name), all,
 			func(c *buildkite.Cluster) bool { return c.Name == name }); found == nil {
 			return

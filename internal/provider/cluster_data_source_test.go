@@ -148,7 +148,7 @@ func TestAccClusterDataSource_errors(t *testing.T) {
 		Steps: []resource.TestStep{
 			{
 				Config:      e.config(`data "buildkite_cluster" "x" { name = "no-such-cluster" }`),
-				ExpectError: regexpMust(`(?s)No Cluster Found.*No cluster matches the name "no-such-cluster"`),
+				ExpectError: regexpMust(`(?s)Unable to find Cluster.*Could not find cluster with name "no-such-cluster"`),
 			},
 			{
 				Config:      e.config(fmt.Sprintf(`data "buildkite_cluster" "x" { name = "%s-b" }`, name)),
@@ -156,7 +156,7 @@ func TestAccClusterDataSource_errors(t *testing.T) {
 			},
 			{
 				Config:      e.config(`data "buildkite_cluster" "x" { id = "01234567-89ab-cdef-0123-456789abcdef" }`),
-				ExpectError: regexpMust(`(?s)No Cluster Found.*the ID "01234567-89ab-cdef-0123-456789abcdef"`),
+				ExpectError: regexpMust(`(?s)Unable to find Cluster.*Could not find cluster with ID "01234567-89ab-cdef-0123-456789abcdef"`),
 			},
 			{
 				Config:      e.config(`data "buildkite_cluster" "x" {}`),

@@ -296,3 +296,45 @@ func TestAccClusterDefaultQueueResource_unsetRefused(t *testing.T) {
 		},
 	})
 }
+
+// TestAccClusterDefaultQueueResource_queueReplaced: the default queue's key changes, which replaces the queue
+// (the old one, the default, is deleted first); the setting then points at the new queue, and key follows.
+func TestAccClusterDefaultQueueResource_queueReplaced(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	const addr = "buildkite_cluster_default_queue.test"
+	cfg := func(key string) string {
+		return e.config(fmt.Sprintf(`
+resource "buildkite_cluster" "c" {
+  name = %q
+}
+
+resource "buildkite_cluster_queue" "q" {
+  cluster_id = buildkite_cluster.c.id
+  key        = %q
+}
+
+resource "buildkite_cluster_default_queue" "test" {
+  cluster_id = buildkite_cluster.c.id
+  queue_id   = buildkite_cluster_queue.q.id
+}
+`, e.name("replaced"), key))
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             e.checkDefaultQueueDestroyed,
+		Steps: []resource.TestStep{
+			{Config: cfg("default"), Check: e.checkDefaultQueue("buildkite_cluster.c", "buildkite_cluster_queue.q")},
+			{
+				Config: cfg("new"),
+				Check: resource.ComposeTestCheckFunc(
+					e.checkDefaultQueue("buildkite_cluster.c", "buildkite_cluster_queue.q"),
+					resource.TestCheckResourceAttr(addr, "key", "new"),
+				),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+			},
+		},
+	})
+}

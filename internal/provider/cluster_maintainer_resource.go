@@ -2,8 +2,8 @@ package provider
 
 import (
 	"context"
+	"fmt"
 
-	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
@@ -23,7 +23,25 @@ var clusterMaintainerIdentity = identifiedBy(
 )
 
 // NewClusterMaintainerResource returns the buildkite_cluster_maintainer resource.
-func NewClusterMaintainerResource() resource.Resource { return newAssociation(clusterMaintainerKind) }
+func NewClusterMaintainerResource() resource.Resource {
+	return &clusterMaintainerResource{newAssociation(clusterMaintainerKind).(*associationResource[buildkite.ClusterMaintainer, clusterMaintainerModel])}
+}
+
+// clusterMaintainerResource is the association, importing also by the assignment's own ID (the `id` in
+// state), whose cluster it finds.
+type clusterMaintainerResource struct {
+	*associationResource[buildkite.ClusterMaintainer, clusterMaintainerModel]
+}
+
+// ImportState accepts "<cluster id>/<maintainer id>", or the maintainer ID alone.
+func (r *clusterMaintainerResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	lookup, cancel := r.timeout(ctx, opRead)
+	defer cancel()
+	if !qualifyImportID(lookup, &req, resp, "cluster maintainer", "<cluster id>/<maintainer id>", clusterIDs(r.client()), answers(r.client().ClusterMaintainers.Get)) {
+		return
+	}
+	r.associationResource.ImportState(ctx, req, resp)
+}
 
 // clusterMaintainerModel has the official provider's attributes (its schema version 1), and uuid.
 type clusterMaintainerModel struct {
@@ -127,7 +145,7 @@ func clusterMaintainerSchema() schema.Schema {
 			attrUUID:       computedString("Equal to `id`."),
 			"cluster_uuid": parentIDAttribute("The UUID of the cluster.", "Cluster"),
 			"user_uuid": actorAttribute("The UUID of the user to make a maintainer (the `id` of a `buildkite_organization_member`).",
-				stringvalidator.ExactlyOneOf(path.MatchRoot("team_uuid"))),
+				oneActorValidator{}),
 			"team_uuid":   actorAttribute("The UUID of the team to make a maintainer."),
 			"actor_uuid":  computedString("The UUID of the user or team."),
 			"actor_type":  computedString("`user` or `team`."),
@@ -135,5 +153,39 @@ func clusterMaintainerSchema() schema.Schema {
 			"actor_email": computedString("The user's e-mail address; null for a team."),
 			"actor_slug":  computedString("The team's slug; null for a user."),
 		},
+	}
+}
+
+// oneActorValidator checks at plan time that exactly one of user_uuid and team_uuid is set (an empty string
+// counts as unset, as there). It sits on user_uuid so that it runs whether or not user_uuid is set; its
+// summaries are the framework validators' and its details the official provider's, which users' tests match.
+type oneActorValidator struct{}
+
+var _ validator.String = oneActorValidator{}
+
+func (oneActorValidator) Description(context.Context) string {
+	return "user_uuid or team_uuid must be set, but not both"
+}
+
+func (v oneActorValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+
+func (oneActorValidator) ValidateString(ctx context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.Config.Raw.IsNull() {
+		return // no configuration to compare with (a validator called on its own)
+	}
+	var team types.String
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("team_uuid"), &team)...)
+	if resp.Diagnostics.HasError() || req.ConfigValue.IsUnknown() || team.IsUnknown() {
+		return
+	}
+	user, hasTeam := req.ConfigValue.ValueString() != "", team.ValueString() != ""
+	switch {
+	case user && hasTeam:
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid Attribute Combination",
+			fmt.Sprintf("Only one of user_uuid or team_uuid can be specified, not both: user_uuid is %q and team_uuid is %q.",
+				req.ConfigValue.ValueString(), team.ValueString()))
+	case !user && !hasTeam:
+		resp.Diagnostics.AddAttributeError(req.Path, "Missing Attribute Configuration",
+			"Either user_uuid or team_uuid must be specified: the UUID of the user or of the team to make a maintainer.")
 	}
 }

@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -109,9 +110,10 @@ resource "buildkite_cluster_maintainer" "test" {
 	resource.UnitTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: e.factories(),
 		Steps: []resource.TestStep{
-			{Config: body(""), PlanOnly: true, ExpectError: wrapped(`No attribute specified when one (and only one) of [team_uuid] is required`)},
+			{Config: body(""), PlanOnly: true, ExpectError: regexp.MustCompile(`(?s)Missing Attribute Configuration.*Either user_uuid or team_uuid must be specified`)},
+			{Config: body(`  user_uuid = ""`), PlanOnly: true, ExpectError: regexp.MustCompile(`Either user_uuid or team_uuid must be specified`)},
 			{Config: body(`  user_uuid = "` + unknownUUID + `"
-  team_uuid = "` + unknownUUID + `"`), PlanOnly: true, ExpectError: wrapped(`2 attributes specified when one (and only one) of [team_uuid] is required`)},
+  team_uuid = "` + unknownUUID + `"`), PlanOnly: true, ExpectError: regexp.MustCompile(`(?s)Invalid Attribute Combination.*Only one of user_uuid or team_uuid can be specified`)},
 			{Config: body(`  team_uuid = "platform"`), PlanOnly: true, ExpectError: wrapped(`must be a UUID`)},
 			{
 				Config: body(`  team_uuid = "` + unknownUUID + `"`), ResourceName: "buildkite_cluster_maintainer.test",

@@ -113,10 +113,19 @@ func hostedAgentsAttribute() schema.SingleNestedAttribute {
 	}
 	return schema.SingleNestedAttribute{
 		MarkdownDescription: "The hosted agents of a Buildkite-hosted queue: `instance_shape`, and `mac` or `linux` settings. " +
-			graphQLOnlyNote,
-		Optional: true,
+			"Only Buildkite's GraphQL API sets them, which this provider does not use, so a plan that would create a " +
+			"queue with them, or add, change or remove them, is refused: create or change the hosted queue in the web " +
+			"interface (or through GraphQL), and leave them out of the configuration (an imported hosted queue is " +
+			"managed here without them). A state moved from the official provider that holds them keeps them and " +
+			"plans no change.",
+		Optional:   true,
+		Validators: []validator.Object{hostedAgentsPlatform{}},
 		Attributes: map[string]schema.Attribute{
-			"instance_shape": required("The shape of the hosted agents' instances."),
+			"instance_shape": schema.StringAttribute{
+				MarkdownDescription: "The shape of the hosted agents' instances: " + quoteList(hostedInstanceShapes) + ".",
+				Required:            true,
+				Validators:          []validator.String{stringvalidator.OneOf(hostedInstanceShapes...)},
+			},
 			"linux": schema.SingleNestedAttribute{
 				MarkdownDescription: "Settings of Linux hosted agents.",
 				Optional:            true,
@@ -136,6 +145,128 @@ func hostedAgentsAttribute() schema.SingleNestedAttribute {
 			},
 		},
 	}
+}
+
+// hostedInstanceShapes are the instance shapes of hosted agents, as the official provider accepts them.
+var hostedInstanceShapes = []string{
+	"MACOS_ARM64_M4_6X28", "MACOS_ARM64_M4_12X56",
+	"LINUX_AMD64_2X4", "LINUX_AMD64_4X16", "LINUX_AMD64_8X32", "LINUX_AMD64_16X64", "LINUX_AMD64_32X128", "LINUX_AMD64_64X256",
+	"LINUX_ARM64_2X4", "LINUX_ARM64_4X16", "LINUX_ARM64_8X32", "LINUX_ARM64_16X64", "LINUX_ARM64_32X128", "LINUX_ARM64_64X256",
+}
+
+// hostedAgentsPlatform checks at plan time that hosted_agents names one platform, and a shape of that
+// platform, with the official provider's summaries (which users' tests match on).
+type hostedAgentsPlatform struct{}
+
+var _ validator.Object = hostedAgentsPlatform{}
+
+func (hostedAgentsPlatform) Description(context.Context) string {
+	return "mac or linux settings (not both), with an instance shape of that platform"
+}
+
+func (v hostedAgentsPlatform) MarkdownDescription(ctx context.Context) string {
+	return v.Description(ctx)
+}
+
+func (hostedAgentsPlatform) ValidateObject(_ context.Context, req validator.ObjectRequest, resp *validator.ObjectResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	attrs := req.ConfigValue.Attributes()
+	set := func(name string) bool { v, ok := attrs[name]; return ok && !v.IsNull() }
+	mac, linux := set("mac"), set("linux")
+	shape, _ := attrs["instance_shape"].(types.String)
+	if mac && linux {
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid platform configuration",
+			"hosted_agents takes either mac or linux settings, not both.")
+		return
+	}
+	if shape.IsNull() || shape.IsUnknown() {
+		return
+	}
+	isMac := strings.HasPrefix(shape.ValueString(), "MACOS_")
+	switch {
+	case mac && !isMac:
+		resp.Diagnostics.AddAttributeError(req.Path.AtName("instance_shape"), "Invalid instance shape for Mac platform",
+			fmt.Sprintf("Mac hosted agents need a MACOS_ instance shape, got %q.", shape.ValueString()))
+	case linux && isMac:
+		resp.Diagnostics.AddAttributeError(req.Path.AtName("instance_shape"), "Invalid instance shape for Linux platform",
+			fmt.Sprintf("Linux hosted agents need a LINUX_ instance shape, got %q.", shape.ValueString()))
+	}
+}
+
+// refuseHostedAgentsChange refuses at plan time a queue created with hosted_agents, or a change of them
+// (removal included): only the GraphQL API sets them, so applying would report a hosted queue that is not
+// one, and builds meant for hosted agents would wait for agents that never come. What a state moved from the
+// official provider holds, unchanged, plans nothing.
+func refuseHostedAgentsChange(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() {
+		return
+	}
+	var planned, prior types.Object
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("hosted_agents"), &planned)...)
+	if !req.State.Raw.IsNull() {
+		resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("hosted_agents"), &prior)...)
+	} else {
+		prior = types.ObjectNull(hostedAgentsTypes)
+	}
+	if resp.Diagnostics.HasError() || planned.IsUnknown() || sameHostedAgents(planned, prior) {
+		return
+	}
+	what := "Creating a queue with hosted_agents"
+	switch {
+	case !req.State.Raw.IsNull() && prior.IsNull():
+		what = "Adding hosted_agents to a queue"
+	case !req.State.Raw.IsNull():
+		what = "Changing hosted_agents"
+	}
+	if !req.State.Raw.IsNull() && planned.IsNull() {
+		resp.Diagnostics.AddAttributeError(path.Root("hosted_agents"), "Hosted Agents Are Set Through GraphQL",
+			"Removing hosted_agents from a queue is refused: hosted_agents is set in the Buildkite web interface or "+
+				"through its GraphQL API, which this provider does not use, so the queue would stay hosted while the "+
+				"state said otherwise. Change the queue in the web interface if it should no longer be hosted; to stop "+
+				"recording hosted_agents here, run `terraform state rm` on the queue and import it again (it imports "+
+				"without them). Nothing has been changed.")
+		return
+	}
+	resp.Diagnostics.AddAttributeError(path.Root("hosted_agents"), "Hosted Agents Are Set Through GraphQL",
+		what+" is refused: hosted_agents is set in the Buildkite web interface or through its GraphQL API, which "+
+			"this provider does not use, so the change would be reported but not made (a self-hosted queue would "+
+			"wait for hosted agents that never come). Create or change the hosted queue in the web interface, and "+
+			"leave hosted_agents out of this configuration: the queue's key, description and dispatch are still "+
+			"managed here. Nothing has been changed.")
+}
+
+// sameHostedAgents compares what the configuration writes with the state: a computed macos_version the
+// configuration leaves out is no change.
+func sameHostedAgents(config, state types.Object) bool {
+	if config.IsNull() || state.IsNull() {
+		return config.IsNull() == state.IsNull()
+	}
+	c, s := config.Attributes(), state.Attributes()
+	for name, v := range c {
+		if obj, ok := v.(types.Object); ok {
+			so, _ := s[name].(types.Object)
+			if !sameHostedAgents(obj, so) {
+				return false
+			}
+			continue
+		}
+		if name == "macos_version" && v.IsNull() {
+			continue
+		}
+		if !v.Equal(s[name]) {
+			return false
+		}
+	}
+	return true
+}
+
+// ModifyPlan checks scopes and warns of GraphQL-only attributes (the base), and refuses hosted agents it
+// cannot set.
+func (r *clusterQueueResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	r.resourceBase.ModifyPlan(ctx, req, resp)
+	refuseHostedAgentsChange(ctx, req, resp)
 }
 
 // queueKeyPattern is the form of queue keys the service accepts.
@@ -352,6 +483,9 @@ func (r *clusterQueueResource) Delete(ctx context.Context, req resource.DeleteRe
 func (r *clusterQueueResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	if queue, cluster, official := strings.Cut(req.ID, ","); official && !strings.Contains(req.ID, "/") {
 		req.ID = strings.TrimSpace(cluster) + "/" + strings.TrimSpace(queue)
+	}
+	if !qualifyImportID(ctx, &req, resp, "cluster queue", "<cluster id>/<queue id or key>", clusterIDs(r.client()), answers(r.client().Queues.Get)) {
+		return
 	}
 	parts, ok := r.importParts(ctx, req, resp, uuidPart("<cluster id>", "Cluster"), keyPart("<queue id or key>", "ClusterQueue"))
 	if !ok {

@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -158,7 +159,7 @@ func (e *testEnv) checkQueueAffinity(want string) resource.TestCheckFunc {
 // TestAccClusterQueueResource_graphQLReferences names the cluster by its GraphQL ID, as configurations written
 // for the official provider do: the queue is created, switching to the UUID and back plans nothing, and the
 // queue imports by GraphQL IDs, in our form and in the official provider's. hosted_agents, which only the
-// GraphQL API sets, is kept as configured and never sent.
+// GraphQL API sets, cannot be added.
 func TestAccClusterQueueResource_graphQLReferences(t *testing.T) {
 	t.Parallel()
 	e := newTestEnv(t)
@@ -215,12 +216,9 @@ resource "buildkite_cluster_queue" "graphql" {
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 			},
 			{
-				Config:           hosted,
-				ConfigPlanChecks: inPlace(graphQLAddr),
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(graphQLAddr, tfjsonpath.New("hosted_agents").AtMapKey("instance_shape"), knownvalue.StringExact("LINUX_AMD64_2X4")),
-					statecheck.ExpectKnownValue(graphQLAddr, tfjsonpath.New("hosted_agents").AtMapKey("mac"), knownvalue.Null()),
-				},
+				// Only GraphQL sets hosted agents: adding them is refused at plan rather than reported and not made.
+				Config:      hosted,
+				ExpectError: regexp.MustCompile(`(?s)Hosted Agents Are Set Through GraphQL.*Adding hosted_agents to a queue is refused`),
 			},
 		},
 	})
@@ -293,6 +291,9 @@ func TestAccClusterQueueResource_importKeyLikeUUID(t *testing.T) {
 func TestAccClusterQueueResource_validation(t *testing.T) {
 	t.Parallel()
 	e := newTestEnv(t)
+	hosted := func(body string) string {
+		return e.config(testAccClusterQueueConfig("c", "ok", "  hosted_agents = {\n"+body+"\n  }"))
+	}
 	resource.UnitTest(t, resource.TestCase{
 		ProtoV6ProviderFactories: e.factories(),
 		Steps: []resource.TestStep{
@@ -304,6 +305,37 @@ func TestAccClusterQueueResource_validation(t *testing.T) {
 			{
 				Config:      e.config(testAccClusterQueueConfig("c", "ok", `  dispatch_paused_note = "why"`)),
 				ExpectError: regexpMust(`dispatch_paused_note can only be set while dispatch_paused is true`),
+				PlanOnly:    true,
+			},
+			{
+				Config: hosted(`    instance_shape = "MACOS_ARM64_M4_6X28"
+    mac   = { xcode_version = "16.2" }
+    linux = { agent_image_ref = "ubuntu:24.04" }`),
+				ExpectError: regexp.MustCompile(`Invalid platform configuration`),
+				PlanOnly:    true,
+			},
+			{
+				Config: hosted(`    instance_shape = "LINUX_ARM64_2X4"
+    mac = { xcode_version = "16.2" }`),
+				ExpectError: regexp.MustCompile(`Invalid instance shape for Mac platform`),
+				PlanOnly:    true,
+			},
+			{
+				Config: hosted(`    instance_shape = "MACOS_ARM64_M4_12X56"
+    linux = { agent_image_ref = "ubuntu:24.04" }`),
+				ExpectError: regexp.MustCompile(`Invalid instance shape for Linux platform`),
+				PlanOnly:    true,
+			},
+			{
+				Config:      hosted(`    instance_shape = "LINUX_AMD64_3X5"`),
+				ExpectError: wrapped(`value must be one of:`),
+				PlanOnly:    true,
+			},
+			{
+				// A valid hosted queue still cannot be created here: the plan says where to create it.
+				Config: hosted(`    instance_shape = "LINUX_AMD64_2X4"
+    linux = { agent_image_ref = "ubuntu:24.04" }`),
+				ExpectError: regexp.MustCompile(`(?s)Creating a queue with hosted_agents is refused.*web interface`),
 				PlanOnly:    true,
 			},
 			{

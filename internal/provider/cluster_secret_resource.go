@@ -139,7 +139,7 @@ func (r *clusterSecretResource) Schema(_ context.Context, _ resource.SchemaReque
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
 				Validators: []validator.String{
 					stringvalidator.LengthAtMost(255),
-					stringvalidator.RegexMatches(secretKeyPattern, "must start with a letter and hold only letters, digits and underscores"),
+					stringvalidator.RegexMatches(secretKeyPattern, "must start with a letter and only contain letters, numbers, and underscores"),
 					reservedKeyPrefix{},
 				},
 			},
@@ -207,7 +207,7 @@ func (r *clusterSecretResource) ModifyPlan(ctx context.Context, req resource.Mod
 	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("value"), &value)...)
 	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("value_wo"), &valueWO)...)
 	if !resp.Diagnostics.HasError() && value.IsNull() && valueWO.IsNull() {
-		resp.Diagnostics.AddAttributeError(path.Root("value"), "Missing Secret Value",
+		resp.Diagnostics.AddAttributeError(path.Root("value"), "Missing Attribute Configuration",
 			"A new cluster secret needs a value: set value, or value_wo with value_wo_version. Only a secret that "+
 				"exists already (imported) may be managed without one.")
 	}
@@ -241,8 +241,9 @@ func (v reservedKeyPrefix) ValidateString(ctx context.Context, req validator.Str
 	}
 	key := strings.ToLower(req.ConfigValue.ValueString())
 	if strings.HasPrefix(key, "buildkite") || strings.HasPrefix(key, "bk") {
-		resp.Diagnostics.AddAttributeError(req.Path, "Reserved Secret Key",
-			fmt.Sprintf("%s %s, got %q.", req.Path, v.Description(ctx), req.ConfigValue.ValueString()))
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid secret key",
+			fmt.Sprintf("Secret key must not start with 'buildkite' or 'bk' (reserved prefixes, case-insensitive), got %q.",
+				req.ConfigValue.ValueString()))
 	}
 }
 
@@ -348,6 +349,11 @@ func (r *clusterSecretResource) Delete(ctx context.Context, req resource.DeleteR
 
 // ImportState accepts "<cluster id>/<secret id>". The value stays unknown to Terraform (null).
 func (r *clusterSecretResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	ctx, cancel := r.timeout(ctx, opRead)
+	defer cancel()
+	if !qualifyImportID(ctx, &req, resp, "cluster secret", "<cluster id>/<secret id>", clusterIDs(r.client()), answers(r.client().ClusterSecrets.Get)) {
+		return
+	}
 	parts, ok := r.importParts(ctx, req, resp, uuidPart("<cluster id>", "Cluster"), uuidPart("<secret id>"))
 	if !ok {
 		return

@@ -244,10 +244,10 @@ resource "buildkite_cluster_secret" "test" {
 	}
 	var plans []resource.TestStep
 	for _, tc := range []struct{ key, body, want string }{
-		{"1KEY", `  value = "v"`, `must start with a letter and hold only letters, digits and underscores`},
-		{"MY-KEY", `  value = "v"`, `must start with a letter and hold only letters, digits and underscores`},
-		{"BuildKite_TOKEN", `  value = "v"`, `must not start with buildkite or bk (in any case), which the service reserves`},
-		{"bk_token", `  value = "v"`, `Reserved Secret Key`},
+		{"1KEY", `  value = "v"`, `must start with a letter and only contain letters, numbers, and underscores`},
+		{"MY-KEY", `  value = "v"`, `must start with a letter and only contain letters, numbers, and underscores`},
+		{"BuildKite_TOKEN", `  value = "v"`, `Secret key must not start with 'buildkite' or 'bk' (reserved prefixes, case-insensitive)`},
+		{"bk_token", `  value = "v"`, `Invalid secret key`},
 		{"K" + strings.Repeat("x", 255), `  value = "v"`, `string length must be at most 255`},
 		{"KEY", fmt.Sprintf("  value = %q", strings.Repeat("x", 8193)), `string length must be between 1 and 8192, got: 8193`},
 		{"KEY", `  value = ""`, `string length must be between 1 and 8192, got: 0`},
@@ -258,6 +258,7 @@ resource "buildkite_cluster_secret" "test" {
 		{"KEY", `  value_wo_version = "1"`, `value_wo`},
 		{"KEY", `  value = "v"
   policy = "- [unclosed"`, `Invalid YAML`},
+		{"KEY", ``, `Missing Attribute Configuration`},
 		{"KEY", ``, `A new cluster secret needs a value: set value, or value_wo with value_wo_version`},
 	} {
 		plans = append(plans, resource.TestStep{Config: config(tc.key, tc.body), PlanOnly: true, ExpectError: wrapped(tc.want)})

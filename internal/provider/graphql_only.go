@@ -56,9 +56,10 @@ func (b *resourceBase) warnGraphQLOnly(req resource.ModifyPlanRequest, resp *res
 		verb, them = "are", "them"
 	}
 	resp.Diagnostics.AddWarning("Attributes Not Managed by This Provider",
-		fmt.Sprintf("buildkite_%s: %s %s set through Buildkite's GraphQL API, which this provider does not use: "+
-			"kept in state as configured and not sent. Set %s in the web interface; removing %s from the "+
-			"configuration changes nothing on the service.", b.name, joinAnd(set), verb, them, them))
+		fmt.Sprintf("buildkite_%s: the value of %s %s NOT applied to Buildkite. Only Buildkite's GraphQL API sets %s, "+
+			"which this provider does not use: Terraform keeps the configured value in its state, but the service "+
+			"keeps whatever it had (nothing, for a new object). Set %s in the web interface; removing %s from the "+
+			"configuration changes nothing on the service.", b.name, joinAnd(set), verb, them, them, them))
 }
 
 // joinAnd joins words as a sentence lists them: "a", "a and b", "a, b and c".

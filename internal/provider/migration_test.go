@@ -3,6 +3,8 @@ package provider
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -37,9 +39,17 @@ var migrationCases = []migrationCase{
 	}},
 	{name: "cluster_queue", add: (*officialWorkspace).addQueue, check: func(t *testing.T, w *cliWorkdir) {
 		expectMoved(t, w, "buildkite_cluster_queue.linux", map[string]any{"retry_agent_affinity": "prefer-different"})
-		if out := w.expectNoChanges(); !strings.Contains(out, "Attributes Not Managed by This Provider") {
+		out := w.expectNoChanges()
+		if !strings.Contains(out, "Attributes Not Managed by This Provider") {
 			t.Errorf("the plan does not warn that hosted_agents is not managed:\n%s", out)
 		}
+		// The warning says plainly that the value was not applied, whatever the line wrapping.
+		if flat := strings.Join(strings.Fields(out), " "); !strings.Contains(flat, "the value of `hosted_agents` is NOT applied to Buildkite") {
+			t.Errorf("the warning does not say that hosted_agents was not applied:\n%s", out)
+		}
+		// What the moved state holds cannot be changed or removed here: either is refused at plan.
+		expectHostedRefused(t, w, `"LINUX_AMD64_2X4"`, `"LINUX_AMD64_4X16"`, "Changing hosted_agents is refused")
+		expectHostedRefused(t, w, `hosted_agents = {`, `hosted_agents_removed = {`, "Removing hosted_agents from a queue is refused")
 	}},
 	{name: "cluster_agent_token", add: (*officialWorkspace).addAgentToken, check: func(t *testing.T, w *cliWorkdir) {
 		expectMoved(t, w, "buildkite_cluster_agent_token.agents", map[string]any{"token": "moved-secret"})
@@ -141,6 +151,32 @@ func TestAccMigration_fromOfficialProvider(t *testing.T) {
 				tc.check(t, w)
 			}
 		})
+	}
+}
+
+// expectHostedRefused plans the moved workspace with old replaced by new in its configuration and expects the
+// plan to fail with want, then puts the configuration back.
+func expectHostedRefused(t *testing.T, w *cliWorkdir, old, new, want string) {
+	t.Helper()
+	file := filepath.Join(w.dir, "main.tf")
+	orig, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = os.WriteFile(file, orig, 0o600) }()
+	changed := strings.Replace(string(orig), old, new, 1)
+	if new == "hosted_agents_removed = {" {
+		// Drop the whole block: from its opening line to the closing brace at its indentation.
+		start := strings.Index(string(orig), "  hosted_agents = {")
+		end := strings.Index(string(orig)[start:], "\n  }\n")
+		changed = string(orig)[:start] + string(orig)[start+end+len("\n  }\n"):]
+	}
+	if err := os.WriteFile(file, []byte(changed), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, err := w.run("plan", "-no-color", "-input=false")
+	if flat := strings.Join(strings.Fields(out), " "); err == nil || !strings.Contains(flat, want) {
+		t.Errorf("plan with %q: want an error %q, got (%v):\n%s", new, want, err, out)
 	}
 }
 
@@ -573,8 +609,8 @@ resource "buildkite_organization_rule" "trigger" {
 `, source.Slug, target.Slug), officialInstance{address: "buildkite_organization_rule.trigger", attrs: map[string]any{
 		"id": graphQLID("Rule", rule.UUID), "uuid": rule.UUID, "type": rule.Type,
 		"value":       `{"source_pipeline":"` + source.Slug + `","target_pipeline":"` + target.Slug + `"}`,
-		"description": "Deploys trigger releases", "source_type": "pipeline", "source_uuid": source.ID,
-		"target_type": "pipeline", "target_uuid": target.ID, "effect": rule.Effect, "action": rule.Action,
+		"description": "Deploys trigger releases", "source_type": "PIPELINE", "source_uuid": source.ID,
+		"target_type": "PIPELINE", "target_uuid": target.ID, "effect": strings.ToUpper(rule.Effect), "action": strings.ToUpper(rule.Action),
 	}})
 }
 

@@ -81,7 +81,7 @@ func (d *organizationRuleDataSource) Read(ctx context.Context, req datasource.Re
 	}
 	rule, err := d.client().Rules.Get(ctx, canonicalID(id))
 	if buildkite.IsNotFound(err) {
-		resp.Diagnostics.AddError("No Rule Found", fmt.Sprintf("No rule matches ID %q.", id))
+		resp.Diagnostics.AddError("Unable to find organization rule", fmt.Sprintf("Could not find an organization rule with ID %q.", id))
 		return
 	}
 	if err != nil {

@@ -3,7 +3,9 @@ package provider
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"net/http"
 	"reflect"
 	"regexp"
 	"strings"
@@ -73,12 +75,13 @@ func (m *organizationRuleModel) fromAPI(r *buildkite.Rule, prior semanticString)
 	m.URL = types.StringValue(r.URL)
 	m.CreatedAt = timeValue(r.CreatedAt)
 	m.Type = types.StringValue(r.Type)
-	m.SourceType = types.StringValue(r.SourceType)
+	// The official provider's stored forms (GraphQL's enums): PIPELINE, ALLOW, TRIGGER_BUILD.
+	m.SourceType = types.StringValue(strings.ToUpper(r.SourceType))
 	m.SourceUUID = types.StringValue(r.SourceUUID)
-	m.TargetType = types.StringValue(r.TargetType)
+	m.TargetType = types.StringValue(strings.ToUpper(r.TargetType))
 	m.TargetUUID = types.StringValue(r.TargetUUID)
-	m.Effect = types.StringValue(r.Effect)
-	m.Action = types.StringValue(r.Action)
+	m.Effect = types.StringValue(strings.ToUpper(r.Effect))
+	m.Action = types.StringValue(strings.ToUpper(r.Action))
 	m.Value = prior
 	if prior.IsNull() || prior.IsUnknown() {
 		m.Value = jsonString(ruleValueFromAPI(r))
@@ -87,7 +90,9 @@ func (m *organizationRuleModel) fromAPI(r *buildkite.Rule, prior semanticString)
 
 // ruleValueFromAPI renders the value of a pipeline rule as the service takes it on create.
 func ruleValueFromAPI(r *buildkite.Rule) string {
-	b, _ := json.Marshal(map[string]string{"source_" + r.SourceType: r.SourceUUID, "target_" + r.TargetType: r.TargetUUID})
+	b, _ := json.Marshal(map[string]string{
+		"source_" + strings.ToLower(r.SourceType): r.SourceUUID, "target_" + strings.ToLower(r.TargetType): r.TargetUUID,
+	})
 	return string(b)
 }
 
@@ -117,14 +122,15 @@ func (r *organizationRuleResource) Schema(_ context.Context, _ resource.SchemaRe
 					"`{\"source_pipeline\": ..., \"target_pipeline\": ...}`, each pipeline by UUID or slug. Compared by " +
 					"meaning: formatting never differs, and a pipeline written as a slug does not differ from its UUID. " +
 					"Changing what it means replaces the rule.",
-				Required: true,
+				Required:   true,
+				Validators: []validator.String{ruleValueJSON{}},
 			},
-			"source_type": computed("The type of the source resource (`pipeline`)."),
+			"source_type": computed("The type of the source resource (`PIPELINE`)."),
 			"source_uuid": computed("The UUID of the source resource."),
-			"target_type": computed("The type of the target resource (`pipeline`)."),
+			"target_type": computed("The type of the target resource (`PIPELINE`)."),
 			"target_uuid": computed("The UUID of the target resource."),
-			"effect":      computed("What the rule does to the action (`allow`)."),
-			"action":      computed("The action the rule governs, such as `trigger_build`."),
+			"effect":      computed("What the rule does to the action (`ALLOW`)."),
+			"action":      computed("The action the rule governs, such as `TRIGGER_BUILD` or `ARTIFACTS_READ`."),
 			"description": graphQLOnlyString("A description of the rule."),
 		}, attrID, attrUUID, attrGraphQLID, attrURL, attrCreatedAt),
 	}
@@ -141,7 +147,11 @@ func (r *organizationRuleResource) UpgradeState(ctx context.Context) map[int64]r
 // rule. It costs one read per slug, and only when the texts differ.
 func (r *organizationRuleResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	r.resourceBase.ModifyPlan(ctx, req, resp)
-	if resp.Diagnostics.HasError() || req.Plan.Raw.IsNull() || req.State.Raw.IsNull() {
+	if resp.Diagnostics.HasError() || req.Plan.Raw.IsNull() {
+		return
+	}
+	if req.State.Raw.IsNull() {
+		r.checkValue(ctx, req, resp)
 		return
 	}
 	var plan, state organizationRuleModel
@@ -159,6 +169,9 @@ func (r *organizationRuleResource) ModifyPlan(ctx context.Context, req resource.
 		resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
 		return
 	}
+	if r.checkValue(ctx, req, resp); resp.Diagnostics.HasError() {
+		return
+	}
 	same, err := r.sameRuleValue(ctx, plan.Value.ValueString(), state)
 	if err != nil {
 		addAPIError(&resp.Diagnostics, "read", "pipeline", "named in value", err)
@@ -170,6 +183,104 @@ func (r *organizationRuleResource) ModifyPlan(ctx context.Context, req resource.
 		return
 	}
 	resp.RequiresReplace = append(resp.RequiresReplace, path.Root("value"))
+}
+
+// checkValue checks a new value at plan time, as the official provider does: it must be a JSON object, and
+// each pipeline it names (source_pipeline, target_pipeline) a UUID or the slug of a pipeline of the
+// organization, which is looked up now rather than refused at apply. A new rule's source_uuid and
+// target_uuid are planned as the pipelines found.
+func (r *organizationRuleResource) checkValue(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	var value semanticString
+	var typ types.String
+	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("value"), &value)...)
+	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("type"), &typ)...)
+	if resp.Diagnostics.HasError() || value.IsUnknown() || value.IsNull() {
+		return
+	}
+	var doc map[string]any
+	if json.Unmarshal([]byte(value.ValueString()), &doc) != nil || doc == nil {
+		return // refused by ruleValueJSON
+	}
+	if r.data == nil {
+		return // not configured yet: the pipelines are looked up at the next plan
+	}
+	for _, end := range []string{"source", "target"} {
+		key := end + "_pipeline"
+		ref, ok := doc[key].(string)
+		if !ok || ref == "" {
+			raw, present := doc[key]
+			missing := !present || raw == nil || raw == ""
+			if typ := typ.ValueString(); missing && strings.HasPrefix(typ, "pipeline.") && strings.HasSuffix(typ, ".pipeline") {
+				// A pipeline rule names both pipelines: refused now, in the service's words.
+				resp.Diagnostics.AddAttributeError(path.Root("value"), "Invalid organization rule value",
+					fmt.Sprintf("%s: missing %s\n\nThe value of a %s rule names its source_pipeline and its "+
+						"target_pipeline, each by UUID or slug.", typ, key, typ))
+			}
+			continue
+		}
+		id, problem, err := r.resolvePipeline(ctx, ref)
+		if err != nil {
+			addAPIError(&resp.Diagnostics, "read", "pipeline", fmt.Sprintf("%q (%s)", ref, key), err)
+			return
+		}
+		if problem != "" {
+			resp.Diagnostics.AddAttributeError(path.Root("value"), "Unable to resolve pipeline slug",
+				fmt.Sprintf("%s\n\n%s: %s %s", fmt.Sprintf(problem, key, ref), typ.ValueString(), key, map[bool]string{
+					true: "not found", false: "is an invalid UUID.",
+				}[ruleSlugPattern.MatchString(ref)]))
+			continue
+		}
+		if req.State.Raw.IsNull() {
+			resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root(end+"_uuid"), id)...)
+		}
+	}
+}
+
+// ruleValueJSON refuses at plan time a value that is not a JSON object, in the official provider's words.
+type ruleValueJSON struct{}
+
+var _ validator.String = ruleValueJSON{}
+
+func (ruleValueJSON) Description(context.Context) string { return "must be a JSON object" }
+
+func (v ruleValueJSON) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+
+func (ruleValueJSON) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	var doc map[string]any
+	if err := json.Unmarshal([]byte(req.ConfigValue.ValueString()), &doc); err != nil || doc == nil {
+		why := "the value is not a JSON object"
+		if err != nil {
+			why = err.Error()
+		}
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid organization rule value",
+			"Unable to parse value as JSON: "+why+". Write the value with jsonencode, such as "+
+				`jsonencode({ source_pipeline = "<uuid or slug>", target_pipeline = "<uuid or slug>" }).`)
+	}
+}
+
+// ruleSlugPattern is the form of a pipeline slug.
+var ruleSlugPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)
+
+// resolvePipeline is the UUID of the pipeline ref names (a lower-case UUID as is, else a slug), or a
+// problem (a format with the key and ref) when none has that slug.
+func (r *organizationRuleResource) resolvePipeline(ctx context.Context, ref string) (id, problem string, err error) {
+	if isUUID(ref) && ref == strings.ToLower(ref) {
+		return ref, "", nil
+	}
+	if !ruleSlugPattern.MatchString(ref) {
+		return "", "Failed to resolve %s %q: it is neither a pipeline UUID nor a pipeline slug.", nil
+	}
+	p, err := r.client().Pipelines.Get(ctx, ref)
+	if buildkite.IsNotFound(err) {
+		return "", "Pipeline not found for %s %q: no pipeline of the organization has that slug.", nil
+	}
+	if err != nil {
+		return "", "", err
+	}
+	return p.ID, "", nil
 }
 
 // sameRuleValue reports whether value names the same source and target as the rule in state, with the same
@@ -184,8 +295,8 @@ func (r *organizationRuleResource) sameRuleValue(ctx context.Context, value stri
 		key     string
 		typ, id types.String
 	}{
-		{"source_" + state.SourceType.ValueString(), state.SourceType, state.SourceUUID},
-		{"target_" + state.TargetType.ValueString(), state.TargetType, state.TargetUUID},
+		{"source_" + strings.ToLower(state.SourceType.ValueString()), state.SourceType, state.SourceUUID},
+		{"target_" + strings.ToLower(state.TargetType.ValueString()), state.TargetType, state.TargetUUID},
 	} {
 		key := end.key
 		ref, ok := next[key].(string)
@@ -193,7 +304,7 @@ func (r *organizationRuleResource) sameRuleValue(ctx context.Context, value stri
 			return false, nil
 		}
 		same := ref == end.id.ValueString()
-		if !same && end.typ.ValueString() == "pipeline" {
+		if !same && strings.EqualFold(end.typ.ValueString(), "pipeline") {
 			var err error
 			if same, err = r.client().Pipelines.RefersTo(ctx, ref, end.id.ValueString()); err != nil {
 				return false, err
@@ -223,6 +334,14 @@ func (r *organizationRuleResource) Create(ctx context.Context, req resource.Crea
 		return
 	}
 	rule, err := r.client().Rules.Create(ctx, buildkite.RuleCreate{Type: plan.Type.ValueString(), Value: value})
+	var refused *buildkite.Error
+	if errors.As(err, &refused) && refused.StatusCode == http.StatusUnprocessableEntity && refused.Message != "" && !takenRefusal(err) {
+		// The service's words first, on a line of their own, as the official provider shows them (a rule
+		// that exists already goes through createFailed, which names it and how to adopt it).
+		resp.Diagnostics.AddError("Unable to create organization rule", refused.Message+"\n\n"+
+			fmt.Sprintf("The service refused the %s rule (%s); nothing was created.", plan.Type.ValueString(), describeError(err)))
+		return
+	}
 	if err != nil {
 		r.createFailed(ctx, &resp.Diagnostics, err, "rule", plan.Type.ValueString(), r.holderOfRule(plan.Type.ValueString(), value))
 		return

@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -63,9 +64,10 @@ func TestAccOrganizationRuleResource_basic(t *testing.T) {
 					resource.TestCheckResourceAttrPair(ruleAddr, "target_uuid", "buildkite_pipeline.target", "id"),
 					func(s *terraform.State) error { firstID = s.RootModule().Resources[ruleAddr].Primary.ID; return nil }),
 				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(ruleAddr, tfjsonpath.New("action"), knownvalue.StringExact("trigger_build")),
-					statecheck.ExpectKnownValue(ruleAddr, tfjsonpath.New("effect"), knownvalue.StringExact("allow")),
-					statecheck.ExpectKnownValue(ruleAddr, tfjsonpath.New("source_type"), knownvalue.StringExact("pipeline")),
+					statecheck.ExpectKnownValue(ruleAddr, tfjsonpath.New("action"), knownvalue.StringExact("TRIGGER_BUILD")),
+					statecheck.ExpectKnownValue(ruleAddr, tfjsonpath.New("effect"), knownvalue.StringExact("ALLOW")),
+					statecheck.ExpectKnownValue(ruleAddr, tfjsonpath.New("source_type"), knownvalue.StringExact("PIPELINE")),
+					statecheck.ExpectKnownValue(ruleAddr, tfjsonpath.New("target_type"), knownvalue.StringExact("PIPELINE")),
 				},
 				ConfigPlanChecks: expectEmpty(),
 			}),
@@ -97,7 +99,7 @@ func TestAccOrganizationRuleResource_basic(t *testing.T) {
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
 				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(ruleAddr, tfjsonpath.New("action"), knownvalue.StringExact("artifacts_read")),
+					statecheck.ExpectKnownValue(ruleAddr, tfjsonpath.New("action"), knownvalue.StringExact("ARTIFACTS_READ")),
 				},
 				Check: func(s *terraform.State) error {
 					if s.RootModule().Resources[ruleAddr].Primary.ID == firstID {
@@ -154,6 +156,74 @@ func TestAccOrganizationRuleResource_validation(t *testing.T) {
 		Steps: []resource.TestStep{
 			{Config: e.config(testAccRuleConfig("x", "trigger", `"{}"`)), ExpectError: regexpMust(`<source>.<action>.<target>`), PlanOnly: true},
 			{Config: e.config(testAccRuleConfig("x", "pipeline.trigger_build.pipeline", `"{not json"`)), ExpectError: regexpMust(`value must be valid JSON`), PlanOnly: true},
+			{Config: e.config(testAccRuleConfig("x", "pipeline.trigger_build.pipeline", `"[1, 2]"`)), ExpectError: regexpMust(`Invalid organization rule value`), PlanOnly: true},
+			{
+				// Known at plan: a pipeline rule without its source is refused before anything is sent.
+				Config:      e.config(testAccRuleConfig("x", "pipeline.artifacts_read.pipeline", `jsonencode({ target_pipeline = "`+unknownUUID+`" })`)),
+				ExpectError: regexp.MustCompile(`(?s)Invalid organization rule value.*pipeline.artifacts_read.pipeline: missing source_pipeline`),
+				PlanOnly:    true,
+			},
+		},
+	})
+}
+
+// TestAccOrganizationRuleResource_refusals: a pipeline slug that names no pipeline is refused at plan
+// (official summary, and the service's words on a line of their own); what the service refuses at apply
+// (a malformed pipeline, a condition naming no variable, an unknown type) shows its message as it gives it.
+func TestAccOrganizationRuleResource_refusals(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	name := e.name("refused")
+	literal := func(typ, source, target string) string {
+		return e.config(testAccRuleConfig(name, typ, fmt.Sprintf(`jsonencode({
+    source_pipeline = %q
+    target_pipeline = %q
+  })`, source, target)))
+	}
+	withConditions := func(conditions string) string {
+		return e.config(testAccRuleConfig(name, "pipeline.trigger_build.pipeline", `jsonencode({
+    source_pipeline = buildkite_pipeline.source.uuid
+    target_pipeline = buildkite_pipeline.target.uuid
+    conditions      = [`+conditions+`]
+  })`))
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             e.checkDestroyed("buildkite_organization_rule"),
+		Steps: []resource.TestStep{
+			{
+				Config:      literal("pipeline.trigger_build.pipeline", "no-such-pipeline", unknownUUID),
+				ExpectError: regexp.MustCompile(`(?s)Unable to resolve pipeline slug.*Pipeline not found for source_pipeline.*pipeline.trigger_build.pipeline: source_pipeline not found`),
+			},
+			{
+				Config:      literal("pipeline.trigger_build.pipeline", unknownUUID, "Not_A_Slug"),
+				ExpectError: regexp.MustCompile(`(?s)Unable to resolve pipeline slug.*pipeline.trigger_build.pipeline: target_pipeline is an invalid UUID\.`),
+			},
+			{
+				Config:      withConditions(`"source.build.branch == 'main'", "source.nonexistent_condition includes 'x'"`),
+				ExpectError: regexp.MustCompile("(?s)Unable to create organization rule.*pipeline.trigger_build.pipeline: conditional is invalid:.*`source.nonexistent_condition` is not a variable"),
+			},
+			{
+				Config: e.config(testAccRuleConfig(name, "pipeline.non_existent_action.pipeline", `jsonencode({
+    source_pipeline = buildkite_pipeline.source.uuid
+    target_pipeline = buildkite_pipeline.target.uuid
+  })`)),
+				ExpectError: regexp.MustCompile(`input: Rule type is unknown`),
+			},
+			{
+				Config: e.config(testAccRuleConfig(name, "pipeline.trigger_build.pipeline", `jsonencode({
+    target_pipeline = buildkite_pipeline.target.uuid
+  })`)),
+				ExpectError: regexp.MustCompile(`pipeline.trigger_build.pipeline: missing source_pipeline`),
+			},
+			{
+				// The documented conditions pass, and the stored forms are the official provider's.
+				Config: withConditions(`"source.build.creator.teams includes 'deploy'", "source.build.branch == 'main'"`),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(ruleAddr, tfjsonpath.New("action"), knownvalue.StringExact("TRIGGER_BUILD")),
+				},
+				ConfigPlanChecks: expectEmpty(),
+			},
 		},
 	})
 }

@@ -281,7 +281,7 @@ var queryCases = []queryCase{
 				querycheck.ExpectResourceKnownValues("buildkite_organization_rule.all", byID(s.artifacts), []querycheck.KnownValueCheck{
 					known("source_uuid", knownvalue.StringExact(s.api.ID)),
 					known("target_uuid", knownvalue.StringExact(s.templated.ID)),
-					known("action", knownvalue.StringExact("artifacts_read")),
+					known("action", knownvalue.StringExact("ARTIFACTS_READ")),
 				}),
 			},
 			refused: []queryRefusal{{`    type = "trigger_build"`, wrapped(`must have the form <source>.<action>.<target>`)}},

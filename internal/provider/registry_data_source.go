@@ -112,7 +112,11 @@ func (d *registryDataSource) Read(ctx context.Context, req datasource.ReadReques
 	slug := cfg.Slug.ValueString()
 	reg, err := d.client().Registries.Get(ctx, slug)
 	if err != nil {
-		notFoundOrAPIError(&resp.Diagnostics, err, "registry", fmt.Sprintf("the slug %q", slug))
+		if buildkite.IsNotFound(err) {
+			resp.Diagnostics.AddError("Registry not found", fmt.Sprintf("Could not find registry with slug %q.", slug))
+			return
+		}
+		addAPIError(&resp.Diagnostics, "read", "registry", slug, err)
 		return
 	}
 	cfg.fromAPI(reg)

@@ -59,7 +59,7 @@ data "buildkite_registries" "all" {}
 			},
 			{
 				Config:      e.config(`data "buildkite_registry" "x" { slug = "no-such-registry" }`),
-				ExpectError: regexpMust(`(?s)No Registry Found.*the slug "no-such-registry"`),
+				ExpectError: regexpMust(`(?s)Registry not found.*Could not find registry with slug "no-such-registry"`),
 			},
 		},
 	})

@@ -2,16 +2,19 @@ package provider
 
 import (
 	"context"
+	"fmt"
+	"slices"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/boolplanmodifier"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/listplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
 )
@@ -105,10 +108,10 @@ func (r *registryResource) Schema(_ context.Context, _ resource.SchemaRequest, r
 			"ecosystem": schema.StringAttribute{
 				MarkdownDescription: "The kind of packages the registry holds, such as `ruby`, `javascript`, `python`, " +
 					"`container`, `java`, `debian`, `helm`, `terraform` or `files`. " +
-					"Changing it replaces the registry.",
-				Required:      true,
-				Validators:    []validator.String{notBlank()},
-				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
+					"It cannot change after creation: a change is refused at plan time, never planned as a replacement " +
+					"that would delete the registry and its packages.",
+				Required:   true,
+				Validators: []validator.String{notBlank()},
 			},
 			"description": schema.StringAttribute{
 				MarkdownDescription: "A description of the registry.",
@@ -133,12 +136,10 @@ func (r *registryResource) Schema(_ context.Context, _ resource.SchemaRequest, r
 			"team_ids": refListAttribute(schema.ListAttribute{
 				MarkdownDescription: "The IDs (UUIDs) of the teams given access when the registry is created (REST `team_ids`), " +
 					"required by the service where the organization has teams enabled. The service does not report them, " +
-					"so they are kept from the configuration; changing them replaces the registry.",
+					"so they are kept from the configuration. They cannot change after creation: a change is refused at plan " +
+					"time (setting them on an imported registry, or removing them, changes nothing on the service).",
 				Optional:   true,
 				Validators: []validator.List{listvalidator.SizeAtLeast(1)},
-				PlanModifiers: []planmodifier.List{listplanmodifier.RequiresReplaceIf(teamIDsChanged,
-					"Changing the teams from one set to another replaces the registry.",
-					"Changing the teams from one set to another replaces the registry.")},
 			}, "Team"),
 			"registry_type": graphQLOnlyComputed("The registry's type."),
 			"slug": schema.StringAttribute{
@@ -161,16 +162,46 @@ func (r *registryResource) UpgradeState(ctx context.Context) map[int64]resource.
 	return upgraders(ctx, r, stateMoves{refs: []string{"team_ids"}})
 }
 
-// teamIDsChanged replaces the registry when its teams change from one set to another; setting them on an
-// imported registry, or removing them, changes nothing on the service.
-func teamIDsChanged(_ context.Context, req planmodifier.ListRequest, resp *listplanmodifier.RequiresReplaceIfFuncResponse) {
-	resp.RequiresReplace = !req.StateValue.IsNull() && !req.PlanValue.IsNull() && !req.PlanValue.Equal(req.StateValue)
-}
-
-// ModifyPlan checks scopes (the base) and marks the slug and the URLs unknown when the name changes.
+// ModifyPlan checks scopes (the base), refuses what the service cannot change, and marks the slug and the
+// URLs unknown when the name changes.
 func (r *registryResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	r.resourceBase.ModifyPlan(ctx, req, resp)
+	refuseRegistryChanges(ctx, req, resp)
 	unknownWhenRenamed(ctx, req, resp, "slug", "url", "web_url")
+}
+
+// refuseRegistryChanges refuses at plan time, with the official provider's words, a change of ecosystem or
+// team_ids: the service cannot change either, and a replacement would delete the registry and every package
+// in it. Teams are compared by UUID in order (a GraphQL ID for the same team is no change, a reordered list
+// is, as there); teams set on an imported registry, or removed, change nothing and pass.
+func refuseRegistryChanges(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.State.Raw.IsNull() || req.Plan.Raw.IsNull() {
+		return
+	}
+	var planEco, stateEco types.String
+	var planTeams, stateTeams types.List
+	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("ecosystem"), &planEco)...)
+	resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("ecosystem"), &stateEco)...)
+	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("team_ids"), &planTeams)...)
+	resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("team_ids"), &stateTeams)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if !planEco.IsUnknown() && !stateEco.IsNull() && planEco.ValueString() != stateEco.ValueString() {
+		resp.Diagnostics.AddAttributeError(path.Root("ecosystem"), "Ecosystem change detected",
+			fmt.Sprintf("The ecosystem attribute cannot be changed after registry creation. This restriction is enforced "+
+				"by the Buildkite API. The registry holds %q; to change it, create a new registry (replacing this one "+
+				"deletes its packages).", stateEco.ValueString()))
+	}
+	if planTeams.IsUnknown() || planTeams.IsNull() || stateTeams.IsNull() {
+		return
+	}
+	if !slices.Equal(listUUIDs(planTeams), listUUIDs(stateTeams)) {
+		resp.Diagnostics.AddAttributeError(path.Root("team_ids"), "Team IDs change detected",
+			"The team_ids attribute cannot be changed after registry creation. This restriction is enforced by the "+
+				"Buildkite API. Give teams access to the registry in the web interface instead, and keep team_ids as "+
+				"the registry was created.")
+	}
 }
 
 func (r *registryResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {

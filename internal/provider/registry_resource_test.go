@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/compare"
@@ -78,16 +79,57 @@ func TestAccRegistryResource_basic(t *testing.T) {
 				},
 			}),
 			step(resource.TestStep{
-				// The ecosystem cannot change: the registry is replaced.
-				Config: e.config(testAccRegistryConfig(name+"-2", "python", "")),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionReplace)},
-				},
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("ecosystem"), knownvalue.StringExact("python")),
-				},
+				// The ecosystem cannot change: refused at plan, never a replacement that deletes the packages.
+				Config:      e.config(testAccRegistryConfig(name+"-2", "python", `  color = "#000000"`)),
+				ExpectError: regexp.MustCompile(`Ecosystem change detected`),
 			}),
 		),
+	})
+}
+
+// The teams a registry was created for cannot change: refused at plan with the official summary. The same
+// teams by GraphQL ID are no change, and removing them from the configuration changes nothing.
+func TestAccRegistryResource_teamIDsRefused(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	const addr = "buildkite_registry.test"
+	name := e.name("teams")
+	cfg := func(teams string) string {
+		return e.config(fmt.Sprintf(`
+resource "buildkite_team" "a" {
+  name                = %[1]q
+  privacy             = "VISIBLE"
+  default_team        = false
+  default_member_role = "MEMBER"
+}
+resource "buildkite_team" "b" {
+  name                = "%[1]s-b"
+  privacy             = "VISIBLE"
+  default_team        = false
+  default_member_role = "MEMBER"
+}
+`, name) + testAccRegistryConfig(name, "java", teams))
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             e.checkDestroyed("buildkite_registry"),
+		Steps: []resource.TestStep{
+			{Config: cfg(`  team_ids = [buildkite_team.a.id]`)},
+			{
+				Config: cfg(`  team_ids = [buildkite_team.a.graphql_id]`),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionNoop)},
+				},
+			},
+			{Config: cfg(`  team_ids = [buildkite_team.b.id]`), ExpectError: regexp.MustCompile(`Team IDs change detected`)},
+			{Config: cfg(`  team_ids = [buildkite_team.a.id, buildkite_team.b.id]`), ExpectError: regexp.MustCompile(`Team IDs change detected`)},
+			{
+				Config: cfg(""),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
+				},
+			},
+		},
 	})
 }
 

@@ -215,6 +215,17 @@ func (r *registryTokenResource) Delete(ctx context.Context, req resource.DeleteR
 // ImportState accepts "<registry slug or id>/<token id>", or the identity's registry_id (which may be the
 // slug too) and id.
 func (r *registryTokenResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	registrySlugs := func(ctx context.Context) ([]string, error) {
+		regs, err := r.client().Registries.List(ctx)
+		slugs := make([]string, 0, len(regs))
+		for _, reg := range regs {
+			slugs = append(slugs, reg.Slug)
+		}
+		return slugs, err
+	}
+	if !qualifyImportID(ctx, &req, resp, "registry token", "<registry slug or id>/<token id>", registrySlugs, answers(r.client().RegistryTokens.Get)) {
+		return
+	}
 	parts, ok := r.importParts(ctx, req, resp, keyPart("<registry slug or id>", "Registry"), uuidPart("<token id>"))
 	if !ok {
 		return
