@@ -127,7 +127,8 @@ func (d *pipelineDataSource) Read(ctx context.Context, req datasource.ReadReques
 		p, err = d.client().Pipelines.Get(ctx, cfg.Slug.ValueString())
 	}
 	if buildkite.IsNotFound(err) {
-		resp.Diagnostics.AddError("No Pipeline Found", fmt.Sprintf("No pipeline matches %s.", asked))
+		// The official provider's summary, which its users' tests match.
+		resp.Diagnostics.AddError("Unable to find pipeline", fmt.Sprintf("Could not find pipeline with %s.", asked))
 		return
 	}
 	if err != nil {

@@ -77,11 +77,11 @@ data "buildkite_pipelines" "in_cluster_by_graphql_id" {
 			},
 			{
 				Config:      e.config(`data "buildkite_pipeline" "one" { slug = "no-such-pipeline" }`),
-				ExpectError: wrapped(`No pipeline matches slug "no-such-pipeline"`),
+				ExpectError: wrapped(`Could not find pipeline with slug "no-such-pipeline"`),
 			},
 			{
 				Config:      e.config(`data "buildkite_pipeline" "one" { id = "00000000-0000-0000-0000-000000000000" }`),
-				ExpectError: regexpMust(`No Pipeline Found`),
+				ExpectError: regexpMust(`Unable to find pipeline`),
 			},
 		},
 	})
@@ -130,13 +130,22 @@ data "buildkite_pipeline_templates" "all" {}`),
 			},
 			{
 				Config:      e.config(`data "buildkite_pipeline_template" "x" { name = "nope" }`),
-				ExpectError: regexpMust(`No Pipeline Template Found`),
+				ExpectError: regexpMust(`Unable to find pipeline template`),
 			},
 			{
 				Config:      e.config(`data "buildkite_pipeline_template" "x" { id = "00000000-0000-0000-0000-000000000000" }`),
-				ExpectError: regexpMust(`No Pipeline Template Found`),
+				ExpectError: regexpMust(`Unable to find pipeline template`),
 			},
 		},
+	})
+	// id and name together: the official provider's ExactlyOneOf summary.
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		Steps: []resource.TestStep{{
+			Config:      e.config("data \"buildkite_pipeline_template\" \"x\" {\n  id   = \"" + tpl.UUID + "\"\n  name = \"" + name + "\"\n}"),
+			ExpectError: regexpMust(`Invalid Attribute Combination`),
+			PlanOnly:    true,
+		}},
 	})
 }
 

@@ -346,8 +346,8 @@ func (r *pipelineResource) Schema(_ context.Context, _ resource.SchemaRequest, r
 			"steps": schema.StringAttribute{
 				CustomType: yamlStringType,
 				MarkdownDescription: "The pipeline's steps as YAML (the REST API's `configuration`). Unset: the standard " +
-					"upload step, or the template's configuration when `pipeline_template_id` is set (setting both is " +
-					"allowed only when they mean the same).",
+					"upload step. Conflicts with `pipeline_template_id`: a pipeline using a template runs the template's " +
+					"configuration, and `steps` is then null in state.",
 				Optional: true, Computed: true,
 				Validators:    []validator.String{stringvalidator.ConflictsWith(path.MatchRoot("pipeline_template_id"))},
 				PlanModifiers: []planmodifier.String{keepSemanticallyEqualState(yamlFormat)},
