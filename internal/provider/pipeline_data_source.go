@@ -73,7 +73,7 @@ func pipelineDataAttributes() map[string]schema.Attribute {
 		"cancel_intermediate_builds_branch_filter": str("The branches `cancel_intermediate_builds` applies to."),
 		"allow_rebuilds":                           boolean("Whether builds may be rebuilt."),
 		"visibility": schema.StringAttribute{
-			CustomType: enumType{}, Computed: true, MarkdownDescription: "`private` or `public`.",
+			CustomType: enumType{}, Computed: true, MarkdownDescription: "`PRIVATE` or `PUBLIC`, in the official provider's upper case.",
 		},
 		"tags": schema.SetAttribute{
 			MarkdownDescription: "The pipeline's tags.", ElementType: types.StringType, Computed: true,
