@@ -285,3 +285,93 @@ func TestUnclosedRegex(t *testing.T) {
 		}
 	}
 }
+
+// TestAccPipelineResource_allAttributes: a bare pipeline updated in place to every attribute the official
+// provider's users set (cluster, flags, filters, timeouts, emoji and color, tags, provider settings) holds
+// them all and re-plans empty; then emptied provider_settings keep the service's settings with no change.
+func TestAccPipelineResource_allAttributes(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	name := e.name("all")
+	all := `
+  cluster_id                               = buildkite_cluster.ci.id
+  allow_rebuilds                           = false
+  cancel_intermediate_builds               = true
+  cancel_intermediate_builds_branch_filter = "!main"
+  color                                    = "#ebd8f0"
+  branch_configuration                     = "main"
+  default_branch                           = "main"
+  default_timeout_in_minutes               = 20
+  emoji                                    = ":buildkite:"
+  maximum_timeout_in_minutes               = 30
+  description                              = "terraform test"
+  skip_intermediate_builds                 = true
+  skip_intermediate_builds_branch_filter   = "!main"
+  tags                                     = ["llama"]
+  provider_settings = {
+    trigger_mode                                  = "code"
+    build_pull_requests                           = true
+    skip_builds_for_existing_commits              = true
+    build_branches                                = true
+    build_tags                                    = true
+    build_pull_request_ready_for_review           = true
+    build_pull_request_labels_changed             = true
+    build_pull_request_base_branch_changed        = true
+    cancel_deleted_branch_builds                  = true
+    filter_enabled                                = true
+    filter_condition                              = "true"
+    publish_commit_status                         = true
+    publish_blocked_as_pending                    = true
+    publish_commit_status_per_step                = true
+    separate_pull_request_statuses                = true
+    ignore_default_branch_pull_requests           = true
+    build_merge_group_checks_requested            = true
+    cancel_when_merge_group_destroyed             = true
+    use_merge_group_base_commit_for_git_diff_base = true
+  }`
+	setting := func(key, value string) resource.TestCheckFunc {
+		return resource.TestCheckResourceAttr(pipelineAddr, "provider_settings."+key, value)
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             e.checkDestroyed("buildkite_pipeline"),
+		Steps: []resource.TestStep{
+			{Config: e.config(testAccPipelineConfig(name, ""))},
+			{
+				Config:           e.config(testAccPipelineConfig(name, all)),
+				ConfigPlanChecks: inPlace(pipelineAddr),
+				Check: resource.ComposeAggregateTestCheckFunc(
+					resource.TestCheckResourceAttrPair(pipelineAddr, "cluster_id", "buildkite_cluster.ci", "id"),
+					resource.TestCheckResourceAttrPair(pipelineAddr, "cluster_name", "buildkite_cluster.ci", "name"),
+					resource.TestCheckResourceAttr(pipelineAddr, "tags.0", "llama"),
+					resource.TestCheckResourceAttr(pipelineAddr, "allow_rebuilds", "false"),
+					resource.TestCheckResourceAttr(pipelineAddr, "cancel_intermediate_builds_branch_filter", "!main"),
+					resource.TestCheckResourceAttr(pipelineAddr, "branch_configuration", "main"),
+					resource.TestCheckResourceAttr(pipelineAddr, "color", "#ebd8f0"),
+					resource.TestCheckResourceAttr(pipelineAddr, "default_branch", "main"),
+					resource.TestCheckResourceAttr(pipelineAddr, "default_timeout_in_minutes", "20"),
+					resource.TestCheckResourceAttr(pipelineAddr, "maximum_timeout_in_minutes", "30"),
+					resource.TestCheckResourceAttr(pipelineAddr, "description", "terraform test"),
+					resource.TestCheckResourceAttr(pipelineAddr, "emoji", ":buildkite:"),
+					resource.TestCheckResourceAttr(pipelineAddr, "skip_intermediate_builds", "true"),
+					setting("trigger_mode", "code"),
+					setting("filter_condition", "true"),
+					setting("build_pull_request_labels_changed", "true"),
+					setting("ignore_default_branch_pull_requests", "true"),
+					setting("use_merge_group_base_commit_for_git_diff_base", "true"),
+				),
+			},
+			{
+				Config: e.config(testAccPipelineConfig(name, `  provider_settings = { trigger_mode = "none" }`)),
+				Check:  setting("trigger_mode", "none"),
+			},
+			{
+				Config: e.config(testAccPipelineConfig(name, "  cluster_id = buildkite_cluster.ci.id\n  provider_settings = {}")),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{
+					plancheck.ExpectEmptyPlan(), plancheck.ExpectResourceAction(pipelineAddr, plancheck.ResourceActionNoop),
+				}},
+				Check: setting("trigger_mode", "none"),
+			},
+		},
+	})
+}
