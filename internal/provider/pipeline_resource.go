@@ -482,7 +482,26 @@ func (r *pipelineResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 			plan.ProviderSettings = types.ObjectUnknown(settingsAttrTypes())
 		}
 	}
+	warnFilterWithoutCode(config.ProviderSettings, plan.ProviderSettings, &resp.Diagnostics)
 	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+}
+
+// warnFilterWithoutCode warns, as the official provider does, of a build filter that cannot apply: the
+// service evaluates filter_condition only when builds are triggered by code, and trigger_mode is "none".
+func warnFilterWithoutCode(config, plan types.Object, diags *diag.Diagnostics) {
+	if config.IsNull() || config.IsUnknown() || plan.IsNull() || plan.IsUnknown() {
+		return
+	}
+	c, p := config.Attributes(), plan.Attributes()
+	cond, _ := c["filter_condition"].(types.String)
+	enabled, _ := c["filter_enabled"].(types.Bool)
+	mode, _ := p["trigger_mode"].(types.String)
+	if (cond.ValueString() != "" || enabled.ValueBool()) && !mode.IsUnknown() && mode.ValueString() == "none" {
+		diags.AddAttributeWarning(path.Root("provider_settings").AtName("filter_condition"),
+			"`filter_condition` requires `trigger_mode` to be `code`",
+			"The service applies a build filter only to builds triggered by code; with trigger_mode \"none\" no build is "+
+				"triggered, so the filter has no effect.")
+	}
 }
 
 // slugSourceKey is the private-state key that records whether the configuration set the slug ("user") or

@@ -5,6 +5,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-testing/helper/acctest"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
@@ -261,6 +264,15 @@ func TestAccPipelineResource_officialRefusals(t *testing.T) {
     filter_condition = "build.branch =~ /^feature\\/.*/ && build.tag !~ /^v/"
   }`),
 			passes(`  provider_settings = { filter_condition = "build.branch == 'main'" }`),
+			{
+				// A filter with trigger_mode "none" applies to no build: a warning, not a refusal.
+				Config: e.config(testAccPipelineConfig("x", `  provider_settings = {
+    trigger_mode     = "none"
+    filter_enabled   = true
+    filter_condition = "build.branch == 'main'"
+  }`)),
+				PlanOnly: true, ExpectNonEmptyPlan: true,
+			},
 		},
 	})
 }
@@ -374,4 +386,41 @@ func TestAccPipelineResource_allAttributes(t *testing.T) {
 			},
 		},
 	})
+}
+
+func TestWarnFilterWithoutCode(t *testing.T) {
+	settings := func(values map[string]attr.Value) types.Object {
+		all := map[string]attr.Value{}
+		for k, typ := range settingsAttrTypes() {
+			if typ == types.StringType {
+				all[k] = types.StringNull()
+			} else {
+				all[k] = types.BoolNull()
+			}
+		}
+		for k, v := range values {
+			all[k] = v
+		}
+		return types.ObjectValueMust(settingsAttrTypes(), all)
+	}
+	for _, tc := range []struct {
+		name         string
+		config, plan types.Object
+		warn         bool
+	}{
+		{"condition with none", settings(map[string]attr.Value{"filter_condition": types.StringValue("x")}),
+			settings(map[string]attr.Value{"trigger_mode": types.StringValue("none")}), true},
+		{"enabled with none", settings(map[string]attr.Value{"filter_enabled": types.BoolValue(true)}),
+			settings(map[string]attr.Value{"trigger_mode": types.StringValue("none")}), true},
+		{"condition with code", settings(map[string]attr.Value{"filter_condition": types.StringValue("x")}),
+			settings(map[string]attr.Value{"trigger_mode": types.StringValue("code")}), false},
+		{"no filter with none", settings(nil), settings(map[string]attr.Value{"trigger_mode": types.StringValue("none")}), false},
+		{"no settings", types.ObjectNull(settingsAttrTypes()), settings(map[string]attr.Value{"trigger_mode": types.StringValue("none")}), false},
+	} {
+		var diags diag.Diagnostics
+		warnFilterWithoutCode(tc.config, tc.plan, &diags)
+		if got := diags.WarningsCount() == 1; got != tc.warn || diags.HasError() {
+			t.Errorf("%s: diagnostics %v, want a warning: %v", tc.name, diags, tc.warn)
+		}
+	}
 }
