@@ -134,7 +134,8 @@ func (visibilityOneOf) ValidateString(_ context.Context, req validator.StringReq
 		return
 	}
 	resp.Diagnostics.AddAttributeError(req.Path, "Invalid Attribute Value Match",
-		fmt.Sprintf(`Attribute %s value must be one of: ["PUBLIC" "PRIVATE"], got: %q`, req.Path, got))
+		fmt.Sprintf(`Attribute %s value must be one of: ["PUBLIC" "PRIVATE"], got: %q. The REST API's lower case, "public" `+
+			`or "private", is accepted too.`, req.Path, got))
 }
 
 // pipelineVisibilityAttribute is visibility: Optional+Computed, kept when removed (the service's value), the
