@@ -188,6 +188,8 @@ func TestPipelineSlugs(t *testing.T) {
 		"  -Trim me-  ": "trim-me",
 		"a_b.c--d":      "a-b-c-d",
 		"Ünïcode 42":    "n-code-42",
+		// The official provider's test of a removed slug expects this derivation.
+		"TesT --- PipeLine - X": "test-pipeline-x",
 	} {
 		if p := e.createPipeline(map[string]any{"name": name, "repository": githubRepo}); p["slug"] != slug {
 			t.Errorf("%q → %v, want %s", name, p["slug"], slug)
@@ -617,5 +619,22 @@ func TestPipelineExistsRemove(t *testing.T) {
 	expect(t, e.api("DELETE", "/pipelines/c", nil), 204)
 	if st.Exists(KindRule, "acme", ruleID) {
 		t.Fatal("rule survived DELETE")
+	}
+}
+
+// TestPipelineCreateEmptyStrings: what the official provider sends for unset attributes at create (empty
+// strings, no timeouts) is stored as sent: an empty default branch, not "main", and null timeouts.
+func TestPipelineCreateEmptyStrings(t *testing.T) {
+	e := newEnv(t, Options{})
+	p := e.createPipeline(map[string]any{"name": "Empty", "repository": githubRepo, "description": "", "default_branch": "",
+		"skip_queued_branch_builds_filter": "", "cancel_running_branch_builds_filter": ""})
+	if p["default_branch"] != "" || p["default_command_step_timeout"] != nil || p["maximum_command_step_timeout"] != nil {
+		t.Fatalf("created %v", p)
+	}
+	if d, ok := p["description"]; ok && d != nil && d != "" {
+		t.Fatalf("description %v", d)
+	}
+	if q := e.createPipeline(map[string]any{"name": "Unset", "repository": githubRepo}); q["default_branch"] != "main" {
+		t.Fatalf("default branch without one given: %v", q["default_branch"])
 	}
 }

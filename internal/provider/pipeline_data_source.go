@@ -73,7 +73,7 @@ func pipelineDataAttributes() map[string]schema.Attribute {
 		"cancel_intermediate_builds_branch_filter": str("The branches `cancel_intermediate_builds` applies to."),
 		"allow_rebuilds":                           boolean("Whether builds may be rebuilt."),
 		"visibility": schema.StringAttribute{
-			CustomType: enumType{}, Computed: true, MarkdownDescription: "`private` or `public`.",
+			CustomType: enumType{}, Computed: true, MarkdownDescription: "`PRIVATE` or `PUBLIC`, in the official provider's upper case.",
 		},
 		"tags": schema.SetAttribute{
 			MarkdownDescription: "The pipeline's tags.", ElementType: types.StringType, Computed: true,
@@ -127,7 +127,8 @@ func (d *pipelineDataSource) Read(ctx context.Context, req datasource.ReadReques
 		p, err = d.client().Pipelines.Get(ctx, cfg.Slug.ValueString())
 	}
 	if buildkite.IsNotFound(err) {
-		resp.Diagnostics.AddError("No Pipeline Found", fmt.Sprintf("No pipeline matches %s.", asked))
+		// The official provider's summary, which its users' tests match.
+		resp.Diagnostics.AddError("Unable to find pipeline", fmt.Sprintf("Could not find pipeline with %s.", asked))
 		return
 	}
 	if err != nil {

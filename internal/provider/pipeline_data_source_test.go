@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -56,6 +57,14 @@ data "buildkite_pipeline" "by_graphql_id" {
 }
 data "buildkite_pipelines" "in_cluster_by_graphql_id" {
   cluster_id = "` + cluster.GraphQLID + `"
+}
+data "buildkite_pipelines" "searched" {
+  search   = "` + strings.ToUpper(name) + `"
+  archived = false
+  tags     = ["red"]
+}
+data "buildkite_pipelines" "archived" {
+  archived = true
 }`),
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(one, tfjsonpath.New("id"), knownvalue.StringExact(p.ID)),
@@ -73,15 +82,20 @@ data "buildkite_pipelines" "in_cluster_by_graphql_id" {
 					statecheck.ExpectKnownValue("data.buildkite_pipelines.in_cluster", tfjsonpath.New("pipelines"), knownvalue.ListSizeExact(1)),
 					statecheck.ExpectKnownValue("data.buildkite_pipelines.tagged", tfjsonpath.New("pipelines").AtSliceIndex(0).AtMapKey("name"), knownvalue.StringExact(name+"-other")),
 					statecheck.ExpectKnownValue("data.buildkite_pipelines.none", tfjsonpath.New("pipelines"), knownvalue.ListSizeExact(0)),
+					// The official provider's filters and count.
+					statecheck.ExpectKnownValue(all, tfjsonpath.New("total"), knownvalue.Int64Exact(2)),
+					statecheck.ExpectKnownValue("data.buildkite_pipelines.searched", tfjsonpath.New("total"), knownvalue.Int64Exact(1)),
+					statecheck.ExpectKnownValue("data.buildkite_pipelines.searched", tfjsonpath.New("pipelines").AtSliceIndex(0).AtMapKey("name"), knownvalue.StringExact(name+"-other")),
+					statecheck.ExpectKnownValue("data.buildkite_pipelines.archived", tfjsonpath.New("total"), knownvalue.Int64Exact(0)),
 				},
 			},
 			{
 				Config:      e.config(`data "buildkite_pipeline" "one" { slug = "no-such-pipeline" }`),
-				ExpectError: wrapped(`No pipeline matches slug "no-such-pipeline"`),
+				ExpectError: wrapped(`Could not find pipeline with slug "no-such-pipeline"`),
 			},
 			{
 				Config:      e.config(`data "buildkite_pipeline" "one" { id = "00000000-0000-0000-0000-000000000000" }`),
-				ExpectError: regexpMust(`No Pipeline Found`),
+				ExpectError: regexpMust(`Unable to find pipeline`),
 			},
 		},
 	})
@@ -130,13 +144,22 @@ data "buildkite_pipeline_templates" "all" {}`),
 			},
 			{
 				Config:      e.config(`data "buildkite_pipeline_template" "x" { name = "nope" }`),
-				ExpectError: regexpMust(`No Pipeline Template Found`),
+				ExpectError: regexpMust(`Unable to find pipeline template`),
 			},
 			{
 				Config:      e.config(`data "buildkite_pipeline_template" "x" { id = "00000000-0000-0000-0000-000000000000" }`),
-				ExpectError: regexpMust(`No Pipeline Template Found`),
+				ExpectError: regexpMust(`Unable to find pipeline template`),
 			},
 		},
+	})
+	// id and name together: the official provider's ExactlyOneOf summary.
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		Steps: []resource.TestStep{{
+			Config:      e.config("data \"buildkite_pipeline_template\" \"x\" {\n  id   = \"" + tpl.UUID + "\"\n  name = \"" + name + "\"\n}"),
+			ExpectError: regexpMust(`Invalid Attribute Combination`),
+			PlanOnly:    true,
+		}},
 	})
 }
 

@@ -3,7 +3,6 @@ package provider
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
@@ -15,8 +14,10 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/boolplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/objectplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/setdefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -58,9 +59,6 @@ type pipelineModel struct {
 	Color types.String `tfsdk:"color"`
 }
 
-// pipelineSlugPattern is the service's slug rule (spec 2.12.1).
-var pipelineSlugPattern = regexp.MustCompile(`^[a-zA-Z0-9]+[a-zA-Z0-9\-]*$`)
-
 // toCreate builds the create body from the plan; settings are those the configuration sets.
 func (m *pipelineModel) toCreate(ctx context.Context, settings map[string]any) (buildkite.PipelineCreate, diag.Diagnostics) {
 	in := buildkite.PipelineCreate{
@@ -69,17 +67,17 @@ func (m *pipelineModel) toCreate(ctx context.Context, settings map[string]any) (
 		Slug:                            stringPtrIfSet(m.Slug),
 		ClusterID:                       m.ClusterID.UUIDPtr(),
 		PipelineTemplateUUID:            m.PipelineTemplateID.UUIDPtr(),
-		Description:                     stringPtrIfSet(m.Description),
-		DefaultBranch:                   stringPtrIfSet(m.DefaultBranch),
+		Description:                     stringOrEmpty(m.Description),
+		DefaultBranch:                   stringOrEmpty(m.DefaultBranch),
 		BranchConfiguration:             stringPtrIfSet(m.BranchConfiguration),
-		SkipQueuedBranchBuilds:          m.SkipIntermediateBuilds.ValueBoolPointer(),
-		SkipQueuedBranchBuildsFilter:    stringPtrIfSet(m.SkipIntermediateBuildsBranchFilter),
-		CancelRunningBranchBuilds:       m.CancelIntermediateBuilds.ValueBoolPointer(),
-		CancelRunningBranchBuildsFilter: stringPtrIfSet(m.CancelIntermediateBuildsBranchFilter),
+		SkipQueuedBranchBuilds:          boolOrFalse(m.SkipIntermediateBuilds),
+		SkipQueuedBranchBuildsFilter:    stringOrEmpty(m.SkipIntermediateBuildsBranchFilter),
+		CancelRunningBranchBuilds:       boolOrFalse(m.CancelIntermediateBuilds),
+		CancelRunningBranchBuildsFilter: stringOrEmpty(m.CancelIntermediateBuildsBranchFilter),
 		AllowRebuilds:                   m.AllowRebuilds.ValueBoolPointer(),
 		ProviderSettings:                settings,
-		DefaultCommandStepTimeout:       m.DefaultTimeoutInMinutes.ValueInt64Pointer(),
-		MaximumCommandStepTimeout:       m.MaximumTimeoutInMinutes.ValueInt64Pointer(),
+		DefaultCommandStepTimeout:       timeoutPtr(m.DefaultTimeoutInMinutes),
+		MaximumCommandStepTimeout:       timeoutPtr(m.MaximumTimeoutInMinutes),
 	}
 	if !m.Visibility.IsNull() && !m.Visibility.IsUnknown() {
 		v := m.Visibility.API()
@@ -94,6 +92,30 @@ func (m *pipelineModel) toCreate(ctx context.Context, settings map[string]any) (
 		in.Teams = map[string]string{m.DefaultTeamID.UUID(): "manage_build_and_read"}
 	}
 	return in, diags
+}
+
+// stringOrEmpty is what a create sends of a string attribute the official provider creates as "" when
+// unset: the configured value, or "".
+func stringOrEmpty(v types.String) *string {
+	s := ""
+	if !v.IsNull() && !v.IsUnknown() {
+		s = v.ValueString()
+	}
+	return &s
+}
+
+// boolOrFalse is what a create sends of a flag that is false when unset.
+func boolOrFalse(v types.Bool) *bool {
+	b := !v.IsNull() && !v.IsUnknown() && v.ValueBool()
+	return &b
+}
+
+// timeoutPtr is a timeout as the service takes it: nil for none (unset, unknown or 0, as state holds none).
+func timeoutPtr(v types.Int64) *int64 {
+	if v.IsNull() || v.IsUnknown() || v.ValueInt64() == 0 {
+		return nil
+	}
+	return v.ValueInt64Pointer()
 }
 
 // toUpdate builds an update holding only what differs between the plan and the state: visibility needs
@@ -187,7 +209,8 @@ func (m *pipelineModel) optionChanges(state *pipelineModel, u *buildkite.Pipelin
 		{m.MaximumTimeoutInMinutes, state.MaximumTimeoutInMinutes, &u.MaximumCommandStepTimeout, &u.ClearMaximumCommandStepTimeout},
 	} {
 		if changed(f.plan, f.prior) {
-			*f.dst, *f.clear = f.plan.ValueInt64Pointer(), f.plan.IsNull() // null removes the timeout
+			*f.dst = timeoutPtr(f.plan)
+			*f.clear = *f.dst == nil // null (0) removes the timeout
 		}
 	}
 }
@@ -251,6 +274,10 @@ func (r *pipelineResource) Schema(_ context.Context, _ resource.SchemaRequest, r
 				a.Validators = []validator.String{stringvalidator.OneOf("code", "deployment", "fork", "none")}
 			case "issue_comment_match_mode", "review_comment_match_mode":
 				a.Validators = []validator.String{stringvalidator.OneOf(settingMatchModes...)}
+			case "pull_request_branch_filter_configuration":
+				a.Validators = []validator.String{branchFilterValidator{}}
+			case "filter_condition":
+				a.Validators = []validator.String{filterConditionValidator{}}
 			}
 			settings[s.key] = a
 			continue
@@ -261,14 +288,30 @@ func (r *pipelineResource) Schema(_ context.Context, _ resource.SchemaRequest, r
 			PlanModifiers: []planmodifier.Bool{boolplanmodifier.UseStateForUnknown()},
 		}
 	}
-	optional := func(description string) schema.StringAttribute {
-		return schema.StringAttribute{MarkdownDescription: description, Optional: true}
+	// kept: Optional+Computed, created as "" (false, 0) when unset, and keeping the service's value when removed
+	// from the configuration, as the official provider has them.
+	kept := func(description string, validators ...validator.String) schema.StringAttribute {
+		return schema.StringAttribute{
+			MarkdownDescription: description + " Unset at create, `\"\"`; removed from the configuration, the service's value is kept.",
+			Optional:            true, Computed: true,
+			Validators:    validators,
+			PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+		}
+	}
+	keptBool := func(description string) schema.BoolAttribute {
+		return schema.BoolAttribute{
+			MarkdownDescription: description + " Unset at create, `false`; removed from the configuration, the service's value is kept.",
+			Optional:            true, Computed: true,
+			PlanModifiers: []planmodifier.Bool{boolplanmodifier.UseStateForUnknown()},
+		}
 	}
 	timeout := func(description string) schema.Int64Attribute {
 		return schema.Int64Attribute{
-			MarkdownDescription: description + " Unset, the pipeline has none.",
-			Optional:            true,
-			Validators:          []validator.Int64{int64validator.AtLeast(1)},
+			MarkdownDescription: description + " Unset, the pipeline has none, which state holds as `0`; removed from " +
+				"the configuration, the service's value is kept.",
+			Optional: true, Computed: true,
+			Validators:    []validator.Int64{int64validator.AtLeast(0)},
+			PlanModifiers: []planmodifier.Int64{int64planmodifier.UseStateForUnknown()},
 		}
 	}
 	resp.Schema = schema.Schema{
@@ -295,17 +338,18 @@ func (r *pipelineResource) Schema(_ context.Context, _ resource.SchemaRequest, r
 					"and follows a rename.",
 				Optional: true, Computed: true,
 				Validators: []validator.String{
-					stringvalidator.LengthAtMost(100),
-					stringvalidator.RegexMatches(pipelineSlugPattern, "must start with a letter or digit and hold only letters, digits and hyphens"),
+					stringvalidator.LengthBetween(1, 100),
+					stringvalidator.RegexMatches(pipelineSlugRule, "can only contain lowercase characters, numbers and hyphens"),
 				},
 				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 			},
 			"steps": schema.StringAttribute{
 				CustomType: yamlStringType,
 				MarkdownDescription: "The pipeline's steps as YAML (the REST API's `configuration`). Unset: the standard " +
-					"upload step, or the template's configuration when `pipeline_template_id` is set (setting both is " +
-					"allowed only when they mean the same).",
+					"upload step. Conflicts with `pipeline_template_id`: a pipeline using a template runs the template's " +
+					"configuration, and `steps` is then null in state.",
 				Optional: true, Computed: true,
+				Validators:    []validator.String{stringvalidator.ConflictsWith(path.MatchRoot("pipeline_template_id"))},
 				PlanModifiers: []planmodifier.String{keepSemanticallyEqualState(yamlFormat)},
 			},
 			"pipeline_template_id": optionalRefAttribute("The UUID of the pipeline template whose configuration the pipeline "+
@@ -322,41 +366,33 @@ func (r *pipelineResource) Schema(_ context.Context, _ resource.SchemaRequest, r
 			"maximum_timeout_in_minutes": timeout("The longest timeout, in minutes, a command step may have (REST " +
 				"`maximum_command_step_timeout`); at least `default_timeout_in_minutes`."),
 			"emoji":            graphQLOnlyString("An emoji shown with the pipeline."),
-			"color":            graphQLOnlyString("A color shown with the pipeline."),
+			"color":            pipelineColorAttribute(),
 			"clone_mirror_url": graphQLOnlyString("The URL of a mirror agents clone the repository from."),
-			"description":      optional("A description of the pipeline."),
-			"default_branch": schema.StringAttribute{
-				MarkdownDescription: "The branch builds default to. Unset, the service's default (`main`).",
-				Optional:            true, Computed: true,
-				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			"description":      kept("A description of the pipeline."),
+			"default_branch":   kept("The branch builds default to."),
+			"branch_configuration": schema.StringAttribute{
+				MarkdownDescription: "A branch filter pattern: only pushes to matching branches build. Removed, the filter is cleared.",
+				Optional:            true,
+				Validators:          []validator.String{branchFilterValidator{}},
 			},
-			"branch_configuration": optional("A branch filter pattern: only pushes to matching branches build."),
-			"skip_intermediate_builds": schema.BoolAttribute{
-				MarkdownDescription: "Skip builds of a branch that are not yet running when a newer one is created " +
-					"(REST `skip_queued_branch_builds`). Defaults to `false`.",
-				Optional: true, Computed: true, Default: booldefault.StaticBool(false),
-			},
-			"skip_intermediate_builds_branch_filter": optional("The branches `skip_intermediate_builds` applies to."),
-			"cancel_intermediate_builds": schema.BoolAttribute{
-				MarkdownDescription: "Cancel running builds of a branch when a newer one is created " +
-					"(REST `cancel_running_branch_builds`). Defaults to `false`.",
-				Optional: true, Computed: true, Default: booldefault.StaticBool(false),
-			},
-			"cancel_intermediate_builds_branch_filter": optional("The branches `cancel_intermediate_builds` applies to."),
+			"skip_intermediate_builds": keptBool("Skip builds of a branch that are not yet running when a newer one is " +
+				"created (REST `skip_queued_branch_builds`)."),
+			"skip_intermediate_builds_branch_filter": kept("The branches `skip_intermediate_builds` applies to (a branch "+
+				"filter pattern).", branchFilterValidator{}),
+			"cancel_intermediate_builds": keptBool("Cancel running builds of a branch when a newer one is created " +
+				"(REST `cancel_running_branch_builds`)."),
+			"cancel_intermediate_builds_branch_filter": kept("The branches `cancel_intermediate_builds` applies to (a "+
+				"branch filter pattern).", branchFilterValidator{}),
 			"allow_rebuilds": schema.BoolAttribute{
 				MarkdownDescription: "Whether builds may be rebuilt. Defaults to `true`.",
 				Optional:            true, Computed: true, Default: booldefault.StaticBool(true),
 			},
-			"visibility": caseInsensitiveEnum(schema.StringAttribute{
-				MarkdownDescription: "Who can see the pipeline and its builds. Unset, the service's default (`private`). " +
-					"Changing it needs more rights than other attributes, so it is only sent when it changes.",
-				Optional: true, Computed: true,
-				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
-			}, "private", "public"),
+			"visibility": pipelineVisibilityAttribute(),
 			"tags": schema.SetAttribute{
-				MarkdownDescription: "Tags shown with the pipeline.",
+				MarkdownDescription: "Tags shown with the pipeline. Defaults to none; removed, the tags are cleared.",
 				ElementType:         types.StringType,
-				Optional:            true,
+				Optional:            true, Computed: true,
+				Default: setdefault.StaticValue(types.SetValueMust(types.StringType, []attr.Value{})),
 			},
 			"default_team_id": optionalRefAttribute("The UUID of a team given `manage_build_and_read` access when the pipeline "+
 				"is created. Changing it gives the new team that access and removes the old team's. Access changed outside "+
@@ -408,27 +444,33 @@ func (r *pipelineResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 		return
 	}
 
-	// steps
+	// steps: null in template mode (the template's are not the pipeline's own), the default upload step
+	// when neither is configured; nothing is decided while either is unknown.
 	switch {
-	case config.Steps.IsNull() && config.PipelineTemplateID.IsNull():
+	case config.Steps.IsUnknown() || config.PipelineTemplateID.IsUnknown():
+	case !config.PipelineTemplateID.IsNull():
+		plan.Steps = yamlNull()
+	case config.Steps.IsNull():
 		if state == nil || !state.PipelineTemplateID.IsNull() || !yamlFormat.equal(state.Steps.ValueString(), buildkite.DefaultSteps) {
 			plan.Steps = yamlString(buildkite.DefaultSteps)
 		} else {
 			plan.Steps = state.Steps
 		}
-	case config.Steps.IsNull():
-		if state != nil && plan.PipelineTemplateID.Equal(state.PipelineTemplateID) {
-			plan.Steps = state.Steps
-		} else {
-			plan.Steps = semanticString{StringValue: types.StringUnknown(), format: yamlFormat} // the template's, known after apply
-		}
-	case !config.Steps.IsUnknown() && !config.PipelineTemplateID.IsUnknown() && !config.PipelineTemplateID.IsNull() && r.data != nil:
-		r.checkStepsMatchTemplate(ctx, config, resp)
 	}
 
-	// A new name without a slug re-derives the slug on the service; the URLs that hold it follow.
-	if state != nil && config.Slug.IsNull() && !plan.Name.Equal(state.Name) {
-		plan.Slug = types.StringUnknown()
+	// Without a slug: a slug the configuration set before is removed, so the slug derived from the name is
+	// planned (and sent); a new name re-derives the slug on the service. The URLs that hold it follow.
+	if state != nil && config.Slug.IsNull() {
+		switch {
+		case slugSetByUser(ctx, req.Private) && !plan.Name.IsUnknown():
+			if derived, err := pipelineSlug(plan.Name.ValueString()); err == nil {
+				plan.Slug = types.StringValue(derived)
+			} else {
+				plan.Slug = types.StringUnknown()
+			}
+		case !plan.Name.Equal(state.Name):
+			plan.Slug = types.StringUnknown()
+		}
 	}
 	if state != nil && !plan.Slug.Equal(state.Slug) {
 		plan.URL, plan.WebURL, plan.BuildsURL = types.StringUnknown(), types.StringUnknown(), types.StringUnknown()
@@ -440,26 +482,52 @@ func (r *pipelineResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 			plan.ProviderSettings = types.ObjectUnknown(settingsAttrTypes())
 		}
 	}
+	warnFilterWithoutCode(config.ProviderSettings, plan.ProviderSettings, &resp.Diagnostics)
 	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
 }
 
-// checkStepsMatchTemplate refuses, at plan time, steps that differ from the template's configuration: the
-// service runs the template's, so such steps could never be applied. Equal steps are allowed, so that a
-// configuration generated by an import (which holds both) plans empty.
-func (r *pipelineResource) checkStepsMatchTemplate(ctx context.Context, config pipelineModel, resp *resource.ModifyPlanResponse) {
-	ctx, cancel := r.timeout(ctx, opRead)
-	defer cancel()
-	id := config.PipelineTemplateID.UUID()
-	t, err := r.client().PipelineTemplates.Get(ctx, id)
-	if err != nil {
-		addAPIError(&resp.Diagnostics, "read", "pipeline template", id, err)
+// warnFilterWithoutCode warns, as the official provider does, of a build filter that cannot apply: the
+// service evaluates filter_condition only when builds are triggered by code, and trigger_mode is "none".
+func warnFilterWithoutCode(config, plan types.Object, diags *diag.Diagnostics) {
+	if config.IsNull() || config.IsUnknown() || plan.IsNull() || plan.IsUnknown() {
 		return
 	}
-	if !yamlFormat.equal(config.Steps.ValueString(), t.Configuration) {
-		resp.Diagnostics.AddAttributeError(path.Root("steps"), "Steps Conflict With The Template",
-			fmt.Sprintf("The pipeline runs the configuration of pipeline template %s (%q), and steps holds other steps. "+
-				"Remove steps, or remove pipeline_template_id.", id, t.Name))
+	c, p := config.Attributes(), plan.Attributes()
+	cond, _ := c["filter_condition"].(types.String)
+	enabled, _ := c["filter_enabled"].(types.Bool)
+	mode, _ := p["trigger_mode"].(types.String)
+	if (cond.ValueString() != "" || enabled.ValueBool()) && !mode.IsUnknown() && mode.ValueString() == "none" {
+		diags.AddAttributeWarning(path.Root("provider_settings").AtName("filter_condition"),
+			"`filter_condition` requires `trigger_mode` to be `code`",
+			"The service applies a build filter only to builds triggered by code; with trigger_mode \"none\" no build is "+
+				"triggered, so the filter has no effect.")
 	}
+}
+
+// slugSourceKey is the private-state key that records whether the configuration set the slug ("user") or
+// the service derived it ("api"). Removing a slug the configuration set plans the derived one.
+const slugSourceKey = "slugSource"
+
+// slugSetByUser reports whether the private state records a slug the configuration set.
+func slugSetByUser(ctx context.Context, p privateReader) bool {
+	data, diags := p.GetKey(ctx, slugSourceKey)
+	return !diags.HasError() && strings.Contains(string(data), `"user"`)
+}
+
+// saveSlugSource records where the slug came from, after a create or an update with config.
+func saveSlugSource(ctx context.Context, config tfConfig, p privateWriter, diags *diag.Diagnostics) {
+	var slug types.String
+	diags.Append(config.GetAttribute(ctx, path.Root("slug"), &slug)...)
+	source := "api"
+	if !slug.IsNull() {
+		source = "user"
+	}
+	diags.Append(p.SetKey(ctx, slugSourceKey, []byte(`{"source":"`+source+`"}`))...)
+}
+
+// tfConfig is the configuration of a create or update request.
+type tfConfig interface {
+	GetAttribute(ctx context.Context, p path.Path, target any) diag.Diagnostics
 }
 
 func (r *pipelineResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
@@ -496,6 +564,7 @@ func (r *pipelineResource) Create(ctx context.Context, req resource.CreateReques
 		p = archived
 	}
 	r.save(ctx, &resp.State, &resp.Diagnostics, p, &plan)
+	saveSlugSource(ctx, req.Config, resp.Private, &resp.Diagnostics)
 }
 
 // save writes the pipeline to state, keeping from prior what the service does not return.
@@ -634,6 +703,7 @@ func (r *pipelineResource) Update(ctx context.Context, req resource.UpdateReques
 		}
 	}
 	r.save(ctx, &resp.State, &resp.Diagnostics, p, &plan)
+	saveSlugSource(ctx, req.Config, resp.Private, &resp.Diagnostics)
 }
 
 // rearchive archives again a pipeline an update unarchived and then failed on, so that a failed apply

@@ -73,25 +73,28 @@ func (m *pipelineFields) fromAPI(ctx context.Context, p *buildkite.Pipeline, pri
 	m.Slug = types.StringValue(p.Slug)
 	m.Repository = types.StringValue(p.Repository)
 	m.Steps = yamlNull()
-	if p.Configuration != nil {
+	// In template mode the template's configuration is not the pipeline's own: steps stays null, as the
+	// official provider stores it.
+	if p.Configuration != nil && deref(p.PipelineTemplateUUID) == "" {
 		m.Steps = yamlString(*p.Configuration)
 	}
 	m.PipelineTemplateID = newRefPtr(p.PipelineTemplateUUID)
 	m.ClusterID = newRefPtr(p.ClusterID)
-	m.DefaultTimeoutInMinutes = types.Int64PointerValue(p.DefaultCommandStepTimeout)
-	m.MaximumTimeoutInMinutes = types.Int64PointerValue(p.MaximumCommandStepTimeout)
+	// No timeout is 0, as the official provider's state holds it.
+	m.DefaultTimeoutInMinutes = types.Int64Value(deref(p.DefaultCommandStepTimeout))
+	m.MaximumTimeoutInMinutes = types.Int64Value(deref(p.MaximumCommandStepTimeout))
 	m.CloneMirrorURL = prior.CloneMirrorURL
 	m.ClusterName = types.StringNull() // see withClusterName
-	m.Description = keepEmpty(prior.Description, p.Description)
+	m.Description = types.StringValue(deref(p.Description))
 	m.DefaultBranch = types.StringValue(p.DefaultBranch)
 	m.BranchConfiguration = keepEmpty(prior.BranchConfiguration, p.BranchConfiguration)
 	m.SkipIntermediateBuilds = types.BoolValue(p.SkipQueuedBranchBuilds)
-	m.SkipIntermediateBuildsBranchFilter = keepEmpty(prior.SkipIntermediateBuildsBranchFilter, p.SkipQueuedBranchBuildsFilter)
+	m.SkipIntermediateBuildsBranchFilter = types.StringValue(deref(p.SkipQueuedBranchBuildsFilter))
 	m.CancelIntermediateBuilds = types.BoolValue(p.CancelRunningBranchBuilds)
-	m.CancelIntermediateBuildsBranchFilter = keepEmpty(prior.CancelIntermediateBuildsBranchFilter, p.CancelRunningBranchBuildsFilter)
+	m.CancelIntermediateBuildsBranchFilter = types.StringValue(deref(p.CancelRunningBranchBuildsFilter))
 	m.AllowRebuilds = types.BoolValue(p.AllowRebuilds)
 	m.Visibility = newEnumValue(p.Visibility)
-	m.Tags = tagsValue(prior.Tags, p.Tags)
+	m.Tags = tagsValue(p.Tags)
 	m.ProviderSettings, diags = settingsFromAPI(ctx, prior.ProviderSettings, p.Provider.Settings)
 	m.Archived = types.BoolValue(p.Archived())
 	m.BadgeURL = types.StringValue(p.BadgeURL)
@@ -149,12 +152,9 @@ func clusterNamesByList(ctx context.Context, c *buildkite.Client) func(string) (
 	}
 }
 
-// tagsValue is the tag set: null when the service has none and the prior value was null, so that an
-// unset attribute does not drift to an empty set (nor an empty set to null).
-func tagsValue(prior types.Set, tags []string) types.Set {
-	if len(tags) == 0 && (prior.IsNull() || prior.IsUnknown()) {
-		return types.SetNull(types.StringType)
-	}
+// tagsValue is the tag set, empty (never null) when the service has none, as the official provider's
+// default of an empty set stores it.
+func tagsValue(tags []string) types.Set {
 	values := make([]attr.Value, len(tags))
 	for i, t := range tags {
 		values[i] = types.StringValue(t)

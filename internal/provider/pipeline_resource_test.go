@@ -133,19 +133,15 @@ func TestAccPipelineResource_basic(t *testing.T) {
 		CheckDestroy:             e.checkDestroyed("buildkite_pipeline"),
 		Steps: steps(
 			step(e.pipelineCreateStep(name, yaml)),
-			// Import by slug and by UUID: settings and slug come back (#1089, #1191); visibility as the service spells it.
+			// Import by slug, by UUID and by GraphQL ID (the official provider's import ID): settings and slug
+			// come back (#1089, #1191), visibility in the official upper case the configuration uses.
+			importSteps(pipelineAddr, importID(pipelineAddr, "slug")),
+			importSteps(pipelineAddr, importID(pipelineAddr, "id")),
+			importSteps(pipelineAddr, importID(pipelineAddr, "graphql_id")),
 			step(resource.TestStep{
-				ResourceName: pipelineAddr, ImportState: true, ImportStateVerify: true,
-				ImportStateIdFunc: importID(pipelineAddr, "slug"), ImportStateVerifyIgnore: []string{"visibility"},
-			}),
-			importSteps(pipelineAddr, importID(pipelineAddr, "id"), "visibility"),
-			step(resource.TestStep{
-				// By GraphQL ID, the official provider's import ID.
-				ResourceName: pipelineAddr, ImportState: true, ImportStateVerify: true,
-				ImportStateIdFunc: importID(pipelineAddr, "graphql_id"), ImportStateVerifyIgnore: []string{"visibility"},
-			}),
-			step(resource.TestStep{
-				// Update in place: a rename moves the slug (#903, #954), other attributes change or go.
+				// Update in place: a rename moves the slug (#903, #954), other attributes change or go: the
+				// cluster and the tags are cleared, description, flags and timeouts keep the service's values,
+				// as the official provider's removals do.
 				Config: e.config(testAccPipelineConfig(name+"-2", `
   steps          = "steps:\n  - command: make test\n"
   tags           = ["go"]
@@ -160,21 +156,21 @@ func TestAccPipelineResource_basic(t *testing.T) {
 				},
 				ConfigStateChecks: []statecheck.StateCheck{
 					stateIs("slug", knownvalue.StringExact(name+"-2")),
-					stateIs("description", knownvalue.Null()),
+					stateIs("description", knownvalue.StringExact("Builds the app")),
 					stateIs("cluster_id", knownvalue.Null()),
-					stateIs("cancel_intermediate_builds", knownvalue.Bool(false)),
-					stateIs("cancel_intermediate_builds_branch_filter", knownvalue.Null()),
+					stateIs("cancel_intermediate_builds", knownvalue.Bool(true)),
+					stateIs("cancel_intermediate_builds_branch_filter", knownvalue.StringExact("!main")),
 					// The spelling changed, the value did not: kept as written.
 					stateIs("visibility", knownvalue.StringExact("PUBLIC")),
 					stateIs("cluster_name", knownvalue.Null()),
 					stateIs("default_timeout_in_minutes", knownvalue.Int64Exact(45)),
-					stateIs("maximum_timeout_in_minutes", knownvalue.Null()),
+					stateIs("maximum_timeout_in_minutes", knownvalue.Int64Exact(60)),
 					statecheck.ExpectKnownValue(pipelineAddr, tfjsonpath.New("provider_settings").AtMapKey("trigger_mode"), knownvalue.StringExact("none")),
 					statecheck.ExpectKnownValue(pipelineAddr, tfjsonpath.New("provider_settings").AtMapKey("build_tags"), knownvalue.Bool(false)),
 				},
 				Check: e.checkPipeline(func(p *buildkite.Pipeline) error {
-					if p.Slug != name+"-2" || p.ClusterID != nil || p.Description != nil && *p.Description != "" ||
-						deref(p.DefaultCommandStepTimeout) != 45 || p.MaximumCommandStepTimeout != nil {
+					if p.Slug != name+"-2" || p.ClusterID != nil || deref(p.Description) != "Builds the app" ||
+						deref(p.DefaultCommandStepTimeout) != 45 || deref(p.MaximumCommandStepTimeout) != 60 || len(p.Tags) != 1 {
 						return fmt.Errorf("service has %+v", p)
 					}
 					return nil
@@ -327,7 +323,8 @@ import {
 }
 
 // TestAccPipelineResource_slug: a set slug is used and updated in place; unset again with a rename, the
-// service's derived slug is planned as unknown, never as a wrong guess (#903, #954, #606).
+// slug derived from the new name is planned and applied, as the official provider's users expect of a
+// removed slug (#903, #954, #606).
 func TestAccPipelineResource_slug(t *testing.T) {
 	t.Parallel()
 	e := newTestEnv(t)
@@ -356,7 +353,7 @@ func TestAccPipelineResource_slug(t *testing.T) {
 				Config: e.config(testAccPipelineConfig(name+" Renamed", "")),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{
-						plancheck.ExpectUnknownValue(pipelineAddr, tfjsonpath.New("slug")),
+						plancheck.ExpectKnownValue(pipelineAddr, tfjsonpath.New("slug"), knownvalue.StringExact(name+"-renamed")),
 						plancheck.ExpectUnknownValue(pipelineAddr, tfjsonpath.New("builds_url")),
 					},
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
@@ -556,7 +553,7 @@ func TestAccPipelineResource_validation(t *testing.T) {
 		ProtoV6ProviderFactories: e.factories(),
 		Steps: []resource.TestStep{
 			{Config: e.config(testAccPipelineConfig("x", `  slug = "-bad"`)), ExpectError: regexpMust(`slug`), PlanOnly: true},
-			{Config: e.config(testAccPipelineConfig("x", `  visibility = "secret"`)), ExpectError: regexpMust(`(?s)visibility.*"private"/"PRIVATE",\s+"public"/"PUBLIC"`), PlanOnly: true},
+			{Config: e.config(testAccPipelineConfig("x", `  visibility = "secret"`)), ExpectError: wrapped(`Attribute visibility value must be one of: ["PUBLIC" "PRIVATE"], got: "secret"`), PlanOnly: true},
 			{Config: e.config(testAccPipelineConfig("x", `  steps = "steps: [\n"`)), ExpectError: regexpMust(`steps must be valid YAML`), PlanOnly: true},
 			{Config: e.config(testAccPipelineConfig("x", `  cluster_id = "Q2x1c3Rlci0tLTQy"`)), ExpectError: regexpMust(`must be a UUID`), PlanOnly: true},
 			{Config: e.config(testAccPipelineConfig("", "")), ExpectError: regexpMust(`name must contain a character`), PlanOnly: true},

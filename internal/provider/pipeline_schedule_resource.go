@@ -113,7 +113,7 @@ func (r *pipelineScheduleResource) Schema(_ context.Context, _ resource.SchemaRe
 	resp.Schema = schema.Schema{
 		Version: 1, // above the official provider's 0, so that its states are upgraded (upgrade.go)
 		MarkdownDescription: "A schedule that creates builds of a pipeline when its cronline fires, such as a nightly " +
-			"build. Import as `<pipeline>/<schedule id>`, the pipeline by slug, UUID or GraphQL ID.",
+			"build. Import by its `id` (a UUID) or its GraphQL ID, or as `<pipeline>/<schedule id>`, the pipeline by slug, UUID or GraphQL ID.",
 		Attributes: withCommon("schedule", map[string]schema.Attribute{
 			"pipeline_id": schema.StringAttribute{
 				MarkdownDescription: "The pipeline: its UUID (`buildkite_pipeline.x.id`), its slug, or its GraphQL ID as " +
@@ -424,9 +424,14 @@ func (r *pipelineScheduleResource) Delete(ctx context.Context, req resource.Dele
 	r.deleteFailed(ctx, &resp.Diagnostics, err, "pipeline schedule", state.ident())
 }
 
-// ImportState accepts "<pipeline slug, UUID or GraphQL ID>/<schedule id>", and keeps the pipeline as it
-// was named.
+// ImportState accepts the schedule's ID alone (its UUID, as id in state holds it, or its GraphQL ID, the
+// official provider's import ID), its pipeline then found through the pipelines' schedule listings; or
+// "<pipeline slug, UUID or GraphQL ID>/<schedule id>", which keeps the pipeline as it was named.
 func (r *pipelineScheduleResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	if id := strings.TrimSpace(req.ID); id != "" && !strings.Contains(id, "/") {
+		r.importByScheduleID(ctx, id, resp)
+		return
+	}
 	parts, ok := r.importParts(ctx, req, resp, keyPart("<pipeline slug or id>"), uuidPart("<schedule id>", "PipelineSchedule"))
 	if !ok {
 		return
@@ -444,4 +449,43 @@ func (r *pipelineScheduleResource) ImportState(ctx context.Context, req resource
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("pipeline_id"), parts[0])...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), parts[1])...)
 	k.save(ctx, resp.Private, &resp.Diagnostics)
+}
+
+// importByScheduleID imports a schedule named by its ID alone: REST addresses a schedule only under its
+// pipeline, so the pipelines' schedule listings are searched for it. pipeline_id is then the pipeline's
+// UUID, as `buildkite_pipeline.x.id` gives it.
+func (r *pipelineScheduleResource) importByScheduleID(ctx context.Context, raw string, resp *resource.ImportStateResponse) {
+	id, err := checkPart(uuidPart("<schedule id>", "PipelineSchedule"), raw)
+	if err != nil {
+		resp.Diagnostics.AddError("Invalid Import ID", fmt.Sprintf("Expected the schedule's ID (a UUID or its GraphQL ID) "+
+			"or an import ID of the form \"<pipeline slug or id>/<schedule id>\": %s.", err))
+		return
+	}
+	ctx, cancel := r.timeout(ctx, opRead)
+	defer cancel()
+	pipelines, err := r.client().Pipelines.List(ctx, nil)
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "import", "pipeline schedule", raw, err)
+		return
+	}
+	for _, p := range pipelines {
+		schedules, err := r.client().PipelineSchedules.List(ctx, p.Slug)
+		if buildkite.IsNotFound(err) {
+			continue // deleted while the search ran
+		}
+		if err != nil {
+			addAPIError(&resp.Diagnostics, "import", "pipeline schedule", raw, err)
+			return
+		}
+		for _, s := range schedules {
+			if strings.EqualFold(s.ID, id) {
+				resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("pipeline_id"), p.ID)...)
+				resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), s.ID)...)
+				schedulePipeline{Ref: p.ID, ID: p.ID, Slug: p.Slug}.save(ctx, resp.Private, &resp.Diagnostics)
+				return
+			}
+		}
+	}
+	resp.Diagnostics.AddError("Cannot Import Non-Existent Pipeline Schedule",
+		fmt.Sprintf("No pipeline of the organization has a schedule with ID %s (%s).", id, raw))
 }

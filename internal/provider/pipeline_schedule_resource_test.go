@@ -107,6 +107,10 @@ func TestAccPipelineScheduleResource_basic(t *testing.T) {
 				ConfigPlanChecks: expectEmpty(),
 			}),
 			importSteps(scheduleAddr, importID(scheduleAddr, "pipeline_id", "id")),
+			// The id in state alone, and the GraphQL ID the official provider imports by: the pipeline is found
+			// through the pipelines' schedule listings.
+			importSteps(scheduleAddr, importID(scheduleAddr, "id")),
+			importSteps(scheduleAddr, importID(scheduleAddr, "graphql_id")),
 			step(generateConfigStep(scheduleAddr, scheduleImportBySlug)),
 			// No env and env = {} are the same.
 			step(resource.TestStep{Config: config("buildkite_pipeline.a.id", nightly), ConfigPlanChecks: noChange()}),
@@ -265,5 +269,29 @@ func TestPipelineScheduleModel_scheduleID(t *testing.T) {
 		if got := m.scheduleID(); got != id {
 			t.Errorf("scheduleID of id %s, uuid %s = %q, want %q", m.ID, m.UUID, got, id)
 		}
+	}
+}
+
+// TestAccPipelineScheduleResource_importByIDErrors: a schedule ID no pipeline has, and a GraphQL ID of
+// another type, are refused with what was asked for.
+func TestAccPipelineScheduleResource_importByIDErrors(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	for id, want := range map[string]string{
+		unknownUUID: "No pipeline of the organization has a schedule with ID " + unknownUUID,
+		graphQLID("PipelineSchedule", unknownUUID): "No pipeline of the organization has a schedule with ID " + unknownUUID,
+		clusterGraphQLID: "is the GraphQL ID of a Cluster",
+		"not-a-uuid":     "is not a UUID",
+	} {
+		resource.Test(t, resource.TestCase{
+			ProtoV6ProviderFactories: e.factories(),
+			Steps: []resource.TestStep{{
+				Config:        e.config(testAccScheduleConfig(e.name("imp"), "buildkite_pipeline.a.id", `  cronline = "@daily"`)),
+				ResourceName:  scheduleAddr,
+				ImportState:   true,
+				ImportStateId: id,
+				ExpectError:   wrapped(want),
+			}},
+		})
 	}
 }

@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/datasourcevalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
@@ -72,7 +73,7 @@ func (d *pipelineTemplateDataSource) Read(ctx context.Context, req datasource.Re
 		var err error
 		t, err = d.client().PipelineTemplates.Get(ctx, canonicalID(cfg.ID.ValueString()))
 		if buildkite.IsNotFound(err) {
-			resp.Diagnostics.AddError("No Pipeline Template Found", fmt.Sprintf("No pipeline template matches ID %q.", cfg.ID.ValueString()))
+			resp.Diagnostics.AddError("Unable to find pipeline template", fmt.Sprintf("Could not find a pipeline template with ID %q.", cfg.ID.ValueString()))
 			return
 		}
 		if err != nil {
@@ -86,6 +87,11 @@ func (d *pipelineTemplateDataSource) Read(ctx context.Context, req datasource.Re
 			return
 		}
 		name := cfg.Name.ValueString()
+		if !slices.ContainsFunc(all, func(t buildkite.PipelineTemplate) bool { return t.Name == name }) {
+			// The official provider's words, which its users' tests match.
+			resp.Diagnostics.AddError("Unable to find pipeline template", fmt.Sprintf("Could not find a pipeline template with name %q.", name))
+			return
+		}
 		if t = pickOne(&resp.Diagnostics, "pipeline template", fmt.Sprintf("name %q", name), all,
 			func(t *buildkite.PipelineTemplate) bool { return t.Name == name }); t == nil {
 			return

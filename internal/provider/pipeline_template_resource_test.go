@@ -93,10 +93,10 @@ func TestAccPipelineTemplateResource_disappears(t *testing.T) {
 	})
 }
 
-// TestAccPipelineTemplateResource_pipeline: a pipeline using a template takes the template's steps and
-// plans empty, also when imported with generated configuration; deleting the template while a pipeline
-// uses it fails with an error naming the pipeline; a configuration whose steps contradict the template
-// fails at plan time.
+// TestAccPipelineTemplateResource_pipeline: a pipeline using a template runs the template's steps, holds
+// null steps in state as the official provider does, and plans empty, also when imported with generated
+// configuration; deleting the template while a pipeline uses it fails with an error naming the pipeline;
+// steps together with a template are refused at plan time.
 func TestAccPipelineTemplateResource_pipeline(t *testing.T) {
 	t.Parallel()
 	e := newTestEnv(t)
@@ -116,7 +116,7 @@ resource "buildkite_pipeline" "test" {
 			step(resource.TestStep{
 				Config: e.config(withPipeline),
 				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(pipelineAddr, tfjsonpath.New("steps"), knownvalue.StringExact(yaml)),
+					statecheck.ExpectKnownValue(pipelineAddr, tfjsonpath.New("steps"), knownvalue.Null()),
 				},
 				ConfigPlanChecks: expectEmpty(),
 			}),
@@ -134,7 +134,7 @@ resource "buildkite_pipeline" "conflict" {
   pipeline_template_id = buildkite_pipeline_template.test.id
   steps                = "steps:\n  - command: something else\n"
 }`),
-				ExpectError: wrapped("Steps Conflict With The Template"),
+				ExpectError: wrapped("Invalid Attribute Combination"),
 			}),
 			step(resource.TestStep{
 				// Only the template is left in the configuration: its delete is refused while the pipeline,

@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"slices"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
@@ -30,6 +31,10 @@ type pipelinesModel struct {
 	Repository types.String     `tfsdk:"repository"`
 	ClusterID  types.String     `tfsdk:"cluster_id"`
 	Tag        types.String     `tfsdk:"tag"`
+	Search     types.String     `tfsdk:"search"`
+	Archived   types.Bool       `tfsdk:"archived"`
+	Tags       []string         `tfsdk:"tags"`
+	Total      types.Int64      `tfsdk:"total"`
 	Pipelines  []pipelineFields `tfsdk:"pipelines"`
 }
 
@@ -45,6 +50,19 @@ func (d *pipelinesDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 			"repository": filter("Only pipelines whose repository URL contains this text (ignoring case)."),
 			"cluster_id": dataRefAttribute("Only pipelines in the cluster with this UUID.", false, "Cluster"),
 			"tag":        filter("Only pipelines with this tag."),
+			// The official provider's filters and count.
+			"search": filter("Only pipelines whose name contains this text (ignoring case), as the official provider's " +
+				"`search` matches."),
+			"archived": schema.BoolAttribute{
+				MarkdownDescription: "Only archived (`true`) or unarchived (`false`) pipelines; unset, both.",
+				Optional:            true,
+			},
+			"tags": schema.ListAttribute{
+				MarkdownDescription: "Only pipelines that have all these tags.",
+				ElementType:         types.StringType,
+				Optional:            true,
+			},
+			"total": schema.Int64Attribute{MarkdownDescription: "The number of pipelines that match.", Computed: true},
 			"pipelines": schema.ListNestedAttribute{
 				MarkdownDescription: "The pipelines, in the order the service lists them.",
 				Computed:            true,
@@ -80,6 +98,15 @@ func (d *pipelinesDataSource) Read(ctx context.Context, req datasource.ReadReque
 		if !m.Tag.IsNull() && !slices.Contains(p.Tags, m.Tag.ValueString()) {
 			continue
 		}
+		if !m.Search.IsNull() && !strings.Contains(strings.ToLower(p.Name), strings.ToLower(m.Search.ValueString())) {
+			continue
+		}
+		if !m.Archived.IsNull() && p.Archived() != m.Archived.ValueBool() {
+			continue
+		}
+		if slices.ContainsFunc(m.Tags, func(t string) bool { return !slices.Contains(p.Tags, t) }) {
+			continue
+		}
 		var f pipelineFields
 		resp.Diagnostics.Append(f.fromAPI(ctx, p, nil)...)
 		if err := f.withClusterName(p, names); err != nil {
@@ -88,5 +115,6 @@ func (d *pipelinesDataSource) Read(ctx context.Context, req datasource.ReadReque
 		}
 		m.Pipelines = append(m.Pipelines, f)
 	}
+	m.Total = types.Int64Value(int64(len(m.Pipelines)))
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }

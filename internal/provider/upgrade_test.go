@@ -132,7 +132,7 @@ var upgradeCases = []upgradeCase{
 			"repository": "r", "steps": "steps: []", "cluster_id": otherUUID, "description": "", "tags": []any{},
 			"provider_settings": map[string]any{"trigger_mode": "code", "build_branches": true}, "archived": false},
 		want: map[string]any{"cluster_id": otherUUID, "cluster_name": nil, "description": "", "tags": []any{},
-			"default_timeout_in_minutes": nil, "emoji": nil, "skip_intermediate_builds": false, "allow_rebuilds": true,
+			"default_timeout_in_minutes": nil, "emoji": nil, "skip_intermediate_builds": nil, "allow_rebuilds": true,
 			"provider_settings": settingsWith(map[string]any{"trigger_mode": "code", "build_branches": true})},
 	},
 	{
@@ -143,7 +143,8 @@ var upgradeCases = []upgradeCase{
 			"skip_intermediate_builds_branch_filter": "", "emoji": ":x:", "visibility": "PRIVATE",
 			"provider_settings": map[string]any{"trigger_mode": "code", "build_release_created": true}},
 		want: map[string]any{"id": testUUID, "cluster_id": testUUID, "default_team_id": otherUUID, "cluster_name": "c",
-			"description": nil, "tags": nil, "skip_intermediate_builds_branch_filter": nil, "default_timeout_in_minutes": 30.0,
+			// Optional+Computed as the official provider has them: its "" and [] are kept, not nulled.
+			"description": "", "tags": []any{}, "skip_intermediate_builds_branch_filter": "", "default_timeout_in_minutes": 30.0,
 			"emoji": ":x:", "visibility": "PRIVATE", "archive_on_delete": nil,
 			"provider_settings": settingsWith(map[string]any{"trigger_mode": "code", "build_release_created": true})},
 	},

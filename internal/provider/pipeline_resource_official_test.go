@@ -1,0 +1,426 @@
+package provider
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-testing/helper/acctest"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+)
+
+// The behaviours the official provider's users rely on (official-behaviour.md, buildkite_pipeline): what
+// state holds when attributes are unset, removed or imported, the plan of steps and slug, and the refusals
+// at plan time with the official summaries.
+
+// TestAccPipelineResource_officialDefaults: a pipeline of only name and repository holds the official
+// provider's values for what is unset (empty strings, zero timeouts, no tags, PRIVATE, the default steps),
+// imports by its GraphQL ID and its id verifying every attribute, and on removal keeps the service's
+// description, timeouts and visibility, resets allow_rebuilds and clears tags.
+func TestAccPipelineResource_officialDefaults(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	name := e.name("defaults")
+	bare := e.config(testAccPipelineConfig(name, ""))
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             e.checkDestroyed("buildkite_pipeline"),
+		Steps: steps(
+			step(resource.TestStep{
+				Config: bare,
+				Check: resource.ComposeAggregateTestCheckFunc(
+					resource.TestCheckNoResourceAttr(pipelineAddr, "branch_configuration"),
+					resource.TestCheckNoResourceAttr(pipelineAddr, "cluster_id"),
+					resource.TestCheckNoResourceAttr(pipelineAddr, "cluster_name"),
+					resource.TestCheckResourceAttr(pipelineAddr, "allow_rebuilds", "true"),
+					resource.TestCheckResourceAttr(pipelineAddr, "cancel_intermediate_builds", "false"),
+					resource.TestCheckResourceAttr(pipelineAddr, "cancel_intermediate_builds_branch_filter", ""),
+					resource.TestCheckResourceAttr(pipelineAddr, "skip_intermediate_builds", "false"),
+					resource.TestCheckResourceAttr(pipelineAddr, "skip_intermediate_builds_branch_filter", ""),
+					resource.TestCheckResourceAttr(pipelineAddr, "default_branch", ""),
+					resource.TestCheckResourceAttr(pipelineAddr, "description", ""),
+					resource.TestCheckResourceAttr(pipelineAddr, "default_timeout_in_minutes", "0"),
+					resource.TestCheckResourceAttr(pipelineAddr, "maximum_timeout_in_minutes", "0"),
+					resource.TestCheckResourceAttr(pipelineAddr, "slug", strings.ToLower(name)),
+					resource.TestCheckResourceAttr(pipelineAddr, "steps", buildkite.DefaultSteps),
+					resource.TestCheckResourceAttr(pipelineAddr, "visibility", "PRIVATE"),
+					resource.TestCheckResourceAttr(pipelineAddr, "tags.#", "0"),
+					resource.TestCheckResourceAttr(pipelineAddr, "archived", "false"),
+					e.checkPipeline(func(p *buildkite.Pipeline) error {
+						if p.DefaultBranch != "" || p.DefaultCommandStepTimeout != nil || p.Visibility != "private" ||
+							deref(p.Configuration) != buildkite.DefaultSteps || !p.AllowRebuilds {
+							return fmt.Errorf("service has %+v", p)
+						}
+						return nil
+					}),
+				),
+			}),
+			importSteps(pipelineAddr, importID(pipelineAddr, "graphql_id")),
+			importSteps(pipelineAddr, importID(pipelineAddr, "id")),
+			step(resource.TestStep{
+				Config: e.config(testAccPipelineConfig(name, `
+  description                = "Builds the app"
+  default_timeout_in_minutes = 20
+  maximum_timeout_in_minutes = 30
+  visibility                 = "PUBLIC"
+  allow_rebuilds             = false
+  cancel_intermediate_builds = true
+  tags                       = ["llama"]
+  branch_configuration       = "main"`)),
+				ConfigPlanChecks: inPlace(pipelineAddr),
+			}),
+			step(resource.TestStep{
+				// Removed: description, timeouts, visibility and the flags keep the service's values;
+				// allow_rebuilds returns to its default, tags and branch_configuration are cleared.
+				Config:           bare,
+				ConfigPlanChecks: inPlace(pipelineAddr),
+				Check: resource.ComposeAggregateTestCheckFunc(
+					resource.TestCheckResourceAttr(pipelineAddr, "description", "Builds the app"),
+					resource.TestCheckResourceAttr(pipelineAddr, "default_timeout_in_minutes", "20"),
+					resource.TestCheckResourceAttr(pipelineAddr, "maximum_timeout_in_minutes", "30"),
+					resource.TestCheckResourceAttr(pipelineAddr, "visibility", "PUBLIC"),
+					resource.TestCheckResourceAttr(pipelineAddr, "cancel_intermediate_builds", "true"),
+					resource.TestCheckResourceAttr(pipelineAddr, "allow_rebuilds", "true"),
+					resource.TestCheckResourceAttr(pipelineAddr, "tags.#", "0"),
+					resource.TestCheckNoResourceAttr(pipelineAddr, "branch_configuration"),
+					e.checkPipeline(func(p *buildkite.Pipeline) error {
+						if len(p.Tags) != 0 || !p.AllowRebuilds || deref(p.BranchConfiguration) != "" || p.Visibility != "public" {
+							return fmt.Errorf("service has %+v", p)
+						}
+						return nil
+					}),
+				),
+			}),
+		),
+	})
+}
+
+// TestAccPipelineResource_visibilityForms: visibility is stored upper case however it came: computed,
+// configured upper case, imported; a change plans an update.
+func TestAccPipelineResource_visibilityForms(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	name := e.name("vis")
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             e.checkDestroyed("buildkite_pipeline"),
+		Steps: steps(
+			step(resource.TestStep{
+				Config:            e.config(testAccPipelineConfig(name, `  visibility = "PRIVATE"`)),
+				ConfigStateChecks: []statecheck.StateCheck{stateIs("visibility", knownvalue.StringExact("PRIVATE"))},
+			}),
+			step(resource.TestStep{
+				Config:            e.config(testAccPipelineConfig(name, `  visibility = "PUBLIC"`)),
+				ConfigPlanChecks:  inPlace(pipelineAddr),
+				ConfigStateChecks: []statecheck.StateCheck{stateIs("visibility", knownvalue.StringExact("PUBLIC"))},
+			}),
+			importSteps(pipelineAddr, importID(pipelineAddr, "slug")),
+		),
+	})
+}
+
+// TestAccPipelineResource_slugRemoved: removing a slug the configuration set plans the slug derived from
+// the name, as the service derives it, and applies it; a configured slug is applied and kept.
+func TestAccPipelineResource_slugRemoved(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	suffix := acctest.RandString(8)
+	name := "TesT --- PipeLine - " + suffix
+	withSlug := e.config(testAccPipelineConfig(name, `  slug = "custom-`+strings.ToLower(suffix)+`"`))
+	derived := "test-pipeline-" + strings.ToLower(suffix)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             e.checkDestroyed("buildkite_pipeline"),
+		Steps: []resource.TestStep{
+			{
+				Config:            withSlug,
+				ConfigStateChecks: []statecheck.StateCheck{stateIs("slug", knownvalue.StringExact("custom-"+strings.ToLower(suffix)))},
+			},
+			{
+				Config: e.config(testAccPipelineConfig(name, "")),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectResourceAction(pipelineAddr, plancheck.ResourceActionUpdate),
+						plancheck.ExpectKnownValue(pipelineAddr, tfjsonpath.New("slug"), knownvalue.StringExact(derived)),
+					},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{stateIs("slug", knownvalue.StringExact(derived))},
+				Check: e.checkPipeline(func(p *buildkite.Pipeline) error {
+					if p.Slug != derived {
+						return fmt.Errorf("service has slug %q, want %q", p.Slug, derived)
+					}
+					return nil
+				}),
+			},
+			{
+				// Derived now, the slug stays put while nothing else changes.
+				Config:           e.config(testAccPipelineConfig(name, `  description = "x"`)),
+				ConfigPlanChecks: inPlace(pipelineAddr),
+				ConfigStateChecks: []statecheck.StateCheck{
+					stateIs("slug", knownvalue.StringExact(derived)),
+				},
+			},
+		},
+	})
+}
+
+// TestAccPipelineResource_templateMode: with a template, steps is null in state, a change of the template's
+// configuration leaves the pipeline alone, and leaving template mode gives the configured or the default
+// steps; steps and a template together are refused at plan.
+func TestAccPipelineResource_templateMode(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	name := e.name("tmode")
+	template := func(configuration string) string {
+		return fmt.Sprintf(`
+resource "buildkite_pipeline_template" "t" {
+  name          = "%s-template"
+  configuration = %q
+  available     = true
+}
+`, name, configuration)
+	}
+	templated := `  pipeline_template_id = buildkite_pipeline_template.t.id`
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             e.checkDestroyed("buildkite_pipeline"),
+		Steps: []resource.TestStep{
+			{
+				Config: e.config(template("steps: []") + testAccPipelineConfig(name, templated)),
+				Check: resource.ComposeAggregateTestCheckFunc(
+					resource.TestCheckNoResourceAttr(pipelineAddr, "steps"),
+					resource.TestCheckResourceAttrSet(pipelineAddr, "pipeline_template_id"),
+				),
+			},
+			{
+				Config: e.config(template("steps: [command: echo hello]") + testAccPipelineConfig(name, templated)),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction("buildkite_pipeline_template.t", plancheck.ResourceActionUpdate),
+					plancheck.ExpectResourceAction(pipelineAddr, plancheck.ResourceActionNoop),
+				}},
+			},
+			{
+				Config:      e.config(template("steps: []") + testAccPipelineConfig(name, templated+"\n  steps = \"steps: []\"")),
+				ExpectError: wrapped("Invalid Attribute Combination"),
+			},
+			{
+				Config: e.config(template("steps: []") + testAccPipelineConfig(name, "")),
+				Check:  resource.TestCheckResourceAttr(pipelineAddr, "steps", buildkite.DefaultSteps),
+			},
+			{
+				Config: e.config(template("steps: []") + testAccPipelineConfig(name, templated)),
+				Check:  resource.TestCheckNoResourceAttr(pipelineAddr, "steps"),
+			},
+			{
+				Config: e.config(template("steps: []") + testAccPipelineConfig(name, `  steps = "steps: []"`)),
+				Check:  resource.TestCheckResourceAttr(pipelineAddr, "steps", "steps: []"),
+			},
+		},
+	})
+}
+
+// TestAccPipelineResource_officialRefusals: what the official provider refuses at plan, with its summaries
+// and details: conditionals in branch filters, unclosed regular expressions in filter_condition, an unknown
+// visibility, a bad color or slug; patterns and closed expressions pass.
+func TestAccPipelineResource_officialRefusals(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	refused := func(body, want string) resource.TestStep {
+		return resource.TestStep{Config: e.config(testAccPipelineConfig("x", body)), ExpectError: wrapped(want), PlanOnly: true}
+	}
+	passes := func(body string) resource.TestStep {
+		return resource.TestStep{Config: e.config(testAccPipelineConfig("x", body)), PlanOnly: true, ExpectNonEmptyPlan: true}
+	}
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		Steps: []resource.TestStep{
+			refused(`  cancel_intermediate_builds_branch_filter = "build.branch !~ foo"`, "Invalid branch filter pattern"),
+			refused(`  skip_intermediate_builds_branch_filter = "build.branch =~ /bar/"`, "Invalid branch filter pattern"),
+			refused(`  branch_configuration = "build.branch == 'main'"`, "Invalid branch filter pattern"),
+			refused(`  provider_settings = { pull_request_branch_filter_configuration = "a && b" }`, "Invalid branch filter pattern"),
+			refused(`  provider_settings = { filter_condition = "build.branch =~ feature" }`, "Invalid regex pattern syntax"),
+			refused(`  provider_settings = { filter_condition = "build.branch =~ /feature" }`, "Invalid regex pattern syntax"),
+			refused(`  visibility = "INVALID"`, `Attribute visibility value must be one of: ["PUBLIC" "PRIVATE"]`),
+			refused(`  color = "ebd8f0"`, "must be a valid color hex code (#000000)"),
+			refused(`  slug = "Upper"`, "can only contain lowercase characters, numbers and hyphens"),
+			refused(`  provider_settings = { issue_comment_match_mode = "EXACT" }`, "Invalid Attribute Value Match"),
+			passes(`
+  cancel_intermediate_builds_branch_filter = "!main !develop"
+  skip_intermediate_builds_branch_filter   = "feature/* bugfix/*"
+  branch_configuration                     = "*-staging *-production"
+  color                                    = "#ebd8f0"
+  visibility                               = "public"
+  provider_settings = {
+    filter_condition = "build.branch =~ /^feature\\/.*/ && build.tag !~ /^v/"
+  }`),
+			passes(`  provider_settings = { filter_condition = "build.branch == 'main'" }`),
+			{
+				// A filter with trigger_mode "none" applies to no build: a warning, not a refusal.
+				Config: e.config(testAccPipelineConfig("x", `  provider_settings = {
+    trigger_mode     = "none"
+    filter_enabled   = true
+    filter_condition = "build.branch == 'main'"
+  }`)),
+				PlanOnly: true, ExpectNonEmptyPlan: true,
+			},
+		},
+	})
+}
+
+func TestUnclosedRegex(t *testing.T) {
+	for cond, ok := range map[string]bool{
+		"":                                 true,
+		"build.branch == 'main'":           true,
+		`build.branch =~ /^feature\/.*/`:   true,
+		"build.branch !~/x/ && a =~ /y/":   true,
+		"build.branch =~ feature":          false,
+		"build.branch =~ /open":            false,
+		"a =~ /x/ && b !~ y":               false,
+		`build.branch =~ /escaped\/ only`:  false,
+		"build.message =~ /a/i":            true,
+		"build.branch =~ /a/ || x =~ //":   true,
+		"build.branch=~   /spaced/":        true,
+		"build.branch =~\t/tabbed/ && b=1": true,
+	} {
+		if _, got := unclosedRegex(cond); got != ok {
+			t.Errorf("unclosedRegex(%q) = %v, want %v", cond, got, ok)
+		}
+	}
+}
+
+// TestAccPipelineResource_allAttributes: a bare pipeline updated in place to every attribute the official
+// provider's users set (cluster, flags, filters, timeouts, emoji and color, tags, provider settings) holds
+// them all and re-plans empty; then emptied provider_settings keep the service's settings with no change.
+func TestAccPipelineResource_allAttributes(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	name := e.name("all")
+	all := `
+  cluster_id                               = buildkite_cluster.ci.id
+  allow_rebuilds                           = false
+  cancel_intermediate_builds               = true
+  cancel_intermediate_builds_branch_filter = "!main"
+  color                                    = "#ebd8f0"
+  branch_configuration                     = "main"
+  default_branch                           = "main"
+  default_timeout_in_minutes               = 20
+  emoji                                    = ":buildkite:"
+  maximum_timeout_in_minutes               = 30
+  description                              = "terraform test"
+  skip_intermediate_builds                 = true
+  skip_intermediate_builds_branch_filter   = "!main"
+  tags                                     = ["llama"]
+  provider_settings = {
+    trigger_mode                                  = "code"
+    build_pull_requests                           = true
+    skip_builds_for_existing_commits              = true
+    build_branches                                = true
+    build_tags                                    = true
+    build_pull_request_ready_for_review           = true
+    build_pull_request_labels_changed             = true
+    build_pull_request_base_branch_changed        = true
+    cancel_deleted_branch_builds                  = true
+    filter_enabled                                = true
+    filter_condition                              = "true"
+    publish_commit_status                         = true
+    publish_blocked_as_pending                    = true
+    publish_commit_status_per_step                = true
+    separate_pull_request_statuses                = true
+    ignore_default_branch_pull_requests           = true
+    build_merge_group_checks_requested            = true
+    cancel_when_merge_group_destroyed             = true
+    use_merge_group_base_commit_for_git_diff_base = true
+  }`
+	setting := func(key, value string) resource.TestCheckFunc {
+		return resource.TestCheckResourceAttr(pipelineAddr, "provider_settings."+key, value)
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             e.checkDestroyed("buildkite_pipeline"),
+		Steps: []resource.TestStep{
+			{Config: e.config(testAccPipelineConfig(name, ""))},
+			{
+				Config:           e.config(testAccPipelineConfig(name, all)),
+				ConfigPlanChecks: inPlace(pipelineAddr),
+				Check: resource.ComposeAggregateTestCheckFunc(
+					resource.TestCheckResourceAttrPair(pipelineAddr, "cluster_id", "buildkite_cluster.ci", "id"),
+					resource.TestCheckResourceAttrPair(pipelineAddr, "cluster_name", "buildkite_cluster.ci", "name"),
+					resource.TestCheckResourceAttr(pipelineAddr, "tags.0", "llama"),
+					resource.TestCheckResourceAttr(pipelineAddr, "allow_rebuilds", "false"),
+					resource.TestCheckResourceAttr(pipelineAddr, "cancel_intermediate_builds_branch_filter", "!main"),
+					resource.TestCheckResourceAttr(pipelineAddr, "branch_configuration", "main"),
+					resource.TestCheckResourceAttr(pipelineAddr, "color", "#ebd8f0"),
+					resource.TestCheckResourceAttr(pipelineAddr, "default_branch", "main"),
+					resource.TestCheckResourceAttr(pipelineAddr, "default_timeout_in_minutes", "20"),
+					resource.TestCheckResourceAttr(pipelineAddr, "maximum_timeout_in_minutes", "30"),
+					resource.TestCheckResourceAttr(pipelineAddr, "description", "terraform test"),
+					resource.TestCheckResourceAttr(pipelineAddr, "emoji", ":buildkite:"),
+					resource.TestCheckResourceAttr(pipelineAddr, "skip_intermediate_builds", "true"),
+					setting("trigger_mode", "code"),
+					setting("filter_condition", "true"),
+					setting("build_pull_request_labels_changed", "true"),
+					setting("ignore_default_branch_pull_requests", "true"),
+					setting("use_merge_group_base_commit_for_git_diff_base", "true"),
+				),
+			},
+			{
+				Config: e.config(testAccPipelineConfig(name, `  provider_settings = { trigger_mode = "none" }`)),
+				Check:  setting("trigger_mode", "none"),
+			},
+			{
+				Config: e.config(testAccPipelineConfig(name, "  cluster_id = buildkite_cluster.ci.id\n  provider_settings = {}")),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{
+					plancheck.ExpectEmptyPlan(), plancheck.ExpectResourceAction(pipelineAddr, plancheck.ResourceActionNoop),
+				}},
+				Check: setting("trigger_mode", "none"),
+			},
+		},
+	})
+}
+
+func TestWarnFilterWithoutCode(t *testing.T) {
+	settings := func(values map[string]attr.Value) types.Object {
+		all := map[string]attr.Value{}
+		for k, typ := range settingsAttrTypes() {
+			if typ == types.StringType {
+				all[k] = types.StringNull()
+			} else {
+				all[k] = types.BoolNull()
+			}
+		}
+		for k, v := range values {
+			all[k] = v
+		}
+		return types.ObjectValueMust(settingsAttrTypes(), all)
+	}
+	for _, tc := range []struct {
+		name         string
+		config, plan types.Object
+		warn         bool
+	}{
+		{"condition with none", settings(map[string]attr.Value{"filter_condition": types.StringValue("x")}),
+			settings(map[string]attr.Value{"trigger_mode": types.StringValue("none")}), true},
+		{"enabled with none", settings(map[string]attr.Value{"filter_enabled": types.BoolValue(true)}),
+			settings(map[string]attr.Value{"trigger_mode": types.StringValue("none")}), true},
+		{"condition with code", settings(map[string]attr.Value{"filter_condition": types.StringValue("x")}),
+			settings(map[string]attr.Value{"trigger_mode": types.StringValue("code")}), false},
+		{"no filter with none", settings(nil), settings(map[string]attr.Value{"trigger_mode": types.StringValue("none")}), false},
+		{"no settings", types.ObjectNull(settingsAttrTypes()), settings(map[string]attr.Value{"trigger_mode": types.StringValue("none")}), false},
+	} {
+		var diags diag.Diagnostics
+		warnFilterWithoutCode(tc.config, tc.plan, &diags)
+		if got := diags.WarningsCount() == 1; got != tc.warn || diags.HasError() {
+			t.Errorf("%s: diagnostics %v, want a warning: %v", tc.name, diags, tc.warn)
+		}
+	}
+}
