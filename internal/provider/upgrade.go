@@ -140,7 +140,17 @@ func moveState(ctx context.Context, typeName string, current schema.Schema, move
 	if len(refused.problems) > 0 {
 		return nil, refused
 	}
-	return json.Marshal(pruned)
+	out, err := json.Marshal(pruned)
+	if err != nil {
+		return nil, err
+	}
+	// A value of another JSON type than the schema's (a list for a string, a string for a number) is the
+	// state's fault, not the provider's: it is refused here, naming where, rather than by the framework.
+	if _, err := tftypes.ValueFromJSONWithOpts(out, typ, tftypes.ValueFromJSONOpts{IgnoreUndefinedAttributes: true}); err != nil {
+		refused.problems = append(refused.problems, "it does not fit this resource's schema: "+shortened(err.Error()))
+		return nil, refused
+	}
+	return out, nil
 }
 
 // describeInstance names an instance by what it holds that a person recognises (its name, key or slug,
