@@ -28,13 +28,20 @@ import (
 // A version-0 state is either the official provider's or ours from before; ours holds `graphql_id`, the
 // official provider's never does. A resource declares what is particular to it in a stateMoves value and
 // returns upgraders(ctx, r, moves) from UpgradeState. The common steps are:
-//   - its shape: `id` becomes the UUID (the stored `uuid`, else the one the GraphQL ID encodes) and
+//   - the ID rule (ids.go) first, for both: `id` of the type's form (idGraphQLTypes), `uuid` a UUID naming
+//     the same object, every reference of refs a UUID, a GraphQL ID of its type (its schema's check, else
+//     what its name says) or, where it takes one, a key. Anything else refuses the state with one error
+//     that names the resource, each attribute and the fix, and nothing is planned: a guess could name
+//     another object (a uuid that disagreed with id once renamed another pipeline);
+//   - its shape: `id` becomes the UUID its GraphQL ID encodes (the stored `uuid` where it has no id) and
 //     `graphql_id` the GraphQL ID it held; references (refs) become the UUIDs they encode; an optional
-//     attribute it stored as "" or [] for "unset" becomes null, as this provider writes it; then
-//     moves.official finishes it (upper-case enums need nothing: enums accept both spellings);
+//     attribute it stored as "" or [] for "unset" becomes null, as this provider writes it, unless it is
+//     computed (Optional+Computed, or with a default), where "" is kept; then moves.official finishes it
+//     (upper-case enums need nothing: enums accept both spellings);
 //   - ours: moves.ours, where set;
 //   - both: attributes this schema does not have are dropped, absent ones with a default get it, and the
-//     rest absent become null.
+//     rest absent become null; then a state without `id`, without a required attribute, or with a value of
+//     another JSON type than the schema's is refused as above.
 
 // stateAttrs is a state's attributes as JSON values (numbers as json.Number).
 type stateAttrs map[string]any
