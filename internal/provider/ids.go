@@ -240,12 +240,14 @@ var idGraphQLTypes = map[string][]string{
 }
 
 // checkStateID applies the ID rule to the `id` a state of the resource type name (without "buildkite_")
-// holds: an ID built of others, "<team id>/<user id>", part by part.
+// holds: an association's, built of its two sides ("<team id>/<user id>"), part by part.
 func checkStateID(name, id string) error {
 	types, listed := idGraphQLTypes[name]
 	switch {
 	case !listed:
 		return nil
+	case strings.Contains(id, "/") && !isAssociation(types):
+		return fmt.Errorf("must be a UUID or the GraphQL ID of %s, got %s", graphQLTypeList(types), shownID(id))
 	case strings.Contains(id, "/"):
 		for _, part := range strings.Split(id, "/") {
 			if _, err := checkID(part, nil); err != nil {
@@ -261,6 +263,11 @@ func checkStateID(name, id string) error {
 	}
 	_, err := checkID(id, types)
 	return err
+}
+
+// isAssociation reports whether graphQLTypes are an association's, whose `id` here is built of its sides.
+func isAssociation(graphQLTypes []string) bool {
+	return slices.ContainsFunc(graphQLTypes, func(t string) bool { return associationGraphQLTypes[t] != "" })
 }
 
 // idFix is what to do about a state whose IDs cannot be read, for the end of an error.

@@ -151,6 +151,8 @@ func TestCheckStateID(t *testing.T) {
 		{"association's sides", "team_member", testUUID + "/" + testUUID, true},
 		{"association's side unreadable", "team_member", testUUID + "/ann", false},
 		{"association's own graphql id", "team_member", graphQLID("TeamMember", testUUID), true},
+		{"a pair where one id is meant", "pipeline_template", testUUID + "/" + testUUID, false},
+		{"a pair for a secret", "cluster_secret", testUUID + "/" + testUUID, false},
 		{"secret: a UUID only", "cluster_secret", testUUID, true},
 		{"secret given a graphql id", "cluster_secret", clusterGraphQLID, false},
 		{"a type that declares no form", "portal", "anything", true},

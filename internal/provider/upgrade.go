@@ -188,12 +188,13 @@ func checkStateIDs(current schema.Schema, moves stateMoves, name string, a state
 			idUUID = canonicalID(id)
 		}
 	}
-	if v, held := a[attrUUID]; held && v != nil {
+	idTypes, listed := idGraphQLTypes[name]
+	if v, held := a[attrUUID]; held && v != nil && listed {
 		u, isString := v.(string)
 		switch {
 		case !isString:
 			refused.add(attrUUID, fmt.Errorf("must be a UUID, got %s", jsonShown(v)))
-		case u == "" || strings.Contains(u, "/"): // an unset uuid, or ours of an association: `id` decides
+		case u == "" || strings.Contains(u, "/") && isAssociation(idTypes): // unset, or ours of an association: `id` decides
 		case !isUUID(u):
 			refused.add(attrUUID, fmt.Errorf("must be a UUID, got %s", shownID(u)))
 		case idUUID != "" && isUUID(idUUID) && !strings.EqualFold(u, idUUID):
