@@ -286,38 +286,51 @@ func TestAccHostileState_oneErrorPerInstance(t *testing.T) {
 }
 
 // A state of this provider's current version, edited by hand: the upgraders never see it, so Read meets
-// the unreadable ID; the service's 404 for it must not remove the cluster from state (finding 1 for states
-// already moved).
+// the unreadable ID. It is never sent, and the instance stays in state (finding 1 for states already
+// moved): the cluster's own id, and a queue's reference to its cluster.
 func TestAccHostileState_currentVersionKept(t *testing.T) {
-	t.Parallel()
-	e := newTestEnv(t)
-	ws := newOfficialWorkspace(t, e)
-	clusterWithChildren(ws)
-	w := e.migrate(t, e.officialProviderBlock()+ws.config.String(), ws.state())
 	spoiled := b64("Cluster---not-a-uuid")
-	statePath := filepath.Join(w.dir, "terraform.tfstate")
-	raw, err := os.ReadFile(statePath)
-	if err != nil {
-		t.Fatal(err)
+	for _, tc := range []struct {
+		name    string
+		attr    string // the attribute spoiled, wherever it holds the cluster's UUID
+		address string // the instance whose Read meets it
+	}{
+		{"cluster id", "id", "buildkite_cluster.main"},
+		{"queue cluster_id", "cluster_id", "buildkite_cluster_queue.linux"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			e := newTestEnv(t)
+			ws := newOfficialWorkspace(t, e)
+			clusterWithChildren(ws)
+			w := e.migrate(t, e.officialProviderBlock()+ws.config.String(), ws.state())
+			statePath := filepath.Join(w.dir, "terraform.tfstate")
+			raw, err := os.ReadFile(statePath)
+			if err != nil {
+				t.Fatal(err)
+			}
+			edited := regexp.MustCompile(`"`+tc.attr+`": "`+regexp.QuoteMeta(ws.cluster.ID)+`"`).ReplaceAll(raw, []byte(`"`+tc.attr+`": "`+spoiled+`"`))
+			if string(edited) == string(raw) {
+				t.Fatalf("the moved state holds no %s of the cluster's UUID", tc.attr)
+			}
+			if err := os.WriteFile(statePath, edited, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			before := e.requestCount()
+			for _, args := range [][]string{{"plan"}, {"apply", "-auto-approve"}} {
+				w.expectRefused(args, "Unreadable ID in State", "with "+tc.address+",", tc.attr+" must be a UUID",
+					strconvQuote(spoiled), "nothing was sent to the service")
+			}
+			expectNoWrites(t, e, before, strings.TrimRight(spoiled, "="))
+			if a := w.stateAttributes(tc.address); a[tc.attr] != spoiled {
+				t.Errorf("%s's %s in state = %v, want it kept as %q", tc.address, tc.attr, a[tc.attr], spoiled)
+			}
+			clusterChildrenIntact(t, ws)
+		})
 	}
-	// The cluster's id, wherever the state holds it (the cluster's own, the references to it).
-	edited := regexp.MustCompile(`"id": "`+regexp.QuoteMeta(ws.cluster.ID)+`"`).ReplaceAll(raw, []byte(`"id": "`+spoiled+`"`))
-	if string(edited) == string(raw) {
-		t.Fatal("the moved state does not hold the cluster's id")
-	}
-	if err := os.WriteFile(statePath, edited, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	before := e.requestCount()
-	for _, args := range [][]string{{"plan"}, {"apply", "-auto-approve"}} {
-		w.expectRefused(args, "Unreadable ID in State", "buildkite_cluster.main", spoiled)
-	}
-	expectNoWrites(t, e, before, "")
-	if a := w.stateAttributes("buildkite_cluster.main"); a["id"] != spoiled {
-		t.Errorf("the cluster's id in state = %v, want it kept as %q", a["id"], spoiled)
-	}
-	clusterChildrenIntact(t, ws)
 }
+
+func strconvQuote(s string) string { return `"` + s + `"` }
 
 // Configurations and data sources: a GraphQL ID of the wrong type is refused at plan time.
 func TestAccHostileState_wrongTypeInConfiguration(t *testing.T) {

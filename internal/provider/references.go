@@ -99,9 +99,9 @@ func (v refValue) StringSemanticEquals(_ context.Context, newValuable basetypes.
 }
 
 // UUID is the REST ID the reference names: the UUID itself, or the one a GraphQL ID encodes. A value the
-// ID rule refuses never gets this far from a configuration (refValidator); from a state it is returned as
-// it is, and the 404 it draws never removes anything (resourceBase.removeGone).
-func (v refValue) UUID() string { return canonicalID(v.ValueString()) }
+// ID rule refuses never gets this far from a configuration (refValidator); from a state it is "", which
+// the client refuses to send (buildkite.ErrInvalidID), and readFailed reports as an unreadable ID.
+func (v refValue) UUID() string { return readableUUID(v.ValueString()) }
 
 // UUIDPtr is UUID for a create body: nil when the reference is null or unknown.
 func (v refValue) UUIDPtr() *string {
@@ -361,4 +361,16 @@ func listUUIDs(l types.List) []string {
 
 // restID is the REST ID in an object's own `id` attribute: a state written by the official provider, or by
 // hand, may hold its GraphQL ID, which is read as the UUID it encodes rather than taken for a missing object.
-func restID(id types.String) string { return canonicalID(id.ValueString()) }
+// An ID the rule cannot read is "", which the client refuses to send (buildkite.ErrInvalidID): it never
+// reaches the service, and readFailed reports it naming the attribute.
+func restID(id types.String) string { return readableUUID(id.ValueString()) }
+
+// readableUUID is the UUID id names when it is a UUID or a GraphQL ID of a type this provider knows, else
+// "": never the unreadable value itself.
+func readableUUID(id string) string {
+	uuid, err := checkID(id, nil)
+	if err != nil {
+		return ""
+	}
+	return uuid
+}

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -60,6 +61,15 @@ func (b *resourceBase) timeout(ctx context.Context, op operation) (context.Conte
 // readFailed handles the error of a Read's lookup: a 404 removes the resource from state, but only once the
 // organization is confirmed to answer; anything else is an error naming the object.
 func (b *resourceBase) readFailed(ctx context.Context, resp *resource.ReadResponse, err error, what, ident string) {
+	if errors.Is(err, buildkite.ErrInvalidID) {
+		// restID or refValue.UUID found no ID to send: say which attribute holds what, if the rule knows.
+		if problems := b.unreadableIDs(ctx, resp.State); len(problems) > 0 {
+			resp.Diagnostics.AddError("Unreadable ID in State", fmt.Sprintf(
+				"The state of this buildkite_%s cannot be read: %s. It was not read, nothing was sent to the service, "+
+					"and the instance stays in state as it is. %s", b.name, strings.Join(problems, "; "), idFix("")))
+			return
+		}
+	}
 	if buildkite.IsNotFound(err) {
 		if orgErr := b.data.confirmOrganization(ctx); orgErr != nil {
 			resp.Diagnostics.AddError("Unable to Read "+titleWords(what),
@@ -102,9 +112,9 @@ const goneKey = "buildkite_gone"
 func (b *resourceBase) removeGone(ctx context.Context, resp *resource.ReadResponse) {
 	if problems := b.unreadableIDs(ctx, resp.State); len(problems) > 0 {
 		resp.Diagnostics.AddError("Unreadable ID in State", fmt.Sprintf(
-			"A buildkite_%s in state has %s. The service answered that it has no such object, which says nothing "+
-				"about the object this instance was meant to manage, so the instance stays in state and nothing is "+
-				"planned for it. %s", b.name, strings.Join(problems, "; "), idFix("")))
+			"The state of this buildkite_%s cannot be read: %s. The service answered that it has no such object, "+
+				"which says nothing about the object this instance was meant to manage, so the instance stays in "+
+				"state and nothing is planned for it. %s", b.name, strings.Join(problems, "; "), idFix("")))
 		return
 	}
 	if resp.Private != nil {
