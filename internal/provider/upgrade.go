@@ -210,9 +210,13 @@ func checkStateIDs(current schema.Schema, moves stateMoves, name string, a state
 			if v == "" {
 				continue // unset; a required one is caught after the move
 			}
-			if id, err := checkRef(v, types, keyOK); err != nil {
+			id, err := checkRef(v, types, keyOK)
+			if err != nil {
 				refused.add(ref, err)
-			} else if rewrite {
+				continue
+			}
+			checkTwin(a, ref, id, refused)
+			if rewrite {
 				a[ref] = id
 			}
 		case []any:
@@ -231,6 +235,28 @@ func checkStateIDs(current schema.Schema, moves stateMoves, name string, a state
 		default:
 			refused.add(ref, fmt.Errorf("must be a string ID, got %s", jsonShown(v)))
 		}
+	}
+}
+
+// checkTwin refuses a "<x>_uuid" beside the reference "<x>_id" (a queue's cluster_uuid beside its
+// cluster_id) that is no UUID, or names another object than the reference's id does.
+func checkTwin(a stateAttrs, ref, id string, refused *refusedState) {
+	twin, isID := strings.CutSuffix(ref, "_id")
+	if !isID {
+		return
+	}
+	twin += "_uuid"
+	v, held := a[twin]
+	if !held || v == nil || v == "" {
+		return
+	}
+	u, isString := v.(string)
+	switch {
+	case !isString || !isUUID(u):
+		refused.add(twin, fmt.Errorf("must be a UUID, got %s", jsonShown(v)))
+	case isUUID(id) && !strings.EqualFold(u, id):
+		refused.problems = append(refused.problems, fmt.Sprintf("%s names the object %s, and %s names another, %s: "+
+			"one of them is not the one this instance refers to", ref, id, twin, u))
 	}
 }
 

@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"slices"
@@ -96,7 +97,14 @@ func FuzzUpgradeOfficialState(f *testing.F) {
 		}
 		raw, err := json.Marshal(state)
 		if err != nil {
-			t.Skip("not JSON") // invalid UTF-8 is replaced, never refused, by encoding/json
+			t.Fatal(err)
+		}
+		// What Terraform sends is what the JSON holds (invalid UTF-8 replaced): compare with that.
+		dec := json.NewDecoder(bytes.NewReader(raw))
+		dec.UseNumber()
+		state = nil
+		if err := dec.Decode(&state); err != nil {
+			t.Fatal(err)
 		}
 		server, schemas := fuzzUpgradeServer()
 		resp, err := server.UpgradeResourceState(context.Background(), &tfprotov6.UpgradeResourceStateRequest{

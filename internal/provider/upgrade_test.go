@@ -399,6 +399,16 @@ var refusedUpgradeCases = []struct {
 		wants: []string{"cluster_id must name a Cluster"},
 	},
 	{
+		name: "queue cluster_id and cluster_uuid disagree", typeName: "buildkite_cluster_queue",
+		state: map[string]any{"id": graphQLID("ClusterQueue", otherUUID), "cluster_id": clusterGraphQLID, "cluster_uuid": otherUUID, "key": "k"},
+		wants: []string{"cluster_id names the object " + testUUID + ", and cluster_uuid names another, " + otherUUID},
+	},
+	{
+		name: "token cluster_uuid unreadable", typeName: "buildkite_cluster_agent_token",
+		state: map[string]any{"id": graphQLID("ClusterToken", otherUUID), "cluster_id": clusterGraphQLID, "cluster_uuid": "\x95", "description": "d"},
+		wants: []string{"cluster_uuid must be a UUID"},
+	},
+	{
 		name: "pipeline id and uuid disagree", typeName: "buildkite_pipeline", version: 1,
 		state: map[string]any{"id": graphQLID("Pipeline", testUUID), "uuid": otherUUID, "name": "app", "repository": "r"},
 		wants: []string{"and uuid names another"},
