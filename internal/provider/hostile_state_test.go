@@ -341,27 +341,43 @@ func TestAccHostileState_wrongTypeInConfiguration(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = e.client.Clusters.Delete(context.Background(), c.ID) })
-	pipelineID := graphQLID("Pipeline", c.ID)
+	pipelineID, clusterID := graphQLID("Pipeline", c.ID), graphQLID("Cluster", c.ID)
 	w := e.replaceProvider(t, e.officialProviderBlock(), officialState(t))
-	for name, body := range map[string]string{
-		"data source": `
+	for _, tc := range []struct{ name, body, want string }{
+		{"cluster data source", `
 data "buildkite_cluster" "x" {
   id = "` + pipelineID + `"
 }
-`,
-		"resource reference": `
+`, "must name a Cluster"},
+		{"pipeline data source", `
+data "buildkite_pipeline" "x" {
+  id = "` + clusterID + `"
+}
+`, "must name a Pipeline"},
+		{"test suite data source", `
+data "buildkite_test_suite" "x" {
+  id = "` + b64("Widget---"+c.ID) + `"
+}
+`, "must name a Suite"},
+		{"resource reference", `
 resource "buildkite_cluster_queue" "x" {
   cluster_id = "` + pipelineID + `"
   key        = "linux"
 }
-`,
+`, "must name a Cluster"},
+		{"resource reference, unreadable", `
+resource "buildkite_cluster_queue" "x" {
+  cluster_id = "Cluster---` + c.ID + `"
+  key        = "linux"
+}
+`, "or the GraphQL ID of a Cluster"},
 	} {
-		if err := os.WriteFile(filepath.Join(w.dir, "main.tf"), []byte(e.officialProviderBlock()+body), 0o600); err != nil {
+		if err := os.WriteFile(filepath.Join(w.dir, "main.tf"), []byte(e.officialProviderBlock()+tc.body), 0o600); err != nil {
 			t.Fatal(err)
 		}
-		out := w.expectRefused([]string{"plan"}, "must name a Cluster", "the GraphQL ID of a Pipeline")
+		out := w.expectRefused([]string{"plan"}, tc.want)
 		if strings.Contains(out, "Read complete") {
-			t.Errorf("%s: the cluster was read through a Pipeline's GraphQL ID:\n%s", name, out)
+			t.Errorf("%s: an object was read through an ID of another type:\n%s", tc.name, out)
 		}
 	}
 }
