@@ -100,8 +100,8 @@ func (e *refusedState) detail(typeName string, version int64) string {
 	if e.who != "" {
 		who = " (" + e.who + ")"
 	}
-	return fmt.Sprintf("The state of this %s%s, written at schema version %d, cannot be read: %s. An ID that cannot be "+
-		"read could name another object, or none, so nothing was guessed, planned or changed. %s",
+	return fmt.Sprintf("The state of this %s%s, written at schema version %d, cannot be read: %s. What cannot be read "+
+		"could name another object, or none, so nothing was guessed, planned or changed. %s",
 		typeName, who, version, strings.Join(e.problems, "; "), idFix(typeName+".<name>"))
 }
 
@@ -126,14 +126,17 @@ func moveState(ctx context.Context, typeName string, current schema.Schema, move
 	if len(refused.problems) > 0 {
 		return nil, refused
 	}
+	// What a type's own moves refuse (an association without its two sides) is the state's fault too.
 	if ours {
 		if moves.ours != nil {
 			if err := moves.ours(version, a); err != nil {
-				return nil, err
+				refused.problems = append(refused.problems, err.Error())
+				return nil, refused
 			}
 		}
 	} else if err := fromOfficial(current, moves, version, a); err != nil {
-		return nil, err
+		refused.problems = append(refused.problems, err.Error())
+		return nil, refused
 	}
 	typ, ok := current.Type().TerraformType(ctx).(tftypes.Object)
 	if !ok {

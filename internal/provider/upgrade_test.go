@@ -425,6 +425,11 @@ var refusedUpgradeCases = []struct {
 		wants: []string{`team_id must be a UUID`, `"platform"`},
 	},
 	{
+		name: "team member without its user", typeName: "buildkite_team_member",
+		state: map[string]any{"id": graphQLID("TeamMember", testUUID), "team_id": graphQLID("Team", otherUUID), "role": "MEMBER"},
+		wants: []string{"do not name the association's two sides"},
+	},
+	{
 		name: "schedule pipeline_id of a cluster", typeName: "buildkite_pipeline_schedule",
 		state: map[string]any{"id": graphQLID("PipelineSchedule", otherUUID), "pipeline_id": clusterGraphQLID, "label": "l",
 			"cronline": "@daily", "branch": "main"},
