@@ -161,7 +161,7 @@ func (d *clusterDataSource) Schema(_ context.Context, _ datasource.SchemaRequest
 		Attributes: lookupByID(withLookup(clusterDataAttributes(), map[string]string{
 			"id":   "The ID (or GraphQL ID) of the cluster to read.",
 			"name": "The name of the cluster to read; it must name exactly one cluster.",
-		}), "id", "Cluster"),
+		}), "Cluster"),
 	}
 }
 

@@ -94,15 +94,15 @@ func listItems[T, M any](ctx context.Context, diags *diag.Diagnostics, what, of 
 	return items, true
 }
 
-// lookupByID makes a singular data source's lookup attribute name (an `id` made Optional by withLookup or
-// declared so) follow the ID rule (ids.go): a UUID or a GraphQL ID of one of graphQLTypes, anything else
-// refused at plan time naming the attribute, so that a Pipeline's GraphQL ID never reads a cluster.
-func lookupByID(attrs map[string]dschema.Attribute, name string, graphQLTypes ...string) map[string]dschema.Attribute {
-	a, ok := attrs[name].(dschema.StringAttribute)
+// lookupByID makes a singular data source's `id` lookup (made Optional by withLookup, or declared so) follow
+// the ID rule (ids.go): a UUID or a GraphQL ID of one of graphQLTypes, anything else refused at plan time
+// naming the attribute, so that a Pipeline's GraphQL ID never reads a cluster.
+func lookupByID(attrs map[string]dschema.Attribute, graphQLTypes ...string) map[string]dschema.Attribute {
+	a, ok := attrs[attrID].(dschema.StringAttribute)
 	if !ok {
-		panic("provider: lookupByID: no string attribute " + name)
+		panic("provider: lookupByID: no string attribute id")
 	}
 	a.Validators = append([]validator.String{refValidator{graphQLTypes: graphQLTypes}}, a.Validators...)
-	attrs[name] = a
+	attrs[attrID] = a
 	return attrs
 }

@@ -251,7 +251,7 @@ func checkStateID(name, id string) error {
 	case strings.Contains(id, "/"):
 		for _, part := range strings.Split(id, "/") {
 			if _, err := checkID(part, nil); err != nil {
-				return fmt.Errorf("%s: each of its parts %s", shownID(id), err)
+				return fmt.Errorf("%s: each of its parts %w", shownID(id), err)
 			}
 		}
 		return nil

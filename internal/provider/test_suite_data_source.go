@@ -81,7 +81,7 @@ func (d *testSuiteDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 		Attributes: lookupByID(withLookup(testSuiteDataAttributes(), map[string]string{
 			"id":   "The ID (or GraphQL ID) of the suite to read.",
 			"slug": "The slug of the suite to read.",
-		}), "id", "Suite"),
+		}), "Suite"),
 	}
 }
 

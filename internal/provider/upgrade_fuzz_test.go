@@ -183,7 +183,8 @@ func expectSameIDs(t *testing.T, tc upgradeCase, in, got map[string]any) {
 	}
 	for name, v := range in {
 		inRef, isString := v.(string)
-		if name == attrID || name == attrUUID || !isString || !(strings.HasSuffix(name, "_id") || strings.HasSuffix(name, "_uuid")) {
+		isRef := strings.HasSuffix(name, "_id") || strings.HasSuffix(name, "_uuid")
+		if name == attrID || name == attrUUID || !isString || !isRef {
 			continue
 		}
 		out, _ := got[name].(string)
