@@ -289,14 +289,19 @@ func TestAccHostileState_oneErrorPerInstance(t *testing.T) {
 // the unreadable ID. It is never sent, and the instance stays in state (finding 1 for states already
 // moved): the cluster's own id, and a queue's reference to its cluster.
 func TestAccHostileState_currentVersionKept(t *testing.T) {
-	spoiled := b64("Cluster---not-a-uuid")
+	unreadable := b64("Cluster---not-a-uuid")
 	for _, tc := range []struct {
 		name    string
 		attr    string // the attribute spoiled, wherever it holds the cluster's UUID
 		address string // the instance whose Read meets it
+		spoiled string
+		want    string // what the error says of it
+		sent    bool   // the value reaches the service (decoded), whose 404 then removes nothing
 	}{
-		{"cluster id", "id", "buildkite_cluster.main"},
-		{"queue cluster_id", "cluster_id", "buildkite_cluster_queue.linux"},
+		{"cluster id", "id", "buildkite_cluster.main", unreadable, "id must be a UUID", false},
+		{"queue cluster_id", "cluster_id", "buildkite_cluster_queue.linux", unreadable, "cluster_id must be a UUID", false},
+		// A GraphQL ID of another type decodes to a UUID the service does not know: its 404 removes nothing.
+		{"cluster id of a pipeline", "id", "buildkite_cluster.main", graphQLID("Pipeline", otherUUID), "id must name a Cluster", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -309,6 +314,7 @@ func TestAccHostileState_currentVersionKept(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			spoiled := tc.spoiled
 			edited := regexp.MustCompile(`"`+tc.attr+`": "`+regexp.QuoteMeta(ws.cluster.ID)+`"`).ReplaceAll(raw, []byte(`"`+tc.attr+`": "`+spoiled+`"`))
 			if string(edited) == string(raw) {
 				t.Fatalf("the moved state holds no %s of the cluster's UUID", tc.attr)
@@ -317,11 +323,17 @@ func TestAccHostileState_currentVersionKept(t *testing.T) {
 				t.Fatal(err)
 			}
 			before := e.requestCount()
-			for _, args := range [][]string{{"plan"}, {"apply", "-auto-approve"}} {
-				w.expectRefused(args, "Unreadable ID in State", "with "+tc.address+",", tc.attr+" must be a UUID",
-					strconvQuote(spoiled), "nothing was sent to the service")
+			wants := []string{"Unreadable ID in State", "with " + tc.address + ",", tc.want, strconvQuote(spoiled)}
+			unsent := strings.TrimRight(spoiled, "=")
+			if tc.sent {
+				wants, unsent = append(wants, "says nothing about the object"), ""
+			} else {
+				wants = append(wants, "nothing was sent to the service")
 			}
-			expectNoWrites(t, e, before, strings.TrimRight(spoiled, "="))
+			for _, args := range [][]string{{"plan"}, {"apply", "-auto-approve"}} {
+				w.expectRefused(args, wants...)
+			}
+			expectNoWrites(t, e, before, unsent)
 			if a := w.stateAttributes(tc.address); a[tc.attr] != spoiled {
 				t.Errorf("%s's %s in state = %v, want it kept as %q", tc.address, tc.attr, a[tc.attr], spoiled)
 			}
