@@ -159,10 +159,10 @@ func (m *clusterDataModel) withMaintainers(list []buildkite.ClusterMaintainer) {
 func (d *clusterDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	resp.Schema = dschema.Schema{
 		MarkdownDescription: "One cluster of the organization, by `id` or by `name` (exactly one of them).",
-		Attributes: withLookup(clusterDataAttributes(), map[string]string{
+		Attributes: lookupByID(withLookup(clusterDataAttributes(), map[string]string{
 			"id":   "The ID (or GraphQL ID) of the cluster to read.",
 			"name": "The name of the cluster to read; it must name exactly one cluster.",
-		}),
+		}), "Cluster"),
 	}
 }
 

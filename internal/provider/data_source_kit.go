@@ -6,6 +6,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	dschema "github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
 )
@@ -91,4 +92,17 @@ func listItems[T, M any](ctx context.Context, diags *diag.Diagnostics, what, of 
 		fill(&items[i], &all[i])
 	}
 	return items, true
+}
+
+// lookupByID makes a singular data source's `id` lookup (made Optional by withLookup, or declared so) follow
+// the ID rule (ids.go): a UUID or a GraphQL ID of one of graphQLTypes, anything else refused at plan time
+// naming the attribute, so that a Pipeline's GraphQL ID never reads a cluster.
+func lookupByID(attrs map[string]dschema.Attribute, graphQLTypes ...string) map[string]dschema.Attribute {
+	a, ok := attrs[attrID].(dschema.StringAttribute)
+	if !ok {
+		panic("provider: lookupByID: no string attribute id")
+	}
+	a.Validators = append([]validator.String{refValidator{graphQLTypes: graphQLTypes}}, a.Validators...)
+	attrs[attrID] = a
+	return attrs
 }

@@ -2,10 +2,12 @@ package provider
 
 import (
 	"context"
+	"encoding/base64"
 	"fmt"
 	"regexp"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -127,4 +129,152 @@ func setSlugOrID(ctx context.Context, resp *resource.ImportStateResponse, key st
 		attr = "id"
 	}
 	return resp.State.SetAttribute(ctx, path.Root(attr), key)
+}
+
+// The ID rule. Every ID the provider reads from state, configuration or an import is a UUID, a GraphQL ID
+// of the type expected where it is read (a Pipeline's where a Cluster is meant is refused, and so is a type
+// nobody knows), or the type's readable key (a slug, a key) where the type has one. Anything else is an
+// error that names the resource and the attribute and says what was expected: it is never sent to the
+// service (a 404 for it would say nothing about the object), and never taken for an object that is gone.
+
+// maxShownID bounds how much of an unreadable ID an error repeats.
+const maxShownID = 100
+
+// shownID quotes an ID for an error, cut to maxShownID characters.
+func shownID(id string) string {
+	if r := []rune(id); len(r) > maxShownID {
+		return fmt.Sprintf("%q… (%d characters)", string(r[:maxShownID]), len(r))
+	}
+	return fmt.Sprintf("%q", id)
+}
+
+// checkID applies the ID rule to id: it returns the UUID (in lower case) that id names, when id is a UUID
+// or a GraphQL ID of one of graphQLTypes (of any type this provider knows when graphQLTypes is empty), or an
+// error saying what id is and what was expected.
+func checkID(id string, graphQLTypes []string) (string, error) {
+	if isUUID(id) {
+		return strings.ToLower(id), nil
+	}
+	expected := "a UUID (the REST ID, as in the `id` or `uuid` attribute) or a GraphQL ID"
+	if len(graphQLTypes) > 0 {
+		expected = "a UUID (the REST ID, as in the `id` or `uuid` attribute) or the GraphQL ID of " + graphQLTypeList(graphQLTypes)
+	}
+	typ, uuid, ok := decodeGraphQLID(id)
+	switch {
+	case strings.TrimSpace(id) == "":
+		return "", fmt.Errorf("must be %s, got an empty value", expected)
+	case !ok:
+		return "", fmt.Errorf("must be %s, got %s%s", expected, shownID(id), unreadableBecause(id))
+	case len(graphQLTypes) == 0 && checkGraphQLType(typ) != nil:
+		return "", fmt.Errorf("must be %s, got %s, the GraphQL ID of a %s, a type no Buildkite object has", expected, shownID(id), typ)
+	case len(graphQLTypes) > 0 && !slices.Contains(graphQLTypes, typ):
+		return "", fmt.Errorf("must name %s, got %s, the GraphQL ID of a %s (%s)", graphQLTypeList(graphQLTypes), shownID(id), typ, uuid)
+	}
+	return strings.ToLower(uuid), nil
+}
+
+// unreadableBecause says, where it can tell, why id is no GraphQL ID: what it decodes to.
+func unreadableBecause(id string) string {
+	raw, err := base64.StdEncoding.DecodeString(id)
+	if err != nil {
+		if raw, err = base64.RawStdEncoding.DecodeString(id); err != nil {
+			return ""
+		}
+	}
+	typ, rest, found := strings.Cut(string(raw), graphQLSeparator)
+	switch {
+	case !found || !utf8.ValidString(typ):
+		return ""
+	case !graphQLTypeName.MatchString(typ):
+		if err := checkGraphQLType(typ); err != nil {
+			return fmt.Sprintf(" (it decodes to %q: %v)", shortened(string(raw)), err)
+		}
+		return ""
+	case !isUUID(rest):
+		return fmt.Sprintf(" (it decodes to %q, whose part after %q is not a UUID)", shortened(string(raw)), graphQLSeparator)
+	}
+	return ""
+}
+
+// shortened cuts s to maxShownID runes for a message.
+func shortened(s string) string {
+	if r := []rune(s); len(r) > maxShownID {
+		return string(r[:maxShownID]) + "…"
+	}
+	return s
+}
+
+// checkRef is checkID for a reference; where keyOK, the attribute may also hold the object's readable key
+// (a pipeline's slug): a value that is no GraphQL ID is then taken as the key, as it is, while a GraphQL ID
+// of another type is still refused.
+func checkRef(id string, graphQLTypes []string, keyOK bool) (string, error) {
+	if _, _, isGraphQL := decodeGraphQLID(id); keyOK && !isGraphQL && !isUUID(id) && strings.TrimSpace(id) != "" {
+		if strings.ContainsAny(id, "/ \t\n") {
+			return "", fmt.Errorf("must be a UUID, a slug or the GraphQL ID of %s, got %s", graphQLTypeList(graphQLTypes), shownID(id))
+		}
+		return id, nil
+	}
+	return checkID(id, graphQLTypes)
+}
+
+// idGraphQLTypes is the GraphQL type whose IDs each resource type's `id` holds in the official provider's
+// states (its own is the UUID they encode); an empty list: a UUID only. A type not listed declares no ID
+// form, and its `id` is not checked (its references still are).
+var idGraphQLTypes = map[string][]string{
+	"cluster":               {"Cluster"},
+	"cluster_queue":         {"ClusterQueue"},
+	"cluster_agent_token":   {"ClusterToken"},
+	"cluster_default_queue": {"Cluster"}, // the cluster's, as its official state holds it
+	"cluster_secret":        {},
+	"cluster_maintainer":    {},
+	"team":                  {"Team"},
+	"team_member":           {"TeamMember"},
+	"pipeline":              {"Pipeline"},
+	"pipeline_team":         {"TeamPipeline"},
+	"pipeline_schedule":     {"PipelineSchedule"},
+	"pipeline_template":     {"PipelineTemplate"},
+	"organization_rule":     {"Rule"},
+	"registry":              {"Registry"},
+	"test_suite":            {"Suite"},
+	"test_suite_team":       {"TeamSuite"},
+}
+
+// checkStateID applies the ID rule to the `id` a state of the resource type name (without "buildkite_")
+// holds: an association's, built of its two sides ("<team id>/<user id>"), part by part.
+func checkStateID(name, id string) error {
+	types, listed := idGraphQLTypes[name]
+	switch {
+	case !listed:
+		return nil
+	case strings.Contains(id, "/") && !isAssociation(types):
+		return fmt.Errorf("must be a UUID or the GraphQL ID of %s, got %s", graphQLTypeList(types), shownID(id))
+	case strings.Contains(id, "/"):
+		for _, part := range strings.Split(id, "/") {
+			if _, err := checkID(part, nil); err != nil {
+				return fmt.Errorf("%s: each of its parts %w", shownID(id), err)
+			}
+		}
+		return nil
+	case len(types) == 0:
+		if !isUUID(id) {
+			return fmt.Errorf("must be a UUID, got %s", shownID(id))
+		}
+		return nil
+	}
+	_, err := checkID(id, types)
+	return err
+}
+
+// isAssociation reports whether graphQLTypes are an association's, whose `id` here is built of its sides.
+func isAssociation(graphQLTypes []string) bool {
+	return slices.ContainsFunc(graphQLTypes, func(t string) bool { return associationGraphQLTypes[t] != "" })
+}
+
+// idFix is what to do about a state whose IDs cannot be read, for the end of an error.
+func idFix(address string) string {
+	if address == "" {
+		address = "<address>"
+	}
+	return fmt.Sprintf("Correct the state (`terraform state pull`, fix the attribute, `terraform state push`), or "+
+		"remove the instance with `terraform state rm %s` and import the object by its ID.", address)
 }

@@ -63,3 +63,102 @@ func TestSplitImportID(t *testing.T) {
 		})
 	}
 }
+
+// The ID rule: what checkID accepts, and what its refusals say.
+func TestCheckID(t *testing.T) {
+	t.Parallel()
+	long := strings.Repeat("x", 100_000)
+	cases := []struct {
+		name  string
+		id    string
+		types []string
+		want  string
+		err   string
+	}{
+		{"uuid", testUUID, []string{"Cluster"}, testUUID, ""},
+		{"upper-case uuid", strings.ToUpper(testUUID), []string{"Cluster"}, testUUID, ""},
+		{"graphql id of the type", clusterGraphQLID, []string{"Cluster"}, testUUID, ""},
+		{"graphql id without padding", strings.TrimRight(clusterGraphQLID, "="), []string{"Cluster"}, testUUID, ""},
+		{"graphql id of another type", graphQLID("Pipeline", testUUID), []string{"Cluster"}, "", "must name a Cluster, got"},
+		{"graphql id of a made-up type", b64("Widget---" + testUUID), nil, "", "the GraphQL ID of a Widget, a type no Buildkite object has"},
+		{"made-up type where one is expected", b64("Widget---" + testUUID), []string{"Cluster"}, "", "must name a Cluster"},
+		{"any known type", graphQLID("Team", testUUID), nil, testUUID, ""},
+		{"lower-case type name", b64("cluster---" + testUUID), []string{"Cluster"}, "", `did you mean "Cluster"?`},
+		{"not a uuid inside", b64("Cluster---not-a-uuid"), []string{"Cluster"}, "", `whose part after "---" is not a UUID`},
+		{"bad base64", "Q2x1c3Rlci0tLT%%%", []string{"Cluster"}, "", `or the GraphQL ID of a Cluster, got "Q2x1c3Rlci0tLT%%%"`},
+		{"a number", "12345", []string{"Cluster"}, "", `got "12345"`},
+		{"a slug", "platform", []string{"Team"}, "", `got "platform"`},
+		{"empty", "", []string{"Cluster"}, "", "got an empty value"},
+		{"blank", " ", []string{"Cluster"}, "", "got an empty value"},
+		{"braces", "{" + testUUID + "}", []string{"Cluster"}, "", "must be a UUID"},
+		{"very long", long, []string{"Cluster"}, "", "(100000 characters)"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := checkID(tc.id, tc.types)
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) {
+					t.Fatalf("checkID(%.40q) = %q, %v; want an error containing %q", tc.id, got, err, tc.err)
+				}
+				if len(err.Error()) > 600 {
+					t.Fatalf("checkID(%.40q): the error repeats the input whole (%d characters)", tc.id, len(err.Error()))
+				}
+				return
+			}
+			if err != nil || got != tc.want {
+				t.Fatalf("checkID(%q) = %q, %v; want %q", tc.id, got, err, tc.want)
+			}
+		})
+	}
+}
+
+// A reference that may be a slug takes one, never a GraphQL ID of another type or a path.
+func TestCheckRef(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		id   string
+		want string
+		ok   bool
+	}{
+		{"website", "website", true},
+		{graphQLID("Pipeline", testUUID), testUUID, true},
+		{testUUID, testUUID, true},
+		{graphQLID("Cluster", testUUID), "", false},
+		{"a/b", "", false},
+		{"", "", false},
+	} {
+		got, err := checkRef(tc.id, []string{"Pipeline"}, true)
+		if (err == nil) != tc.ok || got != tc.want {
+			t.Errorf("checkRef(%q) = %q, %v; want %q, ok %t", tc.id, got, err, tc.want, tc.ok)
+		}
+	}
+	if _, err := checkRef("website", []string{"Pipeline"}, false); err == nil {
+		t.Error("checkRef took a slug where none is allowed")
+	}
+}
+
+// The `id` of a state: each type's form, an association's two sides, and types that declare none.
+func TestCheckStateID(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name, typ, id string
+		ok            bool
+	}{
+		{"cluster uuid", "cluster", testUUID, true},
+		{"cluster graphql id", "cluster", clusterGraphQLID, true},
+		{"cluster given a pipeline's", "cluster", graphQLID("Pipeline", testUUID), false},
+		{"default queue is the cluster's", "cluster_default_queue", clusterGraphQLID, true},
+		{"association's sides", "team_member", testUUID + "/" + testUUID, true},
+		{"association's side unreadable", "team_member", testUUID + "/ann", false},
+		{"association's own graphql id", "team_member", graphQLID("TeamMember", testUUID), true},
+		{"a pair where one id is meant", "pipeline_template", testUUID + "/" + testUUID, false},
+		{"a pair for a secret", "cluster_secret", testUUID + "/" + testUUID, false},
+		{"secret: a UUID only", "cluster_secret", testUUID, true},
+		{"secret given a graphql id", "cluster_secret", clusterGraphQLID, false},
+		{"a type that declares no form", "portal", "anything", true},
+	} {
+		if err := checkStateID(tc.typ, tc.id); (err == nil) != tc.ok {
+			t.Errorf("%s: checkStateID(%s, %q) = %v, want ok %t", tc.name, tc.typ, tc.id, err, tc.ok)
+		}
+	}
+}

@@ -76,14 +76,19 @@ func findPipelineByID(ctx context.Context, c *buildkite.Client, id, ref string) 
 }
 
 // bySlugThenID reads an object the service addresses by slug: by the slug in state, then, when that answers
-// 404 (the object was renamed elsewhere, or only its ID is known after an import), by its ID.
+// 404 (the object was renamed elsewhere, or only its ID is known after an import), by its ID. An ID that is
+// no UUID is never sent (the ID rule, ids.go): the slug's 404 is the answer, and removeGone, seeing the
+// unreadable ID, keeps the object in state.
 func bySlugThenID[T any](ctx context.Context, slug, id string,
 	get, getByID func(context.Context, string) (*T, error)) (*T, error) {
 	if slug != "" {
 		obj, err := get(ctx, slug)
-		if err == nil || !buildkite.IsNotFound(err) || id == "" {
+		if err == nil || !buildkite.IsNotFound(err) || !isUUID(id) {
 			return obj, err
 		}
+	}
+	if !isUUID(id) {
+		return nil, &buildkite.Error{StatusCode: 404, Message: fmt.Sprintf("no slug, and the ID %s is not a UUID", shownID(id))}
 	}
 	return getByID(ctx, id)
 }

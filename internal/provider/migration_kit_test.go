@@ -180,6 +180,18 @@ provider "buildkite" {
 // reads this process's environment, not the CLI's). It returns the working directory.
 func (e *testEnv) migrate(t *testing.T, mainTF string, state []byte) *cliWorkdir {
 	t.Helper()
+	w := e.replaceProvider(t, mainTF, state)
+	w.expectNoChanges("-refresh=false")
+	w.expectNoChanges()
+	w.mustRun("apply", "-refresh-only", "-auto-approve", "-no-color", "-input=false")
+	w.expectNoChanges()
+	return w
+}
+
+// replaceProvider is the first half of migrate: the workspace written, its state relabelled with
+// `terraform state replace-provider`, and `terraform init` run, against this provider served in process.
+func (e *testEnv) replaceProvider(t *testing.T, mainTF string, state []byte) *cliWorkdir {
+	t.Helper()
 	dir := t.TempDir()
 	for name, content := range map[string][]byte{"main.tf": []byte(mainTF), "terraform.tfstate": state} {
 		if err := os.WriteFile(filepath.Join(dir, name), content, 0o600); err != nil {
@@ -199,11 +211,32 @@ func (e *testEnv) migrate(t *testing.T, mainTF string, state []byte) *cliWorkdir
 	}
 	w.mustRun("state", "replace-provider", "-auto-approve", "-no-color", official, ourProviderAddress)
 	w.mustRun("init", "-no-color", "-input=false")
-	w.expectNoChanges("-refresh=false")
-	w.expectNoChanges()
-	w.mustRun("apply", "-refresh-only", "-auto-approve", "-no-color", "-input=false")
-	w.expectNoChanges()
 	return w
+}
+
+// planChanges matches what a plan that changes something prints.
+var planChanges = regexp.MustCompile(`will be created|will be destroyed|must be replaced|will be updated in-place|will be read during apply|Plan: \d+ to add`)
+
+// expectRefused runs `terraform <args>` (a plan or an apply), which must fail without planning anything, and
+// checks that its errors say every one of wants (the instance's address, the attribute). It returns the
+// output.
+func (w *cliWorkdir) expectRefused(args []string, wants ...string) string {
+	w.t.Helper()
+	out, err := w.run(append(args, "-no-color", "-input=false")...)
+	if err == nil {
+		w.t.Fatalf("terraform %s succeeded; it must refuse the state", strings.Join(args, " "))
+	}
+	if m := planChanges.FindString(out); m != "" {
+		w.t.Errorf("terraform %s planned a change (%q) from a state it must refuse", strings.Join(args, " "), m)
+	}
+	// The CLI wraps its messages: compare with every run of white space as one space.
+	flat := strings.Join(strings.Fields(out), " ")
+	for _, want := range wants {
+		if !strings.Contains(flat, want) {
+			w.t.Errorf("terraform %s: the output does not say %q", strings.Join(args, " "), want)
+		}
+	}
+	return out
 }
 
 // stateAttributes reads the attributes of the instance at address from the workspace's state file.

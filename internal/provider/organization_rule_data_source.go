@@ -53,6 +53,7 @@ func (d *organizationRuleDataSource) Schema(_ context.Context, _ datasource.Sche
 	attrs["id"] = schema.StringAttribute{
 		MarkdownDescription: "The rule's UUID (or GraphQL ID). Give this or `uuid`.", Optional: true, Computed: true,
 	}
+	lookupByID(attrs, "Rule")
 	attrs["uuid"] = schema.StringAttribute{
 		MarkdownDescription: "The rule's UUID, as the official provider's data source is asked. Give this or `id`.",
 		Optional:            true, Computed: true,

@@ -93,6 +93,7 @@ func (d *pipelineDataSource) Schema(_ context.Context, _ datasource.SchemaReques
 	attrs["id"] = schema.StringAttribute{
 		MarkdownDescription: "The pipeline's UUID (or GraphQL ID). Give this or `slug`.", Optional: true, Computed: true,
 	}
+	lookupByID(attrs, "Pipeline")
 	attrs["slug"] = schema.StringAttribute{
 		MarkdownDescription: "The pipeline's slug. Give this or `id`.", Optional: true, Computed: true,
 	}

@@ -49,6 +49,7 @@ func pipelineTemplateDataAttributes() map[string]schema.Attribute {
 func (d *pipelineTemplateDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	attrs := pipelineTemplateDataAttributes()
 	attrs["id"] = schema.StringAttribute{MarkdownDescription: "The template's UUID (or GraphQL ID). Give this or `name`.", Optional: true, Computed: true}
+	lookupByID(attrs, "PipelineTemplate")
 	attrs["name"] = schema.StringAttribute{MarkdownDescription: "The template's name. Give this or `id`.", Optional: true, Computed: true}
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Reads one pipeline template, by `id` or `name` (enterprise plan).",

@@ -3,10 +3,8 @@ package provider
 import (
 	"context"
 	"fmt"
-	"slices"
 	"strings"
 
-	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	dschema "github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -100,8 +98,10 @@ func (v refValue) StringSemanticEquals(_ context.Context, newValuable basetypes.
 	return sameObject(v.ValueString(), nv.ValueString()), diags
 }
 
-// UUID is the REST ID the reference names: the UUID itself, or the one a GraphQL ID encodes.
-func (v refValue) UUID() string { return canonicalID(v.ValueString()) }
+// UUID is the REST ID the reference names: the UUID itself, or the one a GraphQL ID encodes. A value the
+// ID rule refuses never gets this far from a configuration (refValidator); from a state it is "", which
+// the client refuses to send (buildkite.ErrInvalidID), and readFailed reports as an unreadable ID.
+func (v refValue) UUID() string { return readableUUID(v.ValueString()) }
 
 // UUIDPtr is UUID for a create body: nil when the reference is null or unknown.
 func (v refValue) UUIDPtr() *string {
@@ -112,19 +112,33 @@ func (v refValue) UUIDPtr() *string {
 	return &id
 }
 
-// canonicalID is the UUID an ID names, in lower case, whatever its form; anything else is returned as it is.
+// canonicalID is the UUID an ID names, in lower case, when it is a UUID or a GraphQL ID of a type this
+// provider knows; anything else (a slug, a key, or an ID the rule refuses) is returned as it is, never
+// decoded into an object's UUID. Where the type matters, checkID decides; the comparisons that use this
+// (sameObject) only ever equate two forms of one ID.
 func canonicalID(id string) string {
 	if isUUID(id) {
 		return strings.ToLower(id)
 	}
-	if _, uuid, ok := decodeGraphQLID(id); ok {
+	if typ, uuid, ok := decodeGraphQLID(id); ok && checkGraphQLType(typ) == nil {
 		return strings.ToLower(uuid)
 	}
 	return id
 }
 
-// sameObject reports whether two IDs name the same object: equal, or a UUID and a GraphQL ID of it.
-func sameObject(a, b string) bool { return a == b || canonicalID(a) == canonicalID(b) }
+// sameObject reports whether two IDs name the same object: equal, or a UUID and a GraphQL ID of it. Two
+// GraphQL IDs of different types never do, even where they encode one UUID.
+func sameObject(a, b string) bool {
+	if a == b {
+		return true
+	}
+	ta, _, aGraphQL := decodeGraphQLID(a)
+	tb, _, bGraphQL := decodeGraphQLID(b)
+	if aGraphQL && bGraphQL && ta != tb {
+		return false
+	}
+	return canonicalID(a) == canonicalID(b)
+}
 
 // refValidator checks at plan time that a reference is a UUID or a GraphQL ID of one of its types.
 type refValidator struct{ graphQLTypes []string }
@@ -148,21 +162,8 @@ func (v refValidator) ValidateString(_ context.Context, req validator.StringRequ
 }
 
 // refUUID returns the UUID id names when it is a UUID or a GraphQL ID of one of graphQLTypes, or an error
-// that says what it is instead.
-func refUUID(id string, graphQLTypes []string) (string, error) {
-	if isUUID(id) {
-		return strings.ToLower(id), nil
-	}
-	typ, uuid, ok := decodeGraphQLID(id)
-	switch {
-	case !ok:
-		return "", fmt.Errorf("must be a UUID (the REST ID, as in the `id` or `uuid` attribute) or the GraphQL ID of %s, got %q",
-			graphQLTypeList(graphQLTypes), id)
-	case !slices.Contains(graphQLTypes, typ):
-		return "", fmt.Errorf("must name %s, got %q, the GraphQL ID of a %s (%s)", graphQLTypeList(graphQLTypes), id, typ, uuid)
-	}
-	return strings.ToLower(uuid), nil
-}
+// that says what it is instead (the ID rule, checkID).
+func refUUID(id string, graphQLTypes []string) (string, error) { return checkID(id, graphQLTypes) }
 
 // graphQLTypeList names GraphQL types for a message: "a Team", "a Pipeline or a Suite".
 func graphQLTypeList(graphQLTypes []string) string {
@@ -263,10 +264,62 @@ func (refListKeepStateForm) PlanModifyList(_ context.Context, req planmodifier.L
 // and a change of form never planned.
 func refListAttribute(a schema.ListAttribute, graphQLTypes ...string) schema.ListAttribute {
 	a.ElementType = types.StringType
-	a.Validators = append([]validator.List{listvalidator.ValueStringsAre(refValidator{graphQLTypes: graphQLTypes})}, a.Validators...)
+	a.Validators = append([]validator.List{refListValidator{refValidator{graphQLTypes: graphQLTypes}}}, a.Validators...)
 	a.PlanModifiers = append([]planmodifier.List{refListKeepStateForm{}}, a.PlanModifiers...)
 	a.MarkdownDescription = strings.TrimSpace(a.MarkdownDescription) + " " + refDescription(graphQLTypes)
 	return a
+}
+
+// refListValidator checks every element of a list of references as refValidator does.
+type refListValidator struct{ elem refValidator }
+
+var _ validator.List = refListValidator{}
+
+func (v refListValidator) Description(ctx context.Context) string {
+	return "each element: " + v.elem.Description(ctx)
+}
+
+func (v refListValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+
+func (v refListValidator) ValidateList(ctx context.Context, req validator.ListRequest, resp *validator.ListResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	for i, e := range req.ConfigValue.Elements() {
+		s, ok := e.(basetypes.StringValuable)
+		if !ok {
+			continue
+		}
+		sv, d := s.ToStringValue(ctx)
+		resp.Diagnostics.Append(d...)
+		var r validator.StringResponse
+		v.elem.ValidateString(ctx, validator.StringRequest{Path: req.Path.AtListIndex(i), ConfigValue: sv}, &r)
+		resp.Diagnostics.Append(r.Diagnostics...)
+	}
+}
+
+// refTypesOf returns the GraphQL types a schema attribute's reference check accepts, whether it takes a
+// readable key (a slug) too, and whether the attribute is a reference at all: a refAttribute, a
+// refListAttribute, or one checked by graphQLTypeValidator (an ID or a key).
+func refTypesOf(validators any) (graphQLTypes []string, keyOK, isRef bool) {
+	switch vs := validators.(type) {
+	case []validator.String:
+		for _, v := range vs {
+			switch rv := v.(type) {
+			case refValidator:
+				return rv.graphQLTypes, false, true
+			case graphQLTypeValidator:
+				return []string{rv.typ}, true, true
+			}
+		}
+	case []validator.List:
+		for _, v := range vs {
+			if rv, ok := v.(refListValidator); ok {
+				return rv.elem.graphQLTypes, false, true
+			}
+		}
+	}
+	return nil, false, false
 }
 
 // listStrings is the string elements of a known list, unknown and null elements as "".
@@ -308,4 +361,16 @@ func listUUIDs(l types.List) []string {
 
 // restID is the REST ID in an object's own `id` attribute: a state written by the official provider, or by
 // hand, may hold its GraphQL ID, which is read as the UUID it encodes rather than taken for a missing object.
-func restID(id types.String) string { return canonicalID(id.ValueString()) }
+// An ID the rule cannot read is "", which the client refuses to send (buildkite.ErrInvalidID): it never
+// reaches the service, and readFailed reports it naming the attribute.
+func restID(id types.String) string { return readableUUID(id.ValueString()) }
+
+// readableUUID is the UUID id names when it is a UUID or a GraphQL ID of a type this provider knows, else
+// "": never the unreadable value itself.
+func readableUUID(id string) string {
+	uuid, err := checkID(id, nil)
+	if err != nil {
+		return ""
+	}
+	return uuid
+}

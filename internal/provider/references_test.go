@@ -117,3 +117,24 @@ func TestRefValidator(t *testing.T) {
 		}
 	}
 }
+
+// Two forms of one ID are the same object; GraphQL IDs of two types are not, even over one UUID, and an ID
+// the rule refuses is decoded into nothing.
+func TestSameObject(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		a, b string
+		want bool
+	}{
+		{clusterGraphQLID, testUUID, true},
+		{clusterGraphQLID, strings.ToUpper(testUUID), true},
+		{graphQLID("Pipeline", testUUID), clusterGraphQLID, false},
+		{b64("Widget---" + testUUID), testUUID, false},
+		{"website", "website", true},
+		{"website", testUUID, false},
+	} {
+		if got := sameObject(tc.a, tc.b); got != tc.want {
+			t.Errorf("sameObject(%q, %q) = %t, want %t", tc.a, tc.b, got, tc.want)
+		}
+	}
+}

@@ -2,11 +2,17 @@ package provider
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
 )
@@ -55,6 +61,15 @@ func (b *resourceBase) timeout(ctx context.Context, op operation) (context.Conte
 // readFailed handles the error of a Read's lookup: a 404 removes the resource from state, but only once the
 // organization is confirmed to answer; anything else is an error naming the object.
 func (b *resourceBase) readFailed(ctx context.Context, resp *resource.ReadResponse, err error, what, ident string) {
+	if errors.Is(err, buildkite.ErrInvalidID) {
+		// restID or refValue.UUID found no ID to send: say which attribute holds what, if the rule knows.
+		if problems := b.unreadableIDs(ctx, resp.State); len(problems) > 0 {
+			resp.Diagnostics.AddError("Unreadable ID in State", fmt.Sprintf(
+				"The state of this buildkite_%s cannot be read: %s. It was not read, nothing was sent to the service, "+
+					"and the instance stays in state as it is. %s", b.name, strings.Join(problems, "; "), idFix("")))
+			return
+		}
+	}
 	if buildkite.IsNotFound(err) {
 		if orgErr := b.data.confirmOrganization(ctx); orgErr != nil {
 			resp.Diagnostics.AddError("Unable to Read "+titleWords(what),
@@ -92,12 +107,66 @@ const goneKey = "buildkite_gone"
 
 // removeGone removes the resource from state in a Read once the service has confirmed the object is gone
 // (a 404 after the organization answered, or its parent's answer without it). finishRead refuses any other
-// removal.
+// removal. An answer about an ID the ID rule refuses says nothing about the object: the resource then stays
+// in state, with an error naming the attribute.
 func (b *resourceBase) removeGone(ctx context.Context, resp *resource.ReadResponse) {
+	if problems := b.unreadableIDs(ctx, resp.State); len(problems) > 0 {
+		resp.Diagnostics.AddError("Unreadable ID in State", fmt.Sprintf(
+			"The state of this buildkite_%s cannot be read: %s. The service answered that it has no such object, "+
+				"which says nothing about the object this instance was meant to manage, so the instance stays in "+
+				"state and nothing is planned for it. %s", b.name, strings.Join(problems, "; "), idFix("")))
+		return
+	}
 	if resp.Private != nil {
 		resp.Diagnostics.Append(resp.Private.SetKey(ctx, goneKey, []byte("true"))...)
 	}
 	resp.State.RemoveResource(ctx)
+}
+
+// unreadableIDs applies the ID rule to the IDs a state holds: its `id` (against the type's entry in
+// idGraphQLTypes; an `id` built of IDs, "<id>/<id>", part by part) and every reference attribute
+// (refAttribute, refListAttribute, or one with a graphQLTypeValidator) against its types. It describes each one refused, "id X must be ...".
+func (b *resourceBase) unreadableIDs(ctx context.Context, state tfsdk.State) []string {
+	if state.Raw.IsNull() || state.Schema == nil {
+		return nil
+	}
+	var problems []string
+	check := func(name, v string, types []string, keyOK bool) {
+		if _, err := checkRef(v, types, keyOK); err != nil {
+			problems = append(problems, name+" "+err.Error())
+		}
+	}
+	var diags diag.Diagnostics
+	if id, known := stringAttribute(ctx, state, attrID, &diags); known {
+		if err := checkStateID(b.name, id); err != nil {
+			problems = append(problems, attrID+" "+err.Error())
+		}
+	}
+	names := make([]string, 0, len(state.Schema.GetAttributes()))
+	for name := range state.Schema.GetAttributes() {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		switch a := state.Schema.GetAttributes()[name].(type) {
+		case schema.StringAttribute:
+			if types, keyOK, isRef := refTypesOf(a.Validators); isRef {
+				if v, known := stringAttribute(ctx, state, name, &diags); known {
+					check(name, v, types, keyOK)
+				}
+			}
+		case schema.ListAttribute:
+			if types, keyOK, isRef := refTypesOf(a.Validators); isRef {
+				var l basetypes.ListValue
+				if d := state.GetAttribute(ctx, path.Root(name), &l); !d.HasError() {
+					for i, v := range listStrings(l) {
+						check(fmt.Sprintf("%s[%d]", name, i), v, types, keyOK)
+					}
+				}
+			}
+		}
+	}
+	return problems
 }
 
 // what names the type in errors: "cluster queue".

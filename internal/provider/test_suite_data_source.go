@@ -78,10 +78,10 @@ func (d *testSuiteDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 	resp.Schema = dschema.Schema{
 		MarkdownDescription: "One test suite, by `slug` or by `id` (exactly one of them). Its API token is not " +
 			"available: the service shows it only when the suite is created.",
-		Attributes: withLookup(testSuiteDataAttributes(), map[string]string{
+		Attributes: lookupByID(withLookup(testSuiteDataAttributes(), map[string]string{
 			"id":   "The ID (or GraphQL ID) of the suite to read.",
 			"slug": "The slug of the suite to read.",
-		}),
+		}), "Suite"),
 	}
 }
 

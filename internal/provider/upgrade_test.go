@@ -6,9 +6,13 @@ import (
 	"fmt"
 	"math/big"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
@@ -340,5 +344,156 @@ func goValue(v tftypes.Value) any {
 			out[i] = goValue(e)
 		}
 		return out
+	}
+}
+
+// refusedUpgradeCases are official states the upgrade refuses (issue 27): what the error must say.
+var refusedUpgradeCases = []struct {
+	name     string
+	typeName string
+	version  int64
+	state    map[string]any
+	wants    []string
+}{
+	{
+		name: "cluster id unreadable, no uuid", typeName: "buildkite_cluster",
+		state: map[string]any{"id": b64("Cluster---not-a-uuid"), "name": "c"},
+		wants: []string{`name "c"`, "id must be a UUID", "terraform state rm"},
+	},
+	{
+		name: "cluster id a number", typeName: "buildkite_cluster",
+		state: map[string]any{"id": json.Number("7"), "uuid": testUUID, "name": "c"},
+		wants: []string{"id must be a string ID, got 7"},
+	},
+	{
+		name: "cluster id of another type", typeName: "buildkite_cluster",
+		state: map[string]any{"id": graphQLID("Pipeline", testUUID), "uuid": testUUID, "name": "c"},
+		wants: []string{"id must name a Cluster", "the GraphQL ID of a Pipeline"},
+	},
+	{
+		name: "cluster id and uuid disagree", typeName: "buildkite_cluster",
+		state: map[string]any{"id": clusterGraphQLID, "uuid": otherUUID, "name": "c"},
+		wants: []string{"names the object " + testUUID + ", and uuid names another, " + otherUUID},
+	},
+	{
+		name: "cluster uuid unreadable", typeName: "buildkite_cluster",
+		state: map[string]any{"id": clusterGraphQLID, "uuid": "c-1", "name": "c"},
+		wants: []string{`uuid must be a UUID, got "c-1"`},
+	},
+	{
+		name: "cluster without id", typeName: "buildkite_cluster",
+		state: map[string]any{"name": "c"},
+		wants: []string{"id is missing"},
+	},
+	{
+		name: "cluster name of another JSON type", typeName: "buildkite_cluster",
+		state: map[string]any{"id": clusterGraphQLID, "name": []any{"c"}},
+		wants: []string{"does not fit this resource's schema"},
+	},
+	{
+		name: "queue without key or cluster_id", typeName: "buildkite_cluster_queue",
+		state: map[string]any{"id": graphQLID("ClusterQueue", otherUUID), "uuid": otherUUID},
+		wants: []string{"cluster_id is missing", "key is missing"},
+	},
+	{
+		name: "queue cluster_id of a pipeline", typeName: "buildkite_cluster_queue",
+		state: map[string]any{"id": graphQLID("ClusterQueue", otherUUID), "cluster_id": graphQLID("Pipeline", testUUID), "key": "k"},
+		wants: []string{"cluster_id must name a Cluster"},
+	},
+	{
+		name: "queue cluster_id and cluster_uuid disagree", typeName: "buildkite_cluster_queue",
+		state: map[string]any{"id": graphQLID("ClusterQueue", otherUUID), "cluster_id": clusterGraphQLID, "cluster_uuid": otherUUID, "key": "k"},
+		wants: []string{"cluster_id names the object " + testUUID + ", and cluster_uuid names another, " + otherUUID},
+	},
+	{
+		name: "token cluster_uuid unreadable", typeName: "buildkite_cluster_agent_token",
+		state: map[string]any{"id": graphQLID("ClusterToken", otherUUID), "cluster_id": clusterGraphQLID, "cluster_uuid": "\x95", "description": "d"},
+		wants: []string{"cluster_uuid must be a UUID"},
+	},
+	{
+		name: "pipeline id and uuid disagree", typeName: "buildkite_pipeline", version: 1,
+		state: map[string]any{"id": graphQLID("Pipeline", testUUID), "uuid": otherUUID, "name": "app", "repository": "r"},
+		wants: []string{"and uuid names another"},
+	},
+	{
+		name: "registry team_ids element of another type", typeName: "buildkite_registry",
+		state: map[string]any{"id": graphQLID("Registry", testUUID), "name": "g", "ecosystem": "ruby",
+			"team_ids": []any{otherUUID, graphQLID("Pipeline", testUUID)}},
+		wants: []string{"team_ids[1] must name a Team"},
+	},
+	{
+		name: "team member side unreadable", typeName: "buildkite_team_member",
+		state: map[string]any{"id": graphQLID("TeamMember", testUUID), "team_id": "platform", "user_id": graphQLID("User", testUUID), "role": "MEMBER"},
+		wants: []string{`team_id must be a UUID`, `"platform"`},
+	},
+	{
+		name: "team member without its user", typeName: "buildkite_team_member",
+		state: map[string]any{"id": graphQLID("TeamMember", testUUID), "team_id": graphQLID("Team", otherUUID), "role": "MEMBER"},
+		wants: []string{"do not name the association's two sides"},
+	},
+	{
+		name: "schedule pipeline_id of a cluster", typeName: "buildkite_pipeline_schedule",
+		state: map[string]any{"id": graphQLID("PipelineSchedule", otherUUID), "pipeline_id": clusterGraphQLID, "label": "l",
+			"cronline": "@daily", "branch": "main"},
+		wants: []string{"pipeline_id must name a Pipeline"},
+	},
+}
+
+func TestUpgradeResourceState_refused(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	server := providerserver.NewProtocol6(New("test")())()
+	for _, tc := range refusedUpgradeCases {
+		t.Run(tc.name, func(t *testing.T) {
+			raw, err := json.Marshal(tc.state)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp, err := server.UpgradeResourceState(ctx, &tfprotov6.UpgradeResourceStateRequest{
+				TypeName: tc.typeName, Version: tc.version, RawState: &tfprotov6.RawState{JSON: raw},
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(resp.Diagnostics) != 1 || resp.Diagnostics[0].Summary != "Unreadable Resource State" {
+				t.Fatalf("diagnostics = %+v, want one Unreadable Resource State", resp.Diagnostics)
+			}
+			if resp.UpgradedState != nil {
+				t.Errorf("an upgraded state came with the error: %v", resp.UpgradedState)
+			}
+			detail := resp.Diagnostics[0].Detail
+			for _, want := range append([]string{tc.typeName}, tc.wants...) {
+				if !strings.Contains(detail, want) {
+					t.Errorf("the error does not say %q:\n%s", want, detail)
+				}
+			}
+		})
+	}
+}
+
+// The official provider's "" for an attribute that is Optional and Computed (or has a default, which makes
+// it computed) is kept: the defaults of the shared types are "" (issue 24), and null would plan a change.
+// An optional attribute that is not computed becomes null, as this provider writes it.
+func TestMoveState_keepsEmptyOfComputed(t *testing.T) {
+	t.Parallel()
+	current := schema.Schema{Version: 1, Attributes: map[string]schema.Attribute{
+		"id":       schema.StringAttribute{Computed: true},
+		"defaults": schema.StringAttribute{Optional: true, Computed: true, Default: stringdefault.StaticString("")},
+		"computed": schema.StringAttribute{Optional: true, Computed: true},
+		"optional": schema.StringAttribute{Optional: true},
+		"list":     schema.ListAttribute{Optional: true, ElementType: types.StringType},
+	}}
+	raw, _ := json.Marshal(map[string]any{"id": testUUID, "defaults": "", "computed": "", "optional": "", "list": []any{}})
+	out, err := moveState(context.Background(), "buildkite_thing", current, stateMoves{}, 0, &tfprotov6.RawState{JSON: raw})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got map[string]any
+	if err := json.Unmarshal(out, &got); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]any{"id": testUUID, "defaults": "", "computed": "", "optional": nil, "list": nil}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("moved state = %v, want %v", got, want)
 	}
 }
