@@ -51,15 +51,15 @@ func (b *resourceBase) warnGraphQLOnly(req resource.ModifyPlanRequest, resp *res
 	if len(set) == 0 {
 		return
 	}
-	verb, them := "is", "it"
+	value, verb, them := "value", "is", "it"
 	if len(set) > 1 {
-		verb, them = "are", "them"
+		value, verb, them = "values", "are", "them"
 	}
 	resp.Diagnostics.AddWarning("Attributes Not Managed by This Provider",
-		fmt.Sprintf("buildkite_%s: the value of %s %s NOT applied to Buildkite. Only Buildkite's GraphQL API sets %s, "+
+		fmt.Sprintf("buildkite_%s: the %s of %s %s NOT applied to Buildkite. Only Buildkite's GraphQL API sets %s, "+
 			"which this provider does not use: Terraform keeps the configured value in its state, but the service "+
 			"keeps whatever it had (nothing, for a new object). Set %s in the web interface; removing %s from the "+
-			"configuration changes nothing on the service.", b.name, joinAnd(set), verb, them, them, them))
+			"configuration changes nothing on the service.", b.name, value, joinAnd(set), verb, them, them, them))
 }
 
 // joinAnd joins words as a sentence lists them: "a", "a and b", "a, b and c".
