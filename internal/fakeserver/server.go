@@ -160,6 +160,8 @@ func (s *Server) routes() *http.ServeMux {
 	s.routeClusterSecrets(mux)
 	s.routeClusterMaintainers(mux)
 	s.routeMeta(mux)
+	s.routePortals(mux)
+	s.routeNotificationServices(mux)
 	return mux
 }
 

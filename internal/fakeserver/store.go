@@ -48,6 +48,9 @@ type Store struct {
 	secrets     clusterSecretState
 	maintainers clusterMaintainerState
 	meta        metaState
+
+	portals  portalState
+	services notificationServiceState
 }
 
 // orgRecord is an organization.
@@ -106,6 +109,9 @@ func newStore(now func() time.Time) *Store {
 		secrets:     newClusterSecretState(),
 		maintainers: newClusterMaintainerState(),
 		meta:        newMetaState(),
+
+		portals:  newPortalState(),
+		services: newNotificationServiceState(),
 	}
 	st.defaultUserID = st.addUser("Test User", "test-user@example.com").id
 	return st
