@@ -1,0 +1,144 @@
+package buildkite
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strconv"
+	"time"
+)
+
+// NotificationServicesService manages the organization's notification services (webhooks, Amazon
+// EventBridge, Datadog Pipeline Visibility, OpenTelemetry tracing, and those connected in the web interface).
+type NotificationServicesService struct{ client *Client }
+
+// NotificationServices returns the service for the organization's notification services.
+func (c *Client) NotificationServices() *NotificationServicesService {
+	return &NotificationServicesService{client: c}
+}
+
+// NotificationService is a notification service (rest-beyond-spec.md, "Notification services"). Settings
+// depend on the provider; the service masks or leaves out its secrets.
+type NotificationService struct {
+	ID                  string                      `json:"id"`
+	GraphQLID           *string                     `json:"graphql_id"`
+	URL                 string                      `json:"url"`
+	Provider            NotificationServiceProvider `json:"provider"`
+	Description         *string                     `json:"description"`
+	Enabled             bool                        `json:"enabled"`
+	Scope               string                      `json:"scope"`
+	ScopeUUIDs          []string                    `json:"scope_uuids"`
+	BranchConfiguration *string                     `json:"branch_configuration"`
+	BuildStates         map[string]bool             `json:"build_states"`
+	Settings            json.RawMessage             `json:"settings"`
+	CreatedAt           *time.Time                  `json:"created_at"`
+	CreatedBy           *User                       `json:"created_by"`
+}
+
+// NotificationServiceProvider names a service's provider.
+type NotificationServiceProvider struct {
+	ID   string `json:"id"`
+	Name string `json:"name"`
+}
+
+var _ identified = (*NotificationService)(nil)
+
+func (x *NotificationService) identity() (string, string) { return "id", x.ID }
+
+// notificationServicePage is one page of the cursor-paged listing.
+type notificationServicePage struct {
+	Items *[]NotificationService `json:"items"`
+	Links struct {
+		Next *string `json:"next"`
+	} `json:"links"`
+}
+
+// List returns every notification service, oldest first, following the listing's cursor (links.next).
+func (s *NotificationServicesService) List(ctx context.Context) ([]NotificationService, error) {
+	p, err := s.client.orgPath("services")
+	if err != nil {
+		return nil, err
+	}
+	all := []NotificationService{}
+	q := url.Values{"per_page": {strconv.Itoa(perPage)}}
+	seen := map[string]bool{}
+	for pages := 0; ; pages++ {
+		if pages == maxPages {
+			return nil, fmt.Errorf("GET %s: more than %d pages", p, maxPages)
+		}
+		page, err := get[notificationServicePage](ctx, s.client, p, q)
+		if err != nil {
+			return nil, err
+		}
+		if page.Items == nil {
+			return nil, fmt.Errorf("GET %s: the answer holds no items", p)
+		}
+		all = append(all, *page.Items...)
+		if page.Links.Next == nil || *page.Links.Next == "" || len(*page.Items) == 0 {
+			return all, nil
+		}
+		next, err := url.Parse(*page.Links.Next)
+		if err != nil {
+			return nil, fmt.Errorf("GET %s: the next link %q: %w", p, *page.Links.Next, err)
+		}
+		// The cursor is all that is taken from the link: the path stays the organization's listing, on
+		// the client's own origin, so the token is never sent elsewhere.
+		q = next.Query()
+		if seen[q.Encode()] {
+			return all, nil
+		}
+		seen[q.Encode()] = true
+	}
+}
+
+// Get returns the notification service with the UUID id.
+func (s *NotificationServicesService) Get(ctx context.Context, id string) (*NotificationService, error) {
+	p, err := s.client.orgPath("services", id)
+	if err != nil {
+		return nil, err
+	}
+	return get[NotificationService](ctx, s.client, p, nil)
+}
+
+// Create creates a notification service from body (provider, scope, settings, ...). A create is never
+// repeated after an unknown outcome: services have no key to find the one a lost answer made.
+func (s *NotificationServicesService) Create(ctx context.Context, body map[string]any) (*NotificationService, error) {
+	p, err := s.client.orgPath("services")
+	if err != nil {
+		return nil, err
+	}
+	return create[NotificationService](ctx, s.client, p, body)
+}
+
+// Update changes the fields body names (PATCH); omitted fields and settings keys stay, null clears.
+func (s *NotificationServicesService) Update(ctx context.Context, id string, body map[string]any) (*NotificationService, error) {
+	p, err := s.client.orgPath("services", id)
+	if err != nil {
+		return nil, err
+	}
+	return change[NotificationService](ctx, s.client, http.MethodPatch, p, body)
+}
+
+// SetEnabled enables or disables the service (PUT .../enable or .../disable).
+func (s *NotificationServicesService) SetEnabled(ctx context.Context, id string, enabled bool) (*NotificationService, error) {
+	action := "disable"
+	if enabled {
+		action = "enable"
+	}
+	p, err := s.client.orgPath("services", id, action)
+	if err != nil {
+		return nil, err
+	}
+	return change[NotificationService](ctx, s.client, http.MethodPut, p, nil)
+}
+
+// Delete deletes the service.
+func (s *NotificationServicesService) Delete(ctx context.Context, id string) error {
+	p, err := s.client.orgPath("services", id)
+	if err != nil {
+		return err
+	}
+	return s.client.remove(ctx, p)
+}
