@@ -153,6 +153,8 @@ func (p *buildkiteProvider) Resources(_ context.Context) []func() resource.Resou
 		NewPipelineScheduleResource,
 		NewClusterSecretResource,
 		NewClusterMaintainerResource,
+		NewPortalResource,
+		NewNotificationServiceResource,
 	}
 }
 
@@ -176,6 +178,8 @@ func (p *buildkiteProvider) ListResources(context.Context) []func() list.ListRes
 		NewPipelineScheduleListResource,
 		NewClusterSecretListResource,
 		NewClusterMaintainerListResource,
+		NewPortalListResource,
+		NewNotificationServiceListResource,
 	}
 }
 
@@ -204,6 +208,8 @@ func (p *buildkiteProvider) DataSources(_ context.Context) []func() datasource.D
 		NewBuildsDataSource,
 		NewAgentMetricsDataSource,
 		NewMetaDataSource,
+		NewPortalDataSource,
+		NewPortalsDataSource,
 	}
 }
 
