@@ -30,14 +30,14 @@ type portalDataSource struct {
 // portalDataModel is a portal as the data sources show it, alone or as an item of buildkite_portals: no
 // token, which only the create answer holds, and, as in the official provider, no id.
 type portalDataModel struct {
-	Slug               types.String        `tfsdk:"slug"`
-	UUID               types.String        `tfsdk:"uuid"`
-	Name               types.String        `tfsdk:"name"`
-	Description        types.String        `tfsdk:"description"`
-	Query              types.String        `tfsdk:"query"`
-	AllowedIPAddresses types.String        `tfsdk:"allowed_ip_addresses"`
-	UserInvokable      types.Bool          `tfsdk:"user_invokable"`
-	CreatedAt          types.String        `tfsdk:"created_at"`
+	Slug               types.String `tfsdk:"slug"`
+	UUID               types.String `tfsdk:"uuid"`
+	Name               types.String `tfsdk:"name"`
+	Description        types.String `tfsdk:"description"`
+	Query              types.String `tfsdk:"query"`
+	AllowedIPAddresses types.String `tfsdk:"allowed_ip_addresses"`
+	UserInvokable      types.Bool   `tfsdk:"user_invokable"`
+	CreatedAt          types.String `tfsdk:"created_at"`
 	CreatedBy          types.Object `tfsdk:"created_by"`
 }
 

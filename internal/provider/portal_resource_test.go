@@ -102,7 +102,7 @@ func TestAccPortalResource_basic(t *testing.T) {
 			step(generateConfigStep(addr, importBySlug)),
 			step(resource.TestStep{
 				// Remove description and allowed_ip_addresses: in place, and cleared on the service.
-				Config: e.config(testAccPortalConfig(slug, "Build numbers", `  user_invokable = true`)),
+				Config:           e.config(testAccPortalConfig(slug, "Build numbers", `  user_invokable = true`)),
 				ConfigPlanChecks: inPlace(addr),
 				Check: e.portalOnService(addr, func(p *buildkite.Portal) error {
 					if p.Description != nil || p.AllowedIPAddresses != nil || !p.UserInvokable || p.Name != "Build numbers" {
