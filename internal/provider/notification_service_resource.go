@@ -342,8 +342,8 @@ func (m *notificationServiceModel) fromAPI(ctx context.Context, s *buildkite.Not
 	provider := s.Provider.ID
 	if !slices.Contains(nsProviderTypes, provider) {
 		diags.AddError("Unsupported Notification Service Provider", fmt.Sprintf(
-			"Notification service %s has provider_type %q, which is not supported by buildkite_notification_service "+
-				"(it manages %s). Manage it in the web interface instead.", s.ID, provider, strings.Join(nsProviderTypes, ", ")))
+			"provider_type %q is not supported: notification service %s is of a kind buildkite_notification_service "+
+				"does not manage (it manages %s). Manage it in the web interface instead.", provider, s.ID, strings.Join(nsProviderTypes, ", ")))
 		return
 	}
 	m.ID = types.StringValue(s.ID)
