@@ -292,6 +292,28 @@ var identityCases = []identityCase{
 			return identityConfigs{create: testAccClusterMaintainerConfig(e.name("identity"), e.name("identity-team"))}
 		},
 	},
+	{
+		// Named by its slug, which cannot change in place; no id attribute, as in the official provider.
+		resourceType: "buildkite_portal", attrs: []string{"slug"},
+		setup: func(t *testing.T, e *testEnv) identityConfigs {
+			slug := e.name("identity")
+			return identityConfigs{
+				create: testAccPortalConfig(slug, "Identity", `  description = "Named by its slug"`),
+				checks: []statecheck.StateCheck{identityValue("buildkite_portal.test", "slug", slug)},
+				secret: "token",
+				update: testAccPortalConfig(slug, "Identity renamed", ""),
+			}
+		},
+	},
+	{
+		resourceType: "buildkite_notification_service", attrs: []string{"id"},
+		setup: func(t *testing.T, e *testEnv) identityConfigs {
+			return identityConfigs{
+				create: testAccWebhookServiceConfig("identity", true, "", ""),
+				update: testAccWebhookServiceConfig("identity", false, "", ""),
+			}
+		},
+	},
 }
 
 // TestAccResources_identity runs every row of identityCases.
