@@ -76,13 +76,13 @@ resource "buildkite_team_member" "second" {
 
 resource "buildkite_pipeline_team" "website" {
   team_id      = buildkite_team.platform.id
-  pipeline_id  = "UGlwZWxpbmUtLS1hNTZjZjkwMy0zOTEwLTQxMjAtOWE0NC01OGRmMWJlMzNmYzU="
+  pipeline_id  = "UGlwZWxpbmUtLS0yZTI2ZWQ5MC0zZWQ1LTQ2ZjktYTg2ZC04YzZiNDFmYmY4MDM="
   access_level = "BUILD_AND_READ"
 }
 
 resource "buildkite_test_suite_team" "e2e" {
   team_id       = buildkite_team.platform.id
-  test_suite_id = "U3VpdGUtLS04NWM2MjM3Zi0yNWM3LTRhMGYtODM4OC0yYTA1ZTc2ZTY0ZGU="
+  test_suite_id = "U3VpdGUtLS00NWMyM2YwNC1hNDgyLTQxYzMtYTljYS04MTZkOWM3ZmIwODY="
   access_level  = "MANAGE_AND_READ"
 }
 
@@ -154,4 +154,30 @@ resource "buildkite_registry" "gems" {
   emoji       = ":gem:"
   oidc_policy = "- iss: https://agent.buildkite.com\n  claims:\n    organization_slug: acme\n"
   team_ids    = [buildkite_team.platform.uuid]
+}
+
+resource "buildkite_portal" "stats" {
+  slug                 = "stats"
+  name                 = "Build stats"
+  query                = "{ viewer { user { name } } }"
+  allowed_ip_addresses = "10.0.0.0/8"
+}
+
+resource "buildkite_notification_service" "hooks" {
+  provider_type = "webhook"
+  description   = "Build hooks"
+  enabled       = false
+  webhook = {
+    url    = "https://example.com/hooks"
+    token  = "moved-hook-token"
+    events = ["build.finished"]
+  }
+}
+
+resource "buildkite_notification_service" "datadog" {
+  provider_type = "datadog_pipeline_visibility"
+  datadog_pipeline_visibility = {
+    api_key      = "moved-datadog-key"
+    datadog_tags = "team:platform"
+  }
 }
