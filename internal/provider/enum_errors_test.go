@@ -32,6 +32,10 @@ var enumAttributes = map[string][]string{
 	"resource buildkite_test_suite_team.access_level":                         {"read_only", "READ_ONLY", "manage_and_read", "MANAGE_AND_READ"},
 	"data source buildkite_builds.state":                                      buildFilterStates,
 	"action buildkite_create_build.wait_until":                                {`""`, "started", "finished"},
+
+	"resource buildkite_notification_service.provider_type":      {"webhook", "aws_event_bridge", "datadog_pipeline_visibility", "open_telemetry_tracing", "linear", "slack_workspace"},
+	"resource buildkite_notification_service.scope":              {"all", "some_projects", "some_teams", "some_clusters"},
+	"resource buildkite_notification_service.webhook.token_mode": {"token", "signature"},
 }
 
 // TestEnumErrors_listAccepted: every attribute of a resource, data source, list resource or action whose
