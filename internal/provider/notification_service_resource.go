@@ -202,9 +202,10 @@ func (m *notificationServiceModel) scopeUUIDs(ctx context.Context, diags *diag.D
 		return nil
 	}
 	var ids []string
-	diags.Append(m.ScopeUUIDs.ElementsAs(ctx, &ids, false)...)
-	for i := range ids {
-		ids[i] = strings.ToLower(ids[i])
+	for _, e := range m.ScopeUUIDs.Elements() {
+		if s, ok := e.(types.String); ok && !s.IsUnknown() && !s.IsNull() {
+			ids = append(ids, strings.ToLower(s.ValueString()))
+		}
 	}
 	slices.Sort(ids)
 	return nonNilStrings(ids)
@@ -579,10 +580,16 @@ func checkNotificationService(ctx context.Context, cfg *notificationServiceModel
 	if !cfg.Scope.IsNull() {
 		scope = cfg.Scope.ValueString()
 	}
+	// Elements not known yet (a team created in the same apply) are checked when they are.
 	var ids []string
 	if isKnownValue(cfg.ScopeUUIDs) {
-		diags.Append(cfg.ScopeUUIDs.ElementsAs(ctx, &ids, false)...)
+		for _, e := range cfg.ScopeUUIDs.Elements() {
+			if s, ok := e.(types.String); ok && !s.IsUnknown() && !s.IsNull() {
+				ids = append(ids, s.ValueString())
+			}
+		}
 	}
+	unknownIDs := isKnownValue(cfg.ScopeUUIDs) && len(ids) < len(cfg.ScopeUUIDs.Elements())
 	seen := map[string]string{}
 	for _, id := range ids {
 		if other, dup := seen[strings.ToLower(id)]; dup {
@@ -591,7 +598,7 @@ func checkNotificationService(ctx context.Context, cfg *notificationServiceModel
 		}
 		seen[strings.ToLower(id)] = id
 	}
-	if len(ids) > 0 && !cfg.Scope.IsUnknown() && !strings.HasPrefix(scope, "some_") {
+	if (len(ids) > 0 || unknownIDs) && !cfg.Scope.IsUnknown() && !strings.HasPrefix(scope, "some_") {
 		diags.AddAttributeError(path.Root("scope_uuids"), "Notification service scope UUIDs require a scoped service",
 			fmt.Sprintf("scope_uuids names pipelines, teams or clusters only for a scope of some_projects, some_teams or some_clusters; "+
 				"scope is %q. Set the scope, or remove scope_uuids.", scope))
@@ -612,7 +619,7 @@ func checkNotificationService(ctx context.Context, cfg *notificationServiceModel
 		return
 	}
 	if nsIsOAuth(provider) {
-		if !cfg.BranchConfiguration.IsNull() || (scope != "all" && !cfg.Scope.IsUnknown()) || len(ids) > 0 {
+		if !cfg.BranchConfiguration.IsNull() || (scope != "all" && !cfg.Scope.IsUnknown()) || len(ids) > 0 || unknownIDs {
 			diags.AddError("Notification filters are not supported", fmt.Sprintf(
 				"A %s service takes no branch_configuration, scope other than \"all\" or scope_uuids: its filters are set "+
 					"where it was connected, in the web interface.", provider))

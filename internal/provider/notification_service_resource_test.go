@@ -411,3 +411,33 @@ resource "buildkite_notification_service" "test" {
 		},
 	})
 }
+
+// A service scoped to a team created in the same apply: its UUID is unknown at plan time, and the checks
+// wait for it.
+func TestAccNotificationServiceResource_scopedToNewTeam(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	const addr = "buildkite_notification_service.test"
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             e.checkDestroyed("buildkite_notification_service"),
+		Steps: []resource.TestStep{{
+			Config: e.config(fmt.Sprintf(`
+resource "buildkite_team" "notified" {
+  name                = %q
+  privacy             = "VISIBLE"
+  default_member_role = "MEMBER"
+  default_team        = false
+}
+`, e.name("notified")) + testAccWebhookServiceConfig("team builds", true, `  scope       = "some_teams"
+  scope_uuids = [buildkite_team.notified.uuid]`, "")),
+			ConfigPlanChecks: expectEmpty(),
+			Check: e.serviceOnService(addr, func(s *buildkite.NotificationService) error {
+				if s.Scope != "some_teams" || len(s.ScopeUUIDs) != 1 {
+					return fmt.Errorf("service holds %+v", s)
+				}
+				return nil
+			}),
+		}},
+	})
+}
