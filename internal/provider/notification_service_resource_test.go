@@ -3,8 +3,10 @@ package provider
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"regexp"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -439,5 +441,74 @@ resource "buildkite_team" "notified" {
 				return nil
 			}),
 		}},
+	})
+}
+
+// refuseDisable answers PUT …/disable with a 422 while refuse is set, as the service may.
+func refuseDisable(refuse *atomic.Bool) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if refuse.Load() && r.Method == http.MethodPut && strings.HasSuffix(r.URL.Path, "/disable") {
+				w.Header().Set("Content-Type", "application/json")
+				w.WriteHeader(http.StatusUnprocessableEntity)
+				_, _ = w.Write([]byte(`{"message":"unable to disable"}`))
+				return
+			}
+			next.ServeHTTP(w, r)
+		})
+	}
+}
+
+// A create whose disable fails leaves the service in state (enabled), so it is neither lost nor made twice:
+// the destroy that follows deletes it.
+func TestAccNotificationServiceResource_disableFailsAfterCreate(t *testing.T) {
+	t.Parallel()
+	var refuse atomic.Bool
+	refuse.Store(true)
+	e := newTestEnvWith(t, fakeserver.Options{}, refuseDisable(&refuse))
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             e.checkDestroyed("buildkite_notification_service"),
+		Steps: []resource.TestStep{{
+			Config:      e.config(testAccWebhookServiceConfig("half made", false, "", "")),
+			ExpectError: wrapped("Unable to disable notification service"),
+		}},
+	})
+}
+
+// An update whose disable fails keeps what its PATCH changed in state; the next apply only disables.
+func TestAccNotificationServiceResource_disableFailsAfterPatch(t *testing.T) {
+	t.Parallel()
+	var refuse atomic.Bool
+	e := newTestEnvWith(t, fakeserver.Options{}, refuseDisable(&refuse))
+	const addr = "buildkite_notification_service.test"
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             e.checkDestroyed("buildkite_notification_service"),
+		Steps: []resource.TestStep{
+			{Config: e.config(testAccWebhookServiceConfig("first", true, "", ""))},
+			{
+				PreConfig:   func() { refuse.Store(true) },
+				Config:      e.config(testAccWebhookServiceConfig("second", false, "", "")),
+				ExpectError: wrapped("Unable to change notification service enabled state"),
+			},
+			{
+				PreConfig: func() { refuse.Store(false) },
+				Config:    e.config(testAccWebhookServiceConfig("second", false, "", "")),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
+						plancheck.ExpectKnownValue(addr, tfjsonpath.New("description"), knownvalue.StringExact("second")),
+					},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				Check: e.serviceOnService(addr, func(s *buildkite.NotificationService) error {
+					if s.Enabled || deref(s.Description) != "second" {
+						return fmt.Errorf("service holds %+v", s)
+					}
+					return nil
+				}),
+			},
+		},
 	})
 }
