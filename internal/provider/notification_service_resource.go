@@ -62,9 +62,8 @@ const (
 )
 
 var (
-	nsProviderTypes  = []string{nsProviderWebhook, nsProviderEventBridge, nsProviderDatadog, nsProviderOpenTelemetry, nsProviderLinear, nsProviderSlackWorkspce}
-	nsSettingsBlocks = []string{nsProviderWebhook, nsProviderEventBridge, nsProviderDatadog, nsProviderOpenTelemetry}
-	nsScopeValues    = []string{"all", "some_projects", "some_teams", "some_clusters"}
+	nsProviderTypes = []string{nsProviderWebhook, nsProviderEventBridge, nsProviderDatadog, nsProviderOpenTelemetry, nsProviderLinear, nsProviderSlackWorkspce}
+	nsScopeValues   = []string{"all", "some_projects", "some_teams", "some_clusters"}
 	// nsRequired are the settings a create needs, by provider.
 	nsRequired = map[string][]string{
 		nsProviderWebhook:       {"url"},
@@ -197,7 +196,7 @@ func nonNilStrings(s []string) []string {
 func isKnownValue(v attr.Value) bool { return v != nil && !v.IsNull() && !v.IsUnknown() }
 
 // scopeUUIDs returns the configured scope UUIDs, lower-cased as the service stores them.
-func (m *notificationServiceModel) scopeUUIDs(ctx context.Context, diags *diag.Diagnostics) []string {
+func (m *notificationServiceModel) scopeUUIDs() []string {
 	if !isKnownValue(m.ScopeUUIDs) {
 		return nil
 	}
@@ -220,7 +219,7 @@ func (m *notificationServiceModel) createBody(ctx context.Context, diags *diag.D
 	if isKnownValue(m.BranchConfiguration) {
 		body["branch_configuration"] = m.BranchConfiguration.ValueString()
 	}
-	if ids := m.scopeUUIDs(ctx, diags); len(ids) > 0 {
+	if ids := m.scopeUUIDs(); len(ids) > 0 {
 		body["scope_uuids"] = ids
 	}
 	settings := map[string]any{}
@@ -256,7 +255,7 @@ func (m *notificationServiceModel) updateBody(ctx context.Context, state *notifi
 	if isKnownValue(m.Scope) && !m.Scope.Equal(state.Scope) {
 		body["scope"] = m.Scope.ValueString()
 	}
-	if planIDs, stateIDs := m.scopeUUIDs(ctx, diags), state.scopeUUIDs(ctx, diags); !m.ScopeUUIDs.IsUnknown() && !slices.Equal(planIDs, stateIDs) {
+	if planIDs, stateIDs := m.scopeUUIDs(), state.scopeUUIDs(); !m.ScopeUUIDs.IsUnknown() && !slices.Equal(planIDs, stateIDs) {
 		body["scope_uuids"] = nonNilStrings(planIDs)
 	}
 	prior := state.settings()
@@ -362,7 +361,7 @@ func (m *notificationServiceModel) fromAPI(ctx context.Context, s *buildkite.Not
 	switch {
 	case len(answered) == 0 && (prior.ScopeUUIDs.IsNull() || prior.ScopeUUIDs.IsUnknown()):
 		m.ScopeUUIDs = types.SetNull(types.StringType)
-	case isKnownValue(prior.ScopeUUIDs) && slices.Equal(prior.scopeUUIDs(ctx, diags), answered):
+	case isKnownValue(prior.ScopeUUIDs) && slices.Equal(prior.scopeUUIDs(), answered):
 		m.ScopeUUIDs = prior.ScopeUUIDs
 	default:
 		m.ScopeUUIDs = stringSet(s.ScopeUUIDs)
@@ -384,14 +383,14 @@ func (m *notificationServiceModel) fromAPI(ctx context.Context, s *buildkite.Not
 			m.Webhook.Events = types.SetNull(types.StringType)
 		}
 	case nsProviderEventBridge:
-		var priorAccount types.String = types.StringNull()
+		priorAccount := types.StringNull()
 		if prior.AWSEventBridge != nil {
 			priorAccount = prior.AWSEventBridge.AWSAccountID
 		}
 		m.AWSEventBridge = &nsEventBridgeModel{AWSRegion: stringOrNull(set.AWSRegion), AWSAccountID: keptSecret(priorAccount, set.AWSAccountID),
 			EventSourceName: stringOrNull(set.EventSourceName), IncludeBuildMetaData: stringOrNull(set.IncludeBuildMetaData)}
 	case nsProviderDatadog:
-		var priorKey types.String = types.StringNull()
+		priorKey := types.StringNull()
 		if prior.Datadog != nil {
 			priorKey = prior.Datadog.APIKey
 		}
@@ -566,12 +565,12 @@ func (r *notificationServiceResource) ModifyPlan(ctx context.Context, req resour
 	if d := req.Config.Get(ctx, &cfg); d.HasError() {
 		return // an unknown settings object: checked again when it is known
 	}
-	checkNotificationService(ctx, &cfg, req.State.Raw.IsNull(), &resp.Diagnostics)
+	checkNotificationService(&cfg, req.State.Raw.IsNull(), &resp.Diagnostics)
 }
 
 // checkNotificationService adds the plan-time errors of a configuration; creating says whether the plan
 // creates the service.
-func checkNotificationService(ctx context.Context, cfg *notificationServiceModel, creating bool, diags *diag.Diagnostics) {
+func checkNotificationService(cfg *notificationServiceModel, creating bool, diags *diag.Diagnostics) {
 	provider := cfg.ProviderType.ValueString()
 	if cfg.ProviderType.IsUnknown() {
 		return

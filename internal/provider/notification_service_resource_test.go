@@ -51,8 +51,9 @@ resource "buildkite_notification_service" "test" {
 }
 
 // serviceOnService checks what the service holds for the notification service in state.
-func (e *testEnv) serviceOnService(address string, check func(*buildkite.NotificationService) error) resource.TestCheckFunc {
+func (e *testEnv) serviceOnService(check func(*buildkite.NotificationService) error) resource.TestCheckFunc {
 	return func(s *terraform.State) error {
+		const address = "buildkite_notification_service.test"
 		rs, ok := s.RootModule().Resources[address]
 		if !ok {
 			return fmt.Errorf("%s is not in state", address)
@@ -82,7 +83,7 @@ func TestAccNotificationServiceResource_basic(t *testing.T) {
 			step(resource.TestStep{
 				// Created disabled: a create, then a disable.
 				Config: e.config(testAccWebhookServiceConfig("first", false, "", "")),
-				Check: resource.ComposeTestCheckFunc(e.checkExists(addr), e.serviceOnService(addr, func(s *buildkite.NotificationService) error {
+				Check: resource.ComposeTestCheckFunc(e.checkExists(addr), e.serviceOnService(func(s *buildkite.NotificationService) error {
 					if s.Enabled {
 						return fmt.Errorf("the service is enabled")
 					}
@@ -131,7 +132,7 @@ func TestAccNotificationServiceResource_basic(t *testing.T) {
   scope_uuids = [%q]
   branch_configuration = "main"`, upperTeam), `    tls_verify = false`)),
 				ConfigPlanChecks: inPlace(addr),
-				Check: e.serviceOnService(addr, func(s *buildkite.NotificationService) error {
+				Check: e.serviceOnService(func(s *buildkite.NotificationService) error {
 					if s.Scope != "some_teams" || len(s.ScopeUUIDs) != 1 || s.ScopeUUIDs[0] != team.ID || deref(s.BranchConfiguration) != "main" {
 						return fmt.Errorf("service holds %+v", s)
 					}
@@ -146,7 +147,7 @@ func TestAccNotificationServiceResource_basic(t *testing.T) {
 				// Back to every build: the scope UUIDs and the branch filter are cleared.
 				Config:           e.config(testAccWebhookServiceConfig("second", true, "", `    tls_verify = false`)),
 				ConfigPlanChecks: inPlace(addr),
-				Check: e.serviceOnService(addr, func(s *buildkite.NotificationService) error {
+				Check: e.serviceOnService(func(s *buildkite.NotificationService) error {
 					if s.Scope != "all" || len(s.ScopeUUIDs) != 0 || deref(s.BranchConfiguration) != "" {
 						return fmt.Errorf("service holds %+v", s)
 					}
@@ -226,7 +227,7 @@ resource "buildkite_notification_service" "test" {
 			{
 				Config:           cfg,
 				ConfigPlanChecks: inPlace(addr),
-				Check: e.serviceOnService(addr, func(s *buildkite.NotificationService) error {
+				Check: e.serviceOnService(func(s *buildkite.NotificationService) error {
 					if !strings.Contains(string(s.Settings), `"XXXXXXXXcret"`) {
 						return fmt.Errorf("settings %s", s.Settings)
 					}
@@ -388,7 +389,7 @@ resource "buildkite_notification_service" "test" {
 			{
 				Config:           cfg(`  description = "managed after import"`),
 				ConfigPlanChecks: inPlace(addr),
-				Check: e.serviceOnService(addr, func(s *buildkite.NotificationService) error {
+				Check: e.serviceOnService(func(s *buildkite.NotificationService) error {
 					if deref(s.Description) != "managed after import" {
 						return fmt.Errorf("service holds %+v", s)
 					}
@@ -434,7 +435,7 @@ resource "buildkite_team" "notified" {
 `, e.name("notified")) + testAccWebhookServiceConfig("team builds", true, `  scope       = "some_teams"
   scope_uuids = [buildkite_team.notified.uuid]`, "")),
 			ConfigPlanChecks: expectEmpty(),
-			Check: e.serviceOnService(addr, func(s *buildkite.NotificationService) error {
+			Check: e.serviceOnService(func(s *buildkite.NotificationService) error {
 				if s.Scope != "some_teams" || len(s.ScopeUUIDs) != 1 {
 					return fmt.Errorf("service holds %+v", s)
 				}
@@ -502,7 +503,7 @@ func TestAccNotificationServiceResource_disableFailsAfterPatch(t *testing.T) {
 					},
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
-				Check: e.serviceOnService(addr, func(s *buildkite.NotificationService) error {
+				Check: e.serviceOnService(func(s *buildkite.NotificationService) error {
 					if s.Enabled || deref(s.Description) != "second" {
 						return fmt.Errorf("service holds %+v", s)
 					}
