@@ -28,14 +28,14 @@ func init() {
 
 // Notification service providers.
 const (
-	nsWebhook       = "webhook"
-	nsSlack         = "slack"
-	nsEventBridge   = "aws_event_bridge"
-	nsDatadog       = "datadog_pipeline_visibility"
-	nsOpenTelemetry = "open_telemetry_tracing"
-	nsEventLog      = "event_log_api"
-	nsSlackWorkspce = "slack_workspace"
-	nsLinear        = "linear"
+	nsWebhook        = "webhook"
+	nsSlack          = "slack"
+	nsEventBridge    = "aws_event_bridge"
+	nsDatadog        = "datadog_pipeline_visibility"
+	nsOpenTelemetry  = "open_telemetry_tracing"
+	nsEventLog       = "event_log_api"
+	nsSlackWorkspace = "slack_workspace"
+	nsLinear         = "linear"
 )
 
 // nsProvider describes one provider: its display name, GraphQL type, whether REST may create it and
@@ -131,9 +131,9 @@ var nsProviders = map[string]nsProvider{
 		"resource_attributes": {kind: "map", shown: "plain", def: map[string]any{}},
 		"tracestate":          {kind: "map", shown: "plain", def: map[string]any{}},
 	}},
-	nsEventLog:      {name: "Event Log API", graphQLType: "NotificationServiceEventLogApi", settings: map[string]nsSetting{"events": {kind: "strings", shown: "plain", def: []any{}}}},
-	nsSlackWorkspce: {name: "Slack Workspace", graphQLType: "NotificationServiceSlackWorkspace", settings: map[string]nsSetting{}},
-	nsLinear:        {name: "Linear", graphQLType: "NotificationServiceLinear", settings: map[string]nsSetting{}},
+	nsEventLog:       {name: "Event Log API", graphQLType: "NotificationServiceEventLogApi", settings: map[string]nsSetting{"events": {kind: "strings", shown: "plain", def: []any{}}}},
+	nsSlackWorkspace: {name: "Slack Workspace", graphQLType: "NotificationServiceSlackWorkspace", settings: map[string]nsSetting{}},
+	nsLinear:         {name: "Linear", graphQLType: "NotificationServiceLinear", settings: map[string]nsSetting{}},
 }
 
 // nsScopes are the scopes a service may have; each but "all" names the kind of its scope_uuids.

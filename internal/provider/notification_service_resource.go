@@ -53,16 +53,16 @@ type notificationServiceResource struct {
 // The providers this resource manages: four with settings, and two connected in the web interface (OAuth),
 // which can only be imported.
 const (
-	nsProviderWebhook       = "webhook"
-	nsProviderEventBridge   = "aws_event_bridge"
-	nsProviderDatadog       = "datadog_pipeline_visibility"
-	nsProviderOpenTelemetry = "open_telemetry_tracing"
-	nsProviderLinear        = "linear"
-	nsProviderSlackWorkspce = "slack_workspace"
+	nsProviderWebhook        = "webhook"
+	nsProviderEventBridge    = "aws_event_bridge"
+	nsProviderDatadog        = "datadog_pipeline_visibility"
+	nsProviderOpenTelemetry  = "open_telemetry_tracing"
+	nsProviderLinear         = "linear"
+	nsProviderSlackWorkspace = "slack_workspace"
 )
 
 var (
-	nsProviderTypes = []string{nsProviderWebhook, nsProviderEventBridge, nsProviderDatadog, nsProviderOpenTelemetry, nsProviderLinear, nsProviderSlackWorkspce}
+	nsProviderTypes = []string{nsProviderWebhook, nsProviderEventBridge, nsProviderDatadog, nsProviderOpenTelemetry, nsProviderLinear, nsProviderSlackWorkspace}
 	nsScopeValues   = []string{"all", "some_projects", "some_teams", "some_clusters"}
 	// nsRequired are the settings a create needs, by provider.
 	nsRequired = map[string][]string{
@@ -74,7 +74,7 @@ var (
 )
 
 func nsIsOAuth(provider string) bool {
-	return provider == nsProviderLinear || provider == nsProviderSlackWorkspce
+	return provider == nsProviderLinear || provider == nsProviderSlackWorkspace
 }
 
 // ---- model ----
