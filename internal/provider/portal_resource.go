@@ -167,7 +167,8 @@ func (r *portalResource) Create(ctx context.Context, req resource.CreateRequest,
 	defer cancel()
 	p, err := r.client().Portals().Create(ctx, plan.toWrite(nil))
 	if err != nil {
-		r.createFailed(ctx, &resp.Diagnostics, err, "portal", plan.Slug.ValueString(), nil)
+		slug := plan.Slug.ValueString()
+		r.createFailed(ctx, &resp.Diagnostics, err, "portal", slug, portalSlugs.holderOf(r.client(), slug, slug))
 		return
 	}
 	plan.fromAPI(p)
@@ -237,4 +238,17 @@ func (r *portalResource) ImportState(ctx context.Context, req resource.ImportSta
 		return
 	}
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("slug"), parts[0])...)
+}
+
+// portalSlugs finds the portal that holds a slug, which is unique in the organization and is its import ID.
+var portalSlugs = &uniqueNames[buildkite.Portal]{
+	what: "portal",
+	list: func(ctx context.Context, c *buildkite.Client) ([]buildkite.Portal, error) {
+		return c.Portals().List(ctx)
+	},
+	// Portals are found by slug alone: another portal's name may derive the same slug.
+	name:     func(p *buildkite.Portal) string { return p.Slug },
+	slug:     func(p *buildkite.Portal) string { return p.Slug },
+	id:       func(p *buildkite.Portal) string { return p.UUID },
+	importID: func(p *buildkite.Portal) string { return p.Slug },
 }
