@@ -572,6 +572,27 @@ var invalidIdentityCases = []invalidIdentityCase{
 			}
 		},
 	},
+	{
+		resourceType: "buildkite_portal",
+		setup: func(e *testEnv) []invalidIdentity {
+			return []invalidIdentity{{importByIdentity("buildkite_portal", `  name  = "Missing"
+  query = "{ viewer { user { name } } }"
+  slug  = "no-such-portal"`, "slug", "no-such-portal"), `Cannot import non-existent remote object`}}
+		},
+	},
+	{
+		resourceType: "buildkite_notification_service",
+		setup: func(e *testEnv) []invalidIdentity {
+			service := func(id string) string {
+				return importByIdentity("buildkite_notification_service", `  provider_type = "webhook"
+  webhook       = { url = "https://example.com/h" }`, "id", id)
+			}
+			return []invalidIdentity{
+				{service("hooks"), `id (<notification service UUID>) "hooks" is not a UUID`},
+				{service(unknownUUID), `Cannot import non-existent remote object`},
+			}
+		},
+	},
 }
 
 // TestAccResources_identityInvalid plans every row's import blocks, each of which must be refused at plan
