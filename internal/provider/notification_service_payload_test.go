@@ -68,7 +68,6 @@ func TestNotificationServiceBodies_scopeUUIDs(t *testing.T) {
 // Secrets the service masks are kept while the mask agrees with them, and become the mask (a difference
 // from the configuration) when it does not; headers, never shown, are kept.
 func TestNotificationServiceFromAPI_secrets(t *testing.T) {
-	ctx := context.Background()
 	answer := func(provider, settings string) *buildkite.NotificationService {
 		return &buildkite.NotificationService{ID: nsTestUUID, Provider: buildkite.NotificationServiceProvider{ID: provider},
 			Scope: "all", Enabled: true, Settings: json.RawMessage(settings)}
@@ -80,7 +79,7 @@ func TestNotificationServiceFromAPI_secrets(t *testing.T) {
 	} {
 		m := notificationServiceModel{AWSEventBridge: &nsEventBridgeModel{AWSAccountID: types.StringValue(tc.configured)}}
 		var diags diag.Diagnostics
-		m.fromAPI(ctx, answer(nsProviderEventBridge, `{"aws_region":"us-east-1","aws_account_id":"`+tc.shown+`","event_source_name":"x","include_build_meta_data":null}`), &diags)
+		m.fromAPI(answer(nsProviderEventBridge, `{"aws_region":"us-east-1","aws_account_id":"`+tc.shown+`","event_source_name":"x","include_build_meta_data":null}`), &diags)
 		if diags.HasError() || m.AWSEventBridge.AWSAccountID.ValueString() != tc.want || !m.AWSEventBridge.IncludeBuildMetaData.IsNull() {
 			t.Errorf("configured %s, shown %s: got %v (%v), want %s", tc.configured, tc.shown, m.AWSEventBridge, diags, tc.want)
 		}
@@ -88,19 +87,19 @@ func TestNotificationServiceFromAPI_secrets(t *testing.T) {
 	headers := types.MapValueMust(types.StringType, map[string]attr.Value{"authorization": types.StringValue("secret")})
 	m := notificationServiceModel{OpenTelemetry: &nsOpenTelemetryModel{Headers: headers}}
 	var diags diag.Diagnostics
-	m.fromAPI(ctx, answer(nsProviderOpenTelemetry, `{"endpoint":"https://otel","service_name":"buildkite","resource_attributes":{},"tracestate":{}}`), &diags)
+	m.fromAPI(answer(nsProviderOpenTelemetry, `{"endpoint":"https://otel","service_name":"buildkite","resource_attributes":{},"tracestate":{}}`), &diags)
 	if diags.HasError() || !m.OpenTelemetry.Headers.Equal(headers) || m.OpenTelemetry.ServiceName.ValueString() != "buildkite" {
 		t.Errorf("otel: %+v (%v)", m.OpenTelemetry, diags)
 	}
 	unknownHeaders := notificationServiceModel{OpenTelemetry: &nsOpenTelemetryModel{Headers: types.MapUnknown(types.StringType)}}
-	unknownHeaders.fromAPI(ctx, answer(nsProviderOpenTelemetry, `{"endpoint":"https://otel"}`), &diags)
+	unknownHeaders.fromAPI(answer(nsProviderOpenTelemetry, `{"endpoint":"https://otel"}`), &diags)
 	if !unknownHeaders.OpenTelemetry.Headers.IsNull() {
 		t.Errorf("unknown headers became %v, want null", unknownHeaders.OpenTelemetry.Headers)
 	}
 	// A provider the resource does not manage is an error naming it.
 	other := notificationServiceModel{}
 	var otherDiags diag.Diagnostics
-	other.fromAPI(ctx, answer("event_log_api", `{}`), &otherDiags)
+	other.fromAPI(answer("event_log_api", `{}`), &otherDiags)
 	if !otherDiags.HasError() {
 		t.Error("event_log_api was accepted")
 	}

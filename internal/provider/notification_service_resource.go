@@ -337,7 +337,7 @@ func keptSecret(prior types.String, shown *string) types.String {
 
 // fromAPI sets m from the service's answer; prior is the state or plan before it, whose secrets (which the
 // service masks or never shows) and spellings of scope UUIDs are kept.
-func (m *notificationServiceModel) fromAPI(ctx context.Context, s *buildkite.NotificationService, diags *diag.Diagnostics) {
+func (m *notificationServiceModel) fromAPI(s *buildkite.NotificationService, diags *diag.Diagnostics) {
 	prior := *m
 	provider := s.Provider.ID
 	if !slices.Contains(nsProviderTypes, provider) {
@@ -659,7 +659,7 @@ func (r *notificationServiceResource) Create(ctx context.Context, req resource.C
 		return
 	}
 	wantEnabled := plan.Enabled
-	plan.fromAPI(ctx, s, &resp.Diagnostics)
+	plan.fromAPI(s, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -672,7 +672,7 @@ func (r *notificationServiceResource) Create(ctx context.Context, req resource.C
 				"It is in state as enabled; the next apply disables it.", s.ID, describeError(err)))
 			return
 		}
-		plan.fromAPI(ctx, off, &resp.Diagnostics)
+		plan.fromAPI(off, &resp.Diagnostics)
 		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 	}
 }
@@ -691,7 +691,7 @@ func (r *notificationServiceResource) Read(ctx context.Context, req resource.Rea
 		r.readFailed(ctx, resp, err, "notification service", state.ID.ValueString())
 		return
 	}
-	state.fromAPI(ctx, s, &resp.Diagnostics)
+	state.fromAPI(s, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -728,7 +728,7 @@ func (r *notificationServiceResource) Update(ctx context.Context, req resource.U
 			// What the PATCH changed is in state before the second call, whose failure then leaves only the
 			// enabled state to change.
 			saved := plan
-			saved.fromAPI(ctx, s, &resp.Diagnostics)
+			saved.fromAPI(s, &resp.Diagnostics)
 			resp.Diagnostics.Append(resp.State.Set(ctx, &saved)...)
 		}
 		if s, err = r.client().NotificationServices().SetEnabled(ctx, id, wantEnabled.ValueBool()); err != nil {
@@ -746,7 +746,7 @@ func (r *notificationServiceResource) Update(ctx context.Context, req resource.U
 			return
 		}
 	}
-	plan.fromAPI(ctx, s, &resp.Diagnostics)
+	plan.fromAPI(s, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}

@@ -420,7 +420,6 @@ resource "buildkite_notification_service" "test" {
 func TestAccNotificationServiceResource_scopedToNewTeam(t *testing.T) {
 	t.Parallel()
 	e := newTestEnv(t)
-	const addr = "buildkite_notification_service.test"
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: e.factories(),
 		CheckDestroy:             e.checkDestroyed("buildkite_notification_service"),

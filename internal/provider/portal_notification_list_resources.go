@@ -64,7 +64,7 @@ func NewNotificationServiceListResource() list.ListResource {
 		model: func(s *buildkite.NotificationService) any {
 			m := notificationServiceModel{}
 			var diags diag.Diagnostics
-			m.fromAPI(context.Background(), s, &diags)
+			m.fromAPI(s, &diags)
 			return &m
 		},
 	}
