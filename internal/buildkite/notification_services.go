@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -102,14 +103,76 @@ func (s *NotificationServicesService) Get(ctx context.Context, id string) (*Noti
 	return get[NotificationService](ctx, s.client, p, nil)
 }
 
-// Create creates a notification service from body (provider, scope, settings, ...). A create is never
-// repeated after an unknown outcome: services have no key to find the one a lost answer made.
+// adoptWindow is how long before a create a service found after a lost answer may have been created: the
+// service's clock and ours may differ by that much.
+const adoptWindow = time.Minute
+
+// Create creates a notification service from body (provider, scope, settings, ...). Services have no
+// unique name, so after an unknown outcome the one the lost answer made is recognised by what it holds:
+// the newest service, created since shortly before this call, whose provider, description, scope, branch
+// filter and shown settings are those sent (a masked secret by its last characters).
 func (s *NotificationServicesService) Create(ctx context.Context, body map[string]any) (*NotificationService, error) {
 	p, err := s.client.orgPath("services")
 	if err != nil {
 		return nil, err
 	}
-	return create[NotificationService](ctx, s.client, p, body)
+	since := time.Now().Add(-adoptWindow)
+	return createOrAdopt(ctx, s.client, p, body, func(ctx context.Context) (*NotificationService, error) {
+		all, err := s.List(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for i := len(all) - 1; i >= 0; i-- {
+			if all[i].CreatedAt != nil && all[i].CreatedAt.After(since) && madeFrom(&all[i], body) {
+				return &all[i], nil
+			}
+		}
+		return nil, nil
+	})
+}
+
+// madeFrom reports whether the service holds what a create body sent.
+func madeFrom(svc *NotificationService, body map[string]any) bool {
+	str := func(k string) string { v, _ := body[k].(string); return v }
+	if svc.Provider.ID != str("provider") || deref(svc.Description) != str("description") ||
+		deref(svc.BranchConfiguration) != str("branch_configuration") {
+		return false
+	}
+	if scope := str("scope"); scope != "" && scope != svc.Scope {
+		return false
+	}
+	sent, _ := body["settings"].(map[string]any)
+	var shown map[string]any
+	if len(svc.Settings) > 0 {
+		if err := json.Unmarshal(svc.Settings, &shown); err != nil {
+			return false
+		}
+	}
+	for k, v := range sent {
+		got, ok := shown[k]
+		if !ok {
+			continue // a secret the service never shows
+		}
+		want, _ := json.Marshal(v)
+		have, _ := json.Marshal(got)
+		if string(want) == string(have) {
+			continue
+		}
+		w, isString := v.(string)
+		h, _ := got.(string)
+		tail := strings.TrimLeft(h, "X")
+		if !isString || tail == "" || !strings.HasSuffix(w, tail) {
+			return false
+		}
+	}
+	return true
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
 }
 
 // Update changes the fields body names (PATCH); omitted fields and settings keys stay, null clears.
