@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"testing"
+
+	"github.com/ci-rest/terraform-provider-buildkite/internal/fakeserver"
 )
 
 func TestNotificationServices_Lifecycle(t *testing.T) {
@@ -64,5 +66,54 @@ func TestNotificationServices_ListFollowsCursor(t *testing.T) {
 		if all[i].ID != ids[i] {
 			t.Fatalf("item %d is %s, want %s", i, all[i].ID, ids[i])
 		}
+	}
+}
+
+// A create whose answer is lost adopts the service it made, and only that one: an identical service made
+// before stays apart, and nothing is made twice.
+func TestNotificationServices_CreateAdoptsAfterLostAnswer(t *testing.T) {
+	ctx := context.Background()
+	for _, mode := range []string{"drop", "502", "502 unacted"} {
+		t.Run(mode, func(t *testing.T) {
+			e := newEmulator(t, fakeserver.Options{})
+			setup := newTestClient(t, e.url)
+			body := map[string]any{"provider": "datadog_pipeline_visibility", "description": "dd",
+				"settings": map[string]any{"api_key": "secret-key", "datadog_site": "datadoghq.eu"}}
+			other, err := setup.NotificationServices().Create(ctx, map[string]any{"provider": "webhook",
+				"settings": map[string]any{"url": "https://example.com/h"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			f := newEmulatorFront(t, e, loseAnswers(mode, 1))
+			got, err := newTestClient(t, f, func(c *Config) { c.MaxRetries = 0 }).NotificationServices().Create(ctx, body)
+			if err != nil {
+				t.Fatal(err)
+			}
+			all, err := setup.NotificationServices().List(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(all) != 2 || got.ID == other.ID || (all[1].ID != got.ID) || got.Provider.ID != "datadog_pipeline_visibility" {
+				t.Fatalf("adopted %+v; the emulator holds %+v", got, all)
+			}
+		})
+	}
+}
+
+func TestNotificationServices_MadeFrom(t *testing.T) {
+	svc := &NotificationService{Provider: NotificationServiceProvider{ID: "aws_event_bridge"}, Scope: "all",
+		Settings: []byte(`{"aws_region":"us-east-1","aws_account_id":"XXXXXXXX9012","event_source_name":"x"}`)}
+	body := func(account string) map[string]any {
+		return map[string]any{"provider": "aws_event_bridge", "scope": "all",
+			"settings": map[string]any{"aws_region": "us-east-1", "aws_account_id": account}}
+	}
+	if !madeFrom(svc, body("123456789012")) {
+		t.Error("the masked account ID ending as sent is not recognised")
+	}
+	if madeFrom(svc, body("123456781111")) {
+		t.Error("another account ID is recognised")
+	}
+	if b := body("123456789012"); madeFrom(svc, map[string]any{"provider": "webhook", "settings": b["settings"]}) {
+		t.Error("another provider is recognised")
 	}
 }
