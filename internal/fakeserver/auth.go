@@ -26,6 +26,11 @@ const (
 	scopeDeleteRegistries       = "delete_registries"
 	scopeReadRules              = "read_rules"
 	scopeWriteRules             = "write_rules"
+
+	scopeReadPortals               = "read_portals"
+	scopeWritePortals              = "write_portals"
+	scopeReadNotificationServices  = "read_notification_services"
+	scopeWriteNotificationServices = "write_notification_services"
 )
 
 // AllScopes returns every scope the emulator knows, the scopes of Options.Token. Tests pass a subset to
@@ -42,6 +47,8 @@ func AllScopes() []string {
 		scopeReadRegistries, scopeWriteRegistries, scopeDeleteRegistries,
 		scopeReadRules, scopeWriteRules,
 		scopeReadOrganizationSettings, scopeWriteOrganizationSettings,
+		scopeReadPortals, scopeWritePortals,
+		scopeReadNotificationServices, scopeWriteNotificationServices,
 	}
 }
 

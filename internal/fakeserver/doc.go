@@ -42,6 +42,9 @@
 //   - schedules.go, cron.go: pipeline schedules and the cronlines they run by (next_build_at);
 //     cluster_secrets.go, cluster_maintainers.go: a cluster's secrets and maintainers; meta.go: GET
 //     /v2/meta. These are the areas of rest-beyond-spec.md.
+//   - portals.go: portals (the token in the create answer only); notification_services.go: notification
+//     services (cursor paging, masked and hidden secrets, enable and disable). Both from rest-beyond-spec.md,
+//     "Added 2026-11-26".
 //   - handlers.go: serveRead, serveWrite and serveDelete, the shapes most handlers have.
 //   - fixtures.go: state the API cannot create (users, plans, tokens, agents, jobs, flaky tests).
 //

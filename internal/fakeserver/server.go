@@ -170,6 +170,8 @@ func (s *Server) routes() *http.ServeMux {
 	s.routeBanner(mux)
 	s.routeNetworkRanges(mux)
 	s.routePipelineWebhook(mux)
+	s.routePortals(mux)
+	s.routeNotificationServices(mux)
 	return mux
 }
 

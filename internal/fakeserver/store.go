@@ -58,6 +58,8 @@ type Store struct {
 	ranges      networkRangeState
 	// The webhooks POST /pipelines/{slug}/webhook made on repositories.
 	repoWebhooks repoWebhookState
+	portals      portalState
+	services     notificationServiceState
 }
 
 // orgRecord is an organization.
@@ -122,6 +124,8 @@ func newStore(now func() time.Time) *Store {
 		ranges:      newNetworkRangeState(),
 
 		repoWebhooks: newRepoWebhookState(),
+		portals:      newPortalState(),
+		services:     newNotificationServiceState(),
 	}
 	st.defaultUserID = st.addUser("Test User", "test-user@example.com").id
 	return st

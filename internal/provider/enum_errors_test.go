@@ -34,6 +34,10 @@ var enumAttributes = map[string][]string{
 	"data source buildkite_builds.state":                                      buildFilterStates,
 	"action buildkite_create_build.wait_until":                                {`""`, "started", "finished"},
 	"resource buildkite_organization.revoke_inactive_tokens_after":            {"NEVER", "DAYS_30", "DAYS_60", "DAYS_90", "DAYS_180", "DAYS_365"},
+
+	"resource buildkite_notification_service.provider_type":      {"webhook", "aws_event_bridge", "datadog_pipeline_visibility", "open_telemetry_tracing", "linear", "slack_workspace"},
+	"resource buildkite_notification_service.scope":              {"all", "some_projects", "some_teams", "some_clusters"},
+	"resource buildkite_notification_service.webhook.token_mode": {"token", "signature"},
 }
 
 // TestEnumErrors_listAccepted: every attribute of a resource, data source, list resource or action whose

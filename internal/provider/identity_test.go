@@ -304,6 +304,19 @@ var identityCases = []identityCase{
 		},
 	},
 	{
+		// Named by its slug, which cannot change in place; no id attribute, as in the official provider.
+		resourceType: "buildkite_portal", attrs: []string{"slug"},
+		setup: func(t *testing.T, e *testEnv) identityConfigs {
+			slug := e.name("identity")
+			return identityConfigs{
+				create: testAccPortalConfig(slug, "Identity", `  description = "Named by its slug"`),
+				checks: []statecheck.StateCheck{identityValue("buildkite_portal.test", "slug", slug)},
+				secret: "token",
+				update: testAccPortalConfig(slug, "Identity renamed", ""),
+			}
+		},
+	},
+	{
 		resourceType: "buildkite_organization_banner", attrs: []string{"id"},
 		setup: func(t *testing.T, e *testEnv) identityConfigs {
 			return identityConfigs{
@@ -325,6 +338,15 @@ resource "buildkite_pipeline_webhook" "test" {
 `,
 				// Destroy cannot delete a repository's webhook; the pipeline goes.
 				destroyed: e.checkDestroyed("buildkite_pipeline"),
+			}
+		},
+	},
+	{
+		resourceType: "buildkite_notification_service", attrs: []string{"id"},
+		setup: func(t *testing.T, e *testEnv) identityConfigs {
+			return identityConfigs{
+				create: testAccWebhookServiceConfig("identity", true, "", ""),
+				update: testAccWebhookServiceConfig("identity", false, "", ""),
 			}
 		},
 	},
@@ -583,6 +605,27 @@ var invalidIdentityCases = []invalidIdentityCase{
 			return []invalidIdentity{
 				{schedule("no-such-pipeline", "nightly"), `id (<schedule id>) "nightly" is not a UUID`},
 				{schedule("no-such-pipeline", unknownUUID), `Unable to Import Pipeline Schedule`},
+			}
+		},
+	},
+	{
+		resourceType: "buildkite_portal",
+		setup: func(e *testEnv) []invalidIdentity {
+			return []invalidIdentity{{importByIdentity("buildkite_portal", `  name  = "Missing"
+  query = "{ viewer { user { name } } }"
+  slug  = "no-such-portal"`, "slug", "no-such-portal"), `Cannot import non-existent remote object`}}
+		},
+	},
+	{
+		resourceType: "buildkite_notification_service",
+		setup: func(e *testEnv) []invalidIdentity {
+			service := func(id string) string {
+				return importByIdentity("buildkite_notification_service", `  provider_type = "webhook"
+  webhook       = { url = "https://example.com/h" }`, "id", id)
+			}
+			return []invalidIdentity{
+				{service("hooks"), `id (<notification service UUID>) "hooks" is not a UUID`},
+				{service(unknownUUID), `Cannot import non-existent remote object`},
 			}
 		},
 	},

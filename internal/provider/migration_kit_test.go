@@ -111,6 +111,14 @@ func officialState(t *testing.T, instances ...officialInstance) []byte {
 			if _, kept := attrs[a]; def.Sensitive && kept {
 				sensitive = append(sensitive, []pathStepJSON{{Type: "get_attr", Value: a}})
 			}
+			// And the sensitive attributes of a single nested object the instance holds.
+			if obj, isObject := attrs[a].(map[string]any); isObject && def.NestedType != nil && def.NestedType.NestingMode == "single" {
+				for child, c := range def.NestedType.Attributes {
+					if _, kept := obj[child]; c.Sensitive && kept {
+						sensitive = append(sensitive, []pathStepJSON{{Type: "get_attr", Value: a}, {Type: "get_attr", Value: child}})
+					}
+				}
+			}
 		}
 		resources = append(resources, resourceJSON{
 			Mode: "managed", Type: typ, Name: name, Provider: `provider["` + officialProviderAddress + `"]`,

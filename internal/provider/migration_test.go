@@ -137,6 +137,23 @@ var migrationCases = []migrationCase{
 			t.Errorf("after the move id = %v, pipeline_id = %v: want both the pipeline's UUID", a["id"], a["pipeline_id"])
 		}
 	}},
+	{name: "portal", add: (*officialWorkspace).addPortal, check: func(t *testing.T, w *cliWorkdir) {
+		// No id: a portal is named by its slug, here as in the official provider.
+		a := w.stateAttributes("buildkite_portal.stats")
+		if _, has := a["id"]; has || a["token"] != "moved-portal-token" || a["allowed_ip_addresses"] != "10.0.0.0/8" {
+			t.Errorf("after the move %v", a)
+		}
+		if by, _ := a["created_by"].(map[string]any); by == nil || !isUUID(fmt.Sprint(by["uuid"])) {
+			t.Errorf("after the move created_by = %v, want the creator's UUID filled in", a["created_by"])
+		}
+	}},
+	{name: "notification_service", add: (*officialWorkspace).addNotificationServices, check: func(t *testing.T, w *cliWorkdir) {
+		expectMoved(t, w, "buildkite_notification_service.hooks", map[string]any{"enabled": false, "provider_type": "webhook"})
+		a := w.stateAttributes("buildkite_notification_service.datadog")
+		if dd, _ := a["datadog_pipeline_visibility"].(map[string]any); dd == nil || dd["api_key"] != "moved-datadog-key" {
+			t.Errorf("after the move datadog_pipeline_visibility = %v, want the API key kept", a["datadog_pipeline_visibility"])
+		}
+	}},
 }
 
 func TestAccMigration_fromOfficialProvider(t *testing.T) {
@@ -746,4 +763,73 @@ resource "buildkite_pipeline_webhook" "app" {
 }
 `, officialInstance{address: "buildkite_pipeline_webhook.app", dependsOn: []string{"buildkite_pipeline.app"},
 		attrs: map[string]any{"id": "482913377", "pipeline_id": p.GraphQLID, "repository": p.Repository, "webhook_url": p.Provider.WebhookURL}})
+}
+
+func (w *officialWorkspace) addPortal() {
+	ctx := context.Background()
+	p, err := w.e.client.Portals().Create(ctx, buildkite.PortalWrite{
+		Name: "Build stats", Slug: w.e.name("stats"), Query: "{ viewer { user { name } } }", AllowedIPAddresses: ptrTo("10.0.0.0/8"),
+	})
+	w.must(err)
+	w.t.Cleanup(func() { _ = w.e.client.Portals().Delete(context.Background(), p.Slug) })
+	w.add(fmt.Sprintf(`
+resource "buildkite_portal" "stats" {
+  slug                 = %q
+  name                 = "Build stats"
+  query                = "{ viewer { user { name } } }"
+  allowed_ip_addresses = "10.0.0.0/8"
+}
+`, p.Slug), officialInstance{address: "buildkite_portal.stats", attrs: map[string]any{
+		"slug": p.Slug, "uuid": p.UUID, "name": "Build stats", "query": "{ viewer { user { name } } }", "description": nil,
+		"allowed_ip_addresses": "10.0.0.0/8", "user_invokable": false, "token": "moved-portal-token",
+		"created_at": p.CreatedAt.UTC().Format(time.RFC3339),
+		// Its provider read created_by.uuid from a key the service does not send.
+		"created_by": map[string]any{"uuid": "", "name": p.CreatedBy.Name, "email": p.CreatedBy.Email},
+	}})
+}
+
+func (w *officialWorkspace) addNotificationServices() {
+	ctx := context.Background()
+	hook, err := w.e.client.NotificationServices().Create(ctx, map[string]any{"provider": "webhook", "description": "Build hooks",
+		"settings": map[string]any{"url": "https://example.com/hooks", "token": "moved-hook-token", "events": []string{"build.finished"}}})
+	w.must(err)
+	_, err = w.e.client.NotificationServices().SetEnabled(ctx, hook.ID, false)
+	w.must(err)
+	dd, err := w.e.client.NotificationServices().Create(ctx, map[string]any{"provider": "datadog_pipeline_visibility",
+		"settings": map[string]any{"api_key": "moved-datadog-key", "datadog_tags": "team:platform"}})
+	w.must(err)
+	for _, id := range []string{hook.ID, dd.ID} {
+		w.t.Cleanup(func() { _ = w.e.client.NotificationServices().Delete(context.Background(), id) })
+	}
+	w.add(`
+resource "buildkite_notification_service" "hooks" {
+  provider_type = "webhook"
+  description   = "Build hooks"
+  enabled       = false
+  webhook = {
+    url    = "https://example.com/hooks"
+    token  = "moved-hook-token"
+    events = ["build.finished"]
+  }
+}
+`, officialInstance{address: "buildkite_notification_service.hooks", attrs: map[string]any{
+		"id": hook.ID, "graphql_id": deref(hook.GraphQLID), "provider_type": "webhook", "description": "Build hooks",
+		"enabled": false, "scope": "all", "created_at": hook.CreatedAt.UTC().Format(time.RFC3339),
+		"webhook": map[string]any{"url": "https://example.com/hooks", "token": "moved-hook-token", "token_mode": "token",
+			"version": 3, "events": []string{"build.finished"}, "tls_verify": true},
+	}})
+	w.add(`
+resource "buildkite_notification_service" "datadog" {
+  provider_type = "datadog_pipeline_visibility"
+  datadog_pipeline_visibility = {
+    api_key      = "moved-datadog-key"
+    datadog_tags = "team:platform"
+  }
+}
+`, officialInstance{address: "buildkite_notification_service.datadog", attrs: map[string]any{
+		"id": dd.ID, "graphql_id": deref(dd.GraphQLID), "provider_type": "datadog_pipeline_visibility",
+		"enabled": true, "scope": "all", "created_at": dd.CreatedAt.UTC().Format(time.RFC3339),
+		"datadog_pipeline_visibility": map[string]any{"api_key": "moved-datadog-key", "datadog_site": "datadoghq.com",
+			"datadog_tags": "team:platform"},
+	}})
 }

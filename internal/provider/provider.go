@@ -159,6 +159,8 @@ func (p *buildkiteProvider) Resources(_ context.Context) []func() resource.Resou
 		NewOrganizationBannerResource,
 		NewAgentTokenResource,
 		NewPipelineWebhookResource,
+		NewPortalResource,
+		NewNotificationServiceResource,
 	}
 }
 
@@ -182,6 +184,8 @@ func (p *buildkiteProvider) ListResources(context.Context) []func() list.ListRes
 		NewPipelineScheduleListResource,
 		NewClusterSecretListResource,
 		NewClusterMaintainerListResource,
+		NewPortalListResource,
+		NewNotificationServiceListResource,
 	}
 }
 
@@ -214,6 +218,8 @@ func (p *buildkiteProvider) DataSources(_ context.Context) []func() datasource.D
 		// Cluster network ranges and signed pipeline steps (issue 25).
 		NewClusterNetworkRangesDataSource,
 		NewSignedPipelineStepsDataSource,
+		NewPortalDataSource,
+		NewPortalsDataSource,
 	}
 }
 

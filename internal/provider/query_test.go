@@ -437,6 +437,63 @@ var queryCases = []queryCase{
 			imports: 3,
 		}
 	}},
+	{resourceType: "buildkite_portal", run: func(t *testing.T, e *testEnv, base string) queryRow {
+		seed := func(name, slug string, desc *string) *buildkite.Portal {
+			p, err := e.client.Portals().Create(t.Context(), buildkite.PortalWrite{
+				Name: name, Slug: slug, Query: "{ viewer { user { name } } }", Description: desc,
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return p
+		}
+		desc := "Build numbers"
+		stats, other := seed(base+"-Stats", base+"-stats", &desc), seed(base+"-Other", base+"-other", nil)
+		return queryRow{
+			blocks: []string{"buildkite_portal", "named", fmt.Sprintf("    name = %q", base+"-stats")},
+			checks: []querycheck.QueryResultCheck{
+				querycheck.ExpectLength("buildkite_portal.all", 2),
+				querycheck.ExpectLength("buildkite_portal.named", 1),
+				querycheck.ExpectIdentity("buildkite_portal.named", identityOf("slug", stats.Slug)),
+				querycheck.ExpectResourceDisplayName("buildkite_portal.all", byIdentity("slug", other.Slug), knownvalue.StringExact(base+"-Other")),
+				querycheck.ExpectResourceKnownValues("buildkite_portal.all", byIdentity("slug", stats.Slug), []querycheck.KnownValueCheck{
+					known("uuid", knownvalue.StringExact(stats.UUID)),
+					known("description", knownvalue.StringExact(desc)),
+					// Returned only on creation.
+					known("token", knownvalue.Null()),
+				}),
+			},
+			imports: 2,
+		}
+	}},
+	{resourceType: "buildkite_notification_service", run: func(t *testing.T, e *testEnv, base string) queryRow {
+		seed := func(body map[string]any) *buildkite.NotificationService {
+			s, err := e.client.NotificationServices().Create(t.Context(), body)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return s
+		}
+		hook := seed(map[string]any{"provider": "webhook", "description": base + "-hooks", "settings": map[string]any{"url": "https://example.com/h"}})
+		plain := seed(map[string]any{"provider": "webhook", "settings": map[string]any{"url": "https://example.com/p"}})
+		// A Slack incoming webhook is not a type the resource manages: it is not listed.
+		e.server.Store().AddNotificationService(e.org, "slack", map[string]any{"url": "https://hooks.slack.com/x"})
+		return queryRow{
+			blocks: []string{"buildkite_notification_service", "named", fmt.Sprintf("    name = %q", base+"-HOOKS")},
+			checks: []querycheck.QueryResultCheck{
+				querycheck.ExpectLength("buildkite_notification_service.all", 2),
+				querycheck.ExpectLength("buildkite_notification_service.named", 1),
+				querycheck.ExpectIdentity("buildkite_notification_service.named", identityOf("id", hook.ID)),
+				querycheck.ExpectResourceDisplayName("buildkite_notification_service.all", byIdentity("id", plain.ID), knownvalue.StringExact("Webhook")),
+				querycheck.ExpectResourceKnownValues("buildkite_notification_service.all", byIdentity("id", hook.ID), []querycheck.KnownValueCheck{
+					known("provider_type", knownvalue.StringExact("webhook")),
+					known("description", knownvalue.StringExact(base+"-hooks")),
+					known("scope_uuids", knownvalue.Null()),
+				}),
+			},
+			imports: 2,
+		}
+	}},
 }
 
 // queryPipelines is the row of buildkite_pipeline, whose list resource has the most filters. The archived

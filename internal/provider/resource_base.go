@@ -27,6 +27,9 @@ type resourceBase struct {
 	data   *providerData
 	// graphQLOnly are the attributes the official provider sets through GraphQL (graphql_only.go).
 	graphQLOnly []string
+	// noID: the schema has no id attribute (a type whose official schema has none, such as a portal, named
+	// by its identity alone).
+	noID bool
 }
 
 func newResourceBase(name string, scopes operationScopes, identity resourceIdentity) resourceBase {
@@ -42,6 +45,13 @@ func (b *resourceBase) Metadata(_ context.Context, req resource.MetadataRequest,
 // Configure implements resource.ResourceWithConfigure.
 func (b *resourceBase) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
 	b.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
+}
+
+// withoutID returns the base of a type whose schema has no id attribute: its identity attributes alone
+// must be set in what Create, Read and Update leave.
+func (b resourceBase) withoutID() resourceBase {
+	b.noID = true
+	return b
 }
 
 // client returns the shared REST client.
@@ -174,7 +184,10 @@ func (b *resourceBase) what() string { return strings.ReplaceAll(b.name, "_", " 
 
 // unnamed returns the first of id and the identity's attributes that is empty or unknown in src, or "".
 func (b *resourceBase) unnamed(ctx context.Context, src attributeSource, diags *diag.Diagnostics) string {
-	names := []string{attrID}
+	var names []string
+	if !b.noID {
+		names = append(names, attrID)
+	}
 	for _, a := range b.attrs {
 		names = append(names, a.name)
 	}

@@ -27,7 +27,11 @@ func stateObjects(s *terraform.State) objectsByType {
 		if strings.HasPrefix(addr, "data.") || !strings.HasPrefix(rs.Type, "buildkite_") {
 			continue
 		}
-		inState.add(rs.Type, rs.Primary.Attributes["id"])
+		id := rs.Primary.Attributes["id"]
+		if _, hasID := rs.Primary.Attributes["id"]; !hasID {
+			id = rs.Primary.Attributes["uuid"] // a type without id, such as a portal
+		}
+		inState.add(rs.Type, id)
 	}
 	return inState
 }
@@ -37,6 +41,7 @@ func serviceObjects(ctx context.Context, c *buildkite.Client) (objectsByType, er
 	listed := objectsByType{}
 	for _, list := range []func(context.Context, *buildkite.Client, objectsByType) error{
 		listClusterObjects, listTeamAndPipelineObjects, listSuiteAndRegistryObjects,
+		listPortalAndNotificationObjects,
 	} {
 		if err := list(ctx, c, listed); err != nil {
 			return nil, err
@@ -155,6 +160,7 @@ var serviceListed = map[string]bool{
 	"buildkite_team": true, "buildkite_pipeline": true, "buildkite_pipeline_template": true,
 	"buildkite_organization_rule": true, "buildkite_test_suite": true, "buildkite_registry": true,
 	"buildkite_registry_token": true,
+	"buildkite_portal":         true, "buildkite_notification_service": true,
 }
 
 // checkServiceMatchesState compares, kind by kind, the objects the service lists with those in state.
@@ -164,4 +170,23 @@ func (e *testEnv) checkServiceMatchesState(s *terraform.State) error {
 		return err
 	}
 	return compareObjects(listed, stateObjects(s))
+}
+
+// listPortalAndNotificationObjects lists portals (by UUID: they have no id) and notification services.
+func listPortalAndNotificationObjects(ctx context.Context, c *buildkite.Client, listed objectsByType) error {
+	portals, err := c.Portals().List(ctx)
+	if err != nil {
+		return err
+	}
+	for _, p := range portals {
+		listed.add("buildkite_portal", p.UUID)
+	}
+	services, err := c.NotificationServices().List(ctx)
+	if err != nil {
+		return err
+	}
+	for _, s := range services {
+		listed.add("buildkite_notification_service", s.ID)
+	}
+	return nil
 }

@@ -1,0 +1,113 @@
+package buildkite
+
+import (
+	"context"
+	"net/http"
+	"time"
+)
+
+// PortalsService manages portals: saved GraphQL queries invoked with a token of their own.
+type PortalsService struct{ client *Client }
+
+// Portals returns the service for the organization's portals.
+func (c *Client) Portals() *PortalsService { return &PortalsService{client: c} }
+
+// Portal is a portal (rest-beyond-spec.md, "Portals"). Token is set only in the answer to a create: the
+// service never shows it again.
+type Portal struct {
+	UUID               string     `json:"uuid"`
+	Slug               string     `json:"slug"`
+	OrganizationUUID   string     `json:"organization_uuid"`
+	Name               string     `json:"name"`
+	Description        *string    `json:"description"`
+	Query              string     `json:"query"`
+	AllowedIPAddresses *string    `json:"allowed_ip_addresses"`
+	UserInvokable      bool       `json:"user_invokable"`
+	CreatedAt          *time.Time `json:"created_at"`
+	CreatedBy          *User      `json:"created_by"`
+	Token              string     `json:"token,omitempty"`
+}
+
+var _ identified = (*Portal)(nil)
+
+func (x *Portal) identity() (string, string) { return "uuid", x.UUID }
+
+// PortalWrite is the body of a create or an update (PUT). On an update a nil Description or
+// AllowedIPAddresses is sent as null, which clears it; on a create it is left out.
+type PortalWrite struct {
+	Name               string  `json:"name"`
+	Slug               string  `json:"slug"`
+	Query              string  `json:"query"`
+	Description        *string `json:"description"`
+	AllowedIPAddresses *string `json:"allowed_ip_addresses"`
+	UserInvokable      bool    `json:"user_invokable"`
+}
+
+// portalCreate leaves out what a create does not set.
+type portalCreate struct {
+	Name               string  `json:"name"`
+	Slug               string  `json:"slug"`
+	Query              string  `json:"query"`
+	Description        *string `json:"description,omitempty"`
+	AllowedIPAddresses *string `json:"allowed_ip_addresses,omitempty"`
+	UserInvokable      bool    `json:"user_invokable"`
+}
+
+// List returns every portal of the organization, across all pages.
+func (s *PortalsService) List(ctx context.Context) ([]Portal, error) {
+	p, err := s.client.orgPath("portals")
+	if err != nil {
+		return nil, err
+	}
+	return listAll[Portal](ctx, s.client, p, nil)
+}
+
+// Get returns the portal with slug.
+func (s *PortalsService) Get(ctx context.Context, slug string) (*Portal, error) {
+	p, err := s.client.orgPath("portals", slug)
+	if err != nil {
+		return nil, err
+	}
+	return get[Portal](ctx, s.client, p, nil)
+}
+
+// Create creates a portal. After an unknown outcome a portal with the slug, name and query asked for is
+// adopted (its token is then unknown: only the lost answer held it).
+func (s *PortalsService) Create(ctx context.Context, in PortalWrite) (*Portal, error) {
+	p, err := s.client.orgPath("portals")
+	if err != nil {
+		return nil, err
+	}
+	body := portalCreate(in)
+	return createOrAdopt(ctx, s.client, p, body, func(ctx context.Context) (*Portal, error) {
+		got, err := s.Get(ctx, in.Slug)
+		if IsNotFound(err) {
+			return nil, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		if got.Name != in.Name || got.Query != in.Query {
+			return nil, nil
+		}
+		return got, nil
+	})
+}
+
+// Update replaces the portal with slug by PUT; in.Slug may rename it.
+func (s *PortalsService) Update(ctx context.Context, slug string, in PortalWrite) (*Portal, error) {
+	p, err := s.client.orgPath("portals", slug)
+	if err != nil {
+		return nil, err
+	}
+	return change[Portal](ctx, s.client, http.MethodPut, p, in)
+}
+
+// Delete deletes the portal with slug.
+func (s *PortalsService) Delete(ctx context.Context, slug string) error {
+	p, err := s.client.orgPath("portals", slug)
+	if err != nil {
+		return err
+	}
+	return s.client.remove(ctx, p)
+}

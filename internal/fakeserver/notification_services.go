@@ -1,0 +1,714 @@
+package fakeserver
+
+import (
+	"fmt"
+	"maps"
+	"net/http"
+	"net/url"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Notification services (rest-beyond-spec.md, "Notification services"): where an organization's build
+// events go. REST creates webhooks, Slack incoming webhooks, Amazon EventBridge, Datadog Pipeline
+// Visibility and OpenTelemetry tracing; Slack Workspace and Linear are connected in the web interface
+// (Store.AddNotificationService seeds them) and can then be read, updated, enabled, disabled and deleted.
+// Secrets: a webhook token is shown in full; a Datadog API key and an AWS account ID are masked to their last
+// four characters; a Slack URL and OpenTelemetry headers are never shown. Sending a masked value back keeps
+// the secret. The listing is cursor-paged: {"items": [...], "links": {"self", "next"}}, oldest first.
+
+// KindNotificationService is a notification service, for Store.Exists and Store.Remove; its key is its UUID.
+const KindNotificationService Kind = "notification_service"
+
+func init() {
+	registerKind(KindNotificationService, (*Store).notificationService, (*Store).deleteNotificationService)
+}
+
+// Notification service providers.
+const (
+	nsWebhook        = "webhook"
+	nsSlack          = "slack"
+	nsEventBridge    = "aws_event_bridge"
+	nsDatadog        = "datadog_pipeline_visibility"
+	nsOpenTelemetry  = "open_telemetry_tracing"
+	nsEventLog       = "event_log_api"
+	nsSlackWorkspace = "slack_workspace"
+	nsLinear         = "linear"
+)
+
+// nsProvider describes one provider: its display name, GraphQL type, whether REST may create it and
+// whether it needs the Enterprise plan, and its settings.
+type nsProvider struct {
+	name, graphQLType string
+	creatable         bool
+	enterprise        bool
+	settings          map[string]nsSetting
+}
+
+// nsSetting is one settings key: its kind, whether a create needs it, whether it is fixed at create, how the
+// answer shows it, and its default.
+type nsSetting struct {
+	kind       string // "string", "bool", "int", "strings", "map"
+	required   bool
+	createOnly bool
+	shown      string // "plain", "masked", "hidden", "readonly"
+	def        any
+	check      func(v any) string // a problem with a given value, or ""
+}
+
+var (
+	awsRegionPattern    = regexp.MustCompile(`^[a-z]{2}(-gov)?-[a-z]+-[0-9]$`)
+	awsAccountIDPattern = regexp.MustCompile(`^[0-9]{12}$`)
+)
+
+func httpURLProblem(v any) string {
+	s, _ := v.(string)
+	u, err := url.Parse(s)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return "must be an http or https URL"
+	}
+	return ""
+}
+
+func oneOfProblem(values ...string) func(any) string {
+	return func(v any) string {
+		s, _ := v.(string)
+		if !slices.Contains(values, s) {
+			return "must be one of " + strings.Join(values, ", ")
+		}
+		return ""
+	}
+}
+
+// nsWebhookNewestVersion is the newest webhook payload version; a version can only move up to it.
+const nsWebhookNewestVersion = 3
+
+var nsProviders = map[string]nsProvider{
+	nsWebhook: {name: "Webhook", graphQLType: "NotificationServiceWebhook", creatable: true, settings: map[string]nsSetting{
+		"url":        {kind: "string", required: true, shown: "plain", check: httpURLProblem},
+		"token":      {kind: "string", shown: "plain"},
+		"token_mode": {kind: "string", shown: "plain", def: "token", check: oneOfProblem("token", "signature")},
+		"version": {kind: "int", shown: "plain", def: nsWebhookNewestVersion, check: func(v any) string {
+			if n, _ := v.(int); n < 1 || n > nsWebhookNewestVersion {
+				return fmt.Sprintf("must be between 1 and %d", nsWebhookNewestVersion)
+			}
+			return ""
+		}},
+		"events":     {kind: "strings", shown: "plain", def: []any{"build.finished"}},
+		"tls_verify": {kind: "bool", shown: "plain", def: true},
+	}},
+	nsSlack: {name: "Slack", graphQLType: "NotificationServiceSlack", creatable: true, settings: map[string]nsSetting{
+		"url":   {kind: "string", required: true, shown: "hidden", check: httpURLProblem},
+		"theme": {kind: "string", shown: "plain", def: "text", check: oneOfProblem("text", "emoji")},
+	}},
+	nsEventBridge: {name: "Amazon EventBridge", graphQLType: "NotificationServiceAmazonEventBridge", creatable: true, enterprise: true, settings: map[string]nsSetting{
+		"aws_region": {kind: "string", required: true, createOnly: true, shown: "plain", check: func(v any) string {
+			if s, _ := v.(string); !awsRegionPattern.MatchString(s) {
+				return "must be an AWS region such as us-east-1"
+			}
+			return ""
+		}},
+		"aws_account_id": {kind: "string", required: true, createOnly: true, shown: "masked", check: func(v any) string {
+			if s, _ := v.(string); !awsAccountIDPattern.MatchString(s) {
+				return "must be a 12-digit AWS account ID"
+			}
+			return ""
+		}},
+		"include_build_meta_data": {kind: "string", shown: "plain"},
+		"event_source_name":       {kind: "string", shown: "readonly"},
+	}},
+	nsDatadog: {name: "Datadog Pipeline Visibility", graphQLType: "NotificationServiceDatadogPipelineVisibility", creatable: true, enterprise: true, settings: map[string]nsSetting{
+		"api_key":      {kind: "string", required: true, shown: "masked"},
+		"datadog_site": {kind: "string", shown: "plain", def: "datadoghq.com"},
+		"datadog_tags": {kind: "string", shown: "plain"},
+	}},
+	nsOpenTelemetry: {name: "OpenTelemetry Tracing", graphQLType: "NotificationServiceOpenTelemetryTracing", creatable: true, enterprise: true, settings: map[string]nsSetting{
+		"endpoint":            {kind: "string", required: true, shown: "plain", check: httpURLProblem},
+		"service_name":        {kind: "string", shown: "plain", def: "buildkite"},
+		"headers":             {kind: "map", shown: "hidden"},
+		"resource_attributes": {kind: "map", shown: "plain", def: map[string]any{}},
+		"tracestate":          {kind: "map", shown: "plain", def: map[string]any{}},
+	}},
+	nsEventLog:       {name: "Event Log API", graphQLType: "NotificationServiceEventLogApi", settings: map[string]nsSetting{"events": {kind: "strings", shown: "plain", def: []any{}}}},
+	nsSlackWorkspace: {name: "Slack Workspace", graphQLType: "NotificationServiceSlackWorkspace", settings: map[string]nsSetting{}},
+	nsLinear:         {name: "Linear", graphQLType: "NotificationServiceLinear", settings: map[string]nsSetting{}},
+}
+
+// nsScopes are the scopes a service may have; each but "all" names the kind of its scope_uuids.
+var nsScopes = []string{"all", "some_projects", "some_teams", "some_clusters"}
+
+// nsBuildStates are the build_states flags.
+var nsBuildStates = []string{"build_passed", "build_fixed", "build_failed", "build_blocked", "build_canceled", "build_failing", "job_activated"}
+
+// ---- state ----
+
+// notificationServiceState is this area's part of the Store.
+type notificationServiceState struct {
+	services *table[*notificationServiceRecord] // listed by org
+}
+
+func newNotificationServiceState() notificationServiceState {
+	return notificationServiceState{services: newTable(
+		func(n *notificationServiceRecord) []string { return []string{n.org} }, nil)}
+}
+
+func (n *notificationServiceRecord) recordID() string { return n.id }
+func (n *notificationServiceRecord) recordSeq() int64 { return n.seq }
+
+type notificationServiceRecord struct {
+	seq                 int64
+	org, id, provider   string
+	description         string // "" is shown as null
+	enabled             bool
+	scope               string
+	scopeUUIDs          []string
+	branchConfiguration string
+	buildStates         map[string]bool
+	settings            map[string]any // every key of the provider's settings; a secret in full
+	createdAt           time.Time
+	createdBy           string
+}
+
+// notificationService returns the service of org with id, or nil. A lock must be held.
+func (st *Store) notificationService(org, id string) *notificationServiceRecord {
+	if n, ok := st.services.services.get(strings.ToLower(id)); ok && n.org == org {
+		return n
+	}
+	return nil
+}
+
+func (st *Store) deleteNotificationService(n *notificationServiceRecord) {
+	st.services.services.remove(n)
+}
+
+// AddNotificationService seeds a service of provider for org, as the web interface connects those REST
+// cannot create (slack_workspace, linear), and returns its UUID. settings may be nil.
+func (st *Store) AddNotificationService(org, provider string, settings map[string]any) string {
+	defer st.edit()()
+	n := &notificationServiceRecord{
+		seq: st.nextSeq(), org: org, id: newID(), provider: provider, enabled: true, scope: "all",
+		buildStates: map[string]bool{}, settings: map[string]any{}, createdAt: st.timestamp(),
+	}
+	if p, ok := nsProviders[provider]; ok {
+		for k, s := range p.settings {
+			if s.def != nil {
+				n.settings[k] = s.def
+			}
+		}
+	}
+	maps.Copy(n.settings, settings)
+	st.services.services.insert(n)
+	return n.id
+}
+
+// ---- views ----
+
+type nsProviderView struct {
+	ID   string `json:"id"`
+	Name string `json:"name"`
+}
+
+type notificationServiceView struct {
+	ID                  string          `json:"id"`
+	GraphQLID           *string         `json:"graphql_id"`
+	URL                 string          `json:"url"`
+	Provider            nsProviderView  `json:"provider"`
+	Description         *string         `json:"description"`
+	Enabled             bool            `json:"enabled"`
+	Scope               string          `json:"scope"`
+	ScopeUUIDs          []string        `json:"scope_uuids"`
+	BranchConfiguration string          `json:"branch_configuration"`
+	BuildStates         map[string]bool `json:"build_states"`
+	Settings            map[string]any  `json:"settings"`
+	CreatedAt           string          `json:"created_at"`
+	CreatedBy           *userView       `json:"created_by"`
+}
+
+// maskSecret shows the last four characters of a secret, as the service does: XXXXXXXX9012.
+func maskSecret(s string) string {
+	if len(s) <= 4 {
+		return strings.Repeat("X", 8)
+	}
+	return strings.Repeat("X", 8) + s[len(s)-4:]
+}
+
+func (st *Store) notificationServiceView(base string, n *notificationServiceRecord) notificationServiceView {
+	p := nsProviders[n.provider]
+	v := notificationServiceView{
+		ID: n.id, URL: apiURL(base, "organizations", n.org, "services", n.id),
+		Provider: nsProviderView{ID: n.provider, Name: p.name}, Enabled: n.enabled, Scope: n.scope,
+		ScopeUUIDs: nonNil(slices.Clone(n.scopeUUIDs)), BranchConfiguration: n.branchConfiguration,
+		BuildStates: map[string]bool{}, Settings: map[string]any{},
+		CreatedAt: formatTime(n.createdAt), CreatedBy: st.userSummary(n.createdBy),
+	}
+	if p.graphQLType != "" {
+		v.GraphQLID = stringPtr(graphQLID(p.graphQLType, n.id))
+	}
+	if n.description != "" {
+		v.Description = stringPtr(n.description)
+	}
+	for _, b := range nsBuildStates {
+		v.BuildStates[b] = n.buildStates[b]
+	}
+	for k, s := range p.settings {
+		val, ok := n.settings[k]
+		switch {
+		case s.shown == "hidden":
+			continue
+		case s.shown == "masked" && ok && val != nil:
+			val = maskSecret(fmt.Sprint(val))
+		}
+		if !ok {
+			val = nil
+		}
+		v.Settings[k] = val
+	}
+	return v
+}
+
+// ---- routes ----
+
+func (s *Server) routeNotificationServices(mux *http.ServeMux) {
+	const services = "/v2/organizations/{org}/services"
+	const service = services + "/{service}"
+	mux.HandleFunc("GET "+services, s.listNotificationServices)
+	mux.HandleFunc("POST "+services, s.createNotificationService)
+	mux.HandleFunc("GET "+service, s.getNotificationService)
+	mux.HandleFunc("PATCH "+service, s.updateNotificationService)
+	mux.HandleFunc("DELETE "+service, s.deleteNotificationServiceHandler)
+	mux.HandleFunc("PUT "+service+"/enable", s.enableNotificationService(true))
+	mux.HandleFunc("PUT "+service+"/disable", s.enableNotificationService(false))
+}
+
+// authorizeServices is authorize plus the rule every endpoint has: the token's user is an administrator.
+func (s *Server) authorizeServices(w http.ResponseWriter, r *http.Request, scope string) (orgRecord, userRecord, bool) {
+	org, user, ok := s.authorize(w, r, scope)
+	if !ok {
+		return org, user, false
+	}
+	var admin bool
+	_ = s.store.view(func() *apiError { admin = s.store.isAdmin(org.slug, user.id); return nil })
+	if !admin {
+		writeError(w, errForbidden())
+		return org, user, false
+	}
+	return org, user, true
+}
+
+// nsCursorPage returns the page of items a listing's per_page, after and before ask for, and whether items
+// follow it. An unknown cursor is an error.
+func nsCursorPage(r *http.Request, items []*notificationServiceRecord) ([]*notificationServiceRecord, bool, *apiError) {
+	q := r.URL.Query()
+	perPage := min(positiveInt(q.Get("per_page"), defaultPerPage), maxPerPage)
+	index := func(id string) int {
+		return slices.IndexFunc(items, func(n *notificationServiceRecord) bool { return n.id == strings.ToLower(id) })
+	}
+	start, end := 0, len(items)
+	if after := q.Get("after"); after != "" {
+		i := index(after)
+		if i < 0 {
+			return nil, false, errBadRequest("Invalid cursor: after")
+		}
+		start = i + 1
+	}
+	if before := q.Get("before"); before != "" {
+		i := index(before)
+		if i < 0 {
+			return nil, false, errBadRequest("Invalid cursor: before")
+		}
+		end = min(end, i)
+		if q.Get("after") == "" {
+			start = max(0, end-perPage)
+		}
+	}
+	if start > end {
+		start = end
+	}
+	stop := min(start+perPage, end)
+	return items[start:stop], stop < len(items), nil
+}
+
+type nsListView struct {
+	Items []notificationServiceView `json:"items"`
+	Links map[string]*string        `json:"links"`
+}
+
+// ---- request bodies ----
+
+// nsInput is what a create or update body says.
+type nsInput struct {
+	provider, description, branch, scope opt[string]
+	scopeUUIDs                           opt[[]string]
+	buildStates                          opt[map[string]any]
+	settings                             opt[map[string]any]
+}
+
+func readNSInput(in *jsonObject) (nsInput, validationErrors) {
+	n := nsInput{
+		provider: in.String("provider"), description: in.String("description"),
+		branch: in.String("branch_configuration"), scope: in.String("scope"),
+		scopeUUIDs: in.Strings("scope_uuids"), buildStates: in.Object("build_states"), settings: in.Object("settings"),
+	}
+	problems := in.Problems()
+	known := []string{"provider", "description", "branch_configuration", "scope", "scope_uuids", "build_states", "settings"}
+	for k := range in.raw {
+		if !slices.Contains(known, k) {
+			problems.add(k, "is not a known field")
+		}
+	}
+	if n.scope.Given() && !slices.Contains(nsScopes, n.scope.Value) {
+		problems.add("scope", "must be one of "+strings.Join(nsScopes, ", "))
+	}
+	for k, v := range n.buildStates.Value {
+		if !slices.Contains(nsBuildStates, k) {
+			problems.add("build_states", k+" is not a build state")
+		} else if _, ok := v.(bool); !ok {
+			problems.add("build_states", k+" must be a boolean")
+		}
+	}
+	return n, problems
+}
+
+// settingValue converts a decoded JSON value to the setting's kind; ok is false when it is not of it.
+func settingValue(s nsSetting, v any) (any, bool) {
+	switch s.kind {
+	case "string":
+		_, ok := v.(string)
+		return v, ok
+	case "bool":
+		_, ok := v.(bool)
+		return v, ok
+	case "int":
+		f, ok := v.(float64)
+		if !ok || f != float64(int(f)) {
+			return nil, false
+		}
+		return int(f), true
+	case "strings":
+		l, ok := v.([]any)
+		for _, e := range l {
+			if _, isString := e.(string); !isString {
+				return nil, false
+			}
+		}
+		return l, ok
+	case "map":
+		m, ok := v.(map[string]any)
+		for _, e := range m {
+			if _, isString := e.(string); !isString {
+				return nil, false
+			}
+		}
+		return m, ok
+	}
+	return nil, false
+}
+
+// applySettings checks the settings of a body against the provider and applies them to cur (the service's
+// settings, changed in place only when there is no problem). create says whether this is a create.
+func applySettings(p nsProvider, cur map[string]any, given map[string]any, create bool, problems *validationErrors) {
+	next := maps.Clone(cur)
+	for k, raw := range given {
+		s, ok := p.settings[k]
+		if !ok {
+			problems.add("settings", k+" is not a setting of this provider")
+			continue
+		}
+		if s.shown == "readonly" {
+			problems.add("settings", k+" is read-only")
+			continue
+		}
+		if raw == nil {
+			if s.required || s.createOnly {
+				problems.add("settings", k+" can't be blank")
+				continue
+			}
+			if s.def != nil {
+				next[k] = s.def
+			} else {
+				delete(next, k)
+			}
+			continue
+		}
+		v, ok := settingValue(s, raw)
+		if !ok {
+			problems.add("settings", k+" must be a "+s.kind)
+			continue
+		}
+		old, had := cur[k]
+		// A masked secret sent back unchanged keeps the secret.
+		if s.shown == "masked" && had && v == maskSecret(fmt.Sprint(old)) {
+			continue
+		}
+		if s.check != nil {
+			if msg := s.check(v); msg != "" {
+				problems.add("settings", k+" "+msg)
+				continue
+			}
+		}
+		if !create && s.createOnly && had && fmt.Sprint(old) != fmt.Sprint(v) {
+			problems.add("settings", k+" cannot be changed")
+			continue
+		}
+		if !create && k == "version" && had && asInt(v) < asInt(old) {
+			problems.add("settings", fmt.Sprintf("version can only move up (it is %d)", asInt(old)))
+			continue
+		}
+		next[k] = v
+	}
+	if create {
+		for k, s := range p.settings {
+			if _, ok := next[k]; !ok && s.def != nil {
+				next[k] = s.def
+			}
+			if _, ok := next[k]; !ok && s.required && given[k] == nil {
+				problems.add("settings", k+" can't be blank")
+			}
+		}
+	}
+	if len(*problems) == 0 {
+		clear(cur)
+		maps.Copy(cur, next)
+	}
+}
+
+// checkScopeUUIDs records a problem for each UUID that names no object of the scope's kind in org.
+func (st *Store) checkScopeUUIDs(org, scope string, ids []string, problems *validationErrors) {
+	if scope == "all" {
+		if len(ids) > 0 {
+			problems.add("scope_uuids", "must be empty when scope is all")
+		}
+		return
+	}
+	for _, id := range ids {
+		var found bool
+		switch scope {
+		case "some_projects":
+			found = st.pipelineByID(org, id) != nil
+		case "some_teams":
+			found = st.teamByID(org, id) != nil
+		case "some_clusters":
+			found = st.cluster(org, id) != nil
+		}
+		if !found {
+			problems.add("scope_uuids", id+" is not a "+strings.TrimPrefix(strings.TrimSuffix(scope, "s"), "some_")+" of the organization")
+		}
+	}
+}
+
+func lowerAll(ids []string) []string {
+	out := make([]string, len(ids))
+	for i, id := range ids {
+		out[i] = strings.ToLower(id)
+	}
+	return out
+}
+
+// ---- handlers ----
+
+func (s *Server) listNotificationServices(w http.ResponseWriter, r *http.Request) {
+	org, _, ok := s.authorizeServices(w, r, scopeReadNotificationServices)
+	if !ok {
+		return
+	}
+	var out nsListView
+	err := s.store.view(func() *apiError {
+		items, more, err := nsCursorPage(r, s.store.services.services.list(org.slug))
+		if err != nil {
+			return err
+		}
+		out.Items = []notificationServiceView{}
+		for _, n := range items {
+			out.Items = append(out.Items, s.store.notificationServiceView(baseURL(r), n))
+		}
+		self := baseURL(r) + r.URL.RequestURI()
+		out.Links = map[string]*string{"self": &self, "next": nil}
+		if more && len(items) > 0 {
+			q := r.URL.Query()
+			q.Del("before")
+			q.Set("after", items[len(items)-1].id)
+			next := baseURL(r) + r.URL.EscapedPath() + "?" + q.Encode()
+			out.Links["next"] = &next
+		}
+		return nil
+	})
+	respond(w, http.StatusOK, out, err)
+}
+
+func (s *Server) getNotificationService(w http.ResponseWriter, r *http.Request) {
+	org, _, ok := s.authorizeServices(w, r, scopeReadNotificationServices)
+	if !ok {
+		return
+	}
+	var out notificationServiceView
+	err := s.store.view(func() *apiError {
+		n := s.store.notificationService(org.slug, r.PathValue("service"))
+		if n == nil {
+			return errNotFound("notification service")
+		}
+		out = s.store.notificationServiceView(baseURL(r), n)
+		return nil
+	})
+	respond(w, http.StatusOK, out, err)
+}
+
+func (s *Server) createNotificationService(w http.ResponseWriter, r *http.Request) {
+	org, user, ok := s.authorizeServices(w, r, scopeWriteNotificationServices)
+	if !ok {
+		return
+	}
+	in, ok := readObject(w, r)
+	if !ok {
+		return
+	}
+	n, problems := readNSInput(in)
+	var out notificationServiceView
+	err := s.store.update(func() *apiError {
+		p, known := nsProviders[n.provider.Value]
+		switch {
+		case !n.provider.Given() || n.provider.Value == "":
+			problems.addBlank("provider")
+		case !known:
+			problems.add("provider", n.provider.Value+" is not a known provider")
+		case !p.creatable:
+			problems.add("provider", n.provider.Value+" is not available through the API: connect it in the web interface")
+		}
+		if len(problems) > 0 {
+			return errValidation(problems)
+		}
+		if p.enterprise && !s.store.orgs[org.slug].enterprise {
+			return newMessageError(http.StatusForbidden, "The "+p.name+" notification service is only available on the Enterprise plan")
+		}
+		scope := "all"
+		if n.scope.Given() {
+			scope = n.scope.Value
+		}
+		ids := lowerAll(n.scopeUUIDs.Value)
+		s.store.checkScopeUUIDs(org.slug, scope, ids, &problems)
+		rec := &notificationServiceRecord{
+			org: org.slug, id: newID(), provider: n.provider.Value, description: n.description.Value,
+			enabled: true, scope: scope, scopeUUIDs: ids, branchConfiguration: n.branch.Value,
+			buildStates: map[string]bool{}, settings: map[string]any{}, createdBy: user.id,
+		}
+		for k, v := range n.buildStates.Value {
+			rec.buildStates[k], _ = v.(bool)
+		}
+		applySettings(p, rec.settings, n.settings.Value, true, &problems)
+		if len(problems) > 0 {
+			return errValidation(problems)
+		}
+		if rec.provider == nsWebhook && rec.settings["token"] == nil {
+			rec.settings["token"] = newPortalToken()[5:]
+		}
+		if rec.provider == nsEventBridge {
+			rec.settings["event_source_name"] = "aws.partner/buildkite.com/" + org.slug + "/" + rec.id
+		}
+		rec.seq, rec.createdAt = s.store.nextSeq(), s.store.timestamp()
+		s.store.services.services.insert(rec)
+		out = s.store.notificationServiceView(baseURL(r), rec)
+		return nil
+	})
+	respond(w, http.StatusCreated, out, err)
+}
+
+func (s *Server) updateNotificationService(w http.ResponseWriter, r *http.Request) {
+	org, _, ok := s.authorizeServices(w, r, scopeWriteNotificationServices)
+	if !ok {
+		return
+	}
+	in, ok := readObject(w, r)
+	if !ok {
+		return
+	}
+	n, problems := readNSInput(in)
+	var out notificationServiceView
+	err := s.store.update(func() *apiError {
+		rec := s.store.notificationService(org.slug, r.PathValue("service"))
+		if rec == nil {
+			return errNotFound("notification service")
+		}
+		if n.provider.Set && n.provider.Value != rec.provider {
+			problems.add("provider", "cannot be changed")
+		}
+		p := nsProviders[rec.provider]
+		scope, ids := rec.scope, rec.scopeUUIDs
+		if n.scope.Given() {
+			scope = n.scope.Value
+			if scope == "all" && !n.scopeUUIDs.Set {
+				ids = nil
+			}
+		}
+		if n.scopeUUIDs.Set {
+			ids = lowerAll(n.scopeUUIDs.Value)
+		}
+		if scope != rec.scope || n.scopeUUIDs.Set {
+			s.store.checkScopeUUIDs(org.slug, scope, ids, &problems)
+		}
+		settings := maps.Clone(rec.settings)
+		if n.settings.Given() {
+			applySettings(p, settings, n.settings.Value, false, &problems)
+		}
+		if len(problems) > 0 {
+			return errValidation(problems)
+		}
+		setString(&rec.description, n.description)
+		setString(&rec.branchConfiguration, n.branch)
+		rec.scope, rec.scopeUUIDs, rec.settings = scope, ids, settings
+		for k, v := range n.buildStates.Value {
+			rec.buildStates[k], _ = v.(bool)
+		}
+		out = s.store.notificationServiceView(baseURL(r), rec)
+		return nil
+	})
+	respond(w, http.StatusOK, out, err)
+}
+
+func (s *Server) enableNotificationService(enabled bool) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		org, _, ok := s.authorizeServices(w, r, scopeWriteNotificationServices)
+		if !ok {
+			return
+		}
+		var out notificationServiceView
+		err := s.store.update(func() *apiError {
+			rec := s.store.notificationService(org.slug, r.PathValue("service"))
+			if rec == nil {
+				return errNotFound("notification service")
+			}
+			rec.enabled = enabled
+			out = s.store.notificationServiceView(baseURL(r), rec)
+			return nil
+		})
+		respond(w, http.StatusOK, out, err)
+	}
+}
+
+func (s *Server) deleteNotificationServiceHandler(w http.ResponseWriter, r *http.Request) {
+	org, _, ok := s.authorizeServices(w, r, scopeWriteNotificationServices)
+	if !ok {
+		return
+	}
+	respondNoContent(w, s.store.update(func() *apiError {
+		rec := s.store.notificationService(org.slug, r.PathValue("service"))
+		if rec == nil {
+			return errNotFound("notification service")
+		}
+		s.store.deleteNotificationService(rec)
+		return nil
+	}))
+}
+
+// asInt reads a number held in settings: an int as set, a float64 once the state file has loaded it.
+func asInt(v any) int {
+	switch n := v.(type) {
+	case int:
+		return n
+	case float64:
+		return int(n)
+	case int64:
+		return int(n)
+	}
+	return 0
+}

@@ -1,0 +1,106 @@
+package provider
+
+import (
+	"context"
+	"encoding/json"
+	"reflect"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+)
+
+const nsTestUUID = "0b4f2ce2-3b8d-4e5c-9f4c-6a1d2e3f4a5b"
+
+func datadogModel(key, site, tags types.String) notificationServiceModel {
+	return notificationServiceModel{
+		ProviderType: types.StringValue(nsProviderDatadog), Scope: types.StringValue("all"), ScopeUUIDs: types.SetNull(types.StringType),
+		Description: types.StringValue("before"), BranchConfiguration: types.StringValue("main"), Enabled: types.BoolValue(true),
+		Datadog: &nsDatadogModel{APIKey: key, DatadogSite: site, DatadogTags: tags},
+	}
+}
+
+// The PATCH carries only what changed; a setting not configured (unknown) is not sent; null clears.
+func TestNotificationServiceUpdateBody_onlyChanges(t *testing.T) {
+	ctx := context.Background()
+	state := datadogModel(types.StringValue("secret"), types.StringValue("datadoghq.com"), types.StringValue("team:a"))
+	plan := datadogModel(types.StringUnknown(), types.StringValue("datadoghq.eu"), types.StringNull())
+	plan.Description = types.StringValue("after")
+	plan.BranchConfiguration = types.StringNull()
+	var diags diag.Diagnostics
+	got := plan.updateBody(ctx, &state, &diags)
+	want := map[string]any{
+		"description": "after", "branch_configuration": nil,
+		"settings": map[string]any{"datadog_site": "datadoghq.eu", "datadog_tags": nil},
+	}
+	if diags.HasError() || !reflect.DeepEqual(got, want) {
+		t.Fatalf("updateBody = %#v (%v), want %#v", got, diags, want)
+	}
+	if same := state.updateBody(ctx, &state, &diags); len(same) != 0 {
+		t.Fatalf("no change gives %#v, want an empty body", same)
+	}
+}
+
+// Scope UUIDs are sent lower-cased, and [] when removed.
+func TestNotificationServiceBodies_scopeUUIDs(t *testing.T) {
+	ctx := context.Background()
+	upper := types.SetValueMust(types.StringType, []attr.Value{types.StringValue("0B4F2CE2-3B8D-4E5C-9F4C-6A1D2E3F4A5B")})
+	m := notificationServiceModel{ProviderType: types.StringValue(nsProviderWebhook), Scope: types.StringValue("some_teams"),
+		ScopeUUIDs: upper, Webhook: &nsWebhookModel{URL: types.StringValue("https://example.com"), Token: types.StringUnknown(),
+			TokenMode: types.StringUnknown(), Version: types.Int64Unknown(), Events: types.SetUnknown(types.StringType), TLSVerify: types.BoolUnknown()}}
+	var diags diag.Diagnostics
+	created := m.createBody(ctx, &diags)
+	want := map[string]any{"provider": "webhook", "scope": "some_teams", "scope_uuids": []string{nsTestUUID},
+		"settings": map[string]any{"url": "https://example.com"}}
+	if diags.HasError() || !reflect.DeepEqual(created, want) {
+		t.Fatalf("createBody = %#v, want %#v", created, want)
+	}
+	removed := m
+	removed.Scope, removed.ScopeUUIDs = types.StringValue("all"), types.SetNull(types.StringType)
+	if got := removed.updateBody(ctx, &m, &diags); !reflect.DeepEqual(got, map[string]any{"scope": "all", "scope_uuids": []string{}}) {
+		t.Fatalf("updateBody = %#v", got)
+	}
+}
+
+// Secrets the service masks are kept while the mask agrees with them, and become the mask (a difference
+// from the configuration) when it does not; headers, never shown, are kept.
+func TestNotificationServiceFromAPI_secrets(t *testing.T) {
+	answer := func(provider, settings string) *buildkite.NotificationService {
+		return &buildkite.NotificationService{ID: nsTestUUID, Provider: buildkite.NotificationServiceProvider{ID: provider},
+			Scope: "all", Enabled: true, Settings: json.RawMessage(settings)}
+	}
+	for _, tc := range []struct{ configured, shown, want string }{
+		{"123456789012", "XXXXXXXX9012", "123456789012"},
+		{"999999999999", "XXXXXXXX9012", "XXXXXXXX9012"},
+		{"123456789012", "XXXXXXXXXXXX", "123456789012"},
+	} {
+		m := notificationServiceModel{AWSEventBridge: &nsEventBridgeModel{AWSAccountID: types.StringValue(tc.configured)}}
+		var diags diag.Diagnostics
+		m.fromAPI(answer(nsProviderEventBridge, `{"aws_region":"us-east-1","aws_account_id":"`+tc.shown+`","event_source_name":"x","include_build_meta_data":null}`), &diags)
+		if diags.HasError() || m.AWSEventBridge.AWSAccountID.ValueString() != tc.want || !m.AWSEventBridge.IncludeBuildMetaData.IsNull() {
+			t.Errorf("configured %s, shown %s: got %v (%v), want %s", tc.configured, tc.shown, m.AWSEventBridge, diags, tc.want)
+		}
+	}
+	headers := types.MapValueMust(types.StringType, map[string]attr.Value{"authorization": types.StringValue("secret")})
+	m := notificationServiceModel{OpenTelemetry: &nsOpenTelemetryModel{Headers: headers}}
+	var diags diag.Diagnostics
+	m.fromAPI(answer(nsProviderOpenTelemetry, `{"endpoint":"https://otel","service_name":"buildkite","resource_attributes":{},"tracestate":{}}`), &diags)
+	if diags.HasError() || !m.OpenTelemetry.Headers.Equal(headers) || m.OpenTelemetry.ServiceName.ValueString() != "buildkite" {
+		t.Errorf("otel: %+v (%v)", m.OpenTelemetry, diags)
+	}
+	unknownHeaders := notificationServiceModel{OpenTelemetry: &nsOpenTelemetryModel{Headers: types.MapUnknown(types.StringType)}}
+	unknownHeaders.fromAPI(answer(nsProviderOpenTelemetry, `{"endpoint":"https://otel"}`), &diags)
+	if !unknownHeaders.OpenTelemetry.Headers.IsNull() {
+		t.Errorf("unknown headers became %v, want null", unknownHeaders.OpenTelemetry.Headers)
+	}
+	// A provider the resource does not manage is an error naming it.
+	other := notificationServiceModel{}
+	var otherDiags diag.Diagnostics
+	other.fromAPI(answer("event_log_api", `{}`), &otherDiags)
+	if !otherDiags.HasError() {
+		t.Error("event_log_api was accepted")
+	}
+}

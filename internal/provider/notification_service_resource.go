@@ -1,0 +1,782 @@
+package provider
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/setvalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/boolplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/mapplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/setplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+)
+
+var (
+	_ resource.Resource                 = (*notificationServiceResource)(nil)
+	_ resource.ResourceWithConfigure    = (*notificationServiceResource)(nil)
+	_ resource.ResourceWithImportState  = (*notificationServiceResource)(nil)
+	_ resource.ResourceWithModifyPlan   = (*notificationServiceResource)(nil)
+	_ resource.ResourceWithIdentity     = (*notificationServiceResource)(nil)
+	_ resource.ResourceWithUpgradeState = (*notificationServiceResource)(nil)
+)
+
+// notificationServiceIdentity names a notification service by its UUID, its import ID.
+var notificationServiceIdentity = identifiedBy(identityAttr("id", "The notification service's UUID."))
+
+// NewNotificationServiceResource returns the buildkite_notification_service resource.
+func NewNotificationServiceResource() resource.Resource {
+	return &notificationServiceResource{resourceBase: newResourceBase("notification_service",
+		writeScopes("write_notification_services"), notificationServiceIdentity)}
+}
+
+type notificationServiceResource struct {
+	resourceBase
+}
+
+// The providers this resource manages: four with settings, and two connected in the web interface (OAuth),
+// which can only be imported.
+const (
+	nsProviderWebhook        = "webhook"
+	nsProviderEventBridge    = "aws_event_bridge"
+	nsProviderDatadog        = "datadog_pipeline_visibility"
+	nsProviderOpenTelemetry  = "open_telemetry_tracing"
+	nsProviderLinear         = "linear"
+	nsProviderSlackWorkspace = "slack_workspace"
+)
+
+var (
+	nsProviderTypes = []string{nsProviderWebhook, nsProviderEventBridge, nsProviderDatadog, nsProviderOpenTelemetry, nsProviderLinear, nsProviderSlackWorkspace}
+	nsScopeValues   = []string{"all", "some_projects", "some_teams", "some_clusters"}
+	// nsRequired are the settings a create needs, by provider.
+	nsRequired = map[string][]string{
+		nsProviderWebhook:       {"url"},
+		nsProviderEventBridge:   {"aws_region", "aws_account_id"},
+		nsProviderDatadog:       {"api_key"},
+		nsProviderOpenTelemetry: {"endpoint"},
+	}
+)
+
+func nsIsOAuth(provider string) bool {
+	return provider == nsProviderLinear || provider == nsProviderSlackWorkspace
+}
+
+// ---- model ----
+
+type nsWebhookModel struct {
+	URL       types.String `tfsdk:"url"`
+	Token     types.String `tfsdk:"token"`
+	TokenMode types.String `tfsdk:"token_mode"`
+	Version   types.Int64  `tfsdk:"version"`
+	Events    types.Set    `tfsdk:"events"`
+	TLSVerify types.Bool   `tfsdk:"tls_verify"`
+}
+
+type nsEventBridgeModel struct {
+	AWSRegion            types.String `tfsdk:"aws_region"`
+	AWSAccountID         types.String `tfsdk:"aws_account_id"`
+	EventSourceName      types.String `tfsdk:"event_source_name"`
+	IncludeBuildMetaData types.String `tfsdk:"include_build_meta_data"`
+}
+
+type nsDatadogModel struct {
+	APIKey      types.String `tfsdk:"api_key"`
+	DatadogSite types.String `tfsdk:"datadog_site"`
+	DatadogTags types.String `tfsdk:"datadog_tags"`
+}
+
+type nsOpenTelemetryModel struct {
+	Endpoint           types.String `tfsdk:"endpoint"`
+	ServiceName        types.String `tfsdk:"service_name"`
+	Headers            types.Map    `tfsdk:"headers"`
+	ResourceAttributes types.Map    `tfsdk:"resource_attributes"`
+}
+
+// notificationServiceModel is the state: the common fields and one settings object, that of the
+// service's provider (none for the OAuth providers).
+type notificationServiceModel struct {
+	ID                  types.String          `tfsdk:"id"`
+	GraphQLID           types.String          `tfsdk:"graphql_id"`
+	ProviderType        types.String          `tfsdk:"provider_type"`
+	Description         types.String          `tfsdk:"description"`
+	BranchConfiguration types.String          `tfsdk:"branch_configuration"`
+	Enabled             types.Bool            `tfsdk:"enabled"`
+	Scope               types.String          `tfsdk:"scope"`
+	ScopeUUIDs          types.Set             `tfsdk:"scope_uuids"`
+	CreatedAt           types.String          `tfsdk:"created_at"`
+	Webhook             *nsWebhookModel       `tfsdk:"webhook"`
+	AWSEventBridge      *nsEventBridgeModel   `tfsdk:"aws_event_bridge"`
+	Datadog             *nsDatadogModel       `tfsdk:"datadog_pipeline_visibility"`
+	OpenTelemetry       *nsOpenTelemetryModel `tfsdk:"open_telemetry_tracing"`
+}
+
+// configured returns the names of the settings objects m sets.
+func (m *notificationServiceModel) configured() []string {
+	var names []string
+	for name, set := range map[string]bool{
+		nsProviderWebhook: m.Webhook != nil, nsProviderEventBridge: m.AWSEventBridge != nil,
+		nsProviderDatadog: m.Datadog != nil, nsProviderOpenTelemetry: m.OpenTelemetry != nil,
+	} {
+		if set {
+			names = append(names, name)
+		}
+	}
+	slices.Sort(names)
+	return names
+}
+
+// settings returns the values of the settings object of m's provider by REST settings key, or nil when it
+// has none.
+func (m *notificationServiceModel) settings() map[string]attr.Value {
+	switch {
+	case m.Webhook != nil && m.ProviderType.ValueString() == nsProviderWebhook:
+		w := m.Webhook
+		return map[string]attr.Value{"url": w.URL, "token": w.Token, "token_mode": w.TokenMode, "version": w.Version,
+			"events": w.Events, "tls_verify": w.TLSVerify}
+	case m.AWSEventBridge != nil && m.ProviderType.ValueString() == nsProviderEventBridge:
+		a := m.AWSEventBridge
+		return map[string]attr.Value{"aws_region": a.AWSRegion, "aws_account_id": a.AWSAccountID,
+			"include_build_meta_data": a.IncludeBuildMetaData}
+	case m.Datadog != nil && m.ProviderType.ValueString() == nsProviderDatadog:
+		d := m.Datadog
+		return map[string]attr.Value{"api_key": d.APIKey, "datadog_site": d.DatadogSite, "datadog_tags": d.DatadogTags}
+	case m.OpenTelemetry != nil && m.ProviderType.ValueString() == nsProviderOpenTelemetry:
+		o := m.OpenTelemetry
+		return map[string]attr.Value{"endpoint": o.Endpoint, "service_name": o.ServiceName, "headers": o.Headers,
+			"resource_attributes": o.ResourceAttributes}
+	}
+	return nil
+}
+
+// goValue converts a known, non-null Terraform value to what the JSON body carries.
+func nsGoValue(ctx context.Context, v attr.Value, diags *diag.Diagnostics) any {
+	switch x := v.(type) {
+	case types.String:
+		return x.ValueString()
+	case types.Bool:
+		return x.ValueBool()
+	case types.Int64:
+		return x.ValueInt64()
+	case types.Set:
+		var out []string
+		diags.Append(x.ElementsAs(ctx, &out, false)...)
+		return nonNilStrings(out)
+	case types.Map:
+		out := map[string]string{}
+		diags.Append(x.ElementsAs(ctx, &out, false)...)
+		return out
+	}
+	diags.AddError("Unsupported Setting Value", fmt.Sprintf("A notification service setting of type %T; please report this issue to the provider developers.", v))
+	return nil
+}
+
+func nonNilStrings(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+func isKnownValue(v attr.Value) bool { return v != nil && !v.IsNull() && !v.IsUnknown() }
+
+// scopeUUIDs returns the configured scope UUIDs, lower-cased as the service stores them.
+func (m *notificationServiceModel) scopeUUIDs() []string {
+	if !isKnownValue(m.ScopeUUIDs) {
+		return nil
+	}
+	var ids []string
+	for _, e := range m.ScopeUUIDs.Elements() {
+		if s, ok := e.(types.String); ok && !s.IsUnknown() && !s.IsNull() {
+			ids = append(ids, strings.ToLower(s.ValueString()))
+		}
+	}
+	slices.Sort(ids)
+	return nonNilStrings(ids)
+}
+
+// createBody is the body of a create: the provider, the scope, what else is set, and the settings set.
+func (m *notificationServiceModel) createBody(ctx context.Context, diags *diag.Diagnostics) map[string]any {
+	body := map[string]any{"provider": m.ProviderType.ValueString(), "scope": m.Scope.ValueString()}
+	if isKnownValue(m.Description) {
+		body["description"] = m.Description.ValueString()
+	}
+	if isKnownValue(m.BranchConfiguration) {
+		body["branch_configuration"] = m.BranchConfiguration.ValueString()
+	}
+	if ids := m.scopeUUIDs(); len(ids) > 0 {
+		body["scope_uuids"] = ids
+	}
+	settings := map[string]any{}
+	for k, v := range m.settings() {
+		if isKnownValue(v) {
+			settings[k] = nsGoValue(ctx, v, diags)
+		}
+	}
+	if len(settings) > 0 {
+		body["settings"] = settings
+	}
+	return body
+}
+
+// updateBody is the body of a PATCH: only what changed from state; null clears. Of EventBridge's settings
+// only include_build_meta_data can change, except after an import (no settings in state), when every
+// configured setting is sent as on a create.
+func (m *notificationServiceModel) updateBody(ctx context.Context, state *notificationServiceModel, diags *diag.Diagnostics) map[string]any {
+	body := map[string]any{}
+	for _, f := range []struct {
+		key         string
+		plan, state types.String
+	}{{"description", m.Description, state.Description}, {"branch_configuration", m.BranchConfiguration, state.BranchConfiguration}} {
+		if f.plan.IsUnknown() || f.plan.Equal(f.state) {
+			continue
+		}
+		if f.plan.IsNull() {
+			body[f.key] = nil
+		} else {
+			body[f.key] = f.plan.ValueString()
+		}
+	}
+	if isKnownValue(m.Scope) && !m.Scope.Equal(state.Scope) {
+		body["scope"] = m.Scope.ValueString()
+	}
+	if planIDs, stateIDs := m.scopeUUIDs(), state.scopeUUIDs(); !m.ScopeUUIDs.IsUnknown() && !slices.Equal(planIDs, stateIDs) {
+		body["scope_uuids"] = nonNilStrings(planIDs)
+	}
+	prior := state.settings()
+	settings := map[string]any{}
+	for k, v := range m.settings() {
+		if v.IsUnknown() {
+			continue
+		}
+		if prior == nil {
+			if !v.IsNull() {
+				settings[k] = nsGoValue(ctx, v, diags)
+			}
+			continue
+		}
+		if m.ProviderType.ValueString() == nsProviderEventBridge && k != "include_build_meta_data" {
+			continue
+		}
+		if old, ok := prior[k]; ok && v.Equal(old) {
+			continue
+		}
+		if v.IsNull() {
+			if isKnownValue(prior[k]) {
+				settings[k] = nil
+			}
+			continue
+		}
+		settings[k] = nsGoValue(ctx, v, diags)
+	}
+	if len(settings) > 0 {
+		body["settings"] = settings
+	}
+	return body
+}
+
+// nsSettingsJSON is every settings key the resource reads, of any provider.
+type nsSettingsJSON struct {
+	URL                  *string           `json:"url"`
+	Token                *string           `json:"token"`
+	TokenMode            *string           `json:"token_mode"`
+	Version              *int64            `json:"version"`
+	Events               []string          `json:"events"`
+	TLSVerify            *bool             `json:"tls_verify"`
+	AWSRegion            *string           `json:"aws_region"`
+	AWSAccountID         *string           `json:"aws_account_id"`
+	EventSourceName      *string           `json:"event_source_name"`
+	IncludeBuildMetaData *string           `json:"include_build_meta_data"`
+	APIKey               *string           `json:"api_key"`
+	DatadogSite          *string           `json:"datadog_site"`
+	DatadogTags          *string           `json:"datadog_tags"`
+	Endpoint             *string           `json:"endpoint"`
+	ServiceName          *string           `json:"service_name"`
+	ResourceAttributes   map[string]string `json:"resource_attributes"`
+}
+
+func stringOrNull(s *string) types.String {
+	if s == nil {
+		return types.StringNull()
+	}
+	return types.StringValue(*s)
+}
+
+// keptSecret is the value of a secret the service masks to its last characters (XXXXXXXX9012): the prior
+// value (configuration or state) while it ends as the mask does; otherwise the mask itself, so that a
+// secret changed outside Terraform shows as a difference from the configuration. A secret the service
+// does not show at all is the prior value.
+func keptSecret(prior types.String, shown *string) types.String {
+	if prior.IsUnknown() {
+		prior = types.StringNull()
+	}
+	if shown == nil || prior.IsNull() {
+		return prior
+	}
+	tail := strings.TrimLeft(*shown, "X")
+	if strings.HasSuffix(prior.ValueString(), tail) {
+		return prior
+	}
+	return types.StringValue(*shown)
+}
+
+// fromAPI sets m from the service's answer; prior is the state or plan before it, whose secrets (which the
+// service masks or never shows) and spellings of scope UUIDs are kept.
+func (m *notificationServiceModel) fromAPI(s *buildkite.NotificationService, diags *diag.Diagnostics) {
+	prior := *m
+	provider := s.Provider.ID
+	if !slices.Contains(nsProviderTypes, provider) {
+		diags.AddError("Unsupported Notification Service Provider", fmt.Sprintf(
+			"provider_type %q is not supported: notification service %s is of a kind buildkite_notification_service "+
+				"does not manage (it manages %s). Manage it in the web interface instead.", provider, s.ID, strings.Join(nsProviderTypes, ", ")))
+		return
+	}
+	m.ID = types.StringValue(s.ID)
+	m.GraphQLID = stringOrNull(s.GraphQLID)
+	m.ProviderType = types.StringValue(provider)
+	m.Description = keepEmpty(prior.Description, s.Description)
+	m.BranchConfiguration = keepEmpty(prior.BranchConfiguration, s.BranchConfiguration)
+	m.Enabled = types.BoolValue(s.Enabled)
+	m.Scope = types.StringValue(s.Scope)
+	m.CreatedAt = timeValue(s.CreatedAt)
+
+	// Scope UUIDs: [] stays null where the prior value was null; the same UUIDs in other letter case keep
+	// the configured spelling.
+	answered := lowerSorted(s.ScopeUUIDs)
+	switch {
+	case len(answered) == 0 && (prior.ScopeUUIDs.IsNull() || prior.ScopeUUIDs.IsUnknown()):
+		m.ScopeUUIDs = types.SetNull(types.StringType)
+	case isKnownValue(prior.ScopeUUIDs) && slices.Equal(prior.scopeUUIDs(), answered):
+		m.ScopeUUIDs = prior.ScopeUUIDs
+	default:
+		m.ScopeUUIDs = stringSet(s.ScopeUUIDs)
+	}
+
+	var set nsSettingsJSON
+	if len(s.Settings) > 0 && string(s.Settings) != "null" {
+		if err := json.Unmarshal(s.Settings, &set); err != nil {
+			diags.AddError("Unable to Read Notification Service", fmt.Sprintf("Reading the settings of notification service %s: %s.", s.ID, err))
+			return
+		}
+	}
+	m.Webhook, m.AWSEventBridge, m.Datadog, m.OpenTelemetry = nil, nil, nil, nil
+	switch provider {
+	case nsProviderWebhook:
+		m.Webhook = &nsWebhookModel{URL: stringOrNull(set.URL), Token: stringOrNull(set.Token), TokenMode: stringOrNull(set.TokenMode),
+			Version: types.Int64PointerValue(set.Version), Events: stringSet(set.Events), TLSVerify: types.BoolPointerValue(set.TLSVerify)}
+		if set.Events == nil {
+			m.Webhook.Events = types.SetNull(types.StringType)
+		}
+	case nsProviderEventBridge:
+		priorAccount := types.StringNull()
+		if prior.AWSEventBridge != nil {
+			priorAccount = prior.AWSEventBridge.AWSAccountID
+		}
+		m.AWSEventBridge = &nsEventBridgeModel{AWSRegion: stringOrNull(set.AWSRegion), AWSAccountID: keptSecret(priorAccount, set.AWSAccountID),
+			EventSourceName: stringOrNull(set.EventSourceName), IncludeBuildMetaData: stringOrNull(set.IncludeBuildMetaData)}
+	case nsProviderDatadog:
+		priorKey := types.StringNull()
+		if prior.Datadog != nil {
+			priorKey = prior.Datadog.APIKey
+		}
+		m.Datadog = &nsDatadogModel{APIKey: keptSecret(priorKey, set.APIKey), DatadogSite: stringOrNull(set.DatadogSite),
+			DatadogTags: stringOrNull(set.DatadogTags)}
+	case nsProviderOpenTelemetry:
+		headers := types.MapNull(types.StringType)
+		if prior.OpenTelemetry != nil && isKnownValue(prior.OpenTelemetry.Headers) {
+			headers = prior.OpenTelemetry.Headers
+		}
+		attrs := types.MapNull(types.StringType)
+		if set.ResourceAttributes != nil {
+			attrs = stringMap(set.ResourceAttributes)
+		}
+		m.OpenTelemetry = &nsOpenTelemetryModel{Endpoint: stringOrNull(set.Endpoint), ServiceName: stringOrNull(set.ServiceName),
+			Headers: headers, ResourceAttributes: attrs}
+	}
+}
+
+func lowerSorted(ids []string) []string {
+	out := make([]string, len(ids))
+	for i, id := range ids {
+		out[i] = strings.ToLower(id)
+	}
+	slices.Sort(out)
+	return out
+}
+
+func stringSet(items []string) types.Set {
+	values := make([]attr.Value, len(items))
+	for i, s := range items {
+		values[i] = types.StringValue(s)
+	}
+	return types.SetValueMust(types.StringType, values)
+}
+
+func stringMap(items map[string]string) types.Map {
+	values := make(map[string]attr.Value, len(items))
+	for k, v := range items {
+		values[k] = types.StringValue(v)
+	}
+	return types.MapValueMust(types.StringType, values)
+}
+
+// ---- schema ----
+
+// keepString is an Optional+Computed setting: unset, it keeps what the service holds.
+func keepString(description string, sensitive bool, validators ...validator.String) schema.StringAttribute {
+	return schema.StringAttribute{MarkdownDescription: description, Optional: true, Computed: true, Sensitive: sensitive,
+		Validators: validators, PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()}}
+}
+
+func nsOptional(description string) schema.StringAttribute {
+	return schema.StringAttribute{MarkdownDescription: description, Optional: true}
+}
+
+func (r *notificationServiceResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	settingsNote := " Set it only when `provider_type` is `%s`."
+	resp.Schema = schema.Schema{
+		Version: 1, // above the official provider's 0, so that its states are upgraded (upgrade.go)
+		MarkdownDescription: "A notification service: where the organization's build events go (a webhook, Amazon " +
+			"EventBridge, Datadog Pipeline Visibility or OpenTelemetry tracing). Services connected in the web " +
+			"interface (`linear`, `slack_workspace`) can be imported and their description changed, but not created. " +
+			"Secrets the service masks or never returns (`aws_account_id`, `api_key`, `headers`) are kept from the " +
+			"configuration; a masked value that no longer ends as the configured one shows as a change. Import a " +
+			"service by its UUID.",
+		Attributes: map[string]schema.Attribute{
+			"id":         computedString("The notification service's UUID."),
+			"graphql_id": computedString("The notification service's GraphQL ID, null when the service gives none."),
+			"provider_type": schema.StringAttribute{
+				MarkdownDescription: "The kind of service: one of " + backquoted(nsProviderTypes) + " (the last two only by " +
+					"import). Changing it replaces the service.",
+				Required:      true,
+				Validators:    []validator.String{stringvalidator.OneOf(nsProviderTypes...)},
+				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
+			},
+			"description":          nsOptional("A description of the service. Removing it clears it."),
+			"branch_configuration": nsOptional("The branches whose builds notify, as a branch filter such as `main release/*`. Unset, every branch."),
+			"enabled": schema.BoolAttribute{
+				MarkdownDescription: "Whether the service is enabled. Default `true`.",
+				Optional:            true, Computed: true, Default: booldefault.StaticBool(true),
+			},
+			"scope": schema.StringAttribute{
+				MarkdownDescription: "Which builds notify: one of " + backquoted(nsScopeValues) + ". Default `all`.",
+				Optional:            true, Computed: true, Default: stringdefault.StaticString("all"),
+				Validators: []validator.String{stringvalidator.OneOf(nsScopeValues...)},
+			},
+			"scope_uuids": schema.SetAttribute{
+				MarkdownDescription: "The UUIDs of the pipelines, teams or clusters a `some_*` scope names.",
+				Optional:            true, ElementType: types.StringType,
+				Validators: []validator.Set{setvalidator.ValueStringsAre(stringvalidator.RegexMatches(uuidPattern, "must be a UUID"))},
+			},
+			"created_at": computedString(commonDescription(attrCreatedAt, "notification service")),
+			"webhook": schema.SingleNestedAttribute{
+				MarkdownDescription: "The settings of a webhook." + fmt.Sprintf(settingsNote, nsProviderWebhook),
+				Optional:            true,
+				Attributes: map[string]schema.Attribute{
+					"url":        nsOptional("The URL events are posted to; required to create one."),
+					"token":      keepString("The token sent with each event (or used to sign it). Unset, the service generates one.", true),
+					"token_mode": keepString("How the token is sent: `token` (a header) or `signature` (an HMAC signature).", false, stringvalidator.OneOf("token", "signature")),
+					"version": schema.Int64Attribute{MarkdownDescription: "The payload version; it can only move up to the newest.",
+						Optional: true, Computed: true, PlanModifiers: []planmodifier.Int64{int64planmodifier.UseStateForUnknown()}},
+					"events": schema.SetAttribute{MarkdownDescription: "The events sent, such as `build.finished`.", ElementType: types.StringType,
+						Optional: true, Computed: true, PlanModifiers: []planmodifier.Set{setplanmodifier.UseStateForUnknown()}},
+					"tls_verify": schema.BoolAttribute{MarkdownDescription: "Whether the receiver's TLS certificate is verified.",
+						Optional: true, Computed: true, PlanModifiers: []planmodifier.Bool{boolplanmodifier.UseStateForUnknown()}},
+				},
+			},
+			"aws_event_bridge": schema.SingleNestedAttribute{
+				MarkdownDescription: "The settings of an Amazon EventBridge partner event source." + fmt.Sprintf(settingsNote, nsProviderEventBridge),
+				Optional:            true,
+				Attributes: map[string]schema.Attribute{
+					"aws_region": schema.StringAttribute{MarkdownDescription: "The AWS region; required to create one. Changing it replaces the service.",
+						Optional: true, Computed: true,
+						PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown(), stringplanmodifier.RequiresReplaceIfConfigured()}},
+					"aws_account_id": schema.StringAttribute{
+						MarkdownDescription: "The 12-digit AWS account ID; required to create one. The service shows only its last digits, so " +
+							"it is kept from the configuration. Changing it replaces the service; setting it after an import adopts the service's.",
+						Optional: true, Computed: true, Sensitive: true,
+						PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown(), stringplanmodifier.RequiresReplaceIf(
+							accountChanged, "Changing the AWS account replaces the service.", "Changing the AWS account replaces the service.")},
+					},
+					"event_source_name":       computedString("The name of the partner event source the service created in the AWS account."),
+					"include_build_meta_data": nsOptional("Which build meta-data to include in events, such as `deploy:*`."),
+				},
+			},
+			"datadog_pipeline_visibility": schema.SingleNestedAttribute{
+				MarkdownDescription: "The settings of Datadog Pipeline Visibility." + fmt.Sprintf(settingsNote, nsProviderDatadog),
+				Optional:            true,
+				Attributes: map[string]schema.Attribute{
+					"api_key":      keepString("The Datadog API key; required to create one. The service shows only its last characters, so it is kept from the configuration.", true),
+					"datadog_site": keepString("The Datadog site, such as `datadoghq.com` (the service's default).", false),
+					"datadog_tags": nsOptional("Tags added to every event: `key:value` pairs, one a line."),
+				},
+			},
+			"open_telemetry_tracing": schema.SingleNestedAttribute{
+				MarkdownDescription: "The settings of OpenTelemetry tracing." + fmt.Sprintf(settingsNote, nsProviderOpenTelemetry),
+				Optional:            true,
+				Attributes: map[string]schema.Attribute{
+					"endpoint":     nsOptional("The OTLP endpoint traces are sent to; required to create one."),
+					"service_name": keepString("The service name of the traces (the service's default is `buildkite`).", false),
+					"headers": schema.MapAttribute{MarkdownDescription: "Headers sent with each export, such as an authorization header. " +
+						"The service never shows them, so they are kept from the configuration.", ElementType: types.StringType,
+						Optional: true, Computed: true, Sensitive: true, PlanModifiers: []planmodifier.Map{mapplanmodifier.UseStateForUnknown()}},
+					"resource_attributes": schema.MapAttribute{MarkdownDescription: "Resource attributes added to every span.", ElementType: types.StringType,
+						Optional: true, Computed: true, PlanModifiers: []planmodifier.Map{mapplanmodifier.UseStateForUnknown()}},
+				},
+			},
+		},
+	}
+}
+
+// accountChanged replaces the service when a known account ID changes; setting one where the state has
+// none (after an import) adopts the service's.
+func accountChanged(_ context.Context, req planmodifier.StringRequest, resp *stringplanmodifier.RequiresReplaceIfFuncResponse) {
+	resp.RequiresReplace = isKnownValue(req.StateValue) && isKnownValue(req.PlanValue) && !req.PlanValue.Equal(req.StateValue)
+}
+
+// UpgradeState moves the official provider's states (version 0, the same attributes) to version 1.
+func (r *notificationServiceResource) UpgradeState(ctx context.Context) map[int64]resource.StateUpgrader {
+	return upgraders(ctx, r, stateMoves{})
+}
+
+// ModifyPlan checks scopes (the base) and what the service would refuse, at plan time, with the official
+// provider's summaries.
+func (r *notificationServiceResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	r.resourceBase.ModifyPlan(ctx, req, resp)
+	if req.Plan.Raw.IsNull() || req.Config.Raw.IsNull() {
+		return
+	}
+	var cfg notificationServiceModel
+	if d := req.Config.Get(ctx, &cfg); d.HasError() {
+		return // an unknown settings object: checked again when it is known
+	}
+	checkNotificationService(&cfg, req.State.Raw.IsNull(), &resp.Diagnostics)
+}
+
+// checkNotificationService adds the plan-time errors of a configuration; creating says whether the plan
+// creates the service.
+func checkNotificationService(cfg *notificationServiceModel, creating bool, diags *diag.Diagnostics) {
+	provider := cfg.ProviderType.ValueString()
+	if cfg.ProviderType.IsUnknown() {
+		return
+	}
+	scope := "all"
+	if !cfg.Scope.IsNull() {
+		scope = cfg.Scope.ValueString()
+	}
+	// Elements not known yet (a team created in the same apply) are checked when they are.
+	var ids []string
+	if isKnownValue(cfg.ScopeUUIDs) {
+		for _, e := range cfg.ScopeUUIDs.Elements() {
+			if s, ok := e.(types.String); ok && !s.IsUnknown() && !s.IsNull() {
+				ids = append(ids, s.ValueString())
+			}
+		}
+	}
+	unknownIDs := isKnownValue(cfg.ScopeUUIDs) && len(ids) < len(cfg.ScopeUUIDs.Elements())
+	seen := map[string]string{}
+	for _, id := range ids {
+		if other, dup := seen[strings.ToLower(id)]; dup {
+			diags.AddAttributeError(path.Root("scope_uuids"), "Duplicate notification service scope UUID",
+				fmt.Sprintf("scope_uuids holds %q and %q, the same UUID in different letter case; list it once.", other, id))
+		}
+		seen[strings.ToLower(id)] = id
+	}
+	if (len(ids) > 0 || unknownIDs) && !cfg.Scope.IsUnknown() && !strings.HasPrefix(scope, "some_") {
+		diags.AddAttributeError(path.Root("scope_uuids"), "Notification service scope UUIDs require a scoped service",
+			fmt.Sprintf("scope_uuids names pipelines, teams or clusters only for a scope of some_projects, some_teams or some_clusters; "+
+				"scope is %q. Set the scope, or remove scope_uuids.", scope))
+	}
+	blocks := cfg.configured()
+	switch {
+	case len(blocks) > 1:
+		diags.AddError("Multiple notification service settings configured", fmt.Sprintf(
+			"Only the settings object of provider_type %q may be set; the configuration sets %s.", provider, strings.Join(blocks, ", ")))
+		return
+	case len(blocks) == 1 && blocks[0] != provider:
+		diags.AddAttributeError(path.Root(blocks[0]), "Notification service settings do not match provider_type", fmt.Sprintf(
+			"The configuration sets %s, but provider_type is %q: set the %s object instead.", blocks[0], provider, provider))
+		return
+	case len(blocks) == 0 && !nsIsOAuth(provider):
+		diags.AddError("Notification service settings are required", fmt.Sprintf(
+			"A notification service of provider_type %q needs its %s object; it cannot be removed.", provider, provider))
+		return
+	}
+	if nsIsOAuth(provider) {
+		if !cfg.BranchConfiguration.IsNull() || (scope != "all" && !cfg.Scope.IsUnknown()) || len(ids) > 0 || unknownIDs {
+			diags.AddError("Notification filters are not supported", fmt.Sprintf(
+				"A %s service takes no branch_configuration, scope other than \"all\" or scope_uuids: its filters are set "+
+					"where it was connected, in the web interface.", provider))
+		}
+		if creating {
+			diags.AddAttributeError(path.Root("provider_type"), "OAuth-managed notification service cannot be created", fmt.Sprintf(
+				"A %s service is connected in Buildkite's web interface; import it by its UUID instead.", provider))
+		}
+		return
+	}
+	if !creating {
+		return
+	}
+	settings := cfg.settings()
+	for _, k := range nsRequired[provider] {
+		if v := settings[k]; v == nil || v.IsNull() {
+			diags.AddAttributeError(path.Root(provider).AtName(k), "Missing notification service setting",
+				fmt.Sprintf("%s.%s is required when creating this notification service.", provider, k))
+		}
+	}
+}
+
+// ---- operations ----
+
+func (r *notificationServiceResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	defer r.finishCreate(ctx, resp)
+	var plan notificationServiceModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	body := plan.createBody(ctx, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := r.timeout(ctx, opCreate)
+	defer cancel()
+	s, err := r.client().NotificationServices().Create(ctx, body)
+	if err != nil {
+		r.createFailed(ctx, &resp.Diagnostics, err, "notification service", plan.ProviderType.ValueString(), nil)
+		return
+	}
+	wantEnabled := plan.Enabled
+	plan.fromAPI(s, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	// The service is in state before it is disabled, so a failure to disable it leaves nothing untracked.
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	if isKnownValue(wantEnabled) && !wantEnabled.ValueBool() && s.Enabled {
+		off, err := r.client().NotificationServices().SetEnabled(ctx, s.ID, false)
+		if err != nil {
+			resp.Diagnostics.AddError("Unable to disable notification service", fmt.Sprintf("Disabling notification service %s after creating it: %s. "+
+				"It is in state as enabled; the next apply disables it.", s.ID, describeError(err)))
+			return
+		}
+		plan.fromAPI(off, &resp.Diagnostics)
+		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	}
+}
+
+func (r *notificationServiceResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	defer r.finishRead(ctx, req, resp)
+	var state notificationServiceModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := r.timeout(ctx, opRead)
+	defer cancel()
+	s, err := r.client().NotificationServices().Get(ctx, restID(state.ID))
+	if err != nil {
+		r.readFailed(ctx, resp, err, "notification service", state.ID.ValueString())
+		return
+	}
+	state.fromAPI(s, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+func (r *notificationServiceResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	defer r.finishUpdate(ctx, req, resp)
+	var plan, state notificationServiceModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	body := plan.updateBody(ctx, &state, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := r.timeout(ctx, opUpdate)
+	defer cancel()
+	id := restID(state.ID)
+	wantEnabled := plan.Enabled
+	var s *buildkite.NotificationService
+	var err error
+	patched := len(body) > 0
+	if patched {
+		if s, err = r.client().NotificationServices().Update(ctx, id, body); err != nil {
+			addAPIError(&resp.Diagnostics, "update", "notification service", id, err)
+			return
+		}
+	}
+	if isKnownValue(wantEnabled) && !wantEnabled.Equal(state.Enabled) {
+		if patched {
+			// What the PATCH changed is in state before the second call, whose failure then leaves only the
+			// enabled state to change.
+			saved := plan
+			saved.fromAPI(s, &resp.Diagnostics)
+			resp.Diagnostics.Append(resp.State.Set(ctx, &saved)...)
+		}
+		if s, err = r.client().NotificationServices().SetEnabled(ctx, id, wantEnabled.ValueBool()); err != nil {
+			resp.Diagnostics.AddError("Unable to change notification service enabled state", fmt.Sprintf(
+				"Setting enabled = %t on notification service %s: %s.", wantEnabled.ValueBool(), id, describeError(err)))
+			if !patched {
+				resp.State.Raw = req.State.Raw
+			}
+			return
+		}
+	}
+	if s == nil {
+		if s, err = r.client().NotificationServices().Get(ctx, id); err != nil {
+			addAPIError(&resp.Diagnostics, "read", "notification service", id, err)
+			return
+		}
+	}
+	plan.fromAPI(s, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+func (r *notificationServiceResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state notificationServiceModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := r.timeout(ctx, opDelete)
+	defer cancel()
+	err := r.client().NotificationServices().Delete(ctx, restID(state.ID))
+	r.deleteFailed(ctx, &resp.Diagnostics, err, "notification service", state.ID.ValueString())
+}
+
+// ImportState accepts the service's UUID (the official provider's import ID) or its GraphQL ID, as the
+// import ID or as the identity; the first Read fills in the rest.
+func (r *notificationServiceResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	parts, ok := r.importParts(ctx, req, resp, uuidPart("<notification service UUID>", nsGraphQLTypes...))
+	if !ok {
+		return
+	}
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), strings.ToLower(parts[0]))...)
+}
+
+// nsGraphQLTypes are the GraphQL types of the services this resource manages.
+var nsGraphQLTypes = []string{
+	"NotificationServiceWebhook", "NotificationServiceAmazonEventBridge", "NotificationServiceDatadogPipelineVisibility",
+	"NotificationServiceOpenTelemetryTracing", "NotificationServiceLinear", "NotificationServiceSlackWorkspace",
+}

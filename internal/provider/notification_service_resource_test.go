@@ -1,0 +1,514 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"regexp"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/fakeserver"
+)
+
+func init() {
+	registerTestKind("buildkite_notification_service", testKind{
+		fake:     fakeserver.KindNotificationService,
+		storeKey: byID,
+		get: func(ctx context.Context, c *buildkite.Client, a map[string]string) error {
+			_, err := c.NotificationServices().Get(ctx, a["id"])
+			return err
+		},
+		del: func(ctx context.Context, c *buildkite.Client, a map[string]string) error {
+			return c.NotificationServices().Delete(ctx, a["id"])
+		},
+	})
+}
+
+func testAccWebhookServiceConfig(description string, enabled bool, extra, settings string) string {
+	return fmt.Sprintf(`
+resource "buildkite_notification_service" "test" {
+  provider_type = "webhook"
+  description   = %q
+  enabled       = %t
+%s
+  webhook = {
+    url    = "https://example.com/buildkite"
+    events = ["build.finished"]
+%s
+  }
+}
+`, description, enabled, extra, settings)
+}
+
+// serviceOnService checks what the service holds for the notification service in state.
+func (e *testEnv) serviceOnService(check func(*buildkite.NotificationService) error) resource.TestCheckFunc {
+	return func(s *terraform.State) error {
+		const address = "buildkite_notification_service.test"
+		rs, ok := s.RootModule().Resources[address]
+		if !ok {
+			return fmt.Errorf("%s is not in state", address)
+		}
+		got, err := e.client.NotificationServices().Get(context.Background(), rs.Primary.Attributes["id"])
+		if err != nil {
+			return err
+		}
+		return check(got)
+	}
+}
+
+func TestAccNotificationServiceResource_basic(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	const addr = "buildkite_notification_service.test"
+	team, err := e.client.Teams.Create(context.Background(), buildkite.TeamWrite{Name: e.name("notified"), Privacy: "visible", DefaultMemberRole: "member"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	upperTeam := strings.ToUpper(team.ID)
+
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             e.checkDestroyed("buildkite_notification_service"),
+		Steps: steps(
+			step(resource.TestStep{
+				// Created disabled: a create, then a disable.
+				Config: e.config(testAccWebhookServiceConfig("first", false, "", "")),
+				Check: resource.ComposeTestCheckFunc(e.checkExists(addr), e.serviceOnService(func(s *buildkite.NotificationService) error {
+					if s.Enabled {
+						return fmt.Errorf("the service is enabled")
+					}
+					return nil
+				})),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringRegexp(uuidPattern)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("graphql_id"), knownvalue.StringRegexp(regexp.MustCompile(`.`))),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("enabled"), knownvalue.Bool(false)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("scope"), knownvalue.StringExact("all")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("scope_uuids"), knownvalue.Null()),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("branch_configuration"), knownvalue.Null()),
+					// The service generates a token when none is configured, and shows it.
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("webhook").AtMapKey("token"), knownvalue.StringRegexp(regexp.MustCompile(`.{20}`))),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("webhook").AtMapKey("token_mode"), knownvalue.StringExact("token")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("webhook").AtMapKey("version"), knownvalue.Int64Exact(3)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("webhook").AtMapKey("tls_verify"), knownvalue.Bool(true)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("aws_event_bridge"), knownvalue.Null()),
+				},
+				ConfigPlanChecks: expectEmpty(),
+			}),
+			step(resource.TestStep{
+				Config:           e.config(testAccWebhookServiceConfig("second", true, "", "")),
+				ConfigPlanChecks: inPlace(addr),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("description"), knownvalue.StringExact("second")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("enabled"), knownvalue.Bool(true)),
+				},
+			}),
+			importSteps(addr, importID(addr, "id")),
+			step(resource.TestStep{
+				// By GraphQL ID, and by the UUID in capitals.
+				ResourceName: addr, ImportState: true, ImportStateVerify: true, ImportStateIdFunc: importID(addr, "graphql_id"),
+			}),
+			step(resource.TestStep{
+				ResourceName: addr, ImportState: true, ImportStateVerify: true,
+				ImportStateIdFunc: func(s *terraform.State) (string, error) {
+					id, err := importID(addr, "id")(s)
+					return strings.ToUpper(id), err
+				},
+			}),
+			step(resource.TestStep{
+				// Scoped to a team named in capitals: the service stores it lower-case, the state keeps the
+				// configured spelling. A changed setting is patched alone.
+				Config: e.config(testAccWebhookServiceConfig("second", true, fmt.Sprintf(`  scope       = "some_teams"
+  scope_uuids = [%q]
+  branch_configuration = "main"`, upperTeam), `    tls_verify = false`)),
+				ConfigPlanChecks: inPlace(addr),
+				Check: e.serviceOnService(func(s *buildkite.NotificationService) error {
+					if s.Scope != "some_teams" || len(s.ScopeUUIDs) != 1 || s.ScopeUUIDs[0] != team.ID || deref(s.BranchConfiguration) != "main" {
+						return fmt.Errorf("service holds %+v", s)
+					}
+					return nil
+				}),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("scope_uuids"), knownvalue.SetExact([]knownvalue.Check{knownvalue.StringExact(upperTeam)})),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("webhook").AtMapKey("tls_verify"), knownvalue.Bool(false)),
+				},
+			}),
+			step(resource.TestStep{
+				// Back to every build: the scope UUIDs and the branch filter are cleared.
+				Config:           e.config(testAccWebhookServiceConfig("second", true, "", `    tls_verify = false`)),
+				ConfigPlanChecks: inPlace(addr),
+				Check: e.serviceOnService(func(s *buildkite.NotificationService) error {
+					if s.Scope != "all" || len(s.ScopeUUIDs) != 0 || deref(s.BranchConfiguration) != "" {
+						return fmt.Errorf("service holds %+v", s)
+					}
+					return nil
+				}),
+			}),
+			step(resource.TestStep{
+				// Another provider replaces the service.
+				Config: e.config(`
+resource "buildkite_notification_service" "test" {
+  provider_type = "open_telemetry_tracing"
+  open_telemetry_tracing = {
+    endpoint = "https://otel.example.com"
+    headers  = { authorization = "Bearer secret" }
+  }
+}
+`),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionDestroyBeforeCreate)},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("open_telemetry_tracing").AtMapKey("service_name"), knownvalue.StringExact("buildkite")),
+					// Never shown by the service: kept from the configuration.
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("open_telemetry_tracing").AtMapKey("headers"),
+						knownvalue.MapExact(map[string]knownvalue.Check{"authorization": knownvalue.StringExact("Bearer secret")})),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("webhook"), knownvalue.Null()),
+				},
+			}),
+		),
+	})
+}
+
+func TestAccNotificationServiceResource_disappears(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	e.disappears("buildkite_notification_service.test", testAccWebhookServiceConfig("gone", true, "", ""))
+}
+
+// A masked secret is kept from the configuration while the mask agrees with it; one changed outside
+// Terraform shows as a change, which the next apply puts back.
+func TestAccNotificationServiceResource_maskedSecrets(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	const addr = "buildkite_notification_service.test"
+	cfg := e.config(`
+resource "buildkite_notification_service" "test" {
+  provider_type = "datadog_pipeline_visibility"
+  datadog_pipeline_visibility = {
+    api_key      = "supersecret"
+    datadog_tags = "team:platform"
+  }
+}
+`)
+	changeOutside := func(s *terraform.State) error {
+		_, err := e.client.NotificationServices().Update(context.Background(), s.RootModule().Resources[addr].Primary.Attributes["id"],
+			map[string]any{"settings": map[string]any{"api_key": "rotated-elsewhere"}})
+		return err
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             e.checkDestroyed("buildkite_notification_service"),
+		Steps: []resource.TestStep{
+			{
+				Config:           cfg,
+				ConfigPlanChecks: expectEmpty(),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("datadog_pipeline_visibility").AtMapKey("api_key"), knownvalue.StringExact("supersecret")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("datadog_pipeline_visibility").AtMapKey("datadog_site"), knownvalue.StringExact("datadoghq.com")),
+				},
+			},
+			{
+				Config:             cfg,
+				Check:              changeOutside,
+				ExpectNonEmptyPlan: true,
+			},
+			{
+				Config:           cfg,
+				ConfigPlanChecks: inPlace(addr),
+				Check: e.serviceOnService(func(s *buildkite.NotificationService) error {
+					if !strings.Contains(string(s.Settings), `"XXXXXXXXcret"`) {
+						return fmt.Errorf("settings %s", s.Settings)
+					}
+					return nil
+				}),
+			},
+		},
+	})
+}
+
+// EventBridge: the account ID is masked and fixed at create. Importing and then configuring it adopts the
+// service's; changing it or the region replaces the service.
+func TestAccNotificationServiceResource_eventBridge(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	const addr = "buildkite_notification_service.test"
+	cfg := func(region, account, extra string) string {
+		return e.config(fmt.Sprintf(`
+resource "buildkite_notification_service" "test" {
+  provider_type = "aws_event_bridge"
+  aws_event_bridge = {
+    aws_region     = %q
+    aws_account_id = %q
+%s
+  }
+}
+`, region, account, extra))
+	}
+	seeded, err := e.client.NotificationServices().Create(context.Background(), map[string]any{
+		"provider": "aws_event_bridge", "settings": map[string]any{"aws_region": "us-east-1", "aws_account_id": "123456789012"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             e.checkDestroyed("buildkite_notification_service"),
+		Steps: []resource.TestStep{
+			{
+				Config: cfg("us-east-1", "123456789012", ""), ResourceName: addr, ImportState: true, ImportStateId: seeded.ID,
+				ImportStatePersist: true, ExpectNonEmptyPlan: true,
+			},
+			{
+				Config:           cfg("us-east-1", "123456789012", `    include_build_meta_data = "deploy:*"`),
+				ConfigPlanChecks: inPlace(addr),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringExact(seeded.ID)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("aws_event_bridge").AtMapKey("aws_account_id"), knownvalue.StringExact("123456789012")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("aws_event_bridge").AtMapKey("event_source_name"), knownvalue.NotNull()),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("aws_event_bridge").AtMapKey("include_build_meta_data"), knownvalue.StringExact("deploy:*")),
+				},
+			},
+			{
+				Config:           cfg("us-east-1", "123456789012", ""),
+				ConfigPlanChecks: inPlace(addr),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("aws_event_bridge").AtMapKey("include_build_meta_data"), knownvalue.Null()),
+				},
+			},
+			{
+				Config: cfg("us-east-1", "123456789013", ""),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionDestroyBeforeCreate)},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+			},
+			{
+				Config: cfg("us-west-2", "123456789013", ""),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionDestroyBeforeCreate)},
+				},
+			},
+		},
+	})
+}
+
+// The official provider's plan-time checks, with its summaries.
+func TestAccNotificationServiceResource_planChecks(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	uuid := "123e4567-e89b-42d3-a456-426614174000"
+	cases := map[string]struct{ body, want string }{
+		"settings of another provider": {`provider_type = "webhook"
+  datadog_pipeline_visibility = { api_key = "k" }`, "Notification service settings do not match provider_type"},
+		"two settings objects": {`provider_type = "webhook"
+  webhook = { url = "https://example.com/h" }
+  datadog_pipeline_visibility = { api_key = "k" }`, "Multiple notification service settings configured"},
+		"no settings": {`provider_type = "webhook"`, "Notification service settings are required"},
+		"missing url": {`provider_type = "webhook"
+  webhook = {}`, "webhook.url is required when creating this notification service"},
+		"missing account": {`provider_type = "aws_event_bridge"
+  aws_event_bridge = { aws_region = "us-east-1" }`, "aws_event_bridge.aws_account_id is required"},
+		"uuids with all": {fmt.Sprintf(`provider_type = "webhook"
+  scope_uuids = [%q]
+  webhook = { url = "https://example.com/h" }`, uuid), "Notification service scope UUIDs require a scoped service"},
+		"same uuid twice": {fmt.Sprintf(`provider_type = "webhook"
+  scope = "some_projects"
+  scope_uuids = [%q, %q]
+  webhook = { url = "https://example.com/h" }`, uuid, strings.ToUpper(uuid)), "Duplicate notification service scope UUID"},
+		"not a uuid": {`provider_type = "webhook"
+  scope = "some_projects"
+  scope_uuids = ["my-pipeline"]
+  webhook = { url = "https://example.com/h" }`, "must be a UUID"},
+		"OAuth create": {`provider_type = "linear"`, "OAuth-managed notification service cannot be created"},
+		"legacy Slack": {`provider_type = "slack"
+  webhook = { url = "https://example.com/h" }`, "Attribute provider_type value must be one of"},
+		"build states": {`provider_type = "webhook"
+  build_states = { build_failed = true }
+  webhook = { url = "https://example.com/h" }`, "Unsupported argument"},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			resource.Test(t, resource.TestCase{
+				ProtoV6ProviderFactories: e.factories(),
+				Steps: []resource.TestStep{{
+					Config:      e.config(fmt.Sprintf("resource \"buildkite_notification_service\" \"test\" {\n  %s\n}\n", tc.body)),
+					PlanOnly:    true,
+					ExpectError: wrapped(tc.want),
+				}},
+			})
+		})
+	}
+	// A scoped service without UUIDs plans.
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		Steps: []resource.TestStep{{
+			Config: e.config(`resource "buildkite_notification_service" "test" {
+  provider_type = "webhook"
+  scope         = "some_projects"
+  scope_uuids   = []
+  webhook       = { url = "https://example.com/h" }
+}`),
+			PlanOnly: true, ExpectNonEmptyPlan: true,
+		}},
+	})
+}
+
+// Services connected in the web interface are imported, and then only their common fields are managed;
+// a provider the resource does not manage is refused at import.
+func TestAccNotificationServiceResource_connectedInWebInterface(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	const addr = "buildkite_notification_service.test"
+	id := e.server.Store().AddNotificationService(e.org, "slack_workspace", nil)
+	slack := e.server.Store().AddNotificationService(e.org, "slack", map[string]any{"url": "https://hooks.slack.com/x"})
+	cfg := func(extra string) string {
+		return e.config(fmt.Sprintf(`
+resource "buildkite_notification_service" "test" {
+  provider_type = "slack_workspace"
+%s
+}
+`, extra))
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		Steps: []resource.TestStep{
+			{Config: cfg(""), ResourceName: addr, ImportState: true, ImportStateId: id, ImportStatePersist: true},
+			{
+				Config:           cfg(`  description = "managed after import"`),
+				ConfigPlanChecks: inPlace(addr),
+				Check: e.serviceOnService(func(s *buildkite.NotificationService) error {
+					if deref(s.Description) != "managed after import" {
+						return fmt.Errorf("service holds %+v", s)
+					}
+					return nil
+				}),
+			},
+			{Config: cfg(`  branch_configuration = "main"`), PlanOnly: true, ExpectError: wrapped("Notification filters are not supported")},
+			{
+				Config: e.config(`
+resource "buildkite_notification_service" "slack" {
+  provider_type = "webhook"
+  webhook = { url = "https://example.com/h" }
+}
+resource "buildkite_notification_service" "test" {
+  provider_type = "slack_workspace"
+  description   = "managed after import"
+}
+`),
+				ResourceName: "buildkite_notification_service.slack", ImportState: true, ImportStateId: slack,
+				ExpectError: regexp.MustCompile(`provider_type "slack".*not supported`),
+			},
+		},
+	})
+}
+
+// A service scoped to a team created in the same apply: its UUID is unknown at plan time, and the checks
+// wait for it.
+func TestAccNotificationServiceResource_scopedToNewTeam(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             e.checkDestroyed("buildkite_notification_service"),
+		Steps: []resource.TestStep{{
+			Config: e.config(fmt.Sprintf(`
+resource "buildkite_team" "notified" {
+  name                = %q
+  privacy             = "VISIBLE"
+  default_member_role = "MEMBER"
+  default_team        = false
+}
+`, e.name("notified")) + testAccWebhookServiceConfig("team builds", true, `  scope       = "some_teams"
+  scope_uuids = [buildkite_team.notified.uuid]`, "")),
+			ConfigPlanChecks: expectEmpty(),
+			Check: e.serviceOnService(func(s *buildkite.NotificationService) error {
+				if s.Scope != "some_teams" || len(s.ScopeUUIDs) != 1 {
+					return fmt.Errorf("service holds %+v", s)
+				}
+				return nil
+			}),
+		}},
+	})
+}
+
+// refuseDisable answers PUT …/disable with a 422 while refuse is set, as the service may.
+func refuseDisable(refuse *atomic.Bool) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if refuse.Load() && r.Method == http.MethodPut && strings.HasSuffix(r.URL.Path, "/disable") {
+				w.Header().Set("Content-Type", "application/json")
+				w.WriteHeader(http.StatusUnprocessableEntity)
+				_, _ = w.Write([]byte(`{"message":"unable to disable"}`))
+				return
+			}
+			next.ServeHTTP(w, r)
+		})
+	}
+}
+
+// A create whose disable fails leaves the service in state (enabled), so it is neither lost nor made twice:
+// the destroy that follows deletes it.
+func TestAccNotificationServiceResource_disableFailsAfterCreate(t *testing.T) {
+	t.Parallel()
+	var refuse atomic.Bool
+	refuse.Store(true)
+	e := newTestEnvWith(t, fakeserver.Options{}, refuseDisable(&refuse))
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             e.checkDestroyed("buildkite_notification_service"),
+		Steps: []resource.TestStep{{
+			Config:      e.config(testAccWebhookServiceConfig("half made", false, "", "")),
+			ExpectError: wrapped("Unable to disable notification service"),
+		}},
+	})
+}
+
+// An update whose disable fails keeps what its PATCH changed in state; the next apply only disables.
+func TestAccNotificationServiceResource_disableFailsAfterPatch(t *testing.T) {
+	t.Parallel()
+	var refuse atomic.Bool
+	e := newTestEnvWith(t, fakeserver.Options{}, refuseDisable(&refuse))
+	const addr = "buildkite_notification_service.test"
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             e.checkDestroyed("buildkite_notification_service"),
+		Steps: []resource.TestStep{
+			{Config: e.config(testAccWebhookServiceConfig("first", true, "", ""))},
+			{
+				PreConfig:   func() { refuse.Store(true) },
+				Config:      e.config(testAccWebhookServiceConfig("second", false, "", "")),
+				ExpectError: wrapped("Unable to change notification service enabled state"),
+			},
+			{
+				PreConfig: func() { refuse.Store(false) },
+				Config:    e.config(testAccWebhookServiceConfig("second", false, "", "")),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
+						plancheck.ExpectKnownValue(addr, tfjsonpath.New("description"), knownvalue.StringExact("second")),
+					},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				Check: e.serviceOnService(func(s *buildkite.NotificationService) error {
+					if s.Enabled || deref(s.Description) != "second" {
+						return fmt.Errorf("service holds %+v", s)
+					}
+					return nil
+				}),
+			},
+		},
+	})
+}

@@ -1,0 +1,227 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/fakeserver"
+)
+
+func init() {
+	registerTestKind("buildkite_portal", testKind{
+		fake:     fakeserver.KindPortal,
+		storeKey: func(a map[string]string) string { return a["uuid"] },
+		get: func(ctx context.Context, c *buildkite.Client, a map[string]string) error {
+			_, err := c.Portals().Get(ctx, a["slug"])
+			return err
+		},
+		del: func(ctx context.Context, c *buildkite.Client, a map[string]string) error {
+			return c.Portals().Delete(ctx, a["slug"])
+		},
+	})
+}
+
+func testAccPortalConfig(slug, name, extra string) string {
+	return fmt.Sprintf(`
+resource "buildkite_portal" "test" {
+  slug  = %q
+  name  = %q
+  query = "{ viewer { user { name } } }"
+%s
+}
+`, slug, name, extra)
+}
+
+// portalOnService checks what the service holds for the portal in state.
+func (e *testEnv) portalOnService(address string, check func(*buildkite.Portal) error) resource.TestCheckFunc {
+	return func(s *terraform.State) error {
+		rs, ok := s.RootModule().Resources[address]
+		if !ok {
+			return fmt.Errorf("%s is not in state", address)
+		}
+		p, err := e.client.Portals().Get(context.Background(), rs.Primary.Attributes["slug"])
+		if err != nil {
+			return err
+		}
+		return check(p)
+	}
+}
+
+func TestAccPortalResource_basic(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	slug := e.name("portal")
+	const addr = "buildkite_portal.test"
+	importBySlug := importID(addr, "slug")
+
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             e.checkDestroyed("buildkite_portal"),
+		Steps: steps(
+			step(resource.TestStep{
+				Config: e.config(testAccPortalConfig(slug, "Build stats", `  description          = "Numbers"
+  allowed_ip_addresses = "10.0.0.0/8 192.168.0.0/16"
+  user_invokable       = false`)),
+				Check: e.checkExists(addr),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("slug"), knownvalue.StringExact(slug)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("description"), knownvalue.StringExact("Numbers")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("allowed_ip_addresses"), knownvalue.StringExact("10.0.0.0/8 192.168.0.0/16")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("user_invokable"), knownvalue.Bool(false)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("token"), knownvalue.StringRegexp(regexp.MustCompile(`^bkpt_`))),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("uuid"), knownvalue.StringRegexp(uuidPattern)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("created_at"), knownvalue.NotNull()),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("created_by").AtMapKey("name"), knownvalue.StringExact("Test User")),
+				},
+				ConfigPlanChecks: expectEmpty(),
+			}),
+			step(resource.TestStep{
+				// By slug, the official provider's import ID: the token cannot be read back, so it is null.
+				ResourceName: addr, ImportState: true, ImportStateIdFunc: importBySlug,
+				ImportStateVerify: true, ImportStateVerifyIdentifierAttribute: "slug", ImportStateVerifyIgnore: []string{"token"},
+				ImportStateCheck: func(states []*terraform.InstanceState) error {
+					if len(states) != 1 {
+						return fmt.Errorf("%d states imported", len(states))
+					}
+					if tok, ok := states[0].Attributes["token"]; ok && tok != "" {
+						return fmt.Errorf("token %q after import, want null", tok)
+					}
+					return nil
+				},
+			}),
+			step(generateConfigStep(addr, importBySlug)),
+			step(resource.TestStep{
+				// Remove description and allowed_ip_addresses: in place, and cleared on the service.
+				Config:           e.config(testAccPortalConfig(slug, "Build numbers", `  user_invokable = true`)),
+				ConfigPlanChecks: inPlace(addr),
+				Check: e.portalOnService(addr, func(p *buildkite.Portal) error {
+					if p.Description != nil || p.AllowedIPAddresses != nil || !p.UserInvokable || p.Name != "Build numbers" {
+						return fmt.Errorf("service holds %+v", p)
+					}
+					return nil
+				}),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("description"), knownvalue.Null()),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("allowed_ip_addresses"), knownvalue.Null()),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("user_invokable"), knownvalue.Bool(true)),
+					// The token from the create answer is kept through updates.
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("token"), knownvalue.StringRegexp(regexp.MustCompile(`^bkpt_`))),
+				},
+			}),
+			step(resource.TestStep{
+				// user_invokable left out keeps the service's value rather than resetting it; CIDRs are kept as
+				// written, though the service normalises their spacing (the plan after apply is empty).
+				Config:           e.config(testAccPortalConfig(slug, "Build numbers 2", `  allowed_ip_addresses = "10.0.0.0/8   10.1.0.0/16"`)),
+				ConfigPlanChecks: inPlace(addr),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("user_invokable"), knownvalue.Bool(true)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("allowed_ip_addresses"), knownvalue.StringExact("10.0.0.0/8   10.1.0.0/16")),
+				},
+			}),
+			step(resource.TestStep{
+				// A new slug replaces the portal.
+				Config: e.config(testAccPortalConfig(slug+"-2", "Build numbers 2", "")),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionReplace)},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("slug"), knownvalue.StringExact(slug+"-2")),
+				},
+			}),
+		),
+	})
+}
+
+func TestAccPortalResource_disappears(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	e.disappears("buildkite_portal.test", testAccPortalConfig(e.name("gone"), "Gone", ""))
+}
+
+func TestAccPortalResource_badInput(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		Steps: []resource.TestStep{
+			{
+				// The service refuses what it cannot parse; nothing is left in state.
+				Config:      e.config(testAccPortalConfig(e.name("bad"), "Bad", `  allowed_ip_addresses = "10.0.0.0/99"`)),
+				ExpectError: wrapped("10.0.0.0/99 is not a valid CIDR"),
+			},
+			{
+				Config:      e.config(testAccPortalConfig("", "Blank", "")),
+				ExpectError: regexp.MustCompile(`slug`),
+				PlanOnly:    true,
+			},
+			{
+				Config:        e.config(testAccPortalConfig("imported", "Imported", "")),
+				ResourceName:  "buildkite_portal.test",
+				ImportState:   true,
+				ImportStateId: "no-such-portal",
+				ExpectError:   regexp.MustCompile(`Cannot import non-existent remote object`),
+			},
+		},
+	})
+}
+
+func TestAccPortalDataSources(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	slug := e.name("seen")
+	// More than one page of 100: buildkite_portals reads them all.
+	seed := func() {
+		for i := range 104 {
+			if _, err := e.client.Portals().Create(context.Background(), buildkite.PortalWrite{
+				Name: fmt.Sprintf("Seeded %d", i), Slug: fmt.Sprintf("seeded-%d", i), Query: "{ viewer { user { name } } }",
+			}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		Steps: []resource.TestStep{{
+			PreConfig: seed,
+			Config: e.config(testAccPortalConfig(slug, "Seen", `  description = "Shown"`) + `
+data "buildkite_portal" "one" {
+  slug = buildkite_portal.test.slug
+}
+data "buildkite_portals" "all" {
+  depends_on = [buildkite_portal.test]
+}
+`),
+			ConfigStateChecks: []statecheck.StateCheck{
+				statecheck.ExpectKnownValue("data.buildkite_portal.one", tfjsonpath.New("name"), knownvalue.StringExact("Seen")),
+				statecheck.ExpectKnownValue("data.buildkite_portal.one", tfjsonpath.New("description"), knownvalue.StringExact("Shown")),
+				statecheck.ExpectKnownValue("data.buildkite_portal.one", tfjsonpath.New("user_invokable"), knownvalue.Bool(false)),
+				statecheck.ExpectKnownValue("data.buildkite_portal.one", tfjsonpath.New("allowed_ip_addresses"), knownvalue.Null()),
+				statecheck.ExpectKnownValue("data.buildkite_portal.one", tfjsonpath.New("created_at"), knownvalue.NotNull()),
+				statecheck.ExpectKnownValue("data.buildkite_portals.all", tfjsonpath.New("portals"), knownvalue.ListSizeExact(105)),
+				statecheck.ExpectKnownValue("data.buildkite_portals.all", tfjsonpath.New("portals").AtSliceIndex(104).AtMapKey("slug"), knownvalue.StringExact(slug)),
+			},
+		}},
+	})
+}
+
+func TestAccPortalDataSource_notFound(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		Steps: []resource.TestStep{{
+			Config:      e.config(`data "buildkite_portal" "x" { slug = "nope" }`),
+			ExpectError: wrapped("No Portal Found"),
+		}},
+	})
+}
