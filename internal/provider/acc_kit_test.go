@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"os"
 	"regexp"
 	"sort"
 	"strings"
@@ -251,4 +252,39 @@ func inPlace(address string) resource.ConfigPlanChecks {
 		PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(address, plancheck.ResourceActionUpdate)},
 		PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 	}
+}
+
+// envMemberEmail names, in live mode, the member tests add to teams.
+const envMemberEmail = "BUILDKITE_ACC_MEMBER_EMAIL"
+
+// liveMemberEmail is the email of a member the live tests may add to teams: BUILDKITE_ACC_MEMBER_EMAIL,
+// or else the token's own user (GET /v2/access-token, its email found in the members listing when the
+// token's answer leaves it out).
+func (e *testEnv) liveMemberEmail() string {
+	e.t.Helper()
+	if v := os.Getenv(envMemberEmail); v != "" {
+		return v
+	}
+	ctx := context.Background()
+	tok, err := e.client.AccessToken.Get(ctx)
+	if err != nil {
+		e.t.Fatalf("%s is unset and the token's own user is unknown: %v", envMemberEmail, err)
+	}
+	if tok.User == nil || tok.User.ID == "" {
+		e.t.Fatalf("%s is unset and GET /v2/access-token names no user", envMemberEmail)
+	}
+	if tok.User.Email != "" {
+		return tok.User.Email
+	}
+	members, err := e.client.Organizations.ListMembers(ctx)
+	if err != nil {
+		e.t.Fatalf("%s is unset and the members listing failed: %v", envMemberEmail, err)
+	}
+	for _, m := range members {
+		if m.ID == tok.User.ID && m.Email != "" {
+			return m.Email
+		}
+	}
+	e.t.Fatalf("%s is unset and the token's user %s is not in the members listing", envMemberEmail, tok.User.ID)
+	return ""
 }
