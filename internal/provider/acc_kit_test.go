@@ -10,6 +10,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/acctest"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
@@ -288,3 +289,45 @@ func (e *testEnv) liveMemberEmail() string {
 	e.t.Fatalf("%s is unset and the token's user %s is not in the members listing", envMemberEmail, tok.User.ID)
 	return ""
 }
+
+// ours checks a list data source's result: exactly n elements in the emulator, which holds only this
+// test's objects, and on the real service, whose organization holds others too, at least an element whose
+// key attribute is each of names (as many times as it is given).
+func (e *testEnv) ours(n int, key string, names ...string) knownvalue.Check {
+	if !e.live {
+		return knownvalue.ListSizeExact(n)
+	}
+	return holdsNamed{key, names}
+}
+
+// holdsNamed is the live form of ours.
+type holdsNamed struct {
+	key   string
+	names []string
+}
+
+func (h holdsNamed) CheckValue(v any) error {
+	list, ok := v.([]any)
+	if !ok {
+		return fmt.Errorf("expected a list, got %T", v)
+	}
+	want := map[string]int{}
+	for _, n := range h.names {
+		want[n]++
+	}
+	for _, x := range list {
+		if m, ok := x.(map[string]any); ok {
+			if s, ok := m[h.key].(string); ok {
+				want[s]--
+			}
+		}
+	}
+	for n, missing := range want {
+		if missing > 0 {
+			return fmt.Errorf("%d element(s) with %s %q missing from the list of %d", missing, h.key, n, len(list))
+		}
+	}
+	return nil
+}
+
+func (h holdsNamed) String() string { return fmt.Sprintf("elements with %s %q", h.key, h.names) }

@@ -70,6 +70,8 @@ type testEnv struct {
 	client *buildkite.Client
 	// stableNames makes name return its base as it is, for objects of a committed example.
 	stableNames bool
+	// leftovers, in live mode, is what the test deletes when it ends (sweep_test.go).
+	leftovers *leftovers
 }
 
 // newTestEnv starts a fresh emulator on a random loopback port, closed when the test ends.
@@ -110,13 +112,19 @@ func newTestEnvWith(t *testing.T, opts fakeserver.Options, wraps ...func(http.Ha
 		t.Cleanup(ts.Close)
 		e.url, e.org, e.token = ts.URL, opts.Org, opts.Token
 	}
-	c, err := buildkite.NewClient(buildkite.Config{
-		BaseURL: e.url, Organization: e.org, Token: e.token, UserAgent: "terraform-provider-buildkite/test",
-	})
+	cfg := buildkite.Config{BaseURL: e.url, Organization: e.org, Token: e.token, UserAgent: "terraform-provider-buildkite/test"}
+	if e.live {
+		e.leftovers = &leftovers{}
+		cfg.HTTPClient = e.leftovers.recordCreates()
+	}
+	c, err := buildkite.NewClient(cfg)
 	if err != nil {
 		t.Fatalf("building test client: %v", err)
 	}
 	e.client = c
+	if e.live {
+		t.Cleanup(e.removeLeftovers) // registered first, so it runs last
+	}
 	return e
 }
 

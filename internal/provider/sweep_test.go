@@ -1,11 +1,17 @@
 package provider
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"net/http"
 	"os"
+	"regexp"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -14,37 +20,73 @@ import (
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
 )
 
-// Sweepers delete what acceptance runs leave in an organization: every object whose name starts with
-// testPrefix, the prefix testEnv.name gives. `make sweep` runs them (go test -sweep=<anything>; the region
-// is ignored) against the organization BUILDKITE_API_TOKEN, BUILDKITE_ORGANIZATION_SLUG and
-// BUILDKITE_REST_URL name, the same variables `make testacc-live` reads.
+// What acceptance runs leave in a real organization, and how it is removed.
 //
-// A type is one row of sweepers: its resource type, the types whose objects must go first (they refer to
-// this type's, and the service may refuse the delete while they do), and a function that deletes this
-// type's prefixed objects and returns how many it removed. Objects nested in another (queues, tokens,
-// secrets, members, schedules) go with their parent and need no row.
+// Sweepers delete every object whose name starts with testPrefix, the prefix testEnv.name gives: `make
+// sweep` runs them (go test -sweep=<anything>; the region is ignored) against the organization
+// BUILDKITE_API_TOKEN, BUILDKITE_ORGANIZATION_SLUG and BUILDKITE_REST_URL name, the variables `make
+// testacc-live` reads. In live mode each test also deletes, when it ends, every top-level object its client
+// created (recordCreates), and the objects Terraform leaves on purpose that it names (leaveNoneNamed).
+//
+// A type is one row of sweepers: its resource type, the REST collection it is created in, the types whose
+// objects must go first (they refer to this type's, and the service may refuse the delete while they do),
+// and a listing of its objects, each with its names and its delete. Objects nested in another (queues,
+// tokens, secrets, members, schedules, access) go with their parent and need no row.
 
 // testPrefix starts the name of every object the acceptance tests create.
 const testPrefix = "tf-acc-"
 
-// sweeper is one row: how to remove one type's leftovers.
+// sweeper is one row: how to find and remove one type's objects.
 type sweeper struct {
 	resourceType string
+	collection   string // the last segment of the collection's path, under the organization
 	after        []string
-	sweep        func(ctx context.Context, c *buildkite.Client) (int, error)
+	list         func(ctx context.Context, c *buildkite.Client) ([]sweepable, error)
+}
+
+// sweepable is one object a sweeper can remove.
+type sweepable struct {
+	id    string   // UUID, as the create answer gives it in "id" or "uuid"
+	names []string // name and slug: the object is the tests' when one starts with testPrefix
+	del   func(ctx context.Context) error
 }
 
 // sweepers, in no particular order: after gives the order.
 var sweepers = []sweeper{
-	// Rules name pipelines by UUID; they go before the pipelines they name.
-	{"buildkite_organization_rule", nil, sweepRules},
-	{"buildkite_pipeline", []string{"buildkite_organization_rule"}, sweepPipelines},
-	{"buildkite_pipeline_template", []string{"buildkite_pipeline"}, sweepTemplates},
-	{"buildkite_cluster", []string{"buildkite_pipeline"}, sweepClusters},
-	{"buildkite_test_suite", nil, sweepSuites},
-	{"buildkite_registry", nil, sweepRegistries},
-	// Teams own suites, maintain clusters and have access to pipelines: they go last.
-	{"buildkite_team", []string{"buildkite_pipeline", "buildkite_cluster", "buildkite_test_suite", "buildkite_registry"}, sweepTeams},
+	// Rules name pipelines by UUID and have no name: theirs are the names of those pipelines. They go first.
+	{"buildkite_organization_rule", "rules", nil, listRules},
+	{"buildkite_pipeline", "pipelines", []string{"buildkite_organization_rule"}, listPipelines},
+	{"buildkite_pipeline_template", "pipeline-templates", []string{"buildkite_pipeline"}, listTemplates},
+	{"buildkite_cluster", "clusters", []string{"buildkite_pipeline"}, listClusters},
+	{"buildkite_test_suite", "suites", nil, listSuites},
+	{"buildkite_registry", "registries", nil, listRegistries},
+	// Teams own suites, maintain clusters and have access to pipelines and registries: they go last.
+	{"buildkite_team", "teams", []string{"buildkite_pipeline", "buildkite_cluster", "buildkite_test_suite", "buildkite_registry"}, listTeams},
+}
+
+// sweepOrder is sweepers with every row after the rows its after names.
+func sweepOrder() []sweeper {
+	byType := map[string]sweeper{}
+	for _, s := range sweepers {
+		byType[s.resourceType] = s
+	}
+	var out []sweeper
+	done := map[string]bool{}
+	var visit func(s sweeper)
+	visit = func(s sweeper) {
+		if done[s.resourceType] {
+			return
+		}
+		done[s.resourceType] = true
+		for _, dep := range s.after {
+			visit(byType[dep])
+		}
+		out = append(out, s)
+	}
+	for _, s := range sweepers {
+		visit(s)
+	}
+	return out
 }
 
 // swept counts what every sweeper of this run removed, for the summary printed at the end.
@@ -62,7 +104,7 @@ func init() {
 				}
 				ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 				defer cancel()
-				n, err := s.sweep(ctx, c)
+				n, err := s.remove(ctx, c, func(x sweepable) bool { return prefixed(x.names...) })
 				swept.Add(int64(n))
 				fmt.Printf("sweep: %s: removed %d %s… object(s)\n", s.resourceType, n, testPrefix)
 				if err != nil {
@@ -72,6 +114,11 @@ func init() {
 			},
 		})
 	}
+}
+
+// sweepSummary prints how many objects the sweepers removed, after a sweep that did not fail.
+func sweepSummary() {
+	fmt.Printf("sweep: removed %d object(s) in total\n", swept.Load())
 }
 
 // sweepClient is a client for the organization the environment names, as `make testacc-live` uses it.
@@ -96,34 +143,35 @@ func prefixed(names ...string) bool {
 	return false
 }
 
-// sweepEach deletes every listed object that keep selects, counting those removed; an object already gone
-// (404) counts as removed by someone else, not as an error. Every failure is reported, not only the first.
-func sweepEach[T any](ctx context.Context, list func(context.Context) ([]T, error), keep func(T) bool, del func(context.Context, T) error) (int, error) {
-	all, err := list(ctx)
+// remove deletes every object of the row's type that pick selects and returns how many it removed; one
+// already gone (404) was removed by someone else and is no error. Every failure is reported, not only the
+// first.
+func (s sweeper) remove(ctx context.Context, c *buildkite.Client, pick func(sweepable) bool) (int, error) {
+	all, err := s.list(ctx, c)
 	if err != nil {
 		return 0, fmt.Errorf("listing: %w", err)
 	}
 	n := 0
 	var errs []error
 	for _, x := range all {
-		if !keep(x) {
+		if !pick(x) {
 			continue
 		}
-		switch err := del(ctx, x); {
+		switch err := x.del(ctx); {
 		case err == nil:
 			n++
 		case !buildkite.IsNotFound(err):
-			errs = append(errs, err)
+			errs = append(errs, fmt.Errorf("deleting %s (%s): %w", strings.Join(x.names, ", "), x.id, err))
 		}
 	}
 	return n, errors.Join(errs...)
 }
 
-func sweepPipelines(ctx context.Context, c *buildkite.Client) (int, error) {
-	return sweepEach(ctx,
-		func(ctx context.Context) ([]buildkite.Pipeline, error) { return c.Pipelines.List(ctx, nil) },
-		func(p buildkite.Pipeline) bool { return prefixed(p.Name, p.Slug) },
-		func(ctx context.Context, p buildkite.Pipeline) error { return deletePipeline(ctx, c, p.Slug) })
+func listPipelines(ctx context.Context, c *buildkite.Client) ([]sweepable, error) {
+	all, err := c.Pipelines.List(ctx, nil)
+	return sweepables(all, err, func(p buildkite.Pipeline) sweepable {
+		return sweepable{p.ID, []string{p.Name, p.Slug}, func(ctx context.Context) error { return deletePipeline(ctx, c, p.Slug) }}
+	})
 }
 
 // deletePipeline deletes a pipeline, archived or not: where the service refuses to delete an archived
@@ -139,16 +187,18 @@ func deletePipeline(ctx context.Context, c *buildkite.Client, slug string) error
 	return c.Pipelines.Delete(ctx, slug)
 }
 
-func sweepTemplates(ctx context.Context, c *buildkite.Client) (int, error) {
-	return sweepEach(ctx, c.PipelineTemplates.List,
-		func(t buildkite.PipelineTemplate) bool { return prefixed(t.Name) },
-		func(ctx context.Context, t buildkite.PipelineTemplate) error { return c.PipelineTemplates.Delete(ctx, t.UUID) })
+func listTemplates(ctx context.Context, c *buildkite.Client) ([]sweepable, error) {
+	all, err := c.PipelineTemplates.List(ctx)
+	return sweepables(all, err, func(t buildkite.PipelineTemplate) sweepable {
+		return sweepable{t.UUID, []string{t.Name}, func(ctx context.Context) error { return c.PipelineTemplates.Delete(ctx, t.UUID) }}
+	})
 }
 
-func sweepClusters(ctx context.Context, c *buildkite.Client) (int, error) {
-	return sweepEach(ctx, c.Clusters.List,
-		func(cl buildkite.Cluster) bool { return prefixed(cl.Name) },
-		func(ctx context.Context, cl buildkite.Cluster) error { return deleteCluster(ctx, c, cl.ID) })
+func listClusters(ctx context.Context, c *buildkite.Client) ([]sweepable, error) {
+	all, err := c.Clusters.List(ctx)
+	return sweepables(all, err, func(cl buildkite.Cluster) sweepable {
+		return sweepable{cl.ID, []string{cl.Name}, func(ctx context.Context) error { return deleteCluster(ctx, c, cl.ID) }}
+	})
 }
 
 // deleteCluster deletes a cluster; where the service refuses while the cluster has queues, the default
@@ -169,43 +219,151 @@ func deleteCluster(ctx context.Context, c *buildkite.Client, id string) error {
 	return c.Clusters.Delete(ctx, id)
 }
 
-func sweepTeams(ctx context.Context, c *buildkite.Client) (int, error) {
-	return sweepEach(ctx,
-		func(ctx context.Context) ([]buildkite.Team, error) { return c.Teams.List(ctx, buildkite.TeamListOptions{}) },
-		func(t buildkite.Team) bool { return prefixed(t.Name, t.Slug) },
-		func(ctx context.Context, t buildkite.Team) error { return c.Teams.Delete(ctx, t.ID) })
+func listTeams(ctx context.Context, c *buildkite.Client) ([]sweepable, error) {
+	all, err := c.Teams.List(ctx, buildkite.TeamListOptions{})
+	return sweepables(all, err, func(t buildkite.Team) sweepable {
+		return sweepable{t.ID, []string{t.Name, t.Slug}, func(ctx context.Context) error { return c.Teams.Delete(ctx, t.ID) }}
+	})
 }
 
-func sweepSuites(ctx context.Context, c *buildkite.Client) (int, error) {
-	return sweepEach(ctx, c.TestSuites.List,
-		func(s buildkite.TestSuite) bool { return prefixed(s.Name, s.Slug) },
-		func(ctx context.Context, s buildkite.TestSuite) error { return c.TestSuites.Delete(ctx, s.Slug) })
+func listSuites(ctx context.Context, c *buildkite.Client) ([]sweepable, error) {
+	all, err := c.TestSuites.List(ctx)
+	return sweepables(all, err, func(s buildkite.TestSuite) sweepable {
+		return sweepable{s.ID, []string{s.Name, s.Slug}, func(ctx context.Context) error { return c.TestSuites.Delete(ctx, s.Slug) }}
+	})
 }
 
-func sweepRegistries(ctx context.Context, c *buildkite.Client) (int, error) {
-	return sweepEach(ctx, c.Registries.List,
-		func(r buildkite.Registry) bool { return prefixed(r.Name, r.Slug) },
-		func(ctx context.Context, r buildkite.Registry) error { return c.Registries.Delete(ctx, r.Slug) })
+func listRegistries(ctx context.Context, c *buildkite.Client) ([]sweepable, error) {
+	all, err := c.Registries.List(ctx)
+	return sweepables(all, err, func(r buildkite.Registry) sweepable {
+		return sweepable{r.ID, []string{r.Name, r.Slug}, func(ctx context.Context) error { return c.Registries.Delete(ctx, r.Slug) }}
+	})
 }
 
-// sweepRules deletes the rules that name a prefixed pipeline (rules have no name of their own).
-func sweepRules(ctx context.Context, c *buildkite.Client) (int, error) {
+// listRules gives each rule the names of the pipelines it names.
+func listRules(ctx context.Context, c *buildkite.Client) ([]sweepable, error) {
 	pipelines, err := c.Pipelines.List(ctx, nil)
 	if err != nil {
-		return 0, fmt.Errorf("listing pipelines: %w", err)
+		return nil, err
 	}
-	ours := map[string]bool{}
+	names := map[string][]string{}
 	for _, p := range pipelines {
-		if prefixed(p.Name, p.Slug) {
-			ours[p.ID] = true
-		}
+		names[p.ID] = []string{p.Name, p.Slug}
 	}
-	return sweepEach(ctx, c.Rules.List,
-		func(r buildkite.Rule) bool { return ours[r.SourceUUID] || ours[r.TargetUUID] },
-		func(ctx context.Context, r buildkite.Rule) error { return c.Rules.Delete(ctx, r.UUID) })
+	all, err := c.Rules.List(ctx)
+	return sweepables(all, err, func(r buildkite.Rule) sweepable {
+		return sweepable{r.UUID, append(append([]string{}, names[r.SourceUUID]...), names[r.TargetUUID]...),
+			func(ctx context.Context) error { return c.Rules.Delete(ctx, r.UUID) }}
+	})
 }
 
-// sweepSummary prints how many objects the sweepers removed, after a sweep that did not fail.
-func sweepSummary() {
-	fmt.Printf("sweep: removed %d object(s) in total\n", swept.Load())
+// sweepables maps a listing to sweepables.
+func sweepables[T any](all []T, err error, f func(T) sweepable) ([]sweepable, error) {
+	if err != nil {
+		return nil, err
+	}
+	out := make([]sweepable, len(all))
+	for i, x := range all {
+		out[i] = f(x)
+	}
+	return out, nil
 }
+
+// leftovers is what one live test must delete when it ends: the top-level objects its client created
+// (their IDs, by collection) and the names of objects Terraform leaves behind on purpose.
+type leftovers struct {
+	mu    sync.Mutex
+	ids   map[string]map[string]bool // collection -> IDs
+	names map[string]map[string]bool // resource type -> names
+}
+
+// topLevelCreate matches the path of a create in a collection directly under the organization.
+var topLevelCreate = regexp.MustCompile(`^/v2/(?:analytics/|packages/)?organizations/[^/]+/([a-z-]+)$`)
+
+// recordCreates returns an HTTP client that notes in l the ID of every object created (201) in a
+// top-level collection.
+func (l *leftovers) recordCreates() *http.Client {
+	return &http.Client{Transport: roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		resp, err := http.DefaultTransport.RoundTrip(r)
+		if err != nil || r.Method != http.MethodPost || resp.StatusCode != http.StatusCreated {
+			return resp, err
+		}
+		m := topLevelCreate.FindStringSubmatch(r.URL.Path)
+		if m == nil {
+			return resp, nil
+		}
+		body, err := io.ReadAll(resp.Body)
+		_ = resp.Body.Close()
+		resp.Body = io.NopCloser(bytes.NewReader(body))
+		if err != nil {
+			return resp, nil // the client sees the short body and fails as it would have
+		}
+		var created struct {
+			ID   string `json:"id"`
+			UUID string `json:"uuid"`
+		}
+		if json.Unmarshal(body, &created) == nil {
+			l.add(&l.ids, m[1], created.ID, created.UUID)
+		}
+		return resp, nil
+	})}
+}
+
+// add notes keys under group in one of l's sets.
+func (l *leftovers) add(set *map[string]map[string]bool, group string, keys ...string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if *set == nil {
+		*set = map[string]map[string]bool{}
+	}
+	if (*set)[group] == nil {
+		(*set)[group] = map[string]bool{}
+	}
+	for _, k := range keys {
+		if k != "" {
+			(*set)[group][k] = true
+		}
+	}
+}
+
+// leaveNoneNamed makes a live test delete, when it ends, the objects of resourceType named name: those
+// Terraform leaves on purpose (archived on delete, removed from state without destroying).
+func (e *testEnv) leaveNoneNamed(resourceType, name string) {
+	if e.leftovers != nil {
+		e.leftovers.add(&e.leftovers.names, resourceType, name)
+	}
+}
+
+// removeLeftovers deletes what the test left, type by type in dependency order, after the test's own
+// clean-up and destroy; what it cannot delete fails the test, as it stays in the organization.
+func (e *testEnv) removeLeftovers() {
+	l := e.leftovers
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	ctx := context.Background()
+	for _, s := range sweepOrder() {
+		ids, names := l.ids[s.collection], l.names[s.resourceType]
+		if len(ids) == 0 && len(names) == 0 {
+			continue
+		}
+		_, err := s.remove(ctx, e.client, func(x sweepable) bool {
+			if ids[x.id] {
+				return true
+			}
+			for _, n := range x.names {
+				if names[n] {
+					return true
+				}
+			}
+			return false
+		})
+		if err != nil {
+			e.t.Errorf("left in the organization (make sweep removes it): %s: %v", s.resourceType, err)
+		}
+	}
+}
+
+// roundTripFunc is an http.RoundTripper made of a function.
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
