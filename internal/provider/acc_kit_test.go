@@ -259,8 +259,8 @@ func inPlace(address string) resource.ConfigPlanChecks {
 const envMemberEmail = "BUILDKITE_ACC_MEMBER_EMAIL"
 
 // liveMemberEmail is the email of a member the live tests may add to teams: BUILDKITE_ACC_MEMBER_EMAIL,
-// or else the token's own user (GET /v2/access-token, its email found in the members listing when the
-// token's answer leaves it out).
+// or else the token's own user (GET /v2/access-token gives its name and email; where it gives an ID
+// instead of the email, the members listing has the email).
 func (e *testEnv) liveMemberEmail() string {
 	e.t.Helper()
 	if v := os.Getenv(envMemberEmail); v != "" {
@@ -271,10 +271,10 @@ func (e *testEnv) liveMemberEmail() string {
 	if err != nil {
 		e.t.Fatalf("%s is unset and the token's own user is unknown: %v", envMemberEmail, err)
 	}
-	if tok.User == nil || tok.User.ID == "" {
+	switch {
+	case tok.User == nil:
 		e.t.Fatalf("%s is unset and GET /v2/access-token names no user", envMemberEmail)
-	}
-	if tok.User.Email != "" {
+	case tok.User.Email != "":
 		return tok.User.Email
 	}
 	members, err := e.client.Organizations.ListMembers(ctx)
@@ -282,11 +282,11 @@ func (e *testEnv) liveMemberEmail() string {
 		e.t.Fatalf("%s is unset and the members listing failed: %v", envMemberEmail, err)
 	}
 	for _, m := range members {
-		if m.ID == tok.User.ID && m.Email != "" {
+		if m.ID == tok.User.ID && m.ID != "" && m.Email != "" {
 			return m.Email
 		}
 	}
-	e.t.Fatalf("%s is unset and the token's user %s is not in the members listing", envMemberEmail, tok.User.ID)
+	e.t.Fatalf("%s is unset and the token's user (%q, %s) is not in the members listing", envMemberEmail, tok.User.Name, tok.User.ID)
 	return ""
 }
 

@@ -136,10 +136,10 @@ func (e *testEnv) factories() map[string]func() (tfprotov6.ProviderServer, error
 }
 
 // config prefixes a configuration with the provider block for this environment. In live mode the
-// provider reads the environment, as a user's would.
+// provider reads the environment, as a user's would, from an empty block (list blocks name it).
 func (e *testEnv) config(body string) string {
 	if e.live {
-		return body
+		return "provider \"buildkite\" {}\n" + body
 	}
 	return fmt.Sprintf(`
 provider "buildkite" {
