@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"testing"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -280,12 +281,13 @@ type leftovers struct {
 // topLevelCreate matches the path of a create in a collection directly under the organization.
 var topLevelCreate = regexp.MustCompile(`^/v2/(?:analytics/|packages/)?organizations/[^/]+/([a-z-]+)$`)
 
-// recordCreates returns an HTTP client that notes in l the ID of every object created (201) in a
-// top-level collection.
+// recordCreates returns an HTTP client that notes in l the ID of every object created in a top-level
+// collection.
 func (l *leftovers) recordCreates() *http.Client {
 	return &http.Client{Transport: roundTripFunc(func(r *http.Request) (*http.Response, error) {
 		resp, err := http.DefaultTransport.RoundTrip(r)
-		if err != nil || r.Method != http.MethodPost || resp.StatusCode != http.StatusCreated {
+		// A POST to the collection itself is a create: 201, or 200 where the service answers so (registries).
+		if err != nil || r.Method != http.MethodPost || (resp.StatusCode != http.StatusCreated && resp.StatusCode != http.StatusOK) {
 			return resp, err
 		}
 		m := topLevelCreate.FindStringSubmatch(r.URL.Path)
@@ -367,3 +369,163 @@ func (e *testEnv) removeLeftovers() {
 type roundTripFunc func(*http.Request) (*http.Response, error)
 
 func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+// seedSweepable makes, through c, one object of every swept type named name (a pipeline archived, another
+// renamed after its creation, a rule between the two) and returns the names of what it made, by type.
+func seedSweepable(t *testing.T, c *buildkite.Client, name string) map[string][]string {
+	t.Helper()
+	ctx := context.Background()
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatalf("seeding %s: %v", name, err)
+		}
+	}
+	steps := ptrTo("steps:\n  - command: make\n")
+	cl, err := c.Clusters.Create(ctx, buildkite.ClusterCreate{Name: name})
+	must(err)
+	_, err = c.Queues.Create(ctx, cl.ID, buildkite.QueueCreate{Key: "linux"})
+	must(err)
+	team, err := c.Teams.Create(ctx, buildkite.TeamWrite{Name: name, Privacy: "visible", DefaultMemberRole: "member"})
+	must(err)
+	archived, err := c.Pipelines.Create(ctx, buildkite.PipelineCreate{Name: name, Repository: "https://github.com/acme/app.git", Configuration: steps, ClusterID: &cl.ID})
+	must(err)
+	_, err = c.Pipelines.Archive(ctx, archived.Slug)
+	must(err)
+	renamed, err := c.Pipelines.Create(ctx, buildkite.PipelineCreate{Name: name + "-before", Repository: "https://github.com/acme/app.git", Configuration: steps})
+	must(err)
+	after := name + "-after"
+	_, err = c.Pipelines.Update(ctx, renamed.Slug, buildkite.PipelineUpdate{Name: &after})
+	must(err)
+	value, _ := json.Marshal(map[string]string{"source_pipeline": renamed.ID, "target_pipeline": archived.ID})
+	_, err = c.Rules.Create(ctx, buildkite.RuleCreate{Type: "pipeline.trigger_build.pipeline", Value: value})
+	must(err)
+	_, err = c.PipelineTemplates.Create(ctx, buildkite.PipelineTemplateCreate{Name: name, Configuration: "steps: []\n"})
+	must(err)
+	_, err = c.TestSuites.Create(ctx, buildkite.TestSuiteCreate{Name: name, DefaultBranch: "main", TeamIDs: []string{team.ID}})
+	must(err)
+	_, err = c.Registries.Create(ctx, buildkite.RegistryCreate{Name: name, Ecosystem: "ruby"})
+	must(err)
+	return map[string][]string{
+		"buildkite_cluster": {name}, "buildkite_team": {name}, "buildkite_pipeline": {name, after},
+		"buildkite_organization_rule": {"1 rule"}, "buildkite_pipeline_template": {name},
+		"buildkite_test_suite": {name}, "buildkite_registry": {name},
+	}
+}
+
+// countSweepable counts, by type, the objects whose names include one starting with prefix.
+func countSweepable(t *testing.T, c *buildkite.Client, prefix string) map[string]int {
+	t.Helper()
+	out := map[string]int{}
+	for _, s := range sweepers {
+		all, err := s.list(context.Background(), c)
+		if err != nil {
+			t.Fatalf("listing %s: %v", s.resourceType, err)
+		}
+		for _, x := range all {
+			for _, n := range x.names {
+				if strings.HasPrefix(n, prefix) {
+					out[s.resourceType]++
+					break
+				}
+			}
+		}
+	}
+	return out
+}
+
+// TestSweepers: the sweepers, in their order, delete every type's objects named with the tests' prefix,
+// archived and renamed pipelines and the rules between them included, each counted once, and nothing else.
+func TestSweepers(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	if e.live {
+		t.Skip("live mode: this test seeds objects without the tests' prefix, which the sweepers must keep")
+	}
+	ours := seedSweepable(t, e.client, testPrefix+"sweep")
+	seedSweepable(t, e.client, "kept")
+	removed := map[string]int{}
+	total := 0
+	for _, s := range sweepOrder() {
+		n, err := s.remove(context.Background(), e.client, func(x sweepable) bool { return prefixed(x.names...) })
+		if err != nil {
+			t.Fatalf("%s: %v", s.resourceType, err)
+		}
+		removed[s.resourceType] = n
+		total += n
+	}
+	want := 0
+	for typ, names := range ours {
+		want += len(names)
+		if removed[typ] != len(names) {
+			t.Errorf("%s: removed %d, want %d (%v)", typ, removed[typ], len(names), names)
+		}
+	}
+	if total != want {
+		t.Errorf("removed %d in all, want %d", total, want)
+	}
+	if left := countSweepable(t, e.client, testPrefix); len(left) > 0 {
+		t.Errorf("left after sweeping: %v", left)
+	}
+	kept := countSweepable(t, e.client, "kept")
+	if kept["buildkite_cluster"] != 1 || kept["buildkite_pipeline"] != 2 || kept["buildkite_organization_rule"] != 1 || kept["buildkite_team"] != 1 {
+		t.Errorf("objects without the prefix are gone: %v", kept)
+	}
+}
+
+// TestSweepOrder: every row's after names rows, and each row comes after those it names.
+func TestSweepOrder(t *testing.T) {
+	pos := map[string]int{}
+	for i, s := range sweepOrder() {
+		pos[s.resourceType] = i
+	}
+	if len(pos) != len(sweepers) {
+		t.Fatalf("sweepOrder has %d rows, sweepers %d", len(pos), len(sweepers))
+	}
+	for _, s := range sweepers {
+		for _, dep := range s.after {
+			p, ok := pos[dep]
+			if !ok {
+				t.Errorf("%s comes after %s, which has no row", s.resourceType, dep)
+			} else if p > pos[s.resourceType] {
+				t.Errorf("%s is swept before %s, which must go first", s.resourceType, dep)
+			}
+		}
+	}
+}
+
+// TestLeftovers: what a live test's client creates, archived or renamed since, and what it names, is
+// deleted when it ends; what others made is kept.
+func TestLeftovers(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	if e.live {
+		t.Skip("live mode: this test checks the clean-up against the emulator's store")
+	}
+	seedSweepable(t, e.client, "others") // made by someone else: kept
+	var l leftovers
+	c, err := buildkite.NewClient(buildkite.Config{BaseURL: e.url, Organization: e.org, Token: e.token, HTTPClient: l.recordCreates()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seedSweepable(t, c, "mine")
+	// Made by Terraform (not recorded), left on purpose, named.
+	if _, err := e.client.Pipelines.Create(context.Background(), buildkite.PipelineCreate{
+		Name: "left-on-purpose", Repository: "https://github.com/acme/app.git", Configuration: ptrTo("steps: []\n"),
+	}); err != nil {
+		t.Fatal(err)
+	}
+	sub := &testEnv{t: t, client: c, leftovers: &l}
+	sub.leaveNoneNamed("buildkite_pipeline", "left-on-purpose")
+	sub.removeLeftovers()
+	if left := countSweepable(t, e.client, "mine"); len(left) > 0 {
+		t.Errorf("left after the test: %v", left)
+	}
+	if left := countSweepable(t, e.client, "left-on-purpose"); len(left) > 0 {
+		t.Errorf("the pipeline named to leaveNoneNamed is still there: %v", left)
+	}
+	others := countSweepable(t, e.client, "others")
+	if others["buildkite_cluster"] != 1 || others["buildkite_pipeline"] != 2 || others["buildkite_team"] != 1 || others["buildkite_registry"] != 1 {
+		t.Errorf("objects others made are gone: %v", others)
+	}
+}
