@@ -36,7 +36,9 @@ if [[ -z $dist ]]; then
   tmp=$(mktemp -d)
   trap 'rm -rf "$tmp"' EXIT
   platform="$(go env GOOS)_$(go env GOARCH)"
-  (cd "$root" && RELEASE_VERSION=$version go tool -modfile=tools/goreleaser/go.mod goreleaser build \
+  # The configuration with its own dist directory, so that a release snapshot in dist/ stays.
+  { echo "dist: $tmp/dist"; cat "$root/.goreleaser.yml"; } >"$tmp/goreleaser.yml"
+  (cd "$root" && RELEASE_VERSION=$version go tool -modfile=tools/goreleaser/go.mod goreleaser build -f "$tmp/goreleaser.yml" \
     --snapshot --clean --single-target --id provider --output "$tmp/provider" >"$tmp/goreleaser.log" 2>&1) ||
     { cat "$tmp/goreleaser.log" >&2; echo "mirror: goreleaser build failed" >&2; exit 1; }
   place "$platform" "$tmp/provider"
