@@ -331,3 +331,34 @@ func (h holdsNamed) CheckValue(v any) error {
 }
 
 func (h holdsNamed) String() string { return fmt.Sprintf("elements with %s %q", h.key, h.names) }
+
+// listed checks a list data source's result: exactly the elements checks pass, in order, in the emulator;
+// on the real service, whose organization holds other objects too, an element passing each check.
+func (e *testEnv) listed(checks ...knownvalue.Check) knownvalue.Check {
+	if !e.live {
+		return knownvalue.ListExact(checks)
+	}
+	return holdsEach(checks)
+}
+
+// holdsEach is the live form of listed.
+type holdsEach []knownvalue.Check
+
+func (h holdsEach) CheckValue(v any) error {
+	list, ok := v.([]any)
+	if !ok {
+		return fmt.Errorf("expected a list, got %T", v)
+	}
+next:
+	for _, c := range h {
+		for _, x := range list {
+			if c.CheckValue(x) == nil {
+				continue next
+			}
+		}
+		return fmt.Errorf("no element of the list of %d passes %s", len(list), c)
+	}
+	return nil
+}
+
+func (h holdsEach) String() string { return fmt.Sprintf("elements passing %d checks", len(h)) }
