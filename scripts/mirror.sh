@@ -45,6 +45,7 @@ if [[ -z $dist ]]; then
   echo "mirror: $name $version for $platform in $dir"
 else
   command -v unzip >/dev/null || { echo "mirror: unzip is needed to unpack the release's zips" >&2; exit 1; }
+  dist=$(cd "$dist" && pwd)
   shopt -s nullglob
   zips=("$dist/${name}_${version}_"*.zip)
   [[ ${#zips[@]} -gt 0 ]] || { echo "mirror: no ${name}_${version}_*.zip in $dist: run make release-snapshot first" >&2; exit 1; }
