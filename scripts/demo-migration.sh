@@ -27,6 +27,9 @@ rm main.tf.orig
 echo "==> step 2: $tf state replace-provider"
 "$tf" state replace-provider -auto-approve -no-color \
   registry.terraform.io/buildkite/buildkite registry.terraform.io/ci-rest/buildkite
+# A user online runs terraform init after step 1 (it installs both providers: the state still names the
+# official one); offline, with only this provider in the mirror, init comes once the state names it.
+init_from_mirror "$tf"
 
 # plan_no_changes runs a plan and fails unless it says "No changes." (exit code 0 with -detailed-exitcode).
 plan_no_changes() {

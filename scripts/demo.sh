@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Applies examples/demo against a local emulator with the freshly built provider, checks that a second
-# plan is empty, destroys, and exits non-zero on any failure.
+# Applies examples/demo against a local emulator with the freshly built provider, installed by `terraform
+# init` from a filesystem mirror (its lock file checked), checks that a second plan is empty, destroys, and
+# exits non-zero on any failure.
 set -euo pipefail
 
 # TF_CLI runs the demo with another CLI, such as OpenTofu (make demo-tofu).
@@ -16,6 +17,7 @@ export BUILDKITE_ORGANIZATION_SLUG=demo
 
 cp -R "$root/examples/demo" "$work/demo"
 cd "$work/demo"
+init_from_mirror "$tf"
 
 echo "==> $tf apply"
 "$tf" apply -auto-approve -input=false -no-color

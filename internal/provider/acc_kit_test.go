@@ -3,12 +3,14 @@ package provider
 import (
 	"context"
 	"fmt"
+	"os"
 	"regexp"
 	"sort"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/acctest"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
@@ -252,3 +254,111 @@ func inPlace(address string) resource.ConfigPlanChecks {
 		PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 	}
 }
+
+// envMemberEmail names, in live mode, the member tests add to teams.
+const envMemberEmail = "BUILDKITE_ACC_MEMBER_EMAIL"
+
+// liveMemberEmail is the email of a member the live tests may add to teams: BUILDKITE_ACC_MEMBER_EMAIL,
+// or else the token's own user (GET /v2/access-token gives its name and email; where it gives an ID
+// instead of the email, the members listing has the email).
+func (e *testEnv) liveMemberEmail() string {
+	e.t.Helper()
+	if v := os.Getenv(envMemberEmail); v != "" {
+		return v
+	}
+	ctx := context.Background()
+	tok, err := e.client.AccessToken.Get(ctx)
+	if err != nil {
+		e.t.Fatalf("%s is unset and the token's own user is unknown: %v", envMemberEmail, err)
+	}
+	switch {
+	case tok.User == nil:
+		e.t.Fatalf("%s is unset and GET /v2/access-token names no user", envMemberEmail)
+	case tok.User.Email != "":
+		return tok.User.Email
+	}
+	members, err := e.client.Organizations.ListMembers(ctx)
+	if err != nil {
+		e.t.Fatalf("%s is unset and the members listing failed: %v", envMemberEmail, err)
+	}
+	for _, m := range members {
+		if m.ID == tok.User.ID && m.ID != "" && m.Email != "" {
+			return m.Email
+		}
+	}
+	e.t.Fatalf("%s is unset and the token's user (%q, %s) is not in the members listing", envMemberEmail, tok.User.Name, tok.User.ID)
+	return ""
+}
+
+// ours checks a list data source's result: exactly n elements in the emulator, which holds only this
+// test's objects, and on the real service, whose organization holds others too, at least an element whose
+// key attribute is each of names (as many times as it is given).
+func (e *testEnv) ours(n int, key string, names ...string) knownvalue.Check {
+	if !e.live {
+		return knownvalue.ListSizeExact(n)
+	}
+	return holdsNamed{key, names}
+}
+
+// holdsNamed is the live form of ours.
+type holdsNamed struct {
+	key   string
+	names []string
+}
+
+func (h holdsNamed) CheckValue(v any) error {
+	list, ok := v.([]any)
+	if !ok {
+		return fmt.Errorf("expected a list, got %T", v)
+	}
+	want := map[string]int{}
+	for _, n := range h.names {
+		want[n]++
+	}
+	for _, x := range list {
+		if m, ok := x.(map[string]any); ok {
+			if s, ok := m[h.key].(string); ok {
+				want[s]--
+			}
+		}
+	}
+	for n, missing := range want {
+		if missing > 0 {
+			return fmt.Errorf("%d element(s) with %s %q missing from the list of %d", missing, h.key, n, len(list))
+		}
+	}
+	return nil
+}
+
+func (h holdsNamed) String() string { return fmt.Sprintf("elements with %s %q", h.key, h.names) }
+
+// listed checks a list data source's result: exactly the elements checks pass, in order, in the emulator;
+// on the real service, whose organization holds other objects too, an element passing each check.
+func (e *testEnv) listed(checks ...knownvalue.Check) knownvalue.Check {
+	if !e.live {
+		return knownvalue.ListExact(checks)
+	}
+	return holdsEach(checks)
+}
+
+// holdsEach is the live form of listed.
+type holdsEach []knownvalue.Check
+
+func (h holdsEach) CheckValue(v any) error {
+	list, ok := v.([]any)
+	if !ok {
+		return fmt.Errorf("expected a list, got %T", v)
+	}
+next:
+	for _, c := range h {
+		for _, x := range list {
+			if c.CheckValue(x) == nil {
+				continue next
+			}
+		}
+		return fmt.Errorf("no element of the list of %d passes %s", len(list), c)
+	}
+	return nil
+}
+
+func (h holdsEach) String() string { return fmt.Sprintf("elements passing %d checks", len(h)) }

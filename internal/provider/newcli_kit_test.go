@@ -60,6 +60,11 @@ var cliInfos sync.Map // path -> cliInfo, asked once per binary
 // without the feature, fails the test.
 func requireCLI(t *testing.T, feature cliFeature) string {
 	t.Helper()
+	if feature.name == queryCLI.name && os.Getenv(envLive) != "" {
+		// The list resources filter by exact name at most, so an unfiltered list block finds every object of
+		// its kind: a real organization's, and those of the tests running beside this one.
+		t.Skip("live mode: the query tests count and import everything an unfiltered list block finds, which only an organization holding nothing but this test's objects (the emulator's) makes exact")
+	}
 	p := os.Getenv(envTerraformPath)
 	if p == "" {
 		t.Skipf("%s needs Terraform %s or later and %s is unset: run `make testacc-next`, which builds bin/terraform-1.15 and runs this test under it", feature.name, feature.terraform, envTerraformPath)

@@ -406,6 +406,7 @@ func TestAccPipelineResource_archived(t *testing.T) {
 	t.Parallel()
 	e := newTestEnv(t)
 	name := e.name("archive")
+	e.leaveNoneNamed("buildkite_pipeline", name) // archive_on_delete archives it
 	archived := func(want bool) resource.TestCheckFunc {
 		return e.checkPipeline(func(p *buildkite.Pipeline) error {
 			if p.Archived() != want {

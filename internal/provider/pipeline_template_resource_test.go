@@ -101,6 +101,7 @@ func TestAccPipelineTemplateResource_pipeline(t *testing.T) {
 	t.Parallel()
 	e := newTestEnv(t)
 	name := e.name("templated")
+	e.leaveNoneNamed("buildkite_pipeline", name) // removed from state without destroying
 	const yaml = "steps:\n  - label: from the template\n    command: make\n"
 	withPipeline := testAccPipelineTemplateConfig(name, yaml, "") + fmt.Sprintf(`
 resource "buildkite_pipeline" "test" {
@@ -175,10 +176,11 @@ func ptrTo[T any](v T) *T { return &v }
 func TestAccPipelineTemplateResource_notEnterprise(t *testing.T) {
 	t.Parallel()
 	e := newTestEnv(t)
-	if !e.live {
-		if err := e.server.Store().SetOrgPlan(e.org, false, true); err != nil {
-			t.Fatal(err)
-		}
+	if e.live {
+		t.Skip("live mode: needs an organization without the Enterprise plan, which the emulator's store sets")
+	}
+	if err := e.server.Store().SetOrgPlan(e.org, false, true); err != nil {
+		t.Fatal(err)
 	}
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: e.factories(),

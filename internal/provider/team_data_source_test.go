@@ -166,9 +166,9 @@ data "buildkite_teams" "of_nobody" {
 `, user)),
 			ConfigStateChecks: []statecheck.StateCheck{
 				statecheck.ExpectKnownValue("data.buildkite_teams.all", tfjsonpath.New("teams"),
-					knownvalue.ListExact([]knownvalue.Check{teamObject(a), teamObject(b)})),
+					e.listed(teamObject(a), teamObject(b))),
 				statecheck.ExpectKnownValue("data.buildkite_teams.of_user", tfjsonpath.New("teams"),
-					knownvalue.ListExact([]knownvalue.Check{teamObject(b)})),
+					e.listed(teamObject(b))),
 				statecheck.ExpectKnownValue("data.buildkite_teams.of_nobody", tfjsonpath.New("teams"), knownvalue.ListSizeExact(0)),
 			},
 		}},

@@ -3,7 +3,6 @@ package provider
 import (
 	"context"
 	"fmt"
-	"os"
 	"regexp"
 	"testing"
 
@@ -31,14 +30,10 @@ func init() {
 	})
 }
 
-// secondMemberEmail is the emulator's non-administrator member; live runs name one with
-// BUILDKITE_ACC_MEMBER_EMAIL.
+// secondMemberEmail is the emulator's non-administrator member; live runs use liveMemberEmail.
 func (e *testEnv) secondMemberEmail() string {
 	if e.live {
-		if v := os.Getenv("BUILDKITE_ACC_MEMBER_EMAIL"); v != "" {
-			return v
-		}
-		e.t.Skip("BUILDKITE_ACC_MEMBER_EMAIL names no member to add to teams")
+		return e.liveMemberEmail()
 	}
 	return "second-member@example.com"
 }
