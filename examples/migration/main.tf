@@ -76,13 +76,13 @@ resource "buildkite_team_member" "second" {
 
 resource "buildkite_pipeline_team" "website" {
   team_id      = buildkite_team.platform.id
-  pipeline_id  = "UGlwZWxpbmUtLS05ZmQ1NDE5MS05ZjYzLTRiMDQtOWEyNi01Y2I5NmY3ODc2NTU="
+  pipeline_id  = "UGlwZWxpbmUtLS0yYjVhNDBhYS1iNzg0LTQ2OTYtYjAzNy1iYmFiOTdiMjNmOGI="
   access_level = "BUILD_AND_READ"
 }
 
 resource "buildkite_test_suite_team" "e2e" {
   team_id       = buildkite_team.platform.id
-  test_suite_id = "U3VpdGUtLS0zMjhlOTYyOC0yM2M3LTQ1Y2ItYWJjNi1lYTAzNGU5NjVlY2M="
+  test_suite_id = "U3VpdGUtLS0xMDRiNWNkMC0xODRlLTRiMjUtYjIwNi01NTdiYzZkODYxM2M="
   access_level  = "MANAGE_AND_READ"
 }
 
@@ -160,4 +160,46 @@ resource "buildkite_registry" "gems" {
   emoji       = ":gem:"
   oidc_policy = "- iss: https://agent.buildkite.com\n  claims:\n    organization_slug: acme\n"
   team_ids    = [buildkite_team.platform.uuid]
+}
+
+resource "buildkite_organization" "settings" {
+  allowed_api_ip_addresses         = ["0.0.0.0/0", "192.0.2.0/24"]
+  enforce_2fa                      = true
+  revoke_inactive_tokens_after     = "DAYS_90"
+  restrict_user_api_token_creation = true
+}
+
+resource "buildkite_organization_banner" "notice" {
+  message = "Deploys are frozen on Fridays"
+}
+
+resource "buildkite_pipeline_webhook" "app" {
+  pipeline_id = buildkite_pipeline.app.id
+  repository  = buildkite_pipeline.app.repository
+}
+
+resource "buildkite_portal" "stats" {
+  slug                 = "stats"
+  name                 = "Build stats"
+  query                = "{ viewer { user { name } } }"
+  allowed_ip_addresses = "10.0.0.0/8"
+}
+
+resource "buildkite_notification_service" "hooks" {
+  provider_type = "webhook"
+  description   = "Build hooks"
+  enabled       = false
+  webhook = {
+    url    = "https://example.com/hooks"
+    token  = "moved-hook-token"
+    events = ["build.finished"]
+  }
+}
+
+resource "buildkite_notification_service" "datadog" {
+  provider_type = "datadog_pipeline_visibility"
+  datadog_pipeline_visibility = {
+    api_key      = "moved-datadog-key"
+    datadog_tags = "team:platform"
+  }
 }
