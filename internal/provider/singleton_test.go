@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"sync"
+	"testing"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
 )
@@ -105,4 +106,61 @@ func (e *testEnv) keepBanner() {
 			}
 		}
 	})
+}
+
+// TestKeepSingletons: what a test changed of the organization's API settings and banner is put back when it
+// ends, held (as in live mode) without deadlocking a test that asks twice.
+func TestKeepSingletons(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	if e.live {
+		t.Skip("live mode: this test changes the organization's settings to see them put back")
+	}
+	ctx := context.Background()
+	ips, days, restrict := []string{"192.0.2.0/24"}, int64(30), true
+	if _, err := e.client.OrgSettings.UpdateAPISettings(ctx, buildkite.APISettingsUpdate{AllowedIPs: &ips, RevokeAfterDays: &days, RestrictTokens: &restrict}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.client.OrgSettings.PutBanner(ctx, "Original"); err != nil {
+		t.Fatal(err)
+	}
+	// A test run as a live one would: it holds both, changes everything, and ends.
+	changeAll := func(banner bool) {
+		t.Run("changes", func(st *testing.T) {
+			sub := &testEnv{t: st, live: true, client: e.client}
+			sub.keepAPISettings()
+			sub.keepAPISettings()
+			sub.keepBanner()
+			none, zero, no := []string{}, int64(0), false
+			if _, err := e.client.OrgSettings.UpdateAPISettings(ctx, buildkite.APISettingsUpdate{AllowedIPs: &none, RevokeAfterDays: &zero, RestrictTokens: &no}); err != nil {
+				st.Fatal(err)
+			}
+			if banner {
+				if _, err := e.client.OrgSettings.PutBanner(ctx, "Changed"); err != nil {
+					st.Fatal(err)
+				}
+			} else if err := e.client.OrgSettings.DeleteBanner(ctx); err != nil {
+				st.Fatal(err)
+			}
+		})
+	}
+	changeAll(false)
+	s, err := e.client.OrgSettings.GetAPISettings(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(s.AllowedIPs(), ips) || deref(s.RevokeInactiveTokensAfterDays) != days || !s.RestrictUserAPITokenCreation {
+		t.Errorf("API settings after the test: %v, %d days, restrict %v; want them put back", s.AllowedIPs(), deref(s.RevokeInactiveTokensAfterDays), s.RestrictUserAPITokenCreation)
+	}
+	if b, err := e.client.OrgSettings.GetBanner(ctx); err != nil || b.Message != "Original" {
+		t.Errorf("banner after the test: %v, %v; want %q put back", b, err, "Original")
+	}
+	// Without a banner at the start, the one the test made goes.
+	if err := e.client.OrgSettings.DeleteBanner(ctx); err != nil {
+		t.Fatal(err)
+	}
+	changeAll(true)
+	if b, err := e.client.OrgSettings.GetBanner(ctx); !buildkite.IsNotFound(err) {
+		t.Errorf("banner after the test: %v, %v; want none, as at the start", b, err)
+	}
 }
