@@ -296,6 +296,7 @@ var identityCases = []identityCase{
 	{
 		resourceType: "buildkite_organization", attrs: []string{"slug"},
 		setup: func(t *testing.T, e *testEnv) identityConfigs {
+			e.keepAPISettings()
 			return identityConfigs{
 				create:    testAccOrganizationConfig(allowlistLine("0.0.0.0/0")),
 				update:    testAccOrganizationConfig(allowlistLine("0.0.0.0/0", "192.0.2.0/24")),
@@ -319,6 +320,7 @@ var identityCases = []identityCase{
 	{
 		resourceType: "buildkite_organization_banner", attrs: []string{"id"},
 		setup: func(t *testing.T, e *testEnv) identityConfigs {
+			e.keepBanner()
 			return identityConfigs{
 				create: testAccOrganizationBannerConfig("Found by its UUID"),
 				update: testAccOrganizationBannerConfig("Still found by its UUID"),

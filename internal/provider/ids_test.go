@@ -156,6 +156,15 @@ func TestCheckStateID(t *testing.T) {
 		{"secret: a UUID only", "cluster_secret", testUUID, true},
 		{"secret given a graphql id", "cluster_secret", clusterGraphQLID, false},
 		{"a type that declares no form", "portal", "anything", true},
+		{"organization graphql id", "organization", graphQLID("Organization", testUUID), true},
+		{"organization uuid", "organization", testUUID, true},
+		{"organization given a cluster's", "organization", clusterGraphQLID, false},
+		{"banner graphql id", "organization_banner", graphQLID("OrganizationBanner", testUUID), true},
+		{"banner given the organization's", "organization_banner", graphQLID("Organization", testUUID), false},
+		{"notification service uuid", "notification_service", testUUID, true},
+		{"notification service given a graphql id", "notification_service", graphQLID("Pipeline", testUUID), false},
+		{"pipeline webhook: GitHub's ID", "pipeline_webhook", "482913377", true},
+		{"agent token: refused at plan, not here", "agent_token", "anything", true},
 	} {
 		if err := checkStateID(tc.typ, tc.id); (err == nil) != tc.ok {
 			t.Errorf("%s: checkStateID(%s, %q) = %v, want ok %t", tc.name, tc.typ, tc.id, err, tc.ok)

@@ -707,6 +707,7 @@ resource "buildkite_registry" "gems" {
 // addOrganization takes over the organization's settings as the official provider's main branch stored
 // them: an allowlist, token settings and 2FA enforced (which only its GraphQL API set).
 func (w *officialWorkspace) addOrganization() {
+	w.e.keepAPISettings()
 	ctx := context.Background()
 	o, err := w.e.client.Organizations.Get(ctx)
 	w.must(err)
@@ -729,6 +730,7 @@ resource "buildkite_organization" "settings" {
 // addOrganizationV138 is the organization as v1.38.0 stored it: no token settings in its schema, and [""]
 // for an organization without an allowlist, under a configuration that does not mention one.
 func (w *officialWorkspace) addOrganizationV138() {
+	w.e.keepAPISettings()
 	o, err := w.e.client.Organizations.Get(context.Background())
 	w.must(err)
 	w.add(`
@@ -740,6 +742,7 @@ resource "buildkite_organization" "settings" {}
 
 // addBanner is the organization's banner, its id the banner's GraphQL ID.
 func (w *officialWorkspace) addBanner() {
+	w.e.keepBanner()
 	b, err := w.e.client.OrgSettings.PutBanner(context.Background(), "Deploys are frozen on Fridays")
 	w.must(err)
 	w.add(`

@@ -55,6 +55,7 @@ func (e *testEnv) checkBannerMessage(message string) resource.TestCheckFunc {
 func TestAccOrganizationBannerResource_basic(t *testing.T) {
 	t.Parallel()
 	e := newTestEnv(t)
+	e.keepBanner()
 	const addr = "buildkite_organization_banner.test"
 	first := ":buildkite: Maintenance on **Saturday** " + e.name("banner")
 	second := "All clear " + e.name("banner")
@@ -89,6 +90,7 @@ func TestAccOrganizationBannerResource_basic(t *testing.T) {
 func TestAccOrganizationBannerResource_disappears(t *testing.T) {
 	t.Parallel()
 	e := newTestEnv(t)
+	e.keepBanner()
 	e.disappears("buildkite_organization_banner.test", testAccOrganizationBannerConfig("Here today "+e.name("banner")))
 }
 
@@ -96,6 +98,7 @@ func TestAccOrganizationBannerResource_disappears(t *testing.T) {
 func TestAccOrganizationBannerResource_adopts(t *testing.T) {
 	t.Parallel()
 	e := newTestEnv(t)
+	e.keepBanner()
 	if _, err := e.client.OrgSettings.PutBanner(context.Background(), "Set in the web interface"); err != nil {
 		t.Fatal(err)
 	}
@@ -113,6 +116,7 @@ func TestAccOrganizationBannerResource_adopts(t *testing.T) {
 func TestAccOrganizationBannerResource_badInput(t *testing.T) {
 	t.Parallel()
 	e := newTestEnv(t)
+	e.keepBanner()
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: e.factories(),
 		Steps: []resource.TestStep{

@@ -2,10 +2,13 @@ package provider
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
 )
 
 var (
@@ -31,7 +34,8 @@ type organizationModel struct {
 	URL       types.String `tfsdk:"url"`
 	WebURL    types.String `tfsdk:"web_url"`
 	CreatedAt types.String `tfsdk:"created_at"`
-	// AllowedAPIIPAddresses only the GraphQL API shows: always null here.
+	// AllowedAPIIPAddresses is the allowlist of the organization's API settings: empty for none, null where
+	// the token may not read the settings.
 	AllowedAPIIPAddresses types.List `tfsdk:"allowed_api_ip_addresses"`
 }
 
@@ -42,8 +46,9 @@ func (d *organizationDataSource) Schema(_ context.Context, _ datasource.SchemaRe
 			"name": schema.StringAttribute{MarkdownDescription: "The organization's name.", Computed: true},
 			"slug": schema.StringAttribute{MarkdownDescription: "The organization's slug.", Computed: true},
 			"allowed_api_ip_addresses": schema.ListAttribute{
-				MarkdownDescription: "Always null: the official provider's data source reads the networks the API may be " +
-					"used from through GraphQL, which this provider does not use.",
+				MarkdownDescription: "The networks (CIDRs) the organization's API may be called from; empty when there is " +
+					"no allowlist. Null, with a warning, when the token may not read the organization's settings (its user " +
+					"must be an administrator and the token needs `read_organization_settings`).",
 				ElementType: types.StringType, Computed: true,
 			},
 		}, attrID, attrUUID, attrGraphQLID, attrURL, attrWebURL, attrCreatedAt),
@@ -63,6 +68,29 @@ func (d *organizationDataSource) Read(ctx context.Context, _ datasource.ReadRequ
 		Name: types.StringValue(o.Name), Slug: types.StringValue(o.Slug),
 		URL: types.StringValue(o.URL), WebURL: types.StringValue(o.WebURL), CreatedAt: timeValue(o.CreatedAt),
 		AllowedAPIIPAddresses: types.ListNull(types.StringType),
+	}
+	// The allowlist needs an administrator's token with read_organization_settings; without one, the rest
+	// of the organization is still read, for those who want only its IDs.
+	settings, err := d.client().OrgSettings.GetAPISettings(ctx)
+	switch {
+	case buildkite.IsForbidden(err):
+		resp.Diagnostics.AddWarning("Unable to Read Organization API Settings", fmt.Sprintf(
+			"Reading the API settings of organization %s: %s. allowed_api_ip_addresses is left null; the token's user "+
+				"must be an administrator and the token needs read_organization_settings for it to be read.", o.Slug, describeError(err)))
+	case err != nil:
+		addAPIError(&resp.Diagnostics, "read", "organization API settings", o.Slug, err)
+		return
+	default:
+		ips := settings.AllowedIPs()
+		if ips == nil {
+			ips = []string{}
+		}
+		list, diags := types.ListValueFrom(ctx, types.StringType, ips)
+		resp.Diagnostics.Append(diags...)
+		if resp.Diagnostics.HasError() {
+			return
+		}
+		m.AllowedAPIIPAddresses = list
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }

@@ -7,17 +7,101 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
+	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/fakeserver"
 )
 
 func TestAccOrganizationDataSource(t *testing.T) {
 	t.Parallel()
 	e := newTestEnv(t)
+	e.keepAPISettings()
+	o, err := e.client.Organizations.Get(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	found, err := e.client.OrgSettings.GetAPISettings(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !e.live && len(found.AllowedIPs()) > 0 {
+		t.Fatalf("the emulator starts with the allowlist %v, want none", found.AllowedIPs())
+	}
+	// setAllowlist is a PreConfig: the allowlist set outside Terraform, as the web interface would.
+	setAllowlist := func(ips ...string) func() {
+		return func() {
+			if ips == nil {
+				ips = []string{}
+			}
+			if _, err := e.client.OrgSettings.UpdateAPISettings(t.Context(), buildkite.APISettingsUpdate{AllowedIPs: &ips}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	const addr = "data.buildkite_organization.o"
+	cfg := e.config(`data "buildkite_organization" "o" {}`)
+	allowlist := func(ips ...string) statecheck.StateCheck {
+		want := make([]knownvalue.Check, len(ips))
+		for i, ip := range ips {
+			want[i] = knownvalue.StringExact(ip)
+		}
+		// An empty list, not null, where there is none.
+		return statecheck.ExpectKnownValue(addr, tfjsonpath.New("allowed_api_ip_addresses"), knownvalue.ListExact(want))
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		Steps: []resource.TestStep{
+			{
+				Config: cfg,
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringExact(o.ID)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("uuid"), knownvalue.StringExact(o.ID)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("graphql_id"), knownvalue.StringExact(o.GraphQLID)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("slug"), knownvalue.StringExact(e.org)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("name"), knownvalue.StringExact(o.Name)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("url"), knownvalue.StringExact(o.URL)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("web_url"), knownvalue.StringExact(o.WebURL)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("created_at"), knownvalue.NotNull()),
+					allowlist(found.AllowedIPs()...),
+				},
+			},
+			{
+				PreConfig:         setAllowlist("192.0.2.0/24", "198.51.100.7/32"),
+				Config:            cfg,
+				ConfigStateChecks: []statecheck.StateCheck{allowlist("192.0.2.0/24", "198.51.100.7/32")},
+			},
+			{
+				PreConfig:         setAllowlist(),
+				Config:            cfg,
+				ConfigStateChecks: []statecheck.StateCheck{allowlist()},
+			},
+		},
+	})
+}
+
+// TestAccOrganizationDataSource_notAdministrator: a token that may not read the organization's settings still
+// reads its IDs; the allowlist is null, with a warning that says why.
+func TestAccOrganizationDataSource_notAdministrator(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	if e.live {
+		t.Skip("seeds a member's token in the emulator")
+	}
+	ips := []string{"192.0.2.0/24"}
+	if _, err := e.client.OrgSettings.UpdateAPISettings(t.Context(), buildkite.APISettingsUpdate{AllowedIPs: &ips}); err != nil {
+		t.Fatal(err)
+	}
+	member := e.server.Store().AddUser(e.org, "Member", "member@example.com", false)
+	if err := e.server.Store().AddTokenForUser("member-token", member, []string{e.org}, fakeserver.AllScopes()); err != nil {
+		t.Fatal(err)
+	}
 	o, err := e.client.Organizations.Get(t.Context())
 	if err != nil {
 		t.Fatal(err)
@@ -26,20 +110,41 @@ func TestAccOrganizationDataSource(t *testing.T) {
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: e.factories(),
 		Steps: []resource.TestStep{{
-			Config: e.config(`data "buildkite_organization" "o" {}`),
+			Config: fmt.Sprintf("provider \"buildkite\" {\n  rest_url = %q\n  organization = %q\n  api_token = \"member-token\"\n}\n", e.url, e.org) +
+				`data "buildkite_organization" "o" {}`,
 			ConfigStateChecks: []statecheck.StateCheck{
 				statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringExact(o.ID)),
-				statecheck.ExpectKnownValue(addr, tfjsonpath.New("uuid"), knownvalue.StringExact(o.ID)),
-				statecheck.ExpectKnownValue(addr, tfjsonpath.New("graphql_id"), knownvalue.StringExact(o.GraphQLID)),
-				statecheck.ExpectKnownValue(addr, tfjsonpath.New("slug"), knownvalue.StringExact(e.org)),
-				statecheck.ExpectKnownValue(addr, tfjsonpath.New("name"), knownvalue.StringExact(o.Name)),
-				statecheck.ExpectKnownValue(addr, tfjsonpath.New("url"), knownvalue.StringExact(o.URL)),
-				statecheck.ExpectKnownValue(addr, tfjsonpath.New("web_url"), knownvalue.StringExact(o.WebURL)),
-				statecheck.ExpectKnownValue(addr, tfjsonpath.New("created_at"), knownvalue.NotNull()),
 				statecheck.ExpectKnownValue(addr, tfjsonpath.New("allowed_api_ip_addresses"), knownvalue.Null()),
 			},
 		}},
 	})
+
+	// The warning, read from the data source itself.
+	memberClient, err := buildkite.NewClient(buildkite.Config{BaseURL: e.url, Organization: e.org, Token: "member-token"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ds := NewOrganizationDataSource().(*organizationDataSource)
+	ds.Configure(t.Context(), datasource.ConfigureRequest{ProviderData: &providerData{client: memberClient, org: e.org}}, &datasource.ConfigureResponse{})
+	var sresp datasource.SchemaResponse
+	ds.Schema(t.Context(), datasource.SchemaRequest{}, &sresp)
+	resp := datasource.ReadResponse{State: tfsdk.State{Schema: sresp.Schema, Raw: tftypes.NewValue(sresp.Schema.Type().TerraformType(t.Context()), nil)}}
+	ds.Read(t.Context(), datasource.ReadRequest{}, &resp)
+	if resp.Diagnostics.HasError() || resp.Diagnostics.WarningsCount() != 1 {
+		t.Fatalf("diagnostics = %v, want one warning and no error", resp.Diagnostics)
+	}
+	w := resp.Diagnostics.Warnings()[0]
+	if w.Summary() != "Unable to Read Organization API Settings" || !strings.Contains(w.Detail(), "read_organization_settings") ||
+		!strings.Contains(w.Detail(), "administrator") || !strings.Contains(w.Detail(), "allowed_api_ip_addresses") {
+		t.Errorf("the warning does not say why: %s: %s", w.Summary(), w.Detail())
+	}
+	var m organizationModel
+	if d := resp.State.Get(t.Context(), &m); d.HasError() {
+		t.Fatal(d)
+	}
+	if m.ID.ValueString() != o.ID || !m.AllowedAPIIPAddresses.IsNull() {
+		t.Errorf("id %s, allowlist %s; want %s and null", m.ID, m.AllowedAPIIPAddresses, o.ID)
+	}
 }
 
 func TestAccOrganizationMemberDataSource(t *testing.T) {

@@ -63,6 +63,7 @@ func (e *testEnv) checkAllowlistRemoved(*terraform.State) error {
 func TestAccOrganizationResource_basic(t *testing.T) {
 	t.Parallel()
 	e := newTestEnv(t)
+	e.keepAPISettings()
 	const addr = "buildkite_organization.test"
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: e.factories(),
@@ -165,6 +166,7 @@ func TestAccOrganizationResource_drift(t *testing.T) {
 	if e.live {
 		t.Skip("changes the organization's settings behind the API's back through the emulator's store")
 	}
+	e.keepAPISettings()
 	const addr = "buildkite_organization.test"
 	cfg := e.config(testAccOrganizationConfig(allowlistLine("0.0.0.0/0")))
 	resource.Test(t, resource.TestCase{
@@ -194,6 +196,7 @@ func TestAccOrganizationResource_drift(t *testing.T) {
 func TestAccOrganizationResource_enforce2FA(t *testing.T) {
 	t.Parallel()
 	e := newTestEnv(t)
+	e.keepAPISettings()
 	const addr = "buildkite_organization.test"
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: e.factories(),
@@ -318,6 +321,7 @@ func TestAccOrganizationResource_notAdministrator(t *testing.T) {
 func TestAccOrganizationResource_daysUnknownAtPlan(t *testing.T) {
 	t.Parallel()
 	e := newTestEnv(t)
+	e.keepAPISettings()
 	const addr = "buildkite_organization.test"
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: e.factories(),

@@ -72,6 +72,8 @@ type testEnv struct {
 	stableNames bool
 	// leftovers, in live mode, is what the test deletes when it ends (sweep_test.go).
 	leftovers *leftovers
+	// held names the organization's singletons the test holds (singleton_test.go).
+	held map[string]bool
 }
 
 // newTestEnv starts a fresh emulator on a random loopback port, closed when the test ends.

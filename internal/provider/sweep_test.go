@@ -32,7 +32,10 @@ import (
 // A type is one row of sweepers: its resource type, the REST collection it is created in, the types whose
 // objects must go first (they refer to this type's, and the service may refuse the delete while they do),
 // and a listing of its objects, each with its names and its delete. Objects nested in another (queues,
-// tokens, secrets, members, schedules, access) go with their parent and need no row.
+// tokens, secrets, members, schedules, access) go with their parent and need no row. An object without a
+// name is named by what stands for one: a rule by its pipelines', a notification service by its
+// description. The organization's singletons (its API settings and banner) have no row: the tests that
+// change them put them back (singleton_test.go).
 
 // testPrefix starts the name of every object the acceptance tests create.
 const testPrefix = "tf-acc-"
@@ -56,13 +59,19 @@ type sweepable struct {
 var sweepers = []sweeper{
 	// Rules name pipelines by UUID and have no name: theirs are the names of those pipelines. They go first.
 	{"buildkite_organization_rule", "rules", nil, listRules},
-	{"buildkite_pipeline", "pipelines", []string{"buildkite_organization_rule"}, listPipelines},
+	// Notification services name the pipelines, teams or clusters they are scoped to by UUID: they go
+	// before those. Their name is their description.
+	{"buildkite_notification_service", "services", nil, listNotificationServices},
+	{"buildkite_pipeline", "pipelines", []string{"buildkite_organization_rule", "buildkite_notification_service"}, listPipelines},
 	{"buildkite_pipeline_template", "pipeline-templates", []string{"buildkite_pipeline"}, listTemplates},
-	{"buildkite_cluster", "clusters", []string{"buildkite_pipeline"}, listClusters},
+	{"buildkite_cluster", "clusters", []string{"buildkite_pipeline", "buildkite_notification_service"}, listClusters},
 	{"buildkite_test_suite", "suites", nil, listSuites},
 	{"buildkite_registry", "registries", nil, listRegistries},
+	// Portals are found by name and slug, and deleted by slug.
+	{"buildkite_portal", "portals", nil, listPortals},
 	// Teams own suites, maintain clusters and have access to pipelines and registries: they go last.
-	{"buildkite_team", "teams", []string{"buildkite_pipeline", "buildkite_cluster", "buildkite_test_suite", "buildkite_registry"}, listTeams},
+	{"buildkite_team", "teams", []string{"buildkite_pipeline", "buildkite_cluster", "buildkite_test_suite", "buildkite_registry",
+		"buildkite_notification_service"}, listTeams},
 }
 
 // sweepOrder is sweepers with every row after the rows its after names.
@@ -241,6 +250,26 @@ func listRegistries(ctx context.Context, c *buildkite.Client) ([]sweepable, erro
 	})
 }
 
+func listPortals(ctx context.Context, c *buildkite.Client) ([]sweepable, error) {
+	all, err := c.Portals().List(ctx)
+	return sweepables(all, err, func(p buildkite.Portal) sweepable {
+		return sweepable{p.UUID, []string{p.Name, p.Slug}, func(ctx context.Context) error { return c.Portals().Delete(ctx, p.Slug) }}
+	})
+}
+
+// listNotificationServices names each service by its description, the one name it has (none: nothing to
+// match, and the service is never swept by name).
+func listNotificationServices(ctx context.Context, c *buildkite.Client) ([]sweepable, error) {
+	all, err := c.NotificationServices().List(ctx)
+	return sweepables(all, err, func(n buildkite.NotificationService) sweepable {
+		var names []string
+		if n.Description != nil && *n.Description != "" {
+			names = []string{*n.Description}
+		}
+		return sweepable{n.ID, names, func(ctx context.Context) error { return c.NotificationServices().Delete(ctx, n.ID) }}
+	})
+}
+
 // listRules gives each rule the names of the pipelines it names.
 func listRules(ctx context.Context, c *buildkite.Client) ([]sweepable, error) {
 	pipelines, err := c.Pipelines.List(ctx, nil)
@@ -371,7 +400,9 @@ type roundTripFunc func(*http.Request) (*http.Response, error)
 func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
 
 // seedSweepable makes, through c, one object of every swept type named name (a pipeline archived, another
-// renamed after its creation, a rule between the two) and returns the names of what it made, by type.
+// renamed after its creation, a rule between the two, a portal whose slug alone carries the name, a
+// notification service scoped to the team and described by the name, and one without a description) and
+// returns the names of what it made, by type.
 func seedSweepable(t *testing.T, c *buildkite.Client, name string) map[string][]string {
 	t.Helper()
 	ctx := context.Background()
@@ -406,10 +437,19 @@ func seedSweepable(t *testing.T, c *buildkite.Client, name string) map[string][]
 	must(err)
 	_, err = c.Registries.Create(ctx, buildkite.RegistryCreate{Name: name, Ecosystem: "ruby"})
 	must(err)
+	_, err = c.Portals().Create(ctx, buildkite.PortalWrite{Name: "Build stats", Slug: name, Query: "{ viewer { user { name } } }"})
+	must(err)
+	_, err = c.NotificationServices().Create(ctx, map[string]any{"provider": "webhook", "description": name,
+		"scope": "some_teams", "scope_uuids": []string{team.ID}, "settings": map[string]any{"url": "https://example.com/hooks"}})
+	must(err)
+	// Without a description: nothing names it, and only recordCreates finds it.
+	_, err = c.NotificationServices().Create(ctx, map[string]any{"provider": "webhook", "settings": map[string]any{"url": "https://example.com/" + name}})
+	must(err)
 	return map[string][]string{
 		"buildkite_cluster": {name}, "buildkite_team": {name}, "buildkite_pipeline": {name, after},
 		"buildkite_organization_rule": {"1 rule"}, "buildkite_pipeline_template": {name},
-		"buildkite_test_suite": {name}, "buildkite_registry": {name},
+		"buildkite_test_suite": {name}, "buildkite_registry": {name}, "buildkite_portal": {name},
+		"buildkite_notification_service": {name},
 	}
 }
 
@@ -468,8 +508,13 @@ func TestSweepers(t *testing.T) {
 		t.Errorf("left after sweeping: %v", left)
 	}
 	kept := countSweepable(t, e.client, "kept")
-	if kept["buildkite_cluster"] != 1 || kept["buildkite_pipeline"] != 2 || kept["buildkite_organization_rule"] != 1 || kept["buildkite_team"] != 1 {
+	if kept["buildkite_cluster"] != 1 || kept["buildkite_pipeline"] != 2 || kept["buildkite_organization_rule"] != 1 || kept["buildkite_team"] != 1 ||
+		kept["buildkite_portal"] != 1 || kept["buildkite_notification_service"] != 1 {
 		t.Errorf("objects without the prefix are gone: %v", kept)
+	}
+	// The two services without a description, ours and the kept one's, are not the sweepers' to find.
+	if services, err := e.client.NotificationServices().List(context.Background()); err != nil || len(services) != 3 {
+		t.Errorf("after sweeping, %d notification services (%v), want 3: the kept one and the two without a description", len(services), err)
 	}
 }
 
@@ -525,7 +570,12 @@ func TestLeftovers(t *testing.T) {
 		t.Errorf("the pipeline named to leaveNoneNamed is still there: %v", left)
 	}
 	others := countSweepable(t, e.client, "others")
-	if others["buildkite_cluster"] != 1 || others["buildkite_pipeline"] != 2 || others["buildkite_team"] != 1 || others["buildkite_registry"] != 1 {
+	if others["buildkite_cluster"] != 1 || others["buildkite_pipeline"] != 2 || others["buildkite_team"] != 1 || others["buildkite_registry"] != 1 ||
+		others["buildkite_portal"] != 1 || others["buildkite_notification_service"] != 1 {
 		t.Errorf("objects others made are gone: %v", others)
+	}
+	// Mine without a description went by its recorded ID; the others' stays.
+	if services, err := e.client.NotificationServices().List(context.Background()); err != nil || len(services) != 2 {
+		t.Errorf("after the clean-up, %d notification services (%v), want the 2 others made", len(services), err)
 	}
 }
