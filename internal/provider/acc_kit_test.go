@@ -300,6 +300,20 @@ func (e *testEnv) ours(n int, key string, names ...string) knownvalue.Check {
 	return holdsNamed{key, names}
 }
 
+// total checks a count a data source reports for a filter this test's objects alone match in the emulator:
+// exactly n there, at least n on the real service, whose organization may hold other matches.
+func (e *testEnv) total(n int64) knownvalue.Check {
+	if !e.live {
+		return knownvalue.Int64Exact(n)
+	}
+	return knownvalue.Int64Func(func(v int64) error {
+		if v < n {
+			return fmt.Errorf("expected at least %d, got %d", n, v)
+		}
+		return nil
+	})
+}
+
 // holdsNamed is the live form of ours.
 type holdsNamed struct {
 	key   string

@@ -64,6 +64,7 @@ data "buildkite_pipelines" "searched" {
   tags     = ["red"]
 }
 data "buildkite_pipelines" "archived" {
+  search   = "` + name + `"
   archived = true
 }`),
 				ConfigStateChecks: []statecheck.StateCheck{
@@ -83,7 +84,7 @@ data "buildkite_pipelines" "archived" {
 					statecheck.ExpectKnownValue("data.buildkite_pipelines.tagged", tfjsonpath.New("pipelines").AtSliceIndex(0).AtMapKey("name"), knownvalue.StringExact(name+"-other")),
 					statecheck.ExpectKnownValue("data.buildkite_pipelines.none", tfjsonpath.New("pipelines"), knownvalue.ListSizeExact(0)),
 					// The official provider's filters and count.
-					statecheck.ExpectKnownValue(all, tfjsonpath.New("total"), knownvalue.Int64Exact(2)),
+					statecheck.ExpectKnownValue(all, tfjsonpath.New("total"), e.total(2)),
 					statecheck.ExpectKnownValue("data.buildkite_pipelines.searched", tfjsonpath.New("total"), knownvalue.Int64Exact(1)),
 					statecheck.ExpectKnownValue("data.buildkite_pipelines.searched", tfjsonpath.New("pipelines").AtSliceIndex(0).AtMapKey("name"), knownvalue.StringExact(name+"-other")),
 					statecheck.ExpectKnownValue("data.buildkite_pipelines.archived", tfjsonpath.New("total"), knownvalue.Int64Exact(0)),

@@ -283,6 +283,9 @@ data "buildkite_team" "both" {
 func TestAccTeamsDataSource_none(t *testing.T) {
 	t.Parallel()
 	e := newTestEnv(t)
+	if e.live {
+		t.Skip("it needs an organization without teams, which a real organization running these tests is not")
+	}
 	members, err := e.client.Organizations.ListMembers(t.Context())
 	if err != nil || len(members) == 0 {
 		t.Fatalf("members = %v, %v", members, err)
