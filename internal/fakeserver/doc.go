@@ -9,7 +9,10 @@
 //
 //   - server.go: Options, New and Open, ServeHTTP and the middleware (rate limit, body size limit, JSON
 //     404/405, the /_fake/ switch), and routes, which calls one route method per area.
-//   - state.go: Options.StateFile: the Store saved after every change and loaded at start.
+//   - state.go: Options.StateFile: the Store saved after every change and loaded at start; a file it cannot
+//     trust is refused, stale temporary files are removed, and state_lock_unix.go (state_lock_other.go
+//     elsewhere) holds an exclusive lock on FILE.lock, so one emulator owns a state file (Server.Close
+//     releases it).
 //   - ratelimit.go: the rate limit, per token (every spelling of a known token's header is one budget;
 //     unknown tokens keep no window; ended windows are dropped).
 //   - limits.go: the length limits on names, descriptions, keys, slugs and configurations (422 beyond);
@@ -45,8 +48,14 @@
 //   - portals.go: portals (the token in the create answer only); notification_services.go: notification
 //     services (cursor paging, masked and hidden secrets, enable and disable). Both from rest-beyond-spec.md,
 //     "Added 2026-11-26".
+//   - api_settings.go: the organization's /api-settings (allowlist, token revocation, token creation), with
+//     the plan features that gate them; banner.go: the organization banner; network_ranges.go: a cluster's
+//     hosted-agent egress ranges (seeded by Store methods, 503 on demand); pipeline_webhook.go: POST
+//     /pipelines/{slug}/webhook and the repository webhooks it makes. Also from "Added 2026-11-26".
 //   - handlers.go: serveRead, serveWrite and serveDelete, the shapes most handlers have.
-//   - fixtures.go: state the API cannot create (users, plans, tokens, agents, jobs, flaky tests).
+//   - fixtures.go: state the API cannot create (users, plans, tokens, agents, jobs, flaky tests);
+//     fixtures_defaults.go: what a new organization starts with (Options.SeedDefaults): "Default cluster"
+//     and its default queue, default-queue.
 //
 // Test-only routes under /_fake/ (no authentication) change what the API cannot: build and job states
 // (build_admin.go) and flaky-test records (suites.go). They are on in process and off in the standalone

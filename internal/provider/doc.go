@@ -21,8 +21,14 @@
 //   - list_resource_kit.go: the bases of list resources (namedList, childList).
 //   - schema_attributes.go (shared attributes: id, uuid, URLs, parents), enums.go (case-insensitive
 //     enums), validators.go, plan_modifiers.go, semantic_string.go (YAML and JSON compared by meaning).
-//   - diagnostics.go (the words of errors), ids.go (UUIDs and import IDs, GraphQL IDs in them), lookups.go
-//     (finding an object by ID, slug or key), values.go (Go values to Terraform values and back).
+//   - diagnostics.go (the words of errors), ids.go (UUIDs and import IDs, GraphQL IDs in them, and the ID
+//     rule: every ID read from state, configuration or an import is a UUID, a GraphQL ID of the expected
+//     type (idGraphQLTypes, checkID, checkRef) or the type's key, else an error naming the attribute; an
+//     unreadable ID is never sent, and its 404 never removes anything), lookups.go (finding an object by
+//     ID, slug or key), values.go (Go values to Terraform values and back).
+//   - enums.go: what the service answers is stored in the official provider's upper-case form.
+//   - action_base.go (actions' inputs checked again once variables are known), action_stop.go (a stop
+//     waits for running actions' last event, so an interrupted wait fails instead of reporting success).
 //   - Moving from the official provider: references.go (refAttribute, parentIDAttribute: references that
 //     take a UUID or a GraphQL ID and never diff between them), graphql_only.go (attributes only its GraphQL
 //     API sets: accepted, kept, never sent, one warning), upgrade.go (schema versions above its, and the
