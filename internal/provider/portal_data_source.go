@@ -110,6 +110,11 @@ func (d *portalDataSource) Read(ctx context.Context, req datasource.ReadRequest,
 	defer cancel()
 	slug := cfg.Slug.ValueString()
 	p, err := d.client().Portals().Get(ctx, slug)
+	if buildkite.IsNotFound(err) {
+		// The official provider's words, which its users' tests match.
+		resp.Diagnostics.AddError("Portal not found", fmt.Sprintf("Could not find portal with slug %q (%s).", slug, describeError(err)))
+		return
+	}
 	if err != nil {
 		notFoundOrAPIError(&resp.Diagnostics, err, "portal", fmt.Sprintf("the slug %q", slug))
 		return

@@ -223,7 +223,7 @@ func TestAccPortalDataSource_notFound(t *testing.T) {
 		ProtoV6ProviderFactories: e.factories(),
 		Steps: []resource.TestStep{{
 			Config:      e.config(`data "buildkite_portal" "x" { slug = "nope" }`),
-			ExpectError: wrapped("No Portal Found"),
+			ExpectError: regexp.MustCompile(`Portal not found[\s\S]*Could\s+not\s+find\s+portal\s+with\s+slug`),
 		}},
 	})
 }
