@@ -116,7 +116,7 @@ func (d *portalDataSource) Read(ctx context.Context, req datasource.ReadRequest,
 		return
 	}
 	if err != nil {
-		notFoundOrAPIError(&resp.Diagnostics, err, "portal", fmt.Sprintf("the slug %q", slug))
+		addAPIError(&resp.Diagnostics, "read", "portal", fmt.Sprintf("the slug %q", slug), err)
 		return
 	}
 	cfg.fromAPI(p)
