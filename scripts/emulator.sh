@@ -22,7 +22,7 @@ provider_version=${RELEASE_VERSION:-0.1.0}
 start_emulator() {
   echo "==> building the provider (goreleaser, host platform) into a filesystem mirror, and the emulator"
   QUIET=1 "$root/scripts/mirror.sh" "$work/mirror" "$provider_version"
-  (cd "$root" && go build -o "$work/bin/fakeserver" ./internal/cmd/fakeserver)
+  (cd "$root" && go build -o "$work/bin/fakeserver" ./cmd/fakeserver)
 
   echo "==> starting the emulator"
   "$work/bin/fakeserver" --listen 127.0.0.1:0 "$@" >"$work/emulator.log" 2>&1 &

@@ -21,7 +21,7 @@ cd "$root"
 start=$(date +%s)
 
 echo "==> building and starting the emulator"
-go build -o "$work/fakeserver" ./internal/cmd/fakeserver || exit 1
+go build -o "$work/fakeserver" ./cmd/fakeserver || exit 1
 "$work/fakeserver" --listen 127.0.0.1:0 --org tf-acc-live --token live-token --quiet \
   --state-file "$work/state.json" >"$work/emulator.log" 2>&1 &
 emulator_pid=$!

@@ -9,7 +9,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/ci-rest/terraform-provider-buildkite/internal/fakeserver"
+	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
 )
 
 // emptyAnswers are 2xx bodies that hold no object, and what the error must say is missing.

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ci-rest/terraform-provider-buildkite/internal/fakeserver"
+	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
 )
 
 // newCluster creates a cluster through the client and returns its ID.

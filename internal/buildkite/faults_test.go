@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ci-rest/terraform-provider-buildkite/internal/fakeserver"
+	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
 )
 
 // loseAnswers lets the service act on the first n POSTs it is given, then loses each answer: "drop" closes

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ci-rest/terraform-provider-buildkite/internal/fakeserver"
+	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
 )
 
 func TestFlakyTests_ListFilters(t *testing.T) {

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ci-rest/terraform-provider-buildkite/internal/fakeserver"
+	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
 )
 
 // emulator is the in-process emulator behind an httptest server.

@@ -7,7 +7,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/ci-rest/terraform-provider-buildkite/internal/fakeserver"
+	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
 )
 
 func TestMeta(t *testing.T) {

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ci-rest/terraform-provider-buildkite/internal/fakeserver"
+	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
 )
 
 // newPacedClient is a client of the emulator that reads RateLimit-Reset in real seconds, as the

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/ci-rest/terraform-provider-buildkite/internal/fakeserver"
+	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
 )
 
 // newPipeline creates pipeline "<name>" through the client and returns its slug.

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ci-rest/terraform-provider-buildkite/internal/fakeserver"
+	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
 )
 
 // newEmulatorClient is a client of a fresh emulator (organization "acme", token "test-token").

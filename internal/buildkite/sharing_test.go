@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ci-rest/terraform-provider-buildkite/internal/fakeserver"
+	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
 )
 
 // answer hands the gate one answer of a window of 50 ending in 10 s, for a request it let go.

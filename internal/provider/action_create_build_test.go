@@ -14,7 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
-	"github.com/ci-rest/terraform-provider-buildkite/internal/fakeserver"
+	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
 )
 
 // testAccCreateBuildConfig is a pipeline named name, whose create and update trigger the action

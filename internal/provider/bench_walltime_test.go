@@ -17,7 +17,7 @@ import (
 	"time"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/cpuprofile"
-	"github.com/ci-rest/terraform-provider-buildkite/internal/fakeserver"
+	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
 )
 
 // The wall-time benchmark (issue 18, item 6): plan, apply and destroy of 300 objects (100 clusters, each

@@ -36,7 +36,7 @@
 //
 // # Adding a resource type
 //
-//  1. The emulator first: its area in internal/fakeserver (see that package's doc), and the client's
+//  1. The emulator first: its area in fakeserver (see that package's doc), and the client's
 //     service in internal/buildkite.
 //  2. <name>_resource.go, in this order:
 //     - interface assertions;

@@ -14,7 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
-	"github.com/ci-rest/terraform-provider-buildkite/internal/fakeserver"
+	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
 )
 
 // slugNames are the names the slug derivation is checked on: the spec's and the notes' examples, runs

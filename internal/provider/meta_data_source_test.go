@@ -8,7 +8,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
-	"github.com/ci-rest/terraform-provider-buildkite/internal/fakeserver"
+	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
 )
 
 // TestAccMetaDataSource reads the webhook addresses the emulator's fixtures declare, sorted.

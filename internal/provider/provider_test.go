@@ -16,7 +16,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
-	"github.com/ci-rest/terraform-provider-buildkite/internal/fakeserver"
+	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
 )
 
 // envLive switches the acceptance tests from the in-process emulator to the real service.

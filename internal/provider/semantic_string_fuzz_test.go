@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ci-rest/terraform-provider-buildkite/internal/fakeserver"
+	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
 )
 
 // The property semantic equality exists for: what the service stores for a document equals, by the

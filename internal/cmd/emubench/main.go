@@ -1,4 +1,4 @@
-// Command emubench measures the emulator (internal/fakeserver) as its state grows: for each size it
+// Command emubench measures the emulator (fakeserver) as its state grows: for each size it
 // seeds that many pipelines, then times pipeline creates and GETs and the first and last page of the
 // pipeline list over HTTP on loopback, and reports the heap in use and the resident set. It prints a
 // markdown table for BENCHMARKS.md:
@@ -30,7 +30,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/ci-rest/terraform-provider-buildkite/internal/fakeserver"
+	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
 )
 
 func main() {

@@ -1,16 +1,16 @@
-// Command fakeserver serves the Buildkite REST API emulator (internal/fakeserver) on a TCP address, for
+// Command fakeserver serves the Buildkite REST API emulator (fakeserver) on a TCP address, for
 // trying the provider by hand or from another process:
 //
-//	go run ./internal/cmd/fakeserver --listen 127.0.0.1:8080 --org demo --token demo-token
-//	go run ./internal/cmd/fakeserver --fixtures examples/fakeserver/fixtures.yaml
-//	go run ./internal/cmd/fakeserver --state-file emulator-state.json
+//	go run ./cmd/fakeserver --listen 127.0.0.1:8080 --org demo --token demo-token
+//	go run ./cmd/fakeserver --fixtures examples/fakeserver/fixtures.yaml
+//	go run ./cmd/fakeserver --state-file emulator-state.json
 //
 // --state-file keeps the state across restarts: loaded at start when the file holds one, written
 // (atomically, before each answer) after every change; without it the state is in memory only. The state
 // file wins over --fixtures, --org and --token, which only seed a new state. --fixtures loads the organizations, users, tokens, agents and suites the server starts with (see
 // examples/fakeserver/fixtures.yaml) in place of --org and --token; a file that does not load is an error.
 // The test-only routes under /_fake/ are off unless --test-routes; --faults injects errors, 429s, latency
-// and dropped creates (see fakeserver.ParseFaults). go run ./internal/cmd/fakeserver --help lists every flag.
+// and dropped creates (see fakeserver.ParseFaults). go run ./cmd/fakeserver --help lists every flag.
 //
 // It prints one line on stdout holding the base URL ("fakeserver listening on http://127.0.0.1:8080"),
 // logs requests on stderr unless --quiet, and shuts down cleanly on SIGINT or SIGTERM. With
@@ -31,7 +31,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/ci-rest/terraform-provider-buildkite/internal/fakeserver"
+	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
 )
 
 func main() { os.Exit(exitCode()) }

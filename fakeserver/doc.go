@@ -1,9 +1,9 @@
 // Package fakeserver emulates Buildkite's REST API v2 closely enough that the provider's client talks to it
 // unchanged. It is both a library for in-process tests (New returns an http.Handler to mount on
-// httptest.NewServer) and, through internal/cmd/fakeserver, a standalone server.
+// httptest.NewServer) and, through cmd/fakeserver, a standalone server.
 //
-// The specification's tables (/work/shared/spec/rest-api.md) are the source of every field, status and
-// scope; real-service-notes.md fills in pagination, error bodies and rate limits.
+// The specification's tables (the shared spec's rest-api.md) are the source of every field, status and scope;
+// real-service-notes.md fills in pagination, error bodies and rate limits.
 //
 // # Layout
 //
@@ -98,7 +98,7 @@
 // # Fixtures
 //
 // Options.Fixtures (fixtures.go; read with LoadFixtures or ParseFixtures, or --fixtures FILE of
-// internal/cmd/fakeserver) replaces the default organization and token with declared state: organizations
+// cmd/fakeserver) replaces the default organization and token with declared state: organizations
 // and their plan, users and their memberships, access tokens with their organizations and scopes, agent
 // registration tokens, agents and job counts for the /v3/metrics endpoints (metrics.go), and test suites
 // with flaky tests (seeded through suites.go). examples/fakeserver/fixtures.yaml documents the format.

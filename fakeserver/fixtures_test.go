@@ -10,7 +10,7 @@ import (
 )
 
 // exampleFixtures is the documented example, which must always load.
-const exampleFixtures = "../../examples/fakeserver/fixtures.yaml"
+const exampleFixtures = "../examples/fakeserver/fixtures.yaml"
 
 func loadExample(t *testing.T) *Fixtures {
 	t.Helper()

@@ -18,7 +18,7 @@ import (
 // row (no 403 without a scope, no 404 for another organization without {org} in the path, no 422/400
 // without a body).
 //
-// Run one area with, for example, go test -run 'TestConformance/registries/' ./internal/fakeserver/.
+// Run one area with, for example, go test -run 'TestConformance/registries/' ./fakeserver/.
 
 // confRow is one endpoint.
 type confRow struct {

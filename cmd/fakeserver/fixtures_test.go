@@ -14,7 +14,7 @@ import (
 )
 
 // exampleFixtures is the documented example fixture file.
-const exampleFixtures = "../../../examples/fakeserver/fixtures.yaml"
+const exampleFixtures = "../../examples/fakeserver/fixtures.yaml"
 
 // startRun runs the command with args and returns its base URL; the server stops when the test ends.
 func startRun(t *testing.T, args ...string) string {

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ci-rest/terraform-provider-buildkite/internal/fakeserver"
+	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
 )
 
 func TestRunServesAndStops(t *testing.T) {

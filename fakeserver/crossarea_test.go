@@ -91,7 +91,7 @@ func TestCrossArea_buildsFollowTheirPipeline(t *testing.T) {
 }
 
 func TestCrossArea_exampleFixturesSeedSuites(t *testing.T) {
-	f, err := LoadFixtures("../../examples/fakeserver/fixtures.yaml")
+	f, err := LoadFixtures("../examples/fakeserver/fixtures.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
