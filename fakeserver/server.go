@@ -1,6 +1,7 @@
 package fakeserver
 
 import (
+	"errors"
 	"fmt"
 	"net/http"
 	"strings"
@@ -47,6 +48,10 @@ type Options struct {
 	// SeedDefaults starts every organization of a new state as a new Buildkite organization starts: with a
 	// cluster named "Default cluster" whose default queue is "default-queue" (fixtures_defaults.go).
 	SeedDefaults bool
+	// AdminToken, when set, turns on the controls under /_emulator/ (controls.go) that reset, read and
+	// replace the whole state; they then need it as a bearer token. Without it they answer 404. It must
+	// differ from Token. GET /_emulator/health needs no token and is always on.
+	AdminToken string
 }
 
 // Server emulates Buildkite's REST API v2. It implements http.Handler.
@@ -59,6 +64,10 @@ type Server struct {
 	faults  *faultInjector // nil without Options.Faults
 	// resumed is true when the state came from Options.StateFile rather than being seeded.
 	resumed bool
+	// initial is the state the server started with, which Reset goes back to (controls.go).
+	initial []byte
+	// unknownRoutes are the unmodelled routes already logged with a hint (unknown_routes.go).
+	unknownRoutes unknownRouteLog
 }
 
 // New returns a server holding one organization (opts.Org) and one access token (opts.Token) with every
@@ -86,6 +95,9 @@ func Open(opts Options) (*Server, error) {
 	}
 	if opts.Now == nil {
 		opts.Now = time.Now
+	}
+	if opts.AdminToken != "" && opts.AdminToken == opts.Token {
+		return nil, errors.New("Options.AdminToken must differ from Options.Token: a client under test must not reach the controls")
 	}
 	s := &Server{
 		opts:    opts,
@@ -118,6 +130,9 @@ func Open(opts Options) (*Server, error) {
 		if err != nil {
 			return nil, fmt.Errorf("state file: %w", err)
 		}
+	}
+	if err := s.startControls(); err != nil {
+		return nil, err
 	}
 	s.mux = s.routes()
 	return s, nil
@@ -181,6 +196,10 @@ func (s *Server) Store() *Store { return s.store }
 // ServeHTTP answers one request: injected faults, test-route switch, rate limit, body size limit, routing
 // (JSON 404 and 405 for unknown paths and methods), then the request log.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if isControl(r) { // the emulator's own controls: none of the API's middleware
+		s.serveControl(w, r)
+		return
+	}
 	start := time.Now()
 	if r.Body != nil {
 		// Wrapped here, with the server's own writer, so an oversized body also closes the connection.
@@ -209,6 +228,7 @@ const testRoutePrefix = "/_fake/"
 
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	if s.opts.DisableTestRoutes && strings.HasPrefix(r.URL.Path, testRoutePrefix) {
+		s.hintUnknownRoute(r, http.StatusNotFound)
 		writeError(w, errRouteNotFound())
 		return
 	}
@@ -237,6 +257,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 func (s *Server) unrouted(w http.ResponseWriter, r *http.Request) {
 	probe := &probeWriter{header: http.Header{}}
 	s.mux.ServeHTTP(probe, r)
+	s.hintUnknownRoute(r, probe.status)
 	switch probe.status {
 	case http.StatusNotFound:
 		writeError(w, errRouteNotFound())

@@ -55,6 +55,7 @@ const shutdownTimeout = 5 * time.Second
 
 // usageHeader opens the usage text; the flags' own lines follow it.
 const usageHeader = `Usage: fakeserver [flags]
+       fakeserver env [--format shell|dotenv] [flags]
 
 Serves the Buildkite REST API emulator on --listen until SIGINT or SIGTERM. The first line on stdout is
 "fakeserver listening on <base URL>"; requests are logged on stderr unless --quiet.
@@ -68,18 +69,36 @@ over). A file that is empty or damaged is refused, not replaced, and so is a fil
 
 The test-only routes under /_fake/ (unauthenticated changes to build and job states and flaky tests)
 answer 404 unless --test-routes is given. --faults makes the server misbehave on purpose, repeatably, to
-test a client's retries.
+test a client's retries. --admin-token turns on the controls: POST /_emulator/reset (back to the state
+the server started with), GET and PUT /_emulator/state (the whole state, as the --state-file JSON), each
+with "Authorization: Bearer <admin token>"; GET /_emulator/health needs none.
+
+"fakeserver env" prints the environment a Buildkite client reads (BUILDKITE_REST_URL,
+BUILDKITE_GRAPHQL_URL when served, BUILDKITE_ORGANIZATION_SLUG, BUILDKITE_API_TOKEN) for the server the same
+flags start, reached at --listen: eval "$(fakeserver env --listen localhost:8080)", or with --format dotenv
+append them to $GITHUB_ENV. It starts nothing.
+
+Every flag can be given as an environment variable instead: BUILDKITE_EMULATOR_ and the flag's name in
+capitals with _ for - (--state-file is BUILDKITE_EMULATOR_STATE_FILE); a flag on the command line wins.
 
 Flags:
 `
 
 // parseFlags reads the command line into the server's options and the address to listen on.
 func parseFlags(args []string, stderr io.Writer) (opts fakeserver.Options, listen string, err error) {
+	return parseFlagsWith(args, stderr, nil)
+}
+
+// parseFlagsWith is parseFlags for a flag set that extra adds flags to (the env command's).
+func parseFlagsWith(args []string, stderr io.Writer, extra func(*flag.FlagSet)) (opts fakeserver.Options, listen string, err error) {
 	fs := flag.NewFlagSet("fakeserver", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
 		_, _ = fmt.Fprint(fs.Output(), usageHeader)
 		fs.PrintDefaults()
+	}
+	if extra != nil {
+		extra(fs)
 	}
 	fs.StringVar(&listen, "listen", "127.0.0.1:8080", "TCP `address` to listen on; port 0 picks a free port")
 	org := fs.String("org", "demo", "`slug` of the organization to serve")
@@ -92,6 +111,10 @@ func parseFlags(args []string, stderr io.Writer) (opts fakeserver.Options, liste
 	stateFile := fs.String("state-file", "", "JSON `file` the state is kept in across restarts: loaded at start when it holds one (then\n--fixtures, --org and --token are ignored), written after every change")
 	seedDefaults := fs.Bool("seed-defaults", false, "start each organization as a new Buildkite organization starts: with a \"Default cluster\"\nwhose default queue is \"default-queue\"")
 	faults := fs.String("faults", "", "inject faults: comma-separated `spec`, e.g. \"5xx=0.2,429=0.1,latency=20ms,drop=0.1,seed=42\"\n(5xx, 429: shares of API requests answered 500/502/503 or 429; latency: added to each;\ndrop: share of creates that act, then drop the connection or answer 502;\nreset: the 429s' RateLimit-Reset, default 1s; seed: makes the faults repeatable)")
+	adminToken := fs.String("admin-token", "", "bearer `token` that turns on the controls under /_emulator/ (reset, state); without it they\nanswer 404. GET /_emulator/health is always on")
+	if err := setFromEnv(fs); err != nil {
+		return opts, "", err
+	}
 	if err := fs.Parse(args); err != nil {
 		return opts, "", err
 	}
@@ -105,6 +128,7 @@ func parseFlags(args []string, stderr io.Writer) (opts fakeserver.Options, liste
 	opts = fakeserver.Options{
 		Org: *org, Token: *token, RateLimit: *rateLimit, RateLimitWindow: *rateWindow,
 		DisableTestRoutes: !*testRoutes, StateFile: *stateFile, SeedDefaults: *seedDefaults,
+		AdminToken: *adminToken,
 	}
 	if opts.Faults, err = fakeserver.ParseFaults(*faults); err != nil {
 		return opts, "", fmt.Errorf("--faults: %w", err)
@@ -128,6 +152,9 @@ func parseFlags(args []string, stderr io.Writer) (opts fakeserver.Options, liste
 
 // run serves until ctx is done, then shuts the server down. It writes the listening line to stdout.
 func run(ctx context.Context, args []string, stdout io.Writer) error {
+	if len(args) > 0 && args[0] == "env" {
+		return printEnv(args[1:], stdout, os.Stderr)
+	}
 	opts, listen, err := parseFlags(args, os.Stderr)
 	if err != nil {
 		return err
@@ -173,13 +200,4 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 }
 
 // baseURL is the URL clients use for addr; an unspecified host (0.0.0.0, ::) is shown as 127.0.0.1.
-func baseURL(addr net.Addr) string {
-	host, port, err := net.SplitHostPort(addr.String())
-	if err != nil {
-		return "http://" + addr.String()
-	}
-	if ip := net.ParseIP(host); ip != nil && ip.IsUnspecified() {
-		host = "127.0.0.1"
-	}
-	return "http://" + net.JoinHostPort(host, port)
-}
+func baseURL(addr net.Addr) string { return fakeserver.ListenURL(addr) }
