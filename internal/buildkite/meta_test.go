@@ -3,7 +3,6 @@ package buildkite
 import (
 	"context"
 	"net/http"
-	"net/http/httptest"
 	"slices"
 	"testing"
 
@@ -11,9 +10,7 @@ import (
 )
 
 func TestMeta(t *testing.T) {
-	srv := httptest.NewServer(fakeserver.New(fakeserver.Options{}))
-	t.Cleanup(srv.Close)
-	m, err := newTestClient(t, srv.URL).Meta.Get(context.Background())
+	m, err := newTestClient(t, fakeserver.StartTest(t, fakeserver.Options{}).URL()).Meta.Get(context.Background())
 	if err != nil || !slices.Equal(m.WebhookIPs, fakeserver.DefaultWebhookIPs) {
 		t.Fatalf("Meta.Get = %+v, %v", m, err)
 	}

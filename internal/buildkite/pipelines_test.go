@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -14,9 +13,7 @@ import (
 // newEmulatorClient is a client of a fresh emulator (organization "acme", token "test-token").
 func newEmulatorClient(t *testing.T) *Client {
 	t.Helper()
-	ts := httptest.NewServer(fakeserver.New(fakeserver.Options{}))
-	t.Cleanup(ts.Close)
-	return newTestClient(t, ts.URL)
+	return newTestClient(t, fakeserver.StartTest(t, fakeserver.Options{}).URL())
 }
 
 func TestPipelines_lifecycle(t *testing.T) {

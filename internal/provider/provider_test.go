@@ -15,8 +15,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
-	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
 	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
 )
 
 // envLive switches the acceptance tests from the in-process emulator to the real service.
@@ -105,14 +105,19 @@ func newTestEnvWith(t *testing.T, opts fakeserver.Options, wraps ...func(http.Ha
 		if opts.Org == "" {
 			opts.Org, opts.Token = "acme", "test-token"
 		}
-		e.server = fakeserver.New(opts)
-		var h http.Handler = e.server
-		for _, wrap := range wraps {
-			h = wrap(h)
+		if len(wraps) == 0 { // the emulator's public surface, as other modules' tests use it
+			emu := fakeserver.StartTest(t, opts)
+			e.server, e.url, e.org, e.token = emu.Server, emu.URL(), opts.Org, opts.Token
+		} else {
+			e.server = fakeserver.New(opts)
+			var h http.Handler = e.server
+			for _, wrap := range wraps {
+				h = wrap(h)
+			}
+			ts := httptest.NewServer(h)
+			t.Cleanup(ts.Close)
+			e.url, e.org, e.token = ts.URL, opts.Org, opts.Token
 		}
-		ts := httptest.NewServer(h)
-		t.Cleanup(ts.Close)
-		e.url, e.org, e.token = ts.URL, opts.Org, opts.Token
 	}
 	cfg := buildkite.Config{BaseURL: e.url, Organization: e.org, Token: e.token, UserAgent: "terraform-provider-buildkite/test"}
 	if e.live {
