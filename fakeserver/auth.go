@@ -49,6 +49,7 @@ func AllScopes() []string {
 		scopeReadOrganizationSettings, scopeWriteOrganizationSettings,
 		scopeReadPortals, scopeWritePortals,
 		scopeReadNotificationServices, scopeWriteNotificationServices,
+		scopeReadAgents, scopeWriteAgents, scopeReadArtifacts, scopeWriteArtifacts, scopeReadJobLogs, scopeWriteJobLogs,
 	}
 }
 

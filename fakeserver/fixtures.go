@@ -146,6 +146,11 @@ type AgentFixture struct {
 	Cluster string `json:"cluster" yaml:"cluster"`
 	// State is idle (the default) or busy.
 	State string `json:"state" yaml:"state"`
+	// Hostname (default: the name), Version (default defaultAgentVersion) and MetaData (tags as
+	// "key=value", after the "queue=<queue>" tag every agent has) are what GET .../agents shows.
+	Hostname string   `json:"hostname,omitempty" yaml:"hostname,omitempty"`
+	Version  string   `json:"version,omitempty" yaml:"version,omitempty"`
+	MetaData []string `json:"meta_data,omitempty" yaml:"meta_data,omitempty"`
 }
 
 // problems lists what is wrong with a, its organization aside.

@@ -5,6 +5,7 @@ import (
 	"net"
 	"net/http"
 	"strings"
+	"time"
 )
 
 // Agent metrics (spec 2.19, 4.2 and the notes' "Agent metrics") at /v3/metrics with an agent registration
@@ -72,6 +73,12 @@ type agentTokenRecord struct {
 type agentRecord struct {
 	seq                                  int64
 	org, id, name, cluster, queue, state string
+	// What GET /v2/organizations/{org}/agents shows (agents.go): stopped is true once PUT .../stop asked
+	// it to stop, after which it is neither listed nor counted.
+	hostname, version string
+	metaData          []string
+	createdAt         time.Time
+	stopped           bool
 }
 
 // jobKey identifies one count of jobs: a state in a queue (of a cluster, by ID or name, or "").
@@ -135,6 +142,8 @@ func (st *Store) addAgent(a AgentFixture) string {
 	st.metrics.agents[id] = &agentRecord{
 		seq: st.nextSeq(), org: a.Org, id: id, name: a.Name, cluster: a.Cluster,
 		queue: orDefault(a.Queue, defaultQueueKey), state: orDefault(a.State, agentIdle),
+		hostname: orDefault(a.Hostname, a.Name), version: orDefault(a.Version, defaultAgentVersion),
+		metaData: append([]string{"queue=" + orDefault(a.Queue, defaultQueueKey)}, a.MetaData...), createdAt: st.timestamp(),
 	}
 	return id
 }
@@ -275,7 +284,7 @@ func (st *Store) metricsOf(sc metricsScope, onlyQueue string) metricsView {
 	}
 
 	for _, a := range st.metrics.agents {
-		if !sc.has(a.org, a.cluster) || !wanted(a.queue) {
+		if a.stopped || !sc.has(a.org, a.cluster) || !wanted(a.queue) {
 			continue
 		}
 		listQueue(a.queue)

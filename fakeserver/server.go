@@ -187,6 +187,8 @@ func (s *Server) routes() *http.ServeMux {
 	s.routePipelineWebhook(mux)
 	s.routePortals(mux)
 	s.routeNotificationServices(mux)
+	s.routeAgents(mux)
+	s.routeBuildOutputs(mux)
 	return mux
 }
 

@@ -60,6 +60,8 @@ type Store struct {
 	repoWebhooks repoWebhookState
 	portals      portalState
 	services     notificationServiceState
+	// A build's artifacts, annotations and job logs (build_outputs.go).
+	outputs buildOutputState
 }
 
 // orgRecord is an organization.
@@ -126,6 +128,7 @@ func newStore(now func() time.Time) *Store {
 		repoWebhooks: newRepoWebhookState(),
 		portals:      newPortalState(),
 		services:     newNotificationServiceState(),
+		outputs:      newBuildOutputState(),
 	}
 	st.defaultUserID = st.addUser("Test User", "test-user@example.com").id
 	return st
