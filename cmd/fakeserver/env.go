@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/http"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
 )
@@ -49,15 +51,9 @@ func printEnv(args []string, stdout, stderr io.Writer) error {
 	if format != "shell" && format != "dotenv" {
 		return fmt.Errorf("--format %q: want shell or dotenv", format)
 	}
-	host, port, err := net.SplitHostPort(listen)
+	base, err := reachURL(listen)
 	if err != nil {
-		return fmt.Errorf("--listen %q: %w", listen, err)
-	}
-	if port == "0" {
-		return errors.New("--listen has port 0: give the port the server printed it listens on")
-	}
-	if ip := net.ParseIP(host); host == "" || (ip != nil && ip.IsUnspecified()) {
-		host = "127.0.0.1" // the server listens everywhere; a client on this host reaches it here
+		return err
 	}
 	// The state file belongs to the server that runs; only Org and Token (and the routes) are wanted here.
 	opts.StateFile, opts.Logf, opts.AdminToken = "", nil, ""
@@ -65,7 +61,6 @@ func printEnv(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	base := "http://" + net.JoinHostPort(host, port)
 	for _, v := range srv.ClientEnv(base) {
 		if format == "dotenv" {
 			_, err = fmt.Fprintf(stdout, "%s=%s\n", v.Name, v.Value)
@@ -81,3 +76,42 @@ func printEnv(args []string, stdout, stderr io.Writer) error {
 
 // shellQuote quotes s for a POSIX shell.
 func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+
+// reachURL is the URL a client on this host reaches a server listening on listen at.
+func reachURL(listen string) (string, error) {
+	host, port, err := net.SplitHostPort(listen)
+	if err != nil {
+		return "", fmt.Errorf("--listen %q: %w", listen, err)
+	}
+	if port == "0" {
+		return "", errors.New("--listen has port 0: give the port the server printed it listens on")
+	}
+	if ip := net.ParseIP(host); host == "" || (ip != nil && ip.IsUnspecified()) {
+		host = "127.0.0.1" // the server listens everywhere; a client on this host reaches it here
+	}
+	return "http://" + net.JoinHostPort(host, port), nil
+}
+
+// checkHealth is the health command, for a container's health check (the image holds no curl): it asks
+// GET /_emulator/health of the server the same flags start, at --listen, and fails unless it answers 200.
+func checkHealth(args []string, stdout, stderr io.Writer) error {
+	_, listen, err := parseFlags(args, stderr)
+	if err != nil {
+		return err
+	}
+	base, err := reachURL(listen)
+	if err != nil {
+		return err
+	}
+	client := &http.Client{Timeout: 5 * time.Second}
+	resp, err := client.Get(base + fakeserver.ControlPrefix + "health")
+	if err != nil {
+		return err
+	}
+	_ = resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("%s%shealth answered %s", base, fakeserver.ControlPrefix, resp.Status)
+	}
+	_, err = fmt.Fprintln(stdout, "ok")
+	return err
+}

@@ -128,3 +128,17 @@ func TestAdminTokenFlag(t *testing.T) {
 		t.Error("an admin token equal to --token was taken")
 	}
 }
+
+// TestHealthCommand: "fakeserver health" succeeds against a running server and fails where none listens.
+func TestHealthCommand(t *testing.T) {
+	base := startRun(t)
+	listen := strings.TrimPrefix(base, "http://")
+	var out bytes.Buffer
+	if err := run(context.Background(), []string{"health", "--listen", listen}, &out); err != nil || out.String() != "ok\n" {
+		t.Fatalf("health of a running server: %v %q", err, out.String())
+	}
+	t.Setenv("BUILDKITE_EMULATOR_LISTEN", "127.0.0.1:1")
+	if err := run(context.Background(), []string{"health"}, io.Discard); err == nil {
+		t.Fatal("health succeeded where nothing listens")
+	}
+}

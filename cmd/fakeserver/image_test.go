@@ -162,6 +162,13 @@ func TestImageStartsWithoutADaemon(t *testing.T) {
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("health: %d", resp.StatusCode)
 	}
+	// The image's health check command, as a compose file or a GitHub Actions service runs it.
+	health := exec.Command(cmd.Path, "health")
+	health.Env = append(c.Env, "BUILDKITE_EMULATOR_LISTEN="+strings.TrimPrefix(base, "http://"))
+	health.SysProcAttr, health.Dir = cmd.SysProcAttr, cmd.Dir
+	if b, err := health.CombinedOutput(); err != nil {
+		t.Fatalf("%s health: %v\n%s", args[0], err, b)
+	}
 	req, _ := http.NewRequest(http.MethodPost, base+"/v2/organizations/demo/clusters", strings.NewReader(`{"name":"from the image"}`))
 	req.Header.Set("Authorization", "Bearer demo-token")
 	resp, err = http.DefaultClient.Do(req)

@@ -56,6 +56,7 @@ const shutdownTimeout = 5 * time.Second
 // usageHeader opens the usage text; the flags' own lines follow it.
 const usageHeader = `Usage: fakeserver [flags]
        fakeserver env [--format shell|dotenv] [flags]
+       fakeserver health [flags]
 
 Serves the Buildkite REST API emulator on --listen until SIGINT or SIGTERM. The first line on stdout is
 "fakeserver listening on <base URL>"; requests are logged on stderr unless --quiet.
@@ -76,7 +77,8 @@ with "Authorization: Bearer <admin token>"; GET /_emulator/health needs none.
 "fakeserver env" prints the environment a Buildkite client reads (BUILDKITE_REST_URL,
 BUILDKITE_GRAPHQL_URL when served, BUILDKITE_ORGANIZATION_SLUG, BUILDKITE_API_TOKEN) for the server the same
 flags start, reached at --listen: eval "$(fakeserver env --listen localhost:8080)", or with --format dotenv
-append them to $GITHUB_ENV. It starts nothing.
+append them to $GITHUB_ENV. It starts nothing. "fakeserver health" asks the server at --listen for
+GET /_emulator/health and exits 0 only on 200: a container's health check command.
 
 Every flag can be given as an environment variable instead: BUILDKITE_EMULATOR_ and the flag's name in
 capitals with _ for - (--state-file is BUILDKITE_EMULATOR_STATE_FILE); a flag on the command line wins.
@@ -154,6 +156,9 @@ func parseFlagsWith(args []string, stderr io.Writer, extra func(*flag.FlagSet)) 
 func run(ctx context.Context, args []string, stdout io.Writer) error {
 	if len(args) > 0 && args[0] == "env" {
 		return printEnv(args[1:], stdout, os.Stderr)
+	}
+	if len(args) > 0 && args[0] == "health" {
+		return checkHealth(args[1:], stdout, os.Stderr)
 	}
 	opts, listen, err := parseFlags(args, os.Stderr)
 	if err != nil {
