@@ -104,7 +104,7 @@ func TestStoppedAgentLeavesMetrics(t *testing.T) {
 		t.Fatal(err)
 	}
 	idle := func() float64 {
-		req, _ := http.NewRequest("GET", e.ts.URL+"/v3/metrics", nil)
+		req, _ := http.NewRequest(http.MethodGet, e.ts.URL+"/v3/metrics", nil)
 		req.Header.Set("Authorization", "Token agent-secret")
 		resp, err := http.DefaultClient.Do(req)
 		if err != nil {

@@ -13,6 +13,7 @@ import (
 	"path"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -66,7 +67,7 @@ func TestImageStartsWithoutADaemon(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := filepath.Join(t.TempDir(), "image")
-	build := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "run", ".", "--src", root, "--out", out,
+	build := exec.Command("go", "run", ".", "--src", root, "--out", out,
 		"--version", "test", "--platforms", "linux/"+runtime.GOARCH)
 	build.Dir = filepath.Join(root, "tools", "image")
 	build.Env = append(os.Environ(), "GOWORK=off")
@@ -104,7 +105,7 @@ func TestImageStartsWithoutADaemon(t *testing.T) {
 	uid, gid := parseUser(t, c.User)
 	args := append(append([]string{}, c.Entrypoint...), c.Cmd...)
 	cmd := exec.Command(filepath.Join(rootfs, args[0]), args[1:]...)
-	cmd.Env = append(c.Env, "BUILDKITE_EMULATOR_LISTEN=127.0.0.1:0") // a free port here: 8080 may be taken on this machine
+	cmd.Env = append(slices.Clone(c.Env), "BUILDKITE_EMULATOR_LISTEN=127.0.0.1:0") // a free port here: 8080 may be taken on this machine
 	hostStateFile := filepath.Join(rootfs, stateFile)
 	if os.Geteuid() == 0 {
 		cmd.Path, cmd.Args[0] = args[0], args[0]
@@ -164,7 +165,7 @@ func TestImageStartsWithoutADaemon(t *testing.T) {
 	}
 	// The image's health check command, as a compose file or a GitHub Actions service runs it.
 	health := exec.Command(cmd.Path, "health")
-	health.Env = append(c.Env, "BUILDKITE_EMULATOR_LISTEN="+strings.TrimPrefix(base, "http://"))
+	health.Env = append(slices.Clone(c.Env), "BUILDKITE_EMULATOR_LISTEN="+strings.TrimPrefix(base, "http://"))
 	health.SysProcAttr, health.Dir = cmd.SysProcAttr, cmd.Dir
 	if b, err := health.CombinedOutput(); err != nil {
 		t.Fatalf("%s health: %v\n%s", args[0], err, b)
