@@ -9,6 +9,14 @@
 //
 //   - server.go: Options, New and Open, ServeHTTP and the middleware (rate limit, body size limit, JSON
 //     404/405, the /_fake/ switch), and routes, which calls one route method per area.
+//   - emulator.go: the public surface for other modules' tests: Start, StartOn and StartTest serve a Server
+//     on a local port (an Emulator: URL, Env, Close); Server.Org, Token and ClientEnv name what a client
+//     needs. EMULATOR.md documents the surface; example_test.go runs it, external_module_test.go imports it
+//     from a module outside this one.
+//   - controls.go: the controls under /_emulator/ (health; reset and the whole state, GET and PUT, behind
+//     Options.AdminToken, 404 without one), served before the API's middleware, and Server.State,
+//     SetState and Reset behind them.
+//   - unknown_routes.go: a route the emulator does not model is logged once (Options.Logf) with a hint.
 //   - state.go: Options.StateFile: the Store saved after every change and loaded at start; a file it cannot
 //     trust is refused, stale temporary files are removed, and state_lock_unix.go (state_lock_other.go
 //     elsewhere) holds an exclusive lock on FILE.lock, so one emulator owns a state file (Server.Close
@@ -30,6 +38,9 @@
 //   - store.go: the Store (one mutex), organizations, users, access tokens and the Kind registry.
 //   - clusters.go: clusters, queues and cluster agent tokens (state, routes, handlers).
 //   - orgs.go, metrics.go: organizations and members; agent metrics at /v3 with agent registration tokens.
+//   - agents.go: the agents API (list, get, stop) over the agents metrics.go seeds; build_outputs.go: a
+//     build's artifacts, annotations and job logs (seeded by Store.AddArtifact and SetJobLog; annotations
+//     also created through the API).
 //   - teams.go, team_views.go: teams (state, routes, handlers) and how teams and their links are shown.
 //   - team_links.go: a team's links to users, pipelines and suites: one descriptor per association
 //     (teamAssociations), one set of handlers for all three.
@@ -56,6 +67,10 @@
 //   - fixtures.go: state the API cannot create (users, plans, tokens, agents, jobs, flaky tests);
 //     fixtures_defaults.go: what a new organization starts with (Options.SeedDefaults): "Default cluster"
 //     and its default queue, default-queue.
+//
+// The controls under /_emulator/ (controls.go) are for whoever runs the emulator, not for the client
+// under test: GET /_emulator/health always; POST /_emulator/reset and GET and PUT /_emulator/state only with
+// Options.AdminToken as a bearer token (404 without one configured, 401 without it on the request).
 //
 // Test-only routes under /_fake/ (no authentication) change what the API cannot: build and job states
 // (build_admin.go) and flaky-test records (suites.go). They are on in process and off in the standalone
@@ -103,5 +118,5 @@
 // registration tokens, agents and job counts for the /v3/metrics endpoints (metrics.go), and test suites
 // with flaky tests (seeded through suites.go). examples/fakeserver/fixtures.yaml documents the format.
 // Tests that need one more object seed it with the Store methods instead (AddOrg, SetOrgPlan, AddUser,
-// AddTokenForUser, AddAgentToken, AddAgent, SetAgentState, SetQueueJobs).
+// AddTokenForUser, AddAgentToken, AddAgent, SetAgentState, SetQueueJobs, AddArtifact, SetJobLog).
 package fakeserver

@@ -12,6 +12,12 @@
 // The test-only routes under /_fake/ are off unless --test-routes; --faults injects errors, 429s, latency
 // and dropped creates (see fakeserver.ParseFaults). go run ./cmd/fakeserver --help lists every flag.
 //
+// Every flag is also an environment variable, BUILDKITE_EMULATOR_<FLAG> (--state-file is
+// BUILDKITE_EMULATOR_STATE_FILE), which is how the OCI image (make image) is configured; --admin-token turns
+// on the controls under /_emulator/ (reset, state). "fakeserver env" prints the variables a Buildkite client
+// reads for the server the same flags start; "fakeserver health" is a container's health check. EMULATOR.md
+// at the repository's root documents all of it.
+//
 // It prints one line on stdout holding the base URL ("fakeserver listening on http://127.0.0.1:8080"),
 // logs requests on stderr unless --quiet, and shuts down cleanly on SIGINT or SIGTERM. With
 // --listen 127.0.0.1:0 it picks a free port and prints the real one.
