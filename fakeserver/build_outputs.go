@@ -67,9 +67,12 @@ func (s *Server) routeBuildOutputs(mux *http.ServeMux) {
 	mux.HandleFunc("GET "+job+"/artifacts", s.listJobArtifacts)
 	mux.HandleFunc("GET "+job+"/artifacts/{id}", s.getArtifact)
 	mux.HandleFunc("DELETE "+job+"/artifacts/{id}", s.deleteArtifact)
-	mux.HandleFunc("GET "+build+"/annotations", s.listAnnotations)
-	mux.HandleFunc("POST "+build+"/annotations", s.createAnnotation)
-	mux.HandleFunc("DELETE "+build+"/annotations/{id}", s.deleteAnnotation)
+	mux.HandleFunc("GET "+build+"/annotations", s.listBuildAnnotations)
+	mux.HandleFunc("POST "+build+"/annotations", s.createBuildAnnotation)
+	mux.HandleFunc("DELETE "+build+"/annotations/{id}", s.deleteBuildAnnotation)
+	mux.HandleFunc("GET "+job+"/annotations", s.listJobAnnotations)
+	mux.HandleFunc("POST "+job+"/annotations", s.createJobAnnotation)
+	mux.HandleFunc("DELETE "+job+"/annotations/{id}", s.deleteJobAnnotation)
 	mux.HandleFunc("GET "+job+"/log", s.getJobLog)
 	mux.HandleFunc("GET "+job+"/log.txt", s.getJobLogText)
 	mux.HandleFunc("DELETE "+job+"/log", s.deleteJobLog)
@@ -272,19 +275,35 @@ func annotationViewOf(a *annotationRecord) annotationView {
 
 func annotationSeq(a *annotationRecord) int64 { return a.seq }
 
-// listAnnotations answers the build's annotations, higher priority first, then in the order made.
-func (s *Server) listAnnotations(w http.ResponseWriter, r *http.Request) {
+// annotationTarget finds the path's build and, when ofJob, its job ("" otherwise). A lock must be held.
+func (st *Store) annotationTarget(org string, r *http.Request, ofJob bool) (b *buildRecord, jobID string, err *apiError) {
+	if !ofJob {
+		b, _, err = st.findBuild(org, r)
+		return b, "", err
+	}
+	b, _, j, err := st.findJob(org, r)
+	if err != nil {
+		return nil, "", err
+	}
+	return b, j.id, nil
+}
+
+// listAnnotations answers the build's annotations (those of its jobs too, scope "job") or one job's,
+// higher priority first, then in the order made.
+func (s *Server) listAnnotations(w http.ResponseWriter, r *http.Request, ofJob bool) {
 	org, _, ok := s.authorize(w, r, scopeReadBuilds)
 	if !ok {
 		return
 	}
 	var out []annotationView
 	err := s.store.view(func() *apiError {
-		b, _, err := s.store.findBuild(org.slug, r)
+		b, jobID, err := s.store.annotationTarget(org.slug, r, ofJob)
 		if err != nil {
 			return err
 		}
-		list := outputsOf(s.store.outputs.annotations, annotationSeq, func(a *annotationRecord) bool { return a.buildID == b.id })
+		list := outputsOf(s.store.outputs.annotations, annotationSeq, func(a *annotationRecord) bool {
+			return a.buildID == b.id && (!ofJob || a.jobID == jobID)
+		})
 		slices.SortStableFunc(list, func(x, y *annotationRecord) int { return y.priority - x.priority })
 		for _, a := range paginate(w, r, list) {
 			out = append(out, annotationViewOf(a))
@@ -294,9 +313,29 @@ func (s *Server) listAnnotations(w http.ResponseWriter, r *http.Request) {
 	respond(w, http.StatusOK, nonNil(out), err)
 }
 
-// createAnnotation adds an annotation to the build (201), or with append true adds the body to the one of
-// the same context; a context already used without append replaces that annotation's body and style.
-func (s *Server) createAnnotation(w http.ResponseWriter, r *http.Request) {
+func (s *Server) listBuildAnnotations(w http.ResponseWriter, r *http.Request) {
+	s.listAnnotations(w, r, false)
+}
+func (s *Server) listJobAnnotations(w http.ResponseWriter, r *http.Request) {
+	s.listAnnotations(w, r, true)
+}
+func (s *Server) createBuildAnnotation(w http.ResponseWriter, r *http.Request) {
+	s.createAnnotation(w, r, false)
+}
+func (s *Server) createJobAnnotation(w http.ResponseWriter, r *http.Request) {
+	s.createAnnotation(w, r, true)
+}
+func (s *Server) deleteBuildAnnotation(w http.ResponseWriter, r *http.Request) {
+	s.deleteAnnotation(w, r, false)
+}
+func (s *Server) deleteJobAnnotation(w http.ResponseWriter, r *http.Request) {
+	s.deleteAnnotation(w, r, true)
+}
+
+// createAnnotation adds an annotation to the build or, ofJob, to its job (scope "job") (201), or with
+// append true adds the body to the one of the same context there; a context already used without append
+// replaces that annotation's body and style.
+func (s *Server) createAnnotation(w http.ResponseWriter, r *http.Request, ofJob bool) {
 	s.serveWrite(w, r, scopeWriteBuilds, http.StatusCreated, func(org orgRecord, _ userRecord, in *jsonObject) (any, *apiError) {
 		body, style, priority := in.String("body"), in.String("style"), in.Int("priority")
 		context, appendBody := in.String("context"), in.Bool("append")
@@ -313,14 +352,14 @@ func (s *Server) createAnnotation(w http.ResponseWriter, r *http.Request) {
 		if len(problems) > 0 {
 			return nil, errValidation(problems)
 		}
-		b, _, err := s.store.findBuild(org.slug, r)
+		b, jobID, err := s.store.annotationTarget(org.slug, r, ofJob)
 		if err != nil {
 			return nil, err
 		}
 		ctx := orDefault(context.Value, "default")
 		now := s.store.timestamp()
 		for _, a := range s.store.outputs.annotations {
-			if a.buildID != b.id || a.jobID != "" || a.context != ctx {
+			if a.buildID != b.id || a.jobID != jobID || a.context != ctx {
 				continue
 			}
 			if appendBody.Value {
@@ -339,7 +378,7 @@ func (s *Server) createAnnotation(w http.ResponseWriter, r *http.Request) {
 		}
 		id := newID()
 		a := &annotationRecord{
-			seq: s.store.nextSeq(), org: org.slug, buildID: b.id, id: id, context: ctx,
+			seq: s.store.nextSeq(), org: org.slug, buildID: b.id, jobID: jobID, id: id, context: ctx,
 			style: orDefault(style.Value, "info"), bodyHTML: renderAnnotation(body.Value), priority: 3,
 			createdAt: now, updatedAt: now,
 		}
@@ -368,14 +407,15 @@ func renderAnnotation(body string) string {
 	return b.String()
 }
 
-func (s *Server) deleteAnnotation(w http.ResponseWriter, r *http.Request) {
+// deleteAnnotation deletes the build's annotation or, ofJob, the job's.
+func (s *Server) deleteAnnotation(w http.ResponseWriter, r *http.Request, ofJob bool) {
 	s.serveDelete(w, r, scopeWriteBuilds, func(org string) *apiError {
-		b, _, err := s.store.findBuild(org, r)
+		b, jobID, err := s.store.annotationTarget(org, r, ofJob)
 		if err != nil {
 			return err
 		}
 		a, ok := s.store.outputs.annotations[r.PathValue("id")]
-		if !ok || a.buildID != b.id {
+		if !ok || a.buildID != b.id || (ofJob && a.jobID != jobID) {
 			return errNotFound("annotation")
 		}
 		delete(s.store.outputs.annotations, a.id)

@@ -122,6 +122,26 @@ func TestAnnotations(t *testing.T) {
 		}
 	}
 	expect(t, e.api("POST", build+"/annotations", `not json`), http.StatusBadRequest)
+
+	// A job's annotations: scope "job", listed with the build's, and reached only through their job.
+	job := e.api("GET", build, nil).object(t)["jobs"].([]any)[0].(map[string]any)["id"].(string)
+	r = e.api("POST", build+"/jobs/"+job+"/annotations", map[string]any{"body": "job note", "context": "greeting"})
+	expect(t, r, http.StatusCreated)
+	jobNote := r.object(t)
+	if jobNote["scope"] != "job" {
+		t.Fatalf("job annotation %v", jobNote)
+	}
+	if l := e.api("GET", build+"/jobs/"+job+"/annotations", nil).list(t); len(l) != 1 || l[0]["id"] != jobNote["id"] {
+		t.Errorf("job annotations %v", l)
+	}
+	if l := e.api("GET", build+"/annotations", nil).list(t); len(l) != 2 {
+		t.Errorf("build annotations with the job's: %v", l)
+	}
+	other := e.api("GET", build+"/annotations", nil).list(t)[0]["id"].(string)
+	expectError(t, e.api("DELETE", build+"/jobs/"+job+"/annotations/"+other, nil), http.StatusNotFound, "No annotation found")
+	expectError(t, e.api("GET", build+"/jobs/nope/annotations", nil), http.StatusNotFound, "No job found")
+	expectError(t, e.api("POST", build+"/jobs/nope/annotations", map[string]any{"body": "x"}), http.StatusNotFound, "No job found")
+	expect(t, e.api("DELETE", build+"/jobs/"+job+"/annotations/"+jobNote["id"].(string), nil), http.StatusNoContent)
 	expectError(t, e.api("POST", "/pipelines/app/builds/99/annotations", map[string]any{"body": "x"}), http.StatusNotFound, "No build found")
 	e.srv.Store().AddToken("read-only", []string{"acme"}, []string{scopeReadBuilds})
 	expectError(t, e.do("POST", "/v2/organizations/acme"+build+"/annotations", "read-only", map[string]any{"body": "x"}), http.StatusForbidden,
