@@ -41,6 +41,12 @@ type orgAgentView struct {
 	LastJobFinishedAt *string   `json:"last_job_finished_at"`
 	Priority          *int      `json:"priority"`
 	MetaData          []string  `json:"meta_data"`
+	// The pause fields: paused always, the others while paused.
+	Paused                 bool      `json:"paused"`
+	PausedAt               *string   `json:"paused_at,omitempty"`
+	PausedBy               *userView `json:"paused_by,omitempty"`
+	PausedNote             *string   `json:"paused_note,omitempty"`
+	PausedTimeoutInMinutes *int      `json:"paused_timeout_in_minutes,omitempty"`
 }
 
 func (s *Server) routeAgents(mux *http.ServeMux) {
@@ -48,6 +54,17 @@ func (s *Server) routeAgents(mux *http.ServeMux) {
 	mux.HandleFunc("GET "+agents, s.listAgents)
 	mux.HandleFunc("GET "+agents+"/{id}", s.getAgent)
 	mux.HandleFunc("PUT "+agents+"/{id}/stop", s.stopAgent)
+	mux.HandleFunc("PUT "+agents+"/{id}/pause", s.pauseAgent)
+	mux.HandleFunc("PUT "+agents+"/{id}/resume", s.resumeAgent)
+}
+
+func (st *Store) agentViewOf(base string, a *agentRecord) orgAgentView {
+	v := agentViewOf(base, a)
+	if p := a.pause; p != nil {
+		v.Paused, v.PausedAt, v.PausedBy = true, formatTimePtr(p.at), st.userSummary(p.by)
+		v.PausedNote, v.PausedTimeoutInMinutes = &p.note, &p.timeoutMinutes
+	}
+	return v
 }
 
 func agentViewOf(base string, a *agentRecord) orgAgentView {
@@ -84,7 +101,7 @@ func (s *Server) listAgents(w http.ResponseWriter, r *http.Request) {
 		}
 		slices.SortFunc(selected, func(a, b *agentRecord) int { return int(a.seq - b.seq) })
 		for _, a := range paginate(w, r, selected) {
-			out = append(out, agentViewOf(baseURL(r), a))
+			out = append(out, s.store.agentViewOf(baseURL(r), a))
 		}
 		return nil
 	})
@@ -100,7 +117,7 @@ func (s *Server) getAgent(w http.ResponseWriter, r *http.Request) {
 		if a == nil {
 			return nil, errNotFound("agent")
 		}
-		return agentViewOf(baseURL(r), a), nil
+		return s.store.agentViewOf(baseURL(r), a), nil
 	})
 }
 
@@ -133,4 +150,80 @@ func (s *Server) stopAgent(w http.ResponseWriter, r *http.Request) {
 		a.stopped = true
 		return nil
 	}))
+}
+
+// Pausing (Buildkite's documentation, agent/self-hosted/pausing-and-resuming, and the CLI's `bk agent
+// pause`): a pause has a note and a timeout in minutes, 5 by default and 10,080 at most. The REST answers
+// are not documented: the emulator answers 204, as stop does, and refuses a stopped agent as stop does
+// (400); pausing a paused agent replaces its pause, and resuming one that is not paused changes nothing.
+
+// maxPauseMinutes is the longest pause (seven days).
+const maxPauseMinutes = 10080
+
+// pauseAgent pauses a connected agent: no jobs are dispatched to it until it is resumed.
+func (s *Server) pauseAgent(w http.ResponseWriter, r *http.Request) {
+	org, user, ok := s.authorize(w, r, scopeWriteAgents)
+	if !ok {
+		return
+	}
+	in, ok := readObject(w, r)
+	if !ok {
+		return
+	}
+	note, timeout := in.String("note"), in.Int("timeout_in_minutes")
+	problems := in.Problems()
+	if timeout.Given() && (timeout.Value < 1 || timeout.Value > maxPauseMinutes) {
+		problems.add("timeout_in_minutes", "must be between 1 and 10080")
+	}
+	if len(problems) > 0 {
+		writeError(w, errValidation(problems))
+		return
+	}
+	respondNoContent(w, s.store.update(func() *apiError {
+		a, err := s.store.connectedAgent(org.slug, user.id, r.PathValue("id"), "pause")
+		if err != nil {
+			return err
+		}
+		p := &agentPause{at: s.store.timestamp(), by: user.id, note: note.Value, timeoutMinutes: 5}
+		if timeout.Given() {
+			p.timeoutMinutes = timeout.Value
+		}
+		a.pause = p
+		return nil
+	}))
+}
+
+// resumeAgent ends an agent's pause.
+func (s *Server) resumeAgent(w http.ResponseWriter, r *http.Request) {
+	org, user, ok := s.authorize(w, r, scopeWriteAgents)
+	if !ok {
+		return
+	}
+	if _, ok := readObject(w, r); !ok {
+		return
+	}
+	respondNoContent(w, s.store.update(func() *apiError {
+		a, err := s.store.connectedAgent(org.slug, user.id, r.PathValue("id"), "resume")
+		if err != nil {
+			return err
+		}
+		a.pause = nil
+		return nil
+	}))
+}
+
+// connectedAgent finds org's agent id for an administrator's action: 403 for another user, 404 for an
+// unknown agent, 400 for a stopped one. A lock must be held.
+func (st *Store) connectedAgent(org, userID, id, action string) (*agentRecord, *apiError) {
+	if !st.isAdmin(org, userID) {
+		return nil, errForbidden()
+	}
+	a := st.agentByID(org, id)
+	switch {
+	case a == nil:
+		return nil, errNotFound("agent")
+	case a.stopped:
+		return nil, errBadRequest("Can only " + action + " connected agents")
+	}
+	return a, nil
 }

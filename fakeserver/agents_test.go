@@ -127,3 +127,41 @@ func TestStoppedAgentLeavesMetrics(t *testing.T) {
 		t.Fatalf("idle %v after stop, want 1", n)
 	}
 }
+
+// TestAgentPauseResume: a pause shows its note, timeout and who asked; resume ends it; bad timeouts are
+// 422, a stopped agent cannot be paused, and only administrators may.
+func TestAgentPauseResume(t *testing.T) {
+	e := newEnv(t, Options{})
+	ids := e.seedAgents("a1", "a2")
+	if got := e.api("GET", "/agents/"+ids[0], nil).object(t); got["paused"] != false || got["paused_note"] != nil {
+		t.Fatalf("unpaused agent %v", got)
+	}
+	expect(t, e.api("PUT", "/agents/"+ids[0]+"/pause", map[string]any{"note": "maintenance", "timeout_in_minutes": 60}), http.StatusNoContent)
+	got := e.api("GET", "/agents/"+ids[0], nil).object(t)
+	if got["paused"] != true || got["paused_note"] != "maintenance" || got["paused_timeout_in_minutes"] != 60.0 || got["paused_at"] == nil {
+		t.Fatalf("paused agent %v", got)
+	}
+	if by, _ := got["paused_by"].(map[string]any); by["name"] != "Test User" {
+		t.Errorf("paused_by %v", got["paused_by"])
+	}
+	expect(t, e.api("PUT", "/agents/"+ids[1]+"/pause", nil), http.StatusNoContent)
+	if got := e.api("GET", "/agents/"+ids[1], nil).object(t); got["paused_timeout_in_minutes"] != 5.0 {
+		t.Errorf("default timeout %v", got["paused_timeout_in_minutes"])
+	}
+	expect(t, e.api("PUT", "/agents/"+ids[0]+"/resume", nil), http.StatusNoContent)
+	if got := e.api("GET", "/agents/"+ids[0], nil).object(t); got["paused"] != false {
+		t.Fatalf("resumed agent %v", got)
+	}
+
+	for _, body := range []string{`{"timeout_in_minutes":0}`, `{"timeout_in_minutes":10081}`, `{"timeout_in_minutes":"long"}`, `{"note":5}`} {
+		expect(t, e.api("PUT", "/agents/"+ids[0]+"/pause", body), http.StatusUnprocessableEntity)
+	}
+	expectError(t, e.api("PUT", "/agents/nope/pause", nil), http.StatusNotFound, "No agent found")
+	expectError(t, e.api("PUT", "/agents/nope/resume", nil), http.StatusNotFound, "No agent found")
+	expectError(t, e.do("PUT", "/v2/organizations/acme/agents/"+ids[0]+"/pause", e.memberToken(), nil), http.StatusForbidden, "Forbidden")
+	e.srv.Store().AddToken("read-agents", []string{"acme"}, []string{scopeReadAgents})
+	expectError(t, e.do("PUT", "/v2/organizations/acme/agents/"+ids[0]+"/resume", "read-agents", nil), http.StatusForbidden,
+		"Your access token doesn't have the write_agents scope")
+	expect(t, e.api("PUT", "/agents/"+ids[0]+"/stop", nil), http.StatusNoContent)
+	expectError(t, e.api("PUT", "/agents/"+ids[0]+"/pause", nil), http.StatusBadRequest, "Can only pause connected agents")
+}

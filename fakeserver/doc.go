@@ -38,7 +38,7 @@
 //   - store.go: the Store (one mutex), organizations, users, access tokens and the Kind registry.
 //   - clusters.go: clusters, queues and cluster agent tokens (state, routes, handlers).
 //   - orgs.go, metrics.go: organizations and members; agent metrics at /v3 with agent registration tokens.
-//   - agents.go: the agents API (list, get, stop) over the agents metrics.go seeds; build_outputs.go: a
+//   - agents.go: the agents API (list, get, stop, pause, resume) over the agents metrics.go seeds; build_outputs.go: a
 //     build's artifacts, annotations and job logs (seeded by Store.AddArtifact and SetJobLog; annotations
 //     also created through the API).
 //   - teams.go, team_views.go: teams (state, routes, handlers) and how teams and their links are shown.

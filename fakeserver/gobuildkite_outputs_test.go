@@ -25,6 +25,15 @@ func TestGoBuildkiteAgentsAndBuildOutputs(t *testing.T) {
 	if err != nil || a.Name != "a1" || a.Version != "3.1.0" || len(a.Metadata) != 2 {
 		t.Fatalf("Agents.Get = %+v, %v", a, err)
 	}
+	if _, err := c.Agents.Pause(ctx, "acme", ids[1], &gbk.AgentPauseOptions{Note: "upgrade", TimeoutInMinutes: 15}); err != nil {
+		t.Fatalf("Agents.Pause: %v", err)
+	}
+	if p, _, err := c.Agents.Get(ctx, "acme", ids[1]); err != nil || p.Paused == nil || !*p.Paused || p.PausedNote == nil || *p.PausedNote != "upgrade" {
+		t.Fatalf("paused agent = %+v, %v", p, err)
+	}
+	if _, err := c.Agents.Resume(ctx, "acme", ids[1]); err != nil {
+		t.Fatalf("Agents.Resume: %v", err)
+	}
 	if _, err := c.Agents.Stop(ctx, "acme", ids[0], true); err != nil {
 		t.Fatalf("Agents.Stop: %v", err)
 	}

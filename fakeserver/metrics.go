@@ -79,6 +79,15 @@ type agentRecord struct {
 	metaData          []string
 	createdAt         time.Time
 	stopped           bool
+	// pause is set while the agent is paused (PUT .../pause), nil otherwise.
+	pause *agentPause
+}
+
+// agentPause is an agent's pause: who asked, when, why, and for how long.
+type agentPause struct {
+	at             time.Time
+	by, note       string
+	timeoutMinutes int
 }
 
 // jobKey identifies one count of jobs: a state in a queue (of a cluster, by ID or name, or "").
