@@ -73,6 +73,14 @@ func (s *Server) routeBuildOutputs(mux *http.ServeMux) {
 	mux.HandleFunc("GET "+job+"/annotations", s.listJobAnnotations)
 	mux.HandleFunc("POST "+job+"/annotations", s.createJobAnnotation)
 	mux.HandleFunc("DELETE "+job+"/annotations/{id}", s.deleteJobAnnotation)
+	// The organization-scoped routes of a job, for a client that has only the job's ID.
+	const orgJob = "/v2/organizations/{org}/jobs/{job}"
+	mux.HandleFunc("GET "+orgJob+"/artifacts", s.listJobArtifacts)
+	mux.HandleFunc("GET "+orgJob+"/artifacts/{id}", s.getArtifact)
+	mux.HandleFunc("DELETE "+orgJob+"/artifacts/{id}", s.deleteArtifact)
+	mux.HandleFunc("GET "+orgJob+"/annotations", s.listJobAnnotations)
+	mux.HandleFunc("POST "+orgJob+"/annotations", s.createJobAnnotation)
+	mux.HandleFunc("DELETE "+orgJob+"/annotations/{id}", s.deleteJobAnnotation)
 	mux.HandleFunc("GET "+job+"/log", s.getJobLog)
 	mux.HandleFunc("GET "+job+"/log.txt", s.getJobLogText)
 	mux.HandleFunc("DELETE "+job+"/log", s.deleteJobLog)
@@ -80,9 +88,17 @@ func (s *Server) routeBuildOutputs(mux *http.ServeMux) {
 
 // ---- finding ----
 
-// findJob finds the path's build and, in it, its job: 404 "No job found" for a job of another build.
-// A lock must be held.
+// findJob finds the path's build and, in it, its job: 404 "No job found" for a job of another build. On
+// an organization-scoped route (no pipeline in the path) it finds the job by its ID alone. A lock must be
+// held.
 func (st *Store) findJob(org string, r *http.Request) (*buildRecord, *pipelineRecord, *jobRecord, *apiError) {
+	if r.PathValue("pipeline") == "" {
+		b, j := st.jobByID(org, r.PathValue("job"))
+		if j == nil {
+			return nil, nil, nil, errNotFound("job")
+		}
+		return b, st.pipelineByID(org, b.pipelineID), j, nil
+	}
 	b, p, err := st.findBuild(org, r)
 	if err != nil {
 		return nil, nil, nil, err

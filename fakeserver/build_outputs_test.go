@@ -216,3 +216,31 @@ func TestBuildOutputsSurviveState(t *testing.T) {
 		t.Errorf("log after SetState: %v", got)
 	}
 }
+
+// TestOrgScopedJobRoutes: a client with only a job's ID reaches its artifacts and annotations through
+// /v2/organizations/{org}/jobs/{id}.
+func TestOrgScopedJobRoutes(t *testing.T) {
+	e := newEnv(t, Options{})
+	build, job := e.outputsBuild()
+	id, err := e.srv.Store().AddArtifact("acme", job, ArtifactFixture{Path: "out/a.txt"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l := e.api("GET", "/jobs/"+job+"/artifacts", nil).list(t); len(l) != 1 || l[0]["id"] != id ||
+		l[0]["url"] != e.ts.URL+"/v2/organizations/acme"+build+"/jobs/"+job+"/artifacts/"+id {
+		t.Fatalf("org-scoped artifacts %v", l)
+	}
+	expect(t, e.api("GET", "/jobs/"+job+"/artifacts/"+id, nil), http.StatusOK)
+	r := e.api("POST", "/jobs/"+job+"/annotations", map[string]any{"body": "from the job"})
+	expect(t, r, http.StatusCreated)
+	if l := e.api("GET", build+"/jobs/"+job+"/annotations", nil).list(t); len(l) != 1 || l[0]["scope"] != "job" {
+		t.Fatalf("the org-scoped annotation is not the job's: %v", l)
+	}
+	expect(t, e.api("DELETE", "/jobs/"+job+"/annotations/"+r.object(t)["id"].(string), nil), http.StatusNoContent)
+	expect(t, e.api("DELETE", "/jobs/"+job+"/artifacts/"+id, nil), http.StatusNoContent)
+	expectError(t, e.api("GET", "/jobs/nope/artifacts", nil), http.StatusNotFound, "No job found")
+	expectError(t, e.api("POST", "/jobs/nope/annotations", map[string]any{"body": "x"}), http.StatusNotFound, "No job found")
+	e.srv.Store().AddToken("no-artifacts", []string{"acme"}, []string{scopeReadBuilds})
+	expectError(t, e.do("GET", "/v2/organizations/acme/jobs/"+job+"/artifacts", "no-artifacts", nil), http.StatusForbidden,
+		"Your access token doesn't have the read_artifacts scope")
+}
