@@ -78,6 +78,7 @@ type pipelineRecord struct {
 	templateID                     string // "" when no template
 
 	description, branchConfiguration        *string // nil is null
+	emoji, color, cloneMirrorURL            *string // nil is null; emoji and color are not shown over REST
 	repository, defaultBranch, visibility   string
 	provider                                string         // github, gitlab, bitbucket or git
 	settings                                map[string]any // provider settings, defaults merged
