@@ -1,6 +1,7 @@
 package fakeserver
 
 import (
+	"net/http"
 	"net/url"
 	"strings"
 )
@@ -90,5 +91,109 @@ func (st *Store) SetPipelineCloneMirrorURL(org, slug string, v *string) bool {
 		return false
 	}
 	p.cloneMirrorURL = clonePtr(v)
+	return true
+}
+
+// ---- GitHub webhook processing (rest-beyond-spec.md "Added 2026-11-27" §3) ----
+
+// githubWebhooksView is the state of a pipeline's GitHub webhook processing; disabled_by is the user's name.
+type githubWebhooksView struct {
+	URL        string  `json:"url"`
+	Enabled    bool    `json:"enabled"`
+	DisabledAt *string `json:"disabled_at"`
+	DisabledBy *string `json:"disabled_by"`
+}
+
+func (st *Store) githubWebhooksView(base string, p *pipelineRecord) githubWebhooksView {
+	v := githubWebhooksView{
+		URL:     apiURL(base, "organizations", p.org, "pipelines", p.slug, "github-webhooks"),
+		Enabled: !p.githubWebhooksDisabled,
+	}
+	if p.githubWebhooksDisabled {
+		v.DisabledAt = formatTimePtr(p.githubWebhooksDisabledAt)
+		if u, ok := st.users[p.githubWebhooksDisabledBy]; ok {
+			v.DisabledBy = stringPtr(u.name)
+		}
+	}
+	return v
+}
+
+// serveGitHubWebhooks answers the three routes: only GitHub pipelines of organizations enrolled in expanded
+// webhook triggers have the switch (anything else is a 404). set is nil for a read, else the new value;
+// both writes are idempotent and answer 200 with the state.
+func (s *Server) serveGitHubWebhooks(w http.ResponseWriter, r *http.Request, scope string, set *bool) {
+	org, user, ok := s.authorize(w, r, scope)
+	if !ok {
+		return
+	}
+	var out githubWebhooksView
+	apply := func() *apiError {
+		p, err := s.store.findPipeline(org.slug, r)
+		if err != nil {
+			return err
+		}
+		if s.store.features.expandedWebhooksOff || p.provider != "github" {
+			return errRouteNotFound()
+		}
+		if set != nil {
+			if !p.archivedAt.IsZero() {
+				return errPipelineValidation(validationErrors{{"base", "Pipeline is archived; unarchive it to change it"}})
+			}
+			switch {
+			case *set:
+				p.githubWebhooksDisabled = false
+			case !p.githubWebhooksDisabled:
+				p.githubWebhooksDisabled, p.githubWebhooksDisabledAt, p.githubWebhooksDisabledBy = true, s.store.timestamp(), user.id
+			}
+		}
+		out = s.store.githubWebhooksView(baseURL(r), p)
+		return nil
+	}
+	var err *apiError
+	if set == nil {
+		err = s.store.view(apply)
+	} else {
+		err = s.store.update(apply)
+	}
+	respond(w, http.StatusOK, out, err)
+}
+
+func (s *Server) routeGitHubWebhooks(mux *http.ServeMux, pipeline string) {
+	enable, disable := true, false
+	mux.HandleFunc("GET "+pipeline+"/github-webhooks", func(w http.ResponseWriter, r *http.Request) {
+		s.serveGitHubWebhooks(w, r, scopeReadPipelines, nil)
+	})
+	mux.HandleFunc("PUT "+pipeline+"/github-webhooks", func(w http.ResponseWriter, r *http.Request) {
+		s.serveGitHubWebhooks(w, r, scopeWritePipelines, &enable)
+	})
+	mux.HandleFunc("DELETE "+pipeline+"/github-webhooks", func(w http.ResponseWriter, r *http.Request) {
+		s.serveGitHubWebhooks(w, r, scopeWritePipelines, &disable)
+	})
+}
+
+// PipelineGitHubWebhooksEnabled reports whether a pipeline processes GitHub webhooks; ok is false when org
+// has no pipeline with slug.
+func (st *Store) PipelineGitHubWebhooksEnabled(org, slug string) (enabled, ok bool) {
+	st.mu.RLock()
+	defer st.mu.RUnlock()
+	p := st.pipelineBySlug(org, slug)
+	if p == nil {
+		return false, false
+	}
+	return !p.githubWebhooksDisabled, true
+}
+
+// SetPipelineGitHubWebhooksEnabled turns a pipeline's GitHub webhook processing on or off, as the web
+// interface would; tests use it to make drift. It reports whether the pipeline exists.
+func (st *Store) SetPipelineGitHubWebhooksEnabled(org, slug string, enabled bool) bool {
+	defer st.edit()()
+	p := st.pipelineBySlug(org, slug)
+	if p == nil {
+		return false
+	}
+	p.githubWebhooksDisabled = !enabled
+	if !enabled {
+		p.githubWebhooksDisabledAt, p.githubWebhooksDisabledBy = st.timestamp(), st.defaultUserID
+	}
 	return true
 }

@@ -123,3 +123,47 @@ func TestPipelineProviderSettingsAddedKeys(t *testing.T) {
 		t.Fatalf("gitlab settings %v", settingsOf(gl))
 	}
 }
+
+func TestPipelineGitHubWebhooks(t *testing.T) {
+	e := newEnv(t, Options{})
+	e.createPipeline(map[string]any{"name": "gh", "repository": "https://github.com/acme/app.git"})
+	path := "/pipelines/gh/github-webhooks"
+	s := e.api("GET", path, nil).object(t)
+	if s["enabled"] != true || s["disabled_at"] != nil || s["disabled_by"] != nil || s["url"] != e.ts.URL+"/v2/organizations/acme"+path {
+		t.Fatalf("new pipeline %v", s)
+	}
+	for range 2 { // idempotent, 200 with a body
+		r := e.api("DELETE", path, nil)
+		expect(t, r, 200)
+		if s = r.object(t); s["enabled"] != false || s["disabled_at"] == nil || s["disabled_by"] != "Test User" {
+			t.Fatalf("disabled %v", s)
+		}
+	}
+	if enabled, ok := e.srv.Store().PipelineGitHubWebhooksEnabled("acme", "gh"); !ok || enabled {
+		t.Fatal("store still enabled")
+	}
+	for range 2 {
+		r := e.api("PUT", path, nil)
+		expect(t, r, 200)
+		if s = r.object(t); s["enabled"] != true || s["disabled_at"] != nil {
+			t.Fatalf("enabled %v", s)
+		}
+	}
+	expectError(t, e.api("GET", "/pipelines/none/github-webhooks", nil), 404, "No pipeline found")
+	e.createPipeline(map[string]any{"name": "gl", "repository": "https://gitlab.com/acme/app.git"})
+	expect(t, e.api("GET", "/pipelines/gl/github-webhooks", nil), 404)
+	expect(t, e.api("PUT", "/pipelines/gl/github-webhooks", nil), 404)
+
+	e.srv.Store().AddToken("read-only", []string{"acme"}, []string{"read_pipelines"})
+	expect(t, e.do("GET", "/v2/organizations/acme"+path, "read-only", nil), 200)
+	expect(t, e.do("DELETE", "/v2/organizations/acme"+path, "read-only", nil), 403)
+	expect(t, e.do("PUT", "/v2/organizations/acme"+path, "read-only", nil), 403)
+}
+
+func TestPipelineGitHubWebhooksNotEnrolled(t *testing.T) {
+	e := newEnv(t, Options{NoExpandedWebhookTriggers: true})
+	e.createPipeline(map[string]any{"name": "gh", "repository": "https://github.com/acme/app.git"})
+	for _, m := range []string{"GET", "PUT", "DELETE"} {
+		expect(t, e.api(m, "/pipelines/gh/github-webhooks", nil), 404)
+	}
+}
