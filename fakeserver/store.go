@@ -29,6 +29,8 @@ type Store struct {
 	stateBytes, stateRecords int `state:"-"`
 	// stateLock is the state file's lock, held while the server runs (state_lock_unix.go).
 	stateLock io.Closer `state:"-"`
+	// features are the organizations' feature switches, from Options (pipelines_features.go).
+	features orgFeatures `state:"-"`
 
 	orgs          map[string]*orgRecord   // by slug
 	users         map[string]*userRecord  // by id
