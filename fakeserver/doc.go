@@ -60,7 +60,9 @@
 //     (node, organization, two-factor enforcement), graphql_agent_tokens.go over agent_tokens.go
 //     (unclustered agent tokens, kept with revokedAt when revoked), graphql_rules.go (rules, with the REST
 //     value checks of rules.go), graphql_pipelines.go (pipelines, their page, emoji, color, clone mirror,
-//     repository webhook).
+//     repository webhook), graphql_teams.go (node for teams, suites and a team's links, whose own UUID
+//     team_links.go keeps), graphql_clusters.go (clusters, queues, clusterQueueCreate and
+//     clusterQueueUpdate with the macOS settings).
 //   - handlers.go: serveRead, serveWrite and serveDelete, the shapes most handlers have.
 //   - fixtures.go: state the API cannot create (users, plans, tokens, agents, jobs, flaky tests);
 //     fixtures_defaults.go: what a new organization starts with (Options.SeedDefaults): "Default cluster"

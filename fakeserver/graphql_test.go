@@ -140,9 +140,7 @@ func TestGraphQLSchemaLoads(t *testing.T) {
 
 // gqlPendingRoots are root fields the SDL declares that the emulator does not resolve yet (they answer an
 // error saying so); this list only shrinks.
-var gqlPendingRoots = map[string]bool{
-	"clusterQueueCreate": true, "clusterQueueUpdate": true,
-}
+var gqlPendingRoots = map[string]bool{}
 
 func TestGraphQLAuthentication(t *testing.T) {
 	e := newEnv(t, Options{})
