@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -478,5 +479,72 @@ func TestGraphQLArgumentsOmittedAndNull(t *testing.T) {
 		if got := x.args(field)["input"]; !reflect.DeepEqual(got, c.want) {
 			t.Errorf("vars %v: %v, want %v", c.vars, got, c.want)
 		}
+	}
+}
+
+func TestGraphQLComplexity(t *testing.T) {
+	e := newEnv(t, Options{})
+	// organization 1 + agentTokens 1 + 50 × (edges 1 + node 1 + createdBy 1) = 152.
+	const q = `{ organization(slug: "acme") { id agentTokens(first: 50) { edges { node { uuid createdBy { id } } } } } }`
+	body := map[string]any{"query": q}
+	r := e.do("POST", "/v1", "test-token", body)
+	expect(t, r, http.StatusOK)
+	if r.header.Get("RateLimit-Complexity-Requested") != "152" || r.header.Get("RateLimit-Complexity-Actual") != "152" {
+		t.Fatalf("headers: %v", r.header)
+	}
+	if _, has := r.object(t)["stats"]; has {
+		t.Fatalf("stats without the header: %s", r.raw)
+	}
+	req, _ := http.NewRequest("POST", e.ts.URL+"/v1", strings.NewReader(`{"query": `+strconv.Quote(q)+`}`))
+	req.Header.Set("Authorization", "Bearer test-token")
+	req.Header.Set("Buildkite-Include-Query-Stats", "true")
+	resp, err := e.ts.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var withStats struct {
+		Stats map[string]int `json:"stats"`
+	}
+	err = json.NewDecoder(resp.Body).Decode(&withStats)
+	_ = resp.Body.Close()
+	if err != nil || withStats.Stats["requestedComplexity"] != 152 || withStats.Stats["actualComplexity"] != 152 {
+		t.Fatalf("stats: %v %v", withStats, err)
+	}
+	// Without first: the default page of 500 items; nested, past the limit.
+	const big = `{ organization(slug: "acme") { pipelines { edges { node { organization { agentTokens { edges { node { id } } } } } } } } }`
+	a := e.gql(big, nil)
+	if msg := a.errorMessage(t); !strings.HasPrefix(msg, "Query has complexity of ") || !strings.HasSuffix(msg, ", which exceeds max complexity of 50000") || a.Data != nil {
+		t.Fatalf("too complex: %s", a.raw)
+	}
+}
+
+func TestGraphQLAgentTokenSeededAndRevokedOutside(t *testing.T) {
+	e := newEnv(t, Options{})
+	st := e.srv.Store()
+	id, secret, err := st.AddUnclusteredAgentToken("acme", "seeded")
+	if err != nil || secret == "" {
+		t.Fatal(err)
+	}
+	if _, _, err := st.AddUnclusteredAgentToken("nope", ""); err == nil {
+		t.Fatal("unknown organization accepted")
+	}
+	if !st.Exists(KindUnclusteredAgentToken, "acme", id) || !st.RevokeUnclusteredAgentToken("acme", id, "web") {
+		t.Fatal("seeded token missing")
+	}
+	a := e.gql(gqlGetAgentToken, map[string]any{"slug": "acme/" + id}).ok(t)
+	if a.str(t, "agentToken", "description") != "seeded" || a.at(t, "agentToken", "revokedAt") == nil {
+		t.Fatalf("revoked outside: %s", a.raw)
+	}
+	// Revoking again over GraphQL answers the token unchanged.
+	a = e.gql(gqlRevokeAgentToken, map[string]any{"id": graphQLID("AgentToken", id), "reason": "again"}).ok(t)
+	if a.str(t, "agentTokenRevoke", "agentToken", "revokedReason") != "web" {
+		t.Fatalf("second revoke: %s", a.raw)
+	}
+	// Store.Remove deletes it outright: null.
+	if !st.Remove(KindUnclusteredAgentToken, "acme", id) {
+		t.Fatal("remove")
+	}
+	if a := e.gql(gqlGetAgentToken, map[string]any{"slug": "acme/" + id}).ok(t); a.Data["agentToken"] != nil {
+		t.Fatalf("removed: %s", a.raw)
 	}
 }
