@@ -89,7 +89,7 @@ func (s *Server) serveGraphQL(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	schema := graphqlSchema()
-	doc, errs := gqlparser.LoadQuery(schema, *req.Query)
+	doc, errs := gqlparser.LoadQueryWithRules(schema, *req.Query, nil)
 	if len(errs) > 0 {
 		writeJSON(w, http.StatusOK, graphqlResponse{Errors: serviceErrors(errs)})
 		return

@@ -1,7 +1,6 @@
 package fakeserver
 
 import (
-	"errors"
 	"strings"
 )
 
@@ -47,7 +46,7 @@ func init() {
 		}
 		c := x.st.cluster(org.slug, uuidOf(in.str("clusterId"), "Cluster"))
 		if c == nil {
-			return nil, errors.New("No cluster found")
+			return nil, gqlError("No cluster found")
 		}
 		var problems validationErrors
 		key := in.str("key")
@@ -69,7 +68,7 @@ func init() {
 			applyPlatformSettings(hosted, h.object("platformSettings"), &problems)
 		}
 		if len(problems) > 0 {
-			return nil, errors.New("Validation failed: " + strings.Join(problems.sentences(), ", "))
+			return nil, gqlError("Validation failed: " + strings.Join(problems.sentences(), ", "))
 		}
 		id := newID()
 		q := &queueRecord{
@@ -88,13 +87,13 @@ func init() {
 		}
 		q, ok := x.st.clusters.queues.get(uuidOf(in.str("id"), "ClusterQueue"))
 		if !ok || q.org != org.slug {
-			return nil, errors.New("No cluster queue found")
+			return nil, gqlError("No cluster queue found")
 		}
 		var problems validationErrors
 		affinity := gqlOpt(in, "retryAgentAffinity")
 		checkEnum(&problems, "retry_agent_affinity", affinity, retryAgentAffinities)
 		if len(problems) > 0 {
-			return nil, errors.New("Validation failed: " + strings.Join(problems.sentences(), ", "))
+			return nil, gqlError("Validation failed: " + strings.Join(problems.sentences(), ", "))
 		}
 		if h := in.object("hostedAgents"); h != nil {
 			if err := x.updateHosted(q, h); err != nil {
@@ -157,7 +156,7 @@ func (x *gqlExec) updateHosted(q *queueRecord, h gqlInput) error {
 	ps := h.object("platformSettings")
 	linux := ps.object("linux")
 	if h.has("agentImageRef") && linux.has("agentImageRef") {
-		return errors.New("Validation failed: agentImageRef and platformSettings.linux.agentImageRef cannot both be given")
+		return gqlError("Validation failed: agentImageRef and platformSettings.linux.agentImageRef cannot both be given")
 	}
 	in := hostedAgentsInput{given: true, shape: h.str("instanceShape")}
 	image, imageSet := h.optStr("agentImageRef")
@@ -179,16 +178,16 @@ func (x *gqlExec) updateHosted(q *queueRecord, h gqlInput) error {
 			applyPlatformSettings(&probe, gqlInput{"macos": map[string]any(ps.object("macos"))}, &problems)
 		}
 		if len(problems) > 0 {
-			return errors.New("Validation failed: " + strings.Join(problems.sentences(), ", "))
+			return gqlError("Validation failed: " + strings.Join(problems.sentences(), ", "))
 		}
 		if err := applyHostedUpdate(q, in); err != nil {
-			return errors.New(err.body.(messageBody).Message)
+			return gqlError(err.body.(messageBody).Message)
 		}
 		q.hosted.xcodeVersion, q.hosted.macosVersion = probe.xcodeVersion, probe.macosVersion
 		return nil
 	}
 	if err := applyHostedUpdate(q, in); err != nil {
-		return errors.New(err.body.(messageBody).Message)
+		return gqlError(err.body.(messageBody).Message)
 	}
 	return nil
 }

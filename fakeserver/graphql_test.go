@@ -310,7 +310,9 @@ func TestGraphQLTwoFactorEnforcement(t *testing.T) {
 	u := st.addUser("Plain", "plain@example.com")
 	st.addMember("acme", u.id, false)
 	st.mu.Unlock()
-	st.AddTokenForUser("plain", u.id, []string{"acme"}, []string{scopeGraphQL})
+	if err := st.AddTokenForUser("plain", u.id, []string{"acme"}, []string{scopeGraphQL}); err != nil {
+		t.Fatal(err)
+	}
 	a = e.gqlAs("plain", m, map[string]any{"organizationID": id, "value": false}, "")
 	if !strings.HasPrefix(a.errorMessage(t), "Forbidden") {
 		t.Fatalf("non-admin: %s", a.raw)
@@ -427,7 +429,7 @@ func TestGraphQLAgentTokens(t *testing.T) {
 // doAgent calls GET /v3/metrics with an agent registration token.
 func (e *testEnv) doAgent(token string) response {
 	e.t.Helper()
-	req, err := http.NewRequest("GET", e.ts.URL+"/v3/metrics", nil)
+	req, err := http.NewRequest(http.MethodGet, e.ts.URL+"/v3/metrics", nil)
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -462,7 +464,7 @@ func TestGraphQLStateFileKeepsAgentTokens(t *testing.T) {
 // nil, and declared defaults apply (public = false).
 func TestGraphQLArgumentsOmittedAndNull(t *testing.T) {
 	schema := graphqlSchema()
-	doc, errs := gqlparser.LoadQuery(schema, `mutation($d: String) { agentTokenCreate(input: {organizationID: "x", description: $d}) { tokenValue } }`)
+	doc, errs := gqlparser.LoadQueryWithRules(schema, `mutation($d: String) { agentTokenCreate(input: {organizationID: "x", description: $d}) { tokenValue } }`, nil)
 	if errs != nil {
 		t.Fatal(errs)
 	}
@@ -495,7 +497,7 @@ func TestGraphQLComplexity(t *testing.T) {
 	if _, has := r.object(t)["stats"]; has {
 		t.Fatalf("stats without the header: %s", r.raw)
 	}
-	req, _ := http.NewRequest("POST", e.ts.URL+"/v1", strings.NewReader(`{"query": `+strconv.Quote(q)+`}`))
+	req, _ := http.NewRequest(http.MethodPost, e.ts.URL+"/v1", strings.NewReader(`{"query": `+strconv.Quote(q)+`}`))
 	req.Header.Set("Authorization", "Bearer test-token")
 	req.Header.Set("Buildkite-Include-Query-Stats", "true")
 	resp, err := e.ts.Client().Do(req)
