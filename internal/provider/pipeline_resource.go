@@ -399,8 +399,8 @@ func (r *pipelineResource) Schema(_ context.Context, _ resource.SchemaRequest, r
 					"fragment). Needs the organization's clone-mirror feature. Removed, it is cleared.",
 				Optional: true,
 			},
-			"description":      kept("A description of the pipeline."),
-			"default_branch":   kept("The branch builds default to."),
+			"description":    kept("A description of the pipeline."),
+			"default_branch": kept("The branch builds default to."),
 			"branch_configuration": schema.StringAttribute{
 				MarkdownDescription: "A branch filter pattern: only pushes to matching branches build. Removed, the filter is cleared.",
 				Optional:            true,
