@@ -58,8 +58,8 @@ type suiteRecord struct {
 	// oidcPolicy is the suite's OIDC policy as text (an array given is kept as its compact JSON), nil for none;
 	// read and checked as a registry's (readOIDCPolicy).
 	oidcPolicy *string
-	apiToken                      string  // shown once, in the create response, when show_api_token is true
-	createdAt                     time.Time
+	apiToken   string // shown once, in the create response, when show_api_token is true
+	createdAt  time.Time
 }
 
 // flakyTestRecord is one flaky test of a suite (spec 2.15).
