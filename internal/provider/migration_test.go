@@ -622,6 +622,7 @@ func (w *officialWorkspace) addTestSuite() {
 	team := w.withTeam()
 	suite := w.e.seedSuite(w.e.name("specs"), team.ID, func(in *buildkite.TestSuiteCreate) {
 		in.Emoji, in.Color, in.ApplicationName = ptrTo(":rspec:"), ptrTo("#E0F1FF"), ptrTo("web")
+		in.OIDCPolicy = ptrTo(officialOIDCPolicy) // its provider sent it over REST too
 	})
 	w.add(fmt.Sprintf(`
 resource "buildkite_test_suite" "specs" {
@@ -649,6 +650,7 @@ func (w *officialWorkspace) addTestSuiteUnmanagedFields() {
 	team := w.withTeam()
 	suite := w.e.seedSuite(w.e.name("ui"), team.ID, func(in *buildkite.TestSuiteCreate) {
 		in.Color, in.ApplicationName = ptrTo("#BADA55"), ptrTo("web")
+		in.OIDCPolicy = ptrTo(officialOIDCPolicy)
 	})
 	w.add(fmt.Sprintf(`
 resource "buildkite_test_suite" "ui" {
