@@ -2,6 +2,7 @@ package fakeserver
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"reflect"
 	"strconv"
@@ -548,5 +549,120 @@ func TestGraphQLAgentTokenSeededAndRevokedOutside(t *testing.T) {
 	}
 	if a := e.gql(gqlGetAgentToken, map[string]any{"slug": "acme/" + id}).ok(t); a.Data["agentToken"] != nil {
 		t.Fatalf("removed: %s", a.raw)
+	}
+}
+
+// TestGraphQLEveryFieldServed builds one object of each type the SDL declares and checks that it has every
+// field the SDL gives the type, and no other, so a document valid against the SDL never meets "not served"
+// (except AgentToken.token, deprecated, whose secret is shown only in the create answer).
+func TestGraphQLEveryFieldServed(t *testing.T) {
+	e := newEnv(t, Options{})
+	k := teamsKit{e}
+	team := k.createTeam("T")
+	_, second := k.memberIDs()
+	expect(t, k.api("POST", "/teams/"+team+"/members", map[string]any{"user_id": second, "role": "member"}), http.StatusCreated)
+	pipeline := e.createPipeline(map[string]any{"name": "P", "repository": githubRepo})["id"].(string)
+	expect(t, e.api("POST", "/pipelines/p/webhook", nil), http.StatusCreated)
+	expect(t, k.api("POST", "/teams/"+team+"/pipelines", map[string]any{"pipeline_id": pipeline, "access_level": "read_only"}), http.StatusCreated)
+	_, suite := k.createSuite("S", team)
+	var others []string
+	for _, repo := range []string{"https://gitlab.com/acme/g.git", "https://bitbucket.org/acme/b.git", "https://git.example.com/acme/x.git"} {
+		others = append(others, e.createPipeline(map[string]any{"name": "Other " + repo[8:12], "repository": repo})["id"].(string))
+	}
+	cluster := e.createCluster("C")
+	mac := e.api("POST", "/clusters/"+cluster+"/queues", map[string]any{"key": "m", "hostedAgents": map[string]any{"instanceShape": "MACOS_ARM64_M4_6X28"}})
+	expect(t, mac, http.StatusCreated)
+	linux := e.api("POST", "/clusters/"+cluster+"/queues", map[string]any{"key": "l", "hostedAgents": map[string]any{"instanceShape": "LINUX_AMD64_2X4"}})
+	expect(t, linux, http.StatusCreated)
+	rule := e.api("POST", "/rules", map[string]any{"type": "pipeline.trigger_build.pipeline", "value": map[string]any{"source_pipeline": pipeline, "target_pipeline": pipeline}})
+	expect(t, rule, http.StatusCreated)
+	st := e.srv.Store()
+	token, _, err := st.AddUnclusteredAgentToken("acme", "d")
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.mu.RLock()
+	defer st.mu.RUnlock()
+	x := &gqlExec{schema: graphqlSchema(), st: st, tok: *st.tokens["test-token"], user: *st.users[st.defaultUserID]}
+	roots := func(typ string, m map[string]gqlRoot) any {
+		fields := map[string]any{}
+		for name := range m {
+			fields[name] = nil
+		}
+		return gqlObject{typ: typ, fields: fields}
+	}
+	objects := []any{
+		roots("Query", gqlQueries), roots("Mutation", gqlMutations),
+		x.orgObject(st.orgs["acme"]), x.userObject(second), x.agentTokenObject(st.unclusteredToken("acme", token)),
+		x.ruleObject(st.ruleByID("acme", rule.object(t)["uuid"].(string))), x.pipelineObject(st.pipelineByID("acme", pipeline)),
+		x.teamObject(st.teamByID("acme", team)), x.suiteObject(st.suiteByID("acme", suite)),
+		x.clusterObject(st.cluster("acme", cluster)),
+		x.queueObject(st.queue("acme", cluster, mac.object(t)["id"].(string))),
+		x.queueObject(st.queue("acme", cluster, linux.object(t)["id"].(string))),
+	}
+	for _, id := range others {
+		objects = append(objects, x.pipelineObject(st.pipelineByID("acme", id)))
+	}
+	for _, n := range teamLinkNodes {
+		objects = append(objects, gqlNodes[n.typ](x, uuidOf(st.TeamLinkGraphQLID((*n.assoc).kind, "acme", team, map[string]string{
+			"TeamMember": second, "TeamPipeline": pipeline, "TeamSuite": suite}[n.typ]), n.typ)))
+	}
+	// Walk the objects reachable through fields (resolvers are run with no arguments), entering each node
+	// once: the graph has cycles (a pipeline's organization lists the pipeline).
+	seen, entered := map[string]int{}, map[string]bool{}
+	var walk func(v any)
+	walk = func(v any) {
+		switch v := v.(type) {
+		case gqlObject:
+			key := fmt.Sprintf("%p", v.fields) // objects without an ID are reached only through ones with one
+			if id, ok := v.fields["id"].(string); ok {
+				key = id
+			}
+			if entered[key] {
+				return
+			}
+			entered[key] = true
+			seen[v.typ]++
+			if seen[v.typ] == 1 {
+				def := x.schema.Types[v.typ]
+				if def == nil {
+					t.Errorf("object of type %s, which the SDL lacks", v.typ)
+					return
+				}
+				for _, f := range def.Fields {
+					if _, ok := v.fields[f.Name]; !ok && !strings.HasPrefix(f.Name, "__") && (v.typ+"."+f.Name) != "AgentToken.token" {
+						t.Errorf("%s.%s is not served", v.typ, f.Name)
+					}
+				}
+				for name := range v.fields {
+					if def.Fields.ForName(name) == nil {
+						t.Errorf("%s.%s is served but not in the SDL", v.typ, name)
+					}
+				}
+			}
+			for _, fv := range v.fields {
+				if fn, ok := fv.(gqlResolver); ok {
+					fv, _ = fn(map[string]any{})
+				}
+				walk(fv)
+			}
+		case []any:
+			for _, item := range v {
+				walk(item)
+			}
+		}
+	}
+	for _, o := range objects {
+		if o == nil {
+			t.Fatal("a seeded object was not found")
+		}
+		walk(o)
+	}
+	for name, def := range x.schema.Types {
+		// The store makes no GitHub Enterprise pipelines; the SDL keeps the types for the official's documents.
+		if def.Kind == ast.Object && !def.BuiltIn && seen[name] == 0 && !strings.HasSuffix(name, "Payload") &&
+			!strings.HasPrefix(name, "RepositoryProviderGithubEnterprise") {
+			t.Errorf("no object of type %s was checked", name)
+		}
 	}
 }
