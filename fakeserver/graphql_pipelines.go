@@ -8,7 +8,7 @@ import (
 // "<org>/<pipeline>", uuid:), node(id:) on Pipeline, Organization.pipelines(first:, after:) (a page of
 // pipelines in one request), Pipeline.emoji, color and cloneMirrorUrl (written over REST, read here), the
 // pipeline's repository and provider with the webhook POST /pipelines/{slug}/webhook made
-// (pipeline_webhook.go), and pipelineDeleteWebhook.
+// (pipeline_webhook.go), pipelineDeleteWebhook, and pipelineUpdate (below).
 //
 // Choices where the facts are silent (I): the provider's name is "GitHub", "GitHub Enterprise",
 // "GitLab", "Bitbucket" or "Git" (RepositoryProviderUnknown); a webhook's url is the repository's hook
