@@ -116,5 +116,5 @@
 // with flaky tests (seeded through suites.go). examples/fakeserver/fixtures.yaml documents the format.
 // Tests that need one more object seed it with the Store methods instead (AddOrg, SetOrgPlan, AddUser,
 // AddTokenForUser, AddAgentToken, AddAgent, SetAgentState, SetQueueJobs, AddUnclusteredAgentToken,
-// RevokeUnclusteredAgentToken).
+// RevokeUnclusteredAgentToken, SetMembersRequire2FA, SetRuleDescription).
 package fakeserver

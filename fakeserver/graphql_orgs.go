@@ -113,3 +113,25 @@ func (x *gqlExec) userObject(id string) any {
 	}
 	return gqlObject{typ: "User", fields: map[string]any{"id": u.graphqlID, "uuid": u.id, "name": u.name, "email": u.email}}
 }
+
+// MembersRequire2FA reports org's membersRequireTwoFactorAuthentication, and whether org exists. For tests.
+func (st *Store) MembersRequire2FA(org string) (required, ok bool) {
+	st.mu.RLock()
+	defer st.mu.RUnlock()
+	o, ok := st.orgs[org]
+	if !ok {
+		return false, false
+	}
+	return o.membersRequire2FA, true
+}
+
+// SetMembersRequire2FA sets org's two-factor enforcement, as a change made in the web interface would, and
+// reports whether org exists.
+func (st *Store) SetMembersRequire2FA(org string, required bool) bool {
+	defer st.edit()()
+	o, ok := st.orgs[org]
+	if ok {
+		o.membersRequire2FA = required
+	}
+	return ok
+}

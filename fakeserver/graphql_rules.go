@@ -142,3 +142,26 @@ func (x *gqlExec) ruleObject(rule *ruleRecord) any {
 		"createdBy": x.userObject(rule.createdBy), "organization": x.orgObject(x.st.orgs[rule.org]),
 	}}
 }
+
+// RuleDescription returns the description of org's rule id (nil for none), and whether there is such a
+// rule. REST never shows it; tests read it here.
+func (st *Store) RuleDescription(org, id string) (description *string, ok bool) {
+	st.mu.RLock()
+	defer st.mu.RUnlock()
+	rule := st.ruleByID(org, id)
+	if rule == nil {
+		return nil, false
+	}
+	return clonePtr(rule.description), true
+}
+
+// SetRuleDescription sets (nil clears) the description of org's rule id, as a change made in the web
+// interface would, and reports whether there is such a rule.
+func (st *Store) SetRuleDescription(org, id string, description *string) bool {
+	defer st.edit()()
+	rule := st.ruleByID(org, id)
+	if rule != nil {
+		rule.description = clonePtr(description)
+	}
+	return rule != nil
+}

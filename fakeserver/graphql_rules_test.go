@@ -143,3 +143,31 @@ func TestGraphQLRules(t *testing.T) {
 		t.Fatal("deleted rule listed")
 	}
 }
+
+func TestGraphQLRuleDescriptionStoreMethods(t *testing.T) {
+	e := newEnv(t, Options{})
+	a := e.createPipeline(map[string]any{"name": "A", "repository": githubRepo})["id"].(string)
+	r := e.api("POST", "/rules", map[string]any{"type": "pipeline.trigger_build.pipeline", "value": map[string]any{"source_pipeline": a, "target_pipeline": a}})
+	expect(t, r, http.StatusCreated)
+	id := r.object(t)["uuid"].(string)
+	st := e.srv.Store()
+	if d, ok := st.RuleDescription("acme", id); !ok || d != nil {
+		t.Fatalf("REST rule description: %v %v", d, ok)
+	}
+	text := "changed in the web interface"
+	if !st.SetRuleDescription("acme", id, &text) || st.SetRuleDescription("acme", newID(), nil) {
+		t.Fatal("SetRuleDescription")
+	}
+	if ans := e.gql(gqlGetRule, map[string]any{"uuid": id}).ok(t); ans.str(t, "rule", "description") != text {
+		t.Fatalf("read: %s", ans.raw)
+	}
+	if !st.SetMembersRequire2FA("acme", true) || st.SetMembersRequire2FA("nope", true) {
+		t.Fatal("SetMembersRequire2FA")
+	}
+	if on, ok := st.MembersRequire2FA("acme"); !on || !ok {
+		t.Fatal("MembersRequire2FA")
+	}
+	if ans := e.gql(`{ organization(slug: "acme") { membersRequireTwoFactorAuthentication } }`, nil).ok(t); ans.at(t, "organization", "membersRequireTwoFactorAuthentication") != true {
+		t.Fatalf("2FA: %s", ans.raw)
+	}
+}
