@@ -50,6 +50,7 @@ func AllScopes() []string {
 		scopeReadPortals, scopeWritePortals,
 		scopeReadNotificationServices, scopeWriteNotificationServices,
 		scopeReadAgents, scopeWriteAgents, scopeReadArtifacts, scopeWriteArtifacts, scopeReadJobLogs, scopeWriteJobLogs,
+		scopeGraphQL,
 	}
 }
 

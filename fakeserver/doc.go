@@ -63,6 +63,18 @@
 //     the plan features that gate them; banner.go: the organization banner; network_ranges.go: a cluster's
 //     hosted-agent egress ranges (seeded by Store methods, 503 on demand); pipeline_webhook.go: POST
 //     /pipelines/{slug}/webhook and the repository webhooks it makes. Also from "Added 2026-11-26".
+//   - graphql.go: POST /v1, the GraphQL endpoint (graphql-subset.md): the token's graphql scope, the
+//     SDL of graphql/schema.graphql (embedded; GraphQLSchema returns it), parsing, validation and variable
+//     coercion by gqlparser, the service's error words; graphql_exec.go: the small executor (selections,
+//     fragments, aliases, omitted versus null arguments, connections, node IDs) and the registries
+//     gqlQueries, gqlMutations and gqlNodes every graphql_<area>.go fills from init: graphql_orgs.go
+//     (node, organization, two-factor enforcement), graphql_agent_tokens.go over agent_tokens.go
+//     (unclustered agent tokens, kept with revokedAt when revoked), graphql_rules.go (rules, with the REST
+//     value checks of rules.go), graphql_pipelines.go (pipelines, their page, emoji, color, clone mirror,
+//     repository webhook, pipelineUpdate), graphql_teams.go (node for teams, suites and a team's links,
+//     whose own UUID team_links.go keeps), graphql_clusters.go (clusters, queues, clusterQueueCreate and
+//     clusterQueueUpdate with the macOS settings), graphql_limits.go (query complexity: the cost headers,
+//     stats, the 50,000 refusal).
 //   - handlers.go: serveRead, serveWrite and serveDelete, the shapes most handlers have.
 //   - fixtures.go: state the API cannot create (users, plans, tokens, agents, jobs, flaky tests);
 //     fixtures_defaults.go: what a new organization starts with (Options.SeedDefaults): "Default cluster"
@@ -118,5 +130,6 @@
 // registration tokens, agents and job counts for the /v3/metrics endpoints (metrics.go), and test suites
 // with flaky tests (seeded through suites.go). examples/fakeserver/fixtures.yaml documents the format.
 // Tests that need one more object seed it with the Store methods instead (AddOrg, SetOrgPlan, AddUser,
-// AddTokenForUser, AddAgentToken, AddAgent, SetAgentState, SetQueueJobs, AddArtifact, SetJobLog).
+// AddTokenForUser, AddAgentToken, AddAgent, SetAgentState, SetQueueJobs, AddArtifact, SetJobLog,
+// AddUnclusteredAgentToken, RevokeUnclusteredAgentToken, SetMembersRequire2FA, SetRuleDescription).
 package fakeserver

@@ -52,6 +52,12 @@ type Options struct {
 	// replace the whole state; they then need it as a bearer token. Without it they answer 404. It must
 	// differ from Token. GET /_emulator/health needs no token and is always on.
 	AdminToken string
+	// NoCloneMirror turns off the organizations' clone-mirror feature (on by default): a pipeline's
+	// clone_mirror_url is then refused unless blank, and left out of answers while unset.
+	NoCloneMirror bool
+	// NoExpandedWebhookTriggers leaves the organizations out of expanded webhook triggers (enrolled by
+	// default): every /pipelines/{slug}/github-webhooks route then answers 404.
+	NoExpandedWebhookTriggers bool
 }
 
 // Server emulates Buildkite's REST API v2. It implements http.Handler.
@@ -107,6 +113,7 @@ func Open(opts Options) (*Server, error) {
 		faults:  newFaultInjector(opts.Faults),
 	}
 	s.store.logf = opts.Logf
+	s.store.features = orgFeatures{cloneMirrorOff: opts.NoCloneMirror, expandedWebhooksOff: opts.NoExpandedWebhookTriggers}
 	if opts.StateFile != "" {
 		resumed, err := s.store.loadStateFile(opts.StateFile)
 		if err != nil {
@@ -189,6 +196,7 @@ func (s *Server) routes() *http.ServeMux {
 	s.routeNotificationServices(mux)
 	s.routeAgents(mux)
 	s.routeBuildOutputs(mux)
+	s.routeGraphQL(mux)
 	return mux
 }
 

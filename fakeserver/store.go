@@ -29,6 +29,8 @@ type Store struct {
 	stateBytes, stateRecords int `state:"-"`
 	// stateLock is the state file's lock, held while the server runs (state_lock_unix.go).
 	stateLock io.Closer `state:"-"`
+	// features are the organizations' feature switches, from Options (pipelines_features.go).
+	features orgFeatures `state:"-"`
 
 	orgs          map[string]*orgRecord   // by slug
 	users         map[string]*userRecord  // by id
@@ -62,6 +64,8 @@ type Store struct {
 	services     notificationServiceState
 	// A build's artifacts, annotations and job logs (build_outputs.go).
 	outputs buildOutputState
+	// Unclustered agent tokens, made and revoked over GraphQL (agent_tokens.go).
+	unclusteredTokens unclusteredTokenState
 }
 
 // orgRecord is an organization.
@@ -74,6 +78,8 @@ type orgRecord struct {
 	teamsEnabled bool
 	// members are the organization's users by user id; only they can be added to its teams.
 	members map[string]*membership
+	// membersRequire2FA is GraphQL's membersRequireTwoFactorAuthentication (graphql_orgs.go).
+	membersRequire2FA bool
 }
 
 // membership is a user's place in an organization.
@@ -129,6 +135,8 @@ func newStore(now func() time.Time) *Store {
 		portals:      newPortalState(),
 		services:     newNotificationServiceState(),
 		outputs:      newBuildOutputState(),
+
+		unclusteredTokens: newUnclusteredTokenState(),
 	}
 	st.defaultUserID = st.addUser("Test User", "test-user@example.com").id
 	return st

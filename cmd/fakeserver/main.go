@@ -120,6 +120,8 @@ func parseFlagsWith(args []string, stderr io.Writer, extra func(*flag.FlagSet)) 
 	seedDefaults := fs.Bool("seed-defaults", false, "start each organization as a new Buildkite organization starts: with a \"Default cluster\"\nwhose default queue is \"default-queue\"")
 	faults := fs.String("faults", "", "inject faults: comma-separated `spec`, e.g. \"5xx=0.2,429=0.1,latency=20ms,drop=0.1,seed=42\"\n(5xx, 429: shares of API requests answered 500/502/503 or 429; latency: added to each;\ndrop: share of creates that act, then drop the connection or answer 502;\nreset: the 429s' RateLimit-Reset, default 1s; seed: makes the faults repeatable)")
 	adminToken := fs.String("admin-token", "", "bearer `token` that turns on the controls under /_emulator/ (reset, state); without it they\nanswer 404. GET /_emulator/health is always on")
+	noCloneMirror := fs.Bool("no-clone-mirror", false, "turn off the organizations' clone-mirror feature: a pipeline's clone_mirror_url is then refused")
+	noExpandedWebhooks := fs.Bool("no-expanded-webhook-triggers", false, "leave the organizations out of expanded webhook triggers: a pipeline's github-webhooks\nroutes then answer 404")
 	if err := setFromEnv(fs); err != nil {
 		return opts, "", err
 	}
@@ -137,6 +139,7 @@ func parseFlagsWith(args []string, stderr io.Writer, extra func(*flag.FlagSet)) 
 		Org: *org, Token: *token, RateLimit: *rateLimit, RateLimitWindow: *rateWindow,
 		DisableTestRoutes: !*testRoutes, StateFile: *stateFile, SeedDefaults: *seedDefaults,
 		AdminToken: *adminToken,
+		NoCloneMirror: *noCloneMirror, NoExpandedWebhookTriggers: *noExpandedWebhooks,
 	}
 	if opts.Faults, err = fakeserver.ParseFaults(*faults); err != nil {
 		return opts, "", fmt.Errorf("--faults: %w", err)

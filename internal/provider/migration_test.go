@@ -3,8 +3,6 @@ package provider
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -39,17 +37,15 @@ var migrationCases = []migrationCase{
 	}},
 	{name: "cluster_queue", add: (*officialWorkspace).addQueue, check: func(t *testing.T, w *cliWorkdir) {
 		expectMoved(t, w, "buildkite_cluster_queue.linux", map[string]any{"retry_agent_affinity": "prefer-different"})
-		out := w.expectNoChanges()
-		if !strings.Contains(out, "Attributes Not Managed by This Provider") {
-			t.Errorf("the plan does not warn that hosted_agents is not managed:\n%s", out)
+		// The hosted agents are read over REST now: the moved state's block matches the service's, with no warning.
+		hosted, _ := w.stateAttributes("buildkite_cluster_queue.linux")["hosted_agents"].(map[string]any)
+		linux, _ := hosted["linux"].(map[string]any)
+		if hosted["instance_shape"] != "LINUX_AMD64_2X4" || linux["agent_image_ref"] != "ubuntu:24.04" {
+			t.Errorf("hosted_agents after the move = %v", hosted)
 		}
-		// The warning says plainly that the value was not applied, whatever the line wrapping.
-		if flat := strings.Join(strings.Fields(out), " "); !strings.Contains(flat, "the value of `hosted_agents` is NOT applied to Buildkite") {
-			t.Errorf("the warning does not say that hosted_agents was not applied:\n%s", out)
+		if out := w.expectNoChanges(); strings.Contains(out, "Attributes Not Managed by This Provider") {
+			t.Errorf("the plan warns of attributes it now applies:\n%s", out)
 		}
-		// What the moved state holds cannot be changed or removed here: either is refused at plan.
-		expectHostedRefused(t, w, `"LINUX_AMD64_2X4"`, `"LINUX_AMD64_4X16"`, "Changing hosted_agents is refused")
-		expectHostedRefused(t, w, `hosted_agents = {`, `hosted_agents_removed = {`, "Removing hosted_agents from a queue is refused")
 	}},
 	{name: "cluster_agent_token", add: (*officialWorkspace).addAgentToken, check: func(t *testing.T, w *cliWorkdir) {
 		expectMoved(t, w, "buildkite_cluster_agent_token.agents", map[string]any{"token": "moved-secret"})
@@ -72,8 +68,12 @@ var migrationCases = []migrationCase{
 	{name: "pipeline", add: (*officialWorkspace).addPipeline, check: func(t *testing.T, w *cliWorkdir) {
 		expectMoved(t, w, "buildkite_pipeline.app", map[string]any{"emoji": ":rocket:", "default_timeout_in_minutes": 30.0,
 			"visibility": "PRIVATE"})
-		if out := w.expectNoChanges(); !strings.Contains(strings.Join(strings.Fields(out), " "), "`emoji`, `color` and `clone_mirror_url` are NOT applied to Buildkite") {
-			t.Errorf("the plan does not warn that emoji, color and clone_mirror_url are not managed:\n%s", out)
+		if a := w.stateAttributes("buildkite_pipeline.app"); a["clone_mirror_url"] != "https://mirror.example.com/acme/app.git" || a["color"] != "#A8D5FF" {
+			t.Errorf("after the move clone_mirror_url = %v, color = %v", a["clone_mirror_url"], a["color"])
+		}
+		// They are applied over REST now: no warning.
+		if out := w.expectNoChanges(); strings.Contains(out, "Attributes Not Managed by This Provider") {
+			t.Errorf("the plan warns of attributes it now applies:\n%s", out)
 		}
 	}},
 	{name: "pipeline_v0", add: (*officialWorkspace).addPipelineV0, check: func(t *testing.T, w *cliWorkdir) {
@@ -171,32 +171,6 @@ func TestAccMigration_fromOfficialProvider(t *testing.T) {
 	}
 }
 
-// expectHostedRefused plans the moved workspace with old replaced by new in its configuration and expects the
-// plan to fail with want, then puts the configuration back.
-func expectHostedRefused(t *testing.T, w *cliWorkdir, old, new, want string) {
-	t.Helper()
-	file := filepath.Join(w.dir, "main.tf")
-	orig, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = os.WriteFile(file, orig, 0o600) }()
-	changed := strings.Replace(string(orig), old, new, 1)
-	if new == "hosted_agents_removed = {" {
-		// Drop the whole block: from its opening line to the closing brace at its indentation.
-		start := strings.Index(string(orig), "  hosted_agents = {")
-		end := strings.Index(string(orig)[start:], "\n  }\n")
-		changed = string(orig)[:start] + string(orig)[start+end+len("\n  }\n"):]
-	}
-	if err := os.WriteFile(file, []byte(changed), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	out, err := w.run("plan", "-no-color", "-input=false")
-	if flat := strings.Join(strings.Fields(out), " "); err == nil || !strings.Contains(flat, want) {
-		t.Errorf("plan with %q: want an error %q, got (%v):\n%s", new, want, err, out)
-	}
-}
-
 // expectMoved checks the state of a moved instance: its id a REST ID, its references UUIDs, and the
 // attributes in want as given.
 func expectMoved(t *testing.T, w *cliWorkdir, address string, want map[string]any) {
@@ -283,7 +257,8 @@ resource "buildkite_cluster" "main" {
 
 func (w *officialWorkspace) addQueue() { w.withQueue() }
 
-// withQueue is buildkite_cluster_queue.linux, with the hosted agents its provider set through GraphQL.
+// withQueue is buildkite_cluster_queue.linux, a hosted queue whose agents its provider set through GraphQL
+// (here over REST: the shape on create, then the image).
 func (w *officialWorkspace) withQueue() *buildkite.Queue {
 	if w.queue != nil {
 		return w.queue
@@ -291,6 +266,11 @@ func (w *officialWorkspace) withQueue() *buildkite.Queue {
 	c := w.withCluster()
 	q, err := w.e.client.Queues.Create(context.Background(), c.ID, buildkite.QueueCreate{
 		Key: "linux", Description: ptrTo("Linux agents"), RetryAgentAffinity: ptrTo("prefer-different"),
+		HostedAgents: &buildkite.HostedAgentsWrite{InstanceShape: "LINUX_AMD64_2X4"},
+	})
+	w.must(err)
+	q, err = w.e.client.Queues.Update(context.Background(), c.ID, q.ID, buildkite.QueueUpdate{
+		HostedAgents: &buildkite.HostedAgentsWrite{InstanceShape: "LINUX_AMD64_2X4", AgentImageRef: ptrTo("ubuntu:24.04")},
 	})
 	w.must(err)
 	w.queue = q
@@ -461,12 +441,16 @@ func (w *officialWorkspace) addPipelineV0() { w.addPipelineOfVersion(0) }
 func (w *officialWorkspace) addPipelineOfVersion(version int64) {
 	c, team := w.withCluster(), w.withTeam()
 	const steps = "steps:\n  - label: build\n    command: make\n"
-	p := w.e.seedPipeline(buildkite.PipelineCreate{
+	in := buildkite.PipelineCreate{
 		Name: w.e.name("app"), ClusterID: &c.ID, Configuration: ptrTo(steps), Tags: []string{"go"},
 		Teams:                     map[string]string{team.ID: "manage_build_and_read"},
 		DefaultCommandStepTimeout: ptrTo(int64(30)),
 		ProviderSettings:          map[string]any{"trigger_mode": "code", "build_pull_requests": true},
-	})
+	}
+	if version > 0 { // what its provider set (through GraphQL), here over REST; version 0 lacked them
+		in.Emoji, in.Color, in.CloneMirrorURL = ptrTo(":rocket:"), ptrTo("#A8D5FF"), ptrTo("https://mirror.example.com/acme/app.git")
+	}
+	p := w.e.seedPipeline(in)
 	w.pipeline = p
 	// provider_settings as its provider read them back: every key of its schema, null where REST has none.
 	settings := map[string]any{}
@@ -484,7 +468,7 @@ func (w *officialWorkspace) addPipelineOfVersion(version int64) {
 		"pipeline_template_id": nil, "provider_settings": settings, "archived": false,
 		"webhook_url": p.Provider.WebhookURL, "badge_url": p.BadgeURL,
 	}
-	in := officialInstance{address: "buildkite_pipeline.app", attrs: attrs,
+	inst := officialInstance{address: "buildkite_pipeline.app", attrs: attrs,
 		dependsOn: []string{"buildkite_cluster.main", "buildkite_team.platform"}}
 	extra := `
   emoji                      = ":rocket:"
@@ -493,8 +477,8 @@ func (w *officialWorkspace) addPipelineOfVersion(version int64) {
   visibility                 = "PRIVATE"`
 	if version == 0 {
 		attrs["provider_settings"] = []any{settings}
-		in.version = &version
-		in.without = []string{"uuid", "cluster_name", "emoji", "color", "clone_mirror_url", "visibility", "archived", "pipeline_template_id"}
+		inst.version = &version
+		inst.without = []string{"uuid", "cluster_name", "emoji", "color", "clone_mirror_url", "visibility", "archived", "pipeline_template_id"}
 		extra = ""
 	}
 	w.add(fmt.Sprintf(`
@@ -511,7 +495,7 @@ resource "buildkite_pipeline" "app" {
     build_pull_requests = true
   }
 }
-`, p.Name, p.Repository, steps, extra), in)
+`, p.Name, p.Repository, steps, extra), inst)
 }
 
 // withPipeline is buildkite_pipeline.app at its provider's current schema version, added on first use.
@@ -638,6 +622,7 @@ func (w *officialWorkspace) addTestSuite() {
 	team := w.withTeam()
 	suite := w.e.seedSuite(w.e.name("specs"), team.ID, func(in *buildkite.TestSuiteCreate) {
 		in.Emoji, in.Color, in.ApplicationName = ptrTo(":rspec:"), ptrTo("#E0F1FF"), ptrTo("web")
+		in.OIDCPolicy = ptrTo(officialOIDCPolicy) // its provider sent it over REST too
 	})
 	w.add(fmt.Sprintf(`
 resource "buildkite_test_suite" "specs" {
@@ -665,6 +650,7 @@ func (w *officialWorkspace) addTestSuiteUnmanagedFields() {
 	team := w.withTeam()
 	suite := w.e.seedSuite(w.e.name("ui"), team.ID, func(in *buildkite.TestSuiteCreate) {
 		in.Color, in.ApplicationName = ptrTo("#BADA55"), ptrTo("web")
+		in.OIDCPolicy = ptrTo(officialOIDCPolicy)
 	})
 	w.add(fmt.Sprintf(`
 resource "buildkite_test_suite" "ui" {
