@@ -59,6 +59,9 @@ type Server struct {
 	faults  *faultInjector // nil without Options.Faults
 	// resumed is true when the state came from Options.StateFile rather than being seeded.
 	resumed bool
+	// callerAddr, when set, is the address every request is taken to come from (allowlist.go); guarded
+	// by the store's lock.
+	callerAddr string
 }
 
 // New returns a server holding one organization (opts.Org) and one access token (opts.Token) with every
