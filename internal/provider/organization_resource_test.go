@@ -388,8 +388,8 @@ func TestAccOrganizationResource_allowlistSetOutside(t *testing.T) {
 			},
 			{
 				// Changed outside again: read, and nothing planned.
-				PreConfig: func() { e.server.Store().SetAPISettings(e.org, "192.0.2.0/24 198.51.100.0/24", 0, true) },
-				Config:    cfg,
+				PreConfig:        func() { e.server.Store().SetAPISettings(e.org, "192.0.2.0/24 198.51.100.0/24", 0, true) },
+				Config:           cfg,
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 				Check: resource.ComposeAggregateTestCheckFunc(
 					e.checkAPISettings("192.0.2.0/24 198.51.100.0/24", 0, true),
