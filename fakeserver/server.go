@@ -99,6 +99,11 @@ func Open(opts Options) (*Server, error) {
 	}
 	s.store.logf = opts.Logf
 	if opts.StateFile != "" {
+		path, err := resolveStateFile(opts.StateFile) // a link's target is read and written, never the link
+		if err != nil {
+			return nil, fmt.Errorf("state file: %w", err)
+		}
+		opts.StateFile, s.opts.StateFile = path, path
 		resumed, err := s.store.loadStateFile(opts.StateFile)
 		if err != nil {
 			return nil, fmt.Errorf("state file: %w", err)
