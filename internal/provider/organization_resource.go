@@ -123,8 +123,9 @@ func (r *organizationResource) Schema(_ context.Context, _ resource.SchemaReques
 			"the API may be called from, the revocation of inactive API tokens, and whether only administrators may " +
 			"create API tokens. The token's user must be an administrator, and the token needs the " +
 			"`read_organization_settings` and `write_organization_settings` scopes. Creating the resource takes " +
-			"over the existing organization; destroying it removes the allowlist and leaves the other settings as " +
-			"they are. `enforce_2fa` has no REST endpoint: it is accepted and kept, never sent (set it in the web " +
+			"over the existing organization's settings that the configuration sets: a setting left out is read and " +
+			"never written. Destroying it removes the allowlist where the configuration set one, leaves every other " +
+			"setting as it is, and says so in a warning. `enforce_2fa` has no REST endpoint: it is accepted and kept, never sent (set it in the web " +
 			"interface), and leaving it out never turns two-factor authentication off. Import with the " +
 			"organization's slug, UUID or GraphQL ID.",
 		Attributes: withCommon("organization", map[string]schema.Attribute{
