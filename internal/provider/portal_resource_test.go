@@ -316,7 +316,7 @@ func TestAccPortalResource_lostCreateAnswer(t *testing.T) {
 					func(*terraform.State) error {
 						all, err := e.client.Portals().List(context.Background())
 						if err != nil || len(all) != 2 {
-							return fmt.Errorf("the emulator holds %d portals (%v), want the two in state", len(all), err)
+							return fmt.Errorf("the emulator holds %d portals (%w), want the two in state", len(all), err)
 						}
 						return nil
 					},
