@@ -91,8 +91,8 @@ func suiteKeys(t *TestSuite) []string { return []string{t.Slug, t.ID} }
 
 // Create creates a suite (201). After an unknown outcome a suite of the same name is adopted: its slug
 // comes from the name, so there can be only one. Where the API token was asked for, an adopted suite lacks
-// it: the suite is returned with a *SecretLostError (a suite has no creation time to tell it from one made
-// by someone else, so it is never deleted to create it again).
+// it: it is deleted and created once more for its token (createForSecret; adopted, it would be tainted and
+// replaced all the same), or returned with a *SecretLostError when that answer is lost too.
 func (s *TestSuitesService) Create(ctx context.Context, in TestSuiteCreate) (*TestSuite, error) {
 	p, err := s.client.analyticsPath("suites")
 	if err != nil {
@@ -105,7 +105,8 @@ func (s *TestSuitesService) Create(ctx context.Context, in TestSuiteCreate) (*Te
 		return createOrAdopt(ctx, s.client, p, in, find)
 	}
 	return createForSecret(ctx, s.client, p, in, func(ctx context.Context, _ time.Time) (*TestSuite, error) { return find(ctx) },
-		nil, func(t *TestSuite) bool { return t.APIToken != "" })
+		func(ctx context.Context, t *TestSuite) error { return s.Delete(ctx, t.Slug) },
+		func(t *TestSuite) bool { return t.APIToken != "" })
 }
 
 // Update changes a suite with PATCH.
