@@ -14,8 +14,8 @@ import (
 //
 // Choices where the facts are silent: an organization starts with no allowlist, no revocation, token
 // creation unrestricted, and both features (the emulator's default plan is enterprise); the allowlist is
-// stored as the service shows it (CIDRs joined by single spaces, or null when empty) and is not enforced
-// on requests; a PATCH checks every field before changing any.
+// stored as the service shows it (CIDRs joined by single spaces, or null when empty) and enforced on
+// every request to the organization (allowlist.go); a PATCH checks every field before changing any.
 
 // Scopes of the organization's settings (API settings and the banner).
 const (

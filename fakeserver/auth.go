@@ -98,7 +98,8 @@ func (s *Server) authenticate(w http.ResponseWriter, r *http.Request, scope stri
 
 // authorize is the first call of every handler under /v2/organizations/{org}: it authenticates the token
 // (401), checks scope (403) and finds the path's organization among the token's (404 "No organization
-// found" for an unknown one and for one the token does not see). It writes the error itself and returns
+// found" for an unknown one and for one the token does not see), and refuses a caller outside the
+// organization's API allowlist (403, allowlist.go). It writes the error itself and returns
 // false on failure; on success it returns copies of the organization and of the token's user. The copy
 // shares the store's members map: read membership through st.isMember/st.isAdmin under a lock instead.
 func (s *Server) authorize(w http.ResponseWriter, r *http.Request, scope string) (orgRecord, userRecord, bool) {
@@ -114,7 +115,7 @@ func (s *Server) authorize(w http.ResponseWriter, r *http.Request, scope string)
 			return errNotFound("organization")
 		}
 		org = *o
-		return nil
+		return s.allowlistRefuses(r, slug)
 	})
 	if err != nil {
 		writeError(w, err)

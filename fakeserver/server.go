@@ -74,6 +74,9 @@ type Server struct {
 	initial []byte
 	// unknownRoutes are the unmodelled routes already logged with a hint (unknown_routes.go).
 	unknownRoutes unknownRouteLog
+	// callerAddr, when set, is the address every request is taken to come from (allowlist.go); guarded
+	// by the store's lock.
+	callerAddr string
 }
 
 // New returns a server holding one organization (opts.Org) and one access token (opts.Token) with every
@@ -115,6 +118,11 @@ func Open(opts Options) (*Server, error) {
 	s.store.logf = opts.Logf
 	s.store.features = orgFeatures{cloneMirrorOff: opts.NoCloneMirror, expandedWebhooksOff: opts.NoExpandedWebhookTriggers}
 	if opts.StateFile != "" {
+		path, err := resolveStateFile(opts.StateFile) // a link's target is read and written, never the link
+		if err != nil {
+			return nil, fmt.Errorf("state file: %w", err)
+		}
+		opts.StateFile, s.opts.StateFile = path, path
 		resumed, err := s.store.loadStateFile(opts.StateFile)
 		if err != nil {
 			return nil, fmt.Errorf("state file: %w", err)

@@ -670,3 +670,33 @@ func (s *Server) Close() error {
 	s.store.statePath = "" // a change after Close is not written to a file this server no longer holds
 	return err
 }
+
+// maxLinks bounds the symbolic links resolveStateFile follows, as the kernel bounds a path's.
+const maxLinks = 40
+
+// resolveStateFile follows path through symbolic links to the file they name (which may not exist yet), so
+// that a save replaces the link's target and not the link: a state file kept behind a link (a shared
+// volume, a dotfile manager) stays where the link points, and the link stays a link.
+func resolveStateFile(path string) (string, error) {
+	for range maxLinks {
+		fi, err := os.Lstat(path)
+		if errors.Is(err, os.ErrNotExist) {
+			return path, nil
+		}
+		if err != nil {
+			return "", err
+		}
+		if fi.Mode()&os.ModeSymlink == 0 {
+			return path, nil
+		}
+		target, err := os.Readlink(path)
+		if err != nil {
+			return "", err
+		}
+		if !filepath.IsAbs(target) {
+			target = filepath.Join(filepath.Dir(path), target)
+		}
+		path = target
+	}
+	return "", fmt.Errorf("%s: more than %d symbolic links", path, maxLinks)
+}

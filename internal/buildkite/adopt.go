@@ -55,37 +55,76 @@ func createOrAdopt[T any](ctx context.Context, c *Client, path string, in any, f
 // ours.
 const createdSinceSlack = time.Minute
 
-// createOrReplace is createOrAdopt for objects nothing identifies but whose secret only the create response
-// carries (agent tokens, registry tokens): after an unknown outcome, find returns what a lost create made
-// (same description, created since the request was sent; since already allows for clock skew), del
-// deletes it — find is asked again until it finds nothing — and the create is sent again.
-func createOrReplace[T any](ctx context.Context, c *Client, path string, in any,
-	find func(ctx context.Context, since time.Time) (*T, error), del func(ctx context.Context, obj *T) error) (*T, error) {
+// SecretLostError is the answer to a create whose secret only the create answer carries (a portal's
+// token, an agent or registry token, a suite's API token) when that answer was lost twice: the object the
+// first create made was deleted and the create sent once more, and the answer to that one was lost too.
+// The create returns what that second create made along with this error, so that the caller records it
+// (Terraform keeps it tainted and replaces it on the next apply) rather than losing track of it.
+type SecretLostError struct {
+	Cause     error // the failure of the last create
+	Recreated bool  // the first object was deleted and the create sent once more
+}
+
+func (e *SecretLostError) Error() string {
+	if e.Recreated {
+		return fmt.Sprintf("the object was created, but the answer that alone carries its secret was lost twice "+
+			"(the object the first create made was deleted and the create sent once more): %v", e.Cause)
+	}
+	return fmt.Sprintf("the object was created, but the answer that alone carries its secret was lost: %v", e.Cause)
+}
+
+func (e *SecretLostError) Unwrap() error { return e.Cause }
+
+// createForSecret creates an object whose secret only the create answer carries. After an unknown outcome
+// (the answer lost, a 5xx, a 2xx without the object, or, where hasSecret says so, without the secret),
+// find returns what a lost create made (created since the request was sent; since allows for clock
+// skew), or nil when the create did not act, which is then sent again as createOrAdopt does. What a lost
+// create made has no secret anyone knows: it is deleted (del) and the create sent once more, exactly once,
+// to obtain one. When that answer is lost as well (or del is nil: what find returns cannot be told from an
+// object someone else made, so it is not deleted), what it made is returned with a *SecretLostError. The
+// whole exchange shares one deadline (the context's, else CallTimeout).
+func createForSecret[T any](ctx context.Context, c *Client, path string, in any,
+	find func(ctx context.Context, since time.Time) (*T, error), del func(ctx context.Context, obj *T) error,
+	hasSecret func(*T) bool) (*T, error) {
 	ctx, cancel := c.callContext(ctx)
 	defer cancel()
 	since := time.Now().Add(-createdSinceSlack)
+	recreated := false
 	for tries := 0; ; tries++ {
 		out, err := create[T](ctx, c, path, in)
+		if err == nil && hasSecret != nil && !hasSecret(out) {
+			err = &unknownOutcomeError{err: errors.New("the create answer held the object without its secret")}
+		}
 		if err == nil || !isUnknownOutcome(err) || ctx.Err() != nil {
 			return out, err
 		}
-		for {
-			found, ferr := find(ctx, since)
-			if ferr != nil {
-				return nil, fmt.Errorf("%w; then finding what it may have created: %w", err, ferr)
-			}
-			if found == nil {
-				break
-			}
+		found, ferr := find(ctx, since)
+		if ferr != nil {
+			return nil, fmt.Errorf("%w; then finding what it may have created: %w", err, ferr)
+		}
+		if found != nil && (recreated || del == nil) {
+			c.debug(ctx, "a create's answer was lost: its object is returned without its secret", map[string]any{"path": path})
+			return found, &SecretLostError{Cause: err, Recreated: recreated}
+		}
+		if found != nil {
 			if derr := del(ctx, found); derr != nil && !IsNotFound(derr) {
 				return nil, fmt.Errorf("%w; then deleting what it created, whose secret was lost: %w", err, derr)
 			}
-			c.debug(ctx, "deleted the object a create with a lost answer made", map[string]any{"path": path})
+			c.debug(ctx, "deleted the object a create with a lost answer made, to create it once more for its secret", map[string]any{"path": path})
+			recreated = true
+			since = time.Now().Add(-createdSinceSlack)
+			continue
 		}
 		if perr := c.pause(ctx, tries); perr != nil {
-			return nil, fmt.Errorf("%w; what it created is deleted, and it cannot be sent again: %w", err, perr)
+			return nil, fmt.Errorf("%w; it was not created, and cannot be sent again: %w", err, perr)
 		}
 	}
+}
+
+// createOrReplace is createForSecret for tokens, whose answer always carries the secret.
+func createOrReplace[T any](ctx context.Context, c *Client, path string, in any,
+	find func(ctx context.Context, since time.Time) (*T, error), del func(ctx context.Context, obj *T) error) (*T, error) {
+	return createForSecret(ctx, c, path, in, find, del, nil)
 }
 
 // findCreated returns the newest object of the listing at listPath that match accepts and that was created

@@ -62,9 +62,9 @@ func hold(r call, status int, data []byte, secrets ...string) error {
 	case string(trimmed) == "null":
 		return bad("the body is null")
 	case r.holds == holdsList && trimmed[0] != '[':
-		return bad("the body is not a list: " + snippet([]byte(maskText(string(trimmed), secrets...))))
+		return bad("the body is not a list: " + snippet([]byte(maskLoose(maskText(string(trimmed), secrets...)))))
 	case r.holds == holdsObject && trimmed[0] != '{':
-		return bad("the body is not an object: " + snippet([]byte(maskText(string(trimmed), secrets...))))
+		return bad("the body is not an object: " + snippet([]byte(maskLoose(maskText(string(trimmed), secrets...)))))
 	}
 	fresh := reflect.New(reflect.TypeOf(r.out).Elem())
 	if err := json.Unmarshal(trimmed, fresh.Interface()); err != nil {

@@ -110,6 +110,7 @@ type Client struct {
 	org       string
 	token     string
 	userAgent string
+	masks     masker // values never shown in a log or an error (MaskValues)
 
 	retry    *retryablehttp.Client // makes the attempts of every call (see do.go)
 	gate     *rateGate

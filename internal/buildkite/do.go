@@ -209,7 +209,7 @@ func (ex *exchange) decode(resp *http.Response) error {
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		return nil
 	}
-	return hold(ex.r, resp.StatusCode, bodyOf(resp), ex.c.token)
+	return hold(ex.r, resp.StatusCode, bodyOf(resp), ex.c.secrets()...)
 }
 
 // outcome turns what go-retryablehttp returned, and what its callbacks recorded, into the call's result.
@@ -243,7 +243,7 @@ func (ex *exchange) final() error {
 	if ex.last.err != nil {
 		err = fmt.Errorf("%s %s: %w", ex.method, Shorten(ex.path), ex.last.err)
 	} else {
-		err = newError(ex.method, ex.path, ex.last.status, ex.last.data, ex.c.token)
+		err = newError(ex.method, ex.path, ex.last.status, ex.last.data, ex.c.secrets()...)
 	}
 	if ex.tally.n.Load() > 1 {
 		return fmt.Errorf("%w (after %s)", err, ex.tally.summary())

@@ -150,7 +150,7 @@ func newError(method, path string, status int, body []byte, secrets ...string) *
 		Errors  json.RawMessage `json:"errors"`
 	}
 	if err := json.Unmarshal(trimmed, &payload); err != nil {
-		e.Message = snippet([]byte(maskText(string(trimmed), secrets...)))
+		e.Message = snippet([]byte(maskLoose(maskText(string(trimmed), secrets...))))
 		return e
 	}
 	clean := func(s string) string { return bound(Shorten(maskText(s, secrets...)), maxMessage) }
@@ -247,7 +247,18 @@ var (
 	tokenForm  = regexp.MustCompile(`\b(bk[a-z]{2,4}_)[A-Za-z0-9_\-]{6,}`)
 	bearerForm = regexp.MustCompile(`(?i)\b(bearer\s+)[A-Za-z0-9._~+/=\-]{8,}`)
 	headerForm = regexp.MustCompile(`(?i)\b(authorization["']?\s*[:=]\s*["']?(?:[a-z]+\s+)?)[A-Za-z0-9._~+/=\-]{8,}`)
+	// A value after a secret's name: token=<hex> in a query string or form a proxy's page echoes, or
+	// "password":"..." in a JSON text that is not parsed as such.
+	namedForm = regexp.MustCompile(`(?i)\b((?:[a-z]+[_-])?(?:token|secret|password|api_?key|access_?key)s?(?:=|["']\s*:\s*["']))[^\s"'&<>,;]{6,}`)
+	// A run of 32 or more hex digits: token-shaped in a body that is not JSON (a UUID has dashes).
+	hexRun = regexp.MustCompile(`\b[0-9A-Fa-f]{32,}\b`)
 )
+
+// maskLoose masks, in a body that is not JSON (an HTML page from a proxy), runs of hex digits long enough to
+// be a token as well: there no field name says what a value is.
+func maskLoose(s string) string {
+	return hexRun.ReplaceAllString(s, masked)
+}
 
 // maskText replaces, in text the service or something in front of it sent
 // back, every secret given (the configured API token) and every token form
@@ -271,6 +282,15 @@ func maskText(s string, secrets ...string) string {
 	}
 	if containsFold(s, "authorization") {
 		s = headerForm.ReplaceAllString(s, "${1}"+masked)
+	}
+	if containsFold(s, "token") || containsFold(s, "secret") || containsFold(s, "password") || containsFold(s, "key") {
+		s = namedForm.ReplaceAllStringFunc(s, func(m string) string {
+			sub := namedForm.FindStringSubmatch(m)
+			if strings.HasSuffix(m, masked) {
+				return m
+			}
+			return sub[1] + masked
+		})
 	}
 	return s
 }

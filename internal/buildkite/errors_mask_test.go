@@ -2,7 +2,9 @@ package buildkite
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -109,5 +111,79 @@ func TestMaskText(t *testing.T) {
 		if got := maskText(in, configuredToken); got != want {
 			t.Errorf("maskText(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// TestError_htmlTokenParameterMasked: a proxy's 502 page that echoes the request with token=<hex> (and a bare
+// run of hex) shows neither in the error nor the TRACE log, and is cut short.
+func TestError_htmlTokenParameterMasked(t *testing.T) {
+	const hex = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"
+	page := "<html><head><title>502 Bad Gateway</title></head><body><p>upstream failed for " +
+		"/v2/organizations/acme/clusters?token=" + hex + "&page=2</p><pre>X-Request-Secret " + hex[:40] + "</pre>" +
+		strings.Repeat("<p>padding</p>", 500) + "</body></html>"
+	s := newStub(t, func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		w.WriteHeader(http.StatusBadGateway)
+		_, _ = fmt.Fprint(w, page)
+	})
+	log := &recordingLogger{}
+	c := newTestClient(t, s.srv.URL, func(c *Config) { c.Logger = log; c.MaxRetries = -1 })
+	_, err := c.Clusters.Get(context.Background(), "c1")
+	if err == nil {
+		t.Fatal("a 502 page was taken as a cluster")
+	}
+	text := err.Error()
+	for _, secret := range []string{hex, hex[:32], hex[:40]} {
+		if strings.Contains(text, secret) {
+			t.Errorf("the error holds %q: %s", secret, text)
+		}
+	}
+	if !strings.Contains(text, "token=***") || !strings.Contains(text, "502 Bad Gateway") {
+		t.Errorf("the error lost what the page said, or where it masked: %s", text)
+	}
+	if len(text) > 600 {
+		t.Errorf("the error is %d characters long; a body must be cut to a bound", len(text))
+	}
+	for _, l := range log.all() {
+		if line := fmt.Sprint(l.msg, l.fields); strings.Contains(line, hex[:32]) {
+			t.Errorf("%s line holds the token: %.300s", l.level, line)
+		}
+	}
+}
+
+// TestMaskValues: values registered with MaskValues are masked in request and answer bodies at TRACE and
+// in errors, wherever they occur, in JSON-escaped form too.
+func TestMaskValues(t *testing.T) {
+	const apiKey, header = "dd-api-key-0123456789", `Bearer <otel>&"secret"`
+	s := newStub(t, func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		w.WriteHeader(http.StatusUnprocessableEntity)
+		_, _ = fmt.Fprintf(w, `{"message":"Validation failed: rejected %s","echo":%s}`, apiKey, body)
+	})
+	log := &recordingLogger{}
+	c := newTestClient(t, s.srv.URL, func(c *Config) { c.Logger = log; c.MaxRetries = -1 })
+	c.MaskValues(apiKey, header, "abc")
+	_, err := c.Clusters.Create(context.Background(), ClusterCreate{Name: "x", Description: ptr(apiKey + " " + header)})
+	if err == nil {
+		t.Fatal("a 422 was taken as a cluster")
+	}
+	if strings.Contains(err.Error(), apiKey) {
+		t.Errorf("the error holds the API key: %s", err)
+	}
+	enc, _ := json.Marshal(header)
+	traced := 0
+	for _, l := range log.all() {
+		line := fmt.Sprint(l.msg, l.fields)
+		for _, secret := range []string{apiKey, header, string(enc[1 : len(enc)-1])} {
+			if strings.Contains(line, secret) {
+				t.Errorf("%s line holds %q: %.300s", l.level, secret, line)
+			}
+		}
+		if l.level == "TRACE" {
+			traced++
+		}
+	}
+	if traced < 2 {
+		t.Errorf("%d TRACE lines; the request and answer bodies must be logged", traced)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -45,7 +46,7 @@ func (c *Client) logAttempt(ctx context.Context, method, path string, attempt in
 	c.log.Debug(ctx, "buildkite API request", fields)
 	if len(res.data) > 0 {
 		c.log.Trace(ctx, "buildkite API response body", map[string]any{
-			"method": method, "path": path, "attempt": attempt, "status": res.status, "body": maskBody(res.data, c.token, secretFieldsIn(ctx)...),
+			"method": method, "path": path, "attempt": attempt, "status": res.status, "body": maskBody(res.data, c.secrets(), secretFieldsIn(ctx)...),
 		})
 	}
 }
@@ -55,25 +56,66 @@ func (c *Client) logRequestBody(ctx context.Context, method, path string, body [
 	if c.log == nil || len(body) == 0 {
 		return
 	}
-	c.log.Trace(ctx, "buildkite API request body", map[string]any{"method": method, "path": path, "body": maskBody(body, c.token, secretFieldsIn(ctx)...)})
+	c.log.Trace(ctx, "buildkite API request body", map[string]any{"method": method, "path": path, "body": maskBody(body, c.secrets(), secretFieldsIn(ctx)...)})
 }
 
 // maskBody renders a JSON body with every secret field's value replaced, those isSecretField knows and
 // the extra ones named, then masks what maskText finds (token forms, and token, the configured API token)
 // in what is left. A body that is not JSON (an HTML page from a proxy, which may echo the request's
 // headers) is masked by maskText and shortened like an error message.
-func maskBody(data []byte, token string, extra ...string) string {
+func maskBody(data []byte, secrets []string, extra ...string) string {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	var v any
 	if err := dec.Decode(&v); err != nil {
-		return snippet([]byte(maskText(string(data), token)))
+		return snippet([]byte(maskLoose(maskText(string(data), secrets...))))
 	}
 	out, err := json.Marshal(maskSecrets(v, extra))
 	if err != nil {
-		return snippet([]byte(maskText(string(data), token)))
+		return snippet([]byte(maskLoose(maskText(string(data), secrets...))))
 	}
-	return maskText(string(out), token)
+	return maskText(string(out), secrets...)
+}
+
+// masker holds the values a client never shows: those its caller registered with MaskValues (the
+// provider's sensitive and write-only attributes), in their plain and JSON-escaped forms.
+type masker struct {
+	mu     sync.RWMutex
+	values []string
+	seen   map[string]bool
+}
+
+// MaskValues registers secrets the client must never show in a log line or an error, wherever they occur
+// in a body: the provider registers every value its schemas mark sensitive or write-only before the calls
+// that send them, so that no hand-kept list of field names decides what is masked. Values shorter than
+// four characters are not masked (they would mask ordinary words).
+func (c *Client) MaskValues(values ...string) {
+	c.masks.mu.Lock()
+	defer c.masks.mu.Unlock()
+	if c.masks.seen == nil {
+		c.masks.seen = map[string]bool{}
+	}
+	for _, v := range values {
+		forms := []string{v}
+		if enc, err := json.Marshal(v); err == nil && len(enc) >= 2 && string(enc[1:len(enc)-1]) != v {
+			forms = append(forms, string(enc[1:len(enc)-1])) // as it appears inside a JSON body
+		}
+		for _, f := range forms {
+			if len(f) >= 4 && !c.masks.seen[f] {
+				c.masks.seen[f] = true
+				c.masks.values = append(c.masks.values, f)
+			}
+		}
+	}
+	// Longest first: a secret that contains another is masked whole.
+	slices.SortFunc(c.masks.values, func(a, b string) int { return len(b) - len(a) })
+}
+
+// secrets returns the configured API token and every value registered with MaskValues.
+func (c *Client) secrets() []string {
+	c.masks.mu.RLock()
+	defer c.masks.mu.RUnlock()
+	return append([]string{c.token}, c.masks.values...)
 }
 
 // maskSecrets replaces, at any depth, the values of the fields isSecretField or extra name.

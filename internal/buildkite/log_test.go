@@ -118,7 +118,7 @@ func TestMaskBody(t *testing.T) {
 		`<html>Bad   gateway</html>`:          `<html>Bad gateway</html>`,
 	}
 	for in, want := range cases {
-		if got := maskBody([]byte(in), "test-token"); got != want {
+		if got := maskBody([]byte(in), []string{"test-token"}); got != want {
 			t.Errorf("maskBody(%s) = %s, want %s", in, got, want)
 		}
 	}

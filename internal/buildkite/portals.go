@@ -71,27 +71,28 @@ func (s *PortalsService) Get(ctx context.Context, slug string) (*Portal, error) 
 	return get[Portal](ctx, s.client, p, nil)
 }
 
-// Create creates a portal. After an unknown outcome a portal with the slug, name and query asked for is
-// adopted (its token is then unknown: only the lost answer held it).
+// Create creates a portal; only its answer carries the portal's token. After an unknown outcome, a
+// portal with the slug, name and query asked for, created since the request was sent, is what the lost
+// create made: it is deleted and the create sent once more, exactly once, for its token (createForSecret);
+// when that answer is lost too, the portal is returned with a *SecretLostError.
 func (s *PortalsService) Create(ctx context.Context, in PortalWrite) (*Portal, error) {
 	p, err := s.client.orgPath("portals")
 	if err != nil {
 		return nil, err
 	}
 	body := portalCreate(in)
-	return createOrAdopt(ctx, s.client, p, body, func(ctx context.Context) (*Portal, error) {
-		got, err := s.Get(ctx, in.Slug)
-		if IsNotFound(err) {
-			return nil, nil
-		}
-		if err != nil {
+	find := func(ctx context.Context, since time.Time) (*Portal, error) {
+		got, err := absentAsNil(s.Get(ctx, in.Slug))
+		if err != nil || got == nil {
 			return nil, err
 		}
-		if got.Name != in.Name || got.Query != in.Query {
-			return nil, nil
+		if got.Name != in.Name || got.Query != in.Query || got.CreatedAt == nil || got.CreatedAt.Before(since) {
+			return nil, nil // not what this create made: never deleted
 		}
 		return got, nil
-	})
+	}
+	del := func(ctx context.Context, got *Portal) error { return s.Delete(ctx, got.Slug) }
+	return createForSecret(ctx, s.client, p, body, find, del, func(got *Portal) bool { return got.Token != "" })
 }
 
 // Update replaces the portal with slug by PUT; in.Slug may rename it.

@@ -3,6 +3,7 @@ package buildkite
 import (
 	"context"
 	"net/http"
+	"time"
 )
 
 // TestSuitesService manages analytics test suites.
@@ -94,15 +95,23 @@ func (s *TestSuitesService) GetByID(ctx context.Context, id string) (*TestSuite,
 func suiteKeys(t *TestSuite) []string { return []string{t.Slug, t.ID} }
 
 // Create creates a suite (201). After an unknown outcome a suite of the same name is adopted: its slug
-// comes from the name, so there can be only one. An adopted suite has no APIToken.
+// comes from the name, so there can be only one. Where the API token was asked for, an adopted suite lacks
+// it: it is deleted and created once more for its token (createForSecret; adopted, it would be tainted and
+// replaced all the same), or returned with a *SecretLostError when that answer is lost too.
 func (s *TestSuitesService) Create(ctx context.Context, in TestSuiteCreate) (*TestSuite, error) {
 	p, err := s.client.analyticsPath("suites")
 	if err != nil {
 		return nil, err
 	}
-	return createOrAdopt(ctx, s.client, p, in, func(ctx context.Context) (*TestSuite, error) {
+	find := func(ctx context.Context) (*TestSuite, error) {
 		return findListedOrNil(ctx, s.client, p, func(t *TestSuite) bool { return t.Name == in.Name })
-	})
+	}
+	if !in.ShowAPIToken {
+		return createOrAdopt(ctx, s.client, p, in, find)
+	}
+	return createForSecret(ctx, s.client, p, in, func(ctx context.Context, _ time.Time) (*TestSuite, error) { return find(ctx) },
+		func(ctx context.Context, t *TestSuite) error { return s.Delete(ctx, t.Slug) },
+		func(t *TestSuite) bool { return t.APIToken != "" })
 }
 
 // Update changes a suite with PATCH.

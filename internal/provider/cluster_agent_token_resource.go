@@ -210,7 +210,8 @@ func (r *clusterAgentTokenResource) Create(ctx context.Context, req resource.Cre
 	defer cancel()
 	clusterID := plan.ClusterID.UUID()
 	t, err := r.client().ClusterTokens.Create(ctx, clusterID, plan.toCreate())
-	if err != nil {
+	lost := t != nil && secretLost(ctx, &resp.Diagnostics, err, "cluster agent token", fmt.Sprintf("%q in cluster %s", plan.Description.ValueString(), clusterID), "token")
+	if err != nil && !lost {
 		addAPIError(&resp.Diagnostics, "create", "cluster agent token", fmt.Sprintf("%q in cluster %s", plan.Description.ValueString(), clusterID), err)
 		return
 	}

@@ -3,6 +3,7 @@ package provider
 import (
 	"errors"
 	"fmt"
+	"net/http"
 	"sort"
 	"strings"
 
@@ -64,8 +65,17 @@ func describeError(err error) string {
 	if _, after, ok := strings.Cut(err.Error(), apiErr.Error()); ok && strings.TrimSpace(after) != "" {
 		b.WriteString(after)
 	}
+	if apiErr.StatusCode == http.StatusForbidden && (apiErr.Message == "" || apiErr.Message == "Forbidden") {
+		b.WriteString(lockedOutHint)
+	}
 	return b.String()
 }
+
+// lockedOutHint follows a bare 403: besides a missing permission, it is the answer to a call from an
+// address outside the organization's API IP allowlist, which locks out every call at once.
+const lockedOutHint = " (the token's user lacks a permission, or the address Terraform calls from is outside the " +
+	"organization's API IP allowlist, `allowed_api_ip_addresses` of buildkite_organization: then every call is " +
+	"refused until an administrator adds the address in the web interface; nothing is removed from state)"
 
 // capitalize upper-cases the first letter of s: a diagnostic's detail starts with one.
 func capitalize(s string) string {

@@ -14,6 +14,11 @@
 //     the finish* guards of what Create, Read and Update leave); scopes.go: token scopes checked at plan
 //     time (its ModifyPlan); timeouts.go: operation timeouts; adoption.go: a create refused because a name
 //     or key is taken names the holder and the import block that adopts it.
+//   - singleton_settings.go: the rule of the organization's singletons (a setting left out is read, never
+//     written; destroy undoes only what the configuration managed, recorded in private state, and warns of
+//     the rest); lost_secret.go: a secret only the create answer carries is obtained by one re-create or
+//     the object is kept tainted with an error (secretLost); logging.go: values the schema marks sensitive
+//     or write-only are registered with the client's masker at plan (maskSensitive).
 //   - identity.go: resource identities (import blocks by identity, terraform query).
 //   - association.go: associationKind, the descriptor an association resource is declared with, and the
 //     one implementation of its Create, Read, Update, Delete and ImportState.

@@ -5,6 +5,9 @@ import (
 	"os"
 	"sync/atomic"
 
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
@@ -60,4 +63,57 @@ func clientLogger() buildkite.Logger {
 		return nil
 	}
 	return tfLogger{}
+}
+
+// maskSensitive registers with the client every value that the resource's schema marks sensitive or
+// write-only, in this plan's configuration, plan and state, at any depth (an api_key inside settings, each
+// value of a headers map): the client then masks it wherever it appears in a logged body or an error.
+// ModifyPlan calls it, and Terraform plans again in the process that then applies, so the values are known
+// to the client before the calls that send them. Masking goes by the schema, not by a list of field names.
+func (b *resourceBase) maskSensitive(ctx context.Context, req resource.ModifyPlanRequest) {
+	if b.data == nil || b.data.client == nil {
+		return
+	}
+	s, ok := req.Config.Schema.(schema.Schema)
+	if !ok {
+		return
+	}
+	var values []string
+	for _, raw := range []tftypes.Value{req.Config.Raw, req.Plan.Raw, req.State.Raw} {
+		values = append(values, sensitiveStrings(ctx, s, raw)...)
+	}
+	if len(values) > 0 {
+		b.data.client.MaskValues(values...)
+	}
+}
+
+// sensitiveStrings returns the known strings raw holds under a sensitive or write-only attribute.
+func sensitiveStrings(ctx context.Context, s schema.Schema, raw tftypes.Value) []string {
+	if raw.IsNull() || !raw.IsKnown() {
+		return nil
+	}
+	var out []string
+	_ = tftypes.Walk(raw, func(p *tftypes.AttributePath, v tftypes.Value) (bool, error) {
+		if v.IsNull() || !v.IsKnown() || !v.Type().Is(tftypes.String) || !underSensitive(ctx, s, p) {
+			return true, nil
+		}
+		var str string
+		if v.As(&str) == nil && str != "" {
+			out = append(out, str)
+		}
+		return true, nil
+	})
+	return out
+}
+
+// underSensitive reports whether the attribute at p, or one it lies in, is sensitive or write-only. A
+// path into a collection's elements is not an attribute: its attribute is found by leaving steps off.
+func underSensitive(ctx context.Context, s schema.Schema, p *tftypes.AttributePath) bool {
+	for steps := p.Steps(); len(steps) > 0; steps = steps[:len(steps)-1] {
+		a, err := s.AttributeAtTerraformPath(ctx, tftypes.NewAttributePathWithSteps(steps))
+		if err == nil && (a.IsSensitive() || a.IsWriteOnly()) {
+			return true
+		}
+	}
+	return false
 }

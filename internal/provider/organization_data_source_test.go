@@ -73,9 +73,10 @@ func TestAccOrganizationDataSource(t *testing.T) {
 				},
 			},
 			{
-				PreConfig:         setAllowlist("192.0.2.0/24", "198.51.100.7/32"),
+				// Every address, in two networks: the allowlist is enforced, and must not lock the test out.
+				PreConfig:         setAllowlist("0.0.0.0/1", "128.0.0.0/1"),
 				Config:            cfg,
-				ConfigStateChecks: []statecheck.StateCheck{allowlist("192.0.2.0/24", "198.51.100.7/32")},
+				ConfigStateChecks: []statecheck.StateCheck{allowlist("0.0.0.0/1", "128.0.0.0/1")},
 			},
 			{
 				PreConfig:         setAllowlist(),
@@ -98,6 +99,7 @@ func TestAccOrganizationDataSource_notAdministrator(t *testing.T) {
 	if _, err := e.client.OrgSettings.UpdateAPISettings(t.Context(), buildkite.APISettingsUpdate{AllowedIPs: &ips}); err != nil {
 		t.Fatal(err)
 	}
+	e.server.SetCallerAddress("192.0.2.7") // inside the allowlist, which the emulator enforces
 	member := e.server.Store().AddUser(e.org, "Member", "member@example.com", false)
 	if err := e.server.Store().AddTokenForUser("member-token", member, []string{e.org}, fakeserver.AllScopes()); err != nil {
 		t.Fatal(err)

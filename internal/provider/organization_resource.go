@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -77,7 +78,7 @@ func (m *organizationResourceModel) fromOrganization(o *buildkite.Organization) 
 // "none" shows as a change; the days attribute is kept only where it is managed.
 func (m *organizationResourceModel) fromSettings(s *buildkite.APISettings) {
 	live := s.AllowedIPs()
-	if !slices.Equal(live, allowlistOf(m.AllowedAPIIPAddresses)) {
+	if m.AllowedAPIIPAddresses.IsUnknown() || !slices.Equal(live, allowlistOf(m.AllowedAPIIPAddresses)) {
 		m.AllowedAPIIPAddresses = types.ListNull(types.StringType)
 		if len(live) > 0 {
 			m.AllowedAPIIPAddresses = stringList(live)
@@ -122,18 +123,22 @@ func (r *organizationResource) Schema(_ context.Context, _ resource.SchemaReques
 			"the API may be called from, the revocation of inactive API tokens, and whether only administrators may " +
 			"create API tokens. The token's user must be an administrator, and the token needs the " +
 			"`read_organization_settings` and `write_organization_settings` scopes. Creating the resource takes " +
-			"over the existing organization; destroying it removes the allowlist and leaves the other settings as " +
-			"they are. `enforce_2fa` has no REST endpoint: it is accepted and kept, never sent (set it in the web " +
+			"over the existing organization's settings that the configuration sets: a setting left out is read and " +
+			"never written. Destroying it removes the allowlist where the configuration set one, leaves every other " +
+			"setting as it is, and says so in a warning. `enforce_2fa` has no REST endpoint: it is accepted and kept, never sent (set it in the web " +
 			"interface), and leaving it out never turns two-factor authentication off. Import with the " +
 			"organization's slug, UUID or GraphQL ID.",
 		Attributes: withCommon("organization", map[string]schema.Attribute{
 			"slug": computedString("The organization's slug."),
 			"allowed_api_ip_addresses": schema.ListAttribute{
-				MarkdownDescription: "The networks (CIDR notation) the API may be called from; null or empty for anywhere. " +
-					"Removing the attribute removes the allowlist. The allowlist applies at once: a list that leaves out " +
+				MarkdownDescription: "The networks the API may be called from, one CIDR block per element; `[]` for anywhere. " +
+					"Left out, the organization's allowlist (set in the web interface, say) is read and left alone, and " +
+					"destroy leaves it; set it to `[]` to remove it. The allowlist applies at once: a list that leaves out " +
 					"the network Terraform runs from locks it out. Needs the API IP allowlist in the organization's plan.",
 				ElementType: types.StringType,
 				Optional:    true,
+				Computed:    true,
+				Validators:  []validator.List{listvalidator.ValueStringsAre(oneCIDR())},
 			},
 			"enforce_2fa": schema.BoolAttribute{
 				MarkdownDescription: "Whether members must use two-factor authentication. " + graphQLOnlyNote +
@@ -195,9 +200,10 @@ func (r *organizationResource) ModifyPlan(ctx context.Context, req resource.Modi
 	if req.Plan.Raw.IsNull() {
 		return
 	}
+	planSettings(ctx, req, resp)
 	var config, plan organizationResourceModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(resp.Plan.Get(ctx, &plan)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -228,16 +234,14 @@ func (r *organizationResource) ModifyPlan(ctx context.Context, req resource.Modi
 		plan.RevokeInactiveTokensAfter = types.StringUnknown()
 	case !days.IsNull():
 		plan.RevokeInactiveTokensAfter = types.StringValue(revocationName(days.ValueInt64Pointer()))
-	case !creating && !state.RevokeInactiveTokensAfterDays.IsNull():
-		plan.RevokeInactiveTokensAfter = types.StringValue("NEVER")
 	}
 	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
 }
 
-// settingsChange is what a create or an update sends: what plan asks for that live (nil when it could not be
-// read) does not hold. prior is the state before an update (nil on create): a removed allowlist or days
-// attribute is cleared only where the state held one.
-func settingsChange(plan, prior *organizationResourceModel, live *buildkite.APISettings) buildkite.APISettingsUpdate {
+// settingsChange is what a create or an update sends: of the settings the configuration sets (configured),
+// what plan asks for that live (nil when it could not be read) does not hold. A setting the configuration
+// leaves out is never sent (singleton_settings.go).
+func settingsChange(plan *organizationResourceModel, configured map[string]bool, live *buildkite.APISettings) buildkite.APISettingsUpdate {
 	var u buildkite.APISettingsUpdate
 	var liveIPs []string
 	var liveDays *int64
@@ -245,39 +249,34 @@ func settingsChange(plan, prior *organizationResourceModel, live *buildkite.APIS
 	if live != nil {
 		liveIPs, liveDays, liveRestrict = live.AllowedIPs(), live.RevokeInactiveTokensAfterDays, live.RestrictUserAPITokenCreation
 	}
-	want := allowlistOf(plan.AllowedAPIIPAddresses)
-	managed := !plan.AllowedAPIIPAddresses.IsNull() || (prior != nil && len(allowlistOf(prior.AllowedAPIIPAddresses)) > 0)
-	if managed && (live == nil || !slices.Equal(want, liveIPs)) {
+	if want := allowlistOf(plan.AllowedAPIIPAddresses); configured["allowed_api_ip_addresses"] && (live == nil || !slices.Equal(want, liveIPs)) {
+		if want == nil {
+			want = []string{}
+		}
 		u.AllowedIPs = &want
 	}
 	// The days attribute, where set, decides; it may have been unknown when the interval was planned.
 	days, known := int64(0), false
 	switch {
-	case !plan.RevokeInactiveTokensAfterDays.IsNull() && !plan.RevokeInactiveTokensAfterDays.IsUnknown():
+	case configured["revoke_inactive_tokens_after_days"] && !plan.RevokeInactiveTokensAfterDays.IsUnknown():
 		days, known = plan.RevokeInactiveTokensAfterDays.ValueInt64(), true
-	case !plan.RevokeInactiveTokensAfter.IsUnknown() && !plan.RevokeInactiveTokensAfter.IsNull():
+	case configured["revoke_inactive_tokens_after"] && !plan.RevokeInactiveTokensAfter.IsUnknown():
 		days, known = revocationDaysOf(plan.RevokeInactiveTokensAfter.ValueString()), true
 	}
-	if known {
-		configured := prior == nil || !plan.RevokeInactiveTokensAfter.Equal(prior.RevokeInactiveTokensAfter) ||
-			!plan.RevokeInactiveTokensAfterDays.IsNull()
-		if configured && (live == nil || days != deref(liveDays)) {
-			u.RevokeAfterDays = &days
-		}
+	if known && (live == nil || days != deref(liveDays)) {
+		u.RevokeAfterDays = &days
 	}
-	if !plan.RestrictUserAPITokenCreation.IsUnknown() && !plan.RestrictUserAPITokenCreation.IsNull() {
-		restrict := plan.RestrictUserAPITokenCreation.ValueBool()
-		configured := prior == nil || !plan.RestrictUserAPITokenCreation.Equal(prior.RestrictUserAPITokenCreation)
-		if configured && (live == nil || restrict != liveRestrict) {
+	if configured["restrict_user_api_token_creation"] && !plan.RestrictUserAPITokenCreation.IsUnknown() {
+		if restrict := plan.RestrictUserAPITokenCreation.ValueBool(); live == nil || restrict != liveRestrict {
 			u.RestrictTokens = &restrict
 		}
 	}
 	return u
 }
 
-// apply reads the organization and its settings, sends what plan changes (prior is the state before an
-// update, nil on create) and leaves in plan what the service then holds.
-func (r *organizationResource) apply(ctx context.Context, plan, prior *organizationResourceModel, action string, diags *diag.Diagnostics) {
+// apply reads the organization and its settings, sends what plan changes of the configured settings and
+// leaves in plan what the service then holds.
+func (r *organizationResource) apply(ctx context.Context, plan *organizationResourceModel, configured map[string]bool, action string, diags *diag.Diagnostics) {
 	o, err := r.client().Organizations.Get(ctx)
 	if err != nil {
 		addAPIError(diags, "read", "organization", r.client().Organization(), err)
@@ -296,7 +295,7 @@ func (r *organizationResource) apply(ctx context.Context, plan, prior *organizat
 		addAPIError(diags, "read", "organization API settings", o.Slug, err)
 		return
 	}
-	change := settingsChange(plan, prior, live)
+	change := settingsChange(plan, configured, live)
 	if !change.Empty() {
 		answer, err := r.client().OrgSettings.UpdateAPISettings(ctx, change)
 		if err != nil {
@@ -317,7 +316,7 @@ func (r *organizationResource) apply(ctx context.Context, plan, prior *organizat
 	}
 	// An optional attribute ends an apply as configured: the allowlist as written ([""] included) when it
 	// means what the service holds, the days as configured.
-	if slices.Equal(allowlistOf(kept.AllowedAPIIPAddresses), allowlistOf(plan.AllowedAPIIPAddresses)) {
+	if !kept.AllowedAPIIPAddresses.IsUnknown() && slices.Equal(allowlistOf(kept.AllowedAPIIPAddresses), allowlistOf(plan.AllowedAPIIPAddresses)) {
 		plan.AllowedAPIIPAddresses = kept.AllowedAPIIPAddresses
 	}
 	plan.RevokeInactiveTokensAfterDays = kept.RevokeInactiveTokensAfterDays
@@ -367,11 +366,14 @@ func (r *organizationResource) Create(ctx context.Context, req resource.CreateRe
 	}
 	ctx, cancel := r.timeout(ctx, opCreate)
 	defer cancel()
-	r.apply(ctx, &plan, nil, "create", &resp.Diagnostics)
+	configured, diags := configuredSingletonSettings(ctx, req.Config)
+	resp.Diagnostics.Append(diags...)
+	r.apply(ctx, &plan, configured, "create", &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	resp.Diagnostics.Append(recordManaged(ctx, resp.Private, configured)...)
 }
 
 func (r *organizationResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
@@ -411,22 +413,25 @@ func (r *organizationResource) Read(ctx context.Context, req resource.ReadReques
 
 func (r *organizationResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	defer r.finishUpdate(ctx, req, resp)
-	var plan, prior organizationResourceModel
+	var plan organizationResourceModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.State.Get(ctx, &prior)...)
+	configured, diags := configuredSingletonSettings(ctx, req.Config)
+	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
 	ctx, cancel := r.timeout(ctx, opUpdate)
 	defer cancel()
-	r.apply(ctx, &plan, &prior, "update", &resp.Diagnostics)
+	r.apply(ctx, &plan, configured, "update", &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	resp.Diagnostics.Append(recordManaged(ctx, resp.Private, configured)...)
 }
 
-// Delete removes the allowlist the resource set; the organization and its other settings stay.
+// Delete puts back only what the configuration managed (singleton_settings.go): the allowlist, removed
+// where the configuration set one; the organization and every other setting stay, and a warning says so.
 func (r *organizationResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state organizationResourceModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
@@ -435,17 +440,25 @@ func (r *organizationResource) Delete(ctx context.Context, req resource.DeleteRe
 	}
 	ctx, cancel := r.timeout(ctx, opDelete)
 	defer cancel()
-	if len(allowlistOf(state.AllowedAPIIPAddresses)) > 0 {
+	managed, known := managedSettings(ctx, req.Private)
+	var undone, left []string
+	if managed["allowed_api_ip_addresses"] && len(allowlistOf(state.AllowedAPIIPAddresses)) > 0 {
 		none := []string{}
 		if _, err := r.client().OrgSettings.UpdateAPISettings(ctx, buildkite.APISettingsUpdate{AllowedIPs: &none}); err != nil {
 			addAPIError(&resp.Diagnostics, "remove", "organization API allowlist", state.Slug.ValueString(), err)
 			return
 		}
+		undone = append(undone, "allowed_api_ip_addresses (removed)")
 	}
-	resp.Diagnostics.AddWarning("Organization Settings Left in Place", fmt.Sprintf(
-		"buildkite_organization no longer manages organization %s. Its API allowlist was removed; the revocation of "+
-			"inactive API tokens, the restriction of API token creation and two-factor enforcement stay as they are. "+
-			"Change them in the web interface if need be.", displayOr(state.Slug.ValueString(), r.client().Organization())))
+	var schemaResp resource.SchemaResponse
+	r.Schema(ctx, resource.SchemaRequest{}, &schemaResp)
+	for _, name := range settingAttributes(schemaResp.Schema) {
+		if name == "revoke_inactive_tokens_after_days" || (name == "allowed_api_ip_addresses" && len(undone) > 0) {
+			continue // the days are another spelling of revoke_inactive_tokens_after
+		}
+		left = append(left, name)
+	}
+	settingsLeftWarning(&resp.Diagnostics, "buildkite_organization", displayOr(state.Slug.ValueString(), r.client().Organization()), undone, left, known)
 }
 
 // ImportState takes the provider's organization by its slug, its UUID or its GraphQL ID (the official

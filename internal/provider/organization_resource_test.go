@@ -104,16 +104,25 @@ func TestAccOrganizationResource_basic(t *testing.T) {
 				ConfigPlanChecks: inPlace(addr),
 			}),
 			step(resource.TestStep{
-				Config:           e.config(testAccOrganizationConfig(allowlistLine("10.0.0.0/8"))),
-				Check:            e.checkAPISettings("10.0.0.0/8", 0, false),
+				Config:           e.config(testAccOrganizationConfig(allowlistLine("0.0.0.0/1", "128.0.0.0/1"))),
+				Check:            e.checkAPISettings("0.0.0.0/1 128.0.0.0/1", 0, false),
 				ConfigPlanChecks: inPlace(addr),
 			}),
-			// Removing the attribute removes the allowlist.
+			// Removing the attribute stops managing the allowlist: it stays on the service, read into state.
 			step(resource.TestStep{
 				Config: e.config(testAccOrganizationConfig()),
 				Check: resource.ComposeAggregateTestCheckFunc(
+					e.checkAPISettings("0.0.0.0/1 128.0.0.0/1", 0, false),
+					resource.TestCheckResourceAttr(addr, "allowed_api_ip_addresses.#", "2"),
+				),
+				ConfigPlanChecks: inPlace(addr),
+			}),
+			// [] removes it.
+			step(resource.TestStep{
+				Config: e.config(testAccOrganizationConfig(`allowed_api_ip_addresses = []`)),
+				Check: resource.ComposeAggregateTestCheckFunc(
 					e.checkAPISettings("", 0, false),
-					resource.TestCheckNoResourceAttr(addr, "allowed_api_ip_addresses"),
+					resource.TestCheckResourceAttr(addr, "allowed_api_ip_addresses.#", "0"),
 				),
 				ConfigPlanChecks: inPlace(addr),
 			}),
@@ -136,7 +145,7 @@ func TestAccOrganizationResource_basic(t *testing.T) {
 				),
 				ConfigPlanChecks: expectEmpty(),
 			}),
-			// The days spelling sets the interval, and removing it turns revocation off.
+			// The days spelling sets the interval.
 			step(resource.TestStep{
 				Config: e.config(testAccOrganizationConfig(`revoke_inactive_tokens_after_days = 365`, `restrict_user_api_token_creation = false`)),
 				Check: resource.ComposeAggregateTestCheckFunc(
@@ -146,11 +155,12 @@ func TestAccOrganizationResource_basic(t *testing.T) {
 				),
 				ConfigPlanChecks: inPlace(addr),
 			}),
+			// Removing it stops managing the interval: the service keeps it.
 			step(resource.TestStep{
 				Config: e.config(testAccOrganizationConfig()),
 				Check: resource.ComposeAggregateTestCheckFunc(
-					e.checkAPISettings("", 0, false),
-					resource.TestCheckResourceAttr(addr, "revoke_inactive_tokens_after", "NEVER"),
+					e.checkAPISettings("", 365, false),
+					resource.TestCheckResourceAttr(addr, "revoke_inactive_tokens_after", "DAYS_365"),
 					resource.TestCheckNoResourceAttr(addr, "revoke_inactive_tokens_after_days"),
 				),
 				ConfigPlanChecks: inPlace(addr),
@@ -177,6 +187,7 @@ func TestAccOrganizationResource_drift(t *testing.T) {
 				Config: cfg,
 				Check: func(*terraform.State) error {
 					e.server.Store().SetAPISettings(e.org, "192.0.2.0/24", 30, true)
+					e.server.SetCallerAddress("192.0.2.7") // inside it: the emulator enforces the allowlist
 					return nil
 				},
 				ExpectNonEmptyPlan: true,
@@ -269,7 +280,9 @@ func TestAccOrganizationResource_badInput(t *testing.T) {
 		"days":          {testAccOrganizationConfig(`revoke_inactive_tokens_after_days = 45`), regexp.MustCompile(`must\s+be\s+one\s+of`)},
 		"interval":      {testAccOrganizationConfig(`revoke_inactive_tokens_after = "DAYS_45"`), regexp.MustCompile(`must\s+be\s+one\s+of`)},
 		"both":          {testAccOrganizationConfig(`revoke_inactive_tokens_after_days = 30`, `revoke_inactive_tokens_after = "DAYS_30"`), regexp.MustCompile(`cannot\s+be\s+configured|Invalid\s+Attribute\s+Combination`)},
-		"not a network": {testAccOrganizationConfig(allowlistLine("0.0.0.0/0", "nowhere")), wrapped("must be IP networks in CIDR notation")},
+		"not a network": {testAccOrganizationConfig(allowlistLine("0.0.0.0/0", "nowhere")), wrapped("must each be one IP network in CIDR notation")},
+		// Two networks in one element would come back as two elements: an inconsistent result on every apply.
+		"two in one": {testAccOrganizationConfig(allowlistLine("10.0.0.0/8 192.168.0.0/16")), wrapped("It holds 2 networks: write each as its own element")},
 	} {
 		t.Run(name, func(t *testing.T) {
 			resource.Test(t, resource.TestCase{
@@ -338,5 +351,88 @@ resource "terraform_data" "days" {
 			),
 			ConfigPlanChecks: expectEmpty(),
 		}},
+	})
+}
+
+// TestAccOrganizationResource_allowlistSetOutside: an allowlist set in the web interface, under a
+// buildkite_organization that does not configure one, is read (the first apply records it, no inconsistent
+// result), never written (no plan removes it, a change outside plans nothing) and left by destroy.
+func TestAccOrganizationResource_allowlistSetOutside(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	if e.live {
+		t.Skip("sets the allowlist behind the API's back through the emulator's store")
+	}
+	e.server.Store().SetAPISettings(e.org, "192.0.2.0/24", 0, false)
+	e.server.SetCallerAddress("192.0.2.7")
+	const addr = "buildkite_organization.test"
+	cfg := e.config(testAccOrganizationConfig(`restrict_user_api_token_creation = true`))
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy: func(*terraform.State) error {
+			// Destroy leaves what the configuration did not manage; restrict stays too (never undone).
+			if ips, _, _ := e.server.Store().APISettings(e.org); ips != "192.0.2.0/24 198.51.100.0/24" {
+				return fmt.Errorf("destroy changed the allowlist it did not manage: now %q", ips)
+			}
+			return nil
+		},
+		Steps: []resource.TestStep{
+			{
+				Config: cfg,
+				Check: resource.ComposeAggregateTestCheckFunc(
+					e.checkAPISettings("192.0.2.0/24", 0, true),
+					resource.TestCheckResourceAttr(addr, "allowed_api_ip_addresses.#", "1"),
+					resource.TestCheckResourceAttr(addr, "allowed_api_ip_addresses.0", "192.0.2.0/24"),
+				),
+				ConfigPlanChecks: expectEmpty(),
+			},
+			{
+				// Changed outside again: read, and nothing planned.
+				PreConfig:        func() { e.server.Store().SetAPISettings(e.org, "192.0.2.0/24 198.51.100.0/24", 0, true) },
+				Config:           cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+				Check: resource.ComposeAggregateTestCheckFunc(
+					e.checkAPISettings("192.0.2.0/24 198.51.100.0/24", 0, true),
+					resource.TestCheckResourceAttr(addr, "allowed_api_ip_addresses.#", "2"),
+				),
+			},
+		},
+	})
+}
+
+// TestAccOrganizationResource_lockedOut: an allowlist set outside Terraform that leaves out the address
+// Terraform calls from refuses every call; the plan fails with an error naming the allowlist, and nothing
+// leaves state (the next plan, once the address is allowed again, is empty).
+func TestAccOrganizationResource_lockedOut(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	if e.live {
+		t.Skip("locks the caller out through the emulator's store")
+	}
+	e.server.Store().SetAPISettings(e.org, "192.0.2.0/24", 0, false)
+	e.server.SetCallerAddress("192.0.2.7")
+	name := e.name("locked")
+	cfg := e.config(testAccOrganizationConfig(`allowed_api_ip_addresses = ["192.0.2.0/24"]`) +
+		fmt.Sprintf("resource \"buildkite_cluster\" \"test\" {\n  name = %q\n}\n", name))
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		Steps: []resource.TestStep{
+			{Config: cfg, ConfigPlanChecks: expectEmpty()},
+			{
+				PreConfig:   func() { e.server.SetCallerAddress("203.0.113.9") },
+				Config:      cfg,
+				ExpectError: wrapped("API IP allowlist"),
+			},
+			{
+				// Allowed again: both are still in state, and nothing is planned.
+				PreConfig:        func() { e.server.SetCallerAddress("192.0.2.7") },
+				Config:           cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+				Check: resource.ComposeAggregateTestCheckFunc(
+					resource.TestCheckResourceAttrSet("buildkite_cluster.test", "id"),
+					resource.TestCheckResourceAttr("buildkite_organization.test", "allowed_api_ip_addresses.0", "192.0.2.0/24"),
+				),
+			},
+		},
 	})
 }

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"fmt"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -166,7 +167,8 @@ func (r *portalResource) Create(ctx context.Context, req resource.CreateRequest,
 	ctx, cancel := r.timeout(ctx, opCreate)
 	defer cancel()
 	p, err := r.client().Portals().Create(ctx, plan.toWrite(nil))
-	if err != nil {
+	lost := p != nil && secretLost(ctx, &resp.Diagnostics, err, "portal", plan.Slug.ValueString(), "token")
+	if err != nil && !lost {
 		slug := plan.Slug.ValueString()
 		r.createFailed(ctx, &resp.Diagnostics, err, "portal", slug, portalSlugs.holderOf(r.client(), slug, slug))
 		return
@@ -187,6 +189,16 @@ func (r *portalResource) Read(ctx context.Context, req resource.ReadRequest, res
 	p, err := r.client().Portals().Get(ctx, state.Slug.ValueString())
 	if err != nil {
 		r.readFailed(ctx, resp, err, "portal", state.Slug.ValueString())
+		return
+	}
+	if uuid := state.UUID.ValueString(); uuid != "" && !strings.EqualFold(uuid, p.UUID) {
+		// Deleted and made again under the same slug (outside Terraform): another portal, with another
+		// token. The one in state is gone, and the plan says so.
+		resp.Diagnostics.AddWarning("Portal Replaced Outside Terraform", fmt.Sprintf(
+			"Portal %s is now %s, not %s, the portal in state: it was deleted and another made under the same slug "+
+				"outside Terraform. The one in state (and its token) is gone, so it leaves state and the plan creates "+
+				"it; import the new portal instead to manage it (its token cannot be read).", state.Slug.ValueString(), p.UUID, uuid))
+		r.removeGone(ctx, resp)
 		return
 	}
 	state.fromAPI(p)

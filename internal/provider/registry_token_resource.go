@@ -142,7 +142,8 @@ func (r *registryTokenResource) Create(ctx context.Context, req resource.CreateR
 		return
 	}
 	t, err := r.client().RegistryTokens.Create(ctx, slug, buildkite.RegistryTokenWrite{Description: plan.Description.ValueString()})
-	if err != nil {
+	lost := t != nil && secretLost(ctx, &resp.Diagnostics, err, "registry token", "in registry "+slug, "token")
+	if err != nil && !lost {
 		addAPIError(&resp.Diagnostics, "create", "registry token", "in registry "+slug, err)
 		return
 	}

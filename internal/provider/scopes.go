@@ -35,7 +35,8 @@ func (d *providerData) missingScopes(scopes []string) []string {
 // time, before anything is applied, rather than leaving a run half-applied on a 403; and attributes the
 // provider does not manage are named in a warning (graphql_only.go). A resource with its
 // own ModifyPlan calls this one first.
-func (b *resourceBase) ModifyPlan(_ context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+func (b *resourceBase) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	b.maskSensitive(ctx, req) // logging.go: the client masks what the schema calls secret
 	b.warnGraphQLOnly(req, resp)
 	if b.data == nil {
 		return

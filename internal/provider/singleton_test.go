@@ -117,6 +117,7 @@ func TestKeepSingletons(t *testing.T) {
 		t.Skip("live mode: this test changes the organization's settings to see them put back")
 	}
 	ctx := context.Background()
+	e.server.SetCallerAddress("192.0.2.7") // inside the allowlist below, which the emulator enforces
 	ips, days, restrict := []string{"192.0.2.0/24"}, int64(30), true
 	if _, err := e.client.OrgSettings.UpdateAPISettings(ctx, buildkite.APISettingsUpdate{AllowedIPs: &ips, RevokeAfterDays: &days, RestrictTokens: &restrict}); err != nil {
 		t.Fatal(err)

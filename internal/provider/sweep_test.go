@@ -7,9 +7,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"os"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -18,12 +20,19 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 
+	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
 )
 
 // What acceptance runs leave in a real organization, and how it is removed.
 //
-// Sweepers delete every object whose name starts with testPrefix, the prefix testEnv.name gives: `make
+// Sweepers delete every object whose name starts with testPrefix, the prefix testEnv.name gives, exactly:
+// case-sensitive, on the name alone (never the slug: "Tf Acc Production" has the slug tf-acc-production and
+// is no test's). A rule, which has no name, is swept only when every object it names is. Nothing is deleted
+// unless SWEEP_CONFIRM equals the organization's slug: without it a sweep lists what it would remove, type by
+// type. Every listing's answer is checked for its shape (sweepTransport): a server that answers an empty
+// list, or objects without IDs, where it could not have listed the organization is an error, never "removed
+// 0". `make
 // sweep` runs them (go test -sweep=<anything>; the region is ignored) against the organization
 // BUILDKITE_API_TOKEN, BUILDKITE_ORGANIZATION_SLUG and BUILDKITE_REST_URL name, the variables `make
 // testacc-live` reads. In live mode each test also deletes, when it ends, every top-level object its client
@@ -51,8 +60,28 @@ type sweeper struct {
 // sweepable is one object a sweeper can remove.
 type sweepable struct {
 	id    string   // UUID, as the create answer gives it in "id" or "uuid"
-	names []string // name and slug: the object is the tests' when one starts with testPrefix
-	del   func(ctx context.Context) error
+	names []string // name, then slug: the sweepers match the name (names[0]); a test's clean-up matches either
+	// refs, for an object without a name of its own (a rule), are the names of the objects it names: it is
+	// the tests' when every one of them is.
+	refs []string
+	del  func(ctx context.Context) error
+}
+
+// tests reports whether x is an object the tests made: its name starts with testPrefix, or, for a rule,
+// every object it names is the tests'.
+func (x sweepable) tests() bool {
+	if x.refs != nil {
+		if len(x.refs) == 0 {
+			return false
+		}
+		for _, r := range x.refs {
+			if !prefixed(r) {
+				return false
+			}
+		}
+		return true
+	}
+	return len(x.names) > 0 && prefixed(x.names[0])
 }
 
 // sweepers, in no particular order: after gives the order.
@@ -67,7 +96,7 @@ var sweepers = []sweeper{
 	{"buildkite_cluster", "clusters", []string{"buildkite_pipeline", "buildkite_notification_service"}, listClusters},
 	{"buildkite_test_suite", "suites", nil, listSuites},
 	{"buildkite_registry", "registries", nil, listRegistries},
-	// Portals are found by name and slug, and deleted by slug.
+	// Portals are found by name, and deleted by slug.
 	{"buildkite_portal", "portals", nil, listPortals},
 	// Teams own suites, maintain clusters and have access to pipelines and registries: they go last.
 	{"buildkite_team", "teams", []string{"buildkite_pipeline", "buildkite_cluster", "buildkite_test_suite", "buildkite_registry",
@@ -102,21 +131,35 @@ func sweepOrder() []sweeper {
 // swept counts what every sweeper of this run removed, for the summary printed at the end.
 var swept atomic.Int64
 
+// sweepConfirmEnv must equal the organization's slug for a sweep to delete anything.
+const sweepConfirmEnv = "SWEEP_CONFIRM"
+
+// wouldSweep counts what a sweep without SWEEP_CONFIRM would have removed; sweepRan is set by any sweeper.
+var (
+	wouldSweep atomic.Int64
+	sweepRan   atomic.Bool
+)
+
 func init() {
 	for _, s := range sweepers {
 		resource.AddTestSweepers(s.resourceType, &resource.Sweeper{
 			Name:         s.resourceType,
 			Dependencies: s.after,
 			F: func(string) error {
+				sweepRan.Store(true)
 				c, err := sweepClient()
 				if err != nil {
 					return err
 				}
 				ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 				defer cancel()
-				n, err := s.remove(ctx, c, func(x sweepable) bool { return prefixed(x.names...) })
-				swept.Add(int64(n))
-				fmt.Printf("sweep: %s: removed %d %s… object(s)\n", s.resourceType, n, testPrefix)
+				confirmed := os.Getenv(sweepConfirmEnv) == os.Getenv(envOrgSlug)
+				n, err := s.sweep(ctx, c, confirmed, os.Stdout)
+				if confirmed {
+					swept.Add(int64(n))
+				} else {
+					wouldSweep.Add(int64(n))
+				}
 				if err != nil {
 					return fmt.Errorf("%s: %w", s.resourceType, err)
 				}
@@ -126,8 +169,47 @@ func init() {
 	}
 }
 
-// sweepSummary prints how many objects the sweepers removed, after a sweep that did not fail.
+// sweep removes (confirmed) or lists the row's objects the tests made, printing one line for the type,
+// and returns how many it removed or would remove.
+func (s sweeper) sweep(ctx context.Context, c *buildkite.Client, confirmed bool, out io.Writer) (int, error) {
+	if !confirmed {
+		all, err := s.list(ctx, c)
+		if err != nil {
+			return 0, fmt.Errorf("listing: %w", err)
+		}
+		var names []string
+		for _, x := range all {
+			if x.tests() {
+				names = append(names, displayOr(strings.Join(x.names, " / "), strings.Join(x.refs, " -> "))+" ("+x.id+")")
+			}
+		}
+		_, _ = fmt.Fprintf(out, "sweep: %s: would remove %d object(s)%s\n", s.resourceType, len(names), listed(names))
+		return len(names), nil
+	}
+	n, err := s.remove(ctx, c, sweepable.tests)
+	_, _ = fmt.Fprintf(out, "sweep: %s: removed %d %s… object(s)\n", s.resourceType, n, testPrefix)
+	return n, err
+}
+
+// listed renders names after a colon, one per line, or nothing.
+func listed(names []string) string {
+	if len(names) == 0 {
+		return ""
+	}
+	return ":\n  " + strings.Join(names, "\n  ")
+}
+
+// sweepSummary prints how many objects the sweepers removed, after a sweep that did not fail; without
+// SWEEP_CONFIRM, how many they would have removed, and how to remove them.
 func sweepSummary() {
+	if !sweepRan.Load() {
+		return // a test run, not a sweep
+	}
+	if n := wouldSweep.Load(); os.Getenv(sweepConfirmEnv) != os.Getenv(envOrgSlug) {
+		fmt.Printf("sweep: nothing deleted: %s is not the organization's slug; %d object(s) would be removed "+
+			"(set %s=%s to remove them)\n", sweepConfirmEnv, n, sweepConfirmEnv, os.Getenv(envOrgSlug))
+		return
+	}
 	fmt.Printf("sweep: removed %d object(s) in total\n", swept.Load())
 }
 
@@ -140,17 +222,82 @@ func sweepClient() (*buildkite.Client, error) {
 	if url == "" {
 		url = defaultRESTURL
 	}
-	return buildkite.NewClient(buildkite.Config{BaseURL: url, Organization: org, Token: token, UserAgent: "terraform-provider-buildkite/sweep"})
+	c, err := buildkite.NewClient(buildkite.Config{BaseURL: url, Organization: org, Token: token,
+		UserAgent: "terraform-provider-buildkite/sweep", HTTPClient: &http.Client{Transport: sweepTransport{http.DefaultTransport}}})
+	if err != nil {
+		return nil, err
+	}
+	if err := confirmSweptOrganization(context.Background(), c, org); err != nil {
+		return nil, err
+	}
+	return c, nil
 }
 
-// prefixed tells whether a name is one the tests gave.
-func prefixed(names ...string) bool {
-	for _, n := range names {
-		if strings.HasPrefix(strings.ToLower(n), testPrefix) {
-			return true
+// confirmSweptOrganization fails unless the server answers the organization as itself: a server that
+// answers every path with an empty list (a proxy, a wrong URL) is not swept as "removed 0".
+func confirmSweptOrganization(ctx context.Context, c *buildkite.Client, org string) error {
+	o, err := c.Organizations.Get(ctx)
+	if err != nil {
+		return fmt.Errorf("sweep: reading organization %s before listing it: %w", org, err)
+	}
+	if o.Slug != org {
+		return fmt.Errorf("sweep: the server answered organization %q for %q: it is not the organization to sweep", o.Slug, org)
+	}
+	return nil
+}
+
+// sweepTransport checks every listing the sweepers read for the shape of one: a JSON array of objects each
+// with its "id" or "uuid", and, when empty, no link to another page (an empty page of a longer listing is an
+// incomplete one). A listing that fails is an error: the sweep cannot say it removed everything.
+type sweepTransport struct{ next http.RoundTripper }
+
+func (t sweepTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	resp, err := t.next.RoundTrip(r)
+	if err != nil || r.Method != http.MethodGet || resp.StatusCode != http.StatusOK {
+		return resp, err
+	}
+	body, err := io.ReadAll(resp.Body)
+	_ = resp.Body.Close()
+	resp.Body = io.NopCloser(bytes.NewReader(body))
+	if err != nil {
+		return nil, err
+	}
+	trimmed := bytes.TrimSpace(body)
+	if len(trimmed) == 0 || trimmed[0] != '[' {
+		return resp, nil // an object (one organization, one pipeline): the client checks it
+	}
+	if err := listingShape(trimmed, resp.Header); err != nil {
+		return nil, fmt.Errorf("GET %s: the answer is not a complete listing: %w", r.URL.Path, err)
+	}
+	return resp, nil
+}
+
+// listingShape checks one page of a listing.
+func listingShape(body []byte, h http.Header) error {
+	var items []map[string]any
+	if err := json.Unmarshal(body, &items); err != nil {
+		return fmt.Errorf("not an array of objects: %w", err)
+	}
+	for i, it := range items {
+		id, _ := it["id"].(string)
+		uuid, _ := it["uuid"].(string)
+		if id == "" && uuid == "" {
+			return fmt.Errorf("item %d has neither an id nor a uuid", i)
 		}
 	}
-	return false
+	if len(items) == 0 {
+		for _, l := range h.Values("Link") {
+			if strings.Contains(l, `rel="next"`) || strings.Contains(l, `rel="last"`) {
+				return errors.New("an empty page that links to more pages")
+			}
+		}
+	}
+	return nil
+}
+
+// prefixed tells whether a name is one the tests gave: it starts with testPrefix, in that case.
+func prefixed(name string) bool {
+	return strings.HasPrefix(name, testPrefix)
 }
 
 // remove deletes every object of the row's type that pick selects and returns how many it removed; one
@@ -180,7 +327,7 @@ func (s sweeper) remove(ctx context.Context, c *buildkite.Client, pick func(swee
 func listPipelines(ctx context.Context, c *buildkite.Client) ([]sweepable, error) {
 	all, err := c.Pipelines.List(ctx, nil)
 	return sweepables(all, err, func(p buildkite.Pipeline) sweepable {
-		return sweepable{p.ID, []string{p.Name, p.Slug}, func(ctx context.Context) error { return deletePipeline(ctx, c, p.Slug) }}
+		return sweepable{id: p.ID, names: []string{p.Name, p.Slug}, del: func(ctx context.Context) error { return deletePipeline(ctx, c, p.Slug) }}
 	})
 }
 
@@ -200,14 +347,14 @@ func deletePipeline(ctx context.Context, c *buildkite.Client, slug string) error
 func listTemplates(ctx context.Context, c *buildkite.Client) ([]sweepable, error) {
 	all, err := c.PipelineTemplates.List(ctx)
 	return sweepables(all, err, func(t buildkite.PipelineTemplate) sweepable {
-		return sweepable{t.UUID, []string{t.Name}, func(ctx context.Context) error { return c.PipelineTemplates.Delete(ctx, t.UUID) }}
+		return sweepable{id: t.UUID, names: []string{t.Name}, del: func(ctx context.Context) error { return c.PipelineTemplates.Delete(ctx, t.UUID) }}
 	})
 }
 
 func listClusters(ctx context.Context, c *buildkite.Client) ([]sweepable, error) {
 	all, err := c.Clusters.List(ctx)
 	return sweepables(all, err, func(cl buildkite.Cluster) sweepable {
-		return sweepable{cl.ID, []string{cl.Name}, func(ctx context.Context) error { return deleteCluster(ctx, c, cl.ID) }}
+		return sweepable{id: cl.ID, names: []string{cl.Name}, del: func(ctx context.Context) error { return deleteCluster(ctx, c, cl.ID) }}
 	})
 }
 
@@ -232,28 +379,28 @@ func deleteCluster(ctx context.Context, c *buildkite.Client, id string) error {
 func listTeams(ctx context.Context, c *buildkite.Client) ([]sweepable, error) {
 	all, err := c.Teams.List(ctx, buildkite.TeamListOptions{})
 	return sweepables(all, err, func(t buildkite.Team) sweepable {
-		return sweepable{t.ID, []string{t.Name, t.Slug}, func(ctx context.Context) error { return c.Teams.Delete(ctx, t.ID) }}
+		return sweepable{id: t.ID, names: []string{t.Name, t.Slug}, del: func(ctx context.Context) error { return c.Teams.Delete(ctx, t.ID) }}
 	})
 }
 
 func listSuites(ctx context.Context, c *buildkite.Client) ([]sweepable, error) {
 	all, err := c.TestSuites.List(ctx)
 	return sweepables(all, err, func(s buildkite.TestSuite) sweepable {
-		return sweepable{s.ID, []string{s.Name, s.Slug}, func(ctx context.Context) error { return c.TestSuites.Delete(ctx, s.Slug) }}
+		return sweepable{id: s.ID, names: []string{s.Name, s.Slug}, del: func(ctx context.Context) error { return c.TestSuites.Delete(ctx, s.Slug) }}
 	})
 }
 
 func listRegistries(ctx context.Context, c *buildkite.Client) ([]sweepable, error) {
 	all, err := c.Registries.List(ctx)
 	return sweepables(all, err, func(r buildkite.Registry) sweepable {
-		return sweepable{r.ID, []string{r.Name, r.Slug}, func(ctx context.Context) error { return c.Registries.Delete(ctx, r.Slug) }}
+		return sweepable{id: r.ID, names: []string{r.Name, r.Slug}, del: func(ctx context.Context) error { return c.Registries.Delete(ctx, r.Slug) }}
 	})
 }
 
 func listPortals(ctx context.Context, c *buildkite.Client) ([]sweepable, error) {
 	all, err := c.Portals().List(ctx)
 	return sweepables(all, err, func(p buildkite.Portal) sweepable {
-		return sweepable{p.UUID, []string{p.Name, p.Slug}, func(ctx context.Context) error { return c.Portals().Delete(ctx, p.Slug) }}
+		return sweepable{id: p.UUID, names: []string{p.Name, p.Slug}, del: func(ctx context.Context) error { return c.Portals().Delete(ctx, p.Slug) }}
 	})
 }
 
@@ -266,7 +413,7 @@ func listNotificationServices(ctx context.Context, c *buildkite.Client) ([]sweep
 		if n.Description != nil && *n.Description != "" {
 			names = []string{*n.Description}
 		}
-		return sweepable{n.ID, names, func(ctx context.Context) error { return c.NotificationServices().Delete(ctx, n.ID) }}
+		return sweepable{id: n.ID, names: names, del: func(ctx context.Context) error { return c.NotificationServices().Delete(ctx, n.ID) }}
 	})
 }
 
@@ -282,8 +429,13 @@ func listRules(ctx context.Context, c *buildkite.Client) ([]sweepable, error) {
 	}
 	all, err := c.Rules.List(ctx)
 	return sweepables(all, err, func(r buildkite.Rule) sweepable {
-		return sweepable{r.UUID, append(append([]string{}, names[r.SourceUUID]...), names[r.TargetUUID]...),
-			func(ctx context.Context) error { return c.Rules.Delete(ctx, r.UUID) }}
+		// refs: the names of both pipelines ("" for one not found, which is no test's).
+		refs := []string{}
+		for _, id := range []string{r.SourceUUID, r.TargetUUID} {
+			refs = append(refs, append(names[id], "")[0])
+		}
+		return sweepable{id: r.UUID, names: append(append([]string{}, names[r.SourceUUID]...), names[r.TargetUUID]...), refs: refs,
+			del: func(ctx context.Context) error { return c.Rules.Delete(ctx, r.UUID) }}
 	})
 }
 
@@ -437,7 +589,7 @@ func seedSweepable(t *testing.T, c *buildkite.Client, name string) map[string][]
 	must(err)
 	_, err = c.Registries.Create(ctx, buildkite.RegistryCreate{Name: name, Ecosystem: "ruby"})
 	must(err)
-	_, err = c.Portals().Create(ctx, buildkite.PortalWrite{Name: "Build stats", Slug: name, Query: "{ viewer { user { name } } }"})
+	_, err = c.Portals().Create(ctx, buildkite.PortalWrite{Name: name, Slug: name, Query: "{ viewer { user { name } } }"})
 	must(err)
 	_, err = c.NotificationServices().Create(ctx, map[string]any{"provider": "webhook", "description": name,
 		"scope": "some_teams", "scope_uuids": []string{team.ID}, "settings": map[string]any{"url": "https://example.com/hooks"}})
@@ -484,10 +636,14 @@ func TestSweepers(t *testing.T) {
 	}
 	ours := seedSweepable(t, e.client, testPrefix+"sweep")
 	seedSweepable(t, e.client, "kept")
+	decoys := seedDecoys(t, e.client)
+	// The decoy rule's source is a test's pipeline: swept as one. The rule sweeper keeps the rule (it names
+	// tf_acc_underscore too: removed counts only the seed's rule); it goes with its pipeline.
+	ours["buildkite_pipeline"] = append(ours["buildkite_pipeline"], testPrefix+"rule-source")
 	removed := map[string]int{}
 	total := 0
 	for _, s := range sweepOrder() {
-		n, err := s.remove(context.Background(), e.client, func(x sweepable) bool { return prefixed(x.names...) })
+		n, err := s.sweep(context.Background(), e.client, true, io.Discard)
 		if err != nil {
 			t.Fatalf("%s: %v", s.resourceType, err)
 		}
@@ -504,9 +660,10 @@ func TestSweepers(t *testing.T) {
 	if total != want {
 		t.Errorf("removed %d in all, want %d", total, want)
 	}
-	if left := countSweepable(t, e.client, testPrefix); len(left) > 0 {
+	if left := countSwept(t, e.client); len(left) > 0 {
 		t.Errorf("left after sweeping: %v", left)
 	}
+	decoys.check(t)
 	kept := countSweepable(t, e.client, "kept")
 	if kept["buildkite_cluster"] != 1 || kept["buildkite_pipeline"] != 2 || kept["buildkite_organization_rule"] != 1 || kept["buildkite_team"] != 1 ||
 		kept["buildkite_portal"] != 1 || kept["buildkite_notification_service"] != 1 {
@@ -577,5 +734,235 @@ func TestLeftovers(t *testing.T) {
 	// Mine without a description went by its recorded ID; the others' stays.
 	if services, err := e.client.NotificationServices().List(context.Background()); err != nil || len(services) != 2 {
 		t.Errorf("after the clean-up, %d notification services (%v), want the 2 others made", len(services), err)
+	}
+}
+
+// countSwept counts, by type, what the sweepers would still remove.
+func countSwept(t *testing.T, c *buildkite.Client) map[string]int {
+	t.Helper()
+	out := map[string]int{}
+	for _, s := range sweepers {
+		all, err := s.list(context.Background(), c)
+		if err != nil {
+			t.Fatalf("listing %s: %v", s.resourceType, err)
+		}
+		for _, x := range all {
+			if x.tests() {
+				out[s.resourceType]++
+			}
+		}
+	}
+	return out
+}
+
+// decoys are objects whose names look like the tests' without being theirs, which a sweep must keep.
+type decoys struct {
+	c         *buildkite.Client
+	clusters  []string // names
+	teams     []string // slugs
+	pipelines []string // slugs
+	portals   []string // slugs
+	rules     int
+}
+
+// seedDecoys makes a cluster "TF-ACC-upper", a team "Tf Acc Production" (slug tf-acc-production), a
+// pipeline "tf_acc_underscore", a portal "Team stats" whose slug alone starts with the prefix, and a rule
+// between a test's pipeline and the underscore one (it names an object that is not the tests').
+func seedDecoys(t *testing.T, c *buildkite.Client) *decoys {
+	t.Helper()
+	ctx := context.Background()
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatalf("seeding decoys: %v", err)
+		}
+	}
+	d := &decoys{c: c}
+	cl, err := c.Clusters.Create(ctx, buildkite.ClusterCreate{Name: "TF-ACC-upper"})
+	must(err)
+	d.clusters = append(d.clusters, cl.Name)
+	team, err := c.Teams.Create(ctx, buildkite.TeamWrite{Name: "Tf Acc Production", Privacy: "visible", DefaultMemberRole: "member"})
+	must(err)
+	if team.Slug != "tf-acc-production" {
+		t.Fatalf("the team's slug is %q; the decoy needs tf-acc-production", team.Slug)
+	}
+	d.teams = append(d.teams, team.Slug)
+	steps := ptrTo("steps: []\n")
+	under, err := c.Pipelines.Create(ctx, buildkite.PipelineCreate{Name: "tf_acc_underscore", Repository: "https://github.com/acme/app.git", Configuration: steps})
+	must(err)
+	d.pipelines = append(d.pipelines, under.Slug)
+	ours, err := c.Pipelines.Create(ctx, buildkite.PipelineCreate{Name: testPrefix + "rule-source", Repository: "https://github.com/acme/app.git", Configuration: steps})
+	must(err)
+	value, _ := json.Marshal(map[string]string{"source_pipeline": ours.ID, "target_pipeline": under.ID})
+	_, err = c.Rules.Create(ctx, buildkite.RuleCreate{Type: "pipeline.trigger_build.pipeline", Value: value})
+	must(err)
+	d.rules = 0 // it goes with its source pipeline, a test's, once the rule sweeper has kept it
+	p, err := c.Portals().Create(ctx, buildkite.PortalWrite{Name: "Team stats", Slug: testPrefix + "team-stats", Query: "{ viewer { user { name } } }"})
+	must(err)
+	d.portals = append(d.portals, p.Slug)
+	return d
+}
+
+// check fails the test unless every decoy is still there (the rule too: it names a pipeline no test made).
+func (d *decoys) check(t *testing.T) {
+	t.Helper()
+	ctx := context.Background()
+	clusters, err := d.c.Clusters.List(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range d.clusters {
+		if !slices.ContainsFunc(clusters, func(c buildkite.Cluster) bool { return c.Name == name }) {
+			t.Errorf("cluster %q was swept", name)
+		}
+	}
+	for _, slug := range d.teams {
+		teams, err := d.c.Teams.List(ctx, buildkite.TeamListOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.ContainsFunc(teams, func(x buildkite.Team) bool { return x.Slug == slug }) {
+			t.Errorf("team %q was swept", slug)
+		}
+	}
+	for _, slug := range d.pipelines {
+		if _, err := d.c.Pipelines.Get(ctx, slug); err != nil {
+			t.Errorf("pipeline %q was swept: %v", slug, err)
+		}
+	}
+	for _, slug := range d.portals {
+		if _, err := d.c.Portals().Get(ctx, slug); err != nil {
+			t.Errorf("portal %q was swept: %v", slug, err)
+		}
+	}
+	rules, err := d.c.Rules.List(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The kept seed's rule and the decoy rule stay.
+	if len(rules) != 1+d.rules {
+		t.Errorf("%d rules left, want %d: a rule naming a pipeline no test made was swept", len(rules), 1+d.rules)
+	}
+}
+
+// TestSweepMatch: the name alone, case-sensitive, with the prefix exactly; a rule only when every object it
+// names is the tests'.
+func TestSweepMatch(t *testing.T) {
+	for _, tc := range []struct {
+		x    sweepable
+		want bool
+	}{
+		{sweepable{names: []string{"tf-acc-cluster-abc"}}, true},
+		{sweepable{names: []string{"TF-ACC-upper"}}, false},
+		{sweepable{names: []string{"Tf Acc Production", "tf-acc-production"}}, false},
+		{sweepable{names: []string{"tf_acc_underscore"}}, false},
+		{sweepable{names: []string{"Build stats", "tf-acc-portal"}}, false},
+		{sweepable{names: []string{" tf-acc-space"}}, false},
+		{sweepable{}, false},
+		{sweepable{refs: []string{"tf-acc-a", "tf-acc-b"}}, true},
+		{sweepable{refs: []string{"tf-acc-a", "kept"}}, false},
+		{sweepable{refs: []string{"tf-acc-a", ""}}, false},
+		{sweepable{refs: []string{}}, false},
+	} {
+		if got := tc.x.tests(); got != tc.want {
+			t.Errorf("%v refs %v: tests() = %v, want %v", tc.x.names, tc.x.refs, got, tc.want)
+		}
+	}
+}
+
+// TestSweepConfirm: without SWEEP_CONFIRM a sweep lists, per type, what it would remove and deletes
+// nothing; with it, it removes them.
+func TestSweepConfirm(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	if e.live {
+		t.Skip("seeds objects to sweep")
+	}
+	seedSweepable(t, e.client, testPrefix+"confirm")
+	before := countSwept(t, e.client)
+	var out bytes.Buffer
+	listedN := 0
+	for _, s := range sweepOrder() {
+		n, err := s.sweep(context.Background(), e.client, false, &out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		listedN += n
+	}
+	if after := countSwept(t, e.client); !maps.Equal(before, after) {
+		t.Fatalf("a sweep without confirmation deleted: before %v, after %v", before, after)
+	}
+	if listedN == 0 || !strings.Contains(out.String(), "sweep: buildkite_cluster: would remove 1 object(s):\n  tf-acc-confirm") {
+		t.Errorf("the unconfirmed sweep did not list what it would remove (%d):\n%s", listedN, out.String())
+	}
+	if strings.Contains(out.String(), "removed ") {
+		t.Errorf("the unconfirmed sweep says it removed something:\n%s", out.String())
+	}
+	removedN := 0
+	for _, s := range sweepOrder() {
+		n, err := s.sweep(context.Background(), e.client, true, io.Discard)
+		if err != nil {
+			t.Fatal(err)
+		}
+		removedN += n
+	}
+	if removedN != listedN {
+		t.Errorf("the confirmed sweep removed %d, the listing said %d", removedN, listedN)
+	}
+	if left := countSwept(t, e.client); len(left) > 0 {
+		t.Errorf("left after the confirmed sweep: %v", left)
+	}
+}
+
+// TestSweepListingShape: a server that answers listings it cannot have made (objects without IDs, an empty
+// page that links to more, a body that is no array of objects) or another organization fails the sweep
+// instead of reporting "removed 0".
+func TestSweepListingShape(t *testing.T) {
+	t.Parallel()
+	for name, tc := range map[string]struct {
+		body, link string
+	}{
+		"items without ids":          {`[{"name":"tf-acc-x"}]`, ""},
+		"empty page linking to more": {`[]`, `<https://api.buildkite.com/v2/organizations/acme/clusters?page=2>; rel="next"`},
+		"array of strings":           {`["tf-acc-x"]`, ""},
+	} {
+		h := http.Header{}
+		if tc.link != "" {
+			h.Set("Link", tc.link)
+		}
+		if err := listingShape([]byte(tc.body), h); err == nil {
+			t.Errorf("%s: accepted", name)
+		}
+	}
+	if err := listingShape([]byte(`[]`), http.Header{}); err != nil {
+		t.Errorf("an empty last page is refused: %v", err)
+	}
+	if err := listingShape([]byte(`[{"id":"1"},{"uuid":"2"}]`), http.Header{}); err != nil {
+		t.Errorf("a listing is refused: %v", err)
+	}
+	// A server that answers [] to everything: the organization's GET does not hold an organization.
+	e := newTestEnvWith(t, fakeserver.Options{}, func(http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+			w.Header().Set("Content-Type", "application/json")
+			_, _ = w.Write([]byte(`[]`))
+		})
+	})
+	if err := confirmSweptOrganization(context.Background(), e.client, e.org); err == nil {
+		t.Error("a server answering [] everywhere passed as the organization")
+	}
+	// Through the sweepers' transport, items without IDs fail the listing.
+	e2 := newTestEnvWith(t, fakeserver.Options{}, func(http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+			w.Header().Set("Content-Type", "application/json")
+			_, _ = w.Write([]byte(`[{"name":"tf-acc-x"}]`))
+		})
+	})
+	c, err := buildkite.NewClient(buildkite.Config{BaseURL: e2.url, Organization: e2.org, Token: e2.token, MaxRetries: -1,
+		HTTPClient: &http.Client{Transport: sweepTransport{http.DefaultTransport}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := listClusters(context.Background(), c); err == nil {
+		t.Error("a listing of objects without IDs was taken")
 	}
 }

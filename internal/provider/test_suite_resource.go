@@ -205,7 +205,7 @@ func (r *testSuiteResource) Create(ctx context.Context, req resource.CreateReque
 	ctx, cancel := r.timeout(ctx, opCreate)
 	defer cancel()
 	s, err := r.client().TestSuites.Create(ctx, plan.toCreate())
-	if err != nil {
+	if lost := s != nil && secretLost(ctx, &resp.Diagnostics, err, "test suite", plan.Name.ValueString(), "api_token"); err != nil && !lost {
 		if plan.TeamOwnerID.IsNull() && buildkite.IsValidation(err) && strings.Contains(strings.ToLower(describeError(err)), "team") {
 			resp.Diagnostics.AddAttributeError(path.Root("team_owner_id"), "Unable to Create Test Suite",
 				fmt.Sprintf("Creating test suite %s: %s. The organization has teams enabled, so a test suite needs a team: "+

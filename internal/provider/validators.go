@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"net"
 	"regexp"
 	"strings"
 	"time"
@@ -84,4 +85,36 @@ func (v rfc3339Validator) ValidateString(ctx context.Context, req validator.Stri
 		resp.Diagnostics.AddAttributeError(req.Path, "Invalid Timestamp",
 			fmt.Sprintf("%s %s, got %q.", req.Path, v.Description(ctx), req.ConfigValue.ValueString()))
 	}
+}
+
+// oneCIDRValidator checks at plan time that a list element is one network in CIDR notation (or "", which
+// the official provider's users write for "no allowlist"): two networks in one element, joined by a space,
+// would reach the service as two and come back as two elements, an inconsistent result on every apply.
+type oneCIDRValidator struct{}
+
+var _ validator.String = oneCIDRValidator{}
+
+// oneCIDR returns the validator of an allowlist's elements.
+func oneCIDR() validator.String { return oneCIDRValidator{} }
+
+func (oneCIDRValidator) Description(context.Context) string {
+	return "must each be one IP network in CIDR notation (such as 10.0.0.0/8), one network per element"
+}
+
+func (v oneCIDRValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+
+func (v oneCIDRValidator) ValidateString(ctx context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() || req.ConfigValue.ValueString() == "" {
+		return
+	}
+	s := req.ConfigValue.ValueString()
+	if _, _, err := net.ParseCIDR(s); err == nil {
+		return
+	}
+	detail := fmt.Sprintf("The elements of %s %s; got %q.", req.Path.ParentPath(), v.Description(ctx), s)
+	if len(strings.Fields(s)) > 1 {
+		detail += fmt.Sprintf(" It holds %d networks: write each as its own element, such as %s.",
+			len(strings.Fields(s)), quoteList(strings.Fields(s)))
+	}
+	resp.Diagnostics.AddAttributeError(req.Path, "Invalid Network", detail)
 }
