@@ -12,8 +12,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
-	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
 	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
 )
 
 func testAccClusterAgentTokenConfig(cluster, clusterRef, description, extra string) string {
@@ -171,7 +171,7 @@ func TestAccClusterAgentTokenResource_disappears(t *testing.T) {
 func TestAccClusterAgentTokenResource_validation(t *testing.T) {
 	t.Parallel()
 	e := newTestEnv(t)
-	resource.UnitTest(t, resource.TestCase{
+	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: e.factories(),
 		Steps: []resource.TestStep{
 			{

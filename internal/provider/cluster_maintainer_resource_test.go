@@ -11,8 +11,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
-	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
 	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
 )
 
 // The maintainer's life cycle (create, import, replacement, deletion outside Terraform) is its row of
@@ -107,7 +107,7 @@ resource "buildkite_cluster_maintainer" "test" {
 }
 `)
 	}
-	resource.UnitTest(t, resource.TestCase{
+	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: e.factories(),
 		Steps: []resource.TestStep{
 			{Config: body(""), PlanOnly: true, ExpectError: regexp.MustCompile(`(?s)Missing Attribute Configuration.*Either user_uuid or team_uuid must be specified`)},

@@ -14,8 +14,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
-	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
 	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
 )
 
 func testAccClusterQueueConfig(cluster, key, extra string) string {
@@ -294,7 +294,7 @@ func TestAccClusterQueueResource_validation(t *testing.T) {
 	hosted := func(body string) string {
 		return e.config(testAccClusterQueueConfig("c", "ok", "  hosted_agents = {\n"+body+"\n  }"))
 	}
-	resource.UnitTest(t, resource.TestCase{
+	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: e.factories(),
 		Steps: []resource.TestStep{
 			{

@@ -11,8 +11,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
-	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
 	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
 )
 
 func testAccClusterConfig(name, extra string) string {
@@ -105,7 +105,7 @@ func TestAccClusterResource_disappears(t *testing.T) {
 func TestAccClusterResource_validation(t *testing.T) {
 	t.Parallel()
 	e := newTestEnv(t)
-	resource.UnitTest(t, resource.TestCase{
+	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: e.factories(),
 		Steps: []resource.TestStep{
 			{

@@ -55,11 +55,37 @@ type cliInfo struct {
 
 var cliInfos sync.Map // path -> cliInfo, asked once per binary
 
+// requireAcc skips t unless TF_ACC is set, as resource.Test does: a test that starts Terraform is an
+// acceptance test, so that a plain `go test ./...` runs the unit tests only. make test, make testacc and
+// make testacc-next set TF_ACC, so there these tests never skip.
+func requireAcc(t *testing.T) {
+	t.Helper()
+	if os.Getenv(resource.EnvTfAcc) == "" {
+		t.Skipf("acceptance test (it starts Terraform): set %s=1, as make testacc does", resource.EnvTfAcc)
+	}
+}
+
+// terraformCLI is the CLI a test drives itself rather than through resource.Test: TF_ACC_TERRAFORM_PATH, or
+// else `terraform` on PATH. It skips t unless TF_ACC is set (requireAcc).
+func terraformCLI(t *testing.T) string {
+	t.Helper()
+	requireAcc(t)
+	if p := os.Getenv(envTerraformPath); p != "" {
+		return p
+	}
+	p, err := exec.LookPath("terraform")
+	if err != nil {
+		t.Fatalf("this test runs the Terraform CLI, and none is on PATH (or in %s): %v", envTerraformPath, err)
+	}
+	return p
+}
+
 // requireCLI returns the CLI that TF_ACC_TERRAFORM_PATH names once it has the feature. It skips the test,
 // saying how to run it, only when the variable is unset; a variable that names no working CLI, or one
 // without the feature, fails the test.
 func requireCLI(t *testing.T, feature cliFeature) string {
 	t.Helper()
+	requireAcc(t)
 	if feature.name == queryCLI.name && os.Getenv(envLive) != "" {
 		// The list resources filter by exact name at most, so an unfiltered list block finds every object of
 		// its kind: a real organization's, and those of the tests running beside this one.

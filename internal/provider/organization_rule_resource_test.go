@@ -14,8 +14,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
-	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
 	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
 )
 
 const ruleAddr = "buildkite_organization_rule.test"
@@ -151,7 +151,7 @@ func TestAccOrganizationRuleResource_disappears(t *testing.T) {
 func TestAccOrganizationRuleResource_validation(t *testing.T) {
 	t.Parallel()
 	e := newTestEnv(t)
-	resource.UnitTest(t, resource.TestCase{
+	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: e.factories(),
 		Steps: []resource.TestStep{
 			{Config: e.config(testAccRuleConfig("x", "trigger", `"{}"`)), ExpectError: regexpMust(`<source>.<action>.<target>`), PlanOnly: true},

@@ -18,8 +18,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
-	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
 	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
 )
 
 const pipelineAddr = "buildkite_pipeline.test"
@@ -550,7 +550,7 @@ func TestAccPipelineResource_onlyChangesSent(t *testing.T) {
 func TestAccPipelineResource_validation(t *testing.T) {
 	t.Parallel()
 	e := newTestEnv(t)
-	resource.UnitTest(t, resource.TestCase{
+	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: e.factories(),
 		Steps: []resource.TestStep{
 			{Config: e.config(testAccPipelineConfig("x", `  slug = "-bad"`)), ExpectError: regexpMust(`slug`), PlanOnly: true},

@@ -14,8 +14,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
-	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
 	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
 )
 
 func init() {
@@ -237,7 +237,7 @@ resource "buildkite_pipeline_schedule" "test" {
 			Config: config("app", "@daily"), ResourceName: scheduleAddr, ImportState: true, ImportStateId: "app/not-a-uuid",
 			ExpectError: wrapped(`Expected an import ID of the form "<pipeline slug or id>/<schedule id>"`),
 		})
-	resource.UnitTest(t, resource.TestCase{ProtoV6ProviderFactories: e.factories(), Steps: plans})
+	resource.Test(t, resource.TestCase{ProtoV6ProviderFactories: e.factories(), Steps: plans})
 }
 
 // TestCheckCronline accepts what the service does.

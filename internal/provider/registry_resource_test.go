@@ -14,8 +14,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
-	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
 	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
 )
 
 func testAccRegistryConfig(name, ecosystem, extra string) string {
@@ -198,7 +198,7 @@ func TestAccRegistryResource_teamIDsByGraphQLID(t *testing.T) {
 func TestAccRegistryResource_validation(t *testing.T) {
 	t.Parallel()
 	e := newTestEnv(t)
-	resource.UnitTest(t, resource.TestCase{
+	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: e.factories(),
 		Steps: []resource.TestStep{
 			{
