@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -244,8 +245,17 @@ func (e *testEnv) queryImport(t *testing.T, query string, want int) []fakeserver
 		t.Fatalf("the generated configuration has %d import blocks, want %d", n, want)
 	}
 
+	beforeApply := e.requestCount()
 	if err := tf.Apply(ctx, tfexec.Reattach(reattach)); err != nil {
 		t.Fatalf("terraform apply of the generated configuration: %v", err)
+	}
+	// The generated configuration must say what the import reads: its apply imports and changes nothing.
+	if !e.live {
+		for _, r := range e.server.Requests()[beforeApply:] {
+			if r.Method != http.MethodGet {
+				t.Errorf("the apply of the generated configuration sent %s %s: the configuration differs from what the import read", r.Method, r.Path)
+			}
+		}
 	}
 	state, err := tf.Show(ctx, tfexec.Reattach(reattach))
 	if err != nil {

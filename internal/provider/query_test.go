@@ -12,8 +12,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/querycheck/queryfilter"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
-	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
 	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
 )
 
 // `terraform query` (Terraform 1.14+) over every list resource: what each finds with its filters, and
@@ -302,9 +302,10 @@ var queryCases = []queryCase{
 					known("id", knownvalue.StringExact(s.web.ID)),
 					known("emoji", knownvalue.StringExact(":test_tube:")),
 					known("application_name", knownvalue.StringExact("web")),
-					// Returned only on creation, and reported by no response.
+					// Returned only on creation.
 					known("api_token", knownvalue.Null()),
-					known("team_owner_id", knownvalue.Null()),
+					// What an import reads: the one team that may manage the suite.
+					known("team_owner_id", knownvalue.StringExact(s.team)),
 				}),
 				querycheck.ExpectResourceKnownValues("buildkite_test_suite.all", suite(s.api), []querycheck.KnownValueCheck{
 					known("default_branch", knownvalue.StringExact("trunk")),
@@ -613,9 +614,10 @@ var areaQueries = []areaQuery{
 		found: 2 + 2 + 3,
 		listings: []*regexp.Regexp{
 			regexp.MustCompile(`^/v2/analytics/organizations/[^/]+/suites$`),
+			regexp.MustCompile(`^/v2/organizations/[^/]+/teams(/[^/]+/suites)?$`),
 			regexp.MustCompile(`^/v2/packages/organizations/[^/]+/registries(/[^/]+/tokens)?$`),
 		},
-		lists: 1 + 2 + 2, listsWhy: "suites once, registries twice, the tokens of two registries",
+		lists: 1 + 2 + 2 + 2, listsWhy: "suites once, their owners from the teams and the one team's suites, registries twice, the tokens of two registries",
 	},
 	{
 		name: "beyond-spec", seed: func(t *testing.T, e *testEnv, base string) { e.seedBeyondSpec(t, base) },
