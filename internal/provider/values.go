@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"os"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
@@ -105,4 +106,17 @@ func timeValue(t *time.Time) types.String {
 		return types.StringNull()
 	}
 	return types.StringValue(t.UTC().Format(time.RFC3339Nano))
+}
+
+// valueOrEnv returns the configured value, else the first non-empty environment variable.
+func valueOrEnv(v types.String, envs ...string) string {
+	if !v.IsNull() && !v.IsUnknown() {
+		return v.ValueString()
+	}
+	for _, e := range envs {
+		if s := os.Getenv(e); s != "" {
+			return s
+		}
+	}
+	return ""
 }
