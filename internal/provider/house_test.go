@@ -60,3 +60,111 @@ func TestHouse_terraformOnlyBehindTFAcc(t *testing.T) {
 		})
 	}
 }
+
+// kitFiles are the files of shared pieces, one per role (doc.go, "Layout"): what every type builds on. Every
+// other file of the package belongs to a type (or an action or function). A new kit file joins this list.
+var kitFiles = []string{
+	"provider.go", "provider_server.go", "provider_configure.go", "provider_data.go", "logging.go",
+	"resource_base.go", "scopes.go", "timeouts.go", "adoption.go", "identity.go", "association.go",
+	"data_source_kit.go", "list_resource_kit.go", "import_kit.go", "action_base.go", "action_stop.go",
+	"schema_attributes.go", "enums.go", "validators.go", "plan_modifiers.go", "semantic_string.go",
+	"diagnostics.go", "ids.go", "graphql_ids.go", "lookups.go", "values.go", "references.go",
+	"graphql_only.go", "upgrade.go", "cronline.go",
+}
+
+// A kit file refers to nothing declared in a type's file, so that the kit cannot grow roots into the types:
+// a piece two types share lives in the kit, under its role. provider.go's registries alone name the types'
+// constructors (New…).
+func TestHouse_kitRefersToNoType(t *testing.T) {
+	fset := token.NewFileSet()
+	names, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	kit := map[string]bool{}
+	for _, k := range kitFiles {
+		kit[k] = true
+	}
+	files := map[string]*ast.File{}
+	declaredIn := map[string]string{} // a type file's top-level names -> the file
+	for _, name := range names {
+		if strings.HasSuffix(name, "_test.go") || name == "doc.go" {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, 0) // with object resolution: Unresolved is what other files declare
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[name] = f
+		if kit[name] {
+			continue
+		}
+		for _, d := range f.Decls {
+			for _, n := range topLevelNames(d) {
+				declaredIn[n] = name
+			}
+		}
+	}
+	for _, k := range kitFiles {
+		if _, ok := files[k]; !ok {
+			t.Errorf("kit file %s does not exist: update kitFiles", k)
+		}
+	}
+	for name, f := range files {
+		if !kit[name] {
+			continue
+		}
+		keys := compositeKeys(f)
+		for _, id := range f.Unresolved {
+			from, ok := declaredIn[id.Name]
+			if !ok || keys[id] || (name == "provider.go" && strings.HasPrefix(id.Name, "New")) {
+				continue
+			}
+			t.Errorf("%s: kit file %s refers to %s, declared in %s, a type's file: move the shared piece into the kit", fset.Position(id.Pos()), name, id.Name, from)
+		}
+	}
+}
+
+// topLevelNames are the package-level names a declaration introduces (methods introduce none).
+func topLevelNames(d ast.Decl) []string {
+	var out []string
+	switch d := d.(type) {
+	case *ast.FuncDecl:
+		if d.Recv == nil {
+			out = append(out, d.Name.Name)
+		}
+	case *ast.GenDecl:
+		for _, s := range d.Specs {
+			switch s := s.(type) {
+			case *ast.TypeSpec:
+				out = append(out, s.Name.Name)
+			case *ast.ValueSpec:
+				for _, n := range s.Names {
+					if n.Name != "_" {
+						out = append(out, n.Name)
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// compositeKeys are the identifiers that name fields in composite literals, which the parser cannot tell
+// from references.
+func compositeKeys(f *ast.File) map[*ast.Ident]bool {
+	keys := map[*ast.Ident]bool{}
+	ast.Inspect(f, func(n ast.Node) bool {
+		if cl, ok := n.(*ast.CompositeLit); ok {
+			for _, e := range cl.Elts {
+				if kv, ok := e.(*ast.KeyValueExpr); ok {
+					if id, ok := kv.Key.(*ast.Ident); ok {
+						keys[id] = true
+					}
+				}
+			}
+		}
+		return true
+	})
+	return keys
+}
