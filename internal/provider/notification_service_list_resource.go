@@ -22,7 +22,7 @@ func NewNotificationServiceListResource() list.ListResource {
 		nameFilter: "Only the services with this description, or, for a service without one, this provider name " +
 			"(compared without regard to case). Unset, every service.",
 		list: func(ctx context.Context, c *buildkite.Client) ([]buildkite.NotificationService, error) {
-			all, err := c.NotificationServices().List(ctx)
+			all, err := c.NotificationServices.List(ctx)
 			if err != nil {
 				return nil, err
 			}

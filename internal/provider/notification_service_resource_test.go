@@ -25,11 +25,11 @@ func init() {
 		fake:     fakeserver.KindNotificationService,
 		storeKey: byID,
 		get: func(ctx context.Context, c *buildkite.Client, a map[string]string) error {
-			_, err := c.NotificationServices().Get(ctx, a["id"])
+			_, err := c.NotificationServices.Get(ctx, a["id"])
 			return err
 		},
 		del: func(ctx context.Context, c *buildkite.Client, a map[string]string) error {
-			return c.NotificationServices().Delete(ctx, a["id"])
+			return c.NotificationServices.Delete(ctx, a["id"])
 		},
 	})
 }
@@ -60,7 +60,7 @@ func (e *testEnv) serviceOnService(check func(*buildkite.NotificationService) er
 		if !ok {
 			return fmt.Errorf("%s is not in state", address)
 		}
-		got, err := e.client.NotificationServices().Get(context.Background(), rs.Primary.Attributes["id"])
+		got, err := e.client.NotificationServices.Get(context.Background(), rs.Primary.Attributes["id"])
 		if err != nil {
 			return err
 		}
@@ -205,8 +205,8 @@ resource "buildkite_notification_service" "test" {
 }
 `)
 	changeOutside := func(s *terraform.State) error {
-		_, err := e.client.NotificationServices().Update(context.Background(), s.RootModule().Resources[addr].Primary.Attributes["id"],
-			map[string]any{"settings": map[string]any{"api_key": "rotated-elsewhere"}})
+		_, err := e.client.NotificationServices.Update(context.Background(), s.RootModule().Resources[addr].Primary.Attributes["id"],
+			buildkite.NotificationServiceUpdate{Settings: buildkite.NotificationServiceSettings{APIKey: buildkite.Value("rotated-elsewhere")}})
 		return err
 	}
 	resource.Test(t, resource.TestCase{
@@ -230,8 +230,8 @@ resource "buildkite_notification_service" "test" {
 				Config:           cfg,
 				ConfigPlanChecks: inPlace(addr),
 				Check: e.serviceOnService(func(s *buildkite.NotificationService) error {
-					if !strings.Contains(string(s.Settings), `"XXXXXXXXcret"`) {
-						return fmt.Errorf("settings %s", s.Settings)
+					if k := s.Settings.APIKey; k == nil || *k != "XXXXXXXXcret" {
+						return fmt.Errorf("settings %+v", s.Settings)
 					}
 					return nil
 				}),
@@ -258,8 +258,8 @@ resource "buildkite_notification_service" "test" {
 }
 `, region, account, extra))
 	}
-	seeded, err := e.client.NotificationServices().Create(context.Background(), map[string]any{
-		"provider": "aws_event_bridge", "settings": map[string]any{"aws_region": "us-east-1", "aws_account_id": "123456789012"},
+	seeded, err := e.client.NotificationServices.Create(context.Background(), buildkite.NotificationServiceCreate{
+		Provider: "aws_event_bridge", Settings: buildkite.NotificationServiceSettings{AWSRegion: buildkite.Value("us-east-1"), AWSAccountID: buildkite.Value("123456789012")},
 	})
 	if err != nil {
 		t.Fatal(err)

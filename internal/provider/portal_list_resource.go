@@ -20,7 +20,7 @@ func NewPortalListResource() list.ListResource {
 			"only on creation).",
 		nameFilter: nameFilterDescription("portal"),
 		list: func(ctx context.Context, c *buildkite.Client) ([]buildkite.Portal, error) {
-			return c.Portals().List(ctx)
+			return c.Portals.List(ctx)
 		},
 		name: func(p *buildkite.Portal) string { return p.Name },
 		model: func(p *buildkite.Portal) any {

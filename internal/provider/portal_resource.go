@@ -165,7 +165,7 @@ func (r *portalResource) Create(ctx context.Context, req resource.CreateRequest,
 	}
 	ctx, cancel := r.timeout(ctx, opCreate)
 	defer cancel()
-	p, err := r.client().Portals().Create(ctx, plan.toWrite(nil))
+	p, err := r.client().Portals.Create(ctx, plan.toWrite(nil))
 	if err != nil {
 		slug := plan.Slug.ValueString()
 		r.createFailed(ctx, &resp.Diagnostics, err, "portal", slug, portalSlugs.holderOf(r.client(), slug, slug))
@@ -184,7 +184,7 @@ func (r *portalResource) Read(ctx context.Context, req resource.ReadRequest, res
 	}
 	ctx, cancel := r.timeout(ctx, opRead)
 	defer cancel()
-	p, err := r.client().Portals().Get(ctx, state.Slug.ValueString())
+	p, err := r.client().Portals.Get(ctx, state.Slug.ValueString())
 	if err != nil {
 		r.readFailed(ctx, resp, err, "portal", state.Slug.ValueString())
 		return
@@ -208,7 +208,7 @@ func (r *portalResource) Update(ctx context.Context, req resource.UpdateRequest,
 		v := state.UserInvokable.ValueBool()
 		current = &v
 	}
-	p, err := r.client().Portals().Update(ctx, state.Slug.ValueString(), plan.toWrite(current))
+	p, err := r.client().Portals.Update(ctx, state.Slug.ValueString(), plan.toWrite(current))
 	if err != nil {
 		addAPIError(&resp.Diagnostics, "update", "portal", state.Slug.ValueString(), err)
 		return
@@ -226,7 +226,7 @@ func (r *portalResource) Delete(ctx context.Context, req resource.DeleteRequest,
 	}
 	ctx, cancel := r.timeout(ctx, opDelete)
 	defer cancel()
-	err := r.client().Portals().Delete(ctx, state.Slug.ValueString())
+	err := r.client().Portals.Delete(ctx, state.Slug.ValueString())
 	r.deleteFailed(ctx, &resp.Diagnostics, err, "portal", state.Slug.ValueString())
 }
 
@@ -244,7 +244,7 @@ func (r *portalResource) ImportState(ctx context.Context, req resource.ImportSta
 var portalSlugs = &uniqueNames[buildkite.Portal]{
 	what: "portal",
 	list: func(ctx context.Context, c *buildkite.Client) ([]buildkite.Portal, error) {
-		return c.Portals().List(ctx)
+		return c.Portals.List(ctx)
 	},
 	// Portals are found by slug alone: another portal's name may derive the same slug.
 	name:     func(p *buildkite.Portal) string { return p.Slug },

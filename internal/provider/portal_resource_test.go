@@ -22,11 +22,11 @@ func init() {
 		fake:     fakeserver.KindPortal,
 		storeKey: func(a map[string]string) string { return a["uuid"] },
 		get: func(ctx context.Context, c *buildkite.Client, a map[string]string) error {
-			_, err := c.Portals().Get(ctx, a["slug"])
+			_, err := c.Portals.Get(ctx, a["slug"])
 			return err
 		},
 		del: func(ctx context.Context, c *buildkite.Client, a map[string]string) error {
-			return c.Portals().Delete(ctx, a["slug"])
+			return c.Portals.Delete(ctx, a["slug"])
 		},
 	})
 }
@@ -49,7 +49,7 @@ func (e *testEnv) portalOnService(address string, check func(*buildkite.Portal) 
 		if !ok {
 			return fmt.Errorf("%s is not in state", address)
 		}
-		p, err := e.client.Portals().Get(context.Background(), rs.Primary.Attributes["slug"])
+		p, err := e.client.Portals.Get(context.Background(), rs.Primary.Attributes["slug"])
 		if err != nil {
 			return err
 		}
@@ -183,7 +183,7 @@ func TestAccPortalDataSources(t *testing.T) {
 	// More than one page of 100: buildkite_portals reads them all.
 	seed := func() {
 		for i := range 104 {
-			if _, err := e.client.Portals().Create(context.Background(), buildkite.PortalWrite{
+			if _, err := e.client.Portals.Create(context.Background(), buildkite.PortalWrite{
 				Name: seeded[i], Slug: seeded[i], Query: "{ viewer { user { name } } }",
 			}); err != nil {
 				t.Fatal(err)

@@ -440,7 +440,7 @@ var queryCases = []queryCase{
 	}},
 	{resourceType: "buildkite_portal", run: func(t *testing.T, e *testEnv, base string) queryRow {
 		seed := func(name, slug string, desc *string) *buildkite.Portal {
-			p, err := e.client.Portals().Create(t.Context(), buildkite.PortalWrite{
+			p, err := e.client.Portals.Create(t.Context(), buildkite.PortalWrite{
 				Name: name, Slug: slug, Query: "{ viewer { user { name } } }", Description: desc,
 			})
 			if err != nil {
@@ -468,15 +468,16 @@ var queryCases = []queryCase{
 		}
 	}},
 	{resourceType: "buildkite_notification_service", run: func(t *testing.T, e *testEnv, base string) queryRow {
-		seed := func(body map[string]any) *buildkite.NotificationService {
-			s, err := e.client.NotificationServices().Create(t.Context(), body)
+		seed := func(body buildkite.NotificationServiceCreate) *buildkite.NotificationService {
+			s, err := e.client.NotificationServices.Create(t.Context(), body)
 			if err != nil {
 				t.Fatal(err)
 			}
 			return s
 		}
-		hook := seed(map[string]any{"provider": "webhook", "description": base + "-hooks", "settings": map[string]any{"url": "https://example.com/h"}})
-		plain := seed(map[string]any{"provider": "webhook", "settings": map[string]any{"url": "https://example.com/p"}})
+		hook := seed(buildkite.NotificationServiceCreate{Provider: "webhook", Description: ptrTo(base + "-hooks"),
+			Settings: buildkite.NotificationServiceSettings{URL: buildkite.Value("https://example.com/h")}})
+		plain := seed(buildkite.NotificationServiceCreate{Provider: "webhook", Settings: buildkite.NotificationServiceSettings{URL: buildkite.Value("https://example.com/p")}})
 		// A Slack incoming webhook is not a type the resource manages: it is not listed.
 		e.server.Store().AddNotificationService(e.org, "slack", map[string]any{"url": "https://hooks.slack.com/x"})
 		return queryRow{

@@ -120,3 +120,24 @@ func valueOrEnv(v types.String, envs ...string) string {
 	}
 	return ""
 }
+
+// isKnownValue reports whether v holds a value: set, neither null nor unknown.
+func isKnownValue(v attr.Value) bool { return v != nil && !v.IsNull() && !v.IsUnknown() }
+
+// stringSet is a set of strings.
+func stringSet(items []string) types.Set {
+	values := make([]attr.Value, len(items))
+	for i, s := range items {
+		values[i] = types.StringValue(s)
+	}
+	return types.SetValueMust(types.StringType, values)
+}
+
+// stringMap is a map of strings.
+func stringMap(items map[string]string) types.Map {
+	values := make(map[string]attr.Value, len(items))
+	for k, v := range items {
+		values[k] = types.StringValue(v)
+	}
+	return types.MapValueMust(types.StringType, values)
+}
