@@ -28,12 +28,13 @@ import (
 )
 
 var (
-	_ resource.Resource                 = (*notificationServiceResource)(nil)
-	_ resource.ResourceWithConfigure    = (*notificationServiceResource)(nil)
-	_ resource.ResourceWithImportState  = (*notificationServiceResource)(nil)
-	_ resource.ResourceWithModifyPlan   = (*notificationServiceResource)(nil)
-	_ resource.ResourceWithIdentity     = (*notificationServiceResource)(nil)
-	_ resource.ResourceWithUpgradeState = (*notificationServiceResource)(nil)
+	_ resource.Resource                   = (*notificationServiceResource)(nil)
+	_ resource.ResourceWithConfigure      = (*notificationServiceResource)(nil)
+	_ resource.ResourceWithImportState    = (*notificationServiceResource)(nil)
+	_ resource.ResourceWithModifyPlan     = (*notificationServiceResource)(nil)
+	_ resource.ResourceWithValidateConfig = (*notificationServiceResource)(nil)
+	_ resource.ResourceWithIdentity       = (*notificationServiceResource)(nil)
+	_ resource.ResourceWithUpgradeState   = (*notificationServiceResource)(nil)
 )
 
 // notificationServiceIdentity names a notification service by its UUID, its import ID.
@@ -70,6 +71,10 @@ var (
 		nsProviderDatadog:       {"api_key"},
 		nsProviderOpenTelemetry: {"endpoint"},
 	}
+	// nsAlwaysRequired are those of them that are not kept from the service when left out (Optional, not
+	// Computed): without them any plan would clear them, which the service refuses, so they are required in
+	// every configuration, and checked before the provider is configured.
+	nsAlwaysRequired = map[string]bool{"url": true, "endpoint": true}
 )
 
 func nsIsOAuth(provider string) bool {
@@ -538,33 +543,38 @@ func (r *notificationServiceResource) UpgradeState(ctx context.Context) map[int6
 	return upgraders(ctx, r, stateMoves{})
 }
 
-// ModifyPlan checks scopes (the base) and what the service would refuse, at plan time, with the official
-// provider's summaries.
-func (r *notificationServiceResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	r.resourceBase.ModifyPlan(ctx, req, resp)
-	if req.Plan.Raw.IsNull() || req.Config.Raw.IsNull() {
-		return
-	}
+// ValidateConfig refuses what the service would refuse and the configuration alone shows, with the
+// official provider's summaries. It runs before the provider is configured, so it holds even where the
+// service cannot be reached, and it asks the service nothing.
+func (r *notificationServiceResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	var cfg notificationServiceModel
 	if d := req.Config.Get(ctx, &cfg); d.HasError() {
 		return // an unknown settings object: checked again when it is known
 	}
-	checkNotificationService(&cfg, req.State.Raw.IsNull(), &resp.Diagnostics)
+	checkNotificationService(&cfg, &resp.Diagnostics)
 }
 
-// checkNotificationService adds the plan-time errors of a configuration; creating says whether the plan
-// creates the service.
-func checkNotificationService(cfg *notificationServiceModel, creating bool, diags *diag.Diagnostics) {
-	provider := cfg.ProviderType.ValueString()
-	if cfg.ProviderType.IsUnknown() {
+// ModifyPlan checks scopes (the base) and, for a create, what only a create needs: a provider that can be
+// created, and its required settings. Nothing here asks the service.
+func (r *notificationServiceResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	r.resourceBase.ModifyPlan(ctx, req, resp)
+	if req.Plan.Raw.IsNull() || req.Config.Raw.IsNull() || !req.State.Raw.IsNull() {
 		return
 	}
-	scope := "all"
+	var cfg notificationServiceModel
+	if d := req.Config.Get(ctx, &cfg); d.HasError() {
+		return
+	}
+	checkNotificationServiceCreate(&cfg, &resp.Diagnostics)
+}
+
+// nsScope is the configured scope ("all" when unset) and the configured scope UUIDs that are known, and
+// whether some are not known yet (a team created in the same apply; they are checked when they are).
+func nsScope(cfg *notificationServiceModel) (scope string, ids []string, unknownIDs bool) {
+	scope = "all"
 	if !cfg.Scope.IsNull() {
 		scope = cfg.Scope.ValueString()
 	}
-	// Elements not known yet (a team created in the same apply) are checked when they are.
-	var ids []string
 	if isKnownValue(cfg.ScopeUUIDs) {
 		for _, e := range cfg.ScopeUUIDs.Elements() {
 			if s, ok := e.(types.String); ok && !s.IsUnknown() && !s.IsNull() {
@@ -572,7 +582,16 @@ func checkNotificationService(cfg *notificationServiceModel, creating bool, diag
 			}
 		}
 	}
-	unknownIDs := isKnownValue(cfg.ScopeUUIDs) && len(ids) < len(cfg.ScopeUUIDs.Elements())
+	return scope, ids, isKnownValue(cfg.ScopeUUIDs) && len(ids) < len(cfg.ScopeUUIDs.Elements())
+}
+
+// checkNotificationService adds the errors the configuration alone shows.
+func checkNotificationService(cfg *notificationServiceModel, diags *diag.Diagnostics) {
+	provider := cfg.ProviderType.ValueString()
+	if cfg.ProviderType.IsUnknown() {
+		return
+	}
+	scope, ids, unknownIDs := nsScope(cfg)
 	seen := map[string]string{}
 	for _, id := range ids {
 		if other, dup := seen[strings.ToLower(id)]; dup {
@@ -607,18 +626,33 @@ func checkNotificationService(cfg *notificationServiceModel, creating bool, diag
 				"A %s service takes no branch_configuration, scope other than \"all\" or scope_uuids: its filters are set "+
 					"where it was connected, in the web interface.", provider))
 		}
-		if creating {
-			diags.AddAttributeError(path.Root("provider_type"), "OAuth-managed notification service cannot be created", fmt.Sprintf(
-				"A %s service is connected in Buildkite's web interface; import it by its UUID instead.", provider))
-		}
 		return
 	}
-	if !creating {
-		return
+	missingSettings(cfg, provider, func(k string) bool { return nsAlwaysRequired[k] }, diags)
+}
+
+// checkNotificationServiceCreate adds the errors of a configuration that only a create would meet.
+func checkNotificationServiceCreate(cfg *notificationServiceModel, diags *diag.Diagnostics) {
+	provider := cfg.ProviderType.ValueString()
+	switch {
+	case cfg.ProviderType.IsUnknown():
+	case nsIsOAuth(provider):
+		diags.AddAttributeError(path.Root("provider_type"), "OAuth-managed notification service cannot be created", fmt.Sprintf(
+			"A %s service is connected in Buildkite's web interface; import it by its UUID instead.", provider))
+	case len(cfg.configured()) == 1:
+		missingSettings(cfg, provider, func(k string) bool { return !nsAlwaysRequired[k] }, diags)
 	}
+}
+
+// missingSettings adds an error for each required setting of provider that pick selects and cfg leaves
+// null (an unknown one is checked when it is known).
+func missingSettings(cfg *notificationServiceModel, provider string, pick func(key string) bool, diags *diag.Diagnostics) {
 	settings := cfg.settings()
+	if settings == nil {
+		return
+	}
 	for _, k := range nsRequired[provider] {
-		if v := settings[k]; v == nil || v.IsNull() {
+		if v := settings[k]; pick(k) && (v == nil || v.IsNull()) {
 			diags.AddAttributeError(path.Root(provider).AtName(k), "Missing notification service setting",
 				fmt.Sprintf("%s.%s is required when creating this notification service.", provider, k))
 		}

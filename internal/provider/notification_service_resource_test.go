@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
@@ -366,6 +367,59 @@ func TestAccNotificationServiceResource_planChecks(t *testing.T) {
 			PlanOnly: true, ExpectNonEmptyPlan: true,
 		}},
 	})
+}
+
+// The official provider's checks that the configuration alone shows are made before the provider is
+// configured, so they hold with a service that cannot be reached (its tests configure an unreachable
+// rest_url) and never wait for a request.
+func TestAccNotificationServiceResource_checksWithoutTheService(t *testing.T) {
+	t.Parallel()
+	uuid := "123e4567-e89b-42d3-a456-426614174000"
+	unreachable := `
+provider "buildkite" {
+  rest_url     = "http://127.0.0.1:1"
+  organization = "acme"
+  api_token    = "token"
+}
+`
+	cases := map[string]struct{ body, want string }{
+		"settings of another provider": {`provider_type = "webhook"
+  datadog_pipeline_visibility = { api_key = "k" }`, "Notification service settings do not match provider_type"},
+		"two settings objects": {`provider_type = "webhook"
+  webhook = { url = "https://example.com/h" }
+  datadog_pipeline_visibility = { api_key = "k" }`, "Multiple notification service settings configured"},
+		"no settings": {`provider_type = "webhook"`, "Notification service settings are required"},
+		"missing url": {`provider_type = "webhook"
+  webhook = {}`, "webhook.url is required when creating this notification service"},
+		"missing endpoint": {`provider_type = "open_telemetry_tracing"
+  open_telemetry_tracing = { service_name = "ci" }`, "open_telemetry_tracing.endpoint is required"},
+		"uuids with all": {fmt.Sprintf(`provider_type = "webhook"
+  scope_uuids = [%q]
+  webhook = { url = "https://example.com/h" }`, uuid), "Notification service scope UUIDs require a scoped service"},
+		"same uuid twice": {fmt.Sprintf(`provider_type = "webhook"
+  scope = "some_projects"
+  scope_uuids = [%q, %q]
+  webhook = { url = "https://example.com/h" }`, uuid, strings.ToUpper(uuid)), "Duplicate notification service scope UUID"},
+		"filters on OAuth": {`provider_type = "linear"
+  branch_configuration = "main"`, "Notification filters are not supported"},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			start := time.Now()
+			resource.Test(t, resource.TestCase{
+				ProtoV6ProviderFactories: newTestEnv(t).factories(),
+				Steps: []resource.TestStep{{
+					Config:      unreachable + fmt.Sprintf("resource \"buildkite_notification_service\" \"test\" {\n  %s\n}\n", tc.body),
+					PlanOnly:    true,
+					ExpectError: wrapped(tc.want),
+				}},
+			})
+			if d := time.Since(start); d > time.Minute {
+				t.Errorf("the check took %s: it waited for the service", d)
+			}
+		})
+	}
 }
 
 // Services connected in the web interface are imported, and then only their common fields are managed;
