@@ -470,6 +470,9 @@ resource "buildkite_notification_service" "test" {
 				ResourceName: "buildkite_notification_service.slack", ImportState: true, ImportStateId: slack,
 				ExpectError: regexp.MustCompile(`provider_type "slack".*not supported`),
 			},
+			// A valid configuration last, which the destroy at the end validates (ValidateConfig refuses the
+			// filters above also there).
+			{Config: cfg(`  description = "managed after import"`), PlanOnly: true},
 		},
 	})
 }
