@@ -5,6 +5,7 @@ import (
 	"go/parser"
 	"go/token"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -167,4 +168,72 @@ func compositeKeys(f *ast.File) map[*ast.Ident]bool {
 		return true
 	})
 	return keys
+}
+
+// nextTests is GNUmakefile's NEXT_TESTS: the tests make testacc leaves to make testacc-next, which runs them
+// under Terraform 1.15.
+var nextTests = regexp.MustCompile(`^TestAcc.*_(identity|query|action)`)
+
+// In make test, where TF_ACC is set, no test skips for want of a newer CLI: every test that asks for one
+// (requireCLI, directly or through a helper) is named so that make testacc leaves it out and make
+// testacc-next runs it under Terraform 1.15.
+func TestHouse_newCLITestsRunInTestaccNext(t *testing.T) {
+	_, files := parseProviderFiles(t, true)
+	calls := map[string]map[string]bool{} // function or method name -> names it calls
+	var tests []string
+	for name, f := range files {
+		if !strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		for _, d := range f.Decls {
+			fn, ok := d.(*ast.FuncDecl)
+			if !ok || fn.Body == nil {
+				continue
+			}
+			called := map[string]bool{}
+			ast.Inspect(fn.Body, func(n ast.Node) bool {
+				if c, ok := n.(*ast.CallExpr); ok {
+					switch f := c.Fun.(type) {
+					case *ast.Ident:
+						called[f.Name] = true
+					case *ast.SelectorExpr:
+						called[f.Sel.Name] = true
+					}
+				}
+				return true
+			})
+			calls[fn.Name.Name] = called
+			if fn.Recv == nil && strings.HasPrefix(fn.Name.Name, "Test") {
+				tests = append(tests, fn.Name.Name)
+			}
+		}
+	}
+	reaches := map[string]bool{"requireCLI": true}
+	for changed := true; changed; {
+		changed = false
+		for fn, called := range calls {
+			if reaches[fn] {
+				continue
+			}
+			for c := range called {
+				if reaches[c] {
+					reaches[fn], changed = true, true
+					break
+				}
+			}
+		}
+	}
+	found := 0
+	for _, name := range tests {
+		if !reaches[name] {
+			continue
+		}
+		found++
+		if !nextTests.MatchString(name) {
+			t.Errorf("%s needs a newer CLI (requireCLI) but is not named TestAcc…_identity…, _query… or _action…: make testacc would skip it, and make testacc-next would not run it", name)
+		}
+	}
+	if found == 0 {
+		t.Error("no test reaches requireCLI: the call graph is not being read")
+	}
 }
