@@ -34,7 +34,7 @@ func main() {
 		opts = append(opts, tf6server.WithManagedDebug())
 	}
 	// Served as providerserver.Serve would, with the server that reports an interrupted action
-	// (internal/provider/action_stop.go).
+	// (internal/provider/provider_server.go).
 	err := tf6server.Serve("registry.terraform.io/ci-rest/buildkite", provider.NewProtocol6Server(version), opts...)
 	stopProfile()
 	if err != nil {

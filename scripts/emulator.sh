@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Sourced by the demo scripts: builds the emulator and the provider into $work (the provider with goreleaser,
-# for the host platform, laid out as a filesystem mirror: scripts/mirror.sh), starts the emulator with the
-# arguments given (its URL in $url), points the CLI at the mirror as a user would (`terraform init` installs
-# from it and writes .terraform.lock.hcl; no dev_overrides), and stops the emulator and removes $work on
-# exit. The caller sets $root (the repository) and $work (a scratch directory) first; RELEASE_VERSION is the
+# Sourced by the demo scripts: builds the emulator and the provider into $work (both with `go build` and the
+# release's flags from .goreleaser.yml, the provider laid out as a filesystem mirror: scripts/mirror.sh),
+# starts the emulator with the arguments given (its URL in $url), points the CLI at the mirror as a user
+# would (`terraform init` installs from it and writes .terraform.lock.hcl; no dev_overrides), and stops the
+# emulator and removes $work on exit. The caller sets $root (the repository) and $work (a scratch directory) first; RELEASE_VERSION is the
 # version the mirror holds (default 0.1.0).
 
 emulator_pid=""
@@ -20,9 +20,11 @@ provider_version=${RELEASE_VERSION:-0.1.0}
 
 # start_emulator builds both binaries and starts the emulator with "$@" on a free port.
 start_emulator() {
-  echo "==> building the provider (goreleaser, host platform) into a filesystem mirror, and the emulator"
+  echo "==> building the provider (go build, the release's flags, host platform) into a filesystem mirror, and the emulator"
   QUIET=1 "$root/scripts/mirror.sh" "$work/mirror" "$provider_version"
-  (cd "$root" && go build -o "$work/bin/fakeserver" ./cmd/fakeserver)
+  # shellcheck source=scripts/build.sh
+  source "$root/scripts/build.sh"
+  build_with_release_flags emulator "$provider_version" "$work/bin/fakeserver" || exit 1
 
   echo "==> starting the emulator"
   "$work/bin/fakeserver" --listen 127.0.0.1:0 "$@" >"$work/emulator.log" 2>&1 &

@@ -3,7 +3,7 @@
 #   <dir>/<host>/ci-rest/buildkite/<version>/<os>_<arch>/terraform-provider-buildkite_v<version>
 # (the unpacked layout) for the hosts registry.terraform.io and registry.opentofu.org.
 #
-#   scripts/mirror.sh <dir> <version>          build the host platform with goreleaser (build --single-target)
+#   scripts/mirror.sh <dir> <version>          build the host platform with go build, as the release builds it
 #   scripts/mirror.sh <dir> <version> <dist>   every platform of a `make release-snapshot` in <dist> (its zips)
 #
 # Prints the provider_installation block that makes the CLI install from <dir>; QUIET=1 leaves it out.
@@ -17,6 +17,8 @@ name=terraform-provider-buildkite
 hosts=(registry.terraform.io registry.opentofu.org)
 mkdir -p "$dir"
 dir=$(cd "$dir" && pwd)
+# shellcheck source=scripts/build.sh
+source "$root/scripts/build.sh"
 
 # place <os_arch> <binary>: the binary into every host's directory for the platform, replacing what was there.
 place() {
@@ -32,15 +34,12 @@ place() {
 }
 
 if [[ -z $dist ]]; then
-  # The host platform only: fast enough for make demo.
+  # The host platform only, with `go build` and the flags, ldflags and version stamp of the release's build
+  # (read from .goreleaser.yml by internal/cmd/buildflags), so that a fresh machine need not compile goreleaser.
   tmp=$(mktemp -d)
   trap 'rm -rf "$tmp"' EXIT
   platform="$(go env GOOS)_$(go env GOARCH)"
-  # The configuration with its own dist directory, so that a release snapshot in dist/ stays.
-  { echo "dist: $tmp/dist"; cat "$root/.goreleaser.yml"; } >"$tmp/goreleaser.yml"
-  (cd "$root" && RELEASE_VERSION=$version go tool -modfile=tools/goreleaser/go.mod goreleaser build -f "$tmp/goreleaser.yml" \
-    --snapshot --clean --single-target --id provider --output "$tmp/provider" >"$tmp/goreleaser.log" 2>&1) ||
-    { cat "$tmp/goreleaser.log" >&2; echo "mirror: goreleaser build failed" >&2; exit 1; }
+  build_with_release_flags provider "$version" "$tmp/provider"
   place "$platform" "$tmp/provider"
   echo "mirror: $name $version for $platform in $dir"
 else

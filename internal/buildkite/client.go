@@ -105,6 +105,9 @@ type Client struct {
 	OrgSettings   *OrgSettingsService   // the organization's API settings and banner
 	NetworkRanges *NetworkRangesService // the egress networks of clusters' hosted agents
 
+	Portals              *PortalsService              // portals: saved GraphQL queries with a token of their own
+	NotificationServices *NotificationServicesService // webhooks, EventBridge, Datadog, OpenTelemetry
+
 	baseURL   *url.URL // origin plus optional path prefix, no trailing slash
 	agentURL  *url.URL
 	org       string
@@ -258,6 +261,8 @@ func (c *Client) services() {
 	c.Meta = &MetaService{client: c}
 	c.OrgSettings = &OrgSettingsService{client: c}
 	c.NetworkRanges = &NetworkRangesService{client: c}
+	c.Portals = &PortalsService{client: c}
+	c.NotificationServices = &NotificationServicesService{client: c}
 }
 
 // positiveOr returns d, or def when d is not positive.

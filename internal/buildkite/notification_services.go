@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"reflect"
 	"strconv"
 	"strings"
 	"time"
@@ -14,11 +15,6 @@ import (
 // NotificationServicesService manages the organization's notification services (webhooks, Amazon
 // EventBridge, Datadog Pipeline Visibility, OpenTelemetry tracing, and those connected in the web interface).
 type NotificationServicesService struct{ client *Client }
-
-// NotificationServices returns the service for the organization's notification services.
-func (c *Client) NotificationServices() *NotificationServicesService {
-	return &NotificationServicesService{client: c}
-}
 
 // NotificationService is a notification service (rest-beyond-spec.md, "Notification services"). Settings
 // depend on the provider; the service masks or leaves out its secrets.
@@ -33,7 +29,7 @@ type NotificationService struct {
 	ScopeUUIDs          []string                    `json:"scope_uuids"`
 	BranchConfiguration *string                     `json:"branch_configuration"`
 	BuildStates         map[string]bool             `json:"build_states"`
-	Settings            json.RawMessage             `json:"settings"`
+	Settings            NotificationServiceShown    `json:"settings"`
 	CreatedAt           *time.Time                  `json:"created_at"`
 	CreatedBy           *User                       `json:"created_by"`
 }
@@ -42,6 +38,87 @@ type NotificationService struct {
 type NotificationServiceProvider struct {
 	ID   string `json:"id"`
 	Name string `json:"name"`
+}
+
+// NotificationServiceShown is every settings key the service answers, of any provider; a secret it masks
+// holds its last characters after X's (XXXXXXXX9012), one it never shows is nil.
+type NotificationServiceShown struct {
+	URL                  *string           `json:"url"`
+	Token                *string           `json:"token"`
+	TokenMode            *string           `json:"token_mode"`
+	Version              *int64            `json:"version"`
+	Events               []string          `json:"events"`
+	TLSVerify            *bool             `json:"tls_verify"`
+	AWSRegion            *string           `json:"aws_region"`
+	AWSAccountID         *string           `json:"aws_account_id"`
+	EventSourceName      *string           `json:"event_source_name"`
+	IncludeBuildMetaData *string           `json:"include_build_meta_data"`
+	APIKey               *string           `json:"api_key"`
+	DatadogSite          *string           `json:"datadog_site"`
+	DatadogTags          *string           `json:"datadog_tags"`
+	Endpoint             *string           `json:"endpoint"`
+	ServiceName          *string           `json:"service_name"`
+	ResourceAttributes   map[string]string `json:"resource_attributes"`
+}
+
+// NotificationServiceSettings are the settings a create or an update sends, those of the service's provider
+// only: an unset field is left out (a create leaves it to the service, an update leaves it as it is), a
+// cleared one is sent as null.
+type NotificationServiceSettings struct {
+	URL                  Optional[string]            `json:"url,omitzero"`
+	Token                Optional[string]            `json:"token,omitzero"`
+	TokenMode            Optional[string]            `json:"token_mode,omitzero"`
+	Version              Optional[int64]             `json:"version,omitzero"`
+	Events               Optional[[]string]          `json:"events,omitzero"`
+	TLSVerify            Optional[bool]              `json:"tls_verify,omitzero"`
+	AWSRegion            Optional[string]            `json:"aws_region,omitzero"`
+	AWSAccountID         Optional[string]            `json:"aws_account_id,omitzero"`
+	IncludeBuildMetaData Optional[string]            `json:"include_build_meta_data,omitzero"`
+	APIKey               Optional[string]            `json:"api_key,omitzero"`
+	DatadogSite          Optional[string]            `json:"datadog_site,omitzero"`
+	DatadogTags          Optional[string]            `json:"datadog_tags,omitzero"`
+	Endpoint             Optional[string]            `json:"endpoint,omitzero"`
+	ServiceName          Optional[string]            `json:"service_name,omitzero"`
+	Headers              Optional[map[string]string] `json:"headers,omitzero"`
+	ResourceAttributes   Optional[map[string]string] `json:"resource_attributes,omitzero"`
+}
+
+// IsZero reports whether no setting is sent.
+func (s NotificationServiceSettings) IsZero() bool {
+	v := reflect.ValueOf(s)
+	for i := range v.NumField() {
+		if !v.Field(i).Interface().(interface{ IsZero() bool }).IsZero() {
+			return false
+		}
+	}
+	return true
+}
+
+// NotificationServiceCreate is the body of a create. An empty Scope is left to the service (all); so are
+// empty ScopeUUIDs.
+type NotificationServiceCreate struct {
+	Provider            string                      `json:"provider"`
+	Description         *string                     `json:"description,omitempty"`
+	BranchConfiguration *string                     `json:"branch_configuration,omitempty"`
+	Scope               string                      `json:"scope,omitempty"`
+	ScopeUUIDs          []string                    `json:"scope_uuids,omitempty"`
+	Settings            NotificationServiceSettings `json:"settings,omitzero"`
+}
+
+// NotificationServiceUpdate is the body of a PATCH: unset fields and settings are left as they are,
+// cleared ones are sent as null.
+type NotificationServiceUpdate struct {
+	Description         Optional[string]            `json:"description,omitzero"`
+	BranchConfiguration Optional[string]            `json:"branch_configuration,omitzero"`
+	Scope               Optional[string]            `json:"scope,omitzero"`
+	ScopeUUIDs          Optional[[]string]          `json:"scope_uuids,omitzero"`
+	Settings            NotificationServiceSettings `json:"settings,omitzero"`
+}
+
+// IsZero reports whether the update changes nothing.
+func (u NotificationServiceUpdate) IsZero() bool {
+	return u.Description.IsZero() && u.BranchConfiguration.IsZero() && u.Scope.IsZero() && u.ScopeUUIDs.IsZero() &&
+		u.Settings.IsZero()
 }
 
 var _ identified = (*NotificationService)(nil)
@@ -107,11 +184,11 @@ func (s *NotificationServicesService) Get(ctx context.Context, id string) (*Noti
 // service's clock and ours may differ by that much.
 const adoptWindow = time.Minute
 
-// Create creates a notification service from body (provider, scope, settings, ...). Services have no
-// unique name, so after an unknown outcome the one the lost answer made is recognised by what it holds:
-// the newest service, created since shortly before this call, whose provider, description, scope, branch
-// filter and shown settings are those sent (a masked secret by its last characters).
-func (s *NotificationServicesService) Create(ctx context.Context, body map[string]any) (*NotificationService, error) {
+// Create creates a notification service. Services have no unique name, so after an unknown outcome the
+// one the lost answer made is recognised by what it holds: the newest service, created since shortly
+// before this call, whose provider, description, scope, branch filter and shown settings are those sent (a
+// masked secret by its last characters).
+func (s *NotificationServicesService) Create(ctx context.Context, body NotificationServiceCreate) (*NotificationService, error) {
 	p, err := s.client.orgPath("services")
 	if err != nil {
 		return nil, err
@@ -132,25 +209,21 @@ func (s *NotificationServicesService) Create(ctx context.Context, body map[strin
 }
 
 // madeFrom reports whether the service holds what a create body sent.
-func madeFrom(svc *NotificationService, body map[string]any) bool {
-	str := func(k string) string { v, _ := body[k].(string); return v }
-	if svc.Provider.ID != str("provider") || deref(svc.Description) != str("description") ||
-		deref(svc.BranchConfiguration) != str("branch_configuration") {
+func madeFrom(svc *NotificationService, body NotificationServiceCreate) bool {
+	if svc.Provider.ID != body.Provider || deref(svc.Description) != deref(body.Description) ||
+		deref(svc.BranchConfiguration) != deref(body.BranchConfiguration) {
 		return false
 	}
-	if scope := str("scope"); scope != "" && scope != svc.Scope {
+	if body.Scope != "" && body.Scope != svc.Scope {
 		return false
 	}
-	sent, _ := body["settings"].(map[string]any)
-	var shown map[string]any
-	if len(svc.Settings) > 0 {
-		if err := json.Unmarshal(svc.Settings, &shown); err != nil {
-			return false
-		}
+	var sent, shown map[string]any
+	if !asMap(body.Settings, &sent) || !asMap(svc.Settings, &shown) {
+		return false
 	}
 	for k, v := range sent {
 		got, ok := shown[k]
-		if !ok {
+		if !ok || got == nil {
 			continue // a secret the service never shows
 		}
 		want, _ := json.Marshal(v)
@@ -168,15 +241,14 @@ func madeFrom(svc *NotificationService, body map[string]any) bool {
 	return true
 }
 
-func deref(s *string) string {
-	if s == nil {
-		return ""
-	}
-	return *s
+// asMap puts v's JSON form into out, by key.
+func asMap(v any, out *map[string]any) bool {
+	raw, err := json.Marshal(v)
+	return err == nil && json.Unmarshal(raw, out) == nil
 }
 
-// Update changes the fields body names (PATCH); omitted fields and settings keys stay, null clears.
-func (s *NotificationServicesService) Update(ctx context.Context, id string, body map[string]any) (*NotificationService, error) {
+// Update changes the fields body sets (PATCH); unset fields and settings stay, cleared ones are cleared.
+func (s *NotificationServicesService) Update(ctx context.Context, id string, body NotificationServiceUpdate) (*NotificationService, error) {
 	p, err := s.client.orgPath("services", id)
 	if err != nil {
 		return nil, err

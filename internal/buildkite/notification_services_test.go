@@ -12,34 +12,31 @@ import (
 func TestNotificationServices_Lifecycle(t *testing.T) {
 	c := newEmulatorClient(t)
 	ctx := context.Background()
-	created, err := c.NotificationServices().Create(ctx, map[string]any{
-		"provider": "webhook", "description": "hooks", "settings": map[string]any{"url": "https://example.com/h"},
+	created, err := c.NotificationServices.Create(ctx, NotificationServiceCreate{
+		Provider: "webhook", Description: ptr("hooks"), Settings: NotificationServiceSettings{URL: Value("https://example.com/h")},
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	var settings map[string]any
-	if err := json.Unmarshal(created.Settings, &settings); err != nil {
-		t.Fatal(err)
+	if created.Provider.ID != "webhook" || !created.Enabled || created.Scope != "all" || created.Settings.Token == nil ||
+		deref(created.Settings.URL) != "https://example.com/h" {
+		t.Fatalf("created %+v %+v", created, created.Settings)
 	}
-	if created.Provider.ID != "webhook" || !created.Enabled || created.Scope != "all" || settings["token"] == nil {
-		t.Fatalf("created %+v %v", created, settings)
-	}
-	disabled, err := c.NotificationServices().SetEnabled(ctx, created.ID, false)
+	disabled, err := c.NotificationServices.SetEnabled(ctx, created.ID, false)
 	if err != nil || disabled.Enabled {
 		t.Fatalf("disable %+v, %v", disabled, err)
 	}
-	updated, err := c.NotificationServices().Update(ctx, created.ID, map[string]any{"description": nil})
+	updated, err := c.NotificationServices.Update(ctx, created.ID, NotificationServiceUpdate{Description: Cleared[string]()})
 	if err != nil || updated.Description != nil || updated.Enabled {
 		t.Fatalf("update %+v, %v", updated, err)
 	}
-	if got, err := c.NotificationServices().Get(ctx, created.ID); err != nil || got.ID != created.ID {
+	if got, err := c.NotificationServices.Get(ctx, created.ID); err != nil || got.ID != created.ID {
 		t.Fatalf("get %+v, %v", got, err)
 	}
-	if err := c.NotificationServices().Delete(ctx, created.ID); err != nil {
+	if err := c.NotificationServices.Delete(ctx, created.ID); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.NotificationServices().Get(ctx, created.ID); !IsNotFound(err) {
+	if _, err := c.NotificationServices.Get(ctx, created.ID); !IsNotFound(err) {
 		t.Fatalf("after delete: %v", err)
 	}
 }
@@ -50,15 +47,15 @@ func TestNotificationServices_ListFollowsCursor(t *testing.T) {
 	ctx := context.Background()
 	var ids []string
 	for i := range 205 {
-		s, err := c.NotificationServices().Create(ctx, map[string]any{
-			"provider": "webhook", "settings": map[string]any{"url": fmt.Sprintf("https://example.com/%d", i)},
+		s, err := c.NotificationServices.Create(ctx, NotificationServiceCreate{
+			Provider: "webhook", Settings: NotificationServiceSettings{URL: Value(fmt.Sprintf("https://example.com/%d", i))},
 		})
 		if err != nil {
 			t.Fatal(err)
 		}
 		ids = append(ids, s.ID)
 	}
-	all, err := c.NotificationServices().List(ctx)
+	all, err := c.NotificationServices.List(ctx)
 	if err != nil || len(all) != len(ids) {
 		t.Fatalf("list: %d, %v", len(all), err)
 	}
@@ -77,19 +74,19 @@ func TestNotificationServices_CreateAdoptsAfterLostAnswer(t *testing.T) {
 		t.Run(mode, func(t *testing.T) {
 			e := newEmulator(t, fakeserver.Options{})
 			setup := newTestClient(t, e.url)
-			body := map[string]any{"provider": "datadog_pipeline_visibility", "description": "dd",
-				"settings": map[string]any{"api_key": "secret-key", "datadog_site": "datadoghq.eu"}}
-			other, err := setup.NotificationServices().Create(ctx, map[string]any{"provider": "webhook",
-				"settings": map[string]any{"url": "https://example.com/h"}})
+			body := NotificationServiceCreate{Provider: "datadog_pipeline_visibility", Description: ptr("dd"),
+				Settings: NotificationServiceSettings{APIKey: Value("secret-key"), DatadogSite: Value("datadoghq.eu")}}
+			other, err := setup.NotificationServices.Create(ctx, NotificationServiceCreate{Provider: "webhook",
+				Settings: NotificationServiceSettings{URL: Value("https://example.com/h")}})
 			if err != nil {
 				t.Fatal(err)
 			}
 			f := newEmulatorFront(t, e, loseAnswers(mode, 1))
-			got, err := newTestClient(t, f, func(c *Config) { c.MaxRetries = 0 }).NotificationServices().Create(ctx, body)
+			got, err := newTestClient(t, f, func(c *Config) { c.MaxRetries = 0 }).NotificationServices.Create(ctx, body)
 			if err != nil {
 				t.Fatal(err)
 			}
-			all, err := setup.NotificationServices().List(ctx)
+			all, err := setup.NotificationServices.List(ctx)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -102,10 +99,10 @@ func TestNotificationServices_CreateAdoptsAfterLostAnswer(t *testing.T) {
 
 func TestNotificationServices_MadeFrom(t *testing.T) {
 	svc := &NotificationService{Provider: NotificationServiceProvider{ID: "aws_event_bridge"}, Scope: "all",
-		Settings: []byte(`{"aws_region":"us-east-1","aws_account_id":"XXXXXXXX9012","event_source_name":"x"}`)}
-	body := func(account string) map[string]any {
-		return map[string]any{"provider": "aws_event_bridge", "scope": "all",
-			"settings": map[string]any{"aws_region": "us-east-1", "aws_account_id": account}}
+		Settings: NotificationServiceShown{AWSRegion: ptr("us-east-1"), AWSAccountID: ptr("XXXXXXXX9012"), EventSourceName: ptr("x")}}
+	body := func(account string) NotificationServiceCreate {
+		return NotificationServiceCreate{Provider: "aws_event_bridge", Scope: "all",
+			Settings: NotificationServiceSettings{AWSRegion: Value("us-east-1"), AWSAccountID: Value(account)}}
 	}
 	if !madeFrom(svc, body("123456789012")) {
 		t.Error("the masked account ID ending as sent is not recognised")
@@ -113,7 +110,35 @@ func TestNotificationServices_MadeFrom(t *testing.T) {
 	if madeFrom(svc, body("123456781111")) {
 		t.Error("another account ID is recognised")
 	}
-	if b := body("123456789012"); madeFrom(svc, map[string]any{"provider": "webhook", "settings": b["settings"]}) {
+	if b := body("123456789012"); madeFrom(svc, NotificationServiceCreate{Provider: "webhook", Settings: b.Settings}) {
 		t.Error("another provider is recognised")
+	}
+}
+
+// The bodies say what they set, clear or leave: unset fields are left out, cleared ones are null, and an
+// empty list is sent as [].
+func TestNotificationServices_Bodies(t *testing.T) {
+	for name, c := range map[string]struct {
+		body any
+		want string
+	}{
+		"create": {NotificationServiceCreate{Provider: "webhook", Scope: "all",
+			Settings: NotificationServiceSettings{URL: Value("https://x"), Events: Value([]string{})}},
+			`{"provider":"webhook","scope":"all","settings":{"url":"https://x","events":[]}}`},
+		"create without settings": {NotificationServiceCreate{Provider: "linear", Scope: "all"}, `{"provider":"linear","scope":"all"}`},
+		"update": {NotificationServiceUpdate{Description: Cleared[string](), ScopeUUIDs: Value([]string{}),
+			Settings: NotificationServiceSettings{TLSVerify: Value(false), Token: Cleared[string]()}},
+			`{"description":null,"scope_uuids":[],"settings":{"token":null,"tls_verify":false}}`},
+		"empty update": {NotificationServiceUpdate{}, `{}`},
+	} {
+		t.Run(name, func(t *testing.T) {
+			got, err := json.Marshal(c.body)
+			if err != nil || string(got) != c.want {
+				t.Errorf("body = %s (%v), want %s", got, err, c.want)
+			}
+		})
+	}
+	if !(NotificationServiceUpdate{}).IsZero() || (NotificationServiceUpdate{Scope: Value("all")}).IsZero() {
+		t.Error("IsZero does not tell an empty update")
 	}
 }

@@ -9,9 +9,6 @@ import (
 // PortalsService manages portals: saved GraphQL queries invoked with a token of their own.
 type PortalsService struct{ client *Client }
 
-// Portals returns the service for the organization's portals.
-func (c *Client) Portals() *PortalsService { return &PortalsService{client: c} }
-
 // Portal is a portal (rest-beyond-spec.md, "Portals"). Token is set only in the answer to a create: the
 // service never shows it again.
 type Portal struct {

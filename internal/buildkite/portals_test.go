@@ -13,7 +13,7 @@ import (
 func TestPortals_Lifecycle(t *testing.T) {
 	c := newEmulatorClient(t)
 	ctx := context.Background()
-	created, err := c.Portals().Create(ctx, PortalWrite{Name: "Stats", Slug: "stats", Query: "{ viewer { user { name } } }",
+	created, err := c.Portals.Create(ctx, PortalWrite{Name: "Stats", Slug: "stats", Query: "{ viewer { user { name } } }",
 		Description: ptr("numbers"), AllowedIPAddresses: ptr("10.0.0.0/8")})
 	if err != nil {
 		t.Fatal(err)
@@ -22,22 +22,22 @@ func TestPortals_Lifecycle(t *testing.T) {
 		created.CreatedBy == nil || created.CreatedAt == nil {
 		t.Fatalf("created %+v", created)
 	}
-	got, err := c.Portals().Get(ctx, "stats")
+	got, err := c.Portals.Get(ctx, "stats")
 	if err != nil || got.Token != "" || got.UUID != created.UUID {
 		t.Fatalf("get %+v, %v", got, err)
 	}
 	// Nil optional fields clear them on an update; the slug may change.
-	updated, err := c.Portals().Update(ctx, "stats", PortalWrite{Name: "Stats", Slug: "numbers", Query: "{ viewer { user { email } } }", UserInvokable: true})
+	updated, err := c.Portals.Update(ctx, "stats", PortalWrite{Name: "Stats", Slug: "numbers", Query: "{ viewer { user { email } } }", UserInvokable: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if updated.Slug != "numbers" || updated.Description != nil || updated.AllowedIPAddresses != nil || !updated.UserInvokable {
 		t.Fatalf("updated %+v", updated)
 	}
-	if err := c.Portals().Delete(ctx, "numbers"); err != nil {
+	if err := c.Portals.Delete(ctx, "numbers"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.Portals().Get(ctx, "numbers"); !IsNotFound(err) {
+	if _, err := c.Portals.Get(ctx, "numbers"); !IsNotFound(err) {
 		t.Fatalf("after delete: %v", err)
 	}
 }
@@ -47,11 +47,11 @@ func TestPortals_ListEveryPage(t *testing.T) {
 	c := newEmulatorClient(t)
 	ctx := context.Background()
 	for i := range 105 {
-		if _, err := c.Portals().Create(ctx, PortalWrite{Name: fmt.Sprintf("P %d", i), Slug: fmt.Sprintf("p-%d", i), Query: "{ a }"}); err != nil {
+		if _, err := c.Portals.Create(ctx, PortalWrite{Name: fmt.Sprintf("P %d", i), Slug: fmt.Sprintf("p-%d", i), Query: "{ a }"}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	all, err := c.Portals().List(ctx)
+	all, err := c.Portals.List(ctx)
 	if err != nil || len(all) != 105 {
 		t.Fatalf("list: %d, %v", len(all), err)
 	}
@@ -68,7 +68,7 @@ func TestPortalCreate_lostAnswers(t *testing.T) {
 				e := newEmulator(t, fakeserver.Options{})
 				setup := newTestClient(t, e.url)
 				c := newTestClient(t, newEmulatorFront(t, e, loseAnswers(mode, lost)), func(c *Config) { c.MaxRetries = 0 })
-				p, err := c.Portals().Create(ctx, PortalWrite{Name: "Stats", Slug: "stats", Query: "{ viewer { user { name } } }"})
+				p, err := c.Portals.Create(ctx, PortalWrite{Name: "Stats", Slug: "stats", Query: "{ viewer { user { name } } }"})
 				var lostErr *SecretLostError
 				switch lost {
 				case 1:
@@ -80,7 +80,7 @@ func TestPortalCreate_lostAnswers(t *testing.T) {
 						t.Fatalf("two lost answers: %+v, %v; want the portal and a SecretLostError", p, err)
 					}
 				}
-				all, err := setup.Portals().List(ctx)
+				all, err := setup.Portals.List(ctx)
 				if err != nil || len(all) != 1 || all[0].UUID != p.UUID {
 					t.Fatalf("the emulator holds %+v (%v), want only %s", all, err, p.UUID)
 				}

@@ -5,7 +5,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 )
 
@@ -24,23 +23,6 @@ import (
 // at once when its context ends, so this is only reached by an action stuck in something that ignores
 // its context.
 const stopGrace = 10 * time.Second
-
-// NewProtocol6Server returns the factory of the provider's protocol 6 server, as providerserver.NewProtocol6
-// does, with the stop of a running action reported to Terraform (stopAwaitingServer). main.go serves it.
-func NewProtocol6Server(version string) func() tfprotov6.ProviderServer {
-	framework := providerserver.NewProtocol6(New(version)())
-	return func() tfprotov6.ProviderServer { return awaitStops(framework()) }
-}
-
-// fullServer is a protocol 6 server with every optional part that terraform-plugin-go looks for, so a
-// wrapper that embeds it hides none of them.
-// (terraform-plugin-go looks for them through interfaces it has deprecated, whose methods these are.)
-type fullServer interface {
-	tfprotov6.ProviderServer
-	tfprotov6.ActionServer
-	tfprotov6.ListResourceServer
-	tfprotov6.StateStoreServer
-}
 
 // stopAwaitingServer is a server whose StopProvider waits for the invocations running to send their last
 // event before returning.

@@ -82,7 +82,7 @@ resource "buildkite_organization_rule" "test" {
 `, source.Slug, target.ID), rule.UUID
 	}},
 	{resourceType: "buildkite_portal", setup: func(t *testing.T, e *testEnv) (string, string) {
-		p, err := e.client.Portals().Create(context.Background(), buildkite.PortalWrite{
+		p, err := e.client.Portals.Create(context.Background(), buildkite.PortalWrite{
 			Name: "Taken", Slug: e.name("taken"), Query: "{ viewer { user { name } } }",
 		})
 		if err != nil {

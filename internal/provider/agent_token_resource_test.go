@@ -63,7 +63,7 @@ func TestAccAgentTokenResource_officialState(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := &cliWorkdir{t: t, cli: migrationCLI(t), dir: dir, env: append(os.Environ(),
+	w := &cliWorkdir{t: t, cli: terraformCLI(t), dir: dir, env: append(os.Environ(),
 		"TF_REATTACH_PROVIDERS="+string(reattach), "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1")}
 	w.mustRun("state", "replace-provider", "-auto-approve", "-no-color", officialProviderAddress, ourProviderAddress)
 	w.mustRun("init", "-no-color", "-input=false")

@@ -68,13 +68,7 @@ func TestBench_wallTimeAgainstNoop(t *testing.T) {
 	}
 	rounds := benchInt(t, os.Getenv(envBenchRounds), 5)
 	clusters := benchInt(t, os.Getenv(envBenchClusters), 100)
-	tf := os.Getenv("TF_ACC_TERRAFORM_PATH")
-	if tf == "" {
-		var err error
-		if tf, err = exec.LookPath("terraform"); err != nil {
-			t.Fatalf("no terraform on PATH (or set TF_ACC_TERRAFORM_PATH): %v", err)
-		}
-	}
+	tf := terraformCLI(t)
 	if os.Getenv(envLive) != "" {
 		t.Skip("the benchmark runs against the emulator")
 	}

@@ -171,7 +171,7 @@ func TestAccClusterAgentTokenResource_disappears(t *testing.T) {
 func TestAccClusterAgentTokenResource_validation(t *testing.T) {
 	t.Parallel()
 	e := newTestEnv(t)
-	resource.UnitTest(t, resource.TestCase{
+	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: e.factories(),
 		Steps: []resource.TestStep{
 			{

@@ -297,7 +297,7 @@ func TestAccClusterQueueResource_validation(t *testing.T) {
 	hosted := func(body string) string {
 		return e.config(testAccClusterQueueConfig("c", "ok", "  hosted_agents = {\n"+body+"\n  }"))
 	}
-	resource.UnitTest(t, resource.TestCase{
+	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: e.factories(),
 		Steps: []resource.TestStep{
 			{

@@ -15,9 +15,7 @@ import (
 // value_wo_version, and a create the service refuses. The provider's log holds the request bodies and the
 // refusal's diagnostic, and not one of the values. It sets environment variables, so it runs alone.
 func TestTraceLogHoldsNoClusterSecret(t *testing.T) {
-	if os.Getenv(resource.EnvTfAcc) == "" {
-		t.Skip("acceptance test: set TF_ACC=1")
-	}
+	requireAcc(t)
 	logFile := filepath.Join(t.TempDir(), "provider.log")
 	t.Setenv("TF_LOG", "TRACE")
 	t.Setenv("TF_LOG_PATH", logFile)

@@ -267,7 +267,7 @@ resource "buildkite_cluster_secret" "test" {
 		Config: config("KEY", `  value = "v"`), ResourceName: secretAddr, ImportState: true, ImportStateId: "no-slash",
 		ExpectError: wrapped(`Expected an import ID of the form "<cluster id>/<secret id>"`),
 	})
-	resource.UnitTest(t, resource.TestCase{ProtoV6ProviderFactories: e.factories(), Steps: plans})
+	resource.Test(t, resource.TestCase{ProtoV6ProviderFactories: e.factories(), Steps: plans})
 }
 
 // TestAccClusterSecretResource_createTakenNamesHolder: a secret left behind by an apply killed before it

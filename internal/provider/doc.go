@@ -3,13 +3,15 @@
 //
 // # Layout
 //
-// One file per type (cluster_resource.go, clusters_data_source.go, ...) holds only what is particular to
-// its object; the area's list resources share a file (cluster_list_resources.go). Everything types share is
-// in the kit, one file per role:
+// One file per type (cluster_resource.go, clusters_data_source.go, cluster_list_resource.go, ...) holds only
+// what is particular to its object. Everything types share is in the kit, one file per role (the files
+// kitFiles in house_test.go lists; TestHouse_kitRefersToNoType fails when a kit file refers to anything
+// declared in a type's file):
 //
 //   - provider.go: the provider's schema, Configure and the registries Resources, DataSources and
 //     ListResources; provider_data.go: what Configure hands every type, and the organization check that
 //     stands behind every "deleted outside Terraform".
+//   - provider_server.go: the protocol 6 server main.go serves.
 //   - resource_base.go: resourceBase (Metadata, Configure, client, timeout, readFailed, deleteFailed, and
 //     the finish* guards of what Create, Read and Update leave); scopes.go: token scopes checked at plan
 //     time (its ModifyPlan); timeouts.go: operation timeouts; adoption.go: a create refused because a name
@@ -30,7 +32,8 @@
 //     rule: every ID read from state, configuration or an import is a UUID, a GraphQL ID of the expected
 //     type (idGraphQLTypes, checkID, checkRef) or the type's key, else an error naming the attribute; an
 //     unreadable ID is never sent, and its 404 never removes anything), lookups.go (finding an object by
-//     ID, slug or key), values.go (Go values to Terraform values and back).
+//     ID, slug or key), values.go (Go values to Terraform values and back, valueOrEnv), import_kit.go (an
+//     import by an object's own ID finds its parent); ids.go also holds the ID validators.
 //   - enums.go: what the service answers is stored in the official provider's upper-case form.
 //   - action_base.go (actions' inputs checked again once variables are known), action_stop.go (a stop
 //     waits for running actions' last event, so an interrupted wait fails instead of reporting success).
@@ -77,7 +80,7 @@
 //  4. A data source: <name>_data_source.go embedding dataSourceBase, its attributes written once in a
 //     <name>DataAttributes function that the plural data source reuses through listOf and listItems;
 //     register it in DataSources.
-//  5. A list resource, in the area's *_list_resources.go: a namedList (found by name in one listing) or a
+//  5. A list resource, in <name>_list_resource.go: a namedList (found by name in one listing) or a
 //     childList (found under parents, with a parentKind), returning the resource's model as Read leaves
 //     it; register it in ListResources.
 //  6. Tests, against a fresh emulator each (newTestEnv): in <name>_resource_test.go, registerTestKind in

@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 )
 
 // Identifiers people type: UUIDs, and import IDs of "/"-separated parts (`<cluster id>/<queue id or key>`)
@@ -286,4 +287,25 @@ func idFix(address string) string {
 	}
 	return fmt.Sprintf("Correct the state (`terraform state pull`, fix the attribute, `terraform state push`), or "+
 		"remove the instance with `terraform state rm %s` and import the object by its ID.", address)
+}
+
+// graphQLTypeValidator refuses a GraphQL ID of another type than typ, where an ID of typ (or something
+// else: a UUID, a slug) is expected.
+type graphQLTypeValidator struct{ typ string }
+
+func (v graphQLTypeValidator) Description(context.Context) string {
+	return "a GraphQL ID must be a " + v.typ + "'s"
+}
+
+func (v graphQLTypeValidator) MarkdownDescription(ctx context.Context) string {
+	return v.Description(ctx)
+}
+
+func (v graphQLTypeValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	if _, _, err := uuidOrGraphQLID(req.ConfigValue.ValueString(), v.typ); err != nil {
+		resp.Diagnostics.AddAttributeError(req.Path, "Wrong Kind of GraphQL ID", fmt.Sprintf("%s: %s.", req.Path, err))
+	}
 }

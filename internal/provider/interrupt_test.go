@@ -4,7 +4,6 @@ import (
 	"context"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
@@ -44,19 +43,6 @@ resource "buildkite_pipeline" "p" {
 }
 `
 
-// cliPath is the CLI the tests drive directly: TF_ACC_TERRAFORM_PATH, or `terraform` on PATH.
-func cliPath(t *testing.T) string {
-	t.Helper()
-	if p := os.Getenv(envTerraformPath); p != "" {
-		return p
-	}
-	p, err := exec.LookPath("terraform")
-	if err != nil {
-		t.Fatalf("no terraform on PATH and %s unset: %v", envTerraformPath, err)
-	}
-	return p
-}
-
 // TestAccProvider_interruptedApplyKeepsTrack applies interruptConfig against a service answering in 0.7 s,
 // sends SIGINT once four creates of queues and pipelines have reached the service (and are waiting out its
 // latency), and checks that the state records every object the service holds, those four included; then
@@ -82,7 +68,7 @@ func TestAccProvider_interruptedApplyKeepsTrack(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(e.config(interruptConfig)), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	tf, err := tfexec.NewTerraform(dir, cliPath(t))
+	tf, err := tfexec.NewTerraform(dir, terraformCLI(t))
 	if err != nil {
 		t.Fatal(err)
 	}

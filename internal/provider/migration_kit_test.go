@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -144,19 +143,6 @@ type pathStepJSON struct {
 	Value string `json:"value"`
 }
 
-// migrationCLI is the CLI the migration tests run: TF_ACC_TERRAFORM_PATH, else `terraform` on PATH.
-func migrationCLI(t *testing.T) string {
-	t.Helper()
-	if p := os.Getenv(envTerraformPath); p != "" {
-		return p
-	}
-	p, err := exec.LookPath("terraform")
-	if err != nil {
-		t.Fatalf("the migration tests run the Terraform CLI, and none is on PATH (or in %s): %v", envTerraformPath, err)
-	}
-	return p
-}
-
 // officialProviderBlock is the provider block of a configuration written for the official provider, pointed
 // at this environment: its attribute names, timeouts as its nested attribute.
 func (e *testEnv) officialProviderBlock() string {
@@ -211,7 +197,7 @@ func (e *testEnv) replaceProvider(t *testing.T, mainTF string, state []byte) *cl
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := &cliWorkdir{t: t, cli: migrationCLI(t), dir: dir, env: append(os.Environ(),
+	w := &cliWorkdir{t: t, cli: terraformCLI(t), dir: dir, env: append(os.Environ(),
 		"TF_REATTACH_PROVIDERS="+string(reattach), "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1")}
 	official := officialProviderAddress
 	if m := stateProvider.FindSubmatch(state); m != nil {

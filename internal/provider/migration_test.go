@@ -756,11 +756,11 @@ resource "buildkite_pipeline_webhook" "app" {
 
 func (w *officialWorkspace) addPortal() {
 	ctx := context.Background()
-	p, err := w.e.client.Portals().Create(ctx, buildkite.PortalWrite{
+	p, err := w.e.client.Portals.Create(ctx, buildkite.PortalWrite{
 		Name: "Build stats", Slug: w.e.name("stats"), Query: "{ viewer { user { name } } }", AllowedIPAddresses: ptrTo("10.0.0.0/8"),
 	})
 	w.must(err)
-	w.t.Cleanup(func() { _ = w.e.client.Portals().Delete(context.Background(), p.Slug) })
+	w.t.Cleanup(func() { _ = w.e.client.Portals.Delete(context.Background(), p.Slug) })
 	w.add(fmt.Sprintf(`
 resource "buildkite_portal" "stats" {
   slug                 = %q
@@ -779,16 +779,17 @@ resource "buildkite_portal" "stats" {
 
 func (w *officialWorkspace) addNotificationServices() {
 	ctx := context.Background()
-	hook, err := w.e.client.NotificationServices().Create(ctx, map[string]any{"provider": "webhook", "description": "Build hooks",
-		"settings": map[string]any{"url": "https://example.com/hooks", "token": "moved-hook-token", "events": []string{"build.finished"}}})
+	hook, err := w.e.client.NotificationServices.Create(ctx, buildkite.NotificationServiceCreate{Provider: "webhook", Description: ptrTo("Build hooks"),
+		Settings: buildkite.NotificationServiceSettings{URL: buildkite.Value("https://example.com/hooks"), Token: buildkite.Value("moved-hook-token"),
+			Events: buildkite.Value([]string{"build.finished"})}})
 	w.must(err)
-	_, err = w.e.client.NotificationServices().SetEnabled(ctx, hook.ID, false)
+	_, err = w.e.client.NotificationServices.SetEnabled(ctx, hook.ID, false)
 	w.must(err)
-	dd, err := w.e.client.NotificationServices().Create(ctx, map[string]any{"provider": "datadog_pipeline_visibility",
-		"settings": map[string]any{"api_key": "moved-datadog-key", "datadog_tags": "team:platform"}})
+	dd, err := w.e.client.NotificationServices.Create(ctx, buildkite.NotificationServiceCreate{Provider: "datadog_pipeline_visibility",
+		Settings: buildkite.NotificationServiceSettings{APIKey: buildkite.Value("moved-datadog-key"), DatadogTags: buildkite.Value("team:platform")}})
 	w.must(err)
 	for _, id := range []string{hook.ID, dd.ID} {
-		w.t.Cleanup(func() { _ = w.e.client.NotificationServices().Delete(context.Background(), id) })
+		w.t.Cleanup(func() { _ = w.e.client.NotificationServices.Delete(context.Background(), id) })
 	}
 	w.add(`
 resource "buildkite_notification_service" "hooks" {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -55,11 +56,37 @@ type cliInfo struct {
 
 var cliInfos sync.Map // path -> cliInfo, asked once per binary
 
+// requireAcc skips t unless TF_ACC is set, as resource.Test does: a test that starts Terraform is an
+// acceptance test, so that a plain `go test ./...` runs the unit tests only. make test, make testacc and
+// make testacc-next set TF_ACC, so there these tests never skip.
+func requireAcc(t *testing.T) {
+	t.Helper()
+	if os.Getenv(resource.EnvTfAcc) == "" {
+		t.Skipf("acceptance test (it starts Terraform): set %s=1, as make testacc does", resource.EnvTfAcc)
+	}
+}
+
+// terraformCLI is the CLI a test drives itself rather than through resource.Test: TF_ACC_TERRAFORM_PATH, or
+// else `terraform` on PATH. It skips t unless TF_ACC is set (requireAcc).
+func terraformCLI(t *testing.T) string {
+	t.Helper()
+	requireAcc(t)
+	if p := os.Getenv(envTerraformPath); p != "" {
+		return p
+	}
+	p, err := exec.LookPath("terraform")
+	if err != nil {
+		t.Fatalf("this test runs the Terraform CLI, and none is on PATH (or in %s): %v", envTerraformPath, err)
+	}
+	return p
+}
+
 // requireCLI returns the CLI that TF_ACC_TERRAFORM_PATH names once it has the feature. It skips the test,
 // saying how to run it, only when the variable is unset; a variable that names no working CLI, or one
 // without the feature, fails the test.
 func requireCLI(t *testing.T, feature cliFeature) string {
 	t.Helper()
+	requireAcc(t)
 	if feature.name == queryCLI.name && os.Getenv(envLive) != "" {
 		// The list resources filter by exact name at most, so an unfiltered list block finds every object of
 		// its kind: a real organization's, and those of the tests running beside this one.
@@ -218,8 +245,17 @@ func (e *testEnv) queryImport(t *testing.T, query string, want int) []fakeserver
 		t.Fatalf("the generated configuration has %d import blocks, want %d", n, want)
 	}
 
+	beforeApply := e.requestCount()
 	if err := tf.Apply(ctx, tfexec.Reattach(reattach)); err != nil {
 		t.Fatalf("terraform apply of the generated configuration: %v", err)
+	}
+	// The generated configuration must say what the import reads: its apply imports and changes nothing.
+	if !e.live {
+		for _, r := range e.server.Requests()[beforeApply:] {
+			if r.Method != http.MethodGet {
+				t.Errorf("the apply of the generated configuration sent %s %s: the configuration differs from what the import read", r.Method, r.Path)
+			}
+		}
 	}
 	state, err := tf.Show(ctx, tfexec.Reattach(reattach))
 	if err != nil {

@@ -3,7 +3,6 @@ package provider
 import (
 	"context"
 	"encoding/json"
-	"reflect"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
@@ -31,16 +30,13 @@ func TestNotificationServiceUpdateBody_onlyChanges(t *testing.T) {
 	plan.Description = types.StringValue("after")
 	plan.BranchConfiguration = types.StringNull()
 	var diags diag.Diagnostics
-	got := plan.updateBody(ctx, &state, &diags)
-	want := map[string]any{
-		"description": "after", "branch_configuration": nil,
-		"settings": map[string]any{"datadog_site": "datadoghq.eu", "datadog_tags": nil},
+	got := wire(t, plan.updateBody(ctx, &state, &diags))
+	want := `{"description":"after","branch_configuration":null,"settings":{"datadog_site":"datadoghq.eu","datadog_tags":null}}`
+	if diags.HasError() || got != want {
+		t.Fatalf("updateBody = %s (%v), want %s", got, diags, want)
 	}
-	if diags.HasError() || !reflect.DeepEqual(got, want) {
-		t.Fatalf("updateBody = %#v (%v), want %#v", got, diags, want)
-	}
-	if same := state.updateBody(ctx, &state, &diags); len(same) != 0 {
-		t.Fatalf("no change gives %#v, want an empty body", same)
+	if same := state.updateBody(ctx, &state, &diags); !same.IsZero() {
+		t.Fatalf("no change gives %s, want an empty body", wire(t, same))
 	}
 }
 
@@ -52,25 +48,38 @@ func TestNotificationServiceBodies_scopeUUIDs(t *testing.T) {
 		ScopeUUIDs: upper, Webhook: &nsWebhookModel{URL: types.StringValue("https://example.com"), Token: types.StringUnknown(),
 			TokenMode: types.StringUnknown(), Version: types.Int64Unknown(), Events: types.SetUnknown(types.StringType), TLSVerify: types.BoolUnknown()}}
 	var diags diag.Diagnostics
-	created := m.createBody(ctx, &diags)
-	want := map[string]any{"provider": "webhook", "scope": "some_teams", "scope_uuids": []string{nsTestUUID},
-		"settings": map[string]any{"url": "https://example.com"}}
-	if diags.HasError() || !reflect.DeepEqual(created, want) {
-		t.Fatalf("createBody = %#v, want %#v", created, want)
+	created := wire(t, m.createBody(ctx, &diags))
+	want := `{"provider":"webhook","scope":"some_teams","scope_uuids":["` + nsTestUUID + `"],"settings":{"url":"https://example.com"}}`
+	if diags.HasError() || created != want {
+		t.Fatalf("createBody = %s, want %s", created, want)
 	}
 	removed := m
 	removed.Scope, removed.ScopeUUIDs = types.StringValue("all"), types.SetNull(types.StringType)
-	if got := removed.updateBody(ctx, &m, &diags); !reflect.DeepEqual(got, map[string]any{"scope": "all", "scope_uuids": []string{}}) {
-		t.Fatalf("updateBody = %#v", got)
+	if got := wire(t, removed.updateBody(ctx, &m, &diags)); got != `{"scope":"all","scope_uuids":[]}` {
+		t.Fatalf("updateBody = %s", got)
 	}
+}
+
+// wire is a request body as it is sent.
+func wire(t *testing.T, body any) string {
+	t.Helper()
+	raw, err := json.Marshal(body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(raw)
 }
 
 // Secrets the service masks are kept while the mask agrees with them, and become the mask (a difference
 // from the configuration) when it does not; headers, never shown, are kept.
 func TestNotificationServiceFromAPI_secrets(t *testing.T) {
 	answer := func(provider, settings string) *buildkite.NotificationService {
-		return &buildkite.NotificationService{ID: nsTestUUID, Provider: buildkite.NotificationServiceProvider{ID: provider},
-			Scope: "all", Enabled: true, Settings: json.RawMessage(settings)}
+		s := &buildkite.NotificationService{ID: nsTestUUID, Provider: buildkite.NotificationServiceProvider{ID: provider},
+			Scope: "all", Enabled: true}
+		if err := json.Unmarshal([]byte(settings), &s.Settings); err != nil {
+			t.Fatal(err)
+		}
+		return s
 	}
 	for _, tc := range []struct{ configured, shown, want string }{
 		{"123456789012", "XXXXXXXX9012", "123456789012"},

@@ -2,7 +2,6 @@ package provider
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
@@ -29,12 +28,13 @@ import (
 )
 
 var (
-	_ resource.Resource                 = (*notificationServiceResource)(nil)
-	_ resource.ResourceWithConfigure    = (*notificationServiceResource)(nil)
-	_ resource.ResourceWithImportState  = (*notificationServiceResource)(nil)
-	_ resource.ResourceWithModifyPlan   = (*notificationServiceResource)(nil)
-	_ resource.ResourceWithIdentity     = (*notificationServiceResource)(nil)
-	_ resource.ResourceWithUpgradeState = (*notificationServiceResource)(nil)
+	_ resource.Resource                   = (*notificationServiceResource)(nil)
+	_ resource.ResourceWithConfigure      = (*notificationServiceResource)(nil)
+	_ resource.ResourceWithImportState    = (*notificationServiceResource)(nil)
+	_ resource.ResourceWithModifyPlan     = (*notificationServiceResource)(nil)
+	_ resource.ResourceWithValidateConfig = (*notificationServiceResource)(nil)
+	_ resource.ResourceWithIdentity       = (*notificationServiceResource)(nil)
+	_ resource.ResourceWithUpgradeState   = (*notificationServiceResource)(nil)
 )
 
 // notificationServiceIdentity names a notification service by its UUID, its import ID.
@@ -71,6 +71,10 @@ var (
 		nsProviderDatadog:       {"api_key"},
 		nsProviderOpenTelemetry: {"endpoint"},
 	}
+	// nsAlwaysRequired are those of them that are not kept from the service when left out (Optional, not
+	// Computed): without them any plan would clear them, which the service refuses, so they are required in
+	// every configuration, and checked before the provider is configured.
+	nsAlwaysRequired = map[string]bool{"url": true, "endpoint": true}
 )
 
 func nsIsOAuth(provider string) bool {
@@ -164,26 +168,74 @@ func (m *notificationServiceModel) settings() map[string]attr.Value {
 	return nil
 }
 
-// goValue converts a known, non-null Terraform value to what the JSON body carries.
-func nsGoValue(ctx context.Context, v attr.Value, diags *diag.Diagnostics) any {
-	switch x := v.(type) {
-	case types.String:
-		return x.ValueString()
-	case types.Bool:
-		return x.ValueBool()
-	case types.Int64:
-		return x.ValueInt64()
-	case types.Set:
-		var out []string
-		diags.Append(x.ElementsAs(ctx, &out, false)...)
-		return nonNilStrings(out)
-	case types.Map:
-		out := map[string]string{}
-		diags.Append(x.ElementsAs(ctx, &out, false)...)
-		return out
+// setSetting puts the setting key of v into out: its value, or null (cleared) where v is null.
+func setSetting(ctx context.Context, out *buildkite.NotificationServiceSettings, key string, v attr.Value, diags *diag.Diagnostics) {
+	str := func(f *buildkite.Optional[string]) {
+		if v.IsNull() {
+			*f = buildkite.Cleared[string]()
+		} else {
+			*f = buildkite.Value(v.(types.String).ValueString())
+		}
 	}
-	diags.AddError("Unsupported Setting Value", fmt.Sprintf("A notification service setting of type %T; please report this issue to the provider developers.", v))
-	return nil
+	strMap := func(f *buildkite.Optional[map[string]string]) {
+		if v.IsNull() {
+			*f = buildkite.Cleared[map[string]string]()
+			return
+		}
+		m := map[string]string{}
+		diags.Append(v.(types.Map).ElementsAs(ctx, &m, false)...)
+		*f = buildkite.Value(m)
+	}
+	switch key {
+	case "url":
+		str(&out.URL)
+	case "token":
+		str(&out.Token)
+	case "token_mode":
+		str(&out.TokenMode)
+	case "aws_region":
+		str(&out.AWSRegion)
+	case "aws_account_id":
+		str(&out.AWSAccountID)
+	case "include_build_meta_data":
+		str(&out.IncludeBuildMetaData)
+	case "api_key":
+		str(&out.APIKey)
+	case "datadog_site":
+		str(&out.DatadogSite)
+	case "datadog_tags":
+		str(&out.DatadogTags)
+	case "endpoint":
+		str(&out.Endpoint)
+	case "service_name":
+		str(&out.ServiceName)
+	case "headers":
+		strMap(&out.Headers)
+	case "resource_attributes":
+		strMap(&out.ResourceAttributes)
+	case "version":
+		if v.IsNull() {
+			out.Version = buildkite.Cleared[int64]()
+		} else {
+			out.Version = buildkite.Value(v.(types.Int64).ValueInt64())
+		}
+	case "tls_verify":
+		if v.IsNull() {
+			out.TLSVerify = buildkite.Cleared[bool]()
+		} else {
+			out.TLSVerify = buildkite.Value(v.(types.Bool).ValueBool())
+		}
+	case "events":
+		if v.IsNull() {
+			out.Events = buildkite.Cleared[[]string]()
+			return
+		}
+		var events []string
+		diags.Append(v.(types.Set).ElementsAs(ctx, &events, false)...)
+		out.Events = buildkite.Value(nonNilStrings(events))
+	default:
+		diags.AddError("Unsupported Setting", fmt.Sprintf("A notification service setting %q; please report this issue to the provider developers.", key))
+	}
 }
 
 func nonNilStrings(s []string) []string {
@@ -192,8 +244,6 @@ func nonNilStrings(s []string) []string {
 	}
 	return s
 }
-
-func isKnownValue(v attr.Value) bool { return v != nil && !v.IsNull() && !v.IsUnknown() }
 
 // scopeUUIDs returns the configured scope UUIDs, lower-cased as the service stores them.
 func (m *notificationServiceModel) scopeUUIDs() []string {
@@ -211,25 +261,20 @@ func (m *notificationServiceModel) scopeUUIDs() []string {
 }
 
 // createBody is the body of a create: the provider, the scope, what else is set, and the settings set.
-func (m *notificationServiceModel) createBody(ctx context.Context, diags *diag.Diagnostics) map[string]any {
-	body := map[string]any{"provider": m.ProviderType.ValueString(), "scope": m.Scope.ValueString()}
-	if isKnownValue(m.Description) {
-		body["description"] = m.Description.ValueString()
-	}
-	if isKnownValue(m.BranchConfiguration) {
-		body["branch_configuration"] = m.BranchConfiguration.ValueString()
+func (m *notificationServiceModel) createBody(ctx context.Context, diags *diag.Diagnostics) buildkite.NotificationServiceCreate {
+	body := buildkite.NotificationServiceCreate{
+		Provider:            m.ProviderType.ValueString(),
+		Scope:               m.Scope.ValueString(),
+		Description:         stringPtrIfSet(m.Description),
+		BranchConfiguration: stringPtrIfSet(m.BranchConfiguration),
 	}
 	if ids := m.scopeUUIDs(); len(ids) > 0 {
-		body["scope_uuids"] = ids
+		body.ScopeUUIDs = ids
 	}
-	settings := map[string]any{}
 	for k, v := range m.settings() {
 		if isKnownValue(v) {
-			settings[k] = nsGoValue(ctx, v, diags)
+			setSetting(ctx, &body.Settings, k, v, diags)
 		}
-	}
-	if len(settings) > 0 {
-		body["settings"] = settings
 	}
 	return body
 }
@@ -237,36 +282,35 @@ func (m *notificationServiceModel) createBody(ctx context.Context, diags *diag.D
 // updateBody is the body of a PATCH: only what changed from state; null clears. Of EventBridge's settings
 // only include_build_meta_data can change, except after an import (no settings in state), when every
 // configured setting is sent as on a create.
-func (m *notificationServiceModel) updateBody(ctx context.Context, state *notificationServiceModel, diags *diag.Diagnostics) map[string]any {
-	body := map[string]any{}
+func (m *notificationServiceModel) updateBody(ctx context.Context, state *notificationServiceModel, diags *diag.Diagnostics) buildkite.NotificationServiceUpdate {
+	var body buildkite.NotificationServiceUpdate
 	for _, f := range []struct {
-		key         string
+		field       *buildkite.Optional[string]
 		plan, state types.String
-	}{{"description", m.Description, state.Description}, {"branch_configuration", m.BranchConfiguration, state.BranchConfiguration}} {
+	}{{&body.Description, m.Description, state.Description}, {&body.BranchConfiguration, m.BranchConfiguration, state.BranchConfiguration}} {
 		if f.plan.IsUnknown() || f.plan.Equal(f.state) {
 			continue
 		}
 		if f.plan.IsNull() {
-			body[f.key] = nil
+			*f.field = buildkite.Cleared[string]()
 		} else {
-			body[f.key] = f.plan.ValueString()
+			*f.field = buildkite.Value(f.plan.ValueString())
 		}
 	}
 	if isKnownValue(m.Scope) && !m.Scope.Equal(state.Scope) {
-		body["scope"] = m.Scope.ValueString()
+		body.Scope = buildkite.Value(m.Scope.ValueString())
 	}
 	if planIDs, stateIDs := m.scopeUUIDs(), state.scopeUUIDs(); !m.ScopeUUIDs.IsUnknown() && !slices.Equal(planIDs, stateIDs) {
-		body["scope_uuids"] = nonNilStrings(planIDs)
+		body.ScopeUUIDs = buildkite.Value(nonNilStrings(planIDs))
 	}
 	prior := state.settings()
-	settings := map[string]any{}
 	for k, v := range m.settings() {
 		if v.IsUnknown() {
 			continue
 		}
 		if prior == nil {
 			if !v.IsNull() {
-				settings[k] = nsGoValue(ctx, v, diags)
+				setSetting(ctx, &body.Settings, k, v, diags)
 			}
 			continue
 		}
@@ -276,45 +320,12 @@ func (m *notificationServiceModel) updateBody(ctx context.Context, state *notifi
 		if old, ok := prior[k]; ok && v.Equal(old) {
 			continue
 		}
-		if v.IsNull() {
-			if isKnownValue(prior[k]) {
-				settings[k] = nil
-			}
+		if v.IsNull() && !isKnownValue(prior[k]) {
 			continue
 		}
-		settings[k] = nsGoValue(ctx, v, diags)
-	}
-	if len(settings) > 0 {
-		body["settings"] = settings
+		setSetting(ctx, &body.Settings, k, v, diags)
 	}
 	return body
-}
-
-// nsSettingsJSON is every settings key the resource reads, of any provider.
-type nsSettingsJSON struct {
-	URL                  *string           `json:"url"`
-	Token                *string           `json:"token"`
-	TokenMode            *string           `json:"token_mode"`
-	Version              *int64            `json:"version"`
-	Events               []string          `json:"events"`
-	TLSVerify            *bool             `json:"tls_verify"`
-	AWSRegion            *string           `json:"aws_region"`
-	AWSAccountID         *string           `json:"aws_account_id"`
-	EventSourceName      *string           `json:"event_source_name"`
-	IncludeBuildMetaData *string           `json:"include_build_meta_data"`
-	APIKey               *string           `json:"api_key"`
-	DatadogSite          *string           `json:"datadog_site"`
-	DatadogTags          *string           `json:"datadog_tags"`
-	Endpoint             *string           `json:"endpoint"`
-	ServiceName          *string           `json:"service_name"`
-	ResourceAttributes   map[string]string `json:"resource_attributes"`
-}
-
-func stringOrNull(s *string) types.String {
-	if s == nil {
-		return types.StringNull()
-	}
-	return types.StringValue(*s)
 }
 
 // keptSecret is the value of a secret the service masks to its last characters (XXXXXXXX9012): the prior
@@ -347,7 +358,7 @@ func (m *notificationServiceModel) fromAPI(s *buildkite.NotificationService, dia
 		return
 	}
 	m.ID = types.StringValue(s.ID)
-	m.GraphQLID = stringOrNull(s.GraphQLID)
+	m.GraphQLID = types.StringPointerValue(s.GraphQLID)
 	m.ProviderType = types.StringValue(provider)
 	m.Description = keepEmpty(prior.Description, s.Description)
 	m.BranchConfiguration = keepEmpty(prior.BranchConfiguration, s.BranchConfiguration)
@@ -367,17 +378,11 @@ func (m *notificationServiceModel) fromAPI(s *buildkite.NotificationService, dia
 		m.ScopeUUIDs = stringSet(s.ScopeUUIDs)
 	}
 
-	var set nsSettingsJSON
-	if len(s.Settings) > 0 && string(s.Settings) != "null" {
-		if err := json.Unmarshal(s.Settings, &set); err != nil {
-			diags.AddError("Unable to Read Notification Service", fmt.Sprintf("Reading the settings of notification service %s: %s.", s.ID, err))
-			return
-		}
-	}
+	set := &s.Settings
 	m.Webhook, m.AWSEventBridge, m.Datadog, m.OpenTelemetry = nil, nil, nil, nil
 	switch provider {
 	case nsProviderWebhook:
-		m.Webhook = &nsWebhookModel{URL: stringOrNull(set.URL), Token: stringOrNull(set.Token), TokenMode: stringOrNull(set.TokenMode),
+		m.Webhook = &nsWebhookModel{URL: types.StringPointerValue(set.URL), Token: types.StringPointerValue(set.Token), TokenMode: types.StringPointerValue(set.TokenMode),
 			Version: types.Int64PointerValue(set.Version), Events: stringSet(set.Events), TLSVerify: types.BoolPointerValue(set.TLSVerify)}
 		if set.Events == nil {
 			m.Webhook.Events = types.SetNull(types.StringType)
@@ -387,15 +392,15 @@ func (m *notificationServiceModel) fromAPI(s *buildkite.NotificationService, dia
 		if prior.AWSEventBridge != nil {
 			priorAccount = prior.AWSEventBridge.AWSAccountID
 		}
-		m.AWSEventBridge = &nsEventBridgeModel{AWSRegion: stringOrNull(set.AWSRegion), AWSAccountID: keptSecret(priorAccount, set.AWSAccountID),
-			EventSourceName: stringOrNull(set.EventSourceName), IncludeBuildMetaData: stringOrNull(set.IncludeBuildMetaData)}
+		m.AWSEventBridge = &nsEventBridgeModel{AWSRegion: types.StringPointerValue(set.AWSRegion), AWSAccountID: keptSecret(priorAccount, set.AWSAccountID),
+			EventSourceName: types.StringPointerValue(set.EventSourceName), IncludeBuildMetaData: types.StringPointerValue(set.IncludeBuildMetaData)}
 	case nsProviderDatadog:
 		priorKey := types.StringNull()
 		if prior.Datadog != nil {
 			priorKey = prior.Datadog.APIKey
 		}
-		m.Datadog = &nsDatadogModel{APIKey: keptSecret(priorKey, set.APIKey), DatadogSite: stringOrNull(set.DatadogSite),
-			DatadogTags: stringOrNull(set.DatadogTags)}
+		m.Datadog = &nsDatadogModel{APIKey: keptSecret(priorKey, set.APIKey), DatadogSite: types.StringPointerValue(set.DatadogSite),
+			DatadogTags: types.StringPointerValue(set.DatadogTags)}
 	case nsProviderOpenTelemetry:
 		headers := types.MapNull(types.StringType)
 		if prior.OpenTelemetry != nil && isKnownValue(prior.OpenTelemetry.Headers) {
@@ -405,7 +410,7 @@ func (m *notificationServiceModel) fromAPI(s *buildkite.NotificationService, dia
 		if set.ResourceAttributes != nil {
 			attrs = stringMap(set.ResourceAttributes)
 		}
-		m.OpenTelemetry = &nsOpenTelemetryModel{Endpoint: stringOrNull(set.Endpoint), ServiceName: stringOrNull(set.ServiceName),
+		m.OpenTelemetry = &nsOpenTelemetryModel{Endpoint: types.StringPointerValue(set.Endpoint), ServiceName: types.StringPointerValue(set.ServiceName),
 			Headers: headers, ResourceAttributes: attrs}
 	}
 }
@@ -417,22 +422,6 @@ func lowerSorted(ids []string) []string {
 	}
 	slices.Sort(out)
 	return out
-}
-
-func stringSet(items []string) types.Set {
-	values := make([]attr.Value, len(items))
-	for i, s := range items {
-		values[i] = types.StringValue(s)
-	}
-	return types.SetValueMust(types.StringType, values)
-}
-
-func stringMap(items map[string]string) types.Map {
-	values := make(map[string]attr.Value, len(items))
-	for k, v := range items {
-		values[k] = types.StringValue(v)
-	}
-	return types.MapValueMust(types.StringType, values)
 }
 
 // ---- schema ----
@@ -554,33 +543,38 @@ func (r *notificationServiceResource) UpgradeState(ctx context.Context) map[int6
 	return upgraders(ctx, r, stateMoves{})
 }
 
-// ModifyPlan checks scopes (the base) and what the service would refuse, at plan time, with the official
-// provider's summaries.
-func (r *notificationServiceResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	r.resourceBase.ModifyPlan(ctx, req, resp)
-	if req.Plan.Raw.IsNull() || req.Config.Raw.IsNull() {
-		return
-	}
+// ValidateConfig refuses what the service would refuse and the configuration alone shows, with the
+// official provider's summaries. It runs before the provider is configured, so it holds even where the
+// service cannot be reached, and it asks the service nothing.
+func (r *notificationServiceResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	var cfg notificationServiceModel
 	if d := req.Config.Get(ctx, &cfg); d.HasError() {
 		return // an unknown settings object: checked again when it is known
 	}
-	checkNotificationService(&cfg, req.State.Raw.IsNull(), &resp.Diagnostics)
+	checkNotificationService(&cfg, &resp.Diagnostics)
 }
 
-// checkNotificationService adds the plan-time errors of a configuration; creating says whether the plan
-// creates the service.
-func checkNotificationService(cfg *notificationServiceModel, creating bool, diags *diag.Diagnostics) {
-	provider := cfg.ProviderType.ValueString()
-	if cfg.ProviderType.IsUnknown() {
+// ModifyPlan checks scopes (the base) and, for a create, what only a create needs: a provider that can be
+// created, and its required settings. Nothing here asks the service.
+func (r *notificationServiceResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	r.resourceBase.ModifyPlan(ctx, req, resp)
+	if req.Plan.Raw.IsNull() || req.Config.Raw.IsNull() || !req.State.Raw.IsNull() {
 		return
 	}
-	scope := "all"
+	var cfg notificationServiceModel
+	if d := req.Config.Get(ctx, &cfg); d.HasError() {
+		return
+	}
+	checkNotificationServiceCreate(&cfg, &resp.Diagnostics)
+}
+
+// nsScope is the configured scope ("all" when unset) and the configured scope UUIDs that are known, and
+// whether some are not known yet (a team created in the same apply; they are checked when they are).
+func nsScope(cfg *notificationServiceModel) (scope string, ids []string, unknownIDs bool) {
+	scope = "all"
 	if !cfg.Scope.IsNull() {
 		scope = cfg.Scope.ValueString()
 	}
-	// Elements not known yet (a team created in the same apply) are checked when they are.
-	var ids []string
 	if isKnownValue(cfg.ScopeUUIDs) {
 		for _, e := range cfg.ScopeUUIDs.Elements() {
 			if s, ok := e.(types.String); ok && !s.IsUnknown() && !s.IsNull() {
@@ -588,7 +582,16 @@ func checkNotificationService(cfg *notificationServiceModel, creating bool, diag
 			}
 		}
 	}
-	unknownIDs := isKnownValue(cfg.ScopeUUIDs) && len(ids) < len(cfg.ScopeUUIDs.Elements())
+	return scope, ids, isKnownValue(cfg.ScopeUUIDs) && len(ids) < len(cfg.ScopeUUIDs.Elements())
+}
+
+// checkNotificationService adds the errors the configuration alone shows.
+func checkNotificationService(cfg *notificationServiceModel, diags *diag.Diagnostics) {
+	provider := cfg.ProviderType.ValueString()
+	if cfg.ProviderType.IsUnknown() {
+		return
+	}
+	scope, ids, unknownIDs := nsScope(cfg)
 	seen := map[string]string{}
 	for _, id := range ids {
 		if other, dup := seen[strings.ToLower(id)]; dup {
@@ -623,18 +626,33 @@ func checkNotificationService(cfg *notificationServiceModel, creating bool, diag
 				"A %s service takes no branch_configuration, scope other than \"all\" or scope_uuids: its filters are set "+
 					"where it was connected, in the web interface.", provider))
 		}
-		if creating {
-			diags.AddAttributeError(path.Root("provider_type"), "OAuth-managed notification service cannot be created", fmt.Sprintf(
-				"A %s service is connected in Buildkite's web interface; import it by its UUID instead.", provider))
-		}
 		return
 	}
-	if !creating {
-		return
+	missingSettings(cfg, provider, func(k string) bool { return nsAlwaysRequired[k] }, diags)
+}
+
+// checkNotificationServiceCreate adds the errors of a configuration that only a create would meet.
+func checkNotificationServiceCreate(cfg *notificationServiceModel, diags *diag.Diagnostics) {
+	provider := cfg.ProviderType.ValueString()
+	switch {
+	case cfg.ProviderType.IsUnknown():
+	case nsIsOAuth(provider):
+		diags.AddAttributeError(path.Root("provider_type"), "OAuth-managed notification service cannot be created", fmt.Sprintf(
+			"A %s service is connected in Buildkite's web interface; import it by its UUID instead.", provider))
+	case len(cfg.configured()) == 1:
+		missingSettings(cfg, provider, func(k string) bool { return !nsAlwaysRequired[k] }, diags)
 	}
+}
+
+// missingSettings adds an error for each required setting of provider that pick selects and cfg leaves
+// null (an unknown one is checked when it is known).
+func missingSettings(cfg *notificationServiceModel, provider string, pick func(key string) bool, diags *diag.Diagnostics) {
 	settings := cfg.settings()
+	if settings == nil {
+		return
+	}
 	for _, k := range nsRequired[provider] {
-		if v := settings[k]; v == nil || v.IsNull() {
+		if v := settings[k]; pick(k) && (v == nil || v.IsNull()) {
 			diags.AddAttributeError(path.Root(provider).AtName(k), "Missing notification service setting",
 				fmt.Sprintf("%s.%s is required when creating this notification service.", provider, k))
 		}
@@ -653,7 +671,7 @@ func (r *notificationServiceResource) Create(ctx context.Context, req resource.C
 	}
 	ctx, cancel := r.timeout(ctx, opCreate)
 	defer cancel()
-	s, err := r.client().NotificationServices().Create(ctx, body)
+	s, err := r.client().NotificationServices.Create(ctx, body)
 	if err != nil {
 		r.createFailed(ctx, &resp.Diagnostics, err, "notification service", plan.ProviderType.ValueString(), nil)
 		return
@@ -666,7 +684,7 @@ func (r *notificationServiceResource) Create(ctx context.Context, req resource.C
 	// The service is in state before it is disabled, so a failure to disable it leaves nothing untracked.
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 	if isKnownValue(wantEnabled) && !wantEnabled.ValueBool() && s.Enabled {
-		off, err := r.client().NotificationServices().SetEnabled(ctx, s.ID, false)
+		off, err := r.client().NotificationServices.SetEnabled(ctx, s.ID, false)
 		if err != nil {
 			resp.Diagnostics.AddError("Unable to disable notification service", fmt.Sprintf("Disabling notification service %s after creating it: %s. "+
 				"It is in state as enabled; the next apply disables it.", s.ID, describeError(err)))
@@ -686,7 +704,7 @@ func (r *notificationServiceResource) Read(ctx context.Context, req resource.Rea
 	}
 	ctx, cancel := r.timeout(ctx, opRead)
 	defer cancel()
-	s, err := r.client().NotificationServices().Get(ctx, restID(state.ID))
+	s, err := r.client().NotificationServices.Get(ctx, restID(state.ID))
 	if err != nil {
 		r.readFailed(ctx, resp, err, "notification service", state.ID.ValueString())
 		return
@@ -716,9 +734,9 @@ func (r *notificationServiceResource) Update(ctx context.Context, req resource.U
 	wantEnabled := plan.Enabled
 	var s *buildkite.NotificationService
 	var err error
-	patched := len(body) > 0
+	patched := !body.IsZero()
 	if patched {
-		if s, err = r.client().NotificationServices().Update(ctx, id, body); err != nil {
+		if s, err = r.client().NotificationServices.Update(ctx, id, body); err != nil {
 			addAPIError(&resp.Diagnostics, "update", "notification service", id, err)
 			return
 		}
@@ -731,7 +749,7 @@ func (r *notificationServiceResource) Update(ctx context.Context, req resource.U
 			saved.fromAPI(s, &resp.Diagnostics)
 			resp.Diagnostics.Append(resp.State.Set(ctx, &saved)...)
 		}
-		if s, err = r.client().NotificationServices().SetEnabled(ctx, id, wantEnabled.ValueBool()); err != nil {
+		if s, err = r.client().NotificationServices.SetEnabled(ctx, id, wantEnabled.ValueBool()); err != nil {
 			resp.Diagnostics.AddError("Unable to change notification service enabled state", fmt.Sprintf(
 				"Setting enabled = %t on notification service %s: %s.", wantEnabled.ValueBool(), id, describeError(err)))
 			if !patched {
@@ -741,7 +759,7 @@ func (r *notificationServiceResource) Update(ctx context.Context, req resource.U
 		}
 	}
 	if s == nil {
-		if s, err = r.client().NotificationServices().Get(ctx, id); err != nil {
+		if s, err = r.client().NotificationServices.Get(ctx, id); err != nil {
 			addAPIError(&resp.Diagnostics, "read", "notification service", id, err)
 			return
 		}
@@ -761,7 +779,7 @@ func (r *notificationServiceResource) Delete(ctx context.Context, req resource.D
 	}
 	ctx, cancel := r.timeout(ctx, opDelete)
 	defer cancel()
-	err := r.client().NotificationServices().Delete(ctx, restID(state.ID))
+	err := r.client().NotificationServices.Delete(ctx, restID(state.ID))
 	r.deleteFailed(ctx, &resp.Diagnostics, err, "notification service", state.ID.ValueString())
 }
 

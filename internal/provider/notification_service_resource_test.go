@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
@@ -25,11 +26,11 @@ func init() {
 		fake:     fakeserver.KindNotificationService,
 		storeKey: byID,
 		get: func(ctx context.Context, c *buildkite.Client, a map[string]string) error {
-			_, err := c.NotificationServices().Get(ctx, a["id"])
+			_, err := c.NotificationServices.Get(ctx, a["id"])
 			return err
 		},
 		del: func(ctx context.Context, c *buildkite.Client, a map[string]string) error {
-			return c.NotificationServices().Delete(ctx, a["id"])
+			return c.NotificationServices.Delete(ctx, a["id"])
 		},
 	})
 }
@@ -60,7 +61,7 @@ func (e *testEnv) serviceOnService(check func(*buildkite.NotificationService) er
 		if !ok {
 			return fmt.Errorf("%s is not in state", address)
 		}
-		got, err := e.client.NotificationServices().Get(context.Background(), rs.Primary.Attributes["id"])
+		got, err := e.client.NotificationServices.Get(context.Background(), rs.Primary.Attributes["id"])
 		if err != nil {
 			return err
 		}
@@ -205,8 +206,8 @@ resource "buildkite_notification_service" "test" {
 }
 `)
 	changeOutside := func(s *terraform.State) error {
-		_, err := e.client.NotificationServices().Update(context.Background(), s.RootModule().Resources[addr].Primary.Attributes["id"],
-			map[string]any{"settings": map[string]any{"api_key": "rotated-elsewhere"}})
+		_, err := e.client.NotificationServices.Update(context.Background(), s.RootModule().Resources[addr].Primary.Attributes["id"],
+			buildkite.NotificationServiceUpdate{Settings: buildkite.NotificationServiceSettings{APIKey: buildkite.Value("rotated-elsewhere")}})
 		return err
 	}
 	resource.Test(t, resource.TestCase{
@@ -230,8 +231,8 @@ resource "buildkite_notification_service" "test" {
 				Config:           cfg,
 				ConfigPlanChecks: inPlace(addr),
 				Check: e.serviceOnService(func(s *buildkite.NotificationService) error {
-					if !strings.Contains(string(s.Settings), `"XXXXXXXXcret"`) {
-						return fmt.Errorf("settings %s", s.Settings)
+					if k := s.Settings.APIKey; k == nil || *k != "XXXXXXXXcret" {
+						return fmt.Errorf("settings %+v", s.Settings)
 					}
 					return nil
 				}),
@@ -258,8 +259,8 @@ resource "buildkite_notification_service" "test" {
 }
 `, region, account, extra))
 	}
-	seeded, err := e.client.NotificationServices().Create(context.Background(), map[string]any{
-		"provider": "aws_event_bridge", "settings": map[string]any{"aws_region": "us-east-1", "aws_account_id": "123456789012"},
+	seeded, err := e.client.NotificationServices.Create(context.Background(), buildkite.NotificationServiceCreate{
+		Provider: "aws_event_bridge", Settings: buildkite.NotificationServiceSettings{AWSRegion: buildkite.Value("us-east-1"), AWSAccountID: buildkite.Value("123456789012")},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -368,6 +369,59 @@ func TestAccNotificationServiceResource_planChecks(t *testing.T) {
 	})
 }
 
+// The official provider's checks that the configuration alone shows are made before the provider is
+// configured, so they hold with a service that cannot be reached (its tests configure an unreachable
+// rest_url) and never wait for a request.
+func TestAccNotificationServiceResource_checksWithoutTheService(t *testing.T) {
+	t.Parallel()
+	uuid := "123e4567-e89b-42d3-a456-426614174000"
+	unreachable := `
+provider "buildkite" {
+  rest_url     = "http://127.0.0.1:1"
+  organization = "acme"
+  api_token    = "token"
+}
+`
+	cases := map[string]struct{ body, want string }{
+		"settings of another provider": {`provider_type = "webhook"
+  datadog_pipeline_visibility = { api_key = "k" }`, "Notification service settings do not match provider_type"},
+		"two settings objects": {`provider_type = "webhook"
+  webhook = { url = "https://example.com/h" }
+  datadog_pipeline_visibility = { api_key = "k" }`, "Multiple notification service settings configured"},
+		"no settings": {`provider_type = "webhook"`, "Notification service settings are required"},
+		"missing url": {`provider_type = "webhook"
+  webhook = {}`, "webhook.url is required when creating this notification service"},
+		"missing endpoint": {`provider_type = "open_telemetry_tracing"
+  open_telemetry_tracing = { service_name = "ci" }`, "open_telemetry_tracing.endpoint is required"},
+		"uuids with all": {fmt.Sprintf(`provider_type = "webhook"
+  scope_uuids = [%q]
+  webhook = { url = "https://example.com/h" }`, uuid), "Notification service scope UUIDs require a scoped service"},
+		"same uuid twice": {fmt.Sprintf(`provider_type = "webhook"
+  scope = "some_projects"
+  scope_uuids = [%q, %q]
+  webhook = { url = "https://example.com/h" }`, uuid, strings.ToUpper(uuid)), "Duplicate notification service scope UUID"},
+		"filters on OAuth": {`provider_type = "linear"
+  branch_configuration = "main"`, "Notification filters are not supported"},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			start := time.Now()
+			resource.Test(t, resource.TestCase{
+				ProtoV6ProviderFactories: newTestEnv(t).factories(),
+				Steps: []resource.TestStep{{
+					Config:      unreachable + fmt.Sprintf("resource \"buildkite_notification_service\" \"test\" {\n  %s\n}\n", tc.body),
+					PlanOnly:    true,
+					ExpectError: wrapped(tc.want),
+				}},
+			})
+			if d := time.Since(start); d > time.Minute {
+				t.Errorf("the check took %s: it waited for the service", d)
+			}
+		})
+	}
+}
+
 // Services connected in the web interface are imported, and then only their common fields are managed;
 // a provider the resource does not manage is refused at import.
 func TestAccNotificationServiceResource_connectedInWebInterface(t *testing.T) {
@@ -416,6 +470,9 @@ resource "buildkite_notification_service" "test" {
 				ResourceName: "buildkite_notification_service.slack", ImportState: true, ImportStateId: slack,
 				ExpectError: regexp.MustCompile(`provider_type "slack".*not supported`),
 			},
+			// A valid configuration last, which the destroy at the end validates (ValidateConfig refuses the
+			// filters above also there).
+			{Config: cfg(`  description = "managed after import"`), PlanOnly: true},
 		},
 	})
 }

@@ -151,7 +151,7 @@ func TestAccOrganizationRuleResource_disappears(t *testing.T) {
 func TestAccOrganizationRuleResource_validation(t *testing.T) {
 	t.Parallel()
 	e := newTestEnv(t)
-	resource.UnitTest(t, resource.TestCase{
+	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: e.factories(),
 		Steps: []resource.TestStep{
 			{Config: e.config(testAccRuleConfig("x", "trigger", `"{}"`)), ExpectError: regexpMust(`<source>.<action>.<target>`), PlanOnly: true},

@@ -100,7 +100,7 @@ data "buildkite_pipelines" "archived" {
 			},
 		},
 	})
-	resource.UnitTest(t, resource.TestCase{
+	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: e.factories(),
 		Steps: []resource.TestStep{{
 			Config:      e.config(`data "buildkite_pipeline" "one" {}`),
@@ -154,7 +154,7 @@ data "buildkite_pipeline_templates" "all" {}`),
 		},
 	})
 	// id and name together: the official provider's ExactlyOneOf summary.
-	resource.UnitTest(t, resource.TestCase{
+	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: e.factories(),
 		Steps: []resource.TestStep{{
 			Config:      e.config("data \"buildkite_pipeline_template\" \"x\" {\n  id   = \"" + tpl.UUID + "\"\n  name = \"" + name + "\"\n}"),

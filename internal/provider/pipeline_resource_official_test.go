@@ -241,7 +241,7 @@ func TestAccPipelineResource_officialRefusals(t *testing.T) {
 	passes := func(body string) resource.TestStep {
 		return resource.TestStep{Config: e.config(testAccPipelineConfig("x", body)), PlanOnly: true, ExpectNonEmptyPlan: true}
 	}
-	resource.UnitTest(t, resource.TestCase{
+	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: e.factories(),
 		Steps: []resource.TestStep{
 			refused(`  cancel_intermediate_builds_branch_filter = "build.branch !~ foo"`, "Invalid branch filter pattern"),

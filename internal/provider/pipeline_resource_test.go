@@ -550,7 +550,7 @@ func TestAccPipelineResource_onlyChangesSent(t *testing.T) {
 func TestAccPipelineResource_validation(t *testing.T) {
 	t.Parallel()
 	e := newTestEnv(t)
-	resource.UnitTest(t, resource.TestCase{
+	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: e.factories(),
 		Steps: []resource.TestStep{
 			{Config: e.config(testAccPipelineConfig("x", `  slug = "-bad"`)), ExpectError: regexpMust(`slug`), PlanOnly: true},

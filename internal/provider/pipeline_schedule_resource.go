@@ -173,27 +173,6 @@ func (r *pipelineScheduleResource) UpgradeState(ctx context.Context) map[int64]r
 	}})
 }
 
-// graphQLTypeValidator refuses a GraphQL ID of another type than typ, where an ID of typ (or something
-// else: a UUID, a slug) is expected.
-type graphQLTypeValidator struct{ typ string }
-
-func (v graphQLTypeValidator) Description(context.Context) string {
-	return "a GraphQL ID must be a " + v.typ + "'s"
-}
-
-func (v graphQLTypeValidator) MarkdownDescription(ctx context.Context) string {
-	return v.Description(ctx)
-}
-
-func (v graphQLTypeValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
-		return
-	}
-	if _, _, err := uuidOrGraphQLID(req.ConfigValue.ValueString(), v.typ); err != nil {
-		resp.Diagnostics.AddAttributeError(req.Path, "Wrong Kind of GraphQL ID", fmt.Sprintf("%s: %s.", req.Path, err))
-	}
-}
-
 // ModifyPlan checks the token's scopes and decides what a new pipeline_id means: another spelling of the
 // same pipeline (its slug for its UUID, its UUID for the GraphQL ID the official provider stored) keeps the
 // state's, and another pipeline replaces the schedule.

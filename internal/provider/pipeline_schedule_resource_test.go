@@ -237,7 +237,7 @@ resource "buildkite_pipeline_schedule" "test" {
 			Config: config("app", "@daily"), ResourceName: scheduleAddr, ImportState: true, ImportStateId: "app/not-a-uuid",
 			ExpectError: wrapped(`Expected an import ID of the form "<pipeline slug or id>/<schedule id>"`),
 		})
-	resource.UnitTest(t, resource.TestCase{ProtoV6ProviderFactories: e.factories(), Steps: plans})
+	resource.Test(t, resource.TestCase{ProtoV6ProviderFactories: e.factories(), Steps: plans})
 }
 
 // TestCheckCronline accepts what the service does.

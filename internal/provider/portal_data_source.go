@@ -109,7 +109,7 @@ func (d *portalDataSource) Read(ctx context.Context, req datasource.ReadRequest,
 	ctx, cancel := d.timeout(ctx)
 	defer cancel()
 	slug := cfg.Slug.ValueString()
-	p, err := d.client().Portals().Get(ctx, slug)
+	p, err := d.client().Portals.Get(ctx, slug)
 	if buildkite.IsNotFound(err) {
 		// The official provider's words, which its users' tests match.
 		resp.Diagnostics.AddError("Portal not found", fmt.Sprintf("Could not find portal with slug %q (%s).", slug, describeError(err)))

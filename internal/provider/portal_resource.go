@@ -166,7 +166,7 @@ func (r *portalResource) Create(ctx context.Context, req resource.CreateRequest,
 	}
 	ctx, cancel := r.timeout(ctx, opCreate)
 	defer cancel()
-	p, err := r.client().Portals().Create(ctx, plan.toWrite(nil))
+	p, err := r.client().Portals.Create(ctx, plan.toWrite(nil))
 	lost := p != nil && secretLost(ctx, &resp.Diagnostics, err, "portal", plan.Slug.ValueString(), "token")
 	if err != nil && !lost {
 		slug := plan.Slug.ValueString()
@@ -186,7 +186,7 @@ func (r *portalResource) Read(ctx context.Context, req resource.ReadRequest, res
 	}
 	ctx, cancel := r.timeout(ctx, opRead)
 	defer cancel()
-	p, err := r.client().Portals().Get(ctx, state.Slug.ValueString())
+	p, err := r.client().Portals.Get(ctx, state.Slug.ValueString())
 	if err != nil {
 		r.readFailed(ctx, resp, err, "portal", state.Slug.ValueString())
 		return
@@ -220,7 +220,7 @@ func (r *portalResource) Update(ctx context.Context, req resource.UpdateRequest,
 		v := state.UserInvokable.ValueBool()
 		current = &v
 	}
-	p, err := r.client().Portals().Update(ctx, state.Slug.ValueString(), plan.toWrite(current))
+	p, err := r.client().Portals.Update(ctx, state.Slug.ValueString(), plan.toWrite(current))
 	if err != nil {
 		addAPIError(&resp.Diagnostics, "update", "portal", state.Slug.ValueString(), err)
 		return
@@ -238,7 +238,7 @@ func (r *portalResource) Delete(ctx context.Context, req resource.DeleteRequest,
 	}
 	ctx, cancel := r.timeout(ctx, opDelete)
 	defer cancel()
-	err := r.client().Portals().Delete(ctx, state.Slug.ValueString())
+	err := r.client().Portals.Delete(ctx, state.Slug.ValueString())
 	r.deleteFailed(ctx, &resp.Diagnostics, err, "portal", state.Slug.ValueString())
 }
 
@@ -256,7 +256,7 @@ func (r *portalResource) ImportState(ctx context.Context, req resource.ImportSta
 var portalSlugs = &uniqueNames[buildkite.Portal]{
 	what: "portal",
 	list: func(ctx context.Context, c *buildkite.Client) ([]buildkite.Portal, error) {
-		return c.Portals().List(ctx)
+		return c.Portals.List(ctx)
 	},
 	// Portals are found by slug alone: another portal's name may derive the same slug.
 	name:     func(p *buildkite.Portal) string { return p.Slug },

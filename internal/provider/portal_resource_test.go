@@ -25,11 +25,11 @@ func init() {
 		fake:     fakeserver.KindPortal,
 		storeKey: func(a map[string]string) string { return a["uuid"] },
 		get: func(ctx context.Context, c *buildkite.Client, a map[string]string) error {
-			_, err := c.Portals().Get(ctx, a["slug"])
+			_, err := c.Portals.Get(ctx, a["slug"])
 			return err
 		},
 		del: func(ctx context.Context, c *buildkite.Client, a map[string]string) error {
-			return c.Portals().Delete(ctx, a["slug"])
+			return c.Portals.Delete(ctx, a["slug"])
 		},
 	})
 }
@@ -52,7 +52,7 @@ func (e *testEnv) portalOnService(address string, check func(*buildkite.Portal) 
 		if !ok {
 			return fmt.Errorf("%s is not in state", address)
 		}
-		p, err := e.client.Portals().Get(context.Background(), rs.Primary.Attributes["slug"])
+		p, err := e.client.Portals.Get(context.Background(), rs.Primary.Attributes["slug"])
 		if err != nil {
 			return err
 		}
@@ -186,7 +186,7 @@ func TestAccPortalDataSources(t *testing.T) {
 	// More than one page of 100: buildkite_portals reads them all.
 	seed := func() {
 		for i := range 104 {
-			if _, err := e.client.Portals().Create(context.Background(), buildkite.PortalWrite{
+			if _, err := e.client.Portals.Create(context.Background(), buildkite.PortalWrite{
 				Name: seeded[i], Slug: seeded[i], Query: "{ viewer { user { name } } }",
 			}); err != nil {
 				t.Fatal(err)
@@ -314,7 +314,7 @@ func TestAccPortalResource_lostCreateAnswer(t *testing.T) {
 					resource.TestCheckResourceAttrSet("buildkite_portal.twice", "token"),
 					e.checkExists("buildkite_portal.twice"),
 					func(*terraform.State) error {
-						all, err := e.client.Portals().List(context.Background())
+						all, err := e.client.Portals.List(context.Background())
 						if err != nil || len(all) != 2 {
 							return fmt.Errorf("the emulator holds %d portals (%w), want the two in state", len(all), err)
 						}
@@ -343,10 +343,10 @@ func TestAccPortalResource_recreatedOutside(t *testing.T) {
 			{
 				PreConfig: func() {
 					ctx := context.Background()
-					if err := e.client.Portals().Delete(ctx, slug); err != nil {
+					if err := e.client.Portals.Delete(ctx, slug); err != nil {
 						t.Fatal(err)
 					}
-					if _, err := e.client.Portals().Create(ctx, buildkite.PortalWrite{Name: slug, Slug: slug, Query: "{ viewer { user { name } } }"}); err != nil {
+					if _, err := e.client.Portals.Create(ctx, buildkite.PortalWrite{Name: slug, Slug: slug, Query: "{ viewer { user { name } } }"}); err != nil {
 						t.Fatal(err)
 					}
 				},
@@ -359,7 +359,7 @@ func TestAccPortalResource_recreatedOutside(t *testing.T) {
 			},
 			{
 				// Cleaned up outside, so that destroy and CheckDestroy find nothing of this test's.
-				PreConfig: func() { _ = e.client.Portals().Delete(context.Background(), slug) },
+				PreConfig: func() { _ = e.client.Portals.Delete(context.Background(), slug) },
 				Config:    cfg,
 				Check:     resource.TestCheckResourceAttrSet(addr, "token"),
 			},

@@ -37,7 +37,7 @@ func (d *portalsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest
 func (d *portalsDataSource) Read(ctx context.Context, _ datasource.ReadRequest, resp *datasource.ReadResponse) {
 	ctx, cancel := d.timeout(ctx)
 	defer cancel()
-	items, ok := listItems(ctx, &resp.Diagnostics, "portals", "", d.client().Portals().List, (*portalDataModel).fromAPI)
+	items, ok := listItems(ctx, &resp.Diagnostics, "portals", "", d.client().Portals.List, (*portalDataModel).fromAPI)
 	if ok {
 		resp.Diagnostics.Append(resp.State.Set(ctx, &portalsDataModel{Portals: items})...)
 	}

@@ -2,7 +2,6 @@ package provider
 
 import (
 	"context"
-	"os"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework/action"
@@ -221,19 +220,6 @@ func (p *buildkiteProvider) DataSources(_ context.Context) []func() datasource.D
 		NewPortalDataSource,
 		NewPortalsDataSource,
 	}
-}
-
-// valueOrEnv returns the configured value, else the first non-empty environment variable.
-func valueOrEnv(v types.String, envs ...string) string {
-	if !v.IsNull() && !v.IsUnknown() {
-		return v.ValueString()
-	}
-	for _, e := range envs {
-		if s := os.Getenv(e); s != "" {
-			return s
-		}
-	}
-	return ""
 }
 
 var (

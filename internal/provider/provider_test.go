@@ -22,12 +22,11 @@ import (
 // envLive switches the acceptance tests from the in-process emulator to the real service.
 const envLive = "BUILDKITE_ACC_LIVE"
 
-// TestMain prepares what terraform-plugin-testing needs on these machines: acceptance tests enabled (they
-// only talk to a local emulator unless BUILDKITE_ACC_LIVE is set) and a CLI configuration that exists.
+// TestMain prepares what terraform-plugin-testing needs on these machines: a CLI configuration that exists.
+// The acceptance tests (those that start Terraform) run only when TF_ACC is set, as in every provider: a
+// plain `go test ./...` is a unit run; make test and make testacc set it. They talk to a local emulator
+// unless BUILDKITE_ACC_LIVE is set.
 func TestMain(m *testing.M) {
-	if os.Getenv("TF_ACC") == "" {
-		_ = os.Setenv("TF_ACC", "1")
-	}
 	_ = os.Setenv("CHECKPOINT_DISABLE", "1")
 	dir, err := os.MkdirTemp("", "tfacc-cli")
 	if err != nil {
@@ -175,7 +174,7 @@ func TestProvider_configurationErrors(t *testing.T) {
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			resource.UnitTest(t, resource.TestCase{
+			resource.Test(t, resource.TestCase{
 				ProtoV6ProviderFactories: e.factories(),
 				Steps: []resource.TestStep{{
 					Config:      "provider \"buildkite\" {\n" + tc.provider + "\n}\n" + body,

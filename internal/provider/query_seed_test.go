@@ -197,6 +197,7 @@ func (e *testEnv) seedPipelines(t *testing.T, base string) seededPipelines {
 
 // seededSuites is what seedSuites made outside Terraform.
 type seededSuites struct {
+	team         string // the ID of the team that owns both suites
 	web, api     *buildkite.TestSuite
 	gems, pypi   *buildkite.Registry
 	ci, deploy   *buildkite.RegistryToken // of gems
@@ -212,7 +213,7 @@ func (e *testEnv) seedSuites(t *testing.T, base string) seededSuites {
 	ctx := context.Background()
 	must := seeding(t)
 	team := e.team("suites")
-	var s seededSuites
+	s := seededSuites{team: team}
 	var err error
 	s.web, err = e.client.TestSuites.Create(ctx, buildkite.TestSuiteCreate{
 		Name: base + "-web", DefaultBranch: "main", TeamIDs: []string{team},

@@ -302,9 +302,10 @@ var queryCases = []queryCase{
 					known("id", knownvalue.StringExact(s.web.ID)),
 					known("emoji", knownvalue.StringExact(":test_tube:")),
 					known("application_name", knownvalue.StringExact("web")),
-					// Returned only on creation, and reported by no response.
+					// Returned only on creation.
 					known("api_token", knownvalue.Null()),
-					known("team_owner_id", knownvalue.Null()),
+					// What an import reads: the one team that may manage the suite.
+					known("team_owner_id", knownvalue.StringExact(s.team)),
 				}),
 				querycheck.ExpectResourceKnownValues("buildkite_test_suite.all", suite(s.api), []querycheck.KnownValueCheck{
 					known("default_branch", knownvalue.StringExact("trunk")),
@@ -439,7 +440,7 @@ var queryCases = []queryCase{
 	}},
 	{resourceType: "buildkite_portal", run: func(t *testing.T, e *testEnv, base string) queryRow {
 		seed := func(name, slug string, desc *string) *buildkite.Portal {
-			p, err := e.client.Portals().Create(t.Context(), buildkite.PortalWrite{
+			p, err := e.client.Portals.Create(t.Context(), buildkite.PortalWrite{
 				Name: name, Slug: slug, Query: "{ viewer { user { name } } }", Description: desc,
 			})
 			if err != nil {
@@ -467,15 +468,16 @@ var queryCases = []queryCase{
 		}
 	}},
 	{resourceType: "buildkite_notification_service", run: func(t *testing.T, e *testEnv, base string) queryRow {
-		seed := func(body map[string]any) *buildkite.NotificationService {
-			s, err := e.client.NotificationServices().Create(t.Context(), body)
+		seed := func(body buildkite.NotificationServiceCreate) *buildkite.NotificationService {
+			s, err := e.client.NotificationServices.Create(t.Context(), body)
 			if err != nil {
 				t.Fatal(err)
 			}
 			return s
 		}
-		hook := seed(map[string]any{"provider": "webhook", "description": base + "-hooks", "settings": map[string]any{"url": "https://example.com/h"}})
-		plain := seed(map[string]any{"provider": "webhook", "settings": map[string]any{"url": "https://example.com/p"}})
+		hook := seed(buildkite.NotificationServiceCreate{Provider: "webhook", Description: ptrTo(base + "-hooks"),
+			Settings: buildkite.NotificationServiceSettings{URL: buildkite.Value("https://example.com/h")}})
+		plain := seed(buildkite.NotificationServiceCreate{Provider: "webhook", Settings: buildkite.NotificationServiceSettings{URL: buildkite.Value("https://example.com/p")}})
 		// A Slack incoming webhook is not a type the resource manages: it is not listed.
 		e.server.Store().AddNotificationService(e.org, "slack", map[string]any{"url": "https://hooks.slack.com/x"})
 		return queryRow{
@@ -613,9 +615,10 @@ var areaQueries = []areaQuery{
 		found: 2 + 2 + 3,
 		listings: []*regexp.Regexp{
 			regexp.MustCompile(`^/v2/analytics/organizations/[^/]+/suites$`),
+			regexp.MustCompile(`^/v2/organizations/[^/]+/teams(/[^/]+/suites)?$`),
 			regexp.MustCompile(`^/v2/packages/organizations/[^/]+/registries(/[^/]+/tokens)?$`),
 		},
-		lists: 1 + 2 + 2, listsWhy: "suites once, registries twice, the tokens of two registries",
+		lists: 1 + 2 + 2 + 2, listsWhy: "suites once, their owners from the teams and the one team's suites, registries twice, the tokens of two registries",
 	},
 	{
 		name: "beyond-spec", seed: func(t *testing.T, e *testEnv, base string) { e.seedBeyondSpec(t, base) },

@@ -198,7 +198,7 @@ func TestAccRegistryResource_teamIDsByGraphQLID(t *testing.T) {
 func TestAccRegistryResource_validation(t *testing.T) {
 	t.Parallel()
 	e := newTestEnv(t)
-	resource.UnitTest(t, resource.TestCase{
+	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: e.factories(),
 		Steps: []resource.TestStep{
 			{

@@ -224,7 +224,7 @@ func TestProvider_unansweredServiceTimesOut(t *testing.T) {
 
 	e := newTestEnv(t)
 	start := time.Now()
-	resource.UnitTest(t, resource.TestCase{
+	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: e.factories(),
 		Steps: []resource.TestStep{{
 			Config: fmt.Sprintf(`
@@ -259,7 +259,7 @@ func TestProvider_unreachableServiceFailsFast(t *testing.T) {
 	_ = l.Close()
 
 	e := newTestEnv(t)
-	resource.UnitTest(t, resource.TestCase{
+	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: e.factories(),
 		Steps: []resource.TestStep{{
 			Config: fmt.Sprintf(`

@@ -18,7 +18,7 @@ import (
 // provider block and on every resource and data source type both providers have, exists here with the
 // same name, type and nesting (attribute or block), can be set here wherever it can be set there, and is
 // never required here where it is not required there. testdata/official-schema.json is its schema as
-// `terraform providers schema -json` reports it (a copy of /work/shared/spec/official-schema.json).
+// `terraform providers schema -json` reports it for buildkite/buildkite.
 // Shared resource types must also have a higher schema version here, so that its states reach the
 // upgraders (upgrade.go).
 

@@ -174,14 +174,14 @@ func (e *testEnv) checkServiceMatchesState(s *terraform.State) error {
 
 // listPortalAndNotificationObjects lists portals (by UUID: they have no id) and notification services.
 func listPortalAndNotificationObjects(ctx context.Context, c *buildkite.Client, listed objectsByType) error {
-	portals, err := c.Portals().List(ctx)
+	portals, err := c.Portals.List(ctx)
 	if err != nil {
 		return err
 	}
 	for _, p := range portals {
 		listed.add("buildkite_portal", p.UUID)
 	}
-	services, err := c.NotificationServices().List(ctx)
+	services, err := c.NotificationServices.List(ctx)
 	if err != nil {
 		return err
 	}

@@ -398,22 +398,22 @@ func listRegistries(ctx context.Context, c *buildkite.Client) ([]sweepable, erro
 }
 
 func listPortals(ctx context.Context, c *buildkite.Client) ([]sweepable, error) {
-	all, err := c.Portals().List(ctx)
+	all, err := c.Portals.List(ctx)
 	return sweepables(all, err, func(p buildkite.Portal) sweepable {
-		return sweepable{id: p.UUID, names: []string{p.Name, p.Slug}, del: func(ctx context.Context) error { return c.Portals().Delete(ctx, p.Slug) }}
+		return sweepable{id: p.UUID, names: []string{p.Name, p.Slug}, del: func(ctx context.Context) error { return c.Portals.Delete(ctx, p.Slug) }}
 	})
 }
 
 // listNotificationServices names each service by its description, the one name it has (none: nothing to
 // match, and the service is never swept by name).
 func listNotificationServices(ctx context.Context, c *buildkite.Client) ([]sweepable, error) {
-	all, err := c.NotificationServices().List(ctx)
+	all, err := c.NotificationServices.List(ctx)
 	return sweepables(all, err, func(n buildkite.NotificationService) sweepable {
 		var names []string
 		if n.Description != nil && *n.Description != "" {
 			names = []string{*n.Description}
 		}
-		return sweepable{id: n.ID, names: names, del: func(ctx context.Context) error { return c.NotificationServices().Delete(ctx, n.ID) }}
+		return sweepable{id: n.ID, names: names, del: func(ctx context.Context) error { return c.NotificationServices.Delete(ctx, n.ID) }}
 	})
 }
 
@@ -589,13 +589,14 @@ func seedSweepable(t *testing.T, c *buildkite.Client, name string) map[string][]
 	must(err)
 	_, err = c.Registries.Create(ctx, buildkite.RegistryCreate{Name: name, Ecosystem: "ruby"})
 	must(err)
-	_, err = c.Portals().Create(ctx, buildkite.PortalWrite{Name: name, Slug: name, Query: "{ viewer { user { name } } }"})
+	_, err = c.Portals.Create(ctx, buildkite.PortalWrite{Name: name, Slug: name, Query: "{ viewer { user { name } } }"})
 	must(err)
-	_, err = c.NotificationServices().Create(ctx, map[string]any{"provider": "webhook", "description": name,
-		"scope": "some_teams", "scope_uuids": []string{team.ID}, "settings": map[string]any{"url": "https://example.com/hooks"}})
+	_, err = c.NotificationServices.Create(ctx, buildkite.NotificationServiceCreate{Provider: "webhook", Description: &name,
+		Scope: "some_teams", ScopeUUIDs: []string{team.ID}, Settings: buildkite.NotificationServiceSettings{URL: buildkite.Value("https://example.com/hooks")}})
 	must(err)
 	// Without a description: nothing names it, and only recordCreates finds it.
-	_, err = c.NotificationServices().Create(ctx, map[string]any{"provider": "webhook", "settings": map[string]any{"url": "https://example.com/" + name}})
+	_, err = c.NotificationServices.Create(ctx, buildkite.NotificationServiceCreate{Provider: "webhook",
+		Settings: buildkite.NotificationServiceSettings{URL: buildkite.Value("https://example.com/" + name)}})
 	must(err)
 	return map[string][]string{
 		"buildkite_cluster": {name}, "buildkite_team": {name}, "buildkite_pipeline": {name, after},
@@ -670,7 +671,7 @@ func TestSweepers(t *testing.T) {
 		t.Errorf("objects without the prefix are gone: %v", kept)
 	}
 	// The two services without a description, ours and the kept one's, are not the sweepers' to find.
-	if services, err := e.client.NotificationServices().List(context.Background()); err != nil || len(services) != 3 {
+	if services, err := e.client.NotificationServices.List(context.Background()); err != nil || len(services) != 3 {
 		t.Errorf("after sweeping, %d notification services (%v), want 3: the kept one and the two without a description", len(services), err)
 	}
 }
@@ -732,7 +733,7 @@ func TestLeftovers(t *testing.T) {
 		t.Errorf("objects others made are gone: %v", others)
 	}
 	// Mine without a description went by its recorded ID; the others' stays.
-	if services, err := e.client.NotificationServices().List(context.Background()); err != nil || len(services) != 2 {
+	if services, err := e.client.NotificationServices.List(context.Background()); err != nil || len(services) != 2 {
 		t.Errorf("after the clean-up, %d notification services (%v), want the 2 others made", len(services), err)
 	}
 }
@@ -797,7 +798,7 @@ func seedDecoys(t *testing.T, c *buildkite.Client) *decoys {
 	_, err = c.Rules.Create(ctx, buildkite.RuleCreate{Type: "pipeline.trigger_build.pipeline", Value: value})
 	must(err)
 	d.rules = 0 // it goes with its source pipeline, a test's, once the rule sweeper has kept it
-	p, err := c.Portals().Create(ctx, buildkite.PortalWrite{Name: "Team stats", Slug: testPrefix + "team-stats", Query: "{ viewer { user { name } } }"})
+	p, err := c.Portals.Create(ctx, buildkite.PortalWrite{Name: "Team stats", Slug: testPrefix + "team-stats", Query: "{ viewer { user { name } } }"})
 	must(err)
 	d.portals = append(d.portals, p.Slug)
 	return d
@@ -831,7 +832,7 @@ func (d *decoys) check(t *testing.T) {
 		}
 	}
 	for _, slug := range d.portals {
-		if _, err := d.c.Portals().Get(ctx, slug); err != nil {
+		if _, err := d.c.Portals.Get(ctx, slug); err != nil {
 			t.Errorf("portal %q was swept: %v", slug, err)
 		}
 	}

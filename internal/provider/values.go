@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"os"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
@@ -105,4 +106,38 @@ func timeValue(t *time.Time) types.String {
 		return types.StringNull()
 	}
 	return types.StringValue(t.UTC().Format(time.RFC3339Nano))
+}
+
+// valueOrEnv returns the configured value, else the first non-empty environment variable.
+func valueOrEnv(v types.String, envs ...string) string {
+	if !v.IsNull() && !v.IsUnknown() {
+		return v.ValueString()
+	}
+	for _, e := range envs {
+		if s := os.Getenv(e); s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+// isKnownValue reports whether v holds a value: set, neither null nor unknown.
+func isKnownValue(v attr.Value) bool { return v != nil && !v.IsNull() && !v.IsUnknown() }
+
+// stringSet is a set of strings.
+func stringSet(items []string) types.Set {
+	values := make([]attr.Value, len(items))
+	for i, s := range items {
+		values[i] = types.StringValue(s)
+	}
+	return types.SetValueMust(types.StringType, values)
+}
+
+// stringMap is a map of strings.
+func stringMap(items map[string]string) types.Map {
+	values := make(map[string]attr.Value, len(items))
+	for k, v := range items {
+		values[k] = types.StringValue(v)
+	}
+	return types.MapValueMust(types.StringType, values)
 }

@@ -9,30 +9,6 @@ import (
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
 )
 
-// The list resources of portals and notification services, each found in its organization-wide listing
-// (every page of it). A portal's token, which only its create answer holds, is null in every result, as
-// after an import; so are a notification service's secrets that the service masks or never shows.
-
-// NewPortalListResource returns the buildkite_portal list resource.
-func NewPortalListResource() list.ListResource {
-	return &namedList[buildkite.Portal]{
-		listBase: newListBase("portal", portalIdentity),
-		what:     "portals",
-		description: "Finds the organization's portals, shown by name (without their tokens, which the service returns " +
-			"only on creation).",
-		nameFilter: nameFilterDescription("portal"),
-		list: func(ctx context.Context, c *buildkite.Client) ([]buildkite.Portal, error) {
-			return c.Portals().List(ctx)
-		},
-		name: func(p *buildkite.Portal) string { return p.Name },
-		model: func(p *buildkite.Portal) any {
-			m := portalModel{}
-			m.fromAPI(p)
-			return &m
-		},
-	}
-}
-
 // NewNotificationServiceListResource returns the buildkite_notification_service list resource. A service
 // has no name: it is shown, and filtered, by its description, or by its provider's name where it has none.
 // Services of providers the resource does not manage (a Slack incoming webhook, the Event Log API) are
@@ -46,7 +22,7 @@ func NewNotificationServiceListResource() list.ListResource {
 		nameFilter: "Only the services with this description, or, for a service without one, this provider name " +
 			"(compared without regard to case). Unset, every service.",
 		list: func(ctx context.Context, c *buildkite.Client) ([]buildkite.NotificationService, error) {
-			all, err := c.NotificationServices().List(ctx)
+			all, err := c.NotificationServices.List(ctx)
 			if err != nil {
 				return nil, err
 			}

@@ -1,0 +1,239 @@
+package provider
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// parseProviderFiles parses the package's Go files (tests included when tests is set), keyed by file name.
+func parseProviderFiles(t *testing.T, tests bool) (*token.FileSet, map[string]*ast.File) {
+	t.Helper()
+	fset := token.NewFileSet()
+	names, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]*ast.File{}
+	for _, name := range names {
+		if strings.HasSuffix(name, "_test.go") && !tests {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, parser.SkipObjectResolution)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[name] = f
+	}
+	return fset, files
+}
+
+// Every test that starts Terraform is an acceptance test, run only with TF_ACC set, so that `go test ./...`
+// is a unit run: through resource.Test (which skips without TF_ACC), never resource.UnitTest (which runs
+// Terraform regardless), and a CLI it drives itself comes from terraformCLI or requireCLI (which skip), not
+// from a lookup of its own.
+func TestHouse_terraformOnlyBehindTFAcc(t *testing.T) {
+	fset, files := parseProviderFiles(t, true)
+	for name, f := range files {
+		if !strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			sel, ok := n.(*ast.SelectorExpr)
+			if !ok {
+				return true
+			}
+			pkg, ok := sel.X.(*ast.Ident)
+			if !ok {
+				return true
+			}
+			switch {
+			case pkg.Name == "resource" && sel.Sel.Name == "UnitTest":
+				t.Errorf("%s: resource.UnitTest starts Terraform without TF_ACC: use resource.Test", fset.Position(sel.Pos()))
+			case pkg.Name == "exec" && sel.Sel.Name == "LookPath" && name != "newcli_kit_test.go":
+				t.Errorf("%s: exec.LookPath: a test finds its Terraform CLI through terraformCLI (newcli_kit_test.go), which skips without TF_ACC", fset.Position(sel.Pos()))
+			}
+			return true
+		})
+	}
+}
+
+// kitFiles are the files of shared pieces, one per role (doc.go, "Layout"): what every type builds on. Every
+// other file of the package belongs to a type (or an action or function). A new kit file joins this list.
+var kitFiles = []string{
+	"provider.go", "provider_server.go", "provider_configure.go", "provider_data.go", "logging.go",
+	"resource_base.go", "scopes.go", "timeouts.go", "adoption.go", "identity.go", "association.go",
+	"data_source_kit.go", "list_resource_kit.go", "import_kit.go", "action_base.go", "action_stop.go",
+	"schema_attributes.go", "enums.go", "validators.go", "plan_modifiers.go", "semantic_string.go",
+	"diagnostics.go", "ids.go", "graphql_ids.go", "lookups.go", "values.go", "references.go",
+	"graphql_only.go", "upgrade.go", "cronline.go",
+}
+
+// A kit file refers to nothing declared in a type's file, so that the kit cannot grow roots into the types:
+// a piece two types share lives in the kit, under its role. provider.go's registries alone name the types'
+// constructors (New…).
+func TestHouse_kitRefersToNoType(t *testing.T) {
+	fset := token.NewFileSet()
+	names, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	kit := map[string]bool{}
+	for _, k := range kitFiles {
+		kit[k] = true
+	}
+	files := map[string]*ast.File{}
+	declaredIn := map[string]string{} // a type file's top-level names -> the file
+	for _, name := range names {
+		if strings.HasSuffix(name, "_test.go") || name == "doc.go" {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, 0) // with object resolution: Unresolved is what other files declare
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[name] = f
+		if kit[name] {
+			continue
+		}
+		for _, d := range f.Decls {
+			for _, n := range topLevelNames(d) {
+				declaredIn[n] = name
+			}
+		}
+	}
+	for _, k := range kitFiles {
+		if _, ok := files[k]; !ok {
+			t.Errorf("kit file %s does not exist: update kitFiles", k)
+		}
+	}
+	for name, f := range files {
+		if !kit[name] {
+			continue
+		}
+		keys := compositeKeys(f)
+		for _, id := range f.Unresolved {
+			from, ok := declaredIn[id.Name]
+			if !ok || keys[id] || (name == "provider.go" && strings.HasPrefix(id.Name, "New")) {
+				continue
+			}
+			t.Errorf("%s: kit file %s refers to %s, declared in %s, a type's file: move the shared piece into the kit", fset.Position(id.Pos()), name, id.Name, from)
+		}
+	}
+}
+
+// topLevelNames are the package-level names a declaration introduces (methods introduce none).
+func topLevelNames(d ast.Decl) []string {
+	var out []string
+	switch d := d.(type) {
+	case *ast.FuncDecl:
+		if d.Recv == nil {
+			out = append(out, d.Name.Name)
+		}
+	case *ast.GenDecl:
+		for _, s := range d.Specs {
+			switch s := s.(type) {
+			case *ast.TypeSpec:
+				out = append(out, s.Name.Name)
+			case *ast.ValueSpec:
+				for _, n := range s.Names {
+					if n.Name != "_" {
+						out = append(out, n.Name)
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// compositeKeys are the identifiers that name fields in composite literals, which the parser cannot tell
+// from references.
+func compositeKeys(f *ast.File) map[*ast.Ident]bool {
+	keys := map[*ast.Ident]bool{}
+	ast.Inspect(f, func(n ast.Node) bool {
+		if cl, ok := n.(*ast.CompositeLit); ok {
+			for _, e := range cl.Elts {
+				if kv, ok := e.(*ast.KeyValueExpr); ok {
+					if id, ok := kv.Key.(*ast.Ident); ok {
+						keys[id] = true
+					}
+				}
+			}
+		}
+		return true
+	})
+	return keys
+}
+
+// nextTests is GNUmakefile's NEXT_TESTS: the tests make testacc leaves to make testacc-next, which runs them
+// under Terraform 1.15.
+var nextTests = regexp.MustCompile(`^TestAcc.*_(identity|query|action)`)
+
+// In make test, where TF_ACC is set, no test skips for want of a newer CLI: every test that asks for one
+// (requireCLI, directly or through a helper) is named so that make testacc leaves it out and make
+// testacc-next runs it under Terraform 1.15.
+func TestHouse_newCLITestsRunInTestaccNext(t *testing.T) {
+	_, files := parseProviderFiles(t, true)
+	calls := map[string]map[string]bool{} // function or method name -> names it calls
+	var tests []string
+	for name, f := range files {
+		if !strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		for _, d := range f.Decls {
+			fn, ok := d.(*ast.FuncDecl)
+			if !ok || fn.Body == nil {
+				continue
+			}
+			called := map[string]bool{}
+			ast.Inspect(fn.Body, func(n ast.Node) bool {
+				if c, ok := n.(*ast.CallExpr); ok {
+					switch f := c.Fun.(type) {
+					case *ast.Ident:
+						called[f.Name] = true
+					case *ast.SelectorExpr:
+						called[f.Sel.Name] = true
+					}
+				}
+				return true
+			})
+			calls[fn.Name.Name] = called
+			if fn.Recv == nil && strings.HasPrefix(fn.Name.Name, "Test") {
+				tests = append(tests, fn.Name.Name)
+			}
+		}
+	}
+	reaches := map[string]bool{"requireCLI": true}
+	for changed := true; changed; {
+		changed = false
+		for fn, called := range calls {
+			if reaches[fn] {
+				continue
+			}
+			for c := range called {
+				if reaches[c] {
+					reaches[fn], changed = true, true
+					break
+				}
+			}
+		}
+	}
+	found := 0
+	for _, name := range tests {
+		if !reaches[name] {
+			continue
+		}
+		found++
+		if !nextTests.MatchString(name) {
+			t.Errorf("%s needs a newer CLI (requireCLI) but is not named TestAcc…_identity…, _query… or _action…: make testacc would skip it, and make testacc-next would not run it", name)
+		}
+	}
+	if found == 0 {
+		t.Error("no test reaches requireCLI: the call graph is not being read")
+	}
+}
