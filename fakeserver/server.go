@@ -172,6 +172,7 @@ func (s *Server) routes() *http.ServeMux {
 	s.routePipelineWebhook(mux)
 	s.routePortals(mux)
 	s.routeNotificationServices(mux)
+	s.routePipelineSettings(mux)
 	return mux
 }
 

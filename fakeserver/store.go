@@ -60,6 +60,9 @@ type Store struct {
 	repoWebhooks repoWebhookState
 	portals      portalState
 	services     notificationServiceState
+
+	// Organization pipeline settings and cluster cache registries (rest-beyond-spec.md, added 2026-11-27).
+	pipeSettings pipelineSettingsState
 }
 
 // orgRecord is an organization.
@@ -126,6 +129,8 @@ func newStore(now func() time.Time) *Store {
 		repoWebhooks: newRepoWebhookState(),
 		portals:      newPortalState(),
 		services:     newNotificationServiceState(),
+
+		pipeSettings: newPipelineSettingsState(),
 	}
 	st.defaultUserID = st.addUser("Test User", "test-user@example.com").id
 	return st

@@ -105,6 +105,8 @@ type Client struct {
 	OrgSettings   *OrgSettingsService   // the organization's API settings and banner
 	NetworkRanges *NetworkRangesService // the egress networks of clusters' hosted agents
 
+	PipelineSettings *PipelineSettingsService // the organization's pipeline settings
+
 	baseURL   *url.URL // origin plus optional path prefix, no trailing slash
 	agentURL  *url.URL
 	org       string
@@ -257,6 +259,7 @@ func (c *Client) services() {
 	c.Meta = &MetaService{client: c}
 	c.OrgSettings = &OrgSettingsService{client: c}
 	c.NetworkRanges = &NetworkRangesService{client: c}
+	c.PipelineSettings = &PipelineSettingsService{client: c}
 }
 
 // positiveOr returns d, or def when d is not positive.
