@@ -328,6 +328,18 @@ var identityCases = []identityCase{
 		},
 	},
 	{
+		// Named by the organization's slug; destroying it leaves the settings as they are.
+		resourceType: "buildkite_organization_pipeline_settings", attrs: []string{"id"},
+		setup: func(t *testing.T, e *testEnv) identityConfigs {
+			e.keepPipelineSettings()
+			return identityConfigs{
+				create:    testAccPipelineSettingsConfig(`  default_branch = "identity"`),
+				update:    testAccPipelineSettingsConfig(`  default_branch = "identity-changed"`),
+				destroyed: func(*terraform.State) error { return nil },
+			}
+		},
+	},
+	{
 		resourceType: "buildkite_pipeline_webhook", attrs: []string{"pipeline_id"},
 		setup: func(t *testing.T, e *testEnv) identityConfigs {
 			name := e.name("identity")

@@ -161,6 +161,9 @@ func (p *buildkiteProvider) Resources(_ context.Context) []func() resource.Resou
 		NewPipelineWebhookResource,
 		NewPortalResource,
 		NewNotificationServiceResource,
+
+		// Issue 31: organization pipeline settings, cluster cache registries, organization memberships.
+		NewOrganizationPipelineSettingsResource,
 	}
 }
 
