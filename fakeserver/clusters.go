@@ -153,6 +153,7 @@ func (st *Store) deleteCluster(c *clusterRecord) {
 	}
 	removeAll(st.secrets.secrets, c.id)
 	removeAll(st.maintainers.maintainers, c.id)
+	st.deleteCacheRegistriesOf(c.id)
 	st.clusters.clusters.remove(c)
 }
 

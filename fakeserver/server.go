@@ -173,6 +173,7 @@ func (s *Server) routes() *http.ServeMux {
 	s.routePortals(mux)
 	s.routeNotificationServices(mux)
 	s.routePipelineSettings(mux)
+	s.routeCacheRegistries(mux)
 	return mux
 }
 

@@ -62,7 +62,8 @@ type Store struct {
 	services     notificationServiceState
 
 	// Organization pipeline settings and cluster cache registries (rest-beyond-spec.md, added 2026-11-27).
-	pipeSettings pipelineSettingsState
+	pipeSettings    pipelineSettingsState
+	cacheRegistries cacheRegistryState
 }
 
 // orgRecord is an organization.
@@ -130,7 +131,8 @@ func newStore(now func() time.Time) *Store {
 		portals:      newPortalState(),
 		services:     newNotificationServiceState(),
 
-		pipeSettings: newPipelineSettingsState(),
+		pipeSettings:    newPipelineSettingsState(),
+		cacheRegistries: newCacheRegistryState(),
 	}
 	st.defaultUserID = st.addUser("Test User", "test-user@example.com").id
 	return st
