@@ -106,6 +106,7 @@ type Client struct {
 	NetworkRanges *NetworkRangesService // the egress networks of clusters' hosted agents
 
 	PipelineSettings *PipelineSettingsService // the organization's pipeline settings
+	CacheRegistries  *CacheRegistriesService  // clusters' cache registries
 
 	baseURL   *url.URL // origin plus optional path prefix, no trailing slash
 	agentURL  *url.URL
@@ -260,6 +261,7 @@ func (c *Client) services() {
 	c.OrgSettings = &OrgSettingsService{client: c}
 	c.NetworkRanges = &NetworkRangesService{client: c}
 	c.PipelineSettings = &PipelineSettingsService{client: c}
+	c.CacheRegistries = &CacheRegistriesService{client: c}
 }
 
 // positiveOr returns d, or def when d is not positive.
