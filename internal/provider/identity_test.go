@@ -328,6 +328,16 @@ var identityCases = []identityCase{
 		},
 	},
 	{
+		resourceType: "buildkite_cluster_cache_registry", attrs: []string{"cluster_id", "id"},
+		setup: func(t *testing.T, e *testEnv) identityConfigs {
+			cluster := e.name("identity")
+			return identityConfigs{
+				create: testAccCacheRegistryConfig(cluster, "Identity", `  description = "Found by its cluster and UUID"`),
+				update: testAccCacheRegistryConfig(cluster, "Identity Renamed", `  description = "Found by its cluster and UUID"`),
+			}
+		},
+	},
+	{
 		// Named by the organization's slug; destroying it leaves the settings as they are.
 		resourceType: "buildkite_organization_pipeline_settings", attrs: []string{"id"},
 		setup: func(t *testing.T, e *testEnv) identityConfigs {

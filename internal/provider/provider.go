@@ -164,6 +164,7 @@ func (p *buildkiteProvider) Resources(_ context.Context) []func() resource.Resou
 
 		// Issue 31: organization pipeline settings, cluster cache registries, organization memberships.
 		NewOrganizationPipelineSettingsResource,
+		NewClusterCacheRegistryResource,
 	}
 }
 
@@ -189,6 +190,7 @@ func (p *buildkiteProvider) ListResources(context.Context) []func() list.ListRes
 		NewClusterMaintainerListResource,
 		NewPortalListResource,
 		NewNotificationServiceListResource,
+		NewClusterCacheRegistryListResource,
 	}
 }
 
@@ -223,6 +225,7 @@ func (p *buildkiteProvider) DataSources(_ context.Context) []func() datasource.D
 		NewSignedPipelineStepsDataSource,
 		NewPortalDataSource,
 		NewPortalsDataSource,
+		NewClusterCacheRegistryDataSource,
 	}
 }
 
