@@ -174,6 +174,7 @@ func (s *Server) routes() *http.ServeMux {
 	s.routeNotificationServices(mux)
 	s.routePipelineSettings(mux)
 	s.routeCacheRegistries(mux)
+	s.routeInvitations(mux)
 	return mux
 }
 

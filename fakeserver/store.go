@@ -64,6 +64,7 @@ type Store struct {
 	// Organization pipeline settings and cluster cache registries (rest-beyond-spec.md, added 2026-11-27).
 	pipeSettings    pipelineSettingsState
 	cacheRegistries cacheRegistryState
+	invitations     invitationState
 }
 
 // orgRecord is an organization.
@@ -82,6 +83,7 @@ type orgRecord struct {
 type membership struct {
 	admin     bool // admins manage pipeline templates and see those that are not available
 	createdAt time.Time
+	ssoMode   string // "required" or "optional"; "" reads as optional
 }
 
 // userRecord is a user, shown through the user summary (spec 2.1).
@@ -133,6 +135,7 @@ func newStore(now func() time.Time) *Store {
 
 		pipeSettings:    newPipelineSettingsState(),
 		cacheRegistries: newCacheRegistryState(),
+		invitations:     newInvitationState(),
 	}
 	st.defaultUserID = st.addUser("Test User", "test-user@example.com").id
 	return st
