@@ -107,6 +107,7 @@ type Client struct {
 
 	PipelineSettings *PipelineSettingsService // the organization's pipeline settings
 	CacheRegistries  *CacheRegistriesService  // clusters' cache registries
+	Invitations      *InvitationsService      // invitations to join the organization
 
 	baseURL   *url.URL // origin plus optional path prefix, no trailing slash
 	agentURL  *url.URL
@@ -262,6 +263,7 @@ func (c *Client) services() {
 	c.NetworkRanges = &NetworkRangesService{client: c}
 	c.PipelineSettings = &PipelineSettingsService{client: c}
 	c.CacheRegistries = &CacheRegistriesService{client: c}
+	c.Invitations = &InvitationsService{client: c}
 }
 
 // positiveOr returns d, or def when d is not positive.
