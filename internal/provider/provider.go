@@ -165,6 +165,7 @@ func (p *buildkiteProvider) Resources(_ context.Context) []func() resource.Resou
 		// Issue 31: organization pipeline settings, cluster cache registries, organization memberships.
 		NewOrganizationPipelineSettingsResource,
 		NewClusterCacheRegistryResource,
+		NewOrganizationMembershipResource,
 	}
 }
 
