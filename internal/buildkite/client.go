@@ -6,6 +6,7 @@ package buildkite
 
 import (
 	"cmp"
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -73,6 +74,9 @@ type Config struct {
 	// the client follows redirects only within its origin, and only for reads.
 	HTTPClient *http.Client
 	Logger     Logger // optional; nil logs nothing
+	// Contact, when set, is checked once just before the client's first request (contact.go): a plan that
+	// needs no request never reaches the service.
+	Contact func(ctx context.Context) error
 }
 
 // Client talks to the REST API on behalf of one organization. It is safe for concurrent use; all
@@ -117,7 +121,8 @@ type Client struct {
 
 	retry    *retryablehttp.Client // makes the attempts of every call (see do.go)
 	gate     *rateGate
-	answered atomic.Bool // the service has answered at least once (see FirstContact)
+	answered atomic.Bool  // the service has answered at least once (see FirstContact)
+	contact  contactState // the first-contact check (Config.Contact)
 	log      Logger
 	lists    collections // what readItem knows of each collection's listing
 	listTTL  time.Duration
@@ -165,6 +170,7 @@ func newClient(cfg Config, resetUnit time.Duration) (*Client, error) {
 		userAgent:      cmp.Or(cfg.UserAgent, DefaultUserAgent),
 		gate:           &rateGate{},
 		log:            cfg.Logger,
+		contact:        contactState{check: cfg.Contact},
 		maxRetries:     cfg.MaxRetries,
 		retryWaitMin:   positiveOr(cfg.RetryWaitMin, defaultRetryWaitMin),
 		retryWaitMax:   positiveOr(cfg.RetryWaitMax, defaultRetryWaitMax),
