@@ -154,8 +154,8 @@ func TestAccProvider_wrongTokenKeepsState(t *testing.T) {
 		CheckDestroy:             e.checkDestroyed("buildkite_cluster"),
 		Steps: []resource.TestStep{
 			{Config: e.config(body)},
-			{Config: wrongToken, PlanOnly: true, ExpectError: regexpMust(`Invalid Buildkite API Token[\s\S]*401`)},
-			{Config: wrongToken, ExpectError: regexpMust(`Invalid Buildkite API Token`)},
+			{Config: wrongToken, PlanOnly: true, ExpectError: regexpMust(`Invalid\s+Buildkite\s+API\s+Token[\s\S]*401`)},
+			{Config: wrongToken, ExpectError: regexpMust(`Invalid\s+Buildkite\s+API\s+Token`)},
 			{
 				Config: e.config(body),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
