@@ -120,7 +120,7 @@ func TestCacheRegistriesBadInput(t *testing.T) {
 	id := r.object(t)["items"].([]any)[1].(map[string]any)["uuid"].(string)
 	expectError(t, e.api("PATCH", base+"/"+id, map[string]any{"uuid": newID()}), http.StatusUnprocessableEntity,
 		"Validation failed: Uuid cannot be changed")
-	req, _ := http.NewRequest("POST", e.ts.URL+"/v2/organizations/acme"+base, strings.NewReader("name=x"))
+	req, _ := http.NewRequest(http.MethodPost, e.ts.URL+"/v2/organizations/acme"+base, strings.NewReader("name=x"))
 	req.Header.Set("Authorization", "Bearer test-token")
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	resp, err := e.ts.Client().Do(req)

@@ -181,11 +181,11 @@ func (s *Server) routePipelineSettings(mux *http.ServeMux) {
 	mux.HandleFunc("DELETE "+settings+"/build-export", s.deleteBuildExport)
 }
 
-// servePipelineSettings authorizes an administrator with scope and answers 200 with the whole resource
-// after change (nil for a read) has run under the write lock.
-func (s *Server) servePipelineSettings(w http.ResponseWriter, r *http.Request, scope string,
+// servePipelineSettings authorizes an administrator with write_organization_settings and answers 200 with
+// the whole resource after change has run under the write lock.
+func (s *Server) servePipelineSettings(w http.ResponseWriter, r *http.Request,
 	change func(org orgRecord, user userRecord, rec *pipelineSettingsRecord) *apiError) {
-	org, user, ok := s.authorize(w, r, scope)
+	org, user, ok := s.authorize(w, r, scopeWriteOrganizationSettings)
 	if !ok {
 		return
 	}
@@ -194,10 +194,8 @@ func (s *Server) servePipelineSettings(w http.ResponseWriter, r *http.Request, s
 		if !s.store.isAdmin(org.slug, user.id) {
 			return errNotAdministrator()
 		}
-		if change != nil {
-			if err := change(org, user, s.store.pipelineSettings(org.slug)); err != nil {
-				return err
-			}
+		if err := change(org, user, s.store.pipelineSettings(org.slug)); err != nil {
+			return err
 		}
 		out = s.store.pipelineSettingsView(baseURL(r), org.slug)
 		return nil
@@ -231,7 +229,7 @@ func (s *Server) patchPipelineSettings(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	s.servePipelineSettings(w, r, scopeWriteOrganizationSettings, func(org orgRecord, _ userRecord, rec *pipelineSettingsRecord) *apiError {
+	s.servePipelineSettings(w, r, func(org orgRecord, _ userRecord, rec *pipelineSettingsRecord) *apiError {
 		branch, cluster := in.String("default_branch"), in.String("default_cluster_id")
 		ints := map[string]opt[int]{}
 		for _, f := range pipelineSettingsFields[2:] {
@@ -296,7 +294,7 @@ func (s *Server) patchPipelineSettings(w http.ResponseWriter, r *http.Request) {
 // setPipelineSetting turns a switch on (PUT) or off (DELETE); turning it on again keeps when and by whom.
 func (s *Server) setPipelineSetting(pick func(*pipelineSettingsRecord) *settingSwitch, on bool) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		s.servePipelineSettings(w, r, scopeWriteOrganizationSettings, func(_ orgRecord, user userRecord, rec *pipelineSettingsRecord) *apiError {
+		s.servePipelineSettings(w, r, func(_ orgRecord, user userRecord, rec *pipelineSettingsRecord) *apiError {
 			sw := pick(rec)
 			switch {
 			case on && !sw.enabled:
@@ -321,7 +319,7 @@ func (s *Server) putBuildExport(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	s.servePipelineSettings(w, r, scopeWriteOrganizationSettings, func(_ orgRecord, _ userRecord, rec *pipelineSettingsRecord) *apiError {
+	s.servePipelineSettings(w, r, func(_ orgRecord, _ userRecord, rec *pipelineSettingsRecord) *apiError {
 		if rec.exportUnavailable {
 			return errNoBuildExport()
 		}
@@ -352,7 +350,7 @@ func (s *Server) putBuildExport(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) deleteBuildExport(w http.ResponseWriter, r *http.Request) {
-	s.servePipelineSettings(w, r, scopeWriteOrganizationSettings, func(_ orgRecord, _ userRecord, rec *pipelineSettingsRecord) *apiError {
+	s.servePipelineSettings(w, r, func(_ orgRecord, _ userRecord, rec *pipelineSettingsRecord) *apiError {
 		if rec.exportUnavailable {
 			return errNoBuildExport()
 		}

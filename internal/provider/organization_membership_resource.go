@@ -153,7 +153,7 @@ func (r *organizationMembershipResource) Schema(_ context.Context, _ resource.Sc
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplaceIfConfigured(),
 					stringplanmodifier.UseNonNullStateForUnknown()},
 			},
-			"user_id": computed("The user's GraphQL ID (for `buildkite_team_member`); null until the user is a member."),
+			"user_id":       computed("The user's GraphQL ID (for `buildkite_team_member`); null until the user is a member."),
 			"invitation_id": computed("The UUID of the invitation tracked, or null for a member adopted as it was."),
 			"state":         computed("`pending` while the invitation waits, `active` once the user is a member."),
 			"role": caseInsensitiveEnum(schema.StringAttribute{
@@ -186,7 +186,9 @@ func (emailChangeReplaces) Description(context.Context) string {
 	return "A configured e-mail that changes other than in case replaces the membership."
 }
 
-func (m emailChangeReplaces) MarkdownDescription(ctx context.Context) string { return m.Description(ctx) }
+func (m emailChangeReplaces) MarkdownDescription(ctx context.Context) string {
+	return m.Description(ctx)
+}
 
 func (emailChangeReplaces) PlanModifyString(_ context.Context, req planmodifier.StringRequest, resp *planmodifier.StringResponse) {
 	if req.State.Raw.IsNull() || req.Plan.Raw.IsNull() || req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() || req.StateValue.IsNull() {

@@ -117,8 +117,11 @@ func TestAccOrganizationMembershipResource_invite(t *testing.T) {
 		ProtoV6ProviderFactories: e.factories(),
 		CheckDestroy: func(*terraform.State) error {
 			m, err := e.client.Organizations.FindMemberByEmail(context.Background(), email)
-			if err != nil || m != nil {
-				return fmt.Errorf("after destroy: member %+v, %v", m, err)
+			if err != nil {
+				return err
+			}
+			if m != nil {
+				return fmt.Errorf("after destroy: member %+v is still there", m)
 			}
 			return nil
 		},
