@@ -51,6 +51,7 @@ func AllScopes() []string {
 		scopeReadNotificationServices, scopeWriteNotificationServices,
 		scopeReadAgents, scopeWriteAgents, scopeReadArtifacts, scopeWriteArtifacts, scopeReadJobLogs, scopeWriteJobLogs,
 		scopeGraphQL,
+		scopeWriteOrgs, scopeReadInvitations, scopeWriteInvitations,
 	}
 }
 

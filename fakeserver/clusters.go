@@ -154,6 +154,7 @@ func (st *Store) deleteCluster(c *clusterRecord) {
 	}
 	removeAll(st.secrets.secrets, c.id)
 	removeAll(st.maintainers.maintainers, c.id)
+	st.deleteCacheRegistriesOf(c.id)
 	st.clusters.clusters.remove(c)
 }
 

@@ -47,6 +47,10 @@ type memberView struct {
 	GraphQLID string `json:"graphql_id"`
 	Name      string `json:"name"`
 	Email     string `json:"email"`
+	// Role and SSOMode (rest-beyond-spec.md, added 2026-11-27): sso_mode only for administrators or on the
+	// viewer's own membership.
+	Role    string  `json:"role,omitempty"`
+	SSOMode *string `json:"sso_mode,omitempty"`
 }
 
 func memberViewOf(u *userRecord) memberView {
@@ -134,7 +138,7 @@ func (s *Server) getOrganization(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) listMembers(w http.ResponseWriter, r *http.Request) {
-	org, _, ok := s.authorize(w, r, scopeReadOrganizations)
+	org, user, ok := s.authorize(w, r, scopeReadOrganizations)
 	if !ok {
 		return
 	}
@@ -145,7 +149,7 @@ func (s *Server) listMembers(w http.ResponseWriter, r *http.Request) {
 			return errNotFound("organization")
 		}
 		for _, u := range paginate(w, r, s.store.membersOf(o)) {
-			out = append(out, memberViewOf(u))
+			out = append(out, s.store.memberViewIn(o, u, user.id))
 		}
 		return nil
 	})
@@ -156,18 +160,18 @@ func (s *Server) listMembers(w http.ResponseWriter, r *http.Request) {
 // as for one who does not exist: the spec does not show the message, and a token must not learn about
 // users outside its organizations.
 func (s *Server) getMember(w http.ResponseWriter, r *http.Request) {
-	org, _, ok := s.authorize(w, r, scopeReadOrganizations)
+	org, user, ok := s.authorize(w, r, scopeReadOrganizations)
 	if !ok {
 		return
 	}
 	var out memberView
 	err := s.store.view(func() *apiError {
 		id := r.PathValue("user")
-		u, ok := s.store.users[id]
-		if !ok || !s.store.isMember(org.slug, id) {
+		u, ok := s.store.users[strings.ToLower(id)]
+		if !ok || !s.store.isMember(org.slug, u.id) {
 			return errNotFound("member")
 		}
-		out = memberViewOf(u)
+		out = s.store.memberViewIn(s.store.orgs[org.slug], u, user.id)
 		return nil
 	})
 	respond(w, http.StatusOK, out, err)

@@ -205,6 +205,9 @@ func (s *Server) routes() *http.ServeMux {
 	s.routeAgents(mux)
 	s.routeBuildOutputs(mux)
 	s.routeGraphQL(mux)
+	s.routePipelineSettings(mux)
+	s.routeCacheRegistries(mux)
+	s.routeInvitations(mux)
 	return mux
 }
 

@@ -66,6 +66,11 @@ type Store struct {
 	outputs buildOutputState
 	// Unclustered agent tokens, made and revoked over GraphQL (agent_tokens.go).
 	unclusteredTokens unclusteredTokenState
+
+	// Organization pipeline settings and cluster cache registries (rest-beyond-spec.md, added 2026-11-27).
+	pipeSettings    pipelineSettingsState
+	cacheRegistries cacheRegistryState
+	invitations     invitationState
 }
 
 // orgRecord is an organization.
@@ -86,6 +91,7 @@ type orgRecord struct {
 type membership struct {
 	admin     bool // admins manage pipeline templates and see those that are not available
 	createdAt time.Time
+	ssoMode   string // "required" or "optional"; "" reads as optional
 }
 
 // userRecord is a user, shown through the user summary (spec 2.1).
@@ -137,6 +143,10 @@ func newStore(now func() time.Time) *Store {
 		outputs:      newBuildOutputState(),
 
 		unclusteredTokens: newUnclusteredTokenState(),
+
+		pipeSettings:    newPipelineSettingsState(),
+		cacheRegistries: newCacheRegistryState(),
+		invitations:     newInvitationState(),
 	}
 	st.defaultUserID = st.addUser("Test User", "test-user@example.com").id
 	return st

@@ -6,6 +6,7 @@ package buildkite
 
 import (
 	"cmp"
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -73,6 +74,9 @@ type Config struct {
 	// the client follows redirects only within its origin, and only for reads.
 	HTTPClient *http.Client
 	Logger     Logger // optional; nil logs nothing
+	// Contact, when set, is checked once just before the client's first request (contact.go): a plan that
+	// needs no request never reaches the service.
+	Contact func(ctx context.Context) error
 }
 
 // Client talks to the REST API on behalf of one organization. It is safe for concurrent use; all
@@ -107,6 +111,9 @@ type Client struct {
 
 	Portals              *PortalsService              // portals: saved GraphQL queries with a token of their own
 	NotificationServices *NotificationServicesService // webhooks, EventBridge, Datadog, OpenTelemetry
+	PipelineSettings     *PipelineSettingsService     // the organization's pipeline settings
+	CacheRegistries      *CacheRegistriesService      // clusters' cache registries
+	Invitations          *InvitationsService          // invitations to join the organization
 
 	baseURL   *url.URL // origin plus optional path prefix, no trailing slash
 	agentURL  *url.URL
@@ -117,7 +124,8 @@ type Client struct {
 
 	retry    *retryablehttp.Client // makes the attempts of every call (see do.go)
 	gate     *rateGate
-	answered atomic.Bool // the service has answered at least once (see FirstContact)
+	answered atomic.Bool  // the service has answered at least once (see FirstContact)
+	contact  contactState // the first-contact check (Config.Contact)
 	log      Logger
 	lists    collections // what readItem knows of each collection's listing
 	listTTL  time.Duration
@@ -165,6 +173,7 @@ func newClient(cfg Config, resetUnit time.Duration) (*Client, error) {
 		userAgent:      cmp.Or(cfg.UserAgent, DefaultUserAgent),
 		gate:           &rateGate{},
 		log:            cfg.Logger,
+		contact:        contactState{check: cfg.Contact},
 		maxRetries:     cfg.MaxRetries,
 		retryWaitMin:   positiveOr(cfg.RetryWaitMin, defaultRetryWaitMin),
 		retryWaitMax:   positiveOr(cfg.RetryWaitMax, defaultRetryWaitMax),
@@ -263,6 +272,9 @@ func (c *Client) services() {
 	c.NetworkRanges = &NetworkRangesService{client: c}
 	c.Portals = &PortalsService{client: c}
 	c.NotificationServices = &NotificationServicesService{client: c}
+	c.PipelineSettings = &PipelineSettingsService{client: c}
+	c.CacheRegistries = &CacheRegistriesService{client: c}
+	c.Invitations = &InvitationsService{client: c}
 }
 
 // positiveOr returns d, or def when d is not positive.

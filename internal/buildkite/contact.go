@@ -3,6 +3,7 @@ package buildkite
 import (
 	"context"
 	"errors"
+	"sync"
 )
 
 // First contact. A call that cannot connect is retried until its deadline, so that a service restarting
@@ -35,4 +36,74 @@ func IsUnreachable(err error) bool {
 		return false
 	}
 	return neverConnected(err) || isPermanent(err)
+}
+
+// The first-contact check. Config.Contact, where set, is what the client's user checks of the service
+// before anything else (the provider: that the token works and the organization answers). It runs once,
+// just before the client's first request, not when the client is built: a Terraform plan that needs no
+// request (validation, new objects planned without refresh) then never reaches the service. Concurrent
+// first requests wait for the one check. Its success is kept; a failure marked with FinalContact is kept
+// too and returned by every later call; any other failure is returned and the check runs again next time.
+// Calls made by the check itself (their context carries the check's mark) pass, as do agent API calls.
+
+type contactCheckKey struct{}
+
+// finalContactError is a failed check that is not asked again.
+type finalContactError struct{ err error }
+
+func (e *finalContactError) Error() string { return e.err.Error() }
+func (e *finalContactError) Unwrap() error { return e.err }
+
+// FinalContact marks a failure of the first-contact check as one that asking again cannot change (an
+// unreachable address, a refused token, an unknown organization): the client returns it for every call.
+func FinalContact(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &finalContactError{err: err}
+}
+
+// contactState is the outcome of the first-contact check, guarded by mu.
+type contactState struct {
+	mu    sync.Mutex
+	check func(ctx context.Context) error
+	ok    bool
+	err   error // a final failure
+}
+
+// Contact runs the first-contact check unless it has run (and succeeded, or failed for good), and returns
+// its outcome. Without Config.Contact it does nothing.
+func (c *Client) Contact(ctx context.Context) error {
+	s := &c.contact
+	if s.check == nil {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch {
+	case s.ok:
+		return nil
+	case s.err != nil:
+		return s.err
+	}
+	err := s.check(context.WithValue(FirstContact(ctx), contactCheckKey{}, true))
+	var final *finalContactError
+	switch {
+	case err == nil:
+		s.ok = true
+	case errors.As(err, &final):
+		s.err = err
+	}
+	return err
+}
+
+// contacted runs the check before a call, unless the call is the check's own or the agent API's.
+func (c *Client) contacted(ctx context.Context, r call) error {
+	if c.contact.check == nil || r.agentToken != "" {
+		return nil
+	}
+	if own, _ := ctx.Value(contactCheckKey{}).(bool); own {
+		return nil
+	}
+	return c.Contact(ctx)
 }

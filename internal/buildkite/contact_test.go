@@ -10,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
 )
 
 // closedAddr returns a loopback address nothing listens on.
@@ -85,5 +87,52 @@ func TestIsUnreachable(t *testing.T) {
 		if got := IsUnreachable(tc.err); got != tc.want {
 			t.Errorf("IsUnreachable(%v) = %v, want %v", tc.err, got, tc.want)
 		}
+	}
+}
+
+// TestContactCheck: the first-contact check runs once, just before the first request (not when the client
+// is built), its own calls pass, a final failure is returned by every call, and another is asked again.
+func TestContactCheck(t *testing.T) {
+	var checks int
+	var answer error
+	var c *Client
+	ts := httptest.NewServer(fakeserver.New(fakeserver.Options{}))
+	t.Cleanup(ts.Close)
+	c = newTestClient(t, ts.URL, func(cfg *Config) {
+		cfg.Contact = func(ctx context.Context) error {
+			checks++
+			if _, err := c.AccessToken.Get(ctx); err != nil { // the check's own call passes the gate
+				return err
+			}
+			return answer
+		}
+	})
+	if checks != 0 {
+		t.Fatal("the check ran when the client was built")
+	}
+	ctx := context.Background()
+	answer = errors.New("not yet")
+	if _, err := c.Organizations.Get(ctx); err == nil || err.Error() != "not yet" {
+		t.Fatalf("first call: %v", err)
+	}
+	answer = FinalContact(errors.New("for good"))
+	for range 2 {
+		if _, err := c.Clusters.List(ctx); err == nil || err.Error() != "for good" {
+			t.Fatalf("after a final failure: %v", err)
+		}
+	}
+	if checks != 2 {
+		t.Fatalf("%d checks, want 2 (a transient failure asked again, a final one not)", checks)
+	}
+
+	ok := newTestClient(t, ts.URL, func(cfg *Config) { cfg.Contact = func(context.Context) error { checks++; return nil } })
+	checks = 0
+	for range 3 {
+		if _, err := ok.Organizations.Get(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if checks != 1 {
+		t.Fatalf("%d checks after success, want 1", checks)
 	}
 }

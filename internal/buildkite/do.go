@@ -47,6 +47,9 @@ func (c *Client) send(ctx context.Context, r call) (http.Header, error) {
 // The call ends by its context's deadline, or CallTimeout when it has none; each attempt ends by
 // AttemptTimeout. Failures are retried as judge says, until the deadline or MaxRetries.
 func (c *Client) do(ctx context.Context, r call, u *url.URL) (http.Header, error) {
+	if err := c.contacted(ctx, r); err != nil {
+		return nil, err
+	}
 	ex := &exchange{c: c, r: r, method: r.method, path: u.EscapedPath(), tally: &tally{start: time.Now()}}
 	var body any // nil, not an empty []byte: a request without a body must not send one
 	var raw []byte

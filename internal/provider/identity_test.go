@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"fmt"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -324,6 +325,45 @@ var identityCases = []identityCase{
 			return identityConfigs{
 				create: testAccOrganizationBannerConfig("Found by its UUID"),
 				update: testAccOrganizationBannerConfig("Still found by its UUID"),
+			}
+		},
+	},
+	{
+		resourceType: "buildkite_cluster_cache_registry", attrs: []string{"cluster_id", "id"},
+		setup: func(t *testing.T, e *testEnv) identityConfigs {
+			cluster := e.name("identity")
+			return identityConfigs{
+				create: testAccCacheRegistryConfig(cluster, "Identity", `  description = "Found by its cluster and UUID"`),
+				update: testAccCacheRegistryConfig(cluster, "Identity Renamed", `  description = "Found by its cluster and UUID"`),
+			}
+		},
+	},
+	{
+		// An adopted member, named by its user UUID.
+		resourceType: "buildkite_organization_membership", attrs: []string{"id"},
+		setup: func(t *testing.T, e *testEnv) identityConfigs {
+			if e.live {
+				t.Skip("live mode: changes and removes a member")
+			}
+			body := func(role string) string {
+				return testAccMembershipConfig(fmt.Sprintf("  email = %q\n  role = %q\n  sso_mode = \"OPTIONAL\"", e.secondMemberEmail(), role))
+			}
+			return identityConfigs{
+				create:    body("MEMBER"),
+				update:    body("ADMIN"),
+				destroyed: func(*terraform.State) error { return nil },
+			}
+		},
+	},
+	{
+		// Named by the organization's slug; destroying it leaves the settings as they are.
+		resourceType: "buildkite_organization_pipeline_settings", attrs: []string{"id"},
+		setup: func(t *testing.T, e *testEnv) identityConfigs {
+			e.keepPipelineSettings()
+			return identityConfigs{
+				create:    testAccPipelineSettingsConfig(`  default_branch = "identity"`),
+				update:    testAccPipelineSettingsConfig(`  default_branch = "identity-changed"`),
+				destroyed: func(*terraform.State) error { return nil },
 			}
 		},
 	},

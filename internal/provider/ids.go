@@ -222,25 +222,26 @@ func checkRef(id string, graphQLTypes []string, keyOK bool) (string, error) {
 // states (its own is the UUID they encode); an empty list: a UUID only. A type not listed declares no ID
 // form, and its `id` is not checked (its references still are).
 var idGraphQLTypes = map[string][]string{
-	"cluster":               {"Cluster"},
-	"cluster_queue":         {"ClusterQueue"},
-	"cluster_agent_token":   {"ClusterToken"},
-	"cluster_default_queue": {"Cluster"}, // the cluster's, as its official state holds it
-	"cluster_secret":        {},
-	"cluster_maintainer":    {},
-	"team":                  {"Team"},
-	"team_member":           {"TeamMember"},
-	"pipeline":              {"Pipeline"},
-	"pipeline_team":         {"TeamPipeline"},
-	"pipeline_schedule":     {"PipelineSchedule"},
-	"pipeline_template":     {"PipelineTemplate"},
-	"organization_rule":     {"Rule"},
-	"registry":              {"Registry"},
-	"test_suite":            {"Suite"},
-	"test_suite_team":       {"TeamSuite"},
-	"organization":          {"Organization"},
-	"organization_banner":   {"OrganizationBanner"},
-	"notification_service":  {}, // the official provider stores the service's UUID
+	"cluster":                {"Cluster"},
+	"cluster_queue":          {"ClusterQueue"},
+	"cluster_agent_token":    {"ClusterToken"},
+	"cluster_default_queue":  {"Cluster"}, // the cluster's, as its official state holds it
+	"cluster_secret":         {},
+	"cluster_maintainer":     {},
+	"team":                   {"Team"},
+	"team_member":            {"TeamMember"},
+	"pipeline":               {"Pipeline"},
+	"pipeline_team":          {"TeamPipeline"},
+	"pipeline_schedule":      {"PipelineSchedule"},
+	"pipeline_template":      {"PipelineTemplate"},
+	"organization_rule":      {"Rule"},
+	"registry":               {"Registry"},
+	"test_suite":             {"Suite"},
+	"test_suite_team":        {"TeamSuite"},
+	"organization":           {"Organization"},
+	"organization_banner":    {"OrganizationBanner"},
+	"notification_service":   {}, // the official provider stores the service's UUID
+	"cluster_cache_registry": {"CacheRegistry"},
 	// Not listed, on purpose:
 	//   - portal: it has no `id`, here as in the official provider (a portal is named by its slug);
 	//   - pipeline_webhook: the official `id` is the webhook's external ID on the repository's provider

@@ -160,6 +160,11 @@ func (p *buildkiteProvider) Resources(_ context.Context) []func() resource.Resou
 		NewPipelineWebhookResource,
 		NewPortalResource,
 		NewNotificationServiceResource,
+
+		// Issue 31: organization pipeline settings, cluster cache registries, organization memberships.
+		NewOrganizationPipelineSettingsResource,
+		NewClusterCacheRegistryResource,
+		NewOrganizationMembershipResource,
 	}
 }
 
@@ -185,6 +190,7 @@ func (p *buildkiteProvider) ListResources(context.Context) []func() list.ListRes
 		NewClusterMaintainerListResource,
 		NewPortalListResource,
 		NewNotificationServiceListResource,
+		NewClusterCacheRegistryListResource,
 	}
 }
 
@@ -219,6 +225,7 @@ func (p *buildkiteProvider) DataSources(_ context.Context) []func() datasource.D
 		NewSignedPipelineStepsDataSource,
 		NewPortalDataSource,
 		NewPortalsDataSource,
+		NewClusterCacheRegistryDataSource,
 	}
 }
 

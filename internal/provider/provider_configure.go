@@ -17,9 +17,11 @@ import (
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
 )
 
-// Configure implements provider.Provider: it reads the provider block (falling back to the environment),
-// builds the REST client once, and makes first contact with the service, so that a wrong address, token or
-// organization is one error on the attribute to fix, at plan time, before any object is read.
+// Configure implements provider.Provider: it reads the provider block (falling back to the environment)
+// and builds the REST client once. First contact with the service (contact) is made just before the
+// client's first request, not here: a plan that needs no request (validation errors, new objects planned
+// with -refresh=false) works without reaching the service, and a wrong address, token or organization is
+// still one clear error before any object is read or changed.
 func (p *buildkiteProvider) Configure(ctx context.Context, req provider.ConfigureRequest, resp *provider.ConfigureResponse) {
 	var cfg providerModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
@@ -32,6 +34,11 @@ func (p *buildkiteProvider) Configure(ctx context.Context, req provider.Configur
 	}
 
 	ctx = tflog.MaskFieldValuesWithFieldKeys(ctx, "api_token", "token")
+	data := &providerData{
+		org:                     s.org,
+		timeouts:                s.timeouts,
+		archivePipelineOnDelete: s.archivePipelineOnDelete,
+	}
 	client, err := buildkite.NewClient(buildkite.Config{
 		BaseURL:      s.restURL,
 		AgentURL:     s.agentURL,
@@ -42,20 +49,13 @@ func (p *buildkiteProvider) Configure(ctx context.Context, req provider.Configur
 		Logger:       clientLogger(),
 		// The client lives for one Terraform command, so a listing may answer the reads of a refresh.
 		ListReadTTL: buildkite.DefaultListReadTTL,
+		Contact:     func(ctx context.Context) error { return contact(ctx, data, s.restURL) },
 	})
 	if err != nil {
 		resp.Diagnostics.AddError("Unable to Create Buildkite Client", "The REST client could not be built: "+err.Error())
 		return
 	}
-	data := &providerData{
-		client:                  client,
-		org:                     s.org,
-		timeouts:                s.timeouts,
-		archivePipelineOnDelete: s.archivePipelineOnDelete,
-	}
-	if !firstContact(ctx, data, s.restURL, &resp.Diagnostics) {
-		return
-	}
+	data.client = client
 	tflog.Debug(ctx, "configured buildkite client", map[string]any{"organization": s.org, "rest_url": s.restURL})
 
 	resp.ResourceData = data
@@ -156,12 +156,22 @@ func configuredTimeouts(m *timeoutsModel, diags *diag.Diagnostics) operationTime
 	return t
 }
 
-// firstContact asks, at once, for the API token (whether it works at all, and which scopes it holds, so
-// that resources can refuse at plan time what would fail) and for the organization (whether the slug is
-// right and the token sees it, so that no 404 of an object is believed before it is known). A service that
-// cannot be reached fails here within seconds, on rest_url. It reports whether configuring may go on.
-func firstContact(ctx context.Context, data *providerData, restURL string, diags *diag.Diagnostics) bool {
-	ctx, cancel := context.WithTimeout(buildkite.FirstContact(ctx), data.timeouts.of(opRead))
+// contactFailure is a first-contact check that failed: the diagnostic's words, and whether the service could
+// not be reached at all (a plan may then go on where it needs no request).
+type contactFailure struct {
+	summary, detail string
+	unreachable     bool
+}
+
+func (f *contactFailure) Error() string { return f.summary + ": " + f.detail }
+
+// contact asks, at once, for the API token (whether it works at all, and which scopes it holds, so that
+// resources can refuse at plan time what would fail) and for the organization (whether the slug is right
+// and the token sees it, so that no 404 of an object is believed before it is known). The client runs it
+// just before its first request (buildkite.Config.Contact); a service that cannot be reached fails it
+// within seconds, naming rest_url. What asking again cannot change is final for the client.
+func contact(ctx context.Context, data *providerData, restURL string) error {
+	ctx, cancel := context.WithTimeout(ctx, data.timeouts.of(opRead))
 	defer cancel()
 	var (
 		wg     sync.WaitGroup
@@ -177,38 +187,34 @@ func firstContact(ctx context.Context, data *providerData, restURL string, diags
 	case tokErr == nil:
 		data.token = tok
 	case buildkite.IsUnreachable(tokErr):
-		diags.AddAttributeError(path.Root("rest_url"), "Unable to Reach Buildkite",
-			fmt.Sprintf("No connection could be made to %s (%s). Check \"rest_url\" (or the %s environment variable), "+
-				"and that the service, or the emulator, is running there.", restURL, tokErr, envRESTURL))
-		return false
+		return buildkite.FinalContact(&contactFailure{summary: "Unable to Reach Buildkite", unreachable: true, detail: fmt.Sprintf(
+			"No connection could be made to %s (%s). Check \"rest_url\" (or the %s environment variable), and that the "+
+				"service, or the emulator, is running there.", restURL, tokErr, envRESTURL)})
 	case buildkite.IsUnauthorized(tokErr):
-		diags.AddAttributeError(path.Root("api_token"), "Invalid Buildkite API Token",
-			fmt.Sprintf("The service refused the API token (%s). Check \"api_token\" or the %s environment variable.", describeError(tokErr), envAPIToken))
-		return false
+		return buildkite.FinalContact(&contactFailure{summary: "Invalid Buildkite API Token", detail: fmt.Sprintf(
+			"The service refused the API token (%s). Check \"api_token\" or the %s environment variable.", describeError(tokErr), envAPIToken)})
 	case buildkite.IsNotFound(tokErr), buildkite.IsForbidden(tokErr):
 		// A service or proxy that does not answer the endpoint: scopes go unchecked and calls report their own errors.
 		tflog.Warn(ctx, "GET /v2/access-token is not answered; API token scopes will not be checked at plan time", map[string]any{"error": tokErr.Error()})
 	default:
-		diags.AddError("Unable to Reach Buildkite", fmt.Sprintf("Checking the API token against %s: %s", restURL, describeError(tokErr)))
-		return false
+		return &contactFailure{summary: "Unable to Reach Buildkite", detail: fmt.Sprintf("Checking the API token against %s: %s", restURL, describeError(tokErr))}
 	}
-	return confirmedAtConfigure(data, orgErr, diags)
+	return confirmedAtContact(data, orgErr)
 }
 
-// confirmedAtConfigure applies the organization's answer to first contact: found, it is confirmed for the
-// run (confirmOrganization makes no second call); not found, it is one error on organization. A token
-// that may not read organizations (403) leaves the question to confirmOrganization, which asks only when
-// an object answers 404. It reports whether configuring may go on.
-func confirmedAtConfigure(data *providerData, orgErr error, diags *diag.Diagnostics) bool {
+// confirmedAtContact applies the organization's answer to first contact: found, it is confirmed for the run
+// (confirmOrganization makes no second call); not found, it is a final failure naming organization. A token
+// that may not read organizations (403) leaves the question to confirmOrganization, which asks only when an
+// object answers 404.
+func confirmedAtContact(data *providerData, orgErr error) error {
 	switch {
 	case orgErr == nil:
-		data.orgConfirmed = true
+		data.orgAtContact.Store(true)
 	case buildkite.IsNotFound(orgErr):
-		diags.AddAttributeError(path.Root("organization"), "Unknown Buildkite Organization",
-			fmt.Sprintf("The organization %q does not exist or the API token cannot see it (%s). Check \"organization\" "+
-				"(or the %s environment variable) against the slug in your organization's URL, and that the API token "+
-				"was created for that organization. Nothing was read or changed.", data.org, describeError(orgErr), envOrgSlug))
-		return false
+		return buildkite.FinalContact(&contactFailure{summary: "Unknown Buildkite Organization", detail: fmt.Sprintf(
+			"The organization %q does not exist or the API token cannot see it (%s). Check \"organization\" (or the %s "+
+				"environment variable) against the slug in your organization's URL, and that the API token was created "+
+				"for that organization. Nothing was read or changed.", data.org, describeError(orgErr), envOrgSlug)})
 	}
-	return true
+	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"sync/atomic"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 
@@ -26,6 +27,9 @@ type providerData struct {
 	// orgConfirmed is set once the organization answered; orgErr once it definitely did not.
 	orgConfirmed bool
 	orgErr       error
+	// orgAtContact is set when first contact (contact) found the organization; it runs inside client calls,
+	// some made under orgMu, so it does not take the lock.
+	orgAtContact atomic.Bool
 }
 
 // providerDataFrom extracts the provider's data in Configure. It returns nil, without a diagnostic, while the
@@ -47,6 +51,9 @@ func providerDataFrom(data any, diags *diag.Diagnostics) *providerData {
 // "gone" after it does: with a mistyped slug every object answers 404, and believing that would empty the
 // state. Answers that settle the question are remembered; a transient failure is asked again next time.
 func (d *providerData) confirmOrganization(ctx context.Context) error {
+	if d.orgAtContact.Load() {
+		return nil
+	}
 	d.orgMu.Lock()
 	defer d.orgMu.Unlock()
 	if d.orgConfirmed || d.orgErr != nil {

@@ -71,7 +71,8 @@ func TestAccProvider_wrongOrganizationKeepsState(t *testing.T) {
 	}
 	body := testAccWrongOrgConfig(e.name("safety"))
 	wrongOrg := e.providerBlock("acme-typo", e.token) + body
-	oneError := onlyError(`Unknown Buildkite Organization[\s\S]*organization\s+=\s+"acme-typo"[\s\S]*` +
+	// First contact is made before the first request, not at configure: each read reports it.
+	oneError := regexpMust(`Unknown Buildkite Organization[\s\S]*` +
 		`organization\s+"acme-typo"\s+does\s+not\s+exist\s+or\s+the\s+API\s+token\s+cannot\s+see\s+it`)
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: e.factories(),
@@ -153,8 +154,8 @@ func TestAccProvider_wrongTokenKeepsState(t *testing.T) {
 		CheckDestroy:             e.checkDestroyed("buildkite_cluster"),
 		Steps: []resource.TestStep{
 			{Config: e.config(body)},
-			{Config: wrongToken, PlanOnly: true, ExpectError: regexpMust(`Invalid Buildkite API Token[\s\S]*401`)},
-			{Config: wrongToken, ExpectError: regexpMust(`Invalid Buildkite API Token`)},
+			{Config: wrongToken, PlanOnly: true, ExpectError: regexpMust(`Invalid\s+Buildkite\s+API\s+Token[\s\S]*401`)},
+			{Config: wrongToken, ExpectError: regexpMust(`Invalid\s+Buildkite\s+API\s+Token`)},
 			{
 				Config: e.config(body),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
@@ -246,9 +247,11 @@ provider "buildkite" {
 	}
 }
 
-// TestProvider_unreachableServiceFailsFast: with nothing listening at rest_url, the plan fails at once with
-// one error on rest_url naming the address, rather than retrying until the read timeout (a generous 2
-// minutes here, whose expiry would read "deadline exceeded" instead).
+// TestProvider_unreachableServiceFailsFast: with nothing listening at rest_url, what needs no request works
+// (validation errors, a plan of new objects, a data source refusing a non-UUID), as with the official
+// provider; the first request (the apply) fails at once with the error naming rest_url and the address,
+// rather than retrying until the read timeout (a generous 2 minutes here, whose expiry would read
+// "deadline exceeded" instead).
 func TestProvider_unreachableServiceFailsFast(t *testing.T) {
 	t.Parallel()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
@@ -259,22 +262,45 @@ func TestProvider_unreachableServiceFailsFast(t *testing.T) {
 	_ = l.Close()
 
 	e := newTestEnv(t)
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
-		Steps: []resource.TestStep{{
-			Config: fmt.Sprintf(`
+	provider := fmt.Sprintf(`
 provider "buildkite" {
   rest_url     = "http://%s"
   organization = "acme"
   api_token    = "t"
   timeouts = {
-    read = "2m"
+    read   = "2m"
+    create = "2m"
   }
 }
-`, addr) + testAccClusterConfig("x", ""),
-			PlanOnly: true,
-			ExpectError: onlyError(`Unable to Reach Buildkite[\s\S]*rest_url\s+=\s+"http://` + regexp.QuoteMeta(addr) +
-				`"[\s\S]*No\s+connection\s+could\s+be\s+made\s+to\s+http://` + regexp.QuoteMeta(addr) + `[\s\S]*refused`),
-		}},
+`, addr)
+	newObjects := testAccClusterConfig("x", "") + testAccPipelineSettingsConfig(`  default_branch = "main"`)
+	start := time.Now()
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		Steps: []resource.TestStep{
+			{
+				Config:      provider + testAccPipelineSettingsConfig(`  scheduled_job_expiry_in_minutes = 1`),
+				PlanOnly:    true,
+				ExpectError: onlyError(`Invalid Attribute Value[\s\S]*between 60 and 43200`),
+			},
+			{
+				Config: provider + `
+data "buildkite_cluster_network_ranges" "x" {
+  cluster_uuid = "not-a-uuid"
+}
+`,
+				PlanOnly:    true,
+				ExpectError: onlyError(`Invalid Cluster UUID`),
+			},
+			{Config: provider + newObjects, PlanOnly: true, ExpectNonEmptyPlan: true},
+			{
+				Config: provider + newObjects,
+				ExpectError: regexpMust(`Unable to Reach Buildkite[\s\S]*No\s+connection\s+could\s+be\s+made\s+to\s+http://` +
+					regexp.QuoteMeta(addr) + `[\s\S]*refused[\s\S]*rest_url`),
+			},
+		},
 	})
+	if took := time.Since(start); took > 90*time.Second {
+		t.Errorf("the steps took %s: the unreachable service was waited for", took)
+	}
 }

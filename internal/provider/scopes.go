@@ -2,7 +2,10 @@ package provider
 
 import (
 	"context"
+	"errors"
 	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 )
@@ -53,10 +56,34 @@ func (b *resourceBase) ModifyPlan(ctx context.Context, req resource.ModifyPlanRe
 	default:
 		return
 	}
+	if !b.data.contactForPlan(ctx, &resp.Diagnostics) {
+		return
+	}
 	if missing := b.data.missingScopes(need); len(missing) > 0 {
 		resp.Diagnostics.AddError("Missing API Token Scope",
 			fmt.Sprintf("Terraform plans to %s a buildkite_%s, which needs the %s scope%s, and the API token lacks it. "+
 				"Add the scope to the token (or use another token) and plan again; nothing has been changed.",
 				action, b.name, quoteList(missing), plural(len(missing))))
 	}
+}
+
+// contactForPlan makes first contact, where it has not been made, so that a change's scopes are checked at
+// plan time. A service that cannot be reached is no error here: a plan that needs no request (new objects
+// with -refresh=false) goes on without it, and the apply's first request reports it. Any other failure
+// (a refused token, an unknown organization) is the plan's error. It reports whether the scopes can be
+// checked.
+func (d *providerData) contactForPlan(ctx context.Context, diags *diag.Diagnostics) bool {
+	err := d.client.Contact(ctx)
+	var failed *contactFailure
+	switch {
+	case err == nil:
+		return true
+	case errors.As(err, &failed) && failed.unreachable:
+		return false
+	case errors.As(err, &failed):
+		diags.AddError(failed.summary, failed.detail)
+	default:
+		diags.AddError("Unable to Reach Buildkite", err.Error())
+	}
+	return false
 }

@@ -93,7 +93,9 @@ var sweepers = []sweeper{
 	{"buildkite_notification_service", "services", nil, listNotificationServices},
 	{"buildkite_pipeline", "pipelines", []string{"buildkite_organization_rule", "buildkite_notification_service"}, listPipelines},
 	{"buildkite_pipeline_template", "pipeline-templates", []string{"buildkite_pipeline"}, listTemplates},
-	{"buildkite_cluster", "clusters", []string{"buildkite_pipeline", "buildkite_notification_service"}, listClusters},
+	{"buildkite_cluster", "clusters", []string{"buildkite_pipeline", "buildkite_notification_service", "buildkite_cluster_cache_registry"}, listClusters},
+	// Cache registries live in clusters, which take theirs along; these are the tests' in other clusters.
+	{"buildkite_cluster_cache_registry", "cache-registries", nil, listCacheRegistries},
 	{"buildkite_test_suite", "suites", nil, listSuites},
 	{"buildkite_registry", "registries", nil, listRegistries},
 	// Portals are found by name, and deleted by slug.
@@ -358,6 +360,30 @@ func listClusters(ctx context.Context, c *buildkite.Client) ([]sweepable, error)
 	})
 }
 
+// listCacheRegistries lists the registries of every cluster (the Default ones are never the tests').
+func listCacheRegistries(ctx context.Context, c *buildkite.Client) ([]sweepable, error) {
+	clusters, err := c.Clusters.List(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var out []sweepable
+	for _, cl := range clusters {
+		all, err := c.CacheRegistries.List(ctx, cl.ID)
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range all {
+			if r.Default {
+				continue
+			}
+			out = append(out, sweepable{id: r.UUID, names: []string{r.Name, r.Slug}, del: func(ctx context.Context) error {
+				return c.CacheRegistries.Delete(ctx, cl.ID, r.UUID)
+			}})
+		}
+	}
+	return out, nil
+}
+
 // deleteCluster deletes a cluster; where the service refuses while the cluster has queues, the default
 // queue is cleared and the queues deleted first.
 func deleteCluster(ctx context.Context, c *buildkite.Client, id string) error {
@@ -569,6 +595,8 @@ func seedSweepable(t *testing.T, c *buildkite.Client, name string) map[string][]
 	must(err)
 	_, err = c.Queues.Create(ctx, cl.ID, buildkite.QueueCreate{Key: "linux"})
 	must(err)
+	_, err = c.CacheRegistries.Create(ctx, cl.ID, buildkite.CacheRegistryWrite{Name: &name})
+	must(err)
 	team, err := c.Teams.Create(ctx, buildkite.TeamWrite{Name: name, Privacy: "visible", DefaultMemberRole: "member"})
 	must(err)
 	archived, err := c.Pipelines.Create(ctx, buildkite.PipelineCreate{Name: name, Repository: "https://github.com/acme/app.git", Configuration: steps, ClusterID: &cl.ID})
@@ -602,7 +630,7 @@ func seedSweepable(t *testing.T, c *buildkite.Client, name string) map[string][]
 		"buildkite_cluster": {name}, "buildkite_team": {name}, "buildkite_pipeline": {name, after},
 		"buildkite_organization_rule": {"1 rule"}, "buildkite_pipeline_template": {name},
 		"buildkite_test_suite": {name}, "buildkite_registry": {name}, "buildkite_portal": {name},
-		"buildkite_notification_service": {name},
+		"buildkite_notification_service": {name}, "buildkite_cluster_cache_registry": {name},
 	}
 }
 

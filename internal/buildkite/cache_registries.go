@@ -1,0 +1,130 @@
+package buildkite
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"strings"
+	"time"
+)
+
+// CacheRegistriesService manages the cache registries of clusters (/clusters/{id}/cache-registries): named
+// stores of build caches with a policy of who may save and restore. Member paths take the registry's UUID
+// only. Every cluster has a registry named Default, which cannot be deleted. Scopes are the clusters'.
+type CacheRegistriesService struct{ client *Client }
+
+// CacheRegistry is one registry of a cluster.
+type CacheRegistry struct {
+	UUID        string  `json:"uuid"`
+	Slug        string  `json:"slug"`
+	Name        string  `json:"name"`
+	Description *string `json:"description"`
+	Emoji       *string `json:"emoji"`
+	Color       *string `json:"color"`
+	// Policy is the normalized policy as the service answers it; JSON null denies everything.
+	Policy     json.RawMessage `json:"policy"`
+	Default    bool            `json:"default"`
+	CreatedAt  *time.Time      `json:"created_at"`
+	UpdatedAt  *time.Time      `json:"updated_at"`
+	URL        string          `json:"url"`
+	ClusterURL string          `json:"cluster_url"`
+}
+
+var _ identified = (*CacheRegistry)(nil)
+
+func (x *CacheRegistry) identity() (string, string) { return "uuid", x.UUID }
+
+// CacheRegistryWrite is the body of a create or an update. A nil field is not sent (on an update: left as
+// it is); Clear names the fields sent as null (description, emoji, color; policy null denies everything).
+type CacheRegistryWrite struct {
+	Name        *string
+	Description *string
+	Emoji       *string
+	Color       *string
+	Policy      json.RawMessage // nil: not sent
+	Clear       []string
+}
+
+// MarshalJSON writes only the fields set, and those in Clear as null.
+func (w CacheRegistryWrite) MarshalJSON() ([]byte, error) {
+	out := map[string]any{}
+	for k, v := range map[string]*string{"name": w.Name, "description": w.Description, "emoji": w.Emoji, "color": w.Color} {
+		if v != nil {
+			out[k] = *v
+		}
+	}
+	if w.Policy != nil {
+		out["policy"] = w.Policy
+	}
+	for _, k := range w.Clear {
+		out[k] = nil
+	}
+	return json.Marshal(out)
+}
+
+func (s *CacheRegistriesService) registriesPath(clusterID string, segments ...string) (string, error) {
+	return s.client.orgPath(append([]string{"clusters", clusterID, "cache-registries"}, segments...)...)
+}
+
+// List returns every registry of a cluster, by slug, following the listing's cursor.
+func (s *CacheRegistriesService) List(ctx context.Context, clusterID string) ([]CacheRegistry, error) {
+	p, err := s.registriesPath(clusterID)
+	if err != nil {
+		return nil, err
+	}
+	return listCursor[CacheRegistry](ctx, s.client, p, nil)
+}
+
+// Get returns the registry of a cluster with the UUID id.
+func (s *CacheRegistriesService) Get(ctx context.Context, clusterID, id string) (*CacheRegistry, error) {
+	p, err := s.registriesPath(clusterID, id)
+	if err != nil {
+		return nil, err
+	}
+	return get[CacheRegistry](ctx, s.client, p, nil)
+}
+
+// Create creates a registry (201). Its name makes a slug unique in the cluster, so when the answer is lost
+// the registry of that name created since the request was sent is adopted.
+func (s *CacheRegistriesService) Create(ctx context.Context, clusterID string, in CacheRegistryWrite) (*CacheRegistry, error) {
+	p, err := s.registriesPath(clusterID)
+	if err != nil {
+		return nil, err
+	}
+	if in.Name == nil {
+		return nil, errors.New("creating a cache registry: a name is required")
+	}
+	since := time.Now().Add(-createdSinceSlack)
+	return createOrAdopt(ctx, s.client, p, in, func(ctx context.Context) (*CacheRegistry, error) {
+		all, err := s.List(ctx, clusterID)
+		if err != nil {
+			return nil, err
+		}
+		for i := range all {
+			r := &all[i]
+			if strings.EqualFold(r.Name, *in.Name) && r.CreatedAt != nil && !r.CreatedAt.Before(since) {
+				return r, nil
+			}
+		}
+		return nil, nil
+	})
+}
+
+// Update changes what in names (PATCH).
+func (s *CacheRegistriesService) Update(ctx context.Context, clusterID, id string, in CacheRegistryWrite) (*CacheRegistry, error) {
+	p, err := s.registriesPath(clusterID, id)
+	if err != nil {
+		return nil, err
+	}
+	return change[CacheRegistry](ctx, s.client, http.MethodPatch, p, in)
+}
+
+// Delete deletes a registry (204); the cluster's Default registry is refused (422).
+func (s *CacheRegistriesService) Delete(ctx context.Context, clusterID, id string) error {
+	p, err := s.registriesPath(clusterID, id)
+	if err != nil {
+		return err
+	}
+	return s.client.remove(ctx, p)
+}

@@ -1,0 +1,437 @@
+package provider
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/boolplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+)
+
+var (
+	_ resource.Resource                 = (*clusterCacheRegistryResource)(nil)
+	_ resource.ResourceWithConfigure    = (*clusterCacheRegistryResource)(nil)
+	_ resource.ResourceWithImportState  = (*clusterCacheRegistryResource)(nil)
+	_ resource.ResourceWithIdentity     = (*clusterCacheRegistryResource)(nil)
+	_ resource.ResourceWithModifyPlan   = (*clusterCacheRegistryResource)(nil)
+	_ resource.ResourceWithUpgradeState = (*clusterCacheRegistryResource)(nil)
+)
+
+// clusterCacheRegistryIdentity names a cache registry for import blocks and terraform query.
+var clusterCacheRegistryIdentity = identifiedBy(
+	identityAttr("cluster_id", "The ID of the cluster the registry belongs to."),
+	identityAttr("id", "The registry's UUID."),
+)
+
+// NewClusterCacheRegistryResource returns the buildkite_cluster_cache_registry resource.
+func NewClusterCacheRegistryResource() resource.Resource {
+	return &clusterCacheRegistryResource{
+		resourceBase: newResourceBase("cluster_cache_registry", writeScopes("write_clusters"), clusterCacheRegistryIdentity),
+	}
+}
+
+// clusterCacheRegistryResource is a cache registry of a cluster (Buildkite Cache, a public preview).
+type clusterCacheRegistryResource struct {
+	resourceBase
+}
+
+type clusterCacheRegistryModel struct {
+	ID          types.String   `tfsdk:"id"`
+	UUID        types.String   `tfsdk:"uuid"`
+	GraphQLID   types.String   `tfsdk:"graphql_id"`
+	ClusterID   refValue       `tfsdk:"cluster_id"`
+	ClusterUUID types.String   `tfsdk:"cluster_uuid"`
+	Name        types.String   `tfsdk:"name"`
+	Slug        types.String   `tfsdk:"slug"`
+	Description types.String   `tfsdk:"description"`
+	Emoji       types.String   `tfsdk:"emoji"`
+	Color       types.String   `tfsdk:"color"`
+	Policy      semanticString `tfsdk:"policy"`
+	Default     types.Bool     `tfsdk:"default"`
+	CreatedAt   types.String   `tfsdk:"created_at"`
+	UpdatedAt   types.String   `tfsdk:"updated_at"`
+}
+
+// fromAPI copies the service's view. The policy keeps the model's spelling while it means what the service
+// answered; "" kept for the optional strings (keepEmpty).
+func (m *clusterCacheRegistryModel) fromAPI(clusterID string, c *buildkite.CacheRegistry) {
+	m.ID = types.StringValue(c.UUID)
+	m.UUID = m.ID
+	m.GraphQLID = types.StringValue(graphQLID(cacheRegistryGraphQLType, c.UUID))
+	if m.ClusterID.IsNull() || m.ClusterID.IsUnknown() || !sameObject(m.ClusterID.ValueString(), clusterID) {
+		m.ClusterID = newRef(clusterID)
+	}
+	m.ClusterUUID = types.StringValue(canonicalID(clusterID))
+	m.Name = types.StringValue(c.Name)
+	m.Slug = types.StringValue(c.Slug)
+	m.Description = keepEmpty(m.Description, c.Description)
+	m.Emoji = keepEmpty(m.Emoji, c.Emoji)
+	m.Color = keepEmpty(m.Color, c.Color)
+	m.Policy = keptPolicy(m.Policy, c.Policy)
+	m.Default = types.BoolValue(c.Default)
+	m.CreatedAt = timeValue(c.CreatedAt)
+	m.UpdatedAt = timeValue(c.UpdatedAt)
+}
+
+func (m *clusterCacheRegistryModel) ident() string {
+	return fmt.Sprintf("%q (%s) in cluster %s", m.Name.ValueString(), m.ID.ValueString(), m.ClusterID.UUID())
+}
+
+// cacheRegistryGraphQLType is the registries' GraphQL type (inferred from the official provider's
+// cacheRegistry node reads; the REST model carries no GraphQL ID).
+const cacheRegistryGraphQLType = "CacheRegistry"
+
+// UpgradeState: the official provider's states hold the GraphQL IDs of the registry (id) and its cluster.
+func (r *clusterCacheRegistryResource) UpgradeState(ctx context.Context) map[int64]resource.StateUpgrader {
+	return upgraders(ctx, r, stateMoves{refs: []string{"cluster_id"}})
+}
+
+func (r *clusterCacheRegistryResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	optional := func(description string) schema.StringAttribute {
+		return schema.StringAttribute{MarkdownDescription: description, Optional: true}
+	}
+	resp.Schema = schema.Schema{
+		Version: 1, // above the official provider's 0, so that its states are upgraded (upgrade.go)
+		MarkdownDescription: "A cache registry of a cluster (Buildkite Cache, a public preview): a named store of build " +
+			"caches, with a policy saying which builds may save and restore entries. Every cluster has a registry named " +
+			"`Default`, which cannot be deleted: import it to manage it, and a destroy of it fails with the service's " +
+			"reason. The token needs the `read_clusters` and `write_clusters` scopes, and its user must be able to " +
+			"manage the cluster. Import as `<cluster id>/<registry uuid>`, or by the registry's GraphQL ID.",
+		Attributes: withCommon("cache registry", map[string]schema.Attribute{
+			"graphql_id":   computedString("The registry's GraphQL ID (the official provider's `id`), built from its UUID."),
+			"cluster_id":   parentIDAttribute("The ID of the cluster the registry belongs to (its UUID or GraphQL ID).", "Cluster"),
+			"cluster_uuid": computedString("The UUID of the cluster the registry belongs to."),
+			"name": schema.StringAttribute{
+				MarkdownDescription: "The registry's name; its slug is made from it.",
+				Required:            true,
+				Validators:          []validator.String{notBlank()},
+			},
+			"slug": schema.StringAttribute{
+				MarkdownDescription: "The registry's slug, made from its name (informational: the API addresses registries by UUID).",
+				Computed:            true,
+				PlanModifiers:       []planmodifier.String{keepWhileUnchanged{other: "name"}},
+			},
+			"description": optional("What the registry holds. Removing it clears it."),
+			"emoji":       optional("An emoji shown with the registry (`:package:`). Removing it clears it."),
+			"color":       optional("A color shown with the registry (`#1a73e8`). Removing it clears it."),
+			"policy": schema.StringAttribute{
+				CustomType: jsonStringType,
+				MarkdownDescription: "The policy, a JSON object: `save.scopes` (an object of `branch`, `build` and " +
+					"`pipeline` set to `true`), `restore.scopes` (an ordered list of objects of those dimensions to a " +
+					"value, `\"$current\"` for the job's own) and `rules` (`{name, effect = \"allow\", action = " +
+					"\"save\"|\"restore\"|[...], when = <CEL>}`, the first that matches deciding). The service " +
+					"normalizes it; the configured spelling is kept while it means what the service holds. Unset on " +
+					"create, the service's default (unrestricted) policy applies; removed later, the current policy " +
+					"stays.",
+				Optional:      true,
+				Computed:      true,
+				Validators:    []validator.String{cachePolicyValidator{}},
+				PlanModifiers: []planmodifier.String{keepEquivalentPolicy{}},
+			},
+			"default": schema.BoolAttribute{
+				MarkdownDescription: "Whether this is the cluster's default registry (which cannot be deleted).",
+				Computed:            true,
+				PlanModifiers:       []planmodifier.Bool{boolplanmodifier.UseStateForUnknown()},
+			},
+			"updated_at": schema.StringAttribute{
+				MarkdownDescription: "When the registry was last changed (RFC 3339).",
+				Computed:            true,
+			},
+		}, attrID, attrUUID, attrCreatedAt),
+	}
+}
+
+// ModifyPlan checks the token's scopes and keeps updated_at while nothing changes (a policy written
+// otherwise is no change).
+func (r *clusterCacheRegistryResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	r.resourceBase.ModifyPlan(ctx, req, resp)
+	if req.State.Raw.IsNull() || req.Plan.Raw.IsNull() {
+		return
+	}
+	keepUpdatedAtUnlessChanged(ctx, req, resp)
+}
+
+// write is the body of a create (prior nil) or an update: what plan sets, and on an update the optional
+// strings removed since prior as null.
+func (m *clusterCacheRegistryModel) write(prior *clusterCacheRegistryModel) buildkite.CacheRegistryWrite {
+	var w buildkite.CacheRegistryWrite
+	if prior == nil || !m.Name.Equal(prior.Name) {
+		w.Name = m.Name.ValueStringPointer()
+	}
+	for _, f := range []struct {
+		plan  types.String
+		prior func() types.String
+		name  string
+		dst   **string
+	}{
+		{m.Description, func() types.String { return prior.Description }, "description", &w.Description},
+		{m.Emoji, func() types.String { return prior.Emoji }, "emoji", &w.Emoji},
+		{m.Color, func() types.String { return prior.Color }, "color", &w.Color},
+	} {
+		switch {
+		case prior == nil:
+			*f.dst = stringPtrIfSet(f.plan)
+		case f.plan.Equal(f.prior()):
+		case f.plan.IsNull():
+			w.Clear = append(w.Clear, f.name)
+		default:
+			*f.dst = f.plan.ValueStringPointer()
+		}
+	}
+	if isSet(m.Policy) && (prior == nil || !policyEquivalent(m.Policy.ValueString(), prior.Policy.ValueString())) {
+		w.Policy, _ = compactJSON(m.Policy.ValueString())
+	}
+	return w
+}
+
+func (r *clusterCacheRegistryResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	defer r.finishCreate(ctx, resp)
+	var plan clusterCacheRegistryModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := r.timeout(ctx, opCreate)
+	defer cancel()
+	clusterID := plan.ClusterID.UUID()
+	ident := fmt.Sprintf("%q in cluster %s", plan.Name.ValueString(), clusterID)
+	c, err := r.client().CacheRegistries.Create(ctx, clusterID, plan.write(nil))
+	if err != nil {
+		r.createFailed(ctx, &resp.Diagnostics, err, "cache registry", ident, r.holderOfName(clusterID, plan.Name.ValueString()))
+		return
+	}
+	wanted := plan.Policy
+	plan.fromAPI(plan.ClusterID.ValueString(), c)
+	policyApplied(&resp.Diagnostics, wanted, c, ident)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+func (r *clusterCacheRegistryResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	defer r.finishRead(ctx, req, resp)
+	var state clusterCacheRegistryModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := r.timeout(ctx, opRead)
+	defer cancel()
+	c, err := r.client().CacheRegistries.Get(ctx, state.ClusterID.UUID(), restID(state.ID))
+	if err != nil {
+		r.readFailed(ctx, resp, err, "cache registry", state.ident())
+		return
+	}
+	state.fromAPI(state.ClusterID.ValueString(), c)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+func (r *clusterCacheRegistryResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	defer r.finishUpdate(ctx, req, resp)
+	var plan, state clusterCacheRegistryModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := r.timeout(ctx, opUpdate)
+	defer cancel()
+	registries, clusterID, id := r.client().CacheRegistries, state.ClusterID.UUID(), restID(state.ID)
+	var c *buildkite.CacheRegistry
+	var err error
+	if w := plan.write(&state); w.Name != nil || w.Description != nil || w.Emoji != nil || w.Color != nil || w.Policy != nil || len(w.Clear) > 0 {
+		c, err = registries.Update(ctx, clusterID, id, w)
+	} else {
+		c, err = registries.Get(ctx, clusterID, id)
+	}
+	if buildkite.IsNotFound(err) {
+		resp.Diagnostics.AddError("Unable to Update Cache Registry", fmt.Sprintf(
+			"Updating cache registry %s: the cache registry no longer exists; run terraform plan before applying again (%s).",
+			state.ident(), describeError(err)))
+		return
+	}
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "update", "cache registry", state.ident(), err)
+		return
+	}
+	wanted := plan.Policy
+	plan.fromAPI(plan.ClusterID.ValueString(), c)
+	policyApplied(&resp.Diagnostics, wanted, c, state.ident())
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+// policyApplied adds an error when the service holds another policy than the one planned (which it normalized
+// into something that means otherwise); the state records what it holds, so the next plan shows the difference.
+func policyApplied(diags interface{ AddError(string, string) }, wanted semanticString, c *buildkite.CacheRegistry, ident string) {
+	if !isSet(wanted) || policyEquivalent(wanted.ValueString(), string(c.Policy)) {
+		return
+	}
+	diags.AddError("Cache Registry Policy Not Applied", fmt.Sprintf(
+		"The service holds for cache registry %s the policy %s, which does not mean what was configured (%s). The "+
+			"state records what the service holds.", ident, string(c.Policy), wanted.ValueString()))
+}
+
+// Delete deletes the registry; the cluster's default registry is refused by the service, whose reason is
+// shown.
+func (r *clusterCacheRegistryResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state clusterCacheRegistryModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := r.timeout(ctx, opDelete)
+	defer cancel()
+	err := r.client().CacheRegistries.Delete(ctx, state.ClusterID.UUID(), restID(state.ID))
+	r.deleteFailed(ctx, &resp.Diagnostics, err, "cache registry", state.ident())
+}
+
+// ImportState accepts "<cluster id>/<registry uuid>", or the registry's UUID or GraphQL ID alone (each
+// cluster is then asked in turn).
+func (r *clusterCacheRegistryResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	ctx, cancel := r.timeout(ctx, opRead)
+	defer cancel()
+	const form = "<cluster id>/<registry uuid>"
+	if !qualifyImportID(ctx, &req, resp, "cache registry", form, clusterIDs(r.client()), answers(r.client().CacheRegistries.Get)) {
+		return
+	}
+	parts, ok := r.importParts(ctx, req, resp, uuidPart("<cluster id>", "Cluster"), uuidPart("<registry uuid>", cacheRegistryGraphQLType))
+	if !ok {
+		return
+	}
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("cluster_id"), parts[0])...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), parts[1])...)
+}
+
+// holderOfName finds the registry whose slug a name takes, for a create refused because it is taken.
+func (r *clusterCacheRegistryResource) holderOfName(clusterID, name string) holderLookup {
+	return func(ctx context.Context) (*holder, error) {
+		all, err := r.client().CacheRegistries.List(ctx, clusterID)
+		if err != nil {
+			return nil, err
+		}
+		for _, c := range all {
+			if slugOf(c.Name) == slugOf(name) {
+				return &holder{
+					description: fmt.Sprintf("cache registry %q (UUID %s) in cluster %s", c.Name, c.UUID, clusterID),
+					importID:    clusterID + "/" + c.UUID,
+				}, nil
+			}
+		}
+		return nil, nil
+	}
+}
+
+// ---- the policy ----
+
+// keptPolicy is the policy to record: prior's spelling while it means what the service answered.
+func keptPolicy(prior semanticString, answered json.RawMessage) semanticString {
+	if len(answered) == 0 || string(answered) == "null" {
+		return jsonNull()
+	}
+	if isSet(prior) && policyEquivalent(prior.ValueString(), string(answered)) {
+		return prior
+	}
+	return jsonString(string(answered))
+}
+
+// normalizedPolicy is a policy as the service normalizes it: sections and lists filled in, a string action
+// made a one-element list, null names and conditions dropped. ok is false for text that is not a JSON object.
+func normalizedPolicy(s string) (any, bool) {
+	v, err := decodeJSON(s)
+	m, isObject := v.(map[string]any)
+	if err != nil || !isObject {
+		return nil, false
+	}
+	section := func(name string, empty any) {
+		sec, _ := m[name].(map[string]any)
+		if sec == nil {
+			sec = map[string]any{}
+		}
+		if sec["scopes"] == nil {
+			sec["scopes"] = empty
+		}
+		m[name] = sec
+	}
+	section("save", map[string]any{})
+	section("restore", []any{})
+	rules, _ := m["rules"].([]any)
+	if rules == nil {
+		rules = []any{}
+	}
+	for _, r := range rules {
+		rule, ok := r.(map[string]any)
+		if !ok {
+			continue
+		}
+		for _, k := range []string{"name", "when"} {
+			if v, present := rule[k]; present && v == nil {
+				delete(rule, k)
+			}
+		}
+		if a, ok := rule["action"].(string); ok {
+			rule["action"] = []any{a}
+		}
+	}
+	m["rules"] = rules
+	return m, true
+}
+
+// policyEquivalent reports whether two policies mean the same once normalized.
+func policyEquivalent(a, b string) bool {
+	na, okA := normalizedPolicy(a)
+	nb, okB := normalizedPolicy(b)
+	return okA && okB && sameDocument(na, nb)
+}
+
+// cachePolicyValidator is the official check: the policy is a JSON object, never null.
+type cachePolicyValidator struct{}
+
+func (cachePolicyValidator) Description(context.Context) string {
+	return "must be a JSON object (not null)"
+}
+
+func (v cachePolicyValidator) MarkdownDescription(ctx context.Context) string {
+	return v.Description(ctx)
+}
+
+func (cachePolicyValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	if _, ok := normalizedPolicy(req.ConfigValue.ValueString()); !ok {
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid cache registry policy",
+			fmt.Sprintf("%s must be a JSON object (jsonencode({...})), not null, an array or a string; got %s.",
+				req.Path, shortened(req.ConfigValue.ValueString())))
+	}
+}
+
+// keepEquivalentPolicy plans the state's policy when the configuration means the same, and the state's
+// policy (as USFU) when the configuration has none: removing the policy leaves the current one in place.
+type keepEquivalentPolicy struct{}
+
+func (keepEquivalentPolicy) Description(context.Context) string {
+	return "Keeps the state's policy while the configuration means the same, or sets none."
+}
+
+func (m keepEquivalentPolicy) MarkdownDescription(ctx context.Context) string {
+	return m.Description(ctx)
+}
+
+func (keepEquivalentPolicy) PlanModifyString(_ context.Context, req planmodifier.StringRequest, resp *planmodifier.StringResponse) {
+	if req.State.Raw.IsNull() {
+		return
+	}
+	switch {
+	case req.ConfigValue.IsNull():
+		resp.PlanValue = req.StateValue
+	case req.PlanValue.IsUnknown() || req.StateValue.IsNull() || req.StateValue.IsUnknown():
+	case policyEquivalent(req.PlanValue.ValueString(), req.StateValue.ValueString()):
+		resp.PlanValue = req.StateValue
+	}
+}

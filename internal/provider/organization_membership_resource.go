@@ -1,0 +1,528 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/resourcevalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+)
+
+var (
+	_ resource.Resource                     = (*organizationMembershipResource)(nil)
+	_ resource.ResourceWithConfigure        = (*organizationMembershipResource)(nil)
+	_ resource.ResourceWithImportState      = (*organizationMembershipResource)(nil)
+	_ resource.ResourceWithIdentity         = (*organizationMembershipResource)(nil)
+	_ resource.ResourceWithConfigValidators = (*organizationMembershipResource)(nil)
+)
+
+// organizationMembershipIdentity names a membership by its id: the user's UUID, or the tracked invitation's.
+var organizationMembershipIdentity = identifiedBy(identityAttr("id",
+	"The member's user UUID, or the UUID of the invitation the membership was created with."))
+
+// NewOrganizationMembershipResource returns the buildkite_organization_membership resource.
+func NewOrganizationMembershipResource() resource.Resource {
+	return &organizationMembershipResource{
+		resourceBase: newResourceBase("organization_membership",
+			writeScopes("write_organizations", "read_organization_invitations", "write_organization_invitations"),
+			organizationMembershipIdentity),
+	}
+}
+
+// organizationMembershipResource is a user's membership of the organization: an existing member adopted,
+// or an absent one invited (send_invitation) and tracked while the invitation is pending. Members are found
+// by e-mail by paging /members (REST has no e-mail filter; the official provider asks GraphQL
+// `members(email:)`), and refreshed through the members' listing, never one request per member.
+type organizationMembershipResource struct {
+	resourceBase
+}
+
+// The roles and SSO modes, in the REST API's spelling.
+var (
+	membershipRoles    = []string{"member", "admin"}
+	membershipSSOModes = []string{"required", "optional"}
+)
+
+// The states of a membership.
+const (
+	membershipPending = "pending"
+	membershipActive  = "active"
+)
+
+type organizationMembershipModel struct {
+	ID                 types.String `tfsdk:"id"`
+	Email              types.String `tfsdk:"email"`
+	UUID               types.String `tfsdk:"uuid"`
+	UserID             types.String `tfsdk:"user_id"`
+	InvitationID       types.String `tfsdk:"invitation_id"`
+	State              types.String `tfsdk:"state"`
+	Role               enumValue    `tfsdk:"role"`
+	SSOMode            enumValue    `tfsdk:"sso_mode"`
+	SendInvitation     types.Bool   `tfsdk:"send_invitation"`
+	DowngradeOnDestroy types.Bool   `tfsdk:"downgrade_on_destroy"`
+}
+
+// fromMember records an active member; the invitation it came from (if any) stays tracked.
+func (m *organizationMembershipModel) fromMember(mem *buildkite.Member) {
+	if m.ID.IsNull() || m.ID.IsUnknown() {
+		m.ID = types.StringValue(mem.ID)
+	}
+	if !isSet(m.Email) || !strings.EqualFold(m.Email.ValueString(), mem.Email) {
+		m.Email = types.StringValue(mem.Email)
+	}
+	m.UUID = types.StringValue(mem.ID)
+	m.UserID = types.StringValue(graphQLID("User", mem.ID))
+	if m.InvitationID.IsUnknown() {
+		m.InvitationID = types.StringNull()
+	}
+	m.State = types.StringValue(membershipActive)
+	m.Role = keepEnum(m.Role, mem.Role)
+	m.SSOMode = keepEnum(m.SSOMode, deref(mem.SSOMode))
+}
+
+// fromInvitation records a pending invitation.
+func (m *organizationMembershipModel) fromInvitation(inv *buildkite.Invitation) {
+	if m.ID.IsNull() || m.ID.IsUnknown() {
+		m.ID = types.StringValue(inv.ID)
+	}
+	if m.Email.IsNull() || m.Email.IsUnknown() || !strings.EqualFold(m.Email.ValueString(), inv.Email) {
+		m.Email = types.StringValue(inv.Email)
+	}
+	if m.UUID.IsUnknown() {
+		m.UUID = types.StringNull()
+	}
+	m.UserID = types.StringNull()
+	m.InvitationID = types.StringValue(inv.ID)
+	m.State = types.StringValue(membershipPending)
+	m.Role = keepEnum(m.Role, inv.Role)
+	m.SSOMode = keepEnum(m.SSOMode, inv.SSOMode)
+}
+
+// keepEnum is the service's value, in the prior spelling while it means the same.
+func keepEnum(prior enumValue, s string) enumValue {
+	if !prior.IsNull() && !prior.IsUnknown() && strings.EqualFold(prior.ValueString(), s) {
+		return prior
+	}
+	return newEnumValue(s)
+}
+
+func (m *organizationMembershipModel) ident() string {
+	if e := m.Email.ValueString(); e != "" {
+		return e
+	}
+	return m.ID.ValueString()
+}
+
+func (r *organizationMembershipResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	computed := func(description string) schema.StringAttribute {
+		return schema.StringAttribute{MarkdownDescription: description, Computed: true}
+	}
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "A user's membership of the organization, with its role and SSO mode. An existing member " +
+			"(found by `uuid`, or by `email` in the members' listing) is adopted; an absent one is invited when " +
+			"`send_invitation` is true, and the membership stays `pending` until the invitation is accepted. Destroying " +
+			"it revokes a pending invitation, then removes the member, or only makes it a `member` with " +
+			"`downgrade_on_destroy`. The token's user must be an administrator, with `read_organizations`, " +
+			"`write_organizations`, `read_organization_invitations` and `write_organization_invitations`; your own " +
+			"membership cannot be changed. Import by the user's UUID or `invitation/<invitation uuid>`.",
+		Attributes: map[string]schema.Attribute{
+			"id": computedString("The member's user UUID, or the UUID of the invitation the membership was created " +
+				"with; it never changes, not even when the invitation is accepted."),
+			"email": schema.StringAttribute{
+				MarkdownDescription: "The member's e-mail address. Changing it (other than in case) replaces the membership.",
+				Optional:            true, Computed: true,
+				Validators:    []validator.String{stringvalidator.LengthAtLeast(1)},
+				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown(), emailChangeReplaces{}},
+			},
+			"uuid": schema.StringAttribute{
+				MarkdownDescription: "The member's user UUID; known once the user is a member.",
+				Optional:            true, Computed: true,
+				Validators: []validator.String{stringvalidator.RegexMatches(uuidPattern, "must be a user UUID")},
+				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplaceIfConfigured(),
+					stringplanmodifier.UseNonNullStateForUnknown()},
+			},
+			"user_id":       computed("The user's GraphQL ID (for `buildkite_team_member`); null until the user is a member."),
+			"invitation_id": computed("The UUID of the invitation tracked, or null for a member adopted as it was."),
+			"state":         computed("`pending` while the invitation waits, `active` once the user is a member."),
+			"role": caseInsensitiveEnum(schema.StringAttribute{
+				MarkdownDescription: "The member's role.", Required: true,
+			}, membershipRoles...),
+			"sso_mode": caseInsensitiveEnum(schema.StringAttribute{
+				MarkdownDescription: "Whether the member must sign in with SSO.", Required: true,
+			}, membershipSSOModes...),
+			"send_invitation": schema.BoolAttribute{
+				MarkdownDescription: "Whether to invite the address when it is not a member (or to replace a pending " +
+					"invitation whose role or SSO mode changed). Default `false`.",
+				Optional: true, Computed: true, Default: booldefault.StaticBool(false),
+			},
+			"downgrade_on_destroy": schema.BoolAttribute{
+				MarkdownDescription: "On destroy, make the member a `member` instead of removing it. Default `false`.",
+				Optional:            true, Computed: true, Default: booldefault.StaticBool(false),
+			},
+		},
+	}
+}
+
+func (r *organizationMembershipResource) ConfigValidators(context.Context) []resource.ConfigValidator {
+	return []resource.ConfigValidator{resourcevalidator.AtLeastOneOf(path.MatchRoot("email"), path.MatchRoot("uuid"))}
+}
+
+// emailChangeReplaces replaces the membership when a configured e-mail changes other than in case.
+type emailChangeReplaces struct{}
+
+func (emailChangeReplaces) Description(context.Context) string {
+	return "A configured e-mail that changes other than in case replaces the membership."
+}
+
+func (m emailChangeReplaces) MarkdownDescription(ctx context.Context) string {
+	return m.Description(ctx)
+}
+
+func (emailChangeReplaces) PlanModifyString(_ context.Context, req planmodifier.StringRequest, resp *planmodifier.StringResponse) {
+	if req.State.Raw.IsNull() || req.Plan.Raw.IsNull() || req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() || req.StateValue.IsNull() {
+		return
+	}
+	if strings.EqualFold(req.ConfigValue.ValueString(), req.StateValue.ValueString()) {
+		resp.PlanValue = req.StateValue
+		return
+	}
+	resp.RequiresReplace = true
+}
+
+// found is what a lookup found: a member, a pending invitation, or neither.
+type membershipFound struct {
+	member     *buildkite.Member
+	invitation *buildkite.Invitation
+}
+
+// lookup finds the membership in the official order: a known UUID's member; else the tracked invitation
+// (and, once accepted, its member); else the member with the e-mail, then a pending invitation to it.
+func (r *organizationMembershipResource) lookup(ctx context.Context, m *organizationMembershipModel, refresh bool) (membershipFound, error) {
+	orgs, inv := r.client().Organizations, r.client().Invitations
+	tracked := isSet(m.InvitationID)
+	if isSet(m.UUID) {
+		get := orgs.GetMember
+		if refresh {
+			get = orgs.ReadMember
+		}
+		mem, err := get(ctx, restID(m.UUID))
+		switch {
+		case err == nil:
+			return membershipFound{member: mem}, nil
+		case !buildkite.IsNotFound(err):
+			return membershipFound{}, err
+		case !tracked:
+			return membershipFound{}, nil
+		}
+	}
+	if tracked {
+		i, err := inv.Get(ctx, m.InvitationID.ValueString())
+		if err != nil && !buildkite.IsNotFound(err) {
+			return membershipFound{}, err
+		}
+		if i != nil && i.AcceptedBy != nil && i.AcceptedBy.ID != "" {
+			mem, err := orgs.GetMember(ctx, i.AcceptedBy.ID)
+			if err == nil || !buildkite.IsNotFound(err) {
+				return membershipFound{member: mem}, err
+			}
+			return membershipFound{}, nil
+		}
+		if i != nil && i.State == membershipPending {
+			return membershipFound{invitation: i}, nil
+		}
+		if i != nil && !isSet(m.Email) {
+			m.Email = types.StringValue(i.Email)
+		}
+	}
+	if !isSet(m.Email) {
+		return membershipFound{}, nil
+	}
+	mem, err := orgs.FindMemberByEmail(ctx, m.Email.ValueString())
+	if err != nil || mem != nil {
+		return membershipFound{member: mem}, err
+	}
+	pending, err := inv.ListPending(ctx)
+	if err != nil {
+		return membershipFound{}, err
+	}
+	for i := range pending {
+		if strings.EqualFold(pending[i].Email, m.Email.ValueString()) {
+			return membershipFound{invitation: &pending[i]}, nil
+		}
+	}
+	return membershipFound{}, nil
+}
+
+// apply makes the membership what plan says and leaves in plan what the service then holds. first is true
+// on create, where a configured e-mail must match an adopted member's.
+func (r *organizationMembershipResource) apply(ctx context.Context, plan *organizationMembershipModel, first bool, diags *diag.Diagnostics) {
+	action := map[bool]string{true: "create", false: "update"}[first]
+	f, err := r.lookup(ctx, plan, false)
+	if err != nil {
+		addAPIError(diags, action, "organization membership", plan.ident(), err)
+		return
+	}
+	switch {
+	case f.member != nil:
+		r.applyMember(ctx, plan, f.member, first, diags)
+	case f.invitation != nil:
+		r.applyInvitation(ctx, plan, f.invitation, diags)
+	default:
+		r.invite(ctx, plan, diags)
+	}
+}
+
+// applyMember adopts a member and changes what differs of its role and SSO mode.
+func (r *organizationMembershipResource) applyMember(ctx context.Context, plan *organizationMembershipModel, mem *buildkite.Member,
+	first bool, diags *diag.Diagnostics) {
+	if first && isSet(plan.Email) && !strings.EqualFold(plan.Email.ValueString(), mem.Email) {
+		diags.AddError("Unable to Create Organization Membership", fmt.Sprintf(
+			"email and user UUID do not identify the same organization member: %s is %s, not %s.",
+			mem.ID, mem.Email, plan.Email.ValueString()))
+		return
+	}
+	if mem.SSOMode == nil {
+		diags.AddError("Unable to Read Organization Member", fmt.Sprintf(
+			"The service does not show the SSO mode of member %s: it shows it only to administrators, so use an "+
+				"organization administrator's token.", mem.Email))
+		return
+	}
+	var u buildkite.MemberUpdate
+	if role := plan.Role.API(); role != mem.Role {
+		u.Role = &role
+	}
+	if sso := plan.SSOMode.API(); sso != *mem.SSOMode {
+		u.SSOMode = &sso
+	}
+	if u.Role != nil || u.SSOMode != nil {
+		updated, err := r.client().Organizations.UpdateMember(ctx, mem.ID, u)
+		if err != nil {
+			addAPIError(diags, "update", "organization member", mem.Email, err)
+			return
+		}
+		mem = updated
+	}
+	plan.fromMember(mem)
+}
+
+// applyInvitation keeps a pending invitation whose role and SSO mode match; otherwise replaces it (which
+// needs send_invitation, and an invitation without teams).
+func (r *organizationMembershipResource) applyInvitation(ctx context.Context, plan *organizationMembershipModel, inv *buildkite.Invitation,
+	diags *diag.Diagnostics) {
+	if inv.Role == plan.Role.API() && inv.SSOMode == plan.SSOMode.API() {
+		plan.fromInvitation(inv)
+		return
+	}
+	if !plan.SendInvitation.ValueBool() || len(inv.Teams) > 0 {
+		diags.AddError("Unable to Update Organization Membership", fmt.Sprintf(
+			"The pending invitation %s to %s has role %s and SSO mode %s; changing them replaces the invitation, which "+
+				"needs send_invitation = true and an invitation that adds no teams.", inv.ID, inv.Email, inv.Role, inv.SSOMode))
+		return
+	}
+	if err := r.client().Invitations.Revoke(ctx, inv.ID); err != nil {
+		if buildkite.IsValidation(err) { // accepted meanwhile: the member is updated instead
+			if mem, ferr := r.client().Organizations.FindMemberByEmail(ctx, inv.Email); ferr == nil && mem != nil {
+				r.applyMember(ctx, plan, mem, false, diags)
+				return
+			}
+		}
+		addAPIError(diags, "revoke", "organization invitation", inv.ID, err)
+		return
+	}
+	plan.Email = types.StringValue(inv.Email)
+	r.invite(ctx, plan, diags)
+}
+
+// invite sends an invitation to an absent member.
+func (r *organizationMembershipResource) invite(ctx context.Context, plan *organizationMembershipModel, diags *diag.Diagnostics) {
+	switch {
+	case !plan.SendInvitation.ValueBool() || !isSet(plan.Email):
+		diags.AddError("Organization Member Not Found", fmt.Sprintf("No member or pending invitation matches %s: "+
+			"organization member not found; provision the user first, or supply email and set send_invitation = true.", plan.ident()))
+		return
+	case isSet(plan.UUID) && !isSet(plan.InvitationID):
+		diags.AddError("Organization Member Not Found", fmt.Sprintf(
+			"User %s is not a member of the organization, and an invitation cannot be addressed to a user UUID: "+
+				"remove uuid and set email and send_invitation = true.", plan.UUID.ValueString()))
+		return
+	}
+	created, err := r.client().Invitations.Create(ctx, buildkite.InvitationCreate{
+		Emails: []string{plan.Email.ValueString()}, Role: plan.Role.API(), SSOMode: plan.SSOMode.API()})
+	if err != nil {
+		addAPIError(diags, "create", "organization invitation", plan.Email.ValueString(), err)
+		return
+	}
+	if len(created) != 1 {
+		diags.AddError("Unable to Create Organization Invitation", fmt.Sprintf(
+			"Inviting %s: the service answered %d invitations, not one.", plan.Email.ValueString(), len(created)))
+		return
+	}
+	plan.fromInvitation(&created[0])
+}
+
+func (r *organizationMembershipResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	defer r.finishCreate(ctx, resp)
+	var plan organizationMembershipModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := r.timeout(ctx, opCreate)
+	defer cancel()
+	plan.ID = types.StringNull()
+	plan.InvitationID = types.StringNull()
+	r.apply(ctx, &plan, true, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return // a failed create records nothing
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+func (r *organizationMembershipResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	defer r.finishRead(ctx, req, resp)
+	var state organizationMembershipModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := r.timeout(ctx, opRead)
+	defer cancel()
+	f, err := r.lookup(ctx, &state, true)
+	switch {
+	case err != nil:
+		addAPIError(&resp.Diagnostics, "read", "organization membership", state.ident(), err)
+		return
+	case f.member != nil:
+		state.fromMember(f.member)
+	case f.invitation != nil:
+		state.fromInvitation(f.invitation)
+	default:
+		// Neither a member nor a pending invitation: gone, once the organization is confirmed to answer.
+		if orgErr := r.data.confirmOrganization(ctx); orgErr != nil {
+			resp.Diagnostics.AddError("Unable to Read Organization Membership", fmt.Sprintf(
+				"No member or pending invitation matches %s, and %s. The resource stays in state.", state.ident(), orgErr))
+			return
+		}
+		r.removeGone(ctx, resp)
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+func (r *organizationMembershipResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	defer r.finishUpdate(ctx, req, resp)
+	var plan organizationMembershipModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := r.timeout(ctx, opUpdate)
+	defer cancel()
+	r.apply(ctx, &plan, false, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return // a failed update keeps the prior state
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+// Delete revokes the tracked pending invitation, then removes the member (or downgrades it).
+func (r *organizationMembershipResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state organizationMembershipModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := r.timeout(ctx, opDelete)
+	defer cancel()
+	if isSet(state.InvitationID) && state.State.ValueString() == membershipPending {
+		err := r.client().Invitations.Revoke(ctx, state.InvitationID.ValueString())
+		if buildkite.IsValidation(err) {
+			if i, gerr := r.client().Invitations.Get(ctx, state.InvitationID.ValueString()); gerr == nil && i.State == membershipPending {
+				resp.Diagnostics.AddError("Unable to Delete Organization Membership", fmt.Sprintf(
+					"Invitation %s to %s: invitation is still pending but the API refused to revoke it (%s).",
+					i.ID, i.Email, describeError(err)))
+				return
+			}
+			err = nil
+		}
+		if r.deleteFailed(ctx, &resp.Diagnostics, err, "organization invitation", state.ident()); resp.Diagnostics.HasError() {
+			return
+		}
+	}
+	f, err := r.lookup(ctx, &state, false)
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "delete", "organization membership", state.ident(), err)
+		return
+	}
+	if f.member == nil {
+		return
+	}
+	if state.DowngradeOnDestroy.ValueBool() {
+		if f.member.Role == "member" {
+			return
+		}
+		member := "member"
+		_, err = r.client().Organizations.UpdateMember(ctx, f.member.ID, buildkite.MemberUpdate{Role: &member})
+		r.deleteFailed(ctx, &resp.Diagnostics, err, "organization membership", state.ident())
+		return
+	}
+	r.deleteFailed(ctx, &resp.Diagnostics, r.client().Organizations.RemoveMember(ctx, f.member.ID), "organization membership", state.ident())
+}
+
+// ImportState takes a user's UUID, or "invitation/<invitation uuid>".
+func (r *organizationMembershipResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	id := strings.TrimSpace(req.ID)
+	if req.ID == "" && req.Identity != nil {
+		var v types.String
+		resp.Diagnostics.Append(req.Identity.GetAttribute(ctx, path.Root("id"), &v)...)
+		id = v.ValueString()
+	}
+	ctx, cancel := r.timeout(ctx, opRead)
+	defer cancel()
+	set := func(attrs map[string]any) {
+		for k, v := range attrs {
+			resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root(k), v)...)
+		}
+	}
+	if rest, ok := strings.CutPrefix(id, "invitation/"); ok && isUUID(rest) {
+		inv, err := r.client().Invitations.Get(ctx, rest)
+		if err != nil {
+			addAPIError(&resp.Diagnostics, "import", "organization invitation", rest, err)
+			return
+		}
+		set(map[string]any{"id": inv.ID, "invitation_id": inv.ID, "email": inv.Email,
+			"send_invitation": false, "downgrade_on_destroy": false})
+		return
+	}
+	if canonical := canonicalID(id); isUUID(canonical) {
+		// A user's UUID; an identity may also hold the UUID of the invitation the membership was made with.
+		_, err := r.client().Organizations.GetMember(ctx, canonical)
+		if buildkite.IsNotFound(err) {
+			if inv, ierr := r.client().Invitations.Get(ctx, canonical); ierr == nil {
+				set(map[string]any{"id": inv.ID, "invitation_id": inv.ID, "email": inv.Email,
+					"send_invitation": false, "downgrade_on_destroy": false})
+				return
+			}
+		}
+		if err != nil {
+			addAPIError(&resp.Diagnostics, "import", "organization member", canonical, err)
+			return
+		}
+		set(map[string]any{"id": canonical, "uuid": canonical, "send_invitation": false, "downgrade_on_destroy": false})
+		return
+	}
+	resp.Diagnostics.AddError("Invalid membership import ID", fmt.Sprintf(
+		"%q is neither a user UUID nor invitation/<invitation uuid>.", req.ID))
+}

@@ -1,0 +1,331 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+
+	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+)
+
+const pipelineSettingsAddr = "buildkite_organization_pipeline_settings.test"
+
+func testAccPipelineSettingsConfig(body string) string {
+	return fmt.Sprintf(`
+resource "buildkite_organization_pipeline_settings" "test" {
+%s
+}
+`, body)
+}
+
+// keepPipelineSettings makes the test leave the organization's pipeline settings as it found them (held, in
+// a live run, like the other singletons): the default branch and cluster, the expiry, the two switches and
+// build export. The timeouts are put back only where they were set: the API cannot remove them.
+func (e *testEnv) keepPipelineSettings() {
+	e.t.Helper()
+	if e.held["pipeline-settings"] {
+		return
+	}
+	e.holdSingleton("pipeline-settings")
+	ctx := context.Background()
+	found, err := e.client.PipelineSettings.Get(ctx)
+	if err != nil {
+		e.t.Fatalf("reading the organization's pipeline settings, to put them back when the test ends: %v", err)
+	}
+	e.t.Cleanup(func() {
+		now, err := e.client.PipelineSettings.Get(ctx)
+		if err != nil {
+			e.t.Errorf("reading the organization's pipeline settings to put them back: %v", err)
+			return
+		}
+		var u buildkite.PipelineSettingsUpdate
+		if now.DefaultBranch != found.DefaultBranch {
+			u.DefaultBranch = &found.DefaultBranch
+		}
+		if !strings.EqualFold(deref(now.DefaultClusterID), deref(found.DefaultClusterID)) {
+			cluster := deref(found.DefaultClusterID)
+			u.DefaultClusterID = &cluster
+		}
+		if found.ScheduledJobExpiryInMinutes != nil && deref(now.ScheduledJobExpiryInMinutes) != *found.ScheduledJobExpiryInMinutes {
+			u.ScheduledJobExpiryInMinutes = found.ScheduledJobExpiryInMinutes
+		}
+		if found.DefaultTimeoutInMinutes != nil && deref(now.DefaultTimeoutInMinutes) != *found.DefaultTimeoutInMinutes {
+			u.DefaultTimeoutInMinutes = found.DefaultTimeoutInMinutes
+		}
+		if found.MaximumTimeoutInMinutes != nil && deref(now.MaximumTimeoutInMinutes) != *found.MaximumTimeoutInMinutes {
+			u.MaximumTimeoutInMinutes = found.MaximumTimeoutInMinutes
+		}
+		if !u.Empty() {
+			if _, err := e.client.PipelineSettings.Update(ctx, u); err != nil {
+				e.t.Errorf("left the organization's pipeline settings changed: %v", err)
+			}
+		}
+		for name, was := range map[string][2]bool{
+			buildkite.SwitchPublicPipelines: {found.PublicPipelineCreation.Enabled, now.PublicPipelineCreation.Enabled},
+			buildkite.SwitchHostedAgentsSSH: {found.HostedAgentsTerminalAccess.Enabled, now.HostedAgentsTerminalAccess.Enabled},
+		} {
+			if was[0] != was[1] {
+				if _, err := e.client.PipelineSettings.SetSwitch(ctx, name, was[0]); err != nil {
+					e.t.Errorf("left %s changed: %v", name, err)
+				}
+			}
+		}
+		fb, nb := found.BuildExports, now.BuildExports
+		switch {
+		case !fb.Enabled && nb.Enabled:
+			_, err = e.client.PipelineSettings.StopBuildExport(ctx)
+		case fb.Enabled && (deref(fb.Location) != deref(nb.Location) || deref(fb.StrategyID) != deref(nb.StrategyID)):
+			_, err = e.client.PipelineSettings.ConfigureBuildExport(ctx, deref(fb.Location), deref(fb.StrategyID))
+		}
+		if err != nil {
+			e.t.Errorf("left the organization's build export changed: %v", err)
+		}
+	})
+}
+
+// checkPipelineSettings fails unless the service holds check's expectations.
+func (e *testEnv) checkPipelineSettings(check func(s *buildkite.PipelineSettings) error) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		s, err := e.client.PipelineSettings.Get(context.Background())
+		if err != nil {
+			return err
+		}
+		return check(s)
+	}
+}
+
+// pipelineSettingsWrites counts the writes the emulator answered to /pipeline-settings (not in live mode).
+func (e *testEnv) pipelineSettingsWrites() int {
+	n := 0
+	for _, r := range e.server.Requests() {
+		if r.Method != http.MethodGet && strings.Contains(r.Path, "/pipeline-settings") {
+			n++
+		}
+	}
+	return n
+}
+
+func TestAccOrganizationPipelineSettingsResource_basic(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	e.keepPipelineSettings()
+	cluster := e.name("settings")
+	bucket := strings.ToLower(e.name("exports"))
+	first := testAccClusterConfig(cluster, "") + testAccPipelineSettingsConfig(fmt.Sprintf(`
+  default_branch                   = "trunk"
+  default_cluster_id               = buildkite_cluster.test.uuid
+  scheduled_job_expiry_in_minutes  = 120
+  public_pipeline_creation_enabled = true
+  build_export_location            = %q
+  build_export_strategy_id         = "s3"
+`, bucket))
+	second := testAccClusterConfig(cluster, "") + testAccPipelineSettingsConfig(`
+  default_branch                   = "develop"
+  default_cluster_id               = ""
+  scheduled_job_expiry_in_minutes  = 90
+  public_pipeline_creation_enabled = false
+  build_export_location            = ""
+  build_export_strategy_id         = ""
+`)
+	// Left out of the configuration, the settings are no longer managed: nothing is planned or reset.
+	third := testAccClusterConfig(cluster, "") + testAccPipelineSettingsConfig(`  default_branch = "develop"`)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		// Destroying changes nothing on the service.
+		CheckDestroy: e.checkPipelineSettings(func(s *buildkite.PipelineSettings) error {
+			if s.DefaultBranch != "develop" || deref(s.ScheduledJobExpiryInMinutes) != 90 {
+				return fmt.Errorf("destroy changed the settings: branch %q, expiry %v", s.DefaultBranch, s.ScheduledJobExpiryInMinutes)
+			}
+			return nil
+		}),
+		Steps: steps(
+			step(resource.TestStep{
+				Config: e.config(first),
+				Check: resource.ComposeAggregateTestCheckFunc(
+					resource.TestCheckResourceAttr(pipelineSettingsAddr, "id", e.org),
+					resource.TestCheckResourceAttrPair(pipelineSettingsAddr, "default_cluster_id", "buildkite_cluster.test", "uuid"),
+					resource.TestCheckResourceAttr(pipelineSettingsAddr, "build_export_available", "true"),
+					resource.TestCheckResourceAttrSet(pipelineSettingsAddr, "build_export_supported_strategies.0"),
+					e.checkPipelineSettings(func(s *buildkite.PipelineSettings) error {
+						if s.DefaultBranch != "trunk" || s.DefaultClusterID == nil || !s.PublicPipelineCreation.Enabled ||
+							deref(s.BuildExports.Location) != bucket || deref(s.ScheduledJobExpiryInMinutes) != 120 {
+							return fmt.Errorf("the service holds %+v", s)
+						}
+						return nil
+					}),
+				),
+				ConfigPlanChecks: expectEmpty(),
+			}),
+			importSteps(pipelineSettingsAddr, func(*terraform.State) (string, error) { return e.org, nil }),
+			step(resource.TestStep{
+				Config: e.config(second),
+				Check: resource.ComposeAggregateTestCheckFunc(
+					resource.TestCheckResourceAttr(pipelineSettingsAddr, "default_cluster_id", ""),
+					resource.TestCheckResourceAttr(pipelineSettingsAddr, "build_export_location", ""),
+					e.checkPipelineSettings(func(s *buildkite.PipelineSettings) error {
+						if s.DefaultBranch != "develop" || s.DefaultClusterID != nil || s.PublicPipelineCreation.Enabled || s.BuildExports.Enabled {
+							return fmt.Errorf("the service holds %+v", s)
+						}
+						return nil
+					}),
+				),
+				ConfigPlanChecks: inPlace(pipelineSettingsAddr),
+			}),
+			step(resource.TestStep{
+				Config:           e.config(third),
+				ConfigPlanChecks: expectEmpty(),
+				Check: e.checkPipelineSettings(func(s *buildkite.PipelineSettings) error {
+					if deref(s.ScheduledJobExpiryInMinutes) != 90 {
+						return fmt.Errorf("an attribute left out of the configuration was reset: expiry %v", s.ScheduledJobExpiryInMinutes)
+					}
+					return nil
+				}),
+			}),
+		),
+	})
+}
+
+// TestAccOrganizationPipelineSettingsResource_drift: a managed setting changed outside Terraform is planned
+// back; an unmanaged one is read and left alone.
+func TestAccOrganizationPipelineSettingsResource_drift(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	e.keepPipelineSettings()
+	cfg := e.config(testAccPipelineSettingsConfig(`  default_branch = "trunk"`))
+	ctx := context.Background()
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		Steps: []resource.TestStep{
+			{Config: cfg},
+			{
+				PreConfig: func() {
+					if _, err := e.client.PipelineSettings.Update(ctx, buildkite.PipelineSettingsUpdate{DefaultBranch: ptrTo("changed-outside")}); err != nil {
+						t.Fatal(err)
+					}
+				},
+				Config:           cfg,
+				ConfigPlanChecks: inPlace(pipelineSettingsAddr),
+				Check: e.checkPipelineSettings(func(s *buildkite.PipelineSettings) error {
+					if s.DefaultBranch != "trunk" {
+						return fmt.Errorf("default branch %q, want it put back", s.DefaultBranch)
+					}
+					return nil
+				}),
+			},
+			{
+				PreConfig: func() {
+					if _, err := e.client.PipelineSettings.SetSwitch(ctx, buildkite.SwitchHostedAgentsSSH, true); err != nil {
+						t.Fatal(err)
+					}
+				},
+				Config:           cfg,
+				ConfigPlanChecks: expectEmpty(),
+				Check: resource.ComposeAggregateTestCheckFunc(
+					resource.TestCheckResourceAttr(pipelineSettingsAddr, "hosted_agents_terminal_access_enabled", "true"),
+					e.checkPipelineSettings(func(s *buildkite.PipelineSettings) error {
+						if !s.HostedAgentsTerminalAccess.Enabled {
+							return fmt.Errorf("an unmanaged switch was turned off")
+						}
+						return nil
+					}),
+				),
+			},
+		},
+	})
+}
+
+// TestAccOrganizationPipelineSettingsResource_sendsOnlyDifferences: a configuration the organization already
+// holds sends no write at all.
+func TestAccOrganizationPipelineSettingsResource_sendsOnlyDifferences(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	if e.live {
+		t.Skip("live mode: counts the emulator's requests")
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		Steps: []resource.TestStep{{
+			Config: e.config(testAccPipelineSettingsConfig(`
+  default_branch                        = "main"
+  public_pipeline_creation_enabled      = false
+  hosted_agents_terminal_access_enabled = false
+  build_export_location                 = ""
+  build_export_strategy_id              = ""
+`)),
+			Check: func(*terraform.State) error {
+				if n := e.pipelineSettingsWrites(); n != 0 {
+					return fmt.Errorf("%d writes sent for settings the organization already held", n)
+				}
+				return nil
+			},
+			ConfigPlanChecks: expectEmpty(),
+		}},
+	})
+}
+
+func TestAccOrganizationPipelineSettingsResource_badInput(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	cfg := func(body string) string { return e.config(testAccPipelineSettingsConfig(body)) }
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		Steps: []resource.TestStep{
+			{Config: cfg(`  scheduled_job_expiry_in_minutes = 59`), ExpectError: regexp.MustCompile(`(?s)scheduled_job_expiry_in_minutes.*between 60 and 43200`)},
+			{Config: cfg(`  default_timeout_in_minutes = -1`), ExpectError: regexp.MustCompile(`(?s)default_timeout_in_minutes.*at least 0`)},
+			{Config: cfg(`  default_cluster_id = "Q2x1c3Rlci0tLTE="`), ExpectError: wrapped("must be a UUID")},
+			{Config: cfg("  build_export_location = \"s3://bucket\"\n  build_export_strategy_id = \"s3\""),
+				ExpectError: wrapped("must be a bare bucket name, without a scheme")},
+			{Config: cfg(`  build_export_location = "bucket"`), ExpectError: wrapped("build_export_strategy_id")},
+			{Config: cfg("  build_export_location = \"\"\n  build_export_strategy_id = \"s3\""),
+				ExpectError: wrapped("Mismatched build export location and strategy")},
+			{
+				Config:        cfg(`  default_branch = "main"`),
+				ResourceName:  pipelineSettingsAddr,
+				ImportState:   true,
+				ImportStateId: "another-organization",
+				ExpectError:   wrapped("Organization does not match provider configuration"),
+			},
+		},
+	})
+}
+
+// TestAccOrganizationPipelineSettingsResource_refusals: the service's refusals reach the user with what
+// they mean here, and what was applied before one is kept in state.
+func TestAccOrganizationPipelineSettingsResource_refusals(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	if e.live {
+		t.Skip("changes the organization's plan in the emulator")
+	}
+	e.server.Store().SetBuildExportAvailable(e.org, false)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		Steps: []resource.TestStep{
+			{
+				Config: e.config(testAccPipelineSettingsConfig(`
+  default_branch           = "trunk"
+  build_export_location    = "bucket"
+  build_export_strategy_id = "s3"
+`)),
+				ExpectError: wrapped("Build export is not available on the organization's plan"),
+			},
+			{
+				// What was applied before the refusal is on the service and in state: the branch.
+				PreConfig: func() {
+					s, err := e.client.PipelineSettings.Get(context.Background())
+					if err != nil || s.DefaultBranch != "trunk" {
+						t.Errorf("after the refused build export: %+v, %v; want the branch changed", s, err)
+					}
+				},
+				Config: e.config(testAccPipelineSettingsConfig(`  default_branch = "trunk"`)),
+				Check:  resource.TestCheckResourceAttr(pipelineSettingsAddr, "default_branch", "trunk"),
+			},
+		},
+	})
+}
