@@ -238,7 +238,7 @@ func fetchListing[T any](ctx context.Context, c *Client, listPath string, next *
 
 // noteWrite tells the listings that a call may have changed what they hold.
 func (c *Client) noteWrite(r call) {
-	if r.method != http.MethodGet && r.method != http.MethodHead && r.agentToken == "" {
+	if r.method != http.MethodGet && r.method != http.MethodHead && r.agentToken == "" && r.graphQL == "" {
 		c.lists.written(r.path)
 	}
 }

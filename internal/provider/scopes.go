@@ -40,6 +40,7 @@ func (b *resourceBase) ModifyPlan(_ context.Context, req resource.ModifyPlanRequ
 	if b.data == nil {
 		return
 	}
+	b.checkGraphQL(req, resp)
 	var need []string
 	var action string
 	switch {
