@@ -49,6 +49,7 @@ func AllScopes() []string {
 		scopeReadOrganizationSettings, scopeWriteOrganizationSettings,
 		scopeReadPortals, scopeWritePortals,
 		scopeReadNotificationServices, scopeWriteNotificationServices,
+		scopeGraphQL,
 	}
 }
 

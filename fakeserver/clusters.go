@@ -84,7 +84,8 @@ type queueRecord struct {
 	seq                  int64
 	org, clusterID, id   string
 	graphqlID, key, desc string
-	retryAgentAffinity   string // one of retryAgentAffinities
+	retryAgentAffinity   string       // one of retryAgentAffinities
+	hosted               *hostedQueue // nil for a self-hosted queue (queues_hosted.go)
 	paused               bool
 	pausedBy             string // user id
 	pausedAt             time.Time
@@ -244,6 +245,9 @@ type queueView struct {
 	DispatchPausedNote *string   `json:"dispatch_paused_note"`
 	CreatedAt          string    `json:"created_at"`
 	CreatedBy          *userView `json:"created_by"`
+	// Hosted and HostedAgents are left out of a self-hosted queue, as the spec's examples show it.
+	Hosted       bool              `json:"hosted,omitempty"`
+	HostedAgents *hostedAgentsView `json:"hosted_agents,omitempty"`
 }
 
 func (st *Store) queueView(base string, q *queueRecord) queueView {
@@ -256,6 +260,9 @@ func (st *Store) queueView(base string, q *queueRecord) queueView {
 		DispatchPaused:     q.paused,
 		CreatedAt:          formatTime(q.createdAt),
 		CreatedBy:          st.userSummary(q.createdBy),
+	}
+	if q.hosted != nil {
+		v.Hosted, v.HostedAgents = true, q.hosted.view()
 	}
 	if q.paused {
 		v.DispatchPausedBy = st.userSummary(q.pausedBy)
@@ -516,8 +523,10 @@ func (s *Server) createQueue(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	key, desc, affinity := in.String("key"), in.String("description"), in.String("retry_agent_affinity")
+	hostedIn := in.Object("hostedAgents")
 	problems := in.Problems()
 	checkEnum(&problems, "retry_agent_affinity", affinity, retryAgentAffinities)
+	hosted := checkHostedCreate(readHostedAgents(hostedIn, &problems), &problems)
 	switch {
 	case key.Value == "":
 		problems.addBlank("key")
@@ -542,7 +551,7 @@ func (s *Server) createQueue(w http.ResponseWriter, r *http.Request) {
 		q := &queueRecord{
 			seq: s.store.nextSeq(), org: org.slug, clusterID: c.id, id: id, graphqlID: graphQLID("ClusterQueue", id),
 			key: key.Value, desc: desc.Value, retryAgentAffinity: orDefault(affinity.Value, retryAgentAffinities[0]),
-			createdAt: s.store.timestamp(), createdBy: user.id,
+			hosted: hosted, createdAt: s.store.timestamp(), createdBy: user.id,
 		}
 		s.store.clusters.queues.insert(q)
 		out = s.store.queueView(baseURL(r), q)
@@ -551,8 +560,8 @@ func (s *Server) createQueue(w http.ResponseWriter, r *http.Request) {
 	respond(w, http.StatusCreated, out, err)
 }
 
-// updateQueue changes the description and retry_agent_affinity; the key cannot change and, like other
-// unknown properties, is ignored.
+// updateQueue changes the description, retry_agent_affinity and a hosted queue's hostedAgents; the key
+// cannot change and, like other unknown properties, is ignored.
 func (s *Server) updateQueue(w http.ResponseWriter, r *http.Request) {
 	org, _, ok := s.authorize(w, r, scopeWriteClusters)
 	if !ok {
@@ -562,9 +571,10 @@ func (s *Server) updateQueue(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	desc, affinity := in.String("description"), in.String("retry_agent_affinity")
+	desc, affinity, hostedIn := in.String("description"), in.String("retry_agent_affinity"), in.Object("hostedAgents")
 	problems := in.Problems()
 	checkEnum(&problems, "retry_agent_affinity", affinity, retryAgentAffinities)
+	hosted := readHostedAgents(hostedIn, &problems)
 	var out queueView
 	err := s.store.update(func() *apiError {
 		q, err := s.store.findQueue(org.slug, r)
@@ -573,6 +583,9 @@ func (s *Server) updateQueue(w http.ResponseWriter, r *http.Request) {
 		}
 		if len(problems) > 0 {
 			return errValidation(problems)
+		}
+		if err := applyHostedUpdate(q, hosted); err != nil {
+			return err
 		}
 		setString(&q.desc, desc)
 		if affinity.Given() {

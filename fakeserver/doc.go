@@ -52,6 +52,13 @@
 //     the plan features that gate them; banner.go: the organization banner; network_ranges.go: a cluster's
 //     hosted-agent egress ranges (seeded by Store methods, 503 on demand); pipeline_webhook.go: POST
 //     /pipelines/{slug}/webhook and the repository webhooks it makes. Also from "Added 2026-11-26".
+//   - graphql.go: POST /v1, the GraphQL endpoint (graphql-subset.md): the token's graphql scope, the
+//     SDL of graphql/schema.graphql (embedded; GraphQLSchema returns it), parsing, validation and variable
+//     coercion by gqlparser, the service's error words; graphql_exec.go: the small executor (selections,
+//     fragments, aliases, omitted versus null arguments, connections, node IDs) and the registries
+//     gqlQueries, gqlMutations and gqlNodes every graphql_<area>.go fills from init: graphql_orgs.go
+//     (node, organization, two-factor enforcement), graphql_agent_tokens.go over agent_tokens.go
+//     (unclustered agent tokens, kept with revokedAt when revoked).
 //   - handlers.go: serveRead, serveWrite and serveDelete, the shapes most handlers have.
 //   - fixtures.go: state the API cannot create (users, plans, tokens, agents, jobs, flaky tests);
 //     fixtures_defaults.go: what a new organization starts with (Options.SeedDefaults): "Default cluster"

@@ -16,6 +16,7 @@ type pipelineInput struct {
 	name, slug, repository, description, clusterID, configuration, defaultBranch opt[string]
 	branchConfiguration, skipQueuedFilter, cancelRunningFilter, templateID       opt[string]
 	visibility                                                                   opt[string]
+	emoji, color, cloneMirrorURL                                                 opt[string]
 	skipQueued, cancelRunning, allowRebuilds                                     opt[bool]
 	env                                                                          opt[map[string]string]
 	tags                                                                         opt[[]string]
@@ -42,6 +43,7 @@ func readPipelineInput(in *jsonObject, creating bool) *pipelineInput {
 		env:           field[map[string]string](in, "env", "an object of strings"),
 		tags:          in.Strings("tags"), settings: in.Object("provider_settings"),
 		defaultTimeout: in.Int("default_command_step_timeout"), maximumTimeout: in.Int("maximum_command_step_timeout"),
+		emoji: in.String("emoji"), color: in.String("color"), cloneMirrorURL: in.String("clone_mirror_url"),
 	}
 	p.configuration.Value = normalizeConfiguration(p.configuration.Value)
 	steps := field[[]map[string]json.RawMessage](in, "steps", "an array of step objects")
@@ -242,6 +244,7 @@ func (st *Store) applyPipeline(p *pipelineRecord, in *pipelineInput, creating bo
 	applyPipelineName(&n, p, in, creating, &problems)
 	applyPipelineRepository(&n, in, creating, &problems)
 	applyPipelineProperties(&n, in, creating)
+	checkCloneMirrorURL(in.cloneMirrorURL, st.features.cloneMirrorOff, &problems)
 	// cluster_id: null or "" (go-buildkite always sends it) means no cluster.
 	if in.clusterID.Set {
 		n.clusterID = in.clusterID.Value
@@ -329,6 +332,15 @@ func applyPipelineRepository(n *pipelineRecord, in *pipelineInput, creating bool
 // applyPipelineProperties sets the candidate n's plain properties: those a create or update sets as given.
 func applyPipelineProperties(n *pipelineRecord, in *pipelineInput, creating bool) {
 	setNullable(&n.description, in.description)
+	for _, f := range []struct {
+		dst **string
+		v   opt[string]
+	}{{&n.emoji, in.emoji}, {&n.color, in.color}, {&n.cloneMirrorURL, in.cloneMirrorURL}} {
+		if f.v.Set { // null or "" clears
+			f.v.Null = f.v.Null || strings.TrimSpace(f.v.Value) == ""
+			setNullable(f.dst, f.v)
+		}
+	}
 	setNullable(&n.branchConfiguration, in.branchConfiguration)
 	setNullable(&n.skipQueuedFilter, in.skipQueuedFilter)
 	setNullable(&n.cancelRunningFilter, in.cancelRunningFilter)

@@ -55,7 +55,8 @@ const (
 
 // githubSettings are the provider_settings a GitHub pipeline holds: the 44 keys of the official provider's
 // schema (official-schema.json, buildkite_pipeline.provider_settings), which it writes through REST and the
-// service returns (rest-beyond-spec.md); the notes list the first 19. Seven are strings, the rest booleans.
+// service returns (rest-beyond-spec.md), and the six keys added since; the notes list the first 19. Seven
+// are strings, the rest booleans.
 var githubSettings = map[string]settingKind{
 	"trigger_mode": stringSetting, "filter_enabled": boolSetting, "filter_condition": stringSetting,
 	"build_pull_requests": boolSetting, "pull_request_branch_filter_enabled": boolSetting,
@@ -79,6 +80,10 @@ var githubSettings = map[string]settingKind{
 	"ignore_default_branch_pull_requests": boolSetting, "use_merge_group_base_commit_for_git_diff_base": boolSetting,
 	"issue_comment_command_word": stringSetting, "issue_comment_match_mode": stringSetting,
 	"review_comment_command_word": stringSetting, "review_comment_match_mode": stringSetting,
+	// Keys added after the official snapshot (rest-beyond-spec.md "Added 2026-11-27" §4), all off by default.
+	"build_pull_request_edited": boolSetting, "build_issues": boolSetting, "build_pull_request_stacks": boolSetting,
+	"github_workflow_access_tokens_enabled": boolSetting, "skip_builds_for_closed_pull_requests": boolSetting,
+	"prevent_custom_statuses_from_using_buildkite_prefix": boolSetting,
 }
 
 // commonSettings are the provider_settings every other provider holds (the notes: filter_enabled and

@@ -54,6 +54,8 @@ type pipelineView struct {
 	Steps                           []any             `json:"steps"`
 	DefaultCommandStepTimeout       *int              `json:"default_command_step_timeout"`
 	MaximumCommandStepTimeout       *int              `json:"maximum_command_step_timeout"`
+	// CloneMirrorURL is left out while unset with the clone-mirror feature off (pipelines_features.go).
+	CloneMirrorURL **string `json:"clone_mirror_url,omitempty"`
 }
 
 // scriptStepView is a command step (spec 2.12 "Step object").
@@ -197,6 +199,7 @@ func (st *Store) pipelineView(base string, p *pipelineRecord, canEdit bool) pipe
 		Visibility: p.visibility, Tags: slices.Clone(p.tags), Steps: p.stepViews(),
 		DefaultCommandStepTimeout: clonePtr(p.defaultTimeout), MaximumCommandStepTimeout: clonePtr(p.maximumTimeout),
 	}
+	v.CloneMirrorURL = st.cloneMirrorView(p)
 	if p.clusterID != "" {
 		v.ClusterID = stringPtr(p.clusterID)
 		v.ClusterURL = stringPtr(apiURL(base, "organizations", p.org, "clusters", p.clusterID))

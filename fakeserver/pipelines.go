@@ -23,7 +23,7 @@ import (
 //   - Deleting a pipeline deletes the rules that name it.
 //   - Assigning a template copies its configuration into the pipeline (and template edits reach it);
 //     the template wins over a configuration sent with it.
-//   - provider_settings: a GitHub pipeline holds all 44 keys of the official provider's schema, others
+//   - provider_settings: a GitHub pipeline holds all 44 keys of the official provider's schema and the six added since, others
 //     filter_enabled and filter_condition (pipeline_providers.go); keys the pipeline's provider does not
 //     know are ignored; known keys of the wrong type, unknown trigger_mode values and match modes other
 //     than exact and contains are 422s.
@@ -77,7 +77,12 @@ type pipelineRecord struct {
 	clusterID                      string // "" when not in a cluster
 	templateID                     string // "" when no template
 
-	description, branchConfiguration        *string // nil is null
+	description, branchConfiguration *string // nil is null
+	emoji, color, cloneMirrorURL     *string // nil is null; emoji and color are not shown over REST
+	// GitHub webhook processing (pipelines_features.go): on for a new pipeline.
+	githubWebhooksDisabled                  bool
+	githubWebhooksDisabledAt                time.Time
+	githubWebhooksDisabledBy                string // user id
 	repository, defaultBranch, visibility   string
 	provider                                string         // github, gitlab, bitbucket or git
 	settings                                map[string]any // provider settings, defaults merged
@@ -208,6 +213,7 @@ func (s *Server) routePipelines(mux *http.ServeMux) {
 	mux.HandleFunc("DELETE "+pipeline, s.deletePipelineHandler)
 	mux.HandleFunc("POST "+pipeline+"/archive", s.archivePipeline)
 	mux.HandleFunc("POST "+pipeline+"/unarchive", s.unarchivePipeline)
+	s.routeGitHubWebhooks(mux, pipeline)
 }
 
 // findPipeline finds the path's pipeline by slug: 404 when unknown. A lock must be held.

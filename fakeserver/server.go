@@ -47,6 +47,12 @@ type Options struct {
 	// SeedDefaults starts every organization of a new state as a new Buildkite organization starts: with a
 	// cluster named "Default cluster" whose default queue is "default-queue" (fixtures_defaults.go).
 	SeedDefaults bool
+	// NoCloneMirror turns off the organizations' clone-mirror feature (on by default): a pipeline's
+	// clone_mirror_url is then refused unless blank, and left out of answers while unset.
+	NoCloneMirror bool
+	// NoExpandedWebhookTriggers leaves the organizations out of expanded webhook triggers (enrolled by
+	// default): every /pipelines/{slug}/github-webhooks route then answers 404.
+	NoExpandedWebhookTriggers bool
 }
 
 // Server emulates Buildkite's REST API v2. It implements http.Handler.
@@ -95,6 +101,7 @@ func Open(opts Options) (*Server, error) {
 		faults:  newFaultInjector(opts.Faults),
 	}
 	s.store.logf = opts.Logf
+	s.store.features = orgFeatures{cloneMirrorOff: opts.NoCloneMirror, expandedWebhooksOff: opts.NoExpandedWebhookTriggers}
 	if opts.StateFile != "" {
 		resumed, err := s.store.loadStateFile(opts.StateFile)
 		if err != nil {
@@ -172,6 +179,7 @@ func (s *Server) routes() *http.ServeMux {
 	s.routePipelineWebhook(mux)
 	s.routePortals(mux)
 	s.routeNotificationServices(mux)
+	s.routeGraphQL(mux)
 	return mux
 }
 

@@ -29,6 +29,8 @@ type Store struct {
 	stateBytes, stateRecords int `state:"-"`
 	// stateLock is the state file's lock, held while the server runs (state_lock_unix.go).
 	stateLock io.Closer `state:"-"`
+	// features are the organizations' feature switches, from Options (pipelines_features.go).
+	features orgFeatures `state:"-"`
 
 	orgs          map[string]*orgRecord   // by slug
 	users         map[string]*userRecord  // by id
@@ -60,6 +62,8 @@ type Store struct {
 	repoWebhooks repoWebhookState
 	portals      portalState
 	services     notificationServiceState
+	// Unclustered agent tokens, made and revoked over GraphQL (agent_tokens.go).
+	unclusteredTokens unclusteredTokenState
 }
 
 // orgRecord is an organization.
@@ -72,6 +76,8 @@ type orgRecord struct {
 	teamsEnabled bool
 	// members are the organization's users by user id; only they can be added to its teams.
 	members map[string]*membership
+	// membersRequire2FA is GraphQL's membersRequireTwoFactorAuthentication (graphql_orgs.go).
+	membersRequire2FA bool
 }
 
 // membership is a user's place in an organization.
@@ -126,6 +132,8 @@ func newStore(now func() time.Time) *Store {
 		repoWebhooks: newRepoWebhookState(),
 		portals:      newPortalState(),
 		services:     newNotificationServiceState(),
+
+		unclusteredTokens: newUnclusteredTokenState(),
 	}
 	st.defaultUserID = st.addUser("Test User", "test-user@example.com").id
 	return st

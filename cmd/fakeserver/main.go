@@ -92,6 +92,8 @@ func parseFlags(args []string, stderr io.Writer) (opts fakeserver.Options, liste
 	stateFile := fs.String("state-file", "", "JSON `file` the state is kept in across restarts: loaded at start when it holds one (then\n--fixtures, --org and --token are ignored), written after every change")
 	seedDefaults := fs.Bool("seed-defaults", false, "start each organization as a new Buildkite organization starts: with a \"Default cluster\"\nwhose default queue is \"default-queue\"")
 	faults := fs.String("faults", "", "inject faults: comma-separated `spec`, e.g. \"5xx=0.2,429=0.1,latency=20ms,drop=0.1,seed=42\"\n(5xx, 429: shares of API requests answered 500/502/503 or 429; latency: added to each;\ndrop: share of creates that act, then drop the connection or answer 502;\nreset: the 429s' RateLimit-Reset, default 1s; seed: makes the faults repeatable)")
+	noCloneMirror := fs.Bool("no-clone-mirror", false, "turn off the organizations' clone-mirror feature: a pipeline's clone_mirror_url is then refused")
+	noExpandedWebhooks := fs.Bool("no-expanded-webhook-triggers", false, "leave the organizations out of expanded webhook triggers: a pipeline's github-webhooks\nroutes then answer 404")
 	if err := fs.Parse(args); err != nil {
 		return opts, "", err
 	}
@@ -105,6 +107,7 @@ func parseFlags(args []string, stderr io.Writer) (opts fakeserver.Options, liste
 	opts = fakeserver.Options{
 		Org: *org, Token: *token, RateLimit: *rateLimit, RateLimitWindow: *rateWindow,
 		DisableTestRoutes: !*testRoutes, StateFile: *stateFile, SeedDefaults: *seedDefaults,
+		NoCloneMirror: *noCloneMirror, NoExpandedWebhookTriggers: *noExpandedWebhooks,
 	}
 	if opts.Faults, err = fakeserver.ParseFaults(*faults); err != nil {
 		return opts, "", fmt.Errorf("--faults: %w", err)

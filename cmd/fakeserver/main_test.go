@@ -107,6 +107,13 @@ func TestParseFlags(t *testing.T) {
 		opts.RateLimit != 5 || opts.RateLimitWindow != 10*time.Second || opts.Logf == nil {
 		t.Fatalf("flags: %+v %v", opts, err)
 	}
+	if opts.NoCloneMirror || opts.NoExpandedWebhookTriggers {
+		t.Fatalf("features off by default: %+v", opts)
+	}
+	if opts, _, err = parseFlags([]string{"--no-clone-mirror", "--no-expanded-webhook-triggers"}, io.Discard); err != nil ||
+		!opts.NoCloneMirror || !opts.NoExpandedWebhookTriggers {
+		t.Fatalf("feature flags: %+v %v", opts, err)
+	}
 	for _, args := range [][]string{{"--faults", "5xx=2"}, {"--faults", "nope=1"}, {"--test-routes=maybe"}} {
 		if _, _, err := parseFlags(args, io.Discard); err == nil {
 			t.Errorf("parseFlags(%q) succeeded", args)
@@ -120,7 +127,8 @@ func TestUsageNamesEveryFlag(t *testing.T) {
 		t.Fatal("--help did not stop")
 	}
 	for _, want := range []string{"Usage: fakeserver", "/_fake/", "-listen", "-org", "-token", "-rate-limit ",
-		"-rate-limit-window", "-quiet", "-fixtures", "-test-routes", "-faults", "latency=20ms", "-state-file"} {
+		"-rate-limit-window", "-quiet", "-fixtures", "-test-routes", "-faults", "latency=20ms", "-state-file",
+		"-no-clone-mirror", "-no-expanded-webhook-triggers"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("usage lacks %q:\n%s", want, out.String())
 		}

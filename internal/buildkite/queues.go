@@ -2,6 +2,7 @@ package buildkite
 
 import (
 	"context"
+	"encoding/json"
 	"iter"
 	"net/http"
 	"time"
@@ -29,6 +30,57 @@ type Queue struct {
 
 	// RetryAgentAffinity is prefer-warmest (the default) or prefer-different: which agent a retried job goes to.
 	RetryAgentAffinity string `json:"retry_agent_affinity"`
+
+	// Hosted is true for a Buildkite-hosted queue; HostedAgents is nil for a self-hosted one.
+	Hosted       bool               `json:"hosted"`
+	HostedAgents *QueueHostedAgents `json:"hosted_agents"`
+}
+
+// QueueHostedAgents is what an answer shows of a hosted queue's agents.
+type QueueHostedAgents struct {
+	InstanceShape struct {
+		Name         string `json:"name"`
+		MachineType  string `json:"machine_type"`
+		Architecture string `json:"architecture"`
+		CPU          int    `json:"cpu"`
+		Memory       int    `json:"memory"`
+	} `json:"instance_shape"`
+	PlatformSettings struct {
+		// Linux is nil on a macOS queue; its AgentImageRef is nil while the queue runs the default image.
+		Linux *struct {
+			AgentImageRef *string `json:"agent_image_ref"`
+		} `json:"linux"`
+	} `json:"platform_settings"`
+}
+
+// AgentImageRef is a hosted Linux queue's agent image, "" for the default image.
+func (h *QueueHostedAgents) AgentImageRef() string {
+	if h == nil || h.PlatformSettings.Linux == nil || h.PlatformSettings.Linux.AgentImageRef == nil {
+		return ""
+	}
+	return *h.PlatformSettings.Linux.AgentImageRef
+}
+
+// HostedAgentsWrite is the hostedAgents of a create or an update; its keys are camelCase, unlike the rest of
+// the body. A create takes only the shape (the service drops an image sent with it); an update needs the
+// shape even when only the image changes.
+type HostedAgentsWrite struct {
+	InstanceShape string `json:"instanceShape"`
+	// AgentImageRef is sent when non-nil; ClearAgentImageRef sends null instead (back to the default image).
+	AgentImageRef      *string `json:"agentImageRef,omitempty"`
+	ClearAgentImageRef bool    `json:"-"`
+}
+
+// MarshalJSON adds the explicit null of ClearAgentImageRef.
+func (h HostedAgentsWrite) MarshalJSON() ([]byte, error) {
+	type plain HostedAgentsWrite
+	if !h.ClearAgentImageRef || h.AgentImageRef != nil {
+		return json.Marshal(plain(h))
+	}
+	return json.Marshal(struct {
+		InstanceShape string  `json:"instanceShape"`
+		AgentImageRef *string `json:"agentImageRef"`
+	}{h.InstanceShape, nil})
 }
 
 var _ identified = (*Queue)(nil)
@@ -41,6 +93,9 @@ type QueueCreate struct {
 	Description *string `json:"description,omitempty"`
 
 	RetryAgentAffinity *string `json:"retry_agent_affinity,omitempty"`
+
+	// HostedAgents makes a hosted queue; nil for a self-hosted one.
+	HostedAgents *HostedAgentsWrite `json:"hostedAgents,omitempty"`
 }
 
 // QueueUpdate is the body of an update; nil fields are not sent.
@@ -48,6 +103,9 @@ type QueueUpdate struct {
 	Description *string `json:"description,omitempty"`
 
 	RetryAgentAffinity *string `json:"retry_agent_affinity,omitempty"`
+
+	// HostedAgents resizes a hosted queue or sets its image; nil leaves them.
+	HostedAgents *HostedAgentsWrite `json:"hostedAgents,omitempty"`
 }
 
 // queuePause is the pause body; the note uses the name go-buildkite and the

@@ -39,7 +39,7 @@ var clusterQueueIdentity = identifiedBy(
 // NewClusterQueueResource returns the buildkite_cluster_queue resource.
 func NewClusterQueueResource() resource.Resource {
 	return &clusterQueueResource{
-		resourceBase: newResourceBase("cluster_queue", writeScopes("write_clusters"), clusterQueueIdentity).withGraphQLOnly("hosted_agents"),
+		resourceBase: newResourceBase("cluster_queue", writeScopes("write_clusters"), clusterQueueIdentity).withGraphQLOnly("hosted_agents.mac"),
 	}
 }
 
@@ -64,7 +64,8 @@ type clusterQueueModel struct {
 }
 
 // fromAPI copies the service's view; clusterID is the cluster's UUID (cluster_id keeps the configuration's
-// form by its semantic equality). hosted_agents is not the service's: it stays as configured.
+// form by its semantic equality). hosted_agents comes from the answer but for its mac block, which REST
+// does not show and stays as the model held it.
 func (m *clusterQueueModel) fromAPI(clusterID string, q *buildkite.Queue) {
 	m.ID = types.StringValue(q.ID)
 	m.UUID = types.StringValue(q.ID)
@@ -76,7 +77,7 @@ func (m *clusterQueueModel) fromAPI(clusterID string, q *buildkite.Queue) {
 	m.DispatchPaused = types.BoolValue(q.DispatchPaused)
 	m.DispatchPausedNote = optionalStringPtr(q.DispatchPausedNote)
 	m.RetryAgentAffinity = types.StringValue(displayOr(q.RetryAgentAffinity, defaultRetryAgentAffinity))
-	m.HostedAgents = nullUnknowns(m.HostedAgents, hostedAgentsTypes)
+	m.HostedAgents = hostedAgentsFromAPI(q, m.HostedAgents)
 	m.URL = types.StringValue(q.URL)
 	m.WebURL = types.StringValue(q.WebURL)
 }
@@ -97,176 +98,20 @@ func (m *clusterQueueModel) toUpdate(state *clusterQueueModel) *buildkite.QueueU
 	if !m.RetryAgentAffinity.IsUnknown() && !m.RetryAgentAffinity.Equal(state.RetryAgentAffinity) {
 		u.RetryAgentAffinity, changed = stringPtr(m.RetryAgentAffinity), true
 	}
+	if h := hostedUpdate(m.HostedAgents, state.HostedAgents); h != nil {
+		u.HostedAgents, changed = h, true
+	}
 	if !changed {
 		return nil
 	}
 	return &u
 }
 
-// hostedAgentsTypes are the attributes of hosted_agents.
-var hostedAgentsTypes = hostedAgentsAttribute().GetType().(types.ObjectType).AttrTypes
-
-// hostedAgentsAttribute is the official provider's hosted_agents, which only its GraphQL API sets.
-func hostedAgentsAttribute() schema.SingleNestedAttribute {
-	required := func(description string) schema.StringAttribute {
-		return schema.StringAttribute{MarkdownDescription: description, Required: true}
-	}
-	return schema.SingleNestedAttribute{
-		MarkdownDescription: "The hosted agents of a Buildkite-hosted queue: `instance_shape`, and `mac` or `linux` settings. " +
-			"Only Buildkite's GraphQL API sets them, which this provider does not use, so a plan that would create a " +
-			"queue with them, or add, change or remove them, is refused: create or change the hosted queue in the web " +
-			"interface (or through GraphQL), and leave them out of the configuration (an imported hosted queue is " +
-			"managed here without them). A state moved from the official provider that holds them keeps them and " +
-			"plans no change.",
-		Optional:   true,
-		Validators: []validator.Object{hostedAgentsPlatform{}},
-		Attributes: map[string]schema.Attribute{
-			"instance_shape": schema.StringAttribute{
-				MarkdownDescription: "The shape of the hosted agents' instances: " + quoteList(hostedInstanceShapes) + ".",
-				Required:            true,
-				Validators:          []validator.String{stringvalidator.OneOf(hostedInstanceShapes...)},
-			},
-			"linux": schema.SingleNestedAttribute{
-				MarkdownDescription: "Settings of Linux hosted agents.",
-				Optional:            true,
-				Attributes:          map[string]schema.Attribute{"agent_image_ref": required("The agent image to run.")},
-			},
-			"mac": schema.SingleNestedAttribute{
-				MarkdownDescription: "Settings of macOS hosted agents.",
-				Optional:            true,
-				Attributes: map[string]schema.Attribute{
-					"xcode_version": required("The Xcode version."),
-					"macos_version": schema.StringAttribute{
-						MarkdownDescription: "The macOS version.",
-						Optional:            true, Computed: true,
-						PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
-					},
-				},
-			},
-		},
-	}
-}
-
-// hostedInstanceShapes are the instance shapes of hosted agents, as the official provider accepts them.
-var hostedInstanceShapes = []string{
-	"MACOS_ARM64_M4_6X28", "MACOS_ARM64_M4_12X56",
-	"LINUX_AMD64_2X4", "LINUX_AMD64_4X16", "LINUX_AMD64_8X32", "LINUX_AMD64_16X64", "LINUX_AMD64_32X128", "LINUX_AMD64_64X256",
-	"LINUX_ARM64_2X4", "LINUX_ARM64_4X16", "LINUX_ARM64_8X32", "LINUX_ARM64_16X64", "LINUX_ARM64_32X128", "LINUX_ARM64_64X256",
-}
-
-// hostedAgentsPlatform checks at plan time that hosted_agents names one platform, and a shape of that
-// platform, with the official provider's summaries (which users' tests match on).
-type hostedAgentsPlatform struct{}
-
-var _ validator.Object = hostedAgentsPlatform{}
-
-func (hostedAgentsPlatform) Description(context.Context) string {
-	return "mac or linux settings (not both), with an instance shape of that platform"
-}
-
-func (v hostedAgentsPlatform) MarkdownDescription(ctx context.Context) string {
-	return v.Description(ctx)
-}
-
-func (hostedAgentsPlatform) ValidateObject(_ context.Context, req validator.ObjectRequest, resp *validator.ObjectResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
-		return
-	}
-	attrs := req.ConfigValue.Attributes()
-	set := func(name string) bool { v, ok := attrs[name]; return ok && !v.IsNull() }
-	mac, linux := set("mac"), set("linux")
-	shape, _ := attrs["instance_shape"].(types.String)
-	if mac && linux {
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid platform configuration",
-			"hosted_agents takes either mac or linux settings, not both.")
-		return
-	}
-	if shape.IsNull() || shape.IsUnknown() {
-		return
-	}
-	isMac := strings.HasPrefix(shape.ValueString(), "MACOS_")
-	switch {
-	case mac && !isMac:
-		resp.Diagnostics.AddAttributeError(req.Path.AtName("instance_shape"), "Invalid instance shape for Mac platform",
-			fmt.Sprintf("Mac hosted agents need a MACOS_ instance shape, got %q.", shape.ValueString()))
-	case linux && isMac:
-		resp.Diagnostics.AddAttributeError(req.Path.AtName("instance_shape"), "Invalid instance shape for Linux platform",
-			fmt.Sprintf("Linux hosted agents need a LINUX_ instance shape, got %q.", shape.ValueString()))
-	}
-}
-
-// refuseHostedAgentsChange refuses at plan time a queue created with hosted_agents, or a change of them
-// (removal included): only the GraphQL API sets them, so applying would report a hosted queue that is not
-// one, and builds meant for hosted agents would wait for agents that never come. What a state moved from the
-// official provider holds, unchanged, plans nothing.
-func refuseHostedAgentsChange(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() {
-		return
-	}
-	var planned, prior types.Object
-	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("hosted_agents"), &planned)...)
-	if !req.State.Raw.IsNull() {
-		resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("hosted_agents"), &prior)...)
-	} else {
-		prior = types.ObjectNull(hostedAgentsTypes)
-	}
-	if resp.Diagnostics.HasError() || planned.IsUnknown() || sameHostedAgents(planned, prior) {
-		return
-	}
-	what := "Creating a queue with hosted_agents"
-	switch {
-	case !req.State.Raw.IsNull() && prior.IsNull():
-		what = "Adding hosted_agents to a queue"
-	case !req.State.Raw.IsNull():
-		what = "Changing hosted_agents"
-	}
-	if !req.State.Raw.IsNull() && planned.IsNull() {
-		resp.Diagnostics.AddAttributeError(path.Root("hosted_agents"), "Hosted Agents Are Set Through GraphQL",
-			"Removing hosted_agents from a queue is refused: hosted_agents is set in the Buildkite web interface or "+
-				"through its GraphQL API, which this provider does not use, so the queue would stay hosted while the "+
-				"state said otherwise. Change the queue in the web interface if it should no longer be hosted; to stop "+
-				"recording hosted_agents here, run `terraform state rm` on the queue and import it again (it imports "+
-				"without them). Nothing has been changed.")
-		return
-	}
-	resp.Diagnostics.AddAttributeError(path.Root("hosted_agents"), "Hosted Agents Are Set Through GraphQL",
-		what+" is refused: hosted_agents is set in the Buildkite web interface or through its GraphQL API, which "+
-			"this provider does not use, so the change would be reported but not made (a self-hosted queue would "+
-			"wait for hosted agents that never come). Create or change the hosted queue in the web interface, and "+
-			"leave hosted_agents out of this configuration: the queue's key, description and dispatch are still "+
-			"managed here. Nothing has been changed.")
-}
-
-// sameHostedAgents compares what the configuration writes with the state: a computed macos_version the
-// configuration leaves out is no change.
-func sameHostedAgents(config, state types.Object) bool {
-	if config.IsNull() || state.IsNull() {
-		return config.IsNull() == state.IsNull()
-	}
-	c, s := config.Attributes(), state.Attributes()
-	for name, v := range c {
-		if obj, ok := v.(types.Object); ok {
-			so, _ := s[name].(types.Object)
-			if !sameHostedAgents(obj, so) {
-				return false
-			}
-			continue
-		}
-		if name == "macos_version" && v.IsNull() {
-			continue
-		}
-		if !v.Equal(s[name]) {
-			return false
-		}
-	}
-	return true
-}
-
-// ModifyPlan checks scopes and warns of GraphQL-only attributes (the base), and refuses hosted agents it
-// cannot set.
+// ModifyPlan checks scopes and warns of GraphQL-only attributes (the base), and refuses a hosted queue's
+// change of platform, which the service refuses.
 func (r *clusterQueueResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	r.resourceBase.ModifyPlan(ctx, req, resp)
-	refuseHostedAgentsChange(ctx, req, resp)
+	refusePlatformChange(ctx, req, resp)
 }
 
 // queueKeyPattern is the form of queue keys the service accepts.
@@ -367,15 +212,34 @@ func (r *clusterQueueResource) Create(ctx context.Context, req resource.CreateRe
 	ctx, cancel := r.timeout(ctx, opCreate)
 	defer cancel()
 	clusterID := plan.ClusterID.UUID()
-	q, err := r.client().Queues.Create(ctx, clusterID, buildkite.QueueCreate{
+	in := buildkite.QueueCreate{
 		Key:                plan.Key.ValueString(),
 		Description:        stringPtrIfSet(plan.Description),
 		RetryAgentAffinity: stringPtrIfSet(plan.RetryAgentAffinity),
-	})
+	}
+	hosted, isHosted := hostedFrom(plan.HostedAgents)
+	if isHosted {
+		in.HostedAgents = &buildkite.HostedAgentsWrite{InstanceShape: hosted.shape}
+	}
+	q, err := r.client().Queues.Create(ctx, clusterID, in)
 	if err != nil {
 		r.createFailed(ctx, &resp.Diagnostics, err, "cluster queue", fmt.Sprintf("%q in cluster %s", plan.Key.ValueString(), clusterID),
 			r.holderOfKey(clusterID, plan.Key.ValueString()))
 		return
+	}
+	if hosted.image != "" {
+		// The service takes the image only on an update: save the queue first so that a failure leaves it
+		// tracked (with the default image, which the next plan shows) rather than orphaned.
+		created := plan
+		created.fromAPI(clusterID, q)
+		resp.Diagnostics.Append(resp.State.Set(ctx, &created)...)
+		q, err = r.client().Queues.Update(ctx, clusterID, q.ID, buildkite.QueueUpdate{HostedAgents: &buildkite.HostedAgentsWrite{
+			InstanceShape: hosted.shape, AgentImageRef: &hosted.image,
+		}})
+		if err != nil {
+			addAPIError(&resp.Diagnostics, "set the agent image of", "cluster queue", created.ident(), err)
+			return
+		}
 	}
 	if plan.DispatchPaused.ValueBool() {
 		// Save the queue first so that a failed pause leaves it tracked rather than orphaned.

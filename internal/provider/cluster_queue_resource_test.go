@@ -14,8 +14,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
-	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
 	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
 )
 
 func testAccClusterQueueConfig(cluster, key, extra string) string {
@@ -158,8 +158,8 @@ func (e *testEnv) checkQueueAffinity(want string) resource.TestCheckFunc {
 
 // TestAccClusterQueueResource_graphQLReferences names the cluster by its GraphQL ID, as configurations written
 // for the official provider do: the queue is created, switching to the UUID and back plans nothing, and the
-// queue imports by GraphQL IDs, in our form and in the official provider's. hosted_agents, which only the
-// GraphQL API sets, cannot be added.
+// queue imports by GraphQL IDs, in our form and in the official provider's. Adding hosted_agents replaces the
+// queue.
 func TestAccClusterQueueResource_graphQLReferences(t *testing.T) {
 	t.Parallel()
 	e := newTestEnv(t)
@@ -216,9 +216,12 @@ resource "buildkite_cluster_queue" "graphql" {
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 			},
 			{
-				// Only GraphQL sets hosted agents: adding them is refused at plan rather than reported and not made.
-				Config:      hosted,
-				ExpectError: regexp.MustCompile(`(?s)Hosted Agents Are Set Through GraphQL.*Adding hosted_agents to a queue is refused`),
+				// Adding hosted agents replaces the queue: the service makes no self-hosted queue hosted.
+				Config: hosted,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(graphQLAddr, plancheck.ResourceActionReplace)},
+				},
+				SkipFunc: func() (bool, error) { return e.live, nil }, // a hosted queue runs billed agents
 			},
 		},
 	})
@@ -329,13 +332,6 @@ func TestAccClusterQueueResource_validation(t *testing.T) {
 			{
 				Config:      hosted(`    instance_shape = "LINUX_AMD64_3X5"`),
 				ExpectError: wrapped(`value must be one of:`),
-				PlanOnly:    true,
-			},
-			{
-				// A valid hosted queue still cannot be created here: the plan says where to create it.
-				Config: hosted(`    instance_shape = "LINUX_AMD64_2X4"
-    linux = { agent_image_ref = "ubuntu:24.04" }`),
-				ExpectError: regexp.MustCompile(`(?s)Creating a queue with hosted_agents is refused.*web interface`),
 				PlanOnly:    true,
 			},
 			{

@@ -29,7 +29,8 @@ func graphQLOnlyString(description string) schema.StringAttribute {
 	return schema.StringAttribute{MarkdownDescription: description + " " + graphQLOnlyNote, Optional: true}
 }
 
-// withGraphQLOnly returns the base with the named top-level attributes declared GraphQL-only.
+// withGraphQLOnly returns the base with the named attributes declared GraphQL-only: top-level names, or a
+// nested attribute's dotted path ("hosted_agents.mac").
 func (b resourceBase) withGraphQLOnly(attrs ...string) resourceBase {
 	b.graphQLOnly = attrs
 	return b
@@ -43,7 +44,11 @@ func (b *resourceBase) warnGraphQLOnly(req resource.ModifyPlanRequest, resp *res
 	}
 	var set []string
 	for _, a := range b.graphQLOnly {
-		v, _, err := tftypes.WalkAttributePath(req.Config.Raw, tftypes.NewAttributePath().WithAttributeName(a))
+		p := tftypes.NewAttributePath()
+		for _, name := range strings.Split(a, ".") {
+			p = p.WithAttributeName(name)
+		}
+		v, _, err := tftypes.WalkAttributePath(req.Config.Raw, p)
 		if val, ok := v.(tftypes.Value); err == nil && ok && !val.IsNull() {
 			set = append(set, "`"+a+"`")
 		}

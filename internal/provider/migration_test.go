@@ -3,8 +3,6 @@ package provider
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -39,17 +37,15 @@ var migrationCases = []migrationCase{
 	}},
 	{name: "cluster_queue", add: (*officialWorkspace).addQueue, check: func(t *testing.T, w *cliWorkdir) {
 		expectMoved(t, w, "buildkite_cluster_queue.linux", map[string]any{"retry_agent_affinity": "prefer-different"})
-		out := w.expectNoChanges()
-		if !strings.Contains(out, "Attributes Not Managed by This Provider") {
-			t.Errorf("the plan does not warn that hosted_agents is not managed:\n%s", out)
+		// The hosted agents are read over REST now: the moved state's block matches the service's, with no warning.
+		hosted, _ := w.stateAttributes("buildkite_cluster_queue.linux")["hosted_agents"].(map[string]any)
+		linux, _ := hosted["linux"].(map[string]any)
+		if hosted["instance_shape"] != "LINUX_AMD64_2X4" || linux["agent_image_ref"] != "ubuntu:24.04" {
+			t.Errorf("hosted_agents after the move = %v", hosted)
 		}
-		// The warning says plainly that the value was not applied, whatever the line wrapping.
-		if flat := strings.Join(strings.Fields(out), " "); !strings.Contains(flat, "the value of `hosted_agents` is NOT applied to Buildkite") {
-			t.Errorf("the warning does not say that hosted_agents was not applied:\n%s", out)
+		if out := w.expectNoChanges(); strings.Contains(out, "Attributes Not Managed by This Provider") {
+			t.Errorf("the plan warns of attributes it now applies:\n%s", out)
 		}
-		// What the moved state holds cannot be changed or removed here: either is refused at plan.
-		expectHostedRefused(t, w, `"LINUX_AMD64_2X4"`, `"LINUX_AMD64_4X16"`, "Changing hosted_agents is refused")
-		expectHostedRefused(t, w, `hosted_agents = {`, `hosted_agents_removed = {`, "Removing hosted_agents from a queue is refused")
 	}},
 	{name: "cluster_agent_token", add: (*officialWorkspace).addAgentToken, check: func(t *testing.T, w *cliWorkdir) {
 		expectMoved(t, w, "buildkite_cluster_agent_token.agents", map[string]any{"token": "moved-secret"})
@@ -171,32 +167,6 @@ func TestAccMigration_fromOfficialProvider(t *testing.T) {
 	}
 }
 
-// expectHostedRefused plans the moved workspace with old replaced by new in its configuration and expects the
-// plan to fail with want, then puts the configuration back.
-func expectHostedRefused(t *testing.T, w *cliWorkdir, old, new, want string) {
-	t.Helper()
-	file := filepath.Join(w.dir, "main.tf")
-	orig, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = os.WriteFile(file, orig, 0o600) }()
-	changed := strings.Replace(string(orig), old, new, 1)
-	if new == "hosted_agents_removed = {" {
-		// Drop the whole block: from its opening line to the closing brace at its indentation.
-		start := strings.Index(string(orig), "  hosted_agents = {")
-		end := strings.Index(string(orig)[start:], "\n  }\n")
-		changed = string(orig)[:start] + string(orig)[start+end+len("\n  }\n"):]
-	}
-	if err := os.WriteFile(file, []byte(changed), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	out, err := w.run("plan", "-no-color", "-input=false")
-	if flat := strings.Join(strings.Fields(out), " "); err == nil || !strings.Contains(flat, want) {
-		t.Errorf("plan with %q: want an error %q, got (%v):\n%s", new, want, err, out)
-	}
-}
-
 // expectMoved checks the state of a moved instance: its id a REST ID, its references UUIDs, and the
 // attributes in want as given.
 func expectMoved(t *testing.T, w *cliWorkdir, address string, want map[string]any) {
@@ -283,7 +253,8 @@ resource "buildkite_cluster" "main" {
 
 func (w *officialWorkspace) addQueue() { w.withQueue() }
 
-// withQueue is buildkite_cluster_queue.linux, with the hosted agents its provider set through GraphQL.
+// withQueue is buildkite_cluster_queue.linux, a hosted queue whose agents its provider set through GraphQL
+// (here over REST: the shape on create, then the image).
 func (w *officialWorkspace) withQueue() *buildkite.Queue {
 	if w.queue != nil {
 		return w.queue
@@ -291,6 +262,11 @@ func (w *officialWorkspace) withQueue() *buildkite.Queue {
 	c := w.withCluster()
 	q, err := w.e.client.Queues.Create(context.Background(), c.ID, buildkite.QueueCreate{
 		Key: "linux", Description: ptrTo("Linux agents"), RetryAgentAffinity: ptrTo("prefer-different"),
+		HostedAgents: &buildkite.HostedAgentsWrite{InstanceShape: "LINUX_AMD64_2X4"},
+	})
+	w.must(err)
+	q, err = w.e.client.Queues.Update(context.Background(), c.ID, q.ID, buildkite.QueueUpdate{
+		HostedAgents: &buildkite.HostedAgentsWrite{InstanceShape: "LINUX_AMD64_2X4", AgentImageRef: ptrTo("ubuntu:24.04")},
 	})
 	w.must(err)
 	w.queue = q

@@ -1,0 +1,188 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+)
+
+// hostedQueue returns the service's view of buildkite_cluster_queue.test.
+func (e *testEnv) hostedQueue(s *terraform.State) (*buildkite.Queue, error) {
+	rs, ok := s.RootModule().Resources["buildkite_cluster_queue.test"]
+	if !ok {
+		return nil, fmt.Errorf("buildkite_cluster_queue.test is not in state")
+	}
+	return e.client.Queues.Get(context.Background(), rs.Primary.Attributes["cluster_uuid"], rs.Primary.ID)
+}
+
+// checkHostedQueue asks the service for the queue's instance shape and Linux agent image ("" for the default).
+func (e *testEnv) checkHostedQueue(shape, image string) resource.TestCheckFunc {
+	return func(s *terraform.State) error {
+		q, err := e.hostedQueue(s)
+		if err != nil {
+			return err
+		}
+		if !q.Hosted || q.HostedAgents == nil {
+			return fmt.Errorf("queue %s is not hosted on the service", q.Key)
+		}
+		if got := q.HostedAgents.InstanceShape.Name; got != shape {
+			return fmt.Errorf("queue %s: instance shape %q on the service, want %q", q.Key, got, shape)
+		}
+		if got := q.HostedAgents.AgentImageRef(); got != image {
+			return fmt.Errorf("queue %s: agent image %q on the service, want %q", q.Key, got, image)
+		}
+		return nil
+	}
+}
+
+// setImageOutside changes the queue's agent image over REST, behind Terraform's back.
+func (e *testEnv) setImageOutside(shape, image string) resource.TestCheckFunc {
+	return func(s *terraform.State) error {
+		rs, ok := s.RootModule().Resources["buildkite_cluster_queue.test"]
+		if !ok {
+			return fmt.Errorf("buildkite_cluster_queue.test is not in state")
+		}
+		_, err := e.client.Queues.Update(context.Background(), rs.Primary.Attributes["cluster_uuid"], rs.Primary.ID, buildkite.QueueUpdate{
+			HostedAgents: &buildkite.HostedAgentsWrite{InstanceShape: shape, AgentImageRef: &image},
+		})
+		return err
+	}
+}
+
+func hostedQueueConfig(e *testEnv, cluster, body string) string {
+	return e.config(testAccClusterQueueConfig(cluster, "hosted", "  hosted_agents = {\n"+body+"\n  }"))
+}
+
+// TestAccClusterQueueResource_hostedLinux creates a hosted Linux queue with an image (the create, then the
+// image as an update repeating the shape), resizes it in place, goes back to the default image, repairs an
+// image changed outside Terraform, imports it, refuses a change of architecture at plan, and replaces the
+// queue when hosted_agents is removed.
+func TestAccClusterQueueResource_hostedLinux(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	if e.live {
+		t.Skip("live mode: hosted queues run billed Buildkite agents; this test runs against the emulator only")
+	}
+	cluster := e.name("hosted")
+	const addr = "buildkite_cluster_queue.test"
+	withImage := hostedQueueConfig(e, cluster, `    instance_shape = "LINUX_AMD64_2X4"
+    linux          = { agent_image_ref = "ubuntu:24.04" }`)
+	resized := hostedQueueConfig(e, cluster, `    instance_shape = "LINUX_AMD64_8X32"
+    linux          = { agent_image_ref = "ubuntu:24.04" }`)
+	defaultImage := hostedQueueConfig(e, cluster, `    instance_shape = "LINUX_AMD64_8X32"`)
+	otherArch := hostedQueueConfig(e, cluster, `    instance_shape = "LINUX_ARM64_8X32"`)
+	update := func() resource.ConfigPlanChecks {
+		return resource.ConfigPlanChecks{
+			PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
+			PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+		}
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             e.checkDestroyed("buildkite_cluster_queue"),
+		Steps: []resource.TestStep{
+			{
+				Config:           withImage,
+				Check:            resource.ComposeTestCheckFunc(e.checkExists(addr), e.checkHostedQueue("LINUX_AMD64_2X4", "ubuntu:24.04")),
+				ConfigPlanChecks: expectEmpty(),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("hosted_agents").AtMapKey("linux").AtMapKey("agent_image_ref"),
+						knownvalue.StringExact("ubuntu:24.04")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("hosted_agents").AtMapKey("mac"), knownvalue.Null()),
+				},
+			},
+			{Config: resized, ConfigPlanChecks: update(), Check: e.checkHostedQueue("LINUX_AMD64_8X32", "ubuntu:24.04")},
+			{
+				Config: defaultImage, ConfigPlanChecks: update(), Check: e.checkHostedQueue("LINUX_AMD64_8X32", ""),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("hosted_agents").AtMapKey("linux"), knownvalue.Null()),
+				},
+			},
+			{
+				// An image set outside Terraform shows as drift on the next plan.
+				Config: defaultImage, Check: e.setImageOutside("LINUX_AMD64_8X32", "debian:12"), ExpectNonEmptyPlan: true,
+			},
+			{Config: defaultImage, ConfigPlanChecks: update(), Check: e.checkHostedQueue("LINUX_AMD64_8X32", "")},
+			{ResourceName: addr, ImportState: true, ImportStateVerify: true, ImportStateIdFunc: importID(addr, "cluster_id", "key")},
+			{
+				Config:      otherArch,
+				ExpectError: regexp.MustCompile(`(?s)Instance Shape Cannot Change Platform.*Instance shape cannot be\s+changed to\s+LINUX_ARM64_8X32`),
+			},
+			{
+				// Removing hosted_agents replaces the queue: the service converts neither way.
+				Config: e.config(testAccClusterQueueConfig(cluster, "hosted", "")),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionReplace)},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("hosted_agents"), knownvalue.Null()),
+				},
+			},
+			{
+				// And adding it back replaces it again.
+				Config: defaultImage,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionReplace)},
+				},
+				Check: e.checkHostedQueue("LINUX_AMD64_8X32", ""),
+			},
+		},
+	})
+}
+
+// TestAccClusterQueueResource_hostedMac creates a hosted macOS queue: the shape is applied and resized
+// over REST; the mac settings (GraphQL only) are kept as configured with the "not applied" warning.
+func TestAccClusterQueueResource_hostedMac(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	if e.live {
+		t.Skip("live mode: hosted queues run billed Buildkite agents; this test runs against the emulator only")
+	}
+	cluster := e.name("mac")
+	const addr = "buildkite_cluster_queue.test"
+	mac := func(shape string) string {
+		return hostedQueueConfig(e, cluster, `    instance_shape = "`+shape+`"
+    mac            = { xcode_version = "16.2" }`)
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             e.checkDestroyed("buildkite_cluster_queue"),
+		Steps: []resource.TestStep{
+			{
+				Config:           mac("MACOS_ARM64_M4_6X28"),
+				Check:            e.checkHostedQueue("MACOS_ARM64_M4_6X28", ""),
+				ConfigPlanChecks: expectEmpty(),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("hosted_agents").AtMapKey("mac").AtMapKey("xcode_version"),
+						knownvalue.StringExact("16.2")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("hosted_agents").AtMapKey("mac").AtMapKey("macos_version"),
+						knownvalue.Null()),
+				},
+			},
+			{
+				Config: mac("MACOS_ARM64_M4_12X56"), Check: e.checkHostedQueue("MACOS_ARM64_M4_12X56", ""),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+			},
+			{
+				// REST does not show the mac settings, so an import has none.
+				ResourceName: addr, ImportState: true, ImportStateVerify: true, ImportStateIdFunc: importID(addr, "cluster_id", "key"),
+				ImportStateVerifyIgnore: []string{"hosted_agents.mac.%", "hosted_agents.mac.xcode_version", "hosted_agents.mac.macos_version"},
+			},
+			{Config: hostedQueueConfig(e, cluster, `    instance_shape = "LINUX_ARM64_2X4"`), ExpectError: regexp.MustCompile(`Instance Shape Cannot Change Platform`)},
+		},
+	})
+}
