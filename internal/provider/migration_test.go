@@ -114,7 +114,7 @@ var migrationCases = []migrationCase{
 			"oidc_policy": officialOIDCPolicy})
 	}},
 	{name: "registry", add: (*officialWorkspace).addRegistry, check: func(t *testing.T, w *cliWorkdir) {
-		expectMoved(t, w, "buildkite_registry.gems", map[string]any{"oidc_policy": officialOIDCPolicy, "registry_type": "PACKAGE"})
+		expectMoved(t, w, "buildkite_registry.gems", map[string]any{"oidc_policy": officialOIDCPolicy, "registry_type": "source"})
 	}},
 
 	// Organization settings and the banner (issue 25).
