@@ -128,6 +128,7 @@ type Client struct {
 	answered  atomic.Bool // the service has answered at least once (see FirstContact)
 	log       Logger
 	lists     collections // what readItem knows of each collection's listing
+	looks     looksCache  // what reads of pipelines' looks know of the GraphQL listing (pipeline_looks.go)
 	listTTL   time.Duration
 
 	maxRetries     int // < 0: none; 0: until the deadline

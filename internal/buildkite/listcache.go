@@ -240,5 +240,8 @@ func fetchListing[T any](ctx context.Context, c *Client, listPath string, next *
 func (c *Client) noteWrite(r call) {
 	if r.method != http.MethodGet && r.method != http.MethodHead && r.agentToken == "" && r.graphQL == "" {
 		c.lists.written(r.path)
+		if strings.Contains(r.path, "/pipelines") {
+			c.looks.drop() // the write may have changed a pipeline's emoji or color (pipeline_looks.go)
+		}
 	}
 }

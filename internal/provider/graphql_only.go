@@ -13,13 +13,15 @@ import (
 )
 
 // GraphQL-only attributes: the official provider sets some attributes through Buildkite's GraphQL API,
-// which the REST API does not carry (a hosted queue's macOS settings, a rule's description, an
-// organization's enforce_2fa). Its configurations must still load and plan without a diff, so a resource declares them
+// which the REST API does not carry (a hosted queue's macOS settings, a rule's description), and which this
+// provider does not apply yet (what it applies through GraphQL, such as enforce_2fa and agent tokens, is
+// declared with withGraphQLAttrs or withGraphQLType instead, graphql_scope.go). Its configurations must
+// still load and plan without a diff, so a resource declares them
 // (resourceBase.withGraphQLOnly) as optional attributes that are kept in state as configured and never
 // sent; its plan then carries one warning naming those the configuration sets.
 
 // graphQLOnlyNote ends the description of every GraphQL-only attribute.
-const graphQLOnlyNote = "Set through Buildkite's GraphQL API, which this provider does not use: accepted so that " +
+const graphQLOnlyNote = "Set through Buildkite's GraphQL API, which this provider does not use for it yet: accepted so that " +
 	"configurations written for the official provider load, kept in state as configured, and never sent."
 
 // graphQLOnlyString is an optional string attribute the provider accepts but does not manage.
@@ -60,7 +62,7 @@ func (b *resourceBase) warnGraphQLOnly(req resource.ModifyPlanRequest, resp *res
 	}
 	resp.Diagnostics.AddWarning("Attributes Not Managed by This Provider",
 		fmt.Sprintf("buildkite_%s: the %s of %s %s NOT applied to Buildkite. Only Buildkite's GraphQL API sets %s, "+
-			"which this provider does not use: Terraform keeps the configured value in its state, but the service "+
+			"which this provider does not use for it yet: Terraform keeps the configured value in its state, but the service "+
 			"keeps whatever it had (nothing, for a new object). Set %s in the web interface; removing %s from the "+
 			"configuration changes nothing on the service.", b.name, value, joinAnd(set), verb, them, them, them))
 }
