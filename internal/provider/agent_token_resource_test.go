@@ -77,7 +77,7 @@ func TestAccAgentTokenResource_basic(t *testing.T) {
 					func(*terraform.State) error {
 						old, err := e.client.AgentTokens.Get(context.Background(), first.uuid)
 						if err != nil || !old.Revoked() {
-							return fmt.Errorf("the replaced token %s: %+v, %v; want it revoked", first.uuid, old, err)
+							return fmt.Errorf("the replaced token %s: %+v, %w; want it revoked", first.uuid, old, err)
 						}
 						return nil
 					},

@@ -127,8 +127,9 @@ var migrationCases = []migrationCase{
 	// Organization settings and the banner (issue 25).
 	{name: "organization", add: (*officialWorkspace).addOrganization, check: func(t *testing.T, w *cliWorkdir) {
 		expectMoved(t, w, "buildkite_organization.settings", map[string]any{"enforce_2fa": true, "revoke_inactive_tokens_after": "DAYS_90"})
-		if out := w.expectNoChanges(); !strings.Contains(strings.Join(strings.Fields(out), " "), "`enforce_2fa` is NOT applied to Buildkite") {
-			t.Errorf("the plan does not warn that enforce_2fa is not managed:\n%s", out)
+		// enforce_2fa is applied and read through GraphQL now: no warning.
+		if out := w.expectNoChanges(); strings.Contains(out, "Attributes Not Managed by This Provider") {
+			t.Errorf("the plan warns of enforce_2fa, which is applied now:\n%s", out)
 		}
 	}},
 	{name: "organization_v1_38", add: (*officialWorkspace).addOrganizationV138, check: func(t *testing.T, w *cliWorkdir) {
@@ -721,6 +722,10 @@ func (w *officialWorkspace) addOrganization() {
 	w.must(err)
 	ips, days, restrict := []string{"0.0.0.0/0", "192.0.2.0/24"}, int64(90), true
 	_, err = w.e.client.OrgSettings.UpdateAPISettings(ctx, buildkite.APISettingsUpdate{AllowedIPs: &ips, RevokeAfterDays: &days, RestrictTokens: &restrict})
+	w.must(err)
+	// The official provider applied enforce_2fa through GraphQL; this one reads it back there.
+	w.e.keep2FA()
+	_, err = w.e.client.Organizations.SetTwoFactorEnforced(ctx, true)
 	w.must(err)
 	w.add(`
 resource "buildkite_organization" "settings" {
