@@ -53,7 +53,7 @@ RC
   export TF_CLI_CONFIG_FILE="$work/terraformrc"
   export CHECKPOINT_DISABLE=1
   export TF_IN_AUTOMATION=1
-  export BUILDKITE_REST_URL="$url"
+  export BUILDKITE_REST_URL="$url" BUILDKITE_GRAPHQL_URL="$url/v1"
 }
 
 # init_from_mirror runs `$tf init` in the current directory and checks what it did: the provider installed

@@ -37,7 +37,7 @@ echo "    emulator at $url (pid $emulator_pid)"
 for _ in $(seq 1 50); do [[ -s $work/state.json ]] && break; sleep 0.1; done
 cp "$work/state.json" "$work/baseline.json"
 
-export BUILDKITE_API_TOKEN=live-token BUILDKITE_ORGANIZATION_SLUG=tf-acc-live BUILDKITE_REST_URL=$url
+export BUILDKITE_API_TOKEN=live-token BUILDKITE_ORGANIZATION_SLUG=tf-acc-live BUILDKITE_REST_URL=$url BUILDKITE_GRAPHQL_URL=$url/v1
 # make sweep deletes only with SWEEP_CONFIRM naming the organization: here the emulator's own.
 export SWEEP_CONFIRM=tf-acc-live
 unset BUILDKITE_ACC_MEMBER_EMAIL # the token's own user

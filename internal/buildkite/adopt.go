@@ -75,15 +75,25 @@ func (e *SecretLostError) Error() string {
 
 func (e *SecretLostError) Unwrap() error { return e.Cause }
 
-// createForSecret creates an object whose secret only the create answer carries. After an unknown outcome
-// (the answer lost, a 5xx, a 2xx without the object, or, where hasSecret says so, without the secret),
-// find returns what a lost create made (created since the request was sent; since allows for clock
-// skew), or nil when the create did not act, which is then sent again as createOrAdopt does. What a lost
-// create made has no secret anyone knows: it is deleted (del) and the create sent once more, exactly once,
-// to obtain one. When that answer is lost as well (or del is nil: what find returns cannot be told from an
-// object someone else made, so it is not deleted), what it made is returned with a *SecretLostError. The
-// whole exchange shares one deadline (the context's, else CallTimeout).
+// createForSecret creates an object whose secret only the create answer carries: createForSecretWith for a
+// REST POST of in to path.
 func createForSecret[T any](ctx context.Context, c *Client, path string, in any,
+	find func(ctx context.Context, since time.Time) (*T, error), del func(ctx context.Context, obj *T) error,
+	hasSecret func(*T) bool) (*T, error) {
+	send := func(ctx context.Context) (*T, error) { return create[T](ctx, c, path, in) }
+	return createForSecretWith(ctx, c, path, send, find, del, hasSecret)
+}
+
+// createForSecretWith creates an object whose secret only the create answer carries; send makes one
+// attempt at the create (a REST POST or a GraphQL mutation), and what names it in the log. After an unknown
+// outcome (the answer lost, a 5xx, a 2xx without the object, or, where hasSecret says so, without the
+// secret), find returns what a lost create made (created since the request was sent; since allows for
+// clock skew), or nil when the create did not act, which is then sent again as createOrAdopt does. What a
+// lost create made has no secret anyone knows: it is deleted (del) and the create sent once more, exactly
+// once, to obtain one. When that answer is lost as well (or del is nil: what find returns cannot be told
+// from an object someone else made, so it is not deleted), what it made is returned with a
+// *SecretLostError. The whole exchange shares one deadline (the context's, else CallTimeout).
+func createForSecretWith[T any](ctx context.Context, c *Client, what string, send func(ctx context.Context) (*T, error),
 	find func(ctx context.Context, since time.Time) (*T, error), del func(ctx context.Context, obj *T) error,
 	hasSecret func(*T) bool) (*T, error) {
 	ctx, cancel := c.callContext(ctx)
@@ -91,7 +101,7 @@ func createForSecret[T any](ctx context.Context, c *Client, path string, in any,
 	since := time.Now().Add(-createdSinceSlack)
 	recreated := false
 	for tries := 0; ; tries++ {
-		out, err := create[T](ctx, c, path, in)
+		out, err := send(ctx)
 		if err == nil && hasSecret != nil && !hasSecret(out) {
 			err = &unknownOutcomeError{err: errors.New("the create answer held the object without its secret")}
 		}
@@ -103,14 +113,14 @@ func createForSecret[T any](ctx context.Context, c *Client, path string, in any,
 			return nil, fmt.Errorf("%w; then finding what it may have created: %w", err, ferr)
 		}
 		if found != nil && (recreated || del == nil) {
-			c.debug(ctx, "a create's answer was lost: its object is returned without its secret", map[string]any{"path": path})
+			c.debug(ctx, "a create's answer was lost: its object is returned without its secret", map[string]any{"path": what})
 			return found, &SecretLostError{Cause: err, Recreated: recreated}
 		}
 		if found != nil {
 			if derr := del(ctx, found); derr != nil && !IsNotFound(derr) {
 				return nil, fmt.Errorf("%w; then deleting what it created, whose secret was lost: %w", err, derr)
 			}
-			c.debug(ctx, "deleted the object a create with a lost answer made, to create it once more for its secret", map[string]any{"path": path})
+			c.debug(ctx, "deleted the object a create with a lost answer made, to create it once more for its secret", map[string]any{"path": what})
 			recreated = true
 			since = time.Now().Add(-createdSinceSlack)
 			continue
@@ -125,6 +135,12 @@ func createForSecret[T any](ctx context.Context, c *Client, path string, in any,
 func createOrReplace[T any](ctx context.Context, c *Client, path string, in any,
 	find func(ctx context.Context, since time.Time) (*T, error), del func(ctx context.Context, obj *T) error) (*T, error) {
 	return createForSecret(ctx, c, path, in, find, del, nil)
+}
+
+// createOrReplaceWith is createOrReplace for a create that is not a REST POST (a GraphQL mutation).
+func createOrReplaceWith[T any](ctx context.Context, c *Client, what string, send func(ctx context.Context) (*T, error),
+	find func(ctx context.Context, since time.Time) (*T, error), del func(ctx context.Context, obj *T) error) (*T, error) {
+	return createForSecretWith(ctx, c, what, send, find, del, nil)
 }
 
 // findCreated returns the newest object of the listing at listPath that match accepts and that was created

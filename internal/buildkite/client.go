@@ -47,8 +47,11 @@ const (
 
 // Config holds everything NewClient needs; zero values select the defaults.
 type Config struct {
-	BaseURL      string // REST origin, default "https://api.buildkite.com" (no trailing /v2)
-	AgentURL     string // agent origin, default "https://agent.buildkite.com"
+	BaseURL  string // REST origin, default "https://api.buildkite.com" (no trailing /v2)
+	AgentURL string // agent origin, default "https://agent.buildkite.com"
+	// GraphQLURL is the GraphQL endpoint, e.g. DefaultGraphQLURL. Empty: the client has none, and every
+	// GraphQL operation fails with ErrNoGraphQLURL without sending anything (the token goes nowhere else).
+	GraphQLURL   string
 	Organization string // org slug
 	Token        string // bearer token
 	UserAgent    string // sent on every request; DefaultUserAgent when empty
@@ -114,21 +117,30 @@ type Client struct {
 	PipelineSettings     *PipelineSettingsService     // the organization's pipeline settings
 	CacheRegistries      *CacheRegistriesService      // clusters' cache registries
 	Invitations          *InvitationsService          // invitations to join the organization
+	AgentTokens          *AgentTokensService          // unclustered agent tokens (GraphQL)
 
-	baseURL   *url.URL // origin plus optional path prefix, no trailing slash
-	agentURL  *url.URL
-	org       string
-	token     string
-	userAgent string
-	masks     masker // values never shown in a log or an error (MaskValues)
+	baseURL  *url.URL // origin plus optional path prefix, no trailing slash
+	agentURL *url.URL
+	// graphqlURL is the GraphQL endpoint (the whole URL, path included), or nil for none.
+	graphqlURL *url.URL
+	org        string
+	token      string
+	userAgent  string
+	masks      masker // values never shown in a log or an error (MaskValues)
 
-	retry    *retryablehttp.Client // makes the attempts of every call (see do.go)
-	gate     *rateGate
-	answered atomic.Bool  // the service has answered at least once (see FirstContact)
-	contact  contactState // the first-contact check (Config.Contact)
-	log      Logger
-	lists    collections // what readItem knows of each collection's listing
-	listTTL  time.Duration
+	retry *retryablehttp.Client // makes the attempts of every call (see do.go)
+	gate  *rateGate
+	// orgID caches the organization's GraphQL ID (organizationID).
+	orgIDMu sync.Mutex
+	orgID   string
+	// graphGate paces the calls to the GraphQL endpoint, whose window is its own (graphql.go).
+	graphGate *rateGate
+	answered  atomic.Bool  // the service has answered at least once (see FirstContact)
+	contact   contactState // the first-contact check (Config.Contact)
+	log       Logger
+	lists     collections // what readItem knows of each collection's listing
+	looks     looksCache  // what reads of pipelines' looks know of the GraphQL listing (pipeline_looks.go)
+	listTTL   time.Duration
 
 	maxRetries     int // < 0: none; 0: until the deadline
 	retryWaitMin   time.Duration
@@ -165,7 +177,16 @@ func newClient(cfg Config, resetUnit time.Duration) (*Client, error) {
 		return nil, err
 	}
 
+	var graphql *url.URL
+	if strings.TrimSpace(cfg.GraphQLURL) != "" {
+		if graphql, err = parseOrigin("GraphQLURL", cfg.GraphQLURL, ""); err != nil {
+			return nil, err
+		}
+	}
+
 	c := &Client{
+		graphqlURL:     graphql,
+		graphGate:      &rateGate{},
 		baseURL:        base,
 		agentURL:       agent,
 		org:            cfg.Organization,
@@ -275,6 +296,7 @@ func (c *Client) services() {
 	c.PipelineSettings = &PipelineSettingsService{client: c}
 	c.CacheRegistries = &CacheRegistriesService{client: c}
 	c.Invitations = &InvitationsService{client: c}
+	c.AgentTokens = &AgentTokensService{client: c}
 }
 
 // positiveOr returns d, or def when d is not positive.

@@ -51,6 +51,9 @@ func (c *Client) do(ctx context.Context, r call, u *url.URL) (http.Header, error
 		return nil, err
 	}
 	ex := &exchange{c: c, r: r, method: r.method, path: u.EscapedPath(), tally: &tally{start: time.Now()}}
+	if r.graphQL != "" {
+		ex.path += " " + r.graphQL // every GraphQL call has the same path: the operation says which it is
+	}
 	var body any // nil, not an empty []byte: a request without a body must not send one
 	var raw []byte
 	if r.in != nil {
@@ -188,6 +191,10 @@ func (c *Client) checkRetry(ctx context.Context, resp *http.Response, err error)
 // 2xx answer that did not hold what the call needs (the call's effect is not in hand: a repeatable call
 // is sent again, a bounded number of times, and a create's outcome is unknown).
 func (ex *exchange) judge(ctx context.Context) verdict {
+	var busy *busyError
+	if errors.As(ex.last.err, &busy) {
+		return retry // a throttle answered before the service acted: even a create may go again
+	}
 	var bad *badAnswerError
 	if errors.As(ex.last.err, &bad) {
 		ex.badAnswers++
@@ -212,7 +219,10 @@ func (ex *exchange) decode(resp *http.Response) error {
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		return nil
 	}
-	return hold(ex.r, resp.StatusCode, bodyOf(resp), ex.c.secrets()...)
+	if err := hold(ex.r, resp.StatusCode, bodyOf(resp), ex.c.secrets()...); err != nil {
+		return err
+	}
+	return decodeGraphQL(ex.r)
 }
 
 // outcome turns what go-retryablehttp returned, and what its callbacks recorded, into the call's result.

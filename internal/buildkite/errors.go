@@ -111,8 +111,12 @@ func StatusCode(err error) int {
 	return 0
 }
 
-// IsNotFound reports whether err is an *Error with status 404.
-func IsNotFound(err error) bool { return StatusCode(err) == http.StatusNotFound }
+// IsNotFound reports whether err is an *Error with status 404, or a GraphQL answer whose every error says
+// not found (GraphQLError.Is).
+func IsNotFound(err error) bool {
+	var ge *GraphQLError
+	return StatusCode(err) == http.StatusNotFound || (errors.As(err, &ge) && ge.Is(ErrNotFound))
+}
 
 // IsUnauthorized reports whether err is an *Error with status 401.
 func IsUnauthorized(err error) bool { return StatusCode(err) == http.StatusUnauthorized }

@@ -238,7 +238,10 @@ func fetchListing[T any](ctx context.Context, c *Client, listPath string, next *
 
 // noteWrite tells the listings that a call may have changed what they hold.
 func (c *Client) noteWrite(r call) {
-	if r.method != http.MethodGet && r.method != http.MethodHead && r.agentToken == "" {
+	if r.method != http.MethodGet && r.method != http.MethodHead && r.agentToken == "" && r.graphQL == "" {
 		c.lists.written(r.path)
+		if strings.Contains(r.path, "/pipelines") {
+			c.looks.drop() // the write may have changed a pipeline's emoji or color (pipeline_looks.go)
+		}
 	}
 }

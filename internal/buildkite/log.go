@@ -137,10 +137,11 @@ func maskSecrets(v any, extra []string) any {
 	return v
 }
 
-// isSecretField reports JSON keys whose values are secrets: token, api_token and any *_token or *secret.
+// isSecretField reports JSON keys whose values are secrets: token, api_token and any *_token or *secret, and
+// GraphQL's tokenValue (an agent token's secret in agentTokenCreate's answer).
 func isSecretField(key string) bool {
 	k := strings.ToLower(key)
-	return k == "token" || strings.HasSuffix(k, "_token") || strings.HasSuffix(k, "secret") || k == "password"
+	return k == "token" || k == "tokenvalue" || strings.HasSuffix(k, "_token") || strings.HasSuffix(k, "secret") || k == "password"
 }
 
 // secretFieldsKey is the context key of withSecretFields.

@@ -32,6 +32,8 @@ type call struct {
 	agentToken string
 	// holds says what a 2xx body must hold for out; the zero value is an identified object.
 	holds holds
+	// graphQL names the GraphQL operation of a call to the GraphQL endpoint (graphql.go); "" for REST.
+	graphQL string
 }
 
 // joinPath appends escaped segments to an escaped prefix. An empty segment, "." or ".." is refused, since it

@@ -29,7 +29,8 @@ var _ http.RoundTripper = (*gateTransport)(nil)
 func (t *gateTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	ctx := req.Context()
 	c := t.client
-	if err := c.gate.acquire(ctx); err != nil {
+	gate := c.gateFor(ctx)
+	if err := gate.acquire(ctx); err != nil {
 		// RoundTrip must close the body even when it does not send it.
 		if req.Body != nil {
 			_ = req.Body.Close()
@@ -43,11 +44,11 @@ func (t *gateTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	defer cancel()
 	resp, err := t.base.RoundTrip(req.WithContext(actx))
 	if err != nil {
-		c.gate.release(window{}, !neverConnected(err))
+		gate.release(window{}, !neverConnected(err))
 		return nil, t.attemptError(ctx, actx, err)
 	}
 	c.answered.Store(true)
-	c.gate.release(c.window(resp), false)
+	gate.release(c.window(resp), false)
 
 	data, err := io.ReadAll(io.LimitReader(resp.Body, maxResponseBytes))
 	_ = resp.Body.Close()
@@ -85,4 +86,13 @@ func bodyOf(resp *http.Response) []byte {
 		return b.data
 	}
 	return nil
+}
+
+// gateFor returns the rate-limit gate of the call ctx belongs to: the GraphQL endpoint's window counts
+// complexity points apart from the REST window, so its calls wait at a gate of their own.
+func (c *Client) gateFor(ctx context.Context) *rateGate {
+	if ex := exchangeFrom(ctx); ex != nil && ex.r.graphQL != "" {
+		return c.graphGate
+	}
+	return c.gate
 }

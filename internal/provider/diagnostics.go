@@ -39,6 +39,9 @@ func notFoundOrAPIError(diags *diag.Diagnostics, err error, what, asked string) 
 // describeError renders the service's own message and field errors, with what the client added after them
 // (attempts, recovery), or the transport error.
 func describeError(err error) string {
+	if errors.Is(err, buildkite.ErrNoGraphQLURL) {
+		return graphQLURLMissing
+	}
 	var apiErr *buildkite.Error
 	if !errors.As(err, &apiErr) {
 		return err.Error()

@@ -50,6 +50,13 @@ var migrationCases = []migrationCase{
 	{name: "cluster_agent_token", add: (*officialWorkspace).addAgentToken, check: func(t *testing.T, w *cliWorkdir) {
 		expectMoved(t, w, "buildkite_cluster_agent_token.agents", map[string]any{"token": "moved-secret"})
 	}},
+	{name: "agent_token", add: (*officialWorkspace).addUnclusteredAgentToken, check: func(t *testing.T, w *cliWorkdir) {
+		expectMoved(t, w, "buildkite_agent_token.legacy", map[string]any{"token": "moved-secret", "description": "Unclustered agents"})
+		a := w.stateAttributes("buildkite_agent_token.legacy")
+		if typ, _, ok := decodeGraphQLID(fmt.Sprint(a["graphql_id"])); !ok || typ != "AgentToken" {
+			t.Errorf("after the move graphql_id = %v, want the token's GraphQL ID", a["graphql_id"])
+		}
+	}},
 	{name: "cluster_default_queue", add: (*officialWorkspace).addDefaultQueue, check: func(t *testing.T, w *cliWorkdir) {
 		expectMoved(t, w, "buildkite_cluster_default_queue.main", map[string]any{"key": "linux"})
 	}},
@@ -114,14 +121,15 @@ var migrationCases = []migrationCase{
 			"oidc_policy": officialOIDCPolicy})
 	}},
 	{name: "registry", add: (*officialWorkspace).addRegistry, check: func(t *testing.T, w *cliWorkdir) {
-		expectMoved(t, w, "buildkite_registry.gems", map[string]any{"oidc_policy": officialOIDCPolicy, "registry_type": "PACKAGE"})
+		expectMoved(t, w, "buildkite_registry.gems", map[string]any{"oidc_policy": officialOIDCPolicy, "registry_type": "source"})
 	}},
 
 	// Organization settings and the banner (issue 25).
 	{name: "organization", add: (*officialWorkspace).addOrganization, check: func(t *testing.T, w *cliWorkdir) {
 		expectMoved(t, w, "buildkite_organization.settings", map[string]any{"enforce_2fa": true, "revoke_inactive_tokens_after": "DAYS_90"})
-		if out := w.expectNoChanges(); !strings.Contains(strings.Join(strings.Fields(out), " "), "`enforce_2fa` is NOT applied to Buildkite") {
-			t.Errorf("the plan does not warn that enforce_2fa is not managed:\n%s", out)
+		// enforce_2fa is applied and read through GraphQL now: no warning.
+		if out := w.expectNoChanges(); strings.Contains(out, "Attributes Not Managed by This Provider") {
+			t.Errorf("the plan warns of enforce_2fa, which is applied now:\n%s", out)
 		}
 	}},
 	{name: "organization_v1_38", add: (*officialWorkspace).addOrganizationV138, check: func(t *testing.T, w *cliWorkdir) {
@@ -310,6 +318,21 @@ resource "buildkite_cluster_agent_token" "agents" {
 `, officialInstance{address: "buildkite_cluster_agent_token.agents", dependsOn: []string{"buildkite_cluster.main"}, attrs: map[string]any{
 		"id": graphQLID("ClusterToken", tok.ID), "uuid": tok.ID, "cluster_id": graphQLID("Cluster", c.ID), "cluster_uuid": c.ID,
 		"description": tok.Description, "allowed_ip_addresses": []string{"10.0.0.0/8", "192.168.0.0/16"},
+		// The secret its provider kept from the create response.
+		"token": "moved-secret",
+	}})
+}
+
+func (w *officialWorkspace) addUnclusteredAgentToken() {
+	desc := "Unclustered agents"
+	tok, err := w.e.client.AgentTokens.Create(context.Background(), &desc)
+	w.must(err)
+	w.add(`
+resource "buildkite_agent_token" "legacy" {
+  description = "Unclustered agents"
+}
+`, officialInstance{address: "buildkite_agent_token.legacy", attrs: map[string]any{
+		"id": tok.ID, "uuid": tok.UUID, "description": desc,
 		// The secret its provider kept from the create response.
 		"token": "moved-secret",
 	}})
@@ -699,6 +722,10 @@ func (w *officialWorkspace) addOrganization() {
 	w.must(err)
 	ips, days, restrict := []string{"0.0.0.0/0", "192.0.2.0/24"}, int64(90), true
 	_, err = w.e.client.OrgSettings.UpdateAPISettings(ctx, buildkite.APISettingsUpdate{AllowedIPs: &ips, RevokeAfterDays: &days, RestrictTokens: &restrict})
+	w.must(err)
+	// The official provider applied enforce_2fa through GraphQL; this one reads it back there.
+	w.e.keep2FA()
+	_, err = w.e.client.Organizations.SetTwoFactorEnforced(ctx, true)
 	w.must(err)
 	w.add(`
 resource "buildkite_organization" "settings" {

@@ -36,7 +36,7 @@ var organizationIdentity = identifiedBy(identityAttr("slug", "The organization's
 func NewOrganizationResource() resource.Resource {
 	return &organizationResource{
 		resourceBase: newResourceBase("organization", writeScopes("write_organization_settings"), organizationIdentity).
-			withGraphQLOnly("enforce_2fa"),
+			withGraphQLAttrs("enforce_2fa"),
 	}
 }
 
@@ -125,9 +125,7 @@ func (r *organizationResource) Schema(_ context.Context, _ resource.SchemaReques
 			"`read_organization_settings` and `write_organization_settings` scopes. Creating the resource takes " +
 			"over the existing organization's settings that the configuration sets: a setting left out is read and " +
 			"never written. Destroying it removes the allowlist where the configuration set one, leaves every other " +
-			"setting as it is, and says so in a warning. `enforce_2fa` has no REST endpoint: it is accepted and kept, never sent (set it in the web " +
-			"interface), and leaving it out never turns two-factor authentication off. Import with the " +
-			"organization's slug, UUID or GraphQL ID.",
+			"setting as it is, and says so in a warning. " + enforce2FANote + " Import with the organization's slug, UUID or GraphQL ID.",
 		Attributes: withCommon("organization", map[string]schema.Attribute{
 			"slug": computedString("The organization's slug."),
 			"allowed_api_ip_addresses": schema.ListAttribute{
@@ -141,10 +139,9 @@ func (r *organizationResource) Schema(_ context.Context, _ resource.SchemaReques
 				Validators:  []validator.List{listvalidator.ValueStringsAre(oneCIDR())},
 			},
 			"enforce_2fa": schema.BoolAttribute{
-				MarkdownDescription: "Whether members must use two-factor authentication. " + graphQLOnlyNote +
-					" Left out, it keeps what the state holds and changes nothing.",
-				Optional: true,
-				Computed: true,
+				MarkdownDescription: enforce2FADescription,
+				Optional:            true,
+				Computed:            true,
 			},
 			"revoke_inactive_tokens_after": schema.StringAttribute{
 				MarkdownDescription: "How long an API token may go unused before it is revoked: " + backquoted(revocationValues) +
@@ -369,6 +366,7 @@ func (r *organizationResource) Create(ctx context.Context, req resource.CreateRe
 	configured, diags := configuredSingletonSettings(ctx, req.Config)
 	resp.Diagnostics.Append(diags...)
 	r.apply(ctx, &plan, configured, "create", &resp.Diagnostics)
+	r.apply2FA(ctx, req.Config, &plan, "create", &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -408,6 +406,7 @@ func (r *organizationResource) Read(ctx context.Context, req resource.ReadReques
 	default:
 		state.fromSettings(live)
 	}
+	r.read2FA(ctx, &state, &resp.Diagnostics)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }
 
@@ -423,6 +422,7 @@ func (r *organizationResource) Update(ctx context.Context, req resource.UpdateRe
 	ctx, cancel := r.timeout(ctx, opUpdate)
 	defer cancel()
 	r.apply(ctx, &plan, configured, "update", &resp.Diagnostics)
+	r.apply2FA(ctx, req.Config, &plan, "update", &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}

@@ -54,7 +54,8 @@ type pipelineModel struct {
 	pipelineFields
 	DefaultTeamID   refValue   `tfsdk:"default_team_id"`
 	ArchiveOnDelete types.Bool `tfsdk:"archive_on_delete"`
-	// Emoji and Color are sent over REST, which never shows them: kept as last applied.
+	// Emoji and Color are sent over REST, which never shows them; Read takes them from GraphQL where it can
+	// (pipeline_looks.go), else they are kept as last applied.
 	Emoji types.String `tfsdk:"emoji"`
 	Color types.String `tfsdk:"color"`
 }
@@ -389,9 +390,8 @@ func (r *pipelineResource) Schema(_ context.Context, _ resource.SchemaRequest, r
 			"maximum_timeout_in_minutes": timeout("The longest timeout, in minutes, a command step may have (REST " +
 				"`maximum_command_step_timeout`); at least `default_timeout_in_minutes`."),
 			"emoji": schema.StringAttribute{
-				MarkdownDescription: "An emoji shown with the pipeline, such as `:rocket:`. The REST API takes it but " +
-					"does not show it, so a change made outside Terraform is not seen. Removed, it is cleared.",
-				Optional: true,
+				MarkdownDescription: "An emoji shown with the pipeline, such as `:rocket:`. " + pipelineLooksNote,
+				Optional:            true,
 			},
 			"color": pipelineColorAttribute(),
 			"clone_mirror_url": schema.StringAttribute{
@@ -653,6 +653,7 @@ func (r *pipelineResource) Read(ctx context.Context, req resource.ReadRequest, r
 		return
 	}
 	state.ClusterName = types.StringUnknown() // read afresh
+	r.readLooks(ctx, p, &state, &resp.Diagnostics)
 	r.save(ctx, &resp.State, &resp.Diagnostics, p, &state)
 }
 

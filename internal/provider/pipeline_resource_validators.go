@@ -159,9 +159,8 @@ func pipelineVisibilityAttribute() schema.StringAttribute {
 // pipelineColorAttribute is color, checked as the official provider does.
 func pipelineColorAttribute() schema.StringAttribute {
 	return schema.StringAttribute{
-		MarkdownDescription: "A color shown with the pipeline, such as `#ebd8f0`. The REST API takes it but does not " +
-			"show it, so a change made outside Terraform is not seen. Removed, it is cleared.",
-		Optional:   true,
-		Validators: []validator.String{stringvalidator.RegexMatches(pipelineColorPattern, "must be a valid color hex code (#000000)")},
+		MarkdownDescription: "A color shown with the pipeline, such as `#ebd8f0`. " + pipelineLooksNote,
+		Optional:            true,
+		Validators:          []validator.String{stringvalidator.RegexMatches(pipelineColorPattern, "must be a valid color hex code (#000000)")},
 	}
 }

@@ -24,12 +24,15 @@ var (
 const (
 	defaultRESTURL  = "https://api.buildkite.com"
 	defaultAgentURL = "https://agent.buildkite.com"
+	// defaultGraphQLURL is used only where rest_url is not set either (graphqlEndpoint).
+	defaultGraphQLURL = "https://graphql.buildkite.com/v1"
 
 	envAPIToken     = "BUILDKITE_API_TOKEN"
 	envOrgSlug      = "BUILDKITE_ORGANIZATION_SLUG"
 	envOrganization = "BUILDKITE_ORGANIZATION"
 	envRESTURL      = "BUILDKITE_REST_URL"
 	envAgentURL     = "BUILDKITE_AGENT_URL"
+	envGraphQLURL   = "BUILDKITE_GRAPHQL_URL"
 )
 
 // New returns a constructor of the provider at the given version, as providerserver expects.
@@ -96,8 +99,10 @@ func (p *buildkiteProvider) Schema(_ context.Context, _ provider.SchemaRequest, 
 				Optional: true,
 			},
 			"graphql_url": schema.StringAttribute{
-				MarkdownDescription: "Accepted so that configurations written for the official provider keep working; " +
-					"this provider only uses the REST API, so the value is ignored (with a warning).",
+				MarkdownDescription: "The GraphQL endpoint, used only for what the REST API cannot serve (unclustered agent " +
+					"tokens, an organization's `enforce_2fa`, …). Falls back to `" + envGraphQLURL + "`, then `" + defaultGraphQLURL +
+					"`, except where `rest_url` is set: the API token is then sent nowhere but there, and anything that needs " +
+					"GraphQL fails with an error until `graphql_url` is set as well (for the emulator, `<rest_url>/v1`).",
 				Optional: true,
 			},
 			"agent_url": schema.StringAttribute{

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/url"
+	"strings"
 	"sync"
 	"time"
 
@@ -42,6 +43,7 @@ func (p *buildkiteProvider) Configure(ctx context.Context, req provider.Configur
 	client, err := buildkite.NewClient(buildkite.Config{
 		BaseURL:      s.restURL,
 		AgentURL:     s.agentURL,
+		GraphQLURL:   s.graphqlURL,
 		Organization: s.org,
 		Token:        s.token,
 		UserAgent:    fmt.Sprintf("terraform-provider-buildkite/%s terraform/%s", p.version, req.TerraformVersion),
@@ -67,9 +69,11 @@ func (p *buildkiteProvider) Configure(ctx context.Context, req provider.Configur
 // settings are the provider block's values, with the environment's and the defaults filled in.
 type settings struct {
 	token, org, restURL, agentURL string
-	maxRetries                    int
-	timeouts                      operationTimeouts
-	archivePipelineOnDelete       bool
+	// graphqlURL is the GraphQL endpoint, or "" for none (graphqlEndpoint).
+	graphqlURL              string
+	maxRetries              int
+	timeouts                operationTimeouts
+	archivePipelineOnDelete bool
 }
 
 // readSettings reads the provider block: one attribute error per unknown, missing or invalid value.
@@ -87,6 +91,7 @@ func readSettings(cfg providerModel, diags *diag.Diagnostics) settings {
 	unknown(cfg.Organization, "organization", envOrgSlug)
 	unknown(cfg.RESTURL, "rest_url", envRESTURL)
 	unknown(cfg.AgentURL, "agent_url", envAgentURL)
+	unknown(cfg.GraphQLURL, "graphql_url", envGraphQLURL)
 	unknown(cfg.MaxRetries, "max_retries", "")
 	unknown(cfg.ArchivePipelineOnDelete, "archive_pipeline_on_delete", "")
 	if diags.HasError() {
@@ -100,6 +105,7 @@ func readSettings(cfg providerModel, diags *diag.Diagnostics) settings {
 		agentURL:                valueOrEnv(cfg.AgentURL, envAgentURL),
 		archivePipelineOnDelete: cfg.ArchivePipelineOnDelete.ValueBool(),
 	}
+	s.graphqlURL = graphqlEndpoint(valueOrEnv(cfg.GraphQLURL, envGraphQLURL), s.restURL)
 	if s.restURL == "" {
 		s.restURL = defaultRESTURL
 	}
@@ -114,15 +120,14 @@ func readSettings(cfg providerModel, diags *diag.Diagnostics) settings {
 		diags.AddAttributeError(path.Root("organization"), "Missing Buildkite Organization",
 			"Set \"organization\" in the provider configuration, or the "+envOrgSlug+" environment variable, to the organization slug.")
 	}
-	for name, v := range map[string]string{"rest_url": s.restURL, "agent_url": s.agentURL} {
+	for name, v := range map[string]string{"rest_url": s.restURL, "agent_url": s.agentURL, "graphql_url": s.graphqlURL} {
+		if name == "graphql_url" && v == "" {
+			continue // none: nothing needs it until the configuration does (graphql_scope.go)
+		}
 		if u, err := url.Parse(v); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 			diags.AddAttributeError(path.Root(name), "Invalid Buildkite "+name,
 				fmt.Sprintf("%q must be an absolute http or https URL, got %q.", name, v))
 		}
-	}
-	if !cfg.GraphQLURL.IsNull() {
-		diags.AddAttributeWarning(path.Root("graphql_url"), "GraphQL URL Ignored",
-			"This provider uses only the REST API (rest_url); graphql_url is accepted for configurations written for the official provider and is not used.")
 	}
 	s.timeouts = configuredTimeouts(cfg.Timeouts, diags)
 
@@ -134,6 +139,21 @@ func readSettings(cfg providerModel, diags *diag.Diagnostics) settings {
 		}
 	}
 	return s
+}
+
+// graphqlEndpoint is the GraphQL endpoint: graphql_url (or its environment variable) when set; otherwise the
+// default, unless rest_url (or its environment variable) names an origin other than the default one. A
+// configuration that points the provider at another service (the emulator, a proxy) must not have its token
+// sent to Buildkite's GraphQL origin behind its back: it has none, and what needs GraphQL says to set
+// graphql_url.
+func graphqlEndpoint(graphqlURL, restURL string) string {
+	switch {
+	case graphqlURL != "":
+		return graphqlURL
+	case restURL != "" && strings.TrimRight(restURL, "/") != defaultRESTURL:
+		return ""
+	}
+	return defaultGraphQLURL
 }
 
 // configuredTimeouts parses the timeouts block; validation has already refused values that do not parse.

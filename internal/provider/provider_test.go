@@ -64,9 +64,12 @@ type testEnv struct {
 	live   bool
 	server *fakeserver.Server
 	url    string
-	org    string
-	token  string
-	client *buildkite.Client
+	// graphqlURL is the GraphQL endpoint: the emulator's <url>/v1, or in live mode BUILDKITE_GRAPHQL_URL or
+	// the provider's choice (graphqlEndpoint).
+	graphqlURL string
+	org        string
+	token      string
+	client     *buildkite.Client
 	// stableNames makes name return its base as it is, for objects of a committed example.
 	stableNames bool
 	// leftovers, in live mode, is what the test deletes when it ends (sweep_test.go).
@@ -94,6 +97,7 @@ func newTestEnvWith(t *testing.T, opts fakeserver.Options, wraps ...func(http.Ha
 		e.token = os.Getenv(envAPIToken)
 		e.org = os.Getenv(envOrgSlug)
 		e.url = os.Getenv(envRESTURL)
+		e.graphqlURL = graphqlEndpoint(os.Getenv(envGraphQLURL), e.url)
 		if e.url == "" {
 			e.url = defaultRESTURL
 		}
@@ -117,8 +121,9 @@ func newTestEnvWith(t *testing.T, opts fakeserver.Options, wraps ...func(http.Ha
 			t.Cleanup(ts.Close)
 			e.url, e.org, e.token = ts.URL, opts.Org, opts.Token
 		}
+		e.graphqlURL = e.url + "/v1"
 	}
-	cfg := buildkite.Config{BaseURL: e.url, Organization: e.org, Token: e.token, UserAgent: "terraform-provider-buildkite/test"}
+	cfg := buildkite.Config{BaseURL: e.url, GraphQLURL: e.graphqlURL, Organization: e.org, Token: e.token, UserAgent: "terraform-provider-buildkite/test"}
 	if e.live {
 		e.leftovers = &leftovers{}
 		cfg.HTTPClient = e.leftovers.recordCreates()
@@ -150,11 +155,12 @@ func (e *testEnv) config(body string) string {
 	return fmt.Sprintf(`
 provider "buildkite" {
   rest_url     = %q
+  graphql_url  = %q
   organization = %q
   api_token    = %q
   max_retries  = 2
 }
-%s`, e.url, e.org, e.token, body)
+%s`, e.url, e.graphqlURL, e.org, e.token, body)
 }
 
 func TestProvider_configurationErrors(t *testing.T) {

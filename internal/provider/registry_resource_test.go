@@ -52,7 +52,7 @@ func TestAccRegistryResource_basic(t *testing.T) {
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("oidc_policy"), knownvalue.StringExact("- iss: https://agent.buildkite.com")),
 					statecheck.CompareValuePairs(addr, tfjsonpath.New("id"), addr, tfjsonpath.New("uuid"), compare.ValuesSame()),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("graphql_id"), knownvalue.NotNull()),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("registry_type"), knownvalue.Null()),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("registry_type"), knownvalue.StringExact("source")),
 				},
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},

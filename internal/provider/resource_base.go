@@ -27,6 +27,8 @@ type resourceBase struct {
 	data   *providerData
 	// graphQLOnly are the attributes the official provider sets through GraphQL (graphql_only.go).
 	graphQLOnly []string
+	// graphQL is what of the type needs Buildkite's GraphQL API (graphql_scope.go).
+	graphQL graphQLNeeds
 	// noID: the schema has no id attribute (a type whose official schema has none, such as a portal, named
 	// by its identity alone).
 	noID bool

@@ -38,11 +38,12 @@ func (e *testEnv) providerBlock(org, token string) string {
 	return fmt.Sprintf(`
 provider "buildkite" {
   rest_url     = %q
+  graphql_url  = %q
   organization = %q
   api_token    = %q
   max_retries  = 1
 }
-`, e.url, org, token)
+`, e.url, e.graphqlURL, org, token)
 }
 
 // testAccWrongOrgConfig is a cluster with a queue and an agent token, a team and the organization data

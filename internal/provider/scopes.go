@@ -44,6 +44,7 @@ func (b *resourceBase) ModifyPlan(ctx context.Context, req resource.ModifyPlanRe
 	if b.data == nil {
 		return
 	}
+	b.checkGraphQL(ctx, req, resp)
 	var need []string
 	var action string
 	switch {

@@ -58,9 +58,7 @@ func sensitiveMarker(attr string) string {
 }
 
 // sensitiveExempt are sensitive attributes the test cannot reach, each with the reason.
-var sensitiveExempt = map[string]string{
-	"buildkite_agent_token.token": "the type refuses every create in this tree (unclustered agent tokens come through GraphQL)",
-}
+var sensitiveExempt = map[string]string{}
 
 // TestAccSensitiveValues_neverLogged walks every sensitive or write-only attribute of every resource
 // schema, applies a configuration that sets each one that a configuration can set (and creates the objects
@@ -85,6 +83,9 @@ resource "buildkite_cluster" "c" {
 resource "buildkite_cluster_agent_token" "t" {
   cluster_id  = buildkite_cluster.c.id
   description = "agents"
+}
+resource "buildkite_agent_token" "a" {
+  description = %[1]q
 }
 resource "buildkite_cluster_secret" "value" {
   cluster_id = buildkite_cluster.c.id
@@ -172,6 +173,7 @@ resource "buildkite_notification_service" "eventbridge" {
 	}
 	fromState := map[string]string{
 		"buildkite_cluster_agent_token.token": "buildkite_cluster_agent_token.t",
+		"buildkite_agent_token.token":         "buildkite_agent_token.a",
 		"buildkite_test_suite.api_token":      "buildkite_test_suite.s",
 		"buildkite_registry_token.token":      "buildkite_registry_token.t",
 		"buildkite_portal.token":              "buildkite_portal.p",

@@ -1,0 +1,179 @@
+package provider
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
+	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+)
+
+// What needs GraphQL. Most of the provider is REST; a few values only Buildkite's GraphQL API serves
+// (DESIGN.md, "REST first"). A resource declares what of it needs GraphQL: the whole type
+// (resourceBase.withGraphQLType, e.g. an unclustered agent token) or attributes, when the configuration
+// sets them (resourceBase.withGraphQLAttrs, e.g. an organization's enforce_2fa). Its plan then fails,
+// before anything is applied, where GraphQL cannot be reached: no graphql_url (rest_url set without it),
+// or an API token without the graphql scope. A configuration that uses none of them never needs either.
+
+// scopeGraphQL is the API token scope that opens Buildkite's GraphQL API.
+const scopeGraphQL = "graphql"
+
+// graphQLNeeds is what of a resource needs GraphQL.
+type graphQLNeeds struct {
+	// whole: every operation of the type does.
+	whole bool
+	// attrs: these attributes do when the configuration sets them; a nested one as "block.attribute".
+	attrs []string
+}
+
+// withGraphQLType returns the base of a type every operation of which goes through GraphQL.
+func (b resourceBase) withGraphQLType() resourceBase {
+	b.graphQL.whole = true
+	return b
+}
+
+// withGraphQLAttrs returns the base with the named attributes ("a" or "block.a") needing GraphQL when set.
+func (b resourceBase) withGraphQLAttrs(attrs ...string) resourceBase {
+	b.graphQL.attrs = append(b.graphQL.attrs, attrs...)
+	return b
+}
+
+// graphQLUses names what of the planned change needs GraphQL: the type (for any plan that holds or
+// destroys it) or the GraphQL attributes the configuration sets. Empty when nothing does.
+func (b *resourceBase) graphQLUses(req resource.ModifyPlanRequest) []string {
+	if b.graphQL.whole {
+		if req.Plan.Raw.IsNull() && req.State.Raw.IsNull() {
+			return nil
+		}
+		return []string{"buildkite_" + b.name}
+	}
+	if req.Plan.Raw.IsNull() || req.Config.Raw.IsNull() {
+		return nil
+	}
+	var used []string
+	for _, a := range b.graphQL.attrs {
+		if configSets(req.Config.Raw, a) {
+			used = append(used, "buildkite_"+b.name+"."+a)
+		}
+	}
+	return used
+}
+
+// configSets reports whether the configuration sets the attribute at dotted (unknown counts as set).
+func configSets(config tftypes.Value, dotted string) bool {
+	p := tftypes.NewAttributePath()
+	for _, name := range strings.Split(dotted, ".") {
+		p = p.WithAttributeName(name)
+	}
+	v, _, err := tftypes.WalkAttributePath(config, p)
+	val, ok := v.(tftypes.Value)
+	return err == nil && ok && !val.IsNull()
+}
+
+// checkGraphQL fails the plan, naming what needs GraphQL, where GraphQL cannot be reached: the provider
+// has no GraphQL endpoint, or the API token lacks the graphql scope.
+func (b *resourceBase) checkGraphQL(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if b.data == nil {
+		return
+	}
+	used := b.graphQLUses(req)
+	if len(used) == 0 {
+		return
+	}
+	if !b.data.client.HasGraphQL() {
+		resp.Diagnostics.AddAttributeError(path.Root("graphql_url"), "GraphQL URL Not Set",
+			fmt.Sprintf("%s %s set through Buildkite's GraphQL API, and the provider has no GraphQL endpoint: rest_url "+
+				"(or %s) is set and graphql_url is not, so the API token is sent to no GraphQL origin. Set \"graphql_url\" "+
+				"(or %s) to the GraphQL endpoint that goes with rest_url (the emulator serves it at <rest_url>/v1, "+
+				"Buildkite at %s). Nothing has been changed.", joinAnd(quoted(used)), isAre(len(used)), envRESTURL, envGraphQLURL, defaultGraphQLURL))
+		return
+	}
+	// The token's scopes are known once first contact is made (a service that cannot be reached leaves the
+	// check to the apply's first request).
+	if !b.data.contactForPlan(ctx, &resp.Diagnostics) {
+		return
+	}
+	if missing := b.data.missingScopes([]string{scopeGraphQL}); len(missing) > 0 {
+		resp.Diagnostics.AddError("Missing API Token Scope",
+			fmt.Sprintf("%s %s set through Buildkite's GraphQL API, which needs the %q scope (\"Enable GraphQL API access\"), "+
+				"and the API token lacks it. Add the scope to the token (or use another token), or remove %s from the "+
+				"configuration, and plan again; nothing has been changed.", joinAnd(quoted(used)), isAre(len(used)), scopeGraphQL, them(len(used))))
+	}
+}
+
+func quoted(words []string) []string {
+	out := make([]string, len(words))
+	for i, w := range words {
+		out[i] = "`" + w + "`"
+	}
+	return out
+}
+
+func isAre(n int) string {
+	if n == 1 {
+		return "is"
+	}
+	return "are"
+}
+
+func them(n int) string {
+	if n == 1 {
+		return "it"
+	}
+	return "them"
+}
+
+// graphQLURLMissing is the detail of an operation that needed GraphQL where the provider has no endpoint.
+const graphQLURLMissing = "this needs Buildkite's GraphQL API, and the provider has no GraphQL endpoint: rest_url is set " +
+	"and graphql_url is not, so the API token is sent to no GraphQL origin. Set \"graphql_url\" (or " + envGraphQLURL +
+	") to the GraphQL endpoint that goes with rest_url"
+
+// addGraphQLError reports a failed GraphQL operation as addAPIError does, with each of the service's errors
+// on the attribute it names: fields maps a GraphQL input field (as an error's path or its message's first
+// word names it, e.g. "description") to the attribute. Errors that name none go on the resource. Other
+// errors are addAPIError's.
+func addGraphQLError(diags *diag.Diagnostics, action, kind, ident string, err error, fields map[string]path.Path) {
+	var ge *buildkite.GraphQLError
+	if !errors.As(err, &ge) {
+		addAPIError(diags, action, kind, ident, err)
+		return
+	}
+	title := fmt.Sprintf("Unable to %s %s", capitalize(action), titleWords(kind))
+	subject := kind
+	if ident != "" {
+		subject = kind + " " + ident
+	}
+	for _, item := range ge.Errors {
+		detail := fmt.Sprintf("%s %s: the service refused it (GraphQL %s): %s", gerund(action), subject, ge.Operation, item.Message)
+		if p, ok := graphQLErrorAttribute(item, fields); ok {
+			diags.AddAttributeError(p, title, detail)
+			continue
+		}
+		diags.AddError(title, detail)
+	}
+}
+
+// graphQLErrorAttribute finds the attribute an error names: the innermost name of its path that fields
+// knows, else its message's first word ("Description is too long").
+func graphQLErrorAttribute(item buildkite.GraphQLErrorItem, fields map[string]path.Path) (path.Path, bool) {
+	names := item.PathNames()
+	for i := len(names) - 1; i >= 0; i-- {
+		if p, ok := fields[names[i]]; ok {
+			return p, true
+		}
+	}
+	if first, _, _ := strings.Cut(strings.TrimPrefix(item.Message, "input: "), " "); first != "" {
+		for field, p := range fields {
+			if strings.EqualFold(first, field) {
+				return p, true
+			}
+		}
+	}
+	return path.Empty(), false
+}

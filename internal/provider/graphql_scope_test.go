@@ -1,0 +1,52 @@
+package provider
+
+import (
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/path"
+
+	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+)
+
+// TestGraphqlEndpoint: graphql_url wins; without it, the default only where rest_url is unset or the
+// default, so that a token meant for another origin never reaches Buildkite's GraphQL origin.
+func TestGraphqlEndpoint(t *testing.T) {
+	cases := []struct{ graphql, rest, want string }{
+		{"", "", defaultGraphQLURL},
+		{"", defaultRESTURL, defaultGraphQLURL},
+		{"", defaultRESTURL + "/", defaultGraphQLURL},
+		{"", "http://127.0.0.1:8080", ""},
+		{"http://127.0.0.1:8080/v1", "http://127.0.0.1:8080", "http://127.0.0.1:8080/v1"},
+		{"https://gql.example/v1", "", "https://gql.example/v1"},
+	}
+	for _, tc := range cases {
+		if got := graphqlEndpoint(tc.graphql, tc.rest); got != tc.want {
+			t.Errorf("graphqlEndpoint(%q, %q) = %q, want %q", tc.graphql, tc.rest, got, tc.want)
+		}
+	}
+}
+
+// TestGraphQLErrorAttribute: an error lands on the attribute its path names, else the one its message
+// begins with, else on none.
+func TestGraphQLErrorAttribute(t *testing.T) {
+	fields := map[string]path.Path{"description": path.Root("description"), "membersRequireTwoFactorAuthentication": path.Root("enforce_2fa")}
+	cases := []struct {
+		item buildkite.GraphQLErrorItem
+		want string
+	}{
+		{buildkite.GraphQLErrorItem{Message: "is too long", Path: []any{"agentTokenCreate", "input", "description"}}, "description"},
+		{buildkite.GraphQLErrorItem{Message: "Description is too long"}, "description"},
+		{buildkite.GraphQLErrorItem{Message: "input: membersRequireTwoFactorAuthentication must be set"}, "enforce_2fa"},
+		{buildkite.GraphQLErrorItem{Message: "Only administrators may do that"}, ""},
+	}
+	for _, tc := range cases {
+		p, ok := graphQLErrorAttribute(tc.item, fields)
+		got := ""
+		if ok {
+			got = p.String()
+		}
+		if got != tc.want {
+			t.Errorf("%+v: attribute %q, want %q", tc.item, got, tc.want)
+		}
+	}
+}
