@@ -76,13 +76,13 @@ resource "buildkite_team_member" "second" {
 
 resource "buildkite_pipeline_team" "website" {
   team_id      = buildkite_team.platform.id
-  pipeline_id  = "UGlwZWxpbmUtLS0yYjVhNDBhYS1iNzg0LTQ2OTYtYjAzNy1iYmFiOTdiMjNmOGI="
+  pipeline_id  = "UGlwZWxpbmUtLS1iMTUyMzU1YS1kMDI0LTQ5YTMtODIzMS1lNTNjMzgxMmY0NWY="
   access_level = "BUILD_AND_READ"
 }
 
 resource "buildkite_test_suite_team" "e2e" {
   team_id       = buildkite_team.platform.id
-  test_suite_id = "U3VpdGUtLS0xMDRiNWNkMC0xODRlLTRiMjUtYjIwNi01NTdiYzZkODYxM2M="
+  test_suite_id = "U3VpdGUtLS1hZWI2ZWVkNS00MjY2LTRkODAtYjI3Ny0wNTkxYzlhYjJhMWM="
   access_level  = "MANAGE_AND_READ"
 }
 
