@@ -16,8 +16,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ci-rest/terraform-provider-buildkite/internal/cpuprofile"
 	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/cpuprofile"
 )
 
 // The wall-time benchmark (issue 18, item 6): plan, apply and destroy of 300 objects (100 clusters, each

@@ -9,8 +9,8 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-log/tflogtest"
 
-	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
 	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
 )
 
 // TestTraceLogHoldsNoSecret creates every object whose create response carries a secret (a cluster agent
