@@ -50,7 +50,8 @@ type hostedQueue struct {
 	// agentImageRef is the Linux agent image; nil while the queue runs the default image.
 	agentImageRef *string
 	// xcodeVersion and macosVersion are the macOS settings, which only GraphQL sets and reads; "" when unset.
-	xcodeVersion, macosVersion string
+	xcodeVersion, macosVersion string //nolint:unused // for the GraphQL endpoint (branch gqle), which sets and reads them
+
 }
 
 // isMac reports whether the queue runs macOS agents.

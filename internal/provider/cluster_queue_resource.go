@@ -73,7 +73,7 @@ func (m *clusterQueueModel) fromAPI(clusterID string, q *buildkite.Queue) {
 	m.ClusterID = newRef(clusterID)
 	m.ClusterUUID = types.StringValue(clusterID)
 	m.Key = types.StringValue(q.Key)
-	m.Description = optionalString(q.Description)
+	m.Description = keepEmpty(m.Description, &q.Description)
 	m.DispatchPaused = types.BoolValue(q.DispatchPaused)
 	m.DispatchPausedNote = optionalStringPtr(q.DispatchPausedNote)
 	m.RetryAgentAffinity = types.StringValue(displayOr(q.RetryAgentAffinity, defaultRetryAgentAffinity))
@@ -137,7 +137,6 @@ func (r *clusterQueueResource) Schema(_ context.Context, _ resource.SchemaReques
 			"description": schema.StringAttribute{
 				MarkdownDescription: "A description of the queue.",
 				Optional:            true,
-				Validators:          []validator.String{stringvalidator.LengthAtLeast(1)},
 			},
 			"dispatch_paused": schema.BoolAttribute{
 				MarkdownDescription: "Whether dispatching of jobs to the queue's agents is paused. Defaults to `false`.",

@@ -3,7 +3,6 @@ package provider
 import (
 	"context"
 
-	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
@@ -53,9 +52,11 @@ func (m *clusterModel) fromAPI(c *buildkite.Cluster) {
 	m.UUID = types.StringValue(c.ID)
 	m.GraphQLID = types.StringValue(c.GraphQLID)
 	m.Name = types.StringValue(c.Name)
-	m.Description = optionalString(c.Description)
-	m.Emoji = optionalString(c.Emoji)
-	m.Color = optionalString(c.Color)
+	// A configured "" (a workspace written after importing its cluster has one) stays "": the service shows it
+	// as empty, as it shows none.
+	m.Description = keepEmpty(m.Description, &c.Description)
+	m.Emoji = keepEmpty(m.Emoji, &c.Emoji)
+	m.Color = keepEmpty(m.Color, &c.Color)
 	m.URL = types.StringValue(c.URL)
 	m.WebURL = types.StringValue(c.WebURL)
 }
@@ -91,22 +92,18 @@ func (r *clusterResource) Schema(_ context.Context, _ resource.SchemaRequest, re
 				Required:            true,
 				Validators:          []validator.String{notBlank()},
 			},
+			// No validators beyond the official provider's (none): "" is what an imported cluster's workspace holds.
 			"description": schema.StringAttribute{
 				MarkdownDescription: "A description of the cluster.",
 				Optional:            true,
-				Validators:          []validator.String{stringvalidator.LengthAtLeast(1)},
 			},
 			"emoji": schema.StringAttribute{
 				MarkdownDescription: "An emoji shown with the cluster, in emoji syntax such as `:rocket:`.",
 				Optional:            true,
-				Validators:          []validator.String{stringvalidator.LengthAtLeast(1)},
 			},
 			"color": schema.StringAttribute{
 				MarkdownDescription: "A color shown with the cluster, as a hex code such as `#A8D5FF`.",
 				Optional:            true,
-				Validators: []validator.String{
-					hexColor("#A8D5FF"),
-				},
 			},
 		}, attrID, attrUUID, attrGraphQLID, attrURL, attrWebURL),
 	}

@@ -109,11 +109,6 @@ func TestAccClusterResource_validation(t *testing.T) {
 		ProtoV6ProviderFactories: e.factories(),
 		Steps: []resource.TestStep{
 			{
-				Config:      e.config(testAccClusterConfig("x", `  color = "blue"`)),
-				ExpectError: regexpMust(`Attribute color must be a hex color code`),
-				PlanOnly:    true,
-			},
-			{
 				Config:      e.config(testAccClusterConfig("", "")),
 				ExpectError: regexpMust(`name must contain a character other than white space`),
 				PlanOnly:    true,

@@ -58,6 +58,9 @@ type pipelineModel struct {
 	// (pipeline_looks.go), else they are kept as last applied.
 	Emoji types.String `tfsdk:"emoji"`
 	Color types.String `tfsdk:"color"`
+	// GitHubWebhooksEnabled is the GitHub webhook processing switch, null while not configured
+	// (pipeline_resource_webhooks.go).
+	GitHubWebhooksEnabled types.Bool `tfsdk:"github_webhooks_enabled"`
 }
 
 // toCreate builds the create body from the plan; settings are those the configuration sets.
@@ -393,7 +396,8 @@ func (r *pipelineResource) Schema(_ context.Context, _ resource.SchemaRequest, r
 				MarkdownDescription: "An emoji shown with the pipeline, such as `:rocket:`. " + pipelineLooksNote,
 				Optional:            true,
 			},
-			"color": pipelineColorAttribute(),
+			"color":                   pipelineColorAttribute(),
+			"github_webhooks_enabled": githubWebhooksAttribute(),
 			"clone_mirror_url": schema.StringAttribute{
 				MarkdownDescription: "The URL of a mirror agents clone the repository from (no credentials, query or " +
 					"fragment). Needs the organization's clone-mirror feature. Removed, it is cleared.",
@@ -584,6 +588,14 @@ func (r *pipelineResource) Create(ctx context.Context, req resource.CreateReques
 			pipelineNames.holderOf(r.client(), plan.Name.ValueString(), plan.Slug.ValueString()))
 		return
 	}
+	if want := plan.GitHubWebhooksEnabled; !want.IsNull() && !want.IsUnknown() {
+		// Save the pipeline first so that a failure leaves it tracked (with the switch unset) rather than orphaned.
+		plan.GitHubWebhooksEnabled = types.BoolNull()
+		r.save(ctx, &resp.State, &resp.Diagnostics, p, &plan)
+		if plan.GitHubWebhooksEnabled = r.createGitHubWebhooks(ctx, p.Slug, want, &resp.Diagnostics); resp.Diagnostics.HasError() {
+			return
+		}
+	}
 	if plan.Archived.ValueBool() {
 		archived, err := r.client().Pipelines.Archive(ctx, p.Slug)
 		if err != nil {
@@ -600,7 +612,8 @@ func (r *pipelineResource) Create(ctx context.Context, req resource.CreateReques
 
 // save writes the pipeline to state, keeping from prior what the service does not return.
 func (r *pipelineResource) save(ctx context.Context, state stateSetter, diags *diag.Diagnostics, p *buildkite.Pipeline, prior *pipelineModel) {
-	out := pipelineModel{DefaultTeamID: prior.DefaultTeamID, ArchiveOnDelete: prior.ArchiveOnDelete, Emoji: prior.Emoji, Color: prior.Color}
+	out := pipelineModel{DefaultTeamID: prior.DefaultTeamID, ArchiveOnDelete: prior.ArchiveOnDelete, Emoji: prior.Emoji, Color: prior.Color,
+		GitHubWebhooksEnabled: prior.GitHubWebhooksEnabled}
 	diags.Append(out.fromAPI(ctx, p, &prior.pipelineFields)...)
 	// An apply keeps the cluster name it planned (the cluster did not change); Read asks, with it unknown.
 	if out.ClusterName = prior.ClusterName; prior.ClusterName.IsUnknown() {
@@ -654,6 +667,9 @@ func (r *pipelineResource) Read(ctx context.Context, req resource.ReadRequest, r
 	}
 	state.ClusterName = types.StringUnknown() // read afresh
 	r.readLooks(ctx, p, &state, &resp.Diagnostics)
+	if state.GitHubWebhooksEnabled = r.readGitHubWebhooks(ctx, p.Slug, state.GitHubWebhooksEnabled, &resp.Diagnostics); resp.Diagnostics.HasError() {
+		return
+	}
 	r.save(ctx, &resp.State, &resp.Diagnostics, p, &state)
 }
 
@@ -697,11 +713,12 @@ func (r *pipelineResource) Update(ctx context.Context, req resource.UpdateReques
 	slug := state.Slug.ValueString()
 	wasArchived, wantArchived := state.Archived.ValueBool(), plan.Archived.ValueBool()
 	teamChanged := !plan.DefaultTeamID.Equal(state.DefaultTeamID)
+	webhooksChanged := githubWebhooksChanged(plan.GitHubWebhooksEnabled, state.GitHubWebhooksEnabled)
 
 	// An archived pipeline is read-only (official provider #1162): unarchive first, archive again last.
 	var p *buildkite.Pipeline
 	var err error
-	if wasArchived && (!upd.IsEmpty() || teamChanged || !wantArchived) {
+	if wasArchived && (!upd.IsEmpty() || teamChanged || webhooksChanged || !wantArchived) {
 		if p, err = client.Unarchive(ctx, slug); err != nil {
 			addAPIError(&resp.Diagnostics, "unarchive", "pipeline", slug, err)
 			return
@@ -718,6 +735,13 @@ func (r *pipelineResource) Update(ctx context.Context, req resource.UpdateReques
 	if teamChanged {
 		if err := r.changeDefaultTeam(ctx, state.DefaultTeamID, plan.DefaultTeamID, restID(state.ID)); err != nil {
 			addAPIError(&resp.Diagnostics, "update", "pipeline", slug, err)
+			r.rearchive(ctx, wasArchived && wantArchived, slug, &resp.Diagnostics)
+			return
+		}
+	}
+	if webhooksChanged {
+		if _, err := client.SetGitHubWebhooks(ctx, slug, plan.GitHubWebhooksEnabled.ValueBool()); err != nil {
+			githubWebhooksError(&resp.Diagnostics, "set", slug, err)
 			r.rearchive(ctx, wasArchived && wantArchived, slug, &resp.Diagnostics)
 			return
 		}

@@ -228,6 +228,13 @@ var pipelineSettings = []pipelineSetting{
 	{"cancel_when_merge_group_destroyed", false, "Cancel a merge group's builds when the group is destroyed (GitHub)."},
 	{"use_merge_group_base_commit_for_git_diff_base", false, "Diff a merge group's changes against its base commit (GitHub)."},
 	{"ignore_default_branch_pull_requests", false, "Do not build pull requests from the default branch (GitHub)."},
+	// Keys added after the official snapshot (rest-beyond-spec.md "Added 2026-11-27" §4; official #1222, #1236, #1275).
+	{"build_pull_request_edited", false, "Build when a pull request is edited; needs `build_pull_requests` (GitHub)."},
+	{"build_issues", false, "Build on issue events (GitHub)."},
+	{"build_pull_request_stacks", false, "Build pull request stacks; needs `build_pull_requests`; private preview (GitHub)."},
+	{"github_workflow_access_tokens_enabled", false, "Give GitHub workflow access tokens to builds; needs the organization feature; private preview (GitHub, not GitHub Enterprise Server)."},
+	{"skip_builds_for_closed_pull_requests", false, "Skip builds of pull requests that are closed (GitHub)."},
+	{"prevent_custom_statuses_from_using_buildkite_prefix", false, "Refuse custom commit statuses named with the `buildkite` prefix; private preview (GitHub)."},
 }
 
 // settingMatchModes are the values of the two match modes.

@@ -6,7 +6,6 @@ import (
 	"slices"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
-	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
@@ -58,8 +57,15 @@ func (m *registryModel) fromAPI(r *buildkite.Registry) {
 	if teams.IsUnknown() {
 		teams = types.ListNull(types.StringType)
 	}
+	was := []types.String{m.Description, m.Emoji, m.Color, m.OIDCPolicy}
 	m.registryDataModel.fromAPI(r)
 	m.TeamIDs = teams
+	// A configured "" is sent and answered as null: it stays "", as the official provider keeps it.
+	for i, dst := range []*types.String{&m.Description, &m.Emoji, &m.Color, &m.OIDCPolicy} {
+		if dst.IsNull() && !was[i].IsNull() && !was[i].IsUnknown() && was[i].ValueString() == "" {
+			*dst = was[i]
+		}
+	}
 }
 
 func (m *registryModel) toCreate() (buildkite.RegistryCreate, bool) {
@@ -117,22 +123,18 @@ func (r *registryResource) Schema(_ context.Context, _ resource.SchemaRequest, r
 			"description": schema.StringAttribute{
 				MarkdownDescription: "A description of the registry.",
 				Optional:            true,
-				Validators:          []validator.String{stringvalidator.LengthAtLeast(1)},
 			},
 			"emoji": schema.StringAttribute{
 				MarkdownDescription: "An emoji shown with the registry, in emoji syntax such as `:gem:`.",
 				Optional:            true,
-				Validators:          []validator.String{stringvalidator.LengthAtLeast(1)},
 			},
 			"color": schema.StringAttribute{
 				MarkdownDescription: "A color shown with the registry, as a hex code such as `#FFE0E0`.",
 				Optional:            true,
-				Validators:          []validator.String{hexColor("#FFE0E0")},
 			},
 			"oidc_policy": schema.StringAttribute{
 				MarkdownDescription: "The registry's OIDC policy, as YAML or JSON text: which OIDC tokens may publish to it.",
 				Optional:            true,
-				Validators:          []validator.String{stringvalidator.LengthAtLeast(1)},
 			},
 			"team_ids": refListAttribute(schema.ListAttribute{
 				MarkdownDescription: "The IDs (UUIDs) of the teams given access when the registry is created (REST `team_ids`), " +

@@ -66,12 +66,12 @@ type testSuiteModel struct {
 // response, so both are kept from state otherwise. A color, application name or OIDC policy configured as ""
 // (which clears it) is answered as null and kept as "", as the official provider keeps it.
 func (m *testSuiteModel) fromAPI(s *buildkite.TestSuite) {
-	policy, color, app := m.OIDCPolicy, m.Color, m.ApplicationName
+	policy, color, app, emoji := m.OIDCPolicy, m.Color, m.ApplicationName, m.Emoji
 	m.testSuiteDataModel.fromAPI(s)
 	for _, f := range []struct {
 		dst *types.String
 		was types.String
-	}{{&m.Color, color}, {&m.ApplicationName, app}, {&m.OIDCPolicy, policy}} {
+	}{{&m.Color, color}, {&m.ApplicationName, app}, {&m.OIDCPolicy, policy}, {&m.Emoji, emoji}} {
 		if f.dst.IsNull() && !f.was.IsNull() && !f.was.IsUnknown() && f.was.ValueString() == "" {
 			*f.dst = f.was
 		}
@@ -149,7 +149,6 @@ func (r *testSuiteResource) Schema(_ context.Context, _ resource.SchemaRequest, 
 			"emoji": schema.StringAttribute{
 				MarkdownDescription: "An emoji shown with the suite, in emoji syntax such as `:rspec:`.",
 				Optional:            true,
-				Validators:          []validator.String{stringvalidator.LengthAtLeast(1)},
 			},
 			"color": schema.StringAttribute{
 				MarkdownDescription: "A color shown with the suite, as a hex code such as `#E0F1FF`. Left out, the " +

@@ -15,7 +15,8 @@ import (
 )
 
 // checkSuitePolicy asks the service for the suite's OIDC policy ("" for none).
-func (e *testEnv) checkSuitePolicy(addr, want string) resource.TestCheckFunc {
+func (e *testEnv) checkSuitePolicy(want string) resource.TestCheckFunc {
+	const addr = "buildkite_test_suite.test"
 	return func(s *terraform.State) error {
 		su, err := e.client.TestSuites.Get(context.Background(), s.RootModule().Resources[addr].Primary.Attributes["slug"])
 		if err != nil {
@@ -49,8 +50,8 @@ func TestAccTestSuiteResource_oidcPolicy(t *testing.T) {
 		ProtoV6ProviderFactories: e.factories(),
 		CheckDestroy:             e.checkDestroyed("buildkite_test_suite"),
 		Steps: []resource.TestStep{
-			{Config: policy(first), Check: e.checkSuitePolicy(addr, first), ConfigStateChecks: is(first), ConfigPlanChecks: expectEmpty()},
-			{Config: policy(second), Check: e.checkSuitePolicy(addr, second), ConfigStateChecks: is(second), ConfigPlanChecks: inPlace(addr)},
+			{Config: policy(first), Check: e.checkSuitePolicy(first), ConfigStateChecks: is(first), ConfigPlanChecks: expectEmpty()},
+			{Config: policy(second), Check: e.checkSuitePolicy(second), ConfigStateChecks: is(second), ConfigPlanChecks: inPlace(addr)},
 			{ResourceName: addr, ImportState: true, ImportStateVerify: true, ImportStateIdFunc: importID(addr, "slug"),
 				ImportStateVerifyIgnore: []string{"api_token", "team_owner_id"}},
 			{
@@ -62,13 +63,13 @@ func TestAccTestSuiteResource_oidcPolicy(t *testing.T) {
 					return err
 				},
 			},
-			{Config: policy(second), Check: e.checkSuitePolicy(addr, second), ConfigPlanChecks: inPlace(addr)},
+			{Config: policy(second), Check: e.checkSuitePolicy(second), ConfigPlanChecks: inPlace(addr)},
 			{
 				// Left out, the policy is kept (Optional+Computed, as the official provider has it).
 				Config: e.config(testAccTestSuiteConfig(name, owner, "")), ConfigPlanChecks: expectEmpty(),
-				Check: e.checkSuitePolicy(addr, second), ConfigStateChecks: is(second),
+				Check: e.checkSuitePolicy(second), ConfigStateChecks: is(second),
 			},
-			{Config: policy(""), Check: e.checkSuitePolicy(addr, ""), ConfigStateChecks: is(""), ConfigPlanChecks: inPlace(addr)},
+			{Config: policy(""), Check: e.checkSuitePolicy(""), ConfigStateChecks: is(""), ConfigPlanChecks: inPlace(addr)},
 		},
 	})
 }

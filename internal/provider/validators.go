@@ -8,17 +8,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 )
 
 // hexColorPattern is a color as the web interface takes it: "#" and three or six hex digits.
 var hexColorPattern = regexp.MustCompile(`^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$`)
-
-// hexColor checks at plan time that a value is a hex color code; example is one to show in the error.
-func hexColor(example string) validator.String {
-	return stringvalidator.RegexMatches(hexColorPattern, "must be a hex color code such as "+example)
-}
 
 // durationValidator checks at plan time that a string is a positive Go duration ("90s", "5m").
 type durationValidator struct{}

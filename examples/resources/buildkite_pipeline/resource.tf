@@ -53,3 +53,15 @@ resource "buildkite_pipeline" "website" {
   color            = "#FF5733"
   clone_mirror_url = "https://git-mirror.acme.example/acme/website.git"
 }
+
+# A GitHub pipeline whose webhooks Buildkite ignores (the organization must be enrolled in expanded webhook
+# triggers), building edited pull requests.
+resource "buildkite_pipeline" "docs" {
+  name                    = "Docs"
+  repository              = "https://github.com/acme/docs.git"
+  github_webhooks_enabled = false
+  provider_settings = {
+    build_pull_requests       = true
+    build_pull_request_edited = true
+  }
+}
