@@ -138,7 +138,7 @@ func parseFlagsWith(args []string, stderr io.Writer, extra func(*flag.FlagSet)) 
 	opts = fakeserver.Options{
 		Org: *org, Token: *token, RateLimit: *rateLimit, RateLimitWindow: *rateWindow,
 		DisableTestRoutes: !*testRoutes, StateFile: *stateFile, SeedDefaults: *seedDefaults,
-		AdminToken: *adminToken,
+		AdminToken:    *adminToken,
 		NoCloneMirror: *noCloneMirror, NoExpandedWebhookTriggers: *noExpandedWebhooks,
 	}
 	if opts.Faults, err = fakeserver.ParseFaults(*faults); err != nil {
