@@ -207,7 +207,7 @@ func TestAccAgentTokenResource_needsGraphQL(t *testing.T) {
 func TestAccAgentTokenResource_validation(t *testing.T) {
 	t.Parallel()
 	e := newTestEnv(t)
-	resource.UnitTest(t, resource.TestCase{
+	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: e.factories(),
 		Steps: []resource.TestStep{
 			{

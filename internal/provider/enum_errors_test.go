@@ -30,14 +30,17 @@ var enumAttributes = map[string][]string{
 	"resource buildkite_team.privacy":                                         {"visible", "VISIBLE", "secret", "SECRET"},
 	"resource buildkite_team.default_member_role":                             {"member", "MEMBER", "maintainer", "MAINTAINER"},
 	"resource buildkite_team_member.role":                                     {"member", "MEMBER", "maintainer", "MAINTAINER"},
+	"resource buildkite_organization_membership.role":                         {"member", "MEMBER", "admin", "ADMIN"},
+	"resource buildkite_organization_membership.sso_mode":                     {"required", "REQUIRED", "optional", "OPTIONAL"},
 	"resource buildkite_test_suite_team.access_level":                         {"read_only", "READ_ONLY", "manage_and_read", "MANAGE_AND_READ"},
 	"data source buildkite_builds.state":                                      buildFilterStates,
 	"action buildkite_create_build.wait_until":                                {`""`, "started", "finished"},
 	"resource buildkite_organization.revoke_inactive_tokens_after":            {"NEVER", "DAYS_30", "DAYS_60", "DAYS_90", "DAYS_180", "DAYS_365"},
 
-	"resource buildkite_notification_service.provider_type":      {"webhook", "aws_event_bridge", "datadog_pipeline_visibility", "open_telemetry_tracing", "linear", "slack_workspace"},
-	"resource buildkite_notification_service.scope":              {"all", "some_projects", "some_teams", "some_clusters"},
-	"resource buildkite_notification_service.webhook.token_mode": {"token", "signature"},
+	"resource buildkite_notification_service.provider_type":                {"webhook", "aws_event_bridge", "datadog_pipeline_visibility", "open_telemetry_tracing", "linear", "slack_workspace"},
+	"resource buildkite_notification_service.scope":                        {"all", "some_projects", "some_teams", "some_clusters"},
+	"resource buildkite_notification_service.webhook.token_mode":           {"token", "signature"},
+	"resource buildkite_organization_pipeline_settings.default_cluster_id": {"must be a UUID", `[""]`},
 }
 
 // TestEnumErrors_listAccepted: every attribute of a resource, data source, list resource or action whose

@@ -234,16 +234,6 @@ type schedulePipeline struct {
 	Slug string `json:"slug"`
 }
 
-// privateReader and privateWriter are the framework's private state, as requests and responses hold it.
-type (
-	privateReader interface {
-		GetKey(ctx context.Context, key string) ([]byte, diag.Diagnostics)
-	}
-	privateWriter interface {
-		SetKey(ctx context.Context, key string, value []byte) diag.Diagnostics
-	}
-)
-
 // knownPipeline reads what the private state knows of the schedule's pipeline; nothing when it has none
 // (a state the official provider wrote).
 func knownPipeline(ctx context.Context, p privateReader) schedulePipeline {

@@ -185,3 +185,13 @@ func backquotedEach(names []string) []string {
 	}
 	return out
 }
+
+// privateReader and privateWriter are the framework's private state, as requests and responses hold it.
+type (
+	privateReader interface {
+		GetKey(ctx context.Context, key string) ([]byte, diag.Diagnostics)
+	}
+	privateWriter interface {
+		SetKey(ctx context.Context, key string, value []byte) diag.Diagnostics
+	}
+)
