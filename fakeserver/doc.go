@@ -58,7 +58,9 @@
 //     fragments, aliases, omitted versus null arguments, connections, node IDs) and the registries
 //     gqlQueries, gqlMutations and gqlNodes every graphql_<area>.go fills from init: graphql_orgs.go
 //     (node, organization, two-factor enforcement), graphql_agent_tokens.go over agent_tokens.go
-//     (unclustered agent tokens, kept with revokedAt when revoked).
+//     (unclustered agent tokens, kept with revokedAt when revoked), graphql_rules.go (rules, with the REST
+//     value checks of rules.go), graphql_pipelines.go (pipelines, their page, emoji, color, clone mirror,
+//     repository webhook).
 //   - handlers.go: serveRead, serveWrite and serveDelete, the shapes most handlers have.
 //   - fixtures.go: state the API cannot create (users, plans, tokens, agents, jobs, flaky tests);
 //     fixtures_defaults.go: what a new organization starts with (Options.SeedDefaults): "Default cluster"

@@ -141,8 +141,7 @@ func TestGraphQLSchemaLoads(t *testing.T) {
 // gqlPendingRoots are root fields the SDL declares that the emulator does not resolve yet (they answer an
 // error saying so); this list only shrinks.
 var gqlPendingRoots = map[string]bool{
-	"rule": true, "pipeline": true, "ruleCreate": true, "ruleUpdate": true, "ruleDelete": true,
-	"clusterQueueCreate": true, "clusterQueueUpdate": true, "pipelineDeleteWebhook": true,
+	"clusterQueueCreate": true, "clusterQueueUpdate": true,
 }
 
 func TestGraphQLAuthentication(t *testing.T) {

@@ -70,6 +70,7 @@ type ruleRecord struct {
 	org, id, graphqlID, typ string
 	sourceID, targetID      string // pipeline UUIDs
 	conditions              []string
+	description             *string // GraphQL's Rule.description (nil is null); REST neither takes nor shows it
 	createdAt               time.Time
 	createdBy               string
 }
@@ -304,27 +305,45 @@ func (s *Server) createRule(w http.ResponseWriter, r *http.Request) {
 	}
 	var out ruleView
 	err := s.store.update(func() *apiError {
-		source := s.store.pipelineByIDOrSlug(org.slug, value.SourcePipeline)
-		if source == nil {
-			return errUnprocessable(typ.Value + ": source_pipeline not found")
+		source, target, problem := s.store.ruleEnds(org.slug, typ.Value, value, nil)
+		if problem != "" {
+			return errUnprocessable(problem)
 		}
-		target := s.store.pipelineByIDOrSlug(org.slug, value.TargetPipeline)
-		if target == nil {
-			return errUnprocessable(typ.Value + ": target_pipeline not found")
-		}
-		if _, taken := s.store.rules.rules.lookup(ruleKey(org.slug, typ.Value, source.id, target.id)); taken {
-			return errUnprocessable("A " + typ.Value + " rule from " + source.slug + " to " + target.slug + " already exists")
-		}
-		id := newID()
-		rule := &ruleRecord{
-			seq: s.store.nextSeq(), org: org.slug, id: id, graphqlID: graphQLID("Rule", id), typ: typ.Value,
-			sourceID: source.id, targetID: target.id, conditions: value.Conditions, createdAt: s.store.timestamp(), createdBy: user.id,
-		}
-		s.store.rules.rules.insert(rule)
+		rule := s.store.insertRule(org.slug, typ.Value, source, target, value.Conditions, nil, user.id)
 		out = s.store.ruleView(baseURL(r), rule)
 		return nil
 	})
 	respond(w, http.StatusCreated, out, err)
+}
+
+// ruleEnds finds the source and target pipelines of a rule value of org, and says what is wrong in the
+// service's words: a pipeline not found, or another rule (not self) of the same type, source and target.
+// A lock must be held. REST and GraphQL (graphql_rules.go) share it.
+func (st *Store) ruleEnds(org, typ string, value ruleValue, self *ruleRecord) (source, target *pipelineRecord, problem string) {
+	source = st.pipelineByIDOrSlug(org, value.SourcePipeline)
+	if source == nil {
+		return nil, nil, typ + ": source_pipeline not found"
+	}
+	target = st.pipelineByIDOrSlug(org, value.TargetPipeline)
+	if target == nil {
+		return nil, nil, typ + ": target_pipeline not found"
+	}
+	if other, taken := st.rules.rules.lookup(ruleKey(org, typ, source.id, target.id)); taken && other != self {
+		return nil, nil, "A " + typ + " rule from " + source.slug + " to " + target.slug + " already exists"
+	}
+	return source, target, ""
+}
+
+// insertRule stores a new rule. The write lock must be held.
+func (st *Store) insertRule(org, typ string, source, target *pipelineRecord, conditions []string, description *string, userID string) *ruleRecord {
+	id := newID()
+	rule := &ruleRecord{
+		seq: st.nextSeq(), org: org, id: id, graphqlID: graphQLID("Rule", id), typ: typ,
+		sourceID: source.id, targetID: target.id, conditions: conditions, description: description,
+		createdAt: st.timestamp(), createdBy: userID,
+	}
+	st.rules.rules.insert(rule)
+	return rule
 }
 
 func (s *Server) deleteRule(w http.ResponseWriter, r *http.Request) {
