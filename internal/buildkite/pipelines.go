@@ -48,6 +48,10 @@ type Pipeline struct {
 	// The step timeouts in minutes (rest-beyond-spec.md); nil when the pipeline has none.
 	DefaultCommandStepTimeout *int64 `json:"default_command_step_timeout"`
 	MaximumCommandStepTimeout *int64 `json:"maximum_command_step_timeout"`
+
+	// CloneMirrorURL is the mirror agents clone from; nil when none is set (the key is left out while the
+	// organization lacks the clone-mirror feature). The pipeline's emoji and color are in no REST answer.
+	CloneMirrorURL *string `json:"clone_mirror_url"`
 }
 
 var _ identified = (*Pipeline)(nil)
@@ -123,6 +127,12 @@ type PipelineCreate struct {
 
 	DefaultCommandStepTimeout *int64 `json:"default_command_step_timeout,omitempty"`
 	MaximumCommandStepTimeout *int64 `json:"maximum_command_step_timeout,omitempty"`
+
+	// Emoji (":rocket:"), Color ("#FF5733") and CloneMirrorURL, documented on the YAML create; REST answers
+	// carry only clone_mirror_url.
+	Emoji          *string `json:"emoji,omitempty"`
+	Color          *string `json:"color,omitempty"`
+	CloneMirrorURL *string `json:"clone_mirror_url,omitempty"`
 }
 
 // PipelineUpdate is the body of a PATCH. Only non-nil fields are sent, so an update carries only what
@@ -156,6 +166,14 @@ type PipelineUpdate struct {
 	// the timeout.
 	ClearDefaultCommandStepTimeout bool `json:"-"`
 	ClearMaximumCommandStepTimeout bool `json:"-"`
+
+	Emoji          *string `json:"emoji,omitempty"`
+	Color          *string `json:"color,omitempty"`
+	CloneMirrorURL *string `json:"clone_mirror_url,omitempty"`
+	// ClearEmoji, ClearColor and ClearCloneMirrorURL send an explicit null, which removes the value.
+	ClearEmoji          bool `json:"-"`
+	ClearColor          bool `json:"-"`
+	ClearCloneMirrorURL bool `json:"-"`
 }
 
 // MarshalJSON adds the explicit nulls of the Clear fields to the non-nil fields.
@@ -183,6 +201,7 @@ func (u PipelineUpdate) nulls() []string {
 		"cluster_id": u.ClearCluster, "pipeline_template_uuid": u.ClearTemplate,
 		"default_command_step_timeout": u.ClearDefaultCommandStepTimeout,
 		"maximum_command_step_timeout": u.ClearMaximumCommandStepTimeout,
+		"emoji":                        u.ClearEmoji, "color": u.ClearColor, "clone_mirror_url": u.ClearCloneMirrorURL,
 	} {
 		if set {
 			out = append(out, field)

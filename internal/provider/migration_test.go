@@ -68,8 +68,12 @@ var migrationCases = []migrationCase{
 	{name: "pipeline", add: (*officialWorkspace).addPipeline, check: func(t *testing.T, w *cliWorkdir) {
 		expectMoved(t, w, "buildkite_pipeline.app", map[string]any{"emoji": ":rocket:", "default_timeout_in_minutes": 30.0,
 			"visibility": "PRIVATE"})
-		if out := w.expectNoChanges(); !strings.Contains(strings.Join(strings.Fields(out), " "), "`emoji`, `color` and `clone_mirror_url` are NOT applied to Buildkite") {
-			t.Errorf("the plan does not warn that emoji, color and clone_mirror_url are not managed:\n%s", out)
+		if a := w.stateAttributes("buildkite_pipeline.app"); a["clone_mirror_url"] != "https://mirror.example.com/acme/app.git" || a["color"] != "#A8D5FF" {
+			t.Errorf("after the move clone_mirror_url = %v, color = %v", a["clone_mirror_url"], a["color"])
+		}
+		// They are applied over REST now: no warning.
+		if out := w.expectNoChanges(); strings.Contains(out, "Attributes Not Managed by This Provider") {
+			t.Errorf("the plan warns of attributes it now applies:\n%s", out)
 		}
 	}},
 	{name: "pipeline_v0", add: (*officialWorkspace).addPipelineV0, check: func(t *testing.T, w *cliWorkdir) {
@@ -437,12 +441,16 @@ func (w *officialWorkspace) addPipelineV0() { w.addPipelineOfVersion(0) }
 func (w *officialWorkspace) addPipelineOfVersion(version int64) {
 	c, team := w.withCluster(), w.withTeam()
 	const steps = "steps:\n  - label: build\n    command: make\n"
-	p := w.e.seedPipeline(buildkite.PipelineCreate{
+	in := buildkite.PipelineCreate{
 		Name: w.e.name("app"), ClusterID: &c.ID, Configuration: ptrTo(steps), Tags: []string{"go"},
 		Teams:                     map[string]string{team.ID: "manage_build_and_read"},
 		DefaultCommandStepTimeout: ptrTo(int64(30)),
 		ProviderSettings:          map[string]any{"trigger_mode": "code", "build_pull_requests": true},
-	})
+	}
+	if version > 0 { // what its provider set (through GraphQL), here over REST; version 0 lacked them
+		in.Emoji, in.Color, in.CloneMirrorURL = ptrTo(":rocket:"), ptrTo("#A8D5FF"), ptrTo("https://mirror.example.com/acme/app.git")
+	}
+	p := w.e.seedPipeline(in)
 	w.pipeline = p
 	// provider_settings as its provider read them back: every key of its schema, null where REST has none.
 	settings := map[string]any{}
@@ -460,7 +468,7 @@ func (w *officialWorkspace) addPipelineOfVersion(version int64) {
 		"pipeline_template_id": nil, "provider_settings": settings, "archived": false,
 		"webhook_url": p.Provider.WebhookURL, "badge_url": p.BadgeURL,
 	}
-	in := officialInstance{address: "buildkite_pipeline.app", attrs: attrs,
+	inst := officialInstance{address: "buildkite_pipeline.app", attrs: attrs,
 		dependsOn: []string{"buildkite_cluster.main", "buildkite_team.platform"}}
 	extra := `
   emoji                      = ":rocket:"
@@ -469,8 +477,8 @@ func (w *officialWorkspace) addPipelineOfVersion(version int64) {
   visibility                 = "PRIVATE"`
 	if version == 0 {
 		attrs["provider_settings"] = []any{settings}
-		in.version = &version
-		in.without = []string{"uuid", "cluster_name", "emoji", "color", "clone_mirror_url", "visibility", "archived", "pipeline_template_id"}
+		inst.version = &version
+		inst.without = []string{"uuid", "cluster_name", "emoji", "color", "clone_mirror_url", "visibility", "archived", "pipeline_template_id"}
 		extra = ""
 	}
 	w.add(fmt.Sprintf(`
@@ -487,7 +495,7 @@ resource "buildkite_pipeline" "app" {
     build_pull_requests = true
   }
 }
-`, p.Name, p.Repository, steps, extra), in)
+`, p.Name, p.Repository, steps, extra), inst)
 }
 
 // withPipeline is buildkite_pipeline.app at its provider's current schema version, added on first use.

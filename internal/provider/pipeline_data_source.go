@@ -59,11 +59,10 @@ func pipelineDataAttributes() map[string]schema.Attribute {
 		"cluster_id": schema.StringAttribute{
 			CustomType: refType{}, Computed: true, MarkdownDescription: "The UUID of the pipeline's cluster, if any.",
 		},
-		"cluster_name":               str("The name of the pipeline's cluster, if any."),
-		"default_timeout_in_minutes": schema.Int64Attribute{MarkdownDescription: "The timeout, in minutes, of command steps that set none.", Computed: true},
-		"maximum_timeout_in_minutes": schema.Int64Attribute{MarkdownDescription: "The longest timeout, in minutes, a command step may have.", Computed: true},
-		"clone_mirror_url": str("Always null: the official provider's data source reads it through GraphQL, which this " +
-			"provider does not use."),
+		"cluster_name":                             str("The name of the pipeline's cluster, if any."),
+		"default_timeout_in_minutes":               schema.Int64Attribute{MarkdownDescription: "The timeout, in minutes, of command steps that set none.", Computed: true},
+		"maximum_timeout_in_minutes":               schema.Int64Attribute{MarkdownDescription: "The longest timeout, in minutes, a command step may have.", Computed: true},
+		"clone_mirror_url":                         str("The URL of the mirror agents clone the repository from, null when none is set."),
 		"description":                              str("The pipeline's description."),
 		"default_branch":                           str("The branch builds default to."),
 		"branch_configuration":                     str("The branch filter pattern."),

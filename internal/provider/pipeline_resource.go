@@ -41,7 +41,7 @@ var pipelineIdentity = mutableIdentity(identityAttr("slug", "The pipeline's slug
 // NewPipelineResource returns the buildkite_pipeline resource.
 func NewPipelineResource() resource.Resource {
 	return &pipelineResource{
-		resourceBase: newResourceBase("pipeline", writeScopes("write_pipelines"), pipelineIdentity).withGraphQLOnly("emoji", "color", "clone_mirror_url"),
+		resourceBase: newResourceBase("pipeline", writeScopes("write_pipelines"), pipelineIdentity),
 	}
 }
 
@@ -54,7 +54,7 @@ type pipelineModel struct {
 	pipelineFields
 	DefaultTeamID   refValue   `tfsdk:"default_team_id"`
 	ArchiveOnDelete types.Bool `tfsdk:"archive_on_delete"`
-	// Emoji and Color only the GraphQL API sets: kept as configured.
+	// Emoji and Color are sent over REST, which never shows them: kept as last applied.
 	Emoji types.String `tfsdk:"emoji"`
 	Color types.String `tfsdk:"color"`
 }
@@ -78,6 +78,9 @@ func (m *pipelineModel) toCreate(ctx context.Context, settings map[string]any) (
 		ProviderSettings:                settings,
 		DefaultCommandStepTimeout:       timeoutPtr(m.DefaultTimeoutInMinutes),
 		MaximumCommandStepTimeout:       timeoutPtr(m.MaximumTimeoutInMinutes),
+		Emoji:                           stringPtrIfSet(m.Emoji),
+		Color:                           stringPtrIfSet(m.Color),
+		CloneMirrorURL:                  stringPtrIfSet(m.CloneMirrorURL),
 	}
 	if !m.Visibility.IsNull() && !m.Visibility.IsUnknown() {
 		v := m.Visibility.API()
@@ -125,6 +128,7 @@ func (m *pipelineModel) toUpdate(ctx context.Context, state *pipelineModel, conf
 	var u buildkite.PipelineUpdate
 	m.whereChanges(state, &u)
 	m.optionChanges(state, &u)
+	m.looksChanges(state, &u)
 	diags := m.tagChanges(ctx, state, &u)
 	u.ProviderSettings = changedSettings(state.ProviderSettings, config)
 	return u, diags
@@ -211,6 +215,25 @@ func (m *pipelineModel) optionChanges(state *pipelineModel, u *buildkite.Pipelin
 		if changed(f.plan, f.prior) {
 			*f.dst = timeoutPtr(f.plan)
 			*f.clear = *f.dst == nil // null (0) removes the timeout
+		}
+	}
+}
+
+// looksChanges adds emoji, color and clone_mirror_url when they changed; removed from the configuration, each
+// is sent as null, which clears it (as the official provider does).
+func (m *pipelineModel) looksChanges(state *pipelineModel, u *buildkite.PipelineUpdate) {
+	for _, f := range []struct {
+		plan, prior types.String
+		dst         **string
+		clear       *bool
+	}{
+		{m.Emoji, state.Emoji, &u.Emoji, &u.ClearEmoji},
+		{m.Color, state.Color, &u.Color, &u.ClearColor},
+		{m.CloneMirrorURL, state.CloneMirrorURL, &u.CloneMirrorURL, &u.ClearCloneMirrorURL},
+	} {
+		if changed(f.plan, f.prior) {
+			*f.dst = stringPtrIfSet(f.plan)
+			*f.clear = *f.dst == nil
 		}
 	}
 }
@@ -365,11 +388,19 @@ func (r *pipelineResource) Schema(_ context.Context, _ resource.SchemaRequest, r
 				"`default_command_step_timeout`)."),
 			"maximum_timeout_in_minutes": timeout("The longest timeout, in minutes, a command step may have (REST " +
 				"`maximum_command_step_timeout`); at least `default_timeout_in_minutes`."),
-			"emoji":            graphQLOnlyString("An emoji shown with the pipeline."),
-			"color":            pipelineColorAttribute(),
-			"clone_mirror_url": graphQLOnlyString("The URL of a mirror agents clone the repository from."),
-			"description":      kept("A description of the pipeline."),
-			"default_branch":   kept("The branch builds default to."),
+			"emoji": schema.StringAttribute{
+				MarkdownDescription: "An emoji shown with the pipeline, such as `:rocket:`. The REST API takes it but " +
+					"does not show it, so a change made outside Terraform is not seen. Removed, it is cleared.",
+				Optional: true,
+			},
+			"color": pipelineColorAttribute(),
+			"clone_mirror_url": schema.StringAttribute{
+				MarkdownDescription: "The URL of a mirror agents clone the repository from (no credentials, query or " +
+					"fragment). Needs the organization's clone-mirror feature. Removed, it is cleared.",
+				Optional: true,
+			},
+			"description":    kept("A description of the pipeline."),
+			"default_branch": kept("The branch builds default to."),
 			"branch_configuration": schema.StringAttribute{
 				MarkdownDescription: "A branch filter pattern: only pushes to matching branches build. Removed, the filter is cleared.",
 				Optional:            true,

@@ -53,8 +53,8 @@ type pipelineFields struct {
 // fromAPI sets the fields from the service's pipeline. prior is what state (or the plan) held before, so
 // that a value the service renders differently from how the user wrote it (an empty string for unset, a
 // YAML document re-rendered) keeps the user's form; an upper-case visibility and a GraphQL ID in a
-// reference are kept by their semantic equality. clone_mirror_url, which only GraphQL sets, is kept from
-// prior; cluster_name is left to the caller (withClusterName), which knows the clusters.
+// reference are kept by their semantic equality. A configured "" clone_mirror_url stays "" while none is
+// set; cluster_name is left to the caller (withClusterName), which knows the clusters.
 func (m *pipelineFields) fromAPI(ctx context.Context, p *buildkite.Pipeline, prior *pipelineFields) diag.Diagnostics {
 	var diags diag.Diagnostics
 	if prior == nil {
@@ -83,7 +83,7 @@ func (m *pipelineFields) fromAPI(ctx context.Context, p *buildkite.Pipeline, pri
 	// No timeout is 0, as the official provider's state holds it.
 	m.DefaultTimeoutInMinutes = types.Int64Value(deref(p.DefaultCommandStepTimeout))
 	m.MaximumTimeoutInMinutes = types.Int64Value(deref(p.MaximumCommandStepTimeout))
-	m.CloneMirrorURL = prior.CloneMirrorURL
+	m.CloneMirrorURL = keepEmpty(prior.CloneMirrorURL, p.CloneMirrorURL)
 	m.ClusterName = types.StringNull() // see withClusterName
 	m.Description = types.StringValue(deref(p.Description))
 	m.DefaultBranch = types.StringValue(p.DefaultBranch)

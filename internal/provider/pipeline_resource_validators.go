@@ -156,9 +156,12 @@ func pipelineVisibilityAttribute() schema.StringAttribute {
 	return a
 }
 
-// pipelineColorAttribute is color, which only the GraphQL API sets, checked as the official provider does.
+// pipelineColorAttribute is color, checked as the official provider does.
 func pipelineColorAttribute() schema.StringAttribute {
-	a := graphQLOnlyString("A color shown with the pipeline, such as `#ebd8f0`.")
-	a.Validators = append(a.Validators, stringvalidator.RegexMatches(pipelineColorPattern, "must be a valid color hex code (#000000)"))
-	return a
+	return schema.StringAttribute{
+		MarkdownDescription: "A color shown with the pipeline, such as `#ebd8f0`. The REST API takes it but does not " +
+			"show it, so a change made outside Terraform is not seen. Removed, it is cleared.",
+		Optional:   true,
+		Validators: []validator.String{stringvalidator.RegexMatches(pipelineColorPattern, "must be a valid color hex code (#000000)")},
+	}
 }

@@ -43,3 +43,13 @@ resource "buildkite_pipeline" "legacy" {
   archived          = true
   archive_on_delete = true
 }
+
+# A pipeline shown with an emoji and a color, whose agents clone from a mirror (the organization needs the
+# clone-mirror feature).
+resource "buildkite_pipeline" "website" {
+  name             = "Website"
+  repository       = "https://github.com/acme/website.git"
+  emoji            = ":rocket:"
+  color            = "#FF5733"
+  clone_mirror_url = "https://git-mirror.acme.example/acme/website.git"
+}
