@@ -2,7 +2,6 @@ package buildkite
 
 import (
 	"context"
-	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -125,10 +124,4 @@ func (s *RulesService) Update(ctx context.Context, in RuleUpdate) (*RuleDetails,
 		return nil, s.client.graphQLNotFound(opUpdateRule.name, "rule "+in.ID)
 	}
 	return out.RuleUpdate.Rule, nil
-}
-
-// OrganizationGraphQLID is the GraphQL ID of the organization with this UUID (the form graphql-subset.md
-// §3.4 gives: base64 of "Organization---<uuid>"), which mutations take as organizationId.
-func OrganizationGraphQLID(orgUUID string) string {
-	return base64.StdEncoding.EncodeToString([]byte("Organization---" + strings.ToLower(orgUUID)))
 }

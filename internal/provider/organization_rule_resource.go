@@ -425,10 +425,13 @@ func (r *organizationRuleResource) Create(ctx context.Context, req resource.Crea
 	state.fromAPI(rule, plan.Value)
 	if !plan.Description.IsNull() {
 		// REST creates the rule (exactly once, adopted after a lost answer); only GraphQL sets a description.
-		d, err := r.client().Rules.Update(ctx, buildkite.RuleUpdate{
-			OrganizationID: buildkite.OrganizationGraphQLID(rule.OrganizationUUID), ID: rule.GraphQLID,
-			Description: plan.Description.ValueStringPointer(), Value: value,
-		})
+		org, err := r.client().Organizations.Get(ctx)
+		var d *buildkite.RuleDetails
+		if err == nil {
+			d, err = r.client().Rules.Update(ctx, buildkite.RuleUpdate{
+				OrganizationID: org.GraphQLID, ID: rule.GraphQLID, Description: plan.Description.ValueStringPointer(), Value: value,
+			})
+		}
 		if err != nil {
 			// The rule exists: it is kept in state without its description, which the next apply sets.
 			resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
