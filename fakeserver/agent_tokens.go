@@ -96,3 +96,30 @@ func (st *Store) UnclusteredAgentToken(org, id string) (found bool, description 
 	}
 	return true, description, t.revokedAt
 }
+
+// AddUnclusteredAgentToken seeds a live unclustered agent token of org, as one made in the web interface,
+// and returns its UUID and secret. It fails for an unknown organization.
+func (st *Store) AddUnclusteredAgentToken(org, description string) (id, secret string, err error) {
+	defer st.edit()()
+	if err := st.checkOrg(org); err != nil {
+		return "", "", err
+	}
+	var d *string
+	if description != "" {
+		d = &description
+	}
+	t := st.createUnclusteredToken(org, d, false, st.defaultUserID)
+	return t.id, t.secret, nil
+}
+
+// RevokeUnclusteredAgentToken revokes org's unclustered agent token id, as someone revoking it in the web
+// interface would (the token is kept, with revokedAt), and reports whether there was one.
+func (st *Store) RevokeUnclusteredAgentToken(org, id, reason string) bool {
+	defer st.edit()()
+	t := st.unclusteredToken(org, id)
+	if t == nil {
+		return false
+	}
+	st.revokeUnclusteredToken(t, st.defaultUserID, reason)
+	return true
+}

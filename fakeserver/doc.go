@@ -60,7 +60,10 @@
 //     (node, organization, two-factor enforcement), graphql_agent_tokens.go over agent_tokens.go
 //     (unclustered agent tokens, kept with revokedAt when revoked), graphql_rules.go (rules, with the REST
 //     value checks of rules.go), graphql_pipelines.go (pipelines, their page, emoji, color, clone mirror,
-//     repository webhook).
+//     repository webhook), graphql_teams.go (node for teams, suites and a team's links, whose own UUID
+//     team_links.go keeps), graphql_clusters.go (clusters, queues, clusterQueueCreate and
+//     clusterQueueUpdate with the macOS settings), graphql_limits.go (query complexity: the cost headers,
+//     stats, the 50,000 refusal).
 //   - handlers.go: serveRead, serveWrite and serveDelete, the shapes most handlers have.
 //   - fixtures.go: state the API cannot create (users, plans, tokens, agents, jobs, flaky tests);
 //     fixtures_defaults.go: what a new organization starts with (Options.SeedDefaults): "Default cluster"
@@ -112,5 +115,6 @@
 // registration tokens, agents and job counts for the /v3/metrics endpoints (metrics.go), and test suites
 // with flaky tests (seeded through suites.go). examples/fakeserver/fixtures.yaml documents the format.
 // Tests that need one more object seed it with the Store methods instead (AddOrg, SetOrgPlan, AddUser,
-// AddTokenForUser, AddAgentToken, AddAgent, SetAgentState, SetQueueJobs).
+// AddTokenForUser, AddAgentToken, AddAgent, SetAgentState, SetQueueJobs, AddUnclusteredAgentToken,
+// RevokeUnclusteredAgentToken).
 package fakeserver

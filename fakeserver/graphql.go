@@ -64,6 +64,8 @@ type graphqlRequest struct {
 type graphqlResponse struct {
 	Data   any           `json:"data,omitempty"`
 	Errors gqlerror.List `json:"errors,omitempty"`
+	// Stats is the cost, when the request asks for it (graphql_limits.go).
+	Stats any `json:"stats,omitempty"`
 }
 
 func (s *Server) serveGraphQL(w http.ResponseWriter, r *http.Request) {
@@ -87,7 +89,7 @@ func (s *Server) serveGraphQL(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	schema := graphqlSchema()
-	doc, errs := gqlparser.LoadQuery(schema, *req.Query)
+	doc, errs := gqlparser.LoadQueryWithRules(schema, *req.Query, nil)
 	if len(errs) > 0 {
 		writeJSON(w, http.StatusOK, graphqlResponse{Errors: serviceErrors(errs)})
 		return
@@ -103,6 +105,16 @@ func (s *Server) serveGraphQL(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	x := &gqlExec{schema: schema, st: s.store, vars: vars, tok: tok, user: usr, base: baseURL(r)}
+	cost := x.complexity(op.SelectionSet)
+	complexityHeaders(w.Header(), cost)
+	var stats any
+	if r.Header.Get("Buildkite-Include-Query-Stats") == "true" {
+		stats = map[string]int{"requestedComplexity": cost, "actualComplexity": cost}
+	}
+	if cost > gqlMaxComplexity {
+		writeJSON(w, http.StatusOK, graphqlResponse{Errors: gqlerror.List{{Message: errTooComplex(cost)}}, Stats: stats})
+		return
+	}
 	var data *gqlResult
 	run := func() *apiError {
 		data = x.run(op)
@@ -118,7 +130,7 @@ func (s *Server) serveGraphQL(w http.ResponseWriter, r *http.Request) {
 		writeError(w, saveErr)
 		return
 	}
-	writeJSON(w, http.StatusOK, graphqlResponse{Data: data, Errors: x.errs})
+	writeJSON(w, http.StatusOK, graphqlResponse{Data: data, Errors: x.errs, Stats: stats})
 }
 
 // graphqlAuthenticate checks the bearer token and its graphql scope; a failure is the 401 the service

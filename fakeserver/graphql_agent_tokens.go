@@ -1,7 +1,6 @@
 package fakeserver
 
 import (
-	"errors"
 	"strings"
 )
 
@@ -51,7 +50,7 @@ func init() {
 		}
 		description, _ := in.optStr("description")
 		if description != nil && len([]rune(*description)) > maxDescriptionLen {
-			return nil, errors.New("Description is too long (maximum is 4096 characters)")
+			return nil, gqlError("Description is too long (maximum is 4096 characters)")
 		}
 		public, _ := in["public"].(bool)
 		t := x.st.createUnclusteredToken(org.slug, description, public, x.user.id)
@@ -67,13 +66,13 @@ func init() {
 		in := gqlInputOf(args)
 		t, ok := x.st.unclusteredTokens.tokens.get(uuidOf(in.str("id"), "AgentToken"))
 		if !ok || !x.tok.orgs[t.org] {
-			return nil, errors.New("No agent token found")
+			return nil, gqlError("No agent token found")
 		}
 		if !x.st.isAdmin(t.org, x.user.id) {
-			return nil, errors.New("Forbidden: only an administrator of the organization may do this")
+			return nil, gqlError("Forbidden: only an administrator of the organization may do this")
 		}
 		if strings.TrimSpace(in.str("reason")) == "" {
-			return nil, errors.New("Reason can't be blank")
+			return nil, gqlError("Reason can't be blank")
 		}
 		x.st.revokeUnclusteredToken(t, x.user.id, in.str("reason"))
 		return withClientMutationID(in, "AgentTokenRevokePayload", map[string]any{"agentToken": x.agentTokenObject(t)}), nil

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/vektah/gqlparser/v2/ast"
@@ -115,7 +116,7 @@ func (x *gqlExec) selection(obj gqlObject, sel ast.SelectionSet, path ast.Path) 
 	out := &gqlResult{}
 	for _, c := range collected {
 		f := c.fields[0]
-		p := append(path[:len(path):len(path)], ast.PathName(c.key))
+		p := slices.Concat(path, ast.Path{ast.PathName(c.key)})
 		if f.Name == "__typename" {
 			out.keys, out.vals = append(out.keys, c.key), append(out.vals, obj.typ)
 			continue
@@ -163,7 +164,7 @@ func (x *gqlExec) complete(t *ast.Type, sel ast.SelectionSet, v any, path ast.Pa
 		items, _ := v.([]any)
 		out := make([]any, 0, len(items))
 		for i, item := range items {
-			c, ok := x.complete(t.Elem, sel, item, append(path[:len(path):len(path)], ast.PathIndex(i)), false)
+			c, ok := x.complete(t.Elem, sel, item, slices.Concat(path, ast.Path{ast.PathIndex(i)}), false)
 			if !ok {
 				return nil, !t.NonNull
 			}
@@ -424,13 +425,13 @@ func gqlConnection[T any](typ string, args map[string]any, items []T, node func(
 	if after := argString(args, "after"); after != "" {
 		n, ok := cursorIndex(after)
 		if !ok {
-			return nil, fmt.Errorf("Invalid cursor %q", after)
+			return nil, gqlErrorf("Invalid cursor %q", after)
 		}
 		start = min(n+1, len(items))
 	}
 	if first, ok := argInt(args, "first"); ok {
 		if first < 0 {
-			return nil, fmt.Errorf("Argument 'first' on Field '%s' must be at least 0", strings.TrimSuffix(typ, "Connection"))
+			return nil, gqlErrorf("Argument 'first' on Field '%s' must be at least 0", strings.TrimSuffix(typ, "Connection"))
 		}
 		end = min(start+first, end)
 	}
@@ -469,3 +470,16 @@ func cursorIndex(c string) (int, bool) {
 	}
 	return n, true
 }
+
+// gqlMessage is an error a resolver raises, worded as the service words it (capitalised, like its other
+// messages); its text is the "message" of the answer's error.
+type gqlMessage string
+
+// Error returns the message.
+func (m gqlMessage) Error() string { return string(m) }
+
+// gqlError returns the resolver error message.
+func gqlError(message string) error { return gqlMessage(message) }
+
+// gqlErrorf returns the resolver error of a formatted message.
+func gqlErrorf(format string, args ...any) error { return gqlMessage(fmt.Sprintf(format, args...)) }

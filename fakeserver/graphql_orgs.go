@@ -1,9 +1,5 @@
 package fakeserver
 
-import (
-	"errors"
-)
-
 // GraphQL: node(id:), organization(slug:, uuid:), users, and the organization's two-factor enforcement
 // (graphql-subset.md §2.2). The token sees the organizations it was given, as over REST; an organization
 // it does not see answers null, like an unknown one (§3.3, V #1175).
@@ -31,7 +27,7 @@ func init() {
 		if uuid, ok := args["uuid"].(string); ok {
 			return x.orgObject(x.visibleOrgByUUID(uuid)), nil
 		}
-		return nil, errors.New("Either slug or uuid must be provided")
+		return nil, gqlError("Either slug or uuid must be provided")
 	}
 	gqlNodes["Organization"] = func(x *gqlExec, uuid string) any { return x.orgObject(x.visibleOrgByUUID(uuid)) }
 	gqlNodes["User"] = func(x *gqlExec, uuid string) any {
@@ -78,10 +74,10 @@ func (x *gqlExec) visibleOrgByUUID(uuid string) *orgRecord {
 func (x *gqlExec) adminOrg(id string) (*orgRecord, error) {
 	org := x.visibleOrgByUUID(uuidOf(id, "Organization"))
 	if org == nil {
-		return nil, errors.New("No organization found")
+		return nil, gqlError("No organization found")
 	}
 	if !x.st.isAdmin(org.slug, x.user.id) {
-		return nil, errors.New("Forbidden: only an administrator of the organization may do this")
+		return nil, gqlError("Forbidden: only an administrator of the organization may do this")
 	}
 	return org, nil
 }

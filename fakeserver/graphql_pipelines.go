@@ -1,7 +1,6 @@
 package fakeserver
 
 import (
-	"errors"
 	"strings"
 )
 
@@ -29,7 +28,7 @@ func init() {
 		if uuid, ok := args["uuid"].(string); ok {
 			return x.pipelineObject(x.visiblePipeline(strings.ToLower(uuid))), nil
 		}
-		return nil, errors.New("Either slug or uuid must be provided")
+		return nil, gqlError("Either slug or uuid must be provided")
 	}
 	gqlNodes["Pipeline"] = func(x *gqlExec, uuid string) any { return x.pipelineObject(x.visiblePipeline(uuid)) }
 	gqlOrgFields["pipelines"] = func(x *gqlExec, o *orgRecord, args map[string]any) (any, error) {
@@ -49,14 +48,14 @@ func init() {
 		in := gqlInputOf(args)
 		p := x.visiblePipeline(uuidOf(in.str("id"), "Pipeline"))
 		if p == nil {
-			return nil, errors.New("No pipeline found")
+			return nil, gqlError("No pipeline found")
 		}
 		if repo := in.str("repository"); repo != "" && !sameRepository(repo, p.repository) {
-			return nil, errors.New("The repository does not match the pipeline's repository")
+			return nil, gqlError("The repository does not match the pipeline's repository")
 		}
 		hook := x.st.repoWebhook(p.org, p.id)
 		if hook == nil {
-			return nil, errors.New("No webhook found")
+			return nil, gqlError("No webhook found")
 		}
 		x.st.deleteRepoWebhook(hook)
 		return withClientMutationID(in, "PipelineDeleteWebhookPayload", map[string]any{

@@ -2,7 +2,6 @@ package fakeserver
 
 import (
 	"encoding/json"
-	"errors"
 	"strings"
 )
 
@@ -31,7 +30,7 @@ func init() {
 		}
 		typ := in.str("type")
 		if _, known := ruleTypes[typ]; !known {
-			return nil, errors.New("Rule type is unknown")
+			return nil, gqlError("Rule type is unknown")
 		}
 		value, err := gqlRuleValue(typ, in["value"])
 		if err != nil {
@@ -39,7 +38,7 @@ func init() {
 		}
 		source, target, problem := x.st.ruleEnds(org.slug, typ, value, nil)
 		if problem != "" {
-			return nil, errors.New(problem)
+			return nil, gqlError(problem)
 		}
 		description, _ := in.optStr("description")
 		rule := x.st.insertRule(org.slug, typ, source, target, value.Conditions, description, x.user.id)
@@ -57,7 +56,7 @@ func init() {
 		}
 		source, target, problem := x.st.ruleEnds(rule.org, rule.typ, value, rule)
 		if problem != "" {
-			return nil, errors.New(problem)
+			return nil, gqlError(problem)
 		}
 		// The source and target are what the table lists and names the rule by: reinsert it.
 		x.st.rules.rules.remove(rule)
@@ -96,7 +95,7 @@ func (x *gqlExec) adminRule(in gqlInput) (*ruleRecord, error) {
 	}
 	rule := x.st.ruleByID(org.slug, uuidOf(in.str("id"), "Rule"))
 	if rule == nil {
-		return nil, errors.New("No rule found")
+		return nil, gqlError("No rule found")
 	}
 	return rule, nil
 }
@@ -105,11 +104,11 @@ func (x *gqlExec) adminRule(in gqlInput) (*ruleRecord, error) {
 func gqlRuleValue(typ string, v any) (ruleValue, error) {
 	raw, err := json.Marshal(v)
 	if err != nil {
-		return ruleValue{}, errors.New(typ + ": value is not JSON")
+		return ruleValue{}, gqlError(typ + ": value is not JSON")
 	}
 	value, problem := readRuleValue(typ, raw)
 	if problem != "" {
-		return value, errors.New(problem)
+		return value, gqlError(problem)
 	}
 	return value, nil
 }

@@ -2,8 +2,10 @@ package fakeserver
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -140,9 +142,7 @@ func TestGraphQLSchemaLoads(t *testing.T) {
 
 // gqlPendingRoots are root fields the SDL declares that the emulator does not resolve yet (they answer an
 // error saying so); this list only shrinks.
-var gqlPendingRoots = map[string]bool{
-	"clusterQueueCreate": true, "clusterQueueUpdate": true,
-}
+var gqlPendingRoots = map[string]bool{}
 
 func TestGraphQLAuthentication(t *testing.T) {
 	e := newEnv(t, Options{})
@@ -311,7 +311,9 @@ func TestGraphQLTwoFactorEnforcement(t *testing.T) {
 	u := st.addUser("Plain", "plain@example.com")
 	st.addMember("acme", u.id, false)
 	st.mu.Unlock()
-	st.AddTokenForUser("plain", u.id, []string{"acme"}, []string{scopeGraphQL})
+	if err := st.AddTokenForUser("plain", u.id, []string{"acme"}, []string{scopeGraphQL}); err != nil {
+		t.Fatal(err)
+	}
 	a = e.gqlAs("plain", m, map[string]any{"organizationID": id, "value": false}, "")
 	if !strings.HasPrefix(a.errorMessage(t), "Forbidden") {
 		t.Fatalf("non-admin: %s", a.raw)
@@ -428,7 +430,7 @@ func TestGraphQLAgentTokens(t *testing.T) {
 // doAgent calls GET /v3/metrics with an agent registration token.
 func (e *testEnv) doAgent(token string) response {
 	e.t.Helper()
-	req, err := http.NewRequest("GET", e.ts.URL+"/v3/metrics", nil)
+	req, err := http.NewRequest(http.MethodGet, e.ts.URL+"/v3/metrics", nil)
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -463,7 +465,7 @@ func TestGraphQLStateFileKeepsAgentTokens(t *testing.T) {
 // nil, and declared defaults apply (public = false).
 func TestGraphQLArgumentsOmittedAndNull(t *testing.T) {
 	schema := graphqlSchema()
-	doc, errs := gqlparser.LoadQuery(schema, `mutation($d: String) { agentTokenCreate(input: {organizationID: "x", description: $d}) { tokenValue } }`)
+	doc, errs := gqlparser.LoadQueryWithRules(schema, `mutation($d: String) { agentTokenCreate(input: {organizationID: "x", description: $d}) { tokenValue } }`, nil)
 	if errs != nil {
 		t.Fatal(errs)
 	}
@@ -479,6 +481,188 @@ func TestGraphQLArgumentsOmittedAndNull(t *testing.T) {
 		x := &gqlExec{schema: schema, vars: c.vars}
 		if got := x.args(field)["input"]; !reflect.DeepEqual(got, c.want) {
 			t.Errorf("vars %v: %v, want %v", c.vars, got, c.want)
+		}
+	}
+}
+
+func TestGraphQLComplexity(t *testing.T) {
+	e := newEnv(t, Options{})
+	// organization 1 + agentTokens 1 + 50 × (edges 1 + node 1 + createdBy 1) = 152.
+	const q = `{ organization(slug: "acme") { id agentTokens(first: 50) { edges { node { uuid createdBy { id } } } } } }`
+	body := map[string]any{"query": q}
+	r := e.do("POST", "/v1", "test-token", body)
+	expect(t, r, http.StatusOK)
+	if r.header.Get("RateLimit-Complexity-Requested") != "152" || r.header.Get("RateLimit-Complexity-Actual") != "152" {
+		t.Fatalf("headers: %v", r.header)
+	}
+	if _, has := r.object(t)["stats"]; has {
+		t.Fatalf("stats without the header: %s", r.raw)
+	}
+	req, _ := http.NewRequest(http.MethodPost, e.ts.URL+"/v1", strings.NewReader(`{"query": `+strconv.Quote(q)+`}`))
+	req.Header.Set("Authorization", "Bearer test-token")
+	req.Header.Set("Buildkite-Include-Query-Stats", "true")
+	resp, err := e.ts.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var withStats struct {
+		Stats map[string]int `json:"stats"`
+	}
+	err = json.NewDecoder(resp.Body).Decode(&withStats)
+	_ = resp.Body.Close()
+	if err != nil || withStats.Stats["requestedComplexity"] != 152 || withStats.Stats["actualComplexity"] != 152 {
+		t.Fatalf("stats: %v %v", withStats, err)
+	}
+	// Without first: the default page of 500 items; nested, past the limit.
+	const big = `{ organization(slug: "acme") { pipelines { edges { node { organization { agentTokens { edges { node { id } } } } } } } } }`
+	a := e.gql(big, nil)
+	if msg := a.errorMessage(t); !strings.HasPrefix(msg, "Query has complexity of ") || !strings.HasSuffix(msg, ", which exceeds max complexity of 50000") || a.Data != nil {
+		t.Fatalf("too complex: %s", a.raw)
+	}
+}
+
+func TestGraphQLAgentTokenSeededAndRevokedOutside(t *testing.T) {
+	e := newEnv(t, Options{})
+	st := e.srv.Store()
+	id, secret, err := st.AddUnclusteredAgentToken("acme", "seeded")
+	if err != nil || secret == "" {
+		t.Fatal(err)
+	}
+	if _, _, err := st.AddUnclusteredAgentToken("nope", ""); err == nil {
+		t.Fatal("unknown organization accepted")
+	}
+	if !st.Exists(KindUnclusteredAgentToken, "acme", id) || !st.RevokeUnclusteredAgentToken("acme", id, "web") {
+		t.Fatal("seeded token missing")
+	}
+	a := e.gql(gqlGetAgentToken, map[string]any{"slug": "acme/" + id}).ok(t)
+	if a.str(t, "agentToken", "description") != "seeded" || a.at(t, "agentToken", "revokedAt") == nil {
+		t.Fatalf("revoked outside: %s", a.raw)
+	}
+	// Revoking again over GraphQL answers the token unchanged.
+	a = e.gql(gqlRevokeAgentToken, map[string]any{"id": graphQLID("AgentToken", id), "reason": "again"}).ok(t)
+	if a.str(t, "agentTokenRevoke", "agentToken", "revokedReason") != "web" {
+		t.Fatalf("second revoke: %s", a.raw)
+	}
+	// Store.Remove deletes it outright: null.
+	if !st.Remove(KindUnclusteredAgentToken, "acme", id) {
+		t.Fatal("remove")
+	}
+	if a := e.gql(gqlGetAgentToken, map[string]any{"slug": "acme/" + id}).ok(t); a.Data["agentToken"] != nil {
+		t.Fatalf("removed: %s", a.raw)
+	}
+}
+
+// TestGraphQLEveryFieldServed builds one object of each type the SDL declares and checks that it has every
+// field the SDL gives the type, and no other, so a document valid against the SDL never meets "not served"
+// (except AgentToken.token, deprecated, whose secret is shown only in the create answer).
+func TestGraphQLEveryFieldServed(t *testing.T) {
+	e := newEnv(t, Options{})
+	k := teamsKit{e}
+	team := k.createTeam("T")
+	_, second := k.memberIDs()
+	expect(t, k.api("POST", "/teams/"+team+"/members", map[string]any{"user_id": second, "role": "member"}), http.StatusCreated)
+	pipeline := e.createPipeline(map[string]any{"name": "P", "repository": githubRepo})["id"].(string)
+	expect(t, e.api("POST", "/pipelines/p/webhook", nil), http.StatusCreated)
+	expect(t, k.api("POST", "/teams/"+team+"/pipelines", map[string]any{"pipeline_id": pipeline, "access_level": "read_only"}), http.StatusCreated)
+	_, suite := k.createSuite("S", team)
+	var others []string
+	for _, repo := range []string{"https://gitlab.com/acme/g.git", "https://bitbucket.org/acme/b.git", "https://git.example.com/acme/x.git"} {
+		others = append(others, e.createPipeline(map[string]any{"name": "Other " + repo[8:12], "repository": repo})["id"].(string))
+	}
+	cluster := e.createCluster("C")
+	mac := e.api("POST", "/clusters/"+cluster+"/queues", map[string]any{"key": "m", "hostedAgents": map[string]any{"instanceShape": "MACOS_ARM64_M4_6X28"}})
+	expect(t, mac, http.StatusCreated)
+	linux := e.api("POST", "/clusters/"+cluster+"/queues", map[string]any{"key": "l", "hostedAgents": map[string]any{"instanceShape": "LINUX_AMD64_2X4"}})
+	expect(t, linux, http.StatusCreated)
+	rule := e.api("POST", "/rules", map[string]any{"type": "pipeline.trigger_build.pipeline", "value": map[string]any{"source_pipeline": pipeline, "target_pipeline": pipeline}})
+	expect(t, rule, http.StatusCreated)
+	st := e.srv.Store()
+	token, _, err := st.AddUnclusteredAgentToken("acme", "d")
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.mu.RLock()
+	defer st.mu.RUnlock()
+	x := &gqlExec{schema: graphqlSchema(), st: st, tok: *st.tokens["test-token"], user: *st.users[st.defaultUserID]}
+	roots := func(typ string, m map[string]gqlRoot) any {
+		fields := map[string]any{}
+		for name := range m {
+			fields[name] = nil
+		}
+		return gqlObject{typ: typ, fields: fields}
+	}
+	objects := []any{
+		roots("Query", gqlQueries), roots("Mutation", gqlMutations),
+		x.orgObject(st.orgs["acme"]), x.userObject(second), x.agentTokenObject(st.unclusteredToken("acme", token)),
+		x.ruleObject(st.ruleByID("acme", rule.object(t)["uuid"].(string))), x.pipelineObject(st.pipelineByID("acme", pipeline)),
+		x.teamObject(st.teamByID("acme", team)), x.suiteObject(st.suiteByID("acme", suite)),
+		x.clusterObject(st.cluster("acme", cluster)),
+		x.queueObject(st.queue("acme", cluster, mac.object(t)["id"].(string))),
+		x.queueObject(st.queue("acme", cluster, linux.object(t)["id"].(string))),
+	}
+	for _, id := range others {
+		objects = append(objects, x.pipelineObject(st.pipelineByID("acme", id)))
+	}
+	for _, n := range teamLinkNodes {
+		objects = append(objects, gqlNodes[n.typ](x, uuidOf(st.TeamLinkGraphQLID((*n.assoc).kind, "acme", team, map[string]string{
+			"TeamMember": second, "TeamPipeline": pipeline, "TeamSuite": suite}[n.typ]), n.typ)))
+	}
+	// Walk the objects reachable through fields (resolvers are run with no arguments), entering each node
+	// once: the graph has cycles (a pipeline's organization lists the pipeline).
+	seen, entered := map[string]int{}, map[string]bool{}
+	var walk func(v any)
+	walk = func(v any) {
+		switch v := v.(type) {
+		case gqlObject:
+			key := fmt.Sprintf("%p", v.fields) // objects without an ID are reached only through ones with one
+			if id, ok := v.fields["id"].(string); ok {
+				key = id
+			}
+			if entered[key] {
+				return
+			}
+			entered[key] = true
+			seen[v.typ]++
+			if seen[v.typ] == 1 {
+				def := x.schema.Types[v.typ]
+				if def == nil {
+					t.Errorf("object of type %s, which the SDL lacks", v.typ)
+					return
+				}
+				for _, f := range def.Fields {
+					if _, ok := v.fields[f.Name]; !ok && !strings.HasPrefix(f.Name, "__") && (v.typ+"."+f.Name) != "AgentToken.token" {
+						t.Errorf("%s.%s is not served", v.typ, f.Name)
+					}
+				}
+				for name := range v.fields {
+					if def.Fields.ForName(name) == nil {
+						t.Errorf("%s.%s is served but not in the SDL", v.typ, name)
+					}
+				}
+			}
+			for _, fv := range v.fields {
+				if fn, ok := fv.(gqlResolver); ok {
+					fv, _ = fn(map[string]any{})
+				}
+				walk(fv)
+			}
+		case []any:
+			for _, item := range v {
+				walk(item)
+			}
+		}
+	}
+	for _, o := range objects {
+		if o == nil {
+			t.Fatal("a seeded object was not found")
+		}
+		walk(o)
+	}
+	for name, def := range x.schema.Types {
+		// The store makes no GitHub Enterprise pipelines; the SDL keeps the types for the official's documents.
+		if def.Kind == ast.Object && !def.BuiltIn && seen[name] == 0 && !strings.HasSuffix(name, "Payload") &&
+			!strings.HasPrefix(name, "RepositoryProviderGithubEnterprise") {
+			t.Errorf("no object of type %s was checked", name)
 		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"net/http"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -32,7 +33,10 @@ import (
 //   - public (a boolean, false until set) is accepted on create and update, as the rest-beyond-spec notes
 //     say the service does.
 //   - team_ids (the real service's create property, required there when teams are enabled) is accepted
-//     but not required and not stored: the spec does not list it and go-buildkite cannot send it.
+//     but not required (go-buildkite cannot send it); the create's are stored and every answer shows them,
+//     as the docs' answers do; an update ignores them (the official provider refuses changing them).
+//   - Every answer carries type (undocumented; the official provider reads it): "source", the only kind of
+//     registry the API creates.
 //   - A registry token's secret is the create response's "token" (the name later go-buildkite versions
 //     decode); no other response carries it.
 
@@ -98,6 +102,7 @@ type registryRecord struct {
 	description, emoji       *string // nil is null
 	color, oidcPolicy        *string
 	public                   bool
+	teamIDs                  []string // as created; nil for none
 	createdAt                time.Time
 }
 
@@ -180,18 +185,20 @@ func RegistryEcosystems() []string {
 // ---- views ----
 
 type registryView struct {
-	ID          string  `json:"id"`
-	GraphQLID   string  `json:"graphql_id"`
-	Slug        string  `json:"slug"`
-	URL         string  `json:"url"`
-	WebURL      string  `json:"web_url"`
-	Name        string  `json:"name"`
-	Ecosystem   string  `json:"ecosystem"`
-	Description *string `json:"description"`
-	Emoji       *string `json:"emoji"`
-	Color       *string `json:"color"`
-	Public      bool    `json:"public"`
-	OIDCPolicy  *string `json:"oidc_policy"`
+	ID          string   `json:"id"`
+	GraphQLID   string   `json:"graphql_id"`
+	Slug        string   `json:"slug"`
+	URL         string   `json:"url"`
+	WebURL      string   `json:"web_url"`
+	Name        string   `json:"name"`
+	Ecosystem   string   `json:"ecosystem"`
+	Description *string  `json:"description"`
+	Emoji       *string  `json:"emoji"`
+	Color       *string  `json:"color"`
+	Public      bool     `json:"public"`
+	OIDCPolicy  *string  `json:"oidc_policy"`
+	TeamIDs     []string `json:"team_ids"`
+	Type        string   `json:"type"`
 }
 
 func registryAPIURL(base, org, slug string) string {
@@ -210,6 +217,7 @@ func renderRegistry(base string, reg *registryRecord) registryView {
 		Name:   reg.name, Ecosystem: reg.ecosystem,
 		Description: reg.description, Emoji: reg.emoji, Color: reg.color,
 		Public: reg.public, OIDCPolicy: reg.oidcPolicy,
+		TeamIDs: nonNil(slices.Clone(reg.teamIDs)), Type: "source",
 	}
 }
 
@@ -298,6 +306,7 @@ type registryInput struct {
 	name, ecosystem, description, emoji, color opt[string]
 	oidcPolicy                                 opt[string] // normalised to text; see readOIDCPolicy
 	public                                     opt[bool]
+	teamIDs                                    opt[[]string]
 }
 
 func readRegistryInput(in *jsonObject) (registryInput, validationErrors) {
@@ -305,7 +314,7 @@ func readRegistryInput(in *jsonObject) (registryInput, validationErrors) {
 		name: in.String("name"), ecosystem: in.String("ecosystem"), description: in.String("description"),
 		emoji: in.String("emoji"), color: in.String("color"), public: in.Bool("public"),
 	}
-	in.Strings("team_ids") // type-checked only; see the file comment
+	v.teamIDs = in.Strings("team_ids") // stored by a create only; see the file comment
 	problems := in.Problems()
 	v.oidcPolicy = readOIDCPolicy(in, &problems)
 	checkOIDCPolicy(&problems, v.oidcPolicy.Value)
@@ -479,6 +488,11 @@ func (s *Server) createRegistry(w http.ResponseWriter, r *http.Request) {
 		nullableString(&reg.color, v.color)
 		nullableString(&reg.oidcPolicy, v.oidcPolicy)
 		reg.public = v.public.Value
+		for _, id := range v.teamIDs.Value {
+			if !slices.Contains(reg.teamIDs, id) {
+				reg.teamIDs = append(reg.teamIDs, id)
+			}
+		}
 		s.store.registries.registries.insert(reg)
 		out = renderRegistry(baseURL(r), reg)
 		return nil

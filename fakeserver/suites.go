@@ -12,7 +12,8 @@ import (
 	"time"
 )
 
-// Analytics test suites and their flaky tests (spec 2.14, 2.15, 4.10).
+// Analytics test suites and their flaky tests (spec 2.14, 2.15, 4.10). A suite's oidc_policy (graphql-subset.md row 7)
+// is read and checked as a registry's (readOIDCPolicy): every answer shows it, null when none; "" or null clears it.
 
 // KindSuite is an analytics test suite, by UUID; removing it removes its flaky tests and every team's
 // access to it.
@@ -54,8 +55,11 @@ type suiteRecord struct {
 
 	defaultBranch                 string
 	applicationName, color, emoji *string // nil: never given, shown as null
-	apiToken                      string  // shown once, in the create response, when show_api_token is true
-	createdAt                     time.Time
+	// oidcPolicy is the suite's OIDC policy as text (an array given is kept as its compact JSON), nil for none;
+	// read and checked as a registry's (readOIDCPolicy).
+	oidcPolicy *string
+	apiToken   string // shown once, in the create response, when show_api_token is true
+	createdAt  time.Time
 }
 
 // flakyTestRecord is one flaky test of a suite (spec 2.15).
@@ -260,6 +264,7 @@ type suiteView struct {
 	ApplicationName *string `json:"application_name"`
 	Color           *string `json:"color"`
 	Emoji           *string `json:"emoji"`
+	OIDCPolicy      *string `json:"oidc_policy"`
 }
 
 // suiteCreatedView is the create response when show_api_token was true: the only one carrying the secret.
@@ -274,7 +279,7 @@ func suiteViewOf(base string, s *suiteRecord) suiteView {
 		URL:             suiteURL(base, s),
 		WebURL:          webURL(base, "organizations", s.org, "analytics", "suites", s.slug),
 		DefaultBranch:   s.defaultBranch,
-		ApplicationName: s.applicationName, Color: s.color, Emoji: s.emoji,
+		ApplicationName: s.applicationName, Color: s.color, Emoji: s.emoji, OIDCPolicy: s.oidcPolicy,
 	}
 }
 
@@ -417,6 +422,8 @@ func (s *Server) createSuite(w http.ResponseWriter, r *http.Request) {
 		teamsField, teamIDs = "teams_ids", in.Strings("teams_ids")
 	}
 	problems := in.Problems()
+	policy := readOIDCPolicy(in, &problems)
+	checkOIDCPolicy(&problems, policy.Value)
 	if strings.TrimSpace(name.Value) == "" {
 		problems.addBlank("name")
 	}
@@ -449,6 +456,7 @@ func (s *Server) createSuite(w http.ResponseWriter, r *http.Request) {
 		}
 		su := s.store.newSuite(org.slug, slugify(name.Value), name.Value, branch.Value)
 		su.applicationName, su.color, su.emoji = optionalString(appName), optionalString(color), optionalString(emoji)
+		nullableString(&su.oidcPolicy, policy)
 		for _, id := range teams {
 			s.store.addTeamSuite(org.slug, id, su.id, []string{"read", "edit"}, su.createdAt)
 		}
@@ -477,6 +485,8 @@ func (s *Server) updateSuite(w http.ResponseWriter, r *http.Request) {
 	name, branch := in.String("name"), in.String("default_branch")
 	appName, color, emoji := in.String("application_name"), in.String("color"), in.String("emoji")
 	problems := in.Problems()
+	policy := readOIDCPolicy(in, &problems)
+	checkOIDCPolicy(&problems, policy.Value)
 	if name.Set && strings.TrimSpace(name.Value) == "" {
 		problems.addBlank("name")
 	}
@@ -505,6 +515,7 @@ func (s *Server) updateSuite(w http.ResponseWriter, r *http.Request) {
 				*f.dst = optionalString(f.v)
 			}
 		}
+		nullableString(&su.oidcPolicy, policy)
 		out = suiteViewOf(baseURL(r), su)
 		return nil
 	})

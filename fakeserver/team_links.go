@@ -19,6 +19,9 @@ type teamLinkRecord struct {
 	// suite's access levels.
 	access    []string
 	createdAt time.Time
+	// uuid is the association's own UUID, which only its GraphQL ID shows (graphql_teams.go); "" in a
+	// state saved before it was kept.
+	uuid string
 }
 
 func (l *teamLinkRecord) recordID() string { return l.teamID + "/" + l.otherID }
@@ -148,7 +151,7 @@ func (st *Store) addTeamLink(a *teamAssociation, org, teamID, otherID string, ac
 	}
 	a.links(st).insert(&teamLinkRecord{
 		seq: st.nextSeq(), org: org, teamID: teamID, otherID: otherID, access: slices.Clone(access),
-		createdAt: st.associationTime(at),
+		createdAt: st.associationTime(at), uuid: newID(),
 	})
 }
 

@@ -61,11 +61,19 @@ const createdSinceSlack = time.Minute
 // deletes it — find is asked again until it finds nothing — and the create is sent again.
 func createOrReplace[T any](ctx context.Context, c *Client, path string, in any,
 	find func(ctx context.Context, since time.Time) (*T, error), del func(ctx context.Context, obj *T) error) (*T, error) {
+	send := func(ctx context.Context) (*T, error) { return create[T](ctx, c, path, in) }
+	return createOrReplaceWith(ctx, c, path, send, find, del)
+}
+
+// createOrReplaceWith is createOrReplace for a create that is not a REST POST (a GraphQL mutation): send
+// makes one attempt at it, and what names it in the log.
+func createOrReplaceWith[T any](ctx context.Context, c *Client, what string, send func(ctx context.Context) (*T, error),
+	find func(ctx context.Context, since time.Time) (*T, error), del func(ctx context.Context, obj *T) error) (*T, error) {
 	ctx, cancel := c.callContext(ctx)
 	defer cancel()
 	since := time.Now().Add(-createdSinceSlack)
 	for tries := 0; ; tries++ {
-		out, err := create[T](ctx, c, path, in)
+		out, err := send(ctx)
 		if err == nil || !isUnknownOutcome(err) || ctx.Err() != nil {
 			return out, err
 		}
@@ -80,7 +88,7 @@ func createOrReplace[T any](ctx context.Context, c *Client, path string, in any,
 			if derr := del(ctx, found); derr != nil && !IsNotFound(derr) {
 				return nil, fmt.Errorf("%w; then deleting what it created, whose secret was lost: %w", err, derr)
 			}
-			c.debug(ctx, "deleted the object a create with a lost answer made", map[string]any{"path": path})
+			c.debug(ctx, "deleted the object a create with a lost answer made", map[string]any{"path": what})
 		}
 		if perr := c.pause(ctx, tries); perr != nil {
 			return nil, fmt.Errorf("%w; what it created is deleted, and it cannot be sent again: %w", err, perr)

@@ -108,6 +108,8 @@ type Client struct {
 	OrgSettings   *OrgSettingsService   // the organization's API settings and banner
 	NetworkRanges *NetworkRangesService // the egress networks of clusters' hosted agents
 
+	AgentTokens *AgentTokensService // unclustered agent tokens (GraphQL)
+
 	baseURL  *url.URL // origin plus optional path prefix, no trailing slash
 	agentURL *url.URL
 	// graphqlURL is the GraphQL endpoint (the whole URL, path included), or nil for none.
@@ -118,6 +120,9 @@ type Client struct {
 
 	retry *retryablehttp.Client // makes the attempts of every call (see do.go)
 	gate  *rateGate
+	// orgID caches the organization's GraphQL ID (organizationID).
+	orgIDMu sync.Mutex
+	orgID   string
 	// graphGate paces the calls to the GraphQL endpoint, whose window is its own (graphql.go).
 	graphGate *rateGate
 	answered  atomic.Bool // the service has answered at least once (see FirstContact)
@@ -273,6 +278,7 @@ func (c *Client) services() {
 	c.Meta = &MetaService{client: c}
 	c.OrgSettings = &OrgSettingsService{client: c}
 	c.NetworkRanges = &NetworkRangesService{client: c}
+	c.AgentTokens = &AgentTokensService{client: c}
 }
 
 // positiveOr returns d, or def when d is not positive.

@@ -280,3 +280,22 @@ func (c *Client) GraphQLURL() string {
 
 // HasGraphQL reports whether the client has a GraphQL endpoint.
 func (c *Client) HasGraphQL() bool { return c.graphqlURL != nil }
+
+// organizationID returns the organization's GraphQL ID, which most mutations take: its REST answer's
+// graphql_id, asked once per client (the official provider asks GraphQL once per run).
+func (c *Client) organizationID(ctx context.Context) (string, error) {
+	c.orgIDMu.Lock()
+	defer c.orgIDMu.Unlock()
+	if c.orgID != "" {
+		return c.orgID, nil
+	}
+	org, err := c.Organizations.Get(ctx)
+	if err != nil {
+		return "", err
+	}
+	if org.GraphQLID == "" {
+		return "", fmt.Errorf("the organization %s answered without its graphql_id, which GraphQL mutations need", c.org)
+	}
+	c.orgID = org.GraphQLID
+	return c.orgID, nil
+}

@@ -23,6 +23,10 @@ type Registry struct {
 	Public      bool    `json:"public"`
 	// OIDCPolicy is the policy's text (YAML or JSON), nil when none is set.
 	OIDCPolicy *string `json:"oidc_policy"`
+	// Type is the registry's kind, such as "source" (undocumented; the official provider reads it).
+	Type string `json:"type"`
+	// TeamIDs are the UUIDs of the teams the registry was created for (nil when the answer has none).
+	TeamIDs []string `json:"team_ids"`
 }
 
 var _ identified = (*Registry)(nil)

@@ -20,6 +20,8 @@ type TestSuite struct {
 	ApplicationName *string `json:"application_name"`
 	Color           *string `json:"color"`
 	Emoji           *string `json:"emoji"`
+	// OIDCPolicy is the policy's text (YAML or JSON), nil when none is set.
+	OIDCPolicy *string `json:"oidc_policy"`
 	// APIToken is the suite's secret: only the create response carries it, and only when ShowAPIToken
 	// was set.
 	APIToken string `json:"api_token,omitempty"`
@@ -41,6 +43,7 @@ type TestSuiteCreate struct {
 	ApplicationName *string  `json:"application_name,omitempty"`
 	Color           *string  `json:"color,omitempty"`
 	Emoji           *string  `json:"emoji,omitempty"`
+	OIDCPolicy      *string  `json:"oidc_policy,omitempty"`
 }
 
 // TestSuiteUpdate is the body of an update; nil fields are not sent. A new name gives the suite a new
@@ -51,6 +54,8 @@ type TestSuiteUpdate struct {
 	ApplicationName *string `json:"application_name,omitempty"`
 	Color           *string `json:"color,omitempty"`
 	Emoji           *string `json:"emoji,omitempty"`
+	// OIDCPolicy "" clears the policy.
+	OIDCPolicy *string `json:"oidc_policy,omitempty"`
 }
 
 // List returns every test suite of the organization, across all pages.

@@ -2,105 +2,190 @@ package provider
 
 import (
 	"context"
+	"fmt"
 
-	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
 )
 
 var (
 	_ resource.Resource                 = (*agentTokenResource)(nil)
 	_ resource.ResourceWithConfigure    = (*agentTokenResource)(nil)
 	_ resource.ResourceWithImportState  = (*agentTokenResource)(nil)
+	_ resource.ResourceWithIdentity     = (*agentTokenResource)(nil)
 	_ resource.ResourceWithModifyPlan   = (*agentTokenResource)(nil)
 	_ resource.ResourceWithUpgradeState = (*agentTokenResource)(nil)
 )
 
-// NewAgentTokenResource returns the buildkite_agent_token resource, which this provider declares only to
-// refuse: unclustered agent tokens have no REST endpoint at all (Buildkite's GraphQL API alone creates and
-// revokes them), so a configuration or state written for the official provider gets a plain answer at plan
-// time rather than Terraform's "provider does not support resource type".
+// agentTokenIdentity names an unclustered agent token by its ID.
+var agentTokenIdentity = identifiedBy(identityAttr("id", "The token's ID (a UUID)."))
+
+// NewAgentTokenResource returns the buildkite_agent_token resource: an unclustered agent token, which only
+// Buildkite's GraphQL API creates, reads and revokes (graphql-subset.md §2.1), so every plan that holds one
+// needs the provider's GraphQL endpoint and the token's graphql scope (graphql_scope.go).
 func NewAgentTokenResource() resource.Resource {
-	return &agentTokenResource{resourceBase: newResourceBase("agent_token", operationScopes{}, identifiedBy(identityAttr("id", "The token's GraphQL ID.")))}
+	return &agentTokenResource{
+		resourceBase: newResourceBase("agent_token", operationScopes{}, agentTokenIdentity).withGraphQLType(),
+	}
 }
 
 type agentTokenResource struct {
 	resourceBase
 }
 
-// agentTokenRefusal is the summary of every refusal.
-const agentTokenRefusal = "Unclustered Agent Tokens Are Not Supported"
+type agentTokenModel struct {
+	ID          types.String `tfsdk:"id"`
+	UUID        types.String `tfsdk:"uuid"`
+	GraphQLID   types.String `tfsdk:"graphql_id"`
+	Description types.String `tfsdk:"description"`
+	Token       types.String `tfsdk:"token"`
+}
 
-// agentTokenWhy says why and what to do instead.
-const agentTokenWhy = "buildkite_agent_token is an unclustered agent token, which Buildkite's REST API cannot create, " +
-	"read or revoke (only its GraphQL API can, and this provider uses REST alone). Nothing has been changed. Either move " +
-	"the agents to a cluster and give them a buildkite_cluster_agent_token (a cluster and its token are managed here " +
-	"in full), or stop managing this token with Terraform: remove the resource from the configuration and run " +
-	"`terraform state rm <address>`, which leaves the token itself as it is, and revoke or keep it in the web " +
-	"interface (Agents → Agent Tokens)."
+// fromAPI copies the service's view. The secret is only in the create answer, so it is kept from state
+// otherwise (null after an import).
+func (m *agentTokenModel) fromAPI(t *buildkite.AgentToken) {
+	m.ID = types.StringValue(t.UUID)
+	m.UUID = types.StringValue(t.UUID)
+	m.GraphQLID = types.StringValue(t.ID)
+	m.Description = types.StringPointerValue(t.Description)
+	if t.Token != "" {
+		m.Token = types.StringValue(t.Token)
+	} else if m.Token.IsUnknown() {
+		m.Token = types.StringNull()
+	}
+}
 
-// addAgentTokenRefusal adds the one error every operation gives.
-func addAgentTokenRefusal(diags *diag.Diagnostics) { diags.AddError(agentTokenRefusal, agentTokenWhy) }
+func (m *agentTokenModel) ident() string {
+	if d := m.Description.ValueString(); d != "" && m.UUID.ValueString() == "" {
+		return fmt.Sprintf("%q", d)
+	}
+	return m.UUID.ValueString()
+}
+
+// uuid is the token's UUID, as restID reads it from id (a UUID, or a GraphQL ID a state once held).
+func (m *agentTokenModel) uuid() string { return restID(m.ID) }
+
+// graphQLID is the token's GraphQL ID, which its mutations take.
+func (m *agentTokenModel) graphQLID() string {
+	if id := m.GraphQLID.ValueString(); id != "" {
+		return id
+	}
+	return graphQLID("AgentToken", m.uuid())
+}
 
 func (r *agentTokenResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	resp.Schema = schema.Schema{
-		Version: 1, // above the official provider's 0, so that its states load and meet the refusal below
-		MarkdownDescription: "**Not supported: every plan that holds this resource fails.** An unclustered agent token " +
-			"has no REST endpoint: Buildkite creates and revokes it through GraphQL only. The type exists so that a " +
-			"configuration or state written for the official provider gets this answer instead of Terraform's generic " +
-			"refusal. Move the agents to a cluster and use `buildkite_cluster_agent_token`, or remove the resource from " +
-			"the configuration and run `terraform state rm` on it (the token stays as it is; revoke it in the web interface).",
-		Attributes: map[string]schema.Attribute{
-			attrID:   computedString("The token's GraphQL ID, as the official provider stored it."),
-			attrUUID: computedString("The token's UUID."),
+		Version: 1, // above the official provider's 0, so that its states are upgraded (upgrade.go)
+		MarkdownDescription: "An unclustered agent token of the organization: agents started with it join no cluster. " +
+			"Only Buildkite's GraphQL API manages these tokens, so this type needs `graphql_url` (where `rest_url` is set) and " +
+			"an API token with the `graphql` scope; Buildkite lets only organizations created before 2024-02-26 have them. " +
+			"The secret `token` is returned only when the token is created and is kept in state from then on; an imported " +
+			"token has no `token` value. A token revoked outside Terraform is planned for re-creation. Destroying the " +
+			"resource revokes the token (Buildkite keeps revoked tokens). Import it by its GraphQL ID or its UUID. " +
+			"For agents in a cluster, use `buildkite_cluster_agent_token`.",
+		Attributes: withCommon("token", map[string]schema.Attribute{
 			"description": schema.StringAttribute{
-				MarkdownDescription: "The token's description.",
+				MarkdownDescription: "A description of the token, such as where its agents run. Changing it replaces the token.",
 				Optional:            true,
 				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
 			},
 			"token": schema.StringAttribute{
-				MarkdownDescription: "The token's secret, as the official provider stored it.",
+				MarkdownDescription: "The secret agents authenticate with. Known only to the Terraform run that created the token; null after import.",
 				Computed:            true,
 				Sensitive:           true,
 				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 			},
-		},
+		}, attrID, attrUUID, attrGraphQLID),
 	}
 }
 
-// UpgradeState loads the official provider's states unchanged, so that the plan that follows gives the
-// refusal rather than an upgrade error.
+// UpgradeState moves the official provider's states (version 0) to version 1 by the common steps: its `id`,
+// the GraphQL ID, becomes the UUID and graphql_id; the secret it kept stays.
 func (r *agentTokenResource) UpgradeState(ctx context.Context) map[int64]resource.StateUpgrader {
 	return upgraders(ctx, r, stateMoves{})
 }
 
-// ModifyPlan refuses every plan that creates, keeps, changes or destroys the token.
-func (r *agentTokenResource) ModifyPlan(_ context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.Plan.Raw.IsNull() && req.State.Raw.IsNull() {
+func (r *agentTokenResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	defer r.finishCreate(ctx, resp)
+	var plan agentTokenModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
 		return
 	}
-	addAgentTokenRefusal(&resp.Diagnostics)
+	ctx, cancel := r.timeout(ctx, opCreate)
+	defer cancel()
+	t, err := r.client().AgentTokens.Create(ctx, plan.Description.ValueStringPointer())
+	if err != nil {
+		addGraphQLError(&resp.Diagnostics, "create", "agent token", plan.ident(), err,
+			map[string]path.Path{"description": path.Root("description")})
+		return
+	}
+	plan.fromAPI(t)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }
 
-// Read keeps the state as it is: there is nothing to read it from, and the plan that follows refuses it.
+// Read removes the resource when the token is gone or revoked: a revoked token can never be used again, so
+// Terraform plans a new one.
 func (r *agentTokenResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	defer r.finishRead(ctx, req, resp)
+	var state agentTokenModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := r.timeout(ctx, opRead)
+	defer cancel()
+	t, err := r.client().AgentTokens.Get(ctx, state.uuid())
+	if err != nil {
+		r.readFailed(ctx, resp, err, "agent token", state.ident())
+		return
+	}
+	if t.Revoked() {
+		resp.Diagnostics.AddWarning("Agent Token Revoked",
+			fmt.Sprintf("The agent token %s was revoked outside Terraform at %s; Terraform will plan a new token to replace it.",
+				state.ident(), t.RevokedAt.UTC().Format("2006-01-02T15:04:05Z")))
+		r.removeGone(ctx, resp)
+		return
+	}
+	state.fromAPI(t)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }
 
-func (r *agentTokenResource) Create(_ context.Context, _ resource.CreateRequest, resp *resource.CreateResponse) {
-	addAgentTokenRefusal(&resp.Diagnostics)
+// Update only records the plan: every attribute that can change replaces the token.
+func (r *agentTokenResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	defer r.finishUpdate(ctx, req, resp)
+	var plan agentTokenModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }
 
-func (r *agentTokenResource) Update(_ context.Context, _ resource.UpdateRequest, resp *resource.UpdateResponse) {
-	addAgentTokenRefusal(&resp.Diagnostics)
+// Delete revokes the token, with the official provider's reason. A token already revoked or gone is done.
+func (r *agentTokenResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state agentTokenModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := r.timeout(ctx, opDelete)
+	defer cancel()
+	err := r.client().AgentTokens.Revoke(ctx, state.graphQLID(), buildkite.AgentTokenRevokeReason)
+	r.deleteFailed(ctx, &resp.Diagnostics, err, "agent token", state.ident())
 }
 
-func (r *agentTokenResource) Delete(_ context.Context, _ resource.DeleteRequest, resp *resource.DeleteResponse) {
-	addAgentTokenRefusal(&resp.Diagnostics)
-}
-
-func (r *agentTokenResource) ImportState(_ context.Context, _ resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	addAgentTokenRefusal(&resp.Diagnostics)
+// ImportState takes the token's GraphQL ID or its UUID; Read then fills the rest (the secret stays null).
+func (r *agentTokenResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	parts, ok := r.importParts(ctx, req, resp, uuidPart("<token id>", "AgentToken"))
+	if !ok {
+		return
+	}
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root(attrID), parts[0])...)
 }

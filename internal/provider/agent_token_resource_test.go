@@ -1,86 +1,244 @@
 package provider
 
 import (
-	"encoding/json"
+	"context"
+	"fmt"
 	"net/http"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
 )
 
-// TestAccAgentTokenResource_refused: a configuration that holds an unclustered agent token fails at plan
-// time, saying why and what to do, and nothing is sent.
-func TestAccAgentTokenResource_refused(t *testing.T) {
+func testAccAgentTokenConfig(description string) string {
+	return fmt.Sprintf(`
+resource "buildkite_agent_token" "test" {
+  description = %q
+}
+`, description)
+}
+
+// TestAccAgentTokenResource_basic: create keeps the secret; import by UUID and by GraphQL ID (and by an
+// import block whose generated configuration plans empty); a new description replaces the token with a
+// new secret and revokes the old one; destroy revokes.
+func TestAccAgentTokenResource_basic(t *testing.T) {
 	t.Parallel()
 	e := newTestEnv(t)
-	cfg := e.config(`
-resource "buildkite_agent_token" "old" {
-  description = "Unclustered agents"
+	const addr = "buildkite_agent_token.test"
+	name := e.name("unclustered")
+	var first agentTokenSeen
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             e.checkAgentTokensRevoked(),
+		Steps: []resource.TestStep{
+			{
+				Config: e.config(testAccAgentTokenConfig(name)),
+				Check:  resource.ComposeTestCheckFunc(e.checkAgentTokenLive(addr), first.record(addr)),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("description"), knownvalue.StringExact(name)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringRegexp(uuidPattern)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("graphql_id"), knownvalue.NotNull()),
+					statecheck.ExpectSensitiveValue(addr, tfjsonpath.New("token")),
+				},
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+			},
+			{
+				ResourceName: addr, ImportState: true, ImportStateVerify: true, ImportStateVerifyIgnore: []string{"token"},
+			},
+			{
+				ResourceName: addr, ImportState: true, ImportStateVerify: true, ImportStateVerifyIgnore: []string{"token"},
+				ImportStateIdFunc: importID(addr, "graphql_id"),
+			},
+			generateConfigStep(addr, importID(addr, "id")),
+			{
+				Config: e.config(testAccAgentTokenConfig(name + "-renamed")),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionDestroyBeforeCreate)},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				Check: resource.ComposeTestCheckFunc(
+					e.checkAgentTokenLive(addr),
+					resource.TestCheckResourceAttrWith(addr, "token", func(v string) error {
+						if v == "" || v == first.token {
+							return fmt.Errorf("the replacement should carry a new secret")
+						}
+						return nil
+					}),
+					func(*terraform.State) error {
+						old, err := e.client.AgentTokens.Get(context.Background(), first.uuid)
+						if err != nil || !old.Revoked() {
+							return fmt.Errorf("the replaced token %s: %+v, %v; want it revoked", first.uuid, old, err)
+						}
+						return nil
+					},
+				),
+			},
+		},
+	})
 }
-`)
+
+// agentTokenSeen records a token's UUID and secret from state, for later steps to compare.
+type agentTokenSeen struct{ uuid, token string }
+
+func (s *agentTokenSeen) record(addr string) resource.TestCheckFunc {
+	return func(st *terraform.State) error {
+		rs, ok := st.RootModule().Resources[addr]
+		if !ok {
+			return fmt.Errorf("%s is not in state", addr)
+		}
+		s.uuid, s.token = rs.Primary.Attributes["id"], rs.Primary.Attributes["token"]
+		if s.token == "" {
+			return fmt.Errorf("token is empty: the secret from the create answer was not kept")
+		}
+		return nil
+	}
+}
+
+// checkAgentTokenLive fails unless the token behind address exists and is not revoked.
+func (e *testEnv) checkAgentTokenLive(addr string) resource.TestCheckFunc {
+	return func(st *terraform.State) error {
+		rs, ok := st.RootModule().Resources[addr]
+		if !ok {
+			return fmt.Errorf("%s is not in state", addr)
+		}
+		tok, err := e.client.AgentTokens.Get(context.Background(), rs.Primary.Attributes["id"])
+		if err != nil {
+			return err
+		}
+		if tok.Revoked() {
+			return fmt.Errorf("%s: the token is revoked", addr)
+		}
+		return nil
+	}
+}
+
+// checkAgentTokensRevoked is the CheckDestroy of agent tokens: the service keeps a revoked token, so
+// destroyed means revoked (or gone).
+func (e *testEnv) checkAgentTokensRevoked() resource.TestCheckFunc {
+	return func(st *terraform.State) error {
+		for _, rs := range st.RootModule().Resources {
+			if rs.Type != "buildkite_agent_token" {
+				continue
+			}
+			tok, err := e.client.AgentTokens.Get(context.Background(), rs.Primary.Attributes["id"])
+			switch {
+			case buildkite.IsNotFound(err):
+			case err != nil:
+				return err
+			case !tok.Revoked():
+				return fmt.Errorf("agent token %s is still live after destroy", rs.Primary.ID)
+			}
+		}
+		return nil
+	}
+}
+
+// TestAccAgentTokenResource_revokedOutside: a token revoked outside Terraform (or deleted) is planned for
+// re-creation, with a warning that says so.
+func TestAccAgentTokenResource_revokedOutside(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	const addr = "buildkite_agent_token.test"
+	cfg := e.config(testAccAgentTokenConfig(e.name("revoked")))
+	revoke := func(st *terraform.State) error {
+		rs := st.RootModule().Resources[addr]
+		return e.client.AgentTokens.Revoke(context.Background(), rs.Primary.Attributes["graphql_id"], "revoked in the web interface")
+	}
+	recreate := resource.TestStep{
+		Config: cfg,
+		ConfigPlanChecks: resource.ConfigPlanChecks{
+			PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate)},
+		},
+		Check: e.checkAgentTokenLive(addr),
+	}
+	steps := []resource.TestStep{{Config: cfg, Check: revoke, ExpectNonEmptyPlan: true}, recreate}
+	if !e.live {
+		steps = append(steps, resource.TestStep{Config: cfg, Check: e.removeOutside(addr), ExpectNonEmptyPlan: true}, recreate)
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             e.checkAgentTokensRevoked(),
+		Steps:                    steps,
+	})
+}
+
+// TestAccAgentTokenResource_needsGraphQL: where rest_url is set without graphql_url, or the token lacks the
+// graphql scope, a configuration with an agent token fails at plan naming what to fix, and sends nothing
+// to GraphQL; one without needs neither.
+func TestAccAgentTokenResource_needsGraphQL(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	if e.live {
+		t.Skip("needs provider blocks and tokens the emulator issues")
+	}
+	e.server.Store().AddToken("rest-only-token", []string{e.org}, []string{"read_clusters", "write_clusters", "read_organizations"})
+	noGraphQL := fmt.Sprintf("provider \"buildkite\" {\n  rest_url = %q\n  organization = %q\n  api_token = %q\n  max_retries = 1\n}\n", e.url, e.org, e.token)
+	noScope := fmt.Sprintf("provider \"buildkite\" {\n  rest_url = %q\n  graphql_url = %q\n  organization = %q\n  api_token = \"rest-only-token\"\n  max_retries = 1\n}\n", e.url, e.graphqlURL, e.org)
+	token := testAccAgentTokenConfig("x")
+	cluster := testAccClusterConfig(e.name("rest-only"), "")
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: e.factories(),
 		Steps: []resource.TestStep{
-			{Config: cfg, PlanOnly: true, ExpectError: wrapped("Unclustered Agent Tokens Are Not Supported")},
-			{Config: cfg, ExpectError: wrapped("give them a buildkite_cluster_agent_token")},
-			{Config: cfg, ExpectError: wrapped("`terraform state rm <address>`")},
+			{Config: noGraphQL + token, ExpectError: regexpMust(`GraphQL URL Not Set[\s\S]*buildkite_agent_token[\s\S]*graphql_url`)},
+			{Config: noScope + token, ExpectError: regexpMust(`Missing API Token Scope[\s\S]*buildkite_agent_token[\s\S]*"graphql"[\s\S]*scope`)},
+			// A workspace that needs no GraphQL needs neither the endpoint nor the scope.
+			{Config: noGraphQL + cluster},
+			{Config: noScope + cluster, PlanOnly: true},
+		},
+	})
+	for _, r := range e.server.Requests() {
+		if strings.HasPrefix(r.Path, "/v1") {
+			t.Errorf("a refused plan sent %s %s", r.Method, r.Path)
+		}
+	}
+}
+
+// TestAccAgentTokenResource_validation: an import ID that names no token fails, showing the form.
+func TestAccAgentTokenResource_validation(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	resource.UnitTest(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		Steps: []resource.TestStep{
 			{
-				Config: cfg, ResourceName: "buildkite_agent_token.old", ImportState: true, ImportStateId: "QWdlbnRUb2tlbi0tLTE=",
-				ExpectError: wrapped("Unclustered Agent Tokens Are Not Supported"),
+				Config: e.config(testAccAgentTokenConfig("x")), ResourceName: "buildkite_agent_token.test",
+				ImportState: true, ImportStateId: graphQLID("ClusterToken", "0b6c2b8e-6a4f-4a8e-9a43-5d0d1c1c2f11"),
+				ExpectError: regexpMust(`AgentToken`),
 			},
 		},
 	})
 	if !e.live {
 		for _, r := range e.server.Requests() {
-			if r.Method != http.MethodGet {
-				t.Errorf("a refused agent token sent %s %s", r.Method, r.Path)
+			if r.Method == http.MethodPost {
+				t.Errorf("a refused import sent %s %s", r.Method, r.Path)
 			}
 		}
 	}
 }
 
-// TestAccAgentTokenResource_officialState: a state moved from the official provider that holds one gets
-// the same answer, whether the configuration keeps it or drops it, and `terraform state rm` frees the
-// workspace.
-func TestAccAgentTokenResource_officialState(t *testing.T) {
-	t.Parallel()
-	e := newTestEnv(t)
-	state := officialState(t, officialInstance{address: "buildkite_agent_token.old", attrs: map[string]any{
-		"id": graphQLID("AgentToken", "0b6c2b8e-6a4f-4a8e-9a43-5d0d1c1c2f11"), "uuid": "0b6c2b8e-6a4f-4a8e-9a43-5d0d1c1c2f11",
-		"description": "Unclustered agents", "token": "old-secret",
-	}})
-	dir := t.TempDir()
-	config := e.officialProviderBlock() + "\nresource \"buildkite_agent_token\" \"old\" {\n  description = \"Unclustered agents\"\n}\n"
-	for name, content := range map[string][]byte{"main.tf": []byte(config), "terraform.tfstate": state} {
-		if err := os.WriteFile(filepath.Join(dir, name), content, 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
-	reattach, err := json.Marshal(e.serveInProcessAt(t, ourProviderAddress))
-	if err != nil {
-		t.Fatal(err)
-	}
-	w := &cliWorkdir{t: t, cli: migrationCLI(t), dir: dir, env: append(os.Environ(),
-		"TF_REATTACH_PROVIDERS="+string(reattach), "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1")}
-	w.mustRun("state", "replace-provider", "-auto-approve", "-no-color", officialProviderAddress, ourProviderAddress)
-	w.mustRun("init", "-no-color", "-input=false")
-	expectRefusal := func(args ...string) {
-		t.Helper()
-		out, err := w.run(append([]string{"plan", "-no-color", "-input=false"}, args...)...)
-		if err == nil || !strings.Contains(out, "Unclustered Agent Tokens Are Not Supported") || !strings.Contains(out, "terraform state rm") {
-			t.Errorf("terraform plan %v: want the refusal, got (err %v):\n%s", args, err, out)
-		}
-	}
-	expectRefusal()
-	expectRefusal("-refresh=false")
-	// Dropped from the configuration, its destroy is refused too: the token cannot be revoked here.
-	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(e.officialProviderBlock()), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	expectRefusal()
-	w.mustRun("state", "rm", "-no-color", "buildkite_agent_token.old")
-	w.expectNoChanges()
+func init() {
+	registerTestKind("buildkite_agent_token", testKind{
+		fake:     fakeserver.KindUnclusteredAgentToken,
+		storeKey: byID,
+		get: func(ctx context.Context, c *buildkite.Client, a map[string]string) error {
+			t, err := c.AgentTokens.Get(ctx, a["id"])
+			if err == nil && t.Revoked() {
+				return &buildkite.Error{StatusCode: http.StatusNotFound, Message: "revoked"}
+			}
+			return err
+		},
+		del: func(ctx context.Context, c *buildkite.Client, a map[string]string) error {
+			return c.AgentTokens.Revoke(ctx, graphQLID("AgentToken", a["id"]), buildkite.AgentTokenRevokeReason)
+		},
+	})
 }

@@ -19,7 +19,7 @@ import (
 // (official-provider.md, "Its schemas and its state"), plus Build, whose graphql_id the builds data source
 // shows.
 var graphQLTypes = []string{
-	"Build", "Cluster", "ClusterQueue", "ClusterToken", "Organization", "OrganizationBanner", "Pipeline", "PipelineSchedule",
+	"AgentToken", "Build", "Cluster", "ClusterQueue", "ClusterToken", "Organization", "OrganizationBanner", "Pipeline", "PipelineSchedule",
 	"PipelineTemplate", "Registry", "Rule", "Suite", "Team", "TeamMember", "TeamPipeline", "TeamSuite", "User",
 }
 

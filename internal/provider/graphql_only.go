@@ -8,17 +8,15 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
 
 // GraphQL-only attributes: the official provider sets some attributes through Buildkite's GraphQL API,
-// which the REST API does not carry (a pipeline's emoji and color, a queue's hosted agents, a rule's
-// description). Its configurations must still load and plan without a diff, so a resource declares them
+// which the REST API does not carry (a hosted queue's macOS settings, a rule's description, an
+// organization's enforce_2fa). Its configurations must still load and plan without a diff, so a resource declares them
 // (resourceBase.withGraphQLOnly) as optional attributes that are kept in state as configured and never
-// sent; its plan then carries one warning naming those the configuration sets. A computed one (a registry's
-// registry_type) keeps what a state moved from the official provider holds and is null otherwise.
+// sent; its plan then carries one warning naming those the configuration sets.
 
 // graphQLOnlyNote ends the description of every GraphQL-only attribute.
 const graphQLOnlyNote = "Set through Buildkite's GraphQL API, which this provider does not use: accepted so that " +
@@ -73,36 +71,6 @@ func joinAnd(words []string) string {
 		return strings.Join(words, "")
 	}
 	return strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
-}
-
-// keepStateOrNull plans a computed GraphQL-only attribute: what the state holds (a value the official
-// provider read), or null for a new object, so that it never shows as "known after apply".
-type keepStateOrNull struct{}
-
-var _ planmodifier.String = keepStateOrNull{}
-
-func (keepStateOrNull) Description(context.Context) string {
-	return "kept from state; null for a new object"
-}
-
-func (m keepStateOrNull) MarkdownDescription(ctx context.Context) string { return m.Description(ctx) }
-
-func (keepStateOrNull) PlanModifyString(_ context.Context, req planmodifier.StringRequest, resp *planmodifier.StringResponse) {
-	if req.State.Raw.IsNull() {
-		resp.PlanValue = types.StringNull()
-		return
-	}
-	resp.PlanValue = req.StateValue
-}
-
-// graphQLOnlyComputed is a computed string the official provider read through GraphQL.
-func graphQLOnlyComputed(description string) schema.StringAttribute {
-	return schema.StringAttribute{
-		MarkdownDescription: description + " Read by the official provider through Buildkite's GraphQL API, which this " +
-			"provider does not use: a state moved from it keeps its value; otherwise null.",
-		Computed:      true,
-		PlanModifiers: []planmodifier.String{keepStateOrNull{}},
-	}
 }
 
 // nullUnknowns settles a GraphQL-only object of attrTypes after an apply: what the plan left unknown (a

@@ -79,6 +79,14 @@ var identityCases = []identityCase{
 		},
 	},
 	{
+		resourceType: "buildkite_agent_token", attrs: []string{"id"},
+		setup: func(t *testing.T, e *testEnv) identityConfigs {
+			return identityConfigs{
+				create: testAccAgentTokenConfig(e.name("identity")), secret: "token", destroyed: e.checkAgentTokensRevoked(),
+			}
+		},
+	},
+	{
 		resourceType: "buildkite_cluster_default_queue", attrs: []string{"cluster_id"},
 		setup: func(t *testing.T, e *testEnv) identityConfigs {
 			return identityConfigs{

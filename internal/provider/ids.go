@@ -240,12 +240,11 @@ var idGraphQLTypes = map[string][]string{
 	"organization":          {"Organization"},
 	"organization_banner":   {"OrganizationBanner"},
 	"notification_service":  {}, // the official provider stores the service's UUID
+	"agent_token":           {"AgentToken"},
 	// Not listed, on purpose:
 	//   - portal: it has no `id`, here as in the official provider (a portal is named by its slug);
 	//   - pipeline_webhook: the official `id` is the webhook's external ID on the repository's provider
 	//     (GitHub's numeric ID), neither a UUID nor a GraphQL ID, so no form can be checked;
-	//   - agent_token: every plan that holds one is refused (agent_token_resource.go), and its states are
-	//     loaded only to reach that refusal; an ID rule would turn it into an upgrade error instead.
 }
 
 // checkStateID applies the ID rule to the `id` a state of the resource type name (without "buildkite_")

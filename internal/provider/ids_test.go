@@ -164,7 +164,8 @@ func TestCheckStateID(t *testing.T) {
 		{"notification service uuid", "notification_service", testUUID, true},
 		{"notification service given a graphql id", "notification_service", graphQLID("Pipeline", testUUID), false},
 		{"pipeline webhook: GitHub's ID", "pipeline_webhook", "482913377", true},
-		{"agent token: refused at plan, not here", "agent_token", "anything", true},
+		{"agent token graphql id", "agent_token", graphQLID("AgentToken", testUUID), true},
+		{"agent token given a cluster token's", "agent_token", graphQLID("ClusterToken", testUUID), false},
 	} {
 		if err := checkStateID(tc.typ, tc.id); (err == nil) != tc.ok {
 			t.Errorf("%s: checkStateID(%s, %q) = %v, want ok %t", tc.name, tc.typ, tc.id, err, tc.ok)

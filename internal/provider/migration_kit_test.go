@@ -173,12 +173,13 @@ provider "buildkite" {
   organization = %q
   api_token    = %q
   rest_url     = %q
+  graphql_url  = %q
   timeouts = {
     create = "60s"
     read   = "60s"
   }
 }
-`, e.org, e.token, e.url)
+`, e.org, e.token, e.url, e.graphqlURL)
 }
 
 // migrate moves a workspace from the official provider, in a fresh directory: mainTF (its configuration,

@@ -50,6 +50,13 @@ var migrationCases = []migrationCase{
 	{name: "cluster_agent_token", add: (*officialWorkspace).addAgentToken, check: func(t *testing.T, w *cliWorkdir) {
 		expectMoved(t, w, "buildkite_cluster_agent_token.agents", map[string]any{"token": "moved-secret"})
 	}},
+	{name: "agent_token", add: (*officialWorkspace).addUnclusteredAgentToken, check: func(t *testing.T, w *cliWorkdir) {
+		expectMoved(t, w, "buildkite_agent_token.legacy", map[string]any{"token": "moved-secret", "description": "Unclustered agents"})
+		a := w.stateAttributes("buildkite_agent_token.legacy")
+		if typ, _, ok := decodeGraphQLID(fmt.Sprint(a["graphql_id"])); !ok || typ != "AgentToken" {
+			t.Errorf("after the move graphql_id = %v, want the token's GraphQL ID", a["graphql_id"])
+		}
+	}},
 	{name: "cluster_default_queue", add: (*officialWorkspace).addDefaultQueue, check: func(t *testing.T, w *cliWorkdir) {
 		expectMoved(t, w, "buildkite_cluster_default_queue.main", map[string]any{"key": "linux"})
 	}},
@@ -114,7 +121,7 @@ var migrationCases = []migrationCase{
 			"oidc_policy": officialOIDCPolicy})
 	}},
 	{name: "registry", add: (*officialWorkspace).addRegistry, check: func(t *testing.T, w *cliWorkdir) {
-		expectMoved(t, w, "buildkite_registry.gems", map[string]any{"oidc_policy": officialOIDCPolicy, "registry_type": "PACKAGE"})
+		expectMoved(t, w, "buildkite_registry.gems", map[string]any{"oidc_policy": officialOIDCPolicy, "registry_type": "source"})
 	}},
 
 	// Organization settings and the banner (issue 25).
@@ -310,6 +317,21 @@ resource "buildkite_cluster_agent_token" "agents" {
 `, officialInstance{address: "buildkite_cluster_agent_token.agents", dependsOn: []string{"buildkite_cluster.main"}, attrs: map[string]any{
 		"id": graphQLID("ClusterToken", tok.ID), "uuid": tok.ID, "cluster_id": graphQLID("Cluster", c.ID), "cluster_uuid": c.ID,
 		"description": tok.Description, "allowed_ip_addresses": []string{"10.0.0.0/8", "192.168.0.0/16"},
+		// The secret its provider kept from the create response.
+		"token": "moved-secret",
+	}})
+}
+
+func (w *officialWorkspace) addUnclusteredAgentToken() {
+	desc := "Unclustered agents"
+	tok, err := w.e.client.AgentTokens.Create(context.Background(), &desc)
+	w.must(err)
+	w.add(`
+resource "buildkite_agent_token" "legacy" {
+  description = "Unclustered agents"
+}
+`, officialInstance{address: "buildkite_agent_token.legacy", attrs: map[string]any{
+		"id": tok.ID, "uuid": tok.UUID, "description": desc,
 		// The secret its provider kept from the create response.
 		"token": "moved-secret",
 	}})
@@ -622,6 +644,7 @@ func (w *officialWorkspace) addTestSuite() {
 	team := w.withTeam()
 	suite := w.e.seedSuite(w.e.name("specs"), team.ID, func(in *buildkite.TestSuiteCreate) {
 		in.Emoji, in.Color, in.ApplicationName = ptrTo(":rspec:"), ptrTo("#E0F1FF"), ptrTo("web")
+		in.OIDCPolicy = ptrTo(officialOIDCPolicy) // its provider sent it over REST too
 	})
 	w.add(fmt.Sprintf(`
 resource "buildkite_test_suite" "specs" {
@@ -649,6 +672,7 @@ func (w *officialWorkspace) addTestSuiteUnmanagedFields() {
 	team := w.withTeam()
 	suite := w.e.seedSuite(w.e.name("ui"), team.ID, func(in *buildkite.TestSuiteCreate) {
 		in.Color, in.ApplicationName = ptrTo("#BADA55"), ptrTo("web")
+		in.OIDCPolicy = ptrTo(officialOIDCPolicy)
 	})
 	w.add(fmt.Sprintf(`
 resource "buildkite_test_suite" "ui" {

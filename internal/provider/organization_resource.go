@@ -35,7 +35,7 @@ var organizationIdentity = identifiedBy(identityAttr("slug", "The organization's
 func NewOrganizationResource() resource.Resource {
 	return &organizationResource{
 		resourceBase: newResourceBase("organization", writeScopes("write_organization_settings"), organizationIdentity).
-			withGraphQLOnly("enforce_2fa"),
+			withGraphQLAttrs("enforce_2fa"),
 	}
 }
 
@@ -123,9 +123,7 @@ func (r *organizationResource) Schema(_ context.Context, _ resource.SchemaReques
 			"create API tokens. The token's user must be an administrator, and the token needs the " +
 			"`read_organization_settings` and `write_organization_settings` scopes. Creating the resource takes " +
 			"over the existing organization; destroying it removes the allowlist and leaves the other settings as " +
-			"they are. `enforce_2fa` has no REST endpoint: it is accepted and kept, never sent (set it in the web " +
-			"interface), and leaving it out never turns two-factor authentication off. Import with the " +
-			"organization's slug, UUID or GraphQL ID.",
+			"they are. " + enforce2FANote + " Import with the organization's slug, UUID or GraphQL ID.",
 		Attributes: withCommon("organization", map[string]schema.Attribute{
 			"slug": computedString("The organization's slug."),
 			"allowed_api_ip_addresses": schema.ListAttribute{
@@ -136,10 +134,9 @@ func (r *organizationResource) Schema(_ context.Context, _ resource.SchemaReques
 				Optional:    true,
 			},
 			"enforce_2fa": schema.BoolAttribute{
-				MarkdownDescription: "Whether members must use two-factor authentication. " + graphQLOnlyNote +
-					" Left out, it keeps what the state holds and changes nothing.",
-				Optional: true,
-				Computed: true,
+				MarkdownDescription: enforce2FADescription,
+				Optional:            true,
+				Computed:            true,
 			},
 			"revoke_inactive_tokens_after": schema.StringAttribute{
 				MarkdownDescription: "How long an API token may go unused before it is revoked: " + backquoted(revocationValues) +
@@ -368,6 +365,7 @@ func (r *organizationResource) Create(ctx context.Context, req resource.CreateRe
 	ctx, cancel := r.timeout(ctx, opCreate)
 	defer cancel()
 	r.apply(ctx, &plan, nil, "create", &resp.Diagnostics)
+	r.apply2FA(ctx, req.Config, &plan, "create", &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -406,6 +404,7 @@ func (r *organizationResource) Read(ctx context.Context, req resource.ReadReques
 	default:
 		state.fromSettings(live)
 	}
+	r.read2FA(ctx, &state, &resp.Diagnostics)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }
 
@@ -420,6 +419,7 @@ func (r *organizationResource) Update(ctx context.Context, req resource.UpdateRe
 	ctx, cancel := r.timeout(ctx, opUpdate)
 	defer cancel()
 	r.apply(ctx, &plan, &prior, "update", &resp.Diagnostics)
+	r.apply2FA(ctx, req.Config, &plan, "update", &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}

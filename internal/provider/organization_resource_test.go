@@ -191,9 +191,9 @@ func TestAccOrganizationResource_drift(t *testing.T) {
 	})
 }
 
-// TestAccOrganizationResource_enforce2FA: enforce_2fa is accepted with a warning, kept, never sent, and
-// leaving it out changes nothing.
-func TestAccOrganizationResource_enforce2FA(t *testing.T) {
+// TestAccOrganizationResource_enforce2FAKept: enforce_2fa set, then left out (kept, nothing changes), then
+// changed, never touches the REST API settings (organization_2fa_test.go covers the GraphQL side).
+func TestAccOrganizationResource_enforce2FAKept(t *testing.T) {
 	t.Parallel()
 	e := newTestEnv(t)
 	e.keepAPISettings()

@@ -41,10 +41,10 @@ type registryDataModel struct {
 	Public      types.Bool   `tfsdk:"public"`
 	URL         types.String `tfsdk:"url"`
 	WebURL      types.String `tfsdk:"web_url"`
-	// RegistryType only the GraphQL API shows: null here (the resource keeps a moved state's value).
+	// RegistryType is the answer's type.
 	RegistryType types.String `tfsdk:"registry_type"`
-	// TeamIDs are the teams a registry was created for, which no response carries: the resource keeps them
-	// from its configuration, the data sources show null.
+	// TeamIDs are the teams a registry was created for, from the answer (null when it has none); the resource
+	// keeps its configuration's instead.
 	TeamIDs types.List `tfsdk:"team_ids"`
 }
 
@@ -62,27 +62,27 @@ func (m *registryDataModel) fromAPI(r *buildkite.Registry) {
 	m.Public = types.BoolValue(r.Public)
 	m.URL = types.StringValue(r.URL)
 	m.WebURL = types.StringValue(r.WebURL)
-	m.RegistryType = types.StringNull()
-	if m.TeamIDs.IsNull() || m.TeamIDs.IsUnknown() {
-		m.TeamIDs = types.ListNull(types.StringType)
+	m.RegistryType = optionalString(r.Type)
+	m.TeamIDs = types.ListNull(types.StringType)
+	if r.TeamIDs != nil {
+		m.TeamIDs = stringList(r.TeamIDs)
 	}
 }
 
 func registryDataAttributes() map[string]dschema.Attribute {
 	attrs := dataWithCommon("registry", computedStrings(map[string]string{
-		"slug":        "The registry's slug.",
-		"name":        "The registry's name.",
-		"ecosystem":   "The kind of packages the registry holds, such as `ruby`.",
-		"description": "The registry's description, null when it has none.",
-		"emoji":       "The registry's emoji, null when it has none.",
-		"color":       "The registry's color, null when it has none.",
-		"oidc_policy": "The registry's OIDC policy text, null when it has none.",
-		"registry_type": "Always null: the official provider's data source reads it through GraphQL, which this " +
-			"provider does not use.",
+		"slug":          "The registry's slug.",
+		"name":          "The registry's name.",
+		"ecosystem":     "The kind of packages the registry holds, such as `ruby`.",
+		"description":   "The registry's description, null when it has none.",
+		"emoji":         "The registry's emoji, null when it has none.",
+		"color":         "The registry's color, null when it has none.",
+		"oidc_policy":   "The registry's OIDC policy text, null when it has none.",
+		"registry_type": "The registry's type, as the service names it (such as `source`).",
 	}), attrID, attrUUID, attrGraphQLID, attrURL, attrWebURL)
 	attrs["public"] = dschema.BoolAttribute{MarkdownDescription: "Whether the registry's packages can be read without a token.", Computed: true}
 	attrs["team_ids"] = dschema.ListAttribute{
-		MarkdownDescription: "Always null: the REST API does not say which teams a registry was created for.",
+		MarkdownDescription: "The UUIDs of the teams the registry was created for.",
 		ElementType:         types.StringType, Computed: true,
 	}
 	return attrs

@@ -16,7 +16,9 @@ func TestAccRegistryDataSources(t *testing.T) {
 	name := e.name("packages")
 	ctx := context.Background()
 	desc := "Shared gems"
-	a, err := e.client.Registries.Create(ctx, buildkite.RegistryCreate{Name: name + "-a", Ecosystem: "ruby", Description: &desc})
+	team := e.team("gems")
+	a, err := e.client.Registries.Create(ctx, buildkite.RegistryCreate{Name: name + "-a", Ecosystem: "ruby", Description: &desc,
+		TeamIDs: []string{team}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,13 +49,15 @@ data "buildkite_registries" "all" {}
 					resource.TestCheckResourceAttr("data.buildkite_registry.a", "description", "Shared gems"),
 					resource.TestCheckResourceAttr("data.buildkite_registry.a", "public", "false"),
 					resource.TestCheckNoResourceAttr("data.buildkite_registry.a", "emoji"),
-					resource.TestCheckNoResourceAttr("data.buildkite_registry.a", "registry_type"),
-					resource.TestCheckNoResourceAttr("data.buildkite_registry.a", "team_ids.#"),
+					// type and team_ids come from the answer (graphql-subset.md row 8 and its side finding).
+					resource.TestCheckResourceAttr("data.buildkite_registry.a", "registry_type", "source"),
+					resource.TestCheckResourceAttr("data.buildkite_registry.a", "team_ids.#", "1"),
+					resource.TestCheckResourceAttr("data.buildkite_registry.a", "team_ids.0", team),
 					resource.TestCheckTypeSetElemNestedAttrs("data.buildkite_registries.all", "registries.*", map[string]string{
 						"id": a.ID, "slug": a.Slug, "ecosystem": "ruby", "description": "Shared gems",
 					}),
 					resource.TestCheckTypeSetElemNestedAttrs("data.buildkite_registries.all", "registries.*", map[string]string{
-						"id": b.ID, "slug": b.Slug, "ecosystem": "python",
+						"id": b.ID, "slug": b.Slug, "ecosystem": "python", "registry_type": "source",
 					}),
 				),
 			},

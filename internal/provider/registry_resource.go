@@ -46,19 +46,20 @@ type registryResource struct {
 	resourceBase
 }
 
-// registryModel is what the data sources show of a registry; team_ids, which no response carries, it keeps
-// from its configuration, and registry_type from a state moved from the official provider.
+// registryModel is what the data sources show of a registry; team_ids it keeps from its configuration.
 type registryModel struct {
 	registryDataModel
 }
 
-// fromAPI copies the service's view; team_ids and registry_type are in no response and are kept.
+// fromAPI copies the service's view, registry_type included. team_ids stays as configured: the service
+// cannot change them, and a registry created elsewhere may list teams the configuration leaves out.
 func (m *registryModel) fromAPI(r *buildkite.Registry) {
-	registryType := m.RegistryType
-	m.registryDataModel.fromAPI(r)
-	if !registryType.IsUnknown() {
-		m.RegistryType = registryType
+	teams := m.TeamIDs
+	if teams.IsUnknown() {
+		teams = types.ListNull(types.StringType)
 	}
+	m.registryDataModel.fromAPI(r)
+	m.TeamIDs = teams
 }
 
 func (m *registryModel) toCreate() (buildkite.RegistryCreate, bool) {
@@ -141,7 +142,11 @@ func (r *registryResource) Schema(_ context.Context, _ resource.SchemaRequest, r
 				Optional:   true,
 				Validators: []validator.List{listvalidator.SizeAtLeast(1)},
 			}, "Team"),
-			"registry_type": graphQLOnlyComputed("The registry's type."),
+			"registry_type": schema.StringAttribute{
+				MarkdownDescription: "The registry's type, as the service names it (such as `source`).",
+				Computed:            true,
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
 			"slug": schema.StringAttribute{
 				MarkdownDescription: "The registry's slug, derived from its name.",
 				Computed:            true,

@@ -69,6 +69,9 @@ var sweepers = []sweeper{
 	{"buildkite_registry", "registries", nil, listRegistries},
 	// Portals are found by name and slug, and deleted by slug.
 	{"buildkite_portal", "portals", nil, listPortals},
+	// Unclustered agent tokens (GraphQL; no REST collection): their name is their description, and removing
+	// one revokes it (the service keeps revoked tokens, which the listing leaves out).
+	{"buildkite_agent_token", "graphql:agentTokens", nil, listAgentTokens},
 	// Teams own suites, maintain clusters and have access to pipelines and registries: they go last.
 	{"buildkite_team", "teams", []string{"buildkite_pipeline", "buildkite_cluster", "buildkite_test_suite", "buildkite_registry",
 		"buildkite_notification_service"}, listTeams},
@@ -140,7 +143,8 @@ func sweepClient() (*buildkite.Client, error) {
 	if url == "" {
 		url = defaultRESTURL
 	}
-	return buildkite.NewClient(buildkite.Config{BaseURL: url, Organization: org, Token: token, UserAgent: "terraform-provider-buildkite/sweep"})
+	return buildkite.NewClient(buildkite.Config{BaseURL: url, GraphQLURL: graphqlEndpoint(os.Getenv(envGraphQLURL), os.Getenv(envRESTURL)),
+		Organization: org, Token: token, UserAgent: "terraform-provider-buildkite/sweep"})
 }
 
 // prefixed tells whether a name is one the tests gave.
@@ -175,6 +179,25 @@ func (s sweeper) remove(ctx context.Context, c *buildkite.Client, pick func(swee
 		}
 	}
 	return n, errors.Join(errs...)
+}
+
+// listAgentTokens lists the live unclustered agent tokens, named by their descriptions; where the client
+// has no GraphQL endpoint (rest_url set without graphql_url) it says so and lists none.
+func listAgentTokens(ctx context.Context, c *buildkite.Client) ([]sweepable, error) {
+	if !c.HasGraphQL() {
+		fmt.Printf("sweep: buildkite_agent_token: not swept: no GraphQL endpoint (set %s with %s)\n", envGraphQLURL, envRESTURL)
+		return nil, nil
+	}
+	all, err := c.AgentTokens.List(ctx)
+	return sweepables(all, err, func(t buildkite.AgentToken) sweepable {
+		var names []string
+		if t.Description != nil {
+			names = []string{*t.Description}
+		}
+		return sweepable{t.UUID, names, func(ctx context.Context) error {
+			return c.AgentTokens.Revoke(ctx, t.ID, buildkite.AgentTokenRevokeReason)
+		}}
+	})
 }
 
 func listPipelines(ctx context.Context, c *buildkite.Client) ([]sweepable, error) {
@@ -320,7 +343,7 @@ func (l *leftovers) recordCreates() *http.Client {
 			return resp, err
 		}
 		m := topLevelCreate.FindStringSubmatch(r.URL.Path)
-		if m == nil {
+		if m == nil && r.Header.Get("Content-Type") != "application/json" {
 			return resp, nil
 		}
 		body, err := io.ReadAll(resp.Body)
@@ -328,6 +351,10 @@ func (l *leftovers) recordCreates() *http.Client {
 		resp.Body = io.NopCloser(bytes.NewReader(body))
 		if err != nil {
 			return resp, nil // the client sees the short body and fails as it would have
+		}
+		if m == nil {
+			l.addGraphQLCreate(body)
+			return resp, nil
 		}
 		var created struct {
 			ID   string `json:"id"`
@@ -338,6 +365,25 @@ func (l *leftovers) recordCreates() *http.Client {
 		}
 		return resp, nil
 	})}
+}
+
+// addGraphQLCreate notes the token a GraphQL agentTokenCreate answer holds, under the agent token row's
+// collection; any other answer is not a create of a type with a row.
+func (l *leftovers) addGraphQLCreate(body []byte) {
+	var created struct {
+		Data struct {
+			AgentTokenCreate *struct {
+				AgentTokenEdge struct {
+					Node struct {
+						UUID string `json:"uuid"`
+					} `json:"node"`
+				} `json:"agentTokenEdge"`
+			} `json:"agentTokenCreate"`
+		} `json:"data"`
+	}
+	if json.Unmarshal(body, &created) == nil && created.Data.AgentTokenCreate != nil {
+		l.add(&l.ids, "graphql:agentTokens", created.Data.AgentTokenCreate.AgentTokenEdge.Node.UUID)
+	}
 }
 
 // add notes keys under group in one of l's sets.
@@ -445,11 +491,13 @@ func seedSweepable(t *testing.T, c *buildkite.Client, name string) map[string][]
 	// Without a description: nothing names it, and only recordCreates finds it.
 	_, err = c.NotificationServices().Create(ctx, map[string]any{"provider": "webhook", "settings": map[string]any{"url": "https://example.com/" + name}})
 	must(err)
+	_, err = c.AgentTokens.Create(ctx, &name)
+	must(err)
 	return map[string][]string{
 		"buildkite_cluster": {name}, "buildkite_team": {name}, "buildkite_pipeline": {name, after},
 		"buildkite_organization_rule": {"1 rule"}, "buildkite_pipeline_template": {name},
 		"buildkite_test_suite": {name}, "buildkite_registry": {name}, "buildkite_portal": {name},
-		"buildkite_notification_service": {name},
+		"buildkite_notification_service": {name}, "buildkite_agent_token": {name},
 	}
 }
 
@@ -509,7 +557,7 @@ func TestSweepers(t *testing.T) {
 	}
 	kept := countSweepable(t, e.client, "kept")
 	if kept["buildkite_cluster"] != 1 || kept["buildkite_pipeline"] != 2 || kept["buildkite_organization_rule"] != 1 || kept["buildkite_team"] != 1 ||
-		kept["buildkite_portal"] != 1 || kept["buildkite_notification_service"] != 1 {
+		kept["buildkite_portal"] != 1 || kept["buildkite_notification_service"] != 1 || kept["buildkite_agent_token"] != 1 {
 		t.Errorf("objects without the prefix are gone: %v", kept)
 	}
 	// The two services without a description, ours and the kept one's, are not the sweepers' to find.
@@ -549,7 +597,7 @@ func TestLeftovers(t *testing.T) {
 	}
 	seedSweepable(t, e.client, "others") // made by someone else: kept
 	var l leftovers
-	c, err := buildkite.NewClient(buildkite.Config{BaseURL: e.url, Organization: e.org, Token: e.token, HTTPClient: l.recordCreates()})
+	c, err := buildkite.NewClient(buildkite.Config{BaseURL: e.url, GraphQLURL: e.graphqlURL, Organization: e.org, Token: e.token, HTTPClient: l.recordCreates()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -571,7 +619,7 @@ func TestLeftovers(t *testing.T) {
 	}
 	others := countSweepable(t, e.client, "others")
 	if others["buildkite_cluster"] != 1 || others["buildkite_pipeline"] != 2 || others["buildkite_team"] != 1 || others["buildkite_registry"] != 1 ||
-		others["buildkite_portal"] != 1 || others["buildkite_notification_service"] != 1 {
+		others["buildkite_portal"] != 1 || others["buildkite_notification_service"] != 1 || others["buildkite_agent_token"] != 1 {
 		t.Errorf("objects others made are gone: %v", others)
 	}
 	// Mine without a description went by its recorded ID; the others' stays.

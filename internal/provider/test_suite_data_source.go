@@ -42,7 +42,7 @@ type testSuiteDataModel struct {
 	ApplicationName types.String `tfsdk:"application_name"`
 	URL             types.String `tfsdk:"url"`
 	WebURL          types.String `tfsdk:"web_url"`
-	// OIDCPolicy only the GraphQL API sets: the resource keeps it as configured, the data sources show null.
+	// OIDCPolicy is the policy's text, null when there is none.
 	OIDCPolicy types.String `tfsdk:"oidc_policy"`
 }
 
@@ -58,7 +58,7 @@ func (m *testSuiteDataModel) fromAPI(s *buildkite.TestSuite) {
 	m.ApplicationName = optionalStringPtr(s.ApplicationName)
 	m.URL = types.StringValue(s.URL)
 	m.WebURL = types.StringValue(s.WebURL)
-	m.OIDCPolicy = types.StringNull()
+	m.OIDCPolicy = optionalStringPtr(s.OIDCPolicy)
 }
 
 func testSuiteDataAttributes() map[string]dschema.Attribute {
@@ -69,8 +69,7 @@ func testSuiteDataAttributes() map[string]dschema.Attribute {
 		"emoji":            "The suite's emoji, null when it has none.",
 		"color":            "The suite's color, null when it has none.",
 		"application_name": "The name of the application the suite tests, null when it has none.",
-		"oidc_policy": "Always null: the official provider's data source reads it through GraphQL, which this " +
-			"provider does not use.",
+		"oidc_policy":      "The suite's OIDC policy (YAML or JSON text), null when it has none.",
 	}), attrID, attrUUID, attrGraphQLID, attrURL, attrWebURL)
 }
 

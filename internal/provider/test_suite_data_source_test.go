@@ -7,8 +7,8 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 
-	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
 	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
 )
 
 func TestAccTestSuiteDataSources(t *testing.T) {
@@ -17,7 +17,8 @@ func TestAccTestSuiteDataSources(t *testing.T) {
 	name := e.name("suites")
 	app := "web"
 	a := e.seedSuite(name+"-a", e.team("owners"), func(in *buildkite.TestSuiteCreate) { in.ApplicationName = &app })
-	b := e.seedSuite(name+"-b", e.team("owners"))
+	const policy = "- iss: https://agent.buildkite.com"
+	b := e.seedSuite(name+"-b", e.team("owners"), func(in *buildkite.TestSuiteCreate) { in.OIDCPolicy = ptrTo(policy) })
 
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: e.factories(),
@@ -44,7 +45,8 @@ data "buildkite_test_suites" "all" {}
 				resource.TestCheckResourceAttr("data.buildkite_test_suite.by_slug", "default_branch", "main"),
 				resource.TestCheckNoResourceAttr("data.buildkite_test_suite.by_slug", "emoji"),
 				resource.TestCheckResourceAttr("data.buildkite_test_suite.by_id", "slug", b.Slug),
-				resource.TestCheckNoResourceAttr("data.buildkite_test_suite.by_id", "oidc_policy"),
+				resource.TestCheckResourceAttr("data.buildkite_test_suite.by_id", "oidc_policy", policy),
+				resource.TestCheckNoResourceAttr("data.buildkite_test_suite.by_slug", "oidc_policy"),
 				resource.TestCheckResourceAttr("data.buildkite_test_suite.by_graphql_id", "id", b.GraphQLID),
 				resource.TestCheckResourceAttr("data.buildkite_test_suite.by_graphql_id", "uuid", b.ID),
 				resource.TestCheckTypeSetElemNestedAttrs("data.buildkite_test_suites.all", "test_suites.*", map[string]string{

@@ -46,7 +46,7 @@ var testSuiteIdentity = mutableIdentity(identityAttr("slug", "The suite's slug, 
 // NewTestSuiteResource returns the buildkite_test_suite resource.
 func NewTestSuiteResource() resource.Resource {
 	return &testSuiteResource{
-		resourceBase: newResourceBase("test_suite", writeScopes("write_suites"), testSuiteIdentity).withGraphQLOnly("oidc_policy"),
+		resourceBase: newResourceBase("test_suite", writeScopes("write_suites"), testSuiteIdentity),
 	}
 }
 
@@ -63,20 +63,15 @@ type testSuiteModel struct {
 }
 
 // fromAPI copies the service's view. The API token is only in the create response and team_owner_id in no
-// response, so both are kept from state otherwise; so is oidc_policy, which only GraphQL sets. A color or
-// application name configured as "" (which clears it) is answered as null and kept as "", as the official
-// provider keeps it.
+// response, so both are kept from state otherwise. A color, application name or OIDC policy configured as ""
+// (which clears it) is answered as null and kept as "", as the official provider keeps it.
 func (m *testSuiteModel) fromAPI(s *buildkite.TestSuite) {
 	policy, color, app := m.OIDCPolicy, m.Color, m.ApplicationName
 	m.testSuiteDataModel.fromAPI(s)
-	m.OIDCPolicy = policy
-	if policy.IsUnknown() { // left out at create: nothing to keep
-		m.OIDCPolicy = types.StringNull()
-	}
 	for _, f := range []struct {
 		dst *types.String
 		was types.String
-	}{{&m.Color, color}, {&m.ApplicationName, app}} {
+	}{{&m.Color, color}, {&m.ApplicationName, app}, {&m.OIDCPolicy, policy}} {
 		if f.dst.IsNull() && !f.was.IsNull() && !f.was.IsUnknown() && f.was.ValueString() == "" {
 			*f.dst = f.was
 		}
@@ -96,6 +91,7 @@ func (m *testSuiteModel) toCreate() buildkite.TestSuiteCreate {
 		Emoji:           stringPtrIfSet(m.Emoji),
 		Color:           stringPtrIfSet(m.Color),
 		ApplicationName: stringPtrIfSet(m.ApplicationName),
+		OIDCPolicy:      stringPtrIfSet(m.OIDCPolicy),
 	}
 	if team := m.TeamOwnerID.UUID(); team != "" {
 		in.TeamIDs = []string{team}
@@ -103,9 +99,9 @@ func (m *testSuiteModel) toCreate() buildkite.TestSuiteCreate {
 	return in
 }
 
-// toUpdate sends the name, the branch and the emoji (a removed emoji as "", which clears it). color and
-// application_name are sent as planned: a removed one plans the state's value, which is kept (unmanaged), and
-// "" clears it.
+// toUpdate sends the name, the branch and the emoji (a removed emoji as "", which clears it). color,
+// application_name and oidc_policy are sent as planned: a removed one plans the state's value, which is kept
+// (unmanaged), and "" clears it.
 func (m *testSuiteModel) toUpdate() buildkite.TestSuiteUpdate {
 	name, branch := m.Name.ValueString(), m.DefaultBranch.ValueString()
 	return buildkite.TestSuiteUpdate{
@@ -114,6 +110,7 @@ func (m *testSuiteModel) toUpdate() buildkite.TestSuiteUpdate {
 		Emoji:           stringPtr(m.Emoji),
 		Color:           stringPtrIfSet(m.Color),
 		ApplicationName: stringPtrIfSet(m.ApplicationName),
+		OIDCPolicy:      stringPtrIfSet(m.OIDCPolicy),
 	}
 }
 
@@ -144,8 +141,11 @@ func (r *testSuiteResource) Schema(_ context.Context, _ resource.SchemaRequest, 
 					"it stays unset and the configured owner is only recorded.",
 				Optional: true,
 			}, "Team"),
-			"oidc_policy": keptWhenLeftOut(graphQLOnlyString("The suite's OIDC policy, as YAML or JSON. Left out of the " +
-				"configuration, the value in state is kept, as the official provider keeps it.")),
+			"oidc_policy": keptWhenLeftOut(schema.StringAttribute{
+				MarkdownDescription: "The suite's OIDC policy, as YAML or JSON text. Left out of the configuration, the " +
+					"suite keeps the policy it has (as with the official provider); `\"\"` clears it.",
+				Optional: true,
+			}),
 			"emoji": schema.StringAttribute{
 				MarkdownDescription: "An emoji shown with the suite, in emoji syntax such as `:rspec:`.",
 				Optional:            true,

@@ -13,8 +13,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
-	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
 	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
 )
 
 func testAccTestSuiteConfig(name, teamID, extra string) string {
@@ -70,8 +70,7 @@ func TestAccTestSuiteResource_basic(t *testing.T) {
 				ImportStateVerify: true, ImportStateVerifyIgnore: []string{"api_token"},
 			}),
 			step(resource.TestStep{
-				// The owner by GraphQL ID names the same team: no change, nothing replaced. oidc_policy, which only
-				// GraphQL sets, is kept as configured.
+				// The owner by GraphQL ID names the same team: no change, nothing replaced. The OIDC policy is set.
 				Config: e.config(testAccTestSuiteConfig(name, graphQLID("Team", owner), `  emoji            = ":test_tube:"
   color            = "#E0F1FF"
   application_name = "web"

@@ -1,14 +1,13 @@
-# Not supported: unclustered agent tokens have no REST endpoint, and every plan holding one fails with
-# what to do instead. Give the agents a cluster and a cluster agent token:
-resource "buildkite_cluster" "agents" {
-  name = "Agents"
+# An unclustered agent token: only Buildkite's GraphQL API manages these, so the API token needs the
+# `graphql` scope (and, where rest_url is set, the provider needs graphql_url too). For agents in a
+# cluster, use buildkite_cluster_agent_token instead.
+resource "buildkite_agent_token" "legacy" {
+  description = "Agents of the legacy fleet"
 }
 
-resource "buildkite_cluster_agent_token" "agents" {
-  cluster_id  = buildkite_cluster.agents.id
-  description = "Agents formerly on an unclustered token"
+# Hand the secret to the agents, for example through a secrets manager. It is known only to the run that
+# created the token.
+output "agent_token" {
+  value     = buildkite_agent_token.legacy.token
+  sensitive = true
 }
-
-# A state that still holds a buildkite_agent_token: remove it from the configuration, then
-#   terraform state rm buildkite_agent_token.old
-# (the token itself is left as it is; revoke it in the web interface).

@@ -1,0 +1,252 @@
+package fakeserver
+
+import (
+	"strings"
+)
+
+// GraphQL for clusters and queues (graphql-subset.md §2.4) over the REST area's records (clusters.go,
+// queues_hosted.go): node(id:) on Cluster and ClusterQueue, and clusterQueueCreate and clusterQueueUpdate
+// with hostedAgents, whose platformSettings.macos { xcodeVersion macosVersion } only GraphQL sets and
+// reads. The REST checks apply: the key's rules and uniqueness, retryAgentAffinity, the shape's machine
+// type and architecture fixed after create (applyHostedUpdate), no image on a macOS queue. The instance
+// shape's details come from the REST shape table; its size from the spec's size column.
+//
+// Choices where the facts are silent (I): errors are the REST "Validation failed: …" sentences; create
+// takes platformSettings.linux.agentImageRef in the same call (the service's GraphQL does; REST drops it);
+// macos settings on a Linux shape are refused; an update's macos object changes the fields it names (null
+// clears); the mutations need an organization administrator.
+
+// hostedShapeSizes is HostedAgentInstanceShape.size by shape (rest-beyond-spec.md §1 table).
+var hostedShapeSizes = map[string]string{
+	"LINUX_AMD64_2X4": "SMALL", "LINUX_AMD64_4X16": "MEDIUM", "LINUX_AMD64_8X32": "LARGE",
+	"LINUX_AMD64_16X64": "EXTRA_LARGE", "LINUX_AMD64_32X128": "EXTRA_EXTRA_LARGE", "LINUX_AMD64_64X256": "THREE_XL",
+	"LINUX_ARM64_2X4": "SMALL", "LINUX_ARM64_4X16": "MEDIUM", "LINUX_ARM64_8X32": "LARGE",
+	"LINUX_ARM64_16X64": "EXTRA_LARGE", "LINUX_ARM64_32X128": "EXTRA_EXTRA_LARGE", "LINUX_ARM64_64X256": "THREE_XL",
+	"MACOS_ARM64_M4_6X28": "MEDIUM", "MACOS_ARM64_M4_12X56": "LARGE",
+}
+
+func init() {
+	gqlNodes["Cluster"] = func(x *gqlExec, uuid string) any {
+		if c, ok := x.st.clusters.clusters.get(uuid); ok && x.tok.orgs[c.org] {
+			return x.clusterObject(c)
+		}
+		return nil
+	}
+	gqlNodes["ClusterQueue"] = func(x *gqlExec, uuid string) any {
+		if q, ok := x.st.clusters.queues.get(uuid); ok && x.tok.orgs[q.org] {
+			return x.queueObject(q)
+		}
+		return nil
+	}
+	gqlMutations["clusterQueueCreate"] = func(x *gqlExec, args map[string]any) (any, error) {
+		in := gqlInputOf(args)
+		org, err := x.adminOrg(in.str("organizationId"))
+		if err != nil {
+			return nil, err
+		}
+		c := x.st.cluster(org.slug, uuidOf(in.str("clusterId"), "Cluster"))
+		if c == nil {
+			return nil, gqlError("No cluster found")
+		}
+		var problems validationErrors
+		key := in.str("key")
+		switch {
+		case key == "":
+			problems.addBlank("key")
+		case len(key) > queueKeyMaxLen:
+			problems.add("key", tooLong(queueKeyMaxLen, "characters"))
+		case !queueKeyPattern.MatchString(key):
+			problems.add("key", "must start with a letter or digit and contain only letters, digits, hyphens and underscores")
+		case x.st.queueByKey(c.id, key) != nil:
+			problems.add("key", "has already been taken")
+		}
+		affinity := gqlOpt(in, "retryAgentAffinity")
+		checkEnum(&problems, "retry_agent_affinity", affinity, retryAgentAffinities)
+		var hosted *hostedQueue
+		if h := in.object("hostedAgents"); h != nil {
+			hosted = &hostedQueue{shape: h.str("instanceShape")}
+			applyPlatformSettings(hosted, h.object("platformSettings"), &problems)
+		}
+		if len(problems) > 0 {
+			return nil, gqlError("Validation failed: " + strings.Join(problems.sentences(), ", "))
+		}
+		id := newID()
+		q := &queueRecord{
+			seq: x.st.nextSeq(), org: org.slug, clusterID: c.id, id: id, graphqlID: graphQLID("ClusterQueue", id),
+			key: key, desc: in.str("description"), retryAgentAffinity: orDefault(affinity.Value, retryAgentAffinities[0]),
+			hosted: hosted, createdAt: x.st.timestamp(), createdBy: x.user.id,
+		}
+		x.st.clusters.queues.insert(q)
+		return withClientMutationID(in, "ClusterQueueCreatePayload", map[string]any{"clusterQueue": x.queueObject(q)}), nil
+	}
+	gqlMutations["clusterQueueUpdate"] = func(x *gqlExec, args map[string]any) (any, error) {
+		in := gqlInputOf(args)
+		org, err := x.adminOrg(in.str("organizationId"))
+		if err != nil {
+			return nil, err
+		}
+		q, ok := x.st.clusters.queues.get(uuidOf(in.str("id"), "ClusterQueue"))
+		if !ok || q.org != org.slug {
+			return nil, gqlError("No cluster queue found")
+		}
+		var problems validationErrors
+		affinity := gqlOpt(in, "retryAgentAffinity")
+		checkEnum(&problems, "retry_agent_affinity", affinity, retryAgentAffinities)
+		if len(problems) > 0 {
+			return nil, gqlError("Validation failed: " + strings.Join(problems.sentences(), ", "))
+		}
+		if h := in.object("hostedAgents"); h != nil {
+			if err := x.updateHosted(q, h); err != nil {
+				return nil, err
+			}
+		}
+		if in.has("description") {
+			q.desc = in.str("description")
+		}
+		if affinity.Given() {
+			q.retryAgentAffinity = affinity.Value
+		}
+		return withClientMutationID(in, "ClusterQueueUpdatePayload", map[string]any{"clusterQueue": x.queueObject(q)}), nil
+	}
+}
+
+// gqlOpt reads a String input field as the REST checks take it.
+func gqlOpt(in gqlInput, key string) opt[string] {
+	v, set := in.optStr(key)
+	o := opt[string]{Set: set, Null: set && v == nil}
+	if v != nil {
+		o.Value = *v
+	}
+	return o
+}
+
+// applyPlatformSettings applies a create's platformSettings to h: the Linux image on a Linux shape, the
+// macOS settings on a macOS shape; the other pairing is a problem.
+func applyPlatformSettings(h *hostedQueue, ps gqlInput, problems *validationErrors) {
+	if ps == nil {
+		return
+	}
+	mac := instanceShapes[h.shape].machineType == "macos"
+	if linux := ps.object("linux"); linux != nil {
+		ref, _ := linux.optStr("agentImageRef")
+		switch {
+		case ref != nil && mac:
+			problems.add("agent_image_ref", "cannot be configured for hosted mac queues")
+		case ref != nil && strings.TrimSpace(*ref) != "":
+			h.agentImageRef = ref
+		}
+	}
+	if macos := ps.object("macos"); macos != nil {
+		if !mac && (macos.str("xcodeVersion") != "" || macos.str("macosVersion") != "") {
+			problems.add("xcode_version", "cannot be configured for hosted Linux queues")
+			return
+		}
+		if macos.has("xcodeVersion") {
+			h.xcodeVersion = macos.str("xcodeVersion")
+		}
+		if macos.has("macosVersion") {
+			h.macosVersion = macos.str("macosVersion")
+		}
+	}
+}
+
+// updateHosted applies an update's hostedAgents to q: the shape and Linux image through the REST rules
+// (applyHostedUpdate), then the macOS settings. Nothing changes on a refusal.
+func (x *gqlExec) updateHosted(q *queueRecord, h gqlInput) error {
+	ps := h.object("platformSettings")
+	linux := ps.object("linux")
+	if h.has("agentImageRef") && linux.has("agentImageRef") {
+		return gqlError("Validation failed: agentImageRef and platformSettings.linux.agentImageRef cannot both be given")
+	}
+	in := hostedAgentsInput{given: true, shape: h.str("instanceShape")}
+	image, imageSet := h.optStr("agentImageRef")
+	if linux.has("agentImageRef") {
+		image, imageSet = linux.optStr("agentImageRef")
+	}
+	if imageSet {
+		in.imageSet = true
+		if image != nil && strings.TrimSpace(*image) != "" {
+			in.imageRef = image
+		}
+	}
+	if q.hosted != nil {
+		// Check the macOS settings against the new shape before anything changes.
+		probe := *q.hosted
+		probe.shape = in.shape
+		var problems validationErrors
+		if _, known := instanceShapes[in.shape]; known {
+			applyPlatformSettings(&probe, gqlInput{"macos": map[string]any(ps.object("macos"))}, &problems)
+		}
+		if len(problems) > 0 {
+			return gqlError("Validation failed: " + strings.Join(problems.sentences(), ", "))
+		}
+		if err := applyHostedUpdate(q, in); err != nil {
+			return gqlError(err.body.(messageBody).Message)
+		}
+		q.hosted.xcodeVersion, q.hosted.macosVersion = probe.xcodeVersion, probe.macosVersion
+		return nil
+	}
+	if err := applyHostedUpdate(q, in); err != nil {
+		return gqlError(err.body.(messageBody).Message)
+	}
+	return nil
+}
+
+// clusterObject is a Cluster.
+func (x *gqlExec) clusterObject(c *clusterRecord) any {
+	if c == nil {
+		return nil
+	}
+	var description any
+	if c.description != "" {
+		description = c.description
+	}
+	return gqlObject{typ: "Cluster", fields: map[string]any{"id": c.graphqlID, "uuid": c.id, "name": c.name, "description": description}}
+}
+
+// queueObject is a ClusterQueue.
+func (x *gqlExec) queueObject(q *queueRecord) any {
+	var description, pausedAt, pausedBy, note any
+	if q.desc != "" {
+		description = q.desc
+	}
+	if q.paused {
+		pausedAt, pausedBy, note = formatTime(q.pausedAt), x.userObject(q.pausedBy), optional(q.pausedNote)
+	}
+	return gqlObject{typ: "ClusterQueue", fields: map[string]any{
+		"id": q.graphqlID, "uuid": q.id, "key": q.key, "description": description,
+		"cluster": x.clusterObject(x.st.cluster(q.org, q.clusterID)),
+		"hosted":  q.hosted != nil, "hostedAgents": x.hostedObject(q.hosted),
+		"retryAgentAffinity": q.retryAgentAffinity,
+		"dispatchPaused":     q.paused, "dispatchPausedAt": pausedAt, "dispatchPausedBy": pausedBy, "dispatchPausedNote": note,
+		"createdBy": x.userObject(q.createdBy),
+	}}
+}
+
+// hostedObject is a queue's HostedAgentQueueSettings, or nil for a self-hosted queue.
+func (x *gqlExec) hostedObject(h *hostedQueue) any {
+	if h == nil {
+		return nil
+	}
+	s := instanceShapes[h.shape]
+	platform := map[string]any{"linux": nil, "macos": nil}
+	if h.isMac() {
+		var xcode, macos any
+		if h.xcodeVersion != "" {
+			xcode = h.xcodeVersion
+		}
+		if h.macosVersion != "" {
+			macos = h.macosVersion
+		}
+		platform["macos"] = gqlObject{typ: "HostedAgentMacOSSettingsType", fields: map[string]any{"xcodeVersion": xcode, "macosVersion": macos}}
+	} else {
+		platform["linux"] = gqlObject{typ: "HostedAgentLinuxSettings", fields: map[string]any{"agentImageRef": optional(h.agentImageRef)}}
+	}
+	return gqlObject{typ: "HostedAgentQueueSettings", fields: map[string]any{
+		"instanceShape": gqlObject{typ: "HostedAgentInstanceShape", fields: map[string]any{
+			"architecture": strings.ToUpper(s.architecture), "machineType": strings.ToUpper(s.machineType),
+			"memory": s.memory, "vcpu": s.cpu, "name": h.shape, "size": hostedShapeSizes[h.shape],
+		}},
+		"platformSettings": gqlObject{typ: "HostedAgentPlatformSettings", fields: platform},
+	}}
+}

@@ -1,0 +1,185 @@
+package buildkite
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// AgentTokensService manages the organization's unclustered agent tokens, which only Buildkite's GraphQL
+// API creates, reads and revokes (graphql-subset.md §2.1). A revoked token is still read, with RevokedAt
+// set: the caller decides what that means.
+type AgentTokensService struct{ client *Client }
+
+// AgentToken is an unclustered agent token.
+type AgentToken struct {
+	ID          string     `json:"id"` // the GraphQL ID
+	UUID        string     `json:"uuid"`
+	Description *string    `json:"description"`
+	CreatedAt   *time.Time `json:"createdAt"`
+	RevokedAt   *time.Time `json:"revokedAt"`
+	// Token is the secret, set only in the answer to Create.
+	Token string `json:"-"`
+}
+
+// Revoked reports whether the token was revoked (in the web interface, by someone else's Terraform, …).
+func (t *AgentToken) Revoked() bool { return t.RevokedAt != nil }
+
+// AgentTokenRevokeReason is the reason Terraform gives when it revokes a token, as the official provider's.
+const AgentTokenRevokeReason = "Revoked by Terraform"
+
+// agentTokenFields is what every operation reads of a token.
+const agentTokenFields = `id uuid description createdAt revokedAt`
+
+var (
+	opGetAgentToken = queryOp("getAgentToken",
+		`query getAgentToken($slug: ID!) { agentToken(slug: $slug) { `+agentTokenFields+` } }`)
+	opGetAgentTokenByID = queryOp("getAgentTokenByID",
+		`query getAgentTokenByID($id: ID!) { node(id: $id) { __typename ... on AgentToken { `+agentTokenFields+` } } }`)
+	opListAgentTokens = queryOp("listAgentTokens",
+		`query listAgentTokens($slug: ID!) { organization(slug: $slug) { agentTokens(first: 500, revoked: false) { edges { node { `+agentTokenFields+` } } } } }`)
+	opCreateAgentToken = mutationOp("createAgentToken",
+		`mutation createAgentToken($organizationId: ID!, $description: String) { agentTokenCreate(input: {organizationID: $organizationId, description: $description}) { tokenValue agentTokenEdge { node { `+agentTokenFields+` } } } }`, false)
+	opRevokeAgentToken = mutationOp("revokeAgentToken",
+		`mutation revokeAgentToken($id: ID!, $reason: String!) { agentTokenRevoke(input: {id: $id, reason: $reason}) { agentToken { `+agentTokenFields+` } } }`, true)
+)
+
+// Get reads the token whose UUID is uuid. A token nobody can find is a not-found error (IsNotFound); a
+// revoked one is returned.
+func (s *AgentTokensService) Get(ctx context.Context, uuid string) (*AgentToken, error) {
+	if strings.TrimSpace(uuid) == "" || strings.Contains(uuid, "/") {
+		return nil, fmt.Errorf("%w %q", ErrInvalidID, uuid)
+	}
+	out, err := gqlQuery[struct {
+		AgentToken *AgentToken `json:"agentToken"`
+	}](ctx, s.client, opGetAgentToken, map[string]any{"slug": s.client.org + "/" + uuid})
+	if err != nil {
+		return nil, err
+	}
+	if out.AgentToken == nil {
+		return nil, s.client.graphQLNotFound(opGetAgentToken.name, "agent token "+uuid)
+	}
+	return out.AgentToken, nil
+}
+
+// GetByID reads the token whose GraphQL ID is id; a node of another type is not found.
+func (s *AgentTokensService) GetByID(ctx context.Context, id string) (*AgentToken, error) {
+	out, err := gqlQuery[struct {
+		Node *struct {
+			Typename string `json:"__typename"`
+			AgentToken
+		} `json:"node"`
+	}](ctx, s.client, opGetAgentTokenByID, map[string]any{"id": id})
+	if err != nil {
+		return nil, err
+	}
+	if out.Node == nil || out.Node.Typename != "AgentToken" {
+		return nil, s.client.graphQLNotFound(opGetAgentTokenByID.name, "agent token "+id)
+	}
+	return &out.Node.AgentToken, nil
+}
+
+// List returns the organization's tokens that are not revoked (the first 500: the connection has no
+// cursor to go further).
+func (s *AgentTokensService) List(ctx context.Context) ([]AgentToken, error) {
+	out, err := gqlQuery[struct {
+		Organization *struct {
+			AgentTokens struct {
+				Edges []struct {
+					Node *AgentToken `json:"node"`
+				} `json:"edges"`
+			} `json:"agentTokens"`
+		} `json:"organization"`
+	}](ctx, s.client, opListAgentTokens, map[string]any{"slug": s.client.org})
+	if err != nil {
+		return nil, err
+	}
+	if out.Organization == nil {
+		return nil, s.client.graphQLNotFound(opListAgentTokens.name, "organization "+s.client.org)
+	}
+	var tokens []AgentToken
+	for _, e := range out.Organization.AgentTokens.Edges {
+		if e.Node != nil {
+			tokens = append(tokens, *e.Node)
+		}
+	}
+	return tokens, nil
+}
+
+// Create makes a token with description (nil for none) and returns it with its secret, which no later
+// answer carries. When the create's answer is lost, a token the service may have made cannot be told
+// apart from another one of the same description except by its creation time, and its secret is lost
+// with the answer: what a lost create made (same description, created since) is revoked, and the create
+// sent again, so that exactly one token, whose secret the caller has, remains (createOrReplace).
+func (s *AgentTokensService) Create(ctx context.Context, description *string) (*AgentToken, error) {
+	orgID, err := s.client.organizationID(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("finding the organization's GraphQL ID: %w", err)
+	}
+	send := func(ctx context.Context) (*AgentToken, error) {
+		out, err := gqlMutate[struct {
+			AgentTokenCreate *struct {
+				TokenValue     string `json:"tokenValue"`
+				AgentTokenEdge struct {
+					Node *AgentToken `json:"node"`
+				} `json:"agentTokenEdge"`
+			} `json:"agentTokenCreate"`
+		}](ctx, s.client, opCreateAgentToken, map[string]any{"organizationId": orgID, "description": description})
+		if err != nil {
+			return nil, err
+		}
+		if out.AgentTokenCreate == nil || out.AgentTokenCreate.AgentTokenEdge.Node == nil || out.AgentTokenCreate.AgentTokenEdge.Node.ID == "" ||
+			out.AgentTokenCreate.TokenValue == "" {
+			// Answered without the token: whether it was made is unknown, as after a lost answer.
+			return nil, &unknownOutcomeError{err: errors.New("GraphQL createAgentToken: the service answered without the token or its secret")}
+		}
+		t := out.AgentTokenCreate.AgentTokenEdge.Node
+		t.Token = out.AgentTokenCreate.TokenValue
+		return t, nil
+	}
+	find := func(ctx context.Context, since time.Time) (*AgentToken, error) {
+		all, err := s.List(ctx)
+		if err != nil {
+			return nil, err
+		}
+		var newest *AgentToken
+		for i := range all {
+			t := &all[i]
+			if t.CreatedAt == nil || t.CreatedAt.Before(since) || !sameDescription(t.Description, description) {
+				continue
+			}
+			if newest == nil || t.CreatedAt.After(*newest.CreatedAt) {
+				newest = t
+			}
+		}
+		return newest, nil
+	}
+	del := func(ctx context.Context, t *AgentToken) error { return s.Revoke(ctx, t.ID, AgentTokenRevokeReason) }
+	return createOrReplaceWith(ctx, s.client, opCreateAgentToken.name, send, find, del)
+}
+
+func sameDescription(a, b *string) bool {
+	return (a == nil || *a == "") == (b == nil || *b == "") && (a == nil || b == nil || *a == *b)
+}
+
+// Revoke revokes the token whose GraphQL ID is id, giving reason. Revoking a revoked token changes nothing,
+// so the call is repeatable.
+func (s *AgentTokensService) Revoke(ctx context.Context, id, reason string) error {
+	if strings.TrimSpace(id) == "" {
+		return fmt.Errorf("%w %q", ErrInvalidID, id)
+	}
+	out, err := gqlMutate[struct {
+		AgentTokenRevoke *struct {
+			AgentToken *AgentToken `json:"agentToken"`
+		} `json:"agentTokenRevoke"`
+	}](ctx, s.client, opRevokeAgentToken, map[string]any{"id": id, "reason": reason})
+	if err != nil {
+		return err
+	}
+	if out.AgentTokenRevoke == nil || out.AgentTokenRevoke.AgentToken == nil {
+		return s.client.graphQLNotFound(opRevokeAgentToken.name, "agent token "+id)
+	}
+	return nil
+}

@@ -1,0 +1,58 @@
+package buildkite
+
+import "context"
+
+// An organization's two-factor enforcement, which only Buildkite's GraphQL API reads and sets
+// (graphql-subset.md §2.2). The field is nullable ("beta … not yet available to all organizations"): null
+// reads as false, as the official provider reads it.
+
+var (
+	opGetOrganization2FA = queryOp("getOrganization2FA",
+		`query getOrganization2FA($slug: ID!) { organization(slug: $slug) { id membersRequireTwoFactorAuthentication } }`)
+	opSetOrganization2FA = mutationOp("setOrganization2FA",
+		`mutation setOrganization2FA($organizationID: ID!, $value: Boolean!) { organizationEnforceTwoFactorAuthenticationForMembersUpdate(input: {organizationId: $organizationID, membersRequireTwoFactorAuthentication: $value}) { organization { membersRequireTwoFactorAuthentication } } }`,
+		true) // setting a value twice sets it once
+)
+
+type organization2FA struct {
+	MembersRequireTwoFactorAuthentication *bool `json:"membersRequireTwoFactorAuthentication"`
+}
+
+// enforced reads null as false.
+func (o *organization2FA) enforced() bool {
+	return o.MembersRequireTwoFactorAuthentication != nil && *o.MembersRequireTwoFactorAuthentication
+}
+
+// TwoFactorEnforced reports whether the organization requires its members to use two-factor authentication.
+func (s *OrganizationsService) TwoFactorEnforced(ctx context.Context) (bool, error) {
+	out, err := gqlQuery[struct {
+		Organization *organization2FA `json:"organization"`
+	}](ctx, s.client, opGetOrganization2FA, map[string]any{"slug": s.client.org})
+	if err != nil {
+		return false, err
+	}
+	if out.Organization == nil {
+		return false, s.client.graphQLNotFound(opGetOrganization2FA.name, "organization "+s.client.org)
+	}
+	return out.Organization.enforced(), nil
+}
+
+// SetTwoFactorEnforced turns the requirement on or off and returns what the service then holds.
+func (s *OrganizationsService) SetTwoFactorEnforced(ctx context.Context, enforce bool) (bool, error) {
+	orgID, err := s.client.organizationID(ctx)
+	if err != nil {
+		return false, err
+	}
+	out, err := gqlMutate[struct {
+		Update *struct {
+			Organization *organization2FA `json:"organization"`
+		} `json:"organizationEnforceTwoFactorAuthenticationForMembersUpdate"`
+	}](ctx, s.client, opSetOrganization2FA, map[string]any{"organizationID": orgID, "value": enforce})
+	if err != nil {
+		return false, err
+	}
+	if out.Update == nil || out.Update.Organization == nil {
+		return false, s.client.graphQLNotFound(opSetOrganization2FA.name, "organization "+s.client.org)
+	}
+	return out.Update.Organization.enforced(), nil
+}

@@ -1,0 +1,130 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+)
+
+// keep2FA puts the organization's two-factor enforcement back as it was when the test ends.
+func (e *testEnv) keep2FA() {
+	e.t.Helper()
+	ctx := context.Background()
+	was, err := e.client.Organizations.TwoFactorEnforced(ctx)
+	if err != nil {
+		e.t.Fatalf("reading the organization's 2FA enforcement, to put it back when the test ends: %v", err)
+	}
+	e.t.Cleanup(func() {
+		if _, err := e.client.Organizations.SetTwoFactorEnforced(ctx, was); err != nil {
+			e.t.Errorf("putting the organization's 2FA enforcement back to %t: %v", was, err)
+		}
+	})
+}
+
+// check2FA fails unless the service enforces 2FA as want says.
+func (e *testEnv) check2FA(want bool) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		got, err := e.client.Organizations.TwoFactorEnforced(context.Background())
+		if err != nil {
+			return err
+		}
+		if got != want {
+			return fmt.Errorf("the service enforces 2FA: %t, want %t", got, want)
+		}
+		return nil
+	}
+}
+
+// set2FAOutside changes the enforcement as someone in the web interface would.
+func (e *testEnv) set2FAOutside(enforce bool) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		_, err := e.client.Organizations.SetTwoFactorEnforced(context.Background(), enforce)
+		return err
+	}
+}
+
+// TestAccOrganizationResource_enforce2FA: enforce_2fa is applied through GraphQL and read back; a change
+// made outside shows as drift and is put back; left out, it is neither read nor written; destroy leaves it.
+func TestAccOrganizationResource_enforce2FA(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	e.keepAPISettings()
+	e.holdSingleton("two-factor")
+	e.keep2FA()
+	const addr = "buildkite_organization.test"
+	on := e.config(testAccOrganizationConfig(`enforce_2fa = true`))
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		// Destroy leaves the enforcement as it was (the official provider's "Enforce 2FA setting left intact").
+		CheckDestroy: resource.ComposeTestCheckFunc(e.checkAllowlistRemoved, e.check2FA(true)),
+		Steps: []resource.TestStep{
+			{
+				Config:           on,
+				Check:            resource.ComposeTestCheckFunc(resource.TestCheckResourceAttr(addr, "enforce_2fa", "true"), e.check2FA(true)),
+				ConfigPlanChecks: expectEmpty(),
+			},
+			{
+				// Turned off in the web interface: the refresh sees it, and the apply turns it on again.
+				Config: on, Check: e.set2FAOutside(false), ExpectNonEmptyPlan: true,
+			},
+			{
+				Config:           on,
+				ConfigPlanChecks: inPlace(addr),
+				Check:            e.check2FA(true),
+			},
+			{
+				// Left out: kept in state as it was, nothing sent.
+				Config:           e.config(testAccOrganizationConfig()),
+				Check:            e.check2FA(true),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			},
+			{
+				Config:           e.config(testAccOrganizationConfig(`enforce_2fa = false`)),
+				Check:            resource.ComposeTestCheckFunc(resource.TestCheckResourceAttr(addr, "enforce_2fa", "false"), e.check2FA(false)),
+				ConfigPlanChecks: inPlace(addr),
+			},
+			{Config: on, Check: e.check2FA(true), ConfigPlanChecks: inPlace(addr)},
+		},
+	})
+}
+
+// TestAccOrganizationResource_2FANeedsGraphQLOnlyWhenSet: an organization whose configuration leaves
+// enforce_2fa out needs neither graphql_url nor the graphql scope, and sends nothing to GraphQL; one that
+// sets it fails at plan, naming the attribute and what to fix.
+func TestAccOrganizationResource_2FANeedsGraphQLOnlyWhenSet(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	if e.live {
+		t.Skip("needs provider blocks and tokens the emulator issues")
+	}
+	e.keepAPISettings()
+	e.server.Store().AddToken("rest-only-token", []string{e.org}, []string{"read_organizations", "read_organization_settings", "write_organization_settings"})
+	noGraphQL := fmt.Sprintf("provider \"buildkite\" {\n  rest_url = %q\n  organization = %q\n  api_token = %q\n  max_retries = 1\n}\n", e.url, e.org, e.token)
+	noScope := fmt.Sprintf("provider \"buildkite\" {\n  rest_url = %q\n  graphql_url = %q\n  organization = %q\n  api_token = \"rest-only-token\"\n  max_retries = 1\n}\n", e.url, e.graphqlURL, e.org)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             e.checkAllowlistRemoved,
+		Steps: []resource.TestStep{
+			{Config: noScope + testAccOrganizationConfig(`restrict_user_api_token_creation = true`), ConfigPlanChecks: expectEmpty()},
+			{Config: noGraphQL + testAccOrganizationConfig(`restrict_user_api_token_creation = true`), PlanOnly: true},
+			{
+				Config:      noScope + testAccOrganizationConfig(`enforce_2fa = true`),
+				ExpectError: regexpMust(`Missing API Token Scope[\s\S]*buildkite_organization.enforce_2fa[\s\S]*"graphql"`),
+			},
+			{
+				Config:      noGraphQL + testAccOrganizationConfig(`enforce_2fa = true`),
+				ExpectError: regexpMust(`GraphQL URL Not Set[\s\S]*buildkite_organization.enforce_2fa`),
+			},
+		},
+	})
+	for _, r := range e.server.Requests() {
+		if strings.HasPrefix(r.Path, "/v1") {
+			t.Errorf("a workspace that does not set enforce_2fa sent %s %s", r.Method, r.Path)
+		}
+	}
+}
