@@ -60,8 +60,8 @@
 //     (node, organization, two-factor enforcement), graphql_agent_tokens.go over agent_tokens.go
 //     (unclustered agent tokens, kept with revokedAt when revoked), graphql_rules.go (rules, with the REST
 //     value checks of rules.go), graphql_pipelines.go (pipelines, their page, emoji, color, clone mirror,
-//     repository webhook), graphql_teams.go (node for teams, suites and a team's links, whose own UUID
-//     team_links.go keeps), graphql_clusters.go (clusters, queues, clusterQueueCreate and
+//     repository webhook, pipelineUpdate), graphql_teams.go (node for teams, suites and a team's links,
+//     whose own UUID team_links.go keeps), graphql_clusters.go (clusters, queues, clusterQueueCreate and
 //     clusterQueueUpdate with the macOS settings), graphql_limits.go (query complexity: the cost headers,
 //     stats, the 50,000 refusal).
 //   - handlers.go: serveRead, serveWrite and serveDelete, the shapes most handlers have.

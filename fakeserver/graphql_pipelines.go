@@ -8,7 +8,7 @@ import (
 // "<org>/<pipeline>", uuid:), node(id:) on Pipeline, Organization.pipelines(first:, after:) (a page of
 // pipelines in one request), Pipeline.emoji, color and cloneMirrorUrl (written over REST, read here), the
 // pipeline's repository and provider with the webhook POST /pipelines/{slug}/webhook made
-// (pipeline_webhook.go), and pipelineDeleteWebhook.
+// (pipeline_webhook.go), pipelineDeleteWebhook, and pipelineUpdate (below).
 //
 // Choices where the facts are silent (I): the provider's name is "GitHub", "GitHub Enterprise",
 // "GitLab", "Bitbucket" or "Git" (RepositoryProviderUnknown); a webhook's url is the repository's hook
@@ -137,4 +137,60 @@ func (x *gqlExec) repositoryObject(p *pipelineRecord) any {
 		}
 	}
 	return gqlObject{typ: "Repository", fields: map[string]any{"url": p.repository, "provider": provider}}
+}
+
+// pipelineUpdate (§2.5) changes a pipeline through the REST update's checks (applyPipeline). It serves
+// the fields a provider writes: name, description, emoji, color, cloneMirrorUrl, defaultBranch,
+// branchConfiguration, the skip and cancel intermediate-builds switches and filters, clusterId,
+// visibility and allowRebuilds, whose declared default (true) applies when it is left out, as §2.0 warns.
+// The other input fields (repository, steps, tags, template, timeouts, archived, nextBuildNumber) are
+// refused with an error naming them (I).
+func init() {
+	gqlMutations["pipelineUpdate"] = func(x *gqlExec, args map[string]any) (any, error) {
+		in := gqlInputOf(args)
+		for _, unserved := range []string{"archived", "defaultTimeoutInMinutes", "maximumTimeoutInMinutes", "nextBuildNumber",
+			"pipelineTemplateId", "repository", "steps", "tags"} {
+			if in.has(unserved) {
+				return nil, gqlError("PipelineUpdateInput." + unserved + " is not served by the emulator")
+			}
+		}
+		p := x.visiblePipeline(uuidOf(in.str("id"), "Pipeline"))
+		if p == nil {
+			return nil, gqlError("No pipeline found")
+		}
+		if !p.archivedAt.IsZero() {
+			return nil, gqlError("Pipeline is archived; unarchive it to change it")
+		}
+		boolOpt := func(key string) opt[bool] {
+			v, set := in[key]
+			b, _ := v.(bool)
+			return opt[bool]{Set: set, Null: set && v == nil, Value: b}
+		}
+		pin := &pipelineInput{
+			name: gqlOpt(in, "name"), description: gqlOpt(in, "description"), emoji: gqlOpt(in, "emoji"),
+			color: gqlOpt(in, "color"), cloneMirrorURL: gqlOpt(in, "cloneMirrorUrl"), defaultBranch: gqlOpt(in, "defaultBranch"),
+			branchConfiguration: gqlOpt(in, "branchConfiguration"),
+			skipQueuedFilter:    gqlOpt(in, "skipIntermediateBuildsBranchFilter"),
+			cancelRunningFilter: gqlOpt(in, "cancelIntermediateBuildsBranchFilter"),
+			skipQueued:          boolOpt("skipIntermediateBuilds"), cancelRunning: boolOpt("cancelIntermediateBuilds"),
+			allowRebuilds: boolOpt("allowRebuilds"),
+		}
+		if v := gqlOpt(in, "visibility"); v.Set {
+			v.Value = strings.ToLower(v.Value)
+			pin.visibility = v
+		}
+		if c := gqlOpt(in, "clusterId"); c.Set {
+			if c.Value != "" {
+				c.Value = uuidOf(c.Value, "Cluster")
+				if c.Value == "" {
+					return nil, gqlError("No cluster found")
+				}
+			}
+			pin.clusterID = c
+		}
+		if problems := x.st.applyPipeline(p, pin, false, x.user.id); len(problems) > 0 {
+			return nil, gqlError("Validation failed: " + strings.Join(problems.sentences(), ", "))
+		}
+		return withClientMutationID(in, "PipelineUpdatePayload", map[string]any{"pipeline": x.pipelineObject(p)}), nil
+	}
 }

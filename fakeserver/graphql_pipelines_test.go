@@ -87,3 +87,46 @@ func TestGraphQLPipelineWebhook(t *testing.T) {
 	// REST can make it again.
 	expect(t, e.api("POST", "/pipelines/app/webhook", nil), http.StatusCreated)
 }
+
+func TestGraphQLPipelineUpdate(t *testing.T) {
+	e := newEnv(t, Options{})
+	p := e.createPipeline(map[string]any{"name": "App", "repository": githubRepo, "allow_rebuilds": false})
+	id := p["graphql_id"].(string)
+	const m = `mutation($input: PipelineUpdateInput!) { pipelineUpdate(input: $input) { clientMutationId pipeline { emoji color cloneMirrorUrl description } } }`
+	a := e.gql(m, map[string]any{"input": map[string]any{"id": id, "clientMutationId": "x", "emoji": ":rocket:", "color": "#123456",
+		"cloneMirrorUrl": "https://mirror.example.com/app.git"}}).ok(t)
+	if a.str(t, "pipelineUpdate", "pipeline", "emoji") != ":rocket:" || a.str(t, "pipelineUpdate", "clientMutationId") != "x" {
+		t.Fatalf("update: %s", a.raw)
+	}
+	// Set over GraphQL, read over REST (clone_mirror_url) and from the store (emoji and color, which REST
+	// does not show); allowRebuilds left out took its declared default, true.
+	r := e.api("GET", "/pipelines/app", nil)
+	if got := r.object(t); got["clone_mirror_url"] != "https://mirror.example.com/app.git" || got["allow_rebuilds"] != true {
+		t.Fatalf("REST: %s", r.raw)
+	}
+	if emoji, color, ok := e.srv.Store().PipelineLooks("acme", "app"); !ok || *emoji != ":rocket:" || *color != "#123456" {
+		t.Fatal("store looks")
+	}
+	// null clears.
+	a = e.gql(m, map[string]any{"input": map[string]any{"id": id, "emoji": nil, "cloneMirrorUrl": nil}}).ok(t)
+	if a.at(t, "pipelineUpdate", "pipeline", "emoji") != nil || a.at(t, "pipelineUpdate", "pipeline", "cloneMirrorUrl") != nil ||
+		a.str(t, "pipelineUpdate", "pipeline", "color") != "#123456" {
+		t.Fatalf("clear: %s", a.raw)
+	}
+	for _, c := range []struct {
+		input map[string]any
+		want  string
+	}{
+		{map[string]any{"id": id, "name": ""}, "Validation failed: Name can't be blank"},
+		{map[string]any{"id": id, "tags": []any{map[string]any{"label": "x"}}}, "PipelineUpdateInput.tags is not served by the emulator"},
+		{map[string]any{"id": graphQLID("Pipeline", newID())}, "No pipeline found"},
+		{map[string]any{"id": id, "clusterId": "bm9wZQ=="}, "No cluster found"},
+	} {
+		if got := e.gql(m, map[string]any{"input": c.input}).errorMessage(t); got != c.want {
+			t.Errorf("%v: %q, want %q", c.input, got, c.want)
+		}
+	}
+	if got := e.gql(m, map[string]any{"input": map[string]any{"id": id, "cloneMirrorUrl": "https://user:secret@mirror.example.com/app.git"}}).errorMessage(t); got == "" {
+		t.Fatal("a mirror URL with credentials was accepted")
+	}
+}
