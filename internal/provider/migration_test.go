@@ -616,10 +616,17 @@ resource "buildkite_pipeline_template" "standard" {
 // no blanks), with a description, which its provider set through GraphQL.
 func (w *officialWorkspace) addRule() {
 	source, target := w.e.pipelineNamed(w.e.name("deploy")), w.e.pipelineNamed(w.e.name("release"))
-	rule, err := w.e.client.Rules.Create(context.Background(), buildkite.RuleCreate{Type: "pipeline.trigger_build.pipeline",
-		Value: []byte(`{"source_pipeline":"` + source.ID + `","target_pipeline":"` + target.ID + `"}`)})
+	value := []byte(`{"source_pipeline":"` + source.ID + `","target_pipeline":"` + target.ID + `","conditions":["source.build.branch == 'main'"]}`)
+	rule, err := w.e.client.Rules.Create(context.Background(), buildkite.RuleCreate{Type: "pipeline.trigger_build.pipeline", Value: value})
 	w.must(err)
 	w.t.Cleanup(func() { _ = w.e.client.Rules.Delete(context.Background(), rule.UUID) })
+	// The official provider creates it with its description through GraphQL.
+	org, err := w.e.client.Organizations.Get(context.Background())
+	w.must(err)
+	_, err = w.e.client.Rules.Update(context.Background(), buildkite.RuleUpdate{
+		OrganizationID: org.GraphQLID, ID: rule.GraphQLID, Description: ptrTo("Deploys trigger releases"), Value: value,
+	})
+	w.must(err)
 	w.add(fmt.Sprintf(`
 resource "buildkite_organization_rule" "trigger" {
   type        = "pipeline.trigger_build.pipeline"
@@ -627,11 +634,12 @@ resource "buildkite_organization_rule" "trigger" {
   value = jsonencode({
     source_pipeline = %q
     target_pipeline = %q
+    conditions      = ["source.build.branch == 'main'"]
   })
 }
 `, source.Slug, target.Slug), officialInstance{address: "buildkite_organization_rule.trigger", attrs: map[string]any{
 		"id": graphQLID("Rule", rule.UUID), "uuid": rule.UUID, "type": rule.Type,
-		"value":       `{"source_pipeline":"` + source.Slug + `","target_pipeline":"` + target.Slug + `"}`,
+		"value":       `{"conditions":["source.build.branch == 'main'"],"source_pipeline":"` + source.Slug + `","target_pipeline":"` + target.Slug + `"}`,
 		"description": "Deploys trigger releases", "source_type": "PIPELINE", "source_uuid": source.ID,
 		"target_type": "PIPELINE", "target_uuid": target.ID, "effect": strings.ToUpper(rule.Effect), "action": strings.ToUpper(rule.Action),
 	}})
