@@ -12,11 +12,12 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
 
-// GraphQL-only attributes: the official provider sets some attributes through Buildkite's GraphQL API,
-// which the REST API does not carry (a hosted queue's macOS settings, a rule's description, an
-// organization's enforce_2fa). Its configurations must still load and plan without a diff, so a resource declares them
-// (resourceBase.withGraphQLOnly) as optional attributes that are kept in state as configured and never
-// sent; its plan then carries one warning naming those the configuration sets.
+// GraphQL-only attributes: where the official provider sets an attribute through Buildkite's GraphQL API
+// that this provider does not apply, its configurations must still load and plan without a diff, so a
+// resource may declare it (resourceBase.withGraphQLOnly) as an optional attribute kept in state as
+// configured and never sent; its plan then carries one warning naming those the configuration sets. None
+// is declared now: a hosted queue's macOS settings, a rule's description and an organization's enforce_2fa
+// are applied through GraphQL (graphql_scope.go declares what needs it).
 
 // graphQLOnlyNote ends the description of every GraphQL-only attribute.
 const graphQLOnlyNote = "Set through Buildkite's GraphQL API, which this provider does not use: accepted so that " +

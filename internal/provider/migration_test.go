@@ -47,6 +47,17 @@ var migrationCases = []migrationCase{
 			t.Errorf("the plan warns of attributes it now applies:\n%s", out)
 		}
 	}},
+	{name: "cluster_queue_mac", add: (*officialWorkspace).addMacQueue, check: func(t *testing.T, w *cliWorkdir) {
+		// The macOS settings are applied and read through GraphQL now: the moved state's match the service's.
+		hosted, _ := w.stateAttributes("buildkite_cluster_queue.mac")["hosted_agents"].(map[string]any)
+		mac, _ := hosted["mac"].(map[string]any)
+		if hosted["instance_shape"] != "MACOS_ARM64_M4_6X28" || mac["xcode_version"] != "16.2" || mac["macos_version"] != "SEQUOIA" {
+			t.Errorf("hosted_agents after the move = %v", hosted)
+		}
+		if out := w.expectNoChanges(); strings.Contains(out, "Attributes Not Managed by This Provider") {
+			t.Errorf("the plan warns of attributes it now applies:\n%s", out)
+		}
+	}},
 	{name: "cluster_agent_token", add: (*officialWorkspace).addAgentToken, check: func(t *testing.T, w *cliWorkdir) {
 		expectMoved(t, w, "buildkite_cluster_agent_token.agents", map[string]any{"token": "moved-secret"})
 	}},
@@ -300,6 +311,38 @@ resource "buildkite_cluster_queue" "linux" {
 		"hosted_agents": map[string]any{"instance_shape": "LINUX_AMD64_2X4", "linux": map[string]any{"agent_image_ref": "ubuntu:24.04"}, "mac": nil},
 	}})
 	return q
+}
+
+// addMacQueue is buildkite_cluster_queue.mac, a hosted macOS queue whose settings its provider set through
+// GraphQL (here: the queue over REST, then the settings through clusterQueueUpdate).
+func (w *officialWorkspace) addMacQueue() {
+	c := w.withCluster()
+	ctx := context.Background()
+	q, err := w.e.client.Queues.Create(ctx, c.ID, buildkite.QueueCreate{
+		Key: "mac", HostedAgents: &buildkite.HostedAgentsWrite{InstanceShape: "MACOS_ARM64_M4_6X28"},
+	})
+	w.must(err)
+	_, err = w.e.client.Queues.SetMacSettings(ctx, q.GraphQLID, "MACOS_ARM64_M4_6X28",
+		buildkite.MacSettingsWrite{XcodeVersion: ptrTo("16.2"), MacosVersion: ptrTo("SEQUOIA")})
+	w.must(err)
+	w.add(`
+resource "buildkite_cluster_queue" "mac" {
+  cluster_id = buildkite_cluster.main.id
+  key        = "mac"
+  hosted_agents = {
+    instance_shape = "MACOS_ARM64_M4_6X28"
+    mac = {
+      xcode_version = "16.2"
+      macos_version = "SEQUOIA"
+    }
+  }
+}
+`, officialInstance{address: "buildkite_cluster_queue.mac", dependsOn: []string{"buildkite_cluster.main"}, attrs: map[string]any{
+		"id": graphQLID("ClusterQueue", q.ID), "uuid": q.ID, "cluster_id": graphQLID("Cluster", c.ID), "cluster_uuid": c.ID,
+		"key": q.Key, "description": nil, "dispatch_paused": false, "retry_agent_affinity": q.RetryAgentAffinity,
+		"hosted_agents": map[string]any{"instance_shape": "MACOS_ARM64_M4_6X28", "linux": nil,
+			"mac": map[string]any{"xcode_version": "16.2", "macos_version": "SEQUOIA"}},
+	}})
 }
 
 func (w *officialWorkspace) addAgentToken() {
