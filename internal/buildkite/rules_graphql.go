@@ -81,17 +81,7 @@ const rulesPerRequest = 100
 func (s *RulesService) DetailsOf(ctx context.Context, uuids []string) (map[string]*RuleDetails, error) {
 	out := make(map[string]*RuleDetails, len(uuids))
 	for start := 0; start < len(uuids); start += rulesPerRequest {
-		batch := uuids[start:min(start+rulesPerRequest, len(uuids))]
-		params := make([]string, len(batch))
-		fields := make([]string, len(batch))
-		vars := make(map[string]string, len(batch))
-		for i, uuid := range batch {
-			params[i] = fmt.Sprintf("$u%d: ID!", i)
-			fields[i] = fmt.Sprintf("r%d: rule(uuid: $u%d) { %s }", i, i, ruleGraphQLFields)
-			vars[fmt.Sprintf("u%d", i)] = uuid
-		}
-		op := queryOp("getOrganizationRules",
-			"query getOrganizationRules("+strings.Join(params, ", ")+") { "+strings.Join(fields, " ")+" }")
+		op, vars := rulesDetailsOp(uuids[start:min(start+rulesPerRequest, len(uuids))])
 		got, err := gqlQuery[map[string]*RuleDetails](ctx, s.client, op, vars)
 		if err != nil {
 			return nil, err
@@ -103,6 +93,20 @@ func (s *RulesService) DetailsOf(ctx context.Context, uuids []string) (map[strin
 		}
 	}
 	return out, nil
+}
+
+// rulesDetailsOp is the query of DetailsOf for a batch of rules: one aliased rule(uuid:) field each.
+func rulesDetailsOp(batch []string) (operation, map[string]string) {
+	params := make([]string, len(batch))
+	fields := make([]string, len(batch))
+	vars := make(map[string]string, len(batch))
+	for i, uuid := range batch {
+		params[i] = fmt.Sprintf("$u%d: ID!", i)
+		fields[i] = fmt.Sprintf("r%d: rule(uuid: $u%d) { %s }", i, i, ruleGraphQLFields)
+		vars[fmt.Sprintf("u%d", i)] = uuid
+	}
+	return queryOp("getOrganizationRules",
+		"query getOrganizationRules("+strings.Join(params, ", ")+") { "+strings.Join(fields, " ")+" }"), vars
 }
 
 // Update changes a rule's value and description in place (ruleUpdate). Sending it again sets the same.
