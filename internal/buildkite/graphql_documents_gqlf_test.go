@@ -22,7 +22,7 @@ func TestGraphQLDocuments_rulesWebhookQueuesTeamLinks(t *testing.T) {
 		opGetRule, opUpdateRule, opGetPipelineWebhook, opDeletePipelineWebhook,
 		opGetQueueMacSettings, opSetQueueMacSettings, opGetTeamLink,
 	} {
-		if _, errs := gqlparser.LoadQuery(schema, op.document); errs != nil {
+		if _, errs := gqlparser.LoadQueryWithRules(schema, op.document, nil); errs != nil {
 			t.Errorf("%s: %v", op.name, errs)
 		}
 	}

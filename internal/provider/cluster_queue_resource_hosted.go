@@ -59,7 +59,7 @@ func hostedAgentsAttribute() schema.SingleNestedAttribute {
 				MarkdownDescription: "Settings of macOS hosted agents, set and read through Buildkite's GraphQL API " +
 					"(`clusterQueueUpdate`; the REST API carries none), so they need the API token's `graphql` scope. Removing " +
 					"the block clears the Xcode version.",
-				Optional:            true,
+				Optional: true,
 				Attributes: map[string]schema.Attribute{
 					"xcode_version": required("The Xcode version."),
 					"macos_version": schema.StringAttribute{

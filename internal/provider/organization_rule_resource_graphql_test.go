@@ -18,13 +18,13 @@ import (
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
 )
 
-// checkRuleDetails checks, through GraphQL, the rule's description (nil: none) and conditions on the
+// checkRuleDetails checks, through GraphQL, buildkite_organization_rule.test's description (nil: none) and conditions on the
 // service.
-func (e *testEnv) checkRuleDetails(address string, description any, conditions []string) resource.TestCheckFunc {
+func (e *testEnv) checkRuleDetails(description any, conditions []string) resource.TestCheckFunc {
 	return func(s *terraform.State) error {
-		rs, ok := s.RootModule().Resources[address]
+		rs, ok := s.RootModule().Resources[ruleAddr]
 		if !ok {
-			return fmt.Errorf("%s is not in state", address)
+			return fmt.Errorf("%s is not in state", ruleAddr)
 		}
 		d, err := e.client.Rules.Details(context.Background(), rs.Primary.Attributes["uuid"])
 		if err != nil {
@@ -145,7 +145,7 @@ data "buildkite_organization_rules" "all" {
 			step(resource.TestStep{
 				Config: rule("Deploys trigger releases", mainOnly),
 				Check: resource.ComposeTestCheckFunc(e.checkExists(ruleAddr),
-					e.checkRuleDetails(ruleAddr, "Deploys trigger releases", []string{"source.build.branch == 'main'"}),
+					e.checkRuleDetails("Deploys trigger releases", []string{"source.build.branch == 'main'"}),
 					func(s *terraform.State) error { firstID = s.RootModule().Resources[ruleAddr].Primary.ID; return nil }),
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue("data.buildkite_organization_rule.test", tfjsonpath.New("description"), knownvalue.StringExact("Deploys trigger releases")),
@@ -159,7 +159,7 @@ data "buildkite_organization_rules" "all" {
 				Config:           rule("Deploys trigger releases", two),
 				ConfigPlanChecks: inPlace(ruleAddr),
 				Check: resource.ComposeTestCheckFunc(sameRule,
-					e.checkRuleDetails(ruleAddr, "Deploys trigger releases", []string{"source.build.branch == 'main'", "source.build.creator.teams includes 'deploy'"})),
+					e.checkRuleDetails("Deploys trigger releases", []string{"source.build.branch == 'main'", "source.build.creator.teams includes 'deploy'"})),
 			}),
 			step(resource.TestStep{
 				// The rules data source reads them too (one GraphQL request for the page).
@@ -186,13 +186,13 @@ data "buildkite_organization_rules" "all" {
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
 				Check: resource.ComposeTestCheckFunc(sameRule,
-					e.checkRuleDetails(ruleAddr, "Deploys trigger releases", []string{"source.build.branch == 'main'", "source.build.creator.teams includes 'deploy'"})),
+					e.checkRuleDetails("Deploys trigger releases", []string{"source.build.branch == 'main'", "source.build.creator.teams includes 'deploy'"})),
 			}),
 			step(resource.TestStep{
 				// No description and no conditions: both cleared on the service, in place.
 				Config:           rule("", ""),
 				ConfigPlanChecks: inPlace(ruleAddr),
-				Check:            resource.ComposeTestCheckFunc(sameRule, e.checkRuleDetails(ruleAddr, nil, nil)),
+				Check:            resource.ComposeTestCheckFunc(sameRule, e.checkRuleDetails(nil, nil)),
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(ruleAddr, tfjsonpath.New("description"), knownvalue.Null()),
 					statecheck.ExpectKnownValue("data.buildkite_organization_rule.test", tfjsonpath.New("description"), knownvalue.Null()),
@@ -227,7 +227,7 @@ func TestAccOrganizationRuleResource_inPlaceRefused(t *testing.T) {
 			{
 				Config:   cfg(`"source.build.branch == 'main'"`),
 				PlanOnly: true,
-				Check:    e.checkRuleDetails(ruleAddr, nil, []string{"source.build.branch == 'main'"}),
+				Check:    e.checkRuleDetails(nil, []string{"source.build.branch == 'main'"}),
 			},
 		},
 	})

@@ -90,7 +90,7 @@ func TestAccOrganizationRuleResource_basic(t *testing.T) {
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(ruleAddr, tfjsonpath.New("description"), knownvalue.StringExact("Deploys trigger releases")),
 				},
-				Check: e.checkRuleDetails(ruleAddr, "Deploys trigger releases", nil),
+				Check: e.checkRuleDetails("Deploys trigger releases", nil),
 			}),
 			step(resource.TestStep{
 				// Another type replaces the rule.
