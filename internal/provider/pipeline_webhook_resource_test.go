@@ -33,11 +33,11 @@ resource "buildkite_pipeline_webhook" "app" {
 	return cfg
 }
 
-// checkRepoWebhook fails unless the pipeline's repository has (or, with want false, has not) a webhook from
+// checkRepoWebhook fails unless buildkite_pipeline.app's repository has (or, with want false, has not) a webhook from
 // Buildkite: in the emulator's store, and as GraphQL reads it (on the real service too).
-func (e *testEnv) checkRepoWebhook(pipelineAddr string, want bool) resource.TestCheckFunc {
+func (e *testEnv) checkRepoWebhook(want bool) resource.TestCheckFunc {
 	return func(s *terraform.State) error {
-		a := s.RootModule().Resources[pipelineAddr].Primary.Attributes
+		a := s.RootModule().Resources["buildkite_pipeline.app"].Primary.Attributes
 		if !e.live {
 			if got := e.server.Store().Exists(fakeserver.KindPipelineWebhook, e.org, a["id"]); got != want {
 				return fmt.Errorf("repository webhook of pipeline %s exists = %v, want %v", a["id"], got, want)
@@ -76,7 +76,7 @@ func TestAccPipelineWebhookResource_basic(t *testing.T) {
 			step(resource.TestStep{
 				Config: e.config(testAccPipelineWebhookConfig(name, repo, true, "id", "buildkite_pipeline.app.repository")),
 				Check: resource.ComposeAggregateTestCheckFunc(
-					e.checkRepoWebhook("buildkite_pipeline.app", true),
+					e.checkRepoWebhook(true),
 					resource.TestCheckResourceAttrPair(addr, "id", "buildkite_pipeline.app", "id"),
 					resource.TestCheckResourceAttrPair(addr, "pipeline_id", "buildkite_pipeline.app", "id"),
 					resource.TestCheckResourceAttr(addr, "repository", repo),
@@ -97,7 +97,7 @@ func TestAccPipelineWebhookResource_basic(t *testing.T) {
 			// Removed on the repository's host: read through GraphQL, it is gone, and planned again.
 			step(resource.TestStep{
 				Config:             e.config(testAccPipelineWebhookConfig(name, repo, true, "graphql_id", "buildkite_pipeline.app.repository")),
-				Check:              resource.ComposeTestCheckFunc(e.deleteRepoWebhook("buildkite_pipeline.app"), e.checkRepoWebhook("buildkite_pipeline.app", false)),
+				Check:              resource.ComposeTestCheckFunc(e.deleteRepoWebhook("buildkite_pipeline.app"), e.checkRepoWebhook(false)),
 				ExpectNonEmptyPlan: true,
 			}),
 			step(resource.TestStep{
@@ -106,12 +106,12 @@ func TestAccPipelineWebhookResource_basic(t *testing.T) {
 					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate)},
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
-				Check: e.checkRepoWebhook("buildkite_pipeline.app", true),
+				Check: e.checkRepoWebhook(true),
 			}),
 			// Destroy deletes the webhook (pipelineDeleteWebhook).
 			step(resource.TestStep{
 				Config: e.config(testAccPipelineWebhookConfig(name, repo, false, "", "")),
-				Check:  e.checkRepoWebhook("buildkite_pipeline.app", false),
+				Check:  e.checkRepoWebhook(false),
 			}),
 			// A pipeline without a webhook cannot be imported, as with the official provider.
 			step(resource.TestStep{
@@ -125,7 +125,7 @@ func TestAccPipelineWebhookResource_basic(t *testing.T) {
 			// Created again, with a webhook made anew.
 			step(resource.TestStep{
 				Config:           e.config(testAccPipelineWebhookConfig(name, repo, true, "id", "buildkite_pipeline.app.repository")),
-				Check:            resource.ComposeTestCheckFunc(resource.TestCheckResourceAttrSet(addr, "webhook_url"), e.checkRepoWebhook("buildkite_pipeline.app", true)),
+				Check:            resource.ComposeTestCheckFunc(resource.TestCheckResourceAttrSet(addr, "webhook_url"), e.checkRepoWebhook(true)),
 				ConfigPlanChecks: expectEmpty(),
 			}),
 		),
@@ -149,7 +149,7 @@ func TestAccPipelineWebhookResource_disappears(t *testing.T) {
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction("buildkite_pipeline_webhook.app", plancheck.ResourceActionCreate),
 				}},
-				Check: e.checkRepoWebhook("buildkite_pipeline.app", true),
+				Check: e.checkRepoWebhook(true),
 			},
 		},
 	})
