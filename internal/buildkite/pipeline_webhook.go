@@ -26,3 +26,79 @@ func IsWebhookExists(err error) bool {
 	var apiErr *Error
 	return IsValidation(err) && errors.As(err, &apiErr) && apiErr.Message == "Webhooks could not be created for your repository."
 }
+
+// The repository webhook through GraphQL (graphql-subset.md §2.6): REST only creates it; GraphQL reads it
+// (the pipeline's repository provider's webhook, GitHub and GitHub Enterprise) and deletes it.
+
+// pipelineWebhookFields selects the webhook of a pipeline's repository provider.
+const pipelineWebhookFields = `repository { url provider { ` +
+	`... on RepositoryProviderGithub { webhook { externalId url } } ` +
+	`... on RepositoryProviderGithubEnterprise { webhook { externalId url } } } }`
+
+var (
+	opGetPipelineWebhook = queryOp("getPipelineWebhook",
+		`query getPipelineWebhook($id: ID!) { node(id: $id) { ... on Pipeline { id `+pipelineWebhookFields+` } } }`)
+	// Deleting twice deletes nothing more: the second answers "No webhook found".
+	opDeletePipelineWebhook = mutationOp("deletePipelineWebhook",
+		`mutation deletePipelineWebhook($id: ID!, $repository: String) { `+
+			`pipelineDeleteWebhook(input: {id: $id, repository: $repository}) { deletedWebhookExternalId } }`, true)
+)
+
+// RepositoryWebhook is the webhook on a pipeline's repository that the service made.
+type RepositoryWebhook struct {
+	// ExternalID is the webhook's ID on the repository's host (GitHub's numeric ID, as a string).
+	ExternalID string `json:"externalId"`
+	// URL is the webhook's page on the repository's host.
+	URL string `json:"url"`
+}
+
+// Webhook returns the webhook on the repository of the pipeline with this GraphQL ID, or nil when the
+// repository has none (or its host is not one the service makes webhooks on); a pipeline the service does
+// not know is an error IsNotFound recognises.
+func (s *PipelinesService) Webhook(ctx context.Context, pipelineGraphQLID string) (*RepositoryWebhook, error) {
+	out, err := gqlQuery[struct {
+		Node *struct {
+			ID         string `json:"id"`
+			Repository *struct {
+				Provider *struct {
+					Webhook *RepositoryWebhook `json:"webhook"`
+				} `json:"provider"`
+			} `json:"repository"`
+		} `json:"node"`
+	}](ctx, s.client, opGetPipelineWebhook, map[string]string{"id": pipelineGraphQLID})
+	if err != nil {
+		return nil, err
+	}
+	if out.Node == nil || out.Node.ID == "" {
+		return nil, s.client.graphQLNotFound(opGetPipelineWebhook.name, "pipeline "+pipelineGraphQLID)
+	}
+	if out.Node.Repository == nil || out.Node.Repository.Provider == nil {
+		return nil, nil
+	}
+	return out.Node.Repository.Provider.Webhook, nil
+}
+
+// DeleteWebhook deletes the webhook on the repository of the pipeline with this GraphQL ID
+// (pipelineDeleteWebhook) and returns its external ID. repository, when not "", must be the pipeline's.
+// A repository without one is an error IsNotFound recognises ("No webhook found").
+func (s *PipelinesService) DeleteWebhook(ctx context.Context, pipelineGraphQLID, repository string) (string, error) {
+	vars := struct {
+		ID         string  `json:"id"`
+		Repository *string `json:"repository,omitempty"`
+	}{ID: pipelineGraphQLID}
+	if repository != "" {
+		vars.Repository = &repository
+	}
+	out, err := gqlMutate[struct {
+		PipelineDeleteWebhook *struct {
+			DeletedWebhookExternalID string `json:"deletedWebhookExternalId"`
+		} `json:"pipelineDeleteWebhook"`
+	}](ctx, s.client, opDeletePipelineWebhook, vars)
+	if err != nil {
+		return "", err
+	}
+	if out.PipelineDeleteWebhook == nil {
+		return "", s.client.graphQLNotFound(opDeletePipelineWebhook.name, "webhook of pipeline "+pipelineGraphQLID)
+	}
+	return out.PipelineDeleteWebhook.DeletedWebhookExternalID, nil
+}

@@ -212,11 +212,17 @@ func (r *associationResource[T, M]) Delete(ctx context.Context, req resource.Del
 	r.deleteFailed(ctx, &resp.Diagnostics, r.kind.remove(ctx, r.client(), parentID, key), r.kind.what, ident)
 }
 
-// ImportState accepts the kind's import form, as an import ID or as the identity.
+// ImportState accepts the kind's import form, as an import ID or as the identity, and the official
+// provider's ID of the association (its GraphQL ID, resolved with node(id:); association_graphql_import.go).
 func (r *associationResource[T, M]) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	parts, ok := r.importParts(ctx, req, resp, r.kind.importParts...)
-	if !ok {
+	parts, ok := r.partsFromNode(ctx, req.ID, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
 		return
+	}
+	if !ok {
+		if parts, ok = r.importParts(ctx, req, resp, r.kind.importParts...); !ok {
+			return
+		}
 	}
 	ctx, cancel := r.timeout(ctx, opRead)
 	defer cancel()

@@ -39,7 +39,7 @@ var clusterQueueIdentity = identifiedBy(
 // NewClusterQueueResource returns the buildkite_cluster_queue resource.
 func NewClusterQueueResource() resource.Resource {
 	return &clusterQueueResource{
-		resourceBase: newResourceBase("cluster_queue", writeScopes("write_clusters"), clusterQueueIdentity).withGraphQLOnly("hosted_agents.mac"),
+		resourceBase: newResourceBase("cluster_queue", writeScopes("write_clusters"), clusterQueueIdentity).withGraphQLAttrs("hosted_agents.mac"),
 	}
 }
 
@@ -65,7 +65,7 @@ type clusterQueueModel struct {
 
 // fromAPI copies the service's view; clusterID is the cluster's UUID (cluster_id keeps the configuration's
 // form by its semantic equality). hosted_agents comes from the answer but for its mac block, which REST
-// does not show and stays as the model held it.
+// does not show: it stays as the model held it, and GraphQL fills it (cluster_queue_resource_mac.go).
 func (m *clusterQueueModel) fromAPI(clusterID string, q *buildkite.Queue) {
 	m.ID = types.StringValue(q.ID)
 	m.UUID = types.StringValue(q.ID)
@@ -252,6 +252,15 @@ func (r *clusterQueueResource) Create(ctx context.Context, req resource.CreateRe
 		}
 	}
 	plan.fromAPI(clusterID, q)
+	if macSettingsFrom(plan.HostedAgents) != nil {
+		// Save the queue first, without the macOS settings, so that a failure leaves it tracked.
+		created := plan
+		created.HostedAgents = withMacSettings(created.HostedAgents, &buildkite.MacSettings{})
+		resp.Diagnostics.Append(resp.State.Set(ctx, &created)...)
+		if r.applyMacSettings(ctx, &plan, types.ObjectNull(hostedAgentsTypes), &resp.Diagnostics); resp.Diagnostics.HasError() {
+			return
+		}
+	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }
 
@@ -276,6 +285,10 @@ func (r *clusterQueueResource) Read(ctx context.Context, req resource.ReadReques
 		return
 	}
 	state.fromAPI(clusterID, q)
+	if err := r.readMacSettings(ctx, &state); err != nil {
+		r.readFailed(ctx, resp, err, "cluster queue", state.ident())
+		return
+	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }
 
@@ -325,6 +338,9 @@ func (r *clusterQueueResource) Update(ctx context.Context, req resource.UpdateRe
 		}
 	}
 	plan.fromAPI(clusterID, q)
+	if r.applyMacSettings(ctx, &plan, state.HostedAgents, &resp.Diagnostics); resp.Diagnostics.HasError() {
+		return
+	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }
 

@@ -22,7 +22,7 @@ import (
 // A hosted (Buildkite-run) queue's hosted_agents, over REST (rest-beyond-spec.md "Added 2026-11-27" §1): the
 // create sends the instance shape, a Linux agent image follows as an update repeating the shape, a size
 // change is an update in place, and reads fill the block from the answer's hosted_agents. The macOS settings
-// (mac) only GraphQL sets: they are kept as configured and not applied.
+// (mac) only GraphQL sets and reads (cluster_queue_resource_mac.go).
 
 // hostedAgentsTypes are the attributes of hosted_agents.
 var hostedAgentsTypes = hostedAgentsAttribute().GetType().(types.ObjectType).AttrTypes
@@ -56,12 +56,14 @@ func hostedAgentsAttribute() schema.SingleNestedAttribute {
 				Attributes: map[string]schema.Attribute{"agent_image_ref": required("The agent image to run.")},
 			},
 			"mac": schema.SingleNestedAttribute{
-				MarkdownDescription: "Settings of macOS hosted agents. " + graphQLOnlyNote,
-				Optional:            true,
+				MarkdownDescription: "Settings of macOS hosted agents, set and read through Buildkite's GraphQL API " +
+					"(`clusterQueueUpdate`; the REST API carries none), so they need the API token's `graphql` scope. Removing " +
+					"the block clears the Xcode version.",
+				Optional: true,
 				Attributes: map[string]schema.Attribute{
 					"xcode_version": required("The Xcode version."),
 					"macos_version": schema.StringAttribute{
-						MarkdownDescription: "The macOS version.",
+						MarkdownDescription: "The macOS version (`SONOMA`, `SEQUOIA`, `TAHOE`, …); the service's when not set.",
 						Optional:            true, Computed: true,
 						PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 					},

@@ -141,8 +141,33 @@ func TestAccClusterQueueResource_hostedLinux(t *testing.T) {
 	})
 }
 
+// checkMacSettings asks the service, through GraphQL, for the queue's macOS settings ("" for none).
+func (e *testEnv) checkMacSettings(xcode, macos string) resource.TestCheckFunc {
+	return func(s *terraform.State) error {
+		a := s.RootModule().Resources["buildkite_cluster_queue.test"].Primary.Attributes
+		m, err := e.client.Queues.MacSettings(context.Background(), a["graphql_id"])
+		if err != nil {
+			return err
+		}
+		if m.XcodeVersion != xcode || (macos != "" && m.MacosVersion != macos) {
+			return fmt.Errorf("macOS settings on the service = %+v, want Xcode %q, macOS %q", *m, xcode, macos)
+		}
+		return nil
+	}
+}
+
+// setMacOutside changes the queue's Xcode version behind Terraform's back.
+func (e *testEnv) setMacOutside(shape, xcode string) resource.TestCheckFunc {
+	return func(s *terraform.State) error {
+		a := s.RootModule().Resources["buildkite_cluster_queue.test"].Primary.Attributes
+		_, err := e.client.Queues.SetMacSettings(context.Background(), a["graphql_id"], shape, buildkite.MacSettingsWrite{XcodeVersion: &xcode})
+		return err
+	}
+}
+
 // TestAccClusterQueueResource_hostedMac creates a hosted macOS queue: the shape is applied and resized
-// over REST; the mac settings (GraphQL only) are kept as configured with the "not applied" warning.
+// over REST; the mac settings are set through GraphQL (clusterQueueUpdate after the REST create), changed in
+// place, read back (import included, and a change made outside Terraform shows), and cleared when removed.
 func TestAccClusterQueueResource_hostedMac(t *testing.T) {
 	t.Parallel()
 	e := newTestEnv(t)
@@ -151,36 +176,55 @@ func TestAccClusterQueueResource_hostedMac(t *testing.T) {
 	}
 	cluster := e.name("mac")
 	const addr = "buildkite_cluster_queue.test"
-	mac := func(shape string) string {
+	mac := func(shape, settings string) string {
 		return hostedQueueConfig(e, cluster, `    instance_shape = "`+shape+`"
-    mac            = { xcode_version = "16.2" }`)
+    mac            = `+settings)
+	}
+	macAttr := func(name string) tfjsonpath.Path {
+		return tfjsonpath.New("hosted_agents").AtMapKey("mac").AtMapKey(name)
 	}
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: e.factories(),
 		CheckDestroy:             e.checkDestroyed("buildkite_cluster_queue"),
 		Steps: []resource.TestStep{
 			{
-				Config:           mac("MACOS_ARM64_M4_6X28"),
-				Check:            e.checkHostedQueue("MACOS_ARM64_M4_6X28", ""),
+				Config:           mac("MACOS_ARM64_M4_6X28", `{ xcode_version = "16.2", macos_version = "SEQUOIA" }`),
+				Check:            resource.ComposeTestCheckFunc(e.checkHostedQueue("MACOS_ARM64_M4_6X28", ""), e.checkMacSettings("16.2", "SEQUOIA")),
 				ConfigPlanChecks: expectEmpty(),
 				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("hosted_agents").AtMapKey("mac").AtMapKey("xcode_version"),
-						knownvalue.StringExact("16.2")),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("hosted_agents").AtMapKey("mac").AtMapKey("macos_version"),
-						knownvalue.Null()),
+					statecheck.ExpectKnownValue(addr, macAttr("xcode_version"), knownvalue.StringExact("16.2")),
+					statecheck.ExpectKnownValue(addr, macAttr("macos_version"), knownvalue.StringExact("SEQUOIA")),
 				},
 			},
 			{
-				Config: mac("MACOS_ARM64_M4_12X56"), Check: e.checkHostedQueue("MACOS_ARM64_M4_12X56", ""),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
-					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
-				},
-			},
-			{
-				// REST does not show the mac settings, so an import has none.
+				// The macOS settings are read back, so an import has them.
 				ResourceName: addr, ImportState: true, ImportStateVerify: true, ImportStateIdFunc: importID(addr, "cluster_id", "key"),
-				ImportStateVerifyIgnore: []string{"hosted_agents.mac.%", "hosted_agents.mac.xcode_version", "hosted_agents.mac.macos_version"},
+			},
+			{
+				// A resize and another Xcode version: both in place.
+				Config:           mac("MACOS_ARM64_M4_12X56", `{ xcode_version = "16.3", macos_version = "SEQUOIA" }`),
+				Check:            resource.ComposeTestCheckFunc(e.checkHostedQueue("MACOS_ARM64_M4_12X56", ""), e.checkMacSettings("16.3", "SEQUOIA")),
+				ConfigPlanChecks: inPlace(addr),
+			},
+			{
+				// Changed outside Terraform: read back, and put back.
+				Config:             mac("MACOS_ARM64_M4_12X56", `{ xcode_version = "16.3", macos_version = "SEQUOIA" }`),
+				Check:              e.setMacOutside("MACOS_ARM64_M4_12X56", "15.4"),
+				ExpectNonEmptyPlan: true,
+			},
+			{
+				Config:           mac("MACOS_ARM64_M4_12X56", `{ xcode_version = "16.3", macos_version = "SEQUOIA" }`),
+				Check:            e.checkMacSettings("16.3", "SEQUOIA"),
+				ConfigPlanChecks: inPlace(addr),
+			},
+			{
+				// The block removed: the Xcode version is cleared, in place.
+				Config:           hostedQueueConfig(e, cluster, `    instance_shape = "MACOS_ARM64_M4_12X56"`),
+				Check:            e.checkMacSettings("", ""),
+				ConfigPlanChecks: inPlace(addr),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("hosted_agents").AtMapKey("mac"), knownvalue.Null()),
+				},
 			},
 			{Config: hostedQueueConfig(e, cluster, `    instance_shape = "LINUX_ARM64_2X4"`), ExpectError: regexp.MustCompile(`Instance Shape Cannot Change Platform`)},
 		},

@@ -72,7 +72,7 @@
 //     else changed (cluster_secret_resource.go), or every such plan shows an update.
 //     A type the official provider has too: every attribute of its schema (testdata/official-schema.json)
 //     exists here (TestSchemaCoversOfficialProvider lists what is missing); attributes only its GraphQL API
-//     sets are declared with newResourceBase(...).withGraphQLOnly("description", ...) and graphQLOnlyString; the
+//     sets are applied through it and declared with newResourceBase(...).withGraphQLAttrs("description"); the
 //     schema's Version is above its (`Version: 1`, or its version + 1) and UpgradeState returns
 //     upgraders(ctx, r, stateMoves{refs: [...the reference attributes...]}), with an official or ours
 //     function for what the common steps do not cover (see upgrade.go).

@@ -7,34 +7,15 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
-	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
 
-// GraphQL-only attributes: the official provider sets some attributes through Buildkite's GraphQL API,
-// which the REST API does not carry (a hosted queue's macOS settings, a rule's description), and which this
-// provider does not apply yet (what it applies through GraphQL, such as enforce_2fa and agent tokens, is
-// declared with withGraphQLAttrs or withGraphQLType instead, graphql_scope.go). Its configurations must
-// still load and plan without a diff, so a resource declares them
-// (resourceBase.withGraphQLOnly) as optional attributes that are kept in state as configured and never
-// sent; its plan then carries one warning naming those the configuration sets.
-
-// graphQLOnlyNote ends the description of every GraphQL-only attribute.
-const graphQLOnlyNote = "Set through Buildkite's GraphQL API, which this provider does not use for it yet: accepted so that " +
-	"configurations written for the official provider load, kept in state as configured, and never sent."
-
-// graphQLOnlyString is an optional string attribute the provider accepts but does not manage.
-func graphQLOnlyString(description string) schema.StringAttribute {
-	return schema.StringAttribute{MarkdownDescription: description + " " + graphQLOnlyNote, Optional: true}
-}
-
-// withGraphQLOnly returns the base with the named attributes declared GraphQL-only: top-level names, or a
-// nested attribute's dotted path ("hosted_agents.mac").
-func (b resourceBase) withGraphQLOnly(attrs ...string) resourceBase {
-	b.graphQLOnly = attrs
-	return b
-}
+// GraphQL-only attributes: where the official provider sets an attribute through Buildkite's GraphQL API
+// that this provider does not apply, its configurations must still load and plan without a diff; a resource
+// listing it in resourceBase.graphQLOnly gets one warning per plan naming those the configuration sets. None
+// is listed now: a hosted queue's macOS settings, a rule's description and an organization's enforce_2fa
+// are applied through GraphQL (graphql_scope.go declares what needs it, withGraphQLAttrs).
 
 // warnGraphQLOnly adds one warning naming the GraphQL-only attributes the configuration sets, at every plan
 // that keeps the resource.

@@ -86,7 +86,7 @@ func TestAccMigration_example(t *testing.T) {
 	// provider is served in this process, so it reads this process's (the test is not parallel).
 	t.Setenv(envAPIToken, e.token)
 	t.Setenv(envRESTURL, e.url)
-	t.Setenv(envGraphQLURL, e.graphqlURL)
+	t.Setenv(envGraphQLURL, e.graphqlURL) // with rest_url set, GraphQL goes only where told
 	mainTF := read("main.tf")
 	if bytes.Count(mainTF, officialSource) != 1 {
 		t.Fatalf("examples/migration/main.tf must name the official provider's source once")

@@ -47,6 +47,17 @@ var migrationCases = []migrationCase{
 			t.Errorf("the plan warns of attributes it now applies:\n%s", out)
 		}
 	}},
+	{name: "cluster_queue_mac", add: (*officialWorkspace).addMacQueue, check: func(t *testing.T, w *cliWorkdir) {
+		// The macOS settings are applied and read through GraphQL now: the moved state's match the service's.
+		hosted, _ := w.stateAttributes("buildkite_cluster_queue.mac")["hosted_agents"].(map[string]any)
+		mac, _ := hosted["mac"].(map[string]any)
+		if hosted["instance_shape"] != "MACOS_ARM64_M4_6X28" || mac["xcode_version"] != "16.2" || mac["macos_version"] != "SEQUOIA" {
+			t.Errorf("hosted_agents after the move = %v", hosted)
+		}
+		if out := w.expectNoChanges(); strings.Contains(out, "Attributes Not Managed by This Provider") {
+			t.Errorf("the plan warns of attributes it now applies:\n%s", out)
+		}
+	}},
 	{name: "cluster_agent_token", add: (*officialWorkspace).addAgentToken, check: func(t *testing.T, w *cliWorkdir) {
 		expectMoved(t, w, "buildkite_cluster_agent_token.agents", map[string]any{"token": "moved-secret"})
 	}},
@@ -301,6 +312,38 @@ resource "buildkite_cluster_queue" "linux" {
 		"hosted_agents": map[string]any{"instance_shape": "LINUX_AMD64_2X4", "linux": map[string]any{"agent_image_ref": "ubuntu:24.04"}, "mac": nil},
 	}})
 	return q
+}
+
+// addMacQueue is buildkite_cluster_queue.mac, a hosted macOS queue whose settings its provider set through
+// GraphQL (here: the queue over REST, then the settings through clusterQueueUpdate).
+func (w *officialWorkspace) addMacQueue() {
+	c := w.withCluster()
+	ctx := context.Background()
+	q, err := w.e.client.Queues.Create(ctx, c.ID, buildkite.QueueCreate{
+		Key: "mac", HostedAgents: &buildkite.HostedAgentsWrite{InstanceShape: "MACOS_ARM64_M4_6X28"},
+	})
+	w.must(err)
+	_, err = w.e.client.Queues.SetMacSettings(ctx, q.GraphQLID, "MACOS_ARM64_M4_6X28",
+		buildkite.MacSettingsWrite{XcodeVersion: ptrTo("16.2"), MacosVersion: ptrTo("SEQUOIA")})
+	w.must(err)
+	w.add(`
+resource "buildkite_cluster_queue" "mac" {
+  cluster_id = buildkite_cluster.main.id
+  key        = "mac"
+  hosted_agents = {
+    instance_shape = "MACOS_ARM64_M4_6X28"
+    mac = {
+      xcode_version = "16.2"
+      macos_version = "SEQUOIA"
+    }
+  }
+}
+`, officialInstance{address: "buildkite_cluster_queue.mac", dependsOn: []string{"buildkite_cluster.main"}, attrs: map[string]any{
+		"id": graphQLID("ClusterQueue", q.ID), "uuid": q.ID, "cluster_id": graphQLID("Cluster", c.ID), "cluster_uuid": c.ID,
+		"key": q.Key, "description": nil, "dispatch_paused": false, "retry_agent_affinity": q.RetryAgentAffinity,
+		"hosted_agents": map[string]any{"instance_shape": "MACOS_ARM64_M4_6X28", "linux": nil,
+			"mac": map[string]any{"xcode_version": "16.2", "macos_version": "SEQUOIA"}},
+	}})
 }
 
 func (w *officialWorkspace) addAgentToken() {
@@ -617,10 +660,17 @@ resource "buildkite_pipeline_template" "standard" {
 // no blanks), with a description, which its provider set through GraphQL.
 func (w *officialWorkspace) addRule() {
 	source, target := w.e.pipelineNamed(w.e.name("deploy")), w.e.pipelineNamed(w.e.name("release"))
-	rule, err := w.e.client.Rules.Create(context.Background(), buildkite.RuleCreate{Type: "pipeline.trigger_build.pipeline",
-		Value: []byte(`{"source_pipeline":"` + source.ID + `","target_pipeline":"` + target.ID + `"}`)})
+	value := []byte(`{"source_pipeline":"` + source.ID + `","target_pipeline":"` + target.ID + `","conditions":["source.build.branch == 'main'"]}`)
+	rule, err := w.e.client.Rules.Create(context.Background(), buildkite.RuleCreate{Type: "pipeline.trigger_build.pipeline", Value: value})
 	w.must(err)
 	w.t.Cleanup(func() { _ = w.e.client.Rules.Delete(context.Background(), rule.UUID) })
+	// The official provider creates it with its description through GraphQL.
+	org, err := w.e.client.Organizations.Get(context.Background())
+	w.must(err)
+	_, err = w.e.client.Rules.Update(context.Background(), buildkite.RuleUpdate{
+		OrganizationID: org.GraphQLID, ID: rule.GraphQLID, Description: ptrTo("Deploys trigger releases"), Value: value,
+	})
+	w.must(err)
 	w.add(fmt.Sprintf(`
 resource "buildkite_organization_rule" "trigger" {
   type        = "pipeline.trigger_build.pipeline"
@@ -628,11 +678,12 @@ resource "buildkite_organization_rule" "trigger" {
   value = jsonencode({
     source_pipeline = %q
     target_pipeline = %q
+    conditions      = ["source.build.branch == 'main'"]
   })
 }
 `, source.Slug, target.Slug), officialInstance{address: "buildkite_organization_rule.trigger", attrs: map[string]any{
 		"id": graphQLID("Rule", rule.UUID), "uuid": rule.UUID, "type": rule.Type,
-		"value":       `{"source_pipeline":"` + source.Slug + `","target_pipeline":"` + target.Slug + `"}`,
+		"value":       `{"conditions":["source.build.branch == 'main'"],"source_pipeline":"` + source.Slug + `","target_pipeline":"` + target.Slug + `"}`,
 		"description": "Deploys trigger releases", "source_type": "PIPELINE", "source_uuid": source.ID,
 		"target_type": "PIPELINE", "target_uuid": target.ID, "effect": strings.ToUpper(rule.Effect), "action": strings.ToUpper(rule.Action),
 	}})

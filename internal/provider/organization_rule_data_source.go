@@ -36,7 +36,8 @@ func organizationRuleDataAttributes() map[string]schema.Attribute {
 		"type": str("The rule type, such as `pipeline.trigger_build.pipeline`."),
 		"value": schema.StringAttribute{
 			CustomType: jsonStringType, Computed: true,
-			MarkdownDescription: "The rule's value as JSON, with the source and target by UUID.",
+			MarkdownDescription: "The rule's value as JSON, with the source and target by UUID and its `conditions`, if " +
+				"any (read through Buildkite's GraphQL API; without it, the source and target alone).",
 		},
 		"source_type": str("The type of the source resource."),
 		"source_uuid": str("The UUID of the source resource."),
@@ -44,7 +45,8 @@ func organizationRuleDataAttributes() map[string]schema.Attribute {
 		"target_uuid": str("The UUID of the target resource."),
 		"effect":      str("What the rule does to the action (`allow`)."),
 		"action":      str("The action the rule governs, such as `trigger_build`."),
-		"description": str("Always null: the official provider reads it through GraphQL, which this provider does not use."),
+		"description": str("The rule's description, read through Buildkite's GraphQL API (null where the provider " +
+			"cannot reach it: no `graphql_url` with `rest_url`, or a token without the `graphql` scope)."),
 	}, attrID, attrUUID, attrGraphQLID, attrURL, attrCreatedAt)
 }
 
@@ -91,6 +93,16 @@ func (d *organizationRuleDataSource) Read(ctx context.Context, req datasource.Re
 	}
 	var out organizationRuleModel
 	out.fromAPI(rule, jsonNull())
+	if d.data.graphQLReachable() {
+		details, err := d.client().Rules.Details(ctx, rule.UUID)
+		if err == nil {
+			err = out.fromDetails(details, organizationRuleModel{Value: jsonNull()})
+		}
+		if err != nil {
+			addAPIError(&resp.Diagnostics, "read", "rule", id, err)
+			return
+		}
+	}
 	if !cfg.ID.IsNull() {
 		out.ID = cfg.ID // as asked: a GraphQL ID stays one
 	}

@@ -38,7 +38,7 @@ var organizationRuleIdentity = identifiedBy(identityAttr("id", "The rule's UUID.
 // NewOrganizationRuleResource returns the buildkite_organization_rule resource.
 func NewOrganizationRuleResource() resource.Resource {
 	return &organizationRuleResource{
-		resourceBase: newResourceBase("organization_rule", writeScopes("write_rules"), organizationRuleIdentity).withGraphQLOnly("description"),
+		resourceBase: newResourceBase("organization_rule", writeScopes("write_rules"), organizationRuleIdentity).withGraphQLAttrs("description"),
 	}
 }
 
@@ -61,13 +61,14 @@ type organizationRuleModel struct {
 	TargetUUID types.String   `tfsdk:"target_uuid"`
 	Effect     types.String   `tfsdk:"effect"`
 	Action     types.String   `tfsdk:"action"`
-	// Description only the GraphQL API sets: the resource keeps it as configured, the data sources show null.
+	// Description only the GraphQL API sets and reads (rules_graphql.go).
 	Description types.String `tfsdk:"description"`
 }
 
-// fromAPI sets the fields from the service's rule. The service does not return the value it was created
+// fromAPI sets the fields from the service's REST rule. REST does not return the value it was created
 // with, so value keeps the prior one (what the user wrote, pipelines by slug included); with none (an
-// import or a data source) it is rebuilt from the source and target.
+// import or a data source) it is rebuilt from the source and target. fromDetails then adds what GraphQL
+// tells.
 func (m *organizationRuleModel) fromAPI(r *buildkite.Rule, prior semanticString) {
 	m.ID = types.StringValue(r.UUID)
 	m.UUID = types.StringValue(r.UUID)
@@ -88,6 +89,60 @@ func (m *organizationRuleModel) fromAPI(r *buildkite.Rule, prior semanticString)
 	}
 }
 
+// fromDetails sets the description and value from what GraphQL tells of the rule (d; nil leaves both as
+// they are). The value the service holds names the pipelines by UUID: prior's text is kept while it names
+// the same pipelines as before (source and target UUIDs as the prior state had them) with the same
+// conditions, so that a value written with slugs does not differ; otherwise (a change made outside
+// Terraform, an import) value is the service's.
+func (m *organizationRuleModel) fromDetails(d *buildkite.RuleDetails, prior organizationRuleModel) error {
+	if d == nil {
+		return nil
+	}
+	m.Description = types.StringPointerValue(d.Description)
+	live, err := d.Value()
+	if err != nil || live == nil {
+		return err
+	}
+	if !prior.Value.IsNull() && !prior.Value.IsUnknown() && ruleValueMeansLive(prior, live) {
+		m.Value = prior.Value
+		return nil
+	}
+	// As jsonencode writes it (keys sorted, compact), so that an import matches a configuration's text.
+	var doc map[string]any
+	if err := json.Unmarshal(live, &doc); err != nil {
+		return fmt.Errorf("rule %s: its value is not a JSON object: %w", d.UUID, err)
+	}
+	text, err := json.Marshal(doc)
+	if err != nil {
+		return err
+	}
+	m.Value = jsonString(string(text))
+	return nil
+}
+
+// ruleValueMeansLive reports whether the prior state's value means the live one: each pipeline key names
+// the pipeline the live value does (the same UUID, or the prior state's UUID for that end, which a slug in
+// the text resolved to), and every other key (conditions) is equal.
+func ruleValueMeansLive(prior organizationRuleModel, live json.RawMessage) bool {
+	var was, is map[string]any
+	if json.Unmarshal([]byte(normalizeText(prior.Value.ValueString())), &was) != nil || json.Unmarshal(live, &is) != nil {
+		return false
+	}
+	for key, known := range map[string]string{"source_pipeline": prior.SourceUUID.ValueString(), "target_pipeline": prior.TargetUUID.ValueString()} {
+		ref, _ := was[key].(string)
+		id, _ := is[key].(string)
+		if !strings.EqualFold(ref, id) && !strings.EqualFold(known, id) {
+			return false
+		}
+		delete(was, key)
+		delete(is, key)
+	}
+	if c, ok := was["conditions"].([]any); ok && len(c) == 0 {
+		delete(was, "conditions") // no conditions, written as an empty list
+	}
+	return reflect.DeepEqual(was, is)
+}
+
 // ruleValueFromAPI renders the value of a pipeline rule as the service takes it on create.
 func ruleValueFromAPI(r *buildkite.Rule) string {
 	b, _ := json.Marshal(map[string]string{
@@ -105,8 +160,8 @@ func (r *organizationRuleResource) Schema(_ context.Context, _ resource.SchemaRe
 		Version: 1, // above the official provider's 0, so that its states are upgraded (upgrade.go)
 		MarkdownDescription: "An organization rule: it allows an action from a source resource on a target resource, " +
 			"such as one pipeline triggering builds of another (`pipeline.trigger_build.pipeline`) or reading its " +
-			"artifacts (`pipeline.artifacts_read.pipeline`). Rules have no update: changing `type` or `value` " +
-			"replaces the rule.",
+			"artifacts (`pipeline.artifacts_read.pipeline`). Changing `type` replaces the rule; `value` and " +
+			"`description` change in place, through Buildkite's GraphQL API (`ruleUpdate`), which also reads them back.",
 		Attributes: withCommon("rule", map[string]schema.Attribute{
 			"type": schema.StringAttribute{
 				MarkdownDescription: "The rule type, `<source>.<action>.<target>`, such as `pipeline.trigger_build.pipeline`. " +
@@ -121,7 +176,9 @@ func (r *organizationRuleResource) Schema(_ context.Context, _ resource.SchemaRe
 				MarkdownDescription: "The rule's value as JSON (use `jsonencode`); for the pipeline rules " +
 					"`{\"source_pipeline\": ..., \"target_pipeline\": ...}`, each pipeline by UUID or slug. Compared by " +
 					"meaning: formatting never differs, and a pipeline written as a slug does not differ from its UUID. " +
-					"Changing what it means replaces the rule.",
+					"It may carry `conditions`, a list of conditional expressions. Changing what it means updates the rule " +
+					"in place, through Buildkite's GraphQL API; a change made outside Terraform (other pipelines, other " +
+					"conditions) is read back through it and shows as a difference.",
 				Required:   true,
 				Validators: []validator.String{ruleValueJSON{}},
 			},
@@ -131,7 +188,11 @@ func (r *organizationRuleResource) Schema(_ context.Context, _ resource.SchemaRe
 			"target_uuid": computed("The UUID of the target resource."),
 			"effect":      computed("What the rule does to the action (`ALLOW`)."),
 			"action":      computed("The action the rule governs, such as `TRIGGER_BUILD` or `ARTIFACTS_READ`."),
-			"description": graphQLOnlyString("A description of the rule."),
+			"description": schema.StringAttribute{
+				MarkdownDescription: "A description of the rule. Set and read through Buildkite's GraphQL API (the REST API " +
+					"carries none), so it needs the API token's `graphql` scope; removing it clears the description.",
+				Optional: true,
+			},
 		}, attrID, attrUUID, attrGraphQLID, attrURL, attrCreatedAt),
 	}
 }
@@ -143,8 +204,9 @@ func (r *organizationRuleResource) UpgradeState(ctx context.Context) map[int64]r
 }
 
 // ModifyPlan compares value by meaning: the state's text is kept when the configuration names the same
-// pipelines (a slug where the state has the UUID, or the other way round); any other change replaces the
-// rule. It costs one read per slug, and only when the texts differ.
+// pipelines (a slug where the state has the UUID, or the other way round); any other change is an update
+// in place (ruleUpdate), with source_uuid and target_uuid planned as the pipelines the new value names. It
+// costs one read per slug, and only when the texts differ.
 func (r *organizationRuleResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	r.resourceBase.ModifyPlan(ctx, req, resp)
 	if resp.Diagnostics.HasError() || req.Plan.Raw.IsNull() {
@@ -160,8 +222,11 @@ func (r *organizationRuleResource) ModifyPlan(ctx context.Context, req resource.
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	if !plan.Description.Equal(state.Description) {
+		r.data.requireGraphQL(&resp.Diagnostics, r.name, path.Root("description"), "changing a rule's description")
+	}
 	if plan.Value.IsUnknown() {
-		resp.RequiresReplace = append(resp.RequiresReplace, path.Root("value"))
+		r.planValueChange(resp, &plan)
 		return
 	}
 	if jsonFormat.equal(plan.Value.ValueString(), state.Value.ValueString()) {
@@ -182,13 +247,25 @@ func (r *organizationRuleResource) ModifyPlan(ctx context.Context, req resource.
 		resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
 		return
 	}
-	resp.RequiresReplace = append(resp.RequiresReplace, path.Root("value"))
+	// checkValue planned the pipelines' UUIDs; the rest of the plan is as Terraform made it.
+	resp.Diagnostics.Append(resp.Plan.Get(ctx, &plan)...)
+	r.planValueChange(resp, &plan)
+}
+
+// planValueChange plans a change of value in place: it needs GraphQL (ruleUpdate), and the pipelines a value
+// not yet known names are known after apply.
+func (r *organizationRuleResource) planValueChange(resp *resource.ModifyPlanResponse, plan *organizationRuleModel) {
+	r.data.requireGraphQL(&resp.Diagnostics, r.name, path.Root("value"), "changing a rule's value in place")
+	if plan.Value.IsUnknown() {
+		resp.Diagnostics.Append(resp.Plan.SetAttribute(context.Background(), path.Root("source_uuid"), types.StringUnknown())...)
+		resp.Diagnostics.Append(resp.Plan.SetAttribute(context.Background(), path.Root("target_uuid"), types.StringUnknown())...)
+	}
 }
 
 // checkValue checks a new value at plan time, as the official provider does: it must be a JSON object, and
 // each pipeline it names (source_pipeline, target_pipeline) a UUID or the slug of a pipeline of the
-// organization, which is looked up now rather than refused at apply. A new rule's source_uuid and
-// target_uuid are planned as the pipelines found.
+// organization, which is looked up now rather than refused at apply. source_uuid and target_uuid are
+// planned as the pipelines found.
 func (r *organizationRuleResource) checkValue(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	var value semanticString
 	var typ types.String
@@ -230,9 +307,7 @@ func (r *organizationRuleResource) checkValue(ctx context.Context, req resource.
 				}[ruleSlugPattern.MatchString(ref)]))
 			continue
 		}
-		if req.State.Raw.IsNull() {
-			resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root(end+"_uuid"), id)...)
-		}
+		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root(end+"_uuid"), id)...)
 	}
 }
 
@@ -346,10 +421,30 @@ func (r *organizationRuleResource) Create(ctx context.Context, req resource.Crea
 		r.createFailed(ctx, &resp.Diagnostics, err, "rule", plan.Type.ValueString(), r.holderOfRule(plan.Type.ValueString(), value))
 		return
 	}
-	state := organizationRuleModel{Description: plan.Description}
+	var state organizationRuleModel
 	state.fromAPI(rule, plan.Value)
+	if !plan.Description.IsNull() {
+		// REST creates the rule (exactly once, adopted after a lost answer); only GraphQL sets a description.
+		org, err := r.client().Organizations.Get(ctx)
+		var d *buildkite.RuleDetails
+		if err == nil {
+			d, err = r.client().Rules.Update(ctx, buildkite.RuleUpdate{
+				OrganizationID: org.GraphQLID, ID: rule.GraphQLID, Description: plan.Description.ValueStringPointer(), Value: value,
+			})
+		}
+		if err != nil {
+			// The rule exists: it is kept in state without its description, which the next apply sets.
+			resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+			addGraphQLError(&resp.Diagnostics, "set the description of", "rule", rule.UUID, err, ruleGraphQLFields)
+			return
+		}
+		state.Description = types.StringPointerValue(d.Description)
+	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }
+
+// ruleGraphQLFields maps ruleUpdate's input fields to the attributes their errors go on.
+var ruleGraphQLFields = map[string]path.Path{"description": path.Root("description"), "value": path.Root("value")}
 
 func (r *organizationRuleResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	defer r.finishRead(ctx, req, resp)
@@ -367,16 +462,71 @@ func (r *organizationRuleResource) Read(ctx context.Context, req resource.ReadRe
 	}
 	state := organizationRuleModel{Description: prior.Description}
 	state.fromAPI(rule, prior.Value)
+	if r.data.graphQLReachable() {
+		d, err := r.client().Rules.Details(ctx, rule.UUID)
+		if err == nil {
+			err = state.fromDetails(d, prior)
+		}
+		if err != nil {
+			r.readFailed(ctx, resp, err, "rule", prior.ID.ValueString())
+			return
+		}
+	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }
 
-// Update is never called with a change the service would need to hear of: type and value replace the rule.
-// It only takes on the plan, as when value is written in another form that means the same, or when the
-// description (which only GraphQL sets) changes.
+// Update changes the value (source, target, conditions) and the description in place with ruleUpdate, which
+// takes the whole value and the description each time (null clears it). A plan that changes neither (value
+// written in another form that means the same) only takes on the plan. The source and target UUIDs were
+// planned from the value (checkValue); the answer's document confirms them.
 func (r *organizationRuleResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	defer r.finishUpdate(ctx, req, resp)
-	var plan organizationRuleModel
+	var plan, state organizationRuleModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if plan.Value.Equal(state.Value) && plan.Description.Equal(state.Description) {
+		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+		return
+	}
+	ctx, cancel := r.timeout(ctx, opUpdate)
+	defer cancel()
+	value, err := compactJSON(plan.Value.ValueString())
+	if err != nil {
+		resp.Diagnostics.AddAttributeError(path.Root("value"), "Invalid JSON", fmt.Sprintf("value must be valid JSON: %s", err))
+		return
+	}
+	org, err := r.client().Organizations.Get(ctx)
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "update", "rule", state.ID.ValueString(), err)
+		return
+	}
+	d, err := r.client().Rules.Update(ctx, buildkite.RuleUpdate{
+		OrganizationID: org.GraphQLID, ID: state.GraphQLID.ValueString(),
+		Description: plan.Description.ValueStringPointer(), Value: value,
+	})
+	if err != nil {
+		addGraphQLError(&resp.Diagnostics, "update", "rule", state.ID.ValueString(), err, ruleGraphQLFields)
+		return
+	}
+	live, err := d.Value()
+	var ends map[string]any
+	if err == nil && live != nil {
+		err = json.Unmarshal(live, &ends)
+	}
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "update", "rule", state.ID.ValueString(), err)
+		return
+	}
+	if id, ok := ends["source_pipeline"].(string); ok {
+		plan.SourceUUID = types.StringValue(id)
+	}
+	if id, ok := ends["target_pipeline"].(string); ok {
+		plan.TargetUUID = types.StringValue(id)
+	}
+	plan.Description = types.StringPointerValue(d.Description)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }
 

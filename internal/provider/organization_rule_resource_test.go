@@ -84,12 +84,13 @@ func TestAccOrganizationRuleResource_basic(t *testing.T) {
 				},
 			}),
 			step(resource.TestStep{
-				// A description, which only the GraphQL API sets, is kept as configured: an update that sends nothing.
+				// A description, which only the GraphQL API sets: applied in place (ruleUpdate) and read back.
 				Config:           e.config(strings.Replace(testAccRuleConfig(name, "pipeline.trigger_build.pipeline", byUUID), "type  =", "description = \"Deploys trigger releases\"\n  type  =", 1)),
 				ConfigPlanChecks: inPlace(ruleAddr),
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(ruleAddr, tfjsonpath.New("description"), knownvalue.StringExact("Deploys trigger releases")),
 				},
+				Check: e.checkRuleDetails("Deploys trigger releases", nil),
 			}),
 			step(resource.TestStep{
 				// Another type replaces the rule.
@@ -109,14 +110,15 @@ func TestAccOrganizationRuleResource_basic(t *testing.T) {
 				},
 			}),
 			step(resource.TestStep{
-				// Other pipelines replace it too: source and target swapped.
+				// Other pipelines are an update in place: source and target swapped, the same rule.
 				Config: e.config(testAccRuleConfig(name, "pipeline.artifacts_read.pipeline", `jsonencode({
     source_pipeline = buildkite_pipeline.target.slug
     target_pipeline = buildkite_pipeline.source.slug
   })`)),
-				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(ruleAddr, plancheck.ResourceActionDestroyBeforeCreate)},
-				},
+				ConfigPlanChecks: inPlace(ruleAddr),
+				Check: resource.ComposeTestCheckFunc(
+					resource.TestCheckResourceAttrPair(ruleAddr, "source_uuid", "buildkite_pipeline.target", "id"),
+					resource.TestCheckResourceAttrPair(ruleAddr, "target_uuid", "buildkite_pipeline.source", "id")),
 			}),
 		),
 	})

@@ -40,8 +40,32 @@ func (d *organizationRulesDataSource) Schema(_ context.Context, _ datasource.Sch
 func (d *organizationRulesDataSource) Read(ctx context.Context, _ datasource.ReadRequest, resp *datasource.ReadResponse) {
 	ctx, cancel := d.timeout(ctx)
 	defer cancel()
-	items, ok := listItems(ctx, &resp.Diagnostics, "rules", "", d.client().Rules.List,
-		func(m *organizationRuleModel, r *buildkite.Rule) { m.fromAPI(r, jsonNull()) })
+	var details map[string]*buildkite.RuleDetails
+	list := func(ctx context.Context) ([]buildkite.Rule, error) {
+		rules, err := d.client().Rules.List(ctx)
+		if err != nil || !d.data.graphQLReachable() {
+			return rules, err
+		}
+		// Descriptions and conditions only GraphQL tells: one request per page of rules, never one per rule.
+		uuids := make([]string, len(rules))
+		for i := range rules {
+			uuids[i] = rules[i].UUID
+		}
+		details, err = d.client().Rules.DetailsOf(ctx, uuids)
+		return rules, err
+	}
+	var bad error
+	items, ok := listItems(ctx, &resp.Diagnostics, "rules", "", list,
+		func(m *organizationRuleModel, r *buildkite.Rule) {
+			m.fromAPI(r, jsonNull())
+			if err := m.fromDetails(details[r.UUID], organizationRuleModel{Value: jsonNull()}); err != nil && bad == nil {
+				bad = err
+			}
+		})
+	if bad != nil {
+		addAPIError(&resp.Diagnostics, "read", "rules", "", bad)
+		return
+	}
 	if ok {
 		resp.Diagnostics.Append(resp.State.Set(ctx, &organizationRulesModel{Rules: items})...)
 	}

@@ -32,13 +32,14 @@ var pipelineWebhookIdentity = identifiedBy(identityAttr("pipeline_id", "The UUID
 // NewPipelineWebhookResource returns the buildkite_pipeline_webhook resource.
 func NewPipelineWebhookResource() resource.Resource {
 	return &pipelineWebhookResource{
-		resourceBase: newResourceBase("pipeline_webhook", writeScopes("write_pipelines"), pipelineWebhookIdentity),
+		resourceBase: newResourceBase("pipeline_webhook", writeScopes("write_pipelines"), pipelineWebhookIdentity).withGraphQLType(),
 	}
 }
 
 // pipelineWebhookResource is the webhook on a GitHub pipeline's repository that sends pushes and pull
-// requests to the pipeline. REST creates it and shows where it sends (the pipeline's provider.webhook_url),
-// but can neither read nor delete it: destroy leaves it on the repository, with a warning.
+// requests to the pipeline. REST creates it and shows where it sends (the pipeline's provider.webhook_url);
+// GraphQL reads it (a webhook removed on the repository's host is seen) and deletes it
+// (pipelineDeleteWebhook), so the type needs GraphQL, as the official provider's does.
 type pipelineWebhookResource struct {
 	resourceBase
 }
@@ -79,9 +80,10 @@ func (r *pipelineWebhookResource) Schema(_ context.Context, _ resource.SchemaReq
 		Version: 1, // above the official provider's 0, so that its states are upgraded (upgrade.go)
 		MarkdownDescription: "The webhook on a GitHub (or GitHub Enterprise) pipeline's repository that starts its builds. " +
 			"Buildkite's REST API creates it (the token needs `write_pipelines`, and the service its GitHub App on the " +
-			"repository) but cannot read or delete it: **destroying this resource leaves the webhook on the repository**, " +
-			"with a warning; delete it in the repository's settings. A repository that has one already is taken over. " +
-			"Import by the pipeline's slug, UUID or GraphQL ID.",
+			"repository); its GraphQL API reads and deletes it, so the token needs the `graphql` scope too. A webhook " +
+			"removed on the repository's host is planned again; destroying the resource deletes the webhook. A " +
+			"repository that has one already is taken over. Import by the pipeline's slug, UUID or GraphQL ID; a " +
+			"pipeline whose repository has no webhook cannot be imported.",
 		Attributes: map[string]schema.Attribute{
 			attrID:        computedString("The pipeline's UUID, which identifies its webhook here (the REST API does not show the webhook's own ID)."),
 			"pipeline_id": parentIDAttribute("The UUID of the pipeline.", "Pipeline"),
@@ -229,6 +231,18 @@ func (r *pipelineWebhookResource) Read(ctx context.Context, req resource.ReadReq
 		r.removeGone(ctx, resp)
 		return
 	}
+	hook, err := r.client().Pipelines.Webhook(ctx, p.GraphQLID)
+	if err != nil {
+		r.readFailed(ctx, resp, err, "pipeline webhook", state.PipelineID.ValueString())
+		return
+	}
+	if hook == nil {
+		resp.Diagnostics.AddWarning("Pipeline Webhook Not Found", fmt.Sprintf(
+			"The repository of pipeline %s (%s) has no webhook from Buildkite any more (removed on the repository's host): "+
+				"buildkite_pipeline_webhook is removed from state and planned again.", p.Slug, p.Repository))
+		r.removeGone(ctx, resp)
+		return
+	}
 	state.fromAPI(p)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }
@@ -241,18 +255,21 @@ func (r *pipelineWebhookResource) Update(ctx context.Context, req resource.Updat
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }
 
-// Delete removes the resource from state only: REST cannot delete a repository's webhook.
+// Delete deletes the repository's webhook through GraphQL (pipelineDeleteWebhook); one already gone, or a
+// pipeline already gone, is success.
 func (r *pipelineWebhookResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state pipelineWebhookModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	resp.Diagnostics.AddWarning("Repository Webhook Left in Place", fmt.Sprintf(
-		"Buildkite's REST API cannot delete the webhook on %s, so it stays there and keeps starting builds of the "+
-			"pipeline; Terraform no longer manages it. To remove it, delete the webhook that sends to %s in the "+
-			"repository's settings (on GitHub: Settings → Webhooks).",
-		displayOr(state.Repository.ValueString(), "the repository"), displayOr(state.WebhookURL.ValueString(), "Buildkite")))
+	ctx, cancel := r.timeout(ctx, opDelete)
+	defer cancel()
+	p, err := findPipelineByID(ctx, r.client(), state.PipelineID.UUID(), state.PipelineID.ValueString())
+	if err == nil {
+		_, err = r.client().Pipelines.DeleteWebhook(ctx, p.GraphQLID, p.Repository)
+	}
+	r.deleteFailed(ctx, &resp.Diagnostics, err, "pipeline webhook", state.PipelineID.ValueString())
 }
 
 // ImportState takes the pipeline's slug, UUID or GraphQL ID (the official provider's import ID).
@@ -264,6 +281,18 @@ func (r *pipelineWebhookResource) ImportState(ctx context.Context, req resource.
 	p, err := findPipeline(ctx, r.client(), parts[0])
 	if err != nil {
 		notFoundOrAPIError(&resp.Diagnostics, err, "pipeline", req.ID)
+		return
+	}
+	// As the official provider's: a pipeline whose repository has no webhook has nothing to import.
+	hook, err := r.client().Pipelines.Webhook(ctx, p.GraphQLID)
+	if err != nil {
+		addGraphQLError(&resp.Diagnostics, "import", "pipeline webhook", req.ID, err, nil)
+		return
+	}
+	if hook == nil {
+		resp.Diagnostics.AddError("Pipeline webhook not found", fmt.Sprintf(
+			"Pipeline %s (%s) has no webhook on its repository %s, so there is nothing to import. Create it with this "+
+				"resource instead.", p.Slug, req.ID, p.Repository))
 		return
 	}
 	var m pipelineWebhookModel

@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"context"
 	"fmt"
 	"regexp"
 	"testing"
@@ -32,18 +33,34 @@ resource "buildkite_pipeline_webhook" "app" {
 	return cfg
 }
 
-// checkRepoWebhook fails unless the emulator holds (or, with want false, does not hold) a webhook on the
-// pipeline's repository; on the real service REST cannot tell.
-func (e *testEnv) checkRepoWebhook(pipelineAddr string, want bool) resource.TestCheckFunc {
+// checkRepoWebhook fails unless buildkite_pipeline.app's repository has (or, with want false, has not) a webhook from
+// Buildkite: in the emulator's store, and as GraphQL reads it (on the real service too).
+func (e *testEnv) checkRepoWebhook(want bool) resource.TestCheckFunc {
 	return func(s *terraform.State) error {
-		if e.live {
-			return nil
+		a := s.RootModule().Resources["buildkite_pipeline.app"].Primary.Attributes
+		if !e.live {
+			if got := e.server.Store().Exists(fakeserver.KindPipelineWebhook, e.org, a["id"]); got != want {
+				return fmt.Errorf("repository webhook of pipeline %s exists = %v, want %v", a["id"], got, want)
+			}
 		}
-		id := s.RootModule().Resources[pipelineAddr].Primary.ID
-		if got := e.server.Store().Exists(fakeserver.KindPipelineWebhook, e.org, id); got != want {
-			return fmt.Errorf("repository webhook of pipeline %s exists = %v, want %v", id, got, want)
+		hook, err := e.client.Pipelines.Webhook(context.Background(), a["graphql_id"])
+		if err != nil {
+			return err
+		}
+		if got := hook != nil; got != want {
+			return fmt.Errorf("GraphQL: repository webhook of pipeline %s exists = %v, want %v", a["id"], got, want)
 		}
 		return nil
+	}
+}
+
+// deleteRepoWebhook deletes the pipeline's repository webhook behind Terraform's back, as someone would on
+// the repository's host.
+func (e *testEnv) deleteRepoWebhook(pipelineAddr string) resource.TestCheckFunc {
+	return func(s *terraform.State) error {
+		a := s.RootModule().Resources[pipelineAddr].Primary.Attributes
+		_, err := e.client.Pipelines.DeleteWebhook(context.Background(), a["graphql_id"], "")
+		return err
 	}
 }
 
@@ -59,7 +76,7 @@ func TestAccPipelineWebhookResource_basic(t *testing.T) {
 			step(resource.TestStep{
 				Config: e.config(testAccPipelineWebhookConfig(name, repo, true, "id", "buildkite_pipeline.app.repository")),
 				Check: resource.ComposeAggregateTestCheckFunc(
-					e.checkRepoWebhook("buildkite_pipeline.app", true),
+					e.checkRepoWebhook(true),
 					resource.TestCheckResourceAttrPair(addr, "id", "buildkite_pipeline.app", "id"),
 					resource.TestCheckResourceAttrPair(addr, "pipeline_id", "buildkite_pipeline.app", "id"),
 					resource.TestCheckResourceAttr(addr, "repository", repo),
@@ -77,15 +94,38 @@ func TestAccPipelineWebhookResource_basic(t *testing.T) {
 				Config:           e.config(testAccPipelineWebhookConfig(name, repo, true, "graphql_id", "buildkite_pipeline.app.repository")),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 			}),
-			// Destroy leaves the webhook on the repository (REST cannot delete it), with a warning.
+			// Removed on the repository's host: read through GraphQL, it is gone, and planned again.
+			step(resource.TestStep{
+				Config:             e.config(testAccPipelineWebhookConfig(name, repo, true, "graphql_id", "buildkite_pipeline.app.repository")),
+				Check:              resource.ComposeTestCheckFunc(e.deleteRepoWebhook("buildkite_pipeline.app"), e.checkRepoWebhook(false)),
+				ExpectNonEmptyPlan: true,
+			}),
+			step(resource.TestStep{
+				Config: e.config(testAccPipelineWebhookConfig(name, repo, true, "graphql_id", "buildkite_pipeline.app.repository")),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate)},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				Check: e.checkRepoWebhook(true),
+			}),
+			// Destroy deletes the webhook (pipelineDeleteWebhook).
 			step(resource.TestStep{
 				Config: e.config(testAccPipelineWebhookConfig(name, repo, false, "", "")),
-				Check:  e.checkRepoWebhook("buildkite_pipeline.app", true),
+				Check:  e.checkRepoWebhook(false),
 			}),
-			// Created again, the repository's webhook is taken over.
+			// A pipeline without a webhook cannot be imported, as with the official provider.
+			step(resource.TestStep{
+				Config:            e.config(testAccPipelineWebhookConfig(name, repo, true, "id", "buildkite_pipeline.app.repository")),
+				ResourceName:      addr,
+				ImportState:       true,
+				ImportStateId:     "",
+				ImportStateIdFunc: importID("buildkite_pipeline.app", "slug"),
+				ExpectError:       regexp.MustCompile(`Pipeline webhook not found`),
+			}),
+			// Created again, with a webhook made anew.
 			step(resource.TestStep{
 				Config:           e.config(testAccPipelineWebhookConfig(name, repo, true, "id", "buildkite_pipeline.app.repository")),
-				Check:            resource.TestCheckResourceAttrSet(addr, "webhook_url"),
+				Check:            resource.ComposeTestCheckFunc(resource.TestCheckResourceAttrSet(addr, "webhook_url"), e.checkRepoWebhook(true)),
 				ConfigPlanChecks: expectEmpty(),
 			}),
 		),
@@ -109,7 +149,7 @@ func TestAccPipelineWebhookResource_disappears(t *testing.T) {
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction("buildkite_pipeline_webhook.app", plancheck.ResourceActionCreate),
 				}},
-				Check: e.checkRepoWebhook("buildkite_pipeline.app", true),
+				Check: e.checkRepoWebhook(true),
 			},
 		},
 	})

@@ -216,9 +216,15 @@ func TestAccTeamMemberResource_importErrors(t *testing.T) {
 				ExpectError: regexp.MustCompile(`Invalid Import ID(?s).*not a UUID`),
 			},
 			{
-				// The official provider's import ID names the membership itself, which REST cannot find.
+				// The official provider's import ID names the membership itself, which GraphQL resolves; this one is
+				// of none (association_graphql_import_test.go imports real ones).
 				ResourceName: addr, ImportState: true, ImportStateId: graphQLID("TeamMember", unknownUUID),
-				ExpectError: wrapped("the official provider's ID of a team membership (buildkite_team_member): import it as `<team id or slug>/<user id>`"),
+				ExpectError: regexp.MustCompile(`Cannot import non-existent remote object`),
+			},
+			{
+				// Another association's GraphQL ID is still refused by the ID rule.
+				ResourceName: addr, ImportState: true, ImportStateId: graphQLID("TeamPipeline", unknownUUID),
+				ExpectError: wrapped("the official provider's ID of a team's access to a pipeline (buildkite_pipeline_team)"),
 			},
 		},
 	})

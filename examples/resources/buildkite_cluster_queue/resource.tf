@@ -25,11 +25,16 @@ resource "buildkite_cluster_queue" "hosted_linux" {
   }
 }
 
-# A Buildkite-hosted macOS queue.
+# A Buildkite-hosted macOS queue with its Xcode and macOS versions, which are set and read through
+# Buildkite's GraphQL API (the API token needs the `graphql` scope); they change in place.
 resource "buildkite_cluster_queue" "hosted_mac" {
   cluster_id = buildkite_cluster.platform.id
   key        = "hosted-mac"
   hosted_agents = {
     instance_shape = "MACOS_ARM64_M4_6X28"
+    mac = {
+      xcode_version = "16.2"
+      macos_version = "SEQUOIA"
+    }
   }
 }

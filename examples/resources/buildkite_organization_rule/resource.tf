@@ -15,3 +15,19 @@ resource "buildkite_organization_rule" "deploy_reads_app_artifacts" {
     target_pipeline = "app"
   })
 }
+
+# A rule with a description and conditions (set and read through Buildkite's GraphQL API, which the API
+# token's `graphql` scope opens). Changing the pipelines, the conditions or the description updates the
+# rule in place; only a change of type replaces it.
+resource "buildkite_organization_rule" "deploy_triggers_app_on_main" {
+  type        = "pipeline.trigger_build.pipeline"
+  description = "Deploys of main trigger the app"
+  value = jsonencode({
+    source_pipeline = buildkite_pipeline.deploy.uuid
+    target_pipeline = buildkite_pipeline.app.uuid
+    conditions = [
+      "source.build.branch == 'main'",
+      "source.build.creator.teams includes 'deploy'",
+    ]
+  })
+}

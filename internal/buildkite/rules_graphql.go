@@ -1,0 +1,131 @@
+package buildkite
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// Rules through GraphQL (graphql-subset.md §2.3). REST creates, lists and deletes a rule, but never returns
+// its value (conditions included) or its description, and has no update: GraphQL reads both (Rule.document
+// and Rule.description) and changes them in place (ruleUpdate).
+
+// ruleGraphQLFields are the fields every rule operation selects.
+const ruleGraphQLFields = `id uuid type description document`
+
+var (
+	opGetRule = queryOp("getOrganizationRule",
+		`query getOrganizationRule($uuid: ID!) { rule(uuid: $uuid) { `+ruleGraphQLFields+` } }`)
+	opUpdateRule = mutationOp("updateOrganizationRule",
+		`mutation updateOrganizationRule($organizationId: ID!, $id: ID!, $description: String, $value: JSON!) { `+
+			`ruleUpdate(input: {organizationId: $organizationId, id: $id, description: $description, value: $value}) { rule { `+
+			ruleGraphQLFields+` } } }`, true)
+)
+
+// RuleDetails is what only GraphQL tells of a rule: its description and its value.
+type RuleDetails struct {
+	ID          string  `json:"id"`
+	UUID        string  `json:"uuid"`
+	Type        string  `json:"type"`
+	Description *string `json:"description"`
+	// Document is {"rule": "<type>", "value": {…}}, the pipelines by UUID.
+	Document *string `json:"document"`
+}
+
+// Value is the rule's value as the service holds it ({"source_pipeline": <uuid>, "target_pipeline": <uuid>,
+// "conditions": […]}), or nil when the answer had no document.
+func (d *RuleDetails) Value() (json.RawMessage, error) {
+	if d.Document == nil || *d.Document == "" {
+		return nil, nil
+	}
+	var doc struct {
+		Value json.RawMessage `json:"value"`
+	}
+	if err := json.Unmarshal([]byte(*d.Document), &doc); err != nil {
+		return nil, fmt.Errorf("rule %s: its document is not JSON: %w", d.UUID, err)
+	}
+	return doc.Value, nil
+}
+
+// RuleUpdate is a change of a rule in place. Value is required (the whole value, conditions included);
+// Description is always sent, so nil clears it.
+type RuleUpdate struct {
+	OrganizationID string          `json:"organizationId"`
+	ID             string          `json:"id"`
+	Description    *string         `json:"description"`
+	Value          json.RawMessage `json:"value"`
+}
+
+// Details returns the description and value of the rule with this UUID; a rule the service does not know
+// (it answers null) is an error IsNotFound recognises.
+func (s *RulesService) Details(ctx context.Context, uuid string) (*RuleDetails, error) {
+	out, err := gqlQuery[struct {
+		Rule *RuleDetails `json:"rule"`
+	}](ctx, s.client, opGetRule, map[string]string{"uuid": uuid})
+	if err != nil {
+		return nil, err
+	}
+	if out.Rule == nil {
+		return nil, s.client.graphQLNotFound(opGetRule.name, "rule "+uuid)
+	}
+	return out.Rule, nil
+}
+
+// rulesPerRequest is how many rules DetailsOf asks for in one GraphQL request: a REST page's worth.
+const rulesPerRequest = 100
+
+// DetailsOf returns the description and value of each rule in uuids, keyed by UUID, asking for up to a
+// REST page's worth of rules in one request (one aliased rule(uuid:) field each). A rule the service no
+// longer knows is left out.
+func (s *RulesService) DetailsOf(ctx context.Context, uuids []string) (map[string]*RuleDetails, error) {
+	out := make(map[string]*RuleDetails, len(uuids))
+	for start := 0; start < len(uuids); start += rulesPerRequest {
+		op, vars := rulesDetailsOp(uuids[start:min(start+rulesPerRequest, len(uuids))])
+		got, err := gqlQuery[map[string]*RuleDetails](ctx, s.client, op, vars)
+		if err != nil {
+			return nil, err
+		}
+		for _, d := range *got {
+			if d != nil {
+				out[d.UUID] = d
+			}
+		}
+	}
+	return out, nil
+}
+
+// rulesDetailsOp is the query of DetailsOf for a batch of rules: one aliased rule(uuid:) field each.
+func rulesDetailsOp(batch []string) (operation, map[string]string) {
+	params := make([]string, len(batch))
+	fields := make([]string, len(batch))
+	vars := make(map[string]string, len(batch))
+	for i, uuid := range batch {
+		params[i] = fmt.Sprintf("$u%d: ID!", i)
+		fields[i] = fmt.Sprintf("r%d: rule(uuid: $u%d) { %s }", i, i, ruleGraphQLFields)
+		vars[fmt.Sprintf("u%d", i)] = uuid
+	}
+	return queryOp("getOrganizationRules",
+		"query getOrganizationRules("+strings.Join(params, ", ")+") { "+strings.Join(fields, " ")+" }"), vars
+}
+
+// Update changes a rule's value and description in place (ruleUpdate). Sending it again sets the same.
+func (s *RulesService) Update(ctx context.Context, in RuleUpdate) (*RuleDetails, error) {
+	// The service documents value as a JSON-encoded string.
+	vars := struct {
+		RuleUpdate
+		Value string `json:"value"`
+	}{RuleUpdate: in, Value: string(in.Value)}
+	out, err := gqlMutate[struct {
+		RuleUpdate struct {
+			Rule *RuleDetails `json:"rule"`
+		} `json:"ruleUpdate"`
+	}](ctx, s.client, opUpdateRule, vars)
+	if err != nil {
+		return nil, err
+	}
+	if out.RuleUpdate.Rule == nil {
+		return nil, s.client.graphQLNotFound(opUpdateRule.name, "rule "+in.ID)
+	}
+	return out.RuleUpdate.Rule, nil
+}

@@ -1,0 +1,56 @@
+package buildkite
+
+import "context"
+
+// A team association's own GraphQL ID (TeamMember, TeamPipeline, TeamSuite: the official provider's IDs of
+// buildkite_team_member, buildkite_pipeline_team and buildkite_test_suite_team) encodes the association's
+// UUID, which the REST API never shows. GraphQL's node(id:) turns it into its two sides
+// (graphql-subset.md §2.6).
+
+var opGetTeamLink = queryOp("getTeamLink", `query getTeamLink($id: ID!) { node(id: $id) { __typename `+
+	`... on TeamMember { id team { id } user { id } } `+
+	`... on TeamPipeline { id team { id } pipeline { id } } `+
+	`... on TeamSuite { id team { id } suite { id } } } }`)
+
+// TeamLinkSides are the two sides of a team association, by GraphQL ID.
+type TeamLinkSides struct {
+	// Type is the association's GraphQL type: TeamMember, TeamPipeline or TeamSuite.
+	Type string
+	// TeamID is the team's GraphQL ID; OtherID the user's, pipeline's or suite's.
+	TeamID, OtherID string
+}
+
+type graphQLRef struct {
+	ID string `json:"id"`
+}
+
+// TeamLinkSides resolves a team association's GraphQL ID into its two sides. An ID the service does not
+// know, or one of another type, is an error IsNotFound recognises.
+func (c *Client) TeamLinkSides(ctx context.Context, id string) (*TeamLinkSides, error) {
+	out, err := gqlQuery[struct {
+		Node *struct {
+			Typename string      `json:"__typename"`
+			Team     *graphQLRef `json:"team"`
+			User     *graphQLRef `json:"user"`
+			Pipeline *graphQLRef `json:"pipeline"`
+			Suite    *graphQLRef `json:"suite"`
+		} `json:"node"`
+	}](ctx, c, opGetTeamLink, map[string]string{"id": id})
+	if err != nil {
+		return nil, err
+	}
+	n := out.Node
+	if n == nil || n.Team == nil {
+		return nil, c.graphQLNotFound(opGetTeamLink.name, "team association "+id)
+	}
+	sides := &TeamLinkSides{Type: n.Typename, TeamID: n.Team.ID}
+	for _, other := range []*graphQLRef{n.User, n.Pipeline, n.Suite} {
+		if other != nil {
+			sides.OtherID = other.ID
+		}
+	}
+	if sides.OtherID == "" {
+		return nil, c.graphQLNotFound(opGetTeamLink.name, "the other side of team association "+id)
+	}
+	return sides, nil
+}

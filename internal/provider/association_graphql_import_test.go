@@ -1,0 +1,77 @@
+package provider
+
+import (
+	"fmt"
+	"regexp"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+
+	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
+)
+
+// nodeImportID is the association's own GraphQL ID, the official provider's import ID, which REST never
+// shows: the emulator's store tells it.
+func (e *testEnv) nodeImportID(addr string, kind fakeserver.Kind, otherAttr string) resource.ImportStateIdFunc {
+	return func(s *terraform.State) (string, error) {
+		a := s.RootModule().Resources[addr].Primary.Attributes
+		id := e.server.Store().TeamLinkGraphQLID(kind, e.org, a["team_id"], a[otherAttr])
+		if id == "" {
+			return "", fmt.Errorf("the emulator has no %s from team %s to %s", kind, a["team_id"], a[otherAttr])
+		}
+		return id, nil
+	}
+}
+
+// TestAccAssociationResource_importByGraphQLID: the official provider's import IDs of the team associations
+// (TeamMember, TeamPipeline, TeamSuite GraphQL IDs) are resolved with node(id:) into their two sides and
+// import the same state as "<team>/<other>"; one the service does not know fails as not found, and one of
+// another association's type is still refused by the ID rule.
+func TestAccAssociationResource_importByGraphQLID(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	if e.live {
+		t.Skip("live mode: the REST API never shows an association's own GraphQL ID, which this test imports by")
+	}
+	owner := e.seedTeam(e.name("gid-owner"))
+	suite := e.seedSuite(e.name("gid-suite"), owner.ID)
+	p := e.pipelineNamed(e.name("gid-pipe"))
+	const member, access, suiteAccess = "buildkite_team_member.test", "buildkite_pipeline_team.test", "buildkite_test_suite_team.test"
+	cfg := e.config(testAccTeamMemberConfig(e.name("gid-team"), e.secondMemberEmail(), "MAINTAINER") + fmt.Sprintf(`
+resource "buildkite_pipeline_team" "test" {
+  team_id      = buildkite_team.test.id
+  pipeline_id  = %q
+  access_level = "BUILD_AND_READ"
+}
+
+resource "buildkite_test_suite_team" "test" {
+  team_id       = buildkite_team.test.id
+  test_suite_id = %q
+  access_level  = "READ_ONLY"
+}
+`, p.ID, suite.ID))
+	importBy := func(addr string, kind fakeserver.Kind, other string) resource.TestStep {
+		return resource.TestStep{
+			ResourceName: addr, ImportState: true, ImportStateVerify: true, ImportStateIdFunc: e.nodeImportID(addr, kind, other),
+		}
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		Steps: []resource.TestStep{
+			{Config: cfg},
+			importBy(member, fakeserver.KindTeamMember, "user_id"),
+			importBy(access, fakeserver.KindTeamPipeline, "pipeline_id"),
+			importBy(suiteAccess, fakeserver.KindTeamSuite, "test_suite_id"),
+			{
+				ResourceName: member, ImportState: true, ImportStateId: graphQLID("TeamMember", unknownUUID),
+				ExpectError: regexp.MustCompile(`(?s)Cannot import non-existent remote object.*no team member`),
+			},
+			{
+				// A team's access to a pipeline is no membership: the ID rule refuses it, as before.
+				ResourceName: member, ImportState: true, ImportStateIdFunc: e.nodeImportID(access, fakeserver.KindTeamPipeline, "pipeline_id"),
+				ExpectError: regexp.MustCompile(`Invalid Import ID`),
+			},
+		},
+	})
+}

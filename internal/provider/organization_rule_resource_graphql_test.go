@@ -1,0 +1,234 @@
+package provider
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"regexp"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+)
+
+// checkRuleDetails checks, through GraphQL, buildkite_organization_rule.test's description (nil: none) and conditions on the
+// service.
+func (e *testEnv) checkRuleDetails(description any, conditions []string) resource.TestCheckFunc {
+	return func(s *terraform.State) error {
+		rs, ok := s.RootModule().Resources[ruleAddr]
+		if !ok {
+			return fmt.Errorf("%s is not in state", ruleAddr)
+		}
+		d, err := e.client.Rules.Details(context.Background(), rs.Primary.Attributes["uuid"])
+		if err != nil {
+			return err
+		}
+		switch want := description.(type) {
+		case nil:
+			if d.Description != nil {
+				return fmt.Errorf("description on the service = %q, want none", *d.Description)
+			}
+		case string:
+			if d.Description == nil || *d.Description != want {
+				return fmt.Errorf("description on the service = %v, want %q", d.Description, want)
+			}
+		}
+		value, err := d.Value()
+		if err != nil {
+			return err
+		}
+		var v struct {
+			Conditions []string `json:"conditions"`
+		}
+		if err := json.Unmarshal(value, &v); err != nil {
+			return err
+		}
+		if len(v.Conditions) != len(conditions) || (len(conditions) > 0 && !reflect.DeepEqual(v.Conditions, conditions)) {
+			return fmt.Errorf("conditions on the service = %q, want %q", v.Conditions, conditions)
+		}
+		return nil
+	}
+}
+
+// changeRuleOutside changes the rule's description and conditions on the service, as the web interface would.
+func (e *testEnv) changeRuleOutside(address, description string, conditions []string) resource.TestCheckFunc {
+	return func(s *terraform.State) error {
+		a := s.RootModule().Resources[address].Primary.Attributes
+		value, _ := json.Marshal(map[string]any{"source_pipeline": a["source_uuid"], "target_pipeline": a["target_uuid"], "conditions": conditions})
+		org, err := e.client.Organizations.Get(context.Background())
+		if err != nil {
+			return err
+		}
+		_, err = e.client.Rules.Update(context.Background(), buildkite.RuleUpdate{
+			OrganizationID: org.GraphQLID, ID: a["graphql_id"], Description: &description, Value: value,
+		})
+		return err
+	}
+}
+
+// TestAccOrganizationRuleResource_inPlace: description and conditions applied on create and read back
+// (import included); a change of conditions, of pipelines or of description is an update in place
+// (ruleUpdate), the same rule; a removed description is cleared on the service; a change made outside
+// Terraform shows as a difference and is put back; the data source reads description and conditions.
+func TestAccOrganizationRuleResource_inPlace(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	name := e.name("rulegql")
+	rule := func(description, conditions string) string {
+		desc := ""
+		if description != "" {
+			desc = fmt.Sprintf("description = %q\n  ", description)
+		}
+		return e.config(fmt.Sprintf(`
+resource "buildkite_pipeline" "source" {
+  name       = "%[1]s-source"
+  repository = "https://github.com/acme/app.git"
+}
+
+resource "buildkite_pipeline" "target" {
+  name       = "%[1]s-target"
+  repository = "https://github.com/acme/app.git"
+}
+
+resource "buildkite_organization_rule" "test" {
+  %[2]stype  = "pipeline.trigger_build.pipeline"
+  value = jsonencode({
+    source_pipeline = buildkite_pipeline.source.uuid
+    target_pipeline = buildkite_pipeline.target.uuid
+    %[3]s
+  })
+}
+
+data "buildkite_organization_rule" "test" {
+  uuid = buildkite_organization_rule.test.uuid
+}
+
+data "buildkite_organization_rules" "all" {
+  depends_on = [buildkite_organization_rule.test]
+}
+`, name, desc, conditions))
+	}
+	mainOnly := `conditions = ["source.build.branch == 'main'"]`
+	two := `conditions = ["source.build.branch == 'main'", "source.build.creator.teams includes 'deploy'"]`
+	var firstID string
+	sameRule := func(s *terraform.State) error {
+		if id := s.RootModule().Resources[ruleAddr].Primary.ID; id != firstID {
+			return fmt.Errorf("the rule was replaced: %s, was %s", id, firstID)
+		}
+		return nil
+	}
+	dataValue := func(conditions ...string) knownvalue.Check {
+		return knownvalue.StringFunc(func(v string) error {
+			var got struct {
+				Conditions []string `json:"conditions"`
+			}
+			if err := json.Unmarshal([]byte(v), &got); err != nil {
+				return err
+			}
+			if !reflect.DeepEqual(got.Conditions, conditions) && (len(got.Conditions)+len(conditions) > 0) {
+				return fmt.Errorf("conditions %q, want %q", got.Conditions, conditions)
+			}
+			return nil
+		})
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             e.checkDestroyed("buildkite_organization_rule"),
+		Steps: steps(
+			step(resource.TestStep{
+				Config: rule("Deploys trigger releases", mainOnly),
+				Check: resource.ComposeTestCheckFunc(e.checkExists(ruleAddr),
+					e.checkRuleDetails("Deploys trigger releases", []string{"source.build.branch == 'main'"}),
+					func(s *terraform.State) error { firstID = s.RootModule().Resources[ruleAddr].Primary.ID; return nil }),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue("data.buildkite_organization_rule.test", tfjsonpath.New("description"), knownvalue.StringExact("Deploys trigger releases")),
+					statecheck.ExpectKnownValue("data.buildkite_organization_rule.test", tfjsonpath.New("value"), dataValue("source.build.branch == 'main'")),
+				},
+				ConfigPlanChecks: expectEmpty(),
+			}),
+			importSteps(ruleAddr, importID(ruleAddr, "id")),
+			step(resource.TestStep{
+				// Another condition: in place.
+				Config:           rule("Deploys trigger releases", two),
+				ConfigPlanChecks: inPlace(ruleAddr),
+				Check: resource.ComposeTestCheckFunc(sameRule,
+					e.checkRuleDetails("Deploys trigger releases", []string{"source.build.branch == 'main'", "source.build.creator.teams includes 'deploy'"})),
+			}),
+			step(resource.TestStep{
+				// The rules data source reads them too (one GraphQL request for the page).
+				Config: rule("Deploys trigger releases", two),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue("data.buildkite_organization_rules.all", tfjsonpath.New("rules").AtSliceIndex(0).AtMapKey("description"), knownvalue.StringExact("Deploys trigger releases")),
+					statecheck.ExpectKnownValue("data.buildkite_organization_rules.all", tfjsonpath.New("rules").AtSliceIndex(0).AtMapKey("value"),
+						dataValue("source.build.branch == 'main'", "source.build.creator.teams includes 'deploy'")),
+				},
+			}),
+			step(resource.TestStep{
+				// Changed outside Terraform: description and conditions are read back, and the plan puts them back.
+				Config:             rule("Deploys trigger releases", two),
+				Check:              e.changeRuleOutside(ruleAddr, "Changed in the web interface", []string{"source.build.branch == 'release'"}),
+				ExpectNonEmptyPlan: true,
+			}),
+			step(resource.TestStep{
+				Config: rule("Deploys trigger releases", two),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectResourceAction(ruleAddr, plancheck.ResourceActionUpdate),
+						plancheck.ExpectKnownValue(ruleAddr, tfjsonpath.New("description"), knownvalue.StringExact("Deploys trigger releases")),
+					},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				Check: resource.ComposeTestCheckFunc(sameRule,
+					e.checkRuleDetails("Deploys trigger releases", []string{"source.build.branch == 'main'", "source.build.creator.teams includes 'deploy'"})),
+			}),
+			step(resource.TestStep{
+				// No description and no conditions: both cleared on the service, in place.
+				Config:           rule("", ""),
+				ConfigPlanChecks: inPlace(ruleAddr),
+				Check:            resource.ComposeTestCheckFunc(sameRule, e.checkRuleDetails(nil, nil)),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(ruleAddr, tfjsonpath.New("description"), knownvalue.Null()),
+					statecheck.ExpectKnownValue("data.buildkite_organization_rule.test", tfjsonpath.New("description"), knownvalue.Null()),
+				},
+			}),
+		),
+	})
+}
+
+// TestAccOrganizationRuleResource_inPlaceRefused: a value change the service refuses (a condition naming no
+// variable) fails in its words and leaves the rule as it was.
+func TestAccOrganizationRuleResource_inPlaceRefused(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	name := e.name("rulebad")
+	cfg := func(conditions string) string {
+		return e.config(testAccRuleConfig(name, "pipeline.trigger_build.pipeline", `jsonencode({
+    source_pipeline = buildkite_pipeline.source.uuid
+    target_pipeline = buildkite_pipeline.target.uuid
+    conditions      = [`+conditions+`]
+  })`))
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             e.checkDestroyed("buildkite_organization_rule"),
+		Steps: []resource.TestStep{
+			{Config: cfg(`"source.build.branch == 'main'"`), ConfigPlanChecks: expectEmpty()},
+			{
+				Config:      cfg(`"source.nonexistent_condition includes 'x'"`),
+				ExpectError: regexp.MustCompile("(?s)Unable to Update Rule.*is not a variable"),
+			},
+			{
+				Config:   cfg(`"source.build.branch == 'main'"`),
+				PlanOnly: true,
+				Check:    e.checkRuleDetails(nil, []string{"source.build.branch == 'main'"}),
+			},
+		},
+	})
+}
