@@ -44,6 +44,18 @@ resource "buildkite_cluster_queue" "linux" {
   }
 }
 
+resource "buildkite_cluster_queue" "mac" {
+  cluster_id = buildkite_cluster.main.id
+  key        = "mac"
+  hosted_agents = {
+    instance_shape = "MACOS_ARM64_M4_6X28"
+    mac = {
+      xcode_version = "16.2"
+      macos_version = "SEQUOIA"
+    }
+  }
+}
+
 resource "buildkite_cluster_agent_token" "agents" {
   cluster_id           = buildkite_cluster.main.id
   description          = "Autoscaled agents"
@@ -80,13 +92,13 @@ resource "buildkite_team_member" "second" {
 
 resource "buildkite_pipeline_team" "website" {
   team_id      = buildkite_team.platform.id
-  pipeline_id  = "UGlwZWxpbmUtLS02NzBhNTRjZi1mODRkLTQwYWYtYjFmNC0xZTA0MmYwM2FlOGM="
+  pipeline_id  = "UGlwZWxpbmUtLS0zZGVkODYxYy03YmEwLTRlNTItODU3YS00Mjc3OGMxNDViYTU="
   access_level = "BUILD_AND_READ"
 }
 
 resource "buildkite_test_suite_team" "e2e" {
   team_id       = buildkite_team.platform.id
-  test_suite_id = "U3VpdGUtLS01ZTlmNThkNC1jMTE0LTRhNWUtYmJkYi0yNmJhYjk5YjUxMWE="
+  test_suite_id = "U3VpdGUtLS05MjVjYmU2NS0wOTM4LTRiMDgtOGVhYy1hMDM5MzlmODg4ZmQ="
   access_level  = "MANAGE_AND_READ"
 }
 
@@ -139,6 +151,7 @@ resource "buildkite_organization_rule" "trigger" {
   value = jsonencode({
     source_pipeline = "deploy"
     target_pipeline = "release"
+    conditions      = ["source.build.branch == 'main'"]
   })
 }
 
