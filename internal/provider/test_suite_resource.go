@@ -3,10 +3,8 @@ package provider
 import (
 	"context"
 	"fmt"
-	"regexp"
 	"strings"
 
-	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -36,8 +34,6 @@ func keptWhenLeftOut(a schema.StringAttribute) schema.StringAttribute {
 	return a
 }
 
-// hexColorOrEmpty is a suite's color: a hex color code, or "" to clear it.
-var hexColorOrEmpty = regexp.MustCompile(`^$|` + hexColorPattern.String())
 
 // testSuiteIdentity names a test suite for import blocks and terraform query by its slug, as its URLs do.
 // The slug follows the name, so the identity is mutable: Read and Update keep it current after a rename.
@@ -155,8 +151,6 @@ func (r *testSuiteResource) Schema(_ context.Context, _ resource.SchemaRequest, 
 					"suite keeps the color it has (as with the official provider); `\"\"` clears it.",
 				Optional: true,
 				Computed: true,
-				Validators: []validator.String{stringvalidator.RegexMatches(hexColorOrEmpty,
-					`must be a hex color code such as #E0F1FF, or "" to clear the color`)},
 				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 			},
 			"application_name": schema.StringAttribute{

@@ -28,6 +28,7 @@ var relaxedValues = []struct {
 	{"buildkite_registry.test", "oidc_policy", ""},
 	{"buildkite_registry.other", "color", "red"},
 	{"buildkite_test_suite.test", "emoji", ""},
+	{"buildkite_test_suite.test", "color", "teal"},
 }
 
 // TestAccValidators_officialValuesApply applies every row of relaxedValues at once.
@@ -75,6 +76,7 @@ resource "buildkite_test_suite" "test" {
   default_branch = "main"
   team_owner_id  = %[2]q
   emoji          = ""
+  color          = "teal"
 }
 `, name, team))
 	var checks []statecheck.StateCheck
