@@ -57,7 +57,10 @@ func (b *actionBase) client() *buildkite.Client { return b.data.client }
 
 // checkScopes fails the plan when the token lacks a scope the action needs, before anything is applied: an
 // action triggered after a create would otherwise fail with the resource already created.
-func (b *actionBase) checkScopes(diags *diag.Diagnostics, scopes ...string) {
+func (b *actionBase) checkScopes(ctx context.Context, diags *diag.Diagnostics, scopes ...string) {
+	if !b.data.contactForPlan(ctx, diags) { // the token's scopes are known after first contact
+		return
+	}
 	if missing := b.data.missingScopes(scopes); len(missing) > 0 {
 		diags.AddError("Missing API Token Scope",
 			fmt.Sprintf("The buildkite_%s action needs the %s scope%s, and the API token lacks it. "+

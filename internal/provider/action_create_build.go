@@ -207,7 +207,7 @@ func (a *createBuildAction) ModifyPlan(ctx context.Context, req action.ModifyPla
 			scopes = append(scopes, "read_pipelines")
 		}
 	}
-	a.checkScopes(&resp.Diagnostics, scopes...)
+	a.checkScopes(ctx, &resp.Diagnostics, scopes...)
 }
 
 // Invoke implements action.Action: create the build, then wait for what wait_until asks.

@@ -110,7 +110,7 @@ func (a *setQueueDispatchAction) ModifyPlan(ctx context.Context, req action.Modi
 	if !validateKnown(ctx, a, req.Config, &resp.Diagnostics) {
 		return
 	}
-	a.checkScopes(&resp.Diagnostics, "read_clusters", "write_clusters")
+	a.checkScopes(ctx, &resp.Diagnostics, "read_clusters", "write_clusters")
 }
 
 // Invoke implements action.Action: read the queue, and pause or resume it unless it is already so.

@@ -252,7 +252,9 @@ func (e *testEnv) queryImport(t *testing.T, query string, want int) []fakeserver
 	// The generated configuration must say what the import reads: its apply imports and changes nothing.
 	if !e.live {
 		for _, r := range e.server.Requests()[beforeApply:] {
-			if r.Method != http.MethodGet {
+			// GraphQL reads (a pipeline's emoji and color, a rule's description) are POSTs to /v1; what a
+			// GraphQL write would change, the empty plan below and the resource count still catch.
+			if r.Method != http.MethodGet && r.Path != "/v1" {
 				t.Errorf("the apply of the generated configuration sent %s %s: the configuration differs from what the import read", r.Method, r.Path)
 			}
 		}

@@ -54,7 +54,7 @@ type registryModel struct {
 // cannot change them, and a registry created elsewhere may list teams the configuration leaves out.
 func (m *registryModel) fromAPI(r *buildkite.Registry) {
 	teams := m.TeamIDs
-	if teams.IsUnknown() {
+	if teams.IsUnknown() || teams.IsNull() { // a zero model (a list result) has no element type
 		teams = types.ListNull(types.StringType)
 	}
 	was := []types.String{m.Description, m.Emoji, m.Color, m.OIDCPolicy}
