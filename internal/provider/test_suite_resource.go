@@ -34,7 +34,6 @@ func keptWhenLeftOut(a schema.StringAttribute) schema.StringAttribute {
 	return a
 }
 
-
 // testSuiteIdentity names a test suite for import blocks and terraform query by its slug, as its URLs do.
 // The slug follows the name, so the identity is mutable: Read and Update keep it current after a rename.
 var testSuiteIdentity = mutableIdentity(identityAttr("slug", "The suite's slug, derived from its name."))
@@ -149,8 +148,8 @@ func (r *testSuiteResource) Schema(_ context.Context, _ resource.SchemaRequest, 
 			"color": schema.StringAttribute{
 				MarkdownDescription: "A color shown with the suite, as a hex code such as `#E0F1FF`. Left out, the " +
 					"suite keeps the color it has (as with the official provider); `\"\"` clears it.",
-				Optional: true,
-				Computed: true,
+				Optional:      true,
+				Computed:      true,
 				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 			},
 			"application_name": schema.StringAttribute{
