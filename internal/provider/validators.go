@@ -4,15 +4,11 @@ import (
 	"context"
 	"fmt"
 	"net"
-	"regexp"
 	"strings"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 )
-
-// hexColorPattern is a color as the web interface takes it: "#" and three or six hex digits.
-var hexColorPattern = regexp.MustCompile(`^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$`)
 
 // durationValidator checks at plan time that a string is a positive Go duration ("90s", "5m").
 type durationValidator struct{}
