@@ -306,11 +306,6 @@ func TestAccTestSuiteResource_validation(t *testing.T) {
 				PlanOnly:    true,
 			},
 			{
-				Config:      e.config(testAccTestSuiteConfig("x", "01234567-89ab-cdef-0123-456789abcdef", `  color = "blue"`)),
-				ExpectError: regexpMust(`Attribute color must be a hex color code`),
-				PlanOnly:    true,
-			},
-			{
 				Config:        e.config(testAccTestSuiteConfig("x", "01234567-89ab-cdef-0123-456789abcdef", "")),
 				ResourceName:  "buildkite_test_suite.test",
 				ImportState:   true,
