@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"reflect"
 	"regexp"
+	"strconv"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -162,13 +163,12 @@ data "buildkite_organization_rules" "all" {
 					e.checkRuleDetails("Deploys trigger releases", []string{"source.build.branch == 'main'", "source.build.creator.teams includes 'deploy'"})),
 			}),
 			step(resource.TestStep{
-				// The rules data source reads them too (one GraphQL request for the page).
+				// The rules data source reads them too (one GraphQL request for the page). It lists the
+				// organization's other rules as well (a live organization, or a parallel test), so the check
+				// finds this one by UUID.
 				Config: rule("Deploys trigger releases", two),
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue("data.buildkite_organization_rules.all", tfjsonpath.New("rules").AtSliceIndex(0).AtMapKey("description"), knownvalue.StringExact("Deploys trigger releases")),
-					statecheck.ExpectKnownValue("data.buildkite_organization_rules.all", tfjsonpath.New("rules").AtSliceIndex(0).AtMapKey("value"),
-						dataValue("source.build.branch == 'main'", "source.build.creator.teams includes 'deploy'")),
-				},
+				Check: listedRule("data.buildkite_organization_rules.all", ruleAddr, "Deploys trigger releases",
+					"source.build.branch == 'main'", "source.build.creator.teams includes 'deploy'"),
 			}),
 			step(resource.TestStep{
 				// Changed outside Terraform: description and conditions are read back, and the plan puts them back.
@@ -231,4 +231,45 @@ func TestAccOrganizationRuleResource_inPlaceRefused(t *testing.T) {
 			},
 		},
 	})
+}
+
+// listedRule checks that the rules data source at dataAddr lists the rule at ruleAddr with this description
+// and these conditions in its value, wherever in the list it is.
+func listedRule(dataAddr, ruleAddr, description string, conditions ...string) resource.TestCheckFunc {
+	return func(s *terraform.State) error {
+		rule, ok := s.RootModule().Resources[ruleAddr]
+		if !ok {
+			return fmt.Errorf("%s is not in the state", ruleAddr)
+		}
+		data, ok := s.RootModule().Resources[dataAddr]
+		if !ok {
+			return fmt.Errorf("%s is not in the state", dataAddr)
+		}
+		uuid := rule.Primary.Attributes["uuid"]
+		attrs := data.Primary.Attributes
+		n, err := strconv.Atoi(attrs["rules.#"])
+		if err != nil {
+			return fmt.Errorf("%s: rules.# is %q", dataAddr, attrs["rules.#"])
+		}
+		for i := range n {
+			prefix := fmt.Sprintf("rules.%d.", i)
+			if attrs[prefix+"uuid"] != uuid {
+				continue
+			}
+			if got := attrs[prefix+"description"]; got != description {
+				return fmt.Errorf("%s lists rule %s with description %q, want %q", dataAddr, uuid, got, description)
+			}
+			var value struct {
+				Conditions []string `json:"conditions"`
+			}
+			if err := json.Unmarshal([]byte(attrs[prefix+"value"]), &value); err != nil {
+				return fmt.Errorf("%s lists rule %s with value %q: %w", dataAddr, uuid, attrs[prefix+"value"], err)
+			}
+			if !reflect.DeepEqual(value.Conditions, conditions) {
+				return fmt.Errorf("%s lists rule %s with conditions %q, want %q", dataAddr, uuid, value.Conditions, conditions)
+			}
+			return nil
+		}
+		return fmt.Errorf("%s does not list rule %s among its %d rules", dataAddr, uuid, n)
+	}
 }

@@ -11,6 +11,7 @@ import (
 	"io"
 	"os"
 	"sort"
+	"strings"
 )
 
 func main() {
@@ -89,7 +90,7 @@ func walk(v any, found map[string]string) {
 		if id == "" {
 			id, _ = x["uuid"].(string)
 		}
-		if id != "" {
+		if id != "" && !revoked(x) {
 			found[id] = label(x)
 		}
 		for _, c := range x {
@@ -100,6 +101,14 @@ func walk(v any, found map[string]string) {
 			walk(c, found)
 		}
 	}
+}
+
+// revoked reports whether m is a token the service revoked and keeps (an unclustered agent token: its
+// revokedAt is set). Deleting one through Terraform revokes it; nothing can remove it, in the emulator or in
+// a real organization, so it is no object left behind.
+func revoked(m map[string]any) bool {
+	at, _ := m["revokedAt"].(string)
+	return at != "" && !strings.HasPrefix(at, "0001-01-01")
 }
 
 func label(m map[string]any) string {

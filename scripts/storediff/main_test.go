@@ -47,3 +47,28 @@ func TestDiff(t *testing.T) {
 		t.Errorf("a file without a store: err = %v", err)
 	}
 }
+
+// TestDiffRevokedTokens: a token the suite revoked (what deleting an unclustered agent token does; the service
+// keeps it) is no object left behind; a live one is.
+func TestDiffRevokedTokens(t *testing.T) {
+	dir := t.TempDir()
+	before := filepath.Join(dir, "before.json")
+	after := filepath.Join(dir, "after.json")
+	if err := os.WriteFile(before, []byte(`{"format":1,"store":{"unclusteredTokens":{"tokens":[]}}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(after, []byte(`{"format":1,"store":{"unclusteredTokens":{"tokens":[
+		{"id":"revoked1","revokedAt":"2026-11-27T10:00:00Z"},
+		{"id":"live1","revokedAt":"0001-01-01T00:00:00Z"},
+		{"id":"live2"}]}}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	n, err := diff(before, after, &out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n != 2 || strings.Contains(out.String(), "revoked1") || !strings.Contains(out.String(), "live1") || !strings.Contains(out.String(), "live2") {
+		t.Errorf("diff = %d, want the two live tokens alone:\n%s", n, out.String())
+	}
+}
