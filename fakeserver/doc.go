@@ -36,7 +36,9 @@
 //   - pagination.go: page/per_page and the Link header.
 //   - render.go: JSON writing, URLs, timestamps, GraphQL IDs and the user summary.
 //   - store.go: the Store (one mutex), organizations, users, access tokens and the Kind registry.
-//   - clusters.go: clusters, queues and cluster agent tokens (state, routes, handlers).
+//   - clusters.go: clusters, and clusterState, which holds the tables of all three of its kinds;
+//     cluster_queues.go: a cluster's queues (dispatch pause and resume; queues_hosted.go their hosted
+//     agents); cluster_tokens.go: a cluster's agent tokens (state, views, routes, handlers in each).
 //   - orgs.go, metrics.go: organizations and members; agent metrics at /v3 with agent registration tokens.
 //   - agents.go: the agents API (list, get, stop, pause, resume) over the agents metrics.go seeds; build_outputs.go: a
 //     build's artifacts, annotations and job logs (seeded by Store.AddArtifact and SetJobLog; annotations

@@ -183,6 +183,8 @@ func (s *Server) routes() *http.ServeMux {
 	mux := http.NewServeMux()
 	s.routeAccessToken(mux)
 	s.routeClusters(mux)
+	s.routeClusterQueues(mux)
+	s.routeClusterTokens(mux)
 	s.routeOrganizations(mux)
 	s.routeMetrics(mux)
 	s.routeTeams(mux)
