@@ -137,39 +137,27 @@ func (s *Server) routeClusterQueues(mux *http.ServeMux) {
 // ---- queue handlers ----
 
 func (s *Server) listQueues(w http.ResponseWriter, r *http.Request) {
-	org, _, ok := s.authorize(w, r, scopeReadClusters)
-	if !ok {
-		return
-	}
-	var out []queueView
-	err := s.store.view(func() *apiError {
-		c := s.store.cluster(org.slug, r.PathValue("cluster"))
+	s.serveRead(w, r, scopeReadClusters, func(org string) (any, *apiError) {
+		c := s.store.cluster(org, r.PathValue("cluster"))
 		if c == nil {
-			return errNotFound("cluster")
+			return nil, errNotFound("cluster")
 		}
+		out := []queueView{}
 		for _, q := range paginate(w, r, s.store.queuesOf(c.id)) {
 			out = append(out, s.store.queueView(baseURL(r), q))
 		}
-		return nil
+		return out, nil
 	})
-	respond(w, http.StatusOK, nonNil(out), err)
 }
 
 func (s *Server) getQueue(w http.ResponseWriter, r *http.Request) {
-	org, _, ok := s.authorize(w, r, scopeReadClusters)
-	if !ok {
-		return
-	}
-	var out queueView
-	err := s.store.view(func() *apiError {
-		q, err := s.store.findQueue(org.slug, r)
+	s.serveRead(w, r, scopeReadClusters, func(org string) (any, *apiError) {
+		q, err := s.store.findQueue(org, r)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		out = s.store.queueView(baseURL(r), q)
-		return nil
+		return s.store.queueView(baseURL(r), q), nil
 	})
-	respond(w, http.StatusOK, out, err)
 }
 
 // findQueue finds the queue of the path's cluster and queue IDs: 404 for either. A lock must be held.
@@ -186,38 +174,29 @@ func (st *Store) findQueue(org string, r *http.Request) (*queueRecord, *apiError
 }
 
 func (s *Server) createQueue(w http.ResponseWriter, r *http.Request) {
-	org, user, ok := s.authorize(w, r, scopeWriteClusters)
-	if !ok {
-		return
-	}
-	in, ok := readObject(w, r)
-	if !ok {
-		return
-	}
-	key, desc, affinity := in.String("key"), in.String("description"), in.String("retry_agent_affinity")
-	hostedIn := in.Object("hostedAgents")
-	problems := in.Problems()
-	checkEnum(&problems, "retry_agent_affinity", affinity, retryAgentAffinities)
-	hosted := checkHostedCreate(readHostedAgents(hostedIn, &problems), &problems)
-	switch {
-	case key.Value == "":
-		problems.addBlank("key")
-	case len(key.Value) > queueKeyMaxLen:
-		problems.add("key", tooLong(queueKeyMaxLen, "characters"))
-	case !queueKeyPattern.MatchString(key.Value):
-		problems.add("key", "must start with a letter or digit and contain only letters, digits, hyphens and underscores")
-	}
-	var out queueView
-	err := s.store.update(func() *apiError {
+	s.serveWrite(w, r, scopeWriteClusters, http.StatusCreated, func(org orgRecord, user userRecord, in *jsonObject) (any, *apiError) {
+		key, desc, affinity := in.String("key"), in.String("description"), in.String("retry_agent_affinity")
+		hostedIn := in.Object("hostedAgents")
+		problems := in.Problems()
+		checkEnum(&problems, "retry_agent_affinity", affinity, retryAgentAffinities)
+		hosted := checkHostedCreate(readHostedAgents(hostedIn, &problems), &problems)
+		switch {
+		case key.Value == "":
+			problems.addBlank("key")
+		case len(key.Value) > queueKeyMaxLen:
+			problems.add("key", tooLong(queueKeyMaxLen, "characters"))
+		case !queueKeyPattern.MatchString(key.Value):
+			problems.add("key", "must start with a letter or digit and contain only letters, digits, hyphens and underscores")
+		}
 		c := s.store.cluster(org.slug, r.PathValue("cluster"))
 		if c == nil {
-			return errNotFound("cluster")
+			return nil, errNotFound("cluster")
 		}
 		if key.Value != "" && s.store.queueByKey(c.id, key.Value) != nil {
 			problems.add("key", "has already been taken")
 		}
 		if len(problems) > 0 {
-			return errValidation(problems)
+			return nil, errValidation(problems)
 		}
 		id := newID()
 		q := &queueRecord{
@@ -226,117 +205,80 @@ func (s *Server) createQueue(w http.ResponseWriter, r *http.Request) {
 			hosted: hosted, createdAt: s.store.timestamp(), createdBy: user.id,
 		}
 		s.store.clusters.queues.insert(q)
-		out = s.store.queueView(baseURL(r), q)
-		return nil
+		return s.store.queueView(baseURL(r), q), nil
 	})
-	respond(w, http.StatusCreated, out, err)
 }
 
 // updateQueue changes the description, retry_agent_affinity and a hosted queue's hostedAgents; the key
 // cannot change and, like other unknown properties, is ignored.
 func (s *Server) updateQueue(w http.ResponseWriter, r *http.Request) {
-	org, _, ok := s.authorize(w, r, scopeWriteClusters)
-	if !ok {
-		return
-	}
-	in, ok := readObject(w, r)
-	if !ok {
-		return
-	}
-	desc, affinity, hostedIn := in.String("description"), in.String("retry_agent_affinity"), in.Object("hostedAgents")
-	problems := in.Problems()
-	checkEnum(&problems, "retry_agent_affinity", affinity, retryAgentAffinities)
-	hosted := readHostedAgents(hostedIn, &problems)
-	var out queueView
-	err := s.store.update(func() *apiError {
+	s.serveWrite(w, r, scopeWriteClusters, http.StatusOK, func(org orgRecord, _ userRecord, in *jsonObject) (any, *apiError) {
+		desc, affinity, hostedIn := in.String("description"), in.String("retry_agent_affinity"), in.Object("hostedAgents")
+		problems := in.Problems()
+		checkEnum(&problems, "retry_agent_affinity", affinity, retryAgentAffinities)
+		hosted := readHostedAgents(hostedIn, &problems)
 		q, err := s.store.findQueue(org.slug, r)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if len(problems) > 0 {
-			return errValidation(problems)
+			return nil, errValidation(problems)
 		}
 		if err := applyHostedUpdate(q, hosted); err != nil {
-			return err
+			return nil, err
 		}
 		setString(&q.desc, desc)
 		if affinity.Given() {
 			q.retryAgentAffinity = affinity.Value
 		}
-		out = s.store.queueView(baseURL(r), q)
-		return nil
+		return s.store.queueView(baseURL(r), q), nil
 	})
-	respond(w, http.StatusOK, out, err)
 }
 
 func (s *Server) deleteQueueHandler(w http.ResponseWriter, r *http.Request) {
-	org, _, ok := s.authorize(w, r, scopeWriteClusters)
-	if !ok {
-		return
-	}
-	err := s.store.update(func() *apiError {
-		q, err := s.store.findQueue(org.slug, r)
+	s.serveDelete(w, r, scopeWriteClusters, func(org string) *apiError {
+		q, err := s.store.findQueue(org, r)
 		if err != nil {
 			return err
 		}
 		s.store.deleteQueue(q)
 		return nil
 	})
-	respondNoContent(w, err)
 }
 
 // pauseQueue takes the note as dispatch_paused_note (the spec's sample, go-buildkite) or note (the spec's
 // property list); an empty note is no note, shown as null.
 func (s *Server) pauseQueue(w http.ResponseWriter, r *http.Request) {
-	org, user, ok := s.authorize(w, r, scopeWriteClusters)
-	if !ok {
-		return
-	}
-	in, ok := readObject(w, r)
-	if !ok {
-		return
-	}
-	note, hasNote := in.StringOr("dispatch_paused_note", "note")
-	if problems := in.Problems(); len(problems) > 0 {
-		writeError(w, errValidation(problems))
-		return
-	}
-	var out queueView
-	err := s.store.update(func() *apiError {
+	s.serveWrite(w, r, scopeWriteClusters, http.StatusOK, func(org orgRecord, user userRecord, in *jsonObject) (any, *apiError) {
+		note, hasNote := in.StringOr("dispatch_paused_note", "note")
+		if problems := in.Problems(); len(problems) > 0 {
+			return nil, errValidation(problems)
+		}
 		q, err := s.store.findQueue(org.slug, r)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if q.paused {
-			return errUnprocessable("Cluster queue is already paused")
+			return nil, errUnprocessable("Cluster queue is already paused")
 		}
 		q.paused, q.pausedBy, q.pausedAt, q.pausedNote = true, user.id, s.store.timestamp(), nil
 		if hasNote && note != "" {
 			q.pausedNote = stringPtr(note)
 		}
-		out = s.store.queueView(baseURL(r), q)
-		return nil
+		return s.store.queueView(baseURL(r), q), nil
 	})
-	respond(w, http.StatusOK, out, err)
 }
 
 func (s *Server) resumeQueue(w http.ResponseWriter, r *http.Request) {
-	org, _, ok := s.authorize(w, r, scopeWriteClusters)
-	if !ok {
-		return
-	}
-	var out queueView
-	err := s.store.update(func() *apiError {
+	s.serveAct(w, r, scopeWriteClusters, http.StatusOK, func(org orgRecord, _ userRecord) (any, *apiError) {
 		q, err := s.store.findQueue(org.slug, r)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if !q.paused {
-			return errUnprocessable("Cluster queue is not paused")
+			return nil, errUnprocessable("Cluster queue is not paused")
 		}
 		q.paused, q.pausedBy, q.pausedAt, q.pausedNote = false, "", time.Time{}, nil
-		out = s.store.queueView(baseURL(r), q)
-		return nil
+		return s.store.queueView(baseURL(r), q), nil
 	})
-	respond(w, http.StatusOK, out, err)
 }

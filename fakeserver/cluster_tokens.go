@@ -101,22 +101,17 @@ func (s *Server) routeClusterTokens(mux *http.ServeMux) {
 // ---- cluster token handlers ----
 
 func (s *Server) listClusterTokens(w http.ResponseWriter, r *http.Request) {
-	org, _, ok := s.authorize(w, r, scopeReadClusters)
-	if !ok {
-		return
-	}
-	var out []clusterTokenView
-	err := s.store.view(func() *apiError {
-		c := s.store.cluster(org.slug, r.PathValue("cluster"))
+	s.serveRead(w, r, scopeReadClusters, func(org string) (any, *apiError) {
+		c := s.store.cluster(org, r.PathValue("cluster"))
 		if c == nil {
-			return errNotFound("cluster")
+			return nil, errNotFound("cluster")
 		}
+		out := []clusterTokenView{}
 		for _, t := range paginate(w, r, s.store.clusterTokensOf(c.id)) {
 			out = append(out, s.store.clusterTokenView(baseURL(r), t))
 		}
-		return nil
+		return out, nil
 	})
-	respond(w, http.StatusOK, nonNil(out), err)
 }
 
 // findClusterToken finds the token of the path's cluster and token IDs: 404 for either. A lock must be
@@ -134,20 +129,13 @@ func (st *Store) findClusterToken(org string, r *http.Request) (*clusterTokenRec
 }
 
 func (s *Server) getClusterToken(w http.ResponseWriter, r *http.Request) {
-	org, _, ok := s.authorize(w, r, scopeReadClusters)
-	if !ok {
-		return
-	}
-	var out clusterTokenView
-	err := s.store.view(func() *apiError {
-		t, err := s.store.findClusterToken(org.slug, r)
+	s.serveRead(w, r, scopeReadClusters, func(org string) (any, *apiError) {
+		t, err := s.store.findClusterToken(org, r)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		out = s.store.clusterTokenView(baseURL(r), t)
-		return nil
+		return s.store.clusterTokenView(baseURL(r), t), nil
 	})
-	respond(w, http.StatusOK, out, err)
 }
 
 // cidrBlocks splits allowed_ip_addresses: CIDR blocks separated by spaces.
@@ -185,29 +173,20 @@ func (t *clusterTokenRecord) expired(now time.Time) bool {
 }
 
 func (s *Server) createClusterToken(w http.ResponseWriter, r *http.Request) {
-	org, user, ok := s.authorize(w, r, scopeWriteClusters)
-	if !ok {
-		return
-	}
-	in, ok := readObject(w, r)
-	if !ok {
-		return
-	}
-	desc, allowed, expires := in.String("description"), in.String("allowed_ip_addresses"), in.String("expires_at")
-	problems := in.Problems()
-	if desc.Value == "" {
-		problems.addBlank("description")
-	}
-	checkCIDR(&problems, allowed)
-	expiresAt := readExpiry(&problems, expires, s.opts.Now())
-	var out clusterTokenCreatedView
-	err := s.store.update(func() *apiError {
+	s.serveWrite(w, r, scopeWriteClusters, http.StatusCreated, func(org orgRecord, user userRecord, in *jsonObject) (any, *apiError) {
+		desc, allowed, expires := in.String("description"), in.String("allowed_ip_addresses"), in.String("expires_at")
+		problems := in.Problems()
+		if desc.Value == "" {
+			problems.addBlank("description")
+		}
+		checkCIDR(&problems, allowed)
+		expiresAt := readExpiry(&problems, expires, s.opts.Now())
 		c := s.store.cluster(org.slug, r.PathValue("cluster"))
 		if c == nil {
-			return errNotFound("cluster")
+			return nil, errNotFound("cluster")
 		}
 		if len(problems) > 0 {
-			return errValidation(problems)
+			return nil, errValidation(problems)
 		}
 		id := newID()
 		t := &clusterTokenRecord{
@@ -216,60 +195,42 @@ func (s *Server) createClusterToken(w http.ResponseWriter, r *http.Request) {
 			createdAt: s.store.timestamp(), createdBy: user.id,
 		}
 		s.store.clusters.tokens.insert(t)
-		out = clusterTokenCreatedView{clusterTokenView: s.store.clusterTokenView(baseURL(r), t), Token: t.secret}
-		return nil
+		return clusterTokenCreatedView{clusterTokenView: s.store.clusterTokenView(baseURL(r), t), Token: t.secret}, nil
 	})
-	respond(w, http.StatusCreated, out, err)
 }
 
 // updateClusterToken changes the description and allowed_ip_addresses; expires_at is set on create only
 // and, like other unknown properties, ignored here.
 func (s *Server) updateClusterToken(w http.ResponseWriter, r *http.Request) {
-	org, _, ok := s.authorize(w, r, scopeWriteClusters)
-	if !ok {
-		return
-	}
-	in, ok := readObject(w, r)
-	if !ok {
-		return
-	}
-	desc, allowed := in.String("description"), in.String("allowed_ip_addresses")
-	problems := in.Problems()
-	if desc.Set && desc.Value == "" {
-		problems.addBlank("description")
-	}
-	checkCIDR(&problems, allowed)
-	var out clusterTokenView
-	err := s.store.update(func() *apiError {
+	s.serveWrite(w, r, scopeWriteClusters, http.StatusOK, func(org orgRecord, _ userRecord, in *jsonObject) (any, *apiError) {
+		desc, allowed := in.String("description"), in.String("allowed_ip_addresses")
+		problems := in.Problems()
+		if desc.Set && desc.Value == "" {
+			problems.addBlank("description")
+		}
+		checkCIDR(&problems, allowed)
 		t, err := s.store.findClusterToken(org.slug, r)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if len(problems) > 0 {
-			return errValidation(problems)
+			return nil, errValidation(problems)
 		}
 		setString(&t.description, desc)
 		setString(&t.allowedIPAddresses, allowed)
-		out = s.store.clusterTokenView(baseURL(r), t)
-		return nil
+		return s.store.clusterTokenView(baseURL(r), t), nil
 	})
-	respond(w, http.StatusOK, out, err)
 }
 
 func (s *Server) deleteClusterTokenHandler(w http.ResponseWriter, r *http.Request) {
-	org, _, ok := s.authorize(w, r, scopeWriteClusters)
-	if !ok {
-		return
-	}
-	err := s.store.update(func() *apiError {
-		t, err := s.store.findClusterToken(org.slug, r)
+	s.serveDelete(w, r, scopeWriteClusters, func(org string) *apiError {
+		t, err := s.store.findClusterToken(org, r)
 		if err != nil {
 			return err
 		}
 		s.store.deleteClusterToken(t)
 		return nil
 	})
-	respondNoContent(w, err)
 }
 
 // newSecret returns an agent token secret.

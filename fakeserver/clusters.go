@@ -155,57 +155,35 @@ func (s *Server) routeClusters(mux *http.ServeMux) {
 // ---- cluster handlers ----
 
 func (s *Server) listClusters(w http.ResponseWriter, r *http.Request) {
-	org, _, ok := s.authorize(w, r, scopeReadClusters)
-	if !ok {
-		return
-	}
-	var out []clusterView
-	_ = s.store.view(func() *apiError {
-		for _, c := range paginate(w, r, s.store.clustersOf(org.slug)) {
+	s.serveRead(w, r, scopeReadClusters, func(org string) (any, *apiError) {
+		out := []clusterView{}
+		for _, c := range paginate(w, r, s.store.clustersOf(org)) {
 			out = append(out, s.store.clusterView(baseURL(r), c))
 		}
-		return nil
+		return out, nil
 	})
-	writeJSON(w, http.StatusOK, nonNil(out))
 }
 
 func (s *Server) getCluster(w http.ResponseWriter, r *http.Request) {
-	org, _, ok := s.authorize(w, r, scopeReadClusters)
-	if !ok {
-		return
-	}
-	var out clusterView
-	err := s.store.view(func() *apiError {
-		c := s.store.cluster(org.slug, r.PathValue("cluster"))
+	s.serveRead(w, r, scopeReadClusters, func(org string) (any, *apiError) {
+		c := s.store.cluster(org, r.PathValue("cluster"))
 		if c == nil {
-			return errNotFound("cluster")
+			return nil, errNotFound("cluster")
 		}
-		out = s.store.clusterView(baseURL(r), c)
-		return nil
+		return s.store.clusterView(baseURL(r), c), nil
 	})
-	respond(w, http.StatusOK, out, err)
 }
 
 func (s *Server) createCluster(w http.ResponseWriter, r *http.Request) {
-	org, user, ok := s.authorize(w, r, scopeWriteClusters)
-	if !ok {
-		return
-	}
-	in, ok := readObject(w, r)
-	if !ok {
-		return
-	}
-	name, desc, emoji, color := in.String("name"), in.String("description"), in.String("emoji"), in.String("color")
-	problems := in.Problems()
-	if name.Value == "" {
-		problems.addBlank("name")
-	}
-	if len(problems) > 0 {
-		writeError(w, errValidation(problems))
-		return
-	}
-	var out clusterView
-	err := s.store.update(func() *apiError {
+	s.serveWrite(w, r, scopeWriteClusters, http.StatusCreated, func(org orgRecord, user userRecord, in *jsonObject) (any, *apiError) {
+		name, desc, emoji, color := in.String("name"), in.String("description"), in.String("emoji"), in.String("color")
+		problems := in.Problems()
+		if name.Value == "" {
+			problems.addBlank("name")
+		}
+		if len(problems) > 0 {
+			return nil, errValidation(problems)
+		}
 		id := newID()
 		c := &clusterRecord{
 			seq: s.store.nextSeq(), org: org.slug, id: id, graphqlID: graphQLID("Cluster", id),
@@ -213,67 +191,45 @@ func (s *Server) createCluster(w http.ResponseWriter, r *http.Request) {
 			createdAt: s.store.timestamp(), createdBy: user.id,
 		}
 		s.store.clusters.clusters.insert(c)
-		out = s.store.clusterView(baseURL(r), c)
-		return nil
+		return s.store.clusterView(baseURL(r), c), nil
 	})
-	if err != nil { // not saved to the state file
-		writeError(w, err)
-		return
-	}
-	writeJSON(w, http.StatusCreated, out)
 }
 
 func (s *Server) updateCluster(w http.ResponseWriter, r *http.Request) {
-	org, _, ok := s.authorize(w, r, scopeWriteClusters)
-	if !ok {
-		return
-	}
-	in, ok := readObject(w, r)
-	if !ok {
-		return
-	}
-	name, desc, emoji, color := in.String("name"), in.String("description"), in.String("emoji"), in.String("color")
-	defaultQueue := in.String("default_queue_id")
-	problems := in.Problems()
-	if name.Set && name.Value == "" {
-		problems.addBlank("name")
-	}
-	var out clusterView
-	err := s.store.update(func() *apiError {
+	s.serveWrite(w, r, scopeWriteClusters, http.StatusOK, func(org orgRecord, _ userRecord, in *jsonObject) (any, *apiError) {
+		name, desc, emoji, color := in.String("name"), in.String("description"), in.String("emoji"), in.String("color")
+		defaultQueue := in.String("default_queue_id")
+		problems := in.Problems()
+		if name.Set && name.Value == "" {
+			problems.addBlank("name")
+		}
 		c := s.store.cluster(org.slug, r.PathValue("cluster"))
 		if c == nil {
-			return errNotFound("cluster")
+			return nil, errNotFound("cluster")
 		}
 		// null or "" clears the default queue; any other value must name a queue of this cluster.
 		if defaultQueue.Value != "" && s.store.queue(org.slug, c.id, defaultQueue.Value) == nil {
 			problems.add("default_queue_id", "must be a queue of this cluster")
 		}
 		if len(problems) > 0 {
-			return errValidation(problems)
+			return nil, errValidation(problems)
 		}
 		setString(&c.name, name)
 		setString(&c.description, desc)
 		setString(&c.emoji, emoji)
 		setString(&c.color, color)
 		setString(&c.defaultQueueID, defaultQueue)
-		out = s.store.clusterView(baseURL(r), c)
-		return nil
+		return s.store.clusterView(baseURL(r), c), nil
 	})
-	respond(w, http.StatusOK, out, err)
 }
 
 func (s *Server) deleteClusterHandler(w http.ResponseWriter, r *http.Request) {
-	org, _, ok := s.authorize(w, r, scopeWriteClusters)
-	if !ok {
-		return
-	}
-	err := s.store.update(func() *apiError {
-		c := s.store.cluster(org.slug, r.PathValue("cluster"))
+	s.serveDelete(w, r, scopeWriteClusters, func(org string) *apiError {
+		c := s.store.cluster(org, r.PathValue("cluster"))
 		if c == nil {
 			return errNotFound("cluster")
 		}
 		s.store.deleteCluster(c)
 		return nil
 	})
-	respondNoContent(w, err)
 }

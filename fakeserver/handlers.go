@@ -52,3 +52,21 @@ func (s *Server) serveDelete(w http.ResponseWriter, r *http.Request, scope strin
 	}
 	respondNoContent(w, s.store.update(func() *apiError { return remove(org.slug) }))
 }
+
+// serveAct answers a POST that acts on what the path names and reads no body (resume, unblock, retry):
+// the token must hold scope; act, under the store's write lock, checks and changes the store and returns
+// the answer (sent with status) or the error.
+func (s *Server) serveAct(w http.ResponseWriter, r *http.Request, scope string, status int,
+	act func(org orgRecord, user userRecord) (any, *apiError)) {
+	org, user, ok := s.authorize(w, r, scope)
+	if !ok {
+		return
+	}
+	var out any
+	err := s.store.update(func() *apiError {
+		var err *apiError
+		out, err = act(org, user)
+		return err
+	})
+	respond(w, status, out, err)
+}
