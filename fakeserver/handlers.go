@@ -53,9 +53,9 @@ func (s *Server) serveDelete(w http.ResponseWriter, r *http.Request, scope strin
 	respondNoContent(w, s.store.update(func() *apiError { return remove(org.slug) }))
 }
 
-// serveAct answers a POST that acts on what the path names and reads no body (resume, unblock, retry):
-// the token must hold scope; act, under the store's write lock, checks and changes the store and returns
-// the answer (sent with status) or the error.
+// serveAct answers a change that reads no body (a resume, a retry, a delete that answers what it
+// removed): the token must hold scope; act, under the store's write lock, checks and changes what the
+// path names and returns the answer (sent with status) or the error.
 func (s *Server) serveAct(w http.ResponseWriter, r *http.Request, scope string, status int,
 	act func(org orgRecord, user userRecord) (any, *apiError)) {
 	org, user, ok := s.authorize(w, r, scope)

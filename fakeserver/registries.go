@@ -411,35 +411,23 @@ func (st *Store) findRegistryToken(org string, r *http.Request) (*registryRecord
 // ---- registry handlers ----
 
 func (s *Server) listRegistries(w http.ResponseWriter, r *http.Request) {
-	org, _, ok := s.authorize(w, r, scopeReadRegistries)
-	if !ok {
-		return
-	}
-	var out []registryView
-	_ = s.store.view(func() *apiError {
-		for _, reg := range paginate(w, r, s.store.registriesOf(org.slug)) {
+	s.serveRead(w, r, scopeReadRegistries, func(org string) (any, *apiError) {
+		out := []registryView{}
+		for _, reg := range paginate(w, r, s.store.registriesOf(org)) {
 			out = append(out, renderRegistry(baseURL(r), reg))
 		}
-		return nil
+		return out, nil
 	})
-	writeJSON(w, http.StatusOK, nonNil(out))
 }
 
 func (s *Server) getRegistry(w http.ResponseWriter, r *http.Request) {
-	org, _, ok := s.authorize(w, r, scopeReadRegistries)
-	if !ok {
-		return
-	}
-	var out registryView
-	err := s.store.view(func() *apiError {
-		reg, err := s.store.findRegistry(org.slug, r)
+	s.serveRead(w, r, scopeReadRegistries, func(org string) (any, *apiError) {
+		reg, err := s.store.findRegistry(org, r)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		out = renderRegistry(baseURL(r), reg)
-		return nil
+		return renderRegistry(baseURL(r), reg), nil
 	})
-	respond(w, http.StatusOK, out, err)
 }
 
 // checkRegistryName records a blank name, or one that derives no slug, and returns the slug it derives.
@@ -455,28 +443,19 @@ func checkRegistryName(problems *validationErrors, name string) string {
 }
 
 func (s *Server) createRegistry(w http.ResponseWriter, r *http.Request) {
-	org, _, ok := s.authorize(w, r, scopeWriteRegistries)
-	if !ok {
-		return
-	}
-	in, ok := readObject(w, r)
-	if !ok {
-		return
-	}
-	v, problems := readRegistryInput(in)
-	slug := checkRegistryName(&problems, v.name.Value)
-	if v.ecosystem.Value == "" {
-		problems.addBlank("ecosystem")
-	} else {
-		checkEcosystem(&problems, v.ecosystem.Value)
-	}
-	var out registryView
-	err := s.store.update(func() *apiError {
+	s.serveWrite(w, r, scopeWriteRegistries, http.StatusOK, func(org orgRecord, _ userRecord, in *jsonObject) (any, *apiError) {
+		v, problems := readRegistryInput(in)
+		slug := checkRegistryName(&problems, v.name.Value)
+		if v.ecosystem.Value == "" {
+			problems.addBlank("ecosystem")
+		} else {
+			checkEcosystem(&problems, v.ecosystem.Value)
+		}
 		if slug != "" && s.store.registryBySlug(org.slug, slug) != nil {
 			problems.add("name", "has already been taken")
 		}
 		if len(problems) > 0 {
-			return errValidation(problems)
+			return nil, errValidation(problems)
 		}
 		id := newID()
 		reg := &registryRecord{
@@ -494,31 +473,20 @@ func (s *Server) createRegistry(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 		s.store.registries.registries.insert(reg)
-		out = renderRegistry(baseURL(r), reg)
-		return nil
+		return renderRegistry(baseURL(r), reg), nil
 	})
-	respond(w, http.StatusOK, out, err)
 }
 
 func (s *Server) updateRegistry(w http.ResponseWriter, r *http.Request) {
-	org, _, ok := s.authorize(w, r, scopeWriteRegistries)
-	if !ok {
-		return
-	}
-	in, ok := readObject(w, r)
-	if !ok {
-		return
-	}
-	v, problems := readRegistryInput(in)
-	slug := slugify(v.name.Value)
-	if v.name.Set {
-		slug = checkRegistryName(&problems, v.name.Value)
-	}
-	var out registryView
-	err := s.store.update(func() *apiError {
+	s.serveWrite(w, r, scopeWriteRegistries, http.StatusOK, func(org orgRecord, _ userRecord, in *jsonObject) (any, *apiError) {
+		v, problems := readRegistryInput(in)
+		slug := slugify(v.name.Value)
+		if v.name.Set {
+			slug = checkRegistryName(&problems, v.name.Value)
+		}
 		reg, err := s.store.findRegistry(org.slug, r)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if v.ecosystem.Set && !strings.EqualFold(v.ecosystem.Value, reg.ecosystem) {
 			problems.add("ecosystem", "cannot be changed")
@@ -529,7 +497,7 @@ func (s *Server) updateRegistry(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 		if len(problems) > 0 {
-			return errValidation(problems)
+			return nil, errValidation(problems)
 		}
 		if v.name.Value != "" {
 			s.store.registries.registries.rename(reg, func() { reg.name, reg.slug = v.name.Value, slug })
@@ -541,66 +509,49 @@ func (s *Server) updateRegistry(w http.ResponseWriter, r *http.Request) {
 		if v.public.Given() {
 			reg.public = v.public.Value
 		}
-		out = renderRegistry(baseURL(r), reg)
-		return nil
+		return renderRegistry(baseURL(r), reg), nil
 	})
-	respond(w, http.StatusOK, out, err)
 }
 
+// deleteRegistryHandler answers 200 with the registry it removed, as the service does, so it is a serveAct
+// rather than a serveDelete.
+
 func (s *Server) deleteRegistryHandler(w http.ResponseWriter, r *http.Request) {
-	org, _, ok := s.authorize(w, r, scopeDeleteRegistries)
-	if !ok {
-		return
-	}
-	var out registryView
-	err := s.store.update(func() *apiError {
+	s.serveAct(w, r, scopeDeleteRegistries, http.StatusOK, func(org orgRecord, _ userRecord) (any, *apiError) {
 		reg, err := s.store.findRegistry(org.slug, r)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		out = renderRegistry(baseURL(r), reg)
+		out := renderRegistry(baseURL(r), reg)
 		s.store.deleteRegistry(reg)
-		return nil
+		return out, nil
 	})
-	respond(w, http.StatusOK, out, err)
 }
 
 // ---- registry token handlers ----
 
 func (s *Server) listRegistryTokens(w http.ResponseWriter, r *http.Request) {
-	org, _, ok := s.authorize(w, r, scopeReadRegistries)
-	if !ok {
-		return
-	}
-	var out []registryTokenView
-	err := s.store.view(func() *apiError {
-		reg, err := s.store.findRegistry(org.slug, r)
+	s.serveRead(w, r, scopeReadRegistries, func(org string) (any, *apiError) {
+		reg, err := s.store.findRegistry(org, r)
 		if err != nil {
-			return err
+			return nil, err
 		}
+		out := []registryTokenView{}
 		for _, t := range paginate(w, r, s.store.registryTokensOf(reg.id)) {
 			out = append(out, s.store.registryTokenView(baseURL(r), reg, t))
 		}
-		return nil
+		return out, nil
 	})
-	respond(w, http.StatusOK, nonNil(out), err)
 }
 
 func (s *Server) getRegistryToken(w http.ResponseWriter, r *http.Request) {
-	org, _, ok := s.authorize(w, r, scopeReadRegistries)
-	if !ok {
-		return
-	}
-	var out registryTokenView
-	err := s.store.view(func() *apiError {
-		reg, t, err := s.store.findRegistryToken(org.slug, r)
+	s.serveRead(w, r, scopeReadRegistries, func(org string) (any, *apiError) {
+		reg, t, err := s.store.findRegistryToken(org, r)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		out = s.store.registryTokenView(baseURL(r), reg, t)
-		return nil
+		return s.store.registryTokenView(baseURL(r), reg, t), nil
 	})
-	respond(w, http.StatusOK, out, err)
 }
 
 // readTokenDescription reads the required description of a token create or update.
@@ -614,23 +565,14 @@ func readTokenDescription(in *jsonObject) (string, validationErrors) {
 }
 
 func (s *Server) createRegistryToken(w http.ResponseWriter, r *http.Request) {
-	org, user, ok := s.authorize(w, r, scopeWriteRegistries)
-	if !ok {
-		return
-	}
-	in, ok := readObject(w, r)
-	if !ok {
-		return
-	}
-	desc, problems := readTokenDescription(in)
-	var out registryTokenCreatedView
-	err := s.store.update(func() *apiError {
+	s.serveWrite(w, r, scopeWriteRegistries, http.StatusOK, func(org orgRecord, user userRecord, in *jsonObject) (any, *apiError) {
+		desc, problems := readTokenDescription(in)
 		reg, err := s.store.findRegistry(org.slug, r)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if len(problems) > 0 {
-			return errValidation(problems)
+			return nil, errValidation(problems)
 		}
 		id := newID()
 		t := &registryTokenRecord{
@@ -639,52 +581,35 @@ func (s *Server) createRegistryToken(w http.ResponseWriter, r *http.Request) {
 			createdAt: s.store.timestamp(), createdBy: user.id,
 		}
 		s.store.registries.tokens.insert(t)
-		out = registryTokenCreatedView{registryTokenView: s.store.registryTokenView(baseURL(r), reg, t), Token: t.secret}
-		return nil
+		return registryTokenCreatedView{registryTokenView: s.store.registryTokenView(baseURL(r), reg, t), Token: t.secret}, nil
 	})
-	respond(w, http.StatusOK, out, err)
 }
 
 func (s *Server) updateRegistryToken(w http.ResponseWriter, r *http.Request) {
-	org, _, ok := s.authorize(w, r, scopeWriteRegistries)
-	if !ok {
-		return
-	}
-	in, ok := readObject(w, r)
-	if !ok {
-		return
-	}
-	desc, problems := readTokenDescription(in)
-	var out registryTokenView
-	err := s.store.update(func() *apiError {
+	s.serveWrite(w, r, scopeWriteRegistries, http.StatusOK, func(org orgRecord, _ userRecord, in *jsonObject) (any, *apiError) {
+		desc, problems := readTokenDescription(in)
 		reg, t, err := s.store.findRegistryToken(org.slug, r)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if len(problems) > 0 {
-			return errValidation(problems)
+			return nil, errValidation(problems)
 		}
 		t.description = desc
-		out = s.store.registryTokenView(baseURL(r), reg, t)
-		return nil
+		return s.store.registryTokenView(baseURL(r), reg, t), nil
 	})
-	respond(w, http.StatusOK, out, err)
 }
 
+// deleteRegistryTokenHandler answers 200 with the token it removed, as the service does.
+
 func (s *Server) deleteRegistryTokenHandler(w http.ResponseWriter, r *http.Request) {
-	org, _, ok := s.authorize(w, r, scopeWriteRegistries)
-	if !ok {
-		return
-	}
-	var out registryTokenView
-	err := s.store.update(func() *apiError {
+	s.serveAct(w, r, scopeWriteRegistries, http.StatusOK, func(org orgRecord, _ userRecord) (any, *apiError) {
 		reg, t, err := s.store.findRegistryToken(org.slug, r)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		out = s.store.registryTokenView(baseURL(r), reg, t)
+		out := s.store.registryTokenView(baseURL(r), reg, t)
 		s.store.deleteRegistryToken(t)
-		return nil
+		return out, nil
 	})
-	respond(w, http.StatusOK, out, err)
 }
