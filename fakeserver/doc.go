@@ -54,7 +54,8 @@
 //     configuration.go: what the service normalises in a stored configuration.
 //   - builds.go: builds and jobs (states, state); build_handlers.go: routes and handlers; build_views.go,
 //     build_filters.go: how builds are shown and filtered; build_admin.go: the /_fake/ build and job routes.
-//   - registries.go: package registries and registry tokens.
+//   - registries.go: package registries (and registryState, which holds their tokens too);
+//     registry_tokens.go: a registry's tokens.
 //   - schedules.go, cron.go: pipeline schedules and the cronlines they run by (next_build_at);
 //     cluster_secrets.go, cluster_maintainers.go: a cluster's secrets and maintainers; meta.go: GET
 //     /v2/meta. These are the areas of rest-beyond-spec.md.

@@ -194,6 +194,7 @@ func (s *Server) routes() *http.ServeMux {
 	s.routeRules(mux)
 	s.routeBuilds(mux)
 	s.routeRegistries(mux)
+	s.routeRegistryTokens(mux)
 	s.routeSchedules(mux)
 	s.routeClusterSecrets(mux)
 	s.routeClusterMaintainers(mux)
