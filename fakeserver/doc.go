@@ -46,7 +46,8 @@
 //   - teams.go, team_views.go: teams (state, routes, handlers) and how teams and their links are shown.
 //   - team_links.go: a team's links to users, pipelines and suites: one descriptor per association
 //     (teamAssociations), one set of handlers for all three.
-//   - suites.go: test suites and flaky tests.
+//   - suites.go: test suites (and suiteState, which holds their flaky tests too); flaky_tests.go: a
+//     suite's flaky tests.
 //   - templates.go, rules.go: pipeline templates; rules.
 //   - pipelines.go: pipelines (state, routes, handlers); pipeline_input.go: create and update bodies and
 //     applyPipeline; pipeline_yaml.go: the YAML and the steps builds derive from it; pipeline_views.go: how
@@ -88,7 +89,7 @@
 // Options.AdminToken as a bearer token (404 without one configured, 401 without it on the request).
 //
 // Test-only routes under /_fake/ (no authentication) change what the API cannot: build and job states
-// (build_admin.go) and flaky-test records (suites.go). They are on in process and off in the standalone
+// (build_admin.go) and flaky-test records (flaky_tests.go). They are on in process and off in the standalone
 // command unless --test-routes (Options.DisableTestRoutes).
 //
 // # Adding an area
@@ -131,7 +132,7 @@
 // cmd/fakeserver) replaces the default organization and token with declared state: organizations
 // and their plan, users and their memberships, access tokens with their organizations and scopes, agent
 // registration tokens, agents and job counts for the /v3/metrics endpoints (metrics.go), and test suites
-// with flaky tests (seeded through suites.go). examples/fakeserver/fixtures.yaml documents the format.
+// with flaky tests (seeded through suites.go and flaky_tests.go). examples/fakeserver/fixtures.yaml documents the format.
 // Tests that need one more object seed it with the Store methods instead (AddOrg, SetOrgPlan, AddUser,
 // AddTokenForUser, AddAgentToken, AddAgent, SetAgentState, SetQueueJobs, AddArtifact, SetJobLog,
 // AddUnclusteredAgentToken, RevokeUnclusteredAgentToken, SetMembersRequire2FA, SetRuleDescription).

@@ -189,6 +189,7 @@ func (s *Server) routes() *http.ServeMux {
 	s.routeMetrics(mux)
 	s.routeTeams(mux)
 	s.routeSuites(mux)
+	s.routeFlakyTests(mux)
 	s.routeTemplates(mux)
 	s.routePipelines(mux)
 	s.routeRules(mux)
