@@ -21,6 +21,22 @@ func (s *Server) serveRead(w http.ResponseWriter, r *http.Request, scope string,
 	respond(w, http.StatusOK, out, err)
 }
 
+// serveReadFor is serveRead for an answer that depends on who asks (a member's own entry, what the
+// caller's role may see): read gets the organization and the token's user.
+func (s *Server) serveReadFor(w http.ResponseWriter, r *http.Request, scope string, read func(org orgRecord, user userRecord) (any, *apiError)) {
+	org, user, ok := s.authorize(w, r, scope)
+	if !ok {
+		return
+	}
+	var out any
+	err := s.store.view(func() *apiError {
+		var err *apiError
+		out, err = read(org, user)
+		return err
+	})
+	respond(w, http.StatusOK, out, err)
+}
+
 // serveWrite answers a create or an update: the token must hold scope and the body must be a JSON object;
 // write, under the store's write lock, checks and changes what the body says and returns the answer
 // (sent with status) or the error.
