@@ -323,10 +323,6 @@ func (s *Server) cacheRegistries(w http.ResponseWriter, r *http.Request, scope s
 		out, err = fn(org, c)
 		return err
 	})
-	if status == http.StatusNoContent {
-		respondNoContent(w, err)
-		return
-	}
 	respond(w, status, out, err)
 }
 

@@ -180,10 +180,6 @@ func (s *Server) asAdmin(w http.ResponseWriter, r *http.Request, scope string, s
 		out, err = fn(o, user)
 		return err
 	})
-	if status == http.StatusNoContent {
-		respondNoContent(w, err)
-		return
-	}
 	respond(w, status, out, err)
 }
 
