@@ -204,19 +204,12 @@ func (s *Server) servePipelineSettings(w http.ResponseWriter, r *http.Request,
 }
 
 func (s *Server) getPipelineSettings(w http.ResponseWriter, r *http.Request) {
-	org, user, ok := s.authorize(w, r, scopeReadOrganizationSettings)
-	if !ok {
-		return
-	}
-	var out pipelineSettingsView
-	err := s.store.view(func() *apiError {
+	s.serveReadFor(w, r, scopeReadOrganizationSettings, func(org orgRecord, user userRecord) (any, *apiError) {
 		if !s.store.isAdmin(org.slug, user.id) {
-			return errNotAdministrator()
+			return nil, errNotAdministrator()
 		}
-		out = s.store.pipelineSettingsView(baseURL(r), org.slug)
-		return nil
+		return s.store.pipelineSettingsView(baseURL(r), org.slug), nil
 	})
-	respond(w, http.StatusOK, out, err)
 }
 
 // pipelineSettingsFields are the fields a PATCH may name.
