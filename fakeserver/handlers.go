@@ -42,9 +42,25 @@ func (s *Server) serveReadFor(w http.ResponseWriter, r *http.Request, scope stri
 // (sent with status) or the error.
 func (s *Server) serveWrite(w http.ResponseWriter, r *http.Request, scope string, status int,
 	write func(org orgRecord, user userRecord, in *jsonObject) (any, *apiError)) {
+	s.serveWriteChecked(w, r, scope, status, nil, write)
+}
+
+// serveWriteChecked is serveWrite for an area whose every endpoint adds a rule to the token's (the
+// templates' plan, the notification services' administrator): check, unless nil, runs under the read
+// lock after the token is checked and before the body is read, so a caller it refuses learns nothing
+// from the body's faults.
+func (s *Server) serveWriteChecked(w http.ResponseWriter, r *http.Request, scope string, status int,
+	check func(org orgRecord, user userRecord) *apiError,
+	write func(org orgRecord, user userRecord, in *jsonObject) (any, *apiError)) {
 	org, user, ok := s.authorize(w, r, scope)
 	if !ok {
 		return
+	}
+	if check != nil {
+		if err := s.store.view(func() *apiError { return check(org, user) }); err != nil {
+			writeError(w, err)
+			return
+		}
 	}
 	in, ok := readObject(w, r)
 	if !ok {
