@@ -282,19 +282,13 @@ func (s *Server) routeNotificationServices(mux *http.ServeMux) {
 	mux.HandleFunc("PUT "+service+"/disable", s.enableNotificationService(false))
 }
 
-// authorizeServices is authorize plus the rule every endpoint has: the token's user is an administrator.
-func (s *Server) authorizeServices(w http.ResponseWriter, r *http.Request, scope string) (orgRecord, userRecord, bool) {
-	org, user, ok := s.authorize(w, r, scope)
-	if !ok {
-		return org, user, false
+// servicesAllowed is the rule every endpoint adds to the token's: its user is an administrator (403
+// otherwise), checked before anything else. A lock must be held.
+func (s *Server) servicesAllowed(org orgRecord, user userRecord) *apiError {
+	if !s.store.isAdmin(org.slug, user.id) {
+		return errForbidden()
 	}
-	var admin bool
-	_ = s.store.view(func() *apiError { admin = s.store.isAdmin(org.slug, user.id); return nil })
-	if !admin {
-		writeError(w, errForbidden())
-		return org, user, false
-	}
-	return org, user, true
+	return nil
 }
 
 // nsCursorPage returns the page of items a listing's per_page, after and before ask for, and whether items
@@ -509,17 +503,15 @@ func lowerAll(ids []string) []string {
 // ---- handlers ----
 
 func (s *Server) listNotificationServices(w http.ResponseWriter, r *http.Request) {
-	org, _, ok := s.authorizeServices(w, r, scopeReadNotificationServices)
-	if !ok {
-		return
-	}
-	var out nsListView
-	err := s.store.view(func() *apiError {
+	s.serveReadFor(w, r, scopeReadNotificationServices, func(org orgRecord, user userRecord) (any, *apiError) {
+		if err := s.servicesAllowed(org, user); err != nil {
+			return nil, err
+		}
 		items, more, err := nsCursorPage(r, s.store.services.services.list(org.slug))
 		if err != nil {
-			return err
+			return nil, err
 		}
-		out.Items = []notificationServiceView{}
+		out := nsListView{Items: []notificationServiceView{}}
 		for _, n := range items {
 			out.Items = append(out.Items, s.store.notificationServiceView(baseURL(r), n))
 		}
@@ -532,172 +524,142 @@ func (s *Server) listNotificationServices(w http.ResponseWriter, r *http.Request
 			next := baseURL(r) + r.URL.EscapedPath() + "?" + q.Encode()
 			out.Links["next"] = &next
 		}
-		return nil
+		return out, nil
 	})
-	respond(w, http.StatusOK, out, err)
 }
 
 func (s *Server) getNotificationService(w http.ResponseWriter, r *http.Request) {
-	org, _, ok := s.authorizeServices(w, r, scopeReadNotificationServices)
-	if !ok {
-		return
-	}
-	var out notificationServiceView
-	err := s.store.view(func() *apiError {
+	s.serveReadFor(w, r, scopeReadNotificationServices, func(org orgRecord, user userRecord) (any, *apiError) {
+		if err := s.servicesAllowed(org, user); err != nil {
+			return nil, err
+		}
 		n := s.store.notificationService(org.slug, r.PathValue("service"))
 		if n == nil {
-			return errNotFound("notification service")
+			return nil, errNotFound("notification service")
 		}
-		out = s.store.notificationServiceView(baseURL(r), n)
-		return nil
+		return s.store.notificationServiceView(baseURL(r), n), nil
 	})
-	respond(w, http.StatusOK, out, err)
 }
 
 func (s *Server) createNotificationService(w http.ResponseWriter, r *http.Request) {
-	org, user, ok := s.authorizeServices(w, r, scopeWriteNotificationServices)
-	if !ok {
-		return
-	}
-	in, ok := readObject(w, r)
-	if !ok {
-		return
-	}
-	n, problems := readNSInput(in)
-	var out notificationServiceView
-	err := s.store.update(func() *apiError {
-		p, known := nsProviders[n.provider.Value]
-		switch {
-		case !n.provider.Given() || n.provider.Value == "":
-			problems.addBlank("provider")
-		case !known:
-			problems.add("provider", n.provider.Value+" is not a known provider")
-		case !p.creatable:
-			problems.add("provider", n.provider.Value+" is not available through the API: connect it in the web interface")
-		}
-		if len(problems) > 0 {
-			return errValidation(problems)
-		}
-		if p.enterprise && !s.store.orgs[org.slug].enterprise {
-			return newMessageError(http.StatusForbidden, "The "+p.name+" notification service is only available on the Enterprise plan")
-		}
-		scope := "all"
-		if n.scope.Given() {
-			scope = n.scope.Value
-		}
-		ids := lowerAll(n.scopeUUIDs.Value)
-		s.store.checkScopeUUIDs(org.slug, scope, ids, &problems)
-		rec := &notificationServiceRecord{
-			org: org.slug, id: newID(), provider: n.provider.Value, description: n.description.Value,
-			enabled: true, scope: scope, scopeUUIDs: ids, branchConfiguration: n.branch.Value,
-			buildStates: map[string]bool{}, settings: map[string]any{}, createdBy: user.id,
-		}
-		for k, v := range n.buildStates.Value {
-			rec.buildStates[k], _ = v.(bool)
-		}
-		applySettings(p, rec.settings, n.settings.Value, true, &problems)
-		if len(problems) > 0 {
-			return errValidation(problems)
-		}
-		if rec.provider == nsWebhook && rec.settings["token"] == nil {
-			rec.settings["token"] = newPortalToken()[5:]
-		}
-		if rec.provider == nsEventBridge {
-			rec.settings["event_source_name"] = "aws.partner/buildkite.com/" + org.slug + "/" + rec.id
-		}
-		rec.seq, rec.createdAt = s.store.nextSeq(), s.store.timestamp()
-		s.store.services.services.insert(rec)
-		out = s.store.notificationServiceView(baseURL(r), rec)
-		return nil
-	})
-	respond(w, http.StatusCreated, out, err)
+	s.serveWriteChecked(w, r, scopeWriteNotificationServices, http.StatusCreated, s.servicesAllowed,
+		func(org orgRecord, user userRecord, in *jsonObject) (any, *apiError) {
+			n, problems := readNSInput(in)
+			p, known := nsProviders[n.provider.Value]
+			switch {
+			case !n.provider.Given() || n.provider.Value == "":
+				problems.addBlank("provider")
+			case !known:
+				problems.add("provider", n.provider.Value+" is not a known provider")
+			case !p.creatable:
+				problems.add("provider", n.provider.Value+" is not available through the API: connect it in the web interface")
+			}
+			if len(problems) > 0 {
+				return nil, errValidation(problems)
+			}
+			if p.enterprise && !s.store.orgs[org.slug].enterprise {
+				return nil, newMessageError(http.StatusForbidden, "The "+p.name+" notification service is only available on the Enterprise plan")
+			}
+			scope := "all"
+			if n.scope.Given() {
+				scope = n.scope.Value
+			}
+			ids := lowerAll(n.scopeUUIDs.Value)
+			s.store.checkScopeUUIDs(org.slug, scope, ids, &problems)
+			rec := &notificationServiceRecord{
+				org: org.slug, id: newID(), provider: n.provider.Value, description: n.description.Value,
+				enabled: true, scope: scope, scopeUUIDs: ids, branchConfiguration: n.branch.Value,
+				buildStates: map[string]bool{}, settings: map[string]any{}, createdBy: user.id,
+			}
+			for k, v := range n.buildStates.Value {
+				rec.buildStates[k], _ = v.(bool)
+			}
+			applySettings(p, rec.settings, n.settings.Value, true, &problems)
+			if len(problems) > 0 {
+				return nil, errValidation(problems)
+			}
+			if rec.provider == nsWebhook && rec.settings["token"] == nil {
+				rec.settings["token"] = newPortalToken()[5:]
+			}
+			if rec.provider == nsEventBridge {
+				rec.settings["event_source_name"] = "aws.partner/buildkite.com/" + org.slug + "/" + rec.id
+			}
+			rec.seq, rec.createdAt = s.store.nextSeq(), s.store.timestamp()
+			s.store.services.services.insert(rec)
+			return s.store.notificationServiceView(baseURL(r), rec), nil
+		})
 }
 
 func (s *Server) updateNotificationService(w http.ResponseWriter, r *http.Request) {
-	org, _, ok := s.authorizeServices(w, r, scopeWriteNotificationServices)
-	if !ok {
-		return
-	}
-	in, ok := readObject(w, r)
-	if !ok {
-		return
-	}
-	n, problems := readNSInput(in)
-	var out notificationServiceView
-	err := s.store.update(func() *apiError {
-		rec := s.store.notificationService(org.slug, r.PathValue("service"))
-		if rec == nil {
-			return errNotFound("notification service")
-		}
-		if n.provider.Set && n.provider.Value != rec.provider {
-			problems.add("provider", "cannot be changed")
-		}
-		p := nsProviders[rec.provider]
-		scope, ids := rec.scope, rec.scopeUUIDs
-		if n.scope.Given() {
-			scope = n.scope.Value
-			if scope == "all" && !n.scopeUUIDs.Set {
-				ids = nil
+	s.serveWriteChecked(w, r, scopeWriteNotificationServices, http.StatusOK, s.servicesAllowed,
+		func(org orgRecord, _ userRecord, in *jsonObject) (any, *apiError) {
+			n, problems := readNSInput(in)
+			rec := s.store.notificationService(org.slug, r.PathValue("service"))
+			if rec == nil {
+				return nil, errNotFound("notification service")
 			}
-		}
-		if n.scopeUUIDs.Set {
-			ids = lowerAll(n.scopeUUIDs.Value)
-		}
-		if scope != rec.scope || n.scopeUUIDs.Set {
-			s.store.checkScopeUUIDs(org.slug, scope, ids, &problems)
-		}
-		settings := maps.Clone(rec.settings)
-		if n.settings.Given() {
-			applySettings(p, settings, n.settings.Value, false, &problems)
-		}
-		if len(problems) > 0 {
-			return errValidation(problems)
-		}
-		setString(&rec.description, n.description)
-		setString(&rec.branchConfiguration, n.branch)
-		rec.scope, rec.scopeUUIDs, rec.settings = scope, ids, settings
-		for k, v := range n.buildStates.Value {
-			rec.buildStates[k], _ = v.(bool)
-		}
-		out = s.store.notificationServiceView(baseURL(r), rec)
-		return nil
-	})
-	respond(w, http.StatusOK, out, err)
+			if n.provider.Set && n.provider.Value != rec.provider {
+				problems.add("provider", "cannot be changed")
+			}
+			p := nsProviders[rec.provider]
+			scope, ids := rec.scope, rec.scopeUUIDs
+			if n.scope.Given() {
+				scope = n.scope.Value
+				if scope == "all" && !n.scopeUUIDs.Set {
+					ids = nil
+				}
+			}
+			if n.scopeUUIDs.Set {
+				ids = lowerAll(n.scopeUUIDs.Value)
+			}
+			if scope != rec.scope || n.scopeUUIDs.Set {
+				s.store.checkScopeUUIDs(org.slug, scope, ids, &problems)
+			}
+			settings := maps.Clone(rec.settings)
+			if n.settings.Given() {
+				applySettings(p, settings, n.settings.Value, false, &problems)
+			}
+			if len(problems) > 0 {
+				return nil, errValidation(problems)
+			}
+			setString(&rec.description, n.description)
+			setString(&rec.branchConfiguration, n.branch)
+			rec.scope, rec.scopeUUIDs, rec.settings = scope, ids, settings
+			for k, v := range n.buildStates.Value {
+				rec.buildStates[k], _ = v.(bool)
+			}
+			return s.store.notificationServiceView(baseURL(r), rec), nil
+		})
 }
 
 func (s *Server) enableNotificationService(enabled bool) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		org, _, ok := s.authorizeServices(w, r, scopeWriteNotificationServices)
-		if !ok {
-			return
-		}
-		var out notificationServiceView
-		err := s.store.update(func() *apiError {
+		s.serveAct(w, r, scopeWriteNotificationServices, http.StatusOK, func(org orgRecord, user userRecord) (any, *apiError) {
+			if err := s.servicesAllowed(org, user); err != nil {
+				return nil, err
+			}
 			rec := s.store.notificationService(org.slug, r.PathValue("service"))
 			if rec == nil {
-				return errNotFound("notification service")
+				return nil, errNotFound("notification service")
 			}
 			rec.enabled = enabled
-			out = s.store.notificationServiceView(baseURL(r), rec)
-			return nil
+			return s.store.notificationServiceView(baseURL(r), rec), nil
 		})
-		respond(w, http.StatusOK, out, err)
 	}
 }
 
 func (s *Server) deleteNotificationServiceHandler(w http.ResponseWriter, r *http.Request) {
-	org, _, ok := s.authorizeServices(w, r, scopeWriteNotificationServices)
-	if !ok {
-		return
-	}
-	respondNoContent(w, s.store.update(func() *apiError {
+	s.serveAct(w, r, scopeWriteNotificationServices, http.StatusNoContent, func(org orgRecord, user userRecord) (any, *apiError) {
+		if err := s.servicesAllowed(org, user); err != nil {
+			return nil, err
+		}
 		rec := s.store.notificationService(org.slug, r.PathValue("service"))
 		if rec == nil {
-			return errNotFound("notification service")
+			return nil, errNotFound("notification service")
 		}
 		s.store.deleteNotificationService(rec)
-		return nil
-	}))
+		return nil, nil
+	})
 }
 
 // asInt reads a number held in settings: an int as set, a float64 once the state file has loaded it.
