@@ -29,7 +29,8 @@
 //   - faults.go: Options.Faults: injected 5xx, 429, latency and creates that act but are dropped.
 //   - index.go: the table every area keeps its records in: by ID, by unique names, and in creation
 //     order per organization or parent, so no request scans or sorts a whole area.
-//   - auth.go: bearer tokens, scopes, and Server.authorize, which every endpoint handler calls first.
+//   - auth.go: bearer tokens, scopes, and Server.authorize, which the serve helpers of handlers.go call
+//     first (Server.authenticate for the endpoints of no one organization).
 //   - accesstoken.go: GET and DELETE /v2/access-token, the calling token described or revoked.
 //   - errors.go: every error response, built in one place.
 //   - json.go: request bodies decoded as JSON objects, telling a missing property from null or empty.
@@ -79,7 +80,8 @@
 //     whose own UUID team_links.go keeps), graphql_clusters.go (clusters, queues, clusterQueueCreate and
 //     clusterQueueUpdate with the macOS settings), graphql_limits.go (query complexity: the cost headers,
 //     stats, the 50,000 refusal).
-//   - handlers.go: serveRead, serveWrite and serveDelete, the shapes most handlers have.
+//   - handlers.go: serveRead, serveReadFor, serveWrite, serveWriteChecked, serveAct and serveDelete, the
+//     shapes every organization's handler has (handler_shape_test.go keeps it so).
 //   - fixtures.go: state the API cannot create (users, plans, tokens, agents, jobs, flaky tests);
 //     fixtures_defaults.go: what a new organization starts with (Options.SeedDefaults): "Default cluster"
 //     and its default queue, default-queue.
@@ -99,19 +101,26 @@
 // struct (for example teamState) of tables (index.go), adds one field of that type to Store and
 // initialises it in newStore (the state file then saves it with no more work), adds one call
 // s.routeTeams(mux) to Server.routes, and registers its Kinds from an init function with registerKind so
-// Store.Exists and Store.Remove know them. Each handler starts with
+// Store.Exists and Store.Remove know them. Each handler is one call of a serve helper (handlers.go)
+// around a function that reads or changes the store:
 //
-//	org, user, ok := s.authorize(w, r, "write_teams")
-//	if !ok {
-//		return
+//	func (s *Server) updateTeam(w http.ResponseWriter, r *http.Request) {
+//		s.serveWrite(w, r, scopeWriteTeams, http.StatusOK, func(org orgRecord, _ userRecord, in *jsonObject) (any, *apiError) {
+//			...
+//		})
 //	}
 //
-// reads its body with readObject (its strings through jsonObject.String, which applies the length limits
-// of limits.go; name a new long property there), and does all its reading, checking and writing inside
-// one s.store.update (or s.store.view) call that returns an *apiError from errors.go, so concurrent
-// requests never interleave a write and every change is saved before it is answered. serveRead,
-// serveWrite and serveDelete (handlers.go) do all of that around a function that reads or changes the
-// store, and are the shorter way to write a new handler. Go methods that
+// The helper checks the token and its scope (Server.authorize), reads the body as a JSON object
+// (readObject), and runs the function inside one s.store.update (or s.store.view for a read), answering
+// what it returns or the *apiError (errors.go) it fails with; so every handler checks in the same order,
+// concurrent requests never interleave a write, and every change is saved before it is answered.
+// serveRead and serveReadFor answer a GET (serveReadFor when the answer depends on the caller; a listing
+// calls paginate inside, which sets the Link header), serveWrite a create or an update with a body,
+// serveWriteChecked the same after an area's own rule (the templates' plan), serveAct a change without a
+// body (a resume, a delete that answers what it removed) and serveDelete a DELETE answering 204. Read
+// strings through jsonObject.String, which applies the length limits of limits.go (name a new long
+// property there). TestHandlersOpenThroughServeHelpers fails for a handler that calls s.authorize itself
+// unless authorizeByHand lists it with the reason no helper fits. Go methods that
 // tests call to seed or change state lock with `defer st.edit()()`. Related kinds of one parent declared
 // alike (a team's links) share one descriptor type and one set of handlers (team_links.go).
 //

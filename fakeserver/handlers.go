@@ -2,8 +2,9 @@ package fakeserver
 
 import "net/http"
 
-// The shapes most handlers have, for an area to fill in rather than write out: the token and its scope
-// checked first, the store read or changed under one lock, the answer or the apiError written after.
+// The shapes every organization's handler has, for an area to fill in rather than write out: the token and
+// its scope checked first, then the body read, then the store read or changed under one lock, the answer
+// or the apiError written after. handler_shape_test.go lists the few handlers that open by hand, and why.
 
 // serveRead answers a GET: the token must hold scope; read, under the store's read lock, returns the
 // answer or the error (a 404 for what the path names and does not exist).
