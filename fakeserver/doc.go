@@ -62,7 +62,8 @@
 //     cluster_secrets.go, cluster_maintainers.go: a cluster's secrets and maintainers; meta.go: GET
 //     /v2/meta. These are the areas of rest-beyond-spec.md.
 //   - portals.go: portals (the token in the create answer only); notification_services.go: notification
-//     services (cursor paging, masked and hidden secrets, enable and disable). Both from rest-beyond-spec.md,
+//     services (cursor paging, masked and hidden secrets, enable and disable), notification_service_input.go
+//     their providers' settings and what a create or update body says. Both from rest-beyond-spec.md,
 //     "Added 2026-11-26".
 //   - api_settings.go: the organization's /api-settings (allowlist, token revocation, token creation), with
 //     the plan features that gate them; banner.go: the organization banner; network_ranges.go: a cluster's
