@@ -20,7 +20,7 @@
 //   - state.go: Options.StateFile: the Store saved after every change and loaded at start; a file it cannot
 //     trust is refused, stale temporary files are removed, and state_lock_unix.go (state_lock_other.go
 //     elsewhere) holds an exclusive lock on FILE.lock, so one emulator owns a state file (Server.Close
-//     releases it).
+//     releases it); state_codec.go: the records encoded and decoded by reflection.
 //   - ratelimit.go: the rate limit, per token (every spelling of a known token's header is one budget;
 //     unknown tokens keep no window; ended windows are dropped).
 //   - limits.go: the length limits on names, descriptions, keys, slugs and configurations (422 beyond);
@@ -133,8 +133,8 @@
 // unlocks; the Store's Go methods lock with Store.edit, which saves too), so a kill -9 right after an
 // answer loses nothing. A file that holds a state wins over Fixtures, Org and Token, which only seed a new
 // state: delete the file to start from them again. The file holds the records themselves, encoded by
-// reflection (state.go), so a new area or field needs nothing more than its table and its fields; a field
-// of a kind JSON cannot hold makes saving fail, and TestStateRoundTrip with it.
+// reflection (state_codec.go), so a new area or field needs nothing more than its table and its fields;
+// a field of a kind JSON cannot hold makes saving fail, and TestStateRoundTrip with it.
 //
 // # Fixtures
 //
