@@ -5,6 +5,8 @@ import (
 	"go/parser"
 	"go/token"
 	"maps"
+	"net/http"
+	"net/http/httptest"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -67,4 +69,20 @@ func TestHandlersOpenThroughServeHelpers(t *testing.T) {
 func isAuthorizeCall(call *ast.CallExpr) bool {
 	sel, ok := call.Fun.(*ast.SelectorExpr)
 	return ok && sel.Sel.Name == "authorize"
+}
+
+// A write answering 204 goes through respond like any other: no body and no Content-Type on success, the
+// error as usual on failure.
+func TestRespondNoContent(t *testing.T) {
+	rec := httptest.NewRecorder()
+	respond(rec, http.StatusNoContent, map[string]string{"ignored": "yes"}, nil)
+	if rec.Code != http.StatusNoContent || rec.Body.Len() != 0 || rec.Header().Get("Content-Type") != "" {
+		t.Errorf("204: got %d, body %q, Content-Type %q; want 204, no body, no Content-Type",
+			rec.Code, rec.Body.String(), rec.Header().Get("Content-Type"))
+	}
+	rec = httptest.NewRecorder()
+	respond(rec, http.StatusNoContent, nil, errNotFound("agent"))
+	if rec.Code != http.StatusNotFound || !strings.Contains(rec.Body.String(), "No agent found") {
+		t.Errorf("204 with an error: got %d %q, want 404 No agent found", rec.Code, rec.Body.String())
+	}
 }
