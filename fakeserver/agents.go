@@ -84,28 +84,23 @@ func agentViewOf(base string, a *agentRecord) orgAgentView {
 // listAgents answers the organization's connected agents in the order they were seeded, filtered by the
 // exact name, hostname and version query parameters.
 func (s *Server) listAgents(w http.ResponseWriter, r *http.Request) {
-	org, _, ok := s.authorize(w, r, scopeReadAgents)
-	if !ok {
-		return
-	}
-	q := r.URL.Query()
-	var out []orgAgentView
-	_ = s.store.view(func() *apiError {
+	s.serveRead(w, r, scopeReadAgents, func(org string) (any, *apiError) {
+		q := r.URL.Query()
 		var selected []*agentRecord
 		for _, a := range s.store.metrics.agents {
-			if a.org != org.slug || a.stopped || !matches(q.Get("name"), a.name) ||
+			if a.org != org || a.stopped || !matches(q.Get("name"), a.name) ||
 				!matches(q.Get("hostname"), a.hostname) || !matches(q.Get("version"), a.version) {
 				continue
 			}
 			selected = append(selected, a)
 		}
 		slices.SortFunc(selected, func(a, b *agentRecord) int { return int(a.seq - b.seq) })
+		out := []orgAgentView{}
 		for _, a := range paginate(w, r, selected) {
 			out = append(out, s.store.agentViewOf(baseURL(r), a))
 		}
-		return nil
+		return out, nil
 	})
-	writeJSON(w, http.StatusOK, nonNil(out))
 }
 
 // matches reports whether a filter (empty for none) admits value.
@@ -124,32 +119,24 @@ func (s *Server) getAgent(w http.ResponseWriter, r *http.Request) {
 // stopAgent stops a connected agent (204); force, when given, must be a boolean. Only an administrator
 // of the organization may (403 otherwise); an agent already stopped is 400.
 func (s *Server) stopAgent(w http.ResponseWriter, r *http.Request) {
-	org, user, ok := s.authorize(w, r, scopeWriteAgents)
-	if !ok {
-		return
-	}
-	in, ok := readObject(w, r) // an empty body is no options
-	if !ok {
-		return
-	}
-	if in.Bool("force"); len(in.Problems()) > 0 {
-		writeError(w, errValidation(in.Problems()))
-		return
-	}
-	respondNoContent(w, s.store.update(func() *apiError {
+	// An empty body is no options.
+	s.serveWrite(w, r, scopeWriteAgents, http.StatusNoContent, func(org orgRecord, user userRecord, in *jsonObject) (any, *apiError) {
+		if in.Bool("force"); len(in.Problems()) > 0 {
+			return nil, errValidation(in.Problems())
+		}
 		if !s.store.isAdmin(org.slug, user.id) {
-			return errForbidden()
+			return nil, errForbidden()
 		}
 		a := s.store.agentByID(org.slug, r.PathValue("id"))
 		switch {
 		case a == nil:
-			return errNotFound("agent")
+			return nil, errNotFound("agent")
 		case a.stopped:
-			return errBadRequest("Can only stop connected agents")
+			return nil, errBadRequest("Can only stop connected agents")
 		}
 		a.stopped = true
-		return nil
-	}))
+		return nil, nil
+	})
 }
 
 // Pausing (Buildkite's documentation, agent/self-hosted/pausing-and-resuming, and the CLI's `bk agent
@@ -162,54 +149,38 @@ const maxPauseMinutes = 10080
 
 // pauseAgent pauses a connected agent: no jobs are dispatched to it until it is resumed.
 func (s *Server) pauseAgent(w http.ResponseWriter, r *http.Request) {
-	org, user, ok := s.authorize(w, r, scopeWriteAgents)
-	if !ok {
-		return
-	}
-	in, ok := readObject(w, r)
-	if !ok {
-		return
-	}
-	note, timeout := in.String("note"), in.Int("timeout_in_minutes")
-	problems := in.Problems()
-	if timeout.Given() && (timeout.Value < 1 || timeout.Value > maxPauseMinutes) {
-		problems.add("timeout_in_minutes", "must be between 1 and 10080")
-	}
-	if len(problems) > 0 {
-		writeError(w, errValidation(problems))
-		return
-	}
-	respondNoContent(w, s.store.update(func() *apiError {
+	s.serveWrite(w, r, scopeWriteAgents, http.StatusNoContent, func(org orgRecord, user userRecord, in *jsonObject) (any, *apiError) {
+		note, timeout := in.String("note"), in.Int("timeout_in_minutes")
+		problems := in.Problems()
+		if timeout.Given() && (timeout.Value < 1 || timeout.Value > maxPauseMinutes) {
+			problems.add("timeout_in_minutes", "must be between 1 and 10080")
+		}
+		if len(problems) > 0 {
+			return nil, errValidation(problems)
+		}
 		a, err := s.store.connectedAgent(org.slug, user.id, r.PathValue("id"), "pause")
 		if err != nil {
-			return err
+			return nil, err
 		}
 		p := &agentPause{at: s.store.timestamp(), by: user.id, note: note.Value, timeoutMinutes: 5}
 		if timeout.Given() {
 			p.timeoutMinutes = timeout.Value
 		}
 		a.pause = p
-		return nil
-	}))
+		return nil, nil
+	})
 }
 
 // resumeAgent ends an agent's pause.
 func (s *Server) resumeAgent(w http.ResponseWriter, r *http.Request) {
-	org, user, ok := s.authorize(w, r, scopeWriteAgents)
-	if !ok {
-		return
-	}
-	if _, ok := readObject(w, r); !ok {
-		return
-	}
-	respondNoContent(w, s.store.update(func() *apiError {
+	s.serveWrite(w, r, scopeWriteAgents, http.StatusNoContent, func(org orgRecord, user userRecord, _ *jsonObject) (any, *apiError) {
 		a, err := s.store.connectedAgent(org.slug, user.id, r.PathValue("id"), "resume")
 		if err != nil {
-			return err
+			return nil, err
 		}
 		a.pause = nil
-		return nil
-	}))
+		return nil, nil
+	})
 }
 
 // connectedAgent finds org's agent id for an administrator's action: 403 for another user, 404 for an

@@ -126,19 +126,12 @@ func errNotAdministrator() *apiError {
 }
 
 func (s *Server) getAPISettings(w http.ResponseWriter, r *http.Request) {
-	org, user, ok := s.authorize(w, r, scopeReadOrganizationSettings)
-	if !ok {
-		return
-	}
-	var out apiSettingsView
-	err := s.store.view(func() *apiError {
+	s.serveReadFor(w, r, scopeReadOrganizationSettings, func(org orgRecord, user userRecord) (any, *apiError) {
 		if !s.store.isAdmin(org.slug, user.id) {
-			return errNotAdministrator()
+			return nil, errNotAdministrator()
 		}
-		out = apiSettingsViewOf(baseURL(r), org.slug, s.store.apiSettingsOrDefault(org.slug))
-		return nil
+		return apiSettingsViewOf(baseURL(r), org.slug, s.store.apiSettingsOrDefault(org.slug)), nil
 	})
-	respond(w, http.StatusOK, out, err)
 }
 
 // patchAPISettings changes what the body names: allowed_ip_addresses (CIDRs separated by spaces; null or

@@ -102,26 +102,20 @@ func (s *Server) routeBanner(mux *http.ServeMux) {
 }
 
 func (s *Server) getBanner(w http.ResponseWriter, r *http.Request) {
-	org, user, ok := s.authorize(w, r, scopeReadOrganizationSettings)
-	if !ok {
-		return
-	}
-	var out bannerView
-	err := s.store.view(func() *apiError {
+	s.serveReadFor(w, r, scopeReadOrganizationSettings, func(org orgRecord, user userRecord) (any, *apiError) {
 		if err := s.store.bannerAllowed(org, user); err != nil {
-			return err
+			return nil, err
 		}
 		b := s.store.banners.byOrg[org.slug]
 		if b == nil {
-			return errNotFound("banner")
+			return nil, errNotFound("banner")
 		}
-		out = bannerViewOf(baseURL(r), b)
-		return nil
+		return bannerViewOf(baseURL(r), b), nil
 	})
-	respond(w, http.StatusOK, out, err)
 }
 
 // putBanner creates the banner (201) or changes its message (200): {"message": "<Markdown>"}.
+// Not on serveWrite: which status it answers is known only under the lock.
 func (s *Server) putBanner(w http.ResponseWriter, r *http.Request) {
 	org, user, ok := s.authorize(w, r, scopeWriteOrganizationSettings)
 	if !ok {
@@ -164,19 +158,15 @@ func (s *Server) putBanner(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) deleteBannerHandler(w http.ResponseWriter, r *http.Request) {
-	org, user, ok := s.authorize(w, r, scopeWriteOrganizationSettings)
-	if !ok {
-		return
-	}
-	respondNoContent(w, s.store.update(func() *apiError {
+	s.serveAct(w, r, scopeWriteOrganizationSettings, http.StatusNoContent, func(org orgRecord, user userRecord) (any, *apiError) {
 		if err := s.store.bannerAllowed(org, user); err != nil {
-			return err
+			return nil, err
 		}
 		b := s.store.banners.byOrg[org.slug]
 		if b == nil {
-			return errNotFound("banner")
+			return nil, errNotFound("banner")
 		}
 		s.store.deleteBanner(b)
-		return nil
-	}))
+		return nil, nil
+	})
 }

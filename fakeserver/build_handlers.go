@@ -46,89 +46,76 @@ func (s *Server) listAllBuilds(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) listOrgBuilds(w http.ResponseWriter, r *http.Request) {
-	org, _, ok := s.authorize(w, r, scopeReadBuilds)
-	if !ok {
-		return
-	}
-	f, problems := parseBuildFilter(r.URL.Query())
-	if len(problems) > 0 {
-		writeError(w, errPipelineValidation(problems))
-		return
-	}
-	s.writeBuildList(w, r, f, "org:"+org.slug, func(*buildRecord) bool { return true })
+	s.serveRead(w, r, scopeReadBuilds, func(org string) (any, *apiError) {
+		f, problems := parseBuildFilter(r.URL.Query())
+		if len(problems) > 0 {
+			return nil, errPipelineValidation(problems)
+		}
+		return s.buildPage(w, r, f, "org:"+org, func(*buildRecord) bool { return true }), nil
+	})
 }
 
 func (s *Server) listPipelineBuilds(w http.ResponseWriter, r *http.Request) {
-	org, _, ok := s.authorize(w, r, scopeReadBuilds)
-	if !ok {
-		return
-	}
-	f, problems := parseBuildFilter(r.URL.Query())
-	var pipelineID string
-	err := s.store.view(func() *apiError {
-		p := s.store.pipelineBySlug(org.slug, r.PathValue("pipeline"))
+	s.serveRead(w, r, scopeReadBuilds, func(org string) (any, *apiError) {
+		f, problems := parseBuildFilter(r.URL.Query())
+		p := s.store.pipelineBySlug(org, r.PathValue("pipeline"))
 		if p == nil {
-			return errNotFound("pipeline")
+			return nil, errNotFound("pipeline")
 		}
 		if len(problems) > 0 {
-			return errPipelineValidation(problems)
+			return nil, errPipelineValidation(problems)
 		}
-		pipelineID = p.id
-		return nil
+		return s.buildPage(w, r, f, "pipeline:"+p.id, func(*buildRecord) bool { return true }), nil
 	})
-	if err != nil {
-		writeError(w, err)
-		return
-	}
-	s.writeBuildList(w, r, f, "pipeline:"+pipelineID, func(*buildRecord) bool { return true })
 }
 
-// writeBuildList answers one page of the builds of scope (see buildState) that keep and f select, newest
-// first. keep runs with the read lock held. Builds whose pipeline no longer exists are left out.
+// writeBuildList answers buildPage under the read lock, for listAllBuilds, whose token is not one
+// organization's (so it opens with authenticate, not a serve helper). keep runs with the lock held.
 func (s *Server) writeBuildList(w http.ResponseWriter, r *http.Request, f buildFilter, scope string, keep func(*buildRecord) bool) {
 	var out []buildView
 	_ = s.store.view(func() *apiError {
-		var selected []*buildRecord
-		all := s.store.builds.builds.list(scope)
-		for i := len(all) - 1; i >= 0; i-- {
-			if b := all[i]; keep(b) && f.matches(b) && s.store.pipelineByID(b.org, b.pipelineID) != nil {
-				selected = append(selected, b)
-			}
-		}
-		o := buildRenderOptions{canEdit: s.store.canEditPipelines(r), includeRetried: f.includeRetried}
-		for _, b := range paginate(w, r, selected) {
-			out = append(out, s.store.buildView(baseURL(r), b, s.store.pipelineByID(b.org, b.pipelineID), o))
-		}
+		out = s.buildPage(w, r, f, scope, keep)
 		return nil
 	})
-	writeJSON(w, http.StatusOK, nonNil(out))
+	writeJSON(w, http.StatusOK, out)
+}
+
+// buildPage is the page of the builds of scope (see buildState) that keep and f select, newest first,
+// never nil. Builds whose pipeline no longer exists are left out. A lock must be held.
+func (s *Server) buildPage(w http.ResponseWriter, r *http.Request, f buildFilter, scope string, keep func(*buildRecord) bool) []buildView {
+	var selected []*buildRecord
+	all := s.store.builds.builds.list(scope)
+	for i := len(all) - 1; i >= 0; i-- {
+		if b := all[i]; keep(b) && f.matches(b) && s.store.pipelineByID(b.org, b.pipelineID) != nil {
+			selected = append(selected, b)
+		}
+	}
+	o := buildRenderOptions{canEdit: s.store.canEditPipelines(r), includeRetried: f.includeRetried}
+	out := []buildView{}
+	for _, b := range paginate(w, r, selected) {
+		out = append(out, s.store.buildView(baseURL(r), b, s.store.pipelineByID(b.org, b.pipelineID), o))
+	}
+	return out
 }
 
 // ---- single-build handlers ----
 
 // getBuild takes only include_retried_jobs from the query (spec 4.9 rule 4).
 func (s *Server) getBuild(w http.ResponseWriter, r *http.Request) {
-	org, _, ok := s.authorize(w, r, scopeReadBuilds)
-	if !ok {
-		return
-	}
-	var problems validationErrors
-	includeRetried := parseQueryBool(r.URL.Query(), "include_retried_jobs", &problems)
-	var out buildView
-	err := s.store.view(func() *apiError {
-		b, p, err := s.store.findBuild(org.slug, r)
+	s.serveRead(w, r, scopeReadBuilds, func(org string) (any, *apiError) {
+		var problems validationErrors
+		includeRetried := parseQueryBool(r.URL.Query(), "include_retried_jobs", &problems)
+		b, p, err := s.store.findBuild(org, r)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if len(problems) > 0 {
-			return errPipelineValidation(problems)
+			return nil, errPipelineValidation(problems)
 		}
-		out = s.store.buildView(baseURL(r), b, p, buildRenderOptions{
+		return s.store.buildView(baseURL(r), b, p, buildRenderOptions{
 			canEdit: s.store.canEditPipelines(r), includeRetried: includeRetried, detailed: true,
-		})
-		return nil
+		}), nil
 	})
-	respond(w, http.StatusOK, out, err)
 }
 
 // readBuildInput reads a create body: commit and branch required, the rest optional; problems come back
@@ -209,79 +196,54 @@ func readPullRequestID(in *jsonObject, problems *validationErrors) (string, bool
 }
 
 func (s *Server) createBuild(w http.ResponseWriter, r *http.Request) {
-	org, user, ok := s.authorize(w, r, scopeWriteBuilds)
-	if !ok {
-		return
-	}
-	in, ok := readObject(w, r)
-	if !ok {
-		return
-	}
-	input, problems := readBuildInput(in)
-	var out buildView
-	err := s.store.update(func() *apiError {
+	s.serveWrite(w, r, scopeWriteBuilds, http.StatusCreated, func(org orgRecord, user userRecord, in *jsonObject) (any, *apiError) {
+		input, problems := readBuildInput(in)
 		p := s.store.pipelineBySlug(org.slug, r.PathValue("pipeline"))
 		if p == nil {
-			return errNotFound("pipeline")
+			return nil, errNotFound("pipeline")
 		}
 		if !p.archivedAt.IsZero() {
 			// Archived pipelines are read-only (notes, "Pipelines"), so they take no new builds.
 			problems.add("pipeline", "is archived")
 		}
 		if len(problems) > 0 {
-			return errPipelineValidation(problems)
+			return nil, errPipelineValidation(problems)
 		}
 		b := s.store.addBuild(p, user.id, input)
-		out = s.store.buildView(baseURL(r), b, p, buildRenderOptions{canEdit: s.store.canEditPipelines(r), detailed: true})
-		return nil
+		return s.store.buildView(baseURL(r), b, p, buildRenderOptions{canEdit: s.store.canEditPipelines(r), detailed: true}), nil
 	})
-	respond(w, http.StatusCreated, out, err)
 }
 
 // cancelBuildHandler cancels a scheduled, running or failing build at once (the real service passes
 // through canceling); its unfinished jobs become canceled.
 func (s *Server) cancelBuildHandler(w http.ResponseWriter, r *http.Request) {
-	org, _, ok := s.authorize(w, r, scopeWriteBuilds)
-	if !ok {
-		return
-	}
-	var out buildView
-	err := s.store.update(func() *apiError {
+	s.serveAct(w, r, scopeWriteBuilds, http.StatusOK, func(org orgRecord, _ userRecord) (any, *apiError) {
 		b, p, err := s.store.findBuild(org.slug, r)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if !slices.Contains(cancelableStates, b.state) {
-			return errUnprocessable("Build can't be canceled because it is " + b.state +
+			return nil, errUnprocessable("Build can't be canceled because it is " + b.state +
 				"; only scheduled, running or failing builds can be")
 		}
 		s.store.cancelBuild(b)
-		out = s.store.buildView(baseURL(r), b, p, buildRenderOptions{canEdit: s.store.canEditPipelines(r), detailed: true})
-		return nil
+		return s.store.buildView(baseURL(r), b, p, buildRenderOptions{canEdit: s.store.canEditPipelines(r), detailed: true}), nil
 	})
-	respond(w, http.StatusOK, out, err)
 }
 
 // rebuildBuild creates a new build of the same commit, branch, message, env and meta-data, with jobs from
 // the pipeline's current steps and rebuilt_from pointing at the original.
 func (s *Server) rebuildBuild(w http.ResponseWriter, r *http.Request) {
-	org, user, ok := s.authorize(w, r, scopeWriteBuilds)
-	if !ok {
-		return
-	}
-	var out buildView
-	err := s.store.update(func() *apiError {
+	s.serveAct(w, r, scopeWriteBuilds, http.StatusOK, func(org orgRecord, user userRecord) (any, *apiError) {
 		b, p, err := s.store.findBuild(org.slug, r)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		nb := s.store.addBuild(p, user.id, buildInput{
 			commit: b.commit, branch: b.branch, message: b.message, authorName: b.authorName, authorEmail: b.authorEmail,
 			env: b.env, metaData: b.metaData, cleanCheckout: b.cleanCheckout, ignoreBranchFilters: b.ignoreBranchFilters,
 			pullRequest: b.pullRequest, rebuiltFrom: b.id,
 		})
-		out = s.store.buildView(baseURL(r), nb, p, buildRenderOptions{canEdit: s.store.canEditPipelines(r), detailed: true})
-		return nil
+		return s.store.buildView(baseURL(r), nb, p, buildRenderOptions{canEdit: s.store.canEditPipelines(r), detailed: true}), nil
 	})
-	respond(w, http.StatusOK, out, err)
 }

@@ -170,36 +170,31 @@ func artifactSeq(a *artifactRecord) int64 { return a.seq }
 
 // listArtifacts answers the artifacts of the path's build (job "" ) or of its job, paginated.
 func (s *Server) listArtifacts(w http.ResponseWriter, r *http.Request, ofJob bool) {
-	org, _, ok := s.authorize(w, r, scopeReadArtifacts)
-	if !ok {
-		return
-	}
-	var out []artifactView
-	err := s.store.view(func() *apiError {
+	s.serveRead(w, r, scopeReadArtifacts, func(org string) (any, *apiError) {
 		var b *buildRecord
 		var p *pipelineRecord
 		var err *apiError
 		jobID := ""
 		if ofJob {
 			var j *jobRecord
-			if b, p, j, err = s.store.findJob(org.slug, r); err == nil {
+			if b, p, j, err = s.store.findJob(org, r); err == nil {
 				jobID = j.id
 			}
 		} else {
-			b, p, err = s.store.findBuild(org.slug, r)
+			b, p, err = s.store.findBuild(org, r)
 		}
 		if err != nil {
-			return err
+			return nil, err
 		}
 		list := outputsOf(s.store.outputs.artifacts, artifactSeq, func(a *artifactRecord) bool {
 			return a.buildID == b.id && (jobID == "" || a.jobID == jobID) && a.state != "deleted"
 		})
+		out := []artifactView{}
 		for _, a := range paginate(w, r, list) {
 			out = append(out, artifactViewOf(baseURL(r), p, b, a))
 		}
-		return nil
+		return out, nil
 	})
-	respond(w, http.StatusOK, nonNil(out), err)
 }
 
 func (s *Server) listBuildArtifacts(w http.ResponseWriter, r *http.Request) {
@@ -307,26 +302,21 @@ func (st *Store) annotationTarget(org string, r *http.Request, ofJob bool) (b *b
 // listAnnotations answers the build's annotations (those of its jobs too, scope "job") or one job's,
 // higher priority first, then in the order made.
 func (s *Server) listAnnotations(w http.ResponseWriter, r *http.Request, ofJob bool) {
-	org, _, ok := s.authorize(w, r, scopeReadBuilds)
-	if !ok {
-		return
-	}
-	var out []annotationView
-	err := s.store.view(func() *apiError {
-		b, jobID, err := s.store.annotationTarget(org.slug, r, ofJob)
+	s.serveRead(w, r, scopeReadBuilds, func(org string) (any, *apiError) {
+		b, jobID, err := s.store.annotationTarget(org, r, ofJob)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		list := outputsOf(s.store.outputs.annotations, annotationSeq, func(a *annotationRecord) bool {
 			return a.buildID == b.id && (!ofJob || a.jobID == jobID)
 		})
 		slices.SortStableFunc(list, func(x, y *annotationRecord) int { return y.priority - x.priority })
+		out := []annotationView{}
 		for _, a := range paginate(w, r, list) {
 			out = append(out, annotationViewOf(a))
 		}
-		return nil
+		return out, nil
 	})
-	respond(w, http.StatusOK, nonNil(out), err)
 }
 
 func (s *Server) listBuildAnnotations(w http.ResponseWriter, r *http.Request) {
@@ -461,7 +451,7 @@ func (s *Server) getJobLog(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
-// getJobLogText answers the log as plain text.
+// getJobLogText answers the log as plain text (not JSON, so not on serveRead).
 func (s *Server) getJobLogText(w http.ResponseWriter, r *http.Request) {
 	org, _, ok := s.authorize(w, r, scopeReadJobLogs)
 	if !ok {

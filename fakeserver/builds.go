@@ -206,7 +206,7 @@ func (st *Store) findBuild(org string, r *http.Request) (*buildRecord, *pipeline
 }
 
 // canEditPipelines reports whether the request's access token holds write_pipelines: only then does the
-// pipeline embedded in a build show its webhook URL (spec 4.9 rule 6). A lock must be held.
+// pipeline embedded in a build, and a pipeline, show its webhook URL (spec 4.9 rule 6). A lock must be held.
 func (st *Store) canEditPipelines(r *http.Request) bool {
 	secret, ok := bearerToken(r)
 	if !ok {

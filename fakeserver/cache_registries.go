@@ -305,29 +305,17 @@ func (s *Server) routeCacheRegistries(mux *http.ServeMux) {
 // found to manage the path's cluster. Its answer is written with status.
 func (s *Server) cacheRegistries(w http.ResponseWriter, r *http.Request, scope string, status int,
 	fn func(org orgRecord, c *clusterRecord) (any, *apiError)) {
-	org, user, ok := s.authorize(w, r, scope)
-	if !ok {
-		return
-	}
-	var out any
-	err := s.store.update(func() *apiError {
+	s.serveAct(w, r, scope, status, func(org orgRecord, user userRecord) (any, *apiError) {
 		c := s.store.cluster(org.slug, strings.ToLower(r.PathValue("cluster")))
 		if c == nil {
-			return errNotFound("cluster")
+			return nil, errNotFound("cluster")
 		}
 		if !s.store.isAdmin(org.slug, user.id) {
-			return errForbidden()
+			return nil, errForbidden()
 		}
 		s.store.ensureDefaultCacheRegistry(c)
-		var err *apiError
-		out, err = fn(org, c)
-		return err
+		return fn(org, c)
 	})
-	if status == http.StatusNoContent {
-		respondNoContent(w, err)
-		return
-	}
-	respond(w, status, out, err)
 }
 
 func (s *Server) listCacheRegistries(w http.ResponseWriter, r *http.Request) {

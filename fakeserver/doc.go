@@ -20,7 +20,7 @@
 //   - state.go: Options.StateFile: the Store saved after every change and loaded at start; a file it cannot
 //     trust is refused, stale temporary files are removed, and state_lock_unix.go (state_lock_other.go
 //     elsewhere) holds an exclusive lock on FILE.lock, so one emulator owns a state file (Server.Close
-//     releases it).
+//     releases it); state_codec.go: the records encoded and decoded by reflection.
 //   - ratelimit.go: the rate limit, per token (every spelling of a known token's header is one budget;
 //     unknown tokens keep no window; ended windows are dropped).
 //   - limits.go: the length limits on names, descriptions, keys, slugs and configurations (422 beyond);
@@ -29,14 +29,17 @@
 //   - faults.go: Options.Faults: injected 5xx, 429, latency and creates that act but are dropped.
 //   - index.go: the table every area keeps its records in: by ID, by unique names, and in creation
 //     order per organization or parent, so no request scans or sorts a whole area.
-//   - auth.go: bearer tokens, scopes, and Server.authorize, which every endpoint handler calls first.
+//   - auth.go: bearer tokens, scopes, and Server.authorize, which the serve helpers of handlers.go call
+//     first (Server.authenticate for the endpoints of no one organization).
 //   - accesstoken.go: GET and DELETE /v2/access-token, the calling token described or revoked.
 //   - errors.go: every error response, built in one place.
 //   - json.go: request bodies decoded as JSON objects, telling a missing property from null or empty.
 //   - pagination.go: page/per_page and the Link header.
 //   - render.go: JSON writing, URLs, timestamps, GraphQL IDs and the user summary.
 //   - store.go: the Store (one mutex), organizations, users, access tokens and the Kind registry.
-//   - clusters.go: clusters, queues and cluster agent tokens (state, routes, handlers).
+//   - clusters.go: clusters, and clusterState, which holds the tables of all three of its kinds;
+//     cluster_queues.go: a cluster's queues (dispatch pause and resume; queues_hosted.go their hosted
+//     agents); cluster_tokens.go: a cluster's agent tokens (state, views, routes, handlers in each).
 //   - orgs.go, metrics.go: organizations and members; agent metrics at /v3 with agent registration tokens.
 //   - agents.go: the agents API (list, get, stop, pause, resume) over the agents metrics.go seeds; build_outputs.go: a
 //     build's artifacts, annotations and job logs (seeded by Store.AddArtifact and SetJobLog; annotations
@@ -44,7 +47,8 @@
 //   - teams.go, team_views.go: teams (state, routes, handlers) and how teams and their links are shown.
 //   - team_links.go: a team's links to users, pipelines and suites: one descriptor per association
 //     (teamAssociations), one set of handlers for all three.
-//   - suites.go: test suites and flaky tests.
+//   - suites.go: test suites (and suiteState, which holds their flaky tests too); flaky_tests.go: a
+//     suite's flaky tests.
 //   - templates.go, rules.go: pipeline templates; rules.
 //   - pipelines.go: pipelines (state, routes, handlers); pipeline_input.go: create and update bodies and
 //     applyPipeline; pipeline_yaml.go: the YAML and the steps builds derive from it; pipeline_views.go: how
@@ -52,12 +56,14 @@
 //     configuration.go: what the service normalises in a stored configuration.
 //   - builds.go: builds and jobs (states, state); build_handlers.go: routes and handlers; build_views.go,
 //     build_filters.go: how builds are shown and filtered; build_admin.go: the /_fake/ build and job routes.
-//   - registries.go: package registries and registry tokens.
+//   - registries.go: package registries (and registryState, which holds their tokens too);
+//     registry_tokens.go: a registry's tokens.
 //   - schedules.go, cron.go: pipeline schedules and the cronlines they run by (next_build_at);
 //     cluster_secrets.go, cluster_maintainers.go: a cluster's secrets and maintainers; meta.go: GET
 //     /v2/meta. These are the areas of rest-beyond-spec.md.
 //   - portals.go: portals (the token in the create answer only); notification_services.go: notification
-//     services (cursor paging, masked and hidden secrets, enable and disable). Both from rest-beyond-spec.md,
+//     services (cursor paging, masked and hidden secrets, enable and disable), notification_service_input.go
+//     their providers' settings and what a create or update body says. Both from rest-beyond-spec.md,
 //     "Added 2026-11-26".
 //   - api_settings.go: the organization's /api-settings (allowlist, token revocation, token creation), with
 //     the plan features that gate them; banner.go: the organization banner; network_ranges.go: a cluster's
@@ -75,7 +81,8 @@
 //     whose own UUID team_links.go keeps), graphql_clusters.go (clusters, queues, clusterQueueCreate and
 //     clusterQueueUpdate with the macOS settings), graphql_limits.go (query complexity: the cost headers,
 //     stats, the 50,000 refusal).
-//   - handlers.go: serveRead, serveWrite and serveDelete, the shapes most handlers have.
+//   - handlers.go: serveRead, serveReadFor, serveWrite, serveWriteChecked, serveAct and serveDelete, the
+//     shapes every organization's handler has (handler_shape_test.go keeps it so).
 //   - fixtures.go: state the API cannot create (users, plans, tokens, agents, jobs, flaky tests);
 //     fixtures_defaults.go: what a new organization starts with (Options.SeedDefaults): "Default cluster"
 //     and its default queue, default-queue.
@@ -85,7 +92,7 @@
 // Options.AdminToken as a bearer token (404 without one configured, 401 without it on the request).
 //
 // Test-only routes under /_fake/ (no authentication) change what the API cannot: build and job states
-// (build_admin.go) and flaky-test records (suites.go). They are on in process and off in the standalone
+// (build_admin.go) and flaky-test records (flaky_tests.go). They are on in process and off in the standalone
 // command unless --test-routes (Options.DisableTestRoutes).
 //
 // # Adding an area
@@ -95,19 +102,26 @@
 // struct (for example teamState) of tables (index.go), adds one field of that type to Store and
 // initialises it in newStore (the state file then saves it with no more work), adds one call
 // s.routeTeams(mux) to Server.routes, and registers its Kinds from an init function with registerKind so
-// Store.Exists and Store.Remove know them. Each handler starts with
+// Store.Exists and Store.Remove know them. Each handler is one call of a serve helper (handlers.go)
+// around a function that reads or changes the store:
 //
-//	org, user, ok := s.authorize(w, r, "write_teams")
-//	if !ok {
-//		return
+//	func (s *Server) updateTeam(w http.ResponseWriter, r *http.Request) {
+//		s.serveWrite(w, r, scopeWriteTeams, http.StatusOK, func(org orgRecord, _ userRecord, in *jsonObject) (any, *apiError) {
+//			...
+//		})
 //	}
 //
-// reads its body with readObject (its strings through jsonObject.String, which applies the length limits
-// of limits.go; name a new long property there), and does all its reading, checking and writing inside
-// one s.store.update (or s.store.view) call that returns an *apiError from errors.go, so concurrent
-// requests never interleave a write and every change is saved before it is answered. serveRead,
-// serveWrite and serveDelete (handlers.go) do all of that around a function that reads or changes the
-// store, and are the shorter way to write a new handler. Go methods that
+// The helper checks the token and its scope (Server.authorize), reads the body as a JSON object
+// (readObject), and runs the function inside one s.store.update (or s.store.view for a read), answering
+// what it returns or the *apiError (errors.go) it fails with; so every handler checks in the same order,
+// concurrent requests never interleave a write, and every change is saved before it is answered.
+// serveRead and serveReadFor answer a GET (serveReadFor when the answer depends on the caller; a listing
+// calls paginate inside, which sets the Link header), serveWrite a create or an update with a body,
+// serveWriteChecked the same after an area's own rule (the templates' plan), serveAct a change without a
+// body (a resume, a delete that answers what it removed) and serveDelete a DELETE answering 204. Read
+// strings through jsonObject.String, which applies the length limits of limits.go (name a new long
+// property there). TestHandlersOpenThroughServeHelpers fails for a handler that calls s.authorize itself
+// unless authorizeByHand lists it with the reason no helper fits. Go methods that
 // tests call to seed or change state lock with `defer st.edit()()`. Related kinds of one parent declared
 // alike (a team's links) share one descriptor type and one set of handlers (team_links.go).
 //
@@ -119,8 +133,8 @@
 // unlocks; the Store's Go methods lock with Store.edit, which saves too), so a kill -9 right after an
 // answer loses nothing. A file that holds a state wins over Fixtures, Org and Token, which only seed a new
 // state: delete the file to start from them again. The file holds the records themselves, encoded by
-// reflection (state.go), so a new area or field needs nothing more than its table and its fields; a field
-// of a kind JSON cannot hold makes saving fail, and TestStateRoundTrip with it.
+// reflection (state_codec.go), so a new area or field needs nothing more than its table and its fields;
+// a field of a kind JSON cannot hold makes saving fail, and TestStateRoundTrip with it.
 //
 // # Fixtures
 //
@@ -128,7 +142,7 @@
 // cmd/fakeserver) replaces the default organization and token with declared state: organizations
 // and their plan, users and their memberships, access tokens with their organizations and scopes, agent
 // registration tokens, agents and job counts for the /v3/metrics endpoints (metrics.go), and test suites
-// with flaky tests (seeded through suites.go). examples/fakeserver/fixtures.yaml documents the format.
+// with flaky tests (seeded through suites.go and flaky_tests.go). examples/fakeserver/fixtures.yaml documents the format.
 // Tests that need one more object seed it with the Store methods instead (AddOrg, SetOrgPlan, AddUser,
 // AddTokenForUser, AddAgentToken, AddAgent, SetAgentState, SetQueueJobs, AddArtifact, SetJobLog,
 // AddUnclusteredAgentToken, RevokeUnclusteredAgentToken, SetMembersRequire2FA, SetRuleDescription).

@@ -5,11 +5,11 @@ import (
 )
 
 // GraphQL for clusters and queues (graphql-subset.md §2.4) over the REST area's records (clusters.go,
-// queues_hosted.go): node(id:) on Cluster and ClusterQueue, and clusterQueueCreate and clusterQueueUpdate
-// with hostedAgents, whose platformSettings.macos { xcodeVersion macosVersion } only GraphQL sets and
-// reads. The REST checks apply: the key's rules and uniqueness, retryAgentAffinity, the shape's machine
-// type and architecture fixed after create (applyHostedUpdate), no image on a macOS queue. The instance
-// shape's details come from the REST shape table; its size from the spec's size column.
+// cluster_queues.go, queues_hosted.go): node(id:) on Cluster and ClusterQueue, and clusterQueueCreate and
+// clusterQueueUpdate with hostedAgents, whose platformSettings.macos { xcodeVersion macosVersion } only
+// GraphQL sets and reads. The REST checks apply: the key's rules and uniqueness, retryAgentAffinity, the
+// shape's machine type and architecture fixed after create (applyHostedUpdate), no image on a macOS queue.
+// The instance shape's details come from the REST shape table; its size from the spec's size column.
 //
 // Choices where the facts are silent (I): errors are the REST "Validation failed: …" sentences; create
 // takes platformSettings.linux.agentImageRef in the same call (the service's GraphQL does; REST drops it);

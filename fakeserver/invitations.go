@@ -163,28 +163,16 @@ func (s *Server) routeInvitations(mux *http.ServeMux) {
 // asAdmin runs fn under the write lock once the token (with scope) is found to be an administrator's.
 func (s *Server) asAdmin(w http.ResponseWriter, r *http.Request, scope string, status int,
 	fn func(org *orgRecord, user userRecord) (any, *apiError)) {
-	org, user, ok := s.authorize(w, r, scope)
-	if !ok {
-		return
-	}
-	var out any
-	err := s.store.update(func() *apiError {
+	s.serveAct(w, r, scope, status, func(org orgRecord, user userRecord) (any, *apiError) {
 		o := s.store.orgs[org.slug]
 		if o == nil {
-			return errNotFound("organization")
+			return nil, errNotFound("organization")
 		}
 		if !s.store.isAdmin(org.slug, user.id) {
-			return errForbidden()
+			return nil, errForbidden()
 		}
-		var err *apiError
-		out, err = fn(o, user)
-		return err
+		return fn(o, user)
 	})
-	if status == http.StatusNoContent {
-		respondNoContent(w, err)
-		return
-	}
-	respond(w, status, out, err)
 }
 
 // updateMember changes a member's role and SSO mode: at least one; never the caller's own membership.

@@ -58,25 +58,21 @@ func (s *Server) routeNetworkRanges(mux *http.ServeMux) {
 }
 
 func (s *Server) listNetworkRanges(w http.ResponseWriter, r *http.Request) {
-	org, user, ok := s.authorize(w, r, scopeReadClusters)
-	if !ok {
-		return
-	}
-	out := []NetworkRange{}
-	// A write lock: a 503 counts down.
-	err := s.store.update(func() *apiError {
+	// A write without a body, though a GET: a 503 counts down.
+	s.serveAct(w, r, scopeReadClusters, http.StatusOK, func(org orgRecord, user userRecord) (any, *apiError) {
 		c := s.store.cluster(org.slug, r.PathValue("cluster"))
 		if c == nil {
-			return errNotFound("cluster")
+			return nil, errNotFound("cluster")
 		}
 		_, maintainer := s.store.maintainers.maintainers.lookup(maintainerName(c.id, user.id))
 		if !s.store.isAdmin(org.slug, user.id) && !maintainer {
-			return errForbidden()
+			return nil, errForbidden()
 		}
 		if n := s.store.ranges.failing[c.id]; n > 0 {
 			s.store.ranges.failing[c.id] = n - 1
-			return newMessageError(http.StatusServiceUnavailable, "Could not load network ranges: the hosted agents' network is not answering")
+			return nil, newMessageError(http.StatusServiceUnavailable, "Could not load network ranges: the hosted agents' network is not answering")
 		}
+		out := []NetworkRange{}
 		for _, rec := range s.store.ranges.byCluster[c.id] {
 			v := NetworkRange{}
 			if !rec.nullCIDR {
@@ -87,7 +83,6 @@ func (s *Server) listNetworkRanges(w http.ResponseWriter, r *http.Request) {
 			}
 			out = append(out, v)
 		}
-		return nil
+		return out, nil
 	})
-	respond(w, http.StatusOK, out, err)
 }

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"maps"
 	"net/http"
-	"net/url"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -25,122 +23,6 @@ const KindNotificationService Kind = "notification_service"
 func init() {
 	registerKind(KindNotificationService, (*Store).notificationService, (*Store).deleteNotificationService)
 }
-
-// Notification service providers.
-const (
-	nsWebhook        = "webhook"
-	nsSlack          = "slack"
-	nsEventBridge    = "aws_event_bridge"
-	nsDatadog        = "datadog_pipeline_visibility"
-	nsOpenTelemetry  = "open_telemetry_tracing"
-	nsEventLog       = "event_log_api"
-	nsSlackWorkspace = "slack_workspace"
-	nsLinear         = "linear"
-)
-
-// nsProvider describes one provider: its display name, GraphQL type, whether REST may create it and
-// whether it needs the Enterprise plan, and its settings.
-type nsProvider struct {
-	name, graphQLType string
-	creatable         bool
-	enterprise        bool
-	settings          map[string]nsSetting
-}
-
-// nsSetting is one settings key: its kind, whether a create needs it, whether it is fixed at create, how the
-// answer shows it, and its default.
-type nsSetting struct {
-	kind       string // "string", "bool", "int", "strings", "map"
-	required   bool
-	createOnly bool
-	shown      string // "plain", "masked", "hidden", "readonly"
-	def        any
-	check      func(v any) string // a problem with a given value, or ""
-}
-
-var (
-	awsRegionPattern    = regexp.MustCompile(`^[a-z]{2}(-gov)?-[a-z]+-[0-9]$`)
-	awsAccountIDPattern = regexp.MustCompile(`^[0-9]{12}$`)
-)
-
-func httpURLProblem(v any) string {
-	s, _ := v.(string)
-	u, err := url.Parse(s)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return "must be an http or https URL"
-	}
-	return ""
-}
-
-func oneOfProblem(values ...string) func(any) string {
-	return func(v any) string {
-		s, _ := v.(string)
-		if !slices.Contains(values, s) {
-			return "must be one of " + strings.Join(values, ", ")
-		}
-		return ""
-	}
-}
-
-// nsWebhookNewestVersion is the newest webhook payload version; a version can only move up to it.
-const nsWebhookNewestVersion = 3
-
-var nsProviders = map[string]nsProvider{
-	nsWebhook: {name: "Webhook", graphQLType: "NotificationServiceWebhook", creatable: true, settings: map[string]nsSetting{
-		"url":        {kind: "string", required: true, shown: "plain", check: httpURLProblem},
-		"token":      {kind: "string", shown: "plain"},
-		"token_mode": {kind: "string", shown: "plain", def: "token", check: oneOfProblem("token", "signature")},
-		"version": {kind: "int", shown: "plain", def: nsWebhookNewestVersion, check: func(v any) string {
-			if n, _ := v.(int); n < 1 || n > nsWebhookNewestVersion {
-				return fmt.Sprintf("must be between 1 and %d", nsWebhookNewestVersion)
-			}
-			return ""
-		}},
-		"events":     {kind: "strings", shown: "plain", def: []any{"build.finished"}},
-		"tls_verify": {kind: "bool", shown: "plain", def: true},
-	}},
-	nsSlack: {name: "Slack", graphQLType: "NotificationServiceSlack", creatable: true, settings: map[string]nsSetting{
-		"url":   {kind: "string", required: true, shown: "hidden", check: httpURLProblem},
-		"theme": {kind: "string", shown: "plain", def: "text", check: oneOfProblem("text", "emoji")},
-	}},
-	nsEventBridge: {name: "Amazon EventBridge", graphQLType: "NotificationServiceAmazonEventBridge", creatable: true, enterprise: true, settings: map[string]nsSetting{
-		"aws_region": {kind: "string", required: true, createOnly: true, shown: "plain", check: func(v any) string {
-			if s, _ := v.(string); !awsRegionPattern.MatchString(s) {
-				return "must be an AWS region such as us-east-1"
-			}
-			return ""
-		}},
-		"aws_account_id": {kind: "string", required: true, createOnly: true, shown: "masked", check: func(v any) string {
-			if s, _ := v.(string); !awsAccountIDPattern.MatchString(s) {
-				return "must be a 12-digit AWS account ID"
-			}
-			return ""
-		}},
-		"include_build_meta_data": {kind: "string", shown: "plain"},
-		"event_source_name":       {kind: "string", shown: "readonly"},
-	}},
-	nsDatadog: {name: "Datadog Pipeline Visibility", graphQLType: "NotificationServiceDatadogPipelineVisibility", creatable: true, enterprise: true, settings: map[string]nsSetting{
-		"api_key":      {kind: "string", required: true, shown: "masked"},
-		"datadog_site": {kind: "string", shown: "plain", def: "datadoghq.com"},
-		"datadog_tags": {kind: "string", shown: "plain"},
-	}},
-	nsOpenTelemetry: {name: "OpenTelemetry Tracing", graphQLType: "NotificationServiceOpenTelemetryTracing", creatable: true, enterprise: true, settings: map[string]nsSetting{
-		"endpoint":            {kind: "string", required: true, shown: "plain", check: httpURLProblem},
-		"service_name":        {kind: "string", shown: "plain", def: "buildkite"},
-		"headers":             {kind: "map", shown: "hidden"},
-		"resource_attributes": {kind: "map", shown: "plain", def: map[string]any{}},
-		"tracestate":          {kind: "map", shown: "plain", def: map[string]any{}},
-	}},
-	nsEventLog:       {name: "Event Log API", graphQLType: "NotificationServiceEventLogApi", settings: map[string]nsSetting{"events": {kind: "strings", shown: "plain", def: []any{}}}},
-	nsSlackWorkspace: {name: "Slack Workspace", graphQLType: "NotificationServiceSlackWorkspace", settings: map[string]nsSetting{}},
-	nsLinear:         {name: "Linear", graphQLType: "NotificationServiceLinear", settings: map[string]nsSetting{}},
-}
-
-// nsScopes are the scopes a service may have; each but "all" names the kind of its scope_uuids.
-var nsScopes = []string{"all", "some_projects", "some_teams", "some_clusters"}
-
-// nsBuildStates are the build_states flags.
-var nsBuildStates = []string{"build_passed", "build_fixed", "build_failed", "build_blocked", "build_canceled", "build_failing", "job_activated"}
 
 // ---- state ----
 
@@ -282,19 +164,13 @@ func (s *Server) routeNotificationServices(mux *http.ServeMux) {
 	mux.HandleFunc("PUT "+service+"/disable", s.enableNotificationService(false))
 }
 
-// authorizeServices is authorize plus the rule every endpoint has: the token's user is an administrator.
-func (s *Server) authorizeServices(w http.ResponseWriter, r *http.Request, scope string) (orgRecord, userRecord, bool) {
-	org, user, ok := s.authorize(w, r, scope)
-	if !ok {
-		return org, user, false
+// servicesAllowed is the rule every endpoint adds to the token's: its user is an administrator (403
+// otherwise), checked before anything else. A lock must be held.
+func (s *Server) servicesAllowed(org orgRecord, user userRecord) *apiError {
+	if !s.store.isAdmin(org.slug, user.id) {
+		return errForbidden()
 	}
-	var admin bool
-	_ = s.store.view(func() *apiError { admin = s.store.isAdmin(org.slug, user.id); return nil })
-	if !admin {
-		writeError(w, errForbidden())
-		return org, user, false
-	}
-	return org, user, true
+	return nil
 }
 
 // nsCursorPage returns the page of items a listing's per_page, after and before ask for, and whether items
@@ -335,191 +211,18 @@ type nsListView struct {
 	Links map[string]*string        `json:"links"`
 }
 
-// ---- request bodies ----
-
-// nsInput is what a create or update body says.
-type nsInput struct {
-	provider, description, branch, scope opt[string]
-	scopeUUIDs                           opt[[]string]
-	buildStates                          opt[map[string]any]
-	settings                             opt[map[string]any]
-}
-
-func readNSInput(in *jsonObject) (nsInput, validationErrors) {
-	n := nsInput{
-		provider: in.String("provider"), description: in.String("description"),
-		branch: in.String("branch_configuration"), scope: in.String("scope"),
-		scopeUUIDs: in.Strings("scope_uuids"), buildStates: in.Object("build_states"), settings: in.Object("settings"),
-	}
-	problems := in.Problems()
-	known := []string{"provider", "description", "branch_configuration", "scope", "scope_uuids", "build_states", "settings"}
-	for k := range in.raw {
-		if !slices.Contains(known, k) {
-			problems.add(k, "is not a known field")
-		}
-	}
-	if n.scope.Given() && !slices.Contains(nsScopes, n.scope.Value) {
-		problems.add("scope", "must be one of "+strings.Join(nsScopes, ", "))
-	}
-	for k, v := range n.buildStates.Value {
-		if !slices.Contains(nsBuildStates, k) {
-			problems.add("build_states", k+" is not a build state")
-		} else if _, ok := v.(bool); !ok {
-			problems.add("build_states", k+" must be a boolean")
-		}
-	}
-	return n, problems
-}
-
-// settingValue converts a decoded JSON value to the setting's kind; ok is false when it is not of it.
-func settingValue(s nsSetting, v any) (any, bool) {
-	switch s.kind {
-	case "string":
-		_, ok := v.(string)
-		return v, ok
-	case "bool":
-		_, ok := v.(bool)
-		return v, ok
-	case "int":
-		f, ok := v.(float64)
-		if !ok || f != float64(int(f)) {
-			return nil, false
-		}
-		return int(f), true
-	case "strings":
-		l, ok := v.([]any)
-		for _, e := range l {
-			if _, isString := e.(string); !isString {
-				return nil, false
-			}
-		}
-		return l, ok
-	case "map":
-		m, ok := v.(map[string]any)
-		for _, e := range m {
-			if _, isString := e.(string); !isString {
-				return nil, false
-			}
-		}
-		return m, ok
-	}
-	return nil, false
-}
-
-// applySettings checks the settings of a body against the provider and applies them to cur (the service's
-// settings, changed in place only when there is no problem). create says whether this is a create.
-func applySettings(p nsProvider, cur map[string]any, given map[string]any, create bool, problems *validationErrors) {
-	next := maps.Clone(cur)
-	for k, raw := range given {
-		s, ok := p.settings[k]
-		if !ok {
-			problems.add("settings", k+" is not a setting of this provider")
-			continue
-		}
-		if s.shown == "readonly" {
-			problems.add("settings", k+" is read-only")
-			continue
-		}
-		if raw == nil {
-			if s.required || s.createOnly {
-				problems.add("settings", k+" can't be blank")
-				continue
-			}
-			if s.def != nil {
-				next[k] = s.def
-			} else {
-				delete(next, k)
-			}
-			continue
-		}
-		v, ok := settingValue(s, raw)
-		if !ok {
-			problems.add("settings", k+" must be a "+s.kind)
-			continue
-		}
-		old, had := cur[k]
-		// A masked secret sent back unchanged keeps the secret.
-		if s.shown == "masked" && had && v == maskSecret(fmt.Sprint(old)) {
-			continue
-		}
-		if s.check != nil {
-			if msg := s.check(v); msg != "" {
-				problems.add("settings", k+" "+msg)
-				continue
-			}
-		}
-		if !create && s.createOnly && had && fmt.Sprint(old) != fmt.Sprint(v) {
-			problems.add("settings", k+" cannot be changed")
-			continue
-		}
-		if !create && k == "version" && had && asInt(v) < asInt(old) {
-			problems.add("settings", fmt.Sprintf("version can only move up (it is %d)", asInt(old)))
-			continue
-		}
-		next[k] = v
-	}
-	if create {
-		for k, s := range p.settings {
-			if _, ok := next[k]; !ok && s.def != nil {
-				next[k] = s.def
-			}
-			if _, ok := next[k]; !ok && s.required && given[k] == nil {
-				problems.add("settings", k+" can't be blank")
-			}
-		}
-	}
-	if len(*problems) == 0 {
-		clear(cur)
-		maps.Copy(cur, next)
-	}
-}
-
-// checkScopeUUIDs records a problem for each UUID that names no object of the scope's kind in org.
-func (st *Store) checkScopeUUIDs(org, scope string, ids []string, problems *validationErrors) {
-	if scope == "all" {
-		if len(ids) > 0 {
-			problems.add("scope_uuids", "must be empty when scope is all")
-		}
-		return
-	}
-	for _, id := range ids {
-		var found bool
-		switch scope {
-		case "some_projects":
-			found = st.pipelineByID(org, id) != nil
-		case "some_teams":
-			found = st.teamByID(org, id) != nil
-		case "some_clusters":
-			found = st.cluster(org, id) != nil
-		}
-		if !found {
-			problems.add("scope_uuids", id+" is not a "+strings.TrimPrefix(strings.TrimSuffix(scope, "s"), "some_")+" of the organization")
-		}
-	}
-}
-
-func lowerAll(ids []string) []string {
-	out := make([]string, len(ids))
-	for i, id := range ids {
-		out[i] = strings.ToLower(id)
-	}
-	return out
-}
-
 // ---- handlers ----
 
 func (s *Server) listNotificationServices(w http.ResponseWriter, r *http.Request) {
-	org, _, ok := s.authorizeServices(w, r, scopeReadNotificationServices)
-	if !ok {
-		return
-	}
-	var out nsListView
-	err := s.store.view(func() *apiError {
+	s.serveReadFor(w, r, scopeReadNotificationServices, func(org orgRecord, user userRecord) (any, *apiError) {
+		if err := s.servicesAllowed(org, user); err != nil {
+			return nil, err
+		}
 		items, more, err := nsCursorPage(r, s.store.services.services.list(org.slug))
 		if err != nil {
-			return err
+			return nil, err
 		}
-		out.Items = []notificationServiceView{}
+		out := nsListView{Items: []notificationServiceView{}}
 		for _, n := range items {
 			out.Items = append(out.Items, s.store.notificationServiceView(baseURL(r), n))
 		}
@@ -532,183 +235,140 @@ func (s *Server) listNotificationServices(w http.ResponseWriter, r *http.Request
 			next := baseURL(r) + r.URL.EscapedPath() + "?" + q.Encode()
 			out.Links["next"] = &next
 		}
-		return nil
+		return out, nil
 	})
-	respond(w, http.StatusOK, out, err)
 }
 
 func (s *Server) getNotificationService(w http.ResponseWriter, r *http.Request) {
-	org, _, ok := s.authorizeServices(w, r, scopeReadNotificationServices)
-	if !ok {
-		return
-	}
-	var out notificationServiceView
-	err := s.store.view(func() *apiError {
+	s.serveReadFor(w, r, scopeReadNotificationServices, func(org orgRecord, user userRecord) (any, *apiError) {
+		if err := s.servicesAllowed(org, user); err != nil {
+			return nil, err
+		}
 		n := s.store.notificationService(org.slug, r.PathValue("service"))
 		if n == nil {
-			return errNotFound("notification service")
+			return nil, errNotFound("notification service")
 		}
-		out = s.store.notificationServiceView(baseURL(r), n)
-		return nil
+		return s.store.notificationServiceView(baseURL(r), n), nil
 	})
-	respond(w, http.StatusOK, out, err)
 }
 
 func (s *Server) createNotificationService(w http.ResponseWriter, r *http.Request) {
-	org, user, ok := s.authorizeServices(w, r, scopeWriteNotificationServices)
-	if !ok {
-		return
-	}
-	in, ok := readObject(w, r)
-	if !ok {
-		return
-	}
-	n, problems := readNSInput(in)
-	var out notificationServiceView
-	err := s.store.update(func() *apiError {
-		p, known := nsProviders[n.provider.Value]
-		switch {
-		case !n.provider.Given() || n.provider.Value == "":
-			problems.addBlank("provider")
-		case !known:
-			problems.add("provider", n.provider.Value+" is not a known provider")
-		case !p.creatable:
-			problems.add("provider", n.provider.Value+" is not available through the API: connect it in the web interface")
-		}
-		if len(problems) > 0 {
-			return errValidation(problems)
-		}
-		if p.enterprise && !s.store.orgs[org.slug].enterprise {
-			return newMessageError(http.StatusForbidden, "The "+p.name+" notification service is only available on the Enterprise plan")
-		}
-		scope := "all"
-		if n.scope.Given() {
-			scope = n.scope.Value
-		}
-		ids := lowerAll(n.scopeUUIDs.Value)
-		s.store.checkScopeUUIDs(org.slug, scope, ids, &problems)
-		rec := &notificationServiceRecord{
-			org: org.slug, id: newID(), provider: n.provider.Value, description: n.description.Value,
-			enabled: true, scope: scope, scopeUUIDs: ids, branchConfiguration: n.branch.Value,
-			buildStates: map[string]bool{}, settings: map[string]any{}, createdBy: user.id,
-		}
-		for k, v := range n.buildStates.Value {
-			rec.buildStates[k], _ = v.(bool)
-		}
-		applySettings(p, rec.settings, n.settings.Value, true, &problems)
-		if len(problems) > 0 {
-			return errValidation(problems)
-		}
-		if rec.provider == nsWebhook && rec.settings["token"] == nil {
-			rec.settings["token"] = newPortalToken()[5:]
-		}
-		if rec.provider == nsEventBridge {
-			rec.settings["event_source_name"] = "aws.partner/buildkite.com/" + org.slug + "/" + rec.id
-		}
-		rec.seq, rec.createdAt = s.store.nextSeq(), s.store.timestamp()
-		s.store.services.services.insert(rec)
-		out = s.store.notificationServiceView(baseURL(r), rec)
-		return nil
-	})
-	respond(w, http.StatusCreated, out, err)
+	s.serveWriteChecked(w, r, scopeWriteNotificationServices, http.StatusCreated, s.servicesAllowed,
+		func(org orgRecord, user userRecord, in *jsonObject) (any, *apiError) {
+			n, problems := readNSInput(in)
+			p, known := nsProviders[n.provider.Value]
+			switch {
+			case !n.provider.Given() || n.provider.Value == "":
+				problems.addBlank("provider")
+			case !known:
+				problems.add("provider", n.provider.Value+" is not a known provider")
+			case !p.creatable:
+				problems.add("provider", n.provider.Value+" is not available through the API: connect it in the web interface")
+			}
+			if len(problems) > 0 {
+				return nil, errValidation(problems)
+			}
+			if p.enterprise && !s.store.orgs[org.slug].enterprise {
+				return nil, newMessageError(http.StatusForbidden, "The "+p.name+" notification service is only available on the Enterprise plan")
+			}
+			scope := "all"
+			if n.scope.Given() {
+				scope = n.scope.Value
+			}
+			ids := lowerAll(n.scopeUUIDs.Value)
+			s.store.checkScopeUUIDs(org.slug, scope, ids, &problems)
+			rec := &notificationServiceRecord{
+				org: org.slug, id: newID(), provider: n.provider.Value, description: n.description.Value,
+				enabled: true, scope: scope, scopeUUIDs: ids, branchConfiguration: n.branch.Value,
+				buildStates: map[string]bool{}, settings: map[string]any{}, createdBy: user.id,
+			}
+			for k, v := range n.buildStates.Value {
+				rec.buildStates[k], _ = v.(bool)
+			}
+			applySettings(p, rec.settings, n.settings.Value, true, &problems)
+			if len(problems) > 0 {
+				return nil, errValidation(problems)
+			}
+			if rec.provider == nsWebhook && rec.settings["token"] == nil {
+				rec.settings["token"] = newPortalToken()[5:]
+			}
+			if rec.provider == nsEventBridge {
+				rec.settings["event_source_name"] = "aws.partner/buildkite.com/" + org.slug + "/" + rec.id
+			}
+			rec.seq, rec.createdAt = s.store.nextSeq(), s.store.timestamp()
+			s.store.services.services.insert(rec)
+			return s.store.notificationServiceView(baseURL(r), rec), nil
+		})
 }
 
 func (s *Server) updateNotificationService(w http.ResponseWriter, r *http.Request) {
-	org, _, ok := s.authorizeServices(w, r, scopeWriteNotificationServices)
-	if !ok {
-		return
-	}
-	in, ok := readObject(w, r)
-	if !ok {
-		return
-	}
-	n, problems := readNSInput(in)
-	var out notificationServiceView
-	err := s.store.update(func() *apiError {
-		rec := s.store.notificationService(org.slug, r.PathValue("service"))
-		if rec == nil {
-			return errNotFound("notification service")
-		}
-		if n.provider.Set && n.provider.Value != rec.provider {
-			problems.add("provider", "cannot be changed")
-		}
-		p := nsProviders[rec.provider]
-		scope, ids := rec.scope, rec.scopeUUIDs
-		if n.scope.Given() {
-			scope = n.scope.Value
-			if scope == "all" && !n.scopeUUIDs.Set {
-				ids = nil
+	s.serveWriteChecked(w, r, scopeWriteNotificationServices, http.StatusOK, s.servicesAllowed,
+		func(org orgRecord, _ userRecord, in *jsonObject) (any, *apiError) {
+			n, problems := readNSInput(in)
+			rec := s.store.notificationService(org.slug, r.PathValue("service"))
+			if rec == nil {
+				return nil, errNotFound("notification service")
 			}
-		}
-		if n.scopeUUIDs.Set {
-			ids = lowerAll(n.scopeUUIDs.Value)
-		}
-		if scope != rec.scope || n.scopeUUIDs.Set {
-			s.store.checkScopeUUIDs(org.slug, scope, ids, &problems)
-		}
-		settings := maps.Clone(rec.settings)
-		if n.settings.Given() {
-			applySettings(p, settings, n.settings.Value, false, &problems)
-		}
-		if len(problems) > 0 {
-			return errValidation(problems)
-		}
-		setString(&rec.description, n.description)
-		setString(&rec.branchConfiguration, n.branch)
-		rec.scope, rec.scopeUUIDs, rec.settings = scope, ids, settings
-		for k, v := range n.buildStates.Value {
-			rec.buildStates[k], _ = v.(bool)
-		}
-		out = s.store.notificationServiceView(baseURL(r), rec)
-		return nil
-	})
-	respond(w, http.StatusOK, out, err)
+			if n.provider.Set && n.provider.Value != rec.provider {
+				problems.add("provider", "cannot be changed")
+			}
+			p := nsProviders[rec.provider]
+			scope, ids := rec.scope, rec.scopeUUIDs
+			if n.scope.Given() {
+				scope = n.scope.Value
+				if scope == "all" && !n.scopeUUIDs.Set {
+					ids = nil
+				}
+			}
+			if n.scopeUUIDs.Set {
+				ids = lowerAll(n.scopeUUIDs.Value)
+			}
+			if scope != rec.scope || n.scopeUUIDs.Set {
+				s.store.checkScopeUUIDs(org.slug, scope, ids, &problems)
+			}
+			settings := maps.Clone(rec.settings)
+			if n.settings.Given() {
+				applySettings(p, settings, n.settings.Value, false, &problems)
+			}
+			if len(problems) > 0 {
+				return nil, errValidation(problems)
+			}
+			setString(&rec.description, n.description)
+			setString(&rec.branchConfiguration, n.branch)
+			rec.scope, rec.scopeUUIDs, rec.settings = scope, ids, settings
+			for k, v := range n.buildStates.Value {
+				rec.buildStates[k], _ = v.(bool)
+			}
+			return s.store.notificationServiceView(baseURL(r), rec), nil
+		})
 }
 
 func (s *Server) enableNotificationService(enabled bool) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		org, _, ok := s.authorizeServices(w, r, scopeWriteNotificationServices)
-		if !ok {
-			return
-		}
-		var out notificationServiceView
-		err := s.store.update(func() *apiError {
+		s.serveAct(w, r, scopeWriteNotificationServices, http.StatusOK, func(org orgRecord, user userRecord) (any, *apiError) {
+			if err := s.servicesAllowed(org, user); err != nil {
+				return nil, err
+			}
 			rec := s.store.notificationService(org.slug, r.PathValue("service"))
 			if rec == nil {
-				return errNotFound("notification service")
+				return nil, errNotFound("notification service")
 			}
 			rec.enabled = enabled
-			out = s.store.notificationServiceView(baseURL(r), rec)
-			return nil
+			return s.store.notificationServiceView(baseURL(r), rec), nil
 		})
-		respond(w, http.StatusOK, out, err)
 	}
 }
 
 func (s *Server) deleteNotificationServiceHandler(w http.ResponseWriter, r *http.Request) {
-	org, _, ok := s.authorizeServices(w, r, scopeWriteNotificationServices)
-	if !ok {
-		return
-	}
-	respondNoContent(w, s.store.update(func() *apiError {
+	s.serveAct(w, r, scopeWriteNotificationServices, http.StatusNoContent, func(org orgRecord, user userRecord) (any, *apiError) {
+		if err := s.servicesAllowed(org, user); err != nil {
+			return nil, err
+		}
 		rec := s.store.notificationService(org.slug, r.PathValue("service"))
 		if rec == nil {
-			return errNotFound("notification service")
+			return nil, errNotFound("notification service")
 		}
 		s.store.deleteNotificationService(rec)
-		return nil
-	}))
-}
-
-// asInt reads a number held in settings: an int as set, a float64 once the state file has loaded it.
-func asInt(v any) int {
-	switch n := v.(type) {
-	case int:
-		return n
-	case float64:
-		return int(n)
-	case int64:
-		return int(n)
-	}
-	return 0
+		return nil, nil
+	})
 }

@@ -130,51 +130,37 @@ func (s *Server) listOrganizations(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) getOrganization(w http.ResponseWriter, r *http.Request) {
-	org, _, ok := s.authorize(w, r, scopeReadOrganizations)
-	if !ok {
-		return
-	}
-	writeJSON(w, http.StatusOK, organizationView(baseURL(r), &org))
+	s.serveReadFor(w, r, scopeReadOrganizations, func(org orgRecord, _ userRecord) (any, *apiError) {
+		return organizationView(baseURL(r), &org), nil
+	})
 }
 
 func (s *Server) listMembers(w http.ResponseWriter, r *http.Request) {
-	org, user, ok := s.authorize(w, r, scopeReadOrganizations)
-	if !ok {
-		return
-	}
-	var out []memberView
-	err := s.store.view(func() *apiError {
+	s.serveReadFor(w, r, scopeReadOrganizations, func(org orgRecord, user userRecord) (any, *apiError) {
 		o, ok := s.store.orgs[org.slug]
 		if !ok { // removed between authorize and here
-			return errNotFound("organization")
+			return nil, errNotFound("organization")
 		}
+		out := []memberView{}
 		for _, u := range paginate(w, r, s.store.membersOf(o)) {
 			out = append(out, s.store.memberViewIn(o, u, user.id))
 		}
-		return nil
+		return out, nil
 	})
-	respond(w, http.StatusOK, nonNil(out), err)
 }
 
 // getMember answers 404 "No member found" for a user who exists but is not a member of the organization,
 // as for one who does not exist: the spec does not show the message, and a token must not learn about
 // users outside its organizations.
 func (s *Server) getMember(w http.ResponseWriter, r *http.Request) {
-	org, user, ok := s.authorize(w, r, scopeReadOrganizations)
-	if !ok {
-		return
-	}
-	var out memberView
-	err := s.store.view(func() *apiError {
+	s.serveReadFor(w, r, scopeReadOrganizations, func(org orgRecord, user userRecord) (any, *apiError) {
 		id := r.PathValue("user")
 		u, ok := s.store.users[strings.ToLower(id)]
 		if !ok || !s.store.isMember(org.slug, u.id) {
-			return errNotFound("member")
+			return nil, errNotFound("member")
 		}
-		out = s.store.memberViewIn(s.store.orgs[org.slug], u, user.id)
-		return nil
+		return s.store.memberViewIn(s.store.orgs[org.slug], u, user.id), nil
 	})
-	respond(w, http.StatusOK, out, err)
 }
 
 // ---- seeding for tests and fixtures ----

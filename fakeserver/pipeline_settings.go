@@ -185,38 +185,24 @@ func (s *Server) routePipelineSettings(mux *http.ServeMux) {
 // the whole resource after change has run under the write lock.
 func (s *Server) servePipelineSettings(w http.ResponseWriter, r *http.Request,
 	change func(org orgRecord, user userRecord, rec *pipelineSettingsRecord) *apiError) {
-	org, user, ok := s.authorize(w, r, scopeWriteOrganizationSettings)
-	if !ok {
-		return
-	}
-	var out pipelineSettingsView
-	err := s.store.update(func() *apiError {
+	s.serveAct(w, r, scopeWriteOrganizationSettings, http.StatusOK, func(org orgRecord, user userRecord) (any, *apiError) {
 		if !s.store.isAdmin(org.slug, user.id) {
-			return errNotAdministrator()
+			return nil, errNotAdministrator()
 		}
 		if err := change(org, user, s.store.pipelineSettings(org.slug)); err != nil {
-			return err
+			return nil, err
 		}
-		out = s.store.pipelineSettingsView(baseURL(r), org.slug)
-		return nil
+		return s.store.pipelineSettingsView(baseURL(r), org.slug), nil
 	})
-	respond(w, http.StatusOK, out, err)
 }
 
 func (s *Server) getPipelineSettings(w http.ResponseWriter, r *http.Request) {
-	org, user, ok := s.authorize(w, r, scopeReadOrganizationSettings)
-	if !ok {
-		return
-	}
-	var out pipelineSettingsView
-	err := s.store.view(func() *apiError {
+	s.serveReadFor(w, r, scopeReadOrganizationSettings, func(org orgRecord, user userRecord) (any, *apiError) {
 		if !s.store.isAdmin(org.slug, user.id) {
-			return errNotAdministrator()
+			return nil, errNotAdministrator()
 		}
-		out = s.store.pipelineSettingsView(baseURL(r), org.slug)
-		return nil
+		return s.store.pipelineSettingsView(baseURL(r), org.slug), nil
 	})
-	respond(w, http.StatusOK, out, err)
 }
 
 // pipelineSettingsFields are the fields a PATCH may name.

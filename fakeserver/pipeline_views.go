@@ -3,7 +3,6 @@ package fakeserver
 import (
 	"encoding/json"
 	"maps"
-	"net/http"
 	"slices"
 )
 
@@ -211,20 +210,4 @@ func (st *Store) pipelineView(base string, p *pipelineRecord, canEdit bool) pipe
 		v.Configuration = stringPtr(p.configuration)
 	}
 	return v
-}
-
-// canEditPipelines reports whether the request's token may edit pipelines (holds write_pipelines), which
-// decides whether provider.webhook_url is shown.
-func (s *Server) canEditPipelines(r *http.Request) bool {
-	secret, ok := bearerToken(r)
-	if !ok {
-		return false
-	}
-	can := false
-	_ = s.store.view(func() *apiError {
-		t := s.store.tokens[secret]
-		can = t != nil && t.scopes[scopeWritePipelines]
-		return nil
-	})
-	return can
 }

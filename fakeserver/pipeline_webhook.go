@@ -64,29 +64,22 @@ func (s *Server) routePipelineWebhook(mux *http.ServeMux) {
 }
 
 func (s *Server) createPipelineWebhook(w http.ResponseWriter, r *http.Request) {
-	org, _, ok := s.authorize(w, r, scopeWritePipelines)
-	if !ok {
-		return
-	}
-	var out providerView
-	err := s.store.update(func() *apiError {
+	s.serveAct(w, r, scopeWritePipelines, http.StatusCreated, func(org orgRecord, _ userRecord) (any, *apiError) {
 		p, err := s.store.findPipeline(org.slug, r)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if p.provider != "github" && p.provider != "github_enterprise" {
-			return errUnprocessable("Auto-creating webhooks is not supported for your repository.")
+			return nil, errUnprocessable("Auto-creating webhooks is not supported for your repository.")
 		}
 		if s.store.repoWebhook(org.slug, p.id) != nil {
-			return errUnprocessable("Webhooks could not be created for your repository.")
+			return nil, errUnprocessable("Webhooks could not be created for your repository.")
 		}
 		s.store.repoWebhooks.seq++
 		s.store.repoWebhooks.byPipeline[p.id] = &repoWebhookRecord{
 			org: org.slug, pipelineID: p.id, externalID: strconv.FormatInt(400000000+s.store.repoWebhooks.seq, 10),
 			createdAt: s.store.timestamp(),
 		}
-		out = providerView{ID: p.provider, WebhookURL: webURL(baseURL(r), "webhooks", p.provider, p.webhookToken), Settings: maps.Clone(p.settings)}
-		return nil
+		return providerView{ID: p.provider, WebhookURL: webURL(baseURL(r), "webhooks", p.provider, p.webhookToken), Settings: maps.Clone(p.settings)}, nil
 	})
-	respond(w, http.StatusCreated, out, err)
 }

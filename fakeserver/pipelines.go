@@ -229,59 +229,37 @@ func (st *Store) findPipeline(org string, r *http.Request) (*pipelineRecord, *ap
 // listPipelines takes go-buildkite's optional filters: name and repository, each a case-insensitive
 // substring.
 func (s *Server) listPipelines(w http.ResponseWriter, r *http.Request) {
-	org, _, ok := s.authorize(w, r, scopeReadPipelines)
-	if !ok {
-		return
-	}
-	canEdit := s.canEditPipelines(r)
-	name := strings.ToLower(r.URL.Query().Get("name"))
-	repo := strings.ToLower(r.URL.Query().Get("repository"))
-	var out []pipelineView
-	_ = s.store.view(func() *apiError {
-		items := s.store.pipelinesOf(org.slug)
+	s.serveRead(w, r, scopeReadPipelines, func(org string) (any, *apiError) {
+		canEdit := s.store.canEditPipelines(r)
+		name := strings.ToLower(r.URL.Query().Get("name"))
+		repo := strings.ToLower(r.URL.Query().Get("repository"))
+		items := s.store.pipelinesOf(org)
 		if name != "" || repo != "" { // only a filter needs to look at every pipeline
 			items = slices.DeleteFunc(slices.Clone(items), func(p *pipelineRecord) bool {
 				return !strings.Contains(strings.ToLower(p.name), name) || !strings.Contains(strings.ToLower(p.repository), repo)
 			})
 		}
+		out := []pipelineView{}
 		for _, p := range paginate(w, r, items) {
 			out = append(out, s.store.pipelineView(baseURL(r), p, canEdit))
 		}
-		return nil
+		return out, nil
 	})
-	writeJSON(w, http.StatusOK, nonNil(out))
 }
 
 func (s *Server) getPipeline(w http.ResponseWriter, r *http.Request) {
-	org, _, ok := s.authorize(w, r, scopeReadPipelines)
-	if !ok {
-		return
-	}
-	canEdit := s.canEditPipelines(r)
-	var out pipelineView
-	err := s.store.view(func() *apiError {
-		p, err := s.store.findPipeline(org.slug, r)
+	s.serveRead(w, r, scopeReadPipelines, func(org string) (any, *apiError) {
+		p, err := s.store.findPipeline(org, r)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		out = s.store.pipelineView(baseURL(r), p, canEdit)
-		return nil
+		return s.store.pipelineView(baseURL(r), p, s.store.canEditPipelines(r)), nil
 	})
-	respond(w, http.StatusOK, out, err)
 }
 
 func (s *Server) createPipeline(w http.ResponseWriter, r *http.Request) {
-	org, user, ok := s.authorize(w, r, scopeWritePipelines)
-	if !ok {
-		return
-	}
-	obj, ok := readObject(w, r)
-	if !ok {
-		return
-	}
-	in := readPipelineInput(obj, true)
-	var out pipelineView
-	err := s.store.update(func() *apiError {
+	s.serveWrite(w, r, scopeWritePipelines, http.StatusCreated, func(org orgRecord, user userRecord, obj *jsonObject) (any, *apiError) {
+		in := readPipelineInput(obj, true)
 		id := newID()
 		p := &pipelineRecord{
 			org: org.slug, id: id, graphqlID: graphQLID("Pipeline", id), visibility: "private", allowRebuild: true,
@@ -296,62 +274,44 @@ func (s *Server) createPipeline(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 		if len(problems) > 0 {
-			return errPipelineValidation(problems)
+			return nil, errPipelineValidation(problems)
 		}
 		p.seq = s.store.nextSeq()
 		s.store.insertPipeline(p)
 		for _, teamID := range teamIDs {
 			s.store.addTeamPipeline(org.slug, teamID, id, in.teams[teamID], p.createdAt)
 		}
-		out = s.store.pipelineView(baseURL(r), p, true)
-		return nil
+		return s.store.pipelineView(baseURL(r), p, true), nil
 	})
-	respond(w, http.StatusCreated, out, err)
 }
 
 // updatePipeline changes any create property but teams (which only the team endpoints change).
 func (s *Server) updatePipeline(w http.ResponseWriter, r *http.Request) {
-	org, user, ok := s.authorize(w, r, scopeWritePipelines)
-	if !ok {
-		return
-	}
-	obj, ok := readObject(w, r)
-	if !ok {
-		return
-	}
-	in := readPipelineInput(obj, false)
-	var out pipelineView
-	err := s.store.update(func() *apiError {
+	s.serveWrite(w, r, scopeWritePipelines, http.StatusOK, func(org orgRecord, user userRecord, obj *jsonObject) (any, *apiError) {
+		in := readPipelineInput(obj, false)
 		p, err := s.store.findPipeline(org.slug, r)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if !p.archivedAt.IsZero() {
-			return errPipelineValidation(validationErrors{{"base", "Pipeline is archived; unarchive it to change it"}})
+			return nil, errPipelineValidation(validationErrors{{"base", "Pipeline is archived; unarchive it to change it"}})
 		}
 		if problems := s.store.applyPipeline(p, in, false, user.id); len(problems) > 0 {
-			return errPipelineValidation(problems)
+			return nil, errPipelineValidation(problems)
 		}
-		out = s.store.pipelineView(baseURL(r), p, true)
-		return nil
+		return s.store.pipelineView(baseURL(r), p, true), nil
 	})
-	respond(w, http.StatusOK, out, err)
 }
 
 func (s *Server) deletePipelineHandler(w http.ResponseWriter, r *http.Request) {
-	org, _, ok := s.authorize(w, r, scopeWritePipelines)
-	if !ok {
-		return
-	}
-	err := s.store.update(func() *apiError {
-		p, err := s.store.findPipeline(org.slug, r)
+	s.serveDelete(w, r, scopeWritePipelines, func(org string) *apiError {
+		p, err := s.store.findPipeline(org, r)
 		if err != nil {
 			return err
 		}
 		s.store.deletePipeline(p)
 		return nil
 	})
-	respondNoContent(w, err)
 }
 
 func (s *Server) archivePipeline(w http.ResponseWriter, r *http.Request) {
@@ -365,15 +325,10 @@ func (s *Server) unarchivePipeline(w http.ResponseWriter, r *http.Request) {
 // setArchived archives or unarchives the path's pipeline; doing it twice changes nothing (archived_at
 // keeps the first time).
 func (s *Server) setArchived(w http.ResponseWriter, r *http.Request, archive bool) {
-	org, _, ok := s.authorize(w, r, scopeWritePipelines)
-	if !ok {
-		return
-	}
-	var out pipelineView
-	err := s.store.update(func() *apiError {
+	s.serveAct(w, r, scopeWritePipelines, http.StatusOK, func(org orgRecord, _ userRecord) (any, *apiError) {
 		p, err := s.store.findPipeline(org.slug, r)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		switch {
 		case archive && p.archivedAt.IsZero():
@@ -381,8 +336,6 @@ func (s *Server) setArchived(w http.ResponseWriter, r *http.Request, archive boo
 		case !archive:
 			p.archivedAt = time.Time{}
 		}
-		out = s.store.pipelineView(baseURL(r), p, true)
-		return nil
+		return s.store.pipelineView(baseURL(r), p, true), nil
 	})
-	respond(w, http.StatusOK, out, err)
 }

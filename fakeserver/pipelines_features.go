@@ -122,22 +122,17 @@ func (st *Store) githubWebhooksView(base string, p *pipelineRecord) githubWebhoo
 // webhook triggers have the switch (anything else is a 404). set is nil for a read, else the new value;
 // both writes are idempotent and answer 200 with the state.
 func (s *Server) serveGitHubWebhooks(w http.ResponseWriter, r *http.Request, scope string, set *bool) {
-	org, user, ok := s.authorize(w, r, scope)
-	if !ok {
-		return
-	}
-	var out githubWebhooksView
-	apply := func() *apiError {
+	apply := func(org orgRecord, user userRecord) (any, *apiError) {
 		p, err := s.store.findPipeline(org.slug, r)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if s.store.features.expandedWebhooksOff || p.provider != "github" {
-			return errRouteNotFound()
+			return nil, errRouteNotFound()
 		}
 		if set != nil {
 			if !p.archivedAt.IsZero() {
-				return errPipelineValidation(validationErrors{{"base", "Pipeline is archived; unarchive it to change it"}})
+				return nil, errPipelineValidation(validationErrors{{"base", "Pipeline is archived; unarchive it to change it"}})
 			}
 			switch {
 			case *set:
@@ -146,16 +141,13 @@ func (s *Server) serveGitHubWebhooks(w http.ResponseWriter, r *http.Request, sco
 				p.githubWebhooksDisabled, p.githubWebhooksDisabledAt, p.githubWebhooksDisabledBy = true, s.store.timestamp(), user.id
 			}
 		}
-		out = s.store.githubWebhooksView(baseURL(r), p)
-		return nil
+		return s.store.githubWebhooksView(baseURL(r), p), nil
 	}
-	var err *apiError
 	if set == nil {
-		err = s.store.view(apply)
-	} else {
-		err = s.store.update(apply)
+		s.serveReadFor(w, r, scope, apply)
+		return
 	}
-	respond(w, http.StatusOK, out, err)
+	s.serveAct(w, r, scope, http.StatusOK, apply)
 }
 
 func (s *Server) routeGitHubWebhooks(mux *http.ServeMux, pipeline string) {

@@ -165,18 +165,13 @@ func newPortalToken() string {
 // ---- handlers ----
 
 func (s *Server) listPortals(w http.ResponseWriter, r *http.Request) {
-	org, _, ok := s.authorize(w, r, scopeReadPortals)
-	if !ok {
-		return
-	}
-	var out []portalView
-	_ = s.store.view(func() *apiError {
-		for _, p := range paginate(w, r, s.store.portals.portals.list(org.slug)) {
+	s.serveRead(w, r, scopeReadPortals, func(org string) (any, *apiError) {
+		out := []portalView{}
+		for _, p := range paginate(w, r, s.store.portals.portals.list(org)) {
 			out = append(out, s.store.portalView(p))
 		}
-		return nil
+		return out, nil
 	})
-	writeJSON(w, http.StatusOK, nonNil(out))
 }
 
 func (s *Server) getPortal(w http.ResponseWriter, r *http.Request) {

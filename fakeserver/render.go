@@ -90,8 +90,12 @@ func (st *Store) userSummary(id string) *userView {
 	return v
 }
 
-// respond writes err when there is one, else out with status.
+// respond writes err when there is one, else out with status; a 204 answers no body.
 func respond(w http.ResponseWriter, status int, out any, err *apiError) {
+	if status == http.StatusNoContent {
+		respondNoContent(w, err) // a 204 has no body, and so no Content-Type
+		return
+	}
 	if err != nil {
 		writeError(w, err)
 		return

@@ -148,35 +148,23 @@ func (s *Server) routeRules(mux *http.ServeMux) {
 // ---- handlers ----
 
 func (s *Server) listRules(w http.ResponseWriter, r *http.Request) {
-	org, _, ok := s.authorize(w, r, scopeReadRules)
-	if !ok {
-		return
-	}
-	var out []ruleView
-	_ = s.store.view(func() *apiError {
-		for _, rule := range paginate(w, r, s.store.rulesOf(org.slug)) {
+	s.serveRead(w, r, scopeReadRules, func(org string) (any, *apiError) {
+		out := []ruleView{}
+		for _, rule := range paginate(w, r, s.store.rulesOf(org)) {
 			out = append(out, s.store.ruleView(baseURL(r), rule))
 		}
-		return nil
+		return out, nil
 	})
-	writeJSON(w, http.StatusOK, nonNil(out))
 }
 
 func (s *Server) getRule(w http.ResponseWriter, r *http.Request) {
-	org, _, ok := s.authorize(w, r, scopeReadRules)
-	if !ok {
-		return
-	}
-	var out ruleView
-	err := s.store.view(func() *apiError {
-		rule := s.store.ruleByID(org.slug, r.PathValue("rule"))
+	s.serveRead(w, r, scopeReadRules, func(org string) (any, *apiError) {
+		rule := s.store.ruleByID(org, r.PathValue("rule"))
 		if rule == nil {
-			return errNotFound("rule")
+			return nil, errNotFound("rule")
 		}
-		out = s.store.ruleView(baseURL(r), rule)
-		return nil
+		return s.store.ruleView(baseURL(r), rule), nil
 	})
-	respond(w, http.StatusOK, out, err)
 }
 
 // ruleValue is the value of a pipeline rule.
@@ -277,43 +265,28 @@ func checkConditional(typ, c string) string {
 }
 
 func (s *Server) createRule(w http.ResponseWriter, r *http.Request) {
-	org, user, ok := s.authorize(w, r, scopeWriteRules)
-	if !ok {
-		return
-	}
-	in, ok := readObject(w, r)
-	if !ok {
-		return
-	}
-	typ := in.String("type")
-	if problems := in.Problems(); len(problems) > 0 {
-		writeError(w, errUnprocessable(strings.Join(problems.sentences(), ", ")))
-		return
-	}
-	if typ.Value == "" {
-		writeError(w, errUnprocessable("Type can't be blank"))
-		return
-	}
-	if _, known := ruleTypes[typ.Value]; !known {
-		writeError(w, errUnprocessable("input: Rule type is unknown: "+typ.Value+" (the available types are "+ruleTypeNames()+")"))
-		return
-	}
-	value, problem := readRuleValue(typ.Value, in.raw["value"])
-	if problem != "" {
-		writeError(w, errUnprocessable(problem))
-		return
-	}
-	var out ruleView
-	err := s.store.update(func() *apiError {
+	s.serveWrite(w, r, scopeWriteRules, http.StatusCreated, func(org orgRecord, user userRecord, in *jsonObject) (any, *apiError) {
+		typ := in.String("type")
+		if problems := in.Problems(); len(problems) > 0 {
+			return nil, errUnprocessable(strings.Join(problems.sentences(), ", "))
+		}
+		if typ.Value == "" {
+			return nil, errUnprocessable("Type can't be blank")
+		}
+		if _, known := ruleTypes[typ.Value]; !known {
+			return nil, errUnprocessable("input: Rule type is unknown: " + typ.Value + " (the available types are " + ruleTypeNames() + ")")
+		}
+		value, problem := readRuleValue(typ.Value, in.raw["value"])
+		if problem != "" {
+			return nil, errUnprocessable(problem)
+		}
 		source, target, problem := s.store.ruleEnds(org.slug, typ.Value, value, nil)
 		if problem != "" {
-			return errUnprocessable(problem)
+			return nil, errUnprocessable(problem)
 		}
 		rule := s.store.insertRule(org.slug, typ.Value, source, target, value.Conditions, nil, user.id)
-		out = s.store.ruleView(baseURL(r), rule)
-		return nil
+		return s.store.ruleView(baseURL(r), rule), nil
 	})
-	respond(w, http.StatusCreated, out, err)
 }
 
 // ruleEnds finds the source and target pipelines of a rule value of org, and says what is wrong in the
@@ -347,17 +320,12 @@ func (st *Store) insertRule(org, typ string, source, target *pipelineRecord, con
 }
 
 func (s *Server) deleteRule(w http.ResponseWriter, r *http.Request) {
-	org, _, ok := s.authorize(w, r, scopeWriteRules)
-	if !ok {
-		return
-	}
-	err := s.store.update(func() *apiError {
-		rule := s.store.ruleByID(org.slug, r.PathValue("rule"))
+	s.serveDelete(w, r, scopeWriteRules, func(org string) *apiError {
+		rule := s.store.ruleByID(org, r.PathValue("rule"))
 		if rule == nil {
 			return errNotFound("rule")
 		}
 		s.store.rules.rules.remove(rule)
 		return nil
 	})
-	respondNoContent(w, err)
 }

@@ -272,7 +272,7 @@ func titleCase(slug string) string {
 }
 
 // Kind names a type of resource for Store.Exists and Store.Remove. Each area file declares its kinds
-// (KindCluster, KindQueue, KindClusterToken in clusters.go) and registers them with registerKind.
+// (KindCluster in clusters.go, KindQueue in cluster_queues.go, ...) and registers them with registerKind.
 //
 // The key names the resource the way an import ID would. Top-level kinds take their ID (registries and
 // agent tokens also their slug or secret, as their docs say). Nested kinds take "<parent>/<child>" and the

@@ -1,19 +1,16 @@
 package fakeserver
 
 import (
-	"bytes"
-	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"slices"
 	"strings"
 	"time"
 )
 
-// Analytics test suites and their flaky tests (spec 2.14, 2.15, 4.10). A suite's oidc_policy (graphql-subset.md row 7)
-// is read and checked as a registry's (readOIDCPolicy): every answer shows it, null when none; "" or null clears it.
+// Analytics test suites (spec 2.14, 4.10); their flaky tests (2.15) are in flaky_tests.go. A suite's
+// oidc_policy (graphql-subset.md row 7) is read and checked as a registry's (readOIDCPolicy): every answer
+// shows it, null when none; "" or null clears it.
 
 // KindSuite is an analytics test suite, by UUID; removing it removes its flaky tests and every team's
 // access to it.
@@ -43,10 +40,8 @@ func newSuiteState() suiteState {
 	}
 }
 
-func (s *suiteRecord) recordID() string     { return s.id }
-func (s *suiteRecord) recordSeq() int64     { return s.seq }
-func (f *flakyTestRecord) recordID() string { return f.id }
-func (f *flakyTestRecord) recordSeq() int64 { return f.seq }
+func (s *suiteRecord) recordID() string { return s.id }
+func (s *suiteRecord) recordSeq() int64 { return s.seq }
 
 // suiteRecord is a test suite. Other areas rely on the fields of the first line (teams link to suites).
 type suiteRecord struct {
@@ -60,17 +55,6 @@ type suiteRecord struct {
 	oidcPolicy *string
 	apiToken   string // shown once, in the create response, when show_api_token is true
 	createdAt  time.Time
-}
-
-// flakyTestRecord is one flaky test of a suite (spec 2.15).
-type flakyTestRecord struct {
-	seq                             int64
-	org, suiteID, id                string
-	name, scope, location, fileName string
-	branch                          string // the branch it was flaky on
-	instances                       int
-	latestAt                        time.Time
-	lastResolvedAt                  time.Time // zero: never resolved, shown as null
 }
 
 // suiteByID returns the suite of org with id, or nil. A lock must be held.
@@ -87,13 +71,8 @@ func (st *Store) suiteBySlug(org, slug string) *suiteRecord {
 	return s
 }
 
-// suitesOf and flakyTestsOf list in creation order; the caller must not change the slice.
-
+// suitesOf lists in creation order; the caller must not change the slice.
 func (st *Store) suitesOf(org string) []*suiteRecord { return st.suites.suites.list(org) }
-
-func (st *Store) flakyTestsOf(suiteID string) []*flakyTestRecord {
-	return st.suites.flaky.list(suiteID)
-}
 
 // deleteSuite removes s with its flaky tests and the teams' access to it. The write lock must be held.
 func (st *Store) deleteSuite(s *suiteRecord) {
@@ -119,30 +98,6 @@ type SuiteFixture struct {
 	Name          string             `json:"name" yaml:"name"`
 	DefaultBranch string             `json:"default_branch" yaml:"default_branch"`
 	FlakyTests    []FlakyTestFixture `json:"flaky_tests" yaml:"flaky_tests"`
-}
-
-// FlakyTestFixture declares one flaky-test record (spec 2.15).
-type FlakyTestFixture struct {
-	Name           string     `json:"name" yaml:"name"`
-	Scope          string     `json:"scope" yaml:"scope"`
-	Location       string     `json:"location" yaml:"location"`
-	FileName       string     `json:"file_name" yaml:"file_name"`
-	Branch         string     `json:"branch" yaml:"branch"` // the branch it was flaky on
-	Instances      int        `json:"instances" yaml:"instances"`
-	LatestAt       time.Time  `json:"latest_occurrence_at" yaml:"latest_occurrence_at"`
-	LastResolvedAt *time.Time `json:"last_resolved_at" yaml:"last_resolved_at"`
-}
-
-// problems returns what makes f unusable.
-func (f FlakyTestFixture) problems() validationErrors {
-	var v validationErrors
-	if strings.TrimSpace(f.Name) == "" {
-		v.addBlank("name")
-	}
-	if f.Instances < 0 {
-		v.add("instances", "must not be negative")
-	}
-	return v
 }
 
 // fixtureError words a fixture's problems as an error for a Go caller.
@@ -186,53 +141,11 @@ func (st *Store) seedSuite(org string, f SuiteFixture) error {
 	return nil
 }
 
-// addFlakyTest records a checked fixture as a flaky test of s. A fixture without a file name takes it
-// from its location ("spec/a_spec.rb:12" gives "spec/a_spec.rb"); one without instances has one; one
-// without a latest occurrence occurred now. The write lock must be held.
-func (st *Store) addFlakyTest(s *suiteRecord, f FlakyTestFixture) *flakyTestRecord {
-	rec := &flakyTestRecord{
-		seq: st.nextSeq(), org: s.org, suiteID: s.id, id: newID(),
-		name: f.Name, scope: f.Scope, location: f.Location, fileName: f.FileName, branch: f.Branch,
-		instances: f.Instances, latestAt: f.LatestAt.UTC().Truncate(time.Millisecond),
-	}
-	if rec.fileName == "" && rec.location != "" {
-		rec.fileName = rec.location
-		if i := strings.LastIndexByte(rec.location, ':'); i > 0 {
-			rec.fileName = rec.location[:i]
-		}
-	}
-	if rec.instances == 0 {
-		rec.instances = 1
-	}
-	if f.LatestAt.IsZero() {
-		rec.latestAt = st.timestamp()
-	}
-	if f.LastResolvedAt != nil && !f.LastResolvedAt.IsZero() {
-		rec.lastResolvedAt = f.LastResolvedAt.UTC().Truncate(time.Millisecond)
-	}
-	st.suites.flaky.insert(rec)
-	return rec
-}
-
 // SeedSuite is seedSuite for tests: it creates the suite unless one with the slug exists, then adds the
 // fixture's flaky tests.
 func (st *Store) SeedSuite(org string, f SuiteFixture) error {
 	defer st.edit()()
 	return st.seedSuite(org, f)
-}
-
-// AddFlakyTest adds a flaky test to the suite of org with suiteSlug and returns its ID. The suite must
-// exist (create it through the API or SeedSuite).
-func (st *Store) AddFlakyTest(org, suiteSlug string, f FlakyTestFixture) (id string, err error) {
-	defer st.edit()()
-	s := st.suiteBySlug(org, suiteSlug)
-	if s == nil {
-		return "", fmt.Errorf("fakeserver: no suite %q in organization %q", suiteSlug, org)
-	}
-	if v := f.problems(); len(v) > 0 {
-		return "", fixtureError(fmt.Sprintf("suite %q: flaky test %q", suiteSlug, f.Name), v)
-	}
-	return st.addFlakyTest(s, f).id, nil
 }
 
 // SuiteID returns the UUID of the suite of org with slug (for Exists and Remove, which take UUIDs).
@@ -283,37 +196,6 @@ func suiteViewOf(base string, s *suiteRecord) suiteView {
 	}
 }
 
-// flakyTestView is spec 2.15.
-type flakyTestView struct {
-	ID                   string  `json:"id"`
-	GraphQLID            string  `json:"graphql_id"`
-	WebURL               string  `json:"web_url"`
-	Scope                string  `json:"scope"`
-	Name                 string  `json:"name"`
-	Location             string  `json:"location"`
-	FileName             string  `json:"file_name"`
-	Instances            int     `json:"instances"`
-	LatestOccurrenceAt   string  `json:"latest_occurrence_at"`
-	MostRecentInstanceAt string  `json:"most_recent_instance_at"`
-	LastResolvedAt       *string `json:"last_resolved_at"`
-}
-
-func flakyTestViewOf(base string, s *suiteRecord, f *flakyTestRecord) flakyTestView {
-	return flakyTestView{
-		ID:                   f.id,
-		GraphQLID:            graphQLID("Test", f.id),
-		WebURL:               webURL(base, "organizations", s.org, "analytics", "suites", s.slug, "tests", f.id),
-		Scope:                f.scope,
-		Name:                 f.name,
-		Location:             f.location,
-		FileName:             f.fileName,
-		Instances:            f.instances,
-		LatestOccurrenceAt:   formatTime(f.latestAt),
-		MostRecentInstanceAt: formatTime(f.latestAt),
-		LastResolvedAt:       formatTimePtr(f.lastResolvedAt),
-	}
-}
-
 // ---- routes ----
 
 func (s *Server) routeSuites(mux *http.ServeMux) {
@@ -324,10 +206,6 @@ func (s *Server) routeSuites(mux *http.ServeMux) {
 	mux.HandleFunc("GET "+suite, s.getSuite)
 	mux.HandleFunc("PATCH "+suite, s.updateSuite)
 	mux.HandleFunc("DELETE "+suite, s.deleteSuiteHandler)
-	mux.HandleFunc("GET "+suite+"/flaky-tests", s.listFlakyTests)
-
-	// Admin API for tests: no authentication.
-	mux.HandleFunc("POST /_fake/organizations/{org}/suites/{suite}/flaky-tests", s.adminAddFlakyTests)
 }
 
 // findSuite finds the path's suite by slug (or, for convenience, UUID): 404 "No suite found". A lock
@@ -343,38 +221,26 @@ func (st *Store) findSuite(org string, r *http.Request) (*suiteRecord, *apiError
 	return nil, errNotFound("suite")
 }
 
-// ---- suite handlers ----
+// ---- handlers ----
 
 func (s *Server) listSuites(w http.ResponseWriter, r *http.Request) {
-	org, _, ok := s.authorize(w, r, scopeReadSuites)
-	if !ok {
-		return
-	}
-	var out []suiteView
-	_ = s.store.view(func() *apiError {
-		for _, su := range paginate(w, r, s.store.suitesOf(org.slug)) {
+	s.serveRead(w, r, scopeReadSuites, func(org string) (any, *apiError) {
+		out := []suiteView{}
+		for _, su := range paginate(w, r, s.store.suitesOf(org)) {
 			out = append(out, suiteViewOf(baseURL(r), su))
 		}
-		return nil
+		return out, nil
 	})
-	writeJSON(w, http.StatusOK, nonNil(out))
 }
 
 func (s *Server) getSuite(w http.ResponseWriter, r *http.Request) {
-	org, _, ok := s.authorize(w, r, scopeReadSuites)
-	if !ok {
-		return
-	}
-	var out suiteView
-	err := s.store.view(func() *apiError {
-		su, err := s.store.findSuite(org.slug, r)
+	s.serveRead(w, r, scopeReadSuites, func(org string) (any, *apiError) {
+		su, err := s.store.findSuite(org, r)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		out = suiteViewOf(baseURL(r), su)
-		return nil
+		return suiteViewOf(baseURL(r), su), nil
 	})
-	respond(w, http.StatusOK, out, err)
 }
 
 // checkSuiteName records a problem when name (given) derives no slug, or the slug of another suite of
@@ -405,33 +271,24 @@ func optionalString(v opt[string]) *string {
 // property list). With teams enabled at least one is required and each team gets read and edit access;
 // with teams disabled they are ignored.
 func (s *Server) createSuite(w http.ResponseWriter, r *http.Request) {
-	org, _, ok := s.authorize(w, r, scopeWriteSuites)
-	if !ok {
-		return
-	}
-	in, ok := readObject(w, r)
-	if !ok {
-		return
-	}
-	name, branch := in.String("name"), in.String("default_branch")
-	showToken := in.Bool("show_api_token")
-	appName, color, emoji := in.String("application_name"), in.String("color"), in.String("emoji")
-	teamsField := "team_ids"
-	teamIDs := in.Strings("team_ids")
-	if !teamIDs.Given() && in.Has("teams_ids") {
-		teamsField, teamIDs = "teams_ids", in.Strings("teams_ids")
-	}
-	problems := in.Problems()
-	policy := readOIDCPolicy(in, &problems)
-	checkOIDCPolicy(&problems, policy.Value)
-	if strings.TrimSpace(name.Value) == "" {
-		problems.addBlank("name")
-	}
-	if strings.TrimSpace(branch.Value) == "" {
-		problems.addBlank("default_branch")
-	}
-	var out any
-	err := s.store.update(func() *apiError {
+	s.serveWrite(w, r, scopeWriteSuites, http.StatusCreated, func(org orgRecord, _ userRecord, in *jsonObject) (any, *apiError) {
+		name, branch := in.String("name"), in.String("default_branch")
+		showToken := in.Bool("show_api_token")
+		appName, color, emoji := in.String("application_name"), in.String("color"), in.String("emoji")
+		teamsField := "team_ids"
+		teamIDs := in.Strings("team_ids")
+		if !teamIDs.Given() && in.Has("teams_ids") {
+			teamsField, teamIDs = "teams_ids", in.Strings("teams_ids")
+		}
+		problems := in.Problems()
+		policy := readOIDCPolicy(in, &problems)
+		checkOIDCPolicy(&problems, policy.Value)
+		if strings.TrimSpace(name.Value) == "" {
+			problems.addBlank("name")
+		}
+		if strings.TrimSpace(branch.Value) == "" {
+			problems.addBlank("default_branch")
+		}
 		s.store.checkSuiteName(&problems, org.slug, name, nil)
 		var teams []string
 		if o := s.store.orgs[org.slug]; o != nil && o.teamsEnabled {
@@ -452,7 +309,7 @@ func (s *Server) createSuite(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 		if len(problems) > 0 {
-			return errValidation(problems)
+			return nil, errValidation(problems)
 		}
 		su := s.store.newSuite(org.slug, slugify(name.Value), name.Value, branch.Value)
 		su.applicationName, su.color, su.emoji = optionalString(appName), optionalString(color), optionalString(emoji)
@@ -462,46 +319,34 @@ func (s *Server) createSuite(w http.ResponseWriter, r *http.Request) {
 		}
 		v := suiteViewOf(baseURL(r), su)
 		if showToken.Value {
-			out = suiteCreatedView{suiteView: v, APIToken: su.apiToken}
-		} else {
-			out = v
+			return suiteCreatedView{suiteView: v, APIToken: su.apiToken}, nil
 		}
-		return nil
+		return v, nil
 	})
-	respond(w, http.StatusCreated, out, err)
 }
 
 // updateSuite changes the properties given; a new name derives a new slug, so the suite's URL changes.
 // Other properties (go-buildkite sends back the whole suite, id and url included) are ignored.
 func (s *Server) updateSuite(w http.ResponseWriter, r *http.Request) {
-	org, _, ok := s.authorize(w, r, scopeWriteSuites)
-	if !ok {
-		return
-	}
-	in, ok := readObject(w, r)
-	if !ok {
-		return
-	}
-	name, branch := in.String("name"), in.String("default_branch")
-	appName, color, emoji := in.String("application_name"), in.String("color"), in.String("emoji")
-	problems := in.Problems()
-	policy := readOIDCPolicy(in, &problems)
-	checkOIDCPolicy(&problems, policy.Value)
-	if name.Set && strings.TrimSpace(name.Value) == "" {
-		problems.addBlank("name")
-	}
-	if branch.Set && strings.TrimSpace(branch.Value) == "" {
-		problems.addBlank("default_branch")
-	}
-	var out suiteView
-	err := s.store.update(func() *apiError {
+	s.serveWrite(w, r, scopeWriteSuites, http.StatusOK, func(org orgRecord, _ userRecord, in *jsonObject) (any, *apiError) {
+		name, branch := in.String("name"), in.String("default_branch")
+		appName, color, emoji := in.String("application_name"), in.String("color"), in.String("emoji")
+		problems := in.Problems()
+		policy := readOIDCPolicy(in, &problems)
+		checkOIDCPolicy(&problems, policy.Value)
+		if name.Set && strings.TrimSpace(name.Value) == "" {
+			problems.addBlank("name")
+		}
+		if branch.Set && strings.TrimSpace(branch.Value) == "" {
+			problems.addBlank("default_branch")
+		}
 		su, err := s.store.findSuite(org.slug, r)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		s.store.checkSuiteName(&problems, org.slug, name, su)
 		if len(problems) > 0 {
-			return errValidation(problems)
+			return nil, errValidation(problems)
 		}
 		if name.Given() {
 			s.store.suites.suites.rename(su, func() { su.name, su.slug = name.Value, slugify(name.Value) })
@@ -516,122 +361,17 @@ func (s *Server) updateSuite(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 		nullableString(&su.oidcPolicy, policy)
-		out = suiteViewOf(baseURL(r), su)
-		return nil
+		return suiteViewOf(baseURL(r), su), nil
 	})
-	respond(w, http.StatusOK, out, err)
 }
 
 func (s *Server) deleteSuiteHandler(w http.ResponseWriter, r *http.Request) {
-	org, _, ok := s.authorize(w, r, scopeWriteSuites)
-	if !ok {
-		return
-	}
-	err := s.store.update(func() *apiError {
-		su, err := s.store.findSuite(org.slug, r)
+	s.serveDelete(w, r, scopeWriteSuites, func(org string) *apiError {
+		su, err := s.store.findSuite(org, r)
 		if err != nil {
 			return err
 		}
 		s.store.deleteSuite(su)
 		return nil
 	})
-	respondNoContent(w, err)
-}
-
-// ---- flaky tests ----
-
-// listFlakyTests filters by search (a case-insensitive substring of the name, scope or location: the
-// spec's location match is for the Ruby collector, whose tests are the only ones carrying one) and by
-// branch (the branch the test was flaky on).
-func (s *Server) listFlakyTests(w http.ResponseWriter, r *http.Request) {
-	org, _, ok := s.authorize(w, r, scopeReadSuites)
-	if !ok {
-		return
-	}
-	q := r.URL.Query()
-	search, branch := strings.ToLower(q.Get("search")), q.Get("branch")
-	var out []flakyTestView
-	err := s.store.view(func() *apiError {
-		su, err := s.store.findSuite(org.slug, r)
-		if err != nil {
-			return err
-		}
-		var matched []*flakyTestRecord
-		for _, f := range s.store.flakyTestsOf(su.id) {
-			if branch != "" && f.branch != branch {
-				continue
-			}
-			if search != "" && !strings.Contains(strings.ToLower(f.name), search) &&
-				!strings.Contains(strings.ToLower(f.scope), search) &&
-				!strings.Contains(strings.ToLower(f.location), search) {
-				continue
-			}
-			matched = append(matched, f)
-		}
-		for _, f := range paginate(w, r, matched) {
-			out = append(out, flakyTestViewOf(baseURL(r), su, f))
-		}
-		return nil
-	})
-	respond(w, http.StatusOK, nonNil(out), err)
-}
-
-// adminAddFlakyTests is POST /_fake/organizations/{org}/suites/{suite}/flaky-tests: the body is one
-// FlakyTestFixture or an array of them; the answer (201) is the flaky test or the array as listed. All or
-// none are added.
-func (s *Server) adminAddFlakyTests(w http.ResponseWriter, r *http.Request) {
-	data, err := io.ReadAll(r.Body)
-	if err != nil {
-		var tooLarge *http.MaxBytesError
-		if errors.As(err, &tooLarge) {
-			writeError(w, errBodyTooLarge())
-			return
-		}
-		writeError(w, errBadRequest("Could not read the request body"))
-		return
-	}
-	data = bytes.TrimSpace(data)
-	isArray := len(data) > 0 && data[0] == '['
-	var fixtures []FlakyTestFixture
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields() // a misspelt fixture property should fail the test that wrote it
-	if isArray {
-		err = dec.Decode(&fixtures)
-	} else {
-		var f FlakyTestFixture
-		err = dec.Decode(&f)
-		fixtures = []FlakyTestFixture{f}
-	}
-	if err != nil {
-		writeError(w, errBadRequest("Invalid flaky test fixture: "+err.Error()))
-		return
-	}
-	var out []flakyTestView
-	apiErr := s.store.update(func() *apiError {
-		org := r.PathValue("org")
-		if _, ok := s.store.orgs[org]; !ok {
-			return errNotFound("organization")
-		}
-		su, err := s.store.findSuite(org, r)
-		if err != nil {
-			return err
-		}
-		for _, f := range fixtures {
-			if v := f.problems(); len(v) > 0 {
-				return errValidation(v)
-			}
-		}
-		for _, f := range fixtures {
-			out = append(out, flakyTestViewOf(baseURL(r), su, s.store.addFlakyTest(su, f)))
-		}
-		return nil
-	})
-	switch {
-	case apiErr != nil:
-		writeError(w, apiErr)
-	case isArray:
-		writeJSON(w, http.StatusCreated, nonNil(out))
-	default:
-		writeJSON(w, http.StatusCreated, out[0])
-	}
 }

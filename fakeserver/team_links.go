@@ -207,41 +207,29 @@ func (s *Server) routeTeamLinks(mux *http.ServeMux, team string, a *teamAssociat
 
 func (s *Server) listTeamLinks(a *teamAssociation) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		org, _, ok := s.authorize(w, r, scopeViewTeams)
-		if !ok {
-			return
-		}
-		var out []any
-		err := s.store.view(func() *apiError {
-			t, err := s.store.findTeam(org.slug, r)
+		s.serveRead(w, r, scopeViewTeams, func(org string) (any, *apiError) {
+			t, err := s.store.findTeam(org, r)
 			if err != nil {
-				return err
+				return nil, err
 			}
+			out := []any{}
 			for _, l := range paginate(w, r, s.store.teamLinksOf(a, t)) {
 				out = append(out, a.view(s.store, baseURL(r), l))
 			}
-			return nil
+			return out, nil
 		})
-		respond(w, http.StatusOK, nonNil(out), err)
 	}
 }
 
 func (s *Server) getTeamLink(a *teamAssociation) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		org, _, ok := s.authorize(w, r, scopeViewTeams)
-		if !ok {
-			return
-		}
-		var out any
-		err := s.store.view(func() *apiError {
-			l, err := s.store.findTeamLink(a, org.slug, r, r.PathValue(a.param))
+		s.serveRead(w, r, scopeViewTeams, func(org string) (any, *apiError) {
+			l, err := s.store.findTeamLink(a, org, r, r.PathValue(a.param))
 			if err != nil {
-				return err
+				return nil, err
 			}
-			out = a.view(s.store, baseURL(r), l)
-			return nil
+			return a.view(s.store, baseURL(r), l), nil
 		})
-		respond(w, http.StatusOK, out, err)
 	}
 }
 
@@ -249,25 +237,16 @@ func (s *Server) getTeamLink(a *teamAssociation) http.HandlerFunc {
 // or one already linked, is a 422.
 func (s *Server) addTeamLinkHandler(a *teamAssociation) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		org, _, ok := s.authorize(w, r, scopeWriteTeams)
-		if !ok {
-			return
-		}
-		in, ok := readObject(w, r)
-		if !ok {
-			return
-		}
-		id, checkAccess := in.String(a.idField), a.access.read(in)
-		problems := in.Problems()
-		if id.Value == "" {
-			problems.addBlank(a.idField)
-		}
-		access := checkAccess(&problems)
-		var out any
-		err := s.store.update(func() *apiError {
+		s.serveWrite(w, r, scopeWriteTeams, http.StatusCreated, func(org orgRecord, _ userRecord, in *jsonObject) (any, *apiError) {
+			id, checkAccess := in.String(a.idField), a.access.read(in)
+			problems := in.Problems()
+			if id.Value == "" {
+				problems.addBlank(a.idField)
+			}
+			access := checkAccess(&problems)
 			t, err := s.store.findTeam(org.slug, r)
 			if err != nil {
-				return err
+				return nil, err
 			}
 			if id.Value != "" {
 				switch {
@@ -278,53 +257,41 @@ func (s *Server) addTeamLinkHandler(a *teamAssociation) http.HandlerFunc {
 				}
 			}
 			if len(problems) > 0 {
-				return errValidation(problems)
+				return nil, errValidation(problems)
 			}
 			// A left-over link to a deleted object with the same ID is replaced, not updated.
 			if stale, ok := a.links(s.store).get(t.id + "/" + id.Value); ok {
 				a.links(s.store).remove(stale)
 			}
 			s.store.addTeamLink(a, org.slug, t.id, id.Value, access, time.Time{})
-			out = a.view(s.store, baseURL(r), s.store.teamLink(a, org.slug, t.id, id.Value))
-			return nil
+			return a.view(s.store, baseURL(r), s.store.teamLink(a, org.slug, t.id, id.Value)), nil
 		})
-		respond(w, http.StatusCreated, out, err)
 	}
 }
 
 // updateTeamLink changes what a link grants.
 func (s *Server) updateTeamLink(a *teamAssociation) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		org, _, ok := s.authorize(w, r, scopeWriteTeams)
-		if !ok {
-			return
-		}
-		in, ok := readObject(w, r)
-		if !ok {
-			return
-		}
-		checkAccess := a.access.read(in)
-		problems := in.Problems()
-		access := checkAccess(&problems)
-		var out any
-		err := s.store.update(func() *apiError {
+		s.serveWrite(w, r, scopeWriteTeams, http.StatusOK, func(org orgRecord, _ userRecord, in *jsonObject) (any, *apiError) {
+			checkAccess := a.access.read(in)
+			problems := in.Problems()
+			access := checkAccess(&problems)
 			l, err := s.store.findTeamLink(a, org.slug, r, r.PathValue(a.param))
 			if err != nil {
-				return err
+				return nil, err
 			}
 			if len(problems) > 0 {
-				return errValidation(problems)
+				return nil, errValidation(problems)
 			}
 			l.access = access
-			out = a.view(s.store, baseURL(r), l)
-			return nil
+			return a.view(s.store, baseURL(r), l), nil
 		})
-		respond(w, http.StatusOK, out, err)
 	}
 }
 
 // removeTeamLink serves DELETE <link>, and for an association removed by body (pipelines: the spec's
 // DELETE .../pipelines/, whose path carries no ID) reads the other end from the body's idField.
+// Not on serveDelete: it reads a body, and only when the path names no other end.
 func (s *Server) removeTeamLink(a *teamAssociation) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		org, _, ok := s.authorize(w, r, scopeWriteTeams)

@@ -217,42 +217,30 @@ func (st *Store) findTeam(org string, r *http.Request) (*teamRecord, *apiError) 
 // ---- team handlers ----
 
 func (s *Server) listTeams(w http.ResponseWriter, r *http.Request) {
-	org, _, ok := s.authorize(w, r, scopeReadTeams)
-	if !ok {
-		return
-	}
-	userID, byUser := r.URL.Query().Get("user_id"), r.URL.Query().Has("user_id")
-	var out []teamView
-	_ = s.store.view(func() *apiError {
+	s.serveRead(w, r, scopeReadTeams, func(org string) (any, *apiError) {
+		userID, byUser := r.URL.Query().Get("user_id"), r.URL.Query().Has("user_id")
 		var teams []*teamRecord
-		for _, t := range s.store.teamsOf(org.slug) {
+		for _, t := range s.store.teamsOf(org) {
 			if _, member := s.store.teams.members.get(t.id + "/" + userID); !byUser || member {
 				teams = append(teams, t)
 			}
 		}
+		out := []teamView{}
 		for _, t := range paginate(w, r, teams) {
 			out = append(out, s.store.teamView(t))
 		}
-		return nil
+		return out, nil
 	})
-	writeJSON(w, http.StatusOK, nonNil(out))
 }
 
 func (s *Server) getTeam(w http.ResponseWriter, r *http.Request) {
-	org, _, ok := s.authorize(w, r, scopeViewTeams)
-	if !ok {
-		return
-	}
-	var out teamView
-	err := s.store.view(func() *apiError {
-		t, err := s.store.findTeam(org.slug, r)
+	s.serveRead(w, r, scopeViewTeams, func(org string) (any, *apiError) {
+		t, err := s.store.findTeam(org, r)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		out = s.store.teamView(t)
-		return nil
+		return s.store.teamView(t), nil
 	})
-	respond(w, http.StatusOK, out, err)
 }
 
 // teamInput is a team create or update body, read and type-checked.
@@ -326,20 +314,11 @@ func (st *Store) checkTeamName(problems *validationErrors, org string, name opt[
 }
 
 func (s *Server) createTeam(w http.ResponseWriter, r *http.Request) {
-	org, user, ok := s.authorize(w, r, scopeWriteTeams)
-	if !ok {
-		return
-	}
-	in, ok := readObject(w, r)
-	if !ok {
-		return
-	}
-	ti := readTeamInput(in, true)
-	var out teamView
-	err := s.store.update(func() *apiError {
+	s.serveWrite(w, r, scopeWriteTeams, http.StatusCreated, func(org orgRecord, user userRecord, in *jsonObject) (any, *apiError) {
+		ti := readTeamInput(in, true)
 		s.store.checkTeamName(&ti.problems, org.slug, ti.name, nil)
 		if len(ti.problems) > 0 {
-			return errValidation(ti.problems)
+			return nil, errValidation(ti.problems)
 		}
 		id := newID()
 		t := &teamRecord{
@@ -349,52 +328,34 @@ func (s *Server) createTeam(w http.ResponseWriter, r *http.Request) {
 		}
 		ti.apply(t)
 		s.store.teams.teams.insert(t)
-		out = s.store.teamView(t)
-		return nil
+		return s.store.teamView(t), nil
 	})
-	respond(w, http.StatusCreated, out, err)
 }
 
 // updateTeam changes the properties given; a new name derives a new slug.
 func (s *Server) updateTeam(w http.ResponseWriter, r *http.Request) {
-	org, _, ok := s.authorize(w, r, scopeWriteTeams)
-	if !ok {
-		return
-	}
-	in, ok := readObject(w, r)
-	if !ok {
-		return
-	}
-	ti := readTeamInput(in, false)
-	var out teamView
-	err := s.store.update(func() *apiError {
+	s.serveWrite(w, r, scopeWriteTeams, http.StatusOK, func(org orgRecord, _ userRecord, in *jsonObject) (any, *apiError) {
+		ti := readTeamInput(in, false)
 		t, err := s.store.findTeam(org.slug, r)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		s.store.checkTeamName(&ti.problems, org.slug, ti.name, t)
 		if len(ti.problems) > 0 {
-			return errValidation(ti.problems)
+			return nil, errValidation(ti.problems)
 		}
 		s.store.teams.teams.rename(t, func() { ti.apply(t) })
-		out = s.store.teamView(t)
-		return nil
+		return s.store.teamView(t), nil
 	})
-	respond(w, http.StatusOK, out, err)
 }
 
 func (s *Server) deleteTeamHandler(w http.ResponseWriter, r *http.Request) {
-	org, _, ok := s.authorize(w, r, scopeWriteTeams)
-	if !ok {
-		return
-	}
-	err := s.store.update(func() *apiError {
-		t, err := s.store.findTeam(org.slug, r)
+	s.serveDelete(w, r, scopeWriteTeams, func(org string) *apiError {
+		t, err := s.store.findTeam(org, r)
 		if err != nil {
 			return err
 		}
 		s.store.deleteTeam(t)
 		return nil
 	})
-	respondNoContent(w, err)
 }

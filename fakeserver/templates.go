@@ -127,17 +127,13 @@ func errNotEnterprise() *apiError {
 	return newMessageError(http.StatusForbidden, "Pipeline templates are only available on the Enterprise plan")
 }
 
-// authorizeTemplates is authorize plus the plan check every template endpoint makes.
-func (s *Server) authorizeTemplates(w http.ResponseWriter, r *http.Request, scope string) (orgRecord, userRecord, bool) {
-	org, user, ok := s.authorize(w, r, scope)
-	if !ok {
-		return org, user, false
-	}
+// templatesAllowed is the rule every template endpoint adds to the token's: the organization's plan has
+// pipeline templates (403 otherwise), checked before anything else.
+func templatesAllowed(org orgRecord, _ userRecord) *apiError {
 	if !org.enterprise {
-		writeError(w, errNotEnterprise())
-		return org, user, false
+		return errNotEnterprise()
 	}
-	return org, user, true
+	return nil
 }
 
 // checkTemplateConfiguration records a problem unless the configuration is YAML.
@@ -153,154 +149,126 @@ func checkTemplateConfiguration(problems *validationErrors, v opt[string]) {
 // ---- handlers ----
 
 func (s *Server) listTemplates(w http.ResponseWriter, r *http.Request) {
-	org, user, ok := s.authorizeTemplates(w, r, scopeReadPipelineTemplates)
-	if !ok {
-		return
-	}
-	var out []templateView
-	_ = s.store.view(func() *apiError {
+	s.serveReadFor(w, r, scopeReadPipelineTemplates, func(org orgRecord, user userRecord) (any, *apiError) {
+		if err := templatesAllowed(org, user); err != nil {
+			return nil, err
+		}
 		var items []*templateRecord
 		for _, t := range s.store.templates.templates.list(org.slug) {
 			if s.store.visibleTemplate(org.slug, user.id, t.id) != nil {
 				items = append(items, t)
 			}
 		}
+		out := []templateView{}
 		for _, t := range paginate(w, r, items) {
 			out = append(out, s.store.templateView(baseURL(r), t))
 		}
-		return nil
+		return out, nil
 	})
-	writeJSON(w, http.StatusOK, nonNil(out))
 }
 
 func (s *Server) getTemplate(w http.ResponseWriter, r *http.Request) {
-	org, user, ok := s.authorizeTemplates(w, r, scopeReadPipelineTemplates)
-	if !ok {
-		return
-	}
-	var out templateView
-	err := s.store.view(func() *apiError {
+	s.serveReadFor(w, r, scopeReadPipelineTemplates, func(org orgRecord, user userRecord) (any, *apiError) {
+		if err := templatesAllowed(org, user); err != nil {
+			return nil, err
+		}
 		t := s.store.visibleTemplate(org.slug, user.id, r.PathValue("template"))
 		if t == nil {
-			return errNotFound("pipeline template")
+			return nil, errNotFound("pipeline template")
 		}
-		out = s.store.templateView(baseURL(r), t)
-		return nil
+		return s.store.templateView(baseURL(r), t), nil
 	})
-	respond(w, http.StatusOK, out, err)
 }
 
 func (s *Server) createTemplate(w http.ResponseWriter, r *http.Request) {
-	org, user, ok := s.authorizeTemplates(w, r, scopeWritePipelineTemplates)
-	if !ok {
-		return
-	}
-	in, ok := readObject(w, r)
-	if !ok {
-		return
-	}
-	name, desc, config, available := in.String("name"), in.String("description"), in.String("configuration"), in.Bool("available")
-	config.Value = normalizeConfiguration(config.Value)
-	problems := in.Problems()
-	if name.Value == "" {
-		problems.addBlank("name")
-	}
-	if config.Value == "" {
-		problems.addBlank("configuration")
-	}
-	checkTemplateConfiguration(&problems, config)
-	var out templateView
-	err := s.store.update(func() *apiError {
-		if !s.store.isAdmin(org.slug, user.id) {
-			return errForbidden()
-		}
-		if len(problems) > 0 {
-			return errValidation(problems)
-		}
-		id, now := newID(), s.store.timestamp()
-		t := &templateRecord{
-			seq: s.store.nextSeq(), org: org.slug, id: id, graphqlID: graphQLID("PipelineTemplate", id),
-			name: name.Value, description: desc.Value, configuration: config.Value, available: available.Value,
-			createdAt: now, updatedAt: now, createdBy: user.id, updatedBy: user.id,
-		}
-		s.store.templates.templates.insert(t)
-		out = s.store.templateView(baseURL(r), t)
-		return nil
-	})
-	respond(w, http.StatusCreated, out, err)
+	s.serveWriteChecked(w, r, scopeWritePipelineTemplates, http.StatusCreated, templatesAllowed,
+		func(org orgRecord, user userRecord, in *jsonObject) (any, *apiError) {
+			name, desc, config, available := in.String("name"), in.String("description"), in.String("configuration"), in.Bool("available")
+			config.Value = normalizeConfiguration(config.Value)
+			problems := in.Problems()
+			if name.Value == "" {
+				problems.addBlank("name")
+			}
+			if config.Value == "" {
+				problems.addBlank("configuration")
+			}
+			checkTemplateConfiguration(&problems, config)
+			if !s.store.isAdmin(org.slug, user.id) {
+				return nil, errForbidden()
+			}
+			if len(problems) > 0 {
+				return nil, errValidation(problems)
+			}
+			id, now := newID(), s.store.timestamp()
+			t := &templateRecord{
+				seq: s.store.nextSeq(), org: org.slug, id: id, graphqlID: graphQLID("PipelineTemplate", id),
+				name: name.Value, description: desc.Value, configuration: config.Value, available: available.Value,
+				createdAt: now, updatedAt: now, createdBy: user.id, updatedBy: user.id,
+			}
+			s.store.templates.templates.insert(t)
+			return s.store.templateView(baseURL(r), t), nil
+		})
 }
 
 func (s *Server) updateTemplate(w http.ResponseWriter, r *http.Request) {
-	org, user, ok := s.authorizeTemplates(w, r, scopeWritePipelineTemplates)
-	if !ok {
-		return
-	}
-	in, ok := readObject(w, r)
-	if !ok {
-		return
-	}
-	name, desc, config, available := in.String("name"), in.String("description"), in.String("configuration"), in.Bool("available")
-	config.Value = normalizeConfiguration(config.Value)
-	problems := in.Problems()
-	if name.Set && name.Value == "" {
-		problems.addBlank("name")
-	}
-	if config.Set && config.Value == "" {
-		problems.addBlank("configuration")
-	}
-	checkTemplateConfiguration(&problems, config)
-	var out templateView
-	err := s.store.update(func() *apiError {
-		// A non-admin learns no more than a read would tell: an unavailable template is unknown to them.
-		t := s.store.visibleTemplate(org.slug, user.id, r.PathValue("template"))
-		if t == nil {
-			return errNotFound("pipeline template")
-		}
-		if !s.store.isAdmin(org.slug, user.id) {
-			return errForbidden()
-		}
-		if len(problems) > 0 {
-			return errValidation(problems)
-		}
-		setString(&t.name, name)
-		setString(&t.description, desc)
-		if config.Set {
-			t.configuration = config.Value
-			s.store.propagateTemplate(t)
-		}
-		if available.Set {
-			t.available = available.Value
-		}
-		t.updatedAt, t.updatedBy = s.store.timestamp(), user.id
-		out = s.store.templateView(baseURL(r), t)
-		return nil
-	})
-	respond(w, http.StatusOK, out, err)
+	s.serveWriteChecked(w, r, scopeWritePipelineTemplates, http.StatusOK, templatesAllowed,
+		func(org orgRecord, user userRecord, in *jsonObject) (any, *apiError) {
+			name, desc, config, available := in.String("name"), in.String("description"), in.String("configuration"), in.Bool("available")
+			config.Value = normalizeConfiguration(config.Value)
+			problems := in.Problems()
+			if name.Set && name.Value == "" {
+				problems.addBlank("name")
+			}
+			if config.Set && config.Value == "" {
+				problems.addBlank("configuration")
+			}
+			checkTemplateConfiguration(&problems, config)
+			// A non-admin learns no more than a read would tell: an unavailable template is unknown to them.
+			t := s.store.visibleTemplate(org.slug, user.id, r.PathValue("template"))
+			if t == nil {
+				return nil, errNotFound("pipeline template")
+			}
+			if !s.store.isAdmin(org.slug, user.id) {
+				return nil, errForbidden()
+			}
+			if len(problems) > 0 {
+				return nil, errValidation(problems)
+			}
+			setString(&t.name, name)
+			setString(&t.description, desc)
+			if config.Set {
+				t.configuration = config.Value
+				s.store.propagateTemplate(t)
+			}
+			if available.Set {
+				t.available = available.Value
+			}
+			t.updatedAt, t.updatedBy = s.store.timestamp(), user.id
+			return s.store.templateView(baseURL(r), t), nil
+		})
 }
 
 func (s *Server) deleteTemplate(w http.ResponseWriter, r *http.Request) {
-	org, user, ok := s.authorizeTemplates(w, r, scopeWritePipelineTemplates)
-	if !ok {
-		return
-	}
-	err := s.store.update(func() *apiError {
+	s.serveAct(w, r, scopeWritePipelineTemplates, http.StatusNoContent, func(org orgRecord, user userRecord) (any, *apiError) {
+		if err := templatesAllowed(org, user); err != nil {
+			return nil, err
+		}
 		t := s.store.visibleTemplate(org.slug, user.id, r.PathValue("template"))
 		if t == nil {
-			return errNotFound("pipeline template")
+			return nil, errNotFound("pipeline template")
 		}
 		if !s.store.isAdmin(org.slug, user.id) {
-			return errForbidden()
+			return nil, errForbidden()
 		}
 		if n := s.store.templateUsers(t); n > 0 {
 			noun := "pipelines"
 			if n == 1 {
 				noun = "pipeline"
 			}
-			return errUnprocessable(fmt.Sprintf(
+			return nil, errUnprocessable(fmt.Sprintf(
 				"Pipeline template is assigned to %d %s and cannot be deleted; remove it from them first", n, noun))
 		}
 		s.store.templates.templates.remove(t)
-		return nil
+		return nil, nil
 	})
-	respondNoContent(w, err)
 }
