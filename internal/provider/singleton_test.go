@@ -3,7 +3,6 @@ package provider
 import (
 	"context"
 	"slices"
-	"sync"
 	"testing"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
@@ -16,97 +15,7 @@ import (
 // back where the organization had one). Against the emulator each test has its own organization and holds
 // nothing, but puts back all the same.
 
-// singletonLocks are the live run's locks, by singleton.
-var singletonLocks sync.Map // name -> *sync.Mutex
-
-// holdSingleton makes, in live mode, the test the only one changing the singleton name until it ends. Its
-// release is registered before what puts the singleton back, so it runs after.
-func (e *testEnv) holdSingleton(name string) {
-	if !e.live || e.held[name] {
-		return
-	}
-	l, _ := singletonLocks.LoadOrStore(name, &sync.Mutex{})
-	mu := l.(*sync.Mutex)
-	mu.Lock()
-	if e.held == nil {
-		e.held = map[string]bool{}
-	}
-	e.held[name] = true
-	e.t.Cleanup(mu.Unlock)
-}
-
-// keepAPISettings makes the test leave the organization's API settings (allowlist, token revocation, token
-// restriction) as it found them.
-func (e *testEnv) keepAPISettings() {
-	e.t.Helper()
-	if e.held["api-settings"] {
-		return
-	}
-	e.holdSingleton("api-settings")
-	ctx := context.Background()
-	found, err := e.client.OrgSettings.GetAPISettings(ctx)
-	if err != nil {
-		e.t.Fatalf("reading the organization's API settings, to put them back when the test ends: %v", err)
-	}
-	ips := found.AllowedIPs()
-	if ips == nil {
-		ips = []string{}
-	}
-	days, restrict := deref(found.RevokeInactiveTokensAfterDays), found.RestrictUserAPITokenCreation
-	e.t.Cleanup(func() {
-		now, err := e.client.OrgSettings.GetAPISettings(ctx)
-		if err != nil {
-			e.t.Errorf("reading the organization's API settings to put them back: %v", err)
-			return
-		}
-		var u buildkite.APISettingsUpdate
-		if !slices.Equal(now.AllowedIPs(), ips) && len(now.AllowedIPs())+len(ips) > 0 {
-			u.AllowedIPs = &ips
-		}
-		if deref(now.RevokeInactiveTokensAfterDays) != days {
-			u.RevokeAfterDays = &days
-		}
-		if now.RestrictUserAPITokenCreation != restrict {
-			u.RestrictTokens = &restrict
-		}
-		if u.Empty() {
-			return
-		}
-		if _, err := e.client.OrgSettings.UpdateAPISettings(ctx, u); err != nil {
-			e.t.Errorf("left the organization's API settings changed (allowlist %v, %d days, restrict %v were found): %v", ips, days, restrict, err)
-		}
-	})
-}
-
-// keepBanner makes the test leave the organization's banner as it found it: none, or its message.
-func (e *testEnv) keepBanner() {
-	e.t.Helper()
-	if e.held["banner"] {
-		return
-	}
-	e.holdSingleton("banner")
-	ctx := context.Background()
-	found, err := e.client.OrgSettings.GetBanner(ctx)
-	if err != nil && !buildkite.IsNotFound(err) {
-		e.t.Fatalf("reading the organization's banner, to put it back when the test ends: %v", err)
-	}
-	e.t.Cleanup(func() {
-		now, err := e.client.OrgSettings.GetBanner(ctx)
-		switch {
-		case buildkite.IsNotFound(err) && found == nil:
-		case err != nil && !buildkite.IsNotFound(err):
-			e.t.Errorf("reading the organization's banner to put it back: %v", err)
-		case found == nil:
-			if err := e.client.OrgSettings.DeleteBanner(ctx); err != nil && !buildkite.IsNotFound(err) {
-				e.t.Errorf("left the organization's banner %q: %v", now.Message, err)
-			}
-		case now == nil || now.Message != found.Message:
-			if _, err := e.client.OrgSettings.PutBanner(ctx, found.Message); err != nil {
-				e.t.Errorf("left the organization's banner changed (%q was found): %v", found.Message, err)
-			}
-		}
-	})
-}
+// name -> *sync.Mutex
 
 // TestKeepSingletons: what a test changed of the organization's API settings and banner is put back when it
 // ends, held (as in live mode) without deadlocking a test that asks twice.
