@@ -9,11 +9,12 @@ import (
 	"regexp"
 	"testing"
 
-	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
-	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+
+	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
 )
 
 // envLive switches the acceptance tests from the in-process emulator to the real service.
@@ -36,7 +37,7 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	_ = os.Setenv("TF_CLI_CONFIG_FILE", cfg)
-	// resource.TestMain runs the tests, or with -sweep the sweepers (sweep_test.go), and exits, except
+	// resource.TestMain runs the tests, or with -sweep the sweepers (sweep_kit_test.go), and exits, except
 	// after sweeping without a failure.
 	resource.TestMain(runThen{m, func() { _ = os.RemoveAll(dir) }})
 	_ = os.RemoveAll(dir)
@@ -69,9 +70,9 @@ type testEnv struct {
 	client     *buildkite.Client
 	// stableNames makes name return its base as it is, for objects of a committed example.
 	stableNames bool
-	// leftovers, in live mode, is what the test deletes when it ends (sweep_test.go).
+	// leftovers, in live mode, is what the test deletes when it ends (sweep_kit_test.go).
 	leftovers *leftovers
-	// held names the organization's singletons the test holds (singleton_test.go).
+	// held names the organization's singletons the test holds (singleton_kit_test.go).
 	held map[string]bool
 }
 

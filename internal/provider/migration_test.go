@@ -16,7 +16,7 @@ import (
 // emulator, a configuration in its style and a state as its provider wrote it are built for them
 // (officialWorkspace), and the workspace is moved here (migrate). A type added later adds one row, whose
 // add function puts the type into a workspace; examples/migration holds every row's type at once
-// (migration_example_test.go).
+// (TestAccMigration_example, below).
 
 // migrationCase is one resource type's move.
 type migrationCase struct {
