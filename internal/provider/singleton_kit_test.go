@@ -9,6 +9,13 @@ import (
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
 )
 
+// The organization's singletons, its API settings and its banner, are no objects a sweeper can find by name
+// or a test can make its own: in a live run every test shares the one organization's. A test that changes
+// one holds it (the tests that do run one at a time) and puts it back as it found it when it ends, whatever
+// Terraform did: the allowlist and the token settings as they were, the banner deleted (or its message put
+// back where the organization had one). Against the emulator each test has its own organization and holds
+// nothing, but puts back all the same.
+
 // holdSingleton makes, in live mode, the test the only one changing the singleton name until it ends. Its
 // release is registered before what puts the singleton back, so it runs after.
 func (e *testEnv) holdSingleton(name string) {
@@ -179,4 +186,4 @@ func (e *testEnv) keepPipelineSettings() {
 }
 
 // singletonLocks are the live run's locks, by singleton.
-var singletonLocks sync.Map
+var singletonLocks sync.Map // name -> *sync.Mutex

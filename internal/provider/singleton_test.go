@@ -8,15 +8,6 @@ import (
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
 )
 
-// The organization's singletons, its API settings and its banner, are no objects a sweeper can find by name
-// or a test can make its own: in a live run every test shares the one organization's. A test that changes
-// one holds it (the tests that do run one at a time) and puts it back as it found it when it ends, whatever
-// Terraform did: the allowlist and the token settings as they were, the banner deleted (or its message put
-// back where the organization had one). Against the emulator each test has its own organization and holds
-// nothing, but puts back all the same.
-
-// name -> *sync.Mutex
-
 // TestKeepSingletons: what a test changed of the organization's API settings and banner is put back when it
 // ends, held (as in live mode) without deadlocking a test that asks twice.
 func TestKeepSingletons(t *testing.T) {

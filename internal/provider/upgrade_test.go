@@ -498,7 +498,6 @@ func TestMoveState_keepsEmptyOfComputed(t *testing.T) {
 	}
 }
 
-// fuzzUpgradeServer is the provider server the fuzz target upgrades through, and its schemas, built once.
 // FuzzUpgradeOfficialState: random official-shape states, each one of upgradeCases' states of the official
 // provider with one attribute replaced, dropped, or given another JSON type, go through the provider
 // server's UpgradeResourceState as Terraform sends them. Whatever they hold, the upgrade never panics and
@@ -507,6 +506,7 @@ func TestMoveState_keepsEmptyOfComputed(t *testing.T) {
 // two sides), its `uuid` equal to it, each reference the UUID its input encodes or the key it held. An
 // input `id` that is not a UUID or a GraphQL ID of the type the case's own `id` has must fail.
 
+// fuzzUpgradeServer is the provider server the fuzz target upgrades through, and its schemas, built once.
 var fuzzUpgradeServer = sync.OnceValues(func() (tfprotov6.ProviderServer, *tfprotov6.GetProviderSchemaResponse) {
 	server := providerserver.NewProtocol6(New("test")())()
 	schemas, err := server.GetProviderSchema(context.Background(), &tfprotov6.GetProviderSchemaRequest{})
