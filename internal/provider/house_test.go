@@ -182,7 +182,8 @@ var typeConfig = regexp.MustCompile(`^testAcc[A-Z]\w*Config$`)
 // the harness in one place: a function, type, variable or constant declared in any other _test.go file is
 // used by that file alone. Exceptions: a type's configuration builders (testAcc<Type>Config), and methods
 // declared beside their receiver's type. A method declared away from its receiver's type, outside a kit
-// file, is likewise used by its own file alone (known by its name, as no types are checked here).
+// file, is likewise used by its own file alone (known by its name, as no types are checked here). A kit file
+// holds no test (TestMain aside).
 func TestHouse_sharedTestHelpersLiveInKitFiles(t *testing.T) {
 	fset := token.NewFileSet()
 	names, err := filepath.Glob("*_test.go")
@@ -205,6 +206,9 @@ func TestHouse_sharedTestHelpersLiveInKitFiles(t *testing.T) {
 				}
 			}
 			if testKitFile.MatchString(name) {
+				if fn, ok := d.(*ast.FuncDecl); ok && isTestEntry(fn) && fn.Name.Name != "TestMain" {
+					t.Errorf("%s: kit file %s declares %s: a test lives in a file named for what it tests", fset.Position(fn.Pos()), name, fn.Name.Name)
+				}
 				continue
 			}
 			for _, n := range topLevelNames(d) {
