@@ -2,7 +2,6 @@ package provider
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"net/http"
 	"regexp"
@@ -14,7 +13,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
-	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
 )
 
 // testAccCreateBuildConfig is a pipeline named name, whose create and update trigger the action
@@ -45,24 +43,6 @@ action "buildkite_create_build" "first" {
   }
 }
 %s`, name, description, actions)
-}
-
-// testAccPipelineWithActions is a pipeline named name that triggers nothing, with action blocks beside it.
-func testAccPipelineWithActions(name, actions string) string {
-	return fmt.Sprintf(`
-resource "buildkite_pipeline" "test" {
-  name       = %q
-  repository = "https://github.com/acme/app.git"
-  steps      = "steps:\n  - command: make\n"
-}
-%s`, name, actions)
-}
-
-// pipelineBuilds lists the builds of the pipeline with slug on the service, oldest first.
-func (e *testEnv) pipelineBuilds(slug string) ([]buildkite.Build, error) {
-	builds, err := e.client.Builds.ListPipeline(context.Background(), slug, buildkite.BuildFilter{}, 0)
-	slices.Reverse(builds)
-	return builds, err
 }
 
 // checkBuilds checks that the pipeline in state has exactly want builds, each as the action asks for.
@@ -304,22 +284,6 @@ func TestAccCreateBuild_actionPlanErrors(t *testing.T) {
 			})
 		})
 	}
-}
-
-// mustPipelineSlug returns the slug of the pipeline named name.
-func mustPipelineSlug(t *testing.T, e *testEnv, name string) string {
-	t.Helper()
-	ps, err := e.client.Pipelines.List(context.Background(), &buildkite.PipelineListOptions{Name: name})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, p := range ps {
-		if p.Name == name {
-			return p.Slug
-		}
-	}
-	t.Fatalf("no pipeline is named %q", name)
-	return ""
 }
 
 // moveBuild moves build number of the pipeline with slug through states in the background, with the

@@ -49,46 +49,6 @@ action "buildkite_set_queue_dispatch" "resume" {
 `
 }
 
-// queueDispatch reads whether the queue "linux" of the cluster named clusterName is paused, and its note.
-func (e *testEnv) queueDispatch(t *testing.T, clusterName string) (clusterID string, paused bool, note string) {
-	const key = "linux"
-	t.Helper()
-	ctx := context.Background()
-	clusters, err := e.client.Clusters.List(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range clusters {
-		if c.Name != clusterName {
-			continue
-		}
-		queues, err := e.client.Queues.List(ctx, c.ID)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, q := range queues {
-			if q.Key == key {
-				return c.ID, q.DispatchPaused, deref(q.DispatchPausedNote)
-			}
-		}
-	}
-	t.Fatalf("no queue %q in a cluster named %q", key, clusterName)
-	return "", false, ""
-}
-
-// dispatchCalls counts the emulator's pause_dispatch and resume_dispatch requests by status.
-func (e *testEnv) dispatchCalls() map[string]int {
-	calls := map[string]int{}
-	for _, r := range e.server.Requests() {
-		for _, action := range []string{"pause_dispatch", "resume_dispatch"} {
-			if r.Method == http.MethodPost && strings.HasSuffix(r.Path, "/"+action) {
-				calls[fmt.Sprintf("%s %d", action, r.Status)]++
-			}
-		}
-	}
-	return calls
-}
-
 // TestAccSetQueueDispatch_action pauses and resumes a queue with `terraform apply -invoke`, and asks for
 // each state twice: the second time succeeds without asking the service for what it would refuse (422),
 // and a pause with another note says that the queue keeps its note.

@@ -122,27 +122,6 @@ func (e *testEnv) checkAgentTokenLive(addr string) resource.TestCheckFunc {
 	}
 }
 
-// checkAgentTokensRevoked is the CheckDestroy of agent tokens: the service keeps a revoked token, so
-// destroyed means revoked (or gone).
-func (e *testEnv) checkAgentTokensRevoked() resource.TestCheckFunc {
-	return func(st *terraform.State) error {
-		for _, rs := range st.RootModule().Resources {
-			if rs.Type != "buildkite_agent_token" {
-				continue
-			}
-			tok, err := e.client.AgentTokens.Get(context.Background(), rs.Primary.Attributes["id"])
-			switch {
-			case buildkite.IsNotFound(err):
-			case err != nil:
-				return err
-			case !tok.Revoked():
-				return fmt.Errorf("agent token %s is still live after destroy", rs.Primary.ID)
-			}
-		}
-		return nil
-	}
-}
-
 // TestAccAgentTokenResource_revokedOutside: a token revoked outside Terraform (or deleted) is planned for
 // re-creation, with a warning that says so.
 func TestAccAgentTokenResource_revokedOutside(t *testing.T) {

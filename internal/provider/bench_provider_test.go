@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"net/http"
 	"os"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -14,20 +13,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
-)
-
-// The provider benchmark (issue "Requests under load and faults", Benchmarks): apply and refresh N managed
-// objects of a realistic shape (5% clusters, 5% agent tokens, the rest queues, as in the plan that made
-// 1,005 calls) against the emulator enforcing the real service's 200 requests per minute, and the same
-// count of terraform_data for the wall time Terraform itself takes. It prints figures; it is not a timed
-// test, and only runs when asked:
-//
-//	BUILDKITE_BENCH=1 [BUILDKITE_BENCH_SIZES=10,100,1000] [BUILDKITE_BENCH_RATE=200] \
-//	  go test -run TestBench -v ./internal/provider/
-const (
-	envBench      = "BUILDKITE_BENCH"
-	envBenchSizes = "BUILDKITE_BENCH_SIZES"
-	envBenchRate  = "BUILDKITE_BENCH_RATE"
 )
 
 // benchFigures are one size's results.
@@ -137,18 +122,6 @@ resource "buildkite_cluster_agent_token" "t" {
 `, clusters, queues, tokens)
 }
 
-// benchCount returns how many requests the emulator served since its counters were reset, and how many
-// of them it answered 429. The counters cover every request, however many the log keeps.
-func benchCount(s *fakeserver.Server) (calls, tooMany int) {
-	for status, n := range s.RequestCounts() {
-		calls += int(n)
-		if status == http.StatusTooManyRequests {
-			tooMany += int(n)
-		}
-	}
-	return calls, tooMany
-}
-
 // benchSizes reads BUILDKITE_BENCH_SIZES (default 10,100,1000).
 func benchSizes(t *testing.T) []int {
 	t.Helper()
@@ -161,19 +134,6 @@ func benchSizes(t *testing.T) []int {
 		out = append(out, benchInt(t, s, 0))
 	}
 	return out
-}
-
-func benchInt(t *testing.T, s string, def int) int {
-	t.Helper()
-	s = strings.TrimSpace(s)
-	if s == "" {
-		return def
-	}
-	n, err := strconv.Atoi(s)
-	if err != nil || n < 1 {
-		t.Fatalf("benchmark setting %q: want a positive whole number", s)
-	}
-	return n
 }
 
 // The scale-out benchmark (issue 18, item 4): four workspaces apply 40 objects each at once against one

@@ -52,22 +52,6 @@ resource "buildkite_cluster_default_queue" "test" {
 	return cfg
 }
 
-// defaultQueueOf asks the service for a cluster's default queue.
-func (e *testEnv) defaultQueueOf(clusterID string) (string, error) {
-	if !e.live {
-		q, ok := e.server.Store().ClusterDefaultQueueID(e.org, clusterID)
-		if !ok {
-			return "", fmt.Errorf("cluster %s is not in the emulator's store", clusterID)
-		}
-		return q, nil
-	}
-	c, err := e.client.Clusters.Get(context.Background(), clusterID)
-	if err != nil {
-		return "", err
-	}
-	return deref(c.DefaultQueueID), nil
-}
-
 // checkDefaultQueue fails unless the cluster's default queue on the service is the given queue ("" for none).
 func (e *testEnv) checkDefaultQueue(clusterAddr, queueAddr string) resource.TestCheckFunc {
 	return func(s *terraform.State) error {
@@ -107,31 +91,6 @@ func (e *testEnv) clearDefaultQueueOutside(clusterAddr string) resource.TestChec
 		}
 		return e.server.Store().SetClusterDefaultQueueID(e.org, cluster.Primary.ID, "")
 	}
-}
-
-// checkDefaultQueueDestroyed fails while a cluster still has the default queue a destroyed resource set.
-func (e *testEnv) checkDefaultQueueDestroyed(s *terraform.State) error {
-	for _, rs := range s.RootModule().Resources {
-		if rs.Type != "buildkite_cluster_default_queue" {
-			continue
-		}
-		clusterID := canonicalID(rs.Primary.Attributes["cluster_id"])
-		found, err := e.exists("buildkite_cluster", map[string]string{"id": clusterID})
-		if err != nil {
-			return err
-		}
-		if !found {
-			continue
-		}
-		q, err := e.defaultQueueOf(clusterID)
-		if err != nil {
-			return err
-		}
-		if q != "" {
-			return fmt.Errorf("cluster %s still has default queue %s after destroy", clusterID, q)
-		}
-	}
-	return nil
 }
 
 func TestAccClusterDefaultQueueResource_basic(t *testing.T) {

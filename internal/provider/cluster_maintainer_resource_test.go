@@ -32,19 +32,6 @@ func init() {
 	})
 }
 
-// twoClusters declares clusters "a" and "b", named after base.
-func twoClusters(e *testEnv, base string) string {
-	return fmt.Sprintf(`
-resource "buildkite_cluster" "a" {
-  name = %q
-}
-
-resource "buildkite_cluster" "b" {
-  name = %q
-}
-`, e.name(base+"-a"), e.name(base+"-b"))
-}
-
 // testAccClusterMaintainerConfig makes team "<team>" a maintainer of cluster "<cluster>".
 func testAccClusterMaintainerConfig(cluster, team string) string {
 	return fmt.Sprintf(`

@@ -10,7 +10,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
-	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
@@ -31,8 +30,6 @@ func init() {
 	})
 }
 
-const secretAddr = "buildkite_cluster_secret.test"
-
 // testAccClusterSecretConfig declares cluster "<cluster>" and its secret "<key>" with the attributes body.
 func testAccClusterSecretConfig(cluster, key, body string) string {
 	return fmt.Sprintf(`
@@ -46,24 +43,6 @@ resource "buildkite_cluster_secret" "test" {
 %s
 }
 `, cluster, key, body)
-}
-
-// checkSecretValue asks the emulator (the API never answers it) for the value of the secret in state.
-func (e *testEnv) checkSecretValue(want string) resource.TestCheckFunc {
-	return func(s *terraform.State) error {
-		if e.live {
-			return nil
-		}
-		rs, ok := s.RootModule().Resources[secretAddr]
-		if !ok {
-			return fmt.Errorf("%s is not in state", secretAddr)
-		}
-		got, ok := e.server.Store().ClusterSecretValue(e.org, rs.Primary.Attributes["cluster_id"], rs.Primary.ID)
-		if !ok || got != want {
-			return fmt.Errorf("the service holds the value %q (found: %t), want %q", got, ok, want)
-		}
-		return nil
-	}
 }
 
 func TestAccClusterSecretResource_basic(t *testing.T) {

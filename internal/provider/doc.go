@@ -42,6 +42,30 @@
 //     API sets: accepted, kept, never sent, one warning), upgrade.go (schema versions above its, and the
 //     JSON-level upgrade of its states and our earlier ones).
 //
+// # The test harness
+//
+// A test file is named for what it tests (cluster_resource_test.go, identity_test.go, ...). What two test
+// files share is in a test kit file, <role>_kit_test.go (TestHouse_sharedTestHelpersLiveInKitFiles fails
+// when a test file uses a helper declared in another test file that is not a kit file; a type's
+// testAcc<Type>Config builders stay beside its tests):
+//
+//   - env_kit_test.go: TestMain, testEnv (a fresh emulator and provider per test: newTestEnv,
+//     newTestEnvWith, e.factories, e.config), envLive and regexpMust.
+//   - acc_kit_test.go: test kinds (registerTestKind) and the steps every type runs (importSteps,
+//     e.disappears, e.checkDestroyed).
+//   - values_kit_test.go: ptrTo, UUIDs (testUUID, otherUUID, unknownUUID) and GraphQL IDs (b64).
+//   - seed_kit_test.go: objects made in the emulator's store outside Terraform (e.seedTeam, e.pipelineNamed,
+//     ...); query_seed_kit_test.go: the seeds of terraform query's areas; checks_kit_test.go: checks of the
+//     store and the state several types' tests use (checkPipeline, pipelineAddr, stateIs, ...).
+//   - singleton_kit_test.go: holding the organization's singletons and putting them back (holdSingleton,
+//     e.keepAPISettings, ...); sweep_kit_test.go: the sweepers (one row per type in sweepers) and live
+//     runs' leftovers; service_state_kit_test.go: the emulator's store compared with Terraform's state.
+//   - newcli_kit_test.go: the Terraform CLI a test drives (terraformCLI, requireCLI); cli_kit_test.go: a
+//     work directory for the CLI (cliWorkdir, actionWorkdir, expectOutput); action_kit_test.go: what the
+//     actions' tests share.
+//   - migration_kit_test.go: the official provider's workspaces and schema (officialWorkspace).
+//   - bench_kit_test.go, bench_cpu_*_kit_test.go: the benchmarks' knobs and the process's CPU time.
+//
 // # Adding a resource type
 //
 //  1. The emulator first: its area in fakeserver (see that package's doc), and the client's

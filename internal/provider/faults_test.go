@@ -19,10 +19,6 @@ import (
 	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
 )
 
-// testClientAgent is the User-Agent of the test's own client; the emulator's faults spare it, so that the
-// checks see the service as it is.
-const testClientAgent = "terraform-provider-buildkite/test"
-
 // demoConfig is the configuration of examples/demo without its terraform and provider blocks, which the
 // tests supply.
 func demoConfig(t *testing.T) string {

@@ -1,20 +1,12 @@
 package provider
 
 import (
-	"encoding/base64"
 	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
-)
-
-// clusterGraphQLID is the GraphQL ID of Cluster 01234567-89ab-cdef-0123-456789abcdef, encoded by hand:
-// printf 'Cluster---01234567-89ab-cdef-0123-456789abcdef' | base64 -w0
-const (
-	testUUID         = "01234567-89ab-cdef-0123-456789abcdef"
-	clusterGraphQLID = "Q2x1c3Rlci0tLTAxMjM0NTY3LTg5YWItY2RlZi0wMTIzLTQ1Njc4OWFiY2RlZg=="
 )
 
 func TestGraphQLID_encodeDecode(t *testing.T) {
@@ -47,8 +39,6 @@ func TestGraphQLID_encodeDecode(t *testing.T) {
 		}
 	}
 }
-
-func b64(s string) string { return base64.StdEncoding.EncodeToString([]byte(s)) }
 
 func TestGraphQLID_types(t *testing.T) {
 	if err := checkGraphQLType("ClusterQueue"); err != nil {

@@ -170,6 +170,129 @@ func compositeKeys(f *ast.File) map[*ast.Ident]bool {
 	return keys
 }
 
+// testKitFile is how a test kit file is named: <role>_kit_test.go, one per role of the test harness (doc.go,
+// "The test harness").
+var testKitFile = regexp.MustCompile(`^[a-z0-9]+(_[a-z0-9]+)*_kit_test\.go$`)
+
+// typeConfig is a type's configuration builder, the type's own vocabulary: it stays in the type's test file,
+// and the tests of the types that depend on it call it there.
+var typeConfig = regexp.MustCompile(`^testAcc[A-Z]\w*Config$`)
+
+// A test helper two test files share lives in a test kit file (<role>_kit_test.go), so that a newcomer finds
+// the harness in one place: a function, type, variable or constant declared in any other _test.go file is
+// used by that file alone. Exceptions: a type's configuration builders (testAcc<Type>Config), and methods
+// declared beside their receiver's type. A method declared away from its receiver's type, outside a kit
+// file, is likewise used by its own file alone (known by its name, as no types are checked here). A kit file
+// holds no test (TestMain aside).
+func TestHouse_sharedTestHelpersLiveInKitFiles(t *testing.T) {
+	fset := token.NewFileSet()
+	names, err := filepath.Glob("*_test.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]*ast.File{}
+	declaredIn := map[string]string{} // a non-kit test file's top-level names -> the file
+	typeIn := map[string]string{}     // every test file's type names -> the file
+	for _, name := range names {
+		f, err := parser.ParseFile(fset, name, nil, 0) // with object resolution: Unresolved is what other files declare
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[name] = f
+		for _, d := range f.Decls {
+			if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.TYPE {
+				for _, s := range g.Specs {
+					typeIn[s.(*ast.TypeSpec).Name.Name] = name
+				}
+			}
+			if testKitFile.MatchString(name) {
+				if fn, ok := d.(*ast.FuncDecl); ok && isTestEntry(fn) && fn.Name.Name != "TestMain" {
+					t.Errorf("%s: kit file %s declares %s: a test lives in a file named for what it tests", fset.Position(fn.Pos()), name, fn.Name.Name)
+				}
+				continue
+			}
+			for _, n := range topLevelNames(d) {
+				if fn, ok := d.(*ast.FuncDecl); ok && isTestEntry(fn) || typeConfig.MatchString(n) {
+					continue
+				}
+				declaredIn[n] = name
+			}
+		}
+	}
+	if len(declaredIn) == 0 {
+		t.Fatal("no test file declares a helper: the files are not being read")
+	}
+	strayMethods := map[string]string{} // method name -> the non-kit file declaring it away from its type
+	for name, f := range files {
+		if testKitFile.MatchString(name) {
+			continue
+		}
+		for _, d := range f.Decls {
+			fn, ok := d.(*ast.FuncDecl)
+			if !ok || fn.Recv == nil || len(fn.Recv.List) == 0 {
+				continue
+			}
+			if recv := receiverType(fn.Recv.List[0].Type); typeIn[recv] != name {
+				strayMethods[fn.Name.Name] = name
+			}
+		}
+	}
+	for name, f := range files {
+		keys := compositeKeys(f)
+		for _, id := range f.Unresolved {
+			from, ok := declaredIn[id.Name]
+			if !ok || from == name || keys[id] {
+				continue
+			}
+			t.Errorf("%s: %s is declared in %s and used here, in %s: a helper two test files share moves into the test kit file of its role (<role>_kit_test.go)", fset.Position(id.Pos()), id.Name, from, name)
+		}
+		if len(strayMethods) == 0 {
+			continue
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			sel, ok := n.(*ast.SelectorExpr)
+			if !ok {
+				return true
+			}
+			if from, ok := strayMethods[sel.Sel.Name]; ok && from != name {
+				t.Errorf("%s: method %s is declared in %s, away from its type, and used here, in %s: move it beside its type or into the test kit file of its role (<role>_kit_test.go)", fset.Position(sel.Pos()), sel.Sel.Name, from, name)
+			}
+			return true
+		})
+	}
+}
+
+// isTestEntry is a function go test calls itself: Test…, Fuzz…, Benchmark…, Example….
+func isTestEntry(fn *ast.FuncDecl) bool {
+	if fn.Recv != nil {
+		return false
+	}
+	for _, p := range []string{"Test", "Fuzz", "Benchmark", "Example"} {
+		if strings.HasPrefix(fn.Name.Name, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// receiverType is the name of a method receiver's type (T for T, *T, T[A] and *T[A]).
+func receiverType(e ast.Expr) string {
+	for {
+		switch x := e.(type) {
+		case *ast.StarExpr:
+			e = x.X
+		case *ast.IndexExpr:
+			e = x.X
+		case *ast.IndexListExpr:
+			e = x.X
+		case *ast.Ident:
+			return x.Name
+		default:
+			return ""
+		}
+	}
+}
+
 // nextTests is GNUmakefile's NEXT_TESTS: the tests make testacc leaves to make testacc-next, which runs them
 // under Terraform 1.15.
 var nextTests = regexp.MustCompile(`^TestAcc.*_(identity|query|action)`)

@@ -584,8 +584,6 @@ resource "` + resourceType + `" "test" {
 `
 }
 
-const unknownUUID = "0b5e7c1a-2f3d-4e5f-8a9b-1c2d3e4f5a6b"
-
 var invalidIdentityCases = []invalidIdentityCase{
 	{
 		resourceType: "buildkite_cluster_queue",

@@ -1,6 +1,8 @@
 package provider
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -10,6 +12,9 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
+
+	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
 )
 
 // The official-state harness: a workspace as the official provider left it (its configuration style, its
@@ -259,4 +264,760 @@ func (w *cliWorkdir) stateAttributes(address string) map[string]any {
 	}
 	w.t.Fatalf("%s is not in the state", address)
 	return nil
+}
+
+// officialWorkspace is a workspace as the official provider left it, built type by type over objects
+// created in the emulator: its configuration, in that provider's style, and its state's instances, as that
+// provider stored them. What several types need (a cluster, a team) is created once.
+type officialWorkspace struct {
+	t         *testing.T
+	e         *testEnv
+	config    strings.Builder
+	instances []officialInstance
+
+	cluster  *buildkite.Cluster  // buildkite_cluster.main
+	queue    *buildkite.Queue    // buildkite_cluster_queue.linux
+	team     *buildkite.Team     // buildkite_team.platform
+	pipeline *buildkite.Pipeline // buildkite_pipeline.app
+}
+
+func newOfficialWorkspace(t *testing.T, e *testEnv) *officialWorkspace {
+	return &officialWorkspace{t: t, e: e}
+}
+
+// add appends a resource's configuration and its state's instance.
+func (w *officialWorkspace) add(config string, in officialInstance) {
+	w.config.WriteString(config)
+	w.instances = append(w.instances, in)
+}
+
+// state is the workspace's state file.
+func (w *officialWorkspace) state() []byte { return officialState(w.t, w.instances...) }
+
+// must fails the test on a seeding error.
+func (w *officialWorkspace) must(err error) {
+	w.t.Helper()
+	if err != nil {
+		w.t.Fatalf("seeding the workspace: %v", err)
+	}
+}
+
+func (w *officialWorkspace) addCluster() { w.withCluster() }
+
+// withCluster is buildkite_cluster.main, added on first use.
+func (w *officialWorkspace) withCluster() *buildkite.Cluster {
+	if w.cluster != nil {
+		return w.cluster
+	}
+	c, err := w.e.client.Clusters.Create(context.Background(), buildkite.ClusterCreate{
+		Name: w.e.name("ci"), Description: ptrTo("Where builds run"), Emoji: ptrTo(":rocket:"), Color: ptrTo("#A8D5FF"),
+	})
+	w.must(err)
+	w.t.Cleanup(func() { _ = w.e.client.Clusters.Delete(context.Background(), c.ID) })
+	w.cluster = c
+	w.add(fmt.Sprintf(`
+resource "buildkite_cluster" "main" {
+  name        = %q
+  description = "Where builds run"
+  emoji       = ":rocket:"
+  color       = "#A8D5FF"
+}
+`, c.Name), officialInstance{address: "buildkite_cluster.main", attrs: map[string]any{
+		"id": graphQLID("Cluster", c.ID), "uuid": c.ID, "name": c.Name,
+		"description": c.Description, "emoji": c.Emoji, "color": c.Color,
+	}})
+	return c
+}
+
+func (w *officialWorkspace) addQueue() { w.withQueue() }
+
+// withQueue is buildkite_cluster_queue.linux, a hosted queue whose agents its provider set through GraphQL
+// (here over REST: the shape on create, then the image).
+func (w *officialWorkspace) withQueue() *buildkite.Queue {
+	if w.queue != nil {
+		return w.queue
+	}
+	c := w.withCluster()
+	q, err := w.e.client.Queues.Create(context.Background(), c.ID, buildkite.QueueCreate{
+		Key: "linux", Description: ptrTo("Linux agents"), RetryAgentAffinity: ptrTo("prefer-different"),
+		HostedAgents: &buildkite.HostedAgentsWrite{InstanceShape: "LINUX_AMD64_2X4"},
+	})
+	w.must(err)
+	q, err = w.e.client.Queues.Update(context.Background(), c.ID, q.ID, buildkite.QueueUpdate{
+		HostedAgents: &buildkite.HostedAgentsWrite{InstanceShape: "LINUX_AMD64_2X4", AgentImageRef: ptrTo("ubuntu:24.04")},
+	})
+	w.must(err)
+	w.queue = q
+	w.add(`
+resource "buildkite_cluster_queue" "linux" {
+  cluster_id           = buildkite_cluster.main.id
+  key                  = "linux"
+  description          = "Linux agents"
+  retry_agent_affinity = "prefer-different"
+  hosted_agents = {
+    instance_shape = "LINUX_AMD64_2X4"
+    linux = {
+      agent_image_ref = "ubuntu:24.04"
+    }
+  }
+}
+`, officialInstance{address: "buildkite_cluster_queue.linux", dependsOn: []string{"buildkite_cluster.main"}, attrs: map[string]any{
+		"id": graphQLID("ClusterQueue", q.ID), "uuid": q.ID, "cluster_id": graphQLID("Cluster", c.ID), "cluster_uuid": c.ID,
+		"key": q.Key, "description": q.Description, "dispatch_paused": false, "retry_agent_affinity": q.RetryAgentAffinity,
+		"hosted_agents": map[string]any{"instance_shape": "LINUX_AMD64_2X4", "linux": map[string]any{"agent_image_ref": "ubuntu:24.04"}, "mac": nil},
+	}})
+	return q
+}
+
+// addMacQueue is buildkite_cluster_queue.mac, a hosted macOS queue whose settings its provider set through
+// GraphQL (here: the queue over REST, then the settings through clusterQueueUpdate).
+func (w *officialWorkspace) addMacQueue() {
+	c := w.withCluster()
+	ctx := context.Background()
+	q, err := w.e.client.Queues.Create(ctx, c.ID, buildkite.QueueCreate{
+		Key: "mac", HostedAgents: &buildkite.HostedAgentsWrite{InstanceShape: "MACOS_ARM64_M4_6X28"},
+	})
+	w.must(err)
+	_, err = w.e.client.Queues.SetMacSettings(ctx, q.GraphQLID, "MACOS_ARM64_M4_6X28",
+		buildkite.MacSettingsWrite{XcodeVersion: ptrTo("16.2"), MacosVersion: ptrTo("SEQUOIA")})
+	w.must(err)
+	w.add(`
+resource "buildkite_cluster_queue" "mac" {
+  cluster_id = buildkite_cluster.main.id
+  key        = "mac"
+  hosted_agents = {
+    instance_shape = "MACOS_ARM64_M4_6X28"
+    mac = {
+      xcode_version = "16.2"
+      macos_version = "SEQUOIA"
+    }
+  }
+}
+`, officialInstance{address: "buildkite_cluster_queue.mac", dependsOn: []string{"buildkite_cluster.main"}, attrs: map[string]any{
+		"id": graphQLID("ClusterQueue", q.ID), "uuid": q.ID, "cluster_id": graphQLID("Cluster", c.ID), "cluster_uuid": c.ID,
+		"key": q.Key, "description": nil, "dispatch_paused": false, "retry_agent_affinity": q.RetryAgentAffinity,
+		"hosted_agents": map[string]any{"instance_shape": "MACOS_ARM64_M4_6X28", "linux": nil,
+			"mac": map[string]any{"xcode_version": "16.2", "macos_version": "SEQUOIA"}},
+	}})
+}
+
+func (w *officialWorkspace) addAgentToken() {
+	c := w.withCluster()
+	tok, err := w.e.client.ClusterTokens.Create(context.Background(), c.ID, buildkite.ClusterTokenCreate{
+		Description: "Autoscaled agents", AllowedIPAddresses: ptrTo("10.0.0.0/8 192.168.0.0/16"),
+	})
+	w.must(err)
+	w.add(`
+resource "buildkite_cluster_agent_token" "agents" {
+  cluster_id           = buildkite_cluster.main.id
+  description          = "Autoscaled agents"
+  allowed_ip_addresses = ["10.0.0.0/8", "192.168.0.0/16"]
+}
+`, officialInstance{address: "buildkite_cluster_agent_token.agents", dependsOn: []string{"buildkite_cluster.main"}, attrs: map[string]any{
+		"id": graphQLID("ClusterToken", tok.ID), "uuid": tok.ID, "cluster_id": graphQLID("Cluster", c.ID), "cluster_uuid": c.ID,
+		"description": tok.Description, "allowed_ip_addresses": []string{"10.0.0.0/8", "192.168.0.0/16"},
+		// The secret its provider kept from the create response.
+		"token": "moved-secret",
+	}})
+}
+
+func (w *officialWorkspace) addUnclusteredAgentToken() {
+	desc := "Unclustered agents"
+	tok, err := w.e.client.AgentTokens.Create(context.Background(), &desc)
+	w.must(err)
+	w.add(`
+resource "buildkite_agent_token" "legacy" {
+  description = "Unclustered agents"
+}
+`, officialInstance{address: "buildkite_agent_token.legacy", attrs: map[string]any{
+		"id": tok.ID, "uuid": tok.UUID, "description": desc,
+		// The secret its provider kept from the create response.
+		"token": "moved-secret",
+	}})
+}
+
+func (w *officialWorkspace) addDefaultQueue() {
+	c, q := w.withCluster(), w.withQueue()
+	_, err := w.e.client.Clusters.Update(context.Background(), c.ID, buildkite.ClusterUpdate{DefaultQueueID: &q.ID})
+	w.must(err)
+	w.add(`
+resource "buildkite_cluster_default_queue" "main" {
+  cluster_id = buildkite_cluster.main.id
+  queue_id   = buildkite_cluster_queue.linux.id
+}
+`, officialInstance{address: "buildkite_cluster_default_queue.main",
+		dependsOn: []string{"buildkite_cluster.main", "buildkite_cluster_queue.linux"},
+		attrs: map[string]any{
+			"id": graphQLID("Cluster", c.ID), "uuid": c.ID, "cluster_id": graphQLID("Cluster", c.ID),
+			"queue_id": graphQLID("ClusterQueue", q.ID), "key": q.Key,
+		}})
+}
+
+func (w *officialWorkspace) addTeam() { w.withTeam() }
+
+// withTeam is buildkite_team.platform, written as its provider's documentation shows (upper-case enums).
+func (w *officialWorkspace) withTeam() *buildkite.Team {
+	if w.team != nil {
+		return w.team
+	}
+	team, err := w.e.client.Teams.Create(context.Background(), buildkite.TeamWrite{
+		Name: w.e.name("platform"), Privacy: "secret", DefaultMemberRole: "member", MembersCanCreatePipelines: true,
+		MembersCanCreateSuites: ptrTo(true),
+	})
+	w.must(err)
+	w.t.Cleanup(func() { _ = w.e.client.Teams.Delete(context.Background(), team.ID) })
+	w.team = team
+	w.add(fmt.Sprintf(`
+resource "buildkite_team" "platform" {
+  name                         = %q
+  privacy                      = "SECRET"
+  default_team                 = false
+  default_member_role          = "MEMBER"
+  members_can_create_pipelines = true
+  members_can_create_suites    = true
+}
+`, team.Name), officialInstance{address: "buildkite_team.platform", attrs: map[string]any{
+		"id": graphQLID("Team", team.ID), "uuid": team.ID, "name": team.Name, "slug": team.Slug, "description": "",
+		"privacy": "SECRET", "default_team": false, "default_member_role": "MEMBER",
+		"members_can_create_pipelines": true, "members_can_create_suites": true, "members_can_create_registries": false,
+		"members_can_destroy_registries": false, "members_can_destroy_packages": false,
+	}})
+	return team
+}
+
+// addAssociation adds an association as its provider's state holds it: its id the GraphQL ID of the
+// association itself (a UUID the REST API never shows), its sides GraphQL IDs.
+func (w *officialWorkspace) addAssociation(config, address, typ, own string, attrs map[string]any) {
+	attrs["id"], attrs["uuid"] = graphQLID(typ, own), own
+	w.add(config, officialInstance{address: address, dependsOn: []string{"buildkite_team.platform"}, attrs: attrs})
+}
+
+func (w *officialWorkspace) addTeamMember() {
+	team := w.withTeam()
+	members, err := w.e.client.Organizations.ListMembers(context.Background())
+	w.must(err)
+	var user string
+	for _, m := range members {
+		if m.Email == w.e.secondMemberEmail() {
+			user = m.ID
+		}
+	}
+	_, err = w.e.client.TeamMembers.Create(context.Background(), team.ID, buildkite.TeamMemberCreate{UserID: user, Role: "maintainer"})
+	w.must(err)
+	w.addAssociation(fmt.Sprintf(`
+data "buildkite_organization_member" "second" {
+  email = %q
+}
+
+resource "buildkite_team_member" "second" {
+  team_id = buildkite_team.platform.id
+  user_id = data.buildkite_organization_member.second.id
+  role    = "MAINTAINER"
+}
+`, w.e.secondMemberEmail()), "buildkite_team_member.second", "TeamMember", "6f0c6d2e-5b1a-4c3d-9e8f-7a6b5c4d3e2f", map[string]any{
+		"team_id": graphQLID("Team", team.ID), "user_id": graphQLID("User", user), "role": "MAINTAINER",
+	})
+}
+
+// addPipelineTeam gives the team access to a pipeline the configuration does not manage, named by the
+// GraphQL ID its users paste.
+func (w *officialWorkspace) addPipelineTeam() {
+	team := w.withTeam()
+	p := w.e.pipelineNamed(w.e.name("website"))
+	_, err := w.e.client.TeamPipelines.Create(context.Background(), team.ID, buildkite.TeamPipelineCreate{PipelineID: p.ID, AccessLevel: "build_and_read"})
+	w.must(err)
+	pipeline := graphQLID("Pipeline", p.ID)
+	w.addAssociation(fmt.Sprintf(`
+resource "buildkite_pipeline_team" "website" {
+  team_id      = buildkite_team.platform.id
+  pipeline_id  = %q
+  access_level = "BUILD_AND_READ"
+}
+`, pipeline), "buildkite_pipeline_team.website", "TeamPipeline", "7a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d", map[string]any{
+		"team_id": graphQLID("Team", team.ID), "pipeline_id": pipeline, "access_level": "BUILD_AND_READ",
+	})
+}
+
+// addTestSuiteTeam names a suite the team owns (and so manages) by GraphQL ID.
+func (w *officialWorkspace) addTestSuiteTeam() {
+	team := w.withTeam()
+	suite := w.e.seedSuite(w.e.name("e2e"), team.ID)
+	w.addAssociation(fmt.Sprintf(`
+resource "buildkite_test_suite_team" "e2e" {
+  team_id       = buildkite_team.platform.id
+  test_suite_id = %q
+  access_level  = "MANAGE_AND_READ"
+}
+`, graphQLID("Suite", suite.ID)), "buildkite_test_suite_team.e2e", "TeamSuite", "8b2c3d4e-5f6a-4b7c-9d8e-0f1a2b3c4d5e", map[string]any{
+		"team_id": graphQLID("Team", team.ID), "test_suite_id": graphQLID("Suite", suite.ID), "access_level": "MANAGE_AND_READ",
+	})
+}
+
+func (w *officialWorkspace) addPipeline() { w.addPipelineOfVersion(1) }
+
+func (w *officialWorkspace) addPipelineV0() { w.addPipelineOfVersion(0) }
+
+// addPipelineOfVersion adds a pipeline in the cluster, with the team as its default team, step timeouts,
+// tags, provider settings and the attributes only GraphQL sets, as its provider's schema version (1, or 0,
+// which held provider_settings as a list of one object and lacked the attributes added since) stores it.
+func (w *officialWorkspace) addPipelineOfVersion(version int64) {
+	c, team := w.withCluster(), w.withTeam()
+	const steps = "steps:\n  - label: build\n    command: make\n"
+	in := buildkite.PipelineCreate{
+		Name: w.e.name("app"), ClusterID: &c.ID, Configuration: ptrTo(steps), Tags: []string{"go"},
+		Teams:                     map[string]string{team.ID: "manage_build_and_read"},
+		DefaultCommandStepTimeout: ptrTo(int64(30)),
+		ProviderSettings:          map[string]any{"trigger_mode": "code", "build_pull_requests": true},
+	}
+	if version > 0 { // what its provider set (through GraphQL), here over REST; version 0 lacked them
+		in.Emoji, in.Color, in.CloneMirrorURL = ptrTo(":rocket:"), ptrTo("#A8D5FF"), ptrTo("https://mirror.example.com/acme/app.git")
+	}
+	p := w.e.seedPipeline(in)
+	w.pipeline = p
+	// provider_settings as its provider read them back: every key of its schema, null where REST has none.
+	settings := map[string]any{}
+	for _, s := range pipelineSettings {
+		settings[s.key] = p.Provider.Settings[s.key]
+	}
+	attrs := map[string]any{
+		"id": graphQLID("Pipeline", p.ID), "uuid": p.ID, "name": p.Name, "slug": p.Slug, "repository": p.Repository,
+		"steps": steps, "description": "", "default_branch": p.DefaultBranch, "branch_configuration": nil,
+		"skip_intermediate_builds": false, "skip_intermediate_builds_branch_filter": "",
+		"cancel_intermediate_builds": false, "cancel_intermediate_builds_branch_filter": "", "allow_rebuilds": true,
+		"cluster_id": graphQLID("Cluster", c.ID), "cluster_name": c.Name, "default_team_id": graphQLID("Team", team.ID),
+		"default_timeout_in_minutes": 30, "maximum_timeout_in_minutes": nil, "visibility": "PRIVATE", "tags": []string{"go"},
+		"emoji": ":rocket:", "color": "#A8D5FF", "clone_mirror_url": "https://mirror.example.com/acme/app.git",
+		"pipeline_template_id": nil, "provider_settings": settings, "archived": false,
+		"webhook_url": p.Provider.WebhookURL, "badge_url": p.BadgeURL,
+	}
+	inst := officialInstance{address: "buildkite_pipeline.app", attrs: attrs,
+		dependsOn: []string{"buildkite_cluster.main", "buildkite_team.platform"}}
+	extra := `
+  emoji                      = ":rocket:"
+  color                      = "#A8D5FF"
+  clone_mirror_url           = "https://mirror.example.com/acme/app.git"
+  visibility                 = "PRIVATE"`
+	if version == 0 {
+		attrs["provider_settings"] = []any{settings}
+		inst.version = &version
+		inst.without = []string{"uuid", "cluster_name", "emoji", "color", "clone_mirror_url", "visibility", "archived", "pipeline_template_id"}
+		extra = ""
+	}
+	w.add(fmt.Sprintf(`
+resource "buildkite_pipeline" "app" {
+  name                       = %q
+  repository                 = %q
+  cluster_id                 = buildkite_cluster.main.id
+  default_team_id            = buildkite_team.platform.id
+  steps                      = %q
+  tags                       = ["go"]
+  default_timeout_in_minutes = 30%s
+  provider_settings = {
+    trigger_mode        = "code"
+    build_pull_requests = true
+  }
+}
+`, p.Name, p.Repository, steps, extra), inst)
+}
+
+// withPipeline is buildkite_pipeline.app at its provider's current schema version, added on first use.
+func (w *officialWorkspace) withPipeline() *buildkite.Pipeline {
+	if w.pipeline == nil {
+		w.addPipeline()
+	}
+	return w.pipeline
+}
+
+// addSchedule adds a nightly schedule of the pipeline, without env: its provider stores that as null.
+func (w *officialWorkspace) addSchedule() {
+	p := w.withPipeline()
+	s, err := w.e.client.PipelineSchedules.Create(context.Background(), p.Slug, buildkite.PipelineScheduleWrite{
+		Cronline: "0 2 * * *", Label: ptrTo("Nightly"), Branch: ptrTo("main"), Commit: ptrTo("HEAD"), Enabled: ptrTo(true),
+		Env: map[string]string{},
+	})
+	w.must(err)
+	w.add(`
+resource "buildkite_pipeline_schedule" "nightly" {
+  pipeline_id = buildkite_pipeline.app.id
+  label       = "Nightly"
+  cronline    = "0 2 * * *"
+  branch      = "main"
+}
+`, officialInstance{address: "buildkite_pipeline_schedule.nightly", dependsOn: []string{"buildkite_pipeline.app"}, attrs: map[string]any{
+		"id": graphQLID("PipelineSchedule", s.ID), "uuid": s.ID, "pipeline_id": graphQLID("Pipeline", p.ID),
+		"label": "Nightly", "cronline": "0 2 * * *", "branch": "main", "commit": "HEAD", "message": nil, "env": nil, "enabled": true,
+	}})
+}
+
+// addSecret adds a secret of the cluster, named by the cluster's UUID as its provider's documentation shows.
+func (w *officialWorkspace) addSecret() {
+	c := w.withCluster()
+	sec, err := w.e.client.ClusterSecrets.Create(context.Background(), c.ID, buildkite.ClusterSecretCreate{
+		Key: "DEPLOY_KEY", Value: "moved-value", Description: ptrTo("Deploys"),
+	})
+	w.must(err)
+	stamp := func(t *time.Time) any {
+		if t == nil {
+			return nil
+		}
+		return t.UTC().Format(time.RFC3339)
+	}
+	w.add(`
+resource "buildkite_cluster_secret" "deploy" {
+  cluster_id  = buildkite_cluster.main.uuid
+  key         = "DEPLOY_KEY"
+  value       = "moved-value"
+  description = "Deploys"
+}
+`, officialInstance{address: "buildkite_cluster_secret.deploy", dependsOn: []string{"buildkite_cluster.main"}, attrs: map[string]any{
+		"id": sec.ID, "cluster_id": c.ID, "key": "DEPLOY_KEY", "value": "moved-value", "description": "Deploys",
+		"created_at": stamp(sec.CreatedAt), "updated_at": stamp(sec.UpdatedAt),
+	}})
+}
+
+// addMaintainer makes the team a maintainer of the cluster (its provider's schema version 1).
+func (w *officialWorkspace) addMaintainer() {
+	c, team := w.withCluster(), w.withTeam()
+	m, err := w.e.client.ClusterMaintainers.Create(context.Background(), c.ID, buildkite.ClusterMaintainerCreate{TeamID: team.ID})
+	w.must(err)
+	w.add(`
+resource "buildkite_cluster_maintainer" "platform" {
+  cluster_uuid = buildkite_cluster.main.uuid
+  team_uuid    = buildkite_team.platform.uuid
+}
+`, officialInstance{address: "buildkite_cluster_maintainer.platform",
+		dependsOn: []string{"buildkite_cluster.main", "buildkite_team.platform"},
+		attrs: map[string]any{
+			"id": m.ID, "cluster_uuid": c.ID, "team_uuid": team.ID, "user_uuid": nil, "actor_uuid": team.ID,
+			"actor_type": "team", "actor_name": team.Name, "actor_email": nil, "actor_slug": team.Slug,
+		}})
+}
+
+func (w *officialWorkspace) addTemplate() {
+	const steps = "steps:\n  - command: make release\n"
+	tpl, err := w.e.client.PipelineTemplates.Create(context.Background(), buildkite.PipelineTemplateCreate{
+		Name: w.e.name("standard"), Configuration: steps, Available: ptrTo(true),
+	})
+	w.must(err)
+	w.t.Cleanup(func() { _ = w.e.client.PipelineTemplates.Delete(context.Background(), tpl.UUID) })
+	w.add(fmt.Sprintf(`
+resource "buildkite_pipeline_template" "standard" {
+  name          = %q
+  configuration = %q
+  available     = true
+}
+`, tpl.Name, steps), officialInstance{address: "buildkite_pipeline_template.standard", attrs: map[string]any{
+		"id": graphQLID("PipelineTemplate", tpl.UUID), "uuid": tpl.UUID, "name": tpl.Name, "configuration": steps,
+		"description": nil, "available": true,
+	}})
+}
+
+// addRule adds a rule between two pipelines named by slug, its value as jsonencode wrote it (keys sorted,
+// no blanks), with a description, which its provider set through GraphQL.
+func (w *officialWorkspace) addRule() {
+	source, target := w.e.pipelineNamed(w.e.name("deploy")), w.e.pipelineNamed(w.e.name("release"))
+	value := []byte(`{"source_pipeline":"` + source.ID + `","target_pipeline":"` + target.ID + `","conditions":["source.build.branch == 'main'"]}`)
+	rule, err := w.e.client.Rules.Create(context.Background(), buildkite.RuleCreate{Type: "pipeline.trigger_build.pipeline", Value: value})
+	w.must(err)
+	w.t.Cleanup(func() { _ = w.e.client.Rules.Delete(context.Background(), rule.UUID) })
+	// The official provider creates it with its description through GraphQL.
+	org, err := w.e.client.Organizations.Get(context.Background())
+	w.must(err)
+	_, err = w.e.client.Rules.Update(context.Background(), buildkite.RuleUpdate{
+		OrganizationID: org.GraphQLID, ID: rule.GraphQLID, Description: ptrTo("Deploys trigger releases"), Value: value,
+	})
+	w.must(err)
+	w.add(fmt.Sprintf(`
+resource "buildkite_organization_rule" "trigger" {
+  type        = "pipeline.trigger_build.pipeline"
+  description = "Deploys trigger releases"
+  value = jsonencode({
+    source_pipeline = %q
+    target_pipeline = %q
+    conditions      = ["source.build.branch == 'main'"]
+  })
+}
+`, source.Slug, target.Slug), officialInstance{address: "buildkite_organization_rule.trigger", attrs: map[string]any{
+		"id": graphQLID("Rule", rule.UUID), "uuid": rule.UUID, "type": rule.Type,
+		"value":       `{"conditions":["source.build.branch == 'main'"],"source_pipeline":"` + source.Slug + `","target_pipeline":"` + target.Slug + `"}`,
+		"description": "Deploys trigger releases", "source_type": "PIPELINE", "source_uuid": source.ID,
+		"target_type": "PIPELINE", "target_uuid": target.ID, "effect": strings.ToUpper(rule.Effect), "action": strings.ToUpper(rule.Action),
+	}})
+}
+
+func (w *officialWorkspace) addTestSuite() {
+	team := w.withTeam()
+	suite := w.e.seedSuite(w.e.name("specs"), team.ID, func(in *buildkite.TestSuiteCreate) {
+		in.Emoji, in.Color, in.ApplicationName = ptrTo(":rspec:"), ptrTo("#E0F1FF"), ptrTo("web")
+		in.OIDCPolicy = ptrTo(officialOIDCPolicy) // its provider sent it over REST too
+	})
+	w.add(fmt.Sprintf(`
+resource "buildkite_test_suite" "specs" {
+  name             = %q
+  default_branch   = "main"
+  team_owner_id    = buildkite_team.platform.id
+  emoji            = ":rspec:"
+  color            = "#E0F1FF"
+  application_name = "web"
+  oidc_policy      = %q
+}
+`, suite.Name, officialOIDCPolicy), officialInstance{address: "buildkite_test_suite.specs",
+		dependsOn: []string{"buildkite_team.platform"}, attrs: map[string]any{
+			"id": graphQLID("Suite", suite.ID), "uuid": suite.ID, "name": suite.Name, "slug": suite.Slug,
+			"default_branch": "main", "team_owner_id": graphQLID("Team", team.ID), "emoji": ":rspec:",
+			"color": "#E0F1FF", "application_name": "web", "oidc_policy": officialOIDCPolicy,
+			"api_token": "moved-suite-token",
+		}})
+}
+
+// addTestSuiteUnmanagedFields is a suite whose color, application name and OIDC policy were set outside the
+// configuration: the official provider keeps them (Optional+Computed, UseStateForUnknown), and so must the
+// move.
+func (w *officialWorkspace) addTestSuiteUnmanagedFields() {
+	team := w.withTeam()
+	suite := w.e.seedSuite(w.e.name("ui"), team.ID, func(in *buildkite.TestSuiteCreate) {
+		in.Color, in.ApplicationName = ptrTo("#BADA55"), ptrTo("web")
+		in.OIDCPolicy = ptrTo(officialOIDCPolicy)
+	})
+	w.add(fmt.Sprintf(`
+resource "buildkite_test_suite" "ui" {
+  name           = %q
+  default_branch = "main"
+  team_owner_id  = buildkite_team.platform.id
+}
+`, suite.Name), officialInstance{address: "buildkite_test_suite.ui",
+		dependsOn: []string{"buildkite_team.platform"}, attrs: map[string]any{
+			"id": graphQLID("Suite", suite.ID), "uuid": suite.ID, "name": suite.Name, "slug": suite.Slug,
+			"default_branch": "main", "team_owner_id": graphQLID("Team", team.ID),
+			"color": "#BADA55", "application_name": "web", "oidc_policy": officialOIDCPolicy, "api_token": "moved-ui-token",
+		}})
+}
+
+func (w *officialWorkspace) addRegistry() {
+	team := w.withTeam()
+	reg, err := w.e.client.Registries.Create(context.Background(), buildkite.RegistryCreate{
+		Name: w.e.name("gems"), Ecosystem: "ruby", Emoji: ptrTo(":gem:"), TeamIDs: []string{team.ID}, OIDCPolicy: ptrTo(officialOIDCPolicy),
+	})
+	w.must(err)
+	w.t.Cleanup(func() { _ = w.e.client.Registries.Delete(context.Background(), reg.Slug) })
+	w.add(fmt.Sprintf(`
+resource "buildkite_registry" "gems" {
+  name        = %q
+  ecosystem   = "ruby"
+  emoji       = ":gem:"
+  oidc_policy = %q
+  team_ids    = [buildkite_team.platform.uuid]
+}
+`, reg.Name, officialOIDCPolicy), officialInstance{address: "buildkite_registry.gems",
+		dependsOn: []string{"buildkite_team.platform"}, attrs: map[string]any{
+			"id": graphQLID("Registry", reg.ID), "uuid": reg.ID, "name": reg.Name, "slug": reg.Slug, "ecosystem": "ruby",
+			"description": nil, "emoji": ":gem:", "color": nil, "oidc_policy": officialOIDCPolicy, "public": false,
+			// What its GraphQL API answered; this provider keeps it and never sends it.
+			"registry_type": "PACKAGE", "team_ids": []string{team.ID},
+		}})
+}
+
+// addOrganization takes over the organization's settings as the official provider's main branch stored
+// them: an allowlist, token settings and 2FA enforced (which only its GraphQL API set).
+func (w *officialWorkspace) addOrganization() {
+	w.e.keepAPISettings()
+	ctx := context.Background()
+	o, err := w.e.client.Organizations.Get(ctx)
+	w.must(err)
+	ips, days, restrict := []string{"0.0.0.0/0", "192.0.2.0/24"}, int64(90), true
+	_, err = w.e.client.OrgSettings.UpdateAPISettings(ctx, buildkite.APISettingsUpdate{AllowedIPs: &ips, RevokeAfterDays: &days, RestrictTokens: &restrict})
+	w.must(err)
+	// The official provider applied enforce_2fa through GraphQL; this one reads it back there.
+	w.e.keep2FA()
+	_, err = w.e.client.Organizations.SetTwoFactorEnforced(ctx, true)
+	w.must(err)
+	w.add(`
+resource "buildkite_organization" "settings" {
+  allowed_api_ip_addresses         = ["0.0.0.0/0", "192.0.2.0/24"]
+  enforce_2fa                      = true
+  revoke_inactive_tokens_after     = "DAYS_90"
+  restrict_user_api_token_creation = true
+}
+`, officialInstance{address: "buildkite_organization.settings", attrs: map[string]any{
+		"id": o.GraphQLID, "uuid": o.ID, "allowed_api_ip_addresses": []any{"0.0.0.0/0", "192.0.2.0/24"}, "enforce_2fa": true,
+		"revoke_inactive_tokens_after": "DAYS_90", "restrict_user_api_token_creation": true,
+	}})
+}
+
+// addOrganizationV138 is the organization as v1.38.0 stored it: no token settings in its schema, and [""]
+// for an organization without an allowlist, under a configuration that does not mention one.
+func (w *officialWorkspace) addOrganizationV138() {
+	w.e.keepAPISettings()
+	o, err := w.e.client.Organizations.Get(context.Background())
+	w.must(err)
+	w.add(`
+resource "buildkite_organization" "settings" {}
+`, officialInstance{address: "buildkite_organization.settings",
+		without: []string{"revoke_inactive_tokens_after", "restrict_user_api_token_creation"},
+		attrs:   map[string]any{"id": o.GraphQLID, "uuid": o.ID, "allowed_api_ip_addresses": []any{""}, "enforce_2fa": false}})
+}
+
+// addBanner is the organization's banner, its id the banner's GraphQL ID.
+func (w *officialWorkspace) addBanner() {
+	w.e.keepBanner()
+	b, err := w.e.client.OrgSettings.PutBanner(context.Background(), "Deploys are frozen on Fridays")
+	w.must(err)
+	w.add(`
+resource "buildkite_organization_banner" "notice" {
+  message = "Deploys are frozen on Fridays"
+}
+`, officialInstance{address: "buildkite_organization_banner.notice", attrs: map[string]any{
+		"id": b.GraphQLID, "uuid": b.UUID, "message": b.Message,
+	}})
+}
+
+// addPipelineWebhook is the webhook on the pipeline's GitHub repository, as the official provider stored it:
+// id the webhook's ID on GitHub, pipeline_id the pipeline's GraphQL ID.
+func (w *officialWorkspace) addPipelineWebhook() {
+	p := w.withPipeline()
+	w.must(w.e.client.Pipelines.CreateWebhook(context.Background(), p.Slug))
+	w.add(`
+resource "buildkite_pipeline_webhook" "app" {
+  pipeline_id = buildkite_pipeline.app.id
+  repository  = buildkite_pipeline.app.repository
+}
+`, officialInstance{address: "buildkite_pipeline_webhook.app", dependsOn: []string{"buildkite_pipeline.app"},
+		attrs: map[string]any{"id": "482913377", "pipeline_id": p.GraphQLID, "repository": p.Repository, "webhook_url": p.Provider.WebhookURL}})
+}
+
+func (w *officialWorkspace) addPortal() {
+	ctx := context.Background()
+	p, err := w.e.client.Portals.Create(ctx, buildkite.PortalWrite{
+		Name: "Build stats", Slug: w.e.name("stats"), Query: "{ viewer { user { name } } }", AllowedIPAddresses: ptrTo("10.0.0.0/8"),
+	})
+	w.must(err)
+	w.t.Cleanup(func() { _ = w.e.client.Portals.Delete(context.Background(), p.Slug) })
+	w.add(fmt.Sprintf(`
+resource "buildkite_portal" "stats" {
+  slug                 = %q
+  name                 = "Build stats"
+  query                = "{ viewer { user { name } } }"
+  allowed_ip_addresses = "10.0.0.0/8"
+}
+`, p.Slug), officialInstance{address: "buildkite_portal.stats", attrs: map[string]any{
+		"slug": p.Slug, "uuid": p.UUID, "name": "Build stats", "query": "{ viewer { user { name } } }", "description": nil,
+		"allowed_ip_addresses": "10.0.0.0/8", "user_invokable": false, "token": "moved-portal-token",
+		"created_at": p.CreatedAt.UTC().Format(time.RFC3339),
+		// Its provider read created_by.uuid from a key the service does not send.
+		"created_by": map[string]any{"uuid": "", "name": p.CreatedBy.Name, "email": p.CreatedBy.Email},
+	}})
+}
+
+func (w *officialWorkspace) addNotificationServices() {
+	ctx := context.Background()
+	hook, err := w.e.client.NotificationServices.Create(ctx, buildkite.NotificationServiceCreate{Provider: "webhook", Description: ptrTo("Build hooks"),
+		Settings: buildkite.NotificationServiceSettings{URL: buildkite.Value("https://example.com/hooks"), Token: buildkite.Value("moved-hook-token"),
+			Events: buildkite.Value([]string{"build.finished"})}})
+	w.must(err)
+	_, err = w.e.client.NotificationServices.SetEnabled(ctx, hook.ID, false)
+	w.must(err)
+	dd, err := w.e.client.NotificationServices.Create(ctx, buildkite.NotificationServiceCreate{Provider: "datadog_pipeline_visibility",
+		Settings: buildkite.NotificationServiceSettings{APIKey: buildkite.Value("moved-datadog-key"), DatadogTags: buildkite.Value("team:platform")}})
+	w.must(err)
+	for _, id := range []string{hook.ID, dd.ID} {
+		w.t.Cleanup(func() { _ = w.e.client.NotificationServices.Delete(context.Background(), id) })
+	}
+	w.add(`
+resource "buildkite_notification_service" "hooks" {
+  provider_type = "webhook"
+  description   = "Build hooks"
+  enabled       = false
+  webhook = {
+    url    = "https://example.com/hooks"
+    token  = "moved-hook-token"
+    events = ["build.finished"]
+  }
+}
+`, officialInstance{address: "buildkite_notification_service.hooks", attrs: map[string]any{
+		"id": hook.ID, "graphql_id": deref(hook.GraphQLID), "provider_type": "webhook", "description": "Build hooks",
+		"enabled": false, "scope": "all", "created_at": hook.CreatedAt.UTC().Format(time.RFC3339),
+		"webhook": map[string]any{"url": "https://example.com/hooks", "token": "moved-hook-token", "token_mode": "token",
+			"version": 3, "events": []string{"build.finished"}, "tls_verify": true},
+	}})
+	w.add(`
+resource "buildkite_notification_service" "datadog" {
+  provider_type = "datadog_pipeline_visibility"
+  datadog_pipeline_visibility = {
+    api_key      = "moved-datadog-key"
+    datadog_tags = "team:platform"
+  }
+}
+`, officialInstance{address: "buildkite_notification_service.datadog", attrs: map[string]any{
+		"id": dd.ID, "graphql_id": deref(dd.GraphQLID), "provider_type": "datadog_pipeline_visibility",
+		"enabled": true, "scope": "all", "created_at": dd.CreatedAt.UTC().Format(time.RFC3339),
+		"datadog_pipeline_visibility": map[string]any{"api_key": "moved-datadog-key", "datadog_site": "datadoghq.com",
+			"datadog_tags": "team:platform"},
+	}})
+}
+
+// officialSchemaJSON is the part of `terraform providers schema -json` the comparison reads.
+type officialSchemaJSON struct {
+	Provider        officialBlock            `json:"provider"`
+	ResourceSchemas map[string]officialEntry `json:"resource_schemas"`
+	DataSchemas     map[string]officialEntry `json:"data_source_schemas"`
+}
+
+// officialOIDCPolicy is a policy as the official provider's configurations write one.
+const officialOIDCPolicy = "- iss: https://agent.buildkite.com\n  claims:\n    organization_slug: acme\n"
+
+type officialEntry struct {
+	Version int64         `json:"version"`
+	Block   officialBlock `json:"block"`
+}
+
+type officialBlock struct {
+	Attributes map[string]officialAttribute `json:"attributes"`
+	BlockTypes map[string]struct {
+		NestingMode string        `json:"nesting_mode"`
+		Block       officialBlock `json:"block"`
+	} `json:"block_types"`
+}
+
+type officialAttribute struct {
+	Type       json.RawMessage `json:"type"`
+	NestedType *struct {
+		Attributes  map[string]officialAttribute `json:"attributes"`
+		NestingMode string                       `json:"nesting_mode"`
+	} `json:"nested_type"`
+	Required  bool `json:"required"`
+	Sensitive bool `json:"sensitive"`
+	Optional  bool `json:"optional"`
+}
+
+func (b officialBlock) flatten(prefix string, out map[string]schemaNode) {
+	for name, a := range b.Attributes {
+		a.flatten(prefix+name, out)
+	}
+	for name, bt := range b.BlockTypes {
+		out[prefix+name] = schemaNode{kind: "block", typ: bt.NestingMode, settable: true}
+		bt.Block.flatten(prefix+name+".", out)
+	}
+}
+
+func (a officialAttribute) flatten(name string, out map[string]schemaNode) {
+	n := schemaNode{kind: "attribute", settable: a.Required || a.Optional, required: a.Required}
+	if a.NestedType != nil {
+		n.typ = "nested:" + a.NestedType.NestingMode
+		for child, c := range a.NestedType.Attributes {
+			c.flatten(name+"."+child, out)
+		}
+	} else {
+		var compact bytes.Buffer
+		_ = json.Compact(&compact, a.Type)
+		n.typ = compact.String()
+	}
+	out[name] = n
+}
+
+// schemaNode is one attribute or block of either schema, flattened to what is compared.
+type schemaNode struct {
+	kind     string // "attribute" or "block"
+	typ      string // the JSON type of a plain attribute; "nested:<mode>" of a nested attribute; the block's nesting mode
+	settable bool   // required or optional
+	required bool
 }

@@ -11,21 +11,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 )
 
-// keep2FA puts the organization's two-factor enforcement back as it was when the test ends.
-func (e *testEnv) keep2FA() {
-	e.t.Helper()
-	ctx := context.Background()
-	was, err := e.client.Organizations.TwoFactorEnforced(ctx)
-	if err != nil {
-		e.t.Fatalf("reading the organization's 2FA enforcement, to put it back when the test ends: %v", err)
-	}
-	e.t.Cleanup(func() {
-		if _, err := e.client.Organizations.SetTwoFactorEnforced(ctx, was); err != nil {
-			e.t.Errorf("putting the organization's 2FA enforcement back to %t: %v", was, err)
-		}
-	})
-}
-
 // check2FA fails unless the service enforces 2FA as want says.
 func (e *testEnv) check2FA(want bool) resource.TestCheckFunc {
 	return func(*terraform.State) error {

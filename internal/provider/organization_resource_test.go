@@ -2,7 +2,6 @@ package provider
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"regexp"
@@ -19,12 +18,6 @@ import (
 // testAccOrganizationConfig is a buildkite_organization with the given attribute lines.
 func testAccOrganizationConfig(lines ...string) string {
 	return "resource \"buildkite_organization\" \"test\" {\n  " + strings.Join(lines, "\n  ") + "\n}\n"
-}
-
-// allowlistLine sets allowed_api_ip_addresses.
-func allowlistLine(ips ...string) string {
-	data, _ := json.Marshal(ips)
-	return "allowed_api_ip_addresses = " + string(data)
 }
 
 // checkAPISettings fails unless the service holds the allowlist (joined by spaces, "" for none), the
@@ -46,18 +39,6 @@ func (e *testEnv) checkAPISettings(ips string, days int64, restrict bool) resour
 		}
 		return nil
 	}
-}
-
-// checkAllowlistRemoved is the CheckDestroy of buildkite_organization: destroying it removes the allowlist.
-func (e *testEnv) checkAllowlistRemoved(*terraform.State) error {
-	s, err := e.client.OrgSettings.GetAPISettings(context.Background())
-	if err != nil {
-		return err
-	}
-	if ips := s.AllowedIPs(); len(ips) > 0 {
-		return fmt.Errorf("the allowlist %v survived destroy", ips)
-	}
-	return nil
 }
 
 func TestAccOrganizationResource_basic(t *testing.T) {

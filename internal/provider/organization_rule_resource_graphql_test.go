@@ -19,45 +19,6 @@ import (
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
 )
 
-// checkRuleDetails checks, through GraphQL, buildkite_organization_rule.test's description (nil: none) and conditions on the
-// service.
-func (e *testEnv) checkRuleDetails(description any, conditions []string) resource.TestCheckFunc {
-	return func(s *terraform.State) error {
-		rs, ok := s.RootModule().Resources[ruleAddr]
-		if !ok {
-			return fmt.Errorf("%s is not in state", ruleAddr)
-		}
-		d, err := e.client.Rules.Details(context.Background(), rs.Primary.Attributes["uuid"])
-		if err != nil {
-			return err
-		}
-		switch want := description.(type) {
-		case nil:
-			if d.Description != nil {
-				return fmt.Errorf("description on the service = %q, want none", *d.Description)
-			}
-		case string:
-			if d.Description == nil || *d.Description != want {
-				return fmt.Errorf("description on the service = %v, want %q", d.Description, want)
-			}
-		}
-		value, err := d.Value()
-		if err != nil {
-			return err
-		}
-		var v struct {
-			Conditions []string `json:"conditions"`
-		}
-		if err := json.Unmarshal(value, &v); err != nil {
-			return err
-		}
-		if len(v.Conditions) != len(conditions) || (len(conditions) > 0 && !reflect.DeepEqual(v.Conditions, conditions)) {
-			return fmt.Errorf("conditions on the service = %q, want %q", v.Conditions, conditions)
-		}
-		return nil
-	}
-}
-
 // changeRuleOutside changes the rule's description and conditions on the service, as the web interface would.
 func (e *testEnv) changeRuleOutside(address, description string, conditions []string) resource.TestCheckFunc {
 	return func(s *terraform.State) error {

@@ -18,8 +18,6 @@ import (
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
 )
 
-const ruleAddr = "buildkite_organization_rule.test"
-
 // testAccRuleConfig is two pipelines and a rule of type between them; value is HCL.
 func testAccRuleConfig(name, typ, value string) string {
 	return fmt.Sprintf(`

@@ -22,8 +22,6 @@ import (
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
 )
 
-const pipelineAddr = "buildkite_pipeline.test"
-
 // testAccPipelineConfig is a pipeline named name with extra attributes, beside a cluster.
 func testAccPipelineConfig(name, extra string) string {
 	return fmt.Sprintf(`
@@ -37,35 +35,6 @@ resource "buildkite_pipeline" "test" {
 %[2]s
 }
 `, name, extra)
-}
-
-// pipelineAttr reads an attribute of the pipeline in state.
-func pipelineAttr(s *terraform.State, attr string) string {
-	rs, ok := s.RootModule().Resources[pipelineAddr]
-	if !ok {
-		return ""
-	}
-	return rs.Primary.Attributes[attr]
-}
-
-// livePipeline reads the pipeline behind the state from the service.
-func (e *testEnv) livePipeline(s *terraform.State) (*buildkite.Pipeline, error) {
-	return e.client.Pipelines.Find(context.Background(), pipelineAttr(s, "id"), pipelineAttr(s, "slug"))
-}
-
-// checkPipeline checks the pipeline on the service.
-func (e *testEnv) checkPipeline(check func(p *buildkite.Pipeline) error) resource.TestCheckFunc {
-	return func(s *terraform.State) error {
-		p, err := e.livePipeline(s)
-		if err != nil {
-			return err
-		}
-		return check(p)
-	}
-}
-
-func stateIs(attr string, v knownvalue.Check) statecheck.StateCheck {
-	return statecheck.ExpectKnownValue(pipelineAddr, tfjsonpath.New(attr), v)
 }
 
 // pipelineCreateStep creates the pipeline of TestAccPipelineResource_basic with most attributes set, steps

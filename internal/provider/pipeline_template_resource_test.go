@@ -16,8 +16,6 @@ import (
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
 )
 
-const templateAddr = "buildkite_pipeline_template.test"
-
 func testAccPipelineTemplateConfig(name, configuration, extra string) string {
 	return fmt.Sprintf(`
 resource "buildkite_pipeline_template" "test" {
@@ -168,8 +166,6 @@ removed {
 		),
 	})
 }
-
-func ptrTo[T any](v T) *T { return &v }
 
 // TestAccPipelineTemplateResource_notEnterprise: on an organization without the enterprise plan the error
 // says so.

@@ -3,165 +3,15 @@ package provider
 import (
 	"fmt"
 	"net/http"
-	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"regexp"
 	"testing"
 	"time"
 
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
-	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
-	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
 )
-
-// envLive switches the acceptance tests from the in-process emulator to the real service.
-const envLive = "BUILDKITE_ACC_LIVE"
-
-// TestMain prepares what terraform-plugin-testing needs on these machines: a CLI configuration that exists.
-// The acceptance tests (those that start Terraform) run only when TF_ACC is set, as in every provider: a
-// plain `go test ./...` is a unit run; make test and make testacc set it. They talk to a local emulator
-// unless BUILDKITE_ACC_LIVE is set.
-func TestMain(m *testing.M) {
-	_ = os.Setenv("CHECKPOINT_DISABLE", "1")
-	dir, err := os.MkdirTemp("", "tfacc-cli")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	cfg := filepath.Join(dir, "terraformrc")
-	if err := os.WriteFile(cfg, []byte("# empty: tests use the provider in-process\n"), 0o600); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	_ = os.Setenv("TF_CLI_CONFIG_FILE", cfg)
-	// resource.TestMain runs the tests, or with -sweep the sweepers (sweep_test.go), and exits, except
-	// after sweeping without a failure.
-	resource.TestMain(runThen{m, func() { _ = os.RemoveAll(dir) }})
-	_ = os.RemoveAll(dir)
-	sweepSummary()
-}
-
-// runThen runs the tests, then after.
-type runThen struct {
-	m     *testing.M
-	after func()
-}
-
-func (r runThen) Run() int {
-	code := r.m.Run()
-	r.after()
-	return code
-}
-
-// testEnv is where one acceptance test runs: a fresh emulator, or the real service in live mode.
-type testEnv struct {
-	t      *testing.T
-	live   bool
-	server *fakeserver.Server
-	url    string
-	// graphqlURL is the GraphQL endpoint: the emulator's <url>/v1, or in live mode BUILDKITE_GRAPHQL_URL or
-	// the provider's choice (graphqlEndpoint).
-	graphqlURL string
-	org        string
-	token      string
-	client     *buildkite.Client
-	// stableNames makes name return its base as it is, for objects of a committed example.
-	stableNames bool
-	// leftovers, in live mode, is what the test deletes when it ends (sweep_test.go).
-	leftovers *leftovers
-	// held names the organization's singletons the test holds (singleton_test.go).
-	held map[string]bool
-}
-
-// newTestEnv starts a fresh emulator on a random loopback port, closed when the test ends.
-func newTestEnv(t *testing.T) *testEnv {
-	t.Helper()
-	return newTestEnvWith(t, fakeserver.Options{})
-}
-
-// newTestEnvWith is newTestEnv with emulator options and middleware in front of the emulator, to make it
-// answer what the real service might (both ignored in live mode).
-func newTestEnvWith(t *testing.T, opts fakeserver.Options, wraps ...func(http.Handler) http.Handler) *testEnv {
-	t.Helper()
-	e := &testEnv{t: t}
-	if os.Getenv(envLive) != "" {
-		if len(wraps) > 0 {
-			t.Skip("live mode: this test puts middleware in front of the emulator, to make it answer what the real service might; the real service cannot be made to")
-		}
-		e.live = true
-		e.token = os.Getenv(envAPIToken)
-		e.org = os.Getenv(envOrgSlug)
-		e.url = os.Getenv(envRESTURL)
-		e.graphqlURL = graphqlEndpoint(os.Getenv(envGraphQLURL), e.url)
-		if e.url == "" {
-			e.url = defaultRESTURL
-		}
-		if e.token == "" || e.org == "" {
-			t.Fatalf("%s is set: %s and %s must be set too", envLive, envAPIToken, envOrgSlug)
-		}
-	} else {
-		if opts.Org == "" {
-			opts.Org, opts.Token = "acme", "test-token"
-		}
-		if len(wraps) == 0 { // the emulator's public surface, as other modules' tests use it
-			emu := fakeserver.StartTest(t, opts)
-			e.server, e.url, e.org, e.token = emu.Server, emu.URL(), opts.Org, opts.Token
-		} else {
-			e.server = fakeserver.New(opts)
-			var h http.Handler = e.server
-			for _, wrap := range wraps {
-				h = wrap(h)
-			}
-			ts := httptest.NewServer(h)
-			t.Cleanup(ts.Close)
-			e.url, e.org, e.token = ts.URL, opts.Org, opts.Token
-		}
-		e.graphqlURL = e.url + "/v1"
-	}
-	cfg := buildkite.Config{BaseURL: e.url, GraphQLURL: e.graphqlURL, Organization: e.org, Token: e.token, UserAgent: "terraform-provider-buildkite/test"}
-	if e.live {
-		e.leftovers = &leftovers{}
-		cfg.HTTPClient = e.leftovers.recordCreates()
-	}
-	c, err := buildkite.NewClient(cfg)
-	if err != nil {
-		t.Fatalf("building test client: %v", err)
-	}
-	e.client = c
-	if e.live {
-		t.Cleanup(e.removeLeftovers) // registered first, so it runs last
-	}
-	return e
-}
-
-// factories serves the provider in-process to Terraform.
-func (e *testEnv) factories() map[string]func() (tfprotov6.ProviderServer, error) {
-	return map[string]func() (tfprotov6.ProviderServer, error){
-		"buildkite": providerserver.NewProtocol6WithError(New("test")()),
-	}
-}
-
-// config prefixes a configuration with the provider block for this environment. In live mode the
-// provider reads the environment, as a user's would, from an empty block (list blocks name it).
-func (e *testEnv) config(body string) string {
-	if e.live {
-		return "provider \"buildkite\" {}\n" + body
-	}
-	return fmt.Sprintf(`
-provider "buildkite" {
-  rest_url     = %q
-  graphql_url  = %q
-  organization = %q
-  api_token    = %q
-  max_retries  = 2
-}
-%s`, e.url, e.graphqlURL, e.org, e.token, body)
-}
 
 func TestProvider_configurationErrors(t *testing.T) {
 	t.Parallel()
@@ -190,8 +40,6 @@ func TestProvider_configurationErrors(t *testing.T) {
 		})
 	}
 }
-
-func regexpMust(s string) *regexp.Regexp { return regexp.MustCompile(s) }
 
 // TestAccProvider_rateLimited applies a configuration that needs more requests than the emulator's rate
 // limit allows in one window: the client must wait for the window to reset rather than fail.

@@ -18,7 +18,7 @@ import (
 
 // `terraform query` (Terraform 1.14+) over every list resource: what each finds with its filters, and
 // configuration generated from it that imports and then plans empty. `make testacc-next` runs these. A new
-// list resource joins with a row of queryCases (and its area's seed in query_seed_test.go).
+// list resource joins with a row of queryCases (and its area's seed in query_seed_kit_test.go).
 
 // queryCase is one list resource: run seeds its area in a fresh environment (names start with base) and
 // returns what to query and what must be found.

@@ -33,19 +33,6 @@ resource "buildkite_cluster_agent_token" "test" {
 `, name)
 }
 
-// providerBlock is the provider block of the emulator with another organization or token.
-func (e *testEnv) providerBlock(org, token string) string {
-	return fmt.Sprintf(`
-provider "buildkite" {
-  rest_url     = %q
-  graphql_url  = %q
-  organization = %q
-  api_token    = %q
-  max_retries  = 1
-}
-`, e.url, e.graphqlURL, org, token)
-}
-
 // testAccWrongOrgConfig is a cluster with a queue and an agent token, a team and the organization data
 // source: resources and data sources that would each meet the wrong organization.
 func testAccWrongOrgConfig(name string) string {

@@ -1,7 +1,6 @@
 package provider
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -21,70 +20,6 @@ import (
 // `terraform providers schema -json` reports it for buildkite/buildkite.
 // Shared resource types must also have a higher schema version here, so that its states reach the
 // upgraders (upgrade.go).
-
-// schemaNode is one attribute or block of either schema, flattened to what is compared.
-type schemaNode struct {
-	kind     string // "attribute" or "block"
-	typ      string // the JSON type of a plain attribute; "nested:<mode>" of a nested attribute; the block's nesting mode
-	settable bool   // required or optional
-	required bool
-}
-
-// officialSchemaJSON is the part of `terraform providers schema -json` the comparison reads.
-type officialSchemaJSON struct {
-	Provider        officialBlock            `json:"provider"`
-	ResourceSchemas map[string]officialEntry `json:"resource_schemas"`
-	DataSchemas     map[string]officialEntry `json:"data_source_schemas"`
-}
-
-type officialEntry struct {
-	Version int64         `json:"version"`
-	Block   officialBlock `json:"block"`
-}
-
-type officialBlock struct {
-	Attributes map[string]officialAttribute `json:"attributes"`
-	BlockTypes map[string]struct {
-		NestingMode string        `json:"nesting_mode"`
-		Block       officialBlock `json:"block"`
-	} `json:"block_types"`
-}
-
-type officialAttribute struct {
-	Type       json.RawMessage `json:"type"`
-	NestedType *struct {
-		Attributes  map[string]officialAttribute `json:"attributes"`
-		NestingMode string                       `json:"nesting_mode"`
-	} `json:"nested_type"`
-	Required  bool `json:"required"`
-	Sensitive bool `json:"sensitive"`
-	Optional  bool `json:"optional"`
-}
-
-func (b officialBlock) flatten(prefix string, out map[string]schemaNode) {
-	for name, a := range b.Attributes {
-		a.flatten(prefix+name, out)
-	}
-	for name, bt := range b.BlockTypes {
-		out[prefix+name] = schemaNode{kind: "block", typ: bt.NestingMode, settable: true}
-		bt.Block.flatten(prefix+name+".", out)
-	}
-}
-
-func (a officialAttribute) flatten(name string, out map[string]schemaNode) {
-	n := schemaNode{kind: "attribute", settable: a.Required || a.Optional, required: a.Required}
-	if a.NestedType != nil {
-		n.typ = "nested:" + a.NestedType.NestingMode
-		for child, c := range a.NestedType.Attributes {
-			c.flatten(name+"."+child, out)
-		}
-	} else {
-		var compact bytes.Buffer
-		_ = json.Compact(&compact, a.Type)
-		n.typ = compact.String()
-	}
-	out[name] = n
-}
 
 var nestingModes = map[tfprotov6.SchemaObjectNestingMode]string{
 	tfprotov6.SchemaObjectNestingModeSingle: "single", tfprotov6.SchemaObjectNestingModeList: "list",

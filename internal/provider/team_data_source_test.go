@@ -1,14 +1,8 @@
 package provider
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
-	"io"
-	"net/http"
-	"net/http/httptest"
 	"regexp"
-	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -19,38 +13,6 @@ import (
 	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
 )
-
-// duplicateFirstListed makes the emulator's listing at a path ending in suffix answer its first item twice,
-// the second time changed by edit: the one way to have two teams with one slug or two members with one
-// e-mail address, which the service itself never allows, so "more than one" can be tested.
-func duplicateFirstListed(suffix string, edit func(map[string]any)) func(http.Handler) http.Handler {
-	return func(next http.Handler) http.Handler {
-		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			if r.Method != http.MethodGet || !strings.HasSuffix(r.URL.Path, suffix) {
-				next.ServeHTTP(w, r)
-				return
-			}
-			rec := httptest.NewRecorder()
-			next.ServeHTTP(rec, r)
-			var items []map[string]any
-			if err := json.Unmarshal(rec.Body.Bytes(), &items); err == nil && len(items) > 0 {
-				dup := map[string]any{}
-				for k, v := range items[0] {
-					dup[k] = v
-				}
-				edit(dup)
-				items = append(items, dup)
-			}
-			for k, v := range rec.Header() {
-				w.Header()[k] = v
-			}
-			b, _ := json.Marshal(items)
-			w.Header().Del("Content-Length")
-			w.WriteHeader(rec.Code)
-			_, _ = io.Copy(w, bytes.NewReader(b))
-		})
-	}
-}
 
 func TestAccTeamDataSource(t *testing.T) {
 	t.Parallel()

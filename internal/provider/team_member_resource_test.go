@@ -30,14 +30,6 @@ func init() {
 	})
 }
 
-// secondMemberEmail is the emulator's non-administrator member; live runs use liveMemberEmail.
-func (e *testEnv) secondMemberEmail() string {
-	if e.live {
-		return e.liveMemberEmail()
-	}
-	return "second-member@example.com"
-}
-
 // testAccTeamMemberConfig is a team named team with the member of email in role.
 func testAccTeamMemberConfig(team, email, role string) string {
 	return testAccTeamMemberConfigIn(team, "buildkite_team.test", email, role)

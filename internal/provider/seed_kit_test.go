@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
 )
@@ -60,4 +61,25 @@ func (e *testEnv) seedSuite(name, owner string, extra ...func(*buildkite.TestSui
 	}
 	e.t.Cleanup(func() { _ = e.client.TestSuites.Delete(context.Background(), s.Slug) })
 	return s
+}
+
+// secondMemberEmail is the emulator's non-administrator member; live runs use liveMemberEmail.
+func (e *testEnv) secondMemberEmail() string {
+	if e.live {
+		return e.liveMemberEmail()
+	}
+	return "second-member@example.com"
+}
+
+// twoClusters declares clusters "a" and "b", named after base.
+func twoClusters(e *testEnv, base string) string {
+	return fmt.Sprintf(`
+resource "buildkite_cluster" "a" {
+  name = %q
+}
+
+resource "buildkite_cluster" "b" {
+  name = %q
+}
+`, e.name(base+"-a"), e.name(base+"-b"))
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -159,4 +160,17 @@ func expectOutput(t *testing.T, out string, wants ...string) {
 			t.Errorf("the CLI's output lacks %q:\n%s", want, out)
 		}
 	}
+}
+
+// providerBlock is the provider block of the emulator with another organization or token.
+func (e *testEnv) providerBlock(org, token string) string {
+	return fmt.Sprintf(`
+provider "buildkite" {
+  rest_url     = %q
+  graphql_url  = %q
+  organization = %q
+  api_token    = %q
+  max_retries  = 1
+}
+`, e.url, e.graphqlURL, org, token)
 }

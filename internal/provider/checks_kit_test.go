@@ -1,0 +1,227 @@
+package provider
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"reflect"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+)
+
+// checkAgentTokensRevoked is the CheckDestroy of agent tokens: the service keeps a revoked token, so
+// destroyed means revoked (or gone).
+func (e *testEnv) checkAgentTokensRevoked() resource.TestCheckFunc {
+	return func(st *terraform.State) error {
+		for _, rs := range st.RootModule().Resources {
+			if rs.Type != "buildkite_agent_token" {
+				continue
+			}
+			tok, err := e.client.AgentTokens.Get(context.Background(), rs.Primary.Attributes["id"])
+			switch {
+			case buildkite.IsNotFound(err):
+			case err != nil:
+				return err
+			case !tok.Revoked():
+				return fmt.Errorf("agent token %s is still live after destroy", rs.Primary.ID)
+			}
+		}
+		return nil
+	}
+}
+
+// checkDefaultQueueDestroyed fails while a cluster still has the default queue a destroyed resource set.
+func (e *testEnv) checkDefaultQueueDestroyed(s *terraform.State) error {
+	for _, rs := range s.RootModule().Resources {
+		if rs.Type != "buildkite_cluster_default_queue" {
+			continue
+		}
+		clusterID := canonicalID(rs.Primary.Attributes["cluster_id"])
+		found, err := e.exists("buildkite_cluster", map[string]string{"id": clusterID})
+		if err != nil {
+			return err
+		}
+		if !found {
+			continue
+		}
+		q, err := e.defaultQueueOf(clusterID)
+		if err != nil {
+			return err
+		}
+		if q != "" {
+			return fmt.Errorf("cluster %s still has default queue %s after destroy", clusterID, q)
+		}
+	}
+	return nil
+}
+
+const secretAddr = "buildkite_cluster_secret.test"
+
+// checkSecretValue asks the emulator (the API never answers it) for the value of the secret in state.
+func (e *testEnv) checkSecretValue(want string) resource.TestCheckFunc {
+	return func(s *terraform.State) error {
+		if e.live {
+			return nil
+		}
+		rs, ok := s.RootModule().Resources[secretAddr]
+		if !ok {
+			return fmt.Errorf("%s is not in state", secretAddr)
+		}
+		got, ok := e.server.Store().ClusterSecretValue(e.org, rs.Primary.Attributes["cluster_id"], rs.Primary.ID)
+		if !ok || got != want {
+			return fmt.Errorf("the service holds the value %q (found: %t), want %q", got, ok, want)
+		}
+		return nil
+	}
+}
+
+// allowlistLine sets allowed_api_ip_addresses.
+func allowlistLine(ips ...string) string {
+	data, _ := json.Marshal(ips)
+	return "allowed_api_ip_addresses = " + string(data)
+}
+
+// checkAllowlistRemoved is the CheckDestroy of buildkite_organization: destroying it removes the allowlist.
+func (e *testEnv) checkAllowlistRemoved(*terraform.State) error {
+	s, err := e.client.OrgSettings.GetAPISettings(context.Background())
+	if err != nil {
+		return err
+	}
+	if ips := s.AllowedIPs(); len(ips) > 0 {
+		return fmt.Errorf("the allowlist %v survived destroy", ips)
+	}
+	return nil
+}
+
+// checkRuleDetails checks, through GraphQL, buildkite_organization_rule.test's description (nil: none) and conditions on the
+// service.
+func (e *testEnv) checkRuleDetails(description any, conditions []string) resource.TestCheckFunc {
+	return func(s *terraform.State) error {
+		rs, ok := s.RootModule().Resources[ruleAddr]
+		if !ok {
+			return fmt.Errorf("%s is not in state", ruleAddr)
+		}
+		d, err := e.client.Rules.Details(context.Background(), rs.Primary.Attributes["uuid"])
+		if err != nil {
+			return err
+		}
+		switch want := description.(type) {
+		case nil:
+			if d.Description != nil {
+				return fmt.Errorf("description on the service = %q, want none", *d.Description)
+			}
+		case string:
+			if d.Description == nil || *d.Description != want {
+				return fmt.Errorf("description on the service = %v, want %q", d.Description, want)
+			}
+		}
+		value, err := d.Value()
+		if err != nil {
+			return err
+		}
+		var v struct {
+			Conditions []string `json:"conditions"`
+		}
+		if err := json.Unmarshal(value, &v); err != nil {
+			return err
+		}
+		if len(v.Conditions) != len(conditions) || (len(conditions) > 0 && !reflect.DeepEqual(v.Conditions, conditions)) {
+			return fmt.Errorf("conditions on the service = %q, want %q", v.Conditions, conditions)
+		}
+		return nil
+	}
+}
+
+const ruleAddr = "buildkite_organization_rule.test"
+
+const pipelineAddr = "buildkite_pipeline.test"
+
+// pipelineAttr reads an attribute of the pipeline in state.
+func pipelineAttr(s *terraform.State, attr string) string {
+	rs, ok := s.RootModule().Resources[pipelineAddr]
+	if !ok {
+		return ""
+	}
+	return rs.Primary.Attributes[attr]
+}
+
+// livePipeline reads the pipeline behind the state from the service.
+func (e *testEnv) livePipeline(s *terraform.State) (*buildkite.Pipeline, error) {
+	return e.client.Pipelines.Find(context.Background(), pipelineAttr(s, "id"), pipelineAttr(s, "slug"))
+}
+
+// checkPipeline checks the pipeline on the service.
+func (e *testEnv) checkPipeline(check func(p *buildkite.Pipeline) error) resource.TestCheckFunc {
+	return func(s *terraform.State) error {
+		p, err := e.livePipeline(s)
+		if err != nil {
+			return err
+		}
+		return check(p)
+	}
+}
+
+func stateIs(attr string, v knownvalue.Check) statecheck.StateCheck {
+	return statecheck.ExpectKnownValue(pipelineAddr, tfjsonpath.New(attr), v)
+}
+
+const templateAddr = "buildkite_pipeline_template.test"
+
+// duplicateFirstListed makes the emulator's listing at a path ending in suffix answer its first item twice,
+// the second time changed by edit: the one way to have two teams with one slug or two members with one
+// e-mail address, which the service itself never allows, so "more than one" can be tested.
+func duplicateFirstListed(suffix string, edit func(map[string]any)) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.Method != http.MethodGet || !strings.HasSuffix(r.URL.Path, suffix) {
+				next.ServeHTTP(w, r)
+				return
+			}
+			rec := httptest.NewRecorder()
+			next.ServeHTTP(rec, r)
+			var items []map[string]any
+			if err := json.Unmarshal(rec.Body.Bytes(), &items); err == nil && len(items) > 0 {
+				dup := map[string]any{}
+				for k, v := range items[0] {
+					dup[k] = v
+				}
+				edit(dup)
+				items = append(items, dup)
+			}
+			for k, v := range rec.Header() {
+				w.Header()[k] = v
+			}
+			b, _ := json.Marshal(items)
+			w.Header().Del("Content-Length")
+			w.WriteHeader(rec.Code)
+			_, _ = io.Copy(w, bytes.NewReader(b))
+		})
+	}
+}
+
+// defaultQueueOf asks the service for a cluster's default queue.
+func (e *testEnv) defaultQueueOf(clusterID string) (string, error) {
+	if !e.live {
+		q, ok := e.server.Store().ClusterDefaultQueueID(e.org, clusterID)
+		if !ok {
+			return "", fmt.Errorf("cluster %s is not in the emulator's store", clusterID)
+		}
+		return q, nil
+	}
+	c, err := e.client.Clusters.Get(context.Background(), clusterID)
+	if err != nil {
+		return "", err
+	}
+	return deref(c.DefaultQueueID), nil
+}

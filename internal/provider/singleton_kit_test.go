@@ -1,0 +1,189 @@
+package provider
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+)
+
+// The organization's singletons, its API settings and its banner, are no objects a sweeper can find by name
+// or a test can make its own: in a live run every test shares the one organization's. A test that changes
+// one holds it (the tests that do run one at a time) and puts it back as it found it when it ends, whatever
+// Terraform did: the allowlist and the token settings as they were, the banner deleted (or its message put
+// back where the organization had one). Against the emulator each test has its own organization and holds
+// nothing, but puts back all the same.
+
+// holdSingleton makes, in live mode, the test the only one changing the singleton name until it ends. Its
+// release is registered before what puts the singleton back, so it runs after.
+func (e *testEnv) holdSingleton(name string) {
+	if !e.live || e.held[name] {
+		return
+	}
+	l, _ := singletonLocks.LoadOrStore(name, &sync.Mutex{})
+	mu := l.(*sync.Mutex)
+	mu.Lock()
+	if e.held == nil {
+		e.held = map[string]bool{}
+	}
+	e.held[name] = true
+	e.t.Cleanup(mu.Unlock)
+}
+
+// keepAPISettings makes the test leave the organization's API settings (allowlist, token revocation, token
+// restriction) as it found them.
+func (e *testEnv) keepAPISettings() {
+	e.t.Helper()
+	if e.held["api-settings"] {
+		return
+	}
+	e.holdSingleton("api-settings")
+	ctx := context.Background()
+	found, err := e.client.OrgSettings.GetAPISettings(ctx)
+	if err != nil {
+		e.t.Fatalf("reading the organization's API settings, to put them back when the test ends: %v", err)
+	}
+	ips := found.AllowedIPs()
+	if ips == nil {
+		ips = []string{}
+	}
+	days, restrict := deref(found.RevokeInactiveTokensAfterDays), found.RestrictUserAPITokenCreation
+	e.t.Cleanup(func() {
+		now, err := e.client.OrgSettings.GetAPISettings(ctx)
+		if err != nil {
+			e.t.Errorf("reading the organization's API settings to put them back: %v", err)
+			return
+		}
+		var u buildkite.APISettingsUpdate
+		if !slices.Equal(now.AllowedIPs(), ips) && len(now.AllowedIPs())+len(ips) > 0 {
+			u.AllowedIPs = &ips
+		}
+		if deref(now.RevokeInactiveTokensAfterDays) != days {
+			u.RevokeAfterDays = &days
+		}
+		if now.RestrictUserAPITokenCreation != restrict {
+			u.RestrictTokens = &restrict
+		}
+		if u.Empty() {
+			return
+		}
+		if _, err := e.client.OrgSettings.UpdateAPISettings(ctx, u); err != nil {
+			e.t.Errorf("left the organization's API settings changed (allowlist %v, %d days, restrict %v were found): %v", ips, days, restrict, err)
+		}
+	})
+}
+
+// keepBanner makes the test leave the organization's banner as it found it: none, or its message.
+func (e *testEnv) keepBanner() {
+	e.t.Helper()
+	if e.held["banner"] {
+		return
+	}
+	e.holdSingleton("banner")
+	ctx := context.Background()
+	found, err := e.client.OrgSettings.GetBanner(ctx)
+	if err != nil && !buildkite.IsNotFound(err) {
+		e.t.Fatalf("reading the organization's banner, to put it back when the test ends: %v", err)
+	}
+	e.t.Cleanup(func() {
+		now, err := e.client.OrgSettings.GetBanner(ctx)
+		switch {
+		case buildkite.IsNotFound(err) && found == nil:
+		case err != nil && !buildkite.IsNotFound(err):
+			e.t.Errorf("reading the organization's banner to put it back: %v", err)
+		case found == nil:
+			if err := e.client.OrgSettings.DeleteBanner(ctx); err != nil && !buildkite.IsNotFound(err) {
+				e.t.Errorf("left the organization's banner %q: %v", now.Message, err)
+			}
+		case now == nil || now.Message != found.Message:
+			if _, err := e.client.OrgSettings.PutBanner(ctx, found.Message); err != nil {
+				e.t.Errorf("left the organization's banner changed (%q was found): %v", found.Message, err)
+			}
+		}
+	})
+}
+
+// keep2FA puts the organization's two-factor enforcement back as it was when the test ends.
+func (e *testEnv) keep2FA() {
+	e.t.Helper()
+	ctx := context.Background()
+	was, err := e.client.Organizations.TwoFactorEnforced(ctx)
+	if err != nil {
+		e.t.Fatalf("reading the organization's 2FA enforcement, to put it back when the test ends: %v", err)
+	}
+	e.t.Cleanup(func() {
+		if _, err := e.client.Organizations.SetTwoFactorEnforced(ctx, was); err != nil {
+			e.t.Errorf("putting the organization's 2FA enforcement back to %t: %v", was, err)
+		}
+	})
+}
+
+// keepPipelineSettings makes the test leave the organization's pipeline settings as it found them (held, in
+// a live run, like the other singletons): the default branch and cluster, the expiry, the two switches and
+// build export. The timeouts are put back only where they were set: the API cannot remove them.
+func (e *testEnv) keepPipelineSettings() {
+	e.t.Helper()
+	if e.held["pipeline-settings"] {
+		return
+	}
+	e.holdSingleton("pipeline-settings")
+	ctx := context.Background()
+	found, err := e.client.PipelineSettings.Get(ctx)
+	if err != nil {
+		e.t.Fatalf("reading the organization's pipeline settings, to put them back when the test ends: %v", err)
+	}
+	e.t.Cleanup(func() {
+		now, err := e.client.PipelineSettings.Get(ctx)
+		if err != nil {
+			e.t.Errorf("reading the organization's pipeline settings to put them back: %v", err)
+			return
+		}
+		var u buildkite.PipelineSettingsUpdate
+		if now.DefaultBranch != found.DefaultBranch {
+			u.DefaultBranch = &found.DefaultBranch
+		}
+		if !strings.EqualFold(deref(now.DefaultClusterID), deref(found.DefaultClusterID)) {
+			cluster := deref(found.DefaultClusterID)
+			u.DefaultClusterID = &cluster
+		}
+		if found.ScheduledJobExpiryInMinutes != nil && deref(now.ScheduledJobExpiryInMinutes) != *found.ScheduledJobExpiryInMinutes {
+			u.ScheduledJobExpiryInMinutes = found.ScheduledJobExpiryInMinutes
+		}
+		if found.DefaultTimeoutInMinutes != nil && deref(now.DefaultTimeoutInMinutes) != *found.DefaultTimeoutInMinutes {
+			u.DefaultTimeoutInMinutes = found.DefaultTimeoutInMinutes
+		}
+		if found.MaximumTimeoutInMinutes != nil && deref(now.MaximumTimeoutInMinutes) != *found.MaximumTimeoutInMinutes {
+			u.MaximumTimeoutInMinutes = found.MaximumTimeoutInMinutes
+		}
+		if !u.Empty() {
+			if _, err := e.client.PipelineSettings.Update(ctx, u); err != nil {
+				e.t.Errorf("left the organization's pipeline settings changed: %v", err)
+			}
+		}
+		for name, was := range map[string][2]bool{
+			buildkite.SwitchPublicPipelines: {found.PublicPipelineCreation.Enabled, now.PublicPipelineCreation.Enabled},
+			buildkite.SwitchHostedAgentsSSH: {found.HostedAgentsTerminalAccess.Enabled, now.HostedAgentsTerminalAccess.Enabled},
+		} {
+			if was[0] != was[1] {
+				if _, err := e.client.PipelineSettings.SetSwitch(ctx, name, was[0]); err != nil {
+					e.t.Errorf("left %s changed: %v", name, err)
+				}
+			}
+		}
+		fb, nb := found.BuildExports, now.BuildExports
+		switch {
+		case !fb.Enabled && nb.Enabled:
+			_, err = e.client.PipelineSettings.StopBuildExport(ctx)
+		case fb.Enabled && (deref(fb.Location) != deref(nb.Location) || deref(fb.StrategyID) != deref(nb.StrategyID)):
+			_, err = e.client.PipelineSettings.ConfigureBuildExport(ctx, deref(fb.Location), deref(fb.StrategyID))
+		}
+		if err != nil {
+			e.t.Errorf("left the organization's build export changed: %v", err)
+		}
+	})
+}
+
+// singletonLocks are the live run's locks, by singleton.
+var singletonLocks sync.Map // name -> *sync.Mutex
