@@ -432,23 +432,22 @@ func readCacheRegistryInput(in *jsonObject, update bool) (cacheRegistryInput, *a
 	return c, nil
 }
 
-// readJSONObject is readObject for a body that must be application/json (415 otherwise, when a type is given).
-func readJSONObject(w http.ResponseWriter, r *http.Request) (*jsonObject, bool) {
+// parseJSONObject is parseObject for a body that must be application/json (415 otherwise, when a type is given).
+func parseJSONObject(r *http.Request) (*jsonObject, *apiError) {
 	if ct := r.Header.Get("Content-Type"); ct != "" {
 		if mt, _, err := mime.ParseMediaType(ct); err != nil || mt != "application/json" {
-			writeError(w, newMessageError(http.StatusUnsupportedMediaType, "Content-Type must be application/json"))
-			return nil, false
+			return nil, newMessageError(http.StatusUnsupportedMediaType, "Content-Type must be application/json")
 		}
 	}
-	return readObject(w, r)
+	return parseObject(r.Body)
 }
 
 func (s *Server) createCacheRegistry(w http.ResponseWriter, r *http.Request) {
-	in, ok := readJSONObject(w, r)
-	if !ok {
-		return
-	}
+	in, bad := parseJSONObject(r) // a bad body is answered after the token and the cluster are checked
 	s.cacheRegistries(w, r, scopeWriteClusters, http.StatusCreated, func(org orgRecord, c *clusterRecord) (any, *apiError) {
+		if bad != nil {
+			return nil, bad
+		}
 		input, err := readCacheRegistryInput(in, false)
 		if err != nil {
 			return nil, err
@@ -498,11 +497,11 @@ func (st *Store) applyCacheRegistryInput(reg *cacheRegistryRecord, input cacheRe
 }
 
 func (s *Server) updateCacheRegistry(w http.ResponseWriter, r *http.Request) {
-	in, ok := readJSONObject(w, r)
-	if !ok {
-		return
-	}
+	in, bad := parseJSONObject(r) // a bad body is answered after the token and the cluster are checked
 	s.cacheRegistries(w, r, scopeWriteClusters, http.StatusOK, func(org orgRecord, c *clusterRecord) (any, *apiError) {
+		if bad != nil {
+			return nil, bad
+		}
 		reg := s.store.cacheRegistry(org.slug, c.id, r.PathValue("registry"))
 		if reg == nil {
 			return nil, errNotFound("cache registry")

@@ -86,3 +86,27 @@ func TestRespondNoContent(t *testing.T) {
 		t.Errorf("204 with an error: got %d %q, want 404 No agent found", rec.Code, rec.Body.String())
 	}
 }
+
+// The token is checked before the body is read, on the endpoints whose area helpers read the body
+// themselves (the conformance rows check the others): a caller without a token gets 401, never word of
+// its body.
+func TestTokenCheckedBeforeBody(t *testing.T) {
+	srv := New(Options{})
+	for _, route := range []string{
+		"POST /v2/organizations/acme/clusters/c1/cache-registries",
+		"PATCH /v2/organizations/acme/clusters/c1/cache-registries/r1",
+		"PATCH /v2/organizations/acme/members/u1",
+		"POST /v2/organizations/acme/invitations",
+		"PATCH /v2/organizations/acme/pipeline-settings",
+		"PUT /v2/organizations/acme/pipeline-settings/build-export",
+	} {
+		method, path, _ := strings.Cut(route, " ")
+		req := httptest.NewRequest(method, path, strings.NewReader(`{"name": "unterminated`))
+		req.Header.Set("Content-Type", "application/json")
+		rec := httptest.NewRecorder()
+		srv.ServeHTTP(rec, req)
+		if rec.Code != http.StatusUnauthorized {
+			t.Errorf("%s without a token, malformed body: %d %s, want 401", route, rec.Code, rec.Body.String())
+		}
+	}
+}

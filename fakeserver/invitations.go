@@ -177,11 +177,11 @@ func (s *Server) asAdmin(w http.ResponseWriter, r *http.Request, scope string, s
 
 // updateMember changes a member's role and SSO mode: at least one; never the caller's own membership.
 func (s *Server) updateMember(w http.ResponseWriter, r *http.Request) {
-	in, ok := readObject(w, r)
-	if !ok {
-		return
-	}
+	in, bad := parseObject(r.Body) // a bad body is answered after the token and the caller's role are checked
 	s.asAdmin(w, r, scopeWriteOrgs, http.StatusOK, func(o *orgRecord, user userRecord) (any, *apiError) {
+		if bad != nil {
+			return nil, bad
+		}
 		id := strings.ToLower(r.PathValue("user"))
 		m, u := o.members[id], s.store.users[id]
 		if m == nil || u == nil {
@@ -291,11 +291,11 @@ func (s *Server) getInvitation(w http.ResponseWriter, r *http.Request) {
 // createInvitations invites every address of the batch, or none: the whole batch is checked first, and
 // addresses differing only in case are one.
 func (s *Server) createInvitations(w http.ResponseWriter, r *http.Request) {
-	in, ok := readObject(w, r)
-	if !ok {
-		return
-	}
+	in, bad := parseObject(r.Body) // a bad body is answered after the token and the caller's role are checked
 	s.asAdmin(w, r, scopeWriteInvitations, http.StatusCreated, func(o *orgRecord, user userRecord) (any, *apiError) {
+		if bad != nil {
+			return nil, bad
+		}
 		emails, role, sso := in.Strings("emails"), in.String("role"), in.String("sso_mode")
 		teams := field[[]map[string]string](in, "teams", "a list of {id, role} objects")
 		problems := in.Problems()

@@ -211,11 +211,11 @@ var pipelineSettingsFields = []string{"default_branch", "default_cluster_id", "d
 
 // patchPipelineSettings changes the fields sent, after checking all of them.
 func (s *Server) patchPipelineSettings(w http.ResponseWriter, r *http.Request) {
-	in, ok := readObject(w, r)
-	if !ok {
-		return
-	}
+	in, bad := parseObject(r.Body) // a bad body is answered after the token and the caller's role are checked
 	s.servePipelineSettings(w, r, func(org orgRecord, _ userRecord, rec *pipelineSettingsRecord) *apiError {
+		if bad != nil {
+			return bad
+		}
 		branch, cluster := in.String("default_branch"), in.String("default_cluster_id")
 		ints := map[string]opt[int]{}
 		for _, f := range pipelineSettingsFields[2:] {
@@ -301,11 +301,11 @@ func errNoBuildExport() *apiError {
 // putBuildExport configures build export: {"location": "<bucket>", "strategy_id": "s3"|"gcs"}; a location
 // with a scheme is stored as the bare bucket.
 func (s *Server) putBuildExport(w http.ResponseWriter, r *http.Request) {
-	in, ok := readObject(w, r)
-	if !ok {
-		return
-	}
+	in, bad := parseObject(r.Body) // a bad body is answered after the token and the caller's role are checked
 	s.servePipelineSettings(w, r, func(_ orgRecord, _ userRecord, rec *pipelineSettingsRecord) *apiError {
+		if bad != nil {
+			return bad
+		}
 		if rec.exportUnavailable {
 			return errNoBuildExport()
 		}
