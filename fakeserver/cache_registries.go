@@ -33,12 +33,6 @@ func init() {
 	registerKind(KindCacheRegistry, nestedKey((*Store).cacheRegistry), (*Store).deleteCacheRegistry)
 }
 
-// The cursor listing's page sizes.
-const (
-	cacheRegistryPerPage    = 30
-	cacheRegistryMaxPerPage = 100
-)
-
 // defaultCacheRegistryName is the name of the registry every cluster has.
 const defaultCacheRegistryName = "Default"
 
@@ -322,7 +316,7 @@ func (s *Server) listCacheRegistries(w http.ResponseWriter, r *http.Request) {
 	s.cacheRegistries(w, r, scopeReadClusters, http.StatusOK, func(_ orgRecord, c *clusterRecord) (any, *apiError) {
 		items := slices.Clone(s.store.cacheRegistries.registries.list(c.id))
 		sort.Slice(items, func(i, j int) bool { return items[i].slug < items[j].slug })
-		page, more, err := cacheRegistryPage(r, items)
+		page, more, err := cursorPageOf(r, items, func(c *cacheRegistryRecord) string { return c.id })
 		if err != nil {
 			return nil, err
 		}
@@ -341,44 +335,6 @@ func (s *Server) listCacheRegistries(w http.ResponseWriter, r *http.Request) {
 		}
 		return out, nil
 	})
-}
-
-// cacheRegistryPage returns the page per_page, after and before ask for, and whether items follow it.
-func cacheRegistryPage(r *http.Request, items []*cacheRegistryRecord) ([]*cacheRegistryRecord, bool, *apiError) {
-	q := r.URL.Query()
-	perPage := cacheRegistryPerPage
-	if v := q.Get("per_page"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 || n > cacheRegistryMaxPerPage {
-			return nil, false, errBadRequest("per_page must be between 1 and 100")
-		}
-		perPage = n
-	}
-	after, before := q.Get("after"), q.Get("before")
-	if after != "" && before != "" {
-		return nil, false, errBadRequest("Only one of after and before may be given")
-	}
-	index := func(id string) int {
-		return slices.IndexFunc(items, func(c *cacheRegistryRecord) bool { return c.id == strings.ToLower(id) })
-	}
-	start, end := 0, len(items)
-	switch {
-	case after != "":
-		i := index(after)
-		if i < 0 {
-			return nil, false, errBadRequest("Invalid cursor: after")
-		}
-		start = i + 1
-	case before != "":
-		i := index(before)
-		if i < 0 {
-			return nil, false, errBadRequest("Invalid cursor: before")
-		}
-		end = i
-		start = max(0, end-perPage)
-	}
-	stop := min(start+perPage, end)
-	return items[start:stop], stop < len(items), nil
 }
 
 func (s *Server) getCacheRegistry(w http.ResponseWriter, r *http.Request) {

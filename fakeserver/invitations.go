@@ -405,44 +405,6 @@ func (s *Server) acceptInvitation(w http.ResponseWriter, r *http.Request) {
 	respond(w, http.StatusOK, out, err)
 }
 
-// cursorPageOf returns the page of items a listing's per_page (1..100, default 30), after and before (not
-// both; each an item's key) ask for, and whether items follow it.
-func cursorPageOf[T any](r *http.Request, items []T, key func(T) string) ([]T, bool, *apiError) {
-	q := r.URL.Query()
-	perPage := 30
-	if v := q.Get("per_page"); v != "" {
-		n := positiveInt(v, 0)
-		if n < 1 || n > 100 {
-			return nil, false, errBadRequest("per_page must be between 1 and 100")
-		}
-		perPage = n
-	}
-	after, before := q.Get("after"), q.Get("before")
-	if after != "" && before != "" {
-		return nil, false, errBadRequest("Only one of after and before may be given")
-	}
-	index := func(k string) int {
-		return slices.IndexFunc(items, func(it T) bool { return key(it) == strings.ToLower(k) })
-	}
-	start, end := 0, len(items)
-	switch {
-	case after != "":
-		i := index(after)
-		if i < 0 {
-			return nil, false, errBadRequest("Invalid cursor: after")
-		}
-		start = i + 1
-	case before != "":
-		i := index(before)
-		if i < 0 {
-			return nil, false, errBadRequest("Invalid cursor: before")
-		}
-		end, start = i, max(0, i-perPage)
-	}
-	stop := min(start+perPage, end)
-	return items[start:stop], stop < len(items), nil
-}
-
 // removeFromTeams removes a user who left org from its teams. The write lock must be held.
 func (st *Store) removeFromTeams(org, userID string) {
 	for _, t := range st.teams.teams.list(org) {
