@@ -3,10 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
-	"net/http"
 	"regexp"
-	"strings"
-	"sync/atomic"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -239,91 +236,6 @@ func seededSlugs(e *testEnv, n int) []string {
 		out[i] = e.name(fmt.Sprintf("seeded-%d", i))
 	}
 	return out
-}
-
-// lostPortalCreates is emulator faults that lose the answers of the next n portal creates after acting on
-// them (DropCreates, spared everywhere else), n set by the returned function.
-func lostPortalCreates() (fakeserver.Faults, func(n int32)) {
-	var budget atomic.Int32
-	return fakeserver.Faults{DropCreates: 1.0, Seed: 3, Except: func(r *http.Request) bool {
-		if r.Method != http.MethodPost || !strings.HasSuffix(r.URL.Path, "/portals") {
-			return true
-		}
-		return budget.Add(-1) < 0
-	}}, budget.Store
-}
-
-// TestAccPortalResource_lostCreateAnswer: a portal's token is in its create answer alone. With that answer
-// lost once, the apply re-creates the portal exactly once and records its token; lost twice, the apply fails
-// saying why, with the portal tainted in state (the next plan replaces it), never a silent null token.
-func TestAccPortalResource_lostCreateAnswer(t *testing.T) {
-	t.Parallel()
-	faults, lose := lostPortalCreates()
-	e := newTestEnvWith(t, fakeserver.Options{Faults: faults})
-	if e.live {
-		t.Skip("faults are an emulator setting")
-	}
-	one, two := e.name("lost-once"), e.name("lost-twice")
-	cfgOne := testAccPortalConfig(one, one, "")
-	cfgBoth := cfgOne + strings.Replace(testAccPortalConfig(two, two, ""), `"test"`, `"twice"`, 1)
-	deletes := func() int {
-		n := 0
-		for _, r := range e.server.Requests() {
-			if r.Method == http.MethodDelete && strings.Contains(r.Path, "/portals/") {
-				n++
-			}
-		}
-		return n
-	}
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             e.checkDestroyed("buildkite_portal"),
-		Steps: []resource.TestStep{
-			{
-				PreConfig: func() { lose(1) },
-				Config:    e.config(cfgOne),
-				Check: resource.ComposeAggregateTestCheckFunc(
-					resource.TestCheckResourceAttrSet("buildkite_portal.test", "token"),
-					e.checkExists("buildkite_portal.test"),
-					func(*terraform.State) error {
-						if fc := e.server.FaultCounts(); fc.ActedCreates() != 1 {
-							return fmt.Errorf("faults %+v: one lost create answer expected", fc)
-						}
-						if n := deletes(); n != 1 {
-							return fmt.Errorf("%d portals deleted, want exactly the one re-create", n)
-						}
-						return nil
-					},
-				),
-				ConfigPlanChecks: expectEmpty(),
-			},
-			{
-				PreConfig:   func() { lose(2) },
-				Config:      e.config(cfgBoth),
-				ExpectError: wrapped("Secret of Portal Lost"),
-			},
-			{
-				// The portal the second create made is in state, tainted: replaced, and its token obtained.
-				PreConfig: func() { lose(0) },
-				Config:    e.config(cfgBoth),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction("buildkite_portal.twice", plancheck.ResourceActionDestroyBeforeCreate),
-					plancheck.ExpectResourceAction("buildkite_portal.test", plancheck.ResourceActionNoop),
-				}},
-				Check: resource.ComposeAggregateTestCheckFunc(
-					resource.TestCheckResourceAttrSet("buildkite_portal.twice", "token"),
-					e.checkExists("buildkite_portal.twice"),
-					func(*terraform.State) error {
-						all, err := e.client.Portals.List(context.Background())
-						if err != nil || len(all) != 2 {
-							return fmt.Errorf("the emulator holds %d portals (%w), want the two in state", len(all), err)
-						}
-						return nil
-					},
-				),
-			},
-		},
-	})
 }
 
 // TestAccPortalResource_recreatedOutside: a portal deleted and made again outside Terraform under the same
