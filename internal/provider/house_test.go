@@ -297,7 +297,7 @@ func receiverType(e ast.Expr) string {
 // under Terraform 1.15.
 var nextTests = regexp.MustCompile(`^TestAcc.*_(identity|query|action)`)
 
-// In make test, where TF_ACC is set, no test skips for want of a newer CLI: every test that asks for one
+// In make test-all, where TF_ACC is set, no test skips for want of a newer CLI: every test that asks for one
 // (requireCLI, directly or through a helper) is named so that make testacc leaves it out and make
 // testacc-next runs it under Terraform 1.15.
 func TestHouse_newCLITestsRunInTestaccNext(t *testing.T) {
