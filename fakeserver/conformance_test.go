@@ -14,9 +14,9 @@ import (
 // The conformance test runs every endpoint of the emulator through the same cases: success, no token (401),
 // unknown token (401), a token holding every scope but the endpoint's (403), a token of another
 // organization asking for acme's path (404), an unknown id in the path (404), an invalid body (422), a
-// malformed body (400), and a malformed body without a token (401: the token is checked first). Each row says what the endpoint needs; the cases that apply to it follow from the
-// row (no 403 without a scope, no 404 for another organization without {org} in the path, no 422/400
-// without a body).
+// malformed body (400), and a malformed body without a token (401: the token is checked first). Each row
+// says what the endpoint needs; the cases that apply to it follow from the row (no 403 without a scope, no
+// 404 for another organization without {org} in the path, no 422/400 without a body).
 //
 // Run one area with, for example, go test -run 'TestConformance/registries/' ./fakeserver/.
 

@@ -9,15 +9,20 @@ import (
 // TestShortLivedChildren: the processes the tests start collect no garbage below 384 MiB and run on one
 // core, unless the caller set any of the three variables, which then stand as given.
 func TestShortLivedChildren(t *testing.T) {
+	var keys []string
+	for _, kv := range childRuntime {
+		k, _, _ := strings.Cut(kv, "=")
+		keys = append(keys, k)
+	}
 	unsetAll := func() {
-		for _, k := range []string{"GOGC", "GOMEMLIMIT", "GOMAXPROCS"} {
+		for _, k := range keys {
 			t.Setenv(k, "") // restores the variable when the test ends
 			_ = os.Unsetenv(k)
 		}
 	}
 	show := func() string {
 		var out []string
-		for _, k := range []string{"GOGC", "GOMEMLIMIT", "GOMAXPROCS"} {
+		for _, k := range keys {
 			v, ok := os.LookupEnv(k)
 			if !ok {
 				v = "(unset)"

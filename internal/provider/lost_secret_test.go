@@ -67,8 +67,9 @@ var lostSecretCases = []lostSecretCase{
 	},
 }
 
-// TestAccLostCreateAnswers: for each type whose secret is in its create answer alone. With that answer lost once, the apply deletes what the create made and creates it once
-// more, exactly once, and records its secret; lost twice, the apply fails saying why, with the object
+// TestAccLostCreateAnswers: for each type whose secret is in its create answer alone. With that answer lost
+// once, the apply deletes what the create made and creates it once more, exactly once, and records its
+// secret; lost twice, the apply fails saying why, with the object
 // tainted in state (the next plan replaces it), never a silent null secret. The emulator then holds
 // exactly what the state does.
 func TestAccLostCreateAnswers(t *testing.T) {
