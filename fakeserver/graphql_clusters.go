@@ -192,6 +192,13 @@ func (x *gqlExec) updateHosted(q *queueRecord, h gqlInput) error {
 	return nil
 }
 
+// defaultMacOSVersion is the macOS version a macOS queue runs while none is chosen (none sent, or cleared
+// with null): the service then selects its current default and reads it back, which the official
+// provider's docs say ("Buildkite selects the current default when this is omitted") and its tests rely on
+// (a mac block without macos_version reads a version back). Which version is the default is not documented;
+// the emulator's choice (I) is the newest of the official provider's list.
+const defaultMacOSVersion = "TAHOE"
+
 // clusterObject is a Cluster.
 func (x *gqlExec) clusterObject(c *clusterRecord) any {
 	if c == nil {
@@ -235,6 +242,7 @@ func (x *gqlExec) hostedObject(h *hostedQueue) any {
 		if h.xcodeVersion != "" {
 			xcode = h.xcodeVersion
 		}
+		macos = defaultMacOSVersion
 		if h.macosVersion != "" {
 			macos = h.macosVersion
 		}

@@ -64,6 +64,16 @@ func TestGraphQLClusterQueues(t *testing.T) {
 		t.Fatalf("read: %s", a.raw)
 	}
 
+	// A macOS queue made over REST, its Xcode version set with no macOS version: the default is read back.
+	r = e.api("POST", "/clusters/"+cluster+"/queues", map[string]any{"key": "mac-default", "hostedAgents": map[string]any{"instanceShape": "MACOS_ARM64_M4_6X28"}})
+	expect(t, r, http.StatusCreated)
+	a = e.gql(gqlUpdateQueue, map[string]any{"organizationId": orgID, "id": r.object(t)["graphql_id"], "hostedAgents": map[string]any{
+		"instanceShape": "MACOS_ARM64_M4_6X28", "platformSettings": map[string]any{"macos": map[string]any{"xcodeVersion": "16.2"}},
+	}}).ok(t)
+	if a.str(t, u, "clusterQueue", "hostedAgents", "platformSettings", "macos", "macosVersion") != defaultMacOSVersion {
+		t.Fatalf("default macOS version: %s", a.raw)
+	}
+
 	// A Linux queue made over REST reads over GraphQL; its image set over GraphQL reads over REST.
 	r = e.api("POST", "/clusters/"+cluster+"/queues", map[string]any{"key": "linux", "hostedAgents": map[string]any{"instanceShape": "LINUX_AMD64_2X4"}})
 	expect(t, r, http.StatusCreated)

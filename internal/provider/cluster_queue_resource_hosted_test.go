@@ -188,6 +188,14 @@ func TestAccClusterQueueResource_hostedMac(t *testing.T) {
 		CheckDestroy:             e.checkDestroyed("buildkite_cluster_queue"),
 		Steps: []resource.TestStep{
 			{
+				// No macOS version chosen: the one the service selects is read back (the official
+				// provider's test of a mac block needs it set).
+				Config: mac("MACOS_ARM64_M4_6X28", `{ xcode_version = "16.2" }`),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(addr, macAttr("macos_version"), knownvalue.StringExact("TAHOE")),
+				},
+			},
+			{
 				Config:           mac("MACOS_ARM64_M4_6X28", `{ xcode_version = "16.2", macos_version = "SEQUOIA" }`),
 				Check:            resource.ComposeTestCheckFunc(e.checkHostedQueue("MACOS_ARM64_M4_6X28", ""), e.checkMacSettings("16.2", "SEQUOIA")),
 				ConfigPlanChecks: expectEmpty(),

@@ -235,6 +235,8 @@ resource "buildkite_cluster_secret" "test" {
   value_wo_version = "1"`, `These attributes cannot be configured together: [value,value_wo]`},
 		{"KEY", `  value_wo = "w"`, `value_wo_version`},
 		{"KEY", `  value_wo_version = "1"`, `value_wo`},
+		{"KEY", `  value_wo = "w"
+  value_wo_version = ""`, `Invalid Attribute Value Length`},
 		{"KEY", `  value = "v"
   policy = "- [unclosed"`, `Invalid YAML`},
 		{"KEY", ``, `Missing Attribute Configuration`},

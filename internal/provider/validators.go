@@ -50,6 +50,12 @@ func (v notBlankValidator) ValidateString(ctx context.Context, req validator.Str
 	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
 		return
 	}
+	if req.ConfigValue.ValueString() == "" {
+		// The summary the official provider's length validators give an empty string, which its tests expect.
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid Attribute Value Length",
+			fmt.Sprintf("%s %s, got an empty string.", req.Path, v.Description(ctx)))
+		return
+	}
 	if strings.TrimSpace(req.ConfigValue.ValueString()) == "" {
 		resp.Diagnostics.AddAttributeError(req.Path, "Blank Value",
 			fmt.Sprintf("%s %s, got %q.", req.Path, v.Description(ctx), req.ConfigValue.ValueString()))
