@@ -196,7 +196,7 @@ func (x *gqlExec) updateHosted(q *queueRecord, h gqlInput) error {
 // with null): the service then selects its current default and reads it back, which the official
 // provider's docs say ("Buildkite selects the current default when this is omitted") and its tests rely on
 // (a mac block without macos_version reads a version back). Which version is the default is not documented;
-// the emulator's choice (I) is the newest of the official provider's list.
+// the emulator's choice is the newest of the official provider's list.
 const defaultMacOSVersion = "TAHOE"
 
 // clusterObject is a Cluster.
