@@ -48,6 +48,13 @@ func TestGraphQLTeamLinkNodes(t *testing.T) {
 		if c.access != "" && access != c.access || access == nil {
 			t.Fatalf("%s: access %v in %s", c.kind, access, a.raw)
 		}
+		// The link's REST view shows that same ID, so the graphql_id a REST client keeps resolves.
+		path := "/teams/" + team + "/" + map[Kind]string{KindTeamMember: "members", KindTeamPipeline: "pipelines", KindTeamSuite: "suites"}[c.kind] + "/" + c.other
+		r := k.api("GET", path, nil)
+		expect(t, r, http.StatusOK)
+		if got := r.object(t)["graphql_id"]; got != id {
+			t.Fatalf("%s: REST graphql_id %v, GraphQL node ID %s", c.kind, got, id)
+		}
 	}
 	// Changed over REST, read over GraphQL.
 	expect(t, k.api("PATCH", "/teams/"+team+"/members/"+second, map[string]any{"role": "member"}), http.StatusOK)

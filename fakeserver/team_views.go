@@ -55,7 +55,7 @@ type teamMemberView struct {
 
 func (st *Store) teamMemberView(m *teamLinkRecord) teamMemberView {
 	id := linkID(m.teamID, m.otherID)
-	v := teamMemberView{ID: id, GraphQLID: graphQLID("TeamMember", id), UserID: m.otherID, Role: m.level(), CreatedAt: formatTime(m.createdAt)}
+	v := teamMemberView{ID: id, GraphQLID: m.graphQLID("TeamMember"), UserID: m.otherID, Role: m.level(), CreatedAt: formatTime(m.createdAt)}
 	if u, ok := st.users[m.otherID]; ok {
 		v.UserName = u.name
 	}
@@ -75,7 +75,7 @@ type teamPipelineView struct {
 func (st *Store) teamPipelineView(base string, tp *teamLinkRecord) teamPipelineView {
 	id := linkID(tp.teamID, tp.otherID)
 	v := teamPipelineView{
-		ID: id, GraphQLID: graphQLID("TeamPipeline", id),
+		ID: id, GraphQLID: tp.graphQLID("TeamPipeline"),
 		PipelineID: tp.otherID, AccessLevel: tp.level(), CreatedAt: formatTime(tp.createdAt),
 	}
 	if p := st.pipelineByID(tp.org, tp.otherID); p != nil {
@@ -97,13 +97,22 @@ type teamSuiteView struct {
 func (st *Store) teamSuiteView(base string, ts *teamLinkRecord) teamSuiteView {
 	id := linkID(ts.teamID, ts.otherID)
 	v := teamSuiteView{
-		ID: id, GraphQLID: graphQLID("TeamSuite", id),
+		ID: id, GraphQLID: ts.graphQLID("TeamSuite"),
 		SuiteID: ts.otherID, AccessLevel: nonNil(slices.Clone(ts.access)), CreatedAt: formatTime(ts.createdAt),
 	}
 	if s := st.suiteByID(ts.org, ts.otherID); s != nil {
 		v.SuiteURL = suiteURL(base, s)
 	}
 	return v
+}
+
+// graphQLID is the link's GraphQL ID, the one node(id:) resolves (graphql_teams.go): it encodes the
+// link's own UUID. A link saved before that UUID was kept has none, and shows one derived from its ends.
+func (l *teamLinkRecord) graphQLID(typ string) string {
+	if l.uuid == "" {
+		return graphQLID(typ, linkID(l.teamID, l.otherID))
+	}
+	return graphQLID(typ, l.uuid)
 }
 
 // linkID is the identifier of a team's link to a user, pipeline or suite. The spec gives these links no

@@ -112,9 +112,10 @@ func TestAccTeamMemberResource_basic(t *testing.T) {
 				},
 			}),
 			step(resource.TestStep{
-				// After an import the upper-case configuration plans a no-op.
+				// After an import the upper-case configuration plans a no-op. The ID is the graphql_id the
+				// state holds: the membership's GraphQL ID, which the official provider's state has as id.
 				Config: e.config(testAccTeamMemberConfig(team, email, "MAINTAINER")), ResourceName: addr, ImportState: true,
-				ImportStateKind: resource.ImportBlockWithID, ImportStateIdFunc: importID(addr, "team_id", "user_id"),
+				ImportStateKind: resource.ImportBlockWithID, ImportStateIdFunc: importID(addr, "graphql_id"),
 			}),
 			step(resource.TestStep{
 				// Another team replaces the membership.

@@ -84,8 +84,9 @@ func TestAccTestSuiteTeamResource_basic(t *testing.T) {
 				ImportStateKind: resource.ImportBlockWithID, ImportStateIdFunc: importID(addr, "team_id", "test_suite_id"),
 			}),
 			step(resource.TestStep{
-				// The import command fills in the official spelling.
-				ResourceName: addr, ImportState: true, ImportStateIdFunc: importID(addr, "team_id", "test_suite_id"),
+				// The import command fills in the official spelling. The ID is the graphql_id the state holds:
+				// the link's GraphQL ID, which the official provider's state has as id.
+				ResourceName: addr, ImportState: true, ImportStateIdFunc: importID(addr, "graphql_id"),
 				ImportStateVerify: true,
 			}),
 			step(generateConfigStep(addr, importID(addr, "team_id", "test_suite_id"))),
