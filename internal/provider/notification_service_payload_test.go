@@ -113,3 +113,17 @@ func TestNotificationServiceFromAPI_secrets(t *testing.T) {
 		t.Error("event_log_api was accepted")
 	}
 }
+
+// An unsupported provider_type (the official tests' legacy "slack") gets only the OneOf validator's error:
+// the configuration checks add none of their own about a settings object that type does not have.
+func TestCheckNotificationService_unsupportedProviderOnly(t *testing.T) {
+	cfg := notificationServiceModel{
+		ProviderType: types.StringValue("slack"), Scope: types.StringNull(), ScopeUUIDs: types.SetNull(types.StringType),
+		BranchConfiguration: types.StringNull(),
+	}
+	var diags diag.Diagnostics
+	checkNotificationService(&cfg, &diags)
+	if diags.HasError() {
+		t.Fatalf("checkNotificationService(provider_type slack) = %v, want no diagnostics", diags)
+	}
+}

@@ -588,8 +588,8 @@ func nsScope(cfg *notificationServiceModel) (scope string, ids []string, unknown
 // checkNotificationService adds the errors the configuration alone shows.
 func checkNotificationService(cfg *notificationServiceModel, diags *diag.Diagnostics) {
 	provider := cfg.ProviderType.ValueString()
-	if cfg.ProviderType.IsUnknown() {
-		return
+	if cfg.ProviderType.IsUnknown() || !slices.Contains(nsProviderTypes, provider) {
+		return // an unsupported provider_type is the OneOf validator's one error: it has no settings object
 	}
 	scope, ids, unknownIDs := nsScope(cfg)
 	seen := map[string]string{}

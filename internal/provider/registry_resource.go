@@ -138,9 +138,9 @@ func (r *registryResource) Schema(_ context.Context, _ resource.SchemaRequest, r
 			},
 			"team_ids": refListAttribute(schema.ListAttribute{
 				MarkdownDescription: "The IDs (UUIDs) of the teams given access when the registry is created (REST `team_ids`), " +
-					"required by the service where the organization has teams enabled. The service does not report them, " +
-					"so they are kept from the configuration. They cannot change after creation: a change is refused at plan " +
-					"time (setting them on an imported registry, or removing them, changes nothing on the service).",
+					"required by the service where the organization has teams enabled. They are kept from the configuration; " +
+					"an import takes the ones the service reports. They cannot change after creation: a change is refused " +
+					"at plan time (removing them changes nothing on the service).",
 				Optional:   true,
 				Validators: []validator.List{listvalidator.SizeAtLeast(1)},
 			}, "Team"),
@@ -180,7 +180,7 @@ func (r *registryResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 // refuseRegistryChanges refuses at plan time, with the official provider's words, a change of ecosystem or
 // team_ids: the service cannot change either, and a replacement would delete the registry and every package
 // in it. Teams are compared by UUID in order (a GraphQL ID for the same team is no change, a reordered list
-// is, as there); teams set on an imported registry, or removed, change nothing and pass.
+// is, as there); teams set on an imported registry that reports none, or removed, change nothing and pass.
 func refuseRegistryChanges(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.State.Raw.IsNull() || req.Plan.Raw.IsNull() {
 		return
@@ -254,6 +254,14 @@ func (r *registryResource) Read(ctx context.Context, req resource.ReadRequest, r
 		return
 	}
 	state.fromAPI(reg)
+	// An import's first Read takes the teams from the answer, so that a configuration naming the teams the
+	// registry was created for plans nothing after the import. Later Reads keep the state's (configured) teams.
+	if imported, _ := req.Private.GetKey(ctx, registryImportKey); string(imported) == "true" {
+		if state.TeamIDs.IsNull() && len(reg.TeamIDs) > 0 {
+			state.TeamIDs = stringList(reg.TeamIDs)
+		}
+		resp.Diagnostics.Append(resp.Private.SetKey(ctx, registryImportKey, nil)...)
+	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }
 
@@ -301,7 +309,12 @@ func (r *registryResource) ImportState(ctx context.Context, req resource.ImportS
 		return
 	}
 	resp.Diagnostics.Append(setSlugOrID(ctx, resp, parts[0])...)
+	resp.Diagnostics.Append(resp.Private.SetKey(ctx, registryImportKey, []byte("true"))...)
 }
+
+// registryImportKey marks, in the private state an import hands to its Read, that team_ids come from the
+// service's answer.
+const registryImportKey = "buildkite_registry_imported"
 
 // registryNames finds the registry that holds a name: registry names are unique through their slugs. A
 // registry is adopted by its slug, its identity.

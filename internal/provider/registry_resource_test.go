@@ -88,7 +88,8 @@ func TestAccRegistryResource_basic(t *testing.T) {
 }
 
 // The teams a registry was created for cannot change: refused at plan with the official summary. The same
-// teams by GraphQL ID are no change, and removing them from the configuration changes nothing.
+// teams by GraphQL ID are no change, and removing them from the configuration changes nothing. An import
+// reads them from the service.
 func TestAccRegistryResource_teamIDsRefused(t *testing.T) {
 	t.Parallel()
 	e := newTestEnv(t)
@@ -115,6 +116,9 @@ resource "buildkite_team" "b" {
 		CheckDestroy:             e.checkDestroyed("buildkite_registry"),
 		Steps: []resource.TestStep{
 			{Config: cfg(`  team_ids = [buildkite_team.a.id]`)},
+			// An import takes the teams the service reports, as the official provider does, so the imported
+			// state matches the one that created the registry.
+			{ResourceName: addr, ImportState: true, ImportStateVerify: true, ImportStateIdFunc: importID(addr, "slug")},
 			{
 				Config: cfg(`  team_ids = [buildkite_team.a.graphql_id]`),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
