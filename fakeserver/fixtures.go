@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/google/uuid"
 	"gopkg.in/yaml.v3"
 )
 
@@ -54,6 +55,9 @@ const (
 
 // UserFixture declares a user and the organizations they belong to.
 type UserFixture struct {
+	// ID is the user's UUID, for a client that names a known user (the official provider's tests name
+	// theirs by UUID and GraphQL ID, which is derived from it); default: a new random UUID.
+	ID          string              `json:"id,omitempty" yaml:"id,omitempty"`
 	Name        string              `json:"name" yaml:"name"`   // required
 	Email       string              `json:"email" yaml:"email"` // required, unique; access tokens name users by it
 	Memberships []MembershipFixture `json:"memberships" yaml:"memberships"`
@@ -328,7 +332,7 @@ var orgSlugPattern = regexp.MustCompile(`^[a-zA-Z0-9][a-zA-Z0-9_-]*$`)
 // resolve checks f and returns a copy with every default filled in (org, name, plan, queue, state, token
 // orgs). It does not change f.
 func (f *Fixtures) resolve() (*Fixtures, error) {
-	rv := &fixtureResolver{f: f, out: &Fixtures{}, declared: map[string]bool{}, usersByEmail: map[string]UserFixture{}}
+	rv := &fixtureResolver{f: f, out: &Fixtures{}, declared: map[string]bool{}, usersByEmail: map[string]UserFixture{}, userIDs: map[string]bool{}}
 	rv.organizations()
 	rv.users()
 	rv.accessTokens()
@@ -352,6 +356,7 @@ type fixtureResolver struct {
 	p            fixtureProblems
 	declared     map[string]bool        // organization slugs
 	usersByEmail map[string]UserFixture // by lower-case e-mail
+	userIDs      map[string]bool        // the declared IDs, lower case
 }
 
 // organizations checks the organizations and fills in their names, plans and teams setting.
@@ -415,6 +420,17 @@ func (rv *fixtureResolver) users() {
 			rv.p.add(entry, "email %q is not an e-mail address", u.Email)
 		case hasKey(rv.usersByEmail, key):
 			rv.p.add(entry, "email is declared twice")
+		}
+		if u.ID != "" {
+			id := strings.ToLower(u.ID)
+			switch {
+			case uuid.Validate(id) != nil || len(id) != 36:
+				rv.p.add(entry, "id %q is not a UUID", u.ID)
+			case rv.userIDs[id]:
+				rv.p.add(entry, "id %s is declared twice", id)
+			}
+			rv.userIDs[id] = true
+			u.ID = id
 		}
 		memberships := make([]MembershipFixture, 0, len(u.Memberships))
 		seen := map[string]bool{}
@@ -582,6 +598,9 @@ func (st *Store) applyResolved(f *Fixtures) error {
 		rec := st.userByEmail(u.Email)
 		if rec == nil {
 			rec = st.addUser(u.Name, u.Email)
+		}
+		if u.ID != "" && rec.id != u.ID {
+			st.rekeyUser(rec, u.ID)
 		}
 		rec.name = u.Name
 		userIDs[strings.ToLower(u.Email)] = rec.id

@@ -325,3 +325,34 @@ func TestHandBuiltFixtures(t *testing.T) {
 		t.Fatalf("users %d, token user %s, default %s", len(st.users), st.tokens["tok"].userID, st.defaultUserID)
 	}
 }
+
+// A fixture user may carry the UUID a client already knows (the official provider's tests name theirs);
+// its GraphQL ID follows from it, and a bad or repeated ID is refused by name.
+func TestFixtureUserID(t *testing.T) {
+	const id = "8db2920e-3c0a-4d6f-9c4e-2f1d6a1b7c3e"
+	f := &Fixtures{
+		Organizations: []OrganizationFixture{{Slug: "one"}},
+		Users: []UserFixture{{ID: strings.ToUpper(id), Name: "Test User", Email: "test-user@example.com",
+			Memberships: []MembershipFixture{{Org: "one", Admin: true}}}},
+		AccessTokens: []AccessTokenFixture{{Token: "tok", User: "test-user@example.com", Scopes: Scopes{"all"}}},
+	}
+	if err := f.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	e := newEnv(t, Options{Fixtures: f})
+	r := e.do("GET", "/v2/organizations/one/members/"+id, "tok", nil)
+	expect(t, r, 200)
+	if !strings.Contains(string(r.raw), `"graphql_id":"`+graphQLID("User", id)+`"`) {
+		t.Fatalf("member %s: %s", id, r.raw)
+	}
+	for _, bad := range []struct{ users, want string }{
+		{"users: [{id: nope, name: U, email: u@example.com}]\n", `id "nope" is not a UUID`},
+		{"users: [{id: " + id + ", name: U, email: u@example.com}, {id: " + strings.ToUpper(id) + ", name: V, email: v@example.com}]\n",
+			"id " + id + " is declared twice"},
+	} {
+		_, err := ParseFixtures([]byte("organizations: [{slug: one}]\n"+bad.users), "yaml")
+		if err == nil || !strings.Contains(err.Error(), bad.want) {
+			t.Errorf("%q: error %v, want %q", bad.users, err, bad.want)
+		}
+	}
+}

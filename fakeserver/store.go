@@ -248,6 +248,18 @@ func (st *Store) addUser(name, email string) *userRecord {
 	return u
 }
 
+// rekeyUser gives user u the ID id (and the GraphQL ID derived from it), before anything refers to it
+// but the default user's ID, which follows. Only fixtures call it, on a new store.
+func (st *Store) rekeyUser(u *userRecord, id string) {
+	delete(st.users, u.id)
+	if st.defaultUserID == u.id {
+		st.defaultUserID = id
+	}
+	u.id, u.graphqlID = id, graphQLID("User", id)
+	u.avatarURL = "https://www.gravatar.com/avatar/" + strings.ReplaceAll(id, "-", "")
+	st.users[id] = u
+}
+
 // AddToken seeds an access token belonging to the default user, seeing orgs and holding scopes (see
 // AllScopes). Organizations that do not exist yet are created, named after their slug. Adding a token
 // that exists replaces it. Its uuid (GET /v2/access-token) is derived from token, the same in every run.
