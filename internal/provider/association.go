@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"sync"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -130,16 +131,48 @@ func (r *associationResource[T, M]) Create(ctx context.Context, req resource.Cre
 	}
 	ctx, cancel := r.timeout(ctx, opCreate)
 	defer cancel()
+	c := r.claim(ident)
+	if c != nil {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+	}
 	obj, err := r.kind.create(ctx, r.client(), parentID, &plan)
 	if err != nil && r.kind.current != nil && buildkite.IsValidation(err) {
+		if c != nil && c.held {
+			resp.Diagnostics.AddError("Unable to Create "+titleWords(r.kind.what), fmt.Sprintf(
+				"Creating %s %s: %s. Another buildkite_%s of this configuration created or took it over in this "+
+					"run, and one resource must own it: remove the duplicate.", r.kind.what, ident, describeError(err), r.kind.name))
+			return
+		}
 		obj, err = r.takeOver(ctx, parentID, key, &plan, err)
 	}
 	if err != nil {
 		addAPIError(&resp.Diagnostics, "create", r.kind.what, ident, err)
 		return
 	}
+	if c != nil {
+		c.held = true
+	}
 	r.kind.fromAPI(&plan, parentID, obj)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+// associationClaim is one association this command created or took over: a second resource of the
+// configuration for the same sides is a duplicate, which the service's 422 then refuses, and is not taken
+// over. mu orders the creates of one association, so the first settles before the second asks.
+type associationClaim struct {
+	mu   sync.Mutex
+	held bool
+}
+
+// claim returns the claim on the association ident names, for the kinds that take over (whose sides are
+// known before create), or nil.
+func (r *associationResource[T, M]) claim(ident string) *associationClaim {
+	if r.kind.current == nil || r.data == nil {
+		return nil
+	}
+	c, _ := r.data.claims.LoadOrStore(r.kind.name+" "+ident, &associationClaim{})
+	return c.(*associationClaim)
 }
 
 // takeOver finds the association a create was refused for and makes it what the plan says. When there is
@@ -210,6 +243,11 @@ func (r *associationResource[T, M]) Delete(ctx context.Context, req resource.Del
 	ctx, cancel := r.timeout(ctx, opDelete)
 	defer cancel()
 	r.deleteFailed(ctx, &resp.Diagnostics, r.kind.remove(ctx, r.client(), parentID, key), r.kind.what, ident)
+	if c := r.claim(ident); c != nil && !resp.Diagnostics.HasError() {
+		c.mu.Lock()
+		c.held = false
+		c.mu.Unlock()
+	}
 }
 
 // ImportState accepts the kind's import form, as an import ID or as the identity, and the official

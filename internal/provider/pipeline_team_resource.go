@@ -88,7 +88,8 @@ func pipelineTeamSchema() schema.Schema {
 			"team `manage_build_and_read` access once, when the pipeline is created, and never looks at it again. " +
 			"A `buildkite_pipeline_team` for the same team and pipeline owns that access from then on: creating it " +
 			"takes over the existing access and sets its own `access_level`, and destroying it removes the access. " +
-			"The two do not fight: no plan of either shows a change made by the other.",
+			"The two do not fight: no plan of either shows a change made by the other. Two `buildkite_pipeline_team` " +
+			"resources for one team and pipeline, created in one run, are refused, as the service refuses a duplicate.",
 		Attributes: associationAttributes("pipeline access", "<team id>/<pipeline id>", map[string]schema.Attribute{
 			"team_id":     parentIDAttribute("The UUID of the team.", "Team"),
 			"pipeline_id": parentIDAttribute("The UUID of the pipeline (its `id`).", "Pipeline"),

@@ -241,6 +241,30 @@ resource "buildkite_pipeline_team" "pt" {
 			},
 			{ResourceName: addr, ImportState: true, ImportStateVerify: true},
 			{ResourceName: "buildkite_team.t", ImportState: true, ImportStateVerify: true},
+			// Two resources for one pair, created in one run: the second is refused as the service refuses a
+			// duplicate, not taken over (as access that was there before the run would be).
+			{
+				Config: cfg + fmt.Sprintf(`
+resource "buildkite_pipeline" "p2" {
+  name       = %q
+  repository = "https://github.com/buildkite/terraform-provider-buildkite.git"
+}
+
+resource "buildkite_pipeline_team" "first" {
+  access_level = "READ_ONLY"
+  team_id      = buildkite_team.t.id
+  pipeline_id  = buildkite_pipeline.p2.id
+}
+
+resource "buildkite_pipeline_team" "duplicate" {
+  access_level = "READ_ONLY"
+  team_id      = buildkite_team.t.id
+  pipeline_id  = buildkite_pipeline.p2.id
+  depends_on   = [buildkite_pipeline_team.first]
+}
+`, name+"-2"),
+				ExpectError: regexp.MustCompile(`already been added(?s:.*)remove the duplicate`),
+			},
 		},
 	})
 }

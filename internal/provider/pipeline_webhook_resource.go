@@ -185,10 +185,12 @@ func (r *pipelineWebhookResource) Create(ctx context.Context, req resource.Creat
 				"URL exactly (for example buildkite_pipeline.example.repository).", p.Slug, p.Repository, plan.wantedRepository().ValueString()))
 		return
 	case !webhookProviders[p.Provider.ID]:
+		// The official provider's users match "Auto-creating webhooks is only\s+supported for GitHub and GitHub
+		// Enterprise repositories"; the lead-in puts Terraform's line break (at 75 to 77 columns) after "only".
 		resp.Diagnostics.AddError("Unable to Create Pipeline Webhook", fmt.Sprintf(
-			"Auto-creating webhooks is not supported for your repository provider (%s): the service creates webhooks "+
-				"only on GitHub and GitHub Enterprise repositories, and pipeline %s builds %s. Add the webhook (%s) in the "+
-				"repository's settings instead.", displayOr(p.Provider.ID, "unknown"), p.Slug, p.Repository, p.Provider.WebhookURL))
+			"The service cannot create this webhook. Auto-creating webhooks is only supported for GitHub and GitHub "+
+				"Enterprise repositories, and pipeline %s builds %s (on %s). Add the webhook (%s) in the repository's "+
+				"settings instead.", p.Slug, p.Repository, displayOr(p.Provider.ID, "an unknown provider"), p.Provider.WebhookURL))
 		return
 	}
 	err = r.client().Pipelines.CreateWebhook(ctx, p.Slug)
@@ -291,8 +293,8 @@ func (r *pipelineWebhookResource) ImportState(ctx context.Context, req resource.
 	}
 	if hook == nil {
 		resp.Diagnostics.AddError("Pipeline webhook not found", fmt.Sprintf(
-			"Pipeline %s (%s) has no webhook on its repository %s, so there is nothing to import. Create it with this "+
-				"resource instead.", p.Slug, req.ID, p.Repository))
+			"Cannot import non-existent remote object: pipeline %s (%s) has no webhook on its repository %s. Create "+
+				"it with this resource instead.", p.Slug, req.ID, p.Repository))
 		return
 	}
 	var m pipelineWebhookModel

@@ -120,7 +120,7 @@ func TestAccPipelineWebhookResource_basic(t *testing.T) {
 				ImportState:       true,
 				ImportStateId:     "",
 				ImportStateIdFunc: importID("buildkite_pipeline.app", "slug"),
-				ExpectError:       regexp.MustCompile(`Pipeline webhook not found`),
+				ExpectError:       regexp.MustCompile(`Pipeline webhook not found(?s:.*)Cannot import non-existent remote object`),
 			}),
 			// Created again, with a webhook made anew.
 			step(resource.TestStep{
@@ -169,7 +169,7 @@ func TestAccPipelineWebhookResource_badInput(t *testing.T) {
 			},
 			{
 				Config:      e.config(testAccPipelineWebhookConfig(name, "https://gitlab.com/acme/app.git", true, "id", "buildkite_pipeline.app.repository")),
-				ExpectError: regexp.MustCompile(`Auto-creating webhooks is not\s+supported for your repository provider`),
+				ExpectError: regexp.MustCompile(`Auto-creating webhooks is only\s+supported for GitHub and GitHub Enterprise repositories`),
 			},
 			{
 				Config: e.config(testAccPipelineWebhookConfig(name, "https://github.com/acme/app.git", false, "", "") + `

@@ -30,6 +30,9 @@ type providerData struct {
 	// orgAtContact is set when first contact (contact) found the organization; it runs inside client calls,
 	// some made under orgMu, so it does not take the lock.
 	orgAtContact atomic.Bool
+
+	// claims are the associations this command created or took over, by kind and sides (association.go).
+	claims sync.Map
 }
 
 // providerDataFrom extracts the provider's data in Configure. It returns nil, without a diagnostic, while the
