@@ -34,8 +34,9 @@ type organizationModel struct {
 	URL       types.String `tfsdk:"url"`
 	WebURL    types.String `tfsdk:"web_url"`
 	CreatedAt types.String `tfsdk:"created_at"`
-	// AllowedAPIIPAddresses is the allowlist of the organization's API settings: empty for none, null where
-	// the token may not read the settings.
+	// AllowedAPIIPAddresses is the allowlist of the organization's API settings: [""] for none (the official
+	// provider splits the service's empty string, and configurations index element 0), null where the token
+	// may not read the settings.
 	AllowedAPIIPAddresses types.List `tfsdk:"allowed_api_ip_addresses"`
 }
 
@@ -46,8 +47,8 @@ func (d *organizationDataSource) Schema(_ context.Context, _ datasource.SchemaRe
 			"name": schema.StringAttribute{MarkdownDescription: "The organization's name.", Computed: true},
 			"slug": schema.StringAttribute{MarkdownDescription: "The organization's slug.", Computed: true},
 			"allowed_api_ip_addresses": schema.ListAttribute{
-				MarkdownDescription: "The networks (CIDRs) the organization's API may be called from; empty when there is " +
-					"no allowlist. Null, with a warning, when the token may not read the organization's settings (its user " +
+				MarkdownDescription: "The networks (CIDRs) the organization's API may be called from; `[\"\"]` (one empty " +
+					"string, as the official provider reads it) when there is no allowlist. Null, with a warning, when the token may not read the organization's settings (its user " +
 					"must be an administrator and the token needs `read_organization_settings`).",
 				ElementType: types.StringType, Computed: true,
 			},
@@ -82,8 +83,8 @@ func (d *organizationDataSource) Read(ctx context.Context, _ datasource.ReadRequ
 		return
 	default:
 		ips := settings.AllowedIPs()
-		if ips == nil {
-			ips = []string{}
+		if len(ips) == 0 {
+			ips = []string{""}
 		}
 		list, diags := types.ListValueFrom(ctx, types.StringType, ips)
 		resp.Diagnostics.Append(diags...)

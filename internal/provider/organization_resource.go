@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -124,14 +125,15 @@ func (r *organizationResource) Schema(_ context.Context, _ resource.SchemaReques
 			"create API tokens. The token's user must be an administrator, and the token needs the " +
 			"`read_organization_settings` and `write_organization_settings` scopes. Creating the resource takes " +
 			"over the existing organization's settings that the configuration sets: a setting left out is read and " +
-			"never written. Destroying it removes the allowlist where the configuration set one, leaves every other " +
+			"never written, except an allowlist the configuration set and then left out, which is removed. Destroying it removes the allowlist where the configuration set one, leaves every other " +
 			"setting as it is, and says so in a warning. " + enforce2FANote + " Import with the organization's slug, UUID or GraphQL ID.",
 		Attributes: withCommon("organization", map[string]schema.Attribute{
 			"slug": computedString("The organization's slug."),
 			"allowed_api_ip_addresses": schema.ListAttribute{
 				MarkdownDescription: "The networks the API may be called from, one CIDR block per element; `[]` for anywhere. " +
-					"Left out, the organization's allowlist (set in the web interface, say) is read and left alone, and " +
-					"destroy leaves it; set it to `[]` to remove it. The allowlist applies at once: a list that leaves out " +
+					"Left out from the start, the organization's allowlist (set in the web interface, say) is read and left " +
+					"alone, and destroy leaves it; removed from a configuration that set it, or set to `[]`, it removes " +
+					"the allowlist. The allowlist applies at once: a list that leaves out " +
 					"the network Terraform runs from locks it out. Needs the API IP allowlist in the organization's plan.",
 				ElementType: types.StringType,
 				Optional:    true,
@@ -218,6 +220,9 @@ func (r *organizationResource) ModifyPlan(ctx context.Context, req resource.Modi
 			plan.Enforce2FA = state.Enforce2FA
 		}
 	}
+	if !creating && releasesAllowlist(ctx, req.Private, config) {
+		plan.AllowedAPIIPAddresses = types.ListNull(types.StringType)
+	}
 	if !creating {
 		if config.RevokeInactiveTokensAfter.IsNull() {
 			plan.RevokeInactiveTokensAfter = state.RevokeInactiveTokensAfter
@@ -233,6 +238,18 @@ func (r *organizationResource) ModifyPlan(ctx context.Context, req resource.Modi
 		plan.RevokeInactiveTokensAfter = types.StringValue(revocationName(days.ValueInt64Pointer()))
 	}
 	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+}
+
+// releasesAllowlist reports whether the configuration has just stopped setting the allowlist that the last
+// create or update managed. Removing it then removes the allowlist, as the official provider does (its
+// attribute is optional, so null means "no allowlist") and as destroy would; an allowlist the configuration
+// never set stays unmanaged.
+func releasesAllowlist(ctx context.Context, private privateReader, config organizationResourceModel) bool {
+	if !config.AllowedAPIIPAddresses.IsNull() {
+		return false
+	}
+	managed, _ := managedSettings(ctx, private)
+	return managed["allowed_api_ip_addresses"]
 }
 
 // settingsChange is what a create or an update sends: of the settings the configuration sets (configured),
@@ -419,9 +436,21 @@ func (r *organizationResource) Update(ctx context.Context, req resource.UpdateRe
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	var config organizationResourceModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
 	ctx, cancel := r.timeout(ctx, opUpdate)
 	defer cancel()
-	r.apply(ctx, &plan, configured, "update", &resp.Diagnostics)
+	// An allowlist just removed from the configuration is sent as none (plan holds null); it is not
+	// recorded as managed any more.
+	send := configured
+	if releasesAllowlist(ctx, req.Private, config) {
+		send = maps.Clone(configured)
+		send["allowed_api_ip_addresses"] = true
+	}
+	r.apply(ctx, &plan, send, "update", &resp.Diagnostics)
 	r.apply2FA(ctx, req.Config, &plan, "update", &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return

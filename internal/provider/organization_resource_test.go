@@ -89,13 +89,19 @@ func TestAccOrganizationResource_basic(t *testing.T) {
 				Check:            e.checkAPISettings("0.0.0.0/1 128.0.0.0/1", 0, false),
 				ConfigPlanChecks: inPlace(addr),
 			}),
-			// Removing the attribute stops managing the allowlist: it stays on the service, read into state.
+			// Removing the attribute the configuration set removes the allowlist, as the official provider does
+			// (its acceptance test "updates an organization by removing the allowed API IP address list property").
 			step(resource.TestStep{
 				Config: e.config(testAccOrganizationConfig()),
 				Check: resource.ComposeAggregateTestCheckFunc(
-					e.checkAPISettings("0.0.0.0/1 128.0.0.0/1", 0, false),
-					resource.TestCheckResourceAttr(addr, "allowed_api_ip_addresses.#", "2"),
+					e.checkAPISettings("", 0, false),
+					resource.TestCheckNoResourceAttr(addr, "allowed_api_ip_addresses"),
 				),
+				ConfigPlanChecks: inPlace(addr),
+			}),
+			step(resource.TestStep{
+				Config:           e.config(testAccOrganizationConfig(allowlistLine("0.0.0.0/1", "128.0.0.0/1"))),
+				Check:            e.checkAPISettings("0.0.0.0/1 128.0.0.0/1", 0, false),
 				ConfigPlanChecks: inPlace(addr),
 			}),
 			// [] removes it.
