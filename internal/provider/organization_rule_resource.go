@@ -288,12 +288,10 @@ func (r *organizationRuleResource) checkValue(ctx context.Context, req resource.
 			raw, present := doc[key]
 			missing := !present || raw == nil || raw == ""
 			if typ := typ.ValueString(); missing && strings.HasPrefix(typ, "pipeline.") && strings.HasSuffix(typ, ".pipeline") {
-				// A pipeline rule names both pipelines: said now, in the service's words, which refuses it at
-				// apply. A warning, not an error: an error here would also fail the plan that terraform destroy
-				// makes first, leaving the rest of such a configuration impossible to destroy.
-				resp.Diagnostics.AddAttributeWarning(path.Root("value"), "Invalid organization rule value",
+				// A pipeline rule names both pipelines: refused now, in the service's words.
+				resp.Diagnostics.AddAttributeError(path.Root("value"), "Invalid organization rule value",
 					fmt.Sprintf("%s: missing %s\n\nThe value of a %s rule names its source_pipeline and its "+
-						"target_pipeline, each by UUID or slug; the service will refuse this one at apply.", typ, key, typ))
+						"target_pipeline, each by UUID or slug.", typ, key, typ))
 			}
 			continue
 		}

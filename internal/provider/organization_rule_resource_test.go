@@ -158,12 +158,10 @@ func TestAccOrganizationRuleResource_validation(t *testing.T) {
 			{Config: e.config(testAccRuleConfig("x", "pipeline.trigger_build.pipeline", `"{not json"`)), ExpectError: regexpMust(`value must be valid JSON`), PlanOnly: true},
 			{Config: e.config(testAccRuleConfig("x", "pipeline.trigger_build.pipeline", `"[1, 2]"`)), ExpectError: regexpMust(`Invalid organization rule value`), PlanOnly: true},
 			{
-				// Known at plan: a pipeline rule without its source is only warned of, because an error would also
-				// fail the plan terraform destroy makes first (the official provider's "missing source_pipeline"
-				// tests destroy such configurations); the service refuses it at apply (_refusals).
-				Config:             e.config(testAccRuleConfig("x", "pipeline.artifacts_read.pipeline", `jsonencode({ target_pipeline = "`+unknownUUID+`" })`)),
-				PlanOnly:           true,
-				ExpectNonEmptyPlan: true,
+				// Known at plan: a pipeline rule without its source is refused before anything is sent.
+				Config:      e.config(testAccRuleConfig("x", "pipeline.artifacts_read.pipeline", `jsonencode({ target_pipeline = "`+unknownUUID+`" })`)),
+				ExpectError: regexp.MustCompile(`(?s)Invalid organization rule value.*pipeline.artifacts_read.pipeline: missing source_pipeline`),
+				PlanOnly:    true,
 			},
 		},
 	})
