@@ -156,6 +156,7 @@ type jobRecord struct {
 	retriesCount          int
 	retryType             string
 	clusterID, queueID    string // "" when the pipeline is not in a cluster / no queue matched
+	priority              int    // set by reprioritize (job_actions.go)
 }
 
 // jobAgent is the synthetic agent that took a job: the emulator has no agents, but a job past "assigned"
@@ -384,6 +385,7 @@ func (st *Store) retryJob(b *buildRecord, j *jobRecord) {
 	n := &jobRecord{
 		stepID: j.stepID, step: j.step, state: jobScheduled, createdAt: now, scheduledAt: now, runnableAt: now,
 		retriesCount: j.retriesCount + 1, retryType: "manual", clusterID: j.clusterID, queueID: j.queueID,
+		priority: j.priority,
 	}
 	n.id, n.graphqlID = newJobID()
 	j.retried, j.retriedInJobID = true, n.id
