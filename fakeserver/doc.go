@@ -81,6 +81,7 @@
 //     value checks of rules.go), graphql_pipelines.go (pipelines, their page, emoji, color, clone mirror,
 //     repository webhook, pipelineUpdate), graphql_members.go (Organization.members, by e-mail too, and
 //     organizationInvitationCreate over invitations.go), graphql_jobs.go (JobTypeCommand, jobTypeCommandCancel),
+//     graphql_pipeline_webhook.go (pipelineCreateWebhook, over pipeline_webhook.go),
 //     graphql_teams.go (node for teams, suites and a team's links,
 //     whose own UUID team_links.go keeps), graphql_clusters.go (clusters, queues, clusterQueueCreate and
 //     clusterQueueUpdate with the macOS settings), graphql_limits.go (query complexity: the cost headers,
