@@ -159,11 +159,13 @@ type jobRecord struct {
 	priority              int    // set by reprioritize (job_actions.go)
 }
 
-// jobAgent is the synthetic agent that took a job: the emulator has no agents, but a job past "assigned"
-// shows one, as the real service does.
+// jobAgent is the agent that took a job: a connected agent (fixtures, Store.AddAgent) of the job's queue
+// when one is idle (seeded is then true), else a synthetic one, since a job past "assigned" shows an agent,
+// as the real service does.
 type jobAgent struct {
 	id, name  string
 	createdAt time.Time
+	seeded    bool
 }
 
 // buildByID returns the build of org with id, or nil. A lock must be held.
@@ -349,9 +351,17 @@ func (st *Store) setJobState(b *buildRecord, j *jobRecord, state string, exit *i
 		j.startedAt = now
 	}
 	if slices.Contains(jobAgentStates, state) && j.agent == nil {
-		b.nextAgent++
-		j.agent = &jobAgent{id: newID(), name: fmt.Sprintf("agent-%d", b.nextAgent), createdAt: now}
+		if a := st.idleAgentFor(b.org, j); a != nil {
+			// A connected agent of the job's queue takes it, and is busy until the job ends.
+			a.state = "busy"
+			j.agent = &jobAgent{id: a.id, name: a.name, createdAt: a.createdAt, seeded: true}
+		} else {
+			b.nextAgent++
+			j.agent = &jobAgent{id: newID(), name: fmt.Sprintf("agent-%d", b.nextAgent), createdAt: now}
+		}
 	}
+	held := j.agent
+	defer func() { st.releaseAgent(b.org, j, held) }()
 	switch {
 	case finished:
 		if j.finishedAt.IsZero() {
