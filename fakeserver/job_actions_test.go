@@ -2,6 +2,8 @@ package fakeserver
 
 import (
 	"net/http"
+	"slices"
+	"strings"
 	"testing"
 )
 
@@ -70,4 +72,57 @@ func TestJobEndpoints(t *testing.T) {
 	st.AddToken("read-only", []string{"acme"}, []string{scopeReadBuilds})
 	expectError(t, e.do("PUT", "/v2/organizations/acme/jobs/"+newJob+"/retry", "read-only", nil), http.StatusForbidden,
 		"Your access token doesn't have the write_builds scope")
+}
+
+// TestJobsList: GET .../builds/{number}/jobs (go-buildkite's Jobs.ListByBuild, bk job list --build)
+// answers {"items", "links"}, filtered by state[] and step_key, without retried executions unless asked,
+// and paged by per_page and the links' after cursor.
+func TestJobsList(t *testing.T) {
+	e := newEnv(t, Options{})
+	e.createPipeline(map[string]any{"name": "app", "repository": "https://github.com/acme/app.git",
+		"configuration": "steps:\n  - command: a\n    key: a\n  - command: b\n    key: b\n  - command: c\n"})
+	b := e.createBuild("app", nil)
+	jobs := b["jobs"].([]any)
+	first := jobs[0].(map[string]any)["id"].(string)
+	expect(t, e.buildAdmin("app", 1, "/jobs/"+first, map[string]any{"state": "failed", "retry": true}), http.StatusOK)
+
+	ids := func(path string) ([]string, map[string]any) {
+		t.Helper()
+		r := e.api("GET", path, nil)
+		expect(t, r, http.StatusOK)
+		o := r.object(t)
+		var out []string
+		for _, it := range o["items"].([]any) {
+			out = append(out, it.(map[string]any)["state"].(string)+":"+it.(map[string]any)["command"].(string))
+		}
+		links, _ := o["links"].(map[string]any)
+		return out, links
+	}
+	got, _ := ids("/pipelines/app/builds/1/jobs")
+	if want := []string{"scheduled:a", "scheduled:b", "scheduled:c"}; !slices.Equal(got, want) {
+		t.Errorf("jobs %v, want %v", got, want)
+	}
+	got, _ = ids("/pipelines/app/builds/1/jobs?include_retried_jobs=true")
+	if want := []string{"failed:a", "scheduled:a", "scheduled:b", "scheduled:c"}; !slices.Equal(got, want) {
+		t.Errorf("with retried %v, want %v", got, want)
+	}
+	got, _ = ids("/pipelines/app/builds/1/jobs?include_retried_jobs=true&state[]=failed")
+	if want := []string{"failed:a"}; !slices.Equal(got, want) {
+		t.Errorf("state[]=failed %v", got)
+	}
+	got, _ = ids("/pipelines/app/builds/1/jobs?step_key=b")
+	if want := []string{"scheduled:b"}; !slices.Equal(got, want) {
+		t.Errorf("step_key=b %v", got)
+	}
+	got, links := ids("/pipelines/app/builds/1/jobs?per_page=2")
+	if len(got) != 2 || links["next"] == nil || links["self"] == nil {
+		t.Fatalf("page 1 %v, links %v", got, links)
+	}
+	next := links["next"].(string)
+	r := e.do("GET", strings.TrimPrefix(next, e.ts.URL), "test-token", nil)
+	expect(t, r, http.StatusOK)
+	if items := r.object(t)["items"].([]any); len(items) != 1 || items[0].(map[string]any)["command"] != "c" {
+		t.Errorf("page 2: %s", r.raw)
+	}
+	expectError(t, e.api("GET", "/pipelines/app/builds/9/jobs", nil), http.StatusNotFound, "No build found")
 }
