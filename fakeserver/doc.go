@@ -80,7 +80,8 @@
 //     (unclustered agent tokens, kept with revokedAt when revoked), graphql_rules.go (rules, with the REST
 //     value checks of rules.go), graphql_pipelines.go (pipelines, their page, emoji, color, clone mirror,
 //     repository webhook, pipelineUpdate), graphql_members.go (Organization.members, by e-mail too, and
-//     organizationInvitationCreate over invitations.go), graphql_jobs.go (JobTypeCommand, jobTypeCommandCancel),
+//     organizationInvitationCreate over invitations.go), graphql_jobs.go (JobTypeCommand, jobTypeCommandCancel), graphql_org_jobs.go (Organization.clusters,
+//     Cluster.queues through gqlClusterFields, Organization.jobs),
 //     graphql_pipeline_webhook.go (pipelineCreateWebhook, over pipeline_webhook.go),
 //     graphql_teams.go (node for teams, suites and a team's links,
 //     whose own UUID team_links.go keeps), graphql_clusters.go (clusters, queues, clusterQueueCreate and

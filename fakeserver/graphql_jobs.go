@@ -74,6 +74,7 @@ func (x *gqlExec) jobObject(b *buildRecord, j *jobRecord) any {
 		"url":       webURL(x.base, b.org, p.slug, "builds", strconv.Itoa(b.number)) + "#" + j.id,
 		"createdAt": formatTime(j.createdAt), "startedAt": gqlTime(j.startedAt), "finishedAt": gqlTime(j.finishedAt),
 	}
+	x.jobPlacement(b, j, fields)
 	return gqlObject{typ: "JobTypeCommand", fields: fields}
 }
 

@@ -577,6 +577,7 @@ func TestGraphQLEveryFieldServed(t *testing.T) {
 	rule := e.api("POST", "/rules", map[string]any{"type": "pipeline.trigger_build.pipeline", "value": map[string]any{"source_pipeline": pipeline, "target_pipeline": pipeline}})
 	expect(t, rule, http.StatusCreated)
 	jobID := e.createBuild("p", nil)["jobs"].([]any)[0].(map[string]any)["id"].(string)
+	expect(t, e.buildAdmin("p", 1, "/jobs/"+jobID, map[string]any{"state": "running"}), http.StatusOK) // with an Agent
 	invited := e.api("POST", "/invitations", map[string]any{"emails": []string{"invited@example.com"}})
 	expect(t, invited, http.StatusCreated)
 	st := e.srv.Store()
