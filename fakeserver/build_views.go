@@ -94,6 +94,11 @@ type jobView struct {
 	ClusterQueueID     *string     `json:"cluster_queue_id"`
 	ClusterQueueURL    *string     `json:"cluster_queue_url"`
 	Priority           jobPriority `json:"priority"`
+	// A block job's ("manual"): whether it can be unblocked, where, and by whom and when it was.
+	Unblockable *bool     `json:"unblockable,omitempty"`
+	UnblockURL  *string   `json:"unblock_url,omitempty"`
+	UnblockedBy *userView `json:"unblocked_by,omitempty"`
+	UnblockedAt *string   `json:"unblocked_at,omitempty"`
 }
 
 // jobPriority is a job's priority as the API shows it: {"number": 0} until reprioritized.
@@ -206,6 +211,9 @@ func (st *Store) jobView(base string, b *buildRecord, p *pipelineRecord, j *jobR
 	}
 	if j.step.label != "" {
 		v.Name = stringPtr(j.step.label)
+	}
+	if j.step.block {
+		st.blockJobView(&v, jobURL, j)
 	}
 	if j.step.key != "" {
 		v.StepKey = stringPtr(j.step.key)

@@ -25,7 +25,7 @@ func init() {
 
 // stepsOf returns the steps a new build of p runs. It is a variable so tests can give pipelines steps
 // without the pipelines area.
-var stepsOf = func(p *pipelineRecord) []stepSpec { return p.jobSteps() }
+var stepsOf = func(p *pipelineRecord) []stepSpec { return buildSteps(p) }
 
 // ---- states ----
 
@@ -155,6 +155,8 @@ type jobRecord struct {
 	retriedInJobID        string
 	retriesCount          int
 	retryType             string
+	unblockedBy           string // a block job's: who unblocked it, and when
+	unblockedAt           time.Time
 	clusterID, queueID    string // "" when the pipeline is not in a cluster / no queue matched
 	priority              int    // set by reprioritize (job_actions.go)
 }
@@ -255,6 +257,10 @@ func (st *Store) addBuild(p *pipelineRecord, creatorID string, in buildInput) *b
 		j := &jobRecord{stepID: newID(), step: step, state: jobScheduled, createdAt: now, scheduledAt: now, runnableAt: now}
 		j.id, j.graphqlID = newJobID()
 		j.clusterID, j.queueID = st.jobQueue(p, step)
+		if step.block {
+			j.state, j.clusterID, j.queueID = jobBlocked, "", ""
+			b.blocked = true
+		}
 		b.jobs = append(b.jobs, j)
 	}
 	st.builds.builds.insert(b)

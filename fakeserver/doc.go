@@ -56,8 +56,8 @@
 //     configuration.go: what the service normalises in a stored configuration.
 //   - builds.go: builds and jobs (states, state); build_handlers.go: routes and handlers; build_views.go,
 //     build_filters.go: how builds are shown and filtered; build_admin.go: the /_fake/ build and job routes;
-//     job_actions.go: a job's own endpoints (get, retry, reprioritize), by its build or by
-//     /organizations/{org}/jobs/{id}.
+//     job_actions.go: a job's own endpoints (list, get, retry, reprioritize), by its build or by
+//     /organizations/{org}/jobs/{id}; block_jobs.go: block steps' "manual" jobs and unblocking them.
 //   - registries.go: package registries (and registryState, which holds their tokens too);
 //     registry_tokens.go: a registry's tokens.
 //   - schedules.go, cron.go: pipeline schedules and the cronlines they run by (next_build_at);

@@ -57,7 +57,7 @@ func gqlJobState(state string) string {
 
 // jobObject is the JobTypeCommand of j, or nil.
 func (x *gqlExec) jobObject(b *buildRecord, j *jobRecord) any {
-	if j == nil {
+	if j == nil || j.step.block { // a block job is a JobTypeBlock, which the emulator does not serve
 		return nil
 	}
 	p := x.st.pipelineByID(b.org, b.pipelineID)

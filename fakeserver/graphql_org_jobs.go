@@ -7,7 +7,7 @@ import "slices"
 // Organization.jobs(state:, clusterQueue:, agentQueryRules:), over the records of clusters.go,
 // cluster_queues.go and builds.go, with a job's cluster, queue and agent.
 //
-// Choices where the facts are silent (I): jobs come newest build first, each build's jobs in step order,
+// Choices where the facts are silent (I): block jobs (JobTypeBlock) are left out; jobs come newest build first, each build's jobs in step order,
 // retried executions included; clusterQueue takes queues' GraphQL IDs or UUIDs; a job matches
 // agentQueryRules when its step has every rule given. A job's agent is the connected agent that took it
 // (agents.go) or the emulator's stand-in for one (builds.go), whose hostname is <name>.emulator.local as
@@ -37,7 +37,7 @@ func init() {
 				continue
 			}
 			for _, j := range b.jobs {
-				if (len(states) > 0 && !slices.Contains(states, gqlJobState(j.state))) ||
+				if j.step.block || (len(states) > 0 && !slices.Contains(states, gqlJobState(j.state))) ||
 					(len(queues) > 0 && (j.queueID == "" || !slices.Contains(queues, j.queueID))) ||
 					slices.ContainsFunc(rules, func(r string) bool { return !slices.Contains(j.step.agentQueryRules, r) }) {
 					continue

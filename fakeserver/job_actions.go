@@ -33,6 +33,7 @@ func (s *Server) routeJobActions(mux *http.ServeMux) {
 		mux.HandleFunc("GET "+prefix, s.getJob)
 		mux.HandleFunc("PUT "+prefix+"/retry", s.retryJobHandler)
 		mux.HandleFunc("PUT "+prefix+"/reprioritize", s.reprioritizeJob)
+		mux.HandleFunc("PUT "+prefix+"/unblock", s.unblockJob)
 	}
 	mux.HandleFunc("GET "+orgJob+"/log", s.getJobLog)
 }
