@@ -43,6 +43,27 @@ type accessTokenUserView struct {
 func (s *Server) routeAccessToken(mux *http.ServeMux) {
 	mux.HandleFunc("GET /v2/access-token", s.getAccessToken)
 	mux.HandleFunc("DELETE /v2/access-token", s.revokeAccessToken)
+	mux.HandleFunc("GET /v2/user", s.getCurrentUser)
+}
+
+// scopeReadUser is the scope of GET /v2/user.
+const scopeReadUser = "read_user"
+
+// getCurrentUser answers GET /v2/user (Buildkite's REST documentation, apis/rest-api/user; go-buildkite's
+// User.CurrentUser): the token's user as the user summary shows users (id, graphql_id, name, email,
+// avatar_url, created_at). Scope read_user. Buildkite's CLI asks it for the builds of "me" (bk build view
+// without a number) and when it creates a pipeline.
+func (s *Server) getCurrentUser(w http.ResponseWriter, r *http.Request) {
+	_, usr, ok := s.authenticate(w, r, scopeReadUser)
+	if !ok {
+		return
+	}
+	var out *userView
+	_ = s.store.view(func() *apiError {
+		out = s.store.userSummary(usr.id)
+		return nil
+	})
+	writeJSON(w, http.StatusOK, out)
 }
 
 func (s *Server) getAccessToken(w http.ResponseWriter, r *http.Request) {

@@ -91,3 +91,22 @@ access_tokens:
 		t.Fatalf("user %v", u)
 	}
 }
+
+// TestCurrentUser: GET /v2/user (go-buildkite's User.CurrentUser, which Buildkite's CLI calls) is the
+// token's user, with read_user; without it 403, without a token 401.
+func TestCurrentUser(t *testing.T) {
+	e := newEnv(t, Options{})
+	st := e.srv.Store()
+	r := e.do("GET", "/v2/user", "test-token", nil)
+	expect(t, r, 200)
+	m := r.object(t)
+	st.mu.RLock()
+	u := st.users[st.defaultUserID]
+	st.mu.RUnlock()
+	if m["id"] != u.id || m["name"] != u.name || m["email"] != u.email || m["graphql_id"] != u.graphqlID || m["created_at"] == nil {
+		t.Errorf("user %v, want %s %s", m, u.id, u.email)
+	}
+	st.AddToken("narrow", []string{"acme"}, []string{scopeReadBuilds})
+	expectError(t, e.do("GET", "/v2/user", "narrow", nil), 403, "Your access token doesn't have the read_user scope")
+	expect(t, e.do("GET", "/v2/user", "", nil), 401)
+}

@@ -3,6 +3,7 @@ package fakeserver
 import (
 	"net/http"
 	"slices"
+	"strings"
 )
 
 // Agents (Buildkite's REST documentation, pages/apis/rest_api/agents.md): list an organization's
@@ -60,6 +61,11 @@ func (s *Server) routeAgents(mux *http.ServeMux) {
 
 func (st *Store) agentViewOf(base string, a *agentRecord) orgAgentView {
 	v := agentViewOf(base, a)
+	if b, j := st.agentJob(a); j != nil {
+		if p := st.pipelineByID(b.org, b.pipelineID); p != nil {
+			v.Job = st.jobView(base, b, p, j, false)
+		}
+	}
 	if p := a.pause; p != nil {
 		v.Paused, v.PausedAt, v.PausedBy = true, formatTimePtr(p.at), st.userSummary(p.by)
 		v.PausedNote, v.PausedTimeoutInMinutes = &p.note, &p.timeoutMinutes
@@ -197,4 +203,76 @@ func (st *Store) connectedAgent(org, userID, id, action string) (*agentRecord, *
 		return nil, errBadRequest("Can only " + action + " connected agents")
 	}
 	return a, nil
+}
+
+// ---- agents running builds' jobs ----
+
+// A build's job that reaches "assigned" (or a later state in which an agent holds it) is taken by an idle,
+// connected, unpaused agent of its queue when there is one: the agent is then busy (in the metrics too)
+// and the agents API shows the job as its "job", as Buildkite's does and Buildkite's CLI reads (bk agent
+// list --state running); when the job finishes, or goes back to waiting, the agent is idle again. A job's
+// queue is its cluster queue's key in its cluster, or for a pipeline in no cluster the queue=<key> of its
+// agent query rules ("default" without one). An agent seeded busy holds no job.
+
+// idleAgentFor returns an idle connected agent of org for j's queue, or nil. A lock must be held.
+func (st *Store) idleAgentFor(org string, j *jobRecord) *agentRecord {
+	var cluster *clusterRecord
+	key := "default"
+	if j.clusterID != "" {
+		if cluster = st.cluster(org, j.clusterID); cluster == nil {
+			return nil
+		}
+		q := st.queue(org, j.clusterID, j.queueID)
+		if q == nil {
+			return nil
+		}
+		key = q.key
+	} else {
+		for _, rule := range j.step.agentQueryRules {
+			if k, ok := strings.CutPrefix(rule, "queue="); ok {
+				key = k
+				break
+			}
+		}
+	}
+	var found *agentRecord
+	for _, a := range st.metrics.agents {
+		if a.org != org || a.stopped || a.pause != nil || a.state != "idle" || a.queue != key {
+			continue
+		}
+		if (cluster == nil) != (a.cluster == "") || (cluster != nil && !inCluster(a.cluster, cluster)) {
+			continue
+		}
+		if found == nil || a.seq < found.seq {
+			found = a
+		}
+	}
+	return found
+}
+
+// releaseAgent makes held, the connected agent that held j, idle again once j no longer needs it:
+// finished, or waiting for an agent again. A lock must be held.
+func (st *Store) releaseAgent(org string, j *jobRecord, held *jobAgent) {
+	if held == nil || !held.seeded {
+		return
+	}
+	if slices.Contains(jobAgentStates, j.state) && !slices.Contains(jobFinishedStates, j.state) {
+		return
+	}
+	if a := st.agentByID(org, held.id); a != nil && a.state == "busy" {
+		a.state = "idle"
+	}
+}
+
+// agentJob returns the build's job agent a is running, or nil. A lock must be held.
+func (st *Store) agentJob(a *agentRecord) (*buildRecord, *jobRecord) {
+	for _, b := range st.builds.builds.list("org:" + a.org) {
+		for _, j := range b.jobs {
+			if j.agent != nil && j.agent.seeded && j.agent.id == a.id &&
+				slices.Contains(jobAgentStates, j.state) && !slices.Contains(jobFinishedStates, j.state) {
+				return b, j
+			}
+		}
+	}
+	return nil, nil
 }

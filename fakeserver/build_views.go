@@ -93,6 +93,17 @@ type jobView struct {
 	ClusterURL         *string     `json:"cluster_url"`
 	ClusterQueueID     *string     `json:"cluster_queue_id"`
 	ClusterQueueURL    *string     `json:"cluster_queue_url"`
+	Priority           jobPriority `json:"priority"`
+	// A block job's ("manual"): whether it can be unblocked, where, and by whom and when it was.
+	Unblockable *bool     `json:"unblockable,omitempty"`
+	UnblockURL  *string   `json:"unblock_url,omitempty"`
+	UnblockedBy *userView `json:"unblocked_by,omitempty"`
+	UnblockedAt *string   `json:"unblocked_at,omitempty"`
+}
+
+// jobPriority is a job's priority as the API shows it: {"number": 0} until reprioritized.
+type jobPriority struct {
+	Number int `json:"number"`
 }
 
 type jobStepView struct {
@@ -196,9 +207,13 @@ func (st *Store) jobView(base string, b *buildRecord, p *pipelineRecord, j *jobR
 		Command: j.step.command, CreatedAt: formatTime(j.createdAt), ScheduledAt: formatTimePtr(j.scheduledAt),
 		RunnableAt: formatTimePtr(j.runnableAt), StartedAt: formatTimePtr(j.startedAt),
 		FinishedAt: formatTimePtr(j.finishedAt), Retried: j.retried, RetriesCount: j.retriesCount,
+		Priority: jobPriority{Number: j.priority},
 	}
 	if j.step.label != "" {
 		v.Name = stringPtr(j.step.label)
+	}
+	if j.step.block {
+		st.blockJobView(&v, jobURL, j)
 	}
 	if j.step.key != "" {
 		v.StepKey = stringPtr(j.step.key)

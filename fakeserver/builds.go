@@ -25,7 +25,7 @@ func init() {
 
 // stepsOf returns the steps a new build of p runs. It is a variable so tests can give pipelines steps
 // without the pipelines area.
-var stepsOf = func(p *pipelineRecord) []stepSpec { return p.jobSteps() }
+var stepsOf = func(p *pipelineRecord) []stepSpec { return buildSteps(p) }
 
 // ---- states ----
 
@@ -155,14 +155,19 @@ type jobRecord struct {
 	retriedInJobID        string
 	retriesCount          int
 	retryType             string
+	unblockedBy           string // a block job's: who unblocked it, and when
+	unblockedAt           time.Time
 	clusterID, queueID    string // "" when the pipeline is not in a cluster / no queue matched
+	priority              int    // set by reprioritize (job_actions.go)
 }
 
-// jobAgent is the synthetic agent that took a job: the emulator has no agents, but a job past "assigned"
-// shows one, as the real service does.
+// jobAgent is the agent that took a job: a connected agent (fixtures, Store.AddAgent) of the job's queue
+// when one is idle (seeded is then true), else a synthetic one, since a job past "assigned" shows an agent,
+// as the real service does.
 type jobAgent struct {
 	id, name  string
 	createdAt time.Time
+	seeded    bool
 }
 
 // buildByID returns the build of org with id, or nil. A lock must be held.
@@ -252,6 +257,10 @@ func (st *Store) addBuild(p *pipelineRecord, creatorID string, in buildInput) *b
 		j := &jobRecord{stepID: newID(), step: step, state: jobScheduled, createdAt: now, scheduledAt: now, runnableAt: now}
 		j.id, j.graphqlID = newJobID()
 		j.clusterID, j.queueID = st.jobQueue(p, step)
+		if step.block {
+			j.state, j.clusterID, j.queueID = jobBlocked, "", ""
+			b.blocked = true
+		}
 		b.jobs = append(b.jobs, j)
 	}
 	st.builds.builds.insert(b)
@@ -348,9 +357,17 @@ func (st *Store) setJobState(b *buildRecord, j *jobRecord, state string, exit *i
 		j.startedAt = now
 	}
 	if slices.Contains(jobAgentStates, state) && j.agent == nil {
-		b.nextAgent++
-		j.agent = &jobAgent{id: newID(), name: fmt.Sprintf("agent-%d", b.nextAgent), createdAt: now}
+		if a := st.idleAgentFor(b.org, j); a != nil {
+			// A connected agent of the job's queue takes it, and is busy until the job ends.
+			a.state = "busy"
+			j.agent = &jobAgent{id: a.id, name: a.name, createdAt: a.createdAt, seeded: true}
+		} else {
+			b.nextAgent++
+			j.agent = &jobAgent{id: newID(), name: fmt.Sprintf("agent-%d", b.nextAgent), createdAt: now}
+		}
 	}
+	held := j.agent
+	defer func() { st.releaseAgent(b.org, j, held) }()
 	switch {
 	case finished:
 		if j.finishedAt.IsZero() {
@@ -384,6 +401,7 @@ func (st *Store) retryJob(b *buildRecord, j *jobRecord) {
 	n := &jobRecord{
 		stepID: j.stepID, step: j.step, state: jobScheduled, createdAt: now, scheduledAt: now, runnableAt: now,
 		retriesCount: j.retriesCount + 1, retryType: "manual", clusterID: j.clusterID, queueID: j.queueID,
+		priority: j.priority,
 	}
 	n.id, n.graphqlID = newJobID()
 	j.retried, j.retriedInJobID = true, n.id

@@ -55,7 +55,9 @@
 //     a pipeline is shown; pipeline_providers.go: source providers and provider_settings;
 //     configuration.go: what the service normalises in a stored configuration.
 //   - builds.go: builds and jobs (states, state); build_handlers.go: routes and handlers; build_views.go,
-//     build_filters.go: how builds are shown and filtered; build_admin.go: the /_fake/ build and job routes.
+//     build_filters.go: how builds are shown and filtered; build_admin.go: the /_fake/ build and job routes;
+//     job_actions.go: a job's own endpoints (list, get, retry, reprioritize), by its build or by
+//     /organizations/{org}/jobs/{id}; block_jobs.go: block steps' "manual" jobs and unblocking them.
 //   - registries.go: package registries (and registryState, which holds their tokens too);
 //     registry_tokens.go: a registry's tokens.
 //   - schedules.go, cron.go: pipeline schedules and the cronlines they run by (next_build_at);
@@ -77,7 +79,11 @@
 //     (node, organization, two-factor enforcement), graphql_agent_tokens.go over agent_tokens.go
 //     (unclustered agent tokens, kept with revokedAt when revoked), graphql_rules.go (rules, with the REST
 //     value checks of rules.go), graphql_pipelines.go (pipelines, their page, emoji, color, clone mirror,
-//     repository webhook, pipelineUpdate), graphql_teams.go (node for teams, suites and a team's links,
+//     repository webhook, pipelineUpdate), graphql_members.go (Organization.members, by e-mail too, and
+//     organizationInvitationCreate over invitations.go), graphql_jobs.go (JobTypeCommand, jobTypeCommandCancel), graphql_org_jobs.go (Organization.clusters,
+//     Cluster.queues through gqlClusterFields, Organization.jobs),
+//     graphql_pipeline_webhook.go (pipelineCreateWebhook, over pipeline_webhook.go),
+//     graphql_teams.go (node for teams, suites and a team's links,
 //     whose own UUID team_links.go keeps), graphql_clusters.go (clusters, queues, clusterQueueCreate and
 //     clusterQueueUpdate with the macOS settings), graphql_limits.go (query complexity: the cost headers,
 //     stats, the 50,000 refusal).

@@ -129,12 +129,14 @@ const GraphQLPath = "/v1"
 
 // ClientEnv is the environment a Buildkite client (this provider, Buildkite's CLI, go-buildkite's users)
 // reads, for a server reached at base (its origin): BUILDKITE_REST_URL, BUILDKITE_GRAPHQL_URL when the
-// server serves GraphQL, BUILDKITE_ORGANIZATION_SLUG and BUILDKITE_API_TOKEN (Org and Token).
+// server serves GraphQL, BUILDKITE_ORGANIZATION_SLUG and BUILDKITE_API_TOKEN (Org and Token). Buildkite's
+// CLI (bk) names the two URLs differently, so they come twice: BUILDKITE_REST_API_ENDPOINT beside
+// BUILDKITE_REST_URL, BUILDKITE_GRAPHQL_ENDPOINT beside BUILDKITE_GRAPHQL_URL.
 func (s *Server) ClientEnv(base string) []EnvVar {
-	env := []EnvVar{{"BUILDKITE_REST_URL", base}}
+	env := []EnvVar{{"BUILDKITE_REST_URL", base}, {"BUILDKITE_REST_API_ENDPOINT", base}}
 	probe := &http.Request{Method: http.MethodPost, URL: &url.URL{Path: GraphQLPath}, Header: http.Header{}}
 	if _, pattern := s.mux.Handler(probe); pattern != "" {
-		env = append(env, EnvVar{"BUILDKITE_GRAPHQL_URL", base + GraphQLPath})
+		env = append(env, EnvVar{"BUILDKITE_GRAPHQL_URL", base + GraphQLPath}, EnvVar{"BUILDKITE_GRAPHQL_ENDPOINT", base + GraphQLPath})
 	}
 	return append(env, EnvVar{"BUILDKITE_ORGANIZATION_SLUG", s.Org()}, EnvVar{"BUILDKITE_API_TOKEN", s.Token()})
 }

@@ -208,8 +208,15 @@ func (x *gqlExec) clusterObject(c *clusterRecord) any {
 	if c.description != "" {
 		description = c.description
 	}
-	return gqlObject{typ: "Cluster", fields: map[string]any{"id": c.graphqlID, "uuid": c.id, "name": c.name, "description": description}}
+	fields := map[string]any{"id": c.graphqlID, "uuid": c.id, "name": c.name, "description": description}
+	for name, fn := range gqlClusterFields {
+		fields[name] = gqlResolver(func(args map[string]any) (any, error) { return fn(x, c, args) })
+	}
+	return gqlObject{typ: "Cluster", fields: fields}
 }
+
+// gqlClusterFields are Cluster's fields with arguments (its connections), added by other files.
+var gqlClusterFields = map[string]func(x *gqlExec, c *clusterRecord, args map[string]any) (any, error){}
 
 // queueObject is a ClusterQueue.
 func (x *gqlExec) queueObject(q *queueRecord) any {

@@ -576,6 +576,10 @@ func TestGraphQLEveryFieldServed(t *testing.T) {
 	expect(t, linux, http.StatusCreated)
 	rule := e.api("POST", "/rules", map[string]any{"type": "pipeline.trigger_build.pipeline", "value": map[string]any{"source_pipeline": pipeline, "target_pipeline": pipeline}})
 	expect(t, rule, http.StatusCreated)
+	jobID := e.createBuild("p", nil)["jobs"].([]any)[0].(map[string]any)["id"].(string)
+	expect(t, e.buildAdmin("p", 1, "/jobs/"+jobID, map[string]any{"state": "running"}), http.StatusOK) // with an Agent
+	invited := e.api("POST", "/invitations", map[string]any{"emails": []string{"invited@example.com"}})
+	expect(t, invited, http.StatusCreated)
 	st := e.srv.Store()
 	token, _, err := st.AddUnclusteredAgentToken("acme", "d")
 	if err != nil {
@@ -597,6 +601,8 @@ func TestGraphQLEveryFieldServed(t *testing.T) {
 		x.ruleObject(st.ruleByID("acme", rule.object(t)["uuid"].(string))), x.pipelineObject(st.pipelineByID("acme", pipeline)),
 		x.teamObject(st.teamByID("acme", team)), x.suiteObject(st.suiteByID("acme", suite)),
 		x.clusterObject(st.cluster("acme", cluster)),
+		x.invitationEdge(st.orgs["acme"], st.invitation("acme", invited.list(t)[0]["id"].(string)), 0),
+		x.jobObject(st.jobByID("acme", jobID)),
 		x.queueObject(st.queue("acme", cluster, mac.object(t)["id"].(string))),
 		x.queueObject(st.queue("acme", cluster, linux.object(t)["id"].(string))),
 	}

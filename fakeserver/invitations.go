@@ -299,23 +299,7 @@ func (s *Server) createInvitations(w http.ResponseWriter, r *http.Request) {
 		emails, role, sso := in.Strings("emails"), in.String("role"), in.String("sso_mode")
 		teams := field[[]map[string]string](in, "teams", "a list of {id, role} objects")
 		problems := in.Problems()
-		var batch []string
-		for _, e := range emails.Value {
-			addr, err := mail.ParseAddress(e)
-			if err != nil || addr.Address != strings.TrimSpace(e) {
-				problems.add("emails", e+" is not a valid email address")
-				continue
-			}
-			if !slices.ContainsFunc(batch, func(b string) bool { return strings.EqualFold(b, e) }) {
-				batch = append(batch, e)
-			}
-			if u := s.store.userByEmail(e); u != nil && o.members[u.id] != nil {
-				problems.add("emails", e+" is already a member of this organization")
-			}
-		}
-		if !emails.Given() || len(emails.Value) == 0 {
-			problems.addBlank("emails")
-		}
+		batch := s.store.checkInvitees(o, emails.Value, &problems)
 		roleValue := orDefault(role.Value, "member")
 		if roleValue != "admin" && roleValue != "member" {
 			problems.add("role", "must be admin or member")
@@ -338,21 +322,53 @@ func (s *Server) createInvitations(w http.ResponseWriter, r *http.Request) {
 				teamIDs, teamRoles = append(teamIDs, tm.id), append(teamRoles, orDefault(t["role"], "member"))
 			}
 		}
-		if s.store.pendingCount(o.slug)+len(batch) > maxPendingInvitations {
-			problems.add("emails", "would exceed the organization's invitation quota")
-		}
 		if len(problems) > 0 {
 			return nil, errValidation(problems)
 		}
 		out := []invitationView{}
 		for _, e := range batch {
-			i := &invitationRecord{seq: s.store.nextSeq(), org: o.slug, id: newID(), email: e, role: roleValue, ssoMode: ssoValue,
-				teams: teamIDs, teamRoles: teamRoles, state: "pending", createdAt: s.store.timestamp(), createdBy: user.id}
-			s.store.invitations.invitations.insert(i)
+			i := s.store.addInvitation(o, user.id, e, roleValue, ssoValue, teamIDs, teamRoles)
 			out = append(out, s.store.invitationView(baseURL(r), i))
 		}
 		return out, nil
 	})
+}
+
+// checkInvitees checks the addresses of one batch of invitations to o, adding what is wrong to problems
+// (an address that does not parse, a member's address, none at all, a batch past the quota), and returns
+// the batch without repeated addresses. REST's POST /invitations and GraphQL's
+// organizationInvitationCreate share it. A lock must be held.
+func (st *Store) checkInvitees(o *orgRecord, emails []string, problems *validationErrors) []string {
+	var batch []string
+	for _, e := range emails {
+		addr, err := mail.ParseAddress(e)
+		if err != nil || addr.Address != strings.TrimSpace(e) {
+			problems.add("emails", e+" is not a valid email address")
+			continue
+		}
+		if !slices.ContainsFunc(batch, func(b string) bool { return strings.EqualFold(b, e) }) {
+			batch = append(batch, e)
+		}
+		if u := st.userByEmail(e); u != nil && o.members[u.id] != nil {
+			problems.add("emails", e+" is already a member of this organization")
+		}
+	}
+	if len(emails) == 0 {
+		problems.addBlank("emails")
+	}
+	if st.pendingCount(o.slug)+len(batch) > maxPendingInvitations {
+		problems.add("emails", "would exceed the organization's invitation quota")
+	}
+	return batch
+}
+
+// addInvitation records a pending invitation of email to o, made by the user byID. The write lock must be
+// held.
+func (st *Store) addInvitation(o *orgRecord, byID, email, role, sso string, teamIDs, teamRoles []string) *invitationRecord {
+	i := &invitationRecord{seq: st.nextSeq(), org: o.slug, id: newID(), email: email, role: role, ssoMode: sso,
+		teams: teamIDs, teamRoles: teamRoles, state: "pending", createdAt: st.timestamp(), createdBy: byID}
+	st.invitations.invitations.insert(i)
+	return i
 }
 
 // pendingCount is how many pending invitations org has. A lock must be held.

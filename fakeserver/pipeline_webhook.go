@@ -69,17 +69,26 @@ func (s *Server) createPipelineWebhook(w http.ResponseWriter, r *http.Request) {
 		if err != nil {
 			return nil, err
 		}
-		if p.provider != "github" && p.provider != "github_enterprise" {
-			return nil, errUnprocessable("Auto-creating webhooks is not supported for your repository.")
-		}
-		if s.store.repoWebhook(org.slug, p.id) != nil {
-			return nil, errUnprocessable("Webhooks could not be created for your repository.")
-		}
-		s.store.repoWebhooks.seq++
-		s.store.repoWebhooks.byPipeline[p.id] = &repoWebhookRecord{
-			org: org.slug, pipelineID: p.id, externalID: strconv.FormatInt(400000000+s.store.repoWebhooks.seq, 10),
-			createdAt: s.store.timestamp(),
+		if err := s.store.addRepoWebhook(p); err != nil {
+			return nil, err
 		}
 		return providerView{ID: p.provider, WebhookURL: webURL(baseURL(r), "webhooks", p.provider, p.webhookToken), Settings: maps.Clone(p.settings)}, nil
 	})
+}
+
+// addRepoWebhook creates the webhook on p's repository, for REST's POST .../webhook and GraphQL's
+// pipelineCreateWebhook: only on GitHub, and only once. The write lock must be held.
+func (st *Store) addRepoWebhook(p *pipelineRecord) *apiError {
+	if p.provider != "github" && p.provider != "github_enterprise" {
+		return errUnprocessable("Auto-creating webhooks is not supported for your repository.")
+	}
+	if st.repoWebhook(p.org, p.id) != nil {
+		return errUnprocessable("Webhooks could not be created for your repository.")
+	}
+	st.repoWebhooks.seq++
+	st.repoWebhooks.byPipeline[p.id] = &repoWebhookRecord{
+		org: p.org, pipelineID: p.id, externalID: strconv.FormatInt(400000000+st.repoWebhooks.seq, 10),
+		createdAt: st.timestamp(),
+	}
+	return nil
 }

@@ -120,6 +120,7 @@ type visualStep struct {
 type stepSpec struct {
 	key, label, command string
 	agentQueryRules     []string
+	block               bool // a block step: its job waits to be unblocked (block_jobs.go)
 }
 
 // uploadStep is what a YAML pipeline runs when its YAML has no command step of its own: the agent uploads

@@ -208,6 +208,7 @@ func (s *Server) routes() *http.ServeMux {
 	s.routeNotificationServices(mux)
 	s.routeAgents(mux)
 	s.routeBuildOutputs(mux)
+	s.routeJobActions(mux)
 	s.routeGraphQL(mux)
 	s.routePipelineSettings(mux)
 	s.routeCacheRegistries(mux)

@@ -68,6 +68,9 @@ func TestEnvCommand(t *testing.T) {
 	got := out.String()
 	for _, want := range []string{
 		"export BUILDKITE_REST_URL='http://127.0.0.1:8080'\n",
+		// Buildkite's CLI (bk) reads these two names for the same URLs.
+		"export BUILDKITE_REST_API_ENDPOINT='http://127.0.0.1:8080'\n",
+		"export BUILDKITE_GRAPHQL_ENDPOINT='http://127.0.0.1:8080/v1'\n",
 		"export BUILDKITE_ORGANIZATION_SLUG='demo'\n",
 		`export BUILDKITE_API_TOKEN='it'\''s'` + "\n",
 	} {

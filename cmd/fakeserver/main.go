@@ -81,7 +81,8 @@ the server started with), GET and PUT /_emulator/state (the whole state, as the 
 with "Authorization: Bearer <admin token>"; GET /_emulator/health needs none.
 
 "fakeserver env" prints the environment a Buildkite client reads (BUILDKITE_REST_URL,
-BUILDKITE_GRAPHQL_URL when served, BUILDKITE_ORGANIZATION_SLUG, BUILDKITE_API_TOKEN) for the server the same
+BUILDKITE_GRAPHQL_URL when served, BUILDKITE_ORGANIZATION_SLUG, BUILDKITE_API_TOKEN, and for Buildkite's
+CLI BUILDKITE_REST_API_ENDPOINT and BUILDKITE_GRAPHQL_ENDPOINT) for the server the same
 flags start, reached at --listen: eval "$(fakeserver env --listen localhost:8080)", or with --format dotenv
 append them to $GITHUB_ENV. It starts nothing. "fakeserver health" asks the server at --listen for
 GET /_emulator/health and exits 0 only on 200: a container's health check command.

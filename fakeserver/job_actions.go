@@ -1,0 +1,160 @@
+package fakeserver
+
+import (
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+)
+
+// A job's own endpoints (Buildkite's REST documentation, apis/rest-api/jobs): get one, retry it and
+// reprioritize it, each reached through its build (pipeline slug and number) or, as Buildkite's CLI does,
+// through the organization and the job's ID alone (/v2/organizations/{org}/jobs/{id}/...), which also
+// serves the job's log.
+//
+// Retry (write_builds, 200 with the new job): only a failed, timed-out or canceled job, else 400 "Only
+// failed, timed out or canceled jobs can be retried" (the documentation's words); each job is retried once,
+// the next retry going through the new job's ID. Reprioritize (write_builds, 200 with the job) takes
+// {"priority": <integer>}; a job shows its priority as {"number": <n>}, 0 until changed.
+
+// List (read_builds) answers {"items": [...], "links": {"self": ..., "next": ...}}, cursor-paged by
+// per_page (default 30, at most 100) and after/before (a job's ID), the build's jobs in step order,
+// filtered by state[] (one or more job states), step_key and include_retried_jobs (without it, only the
+// newest execution of each step). group_key matches no job: the emulator does not keep groups (I).
+
+// jobRetryableStates are the states a job may be retried from.
+var jobRetryableStates = []string{jobFailed, jobTimedOut, jobCanceled}
+
+func (s *Server) routeJobActions(mux *http.ServeMux) {
+	const job = "/v2/organizations/{org}/pipelines/{pipeline}/builds/{number}/jobs/{job}"
+	const orgJob = "/v2/organizations/{org}/jobs/{job}"
+	mux.HandleFunc("GET /v2/organizations/{org}/pipelines/{pipeline}/builds/{number}/jobs", s.listJobs)
+	for _, prefix := range []string{job, orgJob} {
+		mux.HandleFunc("GET "+prefix, s.getJob)
+		mux.HandleFunc("PUT "+prefix+"/retry", s.retryJobHandler)
+		mux.HandleFunc("PUT "+prefix+"/reprioritize", s.reprioritizeJob)
+		mux.HandleFunc("PUT "+prefix+"/unblock", s.unblockJob)
+	}
+	mux.HandleFunc("GET "+orgJob+"/log", s.getJobLog)
+}
+
+func (s *Server) getJob(w http.ResponseWriter, r *http.Request) {
+	s.serveRead(w, r, scopeReadBuilds, func(org string) (any, *apiError) {
+		b, p, j, err := s.store.findJob(org, r)
+		if err != nil {
+			return nil, err
+		}
+		return s.store.jobView(baseURL(r), b, p, j, true), nil
+	})
+}
+
+func (s *Server) retryJobHandler(w http.ResponseWriter, r *http.Request) {
+	s.serveAct(w, r, scopeWriteBuilds, http.StatusOK, func(org orgRecord, _ userRecord) (any, *apiError) {
+		b, p, j, err := s.store.findJob(org.slug, r)
+		switch {
+		case err != nil:
+			return nil, err
+		case !slices.Contains(jobRetryableStates, j.state):
+			return nil, errBadRequest("Only failed, timed out or canceled jobs can be retried")
+		case j.retried:
+			// The documentation says a job is retried once; these words are the emulator's.
+			return nil, errBadRequest("This job has already been retried; retry its newest execution, " + j.retriedInJobID)
+		}
+		s.store.retryJob(b, j)
+		_, n := s.store.jobByID(org.slug, j.retriedInJobID)
+		return s.store.jobView(baseURL(r), b, p, n, true), nil
+	})
+}
+
+func (s *Server) reprioritizeJob(w http.ResponseWriter, r *http.Request) {
+	s.serveWrite(w, r, scopeWriteBuilds, http.StatusOK, func(org orgRecord, _ userRecord, in *jsonObject) (any, *apiError) {
+		priority := in.Int("priority")
+		problems := in.Problems()
+		if !priority.Given() && len(problems) == 0 {
+			problems.addBlank("priority")
+		}
+		b, p, j, err := s.store.findJob(org.slug, r)
+		if err != nil {
+			return nil, err
+		}
+		if len(problems) > 0 {
+			return nil, errValidation(problems)
+		}
+		j.priority = priority.Value
+		return s.store.jobView(baseURL(r), b, p, j, true), nil
+	})
+}
+
+// jobsPage is the answer of the jobs list.
+type jobsPage struct {
+	Items []jobView         `json:"items"`
+	Links map[string]string `json:"links"`
+}
+
+func (s *Server) listJobs(w http.ResponseWriter, r *http.Request) {
+	s.serveRead(w, r, scopeReadBuilds, func(org string) (any, *apiError) {
+		q := r.URL.Query()
+		var problems validationErrors
+		includeRetried := parseQueryBool(q, "include_retried_jobs", &problems)
+		perPage := 30
+		if v := q.Get("per_page"); v != "" {
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 1 {
+				problems.add("per_page", "must be a positive integer")
+			}
+			perPage = min(n, 100)
+		}
+		b, p, err := s.store.findBuild(org, r)
+		if err != nil {
+			return nil, err
+		}
+		if len(problems) > 0 {
+			return nil, errPipelineValidation(problems)
+		}
+		states := append(q["state[]"], q["state"]...)
+		var jobs []*jobRecord
+		for _, j := range b.jobs {
+			if (j.retried && !includeRetried) || (len(states) > 0 && !slices.Contains(states, j.state)) ||
+				(q.Get("step_key") != "" && j.step.key != q.Get("step_key")) || q.Get("group_key") != "" {
+				continue
+			}
+			jobs = append(jobs, j)
+		}
+		start, end := 0, len(jobs)
+		if after := q.Get("after"); after != "" {
+			start = slices.IndexFunc(jobs, func(j *jobRecord) bool { return j.id == after }) + 1
+		}
+		if before := q.Get("before"); before != "" {
+			if i := slices.IndexFunc(jobs, func(j *jobRecord) bool { return j.id == before }); i >= 0 {
+				end = i
+				if q.Get("after") == "" {
+					start = max(0, i-perPage)
+				}
+			}
+		}
+		start = min(start, end)
+		end = min(end, start+perPage)
+		out := jobsPage{Items: []jobView{}, Links: map[string]string{"self": baseURL(r) + r.URL.RequestURI()}}
+		for _, j := range jobs[start:end] {
+			out.Items = append(out.Items, s.store.jobView(baseURL(r), b, p, j, true))
+		}
+		link := func(key, value string) string {
+			v := url.Values{}
+			for k, vs := range q {
+				if k != "after" && k != "before" {
+					v[k] = vs
+				}
+			}
+			v.Set("per_page", strconv.Itoa(perPage))
+			v.Set(key, value)
+			return baseURL(r) + r.URL.Path + "?" + v.Encode()
+		}
+		if end < len(jobs) && end > start {
+			out.Links["next"] = link("after", jobs[end-1].id)
+		}
+		if start > 0 && end > start {
+			out.Links["prev"] = link("before", jobs[start].id)
+		}
+		return out, nil
+	})
+}
