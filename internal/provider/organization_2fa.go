@@ -12,7 +12,7 @@ import (
 
 // buildkite_organization's enforce_2fa, which only Buildkite's GraphQL API reads and sets. It follows the
 // organization's settings rule: configured, it is read and written only when it differs; left out, it is
-// neither read nor written (a workspace that leaves it out never needs GraphQL), and the state keeps what it
+// neither read nor written (a workspace that leaves it out never needs GraphQL; import reads it where it can), and the state keeps what it
 // held; destroy leaves it as it is, as the official provider does ("Enforce 2FA setting left intact").
 
 // enforce2FANote is the resource description's sentence on enforce_2fa.
@@ -23,7 +23,8 @@ const enforce2FANote = "`enforce_2fa` is read and set through Buildkite's GraphQ
 // enforce2FADescription is enforce_2fa's description.
 const enforce2FADescription = "Whether members must use two-factor authentication, read and set through Buildkite's " +
 	"GraphQL API (the API token needs the `graphql` scope, and where `rest_url` is set the provider needs `graphql_url`). " +
-	"Left out, it is neither read nor written: the state keeps what it held. Destroy leaves it as it is."
+	"Left out, it is neither read nor written (import reads it, where GraphQL can be reached): the state keeps what it held. " +
+	"Destroy leaves it as it is."
 
 // apply2FA runs after the REST settings of a create or update: when the configuration sets enforce_2fa, the
 // service's value is read and the mutation sent only if it differs; plan ends with what the service holds.
@@ -64,4 +65,22 @@ func (r *organizationResource) read2FA(ctx context.Context, state *organizationR
 		return
 	}
 	state.Enforce2FA = types.BoolValue(live)
+}
+
+// import2FA gives an imported organization the service's enforce_2fa where GraphQL can be reached, so that a
+// configuration that sets it plans no change after import (the official provider reads it on import too);
+// where it cannot, or the read fails, the state holds none and says so in a warning.
+func (r *organizationResource) import2FA(ctx context.Context, m *organizationResourceModel, diags *diag.Diagnostics) {
+	m.Enforce2FA = types.BoolNull()
+	if !r.data.graphQLReachable() {
+		return
+	}
+	live, err := r.client().Organizations.TwoFactorEnforced(ctx)
+	if err != nil {
+		diags.AddWarning("Unable to Read 2FA", fmt.Sprintf(
+			"Importing organization %s: reading enforce_2fa through GraphQL failed: %s. The state holds no value for it; "+
+				"the next apply that sets it reads it again.", r.client().Organization(), describeError(err)))
+		return
+	}
+	m.Enforce2FA = types.BoolValue(live)
 }

@@ -511,7 +511,7 @@ func (r *organizationResource) ImportState(ctx context.Context, req resource.Imp
 	var m organizationResourceModel
 	m.fromOrganization(o)
 	m.AllowedAPIIPAddresses = types.ListNull(types.StringType)
-	m.Enforce2FA = types.BoolNull()
+	r.import2FA(ctx, &m, &resp.Diagnostics)
 	m.RevokeInactiveTokensAfter = types.StringNull()
 	m.RevokeInactiveTokensAfterDays = types.Int64Null()
 	m.RestrictUserAPITokenCreation = types.BoolNull()

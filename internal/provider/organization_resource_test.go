@@ -66,9 +66,10 @@ func TestAccOrganizationResource_basic(t *testing.T) {
 				ConfigPlanChecks: expectEmpty(),
 			}),
 			// The slug, the UUID (id) and the official provider's GraphQL ID all import it.
-			importSteps(addr, importID(addr, "slug")),
-			step(resource.TestStep{ResourceName: addr, ImportState: true, ImportStateVerify: true}),
-			step(resource.TestStep{ResourceName: addr, ImportState: true, ImportStateVerify: true, ImportStateIdFunc: importID(addr, "graphql_id")}),
+			// Import reads enforce_2fa, which this configuration leaves out (the state holds none).
+			importSteps(addr, importID(addr, "slug"), "enforce_2fa"),
+			step(resource.TestStep{ResourceName: addr, ImportState: true, ImportStateVerify: true, ImportStateVerifyIgnore: []string{"enforce_2fa"}}),
+			step(resource.TestStep{ResourceName: addr, ImportState: true, ImportStateVerify: true, ImportStateVerifyIgnore: []string{"enforce_2fa"}, ImportStateIdFunc: importID(addr, "graphql_id")}),
 			step(resource.TestStep{
 				Config:           e.config(testAccOrganizationConfig(allowlistLine("0.0.0.0/0", "4.4.4.4/32"))),
 				Check:            e.checkAPISettings("0.0.0.0/0 4.4.4.4/32", 0, false),
@@ -205,6 +206,9 @@ func TestAccOrganizationResource_enforce2FAKept(t *testing.T) {
 				Check:            resource.TestCheckResourceAttr(addr, "enforce_2fa", "true"),
 				ConfigPlanChecks: expectEmpty(),
 			},
+			// Imported (the official examples import it by slug), it holds the service's value, so that the
+			// configuration that sets it plans no change.
+			{ResourceName: addr, ImportState: true, ImportStateVerify: true, ImportStateIdFunc: importID(addr, "slug")},
 			{
 				Config:           e.config(testAccOrganizationConfig()),
 				Check:            resource.TestCheckResourceAttr(addr, "enforce_2fa", "true"),

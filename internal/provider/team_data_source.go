@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/datasourcevalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
@@ -105,7 +106,7 @@ func (d *teamDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, r
 		Validators: []validator.String{refValidator{graphQLTypes: []string{"Team"}}},
 	}
 	attrs["slug"] = schema.StringAttribute{
-		MarkdownDescription: "The team's slug. Give this or `id`.",
+		MarkdownDescription: "The team's slug, in any case. Give this or `id`.",
 		Optional:            true, Computed: true,
 	}
 	resp.Schema = schema.Schema{
@@ -147,7 +148,9 @@ func (d *teamDataSource) Read(ctx context.Context, req datasource.ReadRequest, r
 			return
 		}
 		if found = pickOne(&resp.Diagnostics, "team", fmt.Sprintf("the slug %q", slug), all,
-			func(t *buildkite.Team) bool { return t.Slug == slug }); found == nil {
+			// Slugs are lower case and unique, so one spelled in other case (the official provider's examples
+			// name "Everyone") still names exactly one team.
+			func(t *buildkite.Team) bool { return strings.EqualFold(t.Slug, slug) }); found == nil {
 			return
 		}
 	}
@@ -155,6 +158,9 @@ func (d *teamDataSource) Read(ctx context.Context, req datasource.ReadRequest, r
 	m.fromAPI(found)
 	if !cfg.ID.IsNull() {
 		m.ID = cfg.ID // as asked: a GraphQL ID stays one
+	}
+	if !cfg.Slug.IsNull() {
+		m.Slug = cfg.Slug // as asked, in its case
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }

@@ -3,6 +3,7 @@ package provider
 import (
 	"fmt"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -63,8 +64,13 @@ data "buildkite_team" "by_id" {
 data "buildkite_team" "by_graphql_id" {
   id = %q
 }
-`, seededTeam.Slug, seededTeam.ID, seededTeam.GraphQLID)),
+data "buildkite_team" "by_slug_in_other_case" {
+  slug = %q
+}
+`, seededTeam.Slug, seededTeam.ID, seededTeam.GraphQLID, strings.ToUpper(seededTeam.Slug))),
 				ConfigStateChecks: append(append(check(addr), check("data.buildkite_team.by_id")...),
+					statecheck.ExpectKnownValue("data.buildkite_team.by_slug_in_other_case", tfjsonpath.New("id"), knownvalue.StringExact(seededTeam.ID)),
+					statecheck.ExpectKnownValue("data.buildkite_team.by_slug_in_other_case", tfjsonpath.New("slug"), knownvalue.StringExact(strings.ToUpper(seededTeam.Slug))),
 					statecheck.ExpectKnownValue("data.buildkite_team.by_graphql_id", tfjsonpath.New("id"), knownvalue.StringExact(seededTeam.GraphQLID)),
 					statecheck.ExpectKnownValue("data.buildkite_team.by_graphql_id", tfjsonpath.New("uuid"), knownvalue.StringExact(seededTeam.ID))),
 			},
