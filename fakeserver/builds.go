@@ -25,7 +25,7 @@ func init() {
 
 // stepsOf returns the steps a new build of p runs. It is a variable so tests can give pipelines steps
 // without the pipelines area.
-var stepsOf = func(p *pipelineRecord) []stepSpec { return buildSteps(p) }
+var stepsOf = buildSteps
 
 // ---- states ----
 

@@ -111,7 +111,7 @@ func (s *Server) listJobs(w http.ResponseWriter, r *http.Request) {
 		if len(problems) > 0 {
 			return nil, errPipelineValidation(problems)
 		}
-		states := append(q["state[]"], q["state"]...)
+		states := slices.Concat(q["state[]"], q["state"])
 		var jobs []*jobRecord
 		for _, j := range b.jobs {
 			if (j.retried && !includeRetried) || (len(states) > 0 && !slices.Contains(states, j.state)) ||
