@@ -193,17 +193,20 @@ func (st *Store) removePipelineBuilds(pipelineID string) {
 }
 
 // findBuild finds the build of the path's pipeline slug and number: 404 for an unknown pipeline, and for
-// an unknown number or one that is not an integer. A lock must be held.
+// an unknown number. The number's place also takes the build's UUID, as Buildkite's CLI relies on (bk build
+// download asks for each job's log under .../builds/<build UUID>/jobs/<id>/log); anything else is a 404.
+// A lock must be held.
 func (st *Store) findBuild(org string, r *http.Request) (*buildRecord, *pipelineRecord, *apiError) {
 	p := st.pipelineBySlug(org, r.PathValue("pipeline"))
 	if p == nil {
 		return nil, nil, errNotFound("pipeline")
 	}
-	number, err := strconv.Atoi(r.PathValue("number"))
-	if err != nil {
-		return nil, nil, errNotFound("build")
+	var b *buildRecord
+	if number, err := strconv.Atoi(r.PathValue("number")); err == nil {
+		b = st.buildByNumber(p.id, number)
+	} else if b = st.buildByID(org, strings.ToLower(r.PathValue("number"))); b != nil && b.pipelineID != p.id {
+		b = nil
 	}
-	b := st.buildByNumber(p.id, number)
 	if b == nil {
 		return nil, nil, errNotFound("build")
 	}

@@ -126,3 +126,27 @@ func TestJobsList(t *testing.T) {
 	}
 	expectError(t, e.api("GET", "/pipelines/app/builds/9/jobs", nil), http.StatusNotFound, "No build found")
 }
+
+// The build's UUID stands in for its number in a build's paths, as Buildkite's CLI sends it for job logs
+// (bk build download); a UUID of another pipeline's build, or of none, is not found.
+func TestBuildPathTakesUUID(t *testing.T) {
+	e := newEnv(t, Options{})
+	build, job := e.outputsBuild()
+	if err := e.srv.Store().SetJobLog("acme", job, "hello\n"); err != nil {
+		t.Fatal(err)
+	}
+	id, _ := e.api("GET", build, nil).object(t)["id"].(string)
+	if id == "" {
+		t.Fatal("build has no id")
+	}
+	r := e.api("GET", "/pipelines/app/builds/"+id+"/jobs/"+job+"/log", nil)
+	expect(t, r, http.StatusOK)
+	if c := r.object(t)["content"]; c != "hello\n" {
+		t.Errorf("log by build UUID: content %v", c)
+	}
+	expect(t, e.api("GET", "/pipelines/app/builds/"+strings.ToUpper(id), nil), http.StatusOK)
+	e.createPipeline(map[string]any{"name": "other", "repository": "https://github.com/acme/other.git"})
+	expectError(t, e.api("GET", "/pipelines/other/builds/"+id, nil), http.StatusNotFound, "No build found")
+	expectError(t, e.api("GET", "/pipelines/app/builds/00000000-0000-4000-8000-000000000000", nil), http.StatusNotFound, "No build found")
+	expectError(t, e.api("GET", "/pipelines/app/builds/first", nil), http.StatusNotFound, "No build found")
+}
