@@ -59,11 +59,12 @@ func (s *Server) routeAgents(mux *http.ServeMux) {
 	mux.HandleFunc("PUT "+agents+"/{id}/resume", s.resumeAgent)
 }
 
-func (st *Store) agentViewOf(base string, a *agentRecord) orgAgentView {
+// agentViewOf is a's view; running is agentJobs of a's organization, the jobs its agents hold.
+func (st *Store) agentViewOf(base string, a *agentRecord, running map[string]heldJob) orgAgentView {
 	v := agentViewOf(base, a)
-	if b, j := st.agentJob(a); j != nil {
-		if p := st.pipelineByID(b.org, b.pipelineID); p != nil {
-			v.Job = st.jobView(base, b, p, j, false)
+	if h, ok := running[a.id]; ok {
+		if p := st.pipelineByID(h.b.org, h.b.pipelineID); p != nil {
+			v.Job = st.jobView(base, h.b, p, h.j, false)
 		}
 	}
 	if p := a.pause; p != nil {
@@ -102,8 +103,9 @@ func (s *Server) listAgents(w http.ResponseWriter, r *http.Request) {
 		}
 		slices.SortFunc(selected, func(a, b *agentRecord) int { return int(a.seq - b.seq) })
 		out := []orgAgentView{}
+		running := s.store.agentJobs(org)
 		for _, a := range paginate(w, r, selected) {
-			out = append(out, s.store.agentViewOf(baseURL(r), a))
+			out = append(out, s.store.agentViewOf(baseURL(r), a, running))
 		}
 		return out, nil
 	})
@@ -118,7 +120,7 @@ func (s *Server) getAgent(w http.ResponseWriter, r *http.Request) {
 		if a == nil {
 			return nil, errNotFound("agent")
 		}
-		return s.store.agentViewOf(baseURL(r), a), nil
+		return s.store.agentViewOf(baseURL(r), a, s.store.agentJobs(org)), nil
 	})
 }
 
@@ -264,15 +266,23 @@ func (st *Store) releaseAgent(org string, j *jobRecord, held *jobAgent) {
 	}
 }
 
-// agentJob returns the build's job agent a is running, or nil. A lock must be held.
-func (st *Store) agentJob(a *agentRecord) (*buildRecord, *jobRecord) {
-	for _, b := range st.builds.builds.list("org:" + a.org) {
+// heldJob is a build's job and its build.
+type heldJob struct {
+	b *buildRecord
+	j *jobRecord
+}
+
+// agentJobs returns the jobs org's connected agents are running, by agent ID, in one pass over the
+// organization's builds (an agent list shows each agent's job). A lock must be held.
+func (st *Store) agentJobs(org string) map[string]heldJob {
+	running := map[string]heldJob{}
+	for _, b := range st.builds.builds.list("org:" + org) {
 		for _, j := range b.jobs {
-			if j.agent != nil && j.agent.seeded && j.agent.id == a.id &&
+			if j.agent != nil && j.agent.seeded &&
 				slices.Contains(jobAgentStates, j.state) && !slices.Contains(jobFinishedStates, j.state) {
-				return b, j
+				running[j.agent.id] = heldJob{b, j}
 			}
 		}
 	}
-	return nil, nil
+	return running
 }

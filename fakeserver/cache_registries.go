@@ -327,10 +327,7 @@ func (s *Server) listCacheRegistries(w http.ResponseWriter, r *http.Request) {
 		self := baseURL(r) + r.URL.RequestURI()
 		out.Links = map[string]*string{"self": &self, "next": nil}
 		if more && len(page) > 0 {
-			q := r.URL.Query()
-			q.Del("before")
-			q.Set("after", page[len(page)-1].id)
-			next := baseURL(r) + r.URL.EscapedPath() + "?" + q.Encode()
+			next := cursorLink(r, "after", page[len(page)-1].id)
 			out.Links["next"] = &next
 		}
 		return out, nil

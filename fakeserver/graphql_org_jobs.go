@@ -25,11 +25,7 @@ func init() {
 		for i, q := range queues {
 			queues[i] = uuidOf(q, "ClusterQueue")
 		}
-		type held struct {
-			b *buildRecord
-			j *jobRecord
-		}
-		var jobs []held
+		var jobs []heldJob
 		builds := x.st.builds.builds.list("org:" + o.slug)
 		for i := len(builds) - 1; i >= 0; i-- {
 			b := builds[i]
@@ -42,10 +38,10 @@ func init() {
 					slices.ContainsFunc(rules, func(r string) bool { return !slices.Contains(j.step.agentQueryRules, r) }) {
 					continue
 				}
-				jobs = append(jobs, held{b, j})
+				jobs = append(jobs, heldJob{b, j})
 			}
 		}
-		return gqlConnection("JobConnection", args, jobs, func(h held) any { return x.jobObject(h.b, h.j) })
+		return gqlConnection("JobConnection", args, jobs, func(h heldJob) any { return x.jobObject(h.b, h.j) })
 	}
 }
 

@@ -2,9 +2,7 @@ package fakeserver
 
 import (
 	"net/http"
-	"net/url"
 	"slices"
-	"strconv"
 )
 
 // A job's own endpoints (Buildkite's REST documentation, apis/rest-api/jobs): get one, retry it and
@@ -17,10 +15,10 @@ import (
 // the next retry going through the new job's ID. Reprioritize (write_builds, 200 with the job) takes
 // {"priority": <integer>}; a job shows its priority as {"number": <n>}, 0 until changed.
 
-// List (read_builds) answers {"items": [...], "links": {"self": ..., "next": ...}}, cursor-paged by
-// per_page (default 30, at most 100) and after/before (a job's ID), the build's jobs in step order,
-// filtered by state[] (one or more job states), step_key and include_retried_jobs (without it, only the
-// newest execution of each step). group_key matches no job: the emulator does not keep groups (I).
+// List (read_builds) answers {"items": [...], "links": {"self": ..., "next": ..., "prev": ...}}, cursor-paged
+// as the emulator's other cursor lists are (cursorPageOf: per_page 1 to 100, default 30; after or before, a
+// job's ID), the build's jobs in step order, filtered by state[] (one or more job states), step_key and
+// include_retried_jobs (without it, only the newest execution of each step). group_key matches no job: the emulator does not keep groups (I).
 
 // jobRetryableStates are the states a job may be retried from.
 var jobRetryableStates = []string{jobFailed, jobTimedOut, jobCanceled}
@@ -96,14 +94,6 @@ func (s *Server) listJobs(w http.ResponseWriter, r *http.Request) {
 		q := r.URL.Query()
 		var problems validationErrors
 		includeRetried := parseQueryBool(q, "include_retried_jobs", &problems)
-		perPage := 30
-		if v := q.Get("per_page"); v != "" {
-			n, err := strconv.Atoi(v)
-			if err != nil || n < 1 {
-				problems.add("per_page", "must be a positive integer")
-			}
-			perPage = min(n, 100)
-		}
 		b, p, err := s.store.findBuild(org, r)
 		if err != nil {
 			return nil, err
@@ -120,40 +110,19 @@ func (s *Server) listJobs(w http.ResponseWriter, r *http.Request) {
 			}
 			jobs = append(jobs, j)
 		}
-		start, end := 0, len(jobs)
-		if after := q.Get("after"); after != "" {
-			start = slices.IndexFunc(jobs, func(j *jobRecord) bool { return j.id == after }) + 1
+		page, more, perr := cursorPageOf(r, jobs, func(j *jobRecord) string { return j.id })
+		if perr != nil {
+			return nil, perr
 		}
-		if before := q.Get("before"); before != "" {
-			if i := slices.IndexFunc(jobs, func(j *jobRecord) bool { return j.id == before }); i >= 0 {
-				end = i
-				if q.Get("after") == "" {
-					start = max(0, i-perPage)
-				}
-			}
-		}
-		start = min(start, end)
-		end = min(end, start+perPage)
 		out := jobsPage{Items: []jobView{}, Links: map[string]string{"self": baseURL(r) + r.URL.RequestURI()}}
-		for _, j := range jobs[start:end] {
+		for _, j := range page {
 			out.Items = append(out.Items, s.store.jobView(baseURL(r), b, p, j, true))
 		}
-		link := func(key, value string) string {
-			v := url.Values{}
-			for k, vs := range q {
-				if k != "after" && k != "before" {
-					v[k] = vs
-				}
-			}
-			v.Set("per_page", strconv.Itoa(perPage))
-			v.Set(key, value)
-			return baseURL(r) + r.URL.Path + "?" + v.Encode()
+		if len(page) > 0 && more {
+			out.Links["next"] = cursorLink(r, "after", page[len(page)-1].id)
 		}
-		if end < len(jobs) && end > start {
-			out.Links["next"] = link("after", jobs[end-1].id)
-		}
-		if start > 0 && end > start {
-			out.Links["prev"] = link("before", jobs[start].id)
+		if len(page) > 0 && page[0] != jobs[0] {
+			out.Links["prev"] = cursorLink(r, "before", page[0].id)
 		}
 		return out, nil
 	})

@@ -107,3 +107,13 @@ func cursorPageOf[T any](r *http.Request, items []T, key func(T) string) ([]T, b
 	stop := min(start+perPage, end)
 	return items[start:stop], stop < len(items), nil
 }
+
+// cursorLink is the request's absolute URL paged on from an item's key: rel "after" for the next page,
+// "before" for the previous one (the other cursor dropped); other query parameters stay.
+func cursorLink(r *http.Request, rel, key string) string {
+	q := r.URL.Query()
+	q.Del("after")
+	q.Del("before")
+	q.Set(rel, key)
+	return baseURL(r) + r.URL.EscapedPath() + "?" + q.Encode()
+}
