@@ -220,7 +220,7 @@ func (r *organizationResource) ModifyPlan(ctx context.Context, req resource.Modi
 			plan.Enforce2FA = state.Enforce2FA
 		}
 	}
-	if !creating && releasesAllowlist(ctx, req.Private, config) {
+	if !creating && releasesAllowlist(ctx, req.Private, !config.AllowedAPIIPAddresses.IsNull()) {
 		plan.AllowedAPIIPAddresses = types.ListNull(types.StringType)
 	}
 	if !creating {
@@ -244,8 +244,8 @@ func (r *organizationResource) ModifyPlan(ctx context.Context, req resource.Modi
 // create or update managed. Removing it then removes the allowlist, as the official provider does (its
 // attribute is optional, so null means "no allowlist") and as destroy would; an allowlist the configuration
 // never set stays unmanaged.
-func releasesAllowlist(ctx context.Context, private privateReader, config organizationResourceModel) bool {
-	if !config.AllowedAPIIPAddresses.IsNull() {
+func releasesAllowlist(ctx context.Context, private privateReader, configured bool) bool {
+	if configured {
 		return false
 	}
 	managed, _ := managedSettings(ctx, private)
@@ -436,17 +436,12 @@ func (r *organizationResource) Update(ctx context.Context, req resource.UpdateRe
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	var config organizationResourceModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
 	ctx, cancel := r.timeout(ctx, opUpdate)
 	defer cancel()
 	// An allowlist just removed from the configuration is sent as none (plan holds null); it is not
 	// recorded as managed any more.
 	send := configured
-	if releasesAllowlist(ctx, req.Private, config) {
+	if releasesAllowlist(ctx, req.Private, configured["allowed_api_ip_addresses"]) {
 		send = maps.Clone(configured)
 		send["allowed_api_ip_addresses"] = true
 	}
