@@ -124,6 +124,11 @@ func TestJobsList(t *testing.T) {
 	if items := r.object(t)["items"].([]any); len(items) != 1 || items[0].(map[string]any)["command"] != "c" {
 		t.Errorf("page 2: %s", r.raw)
 	}
+	if prev, _ := r.object(t)["links"].(map[string]any)["prev"].(string); !strings.Contains(prev, "before=") {
+		t.Errorf("page 2 prev link %q", prev)
+	}
+	expectError(t, e.api("GET", "/pipelines/app/builds/1/jobs?per_page=0", nil), http.StatusBadRequest, "per_page must be between 1 and 100")
+	expectError(t, e.api("GET", "/pipelines/app/builds/1/jobs?after=nope", nil), http.StatusBadRequest, "Invalid cursor: after")
 	expectError(t, e.api("GET", "/pipelines/app/builds/9/jobs", nil), http.StatusNotFound, "No build found")
 }
 
