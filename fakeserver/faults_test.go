@@ -1,11 +1,13 @@
 package fakeserver
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -257,4 +259,134 @@ func TestAimFaultRefusesInvalid(t *testing.T) {
 		}
 	}()
 	srv.AimFault(AimedFault{Operation: "x", Kind: "boom"})
+}
+
+// gqlRaw posts a GraphQL document on a connection of its own and returns the status (0 when the
+// connection closed without an answer).
+func (e *testEnv) gqlRaw(query string, vars map[string]any) int {
+	e.t.Helper()
+	body, err := json.Marshal(map[string]any{"query": query, "variables": vars})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return e.sendRaw("POST", "/v1", string(body))
+}
+
+// agentTokenCount returns how many agent tokens (unclustered) acme has, revoked or not.
+func (e *testEnv) agentTokenCount() int {
+	e.t.Helper()
+	a := e.gql(`{ organization(slug: "acme") { agentTokens(first: 100) { count } } }`, nil).ok(e.t)
+	return int(a.at(e.t, "organization", "agentTokens", "count").(float64))
+}
+
+func TestFaultSharesReachGraphQL(t *testing.T) {
+	var spareAll atomic.Bool
+	e := newEnv(t, Options{Faults: Faults{ServerErrors: 1,
+		Except: func(r *http.Request) bool { return spareAll.Load() || r.URL.Path != "/v1" }}})
+	vars := map[string]any{"organizationId": e.orgGraphQLID(), "description": "refused"}
+	if got := e.gqlRaw(gqlCreateAgentToken, vars); got < 500 {
+		t.Fatalf("5xx=1: GraphQL answered %d", got)
+	}
+	if c := e.srv.FaultCounts(); c.ServerErrors != 1 {
+		t.Fatalf("counts %+v", c)
+	}
+	log := e.srv.Requests()
+	if last := log[len(log)-1]; last.Fault != FaultServerError || last.Operation != "createAgentToken" || last.Path != "/v1" {
+		t.Fatalf("log entry %+v", last)
+	}
+	spareAll.Store(true)
+	if n := e.agentTokenCount(); n != 0 {
+		t.Fatalf("a refused mutation acted: %d tokens", n)
+	}
+
+	// DropCreates: a mutation that acted is dropped or answered 502; a query, and a mutation that was
+	// refused, pass as answered.
+	e = newEnv(t, Options{Faults: Faults{DropCreates: 1, Seed: 3}})
+	vars = map[string]any{"organizationId": e.orgGraphQLID(), "description": "lost"}
+	seen := map[int]int{}
+	for range 8 {
+		seen[e.gqlRaw(gqlCreateAgentToken, vars)]++
+	}
+	if seen[0] == 0 || seen[http.StatusBadGateway] == 0 || seen[0]+seen[http.StatusBadGateway] != 8 {
+		t.Fatalf("statuses %v: want drops and 502s only", seen)
+	}
+	if n := e.agentTokenCount(); n != 8 {
+		t.Fatalf("%d tokens, want 8: every dropped mutation acted", n)
+	}
+	if c := e.srv.FaultCounts(); c.ActedCreates() != 8 {
+		t.Fatalf("counts %+v", c)
+	}
+	a := e.gql(gqlCreateAgentToken, map[string]any{"organizationId": "bm9wZQ=="})
+	if a.errorMessage(t) != "No organization found" {
+		t.Fatalf("refused mutation: %s", a.raw)
+	}
+}
+
+func TestAimedGraphQLFaults(t *testing.T) {
+	e := newEnv(t, Options{Faults: Faults{Aimed: []AimedFault{
+		{Operation: "agentTokenCreate", Kind: FaultErrorsWithData, Times: 1}, // matched by first root field
+	}}})
+	orgID := e.orgGraphQLID()
+	a := e.gql(gqlCreateAgentToken, map[string]any{"organizationId": orgID, "description": "made"})
+	uuid := a.str(t, "agentTokenCreate", "agentTokenEdge", "node", "uuid")
+	if a.errorMessage(t) != injectedAfterMessage || a.str(t, "agentTokenCreate", "tokenValue") == "" {
+		t.Fatalf("errors_with_data: %s", a.raw)
+	}
+	if found, _, _ := e.srv.Store().UnclusteredAgentToken("acme", uuid); !found {
+		t.Fatal("errors_with_data did not act")
+	}
+	e.gql(gqlCreateAgentToken, map[string]any{"organizationId": orgID, "description": "clean"}).ok(t) // Times: 1
+
+	// null_data, aimed by operation name: every root field null, no errors, nothing done.
+	e.srv.AimFault(AimedFault{Operation: "getAgentToken", Kind: FaultNullData, Times: 1})
+	vars := map[string]any{"slug": "acme/" + uuid}
+	a = e.gqlAs("test-token", gqlGetAgentToken, vars, "")
+	if string(a.raw) != `{"data":{"agentToken":null}}`+"\n" {
+		t.Fatalf("null_data: %s", a.raw)
+	}
+	e.gql(gqlGetAgentToken, vars).ok(t)
+
+	// not_found: null and a NOT_FOUND error per root field, aliases kept.
+	e.srv.AimFault(AimedFault{Operation: "agentToken", Kind: FaultNotFound})
+	a = e.gql(`query { mine: agentToken(slug: "acme/x") { uuid } organization(slug: "acme") { name } }`, nil)
+	want := `{"data":{"mine":null,"organization":null},"errors":[` +
+		`{"message":"No agent token found","path":["mine"],"type":"NOT_FOUND"},` +
+		`{"message":"No organization found","path":["organization"],"type":"NOT_FOUND"}]}` + "\n"
+	if string(a.raw) != want {
+		t.Fatalf("not_found:\n%s\nwant\n%s", a.raw, want)
+	}
+	// Another operation is spared; a mutation under null_data does not act.
+	e.srv.ClearAimedFaults()
+	e.srv.AimFault(AimedFault{Operation: "createAgentToken", Kind: FaultNullData})
+	before := e.agentTokenCount()
+	a = e.gql(gqlCreateAgentToken, map[string]any{"organizationId": orgID, "description": "never"}).ok(t)
+	if a.Data["agentTokenCreate"] != nil || e.agentTokenCount() != before {
+		t.Fatalf("null_data mutation: %s, %d tokens (was %d)", a.raw, e.agentTokenCount(), before)
+	}
+
+	// drop_before and drop_after reach GraphQL too.
+	e.srv.ClearAimedFaults()
+	e.srv.AimFault(AimedFault{Operation: "createAgentToken", Kind: FaultDropBefore, Times: 1})
+	e.srv.AimFault(AimedFault{Operation: "createAgentToken", Kind: FaultDropAfter, Skip: 1, Times: 1})
+	vars = map[string]any{"organizationId": orgID, "description": "dropped"}
+	if s1, s2 := e.gqlRaw(gqlCreateAgentToken, vars), e.gqlRaw(gqlCreateAgentToken, vars); s1 != 0 || s2 != 0 {
+		t.Fatalf("statuses %d %d, want two drops", s1, s2)
+	}
+	if n := e.agentTokenCount(); n != before+1 {
+		t.Fatalf("%d tokens, want %d: only drop_after acts", n, before+1)
+	}
+	c := e.srv.FaultCounts()
+	if c.ErrorsWithData != 1 || c.NullData != 2 || c.NotFound != 1 || c.DropBefore != 1 || c.DropAfter != 1 {
+		t.Fatalf("counts %+v", c)
+	}
+	var ops []string
+	for _, req := range e.srv.Requests() {
+		if req.Fault != "" {
+			ops = append(ops, req.Fault+" "+req.Operation)
+		}
+	}
+	if !slices.Equal(ops, []string{"errors_with_data createAgentToken", "null_data getAgentToken", "not_found agentToken",
+		"null_data createAgentToken", "drop_before createAgentToken", "drop_after createAgentToken"}) {
+		t.Fatalf("logged %v", ops)
+	}
 }
