@@ -23,19 +23,54 @@ func TestParseFaults(t *testing.T) {
 	if f, err := ParseFaults(""); err != nil || f.enabled() {
 		t.Fatalf("empty spec: %+v %v", f, err)
 	}
+	// aim= may repeat; its value is space-separated, so it takes no comma.
+	got, err = ParseFaults("aim=POST /v2/organizations/{org}/clusters/{cluster}/tokens drop_after skip=1 times=1, 5xx=0.1," +
+		"aim= agentTokenCreate  errors_with_data ,aim=POST /v1 null_data times=2")
+	wantAimed := []AimedFault{
+		{Route: "POST /v2/organizations/{org}/clusters/{cluster}/tokens", Kind: FaultDropAfter, Skip: 1, Times: 1},
+		{Operation: "agentTokenCreate", Kind: FaultErrorsWithData},
+		{Route: "POST /v1", Kind: FaultNullData, Times: 2},
+	}
+	if err != nil || got.ServerErrors != 0.1 || !slices.Equal(got.Aimed, wantAimed) || !got.enabled() || got.shares() != true {
+		t.Fatalf("ParseFaults with aim = %+v, %v", got, err)
+	}
+	for _, a := range wantAimed { // String is the form aim= takes
+		if back, err := parseAimed(a.String()); err != nil || back != a {
+			t.Errorf("parseAimed(%q) = %+v, %v", a.String(), back, err)
+		}
+	}
+	if f, _ := ParseFaults("aim=op drop_before"); f.shares() || !f.enabled() {
+		t.Fatalf("aimed only: shares %v enabled %v", f.shares(), f.enabled())
+	}
+	if _, err := Open(Options{Faults: Faults{Aimed: []AimedFault{{Route: "POST /v2/x", Operation: "y", Kind: FaultDropAfter}}}}); err == nil ||
+		!strings.Contains(err.Error(), "Options.Faults.Aimed: [0] aimed fault") || !strings.Contains(err.Error(), "not both") {
+		t.Fatalf("Open with an invalid aimed fault: %v", err)
+	}
 	for spec, wantErr := range map[string]string{
-		"5xx=2":               "5xx=2: want a share between 0 and 1",
-		"429=-0.1":            "429=-0.1: want a share between 0 and 1",
-		"drop=x":              "drop=x: want a share",
-		"latency=fast":        "latency=fast: want a duration",
-		"latency=-1s":         "latency=-1s: want a duration",
-		"seed=1.5":            "seed=1.5: want an integer",
-		"5xx":                 `"5xx" is not key=value`,
-		"=1":                  `"=1" is not key=value`,
-		"boom=1":              `unknown key "boom"`,
-		"5xx=0.1,5xx=0.2":     "5xx given twice",
-		"5xx=0.7,429=0.5":     "5xx and 429 together exceed 1",
-		"5xx=2,latency=fast,": "5xx=2: want a share between 0 and 1; latency=fast: want a duration",
+		"5xx=2":                                 "5xx=2: want a share between 0 and 1",
+		"429=-0.1":                              "429=-0.1: want a share between 0 and 1",
+		"drop=x":                                "drop=x: want a share",
+		"latency=fast":                          "latency=fast: want a duration",
+		"latency=-1s":                           "latency=-1s: want a duration",
+		"seed=1.5":                              "seed=1.5: want an integer",
+		"5xx":                                   `"5xx" is not key=value`,
+		"=1":                                    `"=1" is not key=value`,
+		"boom=1":                                `unknown key "boom"`,
+		"5xx=0.1,5xx=0.2":                       "5xx given twice",
+		"5xx=0.7,429=0.5":                       "5xx and 429 together exceed 1",
+		"5xx=2,latency=fast,":                   "5xx=2: want a share between 0 and 1; latency=fast: want a duration",
+		"aim=":                                  `aim=: want "<METHOD> <path> <kind>" or "<operation> <kind>"`,
+		"aim=POST /v2/x":                        `aim=POST /v2/x: want "<METHOD> <path> <kind>"`,
+		"aim=post /v2/x drop_before":            `route "post /v2/x" is not "METHOD /path"`,
+		"aim=POST /v2/{org drop_before":         `route "POST /v2/{org": a wildcard is a whole segment in braces`,
+		"aim=POST /v2/x boom":                   `unknown kind "boom" (known: drop_before, drop_after, server_error`,
+		"aim=POST /v2/x null_data":              `null_data is a GraphQL fault: aim it at an operation (or at "POST /v1")`,
+		"aim=agent-token drop_after":            `operation "agent-token" is not a GraphQL name`,
+		"aim=op drop_after skip=-1":             "skip=-1: want a whole number",
+		"aim=op drop_after times=x":             "times=x: want a whole number",
+		"aim=op drop_after skip=1 skip=2":       "skip given twice",
+		"aim=op drop_after every=2":             `"every=2" is not skip=N or times=N`,
+		"aim=op drop_after,aim=POST /v2/x boom": `aimed fault "POST /v2/x boom": unknown kind`,
 	} {
 		if _, err := ParseFaults(spec); err == nil || !strings.Contains(err.Error(), wantErr) {
 			t.Errorf("ParseFaults(%q) = %v, want %q", spec, err, wantErr)
@@ -389,4 +424,42 @@ func TestAimedGraphQLFaults(t *testing.T) {
 		"null_data createAgentToken", "drop_before createAgentToken", "drop_after createAgentToken"}) {
 		t.Fatalf("logged %v", ops)
 	}
+}
+
+// TestFaultControls: the controls arm, list and clear aimed faults, with the admin token only.
+func TestFaultControls(t *testing.T) {
+	e := newEnv(t, Options{AdminToken: testAdminToken})
+	aim := map[string]any{"route": "GET /v2/organizations/{org}/clusters", "kind": "server_error", "times": 1}
+	expect(t, e.do("POST", "/_emulator/faults/aimed", "test-token", aim), http.StatusUnauthorized)
+	r := e.do("POST", "/_emulator/faults/aimed", testAdminToken, aim)
+	expect(t, r, http.StatusCreated)
+	if got := r.object(t); got["route"] != aim["route"] || got["kind"] != "server_error" || got["times"] != 1.0 {
+		t.Fatalf("armed %s", r.raw)
+	}
+	expect(t, e.api("GET", "/clusters", nil), http.StatusInternalServerError)
+	expect(t, e.api("GET", "/clusters", nil), http.StatusOK)
+	r = e.do("GET", "/_emulator/faults", testAdminToken, nil)
+	expect(t, r, http.StatusOK)
+	want := `{"aimed":[{"route":"GET /v2/organizations/{org}/clusters","kind":"server_error","skip":0,"times":1,"seen":2}],` +
+		`"counts":{"server_error":1,"rate_limited":0,"dropped":0,"bad_gateway":0,"drop_before":0,"drop_after":0,` +
+		`"errors_with_data":0,"null_data":0,"not_found":0}}` + "\n"
+	if string(r.raw) != want {
+		t.Fatalf("GET faults:\n%s\nwant\n%s", r.raw, want)
+	}
+	for body, message := range map[string]string{
+		`{"operation":"x","kind":"boom"}`: `aimed fault "x boom": unknown kind "boom"`,
+		`[1]`:                             "The body is not a JSON aimed fault",
+	} {
+		r := e.do("POST", "/_emulator/faults/aimed", testAdminToken, body)
+		if r.status != http.StatusUnprocessableEntity && r.status != http.StatusBadRequest || !strings.HasPrefix(r.message(t), message) {
+			t.Errorf("POST %s: %d %s", body, r.status, r.raw)
+		}
+	}
+	expect(t, e.do("POST", "/_emulator/faults/aimed", testAdminToken, map[string]any{"operation": "rule", "kind": "null_data"}), http.StatusCreated)
+	expect(t, e.do("DELETE", "/_emulator/faults/aimed", testAdminToken, nil), http.StatusNoContent)
+	r = e.do("GET", "/_emulator/faults", testAdminToken, nil)
+	if !strings.HasPrefix(string(r.raw), `{"aimed":[],"counts":{"server_error":1,`) {
+		t.Fatalf("after DELETE: %s", r.raw)
+	}
+	expectError(t, newEnv(t, Options{}).do("GET", "/_emulator/faults", testAdminToken, nil), http.StatusNotFound, "Not Found")
 }
