@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"regexp"
-	"strings"
 	"testing"
 	"time"
 
@@ -39,13 +38,6 @@ resource "buildkite_cluster_agent_token" "test" {
 func testAccWrongOrgConfig(name string) string {
 	return testAccSafetyConfig(name) + testAccTeamConfig(name, "VISIBLE", "MEMBER", false, "") +
 		`data "buildkite_organization" "o" {}`
-}
-
-// onlyError matches Terraform's output when it holds exactly one error, whose text matches text: the
-// output must not hold "Error:" anywhere else, not even within a gap ([\s\S]*) of text.
-func onlyError(text string) *regexp.Regexp {
-	const noError = `(?:[^E]|E[^r]|Er[^r]|Err[^o]|Erro[^r]|Error[^:])*`
-	return regexp.MustCompile(`\A` + noError + `Error: ` + strings.ReplaceAll(text, `[\s\S]*`, noError) + noError + `\z`)
 }
 
 // TestAccProvider_wrongOrganizationKeepsState: with a mistyped organization every object would answer 404.
