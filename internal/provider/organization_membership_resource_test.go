@@ -6,10 +6,15 @@ import (
 	"net/http"
 	"os"
 	"strings"
+	"sync"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 )
 
 const membershipAddr = "buildkite_organization_membership.test"
@@ -36,6 +41,20 @@ func (e *testEnv) checkMember(email, role string) resource.TestCheckFunc {
 		}
 		if m == nil || m.Role != role {
 			return fmt.Errorf("member %s: %+v, want role %s", email, m, role)
+		}
+		return nil
+	}
+}
+
+// checkNoMember fails unless no member has email.
+func (e *testEnv) checkNoMember(email string) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		m, err := e.client.Organizations.FindMemberByEmail(context.Background(), email)
+		if err != nil {
+			return err
+		}
+		if m != nil {
+			return fmt.Errorf("after destroy: member %+v is still there", m)
 		}
 		return nil
 	}
@@ -94,8 +113,9 @@ func TestAccOrganizationMembershipResource_adopt(t *testing.T) {
 				Check:            e.checkMember(email, "admin"),
 				ConfigPlanChecks: inPlace(membershipAddr),
 			}),
+			// An import records the role found then (ADMIN), not the one found at the adoption (MEMBER).
 			step(resource.TestStep{ResourceName: membershipAddr, ImportState: true, ImportStateVerify: true,
-				ImportStateVerifyIgnore: []string{"downgrade_on_destroy", "email", "role"}}),
+				ImportStateVerifyIgnore: []string{"downgrade_on_destroy", "email", "role", "role_before_adoption"}}),
 		),
 	})
 }
@@ -115,16 +135,7 @@ func TestAccOrganizationMembershipResource_invite(t *testing.T) {
   send_invitation = true`, email)))
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy: func(*terraform.State) error {
-			m, err := e.client.Organizations.FindMemberByEmail(context.Background(), email)
-			if err != nil {
-				return err
-			}
-			if m != nil {
-				return fmt.Errorf("after destroy: member %+v is still there", m)
-			}
-			return nil
-		},
+		CheckDestroy:             e.checkNoMember(email),
 		Steps: steps(
 			step(resource.TestStep{
 				Config: cfg,
@@ -138,7 +149,7 @@ func TestAccOrganizationMembershipResource_invite(t *testing.T) {
 			importSteps(membershipAddr, func(s *terraform.State) (string, error) {
 				id, err := importID(membershipAddr, "invitation_id")(s)
 				return "invitation/" + id, err
-			}, "send_invitation", "role", "sso_mode"),
+			}, "send_invitation", "role", "sso_mode", "role_before_adoption"), // an import counts as adopted
 			step(resource.TestStep{
 				// Role changed while pending: the invitation is replaced, the id stays.
 				Config: strings.Replace(cfg, `role            = "member"`, `role            = "admin"`, 1),
@@ -219,5 +230,221 @@ func TestAccOrganizationMembershipResource_refusals(t *testing.T) {
 				ExpectError:   wrapped("Invalid membership import ID"),
 			},
 		},
+	})
+}
+
+// warningRecorder keeps the warnings the provider's plans and applies return (a destroy's are an apply's),
+// which terraform-plugin-testing shows nowhere a check can read; beforeApply, when set, runs before the
+// next apply, after its plan.
+type warningRecorder struct {
+	mu          sync.Mutex
+	plan, apply []string
+	beforeApply func()
+}
+
+// factories serves the provider of e through r.
+func (r *warningRecorder) factories(e *testEnv) map[string]func() (tfprotov6.ProviderServer, error) {
+	inner := e.factories()["buildkite"]
+	return map[string]func() (tfprotov6.ProviderServer, error){
+		"buildkite": func() (tfprotov6.ProviderServer, error) {
+			s, err := inner()
+			return recordingServer{ProviderServer: s, r: r}, err
+		},
+	}
+}
+
+func (r *warningRecorder) record(to *[]string, diags []*tfprotov6.Diagnostic) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, d := range diags {
+		if d.Severity == tfprotov6.DiagnosticSeverityWarning {
+			*to = append(*to, d.Summary+": "+d.Detail)
+		}
+	}
+}
+
+// expect fails unless one of the warnings recorded (of plans, or of applies) holds every one of wants.
+func (r *warningRecorder) expect(ofApply bool, wants ...string) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		got := r.plan
+		if ofApply {
+			got = r.apply
+		}
+	warnings:
+		for _, w := range got {
+			for _, want := range wants {
+				if !strings.Contains(w, want) {
+					continue warnings
+				}
+			}
+			return nil
+		}
+		return fmt.Errorf("no warning says all of %q; the warnings: %q", wants, got)
+	}
+}
+
+type recordingServer struct {
+	tfprotov6.ProviderServer
+	r *warningRecorder
+}
+
+func (s recordingServer) PlanResourceChange(ctx context.Context, req *tfprotov6.PlanResourceChangeRequest) (*tfprotov6.PlanResourceChangeResponse, error) {
+	resp, err := s.ProviderServer.PlanResourceChange(ctx, req)
+	if resp != nil {
+		s.r.record(&s.r.plan, resp.Diagnostics)
+	}
+	return resp, err
+}
+
+func (s recordingServer) ApplyResourceChange(ctx context.Context, req *tfprotov6.ApplyResourceChangeRequest) (*tfprotov6.ApplyResourceChangeResponse, error) {
+	s.r.mu.Lock()
+	before := s.r.beforeApply
+	s.r.beforeApply = nil
+	s.r.mu.Unlock()
+	if before != nil {
+		before()
+	}
+	resp, err := s.ProviderServer.ApplyResourceChange(ctx, req)
+	if resp != nil {
+		s.r.record(&s.r.apply, resp.Diagnostics)
+	}
+	return resp, err
+}
+
+// seedAdministrator adds an administrator of the organization, other than the token's user, and returns
+// their e-mail.
+func (e *testEnv) seedAdministrator() string {
+	email := strings.ToLower(e.name("admin")) + "@example.com"
+	e.server.Store().AddUser(e.org, "Existing Admin", email, true)
+	return email
+}
+
+// TestAccOrganizationMembershipResource_adoptAdministrator: an existing administrator configured as a member
+// (a mistyped e-mail is enough) is adopted in the open: the plan warns, naming the role, and shows
+// role_before_adoption ADMIN beside role "member"; destroy gives the role back and keeps the person.
+func TestAccOrganizationMembershipResource_adoptAdministrator(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	if e.live {
+		t.Skip("live mode: seeds an administrator in the emulator")
+	}
+	email := e.seedAdministrator()
+	rec := &warningRecorder{}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: rec.factories(e),
+		CheckDestroy: resource.ComposeAggregateTestCheckFunc(
+			e.checkMember(email, "admin"),
+			rec.expect(true, "Organization Member Kept", email, "with role ADMIN again (it was MEMBER)", "remove_adopted_on_destroy"),
+		),
+		Steps: []resource.TestStep{{
+			Config: e.config(testAccMembershipConfig(fmt.Sprintf(`  email    = %q
+  role     = "member"
+  sso_mode = "optional"`, email))),
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(membershipAddr, plancheck.ResourceActionCreate),
+					plancheck.ExpectKnownValue(membershipAddr, tfjsonpath.New("role_before_adoption"), knownvalue.StringExact("ADMIN")),
+					plancheck.ExpectKnownValue(membershipAddr, tfjsonpath.New("role"), knownvalue.StringExact("member")),
+				},
+				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+			},
+			Check: resource.ComposeAggregateTestCheckFunc(
+				rec.expect(false, "Adopting Existing Organization Member", email, "with role ADMIN", "changes their role from ADMIN to MEMBER"),
+				e.checkMember(email, "member"),
+				resource.TestCheckResourceAttr(membershipAddr, "role_before_adoption", "ADMIN"),
+				resource.TestCheckNoResourceAttr(membershipAddr, "invitation_id"),
+			),
+		}},
+	})
+}
+
+// TestAccOrganizationMembershipResource_removeAdopted: remove_adopted_on_destroy asks destroy to remove an
+// adopted member, as it removes one the configuration invited.
+func TestAccOrganizationMembershipResource_removeAdopted(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	if e.live {
+		t.Skip("live mode: seeds an administrator in the emulator")
+	}
+	email := e.seedAdministrator()
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             e.checkNoMember(email),
+		Steps: []resource.TestStep{{
+			Config: e.config(testAccMembershipConfig(fmt.Sprintf(`  email                     = %q
+  role                      = "admin"
+  sso_mode                  = "optional"
+  remove_adopted_on_destroy = true`, email))),
+			Check: resource.ComposeAggregateTestCheckFunc(
+				resource.TestCheckResourceAttr(membershipAddr, "role_before_adoption", "ADMIN"),
+				e.checkMember(email, "admin"),
+			),
+			ConfigPlanChecks: expectEmpty(),
+		}},
+	})
+}
+
+// TestAccOrganizationMembershipResource_revokeInvited: a membership the configuration invited is still
+// revoked on destroy, with nothing recorded as adopted.
+func TestAccOrganizationMembershipResource_revokeInvited(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	if e.live {
+		t.Skip("live mode: sends invitations")
+	}
+	var invitation string
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy: func(*terraform.State) error {
+			inv, err := e.client.Invitations.Get(context.Background(), invitation)
+			if err != nil {
+				return err
+			}
+			if inv.State != "revoked" {
+				return fmt.Errorf("after destroy: invitation %s is %s, want revoked", inv.ID, inv.State)
+			}
+			return nil
+		},
+		Steps: []resource.TestStep{{
+			Config: e.config(testAccMembershipConfig(fmt.Sprintf(`  email           = %q
+  role            = "member"
+  sso_mode        = "required"
+  send_invitation = true`, e.inviteeEmail()))),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectKnownValue(membershipAddr, tfjsonpath.New("role_before_adoption"), knownvalue.Null()),
+			}},
+			Check: resource.ComposeAggregateTestCheckFunc(
+				resource.TestCheckNoResourceAttr(membershipAddr, "role_before_adoption"),
+				func(s *terraform.State) (err error) {
+					invitation, err = importID(membershipAddr, "invitation_id")(s)
+					return err
+				},
+			),
+		}},
+	})
+}
+
+// TestAccOrganizationMembershipResource_memberSincePlan: an address that became a member between the plan
+// (which planned an invitation) and the apply is not adopted unannounced: the apply fails and changes nothing.
+func TestAccOrganizationMembershipResource_memberSincePlan(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	if e.live {
+		t.Skip("live mode: seeds an administrator in the emulator between plan and apply")
+	}
+	email := e.inviteeEmail()
+	rec := &warningRecorder{beforeApply: func() { e.server.Store().AddUser(e.org, "Joined Meanwhile", email, true) }}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: rec.factories(e),
+		CheckDestroy:             e.checkMember(email, "admin"),
+		Steps: []resource.TestStep{{
+			Config: e.config(testAccMembershipConfig(fmt.Sprintf(`  email           = %q
+  role            = "member"
+  sso_mode        = "required"
+  send_invitation = true`, email))),
+			ExpectError: regexpMust(`Organization Membership Changed Since Plan[\s\S]*no\s+member\s+and\s+no\s+pending\s+invitation[\s\S]*role\s+ADMIN[\s\S]*Nothing\s+has\s+been\s+changed`),
+		}},
 	})
 }
