@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"os"
@@ -447,4 +448,46 @@ func TestAccOrganizationMembershipResource_memberSincePlan(t *testing.T) {
 			ExpectError: regexpMust(`Organization Membership Changed Since Plan[\s\S]*no\s+member\s+and\s+no\s+pending\s+invitation[\s\S]*role\s+ADMIN[\s\S]*Nothing\s+has\s+been\s+changed`),
 		}},
 	})
+}
+
+// TestAccOrganizationMembershipResource_stateWithoutAdoptionRecord: a state written before the role before
+// adoption was recorded (by the official provider's proposal, or an earlier version of this provider) plans
+// no change; its active member without an invitation counts as adopted, so destroy keeps them with the role
+// they have, and says why.
+func TestAccOrganizationMembershipResource_stateWithoutAdoptionRecord(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	if e.live {
+		t.Skip("live mode: seeds an administrator in the emulator")
+	}
+	email := e.seedAdministrator()
+	m, err := e.client.Organizations.FindMemberByEmail(t.Context(), email)
+	if err != nil || m == nil || m.SSOMode == nil {
+		t.Fatalf("seeded administrator %s: %+v, %v", email, m, err)
+	}
+	sso := strings.ToUpper(*m.SSOMode)
+	state, err := json.Marshal(map[string]any{
+		"version": 4, "terraform_version": "1.11.4", "serial": 1, "lineage": "5c2e1d2b-1a2b-4c3d-8e9f-0a1b2c3d4e5f",
+		"outputs": map[string]any{}, "check_results": nil,
+		"resources": []any{map[string]any{
+			"mode": "managed", "type": "buildkite_organization_membership", "name": "test",
+			"provider": `provider["` + officialProviderAddress + `"]`,
+			"instances": []any{map[string]any{"schema_version": 0, "sensitive_attributes": []any{}, "attributes": map[string]any{
+				"id": m.ID, "email": email, "uuid": m.ID, "user_id": graphQLID("User", m.ID), "invitation_id": nil,
+				"state": "active", "role": "ADMIN", "sso_mode": sso, "send_invitation": false, "downgrade_on_destroy": false,
+			}}},
+		}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := e.migrate(t, e.officialProviderBlock()+testAccMembershipConfig(fmt.Sprintf(`  email    = %q
+  role     = "ADMIN"
+  sso_mode = %q`, email, sso)), state)
+	out := w.mustRun("destroy", "-no-color", "-input=false", "-auto-approve")
+	expectOutput(t, out, "Organization Member Kept", email+" stays a member of the organization with role ADMIN",
+		"does not record the role they had before")
+	if err := e.checkMember(email, "admin")(nil); err != nil {
+		t.Errorf("after destroy: %v", err)
+	}
 }
