@@ -376,16 +376,20 @@ func (r *organizationMembershipResource) ModifyPlan(ctx context.Context, req res
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if !req.State.Raw.IsNull() && !replacedBy(&config, &state) {
-		plan.RoleBeforeAdoption = state.RoleBeforeAdoption
-	} else {
+	switch {
+	case req.State.Raw.IsNull():
 		plan.RoleBeforeAdoption = r.planAdoption(ctx, &config, &plan, &resp.Diagnostics)
+	case replacedBy(&config, &state):
+		// Terraform plans the replacement's create again, without the prior state: the lookup is made there.
+		plan.RoleBeforeAdoption = types.StringUnknown()
+	default:
+		plan.RoleBeforeAdoption = state.RoleBeforeAdoption
 	}
 	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
 }
 
 // replacedBy reports whether config replaces the membership in state, as the e-mail's and the UUID's plan
-// modifiers decide: a new create, with an adoption of its own.
+// modifiers decide.
 func replacedBy(config, state *organizationMembershipModel) bool {
 	if isSet(config.Email) && isSet(state.Email) && !strings.EqualFold(config.Email.ValueString(), state.Email.ValueString()) {
 		return true

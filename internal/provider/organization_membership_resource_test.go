@@ -362,28 +362,47 @@ func TestAccOrganizationMembershipResource_adoptAdministrator(t *testing.T) {
 }
 
 // TestAccOrganizationMembershipResource_removeAdopted: remove_adopted_on_destroy asks destroy to remove an
-// adopted member, as it removes one the configuration invited.
+// adopted member, as it removes one the configuration invited, also when another e-mail replaces it.
 func TestAccOrganizationMembershipResource_removeAdopted(t *testing.T) {
 	t.Parallel()
 	e := newTestEnv(t)
 	if e.live {
 		t.Skip("live mode: seeds an administrator in the emulator")
 	}
-	email := e.seedAdministrator()
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             e.checkNoMember(email),
-		Steps: []resource.TestStep{{
-			Config: e.config(testAccMembershipConfig(fmt.Sprintf(`  email                     = %q
+	email, second := e.seedAdministrator(), e.secondMemberEmail()
+	cfg := func(email string) string {
+		return e.config(testAccMembershipConfig(fmt.Sprintf(`  email                     = %q
   role                      = "admin"
   sso_mode                  = "optional"
-  remove_adopted_on_destroy = true`, email))),
-			Check: resource.ComposeAggregateTestCheckFunc(
-				resource.TestCheckResourceAttr(membershipAddr, "role_before_adoption", "ADMIN"),
-				e.checkMember(email, "admin"),
-			),
-			ConfigPlanChecks: expectEmpty(),
-		}},
+  remove_adopted_on_destroy = true`, email)))
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             resource.ComposeAggregateTestCheckFunc(e.checkNoMember(email), e.checkNoMember(second)),
+		Steps: []resource.TestStep{
+			{
+				Config: cfg(email),
+				Check: resource.ComposeAggregateTestCheckFunc(
+					resource.TestCheckResourceAttr(membershipAddr, "role_before_adoption", "ADMIN"),
+					e.checkMember(email, "admin"),
+				),
+				ConfigPlanChecks: expectEmpty(),
+			},
+			{
+				// Another e-mail replaces the membership: the administrator is removed, and the replacement's
+				// plan names the role it finds for the second member.
+				Config: cfg(second),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(membershipAddr, plancheck.ResourceActionDestroyBeforeCreate),
+					plancheck.ExpectKnownValue(membershipAddr, tfjsonpath.New("role_before_adoption"), knownvalue.StringExact("MEMBER")),
+				}},
+				Check: resource.ComposeAggregateTestCheckFunc(
+					e.checkNoMember(email),
+					e.checkMember(second, "admin"),
+					resource.TestCheckResourceAttr(membershipAddr, "role_before_adoption", "MEMBER"),
+				),
+			},
+		},
 	})
 }
 
