@@ -510,3 +510,36 @@ func TestAccOrganizationMembershipResource_stateWithoutAdoptionRecord(t *testing
 		t.Errorf("after destroy: %v", err)
 	}
 }
+
+// TestAccOrganizationMembershipResource_adoptUnknownAtPlan: an e-mail known only at apply cannot be looked up
+// at plan (role_before_adoption is unknown there); Terraform plans the create again during the apply, once the
+// e-mail is known, and that plan says what it adopts.
+func TestAccOrganizationMembershipResource_adoptUnknownAtPlan(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	if e.live {
+		t.Skip("live mode: seeds an administrator in the emulator")
+	}
+	email := e.seedAdministrator()
+	rec := &warningRecorder{}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: rec.factories(e),
+		CheckDestroy:             e.checkMember(email, "admin"),
+		Steps: []resource.TestStep{{
+			Config: e.config(fmt.Sprintf(`
+resource "terraform_data" "email" {
+  input = %q
+}
+`, email) + testAccMembershipConfig(`  email    = terraform_data.email.output
+  role     = "member"
+  sso_mode = "optional"`)),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectUnknownValue(membershipAddr, tfjsonpath.New("role_before_adoption")),
+			}},
+			Check: resource.ComposeAggregateTestCheckFunc(
+				rec.expect(false, "Adopting Existing Organization Member", email, "changes their role from ADMIN to MEMBER"),
+				resource.TestCheckResourceAttr(membershipAddr, "role_before_adoption", "ADMIN"),
+			),
+		}},
+	})
+}
