@@ -398,8 +398,9 @@ func replacedBy(config, state *organizationMembershipModel) bool {
 }
 
 // planAdoption is role_before_adoption for a create: the role of the member or pending invitation the
-// create would adopt, null when it would invite, unknown while the e-mail or UUID is not known yet (the
-// apply then says what it adopted).
+// create would adopt, null when it would invite, unknown while the e-mail or UUID is not known yet (Terraform
+// plans the create again during the apply, once they are known, and that plan looks it up; where it could not,
+// Create warns).
 func (r *organizationMembershipResource) planAdoption(ctx context.Context, config, plan *organizationMembershipModel,
 	diags *diag.Diagnostics) types.String {
 	if r.data == nil || r.data.client == nil || config.Email.IsUnknown() || config.UUID.IsUnknown() {
