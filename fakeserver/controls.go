@@ -37,6 +37,8 @@ var controlRoutes = []controlRoute{
 	{http.MethodPost, ControlPrefix + "reset", true, (*Server).controlReset},
 	{http.MethodGet, ControlPrefix + "state", true, (*Server).controlGetState},
 	{http.MethodPut, ControlPrefix + "state", true, (*Server).controlPutState},
+	{http.MethodGet, ControlPrefix + "requests", true, (*Server).controlRequests},
+	{http.MethodDelete, ControlPrefix + "requests", true, (*Server).controlDeleteRequests},
 }
 
 // isControl reports whether r is for a control route (whether or not it exists).

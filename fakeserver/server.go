@@ -226,11 +226,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.serveControl(w, r)
 		return
 	}
-	start := time.Now()
+	start, at := time.Now(), s.opts.Now()
 	if r.Body != nil {
 		// Wrapped here, with the server's own writer, so an oversized body also closes the connection.
 		r.Body = http.MaxBytesReader(w, r.Body, maxBodyBytes)
 	}
+	gql := captureGraphQL(r)
 	rec := &statusRecorder{ResponseWriter: w}
 	fault, drop := s.serveWithFaults(rec, r)
 	switch {
@@ -240,7 +241,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		rec.status = http.StatusOK
 	}
 
-	s.log.add(Request{Method: r.Method, Path: r.URL.Path, Status: rec.status, Fault: fault})
+	s.log.add(Request{Method: r.Method, Path: r.URL.Path, Status: rec.status, Fault: fault,
+		Operation: gql.operation(), Org: s.requestOrg(r), Time: at})
 	if drop != nil {
 		_ = drop.Close() // only now, so a client that sees the drop finds it counted and logged
 	}
