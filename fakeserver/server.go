@@ -64,7 +64,7 @@ type Options struct {
 type Server struct {
 	opts    Options
 	store   *Store
-	mux     *http.ServeMux
+	mux     *routeMux
 	limiter *rateLimiter
 	log     *requestLog
 	faults  *faultInjector // nil without Options.Faults
@@ -179,8 +179,8 @@ func (s *Server) seed() error {
 func (s *Server) Resumed() bool { return s.resumed }
 
 // routes registers every area's endpoints; each area adds one line here and keeps its routes in its file.
-func (s *Server) routes() *http.ServeMux {
-	mux := http.NewServeMux()
+func (s *Server) routes() *routeMux {
+	mux := &routeMux{ServeMux: http.NewServeMux()}
 	s.routeAccessToken(mux)
 	s.routeClusters(mux)
 	s.routeClusterQueues(mux)
