@@ -134,7 +134,11 @@ func (st *Store) pageOrgs() []pageOrg {
 			return pageObject{sec.id, sec.key, "cluster " + st.clusterName(slug, sec.clusterID)}
 		}))
 		add("Cluster maintainers", pageRows(st.maintainers.maintainers, slug, func(m *clusterMaintainerRecord) pageObject {
-			return pageObject{m.id, m.actorType + " " + m.actorID, "cluster " + st.clusterName(slug, m.clusterID)}
+			actor := st.userName(m.actorID)
+			if team, ok := st.teams.teams.get(m.actorID); ok {
+				actor = team.slug
+			}
+			return pageObject{m.id, m.actorType + " " + actor, "cluster " + st.clusterName(slug, m.clusterID)}
 		}))
 		add("Cache registries", pageRows(st.cacheRegistries.registries, slug, func(c *cacheRegistryRecord) pageObject {
 			return pageObject{c.id, c.name, "cluster " + st.clusterName(slug, c.clusterID)}
@@ -239,19 +243,19 @@ func (st *Store) pageMembers(o *orgRecord) []pageObject {
 	return out
 }
 
-// pageTeamLinks lists org's team associations of one kind: the association's ID, the team and the other
-// side, named by other.
+// pageTeamLinks lists org's team associations of one kind: the association's key (as Store.Exists takes
+// it, "<team id>/<other id>", which is also the provider's ID), the team and the other side, named by other.
 func (st *Store) pageTeamLinks(t *table[*teamLinkRecord], org string, other func(id string) string) []pageObject {
 	return pageRows(t, org, func(l *teamLinkRecord) pageObject {
 		team := l.teamID
 		if rec, ok := st.teams.teams.get(l.teamID); ok {
 			team = rec.slug
 		}
-		id := l.uuid
-		if id == "" {
-			id = l.recordID()
+		detail := ""
+		if l.uuid != "" {
+			detail = "uuid " + l.uuid
 		}
-		return pageObject{id, team + " ↔ " + other(l.otherID), ""}
+		return pageObject{l.recordID(), team + " ↔ " + other(l.otherID), detail}
 	})
 }
 
