@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/vektah/gqlparser/v2/ast"
-	"github.com/vektah/gqlparser/v2/parser"
+	"github.com/vektah/gqlparser/v2/lexer"
 )
 
 // defaultRequestLogSize is how many requests Server.Requests keeps unless Options.RequestLogSize says.
@@ -151,11 +151,64 @@ func (c *bodyCapture) operation() string {
 	if body.OperationName != "" {
 		return body.OperationName
 	}
-	doc, err := parser.ParseQuery(&ast.Source{Input: body.Query})
-	if err != nil || len(doc.Operations) != 1 {
+	return onlyOperationName(body.Query)
+}
+
+// onlyOperationName returns the name of the document's only operation, "" when it has none, several, or
+// does not lex. It reads tokens, counting braces and parentheses, rather than parsing: linear and without
+// recursion, whatever the document (the handler has already judged it).
+func onlyOperationName(document string) string {
+	lex := lexer.New(&ast.Source{Input: document})
+	ops, name := 0, ""
+	braces, parens := 0, 0
+	owned := false    // an operation's or fragment's keyword was met and its selection set is still to open
+	wantName := false // the token after an operation's keyword: its name, if it is a name
+	for {
+		tok, err := lex.ReadToken()
+		if err != nil {
+			return ""
+		}
+		if tok.Kind == lexer.EOF {
+			break
+		}
+		if wantName && tok.Kind == lexer.Name && ops == 1 {
+			name = tok.Value
+		}
+		afterKeyword := wantName
+		wantName = false
+		top := braces == 0 && parens == 0
+		switch tok.Kind {
+		case lexer.ParenL:
+			parens++
+		case lexer.ParenR:
+			parens--
+		case lexer.BraceL:
+			if top && !owned {
+				ops++ // an anonymous operation: { ... }
+			}
+			if top {
+				owned = false
+			}
+			braces++
+		case lexer.BraceR:
+			braces--
+		case lexer.Name:
+			if !top || owned || afterKeyword {
+				break
+			}
+			switch tok.Value {
+			case "query", "mutation", "subscription":
+				ops++
+				owned, wantName = true, true
+			case "fragment":
+				owned = true
+			}
+		}
+	}
+	if ops != 1 {
 		return ""
 	}
-	return doc.Operations[0].Name
+	return name
 }
 
 // requestOrg returns the organization r names: the path's segment after /v2/organizations/ or, for a

@@ -86,3 +86,25 @@ func TestControlRequests(t *testing.T) {
 		expectError(t, off.do(m, "/_emulator/requests", testAdminToken, nil), http.StatusNotFound, "Not Found")
 	}
 }
+
+// TestOnlyOperationName: the log names a GraphQL request's operation from its document when the body gives
+// no operationName: the only operation's name, whatever fragments, variables and arguments surround it.
+func TestOnlyOperationName(t *testing.T) {
+	for doc, want := range map[string]string{
+		`query GetPipeline($slug: ID!) { pipeline(slug: $slug) { id } }`:                           "GetPipeline",
+		`mutation M($in: X = {a: {b: 1}}) { a(input: $in) { b } }`:                                 "M",
+		`{ viewer { user { name } } }`:                                                             "",
+		`# a comment: query Nope` + "\n" + `query Yes { a }`:                                       "Yes",
+		`fragment F on Pipeline { id } query WithFragment { pipeline(slug: "x") { ...F } }`:        "WithFragment",
+		`query WithFragment { pipeline(slug: "x") { ...F } } fragment query on Pipeline { query }`: "WithFragment",
+		`query A { a } query B { b }`:                                                              "",
+		`query A { a } { b }`:                                                                      "",
+		`query`:                                                                                    "",
+		`query "unterminated`:                                                                      "",
+		`subscription S @live { s }`:                                                               "S",
+	} {
+		if got := onlyOperationName(doc); got != want {
+			t.Errorf("onlyOperationName(%q) = %q, want %q", doc, got, want)
+		}
+	}
+}
