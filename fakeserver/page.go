@@ -310,20 +310,32 @@ func (s *Server) pageSettings() []pageSetting {
 		{"Admin token", onOff(o.AdminToken != "")},
 		{"State file", orNone(o.StateFile)},
 	}
-	if !o.Faults.enabled() {
-		return append(out, pageSetting{"Faults", "none"})
+	// The shares as configured (every field set but the aimed faults, which are listed as armed now).
+	if o.Faults.shares() {
+		v := reflect.ValueOf(o.Faults)
+		for i := range v.NumField() {
+			f, field := v.Field(i), v.Type().Field(i)
+			if !field.IsExported() || f.Kind() == reflect.Func || f.Kind() == reflect.Slice || f.IsZero() {
+				continue
+			}
+			val := fmt.Sprint(f.Interface())
+			if d, ok := f.Interface().(time.Duration); ok {
+				val = d.String()
+			}
+			out = append(out, pageSetting{"Faults: " + field.Name, val})
+		}
 	}
-	v := reflect.ValueOf(o.Faults)
-	for i := range v.NumField() {
-		f, field := v.Field(i), v.Type().Field(i)
-		if !field.IsExported() || f.Kind() == reflect.Func || f.IsZero() {
-			continue
+	armed := 0
+	if fi := s.faults; fi != nil {
+		fi.mu.Lock()
+		for _, a := range fi.aimed {
+			out = append(out, pageSetting{"Aimed fault", fmt.Sprintf("%s (matched %d so far)", a.AimedFault, a.seen)})
+			armed++
 		}
-		val := fmt.Sprint(f.Interface())
-		if d, ok := f.Interface().(time.Duration); ok {
-			val = d.String()
-		}
-		out = append(out, pageSetting{"Faults: " + field.Name, val})
+		fi.mu.Unlock()
+	}
+	if !o.Faults.shares() && armed == 0 {
+		out = append(out, pageSetting{"Faults", "none"})
 	}
 	return out
 }

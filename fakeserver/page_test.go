@@ -58,6 +58,7 @@ func pageSeed(t *testing.T, e *testEnv) (ids, secrets []string) {
 func TestPageShowsObjectsRequestsAndSettingsNeverSecrets(t *testing.T) {
 	e := newEnv(t, Options{AdminToken: testAdminToken, RateLimit: 50, Faults: Faults{Latency: 1, Except: func(*http.Request) bool { return true }}})
 	ids, secrets := pageSeed(t, e)
+	e.srv.AimFault(AimedFault{Operation: "ruleUpdate", Kind: FaultNullData, Times: 1})
 	e.api("GET", "/pipelines/missing", nil)
 	r := e.do("GET", "/_emulator/", testAdminToken, nil)
 	expect(t, r, http.StatusOK)
@@ -72,7 +73,7 @@ func TestPageShowsObjectsRequestsAndSettingsNeverSecrets(t *testing.T) {
 	}
 	for _, want := range []string{"Clusters", "Cluster queues", "Cluster secrets", "DEPLOY_KEY", "Registry tokens", "Portals",
 		"Notification services", "Test suites", "/v2/organizations/acme/pipelines/missing", ">404<",
-		"50 requests per 1m0s per token", "Faults: Latency"} {
+		"50 requests per 1m0s per token", "Faults: Latency", "ruleUpdate", "Aimed fault"} {
 		if !strings.Contains(page, want) {
 			t.Errorf("the page does not show %q", want)
 		}

@@ -1,16 +1,10 @@
 package fakeserver
 
 import (
-	"bytes"
-	"encoding/json"
-	"io"
 	"net/http"
 	"strings"
 	"sync"
 	"time"
-
-	"github.com/vektah/gqlparser/v2/ast"
-	"github.com/vektah/gqlparser/v2/lexer"
 )
 
 // defaultRequestLogSize is how many requests Server.Requests keeps unless Options.RequestLogSize says.
@@ -22,8 +16,8 @@ type Request struct {
 	Method string `json:"method"` // HTTP method
 	Path   string `json:"path"`   // URL path, without the query
 	Status int    `json:"status"` // status answered; 0 when the connection was dropped without an answer (Options.Faults)
-	// Operation is a GraphQL request's operation name: the body's operationName, else the name of the
-	// document's only operation; "" for REST, and for an anonymous or unreadable GraphQL document.
+	// Operation is, for a GraphQL request (POST /v1), the operation it asked for: its name or, when it has
+	// none, its first root field; "" for REST or a body that is not a GraphQL document.
 	Operation string `json:"operation,omitempty"`
 	// Org is the organization the request named: the slug after /v2/organizations/ in a REST path, or
 	// for GraphQL the organization of the token when the token holds exactly one; "" otherwise.
@@ -31,7 +25,7 @@ type Request struct {
 	// Time is when the request arrived, by Options.Now.
 	Time time.Time `json:"time"`
 	// Fault is the fault injected instead of (or, for a dropped create, after) the normal answer: "" for
-	// none, else one of the Fault* constants.
+	// none, else one of the Fault* constants (for an aimed fault, its kind).
 	Fault string `json:"fault,omitempty"`
 }
 
@@ -109,107 +103,6 @@ func (s *Server) RequestCounts() map[int]int64 { return s.log.countsByStatus() }
 func (s *Server) ResetRequests() { s.log.reset() }
 
 // ---- what an entry says beyond method, path and status ----
-
-// bodyCapture keeps a copy of what the handler reads of a GraphQL body (bounded by maxBodyBytes, as the
-// body is), for the entry's operation name.
-type bodyCapture struct {
-	io.ReadCloser
-	buf bytes.Buffer
-}
-
-// Read reads from the body and keeps what it read.
-func (c *bodyCapture) Read(p []byte) (int, error) {
-	n, err := c.ReadCloser.Read(p)
-	c.buf.Write(p[:n])
-	return n, err
-}
-
-// captureGraphQL wraps r's body when r is a GraphQL request, so the log can name its operation once it is
-// answered; nil otherwise.
-func captureGraphQL(r *http.Request) *bodyCapture {
-	if r.Method != http.MethodPost || r.URL.Path != GraphQLPath || r.Body == nil {
-		return nil
-	}
-	c := &bodyCapture{ReadCloser: r.Body}
-	r.Body = c
-	return c
-}
-
-// operation returns the operation name of the GraphQL body the handler read: operationName when given,
-// else the name of the document's only operation (parsed, not validated); "" when there is none.
-func (c *bodyCapture) operation() string {
-	if c == nil {
-		return ""
-	}
-	var body struct {
-		Query         string `json:"query"`
-		OperationName string `json:"operationName"`
-	}
-	if json.Unmarshal(c.buf.Bytes(), &body) != nil {
-		return ""
-	}
-	if body.OperationName != "" {
-		return body.OperationName
-	}
-	return onlyOperationName(body.Query)
-}
-
-// onlyOperationName returns the name of the document's only operation, "" when it has none, several, or
-// does not lex. It reads tokens, counting braces and parentheses, rather than parsing: linear and without
-// recursion, whatever the document (the handler has already judged it).
-func onlyOperationName(document string) string {
-	lex := lexer.New(&ast.Source{Input: document})
-	ops, name := 0, ""
-	braces, parens := 0, 0
-	owned := false    // an operation's or fragment's keyword was met and its selection set is still to open
-	wantName := false // the token after an operation's keyword: its name, if it is a name
-	for {
-		tok, err := lex.ReadToken()
-		if err != nil {
-			return ""
-		}
-		if tok.Kind == lexer.EOF {
-			break
-		}
-		if wantName && tok.Kind == lexer.Name && ops == 1 {
-			name = tok.Value
-		}
-		afterKeyword := wantName
-		wantName = false
-		top := braces == 0 && parens == 0
-		switch tok.Kind {
-		case lexer.ParenL:
-			parens++
-		case lexer.ParenR:
-			parens--
-		case lexer.BraceL:
-			if top && !owned {
-				ops++ // an anonymous operation: { ... }
-			}
-			if top {
-				owned = false
-			}
-			braces++
-		case lexer.BraceR:
-			braces--
-		case lexer.Name:
-			if !top || owned || afterKeyword {
-				break
-			}
-			switch tok.Value {
-			case "query", "mutation", "subscription":
-				ops++
-				owned, wantName = true, true
-			case "fragment":
-				owned = true
-			}
-		}
-	}
-	if ops != 1 {
-		return ""
-	}
-	return name
-}
 
 // requestOrg returns the organization r names: the path's segment after /v2/organizations/ or, for a
 // GraphQL request, the organization of its token when the token holds exactly one.
