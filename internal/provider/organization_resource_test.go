@@ -45,6 +45,7 @@ func TestAccOrganizationResource_basic(t *testing.T) {
 	t.Parallel()
 	e := newTestEnv(t)
 	e.keepAPISettings()
+	e.holdSingleton("two-factor") // it reads enforce_2fa
 	const addr = "buildkite_organization.test"
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: e.factories(),
@@ -61,15 +62,15 @@ func TestAccOrganizationResource_basic(t *testing.T) {
 					resource.TestCheckResourceAttrSet(addr, "graphql_id"),
 					resource.TestCheckResourceAttr(addr, "revoke_inactive_tokens_after", "NEVER"),
 					resource.TestCheckResourceAttr(addr, "restrict_user_api_token_creation", "false"),
-					resource.TestCheckNoResourceAttr(addr, "enforce_2fa"),
+					// Left out, it is read (never written), as import reads it.
+					e.check2FAState(addr),
 				),
 				ConfigPlanChecks: expectEmpty(),
 			}),
 			// The slug, the UUID (id) and the official provider's GraphQL ID all import it.
-			// Import reads enforce_2fa, which this configuration leaves out (the state holds none).
-			importSteps(addr, importID(addr, "slug"), "enforce_2fa"),
-			step(resource.TestStep{ResourceName: addr, ImportState: true, ImportStateVerify: true, ImportStateVerifyIgnore: []string{"enforce_2fa"}}),
-			step(resource.TestStep{ResourceName: addr, ImportState: true, ImportStateVerify: true, ImportStateVerifyIgnore: []string{"enforce_2fa"}, ImportStateIdFunc: importID(addr, "graphql_id")}),
+			importSteps(addr, importID(addr, "slug")),
+			step(resource.TestStep{ResourceName: addr, ImportState: true, ImportStateVerify: true}),
+			step(resource.TestStep{ResourceName: addr, ImportState: true, ImportStateVerify: true, ImportStateIdFunc: importID(addr, "graphql_id")}),
 			step(resource.TestStep{
 				Config:           e.config(testAccOrganizationConfig(allowlistLine("0.0.0.0/0", "4.4.4.4/32"))),
 				Check:            e.checkAPISettings("0.0.0.0/0 4.4.4.4/32", 0, false),
