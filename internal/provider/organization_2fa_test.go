@@ -134,17 +134,6 @@ func (e *testEnv) preset2FA(enforce bool) func() {
 	}
 }
 
-// check2FAState fails unless the state's enforce_2fa at addr is what the service enforces.
-func (e *testEnv) check2FAState(addr string) resource.TestCheckFunc {
-	return func(s *terraform.State) error {
-		got, err := e.client.Organizations.TwoFactorEnforced(context.Background())
-		if err != nil {
-			return err
-		}
-		return resource.TestCheckResourceAttr(addr, "enforce_2fa", fmt.Sprint(got))(s)
-	}
-}
-
 // TestAccOrganizationResource_2FALeftOutIsRead: an organization created without enforce_2fa holds the
 // service's value where GraphQL can be reached, as an import of it does (the official provider's tests
 // import-verify such an organization), and follows the service on refresh; leaving it out never writes it,
@@ -225,7 +214,13 @@ func TestAccOrganizationResource_2FAReadFailsAtCreate(t *testing.T) {
 				Config: cfg,
 				Check: resource.ComposeAggregateTestCheckFunc(
 					resource.TestCheckNoResourceAttr(addr, "enforce_2fa"),
-					e.checkAPISettings("", 0, true),
+					resource.TestCheckResourceAttr(addr, "restrict_user_api_token_creation", "true"),
+					func(*terraform.State) error {
+						if _, _, restrict := e.server.Store().APISettings(e.org); !restrict {
+							return fmt.Errorf("the token restriction was not applied")
+						}
+						return nil
+					},
 					func(*terraform.State) error { refuse.Store(false); return nil },
 				),
 			},

@@ -41,6 +41,17 @@ func (e *testEnv) checkAPISettings(ips string, days int64, restrict bool) resour
 	}
 }
 
+// check2FAState fails unless the state's enforce_2fa at addr is what the service enforces.
+func (e *testEnv) check2FAState(addr string) resource.TestCheckFunc {
+	return func(s *terraform.State) error {
+		got, err := e.client.Organizations.TwoFactorEnforced(context.Background())
+		if err != nil {
+			return err
+		}
+		return resource.TestCheckResourceAttr(addr, "enforce_2fa", fmt.Sprint(got))(s)
+	}
+}
+
 func TestAccOrganizationResource_basic(t *testing.T) {
 	t.Parallel()
 	e := newTestEnv(t)
