@@ -66,9 +66,14 @@ func (r *organizationResource) apply2FA(ctx context.Context, config tfsdk.Config
 
 // read2FA refreshes enforce_2fa wherever GraphQL can be reached, configured or not (one rule with create
 // and import); otherwise the state keeps what it held, so that a workspace whose token lacks the graphql
-// scope never needs it.
+// scope never needs it. A state that holds no value yet is read as a create reads it: a failure is a
+// warning, since the configuration leaves it out (one that sets it holds a value after its apply).
 func (r *organizationResource) read2FA(ctx context.Context, state *organizationResourceModel, diags *diag.Diagnostics) {
 	if state.Enforce2FA.IsUnknown() || !r.data.graphQLReachable() {
+		return
+	}
+	if state.Enforce2FA.IsNull() {
+		r.readUnset2FA(ctx, state, "Refreshing", diags)
 		return
 	}
 	live, err := r.client().Organizations.TwoFactorEnforced(ctx)
@@ -79,7 +84,8 @@ func (r *organizationResource) read2FA(ctx context.Context, state *organizationR
 	state.Enforce2FA = types.BoolValue(live)
 }
 
-// readUnset2FA reads enforce_2fa that the configuration leaves out, for a create or an import (so that a
+// readUnset2FA reads enforce_2fa that the configuration leaves out, for a create, an import or the first
+// refresh that can (so that a
 // configuration that sets it after import plans no change, and create and import agree): the service's
 // value, or null where GraphQL cannot be reached or the read fails. A failed read is a warning, not an error:
 // nothing is written to enforce_2fa, and the settings already applied must not be lost from state.

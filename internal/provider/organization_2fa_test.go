@@ -196,8 +196,8 @@ func refuse2FARead(refuse *atomic.Bool) func(http.Handler) http.Handler {
 }
 
 // TestAccOrganizationResource_2FAReadFailsAtCreate: a create that leaves enforce_2fa out and cannot read it
-// still records the settings it applied (a warning says enforce_2fa is unread, the state holds null), and the
-// next refresh reads it.
+// still records the settings it applied (a warning says enforce_2fa is unread, the state holds null); a
+// refresh that cannot read it either warns and plans nothing, and the first that can reads it.
 func TestAccOrganizationResource_2FAReadFailsAtCreate(t *testing.T) {
 	t.Parallel()
 	var refuse atomic.Bool
@@ -221,6 +221,14 @@ func TestAccOrganizationResource_2FAReadFailsAtCreate(t *testing.T) {
 						}
 						return nil
 					},
+				),
+			},
+			{
+				// Still unreadable: the refresh warns, and nothing is planned.
+				Config:           cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+				Check: resource.ComposeAggregateTestCheckFunc(
+					resource.TestCheckNoResourceAttr(addr, "enforce_2fa"),
 					func(*terraform.State) error { refuse.Store(false); return nil },
 				),
 			},
