@@ -44,7 +44,8 @@ func (r *organizationResource) apply2FA(ctx context.Context, config tfsdk.Config
 		}
 		return
 	}
-	if want.IsUnknown() || plan.Enforce2FA.IsUnknown() || plan.Enforce2FA.IsNull() {
+	if want.IsUnknown() { // never at apply; a state holds no unknown
+		plan.Enforce2FA = types.BoolNull()
 		return
 	}
 	orgs := r.client().Organizations
@@ -53,7 +54,7 @@ func (r *organizationResource) apply2FA(ctx context.Context, config tfsdk.Config
 		addGraphQLError(diags, "read", "organization two-factor enforcement", r.client().Organization(), err, nil)
 		return
 	}
-	if target := plan.Enforce2FA.ValueBool(); live != target {
+	if target := want.ValueBool(); live != target {
 		if live, err = orgs.SetTwoFactorEnforced(ctx, target); err != nil {
 			diags.AddAttributeError(path.Root("enforce_2fa"), "Unable to Set 2FA", fmt.Sprintf(
 				"%s organization %s with enforce_2fa = %t: %s. The token's user must be an administrator of the organization.",
