@@ -240,26 +240,3 @@ func TestAccOrganizationResource_2FAReadFailsAtCreate(t *testing.T) {
 		},
 	})
 }
-
-// TestAccOrganizationResource_2FAUnknownAtPlan: an enforce_2fa known only at apply is still applied.
-func TestAccOrganizationResource_2FAUnknownAtPlan(t *testing.T) {
-	t.Parallel()
-	e := newTestEnv(t)
-	e.keepAPISettings()
-	e.holdSingleton("two-factor")
-	e.keep2FA()
-	const addr = "buildkite_organization.test"
-	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             e.checkAllowlistRemoved,
-		Steps: []resource.TestStep{{
-			Config: e.config(`
-resource "terraform_data" "enforce" {
-  input = true
-}
-` + testAccOrganizationConfig(`enforce_2fa = terraform_data.enforce.output`)),
-			Check:            resource.ComposeAggregateTestCheckFunc(resource.TestCheckResourceAttr(addr, "enforce_2fa", "true"), e.check2FA(true)),
-			ConfigPlanChecks: expectEmpty(),
-		}},
-	})
-}

@@ -333,11 +333,14 @@ func TestAccOrganizationResource_notAdministrator(t *testing.T) {
 	}
 }
 
-// TestAccOrganizationResource_daysUnknownAtPlan: an interval known only at apply is still sent.
+// TestAccOrganizationResource_daysUnknownAtPlan: an interval and an enforce_2fa known only at apply are
+// still applied.
 func TestAccOrganizationResource_daysUnknownAtPlan(t *testing.T) {
 	t.Parallel()
 	e := newTestEnv(t)
 	e.keepAPISettings()
+	e.holdSingleton("two-factor")
+	e.keep2FA()
 	const addr = "buildkite_organization.test"
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: e.factories(),
@@ -347,10 +350,16 @@ func TestAccOrganizationResource_daysUnknownAtPlan(t *testing.T) {
 resource "terraform_data" "days" {
   input = 180
 }
-` + testAccOrganizationConfig(`revoke_inactive_tokens_after_days = terraform_data.days.output`)),
+
+resource "terraform_data" "enforce" {
+  input = true
+}
+` + testAccOrganizationConfig(`revoke_inactive_tokens_after_days = terraform_data.days.output`, `enforce_2fa = terraform_data.enforce.output`)),
 			Check: resource.ComposeAggregateTestCheckFunc(
 				e.checkAPISettings("", 180, false),
 				resource.TestCheckResourceAttr(addr, "revoke_inactive_tokens_after", "DAYS_180"),
+				resource.TestCheckResourceAttr(addr, "enforce_2fa", "true"),
+				e.check2FAState(addr), // and so the service enforces it
 			),
 			ConfigPlanChecks: expectEmpty(),
 		}},
