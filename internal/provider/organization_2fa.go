@@ -86,10 +86,10 @@ func (r *organizationResource) read2FA(ctx context.Context, state *organizationR
 }
 
 // readUnset2FA reads enforce_2fa that the configuration leaves out, for a create, an import or the first
-// refresh that can (so that a
-// configuration that sets it after import plans no change, and create and import agree): the service's
-// value, or null where GraphQL cannot be reached or the read fails. A failed read is a warning, not an error:
-// nothing is written to enforce_2fa, and the settings already applied must not be lost from state.
+// refresh that can (so that create and import agree, and a configuration that sets it later plans no change
+// where the service already holds it): the service's value, or null where GraphQL cannot be reached or the
+// read fails. A failed read is a warning, not an error: nothing is written to enforce_2fa, and the settings
+// already applied must not be lost from state.
 func (r *organizationResource) readUnset2FA(ctx context.Context, m *organizationResourceModel, doing string, diags *diag.Diagnostics) {
 	m.Enforce2FA = types.BoolNull()
 	if !r.data.graphQLReachable() {
@@ -99,7 +99,8 @@ func (r *organizationResource) readUnset2FA(ctx context.Context, m *organization
 	if err != nil {
 		diags.AddWarning("Unable to Read 2FA", fmt.Sprintf(
 			"%s organization %s: reading enforce_2fa through GraphQL failed: %s. The state holds no value for it; "+
-				"the next refresh reads it again.", doing, r.client().Organization(), describeError(err)))
+				"the next refresh reads it again. If this persists, check that graphql_url reaches Buildkite's GraphQL API "+
+				"and that the API token's user is an administrator of the organization.", doing, r.client().Organization(), describeError(err)))
 		return
 	}
 	m.Enforce2FA = types.BoolValue(live)
