@@ -54,11 +54,11 @@ func TestAccClusterNetworkRangesDataSource_basic(t *testing.T) {
 				),
 			},
 			{
-				// By GraphQL ID; nulls stay null.
+				// The ranges seeded above; nulls stay null.
 				SkipFunc: func() (bool, error) { return e.live, nil },
-				Config:   e.config(testAccClusterNetworkRangesConfig(name, "buildkite_cluster.test.graphql_id")),
+				Config:   e.config(testAccClusterNetworkRangesConfig(name, "buildkite_cluster.test.uuid")),
 				Check: resource.ComposeAggregateTestCheckFunc(
-					resource.TestCheckResourceAttrPair(addr, "cluster_uuid", "buildkite_cluster.test", "graphql_id"),
+					resource.TestCheckResourceAttrPair(addr, "cluster_uuid", "buildkite_cluster.test", "uuid"),
 					resource.TestCheckResourceAttr(addr, "ranges.#", "2"),
 					resource.TestCheckTypeSetElemNestedAttrs(addr, "ranges.*", map[string]string{"cidr_range": "64.6.39.248/29", "kind": "NAMESPACE_MANAGED"}),
 					resource.TestCheckTypeSetElemNestedAttrs(addr, "ranges.*", map[string]string{"kind": "egress"}),
@@ -120,18 +120,17 @@ func TestAccClusterNetworkRangesDataSource_badInput(t *testing.T) {
 		Steps: []resource.TestStep{
 			{Config: e.config(ds("not-a-cluster")), ExpectError: regexp.MustCompile(`must be a cluster UUID`)},
 			{Config: e.config(ds(graphQLID("Pipeline", c))), ExpectError: regexp.MustCompile(`must be a cluster UUID`)},
-			// A GraphQL ID of a cluster that does not exist: the service's 404, with what the attribute takes.
-			{Config: e.config(ds(graphQLID("Cluster", "e8738c39-1f2a-4a1e-9b3c-2d4e5f6a7b8c"))), ExpectError: regexp.MustCompile(`must be a cluster UUID`)},
+			// A UUID of a cluster that does not exist: the service's 404, with what the attribute takes.
+			{Config: e.config(ds("e8738c39-1f2a-4a1e-9b3c-2d4e5f6a7b8c")), ExpectError: regexp.MustCompile(`must be a cluster UUID`)},
 			{Config: asMember + ds(c), ExpectError: regexp.MustCompile(`This endpoint needs`)},
 		},
 	})
 }
 
-// TestAccClusterNetworkRangesDataSource_refusedAtPlan: what is neither a UUID nor a cluster's GraphQL ID is
-// refused when the configuration is validated, with the official provider's words ("must be a cluster
-// UUID", its test TestClusterNetworkRangesRejectsNonUUID), before any request for the ranges. The official
-// provider refuses a cluster's GraphQL ID too (the value in that test is one); this provider takes it, as
-// its documentation says, and reads the cluster it names (TestAccClusterNetworkRangesDataSource_basic).
+// TestAccClusterNetworkRangesDataSource_refusedAtPlan: what is not a UUID is refused when the configuration is
+// validated, with the official provider's words ("must be a cluster UUID", its test
+// TestClusterNetworkRangesRejectsNonUUID), before any request for the ranges. A cluster's GraphQL ID (the
+// value in that test is one) is refused too, as there, and the error names the UUID it holds.
 func TestAccClusterNetworkRangesDataSource_refusedAtPlan(t *testing.T) {
 	t.Parallel()
 	e := newTestEnv(t)
@@ -144,6 +143,8 @@ func TestAccClusterNetworkRangesDataSource_refusedAtPlan(t *testing.T) {
 	uuid := "e8738c39-1f2a-4a1e-9b3c-2d4e5f6a7b8c"
 	var steps []resource.TestStep
 	for _, ref := range []string{
+		"Q2x1c3Rlci0tLWU4NzM4YzM5LTFmMmEtNGExZS05YjNjLTJkNGU1ZjZhN2I4Yw==", // a cluster's GraphQL ID, the official test's value
+		graphQLID("Cluster", uuid),
 		"not-a-cluster",
 		"",
 		"Cluster---" + uuid,         // a GraphQL ID before its base64
@@ -154,6 +155,9 @@ func TestAccClusterNetworkRangesDataSource_refusedAtPlan(t *testing.T) {
 	} {
 		steps = append(steps, resource.TestStep{Config: e.config(ds(ref)), PlanOnly: true, ExpectError: regexp.MustCompile(`must be a cluster UUID`)})
 	}
+	// A cluster's GraphQL ID: the error names the UUID to use instead.
+	steps = append(steps, resource.TestStep{Config: e.config(ds(graphQLID("Cluster", uuid))), PlanOnly: true,
+		ExpectError: wrapped("use its UUID, " + uuid)})
 	resource.Test(t, resource.TestCase{ProtoV6ProviderFactories: e.factories(), Steps: steps})
 	for _, r := range e.server.Requests() {
 		if strings.Contains(r.Path, "network_ranges") {
