@@ -22,7 +22,8 @@ import (
 // (§3.2). Every document is parsed and validated against graphql/schema.graphql, the subset of Buildkite's
 // schema the emulator serves, and then run by the small executor of graphql_exec.go over the REST store's
 // own records, under the store's lock (the read lock for a query; the write lock, with the state saved,
-// for a mutation). Each area's resolvers live in graphql_<area>.go.
+// for a mutation). Each area's resolvers live in graphql_<area>.go. Before any of it, graphql_limits.go
+// checks the organization's budget and the document's size, and a client that hangs up stops the work.
 //
 // Answers (§3.3): 200 with {"data": …} and, when something failed, "errors": [{"message": …}]. A document
 // that does not parse or validate gets "errors" and no "data". Errors raised by a resolver carry a message
@@ -76,6 +77,10 @@ func (s *Server) serveGraphQL(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
+	org := budgetKey(tok)
+	if !s.budgetGate(w, org) {
+		return
+	}
 	var req graphqlRequest
 	body, err := io.ReadAll(r.Body)
 	if err != nil {
@@ -92,10 +97,6 @@ func (s *Server) serveGraphQL(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ctx := r.Context()
-	org := budgetKey(tok)
-	if !s.budgetGate(w, org) {
-		return
-	}
 	schema := graphqlSchema()
 	doc, errs, ok := loadGraphQL(ctx, schema, *req.Query)
 	if !ok {
