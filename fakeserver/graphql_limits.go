@@ -71,7 +71,7 @@ const errQueryTooLarge = "This query is too large to execute."
 
 // newGraphQLBudget returns the organizations' complexity budget: limit points per window, 0 for none.
 func newGraphQLBudget(limit int, window time.Duration, now func() time.Time) *rateLimiter {
-	return &rateLimiter{limit: limit, unenforced: GraphQLServiceBudget, window: window, now: now, windows: map[string]*rateWindow{}}
+	return newLimiter(limit, GraphQLServiceBudget, window, now)
 }
 
 // loadGraphQL parses and validates query after checking its size, and stops early, with ok false and no

@@ -49,7 +49,12 @@ type rateDecision struct {
 
 // newRateLimiter returns the REST limiter: limit requests per token per window.
 func newRateLimiter(limit int, window time.Duration, now func() time.Time) *rateLimiter {
-	return &rateLimiter{limit: limit, unenforced: unenforcedLimit, window: window, now: now, windows: map[string]*rateWindow{}}
+	return newLimiter(limit, unenforcedLimit, window, now)
+}
+
+// newLimiter returns a limiter of limit per key per window, reporting unenforced while limit is 0.
+func newLimiter(limit, unenforced int, window time.Duration, now func() time.Time) *rateLimiter {
+	return &rateLimiter{limit: limit, unenforced: unenforced, window: window, now: now, windows: map[string]*rateWindow{}}
 }
 
 // enforced reports whether use is counted at all.
