@@ -198,13 +198,7 @@ func (e *testEnv) replaceProvider(t *testing.T, mainTF string, state []byte) *cl
 			t.Fatal(err)
 		}
 	}
-	served := e.serveInProcessAt(t, ourProviderAddress)
-	reattach, err := json.Marshal(served)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w := &cliWorkdir{t: t, cli: terraformCLI(t), dir: dir, env: append(os.Environ(),
-		"TF_REATTACH_PROVIDERS="+string(reattach), "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1")}
+	w := reattached(t, terraformCLI(t), dir, e.serveInProcessAt(t, ourProviderAddress))
 	official := officialProviderAddress
 	if m := stateProvider.FindSubmatch(state); m != nil {
 		official = string(m[1])
