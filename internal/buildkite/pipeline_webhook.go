@@ -80,7 +80,8 @@ func (s *PipelinesService) Webhook(ctx context.Context, pipelineGraphQLID string
 
 // DeleteWebhook deletes the webhook on the repository of the pipeline with this GraphQL ID
 // (pipelineDeleteWebhook) and returns its external ID. repository, when not "", must be the pipeline's.
-// A repository without one is an error IsNotFound recognises ("No webhook found").
+// A repository without one is an error IsNotFound recognises ("No webhook found"). An answer with errors
+// that still names the deleted webhook returns its ID with the error marked Acted (ActedWithErrors).
 func (s *PipelinesService) DeleteWebhook(ctx context.Context, pipelineGraphQLID, repository string) (string, error) {
 	vars := struct {
 		ID         string  `json:"id"`
@@ -95,6 +96,11 @@ func (s *PipelinesService) DeleteWebhook(ctx context.Context, pipelineGraphQLID,
 		} `json:"pipelineDeleteWebhook"`
 	}](ctx, s.client, opDeletePipelineWebhook, vars)
 	if err != nil {
+		// An external ID in the answer is the webhook it deleted, whatever else the answer says.
+		if out != nil && out.PipelineDeleteWebhook != nil && out.PipelineDeleteWebhook.DeletedWebhookExternalID != "" {
+			_, err = actedWith(out.PipelineDeleteWebhook, err)
+			return out.PipelineDeleteWebhook.DeletedWebhookExternalID, err
+		}
 		return "", err
 	}
 	if out.PipelineDeleteWebhook == nil {
