@@ -30,7 +30,11 @@ import (
 //     not, so a lost answer leaves its outcome unknown (isUnknownOutcome) and is never sent again blindly;
 //   - not found: a nullable root field (node, agentToken, organization) answers null without an error. The
 //     typed operations turn that into an *Error with status 404, so that IsNotFound reads it as it reads a
-//     REST 404; an error whose every message says "not found" counts as well.
+//     REST 404; an error whose every message says "not found" counts as well. Where REST serves the object
+//     and GraphQL only a part of it (a rule's description, a queue's macOS settings), that 404 is the
+//     part's, not the object's: the caller must not take it for the object gone;
+//   - a 401 or 403 to a token the REST API describes without the graphql scope is a *MissingScopeError,
+//     which names the scope (the service's "Authentication required" does not).
 //
 // Operations are written by hand, one file per area as the REST services are: each document a constant,
 // its variables a struct with explicit pointers where null and omitted differ, its result a struct with
