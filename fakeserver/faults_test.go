@@ -164,3 +164,97 @@ func TestFaultDroppedCreatesAct(t *testing.T) {
 		t.Fatalf("recorder: %d, %d clusters", rec.Code, srv.store.clusters.clusters.len())
 	}
 }
+
+// sendRaw posts body to path with the default token on a connection of its own and returns the status, or
+// 0 when the connection closed without an answer.
+func (e *testEnv) sendRaw(method, path, body string) int {
+	e.t.Helper()
+	client := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}}
+	req, err := http.NewRequest(method, e.ts.URL+path, strings.NewReader(body))
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer test-token")
+	resp, err := client.Do(req)
+	if err != nil {
+		return 0
+	}
+	_ = resp.Body.Close()
+	return resp.StatusCode
+}
+
+// clusterTokenCount returns how many agent tokens cluster has.
+func (e *testEnv) clusterTokenCount(cluster string) int {
+	e.t.Helper()
+	r := e.api("GET", "/clusters/"+cluster+"/tokens", nil)
+	expect(e.t, r, http.StatusOK)
+	return len(r.list(e.t))
+}
+
+func TestAimedRESTDrops(t *testing.T) {
+	const route = "POST /v2/organizations/{org}/clusters/{cluster}/tokens"
+	e := newEnv(t, Options{Faults: Faults{Aimed: []AimedFault{{Route: route, Kind: FaultDropBefore, Times: 1}}}})
+	cluster := e.createCluster("aimed") // another route: spared
+	path := "/v2/organizations/acme/clusters/" + cluster + "/tokens"
+	if got := e.sendRaw("POST", path, `{"description":"one"}`); got != 0 {
+		t.Fatalf("drop_before: answered %d, want no answer", got)
+	}
+	if n := e.clusterTokenCount(cluster); n != 0 {
+		t.Fatalf("drop_before acted: %d tokens", n)
+	}
+	if got := e.sendRaw("POST", path, `{"description":"one"}`); got != http.StatusCreated { // Times: 1
+		t.Fatalf("after the aimed fault: %d", got)
+	}
+
+	// Armed at run time, after one matching request let through: the second meets it, the third not.
+	e.srv.AimFault(AimedFault{Route: route, Kind: FaultDropAfter, Skip: 1, Times: 1})
+	var got []int
+	for range 3 {
+		got = append(got, e.sendRaw("POST", path, `{"description":"two"}`))
+	}
+	if !slices.Equal(got, []int{201, 0, 201}) {
+		t.Fatalf("statuses %v, want [201 0 201]", got)
+	}
+	if n := e.clusterTokenCount(cluster); n != 4 { // drop_after acted
+		t.Fatalf("%d tokens, want 4", n)
+	}
+	if c := e.srv.FaultCounts(); c.DropBefore != 1 || c.DropAfter != 1 || c.ActedCreates() != 0 {
+		t.Fatalf("counts %+v", c)
+	}
+	var faults []string
+	for _, req := range e.srv.Requests() {
+		if req.Fault != "" {
+			faults = append(faults, fmt.Sprintf("%s %s %d", req.Fault, req.Method, req.Status))
+		}
+	}
+	if !slices.Equal(faults, []string{"drop_before POST 0", "drop_after POST 0"}) {
+		t.Fatalf("logged faults %v", faults)
+	}
+
+	// Cleared: no fault any more; a route with another segment count or method never matched.
+	e.srv.ClearAimedFaults()
+	e.srv.AimFault(AimedFault{Route: "GET /v2/organizations/{org}/clusters/{cluster}", Kind: FaultServerError})
+	expect(t, e.api("GET", "/clusters/"+cluster+"/tokens", nil), 200)
+	expect(t, e.api("POST", "/clusters/"+cluster+"/tokens", map[string]any{"description": "three"}), 201)
+	expectError(t, e.api("GET", "/clusters/"+cluster, nil), 500, "Internal Server Error")
+
+	// Without a connection to take over, a drop is a 502; drop_before still does not act.
+	srv := New(Options{Faults: Faults{Aimed: []AimedFault{{Route: "POST /v2/organizations/acme/clusters", Kind: FaultDropBefore}}}})
+	rec := httptest.NewRecorder()
+	req := httptest.NewRequest(http.MethodPost, "/v2/organizations/acme/clusters", strings.NewReader(`{"name":"r"}`))
+	req.Header.Set("Authorization", "Bearer test-token")
+	srv.ServeHTTP(rec, req)
+	if rec.Code != http.StatusBadGateway || srv.store.clusters.clusters.len() != 0 {
+		t.Fatalf("recorder: %d, %d clusters", rec.Code, srv.store.clusters.clusters.len())
+	}
+}
+
+func TestAimFaultRefusesInvalid(t *testing.T) {
+	srv := New(Options{})
+	defer func() {
+		if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), `unknown kind "boom"`) {
+			t.Fatalf("recovered %v", r)
+		}
+	}()
+	srv.AimFault(AimedFault{Operation: "x", Kind: "boom"})
+}
