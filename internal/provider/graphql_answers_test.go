@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -266,5 +267,31 @@ func TestAccOrganizationResource_enforce2FAAnsweredWithErrors(t *testing.T) {
 				resource.TestCheckResourceAttr("buildkite_organization.test", "enforce_2fa", "true")),
 			ConfigPlanChecks: expectEmpty(),
 		}},
+	})
+}
+
+// TestAccAgentTokenResource_refreshWithoutGraphQLScope: a token without the graphql scope, met on refresh
+// (the GraphQL endpoint answers 401 "Authentication required"), fails the refresh naming the missing scope;
+// the agent token stays in state, and plans empty again with a token that has the scope.
+func TestAccAgentTokenResource_refreshWithoutGraphQLScope(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	if e.live {
+		t.Skip("needs a token the emulator issues")
+	}
+	scopes := slices.DeleteFunc(fakeserver.AllScopes(), func(s string) bool { return s == "graphql" })
+	e.server.Store().AddToken("no-graphql", []string{e.org}, scopes)
+	token := testAccAgentTokenConfig(e.name("scope"))
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             e.checkAgentTokensRevoked(),
+		Steps: []resource.TestStep{
+			{Config: e.config(token), Check: e.checkAgentTokenLive("buildkite_agent_token.test")},
+			{
+				Config: e.providerBlock(e.org, "no-graphql") + token,
+				ExpectError: regexp.MustCompile(`Unable to Read Agent Token[\s\S]*Authentication[\s\S]*required[\s\S]*lacks[\s\S]*the[\s\S]*"graphql"[\s\S]*scope`),
+			},
+			{Config: e.config(token), PlanOnly: true},
+		},
 	})
 }
