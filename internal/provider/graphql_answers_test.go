@@ -288,7 +288,7 @@ func TestAccAgentTokenResource_refreshWithoutGraphQLScope(t *testing.T) {
 		Steps: []resource.TestStep{
 			{Config: e.config(token), Check: e.checkAgentTokenLive("buildkite_agent_token.test")},
 			{
-				Config: e.providerBlock(e.org, "no-graphql") + token,
+				Config:      e.providerBlock(e.org, "no-graphql") + token,
 				ExpectError: regexp.MustCompile(`Unable to Read Agent Token[\s\S]*Authentication[\s\S]*required[\s\S]*lacks[\s\S]*the[\s\S]*"graphql"[\s\S]*scope`),
 			},
 			{Config: e.config(token), PlanOnly: true},
