@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -218,6 +220,72 @@ func init() {
 		},
 		del: func(ctx context.Context, c *buildkite.Client, a map[string]string) error {
 			return c.AgentTokens.Revoke(ctx, graphQLID("AgentToken", a["id"]), buildkite.AgentTokenRevokeReason)
+		},
+	})
+}
+
+// checkLiveAgentTokens fails unless the organization has exactly n live agent tokens.
+func (e *testEnv) checkLiveAgentTokens(n int) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		all, err := e.client.AgentTokens.List(context.Background())
+		if err != nil {
+			return err
+		}
+		if len(all) != n {
+			return fmt.Errorf("%d live agent tokens, want %d: %+v", len(all), n, all)
+		}
+		return nil
+	}
+}
+
+// TestAccAgentTokenResource_answeredWithErrors: the create answered 200 with errors[] and the new token in
+// data made the token: it is in state with its secret, exactly one token exists, and the next plan is empty.
+// The revoke at destroy answered the same way revoked it: the destroy succeeds.
+func TestAccAgentTokenResource_answeredWithErrors(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	if e.live {
+		t.Skip("live mode: the fault is the emulator's")
+	}
+	const addr = "buildkite_agent_token.test"
+	var seen agentTokenSeen
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             resource.ComposeTestCheckFunc(e.checkFaultsMet(fakeserver.FaultErrorsWithData, 2), e.checkAgentTokensRevoked()),
+		Steps: []resource.TestStep{{
+			PreConfig: e.aim(
+				fakeserver.AimedFault{Operation: "createAgentToken", Kind: fakeserver.FaultErrorsWithData, Times: 1},
+				fakeserver.AimedFault{Operation: "revokeAgentToken", Kind: fakeserver.FaultErrorsWithData, Times: 1}),
+			Config: e.config(testAccAgentTokenConfig(e.name("acted"))),
+			Check: resource.ComposeTestCheckFunc(e.checkFaultsMet(fakeserver.FaultErrorsWithData, 1), seen.record(addr),
+				e.checkAgentTokenLive(addr), e.checkLiveAgentTokens(1)),
+			ConfigPlanChecks: expectEmpty(),
+		}},
+	})
+}
+
+// TestAccAgentTokenResource_refreshWithoutGraphQLScope: a token without the graphql scope, met on refresh
+// (the GraphQL endpoint answers 401 "Authentication required"), fails the refresh naming the missing scope;
+// the agent token stays in state, and plans empty again with a token that has the scope.
+func TestAccAgentTokenResource_refreshWithoutGraphQLScope(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	if e.live {
+		t.Skip("needs a token the emulator issues")
+	}
+	scopes := slices.DeleteFunc(fakeserver.AllScopes(), func(s string) bool { return s == "graphql" })
+	e.server.Store().AddToken("no-graphql", []string{e.org}, scopes)
+	token := testAccAgentTokenConfig(e.name("scope"))
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             e.checkAgentTokensRevoked(),
+		Steps: []resource.TestStep{
+			{Config: e.config(token), Check: e.checkAgentTokenLive("buildkite_agent_token.test")},
+			{
+				Config:      e.providerBlock(e.org, "no-graphql") + token,
+				ExpectError: regexp.MustCompile(`Unable to Read Agent Token[\s\S]*Authentication[\s\S]*required[\s\S]*lacks[\s\S]*the[\s\S]*"graphql"[\s\S]*scope`),
+			},
+			{Config: e.config(token), PlanOnly: true},
 		},
 	})
 }
