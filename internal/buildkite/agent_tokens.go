@@ -190,7 +190,8 @@ func sameDescription(a, b *string) bool {
 }
 
 // Revoke revokes the token whose GraphQL ID is id, giving reason. Revoking a revoked token changes nothing,
-// so the call is repeatable.
+// so the call is repeatable. An answer that holds no token is checked by reading it: one nobody can find
+// is an error IsNotFound recognises, one still live an error.
 func (s *AgentTokensService) Revoke(ctx context.Context, id, reason string) error {
 	if strings.TrimSpace(id) == "" {
 		return fmt.Errorf("%w %q", ErrInvalidID, id)
@@ -208,7 +209,15 @@ func (s *AgentTokensService) Revoke(ctx context.Context, id, reason string) erro
 		return err
 	}
 	if out.AgentTokenRevoke == nil || out.AgentTokenRevoke.AgentToken == nil {
-		return s.client.graphQLNotFound(opRevokeAgentToken.name, "agent token "+id)
+		// A null answer without errors says nothing of the token: only reading it tells gone from not revoked.
+		t, rerr := s.GetByID(ctx, id)
+		switch {
+		case rerr != nil:
+			return rerr // a token nobody can find is gone (IsNotFound)
+		case !t.Revoked():
+			return fmt.Errorf("GraphQL %s: the service answered null for agent token %s, which is still live: it was not "+
+				"revoked; try again", opRevokeAgentToken.name, id)
+		}
 	}
 	return nil
 }

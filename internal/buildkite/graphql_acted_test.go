@@ -204,3 +204,45 @@ func TestGraphQL_missingScopeNamed(t *testing.T) {
 		t.Errorf("err = %v: a token with the scope must get the 401 as it was", err)
 	}
 }
+
+// TestGraphQL_deleteAnsweredNullIsChecked: a revoke or webhook delete answered null without errors says
+// nothing of the object: it is read, and one still there is an error (not taken for gone), one revoked is
+// done, one nobody finds is not found.
+func TestGraphQL_deleteAnsweredNullIsChecked(t *testing.T) {
+	ctx := context.Background()
+	revoked := strings.Replace(actedToken, `"revokedAt":null`, `"revokedAt":"2026-12-01T00:00:01Z"`, 1)
+	for name, tc := range map[string]struct {
+		node    string
+		check   func(error) bool
+		explain string
+	}{
+		"still live": {`{"__typename":"AgentToken",` + actedToken[1:], func(err error) bool {
+			return err != nil && !IsNotFound(err) && strings.Contains(err.Error(), "still live")
+		}, "an error saying it is still live"},
+		"revoked": {`{"__typename":"AgentToken",` + revoked[1:], func(err error) bool { return err == nil }, "done"},
+		"gone":    {`null`, IsNotFound, "not found"},
+	} {
+		t.Run("revoke, token "+name, func(t *testing.T) {
+			s := gqlStub(t, `["graphql"]`, func(op string) (int, string) {
+				if op == "getAgentTokenByID" {
+					return http.StatusOK, `{"data":{"node":` + tc.node + `}}`
+				}
+				return http.StatusOK, `{"data":{"agentTokenRevoke":null}}`
+			})
+			c := newGraphQLClient(t, s.srv.URL, s.srv.URL)
+			if err := c.AgentTokens.Revoke(ctx, "QWdlbnRUb2tlbi0tLTE=", AgentTokenRevokeReason); !tc.check(err) {
+				t.Errorf("Revoke = %v, want %s", err, tc.explain)
+			}
+		})
+	}
+	s := gqlStub(t, `["graphql"]`, func(op string) (int, string) {
+		if op == "getPipelineWebhook" {
+			return http.StatusOK, `{"data":{"node":{"id":"P","repository":{"provider":{"webhook":{"externalId":"42","url":"u"}}}}}}`
+		}
+		return http.StatusOK, `{"data":{"pipelineDeleteWebhook":null}}`
+	})
+	c := newGraphQLClient(t, s.srv.URL, s.srv.URL)
+	if _, err := c.Pipelines.DeleteWebhook(ctx, "P", ""); err == nil || IsNotFound(err) || !strings.Contains(err.Error(), "still there") {
+		t.Errorf("DeleteWebhook = %v, want an error saying the webhook is still there", err)
+	}
+}

@@ -289,3 +289,28 @@ func TestAccAgentTokenResource_refreshWithoutGraphQLScope(t *testing.T) {
 		},
 	})
 }
+
+// TestAccAgentTokenResource_revokeAnsweredNull: a revoke at destroy answered with null data, the service
+// having done nothing, fails the destroy and keeps the token in state (it used to count as gone, leaving the
+// token live and untracked); the destroy after it revokes the token.
+func TestAccAgentTokenResource_revokeAnsweredNull(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	if e.live {
+		t.Skip("live mode: the fault is the emulator's")
+	}
+	cfg := e.config(testAccAgentTokenConfig(e.name("revoke-null")))
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             resource.ComposeTestCheckFunc(e.checkFaultsMet(fakeserver.FaultNullData, 1), e.checkAgentTokensRevoked()),
+		Steps: []resource.TestStep{
+			{Config: cfg},
+			{
+				PreConfig: e.aim(fakeserver.AimedFault{Operation: "revokeAgentToken", Kind: fakeserver.FaultNullData, Times: 1}),
+				Config:    cfg, Destroy: true,
+				ExpectError: regexp.MustCompile(`Unable to Delete Agent Token[\s\S]*still live`),
+			},
+			{Config: cfg, Check: e.checkAgentTokenLive("buildkite_agent_token.test"), ConfigPlanChecks: expectEmpty()},
+		},
+	})
+}
