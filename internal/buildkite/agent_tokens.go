@@ -182,7 +182,7 @@ func (s *AgentTokensService) madeWithErrors(ctx context.Context, out *agentToken
 			"that token failed: %w; revoke it in Buildkite (Agents, Agent Tokens)", err, t.ID, rerr)
 	}
 	return nil, fmt.Errorf("%w; its answer held the token it made (%s) without the token's secret, so that token was "+
-		"revoked: nothing is left behind", err, t.ID)
+		"revoked: nothing is left behind, and the next apply creates a token again", err, t.ID)
 }
 
 func sameDescription(a, b *string) bool {
