@@ -314,3 +314,23 @@ func TestAccAgentTokenResource_revokeAnsweredNull(t *testing.T) {
 		},
 	})
 }
+
+// TestAccAgentTokenResource_answeredWithErrorsWarns: the apply of a token whose create answer carries errors
+// and the token succeeds showing the warning that names the errors; exactly one token exists and the plan
+// after is empty.
+func TestAccAgentTokenResource_answeredWithErrorsWarns(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	if e.live {
+		t.Skip("live mode: the fault is the emulator's")
+	}
+	w := e.workdirWith(t, terraformCLI(t), testAccAgentTokenConfig(e.name("warned")))
+	e.aim(fakeserver.AimedFault{Operation: "createAgentToken", Kind: fakeserver.FaultErrorsWithData, Times: 1})()
+	out := w.apply()
+	expectOutput(t, out, "Warning: Buildkite Answered With Errors", "GraphQL createAgentToken", "1 added")
+	if err := e.checkLiveAgentTokens(1)(nil); err != nil {
+		t.Error(err)
+	}
+	w.expectNoChanges()
+	w.destroy()
+}
