@@ -289,3 +289,34 @@ func TestAccOrganizationRuleResource_graphQLPartKept(t *testing.T) {
 		},
 	})
 }
+
+// TestAccOrganizationRulesDataSource_graphQLNull: a rule REST lists whose details GraphQL answers null is an
+// error, not a rule without description or value.
+func TestAccOrganizationRulesDataSource_graphQLNull(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	if e.live {
+		t.Skip("live mode: the fault is the emulator's")
+	}
+	rule := ruleWithDescription(e, e.name("rules-null"), "Deploys trigger releases")
+	withData := rule + "\ndata \"buildkite_organization_rules\" \"all\" {\n  depends_on = [buildkite_organization_rule.test]\n}\n"
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             e.checkDestroyed("buildkite_organization_rule"),
+		Steps: []resource.TestStep{
+			{Config: rule},
+			{
+				PreConfig:   e.aim(fakeserver.AimedFault{Operation: "getOrganizationRules", Kind: fakeserver.FaultNullData}),
+				Config:      withData,
+				ExpectError: regexp.MustCompile(`Unable to Read Rules[\s\S]*GraphQL answered null for rule`),
+			},
+			{
+				PreConfig: e.server.ClearAimedFaults,
+				Config:    withData,
+				Check:     e.checkFaultsMet(fakeserver.FaultNullData, 1),
+				ConfigStateChecks: []statecheck.StateCheck{statecheck.ExpectKnownValue("data.buildkite_organization_rules.all",
+					tfjsonpath.New("rules").AtSliceIndex(0).AtMapKey("description"), knownvalue.StringExact("Deploys trigger releases"))},
+			},
+		},
+	})
+}
