@@ -15,7 +15,10 @@
 //     from a module outside this one.
 //   - controls.go: the controls under /_emulator/ (health; reset and the whole state, GET and PUT, behind
 //     Options.AdminToken, 404 without one), served before the API's middleware, and Server.State,
-//     SetState and Reset behind them.
+//     SetState and Reset behind them; page.go: the page at /_emulator/ (objects, requests, settings; no
+//     secret), open without an admin token.
+//   - routetable.go: the route table (Server.Routes), kept as areas register their routes; coverage_test.go
+//     generates EMULATOR-COVERAGE.md from it.
 //   - unknown_routes.go: a route the emulator does not model is logged once (Options.Logf) with a hint.
 //   - state.go: Options.StateFile: the Store saved after every change and loaded at start; a file it cannot
 //     trust is refused, stale temporary files are removed, and state_lock_unix.go (state_lock_other.go
@@ -25,8 +28,12 @@
 //     unknown tokens keep no window; ended windows are dropped).
 //   - limits.go: the length limits on names, descriptions, keys, slugs and configurations (422 beyond);
 //     which are the service's and which the emulator's.
-//   - requestlog.go: the request log, a ring of the newest requests plus counters by status.
-//   - faults.go: Options.Faults: injected 5xx, 429, latency and creates that act but are dropped.
+//   - requestlog.go: the request log, a ring of the newest requests (with each GraphQL operation name,
+//     organization and time) plus counters by status, and GET/DELETE /_emulator/requests.
+//   - faults.go: Options.Faults: injected 5xx, 429, latency and creates that act but are dropped, REST
+//     and GraphQL; faults_aimed.go: faults aimed at one route or GraphQL operation (Server.AimFault);
+//     faults_graphql.go: which operation a POST /v1 asks for, and the GraphQL kinds' answers;
+//     faults_controls.go: the controls that arm, list and clear aimed faults.
 //   - index.go: the table every area keeps its records in: by ID, by unique names, and in creation
 //     order per organization or parent, so no request scans or sorts a whole area.
 //   - auth.go: bearer tokens, scopes, and Server.authorize, which the serve helpers of handlers.go call
@@ -94,8 +101,9 @@
 //     and its default queue, default-queue.
 //
 // The controls under /_emulator/ (controls.go) are for whoever runs the emulator, not for the client
-// under test: GET /_emulator/health always; POST /_emulator/reset and GET and PUT /_emulator/state only with
-// Options.AdminToken as a bearer token (404 without one configured, 401 without it on the request).
+// under test: GET /_emulator/health always; POST /_emulator/reset, GET and PUT /_emulator/state, and
+// GET /_emulator/faults with POST and DELETE /_emulator/faults/aimed only with Options.AdminToken as a
+// bearer token (404 without one configured, 401 without it on the request).
 //
 // Test-only routes under /_fake/ (no authentication) change what the API cannot: build and job states
 // (build_admin.go) and flaky-test records (flaky_tests.go). They are on in process and off in the standalone

@@ -45,7 +45,8 @@ const (
 	// FaultNullData: GraphQL; answered 200 with every root field of data null and no errors, without acting.
 	FaultNullData = "null_data"
 	// FaultNotFound: GraphQL; answered 200 with every root field of data null and, for each, an errors[]
-	// entry {"message": "No <Type> found", "path": [<field>], "type": "NOT_FOUND"}, without acting.
+	// entry worded as the emulator's resolvers word a missing object, with the field's type in words:
+	// {"message": "No agent token found", "path": ["agentToken"], "type": "NOT_FOUND"}, without acting.
 	FaultNotFound = "not_found"
 )
 

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"strings"
+	"unicode"
 
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/parser"
@@ -167,22 +169,34 @@ func withError(g *gqlTarget, buf *probeWriter) ([]byte, bool) {
 }
 
 // nullAnswer is the answer of FaultNullData, and with notFound of FaultNotFound, to g: every root field
-// null, and for not-found an error per field as the service words a missing object ("No Pipeline found").
+// null, and for not-found an error per field worded as the resolvers word a missing object ("No agent
+// token found").
 func nullAnswer(g *gqlTarget, notFound bool) any {
 	data := &gqlResult{}
 	var errs []gqlFaultError
 	for i, key := range g.keys {
 		data.keys, data.vals = append(data.keys, key), append(data.vals, nil)
 		if notFound {
-			typ := g.types[i]
-			if typ == "" {
-				typ = "object"
-			}
-			errs = append(errs, gqlFaultError{Message: "No " + typ + " found", Path: []string{key}, Type: "NOT_FOUND"})
+			errs = append(errs, gqlFaultError{Message: "No " + typeWords(g.types[i]) + " found", Path: []string{key}, Type: "NOT_FOUND"})
 		}
 	}
 	return struct {
 		Data   *gqlResult      `json:"data"`
 		Errors []gqlFaultError `json:"errors,omitempty"`
 	}{data, errs}
+}
+
+// typeWords is a GraphQL type name as lower-case words: "AgentToken" is "agent token"; "" is "object".
+func typeWords(typ string) string {
+	if typ == "" {
+		return "object"
+	}
+	var b strings.Builder
+	for i, r := range typ {
+		if unicode.IsUpper(r) && i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteRune(unicode.ToLower(r))
+	}
+	return b.String()
 }

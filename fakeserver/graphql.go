@@ -49,7 +49,7 @@ const scopeGraphQL = "graphql"
 // graphqlAuthDocsURL is where the service's GraphQL 401 message points.
 const graphqlAuthDocsURL = "https://buildkite.com/docs/apis/graphql-api#authentication"
 
-func (s *Server) routeGraphQL(mux *http.ServeMux) {
+func (s *Server) routeGraphQL(mux *routeMux) {
 	mux.HandleFunc("POST /v1", s.serveGraphQL)
 }
 

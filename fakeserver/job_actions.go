@@ -23,7 +23,7 @@ import (
 // jobRetryableStates are the states a job may be retried from.
 var jobRetryableStates = []string{jobFailed, jobTimedOut, jobCanceled}
 
-func (s *Server) routeJobActions(mux *http.ServeMux) {
+func (s *Server) routeJobActions(mux *routeMux) {
 	const job = "/v2/organizations/{org}/pipelines/{pipeline}/builds/{number}/jobs/{job}"
 	const orgJob = "/v2/organizations/{org}/jobs/{job}"
 	mux.HandleFunc("GET /v2/organizations/{org}/pipelines/{pipeline}/builds/{number}/jobs", s.listJobs)

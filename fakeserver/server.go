@@ -65,7 +65,7 @@ type Options struct {
 type Server struct {
 	opts    Options
 	store   *Store
-	mux     *http.ServeMux
+	mux     *routeMux
 	limiter *rateLimiter
 	log     *requestLog
 	faults  *faultInjector
@@ -183,8 +183,8 @@ func (s *Server) seed() error {
 func (s *Server) Resumed() bool { return s.resumed }
 
 // routes registers every area's endpoints; each area adds one line here and keeps its routes in its file.
-func (s *Server) routes() *http.ServeMux {
-	mux := http.NewServeMux()
+func (s *Server) routes() *routeMux {
+	mux := &routeMux{ServeMux: http.NewServeMux()}
 	s.routeAccessToken(mux)
 	s.routeClusters(mux)
 	s.routeClusterQueues(mux)
@@ -230,7 +230,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.serveControl(w, r)
 		return
 	}
-	start := time.Now()
+	start, at := time.Now(), s.opts.Now()
 	if r.Body != nil {
 		// Wrapped here, with the server's own writer, so an oversized body also closes the connection.
 		r.Body = http.MaxBytesReader(w, r.Body, maxBodyBytes)
@@ -244,7 +244,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		rec.status = http.StatusOK
 	}
 
-	s.log.add(Request{Method: r.Method, Path: r.URL.Path, Status: rec.status, Fault: fault, Operation: operation})
+	s.log.add(Request{Method: r.Method, Path: r.URL.Path, Status: rec.status, Fault: fault, Operation: operation,
+		Org: s.requestOrg(r), Time: at})
 	if drop != nil {
 		_ = drop.Close() // only now, so a client that sees the drop finds it counted and logged
 	}

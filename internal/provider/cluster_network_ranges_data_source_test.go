@@ -2,8 +2,10 @@ package provider
 
 import (
 	"context"
+	"encoding/base64"
 	"fmt"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -123,6 +125,41 @@ func TestAccClusterNetworkRangesDataSource_badInput(t *testing.T) {
 			{Config: asMember + ds(c), ExpectError: regexp.MustCompile(`This endpoint needs`)},
 		},
 	})
+}
+
+// TestAccClusterNetworkRangesDataSource_refusedAtPlan: what is neither a UUID nor a cluster's GraphQL ID is
+// refused when the configuration is validated, with the official provider's words ("must be a cluster
+// UUID", its test TestClusterNetworkRangesRejectsNonUUID), before any request for the ranges. The official
+// provider refuses a cluster's GraphQL ID too (the value in that test is one); this provider takes it, as
+// its documentation says, and reads the cluster it names (TestAccClusterNetworkRangesDataSource_basic).
+func TestAccClusterNetworkRangesDataSource_refusedAtPlan(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	if e.live {
+		t.Skip("counts the emulator's requests")
+	}
+	ds := func(ref string) string {
+		return fmt.Sprintf("data \"buildkite_cluster_network_ranges\" \"test\" {\n  cluster_uuid = %q\n}\n", ref)
+	}
+	uuid := "e8738c39-1f2a-4a1e-9b3c-2d4e5f6a7b8c"
+	var steps []resource.TestStep
+	for _, ref := range []string{
+		"not-a-cluster",
+		"",
+		"Cluster---" + uuid,         // a GraphQL ID before its base64
+		graphQLID("Pipeline", uuid), // another type's GraphQL ID
+		graphQLID("cluster", uuid),  // a type name in the wrong case
+		uuid + "0",                  // one digit too many
+		base64.StdEncoding.EncodeToString([]byte("Cluster---" + uuid[:30])), // a GraphQL ID around no UUID
+	} {
+		steps = append(steps, resource.TestStep{Config: e.config(ds(ref)), PlanOnly: true, ExpectError: regexp.MustCompile(`must be a cluster UUID`)})
+	}
+	resource.Test(t, resource.TestCase{ProtoV6ProviderFactories: e.factories(), Steps: steps})
+	for _, r := range e.server.Requests() {
+		if strings.Contains(r.Path, "network_ranges") {
+			t.Errorf("a refused cluster_uuid reached the service: %s %s", r.Method, r.Path)
+		}
+	}
 }
 
 // clusterID creates a cluster through the client and returns its ID.

@@ -1,5 +1,5 @@
 // Package provider implements the buildkite Terraform provider on terraform-plugin-framework (protocol 6),
-// over the REST client in internal/buildkite.
+// over the client in internal/buildkite (REST, and GraphQL where only GraphQL serves).
 //
 // # Layout
 //

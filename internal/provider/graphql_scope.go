@@ -94,8 +94,7 @@ func (b *resourceBase) checkGraphQL(ctx context.Context, req resource.ModifyPlan
 				"Buildkite at %s). Nothing has been changed.", joinAnd(quoted(used)), isAre(len(used)), envRESTURL, envGraphQLURL, defaultGraphQLURL))
 		return
 	}
-	// The token's scopes are known once first contact is made (a service that cannot be reached leaves the
-	// check to the apply's first request).
+	// The token's scopes are known once first contact is made (Configure makes it).
 	if !b.data.contactForPlan(ctx, &resp.Diagnostics) {
 		return
 	}
