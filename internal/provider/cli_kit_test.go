@@ -38,7 +38,12 @@ type cliWorkdir struct {
 // `terraform init` there with a CLI that has actions (see requireCLI).
 func (e *testEnv) actionWorkdir(t *testing.T, body string) *cliWorkdir {
 	t.Helper()
-	cli := requireCLI(t, actionCLI)
+	return e.workdirWith(t, requireCLI(t, actionCLI), body)
+}
+
+// workdirWith is actionWorkdir with the CLI cli (terraformCLI's, for a test that needs no action).
+func (e *testEnv) workdirWith(t *testing.T, cli, body string) *cliWorkdir {
+	t.Helper()
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(e.config(body)), 0o600); err != nil {
 		t.Fatal(err)

@@ -55,7 +55,11 @@ func (r *organizationResource) apply2FA(ctx context.Context, config tfsdk.Config
 		return
 	}
 	if target := want.ValueBool(); live != target {
-		if live, err = orgs.SetTwoFactorEnforced(ctx, target); err != nil {
+		live, err = orgs.SetTwoFactorEnforced(ctx, target)
+		if actedWithErrors(diags, err, "set", "organization two-factor enforcement", r.client().Organization()) {
+			err = nil // live is what the service's answer holds
+		}
+		if err != nil {
 			diags.AddAttributeError(path.Root("enforce_2fa"), "Unable to Set 2FA", fmt.Sprintf(
 				"%s organization %s with enforce_2fa = %t: %s. The token's user must be an administrator of the organization.",
 				gerund(action), r.client().Organization(), target, describeError(err)))

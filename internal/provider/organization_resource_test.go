@@ -448,3 +448,25 @@ func TestAccOrganizationResource_lockedOut(t *testing.T) {
 		},
 	})
 }
+
+// TestAccOrganizationResource_enforce2FAAnsweredWithErrors: enforce_2fa set with an answer that carries
+// errors and the organization's new value is applied: the apply succeeds and the plan after is empty.
+func TestAccOrganizationResource_enforce2FAAnsweredWithErrors(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	if e.live {
+		t.Skip("live mode: the fault is the emulator's")
+	}
+	e.keepAPISettings()
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             e.checkAllowlistRemoved,
+		Steps: []resource.TestStep{{
+			PreConfig: e.aim(fakeserver.AimedFault{Operation: "setOrganization2FA", Kind: fakeserver.FaultErrorsWithData, Times: 1}),
+			Config:    e.config(testAccOrganizationConfig(`enforce_2fa = true`)),
+			Check: resource.ComposeTestCheckFunc(e.checkFaultsMet(fakeserver.FaultErrorsWithData, 1),
+				resource.TestCheckResourceAttr("buildkite_organization.test", "enforce_2fa", "true")),
+			ConfigPlanChecks: expectEmpty(),
+		}},
+	})
+}
