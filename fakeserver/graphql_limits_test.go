@@ -47,7 +47,15 @@ func TestGraphQLTooLarge(t *testing.T) {
 	}
 	fields := strings.Repeat("name slug ", 25)
 	spread := `query { organization(slug: "acme") { ` + strings.Repeat("...F ", 60) + `} } fragment F on Organization { ` + fields + `}`
-	for name, query := range map[string]string{"1 MiB of fields": huge, "a fragment spread 60 times": spread} {
+	// Eight levels of root fragments, each spreading the next ten times: a few hundred bytes that unfold to 10^8
+	// fields, and that every look at the document before the ceiling (the faults' look for the operation)
+	// must not unfold either.
+	nested := `query { ...F0 }`
+	for i := range 8 {
+		nested += fmt.Sprintf(" fragment F%d on Query { %s}", i, strings.Repeat(fmt.Sprintf("...F%d ", i+1), 10))
+	}
+	nested += ` fragment F8 on Query { organization(slug: "acme") { name } }`
+	for name, query := range map[string]string{"1 MiB of fields": huge, "a fragment spread 60 times": spread, "nested fragment spreads": nested} {
 		start := time.Now()
 		r := e.gqlPost(query)
 		took := time.Since(start)
