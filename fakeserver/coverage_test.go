@@ -224,6 +224,9 @@ func providerOperations(t *testing.T) []gqlOperation {
 	var out []gqlOperation
 	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".graphql") {
+			if err == nil && d.IsDir() && d.Name() == "testdata" {
+				return filepath.SkipDir // Buildkite's schema, which the client's tests keep: no operation
+			}
 			return err
 		}
 		rel, _ := filepath.Rel("..", path)

@@ -30,21 +30,54 @@ func (t *AgentToken) Revoked() bool { return t.RevokedAt != nil }
 // AgentTokenRevokeReason is the reason Terraform gives when it revokes a token, as the official provider's.
 const AgentTokenRevokeReason = "Revoked by Terraform"
 
-// agentTokenFields is what every operation reads of a token.
-const agentTokenFields = `id uuid description createdAt revokedAt`
-
 var (
-	opGetAgentToken = queryOp("getAgentToken",
-		`query getAgentToken($slug: ID!) { agentToken(slug: $slug) { `+agentTokenFields+` } }`)
-	opGetAgentTokenByID = queryOp("getAgentTokenByID",
-		`query getAgentTokenByID($id: ID!) { node(id: $id) { __typename ... on AgentToken { `+agentTokenFields+` } } }`)
-	opListAgentTokens = queryOp("listAgentTokens",
-		`query listAgentTokens($slug: ID!) { organization(slug: $slug) { agentTokens(first: 500, revoked: false) { edges { node { `+agentTokenFields+` } } } } }`)
-	opCreateAgentToken = mutationOp("createAgentToken",
-		`mutation createAgentToken($organizationId: ID!, $description: String) { agentTokenCreate(input: {organizationID: $organizationId, description: $description}) { tokenValue agentTokenEdge { node { `+agentTokenFields+` } } } }`, false)
-	opRevokeAgentToken = mutationOp("revokeAgentToken",
-		`mutation revokeAgentToken($id: ID!, $reason: String!) { agentTokenRevoke(input: {id: $id, reason: $reason}) { agentToken { `+agentTokenFields+` } } }`, true)
+	opGetAgentToken     = queryFile("getAgentToken")
+	opGetAgentTokenByID = queryFile("getAgentTokenByID")
+	opListAgentTokens   = queryFile("listAgentTokens")
+	opCreateAgentToken  = mutationFile("createAgentToken", false)
+	opRevokeAgentToken  = mutationFile("revokeAgentToken", true) // revoking a revoked token changes nothing
 )
+
+// getAgentTokenAnswer is the data of getAgentToken's answer.
+type getAgentTokenAnswer struct {
+	AgentToken *AgentToken `json:"agentToken"`
+}
+
+// getAgentTokenByIDAnswer is the data of getAgentTokenByID's answer.
+type getAgentTokenByIDAnswer struct {
+	Node *struct {
+		Typename string `json:"__typename"`
+		AgentToken
+	} `json:"node"`
+}
+
+// listAgentTokensAnswer is the data of listAgentTokens's answer.
+type listAgentTokensAnswer struct {
+	Organization *struct {
+		AgentTokens struct {
+			Edges []struct {
+				Node *AgentToken `json:"node"`
+			} `json:"edges"`
+		} `json:"agentTokens"`
+	} `json:"organization"`
+}
+
+// createAgentTokenAnswer is the data of createAgentToken's answer.
+type createAgentTokenAnswer struct {
+	AgentTokenCreate *struct {
+		TokenValue     string `json:"tokenValue"`
+		AgentTokenEdge struct {
+			Node *AgentToken `json:"node"`
+		} `json:"agentTokenEdge"`
+	} `json:"agentTokenCreate"`
+}
+
+// revokeAgentTokenAnswer is the data of revokeAgentToken's answer.
+type revokeAgentTokenAnswer struct {
+	AgentTokenRevoke *struct {
+		AgentToken *AgentToken `json:"agentToken"`
+	} `json:"agentTokenRevoke"`
+}
 
 // Get reads the token whose UUID is uuid. A token nobody can find is a not-found error (IsNotFound); a
 // revoked one is returned.
@@ -52,9 +85,7 @@ func (s *AgentTokensService) Get(ctx context.Context, uuid string) (*AgentToken,
 	if strings.TrimSpace(uuid) == "" || strings.Contains(uuid, "/") {
 		return nil, fmt.Errorf("%w %q", ErrInvalidID, uuid)
 	}
-	out, err := gqlQuery[struct {
-		AgentToken *AgentToken `json:"agentToken"`
-	}](ctx, s.client, opGetAgentToken, map[string]any{"slug": s.client.org + "/" + uuid})
+	out, err := gqlQuery[getAgentTokenAnswer](ctx, s.client, opGetAgentToken, map[string]any{"slug": s.client.org + "/" + uuid})
 	if err != nil {
 		return nil, err
 	}
@@ -66,12 +97,7 @@ func (s *AgentTokensService) Get(ctx context.Context, uuid string) (*AgentToken,
 
 // GetByID reads the token whose GraphQL ID is id; a node of another type is not found.
 func (s *AgentTokensService) GetByID(ctx context.Context, id string) (*AgentToken, error) {
-	out, err := gqlQuery[struct {
-		Node *struct {
-			Typename string `json:"__typename"`
-			AgentToken
-		} `json:"node"`
-	}](ctx, s.client, opGetAgentTokenByID, map[string]any{"id": id})
+	out, err := gqlQuery[getAgentTokenByIDAnswer](ctx, s.client, opGetAgentTokenByID, map[string]any{"id": id})
 	if err != nil {
 		return nil, err
 	}
@@ -84,15 +110,7 @@ func (s *AgentTokensService) GetByID(ctx context.Context, id string) (*AgentToke
 // List returns the organization's tokens that are not revoked (the first 500: the connection has no
 // cursor to go further).
 func (s *AgentTokensService) List(ctx context.Context) ([]AgentToken, error) {
-	out, err := gqlQuery[struct {
-		Organization *struct {
-			AgentTokens struct {
-				Edges []struct {
-					Node *AgentToken `json:"node"`
-				} `json:"edges"`
-			} `json:"agentTokens"`
-		} `json:"organization"`
-	}](ctx, s.client, opListAgentTokens, map[string]any{"slug": s.client.org})
+	out, err := gqlQuery[listAgentTokensAnswer](ctx, s.client, opListAgentTokens, map[string]any{"slug": s.client.org})
 	if err != nil {
 		return nil, err
 	}
@@ -119,7 +137,7 @@ func (s *AgentTokensService) Create(ctx context.Context, description *string) (*
 		return nil, fmt.Errorf("finding the organization's GraphQL ID: %w", err)
 	}
 	send := func(ctx context.Context) (*AgentToken, error) {
-		out, err := gqlMutate[agentTokenCreated](ctx, s.client, opCreateAgentToken, map[string]any{"organizationId": orgID, "description": description})
+		out, err := gqlMutate[createAgentTokenAnswer](ctx, s.client, opCreateAgentToken, map[string]any{"organizationId": orgID, "description": description})
 		if err != nil {
 			return s.madeWithErrors(ctx, out, err)
 		}
@@ -153,21 +171,11 @@ func (s *AgentTokensService) Create(ctx context.Context, description *string) (*
 	return createOrReplaceWith(ctx, s.client, opCreateAgentToken.name, send, find, del)
 }
 
-// agentTokenCreated is the data of createAgentToken's answer.
-type agentTokenCreated = struct {
-	AgentTokenCreate *struct {
-		TokenValue     string `json:"tokenValue"`
-		AgentTokenEdge struct {
-			Node *AgentToken `json:"node"`
-		} `json:"agentTokenEdge"`
-	} `json:"agentTokenCreate"`
-}
-
 // madeWithErrors reads the answer to a create that came with errors (err). A token in its data exists:
 // it is returned with its secret and err marked Acted, for the caller to record. One answered without
 // its secret is of no use to anyone and is known to be this create's (the answer names it): it is revoked,
 // and the error says so. No token in the data: the service refused, err alone.
-func (s *AgentTokensService) madeWithErrors(ctx context.Context, out *agentTokenCreated, err error) (*AgentToken, error) {
+func (s *AgentTokensService) madeWithErrors(ctx context.Context, out *createAgentTokenAnswer, err error) (*AgentToken, error) {
 	if out == nil || out.AgentTokenCreate == nil || out.AgentTokenCreate.AgentTokenEdge.Node == nil ||
 		out.AgentTokenCreate.AgentTokenEdge.Node.ID == "" {
 		return nil, err
@@ -196,11 +204,7 @@ func (s *AgentTokensService) Revoke(ctx context.Context, id, reason string) erro
 	if strings.TrimSpace(id) == "" {
 		return fmt.Errorf("%w %q", ErrInvalidID, id)
 	}
-	out, err := gqlMutate[struct {
-		AgentTokenRevoke *struct {
-			AgentToken *AgentToken `json:"agentToken"`
-		} `json:"agentTokenRevoke"`
-	}](ctx, s.client, opRevokeAgentToken, map[string]any{"id": id, "reason": reason})
+	out, err := gqlMutate[revokeAgentTokenAnswer](ctx, s.client, opRevokeAgentToken, map[string]any{"id": id, "reason": reason})
 	if err != nil {
 		// A token in the answer that is revoked was revoked, whatever else the answer says.
 		if out != nil && out.AgentTokenRevoke != nil && out.AgentTokenRevoke.AgentToken != nil && out.AgentTokenRevoke.AgentToken.Revoked() {

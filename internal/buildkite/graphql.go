@@ -36,9 +36,11 @@ import (
 //   - a 401 or 403 to a token the REST API describes without the graphql scope is a *MissingScopeError,
 //     which names the scope (the service's "Authentication required" does not).
 //
-// Operations are written by hand, one file per area as the REST services are: each document a constant,
-// its variables a struct with explicit pointers where null and omitted differ, its result a struct with
-// pointer fields for nullable objects.
+// Operations are written by hand: each document a file of its own, graphql/<operation>.graphql, embedded
+// (graphql_documents.go) and validated by a test against Buildkite's schema and the emulator's; the Go of an
+// area (one file per area, as the REST services) declares the operation, the named type of its answer's
+// data (<operation>Answer, with pointer fields for nullable objects) and its variables (explicit pointers
+// where null and omitted differ).
 
 // DefaultGraphQLURL is Buildkite's GraphQL endpoint, which the provider uses unless told otherwise.
 const DefaultGraphQLURL = "https://graphql.buildkite.com/v1"
@@ -47,23 +49,14 @@ const DefaultGraphQLURL = "https://graphql.buildkite.com/v1"
 // endpoint: nothing was sent.
 var ErrNoGraphQLURL = errors.New("buildkite: no GraphQL endpoint is configured")
 
-// operation is one GraphQL operation: its name (the document's, sent as operationName) and document.
+// operation is one GraphQL operation: its name (the document's, sent as operationName) and document, read
+// from its file (queryFile, mutationFile in graphql_documents.go).
 type operation struct {
 	name     string
 	document string
 	// repeatable: sending it again has no further effect (every query; a mutation that sets a value or
 	// revokes). A mutation that creates is not.
 	repeatable bool
-}
-
-// queryOp declares a query, which is always repeatable.
-func queryOp(name, document string) operation {
-	return operation{name: name, document: document, repeatable: true}
-}
-
-// mutationOp declares a mutation; repeatable says whether sending it twice could do more than once.
-func mutationOp(name, document string, repeatable bool) operation {
-	return operation{name: name, document: document, repeatable: repeatable}
 }
 
 // graphQLRequest is the body of every GraphQL call.

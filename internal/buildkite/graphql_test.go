@@ -13,9 +13,9 @@ import (
 
 // Operations for the request path's tests: a query, a create (not repeatable) and a set (repeatable).
 var (
-	testQueryOp  = queryOp("getThing", `query getThing($id: ID!) { node(id: $id) { id } }`)
-	testCreateOp = mutationOp("createThing", `mutation createThing($d: String) { thingCreate(input: {description: $d}) { tokenValue } }`, false)
-	testSetOp    = mutationOp("setThing", `mutation setThing($v: Boolean!) { thingSet(input: {value: $v}) { value } }`, true)
+	testQueryOp  = operation{name: "getThing", document: `query getThing($id: ID!) { node(id: $id) { id } }`, repeatable: true}
+	testCreateOp = operation{name: "createThing", document: `mutation createThing($d: String) { thingCreate(input: {description: $d}) { tokenValue } }`}
+	testSetOp    = operation{name: "setThing", document: `mutation setThing($v: Boolean!) { thingSet(input: {value: $v}) { value } }`, repeatable: true}
 )
 
 type testNode struct {

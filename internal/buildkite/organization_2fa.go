@@ -7,12 +7,21 @@ import "context"
 // reads as false, as the official provider reads it.
 
 var (
-	opGetOrganization2FA = queryOp("getOrganization2FA",
-		`query getOrganization2FA($slug: ID!) { organization(slug: $slug) { id membersRequireTwoFactorAuthentication } }`)
-	opSetOrganization2FA = mutationOp("setOrganization2FA",
-		`mutation setOrganization2FA($organizationID: ID!, $value: Boolean!) { organizationEnforceTwoFactorAuthenticationForMembersUpdate(input: {organizationId: $organizationID, membersRequireTwoFactorAuthentication: $value}) { organization { membersRequireTwoFactorAuthentication } } }`,
-		true) // setting a value twice sets it once
+	opGetOrganization2FA = queryFile("getOrganization2FA")
+	opSetOrganization2FA = mutationFile("setOrganization2FA", true) // setting a value twice sets it once
 )
+
+// getOrganization2FAAnswer is the data of getOrganization2FA's answer.
+type getOrganization2FAAnswer struct {
+	Organization *organization2FA `json:"organization"`
+}
+
+// setOrganization2FAAnswer is the data of setOrganization2FA's answer.
+type setOrganization2FAAnswer struct {
+	Update *struct {
+		Organization *organization2FA `json:"organization"`
+	} `json:"organizationEnforceTwoFactorAuthenticationForMembersUpdate"`
+}
 
 type organization2FA struct {
 	MembersRequireTwoFactorAuthentication *bool `json:"membersRequireTwoFactorAuthentication"`
@@ -25,9 +34,7 @@ func (o *organization2FA) enforced() bool {
 
 // TwoFactorEnforced reports whether the organization requires its members to use two-factor authentication.
 func (s *OrganizationsService) TwoFactorEnforced(ctx context.Context) (bool, error) {
-	out, err := gqlQuery[struct {
-		Organization *organization2FA `json:"organization"`
-	}](ctx, s.client, opGetOrganization2FA, map[string]any{"slug": s.client.org})
+	out, err := gqlQuery[getOrganization2FAAnswer](ctx, s.client, opGetOrganization2FA, map[string]any{"slug": s.client.org})
 	if err != nil {
 		return false, err
 	}
@@ -45,11 +52,7 @@ func (s *OrganizationsService) SetTwoFactorEnforced(ctx context.Context, enforce
 	if err != nil {
 		return false, err
 	}
-	out, err := gqlMutate[struct {
-		Update *struct {
-			Organization *organization2FA `json:"organization"`
-		} `json:"organizationEnforceTwoFactorAuthenticationForMembersUpdate"`
-	}](ctx, s.client, opSetOrganization2FA, map[string]any{"organizationID": orgID, "value": enforce})
+	out, err := gqlMutate[setOrganization2FAAnswer](ctx, s.client, opSetOrganization2FA, map[string]any{"organizationID": orgID, "value": enforce})
 	if err != nil {
 		// The organization in the answer holds the value the service now has, whatever else the answer says.
 		if out != nil && out.Update != nil && out.Update.Organization != nil {

@@ -25,14 +25,33 @@ type PipelineLooks struct {
 // looksPageSize is how many pipelines one page of the GraphQL listing holds.
 const looksPageSize = 100
 
-const pipelineLooksFields = `uuid emoji color`
-
 var (
-	opListPipelineLooks = queryOp("listPipelineLooks",
-		`query listPipelineLooks($slug: ID!, $first: Int!, $after: String) { organization(slug: $slug) { pipelines(first: $first, after: $after) { edges { node { `+pipelineLooksFields+` } } pageInfo { hasNextPage endCursor } } } }`)
-	opGetPipelineLooks = queryOp("getPipelineLooks",
-		`query getPipelineLooks($id: ID!) { node(id: $id) { __typename ... on Pipeline { `+pipelineLooksFields+` } } }`)
+	opListPipelineLooks = queryFile("listPipelineLooks")
+	opGetPipelineLooks  = queryFile("getPipelineLooks")
 )
+
+// listPipelineLooksAnswer is the data of listPipelineLooks's answer.
+type listPipelineLooksAnswer struct {
+	Organization *struct {
+		Pipelines struct {
+			Edges []struct {
+				Node *pipelineLooksNode `json:"node"`
+			} `json:"edges"`
+			PageInfo struct {
+				HasNextPage bool   `json:"hasNextPage"`
+				EndCursor   string `json:"endCursor"`
+			} `json:"pageInfo"`
+		} `json:"pipelines"`
+	} `json:"organization"`
+}
+
+// getPipelineLooksAnswer is the data of getPipelineLooks's answer.
+type getPipelineLooksAnswer struct {
+	Node *struct {
+		Typename string `json:"__typename"`
+		pipelineLooksNode
+	} `json:"node"`
+}
 
 // looksCache is what the reads of pipelines' looks know of the GraphQL listing.
 type looksCache struct {
@@ -75,12 +94,7 @@ func (s *PipelinesService) Looks(ctx context.Context, uuid, graphqlID string) (*
 			return found, err
 		}
 	}
-	out, err := gqlQuery[struct {
-		Node *struct {
-			Typename string `json:"__typename"`
-			pipelineLooksNode
-		} `json:"node"`
-	}](ctx, c, opGetPipelineLooks, map[string]any{"id": graphqlID})
+	out, err := gqlQuery[getPipelineLooksAnswer](ctx, c, opGetPipelineLooks, map[string]any{"id": graphqlID})
 	if err != nil {
 		return nil, err
 	}
@@ -118,19 +132,7 @@ func (l *looksCache) fetchPage(ctx context.Context, c *Client) error {
 	if l.after != "" {
 		vars["after"] = l.after
 	}
-	out, err := gqlQuery[struct {
-		Organization *struct {
-			Pipelines struct {
-				Edges []struct {
-					Node *pipelineLooksNode `json:"node"`
-				} `json:"edges"`
-				PageInfo struct {
-					HasNextPage bool   `json:"hasNextPage"`
-					EndCursor   string `json:"endCursor"`
-				} `json:"pageInfo"`
-			} `json:"pipelines"`
-		} `json:"organization"`
-	}](ctx, c, opListPipelineLooks, vars)
+	out, err := gqlQuery[listPipelineLooksAnswer](ctx, c, opListPipelineLooks, vars)
 	if err != nil {
 		return err
 	}

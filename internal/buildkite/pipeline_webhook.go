@@ -31,19 +31,30 @@ func IsWebhookExists(err error) bool {
 // The repository webhook through GraphQL (graphql-subset.md §2.6): REST only creates it; GraphQL reads it
 // (the pipeline's repository provider's webhook, GitHub and GitHub Enterprise) and deletes it.
 
-// pipelineWebhookFields selects the webhook of a pipeline's repository provider.
-const pipelineWebhookFields = `repository { url provider { ` +
-	`... on RepositoryProviderGithub { webhook { externalId url } } ` +
-	`... on RepositoryProviderGithubEnterprise { webhook { externalId url } } } }`
-
 var (
-	opGetPipelineWebhook = queryOp("getPipelineWebhook",
-		`query getPipelineWebhook($id: ID!) { node(id: $id) { ... on Pipeline { id `+pipelineWebhookFields+` } } }`)
+	opGetPipelineWebhook = queryFile("getPipelineWebhook")
 	// Deleting twice deletes nothing more: the second answers "No webhook found".
-	opDeletePipelineWebhook = mutationOp("deletePipelineWebhook",
-		`mutation deletePipelineWebhook($id: ID!, $repository: String) { `+
-			`pipelineDeleteWebhook(input: {id: $id, repository: $repository}) { deletedWebhookExternalId } }`, true)
+	opDeletePipelineWebhook = mutationFile("deletePipelineWebhook", true)
 )
+
+// getPipelineWebhookAnswer is the data of getPipelineWebhook's answer.
+type getPipelineWebhookAnswer struct {
+	Node *struct {
+		ID         string `json:"id"`
+		Repository *struct {
+			Provider *struct {
+				Webhook *RepositoryWebhook `json:"webhook"`
+			} `json:"provider"`
+		} `json:"repository"`
+	} `json:"node"`
+}
+
+// deletePipelineWebhookAnswer is the data of deletePipelineWebhook's answer.
+type deletePipelineWebhookAnswer struct {
+	PipelineDeleteWebhook *struct {
+		DeletedWebhookExternalID string `json:"deletedWebhookExternalId"`
+	} `json:"pipelineDeleteWebhook"`
+}
 
 // RepositoryWebhook is the webhook on a pipeline's repository that the service made.
 type RepositoryWebhook struct {
@@ -57,16 +68,7 @@ type RepositoryWebhook struct {
 // repository has none (or its host is not one the service makes webhooks on); a pipeline the service does
 // not know is an error IsNotFound recognises.
 func (s *PipelinesService) Webhook(ctx context.Context, pipelineGraphQLID string) (*RepositoryWebhook, error) {
-	out, err := gqlQuery[struct {
-		Node *struct {
-			ID         string `json:"id"`
-			Repository *struct {
-				Provider *struct {
-					Webhook *RepositoryWebhook `json:"webhook"`
-				} `json:"provider"`
-			} `json:"repository"`
-		} `json:"node"`
-	}](ctx, s.client, opGetPipelineWebhook, map[string]string{"id": pipelineGraphQLID})
+	out, err := gqlQuery[getPipelineWebhookAnswer](ctx, s.client, opGetPipelineWebhook, map[string]string{"id": pipelineGraphQLID})
 	if err != nil {
 		return nil, err
 	}
@@ -92,11 +94,7 @@ func (s *PipelinesService) DeleteWebhook(ctx context.Context, pipelineGraphQLID,
 	if repository != "" {
 		vars.Repository = &repository
 	}
-	out, err := gqlMutate[struct {
-		PipelineDeleteWebhook *struct {
-			DeletedWebhookExternalID string `json:"deletedWebhookExternalId"`
-		} `json:"pipelineDeleteWebhook"`
-	}](ctx, s.client, opDeletePipelineWebhook, vars)
+	out, err := gqlMutate[deletePipelineWebhookAnswer](ctx, s.client, opDeletePipelineWebhook, vars)
 	if err != nil {
 		// An external ID in the answer is the webhook it deleted, whatever else the answer says.
 		if out != nil && out.PipelineDeleteWebhook != nil && out.PipelineDeleteWebhook.DeletedWebhookExternalID != "" {

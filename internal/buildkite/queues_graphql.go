@@ -7,15 +7,22 @@ import "context"
 // clusterQueueUpdate sets them and ClusterQueue.hostedAgents.platformSettings.macos reads them.
 
 var (
-	opGetQueueMacSettings = queryOp("getClusterQueueMacSettings",
-		`query getClusterQueueMacSettings($id: ID!) { node(id: $id) { ... on ClusterQueue { id hostedAgents { `+
-			`instanceShape { name } platformSettings { macos { xcodeVersion macosVersion } } } } } }`)
+	opGetQueueMacSettings = queryFile("getClusterQueueMacSettings")
 	// Setting the same values twice sets nothing more.
-	opSetQueueMacSettings = mutationOp("updateClusterQueueMacSettings",
-		`mutation updateClusterQueueMacSettings($organizationId: ID!, $id: ID!, $hostedAgents: HostedAgentsQueueSettingsUpdateInput) { `+
-			`clusterQueueUpdate(input: {organizationId: $organizationId, id: $id, hostedAgents: $hostedAgents}) { `+
-			`clusterQueue { id hostedAgents { platformSettings { macos { xcodeVersion macosVersion } } } } } }`, true)
+	opSetQueueMacSettings = mutationFile("updateClusterQueueMacSettings", true)
 )
+
+// getClusterQueueMacSettingsAnswer is the data of getClusterQueueMacSettings's answer.
+type getClusterQueueMacSettingsAnswer struct {
+	Node *queueHostedAnswer `json:"node"`
+}
+
+// updateClusterQueueMacSettingsAnswer is the data of updateClusterQueueMacSettings's answer.
+type updateClusterQueueMacSettingsAnswer struct {
+	ClusterQueueUpdate *struct {
+		ClusterQueue *queueHostedAnswer `json:"clusterQueue"`
+	} `json:"clusterQueueUpdate"`
+}
 
 // MacSettings are a macOS hosted queue's settings; "" where the service holds none.
 type MacSettings struct {
@@ -49,9 +56,7 @@ func (a *queueHostedAnswer) mac() *MacSettings {
 // MacSettings reads the macOS settings of the queue with this GraphQL ID (empty for a queue without
 // them); a queue the service does not know is an error IsNotFound recognises.
 func (s *QueuesService) MacSettings(ctx context.Context, queueGraphQLID string) (*MacSettings, error) {
-	out, err := gqlQuery[struct {
-		Node *queueHostedAnswer `json:"node"`
-	}](ctx, s.client, opGetQueueMacSettings, map[string]string{"id": queueGraphQLID})
+	out, err := gqlQuery[getClusterQueueMacSettingsAnswer](ctx, s.client, opGetQueueMacSettings, map[string]string{"id": queueGraphQLID})
 	if err != nil {
 		return nil, err
 	}
@@ -81,11 +86,7 @@ func (s *QueuesService) SetMacSettings(ctx context.Context, queueGraphQLID, shap
 		ID             string `json:"id"`
 		HostedAgents   hosted `json:"hostedAgents"`
 	}{orgID, queueGraphQLID, hosted{InstanceShape: shape, PlatformSettings: platform{Macos: in}}}
-	out, err := gqlMutate[struct {
-		ClusterQueueUpdate *struct {
-			ClusterQueue *queueHostedAnswer `json:"clusterQueue"`
-		} `json:"clusterQueueUpdate"`
-	}](ctx, s.client, opSetQueueMacSettings, vars)
+	out, err := gqlMutate[updateClusterQueueMacSettingsAnswer](ctx, s.client, opSetQueueMacSettings, vars)
 	if err != nil {
 		// The queue in the answer holds the settings the service now has, whatever else the answer says.
 		if out != nil && out.ClusterQueueUpdate != nil && out.ClusterQueueUpdate.ClusterQueue != nil {

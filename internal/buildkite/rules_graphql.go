@@ -11,17 +11,27 @@ import (
 // its value (conditions included) or its description, and has no update: GraphQL reads both (Rule.document
 // and Rule.description) and changes them in place (ruleUpdate).
 
-// ruleGraphQLFields are the fields every rule operation selects.
-const ruleGraphQLFields = `id uuid type description document`
-
 var (
-	opGetRule = queryOp("getOrganizationRule",
-		`query getOrganizationRule($uuid: ID!) { rule(uuid: $uuid) { `+ruleGraphQLFields+` } }`)
-	opUpdateRule = mutationOp("updateOrganizationRule",
-		`mutation updateOrganizationRule($organizationId: ID!, $id: ID!, $description: String, $value: JSON!) { `+
-			`ruleUpdate(input: {organizationId: $organizationId, id: $id, description: $description, value: $value}) { rule { `+
-			ruleGraphQLFields+` } } }`, true)
+	opGetRule    = queryFile("getOrganizationRule")
+	opUpdateRule = mutationFile("updateOrganizationRule", true) // sending it again sets the same
+	// opGetRules reads one rule as written; rulesDetailsOp repeats its aliased field for a batch.
+	opGetRules = queryFile("getOrganizationRules")
 )
+
+// getOrganizationRuleAnswer is the data of getOrganizationRule's answer.
+type getOrganizationRuleAnswer struct {
+	Rule *RuleDetails `json:"rule"`
+}
+
+// getOrganizationRulesAnswer is the data of getOrganizationRules's answer: each rule by its alias (r0, r1, …).
+type getOrganizationRulesAnswer map[string]*RuleDetails
+
+// updateOrganizationRuleAnswer is the data of updateOrganizationRule's answer.
+type updateOrganizationRuleAnswer struct {
+	RuleUpdate struct {
+		Rule *RuleDetails `json:"rule"`
+	} `json:"ruleUpdate"`
+}
 
 // RuleDetails is what only GraphQL tells of a rule: its description and its value.
 type RuleDetails struct {
@@ -60,9 +70,7 @@ type RuleUpdate struct {
 // Details returns the description and value of the rule with this UUID; a rule the service does not know
 // (it answers null) is an error IsNotFound recognises.
 func (s *RulesService) Details(ctx context.Context, uuid string) (*RuleDetails, error) {
-	out, err := gqlQuery[struct {
-		Rule *RuleDetails `json:"rule"`
-	}](ctx, s.client, opGetRule, map[string]string{"uuid": uuid})
+	out, err := gqlQuery[getOrganizationRuleAnswer](ctx, s.client, opGetRule, map[string]string{"uuid": uuid})
 	if err != nil {
 		return nil, err
 	}
@@ -82,7 +90,7 @@ func (s *RulesService) DetailsOf(ctx context.Context, uuids []string) (map[strin
 	out := make(map[string]*RuleDetails, len(uuids))
 	for start := 0; start < len(uuids); start += rulesPerRequest {
 		op, vars := rulesDetailsOp(uuids[start:min(start+rulesPerRequest, len(uuids))])
-		got, err := gqlQuery[map[string]*RuleDetails](ctx, s.client, op, vars)
+		got, err := gqlQuery[getOrganizationRulesAnswer](ctx, s.client, op, vars)
 		if err != nil {
 			return nil, err
 		}
@@ -95,18 +103,40 @@ func (s *RulesService) DetailsOf(ctx context.Context, uuids []string) (map[strin
 	return out, nil
 }
 
-// rulesDetailsOp is the query of DetailsOf for a batch of rules: one aliased rule(uuid:) field each.
+// The batch's two lines in getOrganizationRules.graphql: the variable of rule 0 and its aliased field, each
+// written once there and repeated for every rule of a batch, numbered.
+const (
+	batchVariable = "$u0: ID!"
+	batchField    = "r0: rule(uuid: $u0)"
+)
+
+// rulesDetailsOp is the query of DetailsOf for a batch of rules: getOrganizationRules with its variable and
+// aliased field repeated once per rule ($u0 and r0, $u1 and r1, …), and its variables.
 func rulesDetailsOp(batch []string) (operation, map[string]string) {
-	params := make([]string, len(batch))
-	fields := make([]string, len(batch))
+	doc := opGetRules.document
+	lines := strings.Split(doc, "\n")
 	vars := make(map[string]string, len(batch))
+	params := make([]string, len(batch))
 	for i, uuid := range batch {
 		params[i] = fmt.Sprintf("$u%d: ID!", i)
-		fields[i] = fmt.Sprintf("r%d: rule(uuid: $u%d) { %s }", i, i, ruleGraphQLFields)
 		vars[fmt.Sprintf("u%d", i)] = uuid
 	}
-	return queryOp("getOrganizationRules",
-		"query getOrganizationRules("+strings.Join(params, ", ")+") { "+strings.Join(fields, " ")+" }"), vars
+	var out []string
+	for _, line := range lines {
+		switch {
+		case strings.Contains(line, batchVariable):
+			out = append(out, strings.Replace(line, batchVariable, strings.Join(params, ", "), 1))
+		case strings.Contains(line, batchField):
+			for i := range batch {
+				out = append(out, strings.NewReplacer("r0:", fmt.Sprintf("r%d:", i), "$u0", fmt.Sprintf("$u%d", i)).Replace(line))
+			}
+		default:
+			out = append(out, line)
+		}
+	}
+	op := opGetRules
+	op.document = strings.Join(out, "\n")
+	return op, vars
 }
 
 // Update changes a rule's value and description in place (ruleUpdate). Sending it again sets the same. An
@@ -117,11 +147,7 @@ func (s *RulesService) Update(ctx context.Context, in RuleUpdate) (*RuleDetails,
 		RuleUpdate
 		Value string `json:"value"`
 	}{RuleUpdate: in, Value: string(in.Value)}
-	out, err := gqlMutate[struct {
-		RuleUpdate struct {
-			Rule *RuleDetails `json:"rule"`
-		} `json:"ruleUpdate"`
-	}](ctx, s.client, opUpdateRule, vars)
+	out, err := gqlMutate[updateOrganizationRuleAnswer](ctx, s.client, opUpdateRule, vars)
 	if err != nil {
 		// The rule in the answer is what the service now holds, whatever else the answer says.
 		if out != nil {

@@ -7,10 +7,18 @@ import "context"
 // UUID, which the REST API never shows. GraphQL's node(id:) turns it into its two sides
 // (graphql-subset.md §2.6).
 
-var opGetTeamLink = queryOp("getTeamLink", `query getTeamLink($id: ID!) { node(id: $id) { __typename `+
-	`... on TeamMember { id team { id } user { id } } `+
-	`... on TeamPipeline { id team { id } pipeline { id } } `+
-	`... on TeamSuite { id team { id } suite { id } } } }`)
+var opGetTeamLink = queryFile("getTeamLink")
+
+// getTeamLinkAnswer is the data of getTeamLink's answer.
+type getTeamLinkAnswer struct {
+	Node *struct {
+		Typename string      `json:"__typename"`
+		Team     *graphQLRef `json:"team"`
+		User     *graphQLRef `json:"user"`
+		Pipeline *graphQLRef `json:"pipeline"`
+		Suite    *graphQLRef `json:"suite"`
+	} `json:"node"`
+}
 
 // TeamLinkSides are the two sides of a team association, by GraphQL ID.
 type TeamLinkSides struct {
@@ -27,15 +35,7 @@ type graphQLRef struct {
 // TeamLinkSides resolves a team association's GraphQL ID into its two sides. An ID the service does not
 // know, or one of another type, is an error IsNotFound recognises.
 func (c *Client) TeamLinkSides(ctx context.Context, id string) (*TeamLinkSides, error) {
-	out, err := gqlQuery[struct {
-		Node *struct {
-			Typename string      `json:"__typename"`
-			Team     *graphQLRef `json:"team"`
-			User     *graphQLRef `json:"user"`
-			Pipeline *graphQLRef `json:"pipeline"`
-			Suite    *graphQLRef `json:"suite"`
-		} `json:"node"`
-	}](ctx, c, opGetTeamLink, map[string]string{"id": id})
+	out, err := gqlQuery[getTeamLinkAnswer](ctx, c, opGetTeamLink, map[string]string{"id": id})
 	if err != nil {
 		return nil, err
 	}
