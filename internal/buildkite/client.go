@@ -136,12 +136,14 @@ type Client struct {
 	orgID   string
 	// graphGate paces the calls to the GraphQL endpoint, whose window is its own (graphql.go).
 	graphGate *rateGate
-	answered  atomic.Bool  // the service has answered at least once (see FirstContact)
-	contact   contactState // the first-contact check (Config.Contact)
-	log       Logger
-	lists     collections // what readItem knows of each collection's listing
-	looks     looksCache  // what reads of pipelines' looks know of the GraphQL listing (pipeline_looks.go)
-	listTTL   time.Duration
+	// graphCosts is what each GraphQL document costs at graphGate (pacing.go).
+	graphCosts graphQLCosts
+	answered   atomic.Bool  // the service has answered at least once (see FirstContact)
+	contact    contactState // the first-contact check (Config.Contact)
+	log        Logger
+	lists      collections // what readItem knows of each collection's listing
+	looks      looksCache  // what reads of pipelines' looks know of the GraphQL listing (pipeline_looks.go)
+	listTTL    time.Duration
 
 	maxRetries     int // < 0: none; 0: until the deadline
 	retryWaitMin   time.Duration

@@ -18,8 +18,9 @@ import (
 //
 //   - the origin: the configured GraphQL endpoint (Config.GraphQLURL), or none, and then every operation
 //     fails with ErrNoGraphQLURL before anything is sent;
-//   - the pacing: its own gate (graphGate), since the endpoint's RateLimit-* headers count complexity
-//     points in a window of their own, not REST requests;
+//   - the pacing: its own gate (graphGate), since the endpoint's RateLimit-* headers (RateLimit-Scope:
+//     graphql) count the organization's complexity points in a window of their own, not REST requests: a
+//     request counts what its document cost last time (RateLimit-Complexity-Actual), see pacing.go;
 //   - the answer: a 200 carries {"data": …, "errors": […]}. Any error makes the call fail with a
 //     *GraphQLError, except a throttle ("currently busy"), which the service answers without acting and the
 //     request path retries, even for a mutation that creates. A mutation's answer may carry errors and, in

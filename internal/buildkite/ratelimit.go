@@ -14,6 +14,10 @@ const (
 	headerRateLimitLimit     = "RateLimit-Limit"
 	headerRateLimitReset     = "RateLimit-Reset"
 	headerRetryAfter         = "Retry-After"
+	// headerComplexityActual is what a GraphQL request cost in complexity points, the units of its window;
+	// headerComplexityRequested what it asked for, which stands in where the actual cost is not said.
+	headerComplexityActual    = "RateLimit-Complexity-Actual"
+	headerComplexityRequested = "RateLimit-Complexity-Requested"
 )
 
 // window reads what a response says of the rate-limit window. Waits are capped at RetryWaitMax, which
@@ -31,6 +35,12 @@ func (c *Client) window(resp *http.Response) window {
 	}
 	if d, ok := c.retryAfter(resp.Header); ok {
 		w.retryAfter, w.hasRetryAfter = min(d, c.retryWaitMax), true
+	}
+	for _, h := range []string{headerComplexityActual, headerComplexityRequested} {
+		if n, err := strconv.Atoi(strings.TrimSpace(resp.Header.Get(h))); err == nil && n >= 0 {
+			w.cost, w.hasCost = n, true
+			break
+		}
 	}
 	return w
 }

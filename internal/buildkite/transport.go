@@ -30,7 +30,8 @@ func (t *gateTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	ctx := req.Context()
 	c := t.client
 	gate := c.gateFor(ctx)
-	if err := gate.acquire(ctx); err != nil {
+	cost, guessed, document := c.costOf(ctx)
+	if err := gate.acquireCost(ctx, cost, guessed); err != nil {
 		// RoundTrip must close the body even when it does not send it.
 		if req.Body != nil {
 			_ = req.Body.Close()
@@ -44,11 +45,15 @@ func (t *gateTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	defer cancel()
 	resp, err := t.base.RoundTrip(req.WithContext(actx))
 	if err != nil {
-		gate.release(window{}, !neverConnected(err))
+		gate.releaseCost(window{}, !neverConnected(err), cost)
 		return nil, t.attemptError(ctx, actx, err)
 	}
 	c.answered.Store(true)
-	gate.release(c.window(resp), false)
+	w := c.window(resp)
+	gate.releaseCost(w, false, cost)
+	if document != "" {
+		c.graphCosts.learn(document, w)
+	}
 
 	data, err := io.ReadAll(io.LimitReader(resp.Body, maxResponseBytes))
 	_ = resp.Body.Close()
