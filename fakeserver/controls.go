@@ -37,6 +37,9 @@ var controlRoutes = []controlRoute{
 	{http.MethodPost, ControlPrefix + "reset", true, (*Server).controlReset},
 	{http.MethodGet, ControlPrefix + "state", true, (*Server).controlGetState},
 	{http.MethodPut, ControlPrefix + "state", true, (*Server).controlPutState},
+	{http.MethodGet, ControlPrefix + "faults", true, (*Server).controlGetFaults},
+	{http.MethodPost, ControlPrefix + "faults/aimed", true, (*Server).controlAimFault},
+	{http.MethodDelete, ControlPrefix + "faults/aimed", true, (*Server).controlClearAimedFaults},
 }
 
 // isControl reports whether r is for a control route (whether or not it exists).
@@ -115,7 +118,8 @@ func (s *Server) controlGetState(w http.ResponseWriter, _ *http.Request) {
 }
 
 // controlPutState replaces the whole state with the body (a state file's content) and answers 204; a body
-// that is not a state is 422 and changes nothing.
+// that is not a state is 422, and a state holding the admin token as an access token 400; neither changes
+// anything.
 func (s *Server) controlPutState(w http.ResponseWriter, r *http.Request) {
 	data, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxStateBytes))
 	var tooLarge *http.MaxBytesError
@@ -130,8 +134,13 @@ func (s *Server) controlPutState(w http.ResponseWriter, r *http.Request) {
 	}
 	if err := s.SetState(data); err != nil {
 		var saveErr *stateSaveError
-		if errors.As(err, &saveErr) {
+		switch {
+		case errors.As(err, &saveErr):
 			writeError(w, newMessageError(http.StatusInternalServerError, err.Error()))
+			return
+		case errors.Is(err, errAdminTokenInState):
+			writeError(w, errBadRequest("The state was refused: "+err.Error()+
+				". Give that access token another value in the state, or start the emulator with another --admin-token"))
 			return
 		}
 		writeError(w, errUnprocessable("Not a state: "+err.Error()))
@@ -167,10 +176,14 @@ func (s *Server) State() ([]byte, error) {
 }
 
 // SetState replaces the whole state with data, a state file's content (see State). Data that is not a
-// whole state is an error and changes nothing. With a state file, the new state is written to it.
+// whole state, or a state with an access token equal to Options.AdminToken (as Open refuses one), is an
+// error and changes nothing. With a state file, the new state is written to it.
 func (s *Server) SetState(data []byte) error {
 	fresh := newStore(s.opts.Now)
 	if err := fresh.decodeState(data); err != nil {
+		return err
+	}
+	if err := fresh.refuseAdminToken(s.opts.AdminToken); err != nil {
 		return err
 	}
 	s.store.mu.Lock()
@@ -197,14 +210,28 @@ func (s *Server) Reset() error {
 func (s *Server) startControls() error {
 	s.store.mu.Lock()
 	defer s.store.mu.Unlock()
-	if _, ok := s.store.tokens[s.opts.AdminToken]; ok && s.opts.AdminToken != "" {
-		return errors.New("Options.AdminToken is also an access token of the state: a client under test must not reach the controls")
+	if err := s.store.refuseAdminToken(s.opts.AdminToken); err != nil {
+		return fmt.Errorf("Options.AdminToken: %w", err)
 	}
 	data, err := s.store.encodeState()
 	if err != nil {
 		return fmt.Errorf("recording the starting state: %w", err)
 	}
 	s.initial = append([]byte(nil), data...)
+	return nil
+}
+
+// errAdminTokenInState is a state holding the admin token as an access token, refused at start and by
+// SetState: a client under test holding it would reach the controls, and the emulator would refuse to
+// start again on its own state file.
+var errAdminTokenInState = errors.New("the admin token is also an access token of the state: a client under test must not reach the controls")
+
+// refuseAdminToken returns errAdminTokenInState when admin (not "") is an access token of st. st must be
+// locked or not yet shared.
+func (st *Store) refuseAdminToken(admin string) error {
+	if _, ok := st.tokens[admin]; ok && admin != "" {
+		return errAdminTokenInState
+	}
 	return nil
 }
 

@@ -1,6 +1,7 @@
 package fakeserver
 
 import (
+	"errors"
 	"fmt"
 	"net/http"
 	"os"
@@ -249,5 +250,29 @@ func TestUnknownRouteLoggedOnce(t *testing.T) {
 		if n != 1 {
 			t.Errorf("%s logged %d times, want once; log:\n%s", prefix, n, strings.Join(lines, "\n"))
 		}
+	}
+}
+
+// TestControlPutStateRefusesAdminToken: a state holding the admin token as an access token is refused, as
+// at start, and changes nothing: the admin token stays no API token.
+func TestControlPutStateRefusesAdminToken(t *testing.T) {
+	e := newEnv(t, Options{AdminToken: testAdminToken})
+	id := e.createCluster("kept")
+	other, err := New(Options{Token: testAdminToken}).State()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := e.do("PUT", "/_emulator/state", testAdminToken, other)
+	expect(t, r, http.StatusBadRequest)
+	if msg := r.message(t); !strings.Contains(msg, "the admin token is also an access token of the state") ||
+		!strings.Contains(msg, "--admin-token") {
+		t.Fatalf("message %q", msg)
+	}
+	expect(t, e.do("GET", "/v2/organizations/acme", testAdminToken, nil), http.StatusUnauthorized)
+	if clusters := e.api("GET", "/clusters", nil).list(t); len(clusters) != 1 || clusters[0]["id"] != id {
+		t.Fatalf("a refused PUT changed the state: %v", clusters)
+	}
+	if err := e.srv.SetState(other); !errors.Is(err, errAdminTokenInState) {
+		t.Fatalf("SetState: %v", err)
 	}
 }

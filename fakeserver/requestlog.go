@@ -11,8 +11,11 @@ type Request struct {
 	Path   string // URL path, without the query
 	Status int    // status answered; 0 when the connection was dropped without an answer (Options.Faults)
 	// Fault is the fault injected instead of (or, for a dropped create, after) the normal answer: "" for
-	// none, else one of the Fault* constants.
+	// none, else one of the Fault* constants (for an aimed fault, its kind).
 	Fault string
+	// Operation is, for a GraphQL request (POST /v1), the operation it asked for: its name or, when it has
+	// none, its first root field; "" for REST or a body that is not a GraphQL document.
+	Operation string
 }
 
 // requestLog keeps the newest requests in a ring of fixed size and counts every request by status, so a

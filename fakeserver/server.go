@@ -31,8 +31,9 @@ type Options struct {
 	// build states and flaky tests): they then answer 404 like any unknown path. In-process tests keep them
 	// (the zero value); the standalone command disables them unless --test-routes is given.
 	DisableTestRoutes bool
-	// Faults injects errors, 429s, latency and dropped creates into API requests (see Faults); the zero
-	// value injects nothing.
+	// Faults injects errors, 429s, latency and dropped creates into API requests, REST and GraphQL, and
+	// the faults it aims at single routes and operations (see Faults); the zero value injects nothing. New
+	// panics, and Open fails, when an aimed fault is invalid.
 	Faults Faults
 	// RequestLogSize is how many of the newest requests Server.Requests keeps (default 10,000; negative
 	// keeps none). Server.RequestCounts counts every request whatever the size.
@@ -67,7 +68,7 @@ type Server struct {
 	mux     *http.ServeMux
 	limiter *rateLimiter
 	log     *requestLog
-	faults  *faultInjector // nil without Options.Faults
+	faults  *faultInjector
 	// resumed is true when the state came from Options.StateFile rather than being seeded.
 	resumed bool
 	// initial is the state the server started with, which Reset goes back to (controls.go).
@@ -107,6 +108,9 @@ func Open(opts Options) (*Server, error) {
 	}
 	if opts.AdminToken != "" && opts.AdminToken == opts.Token {
 		return nil, errors.New("Options.AdminToken must differ from Options.Token: a client under test must not reach the controls")
+	}
+	if err := validateAimed(opts.Faults.Aimed); err != nil {
+		return nil, fmt.Errorf("Options.Faults.Aimed: %w", err)
 	}
 	s := &Server{
 		opts:    opts,
@@ -232,15 +236,15 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		r.Body = http.MaxBytesReader(w, r.Body, maxBodyBytes)
 	}
 	rec := &statusRecorder{ResponseWriter: w}
-	fault, drop := s.serveWithFaults(rec, r)
+	fault, operation, drop := s.serveWithFaults(rec, r)
 	switch {
-	case fault == FaultDropped:
+	case drop != nil:
 		rec.status = 0 // no answer
 	case rec.status == 0:
 		rec.status = http.StatusOK
 	}
 
-	s.log.add(Request{Method: r.Method, Path: r.URL.Path, Status: rec.status, Fault: fault})
+	s.log.add(Request{Method: r.Method, Path: r.URL.Path, Status: rec.status, Fault: fault, Operation: operation})
 	if drop != nil {
 		_ = drop.Close() // only now, so a client that sees the drop finds it counted and logged
 	}

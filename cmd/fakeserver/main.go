@@ -10,7 +10,8 @@
 // file wins over --fixtures, --org and --token, which only seed a new state. --fixtures loads the organizations, users, tokens, agents and suites the server starts with (see
 // examples/fakeserver/fixtures.yaml) in place of --org and --token; a file that does not load is an error.
 // The test-only routes under /_fake/ are off unless --test-routes; --faults injects errors, 429s, latency
-// and dropped creates (see fakeserver.ParseFaults). go run ./cmd/fakeserver --help lists every flag.
+// and dropped creates, REST and GraphQL, and faults aimed at one route or GraphQL operation (see
+// fakeserver.ParseFaults). go run ./cmd/fakeserver --help lists every flag.
 //
 // Every flag is also an environment variable, BUILDKITE_EMULATOR_<FLAG> (--state-file is
 // BUILDKITE_EMULATOR_STATE_FILE), which is how the OCI image (make image) is configured; --admin-token turns
@@ -76,9 +77,11 @@ over). A file that is empty or damaged is refused, not replaced, and so is a fil
 
 The test-only routes under /_fake/ (unauthenticated changes to build and job states and flaky tests)
 answer 404 unless --test-routes is given. --faults makes the server misbehave on purpose, repeatably, to
-test a client's retries. --admin-token turns on the controls: POST /_emulator/reset (back to the state
-the server started with), GET and PUT /_emulator/state (the whole state, as the --state-file JSON), each
-with "Authorization: Bearer <admin token>"; GET /_emulator/health needs none.
+test a client's retries, or loses or half-answers one chosen request (aim=). --admin-token turns on the
+controls: POST /_emulator/reset (back to the state the server started with), GET and PUT /_emulator/state
+(the whole state, as the --state-file JSON; a state holding the admin token as an access token is
+refused), GET /_emulator/faults and POST and DELETE /_emulator/faults/aimed (aimed faults, armed at run
+time), each with "Authorization: Bearer <admin token>"; GET /_emulator/health needs none.
 
 "fakeserver env" prints the environment a Buildkite client reads (BUILDKITE_REST_URL,
 BUILDKITE_GRAPHQL_URL when served, BUILDKITE_ORGANIZATION_SLUG, BUILDKITE_API_TOKEN, and for Buildkite's
@@ -119,7 +122,7 @@ func parseFlagsWith(args []string, stderr io.Writer, extra func(*flag.FlagSet)) 
 	testRoutes := fs.Bool("test-routes", false, "serve the test-only routes under /_fake/ (unauthenticated state changes)")
 	stateFile := fs.String("state-file", "", "JSON `file` the state is kept in across restarts: loaded at start when it holds one (then\n--fixtures, --org and --token are ignored), written after every change")
 	seedDefaults := fs.Bool("seed-defaults", false, "start each organization as a new Buildkite organization starts: with a \"Default cluster\"\nwhose default queue is \"default-queue\"")
-	faults := fs.String("faults", "", "inject faults: comma-separated `spec`, e.g. \"5xx=0.2,429=0.1,latency=20ms,drop=0.1,seed=42\"\n(5xx, 429: shares of API requests answered 500/502/503 or 429; latency: added to each;\ndrop: share of creates that act, then drop the connection or answer 502;\nreset: the 429s' RateLimit-Reset, default 1s; seed: makes the faults repeatable)")
+	faults := fs.String("faults", "", "inject faults: comma-separated `spec`, e.g. \"5xx=0.2,429=0.1,latency=20ms,drop=0.1,seed=42\"\n(5xx, 429: shares of API requests, REST and GraphQL, answered 500/502/503 or 429; latency:\nadded to each; drop: share of creates and GraphQL mutations that act, then drop the connection\nor answer 502; reset: the 429s' RateLimit-Reset, default 1s; seed: makes the faults repeatable;\naim, any number of times: one fault aimed at a route or a GraphQL operation, space-separated,\n\"aim=POST /v2/organizations/{org}/clusters/{cluster}/tokens drop_after skip=1 times=1\" or\n\"aim=agentTokenCreate errors_with_data\"; kinds drop_before, drop_after, server_error,\nrate_limited, and for GraphQL errors_with_data, null_data, not_found)")
 	adminToken := fs.String("admin-token", "", "bearer `token` that turns on the controls under /_emulator/ (reset, state); without it they\nanswer 404. GET /_emulator/health is always on")
 	noCloneMirror := fs.Bool("no-clone-mirror", false, "turn off the organizations' clone-mirror feature: a pipeline's clone_mirror_url is then refused")
 	noExpandedWebhooks := fs.Bool("no-expanded-webhook-triggers", false, "leave the organizations out of expanded webhook triggers: a pipeline's github-webhooks\nroutes then answer 404")

@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -114,7 +115,13 @@ func TestParseFlags(t *testing.T) {
 		!opts.NoCloneMirror || !opts.NoExpandedWebhookTriggers {
 		t.Fatalf("feature flags: %+v %v", opts, err)
 	}
-	for _, args := range [][]string{{"--faults", "5xx=2"}, {"--faults", "nope=1"}, {"--test-routes=maybe"}} {
+	opts, _, err = parseFlags([]string{"--quiet", "--faults", "aim=POST /v2/organizations/{org}/clusters drop_before times=1,aim=ruleCreate errors_with_data"}, io.Discard)
+	wantAimed := []fakeserver.AimedFault{{Route: "POST /v2/organizations/{org}/clusters", Kind: fakeserver.FaultDropBefore, Times: 1},
+		{Operation: "ruleCreate", Kind: fakeserver.FaultErrorsWithData}}
+	if err != nil || !slices.Equal(opts.Faults.Aimed, wantAimed) {
+		t.Fatalf("--faults aim=: %+v %v", opts.Faults.Aimed, err)
+	}
+	for _, args := range [][]string{{"--faults", "5xx=2"}, {"--faults", "nope=1"}, {"--test-routes=maybe"}, {"--faults", "aim=POST /v2/x null_data"}} {
 		if _, _, err := parseFlags(args, io.Discard); err == nil {
 			t.Errorf("parseFlags(%q) succeeded", args)
 		}
