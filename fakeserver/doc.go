@@ -26,7 +26,10 @@
 //   - limits.go: the length limits on names, descriptions, keys, slugs and configurations (422 beyond);
 //     which are the service's and which the emulator's.
 //   - requestlog.go: the request log, a ring of the newest requests plus counters by status.
-//   - faults.go: Options.Faults: injected 5xx, 429, latency and creates that act but are dropped.
+//   - faults.go: Options.Faults: injected 5xx, 429, latency and creates that act but are dropped, REST
+//     and GraphQL; faults_aimed.go: faults aimed at one route or GraphQL operation (Server.AimFault);
+//     faults_graphql.go: which operation a POST /v1 asks for, and the GraphQL kinds' answers;
+//     faults_controls.go: the controls that arm, list and clear aimed faults.
 //   - index.go: the table every area keeps its records in: by ID, by unique names, and in creation
 //     order per organization or parent, so no request scans or sorts a whole area.
 //   - auth.go: bearer tokens, scopes, and Server.authorize, which the serve helpers of handlers.go call
@@ -94,8 +97,9 @@
 //     and its default queue, default-queue.
 //
 // The controls under /_emulator/ (controls.go) are for whoever runs the emulator, not for the client
-// under test: GET /_emulator/health always; POST /_emulator/reset and GET and PUT /_emulator/state only with
-// Options.AdminToken as a bearer token (404 without one configured, 401 without it on the request).
+// under test: GET /_emulator/health always; POST /_emulator/reset, GET and PUT /_emulator/state, and
+// GET /_emulator/faults with POST and DELETE /_emulator/faults/aimed only with Options.AdminToken as a
+// bearer token (404 without one configured, 401 without it on the request).
 //
 // Test-only routes under /_fake/ (no authentication) change what the API cannot: build and job states
 // (build_admin.go) and flaky-test records (flaky_tests.go). They are on in process and off in the standalone

@@ -192,14 +192,21 @@ func TestFaultDroppedCreatesAct(t *testing.T) {
 
 	// POSTs that do not create pass through; without a connection to take over, a dropped create is a 502.
 	expectError(t, e.api("POST", "/clusters", map[string]any{"name": ""}), 422, "Validation failed: Name can't be blank")
-	srv := New(Options{Faults: Faults{DropCreates: 1}})
+	if status, made := createThroughRecorder(Faults{DropCreates: 1}); status != http.StatusBadGateway || made != 1 {
+		t.Fatalf("recorder: %d, %d clusters", status, made)
+	}
+}
+
+// createThroughRecorder creates a cluster through a new server with f, answered into an
+// httptest.ResponseRecorder (no connection to take over), and returns the status and how many clusters
+// exist.
+func createThroughRecorder(f Faults) (status, clusters int) {
+	srv := New(Options{Faults: f})
 	rec := httptest.NewRecorder()
 	req := httptest.NewRequest(http.MethodPost, "/v2/organizations/acme/clusters", strings.NewReader(`{"name":"r"}`))
 	req.Header.Set("Authorization", "Bearer test-token")
 	srv.ServeHTTP(rec, req)
-	if rec.Code != http.StatusBadGateway || srv.store.clusters.clusters.len() != 1 {
-		t.Fatalf("recorder: %d, %d clusters", rec.Code, srv.store.clusters.clusters.len())
-	}
+	return rec.Code, srv.store.clusters.clusters.len()
 }
 
 // sendRaw posts body to path with the default token on a connection of its own and returns the status, or
@@ -275,14 +282,12 @@ func TestAimedRESTDrops(t *testing.T) {
 	expect(t, e.api("POST", "/clusters/"+cluster+"/tokens", map[string]any{"description": "three"}), 201)
 	expectError(t, e.api("GET", "/clusters/"+cluster, nil), 500, "Internal Server Error")
 
-	// Without a connection to take over, a drop is a 502; drop_before still does not act.
-	srv := New(Options{Faults: Faults{Aimed: []AimedFault{{Route: "POST /v2/organizations/acme/clusters", Kind: FaultDropBefore}}}})
-	rec := httptest.NewRecorder()
-	req := httptest.NewRequest(http.MethodPost, "/v2/organizations/acme/clusters", strings.NewReader(`{"name":"r"}`))
-	req.Header.Set("Authorization", "Bearer test-token")
-	srv.ServeHTTP(rec, req)
-	if rec.Code != http.StatusBadGateway || srv.store.clusters.clusters.len() != 0 {
-		t.Fatalf("recorder: %d, %d clusters", rec.Code, srv.store.clusters.clusters.len())
+	// Without a connection to take over, a drop is a 502; drop_before still does not act, drop_after does.
+	for kind, want := range map[string]int{FaultDropBefore: 0, FaultDropAfter: 1} {
+		aimed := []AimedFault{{Route: "POST /v2/organizations/acme/clusters", Kind: kind}}
+		if status, made := createThroughRecorder(Faults{Aimed: aimed}); status != http.StatusBadGateway || made != want {
+			t.Errorf("%s through a recorder: %d, %d clusters (want 502, %d)", kind, status, made, want)
+		}
 	}
 }
 
