@@ -150,9 +150,10 @@ type AmbiguousCreateError struct {
 }
 
 func (e *AmbiguousCreateError) Error() string {
-	return fmt.Sprintf("%v; then %d objects that match it, none of which existed before it was sent, were found: %s. "+
-		"Which one it made cannot be told, so none was adopted, deleted or revoked. Keep the one to manage (import "+
-		"it into this resource) and delete or revoke the others, or delete them all and apply again",
+	return fmt.Sprintf("%v; then %d objects that match it and did not exist before it was sent were found: %s. "+
+		"One may be what this create made, the others someone else's made at the same time; which is which "+
+		"cannot be told, so none was adopted, deleted or revoked. Find out who made each (its creator and "+
+		"creation time): import the one this configuration made into this resource, or delete it, and apply again",
 		e.Cause, len(e.Candidates), strings.Join(e.Candidates, "; "))
 }
 
