@@ -90,7 +90,7 @@ var lostTokenCases = []lostTokenCase{
 				"resource \"buildkite_registry_token\" \"t\" {\n  count       = %d\n  registry_id = buildkite_registry.r.id\n  description = %q\n}\n",
 				prefix, count, description)
 		},
-		tokens: registryTokensDescribed,
+		tokens:  registryTokensDescribed,
 		revokes: func(e *testEnv) int { return deletesOf(e, "/registries/", "/tokens/") },
 	},
 }
