@@ -38,6 +38,10 @@ type lostCreate[T any] struct {
 	matching func(ctx context.Context) ([]T, error)
 	id       func(*T) string // what tells two objects apart
 	describe func(*T) string // names one in errors: `cluster agent token "ci" (ID …)`
+	// reused says that id names the same object again once it is deleted and made anew (an association,
+	// named by its two sides): what another create returned is then no reason to leave it out, as a replaced
+	// association is the same pair; that two resources create one pair the provider refuses apart.
+	reused bool
 }
 
 // onlyIf is the matching of an object a key names: v, when the lookup found it.
@@ -196,7 +200,7 @@ func resolve[T any](ctx context.Context, c *Client, key string, lc *lostCreate[T
 			if older == nil {
 				older = obj
 			}
-		case c.creates.claimed(key, id):
+		case !lc.reused && c.creates.claimed(key, id):
 		default:
 			candidates = append(candidates, obj)
 		}
@@ -417,5 +421,6 @@ func pairCreate[T any](c *Client, item, what string) lostCreate[T] {
 		matching: func(ctx context.Context) ([]T, error) { return onlyIf(absentAsNil(get[T](ctx, c, item, nil))) },
 		id:       func(*T) string { return item },
 		describe: func(*T) string { return what },
+		reused:   true,
 	}
 }

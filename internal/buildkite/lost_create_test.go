@@ -366,3 +366,49 @@ func TestLostCreate_createInFlightIsWaitedFor(t *testing.T) {
 		t.Errorf("%d tokens revoked, want none: the other create's token was still on its way", n)
 	}
 }
+
+// TestLostCreate_replacedAssociationIsAdopted: an association is named by its two sides, which name it again
+// once it is removed and made anew. A team membership this client created (adopted after a lost answer) is
+// removed, then created again with its answer lost once more: the new one is adopted, though an earlier
+// create of the client returned the same pair.
+func TestLostCreate_replacedAssociationIsAdopted(t *testing.T) {
+	var mu sync.Mutex
+	member, posts := false, 0
+	s := newStub(t, func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		defer mu.Unlock()
+		switch {
+		case r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/members/"):
+			posts++
+			if member {
+				respond(http.StatusUnprocessableEntity, `{"message":"Validation failed","errors":[{"field":"user","code":"taken","message":"is already a member of this team"}]}`)(w, r)
+				return
+			}
+			member = true
+			respond(http.StatusBadGateway, `<html>Bad Gateway</html>`)(w, r) // acted, answer lost
+		case r.Method == http.MethodDelete && strings.HasSuffix(r.URL.Path, "/members/u1"):
+			member = false
+			respond(http.StatusNoContent, "")(w, r)
+		case r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/members/u1") && member:
+			respond(http.StatusOK, `{"user_id":"u1","role":"maintainer"}`)(w, r)
+		default:
+			respond(http.StatusNotFound, `{"message":"No team member found"}`)(w, r)
+		}
+	})
+	c := newTestClient(t, s.srv.URL)
+	ctx := context.Background()
+	for round := 1; round <= 2; round++ {
+		got, err := c.TeamMembers.Create(ctx, "t1", TeamMemberCreate{UserID: "u1", Role: "maintainer"})
+		if err != nil || got.UserID != "u1" {
+			t.Fatalf("create %d: %+v, %v; want the membership it made adopted", round, got, err)
+		}
+		if posts != round {
+			t.Errorf("create %d: %d creates sent in all, want %d", round, posts, round)
+		}
+		if round == 1 {
+			if err := c.TeamMembers.Delete(ctx, "t1", "u1"); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}
