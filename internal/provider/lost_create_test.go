@@ -4,13 +4,16 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
 )
 
 // A create whose answer is lost adopts (or, for a secret, deletes and makes again) only the one object that
@@ -257,6 +260,75 @@ func TestAccLostCreate_registryTokenAnswerLost(t *testing.T) {
 					},
 					e.checkServiceMatchesState,
 				),
+				ConfigPlanChecks: expectEmpty(),
+			},
+		},
+	})
+}
+
+// TestAccLostCreate_twoNewTokensFail: while a cluster agent token's create acts and loses its answer, someone
+// else makes a token of the same description in the cluster. Which of the two new tokens the create made
+// cannot be told: the apply fails naming both, and neither is revoked. Once the user has deleted them, as the
+// error says, the next apply creates the token.
+func TestAccLostCreate_twoNewTokensFail(t *testing.T) {
+	t.Parallel()
+	var e *testEnv
+	var fired atomic.Bool
+	var description string
+	var others []string
+	// someoneElse makes a token of the description in the cluster, as the first create of one reaches the
+	// service (its own create passes through here too, after fired is set).
+	someoneElse := func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			parts := strings.Split(r.URL.Path, "/")
+			if r.Method == http.MethodPost && len(parts) == 7 && parts[4] == "clusters" && parts[6] == "tokens" &&
+				fired.CompareAndSwap(false, true) {
+				tok, err := e.client.ClusterTokens.Create(r.Context(), parts[5], buildkite.ClusterTokenCreate{Description: description})
+				if err != nil {
+					t.Errorf("someone else's token: %v", err)
+				} else {
+					others = append(others, tok.ID)
+				}
+			}
+			next.ServeHTTP(w, r)
+		})
+	}
+	e = newTestEnvWith(t, fakeserver.Options{Faults: fakeserver.Faults{Aimed: []fakeserver.AimedFault{{
+		Route: "POST /v2/organizations/{org}/clusters/{cluster}/tokens", Kind: fakeserver.FaultDropAfter, Skip: 1, Times: 1,
+	}}}}, someoneElse)
+	prefix := e.name("lost")
+	description = prefix + "-ci"
+	config := e.config(lostTokenCases[1].config(prefix, description, 1))
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             e.checkDestroyed("buildkite_cluster_agent_token"),
+		Steps: []resource.TestStep{
+			{
+				Config:      config,
+				ExpectError: wrapped("2 objects that match it and did not exist before it was sent were found"),
+			},
+			{
+				// The user deletes both, as the error says, and applies again.
+				PreConfig: func() {
+					ids, err := lostTokenCases[1].tokens(e, description)
+					if err != nil || len(ids) != 2 || len(others) != 1 || !slices.Contains(ids, others[0]) {
+						t.Errorf("after the failed apply the service holds %v (%v), want two tokens, %v among them", ids, err, others)
+					}
+					if n := deletesOf(e, "/clusters/", "/tokens/"); n != 0 {
+						t.Errorf("%d tokens revoked by the failed apply, want none", n)
+					}
+					clusters, err := e.client.Clusters.List(context.Background())
+					if err != nil {
+						t.Fatal(err)
+					}
+					for _, c := range clusters {
+						for _, id := range ids {
+							_ = e.client.ClusterTokens.Delete(context.Background(), c.ID, id)
+						}
+					}
+				},
+				Config:           config,
+				Check:            resource.ComposeAggregateTestCheckFunc(e.checkServiceMatchesState),
 				ConfigPlanChecks: expectEmpty(),
 			},
 		},
