@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -281,6 +282,15 @@ func TestAimedRESTDrops(t *testing.T) {
 	expect(t, e.api("GET", "/clusters/"+cluster+"/tokens", nil), 200)
 	expect(t, e.api("POST", "/clusters/"+cluster+"/tokens", map[string]any{"description": "three"}), 201)
 	expectError(t, e.api("GET", "/clusters/"+cluster, nil), 500, "Internal Server Error")
+	e.srv.ClearAimedFaults()
+	e.srv.AimFault(AimedFault{Route: "GET /v2/organizations/{org}/clusters/{cluster}", Kind: FaultRateLimited, Times: 1})
+	if r := e.api("GET", "/clusters/"+cluster, nil); r.status != 429 || r.header.Get("RateLimit-Reset") != "1" {
+		t.Fatalf("rate_limited: %d %v", r.status, r.header)
+	}
+	expect(t, e.api("GET", "/clusters/"+cluster, nil), 200)
+	if c := e.srv.FaultCounts(); c.ServerErrors != 1 || c.RateLimited != 1 {
+		t.Fatalf("counts %+v", c)
+	}
 
 	// Without a connection to take over, a drop is a 502; drop_before still does not act, drop_after does.
 	for kind, want := range map[string]int{FaultDropBefore: 0, FaultDropAfter: 1} {
@@ -467,4 +477,27 @@ func TestFaultControls(t *testing.T) {
 		t.Fatalf("after DELETE: %s", r.raw)
 	}
 	expectError(t, newEnv(t, Options{}).do("GET", "/_emulator/faults", testAdminToken, nil), http.StatusNotFound, "Not Found")
+}
+
+// TestAimFaultWhileServing: arming and clearing while requests are served is safe (run with -race).
+func TestAimFaultWhileServing(t *testing.T) {
+	e := newEnv(t, Options{})
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 20 {
+				if s := e.do("GET", "/v2/organizations/acme/clusters", "test-token", nil).status; s != 200 && s != 500 {
+					t.Errorf("status %d", s)
+				}
+			}
+		}()
+	}
+	for range 20 {
+		e.srv.AimFault(AimedFault{Route: "GET /v2/organizations/{org}/clusters", Kind: FaultServerError, Times: 1})
+		_ = e.srv.FaultCounts()
+		e.srv.ClearAimedFaults()
+	}
+	wg.Wait()
 }
