@@ -124,7 +124,9 @@ func (l *createLedger) claimed(key, id string) bool {
 func (lc *lostCreate[T]) existing(ctx context.Context) (map[string]bool, error) {
 	all, err := lc.matching(ctx)
 	if err != nil && !IsNotFound(err) {
-		return nil, fmt.Errorf("listing what exists before the create, to tell what it makes should its answer be lost: %w", err)
+		// The context follows the service's words, which the provider shows first.
+		return nil, fmt.Errorf("%w (this was the listing made before the create, to tell what it makes should its "+
+			"answer be lost; the create was not sent)", err)
 	}
 	ids := make(map[string]bool, len(all))
 	for i := range all {

@@ -412,3 +412,24 @@ func TestLostCreate_replacedAssociationIsAdopted(t *testing.T) {
 		}
 	}
 }
+
+// TestLostCreate_listingRefusedSendsNothing: when the listing made before a create fails, the create is not
+// sent (what it made could not be told apart should its answer be lost), and the error says so after the
+// service's own words.
+func TestLostCreate_listingRefusedSendsNothing(t *testing.T) {
+	s := newStub(t, func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet {
+			respond(http.StatusForbidden, `{"message":"Forbidden"}`)(w, r)
+			return
+		}
+		respond(http.StatusCreated, `{"id":"t1","description":"ci","token":"secret"}`)(w, r)
+	})
+	c := newTestClient(t, s.srv.URL)
+	_, err := c.ClusterTokens.Create(context.Background(), "c1", ClusterTokenCreate{Description: "ci"})
+	if StatusCode(err) != http.StatusForbidden || !strings.HasSuffix(err.Error(), "the create was not sent)") {
+		t.Errorf("error = %v; want the listing's 403, saying the create was not sent", err)
+	}
+	if n := len(s.sent()); n != 0 {
+		t.Errorf("%d creates sent, want none", n)
+	}
+}
