@@ -334,3 +334,39 @@ func TestAccLostCreate_twoNewTokensFail(t *testing.T) {
 		},
 	})
 }
+
+// TestAccLostCreate_takeoverStaysTheResourcesStep: a pipeline created with a team already gives that team
+// access; buildkite_pipeline_team for the pair takes it over after the service's 422. With its create
+// dropped before the service acted, the access that existed before is not taken for what the create made:
+// the create is sent once more, refused as taken, and the resource's takeover sets the access it asks for.
+func TestAccLostCreate_takeoverStaysTheResourcesStep(t *testing.T) {
+	t.Parallel()
+	e := newTestEnvWith(t, fakeserver.Options{})
+	if e.live {
+		t.Skip("faults are an emulator setting")
+	}
+	team := e.seedTeam(e.name("lost-takeover"))
+	p := e.seedPipeline(buildkite.PipelineCreate{Name: e.name("lost-takeover"), Teams: map[string]string{team.ID: "manage_build_and_read"}})
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             e.checkDestroyed("buildkite_pipeline_team"),
+		Steps: []resource.TestStep{{
+			PreConfig: func() {
+				e.server.AimFault(fakeserver.AimedFault{
+					Route: "POST /v2/organizations/{org}/teams/{team}/pipelines/", Kind: fakeserver.FaultDropBefore, Times: 1,
+				})
+			},
+			Config: e.config(fmt.Sprintf("resource \"buildkite_pipeline_team\" \"test\" {\n  team_id      = %q\n  pipeline_id  = %q\n  access_level = \"read_only\"\n}\n", team.ID, p.ID)),
+			Check: resource.ComposeAggregateTestCheckFunc(
+				e.checkPipelineAccess("read_only"),
+				func(*terraform.State) error {
+					if fc := e.server.FaultCounts(); fc.DropBefore != 1 {
+						return fmt.Errorf("faults %+v: want the create dropped once before the service acted", fc)
+					}
+					return nil
+				},
+			),
+			ConfigPlanChecks: expectEmpty(),
+		}},
+	})
+}
