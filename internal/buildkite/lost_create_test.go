@@ -433,3 +433,30 @@ func TestLostCreate_listingRefusedSendsNothing(t *testing.T) {
 		t.Errorf("%d creates sent, want none", n)
 	}
 }
+
+// TestLostCreate_ruleBySlugsIsAdopted: a rule naming its pipelines by slug, whose create acted and lost its
+// answer, is found among the rules by the pipelines' UUIDs and adopted; nothing is created twice.
+func TestLostCreate_ruleBySlugsIsAdopted(t *testing.T) {
+	ctx := context.Background()
+	e := newEmulator(t, fakeserver.Options{})
+	setup := newTestClient(t, e.url)
+	var ids []string
+	for _, n := range []string{"src", "dst"} {
+		p, err := setup.Pipelines.Create(ctx, PipelineCreate{Name: n, Repository: "git@github.com:a/b.git", Configuration: ptr(DefaultSteps)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, p.ID)
+	}
+	c := newTestClient(t, newEmulatorFront(t, e, loseNth(restCreate("/rules"), 1, "drop", nil)))
+	r, err := c.Rules.Create(ctx, RuleCreate{
+		Type: "pipeline.trigger_build.pipeline", Value: []byte(`{"source_pipeline":"src","target_pipeline":"dst"}`),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	all, err := setup.Rules.List(ctx)
+	if err != nil || len(all) != 1 || all[0].UUID != r.UUID || r.SourceUUID != ids[0] || r.TargetUUID != ids[1] {
+		t.Errorf("got %+v; the emulator holds %+v (%v), want the one rule, adopted", r, all, err)
+	}
+}

@@ -385,6 +385,22 @@ func (s *PipelinesService) RevokeTeam(ctx context.Context, teamID, pipelineID st
 // configurations written for it plan the same.
 const DefaultSteps = "steps:\n- label: ':pipeline: Pipeline Upload'\n  command: buildkite-agent pipeline upload"
 
+// uuidOf is the UUID of the pipeline ref (a UUID or slug, as rules accept them) names, or "" when none
+// does (or ref is empty). A slug costs one read.
+func (s *PipelinesService) uuidOf(ctx context.Context, ref string) (string, error) {
+	if ref == "" {
+		return "", nil
+	}
+	p, err := s.Get(ctx, ref)
+	if IsNotFound(err) {
+		return "", nil
+	}
+	if err != nil {
+		return "", err
+	}
+	return p.ID, nil
+}
+
 // RefersTo reports whether ref, a pipeline UUID or slug as rules accept them, names the pipeline with
 // UUID id. A slug costs one read; a slug no pipeline has refers to nothing.
 func (s *PipelinesService) RefersTo(ctx context.Context, ref, id string) (bool, error) {

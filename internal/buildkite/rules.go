@@ -81,25 +81,19 @@ func (s *RulesService) Create(ctx context.Context, in RuleCreate) (*Rule, error)
 			if err != nil {
 				return nil, err
 			}
-			var out []Rule
-			for i := range all {
-				r := &all[i]
-				if r.Type != in.Type {
-					continue
-				}
-				src, err := s.client.Pipelines.RefersTo(ctx, v.Source, r.SourceUUID)
-				if err != nil {
-					return nil, err
-				}
-				dst, err := s.client.Pipelines.RefersTo(ctx, v.Target, r.TargetUUID)
-				if err != nil {
-					return nil, err
-				}
-				if src && dst {
-					out = append(out, *r)
-				}
+			// Each pipeline the rule names is resolved once (a slug costs one read), not once per rule.
+			src, err := s.client.Pipelines.uuidOf(ctx, v.Source)
+			if err != nil {
+				return nil, err
 			}
-			return out, nil
+			dst, err := s.client.Pipelines.uuidOf(ctx, v.Target)
+			if err != nil {
+				return nil, err
+			}
+			return keep(all, nil, func(r *Rule) bool {
+				return r.Type == in.Type && (r.SourceUUID == v.Source || src != "" && r.SourceUUID == src) &&
+					(r.TargetUUID == v.Target || dst != "" && r.TargetUUID == dst)
+			})
 		},
 		id: func(r *Rule) string { return r.UUID },
 		describe: func(r *Rule) string {
