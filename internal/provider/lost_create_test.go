@@ -358,8 +358,11 @@ func TestAccLostCreate_takeoverStaysTheResourcesStep(t *testing.T) {
 			},
 			Config: e.config(fmt.Sprintf("resource \"buildkite_pipeline_team\" \"test\" {\n  team_id      = %q\n  pipeline_id  = %q\n  access_level = \"read_only\"\n}\n", team.ID, p.ID)),
 			Check: resource.ComposeAggregateTestCheckFunc(
-				e.checkPipelineAccess("read_only"),
 				func(*terraform.State) error {
+					tp, err := e.client.TeamPipelines.Get(context.Background(), team.ID, p.ID)
+					if err != nil || tp.AccessLevel != "read_only" {
+						return fmt.Errorf("the team's access on the service: %+v, %v; want read_only", tp, err)
+					}
 					if fc := e.server.FaultCounts(); fc.DropBefore != 1 {
 						return fmt.Errorf("faults %+v: want the create dropped once before the service acted", fc)
 					}
