@@ -1,4 +1,5 @@
-// Command terraform-provider-buildkite is the Terraform provider for Buildkite's REST API.
+// Command terraform-provider-buildkite is the Terraform provider for Buildkite: its REST API v2, and its
+// GraphQL API for the few things only GraphQL serves.
 package main
 
 import (

@@ -40,7 +40,7 @@ type accessTokenUserView struct {
 	Email string `json:"email"`
 }
 
-func (s *Server) routeAccessToken(mux *http.ServeMux) {
+func (s *Server) routeAccessToken(mux *routeMux) {
 	mux.HandleFunc("GET /v2/access-token", s.getAccessToken)
 	mux.HandleFunc("DELETE /v2/access-token", s.revokeAccessToken)
 	mux.HandleFunc("GET /v2/user", s.getCurrentUser)

@@ -50,7 +50,7 @@ type orgAgentView struct {
 	PausedTimeoutInMinutes *int      `json:"paused_timeout_in_minutes,omitempty"`
 }
 
-func (s *Server) routeAgents(mux *http.ServeMux) {
+func (s *Server) routeAgents(mux *routeMux) {
 	const agents = "/v2/organizations/{org}/agents"
 	mux.HandleFunc("GET "+agents, s.listAgents)
 	mux.HandleFunc("GET "+agents+"/{id}", s.getAgent)

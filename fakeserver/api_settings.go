@@ -114,7 +114,7 @@ func apiSettingsViewOf(base, org string, rec apiSettingsRecord) apiSettingsView 
 	return v
 }
 
-func (s *Server) routeAPISettings(mux *http.ServeMux) {
+func (s *Server) routeAPISettings(mux *routeMux) {
 	const settings = "/v2/organizations/{org}/api-settings"
 	mux.HandleFunc("GET "+settings, s.getAPISettings)
 	mux.HandleFunc("PATCH "+settings, s.patchAPISettings)

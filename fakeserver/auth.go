@@ -52,7 +52,7 @@ func AllScopes() []string {
 		scopeReadAgents, scopeWriteAgents, scopeReadArtifacts, scopeWriteArtifacts, scopeReadJobLogs, scopeWriteJobLogs,
 		scopeGraphQL,
 		scopeWriteOrgs, scopeReadInvitations, scopeWriteInvitations,
-		scopeReadUser,
+		scopeReadUser, scopeReadAccounts,
 	}
 }
 

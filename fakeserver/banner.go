@@ -94,7 +94,7 @@ func bannerViewOf(base string, b *bannerRecord) bannerView {
 	}
 }
 
-func (s *Server) routeBanner(mux *http.ServeMux) {
+func (s *Server) routeBanner(mux *routeMux) {
 	const banner = "/v2/organizations/{org}/banner"
 	mux.HandleFunc("GET "+banner, s.getBanner)
 	mux.HandleFunc("PUT "+banner, s.putBanner)

@@ -10,7 +10,7 @@ import (
 // The build endpoints: routes, the list handlers and the single-build handlers (create, get, cancel,
 // rebuild).
 
-func (s *Server) routeBuilds(mux *http.ServeMux) {
+func (s *Server) routeBuilds(mux *routeMux) {
 	mux.HandleFunc("GET /v2/builds", s.listAllBuilds)
 	mux.HandleFunc("GET /v2/organizations/{org}/builds", s.listOrgBuilds)
 

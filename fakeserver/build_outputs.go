@@ -60,7 +60,7 @@ var artifactStates = []string{"new", "error", "finished", "deleted", "expired"}
 // annotationStyles are the styles an annotation may have.
 var annotationStyles = []string{"success", "info", "warning", "error"}
 
-func (s *Server) routeBuildOutputs(mux *http.ServeMux) {
+func (s *Server) routeBuildOutputs(mux *routeMux) {
 	const build = "/v2/organizations/{org}/pipelines/{pipeline}/builds/{number}"
 	const job = build + "/jobs/{job}"
 	mux.HandleFunc("GET "+build+"/artifacts", s.listBuildArtifacts)

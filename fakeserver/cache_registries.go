@@ -285,7 +285,7 @@ func orDefaultValue(v, def any) any {
 
 // ---- routes and handlers ----
 
-func (s *Server) routeCacheRegistries(mux *http.ServeMux) {
+func (s *Server) routeCacheRegistries(mux *routeMux) {
 	const list = "/v2/organizations/{org}/clusters/{cluster}/cache-registries"
 	const one = list + "/{registry}"
 	mux.HandleFunc("GET "+list, s.listCacheRegistries)

@@ -102,7 +102,7 @@ func (st *Store) clusterMaintainerView(m *clusterMaintainerRecord) clusterMainta
 
 // ---- routes and handlers ----
 
-func (s *Server) routeClusterMaintainers(mux *http.ServeMux) {
+func (s *Server) routeClusterMaintainers(mux *routeMux) {
 	const maintainers = "/v2/organizations/{org}/clusters/{cluster}/maintainers"
 	const maintainer = maintainers + "/{maintainer}"
 	mux.HandleFunc("GET "+maintainers, s.listClusterMaintainers)

@@ -121,7 +121,7 @@ func (st *Store) queueView(base string, q *queueRecord) queueView {
 
 // ---- routes ----
 
-func (s *Server) routeClusterQueues(mux *http.ServeMux) {
+func (s *Server) routeClusterQueues(mux *routeMux) {
 	const queues = "/v2/organizations/{org}/clusters/{cluster}/queues"
 	const queue = queues + "/{queue}"
 	mux.HandleFunc("GET "+queues, s.listQueues)

@@ -132,7 +132,7 @@ func (st *Store) clusterSecretView(base string, s *clusterSecretRecord) clusterS
 
 // ---- routes and handlers ----
 
-func (s *Server) routeClusterSecrets(mux *http.ServeMux) {
+func (s *Server) routeClusterSecrets(mux *routeMux) {
 	const secrets = "/v2/organizations/{org}/clusters/{cluster}/secrets"
 	const secret = secrets + "/{secret}"
 	mux.HandleFunc("GET "+secrets, s.listClusterSecrets)

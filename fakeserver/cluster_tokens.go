@@ -87,7 +87,7 @@ func (st *Store) clusterTokenView(base string, t *clusterTokenRecord) clusterTok
 
 // ---- routes ----
 
-func (s *Server) routeClusterTokens(mux *http.ServeMux) {
+func (s *Server) routeClusterTokens(mux *routeMux) {
 	const tokens = "/v2/organizations/{org}/clusters/{cluster}/tokens"
 	const token = tokens + "/{token}"
 	mux.HandleFunc("GET "+tokens, s.listClusterTokens)

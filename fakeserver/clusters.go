@@ -141,7 +141,7 @@ func (st *Store) clusterView(base string, c *clusterRecord) clusterView {
 
 // ---- routes ----
 
-func (s *Server) routeClusters(mux *http.ServeMux) {
+func (s *Server) routeClusters(mux *routeMux) {
 	const clusters = "/v2/organizations/{org}/clusters"
 	const cluster = clusters + "/{cluster}"
 	mux.HandleFunc("GET "+clusters, s.listClusters)

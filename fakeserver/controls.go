@@ -33,6 +33,7 @@ type controlRoute struct {
 
 // controlRoutes are the controls, in the order the documentation lists them.
 var controlRoutes = []controlRoute{
+	{http.MethodGet, ControlPrefix, false, (*Server).controlPage}, // open without an admin token; page.go
 	{http.MethodGet, ControlPrefix + "health", false, (*Server).controlHealth},
 	{http.MethodPost, ControlPrefix + "reset", true, (*Server).controlReset},
 	{http.MethodGet, ControlPrefix + "state", true, (*Server).controlGetState},
@@ -40,6 +41,8 @@ var controlRoutes = []controlRoute{
 	{http.MethodGet, ControlPrefix + "faults", true, (*Server).controlGetFaults},
 	{http.MethodPost, ControlPrefix + "faults/aimed", true, (*Server).controlAimFault},
 	{http.MethodDelete, ControlPrefix + "faults/aimed", true, (*Server).controlClearAimedFaults},
+	{http.MethodGet, ControlPrefix + "requests", true, (*Server).controlRequests},
+	{http.MethodDelete, ControlPrefix + "requests", true, (*Server).controlDeleteRequests},
 }
 
 // isControl reports whether r is for a control route (whether or not it exists).
@@ -52,8 +55,18 @@ func (s *Server) serveControl(w http.ResponseWriter, r *http.Request) {
 	rec := &statusRecorder{ResponseWriter: w}
 	s.routeControl(rec, r)
 	if s.opts.Logf != nil {
-		s.opts.Logf("%s %s %d %s", r.Method, r.URL.RequestURI(), rec.status, time.Since(start).Round(time.Microsecond))
+		s.opts.Logf("%s %s %d %s", r.Method, redactedURI(r), rec.status, time.Since(start).Round(time.Microsecond))
 	}
+}
+
+// redactedURI is r's path and query with the value of a token parameter (the page's ?token=) hidden.
+func redactedURI(r *http.Request) string {
+	q := r.URL.Query()
+	if !q.Has("token") {
+		return r.URL.RequestURI()
+	}
+	q.Set("token", "REDACTED")
+	return r.URL.Path + "?" + q.Encode()
 }
 
 func (s *Server) routeControl(w http.ResponseWriter, r *http.Request) {

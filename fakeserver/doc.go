@@ -15,17 +15,21 @@
 //     from a module outside this one.
 //   - controls.go: the controls under /_emulator/ (health; reset and the whole state, GET and PUT, behind
 //     Options.AdminToken, 404 without one), served before the API's middleware, and Server.State,
-//     SetState and Reset behind them.
+//     SetState and Reset behind them; page.go: the page at /_emulator/ (objects, requests, settings; no
+//     secret), open without an admin token.
+//   - routetable.go: the route table (Server.Routes), kept as areas register their routes; coverage_test.go
+//     generates EMULATOR-COVERAGE.md from it.
 //   - unknown_routes.go: a route the emulator does not model is logged once (Options.Logf) with a hint.
 //   - state.go: Options.StateFile: the Store saved after every change and loaded at start; a file it cannot
 //     trust is refused, stale temporary files are removed, and state_lock_unix.go (state_lock_other.go
 //     elsewhere) holds an exclusive lock on FILE.lock, so one emulator owns a state file (Server.Close
 //     releases it); state_codec.go: the records encoded and decoded by reflection.
-//   - ratelimit.go: the rate limit, per token (every spelling of a known token's header is one budget;
-//     unknown tokens keep no window; ended windows are dropped).
+//   - ratelimit.go: the REST rate limit, per token (every spelling of a known token's header is one budget;
+//     unknown tokens keep no window; ended windows are dropped), and GET .../rate_limit, each scope's use.
 //   - limits.go: the length limits on names, descriptions, keys, slugs and configurations (422 beyond);
 //     which are the service's and which the emulator's.
-//   - requestlog.go: the request log, a ring of the newest requests plus counters by status.
+//   - requestlog.go: the request log, a ring of the newest requests (with each GraphQL operation name,
+//     organization and time) plus counters by status, and GET/DELETE /_emulator/requests.
 //   - faults.go: Options.Faults: injected 5xx, 429, latency and creates that act but are dropped, REST
 //     and GraphQL; faults_aimed.go: faults aimed at one route or GraphQL operation (Server.AimFault);
 //     faults_graphql.go: which operation a POST /v1 asks for, and the GraphQL kinds' answers;
@@ -83,13 +87,15 @@
 //     (unclustered agent tokens, kept with revokedAt when revoked), graphql_rules.go (rules, with the REST
 //     value checks of rules.go), graphql_pipelines.go (pipelines, their page, emoji, color, clone mirror,
 //     repository webhook, pipelineUpdate), graphql_members.go (Organization.members, by e-mail too, and
-//     organizationInvitationCreate over invitations.go), graphql_jobs.go (JobTypeCommand, jobTypeCommandCancel), graphql_org_jobs.go (Organization.clusters,
+//     organizationInvitationCreate over invitations.go), graphql_jobs.go (JobTypeCommand, jobTypeCommandCancel, jobTypeCommandRetry), graphql_org_jobs.go (Organization.clusters,
 //     Cluster.queues through gqlClusterFields, Organization.jobs),
 //     graphql_pipeline_webhook.go (pipelineCreateWebhook, over pipeline_webhook.go),
 //     graphql_teams.go (node for teams, suites and a team's links,
 //     whose own UUID team_links.go keeps), graphql_clusters.go (clusters, queues, clusterQueueCreate and
-//     clusterQueueUpdate with the macOS settings), graphql_limits.go (query complexity: the cost headers,
-//     stats, the 50,000 refusal).
+//     clusterQueueUpdate with the macOS settings), graphql_limits.go (the size ceilings checked before
+//     parsing, query complexity with its cost headers, stats and the 50,000 refusal, the organization's
+//     points budget, Options.GraphQLBudget); graphql_conformance_test.go keeps the subset part of Buildkite's
+//     own schema (testdata/buildkite-schema.graphql).
 //   - handlers.go: serveRead, serveReadFor, serveWrite, serveWriteChecked, serveAct and serveDelete, the
 //     shapes every organization's handler has (handler_shape_test.go keeps it so).
 //   - fixtures.go: state the API cannot create (users, plans, tokens, agents, jobs, flaky tests);

@@ -67,13 +67,14 @@ func readGraphQLTarget(r *http.Request) *gqlTarget {
 	if g.mutation {
 		root = graphqlSchema().Mutation
 	}
-	g.collect(doc, root, op.SelectionSet, 0)
+	g.collect(doc, root, op.SelectionSet, 0, map[string]bool{})
 	return g
 }
 
-// collect adds the root fields of sel, through fragments (to a bounded depth: the document is not
-// validated yet, so a fragment may spread itself).
-func (g *gqlTarget) collect(doc *ast.QueryDocument, root *ast.Definition, sel ast.SelectionSet, depth int) {
+// collect adds the root fields of sel, through fragments. The document is not validated yet, so a fragment
+// may spread itself or fan out: each named fragment is followed once (seen), and inline fragments to a
+// bounded depth, so that a small document cannot make this walk long.
+func (g *gqlTarget) collect(doc *ast.QueryDocument, root *ast.Definition, sel ast.SelectionSet, depth int, seen map[string]bool) {
 	if depth > 10 {
 		return
 	}
@@ -95,10 +96,11 @@ func (g *gqlTarget) collect(doc *ast.QueryDocument, root *ast.Definition, sel as
 			}
 			g.keys, g.types = append(g.keys, key), append(g.types, typ)
 		case *ast.InlineFragment:
-			g.collect(doc, root, s.SelectionSet, depth+1)
+			g.collect(doc, root, s.SelectionSet, depth+1, seen)
 		case *ast.FragmentSpread:
-			if f := doc.Fragments.ForName(s.Name); f != nil {
-				g.collect(doc, root, f.SelectionSet, depth+1)
+			if f := doc.Fragments.ForName(s.Name); f != nil && !seen[s.Name] {
+				seen[s.Name] = true
+				g.collect(doc, root, f.SelectionSet, depth+1, seen)
 			}
 		}
 	}

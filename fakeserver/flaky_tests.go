@@ -136,7 +136,7 @@ func flakyTestViewOf(base string, s *suiteRecord, f *flakyTestRecord) flakyTestV
 
 // ---- routes and handlers ----
 
-func (s *Server) routeFlakyTests(mux *http.ServeMux) {
+func (s *Server) routeFlakyTests(mux *routeMux) {
 	mux.HandleFunc("GET /v2/analytics/organizations/{org}/suites/{suite}/flaky-tests", s.listFlakyTests)
 
 	// Admin API for tests: no authentication.

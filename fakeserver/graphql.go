@@ -22,7 +22,8 @@ import (
 // (§3.2). Every document is parsed and validated against graphql/schema.graphql, the subset of Buildkite's
 // schema the emulator serves, and then run by the small executor of graphql_exec.go over the REST store's
 // own records, under the store's lock (the read lock for a query; the write lock, with the state saved,
-// for a mutation). Each area's resolvers live in graphql_<area>.go.
+// for a mutation). Each area's resolvers live in graphql_<area>.go. Before any of it, graphql_limits.go
+// checks the organization's budget and the document's size, and a client that hangs up stops the work.
 //
 // Answers (§3.3): 200 with {"data": …} and, when something failed, "errors": [{"message": …}]. A document
 // that does not parse or validate gets "errors" and no "data". Errors raised by a resolver carry a message
@@ -49,8 +50,11 @@ const scopeGraphQL = "graphql"
 // graphqlAuthDocsURL is where the service's GraphQL 401 message points.
 const graphqlAuthDocsURL = "https://buildkite.com/docs/apis/graphql-api#authentication"
 
-func (s *Server) routeGraphQL(mux *http.ServeMux) {
-	mux.HandleFunc("POST /v1", s.serveGraphQL)
+// graphqlPath is the GraphQL endpoint's path.
+const graphqlPath = "/v1"
+
+func (s *Server) routeGraphQL(mux *routeMux) {
+	mux.HandleFunc("POST "+graphqlPath, s.serveGraphQL)
 }
 
 // graphqlRequest is the body of a GraphQL request.
@@ -73,6 +77,10 @@ func (s *Server) serveGraphQL(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
+	org := budgetKey(tok)
+	if !s.budgetGate(w, org) {
+		return
+	}
 	var req graphqlRequest
 	body, err := io.ReadAll(r.Body)
 	if err != nil {
@@ -88,10 +96,14 @@ func (s *Server) serveGraphQL(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, graphqlResponse{Errors: gqlerror.List{{Message: "No query string was present"}}})
 		return
 	}
+	ctx := r.Context()
 	schema := graphqlSchema()
-	doc, errs := gqlparser.LoadQueryWithRules(schema, *req.Query, nil)
+	doc, errs, ok := loadGraphQL(ctx, schema, *req.Query)
+	if !ok {
+		return // the client hung up: nobody to answer
+	}
 	if len(errs) > 0 {
-		writeJSON(w, http.StatusOK, graphqlResponse{Errors: serviceErrors(errs)})
+		writeJSON(w, http.StatusOK, graphqlResponse{Errors: errs})
 		return
 	}
 	op, gerr := pickOperation(doc, req.OperationName)
@@ -104,7 +116,7 @@ func (s *Server) serveGraphQL(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, graphqlResponse{Errors: gqlerror.List{variableError(op, err)}})
 		return
 	}
-	x := &gqlExec{schema: schema, st: s.store, vars: vars, tok: tok, user: usr, base: baseURL(r)}
+	x := &gqlExec{ctx: ctx, schema: schema, st: s.store, vars: vars, tok: tok, user: usr, base: baseURL(r)}
 	cost := x.complexity(op.SelectionSet)
 	complexityHeaders(w.Header(), cost)
 	var stats any
@@ -115,22 +127,30 @@ func (s *Server) serveGraphQL(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, graphqlResponse{Errors: gqlerror.List{{Message: errTooComplex(cost)}}, Stats: stats})
 		return
 	}
-	var data *gqlResult
-	run := func() *apiError {
-		data = x.run(op)
-		return nil
+	data, saveErr := s.runGraphQL(x, op)
+	if ctx.Err() != nil {
+		return // the client hung up while it ran
 	}
-	var saveErr *apiError
-	if op.Operation == ast.Mutation {
-		saveErr = s.store.update(run)
-	} else {
-		_ = s.store.view(run)
-	}
+	s.budget.spend(org, cost).headers(w, graphqlScope, "")
 	if saveErr != nil {
 		writeError(w, saveErr)
 		return
 	}
 	writeJSON(w, http.StatusOK, graphqlResponse{Data: data, Errors: x.errs, Stats: stats})
+}
+
+// runGraphQL runs op under the store's lock: the write lock, with the state saved, for a mutation.
+func (s *Server) runGraphQL(x *gqlExec, op *ast.OperationDefinition) (data *gqlResult, saveErr *apiError) {
+	run := func() *apiError {
+		data = x.run(op)
+		return nil
+	}
+	if op.Operation == ast.Mutation {
+		saveErr = s.store.update(run)
+	} else {
+		_ = s.store.view(run)
+	}
+	return data, saveErr
 }
 
 // graphqlAuthenticate checks the bearer token and its graphql scope; a failure is the 401 the service

@@ -117,7 +117,7 @@ func (x *gqlExec) agentTokenObject(t *unclusteredTokenRecord) any {
 		"revokedAt": revokedAt, "revokedBy": revokedBy, "revokedReason": revokedReason,
 		"organization": x.orgObject(x.st.orgs[t.org]),
 		"permissions": gqlObject{typ: "AgentTokenPermissions", fields: map[string]any{
-			"revoke": gqlObject{typ: "Permission", fields: permission},
+			"agentTokenRevoke": gqlObject{typ: "Permission", fields: permission},
 		}},
 	}}
 }

@@ -2,6 +2,7 @@ package fakeserver
 
 import (
 	"bytes"
+	"context"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
@@ -47,6 +48,7 @@ var (
 
 // gqlExec runs one operation for one token. It is used under the store's lock.
 type gqlExec struct {
+	ctx    context.Context // the request's: once it ends (the client hung up), the executor stops
 	schema *ast.Schema
 	st     *Store
 	vars   map[string]any
@@ -115,6 +117,9 @@ func (x *gqlExec) selection(obj gqlObject, sel ast.SelectionSet, path ast.Path) 
 	x.collect(obj.typ, sel, &collected, map[string]*gqlCollected{})
 	out := &gqlResult{}
 	for _, c := range collected {
+		if x.ctx.Err() != nil {
+			return out, true // the client hung up: the answer will not be sent, so stop here
+		}
 		f := c.fields[0]
 		p := slices.Concat(path, ast.Path{ast.PathName(c.key)})
 		if f.Name == "__typename" {

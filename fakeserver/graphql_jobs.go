@@ -7,8 +7,11 @@ import (
 	"time"
 )
 
-// GraphQL for jobs, over the builds area's records (builds.go): node(id:) on JobTypeCommand and
-// jobTypeCommandCancel, with which Buildkite's CLI cancels a job (bk job cancel).
+// GraphQL for jobs, over the builds area's records (builds.go): node(id:) on JobTypeCommand,
+// jobTypeCommandCancel, with which Buildkite's CLI cancels a job (bk job cancel), and jobTypeCommandRetry,
+// with which it retries one (bk job retry). A retry is REST's (job_actions.go): the same jobs, refused in the
+// same words; the payload's jobTypeCommand is the job retried, now retried: true, and
+// retriedInJobTypeCommand the new job.
 //
 // GraphQL's JobStates are REST's job states in capitals, except that a job that ran to the end, passed or
 // failed, is FINISHED (with passed telling which). exitStatus is a string, as in Buildkite's schema.
@@ -34,6 +37,21 @@ func init() {
 		}
 		x.st.setJobState(b, j, jobCanceled, nil)
 		return withClientMutationID(in, "JobTypeCommandCancelPayload", map[string]any{"jobTypeCommand": x.jobObject(b, j)}), nil
+	}
+	gqlMutations["jobTypeCommandRetry"] = func(x *gqlExec, args map[string]any) (any, error) {
+		in := gqlInputOf(args)
+		b, j := x.visibleJob(uuidOf(in.str("id"), "JobTypeCommand"))
+		if j == nil || j.step.block {
+			return nil, gqlError("No job found")
+		}
+		if refusal := jobRetryRefusal(j); refusal != "" {
+			return nil, gqlError(refusal)
+		}
+		x.st.retryJob(b, j)
+		_, n := x.st.jobByID(b.org, j.retriedInJobID)
+		return withClientMutationID(in, "JobTypeCommandRetryPayload", map[string]any{
+			"jobTypeCommand": x.jobObject(b, j), "retriedInJobTypeCommand": x.jobObject(b, n),
+		}), nil
 	}
 }
 
@@ -73,6 +91,7 @@ func (x *gqlExec) jobObject(b *buildRecord, j *jobRecord) any {
 		"state": gqlJobState(j.state), "passed": j.state == jobPassed, "exitStatus": exit,
 		"url":       webURL(x.base, b.org, p.slug, "builds", strconv.Itoa(b.number)) + "#" + j.id,
 		"createdAt": formatTime(j.createdAt), "startedAt": gqlTime(j.startedAt), "finishedAt": gqlTime(j.finishedAt),
+		"retried": j.retried, "retriesCount": j.retriesCount,
 	}
 	x.jobPlacement(b, j, fields)
 	return gqlObject{typ: "JobTypeCommand", fields: fields}

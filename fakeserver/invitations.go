@@ -148,7 +148,7 @@ func memberRole(m *membership) string {
 
 // ---- routes and handlers ----
 
-func (s *Server) routeInvitations(mux *http.ServeMux) {
+func (s *Server) routeInvitations(mux *routeMux) {
 	const members = "/v2/organizations/{org}/members/{user}"
 	mux.HandleFunc("PATCH "+members, s.updateMember)
 	mux.HandleFunc("DELETE "+members, s.removeMember)

@@ -23,7 +23,7 @@ import (
 // jobRetryableStates are the states a job may be retried from.
 var jobRetryableStates = []string{jobFailed, jobTimedOut, jobCanceled}
 
-func (s *Server) routeJobActions(mux *http.ServeMux) {
+func (s *Server) routeJobActions(mux *routeMux) {
 	const job = "/v2/organizations/{org}/pipelines/{pipeline}/builds/{number}/jobs/{job}"
 	const orgJob = "/v2/organizations/{org}/jobs/{job}"
 	mux.HandleFunc("GET /v2/organizations/{org}/pipelines/{pipeline}/builds/{number}/jobs", s.listJobs)
@@ -49,19 +49,29 @@ func (s *Server) getJob(w http.ResponseWriter, r *http.Request) {
 func (s *Server) retryJobHandler(w http.ResponseWriter, r *http.Request) {
 	s.serveAct(w, r, scopeWriteBuilds, http.StatusOK, func(org orgRecord, _ userRecord) (any, *apiError) {
 		b, p, j, err := s.store.findJob(org.slug, r)
-		switch {
-		case err != nil:
+		if err != nil {
 			return nil, err
-		case !slices.Contains(jobRetryableStates, j.state):
-			return nil, errBadRequest("Only failed, timed out or canceled jobs can be retried")
-		case j.retried:
-			// The documentation says a job is retried once; these words are the emulator's.
-			return nil, errBadRequest("This job has already been retried; retry its newest execution, " + j.retriedInJobID)
+		}
+		if refusal := jobRetryRefusal(j); refusal != "" {
+			return nil, errBadRequest(refusal)
 		}
 		s.store.retryJob(b, j)
 		_, n := s.store.jobByID(org.slug, j.retriedInJobID)
 		return s.store.jobView(baseURL(r), b, p, n, true), nil
 	})
+}
+
+// jobRetryRefusal is why j cannot be retried, or "" when it can; REST and GraphQL (graphql_jobs.go) refuse
+// in these words.
+func jobRetryRefusal(j *jobRecord) string {
+	switch {
+	case !slices.Contains(jobRetryableStates, j.state):
+		return "Only failed, timed out or canceled jobs can be retried"
+	case j.retried:
+		// The documentation says a job is retried once; these words are the emulator's.
+		return "This job has already been retried; retry its newest execution, " + j.retriedInJobID
+	}
+	return ""
 }
 
 func (s *Server) reprioritizeJob(w http.ResponseWriter, r *http.Request) {

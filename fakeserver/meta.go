@@ -26,7 +26,7 @@ type metaView struct {
 	WebhookIPs []string `json:"webhook_ips"`
 }
 
-func (s *Server) routeMeta(mux *http.ServeMux) {
+func (s *Server) routeMeta(mux *routeMux) {
 	mux.HandleFunc("GET /v2/meta", s.getMeta)
 }
 

@@ -338,7 +338,7 @@ func countJobs(c *jobCounts, state string, n int) {
 
 // ---- routes and handlers ----
 
-func (s *Server) routeMetrics(mux *http.ServeMux) {
+func (s *Server) routeMetrics(mux *routeMux) {
 	mux.HandleFunc("GET /v3/metrics", s.getMetrics)
 	mux.HandleFunc("GET /v3/metrics/queue", s.getQueueMetrics)
 }

@@ -53,7 +53,7 @@ func (st *Store) FailNetworkRanges(clusterID string, n int) {
 	st.ranges.failing[clusterID] = n
 }
 
-func (s *Server) routeNetworkRanges(mux *http.ServeMux) {
+func (s *Server) routeNetworkRanges(mux *routeMux) {
 	mux.HandleFunc("GET /v2/organizations/{org}/clusters/{cluster}/network_ranges", s.listNetworkRanges)
 }
 

@@ -152,7 +152,7 @@ func (st *Store) notificationServiceView(base string, n *notificationServiceReco
 
 // ---- routes ----
 
-func (s *Server) routeNotificationServices(mux *http.ServeMux) {
+func (s *Server) routeNotificationServices(mux *routeMux) {
 	const services = "/v2/organizations/{org}/services"
 	const service = services + "/{service}"
 	mux.HandleFunc("GET "+services, s.listNotificationServices)

@@ -106,7 +106,7 @@ func (st *Store) userByEmail(email string) *userRecord {
 
 // ---- routes and handlers ----
 
-func (s *Server) routeOrganizations(mux *http.ServeMux) {
+func (s *Server) routeOrganizations(mux *routeMux) {
 	mux.HandleFunc("GET /v2/organizations", s.listOrganizations)
 	mux.HandleFunc("GET /v2/organizations/{org}", s.getOrganization)
 	mux.HandleFunc("GET /v2/organizations/{org}/members", s.listMembers)

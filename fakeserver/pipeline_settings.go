@@ -159,7 +159,7 @@ func (st *Store) pipelineSettingsView(base, org string) pipelineSettingsView {
 	return v
 }
 
-func (s *Server) routePipelineSettings(mux *http.ServeMux) {
+func (s *Server) routePipelineSettings(mux *routeMux) {
 	const settings = "/v2/organizations/{org}/pipeline-settings"
 	mux.HandleFunc("GET "+settings, s.getPipelineSettings)
 	mux.HandleFunc("PATCH "+settings, s.patchPipelineSettings)

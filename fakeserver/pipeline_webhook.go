@@ -59,7 +59,7 @@ func (st *Store) deleteRepoWebhook(w *repoWebhookRecord) {
 	delete(st.repoWebhooks.byPipeline, w.pipelineID)
 }
 
-func (s *Server) routePipelineWebhook(mux *http.ServeMux) {
+func (s *Server) routePipelineWebhook(mux *routeMux) {
 	mux.HandleFunc("POST /v2/organizations/{org}/pipelines/{pipeline}/webhook", s.createPipelineWebhook)
 }
 

@@ -203,7 +203,7 @@ func (st *Store) PipelineIDBySlug(org, slug string) (string, bool) {
 
 // ---- routes ----
 
-func (s *Server) routePipelines(mux *http.ServeMux) {
+func (s *Server) routePipelines(mux *routeMux) {
 	const pipelines = "/v2/organizations/{org}/pipelines"
 	const pipeline = pipelines + "/{pipeline}"
 	mux.HandleFunc("GET "+pipelines, s.listPipelines)

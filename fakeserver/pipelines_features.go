@@ -150,7 +150,7 @@ func (s *Server) serveGitHubWebhooks(w http.ResponseWriter, r *http.Request, sco
 	s.serveAct(w, r, scope, http.StatusOK, apply)
 }
 
-func (s *Server) routeGitHubWebhooks(mux *http.ServeMux, pipeline string) {
+func (s *Server) routeGitHubWebhooks(mux *routeMux, pipeline string) {
 	enable, disable := true, false
 	mux.HandleFunc("GET "+pipeline+"/github-webhooks", func(w http.ResponseWriter, r *http.Request) {
 		s.serveGitHubWebhooks(w, r, scopeReadPipelines, nil)

@@ -100,7 +100,7 @@ func (st *Store) portalView(p *portalRecord) portalView {
 
 // ---- routes ----
 
-func (s *Server) routePortals(mux *http.ServeMux) {
+func (s *Server) routePortals(mux *routeMux) {
 	const portals = "/v2/organizations/{org}/portals"
 	const portal = portals + "/{portal}"
 	mux.HandleFunc("GET "+portals, s.listPortals)

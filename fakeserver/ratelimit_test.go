@@ -1,9 +1,11 @@
 package fakeserver
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"sync"
 	"testing"
 	"time"
@@ -109,4 +111,53 @@ func TestRateLimitAgentTokens(t *testing.T) {
 	if code := serveWith(srv, "/v2/organizations/acme/clusters", "Bearer test-token"); code != http.StatusOK {
 		t.Fatalf("access token after the agent token's budget: %d", code)
 	}
+}
+
+// TestRateLimitEndpoint: GET /v2/organizations/{org}/rate_limit (read_accounts) answers each scope's use.
+// Off (the default), both limits are the service's numbers, enforced false and nothing used; on, the REST
+// scope is the calling token's window, this request in it, and the GraphQL scope the organization's
+// points spent, both enforced, with reset and reset_at from the window's start.
+func TestRateLimitEndpoint(t *testing.T) {
+	type scope struct {
+		Limit, Current, Reset int
+		ResetAt               string `json:"reset_at"`
+		Enforced              bool
+	}
+	read := func(e *testEnv) map[string]scope {
+		t.Helper()
+		r := e.api("GET", "/rate_limit", nil)
+		expect(t, r, http.StatusOK)
+		var out struct{ Scopes map[string]scope }
+		if err := json.Unmarshal(r.raw, &out); err != nil {
+			t.Fatal(err)
+		}
+		return out.Scopes
+	}
+	clock := newBuildClock()
+	start := clock.Now()
+	off := read(newEnv(t, Options{Now: clock.Now}))
+	wantOff := map[string]scope{
+		"rest":    {Limit: 200, Reset: 60, ResetAt: start.Add(time.Minute).Format(time.RFC3339)},
+		"graphql": {Limit: 20000, Reset: 300, ResetAt: start.Add(5 * time.Minute).Format(time.RFC3339)},
+	}
+	if !reflect.DeepEqual(off, wantOff) {
+		t.Errorf("off: %+v, want %+v", off, wantOff)
+	}
+
+	e := newEnv(t, Options{Now: clock.Now, RateLimit: 100, GraphQLBudget: 20000})
+	expect(t, e.gqlPost(`query { organization(slug: "acme") { pipelines(first: 10) { edges { node { slug } } } } }`), http.StatusOK) // 22 points
+	clock.tick()
+	expect(t, e.api("GET", "/clusters", nil), http.StatusOK)
+	on := read(e)
+	wantOn := map[string]scope{
+		"rest":    {Limit: 100, Current: 2, Reset: 60, ResetAt: start.Add(2 * time.Minute).Format(time.RFC3339), Enforced: true},
+		"graphql": {Limit: 20000, Current: 22, Reset: 240, ResetAt: start.Add(5 * time.Minute).Format(time.RFC3339), Enforced: true},
+	}
+	if !reflect.DeepEqual(on, wantOn) {
+		t.Errorf("on: %+v, want %+v", on, wantOn)
+	}
+
+	e.srv.Store().AddToken("no-accounts", []string{"acme"}, []string{scopeReadOrganizations})
+	expectError(t, e.do("GET", "/v2/organizations/acme/rate_limit", "no-accounts", nil), http.StatusForbidden,
+		"Your access token doesn't have the read_accounts scope")
 }

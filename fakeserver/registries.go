@@ -189,7 +189,7 @@ func renderRegistry(base string, reg *registryRecord) registryView {
 
 // ---- routes ----
 
-func (s *Server) routeRegistries(mux *http.ServeMux) {
+func (s *Server) routeRegistries(mux *routeMux) {
 	const registries = "/v2/packages/organizations/{org}/registries"
 	const registry = registries + "/{registry}"
 	mux.HandleFunc("GET "+registries, s.listRegistries)

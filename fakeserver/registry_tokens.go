@@ -108,7 +108,7 @@ type registryTokenCreatedView struct {
 
 // ---- routes ----
 
-func (s *Server) routeRegistryTokens(mux *http.ServeMux) {
+func (s *Server) routeRegistryTokens(mux *routeMux) {
 	const tokens = "/v2/packages/organizations/{org}/registries/{registry}/tokens"
 	const token = tokens + "/{token}"
 	mux.HandleFunc("GET "+tokens, s.listRegistryTokens)

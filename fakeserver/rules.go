@@ -136,7 +136,7 @@ func (st *Store) ruleView(base string, rule *ruleRecord) ruleView {
 
 // ---- routes ----
 
-func (s *Server) routeRules(mux *http.ServeMux) {
+func (s *Server) routeRules(mux *routeMux) {
 	const rules = "/v2/organizations/{org}/rules"
 	const rule = rules + "/{rule}"
 	mux.HandleFunc("GET "+rules, s.listRules)

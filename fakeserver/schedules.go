@@ -135,7 +135,7 @@ func (st *Store) scheduleView(base string, p *pipelineRecord, s *scheduleRecord)
 
 // ---- routes and handlers ----
 
-func (s *Server) routeSchedules(mux *http.ServeMux) {
+func (s *Server) routeSchedules(mux *routeMux) {
 	const schedules = "/v2/organizations/{org}/pipelines/{pipeline}/schedules"
 	const schedule = schedules + "/{schedule}"
 	mux.HandleFunc("GET "+schedules, s.listSchedules)

@@ -23,6 +23,13 @@ type Options struct {
 	RateLimit int
 	// RateLimitWindow is the rate-limit window (default 1 minute).
 	RateLimitWindow time.Duration
+	// GraphQLBudget is the complexity points each organization may spend on GraphQL per
+	// GraphQLBudgetWindow before its requests are answered 429 (graphql_limits.go); the service's is
+	// GraphQLServiceBudget. 0 means not enforced, as for RateLimit: GraphQL answers then report a full
+	// allowance of GraphQLServiceBudget.
+	GraphQLBudget int
+	// GraphQLBudgetWindow is the GraphQL budget's window (default GraphQLServiceBudgetWindow, 5 minutes).
+	GraphQLBudgetWindow time.Duration
 	// Logf, when set, prints one line per request.
 	Logf func(format string, args ...any)
 	// Now is the clock for timestamps and rate-limit windows (default time.Now).
@@ -65,8 +72,9 @@ type Options struct {
 type Server struct {
 	opts    Options
 	store   *Store
-	mux     *http.ServeMux
-	limiter *rateLimiter
+	mux     *routeMux
+	limiter *rateLimiter // REST requests per token
+	budget  *rateLimiter // GraphQL complexity points per organization
 	log     *requestLog
 	faults  *faultInjector
 	// resumed is true when the state came from Options.StateFile rather than being seeded.
@@ -103,6 +111,9 @@ func Open(opts Options) (*Server, error) {
 	if opts.RateLimitWindow <= 0 {
 		opts.RateLimitWindow = time.Minute
 	}
+	if opts.GraphQLBudgetWindow <= 0 {
+		opts.GraphQLBudgetWindow = GraphQLServiceBudgetWindow
+	}
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
@@ -116,6 +127,7 @@ func Open(opts Options) (*Server, error) {
 		opts:    opts,
 		store:   newStore(opts.Now),
 		limiter: newRateLimiter(opts.RateLimit, opts.RateLimitWindow, opts.Now),
+		budget:  newGraphQLBudget(opts.GraphQLBudget, opts.GraphQLBudgetWindow, opts.Now),
 		log:     newRequestLog(opts.RequestLogSize),
 		faults:  newFaultInjector(opts.Faults),
 	}
@@ -183,8 +195,8 @@ func (s *Server) seed() error {
 func (s *Server) Resumed() bool { return s.resumed }
 
 // routes registers every area's endpoints; each area adds one line here and keeps its routes in its file.
-func (s *Server) routes() *http.ServeMux {
-	mux := http.NewServeMux()
+func (s *Server) routes() *routeMux {
+	mux := &routeMux{ServeMux: http.NewServeMux()}
 	s.routeAccessToken(mux)
 	s.routeClusters(mux)
 	s.routeClusterQueues(mux)
@@ -217,6 +229,7 @@ func (s *Server) routes() *http.ServeMux {
 	s.routePipelineSettings(mux)
 	s.routeCacheRegistries(mux)
 	s.routeInvitations(mux)
+	s.routeRateLimit(mux)
 	return mux
 }
 
@@ -230,7 +243,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.serveControl(w, r)
 		return
 	}
-	start := time.Now()
+	start, at := time.Now(), s.opts.Now()
 	if r.Body != nil {
 		// Wrapped here, with the server's own writer, so an oversized body also closes the connection.
 		r.Body = http.MaxBytesReader(w, r.Body, maxBodyBytes)
@@ -244,7 +257,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		rec.status = http.StatusOK
 	}
 
-	s.log.add(Request{Method: r.Method, Path: r.URL.Path, Status: rec.status, Fault: fault, Operation: operation})
+	s.log.add(Request{Method: r.Method, Path: r.URL.Path, Status: rec.status, Fault: fault, Operation: operation,
+		Org: s.requestOrg(r), Time: at})
 	if drop != nil {
 		_ = drop.Close() // only now, so a client that sees the drop finds it counted and logged
 	}
@@ -262,13 +276,15 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		writeError(w, errRouteNotFound())
 		return
 	}
-	key := ""
-	if s.limiter.enforced() {
-		key = s.store.rateKey(r)
-	}
-	if err := s.limiter.take(key).apply(w); err != nil {
-		writeError(w, err)
-		return
+	if r.URL.Path != graphqlPath { // GraphQL spends its own budget (graphql_limits.go)
+		key := ""
+		if s.limiter.enforced() {
+			key = s.store.rateKey(r)
+		}
+		if err := s.limiter.take(key).apply(w); err != nil {
+			writeError(w, err)
+			return
+		}
 	}
 	if r.ContentLength > maxBodyBytes {
 		writeError(w, errBodyTooLarge())

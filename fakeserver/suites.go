@@ -198,7 +198,7 @@ func suiteViewOf(base string, s *suiteRecord) suiteView {
 
 // ---- routes ----
 
-func (s *Server) routeSuites(mux *http.ServeMux) {
+func (s *Server) routeSuites(mux *routeMux) {
 	const suites = "/v2/analytics/organizations/{org}/suites"
 	const suite = suites + "/{suite}"
 	mux.HandleFunc("GET "+suites, s.listSuites)

@@ -183,7 +183,7 @@ func (st *Store) findTeamLink(a *teamAssociation, org string, r *http.Request, o
 // ---- routes ----
 
 // routeTeamLinks registers a's routes under team (the path of one team).
-func (s *Server) routeTeamLinks(mux *http.ServeMux, team string, a *teamAssociation) {
+func (s *Server) routeTeamLinks(mux *routeMux, team string, a *teamAssociation) {
 	links := team + "/" + a.collection
 	link := links + "/{" + a.param + "}"
 	mux.HandleFunc("GET "+links, s.listTeamLinks(a))

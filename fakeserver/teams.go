@@ -190,7 +190,7 @@ func checkLevels(problems *validationErrors, name string, v opt[[]string], allow
 // ---- routes ----
 
 // routeTeams registers spec 4.5, and 4.6 through each association's routeTeamLinks.
-func (s *Server) routeTeams(mux *http.ServeMux) {
+func (s *Server) routeTeams(mux *routeMux) {
 	const teams = "/v2/organizations/{org}/teams"
 	const team = teams + "/{team}"
 	mux.HandleFunc("GET "+teams, s.listTeams)

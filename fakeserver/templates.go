@@ -111,7 +111,7 @@ func (st *Store) templateView(base string, t *templateRecord) templateView {
 
 // ---- routes ----
 
-func (s *Server) routeTemplates(mux *http.ServeMux) {
+func (s *Server) routeTemplates(mux *routeMux) {
 	const templates = "/v2/organizations/{org}/pipeline-templates"
 	const template = templates + "/{template}"
 	mux.HandleFunc("GET "+templates, s.listTemplates)

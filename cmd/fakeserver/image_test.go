@@ -42,7 +42,8 @@ type ociManifest struct {
 }
 
 type ociConfig struct {
-	Architecture string `json:"architecture"`
+	Architecture string    `json:"architecture"`
+	Created      time.Time `json:"created"`
 	Config       struct {
 		Entrypoint   []string            `json:"Entrypoint"`
 		Cmd          []string            `json:"Cmd"`
@@ -70,12 +71,18 @@ func TestImageStartsWithoutADaemon(t *testing.T) {
 	build := exec.Command("go", "run", ".", "--src", root, "--out", out,
 		"--version", "test", "--platforms", "linux/"+runtime.GOARCH)
 	build.Dir = filepath.Join(root, "tools", "image")
-	build.Env = append(os.Environ(), "GOWORK=off")
+	build.Env = append(os.Environ(), "GOWORK=off", "SOURCE_DATE_EPOCH="+strconv.FormatInt(imageEpoch, 10))
 	if b, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("building the image: %v\n%s", err, b)
 	}
 
 	cfg, layers := readImage(t, out, runtime.GOARCH)
+	if want := time.Unix(imageEpoch, 0).UTC(); !cfg.Created.Equal(want) {
+		t.Errorf("the image was created %v, not at SOURCE_DATE_EPOCH (%v)", cfg.Created, want)
+	}
+	for _, l := range layers {
+		checkStrictTar(t, l)
+	}
 	c := cfg.Config
 	if c.User == "" || strings.HasPrefix(c.User, "0") || strings.HasPrefix(c.User, "root") {
 		t.Fatalf("the image runs as %q, not as a non-root user", c.User)
@@ -308,4 +315,120 @@ func parseUser(t *testing.T, user string) (uint32, uint32) {
 		}
 	}
 	return uint32(uid), uint32(gid)
+}
+
+// imageEpoch is the SOURCE_DATE_EPOCH the image test builds with.
+const imageEpoch = 1764547200 // 2025-12-01T00:00:00Z
+
+// checkStrictTar reads a gzip-compressed tar layer as a strict reader would: every entry read to io.EOF,
+// the archive a whole number of 512-byte blocks ending in the two zero blocks that mark its end (Go's
+// reader takes a tar without them; GNU tar and Python's tarfile do not), and, where GNU tar is installed,
+// `tar -t` lists it without complaint.
+func checkStrictTar(t *testing.T, file string) {
+	t.Helper()
+	f, err := os.Open(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = f.Close() }()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatalf("layer %s: %v", file, err)
+	}
+	if err := strictTar(data); err != nil {
+		t.Fatalf("layer %s: %v", file, err)
+	}
+	if _, err := exec.LookPath("tar"); err != nil {
+		t.Logf("NO GNU TAR: the layer was checked by its blocks only (%v)", err)
+		return
+	}
+	list := exec.Command("tar", "-tf", "-")
+	list.Stdin = strings.NewReader(string(data))
+	if out, err := list.CombinedOutput(); err != nil || strings.Contains(string(out), "tar:") {
+		t.Fatalf("tar -t refuses layer %s: %v\n%s", file, err, out)
+	}
+}
+
+// strictTar reports what makes data not a complete tar archive.
+func strictTar(data []byte) error {
+	tr := tar.NewReader(strings.NewReader(string(data)))
+	entries := 0
+	for {
+		_, err := tr.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		if _, err := io.Copy(io.Discard, tr); err != nil {
+			return err
+		}
+		entries++
+	}
+	const block = 512
+	if entries == 0 || len(data)%block != 0 || len(data) < 2*block {
+		return errors.New("not a whole number of 512-byte blocks holding at least one entry and the end of the archive (" + strconv.Itoa(len(data)) + " bytes)")
+	}
+	for _, b := range data[len(data)-2*block:] {
+		if b != 0 {
+			return errors.New("the archive does not end in two zero blocks: its end-of-archive marker is missing")
+		}
+	}
+	return nil
+}
+
+// TestStrictTarRefusesAnUnendedArchive: the check finds the missing end of an archive whose writer was not
+// closed, and takes the same archive closed.
+func TestStrictTarRefusesAnUnendedArchive(t *testing.T) {
+	var buf strings.Builder
+	tw := tar.NewWriter(&buf)
+	if err := tw.WriteHeader(&tar.Header{Name: "f", Mode: 0o644, Size: 1, Typeflag: tar.TypeReg}); err != nil {
+		t.Fatal(err)
+	}
+	_, _ = tw.Write([]byte("x"))
+	_ = tw.Flush()
+	if err := strictTar([]byte(buf.String())); err == nil {
+		t.Fatal("an archive without its end was taken")
+	}
+	_ = tw.Close()
+	if err := strictTar([]byte(buf.String())); err != nil {
+		t.Fatalf("a whole archive was refused: %v", err)
+	}
+}
+
+// TestMakeImageUsesTheCommitTime: make image gives tools/image the commit's time as SOURCE_DATE_EPOCH (so
+// the image is not dated 1970, and the same commit builds the same image), and one set in the environment
+// wins.
+func TestMakeImageUsesTheCommitTime(t *testing.T) {
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ct, err := exec.Command("git", "-C", root, "log", "-1", "--format=%ct").Output()
+	if err != nil {
+		t.Fatalf("git log: %v", err)
+	}
+	for _, c := range []struct{ env, want string }{
+		{"", strings.TrimSpace(string(ct))},
+		{"SOURCE_DATE_EPOCH=42", "42"},
+	} {
+		// GO stands in for the Go command: it prints the epoch make image gives it instead of building.
+		make := exec.Command("make", "-s", "-C", root, "image", `GO=sh -c 'echo "epoch=$$SOURCE_DATE_EPOCH"' sh`)
+		make.Env = slices.DeleteFunc(os.Environ(), func(kv string) bool { return strings.HasPrefix(kv, "SOURCE_DATE_EPOCH=") })
+		if c.env != "" {
+			make.Env = append(make.Env, c.env)
+		}
+		out, err := make.CombinedOutput()
+		if err != nil {
+			t.Fatalf("make image: %v\n%s", err, out)
+		}
+		if got := strings.TrimSpace(string(out)); got != "epoch="+c.want {
+			t.Errorf("with %q in the environment, make image gave tools/image %q, want epoch=%s", c.env, got, c.want)
+		}
+	}
 }

@@ -117,6 +117,8 @@ func parseFlagsWith(args []string, stderr io.Writer, extra func(*flag.FlagSet)) 
 	token := fs.String("token", "demo-token", "API access `token` holding every scope for the organization")
 	rateLimit := fs.Int("rate-limit", 0, "`requests` allowed per window per token before 429; 0 disables (the RateLimit-* headers\nare still sent)")
 	rateWindow := fs.Duration("rate-limit-window", time.Minute, "rate-limit `window`")
+	graphqlBudget := fs.Int("graphql-budget", 0, "GraphQL complexity `points` each organization may spend per window before 429; 0 disables\n(the RateLimit-* headers still report 20000). The service's: 20000 (Buildkite's GraphQL resource limits)")
+	graphqlWindow := fs.Duration("graphql-budget-window", fakeserver.GraphQLServiceBudgetWindow, "GraphQL budget `window`")
 	quiet := fs.Bool("quiet", false, "do not log requests on stderr")
 	fixtures := fs.String("fixtures", "", "YAML or JSON `file` of the state to start with, in place of --org and --token\n(see examples/fakeserver/fixtures.yaml)")
 	testRoutes := fs.Bool("test-routes", false, "serve the test-only routes under /_fake/ (unauthenticated state changes)")
@@ -141,6 +143,7 @@ func parseFlagsWith(args []string, stderr io.Writer, extra func(*flag.FlagSet)) 
 
 	opts = fakeserver.Options{
 		Org: *org, Token: *token, RateLimit: *rateLimit, RateLimitWindow: *rateWindow,
+		GraphQLBudget: *graphqlBudget, GraphQLBudgetWindow: *graphqlWindow,
 		DisableTestRoutes: !*testRoutes, StateFile: *stateFile, SeedDefaults: *seedDefaults,
 		AdminToken:    *adminToken,
 		NoCloneMirror: *noCloneMirror, NoExpandedWebhookTriggers: *noExpandedWebhooks,

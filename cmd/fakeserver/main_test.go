@@ -111,6 +111,13 @@ func TestParseFlags(t *testing.T) {
 	if opts.NoCloneMirror || opts.NoExpandedWebhookTriggers {
 		t.Fatalf("features off by default: %+v", opts)
 	}
+	if opts.GraphQLBudget != 0 || opts.GraphQLBudgetWindow != 5*time.Minute {
+		t.Fatalf("GraphQL budget off by default, with the service's window: %+v", opts)
+	}
+	if opts, _, err = parseFlags([]string{"--graphql-budget", "20000", "--graphql-budget-window", "1m"}, io.Discard); err != nil ||
+		opts.GraphQLBudget != 20000 || opts.GraphQLBudgetWindow != time.Minute {
+		t.Fatalf("GraphQL budget flags: %+v %v", opts, err)
+	}
 	if opts, _, err = parseFlags([]string{"--no-clone-mirror", "--no-expanded-webhook-triggers"}, io.Discard); err != nil ||
 		!opts.NoCloneMirror || !opts.NoExpandedWebhookTriggers {
 		t.Fatalf("feature flags: %+v %v", opts, err)
@@ -135,7 +142,7 @@ func TestUsageNamesEveryFlag(t *testing.T) {
 	}
 	for _, want := range []string{"Usage: fakeserver", "/_fake/", "-listen", "-org", "-token", "-rate-limit ",
 		"-rate-limit-window", "-quiet", "-fixtures", "-test-routes", "-faults", "latency=20ms", "-state-file",
-		"-no-clone-mirror", "-no-expanded-webhook-triggers"} {
+		"-no-clone-mirror", "-no-expanded-webhook-triggers", "-graphql-budget ", "-graphql-budget-window"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("usage lacks %q:\n%s", want, out.String())
 		}

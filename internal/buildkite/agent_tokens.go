@@ -119,16 +119,9 @@ func (s *AgentTokensService) Create(ctx context.Context, description *string) (*
 		return nil, fmt.Errorf("finding the organization's GraphQL ID: %w", err)
 	}
 	send := func(ctx context.Context) (*AgentToken, error) {
-		out, err := gqlMutate[struct {
-			AgentTokenCreate *struct {
-				TokenValue     string `json:"tokenValue"`
-				AgentTokenEdge struct {
-					Node *AgentToken `json:"node"`
-				} `json:"agentTokenEdge"`
-			} `json:"agentTokenCreate"`
-		}](ctx, s.client, opCreateAgentToken, map[string]any{"organizationId": orgID, "description": description})
+		out, err := gqlMutate[agentTokenCreated](ctx, s.client, opCreateAgentToken, map[string]any{"organizationId": orgID, "description": description})
 		if err != nil {
-			return nil, err
+			return s.madeWithErrors(ctx, out, err)
 		}
 		if out.AgentTokenCreate == nil || out.AgentTokenCreate.AgentTokenEdge.Node == nil || out.AgentTokenCreate.AgentTokenEdge.Node.ID == "" ||
 			out.AgentTokenCreate.TokenValue == "" {
@@ -153,12 +146,45 @@ func (s *AgentTokensService) Create(ctx context.Context, description *string) (*
 	return createOrReplaceWith(ctx, s.client, opCreateAgentToken.name, send, lc, del)
 }
 
+// agentTokenCreated is the data of createAgentToken's answer.
+type agentTokenCreated = struct {
+	AgentTokenCreate *struct {
+		TokenValue     string `json:"tokenValue"`
+		AgentTokenEdge struct {
+			Node *AgentToken `json:"node"`
+		} `json:"agentTokenEdge"`
+	} `json:"agentTokenCreate"`
+}
+
+// madeWithErrors reads the answer to a create that came with errors (err). A token in its data exists:
+// it is returned with its secret and err marked Acted, for the caller to record. One answered without
+// its secret is of no use to anyone and is known to be this create's (the answer names it): it is revoked,
+// and the error says so. No token in the data: the service refused, err alone.
+func (s *AgentTokensService) madeWithErrors(ctx context.Context, out *agentTokenCreated, err error) (*AgentToken, error) {
+	if out == nil || out.AgentTokenCreate == nil || out.AgentTokenCreate.AgentTokenEdge.Node == nil ||
+		out.AgentTokenCreate.AgentTokenEdge.Node.ID == "" {
+		return nil, err
+	}
+	t := out.AgentTokenCreate.AgentTokenEdge.Node
+	if out.AgentTokenCreate.TokenValue != "" {
+		t.Token = out.AgentTokenCreate.TokenValue
+		return actedWith(t, err)
+	}
+	if rerr := s.Revoke(ctx, t.ID, AgentTokenRevokeReason); rerr != nil && !IsNotFound(rerr) {
+		return nil, fmt.Errorf("%w; its answer held the token it made (%s) without the token's secret, and revoking "+
+			"that token failed: %w; revoke it in Buildkite (Agents, Agent Tokens)", err, t.ID, rerr)
+	}
+	return nil, fmt.Errorf("%w; its answer held the token it made (%s) without the token's secret, so that token was "+
+		"revoked: nothing is left behind, and the next apply creates a token again", err, t.ID)
+}
+
 func sameDescription(a, b *string) bool {
 	return (a == nil || *a == "") == (b == nil || *b == "") && (a == nil || b == nil || *a == *b)
 }
 
 // Revoke revokes the token whose GraphQL ID is id, giving reason. Revoking a revoked token changes nothing,
-// so the call is repeatable.
+// so the call is repeatable. An answer that holds no token is checked by reading it: one nobody can find
+// is an error IsNotFound recognises, one still live an error.
 func (s *AgentTokensService) Revoke(ctx context.Context, id, reason string) error {
 	if strings.TrimSpace(id) == "" {
 		return fmt.Errorf("%w %q", ErrInvalidID, id)
@@ -169,10 +195,22 @@ func (s *AgentTokensService) Revoke(ctx context.Context, id, reason string) erro
 		} `json:"agentTokenRevoke"`
 	}](ctx, s.client, opRevokeAgentToken, map[string]any{"id": id, "reason": reason})
 	if err != nil {
+		// A token in the answer that is revoked was revoked, whatever else the answer says.
+		if out != nil && out.AgentTokenRevoke != nil && out.AgentTokenRevoke.AgentToken != nil && out.AgentTokenRevoke.AgentToken.Revoked() {
+			_, err = actedWith(out.AgentTokenRevoke.AgentToken, err)
+		}
 		return err
 	}
 	if out.AgentTokenRevoke == nil || out.AgentTokenRevoke.AgentToken == nil {
-		return s.client.graphQLNotFound(opRevokeAgentToken.name, "agent token "+id)
+		// A null answer without errors says nothing of the token: only reading it tells gone from not revoked.
+		t, rerr := s.GetByID(ctx, id)
+		switch {
+		case rerr != nil:
+			return rerr // a token nobody can find is gone (IsNotFound)
+		case !t.Revoked():
+			return fmt.Errorf("GraphQL %s: the service answered null for agent token %s, which is still live: it was not "+
+				"revoked; try again", opRevokeAgentToken.name, id)
+		}
 	}
 	return nil
 }

@@ -1,5 +1,6 @@
-// Package buildkite is a small REST client for the parts of the Buildkite API the Terraform provider
-// manages. It knows nothing of Terraform. Every call goes through one request path (Client.do, on
+// Package buildkite is the client of the Buildkite APIs the Terraform provider manages: REST API v2 for
+// almost everything, GraphQL (a few typed documents) where only GraphQL serves, and the agent API's
+// metrics. It knows nothing of Terraform. Every call goes through one request path (Client.do, on
 // go-retryablehttp) so authentication, retries, pacing, redirects and error decoding behave the same for
 // every service; DESIGN.md at the repository's root explains it.
 package buildkite

@@ -39,11 +39,12 @@ func IsUnreachable(err error) bool {
 }
 
 // The first-contact check. Config.Contact, where set, is what the client's user checks of the service
-// before anything else (the provider: that the token works and the organization answers). It runs once,
-// just before the client's first request, not when the client is built: a Terraform plan that needs no
-// request (validation, new objects planned without refresh) then never reaches the service. Concurrent
-// first requests wait for the one check. Its success is kept; a failure marked with FinalContact is kept
-// too and returned by every later call; any other failure is returned and the check runs again next time.
+// before anything else (the provider: that the token works and the organization answers). It runs once:
+// when the client's user calls Contact (the provider does while Terraform configures it, so that a wrong
+// address, token or organization is one error before anything is planned), or else just before the
+// client's first request; never when the client is built. Concurrent first requests wait for the one
+// check. Its success is kept; a failure marked with FinalContact is kept too and returned by every later
+// call; any other failure is returned and the check runs again next time.
 // Calls made by the check itself (their context carries the check's mark) pass, as do agent API calls.
 
 type contactCheckKey struct{}

@@ -22,12 +22,19 @@ import (
 //     points in a window of their own, not REST requests;
 //   - the answer: a 200 carries {"data": …, "errors": […]}. Any error makes the call fail with a
 //     *GraphQLError, except a throttle ("currently busy"), which the service answers without acting and the
-//     request path retries, even for a mutation that creates;
+//     request path retries, even for a mutation that creates. A mutation's answer may carry errors and, in
+//     its data, what the mutation made or changed: the service acted. gqlMutate then returns the data with
+//     the error, and the operation returns what its data carries with the error marked Acted (actedWith),
+//     so that its caller tells "refused, nothing made" (Acted false, no object) from "made, with errors";
 //   - repetition: a query and a mutation that sets or revokes are repeatable; a mutation that creates is
 //     not, so a lost answer leaves its outcome unknown (isUnknownOutcome) and is never sent again blindly;
 //   - not found: a nullable root field (node, agentToken, organization) answers null without an error. The
 //     typed operations turn that into an *Error with status 404, so that IsNotFound reads it as it reads a
-//     REST 404; an error whose every message says "not found" counts as well.
+//     REST 404; an error whose every message says "not found" counts as well. Where REST serves the object
+//     and GraphQL only a part of it (a rule's description, a queue's macOS settings), that 404 is the
+//     part's, not the object's: the caller must not take it for the object gone;
+//   - a 401 or 403 to a token the REST API describes without the graphql scope is a *MissingScopeError,
+//     which names the scope (the service's "Authentication required" does not).
 //
 // Operations are written by hand, one file per area as the REST services are: each document a constant,
 // its variables a struct with explicit pointers where null and omitted differ, its result a struct with
@@ -130,6 +137,34 @@ func (e GraphQLErrorItem) PathNames() []string {
 type GraphQLError struct {
 	Operation string // the operation's name
 	Errors    []GraphQLErrorItem
+	// Acted is set when the answer's data carried what the mutation made or changed along with the errors:
+	// the service acted, and the operation returned that object with this error. Unset, the service
+	// refused the operation: nothing was made or changed.
+	Acted bool
+}
+
+// ActedWithErrors returns the *GraphQLError in err's chain when it is Acted: the call returned what the
+// service made or changed, which the caller records as done, showing the errors as a warning.
+func ActedWithErrors(err error) (*GraphQLError, bool) {
+	var ge *GraphQLError
+	if errors.As(err, &ge) && ge.Acted {
+		return ge, true
+	}
+	return nil, false
+}
+
+// actedWith returns obj, what a mutation's answer carries (nil when it carries nothing), with err: when
+// both are there the service acted despite the errors, and the *GraphQLError is marked Acted. Without obj
+// the error stands alone, a refusal.
+func actedWith[T any](obj *T, err error) (*T, error) {
+	if obj == nil {
+		return nil, err
+	}
+	var ge *GraphQLError
+	if errors.As(err, &ge) {
+		ge.Acted = true
+	}
+	return obj, err
 }
 
 var _ error = (*GraphQLError)(nil)
@@ -144,7 +179,11 @@ func (e *GraphQLError) Error() string {
 		}
 		msgs = append(msgs, m)
 	}
-	return "GraphQL " + e.Operation + ": " + strings.Join(msgs, "; ")
+	text := "GraphQL " + e.Operation + ": " + strings.Join(msgs, "; ")
+	if e.Acted {
+		text += " (the service acted nonetheless: its answer carries the result)"
+	}
+	return text
 }
 
 // Messages returns the service's messages, one per error.
@@ -200,21 +239,30 @@ func (a *graphQLAnswer) busy() error {
 	return &busyError{messages: msgs}
 }
 
-// gqlQuery runs a query and decodes its data into a new T.
+// gqlQuery runs a query and decodes its data into a new T. An answer with errors is the error alone,
+// whatever data it carries.
 func gqlQuery[T any](ctx context.Context, c *Client, op operation, vars any) (*T, error) {
-	return graphQL[T](ctx, c, op, vars)
+	out, err := graphQL[T](ctx, c, op, vars)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // gqlMutate runs a mutation and decodes its data into a new T. Whether it is sent again after an unknown
 // outcome is the operation's repeatable; a create that is not fails with an error isUnknownOutcome
-// recognises, for createOrReplace (or the caller) to find out what happened.
+// recognises, for createOrReplace (or the caller) to find out what happened. An answer with errors and
+// data returns both, the data decoded and the *GraphQLError: the caller looks in the data for what the
+// mutation made or changed and returns it through actedWith, never drops it.
 func gqlMutate[T any](ctx context.Context, c *Client, op operation, vars any) (*T, error) {
 	return graphQL[T](ctx, c, op, vars)
 }
 
 // graphQL sends op to the GraphQL endpoint through the request path and decodes the answer's data into
 // a new T. Errors in the answer become a *GraphQLError, their messages masked like every other text the
-// service sends back.
+// service sends back (every registered secret, as in REST errors); data that came with them is returned
+// along with it, decoded (nil when null or not of T's shape). A 401 or 403 names the graphql scope when the
+// token lacks it (scopeRefusal).
 func graphQL[T any](ctx context.Context, c *Client, op operation, vars any) (*T, error) {
 	if c.graphqlURL == nil {
 		return nil, fmt.Errorf("%w: the operation %s needs Buildkite's GraphQL API", ErrNoGraphQLURL, op.name)
@@ -228,10 +276,15 @@ func graphQL[T any](ctx context.Context, c *Client, op operation, vars any) (*T,
 		graphQL:    op.name,
 	}
 	if _, err := c.do(ctx, r, c.graphqlURL); err != nil {
-		return nil, err
+		return nil, c.scopeRefusal(ctx, op.name, err)
 	}
 	if len(ans.Errors) > 0 {
-		return nil, c.graphQLError(op.name, ans.Errors)
+		gerr := c.graphQLError(op.name, ans.Errors)
+		var out T
+		if len(ans.Data) == 0 || string(ans.Data) == "null" || json.Unmarshal(ans.Data, &out) != nil {
+			return nil, gerr
+		}
+		return &out, gerr
 	}
 	var out T
 	if err := json.Unmarshal(ans.Data, &out); err != nil {
@@ -244,10 +297,45 @@ func graphQL[T any](ctx context.Context, c *Client, op operation, vars any) (*T,
 func (c *Client) graphQLError(op string, items []GraphQLErrorItem) *GraphQLError {
 	e := &GraphQLError{Operation: op, Errors: make([]GraphQLErrorItem, len(items))}
 	for i, it := range items {
-		it.Message = bound(Shorten(maskText(it.Message, c.token)), maxMessage)
+		it.Message = bound(Shorten(maskText(it.Message, c.secrets()...)), maxMessage)
 		e.Errors[i] = it
 	}
 	return e
+}
+
+// ScopeGraphQL is the API token scope that opens Buildkite's GraphQL API ("Enable GraphQL API access").
+const ScopeGraphQL = "graphql"
+
+// MissingScopeError is a call refused (401 or 403) because the API token lacks Scope, as the token's own
+// description (GET /v2/access-token) shows. It wraps the service's refusal, so that IsUnauthorized and
+// IsForbidden still read it.
+type MissingScopeError struct {
+	Scope     string
+	Operation string // the GraphQL operation refused
+	Err       error
+}
+
+func (e *MissingScopeError) Error() string {
+	return fmt.Sprintf("%v; the API token lacks the %q scope (\"Enable GraphQL API access\"), which every GraphQL call "+
+		"such as %s needs: add the scope to the token in Buildkite (Personal Settings, API Access Tokens) or use a "+
+		"token that has it", e.Err, e.Scope, e.Operation)
+}
+
+func (e *MissingScopeError) Unwrap() error { return e.Err }
+
+// scopeRefusal turns a GraphQL call's 401 or 403 into a *MissingScopeError when the token, which the
+// GraphQL endpoint refused, is one the REST API knows and it lacks the graphql scope: the service's own
+// answer ("Authentication required") names neither. Any other error, or a token whose description cannot
+// be read or that has the scope, is returned as it was.
+func (c *Client) scopeRefusal(ctx context.Context, op string, err error) error {
+	if !IsUnauthorized(err) && !IsForbidden(err) {
+		return err
+	}
+	tok, terr := c.AccessToken.Get(ctx)
+	if terr != nil || tok.HasScope(ScopeGraphQL) {
+		return err
+	}
+	return &MissingScopeError{Scope: ScopeGraphQL, Operation: op, Err: err}
 }
 
 // graphQLNotFound is the error of a nullable root field that answered null: an *Error with status 404,

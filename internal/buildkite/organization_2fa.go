@@ -37,7 +37,9 @@ func (s *OrganizationsService) TwoFactorEnforced(ctx context.Context) (bool, err
 	return out.Organization.enforced(), nil
 }
 
-// SetTwoFactorEnforced turns the requirement on or off and returns what the service then holds.
+// SetTwoFactorEnforced turns the requirement on or off and returns what the service then holds. An answer
+// with errors that still carries the organization returns its value with the error marked Acted
+// (ActedWithErrors).
 func (s *OrganizationsService) SetTwoFactorEnforced(ctx context.Context, enforce bool) (bool, error) {
 	orgID, err := s.client.organizationID(ctx)
 	if err != nil {
@@ -49,6 +51,11 @@ func (s *OrganizationsService) SetTwoFactorEnforced(ctx context.Context, enforce
 		} `json:"organizationEnforceTwoFactorAuthenticationForMembersUpdate"`
 	}](ctx, s.client, opSetOrganization2FA, map[string]any{"organizationID": orgID, "value": enforce})
 	if err != nil {
+		// The organization in the answer holds the value the service now has, whatever else the answer says.
+		if out != nil && out.Update != nil && out.Update.Organization != nil {
+			_, err = actedWith(out.Update.Organization, err)
+			return out.Update.Organization.enforced(), err
+		}
 		return false, err
 	}
 	if out.Update == nil || out.Update.Organization == nil {

@@ -3,6 +3,7 @@ package buildkite
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 )
 
@@ -80,7 +81,9 @@ func (s *PipelinesService) Webhook(ctx context.Context, pipelineGraphQLID string
 
 // DeleteWebhook deletes the webhook on the repository of the pipeline with this GraphQL ID
 // (pipelineDeleteWebhook) and returns its external ID. repository, when not "", must be the pipeline's.
-// A repository without one is an error IsNotFound recognises ("No webhook found").
+// A repository without one is an error IsNotFound recognises ("No webhook found"). An answer with errors
+// that still names the deleted webhook returns its ID with the error marked Acted (ActedWithErrors); one that
+// names none is checked by reading the webhook.
 func (s *PipelinesService) DeleteWebhook(ctx context.Context, pipelineGraphQLID, repository string) (string, error) {
 	vars := struct {
 		ID         string  `json:"id"`
@@ -95,9 +98,23 @@ func (s *PipelinesService) DeleteWebhook(ctx context.Context, pipelineGraphQLID,
 		} `json:"pipelineDeleteWebhook"`
 	}](ctx, s.client, opDeletePipelineWebhook, vars)
 	if err != nil {
+		// An external ID in the answer is the webhook it deleted, whatever else the answer says.
+		if out != nil && out.PipelineDeleteWebhook != nil && out.PipelineDeleteWebhook.DeletedWebhookExternalID != "" {
+			_, err = actedWith(out.PipelineDeleteWebhook, err)
+			return out.PipelineDeleteWebhook.DeletedWebhookExternalID, err
+		}
 		return "", err
 	}
 	if out.PipelineDeleteWebhook == nil {
+		// A null answer without errors says nothing of the webhook: only reading it tells gone from still there.
+		hook, rerr := s.Webhook(ctx, pipelineGraphQLID)
+		switch {
+		case rerr != nil:
+			return "", rerr
+		case hook != nil:
+			return "", fmt.Errorf("GraphQL %s: the service answered null for the webhook of pipeline %s, which is still "+
+				"there (%s): it was not deleted; try again", opDeletePipelineWebhook.name, pipelineGraphQLID, hook.ExternalID)
+		}
 		return "", s.client.graphQLNotFound(opDeletePipelineWebhook.name, "webhook of pipeline "+pipelineGraphQLID)
 	}
 	return out.PipelineDeleteWebhook.DeletedWebhookExternalID, nil

@@ -62,7 +62,8 @@ func (s *QueuesService) MacSettings(ctx context.Context, queueGraphQLID string) 
 }
 
 // SetMacSettings sets the macOS settings of the hosted queue with this GraphQL ID (clusterQueueUpdate),
-// sending its current instance shape, which every hosted update needs.
+// sending its current instance shape, which every hosted update needs. An answer with errors that still
+// carries the queue returns its settings with the error marked Acted (ActedWithErrors).
 func (s *QueuesService) SetMacSettings(ctx context.Context, queueGraphQLID, shape string, in MacSettingsWrite) (*MacSettings, error) {
 	orgID, err := s.client.organizationID(ctx)
 	if err != nil {
@@ -86,6 +87,10 @@ func (s *QueuesService) SetMacSettings(ctx context.Context, queueGraphQLID, shap
 		} `json:"clusterQueueUpdate"`
 	}](ctx, s.client, opSetQueueMacSettings, vars)
 	if err != nil {
+		// The queue in the answer holds the settings the service now has, whatever else the answer says.
+		if out != nil && out.ClusterQueueUpdate != nil && out.ClusterQueueUpdate.ClusterQueue != nil {
+			return actedWith(out.ClusterQueueUpdate.ClusterQueue.mac(), err)
+		}
 		return nil, err
 	}
 	if out.ClusterQueueUpdate == nil || out.ClusterQueueUpdate.ClusterQueue == nil {

@@ -109,7 +109,8 @@ func rulesDetailsOp(batch []string) (operation, map[string]string) {
 		"query getOrganizationRules("+strings.Join(params, ", ")+") { "+strings.Join(fields, " ")+" }"), vars
 }
 
-// Update changes a rule's value and description in place (ruleUpdate). Sending it again sets the same.
+// Update changes a rule's value and description in place (ruleUpdate). Sending it again sets the same. An
+// answer with errors that still carries the rule returns it with the error marked Acted (ActedWithErrors).
 func (s *RulesService) Update(ctx context.Context, in RuleUpdate) (*RuleDetails, error) {
 	// The service documents value as a JSON-encoded string.
 	vars := struct {
@@ -122,6 +123,10 @@ func (s *RulesService) Update(ctx context.Context, in RuleUpdate) (*RuleDetails,
 		} `json:"ruleUpdate"`
 	}](ctx, s.client, opUpdateRule, vars)
 	if err != nil {
+		// The rule in the answer is what the service now holds, whatever else the answer says.
+		if out != nil {
+			return actedWith(out.RuleUpdate.Rule, err)
+		}
 		return nil, err
 	}
 	if out.RuleUpdate.Rule == nil {

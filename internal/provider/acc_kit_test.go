@@ -215,6 +215,13 @@ func wrapped(text string) *regexp.Regexp {
 	return regexp.MustCompile(strings.ReplaceAll(regexp.QuoteMeta(text), " ", `\s+`))
 }
 
+// onlyError matches Terraform's output when it holds exactly one error, whose text matches text: the
+// output must not hold "Error:" anywhere else, not even within a gap ([\s\S]*) of text.
+func onlyError(text string) *regexp.Regexp {
+	const noError = `(?:[^E]|E[^r]|Er[^r]|Err[^o]|Erro[^r]|Error[^:])*`
+	return regexp.MustCompile(`\A` + noError + `Error: ` + strings.ReplaceAll(text, `[\s\S]*`, noError) + noError + `\z`)
+}
+
 // disappears is the test of a resource deleted outside Terraform: applied, deleted behind Terraform's back,
 // then planned for creation and created again by the next apply.
 func (e *testEnv) disappears(address, body string) {

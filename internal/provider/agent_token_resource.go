@@ -122,7 +122,9 @@ func (r *agentTokenResource) Create(ctx context.Context, req resource.CreateRequ
 	defer cancel()
 	t, err := r.client().AgentTokens.Create(ctx, plan.Description.ValueStringPointer())
 	lost := t != nil && secretLost(ctx, &resp.Diagnostics, err, "agent token", plan.ident(), "token")
-	if err != nil && !lost {
+	// A token in an answer with errors exists: it is recorded, the errors shown as a warning.
+	acted := t != nil && actedWithErrors(&resp.Diagnostics, err, "create", "agent token", plan.ident())
+	if err != nil && !lost && !acted {
 		addGraphQLError(&resp.Diagnostics, "create", "agent token", plan.ident(), err,
 			map[string]path.Path{"description": path.Root("description")})
 		return
@@ -179,6 +181,9 @@ func (r *agentTokenResource) Delete(ctx context.Context, req resource.DeleteRequ
 	ctx, cancel := r.timeout(ctx, opDelete)
 	defer cancel()
 	err := r.client().AgentTokens.Revoke(ctx, state.graphQLID(), buildkite.AgentTokenRevokeReason)
+	if actedWithErrors(&resp.Diagnostics, err, "revoke", "agent token", state.ident()) {
+		return // the answer shows the token revoked
+	}
 	r.deleteFailed(ctx, &resp.Diagnostics, err, "agent token", state.ident())
 }
 

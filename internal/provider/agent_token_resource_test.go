@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -220,4 +222,115 @@ func init() {
 			return c.AgentTokens.Revoke(ctx, graphQLID("AgentToken", a["id"]), buildkite.AgentTokenRevokeReason)
 		},
 	})
+}
+
+// checkLiveAgentTokens fails unless the organization has exactly n live agent tokens.
+func (e *testEnv) checkLiveAgentTokens(n int) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		all, err := e.client.AgentTokens.List(context.Background())
+		if err != nil {
+			return err
+		}
+		if len(all) != n {
+			return fmt.Errorf("%d live agent tokens, want %d: %+v", len(all), n, all)
+		}
+		return nil
+	}
+}
+
+// TestAccAgentTokenResource_answeredWithErrors: the create answered 200 with errors[] and the new token in
+// data made the token: it is in state with its secret, exactly one token exists, and the next plan is empty.
+// The revoke at destroy answered the same way revoked it: the destroy succeeds.
+func TestAccAgentTokenResource_answeredWithErrors(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	if e.live {
+		t.Skip("live mode: the fault is the emulator's")
+	}
+	const addr = "buildkite_agent_token.test"
+	var seen agentTokenSeen
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             resource.ComposeTestCheckFunc(e.checkFaultsMet(fakeserver.FaultErrorsWithData, 2), e.checkAgentTokensRevoked()),
+		Steps: []resource.TestStep{{
+			PreConfig: e.aim(
+				fakeserver.AimedFault{Operation: "createAgentToken", Kind: fakeserver.FaultErrorsWithData, Times: 1},
+				fakeserver.AimedFault{Operation: "revokeAgentToken", Kind: fakeserver.FaultErrorsWithData, Times: 1}),
+			Config: e.config(testAccAgentTokenConfig(e.name("acted"))),
+			Check: resource.ComposeTestCheckFunc(e.checkFaultsMet(fakeserver.FaultErrorsWithData, 1), seen.record(addr),
+				e.checkAgentTokenLive(addr), e.checkLiveAgentTokens(1)),
+			ConfigPlanChecks: expectEmpty(),
+		}},
+	})
+}
+
+// TestAccAgentTokenResource_refreshWithoutGraphQLScope: a token without the graphql scope, met on refresh
+// (the GraphQL endpoint answers 401 "Authentication required"), fails the refresh naming the missing scope;
+// the agent token stays in state, and plans empty again with a token that has the scope.
+func TestAccAgentTokenResource_refreshWithoutGraphQLScope(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	if e.live {
+		t.Skip("needs a token the emulator issues")
+	}
+	scopes := slices.DeleteFunc(fakeserver.AllScopes(), func(s string) bool { return s == "graphql" })
+	e.server.Store().AddToken("no-graphql", []string{e.org}, scopes)
+	token := testAccAgentTokenConfig(e.name("scope"))
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             e.checkAgentTokensRevoked(),
+		Steps: []resource.TestStep{
+			{Config: e.config(token), Check: e.checkAgentTokenLive("buildkite_agent_token.test")},
+			{
+				Config:      e.providerBlock(e.org, "no-graphql") + token,
+				ExpectError: regexp.MustCompile(`Unable to Read Agent Token[\s\S]*Authentication[\s\S]*required[\s\S]*lacks[\s\S]*the[\s\S]*"graphql"[\s\S]*scope`),
+			},
+			{Config: e.config(token), PlanOnly: true},
+		},
+	})
+}
+
+// TestAccAgentTokenResource_revokeAnsweredNull: a revoke at destroy answered with null data, the service
+// having done nothing, fails the destroy and keeps the token in state (it used to count as gone, leaving the
+// token live and untracked); the destroy after it revokes the token.
+func TestAccAgentTokenResource_revokeAnsweredNull(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	if e.live {
+		t.Skip("live mode: the fault is the emulator's")
+	}
+	cfg := e.config(testAccAgentTokenConfig(e.name("revoke-null")))
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             resource.ComposeTestCheckFunc(e.checkFaultsMet(fakeserver.FaultNullData, 1), e.checkAgentTokensRevoked()),
+		Steps: []resource.TestStep{
+			{Config: cfg},
+			{
+				PreConfig: e.aim(fakeserver.AimedFault{Operation: "revokeAgentToken", Kind: fakeserver.FaultNullData, Times: 1}),
+				Config:    cfg, Destroy: true,
+				ExpectError: regexp.MustCompile(`Unable to Delete Agent Token[\s\S]*still live`),
+			},
+			{Config: cfg, Check: e.checkAgentTokenLive("buildkite_agent_token.test"), ConfigPlanChecks: expectEmpty()},
+		},
+	})
+}
+
+// TestAccAgentTokenResource_answeredWithErrorsWarns: the apply of a token whose create answer carries errors
+// and the token succeeds showing the warning that names the errors; exactly one token exists and the plan
+// after is empty.
+func TestAccAgentTokenResource_answeredWithErrorsWarns(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	if e.live {
+		t.Skip("live mode: the fault is the emulator's")
+	}
+	w := e.workdirWith(t, terraformCLI(t), testAccAgentTokenConfig(e.name("warned")))
+	e.aim(fakeserver.AimedFault{Operation: "createAgentToken", Kind: fakeserver.FaultErrorsWithData, Times: 1})()
+	out := w.apply()
+	expectOutput(t, out, "Warning: Buildkite Answered With Errors", "GraphQL createAgentToken", "1 added")
+	if err := e.checkLiveAgentTokens(1)(nil); err != nil {
+		t.Error(err)
+	}
+	w.expectNoChanges()
+	w.destroy()
 }

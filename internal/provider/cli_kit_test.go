@@ -13,6 +13,7 @@ import (
 	"time"
 
 	goversion "github.com/hashicorp/go-version"
+	"github.com/hashicorp/terraform-exec/tfexec"
 )
 
 // The action acceptance tests (named TestAcc…_action…) need Terraform 1.14 or later: `make testacc-next`
@@ -37,16 +38,17 @@ type cliWorkdir struct {
 // `terraform init` there with a CLI that has actions (see requireCLI).
 func (e *testEnv) actionWorkdir(t *testing.T, body string) *cliWorkdir {
 	t.Helper()
-	cli := requireCLI(t, actionCLI)
+	return e.workdirWith(t, requireCLI(t, actionCLI), body)
+}
+
+// workdirWith is actionWorkdir with the CLI cli (terraformCLI's, for a test that needs no action).
+func (e *testEnv) workdirWith(t *testing.T, cli, body string) *cliWorkdir {
+	t.Helper()
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(e.config(body)), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	served := e.serveInProcess(t)
-	reattach, err := json.Marshal(served)
-	if err != nil {
-		t.Fatal(err)
-	}
 	// Provider functions are found only through required_providers, so the served address is declared.
 	for address := range served {
 		versions := "terraform {\n  required_providers {\n    buildkite = { source = \"" + address + "\" }\n  }\n}\n"
@@ -54,10 +56,20 @@ func (e *testEnv) actionWorkdir(t *testing.T, body string) *cliWorkdir {
 			t.Fatal(err)
 		}
 	}
-	w := &cliWorkdir{t: t, cli: cli, dir: dir, env: append(os.Environ(),
-		"TF_REATTACH_PROVIDERS="+string(reattach), "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1")}
+	w := reattached(t, cli, dir, served)
 	w.mustRun("init", "-no-color", "-input=false")
 	return w
+}
+
+// reattached is a working directory dir where cli finds the provider served in this process (served).
+func reattached(t *testing.T, cli, dir string, served tfexec.ReattachInfo) *cliWorkdir {
+	t.Helper()
+	reattach, err := json.Marshal(served)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &cliWorkdir{t: t, cli: cli, dir: dir, env: append(os.Environ(),
+		"TF_REATTACH_PROVIDERS="+string(reattach), "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1")}
 }
 
 // run runs the CLI with args in the working directory, returning what it printed (stdout and stderr) and

@@ -37,10 +37,11 @@ type clusterNetworkRangesModel struct {
 // networkRangeType is one element of ranges.
 var networkRangeType = types.ObjectType{AttrTypes: map[string]attr.Type{"cidr_range": types.StringType, "kind": types.StringType}}
 
-// clusterUUIDHint says what cluster_uuid takes, in the official provider's words and ours.
-const clusterUUIDHint = "must be a cluster UUID, for example buildkite_cluster.example.uuid, or the cluster's GraphQL ID"
+// clusterUUIDHint says what cluster_uuid takes, in the official provider's words.
+const clusterUUIDHint = "must be a cluster UUID, for example buildkite_cluster.example.uuid"
 
-// clusterUUIDValidator accepts a UUID or the GraphQL ID of a cluster.
+// clusterUUIDValidator accepts a UUID only, as the official provider does (its test
+// TestClusterNetworkRangesRejectsNonUUID): a cluster's GraphQL ID is refused at plan, naming the UUID it holds.
 type clusterUUIDValidator struct{}
 
 func (clusterUUIDValidator) Description(context.Context) string { return clusterUUIDHint }
@@ -50,13 +51,15 @@ func (v clusterUUIDValidator) MarkdownDescription(ctx context.Context) string {
 }
 
 func (clusterUUIDValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() || isUUID(req.ConfigValue.ValueString()) {
 		return
 	}
-	if _, err := refUUID(req.ConfigValue.ValueString(), []string{"Cluster"}); err != nil {
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid Cluster UUID",
-			fmt.Sprintf("Attribute %s %s (%s).", req.Path, clusterUUIDHint, err))
+	detail := fmt.Sprintf("Attribute %s %s.", req.Path, clusterUUIDHint)
+	if uuid, err := refUUID(req.ConfigValue.ValueString(), []string{"Cluster"}); err == nil {
+		detail += fmt.Sprintf(" %q is the cluster's GraphQL ID: use its UUID, %s (provider::buildkite::uuid(...) gives it).",
+			req.ConfigValue.ValueString(), uuid)
 	}
+	resp.Diagnostics.AddAttributeError(req.Path, "Invalid Cluster UUID", detail)
 }
 
 func (d *clusterNetworkRangesDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
@@ -66,7 +69,7 @@ func (d *clusterNetworkRangesDataSource) Schema(_ context.Context, _ datasource.
 			"and its user must be able to manage the cluster (an administrator or one of its maintainers).",
 		Attributes: map[string]schema.Attribute{
 			"cluster_uuid": schema.StringAttribute{
-				MarkdownDescription: "The cluster's UUID (`buildkite_cluster.example.uuid`) or GraphQL ID.",
+				MarkdownDescription: "The cluster's UUID (`buildkite_cluster.example.uuid`); a GraphQL ID is refused at plan, as the official provider refuses it.",
 				Required:            true,
 				Validators:          []validator.String{clusterUUIDValidator{}},
 			},

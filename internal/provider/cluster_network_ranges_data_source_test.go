@@ -2,8 +2,10 @@ package provider
 
 import (
 	"context"
+	"encoding/base64"
 	"fmt"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -52,11 +54,11 @@ func TestAccClusterNetworkRangesDataSource_basic(t *testing.T) {
 				),
 			},
 			{
-				// By GraphQL ID; nulls stay null.
+				// The ranges seeded above; nulls stay null.
 				SkipFunc: func() (bool, error) { return e.live, nil },
-				Config:   e.config(testAccClusterNetworkRangesConfig(name, "buildkite_cluster.test.graphql_id")),
+				Config:   e.config(testAccClusterNetworkRangesConfig(name, "buildkite_cluster.test.uuid")),
 				Check: resource.ComposeAggregateTestCheckFunc(
-					resource.TestCheckResourceAttrPair(addr, "cluster_uuid", "buildkite_cluster.test", "graphql_id"),
+					resource.TestCheckResourceAttrPair(addr, "cluster_uuid", "buildkite_cluster.test", "uuid"),
 					resource.TestCheckResourceAttr(addr, "ranges.#", "2"),
 					resource.TestCheckTypeSetElemNestedAttrs(addr, "ranges.*", map[string]string{"cidr_range": "64.6.39.248/29", "kind": "NAMESPACE_MANAGED"}),
 					resource.TestCheckTypeSetElemNestedAttrs(addr, "ranges.*", map[string]string{"kind": "egress"}),
@@ -118,11 +120,50 @@ func TestAccClusterNetworkRangesDataSource_badInput(t *testing.T) {
 		Steps: []resource.TestStep{
 			{Config: e.config(ds("not-a-cluster")), ExpectError: regexp.MustCompile(`must be a cluster UUID`)},
 			{Config: e.config(ds(graphQLID("Pipeline", c))), ExpectError: regexp.MustCompile(`must be a cluster UUID`)},
-			// A GraphQL ID of a cluster that does not exist: the service's 404, with what the attribute takes.
-			{Config: e.config(ds(graphQLID("Cluster", "e8738c39-1f2a-4a1e-9b3c-2d4e5f6a7b8c"))), ExpectError: regexp.MustCompile(`must be a cluster UUID`)},
+			// A UUID of a cluster that does not exist: the service's 404, with what the attribute takes.
+			{Config: e.config(ds("e8738c39-1f2a-4a1e-9b3c-2d4e5f6a7b8c")), ExpectError: regexp.MustCompile(`must be a cluster UUID`)},
 			{Config: asMember + ds(c), ExpectError: regexp.MustCompile(`This endpoint needs`)},
 		},
 	})
+}
+
+// TestAccClusterNetworkRangesDataSource_refusedAtPlan: what is not a UUID is refused when the configuration is
+// validated, with the official provider's words ("must be a cluster UUID", its test
+// TestClusterNetworkRangesRejectsNonUUID), before any request for the ranges. A cluster's GraphQL ID (the
+// value in that test is one) is refused too, as there, and the error names the UUID it holds.
+func TestAccClusterNetworkRangesDataSource_refusedAtPlan(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	if e.live {
+		t.Skip("counts the emulator's requests")
+	}
+	ds := func(ref string) string {
+		return fmt.Sprintf("data \"buildkite_cluster_network_ranges\" \"test\" {\n  cluster_uuid = %q\n}\n", ref)
+	}
+	uuid := "e8738c39-1f2a-4a1e-9b3c-2d4e5f6a7b8c"
+	var steps []resource.TestStep
+	for _, ref := range []string{
+		"Q2x1c3Rlci0tLWU4NzM4YzM5LTFmMmEtNGExZS05YjNjLTJkNGU1ZjZhN2I4Yw==", // a cluster's GraphQL ID, the official test's value
+		graphQLID("Cluster", uuid),
+		"not-a-cluster",
+		"",
+		"Cluster---" + uuid,         // a GraphQL ID before its base64
+		graphQLID("Pipeline", uuid), // another type's GraphQL ID
+		graphQLID("cluster", uuid),  // a type name in the wrong case
+		uuid + "0",                  // one digit too many
+		base64.StdEncoding.EncodeToString([]byte("Cluster---" + uuid[:30])), // a GraphQL ID around no UUID
+	} {
+		steps = append(steps, resource.TestStep{Config: e.config(ds(ref)), PlanOnly: true, ExpectError: regexp.MustCompile(`must be a cluster UUID`)})
+	}
+	// A cluster's GraphQL ID: the error names the UUID to use instead.
+	steps = append(steps, resource.TestStep{Config: e.config(ds(graphQLID("Cluster", uuid))), PlanOnly: true,
+		ExpectError: wrapped("use its UUID, " + uuid)})
+	resource.Test(t, resource.TestCase{ProtoV6ProviderFactories: e.factories(), Steps: steps})
+	for _, r := range e.server.Requests() {
+		if strings.Contains(r.Path, "network_ranges") {
+			t.Errorf("a refused cluster_uuid reached the service: %s %s", r.Method, r.Path)
+		}
+	}
 }
 
 // clusterID creates a cluster through the client and returns its ID.

@@ -286,7 +286,8 @@ func (r *clusterQueueResource) Read(ctx context.Context, req resource.ReadReques
 	}
 	state.fromAPI(clusterID, q)
 	if err := r.readMacSettings(ctx, &state); err != nil {
-		r.readFailed(ctx, resp, err, "cluster queue", state.ident())
+		// REST has just served the queue: a GraphQL null or not found for its settings is no 404 of it.
+		addPartReadError(&resp.Diagnostics, "cluster queue", state.ident(), "macOS settings (hosted_agents.mac)", err)
 		return
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)

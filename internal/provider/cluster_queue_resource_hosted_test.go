@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
+	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
 )
 
@@ -235,6 +236,44 @@ func TestAccClusterQueueResource_hostedMac(t *testing.T) {
 				},
 			},
 			{Config: hostedQueueConfig(e, cluster, `    instance_shape = "LINUX_ARM64_2X4"`), ExpectError: regexp.MustCompile(`Instance Shape Cannot Change Platform`)},
+		},
+	})
+}
+
+// TestAccClusterQueueResource_graphQLPartKept: a macOS hosted queue, read over REST, whose settings GraphQL
+// answers null, then "not found", on refresh: the refresh fails and the queue stays in state; with the fault
+// cleared the plan is empty. Its settings set at create with an answer that carries errors and the queue
+// are recorded.
+func TestAccClusterQueueResource_graphQLPartKept(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	if e.live {
+		t.Skip("live mode: the fault is the emulator's")
+	}
+	cfg := hostedQueueConfig(e, e.name("mac-part"), `    instance_shape = "MACOS_ARM64_M4_6X28"
+    mac            = { xcode_version = "16.2", macos_version = "SEQUOIA" }`)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             e.checkDestroyed("buildkite_cluster_queue"),
+		Steps: []resource.TestStep{
+			{
+				PreConfig: e.aim(fakeserver.AimedFault{Operation: "updateClusterQueueMacSettings", Kind: fakeserver.FaultErrorsWithData, Times: 1}),
+				Config:    cfg,
+				Check: resource.ComposeTestCheckFunc(e.checkFaultsMet(fakeserver.FaultErrorsWithData, 1),
+					e.checkMacSettings("16.2", "SEQUOIA")),
+				ConfigPlanChecks: expectEmpty(),
+			},
+			e.partKept("getClusterQueueMacSettings", fakeserver.FaultNullData, "Unable to Read Cluster Queue"),
+			e.partKept("getClusterQueueMacSettings", fakeserver.FaultNotFound, "Unable to Read Cluster Queue"),
+			{
+				PreConfig: e.server.ClearAimedFaults,
+				Config:    cfg,
+				Check: resource.ComposeTestCheckFunc(e.checkFaultsMet(fakeserver.FaultNullData, 1),
+					e.checkFaultsMet(fakeserver.FaultNotFound, 1), e.checkMacSettings("16.2", "SEQUOIA")),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+			},
 		},
 	})
 }

@@ -68,7 +68,8 @@ func isMacQueue(o types.Object) bool {
 }
 
 // readMacSettings fills the mac block of a macOS queue from the service, where GraphQL can be reached
-// (otherwise the block stays as the state held it).
+// (otherwise the block stays as the state held it). Its error, a null queue included, is the settings'
+// alone: Read keeps the queue in state (addPartReadError).
 func (r *clusterQueueResource) readMacSettings(ctx context.Context, m *clusterQueueModel) error {
 	if !isMacQueue(m.HostedAgents) || !r.data.graphQLReachable() {
 		return nil
@@ -96,6 +97,9 @@ func (r *clusterQueueResource) applyMacSettings(ctx context.Context, plan *clust
 	}
 	h, _ := hostedFrom(plan.HostedAgents)
 	mac, err := r.client().Queues.SetMacSettings(ctx, plan.GraphQLID.ValueString(), h.shape, *want)
+	if mac != nil && actedWithErrors(diags, err, "set the macOS settings of", "cluster queue", plan.ident()) {
+		err = nil
+	}
 	if err != nil {
 		addGraphQLError(diags, "set the macOS settings of", "cluster queue", plan.ident(), err, map[string]path.Path{
 			"xcodeVersion": path.Root("hosted_agents").AtName("mac").AtName("xcode_version"),

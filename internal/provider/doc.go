@@ -1,5 +1,5 @@
 // Package provider implements the buildkite Terraform provider on terraform-plugin-framework (protocol 6),
-// over the REST client in internal/buildkite.
+// over the client in internal/buildkite (REST, and GraphQL where only GraphQL serves).
 //
 // # Layout
 //
@@ -65,6 +65,7 @@
 //     actions' tests share.
 //   - migration_kit_test.go: the official provider's workspaces and schema (officialWorkspace).
 //   - bench_kit_test.go, bench_cpu_*_kit_test.go: the benchmarks' knobs and the process's CPU time.
+//   - aimed_faults_kit_test.go: faults the emulator aims at one request (e.aim, e.checkFaultsMet, e.partKept).
 //
 // # Adding a resource type
 //

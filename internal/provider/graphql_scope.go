@@ -94,8 +94,7 @@ func (b *resourceBase) checkGraphQL(ctx context.Context, req resource.ModifyPlan
 				"Buildkite at %s). Nothing has been changed.", joinAnd(quoted(used)), isAre(len(used)), envRESTURL, envGraphQLURL, defaultGraphQLURL))
 		return
 	}
-	// The token's scopes are known once first contact is made (a service that cannot be reached leaves the
-	// check to the apply's first request).
+	// The token's scopes are known once first contact is made (Configure makes it).
 	if !b.data.contactForPlan(ctx, &resp.Diagnostics) {
 		return
 	}
@@ -137,7 +136,8 @@ const graphQLURLMissing = "this needs Buildkite's GraphQL API, and the provider 
 // addGraphQLError reports a failed GraphQL operation as addAPIError does, with each of the service's errors
 // on the attribute it names: fields maps a GraphQL input field (as an error's path or its message's first
 // word names it, e.g. "description") to the attribute. Errors that name none go on the resource. Other
-// errors are addAPIError's.
+// errors are addAPIError's. What the client did after the answer (revoked what a create made without its
+// secret, say) follows the service's words; only an answer that carried no result is called a refusal.
 func addGraphQLError(diags *diag.Diagnostics, action, kind, ident string, err error, fields map[string]path.Path) {
 	var ge *buildkite.GraphQLError
 	if !errors.As(err, &ge) {
@@ -149,14 +149,58 @@ func addGraphQLError(diags *diag.Diagnostics, action, kind, ident string, err er
 	if ident != "" {
 		subject = kind + " " + ident
 	}
+	how := "the service refused it"
+	_, after, _ := strings.Cut(err.Error(), ge.Error())
+	if ge.Acted || after != "" {
+		how = "the service answered with errors"
+	}
 	for _, item := range ge.Errors {
-		detail := fmt.Sprintf("%s %s: the service refused it (GraphQL %s): %s", gerund(action), subject, ge.Operation, item.Message)
+		detail := fmt.Sprintf("%s %s: %s (GraphQL %s): %s%s", gerund(action), subject, how, ge.Operation, item.Message, after)
 		if p, ok := graphQLErrorAttribute(item, fields); ok {
 			diags.AddAttributeError(p, title, detail)
 			continue
 		}
 		diags.AddError(title, detail)
 	}
+}
+
+// actedWithErrors reports whether err is the answer of a GraphQL mutation that acted despite its errors:
+// the call returned what the service made or changed, which the caller records as it records a success.
+// The errors become a warning naming the object, so that they are seen, and nothing is reported as
+// refused that was made. Any other err (nil included) adds nothing.
+func actedWithErrors(diags *diag.Diagnostics, err error, action, kind, ident string) bool {
+	ge, ok := buildkite.ActedWithErrors(err)
+	if !ok {
+		return false
+	}
+	subject := kind
+	if ident != "" {
+		subject = kind + " " + ident
+	}
+	diags.AddWarning("Buildkite Answered With Errors", fmt.Sprintf(
+		"%s %s: the service did it (its answer carries the result, which Terraform records) and answered with errors "+
+			"as well (GraphQL %s): %s. Check the %s in Buildkite; if it differs from the configuration, the next plan "+
+			"shows the difference.", gerund(action), subject, ge.Operation, strings.Join(ge.Messages(), "; "), kind))
+	return true
+}
+
+// addPartReadError reports the failure of the GraphQL read of a part (part) of an object the REST API has
+// just served: a null, a "not found" or any other error there says nothing of the object itself, which
+// only its own REST 404 removes from state. The resource stays in state as it was.
+func addPartReadError(diags *diag.Diagnostics, kind, ident, part string, err error) {
+	what := describeError(err)
+	var ge *buildkite.GraphQLError
+	switch {
+	case errors.As(err, &ge):
+		what = ge.Error()
+	case buildkite.IsNotFound(err):
+		what = "GraphQL answered that it knows no such object (" + err.Error() + ")"
+	}
+	diags.AddError("Unable to Read "+titleWords(kind), fmt.Sprintf(
+		"Reading %s %s: the REST API serves it, but reading its %s through Buildkite's GraphQL API failed: %s. The "+
+			"%s stays in state as it was: only the REST API's own 404 means it is gone. Plan again once GraphQL "+
+			"answers for it; if it keeps failing, check that the API token's user can see the %s through GraphQL "+
+			"(graphql_url, and the token's %q scope).", kind, ident, part, what, kind, kind, scopeGraphQL))
 }
 
 // graphQLErrorAttribute finds the attribute an error names: the innermost name of its path that fields

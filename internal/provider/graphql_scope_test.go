@@ -1,8 +1,11 @@
 package provider
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
@@ -48,5 +51,29 @@ func TestGraphQLErrorAttribute(t *testing.T) {
 		if got != tc.want {
 			t.Errorf("%+v: attribute %q, want %q", tc.item, got, tc.want)
 		}
+	}
+}
+
+// TestActedWithErrors_warning: a mutation's error marked Acted is a warning naming the object, the
+// operation and the service's words, not an error; a refusal adds nothing here.
+func TestActedWithErrors_warning(t *testing.T) {
+	var diags diag.Diagnostics
+	acted := &buildkite.GraphQLError{Operation: "createAgentToken", Acted: true,
+		Errors: []buildkite.GraphQLErrorItem{{Message: "Audit log could not be written"}}}
+	if !actedWithErrors(&diags, fmt.Errorf("wrapped: %w", acted), "create", "agent token", "ci") {
+		t.Fatal("an Acted error was not taken as done")
+	}
+	if diags.HasError() || len(diags) != 1 {
+		t.Fatalf("diagnostics = %v: want one warning", diags)
+	}
+	w := diags[0]
+	if w.Summary() != "Buildkite Answered With Errors" || !strings.Contains(w.Detail(), "Creating agent token ci") ||
+		!strings.Contains(w.Detail(), "Audit log could not be written") || !strings.Contains(w.Detail(), "GraphQL createAgentToken") ||
+		strings.Contains(w.Detail(), "refused") {
+		t.Errorf("warning = %q: %q", w.Summary(), w.Detail())
+	}
+	refused := &buildkite.GraphQLError{Operation: "createAgentToken", Errors: acted.Errors}
+	if actedWithErrors(&diags, refused, "create", "agent token", "ci") || len(diags) != 1 {
+		t.Errorf("a refusal was taken as done: %v", diags)
 	}
 }

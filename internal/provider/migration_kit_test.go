@@ -198,13 +198,7 @@ func (e *testEnv) replaceProvider(t *testing.T, mainTF string, state []byte) *cl
 			t.Fatal(err)
 		}
 	}
-	served := e.serveInProcessAt(t, ourProviderAddress)
-	reattach, err := json.Marshal(served)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w := &cliWorkdir{t: t, cli: terraformCLI(t), dir: dir, env: append(os.Environ(),
-		"TF_REATTACH_PROVIDERS="+string(reattach), "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1")}
+	w := reattached(t, terraformCLI(t), dir, e.serveInProcessAt(t, ourProviderAddress))
 	official := officialProviderAddress
 	if m := stateProvider.FindSubmatch(state); m != nil {
 		official = string(m[1])
@@ -618,6 +612,24 @@ resource "buildkite_pipeline" "app" {
   }
 }
 `, p.Name, p.Repository, steps, extra), inst)
+}
+
+// addPipelineEmptySettings is buildkite_pipeline.app under `provider_settings = {}`, its state holding every
+// key blank as the official provider's test "create pipeline with empty attributes" expects it to.
+func (w *officialWorkspace) addPipelineEmptySettings() {
+	w.addPipeline()
+	config := w.config.String()
+	block := "  provider_settings = {\n    trigger_mode        = \"code\"\n    build_pull_requests = true\n  }\n"
+	if !strings.Contains(config, block) {
+		w.t.Fatalf("the pipeline's configuration has no provider_settings block to empty:\n%s", config)
+	}
+	w.config.Reset()
+	w.config.WriteString(strings.Replace(config, block, "  provider_settings = {}\n", 1))
+	blank := map[string]any{}
+	for k, v := range blankSettings().Attributes() {
+		blank[k] = settingValue(v)
+	}
+	w.instances[len(w.instances)-1].attrs["provider_settings"] = blank
 }
 
 // withPipeline is buildkite_pipeline.app at its provider's current schema version, added on first use.

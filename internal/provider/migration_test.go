@@ -103,6 +103,14 @@ var migrationCases = []migrationCase{
 			t.Errorf("provider_settings after the move from its version 0 = %v", settings)
 		}
 	}},
+	{name: "pipeline_empty_settings", add: (*officialWorkspace).addPipelineEmptySettings, check: func(t *testing.T, w *cliWorkdir) {
+		// Its blanks (what its test "create pipeline with empty attributes" expects) plan nothing; the refresh
+		// reads the service's values, which plan nothing either.
+		settings, _ := w.stateAttributes("buildkite_pipeline.app")["provider_settings"].(map[string]any)
+		if settings["trigger_mode"] != "code" {
+			t.Errorf("provider_settings.trigger_mode after the move and a refresh = %v, want the service's", settings["trigger_mode"])
+		}
+	}},
 	{name: "pipeline_schedule", add: (*officialWorkspace).addSchedule, check: func(t *testing.T, w *cliWorkdir) {
 		expectMoved(t, w, "buildkite_pipeline_schedule.nightly", map[string]any{"cronline": "0 2 * * *", "commit": "HEAD"})
 		a := w.stateAttributes("buildkite_pipeline_schedule.nightly")
@@ -306,7 +314,7 @@ func writeMigrationExample(t *testing.T) {
 	e.stableNames = true
 	ws := newOfficialWorkspace(t, e)
 	for _, tc := range migrationCases {
-		if tc.name != "pipeline_v0" && tc.name != "organization_v1_38" {
+		if tc.name != "pipeline_v0" && tc.name != "organization_v1_38" && tc.name != "pipeline_empty_settings" {
 			tc.add(ws)
 		}
 	}

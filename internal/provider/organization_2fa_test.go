@@ -1,14 +1,20 @@
 package provider
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"io"
+	"net/http"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
+
+	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
 )
 
 // check2FA fails unless the service enforces 2FA as want says.
@@ -34,7 +40,7 @@ func (e *testEnv) set2FAOutside(enforce bool) resource.TestCheckFunc {
 }
 
 // TestAccOrganizationResource_enforce2FA: enforce_2fa is applied through GraphQL and read back; a change
-// made outside shows as drift and is put back; left out, it is neither read nor written; destroy leaves it.
+// made outside shows as drift and is put back; left out, it is kept and never written; destroy leaves it.
 func TestAccOrganizationResource_enforce2FA(t *testing.T) {
 	t.Parallel()
 	e := newTestEnv(t)
@@ -95,7 +101,12 @@ func TestAccOrganizationResource_2FANeedsGraphQLOnlyWhenSet(t *testing.T) {
 		ProtoV6ProviderFactories: e.factories(),
 		CheckDestroy:             e.checkAllowlistRemoved,
 		Steps: []resource.TestStep{
-			{Config: noScope + testAccOrganizationConfig(`restrict_user_api_token_creation = true`), ConfigPlanChecks: expectEmpty()},
+			{
+				// GraphQL cannot be reached: enforce_2fa is null, neither read nor written.
+				Config:           noScope + testAccOrganizationConfig(`restrict_user_api_token_creation = true`),
+				Check:            resource.TestCheckNoResourceAttr("buildkite_organization.test", "enforce_2fa"),
+				ConfigPlanChecks: expectEmpty(),
+			},
 			{Config: noGraphQL + testAccOrganizationConfig(`restrict_user_api_token_creation = true`), PlanOnly: true},
 			{
 				Config:      noScope + testAccOrganizationConfig(`enforce_2fa = true`),
@@ -112,4 +123,120 @@ func TestAccOrganizationResource_2FANeedsGraphQLOnlyWhenSet(t *testing.T) {
 			t.Errorf("a workspace that does not set enforce_2fa sent %s %s", r.Method, r.Path)
 		}
 	}
+}
+
+// preset2FA is a PreConfig that changes the enforcement outside Terraform, failing the test if it cannot.
+func (e *testEnv) preset2FA(enforce bool) func() {
+	return func() {
+		if err := e.set2FAOutside(enforce)(nil); err != nil {
+			e.t.Fatalf("setting 2FA enforcement to %t outside Terraform: %v", enforce, err)
+		}
+	}
+}
+
+// TestAccOrganizationResource_2FALeftOutIsRead: an organization created without enforce_2fa holds the
+// service's value where GraphQL can be reached, as an import of it does (the official provider's tests
+// import-verify such an organization), and follows the service on refresh; leaving it out never writes it,
+// so 2FA turned on in the web interface stays on.
+func TestAccOrganizationResource_2FALeftOutIsRead(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	e.keepAPISettings()
+	e.holdSingleton("two-factor")
+	e.keep2FA()
+	const addr = "buildkite_organization.test"
+	cfg := e.config(testAccOrganizationConfig(`restrict_user_api_token_creation = true`))
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             resource.ComposeTestCheckFunc(e.checkAllowlistRemoved, e.check2FA(true)),
+		Steps: []resource.TestStep{
+			{
+				PreConfig:        e.preset2FA(true),
+				Config:           cfg,
+				Check:            resource.ComposeAggregateTestCheckFunc(resource.TestCheckResourceAttr(addr, "enforce_2fa", "true"), e.check2FA(true)),
+				ConfigPlanChecks: expectEmpty(),
+			},
+			// Create and import agree, with nothing ignored.
+			{ResourceName: addr, ImportState: true, ImportStateVerify: true},
+			{
+				// Turned off and on again outside: each refresh reads it, and nothing is planned or written.
+				PreConfig:        e.preset2FA(false),
+				Config:           cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+				Check:            resource.ComposeAggregateTestCheckFunc(resource.TestCheckResourceAttr(addr, "enforce_2fa", "false"), e.check2FA(false)),
+			},
+			{
+				PreConfig:        e.preset2FA(true),
+				Config:           cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+				Check:            resource.ComposeAggregateTestCheckFunc(resource.TestCheckResourceAttr(addr, "enforce_2fa", "true"), e.check2FA(true)),
+			},
+		},
+	})
+}
+
+// refuse2FARead answers the enforce_2fa query 403 while refuse is set, as a token whose user may not see the
+// organization's security settings would get.
+func refuse2FARead(refuse *atomic.Bool) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if refuse.Load() && r.Method == http.MethodPost && r.URL.Path == "/v1" {
+				body, _ := io.ReadAll(r.Body)
+				r.Body = io.NopCloser(bytes.NewReader(body))
+				if bytes.Contains(body, []byte("getOrganization2FA")) {
+					w.Header().Set("Content-Type", "application/json")
+					w.WriteHeader(http.StatusForbidden)
+					_, _ = w.Write([]byte(`{"errors":[{"message":"Forbidden"}]}`))
+					return
+				}
+			}
+			next.ServeHTTP(w, r)
+		})
+	}
+}
+
+// TestAccOrganizationResource_2FAReadFailsAtCreate: a create that leaves enforce_2fa out and cannot read it
+// still records the settings it applied (a warning says enforce_2fa is unread, the state holds null); a
+// refresh that cannot read it either warns and plans nothing, and the first that can reads it.
+func TestAccOrganizationResource_2FAReadFailsAtCreate(t *testing.T) {
+	t.Parallel()
+	var refuse atomic.Bool
+	refuse.Store(true)
+	e := newTestEnvWith(t, fakeserver.Options{}, refuse2FARead(&refuse))
+	e.keepAPISettings()
+	const addr = "buildkite_organization.test"
+	cfg := e.config(testAccOrganizationConfig(`restrict_user_api_token_creation = true`))
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             e.checkAllowlistRemoved,
+		Steps: []resource.TestStep{
+			{
+				Config: cfg,
+				Check: resource.ComposeAggregateTestCheckFunc(
+					resource.TestCheckNoResourceAttr(addr, "enforce_2fa"),
+					resource.TestCheckResourceAttr(addr, "restrict_user_api_token_creation", "true"),
+					func(*terraform.State) error {
+						if _, _, restrict := e.server.Store().APISettings(e.org); !restrict {
+							return fmt.Errorf("the token restriction was not applied")
+						}
+						return nil
+					},
+				),
+			},
+			{
+				// Still unreadable: the refresh warns, and nothing is planned.
+				Config:           cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+				Check: resource.ComposeAggregateTestCheckFunc(
+					resource.TestCheckNoResourceAttr(addr, "enforce_2fa"),
+					func(*terraform.State) error { refuse.Store(false); return nil },
+				),
+			},
+			{
+				Config:           cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+				Check:            resource.TestCheckResourceAttr(addr, "enforce_2fa", "false"),
+			},
+		},
+	})
 }

@@ -26,6 +26,7 @@ var (
 	_ resource.ResourceWithImportState      = (*organizationMembershipResource)(nil)
 	_ resource.ResourceWithIdentity         = (*organizationMembershipResource)(nil)
 	_ resource.ResourceWithConfigValidators = (*organizationMembershipResource)(nil)
+	_ resource.ResourceWithModifyPlan       = (*organizationMembershipResource)(nil)
 )
 
 // organizationMembershipIdentity names a membership by its id: the user's UUID, or the tracked invitation's.
@@ -44,7 +45,9 @@ func NewOrganizationMembershipResource() resource.Resource {
 // organizationMembershipResource is a user's membership of the organization: an existing member adopted,
 // or an absent one invited (send_invitation) and tracked while the invitation is pending. Members are found
 // by e-mail by paging /members (REST has no e-mail filter; the official provider asks GraphQL
-// `members(email:)`), and refreshed through the members' listing, never one request per member.
+// `members(email:)`), and refreshed through the members' listing, never one request per member. An
+// adoption is never silent: the plan looks the member up and names the role found (role_before_adoption),
+// and destroying an adopted membership gives that role back and leaves the person a member.
 type organizationMembershipResource struct {
 	resourceBase
 }
@@ -72,6 +75,15 @@ type organizationMembershipModel struct {
 	SSOMode            enumValue    `tfsdk:"sso_mode"`
 	SendInvitation     types.Bool   `tfsdk:"send_invitation"`
 	DowngradeOnDestroy types.Bool   `tfsdk:"downgrade_on_destroy"`
+	RoleBeforeAdoption types.String `tfsdk:"role_before_adoption"`
+	RemoveAdopted      types.Bool   `tfsdk:"remove_adopted_on_destroy"`
+}
+
+// adopted reports whether this configuration took the membership over rather than inviting the person: a
+// role before adoption is recorded (at create or import), or, in a state written before it was recorded
+// (by the official provider or an earlier version of this one), no invitation is tracked.
+func (m *organizationMembershipModel) adopted() bool {
+	return isSet(m.RoleBeforeAdoption) || !isSet(m.InvitationID)
 }
 
 // fromMember records an active member; the invitation it came from (if any) stays tracked.
@@ -131,10 +143,18 @@ func (r *organizationMembershipResource) Schema(_ context.Context, _ resource.Sc
 	}
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "A user's membership of the organization, with its role and SSO mode. An existing member " +
-			"(found by `uuid`, or by `email` in the members' listing) is adopted; an absent one is invited when " +
-			"`send_invitation` is true, and the membership stays `pending` until the invitation is accepted. Destroying " +
-			"it revokes a pending invitation, then removes the member, or only makes it a `member` with " +
-			"`downgrade_on_destroy`. The token's user must be an administrator, with `read_organizations`, " +
+			"(found by `uuid`, or by `email` in the members' listing) or pending invitation is adopted; an absent one " +
+			"is invited when `send_invitation` is true, and the membership stays `pending` until the invitation is " +
+			"accepted.\n\nAn adoption is never silent. The plan looks the member up: a plan that adopts someone says so " +
+			"in a warning naming their current role, and plans `role_before_adoption` as that role, so that a role the " +
+			"apply would change (an administrator configured with `role = \"member\"`, say through a mistyped e-mail) " +
+			"shows in the plan as `role` beside a different `role_before_adoption`. A create plan shows every attribute " +
+			"as added, so the role found is an attribute of its own rather than an old value of `role`.\n\n" +
+			"Destroying a membership this configuration invited revokes a pending invitation, then removes the member, " +
+			"or only makes it a `member` with `downgrade_on_destroy`. Destroying an adopted membership (and an " +
+			"imported one counts as adopted) leaves the person a member, with the role in `role_before_adoption` given " +
+			"back if the configuration changed it, and says so in a warning; `remove_adopted_on_destroy` asks for it to " +
+			"be removed as an invited one is. The token's user must be an administrator, with `read_organizations`, " +
 			"`write_organizations`, `read_organization_invitations` and `write_organization_invitations`; your own " +
 			"membership cannot be changed. Import by the user's UUID or `invitation/<invitation uuid>`.",
 		Attributes: map[string]schema.Attribute{
@@ -168,8 +188,21 @@ func (r *organizationMembershipResource) Schema(_ context.Context, _ resource.Sc
 				Optional: true, Computed: true, Default: booldefault.StaticBool(false),
 			},
 			"downgrade_on_destroy": schema.BoolAttribute{
-				MarkdownDescription: "On destroy, make the member a `member` instead of removing it. Default `false`.",
-				Optional:            true, Computed: true, Default: booldefault.StaticBool(false),
+				MarkdownDescription: "On destroy, make the member a `member` instead of removing it. Default `false`. " +
+					"An adopted membership is not removed on destroy unless `remove_adopted_on_destroy` is true.",
+				Optional: true, Computed: true, Default: booldefault.StaticBool(false),
+			},
+			"role_before_adoption": computed("The role (`MEMBER` or `ADMIN`) the person had when this configuration adopted " +
+				"their membership or pending invitation, at create or import; null for a membership it invited. Planned " +
+				"at create from a lookup, so the plan shows it beside `role`; destroy gives it back. Null in a state " +
+				"written before it was recorded: such a membership counts as adopted when no invitation is tracked, and " +
+				"destroy leaves its role as it is."),
+			"remove_adopted_on_destroy": schema.BoolAttribute{
+				MarkdownDescription: "Whether destroy removes an adopted membership as it removes one this configuration " +
+					"invited: revokes its pending invitation, then removes the member (or makes it a `member` with " +
+					"`downgrade_on_destroy`). Unset or false, destroying an adopted membership leaves the person a member " +
+					"with their `role_before_adoption`. Set it and apply before destroying.",
+				Optional: true,
 			},
 		},
 	}
@@ -265,15 +298,144 @@ func (r *organizationMembershipResource) lookup(ctx context.Context, m *organiza
 	return membershipFound{}, nil
 }
 
-// apply makes the membership what plan says and leaves in plan what the service then holds. first is true
-// on create, where a configured e-mail must match an adopted member's.
-func (r *organizationMembershipResource) apply(ctx context.Context, plan *organizationMembershipModel, first bool, diags *diag.Diagnostics) {
-	action := map[bool]string{true: "create", false: "update"}[first]
-	f, err := r.lookup(ctx, plan, false)
-	if err != nil {
-		addAPIError(diags, action, "organization membership", plan.ident(), err)
+// roleFound is the role of what a lookup found, in upper case, as role_before_adoption holds it: null when
+// neither a member nor a pending invitation was found (a create then invites).
+func (f membershipFound) roleFound() types.String {
+	switch {
+	case f.member != nil:
+		return types.StringValue(strings.ToUpper(f.member.Role))
+	case f.invitation != nil:
+		return types.StringValue(strings.ToUpper(f.invitation.Role))
+	}
+	return types.StringNull()
+}
+
+// describe says what a lookup found, for the errors and warnings of an adoption.
+func (f membershipFound) describe() string {
+	switch {
+	case f.member != nil:
+		return fmt.Sprintf("member %s (%s) with role %s", f.member.Email, f.member.ID, strings.ToUpper(f.member.Role))
+	case f.invitation != nil:
+		return fmt.Sprintf("pending invitation %s to %s with role %s", f.invitation.ID, f.invitation.Email, strings.ToUpper(f.invitation.Role))
+	}
+	return "no member and no pending invitation"
+}
+
+// adoptionNotice is the warning of a create that takes over an existing member or pending invitation
+// instead of inviting someone: who it is, their role now, what the apply changes, and what destroy will do.
+func adoptionNotice(plan *organizationMembershipModel, f membershipFound) (summary, detail string) {
+	role, sso := strings.ToUpper(plan.Role.API()), strings.ToUpper(plan.SSOMode.API())
+	if f.member != nil {
+		was := strings.ToUpper(f.member.Role)
+		var changes []string
+		if !isSet(plan.Role) || !isSet(plan.SSOMode) {
+			changes = append(changes, "sets the role and SSO mode configured, once they are known")
+		} else {
+			if was != role {
+				changes = append(changes, fmt.Sprintf("changes their role from %s to %s", was, role))
+			}
+			if f.member.SSOMode != nil && strings.ToUpper(*f.member.SSOMode) != sso {
+				changes = append(changes, fmt.Sprintf("changes their SSO mode from %s to %s", strings.ToUpper(*f.member.SSOMode), sso))
+			}
+		}
+		if len(changes) == 0 {
+			changes = append(changes, "leaves their role and SSO mode as they are")
+		}
+		return "Adopting Existing Organization Member", fmt.Sprintf(
+			"%s is already a member of the organization (%s), with role %s. Applying takes over this membership "+
+				"rather than inviting anyone, and %s. Destroying the resource later leaves them a member with role %s "+
+				"(remove_adopted_on_destroy = true removes them instead). If this is not the person you meant, correct "+
+				"the e-mail or UUID before applying.",
+			f.member.Email, f.member.ID, was, strings.Join(changes, ", and "), was)
+	}
+	changes := "keeps it as it is"
+	if f.invitation.Role != plan.Role.API() || f.invitation.SSOMode != plan.SSOMode.API() {
+		changes = fmt.Sprintf("replaces it with an invitation with role %s and SSO mode %s", role, sso)
+	}
+	return "Adopting Existing Organization Invitation", fmt.Sprintf(
+		"A pending invitation to %s (%s) already exists, with role %s. Applying takes it over rather than sending "+
+			"another, and %s. Destroying the resource later leaves the invitation pending (remove_adopted_on_destroy = "+
+			"true revokes it instead).", f.invitation.Email, f.invitation.ID, strings.ToUpper(f.invitation.Role), changes)
+}
+
+// ModifyPlan checks the token's scopes and, for a create, looks the membership up as the apply will: a
+// create that adopts an existing member or pending invitation says so in a warning, and plans
+// role_before_adoption as the role found, so that a role the apply changes shows beside role. An update
+// keeps the recorded role.
+func (r *organizationMembershipResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	r.resourceBase.ModifyPlan(ctx, req, resp)
+	if req.Plan.Raw.IsNull() || resp.Diagnostics.HasError() {
 		return
 	}
+	var config, plan, state organizationMembershipModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
+	resp.Diagnostics.Append(resp.Plan.Get(ctx, &plan)...)
+	if !req.State.Raw.IsNull() {
+		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	}
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	switch {
+	case req.State.Raw.IsNull():
+		plan.RoleBeforeAdoption = r.planAdoption(ctx, &config, &plan, &resp.Diagnostics)
+	case replacedBy(&config, &state):
+		// Terraform plans the replacement's create again, without the prior state: the lookup is made there.
+		plan.RoleBeforeAdoption = types.StringUnknown()
+	default:
+		plan.RoleBeforeAdoption = state.RoleBeforeAdoption
+	}
+	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+}
+
+// replacedBy reports whether config replaces the membership in state, as the e-mail's and the UUID's plan
+// modifiers decide.
+func replacedBy(config, state *organizationMembershipModel) bool {
+	if isSet(config.Email) && isSet(state.Email) && !strings.EqualFold(config.Email.ValueString(), state.Email.ValueString()) {
+		return true
+	}
+	return isSet(config.UUID) && !config.UUID.Equal(state.UUID)
+}
+
+// planAdoption is role_before_adoption for a create: the role of the member or pending invitation the
+// create would adopt, null when it would invite, unknown while the e-mail or UUID is not known yet (Terraform
+// plans the create again during the apply, once they are known, and that plan looks it up; where it could not,
+// Create warns).
+func (r *organizationMembershipResource) planAdoption(ctx context.Context, config, plan *organizationMembershipModel,
+	diags *diag.Diagnostics) types.String {
+	if r.data == nil || r.data.client == nil || config.Email.IsUnknown() || config.UUID.IsUnknown() {
+		return types.StringUnknown()
+	}
+	probe := organizationMembershipModel{Email: config.Email, UUID: config.UUID, InvitationID: types.StringNull()}
+	ctx, cancel := r.timeout(ctx, opRead)
+	defer cancel()
+	f, err := r.lookup(ctx, &probe, false)
+	if err != nil {
+		diags.AddError("Unable to Look Up Organization Membership", fmt.Sprintf(
+			"Looking up %s, to plan whether the apply adopts an existing member: %s. Nothing has been changed; plan "+
+				"again once the lookup succeeds.", probe.ident(), describeError(err)))
+		return types.StringUnknown()
+	}
+	if f.member != nil || f.invitation != nil {
+		diags.AddWarning(adoptionNotice(plan, f))
+	}
+	return f.roleFound()
+}
+
+// apply makes the membership what plan says on an update, and leaves in plan what the service then holds.
+func (r *organizationMembershipResource) apply(ctx context.Context, plan *organizationMembershipModel, diags *diag.Diagnostics) {
+	f, err := r.lookup(ctx, plan, false)
+	if err != nil {
+		addAPIError(diags, "update", "organization membership", plan.ident(), err)
+		return
+	}
+	r.applyFound(ctx, plan, f, false, diags)
+}
+
+// applyFound makes what a lookup found what plan says. first is true on create, where a configured e-mail
+// must match an adopted member's.
+func (r *organizationMembershipResource) applyFound(ctx context.Context, plan *organizationMembershipModel, f membershipFound,
+	first bool, diags *diag.Diagnostics) {
 	switch {
 	case f.member != nil:
 		r.applyMember(ctx, plan, f.member, first, diags)
@@ -383,7 +545,28 @@ func (r *organizationMembershipResource) Create(ctx context.Context, req resourc
 	defer cancel()
 	plan.ID = types.StringNull()
 	plan.InvitationID = types.StringNull()
-	r.apply(ctx, &plan, true, &resp.Diagnostics)
+	f, err := r.lookup(ctx, &plan, false)
+	if err != nil {
+		addAPIError(&resp.Diagnostics, "create", "organization membership", plan.ident(), err)
+		return
+	}
+	// The plan announced what it adopts: anything else found now is changed only after another plan says so.
+	found, planned := f.roleFound(), plan.RoleBeforeAdoption
+	switch {
+	case !planned.IsUnknown() && !planned.Equal(found):
+		was := "no member and no pending invitation"
+		if !planned.IsNull() {
+			was = "a member or pending invitation with role " + planned.ValueString()
+		}
+		resp.Diagnostics.AddError("Organization Membership Changed Since Plan", fmt.Sprintf(
+			"The plan found %s for %s, and the service now shows %s. Nothing has been changed: plan again to see "+
+				"what the create adopts.", was, plan.ident(), f.describe()))
+		return
+	case planned.IsUnknown() && !found.IsNull():
+		resp.Diagnostics.AddWarning(adoptionNotice(&plan, f))
+	}
+	plan.RoleBeforeAdoption = found
+	r.applyFound(ctx, &plan, f, true, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return // a failed create records nothing
 	}
@@ -430,14 +613,15 @@ func (r *organizationMembershipResource) Update(ctx context.Context, req resourc
 	}
 	ctx, cancel := r.timeout(ctx, opUpdate)
 	defer cancel()
-	r.apply(ctx, &plan, false, &resp.Diagnostics)
+	r.apply(ctx, &plan, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return // a failed update keeps the prior state
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }
 
-// Delete revokes the tracked pending invitation, then removes the member (or downgrades it).
+// Delete revokes the tracked pending invitation, then removes the member (or downgrades it); an adopted
+// membership it leaves in place, with its role before adoption, unless remove_adopted_on_destroy.
 func (r *organizationMembershipResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state organizationMembershipModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
@@ -446,6 +630,10 @@ func (r *organizationMembershipResource) Delete(ctx context.Context, req resourc
 	}
 	ctx, cancel := r.timeout(ctx, opDelete)
 	defer cancel()
+	if state.adopted() && !state.RemoveAdopted.ValueBool() {
+		r.keepAdopted(ctx, &state, &resp.Diagnostics)
+		return
+	}
 	if isSet(state.InvitationID) && state.State.ValueString() == membershipPending {
 		err := r.client().Invitations.Revoke(ctx, state.InvitationID.ValueString())
 		if buildkite.IsValidation(err) {
@@ -481,7 +669,51 @@ func (r *organizationMembershipResource) Delete(ctx context.Context, req resourc
 	r.deleteFailed(ctx, &resp.Diagnostics, r.client().Organizations.RemoveMember(ctx, f.member.ID), "organization membership", state.ident())
 }
 
-// ImportState takes a user's UUID, or "invitation/<invitation uuid>".
+// keepAdopted is the destroy of an adopted membership: the person stays a member (or invited), with the
+// role they had before the adoption given back where the configuration changed it.
+func (r *organizationMembershipResource) keepAdopted(ctx context.Context, state *organizationMembershipModel, diags *diag.Diagnostics) {
+	f, err := r.lookup(ctx, state, false)
+	if err != nil {
+		addAPIError(diags, "delete", "organization membership", state.ident(), err)
+		return
+	}
+	const howToRemove = " Destroying an adopted membership only stops Terraform managing it; to remove it, set " +
+		"remove_adopted_on_destroy = true and apply before destroying."
+	prior := state.RoleBeforeAdoption
+	switch {
+	case f.member != nil:
+		now := strings.ToUpper(f.member.Role)
+		var kept string
+		switch {
+		case !isSet(prior):
+			kept = fmt.Sprintf("with role %s: the state does not record the role they had before this configuration "+
+				"adopted them (it was written by the official provider or an earlier version of this one), so the role "+
+				"is left as it is", now)
+		case strings.EqualFold(prior.ValueString(), now):
+			kept = fmt.Sprintf("with role %s, the role they had when this configuration adopted them", now)
+		default:
+			role := strings.ToLower(prior.ValueString())
+			if _, err := r.client().Organizations.UpdateMember(ctx, f.member.ID, buildkite.MemberUpdate{Role: &role}); err != nil {
+				diags.AddError("Unable to Restore Organization Member Role", fmt.Sprintf(
+					"Giving member %s back role %s, the role they had when this configuration adopted them: %s. They "+
+						"are still a member, with role %s; the membership stays in state, so destroy again to retry.",
+					f.member.Email, prior.ValueString(), describeError(err), now))
+				return
+			}
+			kept = fmt.Sprintf("with role %s again (it was %s), the role they had when this configuration adopted them",
+				prior.ValueString(), now)
+		}
+		diags.AddWarning("Organization Member Kept", fmt.Sprintf("%s stays a member of the organization %s.%s",
+			f.member.Email, kept, howToRemove))
+	case f.invitation != nil:
+		diags.AddWarning("Organization Invitation Kept", fmt.Sprintf(
+			"The pending invitation %s to %s stays pending: this configuration adopted it rather than sending it.%s",
+			f.invitation.ID, f.invitation.Email, howToRemove))
+	}
+}
+
+// ImportState takes a user's UUID, or "invitation/<invitation uuid>". An import takes over what exists, so
+// it counts as an adoption: the role found is recorded as role_before_adoption, and destroy gives it back.
 func (r *organizationMembershipResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	id := strings.TrimSpace(req.ID)
 	if req.ID == "" && req.Identity != nil {
@@ -496,23 +728,25 @@ func (r *organizationMembershipResource) ImportState(ctx context.Context, req re
 			resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root(k), v)...)
 		}
 	}
+	setInvitation := func(inv *buildkite.Invitation) {
+		set(map[string]any{"id": inv.ID, "invitation_id": inv.ID, "email": inv.Email,
+			"send_invitation": false, "downgrade_on_destroy": false, "role_before_adoption": strings.ToUpper(inv.Role)})
+	}
 	if rest, ok := strings.CutPrefix(id, "invitation/"); ok && isUUID(rest) {
 		inv, err := r.client().Invitations.Get(ctx, rest)
 		if err != nil {
 			addAPIError(&resp.Diagnostics, "import", "organization invitation", rest, err)
 			return
 		}
-		set(map[string]any{"id": inv.ID, "invitation_id": inv.ID, "email": inv.Email,
-			"send_invitation": false, "downgrade_on_destroy": false})
+		setInvitation(inv)
 		return
 	}
 	if canonical := canonicalID(id); isUUID(canonical) {
 		// A user's UUID; an identity may also hold the UUID of the invitation the membership was made with.
-		_, err := r.client().Organizations.GetMember(ctx, canonical)
+		mem, err := r.client().Organizations.GetMember(ctx, canonical)
 		if buildkite.IsNotFound(err) {
 			if inv, ierr := r.client().Invitations.Get(ctx, canonical); ierr == nil {
-				set(map[string]any{"id": inv.ID, "invitation_id": inv.ID, "email": inv.Email,
-					"send_invitation": false, "downgrade_on_destroy": false})
+				setInvitation(inv)
 				return
 			}
 		}
@@ -520,7 +754,8 @@ func (r *organizationMembershipResource) ImportState(ctx context.Context, req re
 			addAPIError(&resp.Diagnostics, "import", "organization member", canonical, err)
 			return
 		}
-		set(map[string]any{"id": canonical, "uuid": canonical, "send_invitation": false, "downgrade_on_destroy": false})
+		set(map[string]any{"id": canonical, "uuid": canonical, "send_invitation": false, "downgrade_on_destroy": false,
+			"role_before_adoption": strings.ToUpper(mem.Role)})
 		return
 	}
 	resp.Diagnostics.AddError("Invalid membership import ID", fmt.Sprintf(

@@ -2,14 +2,20 @@ package provider
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"os"
 	"strings"
+	"sync"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 )
 
 const membershipAddr = "buildkite_organization_membership.test"
@@ -36,6 +42,20 @@ func (e *testEnv) checkMember(email, role string) resource.TestCheckFunc {
 		}
 		if m == nil || m.Role != role {
 			return fmt.Errorf("member %s: %+v, want role %s", email, m, role)
+		}
+		return nil
+	}
+}
+
+// checkNoMember fails unless no member has email.
+func (e *testEnv) checkNoMember(email string) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		m, err := e.client.Organizations.FindMemberByEmail(context.Background(), email)
+		if err != nil {
+			return err
+		}
+		if m != nil {
+			return fmt.Errorf("after destroy: member %+v is still there", m)
 		}
 		return nil
 	}
@@ -94,8 +114,9 @@ func TestAccOrganizationMembershipResource_adopt(t *testing.T) {
 				Check:            e.checkMember(email, "admin"),
 				ConfigPlanChecks: inPlace(membershipAddr),
 			}),
+			// An import records the role found then (ADMIN), not the one found at the adoption (MEMBER).
 			step(resource.TestStep{ResourceName: membershipAddr, ImportState: true, ImportStateVerify: true,
-				ImportStateVerifyIgnore: []string{"downgrade_on_destroy", "email", "role"}}),
+				ImportStateVerifyIgnore: []string{"downgrade_on_destroy", "email", "role", "role_before_adoption"}}),
 		),
 	})
 }
@@ -115,16 +136,7 @@ func TestAccOrganizationMembershipResource_invite(t *testing.T) {
   send_invitation = true`, email)))
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy: func(*terraform.State) error {
-			m, err := e.client.Organizations.FindMemberByEmail(context.Background(), email)
-			if err != nil {
-				return err
-			}
-			if m != nil {
-				return fmt.Errorf("after destroy: member %+v is still there", m)
-			}
-			return nil
-		},
+		CheckDestroy:             e.checkNoMember(email),
 		Steps: steps(
 			step(resource.TestStep{
 				Config: cfg,
@@ -138,7 +150,7 @@ func TestAccOrganizationMembershipResource_invite(t *testing.T) {
 			importSteps(membershipAddr, func(s *terraform.State) (string, error) {
 				id, err := importID(membershipAddr, "invitation_id")(s)
 				return "invitation/" + id, err
-			}, "send_invitation", "role", "sso_mode"),
+			}, "send_invitation", "role", "sso_mode", "role_before_adoption"), // an import counts as adopted
 			step(resource.TestStep{
 				// Role changed while pending: the invitation is replaced, the id stays.
 				Config: strings.Replace(cfg, `role            = "member"`, `role            = "admin"`, 1),
@@ -219,5 +231,315 @@ func TestAccOrganizationMembershipResource_refusals(t *testing.T) {
 				ExpectError:   wrapped("Invalid membership import ID"),
 			},
 		},
+	})
+}
+
+// warningRecorder keeps the warnings the provider's plans and applies return (a destroy's are an apply's),
+// which terraform-plugin-testing shows nowhere a check can read; beforeApply, when set, runs before the
+// next apply, after its plan.
+type warningRecorder struct {
+	mu          sync.Mutex
+	plan, apply []string
+	beforeApply func()
+}
+
+// factories serves the provider of e through r.
+func (r *warningRecorder) factories(e *testEnv) map[string]func() (tfprotov6.ProviderServer, error) {
+	inner := e.factories()["buildkite"]
+	return map[string]func() (tfprotov6.ProviderServer, error){
+		"buildkite": func() (tfprotov6.ProviderServer, error) {
+			s, err := inner()
+			return recordingServer{ProviderServer: s, r: r}, err
+		},
+	}
+}
+
+func (r *warningRecorder) record(to *[]string, diags []*tfprotov6.Diagnostic) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, d := range diags {
+		if d.Severity == tfprotov6.DiagnosticSeverityWarning {
+			*to = append(*to, d.Summary+": "+d.Detail)
+		}
+	}
+}
+
+// expect fails unless one of the warnings recorded (of plans, or of applies) holds every one of wants.
+func (r *warningRecorder) expect(ofApply bool, wants ...string) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		got := r.plan
+		if ofApply {
+			got = r.apply
+		}
+	warnings:
+		for _, w := range got {
+			for _, want := range wants {
+				if !strings.Contains(w, want) {
+					continue warnings
+				}
+			}
+			return nil
+		}
+		return fmt.Errorf("no warning says all of %q; the warnings: %q", wants, got)
+	}
+}
+
+type recordingServer struct {
+	tfprotov6.ProviderServer
+	r *warningRecorder
+}
+
+func (s recordingServer) PlanResourceChange(ctx context.Context, req *tfprotov6.PlanResourceChangeRequest) (*tfprotov6.PlanResourceChangeResponse, error) {
+	resp, err := s.ProviderServer.PlanResourceChange(ctx, req)
+	if resp != nil {
+		s.r.record(&s.r.plan, resp.Diagnostics)
+	}
+	return resp, err
+}
+
+func (s recordingServer) ApplyResourceChange(ctx context.Context, req *tfprotov6.ApplyResourceChangeRequest) (*tfprotov6.ApplyResourceChangeResponse, error) {
+	s.r.mu.Lock()
+	before := s.r.beforeApply
+	s.r.beforeApply = nil
+	s.r.mu.Unlock()
+	if before != nil {
+		before()
+	}
+	resp, err := s.ProviderServer.ApplyResourceChange(ctx, req)
+	if resp != nil {
+		s.r.record(&s.r.apply, resp.Diagnostics)
+	}
+	return resp, err
+}
+
+// seedAdministrator adds an administrator of the organization, other than the token's user, and returns
+// their e-mail.
+func (e *testEnv) seedAdministrator() string {
+	email := strings.ToLower(e.name("admin")) + "@example.com"
+	e.server.Store().AddUser(e.org, "Existing Admin", email, true)
+	return email
+}
+
+// TestAccOrganizationMembershipResource_adoptAdministrator: an existing administrator configured as a member
+// (a mistyped e-mail is enough) is adopted in the open: the plan warns, naming the role, and shows
+// role_before_adoption ADMIN beside role "member"; destroy gives the role back and keeps the person.
+func TestAccOrganizationMembershipResource_adoptAdministrator(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	if e.live {
+		t.Skip("live mode: seeds an administrator in the emulator")
+	}
+	email := e.seedAdministrator()
+	rec := &warningRecorder{}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: rec.factories(e),
+		CheckDestroy: resource.ComposeAggregateTestCheckFunc(
+			e.checkMember(email, "admin"),
+			rec.expect(true, "Organization Member Kept", email, "with role ADMIN again (it was MEMBER)", "remove_adopted_on_destroy"),
+		),
+		Steps: []resource.TestStep{{
+			Config: e.config(testAccMembershipConfig(fmt.Sprintf(`  email    = %q
+  role     = "member"
+  sso_mode = "optional"`, email))),
+			ConfigPlanChecks: resource.ConfigPlanChecks{
+				PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(membershipAddr, plancheck.ResourceActionCreate),
+					plancheck.ExpectKnownValue(membershipAddr, tfjsonpath.New("role_before_adoption"), knownvalue.StringExact("ADMIN")),
+					plancheck.ExpectKnownValue(membershipAddr, tfjsonpath.New("role"), knownvalue.StringExact("member")),
+				},
+				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+			},
+			Check: resource.ComposeAggregateTestCheckFunc(
+				rec.expect(false, "Adopting Existing Organization Member", email, "with role ADMIN", "changes their role from ADMIN to MEMBER"),
+				e.checkMember(email, "member"),
+				resource.TestCheckResourceAttr(membershipAddr, "role_before_adoption", "ADMIN"),
+				resource.TestCheckNoResourceAttr(membershipAddr, "invitation_id"),
+			),
+		}},
+	})
+}
+
+// TestAccOrganizationMembershipResource_removeAdopted: remove_adopted_on_destroy asks destroy to remove an
+// adopted member, as it removes one the configuration invited, also when another e-mail replaces it.
+func TestAccOrganizationMembershipResource_removeAdopted(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	if e.live {
+		t.Skip("live mode: seeds an administrator in the emulator")
+	}
+	email, second := e.seedAdministrator(), e.secondMemberEmail()
+	cfg := func(email string) string {
+		return e.config(testAccMembershipConfig(fmt.Sprintf(`  email                     = %q
+  role                      = "admin"
+  sso_mode                  = "optional"
+  remove_adopted_on_destroy = true`, email)))
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             resource.ComposeAggregateTestCheckFunc(e.checkNoMember(email), e.checkNoMember(second)),
+		Steps: []resource.TestStep{
+			{
+				Config: cfg(email),
+				Check: resource.ComposeAggregateTestCheckFunc(
+					resource.TestCheckResourceAttr(membershipAddr, "role_before_adoption", "ADMIN"),
+					e.checkMember(email, "admin"),
+				),
+				ConfigPlanChecks: expectEmpty(),
+			},
+			{
+				// Another e-mail replaces the membership: the administrator is removed, and the replacement's
+				// plan names the role it finds for the second member.
+				Config: cfg(second),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(membershipAddr, plancheck.ResourceActionDestroyBeforeCreate),
+					plancheck.ExpectKnownValue(membershipAddr, tfjsonpath.New("role_before_adoption"), knownvalue.StringExact("MEMBER")),
+				}},
+				Check: resource.ComposeAggregateTestCheckFunc(
+					e.checkNoMember(email),
+					e.checkMember(second, "admin"),
+					resource.TestCheckResourceAttr(membershipAddr, "role_before_adoption", "MEMBER"),
+				),
+			},
+		},
+	})
+}
+
+// TestAccOrganizationMembershipResource_revokeInvited: a membership the configuration invited is still
+// revoked on destroy, with nothing recorded as adopted.
+func TestAccOrganizationMembershipResource_revokeInvited(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	if e.live {
+		t.Skip("live mode: sends invitations")
+	}
+	var invitation string
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy: func(*terraform.State) error {
+			inv, err := e.client.Invitations.Get(context.Background(), invitation)
+			if err != nil {
+				return err
+			}
+			if inv.State != "revoked" {
+				return fmt.Errorf("after destroy: invitation %s is %s, want revoked", inv.ID, inv.State)
+			}
+			return nil
+		},
+		Steps: []resource.TestStep{{
+			Config: e.config(testAccMembershipConfig(fmt.Sprintf(`  email           = %q
+  role            = "member"
+  sso_mode        = "required"
+  send_invitation = true`, e.inviteeEmail()))),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectKnownValue(membershipAddr, tfjsonpath.New("role_before_adoption"), knownvalue.Null()),
+			}},
+			Check: resource.ComposeAggregateTestCheckFunc(
+				resource.TestCheckNoResourceAttr(membershipAddr, "role_before_adoption"),
+				func(s *terraform.State) (err error) {
+					invitation, err = importID(membershipAddr, "invitation_id")(s)
+					return err
+				},
+			),
+		}},
+	})
+}
+
+// TestAccOrganizationMembershipResource_memberSincePlan: an address that became a member between the plan
+// (which planned an invitation) and the apply is not adopted unannounced: the apply fails and changes nothing.
+func TestAccOrganizationMembershipResource_memberSincePlan(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	if e.live {
+		t.Skip("live mode: seeds an administrator in the emulator between plan and apply")
+	}
+	email := e.inviteeEmail()
+	rec := &warningRecorder{beforeApply: func() { e.server.Store().AddUser(e.org, "Joined Meanwhile", email, true) }}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: rec.factories(e),
+		CheckDestroy:             e.checkMember(email, "admin"),
+		Steps: []resource.TestStep{{
+			Config: e.config(testAccMembershipConfig(fmt.Sprintf(`  email           = %q
+  role            = "member"
+  sso_mode        = "required"
+  send_invitation = true`, email))),
+			ExpectError: regexpMust(`Organization Membership Changed Since Plan[\s\S]*no\s+member\s+and\s+no\s+pending\s+invitation[\s\S]*role\s+ADMIN[\s\S]*Nothing\s+has\s+been\s+changed`),
+		}},
+	})
+}
+
+// TestAccOrganizationMembershipResource_stateWithoutAdoptionRecord: a state written before the role before
+// adoption was recorded (by the official provider's proposal, or an earlier version of this provider) plans
+// no change; its active member without an invitation counts as adopted, so destroy keeps them with the role
+// they have, and says why.
+func TestAccOrganizationMembershipResource_stateWithoutAdoptionRecord(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	if e.live {
+		t.Skip("live mode: seeds an administrator in the emulator")
+	}
+	email := e.seedAdministrator()
+	m, err := e.client.Organizations.FindMemberByEmail(t.Context(), email)
+	if err != nil || m == nil || m.SSOMode == nil {
+		t.Fatalf("seeded administrator %s: %+v, %v", email, m, err)
+	}
+	sso := strings.ToUpper(*m.SSOMode)
+	state, err := json.Marshal(map[string]any{
+		"version": 4, "terraform_version": "1.11.4", "serial": 1, "lineage": "5c2e1d2b-1a2b-4c3d-8e9f-0a1b2c3d4e5f",
+		"outputs": map[string]any{}, "check_results": nil,
+		"resources": []any{map[string]any{
+			"mode": "managed", "type": "buildkite_organization_membership", "name": "test",
+			"provider": `provider["` + officialProviderAddress + `"]`,
+			"instances": []any{map[string]any{"schema_version": 0, "sensitive_attributes": []any{}, "attributes": map[string]any{
+				"id": m.ID, "email": email, "uuid": m.ID, "user_id": graphQLID("User", m.ID), "invitation_id": nil,
+				"state": "active", "role": "ADMIN", "sso_mode": sso, "send_invitation": false, "downgrade_on_destroy": false,
+			}}},
+		}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := e.migrate(t, e.officialProviderBlock()+testAccMembershipConfig(fmt.Sprintf(`  email    = %q
+  role     = "ADMIN"
+  sso_mode = %q`, email, sso)), state)
+	out := w.mustRun("destroy", "-no-color", "-input=false", "-auto-approve")
+	expectOutput(t, out, "Organization Member Kept", email+" stays a member of the organization with role ADMIN",
+		"does not record the role they had before")
+	if err := e.checkMember(email, "admin")(nil); err != nil {
+		t.Errorf("after destroy: %v", err)
+	}
+}
+
+// TestAccOrganizationMembershipResource_adoptUnknownAtPlan: an e-mail known only at apply cannot be looked up
+// at plan (role_before_adoption is unknown there); Terraform plans the create again during the apply, once the
+// e-mail is known, and that plan says what it adopts.
+func TestAccOrganizationMembershipResource_adoptUnknownAtPlan(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	if e.live {
+		t.Skip("live mode: seeds an administrator in the emulator")
+	}
+	email := e.seedAdministrator()
+	rec := &warningRecorder{}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: rec.factories(e),
+		CheckDestroy:             e.checkMember(email, "admin"),
+		Steps: []resource.TestStep{{
+			Config: e.config(fmt.Sprintf(`
+resource "terraform_data" "email" {
+  input = %q
+}
+`, email) + testAccMembershipConfig(`  email    = terraform_data.email.output
+  role     = "member"
+  sso_mode = "optional"`)),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectUnknownValue(membershipAddr, tfjsonpath.New("role_before_adoption")),
+			}},
+			Check: resource.ComposeAggregateTestCheckFunc(
+				rec.expect(false, "Adopting Existing Organization Member", email, "changes their role from ADMIN to MEMBER"),
+				resource.TestCheckResourceAttr(membershipAddr, "role_before_adoption", "ADMIN"),
+			),
+		}},
 	})
 }

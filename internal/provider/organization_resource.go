@@ -214,10 +214,16 @@ func (r *organizationResource) ModifyPlan(ctx context.Context, req resource.Modi
 			return
 		}
 	}
+	// Left out, enforce_2fa is never written: a create reads it where GraphQL can be reached (unknown until
+	// then) and holds null where it cannot; later plans keep what the state holds.
 	if config.Enforce2FA.IsNull() {
-		plan.Enforce2FA = types.BoolNull()
-		if !creating {
+		switch {
+		case !creating:
 			plan.Enforce2FA = state.Enforce2FA
+		case r.data.graphQLReachable():
+			plan.Enforce2FA = types.BoolUnknown()
+		default:
+			plan.Enforce2FA = types.BoolNull()
 		}
 	}
 	if !creating && releasesAllowlist(ctx, req.Private, !config.AllowedAPIIPAddresses.IsNull()) {
@@ -334,9 +340,6 @@ func (r *organizationResource) apply(ctx context.Context, plan *organizationReso
 		plan.AllowedAPIIPAddresses = kept.AllowedAPIIPAddresses
 	}
 	plan.RevokeInactiveTokensAfterDays = kept.RevokeInactiveTokensAfterDays
-	if plan.Enforce2FA.IsUnknown() {
-		plan.Enforce2FA = types.BoolNull()
-	}
 }
 
 // orString returns v, or def when v is unknown or null.
@@ -506,7 +509,7 @@ func (r *organizationResource) ImportState(ctx context.Context, req resource.Imp
 	var m organizationResourceModel
 	m.fromOrganization(o)
 	m.AllowedAPIIPAddresses = types.ListNull(types.StringType)
-	r.import2FA(ctx, &m, &resp.Diagnostics)
+	r.readUnset2FA(ctx, &m, "Importing", &resp.Diagnostics)
 	m.RevokeInactiveTokensAfter = types.StringNull()
 	m.RevokeInactiveTokensAfterDays = types.Int64Null()
 	m.RestrictUserAPITokenCreation = types.BoolNull()

@@ -41,10 +41,22 @@ func (e *testEnv) checkAPISettings(ips string, days int64, restrict bool) resour
 	}
 }
 
+// check2FAState fails unless the state's enforce_2fa at addr is what the service enforces.
+func (e *testEnv) check2FAState(addr string) resource.TestCheckFunc {
+	return func(s *terraform.State) error {
+		got, err := e.client.Organizations.TwoFactorEnforced(context.Background())
+		if err != nil {
+			return err
+		}
+		return resource.TestCheckResourceAttr(addr, "enforce_2fa", fmt.Sprint(got))(s)
+	}
+}
+
 func TestAccOrganizationResource_basic(t *testing.T) {
 	t.Parallel()
 	e := newTestEnv(t)
 	e.keepAPISettings()
+	e.holdSingleton("two-factor") // it reads enforce_2fa
 	const addr = "buildkite_organization.test"
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: e.factories(),
@@ -61,15 +73,15 @@ func TestAccOrganizationResource_basic(t *testing.T) {
 					resource.TestCheckResourceAttrSet(addr, "graphql_id"),
 					resource.TestCheckResourceAttr(addr, "revoke_inactive_tokens_after", "NEVER"),
 					resource.TestCheckResourceAttr(addr, "restrict_user_api_token_creation", "false"),
-					resource.TestCheckNoResourceAttr(addr, "enforce_2fa"),
+					// Left out, it is read (never written), as import reads it.
+					e.check2FAState(addr),
 				),
 				ConfigPlanChecks: expectEmpty(),
 			}),
 			// The slug, the UUID (id) and the official provider's GraphQL ID all import it.
-			// Import reads enforce_2fa, which this configuration leaves out (the state holds none).
-			importSteps(addr, importID(addr, "slug"), "enforce_2fa"),
-			step(resource.TestStep{ResourceName: addr, ImportState: true, ImportStateVerify: true, ImportStateVerifyIgnore: []string{"enforce_2fa"}}),
-			step(resource.TestStep{ResourceName: addr, ImportState: true, ImportStateVerify: true, ImportStateVerifyIgnore: []string{"enforce_2fa"}, ImportStateIdFunc: importID(addr, "graphql_id")}),
+			importSteps(addr, importID(addr, "slug")),
+			step(resource.TestStep{ResourceName: addr, ImportState: true, ImportStateVerify: true}),
+			step(resource.TestStep{ResourceName: addr, ImportState: true, ImportStateVerify: true, ImportStateIdFunc: importID(addr, "graphql_id")}),
 			step(resource.TestStep{
 				Config:           e.config(testAccOrganizationConfig(allowlistLine("0.0.0.0/0", "4.4.4.4/32"))),
 				Check:            e.checkAPISettings("0.0.0.0/0 4.4.4.4/32", 0, false),
@@ -321,11 +333,14 @@ func TestAccOrganizationResource_notAdministrator(t *testing.T) {
 	}
 }
 
-// TestAccOrganizationResource_daysUnknownAtPlan: an interval known only at apply is still sent.
+// TestAccOrganizationResource_daysUnknownAtPlan: an interval and an enforce_2fa known only at apply are
+// still applied.
 func TestAccOrganizationResource_daysUnknownAtPlan(t *testing.T) {
 	t.Parallel()
 	e := newTestEnv(t)
 	e.keepAPISettings()
+	e.holdSingleton("two-factor")
+	e.keep2FA()
 	const addr = "buildkite_organization.test"
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: e.factories(),
@@ -335,10 +350,16 @@ func TestAccOrganizationResource_daysUnknownAtPlan(t *testing.T) {
 resource "terraform_data" "days" {
   input = 180
 }
-` + testAccOrganizationConfig(`revoke_inactive_tokens_after_days = terraform_data.days.output`)),
+
+resource "terraform_data" "enforce" {
+  input = true
+}
+` + testAccOrganizationConfig(`revoke_inactive_tokens_after_days = terraform_data.days.output`, `enforce_2fa = terraform_data.enforce.output`)),
 			Check: resource.ComposeAggregateTestCheckFunc(
 				e.checkAPISettings("", 180, false),
 				resource.TestCheckResourceAttr(addr, "revoke_inactive_tokens_after", "DAYS_180"),
+				resource.TestCheckResourceAttr(addr, "enforce_2fa", "true"),
+				e.check2FAState(addr), // and so the service enforces it
 			),
 			ConfigPlanChecks: expectEmpty(),
 		}},
@@ -425,5 +446,27 @@ func TestAccOrganizationResource_lockedOut(t *testing.T) {
 				),
 			},
 		},
+	})
+}
+
+// TestAccOrganizationResource_enforce2FAAnsweredWithErrors: enforce_2fa set with an answer that carries
+// errors and the organization's new value is applied: the apply succeeds and the plan after is empty.
+func TestAccOrganizationResource_enforce2FAAnsweredWithErrors(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	if e.live {
+		t.Skip("live mode: the fault is the emulator's")
+	}
+	e.keepAPISettings()
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             e.checkAllowlistRemoved,
+		Steps: []resource.TestStep{{
+			PreConfig: e.aim(fakeserver.AimedFault{Operation: "setOrganization2FA", Kind: fakeserver.FaultErrorsWithData, Times: 1}),
+			Config:    e.config(testAccOrganizationConfig(`enforce_2fa = true`)),
+			Check: resource.ComposeTestCheckFunc(e.checkFaultsMet(fakeserver.FaultErrorsWithData, 1),
+				resource.TestCheckResourceAttr("buildkite_organization.test", "enforce_2fa", "true")),
+			ConfigPlanChecks: expectEmpty(),
+		}},
 	})
 }

@@ -432,6 +432,9 @@ func (r *organizationRuleResource) Create(ctx context.Context, req resource.Crea
 				OrganizationID: org.GraphQLID, ID: rule.GraphQLID, Description: plan.Description.ValueStringPointer(), Value: value,
 			})
 		}
+		if d != nil && actedWithErrors(&resp.Diagnostics, err, "set the description of", "rule", rule.UUID) {
+			err = nil
+		}
 		if err != nil {
 			// The rule exists: it is kept in state without its description, which the next apply sets.
 			resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
@@ -463,12 +466,14 @@ func (r *organizationRuleResource) Read(ctx context.Context, req resource.ReadRe
 	state := organizationRuleModel{Description: prior.Description}
 	state.fromAPI(rule, prior.Value)
 	if r.data.graphQLReachable() {
+		// REST has just served the rule: whatever GraphQL answers for its description and value (null, not
+		// found) says nothing of the rule itself, which stays in state.
 		d, err := r.client().Rules.Details(ctx, rule.UUID)
 		if err == nil {
 			err = state.fromDetails(d, prior)
 		}
 		if err != nil {
-			r.readFailed(ctx, resp, err, "rule", prior.ID.ValueString())
+			addPartReadError(&resp.Diagnostics, "rule", prior.ID.ValueString(), "description and value", err)
 			return
 		}
 	}
@@ -507,6 +512,9 @@ func (r *organizationRuleResource) Update(ctx context.Context, req resource.Upda
 		OrganizationID: org.GraphQLID, ID: state.GraphQLID.ValueString(),
 		Description: plan.Description.ValueStringPointer(), Value: value,
 	})
+	if d != nil && actedWithErrors(&resp.Diagnostics, err, "update", "rule", state.ID.ValueString()) {
+		err = nil
+	}
 	if err != nil {
 		addGraphQLError(&resp.Diagnostics, "update", "rule", state.ID.ValueString(), err, ruleGraphQLFields)
 		return

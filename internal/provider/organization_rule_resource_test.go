@@ -241,3 +241,82 @@ func init() {
 		},
 	})
 }
+
+// ruleWithDescription is testAccRuleConfig's rule between its two pipelines, with a description.
+func ruleWithDescription(e *testEnv, name, description string) string {
+	return e.config(strings.Replace(testAccRuleConfig(name, "pipeline.trigger_build.pipeline", `jsonencode({
+    source_pipeline = buildkite_pipeline.source.uuid
+    target_pipeline = buildkite_pipeline.target.uuid
+  })`), "type  =", fmt.Sprintf("description = %q\n  type  =", description), 1))
+}
+
+// TestAccOrganizationRuleResource_graphQLPartKept: a rule with a description, read over REST, whose
+// description GraphQL answers null, then "not found", on refresh: the refresh fails and the rule stays in
+// state; with the fault cleared the plan is empty. Its description set at create with an answer that carries
+// errors and the rule is recorded.
+func TestAccOrganizationRuleResource_graphQLPartKept(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	if e.live {
+		t.Skip("live mode: the fault is the emulator's")
+	}
+	cfg := ruleWithDescription(e, e.name("rule-part"), "Deploys trigger releases")
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             e.checkDestroyed("buildkite_organization_rule"),
+		Steps: []resource.TestStep{
+			{
+				PreConfig: e.aim(fakeserver.AimedFault{Operation: "updateOrganizationRule", Kind: fakeserver.FaultErrorsWithData, Times: 1}),
+				Config:    cfg,
+				Check: resource.ComposeTestCheckFunc(e.checkFaultsMet(fakeserver.FaultErrorsWithData, 1),
+					e.checkRuleDetails("Deploys trigger releases", nil)),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(ruleAddr, tfjsonpath.New("description"), knownvalue.StringExact("Deploys trigger releases")),
+				},
+				ConfigPlanChecks: expectEmpty(),
+			},
+			e.partKept("getOrganizationRule", fakeserver.FaultNullData, "Unable to Read Rule"),
+			e.partKept("getOrganizationRule", fakeserver.FaultNotFound, "Unable to Read Rule"),
+			{
+				PreConfig: e.server.ClearAimedFaults,
+				Config:    cfg,
+				Check: resource.ComposeTestCheckFunc(e.checkFaultsMet(fakeserver.FaultNullData, 1),
+					e.checkFaultsMet(fakeserver.FaultNotFound, 1), e.checkExists(ruleAddr)),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+			},
+		},
+	})
+}
+
+// TestAccOrganizationRulesDataSource_graphQLNull: a rule REST lists whose details GraphQL answers null is an
+// error, not a rule without description or value.
+func TestAccOrganizationRulesDataSource_graphQLNull(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	if e.live {
+		t.Skip("live mode: the fault is the emulator's")
+	}
+	rule := ruleWithDescription(e, e.name("rules-null"), "Deploys trigger releases")
+	withData := rule + "\ndata \"buildkite_organization_rules\" \"all\" {\n  depends_on = [buildkite_organization_rule.test]\n}\n"
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             e.checkDestroyed("buildkite_organization_rule"),
+		Steps: []resource.TestStep{
+			{Config: rule},
+			{
+				PreConfig:   e.aim(fakeserver.AimedFault{Operation: "getOrganizationRules", Kind: fakeserver.FaultNullData}),
+				Config:      withData,
+				ExpectError: regexp.MustCompile(`Unable to Read Rules[\s\S]*GraphQL answered null for rule`),
+			},
+			{
+				PreConfig: e.server.ClearAimedFaults,
+				Config:    withData,
+				Check:     e.checkFaultsMet(fakeserver.FaultNullData, 1),
+				ConfigStateChecks: []statecheck.StateCheck{statecheck.ExpectKnownValue("data.buildkite_organization_rules.all",
+					tfjsonpath.New("rules").AtSliceIndex(0).AtMapKey("description"), knownvalue.StringExact("Deploys trigger releases"))},
+			},
+		},
+	})
+}

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
@@ -58,6 +59,11 @@ func (d *organizationRulesDataSource) Read(ctx context.Context, _ datasource.Rea
 	items, ok := listItems(ctx, &resp.Diagnostics, "rules", "", list,
 		func(m *organizationRuleModel, r *buildkite.Rule) {
 			m.fromAPI(r, jsonNull())
+			if details != nil && details[r.UUID] == nil && bad == nil {
+				// REST lists the rule: a GraphQL null for it is no answer, not a rule without a description.
+				bad = fmt.Errorf("GraphQL answered null for rule %s, which the REST API lists, so its description and "+
+					"value are unknown; read again (a rule deleted meanwhile is left out then)", r.UUID)
+			}
 			if err := m.fromDetails(details[r.UUID], organizationRuleModel{Value: jsonNull()}); err != nil && bad == nil {
 				bad = err
 			}

@@ -61,6 +61,8 @@ type pipelineModel struct {
 	// GitHubWebhooksEnabled is the GitHub webhook processing switch, null while not configured
 	// (pipeline_resource_webhooks.go).
 	GitHubWebhooksEnabled types.Bool `tfsdk:"github_webhooks_enabled"`
+	// heldBlank keeps provider_settings blank rather than the service's (pipeline_resource_settings.go).
+	heldBlank bool
 }
 
 // toCreate builds the create body from the plan; settings are those the configuration sets.
@@ -435,7 +437,7 @@ func (r *pipelineResource) Schema(_ context.Context, _ resource.SchemaRequest, r
 			"provider_settings": schema.SingleNestedAttribute{
 				MarkdownDescription: "Settings of the repository's source provider. Only the keys a configuration sets are " +
 					"managed; the others show the service's values and never differ. Keys a provider does not have " +
-					"(GitHub's on a GitLab repository) are ignored by the service.",
+					"(GitHub's on a GitLab repository) are ignored by the service. " + emptySettingsNote,
 				Optional: true, Computed: true,
 				Attributes:    settings,
 				PlanModifiers: []planmodifier.Object{objectplanmodifier.UseStateForUnknown()},
@@ -517,6 +519,7 @@ func (r *pipelineResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 			plan.ProviderSettings = types.ObjectUnknown(settingsAttrTypes())
 		}
 	}
+	planSettingsBlank(ctx, state == nil, state != nil && settingsHeldBlank(ctx, req.Private), config.ProviderSettings, &plan.ProviderSettings)
 	warnFilterWithoutCode(config.ProviderSettings, plan.ProviderSettings, &resp.Diagnostics)
 	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
 }
@@ -579,6 +582,8 @@ func (r *pipelineResource) Create(ctx context.Context, req resource.CreateReques
 
 	in, diags := plan.toCreate(ctx, configuredSettings(settings))
 	resp.Diagnostics.Append(diags...)
+	plan.heldBlank = settingsBlockEmpty(settings)
+	recordSettingsBlank(ctx, resp.Private, plan.heldBlank, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -615,6 +620,9 @@ func (r *pipelineResource) save(ctx context.Context, state stateSetter, diags *d
 	out := pipelineModel{DefaultTeamID: prior.DefaultTeamID, ArchiveOnDelete: prior.ArchiveOnDelete, Emoji: prior.Emoji, Color: prior.Color,
 		GitHubWebhooksEnabled: prior.GitHubWebhooksEnabled}
 	diags.Append(out.fromAPI(ctx, p, &prior.pipelineFields)...)
+	if prior.heldBlank {
+		out.ProviderSettings = blankSettings()
+	}
 	// An apply keeps the cluster name it planned (the cluster did not change); Read asks, with it unknown.
 	if out.ClusterName = prior.ClusterName; prior.ClusterName.IsUnknown() {
 		if err := out.withClusterName(p, clusterNameByGet(ctx, r.client())); err != nil {
@@ -666,6 +674,7 @@ func (r *pipelineResource) Read(ctx context.Context, req resource.ReadRequest, r
 		return
 	}
 	state.ClusterName = types.StringUnknown() // read afresh
+	state.heldBlank = settingsHeldBlank(ctx, req.Private)
 	r.readLooks(ctx, p, &state, &resp.Diagnostics)
 	if state.GitHubWebhooksEnabled = r.readGitHubWebhooks(ctx, p.Slug, state.GitHubWebhooksEnabled, &resp.Diagnostics); resp.Diagnostics.HasError() {
 		return
@@ -703,6 +712,12 @@ func (r *pipelineResource) Update(ctx context.Context, req resource.UpdateReques
 	}
 	ctx, cancel := r.timeout(ctx, opUpdate)
 	defer cancel()
+	if settingsHeldBlank(ctx, req.Private) {
+		// The state's blanks are no reading of the service: every key the configuration sets is sent.
+		state.ProviderSettings = types.ObjectNull(settingsAttrTypes())
+		plan.heldBlank = settingsBlockEmpty(settings)
+	}
+	recordSettingsBlank(ctx, resp.Private, plan.heldBlank, &resp.Diagnostics)
 
 	upd, diags := plan.toUpdate(ctx, &state, settings)
 	resp.Diagnostics.Append(diags...)

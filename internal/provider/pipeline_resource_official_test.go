@@ -424,3 +424,80 @@ func TestWarnFilterWithoutCode(t *testing.T) {
 		}
 	}
 }
+
+// checkServiceSettings fails unless the service holds the pipeline's provider settings as want says.
+func (e *testEnv) checkServiceSettings(want map[string]any) resource.TestCheckFunc {
+	return e.checkPipeline(func(p *buildkite.Pipeline) error {
+		for k, v := range want {
+			if got := p.Provider.Settings[k]; got != v {
+				return fmt.Errorf("the service holds provider_settings.%s = %v, want %v", k, got, v)
+			}
+		}
+		return nil
+	})
+}
+
+// TestAccPipelineResource_emptyProviderSettings: `provider_settings = {}` at create holds every key blank,
+// as the official provider's test "create pipeline with empty attributes" expects, sends nothing (the
+// service keeps its settings) and re-plans empty after refresh; dropping the block reads the service's
+// values, keys set after it are all sent (false included), and an empty block then keeps what state holds.
+func TestAccPipelineResource_emptyProviderSettings(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	name := e.name("empty-settings")
+	setting := func(key, value string) resource.TestCheckFunc {
+		return resource.TestCheckResourceAttr(pipelineAddr, "provider_settings."+key, value)
+	}
+	empty := e.config(testAccPipelineConfig(name, "  tags = []\n  provider_settings = {}"))
+	blank := resource.ComposeAggregateTestCheckFunc(
+		setting("trigger_mode", ""),
+		setting("build_pull_requests", "false"),
+		setting("skip_pull_request_builds_for_existing_commits", "false"),
+		setting("build_branches", "false"),
+		setting("publish_commit_status", "false"),
+		setting("use_step_key_as_commit_status", "false"),
+		e.checkServiceSettings(map[string]any{"trigger_mode": "code", "build_branches": true}),
+	)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             e.checkDestroyed("buildkite_pipeline"),
+		Steps: []resource.TestStep{
+			{Config: empty, Check: blank, ConfigPlanChecks: expectEmpty()},
+			// Re-applied: the refresh keeps the blanks, nothing is planned.
+			{Config: empty, Check: blank, ConfigPlanChecks: resource.ConfigPlanChecks{
+				PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}, PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+			}},
+			{
+				// Without the block the service's values come back.
+				Config:           e.config(testAccPipelineConfig(name, "  tags = []")),
+				ConfigPlanChecks: inPlace(pipelineAddr),
+				Check:            resource.ComposeAggregateTestCheckFunc(setting("trigger_mode", "code"), setting("build_branches", "true")),
+			},
+			{Config: empty, ConfigPlanChecks: expectEmpty(), Check: setting("trigger_mode", "code")},
+		},
+	})
+	// Blank, then keys: each configured key is sent, even one whose blank it equals.
+	name = e.name("empty-then-set")
+	empty = e.config(testAccPipelineConfig(name, "  provider_settings = {}"))
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             e.checkDestroyed("buildkite_pipeline"),
+		Steps: []resource.TestStep{
+			{Config: empty, Check: setting("trigger_mode", ""), ConfigPlanChecks: expectEmpty()},
+			{
+				Config:           e.config(testAccPipelineConfig(name, "  provider_settings = {\n    trigger_mode   = \"none\"\n    build_branches = false\n  }")),
+				ConfigPlanChecks: inPlace(pipelineAddr),
+				Check: resource.ComposeAggregateTestCheckFunc(
+					setting("trigger_mode", "none"), setting("build_branches", "false"), setting("build_pull_requests", "true"),
+					e.checkServiceSettings(map[string]any{"trigger_mode": "none", "build_branches": false, "build_pull_requests": true}),
+				),
+			},
+			// An empty block now keeps the state's values (the official "can be removed without state change").
+			{
+				Config:           empty,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+				Check:            resource.ComposeAggregateTestCheckFunc(setting("trigger_mode", "none"), setting("build_branches", "false")),
+			},
+		},
+	})
+}

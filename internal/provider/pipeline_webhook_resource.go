@@ -235,7 +235,8 @@ func (r *pipelineWebhookResource) Read(ctx context.Context, req resource.ReadReq
 	}
 	hook, err := r.client().Pipelines.Webhook(ctx, p.GraphQLID)
 	if err != nil {
-		r.readFailed(ctx, resp, err, "pipeline webhook", state.PipelineID.ValueString())
+		// REST has just served the pipeline: a GraphQL null or not found for it is no sign the webhook is gone.
+		addPartReadError(&resp.Diagnostics, "pipeline webhook", state.PipelineID.ValueString(), "webhook (read through its pipeline)", err)
 		return
 	}
 	if hook == nil {
@@ -270,6 +271,9 @@ func (r *pipelineWebhookResource) Delete(ctx context.Context, req resource.Delet
 	p, err := findPipelineByID(ctx, r.client(), state.PipelineID.UUID(), state.PipelineID.ValueString())
 	if err == nil {
 		_, err = r.client().Pipelines.DeleteWebhook(ctx, p.GraphQLID, p.Repository)
+		if actedWithErrors(&resp.Diagnostics, err, "delete", "pipeline webhook", state.PipelineID.ValueString()) {
+			return // the answer names the webhook it deleted
+		}
 	}
 	r.deleteFailed(ctx, &resp.Diagnostics, err, "pipeline webhook", state.PipelineID.ValueString())
 }

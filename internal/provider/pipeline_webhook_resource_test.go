@@ -237,3 +237,42 @@ resource "buildkite_pipeline_webhook" "app" {
 		),
 	})
 }
+
+// TestAccPipelineWebhookResource_graphQLPartKept: the webhook of a pipeline REST serves, read through the
+// pipeline's GraphQL node, which answers null, then "not found", on refresh: the refresh fails and the
+// webhook stays in state; with the fault cleared the plan is empty. Its delete at destroy answered with
+// errors and the deleted webhook's ID is done.
+func TestAccPipelineWebhookResource_graphQLPartKept(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	if e.live {
+		t.Skip("live mode: the fault is the emulator's")
+	}
+	name := e.name("hook-part")
+	cfg := e.config(testAccPipelineWebhookConfig(name, "https://github.com/acme/"+name+".git", true, "id", "buildkite_pipeline.app.repository"))
+	webhookGone := func(s *terraform.State) error {
+		id := s.RootModule().Resources["buildkite_pipeline.app"].Primary.Attributes["id"]
+		if e.server.Store().Exists(fakeserver.KindPipelineWebhook, e.org, id) {
+			return fmt.Errorf("the repository webhook of pipeline %s is still there after destroy", id)
+		}
+		return nil
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             resource.ComposeTestCheckFunc(e.checkFaultsMet(fakeserver.FaultErrorsWithData, 1), webhookGone),
+		Steps: []resource.TestStep{
+			{Config: cfg, Check: e.checkRepoWebhook(true), ConfigPlanChecks: expectEmpty()},
+			e.partKept("getPipelineWebhook", fakeserver.FaultNullData, "Unable to Read Pipeline Webhook"),
+			e.partKept("getPipelineWebhook", fakeserver.FaultNotFound, "Unable to Read Pipeline Webhook"),
+			{
+				PreConfig: e.aim(fakeserver.AimedFault{Operation: "deletePipelineWebhook", Kind: fakeserver.FaultErrorsWithData, Times: 1}),
+				Config:    cfg,
+				Check: resource.ComposeTestCheckFunc(e.checkFaultsMet(fakeserver.FaultNullData, 1),
+					e.checkFaultsMet(fakeserver.FaultNotFound, 1), e.checkRepoWebhook(true)),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+			},
+		},
+	})
+}

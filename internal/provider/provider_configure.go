@@ -2,8 +2,11 @@ package provider
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"net"
 	"net/url"
+	"os"
 	"strings"
 	"sync"
 	"time"
@@ -18,11 +21,11 @@ import (
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
 )
 
-// Configure implements provider.Provider: it reads the provider block (falling back to the environment)
-// and builds the REST client once. First contact with the service (contact) is made just before the
-// client's first request, not here: a plan that needs no request (validation errors, new objects planned
-// with -refresh=false) works without reaching the service, and a wrong address, token or organization is
-// still one clear error before any object is read or changed.
+// Configure implements provider.Provider: it reads the provider block (falling back to the environment),
+// builds the REST client once, and makes first contact with the service (contact), so that a wrong address,
+// token or organization is one error on the attribute to fix, at plan time, before any object is planned or
+// read, and not one per resource. Terraform configures the provider once per command (validate never does,
+// so it makes no request).
 func (p *buildkiteProvider) Configure(ctx context.Context, req provider.ConfigureRequest, resp *provider.ConfigureResponse) {
 	var cfg providerModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
@@ -51,13 +54,18 @@ func (p *buildkiteProvider) Configure(ctx context.Context, req provider.Configur
 		Logger:       clientLogger(),
 		// The client lives for one Terraform command, so a listing may answer the reads of a refresh.
 		ListReadTTL: buildkite.DefaultListReadTTL,
-		Contact:     func(ctx context.Context) error { return contact(ctx, data, s.restURL) },
+		Contact:     func(ctx context.Context) error { return contact(ctx, data, s) },
 	})
 	if err != nil {
 		resp.Diagnostics.AddError("Unable to Create Buildkite Client", "The REST client could not be built: "+err.Error())
 		return
 	}
 	data.client = client
+	resp.Diagnostics.Append(graphqlHostWarning(s)...)
+	if err := client.Contact(ctx); err != nil {
+		addContactError(err, &resp.Diagnostics, true)
+		return
+	}
 	tflog.Debug(ctx, "configured buildkite client", map[string]any{"organization": s.org, "rest_url": s.restURL})
 
 	resp.ResourceData = data
@@ -70,10 +78,13 @@ func (p *buildkiteProvider) Configure(ctx context.Context, req provider.Configur
 type settings struct {
 	token, org, restURL, agentURL string
 	// graphqlURL is the GraphQL endpoint, or "" for none (graphqlEndpoint).
-	graphqlURL              string
-	maxRetries              int
-	timeouts                operationTimeouts
-	archivePipelineOnDelete bool
+	graphqlURL string
+	// tokenFrom, orgFrom, restFrom and graphqlFrom name where each value came from, for the errors and
+	// warnings that ask to change it: the attribute, its environment variable, or "the default".
+	tokenFrom, orgFrom, restFrom, graphqlFrom string
+	maxRetries                                int
+	timeouts                                  operationTimeouts
+	archivePipelineOnDelete                   bool
 }
 
 // readSettings reads the provider block: one attribute error per unknown, missing or invalid value.
@@ -106,6 +117,10 @@ func readSettings(cfg providerModel, diags *diag.Diagnostics) settings {
 		archivePipelineOnDelete: cfg.ArchivePipelineOnDelete.ValueBool(),
 	}
 	s.graphqlURL = graphqlEndpoint(valueOrEnv(cfg.GraphQLURL, envGraphQLURL), s.restURL)
+	s.tokenFrom = sourceOf(cfg.APIToken, "api_token", envAPIToken)
+	s.orgFrom = sourceOf(cfg.Organization, "organization", envOrgSlug, envOrganization)
+	s.restFrom = sourceOf(cfg.RESTURL, "rest_url", envRESTURL)
+	s.graphqlFrom = sourceOf(cfg.GraphQLURL, "graphql_url", envGraphQLURL)
 	if s.restURL == "" {
 		s.restURL = defaultRESTURL
 	}
@@ -176,21 +191,98 @@ func configuredTimeouts(m *timeoutsModel, diags *diag.Diagnostics) operationTime
 	return t
 }
 
-// contactFailure is a first-contact check that failed: the diagnostic's words, and whether the service could
-// not be reached at all (a plan may then go on where it needs no request).
+// sourceOf names where valueOrEnv(v, envs...) found its value: the attribute name, the first environment
+// variable set, or "the default".
+func sourceOf(v types.String, name string, envs ...string) string {
+	if !v.IsNull() && !v.IsUnknown() {
+		return name
+	}
+	for _, e := range envs {
+		if os.Getenv(e) != "" {
+			return e
+		}
+	}
+	return "the default"
+}
+
+// setBy names, for an error's advice, what set a provider attribute's value, from is what sourceOf said.
+func setBy(from, attribute string) string {
+	switch from {
+	case attribute:
+		return fmt.Sprintf("%q", attribute)
+	case "the default":
+		return fmt.Sprintf("%q (not set, so the default)", attribute)
+	}
+	return fmt.Sprintf("the %s environment variable (%q is not set)", from, attribute)
+}
+
+// graphqlHostWarning is the one warning of a configuration that sends the API token to a GraphQL origin other
+// than rest_url's, as when rest_url is set for the emulator or a proxy and BUILDKITE_GRAPHQL_URL is left in
+// the environment from another workspace. Buildkite's own pair (api.buildkite.com, graphql.buildkite.com) is
+// one service and draws none; neither does no GraphQL endpoint at all.
+func graphqlHostWarning(s settings) diag.Diagnostics {
+	var diags diag.Diagnostics
+	rest, gql := originOf(s.restURL), originOf(s.graphqlURL)
+	if s.graphqlURL == "" || rest == gql || (rest == originOf(defaultRESTURL) && gql == originOf(defaultGraphQLURL)) {
+		return diags
+	}
+	fix := fmt.Sprintf("set \"graphql_url\" to the GraphQL endpoint of the service at %s (the emulator serves it at "+
+		"<rest_url>/v1)", rest)
+	if s.graphqlFrom == envGraphQLURL {
+		fix = fmt.Sprintf("unset %s, so that nothing goes to a GraphQL origin, or %s", envGraphQLURL, fix)
+	}
+	diags.AddAttributeWarning(path.Root("graphql_url"), "API Token Sent to Another GraphQL Host", fmt.Sprintf(
+		"The API token goes to %s for REST (from %s) and to %s for GraphQL (from %s), another host. If that is "+
+			"meant (a proxy for GraphQL alone), nothing needs to change; otherwise %s.", rest, s.restFrom, gql, s.graphqlFrom, fix))
+	return diags
+}
+
+// originOf is the scheme, host and port of an absolute URL (the port left out where it is the scheme's own),
+// or raw itself where it does not parse; readSettings has refused such a value already.
+func originOf(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" {
+		return raw
+	}
+	scheme, host, port := strings.ToLower(u.Scheme), strings.ToLower(u.Hostname()), u.Port()
+	if (scheme == "https" && port == "443") || (scheme == "http" && port == "80") {
+		port = ""
+	}
+	if port != "" {
+		host = net.JoinHostPort(host, port)
+	}
+	return scheme + "://" + host
+}
+
+// contactFailure is a first-contact check that failed: the diagnostic's words, and the provider attribute
+// that most likely needs changing ("" where none does: the service failed to answer).
 type contactFailure struct {
 	summary, detail string
-	unreachable     bool
+	attribute       string
 }
 
 func (f *contactFailure) Error() string { return f.summary + ": " + f.detail }
 
+// addContactError adds the error of a failed first contact: on the provider attribute it names where
+// onProvider (Configure), else as an error of the operation it stopped.
+func addContactError(err error, diags *diag.Diagnostics, onProvider bool) {
+	var failed *contactFailure
+	switch {
+	case !errors.As(err, &failed):
+		diags.AddError("Unable to Reach Buildkite", err.Error())
+	case onProvider && failed.attribute != "":
+		diags.AddAttributeError(path.Root(failed.attribute), failed.summary, failed.detail)
+	default:
+		diags.AddError(failed.summary, failed.detail)
+	}
+}
+
 // contact asks, at once, for the API token (whether it works at all, and which scopes it holds, so that
 // resources can refuse at plan time what would fail) and for the organization (whether the slug is right
-// and the token sees it, so that no 404 of an object is believed before it is known). The client runs it
-// just before its first request (buildkite.Config.Contact); a service that cannot be reached fails it
-// within seconds, naming rest_url. What asking again cannot change is final for the client.
-func contact(ctx context.Context, data *providerData, restURL string) error {
+// and the token sees it, so that no 404 of an object is believed before it is known). Configure runs it
+// through the client (buildkite.Config.Contact), once per provider process; a service that cannot be
+// reached fails it within seconds, naming rest_url. What asking again cannot change is final for the client.
+func contact(ctx context.Context, data *providerData, s settings) error {
 	ctx, cancel := context.WithTimeout(ctx, data.timeouts.of(opRead))
 	defer cancel()
 	var (
@@ -207,34 +299,36 @@ func contact(ctx context.Context, data *providerData, restURL string) error {
 	case tokErr == nil:
 		data.token = tok
 	case buildkite.IsUnreachable(tokErr):
-		return buildkite.FinalContact(&contactFailure{summary: "Unable to Reach Buildkite", unreachable: true, detail: fmt.Sprintf(
-			"No connection could be made to %s (%s). Check \"rest_url\" (or the %s environment variable), and that the "+
-				"service, or the emulator, is running there.", restURL, tokErr, envRESTURL)})
+		return buildkite.FinalContact(&contactFailure{summary: "Unable to Reach Buildkite", attribute: "rest_url", detail: fmt.Sprintf(
+			"No connection could be made to %s (%s). Check %s, and that the service, or the emulator, is running there. "+
+				"Nothing was read or changed.", s.restURL, tokErr, setBy(s.restFrom, "rest_url"))})
 	case buildkite.IsUnauthorized(tokErr):
-		return buildkite.FinalContact(&contactFailure{summary: "Invalid Buildkite API Token", detail: fmt.Sprintf(
-			"The service refused the API token (%s). Check \"api_token\" or the %s environment variable.", describeError(tokErr), envAPIToken)})
+		return buildkite.FinalContact(&contactFailure{summary: "Invalid Buildkite API Token", attribute: "api_token", detail: fmt.Sprintf(
+			"The service at %s refused the API token (%s). Check %s. Nothing was read or changed.",
+			s.restURL, describeError(tokErr), setBy(s.tokenFrom, "api_token"))})
 	case buildkite.IsNotFound(tokErr), buildkite.IsForbidden(tokErr):
 		// A service or proxy that does not answer the endpoint: scopes go unchecked and calls report their own errors.
 		tflog.Warn(ctx, "GET /v2/access-token is not answered; API token scopes will not be checked at plan time", map[string]any{"error": tokErr.Error()})
 	default:
-		return &contactFailure{summary: "Unable to Reach Buildkite", detail: fmt.Sprintf("Checking the API token against %s: %s", restURL, describeError(tokErr))}
+		return &contactFailure{summary: "Unable to Reach Buildkite", detail: fmt.Sprintf("Checking the API token against %s: %s",
+			s.restURL, describeError(tokErr))}
 	}
-	return confirmedAtContact(data, orgErr)
+	return confirmedAtContact(data, orgErr, s.orgFrom)
 }
 
 // confirmedAtContact applies the organization's answer to first contact: found, it is confirmed for the run
 // (confirmOrganization makes no second call); not found, it is a final failure naming organization. A token
 // that may not read organizations (403) leaves the question to confirmOrganization, which asks only when an
 // object answers 404.
-func confirmedAtContact(data *providerData, orgErr error) error {
+func confirmedAtContact(data *providerData, orgErr error, orgFrom string) error {
 	switch {
 	case orgErr == nil:
 		data.orgAtContact.Store(true)
 	case buildkite.IsNotFound(orgErr):
-		return buildkite.FinalContact(&contactFailure{summary: "Unknown Buildkite Organization", detail: fmt.Sprintf(
-			"The organization %q does not exist or the API token cannot see it (%s). Check \"organization\" (or the %s "+
-				"environment variable) against the slug in your organization's URL, and that the API token was created "+
-				"for that organization. Nothing was read or changed.", data.org, describeError(orgErr), envOrgSlug)})
+		return buildkite.FinalContact(&contactFailure{summary: "Unknown Buildkite Organization", attribute: "organization", detail: fmt.Sprintf(
+			"The organization %q does not exist or the API token cannot see it (%s). Check %s against the slug in your "+
+				"organization's URL, and that the API token was created for that organization. Nothing was read or changed.",
+			data.org, describeError(orgErr), setBy(orgFrom, "organization"))})
 	}
 	return nil
 }

@@ -2,7 +2,6 @@ package provider
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -68,23 +67,13 @@ func (b *resourceBase) ModifyPlan(ctx context.Context, req resource.ModifyPlanRe
 	}
 }
 
-// contactForPlan makes first contact, where it has not been made, so that a change's scopes are checked at
-// plan time. A service that cannot be reached is no error here: a plan that needs no request (new objects
-// with -refresh=false) goes on without it, and the apply's first request reports it. Any other failure
-// (a refused token, an unknown organization) is the plan's error. It reports whether the scopes can be
-// checked.
+// contactForPlan makes sure first contact has been made, so that a change's scopes are checked at plan
+// time. Configure makes it before any resource is given the provider's data, so this asks nothing; a failure
+// is the plan's error. It reports whether the scopes can be checked.
 func (d *providerData) contactForPlan(ctx context.Context, diags *diag.Diagnostics) bool {
-	err := d.client.Contact(ctx)
-	var failed *contactFailure
-	switch {
-	case err == nil:
-		return true
-	case errors.As(err, &failed) && failed.unreachable:
+	if err := d.client.Contact(ctx); err != nil {
+		addContactError(err, diags, false)
 		return false
-	case errors.As(err, &failed):
-		diags.AddError(failed.summary, failed.detail)
-	default:
-		diags.AddError("Unable to Reach Buildkite", err.Error())
 	}
-	return false
+	return true
 }

@@ -17,7 +17,6 @@ package main
 import (
 	"archive/tar"
 	"bytes"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -211,5 +210,10 @@ func rootFS(bin []byte, created time.Time) ([]byte, error) {
 			return nil, err
 		}
 	}
-	return buf.Bytes(), errors.Join(tw.Close())
+	// Closed before the buffer is taken: Close writes the end of the archive (two zero blocks), without
+	// which GNU tar and Python's tarfile refuse the layer.
+	if err := tw.Close(); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
 }

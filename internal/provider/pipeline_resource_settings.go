@@ -1,0 +1,93 @@
+package provider
+
+import (
+	"context"
+
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+)
+
+// buildkite_pipeline's empty provider_settings block. A pipeline created with `provider_settings = {}` holds
+// every key blank ("" or false), as the official provider's state does (its acceptance test "create pipeline
+// with empty attributes" expects it). The block manages no key: nothing of it is sent, and the service keeps
+// its settings. The private state records the blank form, so that refreshes keep it while the block stays
+// empty; a configuration that sets a key or drops the block brings the service's values back. An empty
+// block put in place of one that set keys keeps the values the state holds (the official provider's "can be
+// removed without state change").
+
+// emptySettingsNote is provider_settings' description of the empty block.
+const emptySettingsNote = "A pipeline created with an empty block (`provider_settings = {}`) holds every key blank " +
+	"(`\"\"` or `false`), as the official provider's state does, and sends none: the service keeps its settings, and " +
+	"refreshes keep the blanks while the block stays empty; dropping the block, or importing, reads the service's " +
+	"values, and an empty block that replaces set keys keeps the values the state holds."
+
+// blankSettingsKey is the private-state key that records a pipeline whose provider_settings are held blank.
+const blankSettingsKey = "providerSettingsBlank"
+
+// settingsBlockEmpty reports whether the configuration has a provider_settings block that sets no key (an
+// unknown key counts as set).
+func settingsBlockEmpty(config types.Object) bool {
+	if config.IsNull() || config.IsUnknown() {
+		return false
+	}
+	for _, v := range config.Attributes() {
+		if !v.IsNull() {
+			return false
+		}
+	}
+	return true
+}
+
+// blankSettings is provider_settings with every key blank: "" for a string, false for a flag.
+func blankSettings() types.Object {
+	values := make(map[string]attr.Value, len(pipelineSettings))
+	for _, s := range pipelineSettings {
+		if s.isString {
+			values[s.key] = types.StringValue("")
+		} else {
+			values[s.key] = types.BoolValue(false)
+		}
+	}
+	return types.ObjectValueMust(settingsAttrTypes(), values)
+}
+
+// settingsHeldBlank reports whether the private state records provider_settings held blank.
+func settingsHeldBlank(ctx context.Context, p privateReader) bool {
+	if p == nil {
+		return false
+	}
+	data, diags := p.GetKey(ctx, blankSettingsKey)
+	return !diags.HasError() && string(data) == "true"
+}
+
+// recordSettingsBlank records, after a create or an update, whether provider_settings are held blank.
+func recordSettingsBlank(ctx context.Context, p privateWriter, blank bool, diags *diag.Diagnostics) {
+	var value []byte // nil removes the key
+	if blank {
+		value = []byte("true")
+	}
+	diags.Append(p.SetKey(ctx, blankSettingsKey, value)...)
+}
+
+// planSettingsBlank plans provider_settings for the empty block: blank at create; on an update of a pipeline
+// held blank whose configuration now sets keys or drops the block, the keys it leaves out are unknown (the
+// service's values come back), where the state's blanks would otherwise be planned.
+func planSettingsBlank(ctx context.Context, creating, heldBlank bool, config types.Object, plan *types.Object) {
+	switch {
+	case creating && settingsBlockEmpty(config):
+		*plan = blankSettings()
+	case creating || !heldBlank || settingsBlockEmpty(config):
+	case config.IsNull() || config.IsUnknown():
+		*plan = types.ObjectUnknown(settingsAttrTypes())
+	default:
+		values := make(map[string]attr.Value, len(pipelineSettings))
+		for k, v := range config.Attributes() {
+			values[k] = v
+			if v.IsNull() {
+				values[k] = unknownOf(ctx, v)
+			}
+		}
+		*plan = types.ObjectValueMust(settingsAttrTypes(), values)
+	}
+}
