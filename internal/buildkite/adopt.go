@@ -136,13 +136,14 @@ func (lc *lostCreate[T]) existing(ctx context.Context) (map[string]bool, error) 
 }
 
 // sendCreate makes one attempt at a create of the collection key, sharing the key's gate with the other
-// creates in flight; an object returned is recorded as this Client's.
+// creates in flight; an object returned is recorded as this Client's, also one returned with an error (a
+// GraphQL answer that carries errors beside what the mutation made).
 func sendCreate[T any](ctx context.Context, c *Client, key string, lc *lostCreate[T], send func(context.Context) (*T, error)) (*T, error) {
 	g := c.creates.gate(key)
 	g.RLock()
 	defer g.RUnlock()
 	out, err := send(ctx)
-	if err == nil && out != nil {
+	if out != nil {
 		c.creates.claim(key, lc.id(out))
 	}
 	return out, err

@@ -460,3 +460,43 @@ func TestLostCreate_ruleBySlugsIsAdopted(t *testing.T) {
 		t.Errorf("got %+v; the emulator holds %+v (%v), want the one rule, adopted", r, all, err)
 	}
 }
+
+// TestLostCreate_tokenMadeWithErrorsIsExcluded: a create answered with errors beside the token it made
+// returns that token (the caller records it); another create of the client whose answer is lost meanwhile
+// does not take that token for its own, and revokes nothing.
+func TestLostCreate_tokenMadeWithErrorsIsExcluded(t *testing.T) {
+	ctx := context.Background()
+	e := newEmulator(t, fakeserver.Options{Faults: fakeserver.Faults{Aimed: []fakeserver.AimedFault{{
+		Operation: "createAgentToken", Kind: fakeserver.FaultErrorsWithData, Times: 1,
+	}}}})
+	desc := "ci"
+	var c *Client
+	var first *AgentToken
+	meanwhile := func() {
+		var err error
+		first, err = c.AgentTokens.Create(ctx, &desc)
+		if _, acted := ActedWithErrors(err); !acted || first == nil {
+			t.Errorf("the other create: %+v, %v; want its token with an Acted error", first, err)
+		}
+	}
+	front := newEmulatorFront(t, e, loseNth(agentTokenCreate, 1, "unacted", meanwhile))
+	c = newGraphQLClient(t, e.url, front)
+	if _, err := c.Organizations.Get(ctx); err != nil { // one answer first, so that two requests may be in flight
+		t.Fatal(err)
+	}
+	second, err := c.AgentTokens.Create(ctx, &desc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	all, err := newGraphQLClient(t, e.url, e.url).AgentTokens.List(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	live := map[string]bool{}
+	for _, x := range all {
+		live[x.ID] = true
+	}
+	if first == nil || len(all) != 2 || !live[first.ID] || !live[second.ID] {
+		t.Errorf("live tokens %+v; want the one made with errors and the one made after the lost answer", all)
+	}
+}
