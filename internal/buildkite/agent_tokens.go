@@ -127,10 +127,10 @@ func (s *AgentTokensService) List(ctx context.Context) ([]AgentToken, error) {
 }
 
 // Create makes a token with description (nil for none) and returns it with its secret, which no later
-// answer carries. When the create's answer is lost, a token the service may have made cannot be told
-// apart from another one of the same description except by its creation time, and its secret is lost
-// with the answer: what a lost create made (same description, created since) is revoked, and the create
-// sent again, so that exactly one token, whose secret the caller has, remains (createOrReplace).
+// answer carries. When the create's answer is lost, its secret is lost with it: what the lost create made,
+// the one token of the description that was not there before the create was sent and that no other create
+// returned, is revoked, and the create sent again, so that exactly one token, whose secret the caller has,
+// remains; with two or more such tokens, none is revoked (createOrReplace).
 func (s *AgentTokensService) Create(ctx context.Context, description *string) (*AgentToken, error) {
 	orgID, err := s.client.organizationID(ctx)
 	if err != nil {
@@ -150,25 +150,18 @@ func (s *AgentTokensService) Create(ctx context.Context, description *string) (*
 		t.Token = out.AgentTokenCreate.TokenValue
 		return t, nil
 	}
-	find := func(ctx context.Context, since time.Time) (*AgentToken, error) {
-		all, err := s.List(ctx)
-		if err != nil {
-			return nil, err
-		}
-		var newest *AgentToken
-		for i := range all {
-			t := &all[i]
-			if t.CreatedAt == nil || t.CreatedAt.Before(since) || !sameDescription(t.Description, description) {
-				continue
-			}
-			if newest == nil || t.CreatedAt.After(*newest.CreatedAt) {
-				newest = t
-			}
-		}
-		return newest, nil
+	lc := lostCreate[AgentToken]{
+		matching: func(ctx context.Context) ([]AgentToken, error) {
+			all, err := s.List(ctx)
+			return keep(all, err, func(t *AgentToken) bool { return sameDescription(t.Description, description) })
+		},
+		id: func(t *AgentToken) string { return t.ID },
+		describe: func(t *AgentToken) string {
+			return fmt.Sprintf("agent token %q (ID %s, UUID %s)", deref(t.Description), t.ID, t.UUID)
+		},
 	}
 	del := func(ctx context.Context, t *AgentToken) error { return s.Revoke(ctx, t.ID, AgentTokenRevokeReason) }
-	return createOrReplaceWith(ctx, s.client, opCreateAgentToken.name, send, find, del)
+	return createOrReplaceWith(ctx, s.client, opCreateAgentToken.name, send, lc, del)
 }
 
 // madeWithErrors reads the answer to a create that came with errors (err). A token in its data exists:

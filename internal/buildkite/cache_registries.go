@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"strings"
 	"time"
@@ -86,7 +87,7 @@ func (s *CacheRegistriesService) Get(ctx context.Context, clusterID, id string) 
 }
 
 // Create creates a registry (201). Its name makes a slug unique in the cluster, so when the answer is lost
-// the registry of that name created since the request was sent is adopted.
+// the registry of that name is adopted if it was not there before the request was sent.
 func (s *CacheRegistriesService) Create(ctx context.Context, clusterID string, in CacheRegistryWrite) (*CacheRegistry, error) {
 	p, err := s.registriesPath(clusterID)
 	if err != nil {
@@ -95,19 +96,15 @@ func (s *CacheRegistriesService) Create(ctx context.Context, clusterID string, i
 	if in.Name == nil {
 		return nil, errors.New("creating a cache registry: a name is required")
 	}
-	since := time.Now().Add(-createdSinceSlack)
-	return createOrAdopt(ctx, s.client, p, in, func(ctx context.Context) (*CacheRegistry, error) {
-		all, err := s.List(ctx, clusterID)
-		if err != nil {
-			return nil, err
-		}
-		for i := range all {
-			r := &all[i]
-			if strings.EqualFold(r.Name, *in.Name) && r.CreatedAt != nil && !r.CreatedAt.Before(since) {
-				return r, nil
-			}
-		}
-		return nil, nil
+	return createOrAdopt(ctx, s.client, p, in, lostCreate[CacheRegistry]{
+		matching: func(ctx context.Context) ([]CacheRegistry, error) {
+			all, err := s.List(ctx, clusterID)
+			return keep(all, err, func(r *CacheRegistry) bool { return strings.EqualFold(r.Name, *in.Name) })
+		},
+		id: func(r *CacheRegistry) string { return r.UUID },
+		describe: func(r *CacheRegistry) string {
+			return fmt.Sprintf("cache registry %q (slug %s, UUID %s)", r.Name, r.Slug, r.UUID)
+		},
 	})
 }
 

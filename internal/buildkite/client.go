@@ -145,6 +145,9 @@ type Client struct {
 	looks      looksCache  // what reads of pipelines' looks know of the GraphQL listing (pipeline_looks.go)
 	listTTL    time.Duration
 
+	// creates is what this Client's creates returned, to tell what a lost one made (adopt.go).
+	creates createLedger
+
 	maxRetries     int // < 0: none; 0: until the deadline
 	retryWaitMin   time.Duration
 	retryWaitMax   time.Duration

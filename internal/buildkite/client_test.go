@@ -70,13 +70,17 @@ func TestNewClient_defaultsAndNormalisation(t *testing.T) {
 }
 
 func TestClient_sendsAuthUserAgentAndJSONHeaders(t *testing.T) {
-	s := newStub(t, respond(http.StatusCreated, `{"id":"c1"}`))
+	s := newStub(t, emptyListing("/clusters", respond(http.StatusCreated, `{"id":"c1"}`)))
 	c := newTestClient(t, s.srv.URL)
 	ctx := context.Background()
 
 	if _, err := c.Clusters.Create(ctx, ClusterCreate{Name: "x"}); err != nil {
 		t.Fatal(err)
 	}
+	if got := s.requests()[0]; got.Method != http.MethodGet || got.Header.Get("Content-Type") != "" {
+		t.Errorf("the listing before the create: %s with Content-Type %q", got.Method, got.Header.Get("Content-Type"))
+	}
+	s.drop(1)
 	if _, err := c.Clusters.Get(ctx, "c1"); err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,9 @@
 package buildkite
 
-import "context"
+import (
+	"context"
+	"fmt"
+)
 
 // ClusterMaintainersService manages the maintainers of clusters: users and teams given permission to
 // manage one cluster. An assignment cannot be changed, only created and deleted.
@@ -72,19 +75,20 @@ func (s *ClusterMaintainersService) Get(ctx context.Context, clusterID, id strin
 }
 
 // Create assigns a user or team (201). An actor is a maintainer of a cluster at most once, so when the
-// answer is lost the assignment of that actor is adopted.
+// answer is lost the assignment of that actor is adopted, if it was not there before the create was sent.
 func (s *ClusterMaintainersService) Create(ctx context.Context, clusterID string, in ClusterMaintainerCreate) (*ClusterMaintainer, error) {
 	p, err := s.maintainersPath(clusterID)
 	if err != nil {
 		return nil, err
 	}
-	return createOrAdopt(ctx, s.client, p, in, func(ctx context.Context) (*ClusterMaintainer, error) {
-		for m, err := range listEach[ClusterMaintainer](ctx, s.client, p, ListOptions{}) {
-			if err != nil || m.Actor.ID == in.actorID() {
-				return m, err
-			}
-		}
-		return nil, nil
+	return createOrAdopt(ctx, s.client, p, in, lostCreate[ClusterMaintainer]{
+		matching: func(ctx context.Context) ([]ClusterMaintainer, error) {
+			return listMatching(ctx, s.client, p, func(m *ClusterMaintainer) bool { return m.Actor.ID == in.actorID() })
+		},
+		id: func(m *ClusterMaintainer) string { return m.ID },
+		describe: func(m *ClusterMaintainer) string {
+			return fmt.Sprintf("maintainer %s of cluster %s (ID %s)", m.Actor.ID, clusterID, m.ID)
+		},
 	})
 }
 

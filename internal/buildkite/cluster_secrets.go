@@ -2,6 +2,7 @@ package buildkite
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"time"
 )
@@ -78,18 +79,22 @@ func (s *ClusterSecretsService) Get(ctx context.Context, clusterID, id string) (
 }
 
 // Create creates a secret (201). A key names one secret of its cluster, so when the answer is lost the
-// secret of the key created since the request was sent, which holds the value sent, is adopted.
+// secret of the key, if it was not there before the request was sent, holds the value sent: it is
+// adopted.
 func (s *ClusterSecretsService) Create(ctx context.Context, clusterID string, in ClusterSecretCreate) (*ClusterSecret, error) {
 	p, err := s.secretsPath(clusterID)
 	if err != nil {
 		return nil, err
 	}
 	ctx = withSecretFields(ctx, secretBodyFields...)
-	since := time.Now().Add(-createdSinceSlack)
-	return createOrAdopt(ctx, s.client, p, in, func(ctx context.Context) (*ClusterSecret, error) {
-		return findCreated(ctx, s.client, p, since,
-			func(sec *ClusterSecret) *time.Time { return sec.CreatedAt },
-			func(sec *ClusterSecret) bool { return sec.Key == in.Key })
+	return createOrAdopt(ctx, s.client, p, in, lostCreate[ClusterSecret]{
+		matching: func(ctx context.Context) ([]ClusterSecret, error) {
+			return listMatching(ctx, s.client, p, func(sec *ClusterSecret) bool { return sec.Key == in.Key })
+		},
+		id: func(sec *ClusterSecret) string { return sec.ID },
+		describe: func(sec *ClusterSecret) string {
+			return fmt.Sprintf("cluster secret %q (ID %s) in cluster %s", sec.Key, sec.ID, clusterID)
+		},
 	})
 }
 

@@ -2,6 +2,7 @@ package buildkite
 
 import (
 	"context"
+	"fmt"
 	"iter"
 	"net/http"
 	"time"
@@ -78,20 +79,23 @@ func (s *ClusterTokensService) Get(ctx context.Context, clusterID, id string) (*
 }
 
 // Create creates an agent token; the response is the only one carrying Token. When the answer is lost, the
-// secret is lost with it: a token of the same description created since the request was sent is revoked
-// and the create repeated, so no valid token is left that nobody knows of.
+// secret is lost with it: the one token of the description that was not there before the create was sent
+// (and that no other create returned) is revoked and the create repeated, so no valid token is left that
+// nobody knows of; with two or more such tokens, none is revoked (createOrReplace).
 func (s *ClusterTokensService) Create(ctx context.Context, clusterID string, in ClusterTokenCreate) (*ClusterToken, error) {
 	p, err := s.client.orgPath("clusters", clusterID, "tokens")
 	if err != nil {
 		return nil, err
 	}
-	return createOrReplace(ctx, s.client, p, in,
-		func(ctx context.Context, since time.Time) (*ClusterToken, error) {
-			return findCreated(ctx, s.client, p, since,
-				func(t *ClusterToken) *time.Time { return t.CreatedAt },
-				func(t *ClusterToken) bool { return t.Description == in.Description })
+	return createOrReplace(ctx, s.client, p, in, lostCreate[ClusterToken]{
+		matching: func(ctx context.Context) ([]ClusterToken, error) {
+			return listMatching(ctx, s.client, p, func(t *ClusterToken) bool { return t.Description == in.Description })
 		},
-		func(ctx context.Context, t *ClusterToken) error { return s.Delete(ctx, clusterID, t.ID) })
+		id: func(t *ClusterToken) string { return t.ID },
+		describe: func(t *ClusterToken) string {
+			return fmt.Sprintf("cluster agent token %q (ID %s)", t.Description, t.ID)
+		},
+	}, func(ctx context.Context, t *ClusterToken) error { return s.Delete(ctx, clusterID, t.ID) })
 }
 
 // Update changes an agent token with PATCH: the specification does not show

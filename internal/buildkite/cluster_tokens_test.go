@@ -77,7 +77,7 @@ func TestClusterTokens_Get(t *testing.T) {
 }
 
 func TestClusterTokens_Create(t *testing.T) {
-	s := newStub(t, respond(http.StatusCreated, createdTokenJSON))
+	s := newStub(t, creating(respond(http.StatusCreated, createdTokenJSON)))
 	c := newTestClient(t, s.srv.URL)
 	got, err := c.ClusterTokens.Create(context.Background(), clusterID, ClusterTokenCreate{
 		Description: "Windows agents", AllowedIPAddresses: ptr("202.144.0.0/24"),
@@ -85,15 +85,15 @@ func TestClusterTokens_Create(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	assertRequest(t, s.only(t), "POST", tokensPath, `{"description":"Windows agents","allowed_ip_addresses":"202.144.0.0/24"}`)
+	assertRequest(t, s.onlyCreate(t), "POST", tokensPath, `{"description":"Windows agents","allowed_ip_addresses":"202.144.0.0/24"}`)
 	assertToken(t, got, "igo6HEj5fxQbgBTDoDzNaZzT")
 
-	s = newStub(t, respond(http.StatusCreated, createdTokenJSON))
+	s = newStub(t, creating(respond(http.StatusCreated, createdTokenJSON)))
 	c = newTestClient(t, s.srv.URL)
 	if _, err := c.ClusterTokens.Create(context.Background(), clusterID, ClusterTokenCreate{Description: "Windows agents"}); err != nil {
 		t.Fatal(err)
 	}
-	assertRequest(t, s.only(t), "POST", tokensPath, `{"description":"Windows agents"}`)
+	assertRequest(t, s.onlyCreate(t), "POST", tokensPath, `{"description":"Windows agents"}`)
 }
 
 func TestClusterTokens_Update(t *testing.T) {

@@ -2,6 +2,7 @@ package buildkite
 
 import (
 	"context"
+	"fmt"
 	"iter"
 	"net/http"
 	"time"
@@ -81,19 +82,20 @@ func (s *ClustersService) Get(ctx context.Context, id string) (*Cluster, error) 
 	return readItem(ctx, s.client, list, p, id, func(c *Cluster) []string { return []string{c.ID} })
 }
 
-// Create creates a cluster (the service answers 201). When the answer is lost, the cluster of the same name
-// created since the request was sent is adopted: names are not unique, but a second cluster of that name
-// made by someone else within the same minute is far less likely than a lost answer.
+// Create creates a cluster (the service answers 201). When the answer is lost, the one cluster of the same
+// name that was not there before the request was sent, and that no other create returned, is adopted;
+// with two or more, none is.
 func (s *ClustersService) Create(ctx context.Context, in ClusterCreate) (*Cluster, error) {
 	p, err := s.client.orgPath("clusters")
 	if err != nil {
 		return nil, err
 	}
-	since := time.Now().Add(-createdSinceSlack)
-	return createOrAdopt(ctx, s.client, p, in, func(ctx context.Context) (*Cluster, error) {
-		return findCreated(ctx, s.client, p, since,
-			func(c *Cluster) *time.Time { return c.CreatedAt },
-			func(c *Cluster) bool { return c.Name == in.Name })
+	return createOrAdopt(ctx, s.client, p, in, lostCreate[Cluster]{
+		matching: func(ctx context.Context) ([]Cluster, error) {
+			return listMatching(ctx, s.client, p, func(c *Cluster) bool { return c.Name == in.Name })
+		},
+		id:       func(c *Cluster) string { return c.ID },
+		describe: func(c *Cluster) string { return fmt.Sprintf("cluster %q (ID %s)", c.Name, c.ID) },
 	})
 }
 

@@ -98,7 +98,7 @@ func TestClusters_GetNotFound(t *testing.T) {
 
 func TestClusters_Create(t *testing.T) {
 	t.Run("all fields", func(t *testing.T) {
-		s := newStub(t, respond(http.StatusCreated, newClusterJSON))
+		s := newStub(t, creating(respond(http.StatusCreated, newClusterJSON)))
 		c := newTestClient(t, s.srv.URL)
 		got, err := c.Clusters.Create(context.Background(), ClusterCreate{
 			Name: "Open Source", Description: ptr("builds"), Emoji: ptr(":technologist:"), Color: ptr("#FFE0F1"),
@@ -106,7 +106,7 @@ func TestClusters_Create(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		assertRequest(t, s.only(t), "POST", "/v2/organizations/acme/clusters",
+		assertRequest(t, s.onlyCreate(t), "POST", "/v2/organizations/acme/clusters",
 			`{"name":"Open Source","description":"builds","emoji":":technologist:","color":"#FFE0F1"}`)
 		if got.ID != clusterID || got.DefaultQueueID != nil || got.DefaultQueueURL != nil || got.Description != "" {
 			t.Errorf("created cluster = %+v", got)
@@ -116,12 +116,12 @@ func TestClusters_Create(t *testing.T) {
 		}
 	})
 	t.Run("name only", func(t *testing.T) {
-		s := newStub(t, respond(http.StatusCreated, newClusterJSON))
+		s := newStub(t, creating(respond(http.StatusCreated, newClusterJSON)))
 		c := newTestClient(t, s.srv.URL)
 		if _, err := c.Clusters.Create(context.Background(), ClusterCreate{Name: "Open Source"}); err != nil {
 			t.Fatal(err)
 		}
-		assertRequest(t, s.only(t), "POST", "/v2/organizations/acme/clusters", `{"name":"Open Source"}`)
+		assertRequest(t, s.onlyCreate(t), "POST", "/v2/organizations/acme/clusters", `{"name":"Open Source"}`)
 	})
 }
 

@@ -155,11 +155,11 @@ func TestError_htmlTokenParameterMasked(t *testing.T) {
 // in errors, wherever they occur, in JSON-escaped form too.
 func TestMaskValues(t *testing.T) {
 	const apiKey, header = "dd-api-key-0123456789", `Bearer <otel>&"secret"`
-	s := newStub(t, func(w http.ResponseWriter, r *http.Request) {
+	s := newStub(t, creating(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
 		w.WriteHeader(http.StatusUnprocessableEntity)
 		_, _ = fmt.Fprintf(w, `{"message":"Validation failed: rejected %s","echo":%s}`, apiKey, body)
-	})
+	}))
 	log := &recordingLogger{}
 	c := newTestClient(t, s.srv.URL, func(c *Config) { c.Logger = log; c.MaxRetries = -1 })
 	c.MaskValues(apiKey, header, "abc")

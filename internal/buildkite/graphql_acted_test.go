@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -53,11 +54,24 @@ const actedToken = `{"id":"QWdlbnRUb2tlbi0tLTE=","uuid":"0b4c3f0e-0000-4000-8000
 func TestGraphQL_createAnsweredWithErrorsAndData(t *testing.T) {
 	ctx := context.Background()
 	desc := "ci"
+	// noTokens answers the listing a create makes before it is sent (adopt.go) with no tokens, and hands
+	// every other call to gql; creates are the calls other than that listing.
+	noTokens := func(gql func(op string) (int, string)) func(op string) (int, string) {
+		return func(op string) (int, string) {
+			if op == "listAgentTokens" {
+				return http.StatusOK, `{"data":{"organization":{"agentTokens":{"edges":[]}}}}`
+			}
+			return gql(op)
+		}
+	}
+	creates := func(s *stub) []string {
+		return slices.DeleteFunc(gqlOps(s), func(op string) bool { return op == "listAgentTokens" })
+	}
 	t.Run("token and secret", func(t *testing.T) {
-		s := gqlStub(t, `["graphql"]`, func(op string) (int, string) {
+		s := gqlStub(t, `["graphql"]`, noTokens(func(op string) (int, string) {
 			return http.StatusOK, `{"data":{"agentTokenCreate":{"tokenValue":"bkat_secretvalue1","agentTokenEdge":{"node":` + actedToken + `}}},` +
 				`"errors":[{"message":"Audit log could not be written"}]}`
-		})
+		}))
 		c := newGraphQLClient(t, s.srv.URL, s.srv.URL)
 		tok, err := c.AgentTokens.Create(ctx, &desc)
 		ge, acted := ActedWithErrors(err)
@@ -73,14 +87,14 @@ func TestGraphQL_createAnsweredWithErrorsAndData(t *testing.T) {
 		if !strings.Contains(err.Error(), "acted nonetheless") {
 			t.Errorf("err = %v: must say the service acted", err)
 		}
-		if ops := gqlOps(s); len(ops) != 1 || ops[0] != "createAgentToken" {
+		if ops := creates(s); len(ops) != 1 || ops[0] != "createAgentToken" {
 			t.Errorf("GraphQL calls = %v: want the one create, nothing revoked or sent again", ops)
 		}
 	})
 	t.Run("refused", func(t *testing.T) {
-		s := gqlStub(t, `["graphql"]`, func(op string) (int, string) {
+		s := gqlStub(t, `["graphql"]`, noTokens(func(op string) (int, string) {
 			return http.StatusOK, `{"data":{"agentTokenCreate":null},"errors":[{"message":"Description is too long"}]}`
-		})
+		}))
 		c := newGraphQLClient(t, s.srv.URL, s.srv.URL)
 		tok, err := c.AgentTokens.Create(ctx, &desc)
 		var ge *GraphQLError
@@ -92,19 +106,19 @@ func TestGraphQL_createAnsweredWithErrorsAndData(t *testing.T) {
 		}
 	})
 	t.Run("token without secret", func(t *testing.T) {
-		s := gqlStub(t, `["graphql"]`, func(op string) (int, string) {
+		s := gqlStub(t, `["graphql"]`, noTokens(func(op string) (int, string) {
 			if op == "revokeAgentToken" {
 				return http.StatusOK, `{"data":{"agentTokenRevoke":{"agentToken":` + strings.Replace(actedToken, `"revokedAt":null`, `"revokedAt":"2026-12-01T00:00:01Z"`, 1) + `}}}`
 			}
 			return http.StatusOK, `{"data":{"agentTokenCreate":{"tokenValue":null,"agentTokenEdge":{"node":` + actedToken + `}}},` +
 				`"errors":[{"message":"tokenValue could not be shown"}]}`
-		})
+		}))
 		c := newGraphQLClient(t, s.srv.URL, s.srv.URL)
 		tok, err := c.AgentTokens.Create(ctx, &desc)
 		if tok != nil || err == nil || !strings.Contains(err.Error(), "was revoked") {
 			t.Fatalf("Create = %+v, %v: want an error saying the token was revoked", tok, err)
 		}
-		if ops := gqlOps(s); len(ops) != 2 || ops[1] != "revokeAgentToken" {
+		if ops := creates(s); len(ops) != 2 || ops[1] != "revokeAgentToken" {
 			t.Errorf("GraphQL calls = %v: want the create, then the revoke of the token it named", ops)
 		}
 	})

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"reflect"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -169,4 +170,56 @@ func assertUser(t *testing.T, u *User) {
 		u.CreatedAt == nil || !u.CreatedAt.Equal(mustTime(t, "2025-05-03T04:17:43.118Z")) {
 		t.Errorf("user decoded as %+v", u)
 	}
+}
+
+// creating is h for a stub that serves creates: a GET, such as the listing a create makes before it is
+// sent to tell later what it made (adopt.go), answers 404, that is nothing there yet.
+func creating(h http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet {
+			respond(http.StatusNotFound, `{"message":"Not Found"}`)(w, r)
+			return
+		}
+		h(w, r)
+	}
+}
+
+// emptyListing is h for a stub whose collection at a path ending in suffix is empty: a GET of it, such as
+// the listing a create makes before it is sent, answers [].
+func emptyListing(suffix string, h http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, suffix) {
+			respond(http.StatusOK, `[]`)(w, r)
+			return
+		}
+		h(w, r)
+	}
+}
+
+// drop forgets the first n requests the stub saw.
+func (s *stub) drop(n int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.reqs = s.reqs[n:]
+}
+
+// sent is the requests other than GETs, such as the listing a create makes before it is sent.
+func (s *stub) sent() []captured {
+	var sent []captured
+	for _, r := range s.requests() {
+		if r.Method != http.MethodGet {
+			sent = append(sent, r)
+		}
+	}
+	return sent
+}
+
+// onlyCreate is the one request other than the GETs a create makes before it is sent.
+func (s *stub) onlyCreate(t *testing.T) captured {
+	t.Helper()
+	sent := s.sent()
+	if len(sent) != 1 {
+		t.Fatalf("server saw %d requests besides GETs, want 1", len(sent))
+	}
+	return sent[0]
 }

@@ -44,11 +44,11 @@ func (l *recordingLogger) all() []logLine {
 // value nor the API token, and DEBUG has one line per attempt with what it is for.
 func TestLog_agentTokenCreateLogsNoSecret(t *testing.T) {
 	const secret = "bkct_s3cr3t-agent-token"
-	s := newStub(t, func(w http.ResponseWriter, r *http.Request) {
+	s := newStub(t, creating(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("RateLimit-Remaining", "41")
 		respond(http.StatusCreated, `{"id":"t1","description":"ci","token":"`+secret+`",
 			"nested":{"registration_token":"`+secret+`","list":[{"webhook_secret":"`+secret+`"}]}}`)(w, r)
-	})
+	}))
 	log := &recordingLogger{}
 	c := newTestClient(t, s.srv.URL, func(c *Config) { c.Logger = log; c.Token = "bkua_api-token-value" })
 	got, err := c.ClusterTokens.Create(context.Background(), "c1", ClusterTokenCreate{Description: "ci"})
@@ -65,6 +65,9 @@ func TestLog_agentTokenCreateLogsNoSecret(t *testing.T) {
 		text := fmt.Sprint(l.msg, l.fields)
 		if strings.Contains(text, secret) || strings.Contains(text, "bkua_api-token-value") {
 			t.Errorf("%s line leaks a secret: %s", l.level, text)
+		}
+		if l.fields["method"] == http.MethodGet || l.fields["status"] == http.StatusNotFound {
+			continue // the listing made before the create, to tell what it makes should its answer be lost
 		}
 		switch l.level {
 		case "DEBUG":

@@ -180,31 +180,24 @@ func (s *NotificationServicesService) Get(ctx context.Context, id string) (*Noti
 	return get[NotificationService](ctx, s.client, p, nil)
 }
 
-// adoptWindow is how long before a create a service found after a lost answer may have been created: the
-// service's clock and ours may differ by that much.
-const adoptWindow = time.Minute
-
 // Create creates a notification service. Services have no unique name, so after an unknown outcome the
-// one the lost answer made is recognised by what it holds: the newest service, created since shortly
-// before this call, whose provider, description, scope, branch filter and shown settings are those sent (a
+// one the lost answer made is recognised by what it holds: the one service that was not there before the
+// create was sent whose provider, description, scope, branch filter and shown settings are those sent (a
 // masked secret by its last characters).
 func (s *NotificationServicesService) Create(ctx context.Context, body NotificationServiceCreate) (*NotificationService, error) {
 	p, err := s.client.orgPath("services")
 	if err != nil {
 		return nil, err
 	}
-	since := time.Now().Add(-adoptWindow)
-	return createOrAdopt(ctx, s.client, p, body, func(ctx context.Context) (*NotificationService, error) {
-		all, err := s.List(ctx)
-		if err != nil {
-			return nil, err
-		}
-		for i := len(all) - 1; i >= 0; i-- {
-			if all[i].CreatedAt != nil && all[i].CreatedAt.After(since) && madeFrom(&all[i], body) {
-				return &all[i], nil
-			}
-		}
-		return nil, nil
+	return createOrAdopt(ctx, s.client, p, body, lostCreate[NotificationService]{
+		matching: func(ctx context.Context) ([]NotificationService, error) {
+			all, err := s.List(ctx)
+			return keep(all, err, func(svc *NotificationService) bool { return madeFrom(svc, body) })
+		},
+		id: func(svc *NotificationService) string { return svc.ID },
+		describe: func(svc *NotificationService) string {
+			return fmt.Sprintf("notification service %q of provider %s (ID %s)", deref(svc.Description), svc.Provider.ID, svc.ID)
+		},
 	})
 }
 

@@ -2,6 +2,7 @@ package buildkite
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"time"
 )
@@ -78,7 +79,8 @@ func (s *PipelineSchedulesService) Get(ctx context.Context, pipelineSlug, id str
 }
 
 // Create creates a schedule (201). Nothing but its ID identifies a schedule, so when the answer is lost the
-// schedule of the same label and cronline created since the request was sent is taken for the one sent.
+// one schedule of the same label and cronline that was not there before the request was sent (and that
+// no other create returned) is taken for the one sent; with two or more, none is.
 func (s *PipelineSchedulesService) Create(ctx context.Context, pipelineSlug string, in PipelineScheduleWrite) (*PipelineSchedule, error) {
 	p, err := s.schedulesPath(pipelineSlug)
 	if err != nil {
@@ -88,11 +90,14 @@ func (s *PipelineSchedulesService) Create(ctx context.Context, pipelineSlug stri
 	if in.Label != nil {
 		label = *in.Label
 	}
-	since := time.Now().Add(-createdSinceSlack)
-	return createOrAdopt(ctx, s.client, p, in, func(ctx context.Context) (*PipelineSchedule, error) {
-		return findCreated(ctx, s.client, p, since,
-			func(sc *PipelineSchedule) *time.Time { return sc.CreatedAt },
-			func(sc *PipelineSchedule) bool { return sc.Cronline == in.Cronline && sc.Label == label })
+	return createOrAdopt(ctx, s.client, p, in, lostCreate[PipelineSchedule]{
+		matching: func(ctx context.Context) ([]PipelineSchedule, error) {
+			return listMatching(ctx, s.client, p, func(sc *PipelineSchedule) bool { return sc.Cronline == in.Cronline && sc.Label == label })
+		},
+		id: func(sc *PipelineSchedule) string { return sc.ID },
+		describe: func(sc *PipelineSchedule) string {
+			return fmt.Sprintf("schedule %q (%s, ID %s) of pipeline %s", sc.Label, sc.Cronline, sc.ID, pipelineSlug)
+		},
 	})
 }
 

@@ -2,6 +2,7 @@ package buildkite
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"time"
 )
@@ -68,23 +69,20 @@ func (s *PipelineTemplatesService) Get(ctx context.Context, id string) (*Pipelin
 }
 
 // Create creates a template. Templates are told apart by name in the interface people use, so after an
-// unknown outcome a template with the same name and configuration is adopted.
+// unknown outcome the one template with the same name and configuration that was not there before the
+// create was sent is adopted.
 func (s *PipelineTemplatesService) Create(ctx context.Context, in PipelineTemplateCreate) (*PipelineTemplate, error) {
 	p, err := s.client.orgPath("pipeline-templates")
 	if err != nil {
 		return nil, err
 	}
-	return createOrAdopt(ctx, s.client, p, in, func(ctx context.Context) (*PipelineTemplate, error) {
-		all, err := s.List(ctx)
-		if err != nil {
-			return nil, err
-		}
-		for i := range all {
-			if all[i].Name == in.Name && all[i].Configuration == in.Configuration {
-				return &all[i], nil
-			}
-		}
-		return nil, nil
+	return createOrAdopt(ctx, s.client, p, in, lostCreate[PipelineTemplate]{
+		matching: func(ctx context.Context) ([]PipelineTemplate, error) {
+			all, err := s.List(ctx)
+			return keep(all, err, func(t *PipelineTemplate) bool { return t.Name == in.Name && t.Configuration == in.Configuration })
+		},
+		id:       func(t *PipelineTemplate) string { return t.UUID },
+		describe: func(t *PipelineTemplate) string { return fmt.Sprintf("pipeline template %q (UUID %s)", t.Name, t.UUID) },
 	})
 }
 

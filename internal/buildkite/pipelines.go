@@ -287,23 +287,22 @@ func notFound(method, key, kind string) *Error {
 }
 
 // Create creates a pipeline. A pipeline is identified by its slug (given, or derived from the name) and
-// its name, both unique: after an unknown outcome, one with the same name or slug is adopted.
+// its name, both unique: after an unknown outcome, the one with the same name or slug is adopted if it was
+// not there before the create was sent.
 func (s *PipelinesService) Create(ctx context.Context, in PipelineCreate) (*Pipeline, error) {
 	p, err := s.pipelinesPath()
 	if err != nil {
 		return nil, err
 	}
-	return createOrAdopt(ctx, s.client, p, in, func(ctx context.Context) (*Pipeline, error) {
-		all, err := s.List(ctx, &PipelineListOptions{Name: in.Name})
-		if err != nil {
-			return nil, err
-		}
-		for i := range all {
-			if all[i].Name == in.Name || (in.Slug != nil && all[i].Slug == *in.Slug) {
-				return &all[i], nil
-			}
-		}
-		return nil, nil
+	return createOrAdopt(ctx, s.client, p, in, lostCreate[Pipeline]{
+		matching: func(ctx context.Context) ([]Pipeline, error) {
+			all, err := s.List(ctx, &PipelineListOptions{Name: in.Name})
+			return keep(all, err, func(pl *Pipeline) bool {
+				return pl.Name == in.Name || (in.Slug != nil && pl.Slug == *in.Slug)
+			})
+		},
+		id:       func(pl *Pipeline) string { return pl.ID },
+		describe: func(pl *Pipeline) string { return fmt.Sprintf("pipeline %q (slug %s, ID %s)", pl.Name, pl.Slug, pl.ID) },
 	})
 }
 
@@ -356,15 +355,13 @@ func (s *PipelinesService) GrantTeam(ctx context.Context, teamID, pipelineID, ac
 		return err
 	}
 	// The association is identified by its pair, so a lost create is found by reading it.
-	find := func(ctx context.Context) (*TeamPipeline, error) {
-		return absentAsNil(get[TeamPipeline](ctx, s.client, item, nil))
-	}
+	lc := pairCreate[TeamPipeline](s.client, item, "team "+teamID+"'s access to pipeline "+pipelineID)
 	body := map[string]string{"pipeline_id": pipelineID, "access_level": accessLevel}
-	_, err = createOrAdopt(ctx, s.client, list+"/", body, find)
+	_, err = createOrAdopt(ctx, s.client, list+"/", body, lc)
 	if err == nil || !IsValidation(err) {
 		return err
 	}
-	if existing, ferr := find(ctx); ferr != nil || existing == nil {
+	if existing, ferr := lc.matching(ctx); ferr != nil || len(existing) == 0 {
 		return err // not there: the 422 was about something else
 	}
 	_, err = change[TeamPipeline](ctx, s.client, http.MethodPatch, item, teamPipelineUpdate{AccessLevel: accessLevel})
@@ -387,6 +384,22 @@ func (s *PipelinesService) RevokeTeam(ctx context.Context, teamID, pipelineID st
 // step that uploads the pipeline file from the repository. The official provider uses the same text, so
 // configurations written for it plan the same.
 const DefaultSteps = "steps:\n- label: ':pipeline: Pipeline Upload'\n  command: buildkite-agent pipeline upload"
+
+// uuidOf is the UUID of the pipeline ref (a UUID or slug, as rules accept them) names, or "" when none
+// does (or ref is empty). A slug costs one read.
+func (s *PipelinesService) uuidOf(ctx context.Context, ref string) (string, error) {
+	if ref == "" {
+		return "", nil
+	}
+	p, err := s.Get(ctx, ref)
+	if IsNotFound(err) {
+		return "", nil
+	}
+	if err != nil {
+		return "", err
+	}
+	return p.ID, nil
+}
 
 // RefersTo reports whether ref, a pipeline UUID or slug as rules accept them, names the pipeline with
 // UUID id. A slug costs one read; a slug no pipeline has refers to nothing.

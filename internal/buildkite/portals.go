@@ -2,6 +2,7 @@ package buildkite
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"time"
 )
@@ -69,27 +70,28 @@ func (s *PortalsService) Get(ctx context.Context, slug string) (*Portal, error) 
 }
 
 // Create creates a portal; only its answer carries the portal's token. After an unknown outcome, a
-// portal with the slug, name and query asked for, created since the request was sent, is what the lost
-// create made: it is deleted and the create sent once more, exactly once, for its token (createForSecret);
-// when that answer is lost too, the portal is returned with a *SecretLostError.
+// portal with the slug, name and query asked for that was not there before the create was sent is what
+// the lost create made: it is deleted and the create sent once more, exactly once, for its token
+// (createForSecret); when that answer is lost too, the portal is returned with a *SecretLostError. One that
+// was there before is never deleted.
 func (s *PortalsService) Create(ctx context.Context, in PortalWrite) (*Portal, error) {
 	p, err := s.client.orgPath("portals")
 	if err != nil {
 		return nil, err
 	}
 	body := portalCreate(in)
-	find := func(ctx context.Context, since time.Time) (*Portal, error) {
-		got, err := absentAsNil(s.Get(ctx, in.Slug))
-		if err != nil || got == nil {
-			return nil, err
-		}
-		if got.Name != in.Name || got.Query != in.Query || got.CreatedAt == nil || got.CreatedAt.Before(since) {
-			return nil, nil // not what this create made: never deleted
-		}
-		return got, nil
+	lc := lostCreate[Portal]{
+		matching: func(ctx context.Context) ([]Portal, error) {
+			got, err := onlyIf(absentAsNil(s.Get(ctx, in.Slug)))
+			return keep(got, err, func(got *Portal) bool { return got.Name == in.Name && got.Query == in.Query })
+		},
+		id: func(got *Portal) string { return got.UUID },
+		describe: func(got *Portal) string {
+			return fmt.Sprintf("portal %q (slug %s, UUID %s)", got.Name, got.Slug, got.UUID)
+		},
 	}
 	del := func(ctx context.Context, got *Portal) error { return s.Delete(ctx, got.Slug) }
-	return createForSecret(ctx, s.client, p, body, find, del, func(got *Portal) bool { return got.Token != "" })
+	return createForSecret(ctx, s.client, p, body, lc, del, func(got *Portal) bool { return got.Token != "" })
 }
 
 // Update replaces the portal with slug by PUT; in.Slug may rename it.

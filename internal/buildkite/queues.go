@@ -3,6 +3,7 @@ package buildkite
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"iter"
 	"net/http"
 	"time"
@@ -146,17 +147,20 @@ func (s *QueuesService) Get(ctx context.Context, clusterID, id string) (*Queue, 
 }
 
 // Create creates a queue in a cluster (the service answers 201). When the answer is lost, the queue with
-// the key, if created since the request was sent, is adopted; an older one is not ours to take.
+// the key, if it was not there before the request was sent, is adopted; an older one is not ours to take.
 func (s *QueuesService) Create(ctx context.Context, clusterID string, in QueueCreate) (*Queue, error) {
 	p, err := s.client.orgPath("clusters", clusterID, "queues")
 	if err != nil {
 		return nil, err
 	}
-	since := time.Now().Add(-createdSinceSlack)
-	return createOrAdopt(ctx, s.client, p, in, func(ctx context.Context) (*Queue, error) {
-		return findCreated(ctx, s.client, p, since,
-			func(q *Queue) *time.Time { return q.CreatedAt },
-			func(q *Queue) bool { return q.Key == in.Key })
+	return createOrAdopt(ctx, s.client, p, in, lostCreate[Queue]{
+		matching: func(ctx context.Context) ([]Queue, error) {
+			return listMatching(ctx, s.client, p, func(q *Queue) bool { return q.Key == in.Key })
+		},
+		id: func(q *Queue) string { return q.ID },
+		describe: func(q *Queue) string {
+			return fmt.Sprintf("cluster queue %q (ID %s) in cluster %s", q.Key, q.ID, clusterID)
+		},
 	})
 }
 

@@ -98,21 +98,21 @@ func TestQueues_Get(t *testing.T) {
 }
 
 func TestQueues_Create(t *testing.T) {
-	s := newStub(t, respond(http.StatusCreated, queueJSON))
+	s := newStub(t, creating(respond(http.StatusCreated, queueJSON)))
 	c := newTestClient(t, s.srv.URL)
 	got, err := c.Queues.Create(context.Background(), clusterID, QueueCreate{Key: "default", Description: ptr("The default queue for this cluster")})
 	if err != nil {
 		t.Fatal(err)
 	}
-	assertRequest(t, s.only(t), "POST", queuesPath, `{"key":"default","description":"The default queue for this cluster"}`)
+	assertRequest(t, s.onlyCreate(t), "POST", queuesPath, `{"key":"default","description":"The default queue for this cluster"}`)
 	assertQueue(t, got, false)
 
-	s = newStub(t, respond(http.StatusCreated, queueJSON))
+	s = newStub(t, creating(respond(http.StatusCreated, queueJSON)))
 	c = newTestClient(t, s.srv.URL)
 	if _, err := c.Queues.Create(context.Background(), clusterID, QueueCreate{Key: "default"}); err != nil {
 		t.Fatal(err)
 	}
-	assertRequest(t, s.only(t), "POST", queuesPath, `{"key":"default"}`)
+	assertRequest(t, s.onlyCreate(t), "POST", queuesPath, `{"key":"default"}`)
 }
 
 func TestQueues_Update(t *testing.T) {

@@ -13,16 +13,16 @@ import (
 func TestRateLimit_429HonoursResetOverRetryAfter(t *testing.T) {
 	// One counter across attempts: the first answer is a 429.
 	h := failThen(1, http.StatusTooManyRequests, `{"id":"c1"}`)
-	s := newStub(t, func(w http.ResponseWriter, r *http.Request) {
+	s := newStub(t, creating(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("RateLimit-Reset", "3") // 30ms at testUnit
 		w.Header().Set("Retry-After", "50")    // 500ms: must lose to RateLimit-Reset
 		h(w, r)
-	})
+	}))
 	c := newTestClient(t, s.srv.URL, func(c *Config) { c.RetryWaitMin = 200 * time.Millisecond })
 	if _, err := c.Clusters.Create(context.Background(), ClusterCreate{Name: "x"}); err != nil {
 		t.Fatal(err)
 	}
-	reqs := s.requests()
+	reqs := s.sent()
 	if len(reqs) != 2 {
 		t.Fatalf("%d requests, want 2", len(reqs))
 	}

@@ -2,6 +2,7 @@ package buildkite
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 )
 
@@ -85,15 +86,21 @@ func (s *RegistriesService) GetByID(ctx context.Context, id string) (*Registry, 
 	return findListed(ctx, s.client, list, "registry", func(r *Registry) bool { return r.ID == id })
 }
 
-// Create creates a registry (the service answers 200). After an unknown outcome a registry of the same
-// name is adopted: its slug comes from the name, so there can be only one.
+// Create creates a registry (the service answers 200). After an unknown outcome the registry of the same
+// name is adopted if it was not there before the create was sent: its slug comes from the name, so there
+// can be only one.
 func (s *RegistriesService) Create(ctx context.Context, in RegistryCreate) (*Registry, error) {
 	p, err := s.client.packagesPath("registries")
 	if err != nil {
 		return nil, err
 	}
-	return createOrAdopt(ctx, s.client, p, in, func(ctx context.Context) (*Registry, error) {
-		return findListedOrNil(ctx, s.client, p, func(r *Registry) bool { return r.Name == in.Name })
+	return createOrAdopt(ctx, s.client, p, in, lostCreate[Registry]{
+		matching: func(ctx context.Context) ([]Registry, error) {
+			all, err := listAll[Registry](ctx, s.client, p, nil)
+			return keep(all, err, func(r *Registry) bool { return r.Name == in.Name })
+		},
+		id:       func(r *Registry) string { return r.ID },
+		describe: func(r *Registry) string { return fmt.Sprintf("registry %q (slug %s, ID %s)", r.Name, r.Slug, r.ID) },
 	})
 }
 

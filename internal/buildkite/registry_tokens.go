@@ -2,6 +2,7 @@ package buildkite
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"time"
 )
@@ -72,20 +73,25 @@ func (s *RegistryTokensService) Get(ctx context.Context, registrySlug, id string
 }
 
 // Create creates a token (the service answers 200); the response is the only one carrying Token. After
-// an unknown outcome, a token with the same description created since the request was sent is deleted
-// and the create sent again, since its secret cannot be read.
+// an unknown outcome, the one token with the description that was not there before the create was sent
+// (and that no other create returned) is deleted and the create sent again, since its secret cannot be
+// read; with two or more such tokens, none is deleted (createOrReplace).
 func (s *RegistryTokensService) Create(ctx context.Context, registrySlug string, in RegistryTokenWrite) (*RegistryToken, error) {
 	p, err := s.client.packagesPath("registries", registrySlug, "tokens")
 	if err != nil {
 		return nil, err
 	}
-	find := func(ctx context.Context, since time.Time) (*RegistryToken, error) {
-		return findListedOrNil(ctx, s.client, p, func(t *RegistryToken) bool {
-			return t.Description == in.Description && t.CreatedAt != nil && !t.CreatedAt.Before(since)
-		})
+	lc := lostCreate[RegistryToken]{
+		matching: func(ctx context.Context) ([]RegistryToken, error) {
+			return listMatching(ctx, s.client, p, func(t *RegistryToken) bool { return t.Description == in.Description })
+		},
+		id: func(t *RegistryToken) string { return t.ID },
+		describe: func(t *RegistryToken) string {
+			return fmt.Sprintf("registry token %q (ID %s) of registry %s", t.Description, t.ID, registrySlug)
+		},
 	}
 	del := func(ctx context.Context, t *RegistryToken) error { return s.Delete(ctx, registrySlug, t.ID) }
-	return createOrReplace(ctx, s.client, p, in, find, del)
+	return createOrReplace(ctx, s.client, p, in, lc, del)
 }
 
 // Update changes a token's description by POST, as the specification shows; it is safe to repeat.

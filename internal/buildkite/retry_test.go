@@ -92,13 +92,13 @@ func TestRetry_POSTNotRetriedOn5xx(t *testing.T) {
 }
 
 func TestRetry_POSTRetriedOn429(t *testing.T) {
-	s := newStub(t, failThen(1, http.StatusTooManyRequests, `{"id":"c1"}`))
+	s := newStub(t, creating(failThen(1, http.StatusTooManyRequests, `{"id":"c1"}`)))
 	c := newTestClient(t, s.srv.URL)
 	got, err := c.Clusters.Create(context.Background(), ClusterCreate{Name: "x"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	reqs := s.requests()
+	reqs := s.sent()
 	if got.ID != "c1" || len(reqs) != 2 || reqs[1].Body != `{"name":"x"}` {
 		t.Errorf("got %+v after %+v", got, reqs)
 	}

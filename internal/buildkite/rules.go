@@ -3,6 +3,7 @@ package buildkite
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"time"
 )
 
@@ -67,36 +68,37 @@ func (s *RulesService) Create(ctx context.Context, in RuleCreate) (*Rule, error)
 	if err != nil {
 		return nil, err
 	}
-	return createOrAdopt(ctx, s.client, p, in, func(ctx context.Context) (*Rule, error) {
-		var v struct {
-			Source string `json:"source_pipeline"`
-			Target string `json:"target_pipeline"`
-		}
-		if err := json.Unmarshal(in.Value, &v); err != nil {
-			return nil, err
-		}
-		all, err := s.List(ctx)
-		if err != nil {
-			return nil, err
-		}
-		for i := range all {
-			r := &all[i]
-			if r.Type != in.Type {
-				continue
-			}
-			src, err := s.client.Pipelines.RefersTo(ctx, v.Source, r.SourceUUID)
+	var v struct {
+		Source string `json:"source_pipeline"`
+		Target string `json:"target_pipeline"`
+	}
+	if err := json.Unmarshal(in.Value, &v); err != nil {
+		return nil, err
+	}
+	return createOrAdopt(ctx, s.client, p, in, lostCreate[Rule]{
+		matching: func(ctx context.Context) ([]Rule, error) {
+			all, err := s.List(ctx)
 			if err != nil {
 				return nil, err
 			}
-			dst, err := s.client.Pipelines.RefersTo(ctx, v.Target, r.TargetUUID)
+			// Each pipeline the rule names is resolved once (a slug costs one read), not once per rule.
+			src, err := s.client.Pipelines.uuidOf(ctx, v.Source)
 			if err != nil {
 				return nil, err
 			}
-			if src && dst {
-				return r, nil
+			dst, err := s.client.Pipelines.uuidOf(ctx, v.Target)
+			if err != nil {
+				return nil, err
 			}
-		}
-		return nil, nil
+			return keep(all, nil, func(r *Rule) bool {
+				return r.Type == in.Type && (r.SourceUUID == v.Source || src != "" && r.SourceUUID == src) &&
+					(r.TargetUUID == v.Target || dst != "" && r.TargetUUID == dst)
+			})
+		},
+		id: func(r *Rule) string { return r.UUID },
+		describe: func(r *Rule) string {
+			return fmt.Sprintf("rule %s from %s to %s (UUID %s)", r.Type, r.SourceUUID, r.TargetUUID, r.UUID)
+		},
 	})
 }
 

@@ -42,13 +42,13 @@ func TestTeamMembers(t *testing.T) {
 	}
 	assertRequest(t, s.only(t), "GET", teamBase+"/members/"+userID, "")
 
-	s = newStub(t, respond(http.StatusCreated, teamMemberJSON))
+	s = newStub(t, creating(respond(http.StatusCreated, teamMemberJSON)))
 	c = newTestClient(t, s.srv.URL)
 	if _, err := c.TeamMembers.Create(ctx, teamID, TeamMemberCreate{UserID: userID, Role: "maintainer"}); err != nil {
 		t.Fatal(err)
 	}
 	// The specification's form, with the trailing slash.
-	assertRequest(t, s.only(t), "POST", teamBase+"/members/", `{"user_id":"`+userID+`","role":"maintainer"}`)
+	assertRequest(t, s.onlyCreate(t), "POST", teamBase+"/members/", `{"user_id":"`+userID+`","role":"maintainer"}`)
 
 	s = newStub(t, respond(http.StatusOK, teamMemberJSON))
 	c = newTestClient(t, s.srv.URL)
@@ -87,12 +87,12 @@ func TestTeamPipelines(t *testing.T) {
 	}
 	assertRequest(t, s.only(t), "GET", teamBase+"/pipelines/"+pipelineID, "")
 
-	s = newStub(t, respond(http.StatusCreated, teamPipelineJSON))
+	s = newStub(t, creating(respond(http.StatusCreated, teamPipelineJSON)))
 	c = newTestClient(t, s.srv.URL)
 	if _, err := c.TeamPipelines.Create(ctx, teamID, TeamPipelineCreate{PipelineID: pipelineID, AccessLevel: "read_only"}); err != nil {
 		t.Fatal(err)
 	}
-	assertRequest(t, s.only(t), "POST", teamBase+"/pipelines/", `{"pipeline_id":"`+pipelineID+`","access_level":"read_only"}`)
+	assertRequest(t, s.onlyCreate(t), "POST", teamBase+"/pipelines/", `{"pipeline_id":"`+pipelineID+`","access_level":"read_only"}`)
 
 	s = newStub(t, respond(http.StatusOK, teamPipelineJSON))
 	c = newTestClient(t, s.srv.URL)
@@ -127,13 +127,13 @@ func TestTeamSuites(t *testing.T) {
 	}
 	assertRequest(t, s.only(t), "GET", teamBase+"/suites/"+suiteID, "")
 
-	s = newStub(t, respond(http.StatusCreated, teamSuiteJSON))
+	s = newStub(t, creating(respond(http.StatusCreated, teamSuiteJSON)))
 	c = newTestClient(t, s.srv.URL)
 	if _, err := c.TeamSuites.Create(ctx, teamID, TeamSuiteCreate{SuiteID: suiteID, AccessLevel: []string{"read"}}); err != nil {
 		t.Fatal(err)
 	}
 	// The singular segment and trailing slash are the specification's.
-	assertRequest(t, s.only(t), "POST", teamBase+"/suite/", `{"suite_id":"`+suiteID+`","access_level":["read"]}`)
+	assertRequest(t, s.onlyCreate(t), "POST", teamBase+"/suite/", `{"suite_id":"`+suiteID+`","access_level":["read"]}`)
 
 	s = newStub(t, respond(http.StatusOK, teamSuiteJSON))
 	c = newTestClient(t, s.srv.URL)

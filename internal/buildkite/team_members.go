@@ -61,7 +61,8 @@ func (s *TeamMembersService) Get(ctx context.Context, teamID, userID string) (*T
 }
 
 // Create adds a member of the organization to a team (201) with "POST .../members/", the specification's
-// form. The pair identifies the membership, so a create whose answer was lost adopts it.
+// form. The pair identifies the membership, so a create whose answer was lost adopts it,
+// if it was not there before the create was sent (pairCreate).
 func (s *TeamMembersService) Create(ctx context.Context, teamID string, in TeamMemberCreate) (*TeamMember, error) {
 	p, err := s.client.teamPath(teamID, "members")
 	if err != nil {
@@ -72,9 +73,7 @@ func (s *TeamMembersService) Create(ctx context.Context, teamID string, in TeamM
 		return nil, err
 	}
 	// The find reads the pair itself: Get may answer from a listing fetched before the create.
-	return createOrAdopt(ctx, s.client, p+"/", in, func(ctx context.Context) (*TeamMember, error) {
-		return absentAsNil(get[TeamMember](ctx, s.client, item, nil))
-	})
+	return createOrAdopt(ctx, s.client, p+"/", in, pairCreate[TeamMember](s.client, item, "user "+in.UserID+"'s membership of team "+teamID))
 }
 
 // Update changes a member's role (PATCH).

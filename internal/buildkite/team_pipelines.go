@@ -74,7 +74,8 @@ func (s *TeamPipelinesService) Get(ctx context.Context, teamID, pipelineID strin
 }
 
 // Create gives a team access to a pipeline (201) with "POST .../pipelines/", the specification's form. The
-// pair identifies the access, so a create whose answer was lost adopts it.
+// pair identifies the access, so a create whose answer was lost adopts it,
+// if it was not there before the create was sent (pairCreate).
 func (s *TeamPipelinesService) Create(ctx context.Context, teamID string, in TeamPipelineCreate) (*TeamPipeline, error) {
 	p, err := s.client.teamPath(teamID, "pipelines")
 	if err != nil {
@@ -85,9 +86,7 @@ func (s *TeamPipelinesService) Create(ctx context.Context, teamID string, in Tea
 		return nil, err
 	}
 	// The find reads the pair itself: Get may answer from a listing fetched before the create.
-	return createOrAdopt(ctx, s.client, p+"/", in, func(ctx context.Context) (*TeamPipeline, error) {
-		return absentAsNil(get[TeamPipeline](ctx, s.client, item, nil))
-	})
+	return createOrAdopt(ctx, s.client, p+"/", in, pairCreate[TeamPipeline](s.client, item, "team "+teamID+"'s access to pipeline "+in.PipelineID))
 }
 
 // Update changes a team's access level to a pipeline (PATCH).

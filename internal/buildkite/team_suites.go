@@ -65,7 +65,7 @@ func (s *TeamSuitesService) Get(ctx context.Context, teamID, suiteID string) (*T
 
 // Create gives a team access to a test suite (201) with "POST .../suite/": the singular segment and the
 // trailing slash are the specification's. The pair identifies the access, so a create whose answer was
-// lost adopts it.
+// lost adopts it, if it was not there before the create was sent (pairCreate).
 func (s *TeamSuitesService) Create(ctx context.Context, teamID string, in TeamSuiteCreate) (*TeamSuite, error) {
 	p, err := s.client.teamPath(teamID, "suite")
 	if err != nil {
@@ -76,9 +76,7 @@ func (s *TeamSuitesService) Create(ctx context.Context, teamID string, in TeamSu
 		return nil, err
 	}
 	// The find reads the pair itself: Get may answer from a listing fetched before the create.
-	return createOrAdopt(ctx, s.client, p+"/", in, func(ctx context.Context) (*TeamSuite, error) {
-		return absentAsNil(get[TeamSuite](ctx, s.client, item, nil))
-	})
+	return createOrAdopt(ctx, s.client, p+"/", in, pairCreate[TeamSuite](s.client, item, "team "+teamID+"'s access to suite "+in.SuiteID))
 }
 
 // Update replaces a team's access to a test suite (PATCH).

@@ -2,6 +2,7 @@ package buildkite
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/url"
 	"time"
@@ -118,23 +119,20 @@ func (s *TeamsService) FindBySlug(ctx context.Context, slug string) (*Team, erro
 }
 
 // Create creates a team (201). A team's name identifies it (names share slugs, which are unique), so a
-// create whose answer was lost adopts the team of that name.
+// create whose answer was lost adopts the team of that name, if it was not there before the create was
+// sent.
 func (s *TeamsService) Create(ctx context.Context, in TeamWrite) (*Team, error) {
 	p, err := s.client.orgPath("teams")
 	if err != nil {
 		return nil, err
 	}
-	return createOrAdopt(ctx, s.client, p, in, func(ctx context.Context) (*Team, error) {
-		teams, err := s.List(ctx, TeamListOptions{})
-		if err != nil {
-			return nil, err
-		}
-		for i := range teams {
-			if teams[i].Name == in.Name {
-				return &teams[i], nil
-			}
-		}
-		return nil, nil
+	return createOrAdopt(ctx, s.client, p, in, lostCreate[Team]{
+		matching: func(ctx context.Context) ([]Team, error) {
+			teams, err := s.List(ctx, TeamListOptions{})
+			return keep(teams, err, func(t *Team) bool { return t.Name == in.Name })
+		},
+		id:       func(t *Team) string { return t.ID },
+		describe: func(t *Team) string { return fmt.Sprintf("team %q (slug %s, ID %s)", t.Name, t.Slug, t.ID) },
 	})
 }
 

@@ -115,13 +115,13 @@ func TestTeams_CreateAndUpdateSendAllSix(t *testing.T) {
 	want := `{"name":"Platform Ops","description":"","privacy":"secret","is_default_team":false,
 		"default_member_role":"member","members_can_create_pipelines":false}`
 
-	s := newStub(t, respond(http.StatusCreated, teamJSON))
+	s := newStub(t, creating(respond(http.StatusCreated, teamJSON)))
 	c := newTestClient(t, s.srv.URL)
 	got, err := c.Teams.Create(context.Background(), in)
 	if err != nil {
 		t.Fatal(err)
 	}
-	assertRequest(t, s.only(t), "POST", "/v2/organizations/acme/teams", want)
+	assertRequest(t, s.onlyCreate(t), "POST", "/v2/organizations/acme/teams", want)
 	if got.ID != teamID {
 		t.Errorf("created = %+v", got)
 	}

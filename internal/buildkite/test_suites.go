@@ -2,8 +2,8 @@ package buildkite
 
 import (
 	"context"
+	"fmt"
 	"net/http"
-	"time"
 )
 
 // TestSuitesService manages analytics test suites.
@@ -94,8 +94,8 @@ func (s *TestSuitesService) GetByID(ctx context.Context, id string) (*TestSuite,
 // suiteKeys are the keys a suite answers to.
 func suiteKeys(t *TestSuite) []string { return []string{t.Slug, t.ID} }
 
-// Create creates a suite (201). After an unknown outcome a suite of the same name is adopted: its slug
-// comes from the name, so there can be only one. Where the API token was asked for, an adopted suite lacks
+// Create creates a suite (201). After an unknown outcome the suite of the same name is adopted if it was
+// not there before the create was sent (its slug comes from the name, so there can be only one). Where the API token was asked for, an adopted suite lacks
 // it: it is deleted and created once more for its token (createForSecret; adopted, it would be tainted and
 // replaced all the same), or returned with a *SecretLostError when that answer is lost too.
 func (s *TestSuitesService) Create(ctx context.Context, in TestSuiteCreate) (*TestSuite, error) {
@@ -103,13 +103,17 @@ func (s *TestSuitesService) Create(ctx context.Context, in TestSuiteCreate) (*Te
 	if err != nil {
 		return nil, err
 	}
-	find := func(ctx context.Context) (*TestSuite, error) {
-		return findListedOrNil(ctx, s.client, p, func(t *TestSuite) bool { return t.Name == in.Name })
+	lc := lostCreate[TestSuite]{
+		matching: func(ctx context.Context) ([]TestSuite, error) {
+			return listMatching(ctx, s.client, p, func(t *TestSuite) bool { return t.Name == in.Name })
+		},
+		id:       func(t *TestSuite) string { return t.ID },
+		describe: func(t *TestSuite) string { return fmt.Sprintf("test suite %q (slug %s, ID %s)", t.Name, t.Slug, t.ID) },
 	}
 	if !in.ShowAPIToken {
-		return createOrAdopt(ctx, s.client, p, in, find)
+		return createOrAdopt(ctx, s.client, p, in, lc)
 	}
-	return createForSecret(ctx, s.client, p, in, func(ctx context.Context, _ time.Time) (*TestSuite, error) { return find(ctx) },
+	return createForSecret(ctx, s.client, p, in, lc,
 		func(ctx context.Context, t *TestSuite) error { return s.Delete(ctx, t.Slug) },
 		func(t *TestSuite) bool { return t.APIToken != "" })
 }

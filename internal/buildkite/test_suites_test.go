@@ -74,13 +74,13 @@ func TestTestSuites_Lifecycle(t *testing.T) {
 }
 
 func TestTestSuites_CreateBody(t *testing.T) {
-	s := newStub(t, respond(http.StatusCreated, `{"id":"s1","slug":"a","name":"A","default_branch":"main","api_token":"secret"}`))
+	s := newStub(t, creating(respond(http.StatusCreated, `{"id":"s1","slug":"a","name":"A","default_branch":"main","api_token":"secret"}`)))
 	c := newTestClient(t, s.srv.URL)
 	got, err := c.TestSuites.Create(context.Background(), TestSuiteCreate{Name: "A", DefaultBranch: "main", ShowAPIToken: true, TeamIDs: []string{"t1"}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	assertRequest(t, s.only(t), "POST", "/v2/analytics/organizations/acme/suites",
+	assertRequest(t, s.onlyCreate(t), "POST", "/v2/analytics/organizations/acme/suites",
 		`{"name":"A","default_branch":"main","show_api_token":true,"team_ids":["t1"]}`)
 	if got.APIToken != "secret" {
 		t.Errorf("api token = %q", got.APIToken)

@@ -13,7 +13,10 @@ import (
 // A secret that only the create answer carries (a portal's token, a cluster agent token, a registry token, a
 // suite's API token, an unclustered agent token) is never silently lost. The client re-creates, exactly
 // once, what a create with a lost answer made, to obtain the secret (buildkite.createForSecret); when that
-// fails too it returns the object it made with a *buildkite.SecretLostError. The resource's Create then
+// fails too it returns the object it made with a *buildkite.SecretLostError. What the create made is only
+// ever the one matching object that did not exist before it was sent and that no other create returned;
+// with more than one, nothing is deleted and the create fails (*buildkite.AmbiguousCreateError, reported
+// as any failed create). The resource's Create then
 // records that object, as it records any, and calls secretLost: the error it adds makes Terraform keep the
 // instance tainted, so that nothing is orphaned and the next apply replaces it, and says why. A type whose
 // secret comes only at create uses it in Create as:
