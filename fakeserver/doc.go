@@ -95,7 +95,7 @@
 //     clusterQueueUpdate with the macOS settings), graphql_limits.go (the size ceilings checked before
 //     parsing, query complexity with its cost headers, stats and the 50,000 refusal, the organization's
 //     points budget, Options.GraphQLBudget); graphql_conformance_test.go keeps the subset part of Buildkite's
-//     own schema (testdata/buildkite-schema.graphql).
+//     own schema (the repository's testdata/buildkite-schema.graphql).
 //   - handlers.go: serveRead, serveReadFor, serveWrite, serveWriteChecked, serveAct and serveDelete, the
 //     shapes every organization's handler has (handler_shape_test.go keeps it so).
 //   - fixtures.go: state the API cannot create (users, plans, tokens, agents, jobs, flaky tests);

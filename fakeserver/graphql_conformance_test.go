@@ -24,7 +24,7 @@ var newerEnumValues = map[string]string{
 }
 
 // TestGraphQLSubsetConformsToBuildkiteSchema: the subset the emulator serves is part of Buildkite's own
-// schema (testdata/buildkite-schema.graphql, see testdata/README.md): every type has Buildkite's kind, every
+// schema (the repository's testdata/buildkite-schema.graphql, see testdata/README.md there): every type has Buildkite's kind, every
 // field, argument and input field is Buildkite's with the same type, every interface and union member is
 // Buildkite's, every enum value is Buildkite's or listed in newerEnumValues, and nothing Buildkite requires
 // (a non-null argument or input field without a default) is missing, so a document the emulator takes is
@@ -119,7 +119,7 @@ func required(typ *ast.Type, def *ast.Value) bool { return typ.NonNull && def ==
 // parsed, not loaded: it declares the built-in scalars and directives that gqlparser's prelude also does.
 func buildkiteSchemaTypes(t *testing.T) map[string]*ast.Definition {
 	t.Helper()
-	sdl, err := os.ReadFile("testdata/buildkite-schema.graphql")
+	sdl, err := os.ReadFile("../testdata/buildkite-schema.graphql")
 	if err != nil {
 		t.Fatal(err)
 	}

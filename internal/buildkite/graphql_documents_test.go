@@ -21,7 +21,7 @@ func graphQLSchemas(t *testing.T) map[string]*ast.Schema {
 	t.Helper()
 	out := map[string]*ast.Schema{}
 	for name, file := range map[string]string{
-		"Buildkite's schema": "testdata/buildkite-schema.graphql",
+		"Buildkite's schema": "../../testdata/buildkite-schema.graphql",
 		"the emulator's":     "../../fakeserver/graphql/schema.graphql",
 	} {
 		sdl, err := os.ReadFile(file)
