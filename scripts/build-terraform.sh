@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds a Terraform or OpenTofu CLI from the Go module proxy, the only network this project relies on.
 #
-#   scripts/build-terraform.sh terraform v1.15.9 bin/terraform-1.15
+#   scripts/build-terraform.sh terraform v1.16.1 bin/terraform-1.16
 #   scripts/build-terraform.sh tofu      v1.12.6 bin/tofu
 #
 # `go install module@version` refuses both modules because their go.mod files carry replace directives, so

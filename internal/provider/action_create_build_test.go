@@ -16,7 +16,8 @@ import (
 )
 
 // testAccCreateBuildConfig is a pipeline named name, whose create and update trigger the action
-// buildkite_create_build.first, with action blocks beside it (actions).
+// buildkite_create_build.first, which names the pipeline as `caller` (Terraform 1.16, callerCLI), with
+// action blocks beside it (actions).
 func testAccCreateBuildConfig(name, description, actions string) string {
 	return fmt.Sprintf(`
 resource "buildkite_pipeline" "test" {
@@ -35,11 +36,11 @@ resource "buildkite_pipeline" "test" {
 
 action "buildkite_create_build" "first" {
   config {
-    pipeline  = buildkite_pipeline.test.slug
+    pipeline  = caller.slug
     branch    = "main"
     message   = "Built by Terraform"
     env       = { DEPLOY = "1" }
-    meta_data = { "release-name" = buildkite_pipeline.test.name }
+    meta_data = { "release-name" = caller.name }
   }
 }
 %s`, name, description, actions)
@@ -69,7 +70,7 @@ func (e *testEnv) checkBuilds(want int) resource.TestCheckFunc {
 // TestAccCreateBuild_action: a pipeline's create triggers exactly one build, an apply that changes
 // nothing none, and an update one more.
 func TestAccCreateBuild_action(t *testing.T) {
-	requireCLI(t, actionCLI)
+	requireCLI(t, callerCLI)
 	t.Parallel()
 	e := newTestEnv(t)
 	name := e.name("triggered")
@@ -98,7 +99,7 @@ func TestAccCreateBuild_action(t *testing.T) {
 // changes no state. The pipeline is named by its UUID here, which the action looks up; a slug that names
 // no pipeline fails, naming it.
 func TestAccCreateBuild_actionInvoke(t *testing.T) {
-	requireCLI(t, actionCLI)
+	requireCLI(t, callerCLI)
 	t.Parallel()
 	e := newTestEnv(t)
 	name := e.name("invoked")
