@@ -12,7 +12,8 @@ import (
 // examples/functions, which the docs show) beside the cluster and queue examples they refer to, then
 // invokes the queue actions by hand as their comments say: the docs' examples work as written. The
 // pipeline's action names it as `caller` (Terraform 1.16), so Terraform does not warn of a reference to
-// the triggering resource, and `-invoke` of that action takes `caller` from the pipeline in state.
+// the triggering resource, and `-invoke` of that action takes `caller` from the pipeline in state (named
+// by its address, as before, 1.16 warns and that -invoke fails: "Reference to uninitialized resource").
 func TestAccExamples_action(t *testing.T) {
 	requireCLI(t, callerCLI)
 	t.Parallel()
