@@ -16,8 +16,9 @@ import (
 	"github.com/hashicorp/terraform-exec/tfexec"
 )
 
-// The action acceptance tests (named TestAcc…_action…) need Terraform 1.14 or later: `make testacc-next`
-// runs them under bin/terraform-1.16. terraform-plugin-testing v1.16 can trigger an action from a
+// The action acceptance tests (named TestAcc…_action…) need Terraform 1.14 or later, and those whose
+// action names its triggering resource as `caller` 1.16 (callerCLI): `make testacc-next` runs them under
+// bin/terraform-1.16. terraform-plugin-testing v1.16 can trigger an action from a
 // resource's lifecycle in an ordinary step, but has no step for `terraform apply -invoke`, so the tests
 // that invoke an action drive the CLI themselves through cliWorkdir.
 
