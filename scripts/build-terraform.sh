@@ -1,16 +1,16 @@
 #!/usr/bin/env bash
 # Builds a Terraform or OpenTofu CLI from the Go module proxy, the only network this project relies on.
 #
-#   scripts/build-terraform.sh terraform v1.15.9 bin/terraform-1.15
+#   scripts/build-terraform.sh terraform v1.16.1 bin/terraform-1.16
 #   scripts/build-terraform.sh tofu      v1.12.6 bin/tofu
 #
 # `go install module@version` refuses both modules because their go.mod files carry replace directives, so
 # the module is downloaded, copied out, made writable and built in place (where its own replaces apply).
 # Terraform's go.mod also replaces ten nested modules with local directories the module zip does not
-# contain (nine remote-state backends and internal/legacy); they are dropped, with the nine backends'
-# imports and registrations. The local, remote, cloud, http and inmem backends remain, which is all the
-# acceptance tests and `terraform query` need. OpenTofu replaces only hashicorp/hcl/v2 by its fork
-# (github.com/opentofu/hcl/v2), a module on the proxy, so it builds unchanged.
+# contain (nine remote-state backends and internal/legacy, the same ten in 1.15.9 and 1.16.1); they are
+# dropped, with the nine backends' imports and registrations. The local, remote, cloud, http and inmem
+# backends remain, which is all the acceptance tests and `terraform query` need. OpenTofu replaces only
+# hashicorp/hcl/v2 by its fork (github.com/opentofu/hcl/v2), a module on the proxy, so it builds unchanged.
 set -euo pipefail
 
 usage() { echo "usage: $0 terraform|tofu <version> <output>" >&2; exit 2; }

@@ -2,7 +2,7 @@
 # Writes the provider's schema as a given Terraform CLI reports it, for `tfplugindocs generate
 # --providers-schema`:
 #
-#   scripts/providers-schema.sh bin/terraform-1.15 registry.terraform.io/ci-rest/buildkite bin bin/providers-schema.json
+#   scripts/providers-schema.sh bin/terraform-1.16 registry.terraform.io/ci-rest/buildkite bin bin/providers-schema.json
 #
 # tfplugindocs, left to itself, asks the first `terraform` on PATH, and Terraform 1.11 reports neither
 # actions, list resources nor resource identities, so their pages would be missing. Here the CLI named

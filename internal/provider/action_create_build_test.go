@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"regexp"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -16,7 +17,8 @@ import (
 )
 
 // testAccCreateBuildConfig is a pipeline named name, whose create and update trigger the action
-// buildkite_create_build.first, with action blocks beside it (actions).
+// buildkite_create_build.first, which names the pipeline as `caller` (Terraform 1.16, callerCLI), with
+// action blocks beside it (actions).
 func testAccCreateBuildConfig(name, description, actions string) string {
 	return fmt.Sprintf(`
 resource "buildkite_pipeline" "test" {
@@ -35,11 +37,11 @@ resource "buildkite_pipeline" "test" {
 
 action "buildkite_create_build" "first" {
   config {
-    pipeline  = buildkite_pipeline.test.slug
+    pipeline  = caller.slug
     branch    = "main"
     message   = "Built by Terraform"
     env       = { DEPLOY = "1" }
-    meta_data = { "release-name" = buildkite_pipeline.test.name }
+    meta_data = { "release-name" = caller.name }
   }
 }
 %s`, name, description, actions)
@@ -69,7 +71,7 @@ func (e *testEnv) checkBuilds(want int) resource.TestCheckFunc {
 // TestAccCreateBuild_action: a pipeline's create triggers exactly one build, an apply that changes
 // nothing none, and an update one more.
 func TestAccCreateBuild_action(t *testing.T) {
-	requireCLI(t, actionCLI)
+	requireCLI(t, callerCLI)
 	t.Parallel()
 	e := newTestEnv(t)
 	name := e.name("triggered")
@@ -98,7 +100,7 @@ func TestAccCreateBuild_action(t *testing.T) {
 // changes no state. The pipeline is named by its UUID here, which the action looks up; a slug that names
 // no pipeline fails, naming it.
 func TestAccCreateBuild_actionInvoke(t *testing.T) {
-	requireCLI(t, actionCLI)
+	requireCLI(t, callerCLI)
 	t.Parallel()
 	e := newTestEnv(t)
 	name := e.name("invoked")
@@ -143,6 +145,72 @@ action "buildkite_create_build" "missing" {
 	}
 	expectOutput(t, out, "Creating a build of pipeline no-such-pipeline: the service answered 404",
 		"No pipeline of organization "+e.org+" has that slug")
+	w.destroy()
+}
+
+// TestAccCreateBuild_actionInvokeCaller: an action that two pipelines trigger and that names its pipeline
+// as `caller` (Terraform 1.16) builds each pipeline on create; `terraform apply -invoke` of it builds each
+// once more, and with -target only the pipeline targeted, as the action's page says.
+func TestAccCreateBuild_actionInvokeCaller(t *testing.T) {
+	requireCLI(t, callerCLI)
+	t.Parallel()
+	e := newTestEnv(t)
+	name := e.name("callers")
+	w := e.actionWorkdir(t, fmt.Sprintf(`
+resource "buildkite_pipeline" "test" {
+  count      = 2
+  name       = "%s-${count.index}"
+  repository = "https://github.com/acme/app.git"
+  steps      = "steps:\n  - command: make\n"
+
+  lifecycle {
+    action_trigger {
+      events  = [after_create]
+      actions = [action.buildkite_create_build.each]
+    }
+  }
+}
+
+action "buildkite_create_build" "each" {
+  config {
+    pipeline = caller.slug
+    branch   = "main"
+    message  = caller.name
+  }
+}
+`, name))
+	out := w.apply()
+	if strings.Contains(out, "Reference to triggering resource") {
+		t.Errorf("Terraform warns of a reference to the triggering resource in an action that uses caller:\n%s", out)
+	}
+	slugs := []string{mustPipelineSlug(t, e, name+"-0"), mustPipelineSlug(t, e, name+"-1")}
+	// checkBuilds checks that pipeline i has want[i] builds, each with its own pipeline's name as message.
+	checkBuilds := func(when string, want ...int) {
+		t.Helper()
+		for i, slug := range slugs {
+			builds, err := e.pipelineBuilds(slug)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(builds) != want[i] {
+				t.Errorf("%s: pipeline %s has %d builds, want %d", when, slug, len(builds), want[i])
+			}
+			for _, b := range builds {
+				if b.Message != fmt.Sprintf("%s-%d", name, i) {
+					t.Errorf("%s: build #%d of %s has the message %q, want its own pipeline's name (caller.name)", when, b.Number, slug, b.Message)
+				}
+			}
+		}
+	}
+	checkBuilds("after the create", 1, 1)
+
+	out = w.mustInvoke("action.buildkite_create_build.each")
+	expectOutput(t, out, "Created build #2 of "+slugs[0]+" (scheduled)", "Created build #2 of "+slugs[1]+" (scheduled)")
+	checkBuilds("after -invoke", 2, 2)
+
+	w.mustInvoke("action.buildkite_create_build.each", "-target=buildkite_pipeline.test[0]")
+	checkBuilds("after -invoke -target of the first pipeline", 3, 2)
+	w.expectNoChanges()
 	w.destroy()
 }
 

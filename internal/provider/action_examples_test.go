@@ -10,9 +10,12 @@ import (
 
 // TestAccExamples_action applies the examples of the actions and functions (examples/actions and
 // examples/functions, which the docs show) beside the cluster and queue examples they refer to, then
-// invokes the queue actions by hand as their comments say: the docs' examples work as written.
+// invokes the queue actions by hand as their comments say: the docs' examples work as written. The
+// pipeline's action names it as `caller` (Terraform 1.16), so Terraform does not warn of a reference to
+// the triggering resource, and `-invoke` of that action takes `caller` from the pipeline in state (named
+// by its address, as before, 1.16 warns and that -invoke fails: "Reference to uninitialized resource").
 func TestAccExamples_action(t *testing.T) {
-	requireCLI(t, actionCLI)
+	requireCLI(t, callerCLI)
 	t.Parallel()
 	e := newTestEnv(t)
 	if e.live {
@@ -36,6 +39,10 @@ func TestAccExamples_action(t *testing.T) {
 	w := e.actionWorkdir(t, body.String())
 	out := w.apply()
 	expectOutput(t, out, "Created build #1 of app (scheduled)")
+	if strings.Contains(out, "Reference to triggering resource") {
+		t.Errorf("Terraform warns of an action's reference to the resource that triggers it; the examples name it as caller:\n%s", out)
+	}
+	expectOutput(t, w.mustInvoke("action.buildkite_create_build.app"), "Created build #2 of app (scheduled)")
 
 	web, err := e.client.Pipelines.Get(context.Background(), "web")
 	if err != nil {

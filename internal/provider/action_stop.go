@@ -13,7 +13,7 @@ import (
 // of those calls; its invocation loop sends nothing once its context has ended. An action that was
 // waiting sees its context end, and reports the stop as an error, but that report races with the end of
 // the library's context: most of the time it is dropped, the stream ends without a completed event, and
-// Terraform (1.14, 1.15) takes a stream that ends without one for a success: "Apply complete!", exit 0.
+// Terraform (1.14 to 1.16) takes a stream that ends without one for a success: "Apply complete!", exit 0.
 //
 // stopAwaitingServer closes the race from the provider's side: its StopProvider returns, and so lets the
 // library end its contexts, only once every invocation running has sent its last event, or after

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"net/http"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -161,11 +162,18 @@ action "buildkite_create_build" "long" {
 	}
 	expectOutput(t, out, "Creating a build of pipeline xxxxxxxx", "(100000 characters)")
 	// Terraform prints the configuration in the plan; what the provider said starts at "Action failed".
+	// Terraform 1.16 also quotes, under the error, the configuration line it points at (`12:     pipeline =
+	// "xxx…"`, after "on main.tf line 12"): Terraform's own quote of the configuration, left out of the count.
 	_, said, _ := strings.Cut(out, "Action failed:")
+	said = configQuote.ReplaceAllString(said, "")
 	if said == "" || strings.Count(said, "x") > 1_000 {
 		t.Errorf("the provider's error holds %d x: the slug was echoed", strings.Count(said, "x"))
 	}
 }
+
+// configQuote is a line of the configuration that Terraform quotes under a diagnostic, after its "on
+// <file> line <n>" line: the line's number, a colon, the line.
+var configQuote = regexp.MustCompile(`(?m)^\s*\d+: .*$`)
 
 // actionConfig is the configuration of action a with the string attributes given (the rest null), as
 // Terraform sends it to Invoke.

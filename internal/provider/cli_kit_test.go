@@ -16,14 +16,20 @@ import (
 	"github.com/hashicorp/terraform-exec/tfexec"
 )
 
-// The action acceptance tests (named TestAcc…_action…) need Terraform 1.14 or later: `make testacc-next`
-// runs them under bin/terraform-1.15. terraform-plugin-testing v1.16 can trigger an action from a
+// The action acceptance tests (named TestAcc…_action…) need Terraform 1.14 or later, and those whose
+// action names its triggering resource as `caller` 1.16 (callerCLI): `make testacc-next` runs them under
+// bin/terraform-1.16. terraform-plugin-testing v1.16 can trigger an action from a
 // resource's lifecycle in an ordinary step, but has no step for `terraform apply -invoke`, so the tests
 // that invoke an action drive the CLI themselves through cliWorkdir.
 
 // actionCLI: action blocks, lifecycle action triggers and `terraform apply -invoke`, which OpenTofu does
 // not have (1.12).
 var actionCLI = cliFeature{"Terraform actions", goversion.Must(goversion.NewVersion("1.14.0")), nil}
+
+// callerCLI: `caller`, the resource whose action_trigger runs an action, in the action's configuration
+// (Terraform 1.16). An action that refers to that resource by its address instead works from 1.14, but 1.16
+// warns that the reference may make a cycle; the examples and the tests of triggered actions use `caller`.
+var callerCLI = cliFeature{"caller in an action's configuration", goversion.Must(goversion.NewVersion("1.16.0")), nil}
 
 // cliWorkdir is a working directory where a test runs the CLI itself, with the provider served in this
 // process as terraform-plugin-testing serves it to its own steps.

@@ -112,7 +112,7 @@
 //     init (the emulator's Kind and store key, and get and delete for live runs), then
 //     TestAcc<Name>Resource_basic (create, importSteps, update in place, replacement, with CheckDestroy)
 //     and _disappears (e.disappears). Add the type's row to identityCases (identity_test.go) and its
-//     list resource's to queryCases (query_test.go), which run under Terraform 1.15 (`make
+//     list resource's to queryCases (query_test.go), which run under Terraform 1.16 (`make
 //     testacc-next`); a type with unique names or keys adds its row to takenCases (adoption_test.go). An
 //     association adds its row to associationCases (association_test.go) for its life-cycle test.
 //     A type the official provider has too adds its row to migrationCases (migration_test.go):
@@ -127,7 +127,7 @@
 //  7. Examples and docs: examples/resources/buildkite_<name>/resource.tf, import.sh and
 //     import-by-identity.tf, examples/list-resources/buildkite_<name>/list-resource.tfquery.hcl (data
 //     sources: examples/data-sources/buildkite_<name>/data-source.tf), then `make docs`, which writes docs/
-//     from the schemas Terraform 1.15 reports (bin/terraform-1.15) and templates/; commit docs/, which
+//     from the schemas Terraform 1.16 reports (bin/terraform-1.16) and templates/; commit docs/, which
 //     `make docs-check` compares. Use the type in examples/demo (`make demo` applies it and re-plans
 //     empty), and add it to README.md's table and CHANGELOG.md.
 package provider

@@ -294,12 +294,12 @@ func receiverType(e ast.Expr) string {
 }
 
 // nextTests is GNUmakefile's NEXT_TESTS: the tests make testacc leaves to make testacc-next, which runs them
-// under Terraform 1.15.
+// under Terraform 1.16.
 var nextTests = regexp.MustCompile(`^TestAcc.*_(identity|query|action)`)
 
 // In make test-all, where TF_ACC is set, no test skips for want of a newer CLI: every test that asks for one
 // (requireCLI, directly or through a helper) is named so that make testacc leaves it out and make
-// testacc-next runs it under Terraform 1.15.
+// testacc-next runs it under Terraform 1.16.
 func TestHouse_newCLITestsRunInTestaccNext(t *testing.T) {
 	_, files := parseProviderFiles(t, true)
 	calls := map[string]map[string]bool{} // function or method name -> names it calls

@@ -29,7 +29,7 @@ import (
 )
 
 // The identity (*_identity_test.go) and query (*_query_test.go) acceptance tests need a newer CLI than the
-// `terraform` on PATH: `make testacc-next` builds bin/terraform-1.15 and runs them with TF_ACC_TERRAFORM_PATH
+// `terraform` on PATH: `make testacc-next` builds bin/terraform-1.16 and runs them with TF_ACC_TERRAFORM_PATH
 // pointing at it, and `make test` runs that target.
 
 const envTerraformPath = "TF_ACC_TERRAFORM_PATH"
@@ -94,7 +94,7 @@ func requireCLI(t *testing.T, feature cliFeature) string {
 	}
 	p := os.Getenv(envTerraformPath)
 	if p == "" {
-		t.Skipf("%s needs Terraform %s or later and %s is unset: run `make testacc-next`, which builds bin/terraform-1.15 and runs this test under it", feature.name, feature.terraform, envTerraformPath)
+		t.Skipf("%s needs Terraform %s or later and %s is unset: run `make testacc-next`, which builds bin/terraform-1.16 and runs this test under it", feature.name, feature.terraform, envTerraformPath)
 	}
 	abs, err := filepath.Abs(p)
 	if err != nil {

@@ -15,9 +15,12 @@ resource "buildkite_pipeline" "app" {
   }
 }
 
+# `caller` is the resource whose action_trigger runs the action (Terraform 1.16 and later). Terraform 1.14
+# and 1.15 have no `caller`: there write buildkite_pipeline.app.slug (1.16 warns of that, and its -invoke
+# fails).
 action "buildkite_create_build" "app" {
   config {
-    pipeline = buildkite_pipeline.app.slug
+    pipeline = caller.slug
     branch   = "main"
     message  = "Pipeline changed by Terraform"
   }
