@@ -5,15 +5,11 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
-	"go/ast"
-	"go/parser"
-	"go/token"
 	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -85,7 +81,7 @@ func readEndpoints(t *testing.T) []endpoint {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }()
 	var out []endpoint
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
@@ -216,8 +212,7 @@ func graphqlFileOperations(t *testing.T, path, where string) []gqlOperation {
 }
 
 // providerOperations are the GraphQL operations the provider sends: every operation of a .graphql file
-// under internal/buildkite, and every queryOp or mutationOp call of its Go files, whose document is a
-// constant string expression (or, when it is built at run time, its name alone).
+// under internal/buildkite, where the client keeps each of its documents (embedded).
 func providerOperations(t *testing.T) []gqlOperation {
 	t.Helper()
 	const dir = "../internal/buildkite"
@@ -235,75 +230,6 @@ func providerOperations(t *testing.T) []gqlOperation {
 	})
 	if err != nil {
 		t.Fatal(err)
-	}
-	fset := token.NewFileSet()
-	pkgs, err := parser.ParseDir(fset, dir, func(fi os.FileInfo) bool { return !strings.HasSuffix(fi.Name(), "_test.go") }, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	consts := map[string]ast.Expr{}
-	var calls []*ast.CallExpr
-	for _, pkg := range pkgs {
-		for _, f := range pkg.Files {
-			ast.Inspect(f, func(n ast.Node) bool {
-				switch n := n.(type) {
-				case *ast.GenDecl:
-					if n.Tok == token.CONST {
-						for _, spec := range n.Specs {
-							vs := spec.(*ast.ValueSpec)
-							for i, name := range vs.Names {
-								if i < len(vs.Values) {
-									consts[name.Name] = vs.Values[i]
-								}
-							}
-						}
-					}
-				case *ast.CallExpr:
-					if id, ok := n.Fun.(*ast.Ident); ok && (id.Name == "queryOp" || id.Name == "mutationOp") && len(n.Args) >= 2 {
-						calls = append(calls, n)
-					}
-				}
-				return true
-			})
-		}
-	}
-	var eval func(ast.Expr) (string, bool)
-	eval = func(e ast.Expr) (string, bool) {
-		switch e := e.(type) {
-		case *ast.BasicLit:
-			if e.Kind != token.STRING {
-				return "", false
-			}
-			s, err := strconv.Unquote(e.Value)
-			return s, err == nil
-		case *ast.BinaryExpr:
-			l, ok1 := eval(e.X)
-			r, ok2 := eval(e.Y)
-			return l + r, ok1 && ok2 && e.Op == token.ADD
-		case *ast.ParenExpr:
-			return eval(e.X)
-		case *ast.Ident:
-			if c, ok := consts[e.Name]; ok {
-				return eval(c)
-			}
-		}
-		return "", false
-	}
-	for _, call := range calls {
-		name, ok := eval(call.Args[0])
-		if !ok {
-			t.Fatalf("%s: an operation whose name is not a constant", fset.Position(call.Pos()))
-		}
-		kind := "query"
-		if call.Fun.(*ast.Ident).Name == "mutationOp" {
-			kind = "mutation"
-		}
-		doc, ok := eval(call.Args[1])
-		if !ok {
-			doc = ""
-		}
-		pos := fset.Position(call.Pos())
-		out = append(out, gqlOperation{name: kind + " " + name, where: "`internal/buildkite/" + filepath.Base(pos.Filename) + "`", document: doc})
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].name < out[j].name })
 	return out

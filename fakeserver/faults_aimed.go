@@ -186,7 +186,7 @@ func (a *aimedState) matches(method, path string, gql *gqlTarget) bool {
 		return false
 	}
 	for i, seg := range a.path {
-		if seg != segs[i] && !(routeWildcard.MatchString(seg) && segs[i] != "") {
+		if seg != segs[i] && (!routeWildcard.MatchString(seg) || segs[i] == "") {
 			return false
 		}
 	}

@@ -210,12 +210,12 @@ func createThroughRecorder(f Faults) (status, clusters int) {
 	return rec.Code, srv.store.clusters.clusters.len()
 }
 
-// sendRaw posts body to path with the default token on a connection of its own and returns the status, or
+// postRaw posts body to path with the default token on a connection of its own and returns the status, or
 // 0 when the connection closed without an answer.
-func (e *testEnv) sendRaw(method, path, body string) int {
+func (e *testEnv) postRaw(path, body string) int {
 	e.t.Helper()
 	client := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}}
-	req, err := http.NewRequest(method, e.ts.URL+path, strings.NewReader(body))
+	req, err := http.NewRequest(http.MethodPost, e.ts.URL+path, strings.NewReader(body))
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -241,13 +241,13 @@ func TestAimedRESTDrops(t *testing.T) {
 	e := newEnv(t, Options{Faults: Faults{Aimed: []AimedFault{{Route: route, Kind: FaultDropBefore, Times: 1}}}})
 	cluster := e.createCluster("aimed") // another route: spared
 	path := "/v2/organizations/acme/clusters/" + cluster + "/tokens"
-	if got := e.sendRaw("POST", path, `{"description":"one"}`); got != 0 {
+	if got := e.postRaw(path, `{"description":"one"}`); got != 0 {
 		t.Fatalf("drop_before: answered %d, want no answer", got)
 	}
 	if n := e.clusterTokenCount(cluster); n != 0 {
 		t.Fatalf("drop_before acted: %d tokens", n)
 	}
-	if got := e.sendRaw("POST", path, `{"description":"one"}`); got != http.StatusCreated { // Times: 1
+	if got := e.postRaw(path, `{"description":"one"}`); got != http.StatusCreated { // Times: 1
 		t.Fatalf("after the aimed fault: %d", got)
 	}
 
@@ -255,7 +255,7 @@ func TestAimedRESTDrops(t *testing.T) {
 	e.srv.AimFault(AimedFault{Route: route, Kind: FaultDropAfter, Skip: 1, Times: 1})
 	var got []int
 	for range 3 {
-		got = append(got, e.sendRaw("POST", path, `{"description":"two"}`))
+		got = append(got, e.postRaw(path, `{"description":"two"}`))
 	}
 	if !slices.Equal(got, []int{201, 0, 201}) {
 		t.Fatalf("statuses %v, want [201 0 201]", got)
@@ -311,15 +311,15 @@ func TestAimFaultRefusesInvalid(t *testing.T) {
 	srv.AimFault(AimedFault{Operation: "x", Kind: "boom"})
 }
 
-// gqlRaw posts a GraphQL document on a connection of its own and returns the status (0 when the
+// createAgentTokenRaw posts the agent token create on a connection of its own and returns the status (0 when the
 // connection closed without an answer).
-func (e *testEnv) gqlRaw(query string, vars map[string]any) int {
+func (e *testEnv) createAgentTokenRaw(vars map[string]any) int {
 	e.t.Helper()
-	body, err := json.Marshal(map[string]any{"query": query, "variables": vars})
+	body, err := json.Marshal(map[string]any{"query": gqlCreateAgentToken, "variables": vars})
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	return e.sendRaw("POST", "/v1", string(body))
+	return e.postRaw("/v1", string(body))
 }
 
 // agentTokenCount returns how many agent tokens (unclustered) acme has, revoked or not.
@@ -334,7 +334,7 @@ func TestFaultSharesReachGraphQL(t *testing.T) {
 	e := newEnv(t, Options{Faults: Faults{ServerErrors: 1,
 		Except: func(r *http.Request) bool { return spareAll.Load() || r.URL.Path != "/v1" }}})
 	vars := map[string]any{"organizationId": e.orgGraphQLID(), "description": "refused"}
-	if got := e.gqlRaw(gqlCreateAgentToken, vars); got < 500 {
+	if got := e.createAgentTokenRaw(vars); got < 500 {
 		t.Fatalf("5xx=1: GraphQL answered %d", got)
 	}
 	if c := e.srv.FaultCounts(); c.ServerErrors != 1 {
@@ -355,7 +355,7 @@ func TestFaultSharesReachGraphQL(t *testing.T) {
 	vars = map[string]any{"organizationId": e.orgGraphQLID(), "description": "lost"}
 	seen := map[int]int{}
 	for range 8 {
-		seen[e.gqlRaw(gqlCreateAgentToken, vars)]++
+		seen[e.createAgentTokenRaw(vars)]++
 	}
 	if seen[0] == 0 || seen[http.StatusBadGateway] == 0 || seen[0]+seen[http.StatusBadGateway] != 8 {
 		t.Fatalf("statuses %v: want drops and 502s only", seen)
@@ -419,7 +419,7 @@ func TestAimedGraphQLFaults(t *testing.T) {
 	e.srv.AimFault(AimedFault{Operation: "createAgentToken", Kind: FaultDropBefore, Times: 1})
 	e.srv.AimFault(AimedFault{Operation: "createAgentToken", Kind: FaultDropAfter, Skip: 1, Times: 1})
 	vars = map[string]any{"organizationId": orgID, "description": "dropped"}
-	if s1, s2 := e.gqlRaw(gqlCreateAgentToken, vars), e.gqlRaw(gqlCreateAgentToken, vars); s1 != 0 || s2 != 0 {
+	if s1, s2 := e.createAgentTokenRaw(vars), e.createAgentTokenRaw(vars); s1 != 0 || s2 != 0 {
 		t.Fatalf("statuses %d %d, want two drops", s1, s2)
 	}
 	if n := e.agentTokenCount(); n != before+1 {

@@ -356,7 +356,7 @@ func orNone(s string) string {
 
 var pageTemplate = template.Must(template.New("page").Funcs(template.FuncMap{
 	"clock": func(t time.Time) string { return t.UTC().Format("15:04:05.000") },
-	"count": func(n int) string { return strconv.Itoa(n) },
+	"count": strconv.Itoa,
 	"class": func(status int) string { return "s" + strconv.Itoa(status/100) },
 }).Parse(`<!DOCTYPE html>
 <html lang="en">

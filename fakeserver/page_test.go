@@ -114,7 +114,7 @@ func TestPageNeedsTheAdminTokenWhenOneIsSet(t *testing.T) {
 	expect(t, e.do("GET", "/_emulator/?token=wrong", "", nil), http.StatusUnauthorized)
 	expect(t, e.do("GET", "/_emulator/", testAdminToken, nil), http.StatusOK)
 	expect(t, e.do("GET", "/_emulator/?token="+testAdminToken, "", nil), http.StatusOK)
-	req, _ := http.NewRequest("GET", e.ts.URL+"/_emulator/", nil)
+	req, _ := http.NewRequest(http.MethodGet, e.ts.URL+"/_emulator/", nil)
 	req.SetBasicAuth("anyone", testAdminToken)
 	resp, err := e.ts.Client().Do(req)
 	if err != nil {

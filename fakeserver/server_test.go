@@ -363,7 +363,7 @@ func TestRequestLogIsBounded(t *testing.T) {
 	e.do("GET", "/v2/organizations", "", nil)
 	got := e.srv.Requests()
 	if len(got) != 3 || got[0].Path != "/v2/organizations/acme/clusters/c3" || got[1].Path != "/v2/organizations/acme/clusters/c4" ||
-		got[2].Method != "GET" || got[2].Path != "/v2/organizations" || got[2].Status != 401 {
+		got[2].Method != http.MethodGet || got[2].Path != "/v2/organizations" || got[2].Status != 401 {
 		t.Fatalf("Requests() = %+v, want the newest three, oldest first", got)
 	}
 	if c := e.srv.RequestCounts(); len(c) != 2 || c[404] != 5 || c[401] != 1 {

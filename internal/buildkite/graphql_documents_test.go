@@ -114,7 +114,7 @@ func TestGraphQLDocuments(t *testing.T) {
 	docs = append(docs,
 		doc{name: "getOrganizationRules of three", document: batch.document},
 		doc{name: "a field Buildkite does not have", broken: true,
-			document: strings.Replace(opGetRule.document, "description", "descripton", 1)},
+			document: strings.Replace(opGetRule.document, "description", "descripton", 1)}, //nolint:misspell // the typo is the test
 		doc{name: "an undeclared variable", broken: true,
 			document: strings.Replace(opGetAgentToken.document, "agentToken(slug: $slug)", "agentToken(slug: $slugg)", 1)},
 		doc{name: "a batch whose alias repeats a field with other arguments", broken: true,

@@ -106,7 +106,7 @@ func TestGraphQLPacing_workspacesSharingABudgetDrawNo429(t *testing.T) {
 						}
 					case 1:
 						if got, err := c.Rules.DetailsOf(ctx, rules); err != nil || len(got) != len(rules) {
-							return fmt.Errorf("rules' descriptions: %d of %d, %v", len(got), len(rules), err)
+							return fmt.Errorf("rules' descriptions: %d of %d, %w", len(got), len(rules), err)
 						}
 					default:
 						for _, p := range pipelines {

@@ -19,11 +19,11 @@ import (
 // did not exist before it was sent and no other create of the Client returned. These tests lose one answer
 // of one create, with objects of the same description around it.
 
-// loseNth loses the answer to the n-th request (1-based) that match accepts, in mode: "drop" lets the
+// loseFirst loses the answer to the first request that match accepts, in mode: "drop" lets the
 // service act, then closes the connection; "unacted" answers 502 without letting it act. Before passing
 // that request on, it runs before (when set), outside its lock, so that before may itself call the
 // service through the same front.
-func loseNth(match func(*http.Request) bool, n int, mode string, before func()) func(http.Handler) http.Handler {
+func loseFirst(match func(*http.Request) bool, mode string, before func()) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		var mu sync.Mutex
 		seen := 0
@@ -34,7 +34,7 @@ func loseNth(match func(*http.Request) bool, n int, mode string, before func()) 
 			lose := false
 			if match(r) {
 				seen++
-				lose = seen == n
+				lose = seen == 1
 			}
 			r.Body = io.NopCloser(bytes.NewReader(body))
 			mu.Unlock()
@@ -97,7 +97,7 @@ func TestLostCreate_olderTokenIsNotTaken(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := newTestClient(t, newEmulatorFront(t, e, loseNth(restCreate("/tokens"), 1, "unacted", nil)))
+	c := newTestClient(t, newEmulatorFront(t, e, loseFirst(restCreate("/tokens"), "unacted", nil)))
 	tok, err := c.ClusterTokens.Create(ctx, home.ID, ClusterTokenCreate{Description: "ci"})
 	if err != nil {
 		t.Fatal(err)
@@ -134,7 +134,7 @@ func TestLostCreate_agentTokenOlderIsNotRevoked(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	front := newEmulatorFront(t, e, loseNth(agentTokenCreate, 1, "unacted", nil))
+	front := newEmulatorFront(t, e, loseFirst(agentTokenCreate, "unacted", nil))
 	c := newGraphQLClient(t, e.url, front)
 	tok, err := c.AgentTokens.Create(ctx, &desc)
 	if err != nil {
@@ -171,7 +171,7 @@ func TestLostCreate_twoCandidatesTouchNothing(t *testing.T) {
 			t.Error(err)
 		}
 	}
-	c := newTestClient(t, newEmulatorFront(t, e, loseNth(restCreate("/tokens"), 1, "drop", someoneElse)))
+	c := newTestClient(t, newEmulatorFront(t, e, loseFirst(restCreate("/tokens"), "drop", someoneElse)))
 	tok, err := c.ClusterTokens.Create(ctx, home.ID, ClusterTokenCreate{Description: "ci"})
 	var ambiguous *AmbiguousCreateError
 	if !errors.As(err, &ambiguous) || tok != nil {
@@ -214,7 +214,7 @@ func TestLostCreate_anotherCreatesTokenIsExcluded(t *testing.T) {
 			t.Error(err)
 		}
 	}
-	c = newTestClient(t, newEmulatorFront(t, e, loseNth(restCreate("/tokens"), 1, "unacted", meanwhile)))
+	c = newTestClient(t, newEmulatorFront(t, e, loseFirst(restCreate("/tokens"), "unacted", meanwhile)))
 	// One answer first, so that the client's pacing lets two requests be in flight at once.
 	if _, err := c.Clusters.Get(ctx, home.ID); err != nil {
 		t.Fatal(err)
@@ -250,7 +250,7 @@ func TestLostCreate_registryTokenBesideAnother(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := newTestClient(t, newEmulatorFront(t, e, loseNth(restCreate("/tokens"), 1, "drop", nil)))
+	c := newTestClient(t, newEmulatorFront(t, e, loseFirst(restCreate("/tokens"), "drop", nil)))
 	tok, err := c.RegistryTokens.Create(ctx, reg.Slug, RegistryTokenWrite{Description: "ci"})
 	if err != nil {
 		t.Fatal(err)
@@ -282,7 +282,7 @@ func TestLostCreate_olderPipelineIsAnError(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := newTestClient(t, newEmulatorFront(t, e, loseNth(restCreate("/pipelines"), 1, "unacted", nil)))
+	c := newTestClient(t, newEmulatorFront(t, e, loseFirst(restCreate("/pipelines"), "unacted", nil)))
 	got, err := c.Pipelines.Create(ctx, PipelineCreate{Name: "web", Repository: "git@example.com:web.git", Configuration: ptr(DefaultSteps)})
 	var existed *ExistedBeforeError
 	if !errors.As(err, &existed) || !IsValidation(err) {
@@ -346,7 +346,7 @@ func TestLostCreate_createInFlightIsWaitedFor(t *testing.T) {
 		}()
 		<-acted
 	}
-	c = newTestClient(t, newEmulatorFront(t, e, slow, loseNth(restCreate("/tokens"), 1, "unacted", meanwhile)))
+	c = newTestClient(t, newEmulatorFront(t, e, slow, loseFirst(restCreate("/tokens"), "unacted", meanwhile)))
 	if _, err := c.Clusters.Get(ctx, home.ID); err != nil {
 		t.Fatal(err)
 	}
@@ -448,7 +448,7 @@ func TestLostCreate_ruleBySlugsIsAdopted(t *testing.T) {
 		}
 		ids = append(ids, p.ID)
 	}
-	c := newTestClient(t, newEmulatorFront(t, e, loseNth(restCreate("/rules"), 1, "drop", nil)))
+	c := newTestClient(t, newEmulatorFront(t, e, loseFirst(restCreate("/rules"), "drop", nil)))
 	r, err := c.Rules.Create(ctx, RuleCreate{
 		Type: "pipeline.trigger_build.pipeline", Value: []byte(`{"source_pipeline":"src","target_pipeline":"dst"}`),
 	})
@@ -479,7 +479,7 @@ func TestLostCreate_tokenMadeWithErrorsIsExcluded(t *testing.T) {
 			t.Errorf("the other create: %+v, %v; want its token with an Acted error", first, err)
 		}
 	}
-	front := newEmulatorFront(t, e, loseNth(agentTokenCreate, 1, "unacted", meanwhile))
+	front := newEmulatorFront(t, e, loseFirst(agentTokenCreate, "unacted", meanwhile))
 	c = newGraphQLClient(t, e.url, front)
 	if _, err := c.Organizations.Get(ctx); err != nil { // one answer first, so that two requests may be in flight
 		t.Fatal(err)

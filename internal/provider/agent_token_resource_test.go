@@ -43,7 +43,7 @@ func TestAccAgentTokenResource_basic(t *testing.T) {
 		Steps: []resource.TestStep{
 			{
 				Config: e.config(testAccAgentTokenConfig(name)),
-				Check:  resource.ComposeTestCheckFunc(e.checkAgentTokenLive(addr), first.record(addr)),
+				Check:  resource.ComposeTestCheckFunc(e.checkAgentTokenLive(), first.record(addr)),
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("description"), knownvalue.StringExact(name)),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringRegexp(uuidPattern)),
@@ -69,7 +69,7 @@ func TestAccAgentTokenResource_basic(t *testing.T) {
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
 				Check: resource.ComposeTestCheckFunc(
-					e.checkAgentTokenLive(addr),
+					e.checkAgentTokenLive(),
 					resource.TestCheckResourceAttrWith(addr, "token", func(v string) error {
 						if v == "" || v == first.token {
 							return fmt.Errorf("the replacement should carry a new secret")
@@ -106,8 +106,9 @@ func (s *agentTokenSeen) record(addr string) resource.TestCheckFunc {
 	}
 }
 
-// checkAgentTokenLive fails unless the token behind address exists and is not revoked.
-func (e *testEnv) checkAgentTokenLive(addr string) resource.TestCheckFunc {
+// checkAgentTokenLive fails unless the token behind buildkite_agent_token.test exists and is not revoked.
+func (e *testEnv) checkAgentTokenLive() resource.TestCheckFunc {
+	const addr = "buildkite_agent_token.test"
 	return func(st *terraform.State) error {
 		rs, ok := st.RootModule().Resources[addr]
 		if !ok {
@@ -140,7 +141,7 @@ func TestAccAgentTokenResource_revokedOutside(t *testing.T) {
 		ConfigPlanChecks: resource.ConfigPlanChecks{
 			PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate)},
 		},
-		Check: e.checkAgentTokenLive(addr),
+		Check: e.checkAgentTokenLive(),
 	}
 	steps := []resource.TestStep{{Config: cfg, Check: revoke, ExpectNonEmptyPlan: true}, recreate}
 	if !e.live {
@@ -258,7 +259,7 @@ func TestAccAgentTokenResource_answeredWithErrors(t *testing.T) {
 				fakeserver.AimedFault{Operation: "revokeAgentToken", Kind: fakeserver.FaultErrorsWithData, Times: 1}),
 			Config: e.config(testAccAgentTokenConfig(e.name("acted"))),
 			Check: resource.ComposeTestCheckFunc(e.checkFaultsMet(fakeserver.FaultErrorsWithData, 1), seen.record(addr),
-				e.checkAgentTokenLive(addr), e.checkLiveAgentTokens(1)),
+				e.checkAgentTokenLive(), e.checkLiveAgentTokens(1)),
 			ConfigPlanChecks: expectEmpty(),
 		}},
 	})
@@ -280,7 +281,7 @@ func TestAccAgentTokenResource_refreshWithoutGraphQLScope(t *testing.T) {
 		ProtoV6ProviderFactories: e.factories(),
 		CheckDestroy:             e.checkAgentTokensRevoked(),
 		Steps: []resource.TestStep{
-			{Config: e.config(token), Check: e.checkAgentTokenLive("buildkite_agent_token.test")},
+			{Config: e.config(token), Check: e.checkAgentTokenLive()},
 			{
 				Config:      e.providerBlock(e.org, "no-graphql") + token,
 				ExpectError: regexp.MustCompile(`Unable to Read Agent Token[\s\S]*Authentication[\s\S]*required[\s\S]*lacks[\s\S]*the[\s\S]*"graphql"[\s\S]*scope`),
@@ -310,7 +311,7 @@ func TestAccAgentTokenResource_revokeAnsweredNull(t *testing.T) {
 				Config:    cfg, Destroy: true,
 				ExpectError: regexp.MustCompile(`Unable to Delete Agent Token[\s\S]*still live`),
 			},
-			{Config: cfg, Check: e.checkAgentTokenLive("buildkite_agent_token.test"), ConfigPlanChecks: expectEmpty()},
+			{Config: cfg, Check: e.checkAgentTokenLive(), ConfigPlanChecks: expectEmpty()},
 		},
 	})
 }

@@ -254,7 +254,7 @@ func TestAccLostCreate_registryTokenAnswerLost(t *testing.T) {
 						}
 						ids, err := registryTokensDescribed(e, description)
 						if err != nil || len(ids) != 2 {
-							return fmt.Errorf("the service holds %v (%v), want the two tokens in state", ids, err)
+							return fmt.Errorf("the service holds %v (%w), want the two tokens in state", ids, err)
 						}
 						return nil
 					},
@@ -361,7 +361,7 @@ func TestAccLostCreate_takeoverStaysTheResourcesStep(t *testing.T) {
 				func(*terraform.State) error {
 					tp, err := e.client.TeamPipelines.Get(context.Background(), team.ID, p.ID)
 					if err != nil || tp.AccessLevel != "read_only" {
-						return fmt.Errorf("the team's access on the service: %+v, %v; want read_only", tp, err)
+						return fmt.Errorf("the team's access on the service: %+v, %w; want read_only", tp, err)
 					}
 					if fc := e.server.FaultCounts(); fc.DropBefore != 1 {
 						return fmt.Errorf("faults %+v: want the create dropped once before the service acted", fc)

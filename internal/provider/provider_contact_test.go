@@ -118,7 +118,7 @@ func TestProviderConfigure_contact(t *testing.T) {
 			`The organization "acme-typo" does not exist`, `Check "organization"`)
 	})
 	t.Run("accepted", func(t *testing.T) {
-		emu.Server.ResetRequests()
+		emu.ResetRequests()
 		resp := configure(t, block(emu.URL(), "acme", "test-token"))
 		if len(resp.Diagnostics) != 0 {
 			t.Fatalf("diagnostics: %v", resp.Diagnostics)
@@ -132,7 +132,7 @@ func TestProviderConfigure_contact(t *testing.T) {
 			t.Fatal(err)
 		}
 		var asked []string
-		for _, r := range emu.Server.Requests() {
+		for _, r := range emu.Requests() {
 			asked = append(asked, r.Method+" "+r.Path)
 		}
 		if len(asked) == 3 {
