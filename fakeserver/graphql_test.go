@@ -560,8 +560,12 @@ func TestGraphQLEveryFieldServed(t *testing.T) {
 	team := k.createTeam("T")
 	_, second := k.memberIDs()
 	expect(t, k.api("POST", "/teams/"+team+"/members", map[string]any{"user_id": second, "role": "member"}), http.StatusCreated)
-	pipeline := e.createPipeline(map[string]any{"name": "P", "repository": githubRepo})["id"].(string)
+	tpl := e.api("POST", "/pipeline-templates", map[string]any{"name": "Tpl", "configuration": "steps: []\n"})
+	expect(t, tpl, http.StatusCreated)
+	pipeline := e.createPipeline(map[string]any{"name": "P", "repository": githubRepo, "tags": []string{"t"},
+		"pipeline_template_uuid": tpl.object(t)["uuid"]})["id"].(string)
 	expect(t, e.api("POST", "/pipelines/p/webhook", nil), http.StatusCreated)
+	expect(t, e.api("POST", "/pipelines/p/schedules", map[string]any{"cronline": "@daily", "env": map[string]string{"A": "1"}}), http.StatusCreated)
 	expect(t, k.api("POST", "/teams/"+team+"/pipelines", map[string]any{"pipeline_id": pipeline, "access_level": "read_only"}), http.StatusCreated)
 	_, suite := k.createSuite("S", team)
 	var others []string
