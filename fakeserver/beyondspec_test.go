@@ -27,16 +27,20 @@ func TestPipelineStepTimeouts(t *testing.T) {
 		t.Fatalf("cleared maximum %v", got["maximum_command_step_timeout"])
 	}
 
-	expectFieldErrors(t, e.api("PATCH", "/pipelines/p", map[string]any{"default_command_step_timeout": 0}),
-		"default_command_step_timeout", "must be greater than 0")
+	expectFieldErrors(t, e.api("PATCH", "/pipelines/p", map[string]any{"default_command_step_timeout": -1}),
+		"default_command_step_timeout", "must be greater than or equal to 0")
 	expectFieldErrors(t, e.api("PATCH", "/pipelines/p", map[string]any{"maximum_command_step_timeout": -5}),
-		"maximum_command_step_timeout", "must be greater than 0")
+		"maximum_command_step_timeout", "must be greater than or equal to 0")
 	expectFieldErrors(t, e.api("PATCH", "/pipelines/p", map[string]any{"maximum_command_step_timeout": 10}),
 		"maximum_command_step_timeout", "must be greater than or equal to default_command_step_timeout")
 	expectFieldErrors(t, e.api("PATCH", "/pipelines/p", map[string]any{"default_command_step_timeout": "30"}),
 		"default_command_step_timeout", "must be an integer")
 	if got := e.api("GET", "/pipelines/p", nil).object(t); got["default_command_step_timeout"] != 45.0 {
 		t.Fatalf("a refused update changed the timeout: %v", got["default_command_step_timeout"])
+	}
+	// 0 is no limit, as the official provider sends for a timeout left unset.
+	if got := e.api("PATCH", "/pipelines/p", map[string]any{"default_command_step_timeout": 0}).object(t); got["default_command_step_timeout"] != 0.0 {
+		t.Fatalf("default 0: %v", got["default_command_step_timeout"])
 	}
 }
 

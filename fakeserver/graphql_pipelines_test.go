@@ -118,9 +118,9 @@ func TestGraphQLPipelineUpdate(t *testing.T) {
 		want  string
 	}{
 		{map[string]any{"id": id, "name": ""}, "Validation failed: Name can't be blank"},
-		{map[string]any{"id": id, "tags": []any{map[string]any{"label": "x"}}}, "PipelineUpdateInput.tags is not served by the emulator"},
+		{map[string]any{"id": id, "nextBuildNumber": 7}, "nextBuildNumber is not served by the emulator: builds are numbered from 1"},
 		{map[string]any{"id": graphQLID("Pipeline", newID())}, "No pipeline found"},
-		{map[string]any{"id": id, "clusterId": "bm9wZQ=="}, "No cluster found"},
+		{map[string]any{"id": id, "clusterId": "bm9wZQ=="}, `No cluster found with ID "bm9wZQ=="`},
 	} {
 		if got := e.gql(m, map[string]any{"input": c.input}).errorMessage(t); got != c.want {
 			t.Errorf("%v: %q, want %q", c.input, got, c.want)
