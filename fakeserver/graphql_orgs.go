@@ -81,7 +81,8 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
-		c := conn.(gqlObject)
+		c := conn.(gqlObject) // OrganizationBannerConnection has nodes and no count
+		delete(c.fields, "count")
 		var nodes []any
 		for _, e := range c.fields["edges"].([]any) {
 			nodes = append(nodes, e.(gqlObject).fields["node"])
