@@ -38,7 +38,7 @@ func init() {
 		}
 		v := readScheduleInput(scheduleBody(in), true)
 		if len(v.problems) > 0 {
-			return nil, gqlError("Validation failed: " + strings.Join(v.problems.sentences(), ", "))
+			return nil, gqlValidation(v.problems)
 		}
 		id := newID()
 		sc := &scheduleRecord{
@@ -59,7 +59,7 @@ func init() {
 		}
 		v := readScheduleInput(scheduleBody(in), false)
 		if len(v.problems) > 0 {
-			return nil, gqlError("Validation failed: " + strings.Join(v.problems.sentences(), ", "))
+			return nil, gqlValidation(v.problems)
 		}
 		v.apply(sc)
 		return withClientMutationID(in, "PipelineScheduleUpdatePayload", map[string]any{"pipelineSchedule": x.scheduleObject(p, sc)}), nil
