@@ -125,17 +125,17 @@ func (x *gqlExec) pipelineObject(p *pipelineRecord) any {
 	return gqlObject{typ: "Pipeline", fields: map[string]any{
 		"id": p.graphqlID, "uuid": p.id, "slug": p.slug, "name": p.name, "description": optional(p.description),
 		"emoji": optional(p.emoji), "color": optional(p.color), "cloneMirrorUrl": optional(p.cloneMirrorURL),
-		"repository":   x.repositoryObject(p),
-		"organization": x.orgObject(x.st.orgs[p.org]),
+		"repository":    x.repositoryObject(p),
+		"organization":  x.orgObject(x.st.orgs[p.org]),
 		"allowRebuilds": p.allowRebuild, "archived": !p.archivedAt.IsZero(), "archivedAt": archivedAt,
-		"badgeURL":            webURL(x.base, "badges", p.badgeToken+".svg"),
-		"branchConfiguration": optional(p.branchConfiguration),
+		"badgeURL":                 webURL(x.base, "badges", p.badgeToken+".svg"),
+		"branchConfiguration":      optional(p.branchConfiguration),
 		"cancelIntermediateBuilds": p.cancelRunning, "cancelIntermediateBuildsBranchFilter": optional(p.cancelRunningFilter),
 		"skipIntermediateBuilds": p.skipQueued, "skipIntermediateBuildsBranchFilter": optional(p.skipQueuedFilter),
 		"cluster": cluster, "createdAt": formatTime(p.createdAt), "defaultBranch": p.defaultBranch,
 		"defaultTimeoutInMinutes": optionalInt(p.defaultTimeout), "maximumTimeoutInMinutes": optionalInt(p.maximumTimeout),
 		"pipelineTemplate": template, "steps": steps, "tags": tags,
-		"teams":      gqlResolver(func(args map[string]any) (any, error) { return x.pipelineTeams(p, args) }),
+		"teams": gqlResolver(func(args map[string]any) (any, error) { return x.pipelineTeams(p, args) }),
 		"schedules": gqlResolver(func(args map[string]any) (any, error) {
 			return gqlConnection("PipelineScheduleConnection", defaultFirst(args), x.st.schedules.schedules.list(p.id),
 				func(sc *scheduleRecord) any { return x.scheduleObject(p, sc) })
