@@ -205,7 +205,37 @@ func (x *gqlExec) repositoryObject(p *pipelineRecord) any {
 			}}
 		}
 	}
+	provider.fields["settings"] = x.providerSettingsObject(kind.typ, p)
 	return gqlObject{typ: "Repository", fields: map[string]any{"url": p.repository, "provider": provider}}
+}
+
+// providerSettingsObject is the settings of p's provider (the provider settings REST shows), as the
+// settings type of the provider type typ: each field is the REST key of its name in snake case. A
+// non-null field the provider's settings lack (a Bitbucket pipeline holds only the settings every
+// provider has) takes GitHub's default (I); the match modes are enum values.
+func (x *gqlExec) providerSettingsObject(typ string, p *pipelineRecord) any {
+	settingsField := x.schema.Types[typ].Fields.ForName("settings")
+	if settingsField == nil {
+		return nil
+	}
+	def := x.schema.Types[settingsField.Type.Name()]
+	defaults := defaultProviderSettings("github")
+	fields := map[string]any{}
+	for _, f := range def.Fields {
+		key := snakeCase(f.Name)
+		v, ok := p.settings[key]
+		if !ok && f.Type.NonNull {
+			v, ok = defaults[key]
+		}
+		if s, isString := v.(string); isString && f.Type.Name() == "CommandWordMatchMode" {
+			v = strings.ToUpper(s)
+		}
+		fields[f.Name] = nil
+		if ok {
+			fields[f.Name] = v
+		}
+	}
+	return gqlObject{typ: def.Name, fields: fields}
 }
 
 // pipelineCreate, pipelineUpdate, pipelineDelete, pipelineArchive and pipelineUnarchive (§2.5) write through
@@ -240,7 +270,7 @@ func init() {
 			}
 		}
 		if len(problems) > 0 {
-			return nil, gqlError("Validation failed: " + strings.Join(problems.sentences(), ", "))
+			return nil, gqlValidation(problems)
 		}
 		p.seq = x.st.nextSeq()
 		x.st.insertPipeline(p)
@@ -271,7 +301,7 @@ func init() {
 			return nil, err
 		}
 		if problems := x.st.applyPipeline(p, readPipelineInput(body, false), false, x.user.id); len(problems) > 0 {
-			return nil, gqlError("Validation failed: " + strings.Join(problems.sentences(), ", "))
+			return nil, gqlValidation(problems)
 		}
 		return withClientMutationID(in, "PipelineUpdatePayload", map[string]any{"pipeline": x.pipelineObject(p)}), nil
 	}
