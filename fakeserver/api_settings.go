@@ -120,6 +120,23 @@ func (s *Server) routeAPISettings(mux *routeMux) {
 	mux.HandleFunc("PATCH "+settings, s.patchAPISettings)
 }
 
+// errNoIPAllowList: the organization's plan has no API IP allowlist (403).
+func errNoIPAllowList() *apiError {
+	return newMessageError(http.StatusForbidden, "Your organization's plan does not include the API IP allowlist")
+}
+
+// readAllowedIPs splits an allowlist (CIDRs separated by spaces) and records a problem when one is not a
+// CIDR; a blank list is no list.
+func readAllowedIPs(list string) (cidrs []string, problems validationErrors) {
+	cidrs = strings.Fields(list)
+	for _, c := range cidrs {
+		if _, _, err := net.ParseCIDR(c); err != nil {
+			problems.addOnce("allowed_ip_addresses", "must be IP networks in CIDR notation, separated by spaces")
+		}
+	}
+	return cidrs, problems
+}
+
 // errNotAdministrator: the token's user is not an administrator of the organization (403).
 func errNotAdministrator() *apiError {
 	return newMessageError(http.StatusForbidden, "Only organization administrators can manage organization settings")
@@ -146,17 +163,13 @@ func (s *Server) patchAPISettings(w http.ResponseWriter, r *http.Request) {
 		ips, days, restrict := in.String("allowed_ip_addresses"), in.Int("revoke_inactive_tokens_after_days"), in.Bool("restrict_user_api_token_creation")
 		problems := in.Problems()
 		if ips.Set && current.noIPAllowList {
-			return nil, newMessageError(http.StatusForbidden, "Your organization's plan does not include the API IP allowlist")
+			return nil, errNoIPAllowList()
 		}
 		if days.Set && current.noRevocation {
 			return nil, newMessageError(http.StatusForbidden, "Your organization's plan does not include inactive API token revocation")
 		}
-		cidrs := strings.Fields(ips.Value)
-		for _, c := range cidrs {
-			if _, _, err := net.ParseCIDR(c); err != nil {
-				problems.addOnce("allowed_ip_addresses", "must be IP networks in CIDR notation, separated by spaces")
-			}
-		}
+		cidrs, ipProblems := readAllowedIPs(ips.Value)
+		problems = append(problems, ipProblems...)
 		if days.Given() && !revocationDays[days.Value] {
 			problems.add("revoke_inactive_tokens_after_days", "must be one of 30, 60, 90, 180 or 365")
 		}

@@ -133,28 +133,42 @@ func (s *Server) putBanner(w http.ResponseWriter, r *http.Request) {
 		}
 		msg := field[string](in, "message", "a string")
 		problems := in.Problems()
-		switch {
-		case len(problems) > 0:
-		case strings.TrimSpace(msg.Value) == "":
-			problems.addBlank("message")
-		case len([]rune(msg.Value)) > maxBannerMessage:
-			problems.add("message", "is too long (maximum is 2000 characters)")
+		if len(problems) == 0 {
+			checkBannerMessage(&problems, msg.Value)
 		}
 		if len(problems) > 0 {
 			return errValidation(problems)
 		}
-		now := s.store.timestamp()
-		b := s.store.banners.byOrg[org.slug]
-		if b == nil {
-			b = &bannerRecord{org: org.slug, id: newID(), createdAt: now}
-			s.store.banners.byOrg[org.slug] = b
+		if s.store.banners.byOrg[org.slug] == nil {
 			status = http.StatusCreated
 		}
-		b.message, b.updatedAt = msg.Value, now
-		out = bannerViewOf(baseURL(r), b)
+		out = bannerViewOf(baseURL(r), s.store.upsertBanner(org.slug, msg.Value))
 		return nil
 	})
 	respond(w, status, out, err)
+}
+
+// checkBannerMessage records the problem of a banner message: blank, or longer than the service takes.
+func checkBannerMessage(problems *validationErrors, msg string) {
+	switch {
+	case strings.TrimSpace(msg) == "":
+		problems.addBlank("message")
+	case len([]rune(msg)) > maxBannerMessage:
+		problems.add("message", "is too long (maximum is 2000 characters)")
+	}
+}
+
+// upsertBanner creates org's banner with msg, or changes the message of the one it has. The write lock
+// must be held.
+func (st *Store) upsertBanner(org, msg string) *bannerRecord {
+	now := st.timestamp()
+	b := st.banners.byOrg[org]
+	if b == nil {
+		b = &bannerRecord{org: org, id: newID(), createdAt: now}
+		st.banners.byOrg[org] = b
+	}
+	b.message, b.updatedAt = msg, now
+	return b
 }
 
 func (s *Server) deleteBannerHandler(w http.ResponseWriter, r *http.Request) {

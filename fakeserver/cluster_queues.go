@@ -258,12 +258,11 @@ func (s *Server) pauseQueue(w http.ResponseWriter, r *http.Request) {
 		if err != nil {
 			return nil, err
 		}
-		if q.paused {
-			return nil, errUnprocessable("Cluster queue is already paused")
+		if !hasNote {
+			note = ""
 		}
-		q.paused, q.pausedBy, q.pausedAt, q.pausedNote = true, user.id, s.store.timestamp(), nil
-		if hasNote && note != "" {
-			q.pausedNote = stringPtr(note)
+		if err := s.store.pauseDispatch(q, user.id, note); err != nil {
+			return nil, err
 		}
 		return s.store.queueView(baseURL(r), q), nil
 	})
@@ -275,10 +274,31 @@ func (s *Server) resumeQueue(w http.ResponseWriter, r *http.Request) {
 		if err != nil {
 			return nil, err
 		}
-		if !q.paused {
-			return nil, errUnprocessable("Cluster queue is not paused")
+		if err := resumeDispatch(q); err != nil {
+			return nil, err
 		}
-		q.paused, q.pausedBy, q.pausedAt, q.pausedNote = false, "", time.Time{}, nil
 		return s.store.queueView(baseURL(r), q), nil
 	})
+}
+
+// pauseDispatch pauses q's dispatch for userID with note ("" for none), over REST and GraphQL alike; a
+// paused queue is refused. The write lock must be held.
+func (st *Store) pauseDispatch(q *queueRecord, userID, note string) *apiError {
+	if q.paused {
+		return errUnprocessable("Cluster queue is already paused")
+	}
+	q.paused, q.pausedBy, q.pausedAt, q.pausedNote = true, userID, st.timestamp(), nil
+	if note != "" {
+		q.pausedNote = stringPtr(note)
+	}
+	return nil
+}
+
+// resumeDispatch resumes q's dispatch; a queue that is not paused is refused.
+func resumeDispatch(q *queueRecord) *apiError {
+	if !q.paused {
+		return errUnprocessable("Cluster queue is not paused")
+	}
+	q.paused, q.pausedBy, q.pausedAt, q.pausedNote = false, "", time.Time{}, nil
+	return nil
 }

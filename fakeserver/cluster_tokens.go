@@ -174,27 +174,14 @@ func (t *clusterTokenRecord) expired(now time.Time) bool {
 
 func (s *Server) createClusterToken(w http.ResponseWriter, r *http.Request) {
 	s.serveWrite(w, r, scopeWriteClusters, http.StatusCreated, func(org orgRecord, user userRecord, in *jsonObject) (any, *apiError) {
-		desc, allowed, expires := in.String("description"), in.String("allowed_ip_addresses"), in.String("expires_at")
-		problems := in.Problems()
-		if desc.Value == "" {
-			problems.addBlank("description")
-		}
-		checkCIDR(&problems, allowed)
-		expiresAt := readExpiry(&problems, expires, s.opts.Now())
 		c := s.store.cluster(org.slug, r.PathValue("cluster"))
 		if c == nil {
 			return nil, errNotFound("cluster")
 		}
+		t, problems := s.store.addClusterToken(c, user.id, in, s.opts.Now())
 		if len(problems) > 0 {
 			return nil, errValidation(problems)
 		}
-		id := newID()
-		t := &clusterTokenRecord{
-			seq: s.store.nextSeq(), org: org.slug, clusterID: c.id, id: id, graphqlID: graphQLID("ClusterToken", id),
-			description: desc.Value, allowedIPAddresses: allowed.Value, secret: newSecret(), expiresAt: expiresAt,
-			createdAt: s.store.timestamp(), createdBy: user.id,
-		}
-		s.store.clusters.tokens.insert(t)
 		return clusterTokenCreatedView{clusterTokenView: s.store.clusterTokenView(baseURL(r), t), Token: t.secret}, nil
 	})
 }
@@ -203,23 +190,56 @@ func (s *Server) createClusterToken(w http.ResponseWriter, r *http.Request) {
 // and, like other unknown properties, ignored here.
 func (s *Server) updateClusterToken(w http.ResponseWriter, r *http.Request) {
 	s.serveWrite(w, r, scopeWriteClusters, http.StatusOK, func(org orgRecord, _ userRecord, in *jsonObject) (any, *apiError) {
-		desc, allowed := in.String("description"), in.String("allowed_ip_addresses")
-		problems := in.Problems()
-		if desc.Set && desc.Value == "" {
-			problems.addBlank("description")
-		}
-		checkCIDR(&problems, allowed)
 		t, err := s.store.findClusterToken(org.slug, r)
 		if err != nil {
 			return nil, err
 		}
-		if len(problems) > 0 {
+		if problems := changeClusterToken(t, in); len(problems) > 0 {
 			return nil, errValidation(problems)
 		}
-		setString(&t.description, desc)
-		setString(&t.allowedIPAddresses, allowed)
 		return s.store.clusterTokenView(baseURL(r), t), nil
 	})
+}
+
+// addClusterToken checks a create's body (REST's, or GraphQL's clusterAgentTokenCreate input in its form)
+// and stores a token of c with a new secret; nothing is stored when there are problems. The write lock
+// must be held.
+func (st *Store) addClusterToken(c *clusterRecord, userID string, in *jsonObject, now time.Time) (*clusterTokenRecord, validationErrors) {
+	desc, allowed, expires := in.String("description"), in.String("allowed_ip_addresses"), in.String("expires_at")
+	problems := in.Problems()
+	if desc.Value == "" {
+		problems.addBlank("description")
+	}
+	checkCIDR(&problems, allowed)
+	expiresAt := readExpiry(&problems, expires, now)
+	if len(problems) > 0 {
+		return nil, problems
+	}
+	id := newID()
+	t := &clusterTokenRecord{
+		seq: st.nextSeq(), org: c.org, clusterID: c.id, id: id, graphqlID: graphQLID("ClusterToken", id),
+		description: desc.Value, allowedIPAddresses: allowed.Value, secret: newSecret(), expiresAt: expiresAt,
+		createdAt: st.timestamp(), createdBy: userID,
+	}
+	st.clusters.tokens.insert(t)
+	return t, nil
+}
+
+// changeClusterToken checks an update's body (REST's, or GraphQL's clusterAgentTokenUpdate input in its
+// form) and applies it to t; nothing changes when there are problems.
+func changeClusterToken(t *clusterTokenRecord, in *jsonObject) validationErrors {
+	desc, allowed := in.String("description"), in.String("allowed_ip_addresses")
+	problems := in.Problems()
+	if desc.Set && desc.Value == "" {
+		problems.addBlank("description")
+	}
+	checkCIDR(&problems, allowed)
+	if len(problems) > 0 {
+		return problems
+	}
+	setString(&t.description, desc)
+	setString(&t.allowedIPAddresses, allowed)
+	return nil
 }
 
 func (s *Server) deleteClusterTokenHandler(w http.ResponseWriter, r *http.Request) {

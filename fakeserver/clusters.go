@@ -176,51 +176,70 @@ func (s *Server) getCluster(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) createCluster(w http.ResponseWriter, r *http.Request) {
 	s.serveWrite(w, r, scopeWriteClusters, http.StatusCreated, func(org orgRecord, user userRecord, in *jsonObject) (any, *apiError) {
-		name, desc, emoji, color := in.String("name"), in.String("description"), in.String("emoji"), in.String("color")
-		problems := in.Problems()
-		if name.Value == "" {
-			problems.addBlank("name")
-		}
+		c, problems := s.store.addCluster(org.slug, user.id, in)
 		if len(problems) > 0 {
 			return nil, errValidation(problems)
 		}
-		id := newID()
-		c := &clusterRecord{
-			seq: s.store.nextSeq(), org: org.slug, id: id, graphqlID: graphQLID("Cluster", id),
-			name: name.Value, description: desc.Value, emoji: emoji.Value, color: color.Value,
-			createdAt: s.store.timestamp(), createdBy: user.id,
-		}
-		s.store.clusters.clusters.insert(c)
 		return s.store.clusterView(baseURL(r), c), nil
 	})
 }
 
 func (s *Server) updateCluster(w http.ResponseWriter, r *http.Request) {
 	s.serveWrite(w, r, scopeWriteClusters, http.StatusOK, func(org orgRecord, _ userRecord, in *jsonObject) (any, *apiError) {
-		name, desc, emoji, color := in.String("name"), in.String("description"), in.String("emoji"), in.String("color")
-		defaultQueue := in.String("default_queue_id")
-		problems := in.Problems()
-		if name.Set && name.Value == "" {
-			problems.addBlank("name")
-		}
 		c := s.store.cluster(org.slug, r.PathValue("cluster"))
 		if c == nil {
 			return nil, errNotFound("cluster")
 		}
-		// null or "" clears the default queue; any other value must name a queue of this cluster.
-		if defaultQueue.Value != "" && s.store.queue(org.slug, c.id, defaultQueue.Value) == nil {
-			problems.add("default_queue_id", "must be a queue of this cluster")
-		}
-		if len(problems) > 0 {
+		if problems := s.store.changeCluster(c, in); len(problems) > 0 {
 			return nil, errValidation(problems)
 		}
-		setString(&c.name, name)
-		setString(&c.description, desc)
-		setString(&c.emoji, emoji)
-		setString(&c.color, color)
-		setString(&c.defaultQueueID, defaultQueue)
 		return s.store.clusterView(baseURL(r), c), nil
 	})
+}
+
+// addCluster checks a create's body (REST's, or GraphQL's clusterCreate input in its form) and stores the
+// cluster; nothing is stored when there are problems. The write lock must be held.
+func (st *Store) addCluster(org, userID string, in *jsonObject) (*clusterRecord, validationErrors) {
+	name, desc, emoji, color := in.String("name"), in.String("description"), in.String("emoji"), in.String("color")
+	problems := in.Problems()
+	if name.Value == "" {
+		problems.addBlank("name")
+	}
+	if len(problems) > 0 {
+		return nil, problems
+	}
+	id := newID()
+	c := &clusterRecord{
+		seq: st.nextSeq(), org: org, id: id, graphqlID: graphQLID("Cluster", id),
+		name: name.Value, description: desc.Value, emoji: emoji.Value, color: color.Value,
+		createdAt: st.timestamp(), createdBy: userID,
+	}
+	st.clusters.clusters.insert(c)
+	return c, nil
+}
+
+// changeCluster checks an update's body (REST's, or GraphQL's clusterUpdate input in its form) and applies
+// it to c; nothing changes when there are problems. The write lock must be held.
+func (st *Store) changeCluster(c *clusterRecord, in *jsonObject) validationErrors {
+	name, desc, emoji, color := in.String("name"), in.String("description"), in.String("emoji"), in.String("color")
+	defaultQueue := in.String("default_queue_id")
+	problems := in.Problems()
+	if name.Set && name.Value == "" {
+		problems.addBlank("name")
+	}
+	// null or "" clears the default queue; any other value must name a queue of this cluster.
+	if defaultQueue.Value != "" && st.queue(c.org, c.id, defaultQueue.Value) == nil {
+		problems.add("default_queue_id", "must be a queue of this cluster")
+	}
+	if len(problems) > 0 {
+		return problems
+	}
+	setString(&c.name, name)
+	setString(&c.description, desc)
+	setString(&c.emoji, emoji)
+	setString(&c.color, color)
+	setString(&c.defaultQueueID, defaultQueue)
+	return nil
 }
 
 func (s *Server) deleteClusterHandler(w http.ResponseWriter, r *http.Request) {

@@ -12,7 +12,10 @@ import (
 // Choices where the facts are silent (I): agentToken(slug:) and node(id:) find revoked tokens too (the
 // caller reads revokedAt); agentTokens without revoked lists both kinds, and without first or last at most
 // 500; revoking a revoked token answers it unchanged; create and revoke need an organization
-// administrator; the deprecated AgentToken.token is not served (the secret is shown once).
+// administrator.
+//
+// Fact: the deprecated AgentToken.token is always empty (V G buildkite/terraform-provider-buildkite#281, a
+// maintainer of the official provider: "It will always be empty"); the secret is shown once, in tokenValue.
 
 // gqlDefaultPage is how many items a connection without first or last gives (§3.5).
 const gqlDefaultPage = 500
@@ -115,7 +118,7 @@ func (x *gqlExec) agentTokenObject(t *unclusteredTokenRecord) any {
 		"id": t.graphqlID, "uuid": t.id, "description": description, "public": t.public,
 		"createdAt": formatTime(t.createdAt), "createdBy": x.userObject(t.createdBy),
 		"revokedAt": revokedAt, "revokedBy": revokedBy, "revokedReason": revokedReason,
-		"organization": x.orgObject(x.st.orgs[t.org]),
+		"organization": x.orgObject(x.st.orgs[t.org]), "token": "",
 		"permissions": gqlObject{typ: "AgentTokenPermissions", fields: map[string]any{
 			"agentTokenRevoke": gqlObject{typ: "Permission", fields: permission},
 		}},

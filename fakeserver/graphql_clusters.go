@@ -1,6 +1,8 @@
 package fakeserver
 
 import (
+	"encoding/json"
+	"slices"
 	"strings"
 )
 
@@ -26,12 +28,6 @@ var hostedShapeSizes = map[string]string{
 }
 
 func init() {
-	gqlNodes["Cluster"] = func(x *gqlExec, uuid string) any {
-		if c, ok := x.st.clusters.clusters.get(uuid); ok && x.tok.orgs[c.org] {
-			return x.clusterObject(c)
-		}
-		return nil
-	}
 	gqlNodes["ClusterQueue"] = func(x *gqlExec, uuid string) any {
 		if q, ok := x.st.clusters.queues.get(uuid); ok && x.tok.orgs[q.org] {
 			return x.queueObject(q)
@@ -68,7 +64,7 @@ func init() {
 			applyPlatformSettings(hosted, h.object("platformSettings"), &problems)
 		}
 		if len(problems) > 0 {
-			return nil, gqlError("Validation failed: " + strings.Join(problems.sentences(), ", "))
+			return nil, gqlValidation(problems)
 		}
 		id := newID()
 		q := &queueRecord{
@@ -93,7 +89,7 @@ func init() {
 		affinity := gqlOpt(in, "retryAgentAffinity")
 		checkEnum(&problems, "retry_agent_affinity", affinity, retryAgentAffinities)
 		if len(problems) > 0 {
-			return nil, gqlError("Validation failed: " + strings.Join(problems.sentences(), ", "))
+			return nil, gqlValidation(problems)
 		}
 		if h := in.object("hostedAgents"); h != nil {
 			if err := x.updateHosted(q, h); err != nil {
@@ -108,6 +104,144 @@ func init() {
 		}
 		return withClientMutationID(in, "ClusterQueueUpdatePayload", map[string]any{"clusterQueue": x.queueObject(q)}), nil
 	}
+}
+
+// Clusters over GraphQL: clusterCreate, clusterUpdate (its defaultQueueId sets the default queue, null
+// clears it) and clusterDelete, Organization.cluster(id:) and Organization.clusters(order:), with the REST
+// checks (addCluster, changeCluster) and the REST "Validation failed: …" sentences.
+//
+// Choices where the facts are silent (I): Organization.cluster takes the cluster's UUID (what the
+// official sends) or its node ID; clusterDelete answers the deleted cluster's node ID, and removes its
+// queues and tokens as REST's delete does; order NAME sorts by name ignoring case, RECENTLY_CREATED puts
+// the newest first, and no order keeps creation order.
+func init() {
+	gqlNodes["Cluster"] = func(x *gqlExec, uuid string) any {
+		if c, ok := x.st.clusters.clusters.get(uuid); ok && x.tok.orgs[c.org] {
+			return x.clusterObject(c)
+		}
+		return nil
+	}
+	gqlOrgFields["cluster"] = func(x *gqlExec, o *orgRecord, args map[string]any) (any, error) {
+		id := argString(args, "id")
+		if uuid := uuidOf(id, "Cluster"); uuid != "" {
+			id = uuid
+		}
+		return x.clusterObject(x.st.cluster(o.slug, strings.ToLower(id))), nil
+	}
+	gqlMutations["clusterCreate"] = func(x *gqlExec, args map[string]any) (any, error) {
+		in := gqlInputOf(args)
+		org, err := x.adminOrg(in.str("organizationId"))
+		if err != nil {
+			return nil, err
+		}
+		c, problems := x.st.addCluster(org.slug, x.user.id, gqlBody(in, "name", "description", "emoji", "color"))
+		if len(problems) > 0 {
+			return nil, gqlValidation(problems)
+		}
+		return withClientMutationID(in, "ClusterCreatePayload", map[string]any{"cluster": x.clusterObject(c)}), nil
+	}
+	gqlMutations["clusterUpdate"] = func(x *gqlExec, args map[string]any) (any, error) {
+		in := gqlInputOf(args)
+		c, err := x.adminCluster(in)
+		if err != nil {
+			return nil, err
+		}
+		body := gqlBody(in, "name", "description", "emoji", "color")
+		if in.has("defaultQueueId") {
+			// A node ID names the queue; anything else is kept as sent, so that it names no queue.
+			queue := in.str("defaultQueueId")
+			if uuid := uuidOf(queue, "ClusterQueue"); uuid != "" {
+				queue = uuid
+			}
+			body.raw["default_queue_id"] = jsonValue(queue, in["defaultQueueId"] == nil)
+		}
+		if problems := x.st.changeCluster(c, body); len(problems) > 0 {
+			return nil, gqlValidation(problems)
+		}
+		return withClientMutationID(in, "ClusterUpdatePayload", map[string]any{"cluster": x.clusterObject(c)}), nil
+	}
+	gqlMutations["clusterDelete"] = func(x *gqlExec, args map[string]any) (any, error) {
+		in := gqlInputOf(args)
+		c, err := x.adminCluster(in)
+		if err != nil {
+			return nil, err
+		}
+		x.st.deleteCluster(c)
+		return withClientMutationID(in, "ClusterDeletePayload", map[string]any{"deletedClusterId": c.graphqlID}), nil
+	}
+}
+
+// adminCluster returns the cluster a mutation's id names in the organization its organizationId names,
+// which the token's user must administer.
+func (x *gqlExec) adminCluster(in gqlInput) (*clusterRecord, error) {
+	org, err := x.adminOrg(in.str("organizationId"))
+	if err != nil {
+		return nil, err
+	}
+	c := x.st.cluster(org.slug, uuidOf(in.str("id"), "Cluster"))
+	if c == nil {
+		return nil, gqlError("No cluster found")
+	}
+	return c, nil
+}
+
+// gqlBody is a mutation's input as the REST body it stands for, so that one set of checks serves both
+// APIs: each named input field that was given (null included) becomes the REST property of the same name
+// in snake case ("allowedIpAddresses" is "allowed_ip_addresses").
+func gqlBody(in gqlInput, names ...string) *jsonObject {
+	body := &jsonObject{raw: map[string]json.RawMessage{}}
+	for _, name := range names {
+		if v, ok := in[name]; ok {
+			raw, _ := json.Marshal(v) // input values are strings, numbers, booleans, lists and objects
+			body.raw[snakeCase(name)] = raw
+		}
+	}
+	return body
+}
+
+// jsonValue is s as a JSON string, or null.
+func jsonValue(s string, null bool) json.RawMessage {
+	if null {
+		return json.RawMessage("null")
+	}
+	raw, _ := json.Marshal(s)
+	return raw
+}
+
+// snakeCase turns a GraphQL input field's name into the REST property's: "allowedIpAddresses" becomes
+// "allowed_ip_addresses".
+func snakeCase(name string) string {
+	var b strings.Builder
+	for _, r := range name {
+		if r >= 'A' && r <= 'Z' {
+			b.WriteByte('_')
+			r += 'a' - 'A'
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// gqlValidation is the error of a refused change: the REST message, "Validation failed: <reason>, …".
+func gqlValidation(problems validationErrors) error {
+	return gqlError("Validation failed: " + strings.Join(problems.sentences(), ", "))
+}
+
+// ordered returns items in the order a connection's order argument names: byName (NAME or KEY) sorts by
+// the name ignoring case, RECENTLY_CREATED puts the newest first; no order keeps creation order. items
+// is not changed.
+func ordered[T any](items []T, order string, name func(T) string) []T {
+	switch order {
+	case "NAME", "KEY":
+		out := slices.Clone(items)
+		slices.SortStableFunc(out, func(a, b T) int { return strings.Compare(strings.ToLower(name(a)), strings.ToLower(name(b))) })
+		return out
+	case "RECENTLY_CREATED":
+		out := slices.Clone(items)
+		slices.Reverse(out)
+		return out
+	}
+	return items
 }
 
 // gqlOpt reads a String input field as the REST checks take it.
@@ -178,16 +312,16 @@ func (x *gqlExec) updateHosted(q *queueRecord, h gqlInput) error {
 			applyPlatformSettings(&probe, gqlInput{"macos": map[string]any(ps.object("macos"))}, &problems)
 		}
 		if len(problems) > 0 {
-			return gqlError("Validation failed: " + strings.Join(problems.sentences(), ", "))
+			return gqlValidation(problems)
 		}
 		if err := applyHostedUpdate(q, in); err != nil {
-			return gqlError(err.body.(messageBody).Message)
+			return gqlFromREST(err)
 		}
 		q.hosted.xcodeVersion, q.hosted.macosVersion = probe.xcodeVersion, probe.macosVersion
 		return nil
 	}
 	if err := applyHostedUpdate(q, in); err != nil {
-		return gqlError(err.body.(messageBody).Message)
+		return gqlFromREST(err)
 	}
 	return nil
 }
@@ -199,20 +333,34 @@ func (x *gqlExec) updateHosted(q *queueRecord, h gqlInput) error {
 // the emulator's choice is the newest of the official provider's list.
 const defaultMacOSVersion = "TAHOE"
 
-// clusterObject is a Cluster.
+// clusterObject is a Cluster. Its default queue is resolved when selected (a queue names its cluster).
 func (x *gqlExec) clusterObject(c *clusterRecord) any {
 	if c == nil {
 		return nil
 	}
-	var description any
-	if c.description != "" {
-		description = c.description
+	fields := map[string]any{
+		"id": c.graphqlID, "uuid": c.id, "name": c.name, "description": optionalText(c.description),
+		"emoji": optionalText(c.emoji), "color": optionalText(c.color),
+		"createdBy": x.userObject(c.createdBy), "organization": x.orgObject(x.st.orgs[c.org]),
+		"defaultQueue": gqlResolver(func(map[string]any) (any, error) {
+			if q := x.st.queue(c.org, c.id, c.defaultQueueID); q != nil {
+				return x.queueObject(q), nil
+			}
+			return nil, nil
+		}),
 	}
-	fields := map[string]any{"id": c.graphqlID, "uuid": c.id, "name": c.name, "description": description}
 	for name, fn := range gqlClusterFields {
 		fields[name] = gqlResolver(func(args map[string]any) (any, error) { return fn(x, c, args) })
 	}
 	return gqlObject{typ: "Cluster", fields: fields}
+}
+
+// optionalText is a nullable String field over a record's text, "" when unset: null then.
+func optionalText(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
 }
 
 // gqlClusterFields are Cluster's fields with arguments (its connections), added by other files.
@@ -220,10 +368,8 @@ var gqlClusterFields = map[string]func(x *gqlExec, c *clusterRecord, args map[st
 
 // queueObject is a ClusterQueue.
 func (x *gqlExec) queueObject(q *queueRecord) any {
-	var description, pausedAt, pausedBy, note any
-	if q.desc != "" {
-		description = q.desc
-	}
+	var pausedAt, pausedBy, note any
+	description := optionalText(q.desc)
 	if q.paused {
 		pausedAt, pausedBy, note = formatTime(q.pausedAt), x.userObject(q.pausedBy), optional(q.pausedNote)
 	}

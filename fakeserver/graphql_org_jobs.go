@@ -15,10 +15,12 @@ import "slices"
 
 func init() {
 	gqlOrgFields["clusters"] = func(x *gqlExec, o *orgRecord, args map[string]any) (any, error) {
-		return gqlConnection("ClusterConnection", args, x.st.clustersOf(o.slug), func(c *clusterRecord) any { return x.clusterObject(c) })
+		clusters := ordered(x.st.clustersOf(o.slug), argString(args, "order"), func(c *clusterRecord) string { return c.name })
+		return gqlConnection("ClusterConnection", args, clusters, func(c *clusterRecord) any { return x.clusterObject(c) })
 	}
 	gqlClusterFields["queues"] = func(x *gqlExec, c *clusterRecord, args map[string]any) (any, error) {
-		return gqlConnection("ClusterQueueConnection", args, x.st.queuesOf(c.id), func(q *queueRecord) any { return x.queueObject(q) })
+		queues := ordered(x.st.queuesOf(c.id), argString(args, "order"), func(q *queueRecord) string { return q.key })
+		return gqlConnection("ClusterQueueConnection", args, queues, func(q *queueRecord) any { return x.queueObject(q) })
 	}
 	gqlOrgFields["jobs"] = func(x *gqlExec, o *orgRecord, args map[string]any) (any, error) {
 		states, queues, rules := argStrings(args, "state"), argStrings(args, "clusterQueue"), argStrings(args, "agentQueryRules")

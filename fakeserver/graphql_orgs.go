@@ -1,12 +1,17 @@
 package fakeserver
 
-// GraphQL: node(id:), organization(slug:, uuid:), users, and the organization's two-factor enforcement
-// (graphql-subset.md §2.2). The token sees the organizations it was given, as over REST; an organization
+import "strings"
+
+// GraphQL: node(id:), organization(slug:, uuid:), users, the organization's two-factor enforcement
+// (graphql-subset.md §2.2), its API IP allowlist (organizationApiIpAllowlistUpdate, over the REST API
+// settings of api_settings.go) and its banner (Organization.banners, organizationBannerUpsert and
+// organizationBannerDelete, over banner.go's record, with its checks: administrators on the Enterprise plan). The token sees the organizations it was given, as over REST; an organization
 // it does not see answers null, like an unknown one (§3.3, V #1175).
 //
 // Choices where the facts are silent (I): organization-level mutations need an organization
 // administrator ("Forbidden: …" otherwise); a mutation naming an organization the token does not see
-// fails with "No organization found"; membersRequireTwoFactorAuthentication is false until set (the
+// fails with "No organization found"; an allowlist that is not CIDRs is refused with the REST problem's
+// words after "Validation failed: ", and a blank one removes the list; membersRequireTwoFactorAuthentication is false until set (the
 // service's beta null is not emulated).
 
 func init() {
@@ -49,6 +54,90 @@ func init() {
 		return withClientMutationID(in, "OrganizationEnforceTwoFactorAuthenticationForMembersUpdateMutationPayload",
 			map[string]any{"organization": x.orgObject(org)}), nil
 	}
+	gqlMutations["organizationApiIpAllowlistUpdate"] = func(x *gqlExec, args map[string]any) (any, error) {
+		in := gqlInputOf(args)
+		org, err := x.adminOrg(in.str("organizationID"))
+		if err != nil {
+			return nil, err
+		}
+		rec := x.st.apiSettings(org.slug)
+		if rec.noIPAllowList {
+			return nil, gqlError(errNoIPAllowList().body.(messageBody).Message)
+		}
+		cidrs, problems := readAllowedIPs(in.str("ipAddresses"))
+		if len(problems) > 0 {
+			return nil, gqlError("Validation failed: " + strings.Join(problems.sentences(), ", "))
+		}
+		rec.allowedIPs = strings.Join(cidrs, " ")
+		return withClientMutationID(in, "OrganizationAPIIPAllowlistUpdateMutationPayload",
+			map[string]any{"organization": x.orgObject(org)}), nil
+	}
+	gqlOrgFields["banners"] = func(x *gqlExec, o *orgRecord, args map[string]any) (any, error) {
+		var banners []*bannerRecord
+		if b := x.st.banners.byOrg[o.slug]; b != nil {
+			banners = append(banners, b)
+		}
+		conn, err := gqlConnection("OrganizationBannerConnection", args, banners, bannerObject)
+		if err != nil {
+			return nil, err
+		}
+		c := conn.(gqlObject) // OrganizationBannerConnection has nodes and no count
+		delete(c.fields, "count")
+		var nodes []any
+		for _, e := range c.fields["edges"].([]any) {
+			nodes = append(nodes, e.(gqlObject).fields["node"])
+		}
+		c.fields["nodes"] = nonNil(nodes)
+		return c, nil
+	}
+	gqlMutations["organizationBannerUpsert"] = func(x *gqlExec, args map[string]any) (any, error) {
+		in := gqlInputOf(args)
+		org, err := x.bannerOrg(in)
+		if err != nil {
+			return nil, err
+		}
+		msg := in.str("message")
+		var problems validationErrors
+		checkBannerMessage(&problems, msg)
+		if len(problems) > 0 {
+			return nil, gqlError("Validation failed: " + strings.Join(problems.sentences(), ", "))
+		}
+		return withClientMutationID(in, "OrganizationBannerUpsertPayload",
+			map[string]any{"banner": bannerObject(x.st.upsertBanner(org.slug, msg))}), nil
+	}
+	gqlMutations["organizationBannerDelete"] = func(x *gqlExec, args map[string]any) (any, error) {
+		in := gqlInputOf(args)
+		org, err := x.bannerOrg(in)
+		if err != nil {
+			return nil, err
+		}
+		b := x.st.banners.byOrg[org.slug]
+		if b == nil {
+			return nil, gqlError("No banner found")
+		}
+		x.st.deleteBanner(b)
+		return withClientMutationID(in, "OrganizationBannerDeletePayload",
+			map[string]any{"deletedBannerId": graphQLID("OrganizationBanner", b.id)}), nil
+	}
+}
+
+// bannerOrg returns the organization a banner mutation names, when the token's user may manage its banner.
+func (x *gqlExec) bannerOrg(in gqlInput) (*orgRecord, error) {
+	org, err := x.adminOrg(in.str("organizationId"))
+	if err != nil {
+		return nil, err
+	}
+	if aerr := x.st.bannerAllowed(*org, x.user); aerr != nil {
+		return nil, gqlError(aerr.body.(messageBody).Message)
+	}
+	return org, nil
+}
+
+// bannerObject is an OrganizationBanner.
+func bannerObject(b *bannerRecord) any {
+	return gqlObject{typ: "OrganizationBanner", fields: map[string]any{
+		"id": graphQLID("OrganizationBanner", b.id), "uuid": b.id, "message": b.message,
+	}}
 }
 
 // visibleOrg returns the organization slug when the token sees it, or nil.

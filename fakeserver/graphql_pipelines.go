@@ -1,6 +1,10 @@
 package fakeserver
 
 import (
+	"cmp"
+	"encoding/json"
+	"maps"
+	"slices"
 	"strings"
 )
 
@@ -94,17 +98,82 @@ func optional(s *string) any {
 	return *s
 }
 
-// pipelineObject is a Pipeline, or nil for nil.
+// pipelineObject is a Pipeline, or nil for nil: the fields REST's pipeline shows, under GraphQL's names.
 func (x *gqlExec) pipelineObject(p *pipelineRecord) any {
 	if p == nil {
 		return nil
 	}
+	tags := make([]any, 0, len(p.tags))
+	for _, t := range p.tags {
+		tags = append(tags, gqlObject{typ: "PipelineTag", fields: map[string]any{"label": t}})
+	}
+	var steps, archivedAt, template, cluster any
+	if p.visual == nil {
+		steps = gqlObject{typ: "PipelineSteps", fields: map[string]any{"yaml": p.configuration}}
+	}
+	if !p.archivedAt.IsZero() {
+		archivedAt = formatTime(p.archivedAt)
+	}
+	if p.templateID != "" {
+		template = x.templateObject(x.st.templateByID(p.org, p.templateID))
+	}
+	if p.clusterID != "" {
+		if c := x.st.cluster(p.org, p.clusterID); c != nil {
+			cluster = x.clusterObject(c)
+		}
+	}
 	return gqlObject{typ: "Pipeline", fields: map[string]any{
 		"id": p.graphqlID, "uuid": p.id, "slug": p.slug, "name": p.name, "description": optional(p.description),
 		"emoji": optional(p.emoji), "color": optional(p.color), "cloneMirrorUrl": optional(p.cloneMirrorURL),
-		"repository":   x.repositoryObject(p),
-		"organization": x.orgObject(x.st.orgs[p.org]),
+		"repository":    x.repositoryObject(p),
+		"organization":  x.orgObject(x.st.orgs[p.org]),
+		"allowRebuilds": p.allowRebuild, "archived": !p.archivedAt.IsZero(), "archivedAt": archivedAt,
+		"badgeURL":                 webURL(x.base, "badges", p.badgeToken+".svg"),
+		"branchConfiguration":      optional(p.branchConfiguration),
+		"cancelIntermediateBuilds": p.cancelRunning, "cancelIntermediateBuildsBranchFilter": optional(p.cancelRunningFilter),
+		"skipIntermediateBuilds": p.skipQueued, "skipIntermediateBuildsBranchFilter": optional(p.skipQueuedFilter),
+		"cluster": cluster, "createdAt": formatTime(p.createdAt), "defaultBranch": p.defaultBranch,
+		"defaultTimeoutInMinutes": optionalInt(p.defaultTimeout), "maximumTimeoutInMinutes": optionalInt(p.maximumTimeout),
+		"pipelineTemplate": template, "steps": steps, "tags": tags,
+		"teams": gqlResolver(func(args map[string]any) (any, error) { return x.pipelineTeams(p, args) }),
+		"schedules": gqlResolver(func(args map[string]any) (any, error) {
+			return gqlConnection("PipelineScheduleConnection", defaultFirst(args), x.st.schedules.schedules.list(p.id),
+				func(sc *scheduleRecord) any { return x.scheduleObject(p, sc) })
+		}),
+		"url":        webURL(x.base, p.org, p.slug),
+		"visibility": strings.ToUpper(p.visibility),
+		"webhookURL": webURL(x.base, "webhooks", p.provider, p.webhookToken),
 	}}
+}
+
+// optionalInt returns *n, or nil for nil.
+func optionalInt(n *int) any {
+	if n == nil {
+		return nil
+	}
+	return *n
+}
+
+// pipelineTeams is Pipeline.teams: the teams with access to p, by name (order NAME, the default) or by
+// when the access was given (RECENTLY_CREATED, newest first), search narrowing them to names that contain it.
+func (x *gqlExec) pipelineTeams(p *pipelineRecord, args map[string]any) (any, error) {
+	type link struct {
+		t *teamRecord
+		l *teamLinkRecord
+	}
+	var links []link
+	search := strings.ToLower(argString(args, "search"))
+	for _, t := range x.st.teamsOf(p.org) {
+		if l := x.st.teamLink(teamPipelines, p.org, t.id, p.id); l != nil && strings.Contains(strings.ToLower(t.name), search) {
+			links = append(links, link{t, l})
+		}
+	}
+	if argString(args, "order") == "RECENTLY_CREATED" {
+		slices.SortStableFunc(links, func(a, b link) int { return cmp.Compare(b.l.seq, a.l.seq) })
+	} else {
+		slices.SortStableFunc(links, func(a, b link) int { return cmp.Compare(strings.ToLower(a.t.name), strings.ToLower(b.t.name)) })
+	}
+	return gqlConnection("TeamPipelineConnection", args, links, func(k link) any { return x.teamLinkObject("TeamPipeline", k.t, k.l) })
 }
 
 // repositoryProviders are the GraphQL provider types and names of the store's providers.
@@ -136,61 +205,215 @@ func (x *gqlExec) repositoryObject(p *pipelineRecord) any {
 			}}
 		}
 	}
+	provider.fields["settings"] = x.providerSettingsObject(kind.typ, p)
 	return gqlObject{typ: "Repository", fields: map[string]any{"url": p.repository, "provider": provider}}
 }
 
-// pipelineUpdate (§2.5) changes a pipeline through the REST update's checks (applyPipeline). It serves
-// the fields a provider writes: name, description, emoji, color, cloneMirrorUrl, defaultBranch,
-// branchConfiguration, the skip and cancel intermediate-builds switches and filters, clusterId,
-// visibility and allowRebuilds, whose declared default (true) applies when it is left out, as §2.0 warns.
-// The other input fields (repository, steps, tags, template, timeouts, archived, nextBuildNumber) are
-// refused with an error naming them (I).
+// providerSettingsObject is the settings of p's provider (the provider settings REST shows), as the
+// settings type of the provider type typ: each field is the REST key of its name in snake case. A
+// non-null field the provider's settings lack (a Bitbucket pipeline holds only the settings every
+// provider has) takes GitHub's default (I); the match modes are enum values.
+func (x *gqlExec) providerSettingsObject(typ string, p *pipelineRecord) any {
+	settingsField := x.schema.Types[typ].Fields.ForName("settings")
+	if settingsField == nil {
+		return nil
+	}
+	def := x.schema.Types[settingsField.Type.Name()]
+	defaults := defaultProviderSettings("github")
+	fields := map[string]any{}
+	for _, f := range def.Fields {
+		key := snakeCase(f.Name)
+		v, ok := p.settings[key]
+		if !ok && f.Type.NonNull {
+			v, ok = defaults[key]
+		}
+		if s, isString := v.(string); isString && f.Type.Name() == "CommandWordMatchMode" {
+			v = strings.ToUpper(s)
+		}
+		fields[f.Name] = nil
+		if ok {
+			fields[f.Name] = v
+		}
+	}
+	return gqlObject{typ: def.Name, fields: fields}
+}
+
+// pipelineCreate, pipelineUpdate, pipelineDelete, pipelineArchive and pipelineUnarchive (§2.5) write through
+// the REST endpoints' own reader and checks (readPipelineInput, applyPipeline): the input is turned into
+// the REST body it stands for (restPipelineBody), so both APIs refuse the same things with the same
+// reasons. pipelineUpdate's allowRebuilds is declared with a default (true), which applies when it is left
+// out, as §2.0 warns. nextBuildNumber is refused with an error naming it (I: the store numbers builds
+// itself). An archived pipeline refuses changes, as over REST; archiving twice changes nothing.
 func init() {
-	gqlMutations["pipelineUpdate"] = func(x *gqlExec, args map[string]any) (any, error) {
+	gqlMutations["pipelineCreate"] = func(x *gqlExec, args map[string]any) (any, error) {
 		in := gqlInputOf(args)
-		for _, unserved := range []string{"archived", "defaultTimeoutInMinutes", "maximumTimeoutInMinutes", "nextBuildNumber",
-			"pipelineTemplateId", "repository", "steps", "tags"} {
-			if in.has(unserved) {
-				return nil, gqlError("PipelineUpdateInput." + unserved + " is not served by the emulator")
+		org := x.visibleOrgByUUID(uuidOf(in.str("organizationId"), "Organization"))
+		if org == nil {
+			return nil, gqlError("No organization found")
+		}
+		body, err := restPipelineBody(in, true)
+		if err != nil {
+			return nil, err
+		}
+		pin := readPipelineInput(body, true)
+		id := newID()
+		p := &pipelineRecord{
+			org: org.slug, id: id, graphqlID: graphQLID("Pipeline", id), visibility: "private", allowRebuild: true,
+			webhookToken: newSecret()[:50], badgeToken: newSecret()[:40],
+			createdAt: x.st.timestamp(), createdBy: x.user.id,
+		}
+		problems := x.st.applyPipeline(p, pin, true, x.user.id)
+		teamIDs := slices.Sorted(maps.Keys(pin.teams))
+		for _, teamID := range teamIDs {
+			if x.st.teamByID(org.slug, teamID) == nil {
+				problems.add("teams", teamID+" is not a team of this organization")
 			}
 		}
+		if len(problems) > 0 {
+			return nil, gqlValidation(problems)
+		}
+		p.seq = x.st.nextSeq()
+		x.st.insertPipeline(p)
+		for _, teamID := range teamIDs {
+			x.st.addTeamPipeline(org.slug, teamID, id, pin.teams[teamID], p.createdAt)
+		}
+		obj := x.pipelineObject(p).(gqlObject)
+		return withClientMutationID(in, "PipelineCreatePayload", map[string]any{
+			"pipeline": obj, "organization": obj.fields["organization"], "cluster": obj.fields["cluster"],
+			"pipelineTemplate": obj.fields["pipelineTemplate"],
+			"pipelineEdge":     gqlObject{typ: "PipelineEdge", fields: map[string]any{"cursor": cursorFor(len(x.st.pipelinesOf(org.slug)) - 1), "node": obj}},
+		}), nil
+	}
+	gqlMutations["pipelineUpdate"] = func(x *gqlExec, args map[string]any) (any, error) {
+		in := gqlInputOf(args)
 		p := x.visiblePipeline(uuidOf(in.str("id"), "Pipeline"))
 		if p == nil {
 			return nil, gqlError("No pipeline found")
 		}
+		if archived, ok := in["archived"].(bool); ok && archived != !p.archivedAt.IsZero() {
+			x.st.setPipelineArchived(p, archived)
+		}
 		if !p.archivedAt.IsZero() {
 			return nil, gqlError("Pipeline is archived; unarchive it to change it")
 		}
-		boolOpt := func(key string) opt[bool] {
-			v, set := in[key]
-			b, _ := v.(bool)
-			return opt[bool]{Set: set, Null: set && v == nil, Value: b}
+		body, err := restPipelineBody(in, false)
+		if err != nil {
+			return nil, err
 		}
-		pin := &pipelineInput{
-			name: gqlOpt(in, "name"), description: gqlOpt(in, "description"), emoji: gqlOpt(in, "emoji"),
-			color: gqlOpt(in, "color"), cloneMirrorURL: gqlOpt(in, "cloneMirrorUrl"), defaultBranch: gqlOpt(in, "defaultBranch"),
-			branchConfiguration: gqlOpt(in, "branchConfiguration"),
-			skipQueuedFilter:    gqlOpt(in, "skipIntermediateBuildsBranchFilter"),
-			cancelRunningFilter: gqlOpt(in, "cancelIntermediateBuildsBranchFilter"),
-			skipQueued:          boolOpt("skipIntermediateBuilds"), cancelRunning: boolOpt("cancelIntermediateBuilds"),
-			allowRebuilds: boolOpt("allowRebuilds"),
-		}
-		if v := gqlOpt(in, "visibility"); v.Set {
-			v.Value = strings.ToLower(v.Value)
-			pin.visibility = v
-		}
-		if c := gqlOpt(in, "clusterId"); c.Set {
-			if c.Value != "" {
-				c.Value = uuidOf(c.Value, "Cluster")
-				if c.Value == "" {
-					return nil, gqlError("No cluster found")
-				}
-			}
-			pin.clusterID = c
-		}
-		if problems := x.st.applyPipeline(p, pin, false, x.user.id); len(problems) > 0 {
-			return nil, gqlError("Validation failed: " + strings.Join(problems.sentences(), ", "))
+		if problems := x.st.applyPipeline(p, readPipelineInput(body, false), false, x.user.id); len(problems) > 0 {
+			return nil, gqlValidation(problems)
 		}
 		return withClientMutationID(in, "PipelineUpdatePayload", map[string]any{"pipeline": x.pipelineObject(p)}), nil
 	}
+	gqlMutations["pipelineDelete"] = func(x *gqlExec, args map[string]any) (any, error) {
+		in := gqlInputOf(args)
+		p := x.visiblePipeline(uuidOf(in.str("id"), "Pipeline"))
+		if p == nil {
+			return nil, gqlError("No pipeline found")
+		}
+		org := x.orgObject(x.st.orgs[p.org])
+		x.st.deletePipeline(p)
+		return withClientMutationID(in, "PipelineDeletePayload", map[string]any{"deletedPipelineID": p.graphqlID, "organization": org}), nil
+	}
+	for name, archive := range map[string]bool{"pipelineArchive": true, "pipelineUnarchive": false} {
+		gqlMutations[name] = func(x *gqlExec, args map[string]any) (any, error) {
+			in := gqlInputOf(args)
+			p := x.visiblePipeline(uuidOf(in.str("id"), "Pipeline"))
+			if p == nil {
+				return nil, gqlError("No pipeline found")
+			}
+			x.st.setPipelineArchived(p, archive)
+			return withClientMutationID(in, strings.ToUpper(name[:1])+name[1:]+"Payload", map[string]any{"pipeline": x.pipelineObject(p)}), nil
+		}
+	}
+}
+
+// gqlPipelineKeys are the REST body's properties the plain PipelineCreateInput and PipelineUpdateInput
+// fields stand for.
+var gqlPipelineKeys = map[string]string{
+	"name": "name", "description": "description", "emoji": "emoji", "color": "color",
+	"cloneMirrorUrl": "clone_mirror_url", "defaultBranch": "default_branch", "branchConfiguration": "branch_configuration",
+	"skipIntermediateBuilds": "skip_queued_branch_builds", "skipIntermediateBuildsBranchFilter": "skip_queued_branch_builds_filter",
+	"cancelIntermediateBuilds": "cancel_running_branch_builds", "cancelIntermediateBuildsBranchFilter": "cancel_running_branch_builds_filter",
+	"allowRebuilds": "allow_rebuilds", "defaultTimeoutInMinutes": "default_command_step_timeout",
+	"maximumTimeoutInMinutes": "maximum_command_step_timeout",
+}
+
+// restPipelineBody turns a PipelineCreateInput or PipelineUpdateInput into the REST body it stands for:
+// node IDs become UUIDs, enums the REST words, repository.url and steps.yaml the repository and
+// configuration, tags their labels, teams {id, access_level}.
+func restPipelineBody(in gqlInput, creating bool) (*jsonObject, error) {
+	if in.has("nextBuildNumber") && in["nextBuildNumber"] != nil {
+		return nil, gqlError("nextBuildNumber is not served by the emulator: builds are numbered from 1")
+	}
+	body := map[string]any{}
+	for gql, rest := range gqlPipelineKeys {
+		if v, ok := in[gql]; ok {
+			body[rest] = v
+		}
+	}
+	if v, ok := in["visibility"].(string); ok {
+		body["visibility"] = strings.ToLower(v)
+	}
+	if r, ok := in["repository"].(map[string]any); ok {
+		body["repository"] = r["url"]
+	}
+	if st, ok := in["steps"].(map[string]any); ok {
+		if y, _ := st["yaml"].(string); y != "" || creating {
+			body["configuration"] = y
+		}
+	}
+	for _, ref := range []struct{ gql, rest, typ, what string }{
+		{"clusterId", "cluster_id", "Cluster", "cluster"}, {"pipelineTemplateId", "pipeline_template_uuid", "PipelineTemplate", "pipeline template"},
+	} {
+		v, ok := in[ref.gql]
+		if !ok {
+			continue
+		}
+		id, _ := v.(string)
+		if id == "" {
+			body[ref.rest] = nil
+			continue
+		}
+		uuid := uuidOf(id, ref.typ)
+		if uuid == "" {
+			return nil, gqlErrorf("No %s found with ID %q", ref.what, id)
+		}
+		body[ref.rest] = uuid
+	}
+	if v, ok := in["tags"]; ok {
+		var labels []string
+		if list, isList := v.([]any); isList {
+			labels = []string{}
+			for _, t := range list {
+				tag, _ := t.(map[string]any)
+				label, _ := tag["label"].(string)
+				labels = append(labels, label)
+			}
+		}
+		body["tags"] = labels
+	}
+	if list, ok := in["teams"].([]any); ok && creating {
+		var teams []map[string]any
+		for _, t := range list {
+			team, _ := t.(map[string]any)
+			id, _ := team["id"].(string)
+			uuid := uuidOf(id, "Team")
+			if uuid == "" {
+				return nil, gqlErrorf("No team found with ID %q", id)
+			}
+			level, _ := team["accessLevel"].(string)
+			teams = append(teams, map[string]any{"id": uuid, "access_level": strings.ToLower(level)})
+		}
+		body["teams"] = teams
+	}
+	obj := &jsonObject{raw: map[string]json.RawMessage{}}
+	for k, v := range body {
+		b, err := json.Marshal(v)
+		if err != nil {
+			return nil, gqlErrorf("PipelineInput.%s: %v", k, err)
+		}
+		obj.raw[k] = b
+	}
+	return obj, nil
 }

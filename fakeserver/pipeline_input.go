@@ -321,6 +321,8 @@ func applyPipelineRepository(n *pipelineRecord, in *pipelineInput, creating bool
 		case !isString:
 			problems.add("provider_settings", k+" must be a string")
 			continue
+		case settingEnums[k] != nil && v == "":
+			continue // blank is not given (I): the official provider sends "" for a setting it has no value for yet
 		case settingEnums[k] != nil && !slices.Contains(settingEnums[k], v.(string)):
 			problems.add("provider_settings", k+" must be one of "+strings.Join(settingEnums[k], ", "))
 			continue
@@ -369,16 +371,17 @@ func applyPipelineProperties(n *pipelineRecord, in *pipelineInput, creating bool
 	setNullableInt(&n.maximumTimeout, in.maximumTimeout)
 }
 
-// checkStepTimeouts records a command step timeout that is not a positive number of minutes, and a
-// maximum below the default, which the default could never reach. The service's rules are not shown;
-// these are the emulator's (go-buildkite never sends 0: it omits it).
+// checkStepTimeouts records a command step timeout that is a negative number of minutes, and a maximum
+// below the default, which the default could never reach. 0 is no limit: the official provider sends 0 for
+// a timeout left unset (its schema allows at least 0) and reads 0 back. The service's other rules are not
+// shown; these are the emulator's.
 func checkStepTimeouts(n *pipelineRecord, problems *validationErrors) {
 	for _, t := range []struct {
 		field string
 		v     *int
 	}{{"default_command_step_timeout", n.defaultTimeout}, {"maximum_command_step_timeout", n.maximumTimeout}} {
-		if t.v != nil && *t.v <= 0 {
-			problems.add(t.field, "must be greater than 0")
+		if t.v != nil && *t.v < 0 {
+			problems.add(t.field, "must be greater than or equal to 0")
 		}
 	}
 	if n.defaultTimeout != nil && n.maximumTimeout != nil && *n.maximumTimeout > 0 && *n.maximumTimeout < *n.defaultTimeout {

@@ -331,12 +331,18 @@ func (s *Server) setArchived(w http.ResponseWriter, r *http.Request, archive boo
 		if err != nil {
 			return nil, err
 		}
-		switch {
-		case archive && p.archivedAt.IsZero():
-			p.archivedAt = s.store.timestamp()
-		case !archive:
-			p.archivedAt = time.Time{}
-		}
+		s.store.setPipelineArchived(p, archive)
 		return s.store.pipelineView(baseURL(r), p, true), nil
 	})
+}
+
+// setPipelineArchived archives or unarchives p (REST and GraphQL); archiving an archived pipeline keeps its
+// first archived_at. The write lock must be held.
+func (st *Store) setPipelineArchived(p *pipelineRecord, archive bool) {
+	switch {
+	case archive && p.archivedAt.IsZero():
+		p.archivedAt = st.timestamp()
+	case !archive:
+		p.archivedAt = time.Time{}
+	}
 }

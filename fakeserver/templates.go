@@ -261,14 +261,18 @@ func (s *Server) deleteTemplate(w http.ResponseWriter, r *http.Request) {
 			return nil, errForbidden()
 		}
 		if n := s.store.templateUsers(t); n > 0 {
-			noun := "pipelines"
-			if n == 1 {
-				noun = "pipeline"
-			}
-			return nil, errUnprocessable(fmt.Sprintf(
-				"Pipeline template is assigned to %d %s and cannot be deleted; remove it from them first", n, noun))
+			return nil, errUnprocessable(templateInUse(n))
 		}
 		s.store.templates.templates.remove(t)
 		return nil, nil
 	})
+}
+
+// templateInUse is the refusal to delete a template n pipelines use (REST and GraphQL).
+func templateInUse(n int) string {
+	noun := "pipelines"
+	if n == 1 {
+		noun = "pipeline"
+	}
+	return fmt.Sprintf("Pipeline template is assigned to %d %s and cannot be deleted; remove it from them first", n, noun)
 }
