@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -12,7 +13,8 @@ import (
 // pipelineScheduleUpdate and pipelineScheduleDelete, read through REST's own reader and checks
 // (readScheduleInput), so a cronline that does not parse is refused with the same reason. The input's env
 // is one string of KEY=VALUE lines and the field's a list of KEY=VALUE strings, as Buildkite's schema
-// has them; a line without "=" is a variable with an empty value (I).
+// has them; a line without "=" is a variable with an empty value, and a value in double quotes is the
+// quoted string (I: dotenv's way; the official provider sends its values quoted, and reads them back bare).
 
 func init() {
 	gqlNodes["PipelineSchedule"] = func(x *gqlExec, uuid string) any {
@@ -38,7 +40,7 @@ func init() {
 		}
 		v := readScheduleInput(scheduleBody(in), true)
 		if len(v.problems) > 0 {
-			return nil, gqlError("Validation failed: " + strings.Join(v.problems.sentences(), ", "))
+			return nil, gqlValidation(v.problems)
 		}
 		id := newID()
 		sc := &scheduleRecord{
@@ -59,7 +61,7 @@ func init() {
 		}
 		v := readScheduleInput(scheduleBody(in), false)
 		if len(v.problems) > 0 {
-			return nil, gqlError("Validation failed: " + strings.Join(v.problems.sentences(), ", "))
+			return nil, gqlValidation(v.problems)
 		}
 		v.apply(sc)
 		return withClientMutationID(in, "PipelineScheduleUpdatePayload", map[string]any{"pipelineSchedule": x.scheduleObject(p, sc)}), nil
@@ -86,6 +88,9 @@ func scheduleBody(in gqlInput) *jsonObject {
 		for line := range strings.SplitSeq(s, "\n") {
 			if line = strings.TrimRight(line, "\r"); strings.TrimSpace(line) != "" {
 				k, val, _ := strings.Cut(line, "=")
+				if q, err := strconv.Unquote(val); err == nil && strings.HasPrefix(val, `"`) {
+					val = q
+				}
 				env[k] = val
 			}
 		}

@@ -53,7 +53,7 @@ func init() {
 		}
 		checkTemplateConfiguration(&problems, config)
 		if len(problems) > 0 {
-			return nil, gqlError("Validation failed: " + strings.Join(problems.sentences(), ", "))
+			return nil, gqlValidation(problems)
 		}
 		id, now := newID(), x.st.timestamp()
 		t := &templateRecord{
@@ -86,7 +86,7 @@ func init() {
 		}
 		checkTemplateConfiguration(&problems, config)
 		if len(problems) > 0 {
-			return nil, gqlError("Validation failed: " + strings.Join(problems.sentences(), ", "))
+			return nil, gqlValidation(problems)
 		}
 		setString(&t.name, name)
 		setString(&t.description, desc)

@@ -2,6 +2,7 @@ package fakeserver
 
 import (
 	"net/http"
+	"strings"
 	"testing"
 )
 
@@ -128,5 +129,165 @@ func TestGraphQLPipelineUpdate(t *testing.T) {
 	}
 	if got := e.gql(m, map[string]any{"input": map[string]any{"id": id, "cloneMirrorUrl": "https://user:secret@mirror.example.com/app.git"}}).errorMessage(t); got == "" {
 		t.Fatal("a mirror URL with credentials was accepted")
+	}
+}
+
+// A pipeline made over GraphQL is the REST pipeline (the same ID, fields and checks), and the other way
+// round; delete, archive and unarchive act on the same record.
+func TestGraphQLPipelineCreate(t *testing.T) {
+	e := newEnv(t, Options{})
+	team := teamsKit{e}.createTeam("Ops")
+	const create = `mutation($input: PipelineCreateInput!) { pipelineCreate(input: $input) { pipeline {
+  id slug allowRebuilds archived badgeURL defaultBranch defaultTimeoutInMinutes maximumTimeoutInMinutes visibility webhookURL
+  steps { yaml } tags { label } skipIntermediateBuilds skipIntermediateBuildsBranchFilter cluster { id } pipelineTemplate { id }
+  teams(first: 5, order: NAME) { count edges { node { accessLevel team { id } } } } } } }`
+	input := map[string]any{
+		"organizationId": e.orgGraphQLID(), "name": "Made Here", "repository": map[string]any{"url": githubRepo},
+		"steps": map[string]any{"yaml": "steps:\n  - command: make\n"}, "allowRebuilds": false, "defaultBranch": "trunk",
+		"defaultTimeoutInMinutes": 0, "maximumTimeoutInMinutes": 30, "visibility": "PUBLIC", "skipIntermediateBuilds": true,
+		"skipIntermediateBuildsBranchFilter": "!main", "tags": []any{map[string]any{"label": "web"}},
+		"teams": []any{map[string]any{"id": graphQLID("Team", team), "accessLevel": "READ_ONLY"}},
+	}
+	a := e.gql(create, map[string]any{"input": input}).ok(t)
+	p := func(path ...any) any { return a.at(t, append([]any{"pipelineCreate", "pipeline"}, path...)...) }
+	if p("slug") != "made-here" || p("allowRebuilds") != false || p("visibility") != "PUBLIC" || p("defaultTimeoutInMinutes") != 0.0 ||
+		p("tags", 0, "label") != "web" || p("teams", "edges", 0, "node", "accessLevel") != "READ_ONLY" || p("archived") != false ||
+		p("steps", "yaml") != "steps:\n  - command: make\n" || p("cluster") != nil {
+		t.Fatalf("create: %s", a.raw)
+	}
+	rest := e.api("GET", "/pipelines/made-here", nil).object(t)
+	if rest["graphql_id"] != p("id") || rest["default_branch"] != "trunk" || rest["allow_rebuilds"] != false ||
+		rest["badge_url"] != p("badgeURL") || rest["provider"].(map[string]any)["webhook_url"] != p("webhookURL") ||
+		rest["maximum_command_step_timeout"] != 30.0 || rest["skip_queued_branch_builds_filter"] != "!main" {
+		t.Fatalf("REST read of a GraphQL pipeline: %v", rest)
+	}
+	// The same checks as REST, in its words.
+	input["name"] = "Made Here"
+	if got := e.gql(create, map[string]any{"input": input}).errorMessage(t); got != "Validation failed: Name has already been taken" {
+		t.Errorf("duplicate name: %q", got)
+	}
+	delete(input, "steps")
+	input["name"] = "No Steps"
+	if got := e.gql(create, map[string]any{"input": input}).errorMessage(t); got != "Validation failed: Configuration can't be blank" {
+		t.Errorf("no steps: %q", got)
+	}
+	input["steps"], input["defaultTimeoutInMinutes"] = map[string]any{"yaml": "steps: []"}, -1
+	if got := e.gql(create, map[string]any{"input": input}).errorMessage(t); got != "Validation failed: Default command step timeout must be greater than or equal to 0" {
+		t.Errorf("negative timeout: %q", got)
+	}
+
+	// Updated over GraphQL: tags, steps and timeouts too; archived refuses changes until unarchived.
+	id := p("id").(string)
+	const update = `mutation($input: PipelineUpdateInput!) { pipelineUpdate(input: $input) { pipeline { tags { label } steps { yaml } maximumTimeoutInMinutes } } }`
+	a = e.gql(update, map[string]any{"input": map[string]any{"id": id, "tags": []any{}, "steps": map[string]any{"yaml": "steps: []\n"}, "maximumTimeoutInMinutes": nil}}).ok(t)
+	if len(a.at(t, "pipelineUpdate", "pipeline", "tags").([]any)) != 0 || a.at(t, "pipelineUpdate", "pipeline", "maximumTimeoutInMinutes") != nil {
+		t.Fatalf("update: %s", a.raw)
+	}
+	// A name derives the slug, even a custom slug set over REST; a slug is found whatever its case.
+	expect(t, e.api("PATCH", "/pipelines/made-here", map[string]any{"slug": "custom"}), http.StatusOK)
+	a = e.gql(`mutation($id: ID!) { pipelineUpdate(input: {id: $id, name: "Made Here"}) { pipeline { slug } } }`, map[string]any{"id": id}).ok(t)
+	if a.str(t, "pipelineUpdate", "pipeline", "slug") != "made-here" {
+		t.Fatalf("slug after a name: %s", a.raw)
+	}
+	if a := e.gql(`{ pipeline(slug: "acme/Made-Here") { id } }`, nil).ok(t); a.str(t, "pipeline", "id") != id {
+		t.Fatalf("mixed-case slug: %s", a.raw)
+	}
+	const act = `mutation($id: ID!) { pipelineArchive(input: {id: $id}) { pipeline { archived } } }`
+	if a := e.gql(act, map[string]any{"id": id}).ok(t); a.at(t, "pipelineArchive", "pipeline", "archived") != true {
+		t.Fatalf("archive: %s", a.raw)
+	}
+	if got := e.gql(update, map[string]any{"input": map[string]any{"id": id, "name": "x"}}).errorMessage(t); got != "Pipeline is archived; unarchive it to change it" {
+		t.Errorf("update archived: %q", got)
+	}
+	if rest := e.api("GET", "/pipelines/made-here", nil).object(t); rest["archived_at"] == nil {
+		t.Fatal("archived over GraphQL, not over REST")
+	}
+	e.gql(`mutation($id: ID!) { pipelineUnarchive(input: {id: $id}) { clientMutationId } }`, map[string]any{"id": id}).ok(t)
+	a = e.gql(`mutation($id: ID!) { pipelineDelete(input: {id: $id}) { deletedPipelineID } }`, map[string]any{"id": id}).ok(t)
+	if a.str(t, "pipelineDelete", "deletedPipelineID") != id {
+		t.Fatalf("delete: %s", a.raw)
+	}
+	expect(t, e.api("GET", "/pipelines/made-here", nil), http.StatusNotFound)
+	if got := e.gql(`mutation($id: ID!) { pipelineDelete(input: {id: $id}) { deletedPipelineID } }`, map[string]any{"id": id}).errorMessage(t); got != "No pipeline found" {
+		t.Errorf("delete twice: %q", got)
+	}
+}
+
+// Templates over GraphQL are REST's: made in one, read and changed in the other, with the same refusals.
+func TestGraphQLPipelineTemplates(t *testing.T) {
+	e := newEnv(t, Options{})
+	const create = `mutation($org: ID!, $name: String!, $config: String!) { pipelineTemplateCreate(input: {organizationId: $org, name: $name, configuration: $config, available: true}) {
+  pipelineTemplate { id uuid name description configuration available createdBy { id } } } }`
+	a := e.gql(create, map[string]any{"org": e.orgGraphQLID(), "name": "Base", "config": "steps:\n  - command: make\n"}).ok(t)
+	id, uuid := a.str(t, "pipelineTemplateCreate", "pipelineTemplate", "id"), a.str(t, "pipelineTemplateCreate", "pipelineTemplate", "uuid")
+	if rest := e.api("GET", "/pipeline-templates/"+uuid, nil).object(t); rest["graphql_id"] != id || rest["available"] != true {
+		t.Fatalf("REST read: %v", rest)
+	}
+	if got := e.gql(create, map[string]any{"org": e.orgGraphQLID(), "name": "Bad", "config": "steps: [unclosed"}).errorMessage(t); !strings.HasPrefix(got, "Validation failed: Configuration") {
+		t.Errorf("bad YAML: %q", got)
+	}
+	expect(t, e.api("PATCH", "/pipeline-templates/"+uuid, map[string]any{"description": "From REST"}), http.StatusOK)
+	a = e.gql(`query { organization(slug: "acme") { pipelineTemplates(order: NAME, first: 50) { edges { node { id description } } } } }`, nil).ok(t)
+	if a.str(t, "organization", "pipelineTemplates", "edges", 0, "node", "description") != "From REST" {
+		t.Fatalf("list: %s", a.raw)
+	}
+	// A template in use cannot be deleted; its configuration change reaches the pipeline.
+	e.createPipeline(map[string]any{"name": "Uses", "repository": githubRepo, "pipeline_template_uuid": uuid})
+	const update = `mutation($org: ID!, $id: ID!) { pipelineTemplateUpdate(input: {organizationId: $org, id: $id, configuration: "steps: []\n"}) { pipelineTemplate { configuration } } }`
+	e.gql(update, map[string]any{"org": e.orgGraphQLID(), "id": id}).ok(t)
+	if got := e.api("GET", "/pipelines/uses", nil).object(t)["configuration"]; got != "steps: []\n" {
+		t.Fatalf("pipeline configuration after the template changed: %v", got)
+	}
+	const del = `mutation($org: ID!, $id: ID!) { pipelineTemplateDelete(input: {organizationId: $org, id: $id}) { deletedPipelineTemplateId } }`
+	if got := e.gql(del, map[string]any{"org": e.orgGraphQLID(), "id": id}).errorMessage(t); got != templateInUse(1) {
+		t.Errorf("delete in use: %q", got)
+	}
+	expect(t, e.api("DELETE", "/pipelines/uses", nil), http.StatusNoContent)
+	e.gql(del, map[string]any{"org": e.orgGraphQLID(), "id": id}).ok(t)
+	expect(t, e.api("GET", "/pipeline-templates/"+uuid, nil), http.StatusNotFound)
+	// Only on the enterprise plan, in REST's words.
+	if err := e.srv.Store().SetOrgPlan("acme", false, true); err != nil {
+		t.Fatal(err)
+	}
+	if got := e.gql(create, map[string]any{"org": e.orgGraphQLID(), "name": "Late", "config": "steps: []"}).errorMessage(t); got != "Pipeline templates are only available on the Enterprise plan" {
+		t.Errorf("not enterprise: %q", got)
+	}
+}
+
+// Schedules over GraphQL are REST's; env is KEY=VALUE lines in and KEY=VALUE strings out, a quoted value
+// read bare.
+func TestGraphQLPipelineSchedules(t *testing.T) {
+	e := newEnv(t, Options{})
+	p := e.createPipeline(map[string]any{"name": "App", "repository": githubRepo})
+	const create = `mutation($p: ID!, $cron: String, $env: String) { pipelineScheduleCreate(input: {pipelineID: $p, label: "Nightly", cronline: $cron, env: $env, enabled: true}) {
+  pipeline { id } pipelineScheduleEdge { node { id uuid label cronline branch commit env enabled pipeline { id } } } } }`
+	a := e.gql(create, map[string]any{"p": p["graphql_id"], "cron": "@daily", "env": "FOO=\"BAR=2f\"\nPLAIN=x\n"}).ok(t)
+	node := func(path ...any) any {
+		return a.at(t, append([]any{"pipelineScheduleCreate", "pipelineScheduleEdge", "node"}, path...)...)
+	}
+	if node("env", 0) != "FOO=BAR=2f" || node("env", 1) != "PLAIN=x" || node("branch") != "main" || node("commit") != "HEAD" {
+		t.Fatalf("create: %s", a.raw)
+	}
+	uuid, id := node("uuid").(string), node("id").(string)
+	rest := e.api("GET", "/pipelines/app/schedules/"+uuid, nil).object(t)
+	if rest["graphql_id"] != id || rest["env"].(map[string]any)["FOO"] != "BAR=2f" {
+		t.Fatalf("REST read: %v", rest)
+	}
+	if got := e.gql(create, map[string]any{"p": p["graphql_id"], "cron": "not a cron"}).errorMessage(t); !strings.HasPrefix(got, "Validation failed: Cronline is not a valid cronline") {
+		t.Errorf("bad cronline: %q", got)
+	}
+	expect(t, e.api("PATCH", "/pipelines/app/schedules/"+uuid, map[string]any{"label": "From REST"}), http.StatusOK)
+	a = e.gql(`query($s: ID!) { pipelineSchedule(slug: $s) { label } }`, map[string]any{"s": "acme/app/" + uuid}).ok(t)
+	if a.str(t, "pipelineSchedule", "label") != "From REST" {
+		t.Fatalf("by slug: %s", a.raw)
+	}
+	a = e.gql(`mutation($id: ID!) { pipelineScheduleUpdate(input: {id: $id, env: "", enabled: false}) { pipelineSchedule { env enabled } } }`, map[string]any{"id": id}).ok(t)
+	if len(a.at(t, "pipelineScheduleUpdate", "pipelineSchedule", "env").([]any)) != 0 || a.at(t, "pipelineScheduleUpdate", "pipelineSchedule", "enabled") != false {
+		t.Fatalf("update: %s", a.raw)
+	}
+	e.gql(`mutation($id: ID!) { pipelineScheduleDelete(input: {id: $id}) { deletedPipelineScheduleID } }`, map[string]any{"id": id}).ok(t)
+	expect(t, e.api("GET", "/pipelines/app/schedules/"+uuid, nil), http.StatusNotFound)
+	if a := e.gql(`query($id: ID!) { node(id: $id) { id } }`, map[string]any{"id": id}).ok(t); a.Data["node"] != nil {
+		t.Fatalf("deleted schedule's node: %s", a.raw)
 	}
 }
