@@ -386,3 +386,45 @@ func TestGraphQLAgentTokenDeprecatedToken(t *testing.T) {
 		t.Fatalf("read: %s", a.raw)
 	}
 }
+
+// TestGraphQLClusterMutationsNeedAnAdministrator: a member who does not administer the organization can
+// read its clusters but not change them, their queues or their tokens; nothing changes.
+func TestGraphQLClusterMutationsNeedAnAdministrator(t *testing.T) {
+	e := newEnv(t, Options{})
+	orgID := e.orgGraphQLID()
+	cluster := e.createCluster("C")
+	queue := e.api("POST", "/clusters/"+cluster+"/queues", map[string]any{"key": "q"})
+	expect(t, queue, http.StatusCreated)
+	st := e.srv.Store()
+	sam := st.AddUser("acme", "Sam Member", "sam@example.com", false)
+	if err := st.AddTokenForUser("sam-token", sam, []string{"acme"}, []string{"graphql"}); err != nil {
+		t.Fatal(err)
+	}
+	clusterID, queueID := graphQLID("Cluster", cluster), queue.object(t)["graphql_id"]
+	for _, c := range []struct {
+		query string
+		vars  map[string]any
+	}{
+		{`mutation($o: ID!) { clusterCreate(input: {organizationId: $o, name: "x"}) { cluster { id } } }`, map[string]any{"o": orgID}},
+		{`mutation($o: ID!, $id: ID!) { clusterUpdate(input: {organizationId: $o, id: $id, name: "x"}) { cluster { id } } }`, map[string]any{"o": orgID, "id": clusterID}},
+		{`mutation($o: ID!, $id: ID!) { clusterDelete(input: {organizationId: $o, id: $id}) { deletedClusterId } }`, map[string]any{"o": orgID, "id": clusterID}},
+		{`mutation($o: ID!, $id: ID!) { clusterQueueDelete(input: {organizationId: $o, id: $id}) { deletedClusterQueueId } }`, map[string]any{"o": orgID, "id": queueID}},
+		{`mutation($id: ID!) { clusterQueuePauseDispatch(input: {id: $id}) { queue { id } } }`, map[string]any{"id": queueID}},
+		{`mutation($o: ID!, $c: ID!) { clusterAgentTokenCreate(input: {organizationId: $o, clusterId: $c, description: "x"}) { tokenValue } }`,
+			map[string]any{"o": orgID, "c": clusterID}},
+	} {
+		a := e.gqlAs("sam-token", c.query, c.vars, "")
+		if msg := a.errorMessage(t); msg != "Forbidden: only an administrator of the organization may do this" {
+			t.Errorf("%s: %q", c.query, msg)
+		}
+	}
+	a := e.gqlAs("sam-token", `query($id: ID!) { organization(slug: "acme") { cluster(id: $id) { name queues { count } agentTokens { count } } } }`,
+		map[string]any{"id": cluster}, "").ok(t)
+	if a.str(t, "organization", "cluster", "name") != "C" || a.at(t, "organization", "cluster", "queues", "count") != 1.0 ||
+		a.at(t, "organization", "cluster", "agentTokens", "count") != 0.0 {
+		t.Fatalf("read by a member: %s", a.raw)
+	}
+	if q := e.api("GET", "/clusters/"+cluster+"/queues/"+queue.object(t)["id"].(string), nil).object(t); q["dispatch_paused"] != false {
+		t.Fatalf("paused by a member: %v", q)
+	}
+}
