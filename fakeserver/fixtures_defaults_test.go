@@ -68,3 +68,25 @@ access_tokens:
 		}
 	}
 }
+
+// TestSeedDefaultsTeamsOff: an organization with teams turned off gets no team "Everyone".
+func TestSeedDefaultsTeamsOff(t *testing.T) {
+	f, err := ParseFixtures([]byte(`
+organizations:
+  - slug: off
+    teams_enabled: false
+users:
+  - name: Owner
+    email: owner@example.com
+    memberships: [{org: off, admin: true}]
+`), "yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := New(Options{Fixtures: f, SeedDefaults: true}).Store()
+	st.mu.RLock()
+	defer st.mu.RUnlock()
+	if teams := st.teamsOf("off"); len(teams) != 0 {
+		t.Fatalf("teams of an organization without teams: %d, want none", len(teams))
+	}
+}

@@ -50,6 +50,10 @@ func TestGraphQLOrganizationBanner(t *testing.T) {
 		t.Fatalf("over REST: %v", v)
 	}
 	expect(t, e.api("PUT", "/banner", map[string]any{"message": "Changed"}), http.StatusOK)
+	if a := e.gql(`query($id: ID!) { node(id: $id) { ... on OrganizationBanner { message } } }`,
+		map[string]any{"id": graphQLID("OrganizationBanner", uuid)}).ok(t); a.str(t, "node", "message") != "Changed" {
+		t.Fatalf("node: %s", a.raw)
+	}
 	a = e.gql(read, nil).ok(t)
 	if a.str(t, "organization", "banners", "edges", 0, "node", "uuid") != uuid || a.str(t, "organization", "banners", "edges", 0, "node", "message") != "Changed" {
 		t.Fatalf("read: %s", a.raw)

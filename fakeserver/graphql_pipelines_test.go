@@ -183,6 +183,15 @@ func TestGraphQLPipelineCreate(t *testing.T) {
 	if len(a.at(t, "pipelineUpdate", "pipeline", "tags").([]any)) != 0 || a.at(t, "pipelineUpdate", "pipeline", "maximumTimeoutInMinutes") != nil {
 		t.Fatalf("update: %s", a.raw)
 	}
+	// A name derives the slug, even a custom slug set over REST; a slug is found whatever its case.
+	expect(t, e.api("PATCH", "/pipelines/made-here", map[string]any{"slug": "custom"}), http.StatusOK)
+	a = e.gql(`mutation($id: ID!) { pipelineUpdate(input: {id: $id, name: "Made Here"}) { pipeline { slug } } }`, map[string]any{"id": id}).ok(t)
+	if a.str(t, "pipelineUpdate", "pipeline", "slug") != "made-here" {
+		t.Fatalf("slug after a name: %s", a.raw)
+	}
+	if a := e.gql(`{ pipeline(slug: "acme/Made-Here") { id } }`, nil).ok(t); a.str(t, "pipeline", "id") != id {
+		t.Fatalf("mixed-case slug: %s", a.raw)
+	}
 	const act = `mutation($id: ID!) { pipelineArchive(input: {id: $id}) { pipeline { archived } } }`
 	if a := e.gql(act, map[string]any{"id": id}).ok(t); a.at(t, "pipelineArchive", "pipeline", "archived") != true {
 		t.Fatalf("archive: %s", a.raw)

@@ -321,9 +321,9 @@ func applyPipelineRepository(n *pipelineRecord, in *pipelineInput, creating bool
 		case !isString:
 			problems.add("provider_settings", k+" must be a string")
 			continue
-		case settingEnums[k] != nil && v == "":
-			continue // blank is not given (I): the official provider sends "" for a setting it has no value for yet
-		case settingEnums[k] != nil && !slices.Contains(settingEnums[k], v.(string)):
+		case settingEnums[k] != nil && v != "" && !slices.Contains(settingEnums[k], v.(string)):
+			// blank is accepted and kept: the official provider sends "" for a setting it has no value for
+			// yet, and its tests read "" back from the service
 			problems.add("provider_settings", k+" must be one of "+strings.Join(settingEnums[k], ", "))
 			continue
 		}

@@ -125,14 +125,14 @@ func (st *Store) deleteTeam(t *teamRecord) {
 // EveryoneTeamName is the team a new organization starts with (Options.SeedDefaults).
 const EveryoneTeamName = "Everyone"
 
-// seedEveryoneTeam gives org, when it has no team yet, the team Buildkite creates when an organization
+// seedEveryoneTeam gives org, when it has teams turned on and no team yet, the team Buildkite creates when an organization
 // turns teams on: "Everyone", holding all its members (V: Buildkite's docs, team-management/permissions).
 // Choices where the facts are silent (I): it is visible and the default team, its members and new ones get
 // the member role, and its members may create pipelines (as everyone could before teams), nothing else.
 // The write lock must be held.
 func (st *Store) seedEveryoneTeam(org string) {
 	o := st.orgs[org]
-	if o == nil || len(st.teamsOf(org)) > 0 {
+	if o == nil || !o.teamsEnabled || len(st.teamsOf(org)) > 0 {
 		return
 	}
 	id, now := newID(), st.timestamp()
