@@ -100,7 +100,7 @@
 //     shapes every organization's handler has (handler_shape_test.go keeps it so).
 //   - fixtures.go: state the API cannot create (users, plans, tokens, agents, jobs, flaky tests);
 //     fixtures_defaults.go: what a new organization starts with (Options.SeedDefaults): "Default cluster"
-//     and its default queue, default-queue.
+//     and its default queue, default-queue, and the team "Everyone".
 //
 // The controls under /_emulator/ (controls.go) are for whoever runs the emulator, not for the client
 // under test: GET /_emulator/health always; POST /_emulator/reset, GET and PUT /_emulator/state, and

@@ -24,6 +24,7 @@ func (st *Store) seedDefaults() {
 	}
 	sort.Strings(slugs) // creation order, and so listing order, does not depend on map order
 	for _, slug := range slugs {
+		st.seedEveryoneTeam(slug)
 		if len(st.clusters.clusters.list(slug)) > 0 {
 			continue
 		}

@@ -18,11 +18,22 @@ func TestSeedDefaults(t *testing.T) {
 	if c["default_queue_id"] != queues[0]["id"] {
 		t.Fatalf("default_queue_id = %v, want the queue %v", c["default_queue_id"], queues[0]["id"])
 	}
+	// The team "Everyone", the default team, holds every member.
+	teams := e.api("GET", "/teams", nil).list(t)
+	if len(teams) != 1 || teams[0]["name"] != EveryoneTeamName || teams[0]["is_default_team"] != true {
+		t.Fatalf("teams = %v, want one %q", teams, EveryoneTeamName)
+	}
+	if members := e.api("GET", "/teams/"+teams[0]["id"].(string)+"/members", nil).list(t); len(members) != 2 {
+		t.Fatalf("Everyone's members = %v, want both of acme's", members)
+	}
 	// The default cluster is an ordinary one: it can be renamed and deleted once its queue is.
 	expect(t, e.api("PATCH", "/clusters/"+c["id"].(string), map[string]any{"name": "Renamed"}), 200)
 
 	if got := newEnv(t, Options{}).api("GET", "/clusters", nil).list(t); len(got) != 0 {
 		t.Fatalf("without SeedDefaults: clusters = %v, want none", got)
+	}
+	if got := newEnv(t, Options{}).api("GET", "/teams", nil).list(t); len(got) != 0 {
+		t.Fatalf("without SeedDefaults: teams = %v, want none", got)
 	}
 }
 

@@ -4,15 +4,16 @@ import "strings"
 
 // GraphQL: node(id:), organization(slug:, uuid:), users, the organization's two-factor enforcement
 // (graphql-subset.md §2.2), its API IP allowlist (organizationApiIpAllowlistUpdate, over the REST API
-// settings of api_settings.go) and its banner (Organization.banners, organizationBannerUpsert and
-// organizationBannerDelete, over banner.go's record, with its checks: administrators on the Enterprise plan). The token sees the organizations it was given, as over REST; an organization
-// it does not see answers null, like an unknown one (§3.3, V #1175).
+// settings of api_settings.go) and its banner (Organization.banners, node(id:), organizationBannerUpsert and
+// organizationBannerDelete, over banner.go's record, with its checks: administrators on the Enterprise
+// plan). The token sees the organizations it was given, as over REST; an organization it does not see
+// answers null, like an unknown one (§3.3, V #1175).
 //
 // Choices where the facts are silent (I): organization-level mutations need an organization
 // administrator ("Forbidden: …" otherwise); a mutation naming an organization the token does not see
 // fails with "No organization found"; an allowlist that is not CIDRs is refused with the REST problem's
-// words after "Validation failed: ", and a blank one removes the list; membersRequireTwoFactorAuthentication is false until set (the
-// service's beta null is not emulated).
+// words after "Validation failed: ", and a blank one removes the list; membersRequireTwoFactorAuthentication
+// is false until set (the service's beta null is not emulated).
 
 func init() {
 	gqlQueries["node"] = func(x *gqlExec, args map[string]any) (any, error) {
@@ -81,13 +82,22 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
-		c := conn.(gqlObject)
+		c := conn.(gqlObject) // OrganizationBannerConnection has nodes and no count
+		delete(c.fields, "count")
 		var nodes []any
 		for _, e := range c.fields["edges"].([]any) {
 			nodes = append(nodes, e.(gqlObject).fields["node"])
 		}
 		c.fields["nodes"] = nonNil(nodes)
 		return c, nil
+	}
+	gqlNodes["OrganizationBanner"] = func(x *gqlExec, uuid string) any {
+		for slug := range x.tok.orgs {
+			if b := x.st.banners.byOrg[slug]; b != nil && b.id == uuid && x.st.isAdmin(slug, x.user.id) {
+				return bannerObject(b)
+			}
+		}
+		return nil
 	}
 	gqlMutations["organizationBannerUpsert"] = func(x *gqlExec, args map[string]any) (any, error) {
 		in := gqlInputOf(args)

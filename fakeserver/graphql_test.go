@@ -585,6 +585,7 @@ func TestGraphQLEveryFieldServed(t *testing.T) {
 	expect(t, e.buildAdmin("p", 1, "/jobs/"+jobID, map[string]any{"state": "running"}), http.StatusOK) // with an Agent
 	invited := e.api("POST", "/invitations", map[string]any{"emails": []string{"invited@example.com"}})
 	expect(t, invited, http.StatusCreated)
+	expect(t, e.api("PUT", "/banner", map[string]any{"message": "Maintenance tonight"}), http.StatusCreated)
 	st := e.srv.Store()
 	token, _, err := st.AddUnclusteredAgentToken("acme", "d")
 	if err != nil {

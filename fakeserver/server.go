@@ -54,7 +54,8 @@ type Options struct {
 	// its request is answered. Without it the state is in memory only.
 	StateFile string
 	// SeedDefaults starts every organization of a new state as a new Buildkite organization starts: with a
-	// cluster named "Default cluster" whose default queue is "default-queue" (fixtures_defaults.go).
+	// cluster named "Default cluster" whose default queue is "default-queue" (fixtures_defaults.go), and the
+	// default team "Everyone" holding all its members (teams.go).
 	SeedDefaults bool
 	// AdminToken, when set, turns on the controls under /_emulator/ (controls.go) that reset, read and
 	// replace the whole state; they then need it as a bearer token. Without it they answer 404. It must

@@ -48,7 +48,7 @@ func TestSuiteCRUD(t *testing.T) {
 		t.Fatalf("urls %v %v", s["url"], s["web_url"])
 	}
 
-	// show_api_token is the only way to see the token, once.
+	// show_api_token on create shows the token.
 	r = k.suites("POST", "", map[string]any{"name": "Tokened", "default_branch": "dev", "team_ids": []string{team},
 		"show_api_token": true})
 	expect(t, r, http.StatusCreated)
@@ -64,10 +64,14 @@ func TestSuiteCRUD(t *testing.T) {
 	if _, ok := r.object(t)["api_token"]; ok {
 		t.Fatalf("api_token with show_api_token false: %s", r.raw)
 	}
-	for _, path := range []string{"/tokened", ""} {
+	for _, path := range []string{"/tokened", "", "?show_api_token=true"} {
 		if strings.Contains(string(k.suites("GET", path, nil).raw), "api_token") {
 			t.Fatalf("GET %s shows the api_token", path)
 		}
+	}
+	// GET of one suite with ?show_api_token=true shows it again: the official provider reads it so.
+	if got := k.suites("GET", "/tokened?show_api_token=true", nil).object(t)["api_token"]; got != tok["api_token"] {
+		t.Fatalf("GET ?show_api_token=true: api_token %v, want the created %v", got, tok["api_token"])
 	}
 
 	r = k.suites("GET", "/web-specs", nil)

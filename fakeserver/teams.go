@@ -122,6 +122,30 @@ func (st *Store) deleteTeam(t *teamRecord) {
 	st.teams.teams.remove(t)
 }
 
+// EveryoneTeamName is the team a new organization starts with (Options.SeedDefaults).
+const EveryoneTeamName = "Everyone"
+
+// seedEveryoneTeam gives org, when it has no team yet, the team Buildkite creates when an organization
+// turns teams on: "Everyone", holding all its members (V: Buildkite's docs, team-management/permissions).
+// Choices where the facts are silent (I): it is visible and the default team, its members and new ones get
+// the member role, and its members may create pipelines (as everyone could before teams), nothing else.
+// The write lock must be held.
+func (st *Store) seedEveryoneTeam(org string) {
+	o := st.orgs[org]
+	if o == nil || len(st.teamsOf(org)) > 0 {
+		return
+	}
+	id, now := newID(), st.timestamp()
+	st.teams.teams.insert(&teamRecord{
+		seq: st.nextSeq(), org: org, id: id, graphqlID: graphQLID("Team", id), slug: slugify(EveryoneTeamName),
+		name: EveryoneTeamName, privacy: "visible", defaultMemberRole: "member", isDefault: true,
+		membersCan: map[string]bool{"members_can_create_pipelines": true}, createdAt: now, createdBy: st.defaultUserID,
+	})
+	for _, u := range st.membersOf(o) {
+		st.addTeamLink(teamMembers, org, id, u.id, []string{"member"}, now)
+	}
+}
+
 // deleteSuiteAssociations removes every team's access to the suite. The write lock must be held.
 func (st *Store) deleteSuiteAssociations(suiteID string) {
 	removeAll(st.teams.suites, "suite:"+suiteID)
