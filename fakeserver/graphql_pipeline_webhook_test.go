@@ -24,7 +24,7 @@ func TestGraphQLPipelineCreateWebhook(t *testing.T) {
 	if msg := e.gql(m, map[string]any{"id": p["graphql_id"]}).errorMessage(t); msg != "Webhooks could not be created for your repository." {
 		t.Errorf("a second webhook: %q", msg)
 	}
-	if msg := e.gql(m, map[string]any{"id": other["graphql_id"]}).errorMessage(t); msg != "Auto-creating webhooks is not supported for your repository." {
+	if msg := e.gql(m, map[string]any{"id": other["graphql_id"]}).errorMessage(t); msg != "Auto-creating webhooks is only supported for GitHub and GitHub Enterprise repositories." {
 		t.Errorf("a GitLab pipeline: %q", msg)
 	}
 	if msg := e.gql(m, map[string]any{"id": graphQLID("Pipeline", newID())}).errorMessage(t); msg != "No pipeline found" {

@@ -192,6 +192,11 @@ func TestGraphQLPipelineCreate(t *testing.T) {
 	if a := e.gql(`{ pipeline(slug: "acme/Made-Here") { id } }`, nil).ok(t); a.str(t, "pipeline", "id") != id {
 		t.Fatalf("mixed-case slug: %s", a.raw)
 	}
+	// The slug it had before still finds it.
+	expect(t, e.api("PATCH", "/pipelines/made-here", map[string]any{"slug": "renamed"}), http.StatusOK)
+	if a := e.gql(`{ pipeline(slug: "acme/Made-Here") { slug } }`, nil).ok(t); a.str(t, "pipeline", "slug") != "renamed" {
+		t.Fatalf("former slug: %s", a.raw)
+	}
 	const act = `mutation($id: ID!) { pipelineArchive(input: {id: $id}) { pipeline { archived } } }`
 	if a := e.gql(act, map[string]any{"id": id}).ok(t); a.at(t, "pipelineArchive", "pipeline", "archived") != true {
 		t.Fatalf("archive: %s", a.raw)
@@ -199,7 +204,7 @@ func TestGraphQLPipelineCreate(t *testing.T) {
 	if got := e.gql(update, map[string]any{"input": map[string]any{"id": id, "name": "x"}}).errorMessage(t); got != "Pipeline is archived; unarchive it to change it" {
 		t.Errorf("update archived: %q", got)
 	}
-	if rest := e.api("GET", "/pipelines/made-here", nil).object(t); rest["archived_at"] == nil {
+	if rest := e.api("GET", "/pipelines/renamed", nil).object(t); rest["archived_at"] == nil {
 		t.Fatal("archived over GraphQL, not over REST")
 	}
 	e.gql(`mutation($id: ID!) { pipelineUnarchive(input: {id: $id}) { clientMutationId } }`, map[string]any{"id": id}).ok(t)
@@ -207,7 +212,7 @@ func TestGraphQLPipelineCreate(t *testing.T) {
 	if a.str(t, "pipelineDelete", "deletedPipelineID") != id {
 		t.Fatalf("delete: %s", a.raw)
 	}
-	expect(t, e.api("GET", "/pipelines/made-here", nil), http.StatusNotFound)
+	expect(t, e.api("GET", "/pipelines/renamed", nil), http.StatusNotFound)
 	if got := e.gql(`mutation($id: ID!) { pipelineDelete(input: {id: $id}) { deletedPipelineID } }`, map[string]any{"id": id}).errorMessage(t); got != "No pipeline found" {
 		t.Errorf("delete twice: %q", got)
 	}

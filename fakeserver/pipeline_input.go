@@ -256,6 +256,9 @@ func (st *Store) applyPipeline(p *pipelineRecord, in *pipelineInput, creating bo
 	st.applyPipelineSteps(&n, p, in, creating, userID, &problems)
 	st.checkPipelineNames(&n, p, &problems)
 	if len(problems) == 0 {
+		if !creating && n.slug != p.slug && !slices.Contains(n.formerSlugs, p.slug) {
+			n.formerSlugs = append(slices.Clone(p.formerSlugs), p.slug)
+		}
 		st.pipelines.pipelines.rename(p, func() { *p = n })
 	}
 	return problems

@@ -96,6 +96,7 @@ type pipelineRecord struct {
 	webhookToken, badgeToken                string
 	createdAt, archivedAt                   time.Time
 	createdBy                               string
+	formerSlugs                             []string // slugs it had before, which GraphQL's pipeline(slug:) still finds
 }
 
 // visualStep is one step of a visual-step pipeline (type script, waiter, manual or trigger).
@@ -345,4 +346,16 @@ func (st *Store) setPipelineArchived(p *pipelineRecord, archive bool) {
 	case !archive:
 		p.archivedAt = time.Time{}
 	}
+}
+
+// pipelineByFormerSlug returns the pipeline of org that had slug before, the latest to have had it, or nil.
+// A lock must be held.
+func (st *Store) pipelineByFormerSlug(org, slug string) *pipelineRecord {
+	items := st.pipelinesOf(org)
+	for i := len(items) - 1; i >= 0; i-- {
+		if slices.Contains(items[i].formerSlugs, slug) {
+			return items[i]
+		}
+	}
+	return nil
 }
