@@ -106,6 +106,14 @@ func (b *resourceBase) checkGraphQL(ctx context.Context, req resource.ModifyPlan
 	}
 }
 
+// joinAnd joins words as a sentence lists them: "a", "a and b", "a, b and c".
+func joinAnd(words []string) string {
+	if len(words) < 2 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
+}
+
 func quoted(words []string) []string {
 	out := make([]string, len(words))
 	for i, w := range words {

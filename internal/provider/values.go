@@ -141,3 +141,27 @@ func stringMap(items map[string]string) types.Map {
 	}
 	return types.MapValueMust(types.StringType, values)
 }
+
+// nullUnknowns settles an object of attrTypes the service does not read back, after an apply: what the plan
+// left unknown (a computed attribute inside it, or the object itself) becomes null, since the service never
+// says what it is.
+// A model built from the service alone (a list resource's) holds the zero value, which becomes null too.
+func nullUnknowns(o types.Object, attrTypes map[string]attr.Type) types.Object {
+	ctx := context.Background()
+	if o.IsUnknown() || o.IsNull() {
+		return types.ObjectNull(attrTypes)
+	}
+	settled := make(map[string]attr.Value, len(o.Attributes()))
+	for name, v := range o.Attributes() {
+		if obj, ok := v.(types.Object); ok {
+			v = nullUnknowns(obj, obj.AttributeTypes(ctx))
+		} else if v.IsUnknown() {
+			typ := v.Type(ctx)
+			if null, err := typ.ValueFromTerraform(ctx, tftypes.NewValue(typ.TerraformType(ctx), nil)); err == nil {
+				v = null
+			}
+		}
+		settled[name] = v
+	}
+	return types.ObjectValueMust(o.AttributeTypes(ctx), settled)
+}
