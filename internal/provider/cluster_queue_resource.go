@@ -192,7 +192,7 @@ func (pausedNoteValidator) ValidateResource(ctx context.Context, req resource.Va
 	var paused types.Bool
 	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("dispatch_paused_note"), &note)...)
 	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("dispatch_paused"), &paused)...)
-	if resp.Diagnostics.HasError() || note.IsNull() || note.IsUnknown() || paused.IsUnknown() {
+	if resp.Diagnostics.HasError() || !isKnownValue(note) || paused.IsUnknown() {
 		return
 	}
 	if !paused.ValueBool() {

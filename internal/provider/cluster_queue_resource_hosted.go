@@ -114,7 +114,7 @@ func (v hostedAgentsPlatform) MarkdownDescription(ctx context.Context) string {
 }
 
 func (hostedAgentsPlatform) ValidateObject(_ context.Context, req validator.ObjectRequest, resp *validator.ObjectResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+	if !isKnownValue(req.ConfigValue) {
 		return
 	}
 	attrs := req.ConfigValue.Attributes()
@@ -126,7 +126,7 @@ func (hostedAgentsPlatform) ValidateObject(_ context.Context, req validator.Obje
 			"hosted_agents takes either mac or linux settings, not both.")
 		return
 	}
-	if shape.IsNull() || shape.IsUnknown() {
+	if !isKnownValue(shape) {
 		return
 	}
 	isMac := strings.HasPrefix(shape.ValueString(), "MACOS_")
@@ -148,16 +148,16 @@ type hostedSettings struct {
 // hostedFrom reads the shape and image of a hosted_agents value; ok is false when it is null or unknown, or
 // its shape is unknown.
 func hostedFrom(o types.Object) (h hostedSettings, ok bool) {
-	if o.IsNull() || o.IsUnknown() {
+	if !isKnownValue(o) {
 		return h, false
 	}
 	attrs := o.Attributes()
 	shape, _ := attrs["instance_shape"].(types.String)
-	if shape.IsNull() || shape.IsUnknown() {
+	if !isKnownValue(shape) {
 		return h, false
 	}
 	h.shape = shape.ValueString()
-	if linux, _ := attrs["linux"].(types.Object); !linux.IsNull() && !linux.IsUnknown() {
+	if linux, _ := attrs["linux"].(types.Object); isKnownValue(linux) {
 		if img, _ := linux.Attributes()["agent_image_ref"].(types.String); !img.IsUnknown() {
 			h.image = img.ValueString()
 		}
@@ -177,7 +177,7 @@ func hostedAgentsFromAPI(q *buildkite.Queue, known types.Object) types.Object {
 		linux = types.ObjectValueMust(hostedLinuxTypes, map[string]attr.Value{"agent_image_ref": types.StringValue(img)})
 	}
 	mac := types.ObjectNull(hostedAgentsTypes["mac"].(types.ObjectType).AttrTypes)
-	if !known.IsNull() && !known.IsUnknown() && strings.HasPrefix(shape, "MACOS_") {
+	if isKnownValue(known) && strings.HasPrefix(shape, "MACOS_") {
 		if m, ok := nullUnknowns(known, hostedAgentsTypes).Attributes()["mac"].(types.Object); ok {
 			mac = m
 		}

@@ -26,18 +26,18 @@ var hostedMacTypes = hostedAgentsTypes["mac"].(types.ObjectType).AttrTypes
 // macSettingsFrom reads the mac block of a hosted_agents value: nil when it is null or unknown (or the
 // block is), else what the configuration asks for (macos_version nil when unknown or null).
 func macSettingsFrom(o types.Object) *buildkite.MacSettingsWrite {
-	if o.IsNull() || o.IsUnknown() {
+	if !isKnownValue(o) {
 		return nil
 	}
 	mac, _ := o.Attributes()["mac"].(types.Object)
-	if mac.IsNull() || mac.IsUnknown() {
+	if !isKnownValue(mac) {
 		return nil
 	}
 	a := mac.Attributes()
 	xcode, _ := a["xcode_version"].(types.String)
 	macos, _ := a["macos_version"].(types.String)
 	w := &buildkite.MacSettingsWrite{XcodeVersion: xcode.ValueStringPointer()}
-	if !macos.IsUnknown() && !macos.IsNull() {
+	if isKnownValue(macos) {
 		w.MacosVersion = macos.ValueStringPointer()
 	}
 	return w
@@ -45,7 +45,7 @@ func macSettingsFrom(o types.Object) *buildkite.MacSettingsWrite {
 
 // withMacSettings returns hosted_agents with its mac block as the service holds it.
 func withMacSettings(o types.Object, m *buildkite.MacSettings) types.Object {
-	if o.IsNull() || o.IsUnknown() || m == nil {
+	if !isKnownValue(o) || m == nil {
 		return o
 	}
 	mac := types.ObjectNull(hostedMacTypes)

@@ -145,7 +145,7 @@ func (r *organizationPipelineSettingsResource) ConfigValidators(context.Context)
 func (r *organizationPipelineSettingsResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	var m organizationPipelineSettingsModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() || !isSet(m.BuildExportLocation) || !isSet(m.BuildExportStrategyID) {
+	if resp.Diagnostics.HasError() || !isKnownValue(m.BuildExportLocation) || !isKnownValue(m.BuildExportStrategyID) {
 		return
 	}
 	if (m.BuildExportLocation.ValueString() == "") != (m.BuildExportStrategyID.ValueString() == "") {
@@ -153,14 +153,6 @@ func (r *organizationPipelineSettingsResource) ValidateConfig(ctx context.Contex
 			"build_export_location and build_export_strategy_id are set together (both non-empty to export builds) or "+
 				"cleared together (both \"\" to stop build export).")
 	}
-}
-
-// isSet reports whether v is neither null nor unknown.
-func isSet(v interface {
-	IsNull() bool
-	IsUnknown() bool
-}) bool {
-	return !v.IsNull() && !v.IsUnknown()
 }
 
 // UpgradeState moves the official provider's states (the same attributes, id the organization's slug).
@@ -269,7 +261,7 @@ func (a *settingsApply) changes(ctx context.Context, config *organizationPipelin
 
 // buildExport configures or stops build export when the configuration manages it and it differs.
 func (a *settingsApply) buildExport(ctx context.Context, config, wanted *organizationPipelineSettingsModel) {
-	if config.BuildExportLocation.IsNull() || !isSet(wanted.BuildExportLocation) || !isSet(wanted.BuildExportStrategyID) {
+	if config.BuildExportLocation.IsNull() || !isKnownValue(wanted.BuildExportLocation) || !isKnownValue(wanted.BuildExportStrategyID) {
 		return
 	}
 	location, strategy := wanted.BuildExportLocation.ValueString(), wanted.BuildExportStrategyID.ValueString()

@@ -164,7 +164,7 @@ func tagsValue(tags []string) types.Set {
 
 // setStrings returns the elements of a known set of strings, sorted.
 func setStrings(ctx context.Context, s types.Set) ([]string, diag.Diagnostics) {
-	if s.IsNull() || s.IsUnknown() {
+	if !isKnownValue(s) {
 		return nil, nil
 	}
 	var out []string
@@ -258,7 +258,7 @@ func settingsAttrTypes() map[string]attr.Type {
 // for this repository's provider keeps its prior value.
 func settingsFromAPI(_ context.Context, prior types.Object, settings map[string]any) (types.Object, diag.Diagnostics) {
 	priorAttrs := map[string]attr.Value{}
-	if !prior.IsNull() && !prior.IsUnknown() {
+	if isKnownValue(prior) {
 		priorAttrs = prior.Attributes()
 	}
 	values := make(map[string]attr.Value, len(pipelineSettings))
@@ -286,12 +286,12 @@ func settingsFromAPI(_ context.Context, prior types.Object, settings map[string]
 // configuredSettings returns the keys of provider_settings the configuration sets, with their values:
 // only these are sent, so that the others stay the service's.
 func configuredSettings(config types.Object) map[string]any {
-	if config.IsNull() || config.IsUnknown() {
+	if !isKnownValue(config) {
 		return nil
 	}
 	out := map[string]any{}
 	for k, v := range config.Attributes() {
-		if v.IsNull() || v.IsUnknown() {
+		if !isKnownValue(v) {
 			continue
 		}
 		switch tv := v.(type) {

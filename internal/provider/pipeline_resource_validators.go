@@ -40,7 +40,7 @@ func (v branchFilterValidator) MarkdownDescription(ctx context.Context) string {
 }
 
 func (branchFilterValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+	if !isKnownValue(req.ConfigValue) {
 		return
 	}
 	got := req.ConfigValue.ValueString()
@@ -69,7 +69,7 @@ func (v filterConditionValidator) MarkdownDescription(ctx context.Context) strin
 }
 
 func (filterConditionValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+	if !isKnownValue(req.ConfigValue) {
 		return
 	}
 	if bad, ok := unclosedRegex(req.ConfigValue.ValueString()); !ok {
@@ -126,7 +126,7 @@ func (visibilityOneOf) Description(context.Context) string {
 func (v visibilityOneOf) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
 
 func (visibilityOneOf) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+	if !isKnownValue(req.ConfigValue) {
 		return
 	}
 	got := req.ConfigValue.ValueString()

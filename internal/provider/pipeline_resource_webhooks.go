@@ -41,7 +41,7 @@ func githubWebhooksError(diags *diag.Diagnostics, verb, slug string, err error) 
 // createGitHubWebhooks sets the switch of a new pipeline when configured: read, then changed only if it
 // differs. It returns the value to keep in state (null when not configured).
 func (r *pipelineResource) createGitHubWebhooks(ctx context.Context, slug string, want types.Bool, diags *diag.Diagnostics) types.Bool {
-	if want.IsNull() || want.IsUnknown() {
+	if !isKnownValue(want) {
 		return types.BoolNull()
 	}
 	client := r.client().Pipelines
@@ -61,12 +61,12 @@ func (r *pipelineResource) createGitHubWebhooks(ctx context.Context, slug string
 
 // githubWebhooksChanged reports whether an update must set the switch: configured and different from state.
 func githubWebhooksChanged(plan, state types.Bool) bool {
-	return !plan.IsNull() && !plan.IsUnknown() && !plan.Equal(state)
+	return isKnownValue(plan) && !plan.Equal(state)
 }
 
 // readGitHubWebhooks refreshes the switch while state holds a value.
 func (r *pipelineResource) readGitHubWebhooks(ctx context.Context, slug string, held types.Bool, diags *diag.Diagnostics) types.Bool {
-	if held.IsNull() || held.IsUnknown() {
+	if !isKnownValue(held) {
 		return types.BoolNull()
 	}
 	cur, err := r.client().Pipelines.GitHubWebhooks(ctx, slug)
