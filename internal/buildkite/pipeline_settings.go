@@ -77,8 +77,8 @@ func (u PipelineSettingsUpdate) body() map[string]any {
 	return out
 }
 
-// Empty reports whether the update changes nothing.
-func (u PipelineSettingsUpdate) Empty() bool { return len(u.body()) == 0 }
+// IsZero reports whether the update changes nothing: it sends nothing.
+func (u PipelineSettingsUpdate) IsZero() bool { return len(u.body()) == 0 }
 
 // Get returns the organization's pipeline settings.
 func (s *PipelineSettingsService) Get(ctx context.Context) (*PipelineSettings, error) {

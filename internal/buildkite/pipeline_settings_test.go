@@ -15,7 +15,7 @@ func TestPipelineSettings_Lifecycle(t *testing.T) {
 	if got.DefaultBranch != "main" || got.DefaultClusterID != nil || !got.BuildExports.Available || got.BuildExports.Enabled {
 		t.Fatalf("defaults %+v", got)
 	}
-	if !(PipelineSettingsUpdate{}).Empty() {
+	if !(PipelineSettingsUpdate{}).IsZero() {
 		t.Fatal("an update naming nothing is not empty")
 	}
 	got, err = c.PipelineSettings.Update(ctx, PipelineSettingsUpdate{DefaultBranch: ptr("trunk"), ScheduledJobExpiryInMinutes: ptr(int64(90))})

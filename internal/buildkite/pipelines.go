@@ -210,8 +210,8 @@ func (u PipelineUpdate) nulls() []string {
 	return out
 }
 
-// IsEmpty reports whether the update would send nothing.
-func (u PipelineUpdate) IsEmpty() bool {
+// IsZero reports whether the update changes nothing: it sends nothing.
+func (u PipelineUpdate) IsZero() bool {
 	b, err := u.MarshalJSON()
 	return err == nil && string(b) == "{}"
 }

@@ -230,7 +230,7 @@ func (a *settingsApply) step(summary, doing string, s *buildkite.PipelineSetting
 // stops at the first refusal.
 func (a *settingsApply) changes(ctx context.Context, config *organizationPipelineSettingsModel, wanted organizationPipelineSettingsModel) {
 	svc := a.r.client().PipelineSettings
-	if u := pipelineSettingsPatch(config, &wanted, a.live); !u.Empty() {
+	if u := pipelineSettingsPatch(config, &wanted, a.live); !u.IsZero() {
 		s, err := svc.Update(ctx, u)
 		if !a.step("Unable to update organization pipeline settings", "updating", s, err) {
 			return

@@ -733,13 +733,13 @@ func (r *pipelineResource) Update(ctx context.Context, req resource.UpdateReques
 	// An archived pipeline is read-only (official provider #1162): unarchive first, archive again last.
 	var p *buildkite.Pipeline
 	var err error
-	if wasArchived && (!upd.IsEmpty() || teamChanged || webhooksChanged || !wantArchived) {
+	if wasArchived && (!upd.IsZero() || teamChanged || webhooksChanged || !wantArchived) {
 		if p, err = client.Unarchive(ctx, slug); err != nil {
 			addAPIError(&resp.Diagnostics, "unarchive", "pipeline", slug, err)
 			return
 		}
 	}
-	if !upd.IsEmpty() {
+	if !upd.IsZero() {
 		if p, err = client.Update(ctx, slug, upd); err != nil {
 			addAPIError(&resp.Diagnostics, "update", "pipeline", slug, err)
 			r.rearchive(ctx, wasArchived && wantArchived, slug, &resp.Diagnostics)

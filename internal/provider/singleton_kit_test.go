@@ -66,7 +66,7 @@ func (e *testEnv) keepAPISettings() {
 		if now.RestrictUserAPITokenCreation != restrict {
 			u.RestrictTokens = &restrict
 		}
-		if u.Empty() {
+		if u.IsZero() {
 			return
 		}
 		if _, err := e.client.OrgSettings.UpdateAPISettings(ctx, u); err != nil {
@@ -157,7 +157,7 @@ func (e *testEnv) keepPipelineSettings() {
 		if found.MaximumTimeoutInMinutes != nil && deref(now.MaximumTimeoutInMinutes) != *found.MaximumTimeoutInMinutes {
 			u.MaximumTimeoutInMinutes = found.MaximumTimeoutInMinutes
 		}
-		if !u.Empty() {
+		if !u.IsZero() {
 			if _, err := e.client.PipelineSettings.Update(ctx, u); err != nil {
 				e.t.Errorf("left the organization's pipeline settings changed: %v", err)
 			}
