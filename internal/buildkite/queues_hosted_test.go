@@ -19,7 +19,8 @@ func TestHostedAgentsWriteBody(t *testing.T) {
 	}
 }
 
-// TestHostedQueueDecodes reads the spec's hosted-queue answer (rest-beyond-spec.md §1).
+// TestHostedQueueDecodes reads a hosted queue's answer as the service gives it
+// (https://buildkite.com/docs/apis/rest-api/clusters/queues).
 func TestHostedQueueDecodes(t *testing.T) {
 	var q Queue
 	err := json.Unmarshal([]byte(`{"id":"q","key":"linux-small","hosted":true,"hosted_agents":{

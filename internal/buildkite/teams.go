@@ -30,7 +30,8 @@ type Team struct {
 	CreatedAt                 *time.Time `json:"created_at"`
 	CreatedBy                 *User      `json:"created_by"`
 
-	// The permissions beyond the specification (rest-beyond-spec.md); nil when a response leaves them out.
+	// The permissions beyond the documented ones (as the service answers); nil when a response leaves them
+	// out.
 	MembersCanCreateSuites      *bool `json:"members_can_create_suites"`
 	MembersCanCreateRegistries  *bool `json:"members_can_create_registries"`
 	MembersCanDestroyRegistries *bool `json:"members_can_destroy_registries"`
@@ -59,7 +60,7 @@ type TeamWrite struct {
 	DefaultMemberRole         string `json:"default_member_role"`
 	MembersCanCreatePipelines bool   `json:"members_can_create_pipelines"`
 
-	// The permissions beyond the specification (rest-beyond-spec.md), sent when set.
+	// The permissions beyond the documented ones (as the service takes them), sent when set.
 	MembersCanCreateSuites      *bool `json:"members_can_create_suites,omitempty"`
 	MembersCanCreateRegistries  *bool `json:"members_can_create_registries,omitempty"`
 	MembersCanDestroyRegistries *bool `json:"members_can_destroy_registries,omitempty"`

@@ -19,10 +19,11 @@ import (
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
 )
 
-// A hosted (Buildkite-run) queue's hosted_agents, over REST (rest-beyond-spec.md "Added 2026-11-27" §1): the
-// create sends the instance shape, a Linux agent image follows as an update repeating the shape, a size
-// change is an update in place, and reads fill the block from the answer's hosted_agents. The macOS settings
-// (mac) only GraphQL sets and reads (cluster_queue_resource_mac.go).
+// A hosted (Buildkite-run) queue's hosted_agents, over REST
+// (https://buildkite.com/docs/apis/rest-api/clusters/queues): the create sends the instance shape, a Linux
+// agent image follows as an update repeating the shape, a size change is an update in place, and reads fill
+// the block from the answer's hosted_agents. The macOS settings (mac) only GraphQL sets and reads
+// (cluster_queue_resource_mac.go).
 
 // hostedAgentsTypes are the attributes of hosted_agents.
 var hostedAgentsTypes = hostedAgentsAttribute().GetType().(types.ObjectType).AttrTypes

@@ -13,11 +13,11 @@ import (
 )
 
 // A macOS hosted queue's hosted_agents.mac (xcode_version, macos_version), through GraphQL
-// (graphql-subset.md §2.4, its suggested split): the queue is created over REST as every other queue
-// (exactly once, adopted after a lost answer), then clusterQueueUpdate sets the settings, repeating the
-// current instance shape as every hosted update must; a change is the same update, and a removed block
-// sends xcodeVersion null, as the official provider does. Reads ask node(id:) for them, for a macOS queue
-// and where GraphQL can be reached; the block is filled only when the service holds an Xcode version, as
+// (https://buildkite.com/docs/apis/graphql/cookbooks/hosted-agents): the queue is created over REST as every
+// other queue (exactly once, adopted after a lost answer), then clusterQueueUpdate sets the settings,
+// repeating the current instance shape as every hosted update must; a change is the same update, and a removed
+// block sends xcodeVersion null, as the official provider does. Reads ask node(id:) for them, for a macOS
+// queue and where GraphQL can be reached; the block is filled only when the service holds an Xcode version, as
 // the official provider fills it.
 
 // hostedMacTypes are the attributes of hosted_agents.mac.

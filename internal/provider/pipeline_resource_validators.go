@@ -13,8 +13,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 )
 
-// The pipeline's plan-time checks that its users' tests match on: the summaries and details are the
-// official provider's (official-behaviour.md, buildkite_pipeline).
+// The pipeline's plan-time checks that its users' tests match on: the summaries and details are the official
+// provider's (https://registry.terraform.io/providers/buildkite/buildkite/latest/docs/resources/pipeline).
 
 // pipelineColorPattern and pipelineSlugRule are the official provider's rules for color and slug.
 var (

@@ -11,9 +11,10 @@ import (
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
 )
 
-// github_webhooks_enabled: a pipeline's GitHub webhook processing switch (rest-beyond-spec.md "Added
-// 2026-11-27" §3), as the official provider has it since #1220: optional only, managed while configured, read
-// only while state holds a value, and left as it is on the service once removed from the configuration.
+// github_webhooks_enabled: a pipeline's GitHub webhook processing switch (REST
+// /pipelines/{slug}/github-webhooks), as the official provider has it since #1220: optional only, managed
+// while configured, read only while state holds a value, and left as it is on the service once removed from
+// the configuration.
 
 // githubWebhooksAttribute is github_webhooks_enabled.
 func githubWebhooksAttribute() schema.BoolAttribute {
