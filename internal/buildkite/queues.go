@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"iter"
 	"net/http"
 	"time"
 )
@@ -122,15 +121,6 @@ func (s *QueuesService) List(ctx context.Context, clusterID string) ([]Queue, er
 		return nil, err
 	}
 	return listAll[Queue](ctx, s.client, p, nil)
-}
-
-// Each yields the queues of a cluster page by page; stopping early fetches no further page.
-func (s *QueuesService) Each(ctx context.Context, clusterID string, opts ListOptions) iter.Seq2[*Queue, error] {
-	p, err := s.client.orgPath("clusters", clusterID, "queues")
-	if err != nil {
-		return func(yield func(*Queue, error) bool) { yield(nil, err) }
-	}
-	return listEach[Queue](ctx, s.client, p, opts)
 }
 
 // Get returns one queue of a cluster.

@@ -103,22 +103,6 @@ func (s *TeamsService) Get(ctx context.Context, id string) (*Team, error) {
 	return readItem(ctx, s.client, list, p, id, func(t *Team) []string { return []string{t.ID, t.Slug} })
 }
 
-// FindBySlug returns the team with slug, or an *Error with status 404 when there is none: the service
-// reads a team by UUID only, so this searches the listing.
-func (s *TeamsService) FindBySlug(ctx context.Context, slug string) (*Team, error) {
-	teams, err := s.List(ctx, TeamListOptions{})
-	if err != nil {
-		return nil, err
-	}
-	for i := range teams {
-		if teams[i].Slug == slug {
-			return &teams[i], nil
-		}
-	}
-	p, _ := s.client.orgPath("teams", slug)
-	return nil, &Error{StatusCode: http.StatusNotFound, Method: http.MethodGet, Path: p, Message: "No team found"}
-}
-
 // Create creates a team (201). A team's name identifies it (names share slugs, which are unique), so a
 // create whose answer was lost adopts the team of that name, if it was not there before the create was
 // sent.
