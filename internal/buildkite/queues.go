@@ -2,7 +2,6 @@ package buildkite
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"time"
@@ -66,21 +65,8 @@ func (h *QueueHostedAgents) AgentImageRef() string {
 // shape even when only the image changes.
 type HostedAgentsWrite struct {
 	InstanceShape string `json:"instanceShape"`
-	// AgentImageRef is sent when non-nil; ClearAgentImageRef sends null instead (back to the default image).
-	AgentImageRef      *string `json:"agentImageRef,omitempty"`
-	ClearAgentImageRef bool    `json:"-"`
-}
-
-// MarshalJSON adds the explicit null of ClearAgentImageRef.
-func (h HostedAgentsWrite) MarshalJSON() ([]byte, error) {
-	type plain HostedAgentsWrite
-	if !h.ClearAgentImageRef || h.AgentImageRef != nil {
-		return json.Marshal(plain(h))
-	}
-	return json.Marshal(struct {
-		InstanceShape string  `json:"instanceShape"`
-		AgentImageRef *string `json:"agentImageRef"`
-	}{h.InstanceShape, nil})
+	// AgentImageRef is the image to set, Cleared to go back to the default image, or left out.
+	AgentImageRef Optional[string] `json:"agentImageRef,omitzero"`
 }
 
 var _ identified = (*Queue)(nil)

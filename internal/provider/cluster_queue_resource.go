@@ -233,7 +233,7 @@ func (r *clusterQueueResource) Create(ctx context.Context, req resource.CreateRe
 		created.fromAPI(clusterID, q)
 		resp.Diagnostics.Append(resp.State.Set(ctx, &created)...)
 		q, err = r.client().Queues.Update(ctx, clusterID, q.ID, buildkite.QueueUpdate{HostedAgents: &buildkite.HostedAgentsWrite{
-			InstanceShape: hosted.shape, AgentImageRef: &hosted.image,
+			InstanceShape: hosted.shape, AgentImageRef: buildkite.Value(hosted.image),
 		}})
 		if err != nil {
 			addAPIError(&resp.Diagnostics, "set the agent image of", "cluster queue", created.ident(), err)

@@ -200,9 +200,9 @@ func hostedUpdate(plan, state types.Object) *buildkite.HostedAgentsWrite {
 	w := &buildkite.HostedAgentsWrite{InstanceShape: p.shape}
 	switch {
 	case p.image != "":
-		w.AgentImageRef = &p.image
+		w.AgentImageRef = buildkite.Value(p.image)
 	case s.image != "":
-		w.ClearAgentImageRef = true
+		w.AgentImageRef = buildkite.Cleared[string]()
 	}
 	return w
 }

@@ -339,7 +339,7 @@ func (w *officialWorkspace) withQueue() *buildkite.Queue {
 	})
 	w.must(err)
 	q, err = w.e.client.Queues.Update(context.Background(), c.ID, q.ID, buildkite.QueueUpdate{
-		HostedAgents: &buildkite.HostedAgentsWrite{InstanceShape: "LINUX_AMD64_2X4", AgentImageRef: ptrTo("ubuntu:24.04")},
+		HostedAgents: &buildkite.HostedAgentsWrite{InstanceShape: "LINUX_AMD64_2X4", AgentImageRef: buildkite.Value("ubuntu:24.04")},
 	})
 	w.must(err)
 	w.queue = q
