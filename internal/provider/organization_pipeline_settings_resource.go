@@ -171,16 +171,19 @@ func pipelineSettingsPatch(config, plan *organizationPipelineSettingsModel, live
 		return !c.IsNull() && !p.IsUnknown()
 	}
 	if managed(config.DefaultBranch, plan.DefaultBranch) && plan.DefaultBranch.ValueString() != live.DefaultBranch {
-		u.DefaultBranch = plan.DefaultBranch.ValueStringPointer()
+		u.DefaultBranch = buildkite.Value(plan.DefaultBranch.ValueString())
 	}
 	if managed(config.DefaultClusterID, plan.DefaultClusterID) &&
 		!strings.EqualFold(plan.DefaultClusterID.ValueString(), deref(live.DefaultClusterID)) {
-		u.DefaultClusterID = plan.DefaultClusterID.ValueStringPointer()
+		u.DefaultClusterID = buildkite.Value(plan.DefaultClusterID.ValueString())
+		if plan.DefaultClusterID.ValueString() == "" {
+			u.DefaultClusterID = buildkite.Cleared[string]()
+		}
 	}
 	ints := []struct {
 		config, plan types.Int64
 		live         *int64
-		set          **int64
+		set          *buildkite.Optional[int64]
 	}{
 		{config.DefaultTimeoutInMinutes, plan.DefaultTimeoutInMinutes, live.DefaultTimeoutInMinutes, &u.DefaultTimeoutInMinutes},
 		{config.MaximumTimeoutInMinutes, plan.MaximumTimeoutInMinutes, live.MaximumTimeoutInMinutes, &u.MaximumTimeoutInMinutes},
@@ -188,7 +191,7 @@ func pipelineSettingsPatch(config, plan *organizationPipelineSettingsModel, live
 	}
 	for _, f := range ints {
 		if managed(f.config, f.plan) && (f.live == nil || *f.live != f.plan.ValueInt64()) {
-			*f.set = f.plan.ValueInt64Pointer()
+			*f.set = buildkite.Value(f.plan.ValueInt64())
 		}
 	}
 	return u
