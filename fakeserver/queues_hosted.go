@@ -1,9 +1,6 @@
 package fakeserver
 
-import (
-	"slices"
-	"strings"
-)
+import "strings"
 
 // Hosted (Buildkite-run) queues over REST: rest-beyond-spec.md "Added 2026-11-27" §1. A queue created with
 // hostedAgents.instanceShape is hosted for good: its shape can change size but not machine type or
@@ -32,16 +29,6 @@ var instanceShapes = map[string]instanceShape{
 	"LINUX_ARM64_64X256":   {"linux", "arm64", 64, 256},
 	"MACOS_ARM64_M4_6X28":  {"macos", "arm64", 6, 28},
 	"MACOS_ARM64_M4_12X56": {"macos", "arm64", 12, 56},
-}
-
-// InstanceShapes returns the names of the hosted-agent instance shapes the emulator knows, sorted.
-func InstanceShapes() []string {
-	out := make([]string, 0, len(instanceShapes))
-	for name := range instanceShapes {
-		out = append(out, name)
-	}
-	slices.Sort(out)
-	return out
 }
 
 // hostedQueue is the hosted part of a queue record; nil on a self-hosted queue.

@@ -8,9 +8,9 @@ import (
 	"time"
 )
 
-// AgentTokensService manages the organization's unclustered agent tokens, which only Buildkite's GraphQL
-// API creates, reads and revokes (graphql-subset.md §2.1). A revoked token is still read, with RevokedAt
-// set: the caller decides what that means.
+// AgentTokensService manages the organization's unclustered agent tokens, which only Buildkite's GraphQL API
+// creates, reads and revokes (https://buildkite.com/docs/apis/graphql/cookbooks/agents). A revoked token is
+// still read, with RevokedAt set: the caller decides what that means.
 type AgentTokensService struct{ client *Client }
 
 // AgentToken is an unclustered agent token.

@@ -118,11 +118,6 @@ func (f BuildFilter) query() url.Values {
 	return q
 }
 
-// ListAll returns up to limit builds, newest first, across every organization the token sees.
-func (s *BuildsService) ListAll(ctx context.Context, filter BuildFilter, limit int) ([]Build, error) {
-	return listUpTo[Build](ctx, s.client, pathBuilds, filter.query(), limit)
-}
-
 // ListOrganization returns up to limit builds of the organization, newest first.
 func (s *BuildsService) ListOrganization(ctx context.Context, filter BuildFilter, limit int) ([]Build, error) {
 	p, err := s.client.orgPath("builds")

@@ -3,7 +3,6 @@ package buildkite
 import (
 	"context"
 	"fmt"
-	"iter"
 	"net/http"
 	"time"
 )
@@ -53,16 +52,6 @@ func (s *ClusterTokensService) List(ctx context.Context, clusterID string) ([]Cl
 		return nil, err
 	}
 	return listAll[ClusterToken](ctx, s.client, p, nil)
-}
-
-// Each yields the agent tokens of a cluster (without secrets) page by page; stopping early fetches no
-// further page.
-func (s *ClusterTokensService) Each(ctx context.Context, clusterID string, opts ListOptions) iter.Seq2[*ClusterToken, error] {
-	p, err := s.client.orgPath("clusters", clusterID, "tokens")
-	if err != nil {
-		return func(yield func(*ClusterToken, error) bool) { yield(nil, err) }
-	}
-	return listEach[ClusterToken](ctx, s.client, p, opts)
 }
 
 // Get returns one agent token (without its secret).

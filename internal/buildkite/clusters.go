@@ -3,7 +3,6 @@ package buildkite
 import (
 	"context"
 	"fmt"
-	"iter"
 	"net/http"
 	"time"
 )
@@ -58,15 +57,6 @@ func (s *ClustersService) List(ctx context.Context) ([]Cluster, error) {
 		return nil, err
 	}
 	return listAll[Cluster](ctx, s.client, p, nil)
-}
-
-// Each yields the organization's clusters page by page; stopping early fetches no further page.
-func (s *ClustersService) Each(ctx context.Context, opts ListOptions) iter.Seq2[*Cluster, error] {
-	p, err := s.client.orgPath("clusters")
-	if err != nil {
-		return func(yield func(*Cluster, error) bool) { yield(nil, err) }
-	}
-	return listEach[Cluster](ctx, s.client, p, opts)
 }
 
 // Get returns one cluster by ID.

@@ -1,8 +1,10 @@
 package buildkite
 
 import (
+	"context"
 	"encoding/json"
 	"io"
+	"iter"
 	"net/http"
 	"net/http/httptest"
 	"reflect"
@@ -222,4 +224,59 @@ func (s *stub) onlyCreate(t *testing.T) captured {
 		t.Fatalf("server saw %d requests besides GETs, want 1", len(sent))
 	}
 	return sent[0]
+}
+
+// pathBuilds is the root of the builds of every organization the token sees.
+const pathBuilds = "/v2/builds"
+
+// Listing conveniences only the tests use (the provider lists through List, listCache and adopt.go): kept
+// here so that the client exports nothing its callers do not call.
+
+// Each yields the queues of a cluster page by page; stopping early fetches no further page.
+func (s *QueuesService) Each(ctx context.Context, clusterID string, opts ListOptions) iter.Seq2[*Queue, error] {
+	p, err := s.client.orgPath("clusters", clusterID, "queues")
+	if err != nil {
+		return func(yield func(*Queue, error) bool) { yield(nil, err) }
+	}
+	return listEach[Queue](ctx, s.client, p, opts)
+}
+
+// Each yields the agent tokens of a cluster (without secrets) page by page; stopping early fetches no
+// further page.
+func (s *ClusterTokensService) Each(ctx context.Context, clusterID string, opts ListOptions) iter.Seq2[*ClusterToken, error] {
+	p, err := s.client.orgPath("clusters", clusterID, "tokens")
+	if err != nil {
+		return func(yield func(*ClusterToken, error) bool) { yield(nil, err) }
+	}
+	return listEach[ClusterToken](ctx, s.client, p, opts)
+}
+
+// Each yields the organization's clusters page by page; stopping early fetches no further page.
+func (s *ClustersService) Each(ctx context.Context, opts ListOptions) iter.Seq2[*Cluster, error] {
+	p, err := s.client.orgPath("clusters")
+	if err != nil {
+		return func(yield func(*Cluster, error) bool) { yield(nil, err) }
+	}
+	return listEach[Cluster](ctx, s.client, p, opts)
+}
+
+// ListAll returns up to limit builds, newest first, across every organization the token sees.
+func (s *BuildsService) ListAll(ctx context.Context, filter BuildFilter, limit int) ([]Build, error) {
+	return listUpTo[Build](ctx, s.client, pathBuilds, filter.query(), limit)
+}
+
+// FindBySlug returns the team with slug, or an *Error with status 404 when there is none: the service
+// reads a team by UUID only, so this searches the listing.
+func (s *TeamsService) FindBySlug(ctx context.Context, slug string) (*Team, error) {
+	teams, err := s.List(ctx, TeamListOptions{})
+	if err != nil {
+		return nil, err
+	}
+	for i := range teams {
+		if teams[i].Slug == slug {
+			return &teams[i], nil
+		}
+	}
+	p, _ := s.client.orgPath("teams", slug)
+	return nil, &Error{StatusCode: http.StatusNotFound, Method: http.MethodGet, Path: p, Message: "No team found"}
 }

@@ -16,8 +16,9 @@ import (
 // EventBridge, Datadog Pipeline Visibility, OpenTelemetry tracing, and those connected in the web interface).
 type NotificationServicesService struct{ client *Client }
 
-// NotificationService is a notification service (rest-beyond-spec.md, "Notification services"). Settings
-// depend on the provider; the service masks or leaves out its secrets.
+// NotificationService is a notification service
+// (https://buildkite.com/docs/apis/rest-api/organizations/notification-services). Settings depend on the
+// provider; the service masks or leaves out its secrets.
 type NotificationService struct {
 	ID                  string                      `json:"id"`
 	GraphQLID           *string                     `json:"graphql_id"`

@@ -72,8 +72,8 @@ func (u APISettingsUpdate) body() map[string]any {
 	return out
 }
 
-// Empty reports whether the update changes nothing.
-func (u APISettingsUpdate) Empty() bool {
+// IsZero reports whether the update changes nothing: it sends nothing.
+func (u APISettingsUpdate) IsZero() bool {
 	return u.AllowedIPs == nil && u.RevokeAfterDays == nil && u.RestrictTokens == nil
 }
 

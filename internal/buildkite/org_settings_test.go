@@ -28,7 +28,7 @@ func TestAPISettingsUpdate_body(t *testing.T) {
 		reqs := s.requests()
 		assertRequest(t, reqs[len(reqs)-1], http.MethodPatch, "/v2/organizations/acme/api-settings", tc.want)
 	}
-	if !(APISettingsUpdate{}).Empty() || (APISettingsUpdate{RestrictTokens: &yes}).Empty() {
+	if !(APISettingsUpdate{}).IsZero() || (APISettingsUpdate{RestrictTokens: &yes}).IsZero() {
 		t.Error("Empty is wrong")
 	}
 }

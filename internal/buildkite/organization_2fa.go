@@ -3,8 +3,8 @@ package buildkite
 import "context"
 
 // An organization's two-factor enforcement, which only Buildkite's GraphQL API reads and sets
-// (graphql-subset.md §2.2). The field is nullable ("beta … not yet available to all organizations"): null
-// reads as false, as the official provider reads it.
+// (https://buildkite.com/docs/apis/graphql/cookbooks/organizations). The field is nullable ("beta … not yet
+// available to all organizations"): null reads as false, as the official provider reads it.
 
 var (
 	opGetOrganization2FA = queryFile("getOrganization2FA")

@@ -5,9 +5,9 @@ import (
 	"net/http"
 )
 
-// GitHubWebhooks is a pipeline's GitHub webhook processing switch (rest-beyond-spec.md "Added 2026-11-27"
-// §3). Only GitHub pipelines of organizations enrolled in expanded webhook triggers have it: for anything
-// else every route answers 404.
+// GitHubWebhooks is a pipeline's GitHub webhook processing switch (REST /pipelines/{slug}/github-webhooks, as
+// the service answers). Only GitHub pipelines of organizations enrolled in expanded webhook triggers have it:
+// for anything else every route answers 404.
 type GitHubWebhooks struct {
 	URL     string `json:"url"`
 	Enabled bool   `json:"enabled"`

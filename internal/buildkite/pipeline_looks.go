@@ -7,14 +7,14 @@ import (
 	"time"
 )
 
-// A pipeline's emoji and color: REST takes them on create and update but never shows them, so they are
-// read back through GraphQL (graphql-subset.md §2.5). A refresh reads many pipelines at once, so the reads
-// share the organization's GraphQL pipeline listing, one request per page of 100, as readItem shares REST
-// listings (listcache.go): a read looks in the pages fetched so far; while fewer pages were fetched than
-// reads were made, it fetches the next page; otherwise (or once the listing is complete) it asks node(id:)
-// for its pipeline alone. A refresh of R pipelines the listing holds, on P pages, costs min(R, P) requests;
-// at worst (pipelines the listing lacks) min(R, P) + R. The pages are kept for ListReadTTL
-// (without it every read asks node(id:)), and any REST write to a pipeline drops them.
+// A pipeline's emoji and color: REST takes them on create and update but never shows them, so they are read
+// back through GraphQL (Buildkite's GraphQL schema, Pipeline.emoji and Pipeline.color). A refresh reads many
+// pipelines at once, so the reads share the organization's GraphQL pipeline listing, one request per page of
+// 100, as readItem shares REST listings (listcache.go): a read looks in the pages fetched so far; while fewer
+// pages were fetched than reads were made, it fetches the next page; otherwise (or once the listing is
+// complete) it asks node(id:) for its pipeline alone. A refresh of R pipelines the listing holds, on P pages,
+// costs min(R, P) requests; at worst (pipelines the listing lacks) min(R, P) + R. The pages are kept for
+// ListReadTTL (without it every read asks node(id:)), and any REST write to a pipeline drops them.
 
 // PipelineLooks is what GraphQL shows of a pipeline's appearance; nil is none.
 type PipelineLooks struct {

@@ -46,39 +46,17 @@ var _ identified = (*PipelineSettings)(nil)
 
 func (x *PipelineSettings) identity() (string, string) { return "url", x.URL }
 
-// PipelineSettingsUpdate names what a PATCH changes: only the fields set are sent.
+// PipelineSettingsUpdate is the body of a PATCH: only the fields set are sent.
 type PipelineSettingsUpdate struct {
-	DefaultBranch               *string
-	DefaultClusterID            *string // "" clears
-	DefaultTimeoutInMinutes     *int64
-	MaximumTimeoutInMinutes     *int64
-	ScheduledJobExpiryInMinutes *int64
+	DefaultBranch               Optional[string] `json:"default_branch,omitzero"`
+	DefaultClusterID            Optional[string] `json:"default_cluster_id,omitzero"` // Cleared: no default cluster
+	DefaultTimeoutInMinutes     Optional[int64]  `json:"default_timeout_in_minutes,omitzero"`
+	MaximumTimeoutInMinutes     Optional[int64]  `json:"maximum_timeout_in_minutes,omitzero"`
+	ScheduledJobExpiryInMinutes Optional[int64]  `json:"scheduled_job_expiry_in_minutes,omitzero"`
 }
 
-// body is the PATCH body: the fields set, an empty cluster as null.
-func (u PipelineSettingsUpdate) body() map[string]any {
-	out := map[string]any{}
-	if u.DefaultBranch != nil {
-		out["default_branch"] = *u.DefaultBranch
-	}
-	if u.DefaultClusterID != nil {
-		if *u.DefaultClusterID == "" {
-			out["default_cluster_id"] = nil
-		} else {
-			out["default_cluster_id"] = *u.DefaultClusterID
-		}
-	}
-	for k, v := range map[string]*int64{"default_timeout_in_minutes": u.DefaultTimeoutInMinutes,
-		"maximum_timeout_in_minutes": u.MaximumTimeoutInMinutes, "scheduled_job_expiry_in_minutes": u.ScheduledJobExpiryInMinutes} {
-		if v != nil {
-			out[k] = *v
-		}
-	}
-	return out
-}
-
-// Empty reports whether the update changes nothing.
-func (u PipelineSettingsUpdate) Empty() bool { return len(u.body()) == 0 }
+// IsZero reports whether the update changes nothing: it sends nothing.
+func (u PipelineSettingsUpdate) IsZero() bool { return u == PipelineSettingsUpdate{} }
 
 // Get returns the organization's pipeline settings.
 func (s *PipelineSettingsService) Get(ctx context.Context) (*PipelineSettings, error) {
@@ -95,7 +73,7 @@ func (s *PipelineSettingsService) Update(ctx context.Context, u PipelineSettings
 	if err != nil {
 		return nil, err
 	}
-	return change[PipelineSettings](ctx, s.client, http.MethodPatch, p, u.body())
+	return change[PipelineSettings](ctx, s.client, http.MethodPatch, p, u)
 }
 
 // The switches SetSwitch turns on and off.

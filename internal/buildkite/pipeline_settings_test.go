@@ -15,15 +15,15 @@ func TestPipelineSettings_Lifecycle(t *testing.T) {
 	if got.DefaultBranch != "main" || got.DefaultClusterID != nil || !got.BuildExports.Available || got.BuildExports.Enabled {
 		t.Fatalf("defaults %+v", got)
 	}
-	if !(PipelineSettingsUpdate{}).Empty() {
+	if !(PipelineSettingsUpdate{}).IsZero() {
 		t.Fatal("an update naming nothing is not empty")
 	}
-	got, err = c.PipelineSettings.Update(ctx, PipelineSettingsUpdate{DefaultBranch: ptr("trunk"), ScheduledJobExpiryInMinutes: ptr(int64(90))})
+	got, err = c.PipelineSettings.Update(ctx, PipelineSettingsUpdate{DefaultBranch: Value("trunk"), ScheduledJobExpiryInMinutes: Value(int64(90))})
 	if err != nil || got.DefaultBranch != "trunk" || got.ScheduledJobExpiryInMinutes == nil || *got.ScheduledJobExpiryInMinutes != 90 {
 		t.Fatalf("update %+v, %v", got, err)
 	}
 	// "" clears the default cluster (sent as null).
-	if got, err = c.PipelineSettings.Update(ctx, PipelineSettingsUpdate{DefaultClusterID: ptr("")}); err != nil || got.DefaultClusterID != nil {
+	if got, err = c.PipelineSettings.Update(ctx, PipelineSettingsUpdate{DefaultClusterID: Cleared[string]()}); err != nil || got.DefaultClusterID != nil {
 		t.Fatalf("clear %+v, %v", got, err)
 	}
 	if got, err = c.PipelineSettings.SetSwitch(ctx, SwitchPublicPipelines, true); err != nil || !got.PublicPipelineCreation.Enabled ||

@@ -28,8 +28,9 @@ func IsWebhookExists(err error) bool {
 	return IsValidation(err) && errors.As(err, &apiErr) && apiErr.Message == "Webhooks could not be created for your repository."
 }
 
-// The repository webhook through GraphQL (graphql-subset.md §2.6): REST only creates it; GraphQL reads it
-// (the pipeline's repository provider's webhook, GitHub and GitHub Enterprise) and deletes it.
+// The repository webhook through GraphQL (Buildkite's GraphQL schema, Pipeline.repository): REST only creates
+// it; GraphQL reads it (the pipeline's repository provider's webhook, GitHub and GitHub Enterprise) and
+// deletes it.
 
 var (
 	opGetPipelineWebhook = queryFile("getPipelineWebhook")

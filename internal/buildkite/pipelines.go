@@ -45,7 +45,8 @@ type Pipeline struct {
 	// Steps are kept undecoded: their shape depends on the step type and the provider only shows YAML.
 	Steps []json.RawMessage `json:"steps"`
 
-	// The step timeouts in minutes (rest-beyond-spec.md); nil when the pipeline has none.
+	// The step timeouts in minutes (https://buildkite.com/docs/apis/rest-api/pipelines); nil when the pipeline
+	// has none.
 	DefaultCommandStepTimeout *int64 `json:"default_command_step_timeout"`
 	MaximumCommandStepTimeout *int64 `json:"maximum_command_step_timeout"`
 
@@ -210,8 +211,8 @@ func (u PipelineUpdate) nulls() []string {
 	return out
 }
 
-// IsEmpty reports whether the update would send nothing.
-func (u PipelineUpdate) IsEmpty() bool {
+// IsZero reports whether the update changes nothing: it sends nothing.
+func (u PipelineUpdate) IsZero() bool {
 	b, err := u.MarshalJSON()
 	return err == nil && string(b) == "{}"
 }

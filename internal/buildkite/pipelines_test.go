@@ -166,7 +166,7 @@ func TestPipelines_UpdateSendsOnlyWhatIsSet(t *testing.T) {
 	if got.CreatedAt == nil || got.CreatedAt.Year() != 2024 || got.CreatedAt.Hour() != 3 {
 		t.Errorf("created_at in the service's other form = %v", got.CreatedAt)
 	}
-	if !(PipelineUpdate{}).IsEmpty() || (PipelineUpdate{ClearCluster: true}).IsEmpty() {
+	if !(PipelineUpdate{}).IsZero() || (PipelineUpdate{ClearCluster: true}).IsZero() {
 		t.Error("IsEmpty")
 	}
 }

@@ -10,8 +10,8 @@ import (
 // PortalsService manages portals: saved GraphQL queries invoked with a token of their own.
 type PortalsService struct{ client *Client }
 
-// Portal is a portal (rest-beyond-spec.md, "Portals"). Token is set only in the answer to a create: the
-// service never shows it again.
+// Portal is a portal (https://buildkite.com/docs/apis/rest-api/portals). Token is set only in the answer to a
+// create: the service never shows it again.
 type Portal struct {
 	UUID               string     `json:"uuid"`
 	Slug               string     `json:"slug"`

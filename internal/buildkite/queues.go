@@ -2,9 +2,7 @@ package buildkite
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"iter"
 	"net/http"
 	"time"
 )
@@ -67,21 +65,8 @@ func (h *QueueHostedAgents) AgentImageRef() string {
 // shape even when only the image changes.
 type HostedAgentsWrite struct {
 	InstanceShape string `json:"instanceShape"`
-	// AgentImageRef is sent when non-nil; ClearAgentImageRef sends null instead (back to the default image).
-	AgentImageRef      *string `json:"agentImageRef,omitempty"`
-	ClearAgentImageRef bool    `json:"-"`
-}
-
-// MarshalJSON adds the explicit null of ClearAgentImageRef.
-func (h HostedAgentsWrite) MarshalJSON() ([]byte, error) {
-	type plain HostedAgentsWrite
-	if !h.ClearAgentImageRef || h.AgentImageRef != nil {
-		return json.Marshal(plain(h))
-	}
-	return json.Marshal(struct {
-		InstanceShape string  `json:"instanceShape"`
-		AgentImageRef *string `json:"agentImageRef"`
-	}{h.InstanceShape, nil})
+	// AgentImageRef is the image to set, Cleared to go back to the default image, or left out.
+	AgentImageRef Optional[string] `json:"agentImageRef,omitzero"`
 }
 
 var _ identified = (*Queue)(nil)
@@ -122,15 +107,6 @@ func (s *QueuesService) List(ctx context.Context, clusterID string) ([]Queue, er
 		return nil, err
 	}
 	return listAll[Queue](ctx, s.client, p, nil)
-}
-
-// Each yields the queues of a cluster page by page; stopping early fetches no further page.
-func (s *QueuesService) Each(ctx context.Context, clusterID string, opts ListOptions) iter.Seq2[*Queue, error] {
-	p, err := s.client.orgPath("clusters", clusterID, "queues")
-	if err != nil {
-		return func(yield func(*Queue, error) bool) { yield(nil, err) }
-	}
-	return listEach[Queue](ctx, s.client, p, opts)
 }
 
 // Get returns one queue of a cluster.

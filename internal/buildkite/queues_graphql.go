@@ -2,9 +2,10 @@ package buildkite
 
 import "context"
 
-// The macOS settings of a hosted queue (graphql-subset.md §2.4): REST creates and resizes hosted queues and
-// sets a Linux image, but neither sets nor shows a macOS queue's Xcode and macOS versions; GraphQL's
-// clusterQueueUpdate sets them and ClusterQueue.hostedAgents.platformSettings.macos reads them.
+// The macOS settings of a hosted queue (https://buildkite.com/docs/apis/graphql/cookbooks/hosted-agents): REST
+// creates and resizes hosted queues and sets a Linux image, but neither sets nor shows a macOS queue's Xcode
+// and macOS versions; GraphQL's clusterQueueUpdate sets them and
+// ClusterQueue.hostedAgents.platformSettings.macos reads them.
 
 var (
 	opGetQueueMacSettings = queryFile("getClusterQueueMacSettings")

@@ -9,8 +9,8 @@ func TestHostedAgentsWriteBody(t *testing.T) {
 	img := "registry.example/img:1"
 	for want, in := range map[string]HostedAgentsWrite{
 		`{"instanceShape":"LINUX_AMD64_2X4"}`:                                          {InstanceShape: "LINUX_AMD64_2X4"},
-		`{"instanceShape":"LINUX_AMD64_2X4","agentImageRef":"registry.example/img:1"}`: {InstanceShape: "LINUX_AMD64_2X4", AgentImageRef: &img},
-		`{"instanceShape":"LINUX_AMD64_2X4","agentImageRef":null}`:                     {InstanceShape: "LINUX_AMD64_2X4", ClearAgentImageRef: true},
+		`{"instanceShape":"LINUX_AMD64_2X4","agentImageRef":"registry.example/img:1"}`: {InstanceShape: "LINUX_AMD64_2X4", AgentImageRef: Value(img)},
+		`{"instanceShape":"LINUX_AMD64_2X4","agentImageRef":null}`:                     {InstanceShape: "LINUX_AMD64_2X4", AgentImageRef: Cleared[string]()},
 	} {
 		b, err := json.Marshal(QueueUpdate{HostedAgents: &in})
 		if err != nil || string(b) != `{"hostedAgents":`+want+`}` {
@@ -19,7 +19,8 @@ func TestHostedAgentsWriteBody(t *testing.T) {
 	}
 }
 
-// TestHostedQueueDecodes reads the spec's hosted-queue answer (rest-beyond-spec.md §1).
+// TestHostedQueueDecodes reads a hosted queue's answer as the service gives it
+// (https://buildkite.com/docs/apis/rest-api/clusters/queues).
 func TestHostedQueueDecodes(t *testing.T) {
 	var q Queue
 	err := json.Unmarshal([]byte(`{"id":"q","key":"linux-small","hosted":true,"hosted_agents":{

@@ -12,7 +12,6 @@ import (
 const (
 	pathOrganizations = "/v2/organizations"
 	pathAccessToken   = "/v2/access-token"
-	pathBuilds        = "/v2/builds"
 )
 
 // call is one request through the request path (Client.send).

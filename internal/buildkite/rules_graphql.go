@@ -7,9 +7,9 @@ import (
 	"strings"
 )
 
-// Rules through GraphQL (graphql-subset.md §2.3). REST creates, lists and deletes a rule, but never returns
-// its value (conditions included) or its description, and has no update: GraphQL reads both (Rule.document
-// and Rule.description) and changes them in place (ruleUpdate).
+// Rules through GraphQL (https://buildkite.com/docs/apis/graphql/cookbooks/rules). REST creates, lists and
+// deletes a rule, but never returns its value (conditions included) or its description, and has no update:
+// GraphQL reads both (Rule.document and Rule.description) and changes them in place (ruleUpdate).
 
 var (
 	opGetRule    = queryFile("getOrganizationRule")

@@ -4,8 +4,8 @@ import "context"
 
 // A team association's own GraphQL ID (TeamMember, TeamPipeline, TeamSuite: the official provider's IDs of
 // buildkite_team_member, buildkite_pipeline_team and buildkite_test_suite_team) encodes the association's
-// UUID, which the REST API never shows. GraphQL's node(id:) turns it into its two sides
-// (graphql-subset.md §2.6).
+// UUID, which the REST API never shows. GraphQL's node(id:) turns it into its two sides (Buildkite's GraphQL
+// schema: https://buildkite.com/docs/apis/graphql/schemas/object/teampipeline).
 
 var opGetTeamLink = queryFile("getTeamLink")
 

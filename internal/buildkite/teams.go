@@ -30,7 +30,8 @@ type Team struct {
 	CreatedAt                 *time.Time `json:"created_at"`
 	CreatedBy                 *User      `json:"created_by"`
 
-	// The permissions beyond the specification (rest-beyond-spec.md); nil when a response leaves them out.
+	// The permissions beyond the documented ones (as the service answers); nil when a response leaves them
+	// out.
 	MembersCanCreateSuites      *bool `json:"members_can_create_suites"`
 	MembersCanCreateRegistries  *bool `json:"members_can_create_registries"`
 	MembersCanDestroyRegistries *bool `json:"members_can_destroy_registries"`
@@ -59,7 +60,7 @@ type TeamWrite struct {
 	DefaultMemberRole         string `json:"default_member_role"`
 	MembersCanCreatePipelines bool   `json:"members_can_create_pipelines"`
 
-	// The permissions beyond the specification (rest-beyond-spec.md), sent when set.
+	// The permissions beyond the documented ones (as the service takes them), sent when set.
 	MembersCanCreateSuites      *bool `json:"members_can_create_suites,omitempty"`
 	MembersCanCreateRegistries  *bool `json:"members_can_create_registries,omitempty"`
 	MembersCanDestroyRegistries *bool `json:"members_can_destroy_registries,omitempty"`
@@ -100,22 +101,6 @@ func (s *TeamsService) Get(ctx context.Context, id string) (*Team, error) {
 		return nil, err
 	}
 	return readItem(ctx, s.client, list, p, id, func(t *Team) []string { return []string{t.ID, t.Slug} })
-}
-
-// FindBySlug returns the team with slug, or an *Error with status 404 when there is none: the service
-// reads a team by UUID only, so this searches the listing.
-func (s *TeamsService) FindBySlug(ctx context.Context, slug string) (*Team, error) {
-	teams, err := s.List(ctx, TeamListOptions{})
-	if err != nil {
-		return nil, err
-	}
-	for i := range teams {
-		if teams[i].Slug == slug {
-			return &teams[i], nil
-		}
-	}
-	p, _ := s.client.orgPath("teams", slug)
-	return nil, &Error{StatusCode: http.StatusNotFound, Method: http.MethodGet, Path: p, Message: "No team found"}
 }
 
 // Create creates a team (201). A team's name identifies it (names share slugs, which are unique), so a

@@ -181,7 +181,7 @@ func (a *createBuildAction) Schema(_ context.Context, _ action.SchemaRequest, re
 func (a *createBuildAction) ValidateConfig(ctx context.Context, req action.ValidateConfigRequest, resp *action.ValidateConfigResponse) {
 	var pipeline types.String
 	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("pipeline"), &pipeline)...)
-	if pipeline.IsNull() || pipeline.IsUnknown() {
+	if !isKnownValue(pipeline) {
 		return
 	}
 	if _, _, err := uuidOrGraphQLID(pipeline.ValueString(), "Pipeline"); err != nil {

@@ -79,7 +79,7 @@ func (a *setQueueDispatchAction) ValidateConfig(ctx context.Context, req action.
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if knownString(m.ClusterID) {
+	if isKnownValue(m.ClusterID) {
 		if _, ok, err := uuidOrGraphQLID(m.ClusterID.ValueString(), "Cluster"); err != nil || !ok {
 			why := fmt.Sprintf("%q is neither a UUID nor a GraphQL ID", m.ClusterID.ValueString())
 			if err != nil {
@@ -89,20 +89,17 @@ func (a *setQueueDispatchAction) ValidateConfig(ctx context.Context, req action.
 				buildkite.Shorten(capitalize(why))+". Give the cluster's UUID (its id) or its GraphQL ID.")
 		}
 	}
-	if knownString(m.QueueID) {
+	if isKnownValue(m.QueueID) {
 		if _, _, err := uuidOrGraphQLID(m.QueueID.ValueString(), "ClusterQueue"); err != nil {
 			resp.Diagnostics.AddAttributeError(path.Root("queue_id"), "Invalid Queue ID",
 				buildkite.Shorten(capitalize(err.Error()))+". Give the queue's ID, GraphQL ID or key.")
 		}
 	}
-	if !m.Paused.IsUnknown() && !m.Paused.ValueBool() && knownString(m.Note) {
+	if !m.Paused.IsUnknown() && !m.Paused.ValueBool() && isKnownValue(m.Note) {
 		resp.Diagnostics.AddAttributeError(path.Root("note"), "Note Without a Pause",
 			"A note explains a pause, and this action resumes dispatch (paused = false): remove the note.")
 	}
 }
-
-// known reports whether a configured value is set and known.
-func knownString(v types.String) bool { return !v.IsNull() && !v.IsUnknown() }
 
 // ModifyPlan implements action.ActionWithModifyPlan: values from variables, known now, are checked as
 // literals were (validateKnown), and the scopes, before anything is applied.

@@ -27,8 +27,9 @@ var (
 var agentTokenIdentity = identifiedBy(identityAttr("id", "The token's ID (a UUID)."))
 
 // NewAgentTokenResource returns the buildkite_agent_token resource: an unclustered agent token, which only
-// Buildkite's GraphQL API creates, reads and revokes (graphql-subset.md §2.1), so every plan that holds one
-// needs the provider's GraphQL endpoint and the token's graphql scope (graphql_scope.go).
+// Buildkite's GraphQL API creates, reads and revokes
+// (https://buildkite.com/docs/apis/graphql/cookbooks/agents), so every plan that holds one needs the
+// provider's GraphQL endpoint and the token's graphql scope (graphql_scope.go).
 func NewAgentTokenResource() resource.Resource {
 	return &agentTokenResource{
 		resourceBase: newResourceBase("agent_token", operationScopes{}, agentTokenIdentity).withGraphQLType(),

@@ -88,7 +88,7 @@ func (m *clusterAgentTokenModel) fromAPI(clusterID string, t *buildkite.ClusterT
 
 // allowedIPs joins the configured blocks with spaces, the form the service takes; nil leaves them unset.
 func (m *clusterAgentTokenModel) allowedIPs() *string {
-	if m.AllowedIPAddresses.IsNull() || m.AllowedIPAddresses.IsUnknown() {
+	if !isKnownValue(m.AllowedIPAddresses) {
 		return nil
 	}
 	var blocks []string
@@ -184,7 +184,7 @@ func (cidrValidator) Description(context.Context) string {
 func (v cidrValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
 
 func (v cidrValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+	if !isKnownValue(req.ConfigValue) {
 		return
 	}
 	s := req.ConfigValue.ValueString()

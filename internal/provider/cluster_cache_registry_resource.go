@@ -66,7 +66,7 @@ func (m *clusterCacheRegistryModel) fromAPI(clusterID string, c *buildkite.Cache
 	m.ID = types.StringValue(c.UUID)
 	m.UUID = m.ID
 	m.GraphQLID = types.StringValue(graphQLID(cacheRegistryGraphQLType, c.UUID))
-	if m.ClusterID.IsNull() || m.ClusterID.IsUnknown() || !sameObject(m.ClusterID.ValueString(), clusterID) {
+	if !isKnownValue(m.ClusterID) || !sameObject(m.ClusterID.ValueString(), clusterID) {
 		m.ClusterID = newRef(clusterID)
 	}
 	m.ClusterUUID = types.StringValue(canonicalID(clusterID))
@@ -186,7 +186,7 @@ func (m *clusterCacheRegistryModel) write(prior *clusterCacheRegistryModel) buil
 			*f.dst = f.plan.ValueStringPointer()
 		}
 	}
-	if isSet(m.Policy) && (prior == nil || !policyEquivalent(m.Policy.ValueString(), prior.Policy.ValueString())) {
+	if isKnownValue(m.Policy) && (prior == nil || !policyEquivalent(m.Policy.ValueString(), prior.Policy.ValueString())) {
 		w.Policy, _ = compactJSON(m.Policy.ValueString())
 	}
 	return w
@@ -269,7 +269,7 @@ func (r *clusterCacheRegistryResource) Update(ctx context.Context, req resource.
 // policyApplied adds an error when the service holds another policy than the one planned (which it normalized
 // into something that means otherwise); the state records what it holds, so the next plan shows the difference.
 func policyApplied(diags interface{ AddError(string, string) }, wanted semanticString, c *buildkite.CacheRegistry, ident string) {
-	if !isSet(wanted) || policyEquivalent(wanted.ValueString(), string(c.Policy)) {
+	if !isKnownValue(wanted) || policyEquivalent(wanted.ValueString(), string(c.Policy)) {
 		return
 	}
 	diags.AddError("Cache Registry Policy Not Applied", fmt.Sprintf(
@@ -334,7 +334,7 @@ func keptPolicy(prior semanticString, answered json.RawMessage) semanticString {
 	if len(answered) == 0 || string(answered) == "null" {
 		return jsonNull()
 	}
-	if isSet(prior) && policyEquivalent(prior.ValueString(), string(answered)) {
+	if isKnownValue(prior) && policyEquivalent(prior.ValueString(), string(answered)) {
 		return prior
 	}
 	return jsonString(string(answered))
@@ -401,7 +401,7 @@ func (v cachePolicyValidator) MarkdownDescription(ctx context.Context) string {
 }
 
 func (cachePolicyValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+	if !isKnownValue(req.ConfigValue) {
 		return
 	}
 	if _, ok := normalizedPolicy(req.ConfigValue.ValueString()); !ok {
@@ -430,7 +430,7 @@ func (keepEquivalentPolicy) PlanModifyString(_ context.Context, req planmodifier
 	switch {
 	case req.ConfigValue.IsNull():
 		resp.PlanValue = req.StateValue
-	case req.PlanValue.IsUnknown() || req.StateValue.IsNull() || req.StateValue.IsUnknown():
+	case req.PlanValue.IsUnknown() || !isKnownValue(req.StateValue):
 	case policyEquivalent(req.PlanValue.ValueString(), req.StateValue.ValueString()):
 		resp.PlanValue = req.StateValue
 	}

@@ -51,7 +51,7 @@ func (v clusterUUIDValidator) MarkdownDescription(ctx context.Context) string {
 }
 
 func (clusterUUIDValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() || isUUID(req.ConfigValue.ValueString()) {
+	if !isKnownValue(req.ConfigValue) || isUUID(req.ConfigValue.ValueString()) {
 		return
 	}
 	detail := fmt.Sprintf("Attribute %s %s.", req.Path, clusterUUIDHint)

@@ -192,7 +192,7 @@ func (pausedNoteValidator) ValidateResource(ctx context.Context, req resource.Va
 	var paused types.Bool
 	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("dispatch_paused_note"), &note)...)
 	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("dispatch_paused"), &paused)...)
-	if resp.Diagnostics.HasError() || note.IsNull() || note.IsUnknown() || paused.IsUnknown() {
+	if resp.Diagnostics.HasError() || !isKnownValue(note) || paused.IsUnknown() {
 		return
 	}
 	if !paused.ValueBool() {
@@ -233,7 +233,7 @@ func (r *clusterQueueResource) Create(ctx context.Context, req resource.CreateRe
 		created.fromAPI(clusterID, q)
 		resp.Diagnostics.Append(resp.State.Set(ctx, &created)...)
 		q, err = r.client().Queues.Update(ctx, clusterID, q.ID, buildkite.QueueUpdate{HostedAgents: &buildkite.HostedAgentsWrite{
-			InstanceShape: hosted.shape, AgentImageRef: &hosted.image,
+			InstanceShape: hosted.shape, AgentImageRef: buildkite.Value(hosted.image),
 		}})
 		if err != nil {
 			addAPIError(&resp.Diagnostics, "set the agent image of", "cluster queue", created.ident(), err)

@@ -19,10 +19,11 @@ import (
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
 )
 
-// A hosted (Buildkite-run) queue's hosted_agents, over REST (rest-beyond-spec.md "Added 2026-11-27" §1): the
-// create sends the instance shape, a Linux agent image follows as an update repeating the shape, a size
-// change is an update in place, and reads fill the block from the answer's hosted_agents. The macOS settings
-// (mac) only GraphQL sets and reads (cluster_queue_resource_mac.go).
+// A hosted (Buildkite-run) queue's hosted_agents, over REST
+// (https://buildkite.com/docs/apis/rest-api/clusters/queues): the create sends the instance shape, a Linux
+// agent image follows as an update repeating the shape, a size change is an update in place, and reads fill
+// the block from the answer's hosted_agents. The macOS settings (mac) only GraphQL sets and reads
+// (cluster_queue_resource_mac.go).
 
 // hostedAgentsTypes are the attributes of hosted_agents.
 var hostedAgentsTypes = hostedAgentsAttribute().GetType().(types.ObjectType).AttrTypes
@@ -114,7 +115,7 @@ func (v hostedAgentsPlatform) MarkdownDescription(ctx context.Context) string {
 }
 
 func (hostedAgentsPlatform) ValidateObject(_ context.Context, req validator.ObjectRequest, resp *validator.ObjectResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+	if !isKnownValue(req.ConfigValue) {
 		return
 	}
 	attrs := req.ConfigValue.Attributes()
@@ -126,7 +127,7 @@ func (hostedAgentsPlatform) ValidateObject(_ context.Context, req validator.Obje
 			"hosted_agents takes either mac or linux settings, not both.")
 		return
 	}
-	if shape.IsNull() || shape.IsUnknown() {
+	if !isKnownValue(shape) {
 		return
 	}
 	isMac := strings.HasPrefix(shape.ValueString(), "MACOS_")
@@ -148,16 +149,16 @@ type hostedSettings struct {
 // hostedFrom reads the shape and image of a hosted_agents value; ok is false when it is null or unknown, or
 // its shape is unknown.
 func hostedFrom(o types.Object) (h hostedSettings, ok bool) {
-	if o.IsNull() || o.IsUnknown() {
+	if !isKnownValue(o) {
 		return h, false
 	}
 	attrs := o.Attributes()
 	shape, _ := attrs["instance_shape"].(types.String)
-	if shape.IsNull() || shape.IsUnknown() {
+	if !isKnownValue(shape) {
 		return h, false
 	}
 	h.shape = shape.ValueString()
-	if linux, _ := attrs["linux"].(types.Object); !linux.IsNull() && !linux.IsUnknown() {
+	if linux, _ := attrs["linux"].(types.Object); isKnownValue(linux) {
 		if img, _ := linux.Attributes()["agent_image_ref"].(types.String); !img.IsUnknown() {
 			h.image = img.ValueString()
 		}
@@ -177,7 +178,7 @@ func hostedAgentsFromAPI(q *buildkite.Queue, known types.Object) types.Object {
 		linux = types.ObjectValueMust(hostedLinuxTypes, map[string]attr.Value{"agent_image_ref": types.StringValue(img)})
 	}
 	mac := types.ObjectNull(hostedAgentsTypes["mac"].(types.ObjectType).AttrTypes)
-	if !known.IsNull() && !known.IsUnknown() && strings.HasPrefix(shape, "MACOS_") {
+	if isKnownValue(known) && strings.HasPrefix(shape, "MACOS_") {
 		if m, ok := nullUnknowns(known, hostedAgentsTypes).Attributes()["mac"].(types.Object); ok {
 			mac = m
 		}
@@ -199,9 +200,9 @@ func hostedUpdate(plan, state types.Object) *buildkite.HostedAgentsWrite {
 	w := &buildkite.HostedAgentsWrite{InstanceShape: p.shape}
 	switch {
 	case p.image != "":
-		w.AgentImageRef = &p.image
+		w.AgentImageRef = buildkite.Value(p.image)
 	case s.image != "":
-		w.ClearAgentImageRef = true
+		w.AgentImageRef = buildkite.Cleared[string]()
 	}
 	return w
 }

@@ -54,7 +54,7 @@ func (e *testEnv) setImageOutside(shape, image string) resource.TestCheckFunc {
 			return fmt.Errorf("buildkite_cluster_queue.test is not in state")
 		}
 		_, err := e.client.Queues.Update(context.Background(), rs.Primary.Attributes["cluster_uuid"], rs.Primary.ID, buildkite.QueueUpdate{
-			HostedAgents: &buildkite.HostedAgentsWrite{InstanceShape: shape, AgentImageRef: &image},
+			HostedAgents: &buildkite.HostedAgentsWrite{InstanceShape: shape, AgentImageRef: buildkite.Value(image)},
 		})
 		return err
 	}

@@ -13,11 +13,11 @@ import (
 )
 
 // A macOS hosted queue's hosted_agents.mac (xcode_version, macos_version), through GraphQL
-// (graphql-subset.md §2.4, its suggested split): the queue is created over REST as every other queue
-// (exactly once, adopted after a lost answer), then clusterQueueUpdate sets the settings, repeating the
-// current instance shape as every hosted update must; a change is the same update, and a removed block
-// sends xcodeVersion null, as the official provider does. Reads ask node(id:) for them, for a macOS queue
-// and where GraphQL can be reached; the block is filled only when the service holds an Xcode version, as
+// (https://buildkite.com/docs/apis/graphql/cookbooks/hosted-agents): the queue is created over REST as every
+// other queue (exactly once, adopted after a lost answer), then clusterQueueUpdate sets the settings,
+// repeating the current instance shape as every hosted update must; a change is the same update, and a removed
+// block sends xcodeVersion null, as the official provider does. Reads ask node(id:) for them, for a macOS
+// queue and where GraphQL can be reached; the block is filled only when the service holds an Xcode version, as
 // the official provider fills it.
 
 // hostedMacTypes are the attributes of hosted_agents.mac.
@@ -26,18 +26,18 @@ var hostedMacTypes = hostedAgentsTypes["mac"].(types.ObjectType).AttrTypes
 // macSettingsFrom reads the mac block of a hosted_agents value: nil when it is null or unknown (or the
 // block is), else what the configuration asks for (macos_version nil when unknown or null).
 func macSettingsFrom(o types.Object) *buildkite.MacSettingsWrite {
-	if o.IsNull() || o.IsUnknown() {
+	if !isKnownValue(o) {
 		return nil
 	}
 	mac, _ := o.Attributes()["mac"].(types.Object)
-	if mac.IsNull() || mac.IsUnknown() {
+	if !isKnownValue(mac) {
 		return nil
 	}
 	a := mac.Attributes()
 	xcode, _ := a["xcode_version"].(types.String)
 	macos, _ := a["macos_version"].(types.String)
 	w := &buildkite.MacSettingsWrite{XcodeVersion: xcode.ValueStringPointer()}
-	if !macos.IsUnknown() && !macos.IsNull() {
+	if isKnownValue(macos) {
 		w.MacosVersion = macos.ValueStringPointer()
 	}
 	return w
@@ -45,7 +45,7 @@ func macSettingsFrom(o types.Object) *buildkite.MacSettingsWrite {
 
 // withMacSettings returns hosted_agents with its mac block as the service holds it.
 func withMacSettings(o types.Object, m *buildkite.MacSettings) types.Object {
-	if o.IsNull() || o.IsUnknown() || m == nil {
+	if !isKnownValue(o) || m == nil {
 		return o
 	}
 	mac := types.ObjectNull(hostedMacTypes)

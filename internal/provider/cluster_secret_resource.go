@@ -236,7 +236,7 @@ func (reservedKeyPrefix) Description(context.Context) string {
 func (v reservedKeyPrefix) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
 
 func (v reservedKeyPrefix) ValidateString(ctx context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+	if !isKnownValue(req.ConfigValue) {
 		return
 	}
 	key := strings.ToLower(req.ConfigValue.ValueString())

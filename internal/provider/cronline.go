@@ -136,7 +136,7 @@ func (cronlineValidator) Description(context.Context) string {
 func (v cronlineValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
 
 func (v cronlineValidator) ValidateString(ctx context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+	if !isKnownValue(req.ConfigValue) {
 		return
 	}
 	if err := checkCronline(req.ConfigValue.ValueString()); err != nil {

@@ -8,9 +8,11 @@
 // kitFiles in house_test.go lists; TestHouse_kitRefersToNoType fails when a kit file refers to anything
 // declared in a type's file):
 //
-//   - provider.go: the provider's schema, Configure and the registries Resources, DataSources and
-//     ListResources; provider_data.go: what Configure hands every type, and the organization check that
-//     stands behind every "deleted outside Terraform".
+//   - provider.go: the provider's schema and the registries Resources, DataSources, ListResources, Actions
+//     and Functions, grouped by area; provider_configure.go: Configure (the provider block, the environment,
+//     and first contact, so that a wrong address, token or organization is one error at plan time);
+//     provider_data.go: what Configure hands every type, and the organization check that stands behind
+//     every "deleted outside Terraform".
 //   - provider_server.go: the protocol 6 server main.go serves.
 //   - resource_base.go: resourceBase (Metadata, Configure, client, timeout, readFailed, deleteFailed, and
 //     the finish* guards of what Create, Read and Update leave); scopes.go: token scopes checked at plan
@@ -32,15 +34,21 @@
 //     rule: every ID read from state, configuration or an import is a UUID, a GraphQL ID of the expected
 //     type (idGraphQLTypes, checkID, checkRef) or the type's key, else an error naming the attribute; an
 //     unreadable ID is never sent, and its 404 never removes anything), lookups.go (finding an object by
-//     ID, slug or key), values.go (Go values to Terraform values and back, valueOrEnv), import_kit.go (an
-//     import by an object's own ID finds its parent); ids.go also holds the ID validators.
+//     ID, slug or key), values.go (Go values to Terraform values and back, valueOrEnv, isKnownValue: the one
+//     test of "neither null nor unknown"), import_kit.go (an import by an object's own ID finds its parent);
+//     ids.go also holds the ID validators; graphql_ids.go: GraphQL IDs, the official provider's form of an
+//     identifier, converted to and from UUIDs.
+//   - graphql_scope.go: what needs Buildkite's GraphQL API, declared by a resource (withGraphQLType,
+//     withGraphQLAttrs) or by a change (requireGraphQL) and checked at plan time, with one wording of why
+//     GraphQL cannot be reached (no endpoint, or no graphql scope) and of GraphQL's errors (addGraphQLError).
+//   - cronline.go: pipeline schedules' cronlines, checked at plan time for what the service accepts.
 //   - enums.go: what the service answers is stored in the official provider's upper-case form.
 //   - action_base.go (actions' inputs checked again once variables are known), action_stop.go (a stop
 //     waits for running actions' last event, so an interrupted wait fails instead of reporting success).
 //   - Moving from the official provider: references.go (refAttribute, parentIDAttribute: references that
-//     take a UUID or a GraphQL ID and never diff between them), graphql_only.go (attributes only its GraphQL
-//     API sets: accepted, kept, never sent, one warning), upgrade.go (schema versions above its, and the
-//     JSON-level upgrade of its states and our earlier ones).
+//     take a UUID or a GraphQL ID and never diff between them), upgrade.go (schema versions above its, and
+//     the JSON-level upgrade of its states and our earlier ones). What the official provider sets through
+//     GraphQL is applied through GraphQL here too (graphql_scope.go).
 //
 // # The test harness
 //

@@ -120,7 +120,7 @@ func (e enumOneOf) Description(context.Context) string {
 func (e enumOneOf) MarkdownDescription(ctx context.Context) string { return e.Description(ctx) }
 
 func (e enumOneOf) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+	if !isKnownValue(req.ConfigValue) {
 		return
 	}
 	got := req.ConfigValue.ValueString()
@@ -165,7 +165,7 @@ func (m enumKeepStateSpelling) MarkdownDescription(ctx context.Context) string {
 }
 
 func (enumKeepStateSpelling) PlanModifyString(_ context.Context, req planmodifier.StringRequest, resp *planmodifier.StringResponse) {
-	if req.StateValue.IsNull() || req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() || req.PlanValue.IsUnknown() {
+	if req.StateValue.IsNull() || !isKnownValue(req.ConfigValue) || req.PlanValue.IsUnknown() {
 		return
 	}
 	if req.ConfigValue.ValueString() != req.StateValue.ValueString() &&

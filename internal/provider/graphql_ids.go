@@ -15,9 +15,9 @@ import (
 // anything that accepts either form: the graphql_id and uuid functions, the actions' references, and
 // configurations and states moving from the official provider.
 
-// graphQLTypes are the GraphQL types whose IDs name objects this provider and the official one deal with
-// (official-provider.md, "Its schemas and its state"), plus Build, whose graphql_id the builds data source
-// shows.
+// graphQLTypes are the GraphQL types whose IDs name objects this provider and the official one deal with (its
+// states, as its source at github.com/buildkite/terraform-provider-buildkite writes them), plus Build, whose
+// graphql_id the builds data source shows.
 var graphQLTypes = []string{
 	"AgentToken", "Build", "CacheRegistry", "Cluster", "ClusterQueue", "ClusterToken", "Organization", "OrganizationBanner", "Pipeline", "PipelineSchedule",
 	"PipelineTemplate", "Registry", "Rule", "Suite", "Team", "TeamMember", "TeamPipeline", "TeamSuite", "User",

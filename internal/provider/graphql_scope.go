@@ -87,11 +87,9 @@ func (b *resourceBase) checkGraphQL(ctx context.Context, req resource.ModifyPlan
 		return
 	}
 	if !b.data.client.HasGraphQL() {
-		resp.Diagnostics.AddAttributeError(path.Root("graphql_url"), "GraphQL URL Not Set",
-			fmt.Sprintf("%s %s set through Buildkite's GraphQL API, and the provider has no GraphQL endpoint: rest_url "+
-				"(or %s) is set and graphql_url is not, so the API token is sent to no GraphQL origin. Set \"graphql_url\" "+
-				"(or %s) to the GraphQL endpoint that goes with rest_url (the emulator serves it at <rest_url>/v1, "+
-				"Buildkite at %s). Nothing has been changed.", joinAnd(quoted(used)), isAre(len(used)), envRESTURL, envGraphQLURL, defaultGraphQLURL))
+		resp.Diagnostics.AddAttributeError(path.Root("graphql_url"), titleGraphQLURL,
+			fmt.Sprintf("%s %s set through Buildkite's GraphQL API, and %s. Nothing has been changed.",
+				joinAnd(quoted(used)), isAre(len(used)), noGraphQLEndpoint))
 		return
 	}
 	// The token's scopes are known once first contact is made (Configure makes it).
@@ -99,11 +97,18 @@ func (b *resourceBase) checkGraphQL(ctx context.Context, req resource.ModifyPlan
 		return
 	}
 	if missing := b.data.missingScopes([]string{scopeGraphQL}); len(missing) > 0 {
-		resp.Diagnostics.AddError("Missing API Token Scope",
-			fmt.Sprintf("%s %s set through Buildkite's GraphQL API, which needs the %q scope (\"Enable GraphQL API access\"), "+
-				"and the API token lacks it. Add the scope to the token (or use another token), or remove %s from the "+
-				"configuration, and plan again; nothing has been changed.", joinAnd(quoted(used)), isAre(len(used)), scopeGraphQL, them(len(used))))
+		resp.Diagnostics.AddError(titleGraphQLScope,
+			fmt.Sprintf("%s %s set through Buildkite's GraphQL API, and %s, or remove %s from the configuration, and "+
+				"plan again; nothing has been changed.", joinAnd(quoted(used)), isAre(len(used)), noGraphQLScope, them(len(used))))
 	}
+}
+
+// joinAnd joins words as a sentence lists them: "a", "a and b", "a, b and c".
+func joinAnd(words []string) string {
+	if len(words) < 2 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
 }
 
 func quoted(words []string) []string {
@@ -128,10 +133,43 @@ func them(n int) string {
 	return "them"
 }
 
+// Why GraphQL cannot be reached, and what to do, worded once for every place that says so: a plan that
+// needs GraphQL (checkGraphQL, requireGraphQL) and an operation that needed it (describeError).
+const (
+	titleGraphQLURL   = "GraphQL URL Not Set"
+	titleGraphQLScope = "Missing API Token Scope"
+	noGraphQLEndpoint = "the provider has no GraphQL endpoint: rest_url (or " + envRESTURL + ") is set and graphql_url " +
+		"is not, so the API token is sent to no GraphQL origin. Set \"graphql_url\" (or " + envGraphQLURL + ") to the " +
+		"GraphQL endpoint that goes with rest_url (the emulator serves it at <rest_url>/v1, Buildkite at " +
+		defaultGraphQLURL + ")"
+	noGraphQLScope = "the API token lacks the \"" + scopeGraphQL + "\" scope (\"Enable GraphQL API access\"). Add the " +
+		"scope to the token (or use another token)"
+)
+
 // graphQLURLMissing is the detail of an operation that needed GraphQL where the provider has no endpoint.
-const graphQLURLMissing = "this needs Buildkite's GraphQL API, and the provider has no GraphQL endpoint: rest_url is set " +
-	"and graphql_url is not, so the API token is sent to no GraphQL origin. Set \"graphql_url\" (or " + envGraphQLURL +
-	") to the GraphQL endpoint that goes with rest_url"
+const graphQLURLMissing = "this needs Buildkite's GraphQL API, and " + noGraphQLEndpoint
+
+// graphQLReachable reports whether Buildkite's GraphQL API can be asked: the provider has a GraphQL
+// endpoint and the API token, as far as the provider knows, has the graphql scope. Reads that add what only
+// GraphQL tells (a rule's description and conditions, say) ask it only then, so that a configuration that
+// sets none of it keeps working with a REST-only token.
+func (d *providerData) graphQLReachable() bool {
+	return d != nil && d.client != nil && d.client.HasGraphQL() && len(d.missingScopes([]string{scopeGraphQL})) == 0
+}
+
+// requireGraphQL fails a plan whose change of the attribute at p (of resource type name) only GraphQL can
+// make, where GraphQL cannot be reached; what says what the change is.
+func (d *providerData) requireGraphQL(diags *diag.Diagnostics, name string, p path.Path, what string) {
+	if d == nil || d.graphQLReachable() {
+		return
+	}
+	title, why := titleGraphQLScope, noGraphQLScope
+	if !d.client.HasGraphQL() {
+		title, why = titleGraphQLURL, noGraphQLEndpoint
+	}
+	diags.AddAttributeError(p, title, fmt.Sprintf("buildkite_%s: %s is made through Buildkite's GraphQL API, and %s, "+
+		"and plan again; nothing has been changed.", name, what, why))
+}
 
 // addGraphQLError reports a failed GraphQL operation as addAPIError does, with each of the service's errors
 // on the attribute it names: fields maps a GraphQL input field (as an error's path or its message's first

@@ -302,7 +302,7 @@ func (v graphQLTypeValidator) MarkdownDescription(ctx context.Context) string {
 }
 
 func (v graphQLTypeValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+	if !isKnownValue(req.ConfigValue) {
 		return
 	}
 	if _, _, err := uuidOrGraphQLID(req.ConfigValue.ValueString(), v.typ); err != nil {

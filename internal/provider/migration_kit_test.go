@@ -17,15 +17,16 @@ import (
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
 )
 
-// The official-state harness: a workspace as the official provider left it (its configuration style, its
-// state file), moved here as a user would: `terraform state replace-provider`, then plans that must be
-// empty. officialState writes the state from what its provider stores (official-provider.md, "Its schemas
-// and its state"), with every attribute of its schema (testdata/official-schema.json) and the schema
-// version it wrote; migrate runs the CLI against this provider served in process. migrationCases
-// (migration_test.go) holds one row per resource type; a type added later adds its row there.
+// The official-state harness: a workspace as the official provider left it (its configuration style, its state
+// file), moved here as a user would: `terraform state replace-provider`, then plans that must be empty.
+// officialState writes the state from what its provider stores (its source,
+// github.com/buildkite/terraform-provider-buildkite), with every attribute of its schema
+// (testdata/official-schema.json) and the schema version it wrote; migrate runs the CLI against this provider
+// served in process. migrationCases (migration_test.go) holds one row per resource type; a type added later
+// adds its row there.
 
-// providerHost is the registry host of provider addresses: registry.terraform.io, or OpenTofu's under
-// `make testacc-tofu` (TF_ACC_PROVIDER_HOST), where its states and sources name that registry.
+// providerHost is the registry host of provider addresses: registry.terraform.io, or OpenTofu's under `make
+// testacc-tofu` (TF_ACC_PROVIDER_HOST), where its states and sources name that registry.
 func providerHost() string {
 	if h := os.Getenv("TF_ACC_PROVIDER_HOST"); h != "" {
 		return h
@@ -338,7 +339,7 @@ func (w *officialWorkspace) withQueue() *buildkite.Queue {
 	})
 	w.must(err)
 	q, err = w.e.client.Queues.Update(context.Background(), c.ID, q.ID, buildkite.QueueUpdate{
-		HostedAgents: &buildkite.HostedAgentsWrite{InstanceShape: "LINUX_AMD64_2X4", AgentImageRef: ptrTo("ubuntu:24.04")},
+		HostedAgents: &buildkite.HostedAgentsWrite{InstanceShape: "LINUX_AMD64_2X4", AgentImageRef: buildkite.Value("ubuntu:24.04")},
 	})
 	w.must(err)
 	w.queue = q

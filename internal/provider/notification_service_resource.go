@@ -252,7 +252,7 @@ func (m *notificationServiceModel) scopeUUIDs() []string {
 	}
 	var ids []string
 	for _, e := range m.ScopeUUIDs.Elements() {
-		if s, ok := e.(types.String); ok && !s.IsUnknown() && !s.IsNull() {
+		if s, ok := e.(types.String); ok && isKnownValue(s) {
 			ids = append(ids, strings.ToLower(s.ValueString()))
 		}
 	}
@@ -370,7 +370,7 @@ func (m *notificationServiceModel) fromAPI(s *buildkite.NotificationService, dia
 	// the configured spelling.
 	answered := lowerSorted(s.ScopeUUIDs)
 	switch {
-	case len(answered) == 0 && (prior.ScopeUUIDs.IsNull() || prior.ScopeUUIDs.IsUnknown()):
+	case len(answered) == 0 && (!isKnownValue(prior.ScopeUUIDs)):
 		m.ScopeUUIDs = types.SetNull(types.StringType)
 	case isKnownValue(prior.ScopeUUIDs) && slices.Equal(prior.scopeUUIDs(), answered):
 		m.ScopeUUIDs = prior.ScopeUUIDs
@@ -577,7 +577,7 @@ func nsScope(cfg *notificationServiceModel) (scope string, ids []string, unknown
 	}
 	if isKnownValue(cfg.ScopeUUIDs) {
 		for _, e := range cfg.ScopeUUIDs.Elements() {
-			if s, ok := e.(types.String); ok && !s.IsUnknown() && !s.IsNull() {
+			if s, ok := e.(types.String); ok && isKnownValue(s) {
 				ids = append(ids, s.ValueString())
 			}
 		}

@@ -83,15 +83,15 @@ type organizationMembershipModel struct {
 // role before adoption is recorded (at create or import), or, in a state written before it was recorded
 // (by the official provider or an earlier version of this one), no invitation is tracked.
 func (m *organizationMembershipModel) adopted() bool {
-	return isSet(m.RoleBeforeAdoption) || !isSet(m.InvitationID)
+	return isKnownValue(m.RoleBeforeAdoption) || !isKnownValue(m.InvitationID)
 }
 
 // fromMember records an active member; the invitation it came from (if any) stays tracked.
 func (m *organizationMembershipModel) fromMember(mem *buildkite.Member) {
-	if m.ID.IsNull() || m.ID.IsUnknown() {
+	if !isKnownValue(m.ID) {
 		m.ID = types.StringValue(mem.ID)
 	}
-	if !isSet(m.Email) || !strings.EqualFold(m.Email.ValueString(), mem.Email) {
+	if !isKnownValue(m.Email) || !strings.EqualFold(m.Email.ValueString(), mem.Email) {
 		m.Email = types.StringValue(mem.Email)
 	}
 	m.UUID = types.StringValue(mem.ID)
@@ -106,10 +106,10 @@ func (m *organizationMembershipModel) fromMember(mem *buildkite.Member) {
 
 // fromInvitation records a pending invitation.
 func (m *organizationMembershipModel) fromInvitation(inv *buildkite.Invitation) {
-	if m.ID.IsNull() || m.ID.IsUnknown() {
+	if !isKnownValue(m.ID) {
 		m.ID = types.StringValue(inv.ID)
 	}
-	if m.Email.IsNull() || m.Email.IsUnknown() || !strings.EqualFold(m.Email.ValueString(), inv.Email) {
+	if !isKnownValue(m.Email) || !strings.EqualFold(m.Email.ValueString(), inv.Email) {
 		m.Email = types.StringValue(inv.Email)
 	}
 	if m.UUID.IsUnknown() {
@@ -124,7 +124,7 @@ func (m *organizationMembershipModel) fromInvitation(inv *buildkite.Invitation) 
 
 // keepEnum is the service's value, in the prior spelling while it means the same.
 func keepEnum(prior enumValue, s string) enumValue {
-	if !prior.IsNull() && !prior.IsUnknown() && strings.EqualFold(prior.ValueString(), s) {
+	if isKnownValue(prior) && strings.EqualFold(prior.ValueString(), s) {
 		return prior
 	}
 	return newEnumValue(s)
@@ -224,7 +224,7 @@ func (m emailChangeReplaces) MarkdownDescription(ctx context.Context) string {
 }
 
 func (emailChangeReplaces) PlanModifyString(_ context.Context, req planmodifier.StringRequest, resp *planmodifier.StringResponse) {
-	if req.State.Raw.IsNull() || req.Plan.Raw.IsNull() || req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() || req.StateValue.IsNull() {
+	if req.State.Raw.IsNull() || req.Plan.Raw.IsNull() || !isKnownValue(req.ConfigValue) || req.StateValue.IsNull() {
 		return
 	}
 	if strings.EqualFold(req.ConfigValue.ValueString(), req.StateValue.ValueString()) {
@@ -244,8 +244,8 @@ type membershipFound struct {
 // (and, once accepted, its member); else the member with the e-mail, then a pending invitation to it.
 func (r *organizationMembershipResource) lookup(ctx context.Context, m *organizationMembershipModel, refresh bool) (membershipFound, error) {
 	orgs, inv := r.client().Organizations, r.client().Invitations
-	tracked := isSet(m.InvitationID)
-	if isSet(m.UUID) {
+	tracked := isKnownValue(m.InvitationID)
+	if isKnownValue(m.UUID) {
 		get := orgs.GetMember
 		if refresh {
 			get = orgs.ReadMember
@@ -275,11 +275,11 @@ func (r *organizationMembershipResource) lookup(ctx context.Context, m *organiza
 		if i != nil && i.State == membershipPending {
 			return membershipFound{invitation: i}, nil
 		}
-		if i != nil && !isSet(m.Email) {
+		if i != nil && !isKnownValue(m.Email) {
 			m.Email = types.StringValue(i.Email)
 		}
 	}
-	if !isSet(m.Email) {
+	if !isKnownValue(m.Email) {
 		return membershipFound{}, nil
 	}
 	mem, err := orgs.FindMemberByEmail(ctx, m.Email.ValueString())
@@ -328,7 +328,7 @@ func adoptionNotice(plan *organizationMembershipModel, f membershipFound) (summa
 	if f.member != nil {
 		was := strings.ToUpper(f.member.Role)
 		var changes []string
-		if !isSet(plan.Role) || !isSet(plan.SSOMode) {
+		if !isKnownValue(plan.Role) || !isKnownValue(plan.SSOMode) {
 			changes = append(changes, "sets the role and SSO mode configured, once they are known")
 		} else {
 			if was != role {
@@ -391,10 +391,10 @@ func (r *organizationMembershipResource) ModifyPlan(ctx context.Context, req res
 // replacedBy reports whether config replaces the membership in state, as the e-mail's and the UUID's plan
 // modifiers decide.
 func replacedBy(config, state *organizationMembershipModel) bool {
-	if isSet(config.Email) && isSet(state.Email) && !strings.EqualFold(config.Email.ValueString(), state.Email.ValueString()) {
+	if isKnownValue(config.Email) && isKnownValue(state.Email) && !strings.EqualFold(config.Email.ValueString(), state.Email.ValueString()) {
 		return true
 	}
-	return isSet(config.UUID) && !config.UUID.Equal(state.UUID)
+	return isKnownValue(config.UUID) && !config.UUID.Equal(state.UUID)
 }
 
 // planAdoption is role_before_adoption for a create: the role of the member or pending invitation the
@@ -449,7 +449,7 @@ func (r *organizationMembershipResource) applyFound(ctx context.Context, plan *o
 // applyMember adopts a member and changes what differs of its role and SSO mode.
 func (r *organizationMembershipResource) applyMember(ctx context.Context, plan *organizationMembershipModel, mem *buildkite.Member,
 	first bool, diags *diag.Diagnostics) {
-	if first && isSet(plan.Email) && !strings.EqualFold(plan.Email.ValueString(), mem.Email) {
+	if first && isKnownValue(plan.Email) && !strings.EqualFold(plan.Email.ValueString(), mem.Email) {
 		diags.AddError("Unable to Create Organization Membership", fmt.Sprintf(
 			"email and user UUID do not identify the same organization member: %s is %s, not %s.",
 			mem.ID, mem.Email, plan.Email.ValueString()))
@@ -510,11 +510,11 @@ func (r *organizationMembershipResource) applyInvitation(ctx context.Context, pl
 // invite sends an invitation to an absent member.
 func (r *organizationMembershipResource) invite(ctx context.Context, plan *organizationMembershipModel, diags *diag.Diagnostics) {
 	switch {
-	case !plan.SendInvitation.ValueBool() || !isSet(plan.Email):
+	case !plan.SendInvitation.ValueBool() || !isKnownValue(plan.Email):
 		diags.AddError("Organization Member Not Found", fmt.Sprintf("No member or pending invitation matches %s: "+
 			"organization member not found; provision the user first, or supply email and set send_invitation = true.", plan.ident()))
 		return
-	case isSet(plan.UUID) && !isSet(plan.InvitationID):
+	case isKnownValue(plan.UUID) && !isKnownValue(plan.InvitationID):
 		diags.AddError("Organization Member Not Found", fmt.Sprintf(
 			"User %s is not a member of the organization, and an invitation cannot be addressed to a user UUID: "+
 				"remove uuid and set email and send_invitation = true.", plan.UUID.ValueString()))
@@ -634,7 +634,7 @@ func (r *organizationMembershipResource) Delete(ctx context.Context, req resourc
 		r.keepAdopted(ctx, &state, &resp.Diagnostics)
 		return
 	}
-	if isSet(state.InvitationID) && state.State.ValueString() == membershipPending {
+	if isKnownValue(state.InvitationID) && state.State.ValueString() == membershipPending {
 		err := r.client().Invitations.Revoke(ctx, state.InvitationID.ValueString())
 		if buildkite.IsValidation(err) {
 			if i, gerr := r.client().Invitations.Get(ctx, state.InvitationID.ValueString()); gerr == nil && i.State == membershipPending {
@@ -685,7 +685,7 @@ func (r *organizationMembershipResource) keepAdopted(ctx context.Context, state 
 		now := strings.ToUpper(f.member.Role)
 		var kept string
 		switch {
-		case !isSet(prior):
+		case !isKnownValue(prior):
 			kept = fmt.Sprintf("with role %s: the state does not record the role they had before this configuration "+
 				"adopted them (it was written by the official provider or an earlier version of this one), so the role "+
 				"is left as it is", now)

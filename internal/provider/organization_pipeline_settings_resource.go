@@ -145,7 +145,7 @@ func (r *organizationPipelineSettingsResource) ConfigValidators(context.Context)
 func (r *organizationPipelineSettingsResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	var m organizationPipelineSettingsModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() || !isSet(m.BuildExportLocation) || !isSet(m.BuildExportStrategyID) {
+	if resp.Diagnostics.HasError() || !isKnownValue(m.BuildExportLocation) || !isKnownValue(m.BuildExportStrategyID) {
 		return
 	}
 	if (m.BuildExportLocation.ValueString() == "") != (m.BuildExportStrategyID.ValueString() == "") {
@@ -153,14 +153,6 @@ func (r *organizationPipelineSettingsResource) ValidateConfig(ctx context.Contex
 			"build_export_location and build_export_strategy_id are set together (both non-empty to export builds) or "+
 				"cleared together (both \"\" to stop build export).")
 	}
-}
-
-// isSet reports whether v is neither null nor unknown.
-func isSet(v interface {
-	IsNull() bool
-	IsUnknown() bool
-}) bool {
-	return !v.IsNull() && !v.IsUnknown()
 }
 
 // UpgradeState moves the official provider's states (the same attributes, id the organization's slug).
@@ -179,16 +171,19 @@ func pipelineSettingsPatch(config, plan *organizationPipelineSettingsModel, live
 		return !c.IsNull() && !p.IsUnknown()
 	}
 	if managed(config.DefaultBranch, plan.DefaultBranch) && plan.DefaultBranch.ValueString() != live.DefaultBranch {
-		u.DefaultBranch = plan.DefaultBranch.ValueStringPointer()
+		u.DefaultBranch = buildkite.Value(plan.DefaultBranch.ValueString())
 	}
 	if managed(config.DefaultClusterID, plan.DefaultClusterID) &&
 		!strings.EqualFold(plan.DefaultClusterID.ValueString(), deref(live.DefaultClusterID)) {
-		u.DefaultClusterID = plan.DefaultClusterID.ValueStringPointer()
+		u.DefaultClusterID = buildkite.Value(plan.DefaultClusterID.ValueString())
+		if plan.DefaultClusterID.ValueString() == "" {
+			u.DefaultClusterID = buildkite.Cleared[string]()
+		}
 	}
 	ints := []struct {
 		config, plan types.Int64
 		live         *int64
-		set          **int64
+		set          *buildkite.Optional[int64]
 	}{
 		{config.DefaultTimeoutInMinutes, plan.DefaultTimeoutInMinutes, live.DefaultTimeoutInMinutes, &u.DefaultTimeoutInMinutes},
 		{config.MaximumTimeoutInMinutes, plan.MaximumTimeoutInMinutes, live.MaximumTimeoutInMinutes, &u.MaximumTimeoutInMinutes},
@@ -196,7 +191,7 @@ func pipelineSettingsPatch(config, plan *organizationPipelineSettingsModel, live
 	}
 	for _, f := range ints {
 		if managed(f.config, f.plan) && (f.live == nil || *f.live != f.plan.ValueInt64()) {
-			*f.set = f.plan.ValueInt64Pointer()
+			*f.set = buildkite.Value(f.plan.ValueInt64())
 		}
 	}
 	return u
@@ -238,7 +233,7 @@ func (a *settingsApply) step(summary, doing string, s *buildkite.PipelineSetting
 // stops at the first refusal.
 func (a *settingsApply) changes(ctx context.Context, config *organizationPipelineSettingsModel, wanted organizationPipelineSettingsModel) {
 	svc := a.r.client().PipelineSettings
-	if u := pipelineSettingsPatch(config, &wanted, a.live); !u.Empty() {
+	if u := pipelineSettingsPatch(config, &wanted, a.live); !u.IsZero() {
 		s, err := svc.Update(ctx, u)
 		if !a.step("Unable to update organization pipeline settings", "updating", s, err) {
 			return
@@ -269,7 +264,7 @@ func (a *settingsApply) changes(ctx context.Context, config *organizationPipelin
 
 // buildExport configures or stops build export when the configuration manages it and it differs.
 func (a *settingsApply) buildExport(ctx context.Context, config, wanted *organizationPipelineSettingsModel) {
-	if config.BuildExportLocation.IsNull() || !isSet(wanted.BuildExportLocation) || !isSet(wanted.BuildExportStrategyID) {
+	if config.BuildExportLocation.IsNull() || !isKnownValue(wanted.BuildExportLocation) || !isKnownValue(wanted.BuildExportStrategyID) {
 		return
 	}
 	location, strategy := wanted.BuildExportLocation.ValueString(), wanted.BuildExportStrategyID.ValueString()

@@ -140,7 +140,7 @@ func TestAccOrganizationPipelineSettingsResource_drift(t *testing.T) {
 			{Config: cfg},
 			{
 				PreConfig: func() {
-					if _, err := e.client.PipelineSettings.Update(ctx, buildkite.PipelineSettingsUpdate{DefaultBranch: ptrTo("changed-outside")}); err != nil {
+					if _, err := e.client.PipelineSettings.Update(ctx, buildkite.PipelineSettingsUpdate{DefaultBranch: buildkite.Value("changed-outside")}); err != nil {
 						t.Fatal(err)
 					}
 				},

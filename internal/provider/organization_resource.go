@@ -316,7 +316,7 @@ func (r *organizationResource) apply(ctx context.Context, plan *organizationReso
 		return
 	}
 	change := settingsChange(plan, configured, live)
-	if !change.Empty() {
+	if !change.IsZero() {
 		answer, err := r.client().OrgSettings.UpdateAPISettings(ctx, change)
 		if err != nil {
 			diags.AddError("Unable to "+capitalize(action)+" Organization API Settings", fmt.Sprintf(
@@ -344,7 +344,7 @@ func (r *organizationResource) apply(ctx context.Context, plan *organizationReso
 
 // orString returns v, or def when v is unknown or null.
 func orString(v types.String, def string) types.String {
-	if v.IsUnknown() || v.IsNull() {
+	if !isKnownValue(v) {
 		return types.StringValue(def)
 	}
 	return v

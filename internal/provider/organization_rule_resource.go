@@ -84,7 +84,7 @@ func (m *organizationRuleModel) fromAPI(r *buildkite.Rule, prior semanticString)
 	m.Effect = types.StringValue(strings.ToUpper(r.Effect))
 	m.Action = types.StringValue(strings.ToUpper(r.Action))
 	m.Value = prior
-	if prior.IsNull() || prior.IsUnknown() {
+	if !isKnownValue(prior) {
 		m.Value = jsonString(ruleValueFromAPI(r))
 	}
 }
@@ -103,7 +103,7 @@ func (m *organizationRuleModel) fromDetails(d *buildkite.RuleDetails, prior orga
 	if err != nil || live == nil {
 		return err
 	}
-	if !prior.Value.IsNull() && !prior.Value.IsUnknown() && ruleValueMeansLive(prior, live) {
+	if isKnownValue(prior.Value) && ruleValueMeansLive(prior, live) {
 		m.Value = prior.Value
 		return nil
 	}
@@ -271,7 +271,7 @@ func (r *organizationRuleResource) checkValue(ctx context.Context, req resource.
 	var typ types.String
 	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("value"), &value)...)
 	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("type"), &typ)...)
-	if resp.Diagnostics.HasError() || value.IsUnknown() || value.IsNull() {
+	if resp.Diagnostics.HasError() || !isKnownValue(value) {
 		return
 	}
 	var doc map[string]any
@@ -321,7 +321,7 @@ func (ruleValueJSON) Description(context.Context) string { return "must be a JSO
 func (v ruleValueJSON) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
 
 func (ruleValueJSON) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+	if !isKnownValue(req.ConfigValue) {
 		return
 	}
 	var doc map[string]any

@@ -88,7 +88,7 @@ func (m *pipelineModel) toCreate(ctx context.Context, settings map[string]any) (
 		Color:                           stringPtrIfSet(m.Color),
 		CloneMirrorURL:                  stringPtrIfSet(m.CloneMirrorURL),
 	}
-	if !m.Visibility.IsNull() && !m.Visibility.IsUnknown() {
+	if isKnownValue(m.Visibility) {
 		v := m.Visibility.API()
 		in.Visibility = &v
 	}
@@ -97,7 +97,7 @@ func (m *pipelineModel) toCreate(ctx context.Context, settings map[string]any) (
 	}
 	tags, diags := setStrings(ctx, m.Tags)
 	in.Tags = tags
-	if !m.DefaultTeamID.IsNull() && !m.DefaultTeamID.IsUnknown() {
+	if isKnownValue(m.DefaultTeamID) {
 		in.Teams = map[string]string{m.DefaultTeamID.UUID(): "manage_build_and_read"}
 	}
 	return in, diags
@@ -107,7 +107,7 @@ func (m *pipelineModel) toCreate(ctx context.Context, settings map[string]any) (
 // unset: the configured value, or "".
 func stringOrEmpty(v types.String) *string {
 	s := ""
-	if !v.IsNull() && !v.IsUnknown() {
+	if isKnownValue(v) {
 		s = v.ValueString()
 	}
 	return &s
@@ -115,13 +115,13 @@ func stringOrEmpty(v types.String) *string {
 
 // boolOrFalse is what a create sends of a flag that is false when unset.
 func boolOrFalse(v types.Bool) *bool {
-	b := !v.IsNull() && !v.IsUnknown() && v.ValueBool()
+	b := isKnownValue(v) && v.ValueBool()
 	return &b
 }
 
 // timeoutPtr is a timeout as the service takes it: nil for none (unset, unknown or 0, as state holds none).
 func timeoutPtr(v types.Int64) *int64 {
-	if v.IsNull() || v.IsUnknown() || v.ValueInt64() == 0 {
+	if !isKnownValue(v) || v.ValueInt64() == 0 {
 		return nil
 	}
 	return v.ValueInt64Pointer()
@@ -170,7 +170,7 @@ func (m *pipelineModel) whereChanges(state *pipelineModel, u *buildkite.Pipeline
 			u.PipelineTemplateUUID = m.PipelineTemplateID.UUIDPtr()
 		}
 	}
-	if m.PipelineTemplateID.IsNull() && !m.Steps.IsUnknown() && !m.Steps.IsNull() &&
+	if m.PipelineTemplateID.IsNull() && isKnownValue(m.Steps) &&
 		(templateChanged || !yamlFormat.equal(m.Steps.ValueString(), state.Steps.ValueString())) {
 		u.Configuration = stringPtr(m.Steps.StringValue)
 	}
@@ -261,7 +261,7 @@ func (m *pipelineModel) tagChanges(ctx context.Context, state *pipelineModel, u 
 // and of those only the ones that differ from the state (nil when none does).
 func changedSettings(state types.Object, config types.Object) map[string]any {
 	stateSettings := map[string]attr.Value{}
-	if !state.IsNull() && !state.IsUnknown() {
+	if isKnownValue(state) {
 		stateSettings = state.Attributes()
 	}
 	var out map[string]any
@@ -527,7 +527,7 @@ func (r *pipelineResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 // warnFilterWithoutCode warns, as the official provider does, of a build filter that cannot apply: the
 // service evaluates filter_condition only when builds are triggered by code, and trigger_mode is "none".
 func warnFilterWithoutCode(config, plan types.Object, diags *diag.Diagnostics) {
-	if config.IsNull() || config.IsUnknown() || plan.IsNull() || plan.IsUnknown() {
+	if !isKnownValue(config) || !isKnownValue(plan) {
 		return
 	}
 	c, p := config.Attributes(), plan.Attributes()
@@ -593,7 +593,7 @@ func (r *pipelineResource) Create(ctx context.Context, req resource.CreateReques
 			pipelineNames.holderOf(r.client(), plan.Name.ValueString(), plan.Slug.ValueString()))
 		return
 	}
-	if want := plan.GitHubWebhooksEnabled; !want.IsNull() && !want.IsUnknown() {
+	if want := plan.GitHubWebhooksEnabled; isKnownValue(want) {
 		// Save the pipeline first so that a failure leaves it tracked (with the switch unset) rather than orphaned.
 		plan.GitHubWebhooksEnabled = types.BoolNull()
 		r.save(ctx, &resp.State, &resp.Diagnostics, p, &plan)
@@ -733,13 +733,13 @@ func (r *pipelineResource) Update(ctx context.Context, req resource.UpdateReques
 	// An archived pipeline is read-only (official provider #1162): unarchive first, archive again last.
 	var p *buildkite.Pipeline
 	var err error
-	if wasArchived && (!upd.IsEmpty() || teamChanged || webhooksChanged || !wantArchived) {
+	if wasArchived && (!upd.IsZero() || teamChanged || webhooksChanged || !wantArchived) {
 		if p, err = client.Unarchive(ctx, slug); err != nil {
 			addAPIError(&resp.Diagnostics, "unarchive", "pipeline", slug, err)
 			return
 		}
 	}
-	if !upd.IsEmpty() {
+	if !upd.IsZero() {
 		if p, err = client.Update(ctx, slug, upd); err != nil {
 			addAPIError(&resp.Diagnostics, "update", "pipeline", slug, err)
 			r.rearchive(ctx, wasArchived && wantArchived, slug, &resp.Diagnostics)

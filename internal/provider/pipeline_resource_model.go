@@ -164,7 +164,7 @@ func tagsValue(tags []string) types.Set {
 
 // setStrings returns the elements of a known set of strings, sorted.
 func setStrings(ctx context.Context, s types.Set) ([]string, diag.Diagnostics) {
-	if s.IsNull() || s.IsUnknown() {
+	if !isKnownValue(s) {
 		return nil, nil
 	}
 	var out []string
@@ -203,7 +203,7 @@ var pipelineSettings = []pipelineSetting{
 	{"use_step_key_as_commit_status", false, "Name commit statuses by step key (GitHub)."},
 	{"filter_enabled", false, "Build only when `filter_condition` holds (every source provider)."},
 	{"filter_condition", true, "The condition builds must meet when `filter_enabled` is true (every source provider)."},
-	// The keys of the official provider's schema beyond those the specification lists (rest-beyond-spec.md).
+	// The keys of the official provider's schema beyond those Buildkite's REST documentation lists.
 	{"build_pull_request_merge_commits", false, "Build the merge commits of pull requests (GitHub)."},
 	{"build_pull_request_base_branch_changed", false, "Build when a pull request's base branch changes (GitHub)."},
 	{"build_pull_request_converted_to_draft", false, "Build when a pull request becomes a draft (GitHub)."},
@@ -228,7 +228,7 @@ var pipelineSettings = []pipelineSetting{
 	{"cancel_when_merge_group_destroyed", false, "Cancel a merge group's builds when the group is destroyed (GitHub)."},
 	{"use_merge_group_base_commit_for_git_diff_base", false, "Diff a merge group's changes against its base commit (GitHub)."},
 	{"ignore_default_branch_pull_requests", false, "Do not build pull requests from the default branch (GitHub)."},
-	// Keys added after the official snapshot (rest-beyond-spec.md "Added 2026-11-27" §4; official #1222, #1236, #1275).
+	// Keys added after the official snapshot (official provider #1222, #1236, #1275).
 	{"build_pull_request_edited", false, "Build when a pull request is edited; needs `build_pull_requests` (GitHub)."},
 	{"build_issues", false, "Build on issue events (GitHub)."},
 	{"build_pull_request_stacks", false, "Build pull request stacks; needs `build_pull_requests`; private preview (GitHub)."},
@@ -258,7 +258,7 @@ func settingsAttrTypes() map[string]attr.Type {
 // for this repository's provider keeps its prior value.
 func settingsFromAPI(_ context.Context, prior types.Object, settings map[string]any) (types.Object, diag.Diagnostics) {
 	priorAttrs := map[string]attr.Value{}
-	if !prior.IsNull() && !prior.IsUnknown() {
+	if isKnownValue(prior) {
 		priorAttrs = prior.Attributes()
 	}
 	values := make(map[string]attr.Value, len(pipelineSettings))
@@ -286,12 +286,12 @@ func settingsFromAPI(_ context.Context, prior types.Object, settings map[string]
 // configuredSettings returns the keys of provider_settings the configuration sets, with their values:
 // only these are sent, so that the others stay the service's.
 func configuredSettings(config types.Object) map[string]any {
-	if config.IsNull() || config.IsUnknown() {
+	if !isKnownValue(config) {
 		return nil
 	}
 	out := map[string]any{}
 	for k, v := range config.Attributes() {
-		if v.IsNull() || v.IsUnknown() {
+		if !isKnownValue(v) {
 			continue
 		}
 		switch tv := v.(type) {

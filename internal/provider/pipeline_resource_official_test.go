@@ -18,9 +18,10 @@ import (
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
 )
 
-// The behaviours the official provider's users rely on (official-behaviour.md, buildkite_pipeline): what
-// state holds when attributes are unset, removed or imported, the plan of steps and slug, and the refusals
-// at plan time with the official summaries.
+// The behaviours the official provider's users rely on (its documentation,
+// https://registry.terraform.io/providers/buildkite/buildkite/latest/docs/resources/pipeline, and its source):
+// what state holds when attributes are unset, removed or imported, the plan of steps and slug, and the
+// refusals at plan time with the official summaries.
 
 // TestAccPipelineResource_officialDefaults: a pipeline of only name and repository holds the official
 // provider's values for what is unset (empty strings, zero timeouts, no tags, PRIVATE, the default steps),
@@ -128,8 +129,8 @@ func TestAccPipelineResource_visibilityForms(t *testing.T) {
 	})
 }
 
-// TestAccPipelineResource_slugRemoved: removing a slug the configuration set plans the slug derived from
-// the name, as the service derives it, and applies it; a configured slug is applied and kept.
+// TestAccPipelineResource_slugRemoved: removing a slug the configuration set plans the slug derived from the
+// name, as the service derives it, and applies it; a configured slug is applied and kept.
 func TestAccPipelineResource_slugRemoved(t *testing.T) {
 	t.Parallel()
 	e := newTestEnv(t)

@@ -28,7 +28,7 @@ const blankSettingsKey = "providerSettingsBlank"
 // settingsBlockEmpty reports whether the configuration has a provider_settings block that sets no key (an
 // unknown key counts as set).
 func settingsBlockEmpty(config types.Object) bool {
-	if config.IsNull() || config.IsUnknown() {
+	if !isKnownValue(config) {
 		return false
 	}
 	for _, v := range config.Attributes() {
@@ -78,7 +78,7 @@ func planSettingsBlank(ctx context.Context, creating, heldBlank bool, config typ
 	case creating && settingsBlockEmpty(config):
 		*plan = blankSettings()
 	case creating || !heldBlank || settingsBlockEmpty(config):
-	case config.IsNull() || config.IsUnknown():
+	case !isKnownValue(config):
 		*plan = types.ObjectUnknown(settingsAttrTypes())
 	default:
 		values := make(map[string]attr.Value, len(pipelineSettings))

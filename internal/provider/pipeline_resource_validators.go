@@ -13,8 +13,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 )
 
-// The pipeline's plan-time checks that its users' tests match on: the summaries and details are the
-// official provider's (official-behaviour.md, buildkite_pipeline).
+// The pipeline's plan-time checks that its users' tests match on: the summaries and details are the official
+// provider's (https://registry.terraform.io/providers/buildkite/buildkite/latest/docs/resources/pipeline).
 
 // pipelineColorPattern and pipelineSlugRule are the official provider's rules for color and slug.
 var (
@@ -40,7 +40,7 @@ func (v branchFilterValidator) MarkdownDescription(ctx context.Context) string {
 }
 
 func (branchFilterValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+	if !isKnownValue(req.ConfigValue) {
 		return
 	}
 	got := req.ConfigValue.ValueString()
@@ -69,7 +69,7 @@ func (v filterConditionValidator) MarkdownDescription(ctx context.Context) strin
 }
 
 func (filterConditionValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+	if !isKnownValue(req.ConfigValue) {
 		return
 	}
 	if bad, ok := unclosedRegex(req.ConfigValue.ValueString()); !ok {
@@ -126,7 +126,7 @@ func (visibilityOneOf) Description(context.Context) string {
 func (v visibilityOneOf) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
 
 func (visibilityOneOf) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+	if !isKnownValue(req.ConfigValue) {
 		return
 	}
 	got := req.ConfigValue.ValueString()

@@ -11,9 +11,10 @@ import (
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
 )
 
-// github_webhooks_enabled: a pipeline's GitHub webhook processing switch (rest-beyond-spec.md "Added
-// 2026-11-27" §3), as the official provider has it since #1220: optional only, managed while configured, read
-// only while state holds a value, and left as it is on the service once removed from the configuration.
+// github_webhooks_enabled: a pipeline's GitHub webhook processing switch (REST
+// /pipelines/{slug}/github-webhooks), as the official provider has it since #1220: optional only, managed
+// while configured, read only while state holds a value, and left as it is on the service once removed from
+// the configuration.
 
 // githubWebhooksAttribute is github_webhooks_enabled.
 func githubWebhooksAttribute() schema.BoolAttribute {
@@ -41,7 +42,7 @@ func githubWebhooksError(diags *diag.Diagnostics, verb, slug string, err error) 
 // createGitHubWebhooks sets the switch of a new pipeline when configured: read, then changed only if it
 // differs. It returns the value to keep in state (null when not configured).
 func (r *pipelineResource) createGitHubWebhooks(ctx context.Context, slug string, want types.Bool, diags *diag.Diagnostics) types.Bool {
-	if want.IsNull() || want.IsUnknown() {
+	if !isKnownValue(want) {
 		return types.BoolNull()
 	}
 	client := r.client().Pipelines
@@ -61,12 +62,12 @@ func (r *pipelineResource) createGitHubWebhooks(ctx context.Context, slug string
 
 // githubWebhooksChanged reports whether an update must set the switch: configured and different from state.
 func githubWebhooksChanged(plan, state types.Bool) bool {
-	return !plan.IsNull() && !plan.IsUnknown() && !plan.Equal(state)
+	return isKnownValue(plan) && !plan.Equal(state)
 }
 
 // readGitHubWebhooks refreshes the switch while state holds a value.
 func (r *pipelineResource) readGitHubWebhooks(ctx context.Context, slug string, held types.Bool, diags *diag.Diagnostics) types.Bool {
-	if held.IsNull() || held.IsUnknown() {
+	if !isKnownValue(held) {
 		return types.BoolNull()
 	}
 	cur, err := r.client().Pipelines.GitHubWebhooks(ctx, slug)

@@ -64,7 +64,7 @@ func (m *pipelineWebhookModel) wantedRepository() types.String {
 // fromAPI copies what the pipeline shows of its webhook; the pipeline reference keeps its form.
 func (m *pipelineWebhookModel) fromAPI(p *buildkite.Pipeline) {
 	m.ID = types.StringValue(p.ID)
-	if m.PipelineID.IsNull() || m.PipelineID.IsUnknown() || !sameObject(m.PipelineID.ValueString(), p.ID) {
+	if !isKnownValue(m.PipelineID) || !sameObject(m.PipelineID.ValueString(), p.ID) {
 		m.PipelineID = newRef(p.ID)
 	}
 	m.Repository = types.StringValue(p.Repository)
@@ -110,7 +110,7 @@ func (r *pipelineWebhookResource) Schema(_ context.Context, _ resource.SchemaReq
 func (r *pipelineWebhookResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	var m pipelineWebhookModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() || m.Repository.IsNull() || m.Repository.IsUnknown() || m.RepositoryURL.IsNull() || m.RepositoryURL.IsUnknown() {
+	if resp.Diagnostics.HasError() || !isKnownValue(m.Repository) || !isKnownValue(m.RepositoryURL) {
 		return
 	}
 	if m.Repository.ValueString() != m.RepositoryURL.ValueString() {

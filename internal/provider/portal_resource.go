@@ -55,7 +55,7 @@ func (m *portalModel) fromAPI(p *buildkite.Portal) {
 	m.portalDataModel.fromAPI(p)
 	m.Description = keepEmpty(prior.Description, p.Description)
 	m.AllowedIPAddresses = keepEmpty(prior.AllowedIPAddresses, p.AllowedIPAddresses)
-	if !prior.AllowedIPAddresses.IsNull() && !prior.AllowedIPAddresses.IsUnknown() && p.AllowedIPAddresses != nil &&
+	if isKnownValue(prior.AllowedIPAddresses) && p.AllowedIPAddresses != nil &&
 		strings.Join(strings.Fields(prior.AllowedIPAddresses.ValueString()), " ") == strings.Join(strings.Fields(*p.AllowedIPAddresses), " ") {
 		m.AllowedIPAddresses = prior.AllowedIPAddresses
 	}
@@ -75,7 +75,7 @@ func (m *portalModel) toWrite(current *bool) buildkite.PortalWrite {
 		Description: stringPtrIfSet(m.Description), AllowedIPAddresses: stringPtrIfSet(m.AllowedIPAddresses),
 	}
 	switch {
-	case !m.UserInvokable.IsNull() && !m.UserInvokable.IsUnknown():
+	case isKnownValue(m.UserInvokable):
 		in.UserInvokable = m.UserInvokable.ValueBool()
 	case current != nil:
 		in.UserInvokable = *current
@@ -216,7 +216,7 @@ func (r *portalResource) Update(ctx context.Context, req resource.UpdateRequest,
 	ctx, cancel := r.timeout(ctx, opUpdate)
 	defer cancel()
 	var current *bool
-	if !state.UserInvokable.IsNull() && !state.UserInvokable.IsUnknown() {
+	if isKnownValue(state.UserInvokable) {
 		v := state.UserInvokable.ValueBool()
 		current = &v
 	}

@@ -138,99 +138,131 @@ func (p *buildkiteProvider) Schema(_ context.Context, _ provider.SchemaRequest, 
 	}
 }
 
+// The registries below list the types by area (organization, clusters, pipelines, teams, test suites, package
+// registries), each area's main type first.
+
+// Resources implements provider.Provider.
 func (p *buildkiteProvider) Resources(_ context.Context) []func() resource.Resource {
 	return []func() resource.Resource{
+		// Organization
+		NewOrganizationResource,
+		NewOrganizationBannerResource,
+		NewOrganizationPipelineSettingsResource,
+		NewOrganizationMembershipResource,
+		NewOrganizationRuleResource,
+		NewPortalResource,
+		NewAgentTokenResource, // unclustered
+
+		// Clusters
 		NewClusterResource,
 		NewClusterQueueResource,
-		NewClusterAgentTokenResource,
 		NewClusterDefaultQueueResource,
+		NewClusterAgentTokenResource,
+		NewClusterSecretResource,
+		NewClusterMaintainerResource,
+		NewClusterCacheRegistryResource,
+
+		// Pipelines
+		NewPipelineResource,
+		NewPipelineTemplateResource,
+		NewPipelineScheduleResource,
+		NewPipelineWebhookResource,
+		NewNotificationServiceResource,
+
+		// Teams
 		NewTeamResource,
 		NewTeamMemberResource,
 		NewPipelineTeamResource,
 		NewTestSuiteTeamResource,
-		NewPipelineResource,
-		NewPipelineTemplateResource,
-		NewOrganizationRuleResource,
+
+		// Test suites
 		NewTestSuiteResource,
+
+		// Package registries
 		NewRegistryResource,
 		NewRegistryTokenResource,
-		NewPipelineScheduleResource,
-		NewClusterSecretResource,
-		NewClusterMaintainerResource,
-
-		// Organization settings, the banner, pipeline webhooks and unclustered agent tokens (issue 25).
-		NewOrganizationResource,
-		NewOrganizationBannerResource,
-		NewAgentTokenResource,
-		NewPipelineWebhookResource,
-		NewPortalResource,
-		NewNotificationServiceResource,
-
-		// Issue 31: organization pipeline settings, cluster cache registries, organization memberships.
-		NewOrganizationPipelineSettingsResource,
-		NewClusterCacheRegistryResource,
-		NewOrganizationMembershipResource,
 	}
 }
 
 // ListResources implements provider.ProviderWithListResources: the list resources `terraform query` runs.
 func (p *buildkiteProvider) ListResources(context.Context) []func() list.ListResource {
 	return []func() list.ListResource{
+		// Organization
+		NewOrganizationRuleListResource,
+		NewPortalListResource,
+
+		// Clusters
 		NewClusterListResource,
 		NewClusterQueueListResource,
-		NewClusterAgentTokenListResource,
 		NewClusterDefaultQueueListResource,
-		NewTestSuiteListResource,
-		NewRegistryListResource,
-		NewRegistryTokenListResource,
+		NewClusterAgentTokenListResource,
+		NewClusterSecretListResource,
+		NewClusterMaintainerListResource,
+		NewClusterCacheRegistryListResource,
+
+		// Pipelines
+		NewPipelineListResource,
+		NewPipelineTemplateListResource,
+		NewPipelineScheduleListResource,
+		NewNotificationServiceListResource,
+
+		// Teams
 		NewTeamListResource,
 		NewTeamMemberListResource,
 		NewPipelineTeamListResource,
 		NewTestSuiteTeamListResource,
-		NewPipelineListResource,
-		NewPipelineTemplateListResource,
-		NewOrganizationRuleListResource,
-		NewPipelineScheduleListResource,
-		NewClusterSecretListResource,
-		NewClusterMaintainerListResource,
-		NewPortalListResource,
-		NewNotificationServiceListResource,
-		NewClusterCacheRegistryListResource,
+
+		// Test suites
+		NewTestSuiteListResource,
+
+		// Package registries
+		NewRegistryListResource,
+		NewRegistryTokenListResource,
 	}
 }
 
+// DataSources implements provider.Provider.
 func (p *buildkiteProvider) DataSources(_ context.Context) []func() datasource.DataSource {
 	return []func() datasource.DataSource{
+		// Organization
 		NewOrganizationDataSource,
 		NewOrganizationMemberDataSource,
 		NewOrganizationMembersDataSource,
-		NewTeamDataSource,
-		NewTeamsDataSource,
-		NewTeamMembersDataSource,
+		NewOrganizationRuleDataSource,
+		NewOrganizationRulesDataSource,
+		NewPortalDataSource,
+		NewPortalsDataSource,
+		NewMetaDataSource,
+
+		// Clusters
+		NewClusterDataSource,
+		NewClustersDataSource,
+		NewClusterQueuesDataSource,
+		NewClusterNetworkRangesDataSource,
+		NewClusterCacheRegistryDataSource,
+		NewAgentMetricsDataSource,
+
+		// Pipelines
 		NewPipelineDataSource,
 		NewPipelinesDataSource,
 		NewPipelineTemplateDataSource,
 		NewPipelineTemplatesDataSource,
-		NewOrganizationRuleDataSource,
-		NewOrganizationRulesDataSource,
-		NewClusterDataSource,
-		NewClustersDataSource,
-		NewClusterQueuesDataSource,
+		NewSignedPipelineStepsDataSource,
+		NewBuildsDataSource,
+
+		// Teams
+		NewTeamDataSource,
+		NewTeamsDataSource,
+		NewTeamMembersDataSource,
+
+		// Test suites
 		NewTestSuiteDataSource,
 		NewTestSuitesDataSource,
 		NewFlakyTestsDataSource,
+
+		// Package registries
 		NewRegistryDataSource,
 		NewRegistriesDataSource,
-		NewBuildsDataSource,
-		NewAgentMetricsDataSource,
-		NewMetaDataSource,
-
-		// Cluster network ranges and signed pipeline steps (issue 25).
-		NewClusterNetworkRangesDataSource,
-		NewSignedPipelineStepsDataSource,
-		NewPortalDataSource,
-		NewPortalsDataSource,
-		NewClusterCacheRegistryDataSource,
 	}
 }
 

@@ -178,7 +178,7 @@ func configuredTimeouts(m *timeoutsModel, diags *diag.Diagnostics) operationTime
 		return t
 	}
 	for op, v := range map[operation]types.String{opCreate: m.Create, opRead: m.Read, opUpdate: m.Update, opDelete: m.Delete} {
-		if v.IsNull() || v.IsUnknown() {
+		if !isKnownValue(v) {
 			continue
 		}
 		d, err := time.ParseDuration(v.ValueString())
@@ -194,7 +194,7 @@ func configuredTimeouts(m *timeoutsModel, diags *diag.Diagnostics) operationTime
 // sourceOf names where valueOrEnv(v, envs...) found its value: the attribute name, the first environment
 // variable set, or "the default".
 func sourceOf(v types.String, name string, envs ...string) string {
-	if !v.IsNull() && !v.IsUnknown() {
+	if isKnownValue(v) {
 		return name
 	}
 	for _, e := range envs {

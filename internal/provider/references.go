@@ -105,7 +105,7 @@ func (v refValue) UUID() string { return readableUUID(v.ValueString()) }
 
 // UUIDPtr is UUID for a create body: nil when the reference is null or unknown.
 func (v refValue) UUIDPtr() *string {
-	if v.IsNull() || v.IsUnknown() {
+	if !isKnownValue(v) {
 		return nil
 	}
 	id := v.UUID()
@@ -152,7 +152,7 @@ func (v refValidator) Description(context.Context) string {
 func (v refValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
 
 func (v refValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+	if !isKnownValue(req.ConfigValue) {
 		return
 	}
 	if _, err := refUUID(req.ConfigValue.ValueString(), v.graphQLTypes); err != nil {
@@ -186,7 +186,7 @@ func (refKeepStateForm) Description(context.Context) string {
 func (m refKeepStateForm) MarkdownDescription(ctx context.Context) string { return m.Description(ctx) }
 
 func (refKeepStateForm) PlanModifyString(_ context.Context, req planmodifier.StringRequest, resp *planmodifier.StringResponse) {
-	if req.StateValue.IsNull() || req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() || req.PlanValue.IsUnknown() {
+	if req.StateValue.IsNull() || !isKnownValue(req.ConfigValue) || req.PlanValue.IsUnknown() {
 		return
 	}
 	if c, s := req.ConfigValue.ValueString(), req.StateValue.ValueString(); c != s && sameObject(c, s) {
@@ -252,7 +252,7 @@ func (m refListKeepStateForm) MarkdownDescription(ctx context.Context) string {
 }
 
 func (refListKeepStateForm) PlanModifyList(_ context.Context, req planmodifier.ListRequest, resp *planmodifier.ListResponse) {
-	if req.StateValue.IsNull() || req.PlanValue.IsNull() || req.PlanValue.IsUnknown() || req.PlanValue.Equal(req.StateValue) {
+	if req.StateValue.IsNull() || !isKnownValue(req.PlanValue) || req.PlanValue.Equal(req.StateValue) {
 		return
 	}
 	if sameObjects(listStrings(req.PlanValue), listStrings(req.StateValue)) {
@@ -282,7 +282,7 @@ func (v refListValidator) Description(ctx context.Context) string {
 func (v refListValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
 
 func (v refListValidator) ValidateList(ctx context.Context, req validator.ListRequest, resp *validator.ListResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+	if !isKnownValue(req.ConfigValue) {
 		return
 	}
 	for i, e := range req.ConfigValue.Elements() {
@@ -349,7 +349,7 @@ func sameObjects(a, b []string) bool {
 
 // listUUIDs is the UUIDs a known list of references names, for the REST API.
 func listUUIDs(l types.List) []string {
-	if l.IsNull() || l.IsUnknown() {
+	if !isKnownValue(l) {
 		return nil
 	}
 	ids := listStrings(l)

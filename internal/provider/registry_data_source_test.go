@@ -49,7 +49,7 @@ data "buildkite_registries" "all" {}
 					resource.TestCheckResourceAttr("data.buildkite_registry.a", "description", "Shared gems"),
 					resource.TestCheckResourceAttr("data.buildkite_registry.a", "public", "false"),
 					resource.TestCheckNoResourceAttr("data.buildkite_registry.a", "emoji"),
-					// type and team_ids come from the answer (graphql-subset.md row 8 and its side finding).
+					// type and team_ids come from the answer (as the service answers).
 					resource.TestCheckResourceAttr("data.buildkite_registry.a", "registry_type", "source"),
 					resource.TestCheckResourceAttr("data.buildkite_registry.a", "team_ids.#", "1"),
 					resource.TestCheckResourceAttr("data.buildkite_registry.a", "team_ids.0", team),

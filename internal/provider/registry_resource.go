@@ -54,7 +54,7 @@ type registryModel struct {
 // cannot change them, and a registry created elsewhere may list teams the configuration leaves out.
 func (m *registryModel) fromAPI(r *buildkite.Registry) {
 	teams := m.TeamIDs
-	if teams.IsUnknown() || teams.IsNull() { // a zero model (a list result) has no element type
+	if !isKnownValue(teams) { // a zero model (a list result) has no element type
 		teams = types.ListNull(types.StringType)
 	}
 	was := []types.String{m.Description, m.Emoji, m.Color, m.OIDCPolicy}
@@ -62,7 +62,7 @@ func (m *registryModel) fromAPI(r *buildkite.Registry) {
 	m.TeamIDs = teams
 	// A configured "" is sent and answered as null: it stays "", as the official provider keeps it.
 	for i, dst := range []*types.String{&m.Description, &m.Emoji, &m.Color, &m.OIDCPolicy} {
-		if dst.IsNull() && !was[i].IsNull() && !was[i].IsUnknown() && was[i].ValueString() == "" {
+		if dst.IsNull() && isKnownValue(was[i]) && was[i].ValueString() == "" {
 			*dst = was[i]
 		}
 	}
@@ -200,7 +200,7 @@ func refuseRegistryChanges(ctx context.Context, req resource.ModifyPlanRequest, 
 				"by the Buildkite API. The registry holds %q; to change it, create a new registry (replacing this one "+
 				"deletes its packages).", stateEco.ValueString()))
 	}
-	if planTeams.IsUnknown() || planTeams.IsNull() || stateTeams.IsNull() {
+	if !isKnownValue(planTeams) || stateTeams.IsNull() {
 		return
 	}
 	if !slices.Equal(listUUIDs(planTeams), listUUIDs(stateTeams)) {

@@ -25,8 +25,6 @@ type resourceBase struct {
 	name   string // type name without the "buildkite_" prefix
 	scopes operationScopes
 	data   *providerData
-	// graphQLOnly are the attributes the official provider sets through GraphQL (graphql_only.go).
-	graphQLOnly []string
 	// graphQL is what of the type needs Buildkite's GraphQL API (graphql_scope.go).
 	graphQL graphQLNeeds
 	// noID: the schema has no id attribute (a type whose official schema has none, such as a portal, named

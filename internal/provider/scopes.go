@@ -34,12 +34,11 @@ func (d *providerData) missingScopes(scopes []string) []string {
 }
 
 // ModifyPlan implements resource.ResourceWithModifyPlan: a change the token lacks the scope for fails at plan
-// time, before anything is applied, rather than leaving a run half-applied on a 403; and attributes the
-// provider does not manage are named in a warning (graphql_only.go). A resource with its
-// own ModifyPlan calls this one first.
+// time, before anything is applied, rather than leaving a run half-applied on a 403, and so does a change that
+// needs GraphQL where GraphQL cannot be reached (graphql_scope.go). A resource with its own ModifyPlan calls
+// this one first.
 func (b *resourceBase) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	b.maskSensitive(ctx, req) // logging.go: the client masks what the schema calls secret
-	b.warnGraphQLOnly(req, resp)
 	if b.data == nil {
 		return
 	}

@@ -214,7 +214,7 @@ func (v semanticString) StringSemanticEquals(_ context.Context, newValuable base
 
 // ValidateAttribute rejects, at plan time, text that is not a document of the format.
 func (v semanticString) ValidateAttribute(_ context.Context, req xattr.ValidateAttributeRequest, resp *xattr.ValidateAttributeResponse) {
-	if v.IsNull() || v.IsUnknown() {
+	if !isKnownValue(v) {
 		return
 	}
 	if _, err := v.format.decode(v.ValueString()); err != nil {
@@ -239,7 +239,7 @@ func (keepEqualState) Description(context.Context) string {
 func (m keepEqualState) MarkdownDescription(ctx context.Context) string { return m.Description(ctx) }
 
 func (m keepEqualState) PlanModifyString(_ context.Context, req planmodifier.StringRequest, resp *planmodifier.StringResponse) {
-	if req.PlanValue.IsNull() || req.PlanValue.IsUnknown() || req.StateValue.IsNull() || req.StateValue.IsUnknown() {
+	if !isKnownValue(req.PlanValue) || !isKnownValue(req.StateValue) {
 		return
 	}
 	if m.format.equal(req.PlanValue.ValueString(), req.StateValue.ValueString()) {

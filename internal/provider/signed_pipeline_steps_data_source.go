@@ -52,7 +52,7 @@ func (jwksValidator) Description(context.Context) string {
 func (v jwksValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
 
 func (jwksValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+	if !isKnownValue(req.ConfigValue) {
 		return
 	}
 	if _, err := jwk.Parse([]byte(req.ConfigValue.ValueString())); err != nil {

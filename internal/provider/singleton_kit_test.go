@@ -66,7 +66,7 @@ func (e *testEnv) keepAPISettings() {
 		if now.RestrictUserAPITokenCreation != restrict {
 			u.RestrictTokens = &restrict
 		}
-		if u.Empty() {
+		if u.IsZero() {
 			return
 		}
 		if _, err := e.client.OrgSettings.UpdateAPISettings(ctx, u); err != nil {
@@ -142,22 +142,24 @@ func (e *testEnv) keepPipelineSettings() {
 		}
 		var u buildkite.PipelineSettingsUpdate
 		if now.DefaultBranch != found.DefaultBranch {
-			u.DefaultBranch = &found.DefaultBranch
+			u.DefaultBranch = buildkite.Value(found.DefaultBranch)
 		}
 		if !strings.EqualFold(deref(now.DefaultClusterID), deref(found.DefaultClusterID)) {
-			cluster := deref(found.DefaultClusterID)
-			u.DefaultClusterID = &cluster
+			u.DefaultClusterID = buildkite.Value(deref(found.DefaultClusterID))
+			if deref(found.DefaultClusterID) == "" {
+				u.DefaultClusterID = buildkite.Cleared[string]()
+			}
 		}
 		if found.ScheduledJobExpiryInMinutes != nil && deref(now.ScheduledJobExpiryInMinutes) != *found.ScheduledJobExpiryInMinutes {
-			u.ScheduledJobExpiryInMinutes = found.ScheduledJobExpiryInMinutes
+			u.ScheduledJobExpiryInMinutes = buildkite.Value(*found.ScheduledJobExpiryInMinutes)
 		}
 		if found.DefaultTimeoutInMinutes != nil && deref(now.DefaultTimeoutInMinutes) != *found.DefaultTimeoutInMinutes {
-			u.DefaultTimeoutInMinutes = found.DefaultTimeoutInMinutes
+			u.DefaultTimeoutInMinutes = buildkite.Value(*found.DefaultTimeoutInMinutes)
 		}
 		if found.MaximumTimeoutInMinutes != nil && deref(now.MaximumTimeoutInMinutes) != *found.MaximumTimeoutInMinutes {
-			u.MaximumTimeoutInMinutes = found.MaximumTimeoutInMinutes
+			u.MaximumTimeoutInMinutes = buildkite.Value(*found.MaximumTimeoutInMinutes)
 		}
-		if !u.Empty() {
+		if !u.IsZero() {
 			if _, err := e.client.PipelineSettings.Update(ctx, u); err != nil {
 				e.t.Errorf("left the organization's pipeline settings changed: %v", err)
 			}

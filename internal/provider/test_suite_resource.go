@@ -67,7 +67,7 @@ func (m *testSuiteModel) fromAPI(s *buildkite.TestSuite) {
 		dst *types.String
 		was types.String
 	}{{&m.Color, color}, {&m.ApplicationName, app}, {&m.OIDCPolicy, policy}, {&m.Emoji, emoji}} {
-		if f.dst.IsNull() && !f.was.IsNull() && !f.was.IsUnknown() && f.was.ValueString() == "" {
+		if f.dst.IsNull() && isKnownValue(f.was) && f.was.ValueString() == "" {
 			*f.dst = f.was
 		}
 	}

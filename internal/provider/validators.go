@@ -22,7 +22,7 @@ func (durationValidator) Description(context.Context) string {
 func (v durationValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
 
 func (v durationValidator) ValidateString(ctx context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+	if !isKnownValue(req.ConfigValue) {
 		return
 	}
 	if d, err := time.ParseDuration(req.ConfigValue.ValueString()); err != nil || d <= 0 {
@@ -47,7 +47,7 @@ func (notBlankValidator) Description(context.Context) string {
 func (v notBlankValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
 
 func (v notBlankValidator) ValidateString(ctx context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+	if !isKnownValue(req.ConfigValue) {
 		return
 	}
 	if req.ConfigValue.ValueString() == "" {
@@ -74,7 +74,7 @@ func (rfc3339Validator) Description(context.Context) string {
 func (v rfc3339Validator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
 
 func (v rfc3339Validator) ValidateString(ctx context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+	if !isKnownValue(req.ConfigValue) {
 		return
 	}
 	if _, err := time.Parse(time.RFC3339, req.ConfigValue.ValueString()); err != nil {
@@ -100,7 +100,7 @@ func (oneCIDRValidator) Description(context.Context) string {
 func (v oneCIDRValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
 
 func (v oneCIDRValidator) ValidateString(ctx context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() || req.ConfigValue.ValueString() == "" {
+	if !isKnownValue(req.ConfigValue) || req.ConfigValue.ValueString() == "" {
 		return
 	}
 	s := req.ConfigValue.ValueString()

@@ -50,7 +50,7 @@ func optionalStringPtr(s *string) types.String {
 // was "" (the user wrote an empty string), which is kept so that neither form drifts to the other.
 func keepEmpty(prior types.String, s *string) types.String {
 	if s == nil || *s == "" {
-		if !prior.IsNull() && !prior.IsUnknown() && prior.ValueString() == "" {
+		if isKnownValue(prior) && prior.ValueString() == "" {
 			return prior
 		}
 		return types.StringNull()
@@ -67,7 +67,7 @@ func stringPtr(v types.String) *string {
 
 // stringPtrIfSet returns nil for a null or unknown value, so the field is left out of a create request.
 func stringPtrIfSet(v types.String) *string {
-	if v.IsNull() || v.IsUnknown() {
+	if !isKnownValue(v) {
 		return nil
 	}
 	s := v.ValueString()
@@ -110,7 +110,7 @@ func timeValue(t *time.Time) types.String {
 
 // valueOrEnv returns the configured value, else the first non-empty environment variable.
 func valueOrEnv(v types.String, envs ...string) string {
-	if !v.IsNull() && !v.IsUnknown() {
+	if isKnownValue(v) {
 		return v.ValueString()
 	}
 	for _, e := range envs {
@@ -140,4 +140,28 @@ func stringMap(items map[string]string) types.Map {
 		values[k] = types.StringValue(v)
 	}
 	return types.MapValueMust(types.StringType, values)
+}
+
+// nullUnknowns settles an object of attrTypes the service does not read back, after an apply: what the plan
+// left unknown (a computed attribute inside it, or the object itself) becomes null, since the service never
+// says what it is.
+// A model built from the service alone (a list resource's) holds the zero value, which becomes null too.
+func nullUnknowns(o types.Object, attrTypes map[string]attr.Type) types.Object {
+	ctx := context.Background()
+	if !isKnownValue(o) {
+		return types.ObjectNull(attrTypes)
+	}
+	settled := make(map[string]attr.Value, len(o.Attributes()))
+	for name, v := range o.Attributes() {
+		if obj, ok := v.(types.Object); ok {
+			v = nullUnknowns(obj, obj.AttributeTypes(ctx))
+		} else if v.IsUnknown() {
+			typ := v.Type(ctx)
+			if null, err := typ.ValueFromTerraform(ctx, tftypes.NewValue(typ.TerraformType(ctx), nil)); err == nil {
+				v = null
+			}
+		}
+		settled[name] = v
+	}
+	return types.ObjectValueMust(o.AttributeTypes(ctx), settled)
 }
