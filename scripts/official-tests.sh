@@ -23,7 +23,26 @@ work=$(mktemp -d)
 trap 'kill "${fs_pid:-}" 2>/dev/null || true; rm -rf "$work"' EXIT
 org=${OFFICIAL_ORG:-official-acc}
 token=${OFFICIAL_TOKEN:-official-acc-token}
-./bin/fakeserver --listen 127.0.0.1:0 --org "$org" --token "$token" --seed-defaults --quiet >"$work/out" 2>"$work/err" &
+# The organization the official tests run in, as Buildkite's own test organization holds it: an administrator
+# whose token has every scope, and a second member the team member and cluster maintainer tests name by ID
+# (a fixture user's id sets its UUID, and its GraphQL ID follows).
+cat >"$work/fixtures.yaml" <<YAML
+organizations:
+  - slug: $org
+users:
+  - name: Official Tests
+    email: official-tests@example.com
+    memberships: [{org: $org, admin: true}]
+  - name: Test Environment User
+    email: test-environment-user@example.com
+    id: 8db2920e-3c60-48a7-a3f8-2584be374bac
+    memberships: [{org: $org}]
+access_tokens:
+  - token: $token
+    user: official-tests@example.com
+    scopes: all
+YAML
+./bin/fakeserver --listen 127.0.0.1:0 --fixtures "$work/fixtures.yaml" --seed-defaults --quiet >"$work/out" 2>"$work/err" &
 fs_pid=$!
 for _ in $(seq 100); do grep -q '^fakeserver listening on ' "$work/out" && break; sleep 0.1; done
 base=$(sed -n 's/^fakeserver listening on //p' "$work/out" | head -1)
