@@ -12,13 +12,9 @@ package fakeserver
 func init() {
 	gqlMutations["clusterQueueDelete"] = func(x *gqlExec, args map[string]any) (any, error) {
 		in := gqlInputOf(args)
-		org, err := x.adminOrg(in.str("organizationId"))
+		q, err := x.adminClusterQueue(in)
 		if err != nil {
 			return nil, err
-		}
-		q, ok := x.st.clusters.queues.get(uuidOf(in.str("id"), "ClusterQueue"))
-		if !ok || q.org != org.slug {
-			return nil, gqlError("No cluster queue found")
 		}
 		x.st.deleteQueue(q)
 		return withClientMutationID(in, "ClusterQueueDeletePayload", map[string]any{"deletedClusterQueueId": q.graphqlID}), nil

@@ -77,13 +77,9 @@ func init() {
 	}
 	gqlMutations["clusterQueueUpdate"] = func(x *gqlExec, args map[string]any) (any, error) {
 		in := gqlInputOf(args)
-		org, err := x.adminOrg(in.str("organizationId"))
+		q, err := x.adminClusterQueue(in)
 		if err != nil {
 			return nil, err
-		}
-		q, ok := x.st.clusters.queues.get(uuidOf(in.str("id"), "ClusterQueue"))
-		if !ok || q.org != org.slug {
-			return nil, gqlError("No cluster queue found")
 		}
 		var problems validationErrors
 		affinity := gqlOpt(in, "retryAgentAffinity")
@@ -169,6 +165,20 @@ func init() {
 		x.st.deleteCluster(c)
 		return withClientMutationID(in, "ClusterDeletePayload", map[string]any{"deletedClusterId": c.graphqlID}), nil
 	}
+}
+
+// adminClusterQueue returns the queue a mutation's id names in the organization its organizationId names,
+// which the token's user must administer.
+func (x *gqlExec) adminClusterQueue(in gqlInput) (*queueRecord, error) {
+	org, err := x.adminOrg(in.str("organizationId"))
+	if err != nil {
+		return nil, err
+	}
+	q, ok := x.st.clusters.queues.get(uuidOf(in.str("id"), "ClusterQueue"))
+	if !ok || q.org != org.slug {
+		return nil, gqlError("No cluster queue found")
+	}
+	return q, nil
 }
 
 // adminCluster returns the cluster a mutation's id names in the organization its organizationId names,
