@@ -180,6 +180,9 @@ func (s *Server) createQueue(w http.ResponseWriter, r *http.Request) {
 		problems := in.Problems()
 		checkEnum(&problems, "retry_agent_affinity", affinity, retryAgentAffinities)
 		hosted := checkHostedCreate(readHostedAgents(hostedIn, &problems), &problems)
+		if hosted != nil && s.store.features.hostedAgentsOff {
+			problems.add("hosted_agents", "are not available: the organization does not have hosted agents")
+		}
 		switch {
 		case key.Value == "":
 			problems.addBlank("key")

@@ -64,7 +64,7 @@ func (st *Store) cluster(org, id string) *clusterRecord {
 // clustersOf lists in creation order; the caller must not change the slice.
 func (st *Store) clustersOf(org string) []*clusterRecord { return st.clusters.clusters.list(org) }
 
-// deleteCluster removes c with its queues, tokens, secrets and maintainers. The write lock must be held.
+// deleteCluster removes c with its queues, tokens, secrets, maintainers, cache registries and agent images. The write lock must be held.
 func (st *Store) deleteCluster(c *clusterRecord) {
 	for _, q := range slices.Clone(st.queuesOf(c.id)) {
 		st.clusters.queues.remove(q)
@@ -75,6 +75,7 @@ func (st *Store) deleteCluster(c *clusterRecord) {
 	removeAll(st.secrets.secrets, c.id)
 	removeAll(st.maintainers.maintainers, c.id)
 	st.deleteCacheRegistriesOf(c.id)
+	st.deleteAgentImagesOf(c.id)
 	st.clusters.clusters.remove(c)
 }
 

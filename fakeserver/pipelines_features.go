@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"time"
 )
 
 // Pipeline properties that depend on an organization feature, and those REST writes but does not show
@@ -12,10 +13,13 @@ import (
 // with the clone-mirror feature on, and left out while unset with it off.
 
 // orgFeatures are the feature switches of every organization of the emulator (Options.NoCloneMirror,
-// Options.NoExpandedWebhookTriggers); the zero value has every feature on.
+// Options.NoExpandedWebhookTriggers, Options.NoHostedAgents) and how long an agent image builds
+// (Options.AgentImageBuildTime, agent_images.go); the zero value has every feature on.
 type orgFeatures struct {
 	cloneMirrorOff      bool
 	expandedWebhooksOff bool
+	hostedAgentsOff     bool
+	agentImageBuildTime time.Duration
 }
 
 // checkCloneMirrorURL records why a clone_mirror_url is refused: the service refuses credentials, a query or

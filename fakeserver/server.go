@@ -67,6 +67,12 @@ type Options struct {
 	// NoExpandedWebhookTriggers leaves the organizations out of expanded webhook triggers (enrolled by
 	// default): every /pipelines/{slug}/github-webhooks route then answers 404.
 	NoExpandedWebhookTriggers bool
+	// NoHostedAgents leaves the organizations without hosted agents: a queue with hostedAgents is then
+	// refused (422) and every agent-images route answers 404 (agent_images.go).
+	NoHostedAgents bool
+	// AgentImageBuildTime is how long an agent image is BUILDING before it is READY or FAILED
+	// (default DefaultAgentImageBuildTime, one second; negative builds at once).
+	AgentImageBuildTime time.Duration
 }
 
 // Server emulates Buildkite's REST API v2. It implements http.Handler.
@@ -133,7 +139,8 @@ func Open(opts Options) (*Server, error) {
 		faults:  newFaultInjector(opts.Faults),
 	}
 	s.store.logf = opts.Logf
-	s.store.features = orgFeatures{cloneMirrorOff: opts.NoCloneMirror, expandedWebhooksOff: opts.NoExpandedWebhookTriggers}
+	s.store.features = orgFeatures{cloneMirrorOff: opts.NoCloneMirror, expandedWebhooksOff: opts.NoExpandedWebhookTriggers,
+		hostedAgentsOff: opts.NoHostedAgents, agentImageBuildTime: opts.AgentImageBuildTime}
 	if opts.StateFile != "" {
 		path, err := resolveStateFile(opts.StateFile) // a link's target is read and written, never the link
 		if err != nil {
@@ -229,6 +236,7 @@ func (s *Server) routes() *routeMux {
 	s.routeGraphQL(mux)
 	s.routePipelineSettings(mux)
 	s.routeCacheRegistries(mux)
+	s.routeAgentImages(mux)
 	s.routeInvitations(mux)
 	s.routeRateLimit(mux)
 	return mux

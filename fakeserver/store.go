@@ -71,6 +71,9 @@ type Store struct {
 	pipeSettings    pipelineSettingsState
 	cacheRegistries cacheRegistryState
 	invitations     invitationState
+
+	// Hosted agent images (rest-beyond-spec.md, added 2026-12-01).
+	agentImages agentImageState
 }
 
 // orgRecord is an organization.
@@ -147,6 +150,8 @@ func newStore(now func() time.Time) *Store {
 		pipeSettings:    newPipelineSettingsState(),
 		cacheRegistries: newCacheRegistryState(),
 		invitations:     newInvitationState(),
+
+		agentImages: newAgentImageState(),
 	}
 	st.defaultUserID = st.addUser("Test User", "test-user@example.com").id
 	return st

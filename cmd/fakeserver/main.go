@@ -128,6 +128,8 @@ func parseFlagsWith(args []string, stderr io.Writer, extra func(*flag.FlagSet)) 
 	adminToken := fs.String("admin-token", "", "bearer `token` that turns on the controls under /_emulator/ (reset, state); without it they\nanswer 404. GET /_emulator/health is always on")
 	noCloneMirror := fs.Bool("no-clone-mirror", false, "turn off the organizations' clone-mirror feature: a pipeline's clone_mirror_url is then refused")
 	noExpandedWebhooks := fs.Bool("no-expanded-webhook-triggers", false, "leave the organizations out of expanded webhook triggers: a pipeline's github-webhooks\nroutes then answer 404")
+	noHostedAgents := fs.Bool("no-hosted-agents", false, "leave the organizations without hosted agents: a hosted queue is then refused and every\nagent-images route answers 404")
+	imageBuildTime := fs.Duration("agent-image-build-time", fakeserver.DefaultAgentImageBuildTime, "how long an agent image is BUILDING before it is READY (or FAILED, for a Dockerfile with\n`RUN false` or `RUN exit <n>`); negative builds at once")
 	if err := setFromEnv(fs); err != nil {
 		return opts, "", err
 	}
@@ -147,6 +149,7 @@ func parseFlagsWith(args []string, stderr io.Writer, extra func(*flag.FlagSet)) 
 		DisableTestRoutes: !*testRoutes, StateFile: *stateFile, SeedDefaults: *seedDefaults,
 		AdminToken:    *adminToken,
 		NoCloneMirror: *noCloneMirror, NoExpandedWebhookTriggers: *noExpandedWebhooks,
+		NoHostedAgents: *noHostedAgents, AgentImageBuildTime: *imageBuildTime,
 	}
 	if opts.Faults, err = fakeserver.ParseFaults(*faults); err != nil {
 		return opts, "", fmt.Errorf("--faults: %w", err)

@@ -108,7 +108,7 @@ func TestParseFlags(t *testing.T) {
 		opts.RateLimit != 5 || opts.RateLimitWindow != 10*time.Second || opts.Logf == nil {
 		t.Fatalf("flags: %+v %v", opts, err)
 	}
-	if opts.NoCloneMirror || opts.NoExpandedWebhookTriggers {
+	if opts.NoCloneMirror || opts.NoExpandedWebhookTriggers || opts.NoHostedAgents || opts.AgentImageBuildTime != fakeserver.DefaultAgentImageBuildTime {
 		t.Fatalf("features off by default: %+v", opts)
 	}
 	if opts.GraphQLBudget != 0 || opts.GraphQLBudgetWindow != 5*time.Minute {
@@ -118,8 +118,8 @@ func TestParseFlags(t *testing.T) {
 		opts.GraphQLBudget != 20000 || opts.GraphQLBudgetWindow != time.Minute {
 		t.Fatalf("GraphQL budget flags: %+v %v", opts, err)
 	}
-	if opts, _, err = parseFlags([]string{"--no-clone-mirror", "--no-expanded-webhook-triggers"}, io.Discard); err != nil ||
-		!opts.NoCloneMirror || !opts.NoExpandedWebhookTriggers {
+	if opts, _, err = parseFlags([]string{"--no-clone-mirror", "--no-expanded-webhook-triggers", "--no-hosted-agents", "--agent-image-build-time", "30s"}, io.Discard); err != nil ||
+		!opts.NoCloneMirror || !opts.NoExpandedWebhookTriggers || !opts.NoHostedAgents || opts.AgentImageBuildTime != 30*time.Second {
 		t.Fatalf("feature flags: %+v %v", opts, err)
 	}
 	opts, _, err = parseFlags([]string{"--quiet", "--faults", "aim=POST /v2/organizations/{org}/clusters drop_before times=1,aim=ruleCreate errors_with_data"}, io.Discard)
@@ -142,7 +142,8 @@ func TestUsageNamesEveryFlag(t *testing.T) {
 	}
 	for _, want := range []string{"Usage: fakeserver", "/_fake/", "-listen", "-org", "-token", "-rate-limit ",
 		"-rate-limit-window", "-quiet", "-fixtures", "-test-routes", "-faults", "latency=20ms", "-state-file",
-		"-no-clone-mirror", "-no-expanded-webhook-triggers", "-graphql-budget ", "-graphql-budget-window"} {
+		"-no-clone-mirror", "-no-expanded-webhook-triggers", "-graphql-budget ", "-graphql-budget-window",
+		"-no-hosted-agents", "-agent-image-build-time"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("usage lacks %q:\n%s", want, out.String())
 		}
