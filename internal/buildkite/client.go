@@ -119,6 +119,7 @@ type Client struct {
 	CacheRegistries      *CacheRegistriesService      // clusters' cache registries
 	Invitations          *InvitationsService          // invitations to join the organization
 	AgentTokens          *AgentTokensService          // unclustered agent tokens (GraphQL)
+	AgentImages          *AgentImagesService          // hosted clusters' custom agent images
 
 	baseURL  *url.URL // origin plus optional path prefix, no trailing slash
 	agentURL *url.URL
@@ -303,6 +304,7 @@ func (c *Client) services() {
 	c.CacheRegistries = &CacheRegistriesService{client: c}
 	c.Invitations = &InvitationsService{client: c}
 	c.AgentTokens = &AgentTokensService{client: c}
+	c.AgentImages = &AgentImagesService{client: c}
 }
 
 // positiveOr returns d, or def when d is not positive.
