@@ -247,6 +247,8 @@ var idGraphQLTypes = map[string][]string{
 	//   - portal: it has no `id`, here as in the official provider (a portal is named by its slug);
 	//   - pipeline_webhook: the official `id` is the webhook's external ID on the repository's provider
 	//     (GitHub's numeric ID), neither a UUID nor a GraphQL ID, so no form can be checked;
+	//   - hosted_agent_image: the `id` is the image's profile ID ("snb5nqcik8ge2" in the docs), neither a
+	//     UUID nor a GraphQL ID, so no form can be checked;
 }
 
 // checkStateID applies the ID rule to the `id` a state of the resource type name (without "buildkite_")

@@ -159,6 +159,7 @@ func (p *buildkiteProvider) Resources(_ context.Context) []func() resource.Resou
 		NewClusterDefaultQueueResource,
 		NewClusterAgentTokenResource,
 		NewClusterSecretResource,
+		NewHostedAgentImageResource,
 		NewClusterMaintainerResource,
 		NewClusterCacheRegistryResource,
 
@@ -197,6 +198,7 @@ func (p *buildkiteProvider) ListResources(context.Context) []func() list.ListRes
 		NewClusterDefaultQueueListResource,
 		NewClusterAgentTokenListResource,
 		NewClusterSecretListResource,
+		NewHostedAgentImageListResource,
 		NewClusterMaintainerListResource,
 		NewClusterCacheRegistryListResource,
 

@@ -1,0 +1,309 @@
+package provider
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+)
+
+var (
+	_ resource.Resource                 = (*hostedAgentImageResource)(nil)
+	_ resource.ResourceWithConfigure    = (*hostedAgentImageResource)(nil)
+	_ resource.ResourceWithImportState  = (*hostedAgentImageResource)(nil)
+	_ resource.ResourceWithIdentity     = (*hostedAgentImageResource)(nil)
+	_ resource.ResourceWithUpgradeState = (*hostedAgentImageResource)(nil)
+)
+
+// hostedAgentImageIdentity names an agent image for import blocks and terraform query.
+var hostedAgentImageIdentity = identifiedBy(
+	identityAttr("cluster_id", "The ID of the cluster the image belongs to."),
+	identityAttr("id", "The image's ID."),
+)
+
+// defaultImageBuildWait is how long a create waits for the build unless timeouts.create says otherwise, as
+// in the official provider: image builds outlast the provider's three-minute operation timeout.
+const defaultImageBuildWait = 30 * time.Minute
+
+// The polls of a build: the first after imagePollFirst, each later one twice as long after the one before,
+// at most imagePollMax apart.
+var (
+	imagePollFirst = 500 * time.Millisecond
+	imagePollMax   = 30 * time.Second
+)
+
+// NewHostedAgentImageResource returns the buildkite_hosted_agent_image resource.
+func NewHostedAgentImageResource() resource.Resource {
+	return &hostedAgentImageResource{
+		resourceBase: newResourceBase("hosted_agent_image", writeScopes("write_clusters"), hostedAgentImageIdentity),
+	}
+}
+
+type hostedAgentImageResource struct {
+	resourceBase
+}
+
+type hostedAgentImageModel struct {
+	ID             types.String `tfsdk:"id"`
+	ClusterID      refValue     `tfsdk:"cluster_id"`
+	Name           types.String `tfsdk:"name"`
+	Dockerfile     types.String `tfsdk:"dockerfile"`
+	Status         types.String `tfsdk:"status"`
+	ImageRef       types.String `tfsdk:"image_ref"`
+	Version        types.String `tfsdk:"version"`
+	LastBuildError types.String `tfsdk:"last_build_error"`
+	Timeouts       types.Object `tfsdk:"timeouts"`
+}
+
+// fromAPI copies the service's view; the timeouts block is the configuration's and stays as it is (a null
+// block when the model is new).
+func (m *hostedAgentImageModel) fromAPI(clusterID string, img *buildkite.AgentImage) {
+	m.ID = types.StringValue(img.ID)
+	m.ClusterID = newRef(clusterID)
+	m.Name = types.StringValue(img.Name)
+	m.Dockerfile = types.StringValue(img.Dockerfile)
+	m.Status = types.StringValue(img.Status)
+	m.ImageRef = optionalStringPtr(img.ImageRef)
+	m.Version = optionalString(string(img.Version))
+	m.LastBuildError = optionalStringPtr(img.LastBuildError)
+	if m.Timeouts.IsNull() {
+		m.Timeouts = types.ObjectNull(createTimeoutAttrTypes)
+	}
+}
+
+func (m *hostedAgentImageModel) ident() string {
+	return fmt.Sprintf("%q (ID %s) in cluster %s", m.Name.ValueString(), m.ID.ValueString(), m.ClusterID.UUID())
+}
+
+// UpgradeState moves the official provider's states (its cluster_id a UUID too; no version or
+// last_build_error, which the first refresh fills) and ours of version 0 to version 1.
+func (r *hostedAgentImageResource) UpgradeState(ctx context.Context) map[int64]resource.StateUpgrader {
+	return upgraders(ctx, r, stateMoves{refs: []string{"cluster_id"}})
+}
+
+func (r *hostedAgentImageResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	replace := []planmodifier.String{stringplanmodifier.RequiresReplace()}
+	resp.Schema = schema.Schema{
+		Version: 1, // above the official provider's 0, so that its states are upgraded (upgrade.go)
+		MarkdownDescription: "A custom agent image for a cluster's Linux hosted agents: Buildkite builds it from " +
+			"`dockerfile` on its own base image, and a hosted queue of the cluster runs on it by naming it in " +
+			"`hosted_agents.linux.agent_image_ref = buildkite_hosted_agent_image.<name>.image_ref`.\n\n" +
+			"The cluster needs a hosted queue before it can hold images (the service refuses the create " +
+			"otherwise): when that queue is in the same configuration, add it to `depends_on`.\n\n" +
+			"**Building.** A create waits for the build to finish, up to `timeouts.create` (30 minutes unless set), " +
+			"polling less and less often. When the build fails, or outlasts the wait, the apply fails with the " +
+			"service's build error (or the status it reached), and the image, which exists on the service, stays " +
+			"in state, tainted: the next apply deletes it and builds a new one. To keep an image that only needed " +
+			"longer, run `terraform untaint` on it; the next refresh reads its status and `image_ref`.\n\n" +
+			"An image cannot be changed: changing any argument replaces it. The service refuses to delete an image " +
+			"a queue runs on until the queue names another.\n\n" +
+			"**Importing.** Import as `<cluster id>/<image id>`, as in the official provider.",
+		Attributes: map[string]schema.Attribute{
+			attrID:       computedString("The image's ID, as the service assigns it (not a UUID)."),
+			"cluster_id": parentIDAttribute("The ID of the cluster the image belongs to.", "Cluster"),
+			"name": schema.StringAttribute{
+				MarkdownDescription: "The image's name, unique in its cluster. Changing it replaces the image.",
+				Required:            true,
+				PlanModifiers:       replace,
+				Validators:          []validator.String{notBlank()},
+			},
+			"dockerfile": schema.StringAttribute{
+				MarkdownDescription: "The Dockerfile instructions the image is built with, without `FROM`: Buildkite " +
+					"puts its hosted agent base image first. Changing it replaces the image.",
+				Required:      true,
+				PlanModifiers: replace,
+				Validators:    []validator.String{notBlank(), noFromInstruction{}},
+			},
+			"status": computedString("The build's status: `BUILDING`, `READY` or `FAILED`."),
+			"image_ref": computedString("What a hosted queue names the built image by, for its " +
+				"`hosted_agents.linux.agent_image_ref`; null until the build is `READY`."),
+			"version":          computedString("The image's version, as the service numbers it."),
+			"last_build_error": computedString("Why the last build failed; null unless it did."),
+		},
+		Blocks: map[string]schema.Block{
+			"timeouts": createTimeoutBlock("How long a create waits for the image to build, such as `45m`. " +
+				"Defaults to 30 minutes."),
+		},
+	}
+}
+
+func (r *hostedAgentImageResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	defer r.finishCreate(ctx, resp)
+	var plan hostedAgentImageModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	wait, diags := createWait(ctx, plan.Timeouts, defaultImageBuildWait)
+	resp.Diagnostics.Append(diags...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	clusterID := plan.ClusterID.UUID()
+	ident := fmt.Sprintf("%q in cluster %s", plan.Name.ValueString(), clusterID)
+	reqCtx, cancel := r.timeout(ctx, opCreate)
+	defer cancel()
+	img, err := r.client().AgentImages.Create(reqCtx, clusterID, buildkite.AgentImageCreate{
+		Name: plan.Name.ValueString(), Dockerfile: plan.Dockerfile.ValueString(),
+	})
+	if err != nil {
+		r.createFailed(reqCtx, &resp.Diagnostics, err, "hosted agent image", ident, r.holderOfName(clusterID, plan.Name.ValueString()))
+		return
+	}
+	// Recorded before the wait: whatever the wait ends in, the image exists and Terraform keeps track of it.
+	plan.fromAPI(clusterID, img)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	img, err = r.awaitBuild(ctx, clusterID, img, wait)
+	plan.fromAPI(clusterID, img)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	if err != nil {
+		resp.Diagnostics.AddError("Hosted Agent Image Not Built", fmt.Sprintf(
+			"Building hosted agent image %s: %s. The image exists on the service and stays in state, tainted: the "+
+				"next apply deletes it and builds a new one (fix the Dockerfile first if the build failed; to keep "+
+				"waiting for a build that only needed longer, run `terraform untaint` on it, or raise "+
+				"timeouts.create).", plan.ident(), err))
+	}
+}
+
+// awaitBuild polls the image until its build is READY, FAILED or the wait is over, and returns the last
+// answer (img when no poll answered) with an error unless it is READY. A poll the client could not get an
+// answer to ends the wait too, with the service's words.
+func (r *hostedAgentImageResource) awaitBuild(ctx context.Context, clusterID string, img *buildkite.AgentImage,
+	wait time.Duration) (*buildkite.AgentImage, error) {
+	ctx, cancel := context.WithTimeout(ctx, wait)
+	defer cancel()
+	interval := imagePollFirst
+	for img.Status == buildkite.AgentImageBuilding {
+		select {
+		case <-ctx.Done():
+			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+				return img, fmt.Errorf("the build was still %s when timeouts.create (%s) ran out", img.Status, wait)
+			}
+			return img, fmt.Errorf("the wait for the build was interrupted while it was %s", img.Status)
+		case <-time.After(interval):
+		}
+		interval = min(2*interval, imagePollMax)
+		next, err := r.client().AgentImages.Poll(ctx, clusterID, img.ID)
+		switch {
+		case err != nil && ctx.Err() != nil:
+			continue // the deadline or an interrupt: the loop says which
+		case err != nil:
+			return img, fmt.Errorf("reading its status failed: %s", describeError(err))
+		}
+		img = next
+	}
+	switch img.Status {
+	case buildkite.AgentImageReady:
+		return img, nil
+	case buildkite.AgentImageFailed:
+		return img, fmt.Errorf("the build failed: %s", deref(img.LastBuildError))
+	}
+	return img, fmt.Errorf("the service answered the status %q, neither READY nor FAILED", img.Status)
+}
+
+func (r *hostedAgentImageResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	defer r.finishRead(ctx, req, resp)
+	var state hostedAgentImageModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := r.timeout(ctx, opRead)
+	defer cancel()
+	img, err := r.client().AgentImages.Get(ctx, state.ClusterID.UUID(), state.ID.ValueString())
+	if err != nil {
+		r.readFailed(ctx, resp, err, "hosted agent image", state.ident())
+		return
+	}
+	state.fromAPI(state.ClusterID.UUID(), img)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+// Update changes only the timeouts block: every other argument replaces the image.
+func (r *hostedAgentImageResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	defer r.finishUpdate(ctx, req, resp)
+	var plan, state hostedAgentImageModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	state.Timeouts = plan.Timeouts
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+func (r *hostedAgentImageResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state hostedAgentImageModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := r.timeout(ctx, opDelete)
+	defer cancel()
+	err := r.client().AgentImages.Delete(ctx, state.ClusterID.UUID(), state.ID.ValueString())
+	r.deleteFailed(ctx, &resp.Diagnostics, err, "hosted agent image", state.ident())
+}
+
+// ImportState accepts "<cluster id>/<image id>", the official provider's form.
+func (r *hostedAgentImageResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	parts, ok := r.importParts(ctx, req, resp, uuidPart("<cluster id>", "Cluster"), keyPart("<image id>"))
+	if !ok {
+		return
+	}
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("cluster_id"), parts[0])...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), parts[1])...)
+}
+
+// dockerfileFrom finds a FROM instruction at the start of a line, which the service refuses.
+var dockerfileFrom = regexp.MustCompile(`(?im)^\s*FROM\s`)
+
+// noFromInstruction refuses, at plan time, a Dockerfile with a FROM instruction: Buildkite provides the base
+// image.
+type noFromInstruction struct{}
+
+func (noFromInstruction) Description(context.Context) string {
+	return "must not contain a FROM instruction: Buildkite puts its hosted agent base image first"
+}
+
+func (v noFromInstruction) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+
+func (v noFromInstruction) ValidateString(ctx context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if isKnownValue(req.ConfigValue) && dockerfileFrom.MatchString(req.ConfigValue.ValueString()) {
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid Dockerfile", fmt.Sprintf(
+			"The dockerfile %s. Remove the FROM line; the image is built on Buildkite's base image.", v.Description(ctx)))
+	}
+}
+
+// holderOfName finds the image that holds a name in a cluster, for a create refused because the name is
+// taken (most likely by an earlier apply stopped before it could record it).
+func (r *hostedAgentImageResource) holderOfName(clusterID, name string) holderLookup {
+	return func(ctx context.Context) (*holder, error) {
+		images, err := r.client().AgentImages.List(ctx, clusterID)
+		if err != nil {
+			return nil, err
+		}
+		for _, img := range images {
+			if img.Name == name {
+				return &holder{
+					description: fmt.Sprintf("hosted agent image %q (ID %s) in cluster %s", img.Name, img.ID, clusterID),
+					importID:    clusterID + "/" + img.ID,
+				}, nil
+			}
+		}
+		return nil, nil
+	}
+}
