@@ -145,7 +145,7 @@ func (r *hostedAgentImageResource) Create(ctx context.Context, req resource.Crea
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	wait, diags := createWait(ctx, plan.Timeouts, defaultImageBuildWait)
+	wait, diags := createWait(plan.Timeouts, defaultImageBuildWait)
 	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {
 		return

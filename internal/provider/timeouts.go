@@ -11,7 +11,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 )
 
 // operation is one of the four things Terraform asks of a resource; each has its own timeout.
@@ -68,15 +67,13 @@ func createTimeoutBlock(description string) schema.SingleNestedBlock {
 }
 
 // createWait returns the wait the block's create sets, or def when the block or create is unset.
-func createWait(ctx context.Context, block types.Object, def time.Duration) (time.Duration, diag.Diagnostics) {
+func createWait(block types.Object, def time.Duration) (time.Duration, diag.Diagnostics) {
 	if !isKnownValue(block) {
 		return def, nil
 	}
-	var create types.String
-	diags := block.As(ctx, &struct {
-		Create *types.String `tfsdk:"create"`
-	}{&create}, basetypes.ObjectAsOptions{})
-	if diags.HasError() || !isKnownValue(create) {
+	var diags diag.Diagnostics
+	create, _ := block.Attributes()["create"].(types.String)
+	if !isKnownValue(create) {
 		return def, diags
 	}
 	d, err := time.ParseDuration(create.ValueString())

@@ -1,0 +1,259 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+)
+
+func init() {
+	registerTestKind("buildkite_hosted_agent_image", testKind{
+		fake:     fakeserver.KindAgentImage,
+		storeKey: byParent("cluster_id"),
+		get: func(ctx context.Context, c *buildkite.Client, a map[string]string) error {
+			_, err := c.AgentImages.Poll(ctx, a["cluster_id"], a["id"])
+			return err
+		},
+		del: func(ctx context.Context, c *buildkite.Client, a map[string]string) error {
+			return c.AgentImages.Delete(ctx, a["cluster_id"], a["id"])
+		},
+	})
+}
+
+const imageAddr = "buildkite_hosted_agent_image.test"
+
+// testAccHostedAgentImageConfig declares cluster "<cluster>" with a hosted queue, which images need, and
+// its image "<name>" built from dockerfile, with extra lines in the image's block.
+func testAccHostedAgentImageConfig(cluster, name, dockerfile, extra string) string {
+	return fmt.Sprintf(`
+resource "buildkite_cluster" "test" {
+  name = %q
+}
+
+resource "buildkite_cluster_queue" "hosted" {
+  cluster_id = buildkite_cluster.test.id
+  key        = "hosted"
+  hosted_agents = {
+    instance_shape = "LINUX_AMD64_2X4"
+  }
+}
+
+resource "buildkite_hosted_agent_image" "test" {
+  cluster_id = buildkite_cluster.test.id
+  name       = %q
+  dockerfile = %q
+%s
+  depends_on = [buildkite_cluster_queue.hosted]
+}
+`, cluster, name, dockerfile, extra)
+}
+
+// imageStatusIs checks the image's status on the service.
+func (e *testEnv) imageStatusIs(want string) resource.TestCheckFunc {
+	return func(s *terraform.State) error {
+		rs, ok := s.RootModule().Resources[imageAddr]
+		if !ok {
+			return fmt.Errorf("%s is not in state", imageAddr)
+		}
+		img, err := e.client.AgentImages.Poll(context.Background(), rs.Primary.Attributes["cluster_id"], rs.Primary.ID)
+		if err != nil || img.Status != want {
+			return fmt.Errorf("image %s on the service: %+v, %v; want status %q", rs.Primary.ID, img, err, want)
+		}
+		return nil
+	}
+}
+
+// TestAccHostedAgentImageResource_basic: a create waits through BUILDING to READY; import by
+// "<cluster id>/<image id>" and by a generated configuration plan empty; each argument replaces; a hosted
+// queue runs on the image through its image_ref.
+func TestAccHostedAgentImageResource_basic(t *testing.T) {
+	t.Parallel()
+	e := newTestEnvWith(t, fakeserver.Options{AgentImageBuildTime: 2 * time.Second})
+	cluster := e.name("images")
+	config := func(name, dockerfile string) string {
+		return e.config(testAccHostedAgentImageConfig(cluster, name, dockerfile, ""))
+	}
+	ready := []statecheck.StateCheck{
+		statecheck.ExpectKnownValue(imageAddr, tfjsonpath.New("status"), knownvalue.StringExact("READY")),
+		statecheck.ExpectKnownValue(imageAddr, tfjsonpath.New("image_ref"), knownvalue.StringRegexp(regexp.MustCompile(`^packages\.buildkite\.com/`))),
+		statecheck.ExpectKnownValue(imageAddr, tfjsonpath.New("version"), knownvalue.StringExact("1")),
+		statecheck.ExpectKnownValue(imageAddr, tfjsonpath.New("last_build_error"), knownvalue.Null()),
+	}
+	replaced := func() resource.ConfigPlanChecks {
+		return resource.ConfigPlanChecks{
+			PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(imageAddr, plancheck.ResourceActionDestroyBeforeCreate)},
+			PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+		}
+	}
+	start := time.Now()
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             e.checkDestroyed("buildkite_hosted_agent_image"),
+		Steps: steps(
+			step(resource.TestStep{
+				Config: config("ruby", "RUN apt-get install -y ruby\n"),
+				Check: resource.ComposeTestCheckFunc(e.checkExists(imageAddr), e.imageStatusIs("READY"),
+					func(*terraform.State) error {
+						if waited := time.Since(start); waited < 2*time.Second {
+							return fmt.Errorf("the apply ended after %s, before the two-second build could", waited)
+						}
+						return nil
+					}),
+				ConfigStateChecks: ready,
+				ConfigPlanChecks:  expectEmpty(),
+			}),
+			importSteps(imageAddr, importID(imageAddr, "cluster_id", "id")),
+			step(resource.TestStep{
+				Config: config("ruby", "RUN apt-get install -y ruby-full\n"), ConfigPlanChecks: replaced(),
+				ConfigStateChecks: ready,
+			}),
+			step(resource.TestStep{Config: config("ruby-2", "RUN apt-get install -y ruby-full\n"), ConfigPlanChecks: replaced()}),
+			step(resource.TestStep{
+				// A hosted queue runs on the image.
+				Config: e.config(testAccHostedAgentImageConfig(cluster, "ruby-2", "RUN apt-get install -y ruby-full\n", "") + `
+resource "buildkite_cluster_queue" "ruby" {
+  cluster_id = buildkite_cluster.test.id
+  key        = "ruby"
+  hosted_agents = {
+    instance_shape = "LINUX_AMD64_2X4"
+    linux = {
+      agent_image_ref = buildkite_hosted_agent_image.test.image_ref
+    }
+  }
+}
+`),
+				ConfigPlanChecks: expectEmpty(),
+				Check:            resource.TestCheckResourceAttrPair("buildkite_cluster_queue.ruby", "hosted_agents.linux.agent_image_ref", imageAddr, "image_ref"),
+			}),
+		),
+	})
+}
+
+// TestAccHostedAgentImageResource_buildFails: a build that fails fails the apply with the service's build
+// error, and the image stays in state, tainted, so the next apply replaces it.
+func TestAccHostedAgentImageResource_buildFails(t *testing.T) {
+	t.Parallel()
+	e := newTestEnvWith(t, fakeserver.Options{})
+	cluster := e.name("images-fail")
+	broken := e.config(testAccHostedAgentImageConfig(cluster, "broken", "RUN echo building\nRUN false\n", ""))
+	var firstID string
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             e.checkDestroyed("buildkite_hosted_agent_image"),
+		Steps: []resource.TestStep{
+			{
+				Config: broken,
+				ExpectError: regexp.MustCompile(`Hosted Agent Image Not Built[\s\S]*the\s+build\s+failed:\s+process\s+"/bin/sh\s+-c\s+false"\s+did\s+not\s+complete\s+successfully:\s+exit\s+code:\s+1[\s\S]*stays\s+in\s+state,\s+tainted`),
+			},
+			{
+				// The failed image is in state, tainted, with its error; the plan replaces it.
+				RefreshState: true, ExpectNonEmptyPlan: true,
+				Check: resource.ComposeTestCheckFunc(
+					resource.TestCheckResourceAttr(imageAddr, "status", "FAILED"),
+					resource.TestMatchResourceAttr(imageAddr, "last_build_error", regexp.MustCompile(`exit code: 1`)),
+					resource.TestCheckNoResourceAttr(imageAddr, "image_ref"),
+					e.imageStatusIs("FAILED"),
+					func(s *terraform.State) error {
+						rs := s.RootModule().Resources[imageAddr]
+						if !rs.Primary.Tainted {
+							return fmt.Errorf("the failed image is not tainted")
+						}
+						firstID = rs.Primary.ID
+						return nil
+					}),
+			},
+			{
+				// Fixed, the next apply deletes the failed image and builds a new one.
+				Config: e.config(testAccHostedAgentImageConfig(cluster, "broken", "RUN echo building\n", "")),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(imageAddr, plancheck.ResourceActionDestroyBeforeCreate)},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				Check: resource.ComposeTestCheckFunc(e.imageStatusIs("READY"), func(s *terraform.State) error {
+					cluster := s.RootModule().Resources[imageAddr].Primary.Attributes["cluster_id"]
+					if _, err := e.client.AgentImages.Poll(context.Background(), cluster, firstID); !buildkite.IsNotFound(err) {
+						return fmt.Errorf("the failed image %s: %v, want it deleted from the service", firstID, err)
+					}
+					return nil
+				}),
+			},
+		},
+	})
+}
+
+// TestAccHostedAgentImageResource_timeout: a build that outlasts timeouts.create fails the apply, naming
+// the wait, and the image stays in state (BUILDING, tainted) rather than being lost track of.
+func TestAccHostedAgentImageResource_timeout(t *testing.T) {
+	t.Parallel()
+	e := newTestEnvWith(t, fakeserver.Options{AgentImageBuildTime: time.Hour})
+	cluster := e.name("images-slow")
+	cfg := e.config(testAccHostedAgentImageConfig(cluster, "slow", "RUN make\n", "  timeouts {\n    create = \"2s\"\n  }"))
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             e.checkDestroyed("buildkite_hosted_agent_image"),
+		Steps: []resource.TestStep{
+			{
+				Config:      cfg,
+				ExpectError: regexp.MustCompile(`Hosted Agent Image Not Built[\s\S]*the\s+build\s+was\s+still\s+BUILDING\s+when\s+timeouts.create\s+\(2s\)\s+ran\s+out`),
+			},
+			{
+				RefreshState: true, ExpectNonEmptyPlan: true,
+				Check: resource.ComposeTestCheckFunc(
+					resource.TestCheckResourceAttr(imageAddr, "status", "BUILDING"),
+					resource.TestCheckResourceAttr(imageAddr, "timeouts.create", "2s"),
+					e.imageStatusIs("BUILDING"), e.checkExists(imageAddr)),
+			},
+		},
+	})
+}
+
+// TestAccHostedAgentImageResource_disappears: an image deleted outside Terraform is created again.
+func TestAccHostedAgentImageResource_disappears(t *testing.T) {
+	t.Parallel()
+	e := newTestEnvWith(t, fakeserver.Options{AgentImageBuildTime: -1})
+	e.disappears(imageAddr, testAccHostedAgentImageConfig(e.name("images-gone"), "gone", "RUN true\n", ""))
+}
+
+// TestAccHostedAgentImageResource_validation: a Dockerfile with FROM is refused at plan time, before
+// anything is sent; a cluster without a hosted queue is refused by the service with its words.
+func TestAccHostedAgentImageResource_validation(t *testing.T) {
+	t.Parallel()
+	e := newTestEnvWith(t, fakeserver.Options{AgentImageBuildTime: -1})
+	cluster := e.name("images-invalid")
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		Steps: []resource.TestStep{
+			{
+				Config:      e.config(testAccHostedAgentImageConfig(cluster, "from", "FROM ubuntu:24.04\nRUN true\n", "")),
+				PlanOnly:    true,
+				ExpectError: regexp.MustCompile(`Invalid Dockerfile[\s\S]*must\s+not\s+contain\s+a\s+FROM\s+instruction`),
+			},
+			{
+				Config: e.config(fmt.Sprintf(`
+resource "buildkite_cluster" "test" {
+  name = %q
+}
+
+resource "buildkite_hosted_agent_image" "test" {
+  cluster_id = buildkite_cluster.test.id
+  name       = "no-hosted-queue"
+  dockerfile = "RUN true"
+}
+`, cluster)),
+				ExpectError: regexp.MustCompile(`Unable to Create Hosted Agent Image[\s\S]*Cluster\s+does\s+not\s+have\s+hosted\s+agents`),
+			},
+		},
+	})
+}
