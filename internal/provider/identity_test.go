@@ -295,6 +295,17 @@ var identityCases = []identityCase{
 		},
 	},
 	{
+		// Every argument replaces; only the timeouts block changes in place.
+		resourceType: "buildkite_hosted_agent_image", attrs: []string{"cluster_id", "id"},
+		setup: func(t *testing.T, e *testEnv) identityConfigs {
+			cluster := e.name("identity")
+			return identityConfigs{
+				create: testAccHostedAgentImageConfig(cluster, "ruby", "RUN true\n", ""),
+				update: testAccHostedAgentImageConfig(cluster, "ruby", "RUN true\n", "  timeouts {\n    create = \"45m\"\n  }"),
+			}
+		},
+	},
+	{
 		resourceType: "buildkite_cluster_maintainer", attrs: []string{"cluster_uuid", "id"},
 		setup: func(t *testing.T, e *testEnv) identityConfigs {
 			return identityConfigs{create: testAccClusterMaintainerConfig(e.name("identity"), e.name("identity-team"))}

@@ -445,6 +445,47 @@ var queryCases = []queryCase{
 			imports: 3,
 		}
 	}},
+	{resourceType: "buildkite_hosted_agent_image", run: func(t *testing.T, e *testEnv, base string) queryRow {
+		ctx := t.Context()
+		a, err := e.client.Clusters.Create(ctx, buildkite.ClusterCreate{Name: base + "-a"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := e.client.Queues.Create(ctx, a.ID, buildkite.QueueCreate{Key: "hosted",
+			HostedAgents: &buildkite.HostedAgentsWrite{InstanceShape: "LINUX_AMD64_2X4"}}); err != nil {
+			t.Fatal(err)
+		}
+		// A second cluster, without hosted agents, which lists no images.
+		if _, err := e.client.Clusters.Create(ctx, buildkite.ClusterCreate{Name: base + "-b"}); err != nil {
+			t.Fatal(err)
+		}
+		var ruby *buildkite.AgentImage
+		for _, name := range []string{"ruby", "node"} {
+			img, err := e.client.AgentImages.Create(ctx, a.ID, buildkite.AgentImageCreate{Name: name, Dockerfile: "RUN install " + name + "\n"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if name == "ruby" {
+				ruby = img
+			}
+		}
+		return queryRow{
+			blocks: []string{"buildkite_hosted_agent_image", "a", fmt.Sprintf("    cluster_id = %q", a.ID)},
+			checks: []querycheck.QueryResultCheck{
+				querycheck.ExpectLength("buildkite_hosted_agent_image.all", 2),
+				querycheck.ExpectLength("buildkite_hosted_agent_image.a", 2),
+				querycheck.ExpectIdentity("buildkite_hosted_agent_image.a", identityOf("cluster_id", a.ID, "id", ruby.ID)),
+				querycheck.ExpectResourceDisplayName("buildkite_hosted_agent_image.all",
+					byIdentity("cluster_id", a.ID, "id", ruby.ID), knownvalue.StringExact(base+"-a / ruby")),
+				querycheck.ExpectResourceKnownValues("buildkite_hosted_agent_image.a", byIdentity("cluster_id", a.ID, "id", ruby.ID), []querycheck.KnownValueCheck{
+					known("name", knownvalue.StringExact("ruby")),
+					known("dockerfile", knownvalue.StringExact("RUN install ruby\n")),
+				}),
+			},
+			refused: []queryRefusal{{fmt.Sprintf(unknownUUIDFilter, "cluster_id"), wrapped(`No cluster matches the ID "` + unknownUUID + `"`)}},
+			imports: 2,
+		}
+	}},
 	{resourceType: "buildkite_cluster_maintainer", run: func(t *testing.T, e *testEnv, base string) queryRow {
 		s := e.seedBeyondSpec(t, base)
 		assignment := func(c *buildkite.Cluster, m *buildkite.ClusterMaintainer) queryfilter.QueryFilter {
