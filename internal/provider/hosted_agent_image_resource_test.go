@@ -154,7 +154,7 @@ func TestAccHostedAgentImageResource_buildFails(t *testing.T) {
 		CheckDestroy:             e.checkDestroyed("buildkite_hosted_agent_image"),
 		Steps: []resource.TestStep{
 			{
-				Config: broken,
+				Config:      broken,
 				ExpectError: regexp.MustCompile(`Hosted Agent Image Not Built[\s\S]*the\s+build\s+failed:\s+process\s+"/bin/sh\s+-c\s+false"\s+did\s+not\s+complete\s+successfully:\s+exit\s+code:\s+1[\s\S]*stays\s+in\s+state,\s+tainted`),
 			},
 			{

@@ -218,9 +218,12 @@ var sweepers = []sweeper{
 	{"buildkite_notification_service", "services", nil, listNotificationServices},
 	{"buildkite_pipeline", "pipelines", []string{"buildkite_organization_rule", "buildkite_notification_service"}, listPipelines},
 	{"buildkite_pipeline_template", "pipeline-templates", []string{"buildkite_pipeline"}, listTemplates},
-	{"buildkite_cluster", "clusters", []string{"buildkite_pipeline", "buildkite_notification_service", "buildkite_cluster_cache_registry"}, listClusters},
+	{"buildkite_cluster", "clusters", []string{"buildkite_pipeline", "buildkite_notification_service", "buildkite_cluster_cache_registry",
+		"buildkite_hosted_agent_image"}, listClusters},
 	// Cache registries live in clusters, which take theirs along; these are the tests' in other clusters.
 	{"buildkite_cluster_cache_registry", "cache-registries", nil, listCacheRegistries},
+	// Agent images too (only hosted clusters have any).
+	{"buildkite_hosted_agent_image", "agent-images", nil, listAgentImages},
 	{"buildkite_test_suite", "suites", nil, listSuites},
 	{"buildkite_registry", "registries", nil, listRegistries},
 	// Portals are found by name, and deleted by slug.
@@ -512,6 +515,27 @@ func listCacheRegistries(ctx context.Context, c *buildkite.Client) ([]sweepable,
 			}
 			out = append(out, sweepable{id: r.UUID, names: []string{r.Name, r.Slug}, del: func(ctx context.Context) error {
 				return c.CacheRegistries.Delete(ctx, cl.ID, r.UUID)
+			}})
+		}
+	}
+	return out, nil
+}
+
+// listAgentImages lists the agent images of every cluster.
+func listAgentImages(ctx context.Context, c *buildkite.Client) ([]sweepable, error) {
+	clusters, err := c.Clusters.List(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var out []sweepable
+	for _, cl := range clusters {
+		all, err := c.AgentImages.List(ctx, cl.ID)
+		if err != nil {
+			return nil, err
+		}
+		for _, img := range all {
+			out = append(out, sweepable{id: img.ID, names: []string{img.Name}, del: func(ctx context.Context) error {
+				return c.AgentImages.Delete(ctx, cl.ID, img.ID)
 			}})
 		}
 	}

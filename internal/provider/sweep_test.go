@@ -35,6 +35,10 @@ func seedSweepable(t *testing.T, c *buildkite.Client, name string) map[string][]
 	must(err)
 	_, err = c.CacheRegistries.Create(ctx, cl.ID, buildkite.CacheRegistryWrite{Name: &name})
 	must(err)
+	_, err = c.Queues.Create(ctx, cl.ID, buildkite.QueueCreate{Key: "hosted", HostedAgents: &buildkite.HostedAgentsWrite{InstanceShape: "LINUX_AMD64_2X4"}})
+	must(err)
+	_, err = c.AgentImages.Create(ctx, cl.ID, buildkite.AgentImageCreate{Name: name, Dockerfile: "RUN true\n"})
+	must(err)
 	team, err := c.Teams.Create(ctx, buildkite.TeamWrite{Name: name, Privacy: "visible", DefaultMemberRole: "member"})
 	must(err)
 	archived, err := c.Pipelines.Create(ctx, buildkite.PipelineCreate{Name: name, Repository: "https://github.com/acme/app.git", Configuration: steps, ClusterID: &cl.ID})
@@ -71,6 +75,7 @@ func seedSweepable(t *testing.T, c *buildkite.Client, name string) map[string][]
 		"buildkite_organization_rule": {"1 rule"}, "buildkite_pipeline_template": {name},
 		"buildkite_test_suite": {name}, "buildkite_registry": {name}, "buildkite_portal": {name},
 		"buildkite_notification_service": {name}, "buildkite_cluster_cache_registry": {name}, "buildkite_agent_token": {name},
+		"buildkite_hosted_agent_image": {name},
 	}
 }
 
