@@ -688,6 +688,38 @@ resource "buildkite_cluster_secret" "deploy" {
 	}})
 }
 
+// addHostedAgentImage adds an image built in the cluster, which its hosted queue makes hosted; its provider
+// waited for the build, so its state holds the image READY with its image_ref.
+func (w *officialWorkspace) addHostedAgentImage() {
+	c, _ := w.withCluster(), w.withQueue()
+	ctx := context.Background()
+	img, err := w.e.client.AgentImages.Create(ctx, c.ID, buildkite.AgentImageCreate{Name: "ruby", Dockerfile: "RUN apt-get install -y ruby-full\n"})
+	w.must(err)
+	for deadline := time.Now().Add(10 * time.Second); img.Status == buildkite.AgentImageBuilding && time.Now().Before(deadline); {
+		time.Sleep(100 * time.Millisecond)
+		img, err = w.e.client.AgentImages.Poll(ctx, c.ID, img.ID)
+		w.must(err)
+	}
+	if img.Status != buildkite.AgentImageReady {
+		w.t.Fatalf("seeding the workspace: image %s is %s, not READY", img.ID, img.Status)
+	}
+	w.add(`
+resource "buildkite_hosted_agent_image" "ruby" {
+  cluster_id = buildkite_cluster.main.uuid
+  name       = "ruby"
+  dockerfile = <<-EOT
+    RUN apt-get install -y ruby-full
+  EOT
+
+  depends_on = [buildkite_cluster_queue.linux]
+}
+`, officialInstance{address: "buildkite_hosted_agent_image.ruby", dependsOn: []string{"buildkite_cluster.main", "buildkite_cluster_queue.linux"},
+		attrs: map[string]any{
+			"id": img.ID, "cluster_id": c.ID, "name": "ruby", "dockerfile": "RUN apt-get install -y ruby-full\n",
+			"status": img.Status, "image_ref": deref(img.ImageRef),
+		}})
+}
+
 // addMaintainer makes the team a maintainer of the cluster (its provider's schema version 1).
 func (w *officialWorkspace) addMaintainer() {
 	c, team := w.withCluster(), w.withTeam()

@@ -124,6 +124,13 @@ var migrationCases = []migrationCase{
 	{name: "cluster_secret", add: (*officialWorkspace).addSecret, check: func(t *testing.T, w *cliWorkdir) {
 		expectMoved(t, w, "buildkite_cluster_secret.deploy", map[string]any{"value": "moved-value", "description": "Deploys"})
 	}},
+	{name: "hosted_agent_image", add: (*officialWorkspace).addHostedAgentImage, check: func(t *testing.T, w *cliWorkdir) {
+		// Its id is the service's image ID, not a UUID, so expectMoved does not apply; cluster_id stays a UUID.
+		a := w.stateAttributes("buildkite_hosted_agent_image.ruby")
+		if !isUUID(fmt.Sprint(a["cluster_id"])) || a["status"] != "READY" || a["version"] != "1" || a["last_build_error"] != nil || a["image_ref"] == "" {
+			t.Errorf("after the move and a refresh: %v", a)
+		}
+	}},
 	{name: "cluster_maintainer", add: (*officialWorkspace).addMaintainer, check: func(t *testing.T, w *cliWorkdir) {
 		expectMoved(t, w, "buildkite_cluster_maintainer.platform", map[string]any{"actor_type": "team", "user_uuid": nil})
 	}},
