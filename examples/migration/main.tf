@@ -92,13 +92,13 @@ resource "buildkite_team_member" "second" {
 
 resource "buildkite_pipeline_team" "website" {
   team_id      = buildkite_team.platform.id
-  pipeline_id  = "UGlwZWxpbmUtLS0zZGVkODYxYy03YmEwLTRlNTItODU3YS00Mjc3OGMxNDViYTU="
+  pipeline_id  = "UGlwZWxpbmUtLS1kNmM3MGI2YS03Yzc0LTQ0YzEtYjk4MC1mN2EzYzk0NTk2MjE="
   access_level = "BUILD_AND_READ"
 }
 
 resource "buildkite_test_suite_team" "e2e" {
   team_id       = buildkite_team.platform.id
-  test_suite_id = "U3VpdGUtLS05MjVjYmU2NS0wOTM4LTRiMDgtOGVhYy1hMDM5MzlmODg4ZmQ="
+  test_suite_id = "U3VpdGUtLS1iMGI4NmZjNi00MTJjLTRiNTQtYmU4Yy04OThmYjg5NWY2NWM="
   access_level  = "MANAGE_AND_READ"
 }
 
@@ -132,6 +132,16 @@ resource "buildkite_cluster_secret" "deploy" {
   key         = "DEPLOY_KEY"
   value       = "moved-value"
   description = "Deploys"
+}
+
+resource "buildkite_hosted_agent_image" "ruby" {
+  cluster_id = buildkite_cluster.main.uuid
+  name       = "ruby"
+  dockerfile = <<-EOT
+    RUN apt-get install -y ruby-full
+  EOT
+
+  depends_on = [buildkite_cluster_queue.linux]
 }
 
 resource "buildkite_cluster_maintainer" "platform" {
