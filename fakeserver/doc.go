@@ -46,7 +46,8 @@
 //   - store.go: the Store (one mutex), organizations, users, access tokens and the Kind registry.
 //   - clusters.go: clusters, and clusterState, which holds the tables of all three of its kinds;
 //     cluster_queues.go: a cluster's queues (dispatch pause and resume; queues_hosted.go their hosted
-//     agents); cluster_tokens.go: a cluster's agent tokens (state, views, routes, handlers in each).
+//     agents); cluster_tokens.go: a cluster's agent tokens (state, views, routes, handlers in each);
+//     agent_images.go: a hosted cluster's custom agent images, which build on the server's clock.
 //   - orgs.go, metrics.go: organizations and members; agent metrics at /v3 with agent registration tokens.
 //   - agents.go: the agents API (list, get, stop, pause, resume) over the agents metrics.go seeds; build_outputs.go: a
 //     build's artifacts, annotations and job logs (seeded by Store.AddArtifact and SetJobLog; annotations
