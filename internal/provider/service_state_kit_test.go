@@ -50,7 +50,7 @@ func serviceObjects(ctx context.Context, c *buildkite.Client) (objectsByType, er
 	return listed, nil
 }
 
-// listClusterObjects lists clusters, and their queues and agent tokens.
+// listClusterObjects lists clusters, and their queues, agent tokens and agent images.
 func listClusterObjects(ctx context.Context, c *buildkite.Client, listed objectsByType) error {
 	clusters, err := c.Clusters.List(ctx)
 	if err != nil {
@@ -71,6 +71,13 @@ func listClusterObjects(ctx context.Context, c *buildkite.Client, listed objects
 		}
 		for _, t := range tokens {
 			listed.add("buildkite_cluster_agent_token", t.ID)
+		}
+		images, err := c.AgentImages.List(ctx, cl.ID)
+		if err != nil {
+			return err
+		}
+		for _, img := range images {
+			listed.add("buildkite_hosted_agent_image", img.ID)
 		}
 	}
 	return nil
@@ -157,6 +164,7 @@ func compareObjects(listed, inState objectsByType) error {
 // serviceListed are the kinds serviceObjects lists.
 var serviceListed = map[string]bool{
 	"buildkite_cluster": true, "buildkite_cluster_queue": true, "buildkite_cluster_agent_token": true,
+	"buildkite_hosted_agent_image": true,
 	"buildkite_team": true, "buildkite_pipeline": true, "buildkite_pipeline_template": true,
 	"buildkite_organization_rule": true, "buildkite_test_suite": true, "buildkite_registry": true,
 	"buildkite_registry_token": true,
