@@ -24,6 +24,7 @@ var (
 	_ resource.ResourceWithImportState  = (*hostedAgentImageResource)(nil)
 	_ resource.ResourceWithIdentity     = (*hostedAgentImageResource)(nil)
 	_ resource.ResourceWithUpgradeState = (*hostedAgentImageResource)(nil)
+	_ resource.ResourceWithModifyPlan   = (*hostedAgentImageResource)(nil)
 )
 
 // hostedAgentImageIdentity names an agent image for import blocks and terraform query.
@@ -105,7 +106,8 @@ func (r *hostedAgentImageResource) Schema(_ context.Context, _ resource.SchemaRe
 			"polling less and less often. When the build fails, or outlasts the wait, the apply fails with the " +
 			"service's build error (or the status it reached), and the image, which exists on the service, stays " +
 			"in state, tainted: the next apply deletes it and builds a new one. To keep an image that only needed " +
-			"longer, run `terraform untaint` on it; the next refresh reads its status and `image_ref`.\n\n" +
+			"longer, run `terraform untaint` on it; the next refresh reads its status and `image_ref`. An image " +
+			"found `FAILED` (imported, or untainted) is planned for replacement too.\n\n" +
 			"An image cannot be changed: changing any argument replaces it. The service refuses to delete an image " +
 			"a queue runs on until the queue names another.\n\n" +
 			"**Importing.** Import as `<cluster id>/<image id>`, as in the official provider.",
@@ -136,6 +138,24 @@ func (r *hostedAgentImageResource) Schema(_ context.Context, _ resource.SchemaRe
 				"Defaults to 30 minutes."),
 		},
 	}
+}
+
+// ModifyPlan checks the token's scopes, and replaces an image whose build failed: one imported, or untainted,
+// while FAILED would otherwise stay in state without an image to run on.
+func (r *hostedAgentImageResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	r.resourceBase.ModifyPlan(ctx, req, resp)
+	if req.State.Raw.IsNull() || req.Plan.Raw.IsNull() {
+		return
+	}
+	var status types.String
+	resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("status"), &status)...)
+	if status.ValueString() != buildkite.AgentImageFailed {
+		return
+	}
+	for _, computed := range []string{"id", "status", "image_ref", "version", "last_build_error"} {
+		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root(computed), types.StringUnknown())...)
+	}
+	resp.RequiresReplace = append(resp.RequiresReplace, path.Root("status"))
 }
 
 func (r *hostedAgentImageResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {

@@ -257,3 +257,57 @@ resource "buildkite_hosted_agent_image" "test" {
 		},
 	})
 }
+
+// TestAccHostedAgentImageResource_failedFoundIsReplaced: an image whose build failed, imported (or
+// untainted), is planned for replacement even though the configuration matches it.
+func TestAccHostedAgentImageResource_failedFoundIsReplaced(t *testing.T) {
+	t.Parallel()
+	e := newTestEnvWith(t, fakeserver.Options{AgentImageBuildTime: -1})
+	ctx := t.Context()
+	c, err := e.client.Clusters.Create(ctx, buildkite.ClusterCreate{Name: e.name("images-found")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = e.client.Clusters.Delete(context.Background(), c.ID) })
+	if _, err := e.client.Queues.Create(ctx, c.ID, buildkite.QueueCreate{Key: "hosted",
+		HostedAgents: &buildkite.HostedAgentsWrite{InstanceShape: "LINUX_AMD64_2X4"}}); err != nil {
+		t.Fatal(err)
+	}
+	img, err := e.client.AgentImages.Create(ctx, c.ID, buildkite.AgentImageCreate{Name: "broken", Dockerfile: "RUN false\n"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := e.config(fmt.Sprintf(`
+resource "buildkite_hosted_agent_image" "test" {
+  cluster_id = %q
+  name       = "broken"
+  dockerfile = "RUN false\n"
+}
+`, c.ID))
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		Steps: []resource.TestStep{
+			{Config: cfg, ResourceName: imageAddr, ImportState: true, ImportStateId: c.ID + "/" + img.ID, ImportStatePersist: true},
+			{
+				// The replacement builds the same Dockerfile, which fails again; the failed image is gone.
+				Config: cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(imageAddr, plancheck.ResourceActionDestroyBeforeCreate)},
+				},
+				ExpectError: regexp.MustCompile(`Hosted Agent Image Not Built`),
+			},
+			{
+				RefreshState: true, ExpectNonEmptyPlan: true,
+				Check: func(s *terraform.State) error {
+					if id := s.RootModule().Resources[imageAddr].Primary.ID; id == img.ID {
+						return fmt.Errorf("the failed image %s is still the one in state", id)
+					}
+					if _, err := e.client.AgentImages.Poll(context.Background(), c.ID, img.ID); !buildkite.IsNotFound(err) {
+						return fmt.Errorf("the failed image %s: %v, want it replaced", img.ID, err)
+					}
+					return nil
+				},
+			},
+		},
+	})
+}
