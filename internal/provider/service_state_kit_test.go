@@ -164,11 +164,11 @@ func compareObjects(listed, inState objectsByType) error {
 // serviceListed are the kinds serviceObjects lists.
 var serviceListed = map[string]bool{
 	"buildkite_cluster": true, "buildkite_cluster_queue": true, "buildkite_cluster_agent_token": true,
-	"buildkite_hosted_agent_image": true,
-	"buildkite_team":               true, "buildkite_pipeline": true, "buildkite_pipeline_template": true,
+	"buildkite_team": true, "buildkite_pipeline": true, "buildkite_pipeline_template": true,
 	"buildkite_organization_rule": true, "buildkite_test_suite": true, "buildkite_registry": true,
 	"buildkite_registry_token": true,
 	"buildkite_portal":         true, "buildkite_notification_service": true,
+	"buildkite_hosted_agent_image": true,
 }
 
 // checkServiceMatchesState compares, kind by kind, the objects the service lists with those in state.
