@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"testing"
 )
 
@@ -41,5 +42,33 @@ func TestCacheRegistries_Lifecycle(t *testing.T) {
 	}
 	if err := c.CacheRegistries.Delete(ctx, cl.ID, all[0].UUID); !IsValidation(err) {
 		t.Fatalf("deleting the Default registry: %v", err)
+	}
+}
+
+// TestCacheRegistryWrite_bytes pins the bytes a create or update sends, key order included: only the fields
+// set, a cleared one as null, the policy as compact JSON.
+func TestCacheRegistryWrite_bytes(t *testing.T) {
+	for _, tc := range []struct {
+		in   CacheRegistryWrite
+		want string
+	}{
+		{CacheRegistryWrite{}, `{}`},
+		{CacheRegistryWrite{Name: ptr("Gems")}, `{"name":"Gems"}`},
+		{CacheRegistryWrite{Name: ptr("n"), Description: ptr("<d&>"), Emoji: ptr(":gem:"), Color: ptr("#000"),
+			Policy: json.RawMessage("{ \"rules\": [ ] }")},
+			`{"color":"#000","description":"\u003cd\u0026\u003e","emoji":":gem:","name":"n","policy":{"rules":[]}}`},
+		{CacheRegistryWrite{Policy: json.RawMessage(`null`)}, `{"policy":null}`},
+		{CacheRegistryWrite{Clear: []string{"description"}}, `{"description":null}`},
+		{CacheRegistryWrite{Name: ptr("n"), Clear: []string{"policy", "color", "emoji", "description"}},
+			`{"color":null,"description":null,"emoji":null,"name":"n","policy":null}`},
+	} {
+		s := newStub(t, respond(http.StatusOK, `{"uuid":"u"}`))
+		c := newTestClient(t, s.srv.URL)
+		if _, err := c.CacheRegistries.Update(context.Background(), "c", "u", tc.in); err != nil {
+			t.Fatal(err)
+		}
+		if got := s.only(t).Body; got != tc.want {
+			t.Errorf("body = %s\nwant   %s", got, tc.want)
+		}
 	}
 }

@@ -108,3 +108,30 @@ func orZero[T any](p *T) T {
 	}
 	return *p
 }
+
+// TestAPISettingsUpdate_bytes pins the bytes a PATCH sends, key order included.
+func TestAPISettingsUpdate_bytes(t *testing.T) {
+	for _, tc := range []struct {
+		in   APISettingsUpdate
+		want string
+	}{
+		{APISettingsUpdate{}, `{}`},
+		{APISettingsUpdate{AllowedIPs: &[]string{"10.0.0.0/8", "192.0.2.0/24"}}, `{"allowed_ip_addresses":"10.0.0.0/8 192.0.2.0/24"}`},
+		{APISettingsUpdate{AllowedIPs: &[]string{}}, `{"allowed_ip_addresses":null}`},
+		{APISettingsUpdate{RevokeAfterDays: ptr(int64(0))}, `{"revoke_inactive_tokens_after_days":null}`},
+		{APISettingsUpdate{RestrictTokens: ptr(false)}, `{"restrict_user_api_token_creation":false}`},
+		{APISettingsUpdate{AllowedIPs: &[]string{"0.0.0.0/0"}, RevokeAfterDays: ptr(int64(90)), RestrictTokens: ptr(true)},
+			`{"allowed_ip_addresses":"0.0.0.0/0","restrict_user_api_token_creation":true,"revoke_inactive_tokens_after_days":90}`},
+		{APISettingsUpdate{AllowedIPs: &[]string{}, RevokeAfterDays: ptr(int64(0)), RestrictTokens: ptr(false)},
+			`{"allowed_ip_addresses":null,"restrict_user_api_token_creation":false,"revoke_inactive_tokens_after_days":null}`},
+	} {
+		s := newStub(t, respond(http.StatusOK, `{"url":"u"}`))
+		c := newTestClient(t, s.srv.URL)
+		if _, err := c.OrgSettings.UpdateAPISettings(context.Background(), tc.in); err != nil {
+			t.Fatal(err)
+		}
+		if got := s.only(t).Body; got != tc.want {
+			t.Errorf("body = %s\nwant   %s", got, tc.want)
+		}
+	}
+}

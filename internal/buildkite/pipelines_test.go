@@ -251,3 +251,58 @@ func TestRules_lifecycle(t *testing.T) {
 		t.Errorf("Get after delete = %v", err)
 	}
 }
+
+// TestPipelineUpdate_bodies pins the bytes an update sends: only the fields set, in the struct's order,
+// and a field cleared as null. Where a null goes with another field, only the meaning is pinned (anyOrder):
+// before the Optional fields the nulls were added through a map, which sorted the keys.
+func TestPipelineUpdate_bodies(t *testing.T) {
+	for _, tc := range []struct {
+		in       PipelineUpdate
+		want     string
+		anyOrder bool
+	}{
+		{PipelineUpdate{}, `{}`, false},
+		{PipelineUpdate{Name: ptr("n"), Tags: &[]string{}}, `{"name":"n","tags":[]}`, false},
+		{PipelineUpdate{
+			Name: ptr("n"), Slug: ptr("s"), Repository: ptr("r"), ClusterID: ptr("c"), Configuration: ptr("steps: []"),
+			PipelineTemplateUUID: ptr("t"), Description: ptr("<d&>"), DefaultBranch: ptr("main"),
+			BranchConfiguration: ptr("main"), SkipQueuedBranchBuilds: ptr(true), SkipQueuedBranchBuildsFilter: ptr("!main"),
+			CancelRunningBranchBuilds: ptr(false), CancelRunningBranchBuildsFilter: ptr(""), AllowRebuilds: ptr(true),
+			Visibility: ptr("private"), Tags: &[]string{"a"}, ProviderSettings: map[string]any{"z": 1, "a": "x"},
+			DefaultCommandStepTimeout: ptr(int64(10)), MaximumCommandStepTimeout: ptr(int64(20)),
+			Emoji: ptr(":rocket:"), Color: ptr("#FF5733"), CloneMirrorURL: ptr("https://mirror"),
+		}, `{"name":"n","slug":"s","repository":"r","cluster_id":"c","configuration":"steps: []",` +
+			`"pipeline_template_uuid":"t","description":"\u003cd\u0026\u003e","default_branch":"main",` +
+			`"branch_configuration":"main","skip_queued_branch_builds":true,"skip_queued_branch_builds_filter":"!main",` +
+			`"cancel_running_branch_builds":false,"cancel_running_branch_builds_filter":"","allow_rebuilds":true,` +
+			`"visibility":"private","tags":["a"],"provider_settings":{"a":"x","z":1},` +
+			`"default_command_step_timeout":10,"maximum_command_step_timeout":20,` +
+			`"emoji":":rocket:","color":"#FF5733","clone_mirror_url":"https://mirror"}`, false},
+		{PipelineUpdate{ClearCluster: true}, `{"cluster_id":null}`, false},
+		{PipelineUpdate{ClearTemplate: true}, `{"pipeline_template_uuid":null}`, false},
+		{PipelineUpdate{ClearDefaultCommandStepTimeout: true}, `{"default_command_step_timeout":null}`, false},
+		{PipelineUpdate{ClearMaximumCommandStepTimeout: true}, `{"maximum_command_step_timeout":null}`, false},
+		{PipelineUpdate{ClearEmoji: true}, `{"emoji":null}`, false},
+		{PipelineUpdate{ClearColor: true}, `{"color":null}`, false},
+		{PipelineUpdate{ClearCloneMirrorURL: true}, `{"clone_mirror_url":null}`, false},
+		{PipelineUpdate{ClearCluster: true, ClearTemplate: true, ClearDefaultCommandStepTimeout: true,
+			ClearMaximumCommandStepTimeout: true, ClearEmoji: true, ClearColor: true, ClearCloneMirrorURL: true},
+			`{"cluster_id":null,"pipeline_template_uuid":null,"default_command_step_timeout":null,` +
+				`"maximum_command_step_timeout":null,"emoji":null,"color":null,"clone_mirror_url":null}`, true},
+		{PipelineUpdate{Description: ptr(""), ClearTemplate: true}, `{"pipeline_template_uuid":null,"description":""}`, true},
+		{PipelineUpdate{Name: ptr("n"), ClearCluster: true, DefaultCommandStepTimeout: ptr(int64(5)), ClearColor: true},
+			`{"name":"n","cluster_id":null,"default_command_step_timeout":5,"color":null}`, true},
+	} {
+		s := newStub(t, respond(http.StatusOK, `{"id":"x","slug":"s"}`))
+		c := newTestClient(t, s.srv.URL)
+		if _, err := c.Pipelines.Update(context.Background(), "s", tc.in); err != nil {
+			t.Fatal(err)
+		}
+		switch got := s.only(t).Body; {
+		case tc.anyOrder:
+			assertJSONEqual(t, got, tc.want)
+		case got != tc.want:
+			t.Errorf("body = %s\nwant   %s", got, tc.want)
+		}
+	}
+}
