@@ -25,12 +25,12 @@ func TestCacheRegistries_Lifecycle(t *testing.T) {
 	if err != nil || len(all) != 102 || all[0].Name != "Default" || !all[0].Default {
 		t.Fatalf("list: %d, %v", len(all), err)
 	}
-	r, err := c.CacheRegistries.Create(ctx, cl.ID, CacheRegistryWrite{Name: ptr("Gems"), Emoji: ptr(":gem:"),
-		Policy: json.RawMessage(`{"rules":[{"effect":"allow","action":"restore"}]}`)})
+	r, err := c.CacheRegistries.Create(ctx, cl.ID, CacheRegistryWrite{Name: ptr("Gems"), Emoji: Value(":gem:"),
+		Policy: Value(json.RawMessage(`{"rules":[{"effect":"allow","action":"restore"}]}`))})
 	if err != nil || r.Slug != "gems" || r.Emoji == nil {
 		t.Fatalf("create %+v, %v", r, err)
 	}
-	r, err = c.CacheRegistries.Update(ctx, cl.ID, r.UUID, CacheRegistryWrite{Name: ptr("Ruby Gems"), Clear: []string{"emoji", "policy"}})
+	r, err = c.CacheRegistries.Update(ctx, cl.ID, r.UUID, CacheRegistryWrite{Name: ptr("Ruby Gems"), Emoji: Cleared[string](), Policy: Cleared[json.RawMessage]()})
 	if err != nil || r.Slug != "ruby-gems" || r.Emoji != nil || string(r.Policy) != "null" {
 		t.Fatalf("update %+v, %v", r, err)
 	}
@@ -54,12 +54,13 @@ func TestCacheRegistryWrite_bytes(t *testing.T) {
 	}{
 		{CacheRegistryWrite{}, `{}`},
 		{CacheRegistryWrite{Name: ptr("Gems")}, `{"name":"Gems"}`},
-		{CacheRegistryWrite{Name: ptr("n"), Description: ptr("<d&>"), Emoji: ptr(":gem:"), Color: ptr("#000"),
-			Policy: json.RawMessage("{ \"rules\": [ ] }")},
+		{CacheRegistryWrite{Name: ptr("n"), Description: Value("<d&>"), Emoji: Value(":gem:"), Color: Value("#000"),
+			Policy: Value(json.RawMessage("{ \"rules\": [ ] }"))},
 			`{"color":"#000","description":"\u003cd\u0026\u003e","emoji":":gem:","name":"n","policy":{"rules":[]}}`},
-		{CacheRegistryWrite{Policy: json.RawMessage(`null`)}, `{"policy":null}`},
-		{CacheRegistryWrite{Clear: []string{"description"}}, `{"description":null}`},
-		{CacheRegistryWrite{Name: ptr("n"), Clear: []string{"policy", "color", "emoji", "description"}},
+		{CacheRegistryWrite{Policy: Value(json.RawMessage(`null`))}, `{"policy":null}`},
+		{CacheRegistryWrite{Description: Cleared[string]()}, `{"description":null}`},
+		{CacheRegistryWrite{Name: ptr("n"), Policy: Cleared[json.RawMessage](), Color: Cleared[string](),
+			Emoji: Cleared[string](), Description: Cleared[string]()},
 			`{"color":null,"description":null,"emoji":null,"name":"n","policy":null}`},
 	} {
 		s := newStub(t, respond(http.StatusOK, `{"uuid":"u"}`))
