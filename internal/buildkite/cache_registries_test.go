@@ -63,6 +63,9 @@ func TestCacheRegistryWrite_bytes(t *testing.T) {
 			Emoji: Cleared[string](), Description: Cleared[string]()},
 			`{"color":null,"description":null,"emoji":null,"name":"n","policy":null}`},
 	} {
+		if tc.in.IsZero() != (tc.want == `{}`) {
+			t.Errorf("%+v: IsZero = %t, but it sends %s", tc.in, tc.in.IsZero(), tc.want)
+		}
 		s := newStub(t, respond(http.StatusOK, `{"uuid":"u"}`))
 		c := newTestClient(t, s.srv.URL)
 		if _, err := c.CacheRegistries.Update(context.Background(), "c", "u", tc.in); err != nil {

@@ -125,6 +125,9 @@ func TestAPISettingsUpdate_bytes(t *testing.T) {
 		{APISettingsUpdate{AllowedIPAddresses: Cleared[string](), RevokeInactiveTokensAfterDays: Cleared[int64](), RestrictUserAPITokenCreation: Value(false)},
 			`{"allowed_ip_addresses":null,"restrict_user_api_token_creation":false,"revoke_inactive_tokens_after_days":null}`},
 	} {
+		if tc.in.IsZero() != (tc.want == `{}`) {
+			t.Errorf("%+v: IsZero = %t, but it sends %s", tc.in, tc.in.IsZero(), tc.want)
+		}
 		s := newStub(t, respond(http.StatusOK, `{"url":"u"}`))
 		c := newTestClient(t, s.srv.URL)
 		if _, err := c.OrgSettings.UpdateAPISettings(context.Background(), tc.in); err != nil {

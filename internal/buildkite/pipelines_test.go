@@ -293,6 +293,9 @@ func TestPipelineUpdate_bodies(t *testing.T) {
 		{PipelineUpdate{Name: ptr("n"), ClusterID: Cleared[string](), DefaultCommandStepTimeout: Value(int64(5)), Color: Cleared[string]()},
 			`{"name":"n","cluster_id":null,"default_command_step_timeout":5,"color":null}`, true},
 	} {
+		if tc.in.IsZero() != (tc.want == `{}`) {
+			t.Errorf("%+v: IsZero = %t, but it sends %s", tc.in, tc.in.IsZero(), tc.want)
+		}
 		s := newStub(t, respond(http.StatusOK, `{"id":"x","slug":"s"}`))
 		c := newTestClient(t, s.srv.URL)
 		if _, err := c.Pipelines.Update(context.Background(), "s", tc.in); err != nil {
