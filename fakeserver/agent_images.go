@@ -11,7 +11,7 @@ import (
 	"time"
 )
 
-// Agent images (rest-beyond-spec.md, "Added 2026-12-01", "Agent images"): custom images for Linux hosted
+// Agent images (https://buildkite.com/docs/apis/rest-api/clusters/agent-images): custom images for Linux hosted
 // agents, under /clusters/{id}/agent-images, with read_clusters and write_clusters. An image is created
 // from a name and a Dockerfile body without FROM; Buildkite prepends its base image and builds it. There
 // is no update: an image is listed, read and deleted.

@@ -72,7 +72,7 @@ type Store struct {
 	cacheRegistries cacheRegistryState
 	invitations     invitationState
 
-	// Hosted agent images (rest-beyond-spec.md, added 2026-12-01).
+	// Hosted agent images (https://buildkite.com/docs/apis/rest-api/clusters/agent-images).
 	agentImages agentImageState
 }
 
