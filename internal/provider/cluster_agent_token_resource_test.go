@@ -211,3 +211,24 @@ func init() {
 		},
 	})
 }
+
+// The rows of buildkite_cluster_agent_token in the tables every type runs through (type_tests_kit_test.go).
+var _ = registerTypeTests("buildkite_cluster_agent_token", typeTests{
+	identity: &identityCase{
+		resourceType: "buildkite_cluster_agent_token", attrs: []string{"cluster_id", "id"},
+		setup: func(t *testing.T, e *testEnv) identityConfigs {
+			return identityConfigs{
+				create: testAccClusterAgentTokenConfig(e.name("identity"), "a", "CI agents", `  allowed_ip_addresses = ["10.0.0.0/8"]`),
+				secret: "token",
+			}
+		},
+	},
+	migration: []migrationCase{
+		{name: "cluster_agent_token", add: (*officialWorkspace).addAgentToken, check: func(t *testing.T, w *cliWorkdir) {
+			expectMoved(t, w, "buildkite_cluster_agent_token.agents", map[string]any{"token": "moved-secret"})
+		}},
+	},
+	exempt: map[string]string{
+		tableSweeper: "A cluster's agent tokens go with their cluster, which the cluster sweeper removes.",
+	},
+})

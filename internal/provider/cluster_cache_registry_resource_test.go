@@ -265,3 +265,19 @@ data "buildkite_cluster_cache_registry" "missing" {
 		},
 	})
 }
+
+// The rows of buildkite_cluster_cache_registry in the tables every type runs through (type_tests_kit_test.go).
+var _ = registerTypeTests("buildkite_cluster_cache_registry", typeTests{
+	identity: &identityCase{
+		resourceType: "buildkite_cluster_cache_registry", attrs: []string{"cluster_id", "id"},
+		setup: func(t *testing.T, e *testEnv) identityConfigs {
+			cluster := e.name("identity")
+			return identityConfigs{
+				create: testAccCacheRegistryConfig(cluster, "Identity", `  description = "Found by its cluster and UUID"`),
+				update: testAccCacheRegistryConfig(cluster, "Identity Renamed", `  description = "Found by its cluster and UUID"`),
+			}
+		},
+	},
+	// Cache registries live in clusters, which take theirs along; these are the tests' in other clusters.
+	sweeper: &sweeper{"buildkite_cluster_cache_registry", "cache-registries", nil, listCacheRegistries},
+})

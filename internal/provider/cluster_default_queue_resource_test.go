@@ -297,3 +297,24 @@ resource "buildkite_cluster_default_queue" "test" {
 		},
 	})
 }
+
+// The rows of buildkite_cluster_default_queue in the tables every type runs through (type_tests_kit_test.go).
+var _ = registerTypeTests("buildkite_cluster_default_queue", typeTests{
+	identity: &identityCase{
+		resourceType: "buildkite_cluster_default_queue", attrs: []string{"cluster_id"},
+		setup: func(t *testing.T, e *testEnv) identityConfigs {
+			return identityConfigs{
+				create:    testAccClusterDefaultQueueConfig(e.name("identity"), "a", "a1"),
+				destroyed: e.checkDefaultQueueDestroyed,
+			}
+		},
+	},
+	migration: []migrationCase{
+		{name: "cluster_default_queue", add: (*officialWorkspace).addDefaultQueue, check: func(t *testing.T, w *cliWorkdir) {
+			expectMoved(t, w, "buildkite_cluster_default_queue.main", map[string]any{"key": "linux"})
+		}},
+	},
+	exempt: map[string]string{
+		tableSweeper: "A default queue is a setting of its cluster, which the cluster sweeper removes.",
+	},
+})

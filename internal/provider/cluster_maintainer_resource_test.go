@@ -110,3 +110,21 @@ resource "buildkite_cluster_maintainer" "test" {
 		},
 	})
 }
+
+// The rows of buildkite_cluster_maintainer in the tables every type runs through (type_tests_kit_test.go).
+var _ = registerTypeTests("buildkite_cluster_maintainer", typeTests{
+	identity: &identityCase{
+		resourceType: "buildkite_cluster_maintainer", attrs: []string{"cluster_uuid", "id"},
+		setup: func(t *testing.T, e *testEnv) identityConfigs {
+			return identityConfigs{create: testAccClusterMaintainerConfig(e.name("identity"), e.name("identity-team"))}
+		},
+	},
+	migration: []migrationCase{
+		{name: "cluster_maintainer", add: (*officialWorkspace).addMaintainer, check: func(t *testing.T, w *cliWorkdir) {
+			expectMoved(t, w, "buildkite_cluster_maintainer.platform", map[string]any{"actor_type": "team", "user_uuid": nil})
+		}},
+	},
+	exempt: map[string]string{
+		tableSweeper: "A cluster's maintainers go with their cluster, which the cluster sweeper removes.",
+	},
+})

@@ -358,3 +358,55 @@ func init() {
 		},
 	})
 }
+
+// The rows of buildkite_cluster_queue in the tables every type runs through (type_tests_kit_test.go).
+var _ = registerTypeTests("buildkite_cluster_queue", typeTests{
+	identity: &identityCase{
+		resourceType: "buildkite_cluster_queue", attrs: []string{"cluster_id", "key"},
+		setup: func(t *testing.T, e *testEnv) identityConfigs {
+			cluster := e.name("identity")
+			return identityConfigs{
+				create: testAccClusterQueueConfig(cluster, "linux", `  description = "Linux agents"`),
+				checks: []statecheck.StateCheck{identityValue("buildkite_cluster_queue.test", "key", "linux")},
+				update: testAccClusterQueueConfig(cluster, "linux", `  dispatch_paused = true`),
+			}
+		},
+	},
+	invalidIdentity: &invalidIdentityCase{
+		resourceType: "buildkite_cluster_queue",
+		setup: func(e *testEnv) []invalidIdentity {
+			queue := func(clusterID string) string {
+				return importByIdentity("buildkite_cluster_queue", `  cluster_id = "`+unknownUUID+`"
+  key        = "linux"`, "cluster_id", clusterID, "key", "linux")
+			}
+			return []invalidIdentity{
+				{queue("Q2x1c3Rlci0tLWFiYw=="), `cluster_id (<cluster id>) "Q2x1c3Rlci0tLWFiYw==" is not a UUID`},
+				{queue(unknownUUID), `Unable to Import Cluster Queue`},
+			}
+		},
+	},
+	migration: []migrationCase{
+		{name: "cluster_queue", add: (*officialWorkspace).addQueue, check: func(t *testing.T, w *cliWorkdir) {
+			expectMoved(t, w, "buildkite_cluster_queue.linux", map[string]any{"retry_agent_affinity": "prefer-different"})
+			// The hosted agents are read over REST now: the moved state's block matches the service's, with no warning.
+			hosted, _ := w.stateAttributes("buildkite_cluster_queue.linux")["hosted_agents"].(map[string]any)
+			linux, _ := hosted["linux"].(map[string]any)
+			if hosted["instance_shape"] != "LINUX_AMD64_2X4" || linux["agent_image_ref"] != "ubuntu:24.04" {
+				t.Errorf("hosted_agents after the move = %v", hosted)
+			}
+			expectQuietPlan(t, w)
+		}},
+		{name: "cluster_queue_mac", add: (*officialWorkspace).addMacQueue, check: func(t *testing.T, w *cliWorkdir) {
+			// The macOS settings are applied and read through GraphQL now: the moved state's match the service's.
+			hosted, _ := w.stateAttributes("buildkite_cluster_queue.mac")["hosted_agents"].(map[string]any)
+			mac, _ := hosted["mac"].(map[string]any)
+			if hosted["instance_shape"] != "MACOS_ARM64_M4_6X28" || mac["xcode_version"] != "16.2" || mac["macos_version"] != "SEQUOIA" {
+				t.Errorf("hosted_agents after the move = %v", hosted)
+			}
+			expectQuietPlan(t, w)
+		}},
+	},
+	exempt: map[string]string{
+		tableSweeper: "A cluster's queues go with their cluster, which the cluster sweeper removes.",
+	},
+})

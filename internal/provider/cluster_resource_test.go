@@ -150,3 +150,25 @@ func init() {
 		},
 	})
 }
+
+// The rows of buildkite_cluster in the tables every type runs through (type_tests_kit_test.go).
+var _ = registerTypeTests("buildkite_cluster", typeTests{
+	identity: &identityCase{
+		resourceType: "buildkite_cluster", attrs: []string{"id"},
+		setup: func(t *testing.T, e *testEnv) identityConfigs {
+			return identityConfigs{create: testAccClusterConfig(e.name("identity"), `  description = "Found by its ID"`)}
+		},
+	},
+	migration: []migrationCase{
+		{name: "cluster", add: (*officialWorkspace).addCluster, check: func(t *testing.T, w *cliWorkdir) {
+			a := w.stateAttributes("buildkite_cluster.main")
+			if a["id"] != a["uuid"] || !isUUID(fmt.Sprint(a["id"])) {
+				t.Errorf("after the move id = %v, uuid = %v: want both the UUID", a["id"], a["uuid"])
+			}
+			if typ, _, ok := decodeGraphQLID(fmt.Sprint(a["graphql_id"])); !ok || typ != "Cluster" {
+				t.Errorf("after the move graphql_id = %v, want the cluster's GraphQL ID", a["graphql_id"])
+			}
+		}},
+	},
+	sweeper: &sweeper{"buildkite_cluster", "clusters", []string{"buildkite_pipeline", "buildkite_notification_service", "buildkite_cluster_cache_registry"}, listClusters},
+})

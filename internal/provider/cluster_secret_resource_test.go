@@ -280,3 +280,37 @@ resource "buildkite_cluster_secret" "test" {
 		}},
 	})
 }
+
+// The rows of buildkite_cluster_secret in the tables every type runs through (type_tests_kit_test.go).
+var _ = registerTypeTests("buildkite_cluster_secret", typeTests{
+	identity: &identityCase{
+		// The value is unknown after an import, so the configuration that sets it plans an update that sends it.
+		resourceType: "buildkite_cluster_secret", attrs: []string{"cluster_id", "id"},
+		setup: func(t *testing.T, e *testEnv) identityConfigs {
+			cluster := e.name("identity")
+			return identityConfigs{
+				create: testAccClusterSecretConfig(cluster, "TOKEN", `  value = "v"`),
+				importSteps: []resource.TestStep{
+					{
+						ResourceName: secretAddr, ImportState: true, ImportStateKind: resource.ImportBlockWithResourceIdentity,
+						ExpectNonEmptyPlan: true,
+						ImportPlanChecks: resource.ImportPlanChecks{
+							PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(secretAddr, plancheck.ResourceActionUpdate)},
+						},
+					},
+					{ResourceName: secretAddr, ImportState: true, ImportStateKind: resource.ImportBlockWithResourceIdentity, GenerateConfig: true},
+				},
+				update: testAccClusterSecretConfig(cluster, "TOKEN", `  value       = "v"
+  description = "Rotated monthly"`),
+			}
+		},
+	},
+	migration: []migrationCase{
+		{name: "cluster_secret", add: (*officialWorkspace).addSecret, check: func(t *testing.T, w *cliWorkdir) {
+			expectMoved(t, w, "buildkite_cluster_secret.deploy", map[string]any{"value": "moved-value", "description": "Deploys"})
+		}},
+	},
+	exempt: map[string]string{
+		tableSweeper: "A cluster's secrets go with their cluster, which the cluster sweeper removes.",
+	},
+})

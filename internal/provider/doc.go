@@ -57,6 +57,11 @@
 // when a test file uses a helper declared in another test file that is not a kit file; a type's
 // testAcc<Type>Config builders stay beside its tests):
 //
+//   - type_tests_kit_test.go: a type's rows of the tables every type runs through (typeTests: identity,
+//     migration, sweeper, ...), registered from the type's own test file with registerTypeTests; each
+//     table's test is a view over the registrations (tableRows), and TestHouse_everyTypeHasItsTestRows
+//     (type_tests_test.go) fails when a type the provider registers lacks a row a table requires and its
+//     exempt does not say why.
 //   - env_kit_test.go: TestMain, testEnv (a fresh emulator and provider per test: newTestEnv,
 //     newTestEnvWith, e.factories, e.config), envLive and regexpMust.
 //   - acc_kit_test.go: test kinds (registerTestKind) and the steps every type runs (importSteps,
@@ -66,7 +71,7 @@
 //     ...); query_seed_kit_test.go: the seeds of terraform query's areas; checks_kit_test.go: checks of the
 //     store and the state several types' tests use (checkPipeline, pipelineAddr, stateIs, ...).
 //   - singleton_kit_test.go: holding the organization's singletons and putting them back (holdSingleton,
-//     e.keepAPISettings, ...); sweep_kit_test.go: the sweepers (one row per type in sweepers) and live
+//     e.keepAPISettings, ...); sweep_kit_test.go: the sweepers (a type's typeTests.sweeper) and live
 //     runs' leftovers; service_state_kit_test.go: the emulator's store compared with Terraform's state.
 //   - newcli_kit_test.go: the Terraform CLI a test drives (terraformCLI, requireCLI); cli_kit_test.go: a
 //     work directory for the CLI (cliWorkdir, actionWorkdir, expectOutput); action_kit_test.go: what the
@@ -119,11 +124,16 @@
 //  6. Tests, against a fresh emulator each (newTestEnv): in <name>_resource_test.go, registerTestKind in
 //     init (the emulator's Kind and store key, and get and delete for live runs), then
 //     TestAcc<Name>Resource_basic (create, importSteps, update in place, replacement, with CheckDestroy)
-//     and _disappears (e.disappears). Add the type's row to identityCases (identity_test.go) and its
-//     list resource's to queryCases (query_test.go), which run under Terraform 1.16 (`make
-//     testacc-next`); a type with unique names or keys adds its row to takenCases (adoption_test.go). An
-//     association adds its row to associationCases (association_test.go) for its life-cycle test.
-//     A type the official provider has too adds its row to migrationCases (migration_test.go):
+//     and _disappears (e.disappears). The same file registers the type's rows of the tables every type
+//     runs through, once, as `var _ = registerTypeTests("buildkite_<name>", typeTests{...})` at its end:
+//     identity (TestAccResources_identity, under Terraform 1.16: `make testacc-next`), invalidIdentity
+//     where its identity can be malformed, sweeper (how `make sweep` finds and removes its objects, after
+//     the types whose objects refer to its), and, where a table does not apply, exempt with the reason
+//     (a queue goes with its cluster, so it has no sweeper). TestHouse_everyTypeHasItsTestRows names
+//     every row a type lacks. Add its list resource's row to queryCases (query_test.go); a type with
+//     unique names or keys adds its row to takenCases (adoption_test.go). An association adds its row
+//     to associationCases (association_test.go) for its life-cycle test.
+//     A type the official provider has too registers its migration rows (typeTests.migration):
 //     an add method of officialWorkspace that creates the objects in the emulator (w.withCluster(),
 //     w.withTeam() for what it needs) and calls w.add with the configuration in that provider's style and
 //     the instance as its state stores it (officialInstance: its attributes, GraphQL IDs built with

@@ -574,3 +574,41 @@ func TestAccNotificationServiceResource_disableFailsAfterPatch(t *testing.T) {
 		},
 	})
 }
+
+// The rows of buildkite_notification_service in the tables every type runs through (type_tests_kit_test.go).
+var _ = registerTypeTests("buildkite_notification_service", typeTests{
+	identity: &identityCase{
+		resourceType: "buildkite_notification_service", attrs: []string{"id"},
+		setup: func(t *testing.T, e *testEnv) identityConfigs {
+			return identityConfigs{
+				create: testAccWebhookServiceConfig("identity", true, "", ""),
+				update: testAccWebhookServiceConfig("identity", false, "", ""),
+			}
+		},
+	},
+	invalidIdentity: &invalidIdentityCase{
+		resourceType: "buildkite_notification_service",
+		setup: func(e *testEnv) []invalidIdentity {
+			service := func(id string) string {
+				return importByIdentity("buildkite_notification_service", `  provider_type = "webhook"
+  webhook       = { url = "https://example.com/h" }`, "id", id)
+			}
+			return []invalidIdentity{
+				{service("hooks"), `id (<notification service UUID>) "hooks" is not a UUID`},
+				{service(unknownUUID), `Cannot import non-existent remote object`},
+			}
+		},
+	},
+	migration: []migrationCase{
+		{name: "notification_service", add: (*officialWorkspace).addNotificationServices, check: func(t *testing.T, w *cliWorkdir) {
+			expectMoved(t, w, "buildkite_notification_service.hooks", map[string]any{"enabled": false, "provider_type": "webhook"})
+			a := w.stateAttributes("buildkite_notification_service.datadog")
+			if dd, _ := a["datadog_pipeline_visibility"].(map[string]any); dd == nil || dd["api_key"] != "moved-datadog-key" {
+				t.Errorf("after the move datadog_pipeline_visibility = %v, want the API key kept", a["datadog_pipeline_visibility"])
+			}
+		}},
+	},
+	// Notification services name the pipelines, teams or clusters they are scoped to by UUID: they go
+	// before those. Their name is their description.
+	sweeper: &sweeper{"buildkite_notification_service", "services", nil, listNotificationServices},
+})

@@ -320,3 +320,23 @@ func TestAccOrganizationRulesDataSource_graphQLNull(t *testing.T) {
 		},
 	})
 }
+
+// The rows of buildkite_organization_rule in the tables every type runs through (type_tests_kit_test.go).
+var _ = registerTypeTests("buildkite_organization_rule", typeTests{
+	identity: &identityCase{
+		resourceType: "buildkite_organization_rule", attrs: []string{"id"},
+		setup: func(t *testing.T, e *testEnv) identityConfigs {
+			return identityConfigs{create: testAccRuleConfig(e.name("identity"), "pipeline.trigger_build.pipeline", `jsonencode({
+    source_pipeline = buildkite_pipeline.source.slug
+    target_pipeline = buildkite_pipeline.target.uuid
+  })`)}
+		},
+	},
+	migration: []migrationCase{
+		{name: "organization_rule", add: (*officialWorkspace).addRule, check: func(t *testing.T, w *cliWorkdir) {
+			expectMoved(t, w, "buildkite_organization_rule.trigger", map[string]any{"description": "Deploys trigger releases"})
+		}},
+	},
+	// Rules name pipelines by UUID and have no name: theirs are the names of those pipelines. They go first.
+	sweeper: &sweeper{"buildkite_organization_rule", "rules", nil, listRules},
+})

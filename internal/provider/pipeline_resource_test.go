@@ -722,3 +722,71 @@ resource "buildkite_pipeline" "more" {
 		},
 	})
 }
+
+// The rows of buildkite_pipeline in the tables every type runs through (type_tests_kit_test.go).
+var _ = registerTypeTests("buildkite_pipeline", typeTests{
+	identity: &identityCase{
+		// The slug follows a rename in Terraform (the service derives a new one) and one outside it (Read
+		// finds the pipeline by its UUID and keeps the identity current, with nothing to change).
+		resourceType: "buildkite_pipeline", attrs: []string{"slug"},
+		setup: func(t *testing.T, e *testEnv) identityConfigs {
+			name := e.name("identity")
+			return identityConfigs{
+				create: testAccPipelineConfig(name, `  cluster_id = buildkite_cluster.ci.id
+  tags       = ["identity"]
+  steps      = "steps:\n  - command: make\n"`),
+				checks:       []statecheck.StateCheck{identityValue(pipelineAddr, "slug", name)},
+				update:       testAccPipelineConfig(name+" Renamed", ""),
+				updateChecks: []statecheck.StateCheck{identityValue(pipelineAddr, "slug", name+"-renamed")},
+				more: append(step(resource.TestStep{
+					PreConfig: func() {
+						other := name + " Moved"
+						if _, err := e.client.Pipelines.Update(context.Background(), name+"-renamed",
+							buildkite.PipelineUpdate{Name: &other}); err != nil {
+							t.Fatalf("renaming outside Terraform: %v", err)
+						}
+					},
+					Config: e.config(testAccPipelineConfig(name+" Moved", "")),
+					ConfigPlanChecks: resource.ConfigPlanChecks{
+						PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(pipelineAddr, plancheck.ResourceActionNoop)},
+					},
+					ConfigStateChecks: append(expectIdentity(pipelineAddr, "slug"), identityValue(pipelineAddr, "slug", name+"-moved")),
+				}), identityImportSteps(pipelineAddr)...),
+			}
+		},
+	},
+	invalidIdentity: &invalidIdentityCase{
+		resourceType: "buildkite_pipeline",
+		setup: func(e *testEnv) []invalidIdentity {
+			return []invalidIdentity{{importByIdentity("buildkite_pipeline", `  name       = "No such pipeline"
+  repository = "https://github.com/acme/app.git"`, "slug", "no-such-pipeline"), `Unable to Import Pipeline`}}
+		},
+	},
+	migration: []migrationCase{
+		{name: "pipeline", add: (*officialWorkspace).addPipeline, check: func(t *testing.T, w *cliWorkdir) {
+			expectMoved(t, w, "buildkite_pipeline.app", map[string]any{"emoji": ":rocket:", "default_timeout_in_minutes": 30.0,
+				"visibility": "PRIVATE"})
+			if a := w.stateAttributes("buildkite_pipeline.app"); a["clone_mirror_url"] != "https://mirror.example.com/acme/app.git" || a["color"] != "#A8D5FF" {
+				t.Errorf("after the move clone_mirror_url = %v, color = %v", a["clone_mirror_url"], a["color"])
+			}
+			// They are applied over REST now: no warning.
+			expectQuietPlan(t, w)
+		}},
+		{name: "pipeline_v0", add: (*officialWorkspace).addPipelineV0, check: func(t *testing.T, w *cliWorkdir) {
+			expectMoved(t, w, "buildkite_pipeline.app", map[string]any{"default_timeout_in_minutes": 30.0})
+			settings, _ := w.stateAttributes("buildkite_pipeline.app")["provider_settings"].(map[string]any)
+			if settings["trigger_mode"] != "code" || settings["build_pull_requests"] != true {
+				t.Errorf("provider_settings after the move from its version 0 = %v", settings)
+			}
+		}},
+		{name: "pipeline_empty_settings", add: (*officialWorkspace).addPipelineEmptySettings, check: func(t *testing.T, w *cliWorkdir) {
+			// Its blanks (what its test "create pipeline with empty attributes" expects) plan nothing; the refresh
+			// reads the service's values, which plan nothing either.
+			settings, _ := w.stateAttributes("buildkite_pipeline.app")["provider_settings"].(map[string]any)
+			if settings["trigger_mode"] != "code" {
+				t.Errorf("provider_settings.trigger_mode after the move and a refresh = %v, want the service's", settings["trigger_mode"])
+			}
+		}},
+	},
+	sweeper: &sweeper{"buildkite_pipeline", "pipelines", []string{"buildkite_organization_rule", "buildkite_notification_service"}, listPipelines},
+})

@@ -295,3 +295,48 @@ func TestAccPipelineScheduleResource_importByIDErrors(t *testing.T) {
 		})
 	}
 }
+
+// The rows of buildkite_pipeline_schedule in the tables every type runs through (type_tests_kit_test.go).
+var _ = registerTypeTests("buildkite_pipeline_schedule", typeTests{
+	identity: &identityCase{
+		// Named by its pipeline as the configuration names it, and its ID.
+		resourceType: "buildkite_pipeline_schedule", attrs: []string{"pipeline_id", "id"},
+		setup: func(t *testing.T, e *testEnv) identityConfigs {
+			base := e.name("identity")
+			return identityConfigs{
+				create: testAccScheduleConfig(base, "buildkite_pipeline.a.id", `  cronline = "@daily"`),
+				update: testAccScheduleConfig(base, "buildkite_pipeline.a.id", `  cronline = "@hourly"`),
+			}
+		},
+	},
+	invalidIdentity: &invalidIdentityCase{
+		resourceType: "buildkite_pipeline_schedule",
+		setup: func(e *testEnv) []invalidIdentity {
+			schedule := func(pipeline, id string) string {
+				return importByIdentity("buildkite_pipeline_schedule", `  pipeline_id = "no-such-pipeline"
+  label       = "Nightly"
+  cronline    = "@daily"
+  branch      = "main"`, "pipeline_id", pipeline, "id", id)
+			}
+			return []invalidIdentity{
+				{schedule("no-such-pipeline", "nightly"), `id (<schedule id>) "nightly" is not a UUID`},
+				{schedule("no-such-pipeline", unknownUUID), `Unable to Import Pipeline Schedule`},
+			}
+		},
+	},
+	migration: []migrationCase{
+		{name: "pipeline_schedule", add: (*officialWorkspace).addSchedule, check: func(t *testing.T, w *cliWorkdir) {
+			expectMoved(t, w, "buildkite_pipeline_schedule.nightly", map[string]any{"cronline": "0 2 * * *", "commit": "HEAD"})
+			a := w.stateAttributes("buildkite_pipeline_schedule.nightly")
+			if typ, _, ok := decodeGraphQLID(fmt.Sprint(a["graphql_id"])); !ok || typ != "PipelineSchedule" {
+				t.Errorf("after the move graphql_id = %v, want the schedule's GraphQL ID", a["graphql_id"])
+			}
+			if env, ok := a["env"].(map[string]any); !ok || len(env) != 0 {
+				t.Errorf("after the move env = %#v, want {} for no variables", a["env"])
+			}
+		}},
+	},
+	exempt: map[string]string{
+		tableSweeper: "A pipeline's schedules go with their pipeline, which the pipeline sweeper removes.",
+	},
+})

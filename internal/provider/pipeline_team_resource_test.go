@@ -268,3 +268,25 @@ resource "buildkite_pipeline_team" "duplicate" {
 		},
 	})
 }
+
+// The rows of buildkite_pipeline_team in the tables every type runs through (type_tests_kit_test.go).
+var _ = registerTypeTests("buildkite_pipeline_team", typeTests{
+	identity: &identityCase{
+		resourceType: "buildkite_pipeline_team", attrs: []string{"team_id", "pipeline_id"},
+		setup: func(t *testing.T, e *testEnv) identityConfigs {
+			team, p := e.name("identity"), e.pipelineNamed(e.name("identity-pipeline"))
+			return identityConfigs{
+				create: testAccPipelineTeamConfig(team, p.ID, "build_and_read"),
+				update: testAccPipelineTeamConfig(team, p.ID, "read_only"),
+			}
+		},
+	},
+	migration: []migrationCase{
+		{name: "pipeline_team", add: (*officialWorkspace).addPipelineTeam, check: func(t *testing.T, w *cliWorkdir) {
+			expectMoved(t, w, "buildkite_pipeline_team.website", map[string]any{"access_level": "BUILD_AND_READ"})
+		}},
+	},
+	exempt: map[string]string{
+		tableSweeper: "A team's access to a pipeline goes with the team or the pipeline, which their sweepers remove.",
+	},
+})

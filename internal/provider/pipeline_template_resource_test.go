@@ -200,3 +200,32 @@ func init() {
 		},
 	})
 }
+
+// The rows of buildkite_pipeline_template in the tables every type runs through (type_tests_kit_test.go).
+var _ = registerTypeTests("buildkite_pipeline_template", typeTests{
+	identity: &identityCase{
+		// The identity stays with the template through a rename.
+		resourceType: "buildkite_pipeline_template", attrs: []string{"id"},
+		setup: func(t *testing.T, e *testEnv) identityConfigs {
+			name := e.name("identity")
+			return identityConfigs{
+				create: testAccPipelineTemplateConfig(name, "steps:\n  - command: make\n", `  description = "Found by its ID"
+  available   = true`),
+				update: testAccPipelineTemplateConfig(name+"-2", "steps:\n  - command: make\n", ""),
+			}
+		},
+	},
+	invalidIdentity: &invalidIdentityCase{
+		resourceType: "buildkite_pipeline_template",
+		setup: func(e *testEnv) []invalidIdentity {
+			return []invalidIdentity{{importByIdentity("buildkite_pipeline_template", `  name          = "standard"
+  configuration = "steps: []"`, "id", "standard"), `id (<pipeline template UUID>) "standard" is not a UUID`}}
+		},
+	},
+	migration: []migrationCase{
+		{name: "pipeline_template", add: (*officialWorkspace).addTemplate, check: func(t *testing.T, w *cliWorkdir) {
+			expectMoved(t, w, "buildkite_pipeline_template.standard", map[string]any{"available": true})
+		}},
+	},
+	sweeper: &sweeper{"buildkite_pipeline_template", "pipeline-templates", []string{"buildkite_pipeline"}, listTemplates},
+})

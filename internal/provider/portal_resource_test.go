@@ -278,3 +278,42 @@ func TestAccPortalResource_recreatedOutside(t *testing.T) {
 		},
 	})
 }
+
+// The rows of buildkite_portal in the tables every type runs through (type_tests_kit_test.go).
+var _ = registerTypeTests("buildkite_portal", typeTests{
+	identity: &identityCase{
+		// Named by its slug, which cannot change in place; no id attribute, as in the official provider.
+		resourceType: "buildkite_portal", attrs: []string{"slug"},
+		setup: func(t *testing.T, e *testEnv) identityConfigs {
+			slug := e.name("identity")
+			return identityConfigs{
+				create: testAccPortalConfig(slug, "Identity", `  description = "Named by its slug"`),
+				checks: []statecheck.StateCheck{identityValue("buildkite_portal.test", "slug", slug)},
+				secret: "token",
+				update: testAccPortalConfig(slug, "Identity renamed", ""),
+			}
+		},
+	},
+	invalidIdentity: &invalidIdentityCase{
+		resourceType: "buildkite_portal",
+		setup: func(e *testEnv) []invalidIdentity {
+			return []invalidIdentity{{importByIdentity("buildkite_portal", `  name  = "Missing"
+  query = "{ viewer { user { name } } }"
+  slug  = "no-such-portal"`, "slug", "no-such-portal"), `Cannot import non-existent remote object`}}
+		},
+	},
+	migration: []migrationCase{
+		{name: "portal", add: (*officialWorkspace).addPortal, check: func(t *testing.T, w *cliWorkdir) {
+			// No id: a portal is named by its slug, here as in the official provider.
+			a := w.stateAttributes("buildkite_portal.stats")
+			if _, has := a["id"]; has || a["token"] != "moved-portal-token" || a["allowed_ip_addresses"] != "10.0.0.0/8" {
+				t.Errorf("after the move %v", a)
+			}
+			if by, _ := a["created_by"].(map[string]any); by == nil || !isUUID(fmt.Sprint(by["uuid"])) {
+				t.Errorf("after the move created_by = %v, want the creator's UUID filled in", a["created_by"])
+			}
+		}},
+	},
+	// Portals are found by name, and deleted by slug.
+	sweeper: &sweeper{"buildkite_portal", "portals", nil, listPortals},
+})

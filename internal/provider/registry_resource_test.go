@@ -232,3 +232,42 @@ func init() {
 		},
 	})
 }
+
+// The rows of buildkite_registry in the tables every type runs through (type_tests_kit_test.go).
+var _ = registerTypeTests("buildkite_registry", typeTests{
+	identity: &identityCase{
+		// Named by its slug, which follows a rename in Terraform and one outside it (Read finds it by ID).
+		resourceType: "buildkite_registry", attrs: []string{"slug"},
+		setup: func(t *testing.T, e *testEnv) identityConfigs {
+			const addr = "buildkite_registry.test"
+			name := e.name("identity")
+			return identityConfigs{
+				create: testAccRegistryConfig(name, "ruby", `  description = "Gems"
+  oidc_policy = "- iss: https://agent.buildkite.com"`),
+				checks:       []statecheck.StateCheck{identityValue(addr, "slug", name)},
+				update:       testAccRegistryConfig(name+"-2", "ruby", ""),
+				updateChecks: []statecheck.StateCheck{identityValue(addr, "slug", name+"-2")},
+				more: step(resource.TestStep{
+					PreConfig: func() {
+						elsewhere := name + "-elsewhere"
+						if _, err := e.client.Registries.Update(context.Background(), name+"-2",
+							buildkite.RegistryUpdate{Name: &elsewhere}); err != nil {
+							t.Fatalf("renaming outside Terraform: %v", err)
+						}
+					},
+					Config: e.config(testAccRegistryConfig(name+"-elsewhere", "ruby", "")),
+					ConfigPlanChecks: resource.ConfigPlanChecks{
+						PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+					},
+					ConfigStateChecks: append(expectIdentity(addr, "slug"), identityValue(addr, "slug", name+"-elsewhere")),
+				}),
+			}
+		},
+	},
+	migration: []migrationCase{
+		{name: "registry", add: (*officialWorkspace).addRegistry, check: func(t *testing.T, w *cliWorkdir) {
+			expectMoved(t, w, "buildkite_registry.gems", map[string]any{"oidc_policy": officialOIDCPolicy, "registry_type": "source"})
+		}},
+	},
+	sweeper: &sweeper{"buildkite_registry", "registries", nil, listRegistries},
+})

@@ -153,3 +153,35 @@ func init() {
 		},
 	})
 }
+
+// The rows of buildkite_registry_token in the tables every type runs through (type_tests_kit_test.go).
+var _ = registerTypeTests("buildkite_registry_token", typeTests{
+	identity: &identityCase{
+		// The identity stays with the token through an update in place and a rename of its registry.
+		resourceType: "buildkite_registry_token", attrs: []string{"registry_id", "id"},
+		setup: func(t *testing.T, e *testEnv) identityConfigs {
+			name := e.name("identity")
+			return identityConfigs{
+				create: testAccRegistryTokenConfig(name, "a", "CI"),
+				secret: "token",
+				update: testAccRegistryTokenConfig(name+"-renamed", "a", "CI agents"),
+			}
+		},
+	},
+	invalidIdentity: &invalidIdentityCase{
+		resourceType: "buildkite_registry_token",
+		setup: func(e *testEnv) []invalidIdentity {
+			token := func(id string) string {
+				return importByIdentity("buildkite_registry_token", `  registry_id = "`+unknownUUID+`"
+  description = "CI"`, "registry_id", unknownUUID, "id", id)
+			}
+			return []invalidIdentity{
+				{token("not-a-token"), `id (<token id>) "not-a-token" is not a UUID`},
+				{token("1c2d3e4f-5a6b-4e5f-8a9b-0b5e7c1a2f3d"), `Unable to Import Registry Token`},
+			}
+		},
+	},
+	exempt: map[string]string{
+		tableSweeper: "A registry's tokens go with their registry, which the registry sweeper removes.",
+	},
+})

@@ -222,3 +222,41 @@ func TestAccTeamMemberResource_importErrors(t *testing.T) {
 		},
 	})
 }
+
+// The rows of buildkite_team_member in the tables every type runs through (type_tests_kit_test.go).
+var _ = registerTypeTests("buildkite_team_member", typeTests{
+	identity: &identityCase{
+		resourceType: "buildkite_team_member", attrs: []string{"team_id", "user_id"},
+		setup: func(t *testing.T, e *testEnv) identityConfigs {
+			team, email := e.name("identity"), e.secondMemberEmail()
+			return identityConfigs{
+				create: testAccTeamMemberConfig(team, email, "member"),
+				update: testAccTeamMemberConfig(team, email, "maintainer"),
+			}
+		},
+	},
+	invalidIdentity: &invalidIdentityCase{
+		resourceType: "buildkite_team_member",
+		setup: func(e *testEnv) []invalidIdentity {
+			team := e.seedTeam(e.name("identity-invalid"))
+			member := func(userID string) string {
+				return importByIdentity("buildkite_team_member", `  team_id = "`+team.ID+`"
+  user_id = "`+unknownUUID+`"
+  role    = "member"`, "team_id", team.ID, "user_id", userID)
+			}
+			return []invalidIdentity{
+				{member("someone"), `user_id (<user id>) "someone" is not a UUID`},
+				{member(""), `user_id (<user id>) is empty`},
+				{member(unknownUUID), `Unable to Import Team Member`}, // a user who is not in the team
+			}
+		},
+	},
+	migration: []migrationCase{
+		{name: "team_member", add: (*officialWorkspace).addTeamMember, check: func(t *testing.T, w *cliWorkdir) {
+			expectMoved(t, w, "buildkite_team_member.second", map[string]any{"role": "MAINTAINER"})
+		}},
+	},
+	exempt: map[string]string{
+		tableSweeper: "A team's members go with the team, which the team sweeper removes; the users stay, as they must.",
+	},
+})

@@ -293,3 +293,26 @@ func TestAccTeamResource_importErrors(t *testing.T) {
 		},
 	})
 }
+
+// The rows of buildkite_team in the tables every type runs through (type_tests_kit_test.go).
+var _ = registerTypeTests("buildkite_team", typeTests{
+	identity: &identityCase{
+		// A rename changes the slug but not the identity, which is the UUID.
+		resourceType: "buildkite_team", attrs: []string{"id"},
+		setup: func(t *testing.T, e *testEnv) identityConfigs {
+			return identityConfigs{
+				create: testAccTeamConfig(e.name("identity"), "secret", "maintainer", false, `  description = "Found by its UUID"`),
+				update: testAccTeamConfig(e.name("identity-renamed"), "secret", "maintainer", false, `  description = "Found by its UUID"`),
+				more:   identityImportSteps("buildkite_team.test"),
+			}
+		},
+	},
+	migration: []migrationCase{
+		{name: "team", add: (*officialWorkspace).addTeam, check: func(t *testing.T, w *cliWorkdir) {
+			expectMoved(t, w, "buildkite_team.platform", map[string]any{"privacy": "SECRET", "members_can_create_suites": true})
+		}},
+	},
+	// Teams own suites, maintain clusters and have access to pipelines and registries: they go last.
+	sweeper: &sweeper{"buildkite_team", "teams", []string{"buildkite_pipeline", "buildkite_cluster", "buildkite_test_suite", "buildkite_registry",
+		"buildkite_notification_service"}, listTeams},
+})

@@ -329,3 +329,49 @@ func init() {
 		},
 	})
 }
+
+// The rows of buildkite_test_suite in the tables every type runs through (type_tests_kit_test.go).
+var _ = registerTypeTests("buildkite_test_suite", typeTests{
+	identity: &identityCase{
+		// Named by its slug, which follows a rename: the identity is mutable.
+		resourceType: "buildkite_test_suite", attrs: []string{"slug"},
+		setup: func(t *testing.T, e *testEnv) identityConfigs {
+			const addr = "buildkite_test_suite.test"
+			owner, name := e.team("owners"), e.name("identity")
+			return identityConfigs{
+				create: testAccTestSuiteConfig(name, owner, `  emoji            = ":test_tube:"
+  application_name = "web"`),
+				checks: []statecheck.StateCheck{identityValue(addr, "slug", name)},
+				// No read reports the owning team: the import finds it as the official provider does (the first
+				// team that may manage the suite), so importing changes nothing; the API token stays unknown to
+				// Terraform.
+				importSteps: []resource.TestStep{
+					{
+						ResourceName: addr, ImportState: true, ImportStateKind: resource.ImportBlockWithResourceIdentity,
+						ImportPlanChecks: resource.ImportPlanChecks{
+							PreApply: []plancheck.PlanCheck{
+								plancheck.ExpectResourceAction(addr, plancheck.ResourceActionNoop),
+								plancheck.ExpectKnownValue(addr, tfjsonpath.New("team_owner_id"), knownvalue.StringExact(owner)),
+								plancheck.ExpectKnownValue(addr, tfjsonpath.New("api_token"), knownvalue.Null()),
+							},
+						},
+					},
+					{ResourceName: addr, ImportState: true, ImportStateKind: resource.ImportBlockWithResourceIdentity, GenerateConfig: true},
+				},
+				update:       testAccTestSuiteConfig(name+"-2", owner, ""),
+				updateChecks: []statecheck.StateCheck{identityValue(addr, "slug", name+"-2")},
+			}
+		},
+	},
+	migration: []migrationCase{
+		{name: "test_suite", add: (*officialWorkspace).addTestSuite, check: func(t *testing.T, w *cliWorkdir) {
+			expectMoved(t, w, "buildkite_test_suite.specs", map[string]any{"api_token": "moved-suite-token", "oidc_policy": officialOIDCPolicy})
+		}},
+		{name: "test_suite_unmanaged_fields", add: (*officialWorkspace).addTestSuiteUnmanagedFields, check: func(t *testing.T, w *cliWorkdir) {
+			// Left out of the configuration, the color and application name are the service's, kept.
+			expectMoved(t, w, "buildkite_test_suite.ui", map[string]any{"color": "#BADA55", "application_name": "web",
+				"oidc_policy": officialOIDCPolicy})
+		}},
+	},
+	sweeper: &sweeper{"buildkite_test_suite", "suites", nil, listSuites},
+})

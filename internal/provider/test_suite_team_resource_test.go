@@ -281,3 +281,26 @@ resource "buildkite_test_suite_team" "ts" {
 		},
 	})
 }
+
+// The rows of buildkite_test_suite_team in the tables every type runs through (type_tests_kit_test.go).
+var _ = registerTypeTests("buildkite_test_suite_team", typeTests{
+	identity: &identityCase{
+		resourceType: "buildkite_test_suite_team", attrs: []string{"team_id", "test_suite_id"},
+		setup: func(t *testing.T, e *testEnv) identityConfigs {
+			suite := e.seedSuite(e.name("identity-suite"), e.team("identity-owner"))
+			team := e.name("identity")
+			return identityConfigs{
+				create: testAccTestSuiteTeamConfig(team, suite.ID, "manage_and_read"),
+				update: testAccTestSuiteTeamConfig(team, suite.ID, "read_only"),
+			}
+		},
+	},
+	migration: []migrationCase{
+		{name: "test_suite_team", add: (*officialWorkspace).addTestSuiteTeam, check: func(t *testing.T, w *cliWorkdir) {
+			expectMoved(t, w, "buildkite_test_suite_team.e2e", map[string]any{"access_level": "MANAGE_AND_READ"})
+		}},
+	},
+	exempt: map[string]string{
+		tableSweeper: "A team's access to a suite goes with the team or the suite, which their sweepers remove.",
+	},
+})
