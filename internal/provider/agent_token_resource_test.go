@@ -358,4 +358,8 @@ var _ = registerTypeTests("buildkite_agent_token", typeTests{
 	// Unclustered agent tokens (GraphQL; no REST collection): their name is their description, and removing
 	// one revokes it (the service keeps revoked tokens, which the listing leaves out).
 	sweeper: &sweeper{"buildkite_agent_token", "graphql:agentTokens", nil, listAgentTokens},
+	exempt: map[string]string{
+		tableLostSecret: "Created through GraphQL, not by the REST POST this table's faults pick out; " +
+			"TestAgentTokens_lostCreate (internal/buildkite) loses its create's answer and checks that one live token remains.",
+	},
 })

@@ -127,21 +127,22 @@
 //     and _disappears (e.disappears). The same file registers the type's rows of the tables every type
 //     runs through, once, as `var _ = registerTypeTests("buildkite_<name>", typeTests{...})` at its end:
 //     identity (TestAccResources_identity, under Terraform 1.16: `make testacc-next`), invalidIdentity
-//     where its identity can be malformed, sweeper (how `make sweep` finds and removes its objects, after
-//     the types whose objects refer to its), and, where a table does not apply, exempt with the reason
-//     (a queue goes with its cluster, so it has no sweeper). TestHouse_everyTypeHasItsTestRows names
-//     every row a type lacks. Add its list resource's row to queryCases (query_test.go); a type with
-//     unique names or keys adds its row to takenCases (adoption_test.go). An association adds its row
-//     to associationCases (association_test.go) for its life-cycle test.
-//     A type the official provider has too registers its migration rows (typeTests.migration):
-//     an add method of officialWorkspace that creates the objects in the emulator (w.withCluster(),
+//     where its identity can be malformed, query for its list resource (TestAccResources_query, under
+//     Terraform 1.16, with its area's seed in query_seed_kit_test.go), sweeper (how `make sweep` finds
+//     and removes its objects, after the types whose objects refer to its), lostSecret for a secret only
+//     the create answer carries, taken where its names or keys are unique (adoption_test.go),
+//     association for an association type (its life-cycle test, association_test.go), upgrade for its
+//     earlier states (upgrade_test.go), and, where a table that requires a row does not apply, exempt
+//     with the reason (a queue goes with its cluster, so it has no sweeper).
+//     TestHouse_everyTypeHasItsTestRows names every row a type lacks.
+//     A type the official provider has too registers its migration rows (typeTests.migration), each
+//     with an add method of officialWorkspace that creates the objects in the emulator (w.withCluster(),
 //     w.withTeam() for what it needs) and calls w.add with the configuration in that provider's style and
 //     the instance as its state stores it (officialInstance: its attributes, GraphQL IDs built with
 //     graphQLID, version and without for an older schema version of it); the harness
 //     (migration_kit_test.go) fills the rest of its schema from testdata/official-schema.json, writes the
 //     state file, runs replace-provider and fails unless every plan is empty. Then rewrite
 //     examples/migration, which holds every row (TestAccMigration_example -update-migration-example).
-//     Earlier states of ours add rows to upgradeCases (upgrade_test.go).
 //  7. Examples and docs: examples/resources/buildkite_<name>/resource.tf, import.sh and
 //     import-by-identity.tf, examples/list-resources/buildkite_<name>/list-resource.tfquery.hcl (data
 //     sources: examples/data-sources/buildkite_<name>/data-source.tf), then `make docs`, which writes docs/

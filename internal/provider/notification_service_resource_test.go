@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/querycheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
@@ -611,4 +612,33 @@ var _ = registerTypeTests("buildkite_notification_service", typeTests{
 	// Notification services name the pipelines, teams or clusters they are scoped to by UUID: they go
 	// before those. Their name is their description.
 	sweeper: &sweeper{"buildkite_notification_service", "services", nil, listNotificationServices},
+	query: &queryCase{resourceType: "buildkite_notification_service", run: func(t *testing.T, e *testEnv, base string) queryRow {
+		seed := func(body buildkite.NotificationServiceCreate) *buildkite.NotificationService {
+			s, err := e.client.NotificationServices.Create(t.Context(), body)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return s
+		}
+		hook := seed(buildkite.NotificationServiceCreate{Provider: "webhook", Description: ptrTo(base + "-hooks"),
+			Settings: buildkite.NotificationServiceSettings{URL: buildkite.Value("https://example.com/h")}})
+		plain := seed(buildkite.NotificationServiceCreate{Provider: "webhook", Settings: buildkite.NotificationServiceSettings{URL: buildkite.Value("https://example.com/p")}})
+		// A Slack incoming webhook is not a type the resource manages: it is not listed.
+		e.server.Store().AddNotificationService(e.org, "slack", map[string]any{"url": "https://hooks.slack.com/x"})
+		return queryRow{
+			blocks: []string{"buildkite_notification_service", "named", fmt.Sprintf("    name = %q", base+"-HOOKS")},
+			checks: []querycheck.QueryResultCheck{
+				querycheck.ExpectLength("buildkite_notification_service.all", 2),
+				querycheck.ExpectLength("buildkite_notification_service.named", 1),
+				querycheck.ExpectIdentity("buildkite_notification_service.named", identityOf("id", hook.ID)),
+				querycheck.ExpectResourceDisplayName("buildkite_notification_service.all", byIdentity("id", plain.ID), knownvalue.StringExact("Webhook")),
+				querycheck.ExpectResourceKnownValues("buildkite_notification_service.all", byIdentity("id", hook.ID), []querycheck.KnownValueCheck{
+					known("provider_type", knownvalue.StringExact("webhook")),
+					known("description", knownvalue.StringExact(base+"-hooks")),
+					known("scope_uuids", knownvalue.Null()),
+				}),
+			},
+			imports: 2,
+		}
+	}},
 })

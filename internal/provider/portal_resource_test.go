@@ -3,12 +3,15 @@ package provider
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/querycheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
@@ -316,4 +319,54 @@ var _ = registerTypeTests("buildkite_portal", typeTests{
 	},
 	// Portals are found by name, and deleted by slug.
 	sweeper: &sweeper{"buildkite_portal", "portals", nil, listPortals},
+	query: &queryCase{resourceType: "buildkite_portal", run: func(t *testing.T, e *testEnv, base string) queryRow {
+		seed := func(name, slug string, desc *string) *buildkite.Portal {
+			p, err := e.client.Portals.Create(t.Context(), buildkite.PortalWrite{
+				Name: name, Slug: slug, Query: "{ viewer { user { name } } }", Description: desc,
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return p
+		}
+		desc := "Build numbers"
+		stats, other := seed(base+"-Stats", base+"-stats", &desc), seed(base+"-Other", base+"-other", nil)
+		return queryRow{
+			blocks: []string{"buildkite_portal", "named", fmt.Sprintf("    name = %q", base+"-stats")},
+			checks: []querycheck.QueryResultCheck{
+				querycheck.ExpectLength("buildkite_portal.all", 2),
+				querycheck.ExpectLength("buildkite_portal.named", 1),
+				querycheck.ExpectIdentity("buildkite_portal.named", identityOf("slug", stats.Slug)),
+				querycheck.ExpectResourceDisplayName("buildkite_portal.all", byIdentity("slug", other.Slug), knownvalue.StringExact(base+"-Other")),
+				querycheck.ExpectResourceKnownValues("buildkite_portal.all", byIdentity("slug", stats.Slug), []querycheck.KnownValueCheck{
+					known("uuid", knownvalue.StringExact(stats.UUID)),
+					known("description", knownvalue.StringExact(desc)),
+					// Returned only on creation.
+					known("token", knownvalue.Null()),
+				}),
+			},
+			imports: 2,
+		}
+	}},
+	taken: &takenCase{resourceType: "buildkite_portal", setup: func(t *testing.T, e *testEnv) (string, string) {
+		p, err := e.client.Portals.Create(context.Background(), buildkite.PortalWrite{
+			Name: "Taken", Slug: e.name("taken"), Query: "{ viewer { user { name } } }",
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return testAccPortalConfig(p.Slug, "Taken", ""), p.Slug
+	}},
+	lostSecret: &lostSecretCase{
+		name: "portal", typ: "buildkite_portal", kind: "Portal", secret: "token",
+		path: func(r *http.Request) bool { return strings.HasSuffix(r.URL.Path, "/portals") },
+		item: func(p string) bool { return strings.Contains(p, "/portals/") },
+		config: func(prefix string, instances ...string) string {
+			out := ""
+			for _, in := range instances {
+				out += fmt.Sprintf("\nresource \"buildkite_portal\" %q {\n  slug  = %q\n  name  = %q\n  query = \"{ viewer { user { name } } }\"\n}\n", in, prefix+"-"+in, in)
+			}
+			return out
+		},
+	},
 })

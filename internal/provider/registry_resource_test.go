@@ -10,6 +10,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/querycheck"
+	"github.com/hashicorp/terraform-plugin-testing/querycheck/queryfilter"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
@@ -270,4 +272,49 @@ var _ = registerTypeTests("buildkite_registry", typeTests{
 		}},
 	},
 	sweeper: &sweeper{"buildkite_registry", "registries", nil, listRegistries},
+	query: &queryCase{resourceType: "buildkite_registry", run: func(t *testing.T, e *testEnv, base string) queryRow {
+		s := e.seedSuites(t, base)
+		registry := func(r *buildkite.Registry) queryfilter.QueryFilter { return byIdentity("slug", r.Slug) }
+		return queryRow{
+			blocks: []string{"buildkite_registry", "named", fmt.Sprintf("    name = %q", base+"-PyPI")},
+			checks: []querycheck.QueryResultCheck{
+				querycheck.ExpectLength("buildkite_registry.all", 2),
+				querycheck.ExpectLength("buildkite_registry.named", 1),
+				querycheck.ExpectIdentity("buildkite_registry.named", identityOf("slug", s.pypi.Slug)),
+				querycheck.ExpectResourceDisplayName("buildkite_registry.all", registry(s.gems), knownvalue.StringExact(base+"-gems")),
+				querycheck.ExpectResourceKnownValues("buildkite_registry.all", registry(s.gems), []querycheck.KnownValueCheck{
+					known("ecosystem", knownvalue.StringExact("ruby")),
+					known("description", knownvalue.StringExact("Internal gems")),
+					known("oidc_policy", knownvalue.StringExact(*s.gems.OIDCPolicy)),
+					known("team_ids", knownvalue.Null()),
+				}),
+				querycheck.ExpectResourceKnownValues("buildkite_registry.named", registry(s.pypi), []querycheck.KnownValueCheck{
+					known("id", knownvalue.StringExact(s.pypi.ID)),
+					known("description", knownvalue.Null()),
+				}),
+			},
+			imports: 2,
+		}
+	}},
+	taken: &takenCase{resourceType: "buildkite_registry", setup: func(t *testing.T, e *testEnv) (string, string) {
+		reg, err := e.client.Registries.Create(context.Background(), buildkite.RegistryCreate{Name: e.name("taken"), Ecosystem: "ruby"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return testAccRegistryConfig(reg.Name, "ruby", ""), reg.Slug
+	}},
+	upgrade: []upgradeCase{
+		{
+			name: "registry, the official provider's", typeName: "buildkite_registry", version: 0,
+			state: map[string]any{"id": graphQLID("Registry", testUUID), "uuid": testUUID, "name": "g", "slug": "g",
+				"ecosystem": "ruby", "public": false, "registry_type": "PACKAGE", "team_ids": []any{otherUUID}, "description": nil},
+			want: map[string]any{"id": testUUID, "registry_type": "PACKAGE", "team_ids": []any{otherUUID}, "graphql_id": graphQLID("Registry", testUUID)},
+		},
+		{
+			name: "registry, ours at version 0", typeName: "buildkite_registry", version: 0,
+			state: map[string]any{"id": testUUID, "uuid": testUUID, "graphql_id": "G", "name": "g", "slug": "g",
+				"ecosystem": "ruby", "public": false, "team_ids": nil, "url": "u", "web_url": "w"},
+			want: map[string]any{"id": testUUID, "registry_type": nil, "team_ids": nil},
+		},
+	},
 })

@@ -3,11 +3,14 @@ package provider
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/querycheck"
+	"github.com/hashicorp/terraform-plugin-testing/querycheck/queryfilter"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
@@ -181,7 +184,33 @@ var _ = registerTypeTests("buildkite_registry_token", typeTests{
 			}
 		},
 	},
+	query: &queryCase{resourceType: "buildkite_registry_token", run: func(t *testing.T, e *testEnv, base string) queryRow {
+		s := e.seedSuites(t, base)
+		token := func(r *buildkite.Registry, tok *buildkite.RegistryToken) queryfilter.QueryFilter {
+			return byIdentity("registry_id", r.ID, "id", tok.ID)
+		}
+		return queryRow{
+			blocks: []string{"buildkite_registry_token", "pypi", fmt.Sprintf("    registry_id = %q", s.pypi.ID)},
+			checks: []querycheck.QueryResultCheck{
+				querycheck.ExpectLength("buildkite_registry_token.all", 3),
+				querycheck.ExpectLength("buildkite_registry_token.pypi", 1),
+				querycheck.ExpectIdentity("buildkite_registry_token.pypi", identityOf("registry_id", s.pypi.ID, "id", s.readerOfPypi.ID)),
+				querycheck.ExpectResourceDisplayName("buildkite_registry_token.all", token(s.gems, s.deploy), knownvalue.StringExact(base+"-gems / Deploys")),
+				querycheck.ExpectResourceKnownValues("buildkite_registry_token.all", token(s.gems, s.ci), []querycheck.KnownValueCheck{
+					known("description", knownvalue.StringExact("CI")),
+					known("created_at", knownvalue.NotNull()),
+					known("token", knownvalue.Null()), // returned only on creation
+				}),
+			},
+			refused: []queryRefusal{
+				{fmt.Sprintf(unknownUUIDFilter, "registry_id"), wrapped(`No registry matches the ID "` + unknownUUID + `"`)},
+				{fmt.Sprintf("    registry_id = %q", s.pypi.Slug), regexp.MustCompile(`registry_id`)},
+			},
+			imports: 3,
+		}
+	}},
 	exempt: map[string]string{
-		tableSweeper: "A registry's tokens go with their registry, which the registry sweeper removes.",
+		tableSweeper:    "A registry's tokens go with their registry, which the registry sweeper removes.",
+		tableLostSecret: "Its create answers 200, not the 201 whose loss the emulator's DropCreates injects: no test loses its answer yet.",
 	},
 })

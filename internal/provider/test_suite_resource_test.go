@@ -3,12 +3,16 @@ package provider
 import (
 	"context"
 	"fmt"
+	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/compare"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/querycheck"
+	"github.com/hashicorp/terraform-plugin-testing/querycheck/queryfilter"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
@@ -374,4 +378,64 @@ var _ = registerTypeTests("buildkite_test_suite", typeTests{
 		}},
 	},
 	sweeper: &sweeper{"buildkite_test_suite", "suites", nil, listSuites},
+	query: &queryCase{resourceType: "buildkite_test_suite", run: func(t *testing.T, e *testEnv, base string) queryRow {
+		s := e.seedSuites(t, base)
+		suite := func(ts *buildkite.TestSuite) queryfilter.QueryFilter { return byIdentity("slug", ts.Slug) }
+		return queryRow{
+			blocks: []string{"buildkite_test_suite", "named", fmt.Sprintf("    name = %q", base+"-WEB")},
+			checks: []querycheck.QueryResultCheck{
+				querycheck.ExpectLength("buildkite_test_suite.all", 2),
+				querycheck.ExpectLength("buildkite_test_suite.named", 1),
+				querycheck.ExpectIdentity("buildkite_test_suite.named", identityOf("slug", s.web.Slug)),
+				querycheck.ExpectResourceDisplayName("buildkite_test_suite.all", suite(s.api), knownvalue.StringExact(base+"-api")),
+				querycheck.ExpectResourceKnownValues("buildkite_test_suite.all", suite(s.web), []querycheck.KnownValueCheck{
+					known("id", knownvalue.StringExact(s.web.ID)),
+					known("emoji", knownvalue.StringExact(":test_tube:")),
+					known("application_name", knownvalue.StringExact("web")),
+					// Returned only on creation.
+					known("api_token", knownvalue.Null()),
+					// What an import reads: the one team that may manage the suite.
+					known("team_owner_id", knownvalue.StringExact(s.team)),
+				}),
+				querycheck.ExpectResourceKnownValues("buildkite_test_suite.all", suite(s.api), []querycheck.KnownValueCheck{
+					known("default_branch", knownvalue.StringExact("trunk")),
+					known("color", knownvalue.Null()),
+				}),
+			},
+			imports: 2,
+		}
+	}},
+	taken: &takenCase{resourceType: "buildkite_test_suite", setup: func(t *testing.T, e *testEnv) (string, string) {
+		owner := e.team("taken-owner")
+		suite := e.seedSuite(e.name("taken"), owner)
+		return testAccTestSuiteConfig(suite.Name, owner, ""), suite.Slug
+	}},
+	lostSecret: &lostSecretCase{
+		name: "test suite", typ: "buildkite_test_suite", kind: "Test Suite", secret: "api_token",
+		path: func(r *http.Request) bool { return strings.HasSuffix(r.URL.Path, "/suites") },
+		item: func(p string) bool { return strings.Contains(p, "/suites/") },
+		config: func(prefix string, instances ...string) string {
+			out := fmt.Sprintf("resource \"buildkite_team\" \"owners\" {\n  name                = %q\n  privacy             = \"VISIBLE\"\n  default_member_role = \"MEMBER\"\n  default_team        = false\n}\n", prefix)
+			for _, in := range instances {
+				out += fmt.Sprintf("\nresource \"buildkite_test_suite\" %q {\n  name           = %q\n  default_branch = \"main\"\n  team_owner_id  = buildkite_team.owners.id\n}\n", in, prefix+"-"+in)
+			}
+			return out
+		},
+	},
+	upgrade: []upgradeCase{
+		{
+			name: "test suite, the official provider's", typeName: "buildkite_test_suite", version: 0,
+			state: map[string]any{"id": graphQLID("Suite", testUUID), "uuid": testUUID, "name": "s", "slug": "s",
+				"default_branch": "main", "team_owner_id": graphQLID("Team", otherUUID), "color": "", "application_name": nil,
+				"oidc_policy": "p", "api_token": "t"},
+			// color is Optional+Computed, as the official provider's: its "" (cleared) is kept, not turned into null.
+			want: map[string]any{"id": testUUID, "team_owner_id": otherUUID, "color": "", "oidc_policy": "p", "api_token": "t"},
+		},
+		{
+			name: "test suite, ours at version 0", typeName: "buildkite_test_suite", version: 0,
+			state: map[string]any{"id": testUUID, "uuid": testUUID, "graphql_id": "S", "name": "s", "slug": "s",
+				"default_branch": "main", "team_owner_id": otherUUID, "api_token": "t", "url": "u", "web_url": "w"},
+			want: map[string]any{"team_owner_id": otherUUID, "oidc_policy": nil, "api_token": "t"},
+		},
+	},
 })

@@ -30,6 +30,17 @@ type typeTests struct {
 	migration []migrationCase
 	// sweeper: how `make sweep` finds and removes the type's objects a live run left (sweep_kit_test.go).
 	sweeper *sweeper
+	// query: terraform query of the type's list resource (TestAccResources_query, query_test.go).
+	query *queryCase
+	// taken: a create refused because the name or key is taken names the holder (adoption_test.go), where
+	// the type's names or keys are unique.
+	taken *takenCase
+	// lostSecret: a secret only the create answer carries, its answer lost (TestAccLostCreateAnswers).
+	lostSecret *lostSecretCase
+	// association: the life cycle of an association type (TestAccAssociations, association_test.go).
+	association *associationCase
+	// upgrade: earlier states of ours and the official provider's, upgraded (TestUpgradeResourceState).
+	upgrade []upgradeCase
 
 	// exempt says, for a table that requires a row of this type, why the type has none: the table's name
 	// (a tableX constant) -> the reason, a sentence.
@@ -38,9 +49,12 @@ type typeTests struct {
 
 // The tables TestHouse_everyTypeHasItsTestRows requires rows in, by the names exempt uses.
 const (
-	tableIdentity  = "identity"
-	tableMigration = "migration"
-	tableSweeper   = "sweeper"
+	tableIdentity    = "identity"
+	tableMigration   = "migration"
+	tableSweeper     = "sweeper"
+	tableQuery       = "query"
+	tableLostSecret  = "lostSecret"
+	tableAssociation = "association"
 )
 
 var (

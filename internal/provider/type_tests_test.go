@@ -4,11 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"reflect"
 	"sort"
 	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 )
 
@@ -24,8 +26,11 @@ type typeTable struct {
 
 // typeFacts is what the provider and the official provider's schema say of one resource type.
 type typeFacts struct {
-	identity bool // the type has a resource identity
-	official bool // the official provider has the type (testdata/official-schema.json)
+	identity    bool // the type has a resource identity
+	official    bool // the official provider has the type (testdata/official-schema.json)
+	list        bool // the provider registers a list resource of the type
+	secret      bool // an attribute is sensitive and computed only: the service shows it once, on create
+	association bool // the type is served by the association kind (newAssociation)
 }
 
 // typeTables are the tables that require rows; the other fields of typeTests are rows where a type has them.
@@ -41,6 +46,18 @@ var typeTables = []typeTable{
 	{name: tableSweeper, requires: func(typeFacts) bool { return true },
 		rows: func(_ string, r typeTests) []string {
 			return rowTypes(one(r.sweeper), func(s sweeper) string { return s.resourceType })
+		}},
+	{name: tableQuery, requires: func(f typeFacts) bool { return f.list },
+		rows: func(_ string, r typeTests) []string {
+			return rowTypes(one(r.query), func(c queryCase) string { return c.resourceType })
+		}},
+	{name: tableLostSecret, requires: func(f typeFacts) bool { return f.secret },
+		rows: func(_ string, r typeTests) []string {
+			return rowTypes(one(r.lostSecret), func(c lostSecretCase) string { return c.typ })
+		}},
+	{name: tableAssociation, requires: func(f typeFacts) bool { return f.association },
+		rows: func(_ string, r typeTests) []string {
+			return rowTypes(one(r.association), func(c associationCase) string { return c.resourceType })
 		}},
 }
 
@@ -140,13 +157,32 @@ func resourceTypeFacts(t *testing.T) map[string]typeFacts {
 	if len(official.ResourceSchemas) == 0 {
 		t.Fatal("testdata/official-schema.json holds no resource schema")
 	}
+	associations := map[string]bool{}
+	for _, newResource := range New("test")().Resources(ctx) {
+		r := newResource()
+		var m resource.MetadataResponse
+		r.Metadata(ctx, resource.MetadataRequest{ProviderTypeName: "buildkite"}, &m)
+		associations[m.TypeName] = strings.HasPrefix(reflect.TypeOf(r).Elem().Name(), "associationResource[")
+	}
 	out := map[string]typeFacts{}
-	for typ := range schemas.ResourceSchemas {
+	for typ, schema := range schemas.ResourceSchemas {
 		_, identity := identities.IdentitySchemas[typ]
 		_, theirs := official.ResourceSchemas[typ]
-		out[typ] = typeFacts{identity: identity, official: theirs}
+		_, list := schemas.ListResourceSchemas[typ]
+		out[typ] = typeFacts{identity: identity, official: theirs, list: list, secret: hasShownOnceSecret(schema),
+			association: associations[typ]}
 	}
 	return out
+}
+
+// hasShownOnceSecret tells whether a schema has a sensitive attribute only the service sets.
+func hasShownOnceSecret(s *tfprotov6.Schema) bool {
+	for _, a := range s.Block.Attributes {
+		if a.Sensitive && a.Computed && !a.Optional {
+			return true
+		}
+	}
+	return false
 }
 
 // sortedKeys is a map's keys in order.
