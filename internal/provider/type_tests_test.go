@@ -30,7 +30,7 @@ type typeFacts struct {
 	official    bool // the official provider has the type (testdata/official-schema.json)
 	list        bool // the provider registers a list resource of the type
 	secret      bool // an attribute is sensitive and computed only: the service shows it once, on create
-	association bool // the type is served by the association kind (newAssociation)
+	association bool // the type is an association (newAssociation)
 }
 
 // typeTables are the tables that require rows; the other fields of typeTests are rows where a type has them.
@@ -162,7 +162,7 @@ func resourceTypeFacts(t *testing.T) map[string]typeFacts {
 		r := newResource()
 		var m resource.MetadataResponse
 		r.Metadata(ctx, resource.MetadataRequest{ProviderTypeName: "buildkite"}, &m)
-		associations[m.TypeName] = strings.HasPrefix(reflect.TypeOf(r).Elem().Name(), "associationResource[")
+		associations[m.TypeName] = servedAsAssociation(t, r)
 	}
 	out := map[string]typeFacts{}
 	for typ, schema := range schemas.ResourceSchemas {
@@ -173,6 +173,31 @@ func resourceTypeFacts(t *testing.T) map[string]typeFacts {
 			association: associations[typ]}
 	}
 	return out
+}
+
+// servedAsAssociation tells whether r is served by the association kind: an objectResource addressed by its
+// two sides (newAssociation), itself or embedded in the type's own struct.
+func servedAsAssociation(t *testing.T, r resource.Resource) bool {
+	t.Helper()
+	v := reflect.ValueOf(r).Elem()
+	if !strings.HasPrefix(v.Type().Name(), "objectResource[") {
+		embedded := false
+		for i := range v.NumField() {
+			if f := v.Type().Field(i); f.Anonymous && f.Type.Kind() == reflect.Pointer &&
+				strings.HasPrefix(f.Type.Elem().Name(), "objectResource[") && !v.Field(i).IsNil() {
+				v, embedded = v.Field(i).Elem(), true
+				break
+			}
+		}
+		if !embedded {
+			return false
+		}
+	}
+	sides := v.FieldByName("sides")
+	if !sides.IsValid() || sides.Kind() != reflect.Bool {
+		t.Fatalf("%s has no field sides: say here how an association is told apart from an object", v.Type())
+	}
+	return sides.Bool()
 }
 
 // hasShownOnceSecret tells whether a schema has a sensitive attribute only the service sets.
