@@ -280,6 +280,11 @@ var _ = registerTypeTests("buildkite_cluster_agent_token", typeTests{
 			want: map[string]any{"id": otherUUID, "cluster_id": testUUID, "allowed_ip_addresses": nil, "token": "s", "expires_at": nil},
 		},
 	},
+	serviceState: func(ctx context.Context, c *buildkite.Client) ([]string, error) {
+		clusters, err := c.Clusters.List(ctx)
+		return childIDs(clusters, err, func(cl buildkite.Cluster) ([]buildkite.ClusterToken, error) { return c.ClusterTokens.List(ctx, cl.ID) },
+			func(t buildkite.ClusterToken) string { return t.ID })
+	},
 	exempt: map[string]string{
 		tableSweeper: "A cluster's agent tokens go with their cluster, which the cluster sweeper removes.",
 	},

@@ -211,4 +211,8 @@ var _ = registerTypeTests("buildkite_cluster", typeTests{
 			want:  map[string]any{"id": testUUID, "uuid": testUUID, "graphql_id": clusterGraphQLID},
 		},
 	},
+	serviceState: func(ctx context.Context, c *buildkite.Client) ([]string, error) {
+		all, err := c.Clusters.List(ctx)
+		return serviceIDs(all, err, func(cl buildkite.Cluster) string { return cl.ID })
+	},
 })

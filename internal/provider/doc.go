@@ -76,7 +76,8 @@
 //     store and the state several types' tests use (checkPipeline, pipelineAddr, stateIs, ...).
 //   - singleton_kit_test.go: holding the organization's singletons and putting them back (holdSingleton,
 //     e.keepAPISettings, ...); sweep_kit_test.go: the sweepers (a type's typeTests.sweeper) and live
-//     runs' leftovers; service_state_kit_test.go: the emulator's store compared with Terraform's state.
+//     runs' leftovers; service_state_kit_test.go: the emulator's store compared with Terraform's state
+//     (each type's serviceState lists its objects).
 //   - newcli_kit_test.go: the Terraform CLI a test drives (terraformCLI, requireCLI); cli_kit_test.go: a
 //     work directory for the CLI (cliWorkdir, actionWorkdir, expectOutput); action_kit_test.go: what the
 //     actions' tests share.
@@ -144,7 +145,8 @@
 //     and removes its objects, after the types whose objects refer to its), lostSecret for a secret only
 //     the create answer carries, taken where its names or keys are unique (adoption_test.go),
 //     association for an association type (its life-cycle test, association_test.go), upgrade for its
-//     earlier states (upgrade_test.go), and, where a table that requires a row does not apply, exempt
+//     earlier states (upgrade_test.go), serviceState (its objects' IDs on the service, compared with the
+//     state after faults), and, where a table that requires a row does not apply, exempt
 //     with the reason (a queue goes with its cluster, so it has no sweeper).
 //     TestHouse_everyTypeHasItsTestRows names every row a type lacks.
 //     A type the official provider has too registers its migration rows (typeTests.migration), each

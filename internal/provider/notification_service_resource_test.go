@@ -641,4 +641,8 @@ var _ = registerTypeTests("buildkite_notification_service", typeTests{
 			imports: 2,
 		}
 	}},
+	serviceState: func(ctx context.Context, c *buildkite.Client) ([]string, error) {
+		all, err := c.NotificationServices.List(ctx)
+		return serviceIDs(all, err, func(s buildkite.NotificationService) string { return s.ID })
+	},
 })

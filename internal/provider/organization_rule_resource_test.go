@@ -399,4 +399,8 @@ resource "buildkite_organization_rule" "test" {
 			want: map[string]any{"id": testUUID, "description": nil, "url": "u"},
 		},
 	},
+	serviceState: func(ctx context.Context, c *buildkite.Client) ([]string, error) {
+		all, err := c.Rules.List(ctx)
+		return serviceIDs(all, err, func(r buildkite.Rule) string { return r.UUID })
+	},
 })

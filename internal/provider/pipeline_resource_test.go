@@ -839,6 +839,10 @@ resource "buildkite_pipeline" "test" {
 			want: map[string]any{"id": testUUID, "provider_settings": nil},
 		},
 	},
+	serviceState: func(ctx context.Context, c *buildkite.Client) ([]string, error) {
+		all, err := c.Pipelines.List(ctx, nil)
+		return serviceIDs(all, err, func(p buildkite.Pipeline) string { return p.ID })
+	},
 })
 
 // queryPipelines is the row of buildkite_pipeline, whose list resource has the most filters. The archived

@@ -265,4 +265,8 @@ var _ = registerTypeTests("buildkite_pipeline_template", typeTests{
 			want: map[string]any{"id": testUUID, "available": true, "updated_at": nil},
 		},
 	},
+	serviceState: func(ctx context.Context, c *buildkite.Client) ([]string, error) {
+		all, err := c.PipelineTemplates.List(ctx)
+		return serviceIDs(all, err, func(t buildkite.PipelineTemplate) string { return t.UUID })
+	},
 })

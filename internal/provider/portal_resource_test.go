@@ -369,4 +369,8 @@ var _ = registerTypeTests("buildkite_portal", typeTests{
 			return out
 		},
 	},
+	serviceState: func(ctx context.Context, c *buildkite.Client) ([]string, error) {
+		all, err := c.Portals.List(ctx)
+		return serviceIDs(all, err, func(p buildkite.Portal) string { return p.UUID }) // by UUID: a portal has no id
+	},
 })

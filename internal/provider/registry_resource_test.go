@@ -317,4 +317,8 @@ var _ = registerTypeTests("buildkite_registry", typeTests{
 			want: map[string]any{"id": testUUID, "registry_type": nil, "team_ids": nil},
 		},
 	},
+	serviceState: func(ctx context.Context, c *buildkite.Client) ([]string, error) {
+		all, err := c.Registries.List(ctx)
+		return serviceIDs(all, err, func(r buildkite.Registry) string { return r.ID })
+	},
 })

@@ -362,4 +362,8 @@ var _ = registerTypeTests("buildkite_team", typeTests{
 				"members_can_destroy_registries": true, "created_at": nil},
 		},
 	},
+	serviceState: func(ctx context.Context, c *buildkite.Client) ([]string, error) {
+		all, err := c.Teams.List(ctx, buildkite.TeamListOptions{})
+		return serviceIDs(all, err, func(t buildkite.Team) string { return t.ID })
+	},
 })

@@ -438,4 +438,8 @@ var _ = registerTypeTests("buildkite_test_suite", typeTests{
 			want: map[string]any{"team_owner_id": otherUUID, "oidc_policy": nil, "api_token": "t"},
 		},
 	},
+	serviceState: func(ctx context.Context, c *buildkite.Client) ([]string, error) {
+		all, err := c.TestSuites.List(ctx)
+		return serviceIDs(all, err, func(s buildkite.TestSuite) string { return s.ID })
+	},
 })

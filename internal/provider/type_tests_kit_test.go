@@ -1,8 +1,11 @@
 package provider
 
 import (
+	"context"
 	"slices"
 	"sort"
+
+	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
 )
 
 // A resource type's rows of the tables every type runs through (identity, migration, sweep, ...) are
@@ -41,6 +44,10 @@ type typeTests struct {
 	association *associationCase
 	// upgrade: earlier states of ours and the official provider's, upgraded (TestUpgradeResourceState).
 	upgrade []upgradeCase
+	// serviceState lists the IDs of the type's objects the service holds, as its state records them (id, or
+	// uuid where it has none): the types with one are compared with the state after faults
+	// (checkServiceMatchesState, service_state_kit_test.go).
+	serviceState func(ctx context.Context, c *buildkite.Client) ([]string, error)
 
 	// exempt says, for a table that requires a row of this type, why the type has none: the table's name
 	// (a tableX constant) -> the reason, a sentence.
