@@ -70,7 +70,7 @@ var kitFiles = []string{
 	"data_source_kit.go", "list_resource_kit.go", "import_kit.go", "action_base.go", "action_stop.go",
 	"schema_attributes.go", "enums.go", "validators.go", "plan_modifiers.go", "semantic_string.go",
 	"diagnostics.go", "ids.go", "graphql_ids.go", "lookups.go", "values.go", "references.go",
-	"graphql_scope.go", "lost_secret.go", "singleton_settings.go", "upgrade.go", "cronline.go",
+	"graphql_scope.go", "lost_secret.go", "singleton_settings.go", "upgrade.go", "cronline.go", "slugs.go",
 }
 
 // A kit file refers to nothing declared in a type's file, so that the kit cannot grow roots into the types:
