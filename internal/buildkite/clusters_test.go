@@ -3,6 +3,7 @@ package buildkite
 import (
 	"context"
 	"net/http"
+	"strings"
 	"testing"
 )
 
@@ -129,7 +130,7 @@ func TestClusters_Update(t *testing.T) {
 	s := newStub(t, respond(http.StatusOK, clusterJSON))
 	c := newTestClient(t, s.srv.URL)
 	got, err := c.Clusters.Update(context.Background(), clusterID, ClusterUpdate{
-		Description: ptr(""), DefaultQueueID: ptr("01885682-55a7-44f5-84f3-0402fb452e66"),
+		Description: Value(""), DefaultQueueID: Value("01885682-55a7-44f5-84f3-0402fb452e66"),
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -160,7 +161,7 @@ func TestClusters_Delete(t *testing.T) {
 func TestClusters_ClearDefaultQueue(t *testing.T) {
 	s := newStub(t, respond(http.StatusOK, newClusterJSON))
 	c := newTestClient(t, s.srv.URL)
-	got, err := c.Clusters.ClearDefaultQueue(context.Background(), clusterID)
+	got, err := c.Clusters.Update(context.Background(), clusterID, ClusterUpdate{DefaultQueueID: Cleared[string]()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -168,5 +169,24 @@ func TestClusters_ClearDefaultQueue(t *testing.T) {
 	assertRequest(t, s.only(t), "PUT", "/v2/organizations/acme/clusters/"+clusterID, `{"default_queue_id":null}`)
 	if got.DefaultQueueID != nil {
 		t.Errorf("default_queue_id = %v, want nil", *got.DefaultQueueID)
+	}
+}
+
+func TestClusters_SetHostedSettings(t *testing.T) {
+	s := newStub(t, respond(http.StatusOK, clusterJSON))
+	c := newTestClient(t, s.srv.URL)
+	if _, err := c.Clusters.SetHostedSettings(context.Background(), clusterID, ClusterHostedSettings{
+		HostedGitMirrorEnabled: Value(false),
+	}); err != nil {
+		t.Fatal(err)
+	}
+	// A false is sent (it turns the mirror off); the setting left unset is not.
+	assertRequest(t, s.only(t), "PATCH", "/v2/organizations/acme/clusters/"+clusterID, `{"hosted_git_mirror_enabled":false}`)
+
+	s = newStub(t, respond(http.StatusUnprocessableEntity, `{"message":"Hosted git mirror can only be changed on clusters with a hosted queue"}`))
+	c = newTestClient(t, s.srv.URL)
+	_, err := c.Clusters.SetHostedSettings(context.Background(), clusterID, ClusterHostedSettings{HostedContainerCacheEnabled: Value(true)})
+	if !IsValidation(err) || !strings.Contains(err.Error(), "hosted queue") {
+		t.Errorf("refused change: error = %v, want the service's 422 with its words", err)
 	}
 }
