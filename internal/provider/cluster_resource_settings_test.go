@@ -390,3 +390,58 @@ func withOfficialAttributes(t *testing.T, state []byte, typ string, attrs map[st
 	}
 	return out
 }
+
+// TestAccClusterDataSource_settings: both cluster data sources show the hosted settings and the agent tracing
+// service ("" where a cluster has none).
+func TestAccClusterDataSource_settings(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	ctx := context.Background()
+	name := e.name("shown")
+	traced, err := e.client.Clusters.Create(ctx, buildkite.ClusterCreate{Name: name + "-traced"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, err := e.client.Clusters.Create(ctx, buildkite.ClusterCreate{Name: name + "-plain"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = e.client.Clusters.Delete(context.Background(), traced.ID)
+		_ = e.client.Clusters.Delete(context.Background(), plain.ID)
+	})
+	svc, err := e.client.NotificationServices.Create(ctx, buildkite.NotificationServiceCreate{
+		Provider: "open_telemetry_tracing",
+		Settings: buildkite.NotificationServiceSettings{Endpoint: buildkite.Value("https://otel.example.com")},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = e.client.NotificationServices.Delete(context.Background(), svc.ID) })
+	if _, err := e.client.Clusters.SetAgentTracingService(ctx, traced.GraphQLID, buildkite.Value(svc.ID)); err != nil {
+		t.Fatal(err)
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		Steps: []resource.TestStep{{
+			Config: e.config(fmt.Sprintf(`
+data "buildkite_cluster" "traced" {
+  id = %q
+}
+
+data "buildkite_clusters" "all" {}
+`, traced.ID)),
+			Check: resource.ComposeAggregateTestCheckFunc(
+				resource.TestCheckResourceAttr("data.buildkite_cluster.traced", "agent_tracing_service_uuid", svc.ID),
+				resource.TestCheckResourceAttr("data.buildkite_cluster.traced", "hosted_git_mirror_enabled", "false"),
+				resource.TestCheckResourceAttr("data.buildkite_cluster.traced", "hosted_container_cache_enabled", "false"),
+				resource.TestCheckTypeSetElemNestedAttrs("data.buildkite_clusters.all", "clusters.*", map[string]string{
+					"id": traced.ID, "agent_tracing_service_uuid": svc.ID, "hosted_git_mirror_enabled": "false",
+				}),
+				resource.TestCheckTypeSetElemNestedAttrs("data.buildkite_clusters.all", "clusters.*", map[string]string{
+					"id": plain.ID, "agent_tracing_service_uuid": "", "hosted_container_cache_enabled": "false",
+				}),
+			),
+		}},
+	})
+}
