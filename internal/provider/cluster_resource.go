@@ -205,7 +205,7 @@ func (r *clusterResource) Schema(_ context.Context, _ resource.SchemaRequest, re
 			},
 			"agent_tracing_service_uuid": schema.StringAttribute{
 				MarkdownDescription: "The UUID (lower case) of the OpenTelemetry tracing notification service the cluster's " +
-					"agents export traces to: the `id` of a `buildkite_notification_service` with `service = " +
+					"agents export traces to: the `id` of a `buildkite_notification_service` with `provider_type = " +
 					"\"open_telemetry_tracing\"` that is enabled, covers all pipelines and has no branch filter. `\"\"` clears " +
 					"the selection. It only affects agents that register afterwards. Set and read through Buildkite's GraphQL " +
 					"API; left unset (and after an import), the cluster's selection is neither changed nor read, so removing " +
@@ -283,7 +283,7 @@ func (r *clusterResource) writeTracing(ctx context.Context, plan, got *clusterMo
 	if err != nil {
 		diags.AddAttributeError(path.Root("agent_tracing_service_uuid"), "Unable to Set Cluster Agent Tracing Service",
 			fmt.Sprintf("Selecting the agent tracing service %q of cluster %s: %s. It must be the id of a "+
-				"buildkite_notification_service of service \"open_telemetry_tracing\" that is enabled, covers all pipelines "+
+				"buildkite_notification_service with provider_type \"open_telemetry_tracing\" that is enabled, covers all pipelines "+
 				"and has no branch filter, in an organization with agent tracing enabled; \"\" clears the selection. "+
 				"The rest of the cluster is recorded as applied.", plan.AgentTracingServiceUUID.ValueString(),
 				got.ID.ValueString(), describeError(err)))
