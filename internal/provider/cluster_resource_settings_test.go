@@ -153,8 +153,8 @@ func TestAccClusterResource_hostedSettings(t *testing.T) {
 	})
 }
 
-// TestAccClusterResource_hostedSettingsRefusedAtCreate: true at create is refused at plan, naming the
-// attribute and why, for each setting; false is taken (a new cluster's value).
+// TestAccClusterResource_hostedSettingsRefusedAtCreate: true (or a value known only at apply) at create is
+// refused at plan, naming the attribute and why, for each setting; false is taken (a new cluster's value).
 func TestAccClusterResource_hostedSettingsRefusedAtCreate(t *testing.T) {
 	t.Parallel()
 	e := newTestEnv(t)
@@ -166,6 +166,16 @@ func TestAccClusterResource_hostedSettingsRefusedAtCreate(t *testing.T) {
 			ExpectError: regexpMust(`(?s)Hosted Setting Refused on a New Cluster.*buildkite_cluster\.` + a + ` cannot be true.*has\s+no\s+hosted\s+queue\s+when\s+it\s+is\s+created.*add\s+a\s+buildkite_cluster_queue`),
 		})
 	}
+	// A value known only at apply could be true.
+	steps = append(steps, resource.TestStep{
+		Config: e.config(testAccClusterHostedConfig(e.name("new"), "  hosted_git_mirror_enabled = terraform_data.flag.output", false) + `
+resource "terraform_data" "flag" {
+  input = false
+}
+`),
+		PlanOnly:    true,
+		ExpectError: regexpMust(`(?s)Hosted Setting Refused on a New Cluster.*a\s+value\s+known\s+only\s+at\s+apply`),
+	})
 	steps = append(steps, resource.TestStep{
 		Config:             e.config(testAccClusterHostedConfig(e.name("new"), "  hosted_git_mirror_enabled = false", false)),
 		PlanOnly:           true,
