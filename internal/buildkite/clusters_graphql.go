@@ -44,7 +44,9 @@ func (s *ClustersService) AgentTracingService(ctx context.Context, clusterGraphQ
 }
 
 // SetAgentTracingService selects the tracing service of the cluster with this GraphQL ID (clusterUpdate), or
-// with serviceUUID Cleared clears it, and returns the service's answer: the UUID now selected, "" for none.
+// with serviceUUID Cleared clears it, and returns the service's answer: the UUID now selected, "" for none. An
+// answer with errors that still carries the cluster returns its selection with the error marked Acted
+// (ActedWithErrors).
 func (s *ClustersService) SetAgentTracingService(ctx context.Context, clusterGraphQLID string, serviceUUID Optional[string]) (string, error) {
 	orgID, err := s.client.organizationID(ctx)
 	if err != nil {
@@ -57,6 +59,11 @@ func (s *ClustersService) SetAgentTracingService(ctx context.Context, clusterGra
 	}{orgID, clusterGraphQLID, serviceUUID}
 	out, err := gqlMutate[setClusterAgentTracingAnswer](ctx, s.client, opSetClusterAgentTracing, vars)
 	if err != nil {
+		// The cluster in the answer holds the selection the service now has, whatever else the answer says.
+		if out != nil && out.ClusterUpdate != nil && out.ClusterUpdate.Cluster != nil {
+			acted, err := actedWith(out.ClusterUpdate.Cluster, err)
+			return deref(acted.AgentTracingServiceUUID), err
+		}
 		return "", err
 	}
 	if out.ClusterUpdate == nil || out.ClusterUpdate.Cluster == nil {

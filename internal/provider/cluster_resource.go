@@ -280,6 +280,10 @@ func (r *clusterResource) writeTracing(ctx context.Context, plan, got *clusterMo
 		return
 	}
 	selected, err := r.client().Clusters.SetAgentTracingService(ctx, got.GraphQLID.ValueString(), v)
+	if actedWithErrors(diags, err, "set the agent tracing service of", "cluster", got.ID.ValueString()) {
+		got.AgentTracingServiceUUID = types.StringValue(selected)
+		return
+	}
 	if err != nil {
 		diags.AddAttributeError(path.Root("agent_tracing_service_uuid"), "Unable to Set Cluster Agent Tracing Service",
 			fmt.Sprintf("Selecting the agent tracing service %q of cluster %s: %s. It must be the id of a "+

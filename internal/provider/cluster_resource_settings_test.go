@@ -14,6 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
+	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
 )
 
@@ -453,5 +454,52 @@ data "buildkite_clusters" "all" {}
 				}),
 			),
 		}},
+	})
+}
+
+// TestAccClusterResource_agentTracingServiceFaults: a selection answered with errors beside the cluster is
+// recorded with a warning; a refresh whose GraphQL read of the selection fails (null data, not found) fails
+// naming the cluster and keeps it in state; a selection refused outright after the create leaves the cluster
+// recorded (tainted) with no selection, and the next apply makes it again with the selection.
+func TestAccClusterResource_agentTracingServiceFaults(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	if e.live {
+		t.Skip("live mode: the faults are the emulator's")
+	}
+	const addr = "buildkite_cluster.test"
+	const otel = "buildkite_notification_service.otel"
+	cfg := e.config(testAccTracingConfig(e.name("faulty"), otel+".id"))
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             e.checkDestroyed("buildkite_cluster"),
+		Steps: []resource.TestStep{
+			{
+				PreConfig:   e.aim(fakeserver.AimedFault{Operation: "setClusterAgentTracing", Kind: fakeserver.FaultNullData, Times: 1}),
+				Config:      cfg,
+				ExpectError: regexpMust(`(?s)Unable to Set Cluster Agent Tracing Service.*The\s+rest\s+of\s+the\s+cluster\s+is\s+recorded`),
+			},
+			{
+				// The cluster made before the refusal is tainted: replaced, with the selection this time.
+				PreConfig: e.server.ClearAimedFaults,
+				Config:    cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionDestroyBeforeCreate)},
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+				Check: resource.ComposeTestCheckFunc(e.checkFaultsMet(fakeserver.FaultNullData, 1), e.tracingOnService(otel)),
+			},
+			e.partKept("getClusterAgentTracing", fakeserver.FaultNullData, "Unable to Read Cluster"),
+			e.partKept("getClusterAgentTracing", fakeserver.FaultNotFound, "Unable to Read Cluster"),
+			{
+				PreConfig: e.aim(fakeserver.AimedFault{Operation: "setClusterAgentTracing", Kind: fakeserver.FaultErrorsWithData, Times: 1}),
+				Config:    e.config(testAccTracingConfig(e.name("faulty"), `""`)),
+				Check: resource.ComposeTestCheckFunc(e.checkFaultsMet(fakeserver.FaultErrorsWithData, 1), e.tracingOnService(""),
+					resource.TestCheckResourceAttr(addr, "agent_tracing_service_uuid", "")),
+				ConfigPlanChecks: resource.ConfigPlanChecks{
+					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+				},
+			},
+		},
 	})
 }
