@@ -503,3 +503,48 @@ func TestAccClusterResource_agentTracingServiceFaults(t *testing.T) {
 		},
 	})
 }
+
+// TestAccClusterResource_restOnly: a cluster that leaves agent_tracing_service_uuid unset needs no GraphQL
+// (created, updated, imported and refreshed with a REST-only provider, no request to /v1); one that sets it
+// fails at plan, naming the attribute, where GraphQL cannot be reached.
+func TestAccClusterResource_restOnly(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	if e.live {
+		t.Skip("live mode: the request log is the emulator's")
+	}
+	e.server.Store().AddToken("rest-only-token", []string{e.org}, []string{"read_clusters", "write_clusters"})
+	noGraphQL := fmt.Sprintf("provider \"buildkite\" {\n  rest_url = %q\n  organization = %q\n  api_token = %q\n  max_retries = 1\n}\n", e.url, e.org, e.token)
+	noScope := fmt.Sprintf("provider \"buildkite\" {\n  rest_url = %q\n  graphql_url = %q\n  organization = %q\n  api_token = \"rest-only-token\"\n  max_retries = 1\n}\n", e.url, e.graphqlURL, e.org)
+	name := e.name("rest")
+	const addr = "buildkite_cluster.test"
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             e.checkDestroyed("buildkite_cluster"),
+		Steps: []resource.TestStep{
+			{
+				Config:           noScope + testAccClusterConfig(name, `  hosted_git_mirror_enabled = false`),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+				Check:            resource.TestCheckNoResourceAttr(addr, "agent_tracing_service_uuid"),
+			},
+			{
+				Config:           noGraphQL + testAccClusterConfig(name, `  description = "changed"`),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
+			},
+			{Config: noGraphQL + testAccClusterConfig(name, `  description = "changed"`), ResourceName: addr, ImportState: true, ImportStateVerify: true},
+			{
+				Config:      noScope + testAccClusterConfig(name, `  agent_tracing_service_uuid = ""`),
+				ExpectError: regexpMust(`Missing API Token Scope[\s\S]*buildkite_cluster.agent_tracing_service_uuid[\s\S]*"graphql"`),
+			},
+			{
+				Config:      noGraphQL + testAccClusterConfig(name, `  agent_tracing_service_uuid = ""`),
+				ExpectError: regexpMust(`GraphQL URL Not Set[\s\S]*buildkite_cluster.agent_tracing_service_uuid`),
+			},
+		},
+	})
+	for _, r := range e.server.Requests() {
+		if strings.HasPrefix(r.Path, "/v1") {
+			t.Errorf("a workspace that does not set agent_tracing_service_uuid sent %s %s", r.Method, r.Path)
+		}
+	}
+}
