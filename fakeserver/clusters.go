@@ -48,8 +48,9 @@ type clusterRecord struct {
 	org, id, graphqlID              string
 	name, description, emoji, color string
 	defaultQueueID                  string // "" when none
-	// The hosted agents' git mirror and container cache (rest-beyond-spec.md "Added 2026-12-01"): changed
-	// only once the cluster has a hosted queue; the first hosted queue turns the container cache on.
+	// The hosted agents' git mirror and container cache, which the official provider sets with PATCH (its
+	// buildkite/resource_cluster.go): changed only once the cluster has a hosted queue; the first hosted queue
+	// turns the container cache on.
 	hostedGitMirror, hostedContainerCache bool
 	// agentTracingServiceID is the open_telemetry_tracing notification service agents export traces to,
 	// "" when none; GraphQL only (graphql_clusters.go).
