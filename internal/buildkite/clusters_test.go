@@ -190,3 +190,39 @@ func TestClusters_SetHostedSettings(t *testing.T) {
 		t.Errorf("refused change: error = %v, want the service's 422 with its words", err)
 	}
 }
+
+// TestClusterUpdate_bytes pins the bytes an update and a hosted settings change send: only the fields set, a
+// cleared one as null, false sent as false; and IsZero is true exactly where the body is {}.
+func TestClusterUpdate_bytes(t *testing.T) {
+	for _, tc := range []struct {
+		in   interface{ IsZero() bool }
+		want string
+	}{
+		{ClusterUpdate{}, `{}`},
+		{ClusterUpdate{Name: Value("n"), Description: Value("")}, `{"name":"n","description":""}`},
+		{ClusterUpdate{DefaultQueueID: Cleared[string]()}, `{"default_queue_id":null}`},
+		{ClusterHostedSettings{}, `{}`},
+		{ClusterHostedSettings{HostedContainerCacheEnabled: Value(false)}, `{"hosted_container_cache_enabled":false}`},
+		{ClusterHostedSettings{HostedGitMirrorEnabled: Value(true), HostedContainerCacheEnabled: Value(true)},
+			`{"hosted_git_mirror_enabled":true,"hosted_container_cache_enabled":true}`},
+	} {
+		if tc.in.IsZero() != (tc.want == `{}`) {
+			t.Errorf("%+v: IsZero = %t, but it sends %s", tc.in, tc.in.IsZero(), tc.want)
+		}
+		s := newStub(t, respond(http.StatusOK, clusterJSON))
+		c := newTestClient(t, s.srv.URL)
+		var err error
+		switch in := tc.in.(type) {
+		case ClusterUpdate:
+			_, err = c.Clusters.Update(context.Background(), clusterID, in)
+		case ClusterHostedSettings:
+			_, err = c.Clusters.SetHostedSettings(context.Background(), clusterID, in)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := s.only(t).Body; got != tc.want {
+			t.Errorf("body = %s\nwant   %s", got, tc.want)
+		}
+	}
+}
