@@ -16,6 +16,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
 )
 
 func testAccClusterDefaultQueueConfig(cluster, clusterRef, queueRef string) string {
@@ -88,7 +89,7 @@ func (e *testEnv) clearDefaultQueueOutside(clusterAddr string) resource.TestChec
 			return fmt.Errorf("%s is not in state", clusterAddr)
 		}
 		if e.live {
-			_, err := e.client.Clusters.ClearDefaultQueue(context.Background(), cluster.Primary.ID)
+			_, err := e.client.Clusters.Update(context.Background(), cluster.Primary.ID, buildkite.ClusterUpdate{DefaultQueueID: buildkite.Cleared[string]()})
 			return err
 		}
 		return e.server.Store().SetClusterDefaultQueueID(e.org, cluster.Primary.ID, "")

@@ -433,7 +433,7 @@ resource "buildkite_agent_token" "legacy" {
 
 func (w *officialWorkspace) addDefaultQueue() {
 	c, q := w.withCluster(), w.withQueue()
-	_, err := w.e.client.Clusters.Update(context.Background(), c.ID, buildkite.ClusterUpdate{DefaultQueueID: &q.ID})
+	_, err := w.e.client.Clusters.Update(context.Background(), c.ID, buildkite.ClusterUpdate{DefaultQueueID: buildkite.Value(q.ID)})
 	w.must(err)
 	w.add(`
 resource "buildkite_cluster_default_queue" "main" {

@@ -508,7 +508,7 @@ func deleteCluster(ctx context.Context, c *buildkite.Client, id string) error {
 	if err == nil || buildkite.IsNotFound(err) {
 		return err
 	}
-	_, _ = c.Clusters.ClearDefaultQueue(ctx, id)
+	_, _ = c.Clusters.Update(ctx, id, buildkite.ClusterUpdate{DefaultQueueID: buildkite.Cleared[string]()})
 	queues, qerr := c.Queues.List(ctx, id)
 	if qerr != nil {
 		return err
