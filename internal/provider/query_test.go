@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -526,6 +527,93 @@ var queryCases = []queryCase{
 				}),
 			},
 			imports: 2,
+		}
+	}},
+	{resourceType: "buildkite_agent_token", run: func(t *testing.T, e *testEnv, base string) queryRow {
+		ctx := t.Context()
+		ci, err := e.client.AgentTokens.Create(ctx, ptrTo(base+"-CI"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		bare, err := e.client.AgentTokens.Create(ctx, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// A revoked token is not listed: it can never be used again.
+		revoked, err := e.client.AgentTokens.Create(ctx, ptrTo(base+"-revoked"))
+		if err == nil {
+			err = e.client.AgentTokens.Revoke(ctx, revoked.ID, buildkite.AgentTokenRevokeReason)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		return queryRow{
+			blocks: []string{
+				"buildkite_agent_token", "described", fmt.Sprintf("    description = %q", base+"-ci"),
+				"buildkite_agent_token", "revoked", fmt.Sprintf("    description = %q", base+"-revoked"),
+			},
+			checks: []querycheck.QueryResultCheck{
+				querycheck.ExpectLength("buildkite_agent_token.all", 2),
+				querycheck.ExpectLength("buildkite_agent_token.described", 1),
+				querycheck.ExpectLength("buildkite_agent_token.revoked", 0),
+				querycheck.ExpectIdentity("buildkite_agent_token.described", identityOf("id", ci.UUID)),
+				// A token without a description is shown by its UUID.
+				querycheck.ExpectResourceDisplayName("buildkite_agent_token.all", byIdentity("id", bare.UUID), knownvalue.StringExact(bare.UUID)),
+				querycheck.ExpectResourceKnownValues("buildkite_agent_token.all", byIdentity("id", ci.UUID), []querycheck.KnownValueCheck{
+					known("uuid", knownvalue.StringExact(ci.UUID)),
+					known("graphql_id", knownvalue.StringExact(ci.ID)),
+					known("description", knownvalue.StringExact(base+"-CI")),
+					known("token", knownvalue.Null()), // returned only on creation
+				}),
+				querycheck.ExpectResourceKnownValues("buildkite_agent_token.all", byIdentity("id", bare.UUID),
+					[]querycheck.KnownValueCheck{known("description", knownvalue.Null())}),
+			},
+			refused: []queryRefusal{{`    description = " "`, regexp.MustCompile(`description`)}},
+			imports: 2,
+		}
+	}},
+	{resourceType: "buildkite_organization_membership", run: func(t *testing.T, e *testEnv, base string) queryRow {
+		s := e.seedMemberships(t, base)
+		return queryRow{
+			blocks: []string{
+				"buildkite_organization_membership", "admins", `    role = "Admin"`,
+				"buildkite_organization_membership", "pending", `    state = "pending"`,
+				"buildkite_organization_membership", "one", fmt.Sprintf("    email = %q\n    state = \"active\"", strings.ToUpper(s.admin.Email)),
+			},
+			checks: []querycheck.QueryResultCheck{
+				querycheck.ExpectLength("buildkite_organization_membership.all", s.members+1),
+				querycheck.ExpectLength("buildkite_organization_membership.admins", s.admins),
+				querycheck.ExpectLength("buildkite_organization_membership.pending", 1),
+				querycheck.ExpectIdentity("buildkite_organization_membership.pending", identityOf("id", s.invitation.ID)),
+				querycheck.ExpectLength("buildkite_organization_membership.one", 1),
+				querycheck.ExpectIdentity("buildkite_organization_membership.one", identityOf("id", s.admin.ID)),
+				querycheck.ExpectResourceDisplayName("buildkite_organization_membership.all", byIdentity("id", s.invitation.ID),
+					knownvalue.StringExact(s.invitation.Email+" (invited)")),
+				querycheck.ExpectResourceDisplayName("buildkite_organization_membership.all", byIdentity("id", s.admin.ID),
+					knownvalue.StringExact(s.admin.Email)),
+				querycheck.ExpectResourceKnownValues("buildkite_organization_membership.all", byIdentity("id", s.admin.ID), []querycheck.KnownValueCheck{
+					known("uuid", knownvalue.StringExact(s.admin.ID)),
+					known("user_id", knownvalue.StringExact(graphQLID("User", s.admin.ID))),
+					known("email", knownvalue.StringExact(s.admin.Email)),
+					known("state", knownvalue.StringExact("active")),
+					known("role", knownvalue.StringExact("ADMIN")),
+					known("sso_mode", knownvalue.StringExact("OPTIONAL")),
+					known("invitation_id", knownvalue.Null()),
+					// Found as an import finds it: adopted, so destroy would leave the member as found.
+					known("role_before_adoption", knownvalue.StringExact("ADMIN")),
+					known("send_invitation", knownvalue.Bool(false)),
+				}),
+				querycheck.ExpectResourceKnownValues("buildkite_organization_membership.all", byIdentity("id", s.invitation.ID), []querycheck.KnownValueCheck{
+					known("invitation_id", knownvalue.StringExact(s.invitation.ID)),
+					known("uuid", knownvalue.Null()),
+					known("state", knownvalue.StringExact("pending")),
+					known("role", knownvalue.StringExact("MEMBER")),
+					known("sso_mode", knownvalue.StringExact("REQUIRED")),
+					known("role_before_adoption", knownvalue.StringExact("MEMBER")),
+				}),
+			},
+			refused: []queryRefusal{{`    role = "owner"`, regexp.MustCompile(`role[\s\S]*admin`)}},
+			imports: s.members + 1,
 		}
 	}},
 }

@@ -1,0 +1,69 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-exec/tfexec"
+	tfjson "github.com/hashicorp/terraform-json"
+)
+
+// TestAccAgentTokenListResource_beyondAThousand: the service's listing of unclustered agent tokens has no
+// cursor, so of 1,003 tokens a query finds the 1,000 at the two ends of the list (the first and the last
+// made among them) and says in a warning that 3 were not found, rather than finding fewer in silence.
+func TestAccAgentTokenListResource_beyondAThousand(t *testing.T) {
+	requireCLI(t, queryCLI)
+	t.Parallel()
+	e := newTestEnv(t)
+	if e.live {
+		t.Skip("seeds 1,003 tokens in the emulator's store")
+	}
+	const total = 1003
+	var first, last string
+	for i := range total {
+		id, _, err := e.server.Store().AddUnclusteredAgentToken(e.org, fmt.Sprintf("fleet %04d", i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i == 0 {
+			first = id
+		}
+		last = id
+	}
+	tf, reattach := e.queryWorkdir(t, `
+list "buildkite_agent_token" "all" {
+  provider = buildkite
+  limit    = 10000
+}
+`)
+	logs, err := tf.QueryJSON(context.Background(), tfexec.Reattach(reattach))
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := map[string]bool{}
+	var warnings []string
+	for msg := range logs {
+		if msg.Err != nil {
+			t.Fatalf("terraform query: %v", msg.Err)
+		}
+		switch m := msg.Msg.(type) {
+		case tfjson.ListResourceFoundMessage:
+			found[fmt.Sprint(m.ListResourceFound.Identity["id"])] = true
+		case tfjson.DiagnosticLogMessage:
+			if m.Diagnostic.Severity == tfjson.DiagnosticSeverityError {
+				t.Errorf("terraform query: %s: %s", m.Diagnostic.Summary, m.Diagnostic.Detail)
+			}
+			warnings = append(warnings, m.Diagnostic.Summary+": "+m.Diagnostic.Detail)
+		}
+	}
+	if len(found) != 1000 || !found[first] || !found[last] {
+		t.Errorf("found %d tokens (the first made: %v, the last: %v), want 1000 with both", len(found), found[first], found[last])
+	}
+	want := fmt.Sprintf("has %d unclustered agent tokens that are not revoked", total)
+	if len(warnings) != 1 || !strings.Contains(warnings[0], "Not Every Agent Token Listed") ||
+		!strings.Contains(warnings[0], want) || !strings.Contains(warnings[0], "so 3 were not found") {
+		t.Errorf("warnings %q, want one that says %q and that 3 were not found", warnings, want)
+	}
+}
