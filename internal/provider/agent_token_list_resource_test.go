@@ -3,11 +3,15 @@ package provider
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-exec/tfexec"
 	tfjson "github.com/hashicorp/terraform-json"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+
+	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
 )
 
 // TestAccAgentTokenListResource_beyondAThousand: the service's listing of unclustered agent tokens has no
@@ -66,4 +70,33 @@ list "buildkite_agent_token" "all" {
 		!strings.Contains(warnings[0], want) || !strings.Contains(warnings[0], "so 3 were not found") {
 		t.Errorf("warnings %q, want one that says %q and that 3 were not found", warnings, want)
 	}
+}
+
+// TestAccAgentTokenListResource_listFails: a listing the service answers with errors fails the query with
+// them, and so does a failure of the second query of an organization with over 500 tokens, rather than a
+// query that shows the first 500 as if they were all.
+func TestAccAgentTokenListResource_listFails(t *testing.T) {
+	requireCLI(t, queryCLI)
+	t.Parallel()
+	e := newTestEnv(t)
+	if e.live {
+		t.Skip("the faults are the emulator's")
+	}
+	for i := range 501 {
+		if _, _, err := e.server.Store().AddUnclusteredAgentToken(e.org, fmt.Sprintf("fleet %04d", i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	query := e.queryConfig("buildkite_agent_token", "all", "")
+	step := func(op string) resource.TestStep {
+		return resource.TestStep{
+			Query: true, Config: query,
+			PreConfig:   e.aim(fakeserver.AimedFault{Operation: op, Kind: fakeserver.FaultErrorsWithData}),
+			ExpectError: regexp.MustCompile(`Unable to List Agent Tokens[\s\S]*GraphQL ` + op),
+		}
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		Steps:                    []resource.TestStep{step("listAgentTokens"), step("listLastAgentTokens")},
+	})
 }
