@@ -14,10 +14,10 @@ import (
 	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
 )
 
-// TestAccAgentTokenListResource_beyondAThousand: the service's listing of unclustered agent tokens has no
+// TestAccAgentTokenListResource_queryBeyondAThousand: the service's listing of unclustered agent tokens has no
 // cursor, so of 1,003 tokens a query finds the 1,000 at the two ends of the list (the first and the last
 // made among them) and says in a warning that 3 were not found, rather than finding fewer in silence.
-func TestAccAgentTokenListResource_beyondAThousand(t *testing.T) {
+func TestAccAgentTokenListResource_queryBeyondAThousand(t *testing.T) {
 	requireCLI(t, queryCLI)
 	t.Parallel()
 	e := newTestEnv(t)
@@ -72,10 +72,10 @@ list "buildkite_agent_token" "all" {
 	}
 }
 
-// TestAccAgentTokenListResource_listFails: a listing the service answers with errors fails the query with
+// TestAccAgentTokenListResource_queryFails: a listing the service answers with errors fails the query with
 // them, and so does a failure of the second query of an organization with over 500 tokens, rather than a
 // query that shows the first 500 as if they were all.
-func TestAccAgentTokenListResource_listFails(t *testing.T) {
+func TestAccAgentTokenListResource_queryFails(t *testing.T) {
 	requireCLI(t, queryCLI)
 	t.Parallel()
 	e := newTestEnv(t)

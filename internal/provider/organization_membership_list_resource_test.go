@@ -10,10 +10,10 @@ import (
 	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
 )
 
-// TestAccOrganizationMembershipListResource_invitationsFail: when the invitations' listing fails, a query
+// TestAccOrganizationMembershipListResource_queryInvitationsFail: when the invitations' listing fails, a query
 // of every membership fails naming it, rather than finding the members alone as if there were no pending
 // invitations; a query of the active memberships only does not list invitations, and finds the members.
-func TestAccOrganizationMembershipListResource_invitationsFail(t *testing.T) {
+func TestAccOrganizationMembershipListResource_queryInvitationsFail(t *testing.T) {
 	requireCLI(t, queryCLI)
 	t.Parallel()
 	e := newTestEnv(t)
