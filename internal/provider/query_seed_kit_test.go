@@ -332,13 +332,14 @@ func (e *testEnv) seedBeyondSpec(t *testing.T, base string) seededBeyondSpec {
 
 // seededMemberships is what seedMemberships found and made.
 type seededMemberships struct {
-	admin           *buildkite.Member // an administrator: the token's user, in the emulator
-	members, admins int               // how many members, and of them administrators, the organization has
-	invitation      *buildkite.Invitation
+	admin                    *buildkite.Member // an administrator: the token's user, in the emulator
+	members, admins, pending int               // how many members, administrators and pending invitations there are
+	invitation               *buildkite.Invitation
 }
 
 // seedMemberships invites "<base>-invitee@example.com" as a member who must sign in with SSO (the
-// invitation is revoked when the test ends), and counts the organization's members.
+// invitation is revoked when the test ends), and counts the organization's members and pending invitations
+// (the one made included).
 func (e *testEnv) seedMemberships(t *testing.T, base string) seededMemberships {
 	ctx := t.Context()
 	invited, err := e.client.Invitations.Create(ctx, buildkite.InvitationCreate{
@@ -351,7 +352,11 @@ func (e *testEnv) seedMemberships(t *testing.T, base string) seededMemberships {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := seededMemberships{members: len(members), invitation: &invited[0]}
+	pending, err := e.client.Invitations.ListPending(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := seededMemberships{members: len(members), pending: len(pending), invitation: &invited[0]}
 	for i := range members {
 		if members[i].Role == "admin" {
 			s.admins++
