@@ -100,3 +100,22 @@ func TestAccAgentTokenListResource_queryFails(t *testing.T) {
 		Steps:                    []resource.TestStep{step("listAgentTokens"), step("listLastAgentTokens")},
 	})
 }
+
+// TestAccAgentTokenListResource_queryWithoutGraphQL: where rest_url is set without graphql_url, the query
+// fails saying that the tokens' listing needs GraphQL and what to set, and sends the token nowhere else.
+func TestAccAgentTokenListResource_queryWithoutGraphQL(t *testing.T) {
+	requireCLI(t, queryCLI)
+	t.Parallel()
+	e := newTestEnv(t)
+	if e.live {
+		t.Skip("the provider block is the emulator's")
+	}
+	noGraphQL := fmt.Sprintf("provider \"buildkite\" {\n  rest_url = %q\n  organization = %q\n  api_token = %q\n}\n", e.url, e.org, e.token)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		Steps: []resource.TestStep{{
+			Query: true, Config: noGraphQL + listBlocks("buildkite_agent_token", "all", ""),
+			ExpectError: regexp.MustCompile(`Unable to List Agent Tokens[\s\S]*needs Buildkite's GraphQL API[\s\S]*graphql_url`),
+		}},
+	})
+}
