@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/querycheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
@@ -310,4 +311,97 @@ resource "buildkite_hosted_agent_image" "test" {
 			},
 		},
 	})
+}
+
+var _ = registerTypeTests("buildkite_hosted_agent_image", typeTests{
+	identity: &identityCase{
+		// Every argument replaces; only the timeouts block changes in place.
+		resourceType: "buildkite_hosted_agent_image", attrs: []string{"cluster_id", "id"},
+		setup: func(t *testing.T, e *testEnv) identityConfigs {
+			cluster := e.name("identity")
+			return identityConfigs{
+				create: testAccHostedAgentImageConfig(cluster, "ruby", "RUN true\n", ""),
+				update: testAccHostedAgentImageConfig(cluster, "ruby", "RUN true\n", "  timeouts {\n    create = \"45m\"\n  }"),
+			}
+		},
+	},
+	migration: []migrationCase{
+		{name: "hosted_agent_image", add: (*officialWorkspace).addHostedAgentImage, check: func(t *testing.T, w *cliWorkdir) {
+			// Its id is the service's image ID, not a UUID, so expectMoved does not apply; cluster_id stays a UUID.
+			a := w.stateAttributes("buildkite_hosted_agent_image.ruby")
+			if !isUUID(fmt.Sprint(a["cluster_id"])) || a["status"] != "READY" || a["version"] != "1" || a["last_build_error"] != nil || a["image_ref"] == "" {
+				t.Errorf("after the move and a refresh: %v", a)
+			}
+		}},
+	},
+	// Agent images live in clusters, which take theirs along; these are the tests' in other clusters (only
+	// hosted clusters have any).
+	sweeper: &sweeper{"buildkite_hosted_agent_image", "agent-images", nil, listAgentImages},
+	query: &queryCase{resourceType: "buildkite_hosted_agent_image", run: func(t *testing.T, e *testEnv, base string) queryRow {
+		ctx := t.Context()
+		a, err := e.client.Clusters.Create(ctx, buildkite.ClusterCreate{Name: base + "-a"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := e.client.Queues.Create(ctx, a.ID, buildkite.QueueCreate{Key: "hosted",
+			HostedAgents: &buildkite.HostedAgentsWrite{InstanceShape: "LINUX_AMD64_2X4"}}); err != nil {
+			t.Fatal(err)
+		}
+		// A second cluster, without hosted agents, which lists no images.
+		if _, err := e.client.Clusters.Create(ctx, buildkite.ClusterCreate{Name: base + "-b"}); err != nil {
+			t.Fatal(err)
+		}
+		var ruby *buildkite.AgentImage
+		for _, name := range []string{"ruby", "node"} {
+			img, err := e.client.AgentImages.Create(ctx, a.ID, buildkite.AgentImageCreate{Name: name, Dockerfile: "RUN install " + name + "\n"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if name == "ruby" {
+				ruby = img
+			}
+		}
+		return queryRow{
+			blocks: []string{"buildkite_hosted_agent_image", "a", fmt.Sprintf("    cluster_id = %q", a.ID)},
+			checks: []querycheck.QueryResultCheck{
+				querycheck.ExpectLength("buildkite_hosted_agent_image.all", 2),
+				querycheck.ExpectLength("buildkite_hosted_agent_image.a", 2),
+				querycheck.ExpectIdentity("buildkite_hosted_agent_image.a", identityOf("cluster_id", a.ID, "id", ruby.ID)),
+				querycheck.ExpectResourceDisplayName("buildkite_hosted_agent_image.all",
+					byIdentity("cluster_id", a.ID, "id", ruby.ID), knownvalue.StringExact(base+"-a / ruby")),
+				querycheck.ExpectResourceKnownValues("buildkite_hosted_agent_image.a", byIdentity("cluster_id", a.ID, "id", ruby.ID), []querycheck.KnownValueCheck{
+					known("name", knownvalue.StringExact("ruby")),
+					known("dockerfile", knownvalue.StringExact("RUN install ruby\n")),
+				}),
+			},
+			refused: []queryRefusal{{fmt.Sprintf(unknownUUIDFilter, "cluster_id"), wrapped(`No cluster matches the ID "` + unknownUUID + `"`)}},
+			imports: 2,
+		}
+	}},
+	serviceState: func(ctx context.Context, c *buildkite.Client) ([]string, error) {
+		clusters, err := c.Clusters.List(ctx)
+		return childIDs(clusters, err, func(cl buildkite.Cluster) ([]buildkite.AgentImage, error) { return c.AgentImages.List(ctx, cl.ID) },
+			func(img buildkite.AgentImage) string { return img.ID })
+	},
+})
+
+// listAgentImages lists the agent images of every cluster.
+func listAgentImages(ctx context.Context, c *buildkite.Client) ([]sweepable, error) {
+	clusters, err := c.Clusters.List(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var out []sweepable
+	for _, cl := range clusters {
+		all, err := c.AgentImages.List(ctx, cl.ID)
+		if err != nil {
+			return nil, err
+		}
+		for _, img := range all {
+			out = append(out, sweepable{id: img.ID, names: []string{img.Name}, del: func(ctx context.Context) error {
+				return c.AgentImages.Delete(ctx, cl.ID, img.ID)
+			}})
+		}
+	}
+	return out, nil
 }

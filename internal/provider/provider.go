@@ -189,8 +189,10 @@ func (p *buildkiteProvider) Resources(_ context.Context) []func() resource.Resou
 func (p *buildkiteProvider) ListResources(context.Context) []func() list.ListResource {
 	return []func() list.ListResource{
 		// Organization
+		NewOrganizationMembershipListResource,
 		NewOrganizationRuleListResource,
 		NewPortalListResource,
+		NewAgentTokenListResource, // unclustered
 
 		// Clusters
 		NewClusterListResource,
@@ -230,6 +232,7 @@ func (p *buildkiteProvider) DataSources(_ context.Context) []func() datasource.D
 		NewOrganizationDataSource,
 		NewOrganizationMemberDataSource,
 		NewOrganizationMembersDataSource,
+		NewOrganizationMembershipDataSource,
 		NewOrganizationRuleDataSource,
 		NewOrganizationRulesDataSource,
 		NewPortalDataSource,
