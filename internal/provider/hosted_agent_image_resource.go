@@ -18,15 +18,6 @@ import (
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
 )
 
-var (
-	_ resource.Resource                 = (*hostedAgentImageResource)(nil)
-	_ resource.ResourceWithConfigure    = (*hostedAgentImageResource)(nil)
-	_ resource.ResourceWithImportState  = (*hostedAgentImageResource)(nil)
-	_ resource.ResourceWithIdentity     = (*hostedAgentImageResource)(nil)
-	_ resource.ResourceWithUpgradeState = (*hostedAgentImageResource)(nil)
-	_ resource.ResourceWithModifyPlan   = (*hostedAgentImageResource)(nil)
-)
-
 // hostedAgentImageIdentity names an agent image for import blocks and terraform query.
 var hostedAgentImageIdentity = identifiedBy(
 	identityAttr("cluster_id", "The ID of the cluster the image belongs to."),
@@ -45,14 +36,43 @@ var (
 )
 
 // NewHostedAgentImageResource returns the buildkite_hosted_agent_image resource.
-func NewHostedAgentImageResource() resource.Resource {
-	return &hostedAgentImageResource{
-		resourceBase: newResourceBase("hosted_agent_image", writeScopes("write_clusters"), hostedAgentImageIdentity),
-	}
-}
+func NewHostedAgentImageResource() resource.Resource { return newObject(hostedAgentImageKind) }
 
-type hostedAgentImageResource struct {
-	resourceBase
+var hostedAgentImageKind = &objectKind[buildkite.AgentImage, hostedAgentImageModel]{
+	name: "hosted_agent_image", what: "hosted agent image", scopes: writeScopes("write_clusters"),
+	identity: hostedAgentImageIdentity, schema: hostedAgentImageSchema,
+	// Above the official provider's version 0 (its cluster_id a UUID too; no version or last_build_error,
+	// which the first refresh fills), and ours of version 0, to version 1.
+	moves:  stateMoves{refs: []string{"cluster_id"}},
+	parent: "cluster_id", key: attrID, opaqueKey: true,
+	fromAPI: func(m *hostedAgentImageModel, clusterID string, img *buildkite.AgentImage) { m.fromAPI(clusterID, img) },
+	create: func(ctx context.Context, c *buildkite.Client, clusterID string, plan *hostedAgentImageModel) (*buildkite.AgentImage, error) {
+		// A timeouts.create that does not parse is refused before anything is made.
+		if _, diags := createWait(plan.Timeouts, defaultImageBuildWait); diags.HasError() {
+			return nil, &diagnosedError{summary: diags.Errors()[0].Summary(), detail: diags.Errors()[0].Detail()}
+		}
+		return c.AgentImages.Create(ctx, clusterID, buildkite.AgentImageCreate{
+			Name: plan.Name.ValueString(), Dockerfile: plan.Dockerfile.ValueString(),
+		})
+	},
+	get: func(ctx context.Context, c *buildkite.Client, clusterID, id string) (*buildkite.AgentImage, error) {
+		return c.AgentImages.Get(ctx, clusterID, id)
+	},
+	// Only the timeouts block changes in place (every argument replaces the image): the image is read again,
+	// and the plan's block kept.
+	update: func(ctx context.Context, c *buildkite.Client, clusterID, id string, _, _ *hostedAgentImageModel) (*buildkite.AgentImage, error) {
+		return c.AgentImages.Get(ctx, clusterID, id)
+	},
+	remove: func(ctx context.Context, c *buildkite.Client, clusterID, id string) error {
+		return c.AgentImages.Delete(ctx, clusterID, id)
+	},
+	importParts: []importPart{uuidPart("<cluster id>", "Cluster"), keyPart("<image id>")},
+	named: func(plan *hostedAgentImageModel) string {
+		return fmt.Sprintf("%q in cluster %s", plan.Name.ValueString(), plan.ClusterID.UUID())
+	},
+	holder:      holderOfImageName,
+	modifyPlan:  replaceFailedImage,
+	afterCreate: awaitImageBuild,
 }
 
 type hostedAgentImageModel struct {
@@ -87,15 +107,9 @@ func (m *hostedAgentImageModel) ident() string {
 	return fmt.Sprintf("%q (ID %s) in cluster %s", m.Name.ValueString(), m.ID.ValueString(), m.ClusterID.UUID())
 }
 
-// UpgradeState moves the official provider's states (its cluster_id a UUID too; no version or
-// last_build_error, which the first refresh fills) and ours of version 0 to version 1.
-func (r *hostedAgentImageResource) UpgradeState(ctx context.Context) map[int64]resource.StateUpgrader {
-	return upgraders(ctx, r, stateMoves{refs: []string{"cluster_id"}})
-}
-
-func (r *hostedAgentImageResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+func hostedAgentImageSchema() schema.Schema {
 	replace := []planmodifier.String{stringplanmodifier.RequiresReplace()}
-	resp.Schema = schema.Schema{
+	return schema.Schema{
 		Version: 1, // above the official provider's 0, so that its states are upgraded (upgrade.go)
 		MarkdownDescription: "A custom agent image for a cluster's Linux hosted agents: Buildkite builds it from " +
 			"`dockerfile` on its own base image, and a hosted queue of the cluster runs on it by naming it in " +
@@ -140,10 +154,9 @@ func (r *hostedAgentImageResource) Schema(_ context.Context, _ resource.SchemaRe
 	}
 }
 
-// ModifyPlan checks the token's scopes, and replaces an image whose build failed: one imported, or untainted,
-// while FAILED would otherwise stay in state without an image to run on.
-func (r *hostedAgentImageResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	r.resourceBase.ModifyPlan(ctx, req, resp)
+// replaceFailedImage replaces an image whose build failed: one imported, or untainted, while FAILED would
+// otherwise stay in state without an image to run on.
+func replaceFailedImage(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.State.Raw.IsNull() || req.Plan.Raw.IsNull() {
 		return
 	}
@@ -158,51 +171,27 @@ func (r *hostedAgentImageResource) ModifyPlan(ctx context.Context, req resource.
 	resp.RequiresReplace = append(resp.RequiresReplace, path.Root("status"))
 }
 
-func (r *hostedAgentImageResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	defer r.finishCreate(ctx, resp)
-	var plan hostedAgentImageModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	wait, diags := createWait(plan.Timeouts, defaultImageBuildWait)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	clusterID := plan.ClusterID.UUID()
-	ident := fmt.Sprintf("%q in cluster %s", plan.Name.ValueString(), clusterID)
-	reqCtx, cancel := r.timeout(ctx, opCreate)
-	defer cancel()
-	img, err := r.client().AgentImages.Create(reqCtx, clusterID, buildkite.AgentImageCreate{
-		Name: plan.Name.ValueString(), Dockerfile: plan.Dockerfile.ValueString(),
-	})
+// awaitImageBuild waits, once the created image is recorded, for its build within timeouts.create, and
+// fails the apply when the build fails or outlasts the wait: the image exists on the service and stays in
+// state, tainted.
+func awaitImageBuild(ctx context.Context, c *buildkite.Client, clusterID string, plan *hostedAgentImageModel,
+	img *buildkite.AgentImage) (*buildkite.AgentImage, error) {
+	wait, _ := createWait(plan.Timeouts, defaultImageBuildWait) // checked by create
+	img, err := awaitBuild(ctx, c, clusterID, img, wait)
 	if err != nil {
-		r.createFailed(reqCtx, &resp.Diagnostics, err, "hosted agent image", ident, r.holderOfName(clusterID, plan.Name.ValueString()))
-		return
-	}
-	// Recorded before the wait: whatever the wait ends in, the image exists and Terraform keeps track of it.
-	plan.fromAPI(clusterID, img)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	img, err = r.awaitBuild(ctx, clusterID, img, wait)
-	plan.fromAPI(clusterID, img)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-	if err != nil {
-		resp.Diagnostics.AddError("Hosted Agent Image Not Built", fmt.Sprintf(
+		return img, &diagnosedError{summary: "Hosted Agent Image Not Built", detail: fmt.Sprintf(
 			"Building hosted agent image %s: %s. The image exists on the service and stays in state, tainted: the "+
 				"next apply deletes it and builds a new one (fix the Dockerfile first if the build failed; to keep "+
 				"waiting for a build that only needed longer, run `terraform untaint` on it, or raise "+
-				"timeouts.create).", plan.ident(), err))
+				"timeouts.create).", plan.ident(), err)}
 	}
+	return img, nil
 }
 
 // awaitBuild polls the image until its build is READY, FAILED or the wait is over, and returns the last
 // answer (img when no poll answered) with an error unless it is READY. A poll the client could not get an
 // answer to ends the wait too, with the service's words.
-func (r *hostedAgentImageResource) awaitBuild(ctx context.Context, clusterID string, img *buildkite.AgentImage,
+func awaitBuild(ctx context.Context, c *buildkite.Client, clusterID string, img *buildkite.AgentImage,
 	wait time.Duration) (*buildkite.AgentImage, error) {
 	ctx, cancel := context.WithTimeout(ctx, wait)
 	defer cancel()
@@ -217,7 +206,7 @@ func (r *hostedAgentImageResource) awaitBuild(ctx context.Context, clusterID str
 		case <-time.After(interval):
 		}
 		interval = min(2*interval, imagePollMax)
-		next, err := r.client().AgentImages.Poll(ctx, clusterID, img.ID)
+		next, err := c.AgentImages.Poll(ctx, clusterID, img.ID)
 		switch {
 		case err != nil && ctx.Err() != nil:
 			continue // the deadline or an interrupt: the loop says which
@@ -233,59 +222,6 @@ func (r *hostedAgentImageResource) awaitBuild(ctx context.Context, clusterID str
 		return img, fmt.Errorf("the build failed: %s", deref(img.LastBuildError))
 	}
 	return img, fmt.Errorf("the service answered the status %q, neither READY nor FAILED", img.Status)
-}
-
-func (r *hostedAgentImageResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	defer r.finishRead(ctx, req, resp)
-	var state hostedAgentImageModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel := r.timeout(ctx, opRead)
-	defer cancel()
-	img, err := r.client().AgentImages.Get(ctx, state.ClusterID.UUID(), state.ID.ValueString())
-	if err != nil {
-		r.readFailed(ctx, resp, err, "hosted agent image", state.ident())
-		return
-	}
-	state.fromAPI(state.ClusterID.UUID(), img)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
-}
-
-// Update changes only the timeouts block: every other argument replaces the image.
-func (r *hostedAgentImageResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	defer r.finishUpdate(ctx, req, resp)
-	var plan, state hostedAgentImageModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	state.Timeouts = plan.Timeouts
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
-}
-
-func (r *hostedAgentImageResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var state hostedAgentImageModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel := r.timeout(ctx, opDelete)
-	defer cancel()
-	err := r.client().AgentImages.Delete(ctx, state.ClusterID.UUID(), state.ID.ValueString())
-	r.deleteFailed(ctx, &resp.Diagnostics, err, "hosted agent image", state.ident())
-}
-
-// ImportState accepts "<cluster id>/<image id>", the official provider's form.
-func (r *hostedAgentImageResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	parts, ok := r.importParts(ctx, req, resp, uuidPart("<cluster id>", "Cluster"), keyPart("<image id>"))
-	if !ok {
-		return
-	}
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("cluster_id"), parts[0])...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), parts[1])...)
 }
 
 // dockerfileFrom finds a FROM instruction at the start of a line, which the service refuses.
@@ -308,11 +244,12 @@ func (v noFromInstruction) ValidateString(ctx context.Context, req validator.Str
 	}
 }
 
-// holderOfName finds the image that holds a name in a cluster, for a create refused because the name is
+// holderOfImageName finds the image that holds a name in a cluster, for a create refused because the name is
 // taken (most likely by an earlier apply stopped before it could record it).
-func (r *hostedAgentImageResource) holderOfName(clusterID, name string) holderLookup {
+func holderOfImageName(c *buildkite.Client, plan *hostedAgentImageModel) holderLookup {
+	clusterID, name := plan.ClusterID.UUID(), plan.Name.ValueString()
 	return func(ctx context.Context) (*holder, error) {
-		images, err := r.client().AgentImages.List(ctx, clusterID)
+		images, err := c.AgentImages.List(ctx, clusterID)
 		if err != nil {
 			return nil, err
 		}

@@ -117,6 +117,15 @@ type objectKind[T, M any] struct {
 	// teams a registry was created for, the team that owns a suite).
 	afterImport func(ctx context.Context, c *buildkite.Client, state *M, obj *T)
 
+	// afterCreate runs once the created object is recorded in state, under the request's context rather
+	// than the call timeout (a build to wait for, within the type's own timeouts.create): it returns the
+	// object as it then stands, recorded again, and an error that fails the apply, the object staying in
+	// state, tainted.
+	afterCreate func(ctx context.Context, c *buildkite.Client, parentID string, plan *M, obj *T) (*T, error)
+	// opaqueKey: the key is "id" and holds an ID the service assigns that is not a UUID (an agent image's),
+	// sent as it is.
+	opaqueKey bool
+
 	// current, when set, makes Create take over an association that exists already (association.go).
 	current func(existing *T, plan *M) bool
 }
@@ -203,7 +212,7 @@ func (r *objectResource[T, M]) address(ctx context.Context, src attributeSource,
 		a.ident = r.client().Organization()
 		return a
 	}
-	if r.kind.key == attrID {
+	if r.kind.key == attrID && !r.kind.opaqueKey {
 		a.key = readableUUID(k)
 	}
 	if r.kind.byID != nil {
@@ -260,6 +269,7 @@ func (r *objectResource[T, M]) Create(ctx context.Context, req resource.CreateRe
 	if r.kind.named != nil {
 		ident = r.kind.named(&plan)
 	}
+	request := ctx
 	ctx, cancel := r.timeout(ctx, opCreate)
 	defer cancel()
 	c := r.claim(ident)
@@ -298,6 +308,14 @@ func (r *objectResource[T, M]) Create(ctx context.Context, req resource.CreateRe
 	}
 	r.kind.fromAPI(&plan, parentID, obj)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	if r.kind.afterCreate != nil && !resp.Diagnostics.HasError() {
+		obj, err = r.kind.afterCreate(request, r.client(), parentID, &plan, obj)
+		r.kind.fromAPI(&plan, parentID, obj)
+		resp.Diagnostics.Append(resp.State.Set(request, &plan)...)
+		if err != nil {
+			r.hookFailed(&resp.Diagnostics, "create", ident, err)
+		}
+	}
 }
 
 // Read refreshes the object; a 404 removes it from state once the organization is confirmed.
