@@ -81,7 +81,7 @@ func (e *clusterAgentTokenEphemeral) Schema(_ context.Context, _ ephemeral.Schem
 			"is `true`: then it stays valid until `expires_at`.",
 		Attributes: map[string]schema.Attribute{
 			"cluster_id": schema.StringAttribute{
-				MarkdownDescription: "The ID of the cluster the token registers agents with. " + refDescription([]string{"Cluster"}),
+				MarkdownDescription: "The cluster the token registers agents with: its UUID (such as `buildkite_cluster.platform.id`) or its GraphQL ID.",
 				Required:            true,
 				Validators:          []validator.String{refValidator{graphQLTypes: []string{"Cluster"}}},
 			},

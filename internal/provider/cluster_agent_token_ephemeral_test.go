@@ -122,8 +122,8 @@ func agentStatus(t *testing.T, e *testEnv, token string) int {
 	return resp.StatusCode
 }
 
-// TestAccClusterAgentTokenEphemeral_countsAndRevokes measures what the docs say: a plan makes one token and
-// an apply two, and neither leaves one valid. The token the apply handed to the write-only value is the one
+// TestAccClusterAgentTokenEphemeral_countsAndRevokes measures what the docs say: a plan makes one token, an
+// apply two, an apply of a saved plan one, and none leaves one valid. The token the apply handed to the write-only value is the one
 // the secret holds, and it is refused once the run is over.
 func TestAccClusterAgentTokenEphemeral_countsAndRevokes(t *testing.T) {
 	e := newTestEnv(t)
@@ -152,7 +152,12 @@ func TestAccClusterAgentTokenEphemeral_countsAndRevokes(t *testing.T) {
 	}
 	// The value is in neither the state nor the saved plan.
 	stored := storedSecret(t, e, clusterID)
+	_, from = tokenCreates(e, 0)
 	w.mustRun("plan", "-no-color", "-input=false", "-out=saved.tfplan")
+	created, from = tokenCreates(e, from)
+	if created != 1 {
+		t.Errorf("terraform plan -out made %d tokens, want 1", created)
+	}
 	for _, name := range []string{"terraform.tfstate", "saved.tfplan"} {
 		raw, err := os.ReadFile(filepath.Join(w.dir, name))
 		if err != nil {
@@ -164,6 +169,14 @@ func TestAccClusterAgentTokenEphemeral_countsAndRevokes(t *testing.T) {
 	}
 	if shown := w.mustRun("show", "-json", "saved.tfplan"); strings.Contains(shown, stored) {
 		t.Errorf("the saved plan shows the token's value")
+	}
+	w.mustRun("apply", "-no-color", "-input=false", "saved.tfplan")
+	created, _ = tokenCreates(e, from)
+	if created != 1 {
+		t.Errorf("terraform apply of a saved plan made %d tokens, want 1", created)
+	}
+	if left := clusterTokens(t, e, clusterID); len(left) != 0 {
+		t.Errorf("after terraform apply of a saved plan the cluster holds %d tokens, want none", len(left))
 	}
 }
 
@@ -234,5 +247,52 @@ func TestAccClusterAgentTokenEphemeral_invalidLifetime(t *testing.T) {
 		if created, _ := tokenCreates(e, from); created != 0 {
 			t.Errorf("expires_in = %q: %d tokens made", c.value, created)
 		}
+	}
+}
+
+// TestAccExamples_ephemeralClusterAgentToken applies the docs' example beside the cluster it names: the
+// cluster is new, so the plan cannot open the token and makes none; the apply makes one, keeps it
+// (terraform.applying) and stores it in the cluster secret, where it is valid.
+func TestAccExamples_ephemeralClusterAgentToken(t *testing.T) {
+	e := newTestEnv(t)
+	if e.live {
+		t.Skip("the example uses a fixed name (a cluster named Platform) that may exist in a real organization")
+	}
+	var body strings.Builder
+	for _, f := range []string{"resources/buildkite_cluster/resource.tf", "ephemeral-resources/buildkite_cluster_agent_token/ephemeral-resource.tf"} {
+		b, err := os.ReadFile(filepath.Join("..", "..", "examples", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		body.WriteString("\n# " + f + "\n" + string(b))
+	}
+	w := e.ephemeralWorkdir(t, body.String())
+	w.apply()
+	if created, _ := tokenCreates(e, 0); created != 1 {
+		t.Errorf("the example's first apply made %d tokens, want 1 (the plan cannot open a token of a cluster not made yet)", created)
+	}
+	clusters, err := e.client.Clusters.List(context.Background())
+	if err != nil || len(clusters) == 0 {
+		t.Fatalf("listing clusters: %v", err)
+	}
+	var clusterID string
+	for _, c := range clusters {
+		if c.Name == "Platform" {
+			clusterID = c.ID
+		}
+	}
+	if left := clusterTokens(t, e, clusterID); len(left) != 1 {
+		t.Errorf("after the apply the cluster holds %d tokens, want the apply's", len(left))
+	}
+	if status := agentStatus(t, e, storedSecret(t, e, clusterID)); status != http.StatusOK {
+		t.Errorf("the stored token answers %d, want 200 (kept until it expires)", status)
+	}
+	_, from := tokenCreates(e, 0)
+	w.mustRun("plan", "-no-color", "-input=false")
+	if left := clusterTokens(t, e, clusterID); len(left) != 1 {
+		t.Errorf("after a plan the cluster holds %d tokens, want only the apply's (the plan's is revoked)", len(left))
+	}
+	if created, _ := tokenCreates(e, from); created != 1 {
+		t.Errorf("the plan made %d tokens, want 1", created)
 	}
 }
