@@ -538,8 +538,10 @@ func (r *notificationServiceResource) Schema(_ context.Context, _ resource.Schem
 			"EventBridge, Datadog Pipeline Visibility or OpenTelemetry tracing). Services connected in the web " +
 			"interface (`linear`, `slack_workspace`) can be imported and their description changed, but not created. " +
 			"Secrets the service masks or never returns (`aws_account_id`, `api_key`, `headers`) are kept from the " +
-			"configuration; a masked value that no longer ends as the configured one shows as a change. Import a " +
-			"service by its UUID.",
+			"configuration; a masked value that no longer ends as the configured one shows as a change. The webhook's " +
+			"`token`, the Datadog `api_key` and the OpenTelemetry `headers` can instead be given write-only (`token_wo`, " +
+			"`api_key_wo`, `headers_wo`, each with a `*_wo_version` whose change sends it again), to keep every secret out " +
+			"of plan and state. Import a service by its UUID.",
 		Attributes: map[string]schema.Attribute{
 			"id":         computedString("The notification service's UUID."),
 			"graphql_id": computedString("The notification service's GraphQL ID, null when the service gives none."),
