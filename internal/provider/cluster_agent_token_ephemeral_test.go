@@ -40,6 +40,15 @@ func (e *testEnv) ephemeralWorkdir(t *testing.T, body string) *cliWorkdir {
 	return e.workdirWith(t, cli, body)
 }
 
+// emulatorOnly skips a test in live mode that reads the emulator's request log or store, or sets its clock
+// or faults, which the real service has not.
+func emulatorOnly(t *testing.T, e *testEnv, what string) {
+	t.Helper()
+	if e.live {
+		t.Skip("live mode: the test " + what + ", which only the emulator can")
+	}
+}
+
 // tokenTestCluster makes a cluster outside Terraform, so that the ephemeral token's configuration is known
 // at plan time and the plan opens it.
 func tokenTestCluster(t *testing.T, e *testEnv) string {
@@ -126,7 +135,9 @@ func agentStatus(t *testing.T, e *testEnv, token string) int {
 // apply two, an apply of a saved plan one, and none leaves one valid. The token the apply handed to the write-only value is the one
 // the secret holds, and it is refused once the run is over.
 func TestAccClusterAgentTokenEphemeral_countsAndRevokes(t *testing.T) {
+	t.Parallel()
 	e := newTestEnv(t)
+	emulatorOnly(t, e, "counts tokens in the request log")
 	clusterID := tokenTestCluster(t, e)
 	w := e.ephemeralWorkdir(t, ephemeralTokenConfig(clusterID, `expires_in = "10m"`))
 
@@ -183,8 +194,10 @@ func TestAccClusterAgentTokenEphemeral_countsAndRevokes(t *testing.T) {
 // TestAccClusterAgentTokenEphemeral_keepUntilExpiry: with keep_until_expiry the tokens stay valid after the
 // run, with the configured lifetime, and are refused once it has passed.
 func TestAccClusterAgentTokenEphemeral_keepUntilExpiry(t *testing.T) {
+	t.Parallel()
 	var skew atomic.Int64 // how far the emulator's clock is ahead of the real one
 	e := newTestEnvWith(t, fakeserver.Options{Now: func() time.Time { return time.Now().Add(time.Duration(skew.Load())) }})
+	emulatorOnly(t, e, "moves the emulator's clock past expires_at")
 	clusterID := tokenTestCluster(t, e)
 	w := e.ephemeralWorkdir(t, ephemeralTokenConfig(clusterID, `expires_in = "5m"
   keep_until_expiry = true`))
@@ -213,7 +226,9 @@ func TestAccClusterAgentTokenEphemeral_keepUntilExpiry(t *testing.T) {
 // TestAccClusterAgentTokenEphemeral_revokeFailureReported: a token that cannot be revoked at the end of the
 // run fails the run, naming the token and until when it stays valid; the token is never silently left.
 func TestAccClusterAgentTokenEphemeral_revokeFailureReported(t *testing.T) {
+	t.Parallel()
 	e := newTestEnv(t)
+	emulatorOnly(t, e, "injects a fault into the revoke")
 	clusterID := tokenTestCluster(t, e)
 	w := e.ephemeralWorkdir(t, ephemeralTokenConfig(clusterID, ""))
 	e.server.AimFault(fakeserver.AimedFault{Route: "DELETE /v2/organizations/{org}/clusters/{cluster}/tokens/{token}", Kind: fakeserver.FaultServerError})
@@ -235,7 +250,9 @@ func TestAccClusterAgentTokenEphemeral_revokeFailureReported(t *testing.T) {
 
 // TestAccClusterAgentTokenEphemeral_invalidLifetime: expires_in is checked before anything is made.
 func TestAccClusterAgentTokenEphemeral_invalidLifetime(t *testing.T) {
+	t.Parallel()
 	e := newTestEnv(t)
+	emulatorOnly(t, e, "counts tokens in the request log")
 	clusterID := tokenTestCluster(t, e)
 	for _, c := range []struct{ value, want string }{{"soon", "Invalid Duration"}, {"30s", "Duration Too Short"}} {
 		w := e.ephemeralWorkdir(t, ephemeralTokenConfig(clusterID, fmt.Sprintf("expires_in = %q", c.value)))
@@ -254,6 +271,7 @@ func TestAccClusterAgentTokenEphemeral_invalidLifetime(t *testing.T) {
 // cluster is new, so the plan cannot open the token and makes none; the apply makes one, keeps it
 // (terraform.applying) and stores it in the cluster secret, where it is valid.
 func TestAccExamples_ephemeralClusterAgentToken(t *testing.T) {
+	t.Parallel()
 	e := newTestEnv(t)
 	if e.live {
 		t.Skip("the example uses a fixed name (a cluster named Platform) that may exist in a real organization")
