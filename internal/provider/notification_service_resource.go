@@ -627,7 +627,7 @@ func (r *notificationServiceResource) Schema(_ context.Context, _ resource.Schem
 						"The service never shows them, so they are kept from the configuration, in state. Conflicts with `headers_wo`.", ElementType: types.StringType,
 						Optional: true, Computed: true, Sensitive: true, PlanModifiers: []planmodifier.Map{mapplanmodifier.UseStateForUnknown()}},
 					"headers_wo": schema.MapAttribute{MarkdownDescription: nsWriteOnlyDescription("headers", "Headers sent with each export"),
-						ElementType: types.StringType, Optional: true, Sensitive: true, WriteOnly: true},
+						ElementType: types.StringType, Optional: true, WriteOnly: true},
 					"headers_wo_version": nsWriteOnlyVersion("headers"),
 					"resource_attributes": schema.MapAttribute{MarkdownDescription: "Resource attributes added to every span.", ElementType: types.StringType,
 						Optional: true, Computed: true, PlanModifiers: []planmodifier.Map{mapplanmodifier.UseStateForUnknown()}},
@@ -643,8 +643,11 @@ func nsWriteOnlyDescription(key, what string) string {
 		"state. Requires `%[1]s_wo_version`; conflicts with `%[1]s`.", key, what)
 }
 
+// The write-only forms are not marked sensitive: Terraform keeps them in neither plan nor state and shows
+// none, and a mark that a state written by the official provider (which has no such attribute) does not
+// record would make its first plan after replace-provider -refresh=false an update that changes nothing.
 func nsWriteOnlyString(key, what string) schema.StringAttribute {
-	return schema.StringAttribute{MarkdownDescription: nsWriteOnlyDescription(key, what), Optional: true, Sensitive: true, WriteOnly: true}
+	return schema.StringAttribute{MarkdownDescription: nsWriteOnlyDescription(key, what), Optional: true, WriteOnly: true}
 }
 
 // nsWriteOnlyVersion is the label whose change sends the write-only form of key again.
