@@ -12,7 +12,7 @@ import (
 // PipelinesService manages pipelines, including archiving.
 type PipelinesService struct{ client *Client }
 
-// Pipeline is a pipeline as spec 2.12 shows it.
+// Pipeline is a pipeline as the REST reference shows it (https://buildkite.com/docs/apis/rest-api/pipelines).
 type Pipeline struct {
 	ID                              string            `json:"id"`
 	GraphQLID                       string            `json:"graphql_id"`
@@ -72,7 +72,7 @@ type PipelineProvider struct {
 func (p *Pipeline) Archived() bool { return p.ArchivedAt != nil }
 
 // Timestamp reads both forms the service uses for times: ISO 8601 and, for a pipeline's created_at in some
-// responses, "YYYY-MM-DD HH:MM:SS UTC" (spec convention 5).
+// responses, "YYYY-MM-DD HH:MM:SS UTC".
 type Timestamp struct{ time.Time }
 
 // timestampLayouts are tried in order.
@@ -138,7 +138,7 @@ type PipelineCreate struct {
 
 // PipelineUpdate is the body of a PATCH. Only non-nil (or set) fields are sent, so an update carries only
 // what changed (visibility needs more rights than the other fields). The Optional fields can also be
-// Cleared, sent as null: the spec's way to take a pipeline out of its cluster or off its template, and to
+// Cleared, sent as null: the service's way to take a pipeline out of its cluster or off its template, and to
 // remove a step timeout, the emoji, the color or the clone mirror.
 type PipelineUpdate struct {
 	Name                            *string          `json:"name,omitempty"`
@@ -297,8 +297,9 @@ func (s *PipelinesService) Unarchive(ctx context.Context, slug string) (*Pipelin
 	return change[Pipeline](ctx, s.client, http.MethodPost, p, nil)
 }
 
-// GrantTeam gives a team access to a pipeline (spec 4.6). A pipeline's default team is the pipeline's
-// concern, so the pipeline service carries the two calls it needs rather than the whole team API.
+// GrantTeam gives a team access to a pipeline (https://buildkite.com/docs/apis/rest-api/teams). A
+// pipeline's default team is the pipeline's concern, so the pipeline service carries the two calls it needs
+// rather than the whole team API.
 // Granting access a team already has is refused by the service; the level is then set with a PATCH.
 func (s *PipelinesService) GrantTeam(ctx context.Context, teamID, pipelineID, accessLevel string) error {
 	list, err := s.client.orgPath("teams", teamID, "pipelines")
