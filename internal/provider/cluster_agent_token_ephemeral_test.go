@@ -314,3 +314,21 @@ func TestAccExamples_ephemeralClusterAgentToken(t *testing.T) {
 		t.Errorf("the plan made %d tokens, want 1", created)
 	}
 }
+
+// TestAccClusterAgentTokenEphemeral_lostCreateAnswer: a create whose answer is lost made a token whose value
+// nobody knows; it is revoked and the create made again, so the run ends with no token left valid.
+func TestAccClusterAgentTokenEphemeral_lostCreateAnswer(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	emulatorOnly(t, e, "drops the create's answer")
+	clusterID := tokenTestCluster(t, e)
+	w := e.ephemeralWorkdir(t, ephemeralTokenConfig(clusterID, ""))
+	e.server.AimFault(fakeserver.AimedFault{Route: "POST /v2/organizations/{org}/clusters/{cluster}/tokens", Kind: fakeserver.FaultDropAfter, Times: 1})
+	w.mustRun("plan", "-no-color", "-input=false")
+	if created, _ := tokenCreates(e, 0); created != 1 {
+		t.Errorf("the emulator answered %d creates, want 1 beside the one whose answer was lost", created)
+	}
+	if left := clusterTokens(t, e, clusterID); len(left) != 0 {
+		t.Errorf("after the plan the cluster holds %d tokens, want none (the lost one revoked, the other at close)", len(left))
+	}
+}
