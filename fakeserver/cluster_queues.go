@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// Cluster queues: spec 2.5, 3.1 and 4.4, with dispatch pause and resume.
+// Cluster queues (https://buildkite.com/docs/apis/rest-api/clusters/queues), with dispatch pause and resume.
 
 const (
 	// KindQueue is a cluster queue; removing the cluster's default queue clears default_queue_id.
@@ -91,7 +91,7 @@ type queueView struct {
 	DispatchPausedNote *string   `json:"dispatch_paused_note"`
 	CreatedAt          string    `json:"created_at"`
 	CreatedBy          *userView `json:"created_by"`
-	// Hosted and HostedAgents are left out of a self-hosted queue, as the spec's examples show it.
+	// Hosted and HostedAgents are left out of a self-hosted queue, as the documentation's examples show it.
 	Hosted       bool              `json:"hosted,omitempty"`
 	HostedAgents *hostedAgentsView `json:"hosted_agents,omitempty"`
 }
@@ -247,7 +247,7 @@ func (s *Server) deleteQueueHandler(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
-// pauseQueue takes the note as dispatch_paused_note (the spec's sample, go-buildkite) or note (the spec's
+// pauseQueue takes the note as dispatch_paused_note (the documentation's sample, go-buildkite) or note (its
 // property list); an empty note is no note, shown as null.
 func (s *Server) pauseQueue(w http.ResponseWriter, r *http.Request) {
 	s.serveWrite(w, r, scopeWriteClusters, http.StatusOK, func(org orgRecord, user userRecord, in *jsonObject) (any, *apiError) {

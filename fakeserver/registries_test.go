@@ -35,7 +35,7 @@ var registryFields = []string{"id", "graphql_id", "slug", "url", "web_url", "nam
 func TestRegistryCRUD(t *testing.T) {
 	e := newEnv(t, Options{})
 
-	// Create answers 200 (the spec's status), with every field; unset optionals are null.
+	// Create answers 200 (the documented status), with every field; unset optionals are null.
 	r := e.regAPI("POST", "", map[string]any{"name": "My Gems", "ecosystem": "ruby"})
 	expect(t, r, http.StatusOK)
 	reg := r.object(t)
