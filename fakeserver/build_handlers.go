@@ -101,7 +101,7 @@ func (s *Server) buildPage(w http.ResponseWriter, r *http.Request, f buildFilter
 // ---- single-build handlers ----
 
 // getBuild takes only include_retried_jobs from the query
-// (https://buildkite.com/docs/apis/rest-api/builds#get-a-build).
+// (https://buildkite.com/docs/apis/rest-api/builds).
 func (s *Server) getBuild(w http.ResponseWriter, r *http.Request) {
 	s.serveRead(w, r, scopeReadBuilds, func(org string) (any, *apiError) {
 		var problems validationErrors

@@ -30,7 +30,7 @@ var stepsOf = buildSteps
 
 // ---- states ----
 
-// Build states (https://buildkite.com/docs/apis/rest-api/builds#build-states). "blocked" is not a state a
+// Build states (https://buildkite.com/docs/apis/rest-api/builds). "blocked" is not a state a
 // build reports: it sets the blocked flag.
 const (
 	buildScheduled = "scheduled"

@@ -9,7 +9,7 @@ import (
 // RegistriesService manages package registries.
 type RegistriesService struct{ client *Client }
 
-// Registry is a package registry (spec 2.16).
+// Registry is a package registry (https://buildkite.com/docs/apis/rest-api/package-registries/registries).
 type Registry struct {
 	ID          string  `json:"id"`
 	GraphQLID   string  `json:"graphql_id"`

@@ -10,7 +10,8 @@ import (
 // RegistryTokensService manages the tokens of package registries.
 type RegistryTokensService struct{ client *Client }
 
-// RegistryToken is a token that reads packages of one registry (spec 2.17).
+// RegistryToken is a token that reads packages of one registry
+// (https://buildkite.com/docs/apis/rest-api/package-registries/registry-tokens).
 type RegistryToken struct {
 	ID           string                     `json:"id"`
 	GraphQLID    string                     `json:"graphql_id"`

@@ -9,7 +9,7 @@ import (
 // TeamMembersService manages the members of teams.
 type TeamMembersService struct{ client *Client }
 
-// TeamMember is a user's membership of a team (spec 2.8).
+// TeamMember is a user's membership of a team (https://buildkite.com/docs/apis/rest-api/teams/members).
 type TeamMember struct {
 	// GraphQLID is empty where the service sends none: the specification gives associations no identifiers.
 	GraphQLID string     `json:"graphql_id"`

@@ -10,7 +10,7 @@ import (
 // TeamPipelinesService manages teams' access to pipelines.
 type TeamPipelinesService struct{ client *Client }
 
-// TeamPipeline is a team's access to a pipeline (spec 2.9).
+// TeamPipeline is a team's access to a pipeline (https://buildkite.com/docs/apis/rest-api/teams/pipelines).
 type TeamPipeline struct {
 	// GraphQLID is empty where the service sends none: the specification gives associations no identifiers.
 	GraphQLID   string `json:"graphql_id"`

@@ -9,7 +9,7 @@ import (
 // TeamSuitesService manages teams' access to test suites.
 type TeamSuitesService struct{ client *Client }
 
-// TeamSuite is a team's access to a test suite (spec 2.10).
+// TeamSuite is a team's access to a test suite (https://buildkite.com/docs/apis/rest-api/teams/suites).
 type TeamSuite struct {
 	// GraphQLID is empty where the service sends none: the specification gives associations no identifiers.
 	GraphQLID string `json:"graphql_id"`

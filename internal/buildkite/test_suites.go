@@ -9,7 +9,7 @@ import (
 // TestSuitesService manages analytics test suites.
 type TestSuitesService struct{ client *Client }
 
-// TestSuite is an analytics test suite (spec 2.14).
+// TestSuite is an analytics test suite (https://buildkite.com/docs/apis/rest-api/test-engine/suites).
 type TestSuite struct {
 	ID              string  `json:"id"`
 	GraphQLID       string  `json:"graphql_id"`

@@ -10,7 +10,7 @@ import (
 
 var _ function.Function = (*pipelineSlugFunction)(nil)
 
-// pipelineSlugMaxLen is the longest slug the service accepts (spec 2.12.1).
+// pipelineSlugMaxLen is the longest slug the service accepts.
 const pipelineSlugMaxLen = 100
 
 // NewPipelineSlugFunction returns provider::buildkite::pipeline_slug.
@@ -58,10 +58,11 @@ func (f *pipelineSlugFunction) Run(ctx context.Context, req function.RunRequest,
 	resp.Error = resp.Result.Set(ctx, slug)
 }
 
-// pipelineSlug derives a pipeline's slug from its name as the service does (spec 2.12.1 and the notes'
-// "Pipelines"; the emulator's derivation is the reference its test compares against): lower case, each run
-// of characters other than ASCII letters and digits one hyphen, none leading or trailing. Lowering comes
-// first, as it does there, so a character whose lower case is ASCII (the Kelvin sign) counts as a letter.
+// pipelineSlug derives a pipeline's slug from its name as the service does
+// (https://buildkite.com/docs/apis/rest-api/pipelines; the emulator's derivation is the reference its test
+// compares against): lower case, each run of characters other than ASCII letters and digits one hyphen, none
+// leading or trailing. Lowering comes first, as it does there, so a character whose lower case is ASCII (the
+// Kelvin sign) counts as a letter.
 func pipelineSlug(name string) (string, error) {
 	var b strings.Builder
 	pendingHyphen := false
