@@ -61,7 +61,8 @@ var finishedFilter = []string{buildPassed, buildFailed, buildBlocked, buildCance
 // cancelableStates are the states a build may be canceled from.
 var cancelableStates = []string{buildScheduled, buildRunning, buildFailing}
 
-// Job states. The spec shows only scheduled and passed; the rest are Buildkite's documented job states.
+// Job states. The builds API's examples show only scheduled and passed; the rest are Buildkite's documented
+// job states.
 const (
 	jobScheduled = "scheduled"
 	jobPassed    = "passed"

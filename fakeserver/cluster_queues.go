@@ -19,8 +19,8 @@ const (
 var retryAgentAffinities = []string{"prefer-warmest", "prefer-different"}
 
 // Queue keys follow the provider's rule: a letter or digit, then letters, digits, hyphens and
-// underscores, at most queueKeyMaxLen characters (limits.go). The spec gives no rule; this one is the
-// emulator's.
+// underscores, at most queueKeyMaxLen characters (limits.go). The documentation gives no rule; this one is
+// the emulator's.
 var queueKeyPattern = regexp.MustCompile(`^[a-zA-Z0-9][a-zA-Z0-9_-]*$`)
 
 func init() {

@@ -521,7 +521,8 @@ func confRows() []confRow {
 			setup: func(c *confEnv) { c.rule() }, status: 204},
 	}
 
-	// Registry and registry token updates: POST (spec), PATCH (go-buildkite), PUT (official provider).
+	// Registry and registry token updates: POST (the documentation), PATCH (go-buildkite), PUT (official
+	// provider).
 	for _, method := range []string{"POST", "PATCH", "PUT"} {
 		rows = append(rows,
 			confRow{area: "registries", method: method, path: registryPath, scope: scopeWriteRegistries, setup: registry,

@@ -48,8 +48,8 @@ const (
 )
 
 // registryEcosystems are the ecosystem values create accepts (compared case-insensitively, echoed as
-// sent). The spec shows only "ruby"; the rest are the ecosystems Buildkite Package Registries supports
-// (alpine, container/OCI, debian, files, helm and helm OCI, Hugging Face, java, javascript, nuget,
+// sent). The documentation shows only "ruby"; the rest are the ecosystems Buildkite Package Registries
+// supports (alpine, container/OCI, debian, files, helm and helm OCI, Hugging Face, java, javascript, nuget,
 // python, red hat, ruby, terraform) under the names and aliases a client may plausibly send.
 var registryEcosystems = map[string]bool{
 	"alpine": true, "apk": true,

@@ -72,7 +72,7 @@ func TestRegistryCRUD(t *testing.T) {
 		t.Fatalf("list %v", l)
 	}
 
-	// Update by POST (spec), PATCH (go-buildkite) and PUT (official Terraform provider).
+	// Update by POST (the documentation), PATCH (go-buildkite) and PUT (official Terraform provider).
 	for _, method := range []string{"POST", "PATCH", "PUT"} {
 		r = e.regAPI(method, "/my-gems", map[string]any{"description": method, "color": "#000000"})
 		expect(t, r, 200)

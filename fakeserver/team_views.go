@@ -118,8 +118,8 @@ func (l *teamLinkRecord) graphQLID(typ string) string {
 	return graphQLID(typ, l.uuid)
 }
 
-// linkID is the identifier of a team's link to a user, pipeline or suite. The spec gives these links no
-// id of their own, but every object carries one: derived from both ends, it is stable across requests.
+// linkID is the identifier of a team's link to a user, pipeline or suite. The documentation gives these links
+// no id of their own, but every object carries one: derived from both ends, it is stable across requests.
 func linkID(teamID, otherID string) string {
 	return uuid.NewSHA1(uuid.NameSpaceOID, []byte(teamID+"/"+otherID)).String()
 }

@@ -276,8 +276,8 @@ type teamInput struct {
 }
 
 // readTeamInput reads the six properties the teams API documents (and go-buildkite's other members_can_*
-// booleans). The spec lists them all as required; only name is, the rest taking the defaults a team created
-// in the web interface gets. A null enum or boolean counts as absent.
+// booleans). The documentation lists them all as required; only name is, the rest taking the defaults a team
+// created in the web interface gets. A null enum or boolean counts as absent.
 func readTeamInput(in *jsonObject, creating bool) teamInput {
 	ti := teamInput{
 		name: in.String("name"), description: in.String("description"),

@@ -87,7 +87,7 @@ type BuildFilter struct {
 	IncludeRetriedJobs bool
 }
 
-// query encodes f in the array form the specification shows (branch[]=a&branch[]=b).
+// query encodes f in the array form the documentation shows (branch[]=a&branch[]=b).
 func (f BuildFilter) query() url.Values {
 	q := url.Values{}
 	for _, list := range []struct {

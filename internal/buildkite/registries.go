@@ -104,7 +104,7 @@ func (s *RegistriesService) Create(ctx context.Context, in RegistryCreate) (*Reg
 	})
 }
 
-// Update changes a registry by POST, as the specification shows; sending the same change twice has no
+// Update changes a registry by POST, as the documentation shows; sending the same change twice has no
 // further effect, so it is retried like a PUT.
 func (s *RegistriesService) Update(ctx context.Context, slug string, in RegistryUpdate) (*Registry, error) {
 	p, err := s.client.packagesPath("registries", slug)

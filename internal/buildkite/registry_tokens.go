@@ -95,7 +95,7 @@ func (s *RegistryTokensService) Create(ctx context.Context, registrySlug string,
 	return createOrReplace(ctx, s.client, p, in, lc, del)
 }
 
-// Update changes a token's description by POST, as the specification shows; it is safe to repeat.
+// Update changes a token's description by POST, as the documentation shows; it is safe to repeat.
 func (s *RegistryTokensService) Update(ctx context.Context, registrySlug, id string, in RegistryTokenWrite) (*RegistryToken, error) {
 	p, err := s.client.packagesPath("registries", registrySlug, "tokens", id)
 	if err != nil {

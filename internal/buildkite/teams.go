@@ -51,7 +51,7 @@ func (t *Team) IsDefault() bool {
 	return t.Default
 }
 
-// TeamWrite is the body of a create and of an update. The specification lists all six properties as
+// TeamWrite is the body of a create and of an update. The documentation lists all six properties as
 // required on both, so every one is always sent.
 type TeamWrite struct {
 	Name                      string `json:"name"`

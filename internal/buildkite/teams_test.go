@@ -111,7 +111,7 @@ func TestTeams_FindBySlug(t *testing.T) {
 
 func TestTeams_CreateAndUpdateSendAllSix(t *testing.T) {
 	in := TeamWrite{Name: "Platform Ops", Privacy: "secret", DefaultMemberRole: "member"}
-	// Zero values are sent too: the specification lists all six as required on both writes.
+	// Zero values are sent too: the documentation lists all six as required on both writes.
 	want := `{"name":"Platform Ops","description":"","privacy":"secret","is_default_team":false,
 		"default_member_role":"member","members_can_create_pipelines":false}`
 

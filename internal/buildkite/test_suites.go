@@ -39,7 +39,7 @@ type TestSuiteCreate struct {
 	// ShowAPIToken asks for the suite's API token in the response: the only way REST returns it.
 	ShowAPIToken bool `json:"show_api_token"`
 	// TeamIDs are the teams given access; required where the organization has teams enabled. The name is
-	// the one of the specification's sample and of go-buildkite.
+	// the one of the documentation's sample and of go-buildkite.
 	TeamIDs         []string `json:"team_ids,omitempty"`
 	ApplicationName *string  `json:"application_name,omitempty"`
 	Color           *string  `json:"color,omitempty"`

@@ -80,7 +80,7 @@ type teamModel struct {
 	CreatedAt types.String `tfsdk:"created_at"`
 }
 
-// teamPermissionsModel holds the permissions beyond the specification that the official provider manages;
+// teamPermissionsModel holds the permissions beyond the documentation that the official provider manages;
 // the resource and the data sources share it.
 type teamPermissionsModel struct {
 	MembersCanCreateSuites      types.Bool `tfsdk:"members_can_create_suites"`
