@@ -78,6 +78,20 @@ func listFailed(stream *list.ListResultsStream, diags diag.Diagnostics) {
 	stream.Results = list.ListResultsStreamDiagnostics(diags)
 }
 
+// withWarnings answers warnings (a listing that could not show everything) before the results: a result that
+// holds only diagnostics is passed to Terraform as they are, and none is sent when there are no warnings.
+func withWarnings(warnings diag.Diagnostics, results iter.Seq[list.ListResult]) iter.Seq[list.ListResult] {
+	if len(warnings) == 0 {
+		return results
+	}
+	return func(push func(list.ListResult) bool) {
+		if !push(list.ListResult{Diagnostics: warnings}) {
+			return
+		}
+		results(push)
+	}
+}
+
 // namedList is the list resource of a kind the organization lists in one collection and a person knows by
 // name: it has one filter, name, and shows each object by its name.
 type namedList[T any] struct {
@@ -233,4 +247,20 @@ func (l *childList[P, C]) List(ctx context.Context, req list.ListRequest, stream
 		}
 	}
 	stream.Results = l.results(ctx, req, items)
+}
+
+// teamParents are the parents of the teams' association kinds (members, pipelines, suites; three areas
+// share them): found in the team listing, picked by UUID compared without regard to case.
+var teamParents = &parentKind[buildkite.Team]{
+	one:               "team",
+	many:              "teams",
+	filter:            "team_id",
+	filterDescription: "Only those of the team with this UUID. Unset, those of every team.",
+	graphQLType:       "Team",
+	list: func(ctx context.Context, c *buildkite.Client) ([]buildkite.Team, error) {
+		return c.Teams.List(ctx, buildkite.TeamListOptions{})
+	},
+	hasID: func(t *buildkite.Team, id string) bool { return strings.EqualFold(t.ID, id) },
+	name:  func(t *buildkite.Team) string { return t.Name },
+	ref:   func(t *buildkite.Team) string { return t.ID },
 }

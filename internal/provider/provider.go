@@ -188,8 +188,10 @@ func (p *buildkiteProvider) Resources(_ context.Context) []func() resource.Resou
 func (p *buildkiteProvider) ListResources(context.Context) []func() list.ListResource {
 	return []func() list.ListResource{
 		// Organization
+		NewOrganizationMembershipListResource,
 		NewOrganizationRuleListResource,
 		NewPortalListResource,
+		NewAgentTokenListResource, // unclustered
 
 		// Clusters
 		NewClusterListResource,
@@ -228,6 +230,7 @@ func (p *buildkiteProvider) DataSources(_ context.Context) []func() datasource.D
 		NewOrganizationDataSource,
 		NewOrganizationMemberDataSource,
 		NewOrganizationMembersDataSource,
+		NewOrganizationMembershipDataSource,
 		NewOrganizationRuleDataSource,
 		NewOrganizationRulesDataSource,
 		NewPortalDataSource,
