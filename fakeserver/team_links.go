@@ -9,7 +9,7 @@ import (
 // A team's links to users (members), pipelines and test suites
 // (https://buildkite.com/docs/apis/rest-api/teams/members, /teams/pipelines, /teams/suites). The three are
 // declared by one descriptor each (teamAssociations) and served by one set of handlers. Where the
-// specification and go-buildkite disagree on a path (the trailing slash of the add endpoints, /suite against
+// documentation and go-buildkite disagree on a path (the trailing slash of the add endpoints, /suite against
 // /suites, how a pipeline is removed) both are served.
 
 // teamLinkRecord is one link of a team to another object.

@@ -129,7 +129,7 @@ func ptrToBool(v types.Bool) *bool {
 }
 
 // fromAPI copies a team. A response without default_member_role or members_can_create_pipelines (the
-// specification lists them only in create and update responses) leaves what the model holds.
+// documentation lists them only in create and update responses) leaves what the model holds.
 func (m *teamModel) fromAPI(t *buildkite.Team) {
 	m.ID = types.StringValue(t.ID)
 	m.UUID = types.StringValue(t.ID)
