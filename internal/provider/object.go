@@ -48,6 +48,10 @@ type objectKind[T, M any] struct {
 	// singleton: the organization's one object of the type (its banner), which the calls find without a
 	// key and errors name by the organization.
 	singleton bool
+	// setting: a setting of its parent (a cluster's default queue) rather than an object of its own, addressed
+	// and named by the parent's ID alone, which is also its id; get answers errAbsent where the parent holds
+	// none.
+	setting bool
 
 	// key is the attribute that addresses the object: "id", or "slug" where the service addresses it so;
 	// parent, where the service keeps the object under another ("cluster_id", "team_id"), the attribute
@@ -199,6 +203,10 @@ func (r *objectResource[T, M]) address(ctx context.Context, src attributeSource,
 		return a
 	}
 	a := objectAddress{parent: readableUUID(p), key: k, ident: k}
+	if r.kind.setting {
+		a.key, a.ident = a.parent, a.parent
+		return a
+	}
 	if r.kind.singleton {
 		a.ident = r.client().Organization()
 		return a
@@ -279,7 +287,7 @@ func (r *objectResource[T, M]) Create(ctx context.Context, req resource.CreateRe
 	}
 	lost := r.kind.secret != "" && obj != nil && secretLost(ctx, &resp.Diagnostics, err, r.kind.what, ident, r.kind.secret)
 	if err != nil && !lost {
-		if errors.As(err, new(*diagnosedError)) {
+		if ownWords(err) {
 			r.hookFailed(&resp.Diagnostics, "create", ident, err)
 			return
 		}
@@ -312,7 +320,14 @@ func (r *objectResource[T, M]) Read(ctx context.Context, req resource.ReadReques
 	ctx, cancel := r.timeout(ctx, opRead)
 	defer cancel()
 	obj, err := r.find(ctx, a)
-	if err != nil {
+	switch {
+	case errors.Is(err, errAbsent):
+		r.removeGone(ctx, resp)
+		return
+	case ownWords(err):
+		r.hookFailed(&resp.Diagnostics, "read", a.ident, err)
+		return
+	case err != nil:
 		r.readFailed(ctx, resp, err, r.kind.what, a.ident)
 		return
 	}
@@ -386,7 +401,11 @@ func (r *objectResource[T, M]) Delete(ctx context.Context, req resource.DeleteRe
 			return
 		}
 	}
-	r.deleteFailed(ctx, &resp.Diagnostics, err, r.kind.what, a.ident)
+	if ownWords(err) {
+		r.hookFailed(&resp.Diagnostics, "delete", a.ident, err)
+	} else {
+		r.deleteFailed(ctx, &resp.Diagnostics, err, r.kind.what, a.ident)
+	}
 	if c := r.claim(a.ident); c != nil && !resp.Diagnostics.HasError() {
 		c.mu.Lock()
 		c.held = false
@@ -420,6 +439,8 @@ func (r *objectResource[T, M]) ImportState(ctx context.Context, req resource.Imp
 			r.hookFailed(&resp.Diagnostics, "import", req.ID, err)
 			return
 		}
+	case r.kind.setting:
+		parentID, key = parts[0], parts[0]
 	case r.kind.parent != "":
 		parentID, key = parts[0], parts[1]
 	default:
@@ -451,8 +472,15 @@ func (r *objectResource[T, M]) qualify(ctx context.Context, req *resource.Import
 		})
 }
 
-// diagnosedError is an error an update hook reports in its own words (a summary users' tests match on).
+// diagnosedError is an error a client call or hook reports in its own words (a summary users' tests match
+// on).
 type diagnosedError struct{ summary, detail string }
+
+// leftBehind is what a client call or hook reports as a warning: the operation succeeds for Terraform, and
+// the warning says what it left behind (a default queue the service refused to unset).
+type leftBehind diagnosedError
+
+func (e *leftBehind) Error() string { return e.summary + ": " + e.detail }
 
 func (e *diagnosedError) Error() string { return e.summary + ": " + e.detail }
 
@@ -460,7 +488,10 @@ func (e *diagnosedError) Error() string { return e.summary + ": " + e.detail }
 func (r *objectResource[T, M]) hookFailed(diags *diag.Diagnostics, op, ident string, err error) {
 	var own *diagnosedError
 	var as *reportedAs
+	var left *leftBehind
 	switch {
+	case errors.As(err, &left):
+		diags.AddWarning(left.summary, left.detail)
 	case errors.As(err, &own):
 		diags.AddError(own.summary, own.detail)
 	case errors.As(err, &as):
@@ -469,6 +500,16 @@ func (r *objectResource[T, M]) hookFailed(diags *diag.Diagnostics, op, ident str
 		addAPIError(diags, op, r.kind.what, ident, err)
 	}
 }
+
+// ownWords reports whether err is to be reported as a hook gave it (diagnosedError, reportedAs, leftBehind) rather
+// than by the shared failure paths of its operation.
+func ownWords(err error) bool {
+	return errors.As(err, new(*diagnosedError)) || errors.As(err, new(*reportedAs)) || errors.As(err, new(*leftBehind))
+}
+
+// errAbsent is a setting's get finding that its parent holds none: removed outside Terraform, which the
+// parent's answer confirms, so Read removes it from state.
+var errAbsent = errors.New("the parent holds no such setting")
 
 // reportedAs is an error an update hook reports as another operation, or of another part of the object,
 // than the update's own: the "update" of a "cluster secret value".
