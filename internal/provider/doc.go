@@ -101,7 +101,8 @@
 //     adopt), secret (only the create answer carries it), replaced, deleteRefused, explainCreate, planned,
 //     renamed, modifyPlan, validators, writeOnly, byID and keyOf (addressed by a slug a rename elsewhere
 //     changes), parents (imported by its own ID alone), afterImport, setting (a setting of its parent, named
-//     by the parent: get answers errAbsent where the parent holds none). A client call or hook reports an
+//     by the parent: get answers errAbsent where the parent holds none), graphQL (calls through GraphQL:
+//     an answer that acted and carries errors is recorded with a warning). A client call or hook reports an
 //     error in its own words with diagnosedError, as another operation with reportedAs ("set", "unset"),
 //     or as a warning of what a succeeding operation left behind with leftBehind. The kind gives every
 //     type the same Create, Read, Update, Delete and ImportState: finishCreate, finishRead and

@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -52,6 +53,9 @@ type objectKind[T, M any] struct {
 	// and named by the parent's ID alone, which is also its id; get answers errAbsent where the parent holds
 	// none.
 	setting bool
+	// graphQL: the type's calls go through Buildkite's GraphQL API (every plan needs it: graphql_scope.go),
+	// whose answers may carry the object, or show it done, and errors as well.
+	graphQL *graphQLCalls
 
 	// key is the attribute that addresses the object: "id", or "slug" where the service addresses it so;
 	// parent, where the service keeps the object under another ("cluster_id", "team_id"), the attribute
@@ -125,6 +129,15 @@ type objectKind[T, M any] struct {
 	current func(existing *T, plan *M) bool
 }
 
+// graphQLCalls is how a kind's GraphQL answers are reported. A create whose answer carries the object and a
+// remove that was done are recorded, their errors warned of (actedWithErrors); a refused create is reported
+// error by error, each on the attribute fields names for the mutation's input field (addGraphQLError).
+type graphQLCalls struct {
+	fields map[string]path.Path
+	// removes is the verb of remove in errors ("revoke"); "" is "delete".
+	removes string
+}
+
 // objectResource serves every object and association resource from its kind.
 type objectResource[T, M any] struct {
 	resourceBase
@@ -138,6 +151,9 @@ func newObject[T, M any](kind *objectKind[T, M]) resource.Resource {
 	base := newResourceBase(kind.name, kind.scopes, kind.identity)
 	if kind.noID {
 		base = base.withoutID()
+	}
+	if kind.graphQL != nil {
+		base = base.withGraphQLType()
 	}
 	return &objectResource[T, M]{resourceBase: base, kind: kind}
 }
@@ -286,9 +302,14 @@ func (r *objectResource[T, M]) Create(ctx context.Context, req resource.CreateRe
 		obj, err = r.takeOver(ctx, parentID, a.key, &plan, err)
 	}
 	lost := r.kind.secret != "" && obj != nil && secretLost(ctx, &resp.Diagnostics, err, r.kind.what, ident, r.kind.secret)
-	if err != nil && !lost {
+	acted := r.kind.graphQL != nil && obj != nil && actedWithErrors(&resp.Diagnostics, err, "create", r.kind.what, ident)
+	if err != nil && !lost && !acted {
 		if ownWords(err) {
 			r.hookFailed(&resp.Diagnostics, "create", ident, err)
+			return
+		}
+		if r.kind.graphQL != nil {
+			addGraphQLError(&resp.Diagnostics, "create", r.kind.what, ident, err, r.kind.graphQL.fields)
 			return
 		}
 		if r.kind.explainCreate != nil && r.kind.explainCreate(&plan, err, &resp.Diagnostics) {
@@ -320,7 +341,12 @@ func (r *objectResource[T, M]) Read(ctx context.Context, req resource.ReadReques
 	ctx, cancel := r.timeout(ctx, opRead)
 	defer cancel()
 	obj, err := r.find(ctx, a)
+	var left *leftBehind
 	switch {
+	case errors.As(err, &left):
+		resp.Diagnostics.AddWarning(left.summary, left.detail)
+		r.removeGone(ctx, resp)
+		return
 	case errors.Is(err, errAbsent):
 		r.removeGone(ctx, resp)
 		return
@@ -394,6 +420,9 @@ func (r *objectResource[T, M]) Delete(ctx context.Context, req resource.DeleteRe
 	a, err := r.current(ctx, a)
 	if err == nil {
 		err = r.kind.remove(ctx, r.client(), a.parent, a.key)
+	}
+	if g := r.kind.graphQL; g != nil && actedWithErrors(&resp.Diagnostics, err, cmp.Or(g.removes, "delete"), r.kind.what, a.ident) {
+		return // the answer shows it done
 	}
 	if err != nil && r.kind.deleteRefused != nil {
 		if detail := r.kind.deleteRefused(ctx, r.client(), a.parent, a.key, err); detail != "" {
@@ -477,7 +506,8 @@ func (r *objectResource[T, M]) qualify(ctx context.Context, req *resource.Import
 type diagnosedError struct{ summary, detail string }
 
 // leftBehind is what a client call or hook reports as a warning: the operation succeeds for Terraform, and
-// the warning says what it left behind (a default queue the service refused to unset).
+// the warning says what it left behind (a default queue the service refused to unset). From a get, it is
+// the object found unusable (a revoked token): Read warns of it and removes the resource from state.
 type leftBehind diagnosedError
 
 func (e *leftBehind) Error() string { return e.summary + ": " + e.detail }
