@@ -30,6 +30,9 @@ var agentTokenKind = &objectKind[buildkite.AgentToken, agentTokenModel]{
 	what:     "agent token",
 	identity: agentTokenIdentity,
 	schema:   agentTokenSchema,
+	graphQL:  &graphQLCalls{fields: map[string]path.Path{"description": path.Root("description")}, removes: "revoke"},
+	named:    (*agentTokenModel).ident,
+	secret:   "token",
 	key:      attrID,
 	fromAPI:  func(m *agentTokenModel, _ string, t *buildkite.AgentToken) { m.fromAPI(t) },
 	create: func(ctx context.Context, c *buildkite.Client, _ string, plan *agentTokenModel) (*buildkite.AgentToken, error) {
@@ -51,9 +54,6 @@ var agentTokenKind = &objectKind[buildkite.AgentToken, agentTokenModel]{
 	},
 	// The import ID is the token's GraphQL ID or its UUID; Read fills the rest (the secret stays null).
 	importParts: []importPart{uuidPart("<token id>", "AgentToken")},
-	graphQL:     &graphQLCalls{fields: map[string]path.Path{"description": path.Root("description")}, removes: "revoke"},
-	named:       (*agentTokenModel).ident,
-	secret:      "token",
 }
 
 type agentTokenModel struct {
