@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 
@@ -32,9 +33,12 @@ var (
 // associationKind declares an association resource whose client type is T and whose model (a struct with
 // tfsdk tags) is M.
 type associationKind[T, M any] struct {
-	name     string // type name without "buildkite_": "team_member"
-	what     string // in errors: "team member"
-	scopes   operationScopes
+	name   string // type name without "buildkite_": "team_member"
+	what   string // in errors: "team member"
+	scopes operationScopes
+	// graphQL says that every operation goes through Buildkite's GraphQL API (graphql_scope.go), which a
+	// plan then checks the provider can reach.
+	graphQL  bool
 	identity resourceIdentity
 	// schema is the resource's schema; the parent and key attributes are in it.
 	schema func() schema.Schema
@@ -77,7 +81,11 @@ type associationResource[T, M any] struct {
 
 // newAssociation returns the resource a kind declares.
 func newAssociation[T, M any](kind *associationKind[T, M]) resource.Resource {
-	return &associationResource[T, M]{resourceBase: newResourceBase(kind.name, kind.scopes, kind.identity), kind: kind}
+	base := newResourceBase(kind.name, kind.scopes, kind.identity)
+	if kind.graphQL {
+		base = base.withGraphQLType()
+	}
+	return &associationResource[T, M]{resourceBase: base, kind: kind}
 }
 
 // Schema implements resource.Resource.
@@ -137,7 +145,7 @@ func (r *associationResource[T, M]) Create(ctx context.Context, req resource.Cre
 		defer c.mu.Unlock()
 	}
 	obj, err := r.kind.create(ctx, r.client(), parentID, &plan)
-	if err != nil && r.kind.current != nil && buildkite.IsValidation(err) {
+	if err != nil && r.kind.current != nil && refusedCreate(err) {
 		if c != nil && c.held {
 			resp.Diagnostics.AddError("Unable to Create "+titleWords(r.kind.what), fmt.Sprintf(
 				"Creating %s %s: %s. Another buildkite_%s of this configuration created or took it over in this "+
@@ -155,6 +163,13 @@ func (r *associationResource[T, M]) Create(ctx context.Context, req resource.Cre
 	}
 	r.kind.fromAPI(&plan, parentID, obj)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+// refusedCreate reports whether a create was refused in a way that may mean the association exists: a 422,
+// or a GraphQL refusal ("has already been added") that is not a not-found. takeOver then looks.
+func refusedCreate(err error) bool {
+	var ge *buildkite.GraphQLError
+	return buildkite.IsValidation(err) || errors.As(err, &ge) && !ge.Acted && !buildkite.IsNotFound(err)
 }
 
 // associationClaim is one association this command created or took over: a second resource of the

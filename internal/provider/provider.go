@@ -181,6 +181,7 @@ func (p *buildkiteProvider) Resources(_ context.Context) []func() resource.Resou
 		// Package registries
 		NewRegistryResource,
 		NewRegistryTokenResource,
+		NewTeamRegistryResource,
 	}
 }
 
@@ -218,6 +219,7 @@ func (p *buildkiteProvider) ListResources(context.Context) []func() list.ListRes
 		// Package registries
 		NewRegistryListResource,
 		NewRegistryTokenListResource,
+		NewTeamRegistryListResource,
 	}
 }
 
