@@ -12,8 +12,9 @@ import (
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
 )
 
-// registryAccessLevels are a team's access levels to a package registry, in GraphQL's spelling.
-var registryAccessLevels = []string{"READ_ONLY", "READ_AND_WRITE", "READ_WRITE_AND_ADMIN"}
+// registryAccessLevels are a team's access levels to a package registry, lower-cased as the other access
+// levels are here (GraphQL spells them in upper case, which is sent).
+var registryAccessLevels = []string{"read_only", "read_and_write", "read_write_and_admin"}
 
 // teamRegistryIdentity names a team's access to a registry by its two sides, for import blocks and
 // terraform query.
@@ -118,8 +119,8 @@ func teamRegistrySchema() schema.Schema {
 		"team_id":     parentIDAttribute("The UUID of the team.", "Team"),
 		"registry_id": parentIDAttribute("The UUID of the package registry (its `uuid`).", "Registry"),
 		"access_level": caseInsensitiveEnum(schema.StringAttribute{
-			MarkdownDescription: "What the team's members may do with the registry: `READ_ONLY` install packages, " +
-				"`READ_AND_WRITE` also publish them, `READ_WRITE_AND_ADMIN` also delete packages and manage the registry.",
+			MarkdownDescription: "What the team's members may do with the registry: `read_only` install packages, " +
+				"`read_and_write` also publish them, `read_write_and_admin` also delete packages and manage the registry.",
 			Required: true,
 		}, registryAccessLevels...),
 	})
