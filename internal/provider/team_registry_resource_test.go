@@ -222,7 +222,7 @@ func TestAccTeamRegistryResource_besideTeamIDs(t *testing.T) {
 				// Its grant destroyed: the team has no access, and the registry, which cannot change team_ids,
 				// plans nothing.
 				Config: both, ConfigPlanChecks: empty,
-				Check:  teamIDs(1),
+				Check: teamIDs(1),
 			},
 			{Config: both, PlanOnly: true},
 		},
