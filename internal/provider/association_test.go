@@ -87,6 +87,24 @@ resource "buildkite_test_suite_team" "test" {
 		},
 	},
 	{
+		resourceType: "buildkite_team_registry",
+		importAttrs:  []string{"team_id", "registry_id"},
+		values:       []string{"READ_ONLY", "read_write_and_admin"},
+		setup: func(t *testing.T, e *testEnv) func(string, string) string {
+			teams := twoTeams(e, "assoc-registry")
+			reg := e.seedRegistry(e.name("assoc-registry"))
+			return func(parent, level string) string {
+				return teams + fmt.Sprintf(`
+resource "buildkite_team_registry" "test" {
+  team_id      = buildkite_team.%s.id
+  registry_id  = %q
+  access_level = %q
+}
+`, parent, reg.ID, level)
+			}
+		},
+	},
+	{
 		// An assignment with an ID of its own, which nothing changes in place: every change replaces it.
 		resourceType: "buildkite_cluster_maintainer",
 		importAttrs:  []string{"cluster_uuid", "id"},

@@ -139,6 +139,16 @@ var identityCases = []identityCase{
 		},
 	},
 	{
+		resourceType: "buildkite_team_registry", attrs: []string{"team_id", "registry_id"},
+		setup: func(t *testing.T, e *testEnv) identityConfigs {
+			reg, team := e.seedRegistry(e.name("identity-registry")), e.name("identity")
+			return identityConfigs{
+				create: testAccTeamRegistryConfig(team, reg.ID, "read_and_write"),
+				update: testAccTeamRegistryConfig(team, reg.ID, "read_only"),
+			}
+		},
+	},
+	{
 		// The slug follows a rename in Terraform (the service derives a new one) and one outside it (Read
 		// finds the pipeline by its UUID and keeps the identity current, with nothing to change).
 		resourceType: "buildkite_pipeline", attrs: []string{"slug"},
