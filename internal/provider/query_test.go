@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"regexp"
@@ -337,6 +338,39 @@ var queryCases = []queryCase{
 				}),
 			},
 			imports: 2,
+		}
+	}},
+	{resourceType: "buildkite_team_registry", run: func(t *testing.T, e *testEnv, base string) queryRow {
+		// Team a owns registry gems (it was created for a); team b is given access to both registries.
+		a, b := e.seedTeam(base+"-a"), e.seedTeam(base+"-b")
+		gems, pypi := e.seedRegistry(base+"-gems", a.ID), e.seedRegistry(base+"-pypi")
+		must := seeding(t)
+		_, err := e.client.TeamRegistries.Create(context.Background(), b.ID, gems.ID, "READ_ONLY")
+		must(err)
+		_, err = e.client.TeamRegistries.Create(context.Background(), b.ID, pypi.ID, "READ_AND_WRITE")
+		must(err)
+		access := func(tm *buildkite.Team, reg *buildkite.Registry) queryfilter.QueryFilter {
+			return byIdentity("team_id", tm.ID, "registry_id", reg.ID)
+		}
+		level := func(v string) []querycheck.KnownValueCheck {
+			return []querycheck.KnownValueCheck{known("access_level", knownvalue.StringExact(v))}
+		}
+		return queryRow{
+			blocks: []string{"buildkite_team_registry", "pypi", fmt.Sprintf("    registry_id = %q", pypi.ID)},
+			checks: []querycheck.QueryResultCheck{
+				querycheck.ExpectLength("buildkite_team_registry.all", 3),
+				querycheck.ExpectLength("buildkite_team_registry.pypi", 1),
+				querycheck.ExpectIdentity("buildkite_team_registry.pypi", identityOf("team_id", b.ID, "registry_id", pypi.ID)),
+				querycheck.ExpectResourceDisplayName("buildkite_team_registry.all", access(a, gems), knownvalue.StringExact(base+"-gems / "+base+"-a")),
+				querycheck.ExpectResourceKnownValues("buildkite_team_registry.all", access(a, gems),
+					append(level("READ_WRITE_AND_ADMIN"), known("id", knownvalue.StringExact(a.ID+"/"+gems.ID)))),
+				querycheck.ExpectResourceKnownValues("buildkite_team_registry.all", access(b, gems), level("READ_ONLY")),
+				querycheck.ExpectResourceKnownValues("buildkite_team_registry.pypi", access(b, pypi), level("READ_AND_WRITE")),
+			},
+			refused: []queryRefusal{
+				{fmt.Sprintf(unknownUUIDFilter, "registry_id"), wrapped(`No registry matches the ID "` + unknownUUID + `"`)},
+			},
+			imports: 3,
 		}
 	}},
 	{resourceType: "buildkite_registry_token", run: func(t *testing.T, e *testEnv, base string) queryRow {
