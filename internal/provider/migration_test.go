@@ -85,6 +85,13 @@ var migrationCases = []migrationCase{
 	{name: "test_suite_team", add: (*officialWorkspace).addTestSuiteTeam, check: func(t *testing.T, w *cliWorkdir) {
 		expectMoved(t, w, "buildkite_test_suite_team.e2e", map[string]any{"access_level": "MANAGE_AND_READ"})
 	}},
+	{name: "team_registry", add: (*officialWorkspace).addTeamRegistry, check: func(t *testing.T, w *cliWorkdir) {
+		expectMoved(t, w, "buildkite_team_registry.gems", map[string]any{"access_level": "READ_ONLY"})
+		a := w.stateAttributes("buildkite_team_registry.gems")
+		if typ, _, ok := decodeGraphQLID(fmt.Sprint(a["graphql_id"])); !ok || typ != "TeamRegistry" || !isUUID(fmt.Sprint(a["uuid"])) {
+			t.Errorf("after the move graphql_id = %v, uuid = %v; want the access's GraphQL ID and UUID", a["graphql_id"], a["uuid"])
+		}
+	}},
 	{name: "pipeline", add: (*officialWorkspace).addPipeline, check: func(t *testing.T, w *cliWorkdir) {
 		expectMoved(t, w, "buildkite_pipeline.app", map[string]any{"emoji": ":rocket:", "default_timeout_in_minutes": 30.0,
 			"visibility": "PRIVATE"})
