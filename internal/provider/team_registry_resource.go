@@ -117,7 +117,7 @@ var teamRegistryMoves = stateMoves{refs: []string{"team_id", "registry_id"}, off
 func teamRegistrySchema() schema.Schema {
 	attrs := associationAttributes("registry access", "<team id>/<registry id>", map[string]schema.Attribute{
 		"team_id":     parentIDAttribute("The UUID of the team.", "Team"),
-		"registry_id": parentIDAttribute("The UUID of the package registry (its `uuid`).", "Registry"),
+		"registry_id": parentIDAttribute("The UUID of the package registry (its `id`).", "Registry"),
 		"access_level": caseInsensitiveEnum(schema.StringAttribute{
 			MarkdownDescription: "What the team's members may do with the registry: `read_only` install packages, " +
 				"`read_and_write` also publish them, `read_write_and_admin` also delete packages and manage the registry.",
