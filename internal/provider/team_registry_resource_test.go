@@ -201,6 +201,20 @@ func TestAccTeamRegistryResource_besideTeamIDs(t *testing.T) {
 			return nil
 		}
 	}
+	// What a registry's create gives the teams team_ids names is the emulator's choice (READ_WRITE_AND_ADMIN,
+	// after the official docs calling them its owners); a live run shows whether Buildkite agrees.
+	ownerAccess := func(s *terraform.State) error {
+		team := s.RootModule().Resources["buildkite_team.owner"].Primary.Attributes["id"]
+		reg := s.RootModule().Resources["buildkite_registry.test"].Primary.Attributes["id"]
+		g, err := e.client.TeamRegistries.Get(context.Background(), team, reg)
+		if err != nil {
+			return err
+		}
+		if g.AccessLevel != "READ_WRITE_AND_ADMIN" {
+			return fmt.Errorf("the access team_ids gave = %q, want READ_WRITE_AND_ADMIN", g.AccessLevel)
+		}
+		return nil
+	}
 	empty := resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: e.factories(),
@@ -208,7 +222,7 @@ func TestAccTeamRegistryResource_besideTeamIDs(t *testing.T) {
 		Steps: []resource.TestStep{
 			{
 				Config: both, ConfigPlanChecks: empty,
-				Check: resource.ComposeTestCheckFunc(teamIDs(2), e.checkRegistryAccess(otherAddr, "READ_ONLY"),
+				Check: resource.ComposeTestCheckFunc(teamIDs(2), ownerAccess, e.checkRegistryAccess(otherAddr, "READ_ONLY"),
 					resource.TestCheckResourceAttr("buildkite_registry.test", "team_ids.#", "1")),
 			},
 			{Config: both, PlanOnly: true},
