@@ -8,9 +8,9 @@ import (
 	"github.com/google/uuid"
 )
 
-// The calling access token (real-service-notes "Access token"): GET /v2/access-token describes it and
-// needs no scope, so a client can learn its scopes before it changes anything; DELETE revokes it, after
-// which it is a 401 everywhere.
+// The calling access token (https://buildkite.com/docs/apis/rest-api/access-token): GET /v2/access-token
+// describes it and needs no scope, so a client can learn its scopes before it changes anything; DELETE revokes
+// it, after which it is a 401 everywhere.
 
 // accessTokenTimeLayout is the access token's created_at form, unlike every other timestamp of the API:
 // "2024-01-02 15:04:05 UTC".

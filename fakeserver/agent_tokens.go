@@ -4,11 +4,11 @@ import (
 	"time"
 )
 
-// Unclustered agent tokens (graphql-subset.md §2.1): organization-wide agent registration tokens made and
-// revoked over GraphQL only (graphql_agent_tokens.go; REST has cluster tokens alone). A token revoked is
-// kept, with revokedAt, revokedBy and revokedReason. The secret is shown once, in the create answer; it is
-// also registered as an organization-wide registration token of the agent API (metrics.go), so GET
-// /v3/metrics accepts it until it is revoked.
+// Unclustered agent tokens (https://buildkite.com/docs/apis/graphql/cookbooks/agents): organization-wide agent
+// registration tokens made and revoked over GraphQL only (graphql_agent_tokens.go; REST has cluster tokens
+// alone). A token revoked is kept, with revokedAt, revokedBy and revokedReason. The secret is shown once, in
+// the create answer; it is also registered as an organization-wide registration token of the agent API
+// (metrics.go), so GET /v3/metrics accepts it until it is revoked.
 //
 // Choices where the facts are silent (I): every organization may have them (the service refuses
 // organizations created after 2024-02-26; the emulator has no such switch); the registration tokens that

@@ -5,8 +5,9 @@ import (
 	"net/http"
 )
 
-// The organization's API allowlist, enforced (rest-beyond-spec.md: "The allowlist applies at once; a list
-// that excludes the caller locks it out"). Every request under /v2/organizations/{org} from an address
+// The organization's API allowlist, enforced
+// (https://buildkite.com/docs/apis/rest-api/organizations/api-settings; the allowlist applies at once, and a
+// list that excludes the caller locks it out). Every request under /v2/organizations/{org} from an address
 // outside the organization's allowlist is refused, once the token is known to be good, with the service's
 // permission-denied answer (403 {"message":"Forbidden"}): the facts give no other wording. An empty
 // allowlist allows every address. The caller's address is the connection's, or the one a test set with

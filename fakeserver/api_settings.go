@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// Organization API settings (rest-beyond-spec.md, "Organization: API settings over REST"): GET and PATCH
+// Organization API settings (https://buildkite.com/docs/apis/rest-api/organizations/api-settings): GET and PATCH
 // /v2/organizations/{org}/api-settings, the allowlist of networks the API may be called from, the revocation
 // of inactive API tokens and whether members may create API tokens. Only administrators reach them, with
 // read_organization_settings or write_organization_settings. The two plan-gated settings answer 403 to a

@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// The organization banner (rest-beyond-spec.md, "GraphQL-only leftovers": newer REST docs): GET, PUT and
+// The organization banner (https://buildkite.com/docs/apis/rest-api/organizations/banner): GET, PUT and
 // DELETE /v2/organizations/{org}/banner, at most one per organization, shown to every member. PUT creates
 // it (201) or changes its message (200, the same banner); GET and DELETE answer 404 when there is none.
 // Administrators only, with read_organization_settings or write_organization_settings, on the Enterprise

@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// The fields rest-beyond-spec.md lists on entities the specification already has (issue 15): each is
+// The fields Buildkite's documentation has added to entities the emulator already had (issue 15): each is
 // stored on create, changed on update, returned on read, and refused with a 422 when it is not valid.
 
 func TestPipelineStepTimeouts(t *testing.T) {

@@ -11,10 +11,11 @@ import (
 
 // Builds (spec 2.13, 3.2, 4.9), their jobs, cancel and rebuild.
 //
-// Where the spec says "not shown", the emulator follows real-service-notes.md: creating a build needs
-// write_builds, commit and branch are required (422 in the pipeline/build form), cancel and rebuild are
-// PUT .../builds/{number}/cancel and /rebuild answering 200. Build and job state changes other than cancel
-// happen only through the admin API (/_fake/...) or Store.SetBuildState: nothing runs jobs on its own.
+// Where the reference (https://buildkite.com/docs/apis/rest-api/builds) leaves it out, the emulator follows
+// what the real service does: creating a build needs write_builds, commit and branch are required (422 in the
+// pipeline/build form), cancel and rebuild are PUT .../builds/{number}/cancel and /rebuild answering 200. Build
+// and job state changes other than cancel happen only through the admin API (/_fake/...) or
+// Store.SetBuildState: nothing runs jobs on its own.
 
 // KindBuild is a build; its id is the build's UUID.
 const KindBuild Kind = "build"

@@ -11,13 +11,13 @@ import (
 	"time"
 )
 
-// Cluster cache registries (rest-beyond-spec.md, "Added 2026-11-27", part 5): /clusters/{id}/cache-registries,
-// with read_clusters and write_clusters. Member routes take only the registry's UUID (a slug is a 404). The
-// listing is cursor-paged ({"items", "links": {"self", "next"}}, by slug; per_page 30 by default, at most
-// 100; after or before, not both). Every cluster has a registry named Default, which cannot be deleted
-// (422). The policy is validated and normalized: missing sections filled, a string action made a list, null
-// names and conditions dropped; omitted or null on create it is the default (unrestricted) policy, null on
-// update denies everything (rendered null).
+// Cluster cache registries (https://buildkite.com/docs/apis/rest-api/clusters/cache-registries):
+// /clusters/{id}/cache-registries, with read_clusters and write_clusters. Member routes take only the
+// registry's UUID (a slug is a 404). The listing is cursor-paged ({"items", "links": {"self", "next"}}, by
+// slug; per_page 30 by default, at most 100; after or before, not both). Every cluster has a registry named
+// Default, which cannot be deleted (422). The policy is validated and normalized: missing sections filled, a
+// string action made a list, null names and conditions dropped; omitted or null on create it is the default
+// (unrestricted) policy, null on update denies everything (rendered null).
 //
 // Choices where the facts are silent: the Default registry is made on the first request that reaches the
 // cluster's registries (its created_at is then); the cursor is a registry's UUID; a non-administrator is

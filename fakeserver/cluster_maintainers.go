@@ -5,9 +5,9 @@ import (
 	"time"
 )
 
-// Cluster maintainers (rest-beyond-spec.md, "Cluster maintainers"): users and teams given permission to
-// manage one cluster, under /clusters/{id}/maintainers. An assignment has an ID of its own and cannot be
-// changed, only created and deleted. Scopes are the clusters' (read_clusters, write_clusters).
+// Cluster maintainers (https://buildkite.com/docs/apis/rest-api/clusters/maintainers): users and teams given
+// permission to manage one cluster, under /clusters/{id}/maintainers. An assignment has an ID of its own and
+// cannot be changed, only created and deleted. Scopes are the clusters' (read_clusters, write_clusters).
 //
 // Choices where the facts are silent: a create names exactly one of user (a member of the organization)
 // or team (one of its teams) by UUID, else 422; an actor is a maintainer of a cluster at most once (422

@@ -13,8 +13,9 @@ const (
 	KindQueue Kind = "queue"
 )
 
-// retryAgentAffinities are the values of a queue's retry_agent_affinity (rest-beyond-spec.md), the default
-// first: whether a retried job prefers the agent that ran it (the warmest) or a different one.
+// retryAgentAffinities are the values of a queue's retry_agent_affinity
+// (https://buildkite.com/docs/apis/rest-api/clusters/queues), the default first: whether a retried job prefers
+// the agent that ran it (the warmest) or a different one.
 var retryAgentAffinities = []string{"prefer-warmest", "prefer-different"}
 
 // Queue keys follow the provider's rule: a letter or digit, then letters, digits, hyphens and

@@ -9,7 +9,7 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// Cluster secrets (rest-beyond-spec.md, "Cluster secrets"): values agents of a cluster read, under
+// Cluster secrets (https://buildkite.com/docs/apis/rest-api/clusters/secrets): values agents of a cluster read, under
 // /clusters/{id}/secrets. The value is written on create and through PUT .../value, kept in the store, and
 // never answered: no response, error or log line of the emulator holds it. Scopes are the clusters'
 // (read_clusters, write_clusters).

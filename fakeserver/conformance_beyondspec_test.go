@@ -1,6 +1,6 @@
 package fakeserver
 
-// The conformance rows of the areas rest-beyond-spec.md adds (pipeline schedules, cluster secrets, cluster
+// The conformance rows of the areas beyond the first REST reference (pipeline schedules, cluster secrets, cluster
 // maintainers, meta); confRows appends them.
 
 func (c *confEnv) schedule() {

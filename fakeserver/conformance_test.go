@@ -343,7 +343,8 @@ func confRows() []confRow {
 		{area: "organizations", method: "GET", path: orgPath + "/members/{user}", scope: scopeReadOrganizations,
 			setup: func(c *confEnv) { c.user() }, status: 200},
 
-		// The calling access token (real-service-notes "Access token"): no scope, no organization.
+		// The calling access token (https://buildkite.com/docs/apis/rest-api/access-token): no scope, no
+		// organization.
 		{area: "access-token", method: "GET", path: "/v2/access-token", setup: none, status: 200, bare: true,
 			check: fieldIs("uuid", accessTokenUUID("test-token"))},
 		{area: "access-token", method: "DELETE", path: "/v2/access-token", setup: none, status: 204},

@@ -11,13 +11,13 @@ import (
 	_ "time/tzdata"
 )
 
-// Cronlines of pipeline schedules (rest-beyond-spec.md): what the emulator accepts and when a cronline next
-// fires, for a schedule's next_build_at. The service accepts five crontab fields (minute, hour, day of
-// month, month, day of week) with an optional IANA time-zone name after them ("0 3 * * 1-5
-// Europe/Berlin"; UTC without one), or one of the names below. Each field is "*" or a comma-separated list
-// of values, ranges "a-b" and steps "*/n", "a-b/n" or "a/n"; months and days of the week also take their
-// three-letter English names, and day of week 7 is Sunday as 0 is. As in Vixie cron, when neither day
-// field starts with "*" a day matches either of them; otherwise it must match both.
+// Cronlines of pipeline schedules (https://buildkite.com/docs/apis/rest-api/pipeline-schedules): what the
+// emulator accepts and when a cronline next fires, for a schedule's next_build_at. The service accepts five
+// crontab fields (minute, hour, day of month, month, day of week) with an optional IANA time-zone name after
+// them ("0 3 * * 1-5 Europe/Berlin"; UTC without one), or one of the names below. Each field is "*" or a
+// comma-separated list of values, ranges "a-b" and steps "*/n", "a-b/n" or "a/n"; months and days of the week
+// also take their three-letter English names, and day of week 7 is Sunday as 0 is. As in Vixie cron, when
+// neither day field starts with "*" a day matches either of them; otherwise it must match both.
 
 // cronNames are the named cronlines and the fields each stands for.
 var cronNames = map[string]string{

@@ -2,8 +2,9 @@
 // unchanged. It is both a library for in-process tests (New returns an http.Handler to mount on
 // httptest.NewServer) and, through cmd/fakeserver, a standalone server.
 //
-// The specification's tables (the shared spec's rest-api.md) are the source of every field, status and scope;
-// real-service-notes.md fills in pagination, error bodies and rate limits.
+// Buildkite's REST reference (https://buildkite.com/docs/apis/rest-api) is the source of every field, status
+// and scope; what the real service is seen to do fills in pagination, error bodies and rate limits
+// (https://buildkite.com/docs/apis/rest-api/limits).
 //
 // # Layout
 //
@@ -69,20 +70,19 @@
 //     registry_tokens.go: a registry's tokens.
 //   - schedules.go, cron.go: pipeline schedules and the cronlines they run by (next_build_at);
 //     cluster_secrets.go, cluster_maintainers.go: a cluster's secrets and maintainers; meta.go: GET
-//     /v2/meta. These are the areas of rest-beyond-spec.md.
+//     /v2/meta.
 //   - portals.go: portals (the token in the create answer only); notification_services.go: notification
 //     services (cursor paging, masked and hidden secrets, enable and disable), notification_service_input.go
-//     their providers' settings and what a create or update body says. Both from rest-beyond-spec.md,
-//     "Added 2026-11-26".
+//     their providers' settings and what a create or update body says.
 //   - api_settings.go: the organization's /api-settings (allowlist, token revocation, token creation), with
 //     the plan features that gate them; banner.go: the organization banner; network_ranges.go: a cluster's
 //     hosted-agent egress ranges (seeded by Store methods, 503 on demand); pipeline_webhook.go: POST
-//     /pipelines/{slug}/webhook and the repository webhooks it makes. Also from "Added 2026-11-26".
-//   - graphql.go: POST /v1, the GraphQL endpoint (graphql-subset.md): the token's graphql scope, the
-//     SDL of graphql/schema.graphql (embedded; GraphQLSchema returns it), parsing, validation and variable
-//     coercion by gqlparser, the service's error words; graphql_exec.go: the small executor (selections,
-//     fragments, aliases, omitted versus null arguments, connections, node IDs) and the registries
-//     gqlQueries, gqlMutations and gqlNodes every graphql_<area>.go fills from init: graphql_orgs.go
+//     /pipelines/{slug}/webhook and the repository webhooks it makes.
+//   - graphql.go: POST /v1, the GraphQL endpoint (https://buildkite.com/docs/apis/graphql-api): the token's
+//     graphql scope, the SDL of graphql/schema.graphql (embedded; GraphQLSchema returns it), parsing,
+//     validation and variable coercion by gqlparser, the service's error words; graphql_exec.go: the small
+//     executor (selections, fragments, aliases, omitted versus null arguments, connections, node IDs) and the
+//     registries gqlQueries, gqlMutations and gqlNodes every graphql_<area>.go fills from init: graphql_orgs.go
 //     (node, organization, two-factor enforcement), graphql_agent_tokens.go over agent_tokens.go
 //     (unclustered agent tokens, kept with revokedAt when revoked), graphql_rules.go (rules, with the REST
 //     value checks of rules.go), graphql_pipelines.go (pipelines, their page, emoji, color, clone mirror,

@@ -8,7 +8,7 @@ import (
 )
 
 // TestGoBuildkiteBeyondSpecAreas drives the official Go client, unchanged, through every method of the
-// areas rest-beyond-spec.md adds: pipeline schedules, cluster secrets, cluster maintainers and meta.
+// areas beyond the first REST reference: pipeline schedules, cluster secrets, cluster maintainers and meta.
 func TestGoBuildkiteBeyondSpecAreas(t *testing.T) {
 	e := newEnv(t, Options{})
 	c := e.goBuildkite()

@@ -16,12 +16,12 @@ import (
 	"github.com/vektah/gqlparser/v2/validator"
 )
 
-// The GraphQL endpoint (graphql-subset.md §3): POST /v1 on the emulator's one origin stands for
-// https://graphql.buildkite.com/v1. It takes the REST API's access tokens, in the same Authorization:
-// Bearer header, and needs the token scope graphql, which is unscoped: the REST scopes do not narrow it
-// (§3.2). Every document is parsed and validated against graphql/schema.graphql, the subset of Buildkite's
-// schema the emulator serves, and then run by the small executor of graphql_exec.go over the REST store's
-// own records, under the store's lock (the read lock for a query; the write lock, with the state saved,
+// The GraphQL endpoint (https://buildkite.com/docs/apis/graphql-api): POST /v1 on the emulator's one origin
+// stands for https://graphql.buildkite.com/v1. It takes the REST API's access tokens, in the same
+// Authorization: Bearer header, and needs the token scope graphql, which is unscoped: the REST scopes do not
+// narrow it (§3.2). Every document is parsed and validated against graphql/schema.graphql, the subset of
+// Buildkite's schema the emulator serves, and then run by the small executor of graphql_exec.go over the REST
+// store's own records, under the store's lock (the read lock for a query; the write lock, with the state saved,
 // for a mutation). Each area's resolvers live in graphql_<area>.go. Before any of it, graphql_limits.go
 // checks the organization's budget and the document's size, and a client that hangs up stops the work.
 //

@@ -4,7 +4,8 @@ import (
 	"strings"
 )
 
-// GraphQL for unclustered agent tokens (graphql-subset.md §2.1; the records are agent_tokens.go):
+// GraphQL for unclustered agent tokens (https://buildkite.com/docs/apis/graphql/cookbooks/agents; the records are
+// agent_tokens.go):
 // agentToken(slug: "<org>/<uuid>"), node(id:) on AgentToken, Organization.agentTokens(first:, last:,
 // revoked:), agentTokenCreate (the secret in tokenValue, that answer only) and agentTokenRevoke (the token
 // is kept, with revokedAt, revokedBy and revokedReason).

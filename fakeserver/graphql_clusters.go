@@ -6,7 +6,8 @@ import (
 	"strings"
 )
 
-// GraphQL for clusters and queues (graphql-subset.md §2.4) over the REST area's records (clusters.go,
+// GraphQL for clusters and queues (https://buildkite.com/docs/apis/graphql/cookbooks/clusters,
+// https://buildkite.com/docs/apis/graphql/cookbooks/hosted-agents) over the REST area's records (clusters.go,
 // cluster_queues.go, queues_hosted.go): node(id:) on Cluster and ClusterQueue, and clusterQueueCreate and
 // clusterQueueUpdate with hostedAgents, whose platformSettings.macos { xcodeVersion macosVersion } only
 // GraphQL sets and reads. The REST checks apply: the key's rules and uniqueness, retryAgentAffinity, the
@@ -18,7 +19,8 @@ import (
 // macos settings on a Linux shape are refused; an update's macos object changes the fields it names (null
 // clears); the mutations need an organization administrator.
 
-// hostedShapeSizes is HostedAgentInstanceShape.size by shape (rest-beyond-spec.md §1 table).
+// hostedShapeSizes is HostedAgentInstanceShape.size by shape (the sizes of
+// https://buildkite.com/docs/apis/graphql/schemas/enum/hostedagentsize).
 var hostedShapeSizes = map[string]string{
 	"LINUX_AMD64_2X4": "SMALL", "LINUX_AMD64_4X16": "MEDIUM", "LINUX_AMD64_8X32": "LARGE",
 	"LINUX_AMD64_16X64": "EXTRA_LARGE", "LINUX_AMD64_32X128": "EXTRA_EXTRA_LARGE", "LINUX_AMD64_64X256": "THREE_XL",

@@ -15,11 +15,11 @@ import (
 )
 
 // The executor: it walks the chosen operation's selection set over objects the resolvers build, the
-// way graphql-subset.md §4(b) describes. An object is a gqlObject: its GraphQL type name and its fields,
-// each a plain value (string, bool, int, nil, a gqlObject, a []any) or a gqlResolver run with the field's
-// arguments when a document selects the field. Aliases name the answer's keys; inline fragments and
-// fragment spreads apply by type condition; __typename, @skip and @include are honoured; a null in a
-// non-null field makes its parent null, as the GraphQL specification says. No introspection.
+// way the GraphQL specification (https://spec.graphql.org) describes. An object is a gqlObject: its GraphQL
+// type name and its fields, each a plain value (string, bool, int, nil, a gqlObject, a []any) or a gqlResolver
+// run with the field's arguments when a document selects the field. Aliases name the answer's keys; inline
+// fragments and fragment spreads apply by type condition; __typename, @skip and @include are honoured; a null
+// in a non-null field makes its parent null, as the GraphQL specification says. No introspection.
 //
 // The root fields are data: each area file adds its query and mutation fields to gqlQueries and
 // gqlMutations, and the types node(id:) resolves to gqlNodes, from an init function.

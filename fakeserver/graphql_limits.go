@@ -16,8 +16,8 @@ import (
 	"github.com/vektah/gqlparser/v2/validator"
 )
 
-// GraphQL's limits (Buildkite's documentation, apis/graphql/graphql-resource-limits, and graphql-subset.md
-// §3.5), in the order a request meets them:
+// GraphQL's limits (https://buildkite.com/docs/apis/graphql/graphql-resource-limits), in the order a request
+// meets them:
 //
 //  1. Size, always on and checked before the document is parsed or validated: at most gqlMaxTokens tokens
 //     (counted by lexing, which stops at the ceiling), then, once parsed, at most gqlMaxNodes selections

@@ -8,10 +8,10 @@ import (
 	"strings"
 )
 
-// GraphQL for pipelines (graphql-subset.md §2.5, §2.6) over the REST area's records: pipeline(slug:
-// "<org>/<pipeline>", uuid:), node(id:) on Pipeline, Organization.pipelines(first:, after:) (a page of
-// pipelines in one request), Pipeline.emoji, color and cloneMirrorUrl (written over REST, read here), the
-// pipeline's repository and provider with the webhook POST /pipelines/{slug}/webhook made
+// GraphQL for pipelines (https://buildkite.com/docs/apis/graphql/cookbooks/pipelines) over the REST area's
+// records: pipeline(slug: "<org>/<pipeline>", uuid:), node(id:) on Pipeline, Organization.pipelines(first:,
+// after:) (a page of pipelines in one request), Pipeline.emoji, color and cloneMirrorUrl (written over REST,
+// read here), the pipeline's repository and provider with the webhook POST /pipelines/{slug}/webhook made
 // (pipeline_webhook.go), pipelineDeleteWebhook, and pipelineUpdate (below).
 //
 // Choices where the facts are silent (I): the provider's name is "GitHub", "GitHub Enterprise",

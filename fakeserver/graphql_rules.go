@@ -5,12 +5,13 @@ import (
 	"strings"
 )
 
-// GraphQL for rules (graphql-subset.md §2.3) over the REST area's records (rules.go): rule(uuid:),
-// node(id:) on Rule, ruleCreate, ruleUpdate (source, target, conditions and description in place; the
-// type never changes) and ruleDelete. The value is checked by the REST checks (readRuleValue, ruleEnds):
-// it may be a JSON-encoded string, as the service documents, or a JSON object. Rule.document is
-// {"rule": "<type>", "value": {"source_pipeline": <uuid>, "target_pipeline": <uuid>, "conditions": […]}},
-// the pipelines as UUIDs whatever the input named them, conditions only when there are some.
+// GraphQL for rules (https://buildkite.com/docs/apis/graphql/schemas/object/rule) over the REST area's records
+// (rules.go): rule(uuid:), node(id:) on Rule, ruleCreate, ruleUpdate (source, target, conditions and
+// description in place; the type never changes) and ruleDelete. The value is checked by the REST checks
+// (readRuleValue, ruleEnds): it may be a JSON-encoded string, as the service documents, or a JSON object.
+// Rule.document is {"rule": "<type>", "value": {"source_pipeline": <uuid>, "target_pipeline": <uuid>,
+// "conditions": […]}}, the pipelines as UUIDs whatever the input named them, conditions only when there are
+// some.
 //
 // Choices where the facts are silent (I): the mutations need an organization administrator; an unknown
 // type is "Rule type is unknown" (V: the official's live tests, after the client's "input: "); a rule

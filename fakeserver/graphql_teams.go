@@ -7,12 +7,12 @@ import (
 	"strings"
 )
 
-// GraphQL for teams, suites and a team's links (graphql-subset.md §2.6), over the REST area's records
-// (teams.go, team_links.go, suites.go), so what one API writes the other reads with the same IDs:
-// node(id:) and team(slug: "<org>/<team>") on Team, Organization.teams, Team's fields and its members,
-// pipelines and suites; Suite's fields and its teams; teamCreate/Update/Delete; and the links TeamMember
-// (role), TeamPipeline and TeamSuite (accessLevel), each with its two sides and its create, update and
-// delete mutations. A link's GraphQL ID (the official provider's import ID) turns into the team and the
+// GraphQL for teams, suites and a team's links (https://buildkite.com/docs/apis/graphql/cookbooks/teams), over
+// the REST area's records (teams.go, team_links.go, suites.go), so what one API writes the other reads with the
+// same IDs: node(id:) and team(slug: "<org>/<team>") on Team, Organization.teams, Team's fields and its
+// members, pipelines and suites; Suite's fields and its teams; teamCreate/Update/Delete; and the links
+// TeamMember (role), TeamPipeline and TeamSuite (accessLevel), each with its two sides and its create, update
+// and delete mutations. A link's GraphQL ID (the official provider's import ID) turns into the team and the
 // user, pipeline or suite. A link's UUID is its own, which REST never shows; Store.TeamLinkGraphQLID gives
 // it to tests. The mutations run the REST checks (readTeamInput, checkTeamName, the associations'
 // linkable and taken), their problems worded "Validation failed: <sentences>" as the cluster mutations are.

@@ -8,7 +8,8 @@ import (
 	"time"
 )
 
-// Organization members' changes and invitations (rest-beyond-spec.md, "Added 2026-11-27", part 6): PATCH and
+// Organization members' changes and invitations (https://buildkite.com/docs/apis/rest-api/organizations/members,
+// https://buildkite.com/docs/apis/rest-api/organizations/invitations): PATCH and
 // DELETE /members/{user uuid} (role, sso_mode; write_organizations), and /invitations (pending listed newest
 // first, cursor-paged; any state read by UUID; created in batches, 201 with the array; revoked by DELETE,
 // 422 unless pending) with read_organization_invitations and write_organization_invitations. Every

@@ -6,9 +6,9 @@ import (
 	"slices"
 )
 
-// Meta (rest-beyond-spec.md, "Meta"): GET /v2/meta, outside any organization, answers the addresses the
-// service sends webhooks from. Any valid access token may ask; no scope is needed. The emulator sends no
-// webhooks, so its list is made up: DefaultWebhookIPs, unless fixtures declare webhook_ips.
+// Meta (https://buildkite.com/docs/apis/rest-api/meta): GET /v2/meta, outside any organization, answers the
+// addresses the service sends webhooks from. Any valid access token may ask; no scope is needed. The emulator
+// sends no webhooks, so its list is made up: DefaultWebhookIPs, unless fixtures declare webhook_ips.
 
 // DefaultWebhookIPs are the addresses GET /v2/meta answers without fixtures: the three networks RFC 5737
 // reserves for documentation, so that nobody mistakes them for the service's own.

@@ -4,7 +4,7 @@ import (
 	"net/http"
 )
 
-// Cluster network ranges (rest-beyond-spec.md, "Cluster network ranges"): GET
+// Cluster network ranges (https://buildkite.com/docs/apis/rest-api/clusters/network-ranges): GET
 // /v2/organizations/{org}/clusters/{cluster}/network_ranges answers, unpaginated, the egress networks of the
 // cluster's hosted agents as {cidr_range, kind}. Scope read_clusters, and the user must be able to manage
 // the cluster (an administrator or one of its maintainers), else 403. The emulator runs no hosted agents:

@@ -9,9 +9,10 @@ import (
 	"strings"
 )
 
-// Notification services' providers and what a create or update body says (rest-beyond-spec.md,
-// "Notification services"): each provider's settings and how they are checked, masked and kept; the
-// handlers that read bodies with them are in notification_services.go.
+// Notification services' providers and what a create or update body says
+// (https://buildkite.com/docs/apis/rest-api/organizations/notification-services): each provider's settings and
+// how they are checked, masked and kept; the handlers that read bodies with them are in
+// notification_services.go.
 
 // ---- providers ----
 

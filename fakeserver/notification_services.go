@@ -9,13 +9,14 @@ import (
 	"time"
 )
 
-// Notification services (rest-beyond-spec.md, "Notification services"): where an organization's build
-// events go. REST creates webhooks, Slack incoming webhooks, Amazon EventBridge, Datadog Pipeline
-// Visibility and OpenTelemetry tracing; Slack Workspace and Linear are connected in the web interface
-// (Store.AddNotificationService seeds them) and can then be read, updated, enabled, disabled and deleted.
-// Secrets: a webhook token is shown in full; a Datadog API key and an AWS account ID are masked to their last
-// four characters; a Slack URL and OpenTelemetry headers are never shown. Sending a masked value back keeps
-// the secret. The listing is cursor-paged: {"items": [...], "links": {"self", "next"}}, oldest first.
+// Notification services (https://buildkite.com/docs/apis/rest-api/organizations/notification-services): where
+// an organization's build events go. REST creates webhooks, Slack incoming webhooks, Amazon EventBridge,
+// Datadog Pipeline Visibility and OpenTelemetry tracing; Slack Workspace and Linear are connected in the web
+// interface (Store.AddNotificationService seeds them) and can then be read, updated, enabled, disabled and
+// deleted. Secrets: a webhook token is shown in full; a Datadog API key and an AWS account ID are masked to
+// their last four characters; a Slack URL and OpenTelemetry headers are never shown. Sending a masked value
+// back keeps the secret. The listing is cursor-paged: {"items": [...], "links": {"self", "next"}}, oldest
+// first.
 
 // KindNotificationService is a notification service, for Store.Exists and Store.Remove; its key is its UUID.
 const KindNotificationService Kind = "notification_service"

@@ -47,8 +47,8 @@ type memberView struct {
 	GraphQLID string `json:"graphql_id"`
 	Name      string `json:"name"`
 	Email     string `json:"email"`
-	// Role and SSOMode (rest-beyond-spec.md, added 2026-11-27): sso_mode only for administrators or on the
-	// viewer's own membership.
+	// Role and SSOMode (https://buildkite.com/docs/apis/rest-api/organizations/members): sso_mode only for
+	// administrators or on the viewer's own membership.
 	Role    string  `json:"role,omitempty"`
 	SSOMode *string `json:"sso_mode,omitempty"`
 }

@@ -55,8 +55,8 @@ const (
 
 // githubSettings are the provider_settings a GitHub pipeline holds: the 44 keys of the official provider's
 // schema (official-schema.json, buildkite_pipeline.provider_settings), which it writes through REST and the
-// service returns (rest-beyond-spec.md), and the six keys added since; the notes list the first 19. Seven
-// are strings, the rest booleans.
+// service returns (https://buildkite.com/docs/apis/rest-api/pipelines), and the six keys added since; the
+// reference lists the first 19. Seven are strings, the rest booleans.
 var githubSettings = map[string]settingKind{
 	"trigger_mode": stringSetting, "filter_enabled": boolSetting, "filter_condition": stringSetting,
 	"build_pull_requests": boolSetting, "pull_request_branch_filter_enabled": boolSetting,
@@ -80,7 +80,7 @@ var githubSettings = map[string]settingKind{
 	"ignore_default_branch_pull_requests": boolSetting, "use_merge_group_base_commit_for_git_diff_base": boolSetting,
 	"issue_comment_command_word": stringSetting, "issue_comment_match_mode": stringSetting,
 	"review_comment_command_word": stringSetting, "review_comment_match_mode": stringSetting,
-	// Keys added after the official snapshot (rest-beyond-spec.md "Added 2026-11-27" §4), all off by default.
+	// Keys added after the official provider's schema was taken, all off by default.
 	"build_pull_request_edited": boolSetting, "build_issues": boolSetting, "build_pull_request_stacks": boolSetting,
 	"github_workflow_access_tokens_enabled": boolSetting, "skip_builds_for_closed_pull_requests": boolSetting,
 	"prevent_custom_statuses_from_using_buildkite_prefix": boolSetting,
@@ -91,7 +91,7 @@ var githubSettings = map[string]settingKind{
 var commonSettings = map[string]settingKind{"filter_enabled": boolSetting, "filter_condition": stringSetting}
 
 // settingEnums are the string settings that take one of a few values. The match modes say how a comment's
-// command word is matched (the rest-beyond-spec notes: exact or contains).
+// command word is matched (exact or contains).
 var settingEnums = map[string][]string{
 	"trigger_mode":              githubTriggerModes,
 	"issue_comment_match_mode":  {"exact", "contains"},

@@ -9,8 +9,8 @@ import (
 	"github.com/google/uuid"
 )
 
-// Organization pipeline settings (rest-beyond-spec.md, "Added 2026-11-27", part 2): GET and PATCH
-// /v2/organizations/{org}/pipeline-settings, PUT and DELETE of its switches (hosted-agents-ssh,
+// Organization pipeline settings (https://buildkite.com/docs/apis/rest-api/organizations/pipeline-settings):
+// GET and PATCH /v2/organizations/{org}/pipeline-settings, PUT and DELETE of its switches (hosted-agents-ssh,
 // public-pipelines), PUT of advanced-queue-metrics (one-way: no DELETE) and PUT and DELETE of
 // build-export. Administrators only, with read_organization_settings or write_organization_settings; every
 // success answers 200 with the whole resource.

@@ -7,7 +7,7 @@ import (
 	"time"
 )
 
-// A pipeline's repository webhook (rest-beyond-spec.md, "GraphQL-only leftovers"): POST
+// A pipeline's repository webhook (https://buildkite.com/docs/apis/rest-api/pipelines): POST
 // /v2/organizations/{org}/pipelines/{pipeline}/webhook asks the service to create the webhook on the
 // pipeline's GitHub repository, which then sends pushes to the pipeline's provider.webhook_url. REST can
 // only create it: there is no read or delete. Scope write_pipelines. 201 when created; 422 "Auto-creating

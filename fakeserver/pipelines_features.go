@@ -7,9 +7,9 @@ import (
 )
 
 // Pipeline properties that depend on an organization feature, and those REST writes but does not show
-// (graphql-subset.md §1 rows 2-3): emoji and color are stored for GraphQL to read, and left out of every
-// REST answer as the documented data model leaves them out; clone_mirror_url is shown, as null while unset
-// with the clone-mirror feature on, and left out while unset with it off.
+// (https://buildkite.com/docs/apis/rest-api/pipelines): emoji and color are stored for GraphQL to read, and
+// left out of every REST answer as the documented data model leaves them out; clone_mirror_url is shown, as
+// null while unset with the clone-mirror feature on, and left out while unset with it off.
 
 // orgFeatures are the feature switches of every organization of the emulator (Options.NoCloneMirror,
 // Options.NoExpandedWebhookTriggers); the zero value has every feature on.
@@ -94,7 +94,7 @@ func (st *Store) SetPipelineCloneMirrorURL(org, slug string, v *string) bool {
 	return true
 }
 
-// ---- GitHub webhook processing (rest-beyond-spec.md "Added 2026-11-27" §3) ----
+// ---- GitHub webhook processing (https://buildkite.com/docs/apis/rest-api/pipelines) ----
 
 // githubWebhooksView is the state of a pipeline's GitHub webhook processing; disabled_by is the user's name.
 type githubWebhooksView struct {

@@ -9,9 +9,9 @@ import (
 	"time"
 )
 
-// Portals (rest-beyond-spec.md, "Portals"): saved GraphQL queries invoked with a token of their own at
-// portal.buildkite.com. The token is in the create answer only; the service never shows it again. A portal
-// is addressed by its slug, which an update may change.
+// Portals (https://buildkite.com/docs/apis/rest-api/portals): saved GraphQL queries invoked with a token of
+// their own at portal.buildkite.com. The token is in the create answer only; the service never shows it again.
+// A portal is addressed by its slug, which an update may change.
 
 // KindPortal is a portal, for Store.Exists and Store.Remove; its key is the portal's UUID.
 const KindPortal Kind = "portal"

@@ -2,7 +2,8 @@ package fakeserver
 
 import "strings"
 
-// Hosted (Buildkite-run) queues over REST: rest-beyond-spec.md "Added 2026-11-27" §1. A queue created with
+// Hosted (Buildkite-run) queues over REST (https://buildkite.com/docs/apis/rest-api/clusters/queues).
+// A queue created with
 // hostedAgents.instanceShape is hosted for good: its shape can change size but not machine type or
 // architecture, a Linux queue's agent image is set by an update (a create drops it), and a self-hosted queue
 // never becomes hosted.

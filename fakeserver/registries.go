@@ -28,9 +28,9 @@ import (
 //     back to null. oidc_policy is taken as a string (YAML or JSON text) or as a JSON array of policy
 //     statements (what go-buildkite sends), and is always shown as a string, since go-buildkite decodes
 //     it into a string: an array is shown as its compact JSON text. A string must be a YAML (or JSON)
-//     document, else 422, as the rest-beyond-spec notes' "YAML or JSON string" says.
-//   - public (a boolean, false until set) is accepted on create and update, as the rest-beyond-spec notes
-//     say the service does.
+//     document, else 422, as the service's "YAML or JSON string" says.
+//   - public (a boolean, false until set) is accepted on create and update, as the service does
+//     (https://buildkite.com/docs/apis/rest-api/package-registries/registries).
 //   - team_ids (the real service's create property, required there when teams are enabled) is accepted
 //     but not required (go-buildkite cannot send it); the create gives those teams access, and every answer
 //     shows the teams with access, as the docs' answers do, including those given access later through

@@ -7,9 +7,9 @@ import (
 	"time"
 )
 
-// Pipeline schedules (rest-beyond-spec.md, "Pipeline schedules"): builds a pipeline runs by a cronline,
-// under /pipelines/{slug}/schedules. Scopes are the pipelines' (read_pipelines, write_pipelines), as for
-// everything else under a pipeline.
+// Pipeline schedules (https://buildkite.com/docs/apis/rest-api/pipeline-schedules): builds a pipeline runs by a
+// cronline, under /pipelines/{slug}/schedules. Scopes are the pipelines' (read_pipelines, write_pipelines), as
+// for everything else under a pipeline.
 //
 // Choices where the facts are silent:
 //   - cronline is required and checked as cron.go says (422 "Cronline is not a valid cronline: ...").

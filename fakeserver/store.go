@@ -48,13 +48,13 @@ type Store struct {
 	builds     buildState
 	registries registryState
 
-	// The areas rest-beyond-spec.md adds.
+	// Pipeline schedules, cluster secrets and maintainers, and meta.
 	schedules   scheduleState
 	secrets     clusterSecretState
 	maintainers clusterMaintainerState
 	meta        metaState
 
-	// Organization settings, the banner and cluster network ranges (rest-beyond-spec.md, added 2026-11-26).
+	// Organization settings, the banner and cluster network ranges.
 	orgSettings apiSettingsState
 	banners     bannerState
 	ranges      networkRangeState
@@ -67,7 +67,7 @@ type Store struct {
 	// Unclustered agent tokens, made and revoked over GraphQL (agent_tokens.go).
 	unclusteredTokens unclusteredTokenState
 
-	// Organization pipeline settings and cluster cache registries (rest-beyond-spec.md, added 2026-11-27).
+	// Organization pipeline settings and cluster cache registries.
 	pipeSettings    pipelineSettingsState
 	cacheRegistries cacheRegistryState
 	invitations     invitationState

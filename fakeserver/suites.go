@@ -9,8 +9,8 @@ import (
 )
 
 // Analytics test suites (spec 2.14, 4.10); their flaky tests (2.15) are in flaky_tests.go. A suite's
-// oidc_policy (graphql-subset.md row 7) is read and checked as a registry's (readOIDCPolicy): every answer
-// shows it, null when none; "" or null clears it.
+// oidc_policy (a suite's OIDC policy, as a registry has one) is read and checked as a registry's
+// (readOIDCPolicy): every answer shows it, null when none; "" or null clears it.
 
 // KindSuite is an analytics test suite, by UUID; removing it removes its flaky tests and every team's
 // access to it.

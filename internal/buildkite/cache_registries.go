@@ -36,32 +36,23 @@ var _ identified = (*CacheRegistry)(nil)
 
 func (x *CacheRegistry) identity() (string, string) { return "uuid", x.UUID }
 
-// CacheRegistryWrite is the body of a create or an update. A nil field is not sent (on an update: left as
-// it is); Clear names the fields sent as null (description, emoji, color; policy null denies everything).
+// CacheRegistryWrite is the body of a create or an update. A nil or unset field is not sent (on an update:
+// left as it is); a Cleared one is sent as null. The fields are in their keys' sorted order, the order the
+// body had when it was built as a map.
 type CacheRegistryWrite struct {
-	Name        *string
-	Description *string
-	Emoji       *string
-	Color       *string
-	Policy      json.RawMessage // nil: not sent
-	Clear       []string
+	Color       Optional[string] `json:"color,omitzero"`
+	Description Optional[string] `json:"description,omitzero"`
+	Emoji       Optional[string] `json:"emoji,omitzero"`
+	Name        *string          `json:"name,omitempty"`
+	// Policy stays raw JSON inside the Optional: it is the user's policy document, sent as written
+	// (compacted), and its shape is the service's to judge, not a type of ours. Cleared, or the JSON null,
+	// denies everything.
+	Policy Optional[json.RawMessage] `json:"policy,omitzero"`
 }
 
-// MarshalJSON writes only the fields set, and those in Clear as null.
-func (w CacheRegistryWrite) MarshalJSON() ([]byte, error) {
-	out := map[string]any{}
-	for k, v := range map[string]*string{"name": w.Name, "description": w.Description, "emoji": w.Emoji, "color": w.Color} {
-		if v != nil {
-			out[k] = *v
-		}
-	}
-	if w.Policy != nil {
-		out["policy"] = w.Policy
-	}
-	for _, k := range w.Clear {
-		out[k] = nil
-	}
-	return json.Marshal(out)
+// IsZero reports whether the write changes nothing: it sends nothing.
+func (w CacheRegistryWrite) IsZero() bool {
+	return w.Color.IsZero() && w.Description.IsZero() && w.Emoji.IsZero() && w.Name == nil && w.Policy.IsZero()
 }
 
 func (s *CacheRegistriesService) registriesPath(clusterID string, segments ...string) (string, error) {

@@ -42,39 +42,20 @@ func (x *APISettings) AllowedIPs() []string {
 	return strings.Fields(*x.AllowedIPAddresses)
 }
 
-// APISettingsUpdate names what a PATCH changes; nil fields are left out. Clear* send null.
+// APISettingsUpdate is the body of a PATCH: unset fields are left out, Cleared ones sent as null. The
+// fields are in their keys' sorted order, the order the body had when it was built as a map.
 type APISettingsUpdate struct {
-	AllowedIPs      *[]string // an empty list removes the allowlist
-	RevokeAfterDays *int64    // 0 turns revocation off
-	RestrictTokens  *bool
-}
-
-// body is the PATCH body: only the fields set, an empty allowlist and 0 days as null.
-func (u APISettingsUpdate) body() map[string]any {
-	out := map[string]any{}
-	if u.AllowedIPs != nil {
-		if len(*u.AllowedIPs) == 0 {
-			out["allowed_ip_addresses"] = nil
-		} else {
-			out["allowed_ip_addresses"] = strings.Join(*u.AllowedIPs, " ")
-		}
-	}
-	if u.RevokeAfterDays != nil {
-		if *u.RevokeAfterDays == 0 {
-			out["revoke_inactive_tokens_after_days"] = nil
-		} else {
-			out["revoke_inactive_tokens_after_days"] = *u.RevokeAfterDays
-		}
-	}
-	if u.RestrictTokens != nil {
-		out["restrict_user_api_token_creation"] = *u.RestrictTokens
-	}
-	return out
+	// AllowedIPAddresses is the allowlist, CIDRs joined by spaces; Cleared removes it.
+	AllowedIPAddresses           Optional[string] `json:"allowed_ip_addresses,omitzero"`
+	RestrictUserAPITokenCreation Optional[bool]   `json:"restrict_user_api_token_creation,omitzero"`
+	// RevokeInactiveTokensAfterDays is the days after which an unused token is revoked; Cleared: never.
+	RevokeInactiveTokensAfterDays Optional[int64] `json:"revoke_inactive_tokens_after_days,omitzero"`
 }
 
 // IsZero reports whether the update changes nothing: it sends nothing.
 func (u APISettingsUpdate) IsZero() bool {
-	return u.AllowedIPs == nil && u.RevokeAfterDays == nil && u.RestrictTokens == nil
+	return u.AllowedIPAddresses.IsZero() && u.RestrictUserAPITokenCreation.IsZero() &&
+		u.RevokeInactiveTokensAfterDays.IsZero()
 }
 
 // GetAPISettings returns the organization's API settings.
@@ -92,7 +73,7 @@ func (s *OrgSettingsService) UpdateAPISettings(ctx context.Context, u APISetting
 	if err != nil {
 		return nil, err
 	}
-	return change[APISettings](ctx, s.client, http.MethodPatch, p, u.body())
+	return change[APISettings](ctx, s.client, http.MethodPatch, p, u)
 }
 
 // Banner is the organization's banner, shown to every member.

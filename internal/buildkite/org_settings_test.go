@@ -4,23 +4,23 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 
 	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
 )
 
-// TestAPISettingsUpdate_body: a PATCH carries only what it names, an empty allowlist and 0 days as null.
+// TestAPISettingsUpdate_body: a PATCH carries only what it names, a cleared allowlist and revocation as null.
 func TestAPISettingsUpdate_body(t *testing.T) {
 	s := newStub(t, respond(http.StatusOK, `{"url":"u","allowed_ip_addresses":null,"restrict_user_api_token_creation":false}`))
 	c := newTestClient(t, s.srv.URL)
-	none, zero, yes := []string{}, int64(0), true
 	for _, tc := range []struct {
 		in   APISettingsUpdate
 		want string
 	}{
-		{APISettingsUpdate{AllowedIPs: &[]string{"10.0.0.0/8", "192.0.2.0/24"}}, `{"allowed_ip_addresses":"10.0.0.0/8 192.0.2.0/24"}`},
-		{APISettingsUpdate{AllowedIPs: &none, RevokeAfterDays: &zero}, `{"allowed_ip_addresses":null,"revoke_inactive_tokens_after_days":null}`},
-		{APISettingsUpdate{RevokeAfterDays: ptr(int64(90)), RestrictTokens: &yes}, `{"revoke_inactive_tokens_after_days":90,"restrict_user_api_token_creation":true}`},
+		{APISettingsUpdate{AllowedIPAddresses: Value("10.0.0.0/8 192.0.2.0/24")}, `{"allowed_ip_addresses":"10.0.0.0/8 192.0.2.0/24"}`},
+		{APISettingsUpdate{AllowedIPAddresses: Cleared[string](), RevokeInactiveTokensAfterDays: Cleared[int64]()}, `{"allowed_ip_addresses":null,"revoke_inactive_tokens_after_days":null}`},
+		{APISettingsUpdate{RevokeInactiveTokensAfterDays: Value(int64(90)), RestrictUserAPITokenCreation: Value(true)}, `{"revoke_inactive_tokens_after_days":90,"restrict_user_api_token_creation":true}`},
 	} {
 		if _, err := c.OrgSettings.UpdateAPISettings(context.Background(), tc.in); err != nil {
 			t.Fatal(err)
@@ -28,7 +28,7 @@ func TestAPISettingsUpdate_body(t *testing.T) {
 		reqs := s.requests()
 		assertRequest(t, reqs[len(reqs)-1], http.MethodPatch, "/v2/organizations/acme/api-settings", tc.want)
 	}
-	if !(APISettingsUpdate{}).IsZero() || (APISettingsUpdate{RestrictTokens: &yes}).IsZero() {
+	if !(APISettingsUpdate{}).IsZero() || (APISettingsUpdate{RestrictUserAPITokenCreation: Value(true)}).IsZero() {
 		t.Error("Empty is wrong")
 	}
 }
@@ -43,14 +43,14 @@ func TestOrgSettings_Emulator(t *testing.T) {
 	ctx := context.Background()
 
 	ips := []string{"0.0.0.0/0", "192.0.2.0/24"}
-	s, err := c.OrgSettings.UpdateAPISettings(ctx, APISettingsUpdate{AllowedIPs: &ips, RevokeAfterDays: ptr(int64(30))})
+	s, err := c.OrgSettings.UpdateAPISettings(ctx, APISettingsUpdate{AllowedIPAddresses: Value(strings.Join(ips, " ")), RevokeInactiveTokensAfterDays: Value(int64(30))})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got := s.AllowedIPs(); len(got) != 2 || got[1] != "192.0.2.0/24" || orZero(s.RevokeInactiveTokensAfterDays) != 30 || !s.Features.APIIPAllowList {
 		t.Errorf("settings = %+v", s)
 	}
-	if _, err := c.OrgSettings.UpdateAPISettings(ctx, APISettingsUpdate{RevokeAfterDays: ptr(int64(45))}); !IsValidation(err) {
+	if _, err := c.OrgSettings.UpdateAPISettings(ctx, APISettingsUpdate{RevokeInactiveTokensAfterDays: Value(int64(45))}); !IsValidation(err) {
 		t.Errorf("45 days: %v, want a 422", err)
 	}
 
@@ -107,4 +107,34 @@ func orZero[T any](p *T) T {
 		return zero
 	}
 	return *p
+}
+
+// TestAPISettingsUpdate_bytes pins the bytes a PATCH sends, key order included.
+func TestAPISettingsUpdate_bytes(t *testing.T) {
+	for _, tc := range []struct {
+		in   APISettingsUpdate
+		want string
+	}{
+		{APISettingsUpdate{}, `{}`},
+		{APISettingsUpdate{AllowedIPAddresses: Value("10.0.0.0/8 192.0.2.0/24")}, `{"allowed_ip_addresses":"10.0.0.0/8 192.0.2.0/24"}`},
+		{APISettingsUpdate{AllowedIPAddresses: Cleared[string]()}, `{"allowed_ip_addresses":null}`},
+		{APISettingsUpdate{RevokeInactiveTokensAfterDays: Cleared[int64]()}, `{"revoke_inactive_tokens_after_days":null}`},
+		{APISettingsUpdate{RestrictUserAPITokenCreation: Value(false)}, `{"restrict_user_api_token_creation":false}`},
+		{APISettingsUpdate{AllowedIPAddresses: Value("0.0.0.0/0"), RevokeInactiveTokensAfterDays: Value(int64(90)), RestrictUserAPITokenCreation: Value(true)},
+			`{"allowed_ip_addresses":"0.0.0.0/0","restrict_user_api_token_creation":true,"revoke_inactive_tokens_after_days":90}`},
+		{APISettingsUpdate{AllowedIPAddresses: Cleared[string](), RevokeInactiveTokensAfterDays: Cleared[int64](), RestrictUserAPITokenCreation: Value(false)},
+			`{"allowed_ip_addresses":null,"restrict_user_api_token_creation":false,"revoke_inactive_tokens_after_days":null}`},
+	} {
+		if tc.in.IsZero() != (tc.want == `{}`) {
+			t.Errorf("%+v: IsZero = %t, but it sends %s", tc.in, tc.in.IsZero(), tc.want)
+		}
+		s := newStub(t, respond(http.StatusOK, `{"url":"u"}`))
+		c := newTestClient(t, s.srv.URL)
+		if _, err := c.OrgSettings.UpdateAPISettings(context.Background(), tc.in); err != nil {
+			t.Fatal(err)
+		}
+		if got := s.only(t).Body; got != tc.want {
+			t.Errorf("body = %s\nwant   %s", got, tc.want)
+		}
+	}
 }

@@ -12,7 +12,7 @@ import (
 // PipelinesService manages pipelines, including archiving.
 type PipelinesService struct{ client *Client }
 
-// Pipeline is a pipeline as spec 2.12 shows it.
+// Pipeline is a pipeline as the REST reference shows it (https://buildkite.com/docs/apis/rest-api/pipelines).
 type Pipeline struct {
 	ID                              string            `json:"id"`
 	GraphQLID                       string            `json:"graphql_id"`
@@ -72,7 +72,7 @@ type PipelineProvider struct {
 func (p *Pipeline) Archived() bool { return p.ArchivedAt != nil }
 
 // Timestamp reads both forms the service uses for times: ISO 8601 and, for a pipeline's created_at in some
-// responses, "YYYY-MM-DD HH:MM:SS UTC" (spec convention 5).
+// responses, "YYYY-MM-DD HH:MM:SS UTC".
 type Timestamp struct{ time.Time }
 
 // timestampLayouts are tried in order.
@@ -136,84 +136,38 @@ type PipelineCreate struct {
 	CloneMirrorURL *string `json:"clone_mirror_url,omitempty"`
 }
 
-// PipelineUpdate is the body of a PATCH. Only non-nil fields are sent, so an update carries only what
-// changed (visibility needs more rights than the other fields). ClearCluster and ClearTemplate send an
-// explicit null, the spec's way to take a pipeline out of its cluster or off its template.
+// PipelineUpdate is the body of a PATCH. Only non-nil (or set) fields are sent, so an update carries only
+// what changed (visibility needs more rights than the other fields). The Optional fields can also be
+// Cleared, sent as null: the service's way to take a pipeline out of its cluster or off its template, and to
+// remove a step timeout, the emoji, the color or the clone mirror.
 type PipelineUpdate struct {
-	Name                            *string        `json:"name,omitempty"`
-	Slug                            *string        `json:"slug,omitempty"`
-	Repository                      *string        `json:"repository,omitempty"`
-	ClusterID                       *string        `json:"cluster_id,omitempty"`
-	Configuration                   *string        `json:"configuration,omitempty"`
-	PipelineTemplateUUID            *string        `json:"pipeline_template_uuid,omitempty"`
-	Description                     *string        `json:"description,omitempty"`
-	DefaultBranch                   *string        `json:"default_branch,omitempty"`
-	BranchConfiguration             *string        `json:"branch_configuration,omitempty"`
-	SkipQueuedBranchBuilds          *bool          `json:"skip_queued_branch_builds,omitempty"`
-	SkipQueuedBranchBuildsFilter    *string        `json:"skip_queued_branch_builds_filter,omitempty"`
-	CancelRunningBranchBuilds       *bool          `json:"cancel_running_branch_builds,omitempty"`
-	CancelRunningBranchBuildsFilter *string        `json:"cancel_running_branch_builds_filter,omitempty"`
-	AllowRebuilds                   *bool          `json:"allow_rebuilds,omitempty"`
-	Visibility                      *string        `json:"visibility,omitempty"`
-	Tags                            *[]string      `json:"tags,omitempty"`
-	ProviderSettings                map[string]any `json:"provider_settings,omitempty"`
-
-	ClearCluster  bool `json:"-"`
-	ClearTemplate bool `json:"-"`
-
-	DefaultCommandStepTimeout *int64 `json:"default_command_step_timeout,omitempty"`
-	MaximumCommandStepTimeout *int64 `json:"maximum_command_step_timeout,omitempty"`
-	// ClearDefaultCommandStepTimeout and ClearMaximumCommandStepTimeout send an explicit null, which removes
-	// the timeout.
-	ClearDefaultCommandStepTimeout bool `json:"-"`
-	ClearMaximumCommandStepTimeout bool `json:"-"`
-
-	Emoji          *string `json:"emoji,omitempty"`
-	Color          *string `json:"color,omitempty"`
-	CloneMirrorURL *string `json:"clone_mirror_url,omitempty"`
-	// ClearEmoji, ClearColor and ClearCloneMirrorURL send an explicit null, which removes the value.
-	ClearEmoji          bool `json:"-"`
-	ClearColor          bool `json:"-"`
-	ClearCloneMirrorURL bool `json:"-"`
-}
-
-// MarshalJSON adds the explicit nulls of the Clear fields to the non-nil fields.
-func (u PipelineUpdate) MarshalJSON() ([]byte, error) {
-	type plain PipelineUpdate
-	b, err := json.Marshal(plain(u))
-	nulls := u.nulls()
-	if err != nil || len(nulls) == 0 {
-		return b, err
-	}
-	var m map[string]any
-	if err := json.Unmarshal(b, &m); err != nil {
-		return nil, err
-	}
-	for _, field := range nulls {
-		m[field] = nil
-	}
-	return json.Marshal(m)
-}
-
-// nulls are the fields the Clear fields send as null.
-func (u PipelineUpdate) nulls() []string {
-	var out []string
-	for field, set := range map[string]bool{
-		"cluster_id": u.ClearCluster, "pipeline_template_uuid": u.ClearTemplate,
-		"default_command_step_timeout": u.ClearDefaultCommandStepTimeout,
-		"maximum_command_step_timeout": u.ClearMaximumCommandStepTimeout,
-		"emoji":                        u.ClearEmoji, "color": u.ClearColor, "clone_mirror_url": u.ClearCloneMirrorURL,
-	} {
-		if set {
-			out = append(out, field)
-		}
-	}
-	return out
+	Name                            *string          `json:"name,omitempty"`
+	Slug                            *string          `json:"slug,omitempty"`
+	Repository                      *string          `json:"repository,omitempty"`
+	ClusterID                       Optional[string] `json:"cluster_id,omitzero"`
+	Configuration                   *string          `json:"configuration,omitempty"`
+	PipelineTemplateUUID            Optional[string] `json:"pipeline_template_uuid,omitzero"`
+	Description                     *string          `json:"description,omitempty"`
+	DefaultBranch                   *string          `json:"default_branch,omitempty"`
+	BranchConfiguration             *string          `json:"branch_configuration,omitempty"`
+	SkipQueuedBranchBuilds          *bool            `json:"skip_queued_branch_builds,omitempty"`
+	SkipQueuedBranchBuildsFilter    *string          `json:"skip_queued_branch_builds_filter,omitempty"`
+	CancelRunningBranchBuilds       *bool            `json:"cancel_running_branch_builds,omitempty"`
+	CancelRunningBranchBuildsFilter *string          `json:"cancel_running_branch_builds_filter,omitempty"`
+	AllowRebuilds                   *bool            `json:"allow_rebuilds,omitempty"`
+	Visibility                      *string          `json:"visibility,omitempty"`
+	Tags                            *[]string        `json:"tags,omitempty"`
+	ProviderSettings                map[string]any   `json:"provider_settings,omitempty"`
+	DefaultCommandStepTimeout       Optional[int64]  `json:"default_command_step_timeout,omitzero"`
+	MaximumCommandStepTimeout       Optional[int64]  `json:"maximum_command_step_timeout,omitzero"`
+	Emoji                           Optional[string] `json:"emoji,omitzero"`
+	Color                           Optional[string] `json:"color,omitzero"`
+	CloneMirrorURL                  Optional[string] `json:"clone_mirror_url,omitzero"`
 }
 
 // IsZero reports whether the update changes nothing: it sends nothing.
 func (u PipelineUpdate) IsZero() bool {
-	b, err := u.MarshalJSON()
+	b, err := json.Marshal(u)
 	return err == nil && string(b) == "{}"
 }
 
@@ -343,8 +297,9 @@ func (s *PipelinesService) Unarchive(ctx context.Context, slug string) (*Pipelin
 	return change[Pipeline](ctx, s.client, http.MethodPost, p, nil)
 }
 
-// GrantTeam gives a team access to a pipeline (spec 4.6). A pipeline's default team is the pipeline's
-// concern, so the pipeline service carries the two calls it needs rather than the whole team API.
+// GrantTeam gives a team access to a pipeline (https://buildkite.com/docs/apis/rest-api/teams). A
+// pipeline's default team is the pipeline's concern, so the pipeline service carries the two calls it needs
+// rather than the whole team API.
 // Granting access a team already has is refused by the service; the level is then set with a PATCH.
 func (s *PipelinesService) GrantTeam(ctx context.Context, teamID, pipelineID, accessLevel string) error {
 	list, err := s.client.orgPath("teams", teamID, "pipelines")

@@ -54,7 +54,7 @@ func TestPipelines_lifecycle(t *testing.T) {
 	}
 
 	// Clearing the cluster sends an explicit null.
-	upd, err := c.Pipelines.Update(ctx, "renamed", PipelineUpdate{ClearCluster: true})
+	upd, err := c.Pipelines.Update(ctx, "renamed", PipelineUpdate{ClusterID: Cleared[string]()})
 	if err != nil || upd.ClusterID != nil {
 		t.Fatalf("clear cluster = %+v, %v", upd, err)
 	}
@@ -158,7 +158,7 @@ func TestPipelines_teams(t *testing.T) {
 func TestPipelines_UpdateSendsOnlyWhatIsSet(t *testing.T) {
 	s := newStub(t, respond(http.StatusOK, `{"id":"x","slug":"s","created_at":"2024-01-02 03:04:05 UTC"}`))
 	c := newTestClient(t, s.srv.URL)
-	got, err := c.Pipelines.Update(context.Background(), "s", PipelineUpdate{Description: ptr(""), ClearTemplate: true})
+	got, err := c.Pipelines.Update(context.Background(), "s", PipelineUpdate{Description: ptr(""), PipelineTemplateUUID: Cleared[string]()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,7 +166,7 @@ func TestPipelines_UpdateSendsOnlyWhatIsSet(t *testing.T) {
 	if got.CreatedAt == nil || got.CreatedAt.Year() != 2024 || got.CreatedAt.Hour() != 3 {
 		t.Errorf("created_at in the service's other form = %v", got.CreatedAt)
 	}
-	if !(PipelineUpdate{}).IsZero() || (PipelineUpdate{ClearCluster: true}).IsZero() {
+	if !(PipelineUpdate{}).IsZero() || (PipelineUpdate{ClusterID: Cleared[string]()}).IsZero() {
 		t.Error("IsEmpty")
 	}
 }
@@ -192,7 +192,7 @@ func TestPipelineTemplates_lifecycle(t *testing.T) {
 	if err != nil || upd.Description != "d" {
 		t.Fatalf("Update = %+v, %v", upd, err)
 	}
-	if _, err := c.Pipelines.Update(ctx, p.Slug, PipelineUpdate{ClearTemplate: true, Configuration: ptr(DefaultSteps)}); err != nil {
+	if _, err := c.Pipelines.Update(ctx, p.Slug, PipelineUpdate{PipelineTemplateUUID: Cleared[string](), Configuration: ptr(DefaultSteps)}); err != nil {
 		t.Fatal(err)
 	}
 	list, err := c.PipelineTemplates.List(ctx)
@@ -249,5 +249,63 @@ func TestRules_lifecycle(t *testing.T) {
 	}
 	if _, err := c.Rules.Get(ctx, r.UUID); !IsNotFound(err) {
 		t.Errorf("Get after delete = %v", err)
+	}
+}
+
+// TestPipelineUpdate_bodies pins the bytes an update sends: only the fields set, in the struct's order,
+// and a field cleared as null. Where a null goes with another field, only the meaning is pinned (anyOrder):
+// before the Optional fields the nulls were added through a map, which sorted the keys.
+func TestPipelineUpdate_bodies(t *testing.T) {
+	for _, tc := range []struct {
+		in       PipelineUpdate
+		want     string
+		anyOrder bool
+	}{
+		{PipelineUpdate{}, `{}`, false},
+		{PipelineUpdate{Name: ptr("n"), Tags: &[]string{}}, `{"name":"n","tags":[]}`, false},
+		{PipelineUpdate{
+			Name: ptr("n"), Slug: ptr("s"), Repository: ptr("r"), ClusterID: Value("c"), Configuration: ptr("steps: []"),
+			PipelineTemplateUUID: Value("t"), Description: ptr("<d&>"), DefaultBranch: ptr("main"),
+			BranchConfiguration: ptr("main"), SkipQueuedBranchBuilds: ptr(true), SkipQueuedBranchBuildsFilter: ptr("!main"),
+			CancelRunningBranchBuilds: ptr(false), CancelRunningBranchBuildsFilter: ptr(""), AllowRebuilds: ptr(true),
+			Visibility: ptr("private"), Tags: &[]string{"a"}, ProviderSettings: map[string]any{"z": 1, "a": "x"},
+			DefaultCommandStepTimeout: Value(int64(10)), MaximumCommandStepTimeout: Value(int64(20)),
+			Emoji: Value(":rocket:"), Color: Value("#FF5733"), CloneMirrorURL: Value("https://mirror"),
+		}, `{"name":"n","slug":"s","repository":"r","cluster_id":"c","configuration":"steps: []",` +
+			`"pipeline_template_uuid":"t","description":"\u003cd\u0026\u003e","default_branch":"main",` +
+			`"branch_configuration":"main","skip_queued_branch_builds":true,"skip_queued_branch_builds_filter":"!main",` +
+			`"cancel_running_branch_builds":false,"cancel_running_branch_builds_filter":"","allow_rebuilds":true,` +
+			`"visibility":"private","tags":["a"],"provider_settings":{"a":"x","z":1},` +
+			`"default_command_step_timeout":10,"maximum_command_step_timeout":20,` +
+			`"emoji":":rocket:","color":"#FF5733","clone_mirror_url":"https://mirror"}`, false},
+		{PipelineUpdate{ClusterID: Cleared[string]()}, `{"cluster_id":null}`, false},
+		{PipelineUpdate{PipelineTemplateUUID: Cleared[string]()}, `{"pipeline_template_uuid":null}`, false},
+		{PipelineUpdate{DefaultCommandStepTimeout: Cleared[int64]()}, `{"default_command_step_timeout":null}`, false},
+		{PipelineUpdate{MaximumCommandStepTimeout: Cleared[int64]()}, `{"maximum_command_step_timeout":null}`, false},
+		{PipelineUpdate{Emoji: Cleared[string]()}, `{"emoji":null}`, false},
+		{PipelineUpdate{Color: Cleared[string]()}, `{"color":null}`, false},
+		{PipelineUpdate{CloneMirrorURL: Cleared[string]()}, `{"clone_mirror_url":null}`, false},
+		{PipelineUpdate{ClusterID: Cleared[string](), PipelineTemplateUUID: Cleared[string](), DefaultCommandStepTimeout: Cleared[int64](),
+			MaximumCommandStepTimeout: Cleared[int64](), Emoji: Cleared[string](), Color: Cleared[string](), CloneMirrorURL: Cleared[string]()},
+			`{"cluster_id":null,"pipeline_template_uuid":null,"default_command_step_timeout":null,` +
+				`"maximum_command_step_timeout":null,"emoji":null,"color":null,"clone_mirror_url":null}`, true},
+		{PipelineUpdate{Description: ptr(""), PipelineTemplateUUID: Cleared[string]()}, `{"pipeline_template_uuid":null,"description":""}`, true},
+		{PipelineUpdate{Name: ptr("n"), ClusterID: Cleared[string](), DefaultCommandStepTimeout: Value(int64(5)), Color: Cleared[string]()},
+			`{"name":"n","cluster_id":null,"default_command_step_timeout":5,"color":null}`, true},
+	} {
+		if tc.in.IsZero() != (tc.want == `{}`) {
+			t.Errorf("%+v: IsZero = %t, but it sends %s", tc.in, tc.in.IsZero(), tc.want)
+		}
+		s := newStub(t, respond(http.StatusOK, `{"id":"x","slug":"s"}`))
+		c := newTestClient(t, s.srv.URL)
+		if _, err := c.Pipelines.Update(context.Background(), "s", tc.in); err != nil {
+			t.Fatal(err)
+		}
+		switch got := s.only(t).Body; {
+		case tc.anyOrder:
+			assertJSONEqual(t, got, tc.want)
+		case got != tc.want:
+			t.Errorf("body = %s\nwant   %s", got, tc.want)
+		}
 	}
 }

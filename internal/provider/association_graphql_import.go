@@ -22,7 +22,7 @@ var associationNodeTypes = map[string]string{
 // partsFromNode returns the import parts (team UUID, other side's UUID) of an import ID that is the
 // GraphQL ID of this type's association, asking GraphQL's node(id:); handled is false for any other ID,
 // which the import form decides as before.
-func (r *associationResource[T, M]) partsFromNode(ctx context.Context, id string, diags *diag.Diagnostics) (parts []string, handled bool) {
+func (r *objectResource[T, M]) partsFromNode(ctx context.Context, id string, diags *diag.Diagnostics) (parts []string, handled bool) {
 	typ, _, ok := decodeGraphQLID(strings.TrimSpace(id))
 	if !ok || typ != associationNodeTypes[r.kind.name] {
 		return nil, false

@@ -169,25 +169,28 @@ func (m *clusterCacheRegistryModel) write(prior *clusterCacheRegistryModel) buil
 	for _, f := range []struct {
 		plan  types.String
 		prior func() types.String
-		name  string
-		dst   **string
+		dst   *buildkite.Optional[string]
 	}{
-		{m.Description, func() types.String { return prior.Description }, "description", &w.Description},
-		{m.Emoji, func() types.String { return prior.Emoji }, "emoji", &w.Emoji},
-		{m.Color, func() types.String { return prior.Color }, "color", &w.Color},
+		{m.Description, func() types.String { return prior.Description }, &w.Description},
+		{m.Emoji, func() types.String { return prior.Emoji }, &w.Emoji},
+		{m.Color, func() types.String { return prior.Color }, &w.Color},
 	} {
 		switch {
 		case prior == nil:
-			*f.dst = stringPtrIfSet(f.plan)
+			if v := stringPtrIfSet(f.plan); v != nil {
+				*f.dst = buildkite.Value(*v)
+			}
 		case f.plan.Equal(f.prior()):
 		case f.plan.IsNull():
-			w.Clear = append(w.Clear, f.name)
+			*f.dst = buildkite.Cleared[string]()
 		default:
-			*f.dst = f.plan.ValueStringPointer()
+			*f.dst = buildkite.Value(f.plan.ValueString())
 		}
 	}
 	if isKnownValue(m.Policy) && (prior == nil || !policyEquivalent(m.Policy.ValueString(), prior.Policy.ValueString())) {
-		w.Policy, _ = compactJSON(m.Policy.ValueString())
+		if policy, err := compactJSON(m.Policy.ValueString()); err == nil {
+			w.Policy = buildkite.Value(policy)
+		}
 	}
 	return w
 }
@@ -245,7 +248,7 @@ func (r *clusterCacheRegistryResource) Update(ctx context.Context, req resource.
 	registries, clusterID, id := r.client().CacheRegistries, state.ClusterID.UUID(), restID(state.ID)
 	var c *buildkite.CacheRegistry
 	var err error
-	if w := plan.write(&state); w.Name != nil || w.Description != nil || w.Emoji != nil || w.Color != nil || w.Policy != nil || len(w.Clear) > 0 {
+	if w := plan.write(&state); !w.IsZero() {
 		c, err = registries.Update(ctx, clusterID, id, w)
 	} else {
 		c, err = registries.Get(ctx, clusterID, id)

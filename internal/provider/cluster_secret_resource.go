@@ -19,16 +19,6 @@ import (
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
 )
 
-var (
-	_ resource.Resource                     = (*clusterSecretResource)(nil)
-	_ resource.ResourceWithConfigure        = (*clusterSecretResource)(nil)
-	_ resource.ResourceWithImportState      = (*clusterSecretResource)(nil)
-	_ resource.ResourceWithIdentity         = (*clusterSecretResource)(nil)
-	_ resource.ResourceWithUpgradeState     = (*clusterSecretResource)(nil)
-	_ resource.ResourceWithConfigValidators = (*clusterSecretResource)(nil)
-	_ resource.ResourceWithModifyPlan       = (*clusterSecretResource)(nil)
-)
-
 // clusterSecretIdentity names a cluster secret for import blocks and terraform query.
 var clusterSecretIdentity = identifiedBy(
 	identityAttr("cluster_id", "The ID of the cluster the secret belongs to."),
@@ -36,14 +26,77 @@ var clusterSecretIdentity = identifiedBy(
 )
 
 // NewClusterSecretResource returns the buildkite_cluster_secret resource.
-func NewClusterSecretResource() resource.Resource {
-	return &clusterSecretResource{
-		resourceBase: newResourceBase("cluster_secret", writeScopes("write_clusters"), clusterSecretIdentity),
-	}
-}
+func NewClusterSecretResource() resource.Resource { return newObject(clusterSecretKind) }
 
-type clusterSecretResource struct {
-	resourceBase
+// clusterSecretKind declares buildkite_cluster_secret: a value the service never shows again, given as
+// value or as write-only value_wo; an update sends the description and policy when they changed, and the
+// value when value or value_wo_version did. The value of an imported secret stays unknown (null).
+var clusterSecretKind = &objectKind[buildkite.ClusterSecret, clusterSecretModel]{
+	name:     "cluster_secret",
+	what:     "cluster secret",
+	scopes:   writeScopes("write_clusters"),
+	identity: clusterSecretIdentity,
+	schema:   clusterSecretSchema,
+	// The official provider's states hold id and cluster_id as UUIDs too, and the value as it was sent.
+	moves:   stateMoves{refs: []string{"cluster_id"}},
+	parent:  "cluster_id",
+	key:     attrID,
+	fromAPI: (*clusterSecretModel).fromAPI,
+	create: func(ctx context.Context, c *buildkite.Client, clusterID string, plan *clusterSecretModel) (*buildkite.ClusterSecret, error) {
+		value, ok := secretValue(plan)
+		if !ok {
+			return nil, &diagnosedError{"Unable to Create Cluster Secret", fmt.Sprintf(
+				"Creating cluster secret %q in cluster %s: neither value nor value_wo is set.", plan.Key.ValueString(), clusterID)}
+		}
+		return c.ClusterSecrets.Create(ctx, clusterID, buildkite.ClusterSecretCreate{
+			Key: plan.Key.ValueString(), Value: value,
+			Description: stringPtrIfSet(plan.Description), Policy: stringPtrIfSet(plan.Policy.StringValue),
+		})
+	},
+	get: func(ctx context.Context, c *buildkite.Client, clusterID, id string) (*buildkite.ClusterSecret, error) {
+		return c.ClusterSecrets.Get(ctx, clusterID, id)
+	},
+	update: func(ctx context.Context, c *buildkite.Client, clusterID, id string, plan, state *clusterSecretModel) (*buildkite.ClusterSecret, error) {
+		var s *buildkite.ClusterSecret
+		var err error
+		if !plan.Description.Equal(state.Description) || !plan.Policy.Equal(state.Policy) {
+			s, err = c.ClusterSecrets.Update(ctx, clusterID, id, buildkite.ClusterSecretUpdate{
+				Description: stringPtr(plan.Description), Policy: stringPtr(plan.Policy.StringValue),
+			})
+			if err != nil {
+				return nil, err
+			}
+		}
+		if value, ok := secretValue(plan); ok && valueChanged(plan, state) {
+			if s, err = c.ClusterSecrets.UpdateValue(ctx, clusterID, id, value); err != nil {
+				return nil, &reportedAs{"update", "cluster secret value", err}
+			}
+		}
+		if s == nil { // only what the service does not hold changed (value removed, a version relabelled)
+			if s, err = c.ClusterSecrets.Get(ctx, clusterID, id); err != nil {
+				return nil, &reportedAs{"read", "cluster secret", err}
+			}
+		}
+		return s, nil
+	},
+	remove: func(ctx context.Context, c *buildkite.Client, clusterID, id string) error {
+		return c.ClusterSecrets.Delete(ctx, clusterID, id)
+	},
+	importParts: []importPart{uuidPart("<cluster id>", "Cluster"), uuidPart("<secret id>")},
+	parents:     func(ctx context.Context, c *buildkite.Client) ([]string, error) { return clusterIDs(c)(ctx) },
+	named: func(plan *clusterSecretModel) string {
+		return fmt.Sprintf("%q in cluster %s", plan.Key.ValueString(), plan.ClusterID.UUID())
+	},
+	holder: func(c *buildkite.Client, plan *clusterSecretModel) holderLookup {
+		return secretHolderOfKey(c, plan.ClusterID.UUID(), plan.Key.ValueString())
+	},
+	writeOnly:  func(plan, config *clusterSecretModel) { plan.ValueWO = config.ValueWO },
+	modifyPlan: clusterSecretModifyPlan,
+	// value and value_wo are alternatives, and value_wo comes with its version.
+	validators: []resource.ConfigValidator{
+		resourcevalidator.Conflicting(path.MatchRoot("value"), path.MatchRoot("value_wo")),
+		resourcevalidator.RequiredTogether(path.MatchRoot("value_wo"), path.MatchRoot("value_wo_version")),
+	},
 }
 
 type clusterSecretModel struct {
@@ -84,10 +137,6 @@ func keepEmptyYAML(prior semanticString, s *string) semanticString {
 	return yamlNull()
 }
 
-func (m *clusterSecretModel) ident() string {
-	return m.ClusterID.UUID() + "/" + m.ID.ValueString()
-}
-
 // secretValue is the value the configuration gives, write-only or not, and whether it gives one.
 func secretValue(config *clusterSecretModel) (string, bool) {
 	if !config.ValueWO.IsNull() {
@@ -111,15 +160,10 @@ var secretKeyPattern = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_]*$`)
 // secretValueMaxBytes is the largest value the service stores.
 const secretValueMaxBytes = 8 << 10
 
-// UpgradeState moves the official provider's states (id and cluster_id UUIDs there too, value as it was
-// sent) and ours of version 0 to version 1.
-func (r *clusterSecretResource) UpgradeState(ctx context.Context) map[int64]resource.StateUpgrader {
-	return upgraders(ctx, r, stateMoves{refs: []string{"cluster_id"}})
-}
-
-func (r *clusterSecretResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+// clusterSecretSchema is the schema of buildkite_cluster_secret.
+func clusterSecretSchema() schema.Schema {
 	valueValidators := []validator.String{stringvalidator.LengthBetween(1, secretValueMaxBytes)}
-	resp.Schema = schema.Schema{
+	return schema.Schema{
 		Version: 1, // above the official provider's 0, so that its states are upgraded (upgrade.go)
 		MarkdownDescription: "A secret of a cluster: a value its agents read (`buildkite-agent secret get KEY`) in the " +
 			"builds its `policy` allows. The service never shows the value again, so Terraform knows it only from " +
@@ -184,18 +228,9 @@ func (r *clusterSecretResource) Schema(_ context.Context, _ resource.SchemaReque
 	}
 }
 
-// ConfigValidators: value and value_wo are alternatives, and value_wo comes with its version.
-func (r *clusterSecretResource) ConfigValidators(context.Context) []resource.ConfigValidator {
-	return []resource.ConfigValidator{
-		resourcevalidator.Conflicting(path.MatchRoot("value"), path.MatchRoot("value_wo")),
-		resourcevalidator.RequiredTogether(path.MatchRoot("value_wo"), path.MatchRoot("value_wo_version")),
-	}
-}
-
-// ModifyPlan checks the token's scopes and that a new secret has a value: only an existing one (imported,
-// its value unknown to Terraform) may be managed without.
-func (r *clusterSecretResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	r.resourceBase.ModifyPlan(ctx, req, resp)
+// clusterSecretModifyPlan checks that a new secret has a value: only an existing one (imported, its value
+// unknown to Terraform) may be managed without.
+func clusterSecretModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.Plan.Raw.IsNull() {
 		return
 	}
@@ -247,126 +282,11 @@ func (v reservedKeyPrefix) ValidateString(ctx context.Context, req validator.Str
 	}
 }
 
-func (r *clusterSecretResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	defer r.finishCreate(ctx, resp)
-	var plan, config clusterSecretModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	clusterID, ident := plan.ClusterID.UUID(), fmt.Sprintf("%q in cluster %s", plan.Key.ValueString(), plan.ClusterID.UUID())
-	value, ok := secretValue(&config)
-	if !ok {
-		resp.Diagnostics.AddError("Unable to Create Cluster Secret",
-			fmt.Sprintf("Creating cluster secret %s: neither value nor value_wo is set.", ident))
-		return
-	}
-	ctx, cancel := r.timeout(ctx, opCreate)
-	defer cancel()
-	s, err := r.client().ClusterSecrets.Create(ctx, clusterID, buildkite.ClusterSecretCreate{
-		Key: plan.Key.ValueString(), Value: value,
-		Description: stringPtrIfSet(plan.Description), Policy: stringPtrIfSet(plan.Policy.StringValue),
-	})
-	if err != nil {
-		r.createFailed(ctx, &resp.Diagnostics, err, "cluster secret", ident, r.holderOfKey(clusterID, plan.Key.ValueString()))
-		return
-	}
-	plan.fromAPI(clusterID, s)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-}
-
-func (r *clusterSecretResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	defer r.finishRead(ctx, req, resp)
-	var state clusterSecretModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel := r.timeout(ctx, opRead)
-	defer cancel()
-	s, err := r.client().ClusterSecrets.Get(ctx, state.ClusterID.UUID(), state.ID.ValueString())
-	if err != nil {
-		r.readFailed(ctx, resp, err, "cluster secret", state.ident())
-		return
-	}
-	state.fromAPI(state.ClusterID.UUID(), s)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
-}
-
-// Update sends the description and policy when they changed, and the value when value or
-// value_wo_version did.
-func (r *clusterSecretResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	defer r.finishUpdate(ctx, req, resp)
-	var plan, state, config clusterSecretModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel := r.timeout(ctx, opUpdate)
-	defer cancel()
-	secrets, clusterID, id := r.client().ClusterSecrets, state.ClusterID.UUID(), state.ID.ValueString()
-	var s *buildkite.ClusterSecret
-	var err error
-	if !plan.Description.Equal(state.Description) || !plan.Policy.Equal(state.Policy) {
-		s, err = secrets.Update(ctx, clusterID, id, buildkite.ClusterSecretUpdate{
-			Description: stringPtr(plan.Description), Policy: stringPtr(plan.Policy.StringValue),
-		})
-		if err != nil {
-			addAPIError(&resp.Diagnostics, "update", "cluster secret", state.ident(), err)
-			return
-		}
-	}
-	if value, ok := secretValue(&config); ok && valueChanged(&plan, &state) {
-		if s, err = secrets.UpdateValue(ctx, clusterID, id, value); err != nil {
-			addAPIError(&resp.Diagnostics, "update", "cluster secret value", state.ident(), err)
-			return
-		}
-	}
-	if s == nil { // only what the service does not hold changed (value removed, a version relabelled)
-		if s, err = secrets.Get(ctx, clusterID, id); err != nil {
-			addAPIError(&resp.Diagnostics, "read", "cluster secret", state.ident(), err)
-			return
-		}
-	}
-	plan.fromAPI(clusterID, s)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-}
-
-func (r *clusterSecretResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var state clusterSecretModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel := r.timeout(ctx, opDelete)
-	defer cancel()
-	err := r.client().ClusterSecrets.Delete(ctx, state.ClusterID.UUID(), state.ID.ValueString())
-	r.deleteFailed(ctx, &resp.Diagnostics, err, "cluster secret", state.ident())
-}
-
-// ImportState accepts "<cluster id>/<secret id>". The value stays unknown to Terraform (null).
-func (r *clusterSecretResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	ctx, cancel := r.timeout(ctx, opRead)
-	defer cancel()
-	if !qualifyImportID(ctx, &req, resp, "cluster secret", "<cluster id>/<secret id>", clusterIDs(r.client()), answers(r.client().ClusterSecrets.Get)) {
-		return
-	}
-	parts, ok := r.importParts(ctx, req, resp, uuidPart("<cluster id>", "Cluster"), uuidPart("<secret id>"))
-	if !ok {
-		return
-	}
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("cluster_id"), parts[0])...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), parts[1])...)
-}
-
-// holderOfKey finds the secret that holds a key in a cluster, for a create refused because the key is taken
-// (most likely by an earlier apply stopped before it could record it).
-func (r *clusterSecretResource) holderOfKey(clusterID, key string) holderLookup {
+// secretHolderOfKey finds the secret that holds a key in a cluster, for a create refused because the key is
+// taken (most likely by an earlier apply stopped before it could record it).
+func secretHolderOfKey(c *buildkite.Client, clusterID, key string) holderLookup {
 	return func(ctx context.Context) (*holder, error) {
-		secrets, err := r.client().ClusterSecrets.List(ctx, clusterID)
+		secrets, err := c.ClusterSecrets.List(ctx, clusterID)
 		if err != nil {
 			return nil, err
 		}

@@ -24,8 +24,12 @@
 //     the object is kept tainted with an error (secretLost); logging.go: values the schema marks sensitive
 //     or write-only are registered with the client's masker at plan (maskSensitive).
 //   - identity.go: resource identities (import blocks by identity, terraform query).
-//   - association.go: associationKind, the descriptor an association resource is declared with, and the
-//     one implementation of its Create, Read, Update, Delete and ImportState.
+//   - object.go: objectKind, the descriptor a resource type is declared with, and objectResource, the one
+//     implementation of Create, Read, Update, Delete, ImportState, identity, timeouts and the shared
+//     failure paths, with hooks for what a type really does otherwise (a secret only the create answer
+//     carries, a slug a rename changes, a plan-time refusal, a write-only value); association.go:
+//     associationKind, the same kind for an association (an object linked under a parent, named by its two
+//     sides), served by newAssociation.
 //   - data_source_kit.go: dataSourceBase and the pieces of singular and plural data sources.
 //   - list_resource_kit.go: the bases of list resources (namedList, childList).
 //   - schema_attributes.go (shared attributes: id, uuid, URLs, parents), enums.go (case-insensitive
@@ -79,36 +83,44 @@
 //
 //  1. The emulator first: its area in fakeserver (see that package's doc), and the client's
 //     service in internal/buildkite.
-//  2. <name>_resource.go, in this order:
-//     - interface assertions;
+//  2. <name>_resource.go, in this order (team_resource.go is the plainest; portal_resource.go adds a
+//     secret, test_suite_resource.go a slug that follows the name, cluster_secret_resource.go a parent and
+//     a write-only value):
 //     - the identity: identifiedBy(identityAttr(...)), attributes in the order of the import ID
 //     (mutableIdentity where it follows a rename);
-//     - New<Name>Resource, returning a struct that embeds resourceBase, built with
-//     newResourceBase("<name>", writeScopes("write_..."), identity);
+//     - New<Name>Resource, returning newObject(<name>Kind);
 //     - the model with tfsdk tags, and its fromAPI, toCreate and toUpdate;
-//     - Schema: withCommon for id, uuid, graphql_id and URLs, parentIDAttribute for a parent,
-//     caseInsensitiveEnum for enums, computedString for what the service assigns;
-//     - Create, Read, Update, Delete, ImportState. Create, Read and Update begin with
-//     `defer r.finishCreate(ctx, resp)` (finishRead(ctx, req, resp), finishUpdate(ctx, req, resp)), which
-//     refuse a state without an ID and keep the identity current. Each bounds its calls with
-//     `ctx, cancel := r.timeout(ctx, opCreate)` (a write then outlives Ctrl-C, within its timeout). A
-//     failed create goes through r.createFailed, with a holderLookup where names or keys are unique (the
-//     refusal then names the object to adopt); Read's through r.readFailed (a resource leaves state only
-//     through r.removeGone); Delete's through r.deleteFailed; others through addAPIError. ImportState
-//     splits its ID with r.importParts(ctx, req, resp, uuidPart("<cluster id>", "Cluster"), keyPart("<key>")),
-//     each part naming the GraphQL types whose IDs it accepts. Read addresses the object by restID(state.ID);
-//     a reference to another object is a refAttribute, its model field a refValue sent as .UUID().
-//     An association (an object linked under a parent) is instead a model, its fromAPI and an
-//     associationKind, served by newAssociation(kind). A computed attribute the service changes with
-//     every update (updated_at) has no UseStateForUnknown; where a plan modifier turns a differing
-//     configuration into no change (semantic YAML), ModifyPlan plans it back to the state's when nothing
-//     else changed (cluster_secret_resource.go), or every such plan shows an update.
+//     - <name>Kind, an objectKind[buildkite.<T>, <name>Model] (object.go): name, what (in errors),
+//     scopes (writeScopes("write_...")), identity, schema, moves (stateMoves for earlier states), key
+//     (the attribute that addresses it: "id", or "slug"), parent (the parent's attribute, for an object
+//     kept under another, such as "cluster_id"), fromAPI, and the client's create, get, update (nil when
+//     every change replaces it) and remove; importParts (uuidPart("<cluster id>", "Cluster"),
+//     keyPart("<key>"), each part naming the GraphQL types whose IDs it accepts) and resolve where an
+//     import part must be looked up (a slug to an ID). Set a hook only where the type differs: named (how
+//     a create names it in errors), holder (names or keys are unique: a refused create names the object to
+//     adopt), secret (only the create answer carries it), replaced, deleteRefused, explainCreate, planned,
+//     renamed, modifyPlan, validators, writeOnly, byID and keyOf (addressed by a slug a rename elsewhere
+//     changes), parents (imported by its own ID alone), afterImport. The kind gives every type the same
+//     Create, Read, Update, Delete and ImportState: finishCreate, finishRead and finishUpdate (no state
+//     without an ID, the identity kept current), the operation timeouts (a write outlives Ctrl-C within its
+//     timeout), createFailed, readFailed (a resource leaves state only through removeGone), deleteFailed,
+//     secretLost. An ID is sent as the UUID it names (restID); a reference to another object is a
+//     refAttribute, its model field a refValue sent as .UUID().
+//     - the schema function: withCommon for id, uuid, graphql_id and URLs, parentIDAttribute for a
+//     parent, caseInsensitiveEnum for enums, computedString for what the service assigns.
+//     An association (an object linked under a parent) is the same kind, served by newAssociation(kind).
+//     A type the kind cannot serve (the pipeline, the organization's singletons) embeds resourceBase and
+//     writes Create, Read, Update, Delete and ImportState itself with the same pieces. A computed
+//     attribute the service changes with every update (updated_at) has no UseStateForUnknown; where a plan
+//     modifier turns a differing configuration into no change (semantic YAML), ModifyPlan plans it back to
+//     the state's when nothing else changed (cluster_secret_resource.go), or every such plan shows an
+//     update.
 //     A type the official provider has too: every attribute of its schema (testdata/official-schema.json)
 //     exists here (TestSchemaCoversOfficialProvider lists what is missing); attributes only its GraphQL API
 //     sets are applied through it and declared with newResourceBase(...).withGraphQLAttrs("description"); the
-//     schema's Version is above its (`Version: 1`, or its version + 1) and UpgradeState returns
-//     upgraders(ctx, r, stateMoves{refs: [...the reference attributes...]}), with an official or ours
-//     function for what the common steps do not cover (see upgrade.go).
+//     schema's Version is above its (`Version: 1`, or its version + 1) and the kind's moves are
+//     stateMoves{refs: [...the reference attributes...]}, with an official or ours function for what the
+//     common steps do not cover (see upgrade.go).
 //  3. Register New<Name>Resource in provider.go's Resources.
 //  4. A data source: <name>_data_source.go embedding dataSourceBase, its attributes written once in a
 //     <name>DataAttributes function that the plural data source reuses through listOf and listItems;

@@ -2,16 +2,11 @@ package provider
 
 import (
 	"context"
-	"fmt"
-	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/function"
 )
 
 var _ function.Function = (*pipelineSlugFunction)(nil)
-
-// pipelineSlugMaxLen is the longest slug the service accepts (spec 2.12.1).
-const pipelineSlugMaxLen = 100
 
 // NewPipelineSlugFunction returns provider::buildkite::pipeline_slug.
 func NewPipelineSlugFunction() function.Function { return &pipelineSlugFunction{} }
@@ -56,32 +51,4 @@ func (f *pipelineSlugFunction) Run(ctx context.Context, req function.RunRequest,
 		return
 	}
 	resp.Error = resp.Result.Set(ctx, slug)
-}
-
-// pipelineSlug derives a pipeline's slug from its name as the service does (spec 2.12.1 and the notes'
-// "Pipelines"; the emulator's derivation is the reference its test compares against): lower case, each run
-// of characters other than ASCII letters and digits one hyphen, none leading or trailing. Lowering comes
-// first, as it does there, so a character whose lower case is ASCII (the Kelvin sign) counts as a letter.
-func pipelineSlug(name string) (string, error) {
-	var b strings.Builder
-	pendingHyphen := false
-	for _, r := range strings.ToLower(name) {
-		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
-			if pendingHyphen && b.Len() > 0 {
-				b.WriteByte('-')
-			}
-			pendingHyphen = false
-			b.WriteRune(r)
-			continue
-		}
-		pendingHyphen = true
-	}
-	slug := b.String()
-	switch {
-	case slug == "":
-		return "", fmt.Errorf("the name %q has no ASCII letter or digit, so the service cannot derive a slug from it; give the pipeline a name with one, or set its slug", name)
-	case len(slug) > pipelineSlugMaxLen:
-		return "", fmt.Errorf("the slug derived from the name %q would be %d characters long and the service allows at most %d; give the pipeline a shorter name, or set its slug", name, len(slug), pipelineSlugMaxLen)
-	}
-	return slug, nil
 }

@@ -66,11 +66,11 @@ func TestHouse_terraformOnlyBehindTFAcc(t *testing.T) {
 // other file of the package belongs to a type (or an action or function). A new kit file joins this list.
 var kitFiles = []string{
 	"provider.go", "provider_server.go", "provider_configure.go", "provider_data.go", "logging.go",
-	"resource_base.go", "scopes.go", "timeouts.go", "adoption.go", "identity.go", "association.go",
+	"resource_base.go", "scopes.go", "timeouts.go", "adoption.go", "identity.go", "association.go", "object.go",
 	"data_source_kit.go", "list_resource_kit.go", "import_kit.go", "action_base.go", "action_stop.go",
 	"schema_attributes.go", "enums.go", "validators.go", "plan_modifiers.go", "semantic_string.go",
 	"diagnostics.go", "ids.go", "graphql_ids.go", "lookups.go", "values.go", "references.go",
-	"graphql_scope.go", "lost_secret.go", "singleton_settings.go", "upgrade.go", "cronline.go",
+	"graphql_scope.go", "lost_secret.go", "singleton_settings.go", "upgrade.go", "cronline.go", "slugs.go",
 }
 
 // A kit file refers to nothing declared in a type's file, so that the kit cannot grow roots into the types:

@@ -234,3 +234,19 @@ func (l *childList[P, C]) List(ctx context.Context, req list.ListRequest, stream
 	}
 	stream.Results = l.results(ctx, req, items)
 }
+
+// teamParents are the parents of the teams' association kinds (members, pipelines, suites; three areas
+// share them): found in the team listing, picked by UUID compared without regard to case.
+var teamParents = &parentKind[buildkite.Team]{
+	one:               "team",
+	many:              "teams",
+	filter:            "team_id",
+	filterDescription: "Only those of the team with this UUID. Unset, those of every team.",
+	graphQLType:       "Team",
+	list: func(ctx context.Context, c *buildkite.Client) ([]buildkite.Team, error) {
+		return c.Teams.List(ctx, buildkite.TeamListOptions{})
+	},
+	hasID: func(t *buildkite.Team, id string) bool { return strings.EqualFold(t.ID, id) },
+	name:  func(t *buildkite.Team) string { return t.Name },
+	ref:   func(t *buildkite.Team) string { return t.ID },
+}

@@ -857,7 +857,7 @@ func (w *officialWorkspace) addOrganization() {
 	o, err := w.e.client.Organizations.Get(ctx)
 	w.must(err)
 	ips, days, restrict := []string{"0.0.0.0/0", "192.0.2.0/24"}, int64(90), true
-	_, err = w.e.client.OrgSettings.UpdateAPISettings(ctx, buildkite.APISettingsUpdate{AllowedIPs: &ips, RevokeAfterDays: &days, RestrictTokens: &restrict})
+	_, err = w.e.client.OrgSettings.UpdateAPISettings(ctx, buildkite.APISettingsUpdate{AllowedIPAddresses: allowlistUpdate(ips), RevokeInactiveTokensAfterDays: revocationUpdate(days), RestrictUserAPITokenCreation: buildkite.Value(restrict)})
 	w.must(err)
 	// The official provider applied enforce_2fa through GraphQL; this one reads it back there.
 	w.e.keep2FA()

@@ -37,10 +37,7 @@ func TestAccOrganizationDataSource(t *testing.T) {
 	// setAllowlist is a PreConfig: the allowlist set outside Terraform, as the web interface would.
 	setAllowlist := func(ips ...string) func() {
 		return func() {
-			if ips == nil {
-				ips = []string{}
-			}
-			if _, err := e.client.OrgSettings.UpdateAPISettings(t.Context(), buildkite.APISettingsUpdate{AllowedIPs: &ips}); err != nil {
+			if _, err := e.client.OrgSettings.UpdateAPISettings(t.Context(), buildkite.APISettingsUpdate{AllowedIPAddresses: allowlistUpdate(ips)}); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -99,7 +96,7 @@ func TestAccOrganizationDataSource_notAdministrator(t *testing.T) {
 		t.Skip("seeds a member's token in the emulator")
 	}
 	ips := []string{"192.0.2.0/24"}
-	if _, err := e.client.OrgSettings.UpdateAPISettings(t.Context(), buildkite.APISettingsUpdate{AllowedIPs: &ips}); err != nil {
+	if _, err := e.client.OrgSettings.UpdateAPISettings(t.Context(), buildkite.APISettingsUpdate{AllowedIPAddresses: allowlistUpdate(ips)}); err != nil {
 		t.Fatal(err)
 	}
 	e.server.SetCallerAddress("192.0.2.7") // inside the allowlist, which the emulator enforces

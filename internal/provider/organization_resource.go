@@ -270,10 +270,7 @@ func settingsChange(plan *organizationResourceModel, configured map[string]bool,
 		liveIPs, liveDays, liveRestrict = live.AllowedIPs(), live.RevokeInactiveTokensAfterDays, live.RestrictUserAPITokenCreation
 	}
 	if want := allowlistOf(plan.AllowedAPIIPAddresses); configured["allowed_api_ip_addresses"] && (live == nil || !slices.Equal(want, liveIPs)) {
-		if want == nil {
-			want = []string{}
-		}
-		u.AllowedIPs = &want
+		u.AllowedIPAddresses = allowlistUpdate(want)
 	}
 	// The days attribute, where set, decides; it may have been unknown when the interval was planned.
 	days, known := int64(0), false
@@ -284,14 +281,32 @@ func settingsChange(plan *organizationResourceModel, configured map[string]bool,
 		days, known = revocationDaysOf(plan.RevokeInactiveTokensAfter.ValueString()), true
 	}
 	if known && (live == nil || days != deref(liveDays)) {
-		u.RevokeAfterDays = &days
+		u.RevokeInactiveTokensAfterDays = revocationUpdate(days)
 	}
 	if configured["restrict_user_api_token_creation"] && !plan.RestrictUserAPITokenCreation.IsUnknown() {
 		if restrict := plan.RestrictUserAPITokenCreation.ValueBool(); live == nil || restrict != liveRestrict {
-			u.RestrictTokens = &restrict
+			u.RestrictUserAPITokenCreation = buildkite.Value(restrict)
 		}
 	}
 	return u
+}
+
+// allowlistUpdate is what an update sends for the allowlist cidrs: them joined by spaces, or null, which
+// removes the allowlist, when there are none.
+func allowlistUpdate(cidrs []string) buildkite.Optional[string] {
+	if len(cidrs) == 0 {
+		return buildkite.Cleared[string]()
+	}
+	return buildkite.Value(strings.Join(cidrs, " "))
+}
+
+// revocationUpdate is what an update sends for revoking inactive tokens after days: the days, or null
+// (never) for 0.
+func revocationUpdate(days int64) buildkite.Optional[int64] {
+	if days == 0 {
+		return buildkite.Cleared[int64]()
+	}
+	return buildkite.Value(days)
 }
 
 // apply reads the organization and its settings, sends what plan changes of the configured settings and
@@ -360,11 +375,11 @@ func featureHint(err error, change buildkite.APISettingsUpdate, live *buildkite.
 			"allowlist and token revocation also need the features in the organization's plan."
 	}
 	var hints []string
-	if change.AllowedIPs != nil && !live.Features.APIIPAllowList {
+	if !change.AllowedIPAddresses.IsZero() && !live.Features.APIIPAllowList {
 		hints = append(hints, " The API IP allowlist is not available on this organization's plan: remove "+
 			"`allowed_api_ip_addresses` from the configuration.")
 	}
-	if change.RevokeAfterDays != nil && !live.Features.InactiveAPITokenRevocation {
+	if !change.RevokeInactiveTokensAfterDays.IsZero() && !live.Features.InactiveAPITokenRevocation {
 		hints = append(hints, " Inactive API token revocation is not available on this organization's plan: remove "+
 			"`revoke_inactive_tokens_after` from the configuration.")
 	}
@@ -470,8 +485,7 @@ func (r *organizationResource) Delete(ctx context.Context, req resource.DeleteRe
 	managed, known := managedSettings(ctx, req.Private)
 	var undone, left []string
 	if managed["allowed_api_ip_addresses"] && len(allowlistOf(state.AllowedAPIIPAddresses)) > 0 {
-		none := []string{}
-		if _, err := r.client().OrgSettings.UpdateAPISettings(ctx, buildkite.APISettingsUpdate{AllowedIPs: &none}); err != nil {
+		if _, err := r.client().OrgSettings.UpdateAPISettings(ctx, buildkite.APISettingsUpdate{AllowedIPAddresses: buildkite.Cleared[string]()}); err != nil {
 			addAPIError(&resp.Diagnostics, "remove", "organization API allowlist", state.Slug.ValueString(), err)
 			return
 		}

@@ -30,7 +30,7 @@ func TestAccPipelineResource_looksReadBack(t *testing.T) {
 				Config: cfg, ExpectNonEmptyPlan: true,
 				Check: func(s *terraform.State) error {
 					_, err := e.client.Pipelines.Update(context.Background(), pipelineAttr(s, "slug"),
-						buildkite.PipelineUpdate{Emoji: ptrTo(":snail:"), Color: ptrTo("#000000")})
+						buildkite.PipelineUpdate{Emoji: buildkite.Value(":snail:"), Color: buildkite.Value("#000000")})
 					return err
 				},
 			},

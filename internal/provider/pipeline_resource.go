@@ -156,19 +156,11 @@ func (m *pipelineModel) whereChanges(state *pipelineModel, u *buildkite.Pipeline
 		u.Repository = stringPtr(m.Repository)
 	}
 	if changed(m.ClusterID, state.ClusterID) {
-		if m.ClusterID.IsNull() {
-			u.ClearCluster = true
-		} else {
-			u.ClusterID = m.ClusterID.UUIDPtr()
-		}
+		u.ClusterID = orCleared(m.ClusterID.UUIDPtr()) // null takes the pipeline out of its cluster
 	}
 	templateChanged := changed(m.PipelineTemplateID, state.PipelineTemplateID)
 	if templateChanged {
-		if m.PipelineTemplateID.IsNull() {
-			u.ClearTemplate = true
-		} else {
-			u.PipelineTemplateUUID = m.PipelineTemplateID.UUIDPtr()
-		}
+		u.PipelineTemplateUUID = orCleared(m.PipelineTemplateID.UUIDPtr())
 	}
 	if m.PipelineTemplateID.IsNull() && isKnownValue(m.Steps) &&
 		(templateChanged || !yamlFormat.equal(m.Steps.ValueString(), state.Steps.ValueString())) {
@@ -212,15 +204,13 @@ func (m *pipelineModel) optionChanges(state *pipelineModel, u *buildkite.Pipelin
 	}
 	for _, f := range []struct {
 		plan, prior types.Int64
-		dst         **int64
-		clear       *bool
+		dst         *buildkite.Optional[int64]
 	}{
-		{m.DefaultTimeoutInMinutes, state.DefaultTimeoutInMinutes, &u.DefaultCommandStepTimeout, &u.ClearDefaultCommandStepTimeout},
-		{m.MaximumTimeoutInMinutes, state.MaximumTimeoutInMinutes, &u.MaximumCommandStepTimeout, &u.ClearMaximumCommandStepTimeout},
+		{m.DefaultTimeoutInMinutes, state.DefaultTimeoutInMinutes, &u.DefaultCommandStepTimeout},
+		{m.MaximumTimeoutInMinutes, state.MaximumTimeoutInMinutes, &u.MaximumCommandStepTimeout},
 	} {
 		if changed(f.plan, f.prior) {
-			*f.dst = timeoutPtr(f.plan)
-			*f.clear = *f.dst == nil // null (0) removes the timeout
+			*f.dst = orCleared(timeoutPtr(f.plan)) // null (0) removes the timeout
 		}
 	}
 }
@@ -230,18 +220,24 @@ func (m *pipelineModel) optionChanges(state *pipelineModel, u *buildkite.Pipelin
 func (m *pipelineModel) looksChanges(state *pipelineModel, u *buildkite.PipelineUpdate) {
 	for _, f := range []struct {
 		plan, prior types.String
-		dst         **string
-		clear       *bool
+		dst         *buildkite.Optional[string]
 	}{
-		{m.Emoji, state.Emoji, &u.Emoji, &u.ClearEmoji},
-		{m.Color, state.Color, &u.Color, &u.ClearColor},
-		{m.CloneMirrorURL, state.CloneMirrorURL, &u.CloneMirrorURL, &u.ClearCloneMirrorURL},
+		{m.Emoji, state.Emoji, &u.Emoji},
+		{m.Color, state.Color, &u.Color},
+		{m.CloneMirrorURL, state.CloneMirrorURL, &u.CloneMirrorURL},
 	} {
 		if changed(f.plan, f.prior) {
-			*f.dst = stringPtrIfSet(f.plan)
-			*f.clear = *f.dst == nil
+			*f.dst = orCleared(stringPtrIfSet(f.plan))
 		}
 	}
+}
+
+// orCleared is what an update sends for a field that changed to *p: the value, or null when p is nil.
+func orCleared[T any](p *T) buildkite.Optional[T] {
+	if p == nil {
+		return buildkite.Cleared[T]()
+	}
+	return buildkite.Value(*p)
 }
 
 // tagChanges adds the tags when they changed; none is sent as an empty list, which clears them.

@@ -96,7 +96,7 @@ data "buildkite_pipeline" "read" {
 				Config: second, ExpectNonEmptyPlan: true,
 				Check: func(s *terraform.State) error {
 					_, err := e.client.Pipelines.Update(context.Background(), pipelineAttr(s, "slug"),
-						buildkite.PipelineUpdate{CloneMirrorURL: ptrTo("https://elsewhere.example/app.git")})
+						buildkite.PipelineUpdate{CloneMirrorURL: buildkite.Value("https://elsewhere.example/app.git")})
 					return err
 				},
 			},

@@ -62,7 +62,7 @@ var pipelineTeamKind = &associationKind[buildkite.TeamPipeline, pipelineTeamMode
 	get: func(ctx context.Context, c *buildkite.Client, teamID, pipelineID string) (*buildkite.TeamPipeline, error) {
 		return c.TeamPipelines.Get(ctx, teamID, pipelineID)
 	},
-	update: func(ctx context.Context, c *buildkite.Client, teamID, pipelineID string, plan *pipelineTeamModel) (*buildkite.TeamPipeline, error) {
+	update: func(ctx context.Context, c *buildkite.Client, teamID, pipelineID string, plan, _ *pipelineTeamModel) (*buildkite.TeamPipeline, error) {
 		return c.TeamPipelines.Update(ctx, teamID, pipelineID, plan.AccessLevel.API())
 	},
 	remove: func(ctx context.Context, c *buildkite.Client, teamID, pipelineID string) error {

@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
@@ -15,28 +15,77 @@ import (
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
 )
 
-var (
-	_ resource.Resource                 = (*pipelineTemplateResource)(nil)
-	_ resource.ResourceWithConfigure    = (*pipelineTemplateResource)(nil)
-	_ resource.ResourceWithImportState  = (*pipelineTemplateResource)(nil)
-	_ resource.ResourceWithModifyPlan   = (*pipelineTemplateResource)(nil)
-	_ resource.ResourceWithIdentity     = (*pipelineTemplateResource)(nil)
-	_ resource.ResourceWithUpgradeState = (*pipelineTemplateResource)(nil)
-)
-
 // pipelineTemplateIdentity names a pipeline template for import blocks and terraform query: its UUID,
 // since a name can change and need not be unique.
 var pipelineTemplateIdentity = identifiedBy(identityAttr("id", "The pipeline template's UUID."))
 
 // NewPipelineTemplateResource returns the buildkite_pipeline_template resource.
-func NewPipelineTemplateResource() resource.Resource {
-	return &pipelineTemplateResource{
-		resourceBase: newResourceBase("pipeline_template", writeScopes("write_pipeline_templates"), pipelineTemplateIdentity),
-	}
-}
+func NewPipelineTemplateResource() resource.Resource { return newObject(pipelineTemplateKind) }
 
-type pipelineTemplateResource struct {
-	resourceBase
+// pipelineTemplateKind declares buildkite_pipeline_template: imported by UUID; an update sends only what
+// changed; a delete refused while pipelines use the template names them and the ways out.
+var pipelineTemplateKind = &objectKind[buildkite.PipelineTemplate, pipelineTemplateModel]{
+	name:     "pipeline_template",
+	what:     "pipeline template",
+	scopes:   writeScopes("write_pipeline_templates"),
+	identity: pipelineTemplateIdentity,
+	schema:   pipelineTemplateSchema,
+	key:      attrID,
+	fromAPI: func(m *pipelineTemplateModel, _ string, t *buildkite.PipelineTemplate) {
+		prior := *m
+		m.fromAPI(t, &prior)
+	},
+	create: func(ctx context.Context, c *buildkite.Client, _ string, plan *pipelineTemplateModel) (*buildkite.PipelineTemplate, error) {
+		return c.PipelineTemplates.Create(ctx, buildkite.PipelineTemplateCreate{
+			Name:          plan.Name.ValueString(),
+			Configuration: plan.Configuration.ValueString(),
+			Description:   stringPtrIfSet(plan.Description),
+			Available:     plan.Available.ValueBoolPointer(),
+		})
+	},
+	get: func(ctx context.Context, c *buildkite.Client, _, id string) (*buildkite.PipelineTemplate, error) {
+		return c.PipelineTemplates.Get(ctx, id)
+	},
+	update: func(ctx context.Context, c *buildkite.Client, _, id string, plan, prior *pipelineTemplateModel) (*buildkite.PipelineTemplate, error) {
+		var in buildkite.PipelineTemplateUpdate
+		if !plan.Name.Equal(prior.Name) {
+			in.Name = plan.Name.ValueStringPointer()
+		}
+		if !yamlFormat.equal(plan.Configuration.ValueString(), prior.Configuration.ValueString()) {
+			in.Configuration = plan.Configuration.ValueStringPointer()
+		}
+		if !plan.Description.Equal(prior.Description) {
+			in.Description = stringPtr(plan.Description)
+		}
+		if !plan.Available.Equal(prior.Available) {
+			in.Available = plan.Available.ValueBoolPointer()
+		}
+		return c.PipelineTemplates.Update(ctx, id, in)
+	},
+	remove: func(ctx context.Context, c *buildkite.Client, _, id string) error {
+		return c.PipelineTemplates.Delete(ctx, id)
+	},
+	importParts: []importPart{uuidPart("<pipeline template UUID>", "PipelineTemplate")},
+	named:       func(plan *pipelineTemplateModel) string { return plan.Name.ValueString() },
+	deleteRefused: func(ctx context.Context, c *buildkite.Client, _, id string, err error) string {
+		// The service refuses while pipelines use the template; name them and the ways out.
+		if !buildkite.IsValidation(err) {
+			return ""
+		}
+		if users := templateUsers(ctx, c, id); len(users) > 0 {
+			return templateInUseDetail(id, err, users)
+		}
+		return ""
+	},
+	// updated_at stays from state when nothing else changes, so that an empty plan stays empty; a change
+	// leaves it unknown, since the service sets a new time.
+	planned: func(plan, state *pipelineTemplateModel, _ *diag.Diagnostics) {
+		plan.UpdatedAt = state.UpdatedAt
+		if !plan.Name.Equal(state.Name) || !plan.Configuration.Equal(state.Configuration) ||
+			!plan.Description.Equal(state.Description) || !plan.Available.Equal(state.Available) {
+			plan.UpdatedAt = types.StringUnknown()
+		}
+	},
 }
 
 // pipelineTemplateModel is the template's state; the data sources show the same attributes.
@@ -71,8 +120,9 @@ func (m *pipelineTemplateModel) fromAPI(t *buildkite.PipelineTemplate, prior *pi
 	m.Available = types.BoolValue(t.Available)
 }
 
-func (r *pipelineTemplateResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
-	resp.Schema = schema.Schema{
+// pipelineTemplateSchema is the schema of buildkite_pipeline_template.
+func pipelineTemplateSchema() schema.Schema {
+	return schema.Schema{
 		Version: 1, // above the official provider's 0, so that its states are upgraded (upgrade.go)
 		MarkdownDescription: "A pipeline template: a step configuration that pipelines run by naming it in " +
 			"`pipeline_template_id`. Pipeline templates need the enterprise plan; admins manage them.\n\n" +
@@ -109,133 +159,10 @@ func (r *pipelineTemplateResource) Schema(_ context.Context, _ resource.SchemaRe
 	}
 }
 
-// UpgradeState moves the official provider's states and ours of version 0 to version 1.
-func (r *pipelineTemplateResource) UpgradeState(ctx context.Context) map[int64]resource.StateUpgrader {
-	return upgraders(ctx, r, stateMoves{})
-}
-
-// ModifyPlan keeps updated_at from state when nothing else changes, so that an empty plan stays empty;
-// a change leaves it unknown, since the service sets a new time.
-func (r *pipelineTemplateResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	r.resourceBase.ModifyPlan(ctx, req, resp)
-	if resp.Diagnostics.HasError() || req.Plan.Raw.IsNull() || req.State.Raw.IsNull() {
-		return
-	}
-	var plan, state pipelineTemplateModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	plan.UpdatedAt = state.UpdatedAt
-	if !plan.Name.Equal(state.Name) || !plan.Configuration.Equal(state.Configuration) ||
-		!plan.Description.Equal(state.Description) || !plan.Available.Equal(state.Available) {
-		plan.UpdatedAt = types.StringUnknown()
-	}
-	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
-}
-
-func (r *pipelineTemplateResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	defer r.finishCreate(ctx, resp)
-	var plan pipelineTemplateModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel := r.timeout(ctx, opCreate)
-	defer cancel()
-	t, err := r.client().PipelineTemplates.Create(ctx, buildkite.PipelineTemplateCreate{
-		Name:          plan.Name.ValueString(),
-		Configuration: plan.Configuration.ValueString(),
-		Description:   stringPtrIfSet(plan.Description),
-		Available:     plan.Available.ValueBoolPointer(),
-	})
-	if err != nil {
-		addAPIError(&resp.Diagnostics, "create", "pipeline template", plan.Name.ValueString(), err)
-		return
-	}
-	var state pipelineTemplateModel
-	state.fromAPI(t, &plan)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
-}
-
-func (r *pipelineTemplateResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	defer r.finishRead(ctx, req, resp)
-	var prior pipelineTemplateModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &prior)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel := r.timeout(ctx, opRead)
-	defer cancel()
-	t, err := r.client().PipelineTemplates.Get(ctx, restID(prior.ID))
-	if err != nil {
-		r.readFailed(ctx, resp, err, "pipeline template", prior.ID.ValueString())
-		return
-	}
-	var state pipelineTemplateModel
-	state.fromAPI(t, &prior)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
-}
-
-func (r *pipelineTemplateResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	defer r.finishUpdate(ctx, req, resp)
-	var plan, prior pipelineTemplateModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.State.Get(ctx, &prior)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel := r.timeout(ctx, opUpdate)
-	defer cancel()
-	var in buildkite.PipelineTemplateUpdate
-	if !plan.Name.Equal(prior.Name) {
-		in.Name = plan.Name.ValueStringPointer()
-	}
-	if !yamlFormat.equal(plan.Configuration.ValueString(), prior.Configuration.ValueString()) {
-		in.Configuration = plan.Configuration.ValueStringPointer()
-	}
-	if !plan.Description.Equal(prior.Description) {
-		in.Description = stringPtr(plan.Description)
-	}
-	if !plan.Available.Equal(prior.Available) {
-		in.Available = plan.Available.ValueBoolPointer()
-	}
-	id := restID(prior.ID)
-	t, err := r.client().PipelineTemplates.Update(ctx, id, in)
-	if err != nil {
-		addAPIError(&resp.Diagnostics, "update", "pipeline template", id, err)
-		return
-	}
-	var state pipelineTemplateModel
-	state.fromAPI(t, &plan)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
-}
-
-func (r *pipelineTemplateResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var state pipelineTemplateModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel := r.timeout(ctx, opDelete)
-	defer cancel()
-	id := restID(state.ID)
-	err := r.client().PipelineTemplates.Delete(ctx, id)
-	if buildkite.IsValidation(err) {
-		// The service refuses while pipelines use the template; name them and the ways out.
-		if users := r.templateUsers(ctx, id); len(users) > 0 {
-			resp.Diagnostics.AddError("Unable to Delete Pipeline Template", templateInUseDetail(id, err, users))
-			return
-		}
-	}
-	r.deleteFailed(ctx, &resp.Diagnostics, err, "pipeline template", id)
-}
-
 // templateUsers returns the slugs of the pipelines assigned to template id, or none when they cannot be
 // listed (the service's own refusal is then reported).
-func (r *pipelineTemplateResource) templateUsers(ctx context.Context, id string) []string {
-	all, err := r.client().Pipelines.List(ctx, nil)
+func templateUsers(ctx context.Context, c *buildkite.Client, id string) []string {
+	all, err := c.Pipelines.List(ctx, nil)
 	if err != nil {
 		return nil
 	}
@@ -259,13 +186,4 @@ func templateInUseDetail(id string, err error, slugs []string) string {
 		"apply the pipelines first (`terraform apply -target=buildkite_pipeline.<name>` for each), then apply "+
 		"again. Pipelines this configuration does not manage must drop pipeline_template_id, or be deleted, first.",
 		id, describeError(err), plural(len(slugs)), quoteList(slugs))
-}
-
-// ImportState takes the template's UUID.
-func (r *pipelineTemplateResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	values, ok := r.importParts(ctx, req, resp, uuidPart("<pipeline template UUID>", "PipelineTemplate"))
-	if !ok {
-		return
-	}
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), values[0])...)
 }

@@ -156,7 +156,7 @@ removed {
 				PreConfig: func() {
 					p, err := e.client.Pipelines.Get(context.Background(), name)
 					if err == nil {
-						_, err = e.client.Pipelines.Update(context.Background(), p.Slug, buildkite.PipelineUpdate{ClearTemplate: true, Configuration: ptrTo(buildkite.DefaultSteps)})
+						_, err = e.client.Pipelines.Update(context.Background(), p.Slug, buildkite.PipelineUpdate{PipelineTemplateUUID: buildkite.Cleared[string](), Configuration: ptrTo(buildkite.DefaultSteps)})
 					}
 					if err != nil {
 						t.Fatal(err)

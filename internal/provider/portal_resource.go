@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/boolplanmodifier"
@@ -18,26 +17,67 @@ import (
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
 )
 
-var (
-	_ resource.Resource                 = (*portalResource)(nil)
-	_ resource.ResourceWithConfigure    = (*portalResource)(nil)
-	_ resource.ResourceWithImportState  = (*portalResource)(nil)
-	_ resource.ResourceWithModifyPlan   = (*portalResource)(nil)
-	_ resource.ResourceWithIdentity     = (*portalResource)(nil)
-	_ resource.ResourceWithUpgradeState = (*portalResource)(nil)
-)
-
 // portalIdentity names a portal by its slug, as its URL and its import ID do. The slug cannot change
 // without replacing the portal, as in the official provider.
 var portalIdentity = identifiedBy(identityAttr("slug", "The portal's slug."))
 
 // NewPortalResource returns the buildkite_portal resource.
-func NewPortalResource() resource.Resource {
-	return &portalResource{resourceBase: newResourceBase("portal", writeScopes("write_portals"), portalIdentity).withoutID()}
-}
+func NewPortalResource() resource.Resource { return newObject(portalKind) }
 
-type portalResource struct {
-	resourceBase
+// portalKind declares buildkite_portal: addressed by its slug (it has no id attribute), with a token that
+// only the create answer carries. The token is not recoverable on import: it stays null.
+var portalKind = &objectKind[buildkite.Portal, portalModel]{
+	name:     "portal",
+	what:     "portal",
+	scopes:   writeScopes("write_portals"),
+	identity: portalIdentity,
+	schema:   portalSchema,
+	// The official provider's states (version 0) have a created_by.uuid the service never filled; the
+	// next read fills created_by again.
+	moves: stateMoves{official: func(_ int64, a stateAttrs) error {
+		if by, ok := a["created_by"].(map[string]any); ok && by["uuid"] == "" {
+			by["uuid"] = nil
+		}
+		return nil
+	}},
+	noID:    true,
+	key:     "slug",
+	fromAPI: func(m *portalModel, _ string, p *buildkite.Portal) { m.fromAPI(p) },
+	create: func(ctx context.Context, c *buildkite.Client, _ string, plan *portalModel) (*buildkite.Portal, error) {
+		return c.Portals.Create(ctx, plan.toWrite(nil))
+	},
+	get: func(ctx context.Context, c *buildkite.Client, _, slug string) (*buildkite.Portal, error) {
+		return c.Portals.Get(ctx, slug)
+	},
+	update: func(ctx context.Context, c *buildkite.Client, _, slug string, plan, state *portalModel) (*buildkite.Portal, error) {
+		var current *bool
+		if isKnownValue(state.UserInvokable) {
+			v := state.UserInvokable.ValueBool()
+			current = &v
+		}
+		plan.Token = state.Token
+		return c.Portals.Update(ctx, slug, plan.toWrite(current))
+	},
+	remove: func(ctx context.Context, c *buildkite.Client, _, slug string) error {
+		return c.Portals.Delete(ctx, slug)
+	},
+	importParts: []importPart{keyPart("<portal slug>")},
+	secret:      "token",
+	holder: func(c *buildkite.Client, plan *portalModel) holderLookup {
+		slug := plan.Slug.ValueString()
+		return portalSlugs.holderOf(c, slug, slug)
+	},
+	replaced: func(state *portalModel, p *buildkite.Portal) string {
+		uuid := state.UUID.ValueString()
+		if uuid == "" || strings.EqualFold(uuid, p.UUID) {
+			return ""
+		}
+		// Deleted and made again under the same slug (outside Terraform): another portal, with another
+		// token. The one in state is gone, and the plan says so.
+		return fmt.Sprintf("Portal %s is now %s, not %s, the portal in state: it was deleted and another made under "+
+			"the same slug outside Terraform. The one in state (and its token) is gone, so it leaves state and the plan "+
+			"creates it; import the new portal instead to manage it (its token cannot be read).", state.Slug.ValueString(), p.UUID, uuid)
+	},
 }
 
 // portalModel is the resource's state: as the data sources show a portal, plus the token, which only the
@@ -83,8 +123,9 @@ func (m *portalModel) toWrite(current *bool) buildkite.PortalWrite {
 	return in
 }
 
-func (r *portalResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
-	resp.Schema = schema.Schema{
+// portalSchema is the schema of buildkite_portal.
+func portalSchema() schema.Schema {
+	return schema.Schema{
 		Version: 1, // above the official provider's 0, so that its states are upgraded (upgrade.go)
 		MarkdownDescription: "A portal: a saved GraphQL query that can be invoked with the portal's own token at " +
 			"`https://portal.buildkite.com/organizations/<org>/portals/<slug>`. The token is returned only when the " +
@@ -144,112 +185,6 @@ func (r *portalResource) Schema(_ context.Context, _ resource.SchemaRequest, res
 			},
 		},
 	}
-}
-
-// UpgradeState moves the official provider's states (version 0), whose created_by.uuid the service never
-// filled, to version 1; the next read fills created_by again.
-func (r *portalResource) UpgradeState(ctx context.Context) map[int64]resource.StateUpgrader {
-	return upgraders(ctx, r, stateMoves{official: func(_ int64, a stateAttrs) error {
-		if by, ok := a["created_by"].(map[string]any); ok && by["uuid"] == "" {
-			by["uuid"] = nil
-		}
-		return nil
-	}})
-}
-
-func (r *portalResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	defer r.finishCreate(ctx, resp)
-	var plan portalModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel := r.timeout(ctx, opCreate)
-	defer cancel()
-	p, err := r.client().Portals.Create(ctx, plan.toWrite(nil))
-	lost := p != nil && secretLost(ctx, &resp.Diagnostics, err, "portal", plan.Slug.ValueString(), "token")
-	if err != nil && !lost {
-		slug := plan.Slug.ValueString()
-		r.createFailed(ctx, &resp.Diagnostics, err, "portal", slug, portalSlugs.holderOf(r.client(), slug, slug))
-		return
-	}
-	plan.fromAPI(p)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-}
-
-func (r *portalResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	defer r.finishRead(ctx, req, resp)
-	var state portalModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel := r.timeout(ctx, opRead)
-	defer cancel()
-	p, err := r.client().Portals.Get(ctx, state.Slug.ValueString())
-	if err != nil {
-		r.readFailed(ctx, resp, err, "portal", state.Slug.ValueString())
-		return
-	}
-	if uuid := state.UUID.ValueString(); uuid != "" && !strings.EqualFold(uuid, p.UUID) {
-		// Deleted and made again under the same slug (outside Terraform): another portal, with another
-		// token. The one in state is gone, and the plan says so.
-		resp.Diagnostics.AddWarning("Portal Replaced Outside Terraform", fmt.Sprintf(
-			"Portal %s is now %s, not %s, the portal in state: it was deleted and another made under the same slug "+
-				"outside Terraform. The one in state (and its token) is gone, so it leaves state and the plan creates "+
-				"it; import the new portal instead to manage it (its token cannot be read).", state.Slug.ValueString(), p.UUID, uuid))
-		r.removeGone(ctx, resp)
-		return
-	}
-	state.fromAPI(p)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
-}
-
-func (r *portalResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	defer r.finishUpdate(ctx, req, resp)
-	var plan, state portalModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel := r.timeout(ctx, opUpdate)
-	defer cancel()
-	var current *bool
-	if isKnownValue(state.UserInvokable) {
-		v := state.UserInvokable.ValueBool()
-		current = &v
-	}
-	p, err := r.client().Portals.Update(ctx, state.Slug.ValueString(), plan.toWrite(current))
-	if err != nil {
-		addAPIError(&resp.Diagnostics, "update", "portal", state.Slug.ValueString(), err)
-		return
-	}
-	plan.Token = state.Token
-	plan.fromAPI(p)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-}
-
-func (r *portalResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var state portalModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel := r.timeout(ctx, opDelete)
-	defer cancel()
-	err := r.client().Portals.Delete(ctx, state.Slug.ValueString())
-	r.deleteFailed(ctx, &resp.Diagnostics, err, "portal", state.Slug.ValueString())
-}
-
-// ImportState accepts the portal's slug, as the import ID (the official provider's) or as the identity.
-// The token is not recoverable: it stays null.
-func (r *portalResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	parts, ok := r.importParts(ctx, req, resp, keyPart("<portal slug>"))
-	if !ok {
-		return
-	}
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("slug"), parts[0])...)
 }
 
 // portalSlugs finds the portal that holds a slug, which is unique in the organization and is its import ID.

@@ -457,7 +457,7 @@ var queryCases = []queryCase{
 		if _, err := e.client.Clusters.Create(ctx, buildkite.ClusterCreate{Name: base + "-b"}); err != nil {
 			t.Fatal(err)
 		}
-		gems, err := e.client.CacheRegistries.Create(ctx, a.ID, buildkite.CacheRegistryWrite{Name: ptrTo("Gems"), Emoji: ptrTo(":gem:")})
+		gems, err := e.client.CacheRegistries.Create(ctx, a.ID, buildkite.CacheRegistryWrite{Name: ptrTo("Gems"), Emoji: buildkite.Value(":gem:")})
 		if err != nil {
 			t.Fatal(err)
 		}

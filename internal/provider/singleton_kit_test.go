@@ -58,13 +58,13 @@ func (e *testEnv) keepAPISettings() {
 		}
 		var u buildkite.APISettingsUpdate
 		if !slices.Equal(now.AllowedIPs(), ips) && len(now.AllowedIPs())+len(ips) > 0 {
-			u.AllowedIPs = &ips
+			u.AllowedIPAddresses = allowlistUpdate(ips)
 		}
 		if deref(now.RevokeInactiveTokensAfterDays) != days {
-			u.RevokeAfterDays = &days
+			u.RevokeInactiveTokensAfterDays = revocationUpdate(days)
 		}
 		if now.RestrictUserAPITokenCreation != restrict {
-			u.RestrictTokens = &restrict
+			u.RestrictUserAPITokenCreation = buildkite.Value(restrict)
 		}
 		if u.IsZero() {
 			return

@@ -19,7 +19,7 @@ func TestKeepSingletons(t *testing.T) {
 	ctx := context.Background()
 	e.server.SetCallerAddress("192.0.2.7") // inside the allowlist below, which the emulator enforces
 	ips, days, restrict := []string{"192.0.2.0/24"}, int64(30), true
-	if _, err := e.client.OrgSettings.UpdateAPISettings(ctx, buildkite.APISettingsUpdate{AllowedIPs: &ips, RevokeAfterDays: &days, RestrictTokens: &restrict}); err != nil {
+	if _, err := e.client.OrgSettings.UpdateAPISettings(ctx, buildkite.APISettingsUpdate{AllowedIPAddresses: allowlistUpdate(ips), RevokeInactiveTokensAfterDays: revocationUpdate(days), RestrictUserAPITokenCreation: buildkite.Value(restrict)}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := e.client.OrgSettings.PutBanner(ctx, "Original"); err != nil {
@@ -32,8 +32,8 @@ func TestKeepSingletons(t *testing.T) {
 			sub.keepAPISettings()
 			sub.keepAPISettings()
 			sub.keepBanner()
-			none, zero, no := []string{}, int64(0), false
-			if _, err := e.client.OrgSettings.UpdateAPISettings(ctx, buildkite.APISettingsUpdate{AllowedIPs: &none, RevokeAfterDays: &zero, RestrictTokens: &no}); err != nil {
+			if _, err := e.client.OrgSettings.UpdateAPISettings(ctx, buildkite.APISettingsUpdate{AllowedIPAddresses: buildkite.Cleared[string](),
+				RevokeInactiveTokensAfterDays: buildkite.Cleared[int64](), RestrictUserAPITokenCreation: buildkite.Value(false)}); err != nil {
 				st.Fatal(err)
 			}
 			if banner {

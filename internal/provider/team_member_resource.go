@@ -58,7 +58,7 @@ var teamMemberKind = &associationKind[buildkite.TeamMember, teamMemberModel]{
 	get: func(ctx context.Context, c *buildkite.Client, teamID, userID string) (*buildkite.TeamMember, error) {
 		return c.TeamMembers.Get(ctx, teamID, userID)
 	},
-	update: func(ctx context.Context, c *buildkite.Client, teamID, userID string, plan *teamMemberModel) (*buildkite.TeamMember, error) {
+	update: func(ctx context.Context, c *buildkite.Client, teamID, userID string, plan, _ *teamMemberModel) (*buildkite.TeamMember, error) {
 		return c.TeamMembers.Update(ctx, teamID, userID, plan.Role.API())
 	},
 	remove: func(ctx context.Context, c *buildkite.Client, teamID, userID string) error {

@@ -64,7 +64,7 @@ var teamRegistryKind = &associationKind[buildkite.TeamRegistry, teamRegistryMode
 		return c.TeamRegistries.Get(ctx, teamID, registryID)
 	},
 	// The mutations address the access by its GraphQL ID, which the registry's teams give.
-	update: func(ctx context.Context, c *buildkite.Client, teamID, registryID string, plan *teamRegistryModel) (*buildkite.TeamRegistry, error) {
+	update: func(ctx context.Context, c *buildkite.Client, teamID, registryID string, plan, _ *teamRegistryModel) (*buildkite.TeamRegistry, error) {
 		g, err := c.TeamRegistries.Get(ctx, teamID, registryID)
 		if err != nil {
 			return nil, err

@@ -16,15 +16,6 @@ import (
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
 )
 
-var (
-	_ resource.Resource                 = (*teamResource)(nil)
-	_ resource.ResourceWithConfigure    = (*teamResource)(nil)
-	_ resource.ResourceWithImportState  = (*teamResource)(nil)
-	_ resource.ResourceWithIdentity     = (*teamResource)(nil)
-	_ resource.ResourceWithModifyPlan   = (*teamResource)(nil)
-	_ resource.ResourceWithUpgradeState = (*teamResource)(nil)
-)
-
 // The enums of teams and their members, in the REST API's spelling.
 var (
 	teamPrivacies   = []string{"visible", "secret"}
@@ -36,14 +27,42 @@ var (
 var teamIdentity = identifiedBy(identityAttr("id", "The team's UUID."))
 
 // NewTeamResource returns the buildkite_team resource.
-func NewTeamResource() resource.Resource {
-	return &teamResource{
-		resourceBase: newResourceBase("team", writeScopes("write_teams"), teamIdentity),
-	}
-}
+func NewTeamResource() resource.Resource { return newObject(teamKind) }
 
-type teamResource struct {
-	resourceBase
+// teamKind declares buildkite_team: imported by UUID, GraphQL ID or slug; a create refused for a taken name
+// names the team that holds it.
+var teamKind = &objectKind[buildkite.Team, teamModel]{
+	name:     "team",
+	what:     "team",
+	scopes:   writeScopes("write_teams"),
+	identity: teamIdentity,
+	schema:   teamSchema,
+	key:      attrID,
+	fromAPI:  func(m *teamModel, _ string, t *buildkite.Team) { m.fromAPI(t) },
+	create: func(ctx context.Context, c *buildkite.Client, _ string, plan *teamModel) (*buildkite.Team, error) {
+		return c.Teams.Create(ctx, plan.toWrite())
+	},
+	get: func(ctx context.Context, c *buildkite.Client, _, id string) (*buildkite.Team, error) {
+		return c.Teams.Get(ctx, id)
+	},
+	update: func(ctx context.Context, c *buildkite.Client, _, id string, plan, _ *teamModel) (*buildkite.Team, error) {
+		return c.Teams.Update(ctx, id, plan.toWrite())
+	},
+	remove: func(ctx context.Context, c *buildkite.Client, _, id string) error {
+		return c.Teams.Delete(ctx, id)
+	},
+	importParts: []importPart{keyPart("<team id or slug>", "Team")},
+	resolve: func(ctx context.Context, c *buildkite.Client, parts []string) (string, string, error) {
+		t, err := findTeam(ctx, c, parts[0])
+		if err != nil {
+			return "", "", err
+		}
+		return "", t.ID, nil
+	},
+	named: func(plan *teamModel) string { return fmt.Sprintf("%q", plan.Name.ValueString()) },
+	holder: func(c *buildkite.Client, plan *teamModel) holderLookup {
+		return teamNames.holderOf(c, plan.Name.ValueString())
+	},
 }
 
 type teamModel struct {
@@ -144,8 +163,9 @@ func (m *teamModel) toWrite() buildkite.TeamWrite {
 	return w
 }
 
-func (r *teamResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
-	resp.Schema = schema.Schema{
+// teamSchema is the schema of buildkite_team (version 1: the official provider's 0 is upgraded; upgrade.go).
+func teamSchema() schema.Schema {
+	s := schema.Schema{
 		Version: 1, // above the official provider's 0, so that its states are upgraded (upgrade.go)
 		MarkdownDescription: "A team: a group of the organization's users that is given access to pipelines " +
 			"(`buildkite_pipeline_team`) and test suites (`buildkite_test_suite_team`). Import by UUID or by slug.",
@@ -187,18 +207,13 @@ func (r *teamResource) Schema(_ context.Context, _ resource.SchemaRequest, resp 
 		}, attrID, attrUUID, attrGraphQLID, attrCreatedAt),
 	}
 	for name, description := range teamPermissionDescriptions {
-		resp.Schema.Attributes[name] = schema.BoolAttribute{
+		s.Attributes[name] = schema.BoolAttribute{
 			MarkdownDescription: description + " Defaults to `false`.",
 			Optional:            true, Computed: true,
 			Default: booldefault.StaticBool(false),
 		}
 	}
-}
-
-// UpgradeState moves the official provider's states and ours of version 0 (without the four permissions,
-// which take their default) to version 1.
-func (r *teamResource) UpgradeState(ctx context.Context) map[int64]resource.StateUpgrader {
-	return upgraders(ctx, r, stateMoves{})
+	return s
 }
 
 // teamNames finds the team that holds a name: team names are unique through their slugs. A team is
@@ -234,87 +249,4 @@ func (slugFollowsName) PlanModifyString(ctx context.Context, req planmodifier.St
 	if planName.Equal(stateName) {
 		resp.PlanValue = req.StateValue
 	}
-}
-
-func (r *teamResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	defer r.finishCreate(ctx, resp)
-	var plan teamModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel := r.timeout(ctx, opCreate)
-	defer cancel()
-	t, err := r.client().Teams.Create(ctx, plan.toWrite())
-	if err != nil {
-		r.createFailed(ctx, &resp.Diagnostics, err, "team", fmt.Sprintf("%q", plan.Name.ValueString()),
-			teamNames.holderOf(r.client(), plan.Name.ValueString()))
-		return
-	}
-	plan.fromAPI(t)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-}
-
-func (r *teamResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	defer r.finishRead(ctx, req, resp)
-	var state teamModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel := r.timeout(ctx, opRead)
-	defer cancel()
-	t, err := r.client().Teams.Get(ctx, restID(state.ID))
-	if err != nil {
-		r.readFailed(ctx, resp, err, "team", state.ID.ValueString())
-		return
-	}
-	state.fromAPI(t)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
-}
-
-func (r *teamResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	defer r.finishUpdate(ctx, req, resp)
-	var plan teamModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel := r.timeout(ctx, opUpdate)
-	defer cancel()
-	t, err := r.client().Teams.Update(ctx, restID(plan.ID), plan.toWrite())
-	if err != nil {
-		addAPIError(&resp.Diagnostics, "update", "team", plan.ID.ValueString(), err)
-		return
-	}
-	plan.fromAPI(t)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-}
-
-func (r *teamResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var state teamModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel := r.timeout(ctx, opDelete)
-	defer cancel()
-	err := r.client().Teams.Delete(ctx, restID(state.ID))
-	r.deleteFailed(ctx, &resp.Diagnostics, err, "team", state.ID.ValueString())
-}
-
-// ImportState accepts the team's UUID, GraphQL ID or slug, as an import ID or as the identity's id.
-func (r *teamResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	parts, ok := r.importParts(ctx, req, resp, keyPart("<team id or slug>", "Team"))
-	if !ok {
-		return
-	}
-	ctx, cancel := r.timeout(ctx, opRead)
-	defer cancel()
-	t, err := findTeam(ctx, r.client(), parts[0])
-	if err != nil {
-		addAPIError(&resp.Diagnostics, "import", "team", req.ID, err)
-		return
-	}
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), t.ID)...)
 }

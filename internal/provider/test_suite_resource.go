@@ -17,15 +17,6 @@ import (
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
 )
 
-var (
-	_ resource.Resource                 = (*testSuiteResource)(nil)
-	_ resource.ResourceWithConfigure    = (*testSuiteResource)(nil)
-	_ resource.ResourceWithImportState  = (*testSuiteResource)(nil)
-	_ resource.ResourceWithModifyPlan   = (*testSuiteResource)(nil)
-	_ resource.ResourceWithIdentity     = (*testSuiteResource)(nil)
-	_ resource.ResourceWithUpgradeState = (*testSuiteResource)(nil)
-)
-
 // keptWhenLeftOut makes an optional attribute Optional+Computed with UseStateForUnknown, as the official
 // provider declares the suite's fields that removal keeps.
 func keptWhenLeftOut(a schema.StringAttribute) schema.StringAttribute {
@@ -39,14 +30,71 @@ func keptWhenLeftOut(a schema.StringAttribute) schema.StringAttribute {
 var testSuiteIdentity = mutableIdentity(identityAttr("slug", "The suite's slug, derived from its name."))
 
 // NewTestSuiteResource returns the buildkite_test_suite resource.
-func NewTestSuiteResource() resource.Resource {
-	return &testSuiteResource{
-		resourceBase: newResourceBase("test_suite", writeScopes("write_suites"), testSuiteIdentity),
-	}
-}
+func NewTestSuiteResource() resource.Resource { return newObject(testSuiteKind) }
 
-type testSuiteResource struct {
-	resourceBase
+// testSuiteKind declares buildkite_test_suite: addressed by its slug, found again by ID after a rename
+// elsewhere; its API token is only in the create answer. A change of team_owner_id moves the suite's
+// manage_and_read access from the old team to the new.
+var testSuiteKind = &objectKind[buildkite.TestSuite, testSuiteModel]{
+	name:     "test_suite",
+	what:     "test suite",
+	scopes:   writeScopes("write_suites"),
+	identity: testSuiteIdentity,
+	schema:   testSuiteSchema,
+	moves:    stateMoves{refs: []string{"team_owner_id"}},
+	key:      "slug",
+	fromAPI:  func(m *testSuiteModel, _ string, s *buildkite.TestSuite) { m.fromAPI(s) },
+	create: func(ctx context.Context, c *buildkite.Client, _ string, plan *testSuiteModel) (*buildkite.TestSuite, error) {
+		return c.TestSuites.Create(ctx, plan.toCreate())
+	},
+	get: func(ctx context.Context, c *buildkite.Client, _, slug string) (*buildkite.TestSuite, error) {
+		return c.TestSuites.Get(ctx, slug)
+	},
+	byID: func(ctx context.Context, c *buildkite.Client, _, id string) (*buildkite.TestSuite, error) {
+		return c.TestSuites.GetByID(ctx, id)
+	},
+	keyOf: func(s *buildkite.TestSuite) string { return s.Slug },
+	update: func(ctx context.Context, c *buildkite.Client, _, slug string, plan, state *testSuiteModel) (*buildkite.TestSuite, error) {
+		s, err := c.TestSuites.Update(ctx, slug, plan.toUpdate())
+		if err != nil {
+			return nil, err
+		}
+		if from, to := state.TeamOwnerID.UUID(), plan.TeamOwnerID.UUID(); from != "" && to != "" && from != to {
+			if err := moveSuiteOwner(ctx, c, s.ID, from, to); err != nil {
+				return nil, err
+			}
+		}
+		plan.APIToken = state.APIToken
+		return s, nil
+	},
+	remove: func(ctx context.Context, c *buildkite.Client, _, slug string) error {
+		return c.TestSuites.Delete(ctx, slug)
+	},
+	importParts: []importPart{keyPart("<test suite slug or id>", "Suite")},
+	// The imported suite's team_owner_id is the team that may manage it, as the official provider finds it.
+	// Where several teams may (the official provider takes the first), it stays unset: a guess that differs
+	// from the configuration would plan an owner change, whose apply takes the guessed team's access away.
+	// Unset, the configured owner is only recorded.
+	afterImport: func(ctx context.Context, c *buildkite.Client, state *testSuiteModel, s *buildkite.TestSuite) {
+		if owner := soleManagingTeam(ctx, c, s.ID); owner != "" {
+			state.TeamOwnerID = newRef(owner)
+		}
+	},
+	named:  func(plan *testSuiteModel) string { return plan.Name.ValueString() },
+	secret: "api_token",
+	holder: func(c *buildkite.Client, plan *testSuiteModel) holderLookup {
+		return suiteNames.holderOf(c, plan.Name.ValueString())
+	},
+	explainCreate: func(plan *testSuiteModel, err error, diags *diag.Diagnostics) bool {
+		if !plan.TeamOwnerID.IsNull() || !buildkite.IsValidation(err) || !strings.Contains(strings.ToLower(describeError(err)), "team") {
+			return false
+		}
+		diags.AddAttributeError(path.Root("team_owner_id"), "Unable to Create Test Suite",
+			fmt.Sprintf("Creating test suite %s: %s. The organization has teams enabled, so a test suite needs a team: "+
+				"set team_owner_id to the ID of a team.", plan.Name.ValueString(), describeError(err)))
+		return true
+	},
+	renamed: []string{"slug", "url", "web_url"},
 }
 
 // testSuiteModel is what the data sources show of a suite, with what only the resource knows: the team it
@@ -109,8 +157,9 @@ func (m *testSuiteModel) toUpdate() buildkite.TestSuiteUpdate {
 	}
 }
 
-func (r *testSuiteResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
-	resp.Schema = schema.Schema{
+// testSuiteSchema is the schema of buildkite_test_suite.
+func testSuiteSchema() schema.Schema {
+	return schema.Schema{
 		Version: 1, // above the official provider's 0, so that its states are upgraded (upgrade.go)
 		MarkdownDescription: "A Test Engine (analytics) test suite. Its `api_token`, which test collectors report with, " +
 			"is returned only when the suite is created and is kept in state from then on: an imported suite has no " +
@@ -175,109 +224,12 @@ func (r *testSuiteResource) Schema(_ context.Context, _ resource.SchemaRequest, 
 	}
 }
 
-// UpgradeState moves the official provider's states and ours of version 0 to version 1.
-func (r *testSuiteResource) UpgradeState(ctx context.Context) map[int64]resource.StateUpgrader {
-	return upgraders(ctx, r, stateMoves{refs: []string{"team_owner_id"}})
-}
-
-// ModifyPlan checks scopes (the base) and marks the slug and the URLs unknown when the name changes, since
-// the service derives them from it.
-func (r *testSuiteResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	r.resourceBase.ModifyPlan(ctx, req, resp)
-	unknownWhenRenamed(ctx, req, resp, "slug", "url", "web_url")
-}
-
-func (r *testSuiteResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	defer r.finishCreate(ctx, resp)
-	var plan testSuiteModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel := r.timeout(ctx, opCreate)
-	defer cancel()
-	s, err := r.client().TestSuites.Create(ctx, plan.toCreate())
-	if lost := s != nil && secretLost(ctx, &resp.Diagnostics, err, "test suite", plan.Name.ValueString(), "api_token"); err != nil && !lost {
-		if plan.TeamOwnerID.IsNull() && buildkite.IsValidation(err) && strings.Contains(strings.ToLower(describeError(err)), "team") {
-			resp.Diagnostics.AddAttributeError(path.Root("team_owner_id"), "Unable to Create Test Suite",
-				fmt.Sprintf("Creating test suite %s: %s. The organization has teams enabled, so a test suite needs a team: "+
-					"set team_owner_id to the ID of a team.", plan.Name.ValueString(), describeError(err)))
-			return
-		}
-		r.createFailed(ctx, &resp.Diagnostics, err, "test suite", plan.Name.ValueString(),
-			suiteNames.holderOf(r.client(), plan.Name.ValueString()))
-		return
-	}
-	plan.fromAPI(s)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-}
-
-// find reads the suite by its slug, then by its ID: a suite renamed elsewhere has a new slug.
-func (r *testSuiteResource) find(ctx context.Context, m *testSuiteModel) (*buildkite.TestSuite, error) {
-	return bySlugThenID(ctx, m.Slug.ValueString(), restID(m.ID), r.client().TestSuites.Get, r.client().TestSuites.GetByID)
-}
-
-func (m *testSuiteModel) ident() string {
-	if id := m.ID.ValueString(); id != "" {
-		return id
-	}
-	return m.Slug.ValueString()
-}
-
-func (r *testSuiteResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	defer r.finishRead(ctx, req, resp)
-	var state testSuiteModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel := r.timeout(ctx, opRead)
-	defer cancel()
-	s, err := r.find(ctx, &state)
-	if err != nil {
-		r.readFailed(ctx, resp, err, "test suite", state.ident())
-		return
-	}
-	state.fromAPI(s)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
-}
-
-func (r *testSuiteResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	defer r.finishUpdate(ctx, req, resp)
-	var plan, state testSuiteModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel := r.timeout(ctx, opUpdate)
-	defer cancel()
-	// The slug in state may be stale if the suite was renamed elsewhere since the last refresh.
-	cur, err := r.find(ctx, &state)
-	if err != nil {
-		addAPIError(&resp.Diagnostics, "update", "test suite", state.ident(), err)
-		return
-	}
-	s, err := r.client().TestSuites.Update(ctx, cur.Slug, plan.toUpdate())
-	if err != nil {
-		addAPIError(&resp.Diagnostics, "update", "test suite", state.ident(), err)
-		return
-	}
-	if from, to := state.TeamOwnerID.UUID(), plan.TeamOwnerID.UUID(); from != "" && to != "" && from != to {
-		if !r.moveOwner(ctx, &resp.Diagnostics, cur.ID, from, to) {
-			return
-		}
-	}
-	plan.APIToken = state.APIToken
-	plan.fromAPI(s)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-}
-
-// moveOwner gives the suite's new owning team manage_and_read access (or raises the access it has to that)
-// and then removes the old team's access, which may be gone already (the team deleted or replaced first).
-func (r *testSuiteResource) moveOwner(ctx context.Context, diags *diag.Diagnostics, suiteID, from, to string) bool {
+// moveSuiteOwner gives the suite's new owning team manage_and_read access (or raises the access it has to
+// that) and then removes the old team's access, which may be gone already (the team deleted or replaced
+// first).
+func moveSuiteOwner(ctx context.Context, c *buildkite.Client, suiteID, from, to string) error {
 	manage := suiteAccessToAPI("manage_and_read")
-	ts := r.client().TeamSuites
+	ts := c.TeamSuites
 	_, err := ts.Create(ctx, to, buildkite.TeamSuiteCreate{SuiteID: suiteID, AccessLevel: manage})
 	if buildkite.IsValidation(err) {
 		if _, getErr := ts.Get(ctx, to, suiteID); getErr == nil {
@@ -286,72 +238,26 @@ func (r *testSuiteResource) moveOwner(ctx context.Context, diags *diag.Diagnosti
 	}
 	if err != nil {
 		// The official provider's summary, which its users' tests match on.
-		diags.AddError("Could not add new owner team",
-			fmt.Sprintf("Giving team %s manage_and_read access to test suite %s: %s", to, suiteID, describeError(err)))
-		return false
+		return &diagnosedError{"Could not add new owner team",
+			fmt.Sprintf("Giving team %s manage_and_read access to test suite %s: %s", to, suiteID, describeError(err))}
 	}
 	if err := ts.Delete(ctx, from, suiteID); err != nil && !buildkite.IsNotFound(err) {
-		diags.AddError("Failed to delete team owner",
-			fmt.Sprintf("Removing the access of team %s, the suite's previous owner, to test suite %s: %s", from, suiteID, describeError(err)))
-		return false
+		return &diagnosedError{"Failed to delete team owner",
+			fmt.Sprintf("Removing the access of team %s, the suite's previous owner, to test suite %s: %s", from, suiteID, describeError(err))}
 	}
-	return true
-}
-
-func (r *testSuiteResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var state testSuiteModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel := r.timeout(ctx, opDelete)
-	defer cancel()
-	cur, err := r.find(ctx, &state)
-	if err == nil {
-		err = r.client().TestSuites.Delete(ctx, cur.Slug)
-	}
-	r.deleteFailed(ctx, &resp.Diagnostics, err, "test suite", state.ident())
-}
-
-// ImportState accepts the suite's slug or its ID, as the import ID or as the identity's slug. The imported
-// suite's team_owner_id is the team that may manage it, as the official provider finds it. Where several
-// teams may (the official provider takes the first), it stays unset: a guess that differs from the
-// configuration would plan an owner change, whose apply takes the guessed team's access away. Unset, the
-// configured owner is only recorded.
-func (r *testSuiteResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	parts, ok := r.importParts(ctx, req, resp, keyPart("<test suite slug or id>", "Suite"))
-	if !ok {
-		return
-	}
-	resp.Diagnostics.Append(setSlugOrID(ctx, resp, parts[0])...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel := r.timeout(ctx, opRead)
-	defer cancel()
-	slug, id := parts[0], ""
-	if isUUID(slug) {
-		slug, id = "", slug
-	}
-	s, err := bySlugThenID(ctx, slug, id, r.client().TestSuites.Get, r.client().TestSuites.GetByID)
-	if err != nil {
-		return // Read, which follows, reports it
-	}
-	if owner := r.soleManagingTeam(ctx, s.ID); owner != "" {
-		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("team_owner_id"), owner)...)
-	}
+	return nil
 }
 
 // soleManagingTeam is the one team with manage_and_read access to the suite, or "" when there is none, more
 // than one, or the teams cannot be read.
-func (r *testSuiteResource) soleManagingTeam(ctx context.Context, suiteID string) string {
-	teams, err := r.client().Teams.List(ctx, buildkite.TeamListOptions{})
+func soleManagingTeam(ctx context.Context, c *buildkite.Client, suiteID string) string {
+	teams, err := c.Teams.List(ctx, buildkite.TeamListOptions{})
 	if err != nil {
 		return ""
 	}
 	owner := ""
 	for _, t := range teams {
-		ts, err := r.client().TeamSuites.Get(ctx, t.ID, suiteID)
+		ts, err := c.TeamSuites.Get(ctx, t.ID, suiteID)
 		if err != nil || suiteAccessFromAPI(ts.AccessLevel) != "manage_and_read" {
 			continue
 		}

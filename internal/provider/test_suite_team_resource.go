@@ -90,7 +90,7 @@ var testSuiteTeamKind = &associationKind[buildkite.TeamSuite, testSuiteTeamModel
 	get: func(ctx context.Context, c *buildkite.Client, teamID, suiteID string) (*buildkite.TeamSuite, error) {
 		return c.TeamSuites.Get(ctx, teamID, suiteID)
 	},
-	update: func(ctx context.Context, c *buildkite.Client, teamID, suiteID string, plan *testSuiteTeamModel) (*buildkite.TeamSuite, error) {
+	update: func(ctx context.Context, c *buildkite.Client, teamID, suiteID string, plan, _ *testSuiteTeamModel) (*buildkite.TeamSuite, error) {
 		return c.TeamSuites.Update(ctx, teamID, suiteID, suiteAccessToAPI(plan.AccessLevel.ValueString()))
 	},
 	remove: func(ctx context.Context, c *buildkite.Client, teamID, suiteID string) error {
