@@ -205,7 +205,7 @@ func (s *Server) createQueue(w http.ResponseWriter, r *http.Request) {
 			key: key.Value, desc: desc.Value, retryAgentAffinity: orDefault(affinity.Value, retryAgentAffinities[0]),
 			hosted: hosted, createdAt: s.store.timestamp(), createdBy: user.id,
 		}
-		s.store.clusters.queues.insert(q)
+		s.store.addQueue(q)
 		return s.store.queueView(baseURL(r), q), nil
 	})
 }

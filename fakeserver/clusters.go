@@ -48,8 +48,15 @@ type clusterRecord struct {
 	org, id, graphqlID              string
 	name, description, emoji, color string
 	defaultQueueID                  string // "" when none
-	createdAt                       time.Time
-	createdBy                       string // user id
+	// The hosted agents' git mirror and container cache, which the official provider sets with PATCH (its
+	// buildkite/resource_cluster.go): changed only once the cluster has a hosted queue; the first hosted queue
+	// turns the container cache on.
+	hostedGitMirror, hostedContainerCache bool
+	// agentTracingServiceID is the open_telemetry_tracing notification service agents export traces to,
+	// "" when none; GraphQL only (graphql_clusters.go).
+	agentTracingServiceID string
+	createdAt             time.Time
+	createdBy             string // user id
 }
 
 // The lookups below need a lock held; they return nil for a record outside org or cluster.
@@ -121,6 +128,9 @@ type clusterView struct {
 	DefaultQueueURL *string   `json:"default_queue_url"`
 	CreatedAt       string    `json:"created_at"`
 	CreatedBy       *userView `json:"created_by"`
+	// The service answers them to a token that can manage the cluster, which every emulator token can.
+	HostedGitMirrorEnabled      bool `json:"hosted_git_mirror_enabled"`
+	HostedContainerCacheEnabled bool `json:"hosted_container_cache_enabled"`
 }
 
 func (st *Store) clusterView(base string, c *clusterRecord) clusterView {
@@ -131,6 +141,8 @@ func (st *Store) clusterView(base string, c *clusterRecord) clusterView {
 		QueuesURL: apiURL(base, "organizations", c.org, "clusters", c.id, "queues"),
 		CreatedAt: formatTime(c.createdAt),
 		CreatedBy: st.userSummary(c.createdBy),
+
+		HostedGitMirrorEnabled: c.hostedGitMirror, HostedContainerCacheEnabled: c.hostedContainerCache,
 	}
 	if c.defaultQueueID != "" {
 		v.DefaultQueueID = stringPtr(c.defaultQueueID)
@@ -223,6 +235,7 @@ func (st *Store) addCluster(org, userID string, in *jsonObject) (*clusterRecord,
 func (st *Store) changeCluster(c *clusterRecord, in *jsonObject) validationErrors {
 	name, desc, emoji, color := in.String("name"), in.String("description"), in.String("emoji"), in.String("color")
 	defaultQueue := in.String("default_queue_id")
+	gitMirror, containerCache := in.Bool("hosted_git_mirror_enabled"), in.Bool("hosted_container_cache_enabled")
 	problems := in.Problems()
 	if name.Set && name.Value == "" {
 		problems.addBlank("name")
@@ -231,8 +244,24 @@ func (st *Store) changeCluster(c *clusterRecord, in *jsonObject) validationError
 	if defaultQueue.Value != "" && st.queue(c.org, c.id, defaultQueue.Value) == nil {
 		problems.add("default_queue_id", "must be a queue of this cluster")
 	}
+	// A change of a hosted setting (the same value is no change) needs a hosted queue in the cluster.
+	for _, h := range []struct {
+		name string
+		in   opt[bool]
+		now  bool
+	}{{"hosted_git_mirror_enabled", gitMirror, c.hostedGitMirror}, {"hosted_container_cache_enabled", containerCache, c.hostedContainerCache}} {
+		if h.in.Set && h.in.Value != h.now && !st.hasHostedQueue(c.id) {
+			problems.add(h.name, "can only be changed once the cluster has a hosted queue")
+		}
+	}
 	if len(problems) > 0 {
 		return problems
+	}
+	if gitMirror.Set {
+		c.hostedGitMirror = gitMirror.Value
+	}
+	if containerCache.Set {
+		c.hostedContainerCache = containerCache.Value
 	}
 	setString(&c.name, name)
 	setString(&c.description, desc)
@@ -240,6 +269,22 @@ func (st *Store) changeCluster(c *clusterRecord, in *jsonObject) validationError
 	setString(&c.color, color)
 	setString(&c.defaultQueueID, defaultQueue)
 	return nil
+}
+
+// hasHostedQueue reports whether a queue of the cluster is hosted. A lock must be held.
+func (st *Store) hasHostedQueue(clusterID string) bool {
+	return slices.ContainsFunc(st.queuesOf(clusterID), func(q *queueRecord) bool { return q.hosted != nil })
+}
+
+// addQueue stores q; the cluster's first hosted queue turns its container cache on, as Buildkite does. The
+// write lock must be held.
+func (st *Store) addQueue(q *queueRecord) {
+	if q.hosted != nil && !st.hasHostedQueue(q.clusterID) {
+		if c, ok := st.clusters.clusters.get(q.clusterID); ok {
+			c.hostedContainerCache = true
+		}
+	}
+	st.clusters.queues.insert(q)
 }
 
 func (s *Server) deleteClusterHandler(w http.ResponseWriter, r *http.Request) {

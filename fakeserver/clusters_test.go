@@ -575,3 +575,41 @@ func TestClusterTokenExpiry(t *testing.T) {
 		t.Fatalf("token without expiry: %d %v", status, raw)
 	}
 }
+
+// TestClusterHostedSettings: both settings show on the cluster, false on a new one; a change is refused (422)
+// until the cluster has a hosted queue, while sending the value it holds is no change; the first hosted queue
+// turns the container cache on; then PATCH and PUT change them.
+func TestClusterHostedSettings(t *testing.T) {
+	e := newEnv(t, Options{})
+	cid := e.createCluster("c")
+	c := e.api("GET", "/clusters/"+cid, nil).object(t)
+	if c["hosted_git_mirror_enabled"] != false || c["hosted_container_cache_enabled"] != false {
+		t.Fatalf("new cluster %v", c)
+	}
+	expectError(t, e.api("PATCH", "/clusters/"+cid, map[string]any{"hosted_git_mirror_enabled": true}), 422,
+		"Validation failed: Hosted git mirror enabled can only be changed once the cluster has a hosted queue")
+	expectError(t, e.api("PUT", "/clusters/"+cid, map[string]any{"hosted_container_cache_enabled": true}), 422,
+		"Validation failed: Hosted container cache enabled can only be changed once the cluster has a hosted queue")
+	expect(t, e.api("PATCH", "/clusters/"+cid, map[string]any{"hosted_git_mirror_enabled": false}), 200)
+	// A self-hosted queue is no hosted queue.
+	e.createQueue(cid, "self")
+	expect(t, e.api("PATCH", "/clusters/"+cid, map[string]any{"hosted_git_mirror_enabled": true}), 422)
+
+	expect(t, e.api("POST", "/clusters/"+cid+"/queues", map[string]any{"key": "linux",
+		"hostedAgents": map[string]any{"instanceShape": "LINUX_AMD64_2X4"}}), 201)
+	if c = e.api("GET", "/clusters/"+cid, nil).object(t); c["hosted_container_cache_enabled"] != true || c["hosted_git_mirror_enabled"] != false {
+		t.Fatalf("after the first hosted queue %v", c)
+	}
+	c = e.api("PATCH", "/clusters/"+cid, map[string]any{"hosted_git_mirror_enabled": true, "hosted_container_cache_enabled": false}).object(t)
+	if c["hosted_git_mirror_enabled"] != true || c["hosted_container_cache_enabled"] != false {
+		t.Fatalf("patched %v", c)
+	}
+	// A second hosted queue leaves the container cache as it is.
+	expect(t, e.api("POST", "/clusters/"+cid+"/queues", map[string]any{"key": "linux2",
+		"hostedAgents": map[string]any{"instanceShape": "LINUX_AMD64_2X4"}}), 201)
+	if c = e.api("GET", "/clusters/"+cid, nil).object(t); c["hosted_container_cache_enabled"] != false {
+		t.Fatalf("after a second hosted queue %v", c)
+	}
+	expectError(t, e.api("PATCH", "/clusters/"+cid, map[string]any{"hosted_git_mirror_enabled": "yes"}), 422,
+		"Validation failed: Hosted git mirror enabled must be a boolean")
+}

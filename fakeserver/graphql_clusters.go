@@ -74,7 +74,7 @@ func init() {
 			key: key, desc: in.str("description"), retryAgentAffinity: orDefault(affinity.Value, retryAgentAffinities[0]),
 			hosted: hosted, createdAt: x.st.timestamp(), createdBy: x.user.id,
 		}
-		x.st.clusters.queues.insert(q)
+		x.st.addQueue(q)
 		return withClientMutationID(in, "ClusterQueueCreatePayload", map[string]any{"clusterQueue": x.queueObject(q)}), nil
 	}
 	gqlMutations["clusterQueueUpdate"] = func(x *gqlExec, args map[string]any) (any, error) {
@@ -105,7 +105,7 @@ func init() {
 }
 
 // Clusters over GraphQL: clusterCreate, clusterUpdate (its defaultQueueId sets the default queue, null
-// clears it) and clusterDelete, Organization.cluster(id:) and Organization.clusters(order:), with the REST
+// clears it; its agentTracingServiceUuid selects the OpenTelemetry tracing service, null or "" clears it) and clusterDelete, Organization.cluster(id:) and Organization.clusters(order:), with the REST
 // checks (addCluster, changeCluster) and the REST "Validation failed: …" sentences.
 //
 // Choices where the facts are silent (I): Organization.cluster takes the cluster's UUID (what the
@@ -153,8 +153,15 @@ func init() {
 			}
 			body.raw["default_queue_id"] = jsonValue(queue, in["defaultQueueId"] == nil)
 		}
+		tracing, err := x.agentTracingService(c, in)
+		if err != nil {
+			return nil, err
+		}
 		if problems := x.st.changeCluster(c, body); len(problems) > 0 {
 			return nil, gqlValidation(problems)
+		}
+		if in.has("agentTracingServiceUuid") {
+			c.agentTracingServiceID = tracing
 		}
 		return withClientMutationID(in, "ClusterUpdatePayload", map[string]any{"cluster": x.clusterObject(c)}), nil
 	}
@@ -167,6 +174,27 @@ func init() {
 		x.st.deleteCluster(c)
 		return withClientMutationID(in, "ClusterDeletePayload", map[string]any{"deletedClusterId": c.graphqlID}), nil
 	}
+}
+
+// agentTracingService checks clusterUpdate's agentTracingServiceUuid: null or "" clears the selection; any
+// other value must be the UUID of an enabled open_telemetry_tracing notification service of the cluster's
+// organization that covers every pipeline and has no branch filter (the input's description: "an enabled,
+// unrestricted OpenTelemetry notification service"). The service's wording is not documented: (I).
+func (x *gqlExec) agentTracingService(c *clusterRecord, in gqlInput) (string, error) {
+	id := in.str("agentTracingServiceUuid")
+	if id == "" {
+		return "", nil
+	}
+	n := x.st.notificationService(c.org, id)
+	switch {
+	case n == nil || n.id != id:
+		return "", gqlError("Agent tracing service " + id + " is not a notification service of this organization")
+	case n.provider != "open_telemetry_tracing":
+		return "", gqlError("Agent tracing service " + id + " is a " + n.provider + " notification service, not an OpenTelemetry tracing one")
+	case !n.enabled || n.scope != "all" || n.branchConfiguration != "":
+		return "", gqlError("Agent tracing service " + id + " must be enabled, cover all pipelines and have no branch filter")
+	}
+	return id, nil
 }
 
 // adminClusterQueue returns the queue a mutation's id names in the organization its organizationId names,
@@ -354,6 +382,7 @@ func (x *gqlExec) clusterObject(c *clusterRecord) any {
 		"id": c.graphqlID, "uuid": c.id, "name": c.name, "description": optionalText(c.description),
 		"emoji": optionalText(c.emoji), "color": optionalText(c.color),
 		"createdBy": x.userObject(c.createdBy), "organization": x.orgObject(x.st.orgs[c.org]),
+		"agentTracingServiceUuid": optionalText(c.agentTracingServiceID),
 		"defaultQueue": gqlResolver(func(map[string]any) (any, error) {
 			if q := x.st.queue(c.org, c.id, c.defaultQueueID); q != nil {
 				return x.queueObject(q), nil

@@ -428,3 +428,57 @@ func TestGraphQLClusterMutationsNeedAnAdministrator(t *testing.T) {
 		t.Fatalf("paused by a member: %v", q)
 	}
 }
+
+// TestGraphQLClusterAgentTracing: clusterUpdate's agentTracingServiceUuid selects an enabled, unrestricted
+// open_telemetry_tracing service of the organization (Cluster.agentTracingServiceUuid reads it) and null or
+// "" clears it; a service of another kind, a restricted or disabled one, an unknown or upper-case UUID are
+// refused, each naming the service, and change nothing.
+func TestGraphQLClusterAgentTracing(t *testing.T) {
+	e := newEnv(t, Options{})
+	orgID := e.orgGraphQLID()
+	uuid := e.createCluster("traced")
+	id := graphQLID("Cluster", uuid)
+	service := func(body map[string]any) string {
+		r := e.api("POST", "/services", body)
+		expect(t, r, http.StatusCreated)
+		return r.object(t)["id"].(string)
+	}
+	otel := service(map[string]any{"provider": "open_telemetry_tracing", "settings": map[string]any{"endpoint": "https://otel.example.com"}})
+	filtered := service(map[string]any{"provider": "open_telemetry_tracing", "branch_configuration": "main",
+		"settings": map[string]any{"endpoint": "https://otel.example.com"}})
+	webhook := service(webhookBody("https://example.com/hook"))
+	const update = `mutation($o: ID!, $id: ID!, $s: String) {
+  clusterUpdate(input: {organizationId: $o, id: $id, agentTracingServiceUuid: $s}) { cluster { agentTracingServiceUuid } } }`
+	const read = `query($id: ID!) { node(id: $id) { ... on Cluster { agentTracingServiceUuid } } }`
+	if a := e.gql(read, map[string]any{"id": id}).ok(t); a.at(t, "node", "agentTracingServiceUuid") != nil {
+		t.Fatalf("new cluster: %s", a.raw)
+	}
+	if a := e.gql(update, map[string]any{"o": orgID, "id": id, "s": otel}).ok(t); a.str(t, "clusterUpdate", "cluster", "agentTracingServiceUuid") != otel {
+		t.Fatalf("set: %s", a.raw)
+	}
+	for _, c := range []struct{ uuid, want string }{
+		{webhook, "is a webhook notification service, not an OpenTelemetry tracing one"},
+		{filtered, "must be enabled, cover all pipelines and have no branch filter"},
+		{strings.ToUpper(otel), "is not a notification service of this organization"},
+		{"00000000-0000-4000-8000-000000000000", "is not a notification service of this organization"},
+	} {
+		if msg := e.gql(update, map[string]any{"o": orgID, "id": id, "s": c.uuid}).errorMessage(t); !strings.Contains(msg, c.want) || !strings.Contains(msg, c.uuid) {
+			t.Errorf("%s: %q, want it named with %q", c.uuid, msg, c.want)
+		}
+	}
+	if a := e.gql(read, map[string]any{"id": id}).ok(t); a.str(t, "node", "agentTracingServiceUuid") != otel {
+		t.Fatalf("after refusals: %s", a.raw)
+	}
+	for _, clear := range []any{nil, ""} {
+		e.gql(update, map[string]any{"o": orgID, "id": id, "s": otel}).ok(t)
+		if a := e.gql(update, map[string]any{"o": orgID, "id": id, "s": clear}).ok(t); a.at(t, "clusterUpdate", "cluster", "agentTracingServiceUuid") != nil {
+			t.Fatalf("cleared with %v: %s", clear, a.raw)
+		}
+	}
+	// An update that leaves the field out keeps the selection.
+	e.gql(update, map[string]any{"o": orgID, "id": id, "s": otel}).ok(t)
+	const rename = `mutation($o: ID!, $id: ID!) { clusterUpdate(input: {organizationId: $o, id: $id, name: "renamed"}) { cluster { agentTracingServiceUuid } } }`
+	if a := e.gql(rename, map[string]any{"o": orgID, "id": id}).ok(t); a.str(t, "clusterUpdate", "cluster", "agentTracingServiceUuid") != otel {
+		t.Fatalf("kept: %s", a.raw)
+	}
+}

@@ -49,7 +49,7 @@ func TestAnswer_updateWithoutObjectIsError(t *testing.T) {
 	for body, missing := range emptyAnswers {
 		s := newStub(t, respond(http.StatusOK, body))
 		c := newTestClient(t, s.srv.URL)
-		_, err := c.Clusters.Update(ctx, "c1", ClusterUpdate{Name: ptr("x")})
+		_, err := c.Clusters.Update(ctx, "c1", ClusterUpdate{Name: Value("x")})
 		if err == nil || !strings.Contains(err.Error(), "PUT /v2/organizations/acme/clusters/c1") || !strings.Contains(err.Error(), missing) {
 			t.Errorf("body %q: error = %v", body, err)
 		}
@@ -60,7 +60,7 @@ func TestAnswer_updateWithoutObjectIsError(t *testing.T) {
 
 	s := newStub(t, failThen(1, http.StatusOK, `{"id":"c1","name":"x"}`)) // the first answer: 200 {"message":...}
 	c := newTestClient(t, s.srv.URL)
-	got, err := c.Clusters.Update(ctx, "c1", ClusterUpdate{Name: ptr("x")})
+	got, err := c.Clusters.Update(ctx, "c1", ClusterUpdate{Name: Value("x")})
 	if err != nil || got.ID != "c1" || s.count() != 2 {
 		t.Errorf("got %+v, %v after %d attempts; want c1 from the second", got, err, s.count())
 	}

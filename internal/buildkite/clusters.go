@@ -26,6 +26,10 @@ type Cluster struct {
 	DefaultQueueURL *string    `json:"default_queue_url"`
 	CreatedAt       *time.Time `json:"created_at"`
 	CreatedBy       *User      `json:"created_by"`
+	// The hosted agents' git mirror and container cache; nil where the answer leaves them out (a token that
+	// cannot manage the cluster).
+	HostedGitMirrorEnabled      *bool `json:"hosted_git_mirror_enabled"`
+	HostedContainerCacheEnabled *bool `json:"hosted_container_cache_enabled"`
 }
 
 var _ identified = (*Cluster)(nil)
@@ -40,15 +44,28 @@ type ClusterCreate struct {
 	Color       *string `json:"color,omitempty"`
 }
 
-// ClusterUpdate is the body of an update; only non-nil fields are sent, so a
-// partial update leaves the others as they are.
+// ClusterUpdate is the body of an update: a field left unset is left out, so a partial update leaves the
+// others as they are; DefaultQueueID Cleared unsets the default queue.
 type ClusterUpdate struct {
-	Name           *string `json:"name,omitempty"`
-	Description    *string `json:"description,omitempty"`
-	Emoji          *string `json:"emoji,omitempty"`
-	Color          *string `json:"color,omitempty"`
-	DefaultQueueID *string `json:"default_queue_id,omitempty"`
+	Name           Optional[string] `json:"name,omitzero"`
+	Description    Optional[string] `json:"description,omitzero"`
+	Emoji          Optional[string] `json:"emoji,omitzero"`
+	Color          Optional[string] `json:"color,omitzero"`
+	DefaultQueueID Optional[string] `json:"default_queue_id,omitzero"`
 }
+
+// IsZero reports whether the update sends nothing.
+func (u ClusterUpdate) IsZero() bool { return u == ClusterUpdate{} }
+
+// ClusterHostedSettings is the body of a PATCH of the hosted agents' settings, the form the official provider
+// sends them in; the service refuses a change (422) while the cluster has no hosted queue.
+type ClusterHostedSettings struct {
+	HostedGitMirrorEnabled      Optional[bool] `json:"hosted_git_mirror_enabled,omitzero"`
+	HostedContainerCacheEnabled Optional[bool] `json:"hosted_container_cache_enabled,omitzero"`
+}
+
+// IsZero reports whether the change sends nothing.
+func (u ClusterHostedSettings) IsZero() bool { return u == ClusterHostedSettings{} }
 
 // List returns every cluster of the organization, across all pages.
 func (s *ClustersService) List(ctx context.Context) ([]Cluster, error) {
@@ -107,12 +124,11 @@ func (s *ClustersService) Delete(ctx context.Context, id string) error {
 	return s.client.remove(ctx, p)
 }
 
-// ClearDefaultQueue unsets a cluster's default queue by sending an explicit null, which ClusterUpdate
-// cannot express because it leaves nil fields out.
-func (s *ClustersService) ClearDefaultQueue(ctx context.Context, id string) (*Cluster, error) {
+// SetHostedSettings changes the hosted agents' settings of a cluster with PATCH.
+func (s *ClustersService) SetHostedSettings(ctx context.Context, id string, in ClusterHostedSettings) (*Cluster, error) {
 	p, err := s.client.orgPath("clusters", id)
 	if err != nil {
 		return nil, err
 	}
-	return change[Cluster](ctx, s.client, http.MethodPut, p, map[string]any{"default_queue_id": nil})
+	return change[Cluster](ctx, s.client, http.MethodPatch, p, in)
 }

@@ -3,6 +3,7 @@ package buildkite
 import (
 	"context"
 	"net/http"
+	"strings"
 	"testing"
 )
 
@@ -129,7 +130,7 @@ func TestClusters_Update(t *testing.T) {
 	s := newStub(t, respond(http.StatusOK, clusterJSON))
 	c := newTestClient(t, s.srv.URL)
 	got, err := c.Clusters.Update(context.Background(), clusterID, ClusterUpdate{
-		Description: ptr(""), DefaultQueueID: ptr("01885682-55a7-44f5-84f3-0402fb452e66"),
+		Description: Value(""), DefaultQueueID: Value("01885682-55a7-44f5-84f3-0402fb452e66"),
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -160,7 +161,7 @@ func TestClusters_Delete(t *testing.T) {
 func TestClusters_ClearDefaultQueue(t *testing.T) {
 	s := newStub(t, respond(http.StatusOK, newClusterJSON))
 	c := newTestClient(t, s.srv.URL)
-	got, err := c.Clusters.ClearDefaultQueue(context.Background(), clusterID)
+	got, err := c.Clusters.Update(context.Background(), clusterID, ClusterUpdate{DefaultQueueID: Cleared[string]()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -168,5 +169,60 @@ func TestClusters_ClearDefaultQueue(t *testing.T) {
 	assertRequest(t, s.only(t), "PUT", "/v2/organizations/acme/clusters/"+clusterID, `{"default_queue_id":null}`)
 	if got.DefaultQueueID != nil {
 		t.Errorf("default_queue_id = %v, want nil", *got.DefaultQueueID)
+	}
+}
+
+func TestClusters_SetHostedSettings(t *testing.T) {
+	s := newStub(t, respond(http.StatusOK, clusterJSON))
+	c := newTestClient(t, s.srv.URL)
+	if _, err := c.Clusters.SetHostedSettings(context.Background(), clusterID, ClusterHostedSettings{
+		HostedGitMirrorEnabled: Value(false),
+	}); err != nil {
+		t.Fatal(err)
+	}
+	// A false is sent (it turns the mirror off); the setting left unset is not.
+	assertRequest(t, s.only(t), "PATCH", "/v2/organizations/acme/clusters/"+clusterID, `{"hosted_git_mirror_enabled":false}`)
+
+	s = newStub(t, respond(http.StatusUnprocessableEntity, `{"message":"Hosted git mirror can only be changed on clusters with a hosted queue"}`))
+	c = newTestClient(t, s.srv.URL)
+	_, err := c.Clusters.SetHostedSettings(context.Background(), clusterID, ClusterHostedSettings{HostedContainerCacheEnabled: Value(true)})
+	if !IsValidation(err) || !strings.Contains(err.Error(), "hosted queue") {
+		t.Errorf("refused change: error = %v, want the service's 422 with its words", err)
+	}
+}
+
+// TestClusterUpdate_bytes pins the bytes an update and a hosted settings change send: only the fields set, a
+// cleared one as null, false sent as false; and IsZero is true exactly where the body is {}.
+func TestClusterUpdate_bytes(t *testing.T) {
+	for _, tc := range []struct {
+		in   interface{ IsZero() bool }
+		want string
+	}{
+		{ClusterUpdate{}, `{}`},
+		{ClusterUpdate{Name: Value("n"), Description: Value("")}, `{"name":"n","description":""}`},
+		{ClusterUpdate{DefaultQueueID: Cleared[string]()}, `{"default_queue_id":null}`},
+		{ClusterHostedSettings{}, `{}`},
+		{ClusterHostedSettings{HostedContainerCacheEnabled: Value(false)}, `{"hosted_container_cache_enabled":false}`},
+		{ClusterHostedSettings{HostedGitMirrorEnabled: Value(true), HostedContainerCacheEnabled: Value(true)},
+			`{"hosted_git_mirror_enabled":true,"hosted_container_cache_enabled":true}`},
+	} {
+		if tc.in.IsZero() != (tc.want == `{}`) {
+			t.Errorf("%+v: IsZero = %t, but it sends %s", tc.in, tc.in.IsZero(), tc.want)
+		}
+		s := newStub(t, respond(http.StatusOK, clusterJSON))
+		c := newTestClient(t, s.srv.URL)
+		var err error
+		switch in := tc.in.(type) {
+		case ClusterUpdate:
+			_, err = c.Clusters.Update(context.Background(), clusterID, in)
+		case ClusterHostedSettings:
+			_, err = c.Clusters.SetHostedSettings(context.Background(), clusterID, in)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := s.only(t).Body; got != tc.want {
+			t.Errorf("body = %s\nwant   %s", got, tc.want)
+		}
 	}
 }

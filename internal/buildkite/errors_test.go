@@ -88,7 +88,7 @@ func TestError_decodesServiceBodies(t *testing.T) {
 			s := newStub(t, respond(tc.status, tc.body))
 			// No retries so the 502 case answers at once.
 			c := newTestClient(t, s.srv.URL, func(c *Config) { c.MaxRetries = -1 })
-			_, err := c.Clusters.Update(context.Background(), "123", ClusterUpdate{Name: ptr("")})
+			_, err := c.Clusters.Update(context.Background(), "123", ClusterUpdate{Name: Value("")})
 			var apiErr *Error
 			if !errors.As(err, &apiErr) {
 				t.Fatalf("error = %v (%T), want *Error", err, err)

@@ -46,7 +46,7 @@ func TestRetry_idempotentWritesRetriedOn503(t *testing.T) {
 	ctx := context.Background()
 	calls := map[string]func(c *Client) error{
 		http.MethodPut: func(c *Client) error {
-			_, err := c.Clusters.Update(ctx, "c1", ClusterUpdate{Name: ptr("Renamed")})
+			_, err := c.Clusters.Update(ctx, "c1", ClusterUpdate{Name: Value("Renamed")})
 			return err
 		},
 		http.MethodPatch: func(c *Client) error {

@@ -3,12 +3,15 @@ package provider
 import (
 	"context"
 	"fmt"
+	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/compare"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/querycheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
@@ -211,3 +214,78 @@ func init() {
 		},
 	})
 }
+
+// The rows of buildkite_cluster_agent_token in the tables every type runs through (type_tests_kit_test.go).
+var _ = registerTypeTests("buildkite_cluster_agent_token", typeTests{
+	identity: &identityCase{
+		resourceType: "buildkite_cluster_agent_token", attrs: []string{"cluster_id", "id"},
+		setup: func(t *testing.T, e *testEnv) identityConfigs {
+			return identityConfigs{
+				create: testAccClusterAgentTokenConfig(e.name("identity"), "a", "CI agents", `  allowed_ip_addresses = ["10.0.0.0/8"]`),
+				secret: "token",
+			}
+		},
+	},
+	migration: []migrationCase{
+		{name: "cluster_agent_token", add: (*officialWorkspace).addAgentToken, check: func(t *testing.T, w *cliWorkdir) {
+			expectMoved(t, w, "buildkite_cluster_agent_token.agents", map[string]any{"token": "moved-secret"})
+		}},
+	},
+	query: &queryCase{resourceType: "buildkite_cluster_agent_token", run: func(t *testing.T, e *testEnv, base string) queryRow {
+		s := e.seedClusters(t, base)
+		tokenA := byIdentity("cluster_id", s.a.ID, "id", s.tokenA.ID)
+		return queryRow{
+			blocks: []string{"buildkite_cluster_agent_token", "b", fmt.Sprintf("    cluster_id = %q", s.b.ID)},
+			checks: []querycheck.QueryResultCheck{
+				querycheck.ExpectLength("buildkite_cluster_agent_token.all", 2),
+				querycheck.ExpectLength("buildkite_cluster_agent_token.b", 1),
+				querycheck.ExpectIdentity("buildkite_cluster_agent_token.b", identityOf("cluster_id", s.b.ID, "id", s.tokenB.ID)),
+				querycheck.ExpectResourceDisplayName("buildkite_cluster_agent_token.all", tokenA, knownvalue.StringExact(base+"-a / CI agents")),
+				querycheck.ExpectResourceKnownValues("buildkite_cluster_agent_token.all", tokenA, []querycheck.KnownValueCheck{
+					known("allowed_ip_addresses", knownvalue.ListExact([]knownvalue.Check{
+						knownvalue.StringExact("10.0.0.0/8"), knownvalue.StringExact("192.168.1.0/24"),
+					})),
+					known("expires_at", knownvalue.StringExact("2030-01-01T00:00:00Z")),
+					known("token", knownvalue.Null()),
+				}),
+			},
+			imports: 2,
+		}
+	}},
+	lostSecret: &lostSecretCase{
+		name: "cluster agent token", typ: "buildkite_cluster_agent_token", kind: "Cluster Agent Token", secret: "token",
+		path: func(r *http.Request) bool {
+			return strings.Contains(r.URL.Path, "/clusters/") && strings.HasSuffix(r.URL.Path, "/tokens")
+		},
+		item: func(p string) bool { return strings.Contains(p, "/clusters/") && strings.Contains(p, "/tokens/") },
+		config: func(prefix string, instances ...string) string {
+			out := fmt.Sprintf("resource \"buildkite_cluster\" \"a\" {\n  name = %q\n}\n", prefix)
+			for _, in := range instances {
+				out += fmt.Sprintf("\nresource \"buildkite_cluster_agent_token\" %q {\n  cluster_id  = buildkite_cluster.a.id\n  description = %q\n}\n", in, prefix+"-"+in)
+			}
+			return out
+		},
+	},
+	upgrade: []upgradeCase{
+		{
+			name: "agent token, ours at version 0", typeName: "buildkite_cluster_agent_token", version: 0,
+			state: map[string]any{"id": otherUUID, "uuid": otherUUID, "graphql_id": "T", "cluster_id": testUUID, "description": "d",
+				"allowed_ip_addresses": nil, "expires_at": nil, "token": "s", "url": "u"},
+			want: map[string]any{"cluster_uuid": testUUID, "token": "s"},
+		},
+		{
+			name: "agent token, the official provider's", typeName: "buildkite_cluster_agent_token", version: 0,
+			state: map[string]any{"id": graphQLID("ClusterToken", otherUUID), "uuid": otherUUID, "cluster_id": clusterGraphQLID,
+				"cluster_uuid": testUUID, "description": "d", "allowed_ip_addresses": []any{}, "token": "s"},
+			want: map[string]any{"id": otherUUID, "cluster_id": testUUID, "allowed_ip_addresses": nil, "token": "s", "expires_at": nil},
+		},
+	},
+	serviceState: func(ctx context.Context, c *buildkite.Client) ([]string, error) {
+		clusters, err := c.Clusters.List(ctx)
+		return childIDs(clusters, err, func(cl buildkite.Cluster) ([]buildkite.ClusterToken, error) { return c.ClusterTokens.List(ctx, cl.ID) },
+			func(t buildkite.ClusterToken) string { return t.ID })
+	},
+	exempt: map[string]string{
+		tableSweeper: "A cluster's agent tokens go with their cluster, which the cluster sweeper removes.",
+	},
+})

@@ -6,7 +6,9 @@ import (
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/querycheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
@@ -265,3 +267,51 @@ data "buildkite_cluster_cache_registry" "missing" {
 		},
 	})
 }
+
+// The rows of buildkite_cluster_cache_registry in the tables every type runs through (type_tests_kit_test.go).
+var _ = registerTypeTests("buildkite_cluster_cache_registry", typeTests{
+	identity: &identityCase{
+		resourceType: "buildkite_cluster_cache_registry", attrs: []string{"cluster_id", "id"},
+		setup: func(t *testing.T, e *testEnv) identityConfigs {
+			cluster := e.name("identity")
+			return identityConfigs{
+				create: testAccCacheRegistryConfig(cluster, "Identity", `  description = "Found by its cluster and UUID"`),
+				update: testAccCacheRegistryConfig(cluster, "Identity Renamed", `  description = "Found by its cluster and UUID"`),
+			}
+		},
+	},
+	// Cache registries live in clusters, which take theirs along; these are the tests' in other clusters.
+	sweeper: &sweeper{"buildkite_cluster_cache_registry", "cache-registries", nil, listCacheRegistries},
+	query: &queryCase{resourceType: "buildkite_cluster_cache_registry", run: func(t *testing.T, e *testEnv, base string) queryRow {
+		ctx := t.Context()
+		a, err := e.client.Clusters.Create(ctx, buildkite.ClusterCreate{Name: base + "-a"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		// A second cluster, which has only its Default registry.
+		if _, err := e.client.Clusters.Create(ctx, buildkite.ClusterCreate{Name: base + "-b"}); err != nil {
+			t.Fatal(err)
+		}
+		gems, err := e.client.CacheRegistries.Create(ctx, a.ID, buildkite.CacheRegistryWrite{Name: ptrTo("Gems"), Emoji: buildkite.Value(":gem:")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Each cluster's Default registry is listed too.
+		return queryRow{
+			blocks: []string{"buildkite_cluster_cache_registry", "a", fmt.Sprintf("    cluster_id = %q", a.ID)},
+			checks: []querycheck.QueryResultCheck{
+				querycheck.ExpectLength("buildkite_cluster_cache_registry.all", 3),
+				querycheck.ExpectLength("buildkite_cluster_cache_registry.a", 2),
+				querycheck.ExpectIdentity("buildkite_cluster_cache_registry.a", identityOf("cluster_id", a.ID, "id", gems.UUID)),
+				querycheck.ExpectResourceDisplayName("buildkite_cluster_cache_registry.all",
+					byIdentity("cluster_id", a.ID, "id", gems.UUID), knownvalue.StringExact(base+"-a / Gems")),
+				querycheck.ExpectResourceKnownValues("buildkite_cluster_cache_registry.a", byIdentity("cluster_id", a.ID, "id", gems.UUID), []querycheck.KnownValueCheck{
+					known("slug", knownvalue.StringExact("gems")),
+					known("emoji", knownvalue.StringExact(":gem:")),
+					known("default", knownvalue.Bool(false)),
+				}),
+			},
+			imports: 3,
+		}
+	}},
+})

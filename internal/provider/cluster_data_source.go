@@ -45,6 +45,10 @@ type clusterDataModel struct {
 	URL            types.String `tfsdk:"url"`
 	WebURL         types.String `tfsdk:"web_url"`
 	CreatedAt      types.String `tfsdk:"created_at"`
+
+	HostedGitMirrorEnabled      types.Bool   `tfsdk:"hosted_git_mirror_enabled"`
+	HostedContainerCacheEnabled types.Bool   `tfsdk:"hosted_container_cache_enabled"`
+	AgentTracingServiceUUID     types.String `tfsdk:"agent_tracing_service_uuid"`
 }
 
 // clusterDefaultQueueTypes and clusterMaintainerTypes are the attributes of default_queue and of an item
@@ -73,6 +77,9 @@ func (m *clusterDataModel) fromAPI(c *buildkite.Cluster) {
 	m.URL = types.StringValue(c.URL)
 	m.WebURL = types.StringValue(c.WebURL)
 	m.CreatedAt = timeValue(c.CreatedAt)
+	m.HostedGitMirrorEnabled = types.BoolPointerValue(c.HostedGitMirrorEnabled)
+	m.HostedContainerCacheEnabled = types.BoolPointerValue(c.HostedContainerCacheEnabled)
+	m.AgentTracingServiceUUID = types.StringNull()
 }
 
 // withDefaultQueue sets default_queue from the cluster's default queue q (nil: it has none).
@@ -96,6 +103,22 @@ func clusterDataAttributes() map[string]dschema.Attribute {
 		"color":            "The cluster's color, null when it has none.",
 		"default_queue_id": "The ID of the cluster's default queue, null while it has none.",
 	}), attrID, attrUUID, attrGraphQLID, attrURL, attrWebURL, attrCreatedAt)
+	attrs["hosted_git_mirror_enabled"] = dschema.BoolAttribute{
+		MarkdownDescription: "Whether the cluster's hosted agents keep a git mirror of the repositories they check out; " +
+			"null where the service does not show it (a token that cannot manage the cluster).",
+		Computed: true,
+	}
+	attrs["hosted_container_cache_enabled"] = dschema.BoolAttribute{
+		MarkdownDescription: "Whether the cluster's hosted agents cache container images between jobs; null where the " +
+			"service does not show it.",
+		Computed: true,
+	}
+	attrs["agent_tracing_service_uuid"] = dschema.StringAttribute{
+		MarkdownDescription: "The UUID of the OpenTelemetry tracing notification service the cluster's agents export " +
+			"traces to, `\"\"` when it has none. Read through Buildkite's GraphQL API: null where the provider cannot " +
+			"reach it (no `graphql_url`, or an API token without the `graphql` scope).",
+		Computed: true,
+	}
 	attrs["default_queue"] = dschema.SingleNestedAttribute{
 		MarkdownDescription: "The cluster's default queue, null while it has none.",
 		Computed:            true,
@@ -120,9 +143,18 @@ func clusterDataAttributes() map[string]dschema.Attribute {
 	return attrs
 }
 
-// clusterDetails fills m from c and reads c's maintainers and its default queue, where it has one.
-func clusterDetails(ctx context.Context, c *buildkite.Client, m *clusterDataModel, cluster *buildkite.Cluster) error {
+// clusterDetails fills m from c and reads c's maintainers, its default queue, where it has one, and its agent
+// tracing service, where GraphQL can be asked.
+func clusterDetails(ctx context.Context, data *providerData, m *clusterDataModel, cluster *buildkite.Cluster) error {
+	c := data.client
 	m.fromAPI(cluster)
+	if data.graphQLReachable() {
+		tracing, err := c.Clusters.AgentTracingService(ctx, cluster.GraphQLID)
+		if err != nil {
+			return fmt.Errorf("reading the agent tracing service of cluster %s: %w", cluster.ID, err)
+		}
+		m.AgentTracingServiceUUID = types.StringValue(tracing)
+	}
 	maintainers, err := c.ClusterMaintainers.List(ctx, cluster.ID)
 	if err != nil {
 		return fmt.Errorf("listing the maintainers of cluster %s: %w", cluster.ID, err)
@@ -208,7 +240,7 @@ func (d *clusterDataSource) Read(ctx context.Context, req datasource.ReadRequest
 		}
 	}
 	var out clusterDataModel
-	if err := clusterDetails(ctx, d.client(), &out, found); err != nil {
+	if err := clusterDetails(ctx, d.data, &out, found); err != nil {
 		addAPIError(&resp.Diagnostics, "read", "cluster", found.ID, err)
 		return
 	}

@@ -34,7 +34,7 @@ func seedClusters(t *testing.T, e *testEnv, name string) (a, b *buildkite.Cluste
 	if _, err := e.client.Queues.Pause(ctx, a.ID, mac.ID, "upgrading"); err != nil {
 		t.Fatal(err)
 	}
-	if a, err = e.client.Clusters.Update(ctx, a.ID, buildkite.ClusterUpdate{DefaultQueueID: &linux.ID}); err != nil {
+	if a, err = e.client.Clusters.Update(ctx, a.ID, buildkite.ClusterUpdate{DefaultQueueID: buildkite.Value(linux.ID)}); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {

@@ -93,7 +93,7 @@ func (r *clusterDefaultQueueResource) UpgradeState(ctx context.Context) map[int6
 // set makes the planned queue the cluster's default and reads the cluster and the queue's key back.
 func (r *clusterDefaultQueueResource) set(ctx context.Context, plan *clusterDefaultQueueModel) error {
 	queueID := plan.QueueID.UUID()
-	c, err := r.client().Clusters.Update(ctx, plan.ClusterID.UUID(), buildkite.ClusterUpdate{DefaultQueueID: &queueID})
+	c, err := r.client().Clusters.Update(ctx, plan.ClusterID.UUID(), buildkite.ClusterUpdate{DefaultQueueID: buildkite.Value(queueID)})
 	if err != nil {
 		return err
 	}
@@ -184,7 +184,7 @@ func (r *clusterDefaultQueueResource) Delete(ctx context.Context, req resource.D
 	ctx, cancel := r.timeout(ctx, opDelete)
 	defer cancel()
 	clusterID := state.ClusterID.UUID()
-	_, err := r.client().Clusters.ClearDefaultQueue(ctx, clusterID)
+	_, err := r.client().Clusters.Update(ctx, clusterID, buildkite.ClusterUpdate{DefaultQueueID: buildkite.Cleared[string]()})
 	switch {
 	case err == nil:
 	case buildkite.IsNotFound(err):

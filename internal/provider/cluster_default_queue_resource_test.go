@@ -10,10 +10,13 @@ import (
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/querycheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
 )
 
 func testAccClusterDefaultQueueConfig(cluster, clusterRef, queueRef string) string {
@@ -86,7 +89,7 @@ func (e *testEnv) clearDefaultQueueOutside(clusterAddr string) resource.TestChec
 			return fmt.Errorf("%s is not in state", clusterAddr)
 		}
 		if e.live {
-			_, err := e.client.Clusters.ClearDefaultQueue(context.Background(), cluster.Primary.ID)
+			_, err := e.client.Clusters.Update(context.Background(), cluster.Primary.ID, buildkite.ClusterUpdate{DefaultQueueID: buildkite.Cleared[string]()})
 			return err
 		}
 		return e.server.Store().SetClusterDefaultQueueID(e.org, cluster.Primary.ID, "")
@@ -297,3 +300,55 @@ resource "buildkite_cluster_default_queue" "test" {
 		},
 	})
 }
+
+// The rows of buildkite_cluster_default_queue in the tables every type runs through (type_tests_kit_test.go).
+var _ = registerTypeTests("buildkite_cluster_default_queue", typeTests{
+	identity: &identityCase{
+		resourceType: "buildkite_cluster_default_queue", attrs: []string{"cluster_id"},
+		setup: func(t *testing.T, e *testEnv) identityConfigs {
+			return identityConfigs{
+				create:    testAccClusterDefaultQueueConfig(e.name("identity"), "a", "a1"),
+				destroyed: e.checkDefaultQueueDestroyed,
+			}
+		},
+	},
+	migration: []migrationCase{
+		{name: "cluster_default_queue", add: (*officialWorkspace).addDefaultQueue, check: func(t *testing.T, w *cliWorkdir) {
+			expectMoved(t, w, "buildkite_cluster_default_queue.main", map[string]any{"key": "linux"})
+		}},
+	},
+	query: &queryCase{resourceType: "buildkite_cluster_default_queue", run: func(t *testing.T, e *testEnv, base string) queryRow {
+		s := e.seedClusters(t, base)
+		return queryRow{
+			blocks: []string{"buildkite_cluster_default_queue", "b", fmt.Sprintf("    cluster_id = %q", s.b.ID)},
+			checks: []querycheck.QueryResultCheck{
+				// Cluster b has no default queue, so only a's is found.
+				querycheck.ExpectLength("buildkite_cluster_default_queue.all", 1),
+				querycheck.ExpectLength("buildkite_cluster_default_queue.b", 0),
+				querycheck.ExpectIdentity("buildkite_cluster_default_queue.all", identityOf("cluster_id", s.a.ID)),
+				querycheck.ExpectResourceDisplayName("buildkite_cluster_default_queue.all", byIdentity("cluster_id", s.a.ID),
+					knownvalue.StringExact(base+"-a / default queue")),
+				querycheck.ExpectResourceKnownValues("buildkite_cluster_default_queue.all", byIdentity("cluster_id", s.a.ID),
+					[]querycheck.KnownValueCheck{known("queue_id", knownvalue.StringExact(s.linux.ID))}),
+			},
+			imports: 1,
+		}
+	}},
+	upgrade: []upgradeCase{
+		{
+			name: "default queue, ours at version 0", typeName: "buildkite_cluster_default_queue", version: 0,
+			state: map[string]any{"id": testUUID, "uuid": testUUID, "graphql_id": clusterGraphQLID, "cluster_id": testUUID, "queue_id": otherUUID},
+			want:  map[string]any{"id": testUUID, "queue_id": otherUUID, "key": nil},
+		},
+		{
+			name: "default queue, the official provider's", typeName: "buildkite_cluster_default_queue", version: 0,
+			state: map[string]any{"id": clusterGraphQLID, "uuid": testUUID, "cluster_id": clusterGraphQLID,
+				"queue_id": graphQLID("ClusterQueue", otherUUID), "key": "linux"},
+			want: map[string]any{"id": testUUID, "uuid": testUUID, "graphql_id": clusterGraphQLID, "cluster_id": testUUID,
+				"queue_id": otherUUID, "key": "linux"},
+		},
+	},
+	exempt: map[string]string{
+		tableSweeper: "A default queue is a setting of its cluster, which the cluster sweeper removes.",
+	},
+})

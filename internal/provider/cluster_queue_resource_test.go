@@ -10,6 +10,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/querycheck"
+	"github.com/hashicorp/terraform-plugin-testing/querycheck/queryfilter"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
@@ -358,3 +360,115 @@ func init() {
 		},
 	})
 }
+
+// The rows of buildkite_cluster_queue in the tables every type runs through (type_tests_kit_test.go).
+var _ = registerTypeTests("buildkite_cluster_queue", typeTests{
+	identity: &identityCase{
+		resourceType: "buildkite_cluster_queue", attrs: []string{"cluster_id", "key"},
+		setup: func(t *testing.T, e *testEnv) identityConfigs {
+			cluster := e.name("identity")
+			return identityConfigs{
+				create: testAccClusterQueueConfig(cluster, "linux", `  description = "Linux agents"`),
+				checks: []statecheck.StateCheck{identityValue("buildkite_cluster_queue.test", "key", "linux")},
+				update: testAccClusterQueueConfig(cluster, "linux", `  dispatch_paused = true`),
+			}
+		},
+	},
+	invalidIdentity: &invalidIdentityCase{
+		resourceType: "buildkite_cluster_queue",
+		setup: func(e *testEnv) []invalidIdentity {
+			queue := func(clusterID string) string {
+				return importByIdentity("buildkite_cluster_queue", `  cluster_id = "`+unknownUUID+`"
+  key        = "linux"`, "cluster_id", clusterID, "key", "linux")
+			}
+			return []invalidIdentity{
+				{queue("Q2x1c3Rlci0tLWFiYw=="), `cluster_id (<cluster id>) "Q2x1c3Rlci0tLWFiYw==" is not a UUID`},
+				{queue(unknownUUID), `Unable to Import Cluster Queue`},
+			}
+		},
+	},
+	migration: []migrationCase{
+		{name: "cluster_queue", add: (*officialWorkspace).addQueue, check: func(t *testing.T, w *cliWorkdir) {
+			expectMoved(t, w, "buildkite_cluster_queue.linux", map[string]any{"retry_agent_affinity": "prefer-different"})
+			// The hosted agents are read over REST now: the moved state's block matches the service's, with no warning.
+			hosted, _ := w.stateAttributes("buildkite_cluster_queue.linux")["hosted_agents"].(map[string]any)
+			linux, _ := hosted["linux"].(map[string]any)
+			if hosted["instance_shape"] != "LINUX_AMD64_2X4" || linux["agent_image_ref"] != "ubuntu:24.04" {
+				t.Errorf("hosted_agents after the move = %v", hosted)
+			}
+			expectQuietPlan(t, w)
+		}},
+		{name: "cluster_queue_mac", add: (*officialWorkspace).addMacQueue, check: func(t *testing.T, w *cliWorkdir) {
+			// The macOS settings are applied and read through GraphQL now: the moved state's match the service's.
+			hosted, _ := w.stateAttributes("buildkite_cluster_queue.mac")["hosted_agents"].(map[string]any)
+			mac, _ := hosted["mac"].(map[string]any)
+			if hosted["instance_shape"] != "MACOS_ARM64_M4_6X28" || mac["xcode_version"] != "16.2" || mac["macos_version"] != "SEQUOIA" {
+				t.Errorf("hosted_agents after the move = %v", hosted)
+			}
+			expectQuietPlan(t, w)
+		}},
+	},
+	query: &queryCase{resourceType: "buildkite_cluster_queue", run: func(t *testing.T, e *testEnv, base string) queryRow {
+		s := e.seedClusters(t, base)
+		queue := func(c *buildkite.Cluster, q *buildkite.Queue) queryfilter.QueryFilter {
+			return byIdentity("cluster_id", c.ID, "key", q.Key)
+		}
+		return queryRow{
+			blocks: []string{"buildkite_cluster_queue", "a", fmt.Sprintf("    cluster_id = %q", s.a.ID)},
+			checks: []querycheck.QueryResultCheck{
+				querycheck.ExpectLength("buildkite_cluster_queue.all", 3),
+				querycheck.ExpectLength("buildkite_cluster_queue.a", 2),
+				querycheck.ExpectIdentity("buildkite_cluster_queue.a", identityOf("cluster_id", s.a.ID, "key", "mac")),
+				querycheck.ExpectResourceDisplayName("buildkite_cluster_queue.all", queue(s.b, s.other), knownvalue.StringExact(base+"-b / other")),
+				querycheck.ExpectResourceKnownValues("buildkite_cluster_queue.a", queue(s.a, s.mac), []querycheck.KnownValueCheck{
+					known("id", knownvalue.StringExact(s.mac.ID)),
+					known("dispatch_paused", knownvalue.Bool(true)),
+					known("dispatch_paused_note", knownvalue.StringExact("Patching hosts")),
+				}),
+			},
+			refused: []queryRefusal{{fmt.Sprintf(unknownUUIDFilter, "cluster_id"), wrapped(`No cluster matches the ID "` + unknownUUID + `"`)}},
+			imports: 3,
+		}
+	}},
+	taken: &takenCase{resourceType: "buildkite_cluster_queue", setup: func(t *testing.T, e *testEnv) (string, string) {
+		c, err := e.client.Clusters.Create(context.Background(), buildkite.ClusterCreate{Name: e.name("taken")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := e.client.Queues.Create(context.Background(), c.ID, buildkite.QueueCreate{Key: "linux"}); err != nil {
+			t.Fatal(err)
+		}
+		return fmt.Sprintf(`
+resource "buildkite_cluster_queue" "test" {
+  cluster_id = %q
+  key        = "linux"
+}
+`, c.ID), c.ID + "/linux"
+	}},
+	upgrade: []upgradeCase{
+		{
+			name: "queue, ours at version 0", typeName: "buildkite_cluster_queue", version: 0,
+			state: map[string]any{"id": otherUUID, "uuid": otherUUID, "graphql_id": "Q", "cluster_id": testUUID, "key": "linux",
+				"description": nil, "dispatch_paused": false, "dispatch_paused_note": nil, "url": "u", "web_url": "w"},
+			want: map[string]any{"cluster_id": testUUID, "cluster_uuid": testUUID, "retry_agent_affinity": "prefer-warmest",
+				"hosted_agents": nil, "dispatch_paused": false},
+		},
+		{
+			name: "queue, the official provider's", typeName: "buildkite_cluster_queue", version: 0,
+			state: map[string]any{"id": graphQLID("ClusterQueue", otherUUID), "uuid": otherUUID, "cluster_id": clusterGraphQLID,
+				"cluster_uuid": testUUID, "key": "linux", "description": nil, "dispatch_paused": true, "retry_agent_affinity": "prefer-different",
+				"hosted_agents": map[string]any{"instance_shape": "MACOS_M2_4X7", "mac": map[string]any{"xcode_version": "16", "macos_version": "15"}, "linux": nil}},
+			want: map[string]any{"id": otherUUID, "cluster_id": testUUID, "cluster_uuid": testUUID, "retry_agent_affinity": "prefer-different",
+				"dispatch_paused": true, "graphql_id": graphQLID("ClusterQueue", otherUUID),
+				"hosted_agents": map[string]any{"instance_shape": "MACOS_M2_4X7", "mac": map[string]any{"xcode_version": "16", "macos_version": "15"}, "linux": nil}},
+		},
+	},
+	serviceState: func(ctx context.Context, c *buildkite.Client) ([]string, error) {
+		clusters, err := c.Clusters.List(ctx)
+		return childIDs(clusters, err, func(cl buildkite.Cluster) ([]buildkite.Queue, error) { return c.Queues.List(ctx, cl.ID) },
+			func(q buildkite.Queue) string { return q.ID })
+	},
+	exempt: map[string]string{
+		tableSweeper: "A cluster's queues go with their cluster, which the cluster sweeper removes.",
+	},
+})

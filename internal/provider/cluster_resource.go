@@ -2,10 +2,18 @@ package provider
 
 import (
 	"context"
+	"fmt"
+	"regexp"
+	"strings"
 
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/boolplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
@@ -27,7 +35,8 @@ var clusterIdentity = identifiedBy(identityAttr("id", "The cluster's ID (a UUID)
 // NewClusterResource returns the buildkite_cluster resource.
 func NewClusterResource() resource.Resource {
 	return &clusterResource{
-		resourceBase: newResourceBase("cluster", writeScopes("write_clusters"), clusterIdentity),
+		resourceBase: newResourceBase("cluster", writeScopes("write_clusters"), clusterIdentity).
+			withGraphQLAttrs("agent_tracing_service_uuid"),
 	}
 }
 
@@ -45,7 +54,24 @@ type clusterModel struct {
 	Color       types.String `tfsdk:"color"`
 	URL         types.String `tfsdk:"url"`
 	WebURL      types.String `tfsdk:"web_url"`
+
+	HostedGitMirrorEnabled      types.Bool   `tfsdk:"hosted_git_mirror_enabled"`
+	HostedContainerCacheEnabled types.Bool   `tfsdk:"hosted_container_cache_enabled"`
+	AgentTracingServiceUUID     types.String `tfsdk:"agent_tracing_service_uuid"`
 }
+
+// clusterHostedAttrs are the hosted agents' settings, which Buildkite changes only once the cluster has a
+// hosted queue.
+var clusterHostedAttrs = []string{"hosted_git_mirror_enabled", "hosted_container_cache_enabled"}
+
+// clusterHostedQueueNeeded says why, and what to do; it ends both the plan-time refusal and the 422's error.
+const clusterHostedQueueNeeded = "Buildkite changes a cluster's hosted settings only once it has a hosted queue " +
+	"(it answers 422 until then): add a buildkite_cluster_queue with hosted_agents to the cluster, apply, and then " +
+	"set the attribute."
+
+// tracingServicePattern is a lower-case UUID, the form the service answers (any other would never read back
+// as configured), or "" for no service.
+var tracingServicePattern = regexp.MustCompile(`^(|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$`)
 
 func (m *clusterModel) fromAPI(c *buildkite.Cluster) {
 	m.ID = types.StringValue(c.ID)
@@ -59,6 +85,53 @@ func (m *clusterModel) fromAPI(c *buildkite.Cluster) {
 	m.Color = keepEmpty(m.Color, &c.Color)
 	m.URL = types.StringValue(c.URL)
 	m.WebURL = types.StringValue(c.WebURL)
+	// An answer without them (a token that cannot manage the cluster) keeps what was known.
+	m.HostedGitMirrorEnabled = boolOrKeep(c.HostedGitMirrorEnabled, m.HostedGitMirrorEnabled)
+	m.HostedContainerCacheEnabled = boolOrKeep(c.HostedContainerCacheEnabled, m.HostedContainerCacheEnabled)
+	if m.AgentTracingServiceUUID.IsUnknown() {
+		m.AgentTracingServiceUUID = types.StringNull() // read only where set or imported (readTracing)
+	}
+}
+
+// boolOrKeep is the service's value, else prior where known, else null.
+func boolOrKeep(v *bool, prior types.Bool) types.Bool {
+	switch {
+	case v != nil:
+		return types.BoolValue(*v)
+	case prior.IsUnknown():
+		return types.BoolNull()
+	}
+	return prior
+}
+
+// hostedWrite is the change of the hosted settings from prior to m: each that m sets and prior does not hold.
+func (m *clusterModel) hostedWrite(prior *clusterModel) buildkite.ClusterHostedSettings {
+	var w buildkite.ClusterHostedSettings
+	for _, f := range []struct {
+		plan, prior types.Bool
+		dst         *buildkite.Optional[bool]
+	}{
+		{m.HostedGitMirrorEnabled, prior.HostedGitMirrorEnabled, &w.HostedGitMirrorEnabled},
+		{m.HostedContainerCacheEnabled, prior.HostedContainerCacheEnabled, &w.HostedContainerCacheEnabled},
+	} {
+		if isKnownValue(f.plan) && !f.plan.Equal(f.prior) {
+			*f.dst = buildkite.Value(f.plan.ValueBool())
+		}
+	}
+	return w
+}
+
+// tracingWrite is the selection to send where m's differs from prior's ("" and none are the same): the
+// service's UUID, or Cleared for "".
+func (m *clusterModel) tracingWrite(prior types.String) (buildkite.Optional[string], bool) {
+	v := m.AgentTracingServiceUUID
+	if !isKnownValue(v) || v.ValueString() == prior.ValueString() {
+		return buildkite.Optional[string]{}, false
+	}
+	if v.ValueString() == "" {
+		return buildkite.Cleared[string](), true
+	}
+	return buildkite.Value(v.ValueString()), true
 }
 
 func (m *clusterModel) toCreate() buildkite.ClusterCreate {
@@ -70,13 +143,18 @@ func (m *clusterModel) toCreate() buildkite.ClusterCreate {
 	}
 }
 
-func (m *clusterModel) toUpdate() buildkite.ClusterUpdate {
-	name := m.Name.ValueString()
+// toUpdate is the change from prior to m of what REST's PUT sets; a removed attribute is sent as "", which
+// clears it. Nothing when none changed.
+func (m *clusterModel) toUpdate(prior *clusterModel) buildkite.ClusterUpdate {
+	if m.Name.Equal(prior.Name) && m.Description.Equal(prior.Description) && m.Emoji.Equal(prior.Emoji) &&
+		m.Color.Equal(prior.Color) {
+		return buildkite.ClusterUpdate{}
+	}
 	return buildkite.ClusterUpdate{
-		Name:        &name,
-		Description: stringPtr(m.Description),
-		Emoji:       stringPtr(m.Emoji),
-		Color:       stringPtr(m.Color),
+		Name:        buildkite.Value(m.Name.ValueString()),
+		Description: buildkite.Value(m.Description.ValueString()),
+		Emoji:       buildkite.Value(m.Emoji.ValueString()),
+		Color:       buildkite.Value(m.Color.ValueString()),
 	}
 }
 
@@ -105,6 +183,39 @@ func (r *clusterResource) Schema(_ context.Context, _ resource.SchemaRequest, re
 				MarkdownDescription: "A color shown with the cluster, as a hex code such as `#A8D5FF`.",
 				Optional:            true,
 			},
+			// Optional+Computed, as the official provider has them, so that leaving one unset adopts the cluster's.
+			"hosted_git_mirror_enabled": schema.BoolAttribute{
+				MarkdownDescription: "Whether the cluster's hosted agents keep a git mirror of the repositories they check out. " +
+					"Buildkite changes it only once the cluster has a hosted queue (a `buildkite_cluster_queue` with " +
+					"`hosted_agents`), so `true` is refused at plan when the cluster is created: enable it in a later apply. " +
+					"Left unset, the cluster's setting is kept and read.",
+				Optional:      true,
+				Computed:      true,
+				PlanModifiers: []planmodifier.Bool{boolplanmodifier.UseStateForUnknown()},
+			},
+			"hosted_container_cache_enabled": schema.BoolAttribute{
+				MarkdownDescription: "Whether the cluster's hosted agents cache container images between jobs. " +
+					"Buildkite changes it only once the cluster has a hosted queue, so `true` is refused at plan when the " +
+					"cluster is created: enable it in a later apply. Buildkite turns it on when the cluster's first hosted " +
+					"queue is created, so a configured `false` plans one update after that. Left unset, the cluster's " +
+					"setting is kept and read.",
+				Optional:      true,
+				Computed:      true,
+				PlanModifiers: []planmodifier.Bool{boolplanmodifier.UseStateForUnknown()},
+			},
+			"agent_tracing_service_uuid": schema.StringAttribute{
+				MarkdownDescription: "The UUID (lower case) of the OpenTelemetry tracing notification service the cluster's " +
+					"agents export traces to: the `id` of a `buildkite_notification_service` with `provider_type = " +
+					"\"open_telemetry_tracing\"` that is enabled, covers all pipelines and has no branch filter. `\"\"` clears " +
+					"the selection. It only affects agents that register afterwards. Set and read through Buildkite's GraphQL " +
+					"API; left unset (and after an import), the cluster's selection is neither changed nor read, so removing " +
+					"the attribute does not clear it: set `\"\"`.",
+				Optional:      true,
+				Computed:      true,
+				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+				Validators: []validator.String{stringvalidator.RegexMatches(tracingServicePattern,
+					`must be a lower-case UUID (a notification service's id), or "" to clear the selection`)},
+			},
 		}, attrID, attrUUID, attrGraphQLID, attrURL, attrWebURL),
 	}
 }
@@ -112,6 +223,25 @@ func (r *clusterResource) Schema(_ context.Context, _ resource.SchemaRequest, re
 // UpgradeState moves the official provider's states and ours of version 0 to version 1.
 func (r *clusterResource) UpgradeState(ctx context.Context) map[int64]resource.StateUpgrader {
 	return upgraders(ctx, r, stateMoves{})
+}
+
+// ModifyPlan checks the token's scopes and refuses to enable a hosted setting on a cluster about to be
+// created: it has no hosted queue yet, so the service would refuse it after the cluster was made. A value
+// known only at apply could be true, so it is refused too.
+func (r *clusterResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	r.resourceBase.ModifyPlan(ctx, req, resp)
+	if !req.State.Raw.IsNull() || req.Plan.Raw.IsNull() {
+		return
+	}
+	for _, a := range clusterHostedAttrs {
+		var v types.Bool
+		resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root(a), &v)...)
+		if v.IsUnknown() || v.ValueBool() {
+			resp.Diagnostics.AddAttributeError(path.Root(a), "Hosted Setting Refused on a New Cluster", fmt.Sprintf(
+				"buildkite_cluster.%s cannot be true (or a value known only at apply) when the cluster is created: "+
+					"a cluster has no hosted queue when it is created. %s Nothing has been created.", a, clusterHostedQueueNeeded))
+		}
+	}
 }
 
 func (r *clusterResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
@@ -128,8 +258,57 @@ func (r *clusterResource) Create(ctx context.Context, req resource.CreateRequest
 		addAPIError(&resp.Diagnostics, "create", "cluster", plan.Name.ValueString(), err)
 		return
 	}
+	want := plan.AgentTracingServiceUUID
 	plan.fromAPI(c)
+	if isKnownValue(want) {
+		plan.AgentTracingServiceUUID = types.StringValue("") // a new cluster has none
+		planned := plan
+		planned.AgentTracingServiceUUID = want
+		r.writeTracing(ctx, &planned, &plan, &resp.Diagnostics)
+	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+// writeTracing selects plan's tracing service where it differs from got's, and records in got what the
+// service answered. A refusal names the attribute, with the service's words and what it takes.
+func (r *clusterResource) writeTracing(ctx context.Context, plan, got *clusterModel, diags *diag.Diagnostics) {
+	v, ok := plan.tracingWrite(got.AgentTracingServiceUUID)
+	if !ok {
+		if isKnownValue(plan.AgentTracingServiceUUID) {
+			got.AgentTracingServiceUUID = plan.AgentTracingServiceUUID // "" where the service holds none
+		}
+		return
+	}
+	selected, err := r.client().Clusters.SetAgentTracingService(ctx, got.GraphQLID.ValueString(), v)
+	if actedWithErrors(diags, err, "set the agent tracing service of", "cluster", got.ID.ValueString()) {
+		got.AgentTracingServiceUUID = types.StringValue(selected)
+		return
+	}
+	if err != nil {
+		diags.AddAttributeError(path.Root("agent_tracing_service_uuid"), "Unable to Set Cluster Agent Tracing Service",
+			fmt.Sprintf("Selecting the agent tracing service %q of cluster %s: %s. It must be the id of a "+
+				"buildkite_notification_service with provider_type \"open_telemetry_tracing\" that is enabled, covers all pipelines "+
+				"and has no branch filter, in an organization with agent tracing enabled; \"\" clears the selection. "+
+				"The rest of the cluster is recorded as applied.", plan.AgentTracingServiceUUID.ValueString(),
+				got.ID.ValueString(), describeError(err)))
+		return
+	}
+	got.AgentTracingServiceUUID = types.StringValue(selected)
+}
+
+// readTracing reads the cluster's tracing service where the state holds one (the configuration set it, "" too)
+// and GraphQL can be asked: a configuration that never sets it costs no GraphQL request and needs no GraphQL
+// scope. An import reads none either, as a create that leaves it unset, so that both record the same.
+func (r *clusterResource) readTracing(ctx context.Context, m *clusterModel) error {
+	if m.AgentTracingServiceUUID.IsNull() || !r.data.graphQLReachable() {
+		return nil
+	}
+	selected, err := r.client().Clusters.AgentTracingService(ctx, m.GraphQLID.ValueString())
+	if err != nil {
+		return err
+	}
+	m.AgentTracingServiceUUID = types.StringValue(selected)
+	return nil
 }
 
 func (r *clusterResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
@@ -147,6 +326,11 @@ func (r *clusterResource) Read(ctx context.Context, req resource.ReadRequest, re
 		return
 	}
 	state.fromAPI(c)
+	if err := r.readTracing(ctx, &state); err != nil {
+		// REST has just served the cluster: a GraphQL null or not found for its tracing service is no 404 of it.
+		addPartReadError(&resp.Diagnostics, "cluster", state.ID.ValueString(), "agent tracing service (agent_tracing_service_uuid)", err)
+		return
+	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }
 
@@ -160,13 +344,39 @@ func (r *clusterResource) Update(ctx context.Context, req resource.UpdateRequest
 	}
 	ctx, cancel := r.timeout(ctx, opUpdate)
 	defer cancel()
-	c, err := r.client().Clusters.Update(ctx, state.ID.ValueString(), plan.toUpdate())
-	if err != nil {
-		addAPIError(&resp.Diagnostics, "update", "cluster", state.ID.ValueString(), err)
-		return
+	id := state.ID.ValueString()
+	got := state // what the service holds, step by step: a failed step records the steps before it
+	if u := plan.toUpdate(&state); !u.IsZero() {
+		c, err := r.client().Clusters.Update(ctx, id, u)
+		if err != nil {
+			addAPIError(&resp.Diagnostics, "update", "cluster", id, err)
+			return
+		}
+		got.Name, got.Description, got.Emoji, got.Color = plan.Name, plan.Description, plan.Emoji, plan.Color
+		got.fromAPI(c)
 	}
-	plan.fromAPI(c)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	if w := plan.hostedWrite(&state); !w.IsZero() {
+		c, err := r.client().Clusters.SetHostedSettings(ctx, id, w)
+		if err != nil {
+			resp.Diagnostics.Append(resp.State.Set(ctx, &got)...)
+			addHostedSettingsError(&resp.Diagnostics, id, err)
+			return
+		}
+		got.fromAPI(c)
+	}
+	r.writeTracing(ctx, &plan, &got, &resp.Diagnostics)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &got)...)
+}
+
+// addHostedSettingsError reports a refused change of the hosted settings: the service's words, and for its
+// 422 why and what to do.
+func addHostedSettingsError(diags *diag.Diagnostics, id string, err error) {
+	detail := fmt.Sprintf("Updating the hosted settings (%s) of cluster %s: %s.", strings.Join(clusterHostedAttrs, ", "), id,
+		describeError(err))
+	if buildkite.IsValidation(err) {
+		detail += " " + clusterHostedQueueNeeded
+	}
+	diags.AddError("Unable to Update Cluster Hosted Settings", detail+" The cluster's other changes are recorded as applied.")
 }
 
 func (r *clusterResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {

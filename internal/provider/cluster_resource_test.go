@@ -8,6 +8,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/querycheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
@@ -150,3 +151,68 @@ func init() {
 		},
 	})
 }
+
+// The rows of buildkite_cluster in the tables every type runs through (type_tests_kit_test.go).
+var _ = registerTypeTests("buildkite_cluster", typeTests{
+	identity: &identityCase{
+		resourceType: "buildkite_cluster", attrs: []string{"id"},
+		setup: func(t *testing.T, e *testEnv) identityConfigs {
+			return identityConfigs{create: testAccClusterConfig(e.name("identity"), `  description = "Found by its ID"`)}
+		},
+	},
+	migration: []migrationCase{
+		{name: "cluster", add: (*officialWorkspace).addCluster, check: func(t *testing.T, w *cliWorkdir) {
+			a := w.stateAttributes("buildkite_cluster.main")
+			if a["id"] != a["uuid"] || !isUUID(fmt.Sprint(a["id"])) {
+				t.Errorf("after the move id = %v, uuid = %v: want both the UUID", a["id"], a["uuid"])
+			}
+			if typ, _, ok := decodeGraphQLID(fmt.Sprint(a["graphql_id"])); !ok || typ != "Cluster" {
+				t.Errorf("after the move graphql_id = %v, want the cluster's GraphQL ID", a["graphql_id"])
+			}
+		}},
+	},
+	sweeper: &sweeper{"buildkite_cluster", "clusters", []string{"buildkite_pipeline", "buildkite_notification_service", "buildkite_cluster_cache_registry"}, listClusters},
+	query: &queryCase{resourceType: "buildkite_cluster", run: func(t *testing.T, e *testEnv, base string) queryRow {
+		s := e.seedClusters(t, base)
+		return queryRow{
+			blocks: []string{"buildkite_cluster", "named", fmt.Sprintf("    name = %q", base+"-A")},
+			checks: []querycheck.QueryResultCheck{
+				querycheck.ExpectLength("buildkite_cluster.all", 2),
+				querycheck.ExpectLength("buildkite_cluster.named", 1),
+				querycheck.ExpectIdentity("buildkite_cluster.named", identityOf("id", s.a.ID)),
+				querycheck.ExpectResourceDisplayName("buildkite_cluster.all", byIdentity("id", s.b.ID), knownvalue.StringExact(base+"-b")),
+				querycheck.ExpectResourceKnownValues("buildkite_cluster.all", byIdentity("id", s.a.ID), []querycheck.KnownValueCheck{
+					known("name", knownvalue.StringExact(base+"-a")),
+					known("emoji", knownvalue.StringExact(":rocket:")),
+					known("color", knownvalue.StringExact("#A8D5FF")),
+				}),
+				querycheck.ExpectResourceKnownValues("buildkite_cluster.all", byIdentity("id", s.b.ID),
+					[]querycheck.KnownValueCheck{known("description", knownvalue.Null())}),
+			},
+			imports: 2,
+		}
+	}},
+	upgrade: []upgradeCase{
+		{
+			name: "cluster, ours at version 0", typeName: "buildkite_cluster", version: 0,
+			state: map[string]any{"id": testUUID, "uuid": testUUID, "graphql_id": clusterGraphQLID, "name": "c",
+				"description": nil, "emoji": nil, "color": nil, "url": "u", "web_url": "w"},
+			want: map[string]any{"id": testUUID, "graphql_id": clusterGraphQLID, "url": "u", "description": nil},
+		},
+		{
+			name: "cluster, the official provider's", typeName: "buildkite_cluster", version: 0,
+			state: map[string]any{"id": clusterGraphQLID, "uuid": testUUID, "name": "c", "description": "d",
+				"emoji": nil, "color": ""},
+			want: map[string]any{"id": testUUID, "uuid": testUUID, "graphql_id": clusterGraphQLID, "description": "d", "color": nil, "url": nil},
+		},
+		{
+			name: "cluster, the official provider's without uuid", typeName: "buildkite_cluster", version: 0,
+			state: map[string]any{"id": clusterGraphQLID, "name": "c"},
+			want:  map[string]any{"id": testUUID, "uuid": testUUID, "graphql_id": clusterGraphQLID},
+		},
+	},
+	serviceState: func(ctx context.Context, c *buildkite.Client) ([]string, error) {
+		all, err := c.Clusters.List(ctx)
+		return serviceIDs(all, err, func(cl buildkite.Cluster) string { return cl.ID })
+	},
+})

@@ -9,6 +9,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/querycheck"
+	"github.com/hashicorp/terraform-plugin-testing/querycheck/queryfilter"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
@@ -280,3 +282,68 @@ resource "buildkite_cluster_secret" "test" {
 		}},
 	})
 }
+
+// The rows of buildkite_cluster_secret in the tables every type runs through (type_tests_kit_test.go).
+var _ = registerTypeTests("buildkite_cluster_secret", typeTests{
+	identity: &identityCase{
+		// The value is unknown after an import, so the configuration that sets it plans an update that sends it.
+		resourceType: "buildkite_cluster_secret", attrs: []string{"cluster_id", "id"},
+		setup: func(t *testing.T, e *testEnv) identityConfigs {
+			cluster := e.name("identity")
+			return identityConfigs{
+				create: testAccClusterSecretConfig(cluster, "TOKEN", `  value = "v"`),
+				importSteps: []resource.TestStep{
+					{
+						ResourceName: secretAddr, ImportState: true, ImportStateKind: resource.ImportBlockWithResourceIdentity,
+						ExpectNonEmptyPlan: true,
+						ImportPlanChecks: resource.ImportPlanChecks{
+							PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(secretAddr, plancheck.ResourceActionUpdate)},
+						},
+					},
+					{ResourceName: secretAddr, ImportState: true, ImportStateKind: resource.ImportBlockWithResourceIdentity, GenerateConfig: true},
+				},
+				update: testAccClusterSecretConfig(cluster, "TOKEN", `  value       = "v"
+  description = "Rotated monthly"`),
+			}
+		},
+	},
+	migration: []migrationCase{
+		{name: "cluster_secret", add: (*officialWorkspace).addSecret, check: func(t *testing.T, w *cliWorkdir) {
+			expectMoved(t, w, "buildkite_cluster_secret.deploy", map[string]any{"value": "moved-value", "description": "Deploys"})
+		}},
+	},
+	query: &queryCase{resourceType: "buildkite_cluster_secret", run: func(t *testing.T, e *testEnv, base string) queryRow {
+		s := e.seedBeyondSpec(t, base)
+		secret := func(c *buildkite.Cluster, sec *buildkite.ClusterSecret) queryfilter.QueryFilter {
+			return byIdentity("cluster_id", c.ID, "id", sec.ID)
+		}
+		return queryRow{
+			blocks: []string{"buildkite_cluster_secret", "b", fmt.Sprintf("    cluster_id = %q", s.b.ID)},
+			checks: []querycheck.QueryResultCheck{
+				querycheck.ExpectLength("buildkite_cluster_secret.all", 3),
+				querycheck.ExpectLength("buildkite_cluster_secret.b", 1),
+				querycheck.ExpectIdentity("buildkite_cluster_secret.b", identityOf("cluster_id", s.b.ID, "id", s.otherSecret.ID)),
+				querycheck.ExpectResourceDisplayName("buildkite_cluster_secret.all", secret(s.a, s.token), knownvalue.StringExact(base+"-a / TOKEN")),
+				querycheck.ExpectResourceKnownValues("buildkite_cluster_secret.all", secret(s.a, s.deployKey), []querycheck.KnownValueCheck{
+					known("key", knownvalue.StringExact("DEPLOY_KEY")),
+					known("description", knownvalue.StringExact("Deploys")),
+					known("policy", knownvalue.StringExact("- pipeline_slug: "+s.p1.Slug+"\n")),
+					known("value", knownvalue.Null()), // the service never shows it
+				}),
+			},
+			imports: 3,
+		}
+	}},
+	upgrade: []upgradeCase{
+		{
+			name: "secret, the official provider's", typeName: "buildkite_cluster_secret", version: 0,
+			state: map[string]any{"id": otherUUID, "cluster_id": testUUID, "key": "DEPLOY_KEY", "value": "s3cret",
+				"value_wo": nil, "value_wo_version": nil, "description": "", "policy": nil, "created_at": "c", "updated_at": "u"},
+			want: map[string]any{"id": otherUUID, "uuid": otherUUID, "cluster_id": testUUID, "value": "s3cret",
+				"description": nil, "graphql_id": nil, "updated_at": "u"},
+		},
+	},
+	exempt: map[string]string{
+		tableSweeper: "A cluster's secrets go with their cluster, which the cluster sweeper removes.",
+	},
+})

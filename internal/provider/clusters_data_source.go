@@ -42,10 +42,11 @@ func (d *clustersDataSource) Read(ctx context.Context, _ datasource.ReadRequest,
 		addAPIError(&resp.Diagnostics, "list", "clusters", "", err)
 		return
 	}
-	// One more call per cluster with a default queue, for its key and description.
+	// One more call per cluster with a default queue, for its key and description, and one GraphQL read per
+	// cluster for its agent tracing service where GraphQL can be asked.
 	items := make([]clusterDataModel, len(all))
 	for i := range all {
-		if err := clusterDetails(ctx, d.client(), &items[i], &all[i]); err != nil {
+		if err := clusterDetails(ctx, d.data, &items[i], &all[i]); err != nil {
 			addAPIError(&resp.Diagnostics, "list", "clusters", "", err)
 			return
 		}

@@ -61,6 +61,11 @@
 // when a test file uses a helper declared in another test file that is not a kit file; a type's
 // testAcc<Type>Config builders stay beside its tests):
 //
+//   - type_tests_kit_test.go: a type's rows of the tables every type runs through (typeTests: identity,
+//     migration, sweeper, ...), registered from the type's own test file with registerTypeTests; each
+//     table's test is a view over the registrations (tableRows), and TestHouse_everyTypeHasItsTestRows
+//     (type_tests_test.go) fails when a type the provider registers lacks a row a table requires and its
+//     exempt does not say why.
 //   - env_kit_test.go: TestMain, testEnv (a fresh emulator and provider per test: newTestEnv,
 //     newTestEnvWith, e.factories, e.config), envLive and regexpMust.
 //   - acc_kit_test.go: test kinds (registerTestKind) and the steps every type runs (importSteps,
@@ -70,8 +75,9 @@
 //     ...); query_seed_kit_test.go: the seeds of terraform query's areas; checks_kit_test.go: checks of the
 //     store and the state several types' tests use (checkPipeline, pipelineAddr, stateIs, ...).
 //   - singleton_kit_test.go: holding the organization's singletons and putting them back (holdSingleton,
-//     e.keepAPISettings, ...); sweep_kit_test.go: the sweepers (one row per type in sweepers) and live
-//     runs' leftovers; service_state_kit_test.go: the emulator's store compared with Terraform's state.
+//     e.keepAPISettings, ...); sweep_kit_test.go: the sweepers (a type's typeTests.sweeper) and live
+//     runs' leftovers; service_state_kit_test.go: the emulator's store compared with Terraform's state
+//     (each type's serviceState lists its objects).
 //   - newcli_kit_test.go: the Terraform CLI a test drives (terraformCLI, requireCLI); cli_kit_test.go: a
 //     work directory for the CLI (cliWorkdir, actionWorkdir, expectOutput); action_kit_test.go: what the
 //     actions' tests share.
@@ -131,19 +137,26 @@
 //  6. Tests, against a fresh emulator each (newTestEnv): in <name>_resource_test.go, registerTestKind in
 //     init (the emulator's Kind and store key, and get and delete for live runs), then
 //     TestAcc<Name>Resource_basic (create, importSteps, update in place, replacement, with CheckDestroy)
-//     and _disappears (e.disappears). Add the type's row to identityCases (identity_test.go) and its
-//     list resource's to queryCases (query_test.go), which run under Terraform 1.16 (`make
-//     testacc-next`); a type with unique names or keys adds its row to takenCases (adoption_test.go). An
-//     association adds its row to associationCases (association_test.go) for its life-cycle test.
-//     A type the official provider has too adds its row to migrationCases (migration_test.go):
-//     an add method of officialWorkspace that creates the objects in the emulator (w.withCluster(),
+//     and _disappears (e.disappears). The same file registers the type's rows of the tables every type
+//     runs through, once, as `var _ = registerTypeTests("buildkite_<name>", typeTests{...})` at its end:
+//     identity (TestAccResources_identity, under Terraform 1.16: `make testacc-next`), invalidIdentity
+//     where its identity can be malformed, query for its list resource (TestAccResources_query, under
+//     Terraform 1.16, with its area's seed in query_seed_kit_test.go), sweeper (how `make sweep` finds
+//     and removes its objects, after the types whose objects refer to its), lostSecret for a secret only
+//     the create answer carries, taken where its names or keys are unique (adoption_test.go),
+//     association for an association type (its life-cycle test, association_test.go), upgrade for its
+//     earlier states (upgrade_test.go), serviceState (its objects' IDs on the service, compared with the
+//     state after faults), and, where a table that requires a row does not apply, exempt
+//     with the reason (a queue goes with its cluster, so it has no sweeper).
+//     TestHouse_everyTypeHasItsTestRows names every row a type lacks.
+//     A type the official provider has too registers its migration rows (typeTests.migration), each
+//     with an add method of officialWorkspace that creates the objects in the emulator (w.withCluster(),
 //     w.withTeam() for what it needs) and calls w.add with the configuration in that provider's style and
 //     the instance as its state stores it (officialInstance: its attributes, GraphQL IDs built with
 //     graphQLID, version and without for an older schema version of it); the harness
 //     (migration_kit_test.go) fills the rest of its schema from testdata/official-schema.json, writes the
 //     state file, runs replace-provider and fails unless every plan is empty. Then rewrite
 //     examples/migration, which holds every row (TestAccMigration_example -update-migration-example).
-//     Earlier states of ours add rows to upgradeCases (upgrade_test.go).
 //  7. Examples and docs: examples/resources/buildkite_<name>/resource.tf, import.sh and
 //     import-by-identity.tf, examples/list-resources/buildkite_<name>/list-resource.tfquery.hcl (data
 //     sources: examples/data-sources/buildkite_<name>/data-source.tf), then `make docs`, which writes docs/

@@ -6,6 +6,7 @@ import (
 	"go/token"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -66,7 +67,8 @@ func TestHouse_terraformOnlyBehindTFAcc(t *testing.T) {
 // other file of the package belongs to a type (or an action or function). A new kit file joins this list.
 var kitFiles = []string{
 	"provider.go", "provider_server.go", "provider_configure.go", "provider_data.go", "logging.go",
-	"resource_base.go", "scopes.go", "timeouts.go", "adoption.go", "identity.go", "association.go", "object.go",
+	"resource_base.go", "scopes.go", "timeouts.go", "adoption.go", "identity.go", "object.go",
+	"association.go", "association_graphql_import.go",
 	"data_source_kit.go", "list_resource_kit.go", "import_kit.go", "action_base.go", "action_stop.go",
 	"schema_attributes.go", "enums.go", "validators.go", "plan_modifiers.go", "semantic_string.go",
 	"diagnostics.go", "ids.go", "graphql_ids.go", "lookups.go", "values.go", "references.go",
@@ -358,5 +360,126 @@ func TestHouse_newCLITestsRunInTestaccNext(t *testing.T) {
 	}
 	if found == 0 {
 		t.Error("no test reaches requireCLI: the call graph is not being read")
+	}
+}
+
+// areas name, by the start of its file's name, the area each file of a type belongs to: the packages the
+// provider is to be split into (DESIGN.md, "The kit and the areas"). A file that starts with none of them is
+// one of the provider's own (providerFiles) or of the kit (kitFiles).
+var areas = []struct{ prefix, area string }{
+	{"cluster_", "clusters"}, {"clusters_", "clusters"},
+	{"pipeline_", "pipelines"}, {"pipelines_", "pipelines"}, {"signed_pipeline_", "pipelines"}, {"builds_", "pipelines"},
+	{"team_", "teams"}, {"teams_", "teams"},
+	{"test_suite_", "suites"}, {"test_suites_", "suites"}, {"flaky_tests_", "suites"},
+	{"registry_", "registries"}, {"registries_", "registries"},
+	{"organization_", "organization"}, {"portal_", "organization"}, {"portals_", "organization"},
+	{"notification_service_", "organization"}, {"agent_", "organization"}, {"meta_", "organization"},
+	{"action_", "actions"}, {"function_", "functions"},
+}
+
+// providerFiles are the provider's own files: its schema, configuration and server, which name every type.
+var providerFiles = []string{"provider.go", "provider_configure.go", "provider_server.go", "action_stop.go", "doc.go"}
+
+// areaOf is the area of a file of the package, "" for the provider's own files and the kit's.
+func areaOf(t *testing.T, name string) string {
+	if slices.Contains(providerFiles, name) || slices.Contains(kitFiles, name) {
+		return ""
+	}
+	base := strings.TrimSuffix(name, "_test.go")
+	for _, a := range areas {
+		if strings.HasPrefix(base+"_", a.prefix) || strings.HasPrefix(base, a.prefix) {
+			return a.area
+		}
+	}
+	t.Errorf("%s belongs to no area: add its prefix to areas, or move a shared piece into the kit (internal/provider/kit)", name)
+	return ""
+}
+
+// The types of one area share with another area only through the kit: a file of an area refers to no
+// package-level name, method or field declared in another area's files, so that each area can become a
+// package of its own. A piece two areas share moves into the kit. Methods and fields are known by name (no
+// types are checked here): an unexported name declared in one area alone and selected in another is a share.
+func TestHouse_areasShareOnlyThroughKit(t *testing.T) {
+	fset := token.NewFileSet()
+	names, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]*ast.File{}
+	for _, name := range names {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, 0) // with object resolution: Unresolved is what other files declare
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[name] = f
+	}
+	declaredIn := map[string]string{}        // top-level name -> area
+	memberIn := map[string]map[string]bool{} // unexported method or field name -> areas declaring it
+	member := func(name, area string) {
+		if ast.IsExported(name) {
+			return
+		}
+		if memberIn[name] == nil {
+			memberIn[name] = map[string]bool{}
+		}
+		memberIn[name][area] = true
+	}
+	fileArea := map[string]string{}
+	for name, f := range files {
+		area := areaOf(t, name)
+		fileArea[name] = area
+		if area == "" {
+			area = "kit" // a member the kit declares is shared through the kit
+		}
+		for _, d := range f.Decls {
+			if area != "kit" {
+				for _, n := range topLevelNames(d) {
+					declaredIn[n] = area
+				}
+			}
+			if fn, ok := d.(*ast.FuncDecl); ok && fn.Recv != nil {
+				member(fn.Name.Name, area)
+			}
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			if st, ok := n.(*ast.StructType); ok {
+				for _, fld := range st.Fields.List {
+					for _, id := range fld.Names {
+						member(id.Name, area)
+					}
+				}
+			}
+			return true
+		})
+	}
+	if len(declaredIn) == 0 {
+		t.Fatal("no type file declares anything: the files are not being read")
+	}
+	for name, f := range files {
+		area := fileArea[name]
+		if area == "" {
+			continue
+		}
+		keys := compositeKeys(f)
+		for _, id := range f.Unresolved {
+			if from, ok := declaredIn[id.Name]; ok && from != area && !keys[id] {
+				t.Errorf("%s: %s is declared in the %s area and used here, in the %s area: move the shared piece into the kit", fset.Position(id.Pos()), id.Name, from, area)
+			}
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			sel, ok := n.(*ast.SelectorExpr)
+			if !ok {
+				return true
+			}
+			if in := memberIn[sel.Sel.Name]; len(in) == 1 && !in[area] && !in["kit"] {
+				for from := range in {
+					t.Errorf("%s: %s is declared only in the %s area and used here, in the %s area: move the shared piece into the kit", fset.Position(sel.Pos()), sel.Sel.Name, from, area)
+				}
+			}
+			return true
+		})
 	}
 }

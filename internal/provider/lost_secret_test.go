@@ -14,57 +14,9 @@ import (
 	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
 )
 
-// lostSecretCase is a type whose secret only the create answer carries, created through REST with a 201
-// (what the emulator's DropCreates loses). Not here: an unclustered agent token is created through GraphQL,
-// and a registry token's create answers 200 (the client's tests lose those answers).
-type lostSecretCase struct {
-	name, typ, kind, secret string
-	// path tells the type's create POST from every other request; item the path of one of its objects.
-	path func(*http.Request) bool
-	item func(path string) bool
-	// config is the configuration with the instances listed (each the block's label), prefix naming them.
-	config func(prefix string, instances ...string) string
-}
-
-var lostSecretCases = []lostSecretCase{
-	{
-		name: "portal", typ: "buildkite_portal", kind: "Portal", secret: "token",
-		path: func(r *http.Request) bool { return strings.HasSuffix(r.URL.Path, "/portals") },
-		item: func(p string) bool { return strings.Contains(p, "/portals/") },
-		config: func(prefix string, instances ...string) string {
-			out := ""
-			for _, in := range instances {
-				out += fmt.Sprintf("\nresource \"buildkite_portal\" %q {\n  slug  = %q\n  name  = %q\n  query = \"{ viewer { user { name } } }\"\n}\n", in, prefix+"-"+in, in)
-			}
-			return out
-		},
-	},
-	{
-		name: "cluster agent token", typ: "buildkite_cluster_agent_token", kind: "Cluster Agent Token", secret: "token",
-		path: func(r *http.Request) bool {
-			return strings.Contains(r.URL.Path, "/clusters/") && strings.HasSuffix(r.URL.Path, "/tokens")
-		},
-		item: func(p string) bool { return strings.Contains(p, "/clusters/") && strings.Contains(p, "/tokens/") },
-		config: func(prefix string, instances ...string) string {
-			out := fmt.Sprintf("resource \"buildkite_cluster\" \"a\" {\n  name = %q\n}\n", prefix)
-			for _, in := range instances {
-				out += fmt.Sprintf("\nresource \"buildkite_cluster_agent_token\" %q {\n  cluster_id  = buildkite_cluster.a.id\n  description = %q\n}\n", in, prefix+"-"+in)
-			}
-			return out
-		},
-	},
-	{
-		name: "test suite", typ: "buildkite_test_suite", kind: "Test Suite", secret: "api_token",
-		path: func(r *http.Request) bool { return strings.HasSuffix(r.URL.Path, "/suites") },
-		item: func(p string) bool { return strings.Contains(p, "/suites/") },
-		config: func(prefix string, instances ...string) string {
-			out := fmt.Sprintf("resource \"buildkite_team\" \"owners\" {\n  name                = %q\n  privacy             = \"VISIBLE\"\n  default_member_role = \"MEMBER\"\n  default_team        = false\n}\n", prefix)
-			for _, in := range instances {
-				out += fmt.Sprintf("\nresource \"buildkite_test_suite\" %q {\n  name           = %q\n  default_branch = \"main\"\n  team_owner_id  = buildkite_team.owners.id\n}\n", in, prefix+"-"+in)
-			}
-			return out
-		},
-	},
+// lostSecretCases is the table of secrets only the create answer carries, a view over the types' rows (typeTests.lostSecret).
+func lostSecretCases() []lostSecretCase {
+	return tableRows(func(r typeTests) []lostSecretCase { return one(r.lostSecret) })
 }
 
 // TestAccLostCreateAnswers: for each type whose secret is in its create answer alone. With that answer lost
@@ -74,7 +26,7 @@ var lostSecretCases = []lostSecretCase{
 // exactly what the state does.
 func TestAccLostCreateAnswers(t *testing.T) {
 	t.Parallel()
-	for _, c := range lostSecretCases {
+	for _, c := range lostSecretCases() {
 		t.Run(strings.ReplaceAll(c.name, " ", "_"), func(t *testing.T) {
 			t.Parallel()
 			faults, lose := lostCreates(c.path)

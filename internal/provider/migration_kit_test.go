@@ -433,7 +433,7 @@ resource "buildkite_agent_token" "legacy" {
 
 func (w *officialWorkspace) addDefaultQueue() {
 	c, q := w.withCluster(), w.withQueue()
-	_, err := w.e.client.Clusters.Update(context.Background(), c.ID, buildkite.ClusterUpdate{DefaultQueueID: &q.ID})
+	_, err := w.e.client.Clusters.Update(context.Background(), c.ID, buildkite.ClusterUpdate{DefaultQueueID: buildkite.Value(q.ID)})
 	w.must(err)
 	w.add(`
 resource "buildkite_cluster_default_queue" "main" {
@@ -1052,4 +1052,43 @@ type schemaNode struct {
 	typ      string // the JSON type of a plain attribute; "nested:<mode>" of a nested attribute; the block's nesting mode
 	settable bool   // required or optional
 	required bool
+}
+
+// migrationCase is one resource type's move.
+type migrationCase struct {
+	name string
+	// add creates the type's objects, and what they need, and adds them to the workspace.
+	add func(w *officialWorkspace)
+	// check, where set, looks at the workspace after the move (refreshed, and planned empty).
+	check func(t *testing.T, w *cliWorkdir)
+}
+
+// expectMoved checks the state of a moved instance: its id a REST ID, its references UUIDs, and the
+// attributes in want as given.
+func expectMoved(t *testing.T, w *cliWorkdir, address string, want map[string]any) {
+	t.Helper()
+	a := w.stateAttributes(address)
+	if id := fmt.Sprint(a["id"]); !isUUID(id) && !strings.Contains(id, "/") {
+		t.Errorf("%s: id = %v after the move, want a REST ID", address, a["id"])
+	}
+	for _, ref := range []string{"cluster_id", "queue_id", "team_id", "user_id", "pipeline_id", "test_suite_id",
+		"team_owner_id", "default_team_id", "pipeline_template_id"} {
+		if v, ok := a[ref].(string); ok && !isUUID(v) {
+			t.Errorf("%s: %s = %q after the move, want a UUID", address, ref, v)
+		}
+	}
+	for k, v := range want {
+		if a[k] != v {
+			t.Errorf("%s: %s = %#v after the move, want %#v", address, k, a[k], v)
+		}
+	}
+}
+
+// expectQuietPlan plans the moved workspace once more: no changes, and no warning of any kind (what the
+// official provider set through GraphQL is applied here, so nothing is left to warn of).
+func expectQuietPlan(t *testing.T, w *cliWorkdir) {
+	t.Helper()
+	if out := w.expectNoChanges(); strings.Contains(out, "Warning:") {
+		t.Errorf("the plan after the move warns:\n%s", out)
+	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/querycheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
@@ -574,3 +575,74 @@ func TestAccNotificationServiceResource_disableFailsAfterPatch(t *testing.T) {
 		},
 	})
 }
+
+// The rows of buildkite_notification_service in the tables every type runs through (type_tests_kit_test.go).
+var _ = registerTypeTests("buildkite_notification_service", typeTests{
+	identity: &identityCase{
+		resourceType: "buildkite_notification_service", attrs: []string{"id"},
+		setup: func(t *testing.T, e *testEnv) identityConfigs {
+			return identityConfigs{
+				create: testAccWebhookServiceConfig("identity", true, "", ""),
+				update: testAccWebhookServiceConfig("identity", false, "", ""),
+			}
+		},
+	},
+	invalidIdentity: &invalidIdentityCase{
+		resourceType: "buildkite_notification_service",
+		setup: func(e *testEnv) []invalidIdentity {
+			service := func(id string) string {
+				return importByIdentity("buildkite_notification_service", `  provider_type = "webhook"
+  webhook       = { url = "https://example.com/h" }`, "id", id)
+			}
+			return []invalidIdentity{
+				{service("hooks"), `id (<notification service UUID>) "hooks" is not a UUID`},
+				{service(unknownUUID), `Cannot import non-existent remote object`},
+			}
+		},
+	},
+	migration: []migrationCase{
+		{name: "notification_service", add: (*officialWorkspace).addNotificationServices, check: func(t *testing.T, w *cliWorkdir) {
+			expectMoved(t, w, "buildkite_notification_service.hooks", map[string]any{"enabled": false, "provider_type": "webhook"})
+			a := w.stateAttributes("buildkite_notification_service.datadog")
+			if dd, _ := a["datadog_pipeline_visibility"].(map[string]any); dd == nil || dd["api_key"] != "moved-datadog-key" {
+				t.Errorf("after the move datadog_pipeline_visibility = %v, want the API key kept", a["datadog_pipeline_visibility"])
+			}
+		}},
+	},
+	// Notification services name the pipelines, teams or clusters they are scoped to by UUID: they go
+	// before those. Their name is their description.
+	sweeper: &sweeper{"buildkite_notification_service", "services", nil, listNotificationServices},
+	query: &queryCase{resourceType: "buildkite_notification_service", run: func(t *testing.T, e *testEnv, base string) queryRow {
+		seed := func(body buildkite.NotificationServiceCreate) *buildkite.NotificationService {
+			s, err := e.client.NotificationServices.Create(t.Context(), body)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return s
+		}
+		hook := seed(buildkite.NotificationServiceCreate{Provider: "webhook", Description: ptrTo(base + "-hooks"),
+			Settings: buildkite.NotificationServiceSettings{URL: buildkite.Value("https://example.com/h")}})
+		plain := seed(buildkite.NotificationServiceCreate{Provider: "webhook", Settings: buildkite.NotificationServiceSettings{URL: buildkite.Value("https://example.com/p")}})
+		// A Slack incoming webhook is not a type the resource manages: it is not listed.
+		e.server.Store().AddNotificationService(e.org, "slack", map[string]any{"url": "https://hooks.slack.com/x"})
+		return queryRow{
+			blocks: []string{"buildkite_notification_service", "named", fmt.Sprintf("    name = %q", base+"-HOOKS")},
+			checks: []querycheck.QueryResultCheck{
+				querycheck.ExpectLength("buildkite_notification_service.all", 2),
+				querycheck.ExpectLength("buildkite_notification_service.named", 1),
+				querycheck.ExpectIdentity("buildkite_notification_service.named", identityOf("id", hook.ID)),
+				querycheck.ExpectResourceDisplayName("buildkite_notification_service.all", byIdentity("id", plain.ID), knownvalue.StringExact("Webhook")),
+				querycheck.ExpectResourceKnownValues("buildkite_notification_service.all", byIdentity("id", hook.ID), []querycheck.KnownValueCheck{
+					known("provider_type", knownvalue.StringExact("webhook")),
+					known("description", knownvalue.StringExact(base+"-hooks")),
+					known("scope_uuids", knownvalue.Null()),
+				}),
+			},
+			imports: 2,
+		}
+	}},
+	serviceState: func(ctx context.Context, c *buildkite.Client) ([]string, error) {
+		all, err := c.NotificationServices.List(ctx)
+		return serviceIDs(all, err, func(s buildkite.NotificationService) string { return s.ID })
+	},
+})

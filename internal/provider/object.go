@@ -48,6 +48,9 @@ type objectKind[T, M any] struct {
 	moves stateMoves
 	// noID: the schema has no id attribute; the identity alone names the object (a portal, by slug).
 	noID bool
+	// singleton: the organization's one object of the type (its banner), which the calls find without a
+	// key and errors name by the organization.
+	singleton bool
 
 	// key is the attribute that addresses the object: "id", or "slug" where the service addresses it so;
 	// parent, where the service keeps the object under another ("cluster_id", "team_id"), the attribute
@@ -202,6 +205,10 @@ func (r *objectResource[T, M]) address(ctx context.Context, src attributeSource,
 		return a
 	}
 	a := objectAddress{parent: readableUUID(p), key: k, ident: k}
+	if r.kind.singleton {
+		a.ident = r.client().Organization()
+		return a
+	}
 	if r.kind.key == attrID {
 		a.key = readableUUID(k)
 	}
@@ -416,7 +423,7 @@ func (r *objectResource[T, M]) ImportState(ctx context.Context, req resource.Imp
 		defer cancel()
 		var err error
 		if parentID, key, err = r.kind.resolve(ctx, r.client(), parts); err != nil {
-			addAPIError(&resp.Diagnostics, "import", r.kind.what, req.ID, err)
+			r.hookFailed(&resp.Diagnostics, "import", req.ID, err)
 			return
 		}
 	case r.kind.parent != "":

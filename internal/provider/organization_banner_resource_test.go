@@ -151,3 +151,25 @@ func TestAccOrganizationBannerResource_planWithoutBanners(t *testing.T) {
 		}},
 	})
 }
+
+// The rows of buildkite_organization_banner in the tables every type runs through (type_tests_kit_test.go).
+var _ = registerTypeTests("buildkite_organization_banner", typeTests{
+	identity: &identityCase{
+		resourceType: "buildkite_organization_banner", attrs: []string{"id"},
+		setup: func(t *testing.T, e *testEnv) identityConfigs {
+			e.keepBanner()
+			return identityConfigs{
+				create: testAccOrganizationBannerConfig("Found by its UUID"),
+				update: testAccOrganizationBannerConfig("Still found by its UUID"),
+			}
+		},
+	},
+	migration: []migrationCase{
+		{name: "organization_banner", add: (*officialWorkspace).addBanner, check: func(t *testing.T, w *cliWorkdir) {
+			expectMoved(t, w, "buildkite_organization_banner.notice", map[string]any{"message": "Deploys are frozen on Fridays"})
+		}},
+	},
+	exempt: map[string]string{
+		tableSweeper: "The banner is a singleton the tests hold and put back (singleton_kit_test.go), never named with the tests' prefix.",
+	},
+})

@@ -543,3 +543,27 @@ resource "terraform_data" "email" {
 		}},
 	})
 }
+
+// The rows of buildkite_organization_membership in the tables every type runs through (type_tests_kit_test.go).
+var _ = registerTypeTests("buildkite_organization_membership", typeTests{
+	identity: &identityCase{
+		// An adopted member, named by its user UUID.
+		resourceType: "buildkite_organization_membership", attrs: []string{"id"},
+		setup: func(t *testing.T, e *testEnv) identityConfigs {
+			if e.live {
+				t.Skip("live mode: changes and removes a member")
+			}
+			body := func(role string) string {
+				return testAccMembershipConfig(fmt.Sprintf("  email = %q\n  role = %q\n  sso_mode = \"OPTIONAL\"", e.secondMemberEmail(), role))
+			}
+			return identityConfigs{
+				create:    body("MEMBER"),
+				update:    body("ADMIN"),
+				destroyed: func(*terraform.State) error { return nil },
+			}
+		},
+	},
+	exempt: map[string]string{
+		tableSweeper: "A membership is a person's, found by e-mail and not by the tests' prefix: no sweeper may remove one on a guess.",
+	},
+})

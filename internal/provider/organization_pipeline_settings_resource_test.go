@@ -264,3 +264,22 @@ func TestAccOrganizationPipelineSettingsResource_refusals(t *testing.T) {
 		},
 	})
 }
+
+// The rows of buildkite_organization_pipeline_settings in the tables every type runs through (type_tests_kit_test.go).
+var _ = registerTypeTests("buildkite_organization_pipeline_settings", typeTests{
+	identity: &identityCase{
+		// Named by the organization's slug; destroying it leaves the settings as they are.
+		resourceType: "buildkite_organization_pipeline_settings", attrs: []string{"id"},
+		setup: func(t *testing.T, e *testEnv) identityConfigs {
+			e.keepPipelineSettings()
+			return identityConfigs{
+				create:    testAccPipelineSettingsConfig(`  default_branch = "identity"`),
+				update:    testAccPipelineSettingsConfig(`  default_branch = "identity-changed"`),
+				destroyed: func(*terraform.State) error { return nil },
+			}
+		},
+	},
+	exempt: map[string]string{
+		tableSweeper: "The organization's pipeline settings are a singleton the tests hold and put back (singleton_kit_test.go): there is nothing to remove.",
+	},
+})

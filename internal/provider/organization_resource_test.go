@@ -470,3 +470,34 @@ func TestAccOrganizationResource_enforce2FAAnsweredWithErrors(t *testing.T) {
 		}},
 	})
 }
+
+// The rows of buildkite_organization in the tables every type runs through (type_tests_kit_test.go).
+var _ = registerTypeTests("buildkite_organization", typeTests{
+	// Organization settings, the banner and pipeline webhooks (issue 25).
+	identity: &identityCase{
+		resourceType: "buildkite_organization", attrs: []string{"slug"},
+		setup: func(t *testing.T, e *testEnv) identityConfigs {
+			e.keepAPISettings()
+			return identityConfigs{
+				create:    testAccOrganizationConfig(allowlistLine("0.0.0.0/0")),
+				update:    testAccOrganizationConfig(allowlistLine("0.0.0.0/0", "192.0.2.0/24")),
+				destroyed: e.checkAllowlistRemoved,
+			}
+		},
+	},
+	migration: []migrationCase{
+		// Organization settings and the banner (issue 25).
+		{name: "organization", add: (*officialWorkspace).addOrganization, check: func(t *testing.T, w *cliWorkdir) {
+			expectMoved(t, w, "buildkite_organization.settings", map[string]any{"enforce_2fa": true, "revoke_inactive_tokens_after": "DAYS_90"})
+			// enforce_2fa is applied and read through GraphQL now: no warning.
+			expectQuietPlan(t, w)
+		}},
+		{name: "organization_v1_38", add: (*officialWorkspace).addOrganizationV138, check: func(t *testing.T, w *cliWorkdir) {
+			expectMoved(t, w, "buildkite_organization.settings", map[string]any{"allowed_api_ip_addresses": nil, "enforce_2fa": false,
+				"revoke_inactive_tokens_after": "NEVER", "restrict_user_api_token_creation": false})
+		}},
+	},
+	exempt: map[string]string{
+		tableSweeper: "The organization's settings are a singleton the tests hold and put back (singleton_kit_test.go): there is nothing to remove.",
+	},
+})

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"regexp"
 	"strings"
@@ -10,6 +11,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/querycheck"
+	"github.com/hashicorp/terraform-plugin-testing/querycheck/queryfilter"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
@@ -320,3 +323,84 @@ func TestAccOrganizationRulesDataSource_graphQLNull(t *testing.T) {
 		},
 	})
 }
+
+// The rows of buildkite_organization_rule in the tables every type runs through (type_tests_kit_test.go).
+var _ = registerTypeTests("buildkite_organization_rule", typeTests{
+	identity: &identityCase{
+		resourceType: "buildkite_organization_rule", attrs: []string{"id"},
+		setup: func(t *testing.T, e *testEnv) identityConfigs {
+			return identityConfigs{create: testAccRuleConfig(e.name("identity"), "pipeline.trigger_build.pipeline", `jsonencode({
+    source_pipeline = buildkite_pipeline.source.slug
+    target_pipeline = buildkite_pipeline.target.uuid
+  })`)}
+		},
+	},
+	migration: []migrationCase{
+		{name: "organization_rule", add: (*officialWorkspace).addRule, check: func(t *testing.T, w *cliWorkdir) {
+			expectMoved(t, w, "buildkite_organization_rule.trigger", map[string]any{"description": "Deploys trigger releases"})
+		}},
+	},
+	// Rules name pipelines by UUID and have no name: theirs are the names of those pipelines. They go first.
+	sweeper: &sweeper{"buildkite_organization_rule", "rules", nil, listRules},
+	query: &queryCase{resourceType: "buildkite_organization_rule", run: func(t *testing.T, e *testEnv, base string) queryRow {
+		s := e.seedPipelines(t, base)
+		byID := func(r *buildkite.Rule) queryfilter.QueryFilter { return byIdentity("id", r.UUID) }
+		return queryRow{
+			blocks: []string{
+				"buildkite_organization_rule", "triggers", `    type = "pipeline.trigger_build.pipeline"`,
+				"buildkite_organization_rule", "templated", fmt.Sprintf("    pipeline_id = %q", s.templated.ID),
+				"buildkite_organization_rule", "api", fmt.Sprintf("    pipeline_id = %q", s.api.ID),
+			},
+			checks: []querycheck.QueryResultCheck{
+				querycheck.ExpectLength("buildkite_organization_rule.all", 2),
+				querycheck.ExpectLength("buildkite_organization_rule.triggers", 1),
+				querycheck.ExpectIdentity("buildkite_organization_rule.triggers", identityOf("id", s.trigger.UUID)),
+				querycheck.ExpectLength("buildkite_organization_rule.templated", 1),
+				querycheck.ExpectIdentity("buildkite_organization_rule.templated", identityOf("id", s.artifacts.UUID)),
+				querycheck.ExpectLength("buildkite_organization_rule.api", 2),
+				querycheck.ExpectResourceDisplayName("buildkite_organization_rule.all", byID(s.trigger),
+					knownvalue.StringExact("pipeline.trigger_build.pipeline: "+base+"-web -> "+base+"-api")),
+				querycheck.ExpectResourceKnownValues("buildkite_organization_rule.all", byID(s.artifacts), []querycheck.KnownValueCheck{
+					known("source_uuid", knownvalue.StringExact(s.api.ID)),
+					known("target_uuid", knownvalue.StringExact(s.templated.ID)),
+					known("action", knownvalue.StringExact("ARTIFACTS_READ")),
+				}),
+			},
+			refused: []queryRefusal{{`    type = "trigger_build"`, wrapped(`must have the form <source>.<action>.<target>`)}},
+			imports: 2,
+		}
+	}},
+	taken: &takenCase{resourceType: "buildkite_organization_rule", setup: func(t *testing.T, e *testEnv) (string, string) {
+		source, target := e.pipelineNamed(e.name("taken-source")), e.pipelineNamed(e.name("taken-target"))
+		value, _ := json.Marshal(map[string]string{"source_pipeline": source.ID, "target_pipeline": target.ID})
+		rule, err := e.client.Rules.Create(context.Background(), buildkite.RuleCreate{Type: "pipeline.trigger_build.pipeline", Value: value})
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The configuration names the source by slug, as people write it.
+		return fmt.Sprintf(`
+resource "buildkite_organization_rule" "test" {
+  type  = "pipeline.trigger_build.pipeline"
+  value = jsonencode({ source_pipeline = %q, target_pipeline = %q })
+}
+`, source.Slug, target.ID), rule.UUID
+	}},
+	upgrade: []upgradeCase{
+		{
+			name: "rule, the official provider's", typeName: "buildkite_organization_rule", version: 0,
+			state: map[string]any{"id": graphQLID("Rule", testUUID), "uuid": testUUID, "type": "pipeline.trigger_build.pipeline",
+				"value": `{"source_pipeline":"a","target_pipeline":"b"}`, "description": "d", "effect": "allow"},
+			want: map[string]any{"id": testUUID, "value": `{"source_pipeline":"a","target_pipeline":"b"}`, "description": "d"},
+		},
+		{
+			name: "rule, ours at version 0", typeName: "buildkite_organization_rule", version: 0,
+			state: map[string]any{"id": testUUID, "uuid": testUUID, "graphql_id": "R", "type": "pipeline.trigger_build.pipeline",
+				"value": `{"source_pipeline":"a","target_pipeline":"b"}`, "url": "u", "created_at": "c"},
+			want: map[string]any{"id": testUUID, "description": nil, "url": "u"},
+		},
+	},
+	serviceState: func(ctx context.Context, c *buildkite.Client) ([]string, error) {
+		all, err := c.Rules.List(ctx)
+		return serviceIDs(all, err, func(r buildkite.Rule) string { return r.UUID })
+	},
+})

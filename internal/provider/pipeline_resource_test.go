@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -14,6 +15,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/querycheck"
+	"github.com/hashicorp/terraform-plugin-testing/querycheck/queryfilter"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
@@ -721,4 +724,169 @@ resource "buildkite_pipeline" "more" {
 			},
 		},
 	})
+}
+
+// The rows of buildkite_pipeline in the tables every type runs through (type_tests_kit_test.go).
+var _ = registerTypeTests("buildkite_pipeline", typeTests{
+	identity: &identityCase{
+		// The slug follows a rename in Terraform (the service derives a new one) and one outside it (Read
+		// finds the pipeline by its UUID and keeps the identity current, with nothing to change).
+		resourceType: "buildkite_pipeline", attrs: []string{"slug"},
+		setup: func(t *testing.T, e *testEnv) identityConfigs {
+			name := e.name("identity")
+			return identityConfigs{
+				create: testAccPipelineConfig(name, `  cluster_id = buildkite_cluster.ci.id
+  tags       = ["identity"]
+  steps      = "steps:\n  - command: make\n"`),
+				checks:       []statecheck.StateCheck{identityValue(pipelineAddr, "slug", name)},
+				update:       testAccPipelineConfig(name+" Renamed", ""),
+				updateChecks: []statecheck.StateCheck{identityValue(pipelineAddr, "slug", name+"-renamed")},
+				more: append(step(resource.TestStep{
+					PreConfig: func() {
+						other := name + " Moved"
+						if _, err := e.client.Pipelines.Update(context.Background(), name+"-renamed",
+							buildkite.PipelineUpdate{Name: &other}); err != nil {
+							t.Fatalf("renaming outside Terraform: %v", err)
+						}
+					},
+					Config: e.config(testAccPipelineConfig(name+" Moved", "")),
+					ConfigPlanChecks: resource.ConfigPlanChecks{
+						PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(pipelineAddr, plancheck.ResourceActionNoop)},
+					},
+					ConfigStateChecks: append(expectIdentity(pipelineAddr, "slug"), identityValue(pipelineAddr, "slug", name+"-moved")),
+				}), identityImportSteps(pipelineAddr)...),
+			}
+		},
+	},
+	invalidIdentity: &invalidIdentityCase{
+		resourceType: "buildkite_pipeline",
+		setup: func(e *testEnv) []invalidIdentity {
+			return []invalidIdentity{{importByIdentity("buildkite_pipeline", `  name       = "No such pipeline"
+  repository = "https://github.com/acme/app.git"`, "slug", "no-such-pipeline"), `Unable to Import Pipeline`}}
+		},
+	},
+	migration: []migrationCase{
+		{name: "pipeline", add: (*officialWorkspace).addPipeline, check: func(t *testing.T, w *cliWorkdir) {
+			expectMoved(t, w, "buildkite_pipeline.app", map[string]any{"emoji": ":rocket:", "default_timeout_in_minutes": 30.0,
+				"visibility": "PRIVATE"})
+			if a := w.stateAttributes("buildkite_pipeline.app"); a["clone_mirror_url"] != "https://mirror.example.com/acme/app.git" || a["color"] != "#A8D5FF" {
+				t.Errorf("after the move clone_mirror_url = %v, color = %v", a["clone_mirror_url"], a["color"])
+			}
+			// They are applied over REST now: no warning.
+			expectQuietPlan(t, w)
+		}},
+		{name: "pipeline_v0", add: (*officialWorkspace).addPipelineV0, check: func(t *testing.T, w *cliWorkdir) {
+			expectMoved(t, w, "buildkite_pipeline.app", map[string]any{"default_timeout_in_minutes": 30.0})
+			settings, _ := w.stateAttributes("buildkite_pipeline.app")["provider_settings"].(map[string]any)
+			if settings["trigger_mode"] != "code" || settings["build_pull_requests"] != true {
+				t.Errorf("provider_settings after the move from its version 0 = %v", settings)
+			}
+		}},
+		{name: "pipeline_empty_settings", add: (*officialWorkspace).addPipelineEmptySettings, check: func(t *testing.T, w *cliWorkdir) {
+			// Its blanks (what its test "create pipeline with empty attributes" expects) plan nothing; the refresh
+			// reads the service's values, which plan nothing either.
+			settings, _ := w.stateAttributes("buildkite_pipeline.app")["provider_settings"].(map[string]any)
+			if settings["trigger_mode"] != "code" {
+				t.Errorf("provider_settings.trigger_mode after the move and a refresh = %v, want the service's", settings["trigger_mode"])
+			}
+		}},
+	},
+	sweeper: &sweeper{"buildkite_pipeline", "pipelines", []string{"buildkite_organization_rule", "buildkite_notification_service"}, listPipelines},
+	query:   &queryCase{resourceType: "buildkite_pipeline", run: queryPipelines},
+	taken: &takenCase{resourceType: "buildkite_pipeline", setup: func(t *testing.T, e *testEnv) (string, string) {
+		p := e.pipelineNamed(e.name("taken"))
+		return fmt.Sprintf(`
+resource "buildkite_pipeline" "test" {
+  name       = %q
+  repository = %q
+  steps      = %q
+}
+`, p.Name, p.Repository, *p.Configuration), p.Slug
+	}},
+	upgrade: []upgradeCase{
+		{
+			name: "pipeline, ours at version 0", typeName: "buildkite_pipeline", version: 0,
+			state: map[string]any{"id": testUUID, "uuid": testUUID, "graphql_id": "P", "name": "app", "slug": "app",
+				"repository": "r", "steps": "steps: []", "cluster_id": otherUUID, "description": "", "tags": []any{},
+				"provider_settings": map[string]any{"trigger_mode": "code", "build_branches": true}, "archived": false},
+			want: map[string]any{"cluster_id": otherUUID, "cluster_name": nil, "description": "", "tags": []any{},
+				"default_timeout_in_minutes": nil, "emoji": nil, "skip_intermediate_builds": nil, "allow_rebuilds": true,
+				"provider_settings": settingsWith(map[string]any{"trigger_mode": "code", "build_branches": true})},
+		},
+		{
+			name: "pipeline, the official provider's at version 1", typeName: "buildkite_pipeline", version: 1,
+			state: map[string]any{"id": graphQLID("Pipeline", testUUID), "uuid": testUUID, "name": "app", "slug": "app",
+				"repository": "r", "steps": "steps: []", "cluster_id": clusterGraphQLID, "cluster_name": "c", "description": "",
+				"tags": []any{}, "default_team_id": graphQLID("Team", otherUUID), "default_timeout_in_minutes": 30,
+				"skip_intermediate_builds_branch_filter": "", "emoji": ":x:", "visibility": "PRIVATE",
+				"provider_settings": map[string]any{"trigger_mode": "code", "build_release_created": true}},
+			want: map[string]any{"id": testUUID, "cluster_id": testUUID, "default_team_id": otherUUID, "cluster_name": "c",
+				// Optional+Computed as the official provider has them: its "" and [] are kept, not nulled.
+				"description": "", "tags": []any{}, "skip_intermediate_builds_branch_filter": "", "default_timeout_in_minutes": 30.0,
+				"emoji": ":x:", "visibility": "PRIVATE", "archive_on_delete": nil,
+				"provider_settings": settingsWith(map[string]any{"trigger_mode": "code", "build_release_created": true})},
+		},
+		{
+			name: "pipeline, the official provider's at version 0", typeName: "buildkite_pipeline", version: 0,
+			state: map[string]any{"id": graphQLID("Pipeline", testUUID), "name": "app", "slug": "app", "repository": "r",
+				"steps": "steps: []", "provider_settings": []any{map[string]any{"trigger_mode": "none"}}},
+			want: map[string]any{"id": testUUID, "uuid": testUUID, "provider_settings": settingsWith(map[string]any{"trigger_mode": "none"})},
+		},
+		{
+			name: "pipeline, the official provider's at version 0 without settings", typeName: "buildkite_pipeline", version: 0,
+			state: map[string]any{"id": graphQLID("Pipeline", testUUID), "name": "app", "slug": "app", "repository": "r",
+				"steps": "steps: []", "provider_settings": []any{}},
+			want: map[string]any{"id": testUUID, "provider_settings": nil},
+		},
+	},
+	serviceState: func(ctx context.Context, c *buildkite.Client) ([]string, error) {
+		all, err := c.Pipelines.List(ctx, nil)
+		return serviceIDs(all, err, func(p buildkite.Pipeline) string { return p.ID })
+	},
+})
+
+// queryPipelines is the row of buildkite_pipeline, whose list resource has the most filters. The archived
+// pipeline and the one on a template (whose generated configuration holds both its steps and its template)
+// import and plan empty too.
+func queryPipelines(t *testing.T, e *testEnv, base string) queryRow {
+	s := e.seedPipelines(t, base)
+	bySlug := func(p *buildkite.Pipeline) queryfilter.QueryFilter { return byIdentity("slug", p.Slug) }
+	return queryRow{
+		blocks: []string{
+			"buildkite_pipeline", "named", `    name = "WEB"`,
+			"buildkite_pipeline", "repository", `    repository = "acme/API"`,
+			"buildkite_pipeline", "cluster", fmt.Sprintf("    cluster_id = %q", s.cluster.ID),
+			"buildkite_pipeline", "tagged", `    tag = "legacy"`,
+			"buildkite_pipeline", "both", fmt.Sprintf("    tag = \"legacy\"\n    cluster_id = %q", s.cluster.ID),
+		},
+		checks: []querycheck.QueryResultCheck{
+			querycheck.ExpectLength("buildkite_pipeline.all", 3),
+			querycheck.ExpectLength("buildkite_pipeline.named", 1),
+			querycheck.ExpectIdentity("buildkite_pipeline.named", identityOf("slug", s.web.Slug)),
+			querycheck.ExpectLength("buildkite_pipeline.repository", 1),
+			querycheck.ExpectIdentity("buildkite_pipeline.repository", identityOf("slug", s.api.Slug)),
+			querycheck.ExpectLength("buildkite_pipeline.cluster", 1),
+			querycheck.ExpectIdentity("buildkite_pipeline.cluster", identityOf("slug", s.web.Slug)),
+			querycheck.ExpectLength("buildkite_pipeline.tagged", 1),
+			querycheck.ExpectIdentity("buildkite_pipeline.tagged", identityOf("slug", s.api.Slug)),
+			querycheck.ExpectLength("buildkite_pipeline.both", 0),
+			querycheck.ExpectResourceDisplayName("buildkite_pipeline.all", bySlug(s.templated), knownvalue.StringExact(base+"-templated")),
+			querycheck.ExpectResourceKnownValues("buildkite_pipeline.all", bySlug(s.web), []querycheck.KnownValueCheck{
+				known("id", knownvalue.StringExact(s.web.ID)),
+				known("cluster_id", knownvalue.StringExact(s.cluster.ID)),
+				known("steps", knownvalue.StringExact("steps:\n  - label: build\n    command: make web\n")),
+				known("branch_configuration", knownvalue.StringExact("main release/*")),
+				known("default_team_id", knownvalue.Null()),
+			}),
+			querycheck.ExpectResourceKnownValues("buildkite_pipeline.all", bySlug(s.api), []querycheck.KnownValueCheck{
+				known("archived", knownvalue.Bool(true)),
+				known("description", knownvalue.StringExact("")), // unset: "", as the official provider stores it
+				known("tags", knownvalue.SetExact([]knownvalue.Check{knownvalue.StringExact("backend"), knownvalue.StringExact("legacy")})),
+			}),
+			querycheck.ExpectResourceKnownValues("buildkite_pipeline.all", bySlug(s.templated),
+				[]querycheck.KnownValueCheck{known("pipeline_template_id", knownvalue.StringExact(s.standard.UUID))}),
+		},
+		refused: []queryRefusal{{`    cluster_id = "Q2x1c3Rlci0tLWFiYw=="`, regexp.MustCompile(`cluster_id`)}},
+		imports: 3,
+	}
 }

@@ -10,6 +10,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/querycheck"
+	"github.com/hashicorp/terraform-plugin-testing/querycheck/queryfilter"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
@@ -295,3 +297,99 @@ func TestAccPipelineScheduleResource_importByIDErrors(t *testing.T) {
 		})
 	}
 }
+
+// The rows of buildkite_pipeline_schedule in the tables every type runs through (type_tests_kit_test.go).
+var _ = registerTypeTests("buildkite_pipeline_schedule", typeTests{
+	identity: &identityCase{
+		// Named by its pipeline as the configuration names it, and its ID.
+		resourceType: "buildkite_pipeline_schedule", attrs: []string{"pipeline_id", "id"},
+		setup: func(t *testing.T, e *testEnv) identityConfigs {
+			base := e.name("identity")
+			return identityConfigs{
+				create: testAccScheduleConfig(base, "buildkite_pipeline.a.id", `  cronline = "@daily"`),
+				update: testAccScheduleConfig(base, "buildkite_pipeline.a.id", `  cronline = "@hourly"`),
+			}
+		},
+	},
+	invalidIdentity: &invalidIdentityCase{
+		resourceType: "buildkite_pipeline_schedule",
+		setup: func(e *testEnv) []invalidIdentity {
+			schedule := func(pipeline, id string) string {
+				return importByIdentity("buildkite_pipeline_schedule", `  pipeline_id = "no-such-pipeline"
+  label       = "Nightly"
+  cronline    = "@daily"
+  branch      = "main"`, "pipeline_id", pipeline, "id", id)
+			}
+			return []invalidIdentity{
+				{schedule("no-such-pipeline", "nightly"), `id (<schedule id>) "nightly" is not a UUID`},
+				{schedule("no-such-pipeline", unknownUUID), `Unable to Import Pipeline Schedule`},
+			}
+		},
+	},
+	migration: []migrationCase{
+		{name: "pipeline_schedule", add: (*officialWorkspace).addSchedule, check: func(t *testing.T, w *cliWorkdir) {
+			expectMoved(t, w, "buildkite_pipeline_schedule.nightly", map[string]any{"cronline": "0 2 * * *", "commit": "HEAD"})
+			a := w.stateAttributes("buildkite_pipeline_schedule.nightly")
+			if typ, _, ok := decodeGraphQLID(fmt.Sprint(a["graphql_id"])); !ok || typ != "PipelineSchedule" {
+				t.Errorf("after the move graphql_id = %v, want the schedule's GraphQL ID", a["graphql_id"])
+			}
+			if env, ok := a["env"].(map[string]any); !ok || len(env) != 0 {
+				t.Errorf("after the move env = %#v, want {} for no variables", a["env"])
+			}
+		}},
+	},
+	query: &queryCase{resourceType: "buildkite_pipeline_schedule", run: func(t *testing.T, e *testEnv, base string) queryRow {
+		s := e.seedBeyondSpec(t, base)
+		schedule := func(p *buildkite.Pipeline, sc *buildkite.PipelineSchedule) queryfilter.QueryFilter {
+			return byIdentity("pipeline_id", p.ID, "id", sc.ID)
+		}
+		return queryRow{
+			blocks: []string{"buildkite_pipeline_schedule", "p1", fmt.Sprintf("    pipeline_id = %q", s.p1.ID)},
+			checks: []querycheck.QueryResultCheck{
+				querycheck.ExpectLength("buildkite_pipeline_schedule.all", 3),
+				querycheck.ExpectLength("buildkite_pipeline_schedule.p1", 2),
+				querycheck.ExpectResourceDisplayName("buildkite_pipeline_schedule.all", schedule(s.p2, s.other), knownvalue.StringExact(s.p2.Name+" / Weekly")),
+				querycheck.ExpectResourceKnownValues("buildkite_pipeline_schedule.p1", schedule(s.p1, s.nightly), []querycheck.KnownValueCheck{
+					known("cronline", knownvalue.StringExact("0 3 * * 1-5 Europe/Berlin")),
+					known("message", knownvalue.StringExact("Nightly build")),
+					known("enabled", knownvalue.Bool(false)),
+					known("env", knownvalue.MapExact(map[string]knownvalue.Check{"DEPLOY": knownvalue.StringExact("false")})),
+				}),
+				querycheck.ExpectResourceKnownValues("buildkite_pipeline_schedule.p1", schedule(s.p1, s.hourly), []querycheck.KnownValueCheck{
+					known("message", knownvalue.Null()),
+					known("env", knownvalue.MapExact(map[string]knownvalue.Check{})),
+					known("commit", knownvalue.StringExact("HEAD")),
+				}),
+			},
+			refused: []queryRefusal{{fmt.Sprintf(unknownUUIDFilter, "pipeline_id"), wrapped(`No pipeline matches the ID "` + unknownUUID + `"`)}},
+			imports: 3,
+		}
+	}},
+	upgrade: []upgradeCase{
+		{
+			name: "schedule, the official provider's", typeName: "buildkite_pipeline_schedule", version: 0,
+			state: map[string]any{"id": graphQLID("PipelineSchedule", otherUUID), "uuid": otherUUID,
+				"pipeline_id": graphQLID("Pipeline", testUUID), "label": "Nightly", "cronline": "@daily", "branch": "main",
+				"commit": "HEAD", "message": nil, "env": nil, "enabled": true},
+			want: map[string]any{"id": otherUUID, "uuid": otherUUID, "graphql_id": graphQLID("PipelineSchedule", otherUUID),
+				"pipeline_id": testUUID, "env": map[string]any{}, "commit": "HEAD", "message": nil},
+		},
+		{
+			name: "schedule, the official provider's with env", typeName: "buildkite_pipeline_schedule", version: 0,
+			state: map[string]any{"id": graphQLID("PipelineSchedule", otherUUID), "uuid": otherUUID,
+				"pipeline_id": graphQLID("Pipeline", testUUID), "label": "Nightly", "cronline": "@daily", "branch": "main",
+				"commit": "HEAD", "env": map[string]any{"FULL": "1"}, "enabled": false},
+			want: map[string]any{"id": otherUUID, "env": map[string]any{"FULL": "1"}, "enabled": false},
+		},
+		{
+			name: "schedule, ours at version 0", typeName: "buildkite_pipeline_schedule", version: 0,
+			state: map[string]any{"id": otherUUID, "uuid": otherUUID, "graphql_id": "S", "pipeline_id": "website",
+				"label": "Nightly", "cronline": "@daily", "branch": "main", "commit": "HEAD", "message": nil,
+				"env": map[string]any{}, "enabled": true},
+			want: map[string]any{"id": otherUUID, "graphql_id": "S", "pipeline_id": "website", "env": map[string]any{}},
+		},
+	},
+	exempt: map[string]string{
+		tableSweeper: "A pipeline's schedules go with their pipeline, which the pipeline sweeper removes.",
+	},
+})

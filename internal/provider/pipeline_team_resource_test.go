@@ -9,6 +9,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/querycheck"
+	"github.com/hashicorp/terraform-plugin-testing/querycheck/queryfilter"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
@@ -268,3 +270,73 @@ resource "buildkite_pipeline_team" "duplicate" {
 		},
 	})
 }
+
+// The rows of buildkite_pipeline_team in the tables every type runs through (type_tests_kit_test.go).
+var _ = registerTypeTests("buildkite_pipeline_team", typeTests{
+	identity: &identityCase{
+		resourceType: "buildkite_pipeline_team", attrs: []string{"team_id", "pipeline_id"},
+		setup: func(t *testing.T, e *testEnv) identityConfigs {
+			team, p := e.name("identity"), e.pipelineNamed(e.name("identity-pipeline"))
+			return identityConfigs{
+				create: testAccPipelineTeamConfig(team, p.ID, "build_and_read"),
+				update: testAccPipelineTeamConfig(team, p.ID, "read_only"),
+			}
+		},
+	},
+	migration: []migrationCase{
+		{name: "pipeline_team", add: (*officialWorkspace).addPipelineTeam, check: func(t *testing.T, w *cliWorkdir) {
+			expectMoved(t, w, "buildkite_pipeline_team.website", map[string]any{"access_level": "BUILD_AND_READ"})
+		}},
+	},
+	query: &queryCase{resourceType: "buildkite_pipeline_team", run: func(t *testing.T, e *testEnv, base string) queryRow {
+		s := e.seedTeams(t, base)
+		access := func(tm *buildkite.Team, p *buildkite.Pipeline) queryfilter.QueryFilter {
+			return byIdentity("team_id", tm.ID, "pipeline_id", p.ID)
+		}
+		level := func(v string) []querycheck.KnownValueCheck {
+			return []querycheck.KnownValueCheck{known("access_level", knownvalue.StringExact(v))}
+		}
+		return queryRow{
+			blocks: []string{"buildkite_pipeline_team", "b", fmt.Sprintf("    team_id = %q", s.b.ID)},
+			checks: []querycheck.QueryResultCheck{
+				querycheck.ExpectLength("buildkite_pipeline_team.all", 3),
+				querycheck.ExpectLength("buildkite_pipeline_team.b", 2),
+				querycheck.ExpectResourceDisplayName("buildkite_pipeline_team.all", access(s.b, s.p2), knownvalue.StringExact(base+"-b / "+s.p2.Slug)),
+				querycheck.ExpectResourceKnownValues("buildkite_pipeline_team.all", access(s.a, s.p1),
+					append(level("BUILD_AND_READ"), known("id", knownvalue.StringExact(s.a.ID+"/"+s.p1.ID)))),
+				querycheck.ExpectResourceKnownValues("buildkite_pipeline_team.b", access(s.b, s.p1), level("READ_ONLY")),
+				querycheck.ExpectResourceKnownValues("buildkite_pipeline_team.b", access(s.b, s.p2), level("MANAGE_BUILD_AND_READ")),
+			},
+			imports: 3,
+		}
+	}},
+	association: &associationCase{
+		resourceType: "buildkite_pipeline_team",
+		importAttrs:  []string{"team_id", "pipeline_id"},
+		values:       []string{"READ_ONLY", "build_and_read"},
+		setup: func(t *testing.T, e *testEnv) func(string, string) string {
+			teams := twoTeams(e, "assoc-pipeline")
+			p := e.pipelineNamed(e.name("assoc-pipeline"))
+			return func(parent, level string) string {
+				return teams + fmt.Sprintf(`
+resource "buildkite_pipeline_team" "test" {
+  team_id      = buildkite_team.%s.id
+  pipeline_id  = %q
+  access_level = %q
+}
+`, parent, p.ID, level)
+			}
+		},
+	},
+	upgrade: []upgradeCase{
+		{
+			name: "pipeline team, the official provider's", typeName: "buildkite_pipeline_team", version: 0,
+			state: map[string]any{"id": graphQLID("TeamPipeline", testUUID), "uuid": testUUID, "team_id": graphQLID("Team", otherUUID),
+				"pipeline_id": graphQLID("Pipeline", testUUID), "access_level": "READ_ONLY"},
+			want: map[string]any{"id": otherUUID + "/" + testUUID, "pipeline_id": testUUID, "access_level": "READ_ONLY"},
+		},
+	},
+	exempt: map[string]string{
+		tableSweeper: "A team's access to a pipeline goes with the team or the pipeline, which their sweepers remove.",
+	},
+})

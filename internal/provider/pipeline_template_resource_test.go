@@ -9,6 +9,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/querycheck"
+	"github.com/hashicorp/terraform-plugin-testing/querycheck/queryfilter"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
@@ -200,3 +202,71 @@ func init() {
 		},
 	})
 }
+
+// The rows of buildkite_pipeline_template in the tables every type runs through (type_tests_kit_test.go).
+var _ = registerTypeTests("buildkite_pipeline_template", typeTests{
+	identity: &identityCase{
+		// The identity stays with the template through a rename.
+		resourceType: "buildkite_pipeline_template", attrs: []string{"id"},
+		setup: func(t *testing.T, e *testEnv) identityConfigs {
+			name := e.name("identity")
+			return identityConfigs{
+				create: testAccPipelineTemplateConfig(name, "steps:\n  - command: make\n", `  description = "Found by its ID"
+  available   = true`),
+				update: testAccPipelineTemplateConfig(name+"-2", "steps:\n  - command: make\n", ""),
+			}
+		},
+	},
+	invalidIdentity: &invalidIdentityCase{
+		resourceType: "buildkite_pipeline_template",
+		setup: func(e *testEnv) []invalidIdentity {
+			return []invalidIdentity{{importByIdentity("buildkite_pipeline_template", `  name          = "standard"
+  configuration = "steps: []"`, "id", "standard"), `id (<pipeline template UUID>) "standard" is not a UUID`}}
+		},
+	},
+	migration: []migrationCase{
+		{name: "pipeline_template", add: (*officialWorkspace).addTemplate, check: func(t *testing.T, w *cliWorkdir) {
+			expectMoved(t, w, "buildkite_pipeline_template.standard", map[string]any{"available": true})
+		}},
+	},
+	sweeper: &sweeper{"buildkite_pipeline_template", "pipeline-templates", []string{"buildkite_pipeline"}, listTemplates},
+	query: &queryCase{resourceType: "buildkite_pipeline_template", run: func(t *testing.T, e *testEnv, base string) queryRow {
+		s := e.seedPipelines(t, base)
+		byID := func(tpl *buildkite.PipelineTemplate) queryfilter.QueryFilter { return byIdentity("id", tpl.UUID) }
+		return queryRow{
+			blocks: []string{
+				"buildkite_pipeline_template", "named", fmt.Sprintf("    name = %q", base+"-STANDARD"),
+				"buildkite_pipeline_template", "none", `    name = "standard"`,
+			},
+			checks: []querycheck.QueryResultCheck{
+				querycheck.ExpectLength("buildkite_pipeline_template.all", 2),
+				querycheck.ExpectLength("buildkite_pipeline_template.named", 1),
+				querycheck.ExpectLength("buildkite_pipeline_template.none", 0),
+				querycheck.ExpectIdentity("buildkite_pipeline_template.named", identityOf("id", s.standard.UUID)),
+				querycheck.ExpectResourceDisplayName("buildkite_pipeline_template.all", byID(s.other), knownvalue.StringExact(base+"-other")),
+				querycheck.ExpectResourceKnownValues("buildkite_pipeline_template.all", byID(s.standard), []querycheck.KnownValueCheck{
+					known("configuration", knownvalue.StringExact("steps:\n  - command: make ci\n")),
+					known("description", knownvalue.StringExact("The standard build")),
+					known("available", knownvalue.Bool(false)),
+				}),
+				querycheck.ExpectResourceKnownValues("buildkite_pipeline_template.all", byID(s.other), []querycheck.KnownValueCheck{
+					known("description", knownvalue.Null()),
+					known("available", knownvalue.Bool(true)),
+				}),
+			},
+			imports: 2,
+		}
+	}},
+	upgrade: []upgradeCase{
+		{
+			name: "pipeline template, the official provider's", typeName: "buildkite_pipeline_template", version: 0,
+			state: map[string]any{"id": graphQLID("PipelineTemplate", testUUID), "uuid": testUUID, "name": "t",
+				"configuration": "steps: []", "description": nil, "available": true},
+			want: map[string]any{"id": testUUID, "available": true, "updated_at": nil},
+		},
+	},
+	serviceState: func(ctx context.Context, c *buildkite.Client) ([]string, error) {
+		all, err := c.PipelineTemplates.List(ctx)
+		return serviceIDs(all, err, func(t buildkite.PipelineTemplate) string { return t.UUID })
+	},
+})

@@ -276,3 +276,34 @@ func TestAccPipelineWebhookResource_graphQLPartKept(t *testing.T) {
 		},
 	})
 }
+
+// The rows of buildkite_pipeline_webhook in the tables every type runs through (type_tests_kit_test.go).
+var _ = registerTypeTests("buildkite_pipeline_webhook", typeTests{
+	identity: &identityCase{
+		resourceType: "buildkite_pipeline_webhook", attrs: []string{"pipeline_id"},
+		setup: func(t *testing.T, e *testEnv) identityConfigs {
+			name := e.name("identity")
+			return identityConfigs{
+				create: testAccPipelineWebhookConfig(name, "https://github.com/acme/"+name+".git", false, "", "") + `
+resource "buildkite_pipeline_webhook" "test" {
+  pipeline_id = buildkite_pipeline.app.id
+  repository  = buildkite_pipeline.app.repository
+}
+`,
+				// Destroy cannot delete a repository's webhook; the pipeline goes.
+				destroyed: e.checkDestroyed("buildkite_pipeline"),
+			}
+		},
+	},
+	migration: []migrationCase{
+		{name: "pipeline_webhook", add: (*officialWorkspace).addPipelineWebhook, check: func(t *testing.T, w *cliWorkdir) {
+			a := w.stateAttributes("buildkite_pipeline_webhook.app")
+			if a["id"] != a["pipeline_id"] || !isUUID(fmt.Sprint(a["id"])) {
+				t.Errorf("after the move id = %v, pipeline_id = %v: want both the pipeline's UUID", a["id"], a["pipeline_id"])
+			}
+		}},
+	},
+	exempt: map[string]string{
+		tableSweeper: "A pipeline's webhook goes with its pipeline, which the pipeline sweeper removes.",
+	},
+})

@@ -3,12 +3,15 @@ package provider
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/querycheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
@@ -278,3 +281,96 @@ func TestAccPortalResource_recreatedOutside(t *testing.T) {
 		},
 	})
 }
+
+// The rows of buildkite_portal in the tables every type runs through (type_tests_kit_test.go).
+var _ = registerTypeTests("buildkite_portal", typeTests{
+	identity: &identityCase{
+		// Named by its slug, which cannot change in place; no id attribute, as in the official provider.
+		resourceType: "buildkite_portal", attrs: []string{"slug"},
+		setup: func(t *testing.T, e *testEnv) identityConfigs {
+			slug := e.name("identity")
+			return identityConfigs{
+				create: testAccPortalConfig(slug, "Identity", `  description = "Named by its slug"`),
+				checks: []statecheck.StateCheck{identityValue("buildkite_portal.test", "slug", slug)},
+				secret: "token",
+				update: testAccPortalConfig(slug, "Identity renamed", ""),
+			}
+		},
+	},
+	invalidIdentity: &invalidIdentityCase{
+		resourceType: "buildkite_portal",
+		setup: func(e *testEnv) []invalidIdentity {
+			return []invalidIdentity{{importByIdentity("buildkite_portal", `  name  = "Missing"
+  query = "{ viewer { user { name } } }"
+  slug  = "no-such-portal"`, "slug", "no-such-portal"), `Cannot import non-existent remote object`}}
+		},
+	},
+	migration: []migrationCase{
+		{name: "portal", add: (*officialWorkspace).addPortal, check: func(t *testing.T, w *cliWorkdir) {
+			// No id: a portal is named by its slug, here as in the official provider.
+			a := w.stateAttributes("buildkite_portal.stats")
+			if _, has := a["id"]; has || a["token"] != "moved-portal-token" || a["allowed_ip_addresses"] != "10.0.0.0/8" {
+				t.Errorf("after the move %v", a)
+			}
+			if by, _ := a["created_by"].(map[string]any); by == nil || !isUUID(fmt.Sprint(by["uuid"])) {
+				t.Errorf("after the move created_by = %v, want the creator's UUID filled in", a["created_by"])
+			}
+		}},
+	},
+	// Portals are found by name, and deleted by slug.
+	sweeper: &sweeper{"buildkite_portal", "portals", nil, listPortals},
+	query: &queryCase{resourceType: "buildkite_portal", run: func(t *testing.T, e *testEnv, base string) queryRow {
+		seed := func(name, slug string, desc *string) *buildkite.Portal {
+			p, err := e.client.Portals.Create(t.Context(), buildkite.PortalWrite{
+				Name: name, Slug: slug, Query: "{ viewer { user { name } } }", Description: desc,
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return p
+		}
+		desc := "Build numbers"
+		stats, other := seed(base+"-Stats", base+"-stats", &desc), seed(base+"-Other", base+"-other", nil)
+		return queryRow{
+			blocks: []string{"buildkite_portal", "named", fmt.Sprintf("    name = %q", base+"-stats")},
+			checks: []querycheck.QueryResultCheck{
+				querycheck.ExpectLength("buildkite_portal.all", 2),
+				querycheck.ExpectLength("buildkite_portal.named", 1),
+				querycheck.ExpectIdentity("buildkite_portal.named", identityOf("slug", stats.Slug)),
+				querycheck.ExpectResourceDisplayName("buildkite_portal.all", byIdentity("slug", other.Slug), knownvalue.StringExact(base+"-Other")),
+				querycheck.ExpectResourceKnownValues("buildkite_portal.all", byIdentity("slug", stats.Slug), []querycheck.KnownValueCheck{
+					known("uuid", knownvalue.StringExact(stats.UUID)),
+					known("description", knownvalue.StringExact(desc)),
+					// Returned only on creation.
+					known("token", knownvalue.Null()),
+				}),
+			},
+			imports: 2,
+		}
+	}},
+	taken: &takenCase{resourceType: "buildkite_portal", setup: func(t *testing.T, e *testEnv) (string, string) {
+		p, err := e.client.Portals.Create(context.Background(), buildkite.PortalWrite{
+			Name: "Taken", Slug: e.name("taken"), Query: "{ viewer { user { name } } }",
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return testAccPortalConfig(p.Slug, "Taken", ""), p.Slug
+	}},
+	lostSecret: &lostSecretCase{
+		name: "portal", typ: "buildkite_portal", kind: "Portal", secret: "token",
+		path: func(r *http.Request) bool { return strings.HasSuffix(r.URL.Path, "/portals") },
+		item: func(p string) bool { return strings.Contains(p, "/portals/") },
+		config: func(prefix string, instances ...string) string {
+			out := ""
+			for _, in := range instances {
+				out += fmt.Sprintf("\nresource \"buildkite_portal\" %q {\n  slug  = %q\n  name  = %q\n  query = \"{ viewer { user { name } } }\"\n}\n", in, prefix+"-"+in, in)
+			}
+			return out
+		},
+	},
+	serviceState: func(ctx context.Context, c *buildkite.Client) ([]string, error) {
+		all, err := c.Portals.List(ctx)
+		return serviceIDs(all, err, func(p buildkite.Portal) string { return p.UUID }) // by UUID: a portal has no id
+	},
+})

@@ -66,7 +66,7 @@ func (e *testEnv) seedClusters(t *testing.T, base string) seededClusters {
 	must(err)
 	s.other, err = e.client.Queues.Create(ctx, s.b.ID, buildkite.QueueCreate{Key: "other"})
 	must(err)
-	_, err = e.client.Clusters.Update(ctx, s.a.ID, buildkite.ClusterUpdate{DefaultQueueID: &s.linux.ID})
+	_, err = e.client.Clusters.Update(ctx, s.a.ID, buildkite.ClusterUpdate{DefaultQueueID: buildkite.Value(s.linux.ID)})
 	must(err)
 	expires := time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)
 	s.tokenA, err = e.client.ClusterTokens.Create(ctx, s.a.ID, buildkite.ClusterTokenCreate{

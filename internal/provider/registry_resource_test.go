@@ -10,6 +10,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/querycheck"
+	"github.com/hashicorp/terraform-plugin-testing/querycheck/queryfilter"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
@@ -232,3 +234,91 @@ func init() {
 		},
 	})
 }
+
+// The rows of buildkite_registry in the tables every type runs through (type_tests_kit_test.go).
+var _ = registerTypeTests("buildkite_registry", typeTests{
+	identity: &identityCase{
+		// Named by its slug, which follows a rename in Terraform and one outside it (Read finds it by ID).
+		resourceType: "buildkite_registry", attrs: []string{"slug"},
+		setup: func(t *testing.T, e *testEnv) identityConfigs {
+			const addr = "buildkite_registry.test"
+			name := e.name("identity")
+			return identityConfigs{
+				create: testAccRegistryConfig(name, "ruby", `  description = "Gems"
+  oidc_policy = "- iss: https://agent.buildkite.com"`),
+				checks:       []statecheck.StateCheck{identityValue(addr, "slug", name)},
+				update:       testAccRegistryConfig(name+"-2", "ruby", ""),
+				updateChecks: []statecheck.StateCheck{identityValue(addr, "slug", name+"-2")},
+				more: step(resource.TestStep{
+					PreConfig: func() {
+						elsewhere := name + "-elsewhere"
+						if _, err := e.client.Registries.Update(context.Background(), name+"-2",
+							buildkite.RegistryUpdate{Name: &elsewhere}); err != nil {
+							t.Fatalf("renaming outside Terraform: %v", err)
+						}
+					},
+					Config: e.config(testAccRegistryConfig(name+"-elsewhere", "ruby", "")),
+					ConfigPlanChecks: resource.ConfigPlanChecks{
+						PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+					},
+					ConfigStateChecks: append(expectIdentity(addr, "slug"), identityValue(addr, "slug", name+"-elsewhere")),
+				}),
+			}
+		},
+	},
+	migration: []migrationCase{
+		{name: "registry", add: (*officialWorkspace).addRegistry, check: func(t *testing.T, w *cliWorkdir) {
+			expectMoved(t, w, "buildkite_registry.gems", map[string]any{"oidc_policy": officialOIDCPolicy, "registry_type": "source"})
+		}},
+	},
+	sweeper: &sweeper{"buildkite_registry", "registries", nil, listRegistries},
+	query: &queryCase{resourceType: "buildkite_registry", run: func(t *testing.T, e *testEnv, base string) queryRow {
+		s := e.seedSuites(t, base)
+		registry := func(r *buildkite.Registry) queryfilter.QueryFilter { return byIdentity("slug", r.Slug) }
+		return queryRow{
+			blocks: []string{"buildkite_registry", "named", fmt.Sprintf("    name = %q", base+"-PyPI")},
+			checks: []querycheck.QueryResultCheck{
+				querycheck.ExpectLength("buildkite_registry.all", 2),
+				querycheck.ExpectLength("buildkite_registry.named", 1),
+				querycheck.ExpectIdentity("buildkite_registry.named", identityOf("slug", s.pypi.Slug)),
+				querycheck.ExpectResourceDisplayName("buildkite_registry.all", registry(s.gems), knownvalue.StringExact(base+"-gems")),
+				querycheck.ExpectResourceKnownValues("buildkite_registry.all", registry(s.gems), []querycheck.KnownValueCheck{
+					known("ecosystem", knownvalue.StringExact("ruby")),
+					known("description", knownvalue.StringExact("Internal gems")),
+					known("oidc_policy", knownvalue.StringExact(*s.gems.OIDCPolicy)),
+					known("team_ids", knownvalue.Null()),
+				}),
+				querycheck.ExpectResourceKnownValues("buildkite_registry.named", registry(s.pypi), []querycheck.KnownValueCheck{
+					known("id", knownvalue.StringExact(s.pypi.ID)),
+					known("description", knownvalue.Null()),
+				}),
+			},
+			imports: 2,
+		}
+	}},
+	taken: &takenCase{resourceType: "buildkite_registry", setup: func(t *testing.T, e *testEnv) (string, string) {
+		reg, err := e.client.Registries.Create(context.Background(), buildkite.RegistryCreate{Name: e.name("taken"), Ecosystem: "ruby"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return testAccRegistryConfig(reg.Name, "ruby", ""), reg.Slug
+	}},
+	upgrade: []upgradeCase{
+		{
+			name: "registry, the official provider's", typeName: "buildkite_registry", version: 0,
+			state: map[string]any{"id": graphQLID("Registry", testUUID), "uuid": testUUID, "name": "g", "slug": "g",
+				"ecosystem": "ruby", "public": false, "registry_type": "PACKAGE", "team_ids": []any{otherUUID}, "description": nil},
+			want: map[string]any{"id": testUUID, "registry_type": "PACKAGE", "team_ids": []any{otherUUID}, "graphql_id": graphQLID("Registry", testUUID)},
+		},
+		{
+			name: "registry, ours at version 0", typeName: "buildkite_registry", version: 0,
+			state: map[string]any{"id": testUUID, "uuid": testUUID, "graphql_id": "G", "name": "g", "slug": "g",
+				"ecosystem": "ruby", "public": false, "team_ids": nil, "url": "u", "web_url": "w"},
+			want: map[string]any{"id": testUUID, "registry_type": nil, "team_ids": nil},
+		},
+	},
+	serviceState: func(ctx context.Context, c *buildkite.Client) ([]string, error) {
+		all, err := c.Registries.List(ctx)
+		return serviceIDs(all, err, func(r buildkite.Registry) string { return r.ID })
+	},
+})

@@ -3,11 +3,14 @@ package provider
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/querycheck"
+	"github.com/hashicorp/terraform-plugin-testing/querycheck/queryfilter"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
@@ -153,3 +156,69 @@ func init() {
 		},
 	})
 }
+
+// The rows of buildkite_registry_token in the tables every type runs through (type_tests_kit_test.go).
+var _ = registerTypeTests("buildkite_registry_token", typeTests{
+	identity: &identityCase{
+		// The identity stays with the token through an update in place and a rename of its registry.
+		resourceType: "buildkite_registry_token", attrs: []string{"registry_id", "id"},
+		setup: func(t *testing.T, e *testEnv) identityConfigs {
+			name := e.name("identity")
+			return identityConfigs{
+				create: testAccRegistryTokenConfig(name, "a", "CI"),
+				secret: "token",
+				update: testAccRegistryTokenConfig(name+"-renamed", "a", "CI agents"),
+			}
+		},
+	},
+	invalidIdentity: &invalidIdentityCase{
+		resourceType: "buildkite_registry_token",
+		setup: func(e *testEnv) []invalidIdentity {
+			token := func(id string) string {
+				return importByIdentity("buildkite_registry_token", `  registry_id = "`+unknownUUID+`"
+  description = "CI"`, "registry_id", unknownUUID, "id", id)
+			}
+			return []invalidIdentity{
+				{token("not-a-token"), `id (<token id>) "not-a-token" is not a UUID`},
+				{token("1c2d3e4f-5a6b-4e5f-8a9b-0b5e7c1a2f3d"), `Unable to Import Registry Token`},
+			}
+		},
+	},
+	query: &queryCase{resourceType: "buildkite_registry_token", run: func(t *testing.T, e *testEnv, base string) queryRow {
+		s := e.seedSuites(t, base)
+		token := func(r *buildkite.Registry, tok *buildkite.RegistryToken) queryfilter.QueryFilter {
+			return byIdentity("registry_id", r.ID, "id", tok.ID)
+		}
+		return queryRow{
+			blocks: []string{"buildkite_registry_token", "pypi", fmt.Sprintf("    registry_id = %q", s.pypi.ID)},
+			checks: []querycheck.QueryResultCheck{
+				querycheck.ExpectLength("buildkite_registry_token.all", 3),
+				querycheck.ExpectLength("buildkite_registry_token.pypi", 1),
+				querycheck.ExpectIdentity("buildkite_registry_token.pypi", identityOf("registry_id", s.pypi.ID, "id", s.readerOfPypi.ID)),
+				querycheck.ExpectResourceDisplayName("buildkite_registry_token.all", token(s.gems, s.deploy), knownvalue.StringExact(base+"-gems / Deploys")),
+				querycheck.ExpectResourceKnownValues("buildkite_registry_token.all", token(s.gems, s.ci), []querycheck.KnownValueCheck{
+					known("description", knownvalue.StringExact("CI")),
+					known("created_at", knownvalue.NotNull()),
+					known("token", knownvalue.Null()), // returned only on creation
+				}),
+			},
+			refused: []queryRefusal{
+				{fmt.Sprintf(unknownUUIDFilter, "registry_id"), wrapped(`No registry matches the ID "` + unknownUUID + `"`)},
+				{fmt.Sprintf("    registry_id = %q", s.pypi.Slug), regexp.MustCompile(`registry_id`)},
+			},
+			imports: 3,
+		}
+	}},
+	serviceState: func(ctx context.Context, c *buildkite.Client) ([]string, error) {
+		registries, err := c.Registries.List(ctx)
+		return childIDs(registries, err, func(r buildkite.Registry) ([]buildkite.RegistryToken, error) {
+			return c.RegistryTokens.List(ctx, r.Slug)
+		},
+			func(t buildkite.RegistryToken) string { return t.ID })
+	},
+	exempt: map[string]string{
+		tableSweeper: "A registry's tokens go with their registry, which the registry sweeper removes.",
+		tableLostSecret: "Its create answers 200, not the 201 whose loss this table injects; " +
+			"TestAccLostCreate_registryTokenAnswerLost (lost_create_test.go) loses its answer instead.",
+	},
+})

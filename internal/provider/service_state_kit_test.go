@@ -36,110 +36,60 @@ func stateObjects(s *terraform.State) objectsByType {
 	return inState
 }
 
-// serviceObjects lists what the service holds of the kinds whose IDs the comparison knows.
+// serviceObjects lists what the service holds of the kinds whose IDs the comparison knows: the types with a
+// serviceState row (typeTests.serviceState).
 func serviceObjects(ctx context.Context, c *buildkite.Client) (objectsByType, error) {
 	listed := objectsByType{}
-	for _, list := range []func(context.Context, *buildkite.Client, objectsByType) error{
-		listClusterObjects, listTeamAndPipelineObjects, listSuiteAndRegistryObjects,
-		listPortalAndNotificationObjects,
-	} {
-		if err := list(ctx, c, listed); err != nil {
-			return nil, err
+	for _, typ := range typesWithTests() {
+		list := registeredTypeTests[typ].serviceState
+		if list == nil {
+			continue
+		}
+		ids, err := list(ctx, c)
+		if err != nil {
+			return nil, fmt.Errorf("listing %s: %w", typ, err)
+		}
+		for _, id := range ids {
+			listed.add(typ, id)
 		}
 	}
 	return listed, nil
 }
 
-// listClusterObjects lists clusters, and their queues and agent tokens.
-func listClusterObjects(ctx context.Context, c *buildkite.Client, listed objectsByType) error {
-	clusters, err := c.Clusters.List(ctx)
+// serviceIDs are the IDs of a listing, as the state records them, or its error.
+func serviceIDs[T any](all []T, err error, id func(T) string) ([]string, error) {
 	if err != nil {
-		return err
+		return nil, err
 	}
-	for _, cl := range clusters {
-		listed.add("buildkite_cluster", cl.ID)
-		queues, err := c.Queues.List(ctx, cl.ID)
-		if err != nil {
-			return err
-		}
-		for _, q := range queues {
-			listed.add("buildkite_cluster_queue", q.ID)
-		}
-		tokens, err := c.ClusterTokens.List(ctx, cl.ID)
-		if err != nil {
-			return err
-		}
-		for _, t := range tokens {
-			listed.add("buildkite_cluster_agent_token", t.ID)
-		}
+	out := make([]string, len(all))
+	for i, x := range all {
+		out[i] = id(x)
 	}
-	return nil
+	return out, nil
 }
 
-// listTeamAndPipelineObjects lists teams, pipelines, pipeline templates and rules.
-func listTeamAndPipelineObjects(ctx context.Context, c *buildkite.Client, listed objectsByType) error {
-	teams, err := c.Teams.List(ctx, buildkite.TeamListOptions{})
+// childIDs are the IDs of the children of every parent, as the state records them.
+func childIDs[P, T any](parents []P, err error, list func(P) ([]T, error), id func(T) string) ([]string, error) {
 	if err != nil {
-		return err
+		return nil, err
 	}
-	for _, t := range teams {
-		listed.add("buildkite_team", t.ID)
-	}
-	pipelines, err := c.Pipelines.List(ctx, nil)
-	if err != nil {
-		return err
-	}
-	for _, p := range pipelines {
-		listed.add("buildkite_pipeline", p.ID)
-	}
-	templates, err := c.PipelineTemplates.List(ctx)
-	if err != nil {
-		return err
-	}
-	for _, t := range templates {
-		listed.add("buildkite_pipeline_template", t.UUID)
-	}
-	rules, err := c.Rules.List(ctx)
-	if err != nil {
-		return err
-	}
-	for _, r := range rules {
-		listed.add("buildkite_organization_rule", r.UUID)
-	}
-	return nil
-}
-
-// listSuiteAndRegistryObjects lists test suites, registries and registry tokens.
-func listSuiteAndRegistryObjects(ctx context.Context, c *buildkite.Client, listed objectsByType) error {
-	suites, err := c.TestSuites.List(ctx)
-	if err != nil {
-		return err
-	}
-	for _, s := range suites {
-		listed.add("buildkite_test_suite", s.ID)
-	}
-	registries, err := c.Registries.List(ctx)
-	if err != nil {
-		return err
-	}
-	for _, r := range registries {
-		listed.add("buildkite_registry", r.ID)
-		tokens, err := c.RegistryTokens.List(ctx, r.Slug)
+	var out []string
+	for _, p := range parents {
+		all, err := list(p)
+		ids, err := serviceIDs(all, err, id)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		for _, t := range tokens {
-			listed.add("buildkite_registry_token", t.ID)
-		}
+		out = append(out, ids...)
 	}
-	return nil
+	return out, nil
 }
 
 // compareObjects fails, naming each kind, where the service and the state do not hold the same IDs. Only
 // the kinds serviceObjects lists are compared.
 func compareObjects(listed, inState objectsByType) error {
 	var problems []string
-	for typ := range serviceListed {
+	for typ := range serviceListed() {
 		got, want := listed[typ], inState[typ]
 		sort.Strings(got)
 		sort.Strings(want)
@@ -155,12 +105,14 @@ func compareObjects(listed, inState objectsByType) error {
 }
 
 // serviceListed are the kinds serviceObjects lists.
-var serviceListed = map[string]bool{
-	"buildkite_cluster": true, "buildkite_cluster_queue": true, "buildkite_cluster_agent_token": true,
-	"buildkite_team": true, "buildkite_pipeline": true, "buildkite_pipeline_template": true,
-	"buildkite_organization_rule": true, "buildkite_test_suite": true, "buildkite_registry": true,
-	"buildkite_registry_token": true,
-	"buildkite_portal":         true, "buildkite_notification_service": true,
+func serviceListed() map[string]bool {
+	out := map[string]bool{}
+	for _, typ := range typesWithTests() {
+		if registeredTypeTests[typ].serviceState != nil {
+			out[typ] = true
+		}
+	}
+	return out
 }
 
 // checkServiceMatchesState compares, kind by kind, the objects the service lists with those in state.
@@ -170,23 +122,4 @@ func (e *testEnv) checkServiceMatchesState(s *terraform.State) error {
 		return err
 	}
 	return compareObjects(listed, stateObjects(s))
-}
-
-// listPortalAndNotificationObjects lists portals (by UUID: they have no id) and notification services.
-func listPortalAndNotificationObjects(ctx context.Context, c *buildkite.Client, listed objectsByType) error {
-	portals, err := c.Portals.List(ctx)
-	if err != nil {
-		return err
-	}
-	for _, p := range portals {
-		listed.add("buildkite_portal", p.UUID)
-	}
-	services, err := c.NotificationServices.List(ctx)
-	if err != nil {
-		return err
-	}
-	for _, s := range services {
-		listed.add("buildkite_notification_service", s.ID)
-	}
-	return nil
 }

@@ -34,13 +34,13 @@ import (
 // testacc-live` reads. In live mode each test also deletes, when it ends, every top-level object its client
 // created (recordCreates), and the objects Terraform leaves on purpose that it names (leaveNoneNamed).
 //
-// A type is one row of sweepers: its resource type, the REST collection it is created in, the types whose
-// objects must go first (they refer to this type's, and the service may refuse the delete while they do),
-// and a listing of its objects, each with its names and its delete. Objects nested in another (queues,
-// tokens, secrets, members, schedules, access) go with their parent and need no row. An object without a
-// name is named by what stands for one: a rule by its pipelines', a notification service by its
-// description. The organization's singletons (its API settings and banner) have no row: the tests that
-// change them put them back (singleton_kit_test.go).
+// A type is one row of sweepers (typeTests.sweeper, registered in its test file): its resource type, the
+// REST collection it is created in, the types whose objects must go first (they refer to this type's, and
+// the service may refuse the delete while they do), and a listing of its objects, each with its names and
+// its delete. Objects nested in another (queues, tokens, secrets, members, schedules, access) go with their
+// parent and need no row: their exempt says so. An object without a name is named by what stands for one:
+// a rule by its pipelines', a notification service by its description. The organization's singletons (its
+// API settings and banner) have no row: the tests that change them put them back (singleton_kit_test.go).
 
 // testPrefix starts the name of every object the acceptance tests create.
 const testPrefix = "tf-acc-"
@@ -210,33 +210,16 @@ func (x sweepable) tests() bool {
 }
 
 // sweepers, in no particular order: after gives the order.
-var sweepers = []sweeper{
-	// Rules name pipelines by UUID and have no name: theirs are the names of those pipelines. They go first.
-	{"buildkite_organization_rule", "rules", nil, listRules},
-	// Notification services name the pipelines, teams or clusters they are scoped to by UUID: they go
-	// before those. Their name is their description.
-	{"buildkite_notification_service", "services", nil, listNotificationServices},
-	{"buildkite_pipeline", "pipelines", []string{"buildkite_organization_rule", "buildkite_notification_service"}, listPipelines},
-	{"buildkite_pipeline_template", "pipeline-templates", []string{"buildkite_pipeline"}, listTemplates},
-	{"buildkite_cluster", "clusters", []string{"buildkite_pipeline", "buildkite_notification_service", "buildkite_cluster_cache_registry"}, listClusters},
-	// Cache registries live in clusters, which take theirs along; these are the tests' in other clusters.
-	{"buildkite_cluster_cache_registry", "cache-registries", nil, listCacheRegistries},
-	{"buildkite_test_suite", "suites", nil, listSuites},
-	{"buildkite_registry", "registries", nil, listRegistries},
-	// Portals are found by name, and deleted by slug.
-	{"buildkite_portal", "portals", nil, listPortals},
-	// Unclustered agent tokens (GraphQL; no REST collection): their name is their description, and removing
-	// one revokes it (the service keeps revoked tokens, which the listing leaves out).
-	{"buildkite_agent_token", "graphql:agentTokens", nil, listAgentTokens},
-	// Teams own suites, maintain clusters and have access to pipelines and registries: they go last.
-	{"buildkite_team", "teams", []string{"buildkite_pipeline", "buildkite_cluster", "buildkite_test_suite", "buildkite_registry",
-		"buildkite_notification_service"}, listTeams},
+// sweepers is the table of sweepers, a view over the types' rows (typeTests.sweeper), in no particular
+// order: after gives the order.
+func sweepers() []sweeper {
+	return tableRows(func(r typeTests) []sweeper { return one(r.sweeper) })
 }
 
 // sweepOrder is sweepers with every row after the rows its after names.
 func sweepOrder() []sweeper {
 	byType := map[string]sweeper{}
-	for _, s := range sweepers {
+	for _, s := range sweepers() {
 		byType[s.resourceType] = s
 	}
 	var out []sweeper
@@ -252,7 +235,7 @@ func sweepOrder() []sweeper {
 		}
 		out = append(out, s)
 	}
-	for _, s := range sweepers {
+	for _, s := range sweepers() {
 		visit(s)
 	}
 	return out
@@ -271,7 +254,7 @@ var (
 )
 
 func init() {
-	for _, s := range sweepers {
+	for _, s := range sweepers() {
 		resource.AddTestSweepers(s.resourceType, &resource.Sweeper{
 			Name:         s.resourceType,
 			Dependencies: s.after,
@@ -525,7 +508,7 @@ func deleteCluster(ctx context.Context, c *buildkite.Client, id string) error {
 	if err == nil || buildkite.IsNotFound(err) {
 		return err
 	}
-	_, _ = c.Clusters.ClearDefaultQueue(ctx, id)
+	_, _ = c.Clusters.Update(ctx, id, buildkite.ClusterUpdate{DefaultQueueID: buildkite.Cleared[string]()})
 	queues, qerr := c.Queues.List(ctx, id)
 	if qerr != nil {
 		return err

@@ -78,7 +78,7 @@ func seedSweepable(t *testing.T, c *buildkite.Client, name string) map[string][]
 func countSweepable(t *testing.T, c *buildkite.Client, prefix string) map[string]int {
 	t.Helper()
 	out := map[string]int{}
-	for _, s := range sweepers {
+	for _, s := range sweepers() {
 		all, err := s.list(context.Background(), c)
 		if err != nil {
 			t.Fatalf("listing %s: %v", s.resourceType, err)
@@ -150,10 +150,10 @@ func TestSweepOrder(t *testing.T) {
 	for i, s := range sweepOrder() {
 		pos[s.resourceType] = i
 	}
-	if len(pos) != len(sweepers) {
-		t.Fatalf("sweepOrder has %d rows, sweepers %d", len(pos), len(sweepers))
+	if len(pos) != len(sweepers()) {
+		t.Fatalf("sweepOrder has %d rows, sweepers %d", len(pos), len(sweepers()))
 	}
-	for _, s := range sweepers {
+	for _, s := range sweepers() {
 		for _, dep := range s.after {
 			p, ok := pos[dep]
 			if !ok {
@@ -210,7 +210,7 @@ func TestLeftovers(t *testing.T) {
 func countSwept(t *testing.T, c *buildkite.Client) map[string]int {
 	t.Helper()
 	out := map[string]int{}
-	for _, s := range sweepers {
+	for _, s := range sweepers() {
 		all, err := s.list(context.Background(), c)
 		if err != nil {
 			t.Fatalf("listing %s: %v", s.resourceType, err)

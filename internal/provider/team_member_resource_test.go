@@ -9,6 +9,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/querycheck"
+	"github.com/hashicorp/terraform-plugin-testing/querycheck/queryfilter"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
@@ -222,3 +224,106 @@ func TestAccTeamMemberResource_importErrors(t *testing.T) {
 		},
 	})
 }
+
+// The rows of buildkite_team_member in the tables every type runs through (type_tests_kit_test.go).
+var _ = registerTypeTests("buildkite_team_member", typeTests{
+	identity: &identityCase{
+		resourceType: "buildkite_team_member", attrs: []string{"team_id", "user_id"},
+		setup: func(t *testing.T, e *testEnv) identityConfigs {
+			team, email := e.name("identity"), e.secondMemberEmail()
+			return identityConfigs{
+				create: testAccTeamMemberConfig(team, email, "member"),
+				update: testAccTeamMemberConfig(team, email, "maintainer"),
+			}
+		},
+	},
+	invalidIdentity: &invalidIdentityCase{
+		resourceType: "buildkite_team_member",
+		setup: func(e *testEnv) []invalidIdentity {
+			team := e.seedTeam(e.name("identity-invalid"))
+			member := func(userID string) string {
+				return importByIdentity("buildkite_team_member", `  team_id = "`+team.ID+`"
+  user_id = "`+unknownUUID+`"
+  role    = "member"`, "team_id", team.ID, "user_id", userID)
+			}
+			return []invalidIdentity{
+				{member("someone"), `user_id (<user id>) "someone" is not a UUID`},
+				{member(""), `user_id (<user id>) is empty`},
+				{member(unknownUUID), `Unable to Import Team Member`}, // a user who is not in the team
+			}
+		},
+	},
+	migration: []migrationCase{
+		{name: "team_member", add: (*officialWorkspace).addTeamMember, check: func(t *testing.T, w *cliWorkdir) {
+			expectMoved(t, w, "buildkite_team_member.second", map[string]any{"role": "MAINTAINER"})
+		}},
+	},
+	query: &queryCase{resourceType: "buildkite_team_member", run: func(t *testing.T, e *testEnv, base string) queryRow {
+		s := e.seedTeams(t, base)
+		membership := func(tm *buildkite.Team) queryfilter.QueryFilter {
+			return byIdentity("team_id", tm.ID, "user_id", s.member.ID)
+		}
+		return queryRow{
+			blocks: []string{"buildkite_team_member", "b", fmt.Sprintf("    team_id = %q", s.b.ID)},
+			checks: []querycheck.QueryResultCheck{
+				querycheck.ExpectLength("buildkite_team_member.all", 2),
+				querycheck.ExpectLength("buildkite_team_member.b", 1),
+				querycheck.ExpectIdentity("buildkite_team_member.b", identityOf("team_id", s.b.ID, "user_id", s.member.ID)),
+				querycheck.ExpectResourceDisplayName("buildkite_team_member.all", membership(s.a), knownvalue.StringExact(base+"-a / "+s.member.Name)),
+				querycheck.ExpectResourceKnownValues("buildkite_team_member.all", membership(s.a), []querycheck.KnownValueCheck{
+					known("id", knownvalue.StringExact(s.a.ID+"/"+s.member.ID)),
+					known("role", knownvalue.StringExact("MAINTAINER")),
+					known("user_name", knownvalue.StringExact(s.member.Name)),
+				}),
+				querycheck.ExpectResourceKnownValues("buildkite_team_member.b", membership(s.b),
+					[]querycheck.KnownValueCheck{known("role", knownvalue.StringExact("MEMBER"))}),
+			},
+			refused: []queryRefusal{
+				{fmt.Sprintf(unknownUUIDFilter, "team_id"), wrapped(`No team matches the ID "` + unknownUUID + `"`)},
+				// A slug is refused at once rather than matching nothing.
+				{fmt.Sprintf("    team_id = %q", s.a.Slug), regexp.MustCompile(`(?s)team_id.*must be a UUID`)},
+			},
+			imports: 2,
+		}
+	}},
+	association: &associationCase{
+		resourceType: "buildkite_team_member",
+		importAttrs:  []string{"team_id", "user_id"},
+		values:       []string{"MEMBER", "maintainer"},
+		setup: func(t *testing.T, e *testEnv) func(string, string) string {
+			teams := twoTeams(e, "assoc-member")
+			email := e.secondMemberEmail()
+			return func(parent, role string) string {
+				return teams + fmt.Sprintf(`
+data "buildkite_organization_member" "m" {
+  email = %q
+}
+
+resource "buildkite_team_member" "test" {
+  team_id = buildkite_team.%s.id
+  user_id = data.buildkite_organization_member.m.id
+  role    = %q
+}
+`, email, parent, role)
+			}
+		},
+	},
+	upgrade: []upgradeCase{
+		{
+			name: "team member, the official provider's", typeName: "buildkite_team_member", version: 0,
+			state: map[string]any{"id": graphQLID("TeamMember", testUUID), "uuid": testUUID, "team_id": graphQLID("Team", otherUUID),
+				"user_id": graphQLID("User", testUUID), "role": "MEMBER"},
+			want: map[string]any{"id": otherUUID + "/" + testUUID, "uuid": otherUUID + "/" + testUUID, "team_id": otherUUID,
+				"user_id": testUUID, "graphql_id": graphQLID("TeamMember", testUUID), "role": "MEMBER"},
+		},
+		{
+			name: "team member, ours at version 0", typeName: "buildkite_team_member", version: 0,
+			state: map[string]any{"id": otherUUID + "/" + testUUID, "uuid": otherUUID + "/" + testUUID, "graphql_id": nil,
+				"team_id": otherUUID, "user_id": testUUID, "role": "member", "user_name": "u"},
+			want: map[string]any{"id": otherUUID + "/" + testUUID, "team_id": otherUUID, "user_name": "u"},
+		},
+	},
+	exempt: map[string]string{
+		tableSweeper: "A team's members go with the team, which the team sweeper removes; the users stay, as they must.",
+	},
+})

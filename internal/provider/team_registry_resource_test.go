@@ -9,6 +9,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/querycheck"
+	"github.com/hashicorp/terraform-plugin-testing/querycheck/queryfilter"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
@@ -264,3 +266,89 @@ provider "buildkite" {
 		}},
 	})
 }
+
+var _ = registerTypeTests("buildkite_team_registry", typeTests{
+	identity: &identityCase{
+		resourceType: "buildkite_team_registry", attrs: []string{"team_id", "registry_id"},
+		setup: func(t *testing.T, e *testEnv) identityConfigs {
+			reg, team := e.seedRegistry(e.name("identity-registry")), e.name("identity")
+			return identityConfigs{
+				create: testAccTeamRegistryConfig(team, reg.ID, "read_and_write"),
+				update: testAccTeamRegistryConfig(team, reg.ID, "read_only"),
+			}
+		},
+	},
+	migration: []migrationCase{
+		{name: "team_registry", add: (*officialWorkspace).addTeamRegistry, check: func(t *testing.T, w *cliWorkdir) {
+			expectMoved(t, w, "buildkite_team_registry.gems", map[string]any{"access_level": "READ_ONLY"})
+			a := w.stateAttributes("buildkite_team_registry.gems")
+			if typ, _, ok := decodeGraphQLID(fmt.Sprint(a["graphql_id"])); !ok || typ != "TeamRegistry" || !isUUID(fmt.Sprint(a["uuid"])) {
+				t.Errorf("after the move graphql_id = %v, uuid = %v; want the access's GraphQL ID and UUID", a["graphql_id"], a["uuid"])
+			}
+		}},
+	},
+	query: &queryCase{resourceType: "buildkite_team_registry", run: func(t *testing.T, e *testEnv, base string) queryRow {
+		// Team a owns registry gems (it was created for a); team b is given access to both registries.
+		a, b := e.seedTeam(base+"-a"), e.seedTeam(base+"-b")
+		gems, pypi := e.seedRegistry(base+"-gems", a.ID), e.seedRegistry(base+"-pypi")
+		must := seeding(t)
+		_, err := e.client.TeamRegistries.Create(context.Background(), b.ID, gems.ID, "READ_ONLY")
+		must(err)
+		_, err = e.client.TeamRegistries.Create(context.Background(), b.ID, pypi.ID, "READ_AND_WRITE")
+		must(err)
+		access := func(tm *buildkite.Team, reg *buildkite.Registry) queryfilter.QueryFilter {
+			return byIdentity("team_id", tm.ID, "registry_id", reg.ID)
+		}
+		level := func(v string) []querycheck.KnownValueCheck {
+			return []querycheck.KnownValueCheck{known("access_level", knownvalue.StringExact(v))}
+		}
+		return queryRow{
+			blocks: []string{"buildkite_team_registry", "pypi", fmt.Sprintf("    registry_id = %q", pypi.ID)},
+			checks: []querycheck.QueryResultCheck{
+				querycheck.ExpectLength("buildkite_team_registry.all", 3),
+				querycheck.ExpectLength("buildkite_team_registry.pypi", 1),
+				querycheck.ExpectIdentity("buildkite_team_registry.pypi", identityOf("team_id", b.ID, "registry_id", pypi.ID)),
+				querycheck.ExpectResourceDisplayName("buildkite_team_registry.all", access(a, gems), knownvalue.StringExact(base+"-gems / "+base+"-a")),
+				querycheck.ExpectResourceKnownValues("buildkite_team_registry.all", access(a, gems),
+					append(level("READ_WRITE_AND_ADMIN"), known("id", knownvalue.StringExact(a.ID+"/"+gems.ID)))),
+				querycheck.ExpectResourceKnownValues("buildkite_team_registry.all", access(b, gems), level("READ_ONLY")),
+				querycheck.ExpectResourceKnownValues("buildkite_team_registry.pypi", access(b, pypi), level("READ_AND_WRITE")),
+			},
+			refused: []queryRefusal{
+				{fmt.Sprintf(unknownUUIDFilter, "registry_id"), wrapped(`No registry matches the ID "` + unknownUUID + `"`)},
+			},
+			imports: 3,
+		}
+	}},
+	association: &associationCase{
+		resourceType: "buildkite_team_registry",
+		importAttrs:  []string{"team_id", "registry_id"},
+		values:       []string{"READ_ONLY", "read_write_and_admin"},
+		setup: func(t *testing.T, e *testEnv) func(string, string) string {
+			teams := twoTeams(e, "assoc-registry")
+			reg := e.seedRegistry(e.name("assoc-registry"))
+			return func(parent, level string) string {
+				return teams + fmt.Sprintf(`
+resource "buildkite_team_registry" "test" {
+  team_id      = buildkite_team.%s.id
+  registry_id  = %q
+  access_level = %q
+}
+`, parent, reg.ID, level)
+			}
+		},
+	},
+	upgrade: []upgradeCase{
+		{
+			// The official id (the access's GraphQL ID) moves to graphql_id; its uuid, the access's own, stays.
+			name: "team registry, the official provider's", typeName: "buildkite_team_registry", version: 0,
+			state: map[string]any{"id": graphQLID("TeamRegistry", testUUID), "uuid": testUUID, "team_id": graphQLID("Team", otherUUID),
+				"registry_id": graphQLID("Registry", unknownUUID), "access_level": "READ_ONLY"},
+			want: map[string]any{"id": otherUUID + "/" + unknownUUID, "uuid": testUUID, "graphql_id": graphQLID("TeamRegistry", testUUID),
+				"team_id": otherUUID, "registry_id": unknownUUID, "access_level": "READ_ONLY"},
+		},
+	},
+	exempt: map[string]string{
+		tableSweeper: "A team's access to a registry goes with the team or the registry, which their sweepers remove.",
+	},
+})

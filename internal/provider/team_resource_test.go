@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/querycheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
@@ -293,3 +294,76 @@ func TestAccTeamResource_importErrors(t *testing.T) {
 		},
 	})
 }
+
+// The rows of buildkite_team in the tables every type runs through (type_tests_kit_test.go).
+var _ = registerTypeTests("buildkite_team", typeTests{
+	identity: &identityCase{
+		// A rename changes the slug but not the identity, which is the UUID.
+		resourceType: "buildkite_team", attrs: []string{"id"},
+		setup: func(t *testing.T, e *testEnv) identityConfigs {
+			return identityConfigs{
+				create: testAccTeamConfig(e.name("identity"), "secret", "maintainer", false, `  description = "Found by its UUID"`),
+				update: testAccTeamConfig(e.name("identity-renamed"), "secret", "maintainer", false, `  description = "Found by its UUID"`),
+				more:   identityImportSteps("buildkite_team.test"),
+			}
+		},
+	},
+	migration: []migrationCase{
+		{name: "team", add: (*officialWorkspace).addTeam, check: func(t *testing.T, w *cliWorkdir) {
+			expectMoved(t, w, "buildkite_team.platform", map[string]any{"privacy": "SECRET", "members_can_create_suites": true})
+		}},
+	},
+	// Teams own suites, maintain clusters and have access to pipelines and registries: they go last.
+	sweeper: &sweeper{"buildkite_team", "teams", []string{"buildkite_pipeline", "buildkite_cluster", "buildkite_test_suite", "buildkite_registry",
+		"buildkite_notification_service"}, listTeams},
+	query: &queryCase{resourceType: "buildkite_team", run: func(t *testing.T, e *testEnv, base string) queryRow {
+		s := e.seedTeams(t, base)
+		return queryRow{
+			blocks: []string{"buildkite_team", "named", fmt.Sprintf("    name = %q", base+"-A")},
+			checks: []querycheck.QueryResultCheck{
+				querycheck.ExpectLength("buildkite_team.all", 2),
+				querycheck.ExpectLength("buildkite_team.named", 1),
+				querycheck.ExpectIdentity("buildkite_team.named", identityOf("id", s.a.ID)),
+				querycheck.ExpectResourceDisplayName("buildkite_team.all", byIdentity("id", s.b.ID), knownvalue.StringExact(base+"-b")),
+				querycheck.ExpectResourceKnownValues("buildkite_team.all", byIdentity("id", s.a.ID), []querycheck.KnownValueCheck{
+					known("slug", knownvalue.StringExact(s.a.Slug)),
+					known("description", knownvalue.StringExact("Runs the platform")),
+					known("privacy", knownvalue.StringExact("SECRET")),
+					known("default_member_role", knownvalue.StringExact("MAINTAINER")),
+					known("members_can_create_pipelines", knownvalue.Bool(true)),
+				}),
+				querycheck.ExpectResourceKnownValues("buildkite_team.all", byIdentity("id", s.b.ID), []querycheck.KnownValueCheck{
+					known("description", knownvalue.StringExact("")),
+					known("members_can_create_pipelines", knownvalue.Bool(false)),
+				}),
+			},
+			imports: 2,
+		}
+	}},
+	taken: &takenCase{resourceType: "buildkite_team", setup: func(t *testing.T, e *testEnv) (string, string) {
+		team := e.seedTeam(e.name("taken"))
+		return testAccTeamConfig(team.Name, "visible", "member", false, ""), team.ID
+	}},
+	upgrade: []upgradeCase{
+		{
+			name: "team, ours at version 0", typeName: "buildkite_team", version: 0,
+			state: map[string]any{"id": testUUID, "uuid": testUUID, "graphql_id": "T", "name": "n", "slug": "n", "description": "",
+				"privacy": "visible", "default_team": false, "default_member_role": "member", "members_can_create_pipelines": true, "created_at": "c"},
+			want: map[string]any{"members_can_create_pipelines": true, "members_can_create_suites": false, "members_can_create_registries": false,
+				"members_can_destroy_registries": false, "members_can_destroy_packages": false, "description": ""},
+		},
+		{
+			name: "team, the official provider's", typeName: "buildkite_team", version: 0,
+			state: map[string]any{"id": graphQLID("Team", testUUID), "uuid": testUUID, "name": "n", "slug": "n", "description": "",
+				"privacy": "SECRET", "default_team": true, "default_member_role": "MAINTAINER", "members_can_create_pipelines": false,
+				"members_can_create_suites": true, "members_can_create_registries": false, "members_can_destroy_registries": true,
+				"members_can_destroy_packages": false},
+			want: map[string]any{"id": testUUID, "privacy": "SECRET", "description": "", "members_can_create_suites": true,
+				"members_can_destroy_registries": true, "created_at": nil},
+		},
+	},
+	serviceState: func(ctx context.Context, c *buildkite.Client) ([]string, error) {
+		all, err := c.Teams.List(ctx, buildkite.TeamListOptions{})
+		return serviceIDs(all, err, func(t buildkite.Team) string { return t.ID })
+	},
+})

@@ -3,12 +3,16 @@ package provider
 import (
 	"context"
 	"fmt"
+	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/compare"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/querycheck"
+	"github.com/hashicorp/terraform-plugin-testing/querycheck/queryfilter"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
@@ -329,3 +333,113 @@ func init() {
 		},
 	})
 }
+
+// The rows of buildkite_test_suite in the tables every type runs through (type_tests_kit_test.go).
+var _ = registerTypeTests("buildkite_test_suite", typeTests{
+	identity: &identityCase{
+		// Named by its slug, which follows a rename: the identity is mutable.
+		resourceType: "buildkite_test_suite", attrs: []string{"slug"},
+		setup: func(t *testing.T, e *testEnv) identityConfigs {
+			const addr = "buildkite_test_suite.test"
+			owner, name := e.team("owners"), e.name("identity")
+			return identityConfigs{
+				create: testAccTestSuiteConfig(name, owner, `  emoji            = ":test_tube:"
+  application_name = "web"`),
+				checks: []statecheck.StateCheck{identityValue(addr, "slug", name)},
+				// No read reports the owning team: the import finds it as the official provider does (the first
+				// team that may manage the suite), so importing changes nothing; the API token stays unknown to
+				// Terraform.
+				importSteps: []resource.TestStep{
+					{
+						ResourceName: addr, ImportState: true, ImportStateKind: resource.ImportBlockWithResourceIdentity,
+						ImportPlanChecks: resource.ImportPlanChecks{
+							PreApply: []plancheck.PlanCheck{
+								plancheck.ExpectResourceAction(addr, plancheck.ResourceActionNoop),
+								plancheck.ExpectKnownValue(addr, tfjsonpath.New("team_owner_id"), knownvalue.StringExact(owner)),
+								plancheck.ExpectKnownValue(addr, tfjsonpath.New("api_token"), knownvalue.Null()),
+							},
+						},
+					},
+					{ResourceName: addr, ImportState: true, ImportStateKind: resource.ImportBlockWithResourceIdentity, GenerateConfig: true},
+				},
+				update:       testAccTestSuiteConfig(name+"-2", owner, ""),
+				updateChecks: []statecheck.StateCheck{identityValue(addr, "slug", name+"-2")},
+			}
+		},
+	},
+	migration: []migrationCase{
+		{name: "test_suite", add: (*officialWorkspace).addTestSuite, check: func(t *testing.T, w *cliWorkdir) {
+			expectMoved(t, w, "buildkite_test_suite.specs", map[string]any{"api_token": "moved-suite-token", "oidc_policy": officialOIDCPolicy})
+		}},
+		{name: "test_suite_unmanaged_fields", add: (*officialWorkspace).addTestSuiteUnmanagedFields, check: func(t *testing.T, w *cliWorkdir) {
+			// Left out of the configuration, the color and application name are the service's, kept.
+			expectMoved(t, w, "buildkite_test_suite.ui", map[string]any{"color": "#BADA55", "application_name": "web",
+				"oidc_policy": officialOIDCPolicy})
+		}},
+	},
+	sweeper: &sweeper{"buildkite_test_suite", "suites", nil, listSuites},
+	query: &queryCase{resourceType: "buildkite_test_suite", run: func(t *testing.T, e *testEnv, base string) queryRow {
+		s := e.seedSuites(t, base)
+		suite := func(ts *buildkite.TestSuite) queryfilter.QueryFilter { return byIdentity("slug", ts.Slug) }
+		return queryRow{
+			blocks: []string{"buildkite_test_suite", "named", fmt.Sprintf("    name = %q", base+"-WEB")},
+			checks: []querycheck.QueryResultCheck{
+				querycheck.ExpectLength("buildkite_test_suite.all", 2),
+				querycheck.ExpectLength("buildkite_test_suite.named", 1),
+				querycheck.ExpectIdentity("buildkite_test_suite.named", identityOf("slug", s.web.Slug)),
+				querycheck.ExpectResourceDisplayName("buildkite_test_suite.all", suite(s.api), knownvalue.StringExact(base+"-api")),
+				querycheck.ExpectResourceKnownValues("buildkite_test_suite.all", suite(s.web), []querycheck.KnownValueCheck{
+					known("id", knownvalue.StringExact(s.web.ID)),
+					known("emoji", knownvalue.StringExact(":test_tube:")),
+					known("application_name", knownvalue.StringExact("web")),
+					// Returned only on creation.
+					known("api_token", knownvalue.Null()),
+					// What an import reads: the one team that may manage the suite.
+					known("team_owner_id", knownvalue.StringExact(s.team)),
+				}),
+				querycheck.ExpectResourceKnownValues("buildkite_test_suite.all", suite(s.api), []querycheck.KnownValueCheck{
+					known("default_branch", knownvalue.StringExact("trunk")),
+					known("color", knownvalue.Null()),
+				}),
+			},
+			imports: 2,
+		}
+	}},
+	taken: &takenCase{resourceType: "buildkite_test_suite", setup: func(t *testing.T, e *testEnv) (string, string) {
+		owner := e.team("taken-owner")
+		suite := e.seedSuite(e.name("taken"), owner)
+		return testAccTestSuiteConfig(suite.Name, owner, ""), suite.Slug
+	}},
+	lostSecret: &lostSecretCase{
+		name: "test suite", typ: "buildkite_test_suite", kind: "Test Suite", secret: "api_token",
+		path: func(r *http.Request) bool { return strings.HasSuffix(r.URL.Path, "/suites") },
+		item: func(p string) bool { return strings.Contains(p, "/suites/") },
+		config: func(prefix string, instances ...string) string {
+			out := fmt.Sprintf("resource \"buildkite_team\" \"owners\" {\n  name                = %q\n  privacy             = \"VISIBLE\"\n  default_member_role = \"MEMBER\"\n  default_team        = false\n}\n", prefix)
+			for _, in := range instances {
+				out += fmt.Sprintf("\nresource \"buildkite_test_suite\" %q {\n  name           = %q\n  default_branch = \"main\"\n  team_owner_id  = buildkite_team.owners.id\n}\n", in, prefix+"-"+in)
+			}
+			return out
+		},
+	},
+	upgrade: []upgradeCase{
+		{
+			name: "test suite, the official provider's", typeName: "buildkite_test_suite", version: 0,
+			state: map[string]any{"id": graphQLID("Suite", testUUID), "uuid": testUUID, "name": "s", "slug": "s",
+				"default_branch": "main", "team_owner_id": graphQLID("Team", otherUUID), "color": "", "application_name": nil,
+				"oidc_policy": "p", "api_token": "t"},
+			// color is Optional+Computed, as the official provider's: its "" (cleared) is kept, not turned into null.
+			want: map[string]any{"id": testUUID, "team_owner_id": otherUUID, "color": "", "oidc_policy": "p", "api_token": "t"},
+		},
+		{
+			name: "test suite, ours at version 0", typeName: "buildkite_test_suite", version: 0,
+			state: map[string]any{"id": testUUID, "uuid": testUUID, "graphql_id": "S", "name": "s", "slug": "s",
+				"default_branch": "main", "team_owner_id": otherUUID, "api_token": "t", "url": "u", "web_url": "w"},
+			want: map[string]any{"team_owner_id": otherUUID, "oidc_policy": nil, "api_token": "t"},
+		},
+	},
+	serviceState: func(ctx context.Context, c *buildkite.Client) ([]string, error) {
+		all, err := c.TestSuites.List(ctx)
+		return serviceIDs(all, err, func(s buildkite.TestSuite) string { return s.ID })
+	},
+})

@@ -9,6 +9,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/querycheck"
+	"github.com/hashicorp/terraform-plugin-testing/querycheck/queryfilter"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
@@ -281,3 +283,75 @@ resource "buildkite_test_suite_team" "ts" {
 		},
 	})
 }
+
+// The rows of buildkite_test_suite_team in the tables every type runs through (type_tests_kit_test.go).
+var _ = registerTypeTests("buildkite_test_suite_team", typeTests{
+	identity: &identityCase{
+		resourceType: "buildkite_test_suite_team", attrs: []string{"team_id", "test_suite_id"},
+		setup: func(t *testing.T, e *testEnv) identityConfigs {
+			suite := e.seedSuite(e.name("identity-suite"), e.team("identity-owner"))
+			team := e.name("identity")
+			return identityConfigs{
+				create: testAccTestSuiteTeamConfig(team, suite.ID, "manage_and_read"),
+				update: testAccTestSuiteTeamConfig(team, suite.ID, "read_only"),
+			}
+		},
+	},
+	migration: []migrationCase{
+		{name: "test_suite_team", add: (*officialWorkspace).addTestSuiteTeam, check: func(t *testing.T, w *cliWorkdir) {
+			expectMoved(t, w, "buildkite_test_suite_team.e2e", map[string]any{"access_level": "MANAGE_AND_READ"})
+		}},
+	},
+	query: &queryCase{resourceType: "buildkite_test_suite_team", run: func(t *testing.T, e *testEnv, base string) queryRow {
+		s := e.seedTeams(t, base)
+		access := func(tm *buildkite.Team) queryfilter.QueryFilter {
+			return byIdentity("team_id", tm.ID, "test_suite_id", s.suite.ID)
+		}
+		return queryRow{
+			blocks: []string{"buildkite_test_suite_team", "a", fmt.Sprintf("    team_id = %q", s.a.ID)},
+			checks: []querycheck.QueryResultCheck{
+				querycheck.ExpectLength("buildkite_test_suite_team.all", 2),
+				querycheck.ExpectLength("buildkite_test_suite_team.a", 1),
+				querycheck.ExpectIdentity("buildkite_test_suite_team.a", identityOf("team_id", s.a.ID, "test_suite_id", s.suite.ID)),
+				querycheck.ExpectResourceDisplayName("buildkite_test_suite_team.all", access(s.b), knownvalue.StringExact(base+"-b / "+s.suite.Slug)),
+				// The owner's access, which creating the suite gave it, is found like any other.
+				querycheck.ExpectResourceKnownValues("buildkite_test_suite_team.a", access(s.a),
+					[]querycheck.KnownValueCheck{known("access_level", knownvalue.StringExact("MANAGE_AND_READ"))}),
+				querycheck.ExpectResourceKnownValues("buildkite_test_suite_team.all", access(s.b), []querycheck.KnownValueCheck{
+					known("id", knownvalue.StringExact(s.b.ID+"/"+s.suite.ID)),
+					known("access_level", knownvalue.StringExact("READ_ONLY")),
+				}),
+			},
+			imports: 2,
+		}
+	}},
+	association: &associationCase{
+		resourceType: "buildkite_test_suite_team",
+		importAttrs:  []string{"team_id", "test_suite_id"},
+		values:       []string{"READ_ONLY", "manage_and_read"},
+		setup: func(t *testing.T, e *testEnv) func(string, string) string {
+			teams := twoTeams(e, "assoc-suite")
+			suite := e.seedSuite(e.name("assoc-suite"), e.team("assoc-suite-owner"))
+			return func(parent, level string) string {
+				return teams + fmt.Sprintf(`
+resource "buildkite_test_suite_team" "test" {
+  team_id       = buildkite_team.%s.id
+  test_suite_id = %q
+  access_level  = %q
+}
+`, parent, suite.ID, level)
+			}
+		},
+	},
+	upgrade: []upgradeCase{
+		{
+			name: "test suite team, the official provider's", typeName: "buildkite_test_suite_team", version: 0,
+			state: map[string]any{"id": graphQLID("TeamSuite", testUUID), "uuid": testUUID, "team_id": graphQLID("Team", otherUUID),
+				"test_suite_id": graphQLID("Suite", testUUID), "access_level": "MANAGE_AND_READ"},
+			want: map[string]any{"id": otherUUID + "/" + testUUID, "test_suite_id": testUUID},
+		},
+	},
+	exempt: map[string]string{
+		tableSweeper: "A team's access to a suite goes with the team or the suite, which their sweepers remove.",
+	},
+})

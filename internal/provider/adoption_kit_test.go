@@ -1,0 +1,13 @@
+package provider
+
+import "testing"
+
+// The rows of the adoption table (adoption_test.go), which each type declares in its test file (type_tests_kit_test.go).
+
+// takenCase is one kind whose names or keys are unique.
+type takenCase struct {
+	resourceType string
+	// setup makes the object a killed apply left behind and returns the configuration that creates it
+	// again (as <type>.test) and the import ID that adopts it.
+	setup func(t *testing.T, e *testEnv) (config, importID string)
+}

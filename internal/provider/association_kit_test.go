@@ -1,0 +1,40 @@
+package provider
+
+import (
+	"fmt"
+	"testing"
+)
+
+// The rows of the association table (association_test.go), which each type declares in its test file (type_tests_kit_test.go).
+
+// associationCase is one association type in TestAccAssociations: what it links and how its configuration
+// reads. An association type joins the test with its row (typeTests.association, in its test file,
+// beside the testKind it registers, which CheckDestroy and the deletion outside Terraform use).
+type associationCase struct {
+	resourceType string
+	// importAttrs are the state attributes whose values, joined by "/", make the import ID.
+	importAttrs []string
+	// values are the association's own field as the configuration sets it: the first on create, the second
+	// (where the type has a field it changes in place) on update.
+	values []string
+	// setup makes, in a fresh environment, what the association links, and returns its configuration: the
+	// association under parent "a" or "b" (both declared in every configuration, so that a change of parent
+	// only replaces the association) with its field set to value.
+	setup func(t *testing.T, e *testEnv) func(parent, value string) string
+}
+
+// twoTeams declares teams "a" and "b", named after base.
+func twoTeams(e *testEnv, base string) string {
+	cfg := ""
+	for _, name := range []string{"a", "b"} {
+		cfg += fmt.Sprintf(`
+resource "buildkite_team" %q {
+  name                = %q
+  privacy             = "visible"
+  default_team        = false
+  default_member_role = "member"
+}
+`, name, e.name(base+"-"+name))
+	}
+	return cfg
+}

@@ -1,0 +1,114 @@
+package provider
+
+import (
+	"context"
+	"slices"
+	"sort"
+
+	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+)
+
+// A resource type's rows of the tables every type runs through (identity, migration, sweep, ...) are
+// declared beside the type, in its own test file, in one registration:
+//
+//	var _ = registerTypeTests("buildkite_portal", typeTests{
+//		identity:  &identityCase{...},
+//		migration: []migrationCase{...},
+//		sweeper:   &sweeper{...},
+//	})
+//
+// The tables' tests (TestAccResources_identity, TestAccMigration_fromOfficialProvider, the sweepers, ...)
+// are views over these registrations, and TestHouse_everyTypeHasItsTestRows fails when a type the
+// provider registers lacks a row a table requires and says nothing of why (exempt).
+
+// typeTests are one resource type's rows; a nil or empty field is no row.
+type typeTests struct {
+	// identity: import by identity and the identity through an update (TestAccResources_identity, identity_test.go).
+	identity *identityCase
+	// invalidIdentity: import blocks naming an identity that names nothing or is malformed, each refused at
+	// plan time (TestAccResources_identityInvalid), where the type's identity can be malformed.
+	invalidIdentity *invalidIdentityCase
+	// migration: moves of the official provider's states of the type (TestAccMigration_fromOfficialProvider,
+	// migration_test.go, and examples/migration).
+	migration []migrationCase
+	// sweeper: how `make sweep` finds and removes the type's objects a live run left (sweep_kit_test.go).
+	sweeper *sweeper
+	// query: terraform query of the type's list resource (TestAccResources_query, query_test.go).
+	query *queryCase
+	// taken: a create refused because the name or key is taken names the holder (adoption_test.go), where
+	// the type's names or keys are unique.
+	taken *takenCase
+	// lostSecret: a secret only the create answer carries, its answer lost (TestAccLostCreateAnswers).
+	lostSecret *lostSecretCase
+	// association: the life cycle of an association type (TestAccAssociations, association_test.go).
+	association *associationCase
+	// upgrade: earlier states of ours and the official provider's, upgraded (TestUpgradeResourceState).
+	upgrade []upgradeCase
+	// serviceState lists the IDs of the type's objects the service holds, as its state records them (id, or
+	// uuid where it has none): the types with one are compared with the state after faults
+	// (checkServiceMatchesState, service_state_kit_test.go).
+	serviceState func(ctx context.Context, c *buildkite.Client) ([]string, error)
+
+	// exempt says, for a table that requires a row of this type, why the type has none: the table's name
+	// (a tableX constant) -> the reason, a sentence.
+	exempt map[string]string
+}
+
+// The tables TestHouse_everyTypeHasItsTestRows requires rows in, by the names exempt uses.
+const (
+	tableIdentity    = "identity"
+	tableMigration   = "migration"
+	tableSweeper     = "sweeper"
+	tableQuery       = "query"
+	tableLostSecret  = "lostSecret"
+	tableAssociation = "association"
+)
+
+var (
+	registeredTypeTests = map[string]typeTests{}
+	// typeTestsRead is set once a view has read the registrations: a registration after it would be missed.
+	typeTestsRead bool
+)
+
+// registerTypeTests records one resource type's rows. Call it once per type, from the type's test file, as
+// `var _ = registerTypeTests(...)`: package variables are initialized before any init function or test
+// runs, so every view sees every row.
+func registerTypeTests(resourceType string, rows typeTests) bool {
+	if typeTestsRead {
+		panic("test rows registered after the tables were read (register with var _ =, not in init): " + resourceType)
+	}
+	if _, dup := registeredTypeTests[resourceType]; dup {
+		panic("test rows registered twice: " + resourceType)
+	}
+	registeredTypeTests[resourceType] = rows
+	return true
+}
+
+// typesWithTests returns the resource types that registered rows, in the order of their names.
+func typesWithTests() []string {
+	typeTestsRead = true
+	names := make([]string, 0, len(registeredTypeTests))
+	for name := range registeredTypeTests {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// tableRows is one table, a view over the registrations: the rows row picks from each type's, the types in
+// the order of their names.
+func tableRows[R any](row func(typeTests) []R) []R {
+	var out []R
+	for _, name := range typesWithTests() {
+		out = append(out, row(registeredTypeTests[name])...)
+	}
+	return slices.Clip(out)
+}
+
+// one is a table's row of a type that has at most one: none when nil.
+func one[R any](r *R) []R {
+	if r == nil {
+		return nil
+	}
+	return []R{*r}
+}
