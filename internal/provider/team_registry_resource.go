@@ -107,8 +107,9 @@ var teamRegistryMoves = stateMoves{refs: []string{"team_id", "registry_id"}, off
 	if !isUUID(team) || !isUUID(registry) {
 		return fmt.Errorf("team_id %q and registry_id %q do not name the access's two sides", team, registry)
 	}
-	if id, _ := a[attrID].(string); id != "" {
-		a[attrGraphQLID] = id
+	// The official id, the access's GraphQL ID, encodes the uuid it keeps beside it.
+	if uuid, _ := a[attrUUID].(string); isUUID(uuid) {
+		a[attrGraphQLID] = graphQLID("TeamRegistry", uuid)
 	}
 	a[attrID] = associationID(team, registry).ValueString()
 	return nil
