@@ -162,7 +162,7 @@ func TestGraphQLAuthentication(t *testing.T) {
 	}
 	e.srv.Store().AddToken("rest-only", []string{"acme"}, scopes)
 	expectError(t, e.do("POST", "/v1", "rest-only", map[string]any{"query": q}), http.StatusUnauthorized, want)
-	// graphql alone is enough: it is unscoped (§3.2).
+	// graphql alone is enough: it is unscoped: REST scopes do not narrow it.
 	e.srv.Store().AddToken("graphql-only", []string{"acme"}, []string{scopeGraphQL})
 	a := e.gqlAs("graphql-only", q, nil, "")
 	if a.status != http.StatusOK || a.str(t, "organization", "id") != e.orgGraphQLID() {
@@ -266,7 +266,7 @@ func TestGraphQLOrganizationAndNode(t *testing.T) {
 	if a.str(t, "organization", "slug") != "acme" {
 		t.Fatalf("by uuid: %s", a.raw)
 	}
-	// Unknown, another organization's, malformed: null without an error (§3.3).
+	// Unknown, another organization's, malformed: null without an error, as the service answers.
 	e.srv.Store().AddOrg("other", "Other")
 	for _, q := range []string{
 		`{ organization(slug: "nope") { id } }`,

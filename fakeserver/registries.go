@@ -11,10 +11,11 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// Package registries (spec 2.16, 4.11); their tokens are in registry_tokens.go.
+// Package registries (https://buildkite.com/docs/apis/rest-api/package-registries/registries); their tokens
+// are in registry_tokens.go.
 //
-// Behaviour where the spec is silent, and why:
-//   - Create answers 200, not 201, as the spec's table says; so do delete (registry and token), which
+// Behaviour where the documentation is silent, and why:
+//   - Create answers 200, not 201, as the documentation says; so do delete (registry and token), which
 //     answer 200 with the deleted object (go-buildkite decodes nothing from a delete, and a body a client
 //     can decode is safer than none).
 //   - The slug is the name lowercased with every run of other characters than letters and digits turned
@@ -22,7 +23,7 @@ import (
 //     is refused with 422 "Name has already been taken". Renaming re-derives the slug, as the real
 //     service does (its docs warn that a new name changes the URL, and the official Terraform provider
 //     marks the slug unknown when the name changes); the old slug then answers 404.
-//   - Update is accepted as POST (the spec), PATCH (go-buildkite) and PUT (the official Terraform
+//   - Update is accepted as POST (the documentation), PATCH (go-buildkite) and PUT (the official Terraform
 //     provider). The ecosystem cannot change: sending a different one is a 422, the same one is ignored.
 //   - description, emoji, color and oidc_policy are null until set; an empty string or null sets them
 //     back to null. oidc_policy is taken as a string (YAML or JSON text) or as a JSON array of policy
@@ -48,8 +49,8 @@ const (
 )
 
 // registryEcosystems are the ecosystem values create accepts (compared case-insensitively, echoed as
-// sent). The spec shows only "ruby"; the rest are the ecosystems Buildkite Package Registries supports
-// (alpine, container/OCI, debian, files, helm and helm OCI, Hugging Face, java, javascript, nuget,
+// sent). The documentation shows only "ruby"; the rest are the ecosystems Buildkite Package Registries
+// supports (alpine, container/OCI, debian, files, helm and helm OCI, Hugging Face, java, javascript, nuget,
 // python, red hat, ruby, terraform) under the names and aliases a client may plausibly send.
 var registryEcosystems = map[string]bool{
 	"alpine": true, "apk": true,

@@ -7,8 +7,8 @@ import (
 	"time"
 )
 
-// Teams (spec 2.7, 4.5). Their links to users, pipelines and suites (spec 2.8–2.10, 4.6) are declared
-// in team_links.go and share its handlers.
+// Teams (https://buildkite.com/docs/apis/rest-api/teams). Their links to users, pipelines and suites are
+// declared in team_links.go and share its handlers.
 
 // Kinds of this area, for Store.Exists and Store.Remove.
 const (
@@ -22,7 +22,7 @@ const (
 	KindTeamSuite Kind = "team_suite"
 )
 
-// The enums of spec 2.7–2.10, in the order error messages list them.
+// The enums of the team APIs, in the order error messages list them.
 var (
 	teamPrivacies        = []string{"visible", "secret"}
 	teamMemberRoles      = []string{"member", "maintainer"}
@@ -78,14 +78,14 @@ type teamRecord struct {
 
 	description, privacy, defaultMemberRole string
 	isDefault                               bool
-	// The members_can_* permissions: the spec writes only members_can_create_pipelines; go-buildkite
+	// The members_can_* permissions: the documentation writes only members_can_create_pipelines; go-buildkite
 	// writes and reads the other four as well, so they are kept and echoed too.
 	membersCan map[string]bool
 	createdAt  time.Time
 	createdBy  string // user id
 }
 
-// teamPermissions are the members_can_* booleans a team echoes; the first is the spec's.
+// teamPermissions are the members_can_* booleans a team echoes; the first is the documented one.
 var teamPermissions = []string{
 	"members_can_create_pipelines", "members_can_create_suites", "members_can_create_registries",
 	"members_can_destroy_registries", "members_can_destroy_packages",
@@ -217,7 +217,7 @@ func checkLevels(problems *validationErrors, name string, v opt[[]string], allow
 
 // ---- routes ----
 
-// routeTeams registers spec 4.5, and 4.6 through each association's routeTeamLinks.
+// routeTeams registers the team endpoints, and the link endpoints through each association's routeTeamLinks.
 func (s *Server) routeTeams(mux *routeMux) {
 	const teams = "/v2/organizations/{org}/teams"
 	const team = teams + "/{team}"
@@ -279,9 +279,9 @@ type teamInput struct {
 	problems                                      validationErrors
 }
 
-// readTeamInput reads the six properties of spec 4.5 (and go-buildkite's other members_can_* booleans).
-// The spec lists them all as required; only name is, the rest taking the defaults a team created in the
-// web interface gets. A null enum or boolean counts as absent.
+// readTeamInput reads the six properties the teams API documents (and go-buildkite's other members_can_*
+// booleans). The documentation lists them all as required; only name is, the rest taking the defaults a team
+// created in the web interface gets. A null enum or boolean counts as absent.
 func readTeamInput(in *jsonObject, creating bool) teamInput {
 	ti := teamInput{
 		name: in.String("name"), description: in.String("description"),

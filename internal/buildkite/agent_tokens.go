@@ -34,8 +34,10 @@ var (
 	opGetAgentToken     = queryFile("getAgentToken")
 	opGetAgentTokenByID = queryFile("getAgentTokenByID")
 	opListAgentTokens   = queryFile("listAgentTokens")
-	opCreateAgentToken  = mutationFile("createAgentToken", false)
-	opRevokeAgentToken  = mutationFile("revokeAgentToken", true) // revoking a revoked token changes nothing
+	// opListLastAgentTokens reads the other end of the list when the first page did not hold every token.
+	opListLastAgentTokens = queryFile("listLastAgentTokens")
+	opCreateAgentToken    = mutationFile("createAgentToken", false)
+	opRevokeAgentToken    = mutationFile("revokeAgentToken", true) // revoking a revoked token changes nothing
 )
 
 // getAgentTokenAnswer is the data of getAgentToken's answer.
@@ -51,16 +53,28 @@ type getAgentTokenByIDAnswer struct {
 	} `json:"node"`
 }
 
-// listAgentTokensAnswer is the data of listAgentTokens's answer.
+// listAgentTokensAnswer is the data of the answers of listAgentTokens and listLastAgentTokens.
 type listAgentTokensAnswer struct {
 	Organization *struct {
 		AgentTokens struct {
+			Count int `json:"count"`
 			Edges []struct {
 				Node *AgentToken `json:"node"`
 			} `json:"edges"`
 		} `json:"agentTokens"`
 	} `json:"organization"`
 }
+
+// AgentTokenListing is what the service shows of the organization's tokens that are not revoked: Tokens,
+// and Total, how many it counts. Its connection has no cursor, so a listing sees the first 500 and the
+// last 500 of the list and no more: with over 1,000 tokens, Unseen of them are counted but not shown.
+type AgentTokenListing struct {
+	Tokens []AgentToken
+	Total  int
+}
+
+// Unseen is how many of the tokens the service counted the listing does not show.
+func (l *AgentTokenListing) Unseen() int { return max(0, l.Total-len(l.Tokens)) }
 
 // createAgentTokenAnswer is the data of createAgentToken's answer.
 type createAgentTokenAnswer struct {
@@ -107,23 +121,44 @@ func (s *AgentTokensService) GetByID(ctx context.Context, id string) (*AgentToke
 	return &out.Node.AgentToken, nil
 }
 
-// List returns the organization's tokens that are not revoked (the first 500: the connection has no
-// cursor to go further).
+// List returns the organization's tokens that are not revoked, as many as Listing sees (all of them up to
+// 1,000, and always the first 500 and the last 500).
 func (s *AgentTokensService) List(ctx context.Context) ([]AgentToken, error) {
-	out, err := gqlQuery[listAgentTokensAnswer](ctx, s.client, opListAgentTokens, map[string]any{"slug": s.client.org})
+	l, err := s.Listing(ctx)
 	if err != nil {
 		return nil, err
 	}
-	if out.Organization == nil {
-		return nil, s.client.graphQLNotFound(opListAgentTokens.name, "organization "+s.client.org)
-	}
-	var tokens []AgentToken
-	for _, e := range out.Organization.AgentTokens.Edges {
-		if e.Node != nil {
-			tokens = append(tokens, *e.Node)
+	return l.Tokens, nil
+}
+
+// Listing lists the organization's tokens that are not revoked. The connection has no cursor (no `after`
+// argument), so it reads the first 500 with their count, and only when the count is larger the last 500
+// (a second query): each token appears once, in the service's order, and what neither end shows is
+// counted in Unseen.
+func (s *AgentTokensService) Listing(ctx context.Context) (*AgentTokenListing, error) {
+	var l AgentTokenListing
+	seen := map[string]bool{}
+	for _, op := range []operation{opListAgentTokens, opListLastAgentTokens} {
+		out, err := gqlQuery[listAgentTokensAnswer](ctx, s.client, op, map[string]any{"slug": s.client.org})
+		if err != nil {
+			return nil, err
+		}
+		if out.Organization == nil {
+			return nil, s.client.graphQLNotFound(op.name, "organization "+s.client.org)
+		}
+		page := out.Organization.AgentTokens
+		l.Total = max(l.Total, page.Count) // a token made between the two queries counts too
+		for _, e := range page.Edges {
+			if e.Node != nil && !seen[e.Node.ID] {
+				seen[e.Node.ID] = true
+				l.Tokens = append(l.Tokens, *e.Node)
+			}
+		}
+		if l.Unseen() == 0 {
+			break // the first page held them all
 		}
 	}
-	return tokens, nil
+	return &l, nil
 }
 
 // Create makes a token with description (nil for none) and returns it with its secret, which no later

@@ -84,3 +84,54 @@ func TestAgentTokens_lostCreate(t *testing.T) {
 		}
 	}
 }
+
+// TestAgentTokens_listingBeyondOnePage: the connection has no cursor, so the listing reads the first 500
+// tokens with their count and, only when there are more, the last 500: 700 tokens are all seen, each once,
+// in two queries; 1,200 are seen at both ends (1,000) and the 200 in the middle are counted as unseen; 500
+// take one query. Revoked tokens are neither listed nor counted.
+func TestAgentTokens_listingBeyondOnePage(t *testing.T) {
+	for _, tc := range []struct {
+		tokens, seen, queries int
+	}{{500, 500, 1}, {700, 700, 2}, {1200, 1000, 2}} {
+		t.Run(fmt.Sprint(tc.tokens), func(t *testing.T) {
+			e := newEmulator(t, fakeserver.Options{})
+			c := newGraphQLClient(t, e.url, e.url)
+			st := e.Store()
+			var ids []string
+			for i := range tc.tokens + 1 {
+				id, _, err := st.AddUnclusteredAgentToken("acme", fmt.Sprintf("token %04d", i))
+				if err != nil {
+					t.Fatal(err)
+				}
+				ids = append(ids, id)
+			}
+			// One more, revoked: it is in neither end's count.
+			if !st.RevokeUnclusteredAgentToken("acme", ids[tc.tokens/2], "gone") {
+				t.Fatal("revoking a seeded token")
+			}
+			e.ResetRequests()
+			l, err := c.AgentTokens.Listing(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if l.Total != tc.tokens || len(l.Tokens) != tc.seen || l.Unseen() != tc.tokens-tc.seen {
+				t.Errorf("listing of %d tokens: %d seen, total %d, unseen %d; want %d seen, %d unseen",
+					tc.tokens, len(l.Tokens), l.Total, l.Unseen(), tc.seen, tc.tokens-tc.seen)
+			}
+			unique := map[string]bool{}
+			for _, tok := range l.Tokens {
+				if unique[tok.UUID] || tok.Revoked() {
+					t.Errorf("token %s listed twice, or revoked", tok.UUID)
+				}
+				unique[tok.UUID] = true
+			}
+			// Both ends are seen: the first token made, and the last.
+			if !unique[ids[0]] || !unique[ids[len(ids)-1]] {
+				t.Errorf("the first or the last token made is not listed")
+			}
+			if n := len(e.Requests()); n != tc.queries {
+				t.Errorf("%d requests, want %d", n, tc.queries)
+			}
+		})
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/querycheck"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
@@ -358,6 +359,49 @@ var _ = registerTypeTests("buildkite_agent_token", typeTests{
 	// Unclustered agent tokens (GraphQL; no REST collection): their name is their description, and removing
 	// one revokes it (the service keeps revoked tokens, which the listing leaves out).
 	sweeper: &sweeper{"buildkite_agent_token", "graphql:agentTokens", nil, listAgentTokens},
+	query: &queryCase{resourceType: "buildkite_agent_token", run: func(t *testing.T, e *testEnv, base string) queryRow {
+		ctx := t.Context()
+		ci, err := e.client.AgentTokens.Create(ctx, ptrTo(base+"-CI"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		bare, err := e.client.AgentTokens.Create(ctx, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// A revoked token is not listed: it can never be used again.
+		revoked, err := e.client.AgentTokens.Create(ctx, ptrTo(base+"-revoked"))
+		if err == nil {
+			err = e.client.AgentTokens.Revoke(ctx, revoked.ID, buildkite.AgentTokenRevokeReason)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		return queryRow{
+			blocks: []string{
+				"buildkite_agent_token", "described", fmt.Sprintf("    description = %q", base+"-ci"),
+				"buildkite_agent_token", "revoked", fmt.Sprintf("    description = %q", base+"-revoked"),
+			},
+			checks: []querycheck.QueryResultCheck{
+				querycheck.ExpectLength("buildkite_agent_token.all", 2),
+				querycheck.ExpectLength("buildkite_agent_token.described", 1),
+				querycheck.ExpectLength("buildkite_agent_token.revoked", 0),
+				querycheck.ExpectIdentity("buildkite_agent_token.described", identityOf("id", ci.UUID)),
+				// A token without a description is shown by its UUID.
+				querycheck.ExpectResourceDisplayName("buildkite_agent_token.all", byIdentity("id", bare.UUID), knownvalue.StringExact(bare.UUID)),
+				querycheck.ExpectResourceKnownValues("buildkite_agent_token.all", byIdentity("id", ci.UUID), []querycheck.KnownValueCheck{
+					known("uuid", knownvalue.StringExact(ci.UUID)),
+					known("graphql_id", knownvalue.StringExact(ci.ID)),
+					known("description", knownvalue.StringExact(base+"-CI")),
+					known("token", knownvalue.Null()), // returned only on creation
+				}),
+				querycheck.ExpectResourceKnownValues("buildkite_agent_token.all", byIdentity("id", bare.UUID),
+					[]querycheck.KnownValueCheck{known("description", knownvalue.Null())}),
+			},
+			refused: []queryRefusal{{`    description = " "`, regexp.MustCompile(`description`)}},
+			imports: 2,
+		}
+	}},
 	exempt: map[string]string{
 		tableLostSecret: "Created through GraphQL, not by the REST POST this table's faults pick out; " +
 			"TestAgentTokens_lostCreate (internal/buildkite) loses its create's answer and checks that one live token remains.",

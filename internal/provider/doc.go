@@ -31,7 +31,8 @@
 //     associationKind, the same kind for an association (an object linked under a parent, named by its two
 //     sides), served by newAssociation.
 //   - data_source_kit.go: dataSourceBase and the pieces of singular and plural data sources.
-//   - list_resource_kit.go: the bases of list resources (namedList, childList).
+//   - list_resource_kit.go: the bases of list resources (namedList, childList), and withWarnings for a listing
+//     that could not show everything (the unclustered agent tokens past both ends of their listing).
 //   - schema_attributes.go (shared attributes: id, uuid, URLs, parents), enums.go (case-insensitive
 //     enums), validators.go, plan_modifiers.go, semantic_string.go (YAML and JSON compared by meaning).
 //   - diagnostics.go (the words of errors), ids.go (UUIDs and import IDs, GraphQL IDs in them, and the ID

@@ -32,6 +32,8 @@ var enumAttributes = map[string][]string{
 	"resource buildkite_team_member.role":                                     {"member", "MEMBER", "maintainer", "MAINTAINER"},
 	"resource buildkite_organization_membership.role":                         {"member", "MEMBER", "admin", "ADMIN"},
 	"resource buildkite_organization_membership.sso_mode":                     {"required", "REQUIRED", "optional", "OPTIONAL"},
+	"list resource buildkite_organization_membership.role":                    {"member", "admin"},
+	"list resource buildkite_organization_membership.state":                   {"active", "pending"},
 	"resource buildkite_test_suite_team.access_level":                         {"read_only", "READ_ONLY", "manage_and_read", "MANAGE_AND_READ"},
 	"resource buildkite_team_registry.access_level":                           {"read_only", "READ_ONLY", "read_and_write", "READ_AND_WRITE", "read_write_and_admin", "READ_WRITE_AND_ADMIN"},
 	"data source buildkite_builds.state":                                      buildFilterStates,

@@ -78,6 +78,20 @@ func listFailed(stream *list.ListResultsStream, diags diag.Diagnostics) {
 	stream.Results = list.ListResultsStreamDiagnostics(diags)
 }
 
+// withWarnings answers warnings (a listing that could not show everything) before the results: a result that
+// holds only diagnostics is passed to Terraform as they are, and none is sent when there are no warnings.
+func withWarnings(warnings diag.Diagnostics, results iter.Seq[list.ListResult]) iter.Seq[list.ListResult] {
+	if len(warnings) == 0 {
+		return results
+	}
+	return func(push func(list.ListResult) bool) {
+		if !push(list.ListResult{Diagnostics: warnings}) {
+			return
+		}
+		results(push)
+	}
+}
+
 // namedList is the list resource of a kind the organization lists in one collection and a person knows by
 // name: it has one filter, name, and shows each object by its name.
 type namedList[T any] struct {

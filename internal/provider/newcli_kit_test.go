@@ -195,26 +195,9 @@ func identityOf(kv ...string) map[string]knownvalue.Check {
 // of the emulator (none in live mode).
 func (e *testEnv) queryImport(t *testing.T, query string, want int) []fakeserver.Request {
 	t.Helper()
-	cli := requireCLI(t, queryCLI)
-	dir := t.TempDir()
-	write := func(name, content string) {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
-	write("main.tf", e.config(""))
-	write("search.tfquery.hcl", query)
-
-	tf, err := tfexec.NewTerraform(dir, cli)
-	if err != nil {
-		t.Fatal(err)
-	}
-	reattach := e.serveInProcess(t)
+	tf, reattach := e.queryWorkdir(t, query)
+	dir := tf.WorkingDir()
 	ctx := context.Background()
-	if err := tf.Init(ctx, tfexec.Reattach(reattach)); err != nil {
-		t.Fatalf("terraform init: %v", err)
-	}
-
 	before := e.requestCount()
 	logs, err := tf.QueryJSON(ctx, tfexec.Reattach(reattach), tfexec.GenerateConfigOut("generated.tf"))
 	if err != nil {
@@ -275,6 +258,28 @@ func (e *testEnv) queryImport(t *testing.T, query string, want int) []fakeserver
 		t.Fatalf("the plan after importing the generated configuration is not empty:\n%s", diff)
 	}
 	return calls
+}
+
+// queryWorkdir is a fresh directory with the provider's configuration and the list blocks of query, where
+// `terraform init` has run against the provider served in this process.
+func (e *testEnv) queryWorkdir(t *testing.T, query string) (*tfexec.Terraform, tfexec.ReattachInfo) {
+	t.Helper()
+	cli := requireCLI(t, queryCLI)
+	dir := t.TempDir()
+	for name, content := range map[string]string{"main.tf": e.config(""), "search.tfquery.hcl": query} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tf, err := tfexec.NewTerraform(dir, cli)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reattach := e.serveInProcess(t)
+	if err := tf.Init(context.Background(), tfexec.Reattach(reattach)); err != nil {
+		t.Fatalf("terraform init: %v", err)
+	}
+	return tf, reattach
 }
 
 func (e *testEnv) requestCount() int {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -14,6 +15,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/querycheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 )
@@ -563,6 +565,50 @@ var _ = registerTypeTests("buildkite_organization_membership", typeTests{
 			}
 		},
 	},
+	query: &queryCase{resourceType: "buildkite_organization_membership", run: func(t *testing.T, e *testEnv, base string) queryRow {
+		s := e.seedMemberships(t, base)
+		return queryRow{
+			blocks: []string{
+				"buildkite_organization_membership", "admins", `    role = "Admin"`,
+				"buildkite_organization_membership", "pending", `    state = "pending"`,
+				"buildkite_organization_membership", "one", fmt.Sprintf("    email = %q\n    state = \"active\"", strings.ToUpper(s.admin.Email)),
+			},
+			checks: []querycheck.QueryResultCheck{
+				querycheck.ExpectLength("buildkite_organization_membership.all", s.members+s.pending),
+				querycheck.ExpectLength("buildkite_organization_membership.admins", s.admins),
+				querycheck.ExpectLength("buildkite_organization_membership.pending", s.pending),
+				querycheck.ExpectIdentity("buildkite_organization_membership.pending", identityOf("id", s.invitation.ID)),
+				querycheck.ExpectLength("buildkite_organization_membership.one", 1),
+				querycheck.ExpectIdentity("buildkite_organization_membership.one", identityOf("id", s.admin.ID)),
+				querycheck.ExpectResourceDisplayName("buildkite_organization_membership.all", byIdentity("id", s.invitation.ID),
+					knownvalue.StringExact(s.invitation.Email+" (invited)")),
+				querycheck.ExpectResourceDisplayName("buildkite_organization_membership.all", byIdentity("id", s.admin.ID),
+					knownvalue.StringExact(s.admin.Email)),
+				querycheck.ExpectResourceKnownValues("buildkite_organization_membership.all", byIdentity("id", s.admin.ID), []querycheck.KnownValueCheck{
+					known("uuid", knownvalue.StringExact(s.admin.ID)),
+					known("user_id", knownvalue.StringExact(graphQLID("User", s.admin.ID))),
+					known("email", knownvalue.StringExact(s.admin.Email)),
+					known("state", knownvalue.StringExact("active")),
+					known("role", knownvalue.StringExact("ADMIN")),
+					known("sso_mode", knownvalue.StringExact("OPTIONAL")),
+					known("invitation_id", knownvalue.Null()),
+					// Found as an import finds it: adopted, so destroy would leave the member as found.
+					known("role_before_adoption", knownvalue.StringExact("ADMIN")),
+					known("send_invitation", knownvalue.Bool(false)),
+				}),
+				querycheck.ExpectResourceKnownValues("buildkite_organization_membership.all", byIdentity("id", s.invitation.ID), []querycheck.KnownValueCheck{
+					known("invitation_id", knownvalue.StringExact(s.invitation.ID)),
+					known("uuid", knownvalue.Null()),
+					known("state", knownvalue.StringExact("pending")),
+					known("role", knownvalue.StringExact("MEMBER")),
+					known("sso_mode", knownvalue.StringExact("REQUIRED")),
+					known("role_before_adoption", knownvalue.StringExact("MEMBER")),
+				}),
+			},
+			refused: []queryRefusal{{`    role = "owner"`, regexp.MustCompile(`role[\s\S]*admin`)}},
+			imports: s.members + s.pending,
+		}
+	}},
 	exempt: map[string]string{
 		tableSweeper: "A membership is a person's, found by e-mail and not by the tests' prefix: no sweeper may remove one on a guess.",
 	},

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -326,5 +327,46 @@ func (e *testEnv) seedBeyondSpec(t *testing.T, base string) seededBeyondSpec {
 	s.userOfA = maintainer(s.a, buildkite.ClusterMaintainerCreate{UserID: s.member.ID})
 	s.teamOfA = maintainer(s.a, buildkite.ClusterMaintainerCreate{TeamID: s.team.ID})
 	s.teamOfB = maintainer(s.b, buildkite.ClusterMaintainerCreate{TeamID: s.team.ID})
+	return s
+}
+
+// seededMemberships is what seedMemberships found and made.
+type seededMemberships struct {
+	admin                    *buildkite.Member // an administrator: the token's user, in the emulator
+	members, admins, pending int               // how many members, administrators and pending invitations there are
+	invitation               *buildkite.Invitation
+}
+
+// seedMemberships invites "<base>-invitee@example.com" as a member who must sign in with SSO (the
+// invitation is revoked when the test ends), and counts the organization's members and pending invitations
+// (the one made included).
+func (e *testEnv) seedMemberships(t *testing.T, base string) seededMemberships {
+	ctx := t.Context()
+	invited, err := e.client.Invitations.Create(ctx, buildkite.InvitationCreate{
+		Emails: []string{strings.ToLower(base) + "-invitee@example.com"}, Role: "member", SSOMode: "required"})
+	if err != nil || len(invited) != 1 {
+		t.Fatalf("inviting: %v, %d invitations", err, len(invited))
+	}
+	t.Cleanup(func() { _ = e.client.Invitations.Revoke(context.Background(), invited[0].ID) })
+	members, err := e.client.Organizations.ListMembers(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pending, err := e.client.Invitations.ListPending(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := seededMemberships{members: len(members), pending: len(pending), invitation: &invited[0]}
+	for i := range members {
+		if members[i].Role == "admin" {
+			s.admins++
+			if s.admin == nil {
+				s.admin = &members[i]
+			}
+		}
+	}
+	if s.admin == nil {
+		t.Fatal("the organization has no administrator")
+	}
 	return s
 }

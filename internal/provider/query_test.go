@@ -108,6 +108,13 @@ var areaQueries = []areaQuery{
 		lists:    1 + 2 + 2 + 2 + 2,
 		listsWhy: "pipelines once and the schedules of two; clusters twice, the secrets and the maintainers of two",
 	},
+	{
+		name: "memberships", seed: func(t *testing.T, e *testEnv, base string) { e.seedMemberships(t, base) },
+		types:    []string{"buildkite_organization_membership"},
+		found:    2 + 1, // the emulator's two members and the invitation
+		listings: []*regexp.Regexp{regexp.MustCompile(`^/v2/organizations/[^/]+/(members|invitations)$`)},
+		lists:    2, listsWhy: "members and invitations once each, never one GET per member",
+	},
 }
 
 // TestAccAreas_query runs every areaQuery.
