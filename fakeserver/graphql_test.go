@@ -569,6 +569,8 @@ func TestGraphQLEveryFieldServed(t *testing.T) {
 	expect(t, e.api("POST", "/pipelines/p/schedules", map[string]any{"cronline": "@daily", "env": map[string]string{"A": "1"}}), http.StatusCreated)
 	expect(t, k.api("POST", "/teams/"+team+"/pipelines", map[string]any{"pipeline_id": pipeline, "access_level": "read_only"}), http.StatusCreated)
 	_, suite := k.createSuite("S", team)
+	registry := e.regAPI("POST", "", map[string]any{"name": "R", "ecosystem": "ruby", "team_ids": []string{team}})
+	expect(t, registry, http.StatusOK)
 	var others []string
 	for _, repo := range []string{"https://gitlab.com/acme/g.git", "https://bitbucket.org/acme/b.git", "https://git.example.com/acme/x.git"} {
 		others = append(others, e.createPipeline(map[string]any{"name": "Other " + repo[8:12], "repository": repo})["id"].(string))
@@ -617,7 +619,7 @@ func TestGraphQLEveryFieldServed(t *testing.T) {
 	}
 	for _, n := range teamLinkNodes {
 		objects = append(objects, gqlNodes[n.typ](x, uuidOf(st.TeamLinkGraphQLID((*n.assoc).kind, "acme", team, map[string]string{
-			"TeamMember": second, "TeamPipeline": pipeline, "TeamSuite": suite}[n.typ]), n.typ)))
+			"TeamMember": second, "TeamPipeline": pipeline, "TeamSuite": suite, "TeamRegistry": registry.object(t)["id"].(string)}[n.typ]), n.typ)))
 	}
 	// Walk the objects reachable through fields (resolvers are run with no arguments), entering each node
 	// once: the graph has cycles (a pipeline's organization lists the pipeline).

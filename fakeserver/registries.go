@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"net/http"
-	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -34,8 +33,10 @@ import (
 //   - public (a boolean, false until set) is accepted on create and update, as the service does
 //     (https://buildkite.com/docs/apis/rest-api/package-registries/registries).
 //   - team_ids (the real service's create property, required there when teams are enabled) is accepted
-//     but not required (go-buildkite cannot send it); the create's are stored and every answer shows them,
-//     as the docs' answers do; an update ignores them (the official provider refuses changing them).
+//     but not required (go-buildkite cannot send it); the create gives those teams access, and every answer
+//     shows the teams with access, as the docs' answers do, including those given access later through
+//     GraphQL (graphql_team_registries.go); an update ignores them (the official provider refuses changing
+//     them).
 //   - Every answer carries type (undocumented; the official provider reads it): "source", the only kind of
 //     registry the API creates.
 //   - A registry token's secret is the create response's "token" (the name later go-buildkite versions
@@ -98,7 +99,6 @@ type registryRecord struct {
 	description, emoji       *string // nil is null
 	color, oidcPolicy        *string
 	public                   bool
-	teamIDs                  []string // as created; nil for none
 	createdAt                time.Time
 }
 
@@ -121,9 +121,10 @@ func (st *Store) registriesOf(org string) []*registryRecord {
 	return st.registries.registries.list(org)
 }
 
-// deleteRegistry removes reg with its tokens. The write lock must be held.
+// deleteRegistry removes reg with its tokens and the teams' access to it. The write lock must be held.
 func (st *Store) deleteRegistry(reg *registryRecord) {
 	removeAll(st.registries.tokens, reg.id)
+	removeAll(st.teams.registries, "registry:"+reg.id)
 	st.registries.registries.remove(reg)
 }
 
@@ -176,7 +177,8 @@ func registryWebURL(base, org, slug string) string {
 	return webURL(base, "organizations", org, "packages", "registries", slug)
 }
 
-func renderRegistry(base string, reg *registryRecord) registryView {
+// renderRegistry shows reg; its team_ids are the teams with access to it (graphql_team_registries.go).
+func (st *Store) renderRegistry(base string, reg *registryRecord) registryView {
 	return registryView{
 		ID: reg.id, GraphQLID: reg.graphqlID, Slug: reg.slug,
 		URL:    registryAPIURL(base, reg.org, reg.slug),
@@ -184,7 +186,7 @@ func renderRegistry(base string, reg *registryRecord) registryView {
 		Name:   reg.name, Ecosystem: reg.ecosystem,
 		Description: reg.description, Emoji: reg.emoji, Color: reg.color,
 		Public: reg.public, OIDCPolicy: reg.oidcPolicy,
-		TeamIDs: nonNil(slices.Clone(reg.teamIDs)), Type: "source",
+		TeamIDs: st.registryTeamIDs(reg), Type: "source",
 	}
 }
 
@@ -303,7 +305,7 @@ func (s *Server) listRegistries(w http.ResponseWriter, r *http.Request) {
 	s.serveRead(w, r, scopeReadRegistries, func(org string) (any, *apiError) {
 		out := []registryView{}
 		for _, reg := range paginate(w, r, s.store.registriesOf(org)) {
-			out = append(out, renderRegistry(baseURL(r), reg))
+			out = append(out, s.store.renderRegistry(baseURL(r), reg))
 		}
 		return out, nil
 	})
@@ -315,7 +317,7 @@ func (s *Server) getRegistry(w http.ResponseWriter, r *http.Request) {
 		if err != nil {
 			return nil, err
 		}
-		return renderRegistry(baseURL(r), reg), nil
+		return s.store.renderRegistry(baseURL(r), reg), nil
 	})
 }
 
@@ -356,13 +358,9 @@ func (s *Server) createRegistry(w http.ResponseWriter, r *http.Request) {
 		nullableString(&reg.color, v.color)
 		nullableString(&reg.oidcPolicy, v.oidcPolicy)
 		reg.public = v.public.Value
-		for _, id := range v.teamIDs.Value {
-			if !slices.Contains(reg.teamIDs, id) {
-				reg.teamIDs = append(reg.teamIDs, id)
-			}
-		}
 		s.store.registries.registries.insert(reg)
-		return renderRegistry(baseURL(r), reg), nil
+		s.store.grantRegistryTeams(reg, v.teamIDs.Value)
+		return s.store.renderRegistry(baseURL(r), reg), nil
 	})
 }
 
@@ -398,7 +396,7 @@ func (s *Server) updateRegistry(w http.ResponseWriter, r *http.Request) {
 		if v.public.Given() {
 			reg.public = v.public.Value
 		}
-		return renderRegistry(baseURL(r), reg), nil
+		return s.store.renderRegistry(baseURL(r), reg), nil
 	})
 }
 
@@ -410,7 +408,7 @@ func (s *Server) deleteRegistryHandler(w http.ResponseWriter, r *http.Request) {
 		if err != nil {
 			return nil, err
 		}
-		out := renderRegistry(baseURL(r), reg)
+		out := s.store.renderRegistry(baseURL(r), reg)
 		s.store.deleteRegistry(reg)
 		return out, nil
 	})

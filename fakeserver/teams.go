@@ -44,12 +44,13 @@ func init() {
 // teamState is this area's part of the Store. Teams are listed by org and named by slug in it. Links
 // (team_links.go) are keyed "<team id>/<other id>", the ID their Kind uses, so a team has at most one of
 // each; they are listed by team, and suite access also by suite ("suite:<id>") so a deleted suite takes it
-// along.
+// along, and registry access by registry ("registry:<id>", graphql_team_registries.go).
 type teamState struct {
-	teams     *table[*teamRecord]
-	members   *table[*teamLinkRecord]
-	pipelines *table[*teamLinkRecord]
-	suites    *table[*teamLinkRecord]
+	teams      *table[*teamRecord]
+	members    *table[*teamLinkRecord]
+	pipelines  *table[*teamLinkRecord]
+	suites     *table[*teamLinkRecord]
+	registries *table[*teamLinkRecord]
 }
 
 func newTeamState() teamState {
@@ -57,9 +58,10 @@ func newTeamState() teamState {
 	return teamState{
 		teams: newTable(func(t *teamRecord) []string { return []string{t.org} },
 			func(t *teamRecord) []string { return []string{teamSlugName(t.org, t.slug)} }),
-		members:   newTable(byTeam, nil),
-		pipelines: newTable(byTeam, nil),
-		suites:    newTable(func(l *teamLinkRecord) []string { return []string{l.teamID, "suite:" + l.otherID} }, nil),
+		members:    newTable(byTeam, nil),
+		pipelines:  newTable(byTeam, nil),
+		suites:     newTable(func(l *teamLinkRecord) []string { return []string{l.teamID, "suite:" + l.otherID} }, nil),
+		registries: newTable(func(l *teamLinkRecord) []string { return []string{l.teamID, "registry:" + l.otherID} }, nil),
 	}
 }
 
@@ -113,11 +115,13 @@ func removeAll[T record](tbl *table[T], scope string) {
 	}
 }
 
-// deleteTeam removes t with its member, pipeline and suite links and its cluster maintainer assignments. The write lock must be held.
+// deleteTeam removes t with its member, pipeline, suite and registry links and its cluster maintainer
+// assignments. The write lock must be held.
 func (st *Store) deleteTeam(t *teamRecord) {
 	for _, a := range teamAssociations {
 		removeAll(a.links(st), t.id)
 	}
+	removeAll(st.teams.registries, t.id)
 	removeAll(st.maintainers.maintainers, "actor:"+t.id)
 	st.teams.teams.remove(t)
 }

@@ -292,7 +292,7 @@ func (r *objectResource[T, M]) Create(ctx context.Context, req resource.CreateRe
 		defer c.mu.Unlock()
 	}
 	obj, err := r.kind.create(ctx, r.client(), parentID, &plan)
-	if err != nil && r.kind.current != nil && buildkite.IsValidation(err) {
+	if err != nil && r.kind.current != nil && refusedCreate(err) {
 		if c != nil && c.held {
 			resp.Diagnostics.AddError("Unable to Create "+titleWords(r.kind.what), fmt.Sprintf(
 				"Creating %s %s: %s. Another buildkite_%s of this configuration created or took it over in this "+

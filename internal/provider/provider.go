@@ -182,6 +182,7 @@ func (p *buildkiteProvider) Resources(_ context.Context) []func() resource.Resou
 		// Package registries
 		NewRegistryResource,
 		NewRegistryTokenResource,
+		NewTeamRegistryResource,
 	}
 }
 
@@ -221,6 +222,7 @@ func (p *buildkiteProvider) ListResources(context.Context) []func() list.ListRes
 		// Package registries
 		NewRegistryListResource,
 		NewRegistryTokenListResource,
+		NewTeamRegistryListResource,
 	}
 }
 
