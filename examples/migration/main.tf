@@ -24,11 +24,21 @@ provider "buildkite" {
   }
 }
 
+resource "buildkite_agent_token" "legacy" {
+  description = "Unclustered agents"
+}
+
 resource "buildkite_cluster" "main" {
   name        = "ci"
   description = "Where builds run"
   emoji       = ":rocket:"
   color       = "#A8D5FF"
+}
+
+resource "buildkite_cluster_agent_token" "agents" {
+  cluster_id           = buildkite_cluster.main.id
+  description          = "Autoscaled agents"
+  allowed_ip_addresses = ["10.0.0.0/8", "192.168.0.0/16"]
 }
 
 resource "buildkite_cluster_queue" "linux" {
@@ -42,28 +52,6 @@ resource "buildkite_cluster_queue" "linux" {
       agent_image_ref = "ubuntu:24.04"
     }
   }
-}
-
-resource "buildkite_cluster_queue" "mac" {
-  cluster_id = buildkite_cluster.main.id
-  key        = "mac"
-  hosted_agents = {
-    instance_shape = "MACOS_ARM64_M4_6X28"
-    mac = {
-      xcode_version = "16.2"
-      macos_version = "SEQUOIA"
-    }
-  }
-}
-
-resource "buildkite_cluster_agent_token" "agents" {
-  cluster_id           = buildkite_cluster.main.id
-  description          = "Autoscaled agents"
-  allowed_ip_addresses = ["10.0.0.0/8", "192.168.0.0/16"]
-}
-
-resource "buildkite_agent_token" "legacy" {
-  description = "Unclustered agents"
 }
 
 resource "buildkite_cluster_default_queue" "main" {
@@ -80,26 +68,78 @@ resource "buildkite_team" "platform" {
   members_can_create_suites    = true
 }
 
-data "buildkite_organization_member" "second" {
-  email = "second-member@example.com"
+resource "buildkite_cluster_maintainer" "platform" {
+  cluster_uuid = buildkite_cluster.main.uuid
+  team_uuid    = buildkite_team.platform.uuid
 }
 
-resource "buildkite_team_member" "second" {
-  team_id = buildkite_team.platform.id
-  user_id = data.buildkite_organization_member.second.id
-  role    = "MAINTAINER"
+resource "buildkite_cluster_queue" "mac" {
+  cluster_id = buildkite_cluster.main.id
+  key        = "mac"
+  hosted_agents = {
+    instance_shape = "MACOS_ARM64_M4_6X28"
+    mac = {
+      xcode_version = "16.2"
+      macos_version = "SEQUOIA"
+    }
+  }
 }
 
-resource "buildkite_pipeline_team" "website" {
-  team_id      = buildkite_team.platform.id
-  pipeline_id  = "UGlwZWxpbmUtLS1kNmM3MGI2YS03Yzc0LTQ0YzEtYjk4MC1mN2EzYzk0NTk2MjE="
-  access_level = "BUILD_AND_READ"
+resource "buildkite_cluster_secret" "deploy" {
+  cluster_id  = buildkite_cluster.main.uuid
+  key         = "DEPLOY_KEY"
+  value       = "moved-value"
+  description = "Deploys"
 }
 
-resource "buildkite_test_suite_team" "e2e" {
-  team_id       = buildkite_team.platform.id
-  test_suite_id = "U3VpdGUtLS1iMGI4NmZjNi00MTJjLTRiNTQtYmU4Yy04OThmYjg5NWY2NWM="
-  access_level  = "MANAGE_AND_READ"
+resource "buildkite_hosted_agent_image" "ruby" {
+  cluster_id = buildkite_cluster.main.uuid
+  name       = "ruby"
+  dockerfile = <<-EOT
+    RUN apt-get install -y ruby-full
+  EOT
+
+  depends_on = [buildkite_cluster_queue.linux]
+}
+
+resource "buildkite_notification_service" "hooks" {
+  provider_type = "webhook"
+  description   = "Build hooks"
+  enabled       = false
+  webhook = {
+    url    = "https://example.com/hooks"
+    token  = "moved-hook-token"
+    events = ["build.finished"]
+  }
+}
+
+resource "buildkite_notification_service" "datadog" {
+  provider_type = "datadog_pipeline_visibility"
+  datadog_pipeline_visibility = {
+    api_key      = "moved-datadog-key"
+    datadog_tags = "team:platform"
+  }
+}
+
+resource "buildkite_organization" "settings" {
+  allowed_api_ip_addresses         = ["0.0.0.0/0", "192.0.2.0/24"]
+  enforce_2fa                      = true
+  revoke_inactive_tokens_after     = "DAYS_90"
+  restrict_user_api_token_creation = true
+}
+
+resource "buildkite_organization_banner" "notice" {
+  message = "Deploys are frozen on Fridays"
+}
+
+resource "buildkite_organization_rule" "trigger" {
+  type        = "pipeline.trigger_build.pipeline"
+  description = "Deploys trigger releases"
+  value = jsonencode({
+    source_pipeline = "deploy"
+    target_pipeline = "release"
+    conditions      = ["source.build.branch == 'main'"]
+  })
 }
 
 resource "buildkite_pipeline" "app" {
@@ -127,26 +167,10 @@ resource "buildkite_pipeline_schedule" "nightly" {
   branch      = "main"
 }
 
-resource "buildkite_cluster_secret" "deploy" {
-  cluster_id  = buildkite_cluster.main.uuid
-  key         = "DEPLOY_KEY"
-  value       = "moved-value"
-  description = "Deploys"
-}
-
-resource "buildkite_hosted_agent_image" "ruby" {
-  cluster_id = buildkite_cluster.main.uuid
-  name       = "ruby"
-  dockerfile = <<-EOT
-    RUN apt-get install -y ruby-full
-  EOT
-
-  depends_on = [buildkite_cluster_queue.linux]
-}
-
-resource "buildkite_cluster_maintainer" "platform" {
-  cluster_uuid = buildkite_cluster.main.uuid
-  team_uuid    = buildkite_team.platform.uuid
+resource "buildkite_pipeline_team" "website" {
+  team_id      = buildkite_team.platform.id
+  pipeline_id  = "UGlwZWxpbmUtLS1hM2YyZjI3YS0wNWQ3LTQ1MTUtOGJhZC0xNzIxN2U1MTRjOWI="
+  access_level = "BUILD_AND_READ"
 }
 
 resource "buildkite_pipeline_template" "standard" {
@@ -155,14 +179,40 @@ resource "buildkite_pipeline_template" "standard" {
   available     = true
 }
 
-resource "buildkite_organization_rule" "trigger" {
-  type        = "pipeline.trigger_build.pipeline"
-  description = "Deploys trigger releases"
-  value = jsonencode({
-    source_pipeline = "deploy"
-    target_pipeline = "release"
-    conditions      = ["source.build.branch == 'main'"]
-  })
+resource "buildkite_pipeline_webhook" "app" {
+  pipeline_id = buildkite_pipeline.app.id
+  repository  = buildkite_pipeline.app.repository
+}
+
+resource "buildkite_portal" "stats" {
+  slug                 = "stats"
+  name                 = "Build stats"
+  query                = "{ viewer { user { name } } }"
+  allowed_ip_addresses = "10.0.0.0/8"
+}
+
+resource "buildkite_registry" "gems" {
+  name        = "gems"
+  ecosystem   = "ruby"
+  emoji       = ":gem:"
+  oidc_policy = "- iss: https://agent.buildkite.com\n  claims:\n    organization_slug: acme\n"
+  team_ids    = [buildkite_team.platform.uuid]
+}
+
+data "buildkite_organization_member" "second" {
+  email = "second-member@example.com"
+}
+
+resource "buildkite_team_member" "second" {
+  team_id = buildkite_team.platform.id
+  user_id = data.buildkite_organization_member.second.id
+  role    = "MAINTAINER"
+}
+
+resource "buildkite_team_registry" "gems" {
+  team_id      = buildkite_team.platform.id
+  registry_id  = "UmVnaXN0cnktLS1lZDFjZjA4Yy1lNmZkLTRkZWMtYmNkYS1kNDIzNGZlY2M0Zjk="
+  access_level = "READ_ONLY"
 }
 
 resource "buildkite_test_suite" "specs" {
@@ -181,52 +231,8 @@ resource "buildkite_test_suite" "ui" {
   team_owner_id  = buildkite_team.platform.id
 }
 
-resource "buildkite_registry" "gems" {
-  name        = "gems"
-  ecosystem   = "ruby"
-  emoji       = ":gem:"
-  oidc_policy = "- iss: https://agent.buildkite.com\n  claims:\n    organization_slug: acme\n"
-  team_ids    = [buildkite_team.platform.uuid]
-}
-
-resource "buildkite_organization" "settings" {
-  allowed_api_ip_addresses         = ["0.0.0.0/0", "192.0.2.0/24"]
-  enforce_2fa                      = true
-  revoke_inactive_tokens_after     = "DAYS_90"
-  restrict_user_api_token_creation = true
-}
-
-resource "buildkite_organization_banner" "notice" {
-  message = "Deploys are frozen on Fridays"
-}
-
-resource "buildkite_pipeline_webhook" "app" {
-  pipeline_id = buildkite_pipeline.app.id
-  repository  = buildkite_pipeline.app.repository
-}
-
-resource "buildkite_portal" "stats" {
-  slug                 = "stats"
-  name                 = "Build stats"
-  query                = "{ viewer { user { name } } }"
-  allowed_ip_addresses = "10.0.0.0/8"
-}
-
-resource "buildkite_notification_service" "hooks" {
-  provider_type = "webhook"
-  description   = "Build hooks"
-  enabled       = false
-  webhook = {
-    url    = "https://example.com/hooks"
-    token  = "moved-hook-token"
-    events = ["build.finished"]
-  }
-}
-
-resource "buildkite_notification_service" "datadog" {
-  provider_type = "datadog_pipeline_visibility"
-  datadog_pipeline_visibility = {
-    api_key      = "moved-datadog-key"
-    datadog_tags = "team:platform"
-  }
+resource "buildkite_test_suite_team" "e2e" {
+  team_id       = buildkite_team.platform.id
+  test_suite_id = "U3VpdGUtLS1kOTIzOThkNS01YTg1LTQyNDQtOWZkNS1lNjliMjUyZmRiYTE="
+  access_level  = "MANAGE_AND_READ"
 }
