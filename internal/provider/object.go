@@ -105,6 +105,10 @@ type objectKind[T, M any] struct {
 	// explainCreate reports a refused create in the type's own words (adding the error and returning true),
 	// before the shared report.
 	explainCreate func(plan *M, err error, diags *diag.Diagnostics) bool
+	// applied checks, after a create or update and before fromAPI fills the plan, that the service holds what
+	// the plan asked for (a policy it normalized into something that means otherwise), adding an error if
+	// not; the state still records what the service holds.
+	applied func(plan *M, obj *T, ident string, diags *diag.Diagnostics)
 	// writeOnly copies into the plan, before create and update, the write-only attributes only the
 	// configuration holds (a secret's value_wo); fromAPI nulls them again.
 	writeOnly func(plan, config *M)
@@ -296,6 +300,9 @@ func (r *objectResource[T, M]) Create(ctx context.Context, req resource.CreateRe
 	if c != nil {
 		c.held = true
 	}
+	if r.kind.applied != nil {
+		r.kind.applied(&plan, obj, ident, &resp.Diagnostics)
+	}
 	r.kind.fromAPI(&plan, parentID, obj)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }
@@ -363,6 +370,9 @@ func (r *objectResource[T, M]) Update(ctx context.Context, req resource.UpdateRe
 	if err != nil {
 		r.hookFailed(&resp.Diagnostics, "update", a.ident, err)
 		return
+	}
+	if r.kind.applied != nil {
+		r.kind.applied(&plan, obj, a.ident, &resp.Diagnostics)
 	}
 	r.kind.fromAPI(&plan, a.parent, obj)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
