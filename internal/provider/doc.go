@@ -107,7 +107,10 @@
 //     a create names it in errors), holder (names or keys are unique: a refused create names the object to
 //     adopt), secret (only the create answer carries it), replaced, deleteRefused, explainCreate, planned,
 //     renamed, modifyPlan, validators, writeOnly, byID and keyOf (addressed by a slug a rename elsewhere
-//     changes), parents (imported by its own ID alone), afterImport. The kind gives every type the same
+//     changes), parents (imported by its own ID alone), afterImport, applied (checks that the service
+//     holds what was planned), kept (an object that outlives the resource: Delete warns and sends nothing);
+//     a hook's diagnosedError is reported in its own words (from get, nothing leaves state; from create or
+//     update with an answer, the change applied in part is recorded). The kind gives every type the same
 //     Create, Read, Update, Delete and ImportState: finishCreate, finishRead and finishUpdate (no state
 //     without an ID, the identity kept current), the operation timeouts (a write outlives Ctrl-C within its
 //     timeout), createFailed, readFailed (a resource leaves state only through removeGone), deleteFailed,

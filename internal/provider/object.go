@@ -109,6 +109,9 @@ type objectKind[T, M any] struct {
 	// the plan asked for (a policy it normalized into something that means otherwise), adding an error if
 	// not; the state still records what the service holds.
 	applied func(plan *M, obj *T, ident string, diags *diag.Diagnostics)
+	// kept is for an object that outlives the resource (the organization's pipeline settings): Delete sends
+	// nothing and warns with the summary and detail it returns.
+	kept func(c *buildkite.Client) (summary, detail string)
 	// writeOnly copies into the plan, before create and update, the write-only attributes only the
 	// configuration holds (a secret's value_wo); fromAPI nulls them again.
 	writeOnly func(plan, config *M)
@@ -285,6 +288,10 @@ func (r *objectResource[T, M]) Create(ctx context.Context, req resource.CreateRe
 	if err != nil && !lost {
 		if errors.As(err, new(*diagnosedError)) {
 			r.hookFailed(&resp.Diagnostics, "create", ident, err)
+			if partial(obj, err) {
+				r.kind.fromAPI(&plan, parentID, obj)
+				resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+			}
 			return
 		}
 		if r.kind.explainCreate != nil && r.kind.explainCreate(&plan, err, &resp.Diagnostics) {
@@ -319,6 +326,10 @@ func (r *objectResource[T, M]) Read(ctx context.Context, req resource.ReadReques
 	ctx, cancel := r.timeout(ctx, opRead)
 	defer cancel()
 	obj, err := r.find(ctx, a)
+	if errors.As(err, new(*diagnosedError)) { // the hook's own words; nothing leaves state
+		r.hookFailed(&resp.Diagnostics, "read", a.ident, err)
+		return
+	}
 	if err != nil {
 		r.readFailed(ctx, resp, err, r.kind.what, a.ident)
 		return
@@ -369,7 +380,9 @@ func (r *objectResource[T, M]) Update(ctx context.Context, req resource.UpdateRe
 	}
 	if err != nil {
 		r.hookFailed(&resp.Diagnostics, "update", a.ident, err)
-		return
+		if !partial(obj, err) {
+			return
+		}
 	}
 	if r.kind.applied != nil {
 		r.kind.applied(&plan, obj, a.ident, &resp.Diagnostics)
@@ -380,6 +393,10 @@ func (r *objectResource[T, M]) Update(ctx context.Context, req resource.UpdateRe
 
 // Delete removes the object; one already gone is success.
 func (r *objectResource[T, M]) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	if r.kind.kept != nil {
+		resp.Diagnostics.AddWarning(r.kind.kept(r.client()))
+		return
+	}
 	a := r.address(ctx, req.State, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
@@ -461,8 +478,15 @@ func (r *objectResource[T, M]) qualify(ctx context.Context, req *resource.Import
 		})
 }
 
-// diagnosedError is an error an update hook reports in its own words (a summary users' tests match on).
+// diagnosedError is an error a hook reports in its own words (a summary users' tests match on). Returned
+// by a get hook, it leaves the object in state; returned by a create or update hook together with an
+// answer (a change applied in part), the state records the answer.
 type diagnosedError struct{ summary, detail string }
+
+// partial reports whether a hook's error came with the answer of a change applied in part.
+func partial[T any](obj *T, err error) bool {
+	return obj != nil && errors.As(err, new(*diagnosedError))
+}
 
 func (e *diagnosedError) Error() string { return e.summary + ": " + e.detail }
 
