@@ -5,7 +5,8 @@ import (
 	"strings"
 )
 
-// Scopes of spec section 5.3, one constant per scope the handlers check.
+// Scopes (https://buildkite.com/docs/apis/managing-api-tokens#token-scopes), one constant per scope the
+// handlers check.
 const (
 	scopeReadOrganizations      = "read_organizations"
 	scopeReadClusters           = "read_clusters"
@@ -18,7 +19,7 @@ const (
 	scopeReadPipelines          = "read_pipelines"
 	scopeWritePipelines         = "write_pipelines"
 	scopeReadBuilds             = "read_builds"
-	scopeWriteBuilds            = "write_builds" // creating a build: the spec does not show the scope
+	scopeWriteBuilds            = "write_builds" // creating a build: the documentation does not show the scope
 	scopeReadSuites             = "read_suites"
 	scopeWriteSuites            = "write_suites"
 	scopeReadRegistries         = "read_registries"

@@ -77,7 +77,7 @@ func TestPipelineProviderSettingsAllKeys(t *testing.T) {
 		t.Fatalf("%d keys listed", len(officialSettingKeys))
 	}
 	e := newEnv(t, Options{})
-	// A new GitHub pipeline holds every key, booleans false unless the notes say otherwise.
+	// A new GitHub pipeline holds every key, booleans false unless the service sets them otherwise.
 	p := e.createPipeline(map[string]any{"name": "gh", "repository": "https://github.com/acme/app.git", "configuration": "steps: []\n"})
 	defaults := settingsOf(p)
 	for k := range officialSettingKeys {

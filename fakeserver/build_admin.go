@@ -110,8 +110,9 @@ func (s *Server) adminJob(w http.ResponseWriter, r *http.Request) {
 	respond(w, http.StatusOK, out, err)
 }
 
-// legacyTimeLayout is the other form of a pipeline's created_at (spec 1.5): the pipeline embedded in a
-// build shows it, the pipeline endpoints show ISO 8601, so clients must read both.
+// legacyTimeLayout is the other form of a pipeline's created_at ("YYYY-MM-DD HH:MM:SS UTC", which the
+// pipelines API shows in some answers): the pipeline embedded in a build shows it, the pipeline endpoints
+// show ISO 8601, so clients must read both.
 const legacyTimeLayout = "2006-01-02 15:04:05 UTC"
 
 // embeddedPipeline is the pipeline as a build embeds it: created_at in the legacy form.

@@ -10,9 +10,9 @@ import (
 	"time"
 )
 
-// The filters of the build lists (spec 3.2).
+// The filters of the build lists (https://buildkite.com/docs/apis/rest-api/builds).
 
-// buildFilter is the query of the three build lists (spec 4.9 rule 3). Empty sets filter nothing.
+// buildFilter is the query of the three build lists. Empty sets filter nothing.
 type buildFilter struct {
 	branches, commits, states []string
 	createdFrom, createdTo    time.Time
@@ -139,7 +139,8 @@ func (f buildFilter) matches(b *buildRecord) bool {
 	return true
 }
 
-// stateMatches applies one state filter value: blocked is the flag, finished the shortcut of spec 3.2.
+// stateMatches applies one state filter value: blocked is the flag, finished the shortcut for passed, failed,
+// blocked and canceled.
 func stateMatches(b *buildRecord, state string) bool {
 	switch state {
 	case buildBlocked:

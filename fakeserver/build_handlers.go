@@ -31,7 +31,7 @@ func (s *Server) routeBuilds(mux *routeMux) {
 
 // ---- list handlers ----
 
-// listAllBuilds lists the builds of every organization the token sees (spec 4.9 rule 1).
+// listAllBuilds lists the builds of every organization the token sees, newest first.
 func (s *Server) listAllBuilds(w http.ResponseWriter, r *http.Request) {
 	tok, _, ok := s.authenticate(w, r, scopeReadBuilds)
 	if !ok {
@@ -100,7 +100,8 @@ func (s *Server) buildPage(w http.ResponseWriter, r *http.Request, f buildFilter
 
 // ---- single-build handlers ----
 
-// getBuild takes only include_retried_jobs from the query (spec 4.9 rule 4).
+// getBuild takes only include_retried_jobs from the query
+// (https://buildkite.com/docs/apis/rest-api/builds).
 func (s *Server) getBuild(w http.ResponseWriter, r *http.Request) {
 	s.serveRead(w, r, scopeReadBuilds, func(org string) (any, *apiError) {
 		var problems validationErrors

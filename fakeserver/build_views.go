@@ -8,9 +8,9 @@ import (
 	"strconv"
 )
 
-// How a build and its jobs are shown (spec 2.13).
+// How a build and its jobs are shown (https://buildkite.com/docs/apis/rest-api/builds).
 
-// buildView is a build as spec 2.13 shows it.
+// buildView is a build as the builds API shows it.
 type buildView struct {
 	ID           string            `json:"id"`
 	GraphQLID    string            `json:"graphql_id"`
@@ -37,7 +37,7 @@ type buildView struct {
 	Pipeline     any               `json:"pipeline"`
 }
 
-// creatorView is a build's creator: the user summary without graphql_id, as spec 2.13 lists it.
+// creatorView is a build's creator: the user summary without graphql_id, as the builds API lists it.
 type creatorView struct {
 	ID        string  `json:"id"`
 	Name      string  `json:"name"`
@@ -59,7 +59,7 @@ type rebuiltFromView struct {
 	URL    string `json:"url"`
 }
 
-// jobView is a job as spec 2.13 shows it.
+// jobView is a job as the builds API shows it.
 type jobView struct {
 	ID                 string      `json:"id"`
 	GraphQLID          string      `json:"graphql_id"`
@@ -124,7 +124,7 @@ type agentSummaryView struct {
 	Name string `json:"name"`
 }
 
-// agentView is the agent embedded in jobs of a single build (spec 2.13).
+// agentView is the agent embedded in jobs of a single build.
 type agentView struct {
 	agentSummaryView
 	GraphQLID       string    `json:"graphql_id"`

@@ -9,7 +9,7 @@ import (
 	"time"
 )
 
-// Builds (spec 2.13, 3.2, 4.9), their jobs, cancel and rebuild.
+// Builds (https://buildkite.com/docs/apis/rest-api/builds), their jobs, cancel and rebuild.
 //
 // Where the reference (https://buildkite.com/docs/apis/rest-api/builds) leaves it out, the emulator follows
 // what the real service does: creating a build needs write_builds, commit and branch are required (422 in the
@@ -30,7 +30,8 @@ var stepsOf = buildSteps
 
 // ---- states ----
 
-// Build states (spec 3.2). "blocked" is not a state a build reports: it sets the blocked flag.
+// Build states (https://buildkite.com/docs/apis/rest-api/builds). "blocked" is not a state a
+// build reports: it sets the blocked flag.
 const (
 	buildScheduled = "scheduled"
 	buildRunning   = "running"
@@ -51,7 +52,7 @@ var buildStates = []string{
 	buildSkipped, buildNotRun,
 }
 
-// buildFilterStates are the values the state filter accepts (spec 3.2).
+// buildFilterStates are the values the state filter accepts.
 var buildFilterStates = append(slices.Clone(buildStates), buildBlocked, buildFinished)
 
 // finishedFilter is what the `finished` filter shortcut matches (blocked is the flag).
@@ -60,7 +61,8 @@ var finishedFilter = []string{buildPassed, buildFailed, buildBlocked, buildCance
 // cancelableStates are the states a build may be canceled from.
 var cancelableStates = []string{buildScheduled, buildRunning, buildFailing}
 
-// Job states. The spec shows only scheduled and passed; the rest are Buildkite's documented job states.
+// Job states. The builds API's examples show only scheduled and passed; the rest are Buildkite's documented
+// job states.
 const (
 	jobScheduled = "scheduled"
 	jobPassed    = "passed"
@@ -124,7 +126,7 @@ type buildRecord struct {
 	message, commit, branch string
 	env                     map[string]any
 	metaData                map[string]string
-	authorName, authorEmail string // accepted and carried into rebuilds; spec 2.13 shows no author field
+	authorName, authorEmail string // accepted and carried into rebuilds; a build as shown has no author field
 	cleanCheckout           bool
 	ignoreBranchFilters     bool
 	pullRequest             *pullRequestRecord
@@ -215,7 +217,8 @@ func (st *Store) findBuild(org string, r *http.Request) (*buildRecord, *pipeline
 }
 
 // canEditPipelines reports whether the request's access token holds write_pipelines: only then does the
-// pipeline embedded in a build, and a pipeline, show its webhook URL (spec 4.9 rule 6). A lock must be held.
+// pipeline embedded in a build, and a pipeline, show its webhook URL (empty unless the caller may edit the
+// pipeline). A lock must be held.
 func (st *Store) canEditPipelines(r *http.Request) bool {
 	secret, ok := bearerToken(r)
 	if !ok {
@@ -416,7 +419,7 @@ func (st *Store) retryJob(b *buildRecord, j *jobRecord) {
 func intPtr(n int) *int { return &n }
 
 // SetBuildState moves build number of the pipeline with pipelineSlug in org to state, as the admin API
-// does: one of the build states of spec 3.2, or "blocked" to set the blocked flag. started_at and
+// does: one of the build states, or "blocked" to set the blocked flag. started_at and
 // finished_at follow the state; jobs are left alone.
 func (st *Store) SetBuildState(org, pipelineSlug string, number int, state string) error {
 	if !slices.Contains(buildStates, state) && state != buildBlocked {

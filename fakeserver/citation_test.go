@@ -4,6 +4,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -22,8 +23,13 @@ var unshippedSpecs = []string{
 	"buildkite-graphql-schema" + ".graphql",
 }
 
-// TestNoUnshippedSpecCitations: no Go file of fakeserver/, cmd/ or internal/ names one of unshippedSpecs,
-// so that every source a comment cites is one a reader can open.
+// sectionCitation matches a bare reference to a section of those notes ("spec N.N", "spec section N.N",
+// "spec convention N", "§N.N", "the notes" with an apostrophe): a number means nothing without its file.
+var sectionCitation = regexp.MustCompile(`(?i)\bspec(?: section| convention)? \d+(?:\.\d+)*\b` +
+	`|§\s*\d|\bthe notes'`)
+
+// TestNoUnshippedSpecCitations: no Go file of fakeserver/, cmd/ or internal/ names one of unshippedSpecs or
+// cites one of their sections by number, so that every source a comment cites is one a reader can open.
 func TestNoUnshippedSpecCitations(t *testing.T) {
 	for _, root := range []string{".", "../cmd", "../internal"} {
 		err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
@@ -40,6 +46,10 @@ func TestNoUnshippedSpecCitations(t *testing.T) {
 						t.Errorf("%s:%d names %s, which a clone does not have: cite Buildkite's public "+
 							"documentation page (https://buildkite.com/docs/...) or say it in plain words", path, i+1, name)
 					}
+				}
+				if m := sectionCitation.FindString(line); m != "" {
+					t.Errorf("%s:%d cites %q, a section of notes a clone does not have: cite Buildkite's public "+
+						"documentation page (https://buildkite.com/docs/...) or say it in plain words", path, i+1, m)
 				}
 			}
 			return nil

@@ -6,7 +6,7 @@ import (
 	"time"
 )
 
-// Cluster queues: spec 2.5, 3.1 and 4.4, with dispatch pause and resume.
+// Cluster queues (https://buildkite.com/docs/apis/rest-api/clusters/queues), with dispatch pause and resume.
 
 const (
 	// KindQueue is a cluster queue; removing the cluster's default queue clears default_queue_id.
@@ -19,8 +19,8 @@ const (
 var retryAgentAffinities = []string{"prefer-warmest", "prefer-different"}
 
 // Queue keys follow the provider's rule: a letter or digit, then letters, digits, hyphens and
-// underscores, at most queueKeyMaxLen characters (limits.go). The spec gives no rule; this one is the
-// emulator's.
+// underscores, at most queueKeyMaxLen characters (limits.go). The documentation gives no rule; this one is
+// the emulator's.
 var queueKeyPattern = regexp.MustCompile(`^[a-zA-Z0-9][a-zA-Z0-9_-]*$`)
 
 func init() {
@@ -91,7 +91,7 @@ type queueView struct {
 	DispatchPausedNote *string   `json:"dispatch_paused_note"`
 	CreatedAt          string    `json:"created_at"`
 	CreatedBy          *userView `json:"created_by"`
-	// Hosted and HostedAgents are left out of a self-hosted queue, as the spec's examples show it.
+	// Hosted and HostedAgents are left out of a self-hosted queue, as the documentation's examples show it.
 	Hosted       bool              `json:"hosted,omitempty"`
 	HostedAgents *hostedAgentsView `json:"hosted_agents,omitempty"`
 }
@@ -247,7 +247,7 @@ func (s *Server) deleteQueueHandler(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
-// pauseQueue takes the note as dispatch_paused_note (the spec's sample, go-buildkite) or note (the spec's
+// pauseQueue takes the note as dispatch_paused_note (the documentation's sample, go-buildkite) or note (its
 // property list); an empty note is no note, shown as null.
 func (s *Server) pauseQueue(w http.ResponseWriter, r *http.Request) {
 	s.serveWrite(w, r, scopeWriteClusters, http.StatusOK, func(org orgRecord, user userRecord, in *jsonObject) (any, *apiError) {

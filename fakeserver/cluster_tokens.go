@@ -9,7 +9,8 @@ import (
 	"time"
 )
 
-// Cluster agent tokens: spec 2.6 and 4.4; the secret is in the create answer only.
+// Cluster agent tokens (https://buildkite.com/docs/apis/rest-api/clusters/agent-tokens): the secret is in the
+// create answer only.
 
 const (
 	// KindClusterToken is a cluster agent token.

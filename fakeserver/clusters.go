@@ -7,8 +7,8 @@ import (
 	"time"
 )
 
-// Clusters: spec 2.4 and 4.3. A cluster's queues are in cluster_queues.go, its agent tokens in
-// cluster_tokens.go; the three share clusterState, kept here.
+// Clusters (https://buildkite.com/docs/apis/rest-api/clusters). A cluster's queues are in cluster_queues.go,
+// its agent tokens in cluster_tokens.go; the three share clusterState, kept here.
 
 const (
 	// KindCluster is a cluster; removing it removes its queues and tokens.

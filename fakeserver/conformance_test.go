@@ -32,7 +32,8 @@ type confRow struct {
 	status  int                              // the success status
 	agent   bool                             // authenticates with "Token <agent token>" (metrics) instead of a bearer token
 	check   func(*testing.T, map[string]any) // optional: more checks of a successful object response
-	// bare: the response is not one of the API's objects, so it carries no id and graphql_id (spec 1.4)
+	// bare: the response is not one of the API's objects, so it carries no id and graphql_id (every object of
+	// the REST API carries both)
 	bare bool
 }
 
@@ -304,7 +305,7 @@ func (c *confEnv) rule() {
 
 func none(*confEnv) {}
 
-// confRows lists every endpoint, area by area, in the spec's order.
+// confRows lists every endpoint, area by area, in the order of the REST API's areas.
 func confRows() []confRow {
 	const (
 		teamBody       = `{"name":"Created Team","description":"d","privacy":"secret","is_default_team":false,"default_member_role":"maintainer","members_can_create_pipelines":false}`
@@ -336,7 +337,7 @@ func confRows() []confRow {
 	rtoken := func(c *confEnv) { c.registryToken() }
 
 	rows := []confRow{
-		// Organizations and members (4.1).
+		// Organizations and members.
 		{area: "organizations", method: "GET", path: "/v2/organizations", scope: scopeReadOrganizations, setup: none, status: 200},
 		{area: "organizations", method: "GET", path: orgPath, scope: scopeReadOrganizations, setup: none, status: 200},
 		{area: "organizations", method: "GET", path: orgPath + "/members", scope: scopeReadOrganizations, setup: none, status: 200},
@@ -349,12 +350,12 @@ func confRows() []confRow {
 			check: fieldIs("uuid", accessTokenUUID("test-token"))},
 		{area: "access-token", method: "DELETE", path: "/v2/access-token", setup: none, status: 204},
 
-		// Metrics (4.2), with an agent token: the cluster token's secret.
+		// Metrics, with an agent token: the cluster token's secret.
 		{area: "metrics", method: "GET", path: "/v3/metrics", setup: ctoken, status: 200, agent: true},
 		{area: "metrics", method: "GET", path: "/v3/metrics/queue?name=conformance", status: 200, agent: true,
 			setup: func(c *confEnv) { c.clusterToken(); c.queue() }},
 
-		// Clusters (4.3).
+		// Clusters.
 		{area: "clusters", method: "GET", path: orgPath + "/clusters", scope: scopeReadClusters, setup: none, status: 200},
 		{area: "clusters", method: "POST", path: orgPath + "/clusters", scope: scopeWriteClusters, setup: none,
 			body: `{"name":"Created","description":"d","emoji":":rocket:","color":"#ff0000"}`, invalid: `{"name":""}`, status: 201},
@@ -365,7 +366,7 @@ func confRows() []confRow {
 			body: `{"description":"changed"}`, invalid: `{"color":1}`, status: 200},
 		{area: "clusters", method: "DELETE", path: orgPath + "/clusters/{cluster}", scope: scopeWriteClusters, setup: cluster, status: 204},
 
-		// Queues (4.4).
+		// Queues.
 		{area: "clusters", method: "GET", path: orgPath + "/clusters/{cluster}/queues", scope: scopeReadClusters, setup: cluster, status: 200},
 		{area: "clusters", method: "POST", path: orgPath + "/clusters/{cluster}/queues", scope: scopeWriteClusters, setup: cluster,
 			body: `{"key":"created","description":"d"}`, invalid: `{"key":""}`, status: 201},
@@ -392,7 +393,7 @@ func confRows() []confRow {
 			body: `{"description":"changed"}`, invalid: `{"allowed_ip_addresses":"nope"}`, status: 200},
 		{area: "clusters", method: "DELETE", path: ctokenPath, scope: scopeWriteClusters, setup: ctoken, status: 204},
 
-		// Teams (4.5).
+		// Teams.
 		{area: "teams", method: "GET", path: orgPath + "/teams", scope: scopeReadTeams, setup: none, status: 200},
 		{area: "teams", method: "GET", path: teamPath, scope: scopeViewTeams, setup: team, status: 200},
 		{area: "teams", method: "POST", path: orgPath + "/teams", scope: scopeWriteTeams, setup: none,
@@ -401,7 +402,7 @@ func confRows() []confRow {
 			body: teamUpdate, invalid: `{"privacy":"invisible"}`, status: 200},
 		{area: "teams", method: "DELETE", path: teamPath, scope: scopeWriteTeams, setup: team, status: 204},
 
-		// Team members (4.6): create by the spec's path (trailing slash) and go-buildkite's.
+		// Team members: create by the documented path (trailing slash) and go-buildkite's.
 		{area: "teams", method: "GET", path: teamPath + "/members", scope: scopeViewTeams, setup: team, status: 200},
 		{area: "teams", method: "GET", path: teamPath + "/members/{user}", scope: scopeViewTeams,
 			setup: func(c *confEnv) { c.teamMember() }, status: 200},
@@ -416,7 +417,7 @@ func confRows() []confRow {
 		{area: "teams", method: "DELETE", path: teamPath + "/members/{user}", scope: scopeWriteTeams,
 			setup: func(c *confEnv) { c.teamMember() }, status: 204},
 
-		// Team pipelines (4.6): removal by pipeline id, as go-buildkite does it (the spec's path shows none).
+		// Team pipelines: removal by pipeline id, as go-buildkite does it (the documented path shows none).
 		{area: "teams", method: "GET", path: teamPath + "/pipelines", scope: scopeViewTeams, setup: team, status: 200},
 		{area: "teams", method: "GET", path: teamPath + "/pipelines/{pipeline_id}", scope: scopeViewTeams,
 			setup: func(c *confEnv) { c.teamPipeline() }, status: 200},
@@ -431,7 +432,7 @@ func confRows() []confRow {
 		{area: "teams", method: "DELETE", path: teamPath + "/pipelines/{pipeline_id}", scope: scopeWriteTeams,
 			setup: func(c *confEnv) { c.teamPipeline() }, status: 204},
 
-		// Team suites (4.6): create by /suite/ (spec) and /suite (go-buildkite); delete with and without the
+		// Team suites: create by /suite/ (the documentation) and /suite (go-buildkite); delete with and without the
 		// trailing slash.
 		{area: "teams", method: "GET", path: teamPath + "/suites", scope: scopeViewTeams, setup: team, status: 200},
 		{area: "teams", method: "GET", path: teamPath + "/suites/{suite_id}", scope: scopeViewTeams,
@@ -449,7 +450,7 @@ func confRows() []confRow {
 		{area: "teams", method: "DELETE", path: teamPath + "/suites/{suite_id}", scope: scopeWriteTeams,
 			setup: func(c *confEnv) { c.teamSuite() }, status: 204},
 
-		// Pipeline templates (4.7).
+		// Pipeline templates.
 		{area: "templates", method: "GET", path: orgPath + "/pipeline-templates", scope: scopeReadPipelineTemplates, setup: none, status: 200},
 		{area: "templates", method: "GET", path: templatePath, scope: scopeReadPipelineTemplates,
 			setup: func(c *confEnv) { c.template() }, status: 200},
@@ -461,7 +462,7 @@ func confRows() []confRow {
 		{area: "templates", method: "DELETE", path: templatePath, scope: scopeWritePipelineTemplates,
 			setup: func(c *confEnv) { c.template() }, status: 204},
 
-		// Pipelines (4.8 and the notes: delete, archive, unarchive).
+		// Pipelines, with delete, archive and unarchive.
 		{area: "pipelines", method: "GET", path: orgPath + "/pipelines", scope: scopeReadPipelines, setup: none, status: 200},
 		{area: "pipelines", method: "GET", path: pipelinePath, scope: scopeReadPipelines, setup: pipeline, status: 200},
 		{area: "pipelines", method: "POST", path: orgPath + "/pipelines", scope: scopeWritePipelines, setup: cluster,
@@ -474,8 +475,8 @@ func confRows() []confRow {
 		{area: "pipelines", method: "POST", path: pipelinePath + "/unarchive", scope: scopeWritePipelines,
 			setup: func(c *confEnv) { c.archivedPipeline() }, status: 200, check: fieldNull("archived_at")},
 
-		// Builds (4.9 and the notes: cancel, rebuild). Creating, cancelling and rebuilding need write_builds,
-		// the emulator's choice where the spec shows no scope.
+		// Builds, with cancel and rebuild. Creating, cancelling and rebuilding need write_builds,
+		// the emulator's choice where the documentation shows no scope.
 		{area: "builds", method: "GET", path: "/v2/builds", scope: scopeReadBuilds, setup: build, status: 200},
 		{area: "builds", method: "GET", path: orgPath + "/builds", scope: scopeReadBuilds, setup: build, status: 200},
 		{area: "builds", method: "GET", path: pipelinePath + "/builds", scope: scopeReadBuilds, setup: build, status: 200},
@@ -486,7 +487,7 @@ func confRows() []confRow {
 		{area: "builds", method: "PUT", path: buildPath + "/rebuild", scope: scopeWriteBuilds, setup: build, status: 200,
 			check: fieldNotNull("rebuilt_from")},
 
-		// Analytics test suites and flaky tests (4.10).
+		// Analytics test suites and flaky tests.
 		{area: "suites", method: "GET", path: analyticsPath + "/suites", scope: scopeReadSuites, setup: none, status: 200},
 		{area: "suites", method: "GET", path: suitePath, scope: scopeReadSuites, setup: suite, status: 200},
 		{area: "suites", method: "POST", path: analyticsPath + "/suites", scope: scopeWriteSuites, setup: team,
@@ -497,7 +498,7 @@ func confRows() []confRow {
 		{area: "suites", method: "DELETE", path: suitePath, scope: scopeWriteSuites, setup: suite, status: 204},
 		{area: "suites", method: "GET", path: suitePath + "/flaky-tests", scope: scopeReadSuites, setup: suite, status: 200},
 
-		// Registries and registry tokens (4.11): creates and deletes answer 200.
+		// Registries and registry tokens: creates and deletes answer 200.
 		{area: "registries", method: "GET", path: packagesPath + "/registries", scope: scopeReadRegistries, setup: none, status: 200},
 		{area: "registries", method: "POST", path: packagesPath + "/registries", scope: scopeWriteRegistries, setup: none,
 			body: registryBody, invalid: `{"name":"Bad","ecosystem":"cobol"}`, status: 200},
@@ -509,7 +510,7 @@ func confRows() []confRow {
 		{area: "registries", method: "GET", path: rtokenPath, scope: scopeReadRegistries, setup: rtoken, status: 200, check: secretAbsent("token")},
 		{area: "registries", method: "DELETE", path: rtokenPath, scope: scopeWriteRegistries, setup: rtoken, status: 200},
 
-		// Rules (4.12).
+		// Rules.
 		{area: "rules", method: "GET", path: orgPath + "/rules", scope: scopeReadRules, setup: none, status: 200},
 		{area: "rules", method: "GET", path: orgPath + "/rules/{rule}", scope: scopeReadRules,
 			setup: func(c *confEnv) { c.rule() }, status: 200},
@@ -520,7 +521,8 @@ func confRows() []confRow {
 			setup: func(c *confEnv) { c.rule() }, status: 204},
 	}
 
-	// Registry and registry token updates: POST (spec), PATCH (go-buildkite), PUT (official provider).
+	// Registry and registry token updates: POST (the documentation), PATCH (go-buildkite), PUT (official
+	// provider).
 	for _, method := range []string{"POST", "PATCH", "PUT"} {
 		rows = append(rows,
 			confRow{area: "registries", method: method, path: registryPath, scope: scopeWriteRegistries, setup: registry,
@@ -740,7 +742,7 @@ func runConfCase(t *testing.T, row confRow, cc confCase) {
 }
 
 // checkIdentified fails unless every object of a successful answer carries id (or uuid) and graphql_id
-// (spec 1.4), lists included.
+// (as every object of the REST API does), lists included.
 func checkIdentified(t *testing.T, decoded any) {
 	t.Helper()
 	objects := []any{decoded}

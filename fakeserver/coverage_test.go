@@ -26,7 +26,7 @@ var updateCoverage = flag.Bool("update", false, "rewrite EMULATOR-COVERAGE.md fr
 const coverageFile = "../EMULATOR-COVERAGE.md"
 
 // TestCoverageTable: EMULATOR-COVERAGE.md is what the emulator's own route table (Server.Routes, the
-// controls) and GraphQL schema say it serves, for every REST endpoint the specification pages describe
+// controls) and GraphQL schema say it serves, for every REST endpoint Buildkite's REST documentation describes
 // (testdata/coverage/rest-endpoints.txt), every route it serves beyond them, every GraphQL operation the
 // provider sends (its documents under internal/buildkite) and every one Buildkite's CLI sends. A route
 // added or removed, or a schema change that serves an operation or stops serving one, fails this test
@@ -119,7 +119,7 @@ func restCoverage(srv *Server, endpoints []endpoint) string {
 		}
 		rows = append(rows, fmt.Sprintf("| `%s %s` | %s | %s |", e.method, e.path, mark, e.source))
 	}
-	fmt.Fprintf(&b, "## REST: the endpoints the specification describes\n\n%d of %d served.\n\n", served, len(endpoints))
+	fmt.Fprintf(&b, "## REST: the endpoints Buildkite's REST documentation describes\n\n%d of %d served.\n\n", served, len(endpoints))
 	b.WriteString("| endpoint | served | described in |\n|---|---|---|\n")
 	b.WriteString(strings.Join(rows, "\n") + "\n\n")
 
@@ -136,7 +136,7 @@ func restCoverage(srv *Server, endpoints []endpoint) string {
 		}
 	}
 	b.WriteString("## Routes served beyond those pages\n\n")
-	b.WriteString("Buildkite's routes the specification does not describe (its REST reference does), GraphQL, and the\n")
+	b.WriteString("Routes of Buildkite's REST API that list does not name, GraphQL, and the\n")
 	b.WriteString("forms of a path the emulator also takes.\n\n| route |\n|---|\n")
 	b.WriteString(strings.Join(api, "\n") + "\n\n")
 	b.WriteString("## The emulator's own routes\n\nThe test routes (`--test-routes`; always on in Go tests) and the controls (EMULATOR.md, \"Controls while it runs\").\n\n| route |\n|---|\n")
@@ -245,7 +245,7 @@ func coverageTable(t *testing.T) []byte {
 	b.WriteString("`TestCoverageTable` fails when a route is added or removed, or the schema comes to serve an operation or\n")
 	b.WriteString("stops serving one, without this file changing. [EMULATOR.md](EMULATOR.md) says how each area behaves.\n\n")
 	b.WriteString("A REST endpoint is served when the route table has a route for its method and path; the endpoints are those\n")
-	b.WriteString("the specification's pages describe (`fakeserver/testdata/coverage/rest-endpoints.txt` names the section of each).\n")
+	b.WriteString("Buildkite's REST documentation describes (`fakeserver/testdata/coverage/rest-endpoints.txt` names the page of each).\n")
 	b.WriteString("A GraphQL operation is served when its document validates against the emulator's schema.\n\n")
 	b.WriteString(restCoverage(New(Options{}), readEndpoints(t)))
 	b.WriteString("\n")

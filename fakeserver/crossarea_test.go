@@ -69,7 +69,7 @@ func TestCrossArea_buildsFollowTheirPipeline(t *testing.T) {
 	if emb["slug"] != slug || emb["repository"] != githubRepo {
 		t.Fatalf("embedded pipeline %v", emb)
 	}
-	// Spec 1.5: a pipeline's created_at has two forms; the pipeline endpoints use ISO 8601, builds the other.
+	// A pipeline's created_at has two forms; the pipeline endpoints use ISO 8601, builds the other.
 	if got, _ := emb["created_at"].(string); !regexp.MustCompile(`^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} UTC$`).MatchString(got) {
 		t.Errorf("embedded pipeline created_at %q, want the \"YYYY-MM-DD HH:MM:SS UTC\" form", got)
 	}

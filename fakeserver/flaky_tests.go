@@ -11,15 +11,16 @@ import (
 	"time"
 )
 
-// A test suite's flaky tests (spec 2.15): read through the API, created only by fixtures, Store methods
-// and the test-only /_fake/ route, since the service records them from test runs.
+// A test suite's flaky tests (https://buildkite.com/docs/apis/rest-api/test-engine/flaky-tests): read through
+// the API, created only by fixtures, Store methods and the test-only /_fake/ route, since the service records
+// them from test runs.
 
 // ---- state ----
 
 func (f *flakyTestRecord) recordID() string { return f.id }
 func (f *flakyTestRecord) recordSeq() int64 { return f.seq }
 
-// flakyTestRecord is one flaky test of a suite (spec 2.15).
+// flakyTestRecord is one flaky test of a suite.
 type flakyTestRecord struct {
 	seq                             int64
 	org, suiteID, id                string
@@ -35,7 +36,7 @@ func (st *Store) flakyTestsOf(suiteID string) []*flakyTestRecord {
 	return st.suites.flaky.list(suiteID)
 }
 
-// FlakyTestFixture declares one flaky-test record (spec 2.15).
+// FlakyTestFixture declares one flaky-test record.
 type FlakyTestFixture struct {
 	Name           string     `json:"name" yaml:"name"`
 	Scope          string     `json:"scope" yaml:"scope"`
@@ -103,7 +104,7 @@ func (st *Store) AddFlakyTest(org, suiteSlug string, f FlakyTestFixture) (id str
 
 // ---- views ----
 
-// flakyTestView is spec 2.15.
+// flakyTestView is a flaky test as the flaky tests API shows it.
 type flakyTestView struct {
 	ID                   string  `json:"id"`
 	GraphQLID            string  `json:"graphql_id"`
@@ -144,7 +145,7 @@ func (s *Server) routeFlakyTests(mux *routeMux) {
 }
 
 // listFlakyTests filters by search (a case-insensitive substring of the name, scope or location: the
-// spec's location match is for the Ruby collector, whose tests are the only ones carrying one) and by
+// documented location match is for the Ruby collector, whose tests are the only ones carrying one) and by
 // branch (the branch the test was flaky on).
 func (s *Server) listFlakyTests(w http.ResponseWriter, r *http.Request) {
 	s.serveRead(w, r, scopeReadSuites, func(org string) (any, *apiError) {

@@ -10,7 +10,7 @@ import (
 )
 
 // TestGoBuildkiteEveryServiceMethod drives the official Go client (go-buildkite v4) through one call of
-// every service method that maps to an endpoint of the specification, unchanged: each request must succeed
+// every service method that maps to an endpoint of the documentation, unchanged: each request must succeed
 // and each response must decode into the client's own types.
 func TestGoBuildkiteEveryServiceMethod(t *testing.T) {
 	e := newEnv(t, Options{})

@@ -19,18 +19,19 @@ import (
 // The GraphQL endpoint (https://buildkite.com/docs/apis/graphql-api): POST /v1 on the emulator's one origin
 // stands for https://graphql.buildkite.com/v1. It takes the REST API's access tokens, in the same
 // Authorization: Bearer header, and needs the token scope graphql, which is unscoped: the REST scopes do not
-// narrow it (§3.2). Every document is parsed and validated against graphql/schema.graphql, the subset of
-// Buildkite's schema the emulator serves, and then run by the small executor of graphql_exec.go over the REST
-// store's own records, under the store's lock (the read lock for a query; the write lock, with the state saved,
-// for a mutation). Each area's resolvers live in graphql_<area>.go. Before any of it, graphql_limits.go
-// checks the organization's budget and the document's size, and a client that hangs up stops the work.
+// narrow it (https://buildkite.com/docs/apis/graphql-api#authentication). Every document is parsed and
+// validated against graphql/schema.graphql, the subset of Buildkite's schema the emulator serves, and then
+// run by the small executor of graphql_exec.go over the REST store's own records, under the store's lock (the
+// read lock for a query; the write lock, with the state saved, for a mutation). Each area's resolvers live in
+// graphql_<area>.go. Before any of it, graphql_limits.go checks the organization's budget and the document's
+// size, and a client that hangs up stops the work.
 //
-// Answers (§3.3): 200 with {"data": …} and, when something failed, "errors": [{"message": …}]. A document
-// that does not parse or validate gets "errors" and no "data". Errors raised by a resolver carry a message
-// only (no locations, no path), as the service's mutation errors do; validation errors keep their
-// locations. A token that is missing, unknown or without the graphql scope is a 401 {"message": …}, the
-// REST envelope (I: the service's status and envelope for it are not shown). A body that is not a JSON
-// object is a 400 with "errors".
+// Answers (https://buildkite.com/docs/apis/graphql-api): 200 with {"data": …} and, when something failed,
+// "errors": [{"message": …}]. A document that does not parse or validate gets "errors" and no "data". Errors
+// raised by a resolver carry a message only (no locations, no path), as the service's mutation errors do;
+// validation errors keep their locations. A token that is missing, unknown or without the graphql scope is a
+// 401 {"message": …}, the REST envelope (I: the service's status and envelope for it are not shown). A body
+// that is not a JSON object is a 400 with "errors".
 
 //go:embed graphql/schema.graphql
 var graphqlSDL string
@@ -44,7 +45,8 @@ var graphqlSchema = sync.OnceValue(func() *ast.Schema {
 // documents against it.
 func GraphQLSchema() string { return graphqlSDL }
 
-// scopeGraphQL is the token scope that opens the GraphQL API (§3.2).
+// scopeGraphQL is the token scope that opens the GraphQL API
+// (https://buildkite.com/docs/apis/graphql-api#authentication).
 const scopeGraphQL = "graphql"
 
 // graphqlAuthDocsURL is where the service's GraphQL 401 message points.
@@ -154,7 +156,7 @@ func (s *Server) runGraphQL(x *gqlExec, op *ast.OperationDefinition) (data *gqlR
 }
 
 // graphqlAuthenticate checks the bearer token and its graphql scope; a failure is the 401 the service
-// answers a token without GraphQL access (§3.2), written here.
+// answers a token without GraphQL access, written here.
 func (s *Server) graphqlAuthenticate(w http.ResponseWriter, r *http.Request) (tokenRecord, userRecord, bool) {
 	var tok tokenRecord
 	var usr userRecord

@@ -18,7 +18,8 @@ import (
 // Fact: the deprecated AgentToken.token is always empty (V G buildkite/terraform-provider-buildkite#281, a
 // maintainer of the official provider: "It will always be empty"); the secret is shown once, in tokenValue.
 
-// gqlDefaultPage is how many items a connection without first or last gives (§3.5).
+// gqlDefaultPage is how many items a connection without first or last gives
+// (https://buildkite.com/docs/apis/graphql/graphql-resource-limits).
 const gqlDefaultPage = 500
 
 func init() {

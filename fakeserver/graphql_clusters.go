@@ -12,7 +12,7 @@ import (
 // clusterQueueUpdate with hostedAgents, whose platformSettings.macos { xcodeVersion macosVersion } only
 // GraphQL sets and reads. The REST checks apply: the key's rules and uniqueness, retryAgentAffinity, the
 // shape's machine type and architecture fixed after create (applyHostedUpdate), no image on a macOS queue.
-// The instance shape's details come from the REST shape table; its size from the spec's size column.
+// The instance shape's details come from the REST shape table; its size from the table's size column.
 //
 // Choices where the facts are silent (I): errors are the REST "Validation failed: …" sentences; create
 // takes platformSettings.linux.agentImageRef in the same call (the service's GraphQL does; REST drops it);

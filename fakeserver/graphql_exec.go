@@ -392,7 +392,7 @@ func argInt(args map[string]any, key string) (int, bool) {
 }
 
 // withClientMutationID adds the input's clientMutationId to a payload's fields, as every Relay payload
-// echoes it (§2.0).
+// echoes it.
 func withClientMutationID(in gqlInput, typ string, fields map[string]any) gqlObject {
 	fields["clientMutationId"] = in["clientMutationId"]
 	return gqlObject{typ: typ, fields: fields}
@@ -400,7 +400,7 @@ func withClientMutationID(in gqlInput, typ string, fields map[string]any) gqlObj
 
 // ---- IDs ----
 
-// parseGraphQLID splits a node ID, base64 of "<Type>---<uuid>" (§3.4), into its type and UUID.
+// parseGraphQLID splits a node ID, base64 of "<Type>---<uuid>", into its type and UUID.
 func parseGraphQLID(id string) (typ, uuid string, ok bool) {
 	raw, err := base64.StdEncoding.DecodeString(id)
 	if err != nil {

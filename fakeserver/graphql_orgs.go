@@ -7,7 +7,7 @@ import "strings"
 // (organizationApiIpAllowlistUpdate, over the REST API settings of api_settings.go) and its banner
 // (Organization.banners, node(id:), organizationBannerUpsert and organizationBannerDelete, over banner.go's
 // record, with its checks: administrators on the Enterprise plan). The token sees the organizations it was
-// given, as over REST; an organization it does not see answers null, like an unknown one (§3.3, V #1175).
+// given, as over REST; an organization it does not see answers null, like an unknown one (V #1175).
 //
 // Choices where the facts are silent (I): organization-level mutations need an organization
 // administrator ("Forbidden: …" otherwise); a mutation naming an organization the token does not see

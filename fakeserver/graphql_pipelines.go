@@ -249,12 +249,14 @@ func (x *gqlExec) providerSettingsObject(typ string, p *pipelineRecord) any {
 	return gqlObject{typ: def.Name, fields: fields}
 }
 
-// pipelineCreate, pipelineUpdate, pipelineDelete, pipelineArchive and pipelineUnarchive (§2.5) write through
-// the REST endpoints' own reader and checks (readPipelineInput, applyPipeline): the input is turned into
-// the REST body it stands for (restPipelineBody), so both APIs refuse the same things with the same
-// reasons. pipelineUpdate's allowRebuilds is declared with a default (true), which applies when it is left
-// out, as §2.0 warns. nextBuildNumber is refused with an error naming it (I: the store numbers builds
-// itself). An archived pipeline refuses changes, as over REST; archiving twice changes nothing.
+// pipelineCreate, pipelineUpdate, pipelineDelete, pipelineArchive and pipelineUnarchive
+// (https://buildkite.com/docs/apis/graphql/cookbooks/pipelines) write through the REST endpoints' own reader
+// and checks (readPipelineInput, applyPipeline): the input is turned into the REST body it stands for
+// (restPipelineBody), so both APIs refuse the same things with the same reasons. pipelineUpdate's
+// allowRebuilds is declared with a default (true), which applies when it is left out (GraphQL applies a
+// declared default to an argument left out). nextBuildNumber is refused with an error naming it (I: the store
+// numbers builds itself). An archived pipeline refuses changes, as over REST; archiving twice changes
+// nothing.
 func init() {
 	gqlMutations["pipelineCreate"] = func(x *gqlExec, args map[string]any) (any, error) {
 		in := gqlInputOf(args)

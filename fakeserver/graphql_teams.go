@@ -27,7 +27,7 @@ import (
 var teamLinkNodes = []struct {
 	typ   string
 	assoc **teamAssociation
-}{{"TeamMember", &teamMembers}, {"TeamPipeline", &teamPipelines}, {"TeamSuite", &teamSuites}}
+}{{"TeamMember", &teamMembers}, {"TeamPipeline", &teamPipelines}, {"TeamSuite", &teamSuites}, {"TeamRegistry", &teamRegistries}}
 
 func init() {
 	gqlNodes["Team"] = func(x *gqlExec, uuid string) any { return x.teamObject(x.visibleTeam(uuid)) }
@@ -188,7 +188,7 @@ func (x *gqlExec) teamObject(t *teamRecord) any {
 		"organization": gqlResolver(func(map[string]any) (any, error) { return x.orgObject(x.st.orgs[t.org]), nil }),
 	}
 	for _, n := range teamLinkNodes {
-		links := map[string]string{"TeamMember": "members", "TeamPipeline": "pipelines", "TeamSuite": "suites"}[n.typ]
+		links := map[string]string{"TeamMember": "members", "TeamPipeline": "pipelines", "TeamSuite": "suites", "TeamRegistry": "registries"}[n.typ]
 		fields[links] = gqlResolver(func(args map[string]any) (any, error) {
 			return gqlConnection(n.typ+"Connection", args, x.st.teamLinksOf(*n.assoc, t), func(l *teamLinkRecord) any {
 				return x.teamLinkObject(n.typ, t, l)
@@ -253,6 +253,8 @@ func (x *gqlExec) teamLinkObject(typ string, t *teamRecord, l *teamLinkRecord) a
 		fields["role"], fields["user"] = strings.ToUpper(l.level()), x.userObject(l.otherID)
 	case "TeamPipeline":
 		fields["accessLevel"], fields["pipeline"] = strings.ToUpper(l.level()), x.pipelineObject(x.st.pipelineByID(l.org, l.otherID))
+	case "TeamRegistry":
+		fields["accessLevel"], fields["registry"] = strings.ToUpper(l.level()), x.registryObject(x.st.registryByID(l.org, l.otherID))
 	case "TeamSuite":
 		fields["accessLevel"], fields["suite"] = "READ_ONLY", x.suiteObject(x.st.suiteByID(l.org, l.otherID))
 		if slices.Contains(l.access, "edit") {
@@ -297,6 +299,11 @@ var teamLinkMutations = []teamLinkMutation{
 			return []string{"read"}
 		},
 		other: func(x *gqlExec, org, id string) (string, any) { return "suite", x.suiteObject(x.st.suiteByID(org, id)) }},
+	{typ: "TeamRegistry", assoc: &teamRegistries, otherInput: "registryID", otherType: "Registry", otherNoun: "registry",
+		accessKey: "accessLevel", access: lowerAccess, defaultAccess: "READ_ONLY",
+		other: func(x *gqlExec, org, id string) (string, any) {
+			return "registry", x.registryObject(x.st.registryByID(org, id))
+		}},
 }
 
 // registerTeamLinkMutations adds <typ>Create, <typ>Update and <typ>Delete (teamMemberCreate, …).
@@ -370,8 +377,8 @@ func registerTeamLinkMutations(m teamLinkMutation) {
 	}
 }
 
-// TeamLinkGraphQLID returns the GraphQL ID of org's link of kind (KindTeamMember, KindTeamPipeline or
-// KindTeamSuite) from team teamID to otherID (a user, pipeline or suite UUID), or "" when there is none.
+// TeamLinkGraphQLID returns the GraphQL ID of org's link of kind (KindTeamMember, KindTeamPipeline,
+// KindTeamSuite or KindTeamRegistry) from team teamID to otherID (a user, pipeline, suite or registry UUID), or "" when there is none.
 // REST never shows it; tests use it as the official provider's import ID.
 func (st *Store) TeamLinkGraphQLID(kind Kind, org, teamID, otherID string) string {
 	st.mu.RLock()

@@ -162,7 +162,7 @@ func TestGraphQLAuthentication(t *testing.T) {
 	}
 	e.srv.Store().AddToken("rest-only", []string{"acme"}, scopes)
 	expectError(t, e.do("POST", "/v1", "rest-only", map[string]any{"query": q}), http.StatusUnauthorized, want)
-	// graphql alone is enough: it is unscoped (§3.2).
+	// graphql alone is enough: it is unscoped: REST scopes do not narrow it.
 	e.srv.Store().AddToken("graphql-only", []string{"acme"}, []string{scopeGraphQL})
 	a := e.gqlAs("graphql-only", q, nil, "")
 	if a.status != http.StatusOK || a.str(t, "organization", "id") != e.orgGraphQLID() {
@@ -266,7 +266,7 @@ func TestGraphQLOrganizationAndNode(t *testing.T) {
 	if a.str(t, "organization", "slug") != "acme" {
 		t.Fatalf("by uuid: %s", a.raw)
 	}
-	// Unknown, another organization's, malformed: null without an error (§3.3).
+	// Unknown, another organization's, malformed: null without an error, as the service answers.
 	e.srv.Store().AddOrg("other", "Other")
 	for _, q := range []string{
 		`{ organization(slug: "nope") { id } }`,
@@ -569,6 +569,8 @@ func TestGraphQLEveryFieldServed(t *testing.T) {
 	expect(t, e.api("POST", "/pipelines/p/schedules", map[string]any{"cronline": "@daily", "env": map[string]string{"A": "1"}}), http.StatusCreated)
 	expect(t, k.api("POST", "/teams/"+team+"/pipelines", map[string]any{"pipeline_id": pipeline, "access_level": "read_only"}), http.StatusCreated)
 	_, suite := k.createSuite("S", team)
+	registry := e.regAPI("POST", "", map[string]any{"name": "R", "ecosystem": "ruby", "team_ids": []string{team}})
+	expect(t, registry, http.StatusOK)
 	var others []string
 	for _, repo := range []string{"https://gitlab.com/acme/g.git", "https://bitbucket.org/acme/b.git", "https://git.example.com/acme/x.git"} {
 		others = append(others, e.createPipeline(map[string]any{"name": "Other " + repo[8:12], "repository": repo})["id"].(string))
@@ -617,7 +619,7 @@ func TestGraphQLEveryFieldServed(t *testing.T) {
 	}
 	for _, n := range teamLinkNodes {
 		objects = append(objects, gqlNodes[n.typ](x, uuidOf(st.TeamLinkGraphQLID((*n.assoc).kind, "acme", team, map[string]string{
-			"TeamMember": second, "TeamPipeline": pipeline, "TeamSuite": suite}[n.typ]), n.typ)))
+			"TeamMember": second, "TeamPipeline": pipeline, "TeamSuite": suite, "TeamRegistry": registry.object(t)["id"].(string)}[n.typ]), n.typ)))
 	}
 	// Walk the objects reachable through fields (resolvers are run with no arguments), entering each node
 	// once: the graph has cycles (a pipeline's organization lists the pipeline).

@@ -9,14 +9,14 @@ import (
 // validation form ("Validation failed: Name is too long (maximum is 255 characters)", or the
 // pipeline/build errors array), before anything is stored.
 //
-// The specification states one limit: a pipeline slug has at most 100 characters (spec 8.1). It says the
-// size limits of names, descriptions and configurations are "not shown" (spec 8.4), so the others are the
+// Buildkite documents one limit: a pipeline slug has at most 100 characters. It does not document the
+// size limits of names, descriptions and configurations, so the others are the
 // emulator's, chosen to be above anything a real configuration holds and low enough that one list page of
 // the largest objects (100 pipelines with the longest description and configuration, rendered with the
 // steps derived from it) stays under the 32 MiB the provider's client reads of one answer. Every request
 // body is also capped at maxBodyBytes (413 beyond it).
 const (
-	// pipelineSlugMaxLen is the service's (spec 8.1); a derived slug is bounded by its name.
+	// pipelineSlugMaxLen is the service's; a derived slug is bounded by its name.
 	pipelineSlugMaxLen = 100
 	// queueKeyMaxLen is the emulator's (the provider's rule for keys).
 	queueKeyMaxLen = 100

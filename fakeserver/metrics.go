@@ -8,7 +8,7 @@ import (
 	"time"
 )
 
-// Agent metrics (spec 2.19, 4.2 and the notes' "Agent metrics") at /v3/metrics with an agent registration
+// Agent metrics (https://buildkite.com/docs/apis/agent-api/metrics) at /v3/metrics with an agent registration
 // token: counts of idle and busy agents and of scheduled, running and waiting jobs, per queue.
 //
 // Two kinds of token authenticate. An organization-wide registration token (seeded by fixtures or
@@ -240,7 +240,7 @@ type metricsClusterView struct {
 	Name string `json:"name"`
 }
 
-// metricsView is the metrics object (spec 2.19). cluster is present only for a cluster agent token.
+// metricsView is the metrics object. cluster is present only for a cluster agent token.
 type metricsView struct {
 	Agents       agentMetricsView    `json:"agents"`
 	Jobs         jobMetricsView      `json:"jobs"`

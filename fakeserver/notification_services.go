@@ -86,6 +86,18 @@ func (st *Store) AddNotificationService(org, provider string, settings map[strin
 	return n.id
 }
 
+// NotificationServiceSetting returns the setting key of org's service id as the service holds it, a
+// secret in full (what the API masks or never shows), for tests that check what a client sent; ok is false
+// when there is no such service or it holds no such setting.
+func (st *Store) NotificationServiceSetting(org, id, key string) (value any, ok bool) {
+	st.mu.RLock()
+	defer st.mu.RUnlock()
+	if n := st.notificationService(org, id); n != nil {
+		value, ok = n.settings[key]
+	}
+	return value, ok
+}
+
 // ---- views ----
 
 type nsProviderView struct {

@@ -208,3 +208,38 @@ func TestNotificationServicesSeededOAuth(t *testing.T) {
 		t.Fatal("Remove")
 	}
 }
+
+// TestNotificationServicesSecretsShown: each secret is answered as the docs say (a webhook token in full,
+// a Slack URL and OpenTelemetry headers omitted, a Datadog API key masked), while the service holds each
+// one in full.
+func TestNotificationServicesSecretsShown(t *testing.T) {
+	e := newEnv(t, Options{})
+	for _, c := range []struct {
+		provider, key string
+		sent, shown   any
+		settings      map[string]any
+	}{
+		{"webhook", "token", "hook-token-1234", "hook-token-1234", map[string]any{"url": "https://example.com/hook"}},
+		{"slack", "url", "https://hooks.slack.com/services/T0/B0/secret", nil, map[string]any{}},
+		{"datadog_pipeline_visibility", "api_key", "dd-key-98765", "XXXXXXXX8765", map[string]any{}},
+		{"open_telemetry_tracing", "headers", map[string]any{"authorization": "Bearer otel"}, nil, map[string]any{"endpoint": "https://otel.example.com"}},
+	} {
+		c.settings[c.key] = c.sent
+		r := e.api("POST", "/services", map[string]any{"provider": c.provider, "settings": c.settings})
+		expect(t, r, http.StatusCreated)
+		created := r.object(t)
+		for _, s := range []map[string]any{created, e.api("GET", "/services/"+created["id"].(string), nil).object(t)} {
+			got, shown := s["settings"].(map[string]any)[c.key]
+			if c.shown == nil && shown {
+				t.Errorf("%s: settings.%s is shown (%v); the service omits it", c.provider, c.key, got)
+			}
+			if c.shown != nil && got != c.shown {
+				t.Errorf("%s: settings.%s is %v, want %v", c.provider, c.key, got, c.shown)
+			}
+		}
+		held, ok := e.srv.Store().NotificationServiceSetting("acme", created["id"].(string), c.key)
+		if !ok || fmt.Sprint(held) != fmt.Sprint(c.sent) {
+			t.Errorf("%s: the service holds settings.%s = %v, want %v in full", c.provider, c.key, held, c.sent)
+		}
+	}
+}

@@ -7,12 +7,13 @@ import (
 	"strings"
 )
 
-// Organizations and their members (spec 2.2, 2.3, 4.1), plus the exported Store methods that seed
+// Organizations and their members (https://buildkite.com/docs/apis/rest-api/organizations and
+// https://buildkite.com/docs/apis/rest-api/organizations/members), plus the exported Store methods that seed
 // organizations, users and their access tokens for tests and fixtures.
 
 // ---- views ----
 
-// orgView is an organization (spec 2.2).
+// orgView is an organization, as the REST API shows it.
 type orgView struct {
 	ID           string `json:"id"`
 	GraphQLID    string `json:"graphql_id"`
@@ -40,8 +41,8 @@ func organizationView(base string, o *orgRecord) orgView {
 	}
 }
 
-// memberView is an organization member (spec 2.3). graphql_id, the user's, is beyond the spec's three
-// fields because every object carries one (spec 1.4); go-buildkite ignores it.
+// memberView is an organization member. graphql_id, the user's, is beyond the three fields the members page
+// lists because every object of the REST API carries one; go-buildkite ignores it.
 type memberView struct {
 	ID        string `json:"id"`
 	GraphQLID string `json:"graphql_id"`
@@ -113,7 +114,8 @@ func (s *Server) routeOrganizations(mux *routeMux) {
 	mux.HandleFunc("GET /v2/organizations/{org}/members/{user}", s.getMember)
 }
 
-// listOrganizations lists only the organizations the token sees (spec 4.1, 5.4).
+// listOrganizations lists only the organizations the token sees: a token is given access to chosen
+// organizations only.
 func (s *Server) listOrganizations(w http.ResponseWriter, r *http.Request) {
 	tok, _, ok := s.authenticate(w, r, scopeReadOrganizations)
 	if !ok {
@@ -150,8 +152,8 @@ func (s *Server) listMembers(w http.ResponseWriter, r *http.Request) {
 }
 
 // getMember answers 404 "No member found" for a user who exists but is not a member of the organization,
-// as for one who does not exist: the spec does not show the message, and a token must not learn about
-// users outside its organizations.
+// as for one who does not exist: the documentation does not show the message, and a token must not learn
+// about users outside its organizations.
 func (s *Server) getMember(w http.ResponseWriter, r *http.Request) {
 	s.serveReadFor(w, r, scopeReadOrganizations, func(org orgRecord, user userRecord) (any, *apiError) {
 		id := r.PathValue("user")

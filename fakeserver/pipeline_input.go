@@ -66,8 +66,8 @@ func readPipelineInput(in *jsonObject, creating bool) *pipelineInput {
 	return p
 }
 
-// readTeams reads teams, a map of team UUID to access level (the notes' form), an array of team UUIDs or
-// of {id, access_level} objects, and go-buildkite's team_uuids array; a team given without an access
+// readTeams reads teams, a map of team UUID to access level (the form the service takes), an array of team
+// UUIDs or of {id, access_level} objects, and go-buildkite's team_uuids array; a team given without an access
 // level gets manage_build_and_read.
 func readTeams(raw json.RawMessage, teamUUIDs opt[[]string], problems *validationErrors) map[string]string {
 	out := map[string]string{}

@@ -86,7 +86,7 @@ var githubSettings = map[string]settingKind{
 	"prevent_custom_statuses_from_using_buildkite_prefix": boolSetting,
 }
 
-// commonSettings are the provider_settings every other provider holds (the notes: filter_enabled and
+// commonSettings are the provider_settings every other provider holds (filter_enabled and
 // filter_condition are for all providers).
 var commonSettings = map[string]settingKind{"filter_enabled": boolSetting, "filter_condition": stringSetting}
 

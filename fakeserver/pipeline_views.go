@@ -6,16 +6,17 @@ import (
 	"slices"
 )
 
-// How a pipeline is shown (spec 2.12): the pipeline, its provider and its steps.
+// How a pipeline is shown (https://buildkite.com/docs/apis/rest-api/pipelines): the pipeline, its provider
+// and its steps.
 
-// providerView is a pipeline's provider (spec 2.12).
+// providerView is a pipeline's provider.
 type providerView struct {
 	ID         string         `json:"id"`
 	WebhookURL string         `json:"webhook_url"`
 	Settings   map[string]any `json:"settings"`
 }
 
-// pipelineView is a pipeline as spec 2.12 shows it.
+// pipelineView is a pipeline as the pipelines API shows it.
 type pipelineView struct {
 	ID                              string            `json:"id"`
 	GraphQLID                       string            `json:"graphql_id"`
@@ -57,7 +58,7 @@ type pipelineView struct {
 	CloneMirrorURL **string `json:"clone_mirror_url,omitempty"`
 }
 
-// scriptStepView is a command step (spec 2.12 "Step object").
+// scriptStepView is a command step.
 type scriptStepView struct {
 	Type                string            `json:"type"`
 	Name                *string           `json:"name"`
@@ -167,9 +168,9 @@ func (p *pipelineRecord) stepViews() []any {
 	return out
 }
 
-// pipelineView renders a pipeline as spec 2.12 shows it, for the pipeline endpoints and for the pipeline
-// embedded in builds. canEdit is false when the caller lacks edit permission (webhook_url is then "").
-// A lock must be held.
+// pipelineView renders a pipeline as the pipelines API shows it, for the pipeline endpoints and for the
+// pipeline embedded in builds. canEdit is false when the caller lacks edit permission (webhook_url is then
+// ""). A lock must be held.
 func (st *Store) pipelineView(base string, p *pipelineRecord, canEdit bool) pipelineView {
 	settings := maps.Clone(p.settings)
 	if _, path := repositoryHostPath(p.repository); p.provider != "git" && path != "" {

@@ -10,10 +10,10 @@ import (
 	"time"
 )
 
-// Pipelines (spec 2.12, 2.12.1, 3.4, 4.8 and the notes' "Pipelines"): YAML and visual-step forms, slugs,
+// Pipelines (https://buildkite.com/docs/apis/rest-api/pipelines): YAML and visual-step forms, slugs,
 // provider settings, teams on create, templates, archive and unarchive, delete.
 //
-// Choices where the spec is silent:
+// Choices where the documentation is silent:
 //   - Slug derivation: the name is lowercased and every run of characters other than ASCII letters and
 //     digits (spaces, punctuation, existing hyphens, non-ASCII letters) becomes one "-"; leading and
 //     trailing hyphens are dropped. So "My  Pipeline" → "my-pipeline", "API (v2)" → "api-v2". A derived
@@ -30,7 +30,7 @@ import (
 //   - default_command_step_timeout and maximum_command_step_timeout (minutes, null until set) must be
 //     positive, and the maximum at least the default.
 //   - All timestamps, created_at included, are ISO 8601: go-buildkite's Timestamp also reads the
-//     "YYYY-MM-DD HH:MM:SS UTC" form, but other clients may not, and the spec allows ISO everywhere.
+//     "YYYY-MM-DD HH:MM:SS UTC" form, but other clients may not, and ISO is what the API documents.
 
 // KindPipeline is a pipeline (id = its UUID), for Store.Exists and Store.Remove; removing one deletes
 // the rules that name it, as DELETE does.
@@ -40,7 +40,7 @@ func init() {
 	registerKind(KindPipeline, (*Store).pipelineByID, (*Store).deletePipeline)
 }
 
-// Slug rule of spec 2.12.1.
+// The slug rule: letters, digits and hyphens, beginning with a letter or digit.
 var pipelineSlugPattern = regexp.MustCompile(`^[a-zA-Z0-9]+[a-zA-Z0-9\-]*$`)
 
 // Values accepted for the enumerations of a pipeline.

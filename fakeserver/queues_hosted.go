@@ -8,7 +8,8 @@ import "strings"
 // architecture, a Linux queue's agent image is set by an update (a create drops it), and a self-hosted queue
 // never becomes hosted.
 
-// instanceShape is one row of the spec's instance-shape tables.
+// instanceShape is one row of the instance-shape tables
+// (https://buildkite.com/docs/apis/graphql/schemas/enum/hostedagentsize).
 type instanceShape struct {
 	machineType, architecture string
 	cpu, memory               int

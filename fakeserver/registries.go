@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"net/http"
-	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -12,10 +11,11 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// Package registries (spec 2.16, 4.11); their tokens are in registry_tokens.go.
+// Package registries (https://buildkite.com/docs/apis/rest-api/package-registries/registries); their tokens
+// are in registry_tokens.go.
 //
-// Behaviour where the spec is silent, and why:
-//   - Create answers 200, not 201, as the spec's table says; so do delete (registry and token), which
+// Behaviour where the documentation is silent, and why:
+//   - Create answers 200, not 201, as the documentation says; so do delete (registry and token), which
 //     answer 200 with the deleted object (go-buildkite decodes nothing from a delete, and a body a client
 //     can decode is safer than none).
 //   - The slug is the name lowercased with every run of other characters than letters and digits turned
@@ -23,7 +23,7 @@ import (
 //     is refused with 422 "Name has already been taken". Renaming re-derives the slug, as the real
 //     service does (its docs warn that a new name changes the URL, and the official Terraform provider
 //     marks the slug unknown when the name changes); the old slug then answers 404.
-//   - Update is accepted as POST (the spec), PATCH (go-buildkite) and PUT (the official Terraform
+//   - Update is accepted as POST (the documentation), PATCH (go-buildkite) and PUT (the official Terraform
 //     provider). The ecosystem cannot change: sending a different one is a 422, the same one is ignored.
 //   - description, emoji, color and oidc_policy are null until set; an empty string or null sets them
 //     back to null. oidc_policy is taken as a string (YAML or JSON text) or as a JSON array of policy
@@ -33,8 +33,10 @@ import (
 //   - public (a boolean, false until set) is accepted on create and update, as the service does
 //     (https://buildkite.com/docs/apis/rest-api/package-registries/registries).
 //   - team_ids (the real service's create property, required there when teams are enabled) is accepted
-//     but not required (go-buildkite cannot send it); the create's are stored and every answer shows them,
-//     as the docs' answers do; an update ignores them (the official provider refuses changing them).
+//     but not required (go-buildkite cannot send it); the create gives those teams access, and every answer
+//     shows the teams with access, as the docs' answers do, including those given access later through
+//     GraphQL (graphql_team_registries.go); an update ignores them (the official provider refuses changing
+//     them).
 //   - Every answer carries type (undocumented; the official provider reads it): "source", the only kind of
 //     registry the API creates.
 //   - A registry token's secret is the create response's "token" (the name later go-buildkite versions
@@ -47,8 +49,8 @@ const (
 )
 
 // registryEcosystems are the ecosystem values create accepts (compared case-insensitively, echoed as
-// sent). The spec shows only "ruby"; the rest are the ecosystems Buildkite Package Registries supports
-// (alpine, container/OCI, debian, files, helm and helm OCI, Hugging Face, java, javascript, nuget,
+// sent). The documentation shows only "ruby"; the rest are the ecosystems Buildkite Package Registries
+// supports (alpine, container/OCI, debian, files, helm and helm OCI, Hugging Face, java, javascript, nuget,
 // python, red hat, ruby, terraform) under the names and aliases a client may plausibly send.
 var registryEcosystems = map[string]bool{
 	"alpine": true, "apk": true,
@@ -97,7 +99,6 @@ type registryRecord struct {
 	description, emoji       *string // nil is null
 	color, oidcPolicy        *string
 	public                   bool
-	teamIDs                  []string // as created; nil for none
 	createdAt                time.Time
 }
 
@@ -120,9 +121,10 @@ func (st *Store) registriesOf(org string) []*registryRecord {
 	return st.registries.registries.list(org)
 }
 
-// deleteRegistry removes reg with its tokens. The write lock must be held.
+// deleteRegistry removes reg with its tokens and the teams' access to it. The write lock must be held.
 func (st *Store) deleteRegistry(reg *registryRecord) {
 	removeAll(st.registries.tokens, reg.id)
+	removeAll(st.teams.registries, "registry:"+reg.id)
 	st.registries.registries.remove(reg)
 }
 
@@ -175,7 +177,8 @@ func registryWebURL(base, org, slug string) string {
 	return webURL(base, "organizations", org, "packages", "registries", slug)
 }
 
-func renderRegistry(base string, reg *registryRecord) registryView {
+// renderRegistry shows reg; its team_ids are the teams with access to it (graphql_team_registries.go).
+func (st *Store) renderRegistry(base string, reg *registryRecord) registryView {
 	return registryView{
 		ID: reg.id, GraphQLID: reg.graphqlID, Slug: reg.slug,
 		URL:    registryAPIURL(base, reg.org, reg.slug),
@@ -183,7 +186,7 @@ func renderRegistry(base string, reg *registryRecord) registryView {
 		Name:   reg.name, Ecosystem: reg.ecosystem,
 		Description: reg.description, Emoji: reg.emoji, Color: reg.color,
 		Public: reg.public, OIDCPolicy: reg.oidcPolicy,
-		TeamIDs: nonNil(slices.Clone(reg.teamIDs)), Type: "source",
+		TeamIDs: st.registryTeamIDs(reg), Type: "source",
 	}
 }
 
@@ -302,7 +305,7 @@ func (s *Server) listRegistries(w http.ResponseWriter, r *http.Request) {
 	s.serveRead(w, r, scopeReadRegistries, func(org string) (any, *apiError) {
 		out := []registryView{}
 		for _, reg := range paginate(w, r, s.store.registriesOf(org)) {
-			out = append(out, renderRegistry(baseURL(r), reg))
+			out = append(out, s.store.renderRegistry(baseURL(r), reg))
 		}
 		return out, nil
 	})
@@ -314,7 +317,7 @@ func (s *Server) getRegistry(w http.ResponseWriter, r *http.Request) {
 		if err != nil {
 			return nil, err
 		}
-		return renderRegistry(baseURL(r), reg), nil
+		return s.store.renderRegistry(baseURL(r), reg), nil
 	})
 }
 
@@ -355,13 +358,9 @@ func (s *Server) createRegistry(w http.ResponseWriter, r *http.Request) {
 		nullableString(&reg.color, v.color)
 		nullableString(&reg.oidcPolicy, v.oidcPolicy)
 		reg.public = v.public.Value
-		for _, id := range v.teamIDs.Value {
-			if !slices.Contains(reg.teamIDs, id) {
-				reg.teamIDs = append(reg.teamIDs, id)
-			}
-		}
 		s.store.registries.registries.insert(reg)
-		return renderRegistry(baseURL(r), reg), nil
+		s.store.grantRegistryTeams(reg, v.teamIDs.Value)
+		return s.store.renderRegistry(baseURL(r), reg), nil
 	})
 }
 
@@ -397,7 +396,7 @@ func (s *Server) updateRegistry(w http.ResponseWriter, r *http.Request) {
 		if v.public.Given() {
 			reg.public = v.public.Value
 		}
-		return renderRegistry(baseURL(r), reg), nil
+		return s.store.renderRegistry(baseURL(r), reg), nil
 	})
 }
 
@@ -409,7 +408,7 @@ func (s *Server) deleteRegistryHandler(w http.ResponseWriter, r *http.Request) {
 		if err != nil {
 			return nil, err
 		}
-		out := renderRegistry(baseURL(r), reg)
+		out := s.store.renderRegistry(baseURL(r), reg)
 		s.store.deleteRegistry(reg)
 		return out, nil
 	})

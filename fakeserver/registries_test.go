@@ -35,7 +35,7 @@ var registryFields = []string{"id", "graphql_id", "slug", "url", "web_url", "nam
 func TestRegistryCRUD(t *testing.T) {
 	e := newEnv(t, Options{})
 
-	// Create answers 200 (the spec's status), with every field; unset optionals are null.
+	// Create answers 200 (the documented status), with every field; unset optionals are null.
 	r := e.regAPI("POST", "", map[string]any{"name": "My Gems", "ecosystem": "ruby"})
 	expect(t, r, http.StatusOK)
 	reg := r.object(t)
@@ -72,7 +72,7 @@ func TestRegistryCRUD(t *testing.T) {
 		t.Fatalf("list %v", l)
 	}
 
-	// Update by POST (spec), PATCH (go-buildkite) and PUT (official Terraform provider).
+	// Update by POST (the documentation), PATCH (go-buildkite) and PUT (official Terraform provider).
 	for _, method := range []string{"POST", "PATCH", "PUT"} {
 		r = e.regAPI(method, "/my-gems", map[string]any{"description": method, "color": "#000000"})
 		expect(t, r, 200)

@@ -5,11 +5,14 @@ import (
 	"testing"
 )
 
-// TestRegistryTypeAndTeams: every answer carries type and the team_ids the registry was created with.
+// TestRegistryTypeAndTeams: every answer carries type and the team_ids the registry was created with; an ID
+// that names no team of the organization is left out.
 func TestRegistryTypeAndTeams(t *testing.T) {
 	e := newEnv(t, Options{})
-	teams := []string{"0f3c9a52-1d2e-4b6a-9c8d-7e6f5a4b3c2d", "5a6b7c8d-9e0f-4a1b-8c2d-3e4f5a6b7c8d"}
-	r := e.regAPI("POST", "", map[string]any{"name": "Gems", "ecosystem": "ruby", "team_ids": append(teams, teams[0])})
+	k := teamsKit{e}
+	teams := []string{k.createTeam("A"), k.createTeam("B")}
+	r := e.regAPI("POST", "", map[string]any{"name": "Gems", "ecosystem": "ruby",
+		"team_ids": append(teams, teams[0], "0f3c9a52-1d2e-4b6a-9c8d-7e6f5a4b3c2d")})
 	expect(t, r, http.StatusOK)
 	reg := r.object(t)
 	ids, _ := reg["team_ids"].([]any)

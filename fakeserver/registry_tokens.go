@@ -5,8 +5,9 @@ import (
 	"time"
 )
 
-// Registry tokens: a package registry's tokens (spec 2.17, 4.11). The secret is in the create answer
-// only; registries.go says where the emulator goes beyond the spec.
+// Registry tokens: a package registry's tokens
+// (https://buildkite.com/docs/apis/rest-api/package-registries/registry-tokens). The secret is in the create
+// answer only; registries.go says where the emulator goes beyond the documentation.
 
 const (
 	// KindRegistryToken is a registry token, named by its id.

@@ -67,7 +67,7 @@ func joinSegments(segments []string) string {
 	return b.String()
 }
 
-// userView is the user summary (spec 2.1), embedded as created_by, dispatch_paused_by and the like.
+// userView is the user summary, embedded as created_by, dispatch_paused_by and the like.
 type userView struct {
 	ID        string  `json:"id"`
 	GraphQLID string  `json:"graphql_id"`

@@ -10,12 +10,12 @@ import (
 	"time"
 )
 
-// Rules (spec 2.18, 4.12): a rule allows an action from a source resource on a target resource. The types
-// accepted are pipeline.trigger_build.pipeline, the one the spec (and go-buildkite) names, and
-// pipeline.artifacts_read.pipeline, which the official Terraform provider documents; both take a source
-// and a target pipeline. value may be an object (go-buildkite's form) or a JSON string holding one (a client that
-// keeps the value as a JSON document); each pipeline in it is a UUID or a slug. Creating a rule that
-// exists (same type, source and target) is a 422.
+// Rules (https://buildkite.com/docs/apis/rest-api/rules): a rule allows an action from a source resource on a
+// target resource. The types accepted are pipeline.trigger_build.pipeline, the one the REST documentation
+// (and go-buildkite) names, and pipeline.artifacts_read.pipeline, which the official Terraform provider
+// documents; both take a source and a target pipeline. value may be an object (go-buildkite's form) or a JSON
+// string holding one (a client that keeps the value as a JSON document); each pipeline in it is a UUID or a
+// slug. Creating a rule that exists (same type, source and target) is a 422.
 
 // KindRule is a rule, for Store.Exists and Store.Remove.
 const KindRule Kind = "rule"

@@ -77,9 +77,11 @@ type Store struct {
 type orgRecord struct {
 	id, graphqlID, slug, name string
 	createdAt                 time.Time
-	// enterprise is the plan: pipeline templates exist only on an enterprise plan (spec 2.11).
+	// enterprise is the plan: pipeline templates exist only on an enterprise plan
+	// (https://buildkite.com/docs/apis/rest-api/pipeline-templates).
 	enterprise bool
-	// teamsEnabled makes team_ids required when creating a test suite (spec 4.10).
+	// teamsEnabled makes team_ids required when creating a test suite
+	// (https://buildkite.com/docs/apis/rest-api/test-engine/suites).
 	teamsEnabled bool
 	// members are the organization's users by user id; only they can be added to its teams.
 	members map[string]*membership
@@ -94,7 +96,7 @@ type membership struct {
 	ssoMode   string // "required" or "optional"; "" reads as optional
 }
 
-// userRecord is a user, shown through the user summary (spec 2.1).
+// userRecord is a user, shown through the user summary (created_by and the like).
 type userRecord struct {
 	id, graphqlID, name, email, avatarURL string
 	createdAt                             time.Time

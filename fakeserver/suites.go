@@ -8,7 +8,8 @@ import (
 	"time"
 )
 
-// Analytics test suites (spec 2.14, 4.10); their flaky tests (2.15) are in flaky_tests.go. A suite's
+// Analytics test suites (https://buildkite.com/docs/apis/rest-api/test-engine/suites); their flaky tests
+// (https://buildkite.com/docs/apis/rest-api/test-engine/flaky-tests) are in flaky_tests.go. A suite's
 // oidc_policy (a suite's OIDC policy, as a registry has one) is read and checked as a registry's
 // (readOIDCPolicy): every answer shows it, null when none; "" or null clears it.
 
@@ -165,7 +166,8 @@ func suiteURL(base string, s *suiteRecord) string {
 	return apiURL(base, "analytics", "organizations", s.org, "suites", s.slug)
 }
 
-// suiteView is spec 2.14. go-buildkite decodes the first seven fields and ignores the rest.
+// suiteView is a suite as the suites API shows it. go-buildkite decodes the first seven fields and ignores
+// the rest.
 type suiteView struct {
 	ID              string  `json:"id"`
 	GraphQLID       string  `json:"graphql_id"`
@@ -273,7 +275,7 @@ func optionalString(v opt[string]) *string {
 	return nil // "" clears the field, which the service then shows as null
 }
 
-// createSuite takes the team IDs as team_ids (the spec's sample, go-buildkite) or teams_ids (the spec's
+// createSuite takes the team IDs as team_ids (the documentation's sample, go-buildkite) or teams_ids (its
 // property list). With teams enabled at least one is required and each team gets read and edit access;
 // with teams disabled they are ignored.
 func (s *Server) createSuite(w http.ResponseWriter, r *http.Request) {

@@ -6,10 +6,11 @@ import (
 	"time"
 )
 
-// A team's links to users (members), pipelines and test suites (spec 2.8–2.10, 4.6). The three are
+// A team's links to users (members), pipelines and test suites
+// (https://buildkite.com/docs/apis/rest-api/teams/members, /teams/pipelines, /teams/suites). The three are
 // declared by one descriptor each (teamAssociations) and served by one set of handlers. Where the
-// specification and go-buildkite disagree on a path (the trailing slash of the add endpoints, /suite
-// against /suites, how a pipeline is removed) both are served.
+// documentation and go-buildkite disagree on a path (the trailing slash of the add endpoints, /suite against
+// /suites, how a pipeline is removed) both are served.
 
 // teamLinkRecord is one link of a team to another object.
 type teamLinkRecord struct {
@@ -77,7 +78,7 @@ type teamAssociation struct {
 	links              func(st *Store) *table[*teamLinkRecord]
 	view               func(st *Store, base string, l *teamLinkRecord) any
 	// addAliases are further paths under the team that create a link (go-buildkite's "suite");
-	// slashDelete serves DELETE <link>/ too, and deleteByBody the spec's DELETE <collection>/ naming the
+	// slashDelete serves DELETE <link>/ too, and deleteByBody the documented DELETE <collection>/ naming the
 	// other end in the body.
 	addAliases                []string
 	slashDelete, deleteByBody bool
@@ -289,7 +290,7 @@ func (s *Server) updateTeamLink(a *teamAssociation) http.HandlerFunc {
 	}
 }
 
-// removeTeamLink serves DELETE <link>, and for an association removed by body (pipelines: the spec's
+// removeTeamLink serves DELETE <link>, and for an association removed by body (pipelines: the documented
 // DELETE .../pipelines/, whose path carries no ID) reads the other end from the body's idField.
 // Not on serveDelete: it reads a body, and only when the path names no other end.
 func (s *Server) removeTeamLink(a *teamAssociation) http.HandlerFunc {

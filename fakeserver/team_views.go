@@ -6,10 +6,12 @@ import (
 	"github.com/google/uuid"
 )
 
-// How a team and its links to users, pipelines and suites are shown (spec 2.7–2.10).
+// How a team and its links to users, pipelines and suites are shown
+// (https://buildkite.com/docs/apis/rest-api/teams).
 
-// teamView is spec 2.7 plus the write properties the reference echoes (is_default_team,
-// default_member_role, members_can_create_pipelines) and go-buildkite's other members_can_* booleans.
+// teamView is a team as the teams API shows it, plus the write properties the reference echoes
+// (is_default_team, default_member_role, members_can_create_pipelines) and go-buildkite's other members_can_*
+// booleans.
 type teamView struct {
 	ID                          string    `json:"id"`
 	GraphQLID                   string    `json:"graphql_id"`
@@ -43,7 +45,8 @@ func (st *Store) teamView(t *teamRecord) teamView {
 	}
 }
 
-// teamMemberView is spec 2.8. created_at is always a timestamp: go-buildkite decodes it as non-null.
+// teamMemberView is a team member (https://buildkite.com/docs/apis/rest-api/teams/members). created_at is
+// always a timestamp: go-buildkite decodes it as non-null.
 type teamMemberView struct {
 	ID        string `json:"id"`
 	GraphQLID string `json:"graphql_id"`
@@ -62,7 +65,7 @@ func (st *Store) teamMemberView(m *teamLinkRecord) teamMemberView {
 	return v
 }
 
-// teamPipelineView is spec 2.9.
+// teamPipelineView is a team's pipeline (https://buildkite.com/docs/apis/rest-api/teams/pipelines).
 type teamPipelineView struct {
 	ID          string `json:"id"`
 	GraphQLID   string `json:"graphql_id"`
@@ -84,7 +87,7 @@ func (st *Store) teamPipelineView(base string, tp *teamLinkRecord) teamPipelineV
 	return v
 }
 
-// teamSuiteView is spec 2.10.
+// teamSuiteView is a team's suite (https://buildkite.com/docs/apis/rest-api/teams/suites).
 type teamSuiteView struct {
 	ID          string   `json:"id"`
 	GraphQLID   string   `json:"graphql_id"`
@@ -115,8 +118,8 @@ func (l *teamLinkRecord) graphQLID(typ string) string {
 	return graphQLID(typ, l.uuid)
 }
 
-// linkID is the identifier of a team's link to a user, pipeline or suite. The spec gives these links no
-// id of their own, but every object carries one: derived from both ends, it is stable across requests.
+// linkID is the identifier of a team's link to a user, pipeline or suite. The documentation gives these links
+// no id of their own, but every object carries one: derived from both ends, it is stable across requests.
 func linkID(teamID, otherID string) string {
 	return uuid.NewSHA1(uuid.NameSpaceOID, []byte(teamID+"/"+otherID)).String()
 }

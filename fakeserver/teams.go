@@ -7,8 +7,8 @@ import (
 	"time"
 )
 
-// Teams (spec 2.7, 4.5). Their links to users, pipelines and suites (spec 2.8–2.10, 4.6) are declared
-// in team_links.go and share its handlers.
+// Teams (https://buildkite.com/docs/apis/rest-api/teams). Their links to users, pipelines and suites are
+// declared in team_links.go and share its handlers.
 
 // Kinds of this area, for Store.Exists and Store.Remove.
 const (
@@ -22,7 +22,7 @@ const (
 	KindTeamSuite Kind = "team_suite"
 )
 
-// The enums of spec 2.7–2.10, in the order error messages list them.
+// The enums of the team APIs, in the order error messages list them.
 var (
 	teamPrivacies        = []string{"visible", "secret"}
 	teamMemberRoles      = []string{"member", "maintainer"}
@@ -44,12 +44,13 @@ func init() {
 // teamState is this area's part of the Store. Teams are listed by org and named by slug in it. Links
 // (team_links.go) are keyed "<team id>/<other id>", the ID their Kind uses, so a team has at most one of
 // each; they are listed by team, and suite access also by suite ("suite:<id>") so a deleted suite takes it
-// along.
+// along, and registry access by registry ("registry:<id>", graphql_team_registries.go).
 type teamState struct {
-	teams     *table[*teamRecord]
-	members   *table[*teamLinkRecord]
-	pipelines *table[*teamLinkRecord]
-	suites    *table[*teamLinkRecord]
+	teams      *table[*teamRecord]
+	members    *table[*teamLinkRecord]
+	pipelines  *table[*teamLinkRecord]
+	suites     *table[*teamLinkRecord]
+	registries *table[*teamLinkRecord]
 }
 
 func newTeamState() teamState {
@@ -57,9 +58,10 @@ func newTeamState() teamState {
 	return teamState{
 		teams: newTable(func(t *teamRecord) []string { return []string{t.org} },
 			func(t *teamRecord) []string { return []string{teamSlugName(t.org, t.slug)} }),
-		members:   newTable(byTeam, nil),
-		pipelines: newTable(byTeam, nil),
-		suites:    newTable(func(l *teamLinkRecord) []string { return []string{l.teamID, "suite:" + l.otherID} }, nil),
+		members:    newTable(byTeam, nil),
+		pipelines:  newTable(byTeam, nil),
+		suites:     newTable(func(l *teamLinkRecord) []string { return []string{l.teamID, "suite:" + l.otherID} }, nil),
+		registries: newTable(func(l *teamLinkRecord) []string { return []string{l.teamID, "registry:" + l.otherID} }, nil),
 	}
 }
 
@@ -76,14 +78,14 @@ type teamRecord struct {
 
 	description, privacy, defaultMemberRole string
 	isDefault                               bool
-	// The members_can_* permissions: the spec writes only members_can_create_pipelines; go-buildkite
+	// The members_can_* permissions: the documentation writes only members_can_create_pipelines; go-buildkite
 	// writes and reads the other four as well, so they are kept and echoed too.
 	membersCan map[string]bool
 	createdAt  time.Time
 	createdBy  string // user id
 }
 
-// teamPermissions are the members_can_* booleans a team echoes; the first is the spec's.
+// teamPermissions are the members_can_* booleans a team echoes; the first is the documented one.
 var teamPermissions = []string{
 	"members_can_create_pipelines", "members_can_create_suites", "members_can_create_registries",
 	"members_can_destroy_registries", "members_can_destroy_packages",
@@ -113,11 +115,13 @@ func removeAll[T record](tbl *table[T], scope string) {
 	}
 }
 
-// deleteTeam removes t with its member, pipeline and suite links and its cluster maintainer assignments. The write lock must be held.
+// deleteTeam removes t with its member, pipeline, suite and registry links and its cluster maintainer
+// assignments. The write lock must be held.
 func (st *Store) deleteTeam(t *teamRecord) {
 	for _, a := range teamAssociations {
 		removeAll(a.links(st), t.id)
 	}
+	removeAll(st.teams.registries, t.id)
 	removeAll(st.maintainers.maintainers, "actor:"+t.id)
 	st.teams.teams.remove(t)
 }
@@ -213,7 +217,7 @@ func checkLevels(problems *validationErrors, name string, v opt[[]string], allow
 
 // ---- routes ----
 
-// routeTeams registers spec 4.5, and 4.6 through each association's routeTeamLinks.
+// routeTeams registers the team endpoints, and the link endpoints through each association's routeTeamLinks.
 func (s *Server) routeTeams(mux *routeMux) {
 	const teams = "/v2/organizations/{org}/teams"
 	const team = teams + "/{team}"
@@ -275,9 +279,9 @@ type teamInput struct {
 	problems                                      validationErrors
 }
 
-// readTeamInput reads the six properties of spec 4.5 (and go-buildkite's other members_can_* booleans).
-// The spec lists them all as required; only name is, the rest taking the defaults a team created in the
-// web interface gets. A null enum or boolean counts as absent.
+// readTeamInput reads the six properties the teams API documents (and go-buildkite's other members_can_*
+// booleans). The documentation lists them all as required; only name is, the rest taking the defaults a team
+// created in the web interface gets. A null enum or boolean counts as absent.
 func readTeamInput(in *jsonObject, creating bool) teamInput {
 	ti := teamInput{
 		name: in.String("name"), description: in.String("description"),

@@ -283,7 +283,7 @@ func TestTeamMembers(t *testing.T) {
 	team := k.createTeam("T")
 	members := "/teams/" + team + "/members"
 
-	// Both the spec's trailing-slash path and go-buildkite's plain one add a member.
+	// Both the documented trailing-slash path and go-buildkite's plain one add a member.
 	r := k.api("POST", members+"/", map[string]any{"user_id": second, "role": "member"})
 	expect(t, r, http.StatusCreated)
 	m := r.object(t)
@@ -389,7 +389,7 @@ func TestTeamPipelines(t *testing.T) {
 		t.Fatalf("update %s", r.raw)
 	}
 
-	// go-buildkite's removal names the pipeline in the path; the spec's names it in the body.
+	// go-buildkite's removal names the pipeline in the path; the documented one names it in the body.
 	expect(t, k.api("DELETE", pipelines+"/"+p1, nil), http.StatusNoContent)
 	expect(t, k.api("DELETE", pipelines+"/", map[string]any{"pipeline_id": p2}), http.StatusNoContent)
 	expectError(t, k.api("GET", pipelines+"/"+p1, nil), 404, "No team pipeline found")
@@ -483,7 +483,7 @@ func TestTeamSuites(t *testing.T) {
 	_, s2 := k.createSuite("Suite Two", owner)
 	_, s3 := k.createSuite("Suite Three", owner)
 
-	// The spec's /suite/, go-buildkite's /suite, and /suites all add a suite.
+	// The documented /suite/, go-buildkite's /suite, and /suites all add a suite.
 	r := k.api("POST", "/teams/"+team+"/suite/", map[string]any{"suite_id": s1, "access_level": []string{"read"}})
 	expect(t, r, http.StatusCreated)
 	ts := r.object(t)

@@ -6,8 +6,8 @@ import (
 	"time"
 )
 
-// Pipeline templates (spec 2.11, 4.7): enterprise plan only. Admins manage them; non-admins see, and may
-// assign to pipelines, only the templates marked available.
+// Pipeline templates (https://buildkite.com/docs/apis/rest-api/pipeline-templates): enterprise plan only.
+// Admins manage them; non-admins see, and may assign to pipelines, only the templates marked available.
 
 // KindPipelineTemplate is a pipeline template, for Store.Exists and Store.Remove. Removing one that
 // pipelines use detaches it from them (the API's DELETE would refuse; Remove is for "deleted outside

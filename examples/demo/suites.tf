@@ -1,5 +1,5 @@
-# The demo's test suite, owned by the demo team (buildkite_team.platform in examples/demo/teams.tf), and a package registry with a
-# read token; then what the read-only views see of the organization: its clusters and its newest builds.
+# The demo's test suite, owned by the demo team (buildkite_team.platform in examples/demo/teams.tf), and a package registry the
+# team may publish to, with a read token; then what the read-only views see of the organization: its clusters and its newest builds.
 resource "buildkite_test_suite" "web" {
   name           = "Web Tests"
   default_branch = "main"
@@ -11,6 +11,13 @@ resource "buildkite_registry" "gems" {
   name        = "Demo Gems"
   ecosystem   = "ruby"
   description = "Gems built by the demo pipelines"
+}
+
+# The platform team may publish gems to the registry (through GraphQL, the only API that grants it).
+resource "buildkite_team_registry" "platform_gems" {
+  team_id      = buildkite_team.platform.id
+  registry_id  = buildkite_registry.gems.id
+  access_level = "read_and_write"
 }
 
 resource "buildkite_registry_token" "ci" {

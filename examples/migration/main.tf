@@ -92,14 +92,20 @@ resource "buildkite_team_member" "second" {
 
 resource "buildkite_pipeline_team" "website" {
   team_id      = buildkite_team.platform.id
-  pipeline_id  = "UGlwZWxpbmUtLS0zZGVkODYxYy03YmEwLTRlNTItODU3YS00Mjc3OGMxNDViYTU="
+  pipeline_id  = "UGlwZWxpbmUtLS1iMTQ5MmI3MC00MWRmLTQ4YzMtOGNlYi03ZmU3NTU0NzVkNDY="
   access_level = "BUILD_AND_READ"
 }
 
 resource "buildkite_test_suite_team" "e2e" {
   team_id       = buildkite_team.platform.id
-  test_suite_id = "U3VpdGUtLS05MjVjYmU2NS0wOTM4LTRiMDgtOGVhYy1hMDM5MzlmODg4ZmQ="
+  test_suite_id = "U3VpdGUtLS1lNDRlMDgwNy03OTg2LTRmZWEtOTZhNS04YzY0ZjQwYzZlZjA="
   access_level  = "MANAGE_AND_READ"
+}
+
+resource "buildkite_team_registry" "gems" {
+  team_id      = buildkite_team.platform.id
+  registry_id  = "UmVnaXN0cnktLS1mZTAxMWM0OC1hY2I2LTQyNmYtYTk3MC1kZmZhNGJlYTlhOGQ="
+  access_level = "READ_ONLY"
 }
 
 resource "buildkite_pipeline" "app" {

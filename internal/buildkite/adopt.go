@@ -229,13 +229,19 @@ func resolve[T any](ctx context.Context, c *Client, key string, lc *lostCreate[T
 // exchange shares one deadline (the context's, else CallTimeout); MaxRetries, when positive, caps the
 // repeated creates.
 func createOrAdopt[T any](ctx context.Context, c *Client, path string, in any, lc lostCreate[T]) (*T, error) {
+	send := func(ctx context.Context) (*T, error) { return create[T](ctx, c, path, in) }
+	return createOrAdoptWith(ctx, c, path, send, lc)
+}
+
+// createOrAdoptWith is createOrAdopt for a create that is not a REST POST (a GraphQL mutation): send makes
+// one attempt, and path names the collection (the ledger's key, and the log's).
+func createOrAdoptWith[T any](ctx context.Context, c *Client, path string, send func(ctx context.Context) (*T, error), lc lostCreate[T]) (*T, error) {
 	ctx, cancel := c.callContext(ctx)
 	defer cancel()
 	before, err := lc.existing(ctx)
 	if err != nil {
 		return nil, err
 	}
-	send := func(ctx context.Context) (*T, error) { return create[T](ctx, c, path, in) }
 	for tries := 0; ; tries++ {
 		out, err := sendCreate(ctx, c, path, &lc, send)
 		if err == nil {

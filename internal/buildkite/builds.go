@@ -12,7 +12,8 @@ import (
 // BuildsService reads builds and starts them.
 type BuildsService struct{ client *Client }
 
-// Build is one run of a pipeline (spec 2.13), with the fields the provider shows.
+// Build is one run of a pipeline (https://buildkite.com/docs/apis/rest-api/builds), with the fields the
+// provider shows.
 type Build struct {
 	ID           string            `json:"id"`
 	GraphQLID    string            `json:"graphql_id"`
@@ -71,7 +72,7 @@ type Job struct {
 	ClusterQueueID  *string    `json:"cluster_queue_id"`
 }
 
-// BuildFilter is the query of the build lists (spec 4.9 rule 3); zero fields filter nothing.
+// BuildFilter is the query of the build lists; zero fields filter nothing.
 type BuildFilter struct {
 	Branches     []string
 	Commits      []string // full commit identifiers only: the service does not match prefixes
@@ -79,13 +80,14 @@ type BuildFilter struct {
 	CreatedTo    *time.Time
 	FinishedFrom *time.Time
 	Creator      string // the creating user's UUID
-	// States are build states of spec 3.2; "finished" matches passed, failed, blocked and canceled.
+	// States are build states (https://buildkite.com/docs/apis/rest-api/builds); "finished" matches
+	// passed, failed, blocked and canceled.
 	States             []string
 	MetaData           map[string]string
 	IncludeRetriedJobs bool
 }
 
-// query encodes f in the array form the specification shows (branch[]=a&branch[]=b).
+// query encodes f in the array form the documentation shows (branch[]=a&branch[]=b).
 func (f BuildFilter) query() url.Values {
 	q := url.Values{}
 	for _, list := range []struct {
@@ -136,7 +138,7 @@ func (s *BuildsService) ListPipeline(ctx context.Context, pipelineSlug string, f
 	return listUpTo[Build](ctx, s.client, p, filter.query(), limit)
 }
 
-// Get returns one build of a pipeline by its number (not its ID, spec 4.9 rule 2).
+// Get returns one build of a pipeline by its number (not its ID).
 func (s *BuildsService) Get(ctx context.Context, pipelineSlug string, number int64, includeRetriedJobs bool) (*Build, error) {
 	p, err := s.client.orgPath("pipelines", pipelineSlug, "builds", strconv.FormatInt(number, 10))
 	if err != nil {
@@ -149,7 +151,7 @@ func (s *BuildsService) Get(ctx context.Context, pipelineSlug string, number int
 	return get[Build](ctx, s.client, p, q)
 }
 
-// BuildCreate is the body of a build create (spec 4.9 rule 5); commit and branch are required.
+// BuildCreate is the body of a build create; commit and branch are required.
 type BuildCreate struct {
 	Commit   string            `json:"commit"`
 	Branch   string            `json:"branch"`

@@ -95,6 +95,7 @@ type Client struct {
 	TeamMembers       *TeamMembersService       // the members of teams
 	TeamPipelines     *TeamPipelinesService     // teams' access to pipelines
 	TeamSuites        *TeamSuitesService        // teams' access to test suites
+	TeamRegistries    *TeamRegistriesService    // teams' access to package registries (GraphQL)
 	Pipelines         *PipelinesService         // pipelines, archiving, a pipeline's default team
 	PipelineTemplates *PipelineTemplatesService // pipeline templates
 	Rules             *RulesService             // organization rules
@@ -282,6 +283,7 @@ func (c *Client) services() {
 	c.TeamMembers = &TeamMembersService{client: c}
 	c.TeamPipelines = &TeamPipelinesService{client: c}
 	c.TeamSuites = &TeamSuitesService{client: c}
+	c.TeamRegistries = &TeamRegistriesService{client: c}
 	c.Pipelines = &PipelinesService{client: c}
 	c.PipelineTemplates = &PipelineTemplatesService{client: c}
 	c.Rules = &RulesService{client: c}

@@ -87,7 +87,7 @@ func (s *ClusterTokensService) Create(ctx context.Context, clusterID string, in 
 	}, func(ctx context.Context, t *ClusterToken) error { return s.Delete(ctx, clusterID, t.ID) })
 }
 
-// Update changes an agent token with PATCH: the specification does not show
+// Update changes an agent token with PATCH: the documentation does not show
 // this endpoint, and PATCH is what the official client sends.
 func (s *ClusterTokensService) Update(ctx context.Context, clusterID, id string, in ClusterTokenUpdate) (*ClusterToken, error) {
 	p, err := s.client.orgPath("clusters", clusterID, "tokens", id)

@@ -10,7 +10,8 @@ const tokenID = "b6001416-0e1e-41c6-9dbe-3d96766f451a"
 
 const tokensPath = "/v2/organizations/acme/clusters/" + clusterID + "/tokens"
 
-// tokenJSON is an agent token as listed or read (no secret), spec 2.6.
+// tokenJSON is an agent token as listed or read (no secret), as
+// https://buildkite.com/docs/apis/rest-api/clusters/agent-tokens shows it.
 const tokenJSON = `{
   "id": "b6001416-0e1e-41c6-9dbe-3d96766f451a",
   "graphql_id": "Q2x1c3RlclRva2VuLS0tYjYwMDE0MTYtMGUxZS00MWM2LTlkYmUtM2Q5Njc2NmY0NTFh",

@@ -106,7 +106,7 @@ func (s *ClustersService) Create(ctx context.Context, in ClusterCreate) (*Cluste
 	})
 }
 
-// Update changes a cluster with PUT, the form the specification shows.
+// Update changes a cluster with PUT, the form the documentation shows.
 func (s *ClustersService) Update(ctx context.Context, id string, in ClusterUpdate) (*Cluster, error) {
 	p, err := s.client.orgPath("clusters", id)
 	if err != nil {

@@ -9,7 +9,8 @@ import (
 
 const clusterID = "42f1a7da-812d-4430-93d8-1cc7c33a6bcf"
 
-// clusterJSON is a cluster with a default queue, shaped as in spec 2.4.
+// clusterJSON is a cluster with a default queue, shaped as in
+// https://buildkite.com/docs/apis/rest-api/clusters.
 const clusterJSON = `{
   "id": "42f1a7da-812d-4430-93d8-1cc7c33a6bcf",
   "graphql_id": "Q2x1c3Rlci0tLTQyZjFhN2RhLTgxMmQtNDQzMC05M2Q4LTFjYzdjMzNhNmJjZg==",

@@ -9,7 +9,8 @@ import (
 // FlakyTestsService reads the flaky tests of suites.
 type FlakyTestsService struct{ client *Client }
 
-// FlakyTest is a test that both passed and failed on the same commit (spec 2.15).
+// FlakyTest is a test that both passed and failed on the same commit
+// (https://buildkite.com/docs/apis/rest-api/test-engine/flaky-tests).
 type FlakyTest struct {
 	ID                   string     `json:"id"`
 	GraphQLID            string     `json:"graphql_id"`

@@ -10,7 +10,8 @@ import (
 // MetricsService reads agent metrics from the agent API.
 type MetricsService struct{ client *Client }
 
-// AgentMetrics is what the agent API reports for an agent registration token (spec 2.19).
+// AgentMetrics is what the agent API reports for an agent registration token
+// (https://buildkite.com/docs/apis/agent-api/metrics).
 type AgentMetrics struct {
 	Agents       AgentCounts         `json:"agents"`
 	Jobs         JobCounts           `json:"jobs"`

@@ -10,7 +10,8 @@ import (
 // PipelineTemplatesService manages pipeline templates.
 type PipelineTemplatesService struct{ client *Client }
 
-// PipelineTemplate is a reusable step configuration (spec 2.11); enterprise plan only.
+// PipelineTemplate is a reusable step configuration
+// (https://buildkite.com/docs/apis/rest-api/pipeline-templates); enterprise plan only.
 type PipelineTemplate struct {
 	UUID          string     `json:"uuid"`
 	GraphQLID     string     `json:"graphql_id"`

@@ -261,7 +261,7 @@ func (s *PipelinesService) Create(ctx context.Context, in PipelineCreate) (*Pipe
 	})
 }
 
-// Update changes a pipeline with PATCH, the form the specification shows.
+// Update changes a pipeline with PATCH, the form the documentation shows.
 func (s *PipelinesService) Update(ctx context.Context, slug string, in PipelineUpdate) (*Pipeline, error) {
 	p, err := s.pipelinesPath(slug)
 	if err != nil {

@@ -95,7 +95,7 @@ type QueueUpdate struct {
 }
 
 // queuePause is the pause body; the note uses the name go-buildkite and the
-// specification's sample send.
+// documentation's sample send.
 type queuePause struct {
 	Note string `json:"dispatch_paused_note,omitempty"`
 }
@@ -140,7 +140,7 @@ func (s *QueuesService) Create(ctx context.Context, clusterID string, in QueueCr
 	})
 }
 
-// Update changes a queue with PUT, the form the specification shows.
+// Update changes a queue with PUT, the form the documentation shows.
 func (s *QueuesService) Update(ctx context.Context, clusterID, id string, in QueueUpdate) (*Queue, error) {
 	p, err := s.client.orgPath("clusters", clusterID, "queues", id)
 	if err != nil {

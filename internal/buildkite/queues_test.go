@@ -10,7 +10,7 @@ const queueID = "01885682-55a7-44f5-84f3-0402fb452e66"
 
 const queuesPath = "/v2/organizations/acme/clusters/" + clusterID + "/queues"
 
-// queueJSON is an active queue, shaped as in spec 2.5.
+// queueJSON is an active queue, shaped as in https://buildkite.com/docs/apis/rest-api/clusters/queues.
 const queueJSON = `{
   "id": "01885682-55a7-44f5-84f3-0402fb452e66",
   "graphql_id": "Q2x1c3RlclF1ZXVlLS0tMDE4ODU2ODItNTVhNy00NGY1LTg0ZjMtMDQwMmZiNDUyZTY2",

@@ -9,7 +9,7 @@ import (
 // RegistriesService manages package registries.
 type RegistriesService struct{ client *Client }
 
-// Registry is a package registry (spec 2.16).
+// Registry is a package registry (https://buildkite.com/docs/apis/rest-api/package-registries/registries).
 type Registry struct {
 	ID          string  `json:"id"`
 	GraphQLID   string  `json:"graphql_id"`
@@ -104,7 +104,7 @@ func (s *RegistriesService) Create(ctx context.Context, in RegistryCreate) (*Reg
 	})
 }
 
-// Update changes a registry by POST, as the specification shows; sending the same change twice has no
+// Update changes a registry by POST, as the documentation shows; sending the same change twice has no
 // further effect, so it is retried like a PUT.
 func (s *RegistriesService) Update(ctx context.Context, slug string, in RegistryUpdate) (*Registry, error) {
 	p, err := s.client.packagesPath("registries", slug)

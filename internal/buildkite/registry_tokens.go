@@ -10,7 +10,8 @@ import (
 // RegistryTokensService manages the tokens of package registries.
 type RegistryTokensService struct{ client *Client }
 
-// RegistryToken is a token that reads packages of one registry (spec 2.17).
+// RegistryToken is a token that reads packages of one registry
+// (https://buildkite.com/docs/apis/rest-api/package-registries/registry-tokens).
 type RegistryToken struct {
 	ID           string                     `json:"id"`
 	GraphQLID    string                     `json:"graphql_id"`
@@ -94,7 +95,7 @@ func (s *RegistryTokensService) Create(ctx context.Context, registrySlug string,
 	return createOrReplace(ctx, s.client, p, in, lc, del)
 }
 
-// Update changes a token's description by POST, as the specification shows; it is safe to repeat.
+// Update changes a token's description by POST, as the documentation shows; it is safe to repeat.
 func (s *RegistryTokensService) Update(ctx context.Context, registrySlug, id string, in RegistryTokenWrite) (*RegistryToken, error) {
 	p, err := s.client.packagesPath("registries", registrySlug, "tokens", id)
 	if err != nil {

@@ -10,7 +10,8 @@ import (
 // RulesService manages organization rules.
 type RulesService struct{ client *Client }
 
-// Rule allows an action from a source resource on a target resource (spec 2.18). Rules have no update.
+// Rule allows an action from a source resource on a target resource
+// (https://buildkite.com/docs/apis/rest-api/rules). Rules have no update.
 type Rule struct {
 	UUID             string     `json:"uuid"`
 	GraphQLID        string     `json:"graphql_id"`

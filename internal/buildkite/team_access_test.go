@@ -47,7 +47,7 @@ func TestTeamMembers(t *testing.T) {
 	if _, err := c.TeamMembers.Create(ctx, teamID, TeamMemberCreate{UserID: userID, Role: "maintainer"}); err != nil {
 		t.Fatal(err)
 	}
-	// The specification's form, with the trailing slash.
+	// The documentation's form, with the trailing slash.
 	assertRequest(t, s.onlyCreate(t), "POST", teamBase+"/members/", `{"user_id":"`+userID+`","role":"maintainer"}`)
 
 	s = newStub(t, respond(http.StatusOK, teamMemberJSON))
@@ -132,7 +132,7 @@ func TestTeamSuites(t *testing.T) {
 	if _, err := c.TeamSuites.Create(ctx, teamID, TeamSuiteCreate{SuiteID: suiteID, AccessLevel: []string{"read"}}); err != nil {
 		t.Fatal(err)
 	}
-	// The singular segment and trailing slash are the specification's.
+	// The singular segment and trailing slash are the documentation's.
 	assertRequest(t, s.onlyCreate(t), "POST", teamBase+"/suite/", `{"suite_id":"`+suiteID+`","access_level":["read"]}`)
 
 	s = newStub(t, respond(http.StatusOK, teamSuiteJSON))

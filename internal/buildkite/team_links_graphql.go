@@ -2,8 +2,9 @@ package buildkite
 
 import "context"
 
-// A team association's own GraphQL ID (TeamMember, TeamPipeline, TeamSuite: the official provider's IDs of
-// buildkite_team_member, buildkite_pipeline_team and buildkite_test_suite_team) encodes the association's
+// A team association's own GraphQL ID (TeamMember, TeamPipeline, TeamSuite, TeamRegistry: the official
+// provider's IDs of buildkite_team_member, buildkite_pipeline_team, buildkite_test_suite_team and
+// buildkite_team_registry) encodes the association's
 // UUID, which the REST API never shows. GraphQL's node(id:) turns it into its two sides (Buildkite's GraphQL
 // schema: https://buildkite.com/docs/apis/graphql/schemas/object/teampipeline).
 
@@ -17,14 +18,15 @@ type getTeamLinkAnswer struct {
 		User     *graphQLRef `json:"user"`
 		Pipeline *graphQLRef `json:"pipeline"`
 		Suite    *graphQLRef `json:"suite"`
+		Registry *graphQLRef `json:"registry"`
 	} `json:"node"`
 }
 
 // TeamLinkSides are the two sides of a team association, by GraphQL ID.
 type TeamLinkSides struct {
-	// Type is the association's GraphQL type: TeamMember, TeamPipeline or TeamSuite.
+	// Type is the association's GraphQL type: TeamMember, TeamPipeline, TeamSuite or TeamRegistry.
 	Type string
-	// TeamID is the team's GraphQL ID; OtherID the user's, pipeline's or suite's.
+	// TeamID is the team's GraphQL ID; OtherID the user's, pipeline's, suite's or registry's.
 	TeamID, OtherID string
 }
 
@@ -44,7 +46,7 @@ func (c *Client) TeamLinkSides(ctx context.Context, id string) (*TeamLinkSides, 
 		return nil, c.graphQLNotFound(opGetTeamLink.name, "team association "+id)
 	}
 	sides := &TeamLinkSides{Type: n.Typename, TeamID: n.Team.ID}
-	for _, other := range []*graphQLRef{n.User, n.Pipeline, n.Suite} {
+	for _, other := range []*graphQLRef{n.User, n.Pipeline, n.Suite, n.Registry} {
 		if other != nil {
 			sides.OtherID = other.ID
 		}

@@ -9,9 +9,9 @@ import (
 // TeamMembersService manages the members of teams.
 type TeamMembersService struct{ client *Client }
 
-// TeamMember is a user's membership of a team (spec 2.8).
+// TeamMember is a user's membership of a team (https://buildkite.com/docs/apis/rest-api/teams/members).
 type TeamMember struct {
-	// GraphQLID is empty where the service sends none: the specification gives associations no identifiers.
+	// GraphQLID is empty where the service sends none: the documentation gives associations no identifiers.
 	GraphQLID string     `json:"graphql_id"`
 	UserID    string     `json:"user_id"`
 	UserName  string     `json:"user_name"`
@@ -60,7 +60,7 @@ func (s *TeamMembersService) Get(ctx context.Context, teamID, userID string) (*T
 	return readItem(ctx, s.client, list, p, userID, func(m *TeamMember) []string { return []string{m.UserID} })
 }
 
-// Create adds a member of the organization to a team (201) with "POST .../members/", the specification's
+// Create adds a member of the organization to a team (201) with "POST .../members/", the documentation's
 // form. The pair identifies the membership, so a create whose answer was lost adopts it,
 // if it was not there before the create was sent (pairCreate).
 func (s *TeamMembersService) Create(ctx context.Context, teamID string, in TeamMemberCreate) (*TeamMember, error) {

@@ -10,9 +10,9 @@ import (
 // TeamPipelinesService manages teams' access to pipelines.
 type TeamPipelinesService struct{ client *Client }
 
-// TeamPipeline is a team's access to a pipeline (spec 2.9).
+// TeamPipeline is a team's access to a pipeline (https://buildkite.com/docs/apis/rest-api/teams/pipelines).
 type TeamPipeline struct {
-	// GraphQLID is empty where the service sends none: the specification gives associations no identifiers.
+	// GraphQLID is empty where the service sends none: the documentation gives associations no identifiers.
 	GraphQLID   string `json:"graphql_id"`
 	PipelineID  string `json:"pipeline_id"`
 	PipelineURL string `json:"pipeline_url"`
@@ -73,7 +73,7 @@ func (s *TeamPipelinesService) Get(ctx context.Context, teamID, pipelineID strin
 	})
 }
 
-// Create gives a team access to a pipeline (201) with "POST .../pipelines/", the specification's form. The
+// Create gives a team access to a pipeline (201) with "POST .../pipelines/", the documentation's form. The
 // pair identifies the access, so a create whose answer was lost adopts it,
 // if it was not there before the create was sent (pairCreate).
 func (s *TeamPipelinesService) Create(ctx context.Context, teamID string, in TeamPipelineCreate) (*TeamPipeline, error) {
@@ -99,7 +99,7 @@ func (s *TeamPipelinesService) Update(ctx context.Context, teamID, pipelineID, a
 }
 
 // Delete removes a team's access to a pipeline with "DELETE .../pipelines/{pipeline uuid}" (204): the
-// specification's path names no pipeline, and this is the form the service and go-buildkite use.
+// documentation's path names no pipeline, and this is the form the service and go-buildkite use.
 func (s *TeamPipelinesService) Delete(ctx context.Context, teamID, pipelineID string) error {
 	p, err := s.client.teamPath(teamID, "pipelines", pipelineID)
 	if err != nil {

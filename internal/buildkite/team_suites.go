@@ -9,9 +9,9 @@ import (
 // TeamSuitesService manages teams' access to test suites.
 type TeamSuitesService struct{ client *Client }
 
-// TeamSuite is a team's access to a test suite (spec 2.10).
+// TeamSuite is a team's access to a test suite (https://buildkite.com/docs/apis/rest-api/teams/suites).
 type TeamSuite struct {
-	// GraphQLID is empty where the service sends none: the specification gives associations no identifiers.
+	// GraphQLID is empty where the service sends none: the documentation gives associations no identifiers.
 	GraphQLID string `json:"graphql_id"`
 	SuiteID   string `json:"suite_id"`
 	SuiteURL  string `json:"suite_url"`
@@ -64,7 +64,7 @@ func (s *TeamSuitesService) Get(ctx context.Context, teamID, suiteID string) (*T
 }
 
 // Create gives a team access to a test suite (201) with "POST .../suite/": the singular segment and the
-// trailing slash are the specification's. The pair identifies the access, so a create whose answer was
+// trailing slash are the documentation's. The pair identifies the access, so a create whose answer was
 // lost adopts it, if it was not there before the create was sent (pairCreate).
 func (s *TeamSuitesService) Create(ctx context.Context, teamID string, in TeamSuiteCreate) (*TeamSuite, error) {
 	p, err := s.client.teamPath(teamID, "suite")
@@ -89,7 +89,7 @@ func (s *TeamSuitesService) Update(ctx context.Context, teamID, suiteID string, 
 }
 
 // Delete removes a team's access to a test suite with "DELETE .../suites/{suite uuid}/", the
-// specification's form (204).
+// documentation's form (204).
 func (s *TeamSuitesService) Delete(ctx context.Context, teamID, suiteID string) error {
 	p, err := s.client.teamPath(teamID, "suites", suiteID)
 	if err != nil {

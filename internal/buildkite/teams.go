@@ -11,7 +11,8 @@ import (
 // TeamsService manages teams.
 type TeamsService struct{ client *Client }
 
-// Team is a group of users given access to pipelines and suites (spec 2.7).
+// Team is a group of users given access to pipelines and suites
+// (https://buildkite.com/docs/apis/rest-api/teams).
 type Team struct {
 	ID          string `json:"id"`
 	GraphQLID   string `json:"graphql_id"`
@@ -23,7 +24,7 @@ type Team struct {
 	// create and update responses echo. IsDefault reads whichever the response has.
 	Default       bool  `json:"default"`
 	IsDefaultTeam *bool `json:"is_default_team"`
-	// DefaultMemberRole and MembersCanCreatePipelines are echoed by create and update (spec 2.7); nil when
+	// DefaultMemberRole and MembersCanCreatePipelines are echoed by create and update; nil when
 	// a response leaves them out, so a caller can keep what it knows instead of reading a zero value.
 	DefaultMemberRole         *string    `json:"default_member_role"`
 	MembersCanCreatePipelines *bool      `json:"members_can_create_pipelines"`
@@ -50,7 +51,7 @@ func (t *Team) IsDefault() bool {
 	return t.Default
 }
 
-// TeamWrite is the body of a create and of an update. The specification lists all six properties as
+// TeamWrite is the body of a create and of an update. The documentation lists all six properties as
 // required on both, so every one is always sent.
 type TeamWrite struct {
 	Name                      string `json:"name"`

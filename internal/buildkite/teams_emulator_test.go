@@ -31,7 +31,7 @@ func emulatorPost(t *testing.T, base, path, body string) string {
 }
 
 // TestTeamServices_Emulator drives every team service against the emulator, so the paths the client
-// sends (the specification's trailing slashes and singular /suite/) are ones the emulator serves.
+// sends (the documentation's trailing slashes and singular /suite/) are ones the emulator serves.
 func TestTeamServices_Emulator(t *testing.T) {
 	srv := httptest.NewServer(fakeserver.New(fakeserver.Options{}))
 	t.Cleanup(srv.Close)

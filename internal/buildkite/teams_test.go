@@ -8,7 +8,7 @@ import (
 
 const teamID = "c4e5bc36-c5b7-4b19-a0e0-9ef9a3a3d1b5"
 
-// teamJSON is a team as a create or update answers it: spec 2.7 plus the echoed write properties.
+// teamJSON is a team as a create or update answers it: the documented team plus the echoed write properties.
 const teamJSON = `{
   "id": "c4e5bc36-c5b7-4b19-a0e0-9ef9a3a3d1b5",
   "graphql_id": "VGVhbS0tLWM0ZTViYzM2",
@@ -24,7 +24,7 @@ const teamJSON = `{
   "created_by": ` + userJSON + `
 }`
 
-// teamReadJSON is a team in the form spec 2.7 lists for reads: no write properties.
+// teamReadJSON is a team in the form the teams API lists for reads: no write properties.
 const teamReadJSON = `{
   "id": "c4e5bc36-c5b7-4b19-a0e0-9ef9a3a3d1b5",
   "graphql_id": "VGVhbS0tLWM0ZTViYzM2",
@@ -111,7 +111,7 @@ func TestTeams_FindBySlug(t *testing.T) {
 
 func TestTeams_CreateAndUpdateSendAllSix(t *testing.T) {
 	in := TeamWrite{Name: "Platform Ops", Privacy: "secret", DefaultMemberRole: "member"}
-	// Zero values are sent too: the specification lists all six as required on both writes.
+	// Zero values are sent too: the documentation lists all six as required on both writes.
 	want := `{"name":"Platform Ops","description":"","privacy":"secret","is_default_team":false,
 		"default_member_role":"member","members_can_create_pipelines":false}`
 

@@ -9,7 +9,7 @@ import (
 // TestSuitesService manages analytics test suites.
 type TestSuitesService struct{ client *Client }
 
-// TestSuite is an analytics test suite (spec 2.14).
+// TestSuite is an analytics test suite (https://buildkite.com/docs/apis/rest-api/test-engine/suites).
 type TestSuite struct {
 	ID              string  `json:"id"`
 	GraphQLID       string  `json:"graphql_id"`
@@ -39,7 +39,7 @@ type TestSuiteCreate struct {
 	// ShowAPIToken asks for the suite's API token in the response: the only way REST returns it.
 	ShowAPIToken bool `json:"show_api_token"`
 	// TeamIDs are the teams given access; required where the organization has teams enabled. The name is
-	// the one of the specification's sample and of go-buildkite.
+	// the one of the documentation's sample and of go-buildkite.
 	TeamIDs         []string `json:"team_ids,omitempty"`
 	ApplicationName *string  `json:"application_name,omitempty"`
 	Color           *string  `json:"color,omitempty"`

@@ -31,7 +31,7 @@ const (
 	waitFinished = "finished"
 )
 
-// Build states (spec 3.2) that the wait tells apart.
+// Build states (https://buildkite.com/docs/apis/rest-api/builds) that the wait tells apart.
 const (
 	buildPassed    = "passed"
 	buildRunning   = "running"

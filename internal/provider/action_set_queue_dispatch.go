@@ -24,8 +24,9 @@ func NewSetQueueDispatchAction() action.Action {
 	return &setQueueDispatchAction{actionBase: newActionBase("set_queue_dispatch")}
 }
 
-// setQueueDispatchAction pauses or resumes the dispatch of jobs to a queue's agents (spec 3.1), for
-// maintenance windows that should not be a change of the configuration.
+// setQueueDispatchAction pauses or resumes the dispatch of jobs to a queue's agents
+// (https://buildkite.com/docs/apis/rest-api/clusters/queues), for maintenance windows that should not be a
+// change of the configuration.
 type setQueueDispatchAction struct {
 	actionBase
 }
@@ -151,7 +152,7 @@ func (a *setQueueDispatchAction) Invoke(ctx context.Context, req action.InvokeRe
 		_, err = queues.Resume(ctx, clusterID, q.ID)
 	}
 	if buildkite.IsValidation(err) {
-		// The service refuses the state the queue is already in (spec 3.1); someone may have got there
+		// The service refuses the state the queue is already in; someone may have got there
 		// first since the read, and that is what was asked.
 		if again, getErr := queues.Get(ctx, clusterID, q.ID); getErr == nil && again.DispatchPaused == paused {
 			a.alreadyThere(resp, again, what, state, note)

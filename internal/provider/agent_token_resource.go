@@ -14,30 +14,46 @@ import (
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
 )
 
-var (
-	_ resource.Resource                 = (*agentTokenResource)(nil)
-	_ resource.ResourceWithConfigure    = (*agentTokenResource)(nil)
-	_ resource.ResourceWithImportState  = (*agentTokenResource)(nil)
-	_ resource.ResourceWithIdentity     = (*agentTokenResource)(nil)
-	_ resource.ResourceWithModifyPlan   = (*agentTokenResource)(nil)
-	_ resource.ResourceWithUpgradeState = (*agentTokenResource)(nil)
-)
-
 // agentTokenIdentity names an unclustered agent token by its ID.
 var agentTokenIdentity = identifiedBy(identityAttr("id", "The token's ID (a UUID)."))
 
-// NewAgentTokenResource returns the buildkite_agent_token resource: an unclustered agent token, which only
-// Buildkite's GraphQL API creates, reads and revokes
-// (https://buildkite.com/docs/apis/graphql/cookbooks/agents), so every plan that holds one needs the
-// provider's GraphQL endpoint and the token's graphql scope (graphql_scope.go).
-func NewAgentTokenResource() resource.Resource {
-	return &agentTokenResource{
-		resourceBase: newResourceBase("agent_token", operationScopes{}, agentTokenIdentity).withGraphQLType(),
-	}
-}
+// NewAgentTokenResource returns the buildkite_agent_token resource.
+func NewAgentTokenResource() resource.Resource { return newObject(agentTokenKind) }
 
-type agentTokenResource struct {
-	resourceBase
+// agentTokenKind declares buildkite_agent_token: an unclustered agent token, which only Buildkite's GraphQL
+// API creates, reads and revokes (https://buildkite.com/docs/apis/graphql/cookbooks/agents), so every plan
+// that holds one needs the provider's GraphQL endpoint and the token's graphql scope (graphql_scope.go).
+// Every attribute that can change replaces it; the secret is only in the create answer; a token revoked
+// outside Terraform leaves state, so that Terraform plans a new one.
+var agentTokenKind = &objectKind[buildkite.AgentToken, agentTokenModel]{
+	name:     "agent_token",
+	what:     "agent token",
+	identity: agentTokenIdentity,
+	schema:   agentTokenSchema,
+	graphQL:  &graphQLCalls{fields: map[string]path.Path{"description": path.Root("description")}, removes: "revoke"},
+	named:    (*agentTokenModel).ident,
+	secret:   "token",
+	key:      attrID,
+	fromAPI:  func(m *agentTokenModel, _ string, t *buildkite.AgentToken) { m.fromAPI(t) },
+	create: func(ctx context.Context, c *buildkite.Client, _ string, plan *agentTokenModel) (*buildkite.AgentToken, error) {
+		return c.AgentTokens.Create(ctx, plan.Description.ValueStringPointer())
+	},
+	get: func(ctx context.Context, c *buildkite.Client, _, id string) (*buildkite.AgentToken, error) {
+		t, err := c.AgentTokens.Get(ctx, id)
+		if err == nil && t.Revoked() {
+			// A revoked token can never be used again.
+			return nil, &leftBehind{"Agent Token Revoked", fmt.Sprintf(
+				"The agent token %s was revoked outside Terraform at %s; Terraform will plan a new token to replace it.",
+				id, t.RevokedAt.UTC().Format("2006-01-02T15:04:05Z"))}
+		}
+		return t, err
+	},
+	// Destroying revokes the token, with the official provider's reason; Buildkite keeps revoked tokens.
+	remove: func(ctx context.Context, c *buildkite.Client, _, id string) error {
+		return c.AgentTokens.Revoke(ctx, graphQLID("AgentToken", id), buildkite.AgentTokenRevokeReason)
+	},
+	// The import ID is the token's GraphQL ID or its UUID; Read fills the rest (the secret stays null).
+	importParts: []importPart{uuidPart("<token id>", "AgentToken")},
 }
 
 type agentTokenModel struct {
@@ -69,19 +85,9 @@ func (m *agentTokenModel) ident() string {
 	return m.UUID.ValueString()
 }
 
-// uuid is the token's UUID, as restID reads it from id (a UUID, or a GraphQL ID a state once held).
-func (m *agentTokenModel) uuid() string { return restID(m.ID) }
-
-// graphQLID is the token's GraphQL ID, which its mutations take.
-func (m *agentTokenModel) graphQLID() string {
-	if id := m.GraphQLID.ValueString(); id != "" {
-		return id
-	}
-	return graphQLID("AgentToken", m.uuid())
-}
-
-func (r *agentTokenResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
-	resp.Schema = schema.Schema{
+// agentTokenSchema is the schema of buildkite_agent_token.
+func agentTokenSchema() schema.Schema {
+	return schema.Schema{
 		Version: 1, // above the official provider's 0, so that its states are upgraded (upgrade.go)
 		MarkdownDescription: "An unclustered agent token of the organization: agents started with it join no cluster. " +
 			"Only Buildkite's GraphQL API manages these tokens, so this type needs `graphql_url` (where `rest_url` is set) and " +
@@ -104,95 +110,4 @@ func (r *agentTokenResource) Schema(_ context.Context, _ resource.SchemaRequest,
 			},
 		}, attrID, attrUUID, attrGraphQLID),
 	}
-}
-
-// UpgradeState moves the official provider's states (version 0) to version 1 by the common steps: its `id`,
-// the GraphQL ID, becomes the UUID and graphql_id; the secret it kept stays.
-func (r *agentTokenResource) UpgradeState(ctx context.Context) map[int64]resource.StateUpgrader {
-	return upgraders(ctx, r, stateMoves{})
-}
-
-func (r *agentTokenResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	defer r.finishCreate(ctx, resp)
-	var plan agentTokenModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel := r.timeout(ctx, opCreate)
-	defer cancel()
-	t, err := r.client().AgentTokens.Create(ctx, plan.Description.ValueStringPointer())
-	lost := t != nil && secretLost(ctx, &resp.Diagnostics, err, "agent token", plan.ident(), "token")
-	// A token in an answer with errors exists: it is recorded, the errors shown as a warning.
-	acted := t != nil && actedWithErrors(&resp.Diagnostics, err, "create", "agent token", plan.ident())
-	if err != nil && !lost && !acted {
-		addGraphQLError(&resp.Diagnostics, "create", "agent token", plan.ident(), err,
-			map[string]path.Path{"description": path.Root("description")})
-		return
-	}
-	plan.fromAPI(t)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-}
-
-// Read removes the resource when the token is gone or revoked: a revoked token can never be used again, so
-// Terraform plans a new one.
-func (r *agentTokenResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	defer r.finishRead(ctx, req, resp)
-	var state agentTokenModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel := r.timeout(ctx, opRead)
-	defer cancel()
-	t, err := r.client().AgentTokens.Get(ctx, state.uuid())
-	if err != nil {
-		r.readFailed(ctx, resp, err, "agent token", state.ident())
-		return
-	}
-	if t.Revoked() {
-		resp.Diagnostics.AddWarning("Agent Token Revoked",
-			fmt.Sprintf("The agent token %s was revoked outside Terraform at %s; Terraform will plan a new token to replace it.",
-				state.ident(), t.RevokedAt.UTC().Format("2006-01-02T15:04:05Z")))
-		r.removeGone(ctx, resp)
-		return
-	}
-	state.fromAPI(t)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
-}
-
-// Update only records the plan: every attribute that can change replaces the token.
-func (r *agentTokenResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	defer r.finishUpdate(ctx, req, resp)
-	var plan agentTokenModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-}
-
-// Delete revokes the token, with the official provider's reason. A token already revoked or gone is done.
-func (r *agentTokenResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var state agentTokenModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel := r.timeout(ctx, opDelete)
-	defer cancel()
-	err := r.client().AgentTokens.Revoke(ctx, state.graphQLID(), buildkite.AgentTokenRevokeReason)
-	if actedWithErrors(&resp.Diagnostics, err, "revoke", "agent token", state.ident()) {
-		return // the answer shows the token revoked
-	}
-	r.deleteFailed(ctx, &resp.Diagnostics, err, "agent token", state.ident())
-}
-
-// ImportState takes the token's GraphQL ID or its UUID; Read then fills the rest (the secret stays null).
-func (r *agentTokenResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	parts, ok := r.importParts(ctx, req, resp, uuidPart("<token id>", "AgentToken"))
-	if !ok {
-		return
-	}
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root(attrID), parts[0])...)
 }

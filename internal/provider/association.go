@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 
@@ -47,6 +48,13 @@ func bySides(parent, key string) stateMoves {
 		a[attrUUID] = a[attrID]
 		return nil
 	}}
+}
+
+// refusedCreate reports whether a create was refused in a way that may mean the association exists: a 422,
+// or a GraphQL refusal ("has already been added") that is not a not-found. takeOver then looks.
+func refusedCreate(err error) bool {
+	var ge *buildkite.GraphQLError
+	return buildkite.IsValidation(err) || errors.As(err, &ge) && !ge.Acted && !buildkite.IsNotFound(err)
 }
 
 // associationClaim is one association this command created or took over: a second resource of the

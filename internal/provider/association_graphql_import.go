@@ -16,6 +16,7 @@ var associationNodeTypes = map[string]string{
 	"team_member":     "TeamMember",
 	"pipeline_team":   "TeamPipeline",
 	"test_suite_team": "TeamSuite",
+	"team_registry":   "TeamRegistry",
 }
 
 // partsFromNode returns the import parts (team UUID, other side's UUID) of an import ID that is the

@@ -25,7 +25,8 @@ var (
 // millions of builds, and reading them would take hours of rate-limited calls.
 const defaultBuildsLimit = 100
 
-// buildFilterStates are the values of the state filter (spec 3.2); "finished" stands for passed, failed,
+// buildFilterStates are the values of the state filter
+// (https://buildkite.com/docs/apis/rest-api/builds); "finished" stands for passed, failed,
 // blocked and canceled.
 var buildFilterStates = []string{
 	"running", "scheduled", "passed", "failing", "failed", "blocked", "canceled", "canceling", "skipped", "not_run", "finished",

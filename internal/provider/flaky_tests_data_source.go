@@ -33,7 +33,7 @@ type flakyTestsDataModel struct {
 	FlakyTests    []flakyTestDataModel `tfsdk:"flaky_tests"`
 }
 
-// flakyTestDataModel carries every field of a flaky test (spec 2.15).
+// flakyTestDataModel carries every field of a flaky test.
 type flakyTestDataModel struct {
 	ID                   types.String `tfsdk:"id"`
 	WebURL               types.String `tfsdk:"web_url"`

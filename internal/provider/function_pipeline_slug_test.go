@@ -17,7 +17,7 @@ import (
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
 )
 
-// slugNames are the names the slug derivation is checked on: the spec's and the notes' examples, runs
+// slugNames are the names the slug derivation is checked on: the examples Buildkite documents, runs
 // and ends of every kind of separator, letters whose lower case is ASCII or is not, and lengths around
 // the 100-character limit; randomNames adds more.
 func slugNames() []string {

@@ -20,7 +20,7 @@ import (
 // graphql_id the builds data source shows.
 var graphQLTypes = []string{
 	"AgentToken", "Build", "CacheRegistry", "Cluster", "ClusterQueue", "ClusterToken", "Organization", "OrganizationBanner", "Pipeline", "PipelineSchedule",
-	"PipelineTemplate", "Registry", "Rule", "Suite", "Team", "TeamMember", "TeamPipeline", "TeamSuite", "User",
+	"PipelineTemplate", "Registry", "Rule", "Suite", "Team", "TeamMember", "TeamPipeline", "TeamRegistry", "TeamSuite", "User",
 }
 
 // graphQLSeparator joins the type and the UUID inside a GraphQL ID.

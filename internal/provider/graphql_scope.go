@@ -16,7 +16,8 @@ import (
 
 // What needs GraphQL. Most of the provider is REST; a few values only Buildkite's GraphQL API serves
 // (DESIGN.md, "REST first"). A resource declares what of it needs GraphQL: the whole type
-// (resourceBase.withGraphQLType, e.g. an unclustered agent token) or attributes, when the configuration
+// (resourceBase.withGraphQLType, or an objectKind's graphQL, e.g. an unclustered agent token or a team's
+// access to a registry) or attributes, when the configuration
 // sets them (resourceBase.withGraphQLAttrs, e.g. an organization's enforce_2fa). Its plan then fails,
 // before anything is applied, where GraphQL cannot be reached: no graphql_url (rest_url set without it),
 // or an API token without the graphql scope. A configuration that uses none of them never needs either.

@@ -264,3 +264,19 @@ var teamParents = &parentKind[buildkite.Team]{
 	name:  func(t *buildkite.Team) string { return t.Name },
 	ref:   func(t *buildkite.Team) string { return t.ID },
 }
+
+// registryParents are the parents of registry tokens and of teams' access to registries: found in the
+// registry listing, picked by exact ID, and named in errors by slug, which token paths name the registry by.
+var registryParents = &parentKind[buildkite.Registry]{
+	one:               "registry",
+	many:              "registries",
+	filter:            "registry_id",
+	filterDescription: "Only the tokens of the registry with this ID. Unset, those of every registry.",
+	graphQLType:       "Registry",
+	list: func(ctx context.Context, c *buildkite.Client) ([]buildkite.Registry, error) {
+		return c.Registries.List(ctx)
+	},
+	hasID: func(r *buildkite.Registry, id string) bool { return r.ID == id },
+	name:  func(r *buildkite.Registry) string { return r.Name },
+	ref:   func(r *buildkite.Registry) string { return r.Slug },
+}

@@ -548,6 +548,25 @@ resource "buildkite_test_suite_team" "e2e" {
 	})
 }
 
+// addTeamRegistry gives the team read access to a registry the configuration does not manage, named by the
+// GraphQL ID its users paste; the access's id and uuid are the service's, as the official provider keeps them.
+func (w *officialWorkspace) addTeamRegistry() {
+	team := w.withTeam()
+	reg := w.e.seedRegistry(w.e.name("shared-gems"))
+	g, err := w.e.client.TeamRegistries.Create(context.Background(), team.ID, reg.ID, "READ_ONLY")
+	w.must(err)
+	registry := graphQLID("Registry", reg.ID)
+	w.add(fmt.Sprintf(`
+resource "buildkite_team_registry" "gems" {
+  team_id      = buildkite_team.platform.id
+  registry_id  = %q
+  access_level = "READ_ONLY"
+}
+`, registry), officialInstance{address: "buildkite_team_registry.gems", dependsOn: []string{"buildkite_team.platform"}, attrs: map[string]any{
+		"id": g.ID, "uuid": g.UUID, "team_id": graphQLID("Team", team.ID), "registry_id": registry, "access_level": "READ_ONLY",
+	}})
+}
+
 func (w *officialWorkspace) addPipeline() { w.addPipelineOfVersion(1) }
 
 func (w *officialWorkspace) addPipelineV0() { w.addPipelineOfVersion(0) }

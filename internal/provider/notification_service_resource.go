@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/hashicorp/terraform-plugin-framework-validators/resourcevalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/setvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
@@ -28,13 +29,14 @@ import (
 )
 
 var (
-	_ resource.Resource                   = (*notificationServiceResource)(nil)
-	_ resource.ResourceWithConfigure      = (*notificationServiceResource)(nil)
-	_ resource.ResourceWithImportState    = (*notificationServiceResource)(nil)
-	_ resource.ResourceWithModifyPlan     = (*notificationServiceResource)(nil)
-	_ resource.ResourceWithValidateConfig = (*notificationServiceResource)(nil)
-	_ resource.ResourceWithIdentity       = (*notificationServiceResource)(nil)
-	_ resource.ResourceWithUpgradeState   = (*notificationServiceResource)(nil)
+	_ resource.Resource                     = (*notificationServiceResource)(nil)
+	_ resource.ResourceWithConfigure        = (*notificationServiceResource)(nil)
+	_ resource.ResourceWithImportState      = (*notificationServiceResource)(nil)
+	_ resource.ResourceWithModifyPlan       = (*notificationServiceResource)(nil)
+	_ resource.ResourceWithValidateConfig   = (*notificationServiceResource)(nil)
+	_ resource.ResourceWithIdentity         = (*notificationServiceResource)(nil)
+	_ resource.ResourceWithUpgradeState     = (*notificationServiceResource)(nil)
+	_ resource.ResourceWithConfigValidators = (*notificationServiceResource)(nil)
 )
 
 // notificationServiceIdentity names a notification service by its UUID, its import ID.
@@ -90,6 +92,9 @@ type nsWebhookModel struct {
 	Version   types.Int64  `tfsdk:"version"`
 	Events    types.Set    `tfsdk:"events"`
 	TLSVerify types.Bool   `tfsdk:"tls_verify"`
+	// TokenWO is write-only: known in the configuration only, null in plan and state.
+	TokenWO        types.String `tfsdk:"token_wo"`
+	TokenWOVersion types.String `tfsdk:"token_wo_version"`
 }
 
 type nsEventBridgeModel struct {
@@ -103,6 +108,9 @@ type nsDatadogModel struct {
 	APIKey      types.String `tfsdk:"api_key"`
 	DatadogSite types.String `tfsdk:"datadog_site"`
 	DatadogTags types.String `tfsdk:"datadog_tags"`
+	// APIKeyWO is write-only: known in the configuration only, null in plan and state.
+	APIKeyWO        types.String `tfsdk:"api_key_wo"`
+	APIKeyWOVersion types.String `tfsdk:"api_key_wo_version"`
 }
 
 type nsOpenTelemetryModel struct {
@@ -110,6 +118,9 @@ type nsOpenTelemetryModel struct {
 	ServiceName        types.String `tfsdk:"service_name"`
 	Headers            types.Map    `tfsdk:"headers"`
 	ResourceAttributes types.Map    `tfsdk:"resource_attributes"`
+	// HeadersWO is write-only: known in the configuration only, null in plan and state.
+	HeadersWO        types.Map    `tfsdk:"headers_wo"`
+	HeadersWOVersion types.String `tfsdk:"headers_wo_version"`
 }
 
 // notificationServiceModel is the state: the common fields and one settings object, that of the
@@ -166,6 +177,67 @@ func (m *notificationServiceModel) settings() map[string]attr.Value {
 			"resource_attributes": o.ResourceAttributes}
 	}
 	return nil
+}
+
+// nsSecret is the secret setting of a provider that has a write-only form: the REST settings key (also
+// the plain attribute's name), the write-only value (known in the configuration only) and its version.
+type nsSecret struct {
+	key     string
+	value   attr.Value
+	version types.String
+}
+
+// nsSecretKeys are the settings keys that have a write-only form, by provider: those the service takes
+// and never returns in full (a Datadog API key masked, OpenTelemetry headers never shown), and the
+// webhook's token, which it shows, so that a configuration can keep every secret out of state.
+var nsSecretKeys = map[string]string{nsProviderWebhook: "token", nsProviderDatadog: "api_key", nsProviderOpenTelemetry: "headers"}
+
+// secret returns the secret setting of m's provider that has a write-only form, if m sets its object.
+func (m *notificationServiceModel) secret() (nsSecret, bool) {
+	switch {
+	case m.Webhook != nil && m.ProviderType.ValueString() == nsProviderWebhook:
+		return nsSecret{"token", m.Webhook.TokenWO, m.Webhook.TokenWOVersion}, true
+	case m.Datadog != nil && m.ProviderType.ValueString() == nsProviderDatadog:
+		return nsSecret{"api_key", m.Datadog.APIKeyWO, m.Datadog.APIKeyWOVersion}, true
+	case m.OpenTelemetry != nil && m.ProviderType.ValueString() == nsProviderOpenTelemetry:
+		return nsSecret{"headers", m.OpenTelemetry.HeadersWO, m.OpenTelemetry.HeadersWOVersion}, true
+	}
+	return nsSecret{}, false
+}
+
+// writeOnly tells whether m keeps its secret write-only: a version is set. The plain attribute is then
+// null in plan and state.
+func (m *notificationServiceModel) writeOnly() bool {
+	s, ok := m.secret()
+	return ok && !s.version.IsNull()
+}
+
+// keepWriteOnly carries the write-only version of prior into m (built from the service's answer), with the
+// write-only value null as Terraform requires; while a version is set, the plain secret is null too, so
+// that what the service shows (the webhook's token in full) never reaches state.
+func (m *notificationServiceModel) keepWriteOnly(prior *notificationServiceModel) {
+	version := types.StringNull()
+	if s, ok := prior.secret(); ok {
+		version = s.version
+	}
+	wo := !version.IsNull()
+	switch {
+	case m.Webhook != nil:
+		m.Webhook.TokenWO, m.Webhook.TokenWOVersion = types.StringNull(), version
+		if wo {
+			m.Webhook.Token = types.StringNull()
+		}
+	case m.Datadog != nil:
+		m.Datadog.APIKeyWO, m.Datadog.APIKeyWOVersion = types.StringNull(), version
+		if wo {
+			m.Datadog.APIKey = types.StringNull()
+		}
+	case m.OpenTelemetry != nil:
+		m.OpenTelemetry.HeadersWO, m.OpenTelemetry.HeadersWOVersion = types.MapNull(types.StringType), version
+		if wo {
+			m.OpenTelemetry.Headers = types.MapNull(types.StringType)
+		}
+	}
 }
 
 // setSetting puts the setting key of v into out: its value, or null (cleared) where v is null.
@@ -309,13 +381,16 @@ func (m *notificationServiceModel) updateBody(ctx context.Context, state *notifi
 			continue
 		}
 		if prior == nil {
-			if !v.IsNull() {
+			if !v.IsNull() && (k != nsSecretKeys[m.ProviderType.ValueString()] || !m.writeOnly()) {
 				setSetting(ctx, &body.Settings, k, v, diags)
 			}
 			continue
 		}
 		if m.ProviderType.ValueString() == nsProviderEventBridge && k != "include_build_meta_data" {
 			continue
+		}
+		if k == nsSecretKeys[m.ProviderType.ValueString()] && m.writeOnly() {
+			continue // the write-only form is sent, when its version changes (writeOnlyUpdate)
 		}
 		if old, ok := prior[k]; ok && v.Equal(old) {
 			continue
@@ -326,6 +401,24 @@ func (m *notificationServiceModel) updateBody(ctx context.Context, state *notifi
 		setSetting(ctx, &body.Settings, k, v, diags)
 	}
 	return body
+}
+
+// sendWriteOnly puts the configured write-only secret of config into out, when config gives one; plan and
+// state are those of the operation (state nil for a create), and the value is sent on a create, or when
+// its version changed.
+func sendWriteOnly(ctx context.Context, out *buildkite.NotificationServiceSettings, config, plan, state *notificationServiceModel, diags *diag.Diagnostics) {
+	s, ok := config.secret()
+	if !ok || s.value.IsNull() || s.value.IsUnknown() {
+		return
+	}
+	if state != nil {
+		planned, _ := plan.secret()
+		prior, hadPrior := state.secret()
+		if hadPrior && planned.version.Equal(prior.version) {
+			return
+		}
+	}
+	setSetting(ctx, out, s.key, s.value, diags)
 }
 
 // keptSecret is the value of a secret the service masks to its last characters (XXXXXXXX9012): the prior
@@ -413,6 +506,7 @@ func (m *notificationServiceModel) fromAPI(s *buildkite.NotificationService, dia
 		m.OpenTelemetry = &nsOpenTelemetryModel{Endpoint: types.StringPointerValue(set.Endpoint), ServiceName: types.StringPointerValue(set.ServiceName),
 			Headers: headers, ResourceAttributes: attrs}
 	}
+	m.keepWriteOnly(&prior)
 }
 
 func lowerSorted(ids []string) []string {
@@ -444,8 +538,10 @@ func (r *notificationServiceResource) Schema(_ context.Context, _ resource.Schem
 			"EventBridge, Datadog Pipeline Visibility or OpenTelemetry tracing). Services connected in the web " +
 			"interface (`linear`, `slack_workspace`) can be imported and their description changed, but not created. " +
 			"Secrets the service masks or never returns (`aws_account_id`, `api_key`, `headers`) are kept from the " +
-			"configuration; a masked value that no longer ends as the configured one shows as a change. Import a " +
-			"service by its UUID.",
+			"configuration; a masked value that no longer ends as the configured one shows as a change. The webhook's " +
+			"`token`, the Datadog `api_key` and the OpenTelemetry `headers` can instead be given write-only (`token_wo`, " +
+			"`api_key_wo`, `headers_wo`, each with a `*_wo_version` whose change sends it again), to keep every secret out " +
+			"of plan and state. Import a service by its UUID.",
 		Attributes: map[string]schema.Attribute{
 			"id":         computedString("The notification service's UUID."),
 			"graphql_id": computedString("The notification service's GraphQL ID, null when the service gives none."),
@@ -477,9 +573,12 @@ func (r *notificationServiceResource) Schema(_ context.Context, _ resource.Schem
 				MarkdownDescription: "The settings of a webhook." + fmt.Sprintf(settingsNote, nsProviderWebhook),
 				Optional:            true,
 				Attributes: map[string]schema.Attribute{
-					"url":        nsOptional("The URL events are posted to; required to create one."),
-					"token":      keepString("The token sent with each event (or used to sign it). Unset, the service generates one.", true),
-					"token_mode": keepString("How the token is sent: `token` (a header) or `signature` (an HMAC signature).", false, stringvalidator.OneOf("token", "signature")),
+					"url": nsOptional("The URL events are posted to; required to create one."),
+					"token": keepString("The token sent with each event (or used to sign it); kept in state. Unset, the service "+
+						"generates one (unless `token_wo` is set). Conflicts with `token_wo`.", true),
+					"token_wo":         nsWriteOnlyString("token", "The token sent with each event (or used to sign it)"),
+					"token_wo_version": nsWriteOnlyVersion("token"),
+					"token_mode":       keepString("How the token is sent: `token` (a header) or `signature` (an HMAC signature).", false, stringvalidator.OneOf("token", "signature")),
 					"version": schema.Int64Attribute{MarkdownDescription: "The payload version; it can only move up to the newest.",
 						Optional: true, Computed: true, PlanModifiers: []planmodifier.Int64{int64planmodifier.UseStateForUnknown()}},
 					"events": schema.SetAttribute{MarkdownDescription: "The events sent, such as `build.finished`.", ElementType: types.StringType,
@@ -510,9 +609,12 @@ func (r *notificationServiceResource) Schema(_ context.Context, _ resource.Schem
 				MarkdownDescription: "The settings of Datadog Pipeline Visibility." + fmt.Sprintf(settingsNote, nsProviderDatadog),
 				Optional:            true,
 				Attributes: map[string]schema.Attribute{
-					"api_key":      keepString("The Datadog API key; required to create one. The service shows only its last characters, so it is kept from the configuration.", true),
-					"datadog_site": keepString("The Datadog site, such as `datadoghq.com` (the service's default).", false),
-					"datadog_tags": nsOptional("Tags added to every event: `key:value` pairs, one a line."),
+					"api_key": keepString("The Datadog API key; required to create one (or `api_key_wo`). The service shows only its "+
+						"last characters, so it is kept from the configuration, in state. Conflicts with `api_key_wo`.", true),
+					"api_key_wo":         nsWriteOnlyString("api_key", "The Datadog API key"),
+					"api_key_wo_version": nsWriteOnlyVersion("api_key"),
+					"datadog_site":       keepString("The Datadog site, such as `datadoghq.com` (the service's default).", false),
+					"datadog_tags":       nsOptional("Tags added to every event: `key:value` pairs, one a line."),
 				},
 			},
 			"open_telemetry_tracing": schema.SingleNestedAttribute{
@@ -522,14 +624,54 @@ func (r *notificationServiceResource) Schema(_ context.Context, _ resource.Schem
 					"endpoint":     nsOptional("The OTLP endpoint traces are sent to; required to create one."),
 					"service_name": keepString("The service name of the traces (the service's default is `buildkite`).", false),
 					"headers": schema.MapAttribute{MarkdownDescription: "Headers sent with each export, such as an authorization header. " +
-						"The service never shows them, so they are kept from the configuration.", ElementType: types.StringType,
+						"The service never shows them, so they are kept from the configuration, in state. Conflicts with `headers_wo`.", ElementType: types.StringType,
 						Optional: true, Computed: true, Sensitive: true, PlanModifiers: []planmodifier.Map{mapplanmodifier.UseStateForUnknown()}},
+					"headers_wo": schema.MapAttribute{MarkdownDescription: nsWriteOnlyDescription("headers", "Headers sent with each export"),
+						ElementType: types.StringType, Optional: true, WriteOnly: true},
+					"headers_wo_version": nsWriteOnlyVersion("headers"),
 					"resource_attributes": schema.MapAttribute{MarkdownDescription: "Resource attributes added to every span.", ElementType: types.StringType,
 						Optional: true, Computed: true, PlanModifiers: []planmodifier.Map{mapplanmodifier.UseStateForUnknown()}},
 				},
 			},
 		},
 	}
+}
+
+// nsWriteOnlyDescription describes the write-only form of the secret setting key.
+func nsWriteOnlyDescription(key, what string) string {
+	return fmt.Sprintf("%[2]s, write-only (Terraform 1.11 or later): sent to the service and kept in neither plan nor "+
+		"state. Requires `%[1]s_wo_version`; conflicts with `%[1]s`.", key, what)
+}
+
+// The write-only forms are not marked sensitive: Terraform keeps them in neither plan nor state and shows
+// none, and a mark that a state written by the official provider (which has no such attribute) does not
+// record would make its first plan after replace-provider -refresh=false an update that changes nothing.
+func nsWriteOnlyString(key, what string) schema.StringAttribute {
+	return schema.StringAttribute{MarkdownDescription: nsWriteOnlyDescription(key, what), Optional: true, WriteOnly: true}
+}
+
+// nsWriteOnlyVersion is the label whose change sends the write-only form of key again.
+func nsWriteOnlyVersion(key string) schema.StringAttribute {
+	return schema.StringAttribute{
+		MarkdownDescription: fmt.Sprintf("A label of `%[1]s_wo`, not secret, such as its version in your secret manager: "+
+			"Terraform cannot see a write-only value change, so changing this label is what sends `%[1]s_wo` again; "+
+			"an apply that leaves it as it is sends nothing. Required with `%[1]s_wo`.", key),
+		Optional:   true,
+		Validators: []validator.String{notBlank()},
+	}
+}
+
+// ConfigValidators: each secret is given plain or write-only, not both, and a write-only one with its
+// version.
+func (r *notificationServiceResource) ConfigValidators(context.Context) []resource.ConfigValidator {
+	var out []resource.ConfigValidator
+	for _, provider := range []string{nsProviderWebhook, nsProviderDatadog, nsProviderOpenTelemetry} {
+		block, key := path.MatchRoot(provider), nsSecretKeys[provider]
+		out = append(out,
+			resourcevalidator.Conflicting(block.AtName(key), block.AtName(key+"_wo")),
+			resourcevalidator.RequiredTogether(block.AtName(key+"_wo"), block.AtName(key+"_wo_version")))
+	}
+	return out
 }
 
 // accountChanged replaces the service when a known account ID changes; setting one where the state has
@@ -558,14 +700,26 @@ func (r *notificationServiceResource) ValidateConfig(ctx context.Context, req re
 // created, and its required settings. Nothing here asks the service.
 func (r *notificationServiceResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	r.resourceBase.ModifyPlan(ctx, req, resp)
-	if req.Plan.Raw.IsNull() || req.Config.Raw.IsNull() || !req.State.Raw.IsNull() {
+	if req.Plan.Raw.IsNull() || req.Config.Raw.IsNull() {
 		return
 	}
 	var cfg notificationServiceModel
 	if d := req.Config.Get(ctx, &cfg); d.HasError() {
 		return
 	}
-	checkNotificationServiceCreate(&cfg, &resp.Diagnostics)
+	if cfg.writeOnly() {
+		// The secret is write-only: the plain attribute, computed from what the service holds, is planned
+		// null, so that a move from it clears the stored secret from state.
+		p := path.Root(cfg.ProviderType.ValueString()).AtName(nsSecretKeys[cfg.ProviderType.ValueString()])
+		if cfg.ProviderType.ValueString() == nsProviderOpenTelemetry {
+			resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, p, types.MapNull(types.StringType))...)
+		} else {
+			resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, p, types.StringNull())...)
+		}
+	}
+	if req.State.Raw.IsNull() {
+		checkNotificationServiceCreate(&cfg, &resp.Diagnostics)
+	}
 }
 
 // nsScope is the configured scope ("all" when unset) and the configured scope UUIDs that are known, and
@@ -651,21 +805,35 @@ func missingSettings(cfg *notificationServiceModel, provider string, pick func(k
 	if settings == nil {
 		return
 	}
+	secret, _ := cfg.secret()
 	for _, k := range nsRequired[provider] {
+		if k == secret.key && !secret.value.IsNull() {
+			continue // given write-only
+		}
 		if v := settings[k]; pick(k) && (v == nil || v.IsNull()) {
 			diags.AddAttributeError(path.Root(provider).AtName(k), "Missing notification service setting",
-				fmt.Sprintf("%s.%s is required when creating this notification service.", provider, k))
+				fmt.Sprintf("%s.%s is required when creating this notification service%s.", provider, k, writeOnlyAlternative(provider, k)))
 		}
 	}
+}
+
+// writeOnlyAlternative names the write-only form of a required setting, if it has one.
+func writeOnlyAlternative(provider, key string) string {
+	if nsSecretKeys[provider] == key {
+		return fmt.Sprintf(" (or %[1]s_wo with %[1]s_wo_version)", key)
+	}
+	return ""
 }
 
 // ---- operations ----
 
 func (r *notificationServiceResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	defer r.finishCreate(ctx, resp)
-	var plan notificationServiceModel
+	var plan, config notificationServiceModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
 	body := plan.createBody(ctx, &resp.Diagnostics)
+	sendWriteOnly(ctx, &body.Settings, &config, &plan, nil, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -718,13 +886,15 @@ func (r *notificationServiceResource) Read(ctx context.Context, req resource.Rea
 
 func (r *notificationServiceResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	defer r.finishUpdate(ctx, req, resp)
-	var plan, state notificationServiceModel
+	var plan, state, config notificationServiceModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
 	body := plan.updateBody(ctx, &state, &resp.Diagnostics)
+	sendWriteOnly(ctx, &body.Settings, &config, &plan, &state, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"regexp"
@@ -571,6 +572,251 @@ func TestAccNotificationServiceResource_disableFailsAfterPatch(t *testing.T) {
 					}
 					return nil
 				}),
+			},
+		},
+	})
+}
+
+// writeOnlyServicesConfig is three services whose secrets are all write-only: a webhook's token, a Datadog
+// API key and OpenTelemetry headers, described by description, with the secrets' suffix and the versions
+// given.
+func writeOnlyServicesConfig(description, secret, version string) string {
+	return fmt.Sprintf(`
+resource "buildkite_notification_service" "webhook" {
+  provider_type = "webhook"
+  description   = %[1]q
+  webhook = {
+    url              = "https://example.com/buildkite"
+    token_wo         = "hook-token-%[2]s"
+    token_wo_version = %[3]q
+  }
+}
+resource "buildkite_notification_service" "datadog" {
+  provider_type = "datadog_pipeline_visibility"
+  description   = %[1]q
+  datadog_pipeline_visibility = {
+    api_key_wo         = "dd-api-key-%[2]s"
+    api_key_wo_version = %[3]q
+  }
+}
+resource "buildkite_notification_service" "otel" {
+  provider_type = "open_telemetry_tracing"
+  description   = %[1]q
+  open_telemetry_tracing = {
+    endpoint           = "https://otel.example.com"
+    headers_wo         = { authorization = "Bearer otel-%[2]s" }
+    headers_wo_version = %[3]q
+  }
+}
+`, description, secret, version)
+}
+
+// writeOnlySecrets are the secrets writeOnlyServicesConfig sends, by resource name, as the service holds them.
+func writeOnlySecrets(secret string) map[string][2]string {
+	return map[string][2]string{
+		"webhook": {"token", "hook-token-" + secret},
+		"datadog": {"api_key", "dd-api-key-" + secret},
+		"otel":    {"headers", fmt.Sprint(map[string]any{"authorization": "Bearer otel-" + secret})},
+	}
+}
+
+// (e *testEnv) servicesHold checks that each service in state holds the secret of writeOnlySecrets(secret).
+func (e *testEnv) servicesHold(secret string) resource.TestCheckFunc {
+	return func(s *terraform.State) error {
+		if e.live {
+			return nil // the real service shows no secret in full
+		}
+		for name, want := range writeOnlySecrets(secret) {
+			rs, ok := s.RootModule().Resources["buildkite_notification_service."+name]
+			if !ok {
+				return fmt.Errorf("buildkite_notification_service.%s is not in state", name)
+			}
+			got, ok := e.server.Store().NotificationServiceSetting(e.org, rs.Primary.Attributes["id"], want[0])
+			if !ok || fmt.Sprint(got) != want[1] {
+				return fmt.Errorf("service %s holds %s = %v, want %s", name, want[0], got, want[1])
+			}
+		}
+		return nil
+	}
+}
+
+// stateHoldsNone is a state check that the state, as JSON, holds none of the strings.
+type stateHoldsNone []string
+
+func (c stateHoldsNone) CheckState(_ context.Context, req statecheck.CheckStateRequest, resp *statecheck.CheckStateResponse) {
+	raw, err := json.Marshal(req.State)
+	if err != nil {
+		resp.Error = err
+		return
+	}
+	if len(raw) < 500 {
+		resp.Error = fmt.Errorf("the state JSON is %d bytes: the check would find nothing", len(raw))
+		return
+	}
+	for _, s := range c {
+		if strings.Contains(string(raw), s) {
+			resp.Error = fmt.Errorf("the state holds the secret %q", s)
+			return
+		}
+	}
+}
+
+// TestAccNotificationServiceResource_writeOnlySecrets: a configuration whose secrets are all write-only
+// keeps every one out of state, and creates the services with them (a Datadog service needs no api_key
+// beside api_key_wo). Changing a secret without its version sends nothing and plans nothing; bumping the
+// versions sends the new secrets, in place; an update of something else under the same version does not
+// send the secret.
+func TestAccNotificationServiceResource_writeOnlySecrets(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	desc := e.name("write-only")
+	secrets := func(v string) stateHoldsNone {
+		var out stateHoldsNone
+		for _, s := range []string{"hook-token-", "dd-api-key-", "otel-"} {
+			out = append(out, s+v)
+		}
+		return out
+	}
+	all := append(secrets("one"), append(secrets("two"), "XXXXXXXX")...) // nor the masked key
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             e.checkDestroyed("buildkite_notification_service"),
+		Steps: []resource.TestStep{
+			{
+				Config:            e.config(writeOnlyServicesConfig(desc, "one", "1")),
+				Check:             e.servicesHold("one"),
+				ConfigStateChecks: []statecheck.StateCheck{all},
+			},
+			{
+				// A new value under the same version: nothing to do, and the service keeps the first.
+				Config:            e.config(writeOnlyServicesConfig(desc, "two", "1")),
+				ConfigPlanChecks:  expectEmpty(),
+				Check:             e.servicesHold("one"),
+				ConfigStateChecks: []statecheck.StateCheck{all},
+			},
+			{
+				Config: e.config(writeOnlyServicesConfig(desc, "two", "2")),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction("buildkite_notification_service.webhook", plancheck.ResourceActionUpdate),
+					plancheck.ExpectResourceAction("buildkite_notification_service.datadog", plancheck.ResourceActionUpdate),
+					plancheck.ExpectResourceAction("buildkite_notification_service.otel", plancheck.ResourceActionUpdate),
+				}},
+				Check:             e.servicesHold("two"),
+				ConfigStateChecks: []statecheck.StateCheck{all},
+			},
+			{
+				// Another change under the same version sends the other change only.
+				Config:            e.config(writeOnlyServicesConfig(desc+"-renamed", "three", "2")),
+				Check:             e.servicesHold("two"),
+				ConfigStateChecks: []statecheck.StateCheck{append(all, "-three")},
+			},
+			{Config: e.config(writeOnlyServicesConfig(desc+"-renamed", "three", "2")), PlanOnly: true},
+		},
+	})
+}
+
+// TestAccNotificationServiceResource_writeOnlyMigration: moving each secret from its plain attribute to its
+// write-only form plans an update in place that clears the secret from state, sends the write-only value
+// (its version is new), and replaces nothing.
+func TestAccNotificationServiceResource_writeOnlyMigration(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	desc := e.name("write-only")
+	plain := fmt.Sprintf(`
+resource "buildkite_notification_service" "webhook" {
+  provider_type = "webhook"
+  description   = %[1]q
+  webhook = {
+    url   = "https://example.com/buildkite"
+    token = "hook-token-plain"
+  }
+}
+resource "buildkite_notification_service" "datadog" {
+  provider_type = "datadog_pipeline_visibility"
+  description   = %[1]q
+  datadog_pipeline_visibility = {
+    api_key = "dd-api-key-plain"
+  }
+}
+resource "buildkite_notification_service" "otel" {
+  provider_type = "open_telemetry_tracing"
+  description   = %[1]q
+  open_telemetry_tracing = {
+    endpoint = "https://otel.example.com"
+    headers  = { authorization = "Bearer otel-plain" }
+  }
+}
+`, desc)
+	var planChecks []plancheck.PlanCheck
+	for name, key := range map[string]tfjsonpath.Path{
+		"webhook": tfjsonpath.New("webhook").AtMapKey("token"),
+		"datadog": tfjsonpath.New("datadog_pipeline_visibility").AtMapKey("api_key"),
+		"otel":    tfjsonpath.New("open_telemetry_tracing").AtMapKey("headers"),
+	} {
+		addr := "buildkite_notification_service." + name
+		planChecks = append(planChecks, plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
+			plancheck.ExpectKnownValue(addr, key, knownvalue.Null()))
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             e.checkDestroyed("buildkite_notification_service"),
+		Steps: []resource.TestStep{
+			{
+				Config: e.config(plain),
+				Check: resource.ComposeAggregateTestCheckFunc(
+					resource.TestCheckResourceAttr("buildkite_notification_service.webhook", "webhook.token", "hook-token-plain"),
+					resource.TestCheckResourceAttr("buildkite_notification_service.datadog", "datadog_pipeline_visibility.api_key", "dd-api-key-plain"),
+					resource.TestCheckResourceAttr("buildkite_notification_service.otel", "open_telemetry_tracing.headers.authorization", "Bearer otel-plain"),
+				),
+			},
+			{
+				Config:            e.config(writeOnlyServicesConfig(desc, "one", "1")),
+				ConfigPlanChecks:  resource.ConfigPlanChecks{PreApply: planChecks},
+				Check:             e.servicesHold("one"),
+				ConfigStateChecks: []statecheck.StateCheck{stateHoldsNone{"-plain", "-one"}},
+			},
+			{Config: e.config(writeOnlyServicesConfig(desc, "one", "1")), PlanOnly: true},
+		},
+	})
+}
+
+// TestAccNotificationServiceResource_writeOnlyConflicts: a secret given both plain and write-only, or
+// write-only without its version, is refused at plan, naming the attributes.
+func TestAccNotificationServiceResource_writeOnlyConflicts(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		Steps: []resource.TestStep{
+			{
+				Config: e.config(testAccWebhookServiceConfig("wo", true, "", `    token = "a"
+    token_wo = "b"
+    token_wo_version = "1"`)),
+				ExpectError: regexp.MustCompile(`(?s)Invalid Attribute Combination.*webhook\.token.*webhook\.token_wo`),
+			},
+			{
+				Config:      e.config(testAccWebhookServiceConfig("wo", true, "", `    token_wo = "b"`)),
+				ExpectError: regexp.MustCompile(`(?s)Invalid Attribute Combination.*webhook\.token_wo_version`),
+			},
+			{
+				Config: e.config(`
+resource "buildkite_notification_service" "test" {
+  provider_type = "datadog_pipeline_visibility"
+  datadog_pipeline_visibility = {
+    api_key            = "a"
+    api_key_wo         = "b"
+    api_key_wo_version = "1"
+  }
+}`),
+				ExpectError: regexp.MustCompile(`(?s)datadog_pipeline_visibility\.api_key.*datadog_pipeline_visibility\.api_key_wo`),
+			},
+			{
+				Config: e.config(`
+resource "buildkite_notification_service" "test" {
+  provider_type = "datadog_pipeline_visibility"
+  datadog_pipeline_visibility = {}
+}`),
+				ExpectError: regexp.MustCompile(`(?s)api_key is required.*or api_key_wo`),
 			},
 		},
 	})

@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -48,6 +49,13 @@ type objectKind[T, M any] struct {
 	// singleton: the organization's one object of the type (its banner), which the calls find without a
 	// key and errors name by the organization.
 	singleton bool
+	// setting: a setting of its parent (a cluster's default queue) rather than an object of its own, addressed
+	// and named by the parent's ID alone, which is also its id; get answers errAbsent where the parent holds
+	// none.
+	setting bool
+	// graphQL: the type's calls go through Buildkite's GraphQL API (every plan needs it: graphql_scope.go),
+	// whose answers may carry the object, or show it done, and errors as well.
+	graphQL *graphQLCalls
 
 	// key is the attribute that addresses the object: "id", or "slug" where the service addresses it so;
 	// parent, where the service keeps the object under another ("cluster_id", "team_id"), the attribute
@@ -128,6 +136,15 @@ type objectKind[T, M any] struct {
 	current func(existing *T, plan *M) bool
 }
 
+// graphQLCalls is how a kind's GraphQL answers are reported. A create whose answer carries the object and a
+// remove that was done are recorded, their errors warned of (actedWithErrors); a refused create is reported
+// error by error, each on the attribute fields names for the mutation's input field (addGraphQLError).
+type graphQLCalls struct {
+	fields map[string]path.Path
+	// removes is the verb of remove in errors ("revoke"); "" is "delete".
+	removes string
+}
+
 // objectResource serves every object and association resource from its kind.
 type objectResource[T, M any] struct {
 	resourceBase
@@ -141,6 +158,9 @@ func newObject[T, M any](kind *objectKind[T, M]) resource.Resource {
 	base := newResourceBase(kind.name, kind.scopes, kind.identity)
 	if kind.noID {
 		base = base.withoutID()
+	}
+	if kind.graphQL != nil {
+		base = base.withGraphQLType()
 	}
 	return &objectResource[T, M]{resourceBase: base, kind: kind}
 }
@@ -206,6 +226,10 @@ func (r *objectResource[T, M]) address(ctx context.Context, src attributeSource,
 		return a
 	}
 	a := objectAddress{parent: readableUUID(p), key: k, ident: k}
+	if r.kind.setting {
+		a.key, a.ident = a.parent, a.parent
+		return a
+	}
 	if r.kind.singleton {
 		a.ident = r.client().Organization()
 		return a
@@ -275,7 +299,7 @@ func (r *objectResource[T, M]) Create(ctx context.Context, req resource.CreateRe
 		defer c.mu.Unlock()
 	}
 	obj, err := r.kind.create(ctx, r.client(), parentID, &plan)
-	if err != nil && r.kind.current != nil && buildkite.IsValidation(err) {
+	if err != nil && r.kind.current != nil && refusedCreate(err) {
 		if c != nil && c.held {
 			resp.Diagnostics.AddError("Unable to Create "+titleWords(r.kind.what), fmt.Sprintf(
 				"Creating %s %s: %s. Another buildkite_%s of this configuration created or took it over in this "+
@@ -285,13 +309,18 @@ func (r *objectResource[T, M]) Create(ctx context.Context, req resource.CreateRe
 		obj, err = r.takeOver(ctx, parentID, a.key, &plan, err)
 	}
 	lost := r.kind.secret != "" && obj != nil && secretLost(ctx, &resp.Diagnostics, err, r.kind.what, ident, r.kind.secret)
-	if err != nil && !lost {
-		if errors.As(err, new(*diagnosedError)) {
+	acted := r.kind.graphQL != nil && obj != nil && actedWithErrors(&resp.Diagnostics, err, "create", r.kind.what, ident)
+	if err != nil && !lost && !acted {
+		if ownWords(err) {
 			r.hookFailed(&resp.Diagnostics, "create", ident, err)
 			if partial(obj, err) {
 				r.kind.fromAPI(&plan, parentID, obj)
 				resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 			}
+			return
+		}
+		if r.kind.graphQL != nil {
+			addGraphQLError(&resp.Diagnostics, "create", r.kind.what, ident, err, r.kind.graphQL.fields)
 			return
 		}
 		if r.kind.explainCreate != nil && r.kind.explainCreate(&plan, err, &resp.Diagnostics) {
@@ -326,11 +355,19 @@ func (r *objectResource[T, M]) Read(ctx context.Context, req resource.ReadReques
 	ctx, cancel := r.timeout(ctx, opRead)
 	defer cancel()
 	obj, err := r.find(ctx, a)
-	if errors.As(err, new(*diagnosedError)) { // the hook's own words; nothing leaves state
+	var left *leftBehind
+	switch {
+	case errors.As(err, &left):
+		resp.Diagnostics.AddWarning(left.summary, left.detail)
+		r.removeGone(ctx, resp)
+		return
+	case errors.Is(err, errAbsent):
+		r.removeGone(ctx, resp)
+		return
+	case ownWords(err):
 		r.hookFailed(&resp.Diagnostics, "read", a.ident, err)
 		return
-	}
-	if err != nil {
+	case err != nil:
 		r.readFailed(ctx, resp, err, r.kind.what, a.ident)
 		return
 	}
@@ -407,13 +444,20 @@ func (r *objectResource[T, M]) Delete(ctx context.Context, req resource.DeleteRe
 	if err == nil {
 		err = r.kind.remove(ctx, r.client(), a.parent, a.key)
 	}
+	if g := r.kind.graphQL; g != nil && actedWithErrors(&resp.Diagnostics, err, cmp.Or(g.removes, "delete"), r.kind.what, a.ident) {
+		return // the answer shows it done
+	}
 	if err != nil && r.kind.deleteRefused != nil {
 		if detail := r.kind.deleteRefused(ctx, r.client(), a.parent, a.key, err); detail != "" {
 			resp.Diagnostics.AddError("Unable to Delete "+titleWords(r.kind.what), detail)
 			return
 		}
 	}
-	r.deleteFailed(ctx, &resp.Diagnostics, err, r.kind.what, a.ident)
+	if ownWords(err) {
+		r.hookFailed(&resp.Diagnostics, "delete", a.ident, err)
+	} else {
+		r.deleteFailed(ctx, &resp.Diagnostics, err, r.kind.what, a.ident)
+	}
 	if c := r.claim(a.ident); c != nil && !resp.Diagnostics.HasError() {
 		c.mu.Lock()
 		c.held = false
@@ -447,6 +491,8 @@ func (r *objectResource[T, M]) ImportState(ctx context.Context, req resource.Imp
 			r.hookFailed(&resp.Diagnostics, "import", req.ID, err)
 			return
 		}
+	case r.kind.setting:
+		parentID, key = parts[0], parts[0]
 	case r.kind.parent != "":
 		parentID, key = parts[0], parts[1]
 	default:
@@ -478,8 +524,8 @@ func (r *objectResource[T, M]) qualify(ctx context.Context, req *resource.Import
 		})
 }
 
-// diagnosedError is an error a hook reports in its own words (a summary users' tests match on). Returned
-// by a get hook, it leaves the object in state; returned by a create or update hook together with an
+// diagnosedError is an error a client call or hook reports in its own words (a summary users' tests match
+// on). Returned by a get, it leaves the object in state; returned by a create or update together with an
 // answer (a change applied in part), the state records the answer.
 type diagnosedError struct{ summary, detail string }
 
@@ -488,13 +534,23 @@ func partial[T any](obj *T, err error) bool {
 	return obj != nil && errors.As(err, new(*diagnosedError))
 }
 
+// leftBehind is what a client call or hook reports as a warning: the operation succeeds for Terraform, and
+// the warning says what it left behind (a default queue the service refused to unset). From a get, it is
+// the object found unusable (a revoked token): Read warns of it and removes the resource from state.
+type leftBehind diagnosedError
+
+func (e *leftBehind) Error() string { return e.summary + ": " + e.detail }
+
 func (e *diagnosedError) Error() string { return e.summary + ": " + e.detail }
 
 // hookFailed reports the error of a client call or hook: in the hook's own words where it gave them.
 func (r *objectResource[T, M]) hookFailed(diags *diag.Diagnostics, op, ident string, err error) {
 	var own *diagnosedError
 	var as *reportedAs
+	var left *leftBehind
 	switch {
+	case errors.As(err, &left):
+		diags.AddWarning(left.summary, left.detail)
 	case errors.As(err, &own):
 		diags.AddError(own.summary, own.detail)
 	case errors.As(err, &as):
@@ -503,6 +559,16 @@ func (r *objectResource[T, M]) hookFailed(diags *diag.Diagnostics, op, ident str
 		addAPIError(diags, op, r.kind.what, ident, err)
 	}
 }
+
+// ownWords reports whether err is to be reported as a hook gave it (diagnosedError, reportedAs, leftBehind) rather
+// than by the shared failure paths of its operation.
+func ownWords(err error) bool {
+	return errors.As(err, new(*diagnosedError)) || errors.As(err, new(*reportedAs)) || errors.As(err, new(*leftBehind))
+}
+
+// errAbsent is a setting's get finding that its parent holds none: removed outside Terraform, which the
+// parent's answer confirms, so Read removes it from state.
+var errAbsent = errors.New("the parent holds no such setting")
 
 // reportedAs is an error an update hook reports as another operation, or of another part of the object,
 // than the update's own: the "update" of a "cluster secret value".

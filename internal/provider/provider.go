@@ -6,6 +6,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/ephemeral"
 	"github.com/hashicorp/terraform-plugin-framework/function"
 	"github.com/hashicorp/terraform-plugin-framework/list"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
@@ -181,6 +182,7 @@ func (p *buildkiteProvider) Resources(_ context.Context) []func() resource.Resou
 		// Package registries
 		NewRegistryResource,
 		NewRegistryTokenResource,
+		NewTeamRegistryResource,
 	}
 }
 
@@ -220,6 +222,7 @@ func (p *buildkiteProvider) ListResources(context.Context) []func() list.ListRes
 		// Package registries
 		NewRegistryListResource,
 		NewRegistryTokenListResource,
+		NewTeamRegistryListResource,
 	}
 }
 
@@ -270,9 +273,17 @@ func (p *buildkiteProvider) DataSources(_ context.Context) []func() datasource.D
 }
 
 var (
-	_ provider.ProviderWithActions   = (*buildkiteProvider)(nil)
-	_ provider.ProviderWithFunctions = (*buildkiteProvider)(nil)
+	_ provider.ProviderWithActions            = (*buildkiteProvider)(nil)
+	_ provider.ProviderWithFunctions          = (*buildkiteProvider)(nil)
+	_ provider.ProviderWithEphemeralResources = (*buildkiteProvider)(nil)
 )
+
+// EphemeralResources implements provider.ProviderWithEphemeralResources (Terraform 1.10+).
+func (p *buildkiteProvider) EphemeralResources(_ context.Context) []func() ephemeral.EphemeralResource {
+	return []func() ephemeral.EphemeralResource{
+		NewClusterAgentTokenEphemeral,
+	}
+}
 
 // Actions implements provider.ProviderWithActions (Terraform 1.14+).
 func (p *buildkiteProvider) Actions(_ context.Context) []func() action.Action {

@@ -72,6 +72,7 @@ func (p *buildkiteProvider) Configure(ctx context.Context, req provider.Configur
 	resp.DataSourceData = data
 	resp.ListResourceData = data
 	resp.ActionData = data
+	resp.EphemeralResourceData = data
 }
 
 // settings are the provider block's values, with the environment's and the defaults filled in.

@@ -8,22 +8,6 @@ import (
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
 )
 
-// registryParents are the parents of registry tokens: found in the registry listing, picked by exact ID,
-// and named in errors by slug, which token paths name the registry by.
-var registryParents = &parentKind[buildkite.Registry]{
-	one:               "registry",
-	many:              "registries",
-	filter:            "registry_id",
-	filterDescription: "Only the tokens of the registry with this ID. Unset, those of every registry.",
-	graphQLType:       "Registry",
-	list: func(ctx context.Context, c *buildkite.Client) ([]buildkite.Registry, error) {
-		return c.Registries.List(ctx)
-	},
-	hasID: func(r *buildkite.Registry, id string) bool { return r.ID == id },
-	name:  func(r *buildkite.Registry) string { return r.Name },
-	ref:   func(r *buildkite.Registry) string { return r.Slug },
-}
-
 // NewRegistryTokenListResource returns the buildkite_registry_token list resource.
 func NewRegistryTokenListResource() list.ListResource {
 	return &childList[buildkite.Registry, buildkite.RegistryToken]{

@@ -83,3 +83,14 @@ resource "buildkite_cluster" "b" {
 }
 `, e.name(base+"-a"), e.name(base+"-b"))
 }
+
+// seedRegistry creates a ruby registry named name, created for the teams teamIDs.
+func (e *testEnv) seedRegistry(name string, teamIDs ...string) *buildkite.Registry {
+	e.t.Helper()
+	reg, err := e.client.Registries.Create(context.Background(), buildkite.RegistryCreate{Name: name, Ecosystem: "ruby", TeamIDs: teamIDs})
+	if err != nil {
+		e.t.Fatalf("seeding registry %q: %v", name, err)
+	}
+	e.t.Cleanup(func() { _ = e.client.Registries.Delete(context.Background(), reg.Slug) })
+	return reg
+}

@@ -146,6 +146,32 @@ resource "buildkite_notification_service" "webhook" {
     token  = %[7]q
   }
 }
+resource "buildkite_notification_service" "webhook_wo" {
+  provider_type = "webhook"
+  description   = "webhook write-only"
+  webhook = {
+    url              = "https://example.com/buildkite"
+    token_wo         = %[12]q
+    token_wo_version = %[11]q
+  }
+}
+resource "buildkite_notification_service" "datadog_wo" {
+  provider_type = "datadog_pipeline_visibility"
+  description   = "datadog write-only"
+  datadog_pipeline_visibility = {
+    api_key_wo         = %[13]q
+    api_key_wo_version = %[11]q
+  }
+}
+resource "buildkite_notification_service" "otel_wo" {
+  provider_type = "open_telemetry_tracing"
+  description   = "otel write-only"
+  open_telemetry_tracing = {
+    endpoint           = "https://otel.example.com"
+    headers_wo         = { authorization = %[14]q }
+    headers_wo_version = %[11]q
+  }
+}
 resource "buildkite_notification_service" "eventbridge" {
   provider_type = "aws_event_bridge"
   description   = "eventbridge"
@@ -159,7 +185,10 @@ resource "buildkite_notification_service" "eventbridge" {
 			"Bearer "+m("buildkite_notification_service.open_telemetry_tracing.headers")+v,
 			m("buildkite_notification_service.open_telemetry_tracing.headers")+"-other"+v,
 			m("buildkite_notification_service.webhook.token")+v,
-			accountID(v), "", "", "v"+v) // the version changes with the value
+			accountID(v), "", "", "v"+v, // the version changes with the value
+			m("buildkite_notification_service.webhook.token_wo")+v,
+			m("buildkite_notification_service.datadog_pipeline_visibility.api_key_wo")+v,
+			m("buildkite_notification_service.open_telemetry_tracing.headers_wo")+v)
 	}
 	// Which configuration line sets which attribute; the computed ones come from state after apply.
 	configured := map[string][]string{
@@ -170,6 +199,10 @@ resource "buildkite_notification_service" "eventbridge" {
 			m("buildkite_notification_service.open_telemetry_tracing.headers"), m("buildkite_notification_service.open_telemetry_tracing.headers") + "-other"},
 		"buildkite_notification_service.webhook.token":                   {m("buildkite_notification_service.webhook.token")},
 		"buildkite_notification_service.aws_event_bridge.aws_account_id": nil, // accountID(round)
+		"buildkite_notification_service.webhook.token_wo":                {m("buildkite_notification_service.webhook.token_wo")},
+		"buildkite_notification_service.datadog_pipeline_visibility.api_key_wo": {
+			m("buildkite_notification_service.datadog_pipeline_visibility.api_key_wo")},
+		"buildkite_notification_service.open_telemetry_tracing.headers_wo": {m("buildkite_notification_service.open_telemetry_tracing.headers_wo")},
 	}
 	fromState := map[string]string{
 		"buildkite_cluster_agent_token.token": "buildkite_cluster_agent_token.t",

@@ -80,7 +80,7 @@ type teamModel struct {
 	CreatedAt types.String `tfsdk:"created_at"`
 }
 
-// teamPermissionsModel holds the permissions beyond the specification that the official provider manages;
+// teamPermissionsModel holds the permissions beyond the documentation that the official provider manages;
 // the resource and the data sources share it.
 type teamPermissionsModel struct {
 	MembersCanCreateSuites      types.Bool `tfsdk:"members_can_create_suites"`
@@ -129,7 +129,7 @@ func ptrToBool(v types.Bool) *bool {
 }
 
 // fromAPI copies a team. A response without default_member_role or members_can_create_pipelines (the
-// specification lists them only in create and update responses) leaves what the model holds.
+// documentation lists them only in create and update responses) leaves what the model holds.
 func (m *teamModel) fromAPI(t *buildkite.Team) {
 	m.ID = types.StringValue(t.ID)
 	m.UUID = types.StringValue(t.ID)

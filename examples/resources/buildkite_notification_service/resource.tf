@@ -13,7 +13,8 @@ resource "buildkite_notification_service" "builds" {
   }
 }
 
-# Datadog Pipeline Visibility: the service shows only the end of the API key, so it is kept from here.
+# Datadog Pipeline Visibility: the service shows only the end of the API key, so it is kept from here, in
+# state.
 resource "buildkite_notification_service" "datadog" {
   provider_type = "datadog_pipeline_visibility"
 
@@ -24,14 +25,17 @@ resource "buildkite_notification_service" "datadog" {
   }
 }
 
-# OpenTelemetry tracing: headers are never shown by the service, and kept from here.
+# OpenTelemetry tracing with its headers write-only (Terraform 1.11 or later): they are in neither plan nor
+# state. Change headers_wo_version (here the version of the token in the secret manager) to send new
+# headers; token_wo and api_key_wo do the same for a webhook's token and a Datadog API key.
 resource "buildkite_notification_service" "tracing" {
   provider_type        = "open_telemetry_tracing"
   branch_configuration = "main"
 
   open_telemetry_tracing = {
-    endpoint = "https://otlp.example.com"
-    headers  = { authorization = "Bearer ${var.otlp_token}" }
+    endpoint           = "https://otlp.example.com"
+    headers_wo         = { authorization = "Bearer ${var.otlp_token}" }
+    headers_wo_version = "2"
   }
 }
 
