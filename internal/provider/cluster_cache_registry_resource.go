@@ -30,16 +30,16 @@ func NewClusterCacheRegistryResource() resource.Resource { return newObject(clus
 // holds did), and a policy the service normalized into something that means otherwise is an error. The
 // cluster's default registry cannot be deleted: the service's reason is shown.
 var clusterCacheRegistryKind = &objectKind[buildkite.CacheRegistry, clusterCacheRegistryModel]{
-	name:     "cluster_cache_registry",
-	what:     "cache registry",
+	name:   "cluster_cache_registry",
+	what:   "cache registry",
+	parent: "cluster_id",
+	key:    attrID,
+	// The official provider's states hold the GraphQL IDs of the registry (id) and its cluster.
+	moves:    stateMoves{refs: []string{"cluster_id"}},
 	scopes:   writeScopes("write_clusters"),
 	identity: clusterCacheRegistryIdentity,
 	schema:   clusterCacheRegistrySchema,
-	// The official provider's states hold the GraphQL IDs of the registry (id) and its cluster.
-	moves:   stateMoves{refs: []string{"cluster_id"}},
-	parent:  "cluster_id",
-	key:     attrID,
-	fromAPI: (*clusterCacheRegistryModel).fromAPI,
+	fromAPI:  (*clusterCacheRegistryModel).fromAPI,
 	create: func(ctx context.Context, c *buildkite.Client, clusterID string, plan *clusterCacheRegistryModel) (*buildkite.CacheRegistry, error) {
 		return c.CacheRegistries.Create(ctx, clusterID, plan.write(nil))
 	},
