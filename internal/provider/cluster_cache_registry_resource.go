@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/boolplanmodifier"
@@ -16,15 +16,6 @@ import (
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
 )
 
-var (
-	_ resource.Resource                 = (*clusterCacheRegistryResource)(nil)
-	_ resource.ResourceWithConfigure    = (*clusterCacheRegistryResource)(nil)
-	_ resource.ResourceWithImportState  = (*clusterCacheRegistryResource)(nil)
-	_ resource.ResourceWithIdentity     = (*clusterCacheRegistryResource)(nil)
-	_ resource.ResourceWithModifyPlan   = (*clusterCacheRegistryResource)(nil)
-	_ resource.ResourceWithUpgradeState = (*clusterCacheRegistryResource)(nil)
-)
-
 // clusterCacheRegistryIdentity names a cache registry for import blocks and terraform query.
 var clusterCacheRegistryIdentity = identifiedBy(
 	identityAttr("cluster_id", "The ID of the cluster the registry belongs to."),
@@ -32,15 +23,64 @@ var clusterCacheRegistryIdentity = identifiedBy(
 )
 
 // NewClusterCacheRegistryResource returns the buildkite_cluster_cache_registry resource.
-func NewClusterCacheRegistryResource() resource.Resource {
-	return &clusterCacheRegistryResource{
-		resourceBase: newResourceBase("cluster_cache_registry", writeScopes("write_clusters"), clusterCacheRegistryIdentity),
-	}
-}
+func NewClusterCacheRegistryResource() resource.Resource { return newObject(clusterCacheRegistryKind) }
 
-// clusterCacheRegistryResource is a cache registry of a cluster (Buildkite Cache, a public preview).
-type clusterCacheRegistryResource struct {
-	resourceBase
+// clusterCacheRegistryKind declares buildkite_cluster_cache_registry, a cache registry of a cluster
+// (Buildkite Cache, a public preview): an update sends what changed (nothing sent when nothing the service
+// holds did), and a policy the service normalized into something that means otherwise is an error. The
+// cluster's default registry cannot be deleted: the service's reason is shown.
+var clusterCacheRegistryKind = &objectKind[buildkite.CacheRegistry, clusterCacheRegistryModel]{
+	name:   "cluster_cache_registry",
+	what:   "cache registry",
+	parent: "cluster_id",
+	key:    attrID,
+	// The official provider's states hold the GraphQL IDs of the registry (id) and its cluster.
+	moves:    stateMoves{refs: []string{"cluster_id"}},
+	scopes:   writeScopes("write_clusters"),
+	identity: clusterCacheRegistryIdentity,
+	schema:   clusterCacheRegistrySchema,
+	fromAPI:  (*clusterCacheRegistryModel).fromAPI,
+	create: func(ctx context.Context, c *buildkite.Client, clusterID string, plan *clusterCacheRegistryModel) (*buildkite.CacheRegistry, error) {
+		return c.CacheRegistries.Create(ctx, clusterID, plan.write(nil))
+	},
+	get: func(ctx context.Context, c *buildkite.Client, clusterID, id string) (*buildkite.CacheRegistry, error) {
+		return c.CacheRegistries.Get(ctx, clusterID, id)
+	},
+	update: func(ctx context.Context, c *buildkite.Client, clusterID, id string, plan, state *clusterCacheRegistryModel) (*buildkite.CacheRegistry, error) {
+		var r *buildkite.CacheRegistry
+		var err error
+		if w := plan.write(state); !w.IsZero() {
+			r, err = c.CacheRegistries.Update(ctx, clusterID, id, w)
+		} else {
+			r, err = c.CacheRegistries.Get(ctx, clusterID, id)
+		}
+		if buildkite.IsNotFound(err) {
+			return nil, &diagnosedError{"Unable to Update Cache Registry", fmt.Sprintf(
+				"Updating cache registry %s: the cache registry no longer exists; run terraform plan before applying again (%s).",
+				state.ident(), describeError(err))}
+		}
+		return r, err
+	},
+	remove: func(ctx context.Context, c *buildkite.Client, clusterID, id string) error {
+		return c.CacheRegistries.Delete(ctx, clusterID, id)
+	},
+	importParts: []importPart{uuidPart("<cluster id>", "Cluster"), uuidPart("<registry uuid>", cacheRegistryGraphQLType)},
+	parents:     func(ctx context.Context, c *buildkite.Client) ([]string, error) { return clusterIDs(c)(ctx) },
+	named: func(plan *clusterCacheRegistryModel) string {
+		return fmt.Sprintf("%q in cluster %s", plan.Name.ValueString(), plan.ClusterID.UUID())
+	},
+	holder: func(c *buildkite.Client, plan *clusterCacheRegistryModel) holderLookup {
+		return cacheRegistryHolderOfName(c, plan.ClusterID.UUID(), plan.Name.ValueString())
+	},
+	applied: func(plan *clusterCacheRegistryModel, r *buildkite.CacheRegistry, ident string, diags *diag.Diagnostics) {
+		policyApplied(diags, plan.Policy, r, ident)
+	},
+	// updated_at stays while nothing changes (a policy written otherwise is no change).
+	modifyPlan: func(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+		if !req.State.Raw.IsNull() && !req.Plan.Raw.IsNull() {
+			keepUpdatedAtUnlessChanged(ctx, req, resp)
+		}
+	},
 }
 
 type clusterCacheRegistryModel struct {
@@ -89,16 +129,13 @@ func (m *clusterCacheRegistryModel) ident() string {
 // cacheRegistry node reads; the REST model carries no GraphQL ID).
 const cacheRegistryGraphQLType = "CacheRegistry"
 
-// UpgradeState: the official provider's states hold the GraphQL IDs of the registry (id) and its cluster.
-func (r *clusterCacheRegistryResource) UpgradeState(ctx context.Context) map[int64]resource.StateUpgrader {
-	return upgraders(ctx, r, stateMoves{refs: []string{"cluster_id"}})
-}
-
-func (r *clusterCacheRegistryResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+// clusterCacheRegistrySchema is the schema of buildkite_cluster_cache_registry (version 1: the official
+// provider's states are upgraded).
+func clusterCacheRegistrySchema() schema.Schema {
 	optional := func(description string) schema.StringAttribute {
 		return schema.StringAttribute{MarkdownDescription: description, Optional: true}
 	}
-	resp.Schema = schema.Schema{
+	return schema.Schema{
 		Version: 1, // above the official provider's 0, so that its states are upgraded (upgrade.go)
 		MarkdownDescription: "A cache registry of a cluster (Buildkite Cache, a public preview): a named store of build " +
 			"caches, with a policy saying which builds may save and restore entries. Every cluster has a registry named " +
@@ -149,16 +186,6 @@ func (r *clusterCacheRegistryResource) Schema(_ context.Context, _ resource.Sche
 	}
 }
 
-// ModifyPlan checks the token's scopes and keeps updated_at while nothing changes (a policy written
-// otherwise is no change).
-func (r *clusterCacheRegistryResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	r.resourceBase.ModifyPlan(ctx, req, resp)
-	if req.State.Raw.IsNull() || req.Plan.Raw.IsNull() {
-		return
-	}
-	keepUpdatedAtUnlessChanged(ctx, req, resp)
-}
-
 // write is the body of a create (prior nil) or an update: what plan sets, and on an update the optional
 // strings removed since prior as null.
 func (m *clusterCacheRegistryModel) write(prior *clusterCacheRegistryModel) buildkite.CacheRegistryWrite {
@@ -195,80 +222,6 @@ func (m *clusterCacheRegistryModel) write(prior *clusterCacheRegistryModel) buil
 	return w
 }
 
-func (r *clusterCacheRegistryResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	defer r.finishCreate(ctx, resp)
-	var plan clusterCacheRegistryModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel := r.timeout(ctx, opCreate)
-	defer cancel()
-	clusterID := plan.ClusterID.UUID()
-	ident := fmt.Sprintf("%q in cluster %s", plan.Name.ValueString(), clusterID)
-	c, err := r.client().CacheRegistries.Create(ctx, clusterID, plan.write(nil))
-	if err != nil {
-		r.createFailed(ctx, &resp.Diagnostics, err, "cache registry", ident, r.holderOfName(clusterID, plan.Name.ValueString()))
-		return
-	}
-	wanted := plan.Policy
-	plan.fromAPI(plan.ClusterID.ValueString(), c)
-	policyApplied(&resp.Diagnostics, wanted, c, ident)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-}
-
-func (r *clusterCacheRegistryResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	defer r.finishRead(ctx, req, resp)
-	var state clusterCacheRegistryModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel := r.timeout(ctx, opRead)
-	defer cancel()
-	c, err := r.client().CacheRegistries.Get(ctx, state.ClusterID.UUID(), restID(state.ID))
-	if err != nil {
-		r.readFailed(ctx, resp, err, "cache registry", state.ident())
-		return
-	}
-	state.fromAPI(state.ClusterID.ValueString(), c)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
-}
-
-func (r *clusterCacheRegistryResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	defer r.finishUpdate(ctx, req, resp)
-	var plan, state clusterCacheRegistryModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel := r.timeout(ctx, opUpdate)
-	defer cancel()
-	registries, clusterID, id := r.client().CacheRegistries, state.ClusterID.UUID(), restID(state.ID)
-	var c *buildkite.CacheRegistry
-	var err error
-	if w := plan.write(&state); !w.IsZero() {
-		c, err = registries.Update(ctx, clusterID, id, w)
-	} else {
-		c, err = registries.Get(ctx, clusterID, id)
-	}
-	if buildkite.IsNotFound(err) {
-		resp.Diagnostics.AddError("Unable to Update Cache Registry", fmt.Sprintf(
-			"Updating cache registry %s: the cache registry no longer exists; run terraform plan before applying again (%s).",
-			state.ident(), describeError(err)))
-		return
-	}
-	if err != nil {
-		addAPIError(&resp.Diagnostics, "update", "cache registry", state.ident(), err)
-		return
-	}
-	wanted := plan.Policy
-	plan.fromAPI(plan.ClusterID.ValueString(), c)
-	policyApplied(&resp.Diagnostics, wanted, c, state.ident())
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-}
-
 // policyApplied adds an error when the service holds another policy than the one planned (which it normalized
 // into something that means otherwise); the state records what it holds, so the next plan shows the difference.
 func policyApplied(diags interface{ AddError(string, string) }, wanted semanticString, c *buildkite.CacheRegistry, ident string) {
@@ -280,41 +233,11 @@ func policyApplied(diags interface{ AddError(string, string) }, wanted semanticS
 			"state records what the service holds.", ident, string(c.Policy), wanted.ValueString()))
 }
 
-// Delete deletes the registry; the cluster's default registry is refused by the service, whose reason is
-// shown.
-func (r *clusterCacheRegistryResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var state clusterCacheRegistryModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel := r.timeout(ctx, opDelete)
-	defer cancel()
-	err := r.client().CacheRegistries.Delete(ctx, state.ClusterID.UUID(), restID(state.ID))
-	r.deleteFailed(ctx, &resp.Diagnostics, err, "cache registry", state.ident())
-}
-
-// ImportState accepts "<cluster id>/<registry uuid>", or the registry's UUID or GraphQL ID alone (each
-// cluster is then asked in turn).
-func (r *clusterCacheRegistryResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	ctx, cancel := r.timeout(ctx, opRead)
-	defer cancel()
-	const form = "<cluster id>/<registry uuid>"
-	if !qualifyImportID(ctx, &req, resp, "cache registry", form, clusterIDs(r.client()), answers(r.client().CacheRegistries.Get)) {
-		return
-	}
-	parts, ok := r.importParts(ctx, req, resp, uuidPart("<cluster id>", "Cluster"), uuidPart("<registry uuid>", cacheRegistryGraphQLType))
-	if !ok {
-		return
-	}
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("cluster_id"), parts[0])...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), parts[1])...)
-}
-
-// holderOfName finds the registry whose slug a name takes, for a create refused because it is taken.
-func (r *clusterCacheRegistryResource) holderOfName(clusterID, name string) holderLookup {
+// cacheRegistryHolderOfName finds the registry whose slug a name takes, for a create refused because it is
+// taken.
+func cacheRegistryHolderOfName(c *buildkite.Client, clusterID, name string) holderLookup {
 	return func(ctx context.Context) (*holder, error) {
-		all, err := r.client().CacheRegistries.List(ctx, clusterID)
+		all, err := c.CacheRegistries.List(ctx, clusterID)
 		if err != nil {
 			return nil, err
 		}

@@ -109,14 +109,17 @@
 //     renamed, modifyPlan, validators, writeOnly, byID and keyOf (addressed by a slug a rename elsewhere
 //     changes), parents (imported by its own ID alone), afterImport, setting (a setting of its parent, named
 //     by the parent: get answers errAbsent where the parent holds none), graphQL (calls through GraphQL:
-//     an answer that acted and carries errors is recorded with a warning). A client call or hook reports an
-//     error in its own words with diagnosedError, as another operation with reportedAs ("set", "unset"),
-//     or as a warning of what a succeeding operation left behind with leftBehind. The kind gives every
-//     type the same Create, Read, Update, Delete and ImportState: finishCreate, finishRead and
-//     finishUpdate (no state without an ID, the identity kept current), the operation timeouts (a write
-//     outlives Ctrl-C within its timeout), createFailed, readFailed (a resource leaves state only through
-//     removeGone), deleteFailed, secretLost. An ID is sent as the UUID it names (restID); a reference to
-//     another object is a refAttribute, its model field a refValue sent as .UUID().
+//     an answer that acted and carries errors is recorded with a warning), applied (checks that the service
+//     holds what was planned), kept (an object that outlives the resource: Delete warns and sends nothing).
+//     A client call or hook reports an error in its own words with diagnosedError (from get, nothing leaves
+//     state; from create or update with an answer, the change applied in part is recorded), as another
+//     operation with reportedAs ("set", "unset"), or as a warning of what a succeeding operation left
+//     behind with leftBehind. The kind gives every type the same Create, Read, Update, Delete and
+//     ImportState: finishCreate, finishRead and finishUpdate (no state without an ID, the identity kept
+//     current), the operation timeouts (a write outlives Ctrl-C within its timeout), createFailed,
+//     readFailed (a resource leaves state only through removeGone), deleteFailed, secretLost. An ID is sent
+//     as the UUID it names (restID); a reference to another object is a refAttribute, its model field a
+//     refValue sent as .UUID().
 //     - the schema function: withCommon for id, uuid, graphql_id and URLs, parentIDAttribute for a
 //     parent, caseInsensitiveEnum for enums, computedString for what the service assigns.
 //     An association (an object linked under a parent) is the same kind, served by newAssociation(kind).

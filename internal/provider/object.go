@@ -113,6 +113,13 @@ type objectKind[T, M any] struct {
 	// explainCreate reports a refused create in the type's own words (adding the error and returning true),
 	// before the shared report.
 	explainCreate func(plan *M, err error, diags *diag.Diagnostics) bool
+	// applied checks, after a create or update and before fromAPI fills the plan, that the service holds what
+	// the plan asked for (a policy it normalized into something that means otherwise), adding an error if
+	// not; the state still records what the service holds.
+	applied func(plan *M, obj *T, ident string, diags *diag.Diagnostics)
+	// kept is for an object that outlives the resource (the organization's pipeline settings): Delete sends
+	// nothing and warns with the summary and detail it returns.
+	kept func(c *buildkite.Client) (summary, detail string)
 	// writeOnly copies into the plan, before create and update, the write-only attributes only the
 	// configuration holds (a secret's value_wo); fromAPI nulls them again.
 	writeOnly func(plan, config *M)
@@ -316,6 +323,10 @@ func (r *objectResource[T, M]) Create(ctx context.Context, req resource.CreateRe
 	if err != nil && !lost && !acted {
 		if ownWords(err) {
 			r.hookFailed(&resp.Diagnostics, "create", ident, err)
+			if partial(obj, err) {
+				r.kind.fromAPI(&plan, parentID, obj)
+				resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+			}
 			return
 		}
 		if r.kind.graphQL != nil {
@@ -334,6 +345,9 @@ func (r *objectResource[T, M]) Create(ctx context.Context, req resource.CreateRe
 	}
 	if c != nil {
 		c.held = true
+	}
+	if r.kind.applied != nil {
+		r.kind.applied(&plan, obj, ident, &resp.Diagnostics)
 	}
 	r.kind.fromAPI(&plan, parentID, obj)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
@@ -421,7 +435,12 @@ func (r *objectResource[T, M]) Update(ctx context.Context, req resource.UpdateRe
 	}
 	if err != nil {
 		r.hookFailed(&resp.Diagnostics, "update", a.ident, err)
-		return
+		if !partial(obj, err) {
+			return
+		}
+	}
+	if r.kind.applied != nil {
+		r.kind.applied(&plan, obj, a.ident, &resp.Diagnostics)
 	}
 	r.kind.fromAPI(&plan, a.parent, obj)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
@@ -429,6 +448,10 @@ func (r *objectResource[T, M]) Update(ctx context.Context, req resource.UpdateRe
 
 // Delete removes the object; one already gone is success.
 func (r *objectResource[T, M]) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	if r.kind.kept != nil {
+		resp.Diagnostics.AddWarning(r.kind.kept(r.client()))
+		return
+	}
 	a := r.address(ctx, req.State, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
@@ -520,8 +543,14 @@ func (r *objectResource[T, M]) qualify(ctx context.Context, req *resource.Import
 }
 
 // diagnosedError is an error a client call or hook reports in its own words (a summary users' tests match
-// on).
+// on). Returned by a get, it leaves the object in state; returned by a create or update together with an
+// answer (a change applied in part), the state records the answer.
 type diagnosedError struct{ summary, detail string }
+
+// partial reports whether a hook's error came with the answer of a change applied in part.
+func partial[T any](obj *T, err error) bool {
+	return obj != nil && errors.As(err, new(*diagnosedError))
+}
 
 // leftBehind is what a client call or hook reports as a warning: the operation succeeds for Terraform, and
 // the warning says what it left behind (a default queue the service refused to unset). From a get, it is

@@ -9,7 +9,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/resourcevalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
-	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
@@ -23,34 +22,61 @@ import (
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
 )
 
-var (
-	_ resource.Resource                     = (*organizationPipelineSettingsResource)(nil)
-	_ resource.ResourceWithConfigure        = (*organizationPipelineSettingsResource)(nil)
-	_ resource.ResourceWithImportState      = (*organizationPipelineSettingsResource)(nil)
-	_ resource.ResourceWithIdentity         = (*organizationPipelineSettingsResource)(nil)
-	_ resource.ResourceWithModifyPlan       = (*organizationPipelineSettingsResource)(nil)
-	_ resource.ResourceWithConfigValidators = (*organizationPipelineSettingsResource)(nil)
-	_ resource.ResourceWithValidateConfig   = (*organizationPipelineSettingsResource)(nil)
-	_ resource.ResourceWithUpgradeState     = (*organizationPipelineSettingsResource)(nil)
-)
-
 // organizationPipelineSettingsIdentity names the settings by the organization's slug, for import blocks.
 var organizationPipelineSettingsIdentity = identifiedBy(identityAttr("id", "The organization's slug."))
 
 // NewOrganizationPipelineSettingsResource returns the buildkite_organization_pipeline_settings resource.
 func NewOrganizationPipelineSettingsResource() resource.Resource {
-	return &organizationPipelineSettingsResource{
-		resourceBase: newResourceBase("organization_pipeline_settings",
-			operationScopes{create: []string{"write_organization_settings"}, update: []string{"write_organization_settings"}},
-			organizationPipelineSettingsIdentity),
-	}
+	return newObject(organizationPipelineSettingsKind)
 }
 
-// organizationPipelineSettingsResource manages the organization's pipeline settings, of which there is one
-// per organization: Create takes them over, Delete leaves them as they are. Only the attributes in the
-// configuration are managed; the others are read into state and never sent.
-type organizationPipelineSettingsResource struct {
-	resourceBase
+// organizationPipelineSettingsKind declares buildkite_organization_pipeline_settings, the organization's
+// pipeline settings, of which there is one per organization: Create takes them over, Delete leaves them as
+// they are. Only the attributes in the configuration are managed (the model carries the configuration to
+// the create and update calls); the others are read into state and never sent. A change refused half-way
+// records what the service last answered.
+var organizationPipelineSettingsKind = &objectKind[buildkite.PipelineSettings, organizationPipelineSettingsModel]{
+	name:      "organization_pipeline_settings",
+	what:      "organization pipeline settings",
+	scopes:    operationScopes{create: []string{"write_organization_settings"}, update: []string{"write_organization_settings"}},
+	identity:  organizationPipelineSettingsIdentity,
+	schema:    organizationPipelineSettingsSchema,
+	singleton: true,
+	key:       attrID,
+	fromAPI:   func(m *organizationPipelineSettingsModel, _ string, s *buildkite.PipelineSettings) { m.fromAPI(s) },
+	create:    applyPipelineSettings,
+	get: func(ctx context.Context, c *buildkite.Client, _, _ string) (*buildkite.PipelineSettings, error) {
+		s, err := c.PipelineSettings.Get(ctx)
+		if err != nil {
+			// The settings cannot be deleted: no answer means they are gone, and nothing leaves state.
+			return nil, settingsError(c, "Unable to read organization pipeline settings", "reading", err, nil)
+		}
+		return s, nil
+	},
+	update: func(ctx context.Context, c *buildkite.Client, _, _ string, plan, _ *organizationPipelineSettingsModel) (*buildkite.PipelineSettings, error) {
+		return applyPipelineSettings(ctx, c, "", plan)
+	},
+	kept: func(c *buildkite.Client) (string, string) {
+		return "Organization pipeline settings left intact", fmt.Sprintf(
+			"buildkite_organization_pipeline_settings no longer manages the pipeline settings of organization %s; they stay "+
+				"as they are. Change them in the web interface if need be.", c.Organization())
+	},
+	// The import ID is the provider's organization's slug; another organization is refused.
+	importParts: []importPart{keyPart("<organization slug>")},
+	resolve: func(_ context.Context, c *buildkite.Client, parts []string) (string, string, error) {
+		org := c.Organization()
+		if !strings.EqualFold(parts[0], org) {
+			return "", "", &diagnosedError{"Organization does not match provider configuration", fmt.Sprintf(
+				"%q is not organization %s, the one the provider is configured for: import its pipeline settings by its slug (%s).",
+				parts[0], org, org)}
+		}
+		return "", org, nil
+	},
+	writeOnly: func(plan, config *organizationPipelineSettingsModel) { plan.config = config },
+	validators: []resource.ConfigValidator{
+		resourcevalidator.RequiredTogether(path.MatchRoot("build_export_location"), path.MatchRoot("build_export_strategy_id")),
+		buildExportPair{},
+	},
 }
 
 type organizationPipelineSettingsModel struct {
@@ -66,12 +92,14 @@ type organizationPipelineSettingsModel struct {
 	BuildExportStrategyID             types.String `tfsdk:"build_export_strategy_id"`
 	BuildExportAvailable              types.Bool   `tfsdk:"build_export_available"`
 	BuildExportSupportedStrategies    types.List   `tfsdk:"build_export_supported_strategies"`
+	// config is the configuration, for create and update: what it sets is what is managed.
+	config *organizationPipelineSettingsModel
 }
 
 // fromAPI sets the model from an answer. A "" the model holds where the service answers null (a cleared
 // default cluster, a stopped build export) stays "", as configured.
-func (m *organizationPipelineSettingsModel) fromAPI(org string, s *buildkite.PipelineSettings) {
-	m.ID = types.StringValue(org)
+// The id (the organization's slug) is set by create and import.
+func (m *organizationPipelineSettingsModel) fromAPI(s *buildkite.PipelineSettings) {
 	m.DefaultBranch = types.StringValue(s.DefaultBranch)
 	m.DefaultClusterID = keepEmpty(m.DefaultClusterID, s.DefaultClusterID)
 	m.DefaultTimeoutInMinutes = types.Int64PointerValue(s.DefaultTimeoutInMinutes)
@@ -88,7 +116,9 @@ func (m *organizationPipelineSettingsModel) fromAPI(org string, s *buildkite.Pip
 // bareBucket is the official provider's check of build_export_location.
 var bareBucket = regexp.MustCompile(`^[^:]*$`)
 
-func (r *organizationPipelineSettingsResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+// organizationPipelineSettingsSchema is the schema of buildkite_organization_pipeline_settings (version 1:
+// the official provider's states pass through upgrade.go).
+func organizationPipelineSettingsSchema() schema.Schema {
 	optionalString := func(description string, validators ...validator.String) schema.StringAttribute {
 		return schema.StringAttribute{MarkdownDescription: description, Optional: true, Computed: true, Validators: validators,
 			PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()}}
@@ -101,7 +131,7 @@ func (r *organizationPipelineSettingsResource) Schema(_ context.Context, _ resou
 		return schema.BoolAttribute{MarkdownDescription: description, Optional: true, Computed: true,
 			PlanModifiers: []planmodifier.Bool{boolplanmodifier.UseStateForUnknown()}}
 	}
-	resp.Schema = schema.Schema{
+	return schema.Schema{
 		Version: 1, // above the official provider's 0, so that its states pass through upgrade.go
 		MarkdownDescription: "The organization's pipeline settings: defaults for new pipelines, timeouts, public pipeline " +
 			"creation, remote access to hosted agents and build export. There is one per organization: creating this " +
@@ -136,13 +166,16 @@ func (r *organizationPipelineSettingsResource) Schema(_ context.Context, _ resou
 	}
 }
 
-func (r *organizationPipelineSettingsResource) ConfigValidators(context.Context) []resource.ConfigValidator {
-	return []resource.ConfigValidator{resourcevalidator.RequiredTogether(
-		path.MatchRoot("build_export_location"), path.MatchRoot("build_export_strategy_id"))}
+// buildExportPair refuses a build export with exactly one of its pair empty, at plan time.
+type buildExportPair struct{}
+
+func (buildExportPair) Description(context.Context) string {
+	return "build_export_location and build_export_strategy_id are both empty or both set"
 }
 
-// ValidateConfig refuses a build export with exactly one of its pair empty, at plan time.
-func (r *organizationPipelineSettingsResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
+func (v buildExportPair) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+
+func (buildExportPair) ValidateResource(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	var m organizationPipelineSettingsModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
 	if resp.Diagnostics.HasError() || !isKnownValue(m.BuildExportLocation) || !isKnownValue(m.BuildExportStrategyID) {
@@ -153,11 +186,6 @@ func (r *organizationPipelineSettingsResource) ValidateConfig(ctx context.Contex
 			"build_export_location and build_export_strategy_id are set together (both non-empty to export builds) or "+
 				"cleared together (both \"\" to stop build export).")
 	}
-}
-
-// UpgradeState moves the official provider's states (the same attributes, id the organization's slug).
-func (r *organizationPipelineSettingsResource) UpgradeState(ctx context.Context) map[int64]resource.StateUpgrader {
-	return upgraders(ctx, r, stateMoves{})
 }
 
 // pipelineSettingsPatch is what a create or update PATCHes: the configured, known simple fields that differ
@@ -197,32 +225,34 @@ func pipelineSettingsPatch(config, plan *organizationPipelineSettingsModel, live
 	return u
 }
 
-// apply sends what the configuration manages and differs, in the official provider's order, and leaves in
-// plan what the service last answered; it reports whether there was an answer. After a failure plan still
-// holds the last answer, which is saved as the official provider does, so that what was applied is not lost.
-func (r *organizationPipelineSettingsResource) apply(ctx context.Context, config, plan *organizationPipelineSettingsModel, diags *diag.Diagnostics) bool {
-	live, err := r.client().PipelineSettings.Get(ctx)
+// applyPipelineSettings sends what the configuration manages and differs, in the official provider's order,
+// and returns what the service last answered. After a refusal it returns that answer with the error, and
+// the state records it as the official provider does, so that what was applied is not lost.
+func applyPipelineSettings(ctx context.Context, c *buildkite.Client, _ string, plan *organizationPipelineSettingsModel) (*buildkite.PipelineSettings, error) {
+	live, err := c.PipelineSettings.Get(ctx)
 	if err != nil {
-		r.settingsError(diags, "Unable to read organization pipeline settings", "reading", err, nil)
-		return false
+		return nil, settingsError(c, "Unable to read organization pipeline settings", "reading", err, nil)
 	}
-	a := settingsApply{r: r, live: live, diags: diags}
-	a.changes(ctx, config, *plan)
-	plan.fromAPI(r.client().Organization(), a.live)
-	return true
+	plan.ID = types.StringValue(c.Organization())
+	a := settingsApply{c: c, live: live}
+	a.changes(ctx, plan.config, *plan)
+	if a.err != nil {
+		return a.live, a.err
+	}
+	return a.live, nil
 }
 
 // settingsApply is one create or update: the last answer, and where refusals go.
 type settingsApply struct {
-	r     *organizationPipelineSettingsResource
-	live  *buildkite.PipelineSettings
-	diags *diag.Diagnostics
+	c    *buildkite.Client
+	live *buildkite.PipelineSettings
+	err  *diagnosedError
 }
 
 // step keeps an answer, or adds the refusal and reports false.
 func (a *settingsApply) step(summary, doing string, s *buildkite.PipelineSettings, err error) bool {
 	if err != nil {
-		a.r.settingsError(a.diags, summary, doing, err, a.live)
+		a.err = settingsError(a.c, summary, doing, err, a.live)
 		return false
 	}
 	a.live = s
@@ -232,7 +262,7 @@ func (a *settingsApply) step(summary, doing string, s *buildkite.PipelineSetting
 // changes sends, one after another, the PATCH, the switches and the build export that wanted needs; it
 // stops at the first refusal.
 func (a *settingsApply) changes(ctx context.Context, config *organizationPipelineSettingsModel, wanted organizationPipelineSettingsModel) {
-	svc := a.r.client().PipelineSettings
+	svc := a.c.PipelineSettings
 	if u := pipelineSettingsPatch(config, &wanted, a.live); !u.IsZero() {
 		s, err := svc.Update(ctx, u)
 		if !a.step("Unable to update organization pipeline settings", "updating", s, err) {
@@ -273,20 +303,20 @@ func (a *settingsApply) buildExport(ctx context.Context, config, wanted *organiz
 	switch {
 	case location == "" && strategy == "":
 		if be.Enabled {
-			s, err := a.r.client().PipelineSettings.StopBuildExport(ctx)
+			s, err := a.c.PipelineSettings.StopBuildExport(ctx)
 			a.step(summary, "stopping build export in", s, err)
 		}
 	case be.Enabled && deref(be.Location) == location && deref(be.StrategyID) == strategy:
 	default:
-		s, err := a.r.client().PipelineSettings.ConfigureBuildExport(ctx, location, strategy)
+		s, err := a.c.PipelineSettings.ConfigureBuildExport(ctx, location, strategy)
 		a.step(summary, "configuring build export in", s, err)
 	}
 }
 
-// settingsError adds the service's refusal, with what a 403 means here: the scope and an administrator,
-// and for build export a plan without it.
-func (r *organizationPipelineSettingsResource) settingsError(diags *diag.Diagnostics, summary, doing string, err error, live *buildkite.PipelineSettings) {
-	detail := fmt.Sprintf("%s the pipeline settings of organization %s: %s.", capitalize(doing), r.client().Organization(), describeError(err))
+// settingsError is the service's refusal, with what a 403 means here: the scope and an administrator, and
+// for build export a plan without it.
+func settingsError(c *buildkite.Client, summary, doing string, err error, live *buildkite.PipelineSettings) *diagnosedError {
+	detail := fmt.Sprintf("%s the pipeline settings of organization %s: %s.", capitalize(doing), c.Organization(), describeError(err))
 	if buildkite.IsForbidden(err) {
 		scope := "write_organization_settings"
 		if strings.HasPrefix(doing, "reading") {
@@ -298,77 +328,5 @@ func (r *organizationPipelineSettingsResource) settingsError(diags *diag.Diagnos
 				"build_export_strategy_id from the configuration."
 		}
 	}
-	diags.AddError(summary, detail)
-}
-
-func (r *organizationPipelineSettingsResource) write(ctx context.Context, config tfsdkGetter, plan tfsdkGetter, op operation,
-	set func(context.Context, any) diag.Diagnostics, diags *diag.Diagnostics) {
-	var c, p organizationPipelineSettingsModel
-	diags.Append(config.Get(ctx, &c)...)
-	diags.Append(plan.Get(ctx, &p)...)
-	if diags.HasError() {
-		return
-	}
-	ctx, cancel := r.timeout(ctx, op)
-	defer cancel()
-	if r.apply(ctx, &c, &p, diags) {
-		diags.Append(set(ctx, &p)...)
-	}
-}
-
-// tfsdkGetter is a configuration or a plan.
-type tfsdkGetter interface {
-	Get(ctx context.Context, target any) diag.Diagnostics
-}
-
-func (r *organizationPipelineSettingsResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	defer r.finishCreate(ctx, resp)
-	r.write(ctx, req.Config, req.Plan, opCreate, resp.State.Set, &resp.Diagnostics)
-}
-
-func (r *organizationPipelineSettingsResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	defer r.finishRead(ctx, req, resp)
-	var state organizationPipelineSettingsModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel := r.timeout(ctx, opRead)
-	defer cancel()
-	s, err := r.client().PipelineSettings.Get(ctx)
-	if err != nil {
-		// The settings cannot be deleted: no answer means they are gone, and nothing leaves state.
-		r.settingsError(&resp.Diagnostics, "Unable to read organization pipeline settings", "reading", err, nil)
-		return
-	}
-	state.fromAPI(r.client().Organization(), s)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
-}
-
-func (r *organizationPipelineSettingsResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	defer r.finishUpdate(ctx, req, resp)
-	r.write(ctx, req.Config, req.Plan, opUpdate, resp.State.Set, &resp.Diagnostics)
-}
-
-// Delete sends nothing: the organization keeps its settings.
-func (r *organizationPipelineSettingsResource) Delete(_ context.Context, _ resource.DeleteRequest, resp *resource.DeleteResponse) {
-	resp.Diagnostics.AddWarning("Organization pipeline settings left intact", fmt.Sprintf(
-		"buildkite_organization_pipeline_settings no longer manages the pipeline settings of organization %s; they stay "+
-			"as they are. Change them in the web interface if need be.", r.client().Organization()))
-}
-
-// ImportState takes the provider's organization by its slug; another organization is refused.
-func (r *organizationPipelineSettingsResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	parts, ok := r.importParts(ctx, req, resp, keyPart("<organization slug>"))
-	if !ok {
-		return
-	}
-	org := r.client().Organization()
-	if !strings.EqualFold(parts[0], org) {
-		resp.Diagnostics.AddError("Organization does not match provider configuration", fmt.Sprintf(
-			"%q is not organization %s, the one the provider is configured for: import its pipeline settings by its slug (%s).",
-			parts[0], org, org))
-		return
-	}
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), org)...)
+	return &diagnosedError{summary, detail}
 }
