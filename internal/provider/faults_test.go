@@ -74,14 +74,16 @@ func TestAccProvider_demoConvergesUnderFaults(t *testing.T) {
 	if e.live {
 		t.Skip("faults are an emulator setting")
 	}
-	// No max_retries: unset, the provider retries until the operation's timeout, as a user's would.
+	// No max_retries: unset, the provider retries until the operation's timeout, as a user's would. The
+	// demo's team registry is served by GraphQL alone, at the emulator's /v1, as make demo sets it.
 	cfg := fmt.Sprintf(`
 provider "buildkite" {
   rest_url     = %q
+  graphql_url  = %q
   organization = %q
   api_token    = %q
 }
-`, e.url, e.org, e.token) + demoConfig(t)
+`, e.url, e.url+"/v1", e.org, e.token) + demoConfig(t)
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: e.factories(),
 		Steps: []resource.TestStep{{
