@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -245,6 +246,43 @@ func TestAccClusterAgentTokenEphemeral_revokeFailureReported(t *testing.T) {
 		if !strings.Contains(flat, want) {
 			t.Errorf("the plan's output does not say %q:\n%s", want, out)
 		}
+	}
+}
+
+// revokeFirst revokes each token a DELETE names just before that DELETE reaches the emulator, as someone
+// revoking it outside Terraform during the run would: the DELETE itself is then answered 404.
+func revokeFirst(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodDelete && strings.Contains(r.URL.Path, "/tokens/") {
+			other := r.Clone(r.Context())
+			other.Body = http.NoBody
+			next.ServeHTTP(httptest.NewRecorder(), other)
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// TestAccClusterAgentTokenEphemeral_revokedOutside: a token revoked outside Terraform before the run ends
+// (the revoke answered 404) is no error: the run succeeds and no token is left.
+func TestAccClusterAgentTokenEphemeral_revokedOutside(t *testing.T) {
+	t.Parallel()
+	e := newTestEnvWith(t, fakeserver.Options{}, revokeFirst)
+	clusterID := tokenTestCluster(t, e)
+	w := e.ephemeralWorkdir(t, ephemeralTokenConfig(clusterID, ""))
+	if out, err := w.run("plan", "-no-color", "-input=false"); err != nil {
+		t.Fatalf("terraform plan failed though the token it made was only revoked already: %v\n%s", err, out)
+	}
+	notFound := 0
+	for _, r := range e.server.Requests() {
+		if r.Method == http.MethodDelete && strings.Contains(r.Path, "/tokens/") && r.Status == http.StatusNotFound {
+			notFound++
+		}
+	}
+	if notFound != 1 {
+		t.Errorf("the emulator answered %d revokes with 404, want 1 (the run's own, after the token was revoked outside)", notFound)
+	}
+	if left := clusterTokens(t, e, clusterID); len(left) != 0 {
+		t.Errorf("the cluster holds %d tokens, want none", len(left))
 	}
 }
 

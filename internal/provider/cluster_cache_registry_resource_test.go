@@ -1,8 +1,13 @@
 package provider
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
+	"io"
+	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -183,6 +188,76 @@ removed {
   }
 }
 `),
+			},
+		},
+	})
+}
+
+// heldCachePolicy is the policy swapCachePolicy makes the service hold instead of the one sent.
+const heldCachePolicy = `{"rules":[{"effect":"allow","action":["restore"]}]}`
+
+// swapCachePolicy puts heldCachePolicy in place of the policy of every cache registry create and update, as
+// a service that stores a policy other than the one sent would.
+func swapCachePolicy(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if (r.Method == http.MethodPost || r.Method == http.MethodPatch) && strings.Contains(r.URL.Path, "/cache-registries") {
+			body, _ := io.ReadAll(r.Body)
+			var fields map[string]json.RawMessage
+			if json.Unmarshal(body, &fields) == nil && fields["policy"] != nil {
+				fields["policy"] = json.RawMessage(heldCachePolicy)
+				body, _ = json.Marshal(fields)
+			}
+			r.Body = io.NopCloser(bytes.NewReader(body))
+			r.ContentLength = int64(len(body))
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// TestAccClusterCacheRegistryResource_policyNotApplied: a service that holds another policy than the one sent
+// fails the update with "Cache Registry Policy Not Applied", and the state records the policy it holds (so
+// the next plan shows the difference).
+func TestAccClusterCacheRegistryResource_policyNotApplied(t *testing.T) {
+	t.Parallel()
+	e := newTestEnvWith(t, fakeserver.Options{}, swapCachePolicy)
+	cluster, name := e.name("cache"), e.name("swapped")
+	const sent = `{ rules = [{ effect = "allow", action = ["save", "restore"] }] }`
+	config := func(body string) string { return e.config(testAccCacheRegistryConfig(cluster, name, body)) }
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             e.checkDestroyed("buildkite_cluster_cache_registry"),
+		Steps: []resource.TestStep{
+			// Created without a policy (a create that fails is tainted by Terraform, so the update is
+			// where the state's record shows).
+			{Config: config(""), Check: e.checkExists(cacheRegistryAddr)},
+			{
+				Config:      config("  policy = jsonencode(" + sent + ")"),
+				ExpectError: wrapped("Cache Registry Policy Not Applied"),
+			},
+			// The registry was kept in state, with the policy the service holds: the same policy planned
+			// again is a change to it, ...
+			{
+				Config:             config("  policy = jsonencode(" + sent + ")"),
+				PlanOnly:           true,
+				ExpectNonEmptyPlan: true,
+			},
+			// ... and with the policy left out of the configuration, state holds the service's policy and the
+			// plan is empty.
+			{
+				Config: config(""),
+				Check: resource.ComposeAggregateTestCheckFunc(
+					e.checkExists(cacheRegistryAddr),
+					e.checkCachePolicy(heldCachePolicy),
+					func(s *terraform.State) error {
+						got := s.RootModule().Resources[cacheRegistryAddr].Primary.Attributes["policy"]
+						if !policyEquivalent(got, heldCachePolicy) {
+							return fmt.Errorf("state holds the policy %s, want the service's %s", got, heldCachePolicy)
+						}
+						return nil
+					},
+				),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(cacheRegistryAddr, plancheck.ResourceActionNoop)}},
 			},
 		},
 	})

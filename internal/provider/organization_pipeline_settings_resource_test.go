@@ -204,6 +204,51 @@ func TestAccOrganizationPipelineSettingsResource_sendsOnlyDifferences(t *testing
 	})
 }
 
+// TestAccOrganizationPipelineSettingsResource_destroySendsNothing: destroying the resource sends no write
+// at all (it warns that the settings are left intact, which the test framework cannot see), and the
+// settings keep the values it applied.
+func TestAccOrganizationPipelineSettingsResource_destroySendsNothing(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	if e.live {
+		t.Skip("live mode: reads the emulator's request log")
+	}
+	before := 0 // the requests the emulator had answered before the destroy
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy: resource.ComposeAggregateTestCheckFunc(
+			func(*terraform.State) error {
+				for _, r := range e.server.Requests()[before:] {
+					if r.Method != http.MethodGet {
+						return fmt.Errorf("destroy sent %s %s", r.Method, r.Path)
+					}
+				}
+				return nil
+			},
+			e.checkPipelineSettings(func(s *buildkite.PipelineSettings) error {
+				if s.DefaultBranch != "kept" || deref(s.ScheduledJobExpiryInMinutes) != 75 || !s.PublicPipelineCreation.Enabled {
+					return fmt.Errorf("destroy changed the settings: %+v", s)
+				}
+				return nil
+			}),
+		),
+		Steps: []resource.TestStep{{
+			Config: e.config(testAccPipelineSettingsConfig(`
+  default_branch                   = "kept"
+  scheduled_job_expiry_in_minutes  = 75
+  public_pipeline_creation_enabled = true
+`)),
+			Check: func(*terraform.State) error {
+				if e.pipelineSettingsWrites() == 0 {
+					return fmt.Errorf("the settings were not written")
+				}
+				before = len(e.server.Requests())
+				return nil
+			},
+		}},
+	})
+}
+
 func TestAccOrganizationPipelineSettingsResource_badInput(t *testing.T) {
 	t.Parallel()
 	e := newTestEnv(t)
