@@ -12,6 +12,7 @@ import (
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/cpuprofile"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/provider"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 // version is set by goreleaser at build time.
@@ -28,7 +29,7 @@ func main() {
 	stopProfile := cpuprofile.Start() // off unless BUILDKITE_PROVIDER_CPUPROFILE is set
 	go exitWithParent(os.Getppid(), parentCheckInterval)
 	if !debug {
-		provider.SilenceUnreadLogs()
+		kit.SilenceUnreadLogs()
 	}
 	var opts []tf6server.ServeOpt
 	if debug {

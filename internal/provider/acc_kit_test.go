@@ -16,6 +16,7 @@ import (
 
 	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 // testKind tells the acceptance tests how to find and delete the object behind one resource type, in the
@@ -47,7 +48,7 @@ func byID(attrs map[string]string) string { return attrs["id"] }
 // byParent returns the store key of a nested object: "<parent attribute>/<id>", the parent by UUID even
 // where the state names it by GraphQL ID.
 func byParent(parentAttr string) func(map[string]string) string {
-	return func(attrs map[string]string) string { return canonicalID(attrs[parentAttr]) + "/" + attrs["id"] }
+	return func(attrs map[string]string) string { return kit.CanonicalID(attrs[parentAttr]) + "/" + attrs["id"] }
 }
 
 func kindOf(resourceType string) (testKind, error) {

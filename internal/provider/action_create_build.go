@@ -16,6 +16,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 var (
@@ -48,7 +49,7 @@ const defaultBuildWait = time.Hour
 // NewCreateBuildAction returns the buildkite_create_build action.
 func NewCreateBuildAction() action.Action {
 	return &createBuildAction{
-		actionBase: newActionBase("create_build"),
+		ActionBase: kit.NewActionBase("create_build"),
 		poll:       pollSchedule{first: time.Second, max: 10 * time.Second},
 	}
 }
@@ -56,7 +57,7 @@ func NewCreateBuildAction() action.Action {
 // createBuildAction starts a build of a pipeline, such as a first build when the pipeline is created, and
 // can wait for it to start or finish.
 type createBuildAction struct {
-	actionBase
+	kit.ActionBase
 	poll pollSchedule
 }
 
@@ -93,7 +94,7 @@ func (m *createBuildModel) request(ctx context.Context, diags *diag.Diagnostics)
 }
 
 // wait returns what the invocation waits for and how long it may take (0 for the provider's create
-// timeout). A value validateKnown let through and this cannot read is an error, never a default.
+// timeout). A value ValidateKnown let through and this cannot read is an error, never a default.
 func (m *createBuildModel) wait(diags *diag.Diagnostics) (until string, limit time.Duration) {
 	until = m.WaitUntil.ValueString()
 	if !slices.Contains([]string{waitCreated, waitStarted, waitFinished}, until) {
@@ -116,7 +117,7 @@ func (m *createBuildModel) wait(diags *diag.Diagnostics) (until string, limit ti
 
 // Schema implements action.Action.
 func (a *createBuildAction) Schema(_ context.Context, _ action.SchemaRequest, resp *action.SchemaResponse) {
-	notBlankString := []validator.String{notBlank()}
+	notBlankString := []validator.String{kit.NotBlank()}
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Starts a build of a pipeline: after the pipeline is created or changed, from " +
 			"`lifecycle { action_trigger { … } }`, or whenever you ask, with `terraform apply -invoke=action.buildkite_create_build.<name>`. " +
@@ -170,7 +171,7 @@ func (a *createBuildAction) Schema(_ context.Context, _ action.SchemaRequest, re
 					"and to 1 hour when waiting. When it passes, the action fails and the build goes on. A value that is not a " +
 					"positive duration is refused, also when it comes from a variable: it never stands for the default.",
 				Optional:   true,
-				Validators: []validator.String{durationValidator{}},
+				Validators: []validator.String{kit.DurationValidator{}},
 			},
 		},
 	}
@@ -181,21 +182,21 @@ func (a *createBuildAction) Schema(_ context.Context, _ action.SchemaRequest, re
 func (a *createBuildAction) ValidateConfig(ctx context.Context, req action.ValidateConfigRequest, resp *action.ValidateConfigResponse) {
 	var pipeline types.String
 	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("pipeline"), &pipeline)...)
-	if !isKnownValue(pipeline) {
+	if !kit.IsKnownValue(pipeline) {
 		return
 	}
-	if _, _, err := uuidOrGraphQLID(pipeline.ValueString(), "Pipeline"); err != nil {
+	if _, _, err := kit.UuidOrGraphQLID(pipeline.ValueString(), "Pipeline"); err != nil {
 		resp.Diagnostics.AddAttributeError(path.Root("pipeline"), "Invalid Pipeline",
-			buildkite.Shorten(capitalize(err.Error()))+". Give the pipeline's slug, UUID or GraphQL ID.")
+			buildkite.Shorten(kit.Capitalize(err.Error()))+". Give the pipeline's slug, UUID or GraphQL ID.")
 	}
 }
 
 // ModifyPlan implements action.ActionWithModifyPlan: values from variables, known now, are checked as
-// literals were (validateKnown), and the scopes the invocation will need, before anything is applied.
+// literals were (ValidateKnown), and the scopes the invocation will need, before anything is applied.
 func (a *createBuildAction) ModifyPlan(ctx context.Context, req action.ModifyPlanRequest, resp *action.ModifyPlanResponse) {
 	var m createBuildModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() || !validateKnown(ctx, a, req.Config, &resp.Diagnostics) {
+	if resp.Diagnostics.HasError() || !kit.ValidateKnown(ctx, a, req.Config, &resp.Diagnostics) {
 		return
 	}
 	scopes := []string{"write_builds"}
@@ -203,18 +204,18 @@ func (a *createBuildAction) ModifyPlan(ctx context.Context, req action.ModifyPla
 		scopes = append(scopes, "read_builds")
 	}
 	if !m.Pipeline.IsUnknown() {
-		if _, byID, _ := uuidOrGraphQLID(m.Pipeline.ValueString(), "Pipeline"); byID {
+		if _, byID, _ := kit.UuidOrGraphQLID(m.Pipeline.ValueString(), "Pipeline"); byID {
 			scopes = append(scopes, "read_pipelines")
 		}
 	}
-	a.checkScopes(ctx, &resp.Diagnostics, scopes...)
+	a.CheckScopes(ctx, &resp.Diagnostics, scopes...)
 }
 
 // Invoke implements action.Action: create the build, then wait for what wait_until asks.
 func (a *createBuildAction) Invoke(ctx context.Context, req action.InvokeRequest, resp *action.InvokeResponse) {
 	var m createBuildModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() || !validateKnown(ctx, a, req.Config, &resp.Diagnostics) || !a.configured(&resp.Diagnostics) {
+	if resp.Diagnostics.HasError() || !kit.ValidateKnown(ctx, a, req.Config, &resp.Diagnostics) || !a.Configured(&resp.Diagnostics) {
 		return
 	}
 	in := m.request(ctx, &resp.Diagnostics)
@@ -222,27 +223,27 @@ func (a *createBuildAction) Invoke(ctx context.Context, req action.InvokeRequest
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	ctx, cancel := a.timeout(ctx, opCreate, limit)
+	ctx, cancel := a.Timeout(ctx, kit.OpCreate, limit)
 	defer cancel()
 
 	slug, err := a.pipelineSlug(ctx, m.Pipeline.ValueString())
 	if err != nil {
 		resp.Diagnostics.AddAttributeError(path.Root("pipeline"), "Unable to Find Pipeline",
-			fmt.Sprintf("Finding the pipeline %q to build: %s. No build was created.", buildkite.Shorten(m.Pipeline.ValueString()), describeError(err)))
+			fmt.Sprintf("Finding the pipeline %q to build: %s. No build was created.", buildkite.Shorten(m.Pipeline.ValueString()), kit.DescribeError(err)))
 		return
 	}
-	b, err := a.client().Builds.Create(ctx, slug, in)
+	b, err := a.Client().Builds.Create(ctx, slug, in)
 	if buildkite.IsNotFound(err) {
 		resp.Diagnostics.AddAttributeError(path.Root("pipeline"), "Unable to Create Build",
 			fmt.Sprintf("Creating a build of pipeline %s: %s. No pipeline of organization %s has that slug: set pipeline to "+
-				"the pipeline's slug, UUID or GraphQL ID.", buildkite.Shorten(slug), describeError(err), a.data.org))
+				"the pipeline's slug, UUID or GraphQL ID.", buildkite.Shorten(slug), kit.DescribeError(err), a.Data.Org))
 		return
 	}
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "create", "build", "of pipeline "+buildkite.Shorten(slug), err)
+		kit.AddAPIError(&resp.Diagnostics, "create", "build", "of pipeline "+buildkite.Shorten(slug), err)
 		return
 	}
-	progress(resp, "Created build #%d of %s (%s): %s", b.Number, slug, b.State, b.WebURL)
+	kit.Progress(resp, "Created build #%d of %s (%s): %s", b.Number, slug, b.State, b.WebURL)
 	if until == waitCreated {
 		return
 	}
@@ -253,14 +254,14 @@ func (a *createBuildAction) Invoke(ctx context.Context, req action.InvokeRequest
 // slug is used as it is (a wrong one fails the create with the service's 404); a UUID or GraphQL ID is
 // looked up, and a UUID that names no pipeline is tried as a slug, which may look like one.
 func (a *createBuildAction) pipelineSlug(ctx context.Context, ref string) (string, error) {
-	id, byID, err := uuidOrGraphQLID(ref, "Pipeline")
+	id, byID, err := kit.UuidOrGraphQLID(ref, "Pipeline")
 	switch {
 	case err != nil:
 		return "", err
 	case !byID:
 		return ref, nil
 	}
-	p, err := findPipelineByID(ctx, a.client(), id, ref)
+	p, err := kit.FindPipelineByID(ctx, a.Client(), id, ref)
 	if err != nil {
 		return "", err
 	}
@@ -287,7 +288,7 @@ func (a *createBuildAction) wait(ctx context.Context, resp *action.InvokeRespons
 		case <-time.After(interval):
 		}
 		interval = min(2*interval, a.poll.max)
-		next, err := a.client().Builds.Get(ctx, slug, b.Number, false)
+		next, err := a.Client().Builds.Get(ctx, slug, b.Number, false)
 		if err != nil {
 			if ctx.Err() != nil {
 				a.waitEnded(ctx, resp, slug, b, until, limit)
@@ -295,13 +296,13 @@ func (a *createBuildAction) wait(ctx context.Context, resp *action.InvokeRespons
 			}
 			resp.Diagnostics.AddError("Unable to Read Build",
 				fmt.Sprintf("Reading build #%d of pipeline %s while waiting until it %s: %s. The build goes on: %s",
-					b.Number, slug, until, describeError(err), b.WebURL))
+					b.Number, slug, until, kit.DescribeError(err), b.WebURL))
 			return
 		}
 		b = next
 		if status := buildStatus(b); status != seen {
 			seen = status
-			progress(resp, "Build #%d of %s is now %s: %s", b.Number, slug, status, b.WebURL)
+			kit.Progress(resp, "Build #%d of %s is now %s: %s", b.Number, slug, status, b.WebURL)
 		}
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 // TestAccExamples_action applies the examples of the actions and functions (examples/actions and
@@ -48,8 +50,8 @@ func TestAccExamples_action(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(deref(web.Configuration), "trigger: deploy-production") {
-		t.Errorf("the pipeline_slug example's pipeline has the steps %q, want a trigger of deploy-production", deref(web.Configuration))
+	if !strings.Contains(kit.Deref(web.Configuration), "trigger: deploy-production") {
+		t.Errorf("the pipeline_slug example's pipeline has the steps %q, want a trigger of deploy-production", kit.Deref(web.Configuration))
 	}
 	expectOutput(t, w.mustInvoke("action.buildkite_set_queue_dispatch.pause_linux"), `Paused dispatch to queue "linux"`)
 	expectOutput(t, w.mustInvoke("action.buildkite_set_queue_dispatch.resume_linux"), `Resumed dispatch to queue "linux"`)

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 // testAccPipelineWithActions is a pipeline named name that triggers nothing, with action blocks beside it.
@@ -64,7 +65,7 @@ func (e *testEnv) queueDispatch(t *testing.T, clusterName string) (clusterID str
 		}
 		for _, q := range queues {
 			if q.Key == key {
-				return c.ID, q.DispatchPaused, deref(q.DispatchPausedNote)
+				return c.ID, q.DispatchPaused, kit.Deref(q.DispatchPausedNote)
 			}
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 var (
@@ -21,14 +22,14 @@ var (
 
 // NewSetQueueDispatchAction returns the buildkite_set_queue_dispatch action.
 func NewSetQueueDispatchAction() action.Action {
-	return &setQueueDispatchAction{actionBase: newActionBase("set_queue_dispatch")}
+	return &setQueueDispatchAction{ActionBase: kit.NewActionBase("set_queue_dispatch")}
 }
 
 // setQueueDispatchAction pauses or resumes the dispatch of jobs to a queue's agents
 // (https://buildkite.com/docs/apis/rest-api/clusters/queues), for maintenance windows that should not be a
 // change of the configuration.
 type setQueueDispatchAction struct {
-	actionBase
+	kit.ActionBase
 }
 
 type setQueueDispatchModel struct {
@@ -51,12 +52,12 @@ func (a *setQueueDispatchAction) Schema(_ context.Context, _ action.SchemaReques
 			"cluster_id": schema.StringAttribute{
 				MarkdownDescription: "The cluster of the queue: its UUID (such as `buildkite_cluster.platform.id`) or its GraphQL ID.",
 				Required:            true,
-				Validators:          []validator.String{notBlank()},
+				Validators:          []validator.String{kit.NotBlank()},
 			},
 			"queue_id": schema.StringAttribute{
 				MarkdownDescription: "The queue: its ID (such as `buildkite_cluster_queue.linux.id`), its GraphQL ID or its key.",
 				Required:            true,
-				Validators:          []validator.String{notBlank()},
+				Validators:          []validator.String{kit.NotBlank()},
 			},
 			"paused": schema.BoolAttribute{
 				MarkdownDescription: "`true` pauses dispatch, `false` resumes it.",
@@ -80,49 +81,49 @@ func (a *setQueueDispatchAction) ValidateConfig(ctx context.Context, req action.
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if isKnownValue(m.ClusterID) {
-		if _, ok, err := uuidOrGraphQLID(m.ClusterID.ValueString(), "Cluster"); err != nil || !ok {
+	if kit.IsKnownValue(m.ClusterID) {
+		if _, ok, err := kit.UuidOrGraphQLID(m.ClusterID.ValueString(), "Cluster"); err != nil || !ok {
 			why := fmt.Sprintf("%q is neither a UUID nor a GraphQL ID", m.ClusterID.ValueString())
 			if err != nil {
 				why = err.Error()
 			}
 			resp.Diagnostics.AddAttributeError(path.Root("cluster_id"), "Invalid Cluster ID",
-				buildkite.Shorten(capitalize(why))+". Give the cluster's UUID (its id) or its GraphQL ID.")
+				buildkite.Shorten(kit.Capitalize(why))+". Give the cluster's UUID (its id) or its GraphQL ID.")
 		}
 	}
-	if isKnownValue(m.QueueID) {
-		if _, _, err := uuidOrGraphQLID(m.QueueID.ValueString(), "ClusterQueue"); err != nil {
+	if kit.IsKnownValue(m.QueueID) {
+		if _, _, err := kit.UuidOrGraphQLID(m.QueueID.ValueString(), "ClusterQueue"); err != nil {
 			resp.Diagnostics.AddAttributeError(path.Root("queue_id"), "Invalid Queue ID",
-				buildkite.Shorten(capitalize(err.Error()))+". Give the queue's ID, GraphQL ID or key.")
+				buildkite.Shorten(kit.Capitalize(err.Error()))+". Give the queue's ID, GraphQL ID or key.")
 		}
 	}
-	if !m.Paused.IsUnknown() && !m.Paused.ValueBool() && isKnownValue(m.Note) {
+	if !m.Paused.IsUnknown() && !m.Paused.ValueBool() && kit.IsKnownValue(m.Note) {
 		resp.Diagnostics.AddAttributeError(path.Root("note"), "Note Without a Pause",
 			"A note explains a pause, and this action resumes dispatch (paused = false): remove the note.")
 	}
 }
 
 // ModifyPlan implements action.ActionWithModifyPlan: values from variables, known now, are checked as
-// literals were (validateKnown), and the scopes, before anything is applied.
+// literals were (ValidateKnown), and the scopes, before anything is applied.
 func (a *setQueueDispatchAction) ModifyPlan(ctx context.Context, req action.ModifyPlanRequest, resp *action.ModifyPlanResponse) {
-	if !validateKnown(ctx, a, req.Config, &resp.Diagnostics) {
+	if !kit.ValidateKnown(ctx, a, req.Config, &resp.Diagnostics) {
 		return
 	}
-	a.checkScopes(ctx, &resp.Diagnostics, "read_clusters", "write_clusters")
+	a.CheckScopes(ctx, &resp.Diagnostics, "read_clusters", "write_clusters")
 }
 
 // Invoke implements action.Action: read the queue, and pause or resume it unless it is already so.
 func (a *setQueueDispatchAction) Invoke(ctx context.Context, req action.InvokeRequest, resp *action.InvokeResponse) {
 	var m setQueueDispatchModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() || !validateKnown(ctx, a, req.Config, &resp.Diagnostics) || !a.configured(&resp.Diagnostics) {
+	if resp.Diagnostics.HasError() || !kit.ValidateKnown(ctx, a, req.Config, &resp.Diagnostics) || !a.Configured(&resp.Diagnostics) {
 		return
 	}
-	ctx, cancel := a.timeout(ctx, opUpdate, 0)
+	ctx, cancel := a.Timeout(ctx, kit.OpUpdate, 0)
 	defer cancel()
-	clusterID, _, _ := uuidOrGraphQLID(m.ClusterID.ValueString(), "Cluster") // checked by validateKnown
+	clusterID, _, _ := kit.UuidOrGraphQLID(m.ClusterID.ValueString(), "Cluster") // checked by ValidateKnown
 	queueRef := m.QueueID.ValueString()
-	if id, ok, _ := uuidOrGraphQLID(queueRef, "ClusterQueue"); ok {
+	if id, ok, _ := kit.UuidOrGraphQLID(queueRef, "ClusterQueue"); ok {
 		queueRef = id
 	}
 	paused, note := m.Paused.ValueBool(), m.Note.ValueString()
@@ -130,14 +131,14 @@ func (a *setQueueDispatchAction) Invoke(ctx context.Context, req action.InvokeRe
 	if paused {
 		verb, state = "pause", "paused"
 	}
-	queues := a.client().Queues
+	queues := a.Client().Queues
 
-	q, err := findByIDOrKey(ctx, queueRef,
+	q, err := kit.FindByIDOrKey(ctx, queueRef,
 		func(ctx context.Context, id string) (*buildkite.Queue, error) { return queues.Get(ctx, clusterID, id) },
 		func(ctx context.Context) ([]buildkite.Queue, error) { return queues.List(ctx, clusterID) },
 		func(q *buildkite.Queue) string { return q.Key })
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "read", "cluster queue", buildkite.Shorten(queueRef)+" of cluster "+clusterID, err)
+		kit.AddAPIError(&resp.Diagnostics, "read", "cluster queue", buildkite.Shorten(queueRef)+" of cluster "+clusterID, err)
 		return
 	}
 	what := fmt.Sprintf("queue %q of cluster %s", buildkite.Shorten(q.Key), clusterID)
@@ -160,21 +161,21 @@ func (a *setQueueDispatchAction) Invoke(ctx context.Context, req action.InvokeRe
 		}
 	}
 	if err != nil {
-		resp.Diagnostics.AddError("Unable to "+capitalize(verb)+" Queue Dispatch",
-			fmt.Sprintf("%s dispatch to %s: %s", gerund(verb), what, describeError(err)))
+		resp.Diagnostics.AddError("Unable to "+kit.Capitalize(verb)+" Queue Dispatch",
+			fmt.Sprintf("%s dispatch to %s: %s", kit.Gerund(verb), what, kit.DescribeError(err)))
 		return
 	}
 	if paused {
-		progress(resp, "Paused dispatch to %s", what)
+		kit.Progress(resp, "Paused dispatch to %s", what)
 	} else {
-		progress(resp, "Resumed dispatch to %s", what)
+		kit.Progress(resp, "Resumed dispatch to %s", what)
 	}
 }
 
 // alreadyThere reports a queue already in the asked state: success, with a warning when a pause's note
 // differs from the one the queue keeps.
 func (a *setQueueDispatchAction) alreadyThere(resp *action.InvokeResponse, q *buildkite.Queue, what, state, note string) {
-	progress(resp, "Dispatch to %s is already %s; nothing to change", what, state)
+	kit.Progress(resp, "Dispatch to %s is already %s; nothing to change", what, state)
 	if q.DispatchPaused && note != "" && (q.DispatchPausedNote == nil || *q.DispatchPausedNote != note) {
 		kept := ""
 		if q.DispatchPausedNote != nil {

@@ -12,6 +12,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/action"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 // Inputs that arrive through variables are unknown when Terraform validates a configuration, so the
@@ -205,7 +207,7 @@ func TestCreateBuildInvokeChecksInputs(t *testing.T) {
 		"negative":   {map[string]string{"timeout": "-5s"}, `got "-5s"`},
 		"zero":       {map[string]string{"timeout": "0s"}, `got "0s"`},
 		"wait_until": {map[string]string{"wait_until": "passed"}, `value must be one of`},
-		"pipeline":   {map[string]string{"pipeline": graphQLID("Cluster", "01234567-89ab-cdef-0123-456789abcdef")}, "not of a Pipeline"},
+		"pipeline":   {map[string]string{"pipeline": kit.GraphQLID("Cluster", "01234567-89ab-cdef-0123-456789abcdef")}, "not of a Pipeline"},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {

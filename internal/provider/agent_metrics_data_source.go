@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 var (
@@ -23,11 +24,11 @@ const envAgentToken = "BUILDKITE_AGENT_TOKEN"
 
 // NewAgentMetricsDataSource returns the buildkite_agent_metrics data source.
 func NewAgentMetricsDataSource() datasource.DataSource {
-	return &agentMetricsDataSource{dataSourceBase: newDataSourceBase("agent_metrics")}
+	return &agentMetricsDataSource{DataSourceBase: kit.NewDataSourceBase("agent_metrics")}
 }
 
 type agentMetricsDataSource struct {
-	dataSourceBase
+	kit.DataSourceBase
 }
 
 type agentMetricsDataModel struct {
@@ -120,7 +121,7 @@ func (d *agentMetricsDataSource) Schema(_ context.Context, _ datasource.SchemaRe
 			"queue": dschema.StringAttribute{
 				MarkdownDescription: "Report only this queue (by key).",
 				Optional:            true,
-				Validators:          []validator.String{notBlank()},
+				Validators:          []validator.String{kit.NotBlank()},
 			},
 			"organization_slug": dschema.StringAttribute{
 				MarkdownDescription: "The slug of the organization the token belongs to.",
@@ -147,25 +148,25 @@ func (d *agentMetricsDataSource) Read(ctx context.Context, req datasource.ReadRe
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	token := valueOrEnv(cfg.AgentToken, envAgentToken)
+	token := kit.ValueOrEnv(cfg.AgentToken, envAgentToken)
 	if token == "" {
 		resp.Diagnostics.AddAttributeError(path.Root("agent_token"), "Missing Agent Token",
 			"Agent metrics are read with an agent registration token: set agent_token, or the "+envAgentToken+" environment variable.")
 		return
 	}
-	ctx, cancel := d.timeout(ctx)
+	ctx, cancel := d.Timeout(ctx)
 	defer cancel()
 	var (
 		m   *buildkite.AgentMetrics
 		err error
 	)
 	if q := cfg.Queue.ValueString(); q != "" {
-		m, err = d.client().Metrics.GetQueue(ctx, token, q)
+		m, err = d.Client().Metrics.GetQueue(ctx, token, q)
 	} else {
-		m, err = d.client().Metrics.Get(ctx, token)
+		m, err = d.Client().Metrics.Get(ctx, token)
 	}
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "read", "agent metrics", "from "+d.client().AgentURL(), err)
+		kit.AddAPIError(&resp.Diagnostics, "read", "agent metrics", "from "+d.Client().AgentURL(), err)
 		return
 	}
 	cfg.fromAPI(m)

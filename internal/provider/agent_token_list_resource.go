@@ -10,6 +10,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/list/schema"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 var _ list.ListResourceWithConfigure = (*agentTokenListResource)(nil)
@@ -17,11 +19,11 @@ var _ list.ListResourceWithConfigure = (*agentTokenListResource)(nil)
 // NewAgentTokenListResource returns the buildkite_agent_token list resource: the organization's unclustered
 // agent tokens that are not revoked, which only Buildkite's GraphQL API lists.
 func NewAgentTokenListResource() list.ListResource {
-	return &agentTokenListResource{listBase: newListBase("agent_token", agentTokenIdentity)}
+	return &agentTokenListResource{ListBase: kit.NewListBase("agent_token", agentTokenIdentity)}
 }
 
 type agentTokenListResource struct {
-	listBase
+	kit.ListBase
 }
 
 // agentTokenListFilter: a token has no name, so it is found by its description.
@@ -42,7 +44,7 @@ func (l *agentTokenListResource) ListResourceConfigSchema(_ context.Context, _ l
 				MarkdownDescription: "Only the tokens with this description (compared without regard to case). Unset, " +
 					"every token.",
 				Optional:   true,
-				Validators: []validator.String{notBlank()},
+				Validators: []validator.String{kit.NotBlank()},
 			},
 		},
 	}
@@ -52,22 +54,22 @@ func (l *agentTokenListResource) ListResourceConfigSchema(_ context.Context, _ l
 func (l *agentTokenListResource) List(ctx context.Context, req list.ListRequest, stream *list.ListResultsStream) {
 	var filter agentTokenListFilter
 	if diags := req.Config.Get(ctx, &filter); diags.HasError() {
-		listFailed(stream, diags)
+		kit.ListFailed(stream, diags)
 		return
 	}
-	callCtx, cancel := l.timeout(ctx, opRead)
+	callCtx, cancel := l.Timeout(ctx, kit.OpRead)
 	defer cancel()
-	listing, err := l.client().AgentTokens.Listing(callCtx)
+	listing, err := l.Client().AgentTokens.Listing(callCtx)
 	if err != nil {
 		var diags diag.Diagnostics
-		addGraphQLError(&diags, "list", "agent tokens", "", err, nil)
-		listFailed(stream, diags)
+		kit.AddGraphQLError(&diags, "list", "agent tokens", "", err, nil)
+		kit.ListFailed(stream, diags)
 		return
 	}
-	var items []found
+	var items []kit.Found
 	for i := range listing.Tokens {
 		t := &listing.Tokens[i]
-		description := deref(t.Description)
+		description := kit.Deref(t.Description)
 		if !filter.Description.IsNull() && !strings.EqualFold(description, filter.Description.ValueString()) {
 			continue
 		}
@@ -77,7 +79,7 @@ func (l *agentTokenListResource) List(ctx context.Context, req list.ListRequest,
 		if name == "" {
 			name = t.UUID
 		}
-		items = append(items, found{model: &m, displayName: name})
+		items = append(items, kit.Found{Model: &m, DisplayName: name})
 	}
 	var warnings diag.Diagnostics
 	if n := listing.Unseen(); n > 0 {
@@ -85,7 +87,7 @@ func (l *agentTokenListResource) List(ctx context.Context, req list.ListRequest,
 			"The organization %q has %d unclustered agent tokens that are not revoked, and Buildkite's GraphQL API "+
 				"shows only the first 500 and the last 500 of them (its agentTokens listing has no cursor), so %d "+
 				"were not found. Revoke the tokens no agent uses, or import those you need by their UUID.",
-			l.client().Organization(), listing.Total, n))
+			l.Client().Organization(), listing.Total, n))
 	}
-	stream.Results = withWarnings(warnings, l.results(ctx, req, items))
+	stream.Results = kit.WithWarnings(warnings, l.Results(ctx, req, items))
 }

@@ -12,48 +12,49 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 // agentTokenIdentity names an unclustered agent token by its ID.
-var agentTokenIdentity = identifiedBy(identityAttr("id", "The token's ID (a UUID)."))
+var agentTokenIdentity = kit.IdentifiedBy(kit.IdentityAttr("id", "The token's ID (a UUID)."))
 
 // NewAgentTokenResource returns the buildkite_agent_token resource.
-func NewAgentTokenResource() resource.Resource { return newObject(agentTokenKind) }
+func NewAgentTokenResource() resource.Resource { return kit.NewObject(agentTokenKind) }
 
 // agentTokenKind declares buildkite_agent_token: an unclustered agent token, which only Buildkite's GraphQL
 // API creates, reads and revokes (https://buildkite.com/docs/apis/graphql/cookbooks/agents), so every plan
-// that holds one needs the provider's GraphQL endpoint and the token's graphql scope (graphql_scope.go).
+// that holds one needs the provider's GraphQL endpoint and the token's graphql scope (kit/graphql_scope.go).
 // Every attribute that can change replaces it; the secret is only in the create answer; a token revoked
 // outside Terraform leaves state, so that Terraform plans a new one.
-var agentTokenKind = &objectKind[buildkite.AgentToken, agentTokenModel]{
-	name:     "agent_token",
-	what:     "agent token",
-	identity: agentTokenIdentity,
-	schema:   agentTokenSchema,
-	graphQL:  &graphQLCalls{fields: map[string]path.Path{"description": path.Root("description")}, removes: "revoke"},
-	named:    (*agentTokenModel).ident,
-	secret:   "token",
-	key:      attrID,
-	fromAPI:  func(m *agentTokenModel, _ string, t *buildkite.AgentToken) { m.fromAPI(t) },
-	create: func(ctx context.Context, c *buildkite.Client, _ string, plan *agentTokenModel) (*buildkite.AgentToken, error) {
+var agentTokenKind = &kit.ObjectKind[buildkite.AgentToken, agentTokenModel]{
+	Name:     "agent_token",
+	What:     "agent token",
+	Identity: agentTokenIdentity,
+	Schema:   agentTokenSchema,
+	GraphQL:  &kit.GraphQLCalls{Fields: map[string]path.Path{"description": path.Root("description")}, Removes: "revoke"},
+	Named:    (*agentTokenModel).ident,
+	Secret:   "token",
+	Key:      kit.AttrID,
+	FromAPI:  func(m *agentTokenModel, _ string, t *buildkite.AgentToken) { m.fromAPI(t) },
+	Create: func(ctx context.Context, c *buildkite.Client, _ string, plan *agentTokenModel) (*buildkite.AgentToken, error) {
 		return c.AgentTokens.Create(ctx, plan.Description.ValueStringPointer())
 	},
-	get: func(ctx context.Context, c *buildkite.Client, _, id string) (*buildkite.AgentToken, error) {
+	Get: func(ctx context.Context, c *buildkite.Client, _, id string) (*buildkite.AgentToken, error) {
 		t, err := c.AgentTokens.Get(ctx, id)
 		if err == nil && t.Revoked() {
 			// A revoked token can never be used again.
-			return nil, &leftBehind{"Agent Token Revoked", fmt.Sprintf(
+			return nil, &kit.LeftBehind{Summary: "Agent Token Revoked", Detail: fmt.Sprintf(
 				"The agent token %s was revoked outside Terraform at %s; Terraform will plan a new token to replace it.",
 				id, t.RevokedAt.UTC().Format("2006-01-02T15:04:05Z"))}
 		}
 		return t, err
 	},
 	// Destroying revokes the token, with the official provider's reason; Buildkite keeps revoked tokens.
-	remove: func(ctx context.Context, c *buildkite.Client, _, id string) error {
-		return c.AgentTokens.Revoke(ctx, graphQLID("AgentToken", id), buildkite.AgentTokenRevokeReason)
+	Remove: func(ctx context.Context, c *buildkite.Client, _, id string) error {
+		return c.AgentTokens.Revoke(ctx, kit.GraphQLID("AgentToken", id), buildkite.AgentTokenRevokeReason)
 	},
 	// The import ID is the token's GraphQL ID or its UUID; Read fills the rest (the secret stays null).
-	importParts: []importPart{uuidPart("<token id>", "AgentToken")},
+	ImportParts: []kit.ImportPart{kit.UuidPart("<token id>", "AgentToken")},
 }
 
 type agentTokenModel struct {
@@ -88,7 +89,7 @@ func (m *agentTokenModel) ident() string {
 // agentTokenSchema is the schema of buildkite_agent_token.
 func agentTokenSchema() schema.Schema {
 	return schema.Schema{
-		Version: 1, // above the official provider's 0, so that its states are upgraded (upgrade.go)
+		Version: 1, // above the official provider's 0, so that its states are upgraded (kit/upgrade.go)
 		MarkdownDescription: "An unclustered agent token of the organization: agents started with it join no cluster. " +
 			"Only Buildkite's GraphQL API manages these tokens, so this type needs `graphql_url` (where `rest_url` is set) and " +
 			"an API token with the `graphql` scope; Buildkite lets only organizations created before 2024-02-26 have them. " +
@@ -96,7 +97,7 @@ func agentTokenSchema() schema.Schema {
 			"token has no `token` value. A token revoked outside Terraform is planned for re-creation. Destroying the " +
 			"resource revokes the token (Buildkite keeps revoked tokens). Import it by its GraphQL ID or its UUID. " +
 			"For agents in a cluster, use `buildkite_cluster_agent_token`.",
-		Attributes: withCommon("token", map[string]schema.Attribute{
+		Attributes: kit.WithCommon("token", map[string]schema.Attribute{
 			"description": schema.StringAttribute{
 				MarkdownDescription: "A description of the token, such as where its agents run. Changing it replaces the token.",
 				Optional:            true,
@@ -108,6 +109,6 @@ func agentTokenSchema() schema.Schema {
 				Sensitive:           true,
 				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 			},
-		}, attrID, attrUUID, attrGraphQLID),
+		}, kit.AttrID, kit.AttrUUID, kit.AttrGraphQLID),
 	}
 }

@@ -19,6 +19,7 @@ import (
 
 	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 func testAccAgentTokenConfig(description string) string {
@@ -47,7 +48,7 @@ func TestAccAgentTokenResource_basic(t *testing.T) {
 				Check:  resource.ComposeTestCheckFunc(e.checkAgentTokenLive(), first.record(addr)),
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("description"), knownvalue.StringExact(name)),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringRegexp(uuidPattern)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringRegexp(kit.UuidPattern)),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("graphql_id"), knownvalue.NotNull()),
 					statecheck.ExpectSensitiveValue(addr, tfjsonpath.New("token")),
 				},
@@ -195,7 +196,7 @@ func TestAccAgentTokenResource_validation(t *testing.T) {
 		Steps: []resource.TestStep{
 			{
 				Config: e.config(testAccAgentTokenConfig("x")), ResourceName: "buildkite_agent_token.test",
-				ImportState: true, ImportStateId: graphQLID("ClusterToken", "0b6c2b8e-6a4f-4a8e-9a43-5d0d1c1c2f11"),
+				ImportState: true, ImportStateId: kit.GraphQLID("ClusterToken", "0b6c2b8e-6a4f-4a8e-9a43-5d0d1c1c2f11"),
 				ExpectError: regexpMust(`AgentToken`),
 			},
 		},
@@ -221,7 +222,7 @@ func init() {
 			return err
 		},
 		del: func(ctx context.Context, c *buildkite.Client, a map[string]string) error {
-			return c.AgentTokens.Revoke(ctx, graphQLID("AgentToken", a["id"]), buildkite.AgentTokenRevokeReason)
+			return c.AgentTokens.Revoke(ctx, kit.GraphQLID("AgentToken", a["id"]), buildkite.AgentTokenRevokeReason)
 		},
 	})
 }
@@ -351,7 +352,7 @@ var _ = registerTypeTests("buildkite_agent_token", typeTests{
 		{name: "agent_token", add: (*officialWorkspace).addUnclusteredAgentToken, check: func(t *testing.T, w *cliWorkdir) {
 			expectMoved(t, w, "buildkite_agent_token.legacy", map[string]any{"token": "moved-secret", "description": "Unclustered agents"})
 			a := w.stateAttributes("buildkite_agent_token.legacy")
-			if typ, _, ok := decodeGraphQLID(fmt.Sprint(a["graphql_id"])); !ok || typ != "AgentToken" {
+			if typ, _, ok := kit.DecodeGraphQLID(fmt.Sprint(a["graphql_id"])); !ok || typ != "AgentToken" {
 				t.Errorf("after the move graphql_id = %v, want the token's GraphQL ID", a["graphql_id"])
 			}
 		}},

@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 // nodeImportID is the association's own GraphQL ID, the official provider's import ID, which REST never
@@ -64,7 +65,7 @@ resource "buildkite_test_suite_team" "test" {
 			importBy(access, fakeserver.KindTeamPipeline, "pipeline_id"),
 			importBy(suiteAccess, fakeserver.KindTeamSuite, "test_suite_id"),
 			{
-				ResourceName: member, ImportState: true, ImportStateId: graphQLID("TeamMember", unknownUUID),
+				ResourceName: member, ImportState: true, ImportStateId: kit.GraphQLID("TeamMember", unknownUUID),
 				ExpectError: regexp.MustCompile(`(?s)Cannot import non-existent remote object.*no team member`),
 			},
 			{

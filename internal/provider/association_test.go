@@ -9,6 +9,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
+
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 // associationCases is the table of association types, a view over the types' rows (typeTests.association).
@@ -106,7 +108,7 @@ func associationGraphQLSteps(e *testEnv, addr, config string, sides []string) []
 				for i, side := range sides {
 					ids[i] = a[side]
 					if typ := referenceTypes[side]; typ != "" { // the association's own ID has no GraphQL form here
-						ids[i] = graphQLID(typ, a[side])
+						ids[i] = kit.GraphQLID(typ, a[side])
 					}
 				}
 				return strings.Join(ids, "/"), nil

@@ -14,6 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 var (
@@ -34,11 +35,11 @@ var buildFilterStates = []string{
 
 // NewBuildsDataSource returns the buildkite_builds data source.
 func NewBuildsDataSource() datasource.DataSource {
-	return &buildsDataSource{dataSourceBase: newDataSourceBase("builds")}
+	return &buildsDataSource{DataSourceBase: kit.NewDataSourceBase("builds")}
 }
 
 type buildsDataSource struct {
-	dataSourceBase
+	kit.DataSourceBase
 }
 
 type buildsDataModel struct {
@@ -113,10 +114,10 @@ func (m *buildDataModel) fromAPI(b *buildkite.Build) {
 	if c := b.Creator; c != nil {
 		m.Creator = &buildCreatorModel{ID: types.StringValue(c.ID), Name: types.StringValue(c.Name), Email: types.StringValue(c.Email)}
 	}
-	m.CreatedAt = timeValue(b.CreatedAt)
-	m.ScheduledAt = timeValue(b.ScheduledAt)
-	m.StartedAt = timeValue(b.StartedAt)
-	m.FinishedAt = timeValue(b.FinishedAt)
+	m.CreatedAt = kit.TimeValue(b.CreatedAt)
+	m.ScheduledAt = kit.TimeValue(b.ScheduledAt)
+	m.StartedAt = kit.TimeValue(b.StartedAt)
+	m.FinishedAt = kit.TimeValue(b.FinishedAt)
 	meta := make(map[string]attr.Value, len(b.MetaData))
 	for k, v := range b.MetaData {
 		meta[k] = types.StringValue(v)
@@ -134,16 +135,16 @@ func (m *buildDataModel) fromAPI(b *buildkite.Build) {
 
 func (m *buildJobModel) fromAPI(j *buildkite.Job) {
 	m.ID = types.StringValue(j.ID)
-	m.Name = optionalStringPtr(j.Name)
+	m.Name = kit.OptionalStringPtr(j.Name)
 	m.Type = types.StringValue(j.Type)
 	m.State = types.StringValue(j.State)
 	m.ExitStatus = types.Int64PointerValue(j.ExitStatus)
 	m.WebURL = types.StringValue(j.WebURL)
-	m.AgentQueryRules = stringList(j.AgentQueryRules)
-	m.CreatedAt = timeValue(j.CreatedAt)
-	m.ScheduledAt = timeValue(j.ScheduledAt)
-	m.StartedAt = timeValue(j.StartedAt)
-	m.FinishedAt = timeValue(j.FinishedAt)
+	m.AgentQueryRules = kit.StringList(j.AgentQueryRules)
+	m.CreatedAt = kit.TimeValue(j.CreatedAt)
+	m.ScheduledAt = kit.TimeValue(j.ScheduledAt)
+	m.StartedAt = kit.TimeValue(j.StartedAt)
+	m.FinishedAt = kit.TimeValue(j.FinishedAt)
 }
 
 // filter turns the configuration into the query; the timestamps were checked at plan time.
@@ -173,39 +174,39 @@ func (d *buildsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest,
 		"started_at":   "When it started (RFC 3339), null if not yet.",
 		"finished_at":  "When it finished (RFC 3339), null if not yet.",
 	}
-	job := mergeAttrs(computedStrings(map[string]string{
+	job := kit.MergeAttrs(kit.ComputedStrings(map[string]string{
 		"id":      "The job's ID.",
 		"name":    "The job's label, null when its step has none.",
 		"type":    "The job's type, such as `script`.",
 		"state":   "The job's state, such as `scheduled`, `running` or `passed`.",
 		"web_url": "The job's page in the web interface.",
-	}), computedStrings(timestamps))
+	}), kit.ComputedStrings(timestamps))
 	job["exit_status"] = dschema.Int64Attribute{MarkdownDescription: "The job's exit status, null until it has one.", Computed: true}
 	job["agent_query_rules"] = dschema.ListAttribute{
 		MarkdownDescription: "The agent query rules that pick the agents the job may run on, such as `queue=linux`.",
 		ElementType:         types.StringType, Computed: true,
 	}
-	build := mergeAttrs(dataWithCommon("build", computedStrings(map[string]string{
+	build := kit.MergeAttrs(kit.DataWithCommon("build", kit.ComputedStrings(map[string]string{
 		"state":         "The build's state (a blocked build keeps its last state and has `blocked` set).",
 		"message":       "The build's message.",
 		"commit":        "The commit the build ran.",
 		"branch":        "The branch the build ran.",
 		"source":        "What created the build, such as `webhook`, `api` or `ui`.",
 		"pipeline_slug": "The slug of the build's pipeline.",
-	}), attrID, attrGraphQLID, attrURL, attrWebURL), computedStrings(timestamps))
+	}), kit.AttrID, kit.AttrGraphQLID, kit.AttrURL, kit.AttrWebURL), kit.ComputedStrings(timestamps))
 	build["number"] = dschema.Int64Attribute{MarkdownDescription: "The build's number in its pipeline.", Computed: true}
 	build["blocked"] = dschema.BoolAttribute{MarkdownDescription: "Whether the build waits at a block step.", Computed: true}
 	build["meta_data"] = dschema.MapAttribute{MarkdownDescription: "The build's meta-data.", ElementType: types.StringType, Computed: true}
 	build["creator"] = dschema.SingleNestedAttribute{
 		MarkdownDescription: "The user who created the build, null for builds not created by a user.",
 		Computed:            true,
-		Attributes: computedStrings(map[string]string{
+		Attributes: kit.ComputedStrings(map[string]string{
 			"id": "The user's ID.", "name": "The user's name.", "email": "The user's e-mail address.",
 		}),
 	}
-	build["jobs"] = listOf("The build's jobs (only the latest execution of each step unless `include_retried_jobs` is set).", job)
+	build["jobs"] = kit.ListOf("The build's jobs (only the latest execution of each step unless `include_retried_jobs` is set).", job)
 
-	stateValues := enumOneOf{values: buildFilterStates}
+	stateValues := kit.EnumOneOf{Values: buildFilterStates}
 	resp.Schema = dschema.Schema{
 		MarkdownDescription: "Builds, newest first: of one pipeline (`pipeline_slug`), or of the whole organization. " +
 			"Every filter is optional and they combine; at most `limit` builds are read (100 unless set), so the " +
@@ -214,36 +215,36 @@ func (d *buildsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest,
 			"pipeline_slug": dschema.StringAttribute{
 				MarkdownDescription: "The slug of the pipeline whose builds to list. Unset, the organization's builds are listed.",
 				Optional:            true,
-				Validators:          []validator.String{notBlank()},
+				Validators:          []validator.String{kit.NotBlank()},
 			},
 			"branch": dschema.ListAttribute{
 				MarkdownDescription: "Keep builds of these branches.",
 				ElementType:         types.StringType, Optional: true,
-				Validators: []validator.List{listvalidator.SizeAtLeast(1), listvalidator.ValueStringsAre(notBlank())},
+				Validators: []validator.List{listvalidator.SizeAtLeast(1), listvalidator.ValueStringsAre(kit.NotBlank())},
 			},
 			"commit": dschema.ListAttribute{
 				MarkdownDescription: "Keep builds of these commits (full SHAs: the service does not match abbreviations).",
 				ElementType:         types.StringType, Optional: true,
-				Validators: []validator.List{listvalidator.SizeAtLeast(1), listvalidator.ValueStringsAre(notBlank())},
+				Validators: []validator.List{listvalidator.SizeAtLeast(1), listvalidator.ValueStringsAre(kit.NotBlank())},
 			},
 			"created_from": dschema.StringAttribute{
 				MarkdownDescription: "Keep builds created at or after this time (RFC 3339, such as `2024-05-01T00:00:00Z`).",
-				Optional:            true, Validators: []validator.String{rfc3339Validator{}},
+				Optional:            true, Validators: []validator.String{kit.Rfc3339Validator{}},
 			},
 			"created_to": dschema.StringAttribute{
 				MarkdownDescription: "Keep builds created before this time (RFC 3339).",
-				Optional:            true, Validators: []validator.String{rfc3339Validator{}},
+				Optional:            true, Validators: []validator.String{kit.Rfc3339Validator{}},
 			},
 			"finished_from": dschema.StringAttribute{
 				MarkdownDescription: "Keep builds finished at or after this time (RFC 3339).",
-				Optional:            true, Validators: []validator.String{rfc3339Validator{}},
+				Optional:            true, Validators: []validator.String{kit.Rfc3339Validator{}},
 			},
 			"creator": dschema.StringAttribute{
 				MarkdownDescription: "Keep builds created by the user with this ID (UUID).",
-				Optional:            true, Validators: []validator.String{uuidValidator()},
+				Optional:            true, Validators: []validator.String{kit.UuidValidator()},
 			},
 			"state": dschema.ListAttribute{
-				MarkdownDescription: "Keep builds in these states: " + backquoted(buildFilterStates) + " (`finished` stands " +
+				MarkdownDescription: "Keep builds in these states: " + kit.Backquoted(buildFilterStates) + " (`finished` stands " +
 					"for passed, failed, blocked and canceled; `blocked` for builds with `blocked` set).",
 				ElementType: types.StringType, Optional: true,
 				Validators: []validator.List{listvalidator.SizeAtLeast(1), listvalidator.ValueStringsAre(stateValues)},
@@ -261,7 +262,7 @@ func (d *buildsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest,
 				Optional:            true,
 				Validators:          []validator.Int64{int64validator.Between(1, 10000)},
 			},
-			"builds": listOf("The builds, newest first.", build),
+			"builds": kit.ListOf("The builds, newest first.", build),
 		},
 	}
 }
@@ -272,7 +273,7 @@ func (d *buildsDataSource) Read(ctx context.Context, req datasource.ReadRequest,
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	ctx, cancel := d.timeout(ctx)
+	ctx, cancel := d.Timeout(ctx)
 	defer cancel()
 	limit := defaultBuildsLimit
 	if !cfg.Limit.IsNull() {
@@ -285,12 +286,12 @@ func (d *buildsDataSource) Read(ctx context.Context, req datasource.ReadRequest,
 	)
 	if slug := cfg.PipelineSlug.ValueString(); slug != "" {
 		of = "of pipeline " + slug
-		builds, err = d.client().Builds.ListPipeline(ctx, slug, cfg.filter(), limit)
+		builds, err = d.Client().Builds.ListPipeline(ctx, slug, cfg.filter(), limit)
 	} else {
-		builds, err = d.client().Builds.ListOrganization(ctx, cfg.filter(), limit)
+		builds, err = d.Client().Builds.ListOrganization(ctx, cfg.filter(), limit)
 	}
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "list", "builds", of, err)
+		kit.AddAPIError(&resp.Diagnostics, "list", "builds", of, err)
 		return
 	}
 	cfg.Builds = make([]buildDataModel, len(builds))

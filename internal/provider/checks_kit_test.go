@@ -18,6 +18,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 // checkAgentTokensRevoked is the CheckDestroy of agent tokens: the service keeps a revoked token, so
@@ -47,7 +48,7 @@ func (e *testEnv) checkDefaultQueueDestroyed(s *terraform.State) error {
 		if rs.Type != "buildkite_cluster_default_queue" {
 			continue
 		}
-		clusterID := canonicalID(rs.Primary.Attributes["cluster_id"])
+		clusterID := kit.CanonicalID(rs.Primary.Attributes["cluster_id"])
 		found, err := e.exists("buildkite_cluster", map[string]string{"id": clusterID})
 		if err != nil {
 			return err
@@ -223,5 +224,5 @@ func (e *testEnv) defaultQueueOf(clusterID string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return deref(c.DefaultQueueID), nil
+	return kit.Deref(c.DefaultQueueID), nil
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 var (
@@ -40,7 +41,7 @@ func NewClusterAgentTokenEphemeral() ephemeral.EphemeralResource {
 }
 
 type clusterAgentTokenEphemeral struct {
-	data *providerData
+	data *kit.ProviderData
 }
 
 type clusterAgentTokenEphemeralModel struct {
@@ -69,7 +70,7 @@ func (e *clusterAgentTokenEphemeral) Metadata(_ context.Context, req ephemeral.M
 }
 
 func (e *clusterAgentTokenEphemeral) Configure(_ context.Context, req ephemeral.ConfigureRequest, resp *ephemeral.ConfigureResponse) {
-	e.data = providerDataFrom(req.ProviderData, &resp.Diagnostics)
+	e.data = kit.ProviderDataFrom(req.ProviderData, &resp.Diagnostics)
 }
 
 func (e *clusterAgentTokenEphemeral) Schema(_ context.Context, _ ephemeral.SchemaRequest, resp *ephemeral.SchemaResponse) {
@@ -83,12 +84,12 @@ func (e *clusterAgentTokenEphemeral) Schema(_ context.Context, _ ephemeral.Schem
 			"cluster_id": schema.StringAttribute{
 				MarkdownDescription: "The cluster the token registers agents with: its UUID (such as `buildkite_cluster.platform.id`) or its GraphQL ID.",
 				Required:            true,
-				Validators:          []validator.String{refValidator{graphQLTypes: []string{"Cluster"}}},
+				Validators:          []validator.String{kit.RefValidator{GraphQLTypes: []string{"Cluster"}}},
 			},
 			"description": schema.StringAttribute{
 				MarkdownDescription: "A description of the token, as the cluster's token list shows it.",
 				Required:            true,
-				Validators:          []validator.String{notBlank()},
+				Validators:          []validator.String{kit.NotBlank()},
 			},
 			"allowed_ip_addresses": schema.StringAttribute{
 				MarkdownDescription: "The networks agents may use the token from, in CIDR notation separated by spaces. Unset, any.",
@@ -142,15 +143,15 @@ func (e *clusterAgentTokenEphemeral) Open(ctx context.Context, req ephemeral.Ope
 			"the ephemeral buildkite_cluster_agent_token was opened; please report this issue to the provider developers.")
 		return
 	}
-	clusterID := canonicalID(m.ClusterID.ValueString())
+	clusterID := kit.CanonicalID(m.ClusterID.ValueString())
 	expiresAt := time.Now().UTC().Add(m.lifetime()).Truncate(time.Second)
-	ctx, cancel := operationContext(ctx, e.data, opCreate)
+	ctx, cancel := kit.OperationContext(ctx, e.data, kit.OpCreate)
 	defer cancel()
-	t, err := e.data.client.ClusterTokens.Create(ctx, clusterID, buildkite.ClusterTokenCreate{
-		Description: m.Description.ValueString(), AllowedIPAddresses: stringPtrIfSet(m.AllowedIPAddresses), ExpiresAt: &expiresAt,
+	t, err := e.data.Client.ClusterTokens.Create(ctx, clusterID, buildkite.ClusterTokenCreate{
+		Description: m.Description.ValueString(), AllowedIPAddresses: kit.StringPtrIfSet(m.AllowedIPAddresses), ExpiresAt: &expiresAt,
 	})
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "create", "cluster agent token", fmt.Sprintf("%q in cluster %s", m.Description.ValueString(), clusterID), err)
+		kit.AddAPIError(&resp.Diagnostics, "create", "cluster agent token", fmt.Sprintf("%q in cluster %s", m.Description.ValueString(), clusterID), err)
 		return
 	}
 	if t.ExpiresAt != nil {
@@ -195,9 +196,9 @@ func (e *clusterAgentTokenEphemeral) Close(ctx context.Context, req ephemeral.Cl
 			opened.ID, opened.ClusterID, opened.ExpiresAt.Format(time.RFC3339)))
 		return
 	}
-	ctx, cancel := operationContext(ctx, e.data, opDelete)
+	ctx, cancel := kit.OperationContext(ctx, e.data, kit.OpDelete)
 	defer cancel()
-	err := e.data.client.ClusterTokens.Delete(ctx, opened.ClusterID, opened.ID)
+	err := e.data.Client.ClusterTokens.Delete(ctx, opened.ClusterID, opened.ID)
 	if err == nil || buildkite.IsNotFound(err) {
 		return
 	}
@@ -210,7 +211,7 @@ func revokeFailed(opened openedToken, err error) diag.Diagnostic {
 	return diag.NewErrorDiagnostic("Unable to Revoke Cluster Agent Token", fmt.Sprintf(
 		"Revoking cluster agent token %s of cluster %s at the end of the run: %s. The token stays valid until %s: "+
 			"revoke it in Buildkite (the cluster's Agent Tokens), or with the REST API's DELETE of the token.",
-		opened.ID, opened.ClusterID, describeError(err), opened.ExpiresAt.Format(time.RFC3339)))
+		opened.ID, opened.ClusterID, kit.DescribeError(err), opened.ExpiresAt.Format(time.RFC3339)))
 }
 
 // durationAtLeast accepts a Go duration ("90s", "30m", "2h") no shorter than its minimum.
@@ -223,7 +224,7 @@ func (v durationAtLeast) Description(context.Context) string {
 func (v durationAtLeast) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
 
 func (v durationAtLeast) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if !isKnownValue(req.ConfigValue) {
+	if !kit.IsKnownValue(req.ConfigValue) {
 		return
 	}
 	d, err := time.ParseDuration(req.ConfigValue.ValueString())

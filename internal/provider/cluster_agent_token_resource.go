@@ -17,6 +17,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 var (
@@ -29,27 +30,27 @@ var (
 )
 
 // clusterAgentTokenIdentity names a cluster agent token for import blocks and terraform query.
-var clusterAgentTokenIdentity = identifiedBy(
-	identityAttr("cluster_id", "The ID of the cluster the token belongs to."),
-	identityAttr("id", "The token's ID (a UUID)."),
+var clusterAgentTokenIdentity = kit.IdentifiedBy(
+	kit.IdentityAttr("cluster_id", "The ID of the cluster the token belongs to."),
+	kit.IdentityAttr("id", "The token's ID (a UUID)."),
 )
 
 // NewClusterAgentTokenResource returns the buildkite_cluster_agent_token resource.
 func NewClusterAgentTokenResource() resource.Resource {
 	return &clusterAgentTokenResource{
-		resourceBase: newResourceBase("cluster_agent_token", writeScopes("write_clusters"), clusterAgentTokenIdentity),
+		ResourceBase: kit.NewResourceBase("cluster_agent_token", kit.WriteScopes("write_clusters"), clusterAgentTokenIdentity),
 	}
 }
 
 type clusterAgentTokenResource struct {
-	resourceBase
+	kit.ResourceBase
 }
 
 type clusterAgentTokenModel struct {
 	ID                 types.String `tfsdk:"id"`
 	UUID               types.String `tfsdk:"uuid"`
 	GraphQLID          types.String `tfsdk:"graphql_id"`
-	ClusterID          refValue     `tfsdk:"cluster_id"`
+	ClusterID          kit.RefValue `tfsdk:"cluster_id"`
 	ClusterUUID        types.String `tfsdk:"cluster_uuid"`
 	Description        types.String `tfsdk:"description"`
 	AllowedIPAddresses types.List   `tfsdk:"allowed_ip_addresses"`
@@ -65,12 +66,12 @@ func (m *clusterAgentTokenModel) fromAPI(clusterID string, t *buildkite.ClusterT
 	m.ID = types.StringValue(t.ID)
 	m.UUID = types.StringValue(t.ID)
 	m.GraphQLID = types.StringValue(t.GraphQLID)
-	m.ClusterID = newRef(clusterID)
+	m.ClusterID = kit.NewRef(clusterID)
 	m.ClusterUUID = types.StringValue(clusterID)
 	m.Description = types.StringValue(t.Description)
 	m.AllowedIPAddresses = types.ListNull(types.StringType)
 	if blocks := strings.Fields(t.AllowedIPAddresses); len(blocks) > 0 {
-		m.AllowedIPAddresses = stringList(blocks)
+		m.AllowedIPAddresses = kit.StringList(blocks)
 	}
 	// The configured spelling of the expiry is kept when it names the same instant as the service's.
 	if t.ExpiresAt == nil {
@@ -88,7 +89,7 @@ func (m *clusterAgentTokenModel) fromAPI(clusterID string, t *buildkite.ClusterT
 
 // allowedIPs joins the configured blocks with spaces, the form the service takes; nil leaves them unset.
 func (m *clusterAgentTokenModel) allowedIPs() *string {
-	if !isKnownValue(m.AllowedIPAddresses) {
+	if !kit.IsKnownValue(m.AllowedIPAddresses) {
 		return nil
 	}
 	var blocks []string
@@ -126,17 +127,17 @@ func (m *clusterAgentTokenModel) ident() string {
 
 func (r *clusterAgentTokenResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	resp.Schema = schema.Schema{
-		Version: 1, // above the official provider's 0, so that its states are upgraded (upgrade.go)
+		Version: 1, // above the official provider's 0, so that its states are upgraded (kit/upgrade.go)
 		MarkdownDescription: "An agent token of a cluster: agents started with it join the cluster. " +
 			"The secret `token` is returned only when the token is created and is kept in state from then on; " +
 			"an imported token therefore has no `token` value. Import it as `<cluster id>/<token id>`.",
-		Attributes: withCommon("token", map[string]schema.Attribute{
-			"cluster_id":   parentIDAttribute("The ID of the cluster the token belongs to.", "Cluster"),
-			"cluster_uuid": computedString("The UUID of the cluster the token belongs to; configurations written for the official provider refer to it."),
+		Attributes: kit.WithCommon("token", map[string]schema.Attribute{
+			"cluster_id":   kit.ParentIDAttribute("The ID of the cluster the token belongs to.", "Cluster"),
+			"cluster_uuid": kit.ComputedString("The UUID of the cluster the token belongs to; configurations written for the official provider refer to it."),
 			"description": schema.StringAttribute{
 				MarkdownDescription: "A description of the token, such as where its agents run.",
 				Required:            true,
-				Validators:          []validator.String{notBlank()},
+				Validators:          []validator.String{kit.NotBlank()},
 			},
 			"allowed_ip_addresses": schema.ListAttribute{
 				MarkdownDescription: "The networks, in CIDR notation (for example `[\"10.0.0.0/8\", \"192.168.1.0/24\"]`), " +
@@ -152,7 +153,7 @@ func (r *clusterAgentTokenResource) Schema(_ context.Context, _ resource.SchemaR
 				MarkdownDescription: "When the token stops working, in RFC 3339 (`2030-01-01T00:00:00Z`). " +
 					"Unset, it does not expire. Changing it replaces the token.",
 				Optional:      true,
-				Validators:    []validator.String{rfc3339Validator{}},
+				Validators:    []validator.String{kit.Rfc3339Validator{}},
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
 			},
 			"token": schema.StringAttribute{
@@ -161,13 +162,13 @@ func (r *clusterAgentTokenResource) Schema(_ context.Context, _ resource.SchemaR
 				Sensitive:           true,
 				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 			},
-		}, attrID, attrUUID, attrGraphQLID, attrURL),
+		}, kit.AttrID, kit.AttrUUID, kit.AttrGraphQLID, kit.AttrURL),
 	}
 }
 
 // UpgradeState moves the official provider's states and ours of version 0 to version 1.
 func (r *clusterAgentTokenResource) UpgradeState(ctx context.Context) map[int64]resource.StateUpgrader {
-	return upgraders(ctx, r, stateMoves{refs: []string{"cluster_id"}, ours: func(_ int64, a stateAttrs) error {
+	return kit.Upgraders(ctx, r, kit.StateMoves{Refs: []string{"cluster_id"}, Ours: func(_ int64, a kit.StateAttrs) error {
 		a["cluster_uuid"] = a["cluster_id"]
 		return nil
 	}})
@@ -184,7 +185,7 @@ func (cidrValidator) Description(context.Context) string {
 func (v cidrValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
 
 func (v cidrValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if !isKnownValue(req.ConfigValue) {
+	if !kit.IsKnownValue(req.ConfigValue) {
 		return
 	}
 	s := req.ConfigValue.ValueString()
@@ -200,19 +201,19 @@ func (v cidrValidator) ValidateString(_ context.Context, req validator.StringReq
 }
 
 func (r *clusterAgentTokenResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	defer r.finishCreate(ctx, resp)
+	defer r.FinishCreate(ctx, resp)
 	var plan clusterAgentTokenModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	ctx, cancel := r.timeout(ctx, opCreate)
+	ctx, cancel := r.Timeout(ctx, kit.OpCreate)
 	defer cancel()
 	clusterID := plan.ClusterID.UUID()
-	t, err := r.client().ClusterTokens.Create(ctx, clusterID, plan.toCreate())
-	lost := t != nil && secretLost(ctx, &resp.Diagnostics, err, "cluster agent token", fmt.Sprintf("%q in cluster %s", plan.Description.ValueString(), clusterID), "token")
+	t, err := r.Client().ClusterTokens.Create(ctx, clusterID, plan.toCreate())
+	lost := t != nil && kit.SecretLost(ctx, &resp.Diagnostics, err, "cluster agent token", fmt.Sprintf("%q in cluster %s", plan.Description.ValueString(), clusterID), "token")
 	if err != nil && !lost {
-		addAPIError(&resp.Diagnostics, "create", "cluster agent token", fmt.Sprintf("%q in cluster %s", plan.Description.ValueString(), clusterID), err)
+		kit.AddAPIError(&resp.Diagnostics, "create", "cluster agent token", fmt.Sprintf("%q in cluster %s", plan.Description.ValueString(), clusterID), err)
 		return
 	}
 	plan.fromAPI(clusterID, t)
@@ -220,17 +221,17 @@ func (r *clusterAgentTokenResource) Create(ctx context.Context, req resource.Cre
 }
 
 func (r *clusterAgentTokenResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	defer r.finishRead(ctx, req, resp)
+	defer r.FinishRead(ctx, req, resp)
 	var state clusterAgentTokenModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	ctx, cancel := r.timeout(ctx, opRead)
+	ctx, cancel := r.Timeout(ctx, kit.OpRead)
 	defer cancel()
-	t, err := r.client().ClusterTokens.Get(ctx, state.ClusterID.UUID(), restID(state.ID))
+	t, err := r.Client().ClusterTokens.Get(ctx, state.ClusterID.UUID(), kit.RestID(state.ID))
 	if err != nil {
-		r.readFailed(ctx, resp, err, "cluster agent token", state.ident())
+		r.ReadFailed(ctx, resp, err, "cluster agent token", state.ident())
 		return
 	}
 	state.fromAPI(state.ClusterID.UUID(), t)
@@ -238,18 +239,18 @@ func (r *clusterAgentTokenResource) Read(ctx context.Context, req resource.ReadR
 }
 
 func (r *clusterAgentTokenResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	defer r.finishUpdate(ctx, req, resp)
+	defer r.FinishUpdate(ctx, req, resp)
 	var plan, state clusterAgentTokenModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	ctx, cancel := r.timeout(ctx, opUpdate)
+	ctx, cancel := r.Timeout(ctx, kit.OpUpdate)
 	defer cancel()
-	t, err := r.client().ClusterTokens.Update(ctx, state.ClusterID.UUID(), restID(state.ID), plan.toUpdate())
+	t, err := r.Client().ClusterTokens.Update(ctx, state.ClusterID.UUID(), kit.RestID(state.ID), plan.toUpdate())
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "update", "cluster agent token", state.ident(), err)
+		kit.AddAPIError(&resp.Diagnostics, "update", "cluster agent token", state.ident(), err)
 		return
 	}
 	plan.Token = state.Token
@@ -263,21 +264,21 @@ func (r *clusterAgentTokenResource) Delete(ctx context.Context, req resource.Del
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	ctx, cancel := r.timeout(ctx, opDelete)
+	ctx, cancel := r.Timeout(ctx, kit.OpDelete)
 	defer cancel()
-	err := r.client().ClusterTokens.Delete(ctx, state.ClusterID.UUID(), restID(state.ID))
-	r.deleteFailed(ctx, &resp.Diagnostics, err, "cluster agent token", state.ident())
+	err := r.Client().ClusterTokens.Delete(ctx, state.ClusterID.UUID(), kit.RestID(state.ID))
+	r.DeleteFailed(ctx, &resp.Diagnostics, err, "cluster agent token", state.ident())
 }
 
 // ImportState accepts "<cluster id>/<token id>", each a UUID or a GraphQL ID. The secret cannot be
 // recovered, so token stays null.
 func (r *clusterAgentTokenResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	ctx, cancel := r.timeout(ctx, opRead)
+	ctx, cancel := r.Timeout(ctx, kit.OpRead)
 	defer cancel()
-	if !qualifyImportID(ctx, &req, resp, "cluster agent token", "<cluster id>/<token id>", clusterIDs(r.client()), answers(r.client().ClusterTokens.Get)) {
+	if !kit.QualifyImportID(ctx, &req, resp, "cluster agent token", "<cluster id>/<token id>", kit.ClusterIDs(r.Client()), kit.Answers(r.Client().ClusterTokens.Get)) {
 		return
 	}
-	parts, ok := r.importParts(ctx, req, resp, uuidPart("<cluster id>", "Cluster"), uuidPart("<token id>", "ClusterToken"))
+	parts, ok := r.ImportParts(ctx, req, resp, kit.UuidPart("<cluster id>", "Cluster"), kit.UuidPart("<token id>", "ClusterToken"))
 	if !ok {
 		return
 	}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 func testAccClusterAgentTokenConfig(cluster, clusterRef, description, extra string) string {
@@ -275,7 +276,7 @@ var _ = registerTypeTests("buildkite_cluster_agent_token", typeTests{
 		},
 		{
 			name: "agent token, the official provider's", typeName: "buildkite_cluster_agent_token", version: 0,
-			state: map[string]any{"id": graphQLID("ClusterToken", otherUUID), "uuid": otherUUID, "cluster_id": clusterGraphQLID,
+			state: map[string]any{"id": kit.GraphQLID("ClusterToken", otherUUID), "uuid": otherUUID, "cluster_id": clusterGraphQLID,
 				"cluster_uuid": testUUID, "description": "d", "allowed_ip_addresses": []any{}, "token": "s"},
 			want: map[string]any{"id": otherUUID, "cluster_id": testUUID, "allowed_ip_addresses": nil, "token": "s", "expires_at": nil},
 		},

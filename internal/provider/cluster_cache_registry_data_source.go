@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 var (
@@ -23,11 +24,11 @@ var (
 
 // NewClusterCacheRegistryDataSource returns the buildkite_cluster_cache_registry data source.
 func NewClusterCacheRegistryDataSource() datasource.DataSource {
-	return &clusterCacheRegistryDataSource{dataSourceBase: newDataSourceBase("cluster_cache_registry")}
+	return &clusterCacheRegistryDataSource{DataSourceBase: kit.NewDataSourceBase("cluster_cache_registry")}
 }
 
 type clusterCacheRegistryDataSource struct {
-	dataSourceBase
+	kit.DataSourceBase
 }
 
 // clusterCacheRegistryDataModel is a registry as the data source shows it.
@@ -50,40 +51,40 @@ type clusterCacheRegistryDataModel struct {
 func (m *clusterCacheRegistryDataModel) fromAPI(c *buildkite.CacheRegistry) {
 	m.ID = types.StringValue(c.UUID)
 	m.UUID = m.ID
-	m.GraphQLID = types.StringValue(graphQLID(cacheRegistryGraphQLType, c.UUID))
+	m.GraphQLID = types.StringValue(kit.GraphQLID(cacheRegistryGraphQLType, c.UUID))
 	m.Name = types.StringValue(c.Name)
 	m.Slug = types.StringValue(c.Slug)
-	m.Description = optionalStringPtr(c.Description)
-	m.Emoji = optionalStringPtr(c.Emoji)
-	m.Color = optionalStringPtr(c.Color)
+	m.Description = kit.OptionalStringPtr(c.Description)
+	m.Emoji = kit.OptionalStringPtr(c.Emoji)
+	m.Color = kit.OptionalStringPtr(c.Color)
 	m.Policy = types.StringNull()
 	if len(c.Policy) > 0 && string(c.Policy) != "null" {
 		m.Policy = types.StringValue(string(c.Policy))
 	}
 	m.Default = types.BoolValue(c.Default)
-	m.CreatedAt = timeValue(c.CreatedAt)
-	m.UpdatedAt = timeValue(c.UpdatedAt)
+	m.CreatedAt = kit.TimeValue(c.CreatedAt)
+	m.UpdatedAt = kit.TimeValue(c.UpdatedAt)
 }
 
 func (d *clusterCacheRegistryDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
-	attrs := dataWithCommon("cache registry", map[string]dschema.Attribute{
-		"cluster_id": dataRefAttribute("The ID of the cluster the registry belongs to (its UUID or GraphQL ID).", true, "Cluster"),
-	}, attrUUID, attrGraphQLID, attrCreatedAt)
-	attrs = mergeAttrs(attrs, computedStrings(map[string]string{
+	attrs := kit.DataWithCommon("cache registry", map[string]dschema.Attribute{
+		"cluster_id": kit.DataRefAttribute("The ID of the cluster the registry belongs to (its UUID or GraphQL ID).", true, "Cluster"),
+	}, kit.AttrUUID, kit.AttrGraphQLID, kit.AttrCreatedAt)
+	attrs = kit.MergeAttrs(attrs, kit.ComputedStrings(map[string]string{
 		"description": "What the registry holds; null when it says nothing.",
 		"emoji":       "The registry's emoji; null when none.",
 		"color":       "The registry's color; null when none.",
 		"policy":      "The registry's normalized policy, as JSON; null when it denies everything.",
 		"updated_at":  "When the registry was last changed (RFC 3339).",
 	}))
-	attrs = withLookup(attrs, map[string]string{
-		attrID: "The UUID (or GraphQL ID) of the registry to read. Exactly one of `id`, `name` and `slug`.",
-		"name": "The name of the registry to read (compared without regard to case). Exactly one of `id`, `name` and `slug`.",
-		"slug": "The slug of the registry to read. Exactly one of `id`, `name` and `slug`.",
+	attrs = kit.WithLookup(attrs, map[string]string{
+		kit.AttrID: "The UUID (or GraphQL ID) of the registry to read. Exactly one of `id`, `name` and `slug`.",
+		"name":     "The name of the registry to read (compared without regard to case). Exactly one of `id`, `name` and `slug`.",
+		"slug":     "The slug of the registry to read. Exactly one of `id`, `name` and `slug`.",
 	})
-	attrs = lookupByID(attrs, cacheRegistryGraphQLType)
+	attrs = kit.LookupByID(attrs, cacheRegistryGraphQLType)
 	name := attrs["name"].(dschema.StringAttribute)
-	name.Validators = []validator.String{notBlank()}
+	name.Validators = []validator.String{kit.NotBlank()}
 	attrs["name"] = name
 	attrs["default"] = dschema.BoolAttribute{MarkdownDescription: "Whether this is the cluster's default registry.", Computed: true}
 	resp.Schema = dschema.Schema{
@@ -95,7 +96,7 @@ func (d *clusterCacheRegistryDataSource) Schema(_ context.Context, _ datasource.
 
 func (d *clusterCacheRegistryDataSource) ConfigValidators(context.Context) []datasource.ConfigValidator {
 	return []datasource.ConfigValidator{datasourcevalidator.ExactlyOneOf(
-		path.MatchRoot(attrID), path.MatchRoot("name"), path.MatchRoot("slug"))}
+		path.MatchRoot(kit.AttrID), path.MatchRoot("name"), path.MatchRoot("slug"))}
 }
 
 func (d *clusterCacheRegistryDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
@@ -104,23 +105,23 @@ func (d *clusterCacheRegistryDataSource) Read(ctx context.Context, req datasourc
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	ctx, cancel := d.timeout(ctx)
+	ctx, cancel := d.Timeout(ctx)
 	defer cancel()
-	clusterID := canonicalID(cfg.ClusterID.ValueString())
+	clusterID := kit.CanonicalID(cfg.ClusterID.ValueString())
 	var found *buildkite.CacheRegistry
 	var asked string
 	if !cfg.ID.IsNull() {
 		asked = "the ID " + cfg.ID.ValueString()
-		c, err := d.client().CacheRegistries.Get(ctx, clusterID, canonicalID(cfg.ID.ValueString()))
+		c, err := d.Client().CacheRegistries.Get(ctx, clusterID, kit.CanonicalID(cfg.ID.ValueString()))
 		if err != nil && !buildkite.IsNotFound(err) {
-			addAPIError(&resp.Diagnostics, "read", "cache registry", asked, err)
+			kit.AddAPIError(&resp.Diagnostics, "read", "cache registry", asked, err)
 			return
 		}
 		found = c
 	} else {
-		all, err := d.client().CacheRegistries.List(ctx, clusterID)
+		all, err := d.Client().CacheRegistries.List(ctx, clusterID)
 		if err != nil {
-			addAPIError(&resp.Diagnostics, "list", "cache registries", "of cluster "+clusterID, err)
+			kit.AddAPIError(&resp.Diagnostics, "list", "cache registries", "of cluster "+clusterID, err)
 			return
 		}
 		asked = fmt.Sprintf("the name %q", cfg.Name.ValueString())

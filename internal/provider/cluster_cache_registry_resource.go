@@ -14,39 +14,42 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 // clusterCacheRegistryIdentity names a cache registry for import blocks and terraform query.
-var clusterCacheRegistryIdentity = identifiedBy(
-	identityAttr("cluster_id", "The ID of the cluster the registry belongs to."),
-	identityAttr("id", "The registry's UUID."),
+var clusterCacheRegistryIdentity = kit.IdentifiedBy(
+	kit.IdentityAttr("cluster_id", "The ID of the cluster the registry belongs to."),
+	kit.IdentityAttr("id", "The registry's UUID."),
 )
 
 // NewClusterCacheRegistryResource returns the buildkite_cluster_cache_registry resource.
-func NewClusterCacheRegistryResource() resource.Resource { return newObject(clusterCacheRegistryKind) }
+func NewClusterCacheRegistryResource() resource.Resource {
+	return kit.NewObject(clusterCacheRegistryKind)
+}
 
 // clusterCacheRegistryKind declares buildkite_cluster_cache_registry, a cache registry of a cluster
 // (Buildkite Cache, a public preview): an update sends what changed (nothing sent when nothing the service
 // holds did), and a policy the service normalized into something that means otherwise is an error. The
 // cluster's default registry cannot be deleted: the service's reason is shown.
-var clusterCacheRegistryKind = &objectKind[buildkite.CacheRegistry, clusterCacheRegistryModel]{
-	name:   "cluster_cache_registry",
-	what:   "cache registry",
-	parent: "cluster_id",
-	key:    attrID,
+var clusterCacheRegistryKind = &kit.ObjectKind[buildkite.CacheRegistry, clusterCacheRegistryModel]{
+	Name:   "cluster_cache_registry",
+	What:   "cache registry",
+	Parent: "cluster_id",
+	Key:    kit.AttrID,
 	// The official provider's states hold the GraphQL IDs of the registry (id) and its cluster.
-	moves:    stateMoves{refs: []string{"cluster_id"}},
-	scopes:   writeScopes("write_clusters"),
-	identity: clusterCacheRegistryIdentity,
-	schema:   clusterCacheRegistrySchema,
-	fromAPI:  (*clusterCacheRegistryModel).fromAPI,
-	create: func(ctx context.Context, c *buildkite.Client, clusterID string, plan *clusterCacheRegistryModel) (*buildkite.CacheRegistry, error) {
+	Moves:    kit.StateMoves{Refs: []string{"cluster_id"}},
+	Scopes:   kit.WriteScopes("write_clusters"),
+	Identity: clusterCacheRegistryIdentity,
+	Schema:   clusterCacheRegistrySchema,
+	FromAPI:  (*clusterCacheRegistryModel).fromAPI,
+	Create: func(ctx context.Context, c *buildkite.Client, clusterID string, plan *clusterCacheRegistryModel) (*buildkite.CacheRegistry, error) {
 		return c.CacheRegistries.Create(ctx, clusterID, plan.write(nil))
 	},
-	get: func(ctx context.Context, c *buildkite.Client, clusterID, id string) (*buildkite.CacheRegistry, error) {
+	Get: func(ctx context.Context, c *buildkite.Client, clusterID, id string) (*buildkite.CacheRegistry, error) {
 		return c.CacheRegistries.Get(ctx, clusterID, id)
 	},
-	update: func(ctx context.Context, c *buildkite.Client, clusterID, id string, plan, state *clusterCacheRegistryModel) (*buildkite.CacheRegistry, error) {
+	Update: func(ctx context.Context, c *buildkite.Client, clusterID, id string, plan, state *clusterCacheRegistryModel) (*buildkite.CacheRegistry, error) {
 		var r *buildkite.CacheRegistry
 		var err error
 		if w := plan.write(state); !w.IsZero() {
@@ -55,28 +58,28 @@ var clusterCacheRegistryKind = &objectKind[buildkite.CacheRegistry, clusterCache
 			r, err = c.CacheRegistries.Get(ctx, clusterID, id)
 		}
 		if buildkite.IsNotFound(err) {
-			return nil, &diagnosedError{"Unable to Update Cache Registry", fmt.Sprintf(
+			return nil, &kit.DiagnosedError{Summary: "Unable to Update Cache Registry", Detail: fmt.Sprintf(
 				"Updating cache registry %s: the cache registry no longer exists; run terraform plan before applying again (%s).",
-				state.ident(), describeError(err))}
+				state.ident(), kit.DescribeError(err))}
 		}
 		return r, err
 	},
-	remove: func(ctx context.Context, c *buildkite.Client, clusterID, id string) error {
+	Remove: func(ctx context.Context, c *buildkite.Client, clusterID, id string) error {
 		return c.CacheRegistries.Delete(ctx, clusterID, id)
 	},
-	importParts: []importPart{uuidPart("<cluster id>", "Cluster"), uuidPart("<registry uuid>", cacheRegistryGraphQLType)},
-	parents:     func(ctx context.Context, c *buildkite.Client) ([]string, error) { return clusterIDs(c)(ctx) },
-	named: func(plan *clusterCacheRegistryModel) string {
+	ImportParts: []kit.ImportPart{kit.UuidPart("<cluster id>", "Cluster"), kit.UuidPart("<registry uuid>", cacheRegistryGraphQLType)},
+	Parents:     func(ctx context.Context, c *buildkite.Client) ([]string, error) { return kit.ClusterIDs(c)(ctx) },
+	Named: func(plan *clusterCacheRegistryModel) string {
 		return fmt.Sprintf("%q in cluster %s", plan.Name.ValueString(), plan.ClusterID.UUID())
 	},
-	holder: func(c *buildkite.Client, plan *clusterCacheRegistryModel) holderLookup {
+	Holder: func(c *buildkite.Client, plan *clusterCacheRegistryModel) kit.HolderLookup {
 		return cacheRegistryHolderOfName(c, plan.ClusterID.UUID(), plan.Name.ValueString())
 	},
-	applied: func(plan *clusterCacheRegistryModel, r *buildkite.CacheRegistry, ident string, diags *diag.Diagnostics) {
+	Applied: func(plan *clusterCacheRegistryModel, r *buildkite.CacheRegistry, ident string, diags *diag.Diagnostics) {
 		policyApplied(diags, plan.Policy, r, ident)
 	},
 	// updated_at stays while nothing changes (a policy written otherwise is no change).
-	modifyPlan: func(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	ModifyPlan: func(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 		if !req.State.Raw.IsNull() && !req.Plan.Raw.IsNull() {
 			keepUpdatedAtUnlessChanged(ctx, req, resp)
 		}
@@ -84,41 +87,41 @@ var clusterCacheRegistryKind = &objectKind[buildkite.CacheRegistry, clusterCache
 }
 
 type clusterCacheRegistryModel struct {
-	ID          types.String   `tfsdk:"id"`
-	UUID        types.String   `tfsdk:"uuid"`
-	GraphQLID   types.String   `tfsdk:"graphql_id"`
-	ClusterID   refValue       `tfsdk:"cluster_id"`
-	ClusterUUID types.String   `tfsdk:"cluster_uuid"`
-	Name        types.String   `tfsdk:"name"`
-	Slug        types.String   `tfsdk:"slug"`
-	Description types.String   `tfsdk:"description"`
-	Emoji       types.String   `tfsdk:"emoji"`
-	Color       types.String   `tfsdk:"color"`
-	Policy      semanticString `tfsdk:"policy"`
-	Default     types.Bool     `tfsdk:"default"`
-	CreatedAt   types.String   `tfsdk:"created_at"`
-	UpdatedAt   types.String   `tfsdk:"updated_at"`
+	ID          types.String       `tfsdk:"id"`
+	UUID        types.String       `tfsdk:"uuid"`
+	GraphQLID   types.String       `tfsdk:"graphql_id"`
+	ClusterID   kit.RefValue       `tfsdk:"cluster_id"`
+	ClusterUUID types.String       `tfsdk:"cluster_uuid"`
+	Name        types.String       `tfsdk:"name"`
+	Slug        types.String       `tfsdk:"slug"`
+	Description types.String       `tfsdk:"description"`
+	Emoji       types.String       `tfsdk:"emoji"`
+	Color       types.String       `tfsdk:"color"`
+	Policy      kit.SemanticString `tfsdk:"policy"`
+	Default     types.Bool         `tfsdk:"default"`
+	CreatedAt   types.String       `tfsdk:"created_at"`
+	UpdatedAt   types.String       `tfsdk:"updated_at"`
 }
 
 // fromAPI copies the service's view. The policy keeps the model's spelling while it means what the service
-// answered; "" kept for the optional strings (keepEmpty).
+// answered; "" kept for the optional strings (KeepEmpty).
 func (m *clusterCacheRegistryModel) fromAPI(clusterID string, c *buildkite.CacheRegistry) {
 	m.ID = types.StringValue(c.UUID)
 	m.UUID = m.ID
-	m.GraphQLID = types.StringValue(graphQLID(cacheRegistryGraphQLType, c.UUID))
-	if !isKnownValue(m.ClusterID) || !sameObject(m.ClusterID.ValueString(), clusterID) {
-		m.ClusterID = newRef(clusterID)
+	m.GraphQLID = types.StringValue(kit.GraphQLID(cacheRegistryGraphQLType, c.UUID))
+	if !kit.IsKnownValue(m.ClusterID) || !kit.SameObject(m.ClusterID.ValueString(), clusterID) {
+		m.ClusterID = kit.NewRef(clusterID)
 	}
-	m.ClusterUUID = types.StringValue(canonicalID(clusterID))
+	m.ClusterUUID = types.StringValue(kit.CanonicalID(clusterID))
 	m.Name = types.StringValue(c.Name)
 	m.Slug = types.StringValue(c.Slug)
-	m.Description = keepEmpty(m.Description, c.Description)
-	m.Emoji = keepEmpty(m.Emoji, c.Emoji)
-	m.Color = keepEmpty(m.Color, c.Color)
+	m.Description = kit.KeepEmpty(m.Description, c.Description)
+	m.Emoji = kit.KeepEmpty(m.Emoji, c.Emoji)
+	m.Color = kit.KeepEmpty(m.Color, c.Color)
 	m.Policy = keptPolicy(m.Policy, c.Policy)
 	m.Default = types.BoolValue(c.Default)
-	m.CreatedAt = timeValue(c.CreatedAt)
-	m.UpdatedAt = timeValue(c.UpdatedAt)
+	m.CreatedAt = kit.TimeValue(c.CreatedAt)
+	m.UpdatedAt = kit.TimeValue(c.UpdatedAt)
 }
 
 func (m *clusterCacheRegistryModel) ident() string {
@@ -136,31 +139,31 @@ func clusterCacheRegistrySchema() schema.Schema {
 		return schema.StringAttribute{MarkdownDescription: description, Optional: true}
 	}
 	return schema.Schema{
-		Version: 1, // above the official provider's 0, so that its states are upgraded (upgrade.go)
+		Version: 1, // above the official provider's 0, so that its states are upgraded (kit/upgrade.go)
 		MarkdownDescription: "A cache registry of a cluster (Buildkite Cache, a public preview): a named store of build " +
 			"caches, with a policy saying which builds may save and restore entries. Every cluster has a registry named " +
 			"`Default`, which cannot be deleted: import it to manage it, and a destroy of it fails with the service's " +
 			"reason. The token needs the `read_clusters` and `write_clusters` scopes, and its user must be able to " +
 			"manage the cluster. Import as `<cluster id>/<registry uuid>`, or by the registry's GraphQL ID.",
-		Attributes: withCommon("cache registry", map[string]schema.Attribute{
-			"graphql_id":   computedString("The registry's GraphQL ID (the official provider's `id`), built from its UUID."),
-			"cluster_id":   parentIDAttribute("The ID of the cluster the registry belongs to (its UUID or GraphQL ID).", "Cluster"),
-			"cluster_uuid": computedString("The UUID of the cluster the registry belongs to."),
+		Attributes: kit.WithCommon("cache registry", map[string]schema.Attribute{
+			"graphql_id":   kit.ComputedString("The registry's GraphQL ID (the official provider's `id`), built from its UUID."),
+			"cluster_id":   kit.ParentIDAttribute("The ID of the cluster the registry belongs to (its UUID or GraphQL ID).", "Cluster"),
+			"cluster_uuid": kit.ComputedString("The UUID of the cluster the registry belongs to."),
 			"name": schema.StringAttribute{
 				MarkdownDescription: "The registry's name; its slug is made from it.",
 				Required:            true,
-				Validators:          []validator.String{notBlank()},
+				Validators:          []validator.String{kit.NotBlank()},
 			},
 			"slug": schema.StringAttribute{
 				MarkdownDescription: "The registry's slug, made from its name (informational: the API addresses registries by UUID).",
 				Computed:            true,
-				PlanModifiers:       []planmodifier.String{keepWhileUnchanged{other: "name"}},
+				PlanModifiers:       []planmodifier.String{kit.KeepWhileUnchanged{Other: "name"}},
 			},
 			"description": optional("What the registry holds. Removing it clears it."),
 			"emoji":       optional("An emoji shown with the registry (`:package:`). Removing it clears it."),
 			"color":       optional("A color shown with the registry (`#1a73e8`). Removing it clears it."),
 			"policy": schema.StringAttribute{
-				CustomType: jsonStringType,
+				CustomType: kit.JsonStringType,
 				MarkdownDescription: "The policy, a JSON object: `save.scopes` (an object of `branch`, `build` and " +
 					"`pipeline` set to `true`), `restore.scopes` (an ordered list of objects of those dimensions to a " +
 					"value, `\"$current\"` for the job's own) and `rules` (`{name, effect = \"allow\", action = " +
@@ -182,7 +185,7 @@ func clusterCacheRegistrySchema() schema.Schema {
 				MarkdownDescription: "When the registry was last changed (RFC 3339).",
 				Computed:            true,
 			},
-		}, attrID, attrUUID, attrCreatedAt),
+		}, kit.AttrID, kit.AttrUUID, kit.AttrCreatedAt),
 	}
 }
 
@@ -204,7 +207,7 @@ func (m *clusterCacheRegistryModel) write(prior *clusterCacheRegistryModel) buil
 	} {
 		switch {
 		case prior == nil:
-			if v := stringPtrIfSet(f.plan); v != nil {
+			if v := kit.StringPtrIfSet(f.plan); v != nil {
 				*f.dst = buildkite.Value(*v)
 			}
 		case f.plan.Equal(f.prior()):
@@ -214,8 +217,8 @@ func (m *clusterCacheRegistryModel) write(prior *clusterCacheRegistryModel) buil
 			*f.dst = buildkite.Value(f.plan.ValueString())
 		}
 	}
-	if isKnownValue(m.Policy) && (prior == nil || !policyEquivalent(m.Policy.ValueString(), prior.Policy.ValueString())) {
-		if policy, err := compactJSON(m.Policy.ValueString()); err == nil {
+	if kit.IsKnownValue(m.Policy) && (prior == nil || !policyEquivalent(m.Policy.ValueString(), prior.Policy.ValueString())) {
+		if policy, err := kit.CompactJSON(m.Policy.ValueString()); err == nil {
 			w.Policy = buildkite.Value(policy)
 		}
 	}
@@ -224,8 +227,8 @@ func (m *clusterCacheRegistryModel) write(prior *clusterCacheRegistryModel) buil
 
 // policyApplied adds an error when the service holds another policy than the one planned (which it normalized
 // into something that means otherwise); the state records what it holds, so the next plan shows the difference.
-func policyApplied(diags interface{ AddError(string, string) }, wanted semanticString, c *buildkite.CacheRegistry, ident string) {
-	if !isKnownValue(wanted) || policyEquivalent(wanted.ValueString(), string(c.Policy)) {
+func policyApplied(diags interface{ AddError(string, string) }, wanted kit.SemanticString, c *buildkite.CacheRegistry, ident string) {
+	if !kit.IsKnownValue(wanted) || policyEquivalent(wanted.ValueString(), string(c.Policy)) {
 		return
 	}
 	diags.AddError("Cache Registry Policy Not Applied", fmt.Sprintf(
@@ -235,17 +238,17 @@ func policyApplied(diags interface{ AddError(string, string) }, wanted semanticS
 
 // cacheRegistryHolderOfName finds the registry whose slug a name takes, for a create refused because it is
 // taken.
-func cacheRegistryHolderOfName(c *buildkite.Client, clusterID, name string) holderLookup {
-	return func(ctx context.Context) (*holder, error) {
+func cacheRegistryHolderOfName(c *buildkite.Client, clusterID, name string) kit.HolderLookup {
+	return func(ctx context.Context) (*kit.Holder, error) {
 		all, err := c.CacheRegistries.List(ctx, clusterID)
 		if err != nil {
 			return nil, err
 		}
 		for _, c := range all {
-			if slugOf(c.Name) == slugOf(name) {
-				return &holder{
-					description: fmt.Sprintf("cache registry %q (UUID %s) in cluster %s", c.Name, c.UUID, clusterID),
-					importID:    clusterID + "/" + c.UUID,
+			if kit.SlugOf(c.Name) == kit.SlugOf(name) {
+				return &kit.Holder{
+					Description: fmt.Sprintf("cache registry %q (UUID %s) in cluster %s", c.Name, c.UUID, clusterID),
+					ImportID:    clusterID + "/" + c.UUID,
 				}, nil
 			}
 		}
@@ -256,20 +259,20 @@ func cacheRegistryHolderOfName(c *buildkite.Client, clusterID, name string) hold
 // ---- the policy ----
 
 // keptPolicy is the policy to record: prior's spelling while it means what the service answered.
-func keptPolicy(prior semanticString, answered json.RawMessage) semanticString {
+func keptPolicy(prior kit.SemanticString, answered json.RawMessage) kit.SemanticString {
 	if len(answered) == 0 || string(answered) == "null" {
-		return jsonNull()
+		return kit.JsonNull()
 	}
-	if isKnownValue(prior) && policyEquivalent(prior.ValueString(), string(answered)) {
+	if kit.IsKnownValue(prior) && policyEquivalent(prior.ValueString(), string(answered)) {
 		return prior
 	}
-	return jsonString(string(answered))
+	return kit.JsonString(string(answered))
 }
 
 // normalizedPolicy is a policy as the service normalizes it: sections and lists filled in, a string action
 // made a one-element list, null names and conditions dropped. ok is false for text that is not a JSON object.
 func normalizedPolicy(s string) (any, bool) {
-	v, err := decodeJSON(s)
+	v, err := kit.DecodeJSON(s)
 	m, isObject := v.(map[string]any)
 	if err != nil || !isObject {
 		return nil, false
@@ -312,7 +315,7 @@ func normalizedPolicy(s string) (any, bool) {
 func policyEquivalent(a, b string) bool {
 	na, okA := normalizedPolicy(a)
 	nb, okB := normalizedPolicy(b)
-	return okA && okB && sameDocument(na, nb)
+	return okA && okB && kit.SameDocument(na, nb)
 }
 
 // cachePolicyValidator is the official check: the policy is a JSON object, never null.
@@ -327,13 +330,13 @@ func (v cachePolicyValidator) MarkdownDescription(ctx context.Context) string {
 }
 
 func (cachePolicyValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if !isKnownValue(req.ConfigValue) {
+	if !kit.IsKnownValue(req.ConfigValue) {
 		return
 	}
 	if _, ok := normalizedPolicy(req.ConfigValue.ValueString()); !ok {
 		resp.Diagnostics.AddAttributeError(req.Path, "Invalid cache registry policy",
 			fmt.Sprintf("%s must be a JSON object (jsonencode({...})), not null, an array or a string; got %s.",
-				req.Path, shortened(req.ConfigValue.ValueString())))
+				req.Path, kit.Shortened(req.ConfigValue.ValueString())))
 	}
 }
 
@@ -356,7 +359,7 @@ func (keepEquivalentPolicy) PlanModifyString(_ context.Context, req planmodifier
 	switch {
 	case req.ConfigValue.IsNull():
 		resp.PlanValue = req.StateValue
-	case req.PlanValue.IsUnknown() || !isKnownValue(req.StateValue):
+	case req.PlanValue.IsUnknown() || !kit.IsKnownValue(req.StateValue):
 	case policyEquivalent(req.PlanValue.ValueString(), req.StateValue.ValueString()):
 		resp.PlanValue = req.StateValue
 	}

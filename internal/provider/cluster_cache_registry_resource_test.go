@@ -18,6 +18,7 @@ import (
 
 	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 func init() {
@@ -25,11 +26,11 @@ func init() {
 		fake:     fakeserver.KindCacheRegistry,
 		storeKey: byParent("cluster_id"),
 		get: func(ctx context.Context, c *buildkite.Client, a map[string]string) error {
-			_, err := c.CacheRegistries.Get(ctx, canonicalID(a["cluster_id"]), a["id"])
+			_, err := c.CacheRegistries.Get(ctx, kit.CanonicalID(a["cluster_id"]), a["id"])
 			return err
 		},
 		del: func(ctx context.Context, c *buildkite.Client, a map[string]string) error {
-			return c.CacheRegistries.Delete(ctx, canonicalID(a["cluster_id"]), a["id"])
+			return c.CacheRegistries.Delete(ctx, kit.CanonicalID(a["cluster_id"]), a["id"])
 		},
 	})
 }
@@ -87,7 +88,7 @@ func TestAccClusterCacheRegistryResource_basic(t *testing.T) {
 					e.checkExists(cacheRegistryAddr),
 					resource.TestCheckResourceAttrPair(cacheRegistryAddr, "id", cacheRegistryAddr, "uuid"),
 					resource.TestCheckResourceAttrPair(cacheRegistryAddr, "cluster_uuid", "buildkite_cluster.test", "uuid"),
-					resource.TestCheckResourceAttr(cacheRegistryAddr, "slug", slugOf(name)),
+					resource.TestCheckResourceAttr(cacheRegistryAddr, "slug", kit.SlugOf(name)),
 					resource.TestCheckResourceAttr(cacheRegistryAddr, "default", "false"),
 					resource.TestCheckResourceAttrSet(cacheRegistryAddr, "graphql_id"),
 					e.checkCachePolicy(policy),
@@ -103,7 +104,7 @@ func TestAccClusterCacheRegistryResource_basic(t *testing.T) {
 				Config: config(name+"-yarn", `  emoji = ":npm:"
   policy = jsonencode({ save = { scopes = { branch = true } }, rules = [{ effect = "allow", action = ["save", "restore"] }] })`),
 				Check: resource.ComposeAggregateTestCheckFunc(
-					resource.TestCheckResourceAttr(cacheRegistryAddr, "slug", slugOf(name+"-yarn")),
+					resource.TestCheckResourceAttr(cacheRegistryAddr, "slug", kit.SlugOf(name+"-yarn")),
 					resource.TestCheckNoResourceAttr(cacheRegistryAddr, "description"),
 					e.checkCachePolicy(`{"save":{"scopes":{"branch":true}},"rules":[{"effect":"allow","action":["save","restore"]}]}`),
 				),

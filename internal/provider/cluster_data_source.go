@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 var (
@@ -23,11 +24,11 @@ var (
 
 // NewClusterDataSource returns the buildkite_cluster data source.
 func NewClusterDataSource() datasource.DataSource {
-	return &clusterDataSource{dataSourceBase: newDataSourceBase("cluster")}
+	return &clusterDataSource{DataSourceBase: kit.NewDataSourceBase("cluster")}
 }
 
 type clusterDataSource struct {
-	dataSourceBase
+	kit.DataSourceBase
 }
 
 // clusterDataModel is a cluster as the data sources show it, alone or as an item of buildkite_clusters.
@@ -68,15 +69,15 @@ func (m *clusterDataModel) fromAPI(c *buildkite.Cluster) {
 	m.UUID = types.StringValue(c.ID)
 	m.GraphQLID = types.StringValue(c.GraphQLID)
 	m.Name = types.StringValue(c.Name)
-	m.Description = optionalString(c.Description)
-	m.Emoji = optionalString(c.Emoji)
-	m.Color = optionalString(c.Color)
-	m.DefaultQueueID = optionalStringPtr(c.DefaultQueueID)
+	m.Description = kit.OptionalString(c.Description)
+	m.Emoji = kit.OptionalString(c.Emoji)
+	m.Color = kit.OptionalString(c.Color)
+	m.DefaultQueueID = kit.OptionalStringPtr(c.DefaultQueueID)
 	m.DefaultQueue = types.ObjectNull(clusterDefaultQueueTypes)
 	m.Maintainers = types.ListValueMust(types.ObjectType{AttrTypes: clusterMaintainerTypes}, nil)
 	m.URL = types.StringValue(c.URL)
 	m.WebURL = types.StringValue(c.WebURL)
-	m.CreatedAt = timeValue(c.CreatedAt)
+	m.CreatedAt = kit.TimeValue(c.CreatedAt)
 	m.HostedGitMirrorEnabled = types.BoolPointerValue(c.HostedGitMirrorEnabled)
 	m.HostedContainerCacheEnabled = types.BoolPointerValue(c.HostedContainerCacheEnabled)
 	m.AgentTracingServiceUUID = types.StringNull()
@@ -90,19 +91,19 @@ func (m *clusterDataModel) withDefaultQueue(q *buildkite.Queue) {
 	}
 	m.DefaultQueue = types.ObjectValueMust(clusterDefaultQueueTypes, map[string]attr.Value{
 		"id": types.StringValue(q.ID), "uuid": types.StringValue(q.ID), "key": types.StringValue(q.Key),
-		"description": optionalString(q.Description),
+		"description": kit.OptionalString(q.Description),
 	})
 }
 
 // clusterDataAttributes are the computed attributes of a cluster in the data sources.
 func clusterDataAttributes() map[string]dschema.Attribute {
-	attrs := dataWithCommon("cluster", computedStrings(map[string]string{
+	attrs := kit.DataWithCommon("cluster", kit.ComputedStrings(map[string]string{
 		"name":             "The cluster's name.",
 		"description":      "The cluster's description, null when it has none.",
 		"emoji":            "The cluster's emoji, null when it has none.",
 		"color":            "The cluster's color, null when it has none.",
 		"default_queue_id": "The ID of the cluster's default queue, null while it has none.",
-	}), attrID, attrUUID, attrGraphQLID, attrURL, attrWebURL, attrCreatedAt)
+	}), kit.AttrID, kit.AttrUUID, kit.AttrGraphQLID, kit.AttrURL, kit.AttrWebURL, kit.AttrCreatedAt)
 	attrs["hosted_git_mirror_enabled"] = dschema.BoolAttribute{
 		MarkdownDescription: "Whether the cluster's hosted agents keep a git mirror of the repositories they check out; " +
 			"null where the service does not show it (a token that cannot manage the cluster).",
@@ -122,7 +123,7 @@ func clusterDataAttributes() map[string]dschema.Attribute {
 	attrs["default_queue"] = dschema.SingleNestedAttribute{
 		MarkdownDescription: "The cluster's default queue, null while it has none.",
 		Computed:            true,
-		Attributes: computedStrings(map[string]string{
+		Attributes: kit.ComputedStrings(map[string]string{
 			"id": "The queue's ID (a UUID).", "uuid": "The queue's UUID, equal to `id`.",
 			"key": "The queue's key.", "description": "The queue's description, null when it has none.",
 		}),
@@ -131,7 +132,7 @@ func clusterDataAttributes() map[string]dschema.Attribute {
 		MarkdownDescription: "The users and teams that may manage the cluster (`buildkite_cluster_maintainer`), in the " +
 			"order the service lists them.",
 		Computed: true,
-		NestedObject: dschema.NestedAttributeObject{Attributes: computedStrings(map[string]string{
+		NestedObject: dschema.NestedAttributeObject{Attributes: kit.ComputedStrings(map[string]string{
 			"permission_uuid": "The UUID of the maintainer permission.",
 			"actor_uuid":      "The UUID of the user or team.",
 			"actor_type":      "`user` or `team`.",
@@ -145,10 +146,10 @@ func clusterDataAttributes() map[string]dschema.Attribute {
 
 // clusterDetails fills m from c and reads c's maintainers, its default queue, where it has one, and its agent
 // tracing service, where GraphQL can be asked.
-func clusterDetails(ctx context.Context, data *providerData, m *clusterDataModel, cluster *buildkite.Cluster) error {
-	c := data.client
+func clusterDetails(ctx context.Context, data *kit.ProviderData, m *clusterDataModel, cluster *buildkite.Cluster) error {
+	c := data.Client
 	m.fromAPI(cluster)
-	if data.graphQLReachable() {
+	if data.GraphQLReachable() {
 		tracing, err := c.Clusters.AgentTracingService(ctx, cluster.GraphQLID)
 		if err != nil {
 			return fmt.Errorf("reading the agent tracing service of cluster %s: %w", cluster.ID, err)
@@ -160,7 +161,7 @@ func clusterDetails(ctx context.Context, data *providerData, m *clusterDataModel
 		return fmt.Errorf("listing the maintainers of cluster %s: %w", cluster.ID, err)
 	}
 	m.withMaintainers(maintainers)
-	id := deref(cluster.DefaultQueueID)
+	id := kit.Deref(cluster.DefaultQueueID)
 	if id == "" {
 		return nil
 	}
@@ -180,9 +181,9 @@ func (m *clusterDataModel) withMaintainers(list []buildkite.ClusterMaintainer) {
 			"permission_uuid": types.StringValue(cm.ID),
 			"actor_uuid":      types.StringValue(cm.Actor.ID),
 			"actor_type":      types.StringValue(cm.Actor.Type),
-			"actor_name":      optionalStringPtr(cm.Actor.Name),
-			"actor_email":     optionalStringPtr(cm.Actor.Email),
-			"actor_slug":      optionalStringPtr(cm.Actor.Slug),
+			"actor_name":      kit.OptionalStringPtr(cm.Actor.Name),
+			"actor_email":     kit.OptionalStringPtr(cm.Actor.Email),
+			"actor_slug":      kit.OptionalStringPtr(cm.Actor.Slug),
 		})
 	}
 	m.Maintainers = types.ListValueMust(types.ObjectType{AttrTypes: clusterMaintainerTypes}, items)
@@ -191,7 +192,7 @@ func (m *clusterDataModel) withMaintainers(list []buildkite.ClusterMaintainer) {
 func (d *clusterDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	resp.Schema = dschema.Schema{
 		MarkdownDescription: "One cluster of the organization, by `id` or by `name` (exactly one of them).",
-		Attributes: lookupByID(withLookup(clusterDataAttributes(), map[string]string{
+		Attributes: kit.LookupByID(kit.WithLookup(clusterDataAttributes(), map[string]string{
 			"id":   "The ID (or GraphQL ID) of the cluster to read.",
 			"name": "The name of the cluster to read; it must name exactly one cluster.",
 		}), "Cluster"),
@@ -208,24 +209,24 @@ func (d *clusterDataSource) Read(ctx context.Context, req datasource.ReadRequest
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	ctx, cancel := d.timeout(ctx)
+	ctx, cancel := d.Timeout(ctx)
 	defer cancel()
 	var found *buildkite.Cluster
-	if id := canonicalID(cfg.ID.ValueString()); id != "" {
-		c, err := d.client().Clusters.Get(ctx, id)
+	if id := kit.CanonicalID(cfg.ID.ValueString()); id != "" {
+		c, err := d.Client().Clusters.Get(ctx, id)
 		if buildkite.IsNotFound(err) {
 			resp.Diagnostics.AddError("Unable to find Cluster", fmt.Sprintf("Could not find cluster with ID %q.", id))
 			return
 		}
 		if err != nil {
-			addAPIError(&resp.Diagnostics, "read", "cluster", id, err)
+			kit.AddAPIError(&resp.Diagnostics, "read", "cluster", id, err)
 			return
 		}
 		found = c
 	} else {
-		all, err := d.client().Clusters.List(ctx)
+		all, err := d.Client().Clusters.List(ctx)
 		if err != nil {
-			addAPIError(&resp.Diagnostics, "list", "clusters", "", err)
+			kit.AddAPIError(&resp.Diagnostics, "list", "clusters", "", err)
 			return
 		}
 		name := cfg.Name.ValueString()
@@ -234,14 +235,14 @@ func (d *clusterDataSource) Read(ctx context.Context, req datasource.ReadRequest
 			resp.Diagnostics.AddError("Unable to find Cluster", fmt.Sprintf("Could not find cluster with name %q", name))
 			return
 		}
-		if found = pickOne(&resp.Diagnostics, "cluster", fmt.Sprintf("the name %q", name), all,
+		if found = kit.PickOne(&resp.Diagnostics, "cluster", fmt.Sprintf("the name %q", name), all,
 			func(c *buildkite.Cluster) bool { return c.Name == name }); found == nil {
 			return
 		}
 	}
 	var out clusterDataModel
-	if err := clusterDetails(ctx, d.data, &out, found); err != nil {
-		addAPIError(&resp.Diagnostics, "read", "cluster", found.ID, err)
+	if err := clusterDetails(ctx, d.Data, &out, found); err != nil {
+		kit.AddAPIError(&resp.Diagnostics, "read", "cluster", found.ID, err)
 		return
 	}
 	if !cfg.ID.IsNull() {

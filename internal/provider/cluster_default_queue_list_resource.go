@@ -6,26 +6,27 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/list"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 // NewClusterDefaultQueueListResource returns the buildkite_cluster_default_queue list resource. It answers
 // from the cluster listing alone: each cluster names its default queue.
 func NewClusterDefaultQueueListResource() list.ListResource {
-	return &childList[buildkite.Cluster, buildkite.Cluster]{
-		listBase:    newListBase("cluster_default_queue", clusterDefaultQueueIdentity),
-		parents:     clusterParents,
-		what:        "clusters",
-		description: "Finds the default queues of clusters (a cluster without one has no result), shown as `<cluster name> / …`.",
-		listIn: func(_ context.Context, _ *buildkite.Client, c *buildkite.Cluster) ([]buildkite.Cluster, error) {
-			if deref(c.DefaultQueueID) == "" {
+	return &kit.ChildList[buildkite.Cluster, buildkite.Cluster]{
+		ListBase:    kit.NewListBase("cluster_default_queue", clusterDefaultQueueIdentity),
+		Parents:     clusterParents,
+		What:        "clusters",
+		Description: "Finds the default queues of clusters (a cluster without one has no result), shown as `<cluster name> / …`.",
+		ListIn: func(_ context.Context, _ *buildkite.Client, c *buildkite.Cluster) ([]buildkite.Cluster, error) {
+			if kit.Deref(c.DefaultQueueID) == "" {
 				return nil, nil
 			}
 			return []buildkite.Cluster{*c}, nil
 		},
-		found: func(c *buildkite.Cluster, _ *buildkite.Cluster) found {
+		Found: func(c *buildkite.Cluster, _ *buildkite.Cluster) kit.Found {
 			var m clusterDefaultQueueModel
 			m.fromAPI(c, "") // the key is read by the refresh after an import
-			return found{model: &m, displayName: c.Name + " / default queue"}
+			return kit.Found{Model: &m, DisplayName: c.Name + " / default queue"}
 		},
 	}
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 func testAccClusterDefaultQueueConfig(cluster, clusterRef, queueRef string) string {
@@ -343,7 +344,7 @@ var _ = registerTypeTests("buildkite_cluster_default_queue", typeTests{
 		{
 			name: "default queue, the official provider's", typeName: "buildkite_cluster_default_queue", version: 0,
 			state: map[string]any{"id": clusterGraphQLID, "uuid": testUUID, "cluster_id": clusterGraphQLID,
-				"queue_id": graphQLID("ClusterQueue", otherUUID), "key": "linux"},
+				"queue_id": kit.GraphQLID("ClusterQueue", otherUUID), "key": "linux"},
 			want: map[string]any{"id": testUUID, "uuid": testUUID, "graphql_id": clusterGraphQLID, "cluster_id": testUUID,
 				"queue_id": otherUUID, "key": "linux"},
 		},

@@ -6,6 +6,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/list"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 // The list resource of clusters, and clusterParents, which the list resources of what belongs to a cluster
@@ -15,16 +16,16 @@ import (
 
 // NewClusterListResource returns the buildkite_cluster list resource.
 func NewClusterListResource() list.ListResource {
-	return &namedList[buildkite.Cluster]{
-		listBase:    newListBase("cluster", clusterIdentity),
-		what:        "clusters",
-		description: "Finds the organization's clusters, shown by name.",
-		nameFilter:  nameFilterDescription("cluster"),
-		list: func(ctx context.Context, c *buildkite.Client) ([]buildkite.Cluster, error) {
+	return &kit.NamedList[buildkite.Cluster]{
+		ListBase:    kit.NewListBase("cluster", clusterIdentity),
+		What:        "clusters",
+		Description: "Finds the organization's clusters, shown by name.",
+		NameFilter:  kit.NameFilterDescription("cluster"),
+		ListFunc: func(ctx context.Context, c *buildkite.Client) ([]buildkite.Cluster, error) {
 			return c.Clusters.List(ctx)
 		},
-		name: func(c *buildkite.Cluster) string { return c.Name },
-		model: func(c *buildkite.Cluster) any {
+		Name: func(c *buildkite.Cluster) string { return c.Name },
+		Model: func(c *buildkite.Cluster) any {
 			var m clusterModel
 			m.fromAPI(c)
 			return &m
@@ -33,16 +34,16 @@ func NewClusterListResource() list.ListResource {
 }
 
 // clusterParents are the parents of the nested kinds: found in the cluster listing, picked by exact ID.
-var clusterParents = &parentKind[buildkite.Cluster]{
-	one:               "cluster",
-	many:              "clusters",
-	filter:            "cluster_id",
-	filterDescription: "Only those of the cluster with this ID. Unset, those of every cluster.",
-	graphQLType:       "Cluster",
-	list: func(ctx context.Context, c *buildkite.Client) ([]buildkite.Cluster, error) {
+var clusterParents = &kit.ParentKind[buildkite.Cluster]{
+	One:               "cluster",
+	Many:              "clusters",
+	Filter:            "cluster_id",
+	FilterDescription: "Only those of the cluster with this ID. Unset, those of every cluster.",
+	GraphQLType:       "Cluster",
+	List: func(ctx context.Context, c *buildkite.Client) ([]buildkite.Cluster, error) {
 		return c.Clusters.List(ctx)
 	},
-	hasID: func(c *buildkite.Cluster, id string) bool { return c.ID == id },
-	name:  func(c *buildkite.Cluster) string { return c.Name },
-	ref:   func(c *buildkite.Cluster) string { return c.ID },
+	HasID: func(c *buildkite.Cluster, id string) bool { return c.ID == id },
+	Name:  func(c *buildkite.Cluster) string { return c.Name },
+	Ref:   func(c *buildkite.Cluster) string { return c.ID },
 }

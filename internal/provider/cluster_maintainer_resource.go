@@ -13,41 +13,42 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 // clusterMaintainerIdentity names a maintainer assignment by its cluster and its own ID, for import blocks
 // and terraform query.
-var clusterMaintainerIdentity = identifiedBy(
-	identityAttr("cluster_uuid", "The UUID of the cluster."),
-	identityAttr("id", "The assignment's ID (a UUID)."),
+var clusterMaintainerIdentity = kit.IdentifiedBy(
+	kit.IdentityAttr("cluster_uuid", "The UUID of the cluster."),
+	kit.IdentityAttr("id", "The assignment's ID (a UUID)."),
 )
 
 // NewClusterMaintainerResource returns the buildkite_cluster_maintainer resource.
 func NewClusterMaintainerResource() resource.Resource {
-	return &clusterMaintainerResource{newAssociation(clusterMaintainerKind).(*associationResource[buildkite.ClusterMaintainer, clusterMaintainerModel])}
+	return &clusterMaintainerResource{kit.NewAssociation(clusterMaintainerKind).(*kit.AssociationResource[buildkite.ClusterMaintainer, clusterMaintainerModel])}
 }
 
 // clusterMaintainerResource is the association, importing also by the assignment's own ID (the `id` in
 // state), whose cluster it finds.
 type clusterMaintainerResource struct {
-	*associationResource[buildkite.ClusterMaintainer, clusterMaintainerModel]
+	*kit.AssociationResource[buildkite.ClusterMaintainer, clusterMaintainerModel]
 }
 
 // ImportState accepts "<cluster id>/<maintainer id>", or the maintainer ID alone.
 func (r *clusterMaintainerResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	lookup, cancel := r.timeout(ctx, opRead)
+	lookup, cancel := r.Timeout(ctx, kit.OpRead)
 	defer cancel()
-	if !qualifyImportID(lookup, &req, resp, "cluster maintainer", "<cluster id>/<maintainer id>", clusterIDs(r.client()), answers(r.client().ClusterMaintainers.Get)) {
+	if !kit.QualifyImportID(lookup, &req, resp, "cluster maintainer", "<cluster id>/<maintainer id>", kit.ClusterIDs(r.Client()), kit.Answers(r.Client().ClusterMaintainers.Get)) {
 		return
 	}
-	r.associationResource.ImportState(ctx, req, resp)
+	r.AssociationResource.ImportState(ctx, req, resp)
 }
 
 // clusterMaintainerModel has the official provider's attributes (its schema version 1), and uuid.
 type clusterMaintainerModel struct {
 	ID          types.String `tfsdk:"id"`
 	UUID        types.String `tfsdk:"uuid"`
-	ClusterUUID refValue     `tfsdk:"cluster_uuid"`
+	ClusterUUID kit.RefValue `tfsdk:"cluster_uuid"`
 	UserUUID    types.String `tfsdk:"user_uuid"`
 	TeamUUID    types.String `tfsdk:"team_uuid"`
 	ActorUUID   types.String `tfsdk:"actor_uuid"`
@@ -62,12 +63,12 @@ type clusterMaintainerModel struct {
 func (m *clusterMaintainerModel) fromAPI(clusterID string, cm *buildkite.ClusterMaintainer) {
 	m.ID = types.StringValue(cm.ID)
 	m.UUID = m.ID
-	m.ClusterUUID = newRef(clusterID)
+	m.ClusterUUID = kit.NewRef(clusterID)
 	m.ActorUUID = types.StringValue(cm.Actor.ID)
 	m.ActorType = types.StringValue(cm.Actor.Type)
-	m.ActorName = optionalStringPtr(cm.Actor.Name)
-	m.ActorEmail = optionalStringPtr(cm.Actor.Email)
-	m.ActorSlug = optionalStringPtr(cm.Actor.Slug)
+	m.ActorName = kit.OptionalStringPtr(cm.Actor.Name)
+	m.ActorEmail = kit.OptionalStringPtr(cm.Actor.Email)
+	m.ActorSlug = kit.OptionalStringPtr(cm.Actor.Slug)
 	m.UserUUID, m.TeamUUID = types.StringNull(), types.StringNull()
 	if cm.Actor.Type == buildkite.ActorTeam {
 		m.TeamUUID = m.ActorUUID
@@ -78,29 +79,29 @@ func (m *clusterMaintainerModel) fromAPI(clusterID string, cm *buildkite.Cluster
 
 // clusterMaintainerKind declares buildkite_cluster_maintainer: a user's or team's permission to manage a
 // cluster, an assignment with an ID of its own that the service cannot change, so every change replaces it.
-var clusterMaintainerKind = &associationKind[buildkite.ClusterMaintainer, clusterMaintainerModel]{
-	name:     "cluster_maintainer",
-	what:     "cluster maintainer",
-	scopes:   writeScopes("write_clusters"),
-	identity: clusterMaintainerIdentity,
-	schema:   clusterMaintainerSchema,
-	parent:   "cluster_uuid",
-	moves:    stateMoves{refs: []string{"cluster_uuid", "user_uuid", "team_uuid"}, official: maintainerFromV0},
-	key:      attrID,
-	fromAPI:  (*clusterMaintainerModel).fromAPI,
-	create: func(ctx context.Context, c *buildkite.Client, clusterID string, plan *clusterMaintainerModel) (*buildkite.ClusterMaintainer, error) {
+var clusterMaintainerKind = &kit.AssociationKind[buildkite.ClusterMaintainer, clusterMaintainerModel]{
+	Name:     "cluster_maintainer",
+	What:     "cluster maintainer",
+	Scopes:   kit.WriteScopes("write_clusters"),
+	Identity: clusterMaintainerIdentity,
+	Schema:   clusterMaintainerSchema,
+	Parent:   "cluster_uuid",
+	Moves:    kit.StateMoves{Refs: []string{"cluster_uuid", "user_uuid", "team_uuid"}, Official: maintainerFromV0},
+	Key:      kit.AttrID,
+	FromAPI:  (*clusterMaintainerModel).fromAPI,
+	Create: func(ctx context.Context, c *buildkite.Client, clusterID string, plan *clusterMaintainerModel) (*buildkite.ClusterMaintainer, error) {
 		return c.ClusterMaintainers.Create(ctx, clusterID, buildkite.ClusterMaintainerCreate{
 			UserID: plan.UserUUID.ValueString(), TeamID: plan.TeamUUID.ValueString(),
 		})
 	},
-	get: func(ctx context.Context, c *buildkite.Client, clusterID, id string) (*buildkite.ClusterMaintainer, error) {
+	Get: func(ctx context.Context, c *buildkite.Client, clusterID, id string) (*buildkite.ClusterMaintainer, error) {
 		return c.ClusterMaintainers.Get(ctx, clusterID, id)
 	},
-	remove: func(ctx context.Context, c *buildkite.Client, clusterID, id string) error {
+	Remove: func(ctx context.Context, c *buildkite.Client, clusterID, id string) error {
 		return c.ClusterMaintainers.Delete(ctx, clusterID, id)
 	},
-	importParts: []importPart{uuidPart("<cluster id>", "Cluster"), uuidPart("<maintainer id>")},
-	resolve: func(ctx context.Context, c *buildkite.Client, parts []string) (string, string, error) {
+	ImportParts: []kit.ImportPart{kit.UuidPart("<cluster id>", "Cluster"), kit.UuidPart("<maintainer id>")},
+	Resolve: func(ctx context.Context, c *buildkite.Client, parts []string) (string, string, error) {
 		_, err := c.ClusterMaintainers.Get(ctx, parts[0], parts[1])
 		return parts[0], parts[1], err
 	},
@@ -108,7 +109,7 @@ var clusterMaintainerKind = &associationKind[buildkite.ClusterMaintainer, cluste
 
 // maintainerFromV0 renames the attributes of the official provider's version 0 (cluster_id, user_id,
 // team_id, actor_id, which held the same UUIDs) to those of its version 1 and ours.
-func maintainerFromV0(version int64, a stateAttrs) error {
+func maintainerFromV0(version int64, a kit.StateAttrs) error {
 	if version != 0 {
 		return nil
 	}
@@ -126,14 +127,14 @@ func actorAttribute(description string, validators ...validator.String) schema.S
 	return schema.StringAttribute{
 		MarkdownDescription: description + " Exactly one of `user_uuid` and `team_uuid` is set; changing either replaces the resource.",
 		Optional:            true,
-		Validators:          append([]validator.String{uuidValidator()}, validators...),
+		Validators:          append([]validator.String{kit.UuidValidator()}, validators...),
 		PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
 	}
 }
 
 func clusterMaintainerSchema() schema.Schema {
 	return schema.Schema{
-		// Above the official provider's 1, so that its states are upgraded (upgrade.go): at its version 1 they
+		// Above the official provider's 1, so that its states are upgraded (kit/upgrade.go): at its version 1 they
 		// have these attributes with the same meaning (id the assignment's REST ID), at 0 other names.
 		Version: 2,
 		MarkdownDescription: "A user or team that may manage a cluster (its queues, agent tokens, secrets and " +
@@ -141,17 +142,17 @@ func clusterMaintainerSchema() schema.Schema {
 			"replaces it. Import as `<cluster id>/<maintainer id>`; the maintainer ID is the assignment's `id`, " +
 			"which the cluster data sources show as `permission_uuid`.",
 		Attributes: map[string]schema.Attribute{
-			attrID:         computedString("The assignment's ID (a UUID), the official provider's permission ID."),
-			attrUUID:       computedString("Equal to `id`."),
-			"cluster_uuid": parentIDAttribute("The UUID of the cluster.", "Cluster"),
+			kit.AttrID:     kit.ComputedString("The assignment's ID (a UUID), the official provider's permission ID."),
+			kit.AttrUUID:   kit.ComputedString("Equal to `id`."),
+			"cluster_uuid": kit.ParentIDAttribute("The UUID of the cluster.", "Cluster"),
 			"user_uuid": actorAttribute("The UUID of the user to make a maintainer (the `id` of a `buildkite_organization_member`).",
 				oneActorValidator{}),
 			"team_uuid":   actorAttribute("The UUID of the team to make a maintainer."),
-			"actor_uuid":  computedString("The UUID of the user or team."),
-			"actor_type":  computedString("`user` or `team`."),
-			"actor_name":  computedString("The user's or team's name."),
-			"actor_email": computedString("The user's e-mail address; null for a team."),
-			"actor_slug":  computedString("The team's slug; null for a user."),
+			"actor_uuid":  kit.ComputedString("The UUID of the user or team."),
+			"actor_type":  kit.ComputedString("`user` or `team`."),
+			"actor_name":  kit.ComputedString("The user's or team's name."),
+			"actor_email": kit.ComputedString("The user's e-mail address; null for a team."),
+			"actor_slug":  kit.ComputedString("The team's slug; null for a user."),
 		},
 	}
 }

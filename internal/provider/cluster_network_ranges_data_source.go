@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 var (
@@ -20,13 +21,13 @@ var (
 
 // NewClusterNetworkRangesDataSource returns the buildkite_cluster_network_ranges data source.
 func NewClusterNetworkRangesDataSource() datasource.DataSource {
-	return &clusterNetworkRangesDataSource{dataSourceBase: newDataSourceBase("cluster_network_ranges")}
+	return &clusterNetworkRangesDataSource{DataSourceBase: kit.NewDataSourceBase("cluster_network_ranges")}
 }
 
 // clusterNetworkRangesDataSource reads the egress networks of a cluster's hosted agents, to allow through
 // a firewall.
 type clusterNetworkRangesDataSource struct {
-	dataSourceBase
+	kit.DataSourceBase
 }
 
 type clusterNetworkRangesModel struct {
@@ -51,11 +52,11 @@ func (v clusterUUIDValidator) MarkdownDescription(ctx context.Context) string {
 }
 
 func (clusterUUIDValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if !isKnownValue(req.ConfigValue) || isUUID(req.ConfigValue.ValueString()) {
+	if !kit.IsKnownValue(req.ConfigValue) || kit.IsUUID(req.ConfigValue.ValueString()) {
 		return
 	}
 	detail := fmt.Sprintf("Attribute %s %s.", req.Path, clusterUUIDHint)
-	if uuid, err := refUUID(req.ConfigValue.ValueString(), []string{"Cluster"}); err == nil {
+	if uuid, err := kit.RefUUID(req.ConfigValue.ValueString(), []string{"Cluster"}); err == nil {
 		detail += fmt.Sprintf(" %q is the cluster's GraphQL ID: use its UUID, %s (provider::buildkite::uuid(...) gives it).",
 			req.ConfigValue.ValueString(), uuid)
 	}
@@ -104,24 +105,24 @@ func (d *clusterNetworkRangesDataSource) Read(ctx context.Context, req datasourc
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	ctx, cancel := d.timeout(ctx)
+	ctx, cancel := d.Timeout(ctx)
 	defer cancel()
-	id := canonicalID(m.ClusterUUID.ValueString())
-	ranges, err := d.client().NetworkRanges.List(ctx, id)
+	id := kit.CanonicalID(m.ClusterUUID.ValueString())
+	ranges, err := d.Client().NetworkRanges.List(ctx, id)
 	switch {
 	case buildkite.IsNotFound(err):
 		resp.Diagnostics.AddError("Unable to Read Cluster Network Ranges", fmt.Sprintf(
 			"Reading the network ranges of cluster %s: %s. Organization %s has no such cluster: cluster_uuid %s.",
-			id, describeError(err), d.client().Organization(), clusterUUIDHint))
+			id, kit.DescribeError(err), d.Client().Organization(), clusterUUIDHint))
 		return
 	case buildkite.IsForbidden(err):
 		resp.Diagnostics.AddError("Unable to Read Cluster Network Ranges", fmt.Sprintf(
 			"Reading the network ranges of cluster %s: %s.\n\nThis endpoint needs the read_clusters scope, and the token's "+
 				"user must be able to manage the cluster: an organization administrator or one of the cluster's maintainers.",
-			id, describeError(err)))
+			id, kit.DescribeError(err)))
 		return
 	case err != nil:
-		addAPIError(&resp.Diagnostics, "read", "cluster network ranges", id, err)
+		kit.AddAPIError(&resp.Diagnostics, "read", "cluster network ranges", id, err)
 		return
 	}
 	m.Ranges = rangesSet(ranges)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 func testAccClusterNetworkRangesConfig(cluster, ref string) string {
@@ -119,7 +120,7 @@ func TestAccClusterNetworkRangesDataSource_badInput(t *testing.T) {
 		ProtoV6ProviderFactories: e.factories(),
 		Steps: []resource.TestStep{
 			{Config: e.config(ds("not-a-cluster")), ExpectError: regexp.MustCompile(`must be a cluster UUID`)},
-			{Config: e.config(ds(graphQLID("Pipeline", c))), ExpectError: regexp.MustCompile(`must be a cluster UUID`)},
+			{Config: e.config(ds(kit.GraphQLID("Pipeline", c))), ExpectError: regexp.MustCompile(`must be a cluster UUID`)},
 			// A UUID of a cluster that does not exist: the service's 404, with what the attribute takes.
 			{Config: e.config(ds("e8738c39-1f2a-4a1e-9b3c-2d4e5f6a7b8c")), ExpectError: regexp.MustCompile(`must be a cluster UUID`)},
 			{Config: asMember + ds(c), ExpectError: regexp.MustCompile(`This endpoint needs`)},
@@ -144,19 +145,19 @@ func TestAccClusterNetworkRangesDataSource_refusedAtPlan(t *testing.T) {
 	var steps []resource.TestStep
 	for _, ref := range []string{
 		"Q2x1c3Rlci0tLWU4NzM4YzM5LTFmMmEtNGExZS05YjNjLTJkNGU1ZjZhN2I4Yw==", // a cluster's GraphQL ID, the official test's value
-		graphQLID("Cluster", uuid),
+		kit.GraphQLID("Cluster", uuid),
 		"not-a-cluster",
 		"",
-		"Cluster---" + uuid,         // a GraphQL ID before its base64
-		graphQLID("Pipeline", uuid), // another type's GraphQL ID
-		graphQLID("cluster", uuid),  // a type name in the wrong case
-		uuid + "0",                  // one digit too many
+		"Cluster---" + uuid,             // a GraphQL ID before its base64
+		kit.GraphQLID("Pipeline", uuid), // another type's GraphQL ID
+		kit.GraphQLID("cluster", uuid),  // a type name in the wrong case
+		uuid + "0",                      // one digit too many
 		base64.StdEncoding.EncodeToString([]byte("Cluster---" + uuid[:30])), // a GraphQL ID around no UUID
 	} {
 		steps = append(steps, resource.TestStep{Config: e.config(ds(ref)), PlanOnly: true, ExpectError: regexp.MustCompile(`must be a cluster UUID`)})
 	}
 	// A cluster's GraphQL ID: the error names the UUID to use instead.
-	steps = append(steps, resource.TestStep{Config: e.config(ds(graphQLID("Cluster", uuid))), PlanOnly: true,
+	steps = append(steps, resource.TestStep{Config: e.config(ds(kit.GraphQLID("Cluster", uuid))), PlanOnly: true,
 		ExpectError: wrapped("use its UUID, " + uuid)})
 	resource.Test(t, resource.TestCase{ProtoV6ProviderFactories: e.factories(), Steps: steps})
 	for _, r := range e.server.Requests() {

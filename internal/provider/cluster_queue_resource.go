@@ -18,6 +18,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 var (
@@ -31,27 +32,27 @@ var (
 )
 
 // clusterQueueIdentity names a cluster queue for import blocks and terraform query.
-var clusterQueueIdentity = identifiedBy(
-	identityAttr("cluster_id", "The ID of the cluster the queue belongs to."),
-	identityAttr("key", "The queue's key."),
+var clusterQueueIdentity = kit.IdentifiedBy(
+	kit.IdentityAttr("cluster_id", "The ID of the cluster the queue belongs to."),
+	kit.IdentityAttr("key", "The queue's key."),
 )
 
 // NewClusterQueueResource returns the buildkite_cluster_queue resource.
 func NewClusterQueueResource() resource.Resource {
 	return &clusterQueueResource{
-		resourceBase: newResourceBase("cluster_queue", writeScopes("write_clusters"), clusterQueueIdentity).withGraphQLAttrs("hosted_agents.mac"),
+		ResourceBase: kit.NewResourceBase("cluster_queue", kit.WriteScopes("write_clusters"), clusterQueueIdentity).WithGraphQLAttrs("hosted_agents.mac"),
 	}
 }
 
 type clusterQueueResource struct {
-	resourceBase
+	kit.ResourceBase
 }
 
 type clusterQueueModel struct {
 	ID                 types.String `tfsdk:"id"`
 	UUID               types.String `tfsdk:"uuid"`
 	GraphQLID          types.String `tfsdk:"graphql_id"`
-	ClusterID          refValue     `tfsdk:"cluster_id"`
+	ClusterID          kit.RefValue `tfsdk:"cluster_id"`
 	ClusterUUID        types.String `tfsdk:"cluster_uuid"`
 	Key                types.String `tfsdk:"key"`
 	Description        types.String `tfsdk:"description"`
@@ -70,13 +71,13 @@ func (m *clusterQueueModel) fromAPI(clusterID string, q *buildkite.Queue) {
 	m.ID = types.StringValue(q.ID)
 	m.UUID = types.StringValue(q.ID)
 	m.GraphQLID = types.StringValue(q.GraphQLID)
-	m.ClusterID = newRef(clusterID)
+	m.ClusterID = kit.NewRef(clusterID)
 	m.ClusterUUID = types.StringValue(clusterID)
 	m.Key = types.StringValue(q.Key)
-	m.Description = keepEmpty(m.Description, &q.Description)
+	m.Description = kit.KeepEmpty(m.Description, &q.Description)
 	m.DispatchPaused = types.BoolValue(q.DispatchPaused)
-	m.DispatchPausedNote = optionalStringPtr(q.DispatchPausedNote)
-	m.RetryAgentAffinity = types.StringValue(displayOr(q.RetryAgentAffinity, defaultRetryAgentAffinity))
+	m.DispatchPausedNote = kit.OptionalStringPtr(q.DispatchPausedNote)
+	m.RetryAgentAffinity = types.StringValue(kit.DisplayOr(q.RetryAgentAffinity, defaultRetryAgentAffinity))
 	m.HostedAgents = hostedAgentsFromAPI(q, m.HostedAgents)
 	m.URL = types.StringValue(q.URL)
 	m.WebURL = types.StringValue(q.WebURL)
@@ -93,10 +94,10 @@ func (m *clusterQueueModel) toUpdate(state *clusterQueueModel) *buildkite.QueueU
 	var u buildkite.QueueUpdate
 	changed := false
 	if !m.Description.Equal(state.Description) {
-		u.Description, changed = stringPtr(m.Description), true
+		u.Description, changed = kit.StringPtr(m.Description), true
 	}
 	if !m.RetryAgentAffinity.IsUnknown() && !m.RetryAgentAffinity.Equal(state.RetryAgentAffinity) {
-		u.RetryAgentAffinity, changed = stringPtr(m.RetryAgentAffinity), true
+		u.RetryAgentAffinity, changed = kit.StringPtr(m.RetryAgentAffinity), true
 	}
 	if h := hostedUpdate(m.HostedAgents, state.HostedAgents); h != nil {
 		u.HostedAgents, changed = h, true
@@ -110,7 +111,7 @@ func (m *clusterQueueModel) toUpdate(state *clusterQueueModel) *buildkite.QueueU
 // ModifyPlan checks scopes and warns of GraphQL-only attributes (the base), and refuses a hosted queue's
 // change of platform, which the service refuses.
 func (r *clusterQueueResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	r.resourceBase.ModifyPlan(ctx, req, resp)
+	r.ResourceBase.ModifyPlan(ctx, req, resp)
 	refusePlatformChange(ctx, req, resp)
 }
 
@@ -119,12 +120,12 @@ var queueKeyPattern = regexp.MustCompile(`^[a-zA-Z0-9][a-zA-Z0-9_\-]*$`)
 
 func (r *clusterQueueResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	resp.Schema = schema.Schema{
-		Version: 1, // above the official provider's 0, so that its states are upgraded (upgrade.go)
+		Version: 1, // above the official provider's 0, so that its states are upgraded (kit/upgrade.go)
 		MarkdownDescription: "A queue of a cluster. Agents that start with `queue=<key>` take jobs from it. " +
 			"Dispatching of jobs to the queue's agents can be paused and resumed with `dispatch_paused`.",
-		Attributes: withCommon("queue", map[string]schema.Attribute{
-			"cluster_id":   parentIDAttribute("The ID of the cluster the queue belongs to.", "Cluster"),
-			"cluster_uuid": computedString("The UUID of the cluster the queue belongs to; configurations written for the official provider refer to it."),
+		Attributes: kit.WithCommon("queue", map[string]schema.Attribute{
+			"cluster_id":   kit.ParentIDAttribute("The ID of the cluster the queue belongs to.", "Cluster"),
+			"cluster_uuid": kit.ComputedString("The UUID of the cluster the queue belongs to; configurations written for the official provider refer to it."),
 			"key": schema.StringAttribute{
 				MarkdownDescription: "The queue key that agents target. Changing it replaces the queue.",
 				Required:            true,
@@ -158,13 +159,13 @@ func (r *clusterQueueResource) Schema(_ context.Context, _ resource.SchemaReques
 				Validators: []validator.String{stringvalidator.OneOf(retryAgentAffinities...)},
 			},
 			"hosted_agents": hostedAgentsAttribute(),
-		}, attrID, attrUUID, attrGraphQLID, attrURL, attrWebURL),
+		}, kit.AttrID, kit.AttrUUID, kit.AttrGraphQLID, kit.AttrURL, kit.AttrWebURL),
 	}
 }
 
 // UpgradeState moves the official provider's states and ours of version 0 to version 1.
 func (r *clusterQueueResource) UpgradeState(ctx context.Context) map[int64]resource.StateUpgrader {
-	return upgraders(ctx, r, stateMoves{refs: []string{"cluster_id"}, ours: func(_ int64, a stateAttrs) error {
+	return kit.Upgraders(ctx, r, kit.StateMoves{Refs: []string{"cluster_id"}, Ours: func(_ int64, a kit.StateAttrs) error {
 		a["cluster_uuid"] = a["cluster_id"]
 		return nil
 	}})
@@ -192,7 +193,7 @@ func (pausedNoteValidator) ValidateResource(ctx context.Context, req resource.Va
 	var paused types.Bool
 	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("dispatch_paused_note"), &note)...)
 	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("dispatch_paused"), &paused)...)
-	if resp.Diagnostics.HasError() || !isKnownValue(note) || paused.IsUnknown() {
+	if resp.Diagnostics.HasError() || !kit.IsKnownValue(note) || paused.IsUnknown() {
 		return
 	}
 	if !paused.ValueBool() {
@@ -202,27 +203,27 @@ func (pausedNoteValidator) ValidateResource(ctx context.Context, req resource.Va
 }
 
 func (r *clusterQueueResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	defer r.finishCreate(ctx, resp)
+	defer r.FinishCreate(ctx, resp)
 	var plan clusterQueueModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	ctx, cancel := r.timeout(ctx, opCreate)
+	ctx, cancel := r.Timeout(ctx, kit.OpCreate)
 	defer cancel()
 	clusterID := plan.ClusterID.UUID()
 	in := buildkite.QueueCreate{
 		Key:                plan.Key.ValueString(),
-		Description:        stringPtrIfSet(plan.Description),
-		RetryAgentAffinity: stringPtrIfSet(plan.RetryAgentAffinity),
+		Description:        kit.StringPtrIfSet(plan.Description),
+		RetryAgentAffinity: kit.StringPtrIfSet(plan.RetryAgentAffinity),
 	}
 	hosted, isHosted := hostedFrom(plan.HostedAgents)
 	if isHosted {
 		in.HostedAgents = &buildkite.HostedAgentsWrite{InstanceShape: hosted.shape}
 	}
-	q, err := r.client().Queues.Create(ctx, clusterID, in)
+	q, err := r.Client().Queues.Create(ctx, clusterID, in)
 	if err != nil {
-		r.createFailed(ctx, &resp.Diagnostics, err, "cluster queue", fmt.Sprintf("%q in cluster %s", plan.Key.ValueString(), clusterID),
+		r.CreateFailed(ctx, &resp.Diagnostics, err, "cluster queue", fmt.Sprintf("%q in cluster %s", plan.Key.ValueString(), clusterID),
 			r.holderOfKey(clusterID, plan.Key.ValueString()))
 		return
 	}
@@ -232,11 +233,11 @@ func (r *clusterQueueResource) Create(ctx context.Context, req resource.CreateRe
 		created := plan
 		created.fromAPI(clusterID, q)
 		resp.Diagnostics.Append(resp.State.Set(ctx, &created)...)
-		q, err = r.client().Queues.Update(ctx, clusterID, q.ID, buildkite.QueueUpdate{HostedAgents: &buildkite.HostedAgentsWrite{
+		q, err = r.Client().Queues.Update(ctx, clusterID, q.ID, buildkite.QueueUpdate{HostedAgents: &buildkite.HostedAgentsWrite{
 			InstanceShape: hosted.shape, AgentImageRef: buildkite.Value(hosted.image),
 		}})
 		if err != nil {
-			addAPIError(&resp.Diagnostics, "set the agent image of", "cluster queue", created.ident(), err)
+			kit.AddAPIError(&resp.Diagnostics, "set the agent image of", "cluster queue", created.ident(), err)
 			return
 		}
 	}
@@ -245,9 +246,9 @@ func (r *clusterQueueResource) Create(ctx context.Context, req resource.CreateRe
 		created := plan
 		created.fromAPI(clusterID, q)
 		resp.Diagnostics.Append(resp.State.Set(ctx, &created)...)
-		q, err = r.client().Queues.Pause(ctx, clusterID, q.ID, plan.DispatchPausedNote.ValueString())
+		q, err = r.Client().Queues.Pause(ctx, clusterID, q.ID, plan.DispatchPausedNote.ValueString())
 		if err != nil {
-			addAPIError(&resp.Diagnostics, "pause", "cluster queue", created.ident(), err)
+			kit.AddAPIError(&resp.Diagnostics, "pause", "cluster queue", created.ident(), err)
 			return
 		}
 	}
@@ -270,47 +271,47 @@ func (m *clusterQueueModel) ident() string {
 }
 
 func (r *clusterQueueResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	defer r.finishRead(ctx, req, resp)
+	defer r.FinishRead(ctx, req, resp)
 	var state clusterQueueModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	ctx, cancel := r.timeout(ctx, opRead)
+	ctx, cancel := r.Timeout(ctx, kit.OpRead)
 	defer cancel()
 	clusterID := state.ClusterID.UUID()
-	q, err := r.client().Queues.Get(ctx, clusterID, restID(state.ID))
+	q, err := r.Client().Queues.Get(ctx, clusterID, kit.RestID(state.ID))
 	if err != nil {
-		r.readFailed(ctx, resp, err, "cluster queue", state.ident())
+		r.ReadFailed(ctx, resp, err, "cluster queue", state.ident())
 		return
 	}
 	state.fromAPI(clusterID, q)
 	if err := r.readMacSettings(ctx, &state); err != nil {
 		// REST has just served the queue: a GraphQL null or not found for its settings is no 404 of it.
-		addPartReadError(&resp.Diagnostics, "cluster queue", state.ident(), "macOS settings (hosted_agents.mac)", err)
+		kit.AddPartReadError(&resp.Diagnostics, "cluster queue", state.ident(), "macOS settings (hosted_agents.mac)", err)
 		return
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }
 
 func (r *clusterQueueResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	defer r.finishUpdate(ctx, req, resp)
+	defer r.FinishUpdate(ctx, req, resp)
 	var plan, state clusterQueueModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	ctx, cancel := r.timeout(ctx, opUpdate)
+	ctx, cancel := r.Timeout(ctx, kit.OpUpdate)
 	defer cancel()
-	clusterID, id := state.ClusterID.UUID(), restID(state.ID)
-	queues := r.client().Queues
+	clusterID, id := state.ClusterID.UUID(), kit.RestID(state.ID)
+	queues := r.Client().Queues
 
 	var q *buildkite.Queue
 	var err error
 	if u := plan.toUpdate(&state); u != nil {
 		if q, err = queues.Update(ctx, clusterID, id, *u); err != nil {
-			addAPIError(&resp.Diagnostics, "update", "cluster queue", state.ident(), err)
+			kit.AddAPIError(&resp.Diagnostics, "update", "cluster queue", state.ident(), err)
 			return
 		}
 	}
@@ -321,20 +322,20 @@ func (r *clusterQueueResource) Update(ctx context.Context, req resource.UpdateRe
 	// The note can only be set by pausing, so a changed note on a paused queue means resume then pause.
 	if paused && (!wantPaused || !plan.DispatchPausedNote.Equal(state.DispatchPausedNote)) {
 		if q, err = queues.Resume(ctx, clusterID, id); err != nil {
-			addAPIError(&resp.Diagnostics, "resume", "cluster queue", state.ident(), err)
+			kit.AddAPIError(&resp.Diagnostics, "resume", "cluster queue", state.ident(), err)
 			return
 		}
 		paused = false
 	}
 	if wantPaused && !paused {
 		if q, err = queues.Pause(ctx, clusterID, id, plan.DispatchPausedNote.ValueString()); err != nil {
-			addAPIError(&resp.Diagnostics, "pause", "cluster queue", state.ident(), err)
+			kit.AddAPIError(&resp.Diagnostics, "pause", "cluster queue", state.ident(), err)
 			return
 		}
 	}
 	if q == nil {
 		if q, err = queues.Get(ctx, clusterID, id); err != nil {
-			addAPIError(&resp.Diagnostics, "read", "cluster queue", state.ident(), err)
+			kit.AddAPIError(&resp.Diagnostics, "read", "cluster queue", state.ident(), err)
 			return
 		}
 	}
@@ -351,10 +352,10 @@ func (r *clusterQueueResource) Delete(ctx context.Context, req resource.DeleteRe
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	ctx, cancel := r.timeout(ctx, opDelete)
+	ctx, cancel := r.Timeout(ctx, kit.OpDelete)
 	defer cancel()
-	err := r.client().Queues.Delete(ctx, state.ClusterID.UUID(), restID(state.ID))
-	r.deleteFailed(ctx, &resp.Diagnostics, err, "cluster queue", state.ident())
+	err := r.Client().Queues.Delete(ctx, state.ClusterID.UUID(), kit.RestID(state.ID))
+	r.DeleteFailed(ctx, &resp.Diagnostics, err, "cluster queue", state.ident())
 }
 
 // ImportState accepts "<cluster id>/<queue id>" or "<cluster id>/<queue key>", each ID a UUID or a GraphQL
@@ -364,23 +365,23 @@ func (r *clusterQueueResource) ImportState(ctx context.Context, req resource.Imp
 	if queue, cluster, official := strings.Cut(req.ID, ","); official && !strings.Contains(req.ID, "/") {
 		req.ID = strings.TrimSpace(cluster) + "/" + strings.TrimSpace(queue)
 	}
-	if !qualifyImportID(ctx, &req, resp, "cluster queue", "<cluster id>/<queue id or key>", clusterIDs(r.client()), answers(r.client().Queues.Get)) {
+	if !kit.QualifyImportID(ctx, &req, resp, "cluster queue", "<cluster id>/<queue id or key>", kit.ClusterIDs(r.Client()), kit.Answers(r.Client().Queues.Get)) {
 		return
 	}
-	parts, ok := r.importParts(ctx, req, resp, uuidPart("<cluster id>", "Cluster"), keyPart("<queue id or key>", "ClusterQueue"))
+	parts, ok := r.ImportParts(ctx, req, resp, kit.UuidPart("<cluster id>", "Cluster"), kit.KeyPart("<queue id or key>", "ClusterQueue"))
 	if !ok {
 		return
 	}
-	ctx, cancel := r.timeout(ctx, opRead)
+	ctx, cancel := r.Timeout(ctx, kit.OpRead)
 	defer cancel()
-	queues := r.client().Queues
+	queues := r.Client().Queues
 	clusterID := parts[0]
-	q, err := findByIDOrKey(ctx, parts[1],
+	q, err := kit.FindByIDOrKey(ctx, parts[1],
 		func(ctx context.Context, id string) (*buildkite.Queue, error) { return queues.Get(ctx, clusterID, id) },
 		func(ctx context.Context) ([]buildkite.Queue, error) { return queues.List(ctx, clusterID) },
 		func(q *buildkite.Queue) string { return q.Key })
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "import", "cluster queue", req.ID, err)
+		kit.AddAPIError(&resp.Diagnostics, "import", "cluster queue", req.ID, err)
 		return
 	}
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("cluster_id"), clusterID)...)
@@ -389,17 +390,17 @@ func (r *clusterQueueResource) ImportState(ctx context.Context, req resource.Imp
 
 // holderOfKey finds the queue that holds a key in a cluster, where keys are unique; it is adopted as
 // "<cluster id>/<key>".
-func (r *clusterQueueResource) holderOfKey(clusterID, key string) holderLookup {
-	return func(ctx context.Context) (*holder, error) {
-		queues, err := r.client().Queues.List(ctx, clusterID)
+func (r *clusterQueueResource) holderOfKey(clusterID, key string) kit.HolderLookup {
+	return func(ctx context.Context) (*kit.Holder, error) {
+		queues, err := r.Client().Queues.List(ctx, clusterID)
 		if err != nil {
 			return nil, err
 		}
 		for _, q := range queues {
 			if q.Key == key {
-				return &holder{
-					description: fmt.Sprintf("cluster queue %q (ID %s) in cluster %s", q.Key, q.ID, clusterID),
-					importID:    clusterID + "/" + q.Key,
+				return &kit.Holder{
+					Description: fmt.Sprintf("cluster queue %q (ID %s) in cluster %s", q.Key, q.ID, clusterID),
+					ImportID:    clusterID + "/" + q.Key,
 				}, nil
 			}
 		}

@@ -17,6 +17,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 // A hosted (Buildkite-run) queue's hosted_agents, over REST
@@ -46,7 +47,7 @@ func hostedAgentsAttribute() schema.SingleNestedAttribute {
 		PlanModifiers: []planmodifier.Object{objectplanmodifier.RequiresReplaceIf(hostedAgentsAddedOrRemoved, "Adding or removing hosted_agents replaces the queue.", "Adding or removing `hosted_agents` replaces the queue.")},
 		Attributes: map[string]schema.Attribute{
 			"instance_shape": schema.StringAttribute{
-				MarkdownDescription: "The shape of the hosted agents' instances: " + quoteList(hostedInstanceShapes) + ".",
+				MarkdownDescription: "The shape of the hosted agents' instances: " + kit.QuoteList(hostedInstanceShapes) + ".",
 				Required:            true,
 				Validators:          []validator.String{stringvalidator.OneOf(hostedInstanceShapes...)},
 			},
@@ -115,7 +116,7 @@ func (v hostedAgentsPlatform) MarkdownDescription(ctx context.Context) string {
 }
 
 func (hostedAgentsPlatform) ValidateObject(_ context.Context, req validator.ObjectRequest, resp *validator.ObjectResponse) {
-	if !isKnownValue(req.ConfigValue) {
+	if !kit.IsKnownValue(req.ConfigValue) {
 		return
 	}
 	attrs := req.ConfigValue.Attributes()
@@ -127,7 +128,7 @@ func (hostedAgentsPlatform) ValidateObject(_ context.Context, req validator.Obje
 			"hosted_agents takes either mac or linux settings, not both.")
 		return
 	}
-	if !isKnownValue(shape) {
+	if !kit.IsKnownValue(shape) {
 		return
 	}
 	isMac := strings.HasPrefix(shape.ValueString(), "MACOS_")
@@ -149,16 +150,16 @@ type hostedSettings struct {
 // hostedFrom reads the shape and image of a hosted_agents value; ok is false when it is null or unknown, or
 // its shape is unknown.
 func hostedFrom(o types.Object) (h hostedSettings, ok bool) {
-	if !isKnownValue(o) {
+	if !kit.IsKnownValue(o) {
 		return h, false
 	}
 	attrs := o.Attributes()
 	shape, _ := attrs["instance_shape"].(types.String)
-	if !isKnownValue(shape) {
+	if !kit.IsKnownValue(shape) {
 		return h, false
 	}
 	h.shape = shape.ValueString()
-	if linux, _ := attrs["linux"].(types.Object); isKnownValue(linux) {
+	if linux, _ := attrs["linux"].(types.Object); kit.IsKnownValue(linux) {
 		if img, _ := linux.Attributes()["agent_image_ref"].(types.String); !img.IsUnknown() {
 			h.image = img.ValueString()
 		}
@@ -178,8 +179,8 @@ func hostedAgentsFromAPI(q *buildkite.Queue, known types.Object) types.Object {
 		linux = types.ObjectValueMust(hostedLinuxTypes, map[string]attr.Value{"agent_image_ref": types.StringValue(img)})
 	}
 	mac := types.ObjectNull(hostedAgentsTypes["mac"].(types.ObjectType).AttrTypes)
-	if isKnownValue(known) && strings.HasPrefix(shape, "MACOS_") {
-		if m, ok := nullUnknowns(known, hostedAgentsTypes).Attributes()["mac"].(types.Object); ok {
+	if kit.IsKnownValue(known) && strings.HasPrefix(shape, "MACOS_") {
+		if m, ok := kit.NullUnknowns(known, hostedAgentsTypes).Attributes()["mac"].(types.Object); ok {
 			mac = m
 		}
 	}

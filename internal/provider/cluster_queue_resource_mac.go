@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 // A macOS hosted queue's hosted_agents.mac (xcode_version, macos_version), through GraphQL
@@ -26,18 +27,18 @@ var hostedMacTypes = hostedAgentsTypes["mac"].(types.ObjectType).AttrTypes
 // macSettingsFrom reads the mac block of a hosted_agents value: nil when it is null or unknown (or the
 // block is), else what the configuration asks for (macos_version nil when unknown or null).
 func macSettingsFrom(o types.Object) *buildkite.MacSettingsWrite {
-	if !isKnownValue(o) {
+	if !kit.IsKnownValue(o) {
 		return nil
 	}
 	mac, _ := o.Attributes()["mac"].(types.Object)
-	if !isKnownValue(mac) {
+	if !kit.IsKnownValue(mac) {
 		return nil
 	}
 	a := mac.Attributes()
 	xcode, _ := a["xcode_version"].(types.String)
 	macos, _ := a["macos_version"].(types.String)
 	w := &buildkite.MacSettingsWrite{XcodeVersion: xcode.ValueStringPointer()}
-	if isKnownValue(macos) {
+	if kit.IsKnownValue(macos) {
 		w.MacosVersion = macos.ValueStringPointer()
 	}
 	return w
@@ -45,7 +46,7 @@ func macSettingsFrom(o types.Object) *buildkite.MacSettingsWrite {
 
 // withMacSettings returns hosted_agents with its mac block as the service holds it.
 func withMacSettings(o types.Object, m *buildkite.MacSettings) types.Object {
-	if !isKnownValue(o) || m == nil {
+	if !kit.IsKnownValue(o) || m == nil {
 		return o
 	}
 	mac := types.ObjectNull(hostedMacTypes)
@@ -69,12 +70,12 @@ func isMacQueue(o types.Object) bool {
 
 // readMacSettings fills the mac block of a macOS queue from the service, where GraphQL can be reached
 // (otherwise the block stays as the state held it). Its error, a null queue included, is the settings'
-// alone: Read keeps the queue in state (addPartReadError).
+// alone: Read keeps the queue in state (AddPartReadError).
 func (r *clusterQueueResource) readMacSettings(ctx context.Context, m *clusterQueueModel) error {
-	if !isMacQueue(m.HostedAgents) || !r.data.graphQLReachable() {
+	if !isMacQueue(m.HostedAgents) || !r.Data.GraphQLReachable() {
 		return nil
 	}
-	mac, err := r.client().Queues.MacSettings(ctx, m.GraphQLID.ValueString())
+	mac, err := r.Client().Queues.MacSettings(ctx, m.GraphQLID.ValueString())
 	if err != nil {
 		return err
 	}
@@ -96,12 +97,12 @@ func (r *clusterQueueResource) applyMacSettings(ctx context.Context, plan *clust
 		return
 	}
 	h, _ := hostedFrom(plan.HostedAgents)
-	mac, err := r.client().Queues.SetMacSettings(ctx, plan.GraphQLID.ValueString(), h.shape, *want)
-	if mac != nil && actedWithErrors(diags, err, "set the macOS settings of", "cluster queue", plan.ident()) {
+	mac, err := r.Client().Queues.SetMacSettings(ctx, plan.GraphQLID.ValueString(), h.shape, *want)
+	if mac != nil && kit.ActedWithErrors(diags, err, "set the macOS settings of", "cluster queue", plan.ident()) {
 		err = nil
 	}
 	if err != nil {
-		addGraphQLError(diags, "set the macOS settings of", "cluster queue", plan.ident(), err, map[string]path.Path{
+		kit.AddGraphQLError(diags, "set the macOS settings of", "cluster queue", plan.ident(), err, map[string]path.Path{
 			"xcodeVersion": path.Root("hosted_agents").AtName("mac").AtName("xcode_version"),
 			"macosVersion": path.Root("hosted_agents").AtName("mac").AtName("macos_version"),
 		})

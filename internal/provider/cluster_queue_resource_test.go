@@ -18,6 +18,7 @@ import (
 
 	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 func testAccClusterQueueConfig(cluster, key, extra string) string {
@@ -49,7 +50,7 @@ func (e *testEnv) checkQueuePaused(paused bool, note string) resource.TestCheckF
 		if q.DispatchPaused != paused {
 			return fmt.Errorf("queue %s: dispatch_paused is %t on the service, want %t", q.Key, q.DispatchPaused, paused)
 		}
-		got := deref(q.DispatchPausedNote)
+		got := kit.Deref(q.DispatchPausedNote)
 		if got != note {
 			return fmt.Errorf("queue %s: dispatch_paused_note is %q on the service, want %q", q.Key, got, note)
 		}
@@ -201,7 +202,7 @@ resource "buildkite_cluster_queue" "graphql" {
 				ResourceName: graphQLAddr, ImportState: true, ImportStateVerify: true,
 				ImportStateIdFunc: func(s *terraform.State) (string, error) {
 					a := s.RootModule().Resources[graphQLAddr].Primary.Attributes
-					return graphQLID("Cluster", a["cluster_uuid"]) + "/" + a["graphql_id"], nil
+					return kit.GraphQLID("Cluster", a["cluster_uuid"]) + "/" + a["graphql_id"], nil
 				},
 				ImportStateVerifyIgnore: []string{"cluster_id"},
 			},
@@ -455,11 +456,11 @@ resource "buildkite_cluster_queue" "test" {
 		},
 		{
 			name: "queue, the official provider's", typeName: "buildkite_cluster_queue", version: 0,
-			state: map[string]any{"id": graphQLID("ClusterQueue", otherUUID), "uuid": otherUUID, "cluster_id": clusterGraphQLID,
+			state: map[string]any{"id": kit.GraphQLID("ClusterQueue", otherUUID), "uuid": otherUUID, "cluster_id": clusterGraphQLID,
 				"cluster_uuid": testUUID, "key": "linux", "description": nil, "dispatch_paused": true, "retry_agent_affinity": "prefer-different",
 				"hosted_agents": map[string]any{"instance_shape": "MACOS_M2_4X7", "mac": map[string]any{"xcode_version": "16", "macos_version": "15"}, "linux": nil}},
 			want: map[string]any{"id": otherUUID, "cluster_id": testUUID, "cluster_uuid": testUUID, "retry_agent_affinity": "prefer-different",
-				"dispatch_paused": true, "graphql_id": graphQLID("ClusterQueue", otherUUID),
+				"dispatch_paused": true, "graphql_id": kit.GraphQLID("ClusterQueue", otherUUID),
 				"hosted_agents": map[string]any{"instance_shape": "MACOS_M2_4X7", "mac": map[string]any{"xcode_version": "16", "macos_version": "15"}, "linux": nil}},
 		},
 	},

@@ -8,6 +8,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 var (
@@ -17,11 +18,11 @@ var (
 
 // NewClusterQueuesDataSource returns the buildkite_cluster_queues data source.
 func NewClusterQueuesDataSource() datasource.DataSource {
-	return &clusterQueuesDataSource{dataSourceBase: newDataSourceBase("cluster_queues")}
+	return &clusterQueuesDataSource{DataSourceBase: kit.NewDataSourceBase("cluster_queues")}
 }
 
 type clusterQueuesDataSource struct {
-	dataSourceBase
+	kit.DataSourceBase
 }
 
 type clusterQueuesDataModel struct {
@@ -52,28 +53,28 @@ func (m *clusterQueueDataModel) fromAPI(clusterID string, q *buildkite.Queue) {
 	m.GraphQLID = types.StringValue(q.GraphQLID)
 	m.ClusterID = types.StringValue(clusterID)
 	m.Key = types.StringValue(q.Key)
-	m.Description = optionalString(q.Description)
+	m.Description = kit.OptionalString(q.Description)
 	m.DispatchPaused = types.BoolValue(q.DispatchPaused)
-	m.DispatchPausedNote = optionalStringPtr(q.DispatchPausedNote)
-	m.DispatchPausedAt = timeValue(q.DispatchPausedAt)
+	m.DispatchPausedNote = kit.OptionalStringPtr(q.DispatchPausedNote)
+	m.DispatchPausedAt = kit.TimeValue(q.DispatchPausedAt)
 	m.DispatchPausedBy = types.StringNull()
 	if q.DispatchPausedBy != nil {
 		m.DispatchPausedBy = types.StringValue(q.DispatchPausedBy.ID)
 	}
 	m.URL = types.StringValue(q.URL)
 	m.WebURL = types.StringValue(q.WebURL)
-	m.CreatedAt = timeValue(q.CreatedAt)
+	m.CreatedAt = kit.TimeValue(q.CreatedAt)
 }
 
 func clusterQueueDataAttributes() map[string]dschema.Attribute {
-	attrs := dataWithCommon("queue", computedStrings(map[string]string{
+	attrs := kit.DataWithCommon("queue", kit.ComputedStrings(map[string]string{
 		"cluster_id":           "The ID of the queue's cluster.",
 		"key":                  "The queue's key, which agents name to take its jobs.",
 		"description":          "The queue's description, null when it has none.",
 		"dispatch_paused_note": "Why dispatch was paused, null while it is not.",
 		"dispatch_paused_at":   "When dispatch was paused (RFC 3339), null while it is not.",
 		"dispatch_paused_by":   "The ID of the user who paused dispatch, null while it is not paused.",
-	}), attrID, attrUUID, attrGraphQLID, attrURL, attrWebURL, attrCreatedAt)
+	}), kit.AttrID, kit.AttrUUID, kit.AttrGraphQLID, kit.AttrURL, kit.AttrWebURL, kit.AttrCreatedAt)
 	attrs["dispatch_paused"] = dschema.BoolAttribute{
 		MarkdownDescription: "Whether dispatch of jobs to the queue's agents is paused.",
 		Computed:            true,
@@ -85,8 +86,8 @@ func (d *clusterQueuesDataSource) Schema(_ context.Context, _ datasource.SchemaR
 	resp.Schema = dschema.Schema{
 		MarkdownDescription: "The queues of one cluster, with their dispatch state.",
 		Attributes: map[string]dschema.Attribute{
-			"cluster_id": dataRefAttribute("The ID of the cluster whose queues to list.", true, "Cluster"),
-			"queues":     listOf("The cluster's queues.", clusterQueueDataAttributes()),
+			"cluster_id": kit.DataRefAttribute("The ID of the cluster whose queues to list.", true, "Cluster"),
+			"queues":     kit.ListOf("The cluster's queues.", clusterQueueDataAttributes()),
 		},
 	}
 }
@@ -97,13 +98,13 @@ func (d *clusterQueuesDataSource) Read(ctx context.Context, req datasource.ReadR
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	ctx, cancel := d.timeout(ctx)
+	ctx, cancel := d.Timeout(ctx)
 	defer cancel()
-	clusterID := canonicalID(cfg.ClusterID.ValueString())
-	list := func(ctx context.Context) ([]buildkite.Queue, error) { return d.client().Queues.List(ctx, clusterID) }
+	clusterID := kit.CanonicalID(cfg.ClusterID.ValueString())
+	list := func(ctx context.Context) ([]buildkite.Queue, error) { return d.Client().Queues.List(ctx, clusterID) }
 	fill := func(m *clusterQueueDataModel, q *buildkite.Queue) { m.fromAPI(clusterID, q) }
 	var ok bool
-	if cfg.Queues, ok = listItems(ctx, &resp.Diagnostics, "queues", "of cluster "+clusterID, list, fill); !ok {
+	if cfg.Queues, ok = kit.ListItems(ctx, &resp.Diagnostics, "queues", "of cluster "+clusterID, list, fill); !ok {
 		return
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &cfg)...)

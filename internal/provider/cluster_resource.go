@@ -18,6 +18,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 var (
@@ -30,18 +31,18 @@ var (
 )
 
 // clusterIdentity names a cluster for import blocks and terraform query.
-var clusterIdentity = identifiedBy(identityAttr("id", "The cluster's ID (a UUID)."))
+var clusterIdentity = kit.IdentifiedBy(kit.IdentityAttr("id", "The cluster's ID (a UUID)."))
 
 // NewClusterResource returns the buildkite_cluster resource.
 func NewClusterResource() resource.Resource {
 	return &clusterResource{
-		resourceBase: newResourceBase("cluster", writeScopes("write_clusters"), clusterIdentity).
-			withGraphQLAttrs("agent_tracing_service_uuid"),
+		ResourceBase: kit.NewResourceBase("cluster", kit.WriteScopes("write_clusters"), clusterIdentity).
+			WithGraphQLAttrs("agent_tracing_service_uuid"),
 	}
 }
 
 type clusterResource struct {
-	resourceBase
+	kit.ResourceBase
 }
 
 type clusterModel struct {
@@ -80,9 +81,9 @@ func (m *clusterModel) fromAPI(c *buildkite.Cluster) {
 	m.Name = types.StringValue(c.Name)
 	// A configured "" (a workspace written after importing its cluster has one) stays "": the service shows it
 	// as empty, as it shows none.
-	m.Description = keepEmpty(m.Description, &c.Description)
-	m.Emoji = keepEmpty(m.Emoji, &c.Emoji)
-	m.Color = keepEmpty(m.Color, &c.Color)
+	m.Description = kit.KeepEmpty(m.Description, &c.Description)
+	m.Emoji = kit.KeepEmpty(m.Emoji, &c.Emoji)
+	m.Color = kit.KeepEmpty(m.Color, &c.Color)
 	m.URL = types.StringValue(c.URL)
 	m.WebURL = types.StringValue(c.WebURL)
 	// An answer without them (a token that cannot manage the cluster) keeps what was known.
@@ -114,7 +115,7 @@ func (m *clusterModel) hostedWrite(prior *clusterModel) buildkite.ClusterHostedS
 		{m.HostedGitMirrorEnabled, prior.HostedGitMirrorEnabled, &w.HostedGitMirrorEnabled},
 		{m.HostedContainerCacheEnabled, prior.HostedContainerCacheEnabled, &w.HostedContainerCacheEnabled},
 	} {
-		if isKnownValue(f.plan) && !f.plan.Equal(f.prior) {
+		if kit.IsKnownValue(f.plan) && !f.plan.Equal(f.prior) {
 			*f.dst = buildkite.Value(f.plan.ValueBool())
 		}
 	}
@@ -125,7 +126,7 @@ func (m *clusterModel) hostedWrite(prior *clusterModel) buildkite.ClusterHostedS
 // service's UUID, or Cleared for "".
 func (m *clusterModel) tracingWrite(prior types.String) (buildkite.Optional[string], bool) {
 	v := m.AgentTracingServiceUUID
-	if !isKnownValue(v) || v.ValueString() == prior.ValueString() {
+	if !kit.IsKnownValue(v) || v.ValueString() == prior.ValueString() {
 		return buildkite.Optional[string]{}, false
 	}
 	if v.ValueString() == "" {
@@ -137,9 +138,9 @@ func (m *clusterModel) tracingWrite(prior types.String) (buildkite.Optional[stri
 func (m *clusterModel) toCreate() buildkite.ClusterCreate {
 	return buildkite.ClusterCreate{
 		Name:        m.Name.ValueString(),
-		Description: stringPtrIfSet(m.Description),
-		Emoji:       stringPtrIfSet(m.Emoji),
-		Color:       stringPtrIfSet(m.Color),
+		Description: kit.StringPtrIfSet(m.Description),
+		Emoji:       kit.StringPtrIfSet(m.Emoji),
+		Color:       kit.StringPtrIfSet(m.Color),
 	}
 }
 
@@ -160,15 +161,15 @@ func (m *clusterModel) toUpdate(prior *clusterModel) buildkite.ClusterUpdate {
 
 func (r *clusterResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	resp.Schema = schema.Schema{
-		Version: 1, // above the official provider's 0, so that its states are upgraded (upgrade.go)
+		Version: 1, // above the official provider's 0, so that its states are upgraded (kit/upgrade.go)
 		MarkdownDescription: "A cluster groups queues of agents and the pipelines that run on them. " +
 			"Manage its queues with `buildkite_cluster_queue`, its agent tokens with `buildkite_cluster_agent_token` " +
 			"and its default queue with `buildkite_cluster_default_queue`. Import it by its ID (or its GraphQL ID).",
-		Attributes: withCommon("cluster", map[string]schema.Attribute{
+		Attributes: kit.WithCommon("cluster", map[string]schema.Attribute{
 			"name": schema.StringAttribute{
 				MarkdownDescription: "The cluster's name.",
 				Required:            true,
-				Validators:          []validator.String{notBlank()},
+				Validators:          []validator.String{kit.NotBlank()},
 			},
 			// No validators beyond the official provider's (none): "" is what an imported cluster's workspace holds.
 			"description": schema.StringAttribute{
@@ -216,20 +217,20 @@ func (r *clusterResource) Schema(_ context.Context, _ resource.SchemaRequest, re
 				Validators: []validator.String{stringvalidator.RegexMatches(tracingServicePattern,
 					`must be a lower-case UUID (a notification service's id), or "" to clear the selection`)},
 			},
-		}, attrID, attrUUID, attrGraphQLID, attrURL, attrWebURL),
+		}, kit.AttrID, kit.AttrUUID, kit.AttrGraphQLID, kit.AttrURL, kit.AttrWebURL),
 	}
 }
 
 // UpgradeState moves the official provider's states and ours of version 0 to version 1.
 func (r *clusterResource) UpgradeState(ctx context.Context) map[int64]resource.StateUpgrader {
-	return upgraders(ctx, r, stateMoves{})
+	return kit.Upgraders(ctx, r, kit.StateMoves{})
 }
 
 // ModifyPlan checks the token's scopes and refuses to enable a hosted setting on a cluster about to be
 // created: it has no hosted queue yet, so the service would refuse it after the cluster was made. A value
 // known only at apply could be true, so it is refused too.
 func (r *clusterResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	r.resourceBase.ModifyPlan(ctx, req, resp)
+	r.ResourceBase.ModifyPlan(ctx, req, resp)
 	if !req.State.Raw.IsNull() || req.Plan.Raw.IsNull() {
 		return
 	}
@@ -245,22 +246,22 @@ func (r *clusterResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 }
 
 func (r *clusterResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	defer r.finishCreate(ctx, resp)
+	defer r.FinishCreate(ctx, resp)
 	var plan clusterModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	ctx, cancel := r.timeout(ctx, opCreate)
+	ctx, cancel := r.Timeout(ctx, kit.OpCreate)
 	defer cancel()
-	c, err := r.client().Clusters.Create(ctx, plan.toCreate())
+	c, err := r.Client().Clusters.Create(ctx, plan.toCreate())
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "create", "cluster", plan.Name.ValueString(), err)
+		kit.AddAPIError(&resp.Diagnostics, "create", "cluster", plan.Name.ValueString(), err)
 		return
 	}
 	want := plan.AgentTracingServiceUUID
 	plan.fromAPI(c)
-	if isKnownValue(want) {
+	if kit.IsKnownValue(want) {
 		plan.AgentTracingServiceUUID = types.StringValue("") // a new cluster has none
 		planned := plan
 		planned.AgentTracingServiceUUID = want
@@ -274,13 +275,13 @@ func (r *clusterResource) Create(ctx context.Context, req resource.CreateRequest
 func (r *clusterResource) writeTracing(ctx context.Context, plan, got *clusterModel, diags *diag.Diagnostics) {
 	v, ok := plan.tracingWrite(got.AgentTracingServiceUUID)
 	if !ok {
-		if isKnownValue(plan.AgentTracingServiceUUID) {
+		if kit.IsKnownValue(plan.AgentTracingServiceUUID) {
 			got.AgentTracingServiceUUID = plan.AgentTracingServiceUUID // "" where the service holds none
 		}
 		return
 	}
-	selected, err := r.client().Clusters.SetAgentTracingService(ctx, got.GraphQLID.ValueString(), v)
-	if actedWithErrors(diags, err, "set the agent tracing service of", "cluster", got.ID.ValueString()) {
+	selected, err := r.Client().Clusters.SetAgentTracingService(ctx, got.GraphQLID.ValueString(), v)
+	if kit.ActedWithErrors(diags, err, "set the agent tracing service of", "cluster", got.ID.ValueString()) {
 		got.AgentTracingServiceUUID = types.StringValue(selected)
 		return
 	}
@@ -290,7 +291,7 @@ func (r *clusterResource) writeTracing(ctx context.Context, plan, got *clusterMo
 				"buildkite_notification_service with provider_type \"open_telemetry_tracing\" that is enabled, covers all pipelines "+
 				"and has no branch filter, in an organization with agent tracing enabled; \"\" clears the selection. "+
 				"The rest of the cluster is recorded as applied.", plan.AgentTracingServiceUUID.ValueString(),
-				got.ID.ValueString(), describeError(err)))
+				got.ID.ValueString(), kit.DescribeError(err)))
 		return
 	}
 	got.AgentTracingServiceUUID = types.StringValue(selected)
@@ -300,10 +301,10 @@ func (r *clusterResource) writeTracing(ctx context.Context, plan, got *clusterMo
 // and GraphQL can be asked: a configuration that never sets it costs no GraphQL request and needs no GraphQL
 // scope. An import reads none either, as a create that leaves it unset, so that both record the same.
 func (r *clusterResource) readTracing(ctx context.Context, m *clusterModel) error {
-	if m.AgentTracingServiceUUID.IsNull() || !r.data.graphQLReachable() {
+	if m.AgentTracingServiceUUID.IsNull() || !r.Data.GraphQLReachable() {
 		return nil
 	}
-	selected, err := r.client().Clusters.AgentTracingService(ctx, m.GraphQLID.ValueString())
+	selected, err := r.Client().Clusters.AgentTracingService(ctx, m.GraphQLID.ValueString())
 	if err != nil {
 		return err
 	}
@@ -312,51 +313,51 @@ func (r *clusterResource) readTracing(ctx context.Context, m *clusterModel) erro
 }
 
 func (r *clusterResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	defer r.finishRead(ctx, req, resp)
+	defer r.FinishRead(ctx, req, resp)
 	var state clusterModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	ctx, cancel := r.timeout(ctx, opRead)
+	ctx, cancel := r.Timeout(ctx, kit.OpRead)
 	defer cancel()
-	c, err := r.client().Clusters.Get(ctx, restID(state.ID))
+	c, err := r.Client().Clusters.Get(ctx, kit.RestID(state.ID))
 	if err != nil {
-		r.readFailed(ctx, resp, err, "cluster", state.ID.ValueString())
+		r.ReadFailed(ctx, resp, err, "cluster", state.ID.ValueString())
 		return
 	}
 	state.fromAPI(c)
 	if err := r.readTracing(ctx, &state); err != nil {
 		// REST has just served the cluster: a GraphQL null or not found for its tracing service is no 404 of it.
-		addPartReadError(&resp.Diagnostics, "cluster", state.ID.ValueString(), "agent tracing service (agent_tracing_service_uuid)", err)
+		kit.AddPartReadError(&resp.Diagnostics, "cluster", state.ID.ValueString(), "agent tracing service (agent_tracing_service_uuid)", err)
 		return
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }
 
 func (r *clusterResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	defer r.finishUpdate(ctx, req, resp)
+	defer r.FinishUpdate(ctx, req, resp)
 	var plan, state clusterModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	ctx, cancel := r.timeout(ctx, opUpdate)
+	ctx, cancel := r.Timeout(ctx, kit.OpUpdate)
 	defer cancel()
 	id := state.ID.ValueString()
 	got := state // what the service holds, step by step: a failed step records the steps before it
 	if u := plan.toUpdate(&state); !u.IsZero() {
-		c, err := r.client().Clusters.Update(ctx, id, u)
+		c, err := r.Client().Clusters.Update(ctx, id, u)
 		if err != nil {
-			addAPIError(&resp.Diagnostics, "update", "cluster", id, err)
+			kit.AddAPIError(&resp.Diagnostics, "update", "cluster", id, err)
 			return
 		}
 		got.Name, got.Description, got.Emoji, got.Color = plan.Name, plan.Description, plan.Emoji, plan.Color
 		got.fromAPI(c)
 	}
 	if w := plan.hostedWrite(&state); !w.IsZero() {
-		c, err := r.client().Clusters.SetHostedSettings(ctx, id, w)
+		c, err := r.Client().Clusters.SetHostedSettings(ctx, id, w)
 		if err != nil {
 			resp.Diagnostics.Append(resp.State.Set(ctx, &got)...)
 			addHostedSettingsError(&resp.Diagnostics, id, err)
@@ -372,7 +373,7 @@ func (r *clusterResource) Update(ctx context.Context, req resource.UpdateRequest
 // 422 why and what to do.
 func addHostedSettingsError(diags *diag.Diagnostics, id string, err error) {
 	detail := fmt.Sprintf("Updating the hosted settings (%s) of cluster %s: %s.", strings.Join(clusterHostedAttrs, ", "), id,
-		describeError(err))
+		kit.DescribeError(err))
 	if buildkite.IsValidation(err) {
 		detail += " " + clusterHostedQueueNeeded
 	}
@@ -385,14 +386,14 @@ func (r *clusterResource) Delete(ctx context.Context, req resource.DeleteRequest
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	ctx, cancel := r.timeout(ctx, opDelete)
+	ctx, cancel := r.Timeout(ctx, kit.OpDelete)
 	defer cancel()
-	r.deleteFailed(ctx, &resp.Diagnostics, r.client().Clusters.Delete(ctx, state.ID.ValueString()), "cluster", state.ID.ValueString())
+	r.DeleteFailed(ctx, &resp.Diagnostics, r.Client().Clusters.Delete(ctx, state.ID.ValueString()), "cluster", state.ID.ValueString())
 }
 
 // ImportState accepts the cluster's ID or GraphQL ID.
 func (r *clusterResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	parts, ok := r.importParts(ctx, req, resp, uuidPart("<cluster id>", "Cluster"))
+	parts, ok := r.ImportParts(ctx, req, resp, kit.UuidPart("<cluster id>", "Cluster"))
 	if !ok {
 		return
 	}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 // The cluster's hosted settings (REST, changed only once it has a hosted queue) and its agent tracing
@@ -43,9 +44,9 @@ func (e *testEnv) checkClusterOnService(fn func(c *buildkite.Cluster, tracing st
 // hostedOnService checks the cluster's hosted settings on the service.
 func (e *testEnv) hostedOnService(gitMirror, containerCache bool) resource.TestCheckFunc {
 	return e.checkClusterOnService(func(c *buildkite.Cluster, _ string) error {
-		if deref(c.HostedGitMirrorEnabled) != gitMirror || deref(c.HostedContainerCacheEnabled) != containerCache {
+		if kit.Deref(c.HostedGitMirrorEnabled) != gitMirror || kit.Deref(c.HostedContainerCacheEnabled) != containerCache {
 			return fmt.Errorf("the service holds git mirror %v, container cache %v; want %v, %v",
-				deref(c.HostedGitMirrorEnabled), deref(c.HostedContainerCacheEnabled), gitMirror, containerCache)
+				kit.Deref(c.HostedGitMirrorEnabled), kit.Deref(c.HostedContainerCacheEnabled), gitMirror, containerCache)
 		}
 		return nil
 	})

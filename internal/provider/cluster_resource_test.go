@@ -14,6 +14,7 @@ import (
 
 	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 func testAccClusterConfig(name, extra string) string {
@@ -163,10 +164,10 @@ var _ = registerTypeTests("buildkite_cluster", typeTests{
 	migration: []migrationCase{
 		{name: "cluster", add: (*officialWorkspace).addCluster, check: func(t *testing.T, w *cliWorkdir) {
 			a := w.stateAttributes("buildkite_cluster.main")
-			if a["id"] != a["uuid"] || !isUUID(fmt.Sprint(a["id"])) {
+			if a["id"] != a["uuid"] || !kit.IsUUID(fmt.Sprint(a["id"])) {
 				t.Errorf("after the move id = %v, uuid = %v: want both the UUID", a["id"], a["uuid"])
 			}
-			if typ, _, ok := decodeGraphQLID(fmt.Sprint(a["graphql_id"])); !ok || typ != "Cluster" {
+			if typ, _, ok := kit.DecodeGraphQLID(fmt.Sprint(a["graphql_id"])); !ok || typ != "Cluster" {
 				t.Errorf("after the move graphql_id = %v, want the cluster's GraphQL ID", a["graphql_id"])
 			}
 		}},

@@ -7,23 +7,24 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 // NewClusterSecretListResource returns the buildkite_cluster_secret list resource.
 func NewClusterSecretListResource() list.ListResource {
-	return &childList[buildkite.Cluster, buildkite.ClusterSecret]{
-		listBase: newListBase("cluster_secret", clusterSecretIdentity),
-		parents:  clusterParents,
-		what:     "cluster secrets",
-		description: "Finds the secrets of clusters (without their values, which the service never shows), shown " +
+	return &kit.ChildList[buildkite.Cluster, buildkite.ClusterSecret]{
+		ListBase: kit.NewListBase("cluster_secret", clusterSecretIdentity),
+		Parents:  clusterParents,
+		What:     "cluster secrets",
+		Description: "Finds the secrets of clusters (without their values, which the service never shows), shown " +
 			"as `<cluster name> / <key>`.",
-		listIn: func(ctx context.Context, client *buildkite.Client, c *buildkite.Cluster) ([]buildkite.ClusterSecret, error) {
+		ListIn: func(ctx context.Context, client *buildkite.Client, c *buildkite.Cluster) ([]buildkite.ClusterSecret, error) {
 			return client.ClusterSecrets.List(ctx, c.ID)
 		},
-		found: func(c *buildkite.Cluster, s *buildkite.ClusterSecret) found {
+		Found: func(c *buildkite.Cluster, s *buildkite.ClusterSecret) kit.Found {
 			m := clusterSecretModel{Value: types.StringNull(), ValueWOVersion: types.StringNull()}
 			m.fromAPI(c.ID, s)
-			return found{model: &m, displayName: c.Name + " / " + s.Key}
+			return kit.Found{Model: &m, DisplayName: c.Name + " / " + s.Key}
 		},
 	}
 }

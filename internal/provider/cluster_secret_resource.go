@@ -17,51 +17,52 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 // clusterSecretIdentity names a cluster secret for import blocks and terraform query.
-var clusterSecretIdentity = identifiedBy(
-	identityAttr("cluster_id", "The ID of the cluster the secret belongs to."),
-	identityAttr("id", "The secret's ID (a UUID)."),
+var clusterSecretIdentity = kit.IdentifiedBy(
+	kit.IdentityAttr("cluster_id", "The ID of the cluster the secret belongs to."),
+	kit.IdentityAttr("id", "The secret's ID (a UUID)."),
 )
 
 // NewClusterSecretResource returns the buildkite_cluster_secret resource.
-func NewClusterSecretResource() resource.Resource { return newObject(clusterSecretKind) }
+func NewClusterSecretResource() resource.Resource { return kit.NewObject(clusterSecretKind) }
 
 // clusterSecretKind declares buildkite_cluster_secret: a value the service never shows again, given as
 // value or as write-only value_wo; an update sends the description and policy when they changed, and the
 // value when value or value_wo_version did. The value of an imported secret stays unknown (null).
-var clusterSecretKind = &objectKind[buildkite.ClusterSecret, clusterSecretModel]{
-	name:     "cluster_secret",
-	what:     "cluster secret",
-	scopes:   writeScopes("write_clusters"),
-	identity: clusterSecretIdentity,
-	schema:   clusterSecretSchema,
+var clusterSecretKind = &kit.ObjectKind[buildkite.ClusterSecret, clusterSecretModel]{
+	Name:     "cluster_secret",
+	What:     "cluster secret",
+	Scopes:   kit.WriteScopes("write_clusters"),
+	Identity: clusterSecretIdentity,
+	Schema:   clusterSecretSchema,
 	// The official provider's states hold id and cluster_id as UUIDs too, and the value as it was sent.
-	moves:   stateMoves{refs: []string{"cluster_id"}},
-	parent:  "cluster_id",
-	key:     attrID,
-	fromAPI: (*clusterSecretModel).fromAPI,
-	create: func(ctx context.Context, c *buildkite.Client, clusterID string, plan *clusterSecretModel) (*buildkite.ClusterSecret, error) {
+	Moves:   kit.StateMoves{Refs: []string{"cluster_id"}},
+	Parent:  "cluster_id",
+	Key:     kit.AttrID,
+	FromAPI: (*clusterSecretModel).fromAPI,
+	Create: func(ctx context.Context, c *buildkite.Client, clusterID string, plan *clusterSecretModel) (*buildkite.ClusterSecret, error) {
 		value, ok := secretValue(plan)
 		if !ok {
-			return nil, &diagnosedError{"Unable to Create Cluster Secret", fmt.Sprintf(
+			return nil, &kit.DiagnosedError{Summary: "Unable to Create Cluster Secret", Detail: fmt.Sprintf(
 				"Creating cluster secret %q in cluster %s: neither value nor value_wo is set.", plan.Key.ValueString(), clusterID)}
 		}
 		return c.ClusterSecrets.Create(ctx, clusterID, buildkite.ClusterSecretCreate{
 			Key: plan.Key.ValueString(), Value: value,
-			Description: stringPtrIfSet(plan.Description), Policy: stringPtrIfSet(plan.Policy.StringValue),
+			Description: kit.StringPtrIfSet(plan.Description), Policy: kit.StringPtrIfSet(plan.Policy.StringValue),
 		})
 	},
-	get: func(ctx context.Context, c *buildkite.Client, clusterID, id string) (*buildkite.ClusterSecret, error) {
+	Get: func(ctx context.Context, c *buildkite.Client, clusterID, id string) (*buildkite.ClusterSecret, error) {
 		return c.ClusterSecrets.Get(ctx, clusterID, id)
 	},
-	update: func(ctx context.Context, c *buildkite.Client, clusterID, id string, plan, state *clusterSecretModel) (*buildkite.ClusterSecret, error) {
+	Update: func(ctx context.Context, c *buildkite.Client, clusterID, id string, plan, state *clusterSecretModel) (*buildkite.ClusterSecret, error) {
 		var s *buildkite.ClusterSecret
 		var err error
 		if !plan.Description.Equal(state.Description) || !plan.Policy.Equal(state.Policy) {
 			s, err = c.ClusterSecrets.Update(ctx, clusterID, id, buildkite.ClusterSecretUpdate{
-				Description: stringPtr(plan.Description), Policy: stringPtr(plan.Policy.StringValue),
+				Description: kit.StringPtr(plan.Description), Policy: kit.StringPtr(plan.Policy.StringValue),
 			})
 			if err != nil {
 				return nil, err
@@ -69,49 +70,49 @@ var clusterSecretKind = &objectKind[buildkite.ClusterSecret, clusterSecretModel]
 		}
 		if value, ok := secretValue(plan); ok && valueChanged(plan, state) {
 			if s, err = c.ClusterSecrets.UpdateValue(ctx, clusterID, id, value); err != nil {
-				return nil, &reportedAs{"update", "cluster secret value", err}
+				return nil, &kit.ReportedAs{Op: "update", What: "cluster secret value", Err: err}
 			}
 		}
 		if s == nil { // only what the service does not hold changed (value removed, a version relabelled)
 			if s, err = c.ClusterSecrets.Get(ctx, clusterID, id); err != nil {
-				return nil, &reportedAs{"read", "cluster secret", err}
+				return nil, &kit.ReportedAs{Op: "read", What: "cluster secret", Err: err}
 			}
 		}
 		return s, nil
 	},
-	remove: func(ctx context.Context, c *buildkite.Client, clusterID, id string) error {
+	Remove: func(ctx context.Context, c *buildkite.Client, clusterID, id string) error {
 		return c.ClusterSecrets.Delete(ctx, clusterID, id)
 	},
-	importParts: []importPart{uuidPart("<cluster id>", "Cluster"), uuidPart("<secret id>")},
-	parents:     func(ctx context.Context, c *buildkite.Client) ([]string, error) { return clusterIDs(c)(ctx) },
-	named: func(plan *clusterSecretModel) string {
+	ImportParts: []kit.ImportPart{kit.UuidPart("<cluster id>", "Cluster"), kit.UuidPart("<secret id>")},
+	Parents:     func(ctx context.Context, c *buildkite.Client) ([]string, error) { return kit.ClusterIDs(c)(ctx) },
+	Named: func(plan *clusterSecretModel) string {
 		return fmt.Sprintf("%q in cluster %s", plan.Key.ValueString(), plan.ClusterID.UUID())
 	},
-	holder: func(c *buildkite.Client, plan *clusterSecretModel) holderLookup {
+	Holder: func(c *buildkite.Client, plan *clusterSecretModel) kit.HolderLookup {
 		return secretHolderOfKey(c, plan.ClusterID.UUID(), plan.Key.ValueString())
 	},
-	writeOnly:  func(plan, config *clusterSecretModel) { plan.ValueWO = config.ValueWO },
-	modifyPlan: clusterSecretModifyPlan,
+	WriteOnly:  func(plan, config *clusterSecretModel) { plan.ValueWO = config.ValueWO },
+	ModifyPlan: clusterSecretModifyPlan,
 	// value and value_wo are alternatives, and value_wo comes with its version.
-	validators: []resource.ConfigValidator{
+	Validators: []resource.ConfigValidator{
 		resourcevalidator.Conflicting(path.MatchRoot("value"), path.MatchRoot("value_wo")),
 		resourcevalidator.RequiredTogether(path.MatchRoot("value_wo"), path.MatchRoot("value_wo_version")),
 	},
 }
 
 type clusterSecretModel struct {
-	ID             types.String   `tfsdk:"id"`
-	UUID           types.String   `tfsdk:"uuid"`
-	GraphQLID      types.String   `tfsdk:"graphql_id"`
-	ClusterID      refValue       `tfsdk:"cluster_id"`
-	Key            types.String   `tfsdk:"key"`
-	Description    types.String   `tfsdk:"description"`
-	Policy         semanticString `tfsdk:"policy"`
-	Value          types.String   `tfsdk:"value"`
-	ValueWO        types.String   `tfsdk:"value_wo"`
-	ValueWOVersion types.String   `tfsdk:"value_wo_version"`
-	CreatedAt      types.String   `tfsdk:"created_at"`
-	UpdatedAt      types.String   `tfsdk:"updated_at"`
+	ID             types.String       `tfsdk:"id"`
+	UUID           types.String       `tfsdk:"uuid"`
+	GraphQLID      types.String       `tfsdk:"graphql_id"`
+	ClusterID      kit.RefValue       `tfsdk:"cluster_id"`
+	Key            types.String       `tfsdk:"key"`
+	Description    types.String       `tfsdk:"description"`
+	Policy         kit.SemanticString `tfsdk:"policy"`
+	Value          types.String       `tfsdk:"value"`
+	ValueWO        types.String       `tfsdk:"value_wo"`
+	ValueWOVersion types.String       `tfsdk:"value_wo_version"`
+	CreatedAt      types.String       `tfsdk:"created_at"`
+	UpdatedAt      types.String       `tfsdk:"updated_at"`
 }
 
 // fromAPI copies the service's view. The service never shows the value, so value and value_wo_version are
@@ -120,21 +121,21 @@ func (m *clusterSecretModel) fromAPI(clusterID string, s *buildkite.ClusterSecre
 	m.ID = types.StringValue(s.ID)
 	m.UUID = m.ID
 	m.GraphQLID = types.StringValue(s.GraphQLID)
-	m.ClusterID = newRef(clusterID)
+	m.ClusterID = kit.NewRef(clusterID)
 	m.Key = types.StringValue(s.Key)
-	m.Description = keepEmpty(m.Description, s.Description)
+	m.Description = kit.KeepEmpty(m.Description, s.Description)
 	m.Policy = keepEmptyYAML(m.Policy, s.Policy)
 	m.ValueWO = types.StringNull()
-	m.CreatedAt = timeValue(s.CreatedAt)
-	m.UpdatedAt = timeValue(s.UpdatedAt)
+	m.CreatedAt = kit.TimeValue(s.CreatedAt)
+	m.UpdatedAt = kit.TimeValue(s.UpdatedAt)
 }
 
-// keepEmptyYAML is keepEmpty for a YAML document.
-func keepEmptyYAML(prior semanticString, s *string) semanticString {
-	if v := keepEmpty(prior.StringValue, s); !v.IsNull() {
-		return yamlString(v.ValueString())
+// keepEmptyYAML is KeepEmpty for a YAML document.
+func keepEmptyYAML(prior kit.SemanticString, s *string) kit.SemanticString {
+	if v := kit.KeepEmpty(prior.StringValue, s); !v.IsNull() {
+		return kit.YamlString(v.ValueString())
 	}
-	return yamlNull()
+	return kit.YamlNull()
 }
 
 // secretValue is the value the configuration gives, write-only or not, and whether it gives one.
@@ -164,7 +165,7 @@ const secretValueMaxBytes = 8 << 10
 func clusterSecretSchema() schema.Schema {
 	valueValidators := []validator.String{stringvalidator.LengthBetween(1, secretValueMaxBytes)}
 	return schema.Schema{
-		Version: 1, // above the official provider's 0, so that its states are upgraded (upgrade.go)
+		Version: 1, // above the official provider's 0, so that its states are upgraded (kit/upgrade.go)
 		MarkdownDescription: "A secret of a cluster: a value its agents read (`buildkite-agent secret get KEY`) in the " +
 			"builds its `policy` allows. The service never shows the value again, so Terraform knows it only from " +
 			"the configuration: set `value` (sensitive, kept in state) or the write-only `value_wo` with " +
@@ -173,8 +174,8 @@ func clusterSecretSchema() schema.Schema {
 			"**Importing.** Import as `<cluster id>/<secret id>`. An imported secret's value is unknown to " +
 			"Terraform, and a configuration without `value` or `value_wo` leaves it as it is. To take the value " +
 			"over, set `value`, or `value_wo` and `value_wo_version`, and apply: the update sends it.",
-		Attributes: withCommon("secret", map[string]schema.Attribute{
-			"cluster_id": parentIDAttribute("The ID of the cluster the secret belongs to.", "Cluster"),
+		Attributes: kit.WithCommon("secret", map[string]schema.Attribute{
+			"cluster_id": kit.ParentIDAttribute("The ID of the cluster the secret belongs to.", "Cluster"),
 			"key": schema.StringAttribute{
 				MarkdownDescription: "The name agents read the secret by: a letter, then letters, digits and underscores, " +
 					"at most 255 characters, not starting with `buildkite` or `bk` (in any case), which are reserved. " +
@@ -192,11 +193,11 @@ func clusterSecretSchema() schema.Schema {
 				Optional:            true,
 			},
 			"policy": schema.StringAttribute{
-				CustomType: yamlStringType,
+				CustomType: kit.YamlStringType,
 				MarkdownDescription: "The access policy, as YAML: which pipelines and branches may read the secret. " +
 					"Compared by meaning, so formatting never shows as a difference. Unset, the cluster's agents may read it in any build.",
 				Optional:      true,
-				PlanModifiers: []planmodifier.String{keepSemanticallyEqualState(yamlFormat)},
+				PlanModifiers: []planmodifier.String{kit.KeepSemanticallyEqualState(kit.YamlFormat)},
 			},
 			"value": schema.StringAttribute{
 				MarkdownDescription: "The secret's value, at most 8 KiB (8,192 bytes); kept in state. Changing it sends " +
@@ -218,13 +219,13 @@ func clusterSecretSchema() schema.Schema {
 					"manager: Terraform cannot see a write-only value change, so changing this label is what sends " +
 					"`value_wo` again. Required with `value_wo`.",
 				Optional:   true,
-				Validators: []validator.String{notBlank()},
+				Validators: []validator.String{kit.NotBlank()},
 			},
 			"updated_at": schema.StringAttribute{
 				MarkdownDescription: "When the secret was last changed (RFC 3339).",
 				Computed:            true,
 			},
-		}, attrID, attrUUID, attrGraphQLID, attrCreatedAt),
+		}, kit.AttrID, kit.AttrUUID, kit.AttrGraphQLID, kit.AttrCreatedAt),
 	}
 }
 
@@ -271,7 +272,7 @@ func (reservedKeyPrefix) Description(context.Context) string {
 func (v reservedKeyPrefix) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
 
 func (v reservedKeyPrefix) ValidateString(ctx context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if !isKnownValue(req.ConfigValue) {
+	if !kit.IsKnownValue(req.ConfigValue) {
 		return
 	}
 	key := strings.ToLower(req.ConfigValue.ValueString())
@@ -284,17 +285,17 @@ func (v reservedKeyPrefix) ValidateString(ctx context.Context, req validator.Str
 
 // secretHolderOfKey finds the secret that holds a key in a cluster, for a create refused because the key is
 // taken (most likely by an earlier apply stopped before it could record it).
-func secretHolderOfKey(c *buildkite.Client, clusterID, key string) holderLookup {
-	return func(ctx context.Context) (*holder, error) {
+func secretHolderOfKey(c *buildkite.Client, clusterID, key string) kit.HolderLookup {
+	return func(ctx context.Context) (*kit.Holder, error) {
 		secrets, err := c.ClusterSecrets.List(ctx, clusterID)
 		if err != nil {
 			return nil, err
 		}
 		for _, s := range secrets {
 			if s.Key == key {
-				return &holder{
-					description: fmt.Sprintf("cluster secret %q (ID %s) in cluster %s", s.Key, s.ID, clusterID),
-					importID:    clusterID + "/" + s.ID,
+				return &kit.Holder{
+					Description: fmt.Sprintf("cluster secret %q (ID %s) in cluster %s", s.Key, s.ID, clusterID),
+					ImportID:    clusterID + "/" + s.ID,
 				}, nil
 			}
 		}

@@ -5,6 +5,8 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	dschema "github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 var (
@@ -14,11 +16,11 @@ var (
 
 // NewClustersDataSource returns the buildkite_clusters data source.
 func NewClustersDataSource() datasource.DataSource {
-	return &clustersDataSource{dataSourceBase: newDataSourceBase("clusters")}
+	return &clustersDataSource{DataSourceBase: kit.NewDataSourceBase("clusters")}
 }
 
 type clustersDataSource struct {
-	dataSourceBase
+	kit.DataSourceBase
 }
 
 type clustersDataModel struct {
@@ -29,25 +31,25 @@ func (d *clustersDataSource) Schema(_ context.Context, _ datasource.SchemaReques
 	resp.Schema = dschema.Schema{
 		MarkdownDescription: "Every cluster of the organization, each with its default queue.",
 		Attributes: map[string]dschema.Attribute{
-			"clusters": listOf("The clusters, each with the attributes of the `buildkite_cluster` data source.", clusterDataAttributes()),
+			"clusters": kit.ListOf("The clusters, each with the attributes of the `buildkite_cluster` data source.", clusterDataAttributes()),
 		},
 	}
 }
 
 func (d *clustersDataSource) Read(ctx context.Context, _ datasource.ReadRequest, resp *datasource.ReadResponse) {
-	ctx, cancel := d.timeout(ctx)
+	ctx, cancel := d.Timeout(ctx)
 	defer cancel()
-	all, err := d.client().Clusters.List(ctx)
+	all, err := d.Client().Clusters.List(ctx)
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "list", "clusters", "", err)
+		kit.AddAPIError(&resp.Diagnostics, "list", "clusters", "", err)
 		return
 	}
 	// One more call per cluster with a default queue, for its key and description, and one GraphQL read per
 	// cluster for its agent tracing service where GraphQL can be asked.
 	items := make([]clusterDataModel, len(all))
 	for i := range all {
-		if err := clusterDetails(ctx, d.data, &items[i], &all[i]); err != nil {
-			addAPIError(&resp.Diagnostics, "list", "clusters", "", err)
+		if err := clusterDetails(ctx, d.Data, &items[i], &all[i]); err != nil {
+			kit.AddAPIError(&resp.Diagnostics, "list", "clusters", "", err)
 			return
 		}
 	}

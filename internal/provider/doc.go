@@ -4,9 +4,10 @@
 // # Layout
 //
 // One file per type (cluster_resource.go, clusters_data_source.go, cluster_list_resource.go, ...) holds only
-// what is particular to its object. Everything types share is in the kit, one file per role (the files
-// kitFiles in house_test.go lists; TestHouse_kitRefersToNoType fails when a kit file refers to anything
-// declared in a type's file):
+// what is particular to its object. Everything types share is in the kit, package internal/provider/kit, one
+// file per role. The kit cannot import this package, so it refers to no type; TestHouse_areasShareOnlyThroughKit
+// fails when a type's file refers to what another area declares. provider.go, provider_configure.go,
+// provider_server.go and action_stop.go stay here; the other files below are the kit's:
 //
 //   - provider.go: the provider's schema and the registries Resources, DataSources, ListResources, Actions
 //     and Functions, grouped by area; provider_configure.go: Configure (the provider block, the environment,
@@ -14,43 +15,43 @@
 //     provider_data.go: what Configure hands every type, and the organization check that stands behind
 //     every "deleted outside Terraform".
 //   - provider_server.go: the protocol 6 server main.go serves.
-//   - resource_base.go: resourceBase (Metadata, Configure, client, timeout, readFailed, deleteFailed, and
+//   - resource_base.go: ResourceBase (Metadata, Configure, client, timeout, ReadFailed, DeleteFailed, and
 //     the finish* guards of what Create, Read and Update leave); scopes.go: token scopes checked at plan
 //     time (its ModifyPlan); timeouts.go: operation timeouts; adoption.go: a create refused because a name
 //     or key is taken names the holder and the import block that adopts it.
 //   - singleton_settings.go: the rule of the organization's singletons (a setting left out is read, never
 //     written; destroy undoes only what the configuration managed, recorded in private state, and warns of
 //     the rest); lost_secret.go: a secret only the create answer carries is obtained by one re-create or
-//     the object is kept tainted with an error (secretLost); logging.go: values the schema marks sensitive
+//     the object is kept tainted with an error (SecretLost); logging.go: values the schema marks sensitive
 //     or write-only are registered with the client's masker at plan (maskSensitive).
 //   - identity.go: resource identities (import blocks by identity, terraform query).
-//   - object.go: objectKind, the descriptor a resource type is declared with, and objectResource, the one
+//   - object.go: ObjectKind, the descriptor a resource type is declared with, and objectResource, the one
 //     implementation of Create, Read, Update, Delete, ImportState, identity, timeouts and the shared
 //     failure paths, with hooks for what a type really does otherwise (a secret only the create answer
 //     carries, a slug a rename changes, a plan-time refusal, a write-only value); association.go:
-//     associationKind, the same kind for an association (an object linked under a parent, named by its two
-//     sides), served by newAssociation.
-//   - data_source_kit.go: dataSourceBase and the pieces of singular and plural data sources.
-//   - list_resource_kit.go: the bases of list resources (namedList, childList), and withWarnings for a listing
+//     AssociationKind, the same kind for an association (an object linked under a parent, named by its two
+//     sides), served by NewAssociation.
+//   - data_source_kit.go: DataSourceBase and the pieces of singular and plural data sources.
+//   - list_resource_kit.go: the bases of list resources (NamedList, ChildList), and WithWarnings for a listing
 //     that could not show everything (the unclustered agent tokens past both ends of their listing).
 //   - schema_attributes.go (shared attributes: id, uuid, URLs, parents), enums.go (case-insensitive
 //     enums), validators.go, plan_modifiers.go, semantic_string.go (YAML and JSON compared by meaning).
 //   - diagnostics.go (the words of errors), ids.go (UUIDs and import IDs, GraphQL IDs in them, and the ID
 //     rule: every ID read from state, configuration or an import is a UUID, a GraphQL ID of the expected
-//     type (idGraphQLTypes, checkID, checkRef) or the type's key, else an error naming the attribute; an
+//     type (idGraphQLTypes, CheckID, CheckRef) or the type's key, else an error naming the attribute; an
 //     unreadable ID is never sent, and its 404 never removes anything), lookups.go (finding an object by
-//     ID, slug or key), values.go (Go values to Terraform values and back, valueOrEnv, isKnownValue: the one
+//     ID, slug or key), values.go (Go values to Terraform values and back, ValueOrEnv, IsKnownValue: the one
 //     test of "neither null nor unknown"), import_kit.go (an import by an object's own ID finds its parent);
 //     ids.go also holds the ID validators; graphql_ids.go: GraphQL IDs, the official provider's form of an
 //     identifier, converted to and from UUIDs.
-//   - graphql_scope.go: what needs Buildkite's GraphQL API, declared by a resource (withGraphQLType,
-//     withGraphQLAttrs) or by a change (requireGraphQL) and checked at plan time, with one wording of why
-//     GraphQL cannot be reached (no endpoint, or no graphql scope) and of GraphQL's errors (addGraphQLError).
+//   - graphql_scope.go: what needs Buildkite's GraphQL API, declared by a resource (WithGraphQLType,
+//     WithGraphQLAttrs) or by a change (RequireGraphQL) and checked at plan time, with one wording of why
+//     GraphQL cannot be reached (no endpoint, or no graphql scope) and of GraphQL's errors (AddGraphQLError).
 //   - cronline.go: pipeline schedules' cronlines, checked at plan time for what the service accepts.
 //   - enums.go: what the service answers is stored in the official provider's upper-case form.
 //   - action_base.go (actions' inputs checked again once variables are known), action_stop.go (a stop
 //     waits for running actions' last event, so an interrupted wait fails instead of reporting success).
-//   - Moving from the official provider: references.go (refAttribute, parentIDAttribute: references that
+//   - Moving from the official provider: references.go (RefAttribute, ParentIDAttribute: references that
 //     take a UUID or a GraphQL ID and never diff between them), upgrade.go (schema versions above its, and
 //     the JSON-level upgrade of its states and our earlier ones). What the official provider sets through
 //     GraphQL is applied through GraphQL here too (graphql_scope.go).
@@ -93,37 +94,37 @@
 //  2. <name>_resource.go, in this order (team_resource.go is the plainest; portal_resource.go adds a
 //     secret, test_suite_resource.go a slug that follows the name, cluster_secret_resource.go a parent and
 //     a write-only value):
-//     - the identity: identifiedBy(identityAttr(...)), attributes in the order of the import ID
-//     (mutableIdentity where it follows a rename);
-//     - New<Name>Resource, returning newObject(<name>Kind);
+//     - the identity: IdentifiedBy(IdentityAttr(...)), attributes in the order of the import ID
+//     (MutableIdentity where it follows a rename);
+//     - New<Name>Resource, returning NewObject(<name>Kind);
 //     - the model with tfsdk tags, and its fromAPI, toCreate and toUpdate;
-//     - <name>Kind, an objectKind[buildkite.<T>, <name>Model] (object.go): name, what (in errors),
-//     scopes (writeScopes("write_...")), identity, schema, moves (stateMoves for earlier states), key
+//     - <name>Kind, an ObjectKind[buildkite.<T>, <name>Model] (object.go): name, what (in errors),
+//     scopes (WriteScopes("write_...")), identity, schema, moves (StateMoves for earlier states), key
 //     (the attribute that addresses it: "id", or "slug"), parent (the parent's attribute, for an object
 //     kept under another, such as "cluster_id"), fromAPI, and the client's create, get, update (nil when
-//     every change replaces it) and remove; importParts (uuidPart("<cluster id>", "Cluster"),
-//     keyPart("<key>"), each part naming the GraphQL types whose IDs it accepts) and resolve where an
+//     every change replaces it) and remove; ImportParts (UuidPart("<cluster id>", "Cluster"),
+//     KeyPart("<key>"), each part naming the GraphQL types whose IDs it accepts) and resolve where an
 //     import part must be looked up (a slug to an ID). Set a hook only where the type differs: named (how
 //     a create names it in errors), holder (names or keys are unique: a refused create names the object to
-//     adopt), secret (only the create answer carries it), replaced, deleteRefused, explainCreate, planned,
-//     renamed, modifyPlan, validators, writeOnly, byID and keyOf (addressed by a slug a rename elsewhere
-//     changes), parents (imported by its own ID alone), afterImport, setting (a setting of its parent, named
-//     by the parent: get answers errAbsent where the parent holds none), graphQL (calls through GraphQL:
+//     adopt), secret (only the create answer carries it), replaced, DeleteRefused, ExplainCreate, planned,
+//     renamed, ModifyPlan, validators, writeOnly, byID and keyOf (addressed by a slug a rename elsewhere
+//     changes), parents (imported by its own ID alone), AfterImport, setting (a setting of its parent, named
+//     by the parent: get answers ErrAbsent where the parent holds none), graphQL (calls through GraphQL:
 //     an answer that acted and carries errors is recorded with a warning), applied (checks that the service
 //     holds what was planned), kept (an object that outlives the resource: Delete warns and sends nothing).
-//     A client call or hook reports an error in its own words with diagnosedError (from get, nothing leaves
+//     A client call or hook reports an error in its own words with DiagnosedError (from get, nothing leaves
 //     state; from create or update with an answer, the change applied in part is recorded), as another
-//     operation with reportedAs ("set", "unset"), or as a warning of what a succeeding operation left
-//     behind with leftBehind. The kind gives every type the same Create, Read, Update, Delete and
-//     ImportState: finishCreate, finishRead and finishUpdate (no state without an ID, the identity kept
-//     current), the operation timeouts (a write outlives Ctrl-C within its timeout), createFailed,
-//     readFailed (a resource leaves state only through removeGone), deleteFailed, secretLost. An ID is sent
-//     as the UUID it names (restID); a reference to another object is a refAttribute, its model field a
-//     refValue sent as .UUID().
-//     - the schema function: withCommon for id, uuid, graphql_id and URLs, parentIDAttribute for a
-//     parent, caseInsensitiveEnum for enums, computedString for what the service assigns.
-//     An association (an object linked under a parent) is the same kind, served by newAssociation(kind).
-//     A type the kind cannot serve (the pipeline, the organization's singletons) embeds resourceBase and
+//     operation with ReportedAs ("set", "unset"), or as a warning of what a succeeding operation left
+//     behind with LeftBehind. The kind gives every type the same Create, Read, Update, Delete and
+//     ImportState: FinishCreate, FinishRead and FinishUpdate (no state without an ID, the identity kept
+//     current), the operation timeouts (a write outlives Ctrl-C within its timeout), CreateFailed,
+//     ReadFailed (a resource leaves state only through RemoveGone), DeleteFailed, SecretLost. An ID is sent
+//     as the UUID it names (RestID); a reference to another object is a RefAttribute, its model field a
+//     RefValue sent as .UUID().
+//     - the schema function: WithCommon for id, uuid, graphql_id and URLs, ParentIDAttribute for a
+//     parent, CaseInsensitiveEnum for enums, ComputedString for what the service assigns.
+//     An association (an object linked under a parent) is the same kind, served by NewAssociation(kind).
+//     A type the kind cannot serve (the pipeline, the organization's singletons) embeds ResourceBase and
 //     writes Create, Read, Update, Delete and ImportState itself with the same pieces. A computed
 //     attribute the service changes with every update (updated_at) has no UseStateForUnknown; where a plan
 //     modifier turns a differing configuration into no change (semantic YAML), ModifyPlan plans it back to
@@ -131,16 +132,16 @@
 //     update.
 //     A type the official provider has too: every attribute of its schema (testdata/official-schema.json)
 //     exists here (TestSchemaCoversOfficialProvider lists what is missing); attributes only its GraphQL API
-//     sets are applied through it and declared with newResourceBase(...).withGraphQLAttrs("description"); the
+//     sets are applied through it and declared with NewResourceBase(...).WithGraphQLAttrs("description"); the
 //     schema's Version is above its (`Version: 1`, or its version + 1) and the kind's moves are
-//     stateMoves{refs: [...the reference attributes...]}, with an official or ours function for what the
+//     StateMoves{refs: [...the reference attributes...]}, with an official or ours function for what the
 //     common steps do not cover (see upgrade.go).
 //  3. Register New<Name>Resource in provider.go's Resources.
-//  4. A data source: <name>_data_source.go embedding dataSourceBase, its attributes written once in a
-//     <name>DataAttributes function that the plural data source reuses through listOf and listItems;
+//  4. A data source: <name>_data_source.go embedding DataSourceBase, its attributes written once in a
+//     <name>DataAttributes function that the plural data source reuses through ListOf and ListItems;
 //     register it in DataSources.
-//  5. A list resource, in <name>_list_resource.go: a namedList (found by name in one listing) or a
-//     childList (found under parents, with a parentKind), returning the resource's model as Read leaves
+//  5. A list resource, in <name>_list_resource.go: a NamedList (found by name in one listing) or a
+//     ChildList (found under parents, with a ParentKind), returning the resource's model as Read leaves
 //     it; register it in ListResources.
 //  6. Tests, against a fresh emulator each (newTestEnv): in <name>_resource_test.go, registerTestKind in
 //     init (the emulator's Kind and store key, and get and delete for live runs), then
@@ -161,7 +162,7 @@
 //     with an add method of officialWorkspace that creates the objects in the emulator (w.withCluster(),
 //     w.withTeam() for what it needs) and calls w.add with the configuration in that provider's style and
 //     the instance as its state stores it (officialInstance: its attributes, GraphQL IDs built with
-//     graphQLID, version and without for an older schema version of it); the harness
+//     GraphQLID, version and without for an older schema version of it); the harness
 //     (migration_kit_test.go) fills the rest of its schema from testdata/official-schema.json, writes the
 //     state file, runs replace-provider and fails unless every plan is empty. Then rewrite
 //     examples/migration, which holds every row (TestAccMigration_example -update-migration-example).

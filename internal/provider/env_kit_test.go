@@ -16,6 +16,7 @@ import (
 
 	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 // envLive switches the acceptance tests from the in-process emulator to the real service.
@@ -118,15 +119,15 @@ func newTestEnvWith(t *testing.T, opts fakeserver.Options, wraps ...func(http.Ha
 			t.Skip("live mode: this test puts middleware in front of the emulator, to make it answer what the real service might; the real service cannot be made to")
 		}
 		e.live = true
-		e.token = os.Getenv(envAPIToken)
-		e.org = os.Getenv(envOrgSlug)
-		e.url = os.Getenv(envRESTURL)
-		e.graphqlURL = graphqlEndpoint(os.Getenv(envGraphQLURL), e.url)
+		e.token = os.Getenv(kit.EnvAPIToken)
+		e.org = os.Getenv(kit.EnvOrgSlug)
+		e.url = os.Getenv(kit.EnvRESTURL)
+		e.graphqlURL = graphqlEndpoint(os.Getenv(kit.EnvGraphQLURL), e.url)
 		if e.url == "" {
-			e.url = defaultRESTURL
+			e.url = kit.DefaultRESTURL
 		}
 		if e.token == "" || e.org == "" {
-			t.Fatalf("%s is set: %s and %s must be set too", envLive, envAPIToken, envOrgSlug)
+			t.Fatalf("%s is set: %s and %s must be set too", envLive, kit.EnvAPIToken, kit.EnvOrgSlug)
 		}
 	} else {
 		if opts.Org == "" {

@@ -52,7 +52,7 @@ func demoConfig(t *testing.T) string {
 func TestAccProvider_demoConvergesUnderFaults(t *testing.T) {
 	t.Parallel()
 	// A create whose secret only its answer carries (portals, agent and registry tokens, suites) is re-created
-	// once after a lost answer, and a second loss fails the apply with the object tainted (lost_secret.go):
+	// once after a lost answer, and a second loss fails the apply with the object tainted (kit/lost_secret.go):
 	// only the first create in each such collection meets faults, so that the apply converges.
 	var secretCreates sync.Map
 	faults := fakeserver.Faults{

@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 var (
@@ -19,11 +20,11 @@ var (
 
 // NewFlakyTestsDataSource returns the buildkite_flaky_tests data source.
 func NewFlakyTestsDataSource() datasource.DataSource {
-	return &flakyTestsDataSource{dataSourceBase: newDataSourceBase("flaky_tests")}
+	return &flakyTestsDataSource{DataSourceBase: kit.NewDataSourceBase("flaky_tests")}
 }
 
 type flakyTestsDataSource struct {
-	dataSourceBase
+	kit.DataSourceBase
 }
 
 type flakyTestsDataModel struct {
@@ -55,13 +56,13 @@ func (m *flakyTestDataModel) fromAPI(f *buildkite.FlakyTest) {
 	m.Location = types.StringValue(f.Location)
 	m.FileName = types.StringValue(f.FileName)
 	m.Instances = types.Int64Value(f.Instances)
-	m.LatestOccurrenceAt = timeValue(f.LatestOccurrenceAt)
-	m.MostRecentInstanceAt = timeValue(f.MostRecentInstanceAt)
-	m.LastResolvedAt = timeValue(f.LastResolvedAt)
+	m.LatestOccurrenceAt = kit.TimeValue(f.LatestOccurrenceAt)
+	m.MostRecentInstanceAt = kit.TimeValue(f.MostRecentInstanceAt)
+	m.LastResolvedAt = kit.TimeValue(f.LastResolvedAt)
 }
 
 func (d *flakyTestsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
-	item := computedStrings(map[string]string{
+	item := kit.ComputedStrings(map[string]string{
 		"id":                      "The flaky test's ID.",
 		"web_url":                 "The test's page in the web interface.",
 		"scope":                   "The test's scope, such as its class or describe block.",
@@ -79,7 +80,7 @@ func (d *flakyTestsDataSource) Schema(_ context.Context, _ datasource.SchemaRequ
 			"test_suite_slug": dschema.StringAttribute{
 				MarkdownDescription: "The slug of the suite whose flaky tests to list.",
 				Required:            true,
-				Validators:          []validator.String{notBlank()},
+				Validators:          []validator.String{kit.NotBlank()},
 			},
 			"search": dschema.StringAttribute{
 				MarkdownDescription: "Keep only tests whose name or scope (and, for the Ruby collector, location) contains this text.",
@@ -91,7 +92,7 @@ func (d *flakyTestsDataSource) Schema(_ context.Context, _ datasource.SchemaRequ
 				Optional:            true,
 				Validators:          []validator.String{stringvalidator.LengthAtLeast(1)},
 			},
-			"flaky_tests": listOf("The flaky tests.", item),
+			"flaky_tests": kit.ListOf("The flaky tests.", item),
 		},
 	}
 }
@@ -102,15 +103,15 @@ func (d *flakyTestsDataSource) Read(ctx context.Context, req datasource.ReadRequ
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	ctx, cancel := d.timeout(ctx)
+	ctx, cancel := d.Timeout(ctx)
 	defer cancel()
 	slug := cfg.TestSuiteSlug.ValueString()
 	filter := buildkite.FlakyTestFilter{Search: cfg.Search.ValueString(), Branch: cfg.Branch.ValueString()}
 	list := func(ctx context.Context) ([]buildkite.FlakyTest, error) {
-		return d.client().FlakyTests.List(ctx, slug, filter)
+		return d.Client().FlakyTests.List(ctx, slug, filter)
 	}
 	var ok bool
-	if cfg.FlakyTests, ok = listItems(ctx, &resp.Diagnostics, "flaky tests", "of test suite "+slug, list, (*flakyTestDataModel).fromAPI); !ok {
+	if cfg.FlakyTests, ok = kit.ListItems(ctx, &resp.Diagnostics, "flaky tests", "of test suite "+slug, list, (*flakyTestDataModel).fromAPI); !ok {
 		return
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &cfg)...)

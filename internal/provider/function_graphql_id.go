@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/function"
+
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 var _ function.Function = (*graphQLIDFunction)(nil)
@@ -33,7 +35,7 @@ func (f *graphQLIDFunction) Definition(_ context.Context, _ function.DefinitionR
 		Parameters: []function.Parameter{
 			function.StringParameter{
 				Name:                "type",
-				MarkdownDescription: "The GraphQL type, case-sensitive: one of `" + strings.Join(graphQLTypes, "`, `") + "`.",
+				MarkdownDescription: "The GraphQL type, case-sensitive: one of `" + strings.Join(kit.GraphQLTypes, "`, `") + "`.",
 			},
 			function.StringParameter{
 				Name:                "uuid",
@@ -50,17 +52,17 @@ func (f *graphQLIDFunction) Run(ctx context.Context, req function.RunRequest, re
 	if resp.Error = req.Arguments.Get(ctx, &typ, &uuid); resp.Error != nil {
 		return
 	}
-	if err := checkGraphQLType(typ); err != nil {
-		resp.Error = function.NewArgumentFuncError(0, capitalize(err.Error())+".")
+	if err := kit.CheckGraphQLType(typ); err != nil {
+		resp.Error = function.NewArgumentFuncError(0, kit.Capitalize(err.Error())+".")
 		return
 	}
-	if !isUUID(uuid) {
+	if !kit.IsUUID(uuid) {
 		why := ""
-		if gotType, id, ok := decodeGraphQLID(uuid); ok {
+		if gotType, id, ok := kit.DecodeGraphQLID(uuid); ok {
 			why = fmt.Sprintf(": it is already a GraphQL ID (of %s %s)", gotType, id)
 		}
 		resp.Error = function.NewArgumentFuncError(1, fmt.Sprintf("%q is not a UUID%s. Pass the object's REST ID, such as a resource's id or uuid attribute.", uuid, why))
 		return
 	}
-	resp.Error = resp.Result.Set(ctx, graphQLID(typ, uuid))
+	resp.Error = resp.Result.Set(ctx, kit.GraphQLID(typ, uuid))
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 
 	"github.com/hashicorp/terraform-plugin-framework/function"
+
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 var _ function.Function = (*pipelineSlugFunction)(nil)
@@ -45,7 +47,7 @@ func (f *pipelineSlugFunction) Run(ctx context.Context, req function.RunRequest,
 	if resp.Error = req.Arguments.Get(ctx, &name); resp.Error != nil {
 		return
 	}
-	slug, err := pipelineSlug(name)
+	slug, err := kit.PipelineSlug(name)
 	if err != nil {
 		resp.Error = function.NewArgumentFuncError(0, err.Error())
 		return

@@ -15,6 +15,7 @@ import (
 
 	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 // slugNames are the names the slug derivation is checked on: the examples Buildkite documents, runs
@@ -65,7 +66,7 @@ func TestPipelineSlug_matchesEmulator(t *testing.T) {
 	names := slugNames()
 	derived, refused := 0, 0
 	for _, name := range names {
-		got, fnErr := pipelineSlug(name)
+		got, fnErr := kit.PipelineSlug(name)
 		p, err := c.Pipelines.Create(ctx, buildkite.PipelineCreate{Name: name, Repository: "https://github.com/acme/app.git", Configuration: &config})
 		var apiErr *buildkite.Error
 		switch {

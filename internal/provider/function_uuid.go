@@ -5,6 +5,8 @@ import (
 	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework/function"
+
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 var _ function.Function = (*uuidFunction)(nil)
@@ -44,10 +46,10 @@ func (f *uuidFunction) Run(ctx context.Context, req function.RunRequest, resp *f
 	if resp.Error = req.Arguments.Get(ctx, &id); resp.Error != nil {
 		return
 	}
-	_, uuid, ok := decodeGraphQLID(id)
+	_, uuid, ok := kit.DecodeGraphQLID(id)
 	if !ok {
 		why := "it is not base64 of \"<type>---<uuid>\""
-		if isUUID(id) {
+		if kit.IsUUID(id) {
 			why = "it is already a UUID"
 		}
 		resp.Error = function.NewArgumentFuncError(0, fmt.Sprintf("%q is not a GraphQL ID: %s.", id, why))

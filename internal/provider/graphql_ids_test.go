@@ -7,26 +7,28 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 func TestGraphQLID_encodeDecode(t *testing.T) {
-	if got := graphQLID("Cluster", testUUID); got != clusterGraphQLID {
+	if got := kit.GraphQLID("Cluster", testUUID); got != clusterGraphQLID {
 		t.Errorf("graphQLID(Cluster, %s) = %q, want %q", testUUID, got, clusterGraphQLID)
 	}
-	if got := graphQLID("Cluster", strings.ToUpper(testUUID)); got != clusterGraphQLID {
+	if got := kit.GraphQLID("Cluster", strings.ToUpper(testUUID)); got != clusterGraphQLID {
 		t.Errorf("an upper-case UUID encodes as %q, want the service's lower-case form %q", got, clusterGraphQLID)
 	}
-	for _, typ := range graphQLTypes {
-		gotType, gotUUID, ok := decodeGraphQLID(graphQLID(typ, testUUID))
+	for _, typ := range kit.GraphQLTypes {
+		gotType, gotUUID, ok := kit.DecodeGraphQLID(kit.GraphQLID(typ, testUUID))
 		if !ok || gotType != typ || gotUUID != testUUID {
 			t.Errorf("%s: decoded (%q, %q, %t), want the type and UUID back", typ, gotType, gotUUID, ok)
 		}
 	}
 	// Without its padding, as some tools strip it, and of a type this provider does not know.
-	if typ, uuid, ok := decodeGraphQLID(strings.TrimRight(clusterGraphQLID, "=")); !ok || typ != "Cluster" || uuid != testUUID {
+	if typ, uuid, ok := kit.DecodeGraphQLID(strings.TrimRight(clusterGraphQLID, "=")); !ok || typ != "Cluster" || uuid != testUUID {
 		t.Errorf("the unpadded ID decoded as (%q, %q, %t)", typ, uuid, ok)
 	}
-	if typ, _, ok := decodeGraphQLID(graphQLID("Agent", testUUID)); !ok || typ != "Agent" {
+	if typ, _, ok := kit.DecodeGraphQLID(kit.GraphQLID("Agent", testUUID)); !ok || typ != "Agent" {
 		t.Errorf("an Agent ID decoded as (%q, %t), want Agent", typ, ok)
 	}
 	for _, s := range []string{
@@ -34,20 +36,20 @@ func TestGraphQLID_encodeDecode(t *testing.T) {
 		b64("Cluster:" + testUUID), b64("Cluster---not-a-uuid"), b64("---" + testUUID), b64("cluster---" + testUUID),
 		b64("Cluster---" + testUUID + "---x"),
 	} {
-		if typ, uuid, ok := decodeGraphQLID(s); ok {
+		if typ, uuid, ok := kit.DecodeGraphQLID(s); ok {
 			t.Errorf("decodeGraphQLID(%q) = (%q, %q, true), want it refused", s, typ, uuid)
 		}
 	}
 }
 
 func TestGraphQLID_types(t *testing.T) {
-	if err := checkGraphQLType("ClusterQueue"); err != nil {
+	if err := kit.CheckGraphQLType("ClusterQueue"); err != nil {
 		t.Error(err)
 	}
-	if err := checkGraphQLType("clusterqueue"); err == nil || !strings.Contains(err.Error(), `did you mean "ClusterQueue"`) {
+	if err := kit.CheckGraphQLType("clusterqueue"); err == nil || !strings.Contains(err.Error(), `did you mean "ClusterQueue"`) {
 		t.Errorf("a type in the wrong case gave %v, want the right spelling suggested", err)
 	}
-	if err := checkGraphQLType("Widget"); err == nil || !strings.Contains(err.Error(), "Cluster, ClusterQueue") {
+	if err := kit.CheckGraphQLType("Widget"); err == nil || !strings.Contains(err.Error(), "Cluster, ClusterQueue") {
 		t.Errorf("an unknown type gave %v, want the known types listed", err)
 	}
 }
@@ -65,7 +67,7 @@ func TestUUIDOrGraphQLID(t *testing.T) {
 		{clusterGraphQLID, "Pipeline", "", false, "is the GraphQL ID of a Cluster (" + testUUID + "), not of a Pipeline"},
 	}
 	for _, c := range cases {
-		uuid, ok, err := uuidOrGraphQLID(c.ref, c.typ)
+		uuid, ok, err := kit.UuidOrGraphQLID(c.ref, c.typ)
 		if uuid != c.uuid || ok != c.ok || (err == nil) != (c.err == "") || (err != nil && !strings.Contains(err.Error(), c.err)) {
 			t.Errorf("uuidOrGraphQLID(%q, %s) = (%q, %t, %v), want (%q, %t, %q)", c.ref, c.typ, uuid, ok, err, c.uuid, c.ok, c.err)
 		}

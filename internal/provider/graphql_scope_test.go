@@ -9,15 +9,16 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 // TestGraphqlEndpoint: graphql_url wins; without it, the default only where rest_url is unset or the
 // default, so that a token meant for another origin never reaches Buildkite's GraphQL origin.
 func TestGraphqlEndpoint(t *testing.T) {
 	cases := []struct{ graphql, rest, want string }{
-		{"", "", defaultGraphQLURL},
-		{"", defaultRESTURL, defaultGraphQLURL},
-		{"", defaultRESTURL + "/", defaultGraphQLURL},
+		{"", "", kit.DefaultGraphQLURL},
+		{"", kit.DefaultRESTURL, kit.DefaultGraphQLURL},
+		{"", kit.DefaultRESTURL + "/", kit.DefaultGraphQLURL},
 		{"", "http://127.0.0.1:8080", ""},
 		{"http://127.0.0.1:8080/v1", "http://127.0.0.1:8080", "http://127.0.0.1:8080/v1"},
 		{"https://gql.example/v1", "", "https://gql.example/v1"},
@@ -43,7 +44,7 @@ func TestGraphQLErrorAttribute(t *testing.T) {
 		{buildkite.GraphQLErrorItem{Message: "Only administrators may do that"}, ""},
 	}
 	for _, tc := range cases {
-		p, ok := graphQLErrorAttribute(tc.item, fields)
+		p, ok := kit.GraphQLErrorAttribute(tc.item, fields)
 		got := ""
 		if ok {
 			got = p.String()
@@ -60,7 +61,7 @@ func TestActedWithErrors_warning(t *testing.T) {
 	var diags diag.Diagnostics
 	acted := &buildkite.GraphQLError{Operation: "createAgentToken", Acted: true,
 		Errors: []buildkite.GraphQLErrorItem{{Message: "Audit log could not be written"}}}
-	if !actedWithErrors(&diags, fmt.Errorf("wrapped: %w", acted), "create", "agent token", "ci") {
+	if !kit.ActedWithErrors(&diags, fmt.Errorf("wrapped: %w", acted), "create", "agent token", "ci") {
 		t.Fatal("an Acted error was not taken as done")
 	}
 	if diags.HasError() || len(diags) != 1 {
@@ -73,7 +74,7 @@ func TestActedWithErrors_warning(t *testing.T) {
 		t.Errorf("warning = %q: %q", w.Summary(), w.Detail())
 	}
 	refused := &buildkite.GraphQLError{Operation: "createAgentToken", Errors: acted.Errors}
-	if actedWithErrors(&diags, refused, "create", "agent token", "ci") || len(diags) != 1 {
+	if kit.ActedWithErrors(&diags, refused, "create", "agent token", "ci") || len(diags) != 1 {
 		t.Errorf("a refusal was taken as done: %v", diags)
 	}
 }

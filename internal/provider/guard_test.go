@@ -15,12 +15,13 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 // A service (or a proxy in front of it) that answers 2xx without the object must not empty the state: a
 // refresh that reads nothing fails and leaves the state as it was, and a create whose answer holds nothing
 // leaves no instance with an empty ID. The client refuses such answers too; these tests hold the
-// provider's own guard (resource_base.go) to it, whichever of the two catches them.
+// provider's own guard (kit/resource_base.go) to it, whichever of the two catches them.
 
 // emptyAnswers stands in front of the emulator: while reads is on it answers every read of the organization's
 // objects (but the organization's own) with 200 and body, and while creates is on it answers every create
@@ -150,7 +151,7 @@ func TestAccProvider_emptyCreateAnswerAdoptsTheObject(t *testing.T) {
 				Config:    config,
 				Check: resource.ComposeTestCheckFunc(
 					e.checkExists(addr),
-					resource.TestMatchResourceAttr(addr, "id", uuidPattern),
+					resource.TestMatchResourceAttr(addr, "id", kit.UuidPattern),
 					func(*terraform.State) error {
 						clusters, err := e.client.Clusters.List(context.Background())
 						if err != nil {

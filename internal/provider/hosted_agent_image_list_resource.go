@@ -6,23 +6,24 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/list"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 // NewHostedAgentImageListResource returns the buildkite_hosted_agent_image list resource.
 func NewHostedAgentImageListResource() list.ListResource {
-	return &childList[buildkite.Cluster, buildkite.AgentImage]{
-		listBase: newListBase("hosted_agent_image", hostedAgentImageIdentity),
-		parents:  clusterParents,
-		what:     "hosted agent images",
-		description: "Finds the custom agent images of clusters (a cluster without hosted agents has none), shown " +
+	return &kit.ChildList[buildkite.Cluster, buildkite.AgentImage]{
+		ListBase: kit.NewListBase("hosted_agent_image", hostedAgentImageIdentity),
+		Parents:  clusterParents,
+		What:     "hosted agent images",
+		Description: "Finds the custom agent images of clusters (a cluster without hosted agents has none), shown " +
 			"as `<cluster name> / <image name>`.",
-		listIn: func(ctx context.Context, client *buildkite.Client, c *buildkite.Cluster) ([]buildkite.AgentImage, error) {
+		ListIn: func(ctx context.Context, client *buildkite.Client, c *buildkite.Cluster) ([]buildkite.AgentImage, error) {
 			return client.AgentImages.List(ctx, c.ID)
 		},
-		found: func(c *buildkite.Cluster, img *buildkite.AgentImage) found {
+		Found: func(c *buildkite.Cluster, img *buildkite.AgentImage) kit.Found {
 			var m hostedAgentImageModel
 			m.fromAPI(c.ID, img)
-			return found{model: &m, displayName: c.Name + " / " + img.Name}
+			return kit.Found{Model: &m, DisplayName: c.Name + " / " + img.Name}
 		},
 	}
 }

@@ -16,12 +16,13 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 // hostedAgentImageIdentity names an agent image for import blocks and terraform query.
-var hostedAgentImageIdentity = identifiedBy(
-	identityAttr("cluster_id", "The ID of the cluster the image belongs to."),
-	identityAttr("id", "The image's ID."),
+var hostedAgentImageIdentity = kit.IdentifiedBy(
+	kit.IdentityAttr("cluster_id", "The ID of the cluster the image belongs to."),
+	kit.IdentityAttr("id", "The image's ID."),
 )
 
 // defaultImageBuildWait is how long a create waits for the build unless timeouts.create says otherwise, as
@@ -36,48 +37,48 @@ var (
 )
 
 // NewHostedAgentImageResource returns the buildkite_hosted_agent_image resource.
-func NewHostedAgentImageResource() resource.Resource { return newObject(hostedAgentImageKind) }
+func NewHostedAgentImageResource() resource.Resource { return kit.NewObject(hostedAgentImageKind) }
 
-var hostedAgentImageKind = &objectKind[buildkite.AgentImage, hostedAgentImageModel]{
-	name: "hosted_agent_image", what: "hosted agent image", scopes: writeScopes("write_clusters"),
-	identity: hostedAgentImageIdentity, schema: hostedAgentImageSchema,
+var hostedAgentImageKind = &kit.ObjectKind[buildkite.AgentImage, hostedAgentImageModel]{
+	Name: "hosted_agent_image", What: "hosted agent image", Scopes: kit.WriteScopes("write_clusters"),
+	Identity: hostedAgentImageIdentity, Schema: hostedAgentImageSchema,
 	// Above the official provider's version 0 (its cluster_id a UUID too; no version or last_build_error,
 	// which the first refresh fills), and ours of version 0, to version 1.
-	moves:  stateMoves{refs: []string{"cluster_id"}},
-	parent: "cluster_id", key: attrID, opaqueKey: true,
-	fromAPI: func(m *hostedAgentImageModel, clusterID string, img *buildkite.AgentImage) { m.fromAPI(clusterID, img) },
-	create: func(ctx context.Context, c *buildkite.Client, clusterID string, plan *hostedAgentImageModel) (*buildkite.AgentImage, error) {
+	Moves:  kit.StateMoves{Refs: []string{"cluster_id"}},
+	Parent: "cluster_id", Key: kit.AttrID, OpaqueKey: true,
+	FromAPI: func(m *hostedAgentImageModel, clusterID string, img *buildkite.AgentImage) { m.fromAPI(clusterID, img) },
+	Create: func(ctx context.Context, c *buildkite.Client, clusterID string, plan *hostedAgentImageModel) (*buildkite.AgentImage, error) {
 		// A timeouts.create that does not parse is refused before anything is made.
-		if _, diags := createWait(plan.Timeouts, defaultImageBuildWait); diags.HasError() {
-			return nil, &diagnosedError{summary: diags.Errors()[0].Summary(), detail: diags.Errors()[0].Detail()}
+		if _, diags := kit.CreateWait(plan.Timeouts, defaultImageBuildWait); diags.HasError() {
+			return nil, &kit.DiagnosedError{Summary: diags.Errors()[0].Summary(), Detail: diags.Errors()[0].Detail()}
 		}
 		return c.AgentImages.Create(ctx, clusterID, buildkite.AgentImageCreate{
 			Name: plan.Name.ValueString(), Dockerfile: plan.Dockerfile.ValueString(),
 		})
 	},
-	get: func(ctx context.Context, c *buildkite.Client, clusterID, id string) (*buildkite.AgentImage, error) {
+	Get: func(ctx context.Context, c *buildkite.Client, clusterID, id string) (*buildkite.AgentImage, error) {
 		return c.AgentImages.Get(ctx, clusterID, id)
 	},
 	// Only the timeouts block changes in place (every argument replaces the image): the image is read again,
 	// and the plan's block kept.
-	update: func(ctx context.Context, c *buildkite.Client, clusterID, id string, _, _ *hostedAgentImageModel) (*buildkite.AgentImage, error) {
+	Update: func(ctx context.Context, c *buildkite.Client, clusterID, id string, _, _ *hostedAgentImageModel) (*buildkite.AgentImage, error) {
 		return c.AgentImages.Get(ctx, clusterID, id)
 	},
-	remove: func(ctx context.Context, c *buildkite.Client, clusterID, id string) error {
+	Remove: func(ctx context.Context, c *buildkite.Client, clusterID, id string) error {
 		return c.AgentImages.Delete(ctx, clusterID, id)
 	},
-	importParts: []importPart{uuidPart("<cluster id>", "Cluster"), keyPart("<image id>")},
-	named: func(plan *hostedAgentImageModel) string {
+	ImportParts: []kit.ImportPart{kit.UuidPart("<cluster id>", "Cluster"), kit.KeyPart("<image id>")},
+	Named: func(plan *hostedAgentImageModel) string {
 		return fmt.Sprintf("%q in cluster %s", plan.Name.ValueString(), plan.ClusterID.UUID())
 	},
-	holder:      holderOfImageName,
-	modifyPlan:  replaceFailedImage,
-	afterCreate: awaitImageBuild,
+	Holder:      holderOfImageName,
+	ModifyPlan:  replaceFailedImage,
+	AfterCreate: awaitImageBuild,
 }
 
 type hostedAgentImageModel struct {
 	ID             types.String `tfsdk:"id"`
-	ClusterID      refValue     `tfsdk:"cluster_id"`
+	ClusterID      kit.RefValue `tfsdk:"cluster_id"`
 	Name           types.String `tfsdk:"name"`
 	Dockerfile     types.String `tfsdk:"dockerfile"`
 	Status         types.String `tfsdk:"status"`
@@ -91,15 +92,15 @@ type hostedAgentImageModel struct {
 // block when the model is new).
 func (m *hostedAgentImageModel) fromAPI(clusterID string, img *buildkite.AgentImage) {
 	m.ID = types.StringValue(img.ID)
-	m.ClusterID = newRef(clusterID)
+	m.ClusterID = kit.NewRef(clusterID)
 	m.Name = types.StringValue(img.Name)
 	m.Dockerfile = types.StringValue(img.Dockerfile)
 	m.Status = types.StringValue(img.Status)
-	m.ImageRef = optionalStringPtr(img.ImageRef)
-	m.Version = optionalString(string(img.Version))
-	m.LastBuildError = optionalStringPtr(img.LastBuildError)
+	m.ImageRef = kit.OptionalStringPtr(img.ImageRef)
+	m.Version = kit.OptionalString(string(img.Version))
+	m.LastBuildError = kit.OptionalStringPtr(img.LastBuildError)
 	if m.Timeouts.IsNull() {
-		m.Timeouts = types.ObjectNull(createTimeoutAttrTypes)
+		m.Timeouts = types.ObjectNull(kit.CreateTimeoutAttrTypes)
 	}
 }
 
@@ -110,7 +111,7 @@ func (m *hostedAgentImageModel) ident() string {
 func hostedAgentImageSchema() schema.Schema {
 	replace := []planmodifier.String{stringplanmodifier.RequiresReplace()}
 	return schema.Schema{
-		Version: 1, // above the official provider's 0, so that its states are upgraded (upgrade.go)
+		Version: 1, // above the official provider's 0, so that its states are upgraded (kit/upgrade.go)
 		MarkdownDescription: "A custom agent image for a cluster's Linux hosted agents: Buildkite builds it from " +
 			"`dockerfile` on its own base image, and a hosted queue of the cluster runs on it by naming it in " +
 			"`hosted_agents.linux.agent_image_ref = buildkite_hosted_agent_image.<name>.image_ref`.\n\n" +
@@ -126,29 +127,29 @@ func hostedAgentImageSchema() schema.Schema {
 			"a queue runs on until the queue names another.\n\n" +
 			"**Importing.** Import as `<cluster id>/<image id>`, as in the official provider.",
 		Attributes: map[string]schema.Attribute{
-			attrID:       computedString("The image's ID, as the service assigns it (not a UUID)."),
-			"cluster_id": parentIDAttribute("The ID of the cluster the image belongs to.", "Cluster"),
+			kit.AttrID:   kit.ComputedString("The image's ID, as the service assigns it (not a UUID)."),
+			"cluster_id": kit.ParentIDAttribute("The ID of the cluster the image belongs to.", "Cluster"),
 			"name": schema.StringAttribute{
 				MarkdownDescription: "The image's name, unique in its cluster. Changing it replaces the image.",
 				Required:            true,
 				PlanModifiers:       replace,
-				Validators:          []validator.String{notBlank()},
+				Validators:          []validator.String{kit.NotBlank()},
 			},
 			"dockerfile": schema.StringAttribute{
 				MarkdownDescription: "The Dockerfile instructions the image is built with, without `FROM`: Buildkite " +
 					"puts its hosted agent base image first. Changing it replaces the image.",
 				Required:      true,
 				PlanModifiers: replace,
-				Validators:    []validator.String{notBlank(), noFromInstruction{}},
+				Validators:    []validator.String{kit.NotBlank(), noFromInstruction{}},
 			},
-			"status": computedString("The build's status: `BUILDING`, `READY` or `FAILED`."),
-			"image_ref": computedString("What a hosted queue names the built image by, for its " +
+			"status": kit.ComputedString("The build's status: `BUILDING`, `READY` or `FAILED`."),
+			"image_ref": kit.ComputedString("What a hosted queue names the built image by, for its " +
 				"`hosted_agents.linux.agent_image_ref`; null until the build is `READY`."),
-			"version":          computedString("The image's version, as the service numbers it."),
-			"last_build_error": computedString("Why the last build failed; null unless it did."),
+			"version":          kit.ComputedString("The image's version, as the service numbers it."),
+			"last_build_error": kit.ComputedString("Why the last build failed; null unless it did."),
 		},
 		Blocks: map[string]schema.Block{
-			"timeouts": createTimeoutBlock("How long a create waits for the image to build, such as `45m`. " +
+			"timeouts": kit.CreateTimeoutBlock("How long a create waits for the image to build, such as `45m`. " +
 				"Defaults to 30 minutes."),
 		},
 	}
@@ -176,10 +177,10 @@ func replaceFailedImage(ctx context.Context, req resource.ModifyPlanRequest, res
 // state, tainted.
 func awaitImageBuild(ctx context.Context, c *buildkite.Client, clusterID string, plan *hostedAgentImageModel,
 	img *buildkite.AgentImage) (*buildkite.AgentImage, error) {
-	wait, _ := createWait(plan.Timeouts, defaultImageBuildWait) // checked by create
+	wait, _ := kit.CreateWait(plan.Timeouts, defaultImageBuildWait) // checked by create
 	img, err := awaitBuild(ctx, c, clusterID, img, wait)
 	if err != nil {
-		return img, &diagnosedError{summary: "Hosted Agent Image Not Built", detail: fmt.Sprintf(
+		return img, &kit.DiagnosedError{Summary: "Hosted Agent Image Not Built", Detail: fmt.Sprintf(
 			"Building hosted agent image %s: %s. The image exists on the service and stays in state, tainted: the "+
 				"next apply deletes it and builds a new one (fix the Dockerfile first if the build failed; to keep "+
 				"waiting for a build that only needed longer, run `terraform untaint` on it, or raise "+
@@ -211,7 +212,7 @@ func awaitBuild(ctx context.Context, c *buildkite.Client, clusterID string, img 
 		case err != nil && ctx.Err() != nil:
 			continue // the deadline or an interrupt: the loop says which
 		case err != nil:
-			return img, fmt.Errorf("reading its status failed: %s", describeError(err))
+			return img, fmt.Errorf("reading its status failed: %s", kit.DescribeError(err))
 		}
 		img = next
 	}
@@ -219,7 +220,7 @@ func awaitBuild(ctx context.Context, c *buildkite.Client, clusterID string, img 
 	case buildkite.AgentImageReady:
 		return img, nil
 	case buildkite.AgentImageFailed:
-		return img, fmt.Errorf("the build failed: %s", deref(img.LastBuildError))
+		return img, fmt.Errorf("the build failed: %s", kit.Deref(img.LastBuildError))
 	}
 	return img, fmt.Errorf("the service answered the status %q, neither READY nor FAILED", img.Status)
 }
@@ -238,7 +239,7 @@ func (noFromInstruction) Description(context.Context) string {
 func (v noFromInstruction) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
 
 func (v noFromInstruction) ValidateString(ctx context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if isKnownValue(req.ConfigValue) && dockerfileFrom.MatchString(req.ConfigValue.ValueString()) {
+	if kit.IsKnownValue(req.ConfigValue) && dockerfileFrom.MatchString(req.ConfigValue.ValueString()) {
 		resp.Diagnostics.AddAttributeError(req.Path, "Invalid Dockerfile", fmt.Sprintf(
 			"The dockerfile %s. Remove the FROM line; the image is built on Buildkite's base image.", v.Description(ctx)))
 	}
@@ -246,18 +247,18 @@ func (v noFromInstruction) ValidateString(ctx context.Context, req validator.Str
 
 // holderOfImageName finds the image that holds a name in a cluster, for a create refused because the name is
 // taken (most likely by an earlier apply stopped before it could record it).
-func holderOfImageName(c *buildkite.Client, plan *hostedAgentImageModel) holderLookup {
+func holderOfImageName(c *buildkite.Client, plan *hostedAgentImageModel) kit.HolderLookup {
 	clusterID, name := plan.ClusterID.UUID(), plan.Name.ValueString()
-	return func(ctx context.Context) (*holder, error) {
+	return func(ctx context.Context) (*kit.Holder, error) {
 		images, err := c.AgentImages.List(ctx, clusterID)
 		if err != nil {
 			return nil, err
 		}
 		for _, img := range images {
 			if img.Name == name {
-				return &holder{
-					description: fmt.Sprintf("hosted agent image %q (ID %s) in cluster %s", img.Name, img.ID, clusterID),
-					importID:    clusterID + "/" + img.ID,
+				return &kit.Holder{
+					Description: fmt.Sprintf("hosted agent image %q (ID %s) in cluster %s", img.Name, img.ID, clusterID),
+					ImportID:    clusterID + "/" + img.ID,
 				}, nil
 			}
 		}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 func init() {
@@ -329,7 +330,7 @@ var _ = registerTypeTests("buildkite_hosted_agent_image", typeTests{
 		{name: "hosted_agent_image", add: (*officialWorkspace).addHostedAgentImage, check: func(t *testing.T, w *cliWorkdir) {
 			// Its id is the service's image ID, not a UUID, so expectMoved does not apply; cluster_id stays a UUID.
 			a := w.stateAttributes("buildkite_hosted_agent_image.ruby")
-			if !isUUID(fmt.Sprint(a["cluster_id"])) || a["status"] != "READY" || a["version"] != "1" || a["last_build_error"] != nil || a["image_ref"] == "" {
+			if !kit.IsUUID(fmt.Sprint(a["cluster_id"])) || a["status"] != "READY" || a["version"] != "1" || a["last_build_error"] != nil || a["image_ref"] == "" {
 				t.Errorf("after the move and a refresh: %v", a)
 			}
 		}},

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 // Hostile states (issue 27): official workspaces whose states were edited by hand, or written by a provider
@@ -99,7 +100,7 @@ var unreadableClusterIDs = map[string]func(clusterID string) any{
 	"not a uuid":       func(string) any { return b64("Cluster---not-a-uuid") },
 	"lower-case type":  func(id string) any { return b64("cluster---" + id) },
 	"made-up type":     func(id string) any { return b64("Widget---" + id) },
-	"a pipeline's id":  func(id string) any { return graphQLID("Pipeline", id) },
+	"a pipeline's id":  func(id string) any { return kit.GraphQLID("Pipeline", id) },
 	"a 100k character": func(string) any { return strings.Repeat("A", 100_000) },
 }
 
@@ -127,7 +128,7 @@ func hostileCases() []hostileCase {
 		hostileCase{
 			name: "queue cluster_id of a pipeline", add: clusterWithChildren,
 			spoil: func(w *officialWorkspace) {
-				spoilAttrs("buildkite_cluster_queue.linux", map[string]any{"cluster_id": graphQLID("Pipeline", w.cluster.ID)})(w)
+				spoilAttrs("buildkite_cluster_queue.linux", map[string]any{"cluster_id": kit.GraphQLID("Pipeline", w.cluster.ID)})(w)
 			},
 			wants:  []string{"buildkite_cluster_queue.linux", "cluster_id", "must name a Cluster", "the GraphQL ID of a Pipeline"},
 			intact: clusterChildrenIntact,
@@ -183,7 +184,7 @@ func hostileCases() []hostileCase {
 		hostileCase{
 			name: "default queue queue_id of a cluster", add: (*officialWorkspace).addDefaultQueue,
 			spoil: func(w *officialWorkspace) {
-				spoilAttrs("buildkite_cluster_default_queue.main", map[string]any{"queue_id": graphQLID("Cluster", w.queue.ID)})(w)
+				spoilAttrs("buildkite_cluster_default_queue.main", map[string]any{"queue_id": kit.GraphQLID("Cluster", w.queue.ID)})(w)
 			},
 			wants: []string{"buildkite_cluster_default_queue.main", "queue_id", "must name a ClusterQueue"},
 			intact: func(t *testing.T, w *officialWorkspace) {
@@ -270,7 +271,7 @@ func TestAccHostileState_oneErrorPerInstance(t *testing.T) {
 	ws.addTemplate()
 	spoilAttrs("buildkite_team.platform", map[string]any{"id": "7", "uuid": nil})(ws)
 	spoilAttrs("buildkite_cluster.main", map[string]any{"id": b64("Cluster---7"), "uuid": nil})(ws)
-	spoilAttrs("buildkite_pipeline_template.standard", map[string]any{"id": graphQLID("Pipeline", testUUID), "uuid": nil})(ws)
+	spoilAttrs("buildkite_pipeline_template.standard", map[string]any{"id": kit.GraphQLID("Pipeline", testUUID), "uuid": nil})(ws)
 	w := e.replaceProvider(t, e.officialProviderBlock()+ws.config.String(), ws.state())
 	for _, args := range [][]string{{"plan", "-refresh=false"}, {"plan"}} {
 		out := w.expectRefused(args)
@@ -301,7 +302,7 @@ func TestAccHostileState_currentVersionKept(t *testing.T) {
 		{"cluster id", "id", "buildkite_cluster.main", unreadable, "id must be a UUID", false},
 		{"queue cluster_id", "cluster_id", "buildkite_cluster_queue.linux", unreadable, "cluster_id must be a UUID", false},
 		// A GraphQL ID of another type decodes to a UUID the service does not know: its 404 removes nothing.
-		{"cluster id of a pipeline", "id", "buildkite_cluster.main", graphQLID("Pipeline", otherUUID), "id must name a Cluster", true},
+		{"cluster id of a pipeline", "id", "buildkite_cluster.main", kit.GraphQLID("Pipeline", otherUUID), "id must name a Cluster", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -353,7 +354,7 @@ func TestAccHostileState_wrongTypeInConfiguration(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = e.client.Clusters.Delete(context.Background(), c.ID) })
-	pipelineID, clusterID := graphQLID("Pipeline", c.ID), graphQLID("Cluster", c.ID)
+	pipelineID, clusterID := kit.GraphQLID("Pipeline", c.ID), kit.GraphQLID("Cluster", c.ID)
 	w := e.replaceProvider(t, e.officialProviderBlock(), officialState(t))
 	for _, tc := range []struct{ name, body, want string }{
 		{"cluster data source", `

@@ -63,71 +63,6 @@ func TestHouse_terraformOnlyBehindTFAcc(t *testing.T) {
 	}
 }
 
-// kitFiles are the files of shared pieces, one per role (doc.go, "Layout"): what every type builds on. Every
-// other file of the package belongs to a type (or an action or function). A new kit file joins this list.
-var kitFiles = []string{
-	"provider.go", "provider_server.go", "provider_configure.go", "provider_data.go", "logging.go",
-	"resource_base.go", "scopes.go", "timeouts.go", "adoption.go", "identity.go", "object.go",
-	"association.go", "association_graphql_import.go",
-	"data_source_kit.go", "list_resource_kit.go", "import_kit.go", "action_base.go", "action_stop.go",
-	"schema_attributes.go", "enums.go", "validators.go", "plan_modifiers.go", "semantic_string.go",
-	"diagnostics.go", "ids.go", "graphql_ids.go", "lookups.go", "values.go", "references.go",
-	"graphql_scope.go", "lost_secret.go", "singleton_settings.go", "upgrade.go", "cronline.go", "slugs.go",
-}
-
-// A kit file refers to nothing declared in a type's file, so that the kit cannot grow roots into the types:
-// a piece two types share lives in the kit, under its role. provider.go's registries alone name the types'
-// constructors (New…).
-func TestHouse_kitRefersToNoType(t *testing.T) {
-	fset := token.NewFileSet()
-	names, err := filepath.Glob("*.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	kit := map[string]bool{}
-	for _, k := range kitFiles {
-		kit[k] = true
-	}
-	files := map[string]*ast.File{}
-	declaredIn := map[string]string{} // a type file's top-level names -> the file
-	for _, name := range names {
-		if strings.HasSuffix(name, "_test.go") || name == "doc.go" {
-			continue
-		}
-		f, err := parser.ParseFile(fset, name, nil, 0) // with object resolution: Unresolved is what other files declare
-		if err != nil {
-			t.Fatal(err)
-		}
-		files[name] = f
-		if kit[name] {
-			continue
-		}
-		for _, d := range f.Decls {
-			for _, n := range topLevelNames(d) {
-				declaredIn[n] = name
-			}
-		}
-	}
-	for _, k := range kitFiles {
-		if _, ok := files[k]; !ok {
-			t.Errorf("kit file %s does not exist: update kitFiles", k)
-		}
-	}
-	for name, f := range files {
-		if !kit[name] {
-			continue
-		}
-		keys := compositeKeys(f)
-		for _, id := range f.Unresolved {
-			from, ok := declaredIn[id.Name]
-			if !ok || keys[id] || (name == "provider.go" && strings.HasPrefix(id.Name, "New")) {
-				continue
-			}
-			t.Errorf("%s: kit file %s refers to %s, declared in %s, a type's file: move the shared piece into the kit", fset.Position(id.Pos()), name, id.Name, from)
-		}
-	}
-}
-
 // topLevelNames are the package-level names a declaration introduces (methods introduce none).
 func topLevelNames(d ast.Decl) []string {
 	var out []string
@@ -365,7 +300,8 @@ func TestHouse_newCLITestsRunInTestaccNext(t *testing.T) {
 
 // areas name, by the start of its file's name, the area each file of a type belongs to: the packages the
 // provider is to be split into (DESIGN.md, "The kit and the areas"). A file that starts with none of them is
-// one of the provider's own (providerFiles) or of the kit (kitFiles).
+// one of the provider's own (providerFiles); what types share is in the kit, package internal/provider/kit,
+// which cannot import this package and so cannot refer to a type.
 var areas = []struct{ prefix, area string }{
 	{"cluster_", "clusters"}, {"clusters_", "clusters"}, {"hosted_agent_", "clusters"},
 	{"pipeline_", "pipelines"}, {"pipelines_", "pipelines"}, {"signed_pipeline_", "pipelines"}, {"builds_", "pipelines"},
@@ -380,9 +316,9 @@ var areas = []struct{ prefix, area string }{
 // providerFiles are the provider's own files: its schema, configuration and server, which name every type.
 var providerFiles = []string{"provider.go", "provider_configure.go", "provider_server.go", "action_stop.go", "doc.go"}
 
-// areaOf is the area of a file of the package, "" for the provider's own files and the kit's.
+// areaOf is the area of a file of the package, "" for the provider's own files.
 func areaOf(t *testing.T, name string) string {
-	if slices.Contains(providerFiles, name) || slices.Contains(kitFiles, name) {
+	if slices.Contains(providerFiles, name) {
 		return ""
 	}
 	base := strings.TrimSuffix(name, "_test.go")

@@ -4,24 +4,26 @@ import (
 	"encoding/base64"
 	"strings"
 	"testing"
+
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 func TestSplitImportID(t *testing.T) {
 	t.Parallel()
 	const cluster = "7b6a1d2e-4c3f-4b1a-9e8d-0f1e2d3c4b5a"
 	graphQL := base64.StdEncoding.EncodeToString([]byte("Cluster---" + cluster))
-	queue := []importPart{uuidPart("<cluster id>"), keyPart("<queue id or key>")}
-	token := []importPart{uuidPart("<cluster id>"), uuidPart("<token id>")}
-	queueTyped := []importPart{uuidPart("<cluster id>", "Cluster"), keyPart("<queue id or key>", "ClusterQueue")}
-	single := []importPart{uuidPart("<cluster id>", "Cluster")}
-	untyped := []importPart{uuidPart("<cluster id>")}
-	member := []importPart{keyPart("<team id or slug>", "Team"), uuidPart("<user id>", "User")}
+	queue := []kit.ImportPart{kit.UuidPart("<cluster id>"), kit.KeyPart("<queue id or key>")}
+	token := []kit.ImportPart{kit.UuidPart("<cluster id>"), kit.UuidPart("<token id>")}
+	queueTyped := []kit.ImportPart{kit.UuidPart("<cluster id>", "Cluster"), kit.KeyPart("<queue id or key>", "ClusterQueue")}
+	single := []kit.ImportPart{kit.UuidPart("<cluster id>", "Cluster")}
+	untyped := []kit.ImportPart{kit.UuidPart("<cluster id>")}
+	member := []kit.ImportPart{kit.KeyPart("<team id or slug>", "Team"), kit.UuidPart("<user id>", "User")}
 	teamMember := base64.StdEncoding.EncodeToString([]byte("TeamMember---" + cluster))
 	user := base64.StdEncoding.EncodeToString([]byte("User---" + cluster))
 	cases := []struct {
 		name  string
 		id    string
-		parts []importPart
+		parts []kit.ImportPart
 		want  []string
 		err   string
 	}{
@@ -47,7 +49,7 @@ func TestSplitImportID(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := splitImportID(tc.id, tc.parts...)
+			got, err := kit.SplitImportID(tc.id, tc.parts...)
 			if tc.err != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.err) {
 					t.Fatalf("error = %v, want one containing %q", err, tc.err)
@@ -64,7 +66,7 @@ func TestSplitImportID(t *testing.T) {
 	}
 }
 
-// The ID rule: what checkID accepts, and what its refusals say.
+// The ID rule: what CheckID accepts, and what its refusals say.
 func TestCheckID(t *testing.T) {
 	t.Parallel()
 	long := strings.Repeat("x", 100_000)
@@ -79,10 +81,10 @@ func TestCheckID(t *testing.T) {
 		{"upper-case uuid", strings.ToUpper(testUUID), []string{"Cluster"}, testUUID, ""},
 		{"graphql id of the type", clusterGraphQLID, []string{"Cluster"}, testUUID, ""},
 		{"graphql id without padding", strings.TrimRight(clusterGraphQLID, "="), []string{"Cluster"}, testUUID, ""},
-		{"graphql id of another type", graphQLID("Pipeline", testUUID), []string{"Cluster"}, "", "must name a Cluster, got"},
+		{"graphql id of another type", kit.GraphQLID("Pipeline", testUUID), []string{"Cluster"}, "", "must name a Cluster, got"},
 		{"graphql id of a made-up type", b64("Widget---" + testUUID), nil, "", "the GraphQL ID of a Widget, a type no Buildkite object has"},
 		{"made-up type where one is expected", b64("Widget---" + testUUID), []string{"Cluster"}, "", "must name a Cluster"},
-		{"any known type", graphQLID("Team", testUUID), nil, testUUID, ""},
+		{"any known type", kit.GraphQLID("Team", testUUID), nil, testUUID, ""},
 		{"lower-case type name", b64("cluster---" + testUUID), []string{"Cluster"}, "", `did you mean "Cluster"?`},
 		{"not a uuid inside", b64("Cluster---not-a-uuid"), []string{"Cluster"}, "", `whose part after "---" is not a UUID`},
 		{"bad base64", "Q2x1c3Rlci0tLT%%%", []string{"Cluster"}, "", `or the GraphQL ID of a Cluster, got "Q2x1c3Rlci0tLT%%%"`},
@@ -95,7 +97,7 @@ func TestCheckID(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := checkID(tc.id, tc.types)
+			got, err := kit.CheckID(tc.id, tc.types)
 			if tc.err != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.err) {
 					t.Fatalf("checkID(%.40q) = %q, %v; want an error containing %q", tc.id, got, err, tc.err)
@@ -121,18 +123,18 @@ func TestCheckRef(t *testing.T) {
 		ok   bool
 	}{
 		{"website", "website", true},
-		{graphQLID("Pipeline", testUUID), testUUID, true},
+		{kit.GraphQLID("Pipeline", testUUID), testUUID, true},
 		{testUUID, testUUID, true},
-		{graphQLID("Cluster", testUUID), "", false},
+		{kit.GraphQLID("Cluster", testUUID), "", false},
 		{"a/b", "", false},
 		{"", "", false},
 	} {
-		got, err := checkRef(tc.id, []string{"Pipeline"}, true)
+		got, err := kit.CheckRef(tc.id, []string{"Pipeline"}, true)
 		if (err == nil) != tc.ok || got != tc.want {
 			t.Errorf("checkRef(%q) = %q, %v; want %q, ok %t", tc.id, got, err, tc.want, tc.ok)
 		}
 	}
-	if _, err := checkRef("website", []string{"Pipeline"}, false); err == nil {
+	if _, err := kit.CheckRef("website", []string{"Pipeline"}, false); err == nil {
 		t.Error("checkRef took a slug where none is allowed")
 	}
 }
@@ -146,28 +148,28 @@ func TestCheckStateID(t *testing.T) {
 	}{
 		{"cluster uuid", "cluster", testUUID, true},
 		{"cluster graphql id", "cluster", clusterGraphQLID, true},
-		{"cluster given a pipeline's", "cluster", graphQLID("Pipeline", testUUID), false},
+		{"cluster given a pipeline's", "cluster", kit.GraphQLID("Pipeline", testUUID), false},
 		{"default queue is the cluster's", "cluster_default_queue", clusterGraphQLID, true},
 		{"association's sides", "team_member", testUUID + "/" + testUUID, true},
 		{"association's side unreadable", "team_member", testUUID + "/ann", false},
-		{"association's own graphql id", "team_member", graphQLID("TeamMember", testUUID), true},
+		{"association's own graphql id", "team_member", kit.GraphQLID("TeamMember", testUUID), true},
 		{"a pair where one id is meant", "pipeline_template", testUUID + "/" + testUUID, false},
 		{"a pair for a secret", "cluster_secret", testUUID + "/" + testUUID, false},
 		{"secret: a UUID only", "cluster_secret", testUUID, true},
 		{"secret given a graphql id", "cluster_secret", clusterGraphQLID, false},
 		{"a type that declares no form", "portal", "anything", true},
-		{"organization graphql id", "organization", graphQLID("Organization", testUUID), true},
+		{"organization graphql id", "organization", kit.GraphQLID("Organization", testUUID), true},
 		{"organization uuid", "organization", testUUID, true},
 		{"organization given a cluster's", "organization", clusterGraphQLID, false},
-		{"banner graphql id", "organization_banner", graphQLID("OrganizationBanner", testUUID), true},
-		{"banner given the organization's", "organization_banner", graphQLID("Organization", testUUID), false},
+		{"banner graphql id", "organization_banner", kit.GraphQLID("OrganizationBanner", testUUID), true},
+		{"banner given the organization's", "organization_banner", kit.GraphQLID("Organization", testUUID), false},
 		{"notification service uuid", "notification_service", testUUID, true},
-		{"notification service given a graphql id", "notification_service", graphQLID("Pipeline", testUUID), false},
+		{"notification service given a graphql id", "notification_service", kit.GraphQLID("Pipeline", testUUID), false},
 		{"pipeline webhook: GitHub's ID", "pipeline_webhook", "482913377", true},
-		{"agent token graphql id", "agent_token", graphQLID("AgentToken", testUUID), true},
-		{"agent token given a cluster token's", "agent_token", graphQLID("ClusterToken", testUUID), false},
+		{"agent token graphql id", "agent_token", kit.GraphQLID("AgentToken", testUUID), true},
+		{"agent token given a cluster token's", "agent_token", kit.GraphQLID("ClusterToken", testUUID), false},
 	} {
-		if err := checkStateID(tc.typ, tc.id); (err == nil) != tc.ok {
+		if err := kit.CheckStateID(tc.typ, tc.id); (err == nil) != tc.ok {
 			t.Errorf("%s: checkStateID(%s, %q) = %v, want ok %t", tc.name, tc.typ, tc.id, err, tc.ok)
 		}
 	}

@@ -7,6 +7,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 var (
@@ -16,11 +18,11 @@ var (
 
 // NewMetaDataSource returns the buildkite_meta data source.
 func NewMetaDataSource() datasource.DataSource {
-	return &metaDataSource{dataSourceBase: newDataSourceBase("meta")}
+	return &metaDataSource{DataSourceBase: kit.NewDataSourceBase("meta")}
 }
 
 type metaDataSource struct {
-	dataSourceBase
+	kit.DataSourceBase
 }
 
 type metaModel struct {
@@ -33,7 +35,7 @@ func (d *metaDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, r
 		MarkdownDescription: "Facts about the service itself (`GET /v2/meta`): the addresses it sends webhooks from, " +
 			"to allow through a firewall in front of a source-code host or another webhook receiver.",
 		Attributes: map[string]schema.Attribute{
-			attrID: schema.StringAttribute{
+			kit.AttrID: schema.StringAttribute{
 				MarkdownDescription: "The URL the facts were read from, such as `https://api.buildkite.com/v2/meta`.",
 				Computed:            true,
 			},
@@ -47,16 +49,16 @@ func (d *metaDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, r
 }
 
 func (d *metaDataSource) Read(ctx context.Context, _ datasource.ReadRequest, resp *datasource.ReadResponse) {
-	ctx, cancel := d.timeout(ctx)
+	ctx, cancel := d.Timeout(ctx)
 	defer cancel()
-	m, err := d.client().Meta.Get(ctx)
+	m, err := d.Client().Meta.Get(ctx)
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "read", "meta", "", err)
+		kit.AddAPIError(&resp.Diagnostics, "read", "meta", "", err)
 		return
 	}
 	state := metaModel{
-		ID:         types.StringValue(strings.TrimSuffix(d.client().BaseURL(), "/") + "/v2/meta"),
-		WebhookIPs: stringList(m.WebhookIPs),
+		ID:         types.StringValue(strings.TrimSuffix(d.Client().BaseURL(), "/") + "/v2/meta"),
+		WebhookIPs: kit.StringList(m.WebhookIPs),
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 // The official-state harness: a workspace as the official provider left it (its configuration style, its state
@@ -318,7 +319,7 @@ resource "buildkite_cluster" "main" {
   color       = "#A8D5FF"
 }
 `, c.Name), officialInstance{address: "buildkite_cluster.main", attrs: map[string]any{
-		"id": graphQLID("Cluster", c.ID), "uuid": c.ID, "name": c.Name,
+		"id": kit.GraphQLID("Cluster", c.ID), "uuid": c.ID, "name": c.Name,
 		"description": c.Description, "emoji": c.Emoji, "color": c.Color,
 	}})
 	return c
@@ -357,7 +358,7 @@ resource "buildkite_cluster_queue" "linux" {
   }
 }
 `, officialInstance{address: "buildkite_cluster_queue.linux", dependsOn: []string{"buildkite_cluster.main"}, attrs: map[string]any{
-		"id": graphQLID("ClusterQueue", q.ID), "uuid": q.ID, "cluster_id": graphQLID("Cluster", c.ID), "cluster_uuid": c.ID,
+		"id": kit.GraphQLID("ClusterQueue", q.ID), "uuid": q.ID, "cluster_id": kit.GraphQLID("Cluster", c.ID), "cluster_uuid": c.ID,
 		"key": q.Key, "description": q.Description, "dispatch_paused": false, "retry_agent_affinity": q.RetryAgentAffinity,
 		"hosted_agents": map[string]any{"instance_shape": "LINUX_AMD64_2X4", "linux": map[string]any{"agent_image_ref": "ubuntu:24.04"}, "mac": nil},
 	}})
@@ -389,7 +390,7 @@ resource "buildkite_cluster_queue" "mac" {
   }
 }
 `, officialInstance{address: "buildkite_cluster_queue.mac", dependsOn: []string{"buildkite_cluster.main"}, attrs: map[string]any{
-		"id": graphQLID("ClusterQueue", q.ID), "uuid": q.ID, "cluster_id": graphQLID("Cluster", c.ID), "cluster_uuid": c.ID,
+		"id": kit.GraphQLID("ClusterQueue", q.ID), "uuid": q.ID, "cluster_id": kit.GraphQLID("Cluster", c.ID), "cluster_uuid": c.ID,
 		"key": q.Key, "description": nil, "dispatch_paused": false, "retry_agent_affinity": q.RetryAgentAffinity,
 		"hosted_agents": map[string]any{"instance_shape": "MACOS_ARM64_M4_6X28", "linux": nil,
 			"mac": map[string]any{"xcode_version": "16.2", "macos_version": "SEQUOIA"}},
@@ -409,7 +410,7 @@ resource "buildkite_cluster_agent_token" "agents" {
   allowed_ip_addresses = ["10.0.0.0/8", "192.168.0.0/16"]
 }
 `, officialInstance{address: "buildkite_cluster_agent_token.agents", dependsOn: []string{"buildkite_cluster.main"}, attrs: map[string]any{
-		"id": graphQLID("ClusterToken", tok.ID), "uuid": tok.ID, "cluster_id": graphQLID("Cluster", c.ID), "cluster_uuid": c.ID,
+		"id": kit.GraphQLID("ClusterToken", tok.ID), "uuid": tok.ID, "cluster_id": kit.GraphQLID("Cluster", c.ID), "cluster_uuid": c.ID,
 		"description": tok.Description, "allowed_ip_addresses": []string{"10.0.0.0/8", "192.168.0.0/16"},
 		// The secret its provider kept from the create response.
 		"token": "moved-secret",
@@ -443,8 +444,8 @@ resource "buildkite_cluster_default_queue" "main" {
 `, officialInstance{address: "buildkite_cluster_default_queue.main",
 		dependsOn: []string{"buildkite_cluster.main", "buildkite_cluster_queue.linux"},
 		attrs: map[string]any{
-			"id": graphQLID("Cluster", c.ID), "uuid": c.ID, "cluster_id": graphQLID("Cluster", c.ID),
-			"queue_id": graphQLID("ClusterQueue", q.ID), "key": q.Key,
+			"id": kit.GraphQLID("Cluster", c.ID), "uuid": c.ID, "cluster_id": kit.GraphQLID("Cluster", c.ID),
+			"queue_id": kit.GraphQLID("ClusterQueue", q.ID), "key": q.Key,
 		}})
 }
 
@@ -472,7 +473,7 @@ resource "buildkite_team" "platform" {
   members_can_create_suites    = true
 }
 `, team.Name), officialInstance{address: "buildkite_team.platform", attrs: map[string]any{
-		"id": graphQLID("Team", team.ID), "uuid": team.ID, "name": team.Name, "slug": team.Slug, "description": "",
+		"id": kit.GraphQLID("Team", team.ID), "uuid": team.ID, "name": team.Name, "slug": team.Slug, "description": "",
 		"privacy": "SECRET", "default_team": false, "default_member_role": "MEMBER",
 		"members_can_create_pipelines": true, "members_can_create_suites": true, "members_can_create_registries": false,
 		"members_can_destroy_registries": false, "members_can_destroy_packages": false,
@@ -483,7 +484,7 @@ resource "buildkite_team" "platform" {
 // addAssociation adds an association as its provider's state holds it: its id the GraphQL ID of the
 // association itself (a UUID the REST API never shows), its sides GraphQL IDs.
 func (w *officialWorkspace) addAssociation(config, address, typ, own string, attrs map[string]any) {
-	attrs["id"], attrs["uuid"] = graphQLID(typ, own), own
+	attrs["id"], attrs["uuid"] = kit.GraphQLID(typ, own), own
 	w.add(config, officialInstance{address: address, dependsOn: []string{"buildkite_team.platform"}, attrs: attrs})
 }
 
@@ -510,7 +511,7 @@ resource "buildkite_team_member" "second" {
   role    = "MAINTAINER"
 }
 `, w.e.secondMemberEmail()), "buildkite_team_member.second", "TeamMember", "6f0c6d2e-5b1a-4c3d-9e8f-7a6b5c4d3e2f", map[string]any{
-		"team_id": graphQLID("Team", team.ID), "user_id": graphQLID("User", user), "role": "MAINTAINER",
+		"team_id": kit.GraphQLID("Team", team.ID), "user_id": kit.GraphQLID("User", user), "role": "MAINTAINER",
 	})
 }
 
@@ -521,7 +522,7 @@ func (w *officialWorkspace) addPipelineTeam() {
 	p := w.e.pipelineNamed(w.e.name("website"))
 	_, err := w.e.client.TeamPipelines.Create(context.Background(), team.ID, buildkite.TeamPipelineCreate{PipelineID: p.ID, AccessLevel: "build_and_read"})
 	w.must(err)
-	pipeline := graphQLID("Pipeline", p.ID)
+	pipeline := kit.GraphQLID("Pipeline", p.ID)
 	w.addAssociation(fmt.Sprintf(`
 resource "buildkite_pipeline_team" "website" {
   team_id      = buildkite_team.platform.id
@@ -529,7 +530,7 @@ resource "buildkite_pipeline_team" "website" {
   access_level = "BUILD_AND_READ"
 }
 `, pipeline), "buildkite_pipeline_team.website", "TeamPipeline", "7a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d", map[string]any{
-		"team_id": graphQLID("Team", team.ID), "pipeline_id": pipeline, "access_level": "BUILD_AND_READ",
+		"team_id": kit.GraphQLID("Team", team.ID), "pipeline_id": pipeline, "access_level": "BUILD_AND_READ",
 	})
 }
 
@@ -543,8 +544,8 @@ resource "buildkite_test_suite_team" "e2e" {
   test_suite_id = %q
   access_level  = "MANAGE_AND_READ"
 }
-`, graphQLID("Suite", suite.ID)), "buildkite_test_suite_team.e2e", "TeamSuite", "8b2c3d4e-5f6a-4b7c-9d8e-0f1a2b3c4d5e", map[string]any{
-		"team_id": graphQLID("Team", team.ID), "test_suite_id": graphQLID("Suite", suite.ID), "access_level": "MANAGE_AND_READ",
+`, kit.GraphQLID("Suite", suite.ID)), "buildkite_test_suite_team.e2e", "TeamSuite", "8b2c3d4e-5f6a-4b7c-9d8e-0f1a2b3c4d5e", map[string]any{
+		"team_id": kit.GraphQLID("Team", team.ID), "test_suite_id": kit.GraphQLID("Suite", suite.ID), "access_level": "MANAGE_AND_READ",
 	})
 }
 
@@ -555,7 +556,7 @@ func (w *officialWorkspace) addTeamRegistry() {
 	reg := w.e.seedRegistry(w.e.name("shared-gems"))
 	g, err := w.e.client.TeamRegistries.Create(context.Background(), team.ID, reg.ID, "READ_ONLY")
 	w.must(err)
-	registry := graphQLID("Registry", reg.ID)
+	registry := kit.GraphQLID("Registry", reg.ID)
 	w.add(fmt.Sprintf(`
 resource "buildkite_team_registry" "gems" {
   team_id      = buildkite_team.platform.id
@@ -563,7 +564,7 @@ resource "buildkite_team_registry" "gems" {
   access_level = "READ_ONLY"
 }
 `, registry), officialInstance{address: "buildkite_team_registry.gems", dependsOn: []string{"buildkite_team.platform"}, attrs: map[string]any{
-		"id": g.ID, "uuid": g.UUID, "team_id": graphQLID("Team", team.ID), "registry_id": registry, "access_level": "READ_ONLY",
+		"id": g.ID, "uuid": g.UUID, "team_id": kit.GraphQLID("Team", team.ID), "registry_id": registry, "access_level": "READ_ONLY",
 	}})
 }
 
@@ -594,11 +595,11 @@ func (w *officialWorkspace) addPipelineOfVersion(version int64) {
 		settings[s.key] = p.Provider.Settings[s.key]
 	}
 	attrs := map[string]any{
-		"id": graphQLID("Pipeline", p.ID), "uuid": p.ID, "name": p.Name, "slug": p.Slug, "repository": p.Repository,
+		"id": kit.GraphQLID("Pipeline", p.ID), "uuid": p.ID, "name": p.Name, "slug": p.Slug, "repository": p.Repository,
 		"steps": steps, "description": "", "default_branch": p.DefaultBranch, "branch_configuration": nil,
 		"skip_intermediate_builds": false, "skip_intermediate_builds_branch_filter": "",
 		"cancel_intermediate_builds": false, "cancel_intermediate_builds_branch_filter": "", "allow_rebuilds": true,
-		"cluster_id": graphQLID("Cluster", c.ID), "cluster_name": c.Name, "default_team_id": graphQLID("Team", team.ID),
+		"cluster_id": kit.GraphQLID("Cluster", c.ID), "cluster_name": c.Name, "default_team_id": kit.GraphQLID("Team", team.ID),
 		"default_timeout_in_minutes": 30, "maximum_timeout_in_minutes": nil, "visibility": "PRIVATE", "tags": []string{"go"},
 		"emoji": ":rocket:", "color": "#A8D5FF", "clone_mirror_url": "https://mirror.example.com/acme/app.git",
 		"pipeline_template_id": nil, "provider_settings": settings, "archived": false,
@@ -676,7 +677,7 @@ resource "buildkite_pipeline_schedule" "nightly" {
   branch      = "main"
 }
 `, officialInstance{address: "buildkite_pipeline_schedule.nightly", dependsOn: []string{"buildkite_pipeline.app"}, attrs: map[string]any{
-		"id": graphQLID("PipelineSchedule", s.ID), "uuid": s.ID, "pipeline_id": graphQLID("Pipeline", p.ID),
+		"id": kit.GraphQLID("PipelineSchedule", s.ID), "uuid": s.ID, "pipeline_id": kit.GraphQLID("Pipeline", p.ID),
 		"label": "Nightly", "cronline": "0 2 * * *", "branch": "main", "commit": "HEAD", "message": nil, "env": nil, "enabled": true,
 	}})
 }
@@ -735,7 +736,7 @@ resource "buildkite_hosted_agent_image" "ruby" {
 `, officialInstance{address: "buildkite_hosted_agent_image.ruby", dependsOn: []string{"buildkite_cluster.main", "buildkite_cluster_queue.linux"},
 		attrs: map[string]any{
 			"id": img.ID, "cluster_id": c.ID, "name": "ruby", "dockerfile": "RUN apt-get install -y ruby-full\n",
-			"status": img.Status, "image_ref": deref(img.ImageRef),
+			"status": img.Status, "image_ref": kit.Deref(img.ImageRef),
 		}})
 }
 
@@ -771,7 +772,7 @@ resource "buildkite_pipeline_template" "standard" {
   available     = true
 }
 `, tpl.Name, steps), officialInstance{address: "buildkite_pipeline_template.standard", attrs: map[string]any{
-		"id": graphQLID("PipelineTemplate", tpl.UUID), "uuid": tpl.UUID, "name": tpl.Name, "configuration": steps,
+		"id": kit.GraphQLID("PipelineTemplate", tpl.UUID), "uuid": tpl.UUID, "name": tpl.Name, "configuration": steps,
 		"description": nil, "available": true,
 	}})
 }
@@ -802,7 +803,7 @@ resource "buildkite_organization_rule" "trigger" {
   })
 }
 `, source.Slug, target.Slug), officialInstance{address: "buildkite_organization_rule.trigger", attrs: map[string]any{
-		"id": graphQLID("Rule", rule.UUID), "uuid": rule.UUID, "type": rule.Type,
+		"id": kit.GraphQLID("Rule", rule.UUID), "uuid": rule.UUID, "type": rule.Type,
 		"value":       `{"conditions":["source.build.branch == 'main'"],"source_pipeline":"` + source.Slug + `","target_pipeline":"` + target.Slug + `"}`,
 		"description": "Deploys trigger releases", "source_type": "PIPELINE", "source_uuid": source.ID,
 		"target_type": "PIPELINE", "target_uuid": target.ID, "effect": strings.ToUpper(rule.Effect), "action": strings.ToUpper(rule.Action),
@@ -827,8 +828,8 @@ resource "buildkite_test_suite" "specs" {
 }
 `, suite.Name, officialOIDCPolicy), officialInstance{address: "buildkite_test_suite.specs",
 		dependsOn: []string{"buildkite_team.platform"}, attrs: map[string]any{
-			"id": graphQLID("Suite", suite.ID), "uuid": suite.ID, "name": suite.Name, "slug": suite.Slug,
-			"default_branch": "main", "team_owner_id": graphQLID("Team", team.ID), "emoji": ":rspec:",
+			"id": kit.GraphQLID("Suite", suite.ID), "uuid": suite.ID, "name": suite.Name, "slug": suite.Slug,
+			"default_branch": "main", "team_owner_id": kit.GraphQLID("Team", team.ID), "emoji": ":rspec:",
 			"color": "#E0F1FF", "application_name": "web", "oidc_policy": officialOIDCPolicy,
 			"api_token": "moved-suite-token",
 		}})
@@ -851,8 +852,8 @@ resource "buildkite_test_suite" "ui" {
 }
 `, suite.Name), officialInstance{address: "buildkite_test_suite.ui",
 		dependsOn: []string{"buildkite_team.platform"}, attrs: map[string]any{
-			"id": graphQLID("Suite", suite.ID), "uuid": suite.ID, "name": suite.Name, "slug": suite.Slug,
-			"default_branch": "main", "team_owner_id": graphQLID("Team", team.ID),
+			"id": kit.GraphQLID("Suite", suite.ID), "uuid": suite.ID, "name": suite.Name, "slug": suite.Slug,
+			"default_branch": "main", "team_owner_id": kit.GraphQLID("Team", team.ID),
 			"color": "#BADA55", "application_name": "web", "oidc_policy": officialOIDCPolicy, "api_token": "moved-ui-token",
 		}})
 }
@@ -874,7 +875,7 @@ resource "buildkite_registry" "gems" {
 }
 `, reg.Name, officialOIDCPolicy), officialInstance{address: "buildkite_registry.gems",
 		dependsOn: []string{"buildkite_team.platform"}, attrs: map[string]any{
-			"id": graphQLID("Registry", reg.ID), "uuid": reg.ID, "name": reg.Name, "slug": reg.Slug, "ecosystem": "ruby",
+			"id": kit.GraphQLID("Registry", reg.ID), "uuid": reg.ID, "name": reg.Name, "slug": reg.Slug, "ecosystem": "ruby",
 			"description": nil, "emoji": ":gem:", "color": nil, "oidc_policy": officialOIDCPolicy, "public": false,
 			// What its GraphQL API answered; this provider keeps it and never sends it.
 			"registry_type": "PACKAGE", "team_ids": []string{team.ID},
@@ -998,7 +999,7 @@ resource "buildkite_notification_service" "hooks" {
   }
 }
 `, officialInstance{address: "buildkite_notification_service.hooks", attrs: map[string]any{
-		"id": hook.ID, "graphql_id": deref(hook.GraphQLID), "provider_type": "webhook", "description": "Build hooks",
+		"id": hook.ID, "graphql_id": kit.Deref(hook.GraphQLID), "provider_type": "webhook", "description": "Build hooks",
 		"enabled": false, "scope": "all", "created_at": hook.CreatedAt.UTC().Format(time.RFC3339),
 		"webhook": map[string]any{"url": "https://example.com/hooks", "token": "moved-hook-token", "token_mode": "token",
 			"version": 3, "events": []string{"build.finished"}, "tls_verify": true},
@@ -1012,7 +1013,7 @@ resource "buildkite_notification_service" "datadog" {
   }
 }
 `, officialInstance{address: "buildkite_notification_service.datadog", attrs: map[string]any{
-		"id": dd.ID, "graphql_id": deref(dd.GraphQLID), "provider_type": "datadog_pipeline_visibility",
+		"id": dd.ID, "graphql_id": kit.Deref(dd.GraphQLID), "provider_type": "datadog_pipeline_visibility",
 		"enabled": true, "scope": "all", "created_at": dd.CreatedAt.UTC().Format(time.RFC3339),
 		"datadog_pipeline_visibility": map[string]any{"api_key": "moved-datadog-key", "datadog_site": "datadoghq.com",
 			"datadog_tags": "team:platform"},
@@ -1100,12 +1101,12 @@ type migrationCase struct {
 func expectMoved(t *testing.T, w *cliWorkdir, address string, want map[string]any) {
 	t.Helper()
 	a := w.stateAttributes(address)
-	if id := fmt.Sprint(a["id"]); !isUUID(id) && !strings.Contains(id, "/") {
+	if id := fmt.Sprint(a["id"]); !kit.IsUUID(id) && !strings.Contains(id, "/") {
 		t.Errorf("%s: id = %v after the move, want a REST ID", address, a["id"])
 	}
 	for _, ref := range []string{"cluster_id", "queue_id", "team_id", "user_id", "pipeline_id", "test_suite_id",
 		"team_owner_id", "default_team_id", "pipeline_template_id"} {
-		if v, ok := a[ref].(string); ok && !isUUID(v) {
+		if v, ok := a[ref].(string); ok && !kit.IsUUID(v) {
 			t.Errorf("%s: %s = %q after the move, want a UUID", address, ref, v)
 		}
 	}

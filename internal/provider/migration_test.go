@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 // One acceptance test per resource type shared with the official provider: its objects are created in the
@@ -110,9 +111,9 @@ func TestAccMigration_example(t *testing.T) {
 	}
 	// The example's provider block leaves the token and the URL to the environment, as a user's would; the
 	// provider is served in this process, so it reads this process's (the test is not parallel).
-	t.Setenv(envAPIToken, e.token)
-	t.Setenv(envRESTURL, e.url)
-	t.Setenv(envGraphQLURL, e.graphqlURL) // with rest_url set, GraphQL goes only where told
+	t.Setenv(kit.EnvAPIToken, e.token)
+	t.Setenv(kit.EnvRESTURL, e.url)
+	t.Setenv(kit.EnvGraphQLURL, e.graphqlURL) // with rest_url set, GraphQL goes only where told
 	mainTF := read("main.tf")
 	if bytes.Count(mainTF, officialSource) != 1 {
 		t.Fatalf("examples/migration/main.tf must name the official provider's source once")

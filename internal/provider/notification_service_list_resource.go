@@ -7,6 +7,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/list"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 // NewNotificationServiceListResource returns the buildkite_notification_service list resource. A service
@@ -14,14 +15,14 @@ import (
 // Services of providers the resource does not manage (a Slack incoming webhook, the Event Log API) are
 // left out.
 func NewNotificationServiceListResource() list.ListResource {
-	return &namedList[buildkite.NotificationService]{
-		listBase: newListBase("notification_service", notificationServiceIdentity),
-		what:     "notification services",
-		description: "Finds the organization's notification services, shown by description (or by provider where " +
+	return &kit.NamedList[buildkite.NotificationService]{
+		ListBase: kit.NewListBase("notification_service", notificationServiceIdentity),
+		What:     "notification services",
+		Description: "Finds the organization's notification services, shown by description (or by provider where " +
 			"they have none), without the secrets the service masks or never returns.",
-		nameFilter: "Only the services with this description, or, for a service without one, this provider name " +
+		NameFilter: "Only the services with this description, or, for a service without one, this provider name " +
 			"(compared without regard to case). Unset, every service.",
-		list: func(ctx context.Context, c *buildkite.Client) ([]buildkite.NotificationService, error) {
+		ListFunc: func(ctx context.Context, c *buildkite.Client) ([]buildkite.NotificationService, error) {
 			all, err := c.NotificationServices.List(ctx)
 			if err != nil {
 				return nil, err
@@ -34,10 +35,10 @@ func NewNotificationServiceListResource() list.ListResource {
 			}
 			return managed, nil
 		},
-		name: func(s *buildkite.NotificationService) string {
-			return displayOr(deref(s.Description), displayOr(s.Provider.Name, s.Provider.ID))
+		Name: func(s *buildkite.NotificationService) string {
+			return kit.DisplayOr(kit.Deref(s.Description), kit.DisplayOr(s.Provider.Name, s.Provider.ID))
 		},
-		model: func(s *buildkite.NotificationService) any {
+		Model: func(s *buildkite.NotificationService) any {
 			m := notificationServiceModel{}
 			var diags diag.Diagnostics
 			m.fromAPI(s, &diags)

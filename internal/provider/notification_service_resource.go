@@ -26,6 +26,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 var (
@@ -40,16 +41,16 @@ var (
 )
 
 // notificationServiceIdentity names a notification service by its UUID, its import ID.
-var notificationServiceIdentity = identifiedBy(identityAttr("id", "The notification service's UUID."))
+var notificationServiceIdentity = kit.IdentifiedBy(kit.IdentityAttr("id", "The notification service's UUID."))
 
 // NewNotificationServiceResource returns the buildkite_notification_service resource.
 func NewNotificationServiceResource() resource.Resource {
-	return &notificationServiceResource{resourceBase: newResourceBase("notification_service",
-		writeScopes("write_notification_services"), notificationServiceIdentity)}
+	return &notificationServiceResource{ResourceBase: kit.NewResourceBase("notification_service",
+		kit.WriteScopes("write_notification_services"), notificationServiceIdentity)}
 }
 
 type notificationServiceResource struct {
-	resourceBase
+	kit.ResourceBase
 }
 
 // The providers this resource manages: four with settings, and two connected in the web interface (OAuth),
@@ -319,12 +320,12 @@ func nonNilStrings(s []string) []string {
 
 // scopeUUIDs returns the configured scope UUIDs, lower-cased as the service stores them.
 func (m *notificationServiceModel) scopeUUIDs() []string {
-	if !isKnownValue(m.ScopeUUIDs) {
+	if !kit.IsKnownValue(m.ScopeUUIDs) {
 		return nil
 	}
 	var ids []string
 	for _, e := range m.ScopeUUIDs.Elements() {
-		if s, ok := e.(types.String); ok && isKnownValue(s) {
+		if s, ok := e.(types.String); ok && kit.IsKnownValue(s) {
 			ids = append(ids, strings.ToLower(s.ValueString()))
 		}
 	}
@@ -337,14 +338,14 @@ func (m *notificationServiceModel) createBody(ctx context.Context, diags *diag.D
 	body := buildkite.NotificationServiceCreate{
 		Provider:            m.ProviderType.ValueString(),
 		Scope:               m.Scope.ValueString(),
-		Description:         stringPtrIfSet(m.Description),
-		BranchConfiguration: stringPtrIfSet(m.BranchConfiguration),
+		Description:         kit.StringPtrIfSet(m.Description),
+		BranchConfiguration: kit.StringPtrIfSet(m.BranchConfiguration),
 	}
 	if ids := m.scopeUUIDs(); len(ids) > 0 {
 		body.ScopeUUIDs = ids
 	}
 	for k, v := range m.settings() {
-		if isKnownValue(v) {
+		if kit.IsKnownValue(v) {
 			setSetting(ctx, &body.Settings, k, v, diags)
 		}
 	}
@@ -369,7 +370,7 @@ func (m *notificationServiceModel) updateBody(ctx context.Context, state *notifi
 			*f.field = buildkite.Value(f.plan.ValueString())
 		}
 	}
-	if isKnownValue(m.Scope) && !m.Scope.Equal(state.Scope) {
+	if kit.IsKnownValue(m.Scope) && !m.Scope.Equal(state.Scope) {
 		body.Scope = buildkite.Value(m.Scope.ValueString())
 	}
 	if planIDs, stateIDs := m.scopeUUIDs(), state.scopeUUIDs(); !m.ScopeUUIDs.IsUnknown() && !slices.Equal(planIDs, stateIDs) {
@@ -395,7 +396,7 @@ func (m *notificationServiceModel) updateBody(ctx context.Context, state *notifi
 		if old, ok := prior[k]; ok && v.Equal(old) {
 			continue
 		}
-		if v.IsNull() && !isKnownValue(prior[k]) {
+		if v.IsNull() && !kit.IsKnownValue(prior[k]) {
 			continue
 		}
 		setSetting(ctx, &body.Settings, k, v, diags)
@@ -453,22 +454,22 @@ func (m *notificationServiceModel) fromAPI(s *buildkite.NotificationService, dia
 	m.ID = types.StringValue(s.ID)
 	m.GraphQLID = types.StringPointerValue(s.GraphQLID)
 	m.ProviderType = types.StringValue(provider)
-	m.Description = keepEmpty(prior.Description, s.Description)
-	m.BranchConfiguration = keepEmpty(prior.BranchConfiguration, s.BranchConfiguration)
+	m.Description = kit.KeepEmpty(prior.Description, s.Description)
+	m.BranchConfiguration = kit.KeepEmpty(prior.BranchConfiguration, s.BranchConfiguration)
 	m.Enabled = types.BoolValue(s.Enabled)
 	m.Scope = types.StringValue(s.Scope)
-	m.CreatedAt = timeValue(s.CreatedAt)
+	m.CreatedAt = kit.TimeValue(s.CreatedAt)
 
 	// Scope UUIDs: [] stays null where the prior value was null; the same UUIDs in other letter case keep
 	// the configured spelling.
 	answered := lowerSorted(s.ScopeUUIDs)
 	switch {
-	case len(answered) == 0 && (!isKnownValue(prior.ScopeUUIDs)):
+	case len(answered) == 0 && (!kit.IsKnownValue(prior.ScopeUUIDs)):
 		m.ScopeUUIDs = types.SetNull(types.StringType)
-	case isKnownValue(prior.ScopeUUIDs) && slices.Equal(prior.scopeUUIDs(), answered):
+	case kit.IsKnownValue(prior.ScopeUUIDs) && slices.Equal(prior.scopeUUIDs(), answered):
 		m.ScopeUUIDs = prior.ScopeUUIDs
 	default:
-		m.ScopeUUIDs = stringSet(s.ScopeUUIDs)
+		m.ScopeUUIDs = kit.StringSet(s.ScopeUUIDs)
 	}
 
 	set := &s.Settings
@@ -476,7 +477,7 @@ func (m *notificationServiceModel) fromAPI(s *buildkite.NotificationService, dia
 	switch provider {
 	case nsProviderWebhook:
 		m.Webhook = &nsWebhookModel{URL: types.StringPointerValue(set.URL), Token: types.StringPointerValue(set.Token), TokenMode: types.StringPointerValue(set.TokenMode),
-			Version: types.Int64PointerValue(set.Version), Events: stringSet(set.Events), TLSVerify: types.BoolPointerValue(set.TLSVerify)}
+			Version: types.Int64PointerValue(set.Version), Events: kit.StringSet(set.Events), TLSVerify: types.BoolPointerValue(set.TLSVerify)}
 		if set.Events == nil {
 			m.Webhook.Events = types.SetNull(types.StringType)
 		}
@@ -496,12 +497,12 @@ func (m *notificationServiceModel) fromAPI(s *buildkite.NotificationService, dia
 			DatadogTags: types.StringPointerValue(set.DatadogTags)}
 	case nsProviderOpenTelemetry:
 		headers := types.MapNull(types.StringType)
-		if prior.OpenTelemetry != nil && isKnownValue(prior.OpenTelemetry.Headers) {
+		if prior.OpenTelemetry != nil && kit.IsKnownValue(prior.OpenTelemetry.Headers) {
 			headers = prior.OpenTelemetry.Headers
 		}
 		attrs := types.MapNull(types.StringType)
 		if set.ResourceAttributes != nil {
-			attrs = stringMap(set.ResourceAttributes)
+			attrs = kit.StringMap(set.ResourceAttributes)
 		}
 		m.OpenTelemetry = &nsOpenTelemetryModel{Endpoint: types.StringPointerValue(set.Endpoint), ServiceName: types.StringPointerValue(set.ServiceName),
 			Headers: headers, ResourceAttributes: attrs}
@@ -533,7 +534,7 @@ func nsOptional(description string) schema.StringAttribute {
 func (r *notificationServiceResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	settingsNote := " Set it only when `provider_type` is `%s`."
 	resp.Schema = schema.Schema{
-		Version: 1, // above the official provider's 0, so that its states are upgraded (upgrade.go)
+		Version: 1, // above the official provider's 0, so that its states are upgraded (kit/upgrade.go)
 		MarkdownDescription: "A notification service: where the organization's build events go (a webhook, Amazon " +
 			"EventBridge, Datadog Pipeline Visibility or OpenTelemetry tracing). Services connected in the web " +
 			"interface (`linear`, `slack_workspace`) can be imported and their description changed, but not created. " +
@@ -543,10 +544,10 @@ func (r *notificationServiceResource) Schema(_ context.Context, _ resource.Schem
 			"`api_key_wo`, `headers_wo`, each with a `*_wo_version` whose change sends it again), to keep every secret out " +
 			"of plan and state. Import a service by its UUID.",
 		Attributes: map[string]schema.Attribute{
-			"id":         computedString("The notification service's UUID."),
-			"graphql_id": computedString("The notification service's GraphQL ID, null when the service gives none."),
+			"id":         kit.ComputedString("The notification service's UUID."),
+			"graphql_id": kit.ComputedString("The notification service's GraphQL ID, null when the service gives none."),
 			"provider_type": schema.StringAttribute{
-				MarkdownDescription: "The kind of service: one of " + backquoted(nsProviderTypes) + " (the last two only by " +
+				MarkdownDescription: "The kind of service: one of " + kit.Backquoted(nsProviderTypes) + " (the last two only by " +
 					"import). Changing it replaces the service.",
 				Required:      true,
 				Validators:    []validator.String{stringvalidator.OneOf(nsProviderTypes...)},
@@ -559,16 +560,16 @@ func (r *notificationServiceResource) Schema(_ context.Context, _ resource.Schem
 				Optional:            true, Computed: true, Default: booldefault.StaticBool(true),
 			},
 			"scope": schema.StringAttribute{
-				MarkdownDescription: "Which builds notify: one of " + backquoted(nsScopeValues) + ". Default `all`.",
+				MarkdownDescription: "Which builds notify: one of " + kit.Backquoted(nsScopeValues) + ". Default `all`.",
 				Optional:            true, Computed: true, Default: stringdefault.StaticString("all"),
 				Validators: []validator.String{stringvalidator.OneOf(nsScopeValues...)},
 			},
 			"scope_uuids": schema.SetAttribute{
 				MarkdownDescription: "The UUIDs of the pipelines, teams or clusters a `some_*` scope names.",
 				Optional:            true, ElementType: types.StringType,
-				Validators: []validator.Set{setvalidator.ValueStringsAre(stringvalidator.RegexMatches(uuidPattern, "must be a UUID"))},
+				Validators: []validator.Set{setvalidator.ValueStringsAre(stringvalidator.RegexMatches(kit.UuidPattern, "must be a UUID"))},
 			},
-			"created_at": computedString(commonDescription(attrCreatedAt, "notification service")),
+			"created_at": kit.ComputedString(kit.CommonDescription(kit.AttrCreatedAt, "notification service")),
 			"webhook": schema.SingleNestedAttribute{
 				MarkdownDescription: "The settings of a webhook." + fmt.Sprintf(settingsNote, nsProviderWebhook),
 				Optional:            true,
@@ -601,7 +602,7 @@ func (r *notificationServiceResource) Schema(_ context.Context, _ resource.Schem
 						PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown(), stringplanmodifier.RequiresReplaceIf(
 							accountChanged, "Changing the AWS account replaces the service.", "Changing the AWS account replaces the service.")},
 					},
-					"event_source_name":       computedString("The name of the partner event source the service created in the AWS account."),
+					"event_source_name":       kit.ComputedString("The name of the partner event source the service created in the AWS account."),
 					"include_build_meta_data": nsOptional("Which build meta-data to include in events, such as `deploy:*`."),
 				},
 			},
@@ -657,7 +658,7 @@ func nsWriteOnlyVersion(key string) schema.StringAttribute {
 			"Terraform cannot see a write-only value change, so changing this label is what sends `%[1]s_wo` again; "+
 			"an apply that leaves it as it is sends nothing. Required with `%[1]s_wo`.", key),
 		Optional:   true,
-		Validators: []validator.String{notBlank()},
+		Validators: []validator.String{kit.NotBlank()},
 	}
 }
 
@@ -677,12 +678,12 @@ func (r *notificationServiceResource) ConfigValidators(context.Context) []resour
 // accountChanged replaces the service when a known account ID changes; setting one where the state has
 // none (after an import) adopts the service's.
 func accountChanged(_ context.Context, req planmodifier.StringRequest, resp *stringplanmodifier.RequiresReplaceIfFuncResponse) {
-	resp.RequiresReplace = isKnownValue(req.StateValue) && isKnownValue(req.PlanValue) && !req.PlanValue.Equal(req.StateValue)
+	resp.RequiresReplace = kit.IsKnownValue(req.StateValue) && kit.IsKnownValue(req.PlanValue) && !req.PlanValue.Equal(req.StateValue)
 }
 
 // UpgradeState moves the official provider's states (version 0, the same attributes) to version 1.
 func (r *notificationServiceResource) UpgradeState(ctx context.Context) map[int64]resource.StateUpgrader {
-	return upgraders(ctx, r, stateMoves{})
+	return kit.Upgraders(ctx, r, kit.StateMoves{})
 }
 
 // ValidateConfig refuses what the service would refuse and the configuration alone shows, with the
@@ -699,7 +700,7 @@ func (r *notificationServiceResource) ValidateConfig(ctx context.Context, req re
 // ModifyPlan checks scopes (the base) and, for a create, what only a create needs: a provider that can be
 // created, and its required settings. Nothing here asks the service.
 func (r *notificationServiceResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	r.resourceBase.ModifyPlan(ctx, req, resp)
+	r.ResourceBase.ModifyPlan(ctx, req, resp)
 	if req.Plan.Raw.IsNull() || req.Config.Raw.IsNull() {
 		return
 	}
@@ -729,14 +730,14 @@ func nsScope(cfg *notificationServiceModel) (scope string, ids []string, unknown
 	if !cfg.Scope.IsNull() {
 		scope = cfg.Scope.ValueString()
 	}
-	if isKnownValue(cfg.ScopeUUIDs) {
+	if kit.IsKnownValue(cfg.ScopeUUIDs) {
 		for _, e := range cfg.ScopeUUIDs.Elements() {
-			if s, ok := e.(types.String); ok && isKnownValue(s) {
+			if s, ok := e.(types.String); ok && kit.IsKnownValue(s) {
 				ids = append(ids, s.ValueString())
 			}
 		}
 	}
-	return scope, ids, isKnownValue(cfg.ScopeUUIDs) && len(ids) < len(cfg.ScopeUUIDs.Elements())
+	return scope, ids, kit.IsKnownValue(cfg.ScopeUUIDs) && len(ids) < len(cfg.ScopeUUIDs.Elements())
 }
 
 // checkNotificationService adds the errors the configuration alone shows.
@@ -828,7 +829,7 @@ func writeOnlyAlternative(provider, key string) string {
 // ---- operations ----
 
 func (r *notificationServiceResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	defer r.finishCreate(ctx, resp)
+	defer r.FinishCreate(ctx, resp)
 	var plan, config notificationServiceModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
@@ -837,11 +838,11 @@ func (r *notificationServiceResource) Create(ctx context.Context, req resource.C
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	ctx, cancel := r.timeout(ctx, opCreate)
+	ctx, cancel := r.Timeout(ctx, kit.OpCreate)
 	defer cancel()
-	s, err := r.client().NotificationServices.Create(ctx, body)
+	s, err := r.Client().NotificationServices.Create(ctx, body)
 	if err != nil {
-		r.createFailed(ctx, &resp.Diagnostics, err, "notification service", plan.ProviderType.ValueString(), nil)
+		r.CreateFailed(ctx, &resp.Diagnostics, err, "notification service", plan.ProviderType.ValueString(), nil)
 		return
 	}
 	wantEnabled := plan.Enabled
@@ -851,11 +852,11 @@ func (r *notificationServiceResource) Create(ctx context.Context, req resource.C
 	}
 	// The service is in state before it is disabled, so a failure to disable it leaves nothing untracked.
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-	if isKnownValue(wantEnabled) && !wantEnabled.ValueBool() && s.Enabled {
-		off, err := r.client().NotificationServices.SetEnabled(ctx, s.ID, false)
+	if kit.IsKnownValue(wantEnabled) && !wantEnabled.ValueBool() && s.Enabled {
+		off, err := r.Client().NotificationServices.SetEnabled(ctx, s.ID, false)
 		if err != nil {
 			resp.Diagnostics.AddError("Unable to disable notification service", fmt.Sprintf("Disabling notification service %s after creating it: %s. "+
-				"It is in state as enabled; the next apply disables it.", s.ID, describeError(err)))
+				"It is in state as enabled; the next apply disables it.", s.ID, kit.DescribeError(err)))
 			return
 		}
 		plan.fromAPI(off, &resp.Diagnostics)
@@ -864,17 +865,17 @@ func (r *notificationServiceResource) Create(ctx context.Context, req resource.C
 }
 
 func (r *notificationServiceResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	defer r.finishRead(ctx, req, resp)
+	defer r.FinishRead(ctx, req, resp)
 	var state notificationServiceModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	ctx, cancel := r.timeout(ctx, opRead)
+	ctx, cancel := r.Timeout(ctx, kit.OpRead)
 	defer cancel()
-	s, err := r.client().NotificationServices.Get(ctx, restID(state.ID))
+	s, err := r.Client().NotificationServices.Get(ctx, kit.RestID(state.ID))
 	if err != nil {
-		r.readFailed(ctx, resp, err, "notification service", state.ID.ValueString())
+		r.ReadFailed(ctx, resp, err, "notification service", state.ID.ValueString())
 		return
 	}
 	state.fromAPI(s, &resp.Diagnostics)
@@ -885,7 +886,7 @@ func (r *notificationServiceResource) Read(ctx context.Context, req resource.Rea
 }
 
 func (r *notificationServiceResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	defer r.finishUpdate(ctx, req, resp)
+	defer r.FinishUpdate(ctx, req, resp)
 	var plan, state, config notificationServiceModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
@@ -898,20 +899,20 @@ func (r *notificationServiceResource) Update(ctx context.Context, req resource.U
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	ctx, cancel := r.timeout(ctx, opUpdate)
+	ctx, cancel := r.Timeout(ctx, kit.OpUpdate)
 	defer cancel()
-	id := restID(state.ID)
+	id := kit.RestID(state.ID)
 	wantEnabled := plan.Enabled
 	var s *buildkite.NotificationService
 	var err error
 	patched := !body.IsZero()
 	if patched {
-		if s, err = r.client().NotificationServices.Update(ctx, id, body); err != nil {
-			addAPIError(&resp.Diagnostics, "update", "notification service", id, err)
+		if s, err = r.Client().NotificationServices.Update(ctx, id, body); err != nil {
+			kit.AddAPIError(&resp.Diagnostics, "update", "notification service", id, err)
 			return
 		}
 	}
-	if isKnownValue(wantEnabled) && !wantEnabled.Equal(state.Enabled) {
+	if kit.IsKnownValue(wantEnabled) && !wantEnabled.Equal(state.Enabled) {
 		if patched {
 			// What the PATCH changed is in state before the second call, whose failure then leaves only the
 			// enabled state to change.
@@ -919,9 +920,9 @@ func (r *notificationServiceResource) Update(ctx context.Context, req resource.U
 			saved.fromAPI(s, &resp.Diagnostics)
 			resp.Diagnostics.Append(resp.State.Set(ctx, &saved)...)
 		}
-		if s, err = r.client().NotificationServices.SetEnabled(ctx, id, wantEnabled.ValueBool()); err != nil {
+		if s, err = r.Client().NotificationServices.SetEnabled(ctx, id, wantEnabled.ValueBool()); err != nil {
 			resp.Diagnostics.AddError("Unable to change notification service enabled state", fmt.Sprintf(
-				"Setting enabled = %t on notification service %s: %s.", wantEnabled.ValueBool(), id, describeError(err)))
+				"Setting enabled = %t on notification service %s: %s.", wantEnabled.ValueBool(), id, kit.DescribeError(err)))
 			if !patched {
 				resp.State.Raw = req.State.Raw
 			}
@@ -929,8 +930,8 @@ func (r *notificationServiceResource) Update(ctx context.Context, req resource.U
 		}
 	}
 	if s == nil {
-		if s, err = r.client().NotificationServices.Get(ctx, id); err != nil {
-			addAPIError(&resp.Diagnostics, "read", "notification service", id, err)
+		if s, err = r.Client().NotificationServices.Get(ctx, id); err != nil {
+			kit.AddAPIError(&resp.Diagnostics, "read", "notification service", id, err)
 			return
 		}
 	}
@@ -947,16 +948,16 @@ func (r *notificationServiceResource) Delete(ctx context.Context, req resource.D
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	ctx, cancel := r.timeout(ctx, opDelete)
+	ctx, cancel := r.Timeout(ctx, kit.OpDelete)
 	defer cancel()
-	err := r.client().NotificationServices.Delete(ctx, restID(state.ID))
-	r.deleteFailed(ctx, &resp.Diagnostics, err, "notification service", state.ID.ValueString())
+	err := r.Client().NotificationServices.Delete(ctx, kit.RestID(state.ID))
+	r.DeleteFailed(ctx, &resp.Diagnostics, err, "notification service", state.ID.ValueString())
 }
 
 // ImportState accepts the service's UUID (the official provider's import ID) or its GraphQL ID, as the
 // import ID or as the identity; the first Read fills in the rest.
 func (r *notificationServiceResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	parts, ok := r.importParts(ctx, req, resp, uuidPart("<notification service UUID>", nsGraphQLTypes...))
+	parts, ok := r.ImportParts(ctx, req, resp, kit.UuidPart("<notification service UUID>", nsGraphQLTypes...))
 	if !ok {
 		return
 	}

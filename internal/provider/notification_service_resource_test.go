@@ -21,6 +21,7 @@ import (
 
 	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 func init() {
@@ -95,7 +96,7 @@ func TestAccNotificationServiceResource_basic(t *testing.T) {
 					return nil
 				})),
 				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringRegexp(uuidPattern)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringRegexp(kit.UuidPattern)),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("graphql_id"), knownvalue.StringRegexp(regexp.MustCompile(`.`))),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("enabled"), knownvalue.Bool(false)),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("scope"), knownvalue.StringExact("all")),
@@ -138,7 +139,7 @@ func TestAccNotificationServiceResource_basic(t *testing.T) {
   branch_configuration = "main"`, upperTeam), `    tls_verify = false`)),
 				ConfigPlanChecks: inPlace(addr),
 				Check: e.serviceOnService(func(s *buildkite.NotificationService) error {
-					if s.Scope != "some_teams" || len(s.ScopeUUIDs) != 1 || s.ScopeUUIDs[0] != team.ID || deref(s.BranchConfiguration) != "main" {
+					if s.Scope != "some_teams" || len(s.ScopeUUIDs) != 1 || s.ScopeUUIDs[0] != team.ID || kit.Deref(s.BranchConfiguration) != "main" {
 						return fmt.Errorf("service holds %+v", s)
 					}
 					return nil
@@ -153,7 +154,7 @@ func TestAccNotificationServiceResource_basic(t *testing.T) {
 				Config:           e.config(testAccWebhookServiceConfig("second", true, "", `    tls_verify = false`)),
 				ConfigPlanChecks: inPlace(addr),
 				Check: e.serviceOnService(func(s *buildkite.NotificationService) error {
-					if s.Scope != "all" || len(s.ScopeUUIDs) != 0 || deref(s.BranchConfiguration) != "" {
+					if s.Scope != "all" || len(s.ScopeUUIDs) != 0 || kit.Deref(s.BranchConfiguration) != "" {
 						return fmt.Errorf("service holds %+v", s)
 					}
 					return nil
@@ -451,7 +452,7 @@ resource "buildkite_notification_service" "test" {
 				Config:           cfg(`  description = "managed after import"`),
 				ConfigPlanChecks: inPlace(addr),
 				Check: e.serviceOnService(func(s *buildkite.NotificationService) error {
-					if deref(s.Description) != "managed after import" {
+					if kit.Deref(s.Description) != "managed after import" {
 						return fmt.Errorf("service holds %+v", s)
 					}
 					return nil
@@ -567,7 +568,7 @@ func TestAccNotificationServiceResource_disableFailsAfterPatch(t *testing.T) {
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
 				Check: e.serviceOnService(func(s *buildkite.NotificationService) error {
-					if s.Enabled || deref(s.Description) != testPrefix+"second" {
+					if s.Enabled || kit.Deref(s.Description) != testPrefix+"second" {
 						return fmt.Errorf("service holds %+v", s)
 					}
 					return nil

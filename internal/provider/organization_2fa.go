@@ -8,6 +8,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 // buildkite_organization's enforce_2fa, which only Buildkite's GraphQL API reads and sets. Configured, it is
@@ -40,7 +42,7 @@ func (r *organizationResource) apply2FA(ctx context.Context, config tfsdk.Config
 	}
 	if want.IsNull() {
 		if plan.Enforce2FA.IsUnknown() {
-			r.readUnset2FA(ctx, plan, gerund(action), diags)
+			r.readUnset2FA(ctx, plan, kit.Gerund(action), diags)
 		}
 		return
 	}
@@ -48,21 +50,21 @@ func (r *organizationResource) apply2FA(ctx context.Context, config tfsdk.Config
 		plan.Enforce2FA = types.BoolNull()
 		return
 	}
-	orgs := r.client().Organizations
+	orgs := r.Client().Organizations
 	live, err := orgs.TwoFactorEnforced(ctx)
 	if err != nil {
-		addGraphQLError(diags, "read", "organization two-factor enforcement", r.client().Organization(), err, nil)
+		kit.AddGraphQLError(diags, "read", "organization two-factor enforcement", r.Client().Organization(), err, nil)
 		return
 	}
 	if target := want.ValueBool(); live != target {
 		live, err = orgs.SetTwoFactorEnforced(ctx, target)
-		if actedWithErrors(diags, err, "set", "organization two-factor enforcement", r.client().Organization()) {
+		if kit.ActedWithErrors(diags, err, "set", "organization two-factor enforcement", r.Client().Organization()) {
 			err = nil // live is what the service's answer holds
 		}
 		if err != nil {
 			diags.AddAttributeError(path.Root("enforce_2fa"), "Unable to Set 2FA", fmt.Sprintf(
 				"%s organization %s with enforce_2fa = %t: %s. The token's user must be an administrator of the organization.",
-				gerund(action), r.client().Organization(), target, describeError(err)))
+				kit.Gerund(action), r.Client().Organization(), target, kit.DescribeError(err)))
 			return
 		}
 	}
@@ -74,16 +76,16 @@ func (r *organizationResource) apply2FA(ctx context.Context, config tfsdk.Config
 // scope never needs it. A state that holds no value yet is read as a create reads it: a failure is a
 // warning, since the configuration leaves it out (one that sets it holds a value after its apply).
 func (r *organizationResource) read2FA(ctx context.Context, state *organizationResourceModel, diags *diag.Diagnostics) {
-	if state.Enforce2FA.IsUnknown() || !r.data.graphQLReachable() {
+	if state.Enforce2FA.IsUnknown() || !r.Data.GraphQLReachable() {
 		return
 	}
 	if state.Enforce2FA.IsNull() {
 		r.readUnset2FA(ctx, state, "Refreshing", diags)
 		return
 	}
-	live, err := r.client().Organizations.TwoFactorEnforced(ctx)
+	live, err := r.Client().Organizations.TwoFactorEnforced(ctx)
 	if err != nil {
-		addGraphQLError(diags, "read", "organization two-factor enforcement", r.client().Organization(), err, nil)
+		kit.AddGraphQLError(diags, "read", "organization two-factor enforcement", r.Client().Organization(), err, nil)
 		return
 	}
 	state.Enforce2FA = types.BoolValue(live)
@@ -96,15 +98,15 @@ func (r *organizationResource) read2FA(ctx context.Context, state *organizationR
 // already applied must not be lost from state.
 func (r *organizationResource) readUnset2FA(ctx context.Context, m *organizationResourceModel, doing string, diags *diag.Diagnostics) {
 	m.Enforce2FA = types.BoolNull()
-	if !r.data.graphQLReachable() {
+	if !r.Data.GraphQLReachable() {
 		return
 	}
-	live, err := r.client().Organizations.TwoFactorEnforced(ctx)
+	live, err := r.Client().Organizations.TwoFactorEnforced(ctx)
 	if err != nil {
 		diags.AddWarning("Unable to Read 2FA", fmt.Sprintf(
 			"%s organization %s: reading enforce_2fa through GraphQL failed: %s. The state holds no value for it; "+
 				"the next refresh reads it again. If this persists, check that graphql_url reaches Buildkite's GraphQL API "+
-				"and that the API token's user is an administrator of the organization.", doing, r.client().Organization(), describeError(err)))
+				"and that the API token's user is an administrator of the organization.", doing, r.Client().Organization(), kit.DescribeError(err)))
 		return
 	}
 	m.Enforce2FA = types.BoolValue(live)

@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 var (
@@ -18,11 +19,11 @@ var (
 
 // NewOrganizationDataSource returns the buildkite_organization data source.
 func NewOrganizationDataSource() datasource.DataSource {
-	return &organizationDataSource{dataSourceBase: newDataSourceBase("organization")}
+	return &organizationDataSource{DataSourceBase: kit.NewDataSourceBase("organization")}
 }
 
 type organizationDataSource struct {
-	dataSourceBase
+	kit.DataSourceBase
 }
 
 type organizationModel struct {
@@ -43,7 +44,7 @@ type organizationModel struct {
 func (d *organizationDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "The organization the provider is configured for (`organization` or `BUILDKITE_ORGANIZATION_SLUG`).",
-		Attributes: dataWithCommon("organization", map[string]schema.Attribute{
+		Attributes: kit.DataWithCommon("organization", map[string]schema.Attribute{
 			"name": schema.StringAttribute{MarkdownDescription: "The organization's name.", Computed: true},
 			"slug": schema.StringAttribute{MarkdownDescription: "The organization's slug.", Computed: true},
 			"allowed_api_ip_addresses": schema.ListAttribute{
@@ -52,34 +53,34 @@ func (d *organizationDataSource) Schema(_ context.Context, _ datasource.SchemaRe
 					"must be an administrator and the token needs `read_organization_settings`).",
 				ElementType: types.StringType, Computed: true,
 			},
-		}, attrID, attrUUID, attrGraphQLID, attrURL, attrWebURL, attrCreatedAt),
+		}, kit.AttrID, kit.AttrUUID, kit.AttrGraphQLID, kit.AttrURL, kit.AttrWebURL, kit.AttrCreatedAt),
 	}
 }
 
 func (d *organizationDataSource) Read(ctx context.Context, _ datasource.ReadRequest, resp *datasource.ReadResponse) {
-	ctx, cancel := d.timeout(ctx)
+	ctx, cancel := d.Timeout(ctx)
 	defer cancel()
-	o, err := d.client().Organizations.Get(ctx)
+	o, err := d.Client().Organizations.Get(ctx)
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "read", "organization", d.client().Organization(), err)
+		kit.AddAPIError(&resp.Diagnostics, "read", "organization", d.Client().Organization(), err)
 		return
 	}
 	m := organizationModel{
 		ID: types.StringValue(o.ID), UUID: types.StringValue(o.ID), GraphQLID: types.StringValue(o.GraphQLID),
 		Name: types.StringValue(o.Name), Slug: types.StringValue(o.Slug),
-		URL: types.StringValue(o.URL), WebURL: types.StringValue(o.WebURL), CreatedAt: timeValue(o.CreatedAt),
+		URL: types.StringValue(o.URL), WebURL: types.StringValue(o.WebURL), CreatedAt: kit.TimeValue(o.CreatedAt),
 		AllowedAPIIPAddresses: types.ListNull(types.StringType),
 	}
 	// The allowlist needs an administrator's token with read_organization_settings; without one, the rest
 	// of the organization is still read, for those who want only its IDs.
-	settings, err := d.client().OrgSettings.GetAPISettings(ctx)
+	settings, err := d.Client().OrgSettings.GetAPISettings(ctx)
 	switch {
 	case buildkite.IsForbidden(err):
 		resp.Diagnostics.AddWarning("Unable to Read Organization API Settings", fmt.Sprintf(
 			"Reading the API settings of organization %s: %s. allowed_api_ip_addresses is left null; the token's user "+
-				"must be an administrator and the token needs read_organization_settings for it to be read.", o.Slug, describeError(err)))
+				"must be an administrator and the token needs read_organization_settings for it to be read.", o.Slug, kit.DescribeError(err)))
 	case err != nil:
-		addAPIError(&resp.Diagnostics, "read", "organization API settings", o.Slug, err)
+		kit.AddAPIError(&resp.Diagnostics, "read", "organization API settings", o.Slug, err)
 		return
 	default:
 		ips := settings.AllowedIPs()

@@ -17,6 +17,7 @@ import (
 
 	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 func TestAccOrganizationDataSource(t *testing.T) {
@@ -127,7 +128,7 @@ func TestAccOrganizationDataSource_notAdministrator(t *testing.T) {
 		t.Fatal(err)
 	}
 	ds := NewOrganizationDataSource().(*organizationDataSource)
-	ds.Configure(t.Context(), datasource.ConfigureRequest{ProviderData: &providerData{client: memberClient, org: e.org}}, &datasource.ConfigureResponse{})
+	ds.Configure(t.Context(), datasource.ConfigureRequest{ProviderData: &kit.ProviderData{Client: memberClient, Org: e.org}}, &datasource.ConfigureResponse{})
 	var sresp datasource.SchemaResponse
 	ds.Schema(t.Context(), datasource.SchemaRequest{}, &sresp)
 	resp := datasource.ReadResponse{State: tfsdk.State{Schema: sresp.Schema, Raw: tftypes.NewValue(sresp.Schema.Type().TerraformType(t.Context()), nil)}}

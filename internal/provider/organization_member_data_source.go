@@ -14,6 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 var (
@@ -24,11 +25,11 @@ var (
 
 // NewOrganizationMemberDataSource returns the buildkite_organization_member data source.
 func NewOrganizationMemberDataSource() datasource.DataSource {
-	return &organizationMemberDataSource{dataSourceBase: newDataSourceBase("organization_member")}
+	return &organizationMemberDataSource{DataSourceBase: kit.NewDataSourceBase("organization_member")}
 }
 
 type organizationMemberDataSource struct {
-	dataSourceBase
+	kit.DataSourceBase
 }
 
 // memberModel is one member of the organization, alone or in buildkite_organization_members.
@@ -62,7 +63,7 @@ func (d *organizationMemberDataSource) Schema(_ context.Context, _ datasource.Sc
 	attrs["id"] = schema.StringAttribute{
 		MarkdownDescription: "The user's UUID. Give this or `email`.",
 		Optional:            true, Computed: true,
-		Validators: []validator.String{uuidValidator()},
+		Validators: []validator.String{kit.UuidValidator()},
 	}
 	attrs["email"] = schema.StringAttribute{
 		MarkdownDescription: "The user's e-mail address, compared without regard to case. Give this or `id`.",
@@ -85,19 +86,19 @@ func (d *organizationMemberDataSource) Read(ctx context.Context, req datasource.
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	ctx, cancel := d.timeout(ctx)
+	ctx, cancel := d.Timeout(ctx)
 	defer cancel()
-	orgs := d.client().Organizations
+	orgs := d.Client().Organizations
 	var found *buildkite.Member
 	if id := cfg.ID.ValueString(); id != "" {
 		u, err := orgs.GetMember(ctx, id)
 		switch {
 		case buildkite.IsNotFound(err):
 			resp.Diagnostics.AddError("No Organization Member Found",
-				fmt.Sprintf("No member of the organization %q has the ID %q.", d.client().Organization(), id))
+				fmt.Sprintf("No member of the organization %q has the ID %q.", d.Client().Organization(), id))
 			return
 		case err != nil:
-			addAPIError(&resp.Diagnostics, "read", "organization member", id, err)
+			kit.AddAPIError(&resp.Diagnostics, "read", "organization member", id, err)
 			return
 		}
 		found = u
@@ -105,7 +106,7 @@ func (d *organizationMemberDataSource) Read(ctx context.Context, req datasource.
 		email := cfg.Email.ValueString()
 		members, err := orgs.ListMembers(ctx)
 		if err != nil {
-			addAPIError(&resp.Diagnostics, "list", "organization members", "", err)
+			kit.AddAPIError(&resp.Diagnostics, "list", "organization members", "", err)
 			return
 		}
 		match := func(m *buildkite.Member) bool { return strings.EqualFold(m.Email, email) }
@@ -113,10 +114,10 @@ func (d *organizationMemberDataSource) Read(ctx context.Context, req datasource.
 			// The official provider's words, which its users' tests match on.
 			resp.Diagnostics.AddError("No organization member found",
 				fmt.Sprintf("Organization member not found: %s. No member of the organization %q has this e-mail address.",
-					email, d.client().Organization()))
+					email, d.Client().Organization()))
 			return
 		}
-		found = pickOne(&resp.Diagnostics, "organization member", fmt.Sprintf("the e-mail address %q", email), members, match)
+		found = kit.PickOne(&resp.Diagnostics, "organization member", fmt.Sprintf("the e-mail address %q", email), members, match)
 		if found == nil {
 			return
 		}

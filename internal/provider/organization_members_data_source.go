@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 var (
@@ -18,11 +19,11 @@ var (
 
 // NewOrganizationMembersDataSource returns the buildkite_organization_members data source.
 func NewOrganizationMembersDataSource() datasource.DataSource {
-	return &organizationMembersDataSource{dataSourceBase: newDataSourceBase("organization_members")}
+	return &organizationMembersDataSource{DataSourceBase: kit.NewDataSourceBase("organization_members")}
 }
 
 type organizationMembersDataSource struct {
-	dataSourceBase
+	kit.DataSourceBase
 }
 
 type organizationMembersModel struct {
@@ -39,7 +40,7 @@ func (d *organizationMembersDataSource) Schema(_ context.Context, _ datasource.S
 					"releases of the official provider take it).",
 				Optional: true,
 			},
-			"members": listOf("The members, each with the attributes of `buildkite_organization_member`.", memberAttributes()),
+			"members": kit.ListOf("The members, each with the attributes of `buildkite_organization_member`.", memberAttributes()),
 		},
 	}
 }
@@ -50,13 +51,13 @@ func (d *organizationMembersDataSource) Read(ctx context.Context, req datasource
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	ctx, cancel := d.timeout(ctx)
+	ctx, cancel := d.Timeout(ctx)
 	defer cancel()
-	list := d.client().Organizations.ListMembers
+	list := d.Client().Organizations.ListMembers
 	if team := cfg.Team.ValueString(); team != "" {
 		list = func(ctx context.Context) ([]buildkite.Member, error) { return d.teamMembers(ctx, team) }
 	}
-	items, ok := listItems(ctx, &resp.Diagnostics, "organization members", "", list, (*memberModel).fromAPI)
+	items, ok := kit.ListItems(ctx, &resp.Diagnostics, "organization members", "", list, (*memberModel).fromAPI)
 	if !ok {
 		return
 	}
@@ -64,7 +65,7 @@ func (d *organizationMembersDataSource) Read(ctx context.Context, req datasource
 	// token cannot see them. A team may have none.
 	if len(items) == 0 && cfg.Team.IsNull() {
 		resp.Diagnostics.AddError("No organization members found",
-			fmt.Sprintf("The API token sees no members of the organization %q.", d.client().Organization()))
+			fmt.Sprintf("The API token sees no members of the organization %q.", d.Client().Organization()))
 		return
 	}
 	cfg.Members = items
@@ -74,11 +75,11 @@ func (d *organizationMembersDataSource) Read(ctx context.Context, req datasource
 // teamMembers are the organization's members who are in the team, in the organization's order: the team's
 // listing names them, the organization's has their e-mail addresses.
 func (d *organizationMembersDataSource) teamMembers(ctx context.Context, team string) ([]buildkite.Member, error) {
-	t, err := findTeam(ctx, d.client(), team)
+	t, err := kit.FindTeam(ctx, d.Client(), team)
 	if err != nil {
 		return nil, err
 	}
-	inTeam, err := d.client().TeamMembers.List(ctx, t.ID)
+	inTeam, err := d.Client().TeamMembers.List(ctx, t.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -86,7 +87,7 @@ func (d *organizationMembersDataSource) teamMembers(ctx context.Context, team st
 	for _, m := range inTeam {
 		ids[m.UserID] = true
 	}
-	all, err := d.client().Organizations.ListMembers(ctx)
+	all, err := d.Client().Organizations.ListMembers(ctx)
 	if err != nil {
 		return nil, err
 	}

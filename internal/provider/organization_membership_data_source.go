@@ -15,6 +15,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 var (
@@ -27,11 +28,11 @@ var (
 // membership, a member or a pending invitation, with the attributes of the resource that manages it
 // (buildkite_organization_member shows a member's name instead, and no role).
 func NewOrganizationMembershipDataSource() datasource.DataSource {
-	return &organizationMembershipDataSource{dataSourceBase: newDataSourceBase("organization_membership")}
+	return &organizationMembershipDataSource{DataSourceBase: kit.NewDataSourceBase("organization_membership")}
 }
 
 type organizationMembershipDataSource struct {
-	dataSourceBase
+	kit.DataSourceBase
 }
 
 // organizationMembershipDataModel is what the resource's model holds of the membership itself, without
@@ -55,7 +56,7 @@ func (d *organizationMembershipDataModel) fromMembership(m *organizationMembersh
 }
 
 func (d *organizationMembershipDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
-	attrs := computedStrings(map[string]string{
+	attrs := kit.ComputedStrings(map[string]string{
 		"id": "The member's user UUID; for a pending invitation, the invitation's UUID (as the resource's `id` " +
 			"and its identity hold them).",
 		"user_id":       "The user's GraphQL ID (for `buildkite_team_member`); null for a pending invitation.",
@@ -66,15 +67,15 @@ func (d *organizationMembershipDataSource) Schema(_ context.Context, _ datasourc
 	})
 	attrs["uuid"] = schema.StringAttribute{
 		MarkdownDescription: "The member's user UUID. Give this or `email`; a pending invitation has none, so it is found " +
-			"by `email` only. " + refDescription([]string{"User"}),
+			"by `email` only. " + kit.RefDescription([]string{"User"}),
 		Optional: true, Computed: true,
-		Validators: []validator.String{refValidator{graphQLTypes: []string{"User"}}},
+		Validators: []validator.String{kit.RefValidator{GraphQLTypes: []string{"User"}}},
 	}
 	attrs["email"] = schema.StringAttribute{
 		MarkdownDescription: "The e-mail address of the member, or of a pending invitation, compared without regard to " +
 			"case. Give this or `uuid`.",
 		Optional: true, Computed: true,
-		Validators: []validator.String{notBlank()},
+		Validators: []validator.String{kit.NotBlank()},
 	}
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "One membership of the organization, a member or a pending invitation, with the attributes " +
@@ -95,10 +96,10 @@ func (d *organizationMembershipDataSource) Read(ctx context.Context, req datasou
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	ctx, cancel := d.timeout(ctx)
+	ctx, cancel := d.Timeout(ctx)
 	defer cancel()
 	var found *organizationMembershipModel
-	if isKnownValue(cfg.UUID) {
+	if kit.IsKnownValue(cfg.UUID) {
 		found = d.byUUID(ctx, cfg.UUID.ValueString(), &resp.Diagnostics)
 	} else {
 		found = d.byEmail(ctx, cfg.Email.ValueString(), &resp.Diagnostics)
@@ -113,20 +114,20 @@ func (d *organizationMembershipDataSource) Read(ctx context.Context, req datasou
 
 // byUUID reads the member with the user UUID (or User GraphQL ID) id.
 func (d *organizationMembershipDataSource) byUUID(ctx context.Context, id string, diags *diag.Diagnostics) *organizationMembershipModel {
-	uuid, err := refUUID(id, []string{"User"})
+	uuid, err := kit.RefUUID(id, []string{"User"})
 	if err != nil {
 		diags.AddAttributeError(path.Root("uuid"), "Invalid Reference", fmt.Sprintf("Attribute uuid %s.", err))
 		return nil
 	}
-	mem, err := d.client().Organizations.GetMember(ctx, uuid)
+	mem, err := d.Client().Organizations.GetMember(ctx, uuid)
 	switch {
 	case buildkite.IsNotFound(err):
 		diags.AddError("No Organization Membership Found", fmt.Sprintf(
 			"No member of the organization %q has the user UUID %q. A pending invitation has no user yet: find it by email.",
-			d.client().Organization(), uuid))
+			d.Client().Organization(), uuid))
 		return nil
 	case err != nil:
-		addAPIError(diags, "read", "organization member", uuid, err)
+		kit.AddAPIError(diags, "read", "organization member", uuid, err)
 		return nil
 	}
 	return importedMember(mem)
@@ -136,7 +137,7 @@ func (d *organizationMembershipDataSource) byUUID(ctx context.Context, id string
 // listing, then, only when no member has it, the invitations'.
 func (d *organizationMembershipDataSource) byEmail(ctx context.Context, email string, diags *diag.Diagnostics) *organizationMembershipModel {
 	for _, pending := range []bool{false, true} {
-		all := listMemberships(ctx, d.client(), !pending, pending, diags)
+		all := listMemberships(ctx, d.Client(), !pending, pending, diags)
 		if diags.HasError() {
 			return nil
 		}
@@ -144,13 +145,13 @@ func (d *organizationMembershipDataSource) byEmail(ctx context.Context, email st
 		if !slices.ContainsFunc(all, func(m *organizationMembershipModel) bool { return match(&m) }) {
 			continue
 		}
-		if m := pickOne(diags, "organization membership", fmt.Sprintf("the e-mail address %q", email), all, match); m != nil {
+		if m := kit.PickOne(diags, "organization membership", fmt.Sprintf("the e-mail address %q", email), all, match); m != nil {
 			return *m
 		}
 		return nil
 	}
 	diags.AddError("No Organization Membership Found", fmt.Sprintf(
 		"Neither a member of the organization %q nor a pending invitation to it has the e-mail address %q.",
-		d.client().Organization(), email))
+		d.Client().Organization(), email))
 	return nil
 }

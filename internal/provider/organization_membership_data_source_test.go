@@ -10,6 +10,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 // TestAccOrganizationMembershipDataSource: a member found by e-mail address (in another case), by user UUID
@@ -27,7 +29,7 @@ func TestAccOrganizationMembershipDataSource(t *testing.T) {
 		return []statecheck.StateCheck{
 			value("id", knownvalue.StringExact(s.admin.ID)),
 			value("uuid", knownvalue.StringExact(s.admin.ID)),
-			value("user_id", knownvalue.StringExact(graphQLID("User", s.admin.ID))),
+			value("user_id", knownvalue.StringExact(kit.GraphQLID("User", s.admin.ID))),
 			value("email", knownvalue.StringExact(s.admin.Email)),
 			value("state", knownvalue.StringExact("active")),
 			value("role", knownvalue.StringExact("ADMIN")),
@@ -63,7 +65,7 @@ func TestAccOrganizationMembershipDataSource(t *testing.T) {
   uuid  = %q
   email = %q
 `, s.admin.ID, s.admin.Email), `Exactly one of these attributes must be configured`),
-			refused(`uuid = "`+graphQLID("Team", s.admin.ID)+`"`, `Invalid Reference`),
+			refused(`uuid = "`+kit.GraphQLID("Team", s.admin.ID)+`"`, `Invalid Reference`),
 			{
 				Config: e.config(fmt.Sprintf(`
 data "buildkite_organization_membership" "by_email" {
@@ -78,7 +80,7 @@ data "buildkite_organization_membership" "by_graphql_id" {
 data "buildkite_organization_membership" "invited" {
   email = %q
 }
-`, strings.ToUpper(s.admin.Email), s.admin.ID, graphQLID("User", s.admin.ID), strings.ToUpper(s.invitation.Email))),
+`, strings.ToUpper(s.admin.Email), s.admin.ID, kit.GraphQLID("User", s.admin.ID), strings.ToUpper(s.invitation.Email))),
 				ConfigStateChecks: checks,
 			},
 		},

@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 var _ list.ListResourceWithConfigure = (*organizationMembershipListResource)(nil)
@@ -19,11 +20,11 @@ var _ list.ListResourceWithConfigure = (*organizationMembershipListResource)(nil
 // NewOrganizationMembershipListResource returns the buildkite_organization_membership list resource: the
 // organization's members and its pending invitations, each a membership the resource manages.
 func NewOrganizationMembershipListResource() list.ListResource {
-	return &organizationMembershipListResource{listBase: newListBase("organization_membership", organizationMembershipIdentity)}
+	return &organizationMembershipListResource{ListBase: kit.NewListBase("organization_membership", organizationMembershipIdentity)}
 }
 
 type organizationMembershipListResource struct {
-	listBase
+	kit.ListBase
 }
 
 // organizationMembershipListFilter: the filters Buildkite's GraphQL members listing has (e-mail, role), and
@@ -47,7 +48,7 @@ func (l *organizationMembershipListResource) ListResourceConfigSchema(_ context.
 			"email": schema.StringAttribute{
 				MarkdownDescription: "Only the membership of this e-mail address (compared without regard to case).",
 				Optional:            true,
-				Validators:          []validator.String{notBlank()},
+				Validators:          []validator.String{kit.NotBlank()},
 			},
 			"role": schema.StringAttribute{
 				MarkdownDescription: "Only memberships with this role: `member` or `admin` (in any case).",
@@ -68,19 +69,19 @@ func (l *organizationMembershipListResource) ListResourceConfigSchema(_ context.
 func (l *organizationMembershipListResource) List(ctx context.Context, req list.ListRequest, stream *list.ListResultsStream) {
 	var filter organizationMembershipListFilter
 	if diags := req.Config.Get(ctx, &filter); diags.HasError() {
-		listFailed(stream, diags)
+		kit.ListFailed(stream, diags)
 		return
 	}
-	callCtx, cancel := l.timeout(ctx, opRead)
+	callCtx, cancel := l.Timeout(ctx, kit.OpRead)
 	defer cancel()
 	state := strings.ToLower(filter.State.ValueString())
 	var diags diag.Diagnostics
-	all := listMemberships(callCtx, l.client(), state != membershipPending, state != membershipActive, &diags)
+	all := listMemberships(callCtx, l.Client(), state != membershipPending, state != membershipActive, &diags)
 	if diags.HasError() {
-		listFailed(stream, diags)
+		kit.ListFailed(stream, diags)
 		return
 	}
-	var items []found
+	var items []kit.Found
 	for _, m := range all {
 		if !filter.Email.IsNull() && !strings.EqualFold(m.Email.ValueString(), filter.Email.ValueString()) ||
 			!filter.Role.IsNull() && !strings.EqualFold(m.Role.ValueString(), filter.Role.ValueString()) {
@@ -90,9 +91,9 @@ func (l *organizationMembershipListResource) List(ctx context.Context, req list.
 		if m.State.ValueString() == membershipPending {
 			name += " (invited)"
 		}
-		items = append(items, found{model: m, displayName: name})
+		items = append(items, kit.Found{Model: m, DisplayName: name})
 	}
-	stream.Results = l.results(ctx, req, items)
+	stream.Results = l.Results(ctx, req, items)
 }
 
 // listMemberships lists the organization's members (when members) and pending invitations (when pending),
@@ -103,7 +104,7 @@ func listMemberships(ctx context.Context, c *buildkite.Client, members, pending 
 	if members {
 		all, err := c.Organizations.ListMembers(ctx)
 		if err != nil {
-			addAPIError(diags, "list", "organization members", "", err)
+			kit.AddAPIError(diags, "list", "organization members", "", err)
 			return nil
 		}
 		for i := range all {
@@ -113,7 +114,7 @@ func listMemberships(ctx context.Context, c *buildkite.Client, members, pending 
 	if pending {
 		all, err := c.Invitations.ListPending(ctx)
 		if err != nil {
-			addAPIError(diags, "list", "organization invitations", "", err)
+			kit.AddAPIError(diags, "list", "organization invitations", "", err)
 			return nil
 		}
 		for i := range all {

@@ -18,6 +18,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 var (
@@ -30,14 +31,14 @@ var (
 )
 
 // organizationMembershipIdentity names a membership by its id: the user's UUID, or the tracked invitation's.
-var organizationMembershipIdentity = identifiedBy(identityAttr("id",
+var organizationMembershipIdentity = kit.IdentifiedBy(kit.IdentityAttr("id",
 	"The member's user UUID, or the UUID of the invitation the membership was created with."))
 
 // NewOrganizationMembershipResource returns the buildkite_organization_membership resource.
 func NewOrganizationMembershipResource() resource.Resource {
 	return &organizationMembershipResource{
-		resourceBase: newResourceBase("organization_membership",
-			writeScopes("write_organizations", "read_organization_invitations", "write_organization_invitations"),
+		ResourceBase: kit.NewResourceBase("organization_membership",
+			kit.WriteScopes("write_organizations", "read_organization_invitations", "write_organization_invitations"),
 			organizationMembershipIdentity),
 	}
 }
@@ -49,7 +50,7 @@ func NewOrganizationMembershipResource() resource.Resource {
 // adoption is never silent: the plan looks the member up and names the role found (role_before_adoption),
 // and destroying an adopted membership gives that role back and leaves the person a member.
 type organizationMembershipResource struct {
-	resourceBase
+	kit.ResourceBase
 }
 
 // The roles and SSO modes, in the REST API's spelling.
@@ -65,51 +66,51 @@ const (
 )
 
 type organizationMembershipModel struct {
-	ID                 types.String `tfsdk:"id"`
-	Email              types.String `tfsdk:"email"`
-	UUID               types.String `tfsdk:"uuid"`
-	UserID             types.String `tfsdk:"user_id"`
-	InvitationID       types.String `tfsdk:"invitation_id"`
-	State              types.String `tfsdk:"state"`
-	Role               enumValue    `tfsdk:"role"`
-	SSOMode            enumValue    `tfsdk:"sso_mode"`
-	SendInvitation     types.Bool   `tfsdk:"send_invitation"`
-	DowngradeOnDestroy types.Bool   `tfsdk:"downgrade_on_destroy"`
-	RoleBeforeAdoption types.String `tfsdk:"role_before_adoption"`
-	RemoveAdopted      types.Bool   `tfsdk:"remove_adopted_on_destroy"`
+	ID                 types.String  `tfsdk:"id"`
+	Email              types.String  `tfsdk:"email"`
+	UUID               types.String  `tfsdk:"uuid"`
+	UserID             types.String  `tfsdk:"user_id"`
+	InvitationID       types.String  `tfsdk:"invitation_id"`
+	State              types.String  `tfsdk:"state"`
+	Role               kit.EnumValue `tfsdk:"role"`
+	SSOMode            kit.EnumValue `tfsdk:"sso_mode"`
+	SendInvitation     types.Bool    `tfsdk:"send_invitation"`
+	DowngradeOnDestroy types.Bool    `tfsdk:"downgrade_on_destroy"`
+	RoleBeforeAdoption types.String  `tfsdk:"role_before_adoption"`
+	RemoveAdopted      types.Bool    `tfsdk:"remove_adopted_on_destroy"`
 }
 
 // adopted reports whether this configuration took the membership over rather than inviting the person: a
 // role before adoption is recorded (at create or import), or, in a state written before it was recorded
 // (by the official provider or an earlier version of this one), no invitation is tracked.
 func (m *organizationMembershipModel) adopted() bool {
-	return isKnownValue(m.RoleBeforeAdoption) || !isKnownValue(m.InvitationID)
+	return kit.IsKnownValue(m.RoleBeforeAdoption) || !kit.IsKnownValue(m.InvitationID)
 }
 
 // fromMember records an active member; the invitation it came from (if any) stays tracked.
 func (m *organizationMembershipModel) fromMember(mem *buildkite.Member) {
-	if !isKnownValue(m.ID) {
+	if !kit.IsKnownValue(m.ID) {
 		m.ID = types.StringValue(mem.ID)
 	}
-	if !isKnownValue(m.Email) || !strings.EqualFold(m.Email.ValueString(), mem.Email) {
+	if !kit.IsKnownValue(m.Email) || !strings.EqualFold(m.Email.ValueString(), mem.Email) {
 		m.Email = types.StringValue(mem.Email)
 	}
 	m.UUID = types.StringValue(mem.ID)
-	m.UserID = types.StringValue(graphQLID("User", mem.ID))
+	m.UserID = types.StringValue(kit.GraphQLID("User", mem.ID))
 	if m.InvitationID.IsUnknown() {
 		m.InvitationID = types.StringNull()
 	}
 	m.State = types.StringValue(membershipActive)
 	m.Role = keepEnum(m.Role, mem.Role)
-	m.SSOMode = keepEnum(m.SSOMode, deref(mem.SSOMode))
+	m.SSOMode = keepEnum(m.SSOMode, kit.Deref(mem.SSOMode))
 }
 
 // fromInvitation records a pending invitation.
 func (m *organizationMembershipModel) fromInvitation(inv *buildkite.Invitation) {
-	if !isKnownValue(m.ID) {
+	if !kit.IsKnownValue(m.ID) {
 		m.ID = types.StringValue(inv.ID)
 	}
-	if !isKnownValue(m.Email) || !strings.EqualFold(m.Email.ValueString(), inv.Email) {
+	if !kit.IsKnownValue(m.Email) || !strings.EqualFold(m.Email.ValueString(), inv.Email) {
 		m.Email = types.StringValue(inv.Email)
 	}
 	if m.UUID.IsUnknown() {
@@ -123,11 +124,11 @@ func (m *organizationMembershipModel) fromInvitation(inv *buildkite.Invitation) 
 }
 
 // keepEnum is the service's value, in the prior spelling while it means the same.
-func keepEnum(prior enumValue, s string) enumValue {
-	if isKnownValue(prior) && strings.EqualFold(prior.ValueString(), s) {
+func keepEnum(prior kit.EnumValue, s string) kit.EnumValue {
+	if kit.IsKnownValue(prior) && strings.EqualFold(prior.ValueString(), s) {
 		return prior
 	}
-	return newEnumValue(s)
+	return kit.NewEnumValue(s)
 }
 
 func (m *organizationMembershipModel) ident() string {
@@ -158,7 +159,7 @@ func (r *organizationMembershipResource) Schema(_ context.Context, _ resource.Sc
 			"`write_organizations`, `read_organization_invitations` and `write_organization_invitations`; your own " +
 			"membership cannot be changed. Import by the user's UUID or `invitation/<invitation uuid>`.",
 		Attributes: map[string]schema.Attribute{
-			"id": computedString("The member's user UUID, or the UUID of the invitation the membership was created " +
+			"id": kit.ComputedString("The member's user UUID, or the UUID of the invitation the membership was created " +
 				"with; it never changes, not even when the invitation is accepted."),
 			"email": schema.StringAttribute{
 				MarkdownDescription: "The member's e-mail address. Changing it (other than in case) replaces the membership.",
@@ -169,17 +170,17 @@ func (r *organizationMembershipResource) Schema(_ context.Context, _ resource.Sc
 			"uuid": schema.StringAttribute{
 				MarkdownDescription: "The member's user UUID; known once the user is a member.",
 				Optional:            true, Computed: true,
-				Validators: []validator.String{stringvalidator.RegexMatches(uuidPattern, "must be a user UUID")},
+				Validators: []validator.String{stringvalidator.RegexMatches(kit.UuidPattern, "must be a user UUID")},
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplaceIfConfigured(),
 					stringplanmodifier.UseNonNullStateForUnknown()},
 			},
 			"user_id":       computed("The user's GraphQL ID (for `buildkite_team_member`); null until the user is a member."),
 			"invitation_id": computed("The UUID of the invitation tracked, or null for a member adopted as it was."),
 			"state":         computed("`pending` while the invitation waits, `active` once the user is a member."),
-			"role": caseInsensitiveEnum(schema.StringAttribute{
+			"role": kit.CaseInsensitiveEnum(schema.StringAttribute{
 				MarkdownDescription: "The member's role.", Required: true,
 			}, membershipRoles...),
-			"sso_mode": caseInsensitiveEnum(schema.StringAttribute{
+			"sso_mode": kit.CaseInsensitiveEnum(schema.StringAttribute{
 				MarkdownDescription: "Whether the member must sign in with SSO.", Required: true,
 			}, membershipSSOModes...),
 			"send_invitation": schema.BoolAttribute{
@@ -224,7 +225,7 @@ func (m emailChangeReplaces) MarkdownDescription(ctx context.Context) string {
 }
 
 func (emailChangeReplaces) PlanModifyString(_ context.Context, req planmodifier.StringRequest, resp *planmodifier.StringResponse) {
-	if req.State.Raw.IsNull() || req.Plan.Raw.IsNull() || !isKnownValue(req.ConfigValue) || req.StateValue.IsNull() {
+	if req.State.Raw.IsNull() || req.Plan.Raw.IsNull() || !kit.IsKnownValue(req.ConfigValue) || req.StateValue.IsNull() {
 		return
 	}
 	if strings.EqualFold(req.ConfigValue.ValueString(), req.StateValue.ValueString()) {
@@ -243,14 +244,14 @@ type membershipFound struct {
 // lookup finds the membership in the official order: a known UUID's member; else the tracked invitation
 // (and, once accepted, its member); else the member with the e-mail, then a pending invitation to it.
 func (r *organizationMembershipResource) lookup(ctx context.Context, m *organizationMembershipModel, refresh bool) (membershipFound, error) {
-	orgs, inv := r.client().Organizations, r.client().Invitations
-	tracked := isKnownValue(m.InvitationID)
-	if isKnownValue(m.UUID) {
+	orgs, inv := r.Client().Organizations, r.Client().Invitations
+	tracked := kit.IsKnownValue(m.InvitationID)
+	if kit.IsKnownValue(m.UUID) {
 		get := orgs.GetMember
 		if refresh {
 			get = orgs.ReadMember
 		}
-		mem, err := get(ctx, restID(m.UUID))
+		mem, err := get(ctx, kit.RestID(m.UUID))
 		switch {
 		case err == nil:
 			return membershipFound{member: mem}, nil
@@ -275,11 +276,11 @@ func (r *organizationMembershipResource) lookup(ctx context.Context, m *organiza
 		if i != nil && i.State == membershipPending {
 			return membershipFound{invitation: i}, nil
 		}
-		if i != nil && !isKnownValue(m.Email) {
+		if i != nil && !kit.IsKnownValue(m.Email) {
 			m.Email = types.StringValue(i.Email)
 		}
 	}
-	if !isKnownValue(m.Email) {
+	if !kit.IsKnownValue(m.Email) {
 		return membershipFound{}, nil
 	}
 	mem, err := orgs.FindMemberByEmail(ctx, m.Email.ValueString())
@@ -328,7 +329,7 @@ func adoptionNotice(plan *organizationMembershipModel, f membershipFound) (summa
 	if f.member != nil {
 		was := strings.ToUpper(f.member.Role)
 		var changes []string
-		if !isKnownValue(plan.Role) || !isKnownValue(plan.SSOMode) {
+		if !kit.IsKnownValue(plan.Role) || !kit.IsKnownValue(plan.SSOMode) {
 			changes = append(changes, "sets the role and SSO mode configured, once they are known")
 		} else {
 			if was != role {
@@ -363,7 +364,7 @@ func adoptionNotice(plan *organizationMembershipModel, f membershipFound) (summa
 // role_before_adoption as the role found, so that a role the apply changes shows beside role. An update
 // keeps the recorded role.
 func (r *organizationMembershipResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	r.resourceBase.ModifyPlan(ctx, req, resp)
+	r.ResourceBase.ModifyPlan(ctx, req, resp)
 	if req.Plan.Raw.IsNull() || resp.Diagnostics.HasError() {
 		return
 	}
@@ -391,10 +392,10 @@ func (r *organizationMembershipResource) ModifyPlan(ctx context.Context, req res
 // replacedBy reports whether config replaces the membership in state, as the e-mail's and the UUID's plan
 // modifiers decide.
 func replacedBy(config, state *organizationMembershipModel) bool {
-	if isKnownValue(config.Email) && isKnownValue(state.Email) && !strings.EqualFold(config.Email.ValueString(), state.Email.ValueString()) {
+	if kit.IsKnownValue(config.Email) && kit.IsKnownValue(state.Email) && !strings.EqualFold(config.Email.ValueString(), state.Email.ValueString()) {
 		return true
 	}
-	return isKnownValue(config.UUID) && !config.UUID.Equal(state.UUID)
+	return kit.IsKnownValue(config.UUID) && !config.UUID.Equal(state.UUID)
 }
 
 // planAdoption is role_before_adoption for a create: the role of the member or pending invitation the
@@ -403,17 +404,17 @@ func replacedBy(config, state *organizationMembershipModel) bool {
 // Create warns).
 func (r *organizationMembershipResource) planAdoption(ctx context.Context, config, plan *organizationMembershipModel,
 	diags *diag.Diagnostics) types.String {
-	if r.data == nil || r.data.client == nil || config.Email.IsUnknown() || config.UUID.IsUnknown() {
+	if r.Data == nil || r.Data.Client == nil || config.Email.IsUnknown() || config.UUID.IsUnknown() {
 		return types.StringUnknown()
 	}
 	probe := organizationMembershipModel{Email: config.Email, UUID: config.UUID, InvitationID: types.StringNull()}
-	ctx, cancel := r.timeout(ctx, opRead)
+	ctx, cancel := r.Timeout(ctx, kit.OpRead)
 	defer cancel()
 	f, err := r.lookup(ctx, &probe, false)
 	if err != nil {
 		diags.AddError("Unable to Look Up Organization Membership", fmt.Sprintf(
 			"Looking up %s, to plan whether the apply adopts an existing member: %s. Nothing has been changed; plan "+
-				"again once the lookup succeeds.", probe.ident(), describeError(err)))
+				"again once the lookup succeeds.", probe.ident(), kit.DescribeError(err)))
 		return types.StringUnknown()
 	}
 	if f.member != nil || f.invitation != nil {
@@ -426,7 +427,7 @@ func (r *organizationMembershipResource) planAdoption(ctx context.Context, confi
 func (r *organizationMembershipResource) apply(ctx context.Context, plan *organizationMembershipModel, diags *diag.Diagnostics) {
 	f, err := r.lookup(ctx, plan, false)
 	if err != nil {
-		addAPIError(diags, "update", "organization membership", plan.ident(), err)
+		kit.AddAPIError(diags, "update", "organization membership", plan.ident(), err)
 		return
 	}
 	r.applyFound(ctx, plan, f, false, diags)
@@ -449,7 +450,7 @@ func (r *organizationMembershipResource) applyFound(ctx context.Context, plan *o
 // applyMember adopts a member and changes what differs of its role and SSO mode.
 func (r *organizationMembershipResource) applyMember(ctx context.Context, plan *organizationMembershipModel, mem *buildkite.Member,
 	first bool, diags *diag.Diagnostics) {
-	if first && isKnownValue(plan.Email) && !strings.EqualFold(plan.Email.ValueString(), mem.Email) {
+	if first && kit.IsKnownValue(plan.Email) && !strings.EqualFold(plan.Email.ValueString(), mem.Email) {
 		diags.AddError("Unable to Create Organization Membership", fmt.Sprintf(
 			"email and user UUID do not identify the same organization member: %s is %s, not %s.",
 			mem.ID, mem.Email, plan.Email.ValueString()))
@@ -469,9 +470,9 @@ func (r *organizationMembershipResource) applyMember(ctx context.Context, plan *
 		u.SSOMode = &sso
 	}
 	if u.Role != nil || u.SSOMode != nil {
-		updated, err := r.client().Organizations.UpdateMember(ctx, mem.ID, u)
+		updated, err := r.Client().Organizations.UpdateMember(ctx, mem.ID, u)
 		if err != nil {
-			addAPIError(diags, "update", "organization member", mem.Email, err)
+			kit.AddAPIError(diags, "update", "organization member", mem.Email, err)
 			return
 		}
 		mem = updated
@@ -493,14 +494,14 @@ func (r *organizationMembershipResource) applyInvitation(ctx context.Context, pl
 				"needs send_invitation = true and an invitation that adds no teams.", inv.ID, inv.Email, inv.Role, inv.SSOMode))
 		return
 	}
-	if err := r.client().Invitations.Revoke(ctx, inv.ID); err != nil {
+	if err := r.Client().Invitations.Revoke(ctx, inv.ID); err != nil {
 		if buildkite.IsValidation(err) { // accepted meanwhile: the member is updated instead
-			if mem, ferr := r.client().Organizations.FindMemberByEmail(ctx, inv.Email); ferr == nil && mem != nil {
+			if mem, ferr := r.Client().Organizations.FindMemberByEmail(ctx, inv.Email); ferr == nil && mem != nil {
 				r.applyMember(ctx, plan, mem, false, diags)
 				return
 			}
 		}
-		addAPIError(diags, "revoke", "organization invitation", inv.ID, err)
+		kit.AddAPIError(diags, "revoke", "organization invitation", inv.ID, err)
 		return
 	}
 	plan.Email = types.StringValue(inv.Email)
@@ -510,20 +511,20 @@ func (r *organizationMembershipResource) applyInvitation(ctx context.Context, pl
 // invite sends an invitation to an absent member.
 func (r *organizationMembershipResource) invite(ctx context.Context, plan *organizationMembershipModel, diags *diag.Diagnostics) {
 	switch {
-	case !plan.SendInvitation.ValueBool() || !isKnownValue(plan.Email):
+	case !plan.SendInvitation.ValueBool() || !kit.IsKnownValue(plan.Email):
 		diags.AddError("Organization Member Not Found", fmt.Sprintf("No member or pending invitation matches %s: "+
 			"organization member not found; provision the user first, or supply email and set send_invitation = true.", plan.ident()))
 		return
-	case isKnownValue(plan.UUID) && !isKnownValue(plan.InvitationID):
+	case kit.IsKnownValue(plan.UUID) && !kit.IsKnownValue(plan.InvitationID):
 		diags.AddError("Organization Member Not Found", fmt.Sprintf(
 			"User %s is not a member of the organization, and an invitation cannot be addressed to a user UUID: "+
 				"remove uuid and set email and send_invitation = true.", plan.UUID.ValueString()))
 		return
 	}
-	created, err := r.client().Invitations.Create(ctx, buildkite.InvitationCreate{
+	created, err := r.Client().Invitations.Create(ctx, buildkite.InvitationCreate{
 		Emails: []string{plan.Email.ValueString()}, Role: plan.Role.API(), SSOMode: plan.SSOMode.API()})
 	if err != nil {
-		addAPIError(diags, "create", "organization invitation", plan.Email.ValueString(), err)
+		kit.AddAPIError(diags, "create", "organization invitation", plan.Email.ValueString(), err)
 		return
 	}
 	if len(created) != 1 {
@@ -535,19 +536,19 @@ func (r *organizationMembershipResource) invite(ctx context.Context, plan *organ
 }
 
 func (r *organizationMembershipResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	defer r.finishCreate(ctx, resp)
+	defer r.FinishCreate(ctx, resp)
 	var plan organizationMembershipModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	ctx, cancel := r.timeout(ctx, opCreate)
+	ctx, cancel := r.Timeout(ctx, kit.OpCreate)
 	defer cancel()
 	plan.ID = types.StringNull()
 	plan.InvitationID = types.StringNull()
 	f, err := r.lookup(ctx, &plan, false)
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "create", "organization membership", plan.ident(), err)
+		kit.AddAPIError(&resp.Diagnostics, "create", "organization membership", plan.ident(), err)
 		return
 	}
 	// The plan announced what it adopts: anything else found now is changed only after another plan says so.
@@ -574,18 +575,18 @@ func (r *organizationMembershipResource) Create(ctx context.Context, req resourc
 }
 
 func (r *organizationMembershipResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	defer r.finishRead(ctx, req, resp)
+	defer r.FinishRead(ctx, req, resp)
 	var state organizationMembershipModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	ctx, cancel := r.timeout(ctx, opRead)
+	ctx, cancel := r.Timeout(ctx, kit.OpRead)
 	defer cancel()
 	f, err := r.lookup(ctx, &state, true)
 	switch {
 	case err != nil:
-		addAPIError(&resp.Diagnostics, "read", "organization membership", state.ident(), err)
+		kit.AddAPIError(&resp.Diagnostics, "read", "organization membership", state.ident(), err)
 		return
 	case f.member != nil:
 		state.fromMember(f.member)
@@ -593,25 +594,25 @@ func (r *organizationMembershipResource) Read(ctx context.Context, req resource.
 		state.fromInvitation(f.invitation)
 	default:
 		// Neither a member nor a pending invitation: gone, once the organization is confirmed to answer.
-		if orgErr := r.data.confirmOrganization(ctx); orgErr != nil {
+		if orgErr := r.Data.ConfirmOrganization(ctx); orgErr != nil {
 			resp.Diagnostics.AddError("Unable to Read Organization Membership", fmt.Sprintf(
 				"No member or pending invitation matches %s, and %s. The resource stays in state.", state.ident(), orgErr))
 			return
 		}
-		r.removeGone(ctx, resp)
+		r.RemoveGone(ctx, resp)
 		return
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }
 
 func (r *organizationMembershipResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	defer r.finishUpdate(ctx, req, resp)
+	defer r.FinishUpdate(ctx, req, resp)
 	var plan organizationMembershipModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	ctx, cancel := r.timeout(ctx, opUpdate)
+	ctx, cancel := r.Timeout(ctx, kit.OpUpdate)
 	defer cancel()
 	r.apply(ctx, &plan, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
@@ -628,30 +629,30 @@ func (r *organizationMembershipResource) Delete(ctx context.Context, req resourc
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	ctx, cancel := r.timeout(ctx, opDelete)
+	ctx, cancel := r.Timeout(ctx, kit.OpDelete)
 	defer cancel()
 	if state.adopted() && !state.RemoveAdopted.ValueBool() {
 		r.keepAdopted(ctx, &state, &resp.Diagnostics)
 		return
 	}
-	if isKnownValue(state.InvitationID) && state.State.ValueString() == membershipPending {
-		err := r.client().Invitations.Revoke(ctx, state.InvitationID.ValueString())
+	if kit.IsKnownValue(state.InvitationID) && state.State.ValueString() == membershipPending {
+		err := r.Client().Invitations.Revoke(ctx, state.InvitationID.ValueString())
 		if buildkite.IsValidation(err) {
-			if i, gerr := r.client().Invitations.Get(ctx, state.InvitationID.ValueString()); gerr == nil && i.State == membershipPending {
+			if i, gerr := r.Client().Invitations.Get(ctx, state.InvitationID.ValueString()); gerr == nil && i.State == membershipPending {
 				resp.Diagnostics.AddError("Unable to Delete Organization Membership", fmt.Sprintf(
 					"Invitation %s to %s: invitation is still pending but the API refused to revoke it (%s).",
-					i.ID, i.Email, describeError(err)))
+					i.ID, i.Email, kit.DescribeError(err)))
 				return
 			}
 			err = nil
 		}
-		if r.deleteFailed(ctx, &resp.Diagnostics, err, "organization invitation", state.ident()); resp.Diagnostics.HasError() {
+		if r.DeleteFailed(ctx, &resp.Diagnostics, err, "organization invitation", state.ident()); resp.Diagnostics.HasError() {
 			return
 		}
 	}
 	f, err := r.lookup(ctx, &state, false)
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "delete", "organization membership", state.ident(), err)
+		kit.AddAPIError(&resp.Diagnostics, "delete", "organization membership", state.ident(), err)
 		return
 	}
 	if f.member == nil {
@@ -662,11 +663,11 @@ func (r *organizationMembershipResource) Delete(ctx context.Context, req resourc
 			return
 		}
 		member := "member"
-		_, err = r.client().Organizations.UpdateMember(ctx, f.member.ID, buildkite.MemberUpdate{Role: &member})
-		r.deleteFailed(ctx, &resp.Diagnostics, err, "organization membership", state.ident())
+		_, err = r.Client().Organizations.UpdateMember(ctx, f.member.ID, buildkite.MemberUpdate{Role: &member})
+		r.DeleteFailed(ctx, &resp.Diagnostics, err, "organization membership", state.ident())
 		return
 	}
-	r.deleteFailed(ctx, &resp.Diagnostics, r.client().Organizations.RemoveMember(ctx, f.member.ID), "organization membership", state.ident())
+	r.DeleteFailed(ctx, &resp.Diagnostics, r.Client().Organizations.RemoveMember(ctx, f.member.ID), "organization membership", state.ident())
 }
 
 // keepAdopted is the destroy of an adopted membership: the person stays a member (or invited), with the
@@ -674,7 +675,7 @@ func (r *organizationMembershipResource) Delete(ctx context.Context, req resourc
 func (r *organizationMembershipResource) keepAdopted(ctx context.Context, state *organizationMembershipModel, diags *diag.Diagnostics) {
 	f, err := r.lookup(ctx, state, false)
 	if err != nil {
-		addAPIError(diags, "delete", "organization membership", state.ident(), err)
+		kit.AddAPIError(diags, "delete", "organization membership", state.ident(), err)
 		return
 	}
 	const howToRemove = " Destroying an adopted membership only stops Terraform managing it; to remove it, set " +
@@ -685,7 +686,7 @@ func (r *organizationMembershipResource) keepAdopted(ctx context.Context, state 
 		now := strings.ToUpper(f.member.Role)
 		var kept string
 		switch {
-		case !isKnownValue(prior):
+		case !kit.IsKnownValue(prior):
 			kept = fmt.Sprintf("with role %s: the state does not record the role they had before this configuration "+
 				"adopted them (it was written by the official provider or an earlier version of this one), so the role "+
 				"is left as it is", now)
@@ -693,11 +694,11 @@ func (r *organizationMembershipResource) keepAdopted(ctx context.Context, state 
 			kept = fmt.Sprintf("with role %s, the role they had when this configuration adopted them", now)
 		default:
 			role := strings.ToLower(prior.ValueString())
-			if _, err := r.client().Organizations.UpdateMember(ctx, f.member.ID, buildkite.MemberUpdate{Role: &role}); err != nil {
+			if _, err := r.Client().Organizations.UpdateMember(ctx, f.member.ID, buildkite.MemberUpdate{Role: &role}); err != nil {
 				diags.AddError("Unable to Restore Organization Member Role", fmt.Sprintf(
 					"Giving member %s back role %s, the role they had when this configuration adopted them: %s. They "+
 						"are still a member, with role %s; the membership stays in state, so destroy again to retry.",
-					f.member.Email, prior.ValueString(), describeError(err), now))
+					f.member.Email, prior.ValueString(), kit.DescribeError(err), now))
 				return
 			}
 			kept = fmt.Sprintf("with role %s again (it was %s), the role they had when this configuration adopted them",
@@ -721,7 +722,7 @@ func (r *organizationMembershipResource) ImportState(ctx context.Context, req re
 		resp.Diagnostics.Append(req.Identity.GetAttribute(ctx, path.Root("id"), &v)...)
 		id = v.ValueString()
 	}
-	ctx, cancel := r.timeout(ctx, opRead)
+	ctx, cancel := r.Timeout(ctx, kit.OpRead)
 	defer cancel()
 	set := func(attrs map[string]any) {
 		for k, v := range attrs {
@@ -732,26 +733,26 @@ func (r *organizationMembershipResource) ImportState(ctx context.Context, req re
 		set(map[string]any{"id": inv.ID, "invitation_id": inv.ID, "email": inv.Email,
 			"send_invitation": false, "downgrade_on_destroy": false, "role_before_adoption": strings.ToUpper(inv.Role)})
 	}
-	if rest, ok := strings.CutPrefix(id, "invitation/"); ok && isUUID(rest) {
-		inv, err := r.client().Invitations.Get(ctx, rest)
+	if rest, ok := strings.CutPrefix(id, "invitation/"); ok && kit.IsUUID(rest) {
+		inv, err := r.Client().Invitations.Get(ctx, rest)
 		if err != nil {
-			addAPIError(&resp.Diagnostics, "import", "organization invitation", rest, err)
+			kit.AddAPIError(&resp.Diagnostics, "import", "organization invitation", rest, err)
 			return
 		}
 		setInvitation(inv)
 		return
 	}
-	if canonical := canonicalID(id); isUUID(canonical) {
+	if canonical := kit.CanonicalID(id); kit.IsUUID(canonical) {
 		// A user's UUID; an identity may also hold the UUID of the invitation the membership was made with.
-		mem, err := r.client().Organizations.GetMember(ctx, canonical)
+		mem, err := r.Client().Organizations.GetMember(ctx, canonical)
 		if buildkite.IsNotFound(err) {
-			if inv, ierr := r.client().Invitations.Get(ctx, canonical); ierr == nil {
+			if inv, ierr := r.Client().Invitations.Get(ctx, canonical); ierr == nil {
 				setInvitation(inv)
 				return
 			}
 		}
 		if err != nil {
-			addAPIError(&resp.Diagnostics, "import", "organization member", canonical, err)
+			kit.AddAPIError(&resp.Diagnostics, "import", "organization member", canonical, err)
 			return
 		}
 		set(map[string]any{"id": canonical, "uuid": canonical, "send_invitation": false, "downgrade_on_destroy": false,

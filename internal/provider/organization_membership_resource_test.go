@@ -18,6 +18,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/querycheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 const membershipAddr = "buildkite_organization_membership.test"
@@ -494,7 +496,7 @@ func TestAccOrganizationMembershipResource_stateWithoutAdoptionRecord(t *testing
 			"mode": "managed", "type": "buildkite_organization_membership", "name": "test",
 			"provider": `provider["` + officialProviderAddress + `"]`,
 			"instances": []any{map[string]any{"schema_version": 0, "sensitive_attributes": []any{}, "attributes": map[string]any{
-				"id": m.ID, "email": email, "uuid": m.ID, "user_id": graphQLID("User", m.ID), "invitation_id": nil,
+				"id": m.ID, "email": email, "uuid": m.ID, "user_id": kit.GraphQLID("User", m.ID), "invitation_id": nil,
 				"state": "active", "role": "ADMIN", "sso_mode": sso, "send_invitation": false, "downgrade_on_destroy": false,
 			}}},
 		}},
@@ -586,7 +588,7 @@ var _ = registerTypeTests("buildkite_organization_membership", typeTests{
 					knownvalue.StringExact(s.admin.Email)),
 				querycheck.ExpectResourceKnownValues("buildkite_organization_membership.all", byIdentity("id", s.admin.ID), []querycheck.KnownValueCheck{
 					known("uuid", knownvalue.StringExact(s.admin.ID)),
-					known("user_id", knownvalue.StringExact(graphQLID("User", s.admin.ID))),
+					known("user_id", knownvalue.StringExact(kit.GraphQLID("User", s.admin.ID))),
 					known("email", knownvalue.StringExact(s.admin.Email)),
 					known("state", knownvalue.StringExact("active")),
 					known("role", knownvalue.StringExact("ADMIN")),

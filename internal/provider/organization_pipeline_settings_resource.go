@@ -20,14 +20,15 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 // organizationPipelineSettingsIdentity names the settings by the organization's slug, for import blocks.
-var organizationPipelineSettingsIdentity = identifiedBy(identityAttr("id", "The organization's slug."))
+var organizationPipelineSettingsIdentity = kit.IdentifiedBy(kit.IdentityAttr("id", "The organization's slug."))
 
 // NewOrganizationPipelineSettingsResource returns the buildkite_organization_pipeline_settings resource.
 func NewOrganizationPipelineSettingsResource() resource.Resource {
-	return newObject(organizationPipelineSettingsKind)
+	return kit.NewObject(organizationPipelineSettingsKind)
 }
 
 // organizationPipelineSettingsKind declares buildkite_organization_pipeline_settings, the organization's
@@ -35,17 +36,17 @@ func NewOrganizationPipelineSettingsResource() resource.Resource {
 // they are. Only the attributes in the configuration are managed (the model carries the configuration to
 // the create and update calls); the others are read into state and never sent. A change refused half-way
 // records what the service last answered.
-var organizationPipelineSettingsKind = &objectKind[buildkite.PipelineSettings, organizationPipelineSettingsModel]{
-	name:      "organization_pipeline_settings",
-	what:      "organization pipeline settings",
-	scopes:    operationScopes{create: []string{"write_organization_settings"}, update: []string{"write_organization_settings"}},
-	identity:  organizationPipelineSettingsIdentity,
-	schema:    organizationPipelineSettingsSchema,
-	singleton: true,
-	key:       attrID,
-	fromAPI:   func(m *organizationPipelineSettingsModel, _ string, s *buildkite.PipelineSettings) { m.fromAPI(s) },
-	create:    applyPipelineSettings,
-	get: func(ctx context.Context, c *buildkite.Client, _, _ string) (*buildkite.PipelineSettings, error) {
+var organizationPipelineSettingsKind = &kit.ObjectKind[buildkite.PipelineSettings, organizationPipelineSettingsModel]{
+	Name:      "organization_pipeline_settings",
+	What:      "organization pipeline settings",
+	Scopes:    kit.OperationScopes{Create: []string{"write_organization_settings"}, Update: []string{"write_organization_settings"}},
+	Identity:  organizationPipelineSettingsIdentity,
+	Schema:    organizationPipelineSettingsSchema,
+	Singleton: true,
+	Key:       kit.AttrID,
+	FromAPI:   func(m *organizationPipelineSettingsModel, _ string, s *buildkite.PipelineSettings) { m.fromAPI(s) },
+	Create:    applyPipelineSettings,
+	Get: func(ctx context.Context, c *buildkite.Client, _, _ string) (*buildkite.PipelineSettings, error) {
 		s, err := c.PipelineSettings.Get(ctx)
 		if err != nil {
 			// The settings cannot be deleted: no answer means they are gone, and nothing leaves state.
@@ -53,27 +54,27 @@ var organizationPipelineSettingsKind = &objectKind[buildkite.PipelineSettings, o
 		}
 		return s, nil
 	},
-	update: func(ctx context.Context, c *buildkite.Client, _, _ string, plan, _ *organizationPipelineSettingsModel) (*buildkite.PipelineSettings, error) {
+	Update: func(ctx context.Context, c *buildkite.Client, _, _ string, plan, _ *organizationPipelineSettingsModel) (*buildkite.PipelineSettings, error) {
 		return applyPipelineSettings(ctx, c, "", plan)
 	},
-	kept: func(c *buildkite.Client) (string, string) {
+	Kept: func(c *buildkite.Client) (string, string) {
 		return "Organization pipeline settings left intact", fmt.Sprintf(
 			"buildkite_organization_pipeline_settings no longer manages the pipeline settings of organization %s; they stay "+
 				"as they are. Change them in the web interface if need be.", c.Organization())
 	},
 	// The import ID is the provider's organization's slug; another organization is refused.
-	importParts: []importPart{keyPart("<organization slug>")},
-	resolve: func(_ context.Context, c *buildkite.Client, parts []string) (string, string, error) {
+	ImportParts: []kit.ImportPart{kit.KeyPart("<organization slug>")},
+	Resolve: func(_ context.Context, c *buildkite.Client, parts []string) (string, string, error) {
 		org := c.Organization()
 		if !strings.EqualFold(parts[0], org) {
-			return "", "", &diagnosedError{"Organization does not match provider configuration", fmt.Sprintf(
+			return "", "", &kit.DiagnosedError{Summary: "Organization does not match provider configuration", Detail: fmt.Sprintf(
 				"%q is not organization %s, the one the provider is configured for: import its pipeline settings by its slug (%s).",
 				parts[0], org, org)}
 		}
 		return "", org, nil
 	},
-	writeOnly: func(plan, config *organizationPipelineSettingsModel) { plan.config = config },
-	validators: []resource.ConfigValidator{
+	WriteOnly: func(plan, config *organizationPipelineSettingsModel) { plan.config = config },
+	Validators: []resource.ConfigValidator{
 		resourcevalidator.RequiredTogether(path.MatchRoot("build_export_location"), path.MatchRoot("build_export_strategy_id")),
 		buildExportPair{},
 	},
@@ -101,23 +102,23 @@ type organizationPipelineSettingsModel struct {
 // The id (the organization's slug) is set by create and import.
 func (m *organizationPipelineSettingsModel) fromAPI(s *buildkite.PipelineSettings) {
 	m.DefaultBranch = types.StringValue(s.DefaultBranch)
-	m.DefaultClusterID = keepEmpty(m.DefaultClusterID, s.DefaultClusterID)
+	m.DefaultClusterID = kit.KeepEmpty(m.DefaultClusterID, s.DefaultClusterID)
 	m.DefaultTimeoutInMinutes = types.Int64PointerValue(s.DefaultTimeoutInMinutes)
 	m.MaximumTimeoutInMinutes = types.Int64PointerValue(s.MaximumTimeoutInMinutes)
 	m.ScheduledJobExpiryInMinutes = types.Int64PointerValue(s.ScheduledJobExpiryInMinutes)
 	m.PublicPipelineCreationEnabled = types.BoolValue(s.PublicPipelineCreation.Enabled)
 	m.HostedAgentsTerminalAccessEnabled = types.BoolValue(s.HostedAgentsTerminalAccess.Enabled)
-	m.BuildExportLocation = keepEmpty(m.BuildExportLocation, s.BuildExports.Location)
-	m.BuildExportStrategyID = keepEmpty(m.BuildExportStrategyID, s.BuildExports.StrategyID)
+	m.BuildExportLocation = kit.KeepEmpty(m.BuildExportLocation, s.BuildExports.Location)
+	m.BuildExportStrategyID = kit.KeepEmpty(m.BuildExportStrategyID, s.BuildExports.StrategyID)
 	m.BuildExportAvailable = types.BoolValue(s.BuildExports.Available)
-	m.BuildExportSupportedStrategies = stringList(s.BuildExports.SupportedStrategies)
+	m.BuildExportSupportedStrategies = kit.StringList(s.BuildExports.SupportedStrategies)
 }
 
 // bareBucket is the official provider's check of build_export_location.
 var bareBucket = regexp.MustCompile(`^[^:]*$`)
 
 // organizationPipelineSettingsSchema is the schema of buildkite_organization_pipeline_settings (version 1:
-// the official provider's states pass through upgrade.go).
+// the official provider's states pass through kit/upgrade.go).
 func organizationPipelineSettingsSchema() schema.Schema {
 	optionalString := func(description string, validators ...validator.String) schema.StringAttribute {
 		return schema.StringAttribute{MarkdownDescription: description, Optional: true, Computed: true, Validators: validators,
@@ -132,7 +133,7 @@ func organizationPipelineSettingsSchema() schema.Schema {
 			PlanModifiers: []planmodifier.Bool{boolplanmodifier.UseStateForUnknown()}}
 	}
 	return schema.Schema{
-		Version: 1, // above the official provider's 0, so that its states pass through upgrade.go
+		Version: 1, // above the official provider's 0, so that its states pass through kit/upgrade.go
 		MarkdownDescription: "The organization's pipeline settings: defaults for new pipelines, timeouts, public pipeline " +
 			"creation, remote access to hosted agents and build export. There is one per organization: creating this " +
 			"resource takes the settings over, and destroying it changes nothing (a warning says so). Only the attributes " +
@@ -142,10 +143,10 @@ func organizationPipelineSettingsSchema() schema.Schema {
 			"The token's user must be an administrator, with the `read_organization_settings` and " +
 			"`write_organization_settings` scopes. Import with the organization's slug.",
 		Attributes: map[string]schema.Attribute{
-			"id":             computedString("The organization's slug."),
-			"default_branch": optionalString("The branch new pipelines build by default.", notBlank()),
+			"id":             kit.ComputedString("The organization's slug."),
+			"default_branch": optionalString("The branch new pipelines build by default.", kit.NotBlank()),
 			"default_cluster_id": optionalString("The UUID of the cluster new pipelines are created in; `\"\"` clears it.",
-				stringvalidator.Any(uuidValidator(), stringvalidator.OneOf(""))),
+				stringvalidator.Any(kit.UuidValidator(), stringvalidator.OneOf(""))),
 			"default_timeout_in_minutes": optionalInt("The default command step timeout, in minutes (0 or more). Set through "+
 				"the API, it can be removed only in the web interface.", int64validator.AtLeast(0)),
 			"maximum_timeout_in_minutes": optionalInt("The longest command step timeout, in minutes (0 or more). Set through "+
@@ -178,7 +179,7 @@ func (v buildExportPair) MarkdownDescription(ctx context.Context) string { retur
 func (buildExportPair) ValidateResource(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	var m organizationPipelineSettingsModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() || !isKnownValue(m.BuildExportLocation) || !isKnownValue(m.BuildExportStrategyID) {
+	if resp.Diagnostics.HasError() || !kit.IsKnownValue(m.BuildExportLocation) || !kit.IsKnownValue(m.BuildExportStrategyID) {
 		return
 	}
 	if (m.BuildExportLocation.ValueString() == "") != (m.BuildExportStrategyID.ValueString() == "") {
@@ -202,7 +203,7 @@ func pipelineSettingsPatch(config, plan *organizationPipelineSettingsModel, live
 		u.DefaultBranch = buildkite.Value(plan.DefaultBranch.ValueString())
 	}
 	if managed(config.DefaultClusterID, plan.DefaultClusterID) &&
-		!strings.EqualFold(plan.DefaultClusterID.ValueString(), deref(live.DefaultClusterID)) {
+		!strings.EqualFold(plan.DefaultClusterID.ValueString(), kit.Deref(live.DefaultClusterID)) {
 		u.DefaultClusterID = buildkite.Value(plan.DefaultClusterID.ValueString())
 		if plan.DefaultClusterID.ValueString() == "" {
 			u.DefaultClusterID = buildkite.Cleared[string]()
@@ -246,7 +247,7 @@ func applyPipelineSettings(ctx context.Context, c *buildkite.Client, _ string, p
 type settingsApply struct {
 	c    *buildkite.Client
 	live *buildkite.PipelineSettings
-	err  *diagnosedError
+	err  *kit.DiagnosedError
 }
 
 // step keeps an answer, or adds the refusal and reports false.
@@ -285,7 +286,7 @@ func (a *settingsApply) changes(ctx context.Context, config *organizationPipelin
 		}
 		verb := map[bool]string{true: "enable", false: "disable"}[sw.plan.ValueBool()]
 		s, err := svc.SetSwitch(ctx, sw.name, sw.plan.ValueBool())
-		if !a.step("Unable to "+verb+" "+sw.what, gerund(verb)+" "+sw.what+" in", s, err) {
+		if !a.step("Unable to "+verb+" "+sw.what, kit.Gerund(verb)+" "+sw.what+" in", s, err) {
 			return
 		}
 	}
@@ -294,7 +295,7 @@ func (a *settingsApply) changes(ctx context.Context, config *organizationPipelin
 
 // buildExport configures or stops build export when the configuration manages it and it differs.
 func (a *settingsApply) buildExport(ctx context.Context, config, wanted *organizationPipelineSettingsModel) {
-	if config.BuildExportLocation.IsNull() || !isKnownValue(wanted.BuildExportLocation) || !isKnownValue(wanted.BuildExportStrategyID) {
+	if config.BuildExportLocation.IsNull() || !kit.IsKnownValue(wanted.BuildExportLocation) || !kit.IsKnownValue(wanted.BuildExportStrategyID) {
 		return
 	}
 	location, strategy := wanted.BuildExportLocation.ValueString(), wanted.BuildExportStrategyID.ValueString()
@@ -306,7 +307,7 @@ func (a *settingsApply) buildExport(ctx context.Context, config, wanted *organiz
 			s, err := a.c.PipelineSettings.StopBuildExport(ctx)
 			a.step(summary, "stopping build export in", s, err)
 		}
-	case be.Enabled && deref(be.Location) == location && deref(be.StrategyID) == strategy:
+	case be.Enabled && kit.Deref(be.Location) == location && kit.Deref(be.StrategyID) == strategy:
 	default:
 		s, err := a.c.PipelineSettings.ConfigureBuildExport(ctx, location, strategy)
 		a.step(summary, "configuring build export in", s, err)
@@ -315,8 +316,8 @@ func (a *settingsApply) buildExport(ctx context.Context, config, wanted *organiz
 
 // settingsError is the service's refusal, with what a 403 means here: the scope and an administrator, and
 // for build export a plan without it.
-func settingsError(c *buildkite.Client, summary, doing string, err error, live *buildkite.PipelineSettings) *diagnosedError {
-	detail := fmt.Sprintf("%s the pipeline settings of organization %s: %s.", capitalize(doing), c.Organization(), describeError(err))
+func settingsError(c *buildkite.Client, summary, doing string, err error, live *buildkite.PipelineSettings) *kit.DiagnosedError {
+	detail := fmt.Sprintf("%s the pipeline settings of organization %s: %s.", kit.Capitalize(doing), c.Organization(), kit.DescribeError(err))
 	if buildkite.IsForbidden(err) {
 		scope := "write_organization_settings"
 		if strings.HasPrefix(doing, "reading") {
@@ -328,5 +329,5 @@ func settingsError(c *buildkite.Client, summary, doing string, err error, live *
 				"build_export_strategy_id from the configuration."
 		}
 	}
-	return &diagnosedError{summary, detail}
+	return &kit.DiagnosedError{Summary: summary, Detail: detail}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 const pipelineSettingsAddr = "buildkite_organization_pipeline_settings.test"
@@ -74,7 +75,7 @@ func TestAccOrganizationPipelineSettingsResource_basic(t *testing.T) {
 		ProtoV6ProviderFactories: e.factories(),
 		// Destroying changes nothing on the service.
 		CheckDestroy: e.checkPipelineSettings(func(s *buildkite.PipelineSettings) error {
-			if s.DefaultBranch != "develop" || deref(s.ScheduledJobExpiryInMinutes) != 90 {
+			if s.DefaultBranch != "develop" || kit.Deref(s.ScheduledJobExpiryInMinutes) != 90 {
 				return fmt.Errorf("destroy changed the settings: branch %q, expiry %v", s.DefaultBranch, s.ScheduledJobExpiryInMinutes)
 			}
 			return nil
@@ -89,7 +90,7 @@ func TestAccOrganizationPipelineSettingsResource_basic(t *testing.T) {
 					resource.TestCheckResourceAttrSet(pipelineSettingsAddr, "build_export_supported_strategies.0"),
 					e.checkPipelineSettings(func(s *buildkite.PipelineSettings) error {
 						if s.DefaultBranch != "trunk" || s.DefaultClusterID == nil || !s.PublicPipelineCreation.Enabled ||
-							deref(s.BuildExports.Location) != bucket || deref(s.ScheduledJobExpiryInMinutes) != 120 {
+							kit.Deref(s.BuildExports.Location) != bucket || kit.Deref(s.ScheduledJobExpiryInMinutes) != 120 {
 							return fmt.Errorf("the service holds %+v", s)
 						}
 						return nil
@@ -116,7 +117,7 @@ func TestAccOrganizationPipelineSettingsResource_basic(t *testing.T) {
 				Config:           e.config(third),
 				ConfigPlanChecks: expectEmpty(),
 				Check: e.checkPipelineSettings(func(s *buildkite.PipelineSettings) error {
-					if deref(s.ScheduledJobExpiryInMinutes) != 90 {
+					if kit.Deref(s.ScheduledJobExpiryInMinutes) != 90 {
 						return fmt.Errorf("an attribute left out of the configuration was reset: expiry %v", s.ScheduledJobExpiryInMinutes)
 					}
 					return nil
@@ -226,7 +227,7 @@ func TestAccOrganizationPipelineSettingsResource_destroySendsNothing(t *testing.
 				return nil
 			},
 			e.checkPipelineSettings(func(s *buildkite.PipelineSettings) error {
-				if s.DefaultBranch != "kept" || deref(s.ScheduledJobExpiryInMinutes) != 75 || !s.PublicPipelineCreation.Enabled {
+				if s.DefaultBranch != "kept" || kit.Deref(s.ScheduledJobExpiryInMinutes) != 75 || !s.PublicPipelineCreation.Enabled {
 					return fmt.Errorf("destroy changed the settings: %+v", s)
 				}
 				return nil

@@ -19,6 +19,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 var (
@@ -31,13 +32,13 @@ var (
 )
 
 // organizationIdentity names the organization by its slug, for import blocks.
-var organizationIdentity = identifiedBy(identityAttr("slug", "The organization's slug."))
+var organizationIdentity = kit.IdentifiedBy(kit.IdentityAttr("slug", "The organization's slug."))
 
 // NewOrganizationResource returns the buildkite_organization resource.
 func NewOrganizationResource() resource.Resource {
 	return &organizationResource{
-		resourceBase: newResourceBase("organization", writeScopes("write_organization_settings"), organizationIdentity).
-			withGraphQLAttrs("enforce_2fa"),
+		ResourceBase: kit.NewResourceBase("organization", kit.WriteScopes("write_organization_settings"), organizationIdentity).
+			WithGraphQLAttrs("enforce_2fa"),
 	}
 }
 
@@ -45,7 +46,7 @@ func NewOrganizationResource() resource.Resource {
 // settings). The organization itself is neither created nor deleted: Create takes over its settings and
 // Delete gives the allowlist back.
 type organizationResource struct {
-	resourceBase
+	kit.ResourceBase
 }
 
 // revocationValues are the official provider's spellings of the revocation interval, NEVER first.
@@ -82,7 +83,7 @@ func (m *organizationResourceModel) fromSettings(s *buildkite.APISettings) {
 	if m.AllowedAPIIPAddresses.IsUnknown() || !slices.Equal(live, allowlistOf(m.AllowedAPIIPAddresses)) {
 		m.AllowedAPIIPAddresses = types.ListNull(types.StringType)
 		if len(live) > 0 {
-			m.AllowedAPIIPAddresses = stringList(live)
+			m.AllowedAPIIPAddresses = kit.StringList(live)
 		}
 	}
 	m.RevokeInactiveTokensAfter = types.StringValue(revocationName(s.RevokeInactiveTokensAfterDays))
@@ -119,7 +120,7 @@ func revocationDaysOf(name string) int64 {
 
 func (r *organizationResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	resp.Schema = schema.Schema{
-		Version: 1, // above the official provider's 0, so that its states are upgraded (upgrade.go)
+		Version: 1, // above the official provider's 0, so that its states are upgraded (kit/upgrade.go)
 		MarkdownDescription: "The settings of the provider's organization that Buildkite's REST API serves: the networks " +
 			"the API may be called from, the revocation of inactive API tokens, and whether only administrators may " +
 			"create API tokens. The token's user must be an administrator, and the token needs the " +
@@ -127,8 +128,8 @@ func (r *organizationResource) Schema(_ context.Context, _ resource.SchemaReques
 			"over the existing organization's settings that the configuration sets: a setting left out is read and " +
 			"never written, except an allowlist the configuration set and then left out, which is removed. Destroying it removes the allowlist where the configuration set one, leaves every other " +
 			"setting as it is, and says so in a warning. " + enforce2FANote + " Import with the organization's slug, UUID or GraphQL ID.",
-		Attributes: withCommon("organization", map[string]schema.Attribute{
-			"slug": computedString("The organization's slug."),
+		Attributes: kit.WithCommon("organization", map[string]schema.Attribute{
+			"slug": kit.ComputedString("The organization's slug."),
 			"allowed_api_ip_addresses": schema.ListAttribute{
 				MarkdownDescription: "The networks the API may be called from, one CIDR block per element; `[]` for anywhere. " +
 					"Left out from the start, the organization's allowlist (set in the web interface, say) is read and left " +
@@ -138,7 +139,7 @@ func (r *organizationResource) Schema(_ context.Context, _ resource.SchemaReques
 				ElementType: types.StringType,
 				Optional:    true,
 				Computed:    true,
-				Validators:  []validator.List{listvalidator.ValueStringsAre(oneCIDR())},
+				Validators:  []validator.List{listvalidator.ValueStringsAre(kit.OneCIDR())},
 			},
 			"enforce_2fa": schema.BoolAttribute{
 				MarkdownDescription: enforce2FADescription,
@@ -146,7 +147,7 @@ func (r *organizationResource) Schema(_ context.Context, _ resource.SchemaReques
 				Computed:            true,
 			},
 			"revoke_inactive_tokens_after": schema.StringAttribute{
-				MarkdownDescription: "How long an API token may go unused before it is revoked: " + backquoted(revocationValues) +
+				MarkdownDescription: "How long an API token may go unused before it is revoked: " + kit.Backquoted(revocationValues) +
 					". Left out, the organization's setting is read and left alone. Needs inactive API token revocation " +
 					"in the organization's plan; setting it revokes tokens already inactive that long at once.",
 				Optional:   true,
@@ -168,14 +169,14 @@ func (r *organizationResource) Schema(_ context.Context, _ resource.SchemaReques
 				Optional: true,
 				Computed: true,
 			},
-		}, attrID, attrUUID, attrGraphQLID),
+		}, kit.AttrID, kit.AttrUUID, kit.AttrGraphQLID),
 	}
 }
 
 // UpgradeState moves the official provider's states (id its GraphQL ID) to version 1. Its v1.38.0 wrote
 // [""] for an organization without an allowlist: that becomes null, as this provider writes "none".
 func (r *organizationResource) UpgradeState(ctx context.Context) map[int64]resource.StateUpgrader {
-	return upgraders(ctx, r, stateMoves{official: func(_ int64, a stateAttrs) error {
+	return kit.Upgraders(ctx, r, kit.StateMoves{Official: func(_ int64, a kit.StateAttrs) error {
 		if l, ok := a["allowed_api_ip_addresses"].([]any); ok {
 			blank := true
 			for _, e := range l {
@@ -191,15 +192,15 @@ func (r *organizationResource) UpgradeState(ctx context.Context) map[int64]resou
 	}})
 }
 
-// ModifyPlan checks scopes and warns of enforce_2fa (resourceBase), then plans what the service will hold:
+// ModifyPlan checks scopes and warns of enforce_2fa (ResourceBase), then plans what the service will hold:
 // a setting left out of the configuration keeps the state's value, and the days attribute decides the
 // interval where it is used.
 func (r *organizationResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	r.resourceBase.ModifyPlan(ctx, req, resp)
+	r.ResourceBase.ModifyPlan(ctx, req, resp)
 	if req.Plan.Raw.IsNull() {
 		return
 	}
-	planSettings(ctx, req, resp)
+	kit.PlanSettings(ctx, req, resp)
 	var config, plan organizationResourceModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
 	resp.Diagnostics.Append(resp.Plan.Get(ctx, &plan)...)
@@ -220,7 +221,7 @@ func (r *organizationResource) ModifyPlan(ctx context.Context, req resource.Modi
 		switch {
 		case !creating:
 			plan.Enforce2FA = state.Enforce2FA
-		case r.data.graphQLReachable():
+		case r.Data.GraphQLReachable():
 			plan.Enforce2FA = types.BoolUnknown()
 		default:
 			plan.Enforce2FA = types.BoolNull()
@@ -250,17 +251,17 @@ func (r *organizationResource) ModifyPlan(ctx context.Context, req resource.Modi
 // create or update managed. Removing it then removes the allowlist, as the official provider does (its
 // attribute is optional, so null means "no allowlist") and as destroy would; an allowlist the configuration
 // never set stays unmanaged.
-func releasesAllowlist(ctx context.Context, private privateReader, configured bool) bool {
+func releasesAllowlist(ctx context.Context, private kit.PrivateReader, configured bool) bool {
 	if configured {
 		return false
 	}
-	managed, _ := managedSettings(ctx, private)
+	managed, _ := kit.ManagedSettings(ctx, private)
 	return managed["allowed_api_ip_addresses"]
 }
 
 // settingsChange is what a create or an update sends: of the settings the configuration sets (configured),
 // what plan asks for that live (nil when it could not be read) does not hold. A setting the configuration
-// leaves out is never sent (singleton_settings.go).
+// leaves out is never sent (kit/singleton_settings.go).
 func settingsChange(plan *organizationResourceModel, configured map[string]bool, live *buildkite.APISettings) buildkite.APISettingsUpdate {
 	var u buildkite.APISettingsUpdate
 	var liveIPs []string
@@ -280,7 +281,7 @@ func settingsChange(plan *organizationResourceModel, configured map[string]bool,
 	case configured["revoke_inactive_tokens_after"] && !plan.RevokeInactiveTokensAfter.IsUnknown():
 		days, known = revocationDaysOf(plan.RevokeInactiveTokensAfter.ValueString()), true
 	}
-	if known && (live == nil || days != deref(liveDays)) {
+	if known && (live == nil || days != kit.Deref(liveDays)) {
 		u.RevokeInactiveTokensAfterDays = revocationUpdate(days)
 	}
 	if configured["restrict_user_api_token_creation"] && !plan.RestrictUserAPITokenCreation.IsUnknown() {
@@ -312,30 +313,30 @@ func revocationUpdate(days int64) buildkite.Optional[int64] {
 // apply reads the organization and its settings, sends what plan changes of the configured settings and
 // leaves in plan what the service then holds.
 func (r *organizationResource) apply(ctx context.Context, plan *organizationResourceModel, configured map[string]bool, action string, diags *diag.Diagnostics) {
-	o, err := r.client().Organizations.Get(ctx)
+	o, err := r.Client().Organizations.Get(ctx)
 	if err != nil {
-		addAPIError(diags, "read", "organization", r.client().Organization(), err)
+		kit.AddAPIError(diags, "read", "organization", r.Client().Organization(), err)
 		return
 	}
 	plan.fromOrganization(o)
-	live, err := r.client().OrgSettings.GetAPISettings(ctx)
+	live, err := r.Client().OrgSettings.GetAPISettings(ctx)
 	switch {
 	case buildkite.IsForbidden(err):
 		diags.AddWarning("Unable to Read Organization API Settings", fmt.Sprintf(
 			"Reading the API settings of organization %s: %s. Every configured setting is sent as configured; the "+
 				"token's user must be an administrator and the token needs read_organization_settings for Terraform to "+
-				"see what the organization holds.", o.Slug, describeError(err)))
+				"see what the organization holds.", o.Slug, kit.DescribeError(err)))
 		live = nil
 	case err != nil:
-		addAPIError(diags, "read", "organization API settings", o.Slug, err)
+		kit.AddAPIError(diags, "read", "organization API settings", o.Slug, err)
 		return
 	}
 	change := settingsChange(plan, configured, live)
 	if !change.IsZero() {
-		answer, err := r.client().OrgSettings.UpdateAPISettings(ctx, change)
+		answer, err := r.Client().OrgSettings.UpdateAPISettings(ctx, change)
 		if err != nil {
-			diags.AddError("Unable to "+capitalize(action)+" Organization API Settings", fmt.Sprintf(
-				"%s the API settings of organization %s: %s.%s", gerund(action), o.Slug, describeError(err), featureHint(err, change, live)))
+			diags.AddError("Unable to "+kit.Capitalize(action)+" Organization API Settings", fmt.Sprintf(
+				"%s the API settings of organization %s: %s.%s", kit.Gerund(action), o.Slug, kit.DescribeError(err), featureHint(err, change, live)))
 			return
 		}
 		live = answer
@@ -359,7 +360,7 @@ func (r *organizationResource) apply(ctx context.Context, plan *organizationReso
 
 // orString returns v, or def when v is unknown or null.
 func orString(v types.String, def string) types.String {
-	if !isKnownValue(v) {
+	if !kit.IsKnownValue(v) {
 		return types.StringValue(def)
 	}
 	return v
@@ -390,15 +391,15 @@ func featureHint(err error, change buildkite.APISettingsUpdate, live *buildkite.
 }
 
 func (r *organizationResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	defer r.finishCreate(ctx, resp)
+	defer r.FinishCreate(ctx, resp)
 	var plan organizationResourceModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	ctx, cancel := r.timeout(ctx, opCreate)
+	ctx, cancel := r.Timeout(ctx, kit.OpCreate)
 	defer cancel()
-	configured, diags := configuredSingletonSettings(ctx, req.Config)
+	configured, diags := kit.ConfiguredSingletonSettings(ctx, req.Config)
 	resp.Diagnostics.Append(diags...)
 	r.apply(ctx, &plan, configured, "create", &resp.Diagnostics)
 	r.apply2FA(ctx, req.Config, &plan, "create", &resp.Diagnostics)
@@ -406,37 +407,37 @@ func (r *organizationResource) Create(ctx context.Context, req resource.CreateRe
 		return
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-	resp.Diagnostics.Append(recordManaged(ctx, resp.Private, configured)...)
+	resp.Diagnostics.Append(kit.RecordManaged(ctx, resp.Private, configured)...)
 }
 
 func (r *organizationResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	defer r.finishRead(ctx, req, resp)
+	defer r.FinishRead(ctx, req, resp)
 	var state organizationResourceModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	ctx, cancel := r.timeout(ctx, opRead)
+	ctx, cancel := r.Timeout(ctx, kit.OpRead)
 	defer cancel()
-	o, err := r.client().Organizations.Get(ctx)
+	o, err := r.Client().Organizations.Get(ctx)
 	if err != nil {
 		// The organization cannot be deleted through the API: a failure to read it is never "gone".
-		addAPIError(&resp.Diagnostics, "read", "organization", r.client().Organization(), err)
+		kit.AddAPIError(&resp.Diagnostics, "read", "organization", r.Client().Organization(), err)
 		return
 	}
 	state.fromOrganization(o)
-	live, err := r.client().OrgSettings.GetAPISettings(ctx)
+	live, err := r.Client().OrgSettings.GetAPISettings(ctx)
 	switch {
 	case buildkite.IsForbidden(err):
 		resp.Diagnostics.AddWarning("Unable to Read Organization API Settings", fmt.Sprintf(
 			"Reading the API settings of organization %s: %s. The state keeps the last values read; the token's user "+
-				"must be an administrator and the token needs read_organization_settings.", o.Slug, describeError(err)))
+				"must be an administrator and the token needs read_organization_settings.", o.Slug, kit.DescribeError(err)))
 		state.RevokeInactiveTokensAfter = orString(state.RevokeInactiveTokensAfter, "NEVER")
 		if state.RestrictUserAPITokenCreation.IsNull() {
 			state.RestrictUserAPITokenCreation = types.BoolValue(false)
 		}
 	case err != nil:
-		addAPIError(&resp.Diagnostics, "read", "organization API settings", o.Slug, err)
+		kit.AddAPIError(&resp.Diagnostics, "read", "organization API settings", o.Slug, err)
 		return
 	default:
 		state.fromSettings(live)
@@ -446,15 +447,15 @@ func (r *organizationResource) Read(ctx context.Context, req resource.ReadReques
 }
 
 func (r *organizationResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	defer r.finishUpdate(ctx, req, resp)
+	defer r.FinishUpdate(ctx, req, resp)
 	var plan organizationResourceModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	configured, diags := configuredSingletonSettings(ctx, req.Config)
+	configured, diags := kit.ConfiguredSingletonSettings(ctx, req.Config)
 	resp.Diagnostics.Append(diags...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	ctx, cancel := r.timeout(ctx, opUpdate)
+	ctx, cancel := r.Timeout(ctx, kit.OpUpdate)
 	defer cancel()
 	// An allowlist just removed from the configuration is sent as none (plan holds null); it is not
 	// recorded as managed any more.
@@ -469,10 +470,10 @@ func (r *organizationResource) Update(ctx context.Context, req resource.UpdateRe
 		return
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-	resp.Diagnostics.Append(recordManaged(ctx, resp.Private, configured)...)
+	resp.Diagnostics.Append(kit.RecordManaged(ctx, resp.Private, configured)...)
 }
 
-// Delete puts back only what the configuration managed (singleton_settings.go): the allowlist, removed
+// Delete puts back only what the configuration managed (kit/singleton_settings.go): the allowlist, removed
 // where the configuration set one; the organization and every other setting stay, and a warning says so.
 func (r *organizationResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state organizationResourceModel
@@ -480,38 +481,38 @@ func (r *organizationResource) Delete(ctx context.Context, req resource.DeleteRe
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	ctx, cancel := r.timeout(ctx, opDelete)
+	ctx, cancel := r.Timeout(ctx, kit.OpDelete)
 	defer cancel()
-	managed, known := managedSettings(ctx, req.Private)
+	managed, known := kit.ManagedSettings(ctx, req.Private)
 	var undone, left []string
 	if managed["allowed_api_ip_addresses"] && len(allowlistOf(state.AllowedAPIIPAddresses)) > 0 {
-		if _, err := r.client().OrgSettings.UpdateAPISettings(ctx, buildkite.APISettingsUpdate{AllowedIPAddresses: buildkite.Cleared[string]()}); err != nil {
-			addAPIError(&resp.Diagnostics, "remove", "organization API allowlist", state.Slug.ValueString(), err)
+		if _, err := r.Client().OrgSettings.UpdateAPISettings(ctx, buildkite.APISettingsUpdate{AllowedIPAddresses: buildkite.Cleared[string]()}); err != nil {
+			kit.AddAPIError(&resp.Diagnostics, "remove", "organization API allowlist", state.Slug.ValueString(), err)
 			return
 		}
 		undone = append(undone, "allowed_api_ip_addresses (removed)")
 	}
 	var schemaResp resource.SchemaResponse
 	r.Schema(ctx, resource.SchemaRequest{}, &schemaResp)
-	for _, name := range settingAttributes(schemaResp.Schema) {
+	for _, name := range kit.SettingAttributes(schemaResp.Schema) {
 		if name == "revoke_inactive_tokens_after_days" || (name == "allowed_api_ip_addresses" && len(undone) > 0) {
 			continue // the days are another spelling of revoke_inactive_tokens_after
 		}
 		left = append(left, name)
 	}
-	settingsLeftWarning(&resp.Diagnostics, "buildkite_organization", displayOr(state.Slug.ValueString(), r.client().Organization()), undone, left, known)
+	kit.SettingsLeftWarning(&resp.Diagnostics, "buildkite_organization", kit.DisplayOr(state.Slug.ValueString(), r.Client().Organization()), undone, left, known)
 }
 
 // ImportState takes the provider's organization by its slug, its UUID or its GraphQL ID (the official
 // provider's ID); another organization is refused.
 func (r *organizationResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	parts, ok := r.importParts(ctx, req, resp, keyPart("<organization slug>", "Organization"))
+	parts, ok := r.ImportParts(ctx, req, resp, kit.KeyPart("<organization slug>", "Organization"))
 	if !ok {
 		return
 	}
-	o, err := r.client().Organizations.Get(ctx)
+	o, err := r.Client().Organizations.Get(ctx)
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "read", "organization", r.client().Organization(), err)
+		kit.AddAPIError(&resp.Diagnostics, "read", "organization", r.Client().Organization(), err)
 		return
 	}
 	if !strings.EqualFold(parts[0], o.Slug) && !strings.EqualFold(parts[0], o.ID) {

@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 // testAccOrganizationConfig is a buildkite_organization with the given attribute lines.
@@ -31,7 +32,7 @@ func (e *testEnv) checkAPISettings(ips string, days int64, restrict bool) resour
 		if got := strings.Join(s.AllowedIPs(), " "); got != ips {
 			return fmt.Errorf("allowlist on the service is %q, want %q", got, ips)
 		}
-		if got := deref(s.RevokeInactiveTokensAfterDays); got != days {
+		if got := kit.Deref(s.RevokeInactiveTokensAfterDays); got != days {
 			return fmt.Errorf("revocation on the service is %d days, want %d", got, days)
 		}
 		if s.RestrictUserAPITokenCreation != restrict {

@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 var (
@@ -20,11 +21,11 @@ var (
 
 // NewOrganizationRuleDataSource returns the buildkite_organization_rule data source.
 func NewOrganizationRuleDataSource() datasource.DataSource {
-	return &organizationRuleDataSource{dataSourceBase: newDataSourceBase("organization_rule")}
+	return &organizationRuleDataSource{DataSourceBase: kit.NewDataSourceBase("organization_rule")}
 }
 
 type organizationRuleDataSource struct {
-	dataSourceBase
+	kit.DataSourceBase
 }
 
 // organizationRuleDataAttributes are the attributes of one rule in the data sources.
@@ -32,10 +33,10 @@ func organizationRuleDataAttributes() map[string]schema.Attribute {
 	str := func(description string) schema.Attribute {
 		return schema.StringAttribute{MarkdownDescription: description, Computed: true}
 	}
-	return dataWithCommon("rule", map[string]schema.Attribute{
+	return kit.DataWithCommon("rule", map[string]schema.Attribute{
 		"type": str("The rule type, such as `pipeline.trigger_build.pipeline`."),
 		"value": schema.StringAttribute{
-			CustomType: jsonStringType, Computed: true,
+			CustomType: kit.JsonStringType, Computed: true,
 			MarkdownDescription: "The rule's value as JSON, with the source and target by UUID and its `conditions`, if " +
 				"any (read through Buildkite's GraphQL API; without it, the source and target alone).",
 		},
@@ -47,7 +48,7 @@ func organizationRuleDataAttributes() map[string]schema.Attribute {
 		"action":      str("The action the rule governs, such as `trigger_build`."),
 		"description": str("The rule's description, read through Buildkite's GraphQL API (null where the provider " +
 			"cannot reach it: no `graphql_url` with `rest_url`, or a token without the `graphql` scope)."),
-	}, attrID, attrUUID, attrGraphQLID, attrURL, attrCreatedAt)
+	}, kit.AttrID, kit.AttrUUID, kit.AttrGraphQLID, kit.AttrURL, kit.AttrCreatedAt)
 }
 
 func (d *organizationRuleDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
@@ -55,7 +56,7 @@ func (d *organizationRuleDataSource) Schema(_ context.Context, _ datasource.Sche
 	attrs["id"] = schema.StringAttribute{
 		MarkdownDescription: "The rule's UUID (or GraphQL ID). Give this or `uuid`.", Optional: true, Computed: true,
 	}
-	lookupByID(attrs, "Rule")
+	kit.LookupByID(attrs, "Rule")
 	attrs["uuid"] = schema.StringAttribute{
 		MarkdownDescription: "The rule's UUID, as the official provider's data source is asked. Give this or `id`.",
 		Optional:            true, Computed: true,
@@ -76,30 +77,30 @@ func (d *organizationRuleDataSource) Read(ctx context.Context, req datasource.Re
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	ctx, cancel := d.timeout(ctx)
+	ctx, cancel := d.Timeout(ctx)
 	defer cancel()
 	id := cfg.ID.ValueString()
 	if id == "" {
 		id = cfg.UUID.ValueString()
 	}
-	rule, err := d.client().Rules.Get(ctx, canonicalID(id))
+	rule, err := d.Client().Rules.Get(ctx, kit.CanonicalID(id))
 	if buildkite.IsNotFound(err) {
 		resp.Diagnostics.AddError("Unable to find organization rule", fmt.Sprintf("Could not find an organization rule with ID %q.", id))
 		return
 	}
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "read", "rule", id, err)
+		kit.AddAPIError(&resp.Diagnostics, "read", "rule", id, err)
 		return
 	}
 	var out organizationRuleModel
-	out.fromAPI(rule, jsonNull())
-	if d.data.graphQLReachable() {
-		details, err := d.client().Rules.Details(ctx, rule.UUID)
+	out.fromAPI(rule, kit.JsonNull())
+	if d.Data.GraphQLReachable() {
+		details, err := d.Client().Rules.Details(ctx, rule.UUID)
 		if err == nil {
-			err = out.fromDetails(details, organizationRuleModel{Value: jsonNull()})
+			err = out.fromDetails(details, organizationRuleModel{Value: kit.JsonNull()})
 		}
 		if err != nil {
-			addAPIError(&resp.Diagnostics, "read", "rule", id, err)
+			kit.AddAPIError(&resp.Diagnostics, "read", "rule", id, err)
 			return
 		}
 	}

@@ -13,17 +13,18 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 var _ list.ListResourceWithConfigure = (*organizationRuleListResource)(nil)
 
 // NewOrganizationRuleListResource returns the buildkite_organization_rule list resource.
 func NewOrganizationRuleListResource() list.ListResource {
-	return &organizationRuleListResource{listBase: newListBase("organization_rule", organizationRuleIdentity)}
+	return &organizationRuleListResource{ListBase: kit.NewListBase("organization_rule", organizationRuleIdentity)}
 }
 
 type organizationRuleListResource struct {
-	listBase
+	kit.ListBase
 }
 
 // organizationRuleListFilter: a rule has no name, so it is found by what a person knows of it, its type
@@ -46,9 +47,9 @@ func (l *organizationRuleListResource) ListResourceConfigSchema(_ context.Contex
 			},
 			"pipeline_id": schema.StringAttribute{
 				MarkdownDescription: "Only rules whose source or target is the pipeline with this ID (UUID). " +
-					refDescription([]string{"Pipeline"}),
+					kit.RefDescription([]string{"Pipeline"}),
 				Optional:   true,
-				Validators: []validator.String{refValidator{graphQLTypes: []string{"Pipeline"}}},
+				Validators: []validator.String{kit.RefValidator{GraphQLTypes: []string{"Pipeline"}}},
 			},
 		},
 	}
@@ -57,16 +58,16 @@ func (l *organizationRuleListResource) ListResourceConfigSchema(_ context.Contex
 func (l *organizationRuleListResource) List(ctx context.Context, req list.ListRequest, stream *list.ListResultsStream) {
 	var filter organizationRuleListFilter
 	if diags := req.Config.Get(ctx, &filter); diags.HasError() {
-		listFailed(stream, diags)
+		kit.ListFailed(stream, diags)
 		return
 	}
-	callCtx, cancel := l.timeout(ctx, opRead)
+	callCtx, cancel := l.Timeout(ctx, kit.OpRead)
 	defer cancel()
 	var diags diag.Diagnostics
-	all, err := l.client().Rules.List(callCtx)
+	all, err := l.Client().Rules.List(callCtx)
 	if err != nil {
-		addAPIError(&diags, "list", "rules", "", err)
-		listFailed(stream, diags)
+		kit.AddAPIError(&diags, "list", "rules", "", err)
+		kit.ListFailed(stream, diags)
 		return
 	}
 	var rules []*buildkite.Rule
@@ -75,7 +76,7 @@ func (l *organizationRuleListResource) List(ctx context.Context, req list.ListRe
 		if !filter.Type.IsNull() && r.Type != filter.Type.ValueString() {
 			continue
 		}
-		if id := canonicalID(filter.PipelineID.ValueString()); id != "" &&
+		if id := kit.CanonicalID(filter.PipelineID.ValueString()); id != "" &&
 			(r.SourceType != "pipeline" || r.SourceUUID != id) && (r.TargetType != "pipeline" || r.TargetUUID != id) {
 			continue
 		}
@@ -83,17 +84,17 @@ func (l *organizationRuleListResource) List(ctx context.Context, req list.ListRe
 	}
 	names := l.pipelineNames(callCtx, rules, &diags)
 	if diags.HasError() {
-		listFailed(stream, diags)
+		kit.ListFailed(stream, diags)
 		return
 	}
-	items := make([]found, 0, len(rules))
+	items := make([]kit.Found, 0, len(rules))
 	for _, r := range rules {
 		var m organizationRuleModel
-		m.fromAPI(r, jsonNull())
-		items = append(items, found{model: &m, displayName: fmt.Sprintf("%s: %s -> %s", r.Type,
+		m.fromAPI(r, kit.JsonNull())
+		items = append(items, kit.Found{Model: &m, DisplayName: fmt.Sprintf("%s: %s -> %s", r.Type,
 			ruleEndName(names, r.SourceType, r.SourceUUID), ruleEndName(names, r.TargetType, r.TargetUUID))})
 	}
-	stream.Results = l.results(ctx, req, items)
+	stream.Results = l.Results(ctx, req, items)
 }
 
 // pipelineNames maps the UUIDs of the organization's pipelines to their names, from one listing, when a
@@ -102,9 +103,9 @@ func (l *organizationRuleListResource) pipelineNames(ctx context.Context, rules 
 	if !slices.ContainsFunc(rules, func(r *buildkite.Rule) bool { return r.SourceType == "pipeline" || r.TargetType == "pipeline" }) {
 		return nil
 	}
-	pipelines, err := l.client().Pipelines.List(ctx, nil)
+	pipelines, err := l.Client().Pipelines.List(ctx, nil)
 	if err != nil {
-		addAPIError(diags, "list", "pipelines", "named by rules", err)
+		kit.AddAPIError(diags, "list", "pipelines", "named by rules", err)
 		return nil
 	}
 	names := make(map[string]string, len(pipelines))

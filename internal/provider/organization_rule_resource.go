@@ -20,6 +20,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 var (
@@ -33,34 +34,34 @@ var (
 
 // organizationRuleIdentity names a rule for import blocks and terraform query: its UUID, since a rule has
 // no name.
-var organizationRuleIdentity = identifiedBy(identityAttr("id", "The rule's UUID."))
+var organizationRuleIdentity = kit.IdentifiedBy(kit.IdentityAttr("id", "The rule's UUID."))
 
 // NewOrganizationRuleResource returns the buildkite_organization_rule resource.
 func NewOrganizationRuleResource() resource.Resource {
 	return &organizationRuleResource{
-		resourceBase: newResourceBase("organization_rule", writeScopes("write_rules"), organizationRuleIdentity).withGraphQLAttrs("description"),
+		ResourceBase: kit.NewResourceBase("organization_rule", kit.WriteScopes("write_rules"), organizationRuleIdentity).WithGraphQLAttrs("description"),
 	}
 }
 
 type organizationRuleResource struct {
-	resourceBase
+	kit.ResourceBase
 }
 
 // organizationRuleModel is the rule's state; the data sources show the same attributes.
 type organizationRuleModel struct {
-	ID         types.String   `tfsdk:"id"`
-	UUID       types.String   `tfsdk:"uuid"`
-	GraphQLID  types.String   `tfsdk:"graphql_id"`
-	URL        types.String   `tfsdk:"url"`
-	CreatedAt  types.String   `tfsdk:"created_at"`
-	Type       types.String   `tfsdk:"type"`
-	Value      semanticString `tfsdk:"value"`
-	SourceType types.String   `tfsdk:"source_type"`
-	SourceUUID types.String   `tfsdk:"source_uuid"`
-	TargetType types.String   `tfsdk:"target_type"`
-	TargetUUID types.String   `tfsdk:"target_uuid"`
-	Effect     types.String   `tfsdk:"effect"`
-	Action     types.String   `tfsdk:"action"`
+	ID         types.String       `tfsdk:"id"`
+	UUID       types.String       `tfsdk:"uuid"`
+	GraphQLID  types.String       `tfsdk:"graphql_id"`
+	URL        types.String       `tfsdk:"url"`
+	CreatedAt  types.String       `tfsdk:"created_at"`
+	Type       types.String       `tfsdk:"type"`
+	Value      kit.SemanticString `tfsdk:"value"`
+	SourceType types.String       `tfsdk:"source_type"`
+	SourceUUID types.String       `tfsdk:"source_uuid"`
+	TargetType types.String       `tfsdk:"target_type"`
+	TargetUUID types.String       `tfsdk:"target_uuid"`
+	Effect     types.String       `tfsdk:"effect"`
+	Action     types.String       `tfsdk:"action"`
 	// Description only the GraphQL API sets and reads (rules_graphql.go).
 	Description types.String `tfsdk:"description"`
 }
@@ -69,12 +70,12 @@ type organizationRuleModel struct {
 // with, so value keeps the prior one (what the user wrote, pipelines by slug included); with none (an
 // import or a data source) it is rebuilt from the source and target. fromDetails then adds what GraphQL
 // tells.
-func (m *organizationRuleModel) fromAPI(r *buildkite.Rule, prior semanticString) {
+func (m *organizationRuleModel) fromAPI(r *buildkite.Rule, prior kit.SemanticString) {
 	m.ID = types.StringValue(r.UUID)
 	m.UUID = types.StringValue(r.UUID)
 	m.GraphQLID = types.StringValue(r.GraphQLID)
 	m.URL = types.StringValue(r.URL)
-	m.CreatedAt = timeValue(r.CreatedAt)
+	m.CreatedAt = kit.TimeValue(r.CreatedAt)
 	m.Type = types.StringValue(r.Type)
 	// The official provider's stored forms (GraphQL's enums): PIPELINE, ALLOW, TRIGGER_BUILD.
 	m.SourceType = types.StringValue(strings.ToUpper(r.SourceType))
@@ -84,8 +85,8 @@ func (m *organizationRuleModel) fromAPI(r *buildkite.Rule, prior semanticString)
 	m.Effect = types.StringValue(strings.ToUpper(r.Effect))
 	m.Action = types.StringValue(strings.ToUpper(r.Action))
 	m.Value = prior
-	if !isKnownValue(prior) {
-		m.Value = jsonString(ruleValueFromAPI(r))
+	if !kit.IsKnownValue(prior) {
+		m.Value = kit.JsonString(ruleValueFromAPI(r))
 	}
 }
 
@@ -103,7 +104,7 @@ func (m *organizationRuleModel) fromDetails(d *buildkite.RuleDetails, prior orga
 	if err != nil || live == nil {
 		return err
 	}
-	if isKnownValue(prior.Value) && ruleValueMeansLive(prior, live) {
+	if kit.IsKnownValue(prior.Value) && ruleValueMeansLive(prior, live) {
 		m.Value = prior.Value
 		return nil
 	}
@@ -116,7 +117,7 @@ func (m *organizationRuleModel) fromDetails(d *buildkite.RuleDetails, prior orga
 	if err != nil {
 		return err
 	}
-	m.Value = jsonString(string(text))
+	m.Value = kit.JsonString(string(text))
 	return nil
 }
 
@@ -125,7 +126,7 @@ func (m *organizationRuleModel) fromDetails(d *buildkite.RuleDetails, prior orga
 // the text resolved to), and every other key (conditions) is equal.
 func ruleValueMeansLive(prior organizationRuleModel, live json.RawMessage) bool {
 	var was, is map[string]any
-	if json.Unmarshal([]byte(normalizeText(prior.Value.ValueString())), &was) != nil || json.Unmarshal(live, &is) != nil {
+	if json.Unmarshal([]byte(kit.NormalizeText(prior.Value.ValueString())), &was) != nil || json.Unmarshal(live, &is) != nil {
 		return false
 	}
 	for key, known := range map[string]string{"source_pipeline": prior.SourceUUID.ValueString(), "target_pipeline": prior.TargetUUID.ValueString()} {
@@ -155,14 +156,14 @@ func ruleValueFromAPI(r *buildkite.Rule) string {
 var ruleTypePattern = regexp.MustCompile(`^[a-z_]+\.[a-z_]+\.[a-z_]+$`)
 
 func (r *organizationRuleResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
-	computed := computedString
+	computed := kit.ComputedString
 	resp.Schema = schema.Schema{
-		Version: 1, // above the official provider's 0, so that its states are upgraded (upgrade.go)
+		Version: 1, // above the official provider's 0, so that its states are upgraded (kit/upgrade.go)
 		MarkdownDescription: "An organization rule: it allows an action from a source resource on a target resource, " +
 			"such as one pipeline triggering builds of another (`pipeline.trigger_build.pipeline`) or reading its " +
 			"artifacts (`pipeline.artifacts_read.pipeline`). Changing `type` replaces the rule; `value` and " +
 			"`description` change in place, through Buildkite's GraphQL API (`ruleUpdate`), which also reads them back.",
-		Attributes: withCommon("rule", map[string]schema.Attribute{
+		Attributes: kit.WithCommon("rule", map[string]schema.Attribute{
 			"type": schema.StringAttribute{
 				MarkdownDescription: "The rule type, `<source>.<action>.<target>`, such as `pipeline.trigger_build.pipeline`. " +
 					"Changing it replaces the rule.",
@@ -172,7 +173,7 @@ func (r *organizationRuleResource) Schema(_ context.Context, _ resource.SchemaRe
 				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()},
 			},
 			"value": schema.StringAttribute{
-				CustomType: jsonStringType,
+				CustomType: kit.JsonStringType,
 				MarkdownDescription: "The rule's value as JSON (use `jsonencode`); for the pipeline rules " +
 					"`{\"source_pipeline\": ..., \"target_pipeline\": ...}`, each pipeline by UUID or slug. Compared by " +
 					"meaning: formatting never differs, and a pipeline written as a slug does not differ from its UUID. " +
@@ -193,14 +194,14 @@ func (r *organizationRuleResource) Schema(_ context.Context, _ resource.SchemaRe
 					"carries none), so it needs the API token's `graphql` scope; removing it clears the description.",
 				Optional: true,
 			},
-		}, attrID, attrUUID, attrGraphQLID, attrURL, attrCreatedAt),
+		}, kit.AttrID, kit.AttrUUID, kit.AttrGraphQLID, kit.AttrURL, kit.AttrCreatedAt),
 	}
 }
 
 // UpgradeState moves the official provider's states (value as jsonencode wrote it, which the JSON type
 // compares by meaning) and ours of version 0 to version 1.
 func (r *organizationRuleResource) UpgradeState(ctx context.Context) map[int64]resource.StateUpgrader {
-	return upgraders(ctx, r, stateMoves{})
+	return kit.Upgraders(ctx, r, kit.StateMoves{})
 }
 
 // ModifyPlan compares value by meaning: the state's text is kept when the configuration names the same
@@ -208,7 +209,7 @@ func (r *organizationRuleResource) UpgradeState(ctx context.Context) map[int64]r
 // in place (ruleUpdate), with source_uuid and target_uuid planned as the pipelines the new value names. It
 // costs one read per slug, and only when the texts differ.
 func (r *organizationRuleResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	r.resourceBase.ModifyPlan(ctx, req, resp)
+	r.ResourceBase.ModifyPlan(ctx, req, resp)
 	if resp.Diagnostics.HasError() || req.Plan.Raw.IsNull() {
 		return
 	}
@@ -223,13 +224,13 @@ func (r *organizationRuleResource) ModifyPlan(ctx context.Context, req resource.
 		return
 	}
 	if !plan.Description.Equal(state.Description) {
-		r.data.requireGraphQL(&resp.Diagnostics, r.name, path.Root("description"), "changing a rule's description")
+		r.Data.RequireGraphQL(&resp.Diagnostics, r.Name, path.Root("description"), "changing a rule's description")
 	}
 	if plan.Value.IsUnknown() {
 		r.planValueChange(resp, &plan)
 		return
 	}
-	if jsonFormat.equal(plan.Value.ValueString(), state.Value.ValueString()) {
+	if kit.JsonFormat.Equal(plan.Value.ValueString(), state.Value.ValueString()) {
 		plan.Value = state.Value
 		resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
 		return
@@ -239,7 +240,7 @@ func (r *organizationRuleResource) ModifyPlan(ctx context.Context, req resource.
 	}
 	same, err := r.sameRuleValue(ctx, plan.Value.ValueString(), state)
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "read", "pipeline", "named in value", err)
+		kit.AddAPIError(&resp.Diagnostics, "read", "pipeline", "named in value", err)
 		return
 	}
 	if same {
@@ -255,7 +256,7 @@ func (r *organizationRuleResource) ModifyPlan(ctx context.Context, req resource.
 // planValueChange plans a change of value in place: it needs GraphQL (ruleUpdate), and the pipelines a value
 // not yet known names are known after apply.
 func (r *organizationRuleResource) planValueChange(resp *resource.ModifyPlanResponse, plan *organizationRuleModel) {
-	r.data.requireGraphQL(&resp.Diagnostics, r.name, path.Root("value"), "changing a rule's value in place")
+	r.Data.RequireGraphQL(&resp.Diagnostics, r.Name, path.Root("value"), "changing a rule's value in place")
 	if plan.Value.IsUnknown() {
 		resp.Diagnostics.Append(resp.Plan.SetAttribute(context.Background(), path.Root("source_uuid"), types.StringUnknown())...)
 		resp.Diagnostics.Append(resp.Plan.SetAttribute(context.Background(), path.Root("target_uuid"), types.StringUnknown())...)
@@ -267,18 +268,18 @@ func (r *organizationRuleResource) planValueChange(resp *resource.ModifyPlanResp
 // organization, which is looked up now rather than refused at apply. source_uuid and target_uuid are
 // planned as the pipelines found.
 func (r *organizationRuleResource) checkValue(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	var value semanticString
+	var value kit.SemanticString
 	var typ types.String
 	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("value"), &value)...)
 	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("type"), &typ)...)
-	if resp.Diagnostics.HasError() || !isKnownValue(value) {
+	if resp.Diagnostics.HasError() || !kit.IsKnownValue(value) {
 		return
 	}
 	var doc map[string]any
 	if json.Unmarshal([]byte(value.ValueString()), &doc) != nil || doc == nil {
 		return // refused by ruleValueJSON
 	}
-	if r.data == nil {
+	if r.Data == nil {
 		return // not configured yet: the pipelines are looked up at the next plan
 	}
 	for _, end := range []string{"source", "target"} {
@@ -297,7 +298,7 @@ func (r *organizationRuleResource) checkValue(ctx context.Context, req resource.
 		}
 		id, problem, err := r.resolvePipeline(ctx, ref)
 		if err != nil {
-			addAPIError(&resp.Diagnostics, "read", "pipeline", fmt.Sprintf("%q (%s)", ref, key), err)
+			kit.AddAPIError(&resp.Diagnostics, "read", "pipeline", fmt.Sprintf("%q (%s)", ref, key), err)
 			return
 		}
 		if problem != "" {
@@ -321,7 +322,7 @@ func (ruleValueJSON) Description(context.Context) string { return "must be a JSO
 func (v ruleValueJSON) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
 
 func (ruleValueJSON) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if !isKnownValue(req.ConfigValue) {
+	if !kit.IsKnownValue(req.ConfigValue) {
 		return
 	}
 	var doc map[string]any
@@ -342,13 +343,13 @@ var ruleSlugPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)
 // resolvePipeline is the UUID of the pipeline ref names (a lower-case UUID as is, else a slug), or a
 // problem (a format with the key and ref) when none has that slug.
 func (r *organizationRuleResource) resolvePipeline(ctx context.Context, ref string) (id, problem string, err error) {
-	if isUUID(ref) && ref == strings.ToLower(ref) {
+	if kit.IsUUID(ref) && ref == strings.ToLower(ref) {
 		return ref, "", nil
 	}
 	if !ruleSlugPattern.MatchString(ref) {
 		return "", "Failed to resolve %s %q: it is neither a pipeline UUID nor a pipeline slug.", nil
 	}
-	p, err := r.client().Pipelines.Get(ctx, ref)
+	p, err := r.Client().Pipelines.Get(ctx, ref)
 	if buildkite.IsNotFound(err) {
 		return "", "Pipeline not found for %s %q: no pipeline of the organization has that slug.", nil
 	}
@@ -362,8 +363,8 @@ func (r *organizationRuleResource) resolvePipeline(ctx context.Context, ref stri
 // other keys (conditions, say) as the state's value.
 func (r *organizationRuleResource) sameRuleValue(ctx context.Context, value string, state organizationRuleModel) (bool, error) {
 	var next, prior map[string]any
-	if json.Unmarshal([]byte(normalizeText(value)), &next) != nil ||
-		json.Unmarshal([]byte(normalizeText(state.Value.ValueString())), &prior) != nil {
+	if json.Unmarshal([]byte(kit.NormalizeText(value)), &next) != nil ||
+		json.Unmarshal([]byte(kit.NormalizeText(state.Value.ValueString())), &prior) != nil {
 		return false, nil
 	}
 	for _, end := range []struct {
@@ -381,7 +382,7 @@ func (r *organizationRuleResource) sameRuleValue(ctx context.Context, value stri
 		same := ref == end.id.ValueString()
 		if !same && strings.EqualFold(end.typ.ValueString(), "pipeline") {
 			var err error
-			if same, err = r.client().Pipelines.RefersTo(ctx, ref, end.id.ValueString()); err != nil {
+			if same, err = r.Client().Pipelines.RefersTo(ctx, ref, end.id.ValueString()); err != nil {
 				return false, err
 			}
 		}
@@ -395,50 +396,50 @@ func (r *organizationRuleResource) sameRuleValue(ctx context.Context, value stri
 }
 
 func (r *organizationRuleResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	defer r.finishCreate(ctx, resp)
+	defer r.FinishCreate(ctx, resp)
 	var plan organizationRuleModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	ctx, cancel := r.timeout(ctx, opCreate)
+	ctx, cancel := r.Timeout(ctx, kit.OpCreate)
 	defer cancel()
-	value, err := compactJSON(plan.Value.ValueString())
+	value, err := kit.CompactJSON(plan.Value.ValueString())
 	if err != nil {
 		resp.Diagnostics.AddAttributeError(path.Root("value"), "Invalid JSON", fmt.Sprintf("value must be valid JSON: %s", err))
 		return
 	}
-	rule, err := r.client().Rules.Create(ctx, buildkite.RuleCreate{Type: plan.Type.ValueString(), Value: value})
+	rule, err := r.Client().Rules.Create(ctx, buildkite.RuleCreate{Type: plan.Type.ValueString(), Value: value})
 	var refused *buildkite.Error
-	if errors.As(err, &refused) && refused.StatusCode == http.StatusUnprocessableEntity && refused.Message != "" && !takenRefusal(err) {
+	if errors.As(err, &refused) && refused.StatusCode == http.StatusUnprocessableEntity && refused.Message != "" && !kit.TakenRefusal(err) {
 		// The service's words first, on a line of their own, as the official provider shows them (a rule
-		// that exists already goes through createFailed, which names it and how to adopt it).
+		// that exists already goes through CreateFailed, which names it and how to adopt it).
 		resp.Diagnostics.AddError("Unable to create organization rule", refused.Message+"\n\n"+
-			fmt.Sprintf("The service refused the %s rule (%s); nothing was created.", plan.Type.ValueString(), describeError(err)))
+			fmt.Sprintf("The service refused the %s rule (%s); nothing was created.", plan.Type.ValueString(), kit.DescribeError(err)))
 		return
 	}
 	if err != nil {
-		r.createFailed(ctx, &resp.Diagnostics, err, "rule", plan.Type.ValueString(), r.holderOfRule(plan.Type.ValueString(), value))
+		r.CreateFailed(ctx, &resp.Diagnostics, err, "rule", plan.Type.ValueString(), r.holderOfRule(plan.Type.ValueString(), value))
 		return
 	}
 	var state organizationRuleModel
 	state.fromAPI(rule, plan.Value)
 	if !plan.Description.IsNull() {
 		// REST creates the rule (exactly once, adopted after a lost answer); only GraphQL sets a description.
-		org, err := r.client().Organizations.Get(ctx)
+		org, err := r.Client().Organizations.Get(ctx)
 		var d *buildkite.RuleDetails
 		if err == nil {
-			d, err = r.client().Rules.Update(ctx, buildkite.RuleUpdate{
+			d, err = r.Client().Rules.Update(ctx, buildkite.RuleUpdate{
 				OrganizationID: org.GraphQLID, ID: rule.GraphQLID, Description: plan.Description.ValueStringPointer(), Value: value,
 			})
 		}
-		if d != nil && actedWithErrors(&resp.Diagnostics, err, "set the description of", "rule", rule.UUID) {
+		if d != nil && kit.ActedWithErrors(&resp.Diagnostics, err, "set the description of", "rule", rule.UUID) {
 			err = nil
 		}
 		if err != nil {
 			// The rule exists: it is kept in state without its description, which the next apply sets.
 			resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
-			addGraphQLError(&resp.Diagnostics, "set the description of", "rule", rule.UUID, err, ruleGraphQLFields)
+			kit.AddGraphQLError(&resp.Diagnostics, "set the description of", "rule", rule.UUID, err, ruleGraphQLFields)
 			return
 		}
 		state.Description = types.StringPointerValue(d.Description)
@@ -450,30 +451,30 @@ func (r *organizationRuleResource) Create(ctx context.Context, req resource.Crea
 var ruleGraphQLFields = map[string]path.Path{"description": path.Root("description"), "value": path.Root("value")}
 
 func (r *organizationRuleResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	defer r.finishRead(ctx, req, resp)
+	defer r.FinishRead(ctx, req, resp)
 	var prior organizationRuleModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &prior)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	ctx, cancel := r.timeout(ctx, opRead)
+	ctx, cancel := r.Timeout(ctx, kit.OpRead)
 	defer cancel()
-	rule, err := r.client().Rules.Get(ctx, restID(prior.ID))
+	rule, err := r.Client().Rules.Get(ctx, kit.RestID(prior.ID))
 	if err != nil {
-		r.readFailed(ctx, resp, err, "rule", prior.ID.ValueString())
+		r.ReadFailed(ctx, resp, err, "rule", prior.ID.ValueString())
 		return
 	}
 	state := organizationRuleModel{Description: prior.Description}
 	state.fromAPI(rule, prior.Value)
-	if r.data.graphQLReachable() {
+	if r.Data.GraphQLReachable() {
 		// REST has just served the rule: whatever GraphQL answers for its description and value (null, not
 		// found) says nothing of the rule itself, which stays in state.
-		d, err := r.client().Rules.Details(ctx, rule.UUID)
+		d, err := r.Client().Rules.Details(ctx, rule.UUID)
 		if err == nil {
 			err = state.fromDetails(d, prior)
 		}
 		if err != nil {
-			addPartReadError(&resp.Diagnostics, "rule", prior.ID.ValueString(), "description and value", err)
+			kit.AddPartReadError(&resp.Diagnostics, "rule", prior.ID.ValueString(), "description and value", err)
 			return
 		}
 	}
@@ -485,7 +486,7 @@ func (r *organizationRuleResource) Read(ctx context.Context, req resource.ReadRe
 // written in another form that means the same) only takes on the plan. The source and target UUIDs were
 // planned from the value (checkValue); the answer's document confirms them.
 func (r *organizationRuleResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	defer r.finishUpdate(ctx, req, resp)
+	defer r.FinishUpdate(ctx, req, resp)
 	var plan, state organizationRuleModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
@@ -496,27 +497,27 @@ func (r *organizationRuleResource) Update(ctx context.Context, req resource.Upda
 		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 		return
 	}
-	ctx, cancel := r.timeout(ctx, opUpdate)
+	ctx, cancel := r.Timeout(ctx, kit.OpUpdate)
 	defer cancel()
-	value, err := compactJSON(plan.Value.ValueString())
+	value, err := kit.CompactJSON(plan.Value.ValueString())
 	if err != nil {
 		resp.Diagnostics.AddAttributeError(path.Root("value"), "Invalid JSON", fmt.Sprintf("value must be valid JSON: %s", err))
 		return
 	}
-	org, err := r.client().Organizations.Get(ctx)
+	org, err := r.Client().Organizations.Get(ctx)
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "update", "rule", state.ID.ValueString(), err)
+		kit.AddAPIError(&resp.Diagnostics, "update", "rule", state.ID.ValueString(), err)
 		return
 	}
-	d, err := r.client().Rules.Update(ctx, buildkite.RuleUpdate{
+	d, err := r.Client().Rules.Update(ctx, buildkite.RuleUpdate{
 		OrganizationID: org.GraphQLID, ID: state.GraphQLID.ValueString(),
 		Description: plan.Description.ValueStringPointer(), Value: value,
 	})
-	if d != nil && actedWithErrors(&resp.Diagnostics, err, "update", "rule", state.ID.ValueString()) {
+	if d != nil && kit.ActedWithErrors(&resp.Diagnostics, err, "update", "rule", state.ID.ValueString()) {
 		err = nil
 	}
 	if err != nil {
-		addGraphQLError(&resp.Diagnostics, "update", "rule", state.ID.ValueString(), err, ruleGraphQLFields)
+		kit.AddGraphQLError(&resp.Diagnostics, "update", "rule", state.ID.ValueString(), err, ruleGraphQLFields)
 		return
 	}
 	live, err := d.Value()
@@ -525,7 +526,7 @@ func (r *organizationRuleResource) Update(ctx context.Context, req resource.Upda
 		err = json.Unmarshal(live, &ends)
 	}
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "update", "rule", state.ID.ValueString(), err)
+		kit.AddAPIError(&resp.Diagnostics, "update", "rule", state.ID.ValueString(), err)
 		return
 	}
 	if id, ok := ends["source_pipeline"].(string); ok {
@@ -544,15 +545,15 @@ func (r *organizationRuleResource) Delete(ctx context.Context, req resource.Dele
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	ctx, cancel := r.timeout(ctx, opDelete)
+	ctx, cancel := r.Timeout(ctx, kit.OpDelete)
 	defer cancel()
-	err := r.client().Rules.Delete(ctx, restID(state.ID))
-	r.deleteFailed(ctx, &resp.Diagnostics, err, "rule", state.ID.ValueString())
+	err := r.Client().Rules.Delete(ctx, kit.RestID(state.ID))
+	r.DeleteFailed(ctx, &resp.Diagnostics, err, "rule", state.ID.ValueString())
 }
 
 // ImportState takes the rule's UUID or GraphQL ID; value is rebuilt from the rule's source and target UUIDs.
 func (r *organizationRuleResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	values, ok := r.importParts(ctx, req, resp, uuidPart("<rule UUID>", "Rule"))
+	values, ok := r.ImportParts(ctx, req, resp, kit.UuidPart("<rule UUID>", "Rule"))
 	if !ok {
 		return
 	}
@@ -561,8 +562,8 @@ func (r *organizationRuleResource) ImportState(ctx context.Context, req resource
 
 // holderOfRule finds the rule of the same type, source and target as the one value describes, which the
 // service allows once; it is adopted by its UUID.
-func (r *organizationRuleResource) holderOfRule(typ string, value json.RawMessage) holderLookup {
-	return func(ctx context.Context) (*holder, error) {
+func (r *organizationRuleResource) holderOfRule(typ string, value json.RawMessage) kit.HolderLookup {
+	return func(ctx context.Context) (*kit.Holder, error) {
 		var ends map[string]string
 		if err := json.Unmarshal(value, &ends); err != nil {
 			return nil, nil
@@ -575,15 +576,15 @@ func (r *organizationRuleResource) holderOfRule(typ string, value json.RawMessag
 		if err != nil {
 			return nil, err
 		}
-		rules, err := r.client().Rules.List(ctx)
+		rules, err := r.Client().Rules.List(ctx)
 		if err != nil {
 			return nil, err
 		}
 		for _, rule := range rules {
 			if rule.Type == typ && strings.EqualFold(rule.SourceUUID, source) && strings.EqualFold(rule.TargetUUID, target) {
-				return &holder{
-					description: fmt.Sprintf("rule %s (%s from %s to %s)", rule.UUID, rule.Type, rule.SourceUUID, rule.TargetUUID),
-					importID:    rule.UUID,
+				return &kit.Holder{
+					Description: fmt.Sprintf("rule %s (%s from %s to %s)", rule.UUID, rule.Type, rule.SourceUUID, rule.TargetUUID),
+					ImportID:    rule.UUID,
 				}, nil
 			}
 		}
@@ -598,10 +599,10 @@ func (r *organizationRuleResource) ruleEndID(ctx context.Context, ends map[strin
 		if !strings.HasPrefix(k, prefix) {
 			continue
 		}
-		if isUUID(v) || k != prefix+"pipeline" {
+		if kit.IsUUID(v) || k != prefix+"pipeline" {
 			return v, nil
 		}
-		p, err := r.client().Pipelines.Get(ctx, v)
+		p, err := r.Client().Pipelines.Get(ctx, v)
 		if err != nil {
 			return "", err
 		}

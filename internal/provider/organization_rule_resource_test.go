@@ -19,6 +19,7 @@ import (
 
 	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 // testAccRuleConfig is two pipelines and a rule of type between them; value is HCL.
@@ -388,7 +389,7 @@ resource "buildkite_organization_rule" "test" {
 	upgrade: []upgradeCase{
 		{
 			name: "rule, the official provider's", typeName: "buildkite_organization_rule", version: 0,
-			state: map[string]any{"id": graphQLID("Rule", testUUID), "uuid": testUUID, "type": "pipeline.trigger_build.pipeline",
+			state: map[string]any{"id": kit.GraphQLID("Rule", testUUID), "uuid": testUUID, "type": "pipeline.trigger_build.pipeline",
 				"value": `{"source_pipeline":"a","target_pipeline":"b"}`, "description": "d", "effect": "allow"},
 			want: map[string]any{"id": testUUID, "value": `{"source_pipeline":"a","target_pipeline":"b"}`, "description": "d"},
 		},

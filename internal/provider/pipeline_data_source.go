@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 var (
@@ -21,11 +22,11 @@ var (
 
 // NewPipelineDataSource returns the buildkite_pipeline data source.
 func NewPipelineDataSource() datasource.DataSource {
-	return &pipelineDataSource{dataSourceBase: newDataSourceBase("pipeline")}
+	return &pipelineDataSource{DataSourceBase: kit.NewDataSourceBase("pipeline")}
 }
 
 type pipelineDataSource struct {
-	dataSourceBase
+	kit.DataSourceBase
 }
 
 // pipelineDataAttributes are the attributes of one pipeline in the data sources: everything the resource
@@ -45,19 +46,19 @@ func pipelineDataAttributes() map[string]schema.Attribute {
 			settings[s.key] = boolean(s.description)
 		}
 	}
-	return dataWithCommon("pipeline", map[string]schema.Attribute{
+	return kit.DataWithCommon("pipeline", map[string]schema.Attribute{
 		"name":       str("The pipeline's name."),
 		"slug":       str("The pipeline's slug."),
 		"repository": str("The URL of the repository the pipeline builds."),
 		"steps": schema.StringAttribute{
-			CustomType: yamlStringType, Computed: true,
+			CustomType: kit.YamlStringType, Computed: true,
 			MarkdownDescription: "The pipeline's steps as YAML (null for a pipeline with visual steps).",
 		},
 		"pipeline_template_id": schema.StringAttribute{
-			CustomType: refType{}, Computed: true, MarkdownDescription: "The UUID of the pipeline template the pipeline runs, if any.",
+			CustomType: kit.RefType{}, Computed: true, MarkdownDescription: "The UUID of the pipeline template the pipeline runs, if any.",
 		},
 		"cluster_id": schema.StringAttribute{
-			CustomType: refType{}, Computed: true, MarkdownDescription: "The UUID of the pipeline's cluster, if any.",
+			CustomType: kit.RefType{}, Computed: true, MarkdownDescription: "The UUID of the pipeline's cluster, if any.",
 		},
 		"cluster_name":                             str("The name of the pipeline's cluster, if any."),
 		"default_timeout_in_minutes":               schema.Int64Attribute{MarkdownDescription: "The timeout, in minutes, of command steps that set none.", Computed: true},
@@ -72,7 +73,7 @@ func pipelineDataAttributes() map[string]schema.Attribute {
 		"cancel_intermediate_builds_branch_filter": str("The branches `cancel_intermediate_builds` applies to."),
 		"allow_rebuilds":                           boolean("Whether builds may be rebuilt."),
 		"visibility": schema.StringAttribute{
-			CustomType: enumType{}, Computed: true, MarkdownDescription: "`PRIVATE` or `PUBLIC`, in the official provider's upper case.",
+			CustomType: kit.EnumType{}, Computed: true, MarkdownDescription: "`PRIVATE` or `PUBLIC`, in the official provider's upper case.",
 		},
 		"tags": schema.SetAttribute{
 			MarkdownDescription: "The pipeline's tags.", ElementType: types.StringType, Computed: true,
@@ -84,7 +85,7 @@ func pipelineDataAttributes() map[string]schema.Attribute {
 		"badge_url":   str("The URL of the pipeline's build status badge."),
 		"builds_url":  str("The API URL of the pipeline's builds."),
 		"webhook_url": str("The URL the source provider sends events to (empty when the token cannot edit the pipeline)."),
-	}, attrID, attrUUID, attrGraphQLID, attrURL, attrWebURL, attrCreatedAt)
+	}, kit.AttrID, kit.AttrUUID, kit.AttrGraphQLID, kit.AttrURL, kit.AttrWebURL, kit.AttrCreatedAt)
 }
 
 func (d *pipelineDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
@@ -92,7 +93,7 @@ func (d *pipelineDataSource) Schema(_ context.Context, _ datasource.SchemaReques
 	attrs["id"] = schema.StringAttribute{
 		MarkdownDescription: "The pipeline's UUID (or GraphQL ID). Give this or `slug`.", Optional: true, Computed: true,
 	}
-	lookupByID(attrs, "Pipeline")
+	kit.LookupByID(attrs, "Pipeline")
 	attrs["slug"] = schema.StringAttribute{
 		MarkdownDescription: "The pipeline's slug. Give this or `id`.", Optional: true, Computed: true,
 	}
@@ -115,16 +116,16 @@ func (d *pipelineDataSource) Read(ctx context.Context, req datasource.ReadReques
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	ctx, cancel := d.timeout(ctx)
+	ctx, cancel := d.Timeout(ctx)
 	defer cancel()
 	var p *buildkite.Pipeline
 	var err error
 	asked := fmt.Sprintf("slug %q", cfg.Slug.ValueString())
 	if !cfg.ID.IsNull() {
 		asked = fmt.Sprintf("ID %q", cfg.ID.ValueString())
-		p, err = d.client().Pipelines.Find(ctx, canonicalID(cfg.ID.ValueString()), "")
+		p, err = d.Client().Pipelines.Find(ctx, kit.CanonicalID(cfg.ID.ValueString()), "")
 	} else {
-		p, err = d.client().Pipelines.Get(ctx, cfg.Slug.ValueString())
+		p, err = d.Client().Pipelines.Get(ctx, cfg.Slug.ValueString())
 	}
 	if buildkite.IsNotFound(err) {
 		// The official provider's summary, which its users' tests match.
@@ -132,13 +133,13 @@ func (d *pipelineDataSource) Read(ctx context.Context, req datasource.ReadReques
 		return
 	}
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "read", "pipeline", asked, err)
+		kit.AddAPIError(&resp.Diagnostics, "read", "pipeline", asked, err)
 		return
 	}
 	var out pipelineFields
 	resp.Diagnostics.Append(out.fromAPI(ctx, p, nil)...)
-	if err := out.withClusterName(p, clusterNameByGet(ctx, d.client())); err != nil {
-		addAPIError(&resp.Diagnostics, "read", "pipeline", asked, err)
+	if err := out.withClusterName(p, clusterNameByGet(ctx, d.Client())); err != nil {
+		kit.AddAPIError(&resp.Diagnostics, "read", "pipeline", asked, err)
 		return
 	}
 	if !cfg.ID.IsNull() {

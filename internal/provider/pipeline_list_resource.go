@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 // The list resource of pipelines. Like those of templates, rules and schedules it answers from one listing
@@ -20,11 +21,11 @@ var _ list.ListResourceWithConfigure = (*pipelineListResource)(nil)
 
 // NewPipelineListResource returns the buildkite_pipeline list resource.
 func NewPipelineListResource() list.ListResource {
-	return &pipelineListResource{listBase: newListBase("pipeline", pipelineIdentity)}
+	return &pipelineListResource{ListBase: kit.NewListBase("pipeline", pipelineIdentity)}
 }
 
 type pipelineListResource struct {
-	listBase
+	kit.ListBase
 }
 
 // pipelineListFilter takes the filters of the buildkite_pipelines data source, with the same meaning.
@@ -43,22 +44,22 @@ func (l *pipelineListResource) ListResourceConfigSchema(_ context.Context, _ lis
 			"name": schema.StringAttribute{
 				MarkdownDescription: "Only pipelines whose name contains this text (ignoring case).",
 				Optional:            true,
-				Validators:          []validator.String{notBlank()},
+				Validators:          []validator.String{kit.NotBlank()},
 			},
 			"repository": schema.StringAttribute{
 				MarkdownDescription: "Only pipelines whose repository URL contains this text (ignoring case).",
 				Optional:            true,
-				Validators:          []validator.String{notBlank()},
+				Validators:          []validator.String{kit.NotBlank()},
 			},
 			"cluster_id": schema.StringAttribute{
-				MarkdownDescription: "Only pipelines in the cluster with this ID. " + refDescription([]string{"Cluster"}),
+				MarkdownDescription: "Only pipelines in the cluster with this ID. " + kit.RefDescription([]string{"Cluster"}),
 				Optional:            true,
-				Validators:          []validator.String{refValidator{graphQLTypes: []string{"Cluster"}}},
+				Validators:          []validator.String{kit.RefValidator{GraphQLTypes: []string{"Cluster"}}},
 			},
 			"tag": schema.StringAttribute{
 				MarkdownDescription: "Only pipelines with this tag.",
 				Optional:            true,
-				Validators:          []validator.String{notBlank()},
+				Validators:          []validator.String{kit.NotBlank()},
 			},
 		},
 	}
@@ -69,25 +70,25 @@ func (l *pipelineListResource) ListResourceConfigSchema(_ context.Context, _ lis
 func (l *pipelineListResource) List(ctx context.Context, req list.ListRequest, stream *list.ListResultsStream) {
 	var filter pipelineListFilter
 	if diags := req.Config.Get(ctx, &filter); diags.HasError() {
-		listFailed(stream, diags)
+		kit.ListFailed(stream, diags)
 		return
 	}
-	callCtx, cancel := l.timeout(ctx, opRead)
+	callCtx, cancel := l.Timeout(ctx, kit.OpRead)
 	defer cancel()
-	all, err := l.client().Pipelines.List(callCtx, &buildkite.PipelineListOptions{
+	all, err := l.Client().Pipelines.List(callCtx, &buildkite.PipelineListOptions{
 		Name: filter.Name.ValueString(), Repository: filter.Repository.ValueString(),
 	})
 	var diags diag.Diagnostics
 	if err != nil {
-		addAPIError(&diags, "list", "pipelines", "", err)
-		listFailed(stream, diags)
+		kit.AddAPIError(&diags, "list", "pipelines", "", err)
+		kit.ListFailed(stream, diags)
 		return
 	}
-	var items []found
-	names := clusterNamesByList(callCtx, l.client())
+	var items []kit.Found
+	names := clusterNamesByList(callCtx, l.Client())
 	for i := range all {
 		p := &all[i]
-		if !filter.ClusterID.IsNull() && deref(p.ClusterID) != canonicalID(filter.ClusterID.ValueString()) {
+		if !filter.ClusterID.IsNull() && kit.Deref(p.ClusterID) != kit.CanonicalID(filter.ClusterID.ValueString()) {
 			continue
 		}
 		if !filter.Tag.IsNull() && !slices.Contains(p.Tags, filter.Tag.ValueString()) {
@@ -97,14 +98,14 @@ func (l *pipelineListResource) List(ctx context.Context, req list.ListRequest, s
 		var m pipelineModel
 		diags.Append(m.fromAPI(ctx, p, nil)...)
 		if err := m.withClusterName(p, names); err != nil {
-			addAPIError(&diags, "list", "pipelines", "", err)
+			kit.AddAPIError(&diags, "list", "pipelines", "", err)
 			break
 		}
-		items = append(items, found{model: &m, displayName: p.Name})
+		items = append(items, kit.Found{Model: &m, DisplayName: p.Name})
 	}
 	if diags.HasError() {
-		listFailed(stream, diags)
+		kit.ListFailed(stream, diags)
 		return
 	}
-	stream.Results = l.results(ctx, req, items)
+	stream.Results = l.Results(ctx, req, items)
 }

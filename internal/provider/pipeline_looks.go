@@ -8,6 +8,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 // A pipeline's emoji and color are written over REST, which never shows them; a refresh reads them back
@@ -24,15 +25,15 @@ const pipelineLooksNote = "Written over the REST API, which does not show it; a 
 // readLooks sets state's emoji and color from what GraphQL shows of p. A pipeline GraphQL does not list
 // or find keeps them as they were.
 func (r *pipelineResource) readLooks(ctx context.Context, p *buildkite.Pipeline, state *pipelineModel, diags *diag.Diagnostics) {
-	if !r.client().HasGraphQL() || len(r.data.missingScopes([]string{scopeGraphQL})) > 0 || p.GraphQLID == "" {
+	if !r.Client().HasGraphQL() || len(r.Data.MissingScopes([]string{kit.ScopeGraphQL})) > 0 || p.GraphQLID == "" {
 		return
 	}
-	looks, err := r.client().Pipelines.Looks(ctx, p.ID, p.GraphQLID)
+	looks, err := r.Client().Pipelines.Looks(ctx, p.ID, p.GraphQLID)
 	switch {
 	case buildkite.IsNotFound(err), errors.Is(err, buildkite.ErrNoGraphQLURL):
 		return
 	case err != nil:
-		addAPIError(diags, "read", "pipeline emoji and color of", p.Slug, err)
+		kit.AddAPIError(diags, "read", "pipeline emoji and color of", p.Slug, err)
 		return
 	}
 	state.Emoji = types.StringPointerValue(looks.Emoji)

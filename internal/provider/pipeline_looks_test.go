@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 // TestAccPipelineResource_looksReadBack: emoji and color are read back through GraphQL, so an import has
@@ -45,8 +46,8 @@ func TestAccPipelineResource_looksReadBack(t *testing.T) {
 					if err != nil {
 						return err
 					}
-					if deref(looks.Emoji) != ":rocket:" || deref(looks.Color) != "#FF5733" {
-						return fmt.Errorf("the service shows emoji %q and color %q after the apply", deref(looks.Emoji), deref(looks.Color))
+					if kit.Deref(looks.Emoji) != ":rocket:" || kit.Deref(looks.Color) != "#FF5733" {
+						return fmt.Errorf("the service shows emoji %q and color %q after the apply", kit.Deref(looks.Emoji), kit.Deref(looks.Color))
 					}
 					return nil
 				},

@@ -23,6 +23,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 var (
@@ -36,24 +37,24 @@ var (
 
 // pipelineIdentity names a pipeline for import blocks and terraform query by its slug, which is what a
 // person sees in its URLs. A rename changes the slug, so the identity is mutable and Read keeps it current.
-var pipelineIdentity = mutableIdentity(identityAttr("slug", "The pipeline's slug, as in its URLs."))
+var pipelineIdentity = kit.MutableIdentity(kit.IdentityAttr("slug", "The pipeline's slug, as in its URLs."))
 
 // NewPipelineResource returns the buildkite_pipeline resource.
 func NewPipelineResource() resource.Resource {
 	return &pipelineResource{
-		resourceBase: newResourceBase("pipeline", writeScopes("write_pipelines"), pipelineIdentity),
+		ResourceBase: kit.NewResourceBase("pipeline", kit.WriteScopes("write_pipelines"), pipelineIdentity),
 	}
 }
 
 type pipelineResource struct {
-	resourceBase
+	kit.ResourceBase
 }
 
 // pipelineModel is the resource's state: the shared fields and those only a configuration has.
 type pipelineModel struct {
 	pipelineFields
-	DefaultTeamID   refValue   `tfsdk:"default_team_id"`
-	ArchiveOnDelete types.Bool `tfsdk:"archive_on_delete"`
+	DefaultTeamID   kit.RefValue `tfsdk:"default_team_id"`
+	ArchiveOnDelete types.Bool   `tfsdk:"archive_on_delete"`
 	// Emoji and Color are sent over REST, which never shows them; Read takes them from GraphQL where it can
 	// (pipeline_looks.go), else they are kept as last applied.
 	Emoji types.String `tfsdk:"emoji"`
@@ -70,12 +71,12 @@ func (m *pipelineModel) toCreate(ctx context.Context, settings map[string]any) (
 	in := buildkite.PipelineCreate{
 		Name:                            m.Name.ValueString(),
 		Repository:                      m.Repository.ValueString(),
-		Slug:                            stringPtrIfSet(m.Slug),
+		Slug:                            kit.StringPtrIfSet(m.Slug),
 		ClusterID:                       m.ClusterID.UUIDPtr(),
 		PipelineTemplateUUID:            m.PipelineTemplateID.UUIDPtr(),
 		Description:                     stringOrEmpty(m.Description),
 		DefaultBranch:                   stringOrEmpty(m.DefaultBranch),
-		BranchConfiguration:             stringPtrIfSet(m.BranchConfiguration),
+		BranchConfiguration:             kit.StringPtrIfSet(m.BranchConfiguration),
 		SkipQueuedBranchBuilds:          boolOrFalse(m.SkipIntermediateBuilds),
 		SkipQueuedBranchBuildsFilter:    stringOrEmpty(m.SkipIntermediateBuildsBranchFilter),
 		CancelRunningBranchBuilds:       boolOrFalse(m.CancelIntermediateBuilds),
@@ -84,20 +85,20 @@ func (m *pipelineModel) toCreate(ctx context.Context, settings map[string]any) (
 		ProviderSettings:                settings,
 		DefaultCommandStepTimeout:       timeoutPtr(m.DefaultTimeoutInMinutes),
 		MaximumCommandStepTimeout:       timeoutPtr(m.MaximumTimeoutInMinutes),
-		Emoji:                           stringPtrIfSet(m.Emoji),
-		Color:                           stringPtrIfSet(m.Color),
-		CloneMirrorURL:                  stringPtrIfSet(m.CloneMirrorURL),
+		Emoji:                           kit.StringPtrIfSet(m.Emoji),
+		Color:                           kit.StringPtrIfSet(m.Color),
+		CloneMirrorURL:                  kit.StringPtrIfSet(m.CloneMirrorURL),
 	}
-	if isKnownValue(m.Visibility) {
+	if kit.IsKnownValue(m.Visibility) {
 		v := m.Visibility.API()
 		in.Visibility = &v
 	}
 	if in.PipelineTemplateUUID == nil {
-		in.Configuration = stringPtrIfSet(m.Steps.StringValue)
+		in.Configuration = kit.StringPtrIfSet(m.Steps.StringValue)
 	}
 	tags, diags := setStrings(ctx, m.Tags)
 	in.Tags = tags
-	if isKnownValue(m.DefaultTeamID) {
+	if kit.IsKnownValue(m.DefaultTeamID) {
 		in.Teams = map[string]string{m.DefaultTeamID.UUID(): "manage_build_and_read"}
 	}
 	return in, diags
@@ -107,7 +108,7 @@ func (m *pipelineModel) toCreate(ctx context.Context, settings map[string]any) (
 // unset: the configured value, or "".
 func stringOrEmpty(v types.String) *string {
 	s := ""
-	if isKnownValue(v) {
+	if kit.IsKnownValue(v) {
 		s = v.ValueString()
 	}
 	return &s
@@ -115,13 +116,13 @@ func stringOrEmpty(v types.String) *string {
 
 // boolOrFalse is what a create sends of a flag that is false when unset.
 func boolOrFalse(v types.Bool) *bool {
-	b := isKnownValue(v) && v.ValueBool()
+	b := kit.IsKnownValue(v) && v.ValueBool()
 	return &b
 }
 
 // timeoutPtr is a timeout as the service takes it: nil for none (unset, unknown or 0, as state holds none).
 func timeoutPtr(v types.Int64) *int64 {
-	if !isKnownValue(v) || v.ValueInt64() == 0 {
+	if !kit.IsKnownValue(v) || v.ValueInt64() == 0 {
 		return nil
 	}
 	return v.ValueInt64Pointer()
@@ -147,13 +148,13 @@ func changed(plan, prior attr.Value) bool { return !plan.IsUnknown() && !plan.Eq
 // and steps. Steps are sent when they differ in meaning, or with a change of template.
 func (m *pipelineModel) whereChanges(state *pipelineModel, u *buildkite.PipelineUpdate) {
 	if changed(m.Name, state.Name) {
-		u.Name = stringPtr(m.Name)
+		u.Name = kit.StringPtr(m.Name)
 	}
 	if changed(m.Slug, state.Slug) {
-		u.Slug = stringPtr(m.Slug)
+		u.Slug = kit.StringPtr(m.Slug)
 	}
 	if changed(m.Repository, state.Repository) {
-		u.Repository = stringPtr(m.Repository)
+		u.Repository = kit.StringPtr(m.Repository)
 	}
 	if changed(m.ClusterID, state.ClusterID) {
 		u.ClusterID = orCleared(m.ClusterID.UUIDPtr()) // null takes the pipeline out of its cluster
@@ -162,9 +163,9 @@ func (m *pipelineModel) whereChanges(state *pipelineModel, u *buildkite.Pipeline
 	if templateChanged {
 		u.PipelineTemplateUUID = orCleared(m.PipelineTemplateID.UUIDPtr())
 	}
-	if m.PipelineTemplateID.IsNull() && isKnownValue(m.Steps) &&
-		(templateChanged || !yamlFormat.equal(m.Steps.ValueString(), state.Steps.ValueString())) {
-		u.Configuration = stringPtr(m.Steps.StringValue)
+	if m.PipelineTemplateID.IsNull() && kit.IsKnownValue(m.Steps) &&
+		(templateChanged || !kit.YamlFormat.Equal(m.Steps.ValueString(), state.Steps.ValueString())) {
+		u.Configuration = kit.StringPtr(m.Steps.StringValue)
 	}
 }
 
@@ -182,7 +183,7 @@ func (m *pipelineModel) optionChanges(state *pipelineModel, u *buildkite.Pipelin
 		{m.CancelIntermediateBuildsBranchFilter, state.CancelIntermediateBuildsBranchFilter, &u.CancelRunningBranchBuildsFilter},
 	} {
 		if changed(f.plan, f.prior) {
-			*f.dst = stringPtr(f.plan) // null is sent as "", which clears the field
+			*f.dst = kit.StringPtr(f.plan) // null is sent as "", which clears the field
 		}
 	}
 	for _, f := range []struct {
@@ -227,7 +228,7 @@ func (m *pipelineModel) looksChanges(state *pipelineModel, u *buildkite.Pipeline
 		{m.CloneMirrorURL, state.CloneMirrorURL, &u.CloneMirrorURL},
 	} {
 		if changed(f.plan, f.prior) {
-			*f.dst = orCleared(stringPtrIfSet(f.plan))
+			*f.dst = orCleared(kit.StringPtrIfSet(f.plan))
 		}
 	}
 }
@@ -257,7 +258,7 @@ func (m *pipelineModel) tagChanges(ctx context.Context, state *pipelineModel, u 
 // and of those only the ones that differ from the state (nil when none does).
 func changedSettings(state types.Object, config types.Object) map[string]any {
 	stateSettings := map[string]attr.Value{}
-	if isKnownValue(state) {
+	if kit.IsKnownValue(state) {
 		stateSettings = state.Attributes()
 	}
 	var out map[string]any
@@ -340,23 +341,23 @@ func (r *pipelineResource) Schema(_ context.Context, _ resource.SchemaRequest, r
 		}
 	}
 	resp.Schema = schema.Schema{
-		Version: 2, // above the official provider's 1, so that its states are upgraded (upgrade.go)
+		Version: 2, // above the official provider's 1, so that its states are upgraded (kit/upgrade.go)
 		MarkdownDescription: "A pipeline: the steps a build runs for a repository. Attribute names follow the official " +
 			"provider, so its configurations need only their `source` changed.\n\n" +
 			"Without `steps` and without `pipeline_template_id`, the pipeline gets the standard upload step, which " +
 			"reads `.buildkite/pipeline.yml` from the repository:\n\n```yaml\n" + buildkite.DefaultSteps + "\n```\n\n" +
 			"`steps` is compared by meaning: line endings, a byte-order mark, trailing newlines and the service's " +
 			"re-rendering never show as a difference.",
-		Attributes: withCommon("pipeline", map[string]schema.Attribute{
+		Attributes: kit.WithCommon("pipeline", map[string]schema.Attribute{
 			"name": schema.StringAttribute{
 				MarkdownDescription: "The pipeline's name, unique in the organization.",
 				Required:            true,
-				Validators:          []validator.String{notBlank()},
+				Validators:          []validator.String{kit.NotBlank()},
 			},
 			"repository": schema.StringAttribute{
 				MarkdownDescription: "The URL of the repository the pipeline builds.",
 				Required:            true,
-				Validators:          []validator.String{notBlank()},
+				Validators:          []validator.String{kit.NotBlank()},
 			},
 			"slug": schema.StringAttribute{
 				MarkdownDescription: "The pipeline's slug, used in its URLs. Unset, it is derived from the name by the service " +
@@ -369,22 +370,22 @@ func (r *pipelineResource) Schema(_ context.Context, _ resource.SchemaRequest, r
 				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 			},
 			"steps": schema.StringAttribute{
-				CustomType: yamlStringType,
+				CustomType: kit.YamlStringType,
 				MarkdownDescription: "The pipeline's steps as YAML (the REST API's `configuration`). Unset: the standard " +
 					"upload step. Conflicts with `pipeline_template_id`: a pipeline using a template runs the template's " +
 					"configuration, and `steps` is then null in state.",
 				Optional: true, Computed: true,
 				Validators:    []validator.String{stringvalidator.ConflictsWith(path.MatchRoot("pipeline_template_id"))},
-				PlanModifiers: []planmodifier.String{keepSemanticallyEqualState(yamlFormat)},
+				PlanModifiers: []planmodifier.String{kit.KeepSemanticallyEqualState(kit.YamlFormat)},
 			},
-			"pipeline_template_id": optionalRefAttribute("The UUID of the pipeline template whose configuration the pipeline "+
+			"pipeline_template_id": kit.OptionalRefAttribute("The UUID of the pipeline template whose configuration the pipeline "+
 				"runs (REST `pipeline_template_uuid`; enterprise plan).", "PipelineTemplate"),
-			"cluster_id": optionalRefAttribute("The UUID of the cluster the pipeline's builds run in. Unset, the pipeline "+
+			"cluster_id": kit.OptionalRefAttribute("The UUID of the cluster the pipeline's builds run in. Unset, the pipeline "+
 				"is in no cluster.", "Cluster"),
 			"cluster_name": schema.StringAttribute{
 				MarkdownDescription: "The name of the pipeline's cluster, null when it is in none.",
 				Computed:            true,
-				PlanModifiers:       []planmodifier.String{keepWhileUnchanged{other: "cluster_id"}},
+				PlanModifiers:       []planmodifier.String{kit.KeepWhileUnchanged{Other: "cluster_id"}},
 			},
 			"default_timeout_in_minutes": timeout("The timeout, in minutes, of command steps that set none (REST " +
 				"`default_command_step_timeout`)."),
@@ -427,7 +428,7 @@ func (r *pipelineResource) Schema(_ context.Context, _ resource.SchemaRequest, r
 				Optional:            true, Computed: true,
 				Default: setdefault.StaticValue(types.SetValueMust(types.StringType, []attr.Value{})),
 			},
-			"default_team_id": optionalRefAttribute("The UUID of a team given `manage_build_and_read` access when the pipeline "+
+			"default_team_id": kit.OptionalRefAttribute("The UUID of a team given `manage_build_and_read` access when the pipeline "+
 				"is created. Changing it gives the new team that access and removes the old team's. Access changed outside "+
 				"Terraform is left alone, and an import leaves it unset (the REST API does not record which team this was).", "Team"),
 			"provider_settings": schema.SingleNestedAttribute{
@@ -448,12 +449,12 @@ func (r *pipelineResource) Schema(_ context.Context, _ resource.SchemaRequest, r
 					"block's `archive_pipeline_on_delete` decides (default `false`).",
 				Optional: true,
 			},
-			"badge_url": computedString("The URL of the pipeline's build status badge."),
+			"badge_url": kit.ComputedString("The URL of the pipeline's build status badge."),
 			// These URLs hold the slug or the source provider: ModifyPlan marks them unknown when those change.
-			"builds_url": computedString("The API URL of the pipeline's builds."),
-			"webhook_url": computedString("The URL the source provider sends events to (empty when the token cannot " +
+			"builds_url": kit.ComputedString("The API URL of the pipeline's builds."),
+			"webhook_url": kit.ComputedString("The URL the source provider sends events to (empty when the token cannot " +
 				"edit the pipeline)."),
-		}, attrID, attrUUID, attrGraphQLID, attrURL, attrWebURL, attrCreatedAt),
+		}, kit.AttrID, kit.AttrUUID, kit.AttrGraphQLID, kit.AttrURL, kit.AttrWebURL, kit.AttrCreatedAt),
 	}
 }
 
@@ -461,7 +462,7 @@ func (r *pipelineResource) Schema(_ context.Context, _ resource.SchemaRequest, r
 // the steps a pipeline without steps gets, the slug and URLs after a rename, and whether steps given
 // together with a template mean the same.
 func (r *pipelineResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	r.resourceBase.ModifyPlan(ctx, req, resp)
+	r.ResourceBase.ModifyPlan(ctx, req, resp)
 	if resp.Diagnostics.HasError() || req.Plan.Raw.IsNull() {
 		return
 	}
@@ -482,10 +483,10 @@ func (r *pipelineResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 	switch {
 	case config.Steps.IsUnknown() || config.PipelineTemplateID.IsUnknown():
 	case !config.PipelineTemplateID.IsNull():
-		plan.Steps = yamlNull()
+		plan.Steps = kit.YamlNull()
 	case config.Steps.IsNull():
-		if state == nil || !state.PipelineTemplateID.IsNull() || !yamlFormat.equal(state.Steps.ValueString(), buildkite.DefaultSteps) {
-			plan.Steps = yamlString(buildkite.DefaultSteps)
+		if state == nil || !state.PipelineTemplateID.IsNull() || !kit.YamlFormat.Equal(state.Steps.ValueString(), buildkite.DefaultSteps) {
+			plan.Steps = kit.YamlString(buildkite.DefaultSteps)
 		} else {
 			plan.Steps = state.Steps
 		}
@@ -496,7 +497,7 @@ func (r *pipelineResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 	if state != nil && config.Slug.IsNull() {
 		switch {
 		case slugSetByUser(ctx, req.Private) && !plan.Name.IsUnknown():
-			if derived, err := pipelineSlug(plan.Name.ValueString()); err == nil {
+			if derived, err := kit.PipelineSlug(plan.Name.ValueString()); err == nil {
 				plan.Slug = types.StringValue(derived)
 			} else {
 				plan.Slug = types.StringUnknown()
@@ -523,7 +524,7 @@ func (r *pipelineResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 // warnFilterWithoutCode warns, as the official provider does, of a build filter that cannot apply: the
 // service evaluates filter_condition only when builds are triggered by code, and trigger_mode is "none".
 func warnFilterWithoutCode(config, plan types.Object, diags *diag.Diagnostics) {
-	if !isKnownValue(config) || !isKnownValue(plan) {
+	if !kit.IsKnownValue(config) || !kit.IsKnownValue(plan) {
 		return
 	}
 	c, p := config.Attributes(), plan.Attributes()
@@ -543,13 +544,13 @@ func warnFilterWithoutCode(config, plan types.Object, diags *diag.Diagnostics) {
 const slugSourceKey = "slugSource"
 
 // slugSetByUser reports whether the private state records a slug the configuration set.
-func slugSetByUser(ctx context.Context, p privateReader) bool {
+func slugSetByUser(ctx context.Context, p kit.PrivateReader) bool {
 	data, diags := p.GetKey(ctx, slugSourceKey)
 	return !diags.HasError() && strings.Contains(string(data), `"user"`)
 }
 
 // saveSlugSource records where the slug came from, after a create or an update with config.
-func saveSlugSource(ctx context.Context, config tfConfig, p privateWriter, diags *diag.Diagnostics) {
+func saveSlugSource(ctx context.Context, config tfConfig, p kit.PrivateWriter, diags *diag.Diagnostics) {
 	var slug types.String
 	diags.Append(config.GetAttribute(ctx, path.Root("slug"), &slug)...)
 	source := "api"
@@ -565,7 +566,7 @@ type tfConfig interface {
 }
 
 func (r *pipelineResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	defer r.finishCreate(ctx, resp)
+	defer r.FinishCreate(ctx, resp)
 	var plan pipelineModel
 	var settings types.Object
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
@@ -573,7 +574,7 @@ func (r *pipelineResource) Create(ctx context.Context, req resource.CreateReques
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	ctx, cancel := r.timeout(ctx, opCreate)
+	ctx, cancel := r.Timeout(ctx, kit.OpCreate)
 	defer cancel()
 
 	in, diags := plan.toCreate(ctx, configuredSettings(settings))
@@ -583,13 +584,13 @@ func (r *pipelineResource) Create(ctx context.Context, req resource.CreateReques
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	p, err := r.client().Pipelines.Create(ctx, in)
+	p, err := r.Client().Pipelines.Create(ctx, in)
 	if err != nil {
-		r.createFailed(ctx, &resp.Diagnostics, err, "pipeline", plan.Name.ValueString(),
-			pipelineNames.holderOf(r.client(), plan.Name.ValueString(), plan.Slug.ValueString()))
+		r.CreateFailed(ctx, &resp.Diagnostics, err, "pipeline", plan.Name.ValueString(),
+			pipelineNames.HolderOf(r.Client(), plan.Name.ValueString(), plan.Slug.ValueString()))
 		return
 	}
-	if want := plan.GitHubWebhooksEnabled; isKnownValue(want) {
+	if want := plan.GitHubWebhooksEnabled; kit.IsKnownValue(want) {
 		// Save the pipeline first so that a failure leaves it tracked (with the switch unset) rather than orphaned.
 		plan.GitHubWebhooksEnabled = types.BoolNull()
 		r.save(ctx, &resp.State, &resp.Diagnostics, p, &plan)
@@ -598,11 +599,11 @@ func (r *pipelineResource) Create(ctx context.Context, req resource.CreateReques
 		}
 	}
 	if plan.Archived.ValueBool() {
-		archived, err := r.client().Pipelines.Archive(ctx, p.Slug)
+		archived, err := r.Client().Pipelines.Archive(ctx, p.Slug)
 		if err != nil {
 			// The pipeline exists: keep it in state so that the next apply archives it rather than re-creating it.
 			r.save(ctx, &resp.State, &resp.Diagnostics, p, &plan)
-			addAPIError(&resp.Diagnostics, "archive", "pipeline", p.Slug, err)
+			kit.AddAPIError(&resp.Diagnostics, "archive", "pipeline", p.Slug, err)
 			return
 		}
 		p = archived
@@ -621,8 +622,8 @@ func (r *pipelineResource) save(ctx context.Context, state stateSetter, diags *d
 	}
 	// An apply keeps the cluster name it planned (the cluster did not change); Read asks, with it unknown.
 	if out.ClusterName = prior.ClusterName; prior.ClusterName.IsUnknown() {
-		if err := out.withClusterName(p, clusterNameByGet(ctx, r.client())); err != nil {
-			addAPIError(diags, "read", "pipeline", p.Slug, err)
+		if err := out.withClusterName(p, clusterNameByGet(ctx, r.Client())); err != nil {
+			kit.AddAPIError(diags, "read", "pipeline", p.Slug, err)
 			return
 		}
 	}
@@ -631,10 +632,10 @@ func (r *pipelineResource) save(ctx context.Context, state stateSetter, diags *d
 
 // UpgradeState moves the official provider's states of versions 0 and 1 and ours of version 0 to version 2.
 func (r *pipelineResource) UpgradeState(ctx context.Context) map[int64]resource.StateUpgrader {
-	return upgraders(ctx, r, stateMoves{
-		refs: []string{"cluster_id", "pipeline_template_id", "default_team_id"},
+	return kit.Upgraders(ctx, r, kit.StateMoves{
+		Refs: []string{"cluster_id", "pipeline_template_id", "default_team_id"},
 		// Its version 0 held provider_settings as a list of one object.
-		official: func(version int64, a stateAttrs) error {
+		Official: func(version int64, a kit.StateAttrs) error {
 			if list, ok := a["provider_settings"].([]any); ok && version == 0 {
 				a["provider_settings"] = nil
 				if len(list) > 0 {
@@ -652,21 +653,21 @@ type stateSetter interface {
 }
 
 func (r *pipelineResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	defer r.finishRead(ctx, req, resp)
+	defer r.FinishRead(ctx, req, resp)
 	var state pipelineModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	ctx, cancel := r.timeout(ctx, opRead)
+	ctx, cancel := r.Timeout(ctx, kit.OpRead)
 	defer cancel()
 	// By the slug last seen, then by UUID: a pipeline renamed outside Terraform has a new slug.
-	p, err := r.client().Pipelines.Find(ctx, restID(state.ID), state.Slug.ValueString())
+	p, err := r.Client().Pipelines.Find(ctx, kit.RestID(state.ID), state.Slug.ValueString())
 	if buildkite.IsNotFound(err) {
 		err = r.confirmGone(ctx, state.Slug.ValueString(), err)
 	}
 	if err != nil {
-		r.readFailed(ctx, resp, err, "pipeline", state.Slug.ValueString())
+		r.ReadFailed(ctx, resp, err, "pipeline", state.Slug.ValueString())
 		return
 	}
 	state.ClusterName = types.StringUnknown() // read afresh
@@ -685,7 +686,7 @@ func (r *pipelineResource) confirmGone(ctx context.Context, slug string, notFoun
 	if slug == "" {
 		return notFound
 	}
-	p, err := r.client().Pipelines.Get(ctx, slug)
+	p, err := r.Client().Pipelines.Get(ctx, slug)
 	switch {
 	case buildkite.IsNotFound(err), err == nil && p != nil && p.ID != "":
 		return notFound
@@ -693,11 +694,11 @@ func (r *pipelineResource) confirmGone(ctx context.Context, slug string, notFoun
 		return err
 	}
 	return fmt.Errorf("the search found no pipeline with its UUID (%s), and the service answered for the slug %q "+
-		"without a pipeline, so it is not taken for gone", describeError(notFound), slug)
+		"without a pipeline, so it is not taken for gone", kit.DescribeError(notFound), slug)
 }
 
 func (r *pipelineResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	defer r.finishUpdate(ctx, req, resp)
+	defer r.FinishUpdate(ctx, req, resp)
 	var plan, state pipelineModel
 	var settings types.Object
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
@@ -706,7 +707,7 @@ func (r *pipelineResource) Update(ctx context.Context, req resource.UpdateReques
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	ctx, cancel := r.timeout(ctx, opUpdate)
+	ctx, cancel := r.Timeout(ctx, kit.OpUpdate)
 	defer cancel()
 	if settingsHeldBlank(ctx, req.Private) {
 		// The state's blanks are no reading of the service: every key the configuration sets is sent.
@@ -720,7 +721,7 @@ func (r *pipelineResource) Update(ctx context.Context, req resource.UpdateReques
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	client := r.client().Pipelines
+	client := r.Client().Pipelines
 	slug := state.Slug.ValueString()
 	wasArchived, wantArchived := state.Archived.ValueBool(), plan.Archived.ValueBool()
 	teamChanged := !plan.DefaultTeamID.Equal(state.DefaultTeamID)
@@ -731,21 +732,21 @@ func (r *pipelineResource) Update(ctx context.Context, req resource.UpdateReques
 	var err error
 	if wasArchived && (!upd.IsZero() || teamChanged || webhooksChanged || !wantArchived) {
 		if p, err = client.Unarchive(ctx, slug); err != nil {
-			addAPIError(&resp.Diagnostics, "unarchive", "pipeline", slug, err)
+			kit.AddAPIError(&resp.Diagnostics, "unarchive", "pipeline", slug, err)
 			return
 		}
 	}
 	if !upd.IsZero() {
 		if p, err = client.Update(ctx, slug, upd); err != nil {
-			addAPIError(&resp.Diagnostics, "update", "pipeline", slug, err)
+			kit.AddAPIError(&resp.Diagnostics, "update", "pipeline", slug, err)
 			r.rearchive(ctx, wasArchived && wantArchived, slug, &resp.Diagnostics)
 			return
 		}
 		slug = p.Slug
 	}
 	if teamChanged {
-		if err := r.changeDefaultTeam(ctx, state.DefaultTeamID, plan.DefaultTeamID, restID(state.ID)); err != nil {
-			addAPIError(&resp.Diagnostics, "update", "pipeline", slug, err)
+		if err := r.changeDefaultTeam(ctx, state.DefaultTeamID, plan.DefaultTeamID, kit.RestID(state.ID)); err != nil {
+			kit.AddAPIError(&resp.Diagnostics, "update", "pipeline", slug, err)
 			r.rearchive(ctx, wasArchived && wantArchived, slug, &resp.Diagnostics)
 			return
 		}
@@ -759,13 +760,13 @@ func (r *pipelineResource) Update(ctx context.Context, req resource.UpdateReques
 	}
 	if wantArchived && (!wasArchived || p != nil) {
 		if p, err = client.Archive(ctx, slug); err != nil {
-			addAPIError(&resp.Diagnostics, "archive", "pipeline", slug, err)
+			kit.AddAPIError(&resp.Diagnostics, "archive", "pipeline", slug, err)
 			return
 		}
 	}
 	if p == nil {
-		if p, err = client.Find(ctx, restID(state.ID), slug); err != nil {
-			addAPIError(&resp.Diagnostics, "read", "pipeline", slug, err)
+		if p, err = client.Find(ctx, kit.RestID(state.ID), slug); err != nil {
+			kit.AddAPIError(&resp.Diagnostics, "read", "pipeline", slug, err)
 			return
 		}
 	}
@@ -779,20 +780,20 @@ func (r *pipelineResource) rearchive(ctx context.Context, needed bool, slug stri
 	if !needed {
 		return
 	}
-	if _, err := r.client().Pipelines.Archive(ctx, slug); err != nil {
-		addAPIError(diags, "archive", "pipeline", slug, err)
+	if _, err := r.Client().Pipelines.Archive(ctx, slug); err != nil {
+		kit.AddAPIError(diags, "archive", "pipeline", slug, err)
 	}
 }
 
 // changeDefaultTeam gives the new default team manage access and removes the old one's.
-func (r *pipelineResource) changeDefaultTeam(ctx context.Context, old, next refValue, pipelineID string) error {
+func (r *pipelineResource) changeDefaultTeam(ctx context.Context, old, next kit.RefValue, pipelineID string) error {
 	if !next.IsNull() {
-		if err := r.client().Pipelines.GrantTeam(ctx, next.UUID(), pipelineID, "manage_build_and_read"); err != nil {
+		if err := r.Client().Pipelines.GrantTeam(ctx, next.UUID(), pipelineID, "manage_build_and_read"); err != nil {
 			return fmt.Errorf("giving team %s access: %w", next.UUID(), err)
 		}
 	}
 	if !old.IsNull() {
-		if err := r.client().Pipelines.RevokeTeam(ctx, old.UUID(), pipelineID); err != nil {
+		if err := r.Client().Pipelines.RevokeTeam(ctx, old.UUID(), pipelineID); err != nil {
 			return fmt.Errorf("removing team %s's access: %w", old.UUID(), err)
 		}
 	}
@@ -805,15 +806,15 @@ func (r *pipelineResource) Delete(ctx context.Context, req resource.DeleteReques
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	ctx, cancel := r.timeout(ctx, opDelete)
+	ctx, cancel := r.Timeout(ctx, kit.OpDelete)
 	defer cancel()
-	archive := r.data.archivePipelineOnDelete
+	archive := r.Data.ArchivePipelineOnDelete
 	if !state.ArchiveOnDelete.IsNull() {
 		archive = state.ArchiveOnDelete.ValueBool()
 	}
-	client := r.client().Pipelines
+	client := r.Client().Pipelines
 	// Find it first: renamed outside Terraform, its slug is not the one in state.
-	p, err := client.Find(ctx, restID(state.ID), state.Slug.ValueString())
+	p, err := client.Find(ctx, kit.RestID(state.ID), state.Slug.ValueString())
 	if err == nil {
 		if archive {
 			_, err = client.Archive(ctx, p.Slug)
@@ -821,21 +822,21 @@ func (r *pipelineResource) Delete(ctx context.Context, req resource.DeleteReques
 			err = client.Delete(ctx, p.Slug)
 		}
 	}
-	r.deleteFailed(ctx, &resp.Diagnostics, err, "pipeline", state.Slug.ValueString())
+	r.DeleteFailed(ctx, &resp.Diagnostics, err, "pipeline", state.Slug.ValueString())
 }
 
 // ImportState takes a slug, a UUID or a GraphQL ID, from the import ID or the identity's slug; Read then fills in
 // everything else.
 func (r *pipelineResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	values, ok := r.importParts(ctx, req, resp, keyPart("<pipeline slug or UUID>", "Pipeline"))
+	values, ok := r.ImportParts(ctx, req, resp, kit.KeyPart("<pipeline slug or UUID>", "Pipeline"))
 	if !ok {
 		return
 	}
 	key := values[0]
-	ctx, cancel := r.timeout(ctx, opRead)
+	ctx, cancel := r.Timeout(ctx, kit.OpRead)
 	defer cancel()
-	client := r.client().Pipelines
-	p, err := findByIDOrKey(ctx, key,
+	client := r.Client().Pipelines
+	p, err := kit.FindByIDOrKey(ctx, key,
 		func(ctx context.Context, id string) (*buildkite.Pipeline, error) { return client.Find(ctx, id, "") },
 		func(ctx context.Context) ([]buildkite.Pipeline, error) {
 			one, err := client.Get(ctx, key)
@@ -849,7 +850,7 @@ func (r *pipelineResource) ImportState(ctx context.Context, req resource.ImportS
 		},
 		func(p *buildkite.Pipeline) string { return p.Slug })
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "import", "pipeline", key, err)
+		kit.AddAPIError(&resp.Diagnostics, "import", "pipeline", key, err)
 		return
 	}
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), p.ID)...)
@@ -858,13 +859,13 @@ func (r *pipelineResource) ImportState(ctx context.Context, req resource.ImportS
 
 // pipelineNames finds the pipeline that holds a name or slug, both unique in the organization. A pipeline
 // is adopted by its slug, its identity.
-var pipelineNames = &uniqueNames[buildkite.Pipeline]{
-	what: "pipeline",
-	list: func(ctx context.Context, c *buildkite.Client) ([]buildkite.Pipeline, error) {
+var pipelineNames = &kit.UniqueNames[buildkite.Pipeline]{
+	What: "pipeline",
+	List: func(ctx context.Context, c *buildkite.Client) ([]buildkite.Pipeline, error) {
 		return c.Pipelines.List(ctx, nil)
 	},
-	name:     func(p *buildkite.Pipeline) string { return p.Name },
-	slug:     func(p *buildkite.Pipeline) string { return p.Slug },
-	id:       func(p *buildkite.Pipeline) string { return p.ID },
-	importID: func(p *buildkite.Pipeline) string { return p.Slug },
+	Name:     func(p *buildkite.Pipeline) string { return p.Name },
+	Slug:     func(p *buildkite.Pipeline) string { return p.Slug },
+	Id:       func(p *buildkite.Pipeline) string { return p.ID },
+	ImportID: func(p *buildkite.Pipeline) string { return p.Slug },
 }

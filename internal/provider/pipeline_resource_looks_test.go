@@ -14,6 +14,7 @@ import (
 
 	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 // checkPipelineLooks asks the emulator's store for the pipeline's emoji and color ("" for none), which no
@@ -29,8 +30,8 @@ func (e *testEnv) checkPipelineLooks(emoji, color string) resource.TestCheckFunc
 		if !ok {
 			return fmt.Errorf("pipeline %s is not in the emulator", pipelineAttr(s, "slug"))
 		}
-		if deref(gotEmoji) != emoji || deref(gotColor) != color {
-			return fmt.Errorf("the service holds emoji %q and color %q, want %q and %q", deref(gotEmoji), deref(gotColor), emoji, color)
+		if kit.Deref(gotEmoji) != emoji || kit.Deref(gotColor) != color {
+			return fmt.Errorf("the service holds emoji %q and color %q, want %q and %q", kit.Deref(gotEmoji), kit.Deref(gotColor), emoji, color)
 		}
 		return nil
 	}
@@ -39,7 +40,7 @@ func (e *testEnv) checkPipelineLooks(emoji, color string) resource.TestCheckFunc
 // checkCloneMirror asks the service for the pipeline's clone_mirror_url ("" for none).
 func (e *testEnv) checkCloneMirror(want string) resource.TestCheckFunc {
 	return e.checkPipeline(func(p *buildkite.Pipeline) error {
-		if got := deref(p.CloneMirrorURL); got != want {
+		if got := kit.Deref(p.CloneMirrorURL); got != want {
 			return fmt.Errorf("the service holds clone_mirror_url %q, want %q", got, want)
 		}
 		return nil

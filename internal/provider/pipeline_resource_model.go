@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 // The pipeline's model and its mapping from the service's pipeline, shared by the buildkite_pipeline
@@ -17,37 +18,37 @@ import (
 
 // pipelineFields are the attributes the resource and the data sources share.
 type pipelineFields struct {
-	ID                                   types.String   `tfsdk:"id"`
-	UUID                                 types.String   `tfsdk:"uuid"`
-	GraphQLID                            types.String   `tfsdk:"graphql_id"`
-	URL                                  types.String   `tfsdk:"url"`
-	WebURL                               types.String   `tfsdk:"web_url"`
-	CreatedAt                            types.String   `tfsdk:"created_at"`
-	Name                                 types.String   `tfsdk:"name"`
-	Slug                                 types.String   `tfsdk:"slug"`
-	Repository                           types.String   `tfsdk:"repository"`
-	Steps                                semanticString `tfsdk:"steps"`
-	PipelineTemplateID                   refValue       `tfsdk:"pipeline_template_id"`
-	ClusterID                            refValue       `tfsdk:"cluster_id"`
-	ClusterName                          types.String   `tfsdk:"cluster_name"`
-	DefaultTimeoutInMinutes              types.Int64    `tfsdk:"default_timeout_in_minutes"`
-	MaximumTimeoutInMinutes              types.Int64    `tfsdk:"maximum_timeout_in_minutes"`
-	CloneMirrorURL                       types.String   `tfsdk:"clone_mirror_url"`
-	Description                          types.String   `tfsdk:"description"`
-	DefaultBranch                        types.String   `tfsdk:"default_branch"`
-	BranchConfiguration                  types.String   `tfsdk:"branch_configuration"`
-	SkipIntermediateBuilds               types.Bool     `tfsdk:"skip_intermediate_builds"`
-	SkipIntermediateBuildsBranchFilter   types.String   `tfsdk:"skip_intermediate_builds_branch_filter"`
-	CancelIntermediateBuilds             types.Bool     `tfsdk:"cancel_intermediate_builds"`
-	CancelIntermediateBuildsBranchFilter types.String   `tfsdk:"cancel_intermediate_builds_branch_filter"`
-	AllowRebuilds                        types.Bool     `tfsdk:"allow_rebuilds"`
-	Visibility                           enumValue      `tfsdk:"visibility"`
-	Tags                                 types.Set      `tfsdk:"tags"`
-	ProviderSettings                     types.Object   `tfsdk:"provider_settings"`
-	Archived                             types.Bool     `tfsdk:"archived"`
-	BadgeURL                             types.String   `tfsdk:"badge_url"`
-	BuildsURL                            types.String   `tfsdk:"builds_url"`
-	WebhookURL                           types.String   `tfsdk:"webhook_url"`
+	ID                                   types.String       `tfsdk:"id"`
+	UUID                                 types.String       `tfsdk:"uuid"`
+	GraphQLID                            types.String       `tfsdk:"graphql_id"`
+	URL                                  types.String       `tfsdk:"url"`
+	WebURL                               types.String       `tfsdk:"web_url"`
+	CreatedAt                            types.String       `tfsdk:"created_at"`
+	Name                                 types.String       `tfsdk:"name"`
+	Slug                                 types.String       `tfsdk:"slug"`
+	Repository                           types.String       `tfsdk:"repository"`
+	Steps                                kit.SemanticString `tfsdk:"steps"`
+	PipelineTemplateID                   kit.RefValue       `tfsdk:"pipeline_template_id"`
+	ClusterID                            kit.RefValue       `tfsdk:"cluster_id"`
+	ClusterName                          types.String       `tfsdk:"cluster_name"`
+	DefaultTimeoutInMinutes              types.Int64        `tfsdk:"default_timeout_in_minutes"`
+	MaximumTimeoutInMinutes              types.Int64        `tfsdk:"maximum_timeout_in_minutes"`
+	CloneMirrorURL                       types.String       `tfsdk:"clone_mirror_url"`
+	Description                          types.String       `tfsdk:"description"`
+	DefaultBranch                        types.String       `tfsdk:"default_branch"`
+	BranchConfiguration                  types.String       `tfsdk:"branch_configuration"`
+	SkipIntermediateBuilds               types.Bool         `tfsdk:"skip_intermediate_builds"`
+	SkipIntermediateBuildsBranchFilter   types.String       `tfsdk:"skip_intermediate_builds_branch_filter"`
+	CancelIntermediateBuilds             types.Bool         `tfsdk:"cancel_intermediate_builds"`
+	CancelIntermediateBuildsBranchFilter types.String       `tfsdk:"cancel_intermediate_builds_branch_filter"`
+	AllowRebuilds                        types.Bool         `tfsdk:"allow_rebuilds"`
+	Visibility                           kit.EnumValue      `tfsdk:"visibility"`
+	Tags                                 types.Set          `tfsdk:"tags"`
+	ProviderSettings                     types.Object       `tfsdk:"provider_settings"`
+	Archived                             types.Bool         `tfsdk:"archived"`
+	BadgeURL                             types.String       `tfsdk:"badge_url"`
+	BuildsURL                            types.String       `tfsdk:"builds_url"`
+	WebhookURL                           types.String       `tfsdk:"webhook_url"`
 }
 
 // fromAPI sets the fields from the service's pipeline. prior is what state (or the plan) held before, so
@@ -67,33 +68,33 @@ func (m *pipelineFields) fromAPI(ctx context.Context, p *buildkite.Pipeline, pri
 	m.WebURL = types.StringValue(p.WebURL)
 	m.CreatedAt = types.StringNull()
 	if p.CreatedAt != nil {
-		m.CreatedAt = timeValue(&p.CreatedAt.Time)
+		m.CreatedAt = kit.TimeValue(&p.CreatedAt.Time)
 	}
 	m.Name = types.StringValue(p.Name)
 	m.Slug = types.StringValue(p.Slug)
 	m.Repository = types.StringValue(p.Repository)
-	m.Steps = yamlNull()
+	m.Steps = kit.YamlNull()
 	// In template mode the template's configuration is not the pipeline's own: steps stays null, as the
 	// official provider stores it.
-	if p.Configuration != nil && deref(p.PipelineTemplateUUID) == "" {
-		m.Steps = yamlString(*p.Configuration)
+	if p.Configuration != nil && kit.Deref(p.PipelineTemplateUUID) == "" {
+		m.Steps = kit.YamlString(*p.Configuration)
 	}
-	m.PipelineTemplateID = newRefPtr(p.PipelineTemplateUUID)
-	m.ClusterID = newRefPtr(p.ClusterID)
+	m.PipelineTemplateID = kit.NewRefPtr(p.PipelineTemplateUUID)
+	m.ClusterID = kit.NewRefPtr(p.ClusterID)
 	// No timeout is 0, as the official provider's state holds it.
-	m.DefaultTimeoutInMinutes = types.Int64Value(deref(p.DefaultCommandStepTimeout))
-	m.MaximumTimeoutInMinutes = types.Int64Value(deref(p.MaximumCommandStepTimeout))
-	m.CloneMirrorURL = keepEmpty(prior.CloneMirrorURL, p.CloneMirrorURL)
+	m.DefaultTimeoutInMinutes = types.Int64Value(kit.Deref(p.DefaultCommandStepTimeout))
+	m.MaximumTimeoutInMinutes = types.Int64Value(kit.Deref(p.MaximumCommandStepTimeout))
+	m.CloneMirrorURL = kit.KeepEmpty(prior.CloneMirrorURL, p.CloneMirrorURL)
 	m.ClusterName = types.StringNull() // see withClusterName
-	m.Description = types.StringValue(deref(p.Description))
+	m.Description = types.StringValue(kit.Deref(p.Description))
 	m.DefaultBranch = types.StringValue(p.DefaultBranch)
-	m.BranchConfiguration = keepEmpty(prior.BranchConfiguration, p.BranchConfiguration)
+	m.BranchConfiguration = kit.KeepEmpty(prior.BranchConfiguration, p.BranchConfiguration)
 	m.SkipIntermediateBuilds = types.BoolValue(p.SkipQueuedBranchBuilds)
-	m.SkipIntermediateBuildsBranchFilter = types.StringValue(deref(p.SkipQueuedBranchBuildsFilter))
+	m.SkipIntermediateBuildsBranchFilter = types.StringValue(kit.Deref(p.SkipQueuedBranchBuildsFilter))
 	m.CancelIntermediateBuilds = types.BoolValue(p.CancelRunningBranchBuilds)
-	m.CancelIntermediateBuildsBranchFilter = types.StringValue(deref(p.CancelRunningBranchBuildsFilter))
+	m.CancelIntermediateBuildsBranchFilter = types.StringValue(kit.Deref(p.CancelRunningBranchBuildsFilter))
 	m.AllowRebuilds = types.BoolValue(p.AllowRebuilds)
-	m.Visibility = newEnumValue(p.Visibility)
+	m.Visibility = kit.NewEnumValue(p.Visibility)
 	m.Tags = tagsValue(p.Tags)
 	m.ProviderSettings, diags = settingsFromAPI(ctx, prior.ProviderSettings, p.Provider.Settings)
 	m.Archived = types.BoolValue(p.Archived())
@@ -107,7 +108,7 @@ func (m *pipelineFields) fromAPI(ctx context.Context, p *buildkite.Pipeline, pri
 // null when the pipeline is in no cluster.
 func (m *pipelineFields) withClusterName(p *buildkite.Pipeline, names func(clusterID string) (string, error)) error {
 	m.ClusterName = types.StringNull()
-	id := deref(p.ClusterID)
+	id := kit.Deref(p.ClusterID)
 	if id == "" {
 		return nil
 	}
@@ -115,7 +116,7 @@ func (m *pipelineFields) withClusterName(p *buildkite.Pipeline, names func(clust
 	if err != nil {
 		return fmt.Errorf("reading the name of cluster %s: %w", id, err)
 	}
-	m.ClusterName = optionalString(name)
+	m.ClusterName = kit.OptionalString(name)
 	return nil
 }
 
@@ -164,7 +165,7 @@ func tagsValue(tags []string) types.Set {
 
 // setStrings returns the elements of a known set of strings, sorted.
 func setStrings(ctx context.Context, s types.Set) ([]string, diag.Diagnostics) {
-	if !isKnownValue(s) {
+	if !kit.IsKnownValue(s) {
 		return nil, nil
 	}
 	var out []string
@@ -258,7 +259,7 @@ func settingsAttrTypes() map[string]attr.Type {
 // for this repository's provider keeps its prior value.
 func settingsFromAPI(_ context.Context, prior types.Object, settings map[string]any) (types.Object, diag.Diagnostics) {
 	priorAttrs := map[string]attr.Value{}
-	if isKnownValue(prior) {
+	if kit.IsKnownValue(prior) {
 		priorAttrs = prior.Attributes()
 	}
 	values := make(map[string]attr.Value, len(pipelineSettings))
@@ -286,12 +287,12 @@ func settingsFromAPI(_ context.Context, prior types.Object, settings map[string]
 // configuredSettings returns the keys of provider_settings the configuration sets, with their values:
 // only these are sent, so that the others stay the service's.
 func configuredSettings(config types.Object) map[string]any {
-	if !isKnownValue(config) {
+	if !kit.IsKnownValue(config) {
 		return nil
 	}
 	out := map[string]any{}
 	for k, v := range config.Attributes() {
-		if !isKnownValue(v) {
+		if !kit.IsKnownValue(v) {
 			continue
 		}
 		switch tv := v.(type) {

@@ -16,6 +16,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 // The behaviours the official provider's users rely on (its documentation,
@@ -58,7 +59,7 @@ func TestAccPipelineResource_officialDefaults(t *testing.T) {
 					resource.TestCheckResourceAttr(pipelineAddr, "archived", "false"),
 					e.checkPipeline(func(p *buildkite.Pipeline) error {
 						if p.DefaultBranch != "" || p.DefaultCommandStepTimeout != nil || p.Visibility != "private" ||
-							deref(p.Configuration) != buildkite.DefaultSteps || !p.AllowRebuilds {
+							kit.Deref(p.Configuration) != buildkite.DefaultSteps || !p.AllowRebuilds {
 							return fmt.Errorf("service has %+v", p)
 						}
 						return nil
@@ -94,7 +95,7 @@ func TestAccPipelineResource_officialDefaults(t *testing.T) {
 					resource.TestCheckResourceAttr(pipelineAddr, "tags.#", "0"),
 					resource.TestCheckNoResourceAttr(pipelineAddr, "branch_configuration"),
 					e.checkPipeline(func(p *buildkite.Pipeline) error {
-						if len(p.Tags) != 0 || !p.AllowRebuilds || deref(p.BranchConfiguration) != "" || p.Visibility != "public" {
+						if len(p.Tags) != 0 || !p.AllowRebuilds || kit.Deref(p.BranchConfiguration) != "" || p.Visibility != "public" {
 							return fmt.Errorf("service has %+v", p)
 						}
 						return nil

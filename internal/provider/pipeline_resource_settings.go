@@ -6,6 +6,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 // buildkite_pipeline's empty provider_settings block. A pipeline created with `provider_settings = {}` holds
@@ -28,7 +30,7 @@ const blankSettingsKey = "providerSettingsBlank"
 // settingsBlockEmpty reports whether the configuration has a provider_settings block that sets no key (an
 // unknown key counts as set).
 func settingsBlockEmpty(config types.Object) bool {
-	if !isKnownValue(config) {
+	if !kit.IsKnownValue(config) {
 		return false
 	}
 	for _, v := range config.Attributes() {
@@ -53,7 +55,7 @@ func blankSettings() types.Object {
 }
 
 // settingsHeldBlank reports whether the private state records provider_settings held blank.
-func settingsHeldBlank(ctx context.Context, p privateReader) bool {
+func settingsHeldBlank(ctx context.Context, p kit.PrivateReader) bool {
 	if p == nil {
 		return false
 	}
@@ -62,7 +64,7 @@ func settingsHeldBlank(ctx context.Context, p privateReader) bool {
 }
 
 // recordSettingsBlank records, after a create or an update, whether provider_settings are held blank.
-func recordSettingsBlank(ctx context.Context, p privateWriter, blank bool, diags *diag.Diagnostics) {
+func recordSettingsBlank(ctx context.Context, p kit.PrivateWriter, blank bool, diags *diag.Diagnostics) {
 	var value []byte // nil removes the key
 	if blank {
 		value = []byte("true")
@@ -78,14 +80,14 @@ func planSettingsBlank(ctx context.Context, creating, heldBlank bool, config typ
 	case creating && settingsBlockEmpty(config):
 		*plan = blankSettings()
 	case creating || !heldBlank || settingsBlockEmpty(config):
-	case !isKnownValue(config):
+	case !kit.IsKnownValue(config):
 		*plan = types.ObjectUnknown(settingsAttrTypes())
 	default:
 		values := make(map[string]attr.Value, len(pipelineSettings))
 		for k, v := range config.Attributes() {
 			values[k] = v
 			if v.IsNull() {
-				values[k] = unknownOf(ctx, v)
+				values[k] = kit.UnknownOf(ctx, v)
 			}
 		}
 		*plan = types.ObjectValueMust(settingsAttrTypes(), values)

@@ -23,6 +23,7 @@ import (
 
 	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 // testAccPipelineConfig is a pipeline named name with extra attributes, beside a cluster.
@@ -63,7 +64,7 @@ func (e *testEnv) pipelineCreateStep(name, yaml string) resource.TestStep {
   }`, yaml))),
 		Check: resource.ComposeTestCheckFunc(e.checkExists(pipelineAddr), e.checkPipeline(func(p *buildkite.Pipeline) error {
 			if p.Visibility != "public" || p.ClusterID == nil || !p.CancelRunningBranchBuilds ||
-				deref(p.DefaultCommandStepTimeout) != 30 || deref(p.MaximumCommandStepTimeout) != 60 ||
+				kit.Deref(p.DefaultCommandStepTimeout) != 30 || kit.Deref(p.MaximumCommandStepTimeout) != 60 ||
 				p.Provider.Settings["issue_comment_match_mode"] != "contains" || p.Provider.Settings["build_release_created"] != true {
 				return fmt.Errorf("service has %+v", p)
 			}
@@ -141,8 +142,8 @@ func TestAccPipelineResource_basic(t *testing.T) {
 					statecheck.ExpectKnownValue(pipelineAddr, tfjsonpath.New("provider_settings").AtMapKey("build_tags"), knownvalue.Bool(false)),
 				},
 				Check: e.checkPipeline(func(p *buildkite.Pipeline) error {
-					if p.Slug != name+"-2" || p.ClusterID != nil || deref(p.Description) != "Builds the app" ||
-						deref(p.DefaultCommandStepTimeout) != 45 || deref(p.MaximumCommandStepTimeout) != 60 || len(p.Tags) != 1 {
+					if p.Slug != name+"-2" || p.ClusterID != nil || kit.Deref(p.Description) != "Builds the app" ||
+						kit.Deref(p.DefaultCommandStepTimeout) != 45 || kit.Deref(p.MaximumCommandStepTimeout) != 60 || len(p.Tags) != 1 {
 						return fmt.Errorf("service has %+v", p)
 					}
 					return nil
@@ -619,7 +620,7 @@ func TestAccPipelineResource_importErrors(t *testing.T) {
 	e := newTestEnv(t)
 	for id, want := range map[string]string{
 		// GraphQL IDs are accepted: one of a pipeline no one has is not found, one of another type is refused.
-		graphQLID("Pipeline", unknownUUID):     `Unable to Import Pipeline`,
+		kit.GraphQLID("Pipeline", unknownUUID): `Unable to Import Pipeline`,
 		clusterGraphQLID:                       `is the GraphQL ID of a Cluster (` + testUUID + `), not of a Pipeline`,
 		"no-such-pipeline":                     `Unable to Import Pipeline`,
 		"00000000-0000-0000-0000-000000000000": `Unable to Import Pipeline`,
@@ -815,9 +816,9 @@ resource "buildkite_pipeline" "test" {
 		},
 		{
 			name: "pipeline, the official provider's at version 1", typeName: "buildkite_pipeline", version: 1,
-			state: map[string]any{"id": graphQLID("Pipeline", testUUID), "uuid": testUUID, "name": "app", "slug": "app",
+			state: map[string]any{"id": kit.GraphQLID("Pipeline", testUUID), "uuid": testUUID, "name": "app", "slug": "app",
 				"repository": "r", "steps": "steps: []", "cluster_id": clusterGraphQLID, "cluster_name": "c", "description": "",
-				"tags": []any{}, "default_team_id": graphQLID("Team", otherUUID), "default_timeout_in_minutes": 30,
+				"tags": []any{}, "default_team_id": kit.GraphQLID("Team", otherUUID), "default_timeout_in_minutes": 30,
 				"skip_intermediate_builds_branch_filter": "", "emoji": ":x:", "visibility": "PRIVATE",
 				"provider_settings": map[string]any{"trigger_mode": "code", "build_release_created": true}},
 			want: map[string]any{"id": testUUID, "cluster_id": testUUID, "default_team_id": otherUUID, "cluster_name": "c",
@@ -828,13 +829,13 @@ resource "buildkite_pipeline" "test" {
 		},
 		{
 			name: "pipeline, the official provider's at version 0", typeName: "buildkite_pipeline", version: 0,
-			state: map[string]any{"id": graphQLID("Pipeline", testUUID), "name": "app", "slug": "app", "repository": "r",
+			state: map[string]any{"id": kit.GraphQLID("Pipeline", testUUID), "name": "app", "slug": "app", "repository": "r",
 				"steps": "steps: []", "provider_settings": []any{map[string]any{"trigger_mode": "none"}}},
 			want: map[string]any{"id": testUUID, "uuid": testUUID, "provider_settings": settingsWith(map[string]any{"trigger_mode": "none"})},
 		},
 		{
 			name: "pipeline, the official provider's at version 0 without settings", typeName: "buildkite_pipeline", version: 0,
-			state: map[string]any{"id": graphQLID("Pipeline", testUUID), "name": "app", "slug": "app", "repository": "r",
+			state: map[string]any{"id": kit.GraphQLID("Pipeline", testUUID), "name": "app", "slug": "app", "repository": "r",
 				"steps": "steps: []", "provider_settings": []any{}},
 			want: map[string]any{"id": testUUID, "provider_settings": nil},
 		},

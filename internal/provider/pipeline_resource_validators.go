@@ -11,6 +11,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 // The pipeline's plan-time checks that its users' tests match on: the summaries and details are the official
@@ -40,7 +42,7 @@ func (v branchFilterValidator) MarkdownDescription(ctx context.Context) string {
 }
 
 func (branchFilterValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if !isKnownValue(req.ConfigValue) {
+	if !kit.IsKnownValue(req.ConfigValue) {
 		return
 	}
 	got := req.ConfigValue.ValueString()
@@ -69,7 +71,7 @@ func (v filterConditionValidator) MarkdownDescription(ctx context.Context) strin
 }
 
 func (filterConditionValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if !isKnownValue(req.ConfigValue) {
+	if !kit.IsKnownValue(req.ConfigValue) {
 		return
 	}
 	if bad, ok := unclosedRegex(req.ConfigValue.ValueString()); !ok {
@@ -126,7 +128,7 @@ func (visibilityOneOf) Description(context.Context) string {
 func (v visibilityOneOf) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
 
 func (visibilityOneOf) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if !isKnownValue(req.ConfigValue) {
+	if !kit.IsKnownValue(req.ConfigValue) {
 		return
 	}
 	got := req.ConfigValue.ValueString()
@@ -141,7 +143,7 @@ func (visibilityOneOf) ValidateString(_ context.Context, req validator.StringReq
 // pipelineVisibilityAttribute is visibility: Optional+Computed, kept when removed (the service's value), the
 // official upper-case form in state for what the service or an import fills in, either spelling accepted.
 func pipelineVisibilityAttribute() schema.StringAttribute {
-	a := caseInsensitiveEnum(schema.StringAttribute{
+	a := kit.CaseInsensitiveEnum(schema.StringAttribute{
 		MarkdownDescription: "Who can see the pipeline and its builds: `PRIVATE` or `PUBLIC`. Unset, the service's " +
 			"default (`PRIVATE`); removed from the configuration, the service's value is kept. Changing it needs " +
 			"more rights than other attributes, so it is only sent when it changes.",
@@ -149,7 +151,7 @@ func pipelineVisibilityAttribute() schema.StringAttribute {
 		PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 	}, "private", "public")
 	for i, v := range a.Validators {
-		if _, ok := v.(enumOneOf); ok {
+		if _, ok := v.(kit.EnumOneOf); ok {
 			a.Validators[i] = visibilityOneOf{}
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 // github_webhooks_enabled: a pipeline's GitHub webhook processing switch (REST
@@ -29,23 +30,23 @@ func githubWebhooksAttribute() schema.BoolAttribute {
 
 // githubWebhooksError words a failed call to the switch; a 404 says which pipelines have it.
 func githubWebhooksError(diags *diag.Diagnostics, verb, slug string, err error) {
-	detail := describeError(err)
+	detail := kit.DescribeError(err)
 	if buildkite.IsNotFound(err) {
 		detail = fmt.Sprintf("%s; only GitHub pipelines of organizations enrolled in "+
 			"expanded webhook triggers have GitHub webhook processing. Leave github_webhooks_enabled out of the "+
 			"configuration for this pipeline, or ask Buildkite to enroll the organization", detail)
 	}
 	diags.AddError("Unable to "+verb+" pipeline GitHub webhooks",
-		fmt.Sprintf("%s the GitHub webhook processing of pipeline %s: %s.", gerund(verb), slug, detail))
+		fmt.Sprintf("%s the GitHub webhook processing of pipeline %s: %s.", kit.Gerund(verb), slug, detail))
 }
 
 // createGitHubWebhooks sets the switch of a new pipeline when configured: read, then changed only if it
 // differs. It returns the value to keep in state (null when not configured).
 func (r *pipelineResource) createGitHubWebhooks(ctx context.Context, slug string, want types.Bool, diags *diag.Diagnostics) types.Bool {
-	if !isKnownValue(want) {
+	if !kit.IsKnownValue(want) {
 		return types.BoolNull()
 	}
-	client := r.client().Pipelines
+	client := r.Client().Pipelines
 	cur, err := client.GitHubWebhooks(ctx, slug)
 	if err != nil {
 		githubWebhooksError(diags, "read", slug, err)
@@ -62,15 +63,15 @@ func (r *pipelineResource) createGitHubWebhooks(ctx context.Context, slug string
 
 // githubWebhooksChanged reports whether an update must set the switch: configured and different from state.
 func githubWebhooksChanged(plan, state types.Bool) bool {
-	return isKnownValue(plan) && !plan.Equal(state)
+	return kit.IsKnownValue(plan) && !plan.Equal(state)
 }
 
 // readGitHubWebhooks refreshes the switch while state holds a value.
 func (r *pipelineResource) readGitHubWebhooks(ctx context.Context, slug string, held types.Bool, diags *diag.Diagnostics) types.Bool {
-	if !isKnownValue(held) {
+	if !kit.IsKnownValue(held) {
 		return types.BoolNull()
 	}
-	cur, err := r.client().Pipelines.GitHubWebhooks(ctx, slug)
+	cur, err := r.Client().Pipelines.GitHubWebhooks(ctx, slug)
 	if err != nil {
 		githubWebhooksError(diags, "read", slug, err)
 		return held

@@ -18,6 +18,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 var (
@@ -30,20 +31,20 @@ var (
 )
 
 // pipelineScheduleIdentity names a schedule by its pipeline, as the configuration names it, and its ID.
-var pipelineScheduleIdentity = identifiedBy(
-	identityAttr("pipeline_id", "The pipeline: its slug, UUID or GraphQL ID."),
-	identityAttr("id", "The schedule's ID (a UUID)."),
+var pipelineScheduleIdentity = kit.IdentifiedBy(
+	kit.IdentityAttr("pipeline_id", "The pipeline: its slug, UUID or GraphQL ID."),
+	kit.IdentityAttr("id", "The schedule's ID (a UUID)."),
 )
 
 // NewPipelineScheduleResource returns the buildkite_pipeline_schedule resource.
 func NewPipelineScheduleResource() resource.Resource {
 	return &pipelineScheduleResource{
-		resourceBase: newResourceBase("pipeline_schedule", writeScopes("write_pipelines"), pipelineScheduleIdentity),
+		ResourceBase: kit.NewResourceBase("pipeline_schedule", kit.WriteScopes("write_pipelines"), pipelineScheduleIdentity),
 	}
 }
 
 type pipelineScheduleResource struct {
-	resourceBase
+	kit.ResourceBase
 }
 
 type pipelineScheduleModel struct {
@@ -70,7 +71,7 @@ func (m *pipelineScheduleModel) fromAPI(s *buildkite.PipelineSchedule) {
 	m.Cronline = types.StringValue(s.Cronline)
 	m.Branch = types.StringValue(s.Branch)
 	m.Commit = types.StringValue(s.Commit)
-	m.Message = keepEmpty(m.Message, s.Message)
+	m.Message = kit.KeepEmpty(m.Message, s.Message)
 	env := make(map[string]attr.Value, len(s.Env))
 	for k, v := range s.Env {
 		env[k] = types.StringValue(v)
@@ -85,10 +86,10 @@ func (m *pipelineScheduleModel) toWrite(ctx context.Context, creating bool, diag
 	in := buildkite.PipelineScheduleWrite{
 		Cronline: m.Cronline.ValueString(),
 		Label:    m.Label.ValueStringPointer(), Branch: m.Branch.ValueStringPointer(), Commit: m.Commit.ValueStringPointer(),
-		Message: stringPtr(m.Message), Enabled: m.Enabled.ValueBoolPointer(), Env: map[string]string{},
+		Message: kit.StringPtr(m.Message), Enabled: m.Enabled.ValueBoolPointer(), Env: map[string]string{},
 	}
 	if creating {
-		in.Message = stringPtrIfSet(m.Message)
+		in.Message = kit.StringPtrIfSet(m.Message)
 	}
 	diags.Append(m.Env.ElementsAs(ctx, &in.Env, false)...)
 	return in
@@ -97,7 +98,7 @@ func (m *pipelineScheduleModel) toWrite(ctx context.Context, creating bool, diag
 // scheduleID is the schedule's REST ID. A state the official provider wrote holds the GraphQL ID in id
 // and the UUID in uuid, so that is read until a refresh writes the UUID to id.
 func (m *pipelineScheduleModel) scheduleID() string {
-	if id, ok, _ := uuidOrGraphQLID(m.ID.ValueString(), "PipelineSchedule"); ok {
+	if id, ok, _ := kit.UuidOrGraphQLID(m.ID.ValueString(), "PipelineSchedule"); ok {
 		return id
 	}
 	return m.UUID.ValueString()
@@ -111,17 +112,17 @@ func (m *pipelineScheduleModel) ident() string {
 func (r *pipelineScheduleResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	emptyEnv := types.MapValueMust(types.StringType, map[string]attr.Value{})
 	resp.Schema = schema.Schema{
-		Version: 1, // above the official provider's 0, so that its states are upgraded (upgrade.go)
+		Version: 1, // above the official provider's 0, so that its states are upgraded (kit/upgrade.go)
 		MarkdownDescription: "A schedule that creates builds of a pipeline when its cronline fires, such as a nightly " +
 			"build. Import by its `id` (a UUID) or its GraphQL ID, or as `<pipeline>/<schedule id>`, the pipeline by slug, UUID or GraphQL ID.",
-		Attributes: withCommon("schedule", map[string]schema.Attribute{
+		Attributes: kit.WithCommon("schedule", map[string]schema.Attribute{
 			"pipeline_id": schema.StringAttribute{
 				MarkdownDescription: "The pipeline: its UUID (`buildkite_pipeline.x.id`), its slug, or its GraphQL ID as " +
 					"the official provider stores it. State keeps it as written, and another spelling of the same " +
 					"pipeline is no change; naming another pipeline replaces the schedule, as does a value not known " +
 					"until apply (the slug of a pipeline renamed in the same plan), so prefer the pipeline's `id`.",
 				Required:   true,
-				Validators: []validator.String{notBlank(), graphQLTypeValidator{typ: "Pipeline"}},
+				Validators: []validator.String{kit.NotBlank(), kit.GraphQLTypeValidator{Typ: "Pipeline"}},
 			},
 			"label": schema.StringAttribute{
 				MarkdownDescription: "What the schedule is called, such as `Nightly build`.",
@@ -133,17 +134,17 @@ func (r *pipelineScheduleResource) Schema(_ context.Context, _ resource.SchemaRe
 					"without one), or one of `@hourly`, `@daily` (or `@midnight`), `@weekly`, `@monthly`, `@yearly` " +
 					"(or `@annually`). Checked at plan time.",
 				Required:   true,
-				Validators: []validator.String{cronlineValidator{}},
+				Validators: []validator.String{kit.CronlineValidator{}},
 			},
 			"branch": schema.StringAttribute{
 				MarkdownDescription: "The branch the builds run on.",
 				Required:            true,
-				Validators:          []validator.String{notBlank()},
+				Validators:          []validator.String{kit.NotBlank()},
 			},
 			"commit": schema.StringAttribute{
 				MarkdownDescription: "The commit the builds run. Defaults to `HEAD`, the branch's newest commit.",
 				Optional:            true, Computed: true, Default: stringdefault.StaticString("HEAD"),
-				Validators: []validator.String{notBlank()},
+				Validators: []validator.String{kit.NotBlank()},
 			},
 			"message": schema.StringAttribute{
 				MarkdownDescription: "The message of the builds.",
@@ -158,14 +159,14 @@ func (r *pipelineScheduleResource) Schema(_ context.Context, _ resource.SchemaRe
 				MarkdownDescription: "Whether the schedule creates builds. Defaults to `true`.",
 				Optional:            true, Computed: true, Default: booldefault.StaticBool(true),
 			},
-		}, attrID, attrUUID, attrGraphQLID),
+		}, kit.AttrID, kit.AttrUUID, kit.AttrGraphQLID),
 	}
 }
 
 // UpgradeState moves the official provider's states (id and pipeline_id GraphQL IDs, no env stored as
 // null) and ours of version 0 to version 1.
 func (r *pipelineScheduleResource) UpgradeState(ctx context.Context) map[int64]resource.StateUpgrader {
-	return upgraders(ctx, r, stateMoves{refs: []string{"pipeline_id"}, official: func(_ int64, a stateAttrs) error {
+	return kit.Upgraders(ctx, r, kit.StateMoves{Refs: []string{"pipeline_id"}, Official: func(_ int64, a kit.StateAttrs) error {
 		if a["env"] == nil {
 			a["env"] = map[string]any{} // no variables, as this provider writes them
 		}
@@ -177,7 +178,7 @@ func (r *pipelineScheduleResource) UpgradeState(ctx context.Context) map[int64]r
 // same pipeline (its slug for its UUID, its UUID for the GraphQL ID the official provider stored) keeps the
 // state's, and another pipeline replaces the schedule.
 func (r *pipelineScheduleResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	r.resourceBase.ModifyPlan(ctx, req, resp)
+	r.ResourceBase.ModifyPlan(ctx, req, resp)
 	if req.State.Raw.IsNull() || req.Plan.Raw.IsNull() {
 		return
 	}
@@ -187,7 +188,7 @@ func (r *pipelineScheduleResource) ModifyPlan(ctx context.Context, req resource.
 	if resp.Diagnostics.HasError() || planned.Equal(prior) {
 		return
 	}
-	if planned.IsUnknown() || r.data == nil {
+	if planned.IsUnknown() || r.Data == nil {
 		resp.RequiresReplace = append(resp.RequiresReplace, path.Root("pipeline_id"))
 		return
 	}
@@ -196,7 +197,7 @@ func (r *pipelineScheduleResource) ModifyPlan(ctx context.Context, req resource.
 	case err != nil:
 		resp.Diagnostics.AddAttributeError(path.Root("pipeline_id"), "Unable to Find Pipeline",
 			fmt.Sprintf("Finding the pipeline that pipeline_id %q names: %s. Name an existing pipeline by its slug, UUID or GraphQL ID.",
-				planned.ValueString(), describeError(err)))
+				planned.ValueString(), kit.DescribeError(err)))
 	case same:
 		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("pipeline_id"), prior)...)
 	default:
@@ -207,7 +208,7 @@ func (r *pipelineScheduleResource) ModifyPlan(ctx context.Context, req resource.
 // samePipeline tells whether ref names the pipeline the schedule is in, which prior named and k knows.
 // The schedule's pipeline deleted since makes any other pipeline another one.
 func (r *pipelineScheduleResource) samePipeline(ctx context.Context, k schedulePipeline, prior, ref string) (bool, error) {
-	ctx, cancel := r.timeout(ctx, opRead)
+	ctx, cancel := r.Timeout(ctx, kit.OpRead)
 	defer cancel()
 	current, err := r.resolvePipeline(ctx, prior, k)
 	if buildkite.IsNotFound(err) {
@@ -236,7 +237,7 @@ type schedulePipeline struct {
 
 // knownPipeline reads what the private state knows of the schedule's pipeline; nothing when it has none
 // (a state the official provider wrote).
-func knownPipeline(ctx context.Context, p privateReader) schedulePipeline {
+func knownPipeline(ctx context.Context, p kit.PrivateReader) schedulePipeline {
 	var k schedulePipeline
 	if data, diags := p.GetKey(ctx, pipelinePrivateKey); !diags.HasError() && len(data) > 0 {
 		_ = json.Unmarshal(data, &k) // unreadable is unknown: the pipeline is looked up
@@ -245,7 +246,7 @@ func knownPipeline(ctx context.Context, p privateReader) schedulePipeline {
 }
 
 // save keeps k in the private state.
-func (k schedulePipeline) save(ctx context.Context, p privateWriter, diags *diag.Diagnostics) {
+func (k schedulePipeline) save(ctx context.Context, p kit.PrivateWriter, diags *diag.Diagnostics) {
 	if data, err := json.Marshal(k); err == nil {
 		diags.Append(p.SetKey(ctx, pipelinePrivateKey, data)...)
 	}
@@ -256,7 +257,7 @@ func (k schedulePipeline) names(ref string) bool {
 	if k.ID == "" {
 		return false
 	}
-	id, _, _ := uuidOrGraphQLID(ref, "Pipeline")
+	id, _, _ := kit.UuidOrGraphQLID(ref, "Pipeline")
 	return ref == k.Ref || ref == k.Slug || id == k.ID
 }
 
@@ -266,9 +267,9 @@ func (r *pipelineScheduleResource) resolvePipeline(ctx context.Context, ref stri
 	var p *buildkite.Pipeline
 	var err error
 	if k.names(ref) {
-		p, err = r.client().Pipelines.Find(ctx, k.ID, k.Slug)
+		p, err = r.Client().Pipelines.Find(ctx, k.ID, k.Slug)
 	} else {
-		p, err = findPipeline(ctx, r.client(), ref)
+		p, err = kit.FindPipeline(ctx, r.Client(), ref)
 	}
 	if err != nil {
 		return k, err
@@ -305,7 +306,7 @@ func (r *pipelineScheduleResource) onPipeline(ctx context.Context, ref string, k
 // ---- life cycle ----
 
 func (r *pipelineScheduleResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	defer r.finishCreate(ctx, resp)
+	defer r.FinishCreate(ctx, resp)
 	var plan pipelineScheduleModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	in := plan.toWrite(ctx, true, &resp.Diagnostics)
@@ -313,15 +314,15 @@ func (r *pipelineScheduleResource) Create(ctx context.Context, req resource.Crea
 		return
 	}
 	ident := fmt.Sprintf("%q of pipeline %s", plan.Label.ValueString(), plan.PipelineID.ValueString())
-	ctx, cancel := r.timeout(ctx, opCreate)
+	ctx, cancel := r.Timeout(ctx, kit.OpCreate)
 	defer cancel()
 	var s *buildkite.PipelineSchedule
 	k, err := r.onPipeline(ctx, plan.PipelineID.ValueString(), schedulePipeline{}, func(slug string) (err error) {
-		s, err = r.client().PipelineSchedules.Create(ctx, slug, in)
+		s, err = r.Client().PipelineSchedules.Create(ctx, slug, in)
 		return err
 	})
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "create", "pipeline schedule", ident, err)
+		kit.AddAPIError(&resp.Diagnostics, "create", "pipeline schedule", ident, err)
 		return
 	}
 	plan.fromAPI(s)
@@ -330,21 +331,21 @@ func (r *pipelineScheduleResource) Create(ctx context.Context, req resource.Crea
 }
 
 func (r *pipelineScheduleResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	defer r.finishRead(ctx, req, resp)
+	defer r.FinishRead(ctx, req, resp)
 	var state pipelineScheduleModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	ctx, cancel := r.timeout(ctx, opRead)
+	ctx, cancel := r.Timeout(ctx, kit.OpRead)
 	defer cancel()
 	var s *buildkite.PipelineSchedule
 	k, err := r.onPipeline(ctx, state.PipelineID.ValueString(), knownPipeline(ctx, req.Private), func(slug string) (err error) {
-		s, err = r.client().PipelineSchedules.Get(ctx, slug, state.scheduleID())
+		s, err = r.Client().PipelineSchedules.Get(ctx, slug, state.scheduleID())
 		return err
 	})
 	if err != nil {
-		r.readFailed(ctx, resp, err, "pipeline schedule", state.ident())
+		r.ReadFailed(ctx, resp, err, "pipeline schedule", state.ident())
 		return
 	}
 	state.fromAPI(s)
@@ -355,7 +356,7 @@ func (r *pipelineScheduleResource) Read(ctx context.Context, req resource.ReadRe
 // Update sends every attribute, a removed message as "" and a removed env as {}, so that the service
 // holds what the configuration says.
 func (r *pipelineScheduleResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	defer r.finishUpdate(ctx, req, resp)
+	defer r.FinishUpdate(ctx, req, resp)
 	var plan, state pipelineScheduleModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
@@ -363,15 +364,15 @@ func (r *pipelineScheduleResource) Update(ctx context.Context, req resource.Upda
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	ctx, cancel := r.timeout(ctx, opUpdate)
+	ctx, cancel := r.Timeout(ctx, kit.OpUpdate)
 	defer cancel()
 	var s *buildkite.PipelineSchedule
 	k, err := r.onPipeline(ctx, state.PipelineID.ValueString(), knownPipeline(ctx, req.Private), func(slug string) (err error) {
-		s, err = r.client().PipelineSchedules.Update(ctx, slug, state.scheduleID(), in)
+		s, err = r.Client().PipelineSchedules.Update(ctx, slug, state.scheduleID(), in)
 		return err
 	})
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "update", "pipeline schedule", state.ident(), err)
+		kit.AddAPIError(&resp.Diagnostics, "update", "pipeline schedule", state.ident(), err)
 		return
 	}
 	plan.fromAPI(s)
@@ -385,12 +386,12 @@ func (r *pipelineScheduleResource) Delete(ctx context.Context, req resource.Dele
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	ctx, cancel := r.timeout(ctx, opDelete)
+	ctx, cancel := r.Timeout(ctx, kit.OpDelete)
 	defer cancel()
 	_, err := r.onPipeline(ctx, state.PipelineID.ValueString(), knownPipeline(ctx, req.Private), func(slug string) error {
-		return r.client().PipelineSchedules.Delete(ctx, slug, state.scheduleID())
+		return r.Client().PipelineSchedules.Delete(ctx, slug, state.scheduleID())
 	})
-	r.deleteFailed(ctx, &resp.Diagnostics, err, "pipeline schedule", state.ident())
+	r.DeleteFailed(ctx, &resp.Diagnostics, err, "pipeline schedule", state.ident())
 }
 
 // ImportState accepts the schedule's ID alone (its UUID, as id in state holds it, or its GraphQL ID, the
@@ -401,18 +402,18 @@ func (r *pipelineScheduleResource) ImportState(ctx context.Context, req resource
 		r.importByScheduleID(ctx, id, resp)
 		return
 	}
-	parts, ok := r.importParts(ctx, req, resp, keyPart("<pipeline slug or id>"), uuidPart("<schedule id>", "PipelineSchedule"))
+	parts, ok := r.ImportParts(ctx, req, resp, kit.KeyPart("<pipeline slug or id>"), kit.UuidPart("<schedule id>", "PipelineSchedule"))
 	if !ok {
 		return
 	}
-	ctx, cancel := r.timeout(ctx, opRead)
+	ctx, cancel := r.Timeout(ctx, kit.OpRead)
 	defer cancel()
 	k, err := r.onPipeline(ctx, parts[0], schedulePipeline{}, func(slug string) error {
-		_, err := r.client().PipelineSchedules.Get(ctx, slug, parts[1])
+		_, err := r.Client().PipelineSchedules.Get(ctx, slug, parts[1])
 		return err
 	})
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "import", "pipeline schedule", strings.Join(parts, "/"), err)
+		kit.AddAPIError(&resp.Diagnostics, "import", "pipeline schedule", strings.Join(parts, "/"), err)
 		return
 	}
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("pipeline_id"), parts[0])...)
@@ -424,26 +425,26 @@ func (r *pipelineScheduleResource) ImportState(ctx context.Context, req resource
 // pipeline, so the pipelines' schedule listings are searched for it. pipeline_id is then the pipeline's
 // UUID, as `buildkite_pipeline.x.id` gives it.
 func (r *pipelineScheduleResource) importByScheduleID(ctx context.Context, raw string, resp *resource.ImportStateResponse) {
-	id, err := checkPart(uuidPart("<schedule id>", "PipelineSchedule"), raw)
+	id, err := kit.CheckPart(kit.UuidPart("<schedule id>", "PipelineSchedule"), raw)
 	if err != nil {
 		resp.Diagnostics.AddError("Invalid Import ID", fmt.Sprintf("Expected the schedule's ID (a UUID or its GraphQL ID) "+
 			"or an import ID of the form \"<pipeline slug or id>/<schedule id>\": %s.", err))
 		return
 	}
-	ctx, cancel := r.timeout(ctx, opRead)
+	ctx, cancel := r.Timeout(ctx, kit.OpRead)
 	defer cancel()
-	pipelines, err := r.client().Pipelines.List(ctx, nil)
+	pipelines, err := r.Client().Pipelines.List(ctx, nil)
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "import", "pipeline schedule", raw, err)
+		kit.AddAPIError(&resp.Diagnostics, "import", "pipeline schedule", raw, err)
 		return
 	}
 	for _, p := range pipelines {
-		schedules, err := r.client().PipelineSchedules.List(ctx, p.Slug)
+		schedules, err := r.Client().PipelineSchedules.List(ctx, p.Slug)
 		if buildkite.IsNotFound(err) {
 			continue // deleted while the search ran
 		}
 		if err != nil {
-			addAPIError(&resp.Diagnostics, "import", "pipeline schedule", raw, err)
+			kit.AddAPIError(&resp.Diagnostics, "import", "pipeline schedule", raw, err)
 			return
 		}
 		for _, s := range schedules {

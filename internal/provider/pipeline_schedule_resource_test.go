@@ -18,6 +18,7 @@ import (
 
 	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 func init() {
@@ -25,14 +26,14 @@ func init() {
 		fake:     fakeserver.KindPipelineSchedule,
 		storeKey: byParent("pipeline_id"),
 		get: func(ctx context.Context, c *buildkite.Client, a map[string]string) error {
-			p, err := findPipeline(ctx, c, a["pipeline_id"])
+			p, err := kit.FindPipeline(ctx, c, a["pipeline_id"])
 			if err == nil {
 				_, err = c.PipelineSchedules.Get(ctx, p.Slug, a["id"])
 			}
 			return err
 		},
 		del: func(ctx context.Context, c *buildkite.Client, a map[string]string) error {
-			p, err := findPipeline(ctx, c, a["pipeline_id"])
+			p, err := kit.FindPipeline(ctx, c, a["pipeline_id"])
 			if err == nil {
 				err = c.PipelineSchedules.Delete(ctx, p.Slug, a["id"])
 			}
@@ -233,7 +234,7 @@ resource "buildkite_pipeline_schedule" "test" {
 			ExpectError: wrapped(fmt.Sprintf("cronline %q is not a cronline the service accepts: %s", cronline, want))})
 	}
 	plans = append(plans,
-		resource.TestStep{Config: config(graphQLID("Cluster", unknownUUID), "@daily"), PlanOnly: true,
+		resource.TestStep{Config: config(kit.GraphQLID("Cluster", unknownUUID), "@daily"), PlanOnly: true,
 			ExpectError: wrapped(`is the GraphQL ID of a Cluster (` + unknownUUID + `), not of a Pipeline`)},
 		resource.TestStep{
 			Config: config("app", "@daily"), ResourceName: scheduleAddr, ImportState: true, ImportStateId: "app/not-a-uuid",
@@ -249,11 +250,11 @@ func TestCheckCronline(t *testing.T) {
 		"5/10 0 * * SUN", "0 3 * * 7 Europe/Berlin", "30 2 29 2 * America/Argentina/Buenos_Aires", "0 0 * * * UTC",
 		"  0   3  *  *  *  ",
 	} {
-		if err := checkCronline(line); err != nil {
+		if err := kit.CheckCronline(line); err != nil {
 			t.Errorf("checkCronline(%q) = %v", line, err)
 		}
 	}
-	if err := checkCronline(strings.Repeat("* ", 7)); err == nil {
+	if err := kit.CheckCronline(strings.Repeat("* ", 7)); err == nil {
 		t.Error("seven fields accepted")
 	}
 }
@@ -264,8 +265,8 @@ func TestPipelineScheduleModel_scheduleID(t *testing.T) {
 	const id = "0b5e7c1a-2f3d-4e5f-8a9b-1c2d3e4f5a6b"
 	for _, m := range []pipelineScheduleModel{
 		{ID: types.StringValue(id), UUID: types.StringValue(id)},
-		{ID: types.StringValue(graphQLID("PipelineSchedule", id)), UUID: types.StringValue(id)},
-		{ID: types.StringValue(graphQLID("PipelineSchedule", id)), UUID: types.StringNull()},
+		{ID: types.StringValue(kit.GraphQLID("PipelineSchedule", id)), UUID: types.StringValue(id)},
+		{ID: types.StringValue(kit.GraphQLID("PipelineSchedule", id)), UUID: types.StringNull()},
 		{ID: types.StringValue("not an id"), UUID: types.StringValue(id)},
 	} {
 		if got := m.scheduleID(); got != id {
@@ -281,7 +282,7 @@ func TestAccPipelineScheduleResource_importByIDErrors(t *testing.T) {
 	e := newTestEnv(t)
 	for id, want := range map[string]string{
 		unknownUUID: "No pipeline of the organization has a schedule with ID " + unknownUUID,
-		graphQLID("PipelineSchedule", unknownUUID): "No pipeline of the organization has a schedule with ID " + unknownUUID,
+		kit.GraphQLID("PipelineSchedule", unknownUUID): "No pipeline of the organization has a schedule with ID " + unknownUUID,
 		clusterGraphQLID: "is the GraphQL ID of a Cluster",
 		"not-a-uuid":     "is not a UUID",
 	} {
@@ -330,7 +331,7 @@ var _ = registerTypeTests("buildkite_pipeline_schedule", typeTests{
 		{name: "pipeline_schedule", add: (*officialWorkspace).addSchedule, check: func(t *testing.T, w *cliWorkdir) {
 			expectMoved(t, w, "buildkite_pipeline_schedule.nightly", map[string]any{"cronline": "0 2 * * *", "commit": "HEAD"})
 			a := w.stateAttributes("buildkite_pipeline_schedule.nightly")
-			if typ, _, ok := decodeGraphQLID(fmt.Sprint(a["graphql_id"])); !ok || typ != "PipelineSchedule" {
+			if typ, _, ok := kit.DecodeGraphQLID(fmt.Sprint(a["graphql_id"])); !ok || typ != "PipelineSchedule" {
 				t.Errorf("after the move graphql_id = %v, want the schedule's GraphQL ID", a["graphql_id"])
 			}
 			if env, ok := a["env"].(map[string]any); !ok || len(env) != 0 {
@@ -368,16 +369,16 @@ var _ = registerTypeTests("buildkite_pipeline_schedule", typeTests{
 	upgrade: []upgradeCase{
 		{
 			name: "schedule, the official provider's", typeName: "buildkite_pipeline_schedule", version: 0,
-			state: map[string]any{"id": graphQLID("PipelineSchedule", otherUUID), "uuid": otherUUID,
-				"pipeline_id": graphQLID("Pipeline", testUUID), "label": "Nightly", "cronline": "@daily", "branch": "main",
+			state: map[string]any{"id": kit.GraphQLID("PipelineSchedule", otherUUID), "uuid": otherUUID,
+				"pipeline_id": kit.GraphQLID("Pipeline", testUUID), "label": "Nightly", "cronline": "@daily", "branch": "main",
 				"commit": "HEAD", "message": nil, "env": nil, "enabled": true},
-			want: map[string]any{"id": otherUUID, "uuid": otherUUID, "graphql_id": graphQLID("PipelineSchedule", otherUUID),
+			want: map[string]any{"id": otherUUID, "uuid": otherUUID, "graphql_id": kit.GraphQLID("PipelineSchedule", otherUUID),
 				"pipeline_id": testUUID, "env": map[string]any{}, "commit": "HEAD", "message": nil},
 		},
 		{
 			name: "schedule, the official provider's with env", typeName: "buildkite_pipeline_schedule", version: 0,
-			state: map[string]any{"id": graphQLID("PipelineSchedule", otherUUID), "uuid": otherUUID,
-				"pipeline_id": graphQLID("Pipeline", testUUID), "label": "Nightly", "cronline": "@daily", "branch": "main",
+			state: map[string]any{"id": kit.GraphQLID("PipelineSchedule", otherUUID), "uuid": otherUUID,
+				"pipeline_id": kit.GraphQLID("Pipeline", testUUID), "label": "Nightly", "cronline": "@daily", "branch": "main",
 				"commit": "HEAD", "env": map[string]any{"FULL": "1"}, "enabled": false},
 			want: map[string]any{"id": otherUUID, "env": map[string]any{"FULL": "1"}, "enabled": false},
 		},

@@ -8,6 +8,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 // pipelineAccessLevels are a team's access levels to a pipeline, in the REST API's spelling.
@@ -15,73 +16,73 @@ var pipelineAccessLevels = []string{"read_only", "build_and_read", "manage_build
 
 // pipelineTeamIdentity names a team's access to a pipeline by its two sides, for import blocks and
 // terraform query.
-var pipelineTeamIdentity = identifiedBy(
-	identityAttr("team_id", "The UUID of the team."),
-	identityAttr("pipeline_id", "The UUID of the pipeline."),
+var pipelineTeamIdentity = kit.IdentifiedBy(
+	kit.IdentityAttr("team_id", "The UUID of the team."),
+	kit.IdentityAttr("pipeline_id", "The UUID of the pipeline."),
 )
 
 // NewPipelineTeamResource returns the buildkite_pipeline_team resource.
-func NewPipelineTeamResource() resource.Resource { return newAssociation(pipelineTeamKind) }
+func NewPipelineTeamResource() resource.Resource { return kit.NewAssociation(pipelineTeamKind) }
 
 type pipelineTeamModel struct {
-	ID          types.String `tfsdk:"id"`
-	UUID        types.String `tfsdk:"uuid"`
-	GraphQLID   types.String `tfsdk:"graphql_id"`
-	TeamID      refValue     `tfsdk:"team_id"`
-	PipelineID  refValue     `tfsdk:"pipeline_id"`
-	AccessLevel enumValue    `tfsdk:"access_level"`
+	ID          types.String  `tfsdk:"id"`
+	UUID        types.String  `tfsdk:"uuid"`
+	GraphQLID   types.String  `tfsdk:"graphql_id"`
+	TeamID      kit.RefValue  `tfsdk:"team_id"`
+	PipelineID  kit.RefValue  `tfsdk:"pipeline_id"`
+	AccessLevel kit.EnumValue `tfsdk:"access_level"`
 }
 
 func (m *pipelineTeamModel) fromAPI(teamID string, tp *buildkite.TeamPipeline) {
-	m.ID = associationID(teamID, tp.PipelineID)
+	m.ID = kit.AssociationID(teamID, tp.PipelineID)
 	m.UUID = m.ID
-	m.GraphQLID = optionalString(tp.GraphQLID)
-	m.TeamID = newRef(teamID)
-	m.PipelineID = newRef(tp.PipelineID)
-	m.AccessLevel = newEnumValue(tp.AccessLevel)
+	m.GraphQLID = kit.OptionalString(tp.GraphQLID)
+	m.TeamID = kit.NewRef(teamID)
+	m.PipelineID = kit.NewRef(tp.PipelineID)
+	m.AccessLevel = kit.NewEnumValue(tp.AccessLevel)
 }
 
 // pipelineTeamKind declares buildkite_pipeline_team: a team's access to a pipeline, addressed by the team
 // and the pipeline's UUID, with the level changed in place. It takes over the access a pipeline created
 // with default_team_id gave.
-var pipelineTeamKind = &associationKind[buildkite.TeamPipeline, pipelineTeamModel]{
-	name:     "pipeline_team",
-	what:     "pipeline team",
-	scopes:   writeScopes("write_teams"),
-	identity: pipelineTeamIdentity,
-	schema:   pipelineTeamSchema,
-	parent:   "team_id",
-	key:      "pipeline_id",
-	moves:    bySides("team_id", "pipeline_id"),
-	fromAPI:  (*pipelineTeamModel).fromAPI,
-	create: func(ctx context.Context, c *buildkite.Client, teamID string, plan *pipelineTeamModel) (*buildkite.TeamPipeline, error) {
+var pipelineTeamKind = &kit.AssociationKind[buildkite.TeamPipeline, pipelineTeamModel]{
+	Name:     "pipeline_team",
+	What:     "pipeline team",
+	Scopes:   kit.WriteScopes("write_teams"),
+	Identity: pipelineTeamIdentity,
+	Schema:   pipelineTeamSchema,
+	Parent:   "team_id",
+	Key:      "pipeline_id",
+	Moves:    kit.BySides("team_id", "pipeline_id"),
+	FromAPI:  (*pipelineTeamModel).fromAPI,
+	Create: func(ctx context.Context, c *buildkite.Client, teamID string, plan *pipelineTeamModel) (*buildkite.TeamPipeline, error) {
 		return c.TeamPipelines.Create(ctx, teamID, buildkite.TeamPipelineCreate{
 			PipelineID: plan.PipelineID.UUID(), AccessLevel: plan.AccessLevel.API(),
 		})
 	},
-	get: func(ctx context.Context, c *buildkite.Client, teamID, pipelineID string) (*buildkite.TeamPipeline, error) {
+	Get: func(ctx context.Context, c *buildkite.Client, teamID, pipelineID string) (*buildkite.TeamPipeline, error) {
 		return c.TeamPipelines.Get(ctx, teamID, pipelineID)
 	},
-	update: func(ctx context.Context, c *buildkite.Client, teamID, pipelineID string, plan, _ *pipelineTeamModel) (*buildkite.TeamPipeline, error) {
+	Update: func(ctx context.Context, c *buildkite.Client, teamID, pipelineID string, plan, _ *pipelineTeamModel) (*buildkite.TeamPipeline, error) {
 		return c.TeamPipelines.Update(ctx, teamID, pipelineID, plan.AccessLevel.API())
 	},
-	remove: func(ctx context.Context, c *buildkite.Client, teamID, pipelineID string) error {
+	Remove: func(ctx context.Context, c *buildkite.Client, teamID, pipelineID string) error {
 		return c.TeamPipelines.Delete(ctx, teamID, pipelineID)
 	},
-	current: func(tp *buildkite.TeamPipeline, plan *pipelineTeamModel) bool {
+	Current: func(tp *buildkite.TeamPipeline, plan *pipelineTeamModel) bool {
 		return tp.AccessLevel == plan.AccessLevel.API()
 	},
 	// The pipeline is looked up among the team's pipelines, by UUID or slug.
-	importParts: []importPart{keyPart("<team id or slug>", "Team"), keyPart("<pipeline id or slug>", "Pipeline")},
-	resolve: func(ctx context.Context, c *buildkite.Client, parts []string) (string, string, error) {
-		return teamAndOther(ctx, c, parts, c.TeamPipelines.Get, c.TeamPipelines.List,
+	ImportParts: []kit.ImportPart{kit.KeyPart("<team id or slug>", "Team"), kit.KeyPart("<pipeline id or slug>", "Pipeline")},
+	Resolve: func(ctx context.Context, c *buildkite.Client, parts []string) (string, string, error) {
+		return kit.TeamAndOther(ctx, c, parts, c.TeamPipelines.Get, c.TeamPipelines.List,
 			func(tp *buildkite.TeamPipeline) string { return tp.PipelineID }, (*buildkite.TeamPipeline).PipelineSlug)
 	},
 }
 
 func pipelineTeamSchema() schema.Schema {
 	return schema.Schema{
-		Version: 1, // above the official provider's 0, so that its states are upgraded (upgrade.go)
+		Version: 1, // above the official provider's 0, so that its states are upgraded (kit/upgrade.go)
 		MarkdownDescription: "A team's access to a pipeline. Import as `<team>/<pipeline>`, the team by UUID or slug " +
 			"and the pipeline by UUID or slug.\n\n" +
 			"**Which resource owns the access.** A `buildkite_pipeline` created with `default_team_id` gives that " +
@@ -90,10 +91,10 @@ func pipelineTeamSchema() schema.Schema {
 			"takes over the existing access and sets its own `access_level`, and destroying it removes the access. " +
 			"The two do not fight: no plan of either shows a change made by the other. Two `buildkite_pipeline_team` " +
 			"resources for one team and pipeline, created in one run, are refused, as the service refuses a duplicate.",
-		Attributes: associationAttributes("pipeline access", "<team id>/<pipeline id>", map[string]schema.Attribute{
-			"team_id":     parentIDAttribute("The UUID of the team.", "Team"),
-			"pipeline_id": parentIDAttribute("The UUID of the pipeline (its `id`).", "Pipeline"),
-			"access_level": caseInsensitiveEnum(schema.StringAttribute{
+		Attributes: kit.AssociationAttributes("pipeline access", "<team id>/<pipeline id>", map[string]schema.Attribute{
+			"team_id":     kit.ParentIDAttribute("The UUID of the team.", "Team"),
+			"pipeline_id": kit.ParentIDAttribute("The UUID of the pipeline (its `id`).", "Pipeline"),
+			"access_level": kit.CaseInsensitiveEnum(schema.StringAttribute{
 				MarkdownDescription: "What the team's members may do: `read_only` view builds, `build_and_read` also " +
 					"create builds, `manage_build_and_read` also change the pipeline's settings.",
 				Required: true,

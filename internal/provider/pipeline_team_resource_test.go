@@ -17,6 +17,7 @@ import (
 
 	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 func init() {
@@ -331,8 +332,8 @@ resource "buildkite_pipeline_team" "test" {
 	upgrade: []upgradeCase{
 		{
 			name: "pipeline team, the official provider's", typeName: "buildkite_pipeline_team", version: 0,
-			state: map[string]any{"id": graphQLID("TeamPipeline", testUUID), "uuid": testUUID, "team_id": graphQLID("Team", otherUUID),
-				"pipeline_id": graphQLID("Pipeline", testUUID), "access_level": "READ_ONLY"},
+			state: map[string]any{"id": kit.GraphQLID("TeamPipeline", testUUID), "uuid": testUUID, "team_id": kit.GraphQLID("Team", otherUUID),
+				"pipeline_id": kit.GraphQLID("Pipeline", testUUID), "access_level": "READ_ONLY"},
 			want: map[string]any{"id": otherUUID + "/" + testUUID, "pipeline_id": testUUID, "access_level": "READ_ONLY"},
 		},
 	},

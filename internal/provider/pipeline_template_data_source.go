@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 var (
@@ -21,11 +22,11 @@ var (
 
 // NewPipelineTemplateDataSource returns the buildkite_pipeline_template data source.
 func NewPipelineTemplateDataSource() datasource.DataSource {
-	return &pipelineTemplateDataSource{dataSourceBase: newDataSourceBase("pipeline_template")}
+	return &pipelineTemplateDataSource{DataSourceBase: kit.NewDataSourceBase("pipeline_template")}
 }
 
 type pipelineTemplateDataSource struct {
-	dataSourceBase
+	kit.DataSourceBase
 }
 
 // pipelineTemplateDataAttributes are the attributes of one template in the data sources.
@@ -33,23 +34,23 @@ func pipelineTemplateDataAttributes() map[string]schema.Attribute {
 	str := func(description string) schema.Attribute {
 		return schema.StringAttribute{MarkdownDescription: description, Computed: true}
 	}
-	return dataWithCommon("pipeline template", map[string]schema.Attribute{
+	return kit.DataWithCommon("pipeline template", map[string]schema.Attribute{
 		"name": str("The template's name."),
 		"configuration": schema.StringAttribute{
-			CustomType: yamlStringType, Computed: true, MarkdownDescription: "The steps as YAML.",
+			CustomType: kit.YamlStringType, Computed: true, MarkdownDescription: "The steps as YAML.",
 		},
 		"description": str("The template's description."),
 		"available": schema.BoolAttribute{
 			MarkdownDescription: "Whether members who are not admins may assign the template.", Computed: true,
 		},
 		"updated_at": str("When the template was last changed (RFC 3339)."),
-	}, attrID, attrUUID, attrGraphQLID, attrURL, attrWebURL, attrCreatedAt)
+	}, kit.AttrID, kit.AttrUUID, kit.AttrGraphQLID, kit.AttrURL, kit.AttrWebURL, kit.AttrCreatedAt)
 }
 
 func (d *pipelineTemplateDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	attrs := pipelineTemplateDataAttributes()
 	attrs["id"] = schema.StringAttribute{MarkdownDescription: "The template's UUID (or GraphQL ID). Give this or `name`.", Optional: true, Computed: true}
-	lookupByID(attrs, "PipelineTemplate")
+	kit.LookupByID(attrs, "PipelineTemplate")
 	attrs["name"] = schema.StringAttribute{MarkdownDescription: "The template's name. Give this or `id`.", Optional: true, Computed: true}
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Reads one pipeline template, by `id` or `name` (enterprise plan).",
@@ -67,24 +68,24 @@ func (d *pipelineTemplateDataSource) Read(ctx context.Context, req datasource.Re
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	ctx, cancel := d.timeout(ctx)
+	ctx, cancel := d.Timeout(ctx)
 	defer cancel()
 	var t *buildkite.PipelineTemplate
 	if !cfg.ID.IsNull() {
 		var err error
-		t, err = d.client().PipelineTemplates.Get(ctx, canonicalID(cfg.ID.ValueString()))
+		t, err = d.Client().PipelineTemplates.Get(ctx, kit.CanonicalID(cfg.ID.ValueString()))
 		if buildkite.IsNotFound(err) {
 			resp.Diagnostics.AddError("Unable to find pipeline template", fmt.Sprintf("Could not find a pipeline template with ID %q.", cfg.ID.ValueString()))
 			return
 		}
 		if err != nil {
-			addAPIError(&resp.Diagnostics, "read", "pipeline template", cfg.ID.ValueString(), err)
+			kit.AddAPIError(&resp.Diagnostics, "read", "pipeline template", cfg.ID.ValueString(), err)
 			return
 		}
 	} else {
-		all, err := d.client().PipelineTemplates.List(ctx)
+		all, err := d.Client().PipelineTemplates.List(ctx)
 		if err != nil {
-			addAPIError(&resp.Diagnostics, "list", "pipeline templates", "", err)
+			kit.AddAPIError(&resp.Diagnostics, "list", "pipeline templates", "", err)
 			return
 		}
 		name := cfg.Name.ValueString()
@@ -93,7 +94,7 @@ func (d *pipelineTemplateDataSource) Read(ctx context.Context, req datasource.Re
 			resp.Diagnostics.AddError("Unable to find pipeline template", fmt.Sprintf("Could not find a pipeline template with name %q.", name))
 			return
 		}
-		if t = pickOne(&resp.Diagnostics, "pipeline template", fmt.Sprintf("name %q", name), all,
+		if t = kit.PickOne(&resp.Diagnostics, "pipeline template", fmt.Sprintf("name %q", name), all,
 			func(t *buildkite.PipelineTemplate) bool { return t.Name == name }); t == nil {
 			return
 		}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 func testAccPipelineTemplateConfig(name, configuration, extra string) string {
@@ -260,7 +261,7 @@ var _ = registerTypeTests("buildkite_pipeline_template", typeTests{
 	upgrade: []upgradeCase{
 		{
 			name: "pipeline template, the official provider's", typeName: "buildkite_pipeline_template", version: 0,
-			state: map[string]any{"id": graphQLID("PipelineTemplate", testUUID), "uuid": testUUID, "name": "t",
+			state: map[string]any{"id": kit.GraphQLID("PipelineTemplate", testUUID), "uuid": testUUID, "name": "t",
 				"configuration": "steps: []", "description": nil, "available": true},
 			want: map[string]any{"id": testUUID, "available": true, "updated_at": nil},
 		},

@@ -7,6 +7,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 var (
@@ -16,11 +17,11 @@ var (
 
 // NewPipelineTemplatesDataSource returns the buildkite_pipeline_templates data source.
 func NewPipelineTemplatesDataSource() datasource.DataSource {
-	return &pipelineTemplatesDataSource{dataSourceBase: newDataSourceBase("pipeline_templates")}
+	return &pipelineTemplatesDataSource{DataSourceBase: kit.NewDataSourceBase("pipeline_templates")}
 }
 
 type pipelineTemplatesDataSource struct {
-	dataSourceBase
+	kit.DataSourceBase
 }
 
 type pipelineTemplatesModel struct {
@@ -32,15 +33,15 @@ func (d *pipelineTemplatesDataSource) Schema(_ context.Context, _ datasource.Sch
 		MarkdownDescription: "Lists the pipeline templates the token may see (admins see every one, others the " +
 			"available ones; enterprise plan); each carries the attributes of the `buildkite_pipeline_template` data source.",
 		Attributes: map[string]schema.Attribute{
-			"pipeline_templates": listOf("The templates, in the order the service lists them.", pipelineTemplateDataAttributes()),
+			"pipeline_templates": kit.ListOf("The templates, in the order the service lists them.", pipelineTemplateDataAttributes()),
 		},
 	}
 }
 
 func (d *pipelineTemplatesDataSource) Read(ctx context.Context, _ datasource.ReadRequest, resp *datasource.ReadResponse) {
-	ctx, cancel := d.timeout(ctx)
+	ctx, cancel := d.Timeout(ctx)
 	defer cancel()
-	items, ok := listItems(ctx, &resp.Diagnostics, "pipeline templates", "", d.client().PipelineTemplates.List,
+	items, ok := kit.ListItems(ctx, &resp.Diagnostics, "pipeline templates", "", d.Client().PipelineTemplates.List,
 		func(m *pipelineTemplateModel, t *buildkite.PipelineTemplate) { m.fromAPI(t, nil) })
 	if ok {
 		resp.Diagnostics.Append(resp.State.Set(ctx, &pipelineTemplatesModel{PipelineTemplates: items})...)

@@ -14,6 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 var (
@@ -27,12 +28,12 @@ var (
 )
 
 // pipelineWebhookIdentity names the webhook by its pipeline, for import blocks.
-var pipelineWebhookIdentity = identifiedBy(identityAttr("pipeline_id", "The UUID of the pipeline."))
+var pipelineWebhookIdentity = kit.IdentifiedBy(kit.IdentityAttr("pipeline_id", "The UUID of the pipeline."))
 
 // NewPipelineWebhookResource returns the buildkite_pipeline_webhook resource.
 func NewPipelineWebhookResource() resource.Resource {
 	return &pipelineWebhookResource{
-		resourceBase: newResourceBase("pipeline_webhook", writeScopes("write_pipelines"), pipelineWebhookIdentity).withGraphQLType(),
+		ResourceBase: kit.NewResourceBase("pipeline_webhook", kit.WriteScopes("write_pipelines"), pipelineWebhookIdentity).WithGraphQLType(),
 	}
 }
 
@@ -41,12 +42,12 @@ func NewPipelineWebhookResource() resource.Resource {
 // GraphQL reads it (a webhook removed on the repository's host is seen) and deletes it
 // (pipelineDeleteWebhook), so the type needs GraphQL, as the official provider's does.
 type pipelineWebhookResource struct {
-	resourceBase
+	kit.ResourceBase
 }
 
 type pipelineWebhookModel struct {
 	ID         types.String `tfsdk:"id"`
-	PipelineID refValue     `tfsdk:"pipeline_id"`
+	PipelineID kit.RefValue `tfsdk:"pipeline_id"`
 	Repository types.String `tfsdk:"repository"`
 	// RepositoryURL is repository under the name a later version of the official provider gives it.
 	RepositoryURL types.String `tfsdk:"repository_url"`
@@ -64,8 +65,8 @@ func (m *pipelineWebhookModel) wantedRepository() types.String {
 // fromAPI copies what the pipeline shows of its webhook; the pipeline reference keeps its form.
 func (m *pipelineWebhookModel) fromAPI(p *buildkite.Pipeline) {
 	m.ID = types.StringValue(p.ID)
-	if !isKnownValue(m.PipelineID) || !sameObject(m.PipelineID.ValueString(), p.ID) {
-		m.PipelineID = newRef(p.ID)
+	if !kit.IsKnownValue(m.PipelineID) || !kit.SameObject(m.PipelineID.ValueString(), p.ID) {
+		m.PipelineID = kit.NewRef(p.ID)
 	}
 	m.Repository = types.StringValue(p.Repository)
 	m.RepositoryURL = m.Repository
@@ -77,7 +78,7 @@ var webhookProviders = map[string]bool{"github": true, "github_enterprise": true
 
 func (r *pipelineWebhookResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	resp.Schema = schema.Schema{
-		Version: 1, // above the official provider's 0, so that its states are upgraded (upgrade.go)
+		Version: 1, // above the official provider's 0, so that its states are upgraded (kit/upgrade.go)
 		MarkdownDescription: "The webhook on a GitHub (or GitHub Enterprise) pipeline's repository that starts its builds. " +
 			"Buildkite's REST API creates it (the token needs `write_pipelines`, and the service its GitHub App on the " +
 			"repository); its GraphQL API reads and deletes it, so the token needs the `graphql` scope too. A webhook " +
@@ -85,8 +86,8 @@ func (r *pipelineWebhookResource) Schema(_ context.Context, _ resource.SchemaReq
 			"repository that has one already is taken over. Import by the pipeline's slug, UUID or GraphQL ID; a " +
 			"pipeline whose repository has no webhook cannot be imported.",
 		Attributes: map[string]schema.Attribute{
-			attrID:        computedString("The pipeline's UUID, which identifies its webhook here (the REST API does not show the webhook's own ID)."),
-			"pipeline_id": parentIDAttribute("The UUID of the pipeline.", "Pipeline"),
+			kit.AttrID:    kit.ComputedString("The pipeline's UUID, which identifies its webhook here (the REST API does not show the webhook's own ID)."),
+			"pipeline_id": kit.ParentIDAttribute("The UUID of the pipeline.", "Pipeline"),
 			"repository": schema.StringAttribute{
 				MarkdownDescription: "The pipeline's repository URL, exactly as the pipeline has it (for example " +
 					"`buildkite_pipeline.example.repository`). Changing it replaces the resource. Set this or `repository_url`.",
@@ -101,7 +102,7 @@ func (r *pipelineWebhookResource) Schema(_ context.Context, _ resource.SchemaReq
 				Computed:            true,
 				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown(), stringplanmodifier.RequiresReplace()},
 			},
-			"webhook_url": computedString("Where the webhook sends: the pipeline's `provider.webhook_url`."),
+			"webhook_url": kit.ComputedString("Where the webhook sends: the pipeline's `provider.webhook_url`."),
 		},
 	}
 }
@@ -110,7 +111,7 @@ func (r *pipelineWebhookResource) Schema(_ context.Context, _ resource.SchemaReq
 func (r *pipelineWebhookResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	var m pipelineWebhookModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() || !isKnownValue(m.Repository) || !isKnownValue(m.RepositoryURL) {
+	if resp.Diagnostics.HasError() || !kit.IsKnownValue(m.Repository) || !kit.IsKnownValue(m.RepositoryURL) {
 		return
 	}
 	if m.Repository.ValueString() != m.RepositoryURL.ValueString() {
@@ -120,10 +121,10 @@ func (r *pipelineWebhookResource) ValidateConfig(ctx context.Context, req resour
 	}
 }
 
-// ModifyPlan checks scopes (resourceBase), then plans the attribute of the two repository names that the
+// ModifyPlan checks scopes (ResourceBase), then plans the attribute of the two repository names that the
 // configuration leaves out as the one it sets.
 func (r *pipelineWebhookResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	r.resourceBase.ModifyPlan(ctx, req, resp)
+	r.ResourceBase.ModifyPlan(ctx, req, resp)
 	if req.Plan.Raw.IsNull() {
 		return
 	}
@@ -148,10 +149,10 @@ func (r *pipelineWebhookResource) ModifyPlan(ctx context.Context, req resource.M
 // UpgradeState moves the official provider's states (id the webhook's external ID, pipeline_id a GraphQL
 // ID) to version 1: id becomes the pipeline's UUID.
 func (r *pipelineWebhookResource) UpgradeState(ctx context.Context) map[int64]resource.StateUpgrader {
-	return upgraders(ctx, r, stateMoves{refs: []string{"pipeline_id"}, official: func(_ int64, a stateAttrs) error {
-		delete(a, attrGraphQLID)
+	return kit.Upgraders(ctx, r, kit.StateMoves{Refs: []string{"pipeline_id"}, Official: func(_ int64, a kit.StateAttrs) error {
+		delete(a, kit.AttrGraphQLID)
 		if p, ok := a["pipeline_id"].(string); ok {
-			a[attrID] = p
+			a[kit.AttrID] = p
 		}
 		if _, ok := a["repository_url"]; !ok {
 			a["repository_url"] = a["repository"]
@@ -164,18 +165,18 @@ func (r *pipelineWebhookResource) UpgradeState(ctx context.Context) map[int64]re
 }
 
 func (r *pipelineWebhookResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	defer r.finishCreate(ctx, resp)
+	defer r.FinishCreate(ctx, resp)
 	var plan pipelineWebhookModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	ctx, cancel := r.timeout(ctx, opCreate)
+	ctx, cancel := r.Timeout(ctx, kit.OpCreate)
 	defer cancel()
 	ref := plan.PipelineID.ValueString()
-	p, err := findPipelineByID(ctx, r.client(), plan.PipelineID.UUID(), ref)
+	p, err := kit.FindPipelineByID(ctx, r.Client(), plan.PipelineID.UUID(), ref)
 	if err != nil {
-		notFoundOrAPIError(&resp.Diagnostics, err, "pipeline", ref)
+		kit.NotFoundOrAPIError(&resp.Diagnostics, err, "pipeline", ref)
 		return
 	}
 	switch {
@@ -190,22 +191,22 @@ func (r *pipelineWebhookResource) Create(ctx context.Context, req resource.Creat
 		resp.Diagnostics.AddError("Unable to Create Pipeline Webhook", fmt.Sprintf(
 			"The service cannot create this webhook. Auto-creating webhooks is only supported for GitHub and GitHub "+
 				"Enterprise repositories, and pipeline %s builds %s (on %s). Add the webhook (%s) in the repository's "+
-				"settings instead.", p.Slug, p.Repository, displayOr(p.Provider.ID, "an unknown provider"), p.Provider.WebhookURL))
+				"settings instead.", p.Slug, p.Repository, kit.DisplayOr(p.Provider.ID, "an unknown provider"), p.Provider.WebhookURL))
 		return
 	}
-	err = r.client().Pipelines.CreateWebhook(ctx, p.Slug)
+	err = r.Client().Pipelines.CreateWebhook(ctx, p.Slug)
 	switch {
 	case buildkite.IsWebhookExists(err):
 		resp.Diagnostics.AddWarning("Repository Webhook Taken Over", fmt.Sprintf(
 			"The service did not create a webhook on %s (%s): it refuses when the repository has one already, which this "+
 				"resource now stands for. If pushes do not start builds of %s, check the repository's webhooks for %s.",
-			p.Repository, describeError(err), p.Slug, p.Provider.WebhookURL))
+			p.Repository, kit.DescribeError(err), p.Slug, p.Provider.WebhookURL))
 	case err != nil:
-		addAPIError(&resp.Diagnostics, "create", "pipeline webhook", p.Slug, err)
+		kit.AddAPIError(&resp.Diagnostics, "create", "pipeline webhook", p.Slug, err)
 		return
 	}
 	// The webhook's URL is the pipeline's; read it again in case the create changed it.
-	if again, err := r.client().Pipelines.Get(ctx, p.Slug); err == nil {
+	if again, err := r.Client().Pipelines.Get(ctx, p.Slug); err == nil {
 		p = again
 	}
 	plan.fromAPI(p)
@@ -213,37 +214,37 @@ func (r *pipelineWebhookResource) Create(ctx context.Context, req resource.Creat
 }
 
 func (r *pipelineWebhookResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	defer r.finishRead(ctx, req, resp)
+	defer r.FinishRead(ctx, req, resp)
 	var state pipelineWebhookModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	ctx, cancel := r.timeout(ctx, opRead)
+	ctx, cancel := r.Timeout(ctx, kit.OpRead)
 	defer cancel()
-	p, err := findPipelineByID(ctx, r.client(), state.PipelineID.UUID(), state.PipelineID.ValueString())
+	p, err := kit.FindPipelineByID(ctx, r.Client(), state.PipelineID.UUID(), state.PipelineID.ValueString())
 	if err != nil {
-		r.readFailed(ctx, resp, err, "pipeline webhook", state.PipelineID.ValueString())
+		r.ReadFailed(ctx, resp, err, "pipeline webhook", state.PipelineID.ValueString())
 		return
 	}
 	if !webhookProviders[p.Provider.ID] {
 		resp.Diagnostics.AddWarning("Pipeline Repository Provider Changed", fmt.Sprintf(
 			"Pipeline %s now builds %s, on %s, where the service keeps no webhook: buildkite_pipeline_webhook is removed "+
-				"from state.", p.Slug, p.Repository, displayOr(p.Provider.ID, "an unknown provider")))
-		r.removeGone(ctx, resp)
+				"from state.", p.Slug, p.Repository, kit.DisplayOr(p.Provider.ID, "an unknown provider")))
+		r.RemoveGone(ctx, resp)
 		return
 	}
-	hook, err := r.client().Pipelines.Webhook(ctx, p.GraphQLID)
+	hook, err := r.Client().Pipelines.Webhook(ctx, p.GraphQLID)
 	if err != nil {
 		// REST has just served the pipeline: a GraphQL null or not found for it is no sign the webhook is gone.
-		addPartReadError(&resp.Diagnostics, "pipeline webhook", state.PipelineID.ValueString(), "webhook (read through its pipeline)", err)
+		kit.AddPartReadError(&resp.Diagnostics, "pipeline webhook", state.PipelineID.ValueString(), "webhook (read through its pipeline)", err)
 		return
 	}
 	if hook == nil {
 		resp.Diagnostics.AddWarning("Pipeline Webhook Not Found", fmt.Sprintf(
 			"The repository of pipeline %s (%s) has no webhook from Buildkite any more (removed on the repository's host): "+
 				"buildkite_pipeline_webhook is removed from state and planned again.", p.Slug, p.Repository))
-		r.removeGone(ctx, resp)
+		r.RemoveGone(ctx, resp)
 		return
 	}
 	state.fromAPI(p)
@@ -252,7 +253,7 @@ func (r *pipelineWebhookResource) Read(ctx context.Context, req resource.ReadReq
 
 // Update has nothing to send: every configured attribute replaces the resource.
 func (r *pipelineWebhookResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	defer r.finishUpdate(ctx, req, resp)
+	defer r.FinishUpdate(ctx, req, resp)
 	var plan pipelineWebhookModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
@@ -266,33 +267,33 @@ func (r *pipelineWebhookResource) Delete(ctx context.Context, req resource.Delet
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	ctx, cancel := r.timeout(ctx, opDelete)
+	ctx, cancel := r.Timeout(ctx, kit.OpDelete)
 	defer cancel()
-	p, err := findPipelineByID(ctx, r.client(), state.PipelineID.UUID(), state.PipelineID.ValueString())
+	p, err := kit.FindPipelineByID(ctx, r.Client(), state.PipelineID.UUID(), state.PipelineID.ValueString())
 	if err == nil {
-		_, err = r.client().Pipelines.DeleteWebhook(ctx, p.GraphQLID, p.Repository)
-		if actedWithErrors(&resp.Diagnostics, err, "delete", "pipeline webhook", state.PipelineID.ValueString()) {
+		_, err = r.Client().Pipelines.DeleteWebhook(ctx, p.GraphQLID, p.Repository)
+		if kit.ActedWithErrors(&resp.Diagnostics, err, "delete", "pipeline webhook", state.PipelineID.ValueString()) {
 			return // the answer names the webhook it deleted
 		}
 	}
-	r.deleteFailed(ctx, &resp.Diagnostics, err, "pipeline webhook", state.PipelineID.ValueString())
+	r.DeleteFailed(ctx, &resp.Diagnostics, err, "pipeline webhook", state.PipelineID.ValueString())
 }
 
 // ImportState takes the pipeline's slug, UUID or GraphQL ID (the official provider's import ID).
 func (r *pipelineWebhookResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	parts, ok := r.importParts(ctx, req, resp, keyPart("<pipeline slug, UUID or GraphQL ID>", "Pipeline"))
+	parts, ok := r.ImportParts(ctx, req, resp, kit.KeyPart("<pipeline slug, UUID or GraphQL ID>", "Pipeline"))
 	if !ok {
 		return
 	}
-	p, err := findPipeline(ctx, r.client(), parts[0])
+	p, err := kit.FindPipeline(ctx, r.Client(), parts[0])
 	if err != nil {
-		notFoundOrAPIError(&resp.Diagnostics, err, "pipeline", req.ID)
+		kit.NotFoundOrAPIError(&resp.Diagnostics, err, "pipeline", req.ID)
 		return
 	}
 	// As the official provider's: a pipeline whose repository has no webhook has nothing to import.
-	hook, err := r.client().Pipelines.Webhook(ctx, p.GraphQLID)
+	hook, err := r.Client().Pipelines.Webhook(ctx, p.GraphQLID)
 	if err != nil {
-		addGraphQLError(&resp.Diagnostics, "import", "pipeline webhook", req.ID, err, nil)
+		kit.AddGraphQLError(&resp.Diagnostics, "import", "pipeline webhook", req.ID, err, nil)
 		return
 	}
 	if hook == nil {

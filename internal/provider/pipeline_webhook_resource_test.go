@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 // testAccPipelineWebhookConfig is a pipeline on repo with a webhook (when withHook) whose pipeline_id is
@@ -298,7 +299,7 @@ resource "buildkite_pipeline_webhook" "test" {
 	migration: []migrationCase{
 		{name: "pipeline_webhook", add: (*officialWorkspace).addPipelineWebhook, check: func(t *testing.T, w *cliWorkdir) {
 			a := w.stateAttributes("buildkite_pipeline_webhook.app")
-			if a["id"] != a["pipeline_id"] || !isUUID(fmt.Sprint(a["id"])) {
+			if a["id"] != a["pipeline_id"] || !kit.IsUUID(fmt.Sprint(a["id"])) {
 				t.Errorf("after the move id = %v, pipeline_id = %v: want both the pipeline's UUID", a["id"], a["pipeline_id"])
 			}
 		}},

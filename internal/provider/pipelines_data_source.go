@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 var (
@@ -19,11 +20,11 @@ var (
 
 // NewPipelinesDataSource returns the buildkite_pipelines data source.
 func NewPipelinesDataSource() datasource.DataSource {
-	return &pipelinesDataSource{dataSourceBase: newDataSourceBase("pipelines")}
+	return &pipelinesDataSource{DataSourceBase: kit.NewDataSourceBase("pipelines")}
 }
 
 type pipelinesDataSource struct {
-	dataSourceBase
+	kit.DataSourceBase
 }
 
 type pipelinesModel struct {
@@ -48,7 +49,7 @@ func (d *pipelinesDataSource) Schema(_ context.Context, _ datasource.SchemaReque
 		Attributes: map[string]schema.Attribute{
 			"name":       filter("Only pipelines whose name contains this text (ignoring case)."),
 			"repository": filter("Only pipelines whose repository URL contains this text (ignoring case)."),
-			"cluster_id": dataRefAttribute("Only pipelines in the cluster with this UUID.", false, "Cluster"),
+			"cluster_id": kit.DataRefAttribute("Only pipelines in the cluster with this UUID.", false, "Cluster"),
 			"tag":        filter("Only pipelines with this tag."),
 			// The official provider's filters and count.
 			"search": filter("Only pipelines whose name contains this text (ignoring case), as the official provider's " +
@@ -78,21 +79,21 @@ func (d *pipelinesDataSource) Read(ctx context.Context, req datasource.ReadReque
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	ctx, cancel := d.timeout(ctx)
+	ctx, cancel := d.Timeout(ctx)
 	defer cancel()
 	// The service filters by name and repository; cluster and tag are filtered here.
-	all, err := d.client().Pipelines.List(ctx, &buildkite.PipelineListOptions{
+	all, err := d.Client().Pipelines.List(ctx, &buildkite.PipelineListOptions{
 		Name: m.Name.ValueString(), Repository: m.Repository.ValueString(),
 	})
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "list", "pipelines", "", err)
+		kit.AddAPIError(&resp.Diagnostics, "list", "pipelines", "", err)
 		return
 	}
 	m.Pipelines = []pipelineFields{}
-	names := clusterNamesByList(ctx, d.client())
+	names := clusterNamesByList(ctx, d.Client())
 	for i := range all {
 		p := &all[i]
-		if !m.ClusterID.IsNull() && deref(p.ClusterID) != canonicalID(m.ClusterID.ValueString()) {
+		if !m.ClusterID.IsNull() && kit.Deref(p.ClusterID) != kit.CanonicalID(m.ClusterID.ValueString()) {
 			continue
 		}
 		if !m.Tag.IsNull() && !slices.Contains(p.Tags, m.Tag.ValueString()) {
@@ -110,7 +111,7 @@ func (d *pipelinesDataSource) Read(ctx context.Context, req datasource.ReadReque
 		var f pipelineFields
 		resp.Diagnostics.Append(f.fromAPI(ctx, p, nil)...)
 		if err := f.withClusterName(p, names); err != nil {
-			addAPIError(&resp.Diagnostics, "list", "pipelines", "", err)
+			kit.AddAPIError(&resp.Diagnostics, "list", "pipelines", "", err)
 			return
 		}
 		m.Pipelines = append(m.Pipelines, f)

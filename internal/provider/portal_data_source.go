@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 var (
@@ -20,11 +21,11 @@ var (
 
 // NewPortalDataSource returns the buildkite_portal data source.
 func NewPortalDataSource() datasource.DataSource {
-	return &portalDataSource{dataSourceBase: newDataSourceBase("portal")}
+	return &portalDataSource{DataSourceBase: kit.NewDataSourceBase("portal")}
 }
 
 type portalDataSource struct {
-	dataSourceBase
+	kit.DataSourceBase
 }
 
 // portalDataModel is a portal as the data sources show it, alone or as an item of buildkite_portals: no
@@ -58,29 +59,29 @@ func (m *portalDataModel) fromAPI(p *buildkite.Portal) {
 	m.Slug = types.StringValue(p.Slug)
 	m.UUID = types.StringValue(p.UUID)
 	m.Name = types.StringValue(p.Name)
-	m.Description = optionalStringPtr(p.Description)
+	m.Description = kit.OptionalStringPtr(p.Description)
 	m.Query = types.StringValue(p.Query)
-	m.AllowedIPAddresses = optionalStringPtr(p.AllowedIPAddresses)
+	m.AllowedIPAddresses = kit.OptionalStringPtr(p.AllowedIPAddresses)
 	m.UserInvokable = types.BoolValue(p.UserInvokable)
-	m.CreatedAt = timeValue(p.CreatedAt)
+	m.CreatedAt = kit.TimeValue(p.CreatedAt)
 	m.CreatedBy = portalCreator(p.CreatedBy)
 }
 
 func portalDataAttributes() map[string]dschema.Attribute {
-	attrs := computedStrings(map[string]string{
+	attrs := kit.ComputedStrings(map[string]string{
 		"slug":                 "The portal's slug.",
 		"uuid":                 "The portal's UUID.",
 		"name":                 "The portal's name.",
 		"description":          "The portal's description, null when it has none.",
 		"query":                "The GraphQL document the portal runs.",
 		"allowed_ip_addresses": "The CIDR blocks, separated by spaces, the portal may be invoked from; null when unrestricted.",
-		"created_at":           commonDescription(attrCreatedAt, "portal"),
+		"created_at":           kit.CommonDescription(kit.AttrCreatedAt, "portal"),
 	})
 	attrs["user_invokable"] = dschema.BoolAttribute{MarkdownDescription: "Whether users may invoke the portal with their own API tokens.", Computed: true}
 	attrs["created_by"] = dschema.SingleNestedAttribute{
 		MarkdownDescription: "The user who created the portal, null when the service does not say.",
 		Computed:            true,
-		Attributes: computedStrings(map[string]string{
+		Attributes: kit.ComputedStrings(map[string]string{
 			"uuid": "The user's UUID.", "name": "The user's name.", "email": "The user's email address.",
 		}),
 	}
@@ -92,7 +93,7 @@ func (d *portalDataSource) Schema(_ context.Context, _ datasource.SchemaRequest,
 	attrs["slug"] = dschema.StringAttribute{
 		MarkdownDescription: "The slug of the portal to read.",
 		Required:            true,
-		Validators:          []validator.String{notBlank()},
+		Validators:          []validator.String{kit.NotBlank()},
 	}
 	resp.Schema = dschema.Schema{
 		MarkdownDescription: "One portal, by its slug (without its token, which the service returns only on creation).",
@@ -106,17 +107,17 @@ func (d *portalDataSource) Read(ctx context.Context, req datasource.ReadRequest,
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	ctx, cancel := d.timeout(ctx)
+	ctx, cancel := d.Timeout(ctx)
 	defer cancel()
 	slug := cfg.Slug.ValueString()
-	p, err := d.client().Portals.Get(ctx, slug)
+	p, err := d.Client().Portals.Get(ctx, slug)
 	if buildkite.IsNotFound(err) {
 		// The official provider's words, which its users' tests match.
-		resp.Diagnostics.AddError("Portal not found", fmt.Sprintf("Could not find portal with slug %q (%s).", slug, describeError(err)))
+		resp.Diagnostics.AddError("Portal not found", fmt.Sprintf("Could not find portal with slug %q (%s).", slug, kit.DescribeError(err)))
 		return
 	}
 	if err != nil {
-		addAPIError(&resp.Diagnostics, "read", "portal", fmt.Sprintf("the slug %q", slug), err)
+		kit.AddAPIError(&resp.Diagnostics, "read", "portal", fmt.Sprintf("the slug %q", slug), err)
 		return
 	}
 	cfg.fromAPI(p)

@@ -15,59 +15,60 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 // portalIdentity names a portal by its slug, as its URL and its import ID do. The slug cannot change
 // without replacing the portal, as in the official provider.
-var portalIdentity = identifiedBy(identityAttr("slug", "The portal's slug."))
+var portalIdentity = kit.IdentifiedBy(kit.IdentityAttr("slug", "The portal's slug."))
 
 // NewPortalResource returns the buildkite_portal resource.
-func NewPortalResource() resource.Resource { return newObject(portalKind) }
+func NewPortalResource() resource.Resource { return kit.NewObject(portalKind) }
 
 // portalKind declares buildkite_portal: addressed by its slug (it has no id attribute), with a token that
 // only the create answer carries. The token is not recoverable on import: it stays null.
-var portalKind = &objectKind[buildkite.Portal, portalModel]{
-	name:     "portal",
-	what:     "portal",
-	scopes:   writeScopes("write_portals"),
-	identity: portalIdentity,
-	schema:   portalSchema,
+var portalKind = &kit.ObjectKind[buildkite.Portal, portalModel]{
+	Name:     "portal",
+	What:     "portal",
+	Scopes:   kit.WriteScopes("write_portals"),
+	Identity: portalIdentity,
+	Schema:   portalSchema,
 	// The official provider's states (version 0) have a created_by.uuid the service never filled; the
 	// next read fills created_by again.
-	moves: stateMoves{official: func(_ int64, a stateAttrs) error {
+	Moves: kit.StateMoves{Official: func(_ int64, a kit.StateAttrs) error {
 		if by, ok := a["created_by"].(map[string]any); ok && by["uuid"] == "" {
 			by["uuid"] = nil
 		}
 		return nil
 	}},
-	noID:    true,
-	key:     "slug",
-	fromAPI: func(m *portalModel, _ string, p *buildkite.Portal) { m.fromAPI(p) },
-	create: func(ctx context.Context, c *buildkite.Client, _ string, plan *portalModel) (*buildkite.Portal, error) {
+	NoID:    true,
+	Key:     "slug",
+	FromAPI: func(m *portalModel, _ string, p *buildkite.Portal) { m.fromAPI(p) },
+	Create: func(ctx context.Context, c *buildkite.Client, _ string, plan *portalModel) (*buildkite.Portal, error) {
 		return c.Portals.Create(ctx, plan.toWrite(nil))
 	},
-	get: func(ctx context.Context, c *buildkite.Client, _, slug string) (*buildkite.Portal, error) {
+	Get: func(ctx context.Context, c *buildkite.Client, _, slug string) (*buildkite.Portal, error) {
 		return c.Portals.Get(ctx, slug)
 	},
-	update: func(ctx context.Context, c *buildkite.Client, _, slug string, plan, state *portalModel) (*buildkite.Portal, error) {
+	Update: func(ctx context.Context, c *buildkite.Client, _, slug string, plan, state *portalModel) (*buildkite.Portal, error) {
 		var current *bool
-		if isKnownValue(state.UserInvokable) {
+		if kit.IsKnownValue(state.UserInvokable) {
 			v := state.UserInvokable.ValueBool()
 			current = &v
 		}
 		plan.Token = state.Token
 		return c.Portals.Update(ctx, slug, plan.toWrite(current))
 	},
-	remove: func(ctx context.Context, c *buildkite.Client, _, slug string) error {
+	Remove: func(ctx context.Context, c *buildkite.Client, _, slug string) error {
 		return c.Portals.Delete(ctx, slug)
 	},
-	importParts: []importPart{keyPart("<portal slug>")},
-	secret:      "token",
-	holder: func(c *buildkite.Client, plan *portalModel) holderLookup {
+	ImportParts: []kit.ImportPart{kit.KeyPart("<portal slug>")},
+	Secret:      "token",
+	Holder: func(c *buildkite.Client, plan *portalModel) kit.HolderLookup {
 		slug := plan.Slug.ValueString()
-		return portalSlugs.holderOf(c, slug, slug)
+		return portalSlugs.HolderOf(c, slug, slug)
 	},
-	replaced: func(state *portalModel, p *buildkite.Portal) string {
+	Replaced: func(state *portalModel, p *buildkite.Portal) string {
 		uuid := state.UUID.ValueString()
 		if uuid == "" || strings.EqualFold(uuid, p.UUID) {
 			return ""
@@ -93,9 +94,9 @@ type portalModel struct {
 func (m *portalModel) fromAPI(p *buildkite.Portal) {
 	prior := m.portalDataModel
 	m.portalDataModel.fromAPI(p)
-	m.Description = keepEmpty(prior.Description, p.Description)
-	m.AllowedIPAddresses = keepEmpty(prior.AllowedIPAddresses, p.AllowedIPAddresses)
-	if isKnownValue(prior.AllowedIPAddresses) && p.AllowedIPAddresses != nil &&
+	m.Description = kit.KeepEmpty(prior.Description, p.Description)
+	m.AllowedIPAddresses = kit.KeepEmpty(prior.AllowedIPAddresses, p.AllowedIPAddresses)
+	if kit.IsKnownValue(prior.AllowedIPAddresses) && p.AllowedIPAddresses != nil &&
 		strings.Join(strings.Fields(prior.AllowedIPAddresses.ValueString()), " ") == strings.Join(strings.Fields(*p.AllowedIPAddresses), " ") {
 		m.AllowedIPAddresses = prior.AllowedIPAddresses
 	}
@@ -112,10 +113,10 @@ func (m *portalModel) fromAPI(p *buildkite.Portal) {
 func (m *portalModel) toWrite(current *bool) buildkite.PortalWrite {
 	in := buildkite.PortalWrite{
 		Name: m.Name.ValueString(), Slug: m.Slug.ValueString(), Query: m.Query.ValueString(),
-		Description: stringPtrIfSet(m.Description), AllowedIPAddresses: stringPtrIfSet(m.AllowedIPAddresses),
+		Description: kit.StringPtrIfSet(m.Description), AllowedIPAddresses: kit.StringPtrIfSet(m.AllowedIPAddresses),
 	}
 	switch {
-	case isKnownValue(m.UserInvokable):
+	case kit.IsKnownValue(m.UserInvokable):
 		in.UserInvokable = m.UserInvokable.ValueBool()
 	case current != nil:
 		in.UserInvokable = *current
@@ -126,7 +127,7 @@ func (m *portalModel) toWrite(current *bool) buildkite.PortalWrite {
 // portalSchema is the schema of buildkite_portal.
 func portalSchema() schema.Schema {
 	return schema.Schema{
-		Version: 1, // above the official provider's 0, so that its states are upgraded (upgrade.go)
+		Version: 1, // above the official provider's 0, so that its states are upgraded (kit/upgrade.go)
 		MarkdownDescription: "A portal: a saved GraphQL query that can be invoked with the portal's own token at " +
 			"`https://portal.buildkite.com/organizations/<org>/portals/<slug>`. The token is returned only when the " +
 			"portal is created: it is kept in state from then on, and is null after an import. Import a portal " +
@@ -135,18 +136,18 @@ func portalSchema() schema.Schema {
 			"slug": schema.StringAttribute{
 				MarkdownDescription: "The portal's slug, part of its URL. Changing it replaces the portal (and its token).",
 				Required:            true,
-				Validators:          []validator.String{notBlank()},
+				Validators:          []validator.String{kit.NotBlank()},
 				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
 			},
 			"name": schema.StringAttribute{
 				MarkdownDescription: "The portal's name.",
 				Required:            true,
-				Validators:          []validator.String{notBlank()},
+				Validators:          []validator.String{kit.NotBlank()},
 			},
 			"query": schema.StringAttribute{
 				MarkdownDescription: "The GraphQL document the portal runs.",
 				Required:            true,
-				Validators:          []validator.String{notBlank()},
+				Validators:          []validator.String{kit.NotBlank()},
 			},
 			"description": schema.StringAttribute{
 				MarkdownDescription: "A description of the portal. Removing it clears it on the service.",
@@ -164,7 +165,7 @@ func portalSchema() schema.Schema {
 				Computed:      true,
 				PlanModifiers: []planmodifier.Bool{boolplanmodifier.UseStateForUnknown()},
 			},
-			"uuid": computedString("The portal's UUID."),
+			"uuid": kit.ComputedString("The portal's UUID."),
 			"token": schema.StringAttribute{
 				MarkdownDescription: "The portal's token, returned by the service only when the portal is created. Null after " +
 					"an import, and never read again.",
@@ -172,7 +173,7 @@ func portalSchema() schema.Schema {
 				Sensitive:     true,
 				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 			},
-			"created_at": computedString(commonDescription(attrCreatedAt, "portal")),
+			"created_at": kit.ComputedString(kit.CommonDescription(kit.AttrCreatedAt, "portal")),
 			"created_by": schema.SingleNestedAttribute{
 				MarkdownDescription: "The user who created the portal, null when the service does not say.",
 				Computed:            true,
@@ -188,14 +189,14 @@ func portalSchema() schema.Schema {
 }
 
 // portalSlugs finds the portal that holds a slug, which is unique in the organization and is its import ID.
-var portalSlugs = &uniqueNames[buildkite.Portal]{
-	what: "portal",
-	list: func(ctx context.Context, c *buildkite.Client) ([]buildkite.Portal, error) {
+var portalSlugs = &kit.UniqueNames[buildkite.Portal]{
+	What: "portal",
+	List: func(ctx context.Context, c *buildkite.Client) ([]buildkite.Portal, error) {
 		return c.Portals.List(ctx)
 	},
 	// Portals are found by slug alone: another portal's name may derive the same slug.
-	name:     func(p *buildkite.Portal) string { return p.Slug },
-	slug:     func(p *buildkite.Portal) string { return p.Slug },
-	id:       func(p *buildkite.Portal) string { return p.UUID },
-	importID: func(p *buildkite.Portal) string { return p.Slug },
+	Name:     func(p *buildkite.Portal) string { return p.Slug },
+	Slug:     func(p *buildkite.Portal) string { return p.Slug },
+	Id:       func(p *buildkite.Portal) string { return p.UUID },
+	ImportID: func(p *buildkite.Portal) string { return p.Slug },
 }

@@ -18,6 +18,7 @@ import (
 
 	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 func init() {
@@ -82,7 +83,7 @@ func TestAccPortalResource_basic(t *testing.T) {
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("allowed_ip_addresses"), knownvalue.StringExact("10.0.0.0/8 192.168.0.0/16")),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("user_invokable"), knownvalue.Bool(false)),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("token"), knownvalue.StringRegexp(regexp.MustCompile(`^bkpt_`))),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("uuid"), knownvalue.StringRegexp(uuidPattern)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("uuid"), knownvalue.StringRegexp(kit.UuidPattern)),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("created_at"), knownvalue.NotNull()),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("created_by").AtMapKey("name"), knownvalue.StringExact("Test User")),
 				},
@@ -312,7 +313,7 @@ var _ = registerTypeTests("buildkite_portal", typeTests{
 			if _, has := a["id"]; has || a["token"] != "moved-portal-token" || a["allowed_ip_addresses"] != "10.0.0.0/8" {
 				t.Errorf("after the move %v", a)
 			}
-			if by, _ := a["created_by"].(map[string]any); by == nil || !isUUID(fmt.Sprint(by["uuid"])) {
+			if by, _ := a["created_by"].(map[string]any); by == nil || !kit.IsUUID(fmt.Sprint(by["uuid"])) {
 				t.Errorf("after the move created_by = %v, want the creator's UUID filled in", a["created_by"])
 			}
 		}},

@@ -5,6 +5,8 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	dschema "github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 var (
@@ -14,11 +16,11 @@ var (
 
 // NewPortalsDataSource returns the buildkite_portals data source.
 func NewPortalsDataSource() datasource.DataSource {
-	return &portalsDataSource{dataSourceBase: newDataSourceBase("portals")}
+	return &portalsDataSource{DataSourceBase: kit.NewDataSourceBase("portals")}
 }
 
 type portalsDataSource struct {
-	dataSourceBase
+	kit.DataSourceBase
 }
 
 type portalsDataModel struct {
@@ -29,15 +31,15 @@ func (d *portalsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest
 	resp.Schema = dschema.Schema{
 		MarkdownDescription: "Every portal of the organization, read across all pages of the listing.",
 		Attributes: map[string]dschema.Attribute{
-			"portals": listOf("The portals, oldest first, each with the attributes of the `buildkite_portal` data source.", portalDataAttributes()),
+			"portals": kit.ListOf("The portals, oldest first, each with the attributes of the `buildkite_portal` data source.", portalDataAttributes()),
 		},
 	}
 }
 
 func (d *portalsDataSource) Read(ctx context.Context, _ datasource.ReadRequest, resp *datasource.ReadResponse) {
-	ctx, cancel := d.timeout(ctx)
+	ctx, cancel := d.Timeout(ctx)
 	defer cancel()
-	items, ok := listItems(ctx, &resp.Diagnostics, "portals", "", d.client().Portals.List, (*portalDataModel).fromAPI)
+	items, ok := kit.ListItems(ctx, &resp.Diagnostics, "portals", "", d.Client().Portals.List, (*portalDataModel).fromAPI)
 	if ok {
 		resp.Diagnostics.Append(resp.State.Set(ctx, &portalsDataModel{Portals: items})...)
 	}

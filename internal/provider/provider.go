@@ -14,26 +14,13 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 var (
 	_ provider.Provider                  = (*buildkiteProvider)(nil)
 	_ provider.ProviderWithListResources = (*buildkiteProvider)(nil)
-)
-
-// Defaults and environment variables of the provider configuration.
-const (
-	defaultRESTURL  = "https://api.buildkite.com"
-	defaultAgentURL = "https://agent.buildkite.com"
-	// defaultGraphQLURL is used only where rest_url is not set either (graphqlEndpoint).
-	defaultGraphQLURL = "https://graphql.buildkite.com/v1"
-
-	envAPIToken     = "BUILDKITE_API_TOKEN"
-	envOrgSlug      = "BUILDKITE_ORGANIZATION_SLUG"
-	envOrganization = "BUILDKITE_ORGANIZATION"
-	envRESTURL      = "BUILDKITE_REST_URL"
-	envAgentURL     = "BUILDKITE_AGENT_URL"
-	envGraphQLURL   = "BUILDKITE_GRAPHQL_URL"
 )
 
 // New returns a constructor of the provider at the given version, as providerserver expects.
@@ -72,7 +59,7 @@ func (p *buildkiteProvider) Metadata(_ context.Context, _ provider.MetadataReque
 }
 
 func (p *buildkiteProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *provider.SchemaResponse) {
-	duration := []validator.String{durationValidator{}}
+	duration := []validator.String{kit.DurationValidator{}}
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "Manage Buildkite through its REST API: clusters with their queues, agent tokens and default " +
 			"queues; teams, their members and their access to pipelines and test suites; pipelines, pipeline templates " +
@@ -83,7 +70,7 @@ func (p *buildkiteProvider) Schema(_ context.Context, _ provider.SchemaRequest, 
 			"`rest_url`, `graphql_url`, `archive_pipeline_on_delete` and `timeouts` are accepted as it spells them.",
 		Attributes: map[string]schema.Attribute{
 			"api_token": schema.StringAttribute{
-				MarkdownDescription: "API access token. Falls back to the `" + envAPIToken + "` environment variable. " +
+				MarkdownDescription: "API access token. Falls back to the `" + kit.EnvAPIToken + "` environment variable. " +
 					"The token needs the scopes of the resources you manage (for clusters `read_clusters` and `write_clusters`) " +
 					"and `read_organizations`, so that the provider can tell an object deleted outside Terraform from a wrong " +
 					"organization. A missing scope is reported at plan time, before anything changes.",
@@ -91,24 +78,24 @@ func (p *buildkiteProvider) Schema(_ context.Context, _ provider.SchemaRequest, 
 				Sensitive: true,
 			},
 			"organization": schema.StringAttribute{
-				MarkdownDescription: "Organization slug. Falls back to `" + envOrgSlug + "`, then `" + envOrganization + "`.",
+				MarkdownDescription: "Organization slug. Falls back to `" + kit.EnvOrgSlug + "`, then `" + kit.EnvOrganization + "`.",
 				Optional:            true,
 			},
 			"rest_url": schema.StringAttribute{
-				MarkdownDescription: "Origin of the REST API (without `/v2`). Falls back to `" + envRESTURL +
-					"`, then `" + defaultRESTURL + "`. Point it at the local emulator to test configurations without an account.",
+				MarkdownDescription: "Origin of the REST API (without `/v2`). Falls back to `" + kit.EnvRESTURL +
+					"`, then `" + kit.DefaultRESTURL + "`. Point it at the local emulator to test configurations without an account.",
 				Optional: true,
 			},
 			"graphql_url": schema.StringAttribute{
 				MarkdownDescription: "The GraphQL endpoint, used only for what the REST API cannot serve (unclustered agent " +
-					"tokens, an organization's `enforce_2fa`, …). Falls back to `" + envGraphQLURL + "`, then `" + defaultGraphQLURL +
+					"tokens, an organization's `enforce_2fa`, …). Falls back to `" + kit.EnvGraphQLURL + "`, then `" + kit.DefaultGraphQLURL +
 					"`, except where `rest_url` is set: the API token is then sent nowhere but there, and anything that needs " +
 					"GraphQL fails with an error until `graphql_url` is set as well (for the emulator, `<rest_url>/v1`).",
 				Optional: true,
 			},
 			"agent_url": schema.StringAttribute{
-				MarkdownDescription: "Origin of the agent API that serves metrics. Falls back to `" + envAgentURL +
-					"`, then `" + defaultAgentURL + "`.",
+				MarkdownDescription: "Origin of the agent API that serves metrics. Falls back to `" + kit.EnvAgentURL +
+					"`, then `" + kit.DefaultAgentURL + "`.",
 				Optional: true,
 			},
 			"max_retries": schema.Int64Attribute{

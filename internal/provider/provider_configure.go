@@ -2,7 +2,6 @@ package provider
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net"
 	"net/url"
@@ -19,6 +18,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 // Configure implements provider.Provider: it reads the provider block (falling back to the environment),
@@ -38,10 +38,10 @@ func (p *buildkiteProvider) Configure(ctx context.Context, req provider.Configur
 	}
 
 	ctx = tflog.MaskFieldValuesWithFieldKeys(ctx, "api_token", "token")
-	data := &providerData{
-		org:                     s.org,
-		timeouts:                s.timeouts,
-		archivePipelineOnDelete: s.archivePipelineOnDelete,
+	data := &kit.ProviderData{
+		Org:                     s.org,
+		Timeouts:                s.timeouts,
+		ArchivePipelineOnDelete: s.archivePipelineOnDelete,
 	}
 	client, err := buildkite.NewClient(buildkite.Config{
 		BaseURL:      s.restURL,
@@ -51,7 +51,7 @@ func (p *buildkiteProvider) Configure(ctx context.Context, req provider.Configur
 		Token:        s.token,
 		UserAgent:    fmt.Sprintf("terraform-provider-buildkite/%s terraform/%s", p.version, req.TerraformVersion),
 		MaxRetries:   s.maxRetries,
-		Logger:       clientLogger(),
+		Logger:       kit.ClientLogger(),
 		// The client lives for one Terraform command, so a listing may answer the reads of a refresh.
 		ListReadTTL: buildkite.DefaultListReadTTL,
 		Contact:     func(ctx context.Context) error { return contact(ctx, data, s) },
@@ -60,10 +60,10 @@ func (p *buildkiteProvider) Configure(ctx context.Context, req provider.Configur
 		resp.Diagnostics.AddError("Unable to Create Buildkite Client", "The REST client could not be built: "+err.Error())
 		return
 	}
-	data.client = client
+	data.Client = client
 	resp.Diagnostics.Append(graphqlHostWarning(s)...)
 	if err := client.Contact(ctx); err != nil {
-		addContactError(err, &resp.Diagnostics, true)
+		kit.AddContactError(err, &resp.Diagnostics, true)
 		return
 	}
 	tflog.Debug(ctx, "configured buildkite client", map[string]any{"organization": s.org, "rest_url": s.restURL})
@@ -84,7 +84,7 @@ type settings struct {
 	// warnings that ask to change it: the attribute, its environment variable, or "the default".
 	tokenFrom, orgFrom, restFrom, graphqlFrom string
 	maxRetries                                int
-	timeouts                                  operationTimeouts
+	timeouts                                  kit.OperationTimeouts
 	archivePipelineOnDelete                   bool
 }
 
@@ -99,11 +99,11 @@ func readSettings(cfg providerModel, diags *diag.Diagnostics) settings {
 			diags.AddAttributeError(path.Root(name), "Unknown Buildkite "+name, detail+".")
 		}
 	}
-	unknown(cfg.APIToken, "api_token", envAPIToken)
-	unknown(cfg.Organization, "organization", envOrgSlug)
-	unknown(cfg.RESTURL, "rest_url", envRESTURL)
-	unknown(cfg.AgentURL, "agent_url", envAgentURL)
-	unknown(cfg.GraphQLURL, "graphql_url", envGraphQLURL)
+	unknown(cfg.APIToken, "api_token", kit.EnvAPIToken)
+	unknown(cfg.Organization, "organization", kit.EnvOrgSlug)
+	unknown(cfg.RESTURL, "rest_url", kit.EnvRESTURL)
+	unknown(cfg.AgentURL, "agent_url", kit.EnvAgentURL)
+	unknown(cfg.GraphQLURL, "graphql_url", kit.EnvGraphQLURL)
 	unknown(cfg.MaxRetries, "max_retries", "")
 	unknown(cfg.ArchivePipelineOnDelete, "archive_pipeline_on_delete", "")
 	if diags.HasError() {
@@ -111,34 +111,34 @@ func readSettings(cfg providerModel, diags *diag.Diagnostics) settings {
 	}
 
 	s := settings{
-		token:                   valueOrEnv(cfg.APIToken, envAPIToken),
-		org:                     valueOrEnv(cfg.Organization, envOrgSlug, envOrganization),
-		restURL:                 valueOrEnv(cfg.RESTURL, envRESTURL),
-		agentURL:                valueOrEnv(cfg.AgentURL, envAgentURL),
+		token:                   kit.ValueOrEnv(cfg.APIToken, kit.EnvAPIToken),
+		org:                     kit.ValueOrEnv(cfg.Organization, kit.EnvOrgSlug, kit.EnvOrganization),
+		restURL:                 kit.ValueOrEnv(cfg.RESTURL, kit.EnvRESTURL),
+		agentURL:                kit.ValueOrEnv(cfg.AgentURL, kit.EnvAgentURL),
 		archivePipelineOnDelete: cfg.ArchivePipelineOnDelete.ValueBool(),
 	}
-	s.graphqlURL = graphqlEndpoint(valueOrEnv(cfg.GraphQLURL, envGraphQLURL), s.restURL)
-	s.tokenFrom = sourceOf(cfg.APIToken, "api_token", envAPIToken)
-	s.orgFrom = sourceOf(cfg.Organization, "organization", envOrgSlug, envOrganization)
-	s.restFrom = sourceOf(cfg.RESTURL, "rest_url", envRESTURL)
-	s.graphqlFrom = sourceOf(cfg.GraphQLURL, "graphql_url", envGraphQLURL)
+	s.graphqlURL = graphqlEndpoint(kit.ValueOrEnv(cfg.GraphQLURL, kit.EnvGraphQLURL), s.restURL)
+	s.tokenFrom = sourceOf(cfg.APIToken, "api_token", kit.EnvAPIToken)
+	s.orgFrom = sourceOf(cfg.Organization, "organization", kit.EnvOrgSlug, kit.EnvOrganization)
+	s.restFrom = sourceOf(cfg.RESTURL, "rest_url", kit.EnvRESTURL)
+	s.graphqlFrom = sourceOf(cfg.GraphQLURL, "graphql_url", kit.EnvGraphQLURL)
 	if s.restURL == "" {
-		s.restURL = defaultRESTURL
+		s.restURL = kit.DefaultRESTURL
 	}
 	if s.agentURL == "" {
-		s.agentURL = defaultAgentURL
+		s.agentURL = kit.DefaultAgentURL
 	}
 	if s.token == "" {
 		diags.AddAttributeError(path.Root("api_token"), "Missing Buildkite API Token",
-			"Set \"api_token\" in the provider configuration or the "+envAPIToken+" environment variable to an API access token.")
+			"Set \"api_token\" in the provider configuration or the "+kit.EnvAPIToken+" environment variable to an API access token.")
 	}
 	if s.org == "" {
 		diags.AddAttributeError(path.Root("organization"), "Missing Buildkite Organization",
-			"Set \"organization\" in the provider configuration, or the "+envOrgSlug+" environment variable, to the organization slug.")
+			"Set \"organization\" in the provider configuration, or the "+kit.EnvOrgSlug+" environment variable, to the organization slug.")
 	}
 	for name, v := range map[string]string{"rest_url": s.restURL, "agent_url": s.agentURL, "graphql_url": s.graphqlURL} {
 		if name == "graphql_url" && v == "" {
-			continue // none: nothing needs it until the configuration does (graphql_scope.go)
+			continue // none: nothing needs it until the configuration does (kit/graphql_scope.go)
 		}
 		if u, err := url.Parse(v); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 			diags.AddAttributeError(path.Root(name), "Invalid Buildkite "+name,
@@ -166,20 +166,20 @@ func graphqlEndpoint(graphqlURL, restURL string) string {
 	switch {
 	case graphqlURL != "":
 		return graphqlURL
-	case restURL != "" && strings.TrimRight(restURL, "/") != defaultRESTURL:
+	case restURL != "" && strings.TrimRight(restURL, "/") != kit.DefaultRESTURL:
 		return ""
 	}
-	return defaultGraphQLURL
+	return kit.DefaultGraphQLURL
 }
 
 // configuredTimeouts parses the timeouts block; validation has already refused values that do not parse.
-func configuredTimeouts(m *timeoutsModel, diags *diag.Diagnostics) operationTimeouts {
-	var t operationTimeouts
+func configuredTimeouts(m *timeoutsModel, diags *diag.Diagnostics) kit.OperationTimeouts {
+	var t kit.OperationTimeouts
 	if m == nil {
 		return t
 	}
-	for op, v := range map[operation]types.String{opCreate: m.Create, opRead: m.Read, opUpdate: m.Update, opDelete: m.Delete} {
-		if !isKnownValue(v) {
+	for op, v := range map[kit.Operation]types.String{kit.OpCreate: m.Create, kit.OpRead: m.Read, kit.OpUpdate: m.Update, kit.OpDelete: m.Delete} {
+		if !kit.IsKnownValue(v) {
 			continue
 		}
 		d, err := time.ParseDuration(v.ValueString())
@@ -192,10 +192,10 @@ func configuredTimeouts(m *timeoutsModel, diags *diag.Diagnostics) operationTime
 	return t
 }
 
-// sourceOf names where valueOrEnv(v, envs...) found its value: the attribute name, the first environment
+// sourceOf names where ValueOrEnv(v, envs...) found its value: the attribute name, the first environment
 // variable set, or "the default".
 func sourceOf(v types.String, name string, envs ...string) string {
-	if isKnownValue(v) {
+	if kit.IsKnownValue(v) {
 		return name
 	}
 	for _, e := range envs {
@@ -224,13 +224,13 @@ func setBy(from, attribute string) string {
 func graphqlHostWarning(s settings) diag.Diagnostics {
 	var diags diag.Diagnostics
 	rest, gql := originOf(s.restURL), originOf(s.graphqlURL)
-	if s.graphqlURL == "" || rest == gql || (rest == originOf(defaultRESTURL) && gql == originOf(defaultGraphQLURL)) {
+	if s.graphqlURL == "" || rest == gql || (rest == originOf(kit.DefaultRESTURL) && gql == originOf(kit.DefaultGraphQLURL)) {
 		return diags
 	}
 	fix := fmt.Sprintf("set \"graphql_url\" to the GraphQL endpoint of the service at %s (the emulator serves it at "+
 		"<rest_url>/v1)", rest)
-	if s.graphqlFrom == envGraphQLURL {
-		fix = fmt.Sprintf("unset %s, so that nothing goes to a GraphQL origin, or %s", envGraphQLURL, fix)
+	if s.graphqlFrom == kit.EnvGraphQLURL {
+		fix = fmt.Sprintf("unset %s, so that nothing goes to a GraphQL origin, or %s", kit.EnvGraphQLURL, fix)
 	}
 	diags.AddAttributeWarning(path.Root("graphql_url"), "API Token Sent to Another GraphQL Host", fmt.Sprintf(
 		"The API token goes to %s for REST (from %s) and to %s for GraphQL (from %s), another host. If that is "+
@@ -255,36 +255,13 @@ func originOf(raw string) string {
 	return scheme + "://" + host
 }
 
-// contactFailure is a first-contact check that failed: the diagnostic's words, and the provider attribute
-// that most likely needs changing ("" where none does: the service failed to answer).
-type contactFailure struct {
-	summary, detail string
-	attribute       string
-}
-
-func (f *contactFailure) Error() string { return f.summary + ": " + f.detail }
-
-// addContactError adds the error of a failed first contact: on the provider attribute it names where
-// onProvider (Configure), else as an error of the operation it stopped.
-func addContactError(err error, diags *diag.Diagnostics, onProvider bool) {
-	var failed *contactFailure
-	switch {
-	case !errors.As(err, &failed):
-		diags.AddError("Unable to Reach Buildkite", err.Error())
-	case onProvider && failed.attribute != "":
-		diags.AddAttributeError(path.Root(failed.attribute), failed.summary, failed.detail)
-	default:
-		diags.AddError(failed.summary, failed.detail)
-	}
-}
-
 // contact asks, at once, for the API token (whether it works at all, and which scopes it holds, so that
 // resources can refuse at plan time what would fail) and for the organization (whether the slug is right
 // and the token sees it, so that no 404 of an object is believed before it is known). Configure runs it
 // through the client (buildkite.Config.Contact), once per provider process; a service that cannot be
 // reached fails it within seconds, naming rest_url. What asking again cannot change is final for the client.
-func contact(ctx context.Context, data *providerData, s settings) error {
-	ctx, cancel := context.WithTimeout(ctx, data.timeouts.of(opRead))
+func contact(ctx context.Context, data *kit.ProviderData, s settings) error {
+	ctx, cancel := context.WithTimeout(ctx, data.Timeouts.Of(kit.OpRead))
 	defer cancel()
 	var (
 		wg     sync.WaitGroup
@@ -292,44 +269,44 @@ func contact(ctx context.Context, data *providerData, s settings) error {
 		tokErr error
 		orgErr error
 	)
-	wg.Go(func() { tok, tokErr = data.client.AccessToken.Get(ctx) })
-	wg.Go(func() { _, orgErr = data.client.Organizations.Get(ctx) })
+	wg.Go(func() { tok, tokErr = data.Client.AccessToken.Get(ctx) })
+	wg.Go(func() { _, orgErr = data.Client.Organizations.Get(ctx) })
 	wg.Wait()
 
 	switch {
 	case tokErr == nil:
-		data.token = tok
+		data.Token = tok
 	case buildkite.IsUnreachable(tokErr):
-		return buildkite.FinalContact(&contactFailure{summary: "Unable to Reach Buildkite", attribute: "rest_url", detail: fmt.Sprintf(
+		return buildkite.FinalContact(&kit.ContactFailure{Summary: "Unable to Reach Buildkite", Attribute: "rest_url", Detail: fmt.Sprintf(
 			"No connection could be made to %s (%s). Check %s, and that the service, or the emulator, is running there. "+
 				"Nothing was read or changed.", s.restURL, tokErr, setBy(s.restFrom, "rest_url"))})
 	case buildkite.IsUnauthorized(tokErr):
-		return buildkite.FinalContact(&contactFailure{summary: "Invalid Buildkite API Token", attribute: "api_token", detail: fmt.Sprintf(
+		return buildkite.FinalContact(&kit.ContactFailure{Summary: "Invalid Buildkite API Token", Attribute: "api_token", Detail: fmt.Sprintf(
 			"The service at %s refused the API token (%s). Check %s. Nothing was read or changed.",
-			s.restURL, describeError(tokErr), setBy(s.tokenFrom, "api_token"))})
+			s.restURL, kit.DescribeError(tokErr), setBy(s.tokenFrom, "api_token"))})
 	case buildkite.IsNotFound(tokErr), buildkite.IsForbidden(tokErr):
 		// A service or proxy that does not answer the endpoint: scopes go unchecked and calls report their own errors.
 		tflog.Warn(ctx, "GET /v2/access-token is not answered; API token scopes will not be checked at plan time", map[string]any{"error": tokErr.Error()})
 	default:
-		return &contactFailure{summary: "Unable to Reach Buildkite", detail: fmt.Sprintf("Checking the API token against %s: %s",
-			s.restURL, describeError(tokErr))}
+		return &kit.ContactFailure{Summary: "Unable to Reach Buildkite", Detail: fmt.Sprintf("Checking the API token against %s: %s",
+			s.restURL, kit.DescribeError(tokErr))}
 	}
 	return confirmedAtContact(data, orgErr, s.orgFrom)
 }
 
 // confirmedAtContact applies the organization's answer to first contact: found, it is confirmed for the run
-// (confirmOrganization makes no second call); not found, it is a final failure naming organization. A token
-// that may not read organizations (403) leaves the question to confirmOrganization, which asks only when an
+// (ConfirmOrganization makes no second call); not found, it is a final failure naming organization. A token
+// that may not read organizations (403) leaves the question to ConfirmOrganization, which asks only when an
 // object answers 404.
-func confirmedAtContact(data *providerData, orgErr error, orgFrom string) error {
+func confirmedAtContact(data *kit.ProviderData, orgErr error, orgFrom string) error {
 	switch {
 	case orgErr == nil:
-		data.orgAtContact.Store(true)
+		data.OrgAtContact.Store(true)
 	case buildkite.IsNotFound(orgErr):
-		return buildkite.FinalContact(&contactFailure{summary: "Unknown Buildkite Organization", attribute: "organization", detail: fmt.Sprintf(
+		return buildkite.FinalContact(&kit.ContactFailure{Summary: "Unknown Buildkite Organization", Attribute: "organization", Detail: fmt.Sprintf(
 			"The organization %q does not exist or the API token cannot see it (%s). Check %s against the slug in your "+
 				"organization's URL, and that the API token was created for that organization. Nothing was read or changed.",
-			data.org, describeError(orgErr), setBy(orgFrom, "organization"))})
+			data.Org, kit.DescribeError(orgErr), setBy(orgFrom, "organization"))})
 	}
 	return nil
 }

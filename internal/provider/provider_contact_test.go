@@ -20,6 +20,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 
 	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 // closedLoopback returns an http URL on a loopback port nothing listens on.
@@ -123,12 +124,12 @@ func TestProviderConfigure_contact(t *testing.T) {
 		if len(resp.Diagnostics) != 0 {
 			t.Fatalf("diagnostics: %v", resp.Diagnostics)
 		}
-		data, ok := resp.ResourceData.(*providerData)
-		if !ok || data.token == nil || !data.orgAtContact.Load() {
+		data, ok := resp.ResourceData.(*kit.ProviderData)
+		if !ok || data.Token == nil || !data.OrgAtContact.Load() {
 			t.Fatalf("the provider's data lacks what first contact found: %#v", resp.ResourceData)
 		}
 		// Configure asked once for each; the first call of a resource asks nothing more.
-		if _, err := data.client.Clusters.List(context.Background()); err != nil {
+		if _, err := data.Client.Clusters.List(context.Background()); err != nil {
 			t.Fatal(err)
 		}
 		var asked []string
@@ -149,21 +150,21 @@ func TestProviderConfigure_contact(t *testing.T) {
 // variable. Not parallel: it sets the environment the provider reads.
 func TestProviderConfigure_contactNamesTheVariable(t *testing.T) {
 	emu := fakeserver.StartTest(t, fakeserver.Options{Org: "acme", Token: "test-token"})
-	t.Setenv(envRESTURL, emu.URL())
-	t.Setenv(envAPIToken, "nope")
-	t.Setenv(envOrgSlug, "acme")
+	t.Setenv(kit.EnvRESTURL, emu.URL())
+	t.Setenv(kit.EnvAPIToken, "nope")
+	t.Setenv(kit.EnvOrgSlug, "acme")
 	resp := configure(t, nil)
 	onlyDiagnostic(t, resp.Diagnostics, diag.SeverityError, "api_token", "Invalid Buildkite API Token",
 		`Check the BUILDKITE_API_TOKEN environment variable ("api_token" is not set)`)
 
-	t.Setenv(envAPIToken, "test-token")
-	t.Setenv(envOrgSlug, "acme-typo")
+	t.Setenv(kit.EnvAPIToken, "test-token")
+	t.Setenv(kit.EnvOrgSlug, "acme-typo")
 	resp = configure(t, nil)
 	onlyDiagnostic(t, resp.Diagnostics, diag.SeverityError, "organization", "Unknown Buildkite Organization",
 		`Check the BUILDKITE_ORGANIZATION_SLUG environment variable ("organization" is not set)`)
 
 	closed := closedLoopback(t)
-	t.Setenv(envRESTURL, closed)
+	t.Setenv(kit.EnvRESTURL, closed)
 	resp = configure(t, nil)
 	onlyDiagnostic(t, resp.Diagnostics, diag.SeverityError, "rest_url", "Unable to Reach Buildkite",
 		closed, `Check the BUILDKITE_REST_URL environment variable ("rest_url" is not set)`)
@@ -186,8 +187,8 @@ func TestProviderConfigure_graphqlHost(t *testing.T) {
 	resp := configure(t, block(other))
 	d := onlyDiagnostic(t, resp.Diagnostics, diag.SeverityWarning, "graphql_url", "API Token Sent to Another GraphQL Host",
 		emu.URL(), "https://graphql.example.com", "(from graphql_url)")
-	if strings.Contains(d.Detail(), envGraphQLURL) {
-		t.Errorf("graphql_url is configured, yet the warning talks of %s:\n%s", envGraphQLURL, d.Detail())
+	if strings.Contains(d.Detail(), kit.EnvGraphQLURL) {
+		t.Errorf("graphql_url is configured, yet the warning talks of %s:\n%s", kit.EnvGraphQLURL, d.Detail())
 	}
 	if resp.ResourceData == nil {
 		t.Error("a warning stopped the provider from configuring")
@@ -199,10 +200,10 @@ func TestProviderConfigure_graphqlHost(t *testing.T) {
 		}
 	}
 
-	t.Setenv(envGraphQLURL, defaultGraphQLURL) // left over from a workspace on Buildkite's own service
+	t.Setenv(kit.EnvGraphQLURL, kit.DefaultGraphQLURL) // left over from a workspace on Buildkite's own service
 	resp = configure(t, block(""))
 	onlyDiagnostic(t, resp.Diagnostics, diag.SeverityWarning, "graphql_url", "API Token Sent to Another GraphQL Host",
-		emu.URL(), "https://graphql.buildkite.com", "(from "+envGraphQLURL+")", "unset "+envGraphQLURL)
+		emu.URL(), "https://graphql.buildkite.com", "(from "+kit.EnvGraphQLURL+")", "unset "+kit.EnvGraphQLURL)
 }
 
 // TestGraphQLHostWarning_pairs: which pairs of rest_url and GraphQL endpoint are one service.
@@ -211,14 +212,14 @@ func TestGraphQLHostWarning_pairs(t *testing.T) {
 		rest, graphql string
 		warn          bool
 	}{
-		{defaultRESTURL, defaultGraphQLURL, false},
+		{kit.DefaultRESTURL, kit.DefaultGraphQLURL, false},
 		{"https://API.buildkite.com:443/", "https://graphql.buildkite.com/v1", false},
 		{"http://127.0.0.1:8080", "http://127.0.0.1:8080/v1", false},
 		{"http://localhost:8080", "http://LOCALHOST:8080/v1", false},
 		{"http://127.0.0.1:8080", "", false},
 		{"http://127.0.0.1:8080", "http://127.0.0.1:9090/v1", true},
-		{"http://127.0.0.1:8080", defaultGraphQLURL, true},
-		{defaultRESTURL, "https://proxy.example.com/graphql", true},
+		{"http://127.0.0.1:8080", kit.DefaultGraphQLURL, true},
+		{kit.DefaultRESTURL, "https://proxy.example.com/graphql", true},
 		{"https://proxy.example.com", "http://proxy.example.com/v1", true},
 	}
 	for _, tc := range cases {

@@ -9,6 +9,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 func TestRefUUID(t *testing.T) {
@@ -21,11 +23,11 @@ func TestRefUUID(t *testing.T) {
 		{upper, testUUID, ""},
 		{clusterGraphQLID, testUUID, ""},
 		{strings.TrimRight(clusterGraphQLID, "="), testUUID, ""},
-		{graphQLID("Team", testUUID), "", `must name a Cluster or a Pipeline, got "` + graphQLID("Team", testUUID) + `", the GraphQL ID of a Team`},
+		{kit.GraphQLID("Team", testUUID), "", `must name a Cluster or a Pipeline, got "` + kit.GraphQLID("Team", testUUID) + `", the GraphQL ID of a Team`},
 		{"platform", "", `must be a UUID (the REST ID, as in the ` + "`id`" + ` or ` + "`uuid`" + ` attribute) or the GraphQL ID of a Cluster or a Pipeline, got "platform"`},
 	}
 	for _, tc := range cases {
-		got, err := refUUID(tc.id, []string{"Cluster", "Pipeline"})
+		got, err := kit.RefUUID(tc.id, []string{"Cluster", "Pipeline"})
 		if tc.err != "" {
 			if err == nil || !strings.Contains(err.Error(), tc.err) {
 				t.Errorf("refUUID(%q) error = %v, want one containing %q", tc.id, err, tc.err)
@@ -50,18 +52,18 @@ func TestRefSemanticEquality(t *testing.T) {
 		{clusterGraphQLID, testUUID, true},
 		{strings.ToUpper(testUUID), clusterGraphQLID, true},
 		{testUUID, other, false},
-		{clusterGraphQLID, graphQLID("Cluster", other), false},
+		{clusterGraphQLID, kit.GraphQLID("Cluster", other), false},
 		{"slug", "slug", true},
 	} {
-		eq, diags := newRef(tc.a).StringSemanticEquals(ctx, newRef(tc.b))
+		eq, diags := kit.NewRef(tc.a).StringSemanticEquals(ctx, kit.NewRef(tc.b))
 		if diags.HasError() || eq != tc.want {
 			t.Errorf("%q semantically equal to %q = %v (%v), want %v", tc.a, tc.b, eq, diags, tc.want)
 		}
 	}
-	if got := newRef(clusterGraphQLID).UUID(); got != testUUID {
+	if got := kit.NewRef(clusterGraphQLID).UUID(); got != testUUID {
 		t.Errorf("UUID() = %q", got)
 	}
-	if newRef("").UUIDPtr() != nil || !newRef("").IsNull() {
+	if kit.NewRef("").UUIDPtr() != nil || !kit.NewRef("").IsNull() {
 		t.Error(`newRef("") is not null`)
 	}
 }
@@ -75,7 +77,7 @@ func TestRefKeepStateForm(t *testing.T) {
 	}{
 		{"graphql id in config, uuid in state", testUUID, clusterGraphQLID, testUUID},
 		{"uuid in config, graphql id in state", clusterGraphQLID, testUUID, clusterGraphQLID},
-		{"another object", testUUID, graphQLID("Cluster", other), graphQLID("Cluster", other)},
+		{"another object", testUUID, kit.GraphQLID("Cluster", other), kit.GraphQLID("Cluster", other)},
 		{"same form", testUUID, testUUID, testUUID},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -84,29 +86,29 @@ func TestRefKeepStateForm(t *testing.T) {
 				ConfigValue: types.StringValue(tc.config), PlanValue: types.StringValue(tc.config),
 			}
 			resp := &planmodifier.StringResponse{PlanValue: req.PlanValue}
-			refKeepStateForm{}.PlanModifyString(ctx, req, resp)
+			kit.RefKeepStateForm{}.PlanModifyString(ctx, req, resp)
 			if resp.PlanValue.ValueString() != tc.want {
 				t.Errorf("planned %q, want %q", resp.PlanValue.ValueString(), tc.want)
 			}
 		})
 	}
 
-	list := func(ids ...string) types.List { return stringList(ids) }
-	lreq := planmodifier.ListRequest{StateValue: list(testUUID), PlanValue: list(graphQLID("Team", testUUID))}
+	list := func(ids ...string) types.List { return kit.StringList(ids) }
+	lreq := planmodifier.ListRequest{StateValue: list(testUUID), PlanValue: list(kit.GraphQLID("Team", testUUID))}
 	lresp := &planmodifier.ListResponse{PlanValue: lreq.PlanValue}
-	refListKeepStateForm{}.PlanModifyList(ctx, lreq, lresp)
+	kit.RefListKeepStateForm{}.PlanModifyList(ctx, lreq, lresp)
 	if !lresp.PlanValue.Equal(lreq.StateValue) {
 		t.Errorf("a list naming the same teams by GraphQL ID planned %v, want the state's %v", lresp.PlanValue, lreq.StateValue)
 	}
-	if got := listUUIDs(list(graphQLID("Team", testUUID), other)); strings.Join(got, ",") != testUUID+","+other {
+	if got := kit.ListUUIDs(list(kit.GraphQLID("Team", testUUID), other)); strings.Join(got, ",") != testUUID+","+other {
 		t.Errorf("listUUIDs = %v", got)
 	}
 }
 
 func TestRefValidator(t *testing.T) {
 	t.Parallel()
-	v := refValidator{graphQLTypes: []string{"Cluster"}}
-	for id, wantErr := range map[string]bool{testUUID: false, clusterGraphQLID: false, graphQLID("Team", testUUID): true, "x": true} {
+	v := kit.RefValidator{GraphQLTypes: []string{"Cluster"}}
+	for id, wantErr := range map[string]bool{testUUID: false, clusterGraphQLID: false, kit.GraphQLID("Team", testUUID): true, "x": true} {
 		resp := &validator.StringResponse{}
 		v.ValidateString(context.Background(), validator.StringRequest{Path: path.Root("cluster_id"), ConfigValue: types.StringValue(id)}, resp)
 		if resp.Diagnostics.HasError() != wantErr {
@@ -128,12 +130,12 @@ func TestSameObject(t *testing.T) {
 	}{
 		{clusterGraphQLID, testUUID, true},
 		{clusterGraphQLID, strings.ToUpper(testUUID), true},
-		{graphQLID("Pipeline", testUUID), clusterGraphQLID, false},
+		{kit.GraphQLID("Pipeline", testUUID), clusterGraphQLID, false},
 		{b64("Widget---" + testUUID), testUUID, false},
 		{"website", "website", true},
 		{"website", testUUID, false},
 	} {
-		if got := sameObject(tc.a, tc.b); got != tc.want {
+		if got := kit.SameObject(tc.a, tc.b); got != tc.want {
 			t.Errorf("sameObject(%q, %q) = %t, want %t", tc.a, tc.b, got, tc.want)
 		}
 	}

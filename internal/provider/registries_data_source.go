@@ -5,6 +5,8 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	dschema "github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 var (
@@ -14,11 +16,11 @@ var (
 
 // NewRegistriesDataSource returns the buildkite_registries data source.
 func NewRegistriesDataSource() datasource.DataSource {
-	return &registriesDataSource{dataSourceBase: newDataSourceBase("registries")}
+	return &registriesDataSource{DataSourceBase: kit.NewDataSourceBase("registries")}
 }
 
 type registriesDataSource struct {
-	dataSourceBase
+	kit.DataSourceBase
 }
 
 type registriesDataModel struct {
@@ -29,15 +31,15 @@ func (d *registriesDataSource) Schema(_ context.Context, _ datasource.SchemaRequ
 	resp.Schema = dschema.Schema{
 		MarkdownDescription: "Every package registry of the organization.",
 		Attributes: map[string]dschema.Attribute{
-			"registries": listOf("The registries, each with the attributes of the `buildkite_registry` data source.", registryDataAttributes()),
+			"registries": kit.ListOf("The registries, each with the attributes of the `buildkite_registry` data source.", registryDataAttributes()),
 		},
 	}
 }
 
 func (d *registriesDataSource) Read(ctx context.Context, _ datasource.ReadRequest, resp *datasource.ReadResponse) {
-	ctx, cancel := d.timeout(ctx)
+	ctx, cancel := d.Timeout(ctx)
 	defer cancel()
-	items, ok := listItems(ctx, &resp.Diagnostics, "registries", "", d.client().Registries.List, (*registryDataModel).fromAPI)
+	items, ok := kit.ListItems(ctx, &resp.Diagnostics, "registries", "", d.Client().Registries.List, (*registryDataModel).fromAPI)
 	if ok {
 		resp.Diagnostics.Append(resp.State.Set(ctx, &registriesDataModel{Registries: items})...)
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 var (
@@ -19,11 +20,11 @@ var (
 
 // NewRegistryDataSource returns the buildkite_registry data source.
 func NewRegistryDataSource() datasource.DataSource {
-	return &registryDataSource{dataSourceBase: newDataSourceBase("registry")}
+	return &registryDataSource{DataSourceBase: kit.NewDataSourceBase("registry")}
 }
 
 type registryDataSource struct {
-	dataSourceBase
+	kit.DataSourceBase
 }
 
 // registryDataModel is a registry as the data sources show it, alone or as an item of buildkite_registries.
@@ -55,22 +56,22 @@ func (m *registryDataModel) fromAPI(r *buildkite.Registry) {
 	m.Slug = types.StringValue(r.Slug)
 	m.Name = types.StringValue(r.Name)
 	m.Ecosystem = types.StringValue(r.Ecosystem)
-	m.Description = optionalStringPtr(r.Description)
-	m.Emoji = optionalStringPtr(r.Emoji)
-	m.Color = optionalStringPtr(r.Color)
-	m.OIDCPolicy = optionalStringPtr(r.OIDCPolicy)
+	m.Description = kit.OptionalStringPtr(r.Description)
+	m.Emoji = kit.OptionalStringPtr(r.Emoji)
+	m.Color = kit.OptionalStringPtr(r.Color)
+	m.OIDCPolicy = kit.OptionalStringPtr(r.OIDCPolicy)
 	m.Public = types.BoolValue(r.Public)
 	m.URL = types.StringValue(r.URL)
 	m.WebURL = types.StringValue(r.WebURL)
-	m.RegistryType = optionalString(r.Type)
+	m.RegistryType = kit.OptionalString(r.Type)
 	m.TeamIDs = types.ListNull(types.StringType)
 	if r.TeamIDs != nil {
-		m.TeamIDs = stringList(r.TeamIDs)
+		m.TeamIDs = kit.StringList(r.TeamIDs)
 	}
 }
 
 func registryDataAttributes() map[string]dschema.Attribute {
-	attrs := dataWithCommon("registry", computedStrings(map[string]string{
+	attrs := kit.DataWithCommon("registry", kit.ComputedStrings(map[string]string{
 		"slug":          "The registry's slug.",
 		"name":          "The registry's name.",
 		"ecosystem":     "The kind of packages the registry holds, such as `ruby`.",
@@ -79,7 +80,7 @@ func registryDataAttributes() map[string]dschema.Attribute {
 		"color":         "The registry's color, null when it has none.",
 		"oidc_policy":   "The registry's OIDC policy text, null when it has none.",
 		"registry_type": "The registry's type, as the service names it (such as `source`).",
-	}), attrID, attrUUID, attrGraphQLID, attrURL, attrWebURL)
+	}), kit.AttrID, kit.AttrUUID, kit.AttrGraphQLID, kit.AttrURL, kit.AttrWebURL)
 	attrs["public"] = dschema.BoolAttribute{MarkdownDescription: "Whether the registry's packages can be read without a token.", Computed: true}
 	attrs["team_ids"] = dschema.ListAttribute{
 		MarkdownDescription: "The UUIDs of the teams the registry was created for.",
@@ -93,7 +94,7 @@ func (d *registryDataSource) Schema(_ context.Context, _ datasource.SchemaReques
 	attrs["slug"] = dschema.StringAttribute{
 		MarkdownDescription: "The slug of the registry to read.",
 		Required:            true,
-		Validators:          []validator.String{notBlank()},
+		Validators:          []validator.String{kit.NotBlank()},
 	}
 	resp.Schema = dschema.Schema{
 		MarkdownDescription: "One package registry, by its slug.",
@@ -107,16 +108,16 @@ func (d *registryDataSource) Read(ctx context.Context, req datasource.ReadReques
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	ctx, cancel := d.timeout(ctx)
+	ctx, cancel := d.Timeout(ctx)
 	defer cancel()
 	slug := cfg.Slug.ValueString()
-	reg, err := d.client().Registries.Get(ctx, slug)
+	reg, err := d.Client().Registries.Get(ctx, slug)
 	if err != nil {
 		if buildkite.IsNotFound(err) {
 			resp.Diagnostics.AddError("Registry not found", fmt.Sprintf("Could not find registry with slug %q.", slug))
 			return
 		}
-		addAPIError(&resp.Diagnostics, "read", "registry", slug, err)
+		kit.AddAPIError(&resp.Diagnostics, "read", "registry", slug, err)
 		return
 	}
 	cfg.fromAPI(reg)

@@ -17,62 +17,63 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 // registryIdentity names a registry for import blocks and terraform query by its slug, as its URLs and
 // package paths do. The slug follows the name, so the identity is mutable: Read and Update keep it current
 // after a rename.
-var registryIdentity = mutableIdentity(identityAttr("slug", "The registry's slug, derived from its name."))
+var registryIdentity = kit.MutableIdentity(kit.IdentityAttr("slug", "The registry's slug, derived from its name."))
 
 // NewRegistryResource returns the buildkite_registry resource.
-func NewRegistryResource() resource.Resource { return newObject(registryKind) }
+func NewRegistryResource() resource.Resource { return kit.NewObject(registryKind) }
 
 // registryKind declares buildkite_registry: addressed by its slug, found again by ID after a rename
 // elsewhere. Its ecosystem and team_ids cannot change (refused at plan time); an import's first Read takes
 // the teams from the answer.
-var registryKind = &objectKind[buildkite.Registry, registryModel]{
-	name: "registry",
-	what: "registry",
-	scopes: operationScopes{
-		create: []string{"write_registries"},
-		update: []string{"write_registries"},
-		delete: []string{"delete_registries"},
+var registryKind = &kit.ObjectKind[buildkite.Registry, registryModel]{
+	Name: "registry",
+	What: "registry",
+	Scopes: kit.OperationScopes{
+		Create: []string{"write_registries"},
+		Update: []string{"write_registries"},
+		Delete: []string{"delete_registries"},
 	},
-	identity: registryIdentity,
-	schema:   registrySchema,
-	moves:    stateMoves{refs: []string{"team_ids"}},
-	key:      "slug",
-	fromAPI:  func(m *registryModel, _ string, reg *buildkite.Registry) { m.fromAPI(reg) },
-	create: func(ctx context.Context, c *buildkite.Client, _ string, plan *registryModel) (*buildkite.Registry, error) {
+	Identity: registryIdentity,
+	Schema:   registrySchema,
+	Moves:    kit.StateMoves{Refs: []string{"team_ids"}},
+	Key:      "slug",
+	FromAPI:  func(m *registryModel, _ string, reg *buildkite.Registry) { m.fromAPI(reg) },
+	Create: func(ctx context.Context, c *buildkite.Client, _ string, plan *registryModel) (*buildkite.Registry, error) {
 		return c.Registries.Create(ctx, plan.toCreate())
 	},
-	get: func(ctx context.Context, c *buildkite.Client, _, slug string) (*buildkite.Registry, error) {
+	Get: func(ctx context.Context, c *buildkite.Client, _, slug string) (*buildkite.Registry, error) {
 		return c.Registries.Get(ctx, slug)
 	},
-	byID: func(ctx context.Context, c *buildkite.Client, _, id string) (*buildkite.Registry, error) {
+	ByID: func(ctx context.Context, c *buildkite.Client, _, id string) (*buildkite.Registry, error) {
 		return c.Registries.GetByID(ctx, id)
 	},
-	keyOf: func(reg *buildkite.Registry) string { return reg.Slug },
-	update: func(ctx context.Context, c *buildkite.Client, _, slug string, plan, _ *registryModel) (*buildkite.Registry, error) {
+	KeyOf: func(reg *buildkite.Registry) string { return reg.Slug },
+	Update: func(ctx context.Context, c *buildkite.Client, _, slug string, plan, _ *registryModel) (*buildkite.Registry, error) {
 		return c.Registries.Update(ctx, slug, plan.toUpdate())
 	},
-	remove: func(ctx context.Context, c *buildkite.Client, _, slug string) error {
+	Remove: func(ctx context.Context, c *buildkite.Client, _, slug string) error {
 		return c.Registries.Delete(ctx, slug)
 	},
-	importParts: []importPart{keyPart("<registry slug>", "Registry")},
+	ImportParts: []kit.ImportPart{kit.KeyPart("<registry slug>", "Registry")},
 	// An import's first Read takes the teams from the answer, so that a configuration naming the teams the
 	// registry was created for plans nothing after the import. Later Reads keep the state's (configured) teams.
-	afterImport: func(_ context.Context, _ *buildkite.Client, state *registryModel, reg *buildkite.Registry) {
+	AfterImport: func(_ context.Context, _ *buildkite.Client, state *registryModel, reg *buildkite.Registry) {
 		if state.TeamIDs.IsNull() && len(reg.TeamIDs) > 0 {
-			state.TeamIDs = stringList(reg.TeamIDs)
+			state.TeamIDs = kit.StringList(reg.TeamIDs)
 		}
 	},
-	named: func(plan *registryModel) string { return plan.Name.ValueString() },
-	holder: func(c *buildkite.Client, plan *registryModel) holderLookup {
-		return registryNames.holderOf(c, plan.Name.ValueString())
+	Named: func(plan *registryModel) string { return plan.Name.ValueString() },
+	Holder: func(c *buildkite.Client, plan *registryModel) kit.HolderLookup {
+		return registryNames.HolderOf(c, plan.Name.ValueString())
 	},
-	planned: refuseRegistryChanges,
-	renamed: []string{"slug", "url", "web_url"},
+	Planned: refuseRegistryChanges,
+	Renamed: []string{"slug", "url", "web_url"},
 }
 
 // registryModel is what the data sources show of a registry; team_ids it keeps from its configuration.
@@ -84,7 +85,7 @@ type registryModel struct {
 // cannot change them, and a registry created elsewhere may list teams the configuration leaves out.
 func (m *registryModel) fromAPI(r *buildkite.Registry) {
 	teams := m.TeamIDs
-	if !isKnownValue(teams) { // a zero model (a list result) has no element type
+	if !kit.IsKnownValue(teams) { // a zero model (a list result) has no element type
 		teams = types.ListNull(types.StringType)
 	}
 	was := []types.String{m.Description, m.Emoji, m.Color, m.OIDCPolicy}
@@ -92,7 +93,7 @@ func (m *registryModel) fromAPI(r *buildkite.Registry) {
 	m.TeamIDs = teams
 	// A configured "" is sent and answered as null: it stays "", as the official provider keeps it.
 	for i, dst := range []*types.String{&m.Description, &m.Emoji, &m.Color, &m.OIDCPolicy} {
-		if dst.IsNull() && isKnownValue(was[i]) && was[i].ValueString() == "" {
+		if dst.IsNull() && kit.IsKnownValue(was[i]) && was[i].ValueString() == "" {
 			*dst = was[i]
 		}
 	}
@@ -102,12 +103,12 @@ func (m *registryModel) toCreate() buildkite.RegistryCreate {
 	in := buildkite.RegistryCreate{
 		Name:        m.Name.ValueString(),
 		Ecosystem:   m.Ecosystem.ValueString(),
-		Description: stringPtrIfSet(m.Description),
-		Emoji:       stringPtrIfSet(m.Emoji),
-		Color:       stringPtrIfSet(m.Color),
-		OIDCPolicy:  stringPtrIfSet(m.OIDCPolicy),
+		Description: kit.StringPtrIfSet(m.Description),
+		Emoji:       kit.StringPtrIfSet(m.Emoji),
+		Color:       kit.StringPtrIfSet(m.Color),
+		OIDCPolicy:  kit.StringPtrIfSet(m.OIDCPolicy),
 	}
-	in.TeamIDs = listUUIDs(m.TeamIDs)
+	in.TeamIDs = kit.ListUUIDs(m.TeamIDs)
 	return in
 }
 
@@ -116,25 +117,25 @@ func (m *registryModel) toUpdate() buildkite.RegistryUpdate {
 	name := m.Name.ValueString()
 	return buildkite.RegistryUpdate{
 		Name:        &name,
-		Description: stringPtr(m.Description),
-		Emoji:       stringPtr(m.Emoji),
-		Color:       stringPtr(m.Color),
-		OIDCPolicy:  stringPtr(m.OIDCPolicy),
+		Description: kit.StringPtr(m.Description),
+		Emoji:       kit.StringPtr(m.Emoji),
+		Color:       kit.StringPtr(m.Color),
+		OIDCPolicy:  kit.StringPtr(m.OIDCPolicy),
 	}
 }
 
 // registrySchema is the schema of buildkite_registry.
 func registrySchema() schema.Schema {
 	return schema.Schema{
-		Version: 1, // above the official provider's 0, so that its states are upgraded (upgrade.go)
+		Version: 1, // above the official provider's 0, so that its states are upgraded (kit/upgrade.go)
 		MarkdownDescription: "A package registry. Its slug is derived from its name, so renaming it changes `slug` and " +
 			"`url`; a registry renamed outside Terraform is found again by its ID. Deleting it needs the " +
 			"`delete_registries` scope. Import it by its slug.",
-		Attributes: withCommon("registry", map[string]schema.Attribute{
+		Attributes: kit.WithCommon("registry", map[string]schema.Attribute{
 			"name": schema.StringAttribute{
 				MarkdownDescription: "The registry's name.",
 				Required:            true,
-				Validators:          []validator.String{notBlank()},
+				Validators:          []validator.String{kit.NotBlank()},
 			},
 			"ecosystem": schema.StringAttribute{
 				MarkdownDescription: "The kind of packages the registry holds, such as `ruby`, `javascript`, `python`, " +
@@ -142,7 +143,7 @@ func registrySchema() schema.Schema {
 					"It cannot change after creation: a change is refused at plan time, never planned as a replacement " +
 					"that would delete the registry and its packages.",
 				Required:   true,
-				Validators: []validator.String{notBlank()},
+				Validators: []validator.String{kit.NotBlank()},
 			},
 			"description": schema.StringAttribute{
 				MarkdownDescription: "A description of the registry.",
@@ -160,7 +161,7 @@ func registrySchema() schema.Schema {
 				MarkdownDescription: "The registry's OIDC policy, as YAML or JSON text: which OIDC tokens may publish to it.",
 				Optional:            true,
 			},
-			"team_ids": refListAttribute(schema.ListAttribute{
+			"team_ids": kit.RefListAttribute(schema.ListAttribute{
 				MarkdownDescription: "The IDs (UUIDs) of the teams given access when the registry is created (REST `team_ids`), " +
 					"required by the service where the organization has teams enabled. They are kept from the configuration; " +
 					"an import takes the ones the service reports. They cannot change after creation: a change is refused " +
@@ -183,7 +184,7 @@ func registrySchema() schema.Schema {
 				Computed:            true,
 				PlanModifiers:       []planmodifier.Bool{boolplanmodifier.UseStateForUnknown()},
 			},
-		}, attrID, attrUUID, attrGraphQLID, attrURL, attrWebURL),
+		}, kit.AttrID, kit.AttrUUID, kit.AttrGraphQLID, kit.AttrURL, kit.AttrWebURL),
 	}
 }
 
@@ -198,10 +199,10 @@ func refuseRegistryChanges(plan, state *registryModel, diags *diag.Diagnostics) 
 				"by the Buildkite API. The registry holds %q; to change it, create a new registry (replacing this one "+
 				"deletes its packages).", state.Ecosystem.ValueString()))
 	}
-	if !isKnownValue(plan.TeamIDs) || state.TeamIDs.IsNull() {
+	if !kit.IsKnownValue(plan.TeamIDs) || state.TeamIDs.IsNull() {
 		return
 	}
-	if !slices.Equal(listUUIDs(plan.TeamIDs), listUUIDs(state.TeamIDs)) {
+	if !slices.Equal(kit.ListUUIDs(plan.TeamIDs), kit.ListUUIDs(state.TeamIDs)) {
 		diags.AddAttributeError(path.Root("team_ids"), "Team IDs change detected",
 			"The team_ids attribute cannot be changed after registry creation. This restriction is enforced by the "+
 				"Buildkite API. Give teams access to the registry in the web interface instead, and keep team_ids as "+
@@ -211,13 +212,13 @@ func refuseRegistryChanges(plan, state *registryModel, diags *diag.Diagnostics) 
 
 // registryNames finds the registry that holds a name: registry names are unique through their slugs. A
 // registry is adopted by its slug, its identity.
-var registryNames = &uniqueNames[buildkite.Registry]{
-	what: "registry",
-	list: func(ctx context.Context, c *buildkite.Client) ([]buildkite.Registry, error) {
+var registryNames = &kit.UniqueNames[buildkite.Registry]{
+	What: "registry",
+	List: func(ctx context.Context, c *buildkite.Client) ([]buildkite.Registry, error) {
 		return c.Registries.List(ctx)
 	},
-	name:     func(r *buildkite.Registry) string { return r.Name },
-	slug:     func(r *buildkite.Registry) string { return r.Slug },
-	id:       func(r *buildkite.Registry) string { return r.ID },
-	importID: func(r *buildkite.Registry) string { return r.Slug },
+	Name:     func(r *buildkite.Registry) string { return r.Name },
+	Slug:     func(r *buildkite.Registry) string { return r.Slug },
+	Id:       func(r *buildkite.Registry) string { return r.ID },
+	ImportID: func(r *buildkite.Registry) string { return r.Slug },
 }

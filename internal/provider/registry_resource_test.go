@@ -18,6 +18,7 @@ import (
 
 	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 func testAccRegistryConfig(name, ecosystem, extra string) string {
@@ -306,9 +307,9 @@ var _ = registerTypeTests("buildkite_registry", typeTests{
 	upgrade: []upgradeCase{
 		{
 			name: "registry, the official provider's", typeName: "buildkite_registry", version: 0,
-			state: map[string]any{"id": graphQLID("Registry", testUUID), "uuid": testUUID, "name": "g", "slug": "g",
+			state: map[string]any{"id": kit.GraphQLID("Registry", testUUID), "uuid": testUUID, "name": "g", "slug": "g",
 				"ecosystem": "ruby", "public": false, "registry_type": "PACKAGE", "team_ids": []any{otherUUID}, "description": nil},
-			want: map[string]any{"id": testUUID, "registry_type": "PACKAGE", "team_ids": []any{otherUUID}, "graphql_id": graphQLID("Registry", testUUID)},
+			want: map[string]any{"id": testUUID, "registry_type": "PACKAGE", "team_ids": []any{otherUUID}, "graphql_id": kit.GraphQLID("Registry", testUUID)},
 		},
 		{
 			name: "registry, ours at version 0", typeName: "buildkite_registry", version: 0,

@@ -13,45 +13,46 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 // registryTokenIdentity names a registry token for import blocks and terraform query: the registry by its
 // ID, which a rename keeps, and the token by its ID (a token has nothing else that is unique).
-var registryTokenIdentity = identifiedBy(
-	identityAttr("registry_id", "The ID of the registry the token reads."),
-	identityAttr("id", "The token's ID."),
+var registryTokenIdentity = kit.IdentifiedBy(
+	kit.IdentityAttr("registry_id", "The ID of the registry the token reads."),
+	kit.IdentityAttr("id", "The token's ID."),
 )
 
 // NewRegistryTokenResource returns the buildkite_registry_token resource.
-func NewRegistryTokenResource() resource.Resource { return newObject(registryTokenKind) }
+func NewRegistryTokenResource() resource.Resource { return kit.NewObject(registryTokenKind) }
 
 // registryTokenKind declares buildkite_registry_token: kept under its registry by ID, while the service's
 // paths name the registry by slug, which a rename changes, so every call looks the slug up first. The
 // secret is only in the create answer.
-var registryTokenKind = &objectKind[buildkite.RegistryToken, registryTokenModel]{
-	name:     "registry_token",
-	what:     "registry token",
-	scopes:   writeScopes("write_registries"),
-	identity: registryTokenIdentity,
-	schema:   registryTokenSchema,
-	parent:   "registry_id",
-	key:      attrID,
-	fromAPI:  (*registryTokenModel).fromAPI,
-	create: func(ctx context.Context, c *buildkite.Client, registryID string, plan *registryTokenModel) (*buildkite.RegistryToken, error) {
+var registryTokenKind = &kit.ObjectKind[buildkite.RegistryToken, registryTokenModel]{
+	Name:     "registry_token",
+	What:     "registry token",
+	Scopes:   kit.WriteScopes("write_registries"),
+	Identity: registryTokenIdentity,
+	Schema:   registryTokenSchema,
+	Parent:   "registry_id",
+	Key:      kit.AttrID,
+	FromAPI:  (*registryTokenModel).fromAPI,
+	Create: func(ctx context.Context, c *buildkite.Client, registryID string, plan *registryTokenModel) (*buildkite.RegistryToken, error) {
 		slug, err := registrySlug(ctx, c, registryID)
 		if err != nil {
 			return nil, err
 		}
 		return c.RegistryTokens.Create(ctx, slug, buildkite.RegistryTokenWrite{Description: plan.Description.ValueString()})
 	},
-	get: func(ctx context.Context, c *buildkite.Client, registryID, id string) (*buildkite.RegistryToken, error) {
+	Get: func(ctx context.Context, c *buildkite.Client, registryID, id string) (*buildkite.RegistryToken, error) {
 		slug, err := registrySlug(ctx, c, registryID)
 		if err != nil {
 			return nil, err
 		}
 		return c.RegistryTokens.Get(ctx, slug, id)
 	},
-	update: func(ctx context.Context, c *buildkite.Client, registryID, id string, plan, state *registryTokenModel) (*buildkite.RegistryToken, error) {
+	Update: func(ctx context.Context, c *buildkite.Client, registryID, id string, plan, state *registryTokenModel) (*buildkite.RegistryToken, error) {
 		slug, err := registrySlug(ctx, c, registryID)
 		if err != nil {
 			return nil, err
@@ -59,7 +60,7 @@ var registryTokenKind = &objectKind[buildkite.RegistryToken, registryTokenModel]
 		plan.Token = state.Token
 		return c.RegistryTokens.Update(ctx, slug, id, buildkite.RegistryTokenWrite{Description: plan.Description.ValueString()})
 	},
-	remove: func(ctx context.Context, c *buildkite.Client, registryID, id string) error {
+	Remove: func(ctx context.Context, c *buildkite.Client, registryID, id string) error {
 		slug, err := registrySlug(ctx, c, registryID)
 		if err != nil {
 			return err
@@ -67,16 +68,16 @@ var registryTokenKind = &objectKind[buildkite.RegistryToken, registryTokenModel]
 		return c.RegistryTokens.Delete(ctx, slug, id)
 	},
 	// The import ID is "<registry slug or id>/<token id>", or the token's ID alone, whose registry is found.
-	importParts: []importPart{keyPart("<registry slug or id>", "Registry"), uuidPart("<token id>")},
-	resolve: func(ctx context.Context, c *buildkite.Client, parts []string) (string, string, error) {
-		reg, err := findByIDOrKey(ctx, parts[0], c.Registries.GetByID, c.Registries.List,
+	ImportParts: []kit.ImportPart{kit.KeyPart("<registry slug or id>", "Registry"), kit.UuidPart("<token id>")},
+	Resolve: func(ctx context.Context, c *buildkite.Client, parts []string) (string, string, error) {
+		reg, err := kit.FindByIDOrKey(ctx, parts[0], c.Registries.GetByID, c.Registries.List,
 			func(reg *buildkite.Registry) string { return reg.Slug })
 		if err != nil {
 			return "", "", err
 		}
 		return reg.ID, parts[1], nil
 	},
-	parents: func(ctx context.Context, c *buildkite.Client) ([]string, error) {
+	Parents: func(ctx context.Context, c *buildkite.Client) ([]string, error) {
 		regs, err := c.Registries.List(ctx)
 		ids := make([]string, 0, len(regs))
 		for _, reg := range regs {
@@ -84,11 +85,11 @@ var registryTokenKind = &objectKind[buildkite.RegistryToken, registryTokenModel]
 		}
 		return ids, err
 	},
-	named:  func(plan *registryTokenModel) string { return "in registry " + plan.RegistryID.UUID() },
-	secret: "token",
+	Named:  func(plan *registryTokenModel) string { return "in registry " + plan.RegistryID.UUID() },
+	Secret: "token",
 	// The URL names the registry by its slug, which a rename of the registry in the same apply changes: it
 	// is unknown when the description changes, and the update reads it back.
-	planned: func(plan, state *registryTokenModel, _ *diag.Diagnostics) {
+	Planned: func(plan, state *registryTokenModel, _ *diag.Diagnostics) {
 		if !plan.Description.Equal(state.Description) {
 			plan.URL = types.StringUnknown()
 		}
@@ -99,7 +100,7 @@ type registryTokenModel struct {
 	ID          types.String `tfsdk:"id"`
 	UUID        types.String `tfsdk:"uuid"`
 	GraphQLID   types.String `tfsdk:"graphql_id"`
-	RegistryID  refValue     `tfsdk:"registry_id"`
+	RegistryID  kit.RefValue `tfsdk:"registry_id"`
 	Description types.String `tfsdk:"description"`
 	Token       types.String `tfsdk:"token"`
 	URL         types.String `tfsdk:"url"`
@@ -112,7 +113,7 @@ func (m *registryTokenModel) fromAPI(registryID string, t *buildkite.RegistryTok
 	m.ID = types.StringValue(t.ID)
 	m.UUID = types.StringValue(t.ID)
 	m.GraphQLID = types.StringValue(t.GraphQLID)
-	m.RegistryID = newRef(registryID)
+	m.RegistryID = kit.NewRef(registryID)
 	m.Description = types.StringValue(t.Description)
 	if t.Token != "" {
 		m.Token = types.StringValue(t.Token)
@@ -133,12 +134,12 @@ func registryTokenSchema() schema.Schema {
 			"when the token is created and is kept in state from then on; an imported token therefore has no `token` " +
 			"value. The registry is named by its ID, so renaming the registry keeps the token. " +
 			"Import it as `<registry slug or id>/<token id>`.",
-		Attributes: withCommon("registry token", map[string]schema.Attribute{
-			"registry_id": parentIDAttribute("The ID (UUID) of the registry the token reads.", "Registry"),
+		Attributes: kit.WithCommon("registry token", map[string]schema.Attribute{
+			"registry_id": kit.ParentIDAttribute("The ID (UUID) of the registry the token reads.", "Registry"),
 			"description": schema.StringAttribute{
 				MarkdownDescription: "A description of the token, such as who uses it.",
 				Required:            true,
-				Validators:          []validator.String{notBlank()},
+				Validators:          []validator.String{kit.NotBlank()},
 			},
 			"token": schema.StringAttribute{
 				MarkdownDescription: "The secret token. Known only to the Terraform that created it: null for an imported token.",
@@ -146,7 +147,7 @@ func registryTokenSchema() schema.Schema {
 				Sensitive:           true,
 				PlanModifiers:       []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 			},
-		}, attrID, attrUUID, attrGraphQLID, attrURL, attrCreatedAt),
+		}, kit.AttrID, kit.AttrUUID, kit.AttrGraphQLID, kit.AttrURL, kit.AttrCreatedAt),
 	}
 }
 

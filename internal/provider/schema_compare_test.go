@@ -19,7 +19,7 @@ import (
 // never required here where it is not required there. testdata/official-schema.json is its schema as
 // `terraform providers schema -json` reports it for buildkite/buildkite.
 // Shared resource types must also have a higher schema version here, so that its states reach the
-// upgraders (upgrade.go).
+// upgraders (kit/upgrade.go).
 
 var nestingModes = map[tfprotov6.SchemaObjectNestingMode]string{
 	tfprotov6.SchemaObjectNestingModeSingle: "single", tfprotov6.SchemaObjectNestingModeList: "list",

@@ -17,20 +17,22 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/lestrrat-go/jwx/v3/jwk"
 	"gopkg.in/yaml.v3"
+
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 var _ datasource.DataSource = (*signedPipelineStepsDataSource)(nil)
 
 // NewSignedPipelineStepsDataSource returns the buildkite_signed_pipeline_steps data source.
 func NewSignedPipelineStepsDataSource() datasource.DataSource {
-	return &signedPipelineStepsDataSource{dataSourceBase: newDataSourceBase("signed_pipeline_steps")}
+	return &signedPipelineStepsDataSource{DataSourceBase: kit.NewDataSourceBase("signed_pipeline_steps")}
 }
 
 // signedPipelineStepsDataSource signs a pipeline's command steps inside the provider, with no API call, as
 // buildkite-agent's `tool sign` does, so that agents with the matching verification key run them: go-pipeline
 // parses and signs, jwx reads the key, and the result is written back as YAML.
 type signedPipelineStepsDataSource struct {
-	dataSourceBase
+	kit.DataSourceBase
 }
 
 type signedPipelineStepsModel struct {
@@ -52,7 +54,7 @@ func (jwksValidator) Description(context.Context) string {
 func (v jwksValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
 
 func (jwksValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
-	if !isKnownValue(req.ConfigValue) {
+	if !kit.IsKnownValue(req.ConfigValue) {
 		return
 	}
 	if _, err := jwk.Parse([]byte(req.ConfigValue.ValueString())); err != nil {
@@ -198,12 +200,12 @@ func (d *signedPipelineStepsDataSource) Read(ctx context.Context, req datasource
 	}
 	key, err := signingKey(set, m.JWKSKeyID.ValueString())
 	if err != nil {
-		resp.Diagnostics.AddAttributeError(path.Root("jwks_key_id"), "Cannot Find Key", capitalize(err.Error())+".")
+		resp.Diagnostics.AddAttributeError(path.Root("jwks_key_id"), "Cannot Find Key", kit.Capitalize(err.Error())+".")
 		return
 	}
 	steps, err := signPipeline(ctx, m.UnsignedSteps.ValueString(), m.Repository.ValueString(), key)
 	if err != nil {
-		resp.Diagnostics.AddError("Failed to Sign Pipeline", capitalize(err.Error())+".")
+		resp.Diagnostics.AddError("Failed to Sign Pipeline", kit.Capitalize(err.Error())+".")
 		return
 	}
 	m.Steps = types.StringValue(steps)

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 // The organization's singletons, its API settings and its banner, are no objects a sweeper can find by name
@@ -49,7 +50,7 @@ func (e *testEnv) keepAPISettings() {
 	if ips == nil {
 		ips = []string{}
 	}
-	days, restrict := deref(found.RevokeInactiveTokensAfterDays), found.RestrictUserAPITokenCreation
+	days, restrict := kit.Deref(found.RevokeInactiveTokensAfterDays), found.RestrictUserAPITokenCreation
 	e.t.Cleanup(func() {
 		now, err := e.client.OrgSettings.GetAPISettings(ctx)
 		if err != nil {
@@ -60,7 +61,7 @@ func (e *testEnv) keepAPISettings() {
 		if !slices.Equal(now.AllowedIPs(), ips) && len(now.AllowedIPs())+len(ips) > 0 {
 			u.AllowedIPAddresses = allowlistUpdate(ips)
 		}
-		if deref(now.RevokeInactiveTokensAfterDays) != days {
+		if kit.Deref(now.RevokeInactiveTokensAfterDays) != days {
 			u.RevokeInactiveTokensAfterDays = revocationUpdate(days)
 		}
 		if now.RestrictUserAPITokenCreation != restrict {
@@ -144,19 +145,19 @@ func (e *testEnv) keepPipelineSettings() {
 		if now.DefaultBranch != found.DefaultBranch {
 			u.DefaultBranch = buildkite.Value(found.DefaultBranch)
 		}
-		if !strings.EqualFold(deref(now.DefaultClusterID), deref(found.DefaultClusterID)) {
-			u.DefaultClusterID = buildkite.Value(deref(found.DefaultClusterID))
-			if deref(found.DefaultClusterID) == "" {
+		if !strings.EqualFold(kit.Deref(now.DefaultClusterID), kit.Deref(found.DefaultClusterID)) {
+			u.DefaultClusterID = buildkite.Value(kit.Deref(found.DefaultClusterID))
+			if kit.Deref(found.DefaultClusterID) == "" {
 				u.DefaultClusterID = buildkite.Cleared[string]()
 			}
 		}
-		if found.ScheduledJobExpiryInMinutes != nil && deref(now.ScheduledJobExpiryInMinutes) != *found.ScheduledJobExpiryInMinutes {
+		if found.ScheduledJobExpiryInMinutes != nil && kit.Deref(now.ScheduledJobExpiryInMinutes) != *found.ScheduledJobExpiryInMinutes {
 			u.ScheduledJobExpiryInMinutes = buildkite.Value(*found.ScheduledJobExpiryInMinutes)
 		}
-		if found.DefaultTimeoutInMinutes != nil && deref(now.DefaultTimeoutInMinutes) != *found.DefaultTimeoutInMinutes {
+		if found.DefaultTimeoutInMinutes != nil && kit.Deref(now.DefaultTimeoutInMinutes) != *found.DefaultTimeoutInMinutes {
 			u.DefaultTimeoutInMinutes = buildkite.Value(*found.DefaultTimeoutInMinutes)
 		}
-		if found.MaximumTimeoutInMinutes != nil && deref(now.MaximumTimeoutInMinutes) != *found.MaximumTimeoutInMinutes {
+		if found.MaximumTimeoutInMinutes != nil && kit.Deref(now.MaximumTimeoutInMinutes) != *found.MaximumTimeoutInMinutes {
 			u.MaximumTimeoutInMinutes = buildkite.Value(*found.MaximumTimeoutInMinutes)
 		}
 		if !u.IsZero() {
@@ -178,8 +179,8 @@ func (e *testEnv) keepPipelineSettings() {
 		switch {
 		case !fb.Enabled && nb.Enabled:
 			_, err = e.client.PipelineSettings.StopBuildExport(ctx)
-		case fb.Enabled && (deref(fb.Location) != deref(nb.Location) || deref(fb.StrategyID) != deref(nb.StrategyID)):
-			_, err = e.client.PipelineSettings.ConfigureBuildExport(ctx, deref(fb.Location), deref(fb.StrategyID))
+		case fb.Enabled && (kit.Deref(fb.Location) != kit.Deref(nb.Location) || kit.Deref(fb.StrategyID) != kit.Deref(nb.StrategyID)):
+			_, err = e.client.PipelineSettings.ConfigureBuildExport(ctx, kit.Deref(fb.Location), kit.Deref(fb.StrategyID))
 		}
 		if err != nil {
 			e.t.Errorf("left the organization's build export changed: %v", err)

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 // TestKeepSingletons: what a test changed of the organization's API settings and banner is put back when it
@@ -50,8 +51,8 @@ func TestKeepSingletons(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(s.AllowedIPs(), ips) || deref(s.RevokeInactiveTokensAfterDays) != days || !s.RestrictUserAPITokenCreation {
-		t.Errorf("API settings after the test: %v, %d days, restrict %v; want them put back", s.AllowedIPs(), deref(s.RevokeInactiveTokensAfterDays), s.RestrictUserAPITokenCreation)
+	if !slices.Equal(s.AllowedIPs(), ips) || kit.Deref(s.RevokeInactiveTokensAfterDays) != days || !s.RestrictUserAPITokenCreation {
+		t.Errorf("API settings after the test: %v, %d days, restrict %v; want them put back", s.AllowedIPs(), kit.Deref(s.RevokeInactiveTokensAfterDays), s.RestrictUserAPITokenCreation)
 	}
 	if b, err := e.client.OrgSettings.GetBanner(ctx); err != nil || b.Message != "Original" {
 		t.Errorf("banner after the test: %v, %v; want %q put back", b, err, "Original")

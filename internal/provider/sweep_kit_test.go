@@ -18,6 +18,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 // What acceptance runs leave in a real organization, and how it is removed.
@@ -51,9 +52,9 @@ func sweepSummary() {
 	if !sweepRan.Load() {
 		return // a test run, not a sweep
 	}
-	if n := wouldSweep.Load(); os.Getenv(sweepConfirmEnv) != os.Getenv(envOrgSlug) {
+	if n := wouldSweep.Load(); os.Getenv(sweepConfirmEnv) != os.Getenv(kit.EnvOrgSlug) {
 		fmt.Printf("sweep: nothing deleted: %s is not the organization's slug; %d object(s) would be removed "+
-			"(set %s=%s to remove them)\n", sweepConfirmEnv, n, sweepConfirmEnv, os.Getenv(envOrgSlug))
+			"(set %s=%s to remove them)\n", sweepConfirmEnv, n, sweepConfirmEnv, os.Getenv(kit.EnvOrgSlug))
 		return
 	}
 	fmt.Printf("sweep: removed %d object(s) in total\n", swept.Load())
@@ -266,7 +267,7 @@ func init() {
 				}
 				ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 				defer cancel()
-				confirmed := os.Getenv(sweepConfirmEnv) == os.Getenv(envOrgSlug)
+				confirmed := os.Getenv(sweepConfirmEnv) == os.Getenv(kit.EnvOrgSlug)
 				n, err := s.sweep(ctx, c, confirmed, os.Stdout)
 				if confirmed {
 					swept.Add(int64(n))
@@ -293,7 +294,7 @@ func (s sweeper) sweep(ctx context.Context, c *buildkite.Client, confirmed bool,
 		var names []string
 		for _, x := range all {
 			if x.tests() {
-				names = append(names, displayOr(strings.Join(x.names, " / "), strings.Join(x.refs, " -> "))+" ("+x.id+")")
+				names = append(names, kit.DisplayOr(strings.Join(x.names, " / "), strings.Join(x.refs, " -> "))+" ("+x.id+")")
 			}
 		}
 		_, _ = fmt.Fprintf(out, "sweep: %s: would remove %d object(s)%s\n", s.resourceType, len(names), listed(names))
@@ -314,14 +315,14 @@ func listed(names []string) string {
 
 // sweepClient is a client for the organization the environment names, as `make testacc-live` uses it.
 func sweepClient() (*buildkite.Client, error) {
-	token, org, url := os.Getenv(envAPIToken), os.Getenv(envOrgSlug), os.Getenv(envRESTURL)
+	token, org, url := os.Getenv(kit.EnvAPIToken), os.Getenv(kit.EnvOrgSlug), os.Getenv(kit.EnvRESTURL)
 	if token == "" || org == "" {
-		return nil, fmt.Errorf("sweepers delete objects in a real organization: set %s and %s", envAPIToken, envOrgSlug)
+		return nil, fmt.Errorf("sweepers delete objects in a real organization: set %s and %s", kit.EnvAPIToken, kit.EnvOrgSlug)
 	}
 	if url == "" {
-		url = defaultRESTURL
+		url = kit.DefaultRESTURL
 	}
-	c, err := buildkite.NewClient(buildkite.Config{BaseURL: url, GraphQLURL: graphqlEndpoint(os.Getenv(envGraphQLURL), os.Getenv(envRESTURL)),
+	c, err := buildkite.NewClient(buildkite.Config{BaseURL: url, GraphQLURL: graphqlEndpoint(os.Getenv(kit.EnvGraphQLURL), os.Getenv(kit.EnvRESTURL)),
 		Organization: org, Token: token,
 		UserAgent: "terraform-provider-buildkite/sweep", HTTPClient: &http.Client{Transport: sweepTransport{http.DefaultTransport}}})
 	if err != nil {
@@ -428,7 +429,7 @@ func (s sweeper) remove(ctx context.Context, c *buildkite.Client, pick func(swee
 // has no GraphQL endpoint (rest_url set without graphql_url) it says so and lists none.
 func listAgentTokens(ctx context.Context, c *buildkite.Client) ([]sweepable, error) {
 	if !c.HasGraphQL() {
-		fmt.Printf("sweep: buildkite_agent_token: not swept: no GraphQL endpoint (set %s with %s)\n", envGraphQLURL, envRESTURL)
+		fmt.Printf("sweep: buildkite_agent_token: not swept: no GraphQL endpoint (set %s with %s)\n", kit.EnvGraphQLURL, kit.EnvRESTURL)
 		return nil, nil
 	}
 	all, err := c.AgentTokens.List(ctx)

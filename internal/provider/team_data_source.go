@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 var (
@@ -23,11 +24,11 @@ var (
 
 // NewTeamDataSource returns the buildkite_team data source.
 func NewTeamDataSource() datasource.DataSource {
-	return &teamDataSource{dataSourceBase: newDataSourceBase("team")}
+	return &teamDataSource{DataSourceBase: kit.NewDataSourceBase("team")}
 }
 
 type teamDataSource struct {
-	dataSourceBase
+	kit.DataSourceBase
 }
 
 // teamDataModel is a team as the data sources show it, alone or in buildkite_teams.
@@ -55,9 +56,9 @@ func (m *teamDataModel) fromAPI(t *buildkite.Team) {
 	m.Name = types.StringValue(t.Name)
 	m.Slug = types.StringValue(t.Slug)
 	m.Description = types.StringValue(t.Description)
-	m.Privacy = officialEnum(t.Privacy)
+	m.Privacy = kit.OfficialEnum(t.Privacy)
 	m.DefaultTeam = types.BoolValue(t.IsDefault())
-	m.DefaultMemberRole = officialEnum(deref(t.DefaultMemberRole))
+	m.DefaultMemberRole = kit.OfficialEnum(kit.Deref(t.DefaultMemberRole))
 	m.MembersCanCreatePipelines = types.BoolPointerValue(t.MembersCanCreatePipelines)
 	m.IsDefaultTeam = m.DefaultTeam
 	m.teamPermissionsModel = teamPermissionsModel{
@@ -66,7 +67,7 @@ func (m *teamDataModel) fromAPI(t *buildkite.Team) {
 		MembersCanDestroyRegistries: types.BoolPointerValue(t.MembersCanDestroyRegistries),
 		MembersCanDestroyPackages:   types.BoolPointerValue(t.MembersCanDestroyPackages),
 	}
-	m.CreatedAt = timeValue(t.CreatedAt)
+	m.CreatedAt = kit.TimeValue(t.CreatedAt)
 }
 
 // teamDataAttributes are a team's attributes, all computed; the singular data source makes id and slug its
@@ -103,7 +104,7 @@ func (d *teamDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, r
 	attrs["id"] = schema.StringAttribute{
 		MarkdownDescription: "The team's UUID (or GraphQL ID). Give this or `slug`.",
 		Optional:            true, Computed: true,
-		Validators: []validator.String{refValidator{graphQLTypes: []string{"Team"}}},
+		Validators: []validator.String{kit.RefValidator{GraphQLTypes: []string{"Team"}}},
 	}
 	attrs["slug"] = schema.StringAttribute{
 		MarkdownDescription: "The team's slug, in any case. Give this or `id`.",
@@ -125,18 +126,18 @@ func (d *teamDataSource) Read(ctx context.Context, req datasource.ReadRequest, r
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	ctx, cancel := d.timeout(ctx)
+	ctx, cancel := d.Timeout(ctx)
 	defer cancel()
-	teams := d.client().Teams
+	teams := d.Client().Teams
 	var found *buildkite.Team
-	if id := canonicalID(cfg.ID.ValueString()); id != "" {
+	if id := kit.CanonicalID(cfg.ID.ValueString()); id != "" {
 		t, err := teams.Get(ctx, id)
 		switch {
 		case buildkite.IsNotFound(err):
-			resp.Diagnostics.AddError("No Team Found", fmt.Sprintf("No team of the organization %q has the ID %q.", d.client().Organization(), id))
+			resp.Diagnostics.AddError("No Team Found", fmt.Sprintf("No team of the organization %q has the ID %q.", d.Client().Organization(), id))
 			return
 		case err != nil:
-			addAPIError(&resp.Diagnostics, "read", "team", id, err)
+			kit.AddAPIError(&resp.Diagnostics, "read", "team", id, err)
 			return
 		}
 		found = t
@@ -144,10 +145,10 @@ func (d *teamDataSource) Read(ctx context.Context, req datasource.ReadRequest, r
 		slug := cfg.Slug.ValueString()
 		all, err := teams.List(ctx, buildkite.TeamListOptions{})
 		if err != nil {
-			addAPIError(&resp.Diagnostics, "list", "teams", "", err)
+			kit.AddAPIError(&resp.Diagnostics, "list", "teams", "", err)
 			return
 		}
-		if found = pickOne(&resp.Diagnostics, "team", fmt.Sprintf("the slug %q", slug), all,
+		if found = kit.PickOne(&resp.Diagnostics, "team", fmt.Sprintf("the slug %q", slug), all,
 			// Slugs are lower case and unique, so one spelled in other case (the official provider's examples
 			// name "Everyone") still names exactly one team.
 			func(t *buildkite.Team) bool { return strings.EqualFold(t.Slug, slug) }); found == nil {

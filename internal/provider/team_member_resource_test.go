@@ -17,6 +17,7 @@ import (
 
 	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 func init() {
@@ -213,12 +214,12 @@ func TestAccTeamMemberResource_importErrors(t *testing.T) {
 			{
 				// The official provider's import ID names the membership itself, which GraphQL resolves; this one is
 				// of none (association_graphql_import_test.go imports real ones).
-				ResourceName: addr, ImportState: true, ImportStateId: graphQLID("TeamMember", unknownUUID),
+				ResourceName: addr, ImportState: true, ImportStateId: kit.GraphQLID("TeamMember", unknownUUID),
 				ExpectError: regexp.MustCompile(`Cannot import non-existent remote object`),
 			},
 			{
 				// Another association's GraphQL ID is still refused by the ID rule.
-				ResourceName: addr, ImportState: true, ImportStateId: graphQLID("TeamPipeline", unknownUUID),
+				ResourceName: addr, ImportState: true, ImportStateId: kit.GraphQLID("TeamPipeline", unknownUUID),
 				ExpectError: wrapped("the official provider's ID of a team's access to a pipeline (buildkite_pipeline_team)"),
 			},
 		},
@@ -311,10 +312,10 @@ resource "buildkite_team_member" "test" {
 	upgrade: []upgradeCase{
 		{
 			name: "team member, the official provider's", typeName: "buildkite_team_member", version: 0,
-			state: map[string]any{"id": graphQLID("TeamMember", testUUID), "uuid": testUUID, "team_id": graphQLID("Team", otherUUID),
-				"user_id": graphQLID("User", testUUID), "role": "MEMBER"},
+			state: map[string]any{"id": kit.GraphQLID("TeamMember", testUUID), "uuid": testUUID, "team_id": kit.GraphQLID("Team", otherUUID),
+				"user_id": kit.GraphQLID("User", testUUID), "role": "MEMBER"},
 			want: map[string]any{"id": otherUUID + "/" + testUUID, "uuid": otherUUID + "/" + testUUID, "team_id": otherUUID,
-				"user_id": testUUID, "graphql_id": graphQLID("TeamMember", testUUID), "role": "MEMBER"},
+				"user_id": testUUID, "graphql_id": kit.GraphQLID("TeamMember", testUUID), "role": "MEMBER"},
 		},
 		{
 			name: "team member, ours at version 0", typeName: "buildkite_team_member", version: 0,

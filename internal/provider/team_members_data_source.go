@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 var (
@@ -18,11 +19,11 @@ var (
 
 // NewTeamMembersDataSource returns the buildkite_team_members data source.
 func NewTeamMembersDataSource() datasource.DataSource {
-	return &teamMembersDataSource{dataSourceBase: newDataSourceBase("team_members")}
+	return &teamMembersDataSource{DataSourceBase: kit.NewDataSourceBase("team_members")}
 }
 
 type teamMembersDataSource struct {
-	dataSourceBase
+	kit.DataSourceBase
 }
 
 type teamMembersModel struct {
@@ -47,7 +48,7 @@ func (d *teamMembersDataSource) Schema(_ context.Context, _ datasource.SchemaReq
 			"team_id": schema.StringAttribute{
 				MarkdownDescription: "The UUID of the team.",
 				Required:            true,
-				Validators:          []validator.String{uuidValidator()},
+				Validators:          []validator.String{kit.UuidValidator()},
 			},
 			"members": schema.ListNestedAttribute{
 				MarkdownDescription: "The team's members.",
@@ -69,20 +70,20 @@ func (d *teamMembersDataSource) Read(ctx context.Context, req datasource.ReadReq
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	ctx, cancel := d.timeout(ctx)
+	ctx, cancel := d.Timeout(ctx)
 	defer cancel()
 	teamID := cfg.TeamID.ValueString()
 	list := func(ctx context.Context) ([]buildkite.TeamMember, error) {
-		return d.client().TeamMembers.List(ctx, teamID)
+		return d.Client().TeamMembers.List(ctx, teamID)
 	}
 	fill := func(item *teamMemberDataModel, m *buildkite.TeamMember) {
 		*item = teamMemberDataModel{
 			UserID: types.StringValue(m.UserID), UserName: types.StringValue(m.UserName),
-			Role: officialEnum(m.Role), CreatedAt: timeValue(m.CreatedAt),
+			Role: kit.OfficialEnum(m.Role), CreatedAt: kit.TimeValue(m.CreatedAt),
 		}
 	}
 	var ok bool
-	if cfg.Members, ok = listItems(ctx, &resp.Diagnostics, "team members", "of team "+teamID, list, fill); ok {
+	if cfg.Members, ok = kit.ListItems(ctx, &resp.Diagnostics, "team members", "of team "+teamID, list, fill); ok {
 		resp.Diagnostics.Append(resp.State.Set(ctx, &cfg)...)
 	}
 }

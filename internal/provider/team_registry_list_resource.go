@@ -6,30 +6,31 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/list"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 // NewTeamRegistryListResource returns the buildkite_team_registry list resource: the teams with access to
 // each registry, read through the registry's teams in Buildkite's GraphQL API.
 func NewTeamRegistryListResource() list.ListResource {
-	parents := *registryParents
-	parents.filterDescription = "Only the teams' access to the registry with this ID. Unset, to every registry."
-	return &childList[buildkite.Registry, buildkite.TeamRegistry]{
-		listBase: newListBase("team_registry", teamRegistryIdentity),
-		parents:  &parents,
-		what:     "team registries",
-		description: "Finds the teams with access to package registries, with the access level, shown as " +
+	parents := *kit.RegistryParents
+	parents.FilterDescription = "Only the teams' access to the registry with this ID. Unset, to every registry."
+	return &kit.ChildList[buildkite.Registry, buildkite.TeamRegistry]{
+		ListBase: kit.NewListBase("team_registry", teamRegistryIdentity),
+		Parents:  &parents,
+		What:     "team registries",
+		Description: "Finds the teams with access to package registries, with the access level, shown as " +
 			"`<registry name> / <team name>`. Needs Buildkite's GraphQL API, as the resource does.",
-		listIn: func(ctx context.Context, client *buildkite.Client, reg *buildkite.Registry) ([]buildkite.TeamRegistry, error) {
+		ListIn: func(ctx context.Context, client *buildkite.Client, reg *buildkite.Registry) ([]buildkite.TeamRegistry, error) {
 			return client.TeamRegistries.List(ctx, reg.ID)
 		},
-		found: func(reg *buildkite.Registry, g *buildkite.TeamRegistry) found {
+		Found: func(reg *buildkite.Registry, g *buildkite.TeamRegistry) kit.Found {
 			var m teamRegistryModel
 			m.fromAPI(g.TeamID(), g)
 			team := g.TeamID()
 			if g.Team != nil && g.Team.Name != "" {
 				team = g.Team.Name
 			}
-			return found{model: &m, displayName: reg.Name + " / " + team}
+			return kit.Found{Model: &m, DisplayName: reg.Name + " / " + team}
 		},
 	}
 }

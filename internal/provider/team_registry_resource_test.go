@@ -17,6 +17,7 @@ import (
 
 	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 func init() {
@@ -282,7 +283,7 @@ var _ = registerTypeTests("buildkite_team_registry", typeTests{
 		{name: "team_registry", add: (*officialWorkspace).addTeamRegistry, check: func(t *testing.T, w *cliWorkdir) {
 			expectMoved(t, w, "buildkite_team_registry.gems", map[string]any{"access_level": "READ_ONLY"})
 			a := w.stateAttributes("buildkite_team_registry.gems")
-			if typ, _, ok := decodeGraphQLID(fmt.Sprint(a["graphql_id"])); !ok || typ != "TeamRegistry" || !isUUID(fmt.Sprint(a["uuid"])) {
+			if typ, _, ok := kit.DecodeGraphQLID(fmt.Sprint(a["graphql_id"])); !ok || typ != "TeamRegistry" || !kit.IsUUID(fmt.Sprint(a["uuid"])) {
 				t.Errorf("after the move graphql_id = %v, uuid = %v; want the access's GraphQL ID and UUID", a["graphql_id"], a["uuid"])
 			}
 		}},
@@ -342,9 +343,9 @@ resource "buildkite_team_registry" "test" {
 		{
 			// The official id (the access's GraphQL ID) moves to graphql_id; its uuid, the access's own, stays.
 			name: "team registry, the official provider's", typeName: "buildkite_team_registry", version: 0,
-			state: map[string]any{"id": graphQLID("TeamRegistry", testUUID), "uuid": testUUID, "team_id": graphQLID("Team", otherUUID),
-				"registry_id": graphQLID("Registry", unknownUUID), "access_level": "READ_ONLY"},
-			want: map[string]any{"id": otherUUID + "/" + unknownUUID, "uuid": testUUID, "graphql_id": graphQLID("TeamRegistry", testUUID),
+			state: map[string]any{"id": kit.GraphQLID("TeamRegistry", testUUID), "uuid": testUUID, "team_id": kit.GraphQLID("Team", otherUUID),
+				"registry_id": kit.GraphQLID("Registry", unknownUUID), "access_level": "READ_ONLY"},
+			want: map[string]any{"id": otherUUID + "/" + unknownUUID, "uuid": testUUID, "graphql_id": kit.GraphQLID("TeamRegistry", testUUID),
 				"team_id": otherUUID, "registry_id": unknownUUID, "access_level": "READ_ONLY"},
 		},
 	},

@@ -14,6 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 // The enums of teams and their members, in the REST API's spelling.
@@ -24,58 +25,58 @@ var (
 
 // teamIdentity names a team for import blocks and terraform query by its UUID, which stays when the team
 // is renamed (its slug does not).
-var teamIdentity = identifiedBy(identityAttr("id", "The team's UUID."))
+var teamIdentity = kit.IdentifiedBy(kit.IdentityAttr("id", "The team's UUID."))
 
 // NewTeamResource returns the buildkite_team resource.
-func NewTeamResource() resource.Resource { return newObject(teamKind) }
+func NewTeamResource() resource.Resource { return kit.NewObject(teamKind) }
 
 // teamKind declares buildkite_team: imported by UUID, GraphQL ID or slug; a create refused for a taken name
 // names the team that holds it.
-var teamKind = &objectKind[buildkite.Team, teamModel]{
-	name:     "team",
-	what:     "team",
-	scopes:   writeScopes("write_teams"),
-	identity: teamIdentity,
-	schema:   teamSchema,
-	key:      attrID,
-	fromAPI:  func(m *teamModel, _ string, t *buildkite.Team) { m.fromAPI(t) },
-	create: func(ctx context.Context, c *buildkite.Client, _ string, plan *teamModel) (*buildkite.Team, error) {
+var teamKind = &kit.ObjectKind[buildkite.Team, teamModel]{
+	Name:     "team",
+	What:     "team",
+	Scopes:   kit.WriteScopes("write_teams"),
+	Identity: teamIdentity,
+	Schema:   teamSchema,
+	Key:      kit.AttrID,
+	FromAPI:  func(m *teamModel, _ string, t *buildkite.Team) { m.fromAPI(t) },
+	Create: func(ctx context.Context, c *buildkite.Client, _ string, plan *teamModel) (*buildkite.Team, error) {
 		return c.Teams.Create(ctx, plan.toWrite())
 	},
-	get: func(ctx context.Context, c *buildkite.Client, _, id string) (*buildkite.Team, error) {
+	Get: func(ctx context.Context, c *buildkite.Client, _, id string) (*buildkite.Team, error) {
 		return c.Teams.Get(ctx, id)
 	},
-	update: func(ctx context.Context, c *buildkite.Client, _, id string, plan, _ *teamModel) (*buildkite.Team, error) {
+	Update: func(ctx context.Context, c *buildkite.Client, _, id string, plan, _ *teamModel) (*buildkite.Team, error) {
 		return c.Teams.Update(ctx, id, plan.toWrite())
 	},
-	remove: func(ctx context.Context, c *buildkite.Client, _, id string) error {
+	Remove: func(ctx context.Context, c *buildkite.Client, _, id string) error {
 		return c.Teams.Delete(ctx, id)
 	},
-	importParts: []importPart{keyPart("<team id or slug>", "Team")},
-	resolve: func(ctx context.Context, c *buildkite.Client, parts []string) (string, string, error) {
-		t, err := findTeam(ctx, c, parts[0])
+	ImportParts: []kit.ImportPart{kit.KeyPart("<team id or slug>", "Team")},
+	Resolve: func(ctx context.Context, c *buildkite.Client, parts []string) (string, string, error) {
+		t, err := kit.FindTeam(ctx, c, parts[0])
 		if err != nil {
 			return "", "", err
 		}
 		return "", t.ID, nil
 	},
-	named: func(plan *teamModel) string { return fmt.Sprintf("%q", plan.Name.ValueString()) },
-	holder: func(c *buildkite.Client, plan *teamModel) holderLookup {
-		return teamNames.holderOf(c, plan.Name.ValueString())
+	Named: func(plan *teamModel) string { return fmt.Sprintf("%q", plan.Name.ValueString()) },
+	Holder: func(c *buildkite.Client, plan *teamModel) kit.HolderLookup {
+		return teamNames.HolderOf(c, plan.Name.ValueString())
 	},
 }
 
 type teamModel struct {
-	ID                        types.String `tfsdk:"id"`
-	UUID                      types.String `tfsdk:"uuid"`
-	GraphQLID                 types.String `tfsdk:"graphql_id"`
-	Name                      types.String `tfsdk:"name"`
-	Slug                      types.String `tfsdk:"slug"`
-	Description               types.String `tfsdk:"description"`
-	Privacy                   enumValue    `tfsdk:"privacy"`
-	DefaultTeam               types.Bool   `tfsdk:"default_team"`
-	DefaultMemberRole         enumValue    `tfsdk:"default_member_role"`
-	MembersCanCreatePipelines types.Bool   `tfsdk:"members_can_create_pipelines"`
+	ID                        types.String  `tfsdk:"id"`
+	UUID                      types.String  `tfsdk:"uuid"`
+	GraphQLID                 types.String  `tfsdk:"graphql_id"`
+	Name                      types.String  `tfsdk:"name"`
+	Slug                      types.String  `tfsdk:"slug"`
+	Description               types.String  `tfsdk:"description"`
+	Privacy                   kit.EnumValue `tfsdk:"privacy"`
+	DefaultTeam               types.Bool    `tfsdk:"default_team"`
+	DefaultMemberRole         kit.EnumValue `tfsdk:"default_member_role"`
+	MembersCanCreatePipelines types.Bool    `tfsdk:"members_can_create_pipelines"`
 	teamPermissionsModel
 	CreatedAt types.String `tfsdk:"created_at"`
 }
@@ -137,16 +138,16 @@ func (m *teamModel) fromAPI(t *buildkite.Team) {
 	m.Name = types.StringValue(t.Name)
 	m.Slug = types.StringValue(t.Slug)
 	m.Description = types.StringValue(t.Description)
-	m.Privacy = newEnumValue(t.Privacy)
+	m.Privacy = kit.NewEnumValue(t.Privacy)
 	m.DefaultTeam = types.BoolValue(t.IsDefault())
 	if t.DefaultMemberRole != nil {
-		m.DefaultMemberRole = newEnumValue(*t.DefaultMemberRole)
+		m.DefaultMemberRole = kit.NewEnumValue(*t.DefaultMemberRole)
 	}
 	if t.MembersCanCreatePipelines != nil {
 		m.MembersCanCreatePipelines = types.BoolValue(*t.MembersCanCreatePipelines)
 	}
 	m.teamPermissionsModel.fromAPI(t)
-	m.CreatedAt = timeValue(t.CreatedAt)
+	m.CreatedAt = kit.TimeValue(t.CreatedAt)
 }
 
 // toWrite is the body of both create and update: the service takes every property every time.
@@ -163,17 +164,17 @@ func (m *teamModel) toWrite() buildkite.TeamWrite {
 	return w
 }
 
-// teamSchema is the schema of buildkite_team (version 1: the official provider's 0 is upgraded; upgrade.go).
+// teamSchema is the schema of buildkite_team (version 1: the official provider's 0 is upgraded; kit/upgrade.go).
 func teamSchema() schema.Schema {
 	s := schema.Schema{
-		Version: 1, // above the official provider's 0, so that its states are upgraded (upgrade.go)
+		Version: 1, // above the official provider's 0, so that its states are upgraded (kit/upgrade.go)
 		MarkdownDescription: "A team: a group of the organization's users that is given access to pipelines " +
 			"(`buildkite_pipeline_team`) and test suites (`buildkite_test_suite_team`). Import by UUID or by slug.",
-		Attributes: withCommon("team", map[string]schema.Attribute{
+		Attributes: kit.WithCommon("team", map[string]schema.Attribute{
 			"name": schema.StringAttribute{
 				MarkdownDescription: "The team's name; its slug is derived from it.",
 				Required:            true,
-				Validators:          []validator.String{notBlank()},
+				Validators:          []validator.String{kit.NotBlank()},
 			},
 			"slug": schema.StringAttribute{
 				MarkdownDescription: "The team's URL slug, derived from its name.",
@@ -186,7 +187,7 @@ func teamSchema() schema.Schema {
 				Computed:            true,
 				Default:             stringdefault.StaticString(""),
 			},
-			"privacy": caseInsensitiveEnum(schema.StringAttribute{
+			"privacy": kit.CaseInsensitiveEnum(schema.StringAttribute{
 				MarkdownDescription: "Who can see the team: `visible` to every member of the organization, `secret` to its members and administrators only.",
 				Required:            true,
 			}, teamPrivacies...),
@@ -194,7 +195,7 @@ func teamSchema() schema.Schema {
 				MarkdownDescription: "Whether users who join the organization join this team too (REST `is_default_team`).",
 				Required:            true,
 			},
-			"default_member_role": caseInsensitiveEnum(schema.StringAttribute{
+			"default_member_role": kit.CaseInsensitiveEnum(schema.StringAttribute{
 				MarkdownDescription: "The role of users added to the team without one.",
 				Required:            true,
 			}, teamMemberRoles...),
@@ -204,7 +205,7 @@ func teamSchema() schema.Schema {
 				Computed:            true,
 				Default:             booldefault.StaticBool(false),
 			},
-		}, attrID, attrUUID, attrGraphQLID, attrCreatedAt),
+		}, kit.AttrID, kit.AttrUUID, kit.AttrGraphQLID, kit.AttrCreatedAt),
 	}
 	for name, description := range teamPermissionDescriptions {
 		s.Attributes[name] = schema.BoolAttribute{
@@ -218,15 +219,15 @@ func teamSchema() schema.Schema {
 
 // teamNames finds the team that holds a name: team names are unique through their slugs. A team is
 // adopted by its UUID, its identity.
-var teamNames = &uniqueNames[buildkite.Team]{
-	what: "team",
-	list: func(ctx context.Context, c *buildkite.Client) ([]buildkite.Team, error) {
+var teamNames = &kit.UniqueNames[buildkite.Team]{
+	What: "team",
+	List: func(ctx context.Context, c *buildkite.Client) ([]buildkite.Team, error) {
 		return c.Teams.List(ctx, buildkite.TeamListOptions{})
 	},
-	name:     func(t *buildkite.Team) string { return t.Name },
-	slug:     func(t *buildkite.Team) string { return t.Slug },
-	id:       func(t *buildkite.Team) string { return t.ID },
-	importID: func(t *buildkite.Team) string { return t.ID },
+	Name:     func(t *buildkite.Team) string { return t.Name },
+	Slug:     func(t *buildkite.Team) string { return t.Slug },
+	Id:       func(t *buildkite.Team) string { return t.ID },
+	ImportID: func(t *buildkite.Team) string { return t.ID },
 }
 
 // slugFollowsName keeps the known slug while the name stays, and leaves it unknown when the name changes,

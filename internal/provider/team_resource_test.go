@@ -16,6 +16,7 @@ import (
 
 	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 func init() {
@@ -153,8 +154,8 @@ func (e *testEnv) checkTeamOnService(want buildkite.TeamWrite) resource.TestChec
 func teamWriteText(w buildkite.TeamWrite) string {
 	return fmt.Sprintf("name=%q description=%q privacy=%s default=%t role=%s pipelines=%t suites=%t registries=%t "+
 		"destroy_registries=%t destroy_packages=%t", w.Name, w.Description, w.Privacy, w.IsDefaultTeam, w.DefaultMemberRole,
-		w.MembersCanCreatePipelines, deref(w.MembersCanCreateSuites), deref(w.MembersCanCreateRegistries),
-		deref(w.MembersCanDestroyRegistries), deref(w.MembersCanDestroyPackages))
+		w.MembersCanCreatePipelines, kit.Deref(w.MembersCanCreateSuites), kit.Deref(w.MembersCanCreateRegistries),
+		kit.Deref(w.MembersCanDestroyRegistries), kit.Deref(w.MembersCanDestroyPackages))
 }
 
 // The official provider's upper-case spellings are what state holds whatever filled it: the configuration,
@@ -354,7 +355,7 @@ var _ = registerTypeTests("buildkite_team", typeTests{
 		},
 		{
 			name: "team, the official provider's", typeName: "buildkite_team", version: 0,
-			state: map[string]any{"id": graphQLID("Team", testUUID), "uuid": testUUID, "name": "n", "slug": "n", "description": "",
+			state: map[string]any{"id": kit.GraphQLID("Team", testUUID), "uuid": testUUID, "name": "n", "slug": "n", "description": "",
 				"privacy": "SECRET", "default_team": true, "default_member_role": "MAINTAINER", "members_can_create_pipelines": false,
 				"members_can_create_suites": true, "members_can_create_registries": false, "members_can_destroy_registries": true,
 				"members_can_destroy_packages": false},

@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 var (
@@ -18,11 +19,11 @@ var (
 
 // NewTeamsDataSource returns the buildkite_teams data source.
 func NewTeamsDataSource() datasource.DataSource {
-	return &teamsDataSource{dataSourceBase: newDataSourceBase("teams")}
+	return &teamsDataSource{DataSourceBase: kit.NewDataSourceBase("teams")}
 }
 
 type teamsDataSource struct {
-	dataSourceBase
+	kit.DataSourceBase
 }
 
 type teamsModel struct {
@@ -34,8 +35,8 @@ func (d *teamsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, 
 	resp.Schema = schema.Schema{
 		MarkdownDescription: "The organization's teams, or those a user is a member of.",
 		Attributes: map[string]schema.Attribute{
-			"user_id": dataRefAttribute("List only the teams this user (by UUID) is a member of.", false, "User"),
-			"teams":   listOf("The teams, each with the attributes of the `buildkite_team` data source.", teamDataAttributes()),
+			"user_id": kit.DataRefAttribute("List only the teams this user (by UUID) is a member of.", false, "User"),
+			"teams":   kit.ListOf("The teams, each with the attributes of the `buildkite_team` data source.", teamDataAttributes()),
 		},
 	}
 }
@@ -46,20 +47,20 @@ func (d *teamsDataSource) Read(ctx context.Context, req datasource.ReadRequest, 
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	ctx, cancel := d.timeout(ctx)
+	ctx, cancel := d.Timeout(ctx)
 	defer cancel()
 	list := func(ctx context.Context) ([]buildkite.Team, error) {
-		return d.client().Teams.List(ctx, buildkite.TeamListOptions{UserID: canonicalID(cfg.UserID.ValueString())})
+		return d.Client().Teams.List(ctx, buildkite.TeamListOptions{UserID: kit.CanonicalID(cfg.UserID.ValueString())})
 	}
 	var ok bool
-	if cfg.Teams, ok = listItems(ctx, &resp.Diagnostics, "teams", "", list, (*teamDataModel).fromAPI); !ok {
+	if cfg.Teams, ok = kit.ListItems(ctx, &resp.Diagnostics, "teams", "", list, (*teamDataModel).fromAPI); !ok {
 		return
 	}
 	// As the official provider: an organization without teams is an error (teams are not enabled, or the
 	// token sees none). Filtered by a user, none is an answer.
 	if len(cfg.Teams) == 0 && cfg.UserID.IsNull() {
 		resp.Diagnostics.AddError("No organization teams found",
-			fmt.Sprintf("The organization %q has no teams that this API token can see.", d.client().Organization()))
+			fmt.Sprintf("The organization %q has no teams that this API token can see.", d.Client().Organization()))
 		return
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &cfg)...)

@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 var (
@@ -21,11 +22,11 @@ var (
 
 // NewTestSuiteDataSource returns the buildkite_test_suite data source.
 func NewTestSuiteDataSource() datasource.DataSource {
-	return &testSuiteDataSource{dataSourceBase: newDataSourceBase("test_suite")}
+	return &testSuiteDataSource{DataSourceBase: kit.NewDataSourceBase("test_suite")}
 }
 
 type testSuiteDataSource struct {
-	dataSourceBase
+	kit.DataSourceBase
 }
 
 // testSuiteDataModel is a suite as the data sources show it, alone or as an item of buildkite_test_suites.
@@ -53,16 +54,16 @@ func (m *testSuiteDataModel) fromAPI(s *buildkite.TestSuite) {
 	m.Slug = types.StringValue(s.Slug)
 	m.Name = types.StringValue(s.Name)
 	m.DefaultBranch = types.StringValue(s.DefaultBranch)
-	m.Emoji = optionalStringPtr(s.Emoji)
-	m.Color = optionalStringPtr(s.Color)
-	m.ApplicationName = optionalStringPtr(s.ApplicationName)
+	m.Emoji = kit.OptionalStringPtr(s.Emoji)
+	m.Color = kit.OptionalStringPtr(s.Color)
+	m.ApplicationName = kit.OptionalStringPtr(s.ApplicationName)
 	m.URL = types.StringValue(s.URL)
 	m.WebURL = types.StringValue(s.WebURL)
-	m.OIDCPolicy = optionalStringPtr(s.OIDCPolicy)
+	m.OIDCPolicy = kit.OptionalStringPtr(s.OIDCPolicy)
 }
 
 func testSuiteDataAttributes() map[string]dschema.Attribute {
-	return dataWithCommon("test suite", computedStrings(map[string]string{
+	return kit.DataWithCommon("test suite", kit.ComputedStrings(map[string]string{
 		"slug":             "The suite's slug.",
 		"name":             "The suite's name.",
 		"default_branch":   "The branch whose results the suite shows by default.",
@@ -70,14 +71,14 @@ func testSuiteDataAttributes() map[string]dschema.Attribute {
 		"color":            "The suite's color, null when it has none.",
 		"application_name": "The name of the application the suite tests, null when it has none.",
 		"oidc_policy":      "The suite's OIDC policy (YAML or JSON text), null when it has none.",
-	}), attrID, attrUUID, attrGraphQLID, attrURL, attrWebURL)
+	}), kit.AttrID, kit.AttrUUID, kit.AttrGraphQLID, kit.AttrURL, kit.AttrWebURL)
 }
 
 func (d *testSuiteDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
 	resp.Schema = dschema.Schema{
 		MarkdownDescription: "One test suite, by `slug` or by `id` (exactly one of them). Its API token is not " +
 			"available: the service shows it only when the suite is created.",
-		Attributes: lookupByID(withLookup(testSuiteDataAttributes(), map[string]string{
+		Attributes: kit.LookupByID(kit.WithLookup(testSuiteDataAttributes(), map[string]string{
 			"id":   "The ID (or GraphQL ID) of the suite to read.",
 			"slug": "The slug of the suite to read.",
 		}), "Suite"),
@@ -94,7 +95,7 @@ func (d *testSuiteDataSource) Read(ctx context.Context, req datasource.ReadReque
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	ctx, cancel := d.timeout(ctx)
+	ctx, cancel := d.Timeout(ctx)
 	defer cancel()
 	var (
 		s     *buildkite.TestSuite
@@ -103,13 +104,13 @@ func (d *testSuiteDataSource) Read(ctx context.Context, req datasource.ReadReque
 	)
 	if id := cfg.ID.ValueString(); id != "" {
 		asked = fmt.Sprintf("the ID %q", id)
-		s, err = d.client().TestSuites.GetByID(ctx, canonicalID(id))
+		s, err = d.Client().TestSuites.GetByID(ctx, kit.CanonicalID(id))
 	} else {
 		asked = fmt.Sprintf("the slug %q", cfg.Slug.ValueString())
-		s, err = d.client().TestSuites.Get(ctx, cfg.Slug.ValueString())
+		s, err = d.Client().TestSuites.Get(ctx, cfg.Slug.ValueString())
 	}
 	if err != nil {
-		notFoundOrAPIError(&resp.Diagnostics, err, "test suite", asked)
+		kit.NotFoundOrAPIError(&resp.Diagnostics, err, "test suite", asked)
 		return
 	}
 	var out testSuiteDataModel

@@ -7,6 +7,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 // The list resource of test suites, found by name from the organization's listing. A suite's API token,
@@ -22,18 +23,18 @@ type ownedSuite struct {
 
 // NewTestSuiteListResource returns the buildkite_test_suite list resource.
 func NewTestSuiteListResource() list.ListResource {
-	return &namedList[ownedSuite]{
-		listBase: newListBase("test_suite", testSuiteIdentity),
-		what:     "test suites",
-		description: "Finds the organization's Test Engine test suites, shown by name " +
+	return &kit.NamedList[ownedSuite]{
+		ListBase: kit.NewListBase("test_suite", testSuiteIdentity),
+		What:     "test suites",
+		Description: "Finds the organization's Test Engine test suites, shown by name " +
 			"(without their API tokens, which the service returns only on creation).",
-		nameFilter: nameFilterDescription("test suite"),
-		list:       listOwnedSuites,
-		name:       func(s *ownedSuite) string { return s.Name },
-		model: func(s *ownedSuite) any {
+		NameFilter: kit.NameFilterDescription("test suite"),
+		ListFunc:   listOwnedSuites,
+		Name:       func(s *ownedSuite) string { return s.Name },
+		Model: func(s *ownedSuite) any {
 			var m testSuiteModel
 			m.fromAPI(&s.TestSuite)
-			m.TeamOwnerID = newRef(s.owner)
+			m.TeamOwnerID = kit.NewRef(s.owner)
 			return &m
 		},
 	}
@@ -60,7 +61,7 @@ func listOwnedSuites(ctx context.Context, c *buildkite.Client) ([]ownedSuite, er
 func suiteOwners(ctx context.Context, c *buildkite.Client) map[string]string {
 	teams, err := c.Teams.List(ctx, buildkite.TeamListOptions{})
 	if err != nil {
-		tflog.Warn(ctx, "test suites: the teams cannot be listed, so no suite is given its team_owner_id", map[string]any{"error": describeError(err)})
+		tflog.Warn(ctx, "test suites: the teams cannot be listed, so no suite is given its team_owner_id", map[string]any{"error": kit.DescribeError(err)})
 		return nil
 	}
 	owners := map[string]string{}
@@ -68,7 +69,7 @@ func suiteOwners(ctx context.Context, c *buildkite.Client) map[string]string {
 	for _, t := range teams {
 		access, err := c.TeamSuites.List(ctx, t.ID)
 		if err != nil { // passed over, as the import passes over a team whose access it cannot read
-			tflog.Warn(ctx, "test suites: a team's suites cannot be listed, so it owns none of them here", map[string]any{"team": t.ID, "error": describeError(err)})
+			tflog.Warn(ctx, "test suites: a team's suites cannot be listed, so it owns none of them here", map[string]any{"team": t.ID, "error": kit.DescribeError(err)})
 			continue
 		}
 		for _, a := range access {

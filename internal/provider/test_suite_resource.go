@@ -15,6 +15,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 // keptWhenLeftOut makes an optional attribute Optional+Computed with UseStateForUnknown, as the official
@@ -27,34 +28,34 @@ func keptWhenLeftOut(a schema.StringAttribute) schema.StringAttribute {
 
 // testSuiteIdentity names a test suite for import blocks and terraform query by its slug, as its URLs do.
 // The slug follows the name, so the identity is mutable: Read and Update keep it current after a rename.
-var testSuiteIdentity = mutableIdentity(identityAttr("slug", "The suite's slug, derived from its name."))
+var testSuiteIdentity = kit.MutableIdentity(kit.IdentityAttr("slug", "The suite's slug, derived from its name."))
 
 // NewTestSuiteResource returns the buildkite_test_suite resource.
-func NewTestSuiteResource() resource.Resource { return newObject(testSuiteKind) }
+func NewTestSuiteResource() resource.Resource { return kit.NewObject(testSuiteKind) }
 
 // testSuiteKind declares buildkite_test_suite: addressed by its slug, found again by ID after a rename
 // elsewhere; its API token is only in the create answer. A change of team_owner_id moves the suite's
 // manage_and_read access from the old team to the new.
-var testSuiteKind = &objectKind[buildkite.TestSuite, testSuiteModel]{
-	name:     "test_suite",
-	what:     "test suite",
-	scopes:   writeScopes("write_suites"),
-	identity: testSuiteIdentity,
-	schema:   testSuiteSchema,
-	moves:    stateMoves{refs: []string{"team_owner_id"}},
-	key:      "slug",
-	fromAPI:  func(m *testSuiteModel, _ string, s *buildkite.TestSuite) { m.fromAPI(s) },
-	create: func(ctx context.Context, c *buildkite.Client, _ string, plan *testSuiteModel) (*buildkite.TestSuite, error) {
+var testSuiteKind = &kit.ObjectKind[buildkite.TestSuite, testSuiteModel]{
+	Name:     "test_suite",
+	What:     "test suite",
+	Scopes:   kit.WriteScopes("write_suites"),
+	Identity: testSuiteIdentity,
+	Schema:   testSuiteSchema,
+	Moves:    kit.StateMoves{Refs: []string{"team_owner_id"}},
+	Key:      "slug",
+	FromAPI:  func(m *testSuiteModel, _ string, s *buildkite.TestSuite) { m.fromAPI(s) },
+	Create: func(ctx context.Context, c *buildkite.Client, _ string, plan *testSuiteModel) (*buildkite.TestSuite, error) {
 		return c.TestSuites.Create(ctx, plan.toCreate())
 	},
-	get: func(ctx context.Context, c *buildkite.Client, _, slug string) (*buildkite.TestSuite, error) {
+	Get: func(ctx context.Context, c *buildkite.Client, _, slug string) (*buildkite.TestSuite, error) {
 		return c.TestSuites.Get(ctx, slug)
 	},
-	byID: func(ctx context.Context, c *buildkite.Client, _, id string) (*buildkite.TestSuite, error) {
+	ByID: func(ctx context.Context, c *buildkite.Client, _, id string) (*buildkite.TestSuite, error) {
 		return c.TestSuites.GetByID(ctx, id)
 	},
-	keyOf: func(s *buildkite.TestSuite) string { return s.Slug },
-	update: func(ctx context.Context, c *buildkite.Client, _, slug string, plan, state *testSuiteModel) (*buildkite.TestSuite, error) {
+	KeyOf: func(s *buildkite.TestSuite) string { return s.Slug },
+	Update: func(ctx context.Context, c *buildkite.Client, _, slug string, plan, state *testSuiteModel) (*buildkite.TestSuite, error) {
 		s, err := c.TestSuites.Update(ctx, slug, plan.toUpdate())
 		if err != nil {
 			return nil, err
@@ -67,41 +68,41 @@ var testSuiteKind = &objectKind[buildkite.TestSuite, testSuiteModel]{
 		plan.APIToken = state.APIToken
 		return s, nil
 	},
-	remove: func(ctx context.Context, c *buildkite.Client, _, slug string) error {
+	Remove: func(ctx context.Context, c *buildkite.Client, _, slug string) error {
 		return c.TestSuites.Delete(ctx, slug)
 	},
-	importParts: []importPart{keyPart("<test suite slug or id>", "Suite")},
+	ImportParts: []kit.ImportPart{kit.KeyPart("<test suite slug or id>", "Suite")},
 	// The imported suite's team_owner_id is the team that may manage it, as the official provider finds it.
 	// Where several teams may (the official provider takes the first), it stays unset: a guess that differs
 	// from the configuration would plan an owner change, whose apply takes the guessed team's access away.
 	// Unset, the configured owner is only recorded.
-	afterImport: func(ctx context.Context, c *buildkite.Client, state *testSuiteModel, s *buildkite.TestSuite) {
+	AfterImport: func(ctx context.Context, c *buildkite.Client, state *testSuiteModel, s *buildkite.TestSuite) {
 		if owner := soleManagingTeam(ctx, c, s.ID); owner != "" {
-			state.TeamOwnerID = newRef(owner)
+			state.TeamOwnerID = kit.NewRef(owner)
 		}
 	},
-	named:  func(plan *testSuiteModel) string { return plan.Name.ValueString() },
-	secret: "api_token",
-	holder: func(c *buildkite.Client, plan *testSuiteModel) holderLookup {
-		return suiteNames.holderOf(c, plan.Name.ValueString())
+	Named:  func(plan *testSuiteModel) string { return plan.Name.ValueString() },
+	Secret: "api_token",
+	Holder: func(c *buildkite.Client, plan *testSuiteModel) kit.HolderLookup {
+		return suiteNames.HolderOf(c, plan.Name.ValueString())
 	},
-	explainCreate: func(plan *testSuiteModel, err error, diags *diag.Diagnostics) bool {
-		if !plan.TeamOwnerID.IsNull() || !buildkite.IsValidation(err) || !strings.Contains(strings.ToLower(describeError(err)), "team") {
+	ExplainCreate: func(plan *testSuiteModel, err error, diags *diag.Diagnostics) bool {
+		if !plan.TeamOwnerID.IsNull() || !buildkite.IsValidation(err) || !strings.Contains(strings.ToLower(kit.DescribeError(err)), "team") {
 			return false
 		}
 		diags.AddAttributeError(path.Root("team_owner_id"), "Unable to Create Test Suite",
 			fmt.Sprintf("Creating test suite %s: %s. The organization has teams enabled, so a test suite needs a team: "+
-				"set team_owner_id to the ID of a team.", plan.Name.ValueString(), describeError(err)))
+				"set team_owner_id to the ID of a team.", plan.Name.ValueString(), kit.DescribeError(err)))
 		return true
 	},
-	renamed: []string{"slug", "url", "web_url"},
+	Renamed: []string{"slug", "url", "web_url"},
 }
 
 // testSuiteModel is what the data sources show of a suite, with what only the resource knows: the team it
 // was created for and its API token.
 type testSuiteModel struct {
 	testSuiteDataModel
-	TeamOwnerID refValue     `tfsdk:"team_owner_id"`
+	TeamOwnerID kit.RefValue `tfsdk:"team_owner_id"`
 	APIToken    types.String `tfsdk:"api_token"`
 }
 
@@ -115,7 +116,7 @@ func (m *testSuiteModel) fromAPI(s *buildkite.TestSuite) {
 		dst *types.String
 		was types.String
 	}{{&m.Color, color}, {&m.ApplicationName, app}, {&m.OIDCPolicy, policy}, {&m.Emoji, emoji}} {
-		if f.dst.IsNull() && isKnownValue(f.was) && f.was.ValueString() == "" {
+		if f.dst.IsNull() && kit.IsKnownValue(f.was) && f.was.ValueString() == "" {
 			*f.dst = f.was
 		}
 	}
@@ -131,10 +132,10 @@ func (m *testSuiteModel) toCreate() buildkite.TestSuiteCreate {
 		Name:            m.Name.ValueString(),
 		DefaultBranch:   m.DefaultBranch.ValueString(),
 		ShowAPIToken:    true,
-		Emoji:           stringPtrIfSet(m.Emoji),
-		Color:           stringPtrIfSet(m.Color),
-		ApplicationName: stringPtrIfSet(m.ApplicationName),
-		OIDCPolicy:      stringPtrIfSet(m.OIDCPolicy),
+		Emoji:           kit.StringPtrIfSet(m.Emoji),
+		Color:           kit.StringPtrIfSet(m.Color),
+		ApplicationName: kit.StringPtrIfSet(m.ApplicationName),
+		OIDCPolicy:      kit.StringPtrIfSet(m.OIDCPolicy),
 	}
 	if team := m.TeamOwnerID.UUID(); team != "" {
 		in.TeamIDs = []string{team}
@@ -150,33 +151,33 @@ func (m *testSuiteModel) toUpdate() buildkite.TestSuiteUpdate {
 	return buildkite.TestSuiteUpdate{
 		Name:            &name,
 		DefaultBranch:   &branch,
-		Emoji:           stringPtr(m.Emoji),
-		Color:           stringPtrIfSet(m.Color),
-		ApplicationName: stringPtrIfSet(m.ApplicationName),
-		OIDCPolicy:      stringPtrIfSet(m.OIDCPolicy),
+		Emoji:           kit.StringPtr(m.Emoji),
+		Color:           kit.StringPtrIfSet(m.Color),
+		ApplicationName: kit.StringPtrIfSet(m.ApplicationName),
+		OIDCPolicy:      kit.StringPtrIfSet(m.OIDCPolicy),
 	}
 }
 
 // testSuiteSchema is the schema of buildkite_test_suite.
 func testSuiteSchema() schema.Schema {
 	return schema.Schema{
-		Version: 1, // above the official provider's 0, so that its states are upgraded (upgrade.go)
+		Version: 1, // above the official provider's 0, so that its states are upgraded (kit/upgrade.go)
 		MarkdownDescription: "A Test Engine (analytics) test suite. Its `api_token`, which test collectors report with, " +
 			"is returned only when the suite is created and is kept in state from then on: an imported suite has no " +
 			"`api_token`. A suite renamed outside Terraform gets a new slug and is found again by its ID. " +
 			"Import it by its slug or its ID.",
-		Attributes: withCommon("test suite", map[string]schema.Attribute{
+		Attributes: kit.WithCommon("test suite", map[string]schema.Attribute{
 			"name": schema.StringAttribute{
 				MarkdownDescription: "The suite's name; its slug is derived from it, so renaming changes `slug` and `url`.",
 				Required:            true,
-				Validators:          []validator.String{notBlank()},
+				Validators:          []validator.String{kit.NotBlank()},
 			},
 			"default_branch": schema.StringAttribute{
 				MarkdownDescription: "The branch whose results the suite shows by default, such as `main`.",
 				Required:            true,
-				Validators:          []validator.String{notBlank()},
+				Validators:          []validator.String{kit.NotBlank()},
 			},
-			"team_owner_id": refAttribute(schema.StringAttribute{
+			"team_owner_id": kit.RefAttribute(schema.StringAttribute{
 				MarkdownDescription: "The ID (UUID) of the team that owns the suite: given `manage_and_read` access when the " +
 					"suite is created (REST `team_ids`). Required where the organization has teams enabled. The service " +
 					"does not report it, so it is kept from the configuration. Changing it from one team to another is " +
@@ -220,7 +221,7 @@ func testSuiteSchema() schema.Schema {
 				Sensitive:     true,
 				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 			},
-		}, attrID, attrUUID, attrGraphQLID, attrURL, attrWebURL),
+		}, kit.AttrID, kit.AttrUUID, kit.AttrGraphQLID, kit.AttrURL, kit.AttrWebURL),
 	}
 }
 
@@ -238,12 +239,12 @@ func moveSuiteOwner(ctx context.Context, c *buildkite.Client, suiteID, from, to 
 	}
 	if err != nil {
 		// The official provider's summary, which its users' tests match on.
-		return &diagnosedError{"Could not add new owner team",
-			fmt.Sprintf("Giving team %s manage_and_read access to test suite %s: %s", to, suiteID, describeError(err))}
+		return &kit.DiagnosedError{Summary: "Could not add new owner team",
+			Detail: fmt.Sprintf("Giving team %s manage_and_read access to test suite %s: %s", to, suiteID, kit.DescribeError(err))}
 	}
 	if err := ts.Delete(ctx, from, suiteID); err != nil && !buildkite.IsNotFound(err) {
-		return &diagnosedError{"Failed to delete team owner",
-			fmt.Sprintf("Removing the access of team %s, the suite's previous owner, to test suite %s: %s", from, suiteID, describeError(err))}
+		return &kit.DiagnosedError{Summary: "Failed to delete team owner",
+			Detail: fmt.Sprintf("Removing the access of team %s, the suite's previous owner, to test suite %s: %s", from, suiteID, kit.DescribeError(err))}
 	}
 	return nil
 }
@@ -271,13 +272,13 @@ func soleManagingTeam(ctx context.Context, c *buildkite.Client, suiteID string) 
 
 // suiteNames finds the suite that holds a name: suite names are unique through their slugs. A suite is
 // adopted by its slug, its identity.
-var suiteNames = &uniqueNames[buildkite.TestSuite]{
-	what: "test suite",
-	list: func(ctx context.Context, c *buildkite.Client) ([]buildkite.TestSuite, error) {
+var suiteNames = &kit.UniqueNames[buildkite.TestSuite]{
+	What: "test suite",
+	List: func(ctx context.Context, c *buildkite.Client) ([]buildkite.TestSuite, error) {
 		return c.TestSuites.List(ctx)
 	},
-	name:     func(s *buildkite.TestSuite) string { return s.Name },
-	slug:     func(s *buildkite.TestSuite) string { return s.Slug },
-	id:       func(s *buildkite.TestSuite) string { return s.ID },
-	importID: func(s *buildkite.TestSuite) string { return s.Slug },
+	Name:     func(s *buildkite.TestSuite) string { return s.Name },
+	Slug:     func(s *buildkite.TestSuite) string { return s.Slug },
+	Id:       func(s *buildkite.TestSuite) string { return s.ID },
+	ImportID: func(s *buildkite.TestSuite) string { return s.Slug },
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 // checkSuitePolicy asks the service for the suite's OIDC policy ("" for none).
@@ -22,7 +23,7 @@ func (e *testEnv) checkSuitePolicy(want string) resource.TestCheckFunc {
 		if err != nil {
 			return err
 		}
-		if got := deref(su.OIDCPolicy); got != want {
+		if got := kit.Deref(su.OIDCPolicy); got != want {
 			return fmt.Errorf("the service holds oidc_policy %q, want %q", got, want)
 		}
 		return nil

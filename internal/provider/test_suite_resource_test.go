@@ -19,6 +19,7 @@ import (
 
 	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 func testAccTestSuiteConfig(name, teamID, extra string) string {
@@ -75,7 +76,7 @@ func TestAccTestSuiteResource_basic(t *testing.T) {
 			}),
 			step(resource.TestStep{
 				// The owner by GraphQL ID names the same team: no change, nothing replaced. The OIDC policy is set.
-				Config: e.config(testAccTestSuiteConfig(name, graphQLID("Team", owner), `  emoji            = ":test_tube:"
+				Config: e.config(testAccTestSuiteConfig(name, kit.GraphQLID("Team", owner), `  emoji            = ":test_tube:"
   color            = "#E0F1FF"
   application_name = "web"
   oidc_policy      = "- iss: https://agent.buildkite.com"`)),
@@ -425,8 +426,8 @@ var _ = registerTypeTests("buildkite_test_suite", typeTests{
 	upgrade: []upgradeCase{
 		{
 			name: "test suite, the official provider's", typeName: "buildkite_test_suite", version: 0,
-			state: map[string]any{"id": graphQLID("Suite", testUUID), "uuid": testUUID, "name": "s", "slug": "s",
-				"default_branch": "main", "team_owner_id": graphQLID("Team", otherUUID), "color": "", "application_name": nil,
+			state: map[string]any{"id": kit.GraphQLID("Suite", testUUID), "uuid": testUUID, "name": "s", "slug": "s",
+				"default_branch": "main", "team_owner_id": kit.GraphQLID("Team", otherUUID), "color": "", "application_name": nil,
 				"oidc_policy": "p", "api_token": "t"},
 			// color is Optional+Computed, as the official provider's: its "" (cleared) is kept, not turned into null.
 			want: map[string]any{"id": testUUID, "team_owner_id": otherUUID, "color": "", "oidc_policy": "p", "api_token": "t"},

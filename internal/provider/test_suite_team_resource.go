@@ -10,34 +10,35 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 // testSuiteTeamIdentity names a team's access to a test suite by its two sides, for import blocks and
 // terraform query.
-var testSuiteTeamIdentity = identifiedBy(
-	identityAttr("team_id", "The UUID of the team."),
-	identityAttr("test_suite_id", "The UUID of the test suite."),
+var testSuiteTeamIdentity = kit.IdentifiedBy(
+	kit.IdentityAttr("team_id", "The UUID of the team."),
+	kit.IdentityAttr("test_suite_id", "The UUID of the test suite."),
 )
 
 // NewTestSuiteTeamResource returns the buildkite_test_suite_team resource.
-func NewTestSuiteTeamResource() resource.Resource { return newAssociation(testSuiteTeamKind) }
+func NewTestSuiteTeamResource() resource.Resource { return kit.NewAssociation(testSuiteTeamKind) }
 
 type testSuiteTeamModel struct {
-	ID          types.String `tfsdk:"id"`
-	UUID        types.String `tfsdk:"uuid"`
-	GraphQLID   types.String `tfsdk:"graphql_id"`
-	TeamID      refValue     `tfsdk:"team_id"`
-	TestSuiteID refValue     `tfsdk:"test_suite_id"`
-	AccessLevel enumValue    `tfsdk:"access_level"`
+	ID          types.String  `tfsdk:"id"`
+	UUID        types.String  `tfsdk:"uuid"`
+	GraphQLID   types.String  `tfsdk:"graphql_id"`
+	TeamID      kit.RefValue  `tfsdk:"team_id"`
+	TestSuiteID kit.RefValue  `tfsdk:"test_suite_id"`
+	AccessLevel kit.EnumValue `tfsdk:"access_level"`
 }
 
 func (m *testSuiteTeamModel) fromAPI(teamID string, ts *buildkite.TeamSuite) {
-	m.ID = associationID(teamID, ts.SuiteID)
+	m.ID = kit.AssociationID(teamID, ts.SuiteID)
 	m.UUID = m.ID
-	m.GraphQLID = optionalString(ts.GraphQLID)
-	m.TeamID = newRef(teamID)
-	m.TestSuiteID = newRef(ts.SuiteID)
-	m.AccessLevel = newEnumValue(suiteAccessFromAPI(ts.AccessLevel))
+	m.GraphQLID = kit.OptionalString(ts.GraphQLID)
+	m.TeamID = kit.NewRef(teamID)
+	m.TestSuiteID = kit.NewRef(ts.SuiteID)
+	m.AccessLevel = kit.NewEnumValue(suiteAccessFromAPI(ts.AccessLevel))
 }
 
 // The access levels of buildkite_test_suite_team, as the official provider names them (in the REST API's
@@ -72,44 +73,44 @@ func suiteAccessFromAPI(levels []string) string {
 // testSuiteTeamKind declares buildkite_test_suite_team: a team's access to a test suite, addressed by the
 // team and the suite's UUID, with the level changed in place. It takes over the access a suite created with
 // team_owner_id gave.
-var testSuiteTeamKind = &associationKind[buildkite.TeamSuite, testSuiteTeamModel]{
-	name:     "test_suite_team",
-	what:     "test suite team",
-	scopes:   writeScopes("write_teams"),
-	identity: testSuiteTeamIdentity,
-	schema:   testSuiteTeamSchema,
-	parent:   "team_id",
-	key:      "test_suite_id",
-	moves:    bySides("team_id", "test_suite_id"),
-	fromAPI:  (*testSuiteTeamModel).fromAPI,
-	create: func(ctx context.Context, c *buildkite.Client, teamID string, plan *testSuiteTeamModel) (*buildkite.TeamSuite, error) {
+var testSuiteTeamKind = &kit.AssociationKind[buildkite.TeamSuite, testSuiteTeamModel]{
+	Name:     "test_suite_team",
+	What:     "test suite team",
+	Scopes:   kit.WriteScopes("write_teams"),
+	Identity: testSuiteTeamIdentity,
+	Schema:   testSuiteTeamSchema,
+	Parent:   "team_id",
+	Key:      "test_suite_id",
+	Moves:    kit.BySides("team_id", "test_suite_id"),
+	FromAPI:  (*testSuiteTeamModel).fromAPI,
+	Create: func(ctx context.Context, c *buildkite.Client, teamID string, plan *testSuiteTeamModel) (*buildkite.TeamSuite, error) {
 		return c.TeamSuites.Create(ctx, teamID, buildkite.TeamSuiteCreate{
 			SuiteID: plan.TestSuiteID.UUID(), AccessLevel: suiteAccessToAPI(plan.AccessLevel.ValueString()),
 		})
 	},
-	get: func(ctx context.Context, c *buildkite.Client, teamID, suiteID string) (*buildkite.TeamSuite, error) {
+	Get: func(ctx context.Context, c *buildkite.Client, teamID, suiteID string) (*buildkite.TeamSuite, error) {
 		return c.TeamSuites.Get(ctx, teamID, suiteID)
 	},
-	update: func(ctx context.Context, c *buildkite.Client, teamID, suiteID string, plan, _ *testSuiteTeamModel) (*buildkite.TeamSuite, error) {
+	Update: func(ctx context.Context, c *buildkite.Client, teamID, suiteID string, plan, _ *testSuiteTeamModel) (*buildkite.TeamSuite, error) {
 		return c.TeamSuites.Update(ctx, teamID, suiteID, suiteAccessToAPI(plan.AccessLevel.ValueString()))
 	},
-	remove: func(ctx context.Context, c *buildkite.Client, teamID, suiteID string) error {
+	Remove: func(ctx context.Context, c *buildkite.Client, teamID, suiteID string) error {
 		return c.TeamSuites.Delete(ctx, teamID, suiteID)
 	},
-	current: func(ts *buildkite.TeamSuite, plan *testSuiteTeamModel) bool {
+	Current: func(ts *buildkite.TeamSuite, plan *testSuiteTeamModel) bool {
 		return suiteAccessFromAPI(ts.AccessLevel) == plan.AccessLevel.API()
 	},
 	// The suite is looked up among the team's suites, by UUID or slug.
-	importParts: []importPart{keyPart("<team id or slug>", "Team"), keyPart("<suite id or slug>", "Suite")},
-	resolve: func(ctx context.Context, c *buildkite.Client, parts []string) (string, string, error) {
-		return teamAndOther(ctx, c, parts, c.TeamSuites.Get, c.TeamSuites.List,
+	ImportParts: []kit.ImportPart{kit.KeyPart("<team id or slug>", "Team"), kit.KeyPart("<suite id or slug>", "Suite")},
+	Resolve: func(ctx context.Context, c *buildkite.Client, parts []string) (string, string, error) {
+		return kit.TeamAndOther(ctx, c, parts, c.TeamSuites.Get, c.TeamSuites.List,
 			func(ts *buildkite.TeamSuite) string { return ts.SuiteID }, (*buildkite.TeamSuite).SuiteSlug)
 	},
 }
 
 func testSuiteTeamSchema() schema.Schema {
 	return schema.Schema{
-		Version: 1, // above the official provider's 0, so that its states are upgraded (upgrade.go)
+		Version: 1, // above the official provider's 0, so that its states are upgraded (kit/upgrade.go)
 		MarkdownDescription: "A team's access to a test suite. Import as `<team>/<suite>`, the team by UUID or slug " +
 			"and the suite by UUID or slug.\n\n" +
 			"The REST API spells the access as an array: `read_only` is `[\"read\"]` and `manage_and_read` is " +
@@ -119,10 +120,10 @@ func testSuiteTeamSchema() schema.Schema {
 			"A `buildkite_test_suite` created with `team_owner_id` gives that team `manage_and_read` access once, " +
 			"at creation. A `buildkite_test_suite_team` for the same team and suite owns that access from then on: " +
 			"creating it takes over the existing access and sets its own `access_level`.",
-		Attributes: associationAttributes("test suite access", "<team id>/<suite id>", map[string]schema.Attribute{
-			"team_id":       parentIDAttribute("The UUID of the team.", "Team"),
-			"test_suite_id": parentIDAttribute("The UUID of the test suite (its `id`).", "Suite"),
-			"access_level": caseInsensitiveEnum(schema.StringAttribute{
+		Attributes: kit.AssociationAttributes("test suite access", "<team id>/<suite id>", map[string]schema.Attribute{
+			"team_id":       kit.ParentIDAttribute("The UUID of the team.", "Team"),
+			"test_suite_id": kit.ParentIDAttribute("The UUID of the test suite (its `id`).", "Suite"),
+			"access_level": kit.CaseInsensitiveEnum(schema.StringAttribute{
 				MarkdownDescription: "What the team's members may do: `read_only` view the suite, `manage_and_read` also change it.",
 				Required:            true,
 			}, "manage_and_read", "read_only"), // in the official provider's order

@@ -17,6 +17,7 @@ import (
 
 	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 func init() {
@@ -346,8 +347,8 @@ resource "buildkite_test_suite_team" "test" {
 	upgrade: []upgradeCase{
 		{
 			name: "test suite team, the official provider's", typeName: "buildkite_test_suite_team", version: 0,
-			state: map[string]any{"id": graphQLID("TeamSuite", testUUID), "uuid": testUUID, "team_id": graphQLID("Team", otherUUID),
-				"test_suite_id": graphQLID("Suite", testUUID), "access_level": "MANAGE_AND_READ"},
+			state: map[string]any{"id": kit.GraphQLID("TeamSuite", testUUID), "uuid": testUUID, "team_id": kit.GraphQLID("Team", otherUUID),
+				"test_suite_id": kit.GraphQLID("Suite", testUUID), "access_level": "MANAGE_AND_READ"},
 			want: map[string]any{"id": otherUUID + "/" + testUUID, "test_suite_id": testUUID},
 		},
 	},

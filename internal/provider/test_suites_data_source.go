@@ -5,6 +5,8 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	dschema "github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 var (
@@ -14,11 +16,11 @@ var (
 
 // NewTestSuitesDataSource returns the buildkite_test_suites data source.
 func NewTestSuitesDataSource() datasource.DataSource {
-	return &testSuitesDataSource{dataSourceBase: newDataSourceBase("test_suites")}
+	return &testSuitesDataSource{DataSourceBase: kit.NewDataSourceBase("test_suites")}
 }
 
 type testSuitesDataSource struct {
-	dataSourceBase
+	kit.DataSourceBase
 }
 
 type testSuitesDataModel struct {
@@ -29,15 +31,15 @@ func (d *testSuitesDataSource) Schema(_ context.Context, _ datasource.SchemaRequ
 	resp.Schema = dschema.Schema{
 		MarkdownDescription: "Every test suite of the organization.",
 		Attributes: map[string]dschema.Attribute{
-			"test_suites": listOf("The suites, each with the attributes of the `buildkite_test_suite` data source.", testSuiteDataAttributes()),
+			"test_suites": kit.ListOf("The suites, each with the attributes of the `buildkite_test_suite` data source.", testSuiteDataAttributes()),
 		},
 	}
 }
 
 func (d *testSuitesDataSource) Read(ctx context.Context, _ datasource.ReadRequest, resp *datasource.ReadResponse) {
-	ctx, cancel := d.timeout(ctx)
+	ctx, cancel := d.Timeout(ctx)
 	defer cancel()
-	items, ok := listItems(ctx, &resp.Diagnostics, "test suites", "", d.client().TestSuites.List, (*testSuiteDataModel).fromAPI)
+	items, ok := kit.ListItems(ctx, &resp.Diagnostics, "test suites", "", d.Client().TestSuites.List, (*testSuiteDataModel).fromAPI)
 	if ok {
 		resp.Diagnostics.Append(resp.State.Set(ctx, &testSuitesDataModel{TestSuites: items})...)
 	}

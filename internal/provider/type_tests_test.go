@@ -30,7 +30,7 @@ type typeFacts struct {
 	official    bool // the official provider has the type (testdata/official-schema.json)
 	list        bool // the provider registers a list resource of the type
 	secret      bool // an attribute is sensitive and computed only: the service shows it once, on create
-	association bool // the type is an association (newAssociation)
+	association bool // the type is an association (NewAssociation)
 }
 
 // typeTables are the tables that require rows; the other fields of typeTests are rows where a type has them.
@@ -176,7 +176,7 @@ func resourceTypeFacts(t *testing.T) map[string]typeFacts {
 }
 
 // servedAsAssociation tells whether r is served by the association kind: an objectResource addressed by its
-// two sides (newAssociation), itself or embedded in the type's own struct.
+// two sides (NewAssociation), itself or embedded in the type's own struct.
 func servedAsAssociation(t *testing.T, r resource.Resource) bool {
 	t.Helper()
 	v := reflect.ValueOf(r).Elem()

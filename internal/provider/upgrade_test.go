@@ -18,9 +18,11 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
-// Unit tests of the state upgrades (upgrade.go), through the provider server as Terraform calls it: a state
+// Unit tests of the state upgrades (kit/upgrade.go), through the provider server as Terraform calls it: a state
 // of an earlier version, ours or the official provider's, must come out in the current schema's shape.
 // The acceptance tests of migration_test.go move whole workspaces; these pin the shapes of our own earlier
 // states, which no other test writes.
@@ -132,7 +134,7 @@ var refusedUpgradeCases = []struct {
 	},
 	{
 		name: "cluster id of another type", typeName: "buildkite_cluster",
-		state: map[string]any{"id": graphQLID("Pipeline", testUUID), "uuid": testUUID, "name": "c"},
+		state: map[string]any{"id": kit.GraphQLID("Pipeline", testUUID), "uuid": testUUID, "name": "c"},
 		wants: []string{"id must name a Cluster", "the GraphQL ID of a Pipeline"},
 	},
 	{
@@ -157,48 +159,48 @@ var refusedUpgradeCases = []struct {
 	},
 	{
 		name: "queue without key or cluster_id", typeName: "buildkite_cluster_queue",
-		state: map[string]any{"id": graphQLID("ClusterQueue", otherUUID), "uuid": otherUUID},
+		state: map[string]any{"id": kit.GraphQLID("ClusterQueue", otherUUID), "uuid": otherUUID},
 		wants: []string{"cluster_id is missing", "key is missing"},
 	},
 	{
 		name: "queue cluster_id of a pipeline", typeName: "buildkite_cluster_queue",
-		state: map[string]any{"id": graphQLID("ClusterQueue", otherUUID), "cluster_id": graphQLID("Pipeline", testUUID), "key": "k"},
+		state: map[string]any{"id": kit.GraphQLID("ClusterQueue", otherUUID), "cluster_id": kit.GraphQLID("Pipeline", testUUID), "key": "k"},
 		wants: []string{"cluster_id must name a Cluster"},
 	},
 	{
 		name: "queue cluster_id and cluster_uuid disagree", typeName: "buildkite_cluster_queue",
-		state: map[string]any{"id": graphQLID("ClusterQueue", otherUUID), "cluster_id": clusterGraphQLID, "cluster_uuid": otherUUID, "key": "k"},
+		state: map[string]any{"id": kit.GraphQLID("ClusterQueue", otherUUID), "cluster_id": clusterGraphQLID, "cluster_uuid": otherUUID, "key": "k"},
 		wants: []string{"cluster_id names the object " + testUUID + ", and cluster_uuid names another, " + otherUUID},
 	},
 	{
 		name: "token cluster_uuid unreadable", typeName: "buildkite_cluster_agent_token",
-		state: map[string]any{"id": graphQLID("ClusterToken", otherUUID), "cluster_id": clusterGraphQLID, "cluster_uuid": "\x95", "description": "d"},
+		state: map[string]any{"id": kit.GraphQLID("ClusterToken", otherUUID), "cluster_id": clusterGraphQLID, "cluster_uuid": "\x95", "description": "d"},
 		wants: []string{"cluster_uuid must be a UUID"},
 	},
 	{
 		name: "pipeline id and uuid disagree", typeName: "buildkite_pipeline", version: 1,
-		state: map[string]any{"id": graphQLID("Pipeline", testUUID), "uuid": otherUUID, "name": "app", "repository": "r"},
+		state: map[string]any{"id": kit.GraphQLID("Pipeline", testUUID), "uuid": otherUUID, "name": "app", "repository": "r"},
 		wants: []string{"and uuid names another"},
 	},
 	{
 		name: "registry team_ids element of another type", typeName: "buildkite_registry",
-		state: map[string]any{"id": graphQLID("Registry", testUUID), "name": "g", "ecosystem": "ruby",
-			"team_ids": []any{otherUUID, graphQLID("Pipeline", testUUID)}},
+		state: map[string]any{"id": kit.GraphQLID("Registry", testUUID), "name": "g", "ecosystem": "ruby",
+			"team_ids": []any{otherUUID, kit.GraphQLID("Pipeline", testUUID)}},
 		wants: []string{"team_ids[1] must name a Team"},
 	},
 	{
 		name: "team member side unreadable", typeName: "buildkite_team_member",
-		state: map[string]any{"id": graphQLID("TeamMember", testUUID), "team_id": "platform", "user_id": graphQLID("User", testUUID), "role": "MEMBER"},
+		state: map[string]any{"id": kit.GraphQLID("TeamMember", testUUID), "team_id": "platform", "user_id": kit.GraphQLID("User", testUUID), "role": "MEMBER"},
 		wants: []string{`team_id must be a UUID`, `"platform"`},
 	},
 	{
 		name: "team member without its user", typeName: "buildkite_team_member",
-		state: map[string]any{"id": graphQLID("TeamMember", testUUID), "team_id": graphQLID("Team", otherUUID), "role": "MEMBER"},
+		state: map[string]any{"id": kit.GraphQLID("TeamMember", testUUID), "team_id": kit.GraphQLID("Team", otherUUID), "role": "MEMBER"},
 		wants: []string{"do not name the association's two sides"},
 	},
 	{
 		name: "schedule pipeline_id of a cluster", typeName: "buildkite_pipeline_schedule",
-		state: map[string]any{"id": graphQLID("PipelineSchedule", otherUUID), "pipeline_id": clusterGraphQLID, "label": "l",
+		state: map[string]any{"id": kit.GraphQLID("PipelineSchedule", otherUUID), "pipeline_id": clusterGraphQLID, "label": "l",
 			"cronline": "@daily", "branch": "main"},
 		wants: []string{"pipeline_id must name a Pipeline"},
 	},
@@ -249,7 +251,7 @@ func TestMoveState_keepsEmptyOfComputed(t *testing.T) {
 		"list":     schema.ListAttribute{Optional: true, ElementType: types.StringType},
 	}}
 	raw, _ := json.Marshal(map[string]any{"id": testUUID, "defaults": "", "computed": "", "optional": "", "list": []any{}})
-	out, err := moveState(context.Background(), "buildkite_thing", current, stateMoves{}, 0, &tfprotov6.RawState{JSON: raw})
+	out, err := kit.MoveState(context.Background(), "buildkite_thing", current, kit.StateMoves{}, 0, &tfprotov6.RawState{JSON: raw})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -285,7 +287,7 @@ var fuzzUpgradeServer = sync.OnceValues(func() (tfprotov6.ProviderServer, *tfpro
 func officialUpgradeCases() []upgradeCase {
 	var out []upgradeCase
 	for _, tc := range upgradeCases() {
-		if _, ours := tc.state[attrGraphQLID]; !ours {
+		if _, ours := tc.state[kit.AttrGraphQLID]; !ours {
 			out = append(out, tc)
 		}
 	}
@@ -306,8 +308,8 @@ func FuzzUpgradeOfficialState(f *testing.F) {
 	cases := officialUpgradeCases()
 	hostile := []string{
 		"", "12345", "Q2x1c3Rlci0tLT%%%", b64("Cluster---not-a-uuid"), b64("cluster---" + testUUID), b64("Widget---" + testUUID),
-		graphQLID("Pipeline", testUUID), graphQLID("Cluster", otherUUID), otherUUID, strings.ToUpper(testUUID), "platform",
-		strings.TrimRight(graphQLID("Team", otherUUID), "="), testUUID + "/" + otherUUID, "\u00a0" + testUUID,
+		kit.GraphQLID("Pipeline", testUUID), kit.GraphQLID("Cluster", otherUUID), otherUUID, strings.ToUpper(testUUID), "platform",
+		strings.TrimRight(kit.GraphQLID("Team", otherUUID), "="), testUUID + "/" + otherUUID, "\u00a0" + testUUID,
 	}
 	// Seeds: every hostile form once as an id, and each case's ID attributes spoiled each way; few enough
 	// that `make fuzz` gets past its baseline quickly.
@@ -316,7 +318,7 @@ func FuzzUpgradeOfficialState(f *testing.F) {
 	}
 	for i, tc := range cases {
 		for j, name := range fuzzAttrNames(tc) {
-			if name != attrID && name != attrUUID && !strings.HasSuffix(name, "_id") && !strings.HasSuffix(name, "_uuid") &&
+			if name != kit.AttrID && name != kit.AttrUUID && !strings.HasSuffix(name, "_id") && !strings.HasSuffix(name, "_uuid") &&
 				!strings.HasSuffix(name, "_ids") {
 				continue
 			}
@@ -386,9 +388,9 @@ func FuzzUpgradeOfficialState(f *testing.F) {
 
 // fuzzAttrNames are the attributes a case's state holds, and id and uuid, in a stable order.
 func fuzzAttrNames(tc upgradeCase) []string {
-	names := []string{attrID, attrUUID}
+	names := []string{kit.AttrID, kit.AttrUUID}
 	for k := range tc.state {
-		if k != attrID && k != attrUUID {
+		if k != kit.AttrID && k != kit.AttrUUID {
 			names = append(names, k)
 		}
 	}
@@ -399,52 +401,52 @@ func fuzzAttrNames(tc upgradeCase) []string {
 // expectSameIDs fails the test unless the upgraded state got names the objects the input state in did.
 func expectSameIDs(t *testing.T, tc upgradeCase, in, got map[string]any) {
 	t.Helper()
-	id, _ := got[attrID].(string)
-	inID, _ := in[attrID].(string)
-	wantType, _, _ := decodeGraphQLID(tc.state[attrID].(string))
+	id, _ := got[kit.AttrID].(string)
+	inID, _ := in[kit.AttrID].(string)
+	wantType, _, _ := kit.DecodeGraphQLID(tc.state[kit.AttrID].(string))
 	switch {
 	case strings.Contains(id, "/"): // an association: named by its two sides, as the input's references hold them
 		for _, side := range strings.Split(id, "/") {
-			if !isUUID(side) {
+			if !kit.IsUUID(side) {
 				t.Fatalf("%s: the upgraded id %q is not made of UUIDs (input %v)", tc.name, id, in)
 			}
 		}
 	case inID == "": // no id: the uuid beside it names the object
-		if u, _ := in[attrUUID].(string); !isUUID(u) || id != strings.ToLower(u) {
-			t.Fatalf("%s: input without an id (uuid %#v) was upgraded to id %q", tc.name, in[attrUUID], id)
+		if u, _ := in[kit.AttrUUID].(string); !kit.IsUUID(u) || id != strings.ToLower(u) {
+			t.Fatalf("%s: input without an id (uuid %#v) was upgraded to id %q", tc.name, in[kit.AttrUUID], id)
 		}
-	case isUUID(inID):
+	case kit.IsUUID(inID):
 		if id != strings.ToLower(inID) {
 			t.Fatalf("%s: input id %q became %q", tc.name, inID, id)
 		}
 	default:
-		typ, uuid, ok := decodeGraphQLID(inID)
+		typ, uuid, ok := kit.DecodeGraphQLID(inID)
 		switch {
 		case !ok:
-			t.Fatalf("%s: input id %#v, which names nothing, was upgraded to %q", tc.name, in[attrID], id)
+			t.Fatalf("%s: input id %#v, which names nothing, was upgraded to %q", tc.name, in[kit.AttrID], id)
 		case wantType != "" && typ != wantType:
 			t.Fatalf("%s: input id %q, a %s's GraphQL ID, was taken for a %s's (%q)", tc.name, inID, typ, wantType, id)
 		case id != strings.ToLower(uuid):
 			t.Fatalf("%s: input id %q (%s) became %q", tc.name, inID, uuid, id)
 		}
 	}
-	if u, ok := in[attrUUID].(string); ok && u != "" && !strings.Contains(id, "/") && !strings.EqualFold(u, id) {
+	if u, ok := in[kit.AttrUUID].(string); ok && u != "" && !strings.Contains(id, "/") && !strings.EqualFold(u, id) {
 		t.Fatalf("%s: input uuid %q beside id %q was upgraded to id %q", tc.name, u, inID, id)
 	}
 	for name, v := range in {
 		inRef, isString := v.(string)
 		isRef := strings.HasSuffix(name, "_id") || strings.HasSuffix(name, "_uuid")
-		if name == attrID || name == attrUUID || !isString || !isRef {
+		if name == kit.AttrID || name == kit.AttrUUID || !isString || !isRef {
 			continue
 		}
 		out, _ := got[name].(string)
 		if out == "" || out == inRef {
 			continue
 		}
-		if _, uuid, ok := decodeGraphQLID(inRef); ok && strings.EqualFold(out, uuid) {
+		if _, uuid, ok := kit.DecodeGraphQLID(inRef); ok && strings.EqualFold(out, uuid) {
 			continue
 		}
-		if isUUID(inRef) && strings.EqualFold(out, inRef) {
+		if kit.IsUUID(inRef) && strings.EqualFold(out, inRef) {
 			continue
 		}
 		t.Fatalf("%s: reference %s %q was upgraded to %q, another object", tc.name, name, inRef, out)
