@@ -7,10 +7,10 @@ import (
 	"time"
 )
 
-// hostedImageCluster creates a cluster with a hosted queue, which agent images need, and returns its ID.
-func (e *testEnv) hostedImageCluster(name string) string {
+// hostedImageCluster creates a cluster "Images" with a hosted queue, which agent images need, and returns its ID.
+func (e *testEnv) hostedImageCluster() string {
 	e.t.Helper()
-	c := e.createCluster(name)
+	c := e.createCluster("Images")
 	expect(e.t, e.api("POST", "/clusters/"+c+"/queues", map[string]any{
 		"key": "hosted", "hostedAgents": map[string]any{"instanceShape": "LINUX_AMD64_2X4"}}), http.StatusCreated)
 	return c
@@ -19,7 +19,7 @@ func (e *testEnv) hostedImageCluster(name string) string {
 func TestAgentImageBuildsThenReady(t *testing.T) {
 	clock := newBuildClock()
 	e := newEnv(t, Options{Now: clock.Now, AgentImageBuildTime: 90 * time.Second})
-	c := e.hostedImageCluster("Images")
+	c := e.hostedImageCluster()
 	base := "/clusters/" + c + "/agent-images"
 	created := e.api("POST", base, map[string]any{"name": "ruby", "dockerfile": "RUN apt-get install -y ruby\n"})
 	expect(t, created, http.StatusCreated)
@@ -60,7 +60,7 @@ func TestAgentImageBuildsThenReady(t *testing.T) {
 func TestAgentImageFailingStepFails(t *testing.T) {
 	clock := newBuildClock()
 	e := newEnv(t, Options{Now: clock.Now})
-	c := e.hostedImageCluster("Images")
+	c := e.hostedImageCluster()
 	base := "/clusters/" + c + "/agent-images"
 	for _, tc := range []struct{ dockerfile, wantErr string }{
 		{"RUN echo hi\nRUN false\n", `process "/bin/sh -c false" did not complete successfully: exit code: 1`},
@@ -84,7 +84,7 @@ func TestAgentImageFailingStepFails(t *testing.T) {
 
 func TestAgentImageRefusesBadInput(t *testing.T) {
 	e := newEnv(t, Options{})
-	c := e.hostedImageCluster("Images")
+	c := e.hostedImageCluster()
 	base := "/clusters/" + c + "/agent-images"
 	expect(t, e.api("POST", base, map[string]any{"name": "taken", "dockerfile": "RUN true"}), http.StatusCreated)
 	for _, tc := range []struct {
@@ -134,7 +134,7 @@ func TestAgentImageOrganizationWithoutHostedAgents(t *testing.T) {
 
 func TestAgentImageInUseCannotBeDeleted(t *testing.T) {
 	e := newEnv(t, Options{AgentImageBuildTime: -1})
-	c := e.hostedImageCluster("Images")
+	c := e.hostedImageCluster()
 	base := "/clusters/" + c + "/agent-images"
 	img := e.api("POST", base, map[string]any{"name": "ruby", "dockerfile": "RUN true"}).object(t)
 	ref := img["image_ref"].(string)
@@ -150,7 +150,7 @@ func TestAgentImageInUseCannotBeDeleted(t *testing.T) {
 
 func TestAgentImageGoesWithItsCluster(t *testing.T) {
 	e := newEnv(t, Options{})
-	c := e.hostedImageCluster("Images")
+	c := e.hostedImageCluster()
 	id := e.api("POST", "/clusters/"+c+"/agent-images", map[string]any{"name": "ruby", "dockerfile": "RUN true"}).object(t)["id"].(string)
 	if !e.srv.Store().Exists(KindAgentImage, "acme", c+"/"+id) {
 		t.Fatal("Exists: the image is not there")

@@ -56,10 +56,10 @@ list "buildkite_agent_token" "all" {
 		case tfjson.ListResourceFoundMessage:
 			found[fmt.Sprint(m.ListResourceFound.Identity["id"])] = true
 		case tfjson.DiagnosticLogMessage:
-			if m.Diagnostic.Severity == tfjson.DiagnosticSeverityError {
-				t.Errorf("terraform query: %s: %s", m.Diagnostic.Summary, m.Diagnostic.Detail)
+			if m.Severity == tfjson.DiagnosticSeverityError {
+				t.Errorf("terraform query: %s: %s", m.Summary, m.Detail)
 			}
-			warnings = append(warnings, m.Diagnostic.Summary+": "+m.Diagnostic.Detail)
+			warnings = append(warnings, m.Summary+": "+m.Detail)
 		}
 	}
 	if len(found) != 1000 || !found[first] || !found[last] {

@@ -71,7 +71,7 @@ func (e *testEnv) imageStatusIs(want string) resource.TestCheckFunc {
 		}
 		img, err := e.client.AgentImages.Poll(context.Background(), rs.Primary.Attributes["cluster_id"], rs.Primary.ID)
 		if err != nil || img.Status != want {
-			return fmt.Errorf("image %s on the service: %+v, %v; want status %q", rs.Primary.ID, img, err, want)
+			return fmt.Errorf("image %s on the service: %+v, %w; want status %q", rs.Primary.ID, img, err, want)
 		}
 		return nil
 	}
@@ -186,7 +186,7 @@ func TestAccHostedAgentImageResource_buildFails(t *testing.T) {
 				Check: resource.ComposeTestCheckFunc(e.imageStatusIs("READY"), func(s *terraform.State) error {
 					cluster := s.RootModule().Resources[imageAddr].Primary.Attributes["cluster_id"]
 					if _, err := e.client.AgentImages.Poll(context.Background(), cluster, firstID); !buildkite.IsNotFound(err) {
-						return fmt.Errorf("the failed image %s: %v, want it deleted from the service", firstID, err)
+						return fmt.Errorf("the failed image %s: %w, want it deleted from the service", firstID, err)
 					}
 					return nil
 				}),
@@ -305,7 +305,7 @@ resource "buildkite_hosted_agent_image" "test" {
 						return fmt.Errorf("the failed image %s is still the one in state", id)
 					}
 					if _, err := e.client.AgentImages.Poll(context.Background(), c.ID, img.ID); !buildkite.IsNotFound(err) {
-						return fmt.Errorf("the failed image %s: %v, want it replaced", img.ID, err)
+						return fmt.Errorf("the failed image %s: %w, want it replaced", img.ID, err)
 					}
 					return nil
 				},

@@ -73,6 +73,8 @@ var (
 // registerTypeTests records one resource type's rows. Call it once per type, from the type's test file, as
 // `var _ = registerTypeTests(...)`: package variables are initialized before any init function or test
 // runs, so every view sees every row.
+//
+//nolint:unparam // the result exists only so that a package variable can hold the call
 func registerTypeTests(resourceType string, rows typeTests) bool {
 	if typeTestsRead {
 		panic("test rows registered after the tables were read (register with var _ =, not in init): " + resourceType)
