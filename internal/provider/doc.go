@@ -9,8 +9,8 @@
 // fails when a type's file refers to what another area declares. provider.go, provider_configure.go,
 // provider_server.go and action_stop.go stay here; the other files below are the kit's:
 //
-//   - provider.go: the provider's schema and the registries Resources, DataSources, ListResources, Actions
-//     and Functions, grouped by area; provider_configure.go: Configure (the provider block, the environment,
+//   - provider.go: the provider's schema and the registries Resources, DataSources, ListResources,
+//     EphemeralResources, Actions and Functions, grouped by area; provider_configure.go: Configure (the provider block, the environment,
 //     and first contact, so that a wrong address, token or organization is one error at plan time);
 //     provider_data.go: what Configure hands every type, and the organization check that stands behind
 //     every "deleted outside Terraform".
@@ -98,22 +98,24 @@
 //     (MutableIdentity where it follows a rename);
 //     - New<Name>Resource, returning NewObject(<name>Kind);
 //     - the model with tfsdk tags, and its fromAPI, toCreate and toUpdate;
-//     - <name>Kind, an ObjectKind[buildkite.<T>, <name>Model] (object.go): name, what (in errors),
-//     scopes (WriteScopes("write_...")), identity, schema, moves (StateMoves for earlier states), key
-//     (the attribute that addresses it: "id", or "slug"), parent (the parent's attribute, for an object
-//     kept under another, such as "cluster_id"), fromAPI, and the client's create, get, update (nil when
-//     every change replaces it) and remove; ImportParts (UuidPart("<cluster id>", "Cluster"),
-//     KeyPart("<key>"), each part naming the GraphQL types whose IDs it accepts) and resolve where an
-//     import part must be looked up (a slug to an ID). Set a hook only where the type differs: named (how
-//     a create names it in errors), holder (names or keys are unique: a refused create names the object to
-//     adopt), secret (only the create answer carries it), replaced, DeleteRefused, ExplainCreate, planned,
-//     renamed, ModifyPlan, validators, writeOnly, byID and keyOf (addressed by a slug a rename elsewhere
-//     changes), parents (imported by its own ID alone), AfterImport, setting (a setting of its parent, named
-//     by the parent: get answers ErrAbsent where the parent holds none), graphQL (calls through GraphQL:
-//     an answer that acted and carries errors is recorded with a warning), applied (checks that the service
-//     holds what was planned), kept (an object that outlives the resource: Delete warns and sends nothing).
-//     A client call or hook reports an error in its own words with DiagnosedError (from get, nothing leaves
-//     state; from create or update with an answer, the change applied in part is recorded), as another
+//     - <name>Kind, an ObjectKind[buildkite.<T>, <name>Model] (object.go): Name, What (in errors),
+//     Scopes (WriteScopes("write_...")), Identity, Schema, Moves (StateMoves for earlier states), Key
+//     (the attribute that addresses it: "id", or "slug"), Parent (the parent's attribute, for an object
+//     kept under another, such as "cluster_id"), FromAPI, and the client's Create, Get, Update (nil when
+//     every change replaces it) and Remove; ImportParts (UuidPart("<cluster id>", "Cluster"),
+//     KeyPart("<key>"), each part naming the GraphQL types whose IDs it accepts) and Resolve where an
+//     import part must be looked up (a slug to an ID). Set a hook only where the type differs: Named (how
+//     a create names it in errors), Holder (names or keys are unique: a refused create names the object to
+//     adopt), Secret (only the create answer carries it), Replaced, DeleteRefused, ExplainCreate, Planned,
+//     Renamed, ModifyPlan, Validators, WriteOnly, ByID and KeyOf (addressed by a slug a rename elsewhere
+//     changes), Parents (imported by its own ID alone), AfterImport, Setting (a setting of its parent, named
+//     by the parent: Get answers ErrAbsent where the parent holds none), Singleton (the organization's
+//     one), GraphQL (calls through GraphQL: an answer that acted and carries errors is recorded with a
+//     warning), AfterCreate (a wait after the create is recorded: the hosted agent image's build),
+//     OpaqueKey (an id the service assigns that is not a UUID), Applied (checks that the service holds
+//     what was planned), Kept (an object that outlives the resource: Delete warns and sends nothing).
+//     A client call or hook reports an error in its own words with DiagnosedError (from Get, nothing leaves
+//     state; from Create or Update with an answer, the change applied in part is recorded), as another
 //     operation with ReportedAs ("set", "unset"), or as a warning of what a succeeding operation left
 //     behind with LeftBehind. The kind gives every type the same Create, Read, Update, Delete and
 //     ImportState: FinishCreate, FinishRead and FinishUpdate (no state without an ID, the identity kept
@@ -133,8 +135,8 @@
 //     A type the official provider has too: every attribute of its schema (testdata/official-schema.json)
 //     exists here (TestSchemaCoversOfficialProvider lists what is missing); attributes only its GraphQL API
 //     sets are applied through it and declared with NewResourceBase(...).WithGraphQLAttrs("description"); the
-//     schema's Version is above its (`Version: 1`, or its version + 1) and the kind's moves are
-//     StateMoves{refs: [...the reference attributes...]}, with an official or ours function for what the
+//     schema's Version is above its (`Version: 1`, or its version + 1) and the kind's Moves are
+//     StateMoves{Refs: [...the reference attributes...]}, with an Official or Ours function for what the
 //     common steps do not cover (see upgrade.go).
 //  3. Register New<Name>Resource in provider.go's Resources.
 //  4. A data source: <name>_data_source.go embedding DataSourceBase, its attributes written once in a

@@ -44,43 +44,43 @@ type ObjectKind[T, M any] struct {
 	Schema func() schema.Schema
 	// Moves upgrade the states of earlier schema versions (upgrade.go).
 	Moves StateMoves
-	// noID: the schema has no id attribute; the identity alone names the object (a portal, by slug).
+	// NoID: the schema has no id attribute; the identity alone names the object (a portal, by slug).
 	NoID bool
-	// singleton: the organization's one object of the type (its banner), which the calls find without a
+	// Singleton: the organization's one object of the type (its banner), which the calls find without a
 	// key and errors name by the organization.
 	Singleton bool
-	// setting: a setting of its parent (a cluster's default queue) rather than an object of its own, addressed
-	// and named by the parent's ID alone, which is also its id; get answers ErrAbsent where the parent holds
+	// Setting: a setting of its parent (a cluster's default queue) rather than an object of its own, addressed
+	// and named by the parent's ID alone, which is also its id; Get answers ErrAbsent where the parent holds
 	// none.
 	Setting bool
-	// graphQL: the type's calls go through Buildkite's GraphQL API (every plan needs it: graphql_scope.go),
+	// GraphQL: the type's calls go through Buildkite's GraphQL API (every plan needs it: graphql_scope.go),
 	// whose answers may carry the object, or show it done, and errors as well.
 	GraphQL *GraphQLCalls
 
 	// Key is the attribute that addresses the object: "id", or "slug" where the service addresses it so;
-	// parent, where the service keeps the object under another ("cluster_id", "team_id"), the attribute
+	// Parent, where the service keeps the object under another ("cluster_id", "team_id"), the attribute
 	// holding the parent's ID, else "". Read, Update and Delete address the object by these two, and
 	// ImportState sets them.
 	Parent, Key string
 
-	// fromAPI fills the model from the service's object; parentID is the parent's, which the object may
+	// FromAPI fills the model from the service's object; parentID is the parent's, which the object may
 	// not carry. The model holds the plan or prior state it is filled over.
 	FromAPI func(m *M, parentID string, obj *T)
-	// create, get, update and remove are the client's calls. update is nil where the service cannot change
-	// the object: every attribute then replaces it, and Update is never planned. update has the prior
+	// Create, Get, Update and Remove are the client's calls. Update is nil where the service cannot change
+	// the object: every attribute then replaces it, and an update is never planned. Update has the prior
 	// state beside the plan (to send only what changed, or keep what only a create answer holds).
 	Create func(ctx context.Context, c *buildkite.Client, parentID string, plan *M) (*T, error)
 	Get    func(ctx context.Context, c *buildkite.Client, parentID, key string) (*T, error)
 	Update func(ctx context.Context, c *buildkite.Client, parentID, key string, plan, state *M) (*T, error)
 	Remove func(ctx context.Context, c *buildkite.Client, parentID, key string) error
 
-	// ImportParts is the form of the import ID and of the identity, in order; resolve turns the parts into
-	// the parent's ID and the key, checking that the object exists. Without resolve the parts are the
+	// ImportParts is the form of the import ID and of the identity, in order; Resolve turns the parts into
+	// the parent's ID and the key, checking that the object exists. Without Resolve the parts are the
 	// parent's ID (where there is a parent) and the key, as given.
 	ImportParts []ImportPart
 	Resolve     func(ctx context.Context, c *buildkite.Client, parts []string) (parentID, key string, err error)
-	// parents, for an object under a parent, lists the parents' IDs: an import ID that is the object's own
-	// ID alone (as Terraform holds it in `id`) is then looked for under each with get (import_kit.go).
+	// Parents, for an object under a parent, lists the parents' IDs: an import ID that is the object's own
+	// ID alone (as Terraform holds it in `id`) is then looked for under each with Get (import_kit.go).
 	Parents func(ctx context.Context, c *buildkite.Client) ([]string, error)
 
 	// The hooks below are for the types that need them; nil (or "") where a type does not.
@@ -105,23 +105,23 @@ type ObjectKind[T, M any] struct {
 	// Renamed are the attributes the service derives from the name (a slug, URLs): unknown in a plan that
 	// changes the name.
 	Renamed []string
-	// byID and keyOf are for an object addressed by a slug that a rename elsewhere changes (key "slug"):
-	// it is found by the slug in state, then by its ID (the id attribute) with byID, and Update and Delete
-	// address it by the slug it has now, keyOf. It imports by slug or ID.
+	// ByID and KeyOf are for an object addressed by a slug that a rename elsewhere changes (key "slug"):
+	// it is found by the slug in state, then by its ID (the id attribute) with ByID, and Update and Delete
+	// address it by the slug it has now, KeyOf. It imports by slug or ID.
 	ByID  func(ctx context.Context, c *buildkite.Client, parentID, id string) (*T, error)
 	KeyOf func(obj *T) string
 	// ExplainCreate reports a refused create in the type's own words (adding the error and returning true),
 	// before the shared report.
 	ExplainCreate func(plan *M, err error, diags *diag.Diagnostics) bool
-	// Applied checks, after a create or update and before fromAPI fills the plan, that the service holds what
+	// Applied checks, after a create or update and before FromAPI fills the plan, that the service holds what
 	// the plan asked for (a policy it normalized into something that means otherwise), adding an error if
 	// not; the state still records what the service holds.
 	Applied func(plan *M, obj *T, ident string, diags *diag.Diagnostics)
 	// Kept is for an object that outlives the resource (the organization's pipeline settings): Delete sends
 	// nothing and warns with the summary and detail it returns.
 	Kept func(c *buildkite.Client) (summary, detail string)
-	// writeOnly copies into the plan, before create and update, the write-only attributes only the
-	// configuration holds (a secret's value_wo); fromAPI nulls them again.
+	// WriteOnly copies into the plan, before create and update, the write-only attributes only the
+	// configuration holds (a secret's value_wo); FromAPI nulls them again.
 	WriteOnly func(plan, config *M)
 	// ModifyPlan is the plan-time check or change of a type that needs the whole request (the configuration,
 	// a raw comparison with state), after the checks every resource makes.
@@ -141,7 +141,7 @@ type ObjectKind[T, M any] struct {
 	// sent as it is.
 	OpaqueKey bool
 
-	// current, when set, makes Create take over an association that exists already (association.go).
+	// Current, when set, makes Create take over an association that exists already (association.go).
 	Current func(existing *T, plan *M) bool
 }
 

@@ -50,9 +50,9 @@ type StateAttrs map[string]any
 type StateMoves struct {
 	// Refs are the reference attributes (strings, or lists of strings) whose GraphQL IDs become UUIDs.
 	Refs []string
-	// official, where set, finishes a state the official provider wrote at its schema version version.
+	// Official, where set, finishes a state the official provider wrote at its schema version version.
 	Official func(version int64, a StateAttrs) error
-	// ours, where set, finishes a state this provider wrote at an earlier version.
+	// Ours, where set, finishes a state this provider wrote at an earlier version.
 	Ours func(version int64, a StateAttrs) error
 }
 
