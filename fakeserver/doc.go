@@ -1,5 +1,5 @@
-// Package fakeserver emulates Buildkite's REST API v2 closely enough that the provider's client talks to it
-// unchanged. It is both a library for in-process tests (New returns an http.Handler to mount on
+// Package fakeserver emulates Buildkite's REST API v2, and the part of its GraphQL API that the provider, the
+// official provider and Buildkite's CLI use, closely enough that their clients talk to it unchanged. It is both a library for in-process tests (New returns an http.Handler to mount on
 // httptest.NewServer) and, through cmd/fakeserver, a standalone server.
 //
 // Buildkite's REST reference (https://buildkite.com/docs/apis/rest-api) is the source of every field, status
@@ -48,7 +48,8 @@
 //   - clusters.go: clusters, and clusterState, which holds the tables of all three of its kinds;
 //     cluster_queues.go: a cluster's queues (dispatch pause and resume; queues_hosted.go their hosted
 //     agents); cluster_tokens.go: a cluster's agent tokens (state, views, routes, handlers in each);
-//     agent_images.go: a hosted cluster's custom agent images, which build on the server's clock.
+//     agent_images.go: a hosted cluster's custom agent images, which build on the server's clock;
+//     cache_registries.go: a cluster's cache registries (the Default one made on first use).
 //   - orgs.go, metrics.go: organizations and members; agent metrics at /v3 with agent registration tokens.
 //   - agents.go: the agents API (list, get, stop, pause, resume) over the agents metrics.go seeds; build_outputs.go: a
 //     build's artifacts, annotations and job logs (seeded by Store.AddArtifact and SetJobLog; annotations
@@ -62,7 +63,9 @@
 //   - pipelines.go: pipelines (state, routes, handlers); pipeline_input.go: create and update bodies and
 //     applyPipeline; pipeline_yaml.go: the YAML and the steps builds derive from it; pipeline_views.go: how
 //     a pipeline is shown; pipeline_providers.go: source providers and provider_settings;
-//     configuration.go: what the service normalises in a stored configuration.
+//     configuration.go: what the service normalises in a stored configuration; pipelines_features.go: the
+//     properties that depend on an organization feature, and those REST writes but does not show (emoji,
+//     color).
 //   - builds.go: builds and jobs (states, state); build_handlers.go: routes and handlers; build_views.go,
 //     build_filters.go: how builds are shown and filtered; build_admin.go: the /_fake/ build and job routes;
 //     job_actions.go: a job's own endpoints (list, get, retry, reprioritize), by its build or by
@@ -76,7 +79,8 @@
 //     services (cursor paging, masked and hidden secrets, enable and disable), notification_service_input.go
 //     their providers' settings and what a create or update body says.
 //   - api_settings.go: the organization's /api-settings (allowlist, token revocation, token creation), with
-//     the plan features that gate them; banner.go: the organization banner; network_ranges.go: a cluster's
+//     the plan features that gate them; allowlist.go: the allowlist enforced on every request;
+//     pipeline_settings.go: the organization's pipeline settings; banner.go: the organization banner; network_ranges.go: a cluster's
 //     hosted-agent egress ranges (seeded by Store methods, 503 on demand); pipeline_webhook.go: POST
 //     /pipelines/{slug}/webhook and the repository webhooks it makes.
 //   - graphql.go: POST /v1, the GraphQL endpoint (https://buildkite.com/docs/apis/graphql-api): the token's
@@ -92,8 +96,11 @@
 //     Cluster.queues through gqlClusterFields, Organization.jobs),
 //     graphql_pipeline_webhook.go (pipelineCreateWebhook, over pipeline_webhook.go),
 //     graphql_teams.go (node for teams, suites and a team's links,
-//     whose own UUID team_links.go keeps), graphql_clusters.go (clusters, queues, clusterQueueCreate and
-//     clusterQueueUpdate with the macOS settings), graphql_limits.go (the size ceilings checked before
+//     whose own UUID team_links.go keeps), graphql_team_registries.go (teams' access to package registries,
+//     served by GraphQL only), graphql_clusters.go (clusters and their agent tracing service, queues,
+//     clusterQueueCreate and clusterQueueUpdate with the macOS settings), graphql_cluster_queues.go (a
+//     queue's removal and dispatch), graphql_cluster_tokens.go (cluster agent tokens),
+//     graphql_pipeline_templates.go and graphql_pipeline_schedules.go (templates and schedules), graphql_limits.go (the size ceilings checked before
 //     parsing, query complexity with its cost headers, stats and the 50,000 refusal, the organization's
 //     points budget, Options.GraphQLBudget); graphql_conformance_test.go keeps the subset part of Buildkite's
 //     own schema (the repository's testdata/buildkite-schema.graphql).
