@@ -98,7 +98,7 @@
 //     (MutableIdentity where it follows a rename);
 //     - New<Name>Resource, returning NewObject(<name>Kind);
 //     - the model with tfsdk tags, and its fromAPI, toCreate and toUpdate;
-//     - <name>Kind, an ObjectKind[buildkite.<T>, <name>Model] (object.go): Name, What (in errors),
+//     - <name>Kind, an ObjectKind[buildkite.<T>, <name>Model] (kit/object.go): Name, What (in errors),
 //     Scopes (WriteScopes("write_...")), Identity, Schema, Moves (StateMoves for earlier states), Key
 //     (the attribute that addresses it: "id", or "slug"), Parent (the parent's attribute, for an object
 //     kept under another, such as "cluster_id"), FromAPI, and the client's Create, Get, Update (nil when
@@ -126,8 +126,9 @@
 //     - the schema function: WithCommon for id, uuid, graphql_id and URLs, ParentIDAttribute for a
 //     parent, CaseInsensitiveEnum for enums, ComputedString for what the service assigns.
 //     An association (an object linked under a parent) is the same kind, served by NewAssociation(kind).
-//     A type the kind cannot serve (the pipeline, the organization's singletons) embeds ResourceBase and
-//     writes Create, Read, Update, Delete and ImportState itself with the same pieces. A computed
+//     A type the kind does not serve (the pipeline, the organization, the notification service; DESIGN.md
+//     lists the rest) embeds ResourceBase and writes Create, Read, Update, Delete and ImportState itself
+//     with the same pieces. A computed
 //     attribute the service changes with every update (updated_at) has no UseStateForUnknown; where a plan
 //     modifier turns a differing configuration into no change (semantic YAML), ModifyPlan plans it back to
 //     the state's when nothing else changed (cluster_secret_resource.go), or every such plan shows an
@@ -137,7 +138,7 @@
 //     sets are applied through it and declared with NewResourceBase(...).WithGraphQLAttrs("description"); the
 //     schema's Version is above its (`Version: 1`, or its version + 1) and the kind's Moves are
 //     StateMoves{Refs: [...the reference attributes...]}, with an Official or Ours function for what the
-//     common steps do not cover (see upgrade.go).
+//     common steps do not cover (see kit/upgrade.go).
 //  3. Register New<Name>Resource in provider.go's Resources.
 //  4. A data source: <name>_data_source.go embedding DataSourceBase, its attributes written once in a
 //     <name>DataAttributes function that the plural data source reuses through ListOf and ListItems;
