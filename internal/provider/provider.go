@@ -61,11 +61,15 @@ func (p *buildkiteProvider) Metadata(_ context.Context, _ provider.MetadataReque
 func (p *buildkiteProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *provider.SchemaResponse) {
 	duration := []validator.String{kit.DurationValidator{}}
 	resp.Schema = schema.Schema{
-		MarkdownDescription: "Manage Buildkite through its REST API: clusters with their queues, agent tokens and default " +
-			"queues; teams, their members and their access to pipelines and test suites; pipelines, pipeline templates " +
-			"and organization rules; test suites; package registries and their tokens. Data sources read the " +
-			"organization, its members, teams, clusters, pipelines, templates, rules, suites, flaky tests, " +
-			"registries, builds and agent metrics. " +
+		MarkdownDescription: "Manage Buildkite through its REST API, and its GraphQL API where only GraphQL serves: " +
+			"clusters with their queues, agent tokens, secrets, cache registries, hosted agent images, maintainers and " +
+			"default queues; teams, their members and their access to pipelines, test suites and package registries; " +
+			"pipelines with their schedules and webhooks, pipeline templates and organization rules; test suites; " +
+			"package registries and their tokens; the organization, its members, banner, pipeline settings, " +
+			"notification services and portals, and unclustered agent tokens. Data sources read the organization, " +
+			"its members, teams, clusters, pipelines, templates, rules, suites, flaky tests, registries, builds and " +
+			"agent metrics; list resources find what exists for `terraform query`; an ephemeral cluster agent token " +
+			"hands a short-lived token to another provider without storing it. " +
 			"Configurations written for the official provider need only their `source` changed: " +
 			"`rest_url`, `graphql_url`, `archive_pipeline_on_delete` and `timeouts` are accepted as it spells them.",
 		Attributes: map[string]schema.Attribute{
