@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
@@ -20,15 +19,6 @@ import (
 	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
-var (
-	_ resource.Resource                 = (*clusterAgentTokenResource)(nil)
-	_ resource.ResourceWithConfigure    = (*clusterAgentTokenResource)(nil)
-	_ resource.ResourceWithImportState  = (*clusterAgentTokenResource)(nil)
-	_ resource.ResourceWithIdentity     = (*clusterAgentTokenResource)(nil)
-	_ resource.ResourceWithModifyPlan   = (*clusterAgentTokenResource)(nil)
-	_ resource.ResourceWithUpgradeState = (*clusterAgentTokenResource)(nil)
-)
-
 // clusterAgentTokenIdentity names a cluster agent token for import blocks and terraform query.
 var clusterAgentTokenIdentity = kit.IdentifiedBy(
 	kit.IdentityAttr("cluster_id", "The ID of the cluster the token belongs to."),
@@ -36,14 +26,44 @@ var clusterAgentTokenIdentity = kit.IdentifiedBy(
 )
 
 // NewClusterAgentTokenResource returns the buildkite_cluster_agent_token resource.
-func NewClusterAgentTokenResource() resource.Resource {
-	return &clusterAgentTokenResource{
-		ResourceBase: kit.NewResourceBase("cluster_agent_token", kit.WriteScopes("write_clusters"), clusterAgentTokenIdentity),
-	}
-}
+func NewClusterAgentTokenResource() resource.Resource { return kit.NewObject(clusterAgentTokenKind) }
 
-type clusterAgentTokenResource struct {
-	kit.ResourceBase
+// clusterAgentTokenKind declares buildkite_cluster_agent_token: a token whose secret only the create answer
+// carries; an update keeps it from state. Imported as "<cluster id>/<token id>", or by the token's ID alone.
+var clusterAgentTokenKind = &kit.ObjectKind[buildkite.ClusterToken, clusterAgentTokenModel]{
+	Name:     "cluster_agent_token",
+	What:     "cluster agent token",
+	Scopes:   kit.WriteScopes("write_clusters"),
+	Identity: clusterAgentTokenIdentity,
+	Schema:   clusterAgentTokenSchema,
+	// The official provider's states hold cluster_id as a UUID, and no cluster_uuid, which ours of version 0
+	// lack too.
+	Moves: kit.StateMoves{Refs: []string{"cluster_id"}, Ours: func(_ int64, a kit.StateAttrs) error {
+		a["cluster_uuid"] = a["cluster_id"]
+		return nil
+	}},
+	Parent:  "cluster_id",
+	Key:     kit.AttrID,
+	FromAPI: (*clusterAgentTokenModel).fromAPI,
+	Create: func(ctx context.Context, c *buildkite.Client, clusterID string, plan *clusterAgentTokenModel) (*buildkite.ClusterToken, error) {
+		return c.ClusterTokens.Create(ctx, clusterID, plan.toCreate())
+	},
+	Get: func(ctx context.Context, c *buildkite.Client, clusterID, id string) (*buildkite.ClusterToken, error) {
+		return c.ClusterTokens.Get(ctx, clusterID, id)
+	},
+	Update: func(ctx context.Context, c *buildkite.Client, clusterID, id string, plan, state *clusterAgentTokenModel) (*buildkite.ClusterToken, error) {
+		plan.Token = state.Token // the update answer has no secret
+		return c.ClusterTokens.Update(ctx, clusterID, id, plan.toUpdate())
+	},
+	Remove: func(ctx context.Context, c *buildkite.Client, clusterID, id string) error {
+		return c.ClusterTokens.Delete(ctx, clusterID, id)
+	},
+	ImportParts: []kit.ImportPart{kit.UuidPart("<cluster id>", "Cluster"), kit.UuidPart("<token id>", "ClusterToken")},
+	Parents:     func(ctx context.Context, c *buildkite.Client) ([]string, error) { return kit.ClusterIDs(c)(ctx) },
+	Named: func(plan *clusterAgentTokenModel) string {
+		return fmt.Sprintf("%q in cluster %s", plan.Description.ValueString(), plan.ClusterID.UUID())
+	},
+	Secret: "token",
 }
 
 type clusterAgentTokenModel struct {
@@ -121,12 +141,8 @@ func (m *clusterAgentTokenModel) toUpdate() buildkite.ClusterTokenUpdate {
 	return buildkite.ClusterTokenUpdate{Description: &desc, AllowedIPAddresses: ips}
 }
 
-func (m *clusterAgentTokenModel) ident() string {
-	return m.ClusterID.UUID() + "/" + m.ID.ValueString()
-}
-
-func (r *clusterAgentTokenResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
-	resp.Schema = schema.Schema{
+func clusterAgentTokenSchema() schema.Schema {
+	return schema.Schema{
 		Version: 1, // above the official provider's 0, so that its states are upgraded (kit/upgrade.go)
 		MarkdownDescription: "An agent token of a cluster: agents started with it join the cluster. " +
 			"The secret `token` is returned only when the token is created and is kept in state from then on; " +
@@ -166,14 +182,6 @@ func (r *clusterAgentTokenResource) Schema(_ context.Context, _ resource.SchemaR
 	}
 }
 
-// UpgradeState moves the official provider's states and ours of version 0 to version 1.
-func (r *clusterAgentTokenResource) UpgradeState(ctx context.Context) map[int64]resource.StateUpgrader {
-	return kit.Upgraders(ctx, r, kit.StateMoves{Refs: []string{"cluster_id"}, Ours: func(_ int64, a kit.StateAttrs) error {
-		a["cluster_uuid"] = a["cluster_id"]
-		return nil
-	}})
-}
-
 // cidrValidator checks that a string is one network in CIDR notation with no host bits set, since the
 // service would store what the user did not mean.
 type cidrValidator struct{}
@@ -198,90 +206,4 @@ func (v cidrValidator) ValidateString(_ context.Context, req validator.StringReq
 		resp.Diagnostics.AddAttributeError(req.Path, "Host Bits Set in CIDR Block",
 			fmt.Sprintf("%s: %q has host bits set; the network it names is %q.", req.Path, s, network.String()))
 	}
-}
-
-func (r *clusterAgentTokenResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	defer r.FinishCreate(ctx, resp)
-	var plan clusterAgentTokenModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel := r.Timeout(ctx, kit.OpCreate)
-	defer cancel()
-	clusterID := plan.ClusterID.UUID()
-	t, err := r.Client().ClusterTokens.Create(ctx, clusterID, plan.toCreate())
-	lost := t != nil && kit.SecretLost(ctx, &resp.Diagnostics, err, "cluster agent token", fmt.Sprintf("%q in cluster %s", plan.Description.ValueString(), clusterID), "token")
-	if err != nil && !lost {
-		kit.AddAPIError(&resp.Diagnostics, "create", "cluster agent token", fmt.Sprintf("%q in cluster %s", plan.Description.ValueString(), clusterID), err)
-		return
-	}
-	plan.fromAPI(clusterID, t)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-}
-
-func (r *clusterAgentTokenResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	defer r.FinishRead(ctx, req, resp)
-	var state clusterAgentTokenModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel := r.Timeout(ctx, kit.OpRead)
-	defer cancel()
-	t, err := r.Client().ClusterTokens.Get(ctx, state.ClusterID.UUID(), kit.RestID(state.ID))
-	if err != nil {
-		r.ReadFailed(ctx, resp, err, "cluster agent token", state.ident())
-		return
-	}
-	state.fromAPI(state.ClusterID.UUID(), t)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
-}
-
-func (r *clusterAgentTokenResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	defer r.FinishUpdate(ctx, req, resp)
-	var plan, state clusterAgentTokenModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel := r.Timeout(ctx, kit.OpUpdate)
-	defer cancel()
-	t, err := r.Client().ClusterTokens.Update(ctx, state.ClusterID.UUID(), kit.RestID(state.ID), plan.toUpdate())
-	if err != nil {
-		kit.AddAPIError(&resp.Diagnostics, "update", "cluster agent token", state.ident(), err)
-		return
-	}
-	plan.Token = state.Token
-	plan.fromAPI(state.ClusterID.UUID(), t)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-}
-
-func (r *clusterAgentTokenResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var state clusterAgentTokenModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel := r.Timeout(ctx, kit.OpDelete)
-	defer cancel()
-	err := r.Client().ClusterTokens.Delete(ctx, state.ClusterID.UUID(), kit.RestID(state.ID))
-	r.DeleteFailed(ctx, &resp.Diagnostics, err, "cluster agent token", state.ident())
-}
-
-// ImportState accepts "<cluster id>/<token id>", each a UUID or a GraphQL ID. The secret cannot be
-// recovered, so token stays null.
-func (r *clusterAgentTokenResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	ctx, cancel := r.Timeout(ctx, kit.OpRead)
-	defer cancel()
-	if !kit.QualifyImportID(ctx, &req, resp, "cluster agent token", "<cluster id>/<token id>", kit.ClusterIDs(r.Client()), kit.Answers(r.Client().ClusterTokens.Get)) {
-		return
-	}
-	parts, ok := r.ImportParts(ctx, req, resp, kit.UuidPart("<cluster id>", "Cluster"), kit.UuidPart("<token id>", "ClusterToken"))
-	if !ok {
-		return
-	}
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("cluster_id"), parts[0])...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), parts[1])...)
 }

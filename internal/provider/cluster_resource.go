@@ -21,28 +21,57 @@ import (
 	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
-var (
-	_ resource.Resource                 = (*clusterResource)(nil)
-	_ resource.ResourceWithConfigure    = (*clusterResource)(nil)
-	_ resource.ResourceWithImportState  = (*clusterResource)(nil)
-	_ resource.ResourceWithIdentity     = (*clusterResource)(nil)
-	_ resource.ResourceWithModifyPlan   = (*clusterResource)(nil)
-	_ resource.ResourceWithUpgradeState = (*clusterResource)(nil)
-)
-
 // clusterIdentity names a cluster for import blocks and terraform query.
 var clusterIdentity = kit.IdentifiedBy(kit.IdentityAttr("id", "The cluster's ID (a UUID)."))
 
 // NewClusterResource returns the buildkite_cluster resource.
-func NewClusterResource() resource.Resource {
-	return &clusterResource{
-		ResourceBase: kit.NewResourceBase("cluster", kit.WriteScopes("write_clusters"), clusterIdentity).
-			WithGraphQLAttrs("agent_tracing_service_uuid"),
-	}
-}
+func NewClusterResource() resource.Resource { return kit.NewObject(clusterKind) }
 
-type clusterResource struct {
-	kit.ResourceBase
+// clusterKind declares buildkite_cluster: served by REST, but for its agent tracing service, set and read
+// through GraphQL only where the configuration sets it; a new cluster refuses enabled hosted settings at plan,
+// and an update sends its REST attributes, then its hosted settings, then its tracing service, each step
+// recorded before the next.
+var clusterKind = &kit.ObjectKind[buildkite.Cluster, clusterModel]{
+	Name:     "cluster",
+	What:     "cluster",
+	Scopes:   kit.WriteScopes("write_clusters"),
+	Identity: clusterIdentity,
+	Schema:   clusterSchema,
+	// The official provider's states, and ours of version 0, move to version 1 as they are.
+	Moves:        kit.StateMoves{},
+	Key:          kit.AttrID,
+	GraphQLAttrs: []string{"agent_tracing_service_uuid"},
+	FromAPI:      func(m *clusterModel, _ string, c *buildkite.Cluster) { m.fromAPI(c) },
+	Create: func(ctx context.Context, c *buildkite.Client, _ string, plan *clusterModel) (*buildkite.Cluster, error) {
+		return c.Clusters.Create(ctx, plan.toCreate())
+	},
+	Get: func(ctx context.Context, c *buildkite.Client, _, id string) (*buildkite.Cluster, error) {
+		return c.Clusters.Get(ctx, id)
+	},
+	Update: updateCluster,
+	Remove: func(ctx context.Context, c *buildkite.Client, _, id string) error {
+		return c.Clusters.Delete(ctx, id)
+	},
+	ImportParts: []kit.ImportPart{kit.UuidPart("<cluster id>", "Cluster")},
+	Named:       func(plan *clusterModel) string { return plan.Name.ValueString() },
+	ModifyPlan:  clusterModifyPlan,
+	WritePart: func(ctx context.Context, c *buildkite.Client, plan, prior, got *clusterModel, diags *diag.Diagnostics) {
+		switch {
+		case prior != nil:
+			got.AgentTracingServiceUUID = prior.AgentTracingServiceUUID
+		case kit.IsKnownValue(plan.AgentTracingServiceUUID):
+			got.AgentTracingServiceUUID = types.StringValue("") // a new cluster has none
+		default:
+			got.AgentTracingServiceUUID = types.StringNull()
+		}
+		writeTracing(ctx, c, plan, got, diags)
+	},
+	ReadPart: func(ctx context.Context, d *kit.ProviderData, got *clusterModel, diags *diag.Diagnostics) {
+		if err := readTracing(ctx, d, got); err != nil {
+			// REST has just served the cluster: a GraphQL null or not found for its tracing service is no 404 of it.
+			kit.AddPartReadError(diags, "cluster", got.ID.ValueString(), "agent tracing service (agent_tracing_service_uuid)", err)
+		}
+	},
 }
 
 type clusterModel struct {
@@ -159,8 +188,9 @@ func (m *clusterModel) toUpdate(prior *clusterModel) buildkite.ClusterUpdate {
 	}
 }
 
-func (r *clusterResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
-	resp.Schema = schema.Schema{
+// clusterSchema is the schema of buildkite_cluster.
+func clusterSchema() schema.Schema {
+	return schema.Schema{
 		Version: 1, // above the official provider's 0, so that its states are upgraded (kit/upgrade.go)
 		MarkdownDescription: "A cluster groups queues of agents and the pipelines that run on them. " +
 			"Manage its queues with `buildkite_cluster_queue`, its agent tokens with `buildkite_cluster_agent_token` " +
@@ -221,16 +251,10 @@ func (r *clusterResource) Schema(_ context.Context, _ resource.SchemaRequest, re
 	}
 }
 
-// UpgradeState moves the official provider's states and ours of version 0 to version 1.
-func (r *clusterResource) UpgradeState(ctx context.Context) map[int64]resource.StateUpgrader {
-	return kit.Upgraders(ctx, r, kit.StateMoves{})
-}
-
-// ModifyPlan checks the token's scopes and refuses to enable a hosted setting on a cluster about to be
+// clusterModifyPlan refuses to enable a hosted setting on a cluster about to be
 // created: it has no hosted queue yet, so the service would refuse it after the cluster was made. A value
 // known only at apply could be true, so it is refused too.
-func (r *clusterResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	r.ResourceBase.ModifyPlan(ctx, req, resp)
+func clusterModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if !req.State.Raw.IsNull() || req.Plan.Raw.IsNull() {
 		return
 	}
@@ -245,34 +269,9 @@ func (r *clusterResource) ModifyPlan(ctx context.Context, req resource.ModifyPla
 	}
 }
 
-func (r *clusterResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	defer r.FinishCreate(ctx, resp)
-	var plan clusterModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel := r.Timeout(ctx, kit.OpCreate)
-	defer cancel()
-	c, err := r.Client().Clusters.Create(ctx, plan.toCreate())
-	if err != nil {
-		kit.AddAPIError(&resp.Diagnostics, "create", "cluster", plan.Name.ValueString(), err)
-		return
-	}
-	want := plan.AgentTracingServiceUUID
-	plan.fromAPI(c)
-	if kit.IsKnownValue(want) {
-		plan.AgentTracingServiceUUID = types.StringValue("") // a new cluster has none
-		planned := plan
-		planned.AgentTracingServiceUUID = want
-		r.writeTracing(ctx, &planned, &plan, &resp.Diagnostics)
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-}
-
 // writeTracing selects plan's tracing service where it differs from got's, and records in got what the
 // service answered. A refusal names the attribute, with the service's words and what it takes.
-func (r *clusterResource) writeTracing(ctx context.Context, plan, got *clusterModel, diags *diag.Diagnostics) {
+func writeTracing(ctx context.Context, c *buildkite.Client, plan, got *clusterModel, diags *diag.Diagnostics) {
 	v, ok := plan.tracingWrite(got.AgentTracingServiceUUID)
 	if !ok {
 		if kit.IsKnownValue(plan.AgentTracingServiceUUID) {
@@ -280,7 +279,7 @@ func (r *clusterResource) writeTracing(ctx context.Context, plan, got *clusterMo
 		}
 		return
 	}
-	selected, err := r.Client().Clusters.SetAgentTracingService(ctx, got.GraphQLID.ValueString(), v)
+	selected, err := c.Clusters.SetAgentTracingService(ctx, got.GraphQLID.ValueString(), v)
 	if kit.ActedWithErrors(diags, err, "set the agent tracing service of", "cluster", got.ID.ValueString()) {
 		got.AgentTracingServiceUUID = types.StringValue(selected)
 		return
@@ -300,11 +299,11 @@ func (r *clusterResource) writeTracing(ctx context.Context, plan, got *clusterMo
 // readTracing reads the cluster's tracing service where the state holds one (the configuration set it, "" too)
 // and GraphQL can be asked: a configuration that never sets it costs no GraphQL request and needs no GraphQL
 // scope. An import reads none either, as a create that leaves it unset, so that both record the same.
-func (r *clusterResource) readTracing(ctx context.Context, m *clusterModel) error {
-	if m.AgentTracingServiceUUID.IsNull() || !r.Data.GraphQLReachable() {
+func readTracing(ctx context.Context, d *kit.ProviderData, m *clusterModel) error {
+	if m.AgentTracingServiceUUID.IsNull() || !d.GraphQLReachable() {
 		return nil
 	}
-	selected, err := r.Client().Clusters.AgentTracingService(ctx, m.GraphQLID.ValueString())
+	selected, err := d.Client.Clusters.AgentTracingService(ctx, m.GraphQLID.ValueString())
 	if err != nil {
 		return err
 	}
@@ -312,90 +311,36 @@ func (r *clusterResource) readTracing(ctx context.Context, m *clusterModel) erro
 	return nil
 }
 
-func (r *clusterResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	defer r.FinishRead(ctx, req, resp)
-	var state clusterModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
+// updateCluster sends the REST attributes where they changed, then the hosted settings where they changed
+// (WritePart then sends the tracing service). A refused hosted change records the REST step before it;
+// nothing sent answers nil.
+func updateCluster(ctx context.Context, c *buildkite.Client, _, id string, plan, state *clusterModel) (*buildkite.Cluster, error) {
+	var got *buildkite.Cluster
+	if u := plan.toUpdate(state); !u.IsZero() {
+		var err error
+		if got, err = c.Clusters.Update(ctx, id, u); err != nil {
+			return nil, err
+		}
 	}
-	ctx, cancel := r.Timeout(ctx, kit.OpRead)
-	defer cancel()
-	c, err := r.Client().Clusters.Get(ctx, kit.RestID(state.ID))
-	if err != nil {
-		r.ReadFailed(ctx, resp, err, "cluster", state.ID.ValueString())
-		return
+	if w := plan.hostedWrite(state); !w.IsZero() {
+		h, err := c.Clusters.SetHostedSettings(ctx, id, w)
+		if err != nil {
+			plan.HostedGitMirrorEnabled, plan.HostedContainerCacheEnabled = state.HostedGitMirrorEnabled, state.HostedContainerCacheEnabled
+			plan.AgentTracingServiceUUID = state.AgentTracingServiceUUID
+			return got, hostedSettingsError(id, err)
+		}
+		got = h
 	}
-	state.fromAPI(c)
-	if err := r.readTracing(ctx, &state); err != nil {
-		// REST has just served the cluster: a GraphQL null or not found for its tracing service is no 404 of it.
-		kit.AddPartReadError(&resp.Diagnostics, "cluster", state.ID.ValueString(), "agent tracing service (agent_tracing_service_uuid)", err)
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+	return got, nil
 }
 
-func (r *clusterResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	defer r.FinishUpdate(ctx, req, resp)
-	var plan, state clusterModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel := r.Timeout(ctx, kit.OpUpdate)
-	defer cancel()
-	id := state.ID.ValueString()
-	got := state // what the service holds, step by step: a failed step records the steps before it
-	if u := plan.toUpdate(&state); !u.IsZero() {
-		c, err := r.Client().Clusters.Update(ctx, id, u)
-		if err != nil {
-			kit.AddAPIError(&resp.Diagnostics, "update", "cluster", id, err)
-			return
-		}
-		got.Name, got.Description, got.Emoji, got.Color = plan.Name, plan.Description, plan.Emoji, plan.Color
-		got.fromAPI(c)
-	}
-	if w := plan.hostedWrite(&state); !w.IsZero() {
-		c, err := r.Client().Clusters.SetHostedSettings(ctx, id, w)
-		if err != nil {
-			resp.Diagnostics.Append(resp.State.Set(ctx, &got)...)
-			addHostedSettingsError(&resp.Diagnostics, id, err)
-			return
-		}
-		got.fromAPI(c)
-	}
-	r.writeTracing(ctx, &plan, &got, &resp.Diagnostics)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &got)...)
-}
-
-// addHostedSettingsError reports a refused change of the hosted settings: the service's words, and for its
+// hostedSettingsError reports a refused change of the hosted settings: the service's words, and for its
 // 422 why and what to do.
-func addHostedSettingsError(diags *diag.Diagnostics, id string, err error) {
+func hostedSettingsError(id string, err error) error {
 	detail := fmt.Sprintf("Updating the hosted settings (%s) of cluster %s: %s.", strings.Join(clusterHostedAttrs, ", "), id,
 		kit.DescribeError(err))
 	if buildkite.IsValidation(err) {
 		detail += " " + clusterHostedQueueNeeded
 	}
-	diags.AddError("Unable to Update Cluster Hosted Settings", detail+" The cluster's other changes are recorded as applied.")
-}
-
-func (r *clusterResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var state clusterModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel := r.Timeout(ctx, kit.OpDelete)
-	defer cancel()
-	r.DeleteFailed(ctx, &resp.Diagnostics, r.Client().Clusters.Delete(ctx, state.ID.ValueString()), "cluster", state.ID.ValueString())
-}
-
-// ImportState accepts the cluster's ID or GraphQL ID.
-func (r *clusterResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	parts, ok := r.ImportParts(ctx, req, resp, kit.UuidPart("<cluster id>", "Cluster"))
-	if !ok {
-		return
-	}
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), parts[0])...)
+	return &kit.DiagnosedError{Summary: "Unable to Update Cluster Hosted Settings", Detail: detail + " The cluster's other changes are recorded as applied."}
 }

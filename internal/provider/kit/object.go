@@ -56,6 +56,9 @@ type ObjectKind[T, M any] struct {
 	// GraphQL: the type's calls go through Buildkite's GraphQL API (every plan needs it: graphql_scope.go),
 	// whose answers may carry the object, or show it done, and errors as well.
 	GraphQL *GraphQLCalls
+	// GraphQLAttrs are the attributes served through GraphQL, on a type served through REST otherwise (a
+	// cluster's agent tracing service): a plan needs GraphQL only where one of them is set (graphql_scope.go).
+	GraphQLAttrs []string
 
 	// Key is the attribute that addresses the object: "id", or "slug" where the service addresses it so;
 	// Parent, where the service keeps the object under another ("cluster_id", "team_id"), the attribute
@@ -68,7 +71,8 @@ type ObjectKind[T, M any] struct {
 	FromAPI func(m *M, parentID string, obj *T)
 	// Create, Get, Update and Remove are the client's calls. Update is nil where the service cannot change
 	// the object: every attribute then replaces it, and an update is never planned. Update has the prior
-	// state beside the plan (to send only what changed, or keep what only a create answer holds).
+	// state beside the plan (to send only what changed, or keep what only a create answer holds); it answers
+	// nil, nil where it sent nothing for the object itself (only a part WritePart writes changed).
 	Create func(ctx context.Context, c *buildkite.Client, parentID string, plan *M) (*T, error)
 	Get    func(ctx context.Context, c *buildkite.Client, parentID, key string) (*T, error)
 	Update func(ctx context.Context, c *buildkite.Client, parentID, key string, plan, state *M) (*T, error)
@@ -113,6 +117,12 @@ type ObjectKind[T, M any] struct {
 	// ExplainCreate reports a refused create in the type's own words (adding the error and returning true),
 	// before the shared report.
 	ExplainCreate func(plan *M, err error, diags *diag.Diagnostics) bool
+	// WritePart writes a part of the object served apart from it (a cluster's agent tracing service, through
+	// GraphQL) after a create or update has recorded the object in got: from plan, over prior (nil for a
+	// create). It records in got what the service then holds and adds its own errors; the state records got.
+	WritePart func(ctx context.Context, c *buildkite.Client, plan, prior, got *M, diags *diag.Diagnostics)
+	// ReadPart reads that part into got after a get, adding its own errors, which leave the state as it was.
+	ReadPart func(ctx context.Context, d *ProviderData, got *M, diags *diag.Diagnostics)
 	// Applied checks, after a create or update and before FromAPI fills the plan, that the service holds what
 	// the plan asked for (a policy it normalized into something that means otherwise), adding an error if
 	// not; the state still records what the service holds.
@@ -170,6 +180,9 @@ func NewObject[T, M any](kind *ObjectKind[T, M]) resource.Resource {
 	}
 	if kind.GraphQL != nil {
 		base = base.WithGraphQLType()
+	}
+	if len(kind.GraphQLAttrs) > 0 {
+		base = base.WithGraphQLAttrs(kind.GraphQLAttrs...)
 	}
 	return &objectResource[T, M]{ResourceBase: base, kind: kind}
 }
@@ -349,7 +362,11 @@ func (r *objectResource[T, M]) Create(ctx context.Context, req resource.CreateRe
 	if r.kind.Applied != nil {
 		r.kind.Applied(&plan, obj, ident, &resp.Diagnostics)
 	}
+	planned := plan
 	r.kind.FromAPI(&plan, parentID, obj)
+	if r.kind.WritePart != nil {
+		r.kind.WritePart(ctx, r.Client(), &planned, nil, &plan, &resp.Diagnostics)
+	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 	if r.kind.AfterCreate != nil && !resp.Diagnostics.HasError() {
 		obj, err = r.kind.AfterCreate(request, r.Client(), parentID, &plan, obj)
@@ -403,6 +420,11 @@ func (r *objectResource[T, M]) Read(ctx context.Context, req resource.ReadReques
 			resp.Diagnostics.Append(resp.Private.SetKey(ctx, r.importKey(), nil)...)
 		}
 	}
+	if r.kind.ReadPart != nil {
+		if r.kind.ReadPart(ctx, r.Data, &state, &resp.Diagnostics); resp.Diagnostics.HasError() {
+			return
+		}
+	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }
 
@@ -442,7 +464,13 @@ func (r *objectResource[T, M]) Update(ctx context.Context, req resource.UpdateRe
 	if r.kind.Applied != nil {
 		r.kind.Applied(&plan, obj, a.ident, &resp.Diagnostics)
 	}
-	r.kind.FromAPI(&plan, a.parent, obj)
+	planned := plan
+	if obj != nil { // nil: the update sent nothing for the object itself, only for a part served apart
+		r.kind.FromAPI(&plan, a.parent, obj)
+	}
+	if r.kind.WritePart != nil {
+		r.kind.WritePart(ctx, r.Client(), &planned, &state, &plan, &resp.Diagnostics)
+	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }
 
