@@ -3,10 +3,15 @@ package provider
 import (
 	"context"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 
+	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
 )
 
@@ -163,5 +168,39 @@ func TestAccClusterDataSource_errors(t *testing.T) {
 				ExpectError: regexpMust(`(?s)Exactly one of these attributes must be configured: \[id,name\]`),
 			},
 		},
+	})
+}
+
+// TestAccClusterDataSources_clusterDeletedWhileListed: a cluster deleted between the listing and the reads
+// of its details (as another workspace of a shared organization may) is left out, not an error.
+func TestAccClusterDataSources_clusterDeletedWhileListed(t *testing.T) {
+	t.Parallel()
+	var gone atomic.Value // the ID of the cluster deleted once the listing has been answered
+	gone.Store("")
+	deleteAfterListing := func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			next.ServeHTTP(w, r)
+			id := gone.Load().(string)
+			if id != "" && r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/clusters") {
+				del := r.Clone(r.Context())
+				del.Method, del.URL.Path, del.Body = http.MethodDelete, r.URL.Path+"/"+id, http.NoBody
+				next.ServeHTTP(httptest.NewRecorder(), del)
+				gone.Store("")
+			}
+		})
+	}
+	e := newTestEnvWith(t, fakeserver.Options{}, deleteAfterListing)
+	name := e.name("vanishing")
+	a, b := seedClusters(t, e, name)
+	gone.Store(b.ID)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		Steps: []resource.TestStep{{
+			Config: e.config(`data "buildkite_clusters" "all" {}`),
+			Check: resource.ComposeAggregateTestCheckFunc(
+				resource.TestCheckResourceAttr("data.buildkite_clusters.all", "clusters.#", "1"),
+				resource.TestCheckResourceAttr("data.buildkite_clusters.all", "clusters.0.id", a.ID),
+			),
+		}},
 	})
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	dschema "github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 
+	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
@@ -45,13 +46,22 @@ func (d *clustersDataSource) Read(ctx context.Context, _ datasource.ReadRequest,
 		return
 	}
 	// One more call per cluster with a default queue, for its key and description, and one GraphQL read per
-	// cluster for its agent tracing service where GraphQL can be asked.
-	items := make([]clusterDataModel, len(all))
+	// cluster for its agent tracing service where GraphQL can be asked. A cluster deleted between the listing
+	// and its details (a 404 for them, and for the cluster itself when asked again) no longer exists, and is
+	// left out, as a listing made a moment later would leave it out.
+	items := make([]clusterDataModel, 0, len(all))
 	for i := range all {
-		if err := clusterDetails(ctx, d.Data, &items[i], &all[i]); err != nil {
+		var m clusterDataModel
+		if err := clusterDetails(ctx, d.Data, &m, &all[i]); err != nil {
+			if buildkite.IsNotFound(err) {
+				if _, getErr := d.Client().Clusters.Get(ctx, all[i].ID); buildkite.IsNotFound(getErr) {
+					continue // the cluster itself is gone, not only a part of it
+				}
+			}
 			kit.AddAPIError(&resp.Diagnostics, "list", "clusters", "", err)
 			return
 		}
+		items = append(items, m)
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &clustersDataModel{Clusters: items})...)
 }
