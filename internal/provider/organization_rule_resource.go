@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
@@ -23,28 +24,58 @@ import (
 	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
-var (
-	_ resource.Resource                 = (*organizationRuleResource)(nil)
-	_ resource.ResourceWithConfigure    = (*organizationRuleResource)(nil)
-	_ resource.ResourceWithImportState  = (*organizationRuleResource)(nil)
-	_ resource.ResourceWithModifyPlan   = (*organizationRuleResource)(nil)
-	_ resource.ResourceWithIdentity     = (*organizationRuleResource)(nil)
-	_ resource.ResourceWithUpgradeState = (*organizationRuleResource)(nil)
-)
-
 // organizationRuleIdentity names a rule for import blocks and terraform query: its UUID, since a rule has
 // no name.
 var organizationRuleIdentity = kit.IdentifiedBy(kit.IdentityAttr("id", "The rule's UUID."))
 
 // NewOrganizationRuleResource returns the buildkite_organization_rule resource.
-func NewOrganizationRuleResource() resource.Resource {
-	return &organizationRuleResource{
-		ResourceBase: kit.NewResourceBase("organization_rule", kit.WriteScopes("write_rules"), organizationRuleIdentity).WithGraphQLAttrs("description"),
-	}
-}
+func NewOrganizationRuleResource() resource.Resource { return kit.NewObject(organizationRuleKind) }
 
-type organizationRuleResource struct {
-	kit.ResourceBase
+// organizationRuleKind declares buildkite_organization_rule: created, read and deleted through REST, which
+// cannot change a rule; its value and description are changed in place, and read back, through GraphQL
+// (ruleUpdate, the rule's details), which is also the only API that sets a description, right after the
+// create. A value names its pipelines by UUID or slug, resolved at plan.
+var organizationRuleKind = &kit.ObjectKind[buildkite.Rule, organizationRuleModel]{
+	Name:     "organization_rule",
+	What:     "rule",
+	Scopes:   kit.WriteScopes("write_rules"),
+	Identity: organizationRuleIdentity,
+	Schema:   organizationRuleSchema,
+	// The official provider's states (value as jsonencode wrote it, which the JSON type compares by meaning)
+	// and ours of version 0 move to version 1 as they are.
+	Moves:        kit.StateMoves{},
+	Key:          kit.AttrID,
+	GraphQLAttrs: []string{"description"},
+	// REST does not return the value a rule was created with: it is kept from the plan or state (fromAPI).
+	FromAPI: func(m *organizationRuleModel, _ string, r *buildkite.Rule) { m.fromAPI(r, m.Value) },
+	Create: func(ctx context.Context, c *buildkite.Client, _ string, plan *organizationRuleModel) (*buildkite.Rule, error) {
+		value, err := kit.CompactJSON(plan.Value.ValueString())
+		if err != nil {
+			return nil, &ruleValueInvalid{err}
+		}
+		return c.Rules.Create(ctx, buildkite.RuleCreate{Type: plan.Type.ValueString(), Value: value})
+	},
+	Get: func(ctx context.Context, c *buildkite.Client, _, id string) (*buildkite.Rule, error) {
+		return c.Rules.Get(ctx, id)
+	},
+	// REST changes nothing of a rule: ruleUpdate, through GraphQL, changes its value and description (WritePart).
+	Update: func(context.Context, *buildkite.Client, string, string, *organizationRuleModel, *organizationRuleModel) (*buildkite.Rule, error) {
+		return nil, nil
+	},
+	Remove: func(ctx context.Context, c *buildkite.Client, _, id string) error {
+		return c.Rules.Delete(ctx, id)
+	},
+	// The import ID is the rule's UUID or GraphQL ID; value is rebuilt from the rule's source and target UUIDs.
+	ImportParts:   []kit.ImportPart{kit.UuidPart("<rule UUID>", "Rule")},
+	Named:         func(plan *organizationRuleModel) string { return plan.Type.ValueString() },
+	ExplainCreate: explainRuleCreate,
+	Holder: func(c *buildkite.Client, plan *organizationRuleModel) kit.HolderLookup {
+		value, _ := kit.CompactJSON(plan.Value.ValueString()) // the create compacted it already
+		return holderOfRule(c, plan.Type.ValueString(), value)
+	},
+	PlanWith:  ruleModifyPlan,
+	WritePart: writeRuleDetails,
+	ReadPart:  readRuleDetails,
 }
 
 // organizationRuleModel is the rule's state; the data sources show the same attributes.
@@ -64,6 +95,11 @@ type organizationRuleModel struct {
 	Action     types.String       `tfsdk:"action"`
 	// Description only the GraphQL API sets and reads (rules_graphql.go).
 	Description types.String `tfsdk:"description"`
+
+	// prior is the model as it stood before fromAPI filled it: in a Read, the prior state, whose value and
+	// pipelines the GraphQL read compares with the service's (readRuleDetails). Not an attribute: tfsdk
+	// ignores unexported fields.
+	prior *organizationRuleModel
 }
 
 // fromAPI sets the fields from the service's REST rule. REST does not return the value it was created
@@ -71,6 +107,9 @@ type organizationRuleModel struct {
 // import or a data source) it is rebuilt from the source and target. fromDetails then adds what GraphQL
 // tells.
 func (m *organizationRuleModel) fromAPI(r *buildkite.Rule, prior kit.SemanticString) {
+	was := *m
+	was.prior = nil
+	m.prior = &was
 	m.ID = types.StringValue(r.UUID)
 	m.UUID = types.StringValue(r.UUID)
 	m.GraphQLID = types.StringValue(r.GraphQLID)
@@ -155,9 +194,10 @@ func ruleValueFromAPI(r *buildkite.Rule) string {
 // ruleTypePattern is the form rule types take: source.action.target.
 var ruleTypePattern = regexp.MustCompile(`^[a-z_]+\.[a-z_]+\.[a-z_]+$`)
 
-func (r *organizationRuleResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+// organizationRuleSchema is the schema of buildkite_organization_rule.
+func organizationRuleSchema() schema.Schema {
 	computed := kit.ComputedString
-	resp.Schema = schema.Schema{
+	return schema.Schema{
 		Version: 1, // above the official provider's 0, so that its states are upgraded (kit/upgrade.go)
 		MarkdownDescription: "An organization rule: it allows an action from a source resource on a target resource, " +
 			"such as one pipeline triggering builds of another (`pipeline.trigger_build.pipeline`) or reading its " +
@@ -198,23 +238,16 @@ func (r *organizationRuleResource) Schema(_ context.Context, _ resource.SchemaRe
 	}
 }
 
-// UpgradeState moves the official provider's states (value as jsonencode wrote it, which the JSON type
-// compares by meaning) and ours of version 0 to version 1.
-func (r *organizationRuleResource) UpgradeState(ctx context.Context) map[int64]resource.StateUpgrader {
-	return kit.Upgraders(ctx, r, kit.StateMoves{})
-}
-
-// ModifyPlan compares value by meaning: the state's text is kept when the configuration names the same
+// ruleModifyPlan compares value by meaning: the state's text is kept when the configuration names the same
 // pipelines (a slug where the state has the UUID, or the other way round); any other change is an update
 // in place (ruleUpdate), with source_uuid and target_uuid planned as the pipelines the new value names. It
 // costs one read per slug, and only when the texts differ.
-func (r *organizationRuleResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	r.ResourceBase.ModifyPlan(ctx, req, resp)
+func ruleModifyPlan(ctx context.Context, d *kit.ProviderData, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if resp.Diagnostics.HasError() || req.Plan.Raw.IsNull() {
 		return
 	}
 	if req.State.Raw.IsNull() {
-		r.checkValue(ctx, req, resp)
+		checkRuleValue(ctx, d, req, resp)
 		return
 	}
 	var plan, state organizationRuleModel
@@ -224,10 +257,10 @@ func (r *organizationRuleResource) ModifyPlan(ctx context.Context, req resource.
 		return
 	}
 	if !plan.Description.Equal(state.Description) {
-		r.Data.RequireGraphQL(&resp.Diagnostics, r.Name, path.Root("description"), "changing a rule's description")
+		d.RequireGraphQL(&resp.Diagnostics, "organization_rule", path.Root("description"), "changing a rule's description")
 	}
 	if plan.Value.IsUnknown() {
-		r.planValueChange(resp, &plan)
+		planRuleValueChange(d, resp, &plan)
 		return
 	}
 	if kit.JsonFormat.Equal(plan.Value.ValueString(), state.Value.ValueString()) {
@@ -235,10 +268,10 @@ func (r *organizationRuleResource) ModifyPlan(ctx context.Context, req resource.
 		resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
 		return
 	}
-	if r.checkValue(ctx, req, resp); resp.Diagnostics.HasError() {
+	if checkRuleValue(ctx, d, req, resp); resp.Diagnostics.HasError() {
 		return
 	}
-	same, err := r.sameRuleValue(ctx, plan.Value.ValueString(), state)
+	same, err := sameRuleValue(ctx, d.Client, plan.Value.ValueString(), state)
 	if err != nil {
 		kit.AddAPIError(&resp.Diagnostics, "read", "pipeline", "named in value", err)
 		return
@@ -248,26 +281,26 @@ func (r *organizationRuleResource) ModifyPlan(ctx context.Context, req resource.
 		resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
 		return
 	}
-	// checkValue planned the pipelines' UUIDs; the rest of the plan is as Terraform made it.
+	// checkRuleValue planned the pipelines' UUIDs; the rest of the plan is as Terraform made it.
 	resp.Diagnostics.Append(resp.Plan.Get(ctx, &plan)...)
-	r.planValueChange(resp, &plan)
+	planRuleValueChange(d, resp, &plan)
 }
 
-// planValueChange plans a change of value in place: it needs GraphQL (ruleUpdate), and the pipelines a value
+// planRuleValueChange plans a change of value in place: it needs GraphQL (ruleUpdate), and the pipelines a value
 // not yet known names are known after apply.
-func (r *organizationRuleResource) planValueChange(resp *resource.ModifyPlanResponse, plan *organizationRuleModel) {
-	r.Data.RequireGraphQL(&resp.Diagnostics, r.Name, path.Root("value"), "changing a rule's value in place")
+func planRuleValueChange(d *kit.ProviderData, resp *resource.ModifyPlanResponse, plan *organizationRuleModel) {
+	d.RequireGraphQL(&resp.Diagnostics, "organization_rule", path.Root("value"), "changing a rule's value in place")
 	if plan.Value.IsUnknown() {
 		resp.Diagnostics.Append(resp.Plan.SetAttribute(context.Background(), path.Root("source_uuid"), types.StringUnknown())...)
 		resp.Diagnostics.Append(resp.Plan.SetAttribute(context.Background(), path.Root("target_uuid"), types.StringUnknown())...)
 	}
 }
 
-// checkValue checks a new value at plan time, as the official provider does: it must be a JSON object, and
+// checkRuleValue checks a new value at plan time, as the official provider does: it must be a JSON object, and
 // each pipeline it names (source_pipeline, target_pipeline) a UUID or the slug of a pipeline of the
 // organization, which is looked up now rather than refused at apply. source_uuid and target_uuid are
 // planned as the pipelines found.
-func (r *organizationRuleResource) checkValue(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+func checkRuleValue(ctx context.Context, d *kit.ProviderData, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	var value kit.SemanticString
 	var typ types.String
 	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("value"), &value)...)
@@ -279,7 +312,7 @@ func (r *organizationRuleResource) checkValue(ctx context.Context, req resource.
 	if json.Unmarshal([]byte(value.ValueString()), &doc) != nil || doc == nil {
 		return // refused by ruleValueJSON
 	}
-	if r.Data == nil {
+	if d == nil {
 		return // not configured yet: the pipelines are looked up at the next plan
 	}
 	for _, end := range []string{"source", "target"} {
@@ -296,7 +329,7 @@ func (r *organizationRuleResource) checkValue(ctx context.Context, req resource.
 			}
 			continue
 		}
-		id, problem, err := r.resolvePipeline(ctx, ref)
+		id, problem, err := resolveRulePipeline(ctx, d.Client, ref)
 		if err != nil {
 			kit.AddAPIError(&resp.Diagnostics, "read", "pipeline", fmt.Sprintf("%q (%s)", ref, key), err)
 			return
@@ -340,16 +373,16 @@ func (ruleValueJSON) ValidateString(_ context.Context, req validator.StringReque
 // ruleSlugPattern is the form of a pipeline slug.
 var ruleSlugPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*$`)
 
-// resolvePipeline is the UUID of the pipeline ref names (a lower-case UUID as is, else a slug), or a
+// resolveRulePipeline is the UUID of the pipeline ref names (a lower-case UUID as is, else a slug), or a
 // problem (a format with the key and ref) when none has that slug.
-func (r *organizationRuleResource) resolvePipeline(ctx context.Context, ref string) (id, problem string, err error) {
+func resolveRulePipeline(ctx context.Context, c *buildkite.Client, ref string) (id, problem string, err error) {
 	if kit.IsUUID(ref) && ref == strings.ToLower(ref) {
 		return ref, "", nil
 	}
 	if !ruleSlugPattern.MatchString(ref) {
 		return "", "Failed to resolve %s %q: it is neither a pipeline UUID nor a pipeline slug.", nil
 	}
-	p, err := r.Client().Pipelines.Get(ctx, ref)
+	p, err := c.Pipelines.Get(ctx, ref)
 	if buildkite.IsNotFound(err) {
 		return "", "Pipeline not found for %s %q: no pipeline of the organization has that slug.", nil
 	}
@@ -361,7 +394,7 @@ func (r *organizationRuleResource) resolvePipeline(ctx context.Context, ref stri
 
 // sameRuleValue reports whether value names the same source and target as the rule in state, with the same
 // other keys (conditions, say) as the state's value.
-func (r *organizationRuleResource) sameRuleValue(ctx context.Context, value string, state organizationRuleModel) (bool, error) {
+func sameRuleValue(ctx context.Context, c *buildkite.Client, value string, state organizationRuleModel) (bool, error) {
 	var next, prior map[string]any
 	if json.Unmarshal([]byte(kit.NormalizeText(value)), &next) != nil ||
 		json.Unmarshal([]byte(kit.NormalizeText(state.Value.ValueString())), &prior) != nil {
@@ -382,7 +415,7 @@ func (r *organizationRuleResource) sameRuleValue(ctx context.Context, value stri
 		same := ref == end.id.ValueString()
 		if !same && strings.EqualFold(end.typ.ValueString(), "pipeline") {
 			var err error
-			if same, err = r.Client().Pipelines.RefersTo(ctx, ref, end.id.ValueString()); err != nil {
+			if same, err = c.Pipelines.RefersTo(ctx, ref, end.id.ValueString()); err != nil {
 				return false, err
 			}
 		}
@@ -395,129 +428,84 @@ func (r *organizationRuleResource) sameRuleValue(ctx context.Context, value stri
 	return reflect.DeepEqual(next, prior), nil
 }
 
-func (r *organizationRuleResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	defer r.FinishCreate(ctx, resp)
-	var plan organizationRuleModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
-		return
+// ruleValueInvalid is a value a create could not send as JSON, refused on value (explainRuleCreate); the
+// plan refuses it wherever it is known then (ruleValueJSON).
+type ruleValueInvalid struct{ err error }
+
+func (e *ruleValueInvalid) Error() string { return "value must be valid JSON: " + e.err.Error() }
+
+// addRuleValueInvalid reports a value that is not JSON on the value attribute.
+func addRuleValueInvalid(diags *diag.Diagnostics, err error) {
+	diags.AddAttributeError(path.Root("value"), "Invalid JSON", fmt.Sprintf("value must be valid JSON: %s", err))
+}
+
+// explainRuleCreate reports a value that is not JSON on value, and a create the service refused for its own
+// reasons with the service's words first, on a line of their own, as the official provider shows them. A
+// rule that exists already is left to the shared report, which names it and how to adopt it (Holder).
+func explainRuleCreate(plan *organizationRuleModel, err error, diags *diag.Diagnostics) bool {
+	var invalid *ruleValueInvalid
+	if errors.As(err, &invalid) {
+		addRuleValueInvalid(diags, invalid.err)
+		return true
 	}
-	ctx, cancel := r.Timeout(ctx, kit.OpCreate)
-	defer cancel()
-	value, err := kit.CompactJSON(plan.Value.ValueString())
-	if err != nil {
-		resp.Diagnostics.AddAttributeError(path.Root("value"), "Invalid JSON", fmt.Sprintf("value must be valid JSON: %s", err))
-		return
-	}
-	rule, err := r.Client().Rules.Create(ctx, buildkite.RuleCreate{Type: plan.Type.ValueString(), Value: value})
 	var refused *buildkite.Error
 	if errors.As(err, &refused) && refused.StatusCode == http.StatusUnprocessableEntity && refused.Message != "" && !kit.TakenRefusal(err) {
-		// The service's words first, on a line of their own, as the official provider shows them (a rule
-		// that exists already goes through CreateFailed, which names it and how to adopt it).
-		resp.Diagnostics.AddError("Unable to create organization rule", refused.Message+"\n\n"+
+		diags.AddError("Unable to create organization rule", refused.Message+"\n\n"+
 			fmt.Sprintf("The service refused the %s rule (%s); nothing was created.", plan.Type.ValueString(), kit.DescribeError(err)))
-		return
+		return true
 	}
-	if err != nil {
-		r.CreateFailed(ctx, &resp.Diagnostics, err, "rule", plan.Type.ValueString(), r.holderOfRule(plan.Type.ValueString(), value))
-		return
-	}
-	var state organizationRuleModel
-	state.fromAPI(rule, plan.Value)
-	if !plan.Description.IsNull() {
-		// REST creates the rule (exactly once, adopted after a lost answer); only GraphQL sets a description.
-		org, err := r.Client().Organizations.Get(ctx)
-		var d *buildkite.RuleDetails
-		if err == nil {
-			d, err = r.Client().Rules.Update(ctx, buildkite.RuleUpdate{
-				OrganizationID: org.GraphQLID, ID: rule.GraphQLID, Description: plan.Description.ValueStringPointer(), Value: value,
-			})
-		}
-		if d != nil && kit.ActedWithErrors(&resp.Diagnostics, err, "set the description of", "rule", rule.UUID) {
-			err = nil
-		}
-		if err != nil {
-			// The rule exists: it is kept in state without its description, which the next apply sets.
-			resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
-			kit.AddGraphQLError(&resp.Diagnostics, "set the description of", "rule", rule.UUID, err, ruleGraphQLFields)
-			return
-		}
-		state.Description = types.StringPointerValue(d.Description)
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+	return false
 }
 
 // ruleGraphQLFields maps ruleUpdate's input fields to the attributes their errors go on.
 var ruleGraphQLFields = map[string]path.Path{"description": path.Root("description"), "value": path.Root("value")}
 
-func (r *organizationRuleResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	defer r.FinishRead(ctx, req, resp)
-	var prior organizationRuleModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &prior)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel := r.Timeout(ctx, kit.OpRead)
-	defer cancel()
-	rule, err := r.Client().Rules.Get(ctx, kit.RestID(prior.ID))
-	if err != nil {
-		r.ReadFailed(ctx, resp, err, "rule", prior.ID.ValueString())
-		return
-	}
-	state := organizationRuleModel{Description: prior.Description}
-	state.fromAPI(rule, prior.Value)
-	if r.Data.GraphQLReachable() {
-		// REST has just served the rule: whatever GraphQL answers for its description and value (null, not
-		// found) says nothing of the rule itself, which stays in state.
-		d, err := r.Client().Rules.Details(ctx, rule.UUID)
-		if err == nil {
-			err = state.fromDetails(d, prior)
-		}
-		if err != nil {
-			kit.AddPartReadError(&resp.Diagnostics, "rule", prior.ID.ValueString(), "description and value", err)
+// writeRuleDetails sends, through GraphQL's ruleUpdate, what REST cannot; it takes the whole value and the
+// description each time (null clears it). After a create (prior nil) that is the description, where the plan
+// has one: REST created the rule exactly once (adopted after a lost answer), and a failure keeps it in state
+// without its description, which the next apply sets. In an update it is the value (source, target,
+// conditions) and the description; a plan that changes neither (a value written in another form that means
+// the same) only takes on the plan, and a failure leaves the state as it was. The source and target UUIDs
+// were planned from the value (checkRuleValue); the answer's document confirms them. The organization is
+// read over REST, whose errors AddGraphQLError reports as AddAPIError does.
+func writeRuleDetails(ctx context.Context, c *buildkite.Client, plan, prior, got *organizationRuleModel, diags *diag.Diagnostics) {
+	action, ident, id := "set the description of", got.UUID.ValueString(), got.GraphQLID.ValueString()
+	failed := func() {}
+	if prior == nil {
+		got.Description = types.StringNull() // until ruleUpdate sets it
+		if plan.Description.IsNull() {
 			return
 		}
+	} else {
+		if plan.Value.Equal(prior.Value) && plan.Description.Equal(prior.Description) {
+			return
+		}
+		action, ident, id = "update", prior.ID.ValueString(), prior.GraphQLID.ValueString()
+		failed = func() { *got = *prior }
 	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
-}
-
-// Update changes the value (source, target, conditions) and the description in place with ruleUpdate, which
-// takes the whole value and the description each time (null clears it). A plan that changes neither (value
-// written in another form that means the same) only takes on the plan. The source and target UUIDs were
-// planned from the value (checkValue); the answer's document confirms them.
-func (r *organizationRuleResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	defer r.FinishUpdate(ctx, req, resp)
-	var plan, state organizationRuleModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	if plan.Value.Equal(state.Value) && plan.Description.Equal(state.Description) {
-		resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-		return
-	}
-	ctx, cancel := r.Timeout(ctx, kit.OpUpdate)
-	defer cancel()
-	value, err := kit.CompactJSON(plan.Value.ValueString())
+	value, err := kit.CompactJSON(plan.Value.ValueString()) // a create's compacted it already
 	if err != nil {
-		resp.Diagnostics.AddAttributeError(path.Root("value"), "Invalid JSON", fmt.Sprintf("value must be valid JSON: %s", err))
+		addRuleValueInvalid(diags, err)
+		failed()
 		return
 	}
-	org, err := r.Client().Organizations.Get(ctx)
-	if err != nil {
-		kit.AddAPIError(&resp.Diagnostics, "update", "rule", state.ID.ValueString(), err)
-		return
+	org, err := c.Organizations.Get(ctx)
+	var d *buildkite.RuleDetails
+	if err == nil {
+		d, err = c.Rules.Update(ctx, buildkite.RuleUpdate{
+			OrganizationID: org.GraphQLID, ID: id, Description: plan.Description.ValueStringPointer(), Value: value,
+		})
 	}
-	d, err := r.Client().Rules.Update(ctx, buildkite.RuleUpdate{
-		OrganizationID: org.GraphQLID, ID: state.GraphQLID.ValueString(),
-		Description: plan.Description.ValueStringPointer(), Value: value,
-	})
-	if d != nil && kit.ActedWithErrors(&resp.Diagnostics, err, "update", "rule", state.ID.ValueString()) {
+	if d != nil && kit.ActedWithErrors(diags, err, action, "rule", ident) {
 		err = nil
 	}
 	if err != nil {
-		kit.AddGraphQLError(&resp.Diagnostics, "update", "rule", state.ID.ValueString(), err, ruleGraphQLFields)
+		kit.AddGraphQLError(diags, action, "rule", ident, err, ruleGraphQLFields)
+		failed()
+		return
+	}
+	got.Description = types.StringPointerValue(d.Description)
+	if prior == nil {
 		return
 	}
 	live, err := d.Value()
@@ -526,57 +514,52 @@ func (r *organizationRuleResource) Update(ctx context.Context, req resource.Upda
 		err = json.Unmarshal(live, &ends)
 	}
 	if err != nil {
-		kit.AddAPIError(&resp.Diagnostics, "update", "rule", state.ID.ValueString(), err)
+		kit.AddAPIError(diags, action, "rule", ident, err)
+		failed()
 		return
 	}
 	if id, ok := ends["source_pipeline"].(string); ok {
-		plan.SourceUUID = types.StringValue(id)
+		got.SourceUUID = types.StringValue(id)
 	}
 	if id, ok := ends["target_pipeline"].(string); ok {
-		plan.TargetUUID = types.StringValue(id)
+		got.TargetUUID = types.StringValue(id)
 	}
-	plan.Description = types.StringPointerValue(d.Description)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }
 
-func (r *organizationRuleResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var state organizationRuleModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
+// readRuleDetails adds to a rule REST has just served its description and value as GraphQL tells them, where
+// GraphQL can be reached: whatever it answers for them (null, not found) says nothing of the rule itself,
+// which stays in state as it was.
+func readRuleDetails(ctx context.Context, d *kit.ProviderData, got *organizationRuleModel, diags *diag.Diagnostics) {
+	if !d.GraphQLReachable() {
 		return
 	}
-	ctx, cancel := r.Timeout(ctx, kit.OpDelete)
-	defer cancel()
-	err := r.Client().Rules.Delete(ctx, kit.RestID(state.ID))
-	r.DeleteFailed(ctx, &resp.Diagnostics, err, "rule", state.ID.ValueString())
-}
-
-// ImportState takes the rule's UUID or GraphQL ID; value is rebuilt from the rule's source and target UUIDs.
-func (r *organizationRuleResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	values, ok := r.ImportParts(ctx, req, resp, kit.UuidPart("<rule UUID>", "Rule"))
-	if !ok {
-		return
+	prior := *got.prior
+	details, err := d.Client.Rules.Details(ctx, got.UUID.ValueString())
+	if err == nil {
+		err = got.fromDetails(details, prior)
 	}
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), values[0])...)
+	if err != nil {
+		kit.AddPartReadError(diags, "rule", prior.ID.ValueString(), "description and value", err)
+	}
 }
 
 // holderOfRule finds the rule of the same type, source and target as the one value describes, which the
 // service allows once; it is adopted by its UUID.
-func (r *organizationRuleResource) holderOfRule(typ string, value json.RawMessage) kit.HolderLookup {
+func holderOfRule(c *buildkite.Client, typ string, value json.RawMessage) kit.HolderLookup {
 	return func(ctx context.Context) (*kit.Holder, error) {
 		var ends map[string]string
 		if err := json.Unmarshal(value, &ends); err != nil {
 			return nil, nil
 		}
-		source, err := r.ruleEndID(ctx, ends, "source_")
+		source, err := ruleEndID(ctx, c, ends, "source_")
 		if err != nil {
 			return nil, err
 		}
-		target, err := r.ruleEndID(ctx, ends, "target_")
+		target, err := ruleEndID(ctx, c, ends, "target_")
 		if err != nil {
 			return nil, err
 		}
-		rules, err := r.Client().Rules.List(ctx)
+		rules, err := c.Rules.List(ctx)
 		if err != nil {
 			return nil, err
 		}
@@ -594,7 +577,7 @@ func (r *organizationRuleResource) holderOfRule(typ string, value json.RawMessag
 
 // ruleEndID is the UUID of the source or target (prefix "source_" or "target_") that a rule's value names:
 // a pipeline may be named by its slug.
-func (r *organizationRuleResource) ruleEndID(ctx context.Context, ends map[string]string, prefix string) (string, error) {
+func ruleEndID(ctx context.Context, c *buildkite.Client, ends map[string]string, prefix string) (string, error) {
 	for k, v := range ends {
 		if !strings.HasPrefix(k, prefix) {
 			continue
@@ -602,7 +585,7 @@ func (r *organizationRuleResource) ruleEndID(ctx context.Context, ends map[strin
 		if kit.IsUUID(v) || k != prefix+"pipeline" {
 			return v, nil
 		}
-		p, err := r.Client().Pipelines.Get(ctx, v)
+		p, err := c.Pipelines.Get(ctx, v)
 		if err != nil {
 			return "", err
 		}

@@ -153,6 +153,13 @@ type ObjectKind[T, M any] struct {
 
 	// Current, when set, makes Create take over an association that exists already (association.go).
 	Current func(existing *T, plan *M) bool
+
+	// A plan-time check or change that needs the provider's data.
+
+	// PlanWith is ModifyPlan for a type whose plan-time check or change asks the service (the pipelines a
+	// value names by slug) or depends on the provider's settings (whether Buildkite's GraphQL API can be
+	// reached): it runs after ModifyPlan, with the provider's data, nil while the provider is not configured.
+	PlanWith func(ctx context.Context, d *ProviderData, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse)
 }
 
 // GraphQLCalls is how a kind's GraphQL answers are reported. A create whose answer carries the object and a
@@ -207,6 +214,9 @@ func (r *objectResource[T, M]) ModifyPlan(ctx context.Context, req resource.Modi
 	r.ResourceBase.ModifyPlan(ctx, req, resp)
 	if r.kind.ModifyPlan != nil {
 		r.kind.ModifyPlan(ctx, req, resp)
+	}
+	if r.kind.PlanWith != nil {
+		r.kind.PlanWith(ctx, r.Data, req, resp)
 	}
 	if len(r.kind.Renamed) > 0 {
 		unknownWhenRenamed(ctx, req, resp, r.kind.Renamed...)
