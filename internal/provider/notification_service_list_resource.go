@@ -3,7 +3,6 @@ package provider
 import (
 	"context"
 
-	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/list"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
@@ -40,8 +39,7 @@ func NewNotificationServiceListResource() list.ListResource {
 		},
 		Model: func(s *buildkite.NotificationService) any {
 			m := notificationServiceModel{}
-			var diags diag.Diagnostics
-			m.fromAPI(s, &diags)
+			m.fromAPI(s)
 			return &m
 		},
 	}

@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
@@ -87,30 +88,25 @@ func TestNotificationServiceFromAPI_secrets(t *testing.T) {
 		{"123456789012", "XXXXXXXXXXXX", "123456789012"},
 	} {
 		m := notificationServiceModel{AWSEventBridge: &nsEventBridgeModel{AWSAccountID: types.StringValue(tc.configured)}}
-		var diags diag.Diagnostics
-		m.fromAPI(answer(nsProviderEventBridge, `{"aws_region":"us-east-1","aws_account_id":"`+tc.shown+`","event_source_name":"x","include_build_meta_data":null}`), &diags)
-		if diags.HasError() || m.AWSEventBridge.AWSAccountID.ValueString() != tc.want || !m.AWSEventBridge.IncludeBuildMetaData.IsNull() {
-			t.Errorf("configured %s, shown %s: got %v (%v), want %s", tc.configured, tc.shown, m.AWSEventBridge, diags, tc.want)
+		m.fromAPI(answer(nsProviderEventBridge, `{"aws_region":"us-east-1","aws_account_id":"`+tc.shown+`","event_source_name":"x","include_build_meta_data":null}`))
+		if m.AWSEventBridge.AWSAccountID.ValueString() != tc.want || !m.AWSEventBridge.IncludeBuildMetaData.IsNull() {
+			t.Errorf("configured %s, shown %s: got %v, want %s", tc.configured, tc.shown, m.AWSEventBridge, tc.want)
 		}
 	}
 	headers := types.MapValueMust(types.StringType, map[string]attr.Value{"authorization": types.StringValue("secret")})
 	m := notificationServiceModel{OpenTelemetry: &nsOpenTelemetryModel{Headers: headers}}
-	var diags diag.Diagnostics
-	m.fromAPI(answer(nsProviderOpenTelemetry, `{"endpoint":"https://otel","service_name":"buildkite","resource_attributes":{},"tracestate":{}}`), &diags)
-	if diags.HasError() || !m.OpenTelemetry.Headers.Equal(headers) || m.OpenTelemetry.ServiceName.ValueString() != "buildkite" {
-		t.Errorf("otel: %+v (%v)", m.OpenTelemetry, diags)
+	m.fromAPI(answer(nsProviderOpenTelemetry, `{"endpoint":"https://otel","service_name":"buildkite","resource_attributes":{},"tracestate":{}}`))
+	if !m.OpenTelemetry.Headers.Equal(headers) || m.OpenTelemetry.ServiceName.ValueString() != "buildkite" {
+		t.Errorf("otel: %+v", m.OpenTelemetry)
 	}
 	unknownHeaders := notificationServiceModel{OpenTelemetry: &nsOpenTelemetryModel{Headers: types.MapUnknown(types.StringType)}}
-	unknownHeaders.fromAPI(answer(nsProviderOpenTelemetry, `{"endpoint":"https://otel"}`), &diags)
+	unknownHeaders.fromAPI(answer(nsProviderOpenTelemetry, `{"endpoint":"https://otel"}`))
 	if !unknownHeaders.OpenTelemetry.Headers.IsNull() {
 		t.Errorf("unknown headers became %v, want null", unknownHeaders.OpenTelemetry.Headers)
 	}
 	// A provider the resource does not manage is an error naming it.
-	other := notificationServiceModel{}
-	var otherDiags diag.Diagnostics
-	other.fromAPI(answer("event_log_api", `{}`), &otherDiags)
-	if !otherDiags.HasError() {
-		t.Error("event_log_api was accepted")
+	if _, err := managedService(answer("event_log_api", `{}`), nil); err == nil || !strings.Contains(err.Error(), "event_log_api") {
+		t.Errorf("event_log_api was accepted (%v)", err)
 	}
 }
 
