@@ -21,36 +21,44 @@ import (
 	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
-var (
-	_ resource.Resource                     = (*organizationMembershipResource)(nil)
-	_ resource.ResourceWithConfigure        = (*organizationMembershipResource)(nil)
-	_ resource.ResourceWithImportState      = (*organizationMembershipResource)(nil)
-	_ resource.ResourceWithIdentity         = (*organizationMembershipResource)(nil)
-	_ resource.ResourceWithConfigValidators = (*organizationMembershipResource)(nil)
-	_ resource.ResourceWithModifyPlan       = (*organizationMembershipResource)(nil)
-)
-
 // organizationMembershipIdentity names a membership by its id: the user's UUID, or the tracked invitation's.
 var organizationMembershipIdentity = kit.IdentifiedBy(kit.IdentityAttr("id",
 	"The member's user UUID, or the UUID of the invitation the membership was created with."))
 
 // NewOrganizationMembershipResource returns the buildkite_organization_membership resource.
 func NewOrganizationMembershipResource() resource.Resource {
-	return &organizationMembershipResource{
-		ResourceBase: kit.NewResourceBase("organization_membership",
-			kit.WriteScopes("write_organizations", "read_organization_invitations", "write_organization_invitations"),
-			organizationMembershipIdentity),
-	}
+	return kit.NewObject(organizationMembershipKind)
 }
 
-// organizationMembershipResource is a user's membership of the organization: an existing member adopted,
-// or an absent one invited (send_invitation) and tracked while the invitation is pending. Members are found
-// by e-mail by paging /members (REST has no e-mail filter; the official provider asks GraphQL
-// `members(email:)`), and refreshed through the members' listing, never one request per member. An
-// adoption is never silent: the plan looks the member up and names the role found (role_before_adoption),
-// and destroying an adopted membership gives that role back and leaves the person a member.
-type organizationMembershipResource struct {
-	kit.ResourceBase
+// organizationMembershipKind declares buildkite_organization_membership: a user's membership of the
+// organization, an existing member adopted, or an absent one invited (send_invitation) and tracked while the
+// invitation is pending. No one key addresses it: it is found from its state (lookupMembership), by the
+// user's UUID, the invitation tracked or the e-mail. Members are found by e-mail by paging /members (REST
+// has no e-mail filter; the official provider asks GraphQL `members(email:)`), and refreshed through the
+// members' listing, never one request per member. An adoption is never silent: the plan looks the member up
+// and names the role found (role_before_adoption), the create refuses what the plan did not announce, and
+// destroying an adopted membership gives that role back and leaves the person a member.
+var organizationMembershipKind = &kit.ObjectKind[membershipFound, organizationMembershipModel]{
+	Name:       "organization_membership",
+	What:       "organization membership",
+	Scopes:     kit.WriteScopes("write_organizations", "read_organization_invitations", "write_organization_invitations"),
+	Identity:   organizationMembershipIdentity,
+	Schema:     organizationMembershipSchema,
+	Key:        kit.AttrID,
+	Validators: []resource.ConfigValidator{resourcevalidator.AtLeastOneOf(path.MatchRoot("email"), path.MatchRoot("uuid"))},
+	FromAPI: func(m *organizationMembershipModel, _ string, f *membershipFound) {
+		if f.member != nil {
+			m.fromMember(f.member)
+			return
+		}
+		m.fromInvitation(f.invitation)
+	},
+	Create:         createMembership,
+	Update:         updateMembership,
+	Lookup:         readMembership,
+	PlanWith:       planMembership,
+	RemoveRecorded: deleteMembership,
+	Import:         importMembership,
 }
 
 // The roles and SSO modes, in the REST API's spelling.
@@ -138,11 +146,12 @@ func (m *organizationMembershipModel) ident() string {
 	return m.ID.ValueString()
 }
 
-func (r *organizationMembershipResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+// organizationMembershipSchema is the schema of buildkite_organization_membership.
+func organizationMembershipSchema() schema.Schema {
 	computed := func(description string) schema.StringAttribute {
 		return schema.StringAttribute{MarkdownDescription: description, Computed: true}
 	}
-	resp.Schema = schema.Schema{
+	return schema.Schema{
 		MarkdownDescription: "A user's membership of the organization, with its role and SSO mode. An existing member " +
 			"(found by `uuid`, or by `email` in the members' listing) or pending invitation is adopted; an absent one " +
 			"is invited when `send_invitation` is true, and the membership stays `pending` until the invitation is " +
@@ -209,10 +218,6 @@ func (r *organizationMembershipResource) Schema(_ context.Context, _ resource.Sc
 	}
 }
 
-func (r *organizationMembershipResource) ConfigValidators(context.Context) []resource.ConfigValidator {
-	return []resource.ConfigValidator{resourcevalidator.AtLeastOneOf(path.MatchRoot("email"), path.MatchRoot("uuid"))}
-}
-
 // emailChangeReplaces replaces the membership when a configured e-mail changes other than in case.
 type emailChangeReplaces struct{}
 
@@ -235,16 +240,17 @@ func (emailChangeReplaces) PlanModifyString(_ context.Context, req planmodifier.
 	resp.RequiresReplace = true
 }
 
-// found is what a lookup found: a member, a pending invitation, or neither.
+// membershipFound is what a lookup found: a member, a pending invitation, or neither.
 type membershipFound struct {
 	member     *buildkite.Member
 	invitation *buildkite.Invitation
 }
 
-// lookup finds the membership in the official order: a known UUID's member; else the tracked invitation
-// (and, once accepted, its member); else the member with the e-mail, then a pending invitation to it.
-func (r *organizationMembershipResource) lookup(ctx context.Context, m *organizationMembershipModel, refresh bool) (membershipFound, error) {
-	orgs, inv := r.Client().Organizations, r.Client().Invitations
+// lookupMembership finds the membership in the official order: a known UUID's member; else the tracked
+// invitation (and, once accepted, its member); else the member with the e-mail, then a pending invitation to
+// it. refresh, in a Read, finds a member by UUID through the members' listing.
+func lookupMembership(ctx context.Context, c *buildkite.Client, m *organizationMembershipModel, refresh bool) (membershipFound, error) {
+	orgs, inv := c.Organizations, c.Invitations
 	tracked := kit.IsKnownValue(m.InvitationID)
 	if kit.IsKnownValue(m.UUID) {
 		get := orgs.GetMember
@@ -359,12 +365,11 @@ func adoptionNotice(plan *organizationMembershipModel, f membershipFound) (summa
 			"true revokes it instead).", f.invitation.Email, f.invitation.ID, strings.ToUpper(f.invitation.Role), changes)
 }
 
-// ModifyPlan checks the token's scopes and, for a create, looks the membership up as the apply will: a
-// create that adopts an existing member or pending invitation says so in a warning, and plans
-// role_before_adoption as the role found, so that a role the apply changes shows beside role. An update
-// keeps the recorded role.
-func (r *organizationMembershipResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	r.ResourceBase.ModifyPlan(ctx, req, resp)
+// planMembership looks the membership up, for a create, as the apply will: a create that adopts an existing
+// member or pending invitation says so in a warning, and plans role_before_adoption as the role found, so
+// that a role the apply changes shows beside role. An update keeps the recorded role. (The kind has checked
+// the token's scopes before.)
+func planMembership(ctx context.Context, b *kit.ResourceBase, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.Plan.Raw.IsNull() || resp.Diagnostics.HasError() {
 		return
 	}
@@ -379,7 +384,7 @@ func (r *organizationMembershipResource) ModifyPlan(ctx context.Context, req res
 	}
 	switch {
 	case req.State.Raw.IsNull():
-		plan.RoleBeforeAdoption = r.planAdoption(ctx, &config, &plan, &resp.Diagnostics)
+		plan.RoleBeforeAdoption = planMembershipAdoption(ctx, b, &config, &plan, &resp.Diagnostics)
 	case replacedBy(&config, &state):
 		// Terraform plans the replacement's create again, without the prior state: the lookup is made there.
 		plan.RoleBeforeAdoption = types.StringUnknown()
@@ -398,19 +403,19 @@ func replacedBy(config, state *organizationMembershipModel) bool {
 	return kit.IsKnownValue(config.UUID) && !config.UUID.Equal(state.UUID)
 }
 
-// planAdoption is role_before_adoption for a create: the role of the member or pending invitation the
+// planMembershipAdoption is role_before_adoption for a create: the role of the member or pending invitation the
 // create would adopt, null when it would invite, unknown while the e-mail or UUID is not known yet (Terraform
 // plans the create again during the apply, once they are known, and that plan looks it up; where it could not,
 // Create warns).
-func (r *organizationMembershipResource) planAdoption(ctx context.Context, config, plan *organizationMembershipModel,
+func planMembershipAdoption(ctx context.Context, b *kit.ResourceBase, config, plan *organizationMembershipModel,
 	diags *diag.Diagnostics) types.String {
-	if r.Data == nil || r.Data.Client == nil || config.Email.IsUnknown() || config.UUID.IsUnknown() {
+	if b.Data == nil || b.Data.Client == nil || config.Email.IsUnknown() || config.UUID.IsUnknown() {
 		return types.StringUnknown()
 	}
 	probe := organizationMembershipModel{Email: config.Email, UUID: config.UUID, InvitationID: types.StringNull()}
-	ctx, cancel := r.Timeout(ctx, kit.OpRead)
+	ctx, cancel := b.Timeout(ctx, kit.OpRead)
 	defer cancel()
-	f, err := r.lookup(ctx, &probe, false)
+	f, err := lookupMembership(ctx, b.Client(), &probe, false)
 	if err != nil {
 		diags.AddError("Unable to Look Up Organization Membership", fmt.Sprintf(
 			"Looking up %s, to plan whether the apply adopts an existing member: %s. Nothing has been changed; plan "+
@@ -423,44 +428,83 @@ func (r *organizationMembershipResource) planAdoption(ctx context.Context, confi
 	return f.roleFound()
 }
 
-// apply makes the membership what plan says on an update, and leaves in plan what the service then holds.
-func (r *organizationMembershipResource) apply(ctx context.Context, plan *organizationMembershipModel, diags *diag.Diagnostics) {
-	f, err := r.lookup(ctx, plan, false)
+// createMembership adopts what the plan announced (the member or pending invitation it found) or, where it
+// found neither, invites. Anything else found now is changed only after another plan says so; a failed
+// create records nothing.
+func createMembership(ctx context.Context, c *buildkite.Client, _ string, plan *organizationMembershipModel) (*membershipFound, error) {
+	var diags diag.Diagnostics
+	plan.ID = types.StringNull()
+	plan.InvitationID = types.StringNull()
+	f, err := lookupMembership(ctx, c, plan, false)
 	if err != nil {
-		kit.AddAPIError(diags, "update", "organization membership", plan.ident(), err)
-		return
+		kit.AddAPIError(&diags, "create", "organization membership", plan.ident(), err)
+		return nil, kit.AsReported(diags)
 	}
-	r.applyFound(ctx, plan, f, false, diags)
+	found, planned := f.roleFound(), plan.RoleBeforeAdoption
+	switch {
+	case !planned.IsUnknown() && !planned.Equal(found):
+		was := "no member and no pending invitation"
+		if !planned.IsNull() {
+			was = "a member or pending invitation with role " + planned.ValueString()
+		}
+		diags.AddError("Organization Membership Changed Since Plan", fmt.Sprintf(
+			"The plan found %s for %s, and the service now shows %s. Nothing has been changed: plan again to see "+
+				"what the create adopts.", was, plan.ident(), f.describe()))
+		return nil, kit.AsReported(diags)
+	case planned.IsUnknown() && !found.IsNull():
+		diags.AddWarning(adoptionNotice(plan, f))
+	}
+	plan.RoleBeforeAdoption = found
+	got := applyMembership(ctx, c, plan, f, true, &diags)
+	if diags.HasError() {
+		return nil, kit.AsReported(diags)
+	}
+	return got, kit.AsReported(diags)
 }
 
-// applyFound makes what a lookup found what plan says. first is true on create, where a configured e-mail
-// must match an adopted member's.
-func (r *organizationMembershipResource) applyFound(ctx context.Context, plan *organizationMembershipModel, f membershipFound,
-	first bool, diags *diag.Diagnostics) {
+// updateMembership makes the membership what plan says; a failed update keeps the prior state.
+func updateMembership(ctx context.Context, c *buildkite.Client, _, _ string, plan, _ *organizationMembershipModel) (*membershipFound, error) {
+	var diags diag.Diagnostics
+	f, err := lookupMembership(ctx, c, plan, false)
+	if err != nil {
+		kit.AddAPIError(&diags, "update", "organization membership", plan.ident(), err)
+		return nil, kit.AsReported(diags)
+	}
+	got := applyMembership(ctx, c, plan, f, false, &diags)
+	if diags.HasError() {
+		return nil, kit.AsReported(diags)
+	}
+	return got, kit.AsReported(diags)
+}
+
+// applyMembership makes what a lookup found what plan says, and returns what the service then holds (nil with an
+// error). first is true on create, where a configured e-mail must match an adopted member's.
+func applyMembership(ctx context.Context, c *buildkite.Client, plan *organizationMembershipModel, f membershipFound,
+	first bool, diags *diag.Diagnostics) *membershipFound {
 	switch {
 	case f.member != nil:
-		r.applyMember(ctx, plan, f.member, first, diags)
+		return applyMember(ctx, c, plan, f.member, first, diags)
 	case f.invitation != nil:
-		r.applyInvitation(ctx, plan, f.invitation, diags)
+		return applyInvitation(ctx, c, plan, f.invitation, diags)
 	default:
-		r.invite(ctx, plan, diags)
+		return inviteMember(ctx, c, plan, diags)
 	}
 }
 
 // applyMember adopts a member and changes what differs of its role and SSO mode.
-func (r *organizationMembershipResource) applyMember(ctx context.Context, plan *organizationMembershipModel, mem *buildkite.Member,
-	first bool, diags *diag.Diagnostics) {
+func applyMember(ctx context.Context, c *buildkite.Client, plan *organizationMembershipModel, mem *buildkite.Member,
+	first bool, diags *diag.Diagnostics) *membershipFound {
 	if first && kit.IsKnownValue(plan.Email) && !strings.EqualFold(plan.Email.ValueString(), mem.Email) {
 		diags.AddError("Unable to Create Organization Membership", fmt.Sprintf(
 			"email and user UUID do not identify the same organization member: %s is %s, not %s.",
 			mem.ID, mem.Email, plan.Email.ValueString()))
-		return
+		return nil
 	}
 	if mem.SSOMode == nil {
 		diags.AddError("Unable to Read Organization Member", fmt.Sprintf(
 			"The service does not show the SSO mode of member %s: it shows it only to administrators, so use an "+
 				"organization administrator's token.", mem.Email))
-		return
+		return nil
 	}
 	var u buildkite.MemberUpdate
 	if role := plan.Role.API(); role != mem.Role {
@@ -470,189 +514,115 @@ func (r *organizationMembershipResource) applyMember(ctx context.Context, plan *
 		u.SSOMode = &sso
 	}
 	if u.Role != nil || u.SSOMode != nil {
-		updated, err := r.Client().Organizations.UpdateMember(ctx, mem.ID, u)
+		updated, err := c.Organizations.UpdateMember(ctx, mem.ID, u)
 		if err != nil {
 			kit.AddAPIError(diags, "update", "organization member", mem.Email, err)
-			return
+			return nil
 		}
 		mem = updated
 	}
-	plan.fromMember(mem)
+	return &membershipFound{member: mem}
 }
 
 // applyInvitation keeps a pending invitation whose role and SSO mode match; otherwise replaces it (which
 // needs send_invitation, and an invitation without teams).
-func (r *organizationMembershipResource) applyInvitation(ctx context.Context, plan *organizationMembershipModel, inv *buildkite.Invitation,
-	diags *diag.Diagnostics) {
+func applyInvitation(ctx context.Context, c *buildkite.Client, plan *organizationMembershipModel, inv *buildkite.Invitation,
+	diags *diag.Diagnostics) *membershipFound {
 	if inv.Role == plan.Role.API() && inv.SSOMode == plan.SSOMode.API() {
-		plan.fromInvitation(inv)
-		return
+		return &membershipFound{invitation: inv}
 	}
 	if !plan.SendInvitation.ValueBool() || len(inv.Teams) > 0 {
 		diags.AddError("Unable to Update Organization Membership", fmt.Sprintf(
 			"The pending invitation %s to %s has role %s and SSO mode %s; changing them replaces the invitation, which "+
 				"needs send_invitation = true and an invitation that adds no teams.", inv.ID, inv.Email, inv.Role, inv.SSOMode))
-		return
+		return nil
 	}
-	if err := r.Client().Invitations.Revoke(ctx, inv.ID); err != nil {
+	if err := c.Invitations.Revoke(ctx, inv.ID); err != nil {
 		if buildkite.IsValidation(err) { // accepted meanwhile: the member is updated instead
-			if mem, ferr := r.Client().Organizations.FindMemberByEmail(ctx, inv.Email); ferr == nil && mem != nil {
-				r.applyMember(ctx, plan, mem, false, diags)
-				return
+			if mem, ferr := c.Organizations.FindMemberByEmail(ctx, inv.Email); ferr == nil && mem != nil {
+				return applyMember(ctx, c, plan, mem, false, diags)
 			}
 		}
 		kit.AddAPIError(diags, "revoke", "organization invitation", inv.ID, err)
-		return
+		return nil
 	}
 	plan.Email = types.StringValue(inv.Email)
-	r.invite(ctx, plan, diags)
+	return inviteMember(ctx, c, plan, diags)
 }
 
-// invite sends an invitation to an absent member.
-func (r *organizationMembershipResource) invite(ctx context.Context, plan *organizationMembershipModel, diags *diag.Diagnostics) {
+// inviteMember sends an invitation to an absent member.
+func inviteMember(ctx context.Context, c *buildkite.Client, plan *organizationMembershipModel, diags *diag.Diagnostics) *membershipFound {
 	switch {
 	case !plan.SendInvitation.ValueBool() || !kit.IsKnownValue(plan.Email):
 		diags.AddError("Organization Member Not Found", fmt.Sprintf("No member or pending invitation matches %s: "+
 			"organization member not found; provision the user first, or supply email and set send_invitation = true.", plan.ident()))
-		return
+		return nil
 	case kit.IsKnownValue(plan.UUID) && !kit.IsKnownValue(plan.InvitationID):
 		diags.AddError("Organization Member Not Found", fmt.Sprintf(
 			"User %s is not a member of the organization, and an invitation cannot be addressed to a user UUID: "+
 				"remove uuid and set email and send_invitation = true.", plan.UUID.ValueString()))
-		return
+		return nil
 	}
-	created, err := r.Client().Invitations.Create(ctx, buildkite.InvitationCreate{
+	created, err := c.Invitations.Create(ctx, buildkite.InvitationCreate{
 		Emails: []string{plan.Email.ValueString()}, Role: plan.Role.API(), SSOMode: plan.SSOMode.API()})
 	if err != nil {
 		kit.AddAPIError(diags, "create", "organization invitation", plan.Email.ValueString(), err)
-		return
+		return nil
 	}
 	if len(created) != 1 {
 		diags.AddError("Unable to Create Organization Invitation", fmt.Sprintf(
 			"Inviting %s: the service answered %d invitations, not one.", plan.Email.ValueString(), len(created)))
-		return
+		return nil
 	}
-	plan.fromInvitation(&created[0])
+	return &membershipFound{invitation: &created[0]}
 }
 
-func (r *organizationMembershipResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	defer r.FinishCreate(ctx, resp)
-	var plan organizationMembershipModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel := r.Timeout(ctx, kit.OpCreate)
-	defer cancel()
-	plan.ID = types.StringNull()
-	plan.InvitationID = types.StringNull()
-	f, err := r.lookup(ctx, &plan, false)
-	if err != nil {
-		kit.AddAPIError(&resp.Diagnostics, "create", "organization membership", plan.ident(), err)
-		return
-	}
-	// The plan announced what it adopts: anything else found now is changed only after another plan says so.
-	found, planned := f.roleFound(), plan.RoleBeforeAdoption
-	switch {
-	case !planned.IsUnknown() && !planned.Equal(found):
-		was := "no member and no pending invitation"
-		if !planned.IsNull() {
-			was = "a member or pending invitation with role " + planned.ValueString()
-		}
-		resp.Diagnostics.AddError("Organization Membership Changed Since Plan", fmt.Sprintf(
-			"The plan found %s for %s, and the service now shows %s. Nothing has been changed: plan again to see "+
-				"what the create adopts.", was, plan.ident(), f.describe()))
-		return
-	case planned.IsUnknown() && !found.IsNull():
-		resp.Diagnostics.AddWarning(adoptionNotice(&plan, f))
-	}
-	plan.RoleBeforeAdoption = found
-	r.applyFound(ctx, &plan, f, true, &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
-		return // a failed create records nothing
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-}
-
-func (r *organizationMembershipResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	defer r.FinishRead(ctx, req, resp)
-	var state organizationMembershipModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel := r.Timeout(ctx, kit.OpRead)
-	defer cancel()
-	f, err := r.lookup(ctx, &state, true)
+// readMembership finds the membership for a Read: neither a member nor a pending invitation is gone
+// (kit.ErrAbsent), once the organization is confirmed to answer.
+func readMembership(ctx context.Context, b *kit.ResourceBase, state *organizationMembershipModel) (*membershipFound, error) {
+	var diags diag.Diagnostics
+	f, err := lookupMembership(ctx, b.Client(), state, true)
 	switch {
 	case err != nil:
-		kit.AddAPIError(&resp.Diagnostics, "read", "organization membership", state.ident(), err)
-		return
-	case f.member != nil:
-		state.fromMember(f.member)
-	case f.invitation != nil:
-		state.fromInvitation(f.invitation)
-	default:
-		// Neither a member nor a pending invitation: gone, once the organization is confirmed to answer.
-		if orgErr := r.Data.ConfirmOrganization(ctx); orgErr != nil {
-			resp.Diagnostics.AddError("Unable to Read Organization Membership", fmt.Sprintf(
-				"No member or pending invitation matches %s, and %s. The resource stays in state.", state.ident(), orgErr))
-			return
-		}
-		r.RemoveGone(ctx, resp)
-		return
+		kit.AddAPIError(&diags, "read", "organization membership", state.ident(), err)
+		return nil, kit.AsReported(diags)
+	case f.member != nil || f.invitation != nil:
+		return &f, nil
 	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+	if orgErr := b.Data.ConfirmOrganization(ctx); orgErr != nil {
+		diags.AddError("Unable to Read Organization Membership", fmt.Sprintf(
+			"No member or pending invitation matches %s, and %s. The resource stays in state.", state.ident(), orgErr))
+		return nil, kit.AsReported(diags)
+	}
+	return nil, kit.ErrAbsent
 }
 
-func (r *organizationMembershipResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	defer r.FinishUpdate(ctx, req, resp)
-	var plan organizationMembershipModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel := r.Timeout(ctx, kit.OpUpdate)
-	defer cancel()
-	r.apply(ctx, &plan, &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
-		return // a failed update keeps the prior state
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-}
-
-// Delete revokes the tracked pending invitation, then removes the member (or downgrades it); an adopted
-// membership it leaves in place, with its role before adoption, unless remove_adopted_on_destroy.
-func (r *organizationMembershipResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var state organizationMembershipModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel := r.Timeout(ctx, kit.OpDelete)
-	defer cancel()
+// deleteMembership revokes the tracked pending invitation, then removes the member (or downgrades it); an
+// adopted membership it leaves in place, with its role before adoption, unless remove_adopted_on_destroy.
+func deleteMembership(ctx context.Context, b *kit.ResourceBase, state *organizationMembershipModel, diags *diag.Diagnostics) {
+	c := b.Client()
 	if state.adopted() && !state.RemoveAdopted.ValueBool() {
-		r.keepAdopted(ctx, &state, &resp.Diagnostics)
+		keepAdopted(ctx, c, state, diags)
 		return
 	}
 	if kit.IsKnownValue(state.InvitationID) && state.State.ValueString() == membershipPending {
-		err := r.Client().Invitations.Revoke(ctx, state.InvitationID.ValueString())
+		err := c.Invitations.Revoke(ctx, state.InvitationID.ValueString())
 		if buildkite.IsValidation(err) {
-			if i, gerr := r.Client().Invitations.Get(ctx, state.InvitationID.ValueString()); gerr == nil && i.State == membershipPending {
-				resp.Diagnostics.AddError("Unable to Delete Organization Membership", fmt.Sprintf(
+			if i, gerr := c.Invitations.Get(ctx, state.InvitationID.ValueString()); gerr == nil && i.State == membershipPending {
+				diags.AddError("Unable to Delete Organization Membership", fmt.Sprintf(
 					"Invitation %s to %s: invitation is still pending but the API refused to revoke it (%s).",
 					i.ID, i.Email, kit.DescribeError(err)))
 				return
 			}
 			err = nil
 		}
-		if r.DeleteFailed(ctx, &resp.Diagnostics, err, "organization invitation", state.ident()); resp.Diagnostics.HasError() {
+		if b.DeleteFailed(ctx, diags, err, "organization invitation", state.ident()); diags.HasError() {
 			return
 		}
 	}
-	f, err := r.lookup(ctx, &state, false)
+	f, err := lookupMembership(ctx, c, state, false)
 	if err != nil {
-		kit.AddAPIError(&resp.Diagnostics, "delete", "organization membership", state.ident(), err)
+		kit.AddAPIError(diags, "delete", "organization membership", state.ident(), err)
 		return
 	}
 	if f.member == nil {
@@ -663,17 +633,17 @@ func (r *organizationMembershipResource) Delete(ctx context.Context, req resourc
 			return
 		}
 		member := "member"
-		_, err = r.Client().Organizations.UpdateMember(ctx, f.member.ID, buildkite.MemberUpdate{Role: &member})
-		r.DeleteFailed(ctx, &resp.Diagnostics, err, "organization membership", state.ident())
+		_, err = c.Organizations.UpdateMember(ctx, f.member.ID, buildkite.MemberUpdate{Role: &member})
+		b.DeleteFailed(ctx, diags, err, "organization membership", state.ident())
 		return
 	}
-	r.DeleteFailed(ctx, &resp.Diagnostics, r.Client().Organizations.RemoveMember(ctx, f.member.ID), "organization membership", state.ident())
+	b.DeleteFailed(ctx, diags, c.Organizations.RemoveMember(ctx, f.member.ID), "organization membership", state.ident())
 }
 
 // keepAdopted is the destroy of an adopted membership: the person stays a member (or invited), with the
 // role they had before the adoption given back where the configuration changed it.
-func (r *organizationMembershipResource) keepAdopted(ctx context.Context, state *organizationMembershipModel, diags *diag.Diagnostics) {
-	f, err := r.lookup(ctx, state, false)
+func keepAdopted(ctx context.Context, c *buildkite.Client, state *organizationMembershipModel, diags *diag.Diagnostics) {
+	f, err := lookupMembership(ctx, c, state, false)
 	if err != nil {
 		kit.AddAPIError(diags, "delete", "organization membership", state.ident(), err)
 		return
@@ -694,7 +664,7 @@ func (r *organizationMembershipResource) keepAdopted(ctx context.Context, state 
 			kept = fmt.Sprintf("with role %s, the role they had when this configuration adopted them", now)
 		default:
 			role := strings.ToLower(prior.ValueString())
-			if _, err := r.Client().Organizations.UpdateMember(ctx, f.member.ID, buildkite.MemberUpdate{Role: &role}); err != nil {
+			if _, err := c.Organizations.UpdateMember(ctx, f.member.ID, buildkite.MemberUpdate{Role: &role}); err != nil {
 				diags.AddError("Unable to Restore Organization Member Role", fmt.Sprintf(
 					"Giving member %s back role %s, the role they had when this configuration adopted them: %s. They "+
 						"are still a member, with role %s; the membership stays in state, so destroy again to retry.",
@@ -713,17 +683,16 @@ func (r *organizationMembershipResource) keepAdopted(ctx context.Context, state 
 	}
 }
 
-// ImportState takes a user's UUID, or "invitation/<invitation uuid>". An import takes over what exists, so
-// it counts as an adoption: the role found is recorded as role_before_adoption, and destroy gives it back.
-func (r *organizationMembershipResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+// importMembership takes a user's UUID, or "invitation/<invitation uuid>". An import takes over what exists,
+// so it counts as an adoption: the role found is recorded as role_before_adoption, and destroy gives it back.
+func importMembership(ctx context.Context, b *kit.ResourceBase, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	id := strings.TrimSpace(req.ID)
 	if req.ID == "" && req.Identity != nil {
 		var v types.String
 		resp.Diagnostics.Append(req.Identity.GetAttribute(ctx, path.Root("id"), &v)...)
 		id = v.ValueString()
 	}
-	ctx, cancel := r.Timeout(ctx, kit.OpRead)
-	defer cancel()
+	c := b.Client()
 	set := func(attrs map[string]any) {
 		for k, v := range attrs {
 			resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root(k), v)...)
@@ -734,7 +703,7 @@ func (r *organizationMembershipResource) ImportState(ctx context.Context, req re
 			"send_invitation": false, "downgrade_on_destroy": false, "role_before_adoption": strings.ToUpper(inv.Role)})
 	}
 	if rest, ok := strings.CutPrefix(id, "invitation/"); ok && kit.IsUUID(rest) {
-		inv, err := r.Client().Invitations.Get(ctx, rest)
+		inv, err := c.Invitations.Get(ctx, rest)
 		if err != nil {
 			kit.AddAPIError(&resp.Diagnostics, "import", "organization invitation", rest, err)
 			return
@@ -744,9 +713,9 @@ func (r *organizationMembershipResource) ImportState(ctx context.Context, req re
 	}
 	if canonical := kit.CanonicalID(id); kit.IsUUID(canonical) {
 		// A user's UUID; an identity may also hold the UUID of the invitation the membership was made with.
-		mem, err := r.Client().Organizations.GetMember(ctx, canonical)
+		mem, err := c.Organizations.GetMember(ctx, canonical)
 		if buildkite.IsNotFound(err) {
-			if inv, ierr := r.Client().Invitations.Get(ctx, canonical); ierr == nil {
+			if inv, ierr := c.Invitations.Get(ctx, canonical); ierr == nil {
 				setInvitation(inv)
 				return
 			}

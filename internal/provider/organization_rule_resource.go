@@ -242,7 +242,8 @@ func organizationRuleSchema() schema.Schema {
 // pipelines (a slug where the state has the UUID, or the other way round); any other change is an update
 // in place (ruleUpdate), with source_uuid and target_uuid planned as the pipelines the new value names. It
 // costs one read per slug, and only when the texts differ.
-func ruleModifyPlan(ctx context.Context, d *kit.ProviderData, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+func ruleModifyPlan(ctx context.Context, b *kit.ResourceBase, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	d := b.Data
 	if resp.Diagnostics.HasError() || req.Plan.Raw.IsNull() {
 		return
 	}
@@ -270,6 +271,9 @@ func ruleModifyPlan(ctx context.Context, d *kit.ProviderData, req resource.Modif
 	}
 	if checkRuleValue(ctx, d, req, resp); resp.Diagnostics.HasError() {
 		return
+	}
+	if d == nil {
+		return // not configured yet (a provider setting unknown until apply): the value is compared at the next plan
 	}
 	same, err := sameRuleValue(ctx, d.Client, plan.Value.ValueString(), state)
 	if err != nil {

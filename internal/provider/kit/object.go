@@ -157,9 +157,21 @@ type ObjectKind[T, M any] struct {
 	// A plan-time check or change that needs the provider's data.
 
 	// PlanWith is ModifyPlan for a type whose plan-time check or change asks the service (the pipelines a
-	// value names by slug) or depends on the provider's settings (whether Buildkite's GraphQL API can be
-	// reached): it runs after ModifyPlan, with the provider's data, nil while the provider is not configured.
-	PlanWith func(ctx context.Context, d *ProviderData, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse)
+	// value names by slug, the member a create would adopt) or depends on the provider's settings (whether
+	// Buildkite's GraphQL API can be reached): it runs after ModifyPlan, with the resource's base, whose Data
+	// is nil while the provider is not configured.
+	PlanWith func(ctx context.Context, b *ResourceBase, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse)
+
+	// Found from what its state holds, and adopted rather than made (object_lookup.go): for an object that no
+	// one key addresses (a membership: by a user's UUID, the invitation tracked, or an e-mail), which a create
+	// may take over instead of making it, announced at plan (PlanWith). b is the resource's base: its client,
+	// timeouts and shared failure paths. Lookup finds the object for Read, in place of Get (ErrAbsent once it
+	// has confirmed it gone); RemoveRecorded is Delete, in place of Remove, for a removal that depends on how the state came to hold
+	// the object (an adopted one is given back rather than removed); Import is ImportState for an import that
+	// reads what it takes over. Their calls report in their own words, and with Reported, as diagnostics.
+	Lookup         func(ctx context.Context, b *ResourceBase, state *M) (*T, error)
+	RemoveRecorded func(ctx context.Context, b *ResourceBase, state *M, diags *diag.Diagnostics)
+	Import         func(ctx context.Context, b *ResourceBase, req resource.ImportStateRequest, resp *resource.ImportStateResponse)
 }
 
 // GraphQLCalls is how a kind's GraphQL answers are reported. A create whose answer carries the object and a
@@ -216,7 +228,7 @@ func (r *objectResource[T, M]) ModifyPlan(ctx context.Context, req resource.Modi
 		r.kind.ModifyPlan(ctx, req, resp)
 	}
 	if r.kind.PlanWith != nil {
-		r.kind.PlanWith(ctx, r.Data, req, resp)
+		r.kind.PlanWith(ctx, &r.ResourceBase, req, resp)
 	}
 	if len(r.kind.Renamed) > 0 {
 		unknownWhenRenamed(ctx, req, resp, r.kind.Renamed...)
@@ -399,7 +411,7 @@ func (r *objectResource[T, M]) Read(ctx context.Context, req resource.ReadReques
 	}
 	ctx, cancel := r.Timeout(ctx, OpRead)
 	defer cancel()
-	obj, err := r.find(ctx, a)
+	obj, err := r.findRecorded(ctx, a, &state)
 	var left *LeftBehind
 	switch {
 	case errors.As(err, &left):
@@ -486,6 +498,10 @@ func (r *objectResource[T, M]) Update(ctx context.Context, req resource.UpdateRe
 
 // Delete removes the object; one already gone is success.
 func (r *objectResource[T, M]) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	if r.kind.RemoveRecorded != nil {
+		r.removeRecorded(ctx, req, resp)
+		return
+	}
 	if r.kind.Kept != nil {
 		resp.Diagnostics.AddWarning(r.kind.Kept(r.Client()))
 		return
@@ -525,6 +541,10 @@ func (r *objectResource[T, M]) Delete(ctx context.Context, req resource.DeleteRe
 // associations, the official provider's ID of the association (its GraphQL ID, resolved with node(id:);
 // association_graphql_import.go).
 func (r *objectResource[T, M]) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	if r.kind.Import != nil {
+		r.importOwn(ctx, req, resp)
+		return
+	}
 	if r.kind.Parents != nil && !r.qualify(ctx, &req, resp) {
 		return
 	}
@@ -587,7 +607,7 @@ type DiagnosedError struct{ Summary, Detail string }
 
 // partial reports whether a hook's error came with the answer of a change applied in part.
 func partial[T any](obj *T, err error) bool {
-	return obj != nil && errors.As(err, new(*DiagnosedError))
+	return obj != nil && (errors.As(err, new(*DiagnosedError)) || errors.As(err, new(*Reported)))
 }
 
 // LeftBehind is what a client call or hook reports as a warning: the operation succeeds for Terraform, and
@@ -604,6 +624,7 @@ func (r *objectResource[T, M]) hookFailed(diags *diag.Diagnostics, op, ident str
 	var own *DiagnosedError
 	var as *ReportedAs
 	var left *LeftBehind
+	var reported *Reported
 	switch {
 	case errors.As(err, &left):
 		diags.AddWarning(left.Summary, left.Detail)
@@ -611,6 +632,8 @@ func (r *objectResource[T, M]) hookFailed(diags *diag.Diagnostics, op, ident str
 		diags.AddError(own.Summary, own.Detail)
 	case errors.As(err, &as):
 		AddAPIError(diags, as.Op, as.What, ident, as.Err)
+	case errors.As(err, &reported):
+		diags.Append(reported.Diags...)
 	default:
 		AddAPIError(diags, op, r.kind.What, ident, err)
 	}
@@ -619,7 +642,8 @@ func (r *objectResource[T, M]) hookFailed(diags *diag.Diagnostics, op, ident str
 // ownWords reports whether err is to be reported as a hook gave it (DiagnosedError, ReportedAs, LeftBehind) rather
 // than by the shared failure paths of its operation.
 func ownWords(err error) bool {
-	return errors.As(err, new(*DiagnosedError)) || errors.As(err, new(*ReportedAs)) || errors.As(err, new(*LeftBehind))
+	return errors.As(err, new(*DiagnosedError)) || errors.As(err, new(*ReportedAs)) || errors.As(err, new(*LeftBehind)) ||
+		errors.As(err, new(*Reported))
 }
 
 // ErrAbsent is a setting's get finding that its parent holds none: removed outside Terraform, which the

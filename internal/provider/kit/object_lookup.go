@@ -1,0 +1,69 @@
+package kit
+
+import (
+	"context"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+)
+
+// Objects found from what their state holds, and adopted rather than made. Most objects have a key the
+// service addresses them by, and the kind reads, updates and removes them at it. A few are found by a lookup
+// of several attributes instead (a membership: by the user's UUID, else by the invitation tracked, else by
+// the e-mail), and a create may take over one that exists rather than make one: an adoption the plan must
+// announce, since the apply changes someone who is already there, and that destroy must undo rather than
+// remove what it did not make. The kind's hooks for them (ObjectKind's Lookup, PlanWith, RemoveRecorded,
+// Import) are given the resource's base, for its client, timeouts and shared failure paths, and the state.
+
+// Reported is the outcome of a client call or hook that reported it itself, as diagnostics: warnings beside
+// an error (an adoption announced, then refused), or an error naming another object than the resource (the
+// member an update changed). Returned with the object by a create or update, the object is recorded as with
+// a DiagnosedError (without errors: done, with the warnings); returned alone, nothing is recorded.
+type Reported struct{ Diags diag.Diagnostics }
+
+func (e *Reported) Error() string {
+	for _, d := range e.Diags {
+		if d.Severity() == diag.SeverityError {
+			return d.Summary() + ": " + d.Detail()
+		}
+	}
+	return "reported without an error"
+}
+
+// AsReported returns diags as the error of a call that reported them: nil when they hold nothing, so that
+// a call that succeeded quietly answers as any other.
+func AsReported(diags diag.Diagnostics) error {
+	if len(diags) == 0 {
+		return nil
+	}
+	return &Reported{Diags: diags}
+}
+
+// findRecorded finds the object for Read: with the kind's Lookup from the state where it has one, else at
+// its address.
+func (r *objectResource[T, M]) findRecorded(ctx context.Context, a objectAddress, state *M) (*T, error) {
+	if r.kind.Lookup != nil {
+		return r.kind.Lookup(ctx, &r.ResourceBase, state)
+	}
+	return r.find(ctx, a)
+}
+
+// removeRecorded is Delete for a kind whose removal depends on the state: the kind's RemoveRecorded, under
+// the delete timeout.
+func (r *objectResource[T, M]) removeRecorded(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state M
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	ctx, cancel := r.Timeout(ctx, OpDelete)
+	defer cancel()
+	r.kind.RemoveRecorded(ctx, &r.ResourceBase, &state, &resp.Diagnostics)
+}
+
+// importOwn is ImportState for a kind with an import of its own: the kind's Import, under the read timeout.
+func (r *objectResource[T, M]) importOwn(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	ctx, cancel := r.Timeout(ctx, OpRead)
+	defer cancel()
+	r.kind.Import(ctx, &r.ResourceBase, req, resp)
+}
