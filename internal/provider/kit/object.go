@@ -153,6 +153,13 @@ type ObjectKind[T, M any] struct {
 
 	// Current, when set, makes Create take over an association that exists already (association.go).
 	Current func(existing *T, plan *M) bool
+
+	// Import IDs written in another form than ImportParts'.
+
+	// OtherImportID turns an import ID of another form (the official provider's, such as "<object's GraphQL
+	// ID>,<parent's UUID>") into the form of ImportParts, before ImportState reads it; it returns any other ID
+	// as it is.
+	OtherImportID func(id string) string
 }
 
 // GraphQLCalls is how a kind's GraphQL answers are reported. A create whose answer carries the object and a
@@ -515,6 +522,9 @@ func (r *objectResource[T, M]) Delete(ctx context.Context, req resource.DeleteRe
 // associations, the official provider's ID of the association (its GraphQL ID, resolved with node(id:);
 // association_graphql_import.go).
 func (r *objectResource[T, M]) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	if r.kind.OtherImportID != nil {
+		req.ID = r.kind.OtherImportID(req.ID)
+	}
 	if r.kind.Parents != nil && !r.qualify(ctx, &req, resp) {
 		return
 	}
