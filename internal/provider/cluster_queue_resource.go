@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
@@ -21,16 +22,6 @@ import (
 	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
-var (
-	_ resource.Resource                     = (*clusterQueueResource)(nil)
-	_ resource.ResourceWithConfigure        = (*clusterQueueResource)(nil)
-	_ resource.ResourceWithImportState      = (*clusterQueueResource)(nil)
-	_ resource.ResourceWithIdentity         = (*clusterQueueResource)(nil)
-	_ resource.ResourceWithConfigValidators = (*clusterQueueResource)(nil)
-	_ resource.ResourceWithModifyPlan       = (*clusterQueueResource)(nil)
-	_ resource.ResourceWithUpgradeState     = (*clusterQueueResource)(nil)
-)
-
 // clusterQueueIdentity names a cluster queue for import blocks and terraform query.
 var clusterQueueIdentity = kit.IdentifiedBy(
 	kit.IdentityAttr("cluster_id", "The ID of the cluster the queue belongs to."),
@@ -38,14 +29,59 @@ var clusterQueueIdentity = kit.IdentifiedBy(
 )
 
 // NewClusterQueueResource returns the buildkite_cluster_queue resource.
-func NewClusterQueueResource() resource.Resource {
-	return &clusterQueueResource{
-		ResourceBase: kit.NewResourceBase("cluster_queue", kit.WriteScopes("write_clusters"), clusterQueueIdentity).WithGraphQLAttrs("hosted_agents.mac"),
-	}
-}
+func NewClusterQueueResource() resource.Resource { return kit.NewObject(clusterQueueKind) }
 
-type clusterQueueResource struct {
-	kit.ResourceBase
+// clusterQueueKind declares buildkite_cluster_queue: a queue of a cluster, served by REST but for a macOS
+// hosted queue's settings (hosted_agents.mac), set and read through GraphQL. A create sends the queue, then
+// a Linux agent image and a pause where planned, the queue recorded if a later step fails; an update sends
+// what changed, then resumes or pauses; a hosted queue's platform change is refused at plan. Imported as
+// "<cluster id>/<queue id or key>", by the queue's ID alone, or by the official provider's ID.
+var clusterQueueKind = &kit.ObjectKind[buildkite.Queue, clusterQueueModel]{
+	Name:     "cluster_queue",
+	What:     "cluster queue",
+	Scopes:   kit.WriteScopes("write_clusters"),
+	Identity: clusterQueueIdentity,
+	Schema:   clusterQueueSchema,
+	// The official provider's states, and ours of version 0, move to version 1.
+	Moves: kit.StateMoves{Refs: []string{"cluster_id"}, Ours: func(_ int64, a kit.StateAttrs) error {
+		a["cluster_uuid"] = a["cluster_id"]
+		return nil
+	}},
+	GraphQLAttrs: []string{"hosted_agents.mac"},
+	Parent:       "cluster_id",
+	Key:          kit.AttrID,
+	FromAPI:      (*clusterQueueModel).fromAPI,
+	Create:       createQueue,
+	Get: func(ctx context.Context, c *buildkite.Client, clusterID, id string) (*buildkite.Queue, error) {
+		return c.Queues.Get(ctx, clusterID, id)
+	},
+	Update: updateQueue,
+	Remove: func(ctx context.Context, c *buildkite.Client, clusterID, id string) error {
+		return c.Queues.Delete(ctx, clusterID, id)
+	},
+	ImportParts: []kit.ImportPart{kit.UuidPart("<cluster id>", "Cluster"), kit.KeyPart("<queue id or key>", "ClusterQueue")},
+	Resolve:     resolveQueue,
+	Parents:     func(ctx context.Context, c *buildkite.Client) ([]string, error) { return kit.ClusterIDs(c)(ctx) },
+	Named: func(plan *clusterQueueModel) string {
+		return fmt.Sprintf("%q in cluster %s", plan.Key.ValueString(), plan.ClusterID.UUID())
+	},
+	Holder:     holderOfQueueKey,
+	ModifyPlan: refusePlatformChange,
+	Validators: []resource.ConfigValidator{pausedNoteValidator{}},
+	WritePart:  writeMacSettings,
+	ReadPart: func(ctx context.Context, d *kit.ProviderData, got *clusterQueueModel, diags *diag.Diagnostics) {
+		if err := readMacSettings(ctx, d, got); err != nil {
+			// REST has just served the queue: a GraphQL null or not found for its settings is no 404 of it.
+			kit.AddPartReadError(diags, "cluster queue", got.ident(), "macOS settings (hosted_agents.mac)", err)
+		}
+	},
+	OtherImportID: func(id string) string {
+		// The official provider's "<queue GraphQL ID>,<cluster UUID>".
+		if queue, cluster, official := strings.Cut(id, ","); official && !strings.Contains(id, "/") {
+			return strings.TrimSpace(cluster) + "/" + strings.TrimSpace(queue)
+		}
+		return id
+	},
 }
 
 type clusterQueueModel struct {
@@ -108,18 +144,12 @@ func (m *clusterQueueModel) toUpdate(state *clusterQueueModel) *buildkite.QueueU
 	return &u
 }
 
-// ModifyPlan checks scopes and warns of GraphQL-only attributes (the base), and refuses a hosted queue's
-// change of platform, which the service refuses.
-func (r *clusterQueueResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	r.ResourceBase.ModifyPlan(ctx, req, resp)
-	refusePlatformChange(ctx, req, resp)
-}
-
 // queueKeyPattern is the form of queue keys the service accepts.
 var queueKeyPattern = regexp.MustCompile(`^[a-zA-Z0-9][a-zA-Z0-9_\-]*$`)
 
-func (r *clusterQueueResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
-	resp.Schema = schema.Schema{
+// clusterQueueSchema is the schema of buildkite_cluster_queue.
+func clusterQueueSchema() schema.Schema {
+	return schema.Schema{
 		Version: 1, // above the official provider's 0, so that its states are upgraded (kit/upgrade.go)
 		MarkdownDescription: "A queue of a cluster. Agents that start with `queue=<key>` take jobs from it. " +
 			"Dispatching of jobs to the queue's agents can be paused and resumed with `dispatch_paused`.",
@@ -163,18 +193,6 @@ func (r *clusterQueueResource) Schema(_ context.Context, _ resource.SchemaReques
 	}
 }
 
-// UpgradeState moves the official provider's states and ours of version 0 to version 1.
-func (r *clusterQueueResource) UpgradeState(ctx context.Context) map[int64]resource.StateUpgrader {
-	return kit.Upgraders(ctx, r, kit.StateMoves{Refs: []string{"cluster_id"}, Ours: func(_ int64, a kit.StateAttrs) error {
-		a["cluster_uuid"] = a["cluster_id"]
-		return nil
-	}})
-}
-
-func (r *clusterQueueResource) ConfigValidators(context.Context) []resource.ConfigValidator {
-	return []resource.ConfigValidator{pausedNoteValidator{}}
-}
-
 // pausedNoteValidator refuses a pause note on a queue that is not paused: the service drops the note on
 // resume, so the configuration could never converge.
 type pausedNoteValidator struct{}
@@ -202,16 +220,11 @@ func (pausedNoteValidator) ValidateResource(ctx context.Context, req resource.Va
 	}
 }
 
-func (r *clusterQueueResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	defer r.FinishCreate(ctx, resp)
-	var plan clusterQueueModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel := r.Timeout(ctx, kit.OpCreate)
-	defer cancel()
-	clusterID := plan.ClusterID.UUID()
+// createQueue makes the queue, then sends what the service takes only after the create: a Linux agent image
+// (an update repeating the shape) and a pause. A failed later step is reported with the answer before it,
+// which the state records (tainted, as Terraform records a failed create), so that the queue is tracked and
+// replaced by the next apply rather than orphaned. WritePart then sets the macOS settings.
+func createQueue(ctx context.Context, c *buildkite.Client, clusterID string, plan *clusterQueueModel) (*buildkite.Queue, error) {
 	in := buildkite.QueueCreate{
 		Key:                plan.Key.ValueString(),
 		Description:        kit.StringPtrIfSet(plan.Description),
@@ -221,48 +234,28 @@ func (r *clusterQueueResource) Create(ctx context.Context, req resource.CreateRe
 	if isHosted {
 		in.HostedAgents = &buildkite.HostedAgentsWrite{InstanceShape: hosted.shape}
 	}
-	q, err := r.Client().Queues.Create(ctx, clusterID, in)
+	q, err := c.Queues.Create(ctx, clusterID, in)
 	if err != nil {
-		r.CreateFailed(ctx, &resp.Diagnostics, err, "cluster queue", fmt.Sprintf("%q in cluster %s", plan.Key.ValueString(), clusterID),
-			r.holderOfKey(clusterID, plan.Key.ValueString()))
-		return
+		return nil, err
 	}
+	ident := clusterID + "/" + q.ID
 	if hosted.image != "" {
-		// The service takes the image only on an update: save the queue first so that a failure leaves it
-		// tracked (with the default image, which the next plan shows) rather than orphaned.
-		created := plan
-		created.fromAPI(clusterID, q)
-		resp.Diagnostics.Append(resp.State.Set(ctx, &created)...)
-		q, err = r.Client().Queues.Update(ctx, clusterID, q.ID, buildkite.QueueUpdate{HostedAgents: &buildkite.HostedAgentsWrite{
+		withImage, err := c.Queues.Update(ctx, clusterID, q.ID, buildkite.QueueUpdate{HostedAgents: &buildkite.HostedAgentsWrite{
 			InstanceShape: hosted.shape, AgentImageRef: buildkite.Value(hosted.image),
 		}})
 		if err != nil {
-			kit.AddAPIError(&resp.Diagnostics, "set the agent image of", "cluster queue", created.ident(), err)
-			return
+			return q, kit.StepFailed("set the agent image of", "cluster queue", ident, err)
 		}
+		q = withImage
 	}
 	if plan.DispatchPaused.ValueBool() {
-		// Save the queue first so that a failed pause leaves it tracked rather than orphaned.
-		created := plan
-		created.fromAPI(clusterID, q)
-		resp.Diagnostics.Append(resp.State.Set(ctx, &created)...)
-		q, err = r.Client().Queues.Pause(ctx, clusterID, q.ID, plan.DispatchPausedNote.ValueString())
+		paused, err := c.Queues.Pause(ctx, clusterID, q.ID, plan.DispatchPausedNote.ValueString())
 		if err != nil {
-			kit.AddAPIError(&resp.Diagnostics, "pause", "cluster queue", created.ident(), err)
-			return
+			return q, kit.StepFailed("pause", "cluster queue", ident, err)
 		}
+		q = paused
 	}
-	plan.fromAPI(clusterID, q)
-	if macSettingsFrom(plan.HostedAgents) != nil {
-		// Save the queue first, without the macOS settings, so that a failure leaves it tracked.
-		created := plan
-		created.HostedAgents = withMacSettings(created.HostedAgents, &buildkite.MacSettings{})
-		resp.Diagnostics.Append(resp.State.Set(ctx, &created)...)
-		if r.applyMacSettings(ctx, &plan, types.ObjectNull(hostedAgentsTypes), &resp.Diagnostics); resp.Diagnostics.HasError() {
-			return
-		}
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	return q, nil
 }
 
 // ident names the queue in errors as its import ID does.
@@ -270,129 +263,82 @@ func (m *clusterQueueModel) ident() string {
 	return m.ClusterID.UUID() + "/" + m.ID.ValueString()
 }
 
-func (r *clusterQueueResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	defer r.FinishRead(ctx, req, resp)
-	var state clusterQueueModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel := r.Timeout(ctx, kit.OpRead)
-	defer cancel()
-	clusterID := state.ClusterID.UUID()
-	q, err := r.Client().Queues.Get(ctx, clusterID, kit.RestID(state.ID))
-	if err != nil {
-		r.ReadFailed(ctx, resp, err, "cluster queue", state.ident())
-		return
-	}
-	state.fromAPI(clusterID, q)
-	if err := r.readMacSettings(ctx, &state); err != nil {
-		// REST has just served the queue: a GraphQL null or not found for its settings is no 404 of it.
-		kit.AddPartReadError(&resp.Diagnostics, "cluster queue", state.ident(), "macOS settings (hosted_agents.mac)", err)
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
-}
-
-func (r *clusterQueueResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	defer r.FinishUpdate(ctx, req, resp)
-	var plan, state clusterQueueModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel := r.Timeout(ctx, kit.OpUpdate)
-	defer cancel()
-	clusterID, id := state.ClusterID.UUID(), kit.RestID(state.ID)
-	queues := r.Client().Queues
-
+// updateQueue sends what changed, then resumes or pauses the queue (WritePart then sets the macOS settings);
+// where nothing of the queue itself changed, it reads the queue. A failed step leaves the state as it was.
+func updateQueue(ctx context.Context, c *buildkite.Client, clusterID, id string, plan, state *clusterQueueModel) (*buildkite.Queue, error) {
 	var q *buildkite.Queue
 	var err error
-	if u := plan.toUpdate(&state); u != nil {
-		if q, err = queues.Update(ctx, clusterID, id, *u); err != nil {
-			kit.AddAPIError(&resp.Diagnostics, "update", "cluster queue", state.ident(), err)
-			return
+	if u := plan.toUpdate(state); u != nil {
+		if q, err = c.Queues.Update(ctx, clusterID, id, *u); err != nil {
+			return nil, err
 		}
 	}
-
 	// State was refreshed before planning, so it holds the queue's current pause status and note.
 	paused := state.DispatchPaused.ValueBool()
 	wantPaused := plan.DispatchPaused.ValueBool()
 	// The note can only be set by pausing, so a changed note on a paused queue means resume then pause.
 	if paused && (!wantPaused || !plan.DispatchPausedNote.Equal(state.DispatchPausedNote)) {
-		if q, err = queues.Resume(ctx, clusterID, id); err != nil {
-			kit.AddAPIError(&resp.Diagnostics, "resume", "cluster queue", state.ident(), err)
-			return
+		if q, err = c.Queues.Resume(ctx, clusterID, id); err != nil {
+			return nil, &kit.ReportedAs{Op: "resume", What: "cluster queue", Err: err}
 		}
 		paused = false
 	}
 	if wantPaused && !paused {
-		if q, err = queues.Pause(ctx, clusterID, id, plan.DispatchPausedNote.ValueString()); err != nil {
-			kit.AddAPIError(&resp.Diagnostics, "pause", "cluster queue", state.ident(), err)
-			return
+		if q, err = c.Queues.Pause(ctx, clusterID, id, plan.DispatchPausedNote.ValueString()); err != nil {
+			return nil, &kit.ReportedAs{Op: "pause", What: "cluster queue", Err: err}
 		}
 	}
 	if q == nil {
-		if q, err = queues.Get(ctx, clusterID, id); err != nil {
-			kit.AddAPIError(&resp.Diagnostics, "read", "cluster queue", state.ident(), err)
-			return
+		if q, err = c.Queues.Get(ctx, clusterID, id); err != nil {
+			return nil, &kit.ReportedAs{Op: "read", What: "cluster queue", Err: err}
 		}
 	}
-	plan.fromAPI(clusterID, q)
-	if r.applyMacSettings(ctx, &plan, state.HostedAgents, &resp.Diagnostics); resp.Diagnostics.HasError() {
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	return q, nil
 }
 
-func (r *clusterQueueResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var state clusterQueueModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
+// writeMacSettings sets the macOS settings after a create or update has recorded the queue in got. A refusal
+// records, after a create, the queue made without them (tainted, as Terraform records a failed create), and
+// after an update the state as it was before it: the refresh before the next plan reads what the service
+// then holds, REST's changes included.
+func writeMacSettings(ctx context.Context, c *buildkite.Client, _, prior, got *clusterQueueModel, diags *diag.Diagnostics) {
+	held := types.ObjectNull(hostedAgentsTypes)
+	if prior != nil {
+		held = prior.HostedAgents
 	}
-	ctx, cancel := r.Timeout(ctx, kit.OpDelete)
-	defer cancel()
-	err := r.Client().Queues.Delete(ctx, state.ClusterID.UUID(), kit.RestID(state.ID))
-	r.DeleteFailed(ctx, &resp.Diagnostics, err, "cluster queue", state.ident())
+	var d diag.Diagnostics
+	applyMacSettings(ctx, c, got, held, &d)
+	diags.Append(d...)
+	switch {
+	case !d.HasError():
+	case prior == nil:
+		got.HostedAgents = withMacSettings(got.HostedAgents, &buildkite.MacSettings{})
+	default:
+		*got = *prior
+	}
 }
 
-// ImportState accepts "<cluster id>/<queue id>" or "<cluster id>/<queue key>", each ID a UUID or a GraphQL
-// ID, and the official provider's "<queue GraphQL ID>,<cluster UUID>"; a key that looks like a UUID is still
-// found by key when no queue has it as its ID.
-func (r *clusterQueueResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	if queue, cluster, official := strings.Cut(req.ID, ","); official && !strings.Contains(req.ID, "/") {
-		req.ID = strings.TrimSpace(cluster) + "/" + strings.TrimSpace(queue)
+// resolveQueue finds the queue an import names, by its ID or its key ("<cluster id>/<queue id or key>", each
+// ID a UUID or a GraphQL ID); a key that looks like a UUID is still found by key when no queue has it as its
+// ID.
+func resolveQueue(ctx context.Context, c *buildkite.Client, parts []string) (clusterID, queueID string, err error) {
+	clusterID = parts[0]
+	get := func(ctx context.Context, id string) (*buildkite.Queue, error) {
+		return c.Queues.Get(ctx, clusterID, id)
 	}
-	if !kit.QualifyImportID(ctx, &req, resp, "cluster queue", "<cluster id>/<queue id or key>", kit.ClusterIDs(r.Client()), kit.Answers(r.Client().Queues.Get)) {
-		return
-	}
-	parts, ok := r.ImportParts(ctx, req, resp, kit.UuidPart("<cluster id>", "Cluster"), kit.KeyPart("<queue id or key>", "ClusterQueue"))
-	if !ok {
-		return
-	}
-	ctx, cancel := r.Timeout(ctx, kit.OpRead)
-	defer cancel()
-	queues := r.Client().Queues
-	clusterID := parts[0]
-	q, err := kit.FindByIDOrKey(ctx, parts[1],
-		func(ctx context.Context, id string) (*buildkite.Queue, error) { return queues.Get(ctx, clusterID, id) },
-		func(ctx context.Context) ([]buildkite.Queue, error) { return queues.List(ctx, clusterID) },
-		func(q *buildkite.Queue) string { return q.Key })
+	list := func(ctx context.Context) ([]buildkite.Queue, error) { return c.Queues.List(ctx, clusterID) }
+	q, err := kit.FindByIDOrKey(ctx, parts[1], get, list, func(q *buildkite.Queue) string { return q.Key })
 	if err != nil {
-		kit.AddAPIError(&resp.Diagnostics, "import", "cluster queue", req.ID, err)
-		return
+		return "", "", err
 	}
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("cluster_id"), clusterID)...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), q.ID)...)
+	return clusterID, q.ID, nil
 }
 
-// holderOfKey finds the queue that holds a key in a cluster, where keys are unique; it is adopted as
+// holderOfQueueKey finds the queue that holds a key in a cluster, where keys are unique; it is adopted as
 // "<cluster id>/<key>".
-func (r *clusterQueueResource) holderOfKey(clusterID, key string) kit.HolderLookup {
+func holderOfQueueKey(c *buildkite.Client, plan *clusterQueueModel) kit.HolderLookup {
+	clusterID, key := plan.ClusterID.UUID(), plan.Key.ValueString()
 	return func(ctx context.Context) (*kit.Holder, error) {
-		queues, err := r.Client().Queues.List(ctx, clusterID)
+		queues, err := c.Queues.List(ctx, clusterID)
 		if err != nil {
 			return nil, err
 		}

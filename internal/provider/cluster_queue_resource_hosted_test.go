@@ -142,6 +142,64 @@ func TestAccClusterQueueResource_hostedLinux(t *testing.T) {
 	})
 }
 
+// TestAccClusterQueueResource_hostedStepsFail: a Linux agent image the service refuses after the create, and
+// macOS settings GraphQL refuses at create and at update, each fail the apply naming the queue. After a
+// create the queue made is recorded, tainted, and the next apply replaces it; after an update the queue is
+// recorded as it was, and the next apply makes the change in place.
+func TestAccClusterQueueResource_hostedStepsFail(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	if e.live {
+		t.Skip("live mode: the faults are the emulator's")
+	}
+	const addr = "buildkite_cluster_queue.test"
+	// A failed create taints the queue it made: the next apply replaces it.
+	replace := resource.ConfigPlanChecks{
+		PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionReplace)},
+		PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+	}
+	const uuid = `[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`
+	linux := hostedQueueConfig(e, e.name("image-fails"), `    instance_shape = "LINUX_AMD64_2X4"
+    linux          = { agent_image_ref = "ubuntu:24.04" }`)
+	macCluster := e.name("mac-fails")
+	mac := func(xcode string) string {
+		return hostedQueueConfig(e, macCluster, `    instance_shape = "MACOS_ARM64_M4_6X28"
+    mac            = { xcode_version = "`+xcode+`", macos_version = "SEQUOIA" }`)
+	}
+	macFault := e.aim(fakeserver.AimedFault{Operation: "updateClusterQueueMacSettings", Kind: fakeserver.FaultServerError})
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             e.checkDestroyed("buildkite_cluster_queue"),
+		Steps: []resource.TestStep{
+			{
+				PreConfig:   e.aim(fakeserver.AimedFault{Route: "PUT /v2/organizations/{org}/clusters/{cluster}/queues/{queue}", Kind: fakeserver.FaultServerError}),
+				Config:      linux,
+				ExpectError: regexpMust(`(?s)Unable to Set the agent image of Cluster Queue.*cluster\s+queue\s+` + uuid + `/` + uuid + `:`),
+			},
+			{
+				PreConfig: e.server.ClearAimedFaults, Config: linux, ConfigPlanChecks: replace,
+				Check: e.checkHostedQueue("LINUX_AMD64_2X4", "ubuntu:24.04"),
+			},
+		},
+	})
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             e.checkDestroyed("buildkite_cluster_queue"),
+		Steps: []resource.TestStep{
+			{PreConfig: macFault, Config: mac("16.2"), ExpectError: regexpMust(`(?s)Cluster Queue.*macOS settings`)},
+			{
+				PreConfig: e.server.ClearAimedFaults, Config: mac("16.2"), ConfigPlanChecks: replace,
+				Check: e.checkMacSettings("16.2", "SEQUOIA"),
+			},
+			{PreConfig: macFault, Config: mac("16.3"), ExpectError: regexpMust(`(?s)Cluster Queue.*macOS settings`)},
+			{
+				PreConfig: e.server.ClearAimedFaults, Config: mac("16.3"), ConfigPlanChecks: inPlace(addr),
+				Check: e.checkMacSettings("16.3", "SEQUOIA"),
+			},
+		},
+	})
+}
+
 // checkMacSettings asks the service, through GraphQL, for the queue's macOS settings ("" for none).
 func (e *testEnv) checkMacSettings(xcode, macos string) resource.TestCheckFunc {
 	return func(s *terraform.State) error {

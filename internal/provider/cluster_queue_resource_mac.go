@@ -71,11 +71,11 @@ func isMacQueue(o types.Object) bool {
 // readMacSettings fills the mac block of a macOS queue from the service, where GraphQL can be reached
 // (otherwise the block stays as the state held it). Its error, a null queue included, is the settings'
 // alone: Read keeps the queue in state (AddPartReadError).
-func (r *clusterQueueResource) readMacSettings(ctx context.Context, m *clusterQueueModel) error {
-	if !isMacQueue(m.HostedAgents) || !r.Data.GraphQLReachable() {
+func readMacSettings(ctx context.Context, d *kit.ProviderData, m *clusterQueueModel) error {
+	if !isMacQueue(m.HostedAgents) || !d.GraphQLReachable() {
 		return nil
 	}
-	mac, err := r.Client().Queues.MacSettings(ctx, m.GraphQLID.ValueString())
+	mac, err := d.Client.Queues.MacSettings(ctx, m.GraphQLID.ValueString())
 	if err != nil {
 		return err
 	}
@@ -85,7 +85,7 @@ func (r *clusterQueueResource) readMacSettings(ctx context.Context, m *clusterQu
 
 // applyMacSettings sets the mac block planned (plan) where it differs from what prior held (a null object for
 // a new queue), and takes the service's answer into plan. A removed block clears the Xcode version.
-func (r *clusterQueueResource) applyMacSettings(ctx context.Context, plan *clusterQueueModel, prior types.Object, diags *diag.Diagnostics) {
+func applyMacSettings(ctx context.Context, c *buildkite.Client, plan *clusterQueueModel, prior types.Object, diags *diag.Diagnostics) {
 	want, had := macSettingsFrom(plan.HostedAgents), macSettingsFrom(prior)
 	if !isMacQueue(plan.HostedAgents) || (want == nil && had == nil) {
 		return
@@ -97,7 +97,7 @@ func (r *clusterQueueResource) applyMacSettings(ctx context.Context, plan *clust
 		return
 	}
 	h, _ := hostedFrom(plan.HostedAgents)
-	mac, err := r.Client().Queues.SetMacSettings(ctx, plan.GraphQLID.ValueString(), h.shape, *want)
+	mac, err := c.Queues.SetMacSettings(ctx, plan.GraphQLID.ValueString(), h.shape, *want)
 	if mac != nil && kit.ActedWithErrors(diags, err, "set the macOS settings of", "cluster queue", plan.ident()) {
 		err = nil
 	}

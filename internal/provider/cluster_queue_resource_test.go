@@ -247,6 +247,69 @@ func TestAccClusterQueueResource_createPaused(t *testing.T) {
 	})
 }
 
+// TestAccClusterQueueResource_createPauseFails: the create of a paused queue whose pause fails reports the
+// pause, naming the queue by its import ID, and records the queue made, tainted as Terraform records a failed
+// create: the next apply replaces it rather than leaving it orphaned beside a new one.
+func TestAccClusterQueueResource_createPauseFails(t *testing.T) {
+	t.Parallel()
+	e := newTestEnv(t)
+	if e.live {
+		t.Skip("live mode: the fault is the emulator's")
+	}
+	const addr = "buildkite_cluster_queue.test"
+	cfg := e.config(testAccClusterQueueConfig(e.name("pause-fails"), "held", `  dispatch_paused      = true
+  dispatch_paused_note = "Maintenance"`))
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: e.factories(),
+		CheckDestroy:             e.checkDestroyed("buildkite_cluster_queue"),
+		Steps: []resource.TestStep{
+			{
+				PreConfig: e.aim(fakeserver.AimedFault{
+					Route: "POST /v2/organizations/{org}/clusters/{cluster}/queues/{queue}/pause_dispatch", Kind: fakeserver.FaultServerError,
+				}),
+				Config:      cfg,
+				ExpectError: regexpMust(`(?s)Unable to Pause Cluster Queue.*Pausing\s+cluster\s+queue\s+` + uuidPattern + `/` + uuidPattern + `:`),
+			},
+			{
+				PreConfig:        e.server.ClearAimedFaults,
+				Config:           cfg,
+				ConfigPlanChecks: replaced(addr),
+				Check:            resource.ComposeTestCheckFunc(e.checkQueuePaused(true, "Maintenance"), e.checkQueueCount(addr, 1)),
+			},
+		},
+	})
+}
+
+// replaced checks that the step replaces the resource at address, and that the plan after the apply is empty.
+func replaced(address string) resource.ConfigPlanChecks {
+	return resource.ConfigPlanChecks{
+		PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(address, plancheck.ResourceActionReplace)},
+		PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
+	}
+}
+
+// checkQueueCount asks the service how many queues the cluster of the queue at address holds: the queue a
+// failed create made is replaced, never left beside the new one.
+func (e *testEnv) checkQueueCount(address string, want int) resource.TestCheckFunc {
+	return func(s *terraform.State) error {
+		rs, ok := s.RootModule().Resources[address]
+		if !ok {
+			return fmt.Errorf("%s is not in state", address)
+		}
+		queues, err := e.client.Queues.List(context.Background(), rs.Primary.Attributes["cluster_uuid"])
+		if err != nil {
+			return err
+		}
+		if len(queues) != want {
+			return fmt.Errorf("the cluster holds %d queues, want %d", len(queues), want)
+		}
+		return nil
+	}
+}
+
+// uuidPattern matches a UUID in lower case, as the service gives them.
+const uuidPattern = `[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`
+
 func TestAccClusterQueueResource_disappears(t *testing.T) {
 	t.Parallel()
 	e := newTestEnv(t)

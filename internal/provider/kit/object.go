@@ -166,12 +166,19 @@ type ObjectKind[T, M any] struct {
 	// one key addresses (a membership: by a user's UUID, the invitation tracked, or an e-mail), which a create
 	// may take over instead of making it, announced at plan (PlanWith). b is the resource's base: its client,
 	// timeouts and shared failure paths. Lookup finds the object for Read, in place of Get (ErrAbsent once it
-	// has confirmed it gone); RemoveRecorded is Delete, in place of Remove, for a removal that depends on how the state came to hold
-	// the object (an adopted one is given back rather than removed); Import is ImportState for an import that
-	// reads what it takes over. Their calls report in their own words, and with Reported, as diagnostics.
+	// has confirmed it gone); RemoveRecorded is Delete, in place of Remove, for a removal that depends on how
+	// the state came to hold the object (an adopted one is given back rather than removed); Import is
+	// ImportState for an import that reads what it takes over. Their calls report in their own words, and with Reported, as diagnostics.
 	Lookup         func(ctx context.Context, b *ResourceBase, state *M) (*T, error)
 	RemoveRecorded func(ctx context.Context, b *ResourceBase, state *M, diags *diag.Diagnostics)
 	Import         func(ctx context.Context, b *ResourceBase, req resource.ImportStateRequest, resp *resource.ImportStateResponse)
+
+	// Import IDs written in another form than ImportParts'.
+
+	// OtherImportID turns an import ID of another form (the official provider's, such as "<object's GraphQL
+	// ID>,<parent's UUID>") into the form of ImportParts, before ImportState reads it; it returns any other ID
+	// as it is.
+	OtherImportID func(id string) string
 }
 
 // GraphQLCalls is how a kind's GraphQL answers are reported. A create whose answer carries the object and a
@@ -541,6 +548,9 @@ func (r *objectResource[T, M]) Delete(ctx context.Context, req resource.DeleteRe
 // associations, the official provider's ID of the association (its GraphQL ID, resolved with node(id:);
 // association_graphql_import.go).
 func (r *objectResource[T, M]) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	if r.kind.OtherImportID != nil {
+		req.ID = r.kind.OtherImportID(req.ID)
+	}
 	if r.kind.Import != nil {
 		r.importOwn(ctx, req, resp)
 		return
