@@ -153,6 +153,17 @@ type ObjectKind[T, M any] struct {
 
 	// Current, when set, makes Create take over an association that exists already (association.go).
 	Current func(existing *T, plan *M) bool
+
+	// A parent named as written (object_parent.go). AsWritten: the parent attribute keeps the parent as the
+	// configuration wrote it (a pipeline's slug, UUID or GraphQL ID), handed so to the calls and naming the
+	// object so in errors. Locate, where the calls address the parent in another form found from that one
+	// (a pipeline's slug, which a rename changes), finds it for each call and keeps it in private state;
+	// plans and imports then go through it too.
+	AsWritten bool
+	Locate    *ParentLocator
+	// KeyOr is the attribute whose value addresses the object where the Key attribute holds no ID of the
+	// type (the uuid beside the GraphQL ID the official provider kept in id).
+	KeyOr string
 }
 
 // GraphQLCalls is how a kind's GraphQL answers are reported. A create whose answer carries the object and a
@@ -184,6 +195,9 @@ func NewObject[T, M any](kind *ObjectKind[T, M]) resource.Resource {
 	if len(kind.GraphQLAttrs) > 0 {
 		base = base.WithGraphQLAttrs(kind.GraphQLAttrs...)
 	}
+	if kind.Locate != nil {
+		kind = locatedKind(kind)
+	}
 	return &objectResource[T, M]{ResourceBase: base, kind: kind}
 }
 
@@ -210,6 +224,9 @@ func (r *objectResource[T, M]) ModifyPlan(ctx context.Context, req resource.Modi
 	}
 	if len(r.kind.Renamed) > 0 {
 		unknownWhenRenamed(ctx, req, resp, r.kind.Renamed...)
+	}
+	if r.kind.Locate != nil {
+		r.replanParent(ctx, req, resp)
 	}
 	if r.kind.Planned == nil || resp.Diagnostics.HasError() || req.Plan.Raw.IsNull() || req.State.Raw.IsNull() {
 		return
@@ -248,6 +265,9 @@ func (r *objectResource[T, M]) address(ctx context.Context, src attributeSource,
 		return a
 	}
 	a := objectAddress{parent: readableUUID(p), key: k, ident: k}
+	if r.kind.AsWritten {
+		a.parent = p
+	}
 	if r.kind.Setting {
 		a.key, a.ident = a.parent, a.parent
 		return a
@@ -258,6 +278,9 @@ func (r *objectResource[T, M]) address(ctx context.Context, src attributeSource,
 	}
 	if r.kind.Key == AttrID && !r.kind.OpaqueKey {
 		a.key = readableUUID(k)
+	}
+	if r.kind.KeyOr != "" {
+		a.key = r.keyOr(ctx, src, k, diags)
 	}
 	if r.kind.ByID != nil {
 		id, _ = stringAttribute(ctx, src, AttrID, diags)
@@ -305,6 +328,10 @@ func (r *objectResource[T, M]) Create(ctx context.Context, req resource.CreateRe
 	var plan M
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	r.withWriteOnly(ctx, req.Config, &plan, &resp.Diagnostics)
+	if r.kind.Locate != nil {
+		ctx = r.locating(ctx, nil)
+		defer r.keepParent(ctx, resp.Private, &resp.Diagnostics)
+	}
 	a := r.address(ctx, req.Plan, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
@@ -383,6 +410,10 @@ func (r *objectResource[T, M]) Read(ctx context.Context, req resource.ReadReques
 	defer r.FinishRead(ctx, req, resp)
 	var state M
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if r.kind.Locate != nil {
+		ctx = r.locating(ctx, req.Private)
+		defer r.keepParent(ctx, resp.Private, &resp.Diagnostics)
+	}
 	a := r.address(ctx, req.State, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
@@ -438,6 +469,10 @@ func (r *objectResource[T, M]) Update(ctx context.Context, req resource.UpdateRe
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	r.withWriteOnly(ctx, req.Config, &plan, &resp.Diagnostics)
+	if r.kind.Locate != nil {
+		ctx = r.locating(ctx, req.Private)
+		defer r.keepParent(ctx, resp.Private, &resp.Diagnostics)
+	}
 	a := r.address(ctx, req.State, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
@@ -480,6 +515,9 @@ func (r *objectResource[T, M]) Delete(ctx context.Context, req resource.DeleteRe
 		resp.Diagnostics.AddWarning(r.kind.Kept(r.Client()))
 		return
 	}
+	if r.kind.Locate != nil {
+		ctx = r.locating(ctx, req.Private)
+	}
 	a := r.address(ctx, req.State, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
@@ -515,6 +553,10 @@ func (r *objectResource[T, M]) Delete(ctx context.Context, req resource.DeleteRe
 // associations, the official provider's ID of the association (its GraphQL ID, resolved with node(id:);
 // association_graphql_import.go).
 func (r *objectResource[T, M]) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	if r.kind.Locate != nil {
+		r.importLocated(ctx, req, resp)
+		return
+	}
 	if r.kind.Parents != nil && !r.qualify(ctx, &req, resp) {
 		return
 	}
