@@ -636,7 +636,10 @@ func (r *objectResource[T, M]) hookFailed(diags *diag.Diagnostics, op, ident str
 	var own *DiagnosedError
 	var as *ReportedAs
 	var left *LeftBehind
+	var by *Reported
 	switch {
+	case errors.As(err, &by): // the hook reports it itself (object_reported.go)
+		by.Report(diags, ident)
 	case errors.As(err, &left):
 		diags.AddWarning(left.Summary, left.Detail)
 	case errors.As(err, &own):
@@ -651,7 +654,8 @@ func (r *objectResource[T, M]) hookFailed(diags *diag.Diagnostics, op, ident str
 // ownWords reports whether err is to be reported as a hook gave it (DiagnosedError, ReportedAs, LeftBehind) rather
 // than by the shared failure paths of its operation.
 func ownWords(err error) bool {
-	return errors.As(err, new(*DiagnosedError)) || errors.As(err, new(*ReportedAs)) || errors.As(err, new(*LeftBehind))
+	return errors.As(err, new(*DiagnosedError)) || errors.As(err, new(*ReportedAs)) || errors.As(err, new(*LeftBehind)) ||
+		errors.As(err, new(*Reported))
 }
 
 // ErrAbsent is a setting's get finding that its parent holds none: removed outside Terraform, which the
