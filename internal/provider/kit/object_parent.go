@@ -40,7 +40,9 @@ type ParentLocator struct {
 }
 
 // parentMemo is what is known of the parent during one operation: what the private state kept, then what
-// the locator found.
+// the locator found. It travels in the operation's context, so that the kind's calls, wrapped once in
+// NewObject (locatedKind), keep the signatures every kind's have, and an operation needs only to load it
+// from its request's private state and record it in its response's.
 type parentMemo struct{ kept []byte }
 
 type parentMemoKey struct{}
