@@ -7,8 +7,6 @@ import (
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
-	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/booldefault"
@@ -21,15 +19,6 @@ import (
 	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
-var (
-	_ resource.Resource                 = (*pipelineScheduleResource)(nil)
-	_ resource.ResourceWithConfigure    = (*pipelineScheduleResource)(nil)
-	_ resource.ResourceWithImportState  = (*pipelineScheduleResource)(nil)
-	_ resource.ResourceWithIdentity     = (*pipelineScheduleResource)(nil)
-	_ resource.ResourceWithModifyPlan   = (*pipelineScheduleResource)(nil)
-	_ resource.ResourceWithUpgradeState = (*pipelineScheduleResource)(nil)
-)
-
 // pipelineScheduleIdentity names a schedule by its pipeline, as the configuration names it, and its ID.
 var pipelineScheduleIdentity = kit.IdentifiedBy(
 	kit.IdentityAttr("pipeline_id", "The pipeline: its slug, UUID or GraphQL ID."),
@@ -37,14 +26,61 @@ var pipelineScheduleIdentity = kit.IdentifiedBy(
 )
 
 // NewPipelineScheduleResource returns the buildkite_pipeline_schedule resource.
-func NewPipelineScheduleResource() resource.Resource {
-	return &pipelineScheduleResource{
-		ResourceBase: kit.NewResourceBase("pipeline_schedule", kit.WriteScopes("write_pipelines"), pipelineScheduleIdentity),
-	}
-}
+func NewPipelineScheduleResource() resource.Resource { return kit.NewObject(pipelineScheduleKind) }
 
-type pipelineScheduleResource struct {
-	kit.ResourceBase
+// pipelineScheduleKind declares buildkite_pipeline_schedule: a schedule of a pipeline named as written (its
+// slug, UUID or GraphQL ID), whose REST paths take the pipeline's slug, found through the private state.
+// Imported as "<pipeline>/<schedule id>", or by the schedule's ID alone.
+var pipelineScheduleKind = &kit.ObjectKind[buildkite.PipelineSchedule, pipelineScheduleModel]{
+	Name:     "pipeline_schedule",
+	What:     "pipeline schedule",
+	Scopes:   kit.WriteScopes("write_pipelines"),
+	Identity: pipelineScheduleIdentity,
+	Schema:   pipelineScheduleSchema,
+	// The official provider's states hold id and pipeline_id as GraphQL IDs, and no env as null.
+	Moves: kit.StateMoves{Refs: []string{"pipeline_id"}, Official: func(_ int64, a kit.StateAttrs) error {
+		if a["env"] == nil {
+			a["env"] = map[string]any{} // no variables, as this provider writes them
+		}
+		return nil
+	}},
+	Parent:  "pipeline_id",
+	Key:     kit.AttrID,
+	FromAPI: func(m *pipelineScheduleModel, _ string, s *buildkite.PipelineSchedule) { m.fromAPI(s) },
+	Create: func(ctx context.Context, c *buildkite.Client, slug string, plan *pipelineScheduleModel) (*buildkite.PipelineSchedule, error) {
+		in, err := plan.toWrite(ctx, true)
+		if err != nil {
+			return nil, err
+		}
+		return c.PipelineSchedules.Create(ctx, slug, in)
+	},
+	Get: func(ctx context.Context, c *buildkite.Client, slug, id string) (*buildkite.PipelineSchedule, error) {
+		return c.PipelineSchedules.Get(ctx, slug, id)
+	},
+	// Update sends every attribute, a removed message as "" and a removed env as {}, so that the service
+	// holds what the configuration says.
+	Update: func(ctx context.Context, c *buildkite.Client, slug, id string, plan, _ *pipelineScheduleModel) (*buildkite.PipelineSchedule, error) {
+		in, err := plan.toWrite(ctx, false)
+		if err != nil {
+			return nil, err
+		}
+		return c.PipelineSchedules.Update(ctx, slug, id, in)
+	},
+	Remove: func(ctx context.Context, c *buildkite.Client, slug, id string) error {
+		return c.PipelineSchedules.Delete(ctx, slug, id)
+	},
+	ImportParts: []kit.ImportPart{kit.KeyPart("<pipeline slug or id>"), kit.UuidPart("<schedule id>", "PipelineSchedule")},
+	Named: func(plan *pipelineScheduleModel) string {
+		return fmt.Sprintf("%q of pipeline %s", plan.Label.ValueString(), plan.PipelineID.ValueString())
+	},
+	AsWritten: true,
+	Locate: &kit.ParentLocator{
+		PrivateKey: pipelinePrivateKey,
+		Run:        onPipeline,
+		Same:       samePipeline,
+		Alone:      importByScheduleID,
+	},
+	KeyOr: kit.AttrUUID,
 }
 
 type pipelineScheduleModel struct {
@@ -82,7 +118,7 @@ func (m *pipelineScheduleModel) fromAPI(s *buildkite.PipelineSchedule) {
 
 // toWrite is the body of a create (creating: an unset message is left out) or an update (sent as "" to
 // clear it). Every other attribute has a value in a plan.
-func (m *pipelineScheduleModel) toWrite(ctx context.Context, creating bool, diags *diag.Diagnostics) buildkite.PipelineScheduleWrite {
+func (m *pipelineScheduleModel) toWrite(ctx context.Context, creating bool) (buildkite.PipelineScheduleWrite, error) {
 	in := buildkite.PipelineScheduleWrite{
 		Cronline: m.Cronline.ValueString(),
 		Label:    m.Label.ValueStringPointer(), Branch: m.Branch.ValueStringPointer(), Commit: m.Commit.ValueStringPointer(),
@@ -91,27 +127,15 @@ func (m *pipelineScheduleModel) toWrite(ctx context.Context, creating bool, diag
 	if creating {
 		in.Message = kit.StringPtrIfSet(m.Message)
 	}
-	diags.Append(m.Env.ElementsAs(ctx, &in.Env, false)...)
-	return in
-}
-
-// scheduleID is the schedule's REST ID. A state the official provider wrote holds the GraphQL ID in id
-// and the UUID in uuid, so that is read until a refresh writes the UUID to id.
-func (m *pipelineScheduleModel) scheduleID() string {
-	if id, ok, _ := kit.UuidOrGraphQLID(m.ID.ValueString(), "PipelineSchedule"); ok {
-		return id
+	if d := m.Env.ElementsAs(ctx, &in.Env, false); d.HasError() {
+		return in, &kit.DiagnosedError{Summary: d.Errors()[0].Summary(), Detail: d.Errors()[0].Detail()}
 	}
-	return m.UUID.ValueString()
+	return in, nil
 }
 
-// ident names the schedule in errors as its import ID does.
-func (m *pipelineScheduleModel) ident() string {
-	return m.PipelineID.ValueString() + "/" + m.ID.ValueString()
-}
-
-func (r *pipelineScheduleResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+func pipelineScheduleSchema() schema.Schema {
 	emptyEnv := types.MapValueMust(types.StringType, map[string]attr.Value{})
-	resp.Schema = schema.Schema{
+	return schema.Schema{
 		Version: 1, // above the official provider's 0, so that its states are upgraded (kit/upgrade.go)
 		MarkdownDescription: "A schedule that creates builds of a pipeline when its cronline fires, such as a nightly " +
 			"build. Import by its `id` (a UUID) or its GraphQL ID, or as `<pipeline>/<schedule id>`, the pipeline by slug, UUID or GraphQL ID.",
@@ -163,64 +187,6 @@ func (r *pipelineScheduleResource) Schema(_ context.Context, _ resource.SchemaRe
 	}
 }
 
-// UpgradeState moves the official provider's states (id and pipeline_id GraphQL IDs, no env stored as
-// null) and ours of version 0 to version 1.
-func (r *pipelineScheduleResource) UpgradeState(ctx context.Context) map[int64]resource.StateUpgrader {
-	return kit.Upgraders(ctx, r, kit.StateMoves{Refs: []string{"pipeline_id"}, Official: func(_ int64, a kit.StateAttrs) error {
-		if a["env"] == nil {
-			a["env"] = map[string]any{} // no variables, as this provider writes them
-		}
-		return nil
-	}})
-}
-
-// ModifyPlan checks the token's scopes and decides what a new pipeline_id means: another spelling of the
-// same pipeline (its slug for its UUID, its UUID for the GraphQL ID the official provider stored) keeps the
-// state's, and another pipeline replaces the schedule.
-func (r *pipelineScheduleResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	r.ResourceBase.ModifyPlan(ctx, req, resp)
-	if req.State.Raw.IsNull() || req.Plan.Raw.IsNull() {
-		return
-	}
-	var planned, prior types.String
-	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("pipeline_id"), &planned)...)
-	resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("pipeline_id"), &prior)...)
-	if resp.Diagnostics.HasError() || planned.Equal(prior) {
-		return
-	}
-	if planned.IsUnknown() || r.Data == nil {
-		resp.RequiresReplace = append(resp.RequiresReplace, path.Root("pipeline_id"))
-		return
-	}
-	same, err := r.samePipeline(ctx, knownPipeline(ctx, req.Private), prior.ValueString(), planned.ValueString())
-	switch {
-	case err != nil:
-		resp.Diagnostics.AddAttributeError(path.Root("pipeline_id"), "Unable to Find Pipeline",
-			fmt.Sprintf("Finding the pipeline that pipeline_id %q names: %s. Name an existing pipeline by its slug, UUID or GraphQL ID.",
-				planned.ValueString(), kit.DescribeError(err)))
-	case same:
-		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("pipeline_id"), prior)...)
-	default:
-		resp.RequiresReplace = append(resp.RequiresReplace, path.Root("pipeline_id"))
-	}
-}
-
-// samePipeline tells whether ref names the pipeline the schedule is in, which prior named and k knows.
-// The schedule's pipeline deleted since makes any other pipeline another one.
-func (r *pipelineScheduleResource) samePipeline(ctx context.Context, k schedulePipeline, prior, ref string) (bool, error) {
-	ctx, cancel := r.Timeout(ctx, kit.OpRead)
-	defer cancel()
-	current, err := r.resolvePipeline(ctx, prior, k)
-	if buildkite.IsNotFound(err) {
-		return false, nil
-	}
-	if err != nil {
-		return false, err
-	}
-	target, err := r.resolvePipeline(ctx, ref, schedulePipeline{})
-	return err == nil && target.ID == current.ID, err
-}
-
 // ---- the pipeline a schedule is in ----
 
 // pipelinePrivateKey is the private-state key of what a schedule knows of its pipeline.
@@ -235,21 +201,20 @@ type schedulePipeline struct {
 	Slug string `json:"slug"`
 }
 
-// knownPipeline reads what the private state knows of the schedule's pipeline; nothing when it has none
-// (a state the official provider wrote).
-func knownPipeline(ctx context.Context, p kit.PrivateReader) schedulePipeline {
+// knownPipeline reads what the private state kept of the schedule's pipeline; nothing when it kept nothing
+// (a create, or a state the official provider wrote).
+func knownPipeline(kept []byte) schedulePipeline {
 	var k schedulePipeline
-	if data, diags := p.GetKey(ctx, pipelinePrivateKey); !diags.HasError() && len(data) > 0 {
-		_ = json.Unmarshal(data, &k) // unreadable is unknown: the pipeline is looked up
+	if len(kept) > 0 {
+		_ = json.Unmarshal(kept, &k) // unreadable is unknown: the pipeline is looked up
 	}
 	return k
 }
 
-// save keeps k in the private state.
-func (k schedulePipeline) save(ctx context.Context, p kit.PrivateWriter, diags *diag.Diagnostics) {
-	if data, err := json.Marshal(k); err == nil {
-		diags.Append(p.SetKey(ctx, pipelinePrivateKey, data)...)
-	}
+// kept is k as the private state keeps it.
+func (k schedulePipeline) kept() []byte {
+	data, _ := json.Marshal(k)
+	return data
 }
 
 // names reports whether ref is how k's pipeline was found, or its UUID, slug or GraphQL ID.
@@ -263,13 +228,13 @@ func (k schedulePipeline) names(ref string) bool {
 
 // resolvePipeline finds the pipeline ref names. When k knows it, it is found by k's UUID (and followed
 // through a rename); otherwise by ref.
-func (r *pipelineScheduleResource) resolvePipeline(ctx context.Context, ref string, k schedulePipeline) (schedulePipeline, error) {
+func resolvePipeline(ctx context.Context, c *buildkite.Client, ref string, k schedulePipeline) (schedulePipeline, error) {
 	var p *buildkite.Pipeline
 	var err error
 	if k.names(ref) {
-		p, err = r.Client().Pipelines.Find(ctx, k.ID, k.Slug)
+		p, err = c.Pipelines.Find(ctx, k.ID, k.Slug)
 	} else {
-		p, err = kit.FindPipeline(ctx, r.Client(), ref)
+		p, err = kit.FindPipeline(ctx, c, ref)
 	}
 	if err != nil {
 		return k, err
@@ -277,185 +242,82 @@ func (r *pipelineScheduleResource) resolvePipeline(ctx context.Context, ref stri
 	return schedulePipeline{Ref: ref, ID: p.ID, Slug: p.Slug}, nil
 }
 
-// onPipeline runs call with the slug of the pipeline ref names, as k knows it, with no lookup. A 404 may
-// mean only that the pipeline was renamed, so the pipeline is then found by its UUID and, when its slug
-// changed, call runs again with the new one. It returns what is now known of the pipeline.
-func (r *pipelineScheduleResource) onPipeline(ctx context.Context, ref string, k schedulePipeline, call func(slug string) error) (schedulePipeline, error) {
+// onPipeline runs call with the slug of the pipeline ref names, as the private state kept it, with no
+// lookup. A 404 may mean only that the pipeline was renamed, so the pipeline is then found by its UUID
+// and, when its slug changed, call runs again with the new one. It returns what is now known of the
+// pipeline, for the private state.
+func onPipeline(ctx context.Context, c *buildkite.Client, ref string, kept []byte, call func(slug string) error) ([]byte, error) {
+	k := knownPipeline(kept)
 	if !k.names(ref) || k.Slug == "" {
 		var err error
-		if k, err = r.resolvePipeline(ctx, ref, k); err != nil {
-			return k, err
+		if k, err = resolvePipeline(ctx, c, ref, k); err != nil {
+			return k.kept(), err
 		}
-		return k, call(k.Slug)
+		return k.kept(), call(k.Slug)
 	}
 	err := call(k.Slug)
 	if !buildkite.IsNotFound(err) {
-		return k, err
+		return k.kept(), err
 	}
-	now, ferr := r.resolvePipeline(ctx, ref, k)
+	now, ferr := resolvePipeline(ctx, c, ref, k)
 	switch {
 	case ferr != nil && !buildkite.IsNotFound(ferr):
-		return k, ferr
+		return k.kept(), ferr
 	case ferr != nil || now.Slug == k.Slug: // the pipeline is gone, or the schedule is
-		return k, err
+		return k.kept(), err
 	}
 	now.Ref = k.Ref
-	return now, call(now.Slug)
+	return now.kept(), call(now.Slug)
 }
 
-// ---- life cycle ----
-
-func (r *pipelineScheduleResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	defer r.FinishCreate(ctx, resp)
-	var plan pipelineScheduleModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	in := plan.toWrite(ctx, true, &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
-		return
+// samePipeline tells whether ref names the pipeline the schedule is in, which prior named and the private
+// state kept: another spelling of it (its slug for its UUID, its UUID for the GraphQL ID the official
+// provider stored) is no change, and another pipeline replaces the schedule. The schedule's pipeline
+// deleted since makes any other pipeline another one.
+func samePipeline(ctx context.Context, c *buildkite.Client, prior string, kept []byte, ref string) (bool, error) {
+	current, err := resolvePipeline(ctx, c, prior, knownPipeline(kept))
+	if buildkite.IsNotFound(err) {
+		return false, nil
 	}
-	ident := fmt.Sprintf("%q of pipeline %s", plan.Label.ValueString(), plan.PipelineID.ValueString())
-	ctx, cancel := r.Timeout(ctx, kit.OpCreate)
-	defer cancel()
-	var s *buildkite.PipelineSchedule
-	k, err := r.onPipeline(ctx, plan.PipelineID.ValueString(), schedulePipeline{}, func(slug string) (err error) {
-		s, err = r.Client().PipelineSchedules.Create(ctx, slug, in)
-		return err
-	})
-	if err != nil {
-		kit.AddAPIError(&resp.Diagnostics, "create", "pipeline schedule", ident, err)
-		return
+	if err == nil {
+		var target schedulePipeline
+		if target, err = resolvePipeline(ctx, c, ref, schedulePipeline{}); err == nil {
+			return target.ID == current.ID, nil
+		}
 	}
-	plan.fromAPI(s)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-	k.save(ctx, resp.Private, &resp.Diagnostics)
+	return false, &kit.DiagnosedError{Summary: "Unable to Find Pipeline", Detail: fmt.Sprintf(
+		"Finding the pipeline that pipeline_id %q names: %s. Name an existing pipeline by its slug, UUID or GraphQL ID.",
+		ref, kit.DescribeError(err))}
 }
 
-func (r *pipelineScheduleResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	defer r.FinishRead(ctx, req, resp)
-	var state pipelineScheduleModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel := r.Timeout(ctx, kit.OpRead)
-	defer cancel()
-	var s *buildkite.PipelineSchedule
-	k, err := r.onPipeline(ctx, state.PipelineID.ValueString(), knownPipeline(ctx, req.Private), func(slug string) (err error) {
-		s, err = r.Client().PipelineSchedules.Get(ctx, slug, state.scheduleID())
-		return err
-	})
+// importByScheduleID finds a schedule imported by its ID alone (its UUID, as id in state holds it, or its
+// GraphQL ID, the official provider's import ID): REST addresses a schedule only under its pipeline, so
+// the pipelines' schedule listings are searched for it. pipeline_id is then the pipeline's UUID, as
+// `buildkite_pipeline.x.id` gives it.
+func importByScheduleID(ctx context.Context, c *buildkite.Client, raw string) (pipelineID, id string, kept []byte, err error) {
+	want, err := kit.CheckPart(kit.UuidPart("<schedule id>", "PipelineSchedule"), raw)
 	if err != nil {
-		r.ReadFailed(ctx, resp, err, "pipeline schedule", state.ident())
-		return
+		return "", "", nil, &kit.DiagnosedError{Summary: "Invalid Import ID", Detail: fmt.Sprintf(
+			"Expected the schedule's ID (a UUID or its GraphQL ID) or an import ID of the form \"<pipeline slug or id>/<schedule id>\": %s.", err)}
 	}
-	state.fromAPI(s)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
-	k.save(ctx, resp.Private, &resp.Diagnostics)
-}
-
-// Update sends every attribute, a removed message as "" and a removed env as {}, so that the service
-// holds what the configuration says.
-func (r *pipelineScheduleResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	defer r.FinishUpdate(ctx, req, resp)
-	var plan, state pipelineScheduleModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	in := plan.toWrite(ctx, false, &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel := r.Timeout(ctx, kit.OpUpdate)
-	defer cancel()
-	var s *buildkite.PipelineSchedule
-	k, err := r.onPipeline(ctx, state.PipelineID.ValueString(), knownPipeline(ctx, req.Private), func(slug string) (err error) {
-		s, err = r.Client().PipelineSchedules.Update(ctx, slug, state.scheduleID(), in)
-		return err
-	})
+	pipelines, err := c.Pipelines.List(ctx, nil)
 	if err != nil {
-		kit.AddAPIError(&resp.Diagnostics, "update", "pipeline schedule", state.ident(), err)
-		return
-	}
-	plan.fromAPI(s)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-	k.save(ctx, resp.Private, &resp.Diagnostics)
-}
-
-func (r *pipelineScheduleResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var state pipelineScheduleModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel := r.Timeout(ctx, kit.OpDelete)
-	defer cancel()
-	_, err := r.onPipeline(ctx, state.PipelineID.ValueString(), knownPipeline(ctx, req.Private), func(slug string) error {
-		return r.Client().PipelineSchedules.Delete(ctx, slug, state.scheduleID())
-	})
-	r.DeleteFailed(ctx, &resp.Diagnostics, err, "pipeline schedule", state.ident())
-}
-
-// ImportState accepts the schedule's ID alone (its UUID, as id in state holds it, or its GraphQL ID, the
-// official provider's import ID), its pipeline then found through the pipelines' schedule listings; or
-// "<pipeline slug, UUID or GraphQL ID>/<schedule id>", which keeps the pipeline as it was named.
-func (r *pipelineScheduleResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	if id := strings.TrimSpace(req.ID); id != "" && !strings.Contains(id, "/") {
-		r.importByScheduleID(ctx, id, resp)
-		return
-	}
-	parts, ok := r.ImportParts(ctx, req, resp, kit.KeyPart("<pipeline slug or id>"), kit.UuidPart("<schedule id>", "PipelineSchedule"))
-	if !ok {
-		return
-	}
-	ctx, cancel := r.Timeout(ctx, kit.OpRead)
-	defer cancel()
-	k, err := r.onPipeline(ctx, parts[0], schedulePipeline{}, func(slug string) error {
-		_, err := r.Client().PipelineSchedules.Get(ctx, slug, parts[1])
-		return err
-	})
-	if err != nil {
-		kit.AddAPIError(&resp.Diagnostics, "import", "pipeline schedule", strings.Join(parts, "/"), err)
-		return
-	}
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("pipeline_id"), parts[0])...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), parts[1])...)
-	k.save(ctx, resp.Private, &resp.Diagnostics)
-}
-
-// importByScheduleID imports a schedule named by its ID alone: REST addresses a schedule only under its
-// pipeline, so the pipelines' schedule listings are searched for it. pipeline_id is then the pipeline's
-// UUID, as `buildkite_pipeline.x.id` gives it.
-func (r *pipelineScheduleResource) importByScheduleID(ctx context.Context, raw string, resp *resource.ImportStateResponse) {
-	id, err := kit.CheckPart(kit.UuidPart("<schedule id>", "PipelineSchedule"), raw)
-	if err != nil {
-		resp.Diagnostics.AddError("Invalid Import ID", fmt.Sprintf("Expected the schedule's ID (a UUID or its GraphQL ID) "+
-			"or an import ID of the form \"<pipeline slug or id>/<schedule id>\": %s.", err))
-		return
-	}
-	ctx, cancel := r.Timeout(ctx, kit.OpRead)
-	defer cancel()
-	pipelines, err := r.Client().Pipelines.List(ctx, nil)
-	if err != nil {
-		kit.AddAPIError(&resp.Diagnostics, "import", "pipeline schedule", raw, err)
-		return
+		return "", "", nil, err
 	}
 	for _, p := range pipelines {
-		schedules, err := r.Client().PipelineSchedules.List(ctx, p.Slug)
+		schedules, err := c.PipelineSchedules.List(ctx, p.Slug)
 		if buildkite.IsNotFound(err) {
 			continue // deleted while the search ran
 		}
 		if err != nil {
-			kit.AddAPIError(&resp.Diagnostics, "import", "pipeline schedule", raw, err)
-			return
+			return "", "", nil, err
 		}
 		for _, s := range schedules {
-			if strings.EqualFold(s.ID, id) {
-				resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("pipeline_id"), p.ID)...)
-				resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), s.ID)...)
-				schedulePipeline{Ref: p.ID, ID: p.ID, Slug: p.Slug}.save(ctx, resp.Private, &resp.Diagnostics)
-				return
+			if strings.EqualFold(s.ID, want) {
+				return p.ID, s.ID, schedulePipeline{Ref: p.ID, ID: p.ID, Slug: p.Slug}.kept(), nil
 			}
 		}
 	}
-	resp.Diagnostics.AddError("Cannot Import Non-Existent Pipeline Schedule",
-		fmt.Sprintf("No pipeline of the organization has a schedule with ID %s (%s).", id, raw))
+	return "", "", nil, &kit.DiagnosedError{Summary: "Cannot Import Non-Existent Pipeline Schedule",
+		Detail: fmt.Sprintf("No pipeline of the organization has a schedule with ID %s (%s).", want, raw)}
 }

@@ -260,7 +260,8 @@ func TestCheckCronline(t *testing.T) {
 }
 
 // TestPipelineScheduleModel_scheduleID reads the REST ID from a state the official provider wrote (a
-// GraphQL ID in id, the UUID in uuid) as from one of ours.
+// GraphQL ID in id, the UUID in uuid) as from one of ours: the kind addresses a schedule by id, or by
+// uuid where id holds no ID of a schedule (its KeyOr, read with kit.IDOr).
 func TestPipelineScheduleModel_scheduleID(t *testing.T) {
 	const id = "0b5e7c1a-2f3d-4e5f-8a9b-1c2d3e4f5a6b"
 	for _, m := range []pipelineScheduleModel{
@@ -269,7 +270,7 @@ func TestPipelineScheduleModel_scheduleID(t *testing.T) {
 		{ID: types.StringValue(kit.GraphQLID("PipelineSchedule", id)), UUID: types.StringNull()},
 		{ID: types.StringValue("not an id"), UUID: types.StringValue(id)},
 	} {
-		if got := m.scheduleID(); got != id {
+		if got := kit.IDOr(pipelineScheduleKind.Name, m.ID.ValueString(), m.UUID.ValueString()); got != id {
 			t.Errorf("scheduleID of id %s, uuid %s = %q, want %q", m.ID, m.UUID, got, id)
 		}
 	}

@@ -168,7 +168,8 @@ type ObjectKind[T, M any] struct {
 	// timeouts and shared failure paths. Lookup finds the object for Read, in place of Get (ErrAbsent once it
 	// has confirmed it gone); RemoveRecorded is Delete, in place of Remove, for a removal that depends on how
 	// the state came to hold the object (an adopted one is given back rather than removed); Import is
-	// ImportState for an import that reads what it takes over. Their calls report in their own words, and with Reported, as diagnostics.
+	// ImportState for an import that reads what it takes over. Their calls report in their own words, and
+	// with Reported, as diagnostics.
 	Lookup         func(ctx context.Context, b *ResourceBase, state *M) (*T, error)
 	RemoveRecorded func(ctx context.Context, b *ResourceBase, state *M, diags *diag.Diagnostics)
 	Import         func(ctx context.Context, b *ResourceBase, req resource.ImportStateRequest, resp *resource.ImportStateResponse)
@@ -179,6 +180,17 @@ type ObjectKind[T, M any] struct {
 	// ID>,<parent's UUID>") into the form of ImportParts, before ImportState reads it; it returns any other ID
 	// as it is.
 	OtherImportID func(id string) string
+
+	// A parent named as written (object_parent.go). AsWritten: the parent attribute keeps the parent as the
+	// configuration wrote it (a pipeline's slug, UUID or GraphQL ID), handed so to the calls and naming the
+	// object so in errors. Locate, where the calls address the parent in another form found from that one
+	// (a pipeline's slug, which a rename changes), finds it for each call and keeps it in private state;
+	// plans and imports then go through it too.
+	AsWritten bool
+	Locate    *ParentLocator
+	// KeyOr is the attribute whose value addresses the object where the Key attribute holds no ID of the
+	// type (the uuid beside the GraphQL ID the official provider kept in id).
+	KeyOr string
 }
 
 // GraphQLCalls is how a kind's GraphQL answers are reported. A create whose answer carries the object and a
@@ -210,6 +222,9 @@ func NewObject[T, M any](kind *ObjectKind[T, M]) resource.Resource {
 	if len(kind.GraphQLAttrs) > 0 {
 		base = base.WithGraphQLAttrs(kind.GraphQLAttrs...)
 	}
+	if kind.Locate != nil {
+		kind = locatedKind(kind)
+	}
 	return &objectResource[T, M]{ResourceBase: base, kind: kind}
 }
 
@@ -239,6 +254,9 @@ func (r *objectResource[T, M]) ModifyPlan(ctx context.Context, req resource.Modi
 	}
 	if len(r.kind.Renamed) > 0 {
 		unknownWhenRenamed(ctx, req, resp, r.kind.Renamed...)
+	}
+	if r.kind.Locate != nil {
+		r.replanParent(ctx, req, resp)
 	}
 	if r.kind.Planned == nil || resp.Diagnostics.HasError() || req.Plan.Raw.IsNull() || req.State.Raw.IsNull() {
 		return
@@ -277,6 +295,9 @@ func (r *objectResource[T, M]) address(ctx context.Context, src attributeSource,
 		return a
 	}
 	a := objectAddress{parent: readableUUID(p), key: k, ident: k}
+	if r.kind.AsWritten {
+		a.parent = p
+	}
 	if r.kind.Setting {
 		a.key, a.ident = a.parent, a.parent
 		return a
@@ -287,6 +308,9 @@ func (r *objectResource[T, M]) address(ctx context.Context, src attributeSource,
 	}
 	if r.kind.Key == AttrID && !r.kind.OpaqueKey {
 		a.key = readableUUID(k)
+	}
+	if r.kind.KeyOr != "" {
+		a.key = r.keyOr(ctx, src, k, diags)
 	}
 	if r.kind.ByID != nil {
 		id, _ = stringAttribute(ctx, src, AttrID, diags)
@@ -334,6 +358,10 @@ func (r *objectResource[T, M]) Create(ctx context.Context, req resource.CreateRe
 	var plan M
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	r.withWriteOnly(ctx, req.Config, &plan, &resp.Diagnostics)
+	if r.kind.Locate != nil {
+		ctx = r.locating(ctx, nil)
+		defer r.keepParent(ctx, resp.Private, &resp.Diagnostics)
+	}
 	a := r.address(ctx, req.Plan, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
@@ -412,6 +440,10 @@ func (r *objectResource[T, M]) Read(ctx context.Context, req resource.ReadReques
 	defer r.FinishRead(ctx, req, resp)
 	var state M
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if r.kind.Locate != nil {
+		ctx = r.locating(ctx, req.Private)
+		defer r.keepParent(ctx, resp.Private, &resp.Diagnostics)
+	}
 	a := r.address(ctx, req.State, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
@@ -467,6 +499,10 @@ func (r *objectResource[T, M]) Update(ctx context.Context, req resource.UpdateRe
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	r.withWriteOnly(ctx, req.Config, &plan, &resp.Diagnostics)
+	if r.kind.Locate != nil {
+		ctx = r.locating(ctx, req.Private)
+		defer r.keepParent(ctx, resp.Private, &resp.Diagnostics)
+	}
 	a := r.address(ctx, req.State, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
@@ -513,6 +549,9 @@ func (r *objectResource[T, M]) Delete(ctx context.Context, req resource.DeleteRe
 		resp.Diagnostics.AddWarning(r.kind.Kept(r.Client()))
 		return
 	}
+	if r.kind.Locate != nil {
+		ctx = r.locating(ctx, req.Private)
+	}
 	a := r.address(ctx, req.State, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
@@ -553,6 +592,10 @@ func (r *objectResource[T, M]) ImportState(ctx context.Context, req resource.Imp
 	}
 	if r.kind.Import != nil {
 		r.importOwn(ctx, req, resp)
+		return
+	}
+	if r.kind.Locate != nil {
+		r.importLocated(ctx, req, resp)
 		return
 	}
 	if r.kind.Parents != nil && !r.qualify(ctx, &req, resp) {
@@ -634,16 +677,16 @@ func (r *objectResource[T, M]) hookFailed(diags *diag.Diagnostics, op, ident str
 	var own *DiagnosedError
 	var as *ReportedAs
 	var left *LeftBehind
-	var reported *Reported
+	var by *Reported
 	switch {
+	case errors.As(err, &by): // the hook reports it itself (object_reported.go)
+		by.Report(diags, ident)
 	case errors.As(err, &left):
 		diags.AddWarning(left.Summary, left.Detail)
 	case errors.As(err, &own):
 		diags.AddError(own.Summary, own.Detail)
 	case errors.As(err, &as):
 		AddAPIError(diags, as.Op, as.What, ident, as.Err)
-	case errors.As(err, &reported):
-		diags.Append(reported.Diags...)
 	default:
 		AddAPIError(diags, op, r.kind.What, ident, err)
 	}

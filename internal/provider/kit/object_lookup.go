@@ -2,6 +2,7 @@ package kit
 
 import (
 	"context"
+	"errors"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -15,28 +16,20 @@ import (
 // remove what it did not make. The kind's hooks for them (ObjectKind's Lookup, PlanWith, RemoveRecorded,
 // Import) are given the resource's base, for its client, timeouts and shared failure paths, and the state.
 
-// Reported is the outcome of a client call or hook that reported it itself, as diagnostics: warnings beside
-// an error (an adoption announced, then refused), or an error naming another object than the resource (the
-// member an update changed). Returned with the object by a create or update, the object is recorded as with
-// a DiagnosedError (without errors: done, with the warnings); returned alone, nothing is recorded.
-type Reported struct{ Diags diag.Diagnostics }
-
-func (e *Reported) Error() string {
-	for _, d := range e.Diags {
-		if d.Severity() == diag.SeverityError {
-			return d.Summary() + ": " + d.Detail()
-		}
-	}
-	return "reported without an error"
-}
-
 // AsReported returns diags as the error of a call that reported them: nil when they hold nothing, so that
 // a call that succeeded quietly answers as any other.
 func AsReported(diags diag.Diagnostics) error {
 	if len(diags) == 0 {
 		return nil
 	}
-	return &Reported{Diags: diags}
+	var err error
+	for _, d := range diags {
+		if d.Severity() == diag.SeverityError {
+			err = errors.New(d.Summary() + ": " + d.Detail())
+			break
+		}
+	}
+	return &Reported{Err: err, Report: func(to *diag.Diagnostics, _ string) { to.Append(diags...) }}
 }
 
 // findRecorded finds the object for Read: with the kind's Lookup from the state where it has one, else at
