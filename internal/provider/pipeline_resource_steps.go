@@ -29,23 +29,48 @@ func createPipeline(ctx context.Context, c *buildkite.Client, _ string, plan *pi
 	if err != nil {
 		return nil, err
 	}
-	// An apply keeps the cluster name it planned (the cluster did not change); a new one is asked for.
-	if plan.ClusterName.IsUnknown() {
-		if err := plan.withClusterName(p, clusterNameByGet(ctx, c)); err != nil {
-			return nil, kit.APIError("read", "pipeline", p.Slug, err)
+	// recordable looks up the cluster's name where the plan does not know it (an apply keeps the name it
+	// planned, the cluster not changing), at each point where the pipeline is to be recorded; a name that
+	// cannot be read leaves the pipeline unrecorded, with the error.
+	planned := plan.ClusterName
+	recordable := func(p *buildkite.Pipeline, diags *diag.Diagnostics) bool {
+		plan.ClusterName = planned
+		if !planned.IsUnknown() {
+			return true
 		}
+		if err := plan.withClusterName(p, clusterNameByGet(ctx, c)); err != nil {
+			kit.AddAPIError(diags, "read", "pipeline", p.Slug, err)
+			return false
+		}
+		return true
+	}
+	// recorded answers p with the errors in diags, for the kind to record it where it is recordable.
+	recorded := func(p *buildkite.Pipeline, ok bool) (*buildkite.Pipeline, error) {
+		if !ok {
+			p = nil
+		}
+		return p, kit.DiagnosticsError(diags)
 	}
 	if want := plan.GitHubWebhooksEnabled; kit.IsKnownValue(want) {
+		// The pipeline is recorded first, the switch null, so that a failure leaves it tracked rather than orphaned.
+		plan.GitHubWebhooksEnabled = types.BoolNull()
+		ok := recordable(p, &diags)
 		if plan.GitHubWebhooksEnabled = createGitHubWebhooks(ctx, c, p.Slug, want, &diags); diags.HasError() {
-			return p, kit.DiagnosticsError(diags)
+			return recorded(p, ok)
 		}
 	}
 	if plan.Archived.ValueBool() {
 		archived, err := c.Pipelines.Archive(ctx, p.Slug)
 		if err != nil {
-			return p, kit.APIError("archive", "pipeline", p.Slug, err)
+			// The pipeline exists: it is recorded so that the next apply archives it rather than re-creating it.
+			ok := recordable(p, &diags)
+			kit.AddAPIError(&diags, "archive", "pipeline", p.Slug, err)
+			return recorded(p, ok)
 		}
 		p = archived
+	}
+	if !recordable(p, &diags) {
+		return recorded(p, false)
 	}
 	plan.slugSource = slugSourceOf(plan.slugConfigured)
 	return p, nil
