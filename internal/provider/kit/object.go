@@ -626,7 +626,8 @@ func (e *DiagnosedError) Error() string { return e.Summary + ": " + e.Detail }
 
 // hookFailed reports the error of a client call or hook: in the hook's own words where it gave them.
 func (r *objectResource[T, M]) hookFailed(diags *diag.Diagnostics, op, ident string, err error) {
-	if many, ok := err.(Diagnoses); ok {
+	var many Diagnoses
+	if errors.As(err, &many) {
 		many.addTo(diags)
 		return
 	}
