@@ -24,11 +24,11 @@ const pipelineLooksNote = "Written over the REST API, which does not show it; a 
 
 // readLooks sets state's emoji and color from what GraphQL shows of p. A pipeline GraphQL does not list
 // or find keeps them as they were.
-func (r *pipelineResource) readLooks(ctx context.Context, p *buildkite.Pipeline, state *pipelineModel, diags *diag.Diagnostics) {
-	if !r.Client().HasGraphQL() || len(r.Data.MissingScopes([]string{kit.ScopeGraphQL})) > 0 || p.GraphQLID == "" {
+func readLooks(ctx context.Context, d *kit.ProviderData, p *buildkite.Pipeline, state *pipelineModel, diags *diag.Diagnostics) {
+	if !d.Client.HasGraphQL() || len(d.MissingScopes([]string{kit.ScopeGraphQL})) > 0 || p.GraphQLID == "" {
 		return
 	}
-	looks, err := r.Client().Pipelines.Looks(ctx, p.ID, p.GraphQLID)
+	looks, err := d.Client.Pipelines.Looks(ctx, p.ID, p.GraphQLID)
 	switch {
 	case buildkite.IsNotFound(err), errors.Is(err, buildkite.ErrNoGraphQLURL):
 		return

@@ -26,29 +26,67 @@ import (
 	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
-var (
-	_ resource.Resource                 = (*pipelineResource)(nil)
-	_ resource.ResourceWithConfigure    = (*pipelineResource)(nil)
-	_ resource.ResourceWithImportState  = (*pipelineResource)(nil)
-	_ resource.ResourceWithModifyPlan   = (*pipelineResource)(nil)
-	_ resource.ResourceWithIdentity     = (*pipelineResource)(nil)
-	_ resource.ResourceWithUpgradeState = (*pipelineResource)(nil)
-)
-
 // pipelineIdentity names a pipeline for import blocks and terraform query by its slug, which is what a
 // person sees in its URLs. A rename changes the slug, so the identity is mutable and Read keeps it current.
 var pipelineIdentity = kit.MutableIdentity(kit.IdentityAttr("slug", "The pipeline's slug, as in its URLs."))
 
-// NewPipelineResource returns the buildkite_pipeline resource.
-func NewPipelineResource() resource.Resource {
-	return &pipelineResource{
-		ResourceBase: kit.NewResourceBase("pipeline", kit.WriteScopes("write_pipelines"), pipelineIdentity),
-	}
+// pipelineKind is buildkite_pipeline on the object kind. What is its own: it is addressed by its slug, which a
+// rename changes, and found by the slug and its UUID together (findPipeline); a create and an update are
+// several calls (pipeline_resource_steps.go: the GitHub webhook switch, archiving, the default team), a create
+// saving the pipeline before a later step fails; a Delete archives where configured; the private state keeps
+// whether provider_settings are held blank and whether the configuration set the slug; a Read completes the
+// state with what REST does not show (emoji and color through GraphQL, the webhook switch, the cluster's name).
+var pipelineKind = &kit.ObjectKind[buildkite.Pipeline, pipelineModel]{
+	Name:     "pipeline",
+	What:     "pipeline",
+	Scopes:   kit.WriteScopes("write_pipelines"),
+	Identity: pipelineIdentity,
+	Schema:   pipelineSchema,
+	// The official provider's states of versions 0 and 1 and ours of version 0 move to version 2.
+	Moves: kit.StateMoves{
+		Refs: []string{"cluster_id", "pipeline_template_id", "default_team_id"},
+		// Its version 0 held provider_settings as a list of one object.
+		Official: func(version int64, a kit.StateAttrs) error {
+			if list, ok := a["provider_settings"].([]any); ok && version == 0 {
+				a["provider_settings"] = nil
+				if len(list) > 0 {
+					a["provider_settings"] = list[0]
+				}
+			}
+			return nil
+		},
+	},
+	Key:     "slug",
+	FromAPI: func(m *pipelineModel, _ string, p *buildkite.Pipeline) { m.fromAnswer(p) },
+	Create:  createPipeline,
+	Get: func(ctx context.Context, c *buildkite.Client, _, slug string) (*buildkite.Pipeline, error) {
+		return c.Pipelines.Get(ctx, slug)
+	},
+	Update:      updatePipeline,
+	ImportParts: []kit.ImportPart{kit.KeyPart("<pipeline slug or UUID>", "Pipeline")},
+	Resolve:     resolvePipelineImport,
+	Named:       func(plan *pipelineModel) string { return plan.Name.ValueString() },
+	Holder: func(c *buildkite.Client, plan *pipelineModel) kit.HolderLookup {
+		return pipelineNames.HolderOf(c, plan.Name.ValueString(), plan.Slug.ValueString())
+	},
+	ModifyPlan: planPipeline,
+	// What the steps need of the configuration: the provider_settings it sets (only those are sent), and
+	// whether it sets the slug (recorded in the private state).
+	WriteOnly: func(plan, config *pipelineModel) {
+		plan.configSettings = config.ProviderSettings
+		plan.slugConfigured = !config.Slug.IsNull()
+	},
+	ReadPart:   readPipelineParts,
+	Find:       findPipeline,
+	RemoveFrom: removePipeline,
+	LoadPrivate: func(state *pipelineModel, get func(string) []byte) {
+		state.heldBlank = string(get(blankSettingsKey)) == "true"
+	},
+	SavePrivate: pipelinePrivate,
 }
 
-type pipelineResource struct {
-	kit.ResourceBase
-}
+// NewPipelineResource returns the buildkite_pipeline resource.
+func NewPipelineResource() resource.Resource { return kit.NewObject(pipelineKind) }
 
 // pipelineModel is the resource's state: the shared fields and those only a configuration has.
 type pipelineModel struct {
@@ -62,8 +100,31 @@ type pipelineModel struct {
 	// GitHubWebhooksEnabled is the GitHub webhook processing switch, null while not configured
 	// (pipeline_resource_webhooks.go).
 	GitHubWebhooksEnabled types.Bool `tfsdk:"github_webhooks_enabled"`
+
 	// heldBlank keeps provider_settings blank rather than the service's (pipeline_resource_settings.go).
 	heldBlank bool
+	// configSettings and slugConfigured are what the configuration of a create or update sets (WriteOnly).
+	configSettings types.Object
+	slugConfigured bool
+	// slugSource is where the slug came from ("user" or "api"), to record once a create or update succeeded.
+	slugSource string
+	// answer is the service's pipeline the model was last filled from, for what a Read adds to it.
+	answer *buildkite.Pipeline
+}
+
+// fromAnswer fills the model from the service's pipeline, keeping from the plan or prior state what the
+// service does not return, and the cluster's name (a create or update looks it up where the plan does not
+// know it, a Read always: readPipelineParts).
+func (m *pipelineModel) fromAnswer(p *buildkite.Pipeline) {
+	prior := *m
+	*m = pipelineModel{DefaultTeamID: prior.DefaultTeamID, ArchiveOnDelete: prior.ArchiveOnDelete, Emoji: prior.Emoji,
+		Color: prior.Color, GitHubWebhooksEnabled: prior.GitHubWebhooksEnabled, heldBlank: prior.heldBlank, answer: p}
+	// settingsFromAPI builds provider_settings of its own attribute types, which the framework cannot refuse.
+	_ = m.fromAPI(context.Background(), p, &prior.pipelineFields)
+	if prior.heldBlank {
+		m.ProviderSettings = blankSettings()
+	}
+	m.ClusterName = prior.ClusterName
 }
 
 // toCreate builds the create body from the plan; settings are those the configuration sets.
@@ -286,7 +347,8 @@ func settingValue(v attr.Value) any {
 	return nil
 }
 
-func (r *pipelineResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+// pipelineSchema is the schema of buildkite_pipeline.
+func pipelineSchema() schema.Schema {
 	settings := make(map[string]schema.Attribute, len(pipelineSettings))
 	for _, s := range pipelineSettings {
 		if s.isString {
@@ -340,7 +402,7 @@ func (r *pipelineResource) Schema(_ context.Context, _ resource.SchemaRequest, r
 			PlanModifiers: []planmodifier.Int64{int64planmodifier.UseStateForUnknown()},
 		}
 	}
-	resp.Schema = schema.Schema{
+	return schema.Schema{
 		Version: 2, // above the official provider's 1, so that its states are upgraded (kit/upgrade.go)
 		MarkdownDescription: "A pipeline: the steps a build runs for a repository. Attribute names follow the official " +
 			"provider, so its configurations need only their `source` changed.\n\n" +
@@ -458,11 +520,10 @@ func (r *pipelineResource) Schema(_ context.Context, _ resource.SchemaRequest, r
 	}
 }
 
-// ModifyPlan plans what the attributes' own modifiers cannot, because it depends on other attributes:
+// planPipeline plans what the attributes' own modifiers cannot, because it depends on other attributes:
 // the steps a pipeline without steps gets, the slug and URLs after a rename, and whether steps given
 // together with a template mean the same.
-func (r *pipelineResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	r.ResourceBase.ModifyPlan(ctx, req, resp)
+func planPipeline(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if resp.Diagnostics.HasError() || req.Plan.Raw.IsNull() {
 		return
 	}
@@ -549,312 +610,25 @@ func slugSetByUser(ctx context.Context, p kit.PrivateReader) bool {
 	return !diags.HasError() && strings.Contains(string(data), `"user"`)
 }
 
-// saveSlugSource records where the slug came from, after a create or an update with config.
-func saveSlugSource(ctx context.Context, config tfConfig, p kit.PrivateWriter, diags *diag.Diagnostics) {
-	var slug types.String
-	diags.Append(config.GetAttribute(ctx, path.Root("slug"), &slug)...)
-	source := "api"
-	if !slug.IsNull() {
-		source = "user"
+// pipelinePrivate is what the private state records after a create or update: whether provider_settings are
+// held blank, and, once one succeeded, where the slug came from.
+func pipelinePrivate(plan *pipelineModel) map[string][]byte {
+	keys := map[string][]byte{blankSettingsKey: nil} // nil removes the key
+	if plan.heldBlank {
+		keys[blankSettingsKey] = []byte("true")
 	}
-	diags.Append(p.SetKey(ctx, slugSourceKey, []byte(`{"source":"`+source+`"}`))...)
+	if plan.slugSource != "" {
+		keys[slugSourceKey] = []byte(`{"source":"` + plan.slugSource + `"}`)
+	}
+	return keys
 }
 
-// tfConfig is the configuration of a create or update request.
-type tfConfig interface {
-	GetAttribute(ctx context.Context, p path.Path, target any) diag.Diagnostics
-}
-
-func (r *pipelineResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	defer r.FinishCreate(ctx, resp)
-	var plan pipelineModel
-	var settings types.Object
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("provider_settings"), &settings)...)
-	if resp.Diagnostics.HasError() {
-		return
+// slugSourceOf is where the slug of a configuration comes from.
+func slugSourceOf(configured bool) string {
+	if configured {
+		return "user"
 	}
-	ctx, cancel := r.Timeout(ctx, kit.OpCreate)
-	defer cancel()
-
-	in, diags := plan.toCreate(ctx, configuredSettings(settings))
-	resp.Diagnostics.Append(diags...)
-	plan.heldBlank = settingsBlockEmpty(settings)
-	recordSettingsBlank(ctx, resp.Private, plan.heldBlank, &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	p, err := r.Client().Pipelines.Create(ctx, in)
-	if err != nil {
-		r.CreateFailed(ctx, &resp.Diagnostics, err, "pipeline", plan.Name.ValueString(),
-			pipelineNames.HolderOf(r.Client(), plan.Name.ValueString(), plan.Slug.ValueString()))
-		return
-	}
-	if want := plan.GitHubWebhooksEnabled; kit.IsKnownValue(want) {
-		// Save the pipeline first so that a failure leaves it tracked (with the switch unset) rather than orphaned.
-		plan.GitHubWebhooksEnabled = types.BoolNull()
-		r.save(ctx, &resp.State, &resp.Diagnostics, p, &plan)
-		if plan.GitHubWebhooksEnabled = r.createGitHubWebhooks(ctx, p.Slug, want, &resp.Diagnostics); resp.Diagnostics.HasError() {
-			return
-		}
-	}
-	if plan.Archived.ValueBool() {
-		archived, err := r.Client().Pipelines.Archive(ctx, p.Slug)
-		if err != nil {
-			// The pipeline exists: keep it in state so that the next apply archives it rather than re-creating it.
-			r.save(ctx, &resp.State, &resp.Diagnostics, p, &plan)
-			kit.AddAPIError(&resp.Diagnostics, "archive", "pipeline", p.Slug, err)
-			return
-		}
-		p = archived
-	}
-	r.save(ctx, &resp.State, &resp.Diagnostics, p, &plan)
-	saveSlugSource(ctx, req.Config, resp.Private, &resp.Diagnostics)
-}
-
-// save writes the pipeline to state, keeping from prior what the service does not return.
-func (r *pipelineResource) save(ctx context.Context, state stateSetter, diags *diag.Diagnostics, p *buildkite.Pipeline, prior *pipelineModel) {
-	out := pipelineModel{DefaultTeamID: prior.DefaultTeamID, ArchiveOnDelete: prior.ArchiveOnDelete, Emoji: prior.Emoji, Color: prior.Color,
-		GitHubWebhooksEnabled: prior.GitHubWebhooksEnabled}
-	diags.Append(out.fromAPI(ctx, p, &prior.pipelineFields)...)
-	if prior.heldBlank {
-		out.ProviderSettings = blankSettings()
-	}
-	// An apply keeps the cluster name it planned (the cluster did not change); Read asks, with it unknown.
-	if out.ClusterName = prior.ClusterName; prior.ClusterName.IsUnknown() {
-		if err := out.withClusterName(p, clusterNameByGet(ctx, r.Client())); err != nil {
-			kit.AddAPIError(diags, "read", "pipeline", p.Slug, err)
-			return
-		}
-	}
-	diags.Append(state.Set(ctx, &out)...)
-}
-
-// UpgradeState moves the official provider's states of versions 0 and 1 and ours of version 0 to version 2.
-func (r *pipelineResource) UpgradeState(ctx context.Context) map[int64]resource.StateUpgrader {
-	return kit.Upgraders(ctx, r, kit.StateMoves{
-		Refs: []string{"cluster_id", "pipeline_template_id", "default_team_id"},
-		// Its version 0 held provider_settings as a list of one object.
-		Official: func(version int64, a kit.StateAttrs) error {
-			if list, ok := a["provider_settings"].([]any); ok && version == 0 {
-				a["provider_settings"] = nil
-				if len(list) > 0 {
-					a["provider_settings"] = list[0]
-				}
-			}
-			return nil
-		},
-	})
-}
-
-// stateSetter is the State of a Create, Read or Update response.
-type stateSetter interface {
-	Set(ctx context.Context, val any) diag.Diagnostics
-}
-
-func (r *pipelineResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	defer r.FinishRead(ctx, req, resp)
-	var state pipelineModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel := r.Timeout(ctx, kit.OpRead)
-	defer cancel()
-	// By the slug last seen, then by UUID: a pipeline renamed outside Terraform has a new slug.
-	p, err := r.Client().Pipelines.Find(ctx, kit.RestID(state.ID), state.Slug.ValueString())
-	if buildkite.IsNotFound(err) {
-		err = r.confirmGone(ctx, state.Slug.ValueString(), err)
-	}
-	if err != nil {
-		r.ReadFailed(ctx, resp, err, "pipeline", state.Slug.ValueString())
-		return
-	}
-	state.ClusterName = types.StringUnknown() // read afresh
-	state.heldBlank = settingsHeldBlank(ctx, req.Private)
-	r.readLooks(ctx, p, &state, &resp.Diagnostics)
-	if state.GitHubWebhooksEnabled = r.readGitHubWebhooks(ctx, p.Slug, state.GitHubWebhooksEnabled, &resp.Diagnostics); resp.Diagnostics.HasError() {
-		return
-	}
-	r.save(ctx, &resp.State, &resp.Diagnostics, p, &state)
-}
-
-// confirmGone checks a pipeline that a search did not find: it is gone when its slug answers 404, or names
-// another pipeline (the slug was taken after a rename). An answer for the slug that is no pipeline at all
-// proves nothing, and notFound is then turned into an error that keeps the pipeline in state.
-func (r *pipelineResource) confirmGone(ctx context.Context, slug string, notFound error) error {
-	if slug == "" {
-		return notFound
-	}
-	p, err := r.Client().Pipelines.Get(ctx, slug)
-	switch {
-	case buildkite.IsNotFound(err), err == nil && p != nil && p.ID != "":
-		return notFound
-	case err != nil:
-		return err
-	}
-	return fmt.Errorf("the search found no pipeline with its UUID (%s), and the service answered for the slug %q "+
-		"without a pipeline, so it is not taken for gone", kit.DescribeError(notFound), slug)
-}
-
-func (r *pipelineResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	defer r.FinishUpdate(ctx, req, resp)
-	var plan, state pipelineModel
-	var settings types.Object
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("provider_settings"), &settings)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel := r.Timeout(ctx, kit.OpUpdate)
-	defer cancel()
-	if settingsHeldBlank(ctx, req.Private) {
-		// The state's blanks are no reading of the service: every key the configuration sets is sent.
-		state.ProviderSettings = types.ObjectNull(settingsAttrTypes())
-		plan.heldBlank = settingsBlockEmpty(settings)
-	}
-	recordSettingsBlank(ctx, resp.Private, plan.heldBlank, &resp.Diagnostics)
-
-	upd, diags := plan.toUpdate(ctx, &state, settings)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	client := r.Client().Pipelines
-	slug := state.Slug.ValueString()
-	wasArchived, wantArchived := state.Archived.ValueBool(), plan.Archived.ValueBool()
-	teamChanged := !plan.DefaultTeamID.Equal(state.DefaultTeamID)
-	webhooksChanged := githubWebhooksChanged(plan.GitHubWebhooksEnabled, state.GitHubWebhooksEnabled)
-
-	// An archived pipeline is read-only (official provider #1162): unarchive first, archive again last.
-	var p *buildkite.Pipeline
-	var err error
-	if wasArchived && (!upd.IsZero() || teamChanged || webhooksChanged || !wantArchived) {
-		if p, err = client.Unarchive(ctx, slug); err != nil {
-			kit.AddAPIError(&resp.Diagnostics, "unarchive", "pipeline", slug, err)
-			return
-		}
-	}
-	if !upd.IsZero() {
-		if p, err = client.Update(ctx, slug, upd); err != nil {
-			kit.AddAPIError(&resp.Diagnostics, "update", "pipeline", slug, err)
-			r.rearchive(ctx, wasArchived && wantArchived, slug, &resp.Diagnostics)
-			return
-		}
-		slug = p.Slug
-	}
-	if teamChanged {
-		if err := r.changeDefaultTeam(ctx, state.DefaultTeamID, plan.DefaultTeamID, kit.RestID(state.ID)); err != nil {
-			kit.AddAPIError(&resp.Diagnostics, "update", "pipeline", slug, err)
-			r.rearchive(ctx, wasArchived && wantArchived, slug, &resp.Diagnostics)
-			return
-		}
-	}
-	if webhooksChanged {
-		if _, err := client.SetGitHubWebhooks(ctx, slug, plan.GitHubWebhooksEnabled.ValueBool()); err != nil {
-			githubWebhooksError(&resp.Diagnostics, "set", slug, err)
-			r.rearchive(ctx, wasArchived && wantArchived, slug, &resp.Diagnostics)
-			return
-		}
-	}
-	if wantArchived && (!wasArchived || p != nil) {
-		if p, err = client.Archive(ctx, slug); err != nil {
-			kit.AddAPIError(&resp.Diagnostics, "archive", "pipeline", slug, err)
-			return
-		}
-	}
-	if p == nil {
-		if p, err = client.Find(ctx, kit.RestID(state.ID), slug); err != nil {
-			kit.AddAPIError(&resp.Diagnostics, "read", "pipeline", slug, err)
-			return
-		}
-	}
-	r.save(ctx, &resp.State, &resp.Diagnostics, p, &plan)
-	saveSlugSource(ctx, req.Config, resp.Private, &resp.Diagnostics)
-}
-
-// rearchive archives again a pipeline an update unarchived and then failed on, so that a failed apply
-// does not leave it editable.
-func (r *pipelineResource) rearchive(ctx context.Context, needed bool, slug string, diags *diag.Diagnostics) {
-	if !needed {
-		return
-	}
-	if _, err := r.Client().Pipelines.Archive(ctx, slug); err != nil {
-		kit.AddAPIError(diags, "archive", "pipeline", slug, err)
-	}
-}
-
-// changeDefaultTeam gives the new default team manage access and removes the old one's.
-func (r *pipelineResource) changeDefaultTeam(ctx context.Context, old, next kit.RefValue, pipelineID string) error {
-	if !next.IsNull() {
-		if err := r.Client().Pipelines.GrantTeam(ctx, next.UUID(), pipelineID, "manage_build_and_read"); err != nil {
-			return fmt.Errorf("giving team %s access: %w", next.UUID(), err)
-		}
-	}
-	if !old.IsNull() {
-		if err := r.Client().Pipelines.RevokeTeam(ctx, old.UUID(), pipelineID); err != nil {
-			return fmt.Errorf("removing team %s's access: %w", old.UUID(), err)
-		}
-	}
-	return nil
-}
-
-func (r *pipelineResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var state pipelineModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel := r.Timeout(ctx, kit.OpDelete)
-	defer cancel()
-	archive := r.Data.ArchivePipelineOnDelete
-	if !state.ArchiveOnDelete.IsNull() {
-		archive = state.ArchiveOnDelete.ValueBool()
-	}
-	client := r.Client().Pipelines
-	// Find it first: renamed outside Terraform, its slug is not the one in state.
-	p, err := client.Find(ctx, kit.RestID(state.ID), state.Slug.ValueString())
-	if err == nil {
-		if archive {
-			_, err = client.Archive(ctx, p.Slug)
-		} else {
-			err = client.Delete(ctx, p.Slug)
-		}
-	}
-	r.DeleteFailed(ctx, &resp.Diagnostics, err, "pipeline", state.Slug.ValueString())
-}
-
-// ImportState takes a slug, a UUID or a GraphQL ID, from the import ID or the identity's slug; Read then fills in
-// everything else.
-func (r *pipelineResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	values, ok := r.ImportParts(ctx, req, resp, kit.KeyPart("<pipeline slug or UUID>", "Pipeline"))
-	if !ok {
-		return
-	}
-	key := values[0]
-	ctx, cancel := r.Timeout(ctx, kit.OpRead)
-	defer cancel()
-	client := r.Client().Pipelines
-	p, err := kit.FindByIDOrKey(ctx, key,
-		func(ctx context.Context, id string) (*buildkite.Pipeline, error) { return client.Find(ctx, id, "") },
-		func(ctx context.Context) ([]buildkite.Pipeline, error) {
-			one, err := client.Get(ctx, key)
-			if err != nil {
-				if buildkite.IsNotFound(err) {
-					return nil, nil
-				}
-				return nil, err
-			}
-			return []buildkite.Pipeline{*one}, nil
-		},
-		func(p *buildkite.Pipeline) string { return p.Slug })
-	if err != nil {
-		kit.AddAPIError(&resp.Diagnostics, "import", "pipeline", key, err)
-		return
-	}
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), p.ID)...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("slug"), p.Slug)...)
+	return "api"
 }
 
 // pipelineNames finds the pipeline that holds a name or slug, both unique in the organization. A pipeline

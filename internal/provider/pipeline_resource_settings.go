@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
-	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
@@ -61,15 +60,6 @@ func settingsHeldBlank(ctx context.Context, p kit.PrivateReader) bool {
 	}
 	data, diags := p.GetKey(ctx, blankSettingsKey)
 	return !diags.HasError() && string(data) == "true"
-}
-
-// recordSettingsBlank records, after a create or an update, whether provider_settings are held blank.
-func recordSettingsBlank(ctx context.Context, p kit.PrivateWriter, blank bool, diags *diag.Diagnostics) {
-	var value []byte // nil removes the key
-	if blank {
-		value = []byte("true")
-	}
-	diags.Append(p.SetKey(ctx, blankSettingsKey, value)...)
 }
 
 // planSettingsBlank plans provider_settings for the empty block: blank at create; on an update of a pipeline

@@ -42,11 +42,11 @@ func githubWebhooksError(diags *diag.Diagnostics, verb, slug string, err error) 
 
 // createGitHubWebhooks sets the switch of a new pipeline when configured: read, then changed only if it
 // differs. It returns the value to keep in state (null when not configured).
-func (r *pipelineResource) createGitHubWebhooks(ctx context.Context, slug string, want types.Bool, diags *diag.Diagnostics) types.Bool {
+func createGitHubWebhooks(ctx context.Context, c *buildkite.Client, slug string, want types.Bool, diags *diag.Diagnostics) types.Bool {
 	if !kit.IsKnownValue(want) {
 		return types.BoolNull()
 	}
-	client := r.Client().Pipelines
+	client := c.Pipelines
 	cur, err := client.GitHubWebhooks(ctx, slug)
 	if err != nil {
 		githubWebhooksError(diags, "read", slug, err)
@@ -67,11 +67,11 @@ func githubWebhooksChanged(plan, state types.Bool) bool {
 }
 
 // readGitHubWebhooks refreshes the switch while state holds a value.
-func (r *pipelineResource) readGitHubWebhooks(ctx context.Context, slug string, held types.Bool, diags *diag.Diagnostics) types.Bool {
+func readGitHubWebhooks(ctx context.Context, c *buildkite.Client, slug string, held types.Bool, diags *diag.Diagnostics) types.Bool {
 	if !kit.IsKnownValue(held) {
 		return types.BoolNull()
 	}
-	cur, err := r.Client().Pipelines.GitHubWebhooks(ctx, slug)
+	cur, err := c.Pipelines.GitHubWebhooks(ctx, slug)
 	if err != nil {
 		githubWebhooksError(diags, "read", slug, err)
 		return held

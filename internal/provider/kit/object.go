@@ -191,6 +191,18 @@ type ObjectKind[T, M any] struct {
 	// KeyOr is the attribute whose value addresses the object where the Key attribute holds no ID of the
 	// type (the uuid beside the GraphQL ID the official provider kept in id).
 	KeyOr string
+
+	// For an object whose state steers its calls beyond its key (a pipeline), object_state.go. Find replaces
+	// Get in Read: it finds the object by its key and its ID (the UUID the id attribute names, "" for none)
+	// together, Update and Delete finding nothing first. RemoveFrom replaces Remove in Delete: it removes the
+	// object the state holds as the provider's settings say (an archive rather than a delete).
+	Find       func(ctx context.Context, c *buildkite.Client, key, id string) (*T, error)
+	RemoveFrom func(ctx context.Context, d *ProviderData, state *M) error
+	// LoadPrivate fills the prior state, in Read and Update, from the type's keys in the private state (what the
+	// state does not show: how a value was configured). SavePrivate returns the keys to record once the create
+	// or update hook has run, whatever it answered; a nil value removes a key.
+	LoadPrivate func(state *M, get func(key string) []byte)
+	SavePrivate func(plan *M) map[string][]byte
 }
 
 // GraphQLCalls is how a kind's GraphQL answers are reported. A create whose answer carries the object and a
@@ -319,6 +331,10 @@ func (r *objectResource[T, M]) address(ctx context.Context, src attributeSource,
 			a.ident = id
 		}
 	}
+	if r.kind.Find != nil {
+		id, _ = stringAttribute(ctx, src, AttrID, diags)
+		a.id = readableUUID(id)
+	}
 	switch {
 	case p != "" && a.ident != "":
 		a.ident = p + "/" + a.ident
@@ -331,6 +347,9 @@ func (r *objectResource[T, M]) address(ctx context.Context, src attributeSource,
 // find reads the object at a: by its key, then, for a kind found by ID too, by its ID.
 func (r *objectResource[T, M]) find(ctx context.Context, a objectAddress) (*T, error) {
 	c := r.Client()
+	if r.kind.Find != nil {
+		return r.kind.Find(ctx, c, a.key, a.id)
+	}
 	get := func(ctx context.Context, key string) (*T, error) { return r.kind.Get(ctx, c, a.parent, key) }
 	if r.kind.ByID == nil {
 		return get(ctx, a.key)
@@ -379,6 +398,9 @@ func (r *objectResource[T, M]) Create(ctx context.Context, req resource.CreateRe
 		defer c.mu.Unlock()
 	}
 	obj, err := r.kind.Create(ctx, r.Client(), parentID, &plan)
+	if r.kind.SavePrivate != nil {
+		r.savePrivate(ctx, resp.Private, &plan, &resp.Diagnostics)
+	}
 	if err != nil && r.kind.Current != nil && refusedCreate(err) {
 		if c != nil && c.held {
 			resp.Diagnostics.AddError("Unable to Create "+titleWords(r.kind.What), fmt.Sprintf(
@@ -444,6 +466,9 @@ func (r *objectResource[T, M]) Read(ctx context.Context, req resource.ReadReques
 		ctx = r.locating(ctx, req.Private)
 		defer r.keepParent(ctx, resp.Private, &resp.Diagnostics)
 	}
+	if r.kind.LoadPrivate != nil {
+		r.loadPrivate(ctx, req.Private, &state)
+	}
 	a := r.address(ctx, req.State, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
@@ -498,6 +523,9 @@ func (r *objectResource[T, M]) Update(ctx context.Context, req resource.UpdateRe
 	var plan, state M
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if r.kind.LoadPrivate != nil {
+		r.loadPrivate(ctx, req.Private, &state)
+	}
 	r.withWriteOnly(ctx, req.Config, &plan, &resp.Diagnostics)
 	if r.kind.Locate != nil {
 		ctx = r.locating(ctx, req.Private)
@@ -519,6 +547,9 @@ func (r *objectResource[T, M]) Update(ctx context.Context, req resource.UpdateRe
 	var obj *T
 	if err == nil {
 		obj, err = r.kind.Update(ctx, r.Client(), a.parent, a.key, &plan, &state)
+		if r.kind.SavePrivate != nil {
+			r.savePrivate(ctx, resp.Private, &plan, &resp.Diagnostics)
+		}
 	}
 	if err != nil {
 		r.hookFailed(&resp.Diagnostics, "update", a.ident, err)
@@ -547,6 +578,10 @@ func (r *objectResource[T, M]) Delete(ctx context.Context, req resource.DeleteRe
 	}
 	if r.kind.Kept != nil {
 		resp.Diagnostics.AddWarning(r.kind.Kept(r.Client()))
+		return
+	}
+	if r.kind.RemoveFrom != nil {
+		r.removeFrom(ctx, req, resp)
 		return
 	}
 	if r.kind.Locate != nil {
@@ -674,6 +709,11 @@ func (e *DiagnosedError) Error() string { return e.Summary + ": " + e.Detail }
 
 // hookFailed reports the error of a client call or hook: in the hook's own words where it gave them.
 func (r *objectResource[T, M]) hookFailed(diags *diag.Diagnostics, op, ident string, err error) {
+	var many Diagnoses
+	if errors.As(err, &many) {
+		many.addTo(diags)
+		return
+	}
 	var own *DiagnosedError
 	var as *ReportedAs
 	var left *LeftBehind
