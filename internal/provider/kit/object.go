@@ -153,6 +153,15 @@ type ObjectKind[T, M any] struct {
 
 	// Current, when set, makes Create take over an association that exists already (association.go).
 	Current func(existing *T, plan *M) bool
+
+	// Settings is for a singleton that manages only the settings its configuration sets and puts back what it
+	// managed when destroyed (singleton_settings.go, object_settings.go): the organization's API settings.
+	Settings *SettingsCalls[M]
+	// ImportWhole reads, for an import, the whole object into the model the state records (adding its own
+	// errors and warnings) where the first Read cannot complete it from the key alone: what a configuration
+	// that leaves it out never writes but an import must hold (the organization's enforce_2fa). id is the
+	// import ID as given ("" for an import by identity), parts its parts as ImportParts reads them.
+	ImportWhole func(ctx context.Context, d *ProviderData, id string, parts []string, m *M, diags *diag.Diagnostics)
 }
 
 // GraphQLCalls is how a kind's GraphQL answers are reported. A create whose answer carries the object and a
@@ -207,6 +216,9 @@ func (r *objectResource[T, M]) ModifyPlan(ctx context.Context, req resource.Modi
 	r.ResourceBase.ModifyPlan(ctx, req, resp)
 	if r.kind.ModifyPlan != nil {
 		r.kind.ModifyPlan(ctx, req, resp)
+	}
+	if r.kind.Settings != nil {
+		r.planSettings(ctx, req, resp)
 	}
 	if len(r.kind.Renamed) > 0 {
 		unknownWhenRenamed(ctx, req, resp, r.kind.Renamed...)
@@ -305,6 +317,9 @@ func (r *objectResource[T, M]) Create(ctx context.Context, req resource.CreateRe
 	var plan M
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	r.withWriteOnly(ctx, req.Config, &plan, &resp.Diagnostics)
+	if r.kind.Settings != nil {
+		r.sendSettings(ctx, req.Config, nil, &plan, &resp.Diagnostics)
+	}
 	a := r.address(ctx, req.Plan, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
@@ -366,6 +381,9 @@ func (r *objectResource[T, M]) Create(ctx context.Context, req resource.CreateRe
 	r.kind.FromAPI(&plan, parentID, obj)
 	if r.kind.WritePart != nil {
 		r.kind.WritePart(ctx, r.Client(), &planned, nil, &plan, &resp.Diagnostics)
+	}
+	if r.kind.Settings != nil && !r.writeSettings(ctx, req.Config, &planned, nil, &plan, resp.Private, &resp.Diagnostics) {
+		return
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 	if r.kind.AfterCreate != nil && !resp.Diagnostics.HasError() {
@@ -438,6 +456,9 @@ func (r *objectResource[T, M]) Update(ctx context.Context, req resource.UpdateRe
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	r.withWriteOnly(ctx, req.Config, &plan, &resp.Diagnostics)
+	if r.kind.Settings != nil {
+		r.sendSettings(ctx, req.Config, req.Private, &plan, &resp.Diagnostics)
+	}
 	a := r.address(ctx, req.State, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
@@ -471,6 +492,9 @@ func (r *objectResource[T, M]) Update(ctx context.Context, req resource.UpdateRe
 	if r.kind.WritePart != nil {
 		r.kind.WritePart(ctx, r.Client(), &planned, &state, &plan, &resp.Diagnostics)
 	}
+	if r.kind.Settings != nil && !r.writeSettings(ctx, req.Config, &planned, &state, &plan, resp.Private, &resp.Diagnostics) {
+		return
+	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }
 
@@ -478,6 +502,10 @@ func (r *objectResource[T, M]) Update(ctx context.Context, req resource.UpdateRe
 func (r *objectResource[T, M]) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	if r.kind.Kept != nil {
 		resp.Diagnostics.AddWarning(r.kind.Kept(r.Client()))
+		return
+	}
+	if r.kind.Settings != nil {
+		r.undoSettings(ctx, req, resp)
 		return
 	}
 	a := r.address(ctx, req.State, &resp.Diagnostics)
@@ -526,6 +554,10 @@ func (r *objectResource[T, M]) ImportState(ctx context.Context, req resource.Imp
 		if parts, ok = r.ImportParts(ctx, req, resp, r.kind.ImportParts...); !ok {
 			return
 		}
+	}
+	if r.kind.ImportWhole != nil {
+		r.importWhole(ctx, req.ID, parts, resp)
+		return
 	}
 	var parentID, key string
 	switch {
@@ -594,11 +626,14 @@ func (r *objectResource[T, M]) hookFailed(diags *diag.Diagnostics, op, ident str
 	var own *DiagnosedError
 	var as *ReportedAs
 	var left *LeftBehind
+	var many *ReportedDiagnostics
 	switch {
 	case errors.As(err, &left):
 		diags.AddWarning(left.Summary, left.Detail)
 	case errors.As(err, &own):
 		diags.AddError(own.Summary, own.Detail)
+	case errors.As(err, &many):
+		diags.Append(many.Diagnostics...)
 	case errors.As(err, &as):
 		AddAPIError(diags, as.Op, as.What, ident, as.Err)
 	default:
@@ -606,10 +641,11 @@ func (r *objectResource[T, M]) hookFailed(diags *diag.Diagnostics, op, ident str
 	}
 }
 
-// ownWords reports whether err is to be reported as a hook gave it (DiagnosedError, ReportedAs, LeftBehind) rather
-// than by the shared failure paths of its operation.
+// ownWords reports whether err is to be reported as a hook gave it (DiagnosedError, ReportedAs, LeftBehind,
+// ReportedDiagnostics) rather than by the shared failure paths of its operation.
 func ownWords(err error) bool {
-	return errors.As(err, new(*DiagnosedError)) || errors.As(err, new(*ReportedAs)) || errors.As(err, new(*LeftBehind))
+	return errors.As(err, new(*DiagnosedError)) || errors.As(err, new(*ReportedAs)) || errors.As(err, new(*LeftBehind)) ||
+		errors.As(err, new(*ReportedDiagnostics))
 }
 
 // ErrAbsent is a setting's get finding that its parent holds none: removed outside Terraform, which the
