@@ -6,7 +6,6 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
-	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
@@ -31,18 +30,14 @@ const enforce2FADescription = "Whether members must use two-factor authenticatio
 	"reached (the API token has the `graphql` scope and the provider a GraphQL endpoint), and it is null where GraphQL " +
 	"cannot be reached. Destroy leaves it as it is."
 
-// apply2FA runs after the REST settings of a create or update: when the configuration sets enforce_2fa, the
-// service's value is read and the mutation sent only if it differs; plan ends with what the service holds.
-// Left out and planned unknown (a create where GraphQL can be reached), it is only read.
-func (r *organizationResource) apply2FA(ctx context.Context, config tfsdk.Config, plan *organizationResourceModel, action string, diags *diag.Diagnostics) {
-	var want types.Bool
-	diags.Append(config.GetAttribute(ctx, path.Root("enforce_2fa"), &want)...)
-	if diags.HasError() {
-		return
-	}
+// apply2FA runs after the REST settings of a create or update: when the configuration sets enforce_2fa (want,
+// null where it is left out), the service's value is read and the mutation sent only if it differs; plan ends
+// with what the service holds. Left out and planned unknown (a create where GraphQL can be reached), it is only
+// read.
+func apply2FA(ctx context.Context, d *kit.ProviderData, want types.Bool, plan *organizationResourceModel, action string, diags *diag.Diagnostics) {
 	if want.IsNull() {
 		if plan.Enforce2FA.IsUnknown() {
-			r.readUnset2FA(ctx, plan, kit.Gerund(action), diags)
+			readUnset2FA(ctx, d, plan, kit.Gerund(action), diags)
 		}
 		return
 	}
@@ -50,21 +45,21 @@ func (r *organizationResource) apply2FA(ctx context.Context, config tfsdk.Config
 		plan.Enforce2FA = types.BoolNull()
 		return
 	}
-	orgs := r.Client().Organizations
+	orgs := d.Client.Organizations
 	live, err := orgs.TwoFactorEnforced(ctx)
 	if err != nil {
-		kit.AddGraphQLError(diags, "read", "organization two-factor enforcement", r.Client().Organization(), err, nil)
+		kit.AddGraphQLError(diags, "read", "organization two-factor enforcement", d.Client.Organization(), err, nil)
 		return
 	}
 	if target := want.ValueBool(); live != target {
 		live, err = orgs.SetTwoFactorEnforced(ctx, target)
-		if kit.ActedWithErrors(diags, err, "set", "organization two-factor enforcement", r.Client().Organization()) {
+		if kit.ActedWithErrors(diags, err, "set", "organization two-factor enforcement", d.Client.Organization()) {
 			err = nil // live is what the service's answer holds
 		}
 		if err != nil {
 			diags.AddAttributeError(path.Root("enforce_2fa"), "Unable to Set 2FA", fmt.Sprintf(
 				"%s organization %s with enforce_2fa = %t: %s. The token's user must be an administrator of the organization.",
-				kit.Gerund(action), r.Client().Organization(), target, kit.DescribeError(err)))
+				kit.Gerund(action), d.Client.Organization(), target, kit.DescribeError(err)))
 			return
 		}
 	}
@@ -75,17 +70,17 @@ func (r *organizationResource) apply2FA(ctx context.Context, config tfsdk.Config
 // and import); otherwise the state keeps what it held, so that a workspace whose token lacks the graphql
 // scope never needs it. A state that holds no value yet is read as a create reads it: a failure is a
 // warning, since the configuration leaves it out (one that sets it holds a value after its apply).
-func (r *organizationResource) read2FA(ctx context.Context, state *organizationResourceModel, diags *diag.Diagnostics) {
-	if state.Enforce2FA.IsUnknown() || !r.Data.GraphQLReachable() {
+func read2FA(ctx context.Context, d *kit.ProviderData, state *organizationResourceModel, diags *diag.Diagnostics) {
+	if state.Enforce2FA.IsUnknown() || !d.GraphQLReachable() {
 		return
 	}
 	if state.Enforce2FA.IsNull() {
-		r.readUnset2FA(ctx, state, "Refreshing", diags)
+		readUnset2FA(ctx, d, state, "Refreshing", diags)
 		return
 	}
-	live, err := r.Client().Organizations.TwoFactorEnforced(ctx)
+	live, err := d.Client.Organizations.TwoFactorEnforced(ctx)
 	if err != nil {
-		kit.AddGraphQLError(diags, "read", "organization two-factor enforcement", r.Client().Organization(), err, nil)
+		kit.AddGraphQLError(diags, "read", "organization two-factor enforcement", d.Client.Organization(), err, nil)
 		return
 	}
 	state.Enforce2FA = types.BoolValue(live)
@@ -96,17 +91,17 @@ func (r *organizationResource) read2FA(ctx context.Context, state *organizationR
 // where the service already holds it): the service's value, or null where GraphQL cannot be reached or the
 // read fails. A failed read is a warning, not an error: nothing is written to enforce_2fa, and the settings
 // already applied must not be lost from state.
-func (r *organizationResource) readUnset2FA(ctx context.Context, m *organizationResourceModel, doing string, diags *diag.Diagnostics) {
+func readUnset2FA(ctx context.Context, d *kit.ProviderData, m *organizationResourceModel, doing string, diags *diag.Diagnostics) {
 	m.Enforce2FA = types.BoolNull()
-	if !r.Data.GraphQLReachable() {
+	if !d.GraphQLReachable() {
 		return
 	}
-	live, err := r.Client().Organizations.TwoFactorEnforced(ctx)
+	live, err := d.Client.Organizations.TwoFactorEnforced(ctx)
 	if err != nil {
 		diags.AddWarning("Unable to Read 2FA", fmt.Sprintf(
 			"%s organization %s: reading enforce_2fa through GraphQL failed: %s. The state holds no value for it; "+
 				"the next refresh reads it again. If this persists, check that graphql_url reaches Buildkite's GraphQL API "+
-				"and that the API token's user is an administrator of the organization.", doing, r.Client().Organization(), kit.DescribeError(err)))
+				"and that the API token's user is an administrator of the organization.", doing, d.Client.Organization(), kit.DescribeError(err)))
 		return
 	}
 	m.Enforce2FA = types.BoolValue(live)

@@ -22,31 +22,61 @@ import (
 	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
-var (
-	_ resource.Resource                 = (*organizationResource)(nil)
-	_ resource.ResourceWithConfigure    = (*organizationResource)(nil)
-	_ resource.ResourceWithImportState  = (*organizationResource)(nil)
-	_ resource.ResourceWithIdentity     = (*organizationResource)(nil)
-	_ resource.ResourceWithModifyPlan   = (*organizationResource)(nil)
-	_ resource.ResourceWithUpgradeState = (*organizationResource)(nil)
-)
-
 // organizationIdentity names the organization by its slug, for import blocks.
 var organizationIdentity = kit.IdentifiedBy(kit.IdentityAttr("slug", "The organization's slug."))
 
 // NewOrganizationResource returns the buildkite_organization resource.
 func NewOrganizationResource() resource.Resource {
-	return &organizationResource{
-		ResourceBase: kit.NewResourceBase("organization", kit.WriteScopes("write_organization_settings"), organizationIdentity).
-			WithGraphQLAttrs("enforce_2fa"),
-	}
+	return kit.NewObject(organizationKind)
 }
 
-// organizationResource manages the settings of the provider's organization that REST serves (its API
-// settings). The organization itself is neither created nor deleted: Create takes over its settings and
-// Delete gives the allowlist back.
-type organizationResource struct {
-	kit.ResourceBase
+// organizationKind declares buildkite_organization, the settings of the provider's organization that REST
+// serves (its API settings) and its enforce_2fa, which GraphQL serves (organization_2fa.go). The organization
+// itself is neither created nor deleted: Create takes over the settings the configuration sets, Delete gives
+// back the allowlist it managed (kit/singleton_settings.go), and an import reads the whole organization, its
+// enforce_2fa included, as a create does.
+var organizationKind = &kit.ObjectKind[organizationAnswer, organizationResourceModel]{
+	Name:         "organization",
+	What:         "organization",
+	Scopes:       kit.WriteScopes("write_organization_settings"),
+	Identity:     organizationIdentity,
+	Schema:       organizationSchema,
+	Moves:        kit.StateMoves{Official: blankAllowlistIsNone},
+	Singleton:    true,
+	GraphQLAttrs: []string{"enforce_2fa"},
+	Key:          kit.AttrID,
+	FromAPI:      func(m *organizationResourceModel, _ string, a *organizationAnswer) { m.fromAPI(a) },
+	Create: func(ctx context.Context, c *buildkite.Client, _ string, plan *organizationResourceModel) (*organizationAnswer, error) {
+		return applyOrganization(ctx, c, plan, "create")
+	},
+	Get: func(ctx context.Context, c *buildkite.Client, _, _ string) (*organizationAnswer, error) {
+		return readOrganization(ctx, c)
+	},
+	Update: func(ctx context.Context, c *buildkite.Client, _, _ string, plan, _ *organizationResourceModel) (*organizationAnswer, error) {
+		return applyOrganization(ctx, c, plan, "update")
+	},
+	// Read: after the settings, enforce_2fa, wherever GraphQL can be reached.
+	ReadPart: func(ctx context.Context, d *kit.ProviderData, got *organizationResourceModel, diags *diag.Diagnostics) {
+		warnUnread(diags, got.Slug.ValueString(), got.unread, false)
+		read2FA(ctx, d, got, diags)
+	},
+	Settings: &kit.SettingsCalls[organizationResourceModel]{
+		Plan: planOrganization,
+		Send: func(plan *organizationResourceModel, configured, managed map[string]bool) {
+			plan.send = configured
+			// An allowlist just removed from the configuration is sent as none (plan holds null); it is not
+			// recorded as managed any more.
+			if releasesAllowlist(managed, configured["allowed_api_ip_addresses"]) {
+				plan.send = maps.Clone(configured)
+				plan.send["allowed_api_ip_addresses"] = true
+			}
+		},
+		Write: writeOrganization,
+		Undo:  undoOrganization,
+	},
+	// The import ID is the provider's organization's slug, UUID or GraphQL ID (the official provider's ID).
+	ImportParts: []kit.ImportPart{kit.KeyPart("<organization slug>", "Organization")},
+	ImportWhole: importOrganization,
 }
 
 // revocationValues are the official provider's spellings of the revocation interval, NEVER first.
@@ -65,6 +95,45 @@ type organizationResourceModel struct {
 	RevokeInactiveTokensAfter     types.String `tfsdk:"revoke_inactive_tokens_after"`
 	RevokeInactiveTokensAfterDays types.Int64  `tfsdk:"revoke_inactive_tokens_after_days"`
 	RestrictUserAPITokenCreation  types.Bool   `tfsdk:"restrict_user_api_token_creation"`
+	// send is, in a create or update, the settings it sends: those the configuration sets, and an allowlist it
+	// has just stopped setting.
+	send map[string]bool
+	// unread is why the API settings could not be read (a 403), for the warning that says so.
+	unread error
+}
+
+// organizationAnswer is what the calls answer: the organization and its API settings, nil where the token may
+// not read them (unread says why); applied, for the answer of a create or update.
+type organizationAnswer struct {
+	org     *buildkite.Organization
+	api     *buildkite.APISettings
+	unread  error
+	applied bool
+}
+
+// fromAPI fills the model from an answer. Where the API settings could not be read, the interval and the token
+// restriction hold what they held (NEVER and false where that was nothing). An apply ends with its optional
+// attributes as configured: the allowlist as written ([""] included) where it means what the service holds,
+// the days as configured.
+func (m *organizationResourceModel) fromAPI(a *organizationAnswer) {
+	m.fromOrganization(a.org)
+	m.unread = a.unread
+	kept := *m
+	if a.api != nil {
+		m.fromSettings(a.api)
+	} else {
+		m.RevokeInactiveTokensAfter = orString(m.RevokeInactiveTokensAfter, "NEVER")
+		if m.RestrictUserAPITokenCreation.IsUnknown() || (!a.applied && m.RestrictUserAPITokenCreation.IsNull()) {
+			m.RestrictUserAPITokenCreation = types.BoolValue(false)
+		}
+	}
+	if !a.applied {
+		return
+	}
+	if !kept.AllowedAPIIPAddresses.IsUnknown() && slices.Equal(allowlistOf(kept.AllowedAPIIPAddresses), allowlistOf(m.AllowedAPIIPAddresses)) {
+		m.AllowedAPIIPAddresses = kept.AllowedAPIIPAddresses
+	}
+	m.RevokeInactiveTokensAfterDays = kept.RevokeInactiveTokensAfterDays
 }
 
 // fromOrganization copies the organization's identifiers.
@@ -118,8 +187,10 @@ func revocationDaysOf(name string) int64 {
 	return n
 }
 
-func (r *organizationResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
-	resp.Schema = schema.Schema{
+// organizationSchema is the schema of buildkite_organization (version 1: the official provider's states are
+// upgraded, kit/upgrade.go).
+func organizationSchema() schema.Schema {
+	return schema.Schema{
 		Version: 1, // above the official provider's 0, so that its states are upgraded (kit/upgrade.go)
 		MarkdownDescription: "The settings of the provider's organization that Buildkite's REST API serves: the networks " +
 			"the API may be called from, the revocation of inactive API tokens, and whether only administrators may " +
@@ -173,61 +244,42 @@ func (r *organizationResource) Schema(_ context.Context, _ resource.SchemaReques
 	}
 }
 
-// UpgradeState moves the official provider's states (id its GraphQL ID) to version 1. Its v1.38.0 wrote
-// [""] for an organization without an allowlist: that becomes null, as this provider writes "none".
-func (r *organizationResource) UpgradeState(ctx context.Context) map[int64]resource.StateUpgrader {
-	return kit.Upgraders(ctx, r, kit.StateMoves{Official: func(_ int64, a kit.StateAttrs) error {
-		if l, ok := a["allowed_api_ip_addresses"].([]any); ok {
-			blank := true
-			for _, e := range l {
-				if s, _ := e.(string); strings.TrimSpace(s) != "" {
-					blank = false
-				}
-			}
-			if blank {
-				a["allowed_api_ip_addresses"] = nil
+// blankAllowlistIsNone moves the official provider's states (id its GraphQL ID) to version 1. Its v1.38.0
+// wrote [""] for an organization without an allowlist: that becomes null, as this provider writes "none".
+func blankAllowlistIsNone(_ int64, a kit.StateAttrs) error {
+	if l, ok := a["allowed_api_ip_addresses"].([]any); ok {
+		blank := true
+		for _, e := range l {
+			if s, _ := e.(string); strings.TrimSpace(s) != "" {
+				blank = false
 			}
 		}
-		return nil
-	}})
+		if blank {
+			a["allowed_api_ip_addresses"] = nil
+		}
+	}
+	return nil
 }
 
-// ModifyPlan checks scopes and warns of enforce_2fa (ResourceBase), then plans what the service will hold:
-// a setting left out of the configuration keeps the state's value, and the days attribute decides the
-// interval where it is used.
-func (r *organizationResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	r.ResourceBase.ModifyPlan(ctx, req, resp)
-	if req.Plan.Raw.IsNull() {
-		return
-	}
-	kit.PlanSettings(ctx, req, resp)
-	var config, plan organizationResourceModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &config)...)
-	resp.Diagnostics.Append(resp.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	creating := req.State.Raw.IsNull()
-	var state organizationResourceModel
-	if !creating {
-		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-		if resp.Diagnostics.HasError() {
-			return
-		}
-	}
+// planOrganization plans what the service will hold, once the scopes are checked, enforce_2fa warned of
+// (ResourceBase) and the settings left out planned (kit.PlanSettings): a setting left out of the configuration
+// keeps the state's value (state is nil for a create), and the days attribute decides the interval where it
+// is used.
+func planOrganization(d *kit.ProviderData, config, plan, state *organizationResourceModel, managed map[string]bool) {
+	creating := state == nil
 	// Left out, enforce_2fa is never written: a create reads it where GraphQL can be reached (unknown until
 	// then) and holds null where it cannot; later plans keep what the state holds.
 	if config.Enforce2FA.IsNull() {
 		switch {
 		case !creating:
 			plan.Enforce2FA = state.Enforce2FA
-		case r.Data.GraphQLReachable():
+		case d.GraphQLReachable():
 			plan.Enforce2FA = types.BoolUnknown()
 		default:
 			plan.Enforce2FA = types.BoolNull()
 		}
 	}
-	if !creating && releasesAllowlist(ctx, req.Private, !config.AllowedAPIIPAddresses.IsNull()) {
+	if !creating && releasesAllowlist(managed, !config.AllowedAPIIPAddresses.IsNull()) {
 		plan.AllowedAPIIPAddresses = types.ListNull(types.StringType)
 	}
 	if !creating {
@@ -244,19 +296,14 @@ func (r *organizationResource) ModifyPlan(ctx context.Context, req resource.Modi
 	case !days.IsNull():
 		plan.RevokeInactiveTokensAfter = types.StringValue(revocationName(days.ValueInt64Pointer()))
 	}
-	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
 }
 
 // releasesAllowlist reports whether the configuration has just stopped setting the allowlist that the last
 // create or update managed. Removing it then removes the allowlist, as the official provider does (its
 // attribute is optional, so null means "no allowlist") and as destroy would; an allowlist the configuration
 // never set stays unmanaged.
-func releasesAllowlist(ctx context.Context, private kit.PrivateReader, configured bool) bool {
-	if configured {
-		return false
-	}
-	managed, _ := kit.ManagedSettings(ctx, private)
-	return managed["allowed_api_ip_addresses"]
+func releasesAllowlist(managed map[string]bool, configured bool) bool {
+	return !configured && managed["allowed_api_ip_addresses"]
 }
 
 // settingsChange is what a create or an update sends: of the settings the configuration sets (configured),
@@ -310,52 +357,87 @@ func revocationUpdate(days int64) buildkite.Optional[int64] {
 	return buildkite.Value(days)
 }
 
-// apply reads the organization and its settings, sends what plan changes of the configured settings and
-// leaves in plan what the service then holds.
-func (r *organizationResource) apply(ctx context.Context, plan *organizationResourceModel, configured map[string]bool, action string, diags *diag.Diagnostics) {
-	o, err := r.Client().Organizations.Get(ctx)
+// readOrganization reads the organization and its API settings; settings the token may not read (a 403)
+// are left out of the answer, and a warning will say why.
+func readOrganization(ctx context.Context, c *buildkite.Client) (*organizationAnswer, error) {
+	o, err := c.Organizations.Get(ctx)
 	if err != nil {
-		kit.AddAPIError(diags, "read", "organization", r.Client().Organization(), err)
-		return
+		// The organization cannot be deleted through the API: a failure to read it is never "gone".
+		return nil, &kit.ReportedAs{Op: "read", What: "organization", Err: err}
 	}
-	plan.fromOrganization(o)
-	live, err := r.Client().OrgSettings.GetAPISettings(ctx)
+	a := &organizationAnswer{org: o}
+	live, err := c.OrgSettings.GetAPISettings(ctx)
 	switch {
 	case buildkite.IsForbidden(err):
-		diags.AddWarning("Unable to Read Organization API Settings", fmt.Sprintf(
-			"Reading the API settings of organization %s: %s. Every configured setting is sent as configured; the "+
-				"token's user must be an administrator and the token needs read_organization_settings for Terraform to "+
-				"see what the organization holds.", o.Slug, kit.DescribeError(err)))
-		live = nil
+		a.unread = err
 	case err != nil:
-		kit.AddAPIError(diags, "read", "organization API settings", o.Slug, err)
+		return nil, apiError("read", "organization API settings", o.Slug, err)
+	default:
+		a.api = live
+	}
+	return a, nil
+}
+
+// applyOrganization reads the organization and its settings and sends what plan changes of the settings it
+// sends (plan.send). A refused change is reported with the warning that the settings could not be read, if
+// they could not.
+func applyOrganization(ctx context.Context, c *buildkite.Client, plan *organizationResourceModel, action string) (*organizationAnswer, error) {
+	a, err := readOrganization(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	a.applied = true
+	change := settingsChange(plan, plan.send, a.api)
+	if change.IsZero() {
+		return a, nil
+	}
+	answer, err := c.OrgSettings.UpdateAPISettings(ctx, change)
+	if err != nil {
+		var diags diag.Diagnostics
+		warnUnread(&diags, a.org.Slug, a.unread, true)
+		diags.AddError("Unable to "+kit.Capitalize(action)+" Organization API Settings", fmt.Sprintf(
+			"%s the API settings of organization %s: %s.%s", kit.Gerund(action), a.org.Slug, kit.DescribeError(err), featureHint(err, change, a.api)))
+		return nil, kit.AsReported(diags)
+	}
+	a.api = answer
+	return a, nil
+}
+
+// writeOrganization completes a create or update once its API settings are recorded in got: the warning that
+// they could not be read, then enforce_2fa (organization_2fa.go).
+func writeOrganization(ctx context.Context, d *kit.ProviderData, planned, prior, got *organizationResourceModel, diags *diag.Diagnostics) {
+	action := "create"
+	if prior != nil {
+		action = "update"
+	}
+	warnUnread(diags, got.Slug.ValueString(), got.unread, true)
+	// At apply, a configured attribute is planned as the configuration sets it.
+	want := types.BoolNull()
+	if planned.send["enforce_2fa"] {
+		want = planned.Enforce2FA
+	}
+	apply2FA(ctx, d, want, got, action, diags)
+}
+
+// warnUnread warns, where err says the API settings of organization slug could not be read, of what an apply
+// or a refresh does without them.
+func warnUnread(diags *diag.Diagnostics, slug string, err error, applying bool) {
+	if err == nil {
 		return
 	}
-	change := settingsChange(plan, configured, live)
-	if !change.IsZero() {
-		answer, err := r.Client().OrgSettings.UpdateAPISettings(ctx, change)
-		if err != nil {
-			diags.AddError("Unable to "+kit.Capitalize(action)+" Organization API Settings", fmt.Sprintf(
-				"%s the API settings of organization %s: %s.%s", kit.Gerund(action), o.Slug, kit.DescribeError(err), featureHint(err, change, live)))
-			return
-		}
-		live = answer
+	then := "The state keeps the last values read; the token's user must be an administrator and the token needs " +
+		"read_organization_settings."
+	if applying {
+		then = "Every configured setting is sent as configured; the token's user must be an administrator and the " +
+			"token needs read_organization_settings for Terraform to see what the organization holds."
 	}
-	kept := *plan
-	if live != nil {
-		plan.fromSettings(live)
-	} else {
-		plan.RevokeInactiveTokensAfter = orString(plan.RevokeInactiveTokensAfter, "NEVER")
-		if plan.RestrictUserAPITokenCreation.IsUnknown() {
-			plan.RestrictUserAPITokenCreation = types.BoolValue(false)
-		}
-	}
-	// An optional attribute ends an apply as configured: the allowlist as written ([""] included) when it
-	// means what the service holds, the days as configured.
-	if !kept.AllowedAPIIPAddresses.IsUnknown() && slices.Equal(allowlistOf(kept.AllowedAPIIPAddresses), allowlistOf(plan.AllowedAPIIPAddresses)) {
-		plan.AllowedAPIIPAddresses = kept.AllowedAPIIPAddresses
-	}
-	plan.RevokeInactiveTokensAfterDays = kept.RevokeInactiveTokensAfterDays
+	diags.AddWarning("Unable to Read Organization API Settings", fmt.Sprintf(
+		"Reading the API settings of organization %s: %s. %s", slug, kit.DescribeError(err), then))
+}
+
+// apiError is the error kit.AddAPIError reports, for an object named otherwise than the kind names it.
+func apiError(action, what, ident string, err error) error {
+	return kit.APIError(action, what, ident, err)
 }
 
 // orString returns v, or def when v is unknown or null.
@@ -390,143 +472,48 @@ func featureHint(err error, change buildkite.APISettingsUpdate, live *buildkite.
 	return strings.Join(hints, "")
 }
 
-func (r *organizationResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	defer r.FinishCreate(ctx, resp)
-	var plan organizationResourceModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel := r.Timeout(ctx, kit.OpCreate)
-	defer cancel()
-	configured, diags := kit.ConfiguredSingletonSettings(ctx, req.Config)
-	resp.Diagnostics.Append(diags...)
-	r.apply(ctx, &plan, configured, "create", &resp.Diagnostics)
-	r.apply2FA(ctx, req.Config, &plan, "create", &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-	resp.Diagnostics.Append(kit.RecordManaged(ctx, resp.Private, configured)...)
-}
-
-func (r *organizationResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	defer r.FinishRead(ctx, req, resp)
-	var state organizationResourceModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel := r.Timeout(ctx, kit.OpRead)
-	defer cancel()
-	o, err := r.Client().Organizations.Get(ctx)
-	if err != nil {
-		// The organization cannot be deleted through the API: a failure to read it is never "gone".
-		kit.AddAPIError(&resp.Diagnostics, "read", "organization", r.Client().Organization(), err)
-		return
-	}
-	state.fromOrganization(o)
-	live, err := r.Client().OrgSettings.GetAPISettings(ctx)
-	switch {
-	case buildkite.IsForbidden(err):
-		resp.Diagnostics.AddWarning("Unable to Read Organization API Settings", fmt.Sprintf(
-			"Reading the API settings of organization %s: %s. The state keeps the last values read; the token's user "+
-				"must be an administrator and the token needs read_organization_settings.", o.Slug, kit.DescribeError(err)))
-		state.RevokeInactiveTokensAfter = orString(state.RevokeInactiveTokensAfter, "NEVER")
-		if state.RestrictUserAPITokenCreation.IsNull() {
-			state.RestrictUserAPITokenCreation = types.BoolValue(false)
-		}
-	case err != nil:
-		kit.AddAPIError(&resp.Diagnostics, "read", "organization API settings", o.Slug, err)
-		return
-	default:
-		state.fromSettings(live)
-	}
-	r.read2FA(ctx, &state, &resp.Diagnostics)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
-}
-
-func (r *organizationResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	defer r.FinishUpdate(ctx, req, resp)
-	var plan organizationResourceModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	configured, diags := kit.ConfiguredSingletonSettings(ctx, req.Config)
-	resp.Diagnostics.Append(diags...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel := r.Timeout(ctx, kit.OpUpdate)
-	defer cancel()
-	// An allowlist just removed from the configuration is sent as none (plan holds null); it is not
-	// recorded as managed any more.
-	send := configured
-	if releasesAllowlist(ctx, req.Private, configured["allowed_api_ip_addresses"]) {
-		send = maps.Clone(configured)
-		send["allowed_api_ip_addresses"] = true
-	}
-	r.apply(ctx, &plan, send, "update", &resp.Diagnostics)
-	r.apply2FA(ctx, req.Config, &plan, "update", &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
-	resp.Diagnostics.Append(kit.RecordManaged(ctx, resp.Private, configured)...)
-}
-
-// Delete puts back only what the configuration managed (kit/singleton_settings.go): the allowlist, removed
-// where the configuration set one; the organization and every other setting stay, and a warning says so.
-func (r *organizationResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var state organizationResourceModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel := r.Timeout(ctx, kit.OpDelete)
-	defer cancel()
-	managed, known := kit.ManagedSettings(ctx, req.Private)
+// undoOrganization puts back only what the configuration managed (kit/singleton_settings.go): the allowlist,
+// removed where the configuration set one; the organization and every other setting stay, and a warning says
+// so.
+func undoOrganization(ctx context.Context, d *kit.ProviderData, state *organizationResourceModel, managed map[string]bool, known bool, diags *diag.Diagnostics) {
+	c := d.Client
 	var undone, left []string
 	if managed["allowed_api_ip_addresses"] && len(allowlistOf(state.AllowedAPIIPAddresses)) > 0 {
-		if _, err := r.Client().OrgSettings.UpdateAPISettings(ctx, buildkite.APISettingsUpdate{AllowedIPAddresses: buildkite.Cleared[string]()}); err != nil {
-			kit.AddAPIError(&resp.Diagnostics, "remove", "organization API allowlist", state.Slug.ValueString(), err)
+		if _, err := c.OrgSettings.UpdateAPISettings(ctx, buildkite.APISettingsUpdate{AllowedIPAddresses: buildkite.Cleared[string]()}); err != nil {
+			kit.AddAPIError(diags, "remove", "organization API allowlist", state.Slug.ValueString(), err)
 			return
 		}
 		undone = append(undone, "allowed_api_ip_addresses (removed)")
 	}
-	var schemaResp resource.SchemaResponse
-	r.Schema(ctx, resource.SchemaRequest{}, &schemaResp)
-	for _, name := range kit.SettingAttributes(schemaResp.Schema) {
+	for _, name := range kit.SettingAttributes(organizationSchema()) {
 		if name == "revoke_inactive_tokens_after_days" || (name == "allowed_api_ip_addresses" && len(undone) > 0) {
 			continue // the days are another spelling of revoke_inactive_tokens_after
 		}
 		left = append(left, name)
 	}
-	kit.SettingsLeftWarning(&resp.Diagnostics, "buildkite_organization", kit.DisplayOr(state.Slug.ValueString(), r.Client().Organization()), undone, left, known)
+	kit.SettingsLeftWarning(diags, "buildkite_organization", kit.DisplayOr(state.Slug.ValueString(), c.Organization()), undone, left, known)
 }
 
-// ImportState takes the provider's organization by its slug, its UUID or its GraphQL ID (the official
-// provider's ID); another organization is refused.
-func (r *organizationResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	parts, ok := r.ImportParts(ctx, req, resp, kit.KeyPart("<organization slug>", "Organization"))
-	if !ok {
-		return
-	}
-	o, err := r.Client().Organizations.Get(ctx)
+// importOrganization takes the provider's organization by its slug, its UUID or its GraphQL ID (id, as given;
+// parts[0] with a GraphQL ID read as the UUID it names); another organization is refused. The settings are
+// left for the Read that follows; enforce_2fa is read here, as a create reads it.
+func importOrganization(ctx context.Context, d *kit.ProviderData, id string, parts []string, m *organizationResourceModel, diags *diag.Diagnostics) {
+	c := d.Client
+	o, err := c.Organizations.Get(ctx)
 	if err != nil {
-		kit.AddAPIError(&resp.Diagnostics, "read", "organization", r.Client().Organization(), err)
+		kit.AddAPIError(diags, "read", "organization", c.Organization(), err)
 		return
 	}
 	if !strings.EqualFold(parts[0], o.Slug) && !strings.EqualFold(parts[0], o.ID) {
-		resp.Diagnostics.AddError("Invalid Import ID", fmt.Sprintf(
+		diags.AddError("Invalid Import ID", fmt.Sprintf(
 			"%q does not name organization %s, the one the provider is configured for: import it by its slug (%s), "+
-				"UUID (%s) or GraphQL ID (%s).", req.ID, o.Slug, o.Slug, o.ID, o.GraphQLID))
+				"UUID (%s) or GraphQL ID (%s).", id, o.Slug, o.Slug, o.ID, o.GraphQLID))
 		return
 	}
-	var m organizationResourceModel
 	m.fromOrganization(o)
 	m.AllowedAPIIPAddresses = types.ListNull(types.StringType)
-	r.readUnset2FA(ctx, &m, "Importing", &resp.Diagnostics)
+	readUnset2FA(ctx, d, m, "Importing", diags)
 	m.RevokeInactiveTokensAfter = types.StringNull()
 	m.RevokeInactiveTokensAfterDays = types.Int64Null()
 	m.RestrictUserAPITokenCreation = types.BoolNull()
-	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }

@@ -203,6 +203,15 @@ type ObjectKind[T, M any] struct {
 	// or update hook has run, whatever it answered; a nil value removes a key.
 	LoadPrivate func(state *M, get func(key string) []byte)
 	SavePrivate func(plan *M) map[string][]byte
+
+	// Settings is for a singleton that manages only the settings its configuration sets and puts back what it
+	// managed when destroyed (singleton_settings.go, object_settings.go): the organization's API settings.
+	Settings *SettingsCalls[M]
+	// ImportWhole reads, for an import, the whole object into the model the state records (adding its own
+	// errors and warnings) where the first Read cannot complete it from the key alone: what a configuration
+	// that leaves it out never writes but an import must hold (the organization's enforce_2fa). id is the
+	// import ID as given ("" for an import by identity), parts its parts as ImportParts reads them.
+	ImportWhole func(ctx context.Context, d *ProviderData, id string, parts []string, m *M, diags *diag.Diagnostics)
 }
 
 // GraphQLCalls is how a kind's GraphQL answers are reported. A create whose answer carries the object and a
@@ -263,6 +272,9 @@ func (r *objectResource[T, M]) ModifyPlan(ctx context.Context, req resource.Modi
 	}
 	if r.kind.PlanWith != nil {
 		r.kind.PlanWith(ctx, &r.ResourceBase, req, resp)
+	}
+	if r.kind.Settings != nil {
+		r.planSettings(ctx, req, resp)
 	}
 	if len(r.kind.Renamed) > 0 {
 		unknownWhenRenamed(ctx, req, resp, r.kind.Renamed...)
@@ -381,6 +393,9 @@ func (r *objectResource[T, M]) Create(ctx context.Context, req resource.CreateRe
 		ctx = r.locating(ctx, nil)
 		defer r.keepParent(ctx, resp.Private, &resp.Diagnostics)
 	}
+	if r.kind.Settings != nil {
+		r.sendSettings(ctx, req.Config, nil, &plan, &resp.Diagnostics)
+	}
 	a := r.address(ctx, req.Plan, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
@@ -445,6 +460,9 @@ func (r *objectResource[T, M]) Create(ctx context.Context, req resource.CreateRe
 	r.kind.FromAPI(&plan, parentID, obj)
 	if r.kind.WritePart != nil {
 		r.kind.WritePart(ctx, r.Client(), &planned, nil, &plan, &resp.Diagnostics)
+	}
+	if r.kind.Settings != nil && !r.writeSettings(ctx, req.Config, &planned, nil, &plan, resp.Private, &resp.Diagnostics) {
+		return
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 	if r.kind.AfterCreate != nil && !resp.Diagnostics.HasError() {
@@ -531,6 +549,9 @@ func (r *objectResource[T, M]) Update(ctx context.Context, req resource.UpdateRe
 		ctx = r.locating(ctx, req.Private)
 		defer r.keepParent(ctx, resp.Private, &resp.Diagnostics)
 	}
+	if r.kind.Settings != nil {
+		r.sendSettings(ctx, req.Config, req.Private, &plan, &resp.Diagnostics)
+	}
 	a := r.address(ctx, req.State, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
@@ -567,6 +588,9 @@ func (r *objectResource[T, M]) Update(ctx context.Context, req resource.UpdateRe
 	if r.kind.WritePart != nil {
 		r.kind.WritePart(ctx, r.Client(), &planned, &state, &plan, &resp.Diagnostics)
 	}
+	if r.kind.Settings != nil && !r.writeSettings(ctx, req.Config, &planned, &state, &plan, resp.Private, &resp.Diagnostics) {
+		return
+	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
 }
 
@@ -586,6 +610,10 @@ func (r *objectResource[T, M]) Delete(ctx context.Context, req resource.DeleteRe
 	}
 	if r.kind.Locate != nil {
 		ctx = r.locating(ctx, req.Private)
+	}
+	if r.kind.Settings != nil {
+		r.undoSettings(ctx, req, resp)
+		return
 	}
 	a := r.address(ctx, req.State, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
@@ -644,6 +672,10 @@ func (r *objectResource[T, M]) ImportState(ctx context.Context, req resource.Imp
 		if parts, ok = r.ImportParts(ctx, req, resp, r.kind.ImportParts...); !ok {
 			return
 		}
+	}
+	if r.kind.ImportWhole != nil {
+		r.importWhole(ctx, req.ID, parts, resp)
+		return
 	}
 	var parentID, key string
 	switch {
@@ -709,11 +741,6 @@ func (e *DiagnosedError) Error() string { return e.Summary + ": " + e.Detail }
 
 // hookFailed reports the error of a client call or hook: in the hook's own words where it gave them.
 func (r *objectResource[T, M]) hookFailed(diags *diag.Diagnostics, op, ident string, err error) {
-	var many Diagnoses
-	if errors.As(err, &many) {
-		many.addTo(diags)
-		return
-	}
 	var own *DiagnosedError
 	var as *ReportedAs
 	var left *LeftBehind
@@ -732,8 +759,8 @@ func (r *objectResource[T, M]) hookFailed(diags *diag.Diagnostics, op, ident str
 	}
 }
 
-// ownWords reports whether err is to be reported as a hook gave it (DiagnosedError, ReportedAs, LeftBehind) rather
-// than by the shared failure paths of its operation.
+// ownWords reports whether err is to be reported as a hook gave it (DiagnosedError, ReportedAs, LeftBehind,
+// Reported) rather than by the shared failure paths of its operation.
 func ownWords(err error) bool {
 	return errors.As(err, new(*DiagnosedError)) || errors.As(err, new(*ReportedAs)) || errors.As(err, new(*LeftBehind)) ||
 		errors.As(err, new(*Reported))

@@ -2,8 +2,6 @@ package kit
 
 import (
 	"context"
-	"errors"
-	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
@@ -11,43 +9,12 @@ import (
 
 // The object kind's hooks for an object whose state steers its calls beyond its key (a pipeline): its
 // private state (LoadPrivate, SavePrivate), a removal that depends on the state and the provider's settings
-// (RemoveFrom), and a hook that fails in more than one way at once (Diagnoses). Find is in object.go's find.
+// (RemoveFrom), and a hook that fails in more than one way at once (DiagnosticsError). Find is in object.go's find.
 
-// Diagnoses are the errors of a hook that failed in more than one way (a step, then the undoing of an earlier
-// step that failed too): each is reported as it is, in its own words. It unwraps to the first, so that a
-// create's answer that came with it is recorded as with one DiagnosedError.
-type Diagnoses []*DiagnosedError
-
-func (d Diagnoses) Error() string {
-	msgs := make([]string, len(d))
-	for i, e := range d {
-		msgs[i] = e.Error()
-	}
-	return strings.Join(msgs, "; ")
-}
-
-func (d Diagnoses) Unwrap() error { return d[0] }
-
-func (d Diagnoses) addTo(diags *diag.Diagnostics) {
-	for _, e := range d {
-		diags.AddError(e.Summary, e.Detail)
-	}
-}
-
-// DiagnosticsError returns the errors among diags as an error a hook answers, to be reported as they are: nil
-// where there is none, a *DiagnosedError for one, Diagnoses for more.
+// DiagnosticsError returns the errors among diags as an error a hook answers, to be reported as they are
+// (Reported): nil where there is none. A create's answer that comes with it is recorded.
 func DiagnosticsError(diags diag.Diagnostics) error {
-	var out Diagnoses
-	for _, d := range diags.Errors() {
-		out = append(out, &DiagnosedError{Summary: d.Summary(), Detail: d.Detail()})
-	}
-	switch len(out) {
-	case 0:
-		return nil
-	case 1:
-		return out[0]
-	}
-	return out
+	return AsReported(diags.Errors())
 }
 
 // APIError is the error AddAPIError reports, as a hook answers it: "Unable to <Action> <Kind>", "<Acting>
@@ -92,7 +59,7 @@ func (r *objectResource[T, M]) removeFrom(ctx context.Context, req resource.Dele
 	ctx, cancel := r.Timeout(ctx, OpDelete)
 	defer cancel()
 	err := r.kind.RemoveFrom(ctx, r.Data, &state)
-	if errors.As(err, new(*DiagnosedError)) {
+	if ownWords(err) {
 		r.hookFailed(&resp.Diagnostics, "delete", a.ident, err)
 		return
 	}
