@@ -25,9 +25,10 @@ resource "buildkite_registry_token" "ci" {
   description = "Read access for CI"
 }
 
-# Read after the cluster and its default queue exist, so the list shows both.
+# Read after the demo's clusters (and the platform cluster's default queue) exist, so the list shows them all
+# and the next plan reads the same.
 data "buildkite_clusters" "all" {
-  depends_on = [buildkite_cluster_default_queue.platform]
+  depends_on = [buildkite_cluster_default_queue.platform, buildkite_cluster.hosted]
 }
 
 data "buildkite_builds" "recent" {
