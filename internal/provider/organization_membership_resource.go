@@ -53,12 +53,12 @@ var organizationMembershipKind = &kit.ObjectKind[membershipFound, organizationMe
 		}
 		m.fromInvitation(f.invitation)
 	},
-	Create:         createMembership,
-	Update:         updateMembership,
-	Lookup:         readMembership,
-	PlanWith:       planMembership,
-	RemoveRecorded: deleteMembership,
-	Import:         importMembership,
+	Create:     createMembership,
+	Update:     updateMembership,
+	Lookup:     readMembership,
+	PlanWith:   planMembership,
+	RemoveFrom: removeMembership,
+	Import:     importMembership,
 }
 
 // The roles and SSO modes, in the REST API's spelling.
@@ -595,6 +595,13 @@ func readMembership(ctx context.Context, b *kit.ResourceBase, state *organizatio
 		return nil, kit.AsReported(diags)
 	}
 	return nil, kit.ErrAbsent
+}
+
+// removeMembership is the delete deleteMembership reports, as the kind's RemoveFrom answers it.
+func removeMembership(ctx context.Context, b *kit.ResourceBase, state *organizationMembershipModel) error {
+	var diags diag.Diagnostics
+	deleteMembership(ctx, b, state, &diags)
+	return kit.AsReported(diags)
 }
 
 // deleteMembership revokes the tracked pending invitation, then removes the member (or downgrades it); an

@@ -214,7 +214,8 @@ func changeDefaultTeam(ctx context.Context, c *buildkite.Client, old, next kit.R
 // removePipeline deletes the pipeline, or archives it where archive_on_delete (else the provider block's
 // archive_pipeline_on_delete) says so. It is found first: renamed outside Terraform, its slug is not the
 // one in state.
-func removePipeline(ctx context.Context, d *kit.ProviderData, state *pipelineModel) error {
+func removePipeline(ctx context.Context, b *kit.ResourceBase, state *pipelineModel) error {
+	d := b.Data
 	archive := d.ArchivePipelineOnDelete
 	if !state.ArchiveOnDelete.IsNull() {
 		archive = state.ArchiveOnDelete.ValueBool()

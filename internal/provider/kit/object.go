@@ -166,13 +166,11 @@ type ObjectKind[T, M any] struct {
 	// one key addresses (a membership: by a user's UUID, the invitation tracked, or an e-mail), which a create
 	// may take over instead of making it, announced at plan (PlanWith). b is the resource's base: its client,
 	// timeouts and shared failure paths. Lookup finds the object for Read, in place of Get (ErrAbsent once it
-	// has confirmed it gone); RemoveRecorded is Delete, in place of Remove, for a removal that depends on how
-	// the state came to hold the object (an adopted one is given back rather than removed); Import is
-	// ImportState for an import that reads what it takes over. Their calls report in their own words, and
-	// with Reported, as diagnostics.
-	Lookup         func(ctx context.Context, b *ResourceBase, state *M) (*T, error)
-	RemoveRecorded func(ctx context.Context, b *ResourceBase, state *M, diags *diag.Diagnostics)
-	Import         func(ctx context.Context, b *ResourceBase, req resource.ImportStateRequest, resp *resource.ImportStateResponse)
+	// has confirmed it gone); its removal depends on how the state came to hold it (an adopted one is given
+	// back rather than removed: RemoveFrom); Import is ImportState for an import that reads what it takes
+	// over. Their calls report in their own words, and with Reported, as diagnostics.
+	Lookup func(ctx context.Context, b *ResourceBase, state *M) (*T, error)
+	Import func(ctx context.Context, b *ResourceBase, req resource.ImportStateRequest, resp *resource.ImportStateResponse)
 
 	// Import IDs written in another form than ImportParts'.
 
@@ -195,9 +193,10 @@ type ObjectKind[T, M any] struct {
 	// For an object whose state steers its calls beyond its key (a pipeline), object_state.go. Find replaces
 	// Get in Read: it finds the object by its key and its ID (the UUID the id attribute names, "" for none)
 	// together, Update and Delete finding nothing first. RemoveFrom replaces Remove in Delete: it removes the
-	// object the state holds as the provider's settings say (an archive rather than a delete).
+	// object the state holds as the state and the provider's settings say (an archive rather than a delete,
+	// an adopted member given back its role rather than removed), with the resource's base.
 	Find       func(ctx context.Context, c *buildkite.Client, key, id string) (*T, error)
-	RemoveFrom func(ctx context.Context, d *ProviderData, state *M) error
+	RemoveFrom func(ctx context.Context, b *ResourceBase, state *M) error
 	// LoadPrivate fills the prior state, in Read and Update, from the type's keys in the private state (what the
 	// state does not show: how a value was configured). SavePrivate returns the keys to record once the create
 	// or update hook has run, whatever it answered; a nil value removes a key.
@@ -596,10 +595,6 @@ func (r *objectResource[T, M]) Update(ctx context.Context, req resource.UpdateRe
 
 // Delete removes the object; one already gone is success.
 func (r *objectResource[T, M]) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	if r.kind.RemoveRecorded != nil {
-		r.removeRecorded(ctx, req, resp)
-		return
-	}
 	if r.kind.Kept != nil {
 		resp.Diagnostics.AddWarning(r.kind.Kept(r.Client()))
 		return

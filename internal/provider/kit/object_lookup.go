@@ -13,7 +13,7 @@ import (
 // of several attributes instead (a membership: by the user's UUID, else by the invitation tracked, else by
 // the e-mail), and a create may take over one that exists rather than make one: an adoption the plan must
 // announce, since the apply changes someone who is already there, and that destroy must undo rather than
-// remove what it did not make. The kind's hooks for them (ObjectKind's Lookup, PlanWith, RemoveRecorded,
+// remove what it did not make. The kind's hooks for them (ObjectKind's Lookup, PlanWith, RemoveFrom,
 // Import) are given the resource's base, for its client, timeouts and shared failure paths, and the state.
 
 // AsReported returns diags as the error of a call that reported them: nil when they hold nothing, so that
@@ -39,19 +39,6 @@ func (r *objectResource[T, M]) findRecorded(ctx context.Context, a objectAddress
 		return r.kind.Lookup(ctx, &r.ResourceBase, state)
 	}
 	return r.find(ctx, a)
-}
-
-// removeRecorded is Delete for a kind whose removal depends on the state: the kind's RemoveRecorded, under
-// the delete timeout.
-func (r *objectResource[T, M]) removeRecorded(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var state M
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	ctx, cancel := r.Timeout(ctx, OpDelete)
-	defer cancel()
-	r.kind.RemoveRecorded(ctx, &r.ResourceBase, &state, &resp.Diagnostics)
 }
 
 // importOwn is ImportState for a kind with an import of its own: the kind's Import, under the read timeout.

@@ -58,7 +58,7 @@ func (r *objectResource[T, M]) removeFrom(ctx context.Context, req resource.Dele
 	}
 	ctx, cancel := r.Timeout(ctx, OpDelete)
 	defer cancel()
-	err := r.kind.RemoveFrom(ctx, r.Data, &state)
+	err := r.kind.RemoveFrom(ctx, &r.ResourceBase, &state)
 	if ownWords(err) {
 		r.hookFailed(&resp.Diagnostics, "delete", a.ident, err)
 		return
