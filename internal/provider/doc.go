@@ -113,11 +113,19 @@
 //     one), GraphQL (calls through GraphQL: an answer that acted and carries errors is recorded with a
 //     warning), AfterCreate (a wait after the create is recorded: the hosted agent image's build),
 //     OpaqueKey (an id the service assigns that is not a UUID), Applied (checks that the service holds
-//     what was planned), Kept (an object that outlives the resource: Delete warns and sends nothing).
+//     what was planned), Kept (an object that outlives the resource: Delete warns and sends nothing),
+//     WritePart and ReadPart (a part served apart, through GraphQL), PlanWith (a plan-time check that asks
+//     the service or the provider's settings), OtherImportID (an import ID in another provider's form),
+//     AsWritten, Locate and KeyOr (a parent named as written, found through private state), Find, RemoveFrom,
+//     LoadPrivate and SavePrivate (a state that steers the calls: the pipeline), Lookup and Import (an
+//     object found from its state and adopted: the membership), Settings and ImportWhole (a singleton's
+//     managed settings: the organization).
 //     A client call or hook reports an error in its own words with DiagnosedError (from Get, nothing leaves
 //     state; from Create or Update with an answer, the change applied in part is recorded), as another
-//     operation with ReportedAs ("set", "unset"), or as a warning of what a succeeding operation left
-//     behind with LeftBehind. The kind gives every type the same Create, Read, Update, Delete and
+//     operation with ReportedAs ("set", "unset"), as a warning of what a succeeding operation left
+//     behind with LeftBehind, or as diagnostics it gives itself (several errors, an error on an attribute,
+//     warnings beside it) with Reported (AsReported, DiagnosticsError, StepFailed for a later step of a
+//     create). The kind gives every type the same Create, Read, Update, Delete and
 //     ImportState: FinishCreate, FinishRead and FinishUpdate (no state without an ID, the identity kept
 //     current), the operation timeouts (a write outlives Ctrl-C within its timeout), CreateFailed,
 //     ReadFailed (a resource leaves state only through RemoveGone), DeleteFailed, SecretLost. An ID is sent
@@ -126,9 +134,8 @@
 //     - the schema function: WithCommon for id, uuid, graphql_id and URLs, ParentIDAttribute for a
 //     parent, CaseInsensitiveEnum for enums, ComputedString for what the service assigns.
 //     An association (an object linked under a parent) is the same kind, served by NewAssociation(kind).
-//     A type the kind does not serve (the pipeline, the organization, the notification service; DESIGN.md
-//     lists the rest) embeds ResourceBase and writes Create, Read, Update, Delete and ImportState itself
-//     with the same pieces. A computed
+//     Every resource type is served by the kind; what a type does beyond it stays in its own file as the
+//     hooks' functions (pipeline_resource_steps.go, organization_membership_resource.go). A computed
 //     attribute the service changes with every update (updated_at) has no UseStateForUnknown; where a plan
 //     modifier turns a differing configuration into no change (semantic YAML), ModifyPlan plans it back to
 //     the state's when nothing else changed (cluster_secret_resource.go), or every such plan shows an

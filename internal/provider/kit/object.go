@@ -130,8 +130,9 @@ type ObjectKind[T, M any] struct {
 	// Kept is for an object that outlives the resource (the organization's pipeline settings): Delete sends
 	// nothing and warns with the summary and detail it returns.
 	Kept func(c *buildkite.Client) (summary, detail string)
-	// WriteOnly copies into the plan, before create and update, the write-only attributes only the
-	// configuration holds (a secret's value_wo); FromAPI nulls them again.
+	// WriteOnly copies into the plan, before create and update, what only the configuration holds: the
+	// write-only attributes (a secret's value_wo), which FromAPI nulls again, or what a hook needs to know of
+	// how the configuration was written (the pipeline's provider settings it names).
 	WriteOnly func(plan, config *M)
 	// ModifyPlan is the plan-time check or change of a type that needs the whole request (the configuration,
 	// a raw comparison with state), after the checks every resource makes.

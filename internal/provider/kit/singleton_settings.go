@@ -25,9 +25,10 @@ import (
 // leaves. Which settings the configuration managed is recorded in the resource's private state at every
 // create and update (managedKey): Delete has no configuration to ask.
 //
-// A type follows the rule with PlanSettings at the top of its ModifyPlan (after the ResourceBase's), then
-// ConfiguredSingletonSettings in Create and Update (send only those) and RecordManaged once the state is set, and
-// ManagedSettings plus SettingsLeftWarning in Delete. The settings are the schema's optional top-level
+// A kind follows the rule by declaring Settings (object_settings.go): the kind plans with PlanSettings, sends
+// only the configured settings (ConfiguredSingletonSettings), records them once the state is set
+// (RecordManaged), and gives Delete the managed ones (ManagedSettings) for the type to put back, warning with
+// SettingsLeftWarning of the rest. The settings are the schema's optional top-level
 // attributes, so an attribute added later (enforce_2fa through GraphQL, say) follows the rule unnamed.
 
 // managedKey is the private-state key holding the settings the configuration managed at the last create
