@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/acctest"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
@@ -17,10 +18,10 @@ import (
 // the triggering resource, and `-invoke` of that action takes `caller` from the pipeline in state (named
 // by its address, as before, 1.16 warns and that -invoke fails: "Reference to uninitialized resource").
 func TestAccExamples_action(t *testing.T) {
-	requireCLI(t, callerCLI)
+	acctest.RequireCLI(t, acctest.CallerCLI)
 	t.Parallel()
-	e := newTestEnv(t)
-	if e.live {
+	e := acctest.NewTestEnv(t)
+	if e.Live {
 		t.Skip("the examples use fixed names (a cluster named Platform, a pipeline named App) that may exist in a real organization")
 	}
 	var body strings.Builder
@@ -38,21 +39,21 @@ func TestAccExamples_action(t *testing.T) {
 		}
 		body.WriteString("\n# " + f + "\n" + string(b))
 	}
-	w := e.actionWorkdir(t, body.String())
-	out := w.apply()
-	expectOutput(t, out, "Created build #1 of app (scheduled)")
+	w := e.ActionWorkdir(t, body.String())
+	out := w.Apply()
+	acctest.ExpectOutput(t, out, "Created build #1 of app (scheduled)")
 	if strings.Contains(out, "Reference to triggering resource") {
 		t.Errorf("Terraform warns of an action's reference to the resource that triggers it; the examples name it as caller:\n%s", out)
 	}
-	expectOutput(t, w.mustInvoke("action.buildkite_create_build.app"), "Created build #2 of app (scheduled)")
+	acctest.ExpectOutput(t, w.MustInvoke("action.buildkite_create_build.app"), "Created build #2 of app (scheduled)")
 
-	web, err := e.client.Pipelines.Get(context.Background(), "web")
+	web, err := e.Client.Pipelines.Get(context.Background(), "web")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(kit.Deref(web.Configuration), "trigger: deploy-production") {
 		t.Errorf("the pipeline_slug example's pipeline has the steps %q, want a trigger of deploy-production", kit.Deref(web.Configuration))
 	}
-	expectOutput(t, w.mustInvoke("action.buildkite_set_queue_dispatch.pause_linux"), `Paused dispatch to queue "linux"`)
-	expectOutput(t, w.mustInvoke("action.buildkite_set_queue_dispatch.resume_linux"), `Resumed dispatch to queue "linux"`)
+	acctest.ExpectOutput(t, w.MustInvoke("action.buildkite_set_queue_dispatch.pause_linux"), `Paused dispatch to queue "linux"`)
+	acctest.ExpectOutput(t, w.MustInvoke("action.buildkite_set_queue_dispatch.resume_linux"), `Resumed dispatch to queue "linux"`)
 }

@@ -14,13 +14,14 @@ import (
 
 	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/acctest"
 )
 
 // testAccSetQueueDispatchConfig is a cluster with the queue "linux", which the actions pause (by the
 // queue's key, with a note, and again with another note) and resume (by the cluster's GraphQL ID and the
 // queue's ID).
 func testAccSetQueueDispatchConfig(cluster string) string {
-	return testAccClusterQueueConfig(cluster, "linux", "") + `
+	return acctest.ClusterQueueConfig(cluster, "linux", "") + `
 action "buildkite_set_queue_dispatch" "pause" {
   config {
     cluster_id = buildkite_cluster.test.id
@@ -53,58 +54,58 @@ action "buildkite_set_queue_dispatch" "resume" {
 // each state twice: the second time succeeds without asking the service for what it would refuse (422),
 // and a pause with another note says that the queue keeps its note.
 func TestAccSetQueueDispatch_action(t *testing.T) {
-	requireCLI(t, actionCLI)
+	acctest.RequireCLI(t, acctest.ActionCLI)
 	t.Parallel()
-	e := newTestEnv(t)
-	cluster := e.name("dispatch")
-	w := e.actionWorkdir(t, testAccSetQueueDispatchConfig(cluster))
-	w.apply()
-	clusterID, paused, _ := e.queueDispatch(t, cluster)
+	e := acctest.NewTestEnv(t)
+	cluster := e.Name("dispatch")
+	w := e.ActionWorkdir(t, testAccSetQueueDispatchConfig(cluster))
+	w.Apply()
+	clusterID, paused, _ := e.QueueDispatch(t, cluster)
 	if paused {
 		t.Fatal("the new queue is paused before any action")
 	}
 	what := fmt.Sprintf(`queue "linux" of cluster %s`, clusterID)
 
-	out := w.mustInvoke("action.buildkite_set_queue_dispatch.pause")
-	expectOutput(t, out, "Paused dispatch to "+what)
-	if _, paused, note := e.queueDispatch(t, cluster); !paused || note != "Agent maintenance" {
+	out := w.MustInvoke("action.buildkite_set_queue_dispatch.pause")
+	acctest.ExpectOutput(t, out, "Paused dispatch to "+what)
+	if _, paused, note := e.QueueDispatch(t, cluster); !paused || note != "Agent maintenance" {
 		t.Fatalf("after the pause the queue is paused=%t with note %q, want paused with the configured note", paused, note)
 	}
 
-	out = w.mustInvoke("action.buildkite_set_queue_dispatch.pause")
-	expectOutput(t, out, "Dispatch to "+what+" is already paused; nothing to change")
+	out = w.MustInvoke("action.buildkite_set_queue_dispatch.pause")
+	acctest.ExpectOutput(t, out, "Dispatch to "+what+" is already paused; nothing to change")
 	if strings.Contains(out, "Warning: Queue Already Paused") {
 		t.Errorf("pausing again with the same note warned:\n%s", out)
 	}
 
-	out = w.mustInvoke("action.buildkite_set_queue_dispatch.pause_again")
-	expectOutput(t, out, "is already paused; nothing to change", "Queue Already Paused",
+	out = w.MustInvoke("action.buildkite_set_queue_dispatch.pause_again")
+	acctest.ExpectOutput(t, out, "is already paused; nothing to change", "Queue Already Paused",
 		`was already paused with the note "Agent maintenance", which stays`)
-	if _, _, note := e.queueDispatch(t, cluster); note != "Agent maintenance" {
+	if _, _, note := e.QueueDispatch(t, cluster); note != "Agent maintenance" {
 		t.Errorf("the note is %q after a second pause, want the first pause's", note)
 	}
 
-	out = w.mustInvoke("action.buildkite_set_queue_dispatch.resume")
-	expectOutput(t, out, "Resumed dispatch to "+what)
-	if _, paused, note := e.queueDispatch(t, cluster); paused || note != "" {
+	out = w.MustInvoke("action.buildkite_set_queue_dispatch.resume")
+	acctest.ExpectOutput(t, out, "Resumed dispatch to "+what)
+	if _, paused, note := e.QueueDispatch(t, cluster); paused || note != "" {
 		t.Fatalf("after the resume the queue is paused=%t with note %q, want it running without a note", paused, note)
 	}
-	out = w.mustInvoke("action.buildkite_set_queue_dispatch.resume")
-	expectOutput(t, out, "Dispatch to "+what+" is already running; nothing to change")
+	out = w.MustInvoke("action.buildkite_set_queue_dispatch.resume")
+	acctest.ExpectOutput(t, out, "Dispatch to "+what+" is already running; nothing to change")
 
-	if !e.live {
+	if !e.Live {
 		want := map[string]int{"pause_dispatch 200": 1, "resume_dispatch 200": 1}
-		if got := e.dispatchCalls(); fmt.Sprint(got) != fmt.Sprint(want) {
+		if got := e.DispatchCalls(); fmt.Sprint(got) != fmt.Sprint(want) {
 			t.Errorf("the service was asked %v, want %v: one pause and one resume, nothing it refuses", got, want)
 		}
 	}
-	w.destroy()
+	w.Destroy()
 }
 
 // TestAccSetQueueDispatch_actionRace: when someone else pauses the queue between the action's read and its
 // pause, the service refuses the pause (422) and the action, finding the queue paused, succeeds.
 func TestAccSetQueueDispatch_actionRace(t *testing.T) {
-	requireCLI(t, actionCLI)
+	acctest.RequireCLI(t, acctest.ActionCLI)
 	t.Parallel()
 	var once sync.Once
 	// Before the first pause reaches the emulator, the same pause goes through first, as another client's.
@@ -120,20 +121,20 @@ func TestAccSetQueueDispatch_actionRace(t *testing.T) {
 			next.ServeHTTP(w, r)
 		})
 	}
-	e := newTestEnvWith(t, fakeserver.Options{}, pauseFirst)
-	if e.live {
+	e := acctest.NewTestEnvWith(t, fakeserver.Options{}, pauseFirst)
+	if e.Live {
 		t.Skip("the race is staged in front of the emulator")
 	}
-	cluster := e.name("race")
-	w := e.actionWorkdir(t, testAccSetQueueDispatchConfig(cluster))
-	w.apply()
-	out := w.mustInvoke("action.buildkite_set_queue_dispatch.pause")
-	expectOutput(t, out, "is already paused; nothing to change")
-	if _, paused, _ := e.queueDispatch(t, cluster); !paused {
+	cluster := e.Name("race")
+	w := e.ActionWorkdir(t, testAccSetQueueDispatchConfig(cluster))
+	w.Apply()
+	out := w.MustInvoke("action.buildkite_set_queue_dispatch.pause")
+	acctest.ExpectOutput(t, out, "is already paused; nothing to change")
+	if _, paused, _ := e.QueueDispatch(t, cluster); !paused {
 		t.Fatal("the queue is not paused")
 	}
 	want := map[string]int{"pause_dispatch 200": 1, "pause_dispatch 422": 1}
-	if got := e.dispatchCalls(); fmt.Sprint(got) != fmt.Sprint(want) {
+	if got := e.DispatchCalls(); fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("the service was asked %v, want %v: the other client's pause, then the action's, refused", got, want)
 	}
 }
@@ -141,9 +142,9 @@ func TestAccSetQueueDispatch_actionRace(t *testing.T) {
 // TestAccSetQueueDispatch_actionPlanErrors: IDs of the wrong kind and a note on a resume fail at plan time,
 // naming the attribute; an unknown queue fails the invocation with the service's answer.
 func TestAccSetQueueDispatch_actionPlanErrors(t *testing.T) {
-	requireCLI(t, actionCLI)
+	acctest.RequireCLI(t, acctest.ActionCLI)
 	t.Parallel()
-	e := newTestEnv(t)
+	e := acctest.NewTestEnv(t)
 	const clusterUUID = "01234567-89ab-cdef-0123-456789abcdef"
 	cases := map[string]struct {
 		config string
@@ -151,23 +152,23 @@ func TestAccSetQueueDispatch_actionPlanErrors(t *testing.T) {
 	}{
 		"note on a resume": {
 			config: `cluster_id = "` + clusterUUID + `"` + "\n" + `queue_id = "linux"` + "\n" + `paused = false` + "\n" + `note = "why"`,
-			want:   wrapped(`A note explains a pause, and this action resumes dispatch (paused = false): remove the note.`),
+			want:   acctest.Wrapped(`A note explains a pause, and this action resumes dispatch (paused = false): remove the note.`),
 		},
 		"cluster slug": {
 			config: `cluster_id = "platform"` + "\n" + `queue_id = "linux"` + "\n" + `paused = true`,
-			want:   wrapped(`"platform" is neither a UUID nor a GraphQL ID. Give the cluster's UUID (its id) or its GraphQL ID.`),
+			want:   acctest.Wrapped(`"platform" is neither a UUID nor a GraphQL ID. Give the cluster's UUID (its id) or its GraphQL ID.`),
 		},
 		"queue graphql id of a team": {
 			config: `cluster_id = "` + clusterUUID + `"` + "\n" + `queue_id = provider::buildkite::graphql_id("Team", "` + clusterUUID + `")` + "\n" + `paused = true`,
-			want:   wrapped(`is the GraphQL ID of a Team (` + clusterUUID + `), not of a ClusterQueue`),
+			want:   acctest.Wrapped(`is the GraphQL ID of a Team (` + clusterUUID + `), not of a ClusterQueue`),
 		},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			resource.Test(t, resource.TestCase{
-				ProtoV6ProviderFactories: e.factories(),
+				ProtoV6ProviderFactories: e.Factories(),
 				Steps: []resource.TestStep{{
-					Config:      e.config(triggeredAction("buildkite_set_queue_dispatch", tc.config)),
+					Config:      e.Config(acctest.TriggeredAction("buildkite_set_queue_dispatch", tc.config)),
 					PlanOnly:    true,
 					ExpectError: tc.want,
 				}},
@@ -176,12 +177,12 @@ func TestAccSetQueueDispatch_actionPlanErrors(t *testing.T) {
 	}
 
 	// A queue the cluster does not have is found only when the action runs.
-	c, err := e.client.Clusters.Create(context.Background(), buildkite.ClusterCreate{Name: e.name("no-queue")})
+	c, err := e.Client.Clusters.Create(context.Background(), buildkite.ClusterCreate{Name: e.Name("no-queue")})
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = e.client.Clusters.Delete(context.Background(), c.ID) })
-	w := e.actionWorkdir(t, `
+	t.Cleanup(func() { _ = e.Client.Clusters.Delete(context.Background(), c.ID) })
+	w := e.ActionWorkdir(t, `
 action "buildkite_set_queue_dispatch" "missing" {
   config {
     cluster_id = "`+c.ID+`"
@@ -190,9 +191,9 @@ action "buildkite_set_queue_dispatch" "missing" {
   }
 }
 `)
-	out, err := w.invoke("action.buildkite_set_queue_dispatch.missing")
+	out, err := w.Invoke("action.buildkite_set_queue_dispatch.missing")
 	if err == nil {
 		t.Fatalf("pausing a queue the cluster does not have succeeded:\n%s", out)
 	}
-	expectOutput(t, out, "Unable to Read Cluster Queue", "Reading cluster queue nowhere of cluster "+c.ID+": the service answered 404")
+	acctest.ExpectOutput(t, out, "Unable to Read Cluster Queue", "Reading cluster queue nowhere of cluster "+c.ID+": the service answered 404")
 }

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/acctest"
 )
 
 // TestAwaitStopsHidesNoPart: the wrapped framework server keeps every optional part terraform-plugin-go
@@ -48,14 +50,14 @@ func (b *syncBuffer) String() string {
 // fail, saying Terraform stopped it, every time: never "Apply complete!" with exit 0. Before the provider
 // awaited the stop (action_stop.go), 7 of 8 such runs exited 0. The build is left to go on.
 func TestAccCreateBuild_actionInterrupt(t *testing.T) {
-	requireCLI(t, actionCLI)
+	acctest.RequireCLI(t, acctest.ActionCLI)
 	t.Parallel()
-	e := newTestEnv(t)
-	if e.live {
+	e := acctest.NewTestEnv(t)
+	if e.Live {
 		t.Skip("the build is left scheduled on the emulator; on the real service an agent may run it")
 	}
-	name := e.name("interrupt")
-	w := e.actionWorkdir(t, testAccPipelineWithActions(name, `
+	name := e.Name("interrupt")
+	w := e.ActionWorkdir(t, acctest.PipelineWithActions(name, `
 action "buildkite_create_build" "wait" {
   config {
     pipeline   = buildkite_pipeline.test.slug
@@ -65,14 +67,14 @@ action "buildkite_create_build" "wait" {
   }
 }
 `))
-	w.apply()
-	slug := mustPipelineSlug(t, e, name)
+	w.Apply()
+	slug := acctest.MustPipelineSlug(t, e, name)
 	const runs = 4
 	for i := range runs {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-		cmd := exec.CommandContext(ctx, w.cli, "apply", "-no-color", "-input=false", "-auto-approve",
+		cmd := exec.CommandContext(ctx, w.CLI, "apply", "-no-color", "-input=false", "-auto-approve",
 			"-invoke=action.buildkite_create_build.wait")
-		cmd.Dir, cmd.Env = w.dir, w.env
+		cmd.Dir, cmd.Env = w.Dir, w.Env
 		out := &syncBuffer{}
 		cmd.Stdout, cmd.Stderr = out, out
 		if err := cmd.Start(); err != nil {
@@ -93,7 +95,7 @@ action "buildkite_create_build" "wait" {
 			t.Errorf("run %d: Ctrl-C during the wait ended with %v, want a failure:\n%s", i, err, out)
 			continue
 		}
-		expectOutput(t, out.String(), "Stopped Waiting for Build", "when Terraform stopped the action, waiting until it finished. The build goes on")
+		acctest.ExpectOutput(t, out.String(), "Stopped Waiting for Build", "when Terraform stopped the action, waiting until it finished. The build goes on")
 		if strings.Contains(out.String(), "Apply complete!") {
 			t.Errorf("run %d: an interrupted wait reported \"Apply complete!\":\n%s", i, out)
 		}
@@ -101,7 +103,7 @@ action "buildkite_create_build" "wait" {
 			t.Errorf("run %d: Terraform took %s to stop after Ctrl-C", i, took)
 		}
 	}
-	builds, err := e.pipelineBuilds(slug)
+	builds, err := e.PipelineBuilds(slug)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/acctest"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
@@ -47,11 +48,11 @@ variable "paused" {
 // be refused for fails the invocation, and also the plan of a triggered action, naming the attribute and
 // the value; no build is created, and no wait falls back to a default.
 func TestAccCreateBuild_actionVariables(t *testing.T) {
-	requireCLI(t, actionCLI)
+	acctest.RequireCLI(t, acctest.ActionCLI)
 	t.Parallel()
-	e := newTestEnv(t)
-	name := e.name("variables")
-	w := e.actionWorkdir(t, testAccPipelineWithActions(name, actionVariables+`
+	e := acctest.NewTestEnv(t)
+	name := e.Name("variables")
+	w := e.ActionWorkdir(t, acctest.PipelineWithActions(name, actionVariables+`
 action "buildkite_create_build" "from_vars" {
   config {
     pipeline   = buildkite_pipeline.test.slug
@@ -61,8 +62,8 @@ action "buildkite_create_build" "from_vars" {
   }
 }
 `))
-	w.apply()
-	slug := mustPipelineSlug(t, e, name)
+	w.Apply()
+	slug := acctest.MustPipelineSlug(t, e, name)
 
 	// wait_until comes with a short timeout, so that a wait taken for another never lasts the hour.
 	cases := []struct{ vars, want string }{
@@ -72,39 +73,39 @@ action "buildkite_create_build" "from_vars" {
 		{"wait_until=passed -var=timeout=20s", `wait_until value must be one of`},
 	}
 	for _, tc := range cases {
-		out, err := w.invoke("action.buildkite_create_build.from_vars", strings.Split("-var="+tc.vars, " ")...)
+		out, err := w.Invoke("action.buildkite_create_build.from_vars", strings.Split("-var="+tc.vars, " ")...)
 		if err == nil {
 			t.Errorf("invoking with -var=%s succeeded:\n%s", tc.vars, out)
 		}
-		expectOutput(t, out, tc.want)
+		acctest.ExpectOutput(t, out, tc.want)
 	}
-	if builds, err := e.pipelineBuilds(slug); err != nil || len(builds) != 0 {
+	if builds, err := e.PipelineBuilds(slug); err != nil || len(builds) != 0 {
 		t.Errorf("pipeline %s has %d builds (%v) after invocations that should have been refused, want none", slug, len(builds), err)
 	}
 
 	// The same refusal when the action is triggered by a create: the plan fails, nothing is created.
 	for _, tc := range cases {
 		t.Run("triggered "+tc.vars, func(t *testing.T) {
-			tw := e.actionWorkdir(t, actionVariables+triggeredAction("buildkite_create_build",
+			tw := e.ActionWorkdir(t, actionVariables+acctest.TriggeredAction("buildkite_create_build",
 				`pipeline = "app"`+"\n"+`branch = "main"`+"\n"+`wait_until = var.wait_until`+"\n"+`timeout = var.timeout`))
-			out, err := tw.run(append([]string{"plan", "-no-color", "-input=false"}, strings.Split("-var="+tc.vars, " ")...)...)
+			out, err := tw.Run(append([]string{"plan", "-no-color", "-input=false"}, strings.Split("-var="+tc.vars, " ")...)...)
 			if err == nil {
 				t.Errorf("planning with -var=%s succeeded:\n%s", tc.vars, out)
 			}
-			expectOutput(t, out, tc.want)
+			acctest.ExpectOutput(t, out, tc.want)
 		})
 	}
-	w.destroy()
+	w.Destroy()
 }
 
 // TestAccSetQueueDispatch_actionVariables: a note with paused = false, given by variables, is refused
 // when invoked and when planned, and the queue is not resumed with its note dropped.
 func TestAccSetQueueDispatch_actionVariables(t *testing.T) {
-	requireCLI(t, actionCLI)
+	acctest.RequireCLI(t, acctest.ActionCLI)
 	t.Parallel()
-	e := newTestEnv(t)
-	cluster := e.name("dispatch-vars")
-	w := e.actionWorkdir(t, testAccClusterQueueConfig(cluster, "linux", "")+actionVariables+`
+	e := acctest.NewTestEnv(t)
+	cluster := e.Name("dispatch-vars")
+	w := e.ActionWorkdir(t, acctest.ClusterQueueConfig(cluster, "linux", "")+actionVariables+`
 action "buildkite_set_queue_dispatch" "from_vars" {
   config {
     cluster_id = buildkite_cluster.test.id
@@ -114,43 +115,43 @@ action "buildkite_set_queue_dispatch" "from_vars" {
   }
 }
 `)
-	w.apply()
-	out := w.mustInvoke("action.buildkite_set_queue_dispatch.from_vars", "-var=note=Agent maintenance")
-	expectOutput(t, out, "Paused dispatch to")
+	w.Apply()
+	out := w.MustInvoke("action.buildkite_set_queue_dispatch.from_vars", "-var=note=Agent maintenance")
+	acctest.ExpectOutput(t, out, "Paused dispatch to")
 
 	const want = "A note explains a pause, and this action resumes dispatch (paused = false): remove the note."
-	out, err := w.invoke("action.buildkite_set_queue_dispatch.from_vars", "-var=paused=false", "-var=note=done")
+	out, err := w.Invoke("action.buildkite_set_queue_dispatch.from_vars", "-var=paused=false", "-var=note=done")
 	if err == nil {
 		t.Errorf("resuming with a note succeeded:\n%s", out)
 	}
-	expectOutput(t, out, want)
-	if _, paused, note := e.queueDispatch(t, cluster); !paused || note != "Agent maintenance" {
+	acctest.ExpectOutput(t, out, want)
+	if _, paused, note := e.QueueDispatch(t, cluster); !paused || note != "Agent maintenance" {
 		t.Errorf("after the refused resume the queue is paused=%t with note %q, want it still paused with its note", paused, note)
 	}
-	if !e.live {
-		if got := e.dispatchCalls(); got[fmt.Sprintf("resume_dispatch %d", http.StatusOK)] != 0 {
+	if !e.Live {
+		if got := e.DispatchCalls(); got[fmt.Sprintf("resume_dispatch %d", http.StatusOK)] != 0 {
 			t.Errorf("the service was asked to resume: %v", got)
 		}
 	}
 
-	tw := e.actionWorkdir(t, actionVariables+triggeredAction("buildkite_set_queue_dispatch",
+	tw := e.ActionWorkdir(t, actionVariables+acctest.TriggeredAction("buildkite_set_queue_dispatch",
 		`cluster_id = "01234567-89ab-cdef-0123-456789abcdef"`+"\n"+`queue_id = "linux"`+"\n"+`paused = var.paused`+"\n"+`note = var.note`))
-	out, err = tw.run("plan", "-no-color", "-input=false", "-var=paused=false", "-var=note=done")
+	out, err = tw.Run("plan", "-no-color", "-input=false", "-var=paused=false", "-var=note=done")
 	if err == nil || !strings.Contains(out, "Note Without a Pause") {
 		t.Errorf("planning a resume with a note did not fail with the note's error (%v):\n%s", err, out)
 	}
-	expectOutput(t, out, want)
-	w.destroy()
+	acctest.ExpectOutput(t, out, want)
+	w.Destroy()
 }
 
 // TestAccCreateBuild_actionLongInput: a pipeline reference of 100,000 characters is not echoed whole in
 // the error that names it, nor in the service's answer it quotes; what is shown says how long it was.
 func TestAccCreateBuild_actionLongInput(t *testing.T) {
-	requireCLI(t, actionCLI)
+	acctest.RequireCLI(t, acctest.ActionCLI)
 	t.Parallel()
-	e := newTestEnv(t)
+	e := acctest.NewTestEnv(t)
 	long := strings.Repeat("x", 100_000)
-	w := e.actionWorkdir(t, `
+	w := e.ActionWorkdir(t, `
 action "buildkite_create_build" "long" {
   config {
     pipeline = "`+long+`"
@@ -158,11 +159,11 @@ action "buildkite_create_build" "long" {
   }
 }
 `)
-	out, err := w.invoke("action.buildkite_create_build.long")
+	out, err := w.Invoke("action.buildkite_create_build.long")
 	if err == nil {
 		t.Fatalf("building a pipeline of a 100,000-character slug succeeded")
 	}
-	expectOutput(t, out, "Creating a build of pipeline xxxxxxxx", "(100000 characters)")
+	acctest.ExpectOutput(t, out, "Creating a build of pipeline xxxxxxxx", "(100000 characters)")
 	// Terraform prints the configuration in the plan; what the provider said starts at "Action failed".
 	// Terraform 1.16 also quotes, under the error, the configuration line it points at (`12:     pipeline =
 	// "xxx…"`, after "on main.tf line 12"): Terraform's own quote of the configuration, left out of the count.

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/acctest"
 )
 
 // An apply killed before it wrote its state (SIGKILL) leaves objects on the service that no state records.
@@ -14,8 +16,8 @@ import (
 
 // takenCases is the table of types whose names or keys are unique, a view over the types' rows
 // (typeTests.taken).
-func takenCases() []takenCase {
-	return tableRows(func(r typeTests) []takenCase { return one(r.taken) })
+func takenCases() []acctest.TakenCase {
+	return acctest.TableRows(func(r acctest.TypeTests) []acctest.TakenCase { return acctest.One(r.Taken) })
 }
 
 // TestAccResources_createTakenNamesHolder applies each row's configuration, which the service refuses: the
@@ -24,21 +26,21 @@ func takenCases() []takenCase {
 func TestAccResources_createTakenNamesHolder(t *testing.T) {
 	t.Parallel()
 	for _, tc := range takenCases() {
-		t.Run(tc.resourceType, func(t *testing.T) {
+		t.Run(tc.ResourceType, func(t *testing.T) {
 			t.Parallel()
-			e := newTestEnv(t)
-			config, importID := tc.setup(t, e)
-			adopt := fmt.Sprintf("\nimport {\n  to = %s.test\n  id = %q\n}\n", tc.resourceType, importID)
+			e := acctest.NewTestEnv(t)
+			config, importID := tc.Setup(t, e)
+			adopt := fmt.Sprintf("\nimport {\n  to = %s.test\n  id = %q\n}\n", tc.ResourceType, importID)
 			resource.Test(t, resource.TestCase{
-				ProtoV6ProviderFactories: e.factories(),
-				CheckDestroy:             e.checkDestroyed(tc.resourceType),
+				ProtoV6ProviderFactories: e.Factories(),
+				CheckDestroy:             e.CheckDestroyed(tc.ResourceType),
 				Steps: []resource.TestStep{
 					{
-						Config: e.config(config),
-						ExpectError: wrapped(fmt.Sprintf(`which Terraform does not track here: most likely an earlier apply created it and was stopped before it could record it. To manage that object with this configuration, adopt it: add this block, with `+"`to`"+` set to the address in the "with" line above, and apply again: import { to = %s.<name> id = %q }`,
-							tc.resourceType, importID)),
+						Config: e.Config(config),
+						ExpectError: acctest.Wrapped(fmt.Sprintf(`which Terraform does not track here: most likely an earlier apply created it and was stopped before it could record it. To manage that object with this configuration, adopt it: add this block, with `+"`to`"+` set to the address in the "with" line above, and apply again: import { to = %s.<name> id = %q }`,
+							tc.ResourceType, importID)),
 					},
-					{Config: e.config(config + adopt), ConfigPlanChecks: expectEmpty()},
+					{Config: e.Config(config + adopt), ConfigPlanChecks: acctest.ExpectEmpty()},
 				},
 			})
 		})

@@ -9,10 +9,11 @@ import (
 
 	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/acctest"
 )
 
 // metricsConfig is the provider block with the emulator as the agent API too, then body.
-func (e *testEnv) metricsConfig(body string) string {
+func metricsConfig(e *acctest.TestEnv, body string) string {
 	return fmt.Sprintf(`
 provider "buildkite" {
   rest_url     = %[1]q
@@ -21,38 +22,38 @@ provider "buildkite" {
   api_token    = %[3]q
   max_retries  = 1
 }
-%[4]s`, e.url, e.org, e.token, body)
+%[4]s`, e.URL, e.Org, e.Token, body)
 }
 
 // seedAgents gives the emulator an organization agent token, three agents and some jobs, and returns a
 // cluster's agent token, which reports only the agents of its cluster.
-func seedAgents(t *testing.T, e *testEnv) (clusterToken string) {
+func seedAgents(t *testing.T, e *acctest.TestEnv) (clusterToken string) {
 	t.Helper()
-	st := e.server.Store()
-	if err := st.AddAgentToken(e.org, "org-agent-token"); err != nil {
+	st := e.Server.Store()
+	if err := st.AddAgentToken(e.Org, "org-agent-token"); err != nil {
 		t.Fatal(err)
 	}
-	cluster, err := e.client.Clusters.Create(context.Background(), buildkite.ClusterCreate{Name: "Platform"})
+	cluster, err := e.Client.Clusters.Create(context.Background(), buildkite.ClusterCreate{Name: "Platform"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	tok, err := e.client.ClusterTokens.Create(context.Background(), cluster.ID, buildkite.ClusterTokenCreate{Description: "agents"})
+	tok, err := e.Client.ClusterTokens.Create(context.Background(), cluster.ID, buildkite.ClusterTokenCreate{Description: "agents"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, a := range []fakeserver.AgentFixture{
-		{Org: e.org, Name: "linux-1", Queue: "linux", Cluster: "Platform", State: "busy"},
-		{Org: e.org, Name: "linux-2", Queue: "linux", Cluster: "Platform"},
-		{Org: e.org, Name: "legacy-1"},
+		{Org: e.Org, Name: "linux-1", Queue: "linux", Cluster: "Platform", State: "busy"},
+		{Org: e.Org, Name: "linux-2", Queue: "linux", Cluster: "Platform"},
+		{Org: e.Org, Name: "legacy-1"},
 	} {
 		if _, err := st.AddAgent(a); err != nil {
 			t.Fatal(err)
 		}
 	}
 	for _, j := range []fakeserver.QueueJobsFixture{
-		{Org: e.org, Queue: "linux", Cluster: "Platform", State: "scheduled", Count: 4},
-		{Org: e.org, Queue: "linux", Cluster: "Platform", State: "running", Count: 1},
-		{Org: e.org, Queue: "default", State: "waiting", Count: 2},
+		{Org: e.Org, Queue: "linux", Cluster: "Platform", State: "scheduled", Count: 4},
+		{Org: e.Org, Queue: "linux", Cluster: "Platform", State: "running", Count: 1},
+		{Org: e.Org, Queue: "default", State: "waiting", Count: 2},
 	} {
 		if err := st.SetQueueJobs(j); err != nil {
 			t.Fatal(err)
@@ -63,17 +64,17 @@ func seedAgents(t *testing.T, e *testEnv) (clusterToken string) {
 
 func TestAccAgentMetricsDataSource(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	if e.live {
+	e := acctest.NewTestEnv(t)
+	if e.Live {
 		t.Skip("agents and jobs are seeded in the emulator")
 	}
 	clusterToken := seedAgents(t, e)
 	const all, linux, cluster = "data.buildkite_agent_metrics.all", "data.buildkite_agent_metrics.linux", "data.buildkite_agent_metrics.cluster"
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
+		ProtoV6ProviderFactories: e.Factories(),
 		Steps: []resource.TestStep{
 			{
-				Config: e.metricsConfig(fmt.Sprintf(`
+				Config: metricsConfig(e, fmt.Sprintf(`
 data "buildkite_agent_metrics" "all" {
   agent_token = "org-agent-token"
 }
@@ -88,7 +89,7 @@ data "buildkite_agent_metrics" "cluster" {
 }
 `, clusterToken)),
 				Check: resource.ComposeAggregateTestCheckFunc(
-					resource.TestCheckResourceAttr(all, "organization_slug", e.org),
+					resource.TestCheckResourceAttr(all, "organization_slug", e.Org),
 					resource.TestCheckNoResourceAttr(all, "cluster_name"),
 					resource.TestCheckResourceAttr(all, "agents.total", "3"),
 					resource.TestCheckResourceAttr(all, "agents.busy", "1"),
@@ -107,8 +108,8 @@ data "buildkite_agent_metrics" "cluster" {
 				),
 			},
 			{
-				Config:      e.metricsConfig(`data "buildkite_agent_metrics" "x" { agent_token = "wrong" }`),
-				ExpectError: regexpMust(`(?s)Unable to Read Agent Metrics.*401`),
+				Config:      metricsConfig(e, `data "buildkite_agent_metrics" "x" { agent_token = "wrong" }`),
+				ExpectError: acctest.RegexpMust(`(?s)Unable to Read Agent Metrics.*401`),
 			},
 		},
 	})
@@ -117,22 +118,22 @@ data "buildkite_agent_metrics" "cluster" {
 // Without agent_token the token comes from BUILDKITE_AGENT_TOKEN; without either the error says what to set.
 // Not parallel: it sets the environment.
 func TestAccAgentMetricsDataSource_environment(t *testing.T) {
-	e := newTestEnv(t)
-	if e.live {
+	e := acctest.NewTestEnv(t)
+	if e.Live {
 		t.Skip("agents and jobs are seeded in the emulator")
 	}
 	seedAgents(t, e)
 	t.Setenv(envAgentToken, "")
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
+		ProtoV6ProviderFactories: e.Factories(),
 		Steps: []resource.TestStep{
 			{
-				Config:      e.metricsConfig(`data "buildkite_agent_metrics" "x" {}`),
-				ExpectError: regexpMust(`(?s)Missing Agent Token.*BUILDKITE_AGENT_TOKEN`),
+				Config:      metricsConfig(e, `data "buildkite_agent_metrics" "x" {}`),
+				ExpectError: acctest.RegexpMust(`(?s)Missing Agent Token.*BUILDKITE_AGENT_TOKEN`),
 			},
 			{
 				PreConfig: func() { t.Setenv(envAgentToken, "org-agent-token") },
-				Config:    e.metricsConfig(`data "buildkite_agent_metrics" "x" {}`),
+				Config:    metricsConfig(e, `data "buildkite_agent_metrics" "x" {}`),
 				Check:     resource.TestCheckResourceAttr("data.buildkite_agent_metrics.x", "agents.total", "3"),
 			},
 		},

@@ -12,22 +12,23 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 
 	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/acctest"
 )
 
 // TestAccAgentTokenListResource_queryBeyondAThousand: the service's listing of unclustered agent tokens has no
 // cursor, so of 1,003 tokens a query finds the 1,000 at the two ends of the list (the first and the last
 // made among them) and says in a warning that 3 were not found, rather than finding fewer in silence.
 func TestAccAgentTokenListResource_queryBeyondAThousand(t *testing.T) {
-	requireCLI(t, queryCLI)
+	acctest.RequireCLI(t, acctest.QueryCLI)
 	t.Parallel()
-	e := newTestEnv(t)
-	if e.live {
+	e := acctest.NewTestEnv(t)
+	if e.Live {
 		t.Skip("seeds 1,003 tokens in the emulator's store")
 	}
 	const total = 1003
 	var first, last string
 	for i := range total {
-		id, _, err := e.server.Store().AddUnclusteredAgentToken(e.org, fmt.Sprintf("fleet %04d", i))
+		id, _, err := e.Server.Store().AddUnclusteredAgentToken(e.Org, fmt.Sprintf("fleet %04d", i))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -36,7 +37,7 @@ func TestAccAgentTokenListResource_queryBeyondAThousand(t *testing.T) {
 		}
 		last = id
 	}
-	tf, reattach := e.queryWorkdir(t, `
+	tf, reattach := e.QueryWorkdir(t, `
 list "buildkite_agent_token" "all" {
   provider = buildkite
   limit    = 10000
@@ -76,27 +77,27 @@ list "buildkite_agent_token" "all" {
 // them, and so does a failure of the second query of an organization with over 500 tokens, rather than a
 // query that shows the first 500 as if they were all.
 func TestAccAgentTokenListResource_queryFails(t *testing.T) {
-	requireCLI(t, queryCLI)
+	acctest.RequireCLI(t, acctest.QueryCLI)
 	t.Parallel()
-	e := newTestEnv(t)
-	if e.live {
+	e := acctest.NewTestEnv(t)
+	if e.Live {
 		t.Skip("the faults are the emulator's")
 	}
 	for i := range 501 {
-		if _, _, err := e.server.Store().AddUnclusteredAgentToken(e.org, fmt.Sprintf("fleet %04d", i)); err != nil {
+		if _, _, err := e.Server.Store().AddUnclusteredAgentToken(e.Org, fmt.Sprintf("fleet %04d", i)); err != nil {
 			t.Fatal(err)
 		}
 	}
-	query := e.queryConfig("buildkite_agent_token", "all", "")
+	query := e.QueryConfig("buildkite_agent_token", "all", "")
 	step := func(op string) resource.TestStep {
 		return resource.TestStep{
 			Query: true, Config: query,
-			PreConfig:   e.aim(fakeserver.AimedFault{Operation: op, Kind: fakeserver.FaultErrorsWithData}),
+			PreConfig:   e.Aim(fakeserver.AimedFault{Operation: op, Kind: fakeserver.FaultErrorsWithData}),
 			ExpectError: regexp.MustCompile(`Unable to List Agent Tokens[\s\S]*GraphQL ` + op),
 		}
 	}
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
+		ProtoV6ProviderFactories: e.Factories(),
 		Steps:                    []resource.TestStep{step("listAgentTokens"), step("listLastAgentTokens")},
 	})
 }
@@ -104,17 +105,17 @@ func TestAccAgentTokenListResource_queryFails(t *testing.T) {
 // TestAccAgentTokenListResource_queryWithoutGraphQL: where rest_url is set without graphql_url, the query
 // fails saying that the tokens' listing needs GraphQL and what to set, and sends the token nowhere else.
 func TestAccAgentTokenListResource_queryWithoutGraphQL(t *testing.T) {
-	requireCLI(t, queryCLI)
+	acctest.RequireCLI(t, acctest.QueryCLI)
 	t.Parallel()
-	e := newTestEnv(t)
-	if e.live {
+	e := acctest.NewTestEnv(t)
+	if e.Live {
 		t.Skip("the provider block is the emulator's")
 	}
-	noGraphQL := fmt.Sprintf("provider \"buildkite\" {\n  rest_url = %q\n  organization = %q\n  api_token = %q\n}\n", e.url, e.org, e.token)
+	noGraphQL := fmt.Sprintf("provider \"buildkite\" {\n  rest_url = %q\n  organization = %q\n  api_token = %q\n}\n", e.URL, e.Org, e.Token)
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
+		ProtoV6ProviderFactories: e.Factories(),
 		Steps: []resource.TestStep{{
-			Query: true, Config: noGraphQL + listBlocks("buildkite_agent_token", "all", ""),
+			Query: true, Config: noGraphQL + acctest.ListBlocks("buildkite_agent_token", "all", ""),
 			ExpectError: regexp.MustCompile(`Unable to List Agent Tokens[\s\S]*needs Buildkite's GraphQL API[\s\S]*graphql_url`),
 		}},
 	})

@@ -19,6 +19,7 @@ import (
 
 	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/acctest"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
@@ -35,17 +36,17 @@ resource "buildkite_agent_token" "test" {
 // new secret and revokes the old one; destroy revokes.
 func TestAccAgentTokenResource_basic(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
+	e := acctest.NewTestEnv(t)
 	const addr = "buildkite_agent_token.test"
-	name := e.name("unclustered")
+	name := e.Name("unclustered")
 	var first agentTokenSeen
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             e.checkAgentTokensRevoked(),
+		ProtoV6ProviderFactories: e.Factories(),
+		CheckDestroy:             e.CheckAgentTokensRevoked(),
 		Steps: []resource.TestStep{
 			{
-				Config: e.config(testAccAgentTokenConfig(name)),
-				Check:  resource.ComposeTestCheckFunc(e.checkAgentTokenLive(), first.record(addr)),
+				Config: e.Config(testAccAgentTokenConfig(name)),
+				Check:  resource.ComposeTestCheckFunc(checkAgentTokenLive(e), first.record(addr)),
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("description"), knownvalue.StringExact(name)),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringRegexp(kit.UuidPattern)),
@@ -61,17 +62,17 @@ func TestAccAgentTokenResource_basic(t *testing.T) {
 			},
 			{
 				ResourceName: addr, ImportState: true, ImportStateVerify: true, ImportStateVerifyIgnore: []string{"token"},
-				ImportStateIdFunc: importID(addr, "graphql_id"),
+				ImportStateIdFunc: acctest.ImportID(addr, "graphql_id"),
 			},
-			generateConfigStep(addr, importID(addr, "id")),
+			acctest.GenerateConfigStep(addr, acctest.ImportID(addr, "id")),
 			{
-				Config: e.config(testAccAgentTokenConfig(name + "-renamed")),
+				Config: e.Config(testAccAgentTokenConfig(name + "-renamed")),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionDestroyBeforeCreate)},
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
 				Check: resource.ComposeTestCheckFunc(
-					e.checkAgentTokenLive(),
+					checkAgentTokenLive(e),
 					resource.TestCheckResourceAttrWith(addr, "token", func(v string) error {
 						if v == "" || v == first.token {
 							return fmt.Errorf("the replacement should carry a new secret")
@@ -79,7 +80,7 @@ func TestAccAgentTokenResource_basic(t *testing.T) {
 						return nil
 					}),
 					func(*terraform.State) error {
-						old, err := e.client.AgentTokens.Get(context.Background(), first.uuid)
+						old, err := e.Client.AgentTokens.Get(context.Background(), first.uuid)
 						if err != nil || !old.Revoked() {
 							return fmt.Errorf("the replaced token %s: %+v, %w; want it revoked", first.uuid, old, err)
 						}
@@ -109,14 +110,14 @@ func (s *agentTokenSeen) record(addr string) resource.TestCheckFunc {
 }
 
 // checkAgentTokenLive fails unless the token behind buildkite_agent_token.test exists and is not revoked.
-func (e *testEnv) checkAgentTokenLive() resource.TestCheckFunc {
+func checkAgentTokenLive(e *acctest.TestEnv) resource.TestCheckFunc {
 	const addr = "buildkite_agent_token.test"
 	return func(st *terraform.State) error {
 		rs, ok := st.RootModule().Resources[addr]
 		if !ok {
 			return fmt.Errorf("%s is not in state", addr)
 		}
-		tok, err := e.client.AgentTokens.Get(context.Background(), rs.Primary.Attributes["id"])
+		tok, err := e.Client.AgentTokens.Get(context.Background(), rs.Primary.Attributes["id"])
 		if err != nil {
 			return err
 		}
@@ -131,27 +132,27 @@ func (e *testEnv) checkAgentTokenLive() resource.TestCheckFunc {
 // re-creation, with a warning that says so.
 func TestAccAgentTokenResource_revokedOutside(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
+	e := acctest.NewTestEnv(t)
 	const addr = "buildkite_agent_token.test"
-	cfg := e.config(testAccAgentTokenConfig(e.name("revoked")))
+	cfg := e.Config(testAccAgentTokenConfig(e.Name("revoked")))
 	revoke := func(st *terraform.State) error {
 		rs := st.RootModule().Resources[addr]
-		return e.client.AgentTokens.Revoke(context.Background(), rs.Primary.Attributes["graphql_id"], "revoked in the web interface")
+		return e.Client.AgentTokens.Revoke(context.Background(), rs.Primary.Attributes["graphql_id"], "revoked in the web interface")
 	}
 	recreate := resource.TestStep{
 		Config: cfg,
 		ConfigPlanChecks: resource.ConfigPlanChecks{
 			PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate)},
 		},
-		Check: e.checkAgentTokenLive(),
+		Check: checkAgentTokenLive(e),
 	}
 	steps := []resource.TestStep{{Config: cfg, Check: revoke, ExpectNonEmptyPlan: true}, recreate}
-	if !e.live {
-		steps = append(steps, resource.TestStep{Config: cfg, Check: e.removeOutside(addr), ExpectNonEmptyPlan: true}, recreate)
+	if !e.Live {
+		steps = append(steps, resource.TestStep{Config: cfg, Check: e.RemoveOutside(addr), ExpectNonEmptyPlan: true}, recreate)
 	}
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             e.checkAgentTokensRevoked(),
+		ProtoV6ProviderFactories: e.Factories(),
+		CheckDestroy:             e.CheckAgentTokensRevoked(),
 		Steps:                    steps,
 	})
 }
@@ -161,26 +162,26 @@ func TestAccAgentTokenResource_revokedOutside(t *testing.T) {
 // to GraphQL; one without needs neither.
 func TestAccAgentTokenResource_needsGraphQL(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	if e.live {
+	e := acctest.NewTestEnv(t)
+	if e.Live {
 		t.Skip("needs provider blocks and tokens the emulator issues")
 	}
-	e.server.Store().AddToken("rest-only-token", []string{e.org}, []string{"read_clusters", "write_clusters", "read_organizations"})
-	noGraphQL := fmt.Sprintf("provider \"buildkite\" {\n  rest_url = %q\n  organization = %q\n  api_token = %q\n  max_retries = 1\n}\n", e.url, e.org, e.token)
-	noScope := fmt.Sprintf("provider \"buildkite\" {\n  rest_url = %q\n  graphql_url = %q\n  organization = %q\n  api_token = \"rest-only-token\"\n  max_retries = 1\n}\n", e.url, e.graphqlURL, e.org)
+	e.Server.Store().AddToken("rest-only-token", []string{e.Org}, []string{"read_clusters", "write_clusters", "read_organizations"})
+	noGraphQL := fmt.Sprintf("provider \"buildkite\" {\n  rest_url = %q\n  organization = %q\n  api_token = %q\n  max_retries = 1\n}\n", e.URL, e.Org, e.Token)
+	noScope := fmt.Sprintf("provider \"buildkite\" {\n  rest_url = %q\n  graphql_url = %q\n  organization = %q\n  api_token = \"rest-only-token\"\n  max_retries = 1\n}\n", e.URL, e.GraphQLURL, e.Org)
 	token := testAccAgentTokenConfig("x")
-	cluster := testAccClusterConfig(e.name("rest-only"), "")
+	cluster := acctest.ClusterConfig(e.Name("rest-only"), "")
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
+		ProtoV6ProviderFactories: e.Factories(),
 		Steps: []resource.TestStep{
-			{Config: noGraphQL + token, ExpectError: regexpMust(`GraphQL URL Not Set[\s\S]*buildkite_agent_token[\s\S]*graphql_url`)},
-			{Config: noScope + token, ExpectError: regexpMust(`Missing API Token Scope[\s\S]*buildkite_agent_token[\s\S]*"graphql"[\s\S]*scope`)},
+			{Config: noGraphQL + token, ExpectError: acctest.RegexpMust(`GraphQL URL Not Set[\s\S]*buildkite_agent_token[\s\S]*graphql_url`)},
+			{Config: noScope + token, ExpectError: acctest.RegexpMust(`Missing API Token Scope[\s\S]*buildkite_agent_token[\s\S]*"graphql"[\s\S]*scope`)},
 			// A workspace that needs no GraphQL needs neither the endpoint nor the scope.
 			{Config: noGraphQL + cluster},
 			{Config: noScope + cluster, PlanOnly: true},
 		},
 	})
-	for _, r := range e.server.Requests() {
+	for _, r := range e.Server.Requests() {
 		if strings.HasPrefix(r.Path, "/v1") {
 			t.Errorf("a refused plan sent %s %s", r.Method, r.Path)
 		}
@@ -190,19 +191,19 @@ func TestAccAgentTokenResource_needsGraphQL(t *testing.T) {
 // TestAccAgentTokenResource_validation: an import ID that names no token fails, showing the form.
 func TestAccAgentTokenResource_validation(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
+	e := acctest.NewTestEnv(t)
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
+		ProtoV6ProviderFactories: e.Factories(),
 		Steps: []resource.TestStep{
 			{
-				Config: e.config(testAccAgentTokenConfig("x")), ResourceName: "buildkite_agent_token.test",
+				Config: e.Config(testAccAgentTokenConfig("x")), ResourceName: "buildkite_agent_token.test",
 				ImportState: true, ImportStateId: kit.GraphQLID("ClusterToken", "0b6c2b8e-6a4f-4a8e-9a43-5d0d1c1c2f11"),
-				ExpectError: regexpMust(`AgentToken`),
+				ExpectError: acctest.RegexpMust(`AgentToken`),
 			},
 		},
 	})
-	if !e.live {
-		for _, r := range e.server.Requests() {
+	if !e.Live {
+		for _, r := range e.Server.Requests() {
 			if r.Method == http.MethodPost {
 				t.Errorf("a refused import sent %s %s", r.Method, r.Path)
 			}
@@ -210,27 +211,10 @@ func TestAccAgentTokenResource_validation(t *testing.T) {
 	}
 }
 
-func init() {
-	registerTestKind("buildkite_agent_token", testKind{
-		fake:     fakeserver.KindUnclusteredAgentToken,
-		storeKey: byID,
-		get: func(ctx context.Context, c *buildkite.Client, a map[string]string) error {
-			t, err := c.AgentTokens.Get(ctx, a["id"])
-			if err == nil && t.Revoked() {
-				return &buildkite.Error{StatusCode: http.StatusNotFound, Message: "revoked"}
-			}
-			return err
-		},
-		del: func(ctx context.Context, c *buildkite.Client, a map[string]string) error {
-			return c.AgentTokens.Revoke(ctx, kit.GraphQLID("AgentToken", a["id"]), buildkite.AgentTokenRevokeReason)
-		},
-	})
-}
-
 // checkLiveAgentTokens fails unless the organization has exactly n live agent tokens.
-func (e *testEnv) checkLiveAgentTokens(n int) resource.TestCheckFunc {
+func checkLiveAgentTokens(e *acctest.TestEnv, n int) resource.TestCheckFunc {
 	return func(*terraform.State) error {
-		all, err := e.client.AgentTokens.List(context.Background())
+		all, err := e.Client.AgentTokens.List(context.Background())
 		if err != nil {
 			return err
 		}
@@ -246,23 +230,23 @@ func (e *testEnv) checkLiveAgentTokens(n int) resource.TestCheckFunc {
 // The revoke at destroy answered the same way revoked it: the destroy succeeds.
 func TestAccAgentTokenResource_answeredWithErrors(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	if e.live {
+	e := acctest.NewTestEnv(t)
+	if e.Live {
 		t.Skip("live mode: the fault is the emulator's")
 	}
 	const addr = "buildkite_agent_token.test"
 	var seen agentTokenSeen
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             resource.ComposeTestCheckFunc(e.checkFaultsMet(fakeserver.FaultErrorsWithData, 2), e.checkAgentTokensRevoked()),
+		ProtoV6ProviderFactories: e.Factories(),
+		CheckDestroy:             resource.ComposeTestCheckFunc(e.CheckFaultsMet(fakeserver.FaultErrorsWithData, 2), e.CheckAgentTokensRevoked()),
 		Steps: []resource.TestStep{{
-			PreConfig: e.aim(
+			PreConfig: e.Aim(
 				fakeserver.AimedFault{Operation: "createAgentToken", Kind: fakeserver.FaultErrorsWithData, Times: 1},
 				fakeserver.AimedFault{Operation: "revokeAgentToken", Kind: fakeserver.FaultErrorsWithData, Times: 1}),
-			Config: e.config(testAccAgentTokenConfig(e.name("acted"))),
-			Check: resource.ComposeTestCheckFunc(e.checkFaultsMet(fakeserver.FaultErrorsWithData, 1), seen.record(addr),
-				e.checkAgentTokenLive(), e.checkLiveAgentTokens(1)),
-			ConfigPlanChecks: expectEmpty(),
+			Config: e.Config(testAccAgentTokenConfig(e.Name("acted"))),
+			Check: resource.ComposeTestCheckFunc(e.CheckFaultsMet(fakeserver.FaultErrorsWithData, 1), seen.record(addr),
+				checkAgentTokenLive(e), checkLiveAgentTokens(e, 1)),
+			ConfigPlanChecks: acctest.ExpectEmpty(),
 		}},
 	})
 }
@@ -272,23 +256,23 @@ func TestAccAgentTokenResource_answeredWithErrors(t *testing.T) {
 // the agent token stays in state, and plans empty again with a token that has the scope.
 func TestAccAgentTokenResource_refreshWithoutGraphQLScope(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	if e.live {
+	e := acctest.NewTestEnv(t)
+	if e.Live {
 		t.Skip("needs a token the emulator issues")
 	}
 	scopes := slices.DeleteFunc(fakeserver.AllScopes(), func(s string) bool { return s == "graphql" })
-	e.server.Store().AddToken("no-graphql", []string{e.org}, scopes)
-	token := testAccAgentTokenConfig(e.name("scope"))
+	e.Server.Store().AddToken("no-graphql", []string{e.Org}, scopes)
+	token := testAccAgentTokenConfig(e.Name("scope"))
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             e.checkAgentTokensRevoked(),
+		ProtoV6ProviderFactories: e.Factories(),
+		CheckDestroy:             e.CheckAgentTokensRevoked(),
 		Steps: []resource.TestStep{
-			{Config: e.config(token), Check: e.checkAgentTokenLive()},
+			{Config: e.Config(token), Check: checkAgentTokenLive(e)},
 			{
-				Config:      e.providerBlock(e.org, "no-graphql") + token,
+				Config:      e.ProviderBlock(e.Org, "no-graphql") + token,
 				ExpectError: regexp.MustCompile(`Unable to Read Agent Token[\s\S]*Authentication[\s\S]*required[\s\S]*lacks[\s\S]*the[\s\S]*"graphql"[\s\S]*scope`),
 			},
-			{Config: e.config(token), PlanOnly: true},
+			{Config: e.Config(token), PlanOnly: true},
 		},
 	})
 }
@@ -298,22 +282,22 @@ func TestAccAgentTokenResource_refreshWithoutGraphQLScope(t *testing.T) {
 // token live and untracked); the destroy after it revokes the token.
 func TestAccAgentTokenResource_revokeAnsweredNull(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	if e.live {
+	e := acctest.NewTestEnv(t)
+	if e.Live {
 		t.Skip("live mode: the fault is the emulator's")
 	}
-	cfg := e.config(testAccAgentTokenConfig(e.name("revoke-null")))
+	cfg := e.Config(testAccAgentTokenConfig(e.Name("revoke-null")))
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             resource.ComposeTestCheckFunc(e.checkFaultsMet(fakeserver.FaultNullData, 1), e.checkAgentTokensRevoked()),
+		ProtoV6ProviderFactories: e.Factories(),
+		CheckDestroy:             resource.ComposeTestCheckFunc(e.CheckFaultsMet(fakeserver.FaultNullData, 1), e.CheckAgentTokensRevoked()),
 		Steps: []resource.TestStep{
 			{Config: cfg},
 			{
-				PreConfig: e.aim(fakeserver.AimedFault{Operation: "revokeAgentToken", Kind: fakeserver.FaultNullData, Times: 1}),
+				PreConfig: e.Aim(fakeserver.AimedFault{Operation: "revokeAgentToken", Kind: fakeserver.FaultNullData, Times: 1}),
 				Config:    cfg, Destroy: true,
 				ExpectError: regexp.MustCompile(`Unable to Delete Agent Token[\s\S]*still live`),
 			},
-			{Config: cfg, Check: e.checkAgentTokenLive(), ConfigPlanChecks: expectEmpty()},
+			{Config: cfg, Check: checkAgentTokenLive(e), ConfigPlanChecks: acctest.ExpectEmpty()},
 		},
 	})
 }
@@ -323,35 +307,35 @@ func TestAccAgentTokenResource_revokeAnsweredNull(t *testing.T) {
 // after is empty.
 func TestAccAgentTokenResource_answeredWithErrorsWarns(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	if e.live {
+	e := acctest.NewTestEnv(t)
+	if e.Live {
 		t.Skip("live mode: the fault is the emulator's")
 	}
-	w := e.workdirWith(t, terraformCLI(t), testAccAgentTokenConfig(e.name("warned")))
-	e.aim(fakeserver.AimedFault{Operation: "createAgentToken", Kind: fakeserver.FaultErrorsWithData, Times: 1})()
-	out := w.apply()
-	expectOutput(t, out, "Warning: Buildkite Answered With Errors", "GraphQL createAgentToken", "1 added")
-	if err := e.checkLiveAgentTokens(1)(nil); err != nil {
+	w := e.WorkdirWith(t, acctest.TerraformCLI(t), testAccAgentTokenConfig(e.Name("warned")))
+	e.Aim(fakeserver.AimedFault{Operation: "createAgentToken", Kind: fakeserver.FaultErrorsWithData, Times: 1})()
+	out := w.Apply()
+	acctest.ExpectOutput(t, out, "Warning: Buildkite Answered With Errors", "GraphQL createAgentToken", "1 added")
+	if err := checkLiveAgentTokens(e, 1)(nil); err != nil {
 		t.Error(err)
 	}
-	w.expectNoChanges()
-	w.destroy()
+	w.ExpectNoChanges()
+	w.Destroy()
 }
 
-// The rows of buildkite_agent_token in the tables every type runs through (type_tests_kit_test.go).
-var _ = registerTypeTests("buildkite_agent_token", typeTests{
-	identity: &identityCase{
-		resourceType: "buildkite_agent_token", attrs: []string{"id"},
-		setup: func(t *testing.T, e *testEnv) identityConfigs {
-			return identityConfigs{
-				create: testAccAgentTokenConfig(e.name("identity")), secret: "token", destroyed: e.checkAgentTokensRevoked(),
+// The rows of buildkite_agent_token in the tables every type runs through (acctest/type_tests.go).
+var _ = acctest.RegisterTypeTests("buildkite_agent_token", acctest.TypeTests{
+	Identity: &acctest.IdentityCase{
+		ResourceType: "buildkite_agent_token", Attrs: []string{"id"},
+		Setup: func(t *testing.T, e *acctest.TestEnv) acctest.IdentityConfigs {
+			return acctest.IdentityConfigs{
+				Create: testAccAgentTokenConfig(e.Name("identity")), Secret: "token", Destroyed: e.CheckAgentTokensRevoked(),
 			}
 		},
 	},
-	migration: []migrationCase{
-		{name: "agent_token", add: (*officialWorkspace).addUnclusteredAgentToken, check: func(t *testing.T, w *cliWorkdir) {
-			expectMoved(t, w, "buildkite_agent_token.legacy", map[string]any{"token": "moved-secret", "description": "Unclustered agents"})
-			a := w.stateAttributes("buildkite_agent_token.legacy")
+	Migration: []acctest.MigrationCase{
+		{Name: "agent_token", Add: (*acctest.OfficialWorkspace).AddUnclusteredAgentToken, Check: func(t *testing.T, w *acctest.CLIWorkdir) {
+			acctest.ExpectMoved(t, w, "buildkite_agent_token.legacy", map[string]any{"token": "moved-secret", "description": "Unclustered agents"})
+			a := w.StateAttributes("buildkite_agent_token.legacy")
 			if typ, _, ok := kit.DecodeGraphQLID(fmt.Sprint(a["graphql_id"])); !ok || typ != "AgentToken" {
 				t.Errorf("after the move graphql_id = %v, want the token's GraphQL ID", a["graphql_id"])
 			}
@@ -359,52 +343,52 @@ var _ = registerTypeTests("buildkite_agent_token", typeTests{
 	},
 	// Unclustered agent tokens (GraphQL; no REST collection): their name is their description, and removing
 	// one revokes it (the service keeps revoked tokens, which the listing leaves out).
-	sweeper: &sweeper{"buildkite_agent_token", "graphql:agentTokens", nil, listAgentTokens},
-	query: &queryCase{resourceType: "buildkite_agent_token", run: func(t *testing.T, e *testEnv, base string) queryRow {
+	Sweeper: &acctest.Sweeper{ResourceType: "buildkite_agent_token", Collection: "graphql:agentTokens", After: nil, List: acctest.ListAgentTokens},
+	Query: &acctest.QueryCase{ResourceType: "buildkite_agent_token", Run: func(t *testing.T, e *acctest.TestEnv, base string) acctest.QueryRow {
 		ctx := t.Context()
-		ci, err := e.client.AgentTokens.Create(ctx, ptrTo(base+"-CI"))
+		ci, err := e.Client.AgentTokens.Create(ctx, acctest.PtrTo(base+"-CI"))
 		if err != nil {
 			t.Fatal(err)
 		}
-		bare, err := e.client.AgentTokens.Create(ctx, nil)
+		bare, err := e.Client.AgentTokens.Create(ctx, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
 		// A revoked token is not listed: it can never be used again.
-		revoked, err := e.client.AgentTokens.Create(ctx, ptrTo(base+"-revoked"))
+		revoked, err := e.Client.AgentTokens.Create(ctx, acctest.PtrTo(base+"-revoked"))
 		if err == nil {
-			err = e.client.AgentTokens.Revoke(ctx, revoked.ID, buildkite.AgentTokenRevokeReason)
+			err = e.Client.AgentTokens.Revoke(ctx, revoked.ID, buildkite.AgentTokenRevokeReason)
 		}
 		if err != nil {
 			t.Fatal(err)
 		}
-		return queryRow{
-			blocks: []string{
+		return acctest.QueryRow{
+			Blocks: []string{
 				"buildkite_agent_token", "described", fmt.Sprintf("    description = %q", base+"-ci"),
 				"buildkite_agent_token", "revoked", fmt.Sprintf("    description = %q", base+"-revoked"),
 			},
-			checks: []querycheck.QueryResultCheck{
+			Checks: []querycheck.QueryResultCheck{
 				querycheck.ExpectLength("buildkite_agent_token.all", 2),
 				querycheck.ExpectLength("buildkite_agent_token.described", 1),
 				querycheck.ExpectLength("buildkite_agent_token.revoked", 0),
-				querycheck.ExpectIdentity("buildkite_agent_token.described", identityOf("id", ci.UUID)),
+				querycheck.ExpectIdentity("buildkite_agent_token.described", acctest.IdentityOf("id", ci.UUID)),
 				// A token without a description is shown by its UUID.
-				querycheck.ExpectResourceDisplayName("buildkite_agent_token.all", byIdentity("id", bare.UUID), knownvalue.StringExact(bare.UUID)),
-				querycheck.ExpectResourceKnownValues("buildkite_agent_token.all", byIdentity("id", ci.UUID), []querycheck.KnownValueCheck{
-					known("uuid", knownvalue.StringExact(ci.UUID)),
-					known("graphql_id", knownvalue.StringExact(ci.ID)),
-					known("description", knownvalue.StringExact(base+"-CI")),
-					known("token", knownvalue.Null()), // returned only on creation
+				querycheck.ExpectResourceDisplayName("buildkite_agent_token.all", acctest.ByIdentity("id", bare.UUID), knownvalue.StringExact(bare.UUID)),
+				querycheck.ExpectResourceKnownValues("buildkite_agent_token.all", acctest.ByIdentity("id", ci.UUID), []querycheck.KnownValueCheck{
+					acctest.Known("uuid", knownvalue.StringExact(ci.UUID)),
+					acctest.Known("graphql_id", knownvalue.StringExact(ci.ID)),
+					acctest.Known("description", knownvalue.StringExact(base+"-CI")),
+					acctest.Known("token", knownvalue.Null()), // returned only on creation
 				}),
-				querycheck.ExpectResourceKnownValues("buildkite_agent_token.all", byIdentity("id", bare.UUID),
-					[]querycheck.KnownValueCheck{known("description", knownvalue.Null())}),
+				querycheck.ExpectResourceKnownValues("buildkite_agent_token.all", acctest.ByIdentity("id", bare.UUID),
+					[]querycheck.KnownValueCheck{acctest.Known("description", knownvalue.Null())}),
 			},
-			refused: []queryRefusal{{`    description = " "`, regexp.MustCompile(`description`)}},
-			imports: 2,
+			Refused: []acctest.QueryRefusal{{Body: `    description = " "`, Message: regexp.MustCompile(`description`)}},
+			Imports: 2,
 		}
 	}},
-	exempt: map[string]string{
-		tableLostSecret: "Created through GraphQL, not by the REST POST this table's faults pick out; " +
+	Exempt: map[string]string{
+		acctest.TableLostSecret: "Created through GraphQL, not by the REST POST this table's faults pick out; " +
 			"TestAgentTokens_lostCreate (internal/buildkite) loses its create's answer and checks that one live token remains.",
 	},
 })

@@ -10,12 +10,13 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/acctest"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 // associationCases is the table of association types, a view over the types' rows (typeTests.association).
-func associationCases() []associationCase {
-	return tableRows(func(r typeTests) []associationCase { return one(r.association) })
+func associationCases() []acctest.AssociationCase {
+	return acctest.TableRows(func(r acctest.TypeTests) []acctest.AssociationCase { return acctest.One(r.Association) })
 }
 
 // TestAccAssociations runs every association type through one life: create, import (verified, and with a
@@ -24,41 +25,41 @@ func associationCases() []associationCase {
 func TestAccAssociations(t *testing.T) {
 	t.Parallel()
 	for _, tc := range associationCases() {
-		t.Run(tc.resourceType, func(t *testing.T) {
+		t.Run(tc.ResourceType, func(t *testing.T) {
 			t.Parallel()
-			e := newTestEnv(t)
-			config := tc.setup(t, e)
-			addr := tc.resourceType + ".test"
-			value := tc.values[len(tc.values)-1]
+			e := acctest.NewTestEnv(t)
+			config := tc.Setup(t, e)
+			addr := tc.ResourceType + ".test"
+			value := tc.Values[len(tc.Values)-1]
 			resource.Test(t, resource.TestCase{
-				ProtoV6ProviderFactories: e.factories(),
-				CheckDestroy:             e.checkDestroyed(tc.resourceType),
-				Steps: steps(
-					step(resource.TestStep{
-						Config: e.config(config("a", tc.values[0])),
-						Check:  e.checkExists(addr),
+				ProtoV6ProviderFactories: e.Factories(),
+				CheckDestroy:             e.CheckDestroyed(tc.ResourceType),
+				Steps: acctest.Steps(
+					acctest.Step(resource.TestStep{
+						Config: e.Config(config("a", tc.Values[0])),
+						Check:  e.CheckExists(addr),
 						ConfigPlanChecks: resource.ConfigPlanChecks{
 							PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 						},
 					}),
-					importSteps(addr, importID(addr, tc.importAttrs...)),
-					associationGraphQLSteps(e, addr, config("a", tc.values[0]), tc.importAttrs),
-					associationUpdateSteps(e, addr, config, tc.values),
-					step(resource.TestStep{
-						Config: e.config(config("b", value)),
+					acctest.ImportSteps(addr, acctest.ImportID(addr, tc.ImportAttrs...)),
+					associationGraphQLSteps(e, addr, config("a", tc.Values[0]), tc.ImportAttrs),
+					associationUpdateSteps(e, addr, config, tc.Values),
+					acctest.Step(resource.TestStep{
+						Config: e.Config(config("b", value)),
 						ConfigPlanChecks: resource.ConfigPlanChecks{
 							PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionDestroyBeforeCreate)},
 							PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 						},
-						Check: e.checkExists(addr),
+						Check: e.CheckExists(addr),
 					}),
-					step(resource.TestStep{
-						Config: e.config(config("b", value)), Check: e.removeOutside(addr), ExpectNonEmptyPlan: true,
+					acctest.Step(resource.TestStep{
+						Config: e.Config(config("b", value)), Check: e.RemoveOutside(addr), ExpectNonEmptyPlan: true,
 						ConfigPlanChecks: resource.ConfigPlanChecks{
 							PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate)},
 						},
 					}),
-					step(resource.TestStep{Config: e.config(config("b", value)), Check: e.checkExists(addr)}),
+					acctest.Step(resource.TestStep{Config: e.Config(config("b", value)), Check: e.CheckExists(addr)}),
 				),
 			})
 		})
@@ -66,17 +67,17 @@ func TestAccAssociations(t *testing.T) {
 }
 
 // associationUpdateSteps changes the association's field in place, where the type has a second value.
-func associationUpdateSteps(e *testEnv, addr string, config func(parent, value string) string, values []string) []resource.TestStep {
+func associationUpdateSteps(e *acctest.TestEnv, addr string, config func(parent, value string) string, values []string) []resource.TestStep {
 	if len(values) < 2 {
 		return nil
 	}
-	return step(resource.TestStep{
-		Config: e.config(config("a", values[1])),
+	return acctest.Step(resource.TestStep{
+		Config: e.Config(config("a", values[1])),
 		ConfigPlanChecks: resource.ConfigPlanChecks{
 			PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
 			PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 		},
-		Check: e.checkExists(addr),
+		Check: e.CheckExists(addr),
 	})
 }
 
@@ -98,7 +99,7 @@ func byGraphQLIDs(config string) string {
 
 // associationGraphQLSteps import the association by the GraphQL IDs of its two sides, then name the sides by
 // GraphQL ID in the configuration, which plans nothing.
-func associationGraphQLSteps(e *testEnv, addr, config string, sides []string) []resource.TestStep {
+func associationGraphQLSteps(e *acctest.TestEnv, addr, config string, sides []string) []resource.TestStep {
 	return []resource.TestStep{
 		{
 			ResourceName: addr, ImportState: true, ImportStateVerify: true,
@@ -115,7 +116,7 @@ func associationGraphQLSteps(e *testEnv, addr, config string, sides []string) []
 			},
 		},
 		{
-			Config:           e.config(byGraphQLIDs(config)),
+			Config:           e.Config(byGraphQLIDs(config)),
 			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 		},
 	}

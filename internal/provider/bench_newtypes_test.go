@@ -14,6 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/acctest"
 )
 
 // The benchmark of the types of issue 19: apply, then refresh, pipelines with schedules, clusters with
@@ -24,32 +25,32 @@ import (
 //
 //	BUILDKITE_BENCH=1 [BUILDKITE_BENCH_RATE=200] go test -run TestBench_newTypes -v ./internal/provider/
 func TestBench_newTypesApplyAndRefresh(t *testing.T) {
-	if os.Getenv(envBench) == "" {
-		t.Skipf("set %s=1 to measure (make bench)", envBench)
+	if os.Getenv(acctest.EnvBench) == "" {
+		t.Skipf("set %s=1 to measure (make bench)", acctest.EnvBench)
 	}
 	const pipelines, schedules, clusters, secrets, teams = 5, 10, 5, 10, 4
-	rate := benchInt(t, os.Getenv(envBenchRate), 200)
-	e := newTestEnvWith(t, fakeserver.Options{RateLimit: rate, RateLimitWindow: time.Minute})
-	if e.live {
+	rate := acctest.BenchInt(t, os.Getenv(acctest.EnvBenchRate), 200)
+	e := acctest.NewTestEnvWith(t, fakeserver.Options{RateLimit: rate, RateLimitWindow: time.Minute})
+	if e.Live {
 		t.Skip("the benchmark counts the emulator's requests")
 	}
 	var start time.Time
 	var applyWall, refreshWall time.Duration
 	var applyCalls, apply429 int
 	var refresh []fakeserver.Request
-	mark := func() { e.server.ResetRequests(); start = time.Now() }
+	mark := func() { e.Server.ResetRequests(); start = time.Now() }
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
+		ProtoV6ProviderFactories: e.Factories(),
 		Steps: []resource.TestStep{
-			{PreConfig: mark, Config: e.config(benchNewTypesConfig(pipelines, schedules, clusters, secrets, teams)),
+			{PreConfig: mark, Config: e.Config(benchNewTypesConfig(pipelines, schedules, clusters, secrets, teams)),
 				Check: func(*terraform.State) error {
 					applyWall = time.Since(start)
-					applyCalls, apply429 = benchCount(e.server)
+					applyCalls, apply429 = acctest.BenchCount(e.Server)
 					return nil
 				}},
 			{PreConfig: mark, RefreshState: true, Check: func(*terraform.State) error {
 				refreshWall = time.Since(start)
-				refresh = e.server.Requests()
+				refresh = e.Server.Requests()
 				return nil
 			}},
 		},

@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/acctest"
 )
 
 // benchFigures are one size's results.
@@ -37,10 +38,10 @@ func (f benchFigures) String() string {
 }
 
 func TestBench_providerApplyAndRefresh(t *testing.T) {
-	if os.Getenv(envBench) == "" {
-		t.Skipf("set %s=1 to measure (make bench)", envBench)
+	if os.Getenv(acctest.EnvBench) == "" {
+		t.Skipf("set %s=1 to measure (make bench)", acctest.EnvBench)
 	}
-	rate := benchInt(t, os.Getenv(envBenchRate), 200)
+	rate := acctest.BenchInt(t, os.Getenv(acctest.EnvBenchRate), 200)
 	var all []benchFigures
 	for _, n := range benchSizes(t) {
 		t.Run(fmt.Sprintf("objects=%d", n), func(t *testing.T) {
@@ -48,24 +49,24 @@ func TestBench_providerApplyAndRefresh(t *testing.T) {
 			f.clusters, f.tokens = max(1, n/20), max(1, n/20)
 			f.queues = max(0, n-f.clusters-f.tokens)
 
-			e := newTestEnvWith(t, fakeserver.Options{RateLimit: rate, RateLimitWindow: time.Minute})
-			if e.live {
+			e := acctest.NewTestEnvWith(t, fakeserver.Options{RateLimit: rate, RateLimitWindow: time.Minute})
+			if e.Live {
 				t.Skip("the benchmark counts the emulator's requests")
 			}
 			var start time.Time
-			mark := func() { e.server.ResetRequests(); start = time.Now() }
-			cfg := e.config(benchConfig(f.clusters, f.queues, f.tokens))
+			mark := func() { e.Server.ResetRequests(); start = time.Now() }
+			cfg := e.Config(benchConfig(f.clusters, f.queues, f.tokens))
 			resource.Test(t, resource.TestCase{
-				ProtoV6ProviderFactories: e.factories(),
+				ProtoV6ProviderFactories: e.Factories(),
 				Steps: []resource.TestStep{
 					{PreConfig: mark, Config: cfg, Check: func(*terraform.State) error {
 						f.applyWall = time.Since(start)
-						f.applyCalls, f.apply429 = benchCount(e.server)
+						f.applyCalls, f.apply429 = acctest.BenchCount(e.Server)
 						return nil
 					}},
 					{PreConfig: mark, RefreshState: true, Check: func(*terraform.State) error {
 						f.refreshWall = time.Since(start)
-						f.refreshCalls, f.refresh429 = benchCount(e.server)
+						f.refreshCalls, f.refresh429 = acctest.BenchCount(e.Server)
 						return nil
 					}},
 				},
@@ -79,7 +80,7 @@ resource "terraform_data" "d" {
 }
 `, n)
 			resource.Test(t, resource.TestCase{
-				ProtoV6ProviderFactories: e.factories(),
+				ProtoV6ProviderFactories: e.Factories(),
 				Steps: []resource.TestStep{
 					{PreConfig: mark, Config: data, Check: func(*terraform.State) error {
 						f.dataApplyWall = time.Since(start)
@@ -125,13 +126,13 @@ resource "buildkite_cluster_agent_token" "t" {
 // benchSizes reads BUILDKITE_BENCH_SIZES (default 10,100,1000).
 func benchSizes(t *testing.T) []int {
 	t.Helper()
-	raw := os.Getenv(envBenchSizes)
+	raw := os.Getenv(acctest.EnvBenchSizes)
 	if raw == "" {
 		raw = "10,100,1000"
 	}
 	var out []int
 	for _, s := range strings.Split(raw, ",") {
-		out = append(out, benchInt(t, s, 0))
+		out = append(out, acctest.BenchInt(t, s, 0))
 	}
 	return out
 }
@@ -186,16 +187,16 @@ func (f *firstCall) wrap(next http.Handler) http.Handler {
 }
 
 func TestBench_scaleOutSharedWindow(t *testing.T) {
-	if os.Getenv(envBench) == "" {
-		t.Skipf("set %s=1 to measure (make bench)", envBench)
+	if os.Getenv(acctest.EnvBench) == "" {
+		t.Skipf("set %s=1 to measure (make bench)", acctest.EnvBench)
 	}
 	first := &firstCall{}
-	e := newTestEnvWith(t, fakeserver.Options{RateLimit: scaleOutLimit, RateLimitWindow: scaleOutWindow}, first.wrap)
-	if e.live {
+	e := acctest.NewTestEnvWith(t, fakeserver.Options{RateLimit: scaleOutLimit, RateLimitWindow: scaleOutWindow}, first.wrap)
+	if e.Live {
 		t.Skip("the benchmark counts the emulator's requests")
 	}
 	// No max_retries: unset, the provider retries until the operation's timeout, as a user's would.
-	provider := fmt.Sprintf("provider \"buildkite\" {\n  rest_url = %q\n  organization = %q\n  api_token = %q\n}\n", e.url, e.org, e.token)
+	provider := fmt.Sprintf("provider \"buildkite\" {\n  rest_url = %q\n  organization = %q\n  api_token = %q\n}\n", e.URL, e.Org, e.Token)
 	clusters, tokens := 2, 2
 	queues := scaleOutObjects - clusters - tokens
 
@@ -209,7 +210,7 @@ func TestBench_scaleOutSharedWindow(t *testing.T) {
 	start := time.Now()
 	measure := func() {
 		f.startup, f.wall = first.at.Sub(start), time.Since(first.at)
-		f.calls, f.tooMany = benchCount(e.server)
+		f.calls, f.tooMany = acctest.BenchCount(e.Server)
 		f.floor = scaleOutFloor(f.calls - f.tooMany)
 	}
 	// Each workspace runs in its own goroutine, so that -parallel (the number of cores) cannot hold one back.
@@ -221,7 +222,7 @@ func TestBench_scaleOutSharedWindow(t *testing.T) {
 				defer done.Do(applied.Done) // a workspace that fails before its check must not hold the others
 				cfg := strings.ReplaceAll(benchConfig(clusters, queues, tokens), `"bench-`, fmt.Sprintf(`"bench-w%d-`, w))
 				resource.Test(t, resource.TestCase{
-					ProtoV6ProviderFactories: e.factories(),
+					ProtoV6ProviderFactories: e.Factories(),
 					Steps: []resource.TestStep{{Config: provider + cfg, Check: func(*terraform.State) error {
 						done.Do(applied.Done)
 						<-allApplied

@@ -18,6 +18,7 @@ import (
 
 	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/cpuprofile"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/acctest"
 )
 
 // The wall-time benchmark (issue 18, item 6): plan, apply and destroy of 300 objects (100 clusters, each
@@ -63,13 +64,13 @@ func newWallSubject(name, config string, env ...string) *wallSubject {
 }
 
 func TestBench_wallTimeAgainstNoop(t *testing.T) {
-	if os.Getenv(envBench) == "" {
-		t.Skipf("set %s=1 to measure (make bench)", envBench)
+	if os.Getenv(acctest.EnvBench) == "" {
+		t.Skipf("set %s=1 to measure (make bench)", acctest.EnvBench)
 	}
-	rounds := benchInt(t, os.Getenv(envBenchRounds), 5)
-	clusters := benchInt(t, os.Getenv(envBenchClusters), 100)
-	tf := terraformCLI(t)
-	if os.Getenv(envLive) != "" {
+	rounds := acctest.BenchInt(t, os.Getenv(envBenchRounds), 5)
+	clusters := acctest.BenchInt(t, os.Getenv(envBenchClusters), 100)
+	tf := acctest.TerraformCLI(t)
+	if os.Getenv(acctest.EnvLive) != "" {
 		t.Skip("the benchmark runs against the emulator")
 	}
 	// RateLimit 0: not enforced, every answer reports a full window. The connections it accepts are counted:
@@ -144,7 +145,7 @@ provider "buildkite" {
 				emulator.ResetRequests()
 				conns.Store(0)
 				wall, cpu, emu := runTerraform(t, tf, dir, env, phase)
-				calls, _ := benchCount(emulator)
+				calls, _ := acctest.BenchCount(emulator)
 				s.wall[phase] = append(s.wall[phase], wall)
 				s.cpu[phase] = append(s.cpu[phase], cpu)
 				s.emu[phase] = append(s.emu[phase], emu)
@@ -213,11 +214,11 @@ func runTerraform(t *testing.T, tf, dir string, env []string, phase string) (wal
 	cmd.Env = append(os.Environ(), env...)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
-	emuBefore := processCPU()
+	emuBefore := acctest.ProcessCPU()
 	start := time.Now()
 	err := cmd.Run()
 	wall = time.Since(start)
-	emu = processCPU() - emuBefore
+	emu = acctest.ProcessCPU() - emuBefore
 	if err != nil {
 		t.Fatalf("terraform %s in %s: %v\n%s", phase, dir, err, out.String())
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/acctest"
 )
 
 // pageLog records the query of every build listing the emulator answers, to show how far a read pages.
@@ -40,15 +41,15 @@ func (l *pageLog) all() []string {
 }
 
 // seedBuild creates a build of pipeline through the API and puts it in state.
-func seedBuild(t *testing.T, e *testEnv, pipeline, branch, commit, state string, meta map[string]string) (creatorID string) {
+func seedBuild(t *testing.T, e *acctest.TestEnv, pipeline, branch, commit, state string, meta map[string]string) (creatorID string) {
 	t.Helper()
-	b, err := e.client.Builds.Create(context.Background(), pipeline, buildkite.BuildCreate{
+	b, err := e.Client.Builds.Create(context.Background(), pipeline, buildkite.BuildCreate{
 		Commit: commit, Branch: branch, Message: branch + " " + state, MetaData: meta,
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := e.server.Store().SetBuildState(e.org, pipeline, int(b.Number), state); err != nil {
+	if err := e.Server.Store().SetBuildState(e.Org, pipeline, int(b.Number), state); err != nil {
 		t.Fatal(err)
 	}
 	return b.Creator.ID
@@ -62,12 +63,12 @@ const testSHA = "0123456789abcdef0123456789abcdef0123456"
 func TestAccBuildsDataSource(t *testing.T) {
 	t.Parallel()
 	var log pageLog
-	e := newTestEnvWith(t, fakeserver.Options{}, log.wrap)
-	if e.live {
+	e := acctest.NewTestEnvWith(t, fakeserver.Options{}, log.wrap)
+	if e.Live {
 		t.Skip("builds are put in their states through the emulator")
 	}
 	for _, p := range []string{"web", "api"} {
-		if _, err := e.client.Pipelines.Create(context.Background(), buildkite.PipelineCreate{
+		if _, err := e.Client.Pipelines.Create(context.Background(), buildkite.PipelineCreate{
 			Name: p, Repository: "https://example.com/" + p + ".git", Configuration: &buildSteps,
 		}); err != nil {
 			t.Fatal(err)
@@ -83,10 +84,10 @@ func TestAccBuildsDataSource(t *testing.T) {
 		return fmt.Sprintf("data \"buildkite_builds\" %q {\n%s\n}\n", name, body)
 	}
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
+		ProtoV6ProviderFactories: e.Factories(),
 		Steps: []resource.TestStep{
 			{
-				Config: e.config(ds("all", "") +
+				Config: e.Config(ds("all", "") +
 					ds("web", `pipeline_slug = "web"`) +
 					ds("main", `pipeline_slug = "web"
 branch = ["main"]`) +
@@ -105,18 +106,18 @@ branch = ["main"]`) +
 				Check: buildsChecks(creator, &log),
 			},
 			{
-				Config:      e.config(ds("bad", `created_from = "yesterday"`)),
-				ExpectError: regexpMust(`created_from must be an RFC 3339 timestamp`),
+				Config:      e.Config(ds("bad", `created_from = "yesterday"`)),
+				ExpectError: acctest.RegexpMust(`created_from must be an RFC 3339 timestamp`),
 				PlanOnly:    true,
 			},
 			{
-				Config:      e.config(ds("bad", `state = ["green"]`)),
-				ExpectError: regexpMust(`(?s)state\[0\].*value must be one of`),
+				Config:      e.Config(ds("bad", `state = ["green"]`)),
+				ExpectError: acctest.RegexpMust(`(?s)state\[0\].*value must be one of`),
 				PlanOnly:    true,
 			},
 			{
-				Config:      e.config(ds("bad", `pipeline_slug = "no-such-pipeline"`)),
-				ExpectError: regexpMust(`(?s)Unable to List Builds.*pipeline no-such-pipeline.*404`),
+				Config:      e.Config(ds("bad", `pipeline_slug = "no-such-pipeline"`)),
+				ExpectError: acctest.RegexpMust(`(?s)Unable to List Builds.*pipeline no-such-pipeline.*404`),
 			},
 		},
 	})

@@ -16,45 +16,46 @@ import (
 
 	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/acctest"
 )
 
 // The ephemeral buildkite_cluster_agent_token's tests drive the CLI (cliWorkdir) so that a plan and an apply
 // can be counted apart. Ephemeral resources came with Terraform 1.10 and OpenTofu 1.11: the `terraform` on
 // PATH (1.11) has them, so these tests run under make testacc, and fail (never skip) under an older CLI.
-var ephemeralCLI = cliFeature{"ephemeral resources", goversion.Must(goversion.NewVersion("1.10.0")), goversion.Must(goversion.NewVersion("1.11.0"))}
+var ephemeralCLI = acctest.CLIFeature{Name: "ephemeral resources", Terraform: goversion.Must(goversion.NewVersion("1.10.0")), Opentofu: goversion.Must(goversion.NewVersion("1.11.0"))}
 
 // ephemeralWorkdir is a working directory with body under a CLI that has ephemeral resources.
-func (e *testEnv) ephemeralWorkdir(t *testing.T, body string) *cliWorkdir {
+func ephemeralWorkdir(e *acctest.TestEnv, t *testing.T, body string) *acctest.CLIWorkdir {
 	t.Helper()
-	cli := terraformCLI(t)
-	info, err := askCLI(cli)
+	cli := acctest.TerraformCLI(t)
+	info, err := acctest.AskCLI(cli)
 	if err != nil {
 		t.Fatalf("asking %s its version: %v", cli, err)
 	}
-	min := ephemeralCLI.terraform
-	if info.name == "OpenTofu" {
-		min = ephemeralCLI.opentofu
+	min := ephemeralCLI.Terraform
+	if info.Name == "OpenTofu" {
+		min = ephemeralCLI.Opentofu
 	}
-	if info.version.LessThan(min) {
-		t.Fatalf("%s needs %s %s or later; %s is %s", ephemeralCLI.name, info.name, min, cli, info.version)
+	if info.Version.LessThan(min) {
+		t.Fatalf("%s needs %s %s or later; %s is %s", ephemeralCLI.Name, info.Name, min, cli, info.Version)
 	}
-	return e.workdirWith(t, cli, body)
+	return e.WorkdirWith(t, cli, body)
 }
 
 // emulatorOnly skips a test in live mode that reads the emulator's request log or store, or sets its clock
 // or faults, which the real service has not.
-func emulatorOnly(t *testing.T, e *testEnv, what string) {
+func emulatorOnly(t *testing.T, e *acctest.TestEnv, what string) {
 	t.Helper()
-	if e.live {
+	if e.Live {
 		t.Skip("live mode: the test " + what + ", which only the emulator can")
 	}
 }
 
 // tokenTestCluster makes a cluster outside Terraform, so that the ephemeral token's configuration is known
 // at plan time and the plan opens it.
-func tokenTestCluster(t *testing.T, e *testEnv) string {
+func tokenTestCluster(t *testing.T, e *acctest.TestEnv) string {
 	t.Helper()
-	c, err := e.client.Clusters.Create(context.Background(), buildkite.ClusterCreate{Name: e.name("ephemeral-token")})
+	c, err := e.Client.Clusters.Create(context.Background(), buildkite.ClusterCreate{Name: e.Name("ephemeral-token")})
 	if err != nil {
 		t.Fatalf("creating the cluster: %v", err)
 	}
@@ -81,8 +82,8 @@ resource "buildkite_cluster_secret" "agent_token" {
 }
 
 // tokenCreates counts the cluster token creates the emulator answered 201 since the request log's entry from.
-func tokenCreates(e *testEnv, from int) (created, total int) {
-	reqs := e.server.Requests()
+func tokenCreates(e *acctest.TestEnv, from int) (created, total int) {
+	reqs := e.Server.Requests()
 	for _, r := range reqs[from:] {
 		if r.Method == http.MethodPost && strings.HasSuffix(r.Path, "/tokens") && strings.Contains(r.Path, "/clusters/") && r.Status == http.StatusCreated {
 			created++
@@ -92,9 +93,9 @@ func tokenCreates(e *testEnv, from int) (created, total int) {
 }
 
 // clusterTokens lists the tokens the cluster holds.
-func clusterTokens(t *testing.T, e *testEnv, clusterID string) []buildkite.ClusterToken {
+func clusterTokens(t *testing.T, e *acctest.TestEnv, clusterID string) []buildkite.ClusterToken {
 	t.Helper()
-	tokens, err := e.client.ClusterTokens.List(context.Background(), clusterID)
+	tokens, err := e.Client.ClusterTokens.List(context.Background(), clusterID)
 	if err != nil {
 		t.Fatalf("listing the cluster's tokens: %v", err)
 	}
@@ -102,13 +103,13 @@ func clusterTokens(t *testing.T, e *testEnv, clusterID string) []buildkite.Clust
 }
 
 // storedSecret is the value the cluster secret AGENT_TOKEN holds in the emulator: the token the apply made.
-func storedSecret(t *testing.T, e *testEnv, clusterID string) string {
+func storedSecret(t *testing.T, e *acctest.TestEnv, clusterID string) string {
 	t.Helper()
-	secrets, err := e.client.ClusterSecrets.List(context.Background(), clusterID)
+	secrets, err := e.Client.ClusterSecrets.List(context.Background(), clusterID)
 	if err != nil || len(secrets) != 1 {
 		t.Fatalf("listing the cluster's secrets: %v (%d secrets)", err, len(secrets))
 	}
-	v, ok := e.server.Store().ClusterSecretValue(e.org, clusterID, secrets[0].ID)
+	v, ok := e.Server.Store().ClusterSecretValue(e.Org, clusterID, secrets[0].ID)
 	if !ok || v == "" {
 		t.Fatalf("the cluster secret holds no value")
 	}
@@ -117,9 +118,9 @@ func storedSecret(t *testing.T, e *testEnv, clusterID string) string {
 
 // agentStatus is what the emulator's agent API answers a request made with token: 200 while it is valid,
 // 401 once it is revoked or expired.
-func agentStatus(t *testing.T, e *testEnv, token string) int {
+func agentStatus(t *testing.T, e *acctest.TestEnv, token string) int {
 	t.Helper()
-	req, err := http.NewRequest(http.MethodGet, e.url+"/v3/metrics", nil)
+	req, err := http.NewRequest(http.MethodGet, e.URL+"/v3/metrics", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,13 +138,13 @@ func agentStatus(t *testing.T, e *testEnv, token string) int {
 // the secret holds, and it is refused once the run is over.
 func TestAccClusterAgentTokenEphemeral_countsAndRevokes(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
+	e := acctest.NewTestEnv(t)
 	emulatorOnly(t, e, "counts tokens in the request log")
 	clusterID := tokenTestCluster(t, e)
-	w := e.ephemeralWorkdir(t, ephemeralTokenConfig(clusterID, `expires_in = "10m"`))
+	w := ephemeralWorkdir(e, t, ephemeralTokenConfig(clusterID, `expires_in = "10m"`))
 
 	_, from := tokenCreates(e, 0)
-	w.mustRun("plan", "-no-color", "-input=false")
+	w.MustRun("plan", "-no-color", "-input=false")
 	created, from := tokenCreates(e, from)
 	if created != 1 {
 		t.Errorf("terraform plan made %d tokens, want 1", created)
@@ -152,7 +153,7 @@ func TestAccClusterAgentTokenEphemeral_countsAndRevokes(t *testing.T) {
 		t.Errorf("after terraform plan the cluster holds %d tokens, want none", len(left))
 	}
 
-	w.apply()
+	w.Apply()
 	if created, _ = tokenCreates(e, from); created != 2 {
 		t.Errorf("terraform apply made %d tokens, want 2 (one planning, one applying)", created)
 	}
@@ -165,13 +166,13 @@ func TestAccClusterAgentTokenEphemeral_countsAndRevokes(t *testing.T) {
 	// The value is in neither the state nor the saved plan.
 	stored := storedSecret(t, e, clusterID)
 	_, from = tokenCreates(e, 0)
-	w.mustRun("plan", "-no-color", "-input=false", "-out=saved.tfplan")
+	w.MustRun("plan", "-no-color", "-input=false", "-out=saved.tfplan")
 	created, from = tokenCreates(e, from)
 	if created != 1 {
 		t.Errorf("terraform plan -out made %d tokens, want 1", created)
 	}
 	for _, name := range []string{"terraform.tfstate", "saved.tfplan"} {
-		raw, err := os.ReadFile(filepath.Join(w.dir, name))
+		raw, err := os.ReadFile(filepath.Join(w.Dir, name))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -179,10 +180,10 @@ func TestAccClusterAgentTokenEphemeral_countsAndRevokes(t *testing.T) {
 			t.Errorf("%s holds the token's value", name)
 		}
 	}
-	if shown := w.mustRun("show", "-json", "saved.tfplan"); strings.Contains(shown, stored) {
+	if shown := w.MustRun("show", "-json", "saved.tfplan"); strings.Contains(shown, stored) {
 		t.Errorf("the saved plan shows the token's value")
 	}
-	w.mustRun("apply", "-no-color", "-input=false", "saved.tfplan")
+	w.MustRun("apply", "-no-color", "-input=false", "saved.tfplan")
 	created, _ = tokenCreates(e, from)
 	if created != 1 {
 		t.Errorf("terraform apply of a saved plan made %d tokens, want 1", created)
@@ -197,14 +198,14 @@ func TestAccClusterAgentTokenEphemeral_countsAndRevokes(t *testing.T) {
 func TestAccClusterAgentTokenEphemeral_keepUntilExpiry(t *testing.T) {
 	t.Parallel()
 	var skew atomic.Int64 // how far the emulator's clock is ahead of the real one
-	e := newTestEnvWith(t, fakeserver.Options{Now: func() time.Time { return time.Now().Add(time.Duration(skew.Load())) }})
+	e := acctest.NewTestEnvWith(t, fakeserver.Options{Now: func() time.Time { return time.Now().Add(time.Duration(skew.Load())) }})
 	emulatorOnly(t, e, "moves the emulator's clock past expires_at")
 	clusterID := tokenTestCluster(t, e)
-	w := e.ephemeralWorkdir(t, ephemeralTokenConfig(clusterID, `expires_in = "5m"
+	w := ephemeralWorkdir(e, t, ephemeralTokenConfig(clusterID, `expires_in = "5m"
   keep_until_expiry = true`))
 
 	before := time.Now()
-	w.apply()
+	w.Apply()
 	left := clusterTokens(t, e, clusterID)
 	if len(left) != 2 {
 		t.Fatalf("after terraform apply with keep_until_expiry the cluster holds %d tokens, want 2 (the plan's and the apply's)", len(left))
@@ -228,12 +229,12 @@ func TestAccClusterAgentTokenEphemeral_keepUntilExpiry(t *testing.T) {
 // run fails the run, naming the token and until when it stays valid; the token is never silently left.
 func TestAccClusterAgentTokenEphemeral_revokeFailureReported(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
+	e := acctest.NewTestEnv(t)
 	emulatorOnly(t, e, "injects a fault into the revoke")
 	clusterID := tokenTestCluster(t, e)
-	w := e.ephemeralWorkdir(t, ephemeralTokenConfig(clusterID, ""))
-	e.server.AimFault(fakeserver.AimedFault{Route: "DELETE /v2/organizations/{org}/clusters/{cluster}/tokens/{token}", Kind: fakeserver.FaultServerError})
-	out, err := w.run("plan", "-no-color", "-input=false")
+	w := ephemeralWorkdir(e, t, ephemeralTokenConfig(clusterID, ""))
+	e.Server.AimFault(fakeserver.AimedFault{Route: "DELETE /v2/organizations/{org}/clusters/{cluster}/tokens/{token}", Kind: fakeserver.FaultServerError})
+	out, err := w.Run("plan", "-no-color", "-input=false")
 	if err == nil {
 		t.Fatalf("terraform plan succeeded though the token could not be revoked:\n%s", out)
 	}
@@ -266,14 +267,14 @@ func revokeFirst(next http.Handler) http.Handler {
 // (the revoke answered 404) is no error: the run succeeds and no token is left.
 func TestAccClusterAgentTokenEphemeral_revokedOutside(t *testing.T) {
 	t.Parallel()
-	e := newTestEnvWith(t, fakeserver.Options{}, revokeFirst)
+	e := acctest.NewTestEnvWith(t, fakeserver.Options{}, revokeFirst)
 	clusterID := tokenTestCluster(t, e)
-	w := e.ephemeralWorkdir(t, ephemeralTokenConfig(clusterID, ""))
-	if out, err := w.run("plan", "-no-color", "-input=false"); err != nil {
+	w := ephemeralWorkdir(e, t, ephemeralTokenConfig(clusterID, ""))
+	if out, err := w.Run("plan", "-no-color", "-input=false"); err != nil {
 		t.Fatalf("terraform plan failed though the token it made was only revoked already: %v\n%s", err, out)
 	}
 	notFound := 0
-	for _, r := range e.server.Requests() {
+	for _, r := range e.Server.Requests() {
 		if r.Method == http.MethodDelete && strings.Contains(r.Path, "/tokens/") && r.Status == http.StatusNotFound {
 			notFound++
 		}
@@ -289,13 +290,13 @@ func TestAccClusterAgentTokenEphemeral_revokedOutside(t *testing.T) {
 // TestAccClusterAgentTokenEphemeral_invalidLifetime: expires_in is checked before anything is made.
 func TestAccClusterAgentTokenEphemeral_invalidLifetime(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
+	e := acctest.NewTestEnv(t)
 	emulatorOnly(t, e, "counts tokens in the request log")
 	clusterID := tokenTestCluster(t, e)
 	for _, c := range []struct{ value, want string }{{"soon", "Invalid Duration"}, {"30s", "Duration Too Short"}} {
-		w := e.ephemeralWorkdir(t, ephemeralTokenConfig(clusterID, fmt.Sprintf("expires_in = %q", c.value)))
+		w := ephemeralWorkdir(e, t, ephemeralTokenConfig(clusterID, fmt.Sprintf("expires_in = %q", c.value)))
 		_, from := tokenCreates(e, 0)
-		out, err := w.run("plan", "-no-color", "-input=false")
+		out, err := w.Run("plan", "-no-color", "-input=false")
 		if err == nil || !strings.Contains(out, c.want) {
 			t.Errorf("expires_in = %q: want the plan to fail with %q; it printed:\n%s", c.value, c.want, out)
 		}
@@ -310,8 +311,8 @@ func TestAccClusterAgentTokenEphemeral_invalidLifetime(t *testing.T) {
 // (terraform.applying) and stores it in the cluster secret, where it is valid.
 func TestAccExamples_ephemeralClusterAgentToken(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	if e.live {
+	e := acctest.NewTestEnv(t)
+	if e.Live {
 		t.Skip("the example uses a fixed name (a cluster named Platform) that may exist in a real organization")
 	}
 	var body strings.Builder
@@ -322,12 +323,12 @@ func TestAccExamples_ephemeralClusterAgentToken(t *testing.T) {
 		}
 		body.WriteString("\n# " + f + "\n" + string(b))
 	}
-	w := e.ephemeralWorkdir(t, body.String())
-	w.apply()
+	w := ephemeralWorkdir(e, t, body.String())
+	w.Apply()
 	if created, _ := tokenCreates(e, 0); created != 1 {
 		t.Errorf("the example's first apply made %d tokens, want 1 (the plan cannot open a token of a cluster not made yet)", created)
 	}
-	clusters, err := e.client.Clusters.List(context.Background())
+	clusters, err := e.Client.Clusters.List(context.Background())
 	if err != nil || len(clusters) == 0 {
 		t.Fatalf("listing clusters: %v", err)
 	}
@@ -344,7 +345,7 @@ func TestAccExamples_ephemeralClusterAgentToken(t *testing.T) {
 		t.Errorf("the stored token answers %d, want 200 (kept until it expires)", status)
 	}
 	_, from := tokenCreates(e, 0)
-	w.mustRun("plan", "-no-color", "-input=false")
+	w.MustRun("plan", "-no-color", "-input=false")
 	if left := clusterTokens(t, e, clusterID); len(left) != 1 {
 		t.Errorf("after a plan the cluster holds %d tokens, want only the apply's (the plan's is revoked)", len(left))
 	}
@@ -357,12 +358,12 @@ func TestAccExamples_ephemeralClusterAgentToken(t *testing.T) {
 // nobody knows; it is revoked and the create made again, so the run ends with no token left valid.
 func TestAccClusterAgentTokenEphemeral_lostCreateAnswer(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
+	e := acctest.NewTestEnv(t)
 	emulatorOnly(t, e, "drops the create's answer")
 	clusterID := tokenTestCluster(t, e)
-	w := e.ephemeralWorkdir(t, ephemeralTokenConfig(clusterID, ""))
-	e.server.AimFault(fakeserver.AimedFault{Route: "POST /v2/organizations/{org}/clusters/{cluster}/tokens", Kind: fakeserver.FaultDropAfter, Times: 1})
-	w.mustRun("plan", "-no-color", "-input=false")
+	w := ephemeralWorkdir(e, t, ephemeralTokenConfig(clusterID, ""))
+	e.Server.AimFault(fakeserver.AimedFault{Route: "POST /v2/organizations/{org}/clusters/{cluster}/tokens", Kind: fakeserver.FaultDropAfter, Times: 1})
+	w.MustRun("plan", "-no-color", "-input=false")
 	if created, _ := tokenCreates(e, 0); created != 1 {
 		t.Errorf("the emulator answered %d creates, want 1 beside the one whose answer was lost", created)
 	}

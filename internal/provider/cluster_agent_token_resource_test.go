@@ -15,8 +15,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
-	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/acctest"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
@@ -40,19 +40,19 @@ resource "buildkite_cluster_agent_token" "test" {
 
 func TestAccClusterAgentTokenResource_basic(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	cluster := e.name("tokens")
+	e := acctest.NewTestEnv(t)
+	cluster := e.Name("tokens")
 	const addr = "buildkite_cluster_agent_token.test"
 	var firstToken string
 
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             e.checkDestroyed("buildkite_cluster_agent_token"),
+		ProtoV6ProviderFactories: e.Factories(),
+		CheckDestroy:             e.CheckDestroyed("buildkite_cluster_agent_token"),
 		Steps: append([]resource.TestStep{
 			{
-				Config: e.config(testAccClusterAgentTokenConfig(cluster, "a", "Autoscaled agents", `  allowed_ip_addresses = ["10.0.0.0/8"]`)),
+				Config: e.Config(testAccClusterAgentTokenConfig(cluster, "a", "Autoscaled agents", `  allowed_ip_addresses = ["10.0.0.0/8"]`)),
 				Check: resource.ComposeTestCheckFunc(
-					e.checkExists(addr),
+					e.CheckExists(addr),
 					resource.TestCheckResourceAttrWith(addr, "token", func(v string) error {
 						if v == "" {
 							return fmt.Errorf("token is empty: the secret from the create response was not kept")
@@ -74,23 +74,23 @@ func TestAccClusterAgentTokenResource_basic(t *testing.T) {
 			{
 				ResourceName:      addr,
 				ImportState:       true,
-				ImportStateIdFunc: importID(addr, "cluster_id", "id"),
+				ImportStateIdFunc: acctest.ImportID(addr, "cluster_id", "id"),
 				ImportStateVerify: true,
 				// The secret is returned only at creation, so an import cannot know it.
 				ImportStateVerifyIgnore: []string{"token"},
 			},
-			generateConfigStep(addr, importID(addr, "cluster_id", "id")),
-		}, e.clusterAgentTokenChangeSteps(cluster, addr, &firstToken)...),
+			acctest.GenerateConfigStep(addr, acctest.ImportID(addr, "cluster_id", "id")),
+		}, clusterAgentTokenChangeSteps(e, cluster, addr, &firstToken)...),
 	})
 }
 
 // clusterAgentTokenChangeSteps change the token created with the secret firstToken: in place (the secret
 // stays), then by replacement (with a new secret).
-func (e *testEnv) clusterAgentTokenChangeSteps(cluster, addr string, firstToken *string) []resource.TestStep {
+func clusterAgentTokenChangeSteps(e *acctest.TestEnv, cluster, addr string, firstToken *string) []resource.TestStep {
 	return []resource.TestStep{
 		{
 			// Description and network change in place; the secret stays.
-			Config: e.config(testAccClusterAgentTokenConfig(cluster, "a", "Static agents", `  allowed_ip_addresses = ["192.168.0.0/16", "172.16.0.0/12"]`)),
+			Config: e.Config(testAccClusterAgentTokenConfig(cluster, "a", "Static agents", `  allowed_ip_addresses = ["192.168.0.0/16", "172.16.0.0/12"]`)),
 			ConfigPlanChecks: resource.ConfigPlanChecks{
 				PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
 				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
@@ -108,7 +108,7 @@ func (e *testEnv) clusterAgentTokenChangeSteps(cluster, addr string, firstToken 
 		},
 		{
 			// Dropping the network restriction is an update too.
-			Config: e.config(testAccClusterAgentTokenConfig(cluster, "a", "Static agents", "")),
+			Config: e.Config(testAccClusterAgentTokenConfig(cluster, "a", "Static agents", "")),
 			ConfigPlanChecks: resource.ConfigPlanChecks{
 				PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
 				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
@@ -119,7 +119,7 @@ func (e *testEnv) clusterAgentTokenChangeSteps(cluster, addr string, firstToken 
 		},
 		{
 			// An expiry cannot be changed in place: setting one replaces the token.
-			Config: e.config(testAccClusterAgentTokenConfig(cluster, "a", "Static agents", `  expires_at = "2030-01-01T00:00:00Z"`)),
+			Config: e.Config(testAccClusterAgentTokenConfig(cluster, "a", "Static agents", `  expires_at = "2030-01-01T00:00:00Z"`)),
 			ConfigPlanChecks: resource.ConfigPlanChecks{
 				PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionDestroyBeforeCreate)},
 				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
@@ -130,7 +130,7 @@ func (e *testEnv) clusterAgentTokenChangeSteps(cluster, addr string, firstToken 
 		},
 		{
 			// Moving to another cluster replaces the token, with a new secret.
-			Config: e.config(testAccClusterAgentTokenConfig(cluster, "b", "Static agents", "")),
+			Config: e.Config(testAccClusterAgentTokenConfig(cluster, "b", "Static agents", "")),
 			ConfigPlanChecks: resource.ConfigPlanChecks{
 				PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionDestroyBeforeCreate)},
 			},
@@ -149,16 +149,16 @@ func (e *testEnv) clusterAgentTokenChangeSteps(cluster, addr string, firstToken 
 
 func TestAccClusterAgentTokenResource_disappears(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
+	e := acctest.NewTestEnv(t)
 	const addr = "buildkite_cluster_agent_token.test"
-	cfg := e.config(testAccClusterAgentTokenConfig(e.name("gone"), "a", "gone", ""))
+	cfg := e.Config(testAccClusterAgentTokenConfig(e.Name("gone"), "a", "gone", ""))
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             e.checkDestroyed("buildkite_cluster_agent_token"),
+		ProtoV6ProviderFactories: e.Factories(),
+		CheckDestroy:             e.CheckDestroyed("buildkite_cluster_agent_token"),
 		Steps: []resource.TestStep{
 			{
 				Config:             cfg,
-				Check:              e.removeOutside(addr),
+				Check:              e.RemoveOutside(addr),
 				ExpectNonEmptyPlan: true,
 			},
 			{
@@ -166,7 +166,7 @@ func TestAccClusterAgentTokenResource_disappears(t *testing.T) {
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate)},
 				},
-				Check: e.checkExists(addr),
+				Check: e.CheckExists(addr),
 			},
 		},
 	})
@@ -174,92 +174,78 @@ func TestAccClusterAgentTokenResource_disappears(t *testing.T) {
 
 func TestAccClusterAgentTokenResource_validation(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
+	e := acctest.NewTestEnv(t)
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
+		ProtoV6ProviderFactories: e.Factories(),
 		Steps: []resource.TestStep{
 			{
-				Config:      e.config(testAccClusterAgentTokenConfig("c", "a", "x", `  allowed_ip_addresses = ["10.0.0.300/8"]`)),
-				ExpectError: regexpMust(`"10.0.0.300/8" is not a network in CIDR notation`),
+				Config:      e.Config(testAccClusterAgentTokenConfig("c", "a", "x", `  allowed_ip_addresses = ["10.0.0.300/8"]`)),
+				ExpectError: acctest.RegexpMust(`"10.0.0.300/8" is not a network in CIDR notation`),
 			},
 			{
-				Config:      e.config(testAccClusterAgentTokenConfig("c", "a", "x", `  allowed_ip_addresses = ["10.0.0.1/8"]`)),
-				ExpectError: regexpMust(`"10.0.0.1/8" has host bits set; the network it names[\s]+is "10.0.0.0/8"`),
+				Config:      e.Config(testAccClusterAgentTokenConfig("c", "a", "x", `  allowed_ip_addresses = ["10.0.0.1/8"]`)),
+				ExpectError: acctest.RegexpMust(`"10.0.0.1/8" has host bits set; the network it names[\s]+is "10.0.0.0/8"`),
 			},
 			{
-				Config:      e.config(testAccClusterAgentTokenConfig("c", "a", "x", `  expires_at = "next tuesday"`)),
-				ExpectError: regexpMust(`expires_at must be an RFC 3339 timestamp`),
+				Config:      e.Config(testAccClusterAgentTokenConfig("c", "a", "x", `  expires_at = "next tuesday"`)),
+				ExpectError: acctest.RegexpMust(`expires_at must be an RFC 3339 timestamp`),
 				PlanOnly:    true,
 			},
 			{
-				Config:        e.config(testAccClusterAgentTokenConfig("c", "a", "x", "")),
+				Config:        e.Config(testAccClusterAgentTokenConfig("c", "a", "x", "")),
 				ResourceName:  "buildkite_cluster_agent_token.test",
 				ImportState:   true,
 				ImportStateId: "only-a-cluster",
-				ExpectError:   regexpMust(`Expected an import ID of the form "<cluster id>/<token id>"`),
+				ExpectError:   acctest.RegexpMust(`Expected an import ID of the form "<cluster id>/<token id>"`),
 			},
 		},
 	})
 }
 
-func init() {
-	registerTestKind("buildkite_cluster_agent_token", testKind{
-		fake:     fakeserver.KindClusterToken,
-		storeKey: byParent("cluster_id"),
-		get: func(ctx context.Context, c *buildkite.Client, a map[string]string) error {
-			_, err := c.ClusterTokens.Get(ctx, a["cluster_uuid"], a["id"])
-			return err
-		},
-		del: func(ctx context.Context, c *buildkite.Client, a map[string]string) error {
-			return c.ClusterTokens.Delete(ctx, a["cluster_uuid"], a["id"])
-		},
-	})
-}
-
-// The rows of buildkite_cluster_agent_token in the tables every type runs through (type_tests_kit_test.go).
-var _ = registerTypeTests("buildkite_cluster_agent_token", typeTests{
-	identity: &identityCase{
-		resourceType: "buildkite_cluster_agent_token", attrs: []string{"cluster_id", "id"},
-		setup: func(t *testing.T, e *testEnv) identityConfigs {
-			return identityConfigs{
-				create: testAccClusterAgentTokenConfig(e.name("identity"), "a", "CI agents", `  allowed_ip_addresses = ["10.0.0.0/8"]`),
-				secret: "token",
+// The rows of buildkite_cluster_agent_token in the tables every type runs through (acctest/type_tests.go).
+var _ = acctest.RegisterTypeTests("buildkite_cluster_agent_token", acctest.TypeTests{
+	Identity: &acctest.IdentityCase{
+		ResourceType: "buildkite_cluster_agent_token", Attrs: []string{"cluster_id", "id"},
+		Setup: func(t *testing.T, e *acctest.TestEnv) acctest.IdentityConfigs {
+			return acctest.IdentityConfigs{
+				Create: testAccClusterAgentTokenConfig(e.Name("identity"), "a", "CI agents", `  allowed_ip_addresses = ["10.0.0.0/8"]`),
+				Secret: "token",
 			}
 		},
 	},
-	migration: []migrationCase{
-		{name: "cluster_agent_token", add: (*officialWorkspace).addAgentToken, check: func(t *testing.T, w *cliWorkdir) {
-			expectMoved(t, w, "buildkite_cluster_agent_token.agents", map[string]any{"token": "moved-secret"})
+	Migration: []acctest.MigrationCase{
+		{Name: "cluster_agent_token", Add: (*acctest.OfficialWorkspace).AddAgentToken, Check: func(t *testing.T, w *acctest.CLIWorkdir) {
+			acctest.ExpectMoved(t, w, "buildkite_cluster_agent_token.agents", map[string]any{"token": "moved-secret"})
 		}},
 	},
-	query: &queryCase{resourceType: "buildkite_cluster_agent_token", run: func(t *testing.T, e *testEnv, base string) queryRow {
-		s := e.seedClusters(t, base)
-		tokenA := byIdentity("cluster_id", s.a.ID, "id", s.tokenA.ID)
-		return queryRow{
-			blocks: []string{"buildkite_cluster_agent_token", "b", fmt.Sprintf("    cluster_id = %q", s.b.ID)},
-			checks: []querycheck.QueryResultCheck{
+	Query: &acctest.QueryCase{ResourceType: "buildkite_cluster_agent_token", Run: func(t *testing.T, e *acctest.TestEnv, base string) acctest.QueryRow {
+		s := e.SeedClusters(t, base)
+		tokenA := acctest.ByIdentity("cluster_id", s.A.ID, "id", s.TokenA.ID)
+		return acctest.QueryRow{
+			Blocks: []string{"buildkite_cluster_agent_token", "b", fmt.Sprintf("    cluster_id = %q", s.B.ID)},
+			Checks: []querycheck.QueryResultCheck{
 				querycheck.ExpectLength("buildkite_cluster_agent_token.all", 2),
 				querycheck.ExpectLength("buildkite_cluster_agent_token.b", 1),
-				querycheck.ExpectIdentity("buildkite_cluster_agent_token.b", identityOf("cluster_id", s.b.ID, "id", s.tokenB.ID)),
+				querycheck.ExpectIdentity("buildkite_cluster_agent_token.b", acctest.IdentityOf("cluster_id", s.B.ID, "id", s.TokenB.ID)),
 				querycheck.ExpectResourceDisplayName("buildkite_cluster_agent_token.all", tokenA, knownvalue.StringExact(base+"-a / CI agents")),
 				querycheck.ExpectResourceKnownValues("buildkite_cluster_agent_token.all", tokenA, []querycheck.KnownValueCheck{
-					known("allowed_ip_addresses", knownvalue.ListExact([]knownvalue.Check{
+					acctest.Known("allowed_ip_addresses", knownvalue.ListExact([]knownvalue.Check{
 						knownvalue.StringExact("10.0.0.0/8"), knownvalue.StringExact("192.168.1.0/24"),
 					})),
-					known("expires_at", knownvalue.StringExact("2030-01-01T00:00:00Z")),
-					known("token", knownvalue.Null()),
+					acctest.Known("expires_at", knownvalue.StringExact("2030-01-01T00:00:00Z")),
+					acctest.Known("token", knownvalue.Null()),
 				}),
 			},
-			imports: 2,
+			Imports: 2,
 		}
 	}},
-	lostSecret: &lostSecretCase{
-		name: "cluster agent token", typ: "buildkite_cluster_agent_token", kind: "Cluster Agent Token", secret: "token",
-		path: func(r *http.Request) bool {
+	LostSecret: &acctest.LostSecretCase{
+		Name: "cluster agent token", Typ: "buildkite_cluster_agent_token", Kind: "Cluster Agent Token", Secret: "token",
+		Path: func(r *http.Request) bool {
 			return strings.Contains(r.URL.Path, "/clusters/") && strings.HasSuffix(r.URL.Path, "/tokens")
 		},
-		item: func(p string) bool { return strings.Contains(p, "/clusters/") && strings.Contains(p, "/tokens/") },
-		config: func(prefix string, instances ...string) string {
+		Item: func(p string) bool { return strings.Contains(p, "/clusters/") && strings.Contains(p, "/tokens/") },
+		Config: func(prefix string, instances ...string) string {
 			out := fmt.Sprintf("resource \"buildkite_cluster\" \"a\" {\n  name = %q\n}\n", prefix)
 			for _, in := range instances {
 				out += fmt.Sprintf("\nresource \"buildkite_cluster_agent_token\" %q {\n  cluster_id  = buildkite_cluster.a.id\n  description = %q\n}\n", in, prefix+"-"+in)
@@ -267,26 +253,26 @@ var _ = registerTypeTests("buildkite_cluster_agent_token", typeTests{
 			return out
 		},
 	},
-	upgrade: []upgradeCase{
+	Upgrade: []acctest.UpgradeCase{
 		{
-			name: "agent token, ours at version 0", typeName: "buildkite_cluster_agent_token", version: 0,
-			state: map[string]any{"id": otherUUID, "uuid": otherUUID, "graphql_id": "T", "cluster_id": testUUID, "description": "d",
+			Name: "agent token, ours at version 0", TypeName: "buildkite_cluster_agent_token", Version: 0,
+			State: map[string]any{"id": acctest.OtherUUID, "uuid": acctest.OtherUUID, "graphql_id": "T", "cluster_id": acctest.TestUUID, "description": "d",
 				"allowed_ip_addresses": nil, "expires_at": nil, "token": "s", "url": "u"},
-			want: map[string]any{"cluster_uuid": testUUID, "token": "s"},
+			Want: map[string]any{"cluster_uuid": acctest.TestUUID, "token": "s"},
 		},
 		{
-			name: "agent token, the official provider's", typeName: "buildkite_cluster_agent_token", version: 0,
-			state: map[string]any{"id": kit.GraphQLID("ClusterToken", otherUUID), "uuid": otherUUID, "cluster_id": clusterGraphQLID,
-				"cluster_uuid": testUUID, "description": "d", "allowed_ip_addresses": []any{}, "token": "s"},
-			want: map[string]any{"id": otherUUID, "cluster_id": testUUID, "allowed_ip_addresses": nil, "token": "s", "expires_at": nil},
+			Name: "agent token, the official provider's", TypeName: "buildkite_cluster_agent_token", Version: 0,
+			State: map[string]any{"id": kit.GraphQLID("ClusterToken", acctest.OtherUUID), "uuid": acctest.OtherUUID, "cluster_id": acctest.ClusterGraphQLID,
+				"cluster_uuid": acctest.TestUUID, "description": "d", "allowed_ip_addresses": []any{}, "token": "s"},
+			Want: map[string]any{"id": acctest.OtherUUID, "cluster_id": acctest.TestUUID, "allowed_ip_addresses": nil, "token": "s", "expires_at": nil},
 		},
 	},
-	serviceState: func(ctx context.Context, c *buildkite.Client) ([]string, error) {
+	ServiceState: func(ctx context.Context, c *buildkite.Client) ([]string, error) {
 		clusters, err := c.Clusters.List(ctx)
-		return childIDs(clusters, err, func(cl buildkite.Cluster) ([]buildkite.ClusterToken, error) { return c.ClusterTokens.List(ctx, cl.ID) },
+		return acctest.ChildIDs(clusters, err, func(cl buildkite.Cluster) ([]buildkite.ClusterToken, error) { return c.ClusterTokens.List(ctx, cl.ID) },
 			func(t buildkite.ClusterToken) string { return t.ID })
 	},
-	exempt: map[string]string{
-		tableSweeper: "A cluster's agent tokens go with their cluster, which the cluster sweeper removes.",
+	Exempt: map[string]string{
+		acctest.TableSweeper: "A cluster's agent tokens go with their cluster, which the cluster sweeper removes.",
 	},
 })

@@ -18,22 +18,9 @@ import (
 
 	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/acctest"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
-
-func init() {
-	registerTestKind("buildkite_cluster_cache_registry", testKind{
-		fake:     fakeserver.KindCacheRegistry,
-		storeKey: byParent("cluster_id"),
-		get: func(ctx context.Context, c *buildkite.Client, a map[string]string) error {
-			_, err := c.CacheRegistries.Get(ctx, kit.CanonicalID(a["cluster_id"]), a["id"])
-			return err
-		},
-		del: func(ctx context.Context, c *buildkite.Client, a map[string]string) error {
-			return c.CacheRegistries.Delete(ctx, kit.CanonicalID(a["cluster_id"]), a["id"])
-		},
-	})
-}
 
 const cacheRegistryAddr = "buildkite_cluster_cache_registry.test"
 
@@ -53,13 +40,13 @@ resource "buildkite_cluster_cache_registry" "test" {
 }
 
 // checkCachePolicy fails unless the registry in state holds, on the service, a policy meaning want.
-func (e *testEnv) checkCachePolicy(want string) resource.TestCheckFunc {
+func checkCachePolicy(e *acctest.TestEnv, want string) resource.TestCheckFunc {
 	return func(s *terraform.State) error {
 		rs, ok := s.RootModule().Resources[cacheRegistryAddr]
 		if !ok {
 			return fmt.Errorf("%s is not in state", cacheRegistryAddr)
 		}
-		c, err := e.client.CacheRegistries.Get(context.Background(), rs.Primary.Attributes["cluster_uuid"], rs.Primary.ID)
+		c, err := e.Client.CacheRegistries.Get(context.Background(), rs.Primary.Attributes["cluster_uuid"], rs.Primary.ID)
 		if err != nil {
 			return err
 		}
@@ -72,53 +59,53 @@ func (e *testEnv) checkCachePolicy(want string) resource.TestCheckFunc {
 
 func TestAccClusterCacheRegistryResource_basic(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	cluster := e.name("cache")
-	name := e.name("Node Modules")
+	e := acctest.NewTestEnv(t)
+	cluster := e.Name("cache")
+	name := e.Name("Node Modules")
 	// A string action, which the service answers as a list: the configured spelling is kept.
 	policy := `{"rules": [{"effect": "allow", "action": "save", "when": "claims.build_branch == 'main'"}, {"effect": "allow", "action": "restore"}]}`
-	config := func(name, body string) string { return e.config(testAccCacheRegistryConfig(cluster, name, body)) }
+	config := func(name, body string) string { return e.Config(testAccCacheRegistryConfig(cluster, name, body)) }
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             e.checkDestroyed("buildkite_cluster_cache_registry"),
-		Steps: steps(
-			step(resource.TestStep{
+		ProtoV6ProviderFactories: e.Factories(),
+		CheckDestroy:             e.CheckDestroyed("buildkite_cluster_cache_registry"),
+		Steps: acctest.Steps(
+			acctest.Step(resource.TestStep{
 				Config: config(name, fmt.Sprintf("  description = \"npm\"\n  emoji = \":npm:\"\n  policy = jsonencode(%s)", policy)),
 				Check: resource.ComposeAggregateTestCheckFunc(
-					e.checkExists(cacheRegistryAddr),
+					e.CheckExists(cacheRegistryAddr),
 					resource.TestCheckResourceAttrPair(cacheRegistryAddr, "id", cacheRegistryAddr, "uuid"),
 					resource.TestCheckResourceAttrPair(cacheRegistryAddr, "cluster_uuid", "buildkite_cluster.test", "uuid"),
 					resource.TestCheckResourceAttr(cacheRegistryAddr, "slug", kit.SlugOf(name)),
 					resource.TestCheckResourceAttr(cacheRegistryAddr, "default", "false"),
 					resource.TestCheckResourceAttrSet(cacheRegistryAddr, "graphql_id"),
-					e.checkCachePolicy(policy),
+					checkCachePolicy(e, policy),
 				),
-				ConfigPlanChecks: expectEmpty(),
+				ConfigPlanChecks: acctest.ExpectEmpty(),
 			}),
-			importSteps(cacheRegistryAddr, importID(cacheRegistryAddr, "cluster_uuid", "id"), "policy"),
+			acctest.ImportSteps(cacheRegistryAddr, acctest.ImportID(cacheRegistryAddr, "cluster_uuid", "id"), "policy"),
 			// The official provider's import ID, the GraphQL ID, and the UUID alone.
-			step(resource.TestStep{ResourceName: cacheRegistryAddr, ImportState: true, ImportStateVerify: true,
-				ImportStateIdFunc: importID(cacheRegistryAddr, "graphql_id"), ImportStateVerifyIgnore: []string{"policy"}}),
-			step(resource.TestStep{
+			acctest.Step(resource.TestStep{ResourceName: cacheRegistryAddr, ImportState: true, ImportStateVerify: true,
+				ImportStateIdFunc: acctest.ImportID(cacheRegistryAddr, "graphql_id"), ImportStateVerifyIgnore: []string{"policy"}}),
+			acctest.Step(resource.TestStep{
 				// Renamed (a new slug), description cleared, the policy replaced.
 				Config: config(name+"-yarn", `  emoji = ":npm:"
   policy = jsonencode({ save = { scopes = { branch = true } }, rules = [{ effect = "allow", action = ["save", "restore"] }] })`),
 				Check: resource.ComposeAggregateTestCheckFunc(
 					resource.TestCheckResourceAttr(cacheRegistryAddr, "slug", kit.SlugOf(name+"-yarn")),
 					resource.TestCheckNoResourceAttr(cacheRegistryAddr, "description"),
-					e.checkCachePolicy(`{"save":{"scopes":{"branch":true}},"rules":[{"effect":"allow","action":["save","restore"]}]}`),
+					checkCachePolicy(e, `{"save":{"scopes":{"branch":true}},"rules":[{"effect":"allow","action":["save","restore"]}]}`),
 				),
-				ConfigPlanChecks: inPlace(cacheRegistryAddr),
+				ConfigPlanChecks: acctest.InPlace(cacheRegistryAddr),
 			}),
 			// The policy removed from the configuration stays as it is.
-			step(resource.TestStep{
+			acctest.Step(resource.TestStep{
 				Config:           config(name+"-yarn", `  emoji = ":npm:"`),
-				ConfigPlanChecks: expectEmpty(),
-				Check:            e.checkCachePolicy(`{"save":{"scopes":{"branch":true}},"rules":[{"effect":"allow","action":["save","restore"]}]}`),
+				ConfigPlanChecks: acctest.ExpectEmpty(),
+				Check:            checkCachePolicy(e, `{"save":{"scopes":{"branch":true}},"rules":[{"effect":"allow","action":["save","restore"]}]}`),
 			}),
 			// A new cluster replaces the registry.
-			step(resource.TestStep{
-				Config: e.config(fmt.Sprintf(`
+			acctest.Step(resource.TestStep{
+				Config: e.Config(fmt.Sprintf(`
 resource "buildkite_cluster" "test" {
   name = %q
 }
@@ -131,8 +118,8 @@ resource "buildkite_cluster_cache_registry" "test" {
   cluster_id = buildkite_cluster.other.id
   name       = %q
 }
-`, cluster, e.name("cache-other"), name)),
-				Check: resource.ComposeAggregateTestCheckFunc(e.checkExists(cacheRegistryAddr),
+`, cluster, e.Name("cache-other"), name)),
+				Check: resource.ComposeAggregateTestCheckFunc(e.CheckExists(cacheRegistryAddr),
 					resource.TestCheckResourceAttrPair(cacheRegistryAddr, "cluster_uuid", "buildkite_cluster.other", "uuid")),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(cacheRegistryAddr, plancheck.ResourceActionDestroyBeforeCreate)}},
@@ -143,27 +130,27 @@ resource "buildkite_cluster_cache_registry" "test" {
 
 func TestAccClusterCacheRegistryResource_disappears(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	e.disappears(cacheRegistryAddr, testAccCacheRegistryConfig(e.name("cache"), e.name("gone"), ""))
+	e := acctest.NewTestEnv(t)
+	e.Disappears(cacheRegistryAddr, testAccCacheRegistryConfig(e.Name("cache"), e.Name("gone"), ""))
 }
 
 // TestAccClusterCacheRegistryResource_default: the cluster's Default registry is managed once imported, and
 // a destroy of it fails with the service's reason.
 func TestAccClusterCacheRegistryResource_default(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
+	e := acctest.NewTestEnv(t)
 	ctx := context.Background()
-	cl, err := e.client.Clusters.Create(ctx, buildkite.ClusterCreate{Name: e.name("cache-default")})
+	cl, err := e.Client.Clusters.Create(ctx, buildkite.ClusterCreate{Name: e.Name("cache-default")})
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = e.client.Clusters.Delete(ctx, cl.ID) })
-	all, err := e.client.CacheRegistries.List(ctx, cl.ID)
+	t.Cleanup(func() { _ = e.Client.Clusters.Delete(ctx, cl.ID) })
+	all, err := e.Client.CacheRegistries.List(ctx, cl.ID)
 	if err != nil || len(all) == 0 {
 		t.Fatalf("the cluster's registries: %v, %v", all, err)
 	}
 	def := all[0]
-	cfg := e.config(fmt.Sprintf(`
+	cfg := e.Config(fmt.Sprintf(`
 import {
   to = buildkite_cluster_cache_registry.test
   id = "%s/%s"
@@ -176,12 +163,12 @@ resource "buildkite_cluster_cache_registry" "test" {
 }
 `, cl.ID, def.UUID, cl.ID))
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
+		ProtoV6ProviderFactories: e.Factories(),
 		Steps: []resource.TestStep{
 			{Config: cfg, Check: resource.TestCheckResourceAttr(cacheRegistryAddr, "default", "true")},
-			{Config: cfg, Destroy: true, ExpectError: wrapped("The cluster's default cache registry cannot be deleted")},
+			{Config: cfg, Destroy: true, ExpectError: acctest.Wrapped("The cluster's default cache registry cannot be deleted")},
 			{
-				Config: e.config(`
+				Config: e.Config(`
 removed {
   from = buildkite_cluster_cache_registry.test
   lifecycle {
@@ -220,20 +207,20 @@ func swapCachePolicy(next http.Handler) http.Handler {
 // the next plan shows the difference).
 func TestAccClusterCacheRegistryResource_policyNotApplied(t *testing.T) {
 	t.Parallel()
-	e := newTestEnvWith(t, fakeserver.Options{}, swapCachePolicy)
-	cluster, name := e.name("cache"), e.name("swapped")
+	e := acctest.NewTestEnvWith(t, fakeserver.Options{}, swapCachePolicy)
+	cluster, name := e.Name("cache"), e.Name("swapped")
 	const sent = `{ rules = [{ effect = "allow", action = ["save", "restore"] }] }`
-	config := func(body string) string { return e.config(testAccCacheRegistryConfig(cluster, name, body)) }
+	config := func(body string) string { return e.Config(testAccCacheRegistryConfig(cluster, name, body)) }
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             e.checkDestroyed("buildkite_cluster_cache_registry"),
+		ProtoV6ProviderFactories: e.Factories(),
+		CheckDestroy:             e.CheckDestroyed("buildkite_cluster_cache_registry"),
 		Steps: []resource.TestStep{
 			// Created without a policy (a create that fails is tainted by Terraform, so the update is
 			// where the state's record shows).
-			{Config: config(""), Check: e.checkExists(cacheRegistryAddr)},
+			{Config: config(""), Check: e.CheckExists(cacheRegistryAddr)},
 			{
 				Config:      config("  policy = jsonencode(" + sent + ")"),
-				ExpectError: wrapped("Cache Registry Policy Not Applied"),
+				ExpectError: acctest.Wrapped("Cache Registry Policy Not Applied"),
 			},
 			// The registry was kept in state, with the policy the service holds: the same policy planned
 			// again is a change to it, ...
@@ -247,8 +234,8 @@ func TestAccClusterCacheRegistryResource_policyNotApplied(t *testing.T) {
 			{
 				Config: config(""),
 				Check: resource.ComposeAggregateTestCheckFunc(
-					e.checkExists(cacheRegistryAddr),
-					e.checkCachePolicy(heldCachePolicy),
+					e.CheckExists(cacheRegistryAddr),
+					checkCachePolicy(e, heldCachePolicy),
 					func(s *terraform.State) error {
 						got := s.RootModule().Resources[cacheRegistryAddr].Primary.Attributes["policy"]
 						if !policyEquivalent(got, heldCachePolicy) {
@@ -266,22 +253,22 @@ func TestAccClusterCacheRegistryResource_policyNotApplied(t *testing.T) {
 
 func TestAccClusterCacheRegistryResource_badInput(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	cfg := func(body string) string { return e.config(testAccCacheRegistryConfig(e.name("cache"), "x", body)) }
+	e := acctest.NewTestEnv(t)
+	cfg := func(body string) string { return e.Config(testAccCacheRegistryConfig(e.Name("cache"), "x", body)) }
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
+		ProtoV6ProviderFactories: e.Factories(),
 		Steps: []resource.TestStep{
-			{Config: cfg(`  policy = "null"`), ExpectError: wrapped("Invalid cache registry policy")},
-			{Config: cfg(`  policy = "[1]"`), ExpectError: wrapped("Invalid cache registry policy")},
-			{Config: cfg(`  policy = "save: {}"`), ExpectError: wrapped("policy must be valid JSON")},
+			{Config: cfg(`  policy = "null"`), ExpectError: acctest.Wrapped("Invalid cache registry policy")},
+			{Config: cfg(`  policy = "[1]"`), ExpectError: acctest.Wrapped("Invalid cache registry policy")},
+			{Config: cfg(`  policy = "save: {}"`), ExpectError: acctest.Wrapped("policy must be valid JSON")},
 			{Config: cfg(`  policy = jsonencode({ rules = [{ effect = "deny", action = "save" }] })`),
-				ExpectError: wrapped(`rules: effect must be "allow"`)},
+				ExpectError: acctest.Wrapped(`rules: effect must be "allow"`)},
 			{
 				Config:        cfg(""),
 				ResourceName:  cacheRegistryAddr,
 				ImportState:   true,
 				ImportStateId: "not-an-id",
-				ExpectError:   wrapped("<cluster id>/<registry uuid>"),
+				ExpectError:   acctest.Wrapped("<cluster id>/<registry uuid>"),
 			},
 		},
 	})
@@ -289,8 +276,8 @@ func TestAccClusterCacheRegistryResource_badInput(t *testing.T) {
 
 func TestAccClusterCacheRegistryDataSource_basic(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	cluster := e.name("cache-data")
+	e := acctest.NewTestEnv(t)
+	cluster := e.Name("cache-data")
 	body := testAccCacheRegistryConfig(cluster, "Gems", `  emoji = ":gem:"`) + `
 data "buildkite_cluster_cache_registry" "by_id" {
   cluster_id = buildkite_cluster.test.graphql_id
@@ -308,29 +295,29 @@ data "buildkite_cluster_cache_registry" "default" {
 }
 `
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
+		ProtoV6ProviderFactories: e.Factories(),
 		Steps: []resource.TestStep{
 			{
-				Config: e.config(`
+				Config: e.Config(`
 data "buildkite_cluster_cache_registry" "both" {
-  cluster_id = "` + unknownUUID + `"
+  cluster_id = "` + acctest.UnknownUUID + `"
   name       = "a"
   slug       = "a"
 }
 `),
-				ExpectError: wrapped("Invalid Attribute Combination"),
+				ExpectError: acctest.Wrapped("Invalid Attribute Combination"),
 			},
 			{
-				Config: e.config(body + `
+				Config: e.Config(body + `
 data "buildkite_cluster_cache_registry" "missing" {
   cluster_id = buildkite_cluster.test.id
   name       = "nothing here"
 }
 `),
-				ExpectError: wrapped("has no cache registry with the name"),
+				ExpectError: acctest.Wrapped("has no cache registry with the name"),
 			},
 			{
-				Config: e.config(body),
+				Config: e.Config(body),
 				Check: resource.ComposeAggregateTestCheckFunc(
 					resource.TestCheckResourceAttrPair("data.buildkite_cluster_cache_registry.by_id", "uuid", cacheRegistryAddr, "uuid"),
 					resource.TestCheckResourceAttr("data.buildkite_cluster_cache_registry.by_id", "emoji", ":gem:"),
@@ -344,50 +331,50 @@ data "buildkite_cluster_cache_registry" "missing" {
 	})
 }
 
-// The rows of buildkite_cluster_cache_registry in the tables every type runs through (type_tests_kit_test.go).
-var _ = registerTypeTests("buildkite_cluster_cache_registry", typeTests{
-	identity: &identityCase{
-		resourceType: "buildkite_cluster_cache_registry", attrs: []string{"cluster_id", "id"},
-		setup: func(t *testing.T, e *testEnv) identityConfigs {
-			cluster := e.name("identity")
-			return identityConfigs{
-				create: testAccCacheRegistryConfig(cluster, "Identity", `  description = "Found by its cluster and UUID"`),
-				update: testAccCacheRegistryConfig(cluster, "Identity Renamed", `  description = "Found by its cluster and UUID"`),
+// The rows of buildkite_cluster_cache_registry in the tables every type runs through (acctest/type_tests.go).
+var _ = acctest.RegisterTypeTests("buildkite_cluster_cache_registry", acctest.TypeTests{
+	Identity: &acctest.IdentityCase{
+		ResourceType: "buildkite_cluster_cache_registry", Attrs: []string{"cluster_id", "id"},
+		Setup: func(t *testing.T, e *acctest.TestEnv) acctest.IdentityConfigs {
+			cluster := e.Name("identity")
+			return acctest.IdentityConfigs{
+				Create: testAccCacheRegistryConfig(cluster, "Identity", `  description = "Found by its cluster and UUID"`),
+				Update: testAccCacheRegistryConfig(cluster, "Identity Renamed", `  description = "Found by its cluster and UUID"`),
 			}
 		},
 	},
 	// Cache registries live in clusters, which take theirs along; these are the tests' in other clusters.
-	sweeper: &sweeper{"buildkite_cluster_cache_registry", "cache-registries", nil, listCacheRegistries},
-	query: &queryCase{resourceType: "buildkite_cluster_cache_registry", run: func(t *testing.T, e *testEnv, base string) queryRow {
+	Sweeper: &acctest.Sweeper{ResourceType: "buildkite_cluster_cache_registry", Collection: "cache-registries", After: nil, List: acctest.ListCacheRegistries},
+	Query: &acctest.QueryCase{ResourceType: "buildkite_cluster_cache_registry", Run: func(t *testing.T, e *acctest.TestEnv, base string) acctest.QueryRow {
 		ctx := t.Context()
-		a, err := e.client.Clusters.Create(ctx, buildkite.ClusterCreate{Name: base + "-a"})
+		a, err := e.Client.Clusters.Create(ctx, buildkite.ClusterCreate{Name: base + "-a"})
 		if err != nil {
 			t.Fatal(err)
 		}
 		// A second cluster, which has only its Default registry.
-		if _, err := e.client.Clusters.Create(ctx, buildkite.ClusterCreate{Name: base + "-b"}); err != nil {
+		if _, err := e.Client.Clusters.Create(ctx, buildkite.ClusterCreate{Name: base + "-b"}); err != nil {
 			t.Fatal(err)
 		}
-		gems, err := e.client.CacheRegistries.Create(ctx, a.ID, buildkite.CacheRegistryWrite{Name: ptrTo("Gems"), Emoji: buildkite.Value(":gem:")})
+		gems, err := e.Client.CacheRegistries.Create(ctx, a.ID, buildkite.CacheRegistryWrite{Name: acctest.PtrTo("Gems"), Emoji: buildkite.Value(":gem:")})
 		if err != nil {
 			t.Fatal(err)
 		}
 		// Each cluster's Default registry is listed too.
-		return queryRow{
-			blocks: []string{"buildkite_cluster_cache_registry", "a", fmt.Sprintf("    cluster_id = %q", a.ID)},
-			checks: []querycheck.QueryResultCheck{
+		return acctest.QueryRow{
+			Blocks: []string{"buildkite_cluster_cache_registry", "a", fmt.Sprintf("    cluster_id = %q", a.ID)},
+			Checks: []querycheck.QueryResultCheck{
 				querycheck.ExpectLength("buildkite_cluster_cache_registry.all", 3),
 				querycheck.ExpectLength("buildkite_cluster_cache_registry.a", 2),
-				querycheck.ExpectIdentity("buildkite_cluster_cache_registry.a", identityOf("cluster_id", a.ID, "id", gems.UUID)),
+				querycheck.ExpectIdentity("buildkite_cluster_cache_registry.a", acctest.IdentityOf("cluster_id", a.ID, "id", gems.UUID)),
 				querycheck.ExpectResourceDisplayName("buildkite_cluster_cache_registry.all",
-					byIdentity("cluster_id", a.ID, "id", gems.UUID), knownvalue.StringExact(base+"-a / Gems")),
-				querycheck.ExpectResourceKnownValues("buildkite_cluster_cache_registry.a", byIdentity("cluster_id", a.ID, "id", gems.UUID), []querycheck.KnownValueCheck{
-					known("slug", knownvalue.StringExact("gems")),
-					known("emoji", knownvalue.StringExact(":gem:")),
-					known("default", knownvalue.Bool(false)),
+					acctest.ByIdentity("cluster_id", a.ID, "id", gems.UUID), knownvalue.StringExact(base+"-a / Gems")),
+				querycheck.ExpectResourceKnownValues("buildkite_cluster_cache_registry.a", acctest.ByIdentity("cluster_id", a.ID, "id", gems.UUID), []querycheck.KnownValueCheck{
+					acctest.Known("slug", knownvalue.StringExact("gems")),
+					acctest.Known("emoji", knownvalue.StringExact(":gem:")),
+					acctest.Known("default", knownvalue.Bool(false)),
 				}),
 			},
-			imports: 3,
+			Imports: 3,
 		}
 	}},
 })

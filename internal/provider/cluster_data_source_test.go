@@ -13,62 +13,63 @@ import (
 
 	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/acctest"
 )
 
 // seedClusters creates two clusters named name-a (with a default and a paused queue) and name-b through
 // the API and returns them.
-func seedClusters(t *testing.T, e *testEnv, name string) (a, b *buildkite.Cluster) {
+func seedClusters(t *testing.T, e *acctest.TestEnv, name string) (a, b *buildkite.Cluster) {
 	t.Helper()
 	ctx := context.Background()
 	var err error
 	desc := "first"
-	if a, err = e.client.Clusters.Create(ctx, buildkite.ClusterCreate{Name: name + "-a", Description: &desc}); err != nil {
+	if a, err = e.Client.Clusters.Create(ctx, buildkite.ClusterCreate{Name: name + "-a", Description: &desc}); err != nil {
 		t.Fatal(err)
 	}
-	if b, err = e.client.Clusters.Create(ctx, buildkite.ClusterCreate{Name: name + "-b"}); err != nil {
+	if b, err = e.Client.Clusters.Create(ctx, buildkite.ClusterCreate{Name: name + "-b"}); err != nil {
 		t.Fatal(err)
 	}
-	linux, err := e.client.Queues.Create(ctx, a.ID, buildkite.QueueCreate{Key: "linux"})
+	linux, err := e.Client.Queues.Create(ctx, a.ID, buildkite.QueueCreate{Key: "linux"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	mac, err := e.client.Queues.Create(ctx, a.ID, buildkite.QueueCreate{Key: "macos"})
+	mac, err := e.Client.Queues.Create(ctx, a.ID, buildkite.QueueCreate{Key: "macos"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.client.Queues.Pause(ctx, a.ID, mac.ID, "upgrading"); err != nil {
+	if _, err := e.Client.Queues.Pause(ctx, a.ID, mac.ID, "upgrading"); err != nil {
 		t.Fatal(err)
 	}
-	if a, err = e.client.Clusters.Update(ctx, a.ID, buildkite.ClusterUpdate{DefaultQueueID: buildkite.Value(linux.ID)}); err != nil {
+	if a, err = e.Client.Clusters.Update(ctx, a.ID, buildkite.ClusterUpdate{DefaultQueueID: buildkite.Value(linux.ID)}); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		_ = e.client.Clusters.Delete(context.Background(), a.ID)
-		_ = e.client.Clusters.Delete(context.Background(), b.ID)
+		_ = e.Client.Clusters.Delete(context.Background(), a.ID)
+		_ = e.Client.Clusters.Delete(context.Background(), b.ID)
 	})
 	return a, b
 }
 
 func TestAccClusterDataSources(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	name := e.name("views")
+	e := acctest.NewTestEnv(t)
+	name := e.Name("views")
 	a, b := seedClusters(t, e, name)
 	// Cluster b has a team as its maintainer; a has none.
-	team, err := e.client.Teams.Create(context.Background(), buildkite.TeamWrite{Name: name + "-owners", Privacy: "visible", DefaultMemberRole: "member"})
+	team, err := e.Client.Teams.Create(context.Background(), buildkite.TeamWrite{Name: name + "-owners", Privacy: "visible", DefaultMemberRole: "member"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	maintainer, err := e.client.ClusterMaintainers.Create(context.Background(), b.ID, buildkite.ClusterMaintainerCreate{TeamID: team.ID})
+	maintainer, err := e.Client.ClusterMaintainers.Create(context.Background(), b.ID, buildkite.ClusterMaintainerCreate{TeamID: team.ID})
 	if err != nil {
 		t.Fatal(err)
 	}
 
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
+		ProtoV6ProviderFactories: e.Factories(),
 		Steps: []resource.TestStep{
 			{
-				Config: e.config(fmt.Sprintf(`
+				Config: e.Config(fmt.Sprintf(`
 data "buildkite_cluster" "by_name" {
   name = "%[1]s-a"
 }
@@ -142,30 +143,30 @@ data "buildkite_cluster_queues" "by_graphql_id" {
 
 func TestAccClusterDataSource_errors(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	name := e.name("twice")
+	e := acctest.NewTestEnv(t)
+	name := e.Name("twice")
 	seedClusters(t, e, name)
-	if _, err := e.client.Clusters.Create(context.Background(), buildkite.ClusterCreate{Name: name + "-b"}); err != nil {
+	if _, err := e.Client.Clusters.Create(context.Background(), buildkite.ClusterCreate{Name: name + "-b"}); err != nil {
 		t.Fatal(err)
 	}
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
+		ProtoV6ProviderFactories: e.Factories(),
 		Steps: []resource.TestStep{
 			{
-				Config:      e.config(`data "buildkite_cluster" "x" { name = "no-such-cluster" }`),
-				ExpectError: regexpMust(`(?s)Unable to find Cluster.*Could not find cluster with name "no-such-cluster"`),
+				Config:      e.Config(`data "buildkite_cluster" "x" { name = "no-such-cluster" }`),
+				ExpectError: acctest.RegexpMust(`(?s)Unable to find Cluster.*Could not find cluster with name "no-such-cluster"`),
 			},
 			{
-				Config:      e.config(fmt.Sprintf(`data "buildkite_cluster" "x" { name = "%s-b" }`, name)),
-				ExpectError: regexpMust(`(?s)More Than One Cluster Found.*2 clusters match the name`),
+				Config:      e.Config(fmt.Sprintf(`data "buildkite_cluster" "x" { name = "%s-b" }`, name)),
+				ExpectError: acctest.RegexpMust(`(?s)More Than One Cluster Found.*2 clusters match the name`),
 			},
 			{
-				Config:      e.config(`data "buildkite_cluster" "x" { id = "01234567-89ab-cdef-0123-456789abcdef" }`),
-				ExpectError: regexpMust(`(?s)Unable to find Cluster.*Could not find cluster with ID "01234567-89ab-cdef-0123-456789abcdef"`),
+				Config:      e.Config(`data "buildkite_cluster" "x" { id = "01234567-89ab-cdef-0123-456789abcdef" }`),
+				ExpectError: acctest.RegexpMust(`(?s)Unable to find Cluster.*Could not find cluster with ID "01234567-89ab-cdef-0123-456789abcdef"`),
 			},
 			{
-				Config:      e.config(`data "buildkite_cluster" "x" {}`),
-				ExpectError: regexpMust(`(?s)Exactly one of these attributes must be configured: \[id,name\]`),
+				Config:      e.Config(`data "buildkite_cluster" "x" {}`),
+				ExpectError: acctest.RegexpMust(`(?s)Exactly one of these attributes must be configured: \[id,name\]`),
 			},
 		},
 	})
@@ -189,14 +190,14 @@ func TestAccClusterDataSources_clusterDeletedWhileListed(t *testing.T) {
 			}
 		})
 	}
-	e := newTestEnvWith(t, fakeserver.Options{}, deleteAfterListing)
-	name := e.name("vanishing")
+	e := acctest.NewTestEnvWith(t, fakeserver.Options{}, deleteAfterListing)
+	name := e.Name("vanishing")
 	a, b := seedClusters(t, e, name)
 	gone.Store(b.ID)
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
+		ProtoV6ProviderFactories: e.Factories(),
 		Steps: []resource.TestStep{{
-			Config: e.config(`data "buildkite_clusters" "all" {}`),
+			Config: e.Config(`data "buildkite_clusters" "all" {}`),
 			Check: resource.ComposeAggregateTestCheckFunc(
 				resource.TestCheckResourceAttr("data.buildkite_clusters.all", "clusters.#", "1"),
 				resource.TestCheckResourceAttr("data.buildkite_clusters.all", "clusters.0.id", a.ID),

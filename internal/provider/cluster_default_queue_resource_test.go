@@ -17,6 +17,7 @@ import (
 
 	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/acctest"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
@@ -57,7 +58,7 @@ resource "buildkite_cluster_default_queue" "test" {
 }
 
 // checkDefaultQueue fails unless the cluster's default queue on the service is the given queue ("" for none).
-func (e *testEnv) checkDefaultQueue(clusterAddr, queueAddr string) resource.TestCheckFunc {
+func checkDefaultQueue(e *acctest.TestEnv, clusterAddr, queueAddr string) resource.TestCheckFunc {
 	return func(s *terraform.State) error {
 		cluster, ok := s.RootModule().Resources[clusterAddr]
 		if !ok {
@@ -71,7 +72,7 @@ func (e *testEnv) checkDefaultQueue(clusterAddr, queueAddr string) resource.Test
 			}
 			want = q.Primary.ID
 		}
-		got, err := e.defaultQueueOf(cluster.Primary.ID)
+		got, err := e.DefaultQueueOf(cluster.Primary.ID)
 		if err != nil {
 			return err
 		}
@@ -83,34 +84,34 @@ func (e *testEnv) checkDefaultQueue(clusterAddr, queueAddr string) resource.Test
 }
 
 // clearDefaultQueueOutside unsets a cluster's default queue behind Terraform's back.
-func (e *testEnv) clearDefaultQueueOutside(clusterAddr string) resource.TestCheckFunc {
+func clearDefaultQueueOutside(e *acctest.TestEnv, clusterAddr string) resource.TestCheckFunc {
 	return func(s *terraform.State) error {
 		cluster, ok := s.RootModule().Resources[clusterAddr]
 		if !ok {
 			return fmt.Errorf("%s is not in state", clusterAddr)
 		}
-		if e.live {
-			_, err := e.client.Clusters.Update(context.Background(), cluster.Primary.ID, buildkite.ClusterUpdate{DefaultQueueID: buildkite.Cleared[string]()})
+		if e.Live {
+			_, err := e.Client.Clusters.Update(context.Background(), cluster.Primary.ID, buildkite.ClusterUpdate{DefaultQueueID: buildkite.Cleared[string]()})
 			return err
 		}
-		return e.server.Store().SetClusterDefaultQueueID(e.org, cluster.Primary.ID, "")
+		return e.Server.Store().SetClusterDefaultQueueID(e.Org, cluster.Primary.ID, "")
 	}
 }
 
 func TestAccClusterDefaultQueueResource_basic(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	name := e.name("defaults")
+	e := acctest.NewTestEnv(t)
+	name := e.Name("defaults")
 	const addr = "buildkite_cluster_default_queue.test"
 
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             e.checkDefaultQueueDestroyed,
+		ProtoV6ProviderFactories: e.Factories(),
+		CheckDestroy:             e.CheckDefaultQueueDestroyed,
 		Steps: []resource.TestStep{
 			{
-				Config: e.config(testAccClusterDefaultQueueConfig(name, "a", "a1")),
+				Config: e.Config(testAccClusterDefaultQueueConfig(name, "a", "a1")),
 				Check: resource.ComposeTestCheckFunc(
-					e.checkDefaultQueue("buildkite_cluster.a", "buildkite_cluster_queue.a1"),
+					checkDefaultQueue(e, "buildkite_cluster.a", "buildkite_cluster_queue.a1"),
 					resource.TestCheckResourceAttrPair(addr, "id", "buildkite_cluster.a", "id"),
 					resource.TestCheckResourceAttrPair(addr, "key", "buildkite_cluster_queue.a1", "key"),
 				),
@@ -121,37 +122,37 @@ func TestAccClusterDefaultQueueResource_basic(t *testing.T) {
 			{
 				ResourceName:      addr,
 				ImportState:       true,
-				ImportStateIdFunc: importID(addr, "cluster_id"),
+				ImportStateIdFunc: acctest.ImportID(addr, "cluster_id"),
 				ImportStateVerify: true,
 			},
-			generateConfigStep(addr, importID(addr, "cluster_id")),
+			acctest.GenerateConfigStep(addr, acctest.ImportID(addr, "cluster_id")),
 			{
 				// Another queue of the same cluster: in place.
-				Config: e.config(testAccClusterDefaultQueueConfig(name, "a", "a2")),
+				Config: e.Config(testAccClusterDefaultQueueConfig(name, "a", "a2")),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
 				Check: resource.ComposeTestCheckFunc(
-					e.checkDefaultQueue("buildkite_cluster.a", "buildkite_cluster_queue.a2"),
+					checkDefaultQueue(e, "buildkite_cluster.a", "buildkite_cluster_queue.a2"),
 					resource.TestCheckResourceAttrPair(addr, "key", "buildkite_cluster_queue.a2", "key"),
 				),
 			},
 			{
 				// Another cluster: replacement, which unsets the first cluster's default.
-				Config: e.config(testAccClusterDefaultQueueConfig(name, "b", "b1")),
+				Config: e.Config(testAccClusterDefaultQueueConfig(name, "b", "b1")),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionDestroyBeforeCreate)},
 				},
 				Check: resource.ComposeTestCheckFunc(
-					e.checkDefaultQueue("buildkite_cluster.b", "buildkite_cluster_queue.b1"),
-					e.checkDefaultQueue("buildkite_cluster.a", ""),
+					checkDefaultQueue(e, "buildkite_cluster.b", "buildkite_cluster_queue.b1"),
+					checkDefaultQueue(e, "buildkite_cluster.a", ""),
 				),
 			},
 			{
 				// Destroying the resource alone unsets the default and keeps the cluster.
-				Config: e.config(testAccClusterDefaultQueueConfig(name, "", "")),
-				Check:  e.checkDefaultQueue("buildkite_cluster.b", ""),
+				Config: e.Config(testAccClusterDefaultQueueConfig(name, "", "")),
+				Check:  checkDefaultQueue(e, "buildkite_cluster.b", ""),
 			},
 		},
 	})
@@ -162,9 +163,9 @@ func TestAccClusterDefaultQueueResource_basic(t *testing.T) {
 // the cluster's GraphQL ID, the official provider's import ID.
 func TestAccClusterDefaultQueueResource_graphQLReferences(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
+	e := acctest.NewTestEnv(t)
 	const addr = "buildkite_cluster_default_queue.test"
-	byUUID := e.config(testAccClusterDefaultQueueConfig(e.name("graphql"), "a", "a1"))
+	byUUID := e.Config(testAccClusterDefaultQueueConfig(e.Name("graphql"), "a", "a1"))
 	byGraphQL := strings.NewReplacer("buildkite_cluster.a.id\n  queue_id", "buildkite_cluster.a.graphql_id\n  queue_id",
 		"buildkite_cluster_queue.a1.id", "buildkite_cluster_queue.a1.graphql_id").Replace(byUUID)
 	if byGraphQL == byUUID {
@@ -172,23 +173,23 @@ func TestAccClusterDefaultQueueResource_graphQLReferences(t *testing.T) {
 	}
 	empty := resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             e.checkDefaultQueueDestroyed,
+		ProtoV6ProviderFactories: e.Factories(),
+		CheckDestroy:             e.CheckDefaultQueueDestroyed,
 		Steps: []resource.TestStep{
 			{
 				Config: byGraphQL,
 				Check: resource.ComposeTestCheckFunc(
-					e.checkDefaultQueue("buildkite_cluster.a", "buildkite_cluster_queue.a1"),
+					checkDefaultQueue(e, "buildkite_cluster.a", "buildkite_cluster_queue.a1"),
 					resource.TestCheckResourceAttrPair(addr, "queue_id", "buildkite_cluster_queue.a1", "graphql_id"),
 					resource.TestCheckResourceAttrPair(addr, "key", "buildkite_cluster_queue.a1", "key"),
 				),
-				ConfigPlanChecks: expectEmpty(),
+				ConfigPlanChecks: acctest.ExpectEmpty(),
 			},
 			{Config: byUUID, ConfigPlanChecks: empty},
 			{Config: byGraphQL, ConfigPlanChecks: empty},
 			{
 				ResourceName: addr, ImportState: true, ImportStateVerify: true,
-				ImportStateIdFunc:       importID(addr, "graphql_id"),
+				ImportStateIdFunc:       acctest.ImportID(addr, "graphql_id"),
 				ImportStateVerifyIgnore: []string{"cluster_id", "queue_id"}, // imported as UUIDs, held as GraphQL IDs
 			},
 		},
@@ -197,16 +198,16 @@ func TestAccClusterDefaultQueueResource_graphQLReferences(t *testing.T) {
 
 func TestAccClusterDefaultQueueResource_disappears(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
+	e := acctest.NewTestEnv(t)
 	const addr = "buildkite_cluster_default_queue.test"
-	cfg := e.config(testAccClusterDefaultQueueConfig(e.name("gone"), "a", "a1"))
+	cfg := e.Config(testAccClusterDefaultQueueConfig(e.Name("gone"), "a", "a1"))
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             e.checkDefaultQueueDestroyed,
+		ProtoV6ProviderFactories: e.Factories(),
+		CheckDestroy:             e.CheckDefaultQueueDestroyed,
 		Steps: []resource.TestStep{
 			{
 				Config:             cfg,
-				Check:              e.clearDefaultQueueOutside("buildkite_cluster.a"),
+				Check:              clearDefaultQueueOutside(e, "buildkite_cluster.a"),
 				ExpectNonEmptyPlan: true,
 			},
 			{
@@ -214,7 +215,7 @@ func TestAccClusterDefaultQueueResource_disappears(t *testing.T) {
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate)},
 				},
-				Check: e.checkDefaultQueue("buildkite_cluster.a", "buildkite_cluster_queue.a1"),
+				Check: checkDefaultQueue(e, "buildkite_cluster.a", "buildkite_cluster_queue.a1"),
 			},
 		},
 	})
@@ -242,19 +243,19 @@ func refuseUnsetDefaultQueue(next http.Handler) http.Handler {
 // unset a default queue: the destroy must still finish, leaving the queue in place.
 func TestAccClusterDefaultQueueResource_unsetRefused(t *testing.T) {
 	t.Parallel()
-	e := newTestEnvWith(t, fakeserver.Options{}, refuseUnsetDefaultQueue)
-	if e.live {
+	e := acctest.NewTestEnvWith(t, fakeserver.Options{}, refuseUnsetDefaultQueue)
+	if e.Live {
 		t.Skip("needs the emulator to refuse unsetting a default queue")
 	}
-	name := e.name("refused")
+	name := e.Name("refused")
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
+		ProtoV6ProviderFactories: e.Factories(),
 		Steps: []resource.TestStep{
-			{Config: e.config(testAccClusterDefaultQueueConfig(name, "a", "a1"))},
+			{Config: e.Config(testAccClusterDefaultQueueConfig(name, "a", "a1"))},
 			{
 				// Only the default queue setting goes away; the service keeps the queue as default.
-				Config: e.config(testAccClusterDefaultQueueConfig(name, "", "")),
-				Check:  e.checkDefaultQueue("buildkite_cluster.a", "buildkite_cluster_queue.a1"),
+				Config: e.Config(testAccClusterDefaultQueueConfig(name, "", "")),
+				Check:  checkDefaultQueue(e, "buildkite_cluster.a", "buildkite_cluster_queue.a1"),
 			},
 		},
 	})
@@ -264,10 +265,10 @@ func TestAccClusterDefaultQueueResource_unsetRefused(t *testing.T) {
 // (the old one, the default, is deleted first); the setting then points at the new queue, and key follows.
 func TestAccClusterDefaultQueueResource_queueReplaced(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
+	e := acctest.NewTestEnv(t)
 	const addr = "buildkite_cluster_default_queue.test"
 	cfg := func(key string) string {
-		return e.config(fmt.Sprintf(`
+		return e.Config(fmt.Sprintf(`
 resource "buildkite_cluster" "c" {
   name = %q
 }
@@ -281,17 +282,17 @@ resource "buildkite_cluster_default_queue" "test" {
   cluster_id = buildkite_cluster.c.id
   queue_id   = buildkite_cluster_queue.q.id
 }
-`, e.name("replaced"), key))
+`, e.Name("replaced"), key))
 	}
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             e.checkDefaultQueueDestroyed,
+		ProtoV6ProviderFactories: e.Factories(),
+		CheckDestroy:             e.CheckDefaultQueueDestroyed,
 		Steps: []resource.TestStep{
-			{Config: cfg("default"), Check: e.checkDefaultQueue("buildkite_cluster.c", "buildkite_cluster_queue.q")},
+			{Config: cfg("default"), Check: checkDefaultQueue(e, "buildkite_cluster.c", "buildkite_cluster_queue.q")},
 			{
 				Config: cfg("new"),
 				Check: resource.ComposeTestCheckFunc(
-					e.checkDefaultQueue("buildkite_cluster.c", "buildkite_cluster_queue.q"),
+					checkDefaultQueue(e, "buildkite_cluster.c", "buildkite_cluster_queue.q"),
 					resource.TestCheckResourceAttr(addr, "key", "new"),
 				),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
@@ -302,54 +303,54 @@ resource "buildkite_cluster_default_queue" "test" {
 	})
 }
 
-// The rows of buildkite_cluster_default_queue in the tables every type runs through (type_tests_kit_test.go).
-var _ = registerTypeTests("buildkite_cluster_default_queue", typeTests{
-	identity: &identityCase{
-		resourceType: "buildkite_cluster_default_queue", attrs: []string{"cluster_id"},
-		setup: func(t *testing.T, e *testEnv) identityConfigs {
-			return identityConfigs{
-				create:    testAccClusterDefaultQueueConfig(e.name("identity"), "a", "a1"),
-				destroyed: e.checkDefaultQueueDestroyed,
+// The rows of buildkite_cluster_default_queue in the tables every type runs through (acctest/type_tests.go).
+var _ = acctest.RegisterTypeTests("buildkite_cluster_default_queue", acctest.TypeTests{
+	Identity: &acctest.IdentityCase{
+		ResourceType: "buildkite_cluster_default_queue", Attrs: []string{"cluster_id"},
+		Setup: func(t *testing.T, e *acctest.TestEnv) acctest.IdentityConfigs {
+			return acctest.IdentityConfigs{
+				Create:    testAccClusterDefaultQueueConfig(e.Name("identity"), "a", "a1"),
+				Destroyed: e.CheckDefaultQueueDestroyed,
 			}
 		},
 	},
-	migration: []migrationCase{
-		{name: "cluster_default_queue", add: (*officialWorkspace).addDefaultQueue, check: func(t *testing.T, w *cliWorkdir) {
-			expectMoved(t, w, "buildkite_cluster_default_queue.main", map[string]any{"key": "linux"})
+	Migration: []acctest.MigrationCase{
+		{Name: "cluster_default_queue", Add: (*acctest.OfficialWorkspace).AddDefaultQueue, Check: func(t *testing.T, w *acctest.CLIWorkdir) {
+			acctest.ExpectMoved(t, w, "buildkite_cluster_default_queue.main", map[string]any{"key": "linux"})
 		}},
 	},
-	query: &queryCase{resourceType: "buildkite_cluster_default_queue", run: func(t *testing.T, e *testEnv, base string) queryRow {
-		s := e.seedClusters(t, base)
-		return queryRow{
-			blocks: []string{"buildkite_cluster_default_queue", "b", fmt.Sprintf("    cluster_id = %q", s.b.ID)},
-			checks: []querycheck.QueryResultCheck{
+	Query: &acctest.QueryCase{ResourceType: "buildkite_cluster_default_queue", Run: func(t *testing.T, e *acctest.TestEnv, base string) acctest.QueryRow {
+		s := e.SeedClusters(t, base)
+		return acctest.QueryRow{
+			Blocks: []string{"buildkite_cluster_default_queue", "b", fmt.Sprintf("    cluster_id = %q", s.B.ID)},
+			Checks: []querycheck.QueryResultCheck{
 				// Cluster b has no default queue, so only a's is found.
 				querycheck.ExpectLength("buildkite_cluster_default_queue.all", 1),
 				querycheck.ExpectLength("buildkite_cluster_default_queue.b", 0),
-				querycheck.ExpectIdentity("buildkite_cluster_default_queue.all", identityOf("cluster_id", s.a.ID)),
-				querycheck.ExpectResourceDisplayName("buildkite_cluster_default_queue.all", byIdentity("cluster_id", s.a.ID),
+				querycheck.ExpectIdentity("buildkite_cluster_default_queue.all", acctest.IdentityOf("cluster_id", s.A.ID)),
+				querycheck.ExpectResourceDisplayName("buildkite_cluster_default_queue.all", acctest.ByIdentity("cluster_id", s.A.ID),
 					knownvalue.StringExact(base+"-a / default queue")),
-				querycheck.ExpectResourceKnownValues("buildkite_cluster_default_queue.all", byIdentity("cluster_id", s.a.ID),
-					[]querycheck.KnownValueCheck{known("queue_id", knownvalue.StringExact(s.linux.ID))}),
+				querycheck.ExpectResourceKnownValues("buildkite_cluster_default_queue.all", acctest.ByIdentity("cluster_id", s.A.ID),
+					[]querycheck.KnownValueCheck{acctest.Known("queue_id", knownvalue.StringExact(s.Linux.ID))}),
 			},
-			imports: 1,
+			Imports: 1,
 		}
 	}},
-	upgrade: []upgradeCase{
+	Upgrade: []acctest.UpgradeCase{
 		{
-			name: "default queue, ours at version 0", typeName: "buildkite_cluster_default_queue", version: 0,
-			state: map[string]any{"id": testUUID, "uuid": testUUID, "graphql_id": clusterGraphQLID, "cluster_id": testUUID, "queue_id": otherUUID},
-			want:  map[string]any{"id": testUUID, "queue_id": otherUUID, "key": nil},
+			Name: "default queue, ours at version 0", TypeName: "buildkite_cluster_default_queue", Version: 0,
+			State: map[string]any{"id": acctest.TestUUID, "uuid": acctest.TestUUID, "graphql_id": acctest.ClusterGraphQLID, "cluster_id": acctest.TestUUID, "queue_id": acctest.OtherUUID},
+			Want:  map[string]any{"id": acctest.TestUUID, "queue_id": acctest.OtherUUID, "key": nil},
 		},
 		{
-			name: "default queue, the official provider's", typeName: "buildkite_cluster_default_queue", version: 0,
-			state: map[string]any{"id": clusterGraphQLID, "uuid": testUUID, "cluster_id": clusterGraphQLID,
-				"queue_id": kit.GraphQLID("ClusterQueue", otherUUID), "key": "linux"},
-			want: map[string]any{"id": testUUID, "uuid": testUUID, "graphql_id": clusterGraphQLID, "cluster_id": testUUID,
-				"queue_id": otherUUID, "key": "linux"},
+			Name: "default queue, the official provider's", TypeName: "buildkite_cluster_default_queue", Version: 0,
+			State: map[string]any{"id": acctest.ClusterGraphQLID, "uuid": acctest.TestUUID, "cluster_id": acctest.ClusterGraphQLID,
+				"queue_id": kit.GraphQLID("ClusterQueue", acctest.OtherUUID), "key": "linux"},
+			Want: map[string]any{"id": acctest.TestUUID, "uuid": acctest.TestUUID, "graphql_id": acctest.ClusterGraphQLID, "cluster_id": acctest.TestUUID,
+				"queue_id": acctest.OtherUUID, "key": "linux"},
 		},
 	},
-	exempt: map[string]string{
-		tableSweeper: "A default queue is a setting of its cluster, which the cluster sweeper removes.",
+	Exempt: map[string]string{
+		acctest.TableSweeper: "A default queue is a setting of its cluster, which the cluster sweeper removes.",
 	},
 })

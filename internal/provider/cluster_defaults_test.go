@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/acctest"
 )
 
 // TestAccClusterDataSources_newOrganization runs against an emulator that starts as a new Buildkite
@@ -16,11 +17,11 @@ import (
 // cluster" and that cluster's default queue, "default-queue", and can add queues to it.
 func TestAccClusterDataSources_newOrganization(t *testing.T) {
 	t.Parallel()
-	e := newTestEnvWith(t, fakeserver.Options{SeedDefaults: true})
-	if e.live {
+	e := acctest.NewTestEnvWith(t, fakeserver.Options{SeedDefaults: true})
+	if e.Live {
 		t.Skip("the live organization is not new")
 	}
-	cfg := e.config(`
+	cfg := e.Config(`
 data "buildkite_clusters" "all" {}
 
 data "buildkite_cluster" "default" {
@@ -33,8 +34,8 @@ resource "buildkite_cluster_queue" "extra" {
 }
 `)
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             e.checkDestroyed("buildkite_cluster_queue"),
+		ProtoV6ProviderFactories: e.Factories(),
+		CheckDestroy:             e.CheckDestroyed("buildkite_cluster_queue"),
 		Steps: []resource.TestStep{{
 			Config: cfg,
 			ConfigStateChecks: []statecheck.StateCheck{
@@ -45,7 +46,7 @@ resource "buildkite_cluster_queue" "extra" {
 					knownvalue.StringExact(fakeserver.DefaultQueueKey)),
 				statecheck.ExpectKnownValue("data.buildkite_cluster.default", tfjsonpath.New("default_queue_id"), knownvalue.NotNull()),
 			},
-			ConfigPlanChecks: expectEmpty(),
+			ConfigPlanChecks: acctest.ExpectEmpty(),
 		}},
 	})
 }

@@ -1,7 +1,6 @@
 package provider
 
 import (
-	"context"
 	"fmt"
 	"regexp"
 	"testing"
@@ -13,26 +12,12 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
-	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/acctest"
 )
 
 // The maintainer's life cycle (create, import, replacement, deletion outside Terraform) is its row of
 // associationCases; this file has its test kind and what is particular to it.
-
-func init() {
-	registerTestKind("buildkite_cluster_maintainer", testKind{
-		fake:     fakeserver.KindClusterMaintainer,
-		storeKey: byParent("cluster_uuid"),
-		get: func(ctx context.Context, c *buildkite.Client, a map[string]string) error {
-			_, err := c.ClusterMaintainers.Get(ctx, a["cluster_uuid"], a["id"])
-			return err
-		},
-		del: func(ctx context.Context, c *buildkite.Client, a map[string]string) error {
-			return c.ClusterMaintainers.Delete(ctx, a["cluster_uuid"], a["id"])
-		},
-	})
-}
 
 // testAccClusterMaintainerConfig makes team "<team>" a maintainer of cluster "<cluster>".
 func testAccClusterMaintainerConfig(cluster, team string) string {
@@ -59,16 +44,16 @@ resource "buildkite_cluster_maintainer" "test" {
 // (a slug, no e-mail address) and user_uuid stays null; import by ID reads the same back.
 func TestAccClusterMaintainerResource_team(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
+	e := acctest.NewTestEnv(t)
 	const addr = "buildkite_cluster_maintainer.test"
-	team := e.name("maintainers")
+	team := e.Name("maintainers")
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             e.checkDestroyed("buildkite_cluster_maintainer"),
-		Steps: steps(
-			step(resource.TestStep{
-				Config: e.config(testAccClusterMaintainerConfig(e.name("maintained"), team)),
-				Check: resource.ComposeTestCheckFunc(e.checkExists(addr),
+		ProtoV6ProviderFactories: e.Factories(),
+		CheckDestroy:             e.CheckDestroyed("buildkite_cluster_maintainer"),
+		Steps: acctest.Steps(
+			acctest.Step(resource.TestStep{
+				Config: e.Config(testAccClusterMaintainerConfig(e.Name("maintained"), team)),
+				Check: resource.ComposeTestCheckFunc(e.CheckExists(addr),
 					resource.TestCheckResourceAttrPair(addr, "actor_uuid", "buildkite_team.test", "id"),
 					resource.TestCheckResourceAttrPair(addr, "actor_slug", "buildkite_team.test", "slug"),
 					resource.TestCheckResourceAttrPair(addr, "uuid", addr, "id")),
@@ -78,87 +63,87 @@ func TestAccClusterMaintainerResource_team(t *testing.T) {
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("actor_email"), knownvalue.Null()),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("user_uuid"), knownvalue.Null()),
 				},
-				ConfigPlanChecks: expectEmpty(),
+				ConfigPlanChecks: acctest.ExpectEmpty(),
 			}),
-			importSteps(addr, importID(addr, "cluster_uuid", "id")),
+			acctest.ImportSteps(addr, acctest.ImportID(addr, "cluster_uuid", "id")),
 		),
 	})
 }
 
 func TestAccClusterMaintainerResource_validation(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
+	e := acctest.NewTestEnv(t)
 	body := func(actors string) string {
-		return e.config(`
+		return e.Config(`
 resource "buildkite_cluster_maintainer" "test" {
-  cluster_uuid = "` + unknownUUID + `"
+  cluster_uuid = "` + acctest.UnknownUUID + `"
 ` + actors + `
 }
 `)
 	}
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
+		ProtoV6ProviderFactories: e.Factories(),
 		Steps: []resource.TestStep{
 			{Config: body(""), PlanOnly: true, ExpectError: regexp.MustCompile(`(?s)Missing Attribute Configuration.*Either user_uuid or team_uuid must be specified`)},
 			{Config: body(`  user_uuid = ""`), PlanOnly: true, ExpectError: regexp.MustCompile(`Either user_uuid or team_uuid must be specified`)},
-			{Config: body(`  user_uuid = "` + unknownUUID + `"
-  team_uuid = "` + unknownUUID + `"`), PlanOnly: true, ExpectError: regexp.MustCompile(`(?s)Invalid Attribute Combination.*Only one of user_uuid or team_uuid can be specified`)},
-			{Config: body(`  team_uuid = "platform"`), PlanOnly: true, ExpectError: wrapped(`must be a UUID`)},
+			{Config: body(`  user_uuid = "` + acctest.UnknownUUID + `"
+  team_uuid = "` + acctest.UnknownUUID + `"`), PlanOnly: true, ExpectError: regexp.MustCompile(`(?s)Invalid Attribute Combination.*Only one of user_uuid or team_uuid can be specified`)},
+			{Config: body(`  team_uuid = "platform"`), PlanOnly: true, ExpectError: acctest.Wrapped(`must be a UUID`)},
 			{
-				Config: body(`  team_uuid = "` + unknownUUID + `"`), ResourceName: "buildkite_cluster_maintainer.test",
-				ImportState: true, ImportStateId: unknownUUID,
-				ExpectError: wrapped(`Expected an import ID of the form "<cluster id>/<maintainer id>"`),
+				Config: body(`  team_uuid = "` + acctest.UnknownUUID + `"`), ResourceName: "buildkite_cluster_maintainer.test",
+				ImportState: true, ImportStateId: acctest.UnknownUUID,
+				ExpectError: acctest.Wrapped(`Expected an import ID of the form "<cluster id>/<maintainer id>"`),
 			},
 		},
 	})
 }
 
-// The rows of buildkite_cluster_maintainer in the tables every type runs through (type_tests_kit_test.go).
-var _ = registerTypeTests("buildkite_cluster_maintainer", typeTests{
-	identity: &identityCase{
-		resourceType: "buildkite_cluster_maintainer", attrs: []string{"cluster_uuid", "id"},
-		setup: func(t *testing.T, e *testEnv) identityConfigs {
-			return identityConfigs{create: testAccClusterMaintainerConfig(e.name("identity"), e.name("identity-team"))}
+// The rows of buildkite_cluster_maintainer in the tables every type runs through (acctest/type_tests.go).
+var _ = acctest.RegisterTypeTests("buildkite_cluster_maintainer", acctest.TypeTests{
+	Identity: &acctest.IdentityCase{
+		ResourceType: "buildkite_cluster_maintainer", Attrs: []string{"cluster_uuid", "id"},
+		Setup: func(t *testing.T, e *acctest.TestEnv) acctest.IdentityConfigs {
+			return acctest.IdentityConfigs{Create: testAccClusterMaintainerConfig(e.Name("identity"), e.Name("identity-team"))}
 		},
 	},
-	migration: []migrationCase{
-		{name: "cluster_maintainer", add: (*officialWorkspace).addMaintainer, check: func(t *testing.T, w *cliWorkdir) {
-			expectMoved(t, w, "buildkite_cluster_maintainer.platform", map[string]any{"actor_type": "team", "user_uuid": nil})
+	Migration: []acctest.MigrationCase{
+		{Name: "cluster_maintainer", Add: (*acctest.OfficialWorkspace).AddMaintainer, Check: func(t *testing.T, w *acctest.CLIWorkdir) {
+			acctest.ExpectMoved(t, w, "buildkite_cluster_maintainer.platform", map[string]any{"actor_type": "team", "user_uuid": nil})
 		}},
 	},
-	query: &queryCase{resourceType: "buildkite_cluster_maintainer", run: func(t *testing.T, e *testEnv, base string) queryRow {
-		s := e.seedBeyondSpec(t, base)
+	Query: &acctest.QueryCase{ResourceType: "buildkite_cluster_maintainer", Run: func(t *testing.T, e *acctest.TestEnv, base string) acctest.QueryRow {
+		s := e.SeedBeyondSpec(t, base)
 		assignment := func(c *buildkite.Cluster, m *buildkite.ClusterMaintainer) queryfilter.QueryFilter {
-			return byIdentity("cluster_uuid", c.ID, "id", m.ID)
+			return acctest.ByIdentity("cluster_uuid", c.ID, "id", m.ID)
 		}
-		return queryRow{
-			blocks: []string{"buildkite_cluster_maintainer", "a", fmt.Sprintf("    cluster_uuid = %q", s.a.ID)},
-			checks: []querycheck.QueryResultCheck{
+		return acctest.QueryRow{
+			Blocks: []string{"buildkite_cluster_maintainer", "a", fmt.Sprintf("    cluster_uuid = %q", s.A.ID)},
+			Checks: []querycheck.QueryResultCheck{
 				querycheck.ExpectLength("buildkite_cluster_maintainer.all", 3),
 				querycheck.ExpectLength("buildkite_cluster_maintainer.a", 2),
-				querycheck.ExpectResourceDisplayName("buildkite_cluster_maintainer.all", assignment(s.b, s.teamOfB), knownvalue.StringExact(base+"-b / "+s.team.Name)),
-				querycheck.ExpectResourceKnownValues("buildkite_cluster_maintainer.a", assignment(s.a, s.userOfA), []querycheck.KnownValueCheck{
-					known("user_uuid", knownvalue.StringExact(s.member.ID)),
-					known("team_uuid", knownvalue.Null()),
-					known("actor_email", knownvalue.StringExact(s.member.Email)),
+				querycheck.ExpectResourceDisplayName("buildkite_cluster_maintainer.all", assignment(s.B, s.TeamOfB), knownvalue.StringExact(base+"-b / "+s.Team.Name)),
+				querycheck.ExpectResourceKnownValues("buildkite_cluster_maintainer.a", assignment(s.A, s.UserOfA), []querycheck.KnownValueCheck{
+					acctest.Known("user_uuid", knownvalue.StringExact(s.Member.ID)),
+					acctest.Known("team_uuid", knownvalue.Null()),
+					acctest.Known("actor_email", knownvalue.StringExact(s.Member.Email)),
 				}),
-				querycheck.ExpectResourceKnownValues("buildkite_cluster_maintainer.a", assignment(s.a, s.teamOfA), []querycheck.KnownValueCheck{
-					known("team_uuid", knownvalue.StringExact(s.team.ID)),
-					known("actor_slug", knownvalue.StringExact(s.team.Slug)),
+				querycheck.ExpectResourceKnownValues("buildkite_cluster_maintainer.a", assignment(s.A, s.TeamOfA), []querycheck.KnownValueCheck{
+					acctest.Known("team_uuid", knownvalue.StringExact(s.Team.ID)),
+					acctest.Known("actor_slug", knownvalue.StringExact(s.Team.Slug)),
 				}),
 			},
-			refused: []queryRefusal{{fmt.Sprintf(unknownUUIDFilter, "cluster_uuid"), wrapped(`No cluster matches the ID "` + unknownUUID + `"`)}},
-			imports: 3,
+			Refused: []acctest.QueryRefusal{{Body: fmt.Sprintf(acctest.UnknownUUIDFilter, "cluster_uuid"), Message: acctest.Wrapped(`No cluster matches the ID "` + acctest.UnknownUUID + `"`)}},
+			Imports: 3,
 		}
 	}},
-	association: &associationCase{
+	Association: &acctest.AssociationCase{
 		// An assignment with an ID of its own, which nothing changes in place: every change replaces it.
-		resourceType: "buildkite_cluster_maintainer",
-		importAttrs:  []string{"cluster_uuid", "id"},
-		values:       []string{"user"},
-		setup: func(t *testing.T, e *testEnv) func(string, string) string {
-			clusters := twoClusters(e, "assoc-maintainer")
-			email := e.secondMemberEmail()
+		ResourceType: "buildkite_cluster_maintainer",
+		ImportAttrs:  []string{"cluster_uuid", "id"},
+		Values:       []string{"user"},
+		Setup: func(t *testing.T, e *acctest.TestEnv) func(string, string) string {
+			clusters := acctest.TwoClusters(e, "assoc-maintainer")
+			email := e.SecondMemberEmail()
 			return func(parent, _ string) string {
 				return clusters + fmt.Sprintf(`
 data "buildkite_organization_member" "m" {
@@ -173,23 +158,23 @@ resource "buildkite_cluster_maintainer" "test" {
 			}
 		},
 	},
-	upgrade: []upgradeCase{
+	Upgrade: []acctest.UpgradeCase{
 		{
-			name: "maintainer, the official provider's at version 1", typeName: "buildkite_cluster_maintainer", version: 1,
-			state: map[string]any{"id": otherUUID, "cluster_uuid": testUUID, "user_uuid": nil, "team_uuid": otherUUID,
-				"actor_uuid": otherUUID, "actor_type": "team", "actor_name": "Ops", "actor_email": nil, "actor_slug": "ops"},
-			want: map[string]any{"id": otherUUID, "uuid": otherUUID, "cluster_uuid": testUUID, "team_uuid": otherUUID,
+			Name: "maintainer, the official provider's at version 1", TypeName: "buildkite_cluster_maintainer", Version: 1,
+			State: map[string]any{"id": acctest.OtherUUID, "cluster_uuid": acctest.TestUUID, "user_uuid": nil, "team_uuid": acctest.OtherUUID,
+				"actor_uuid": acctest.OtherUUID, "actor_type": "team", "actor_name": "Ops", "actor_email": nil, "actor_slug": "ops"},
+			Want: map[string]any{"id": acctest.OtherUUID, "uuid": acctest.OtherUUID, "cluster_uuid": acctest.TestUUID, "team_uuid": acctest.OtherUUID,
 				"user_uuid": nil, "actor_slug": "ops"},
 		},
 		{
-			name: "maintainer, the official provider's at version 0", typeName: "buildkite_cluster_maintainer", version: 0,
-			state: map[string]any{"id": otherUUID, "cluster_id": testUUID, "user_id": otherUUID, "team_id": nil,
-				"actor_id": otherUUID, "actor_type": "user", "actor_name": "Ann", "actor_email": "ann@example.com", "actor_slug": nil},
-			want: map[string]any{"id": otherUUID, "uuid": otherUUID, "cluster_uuid": testUUID, "user_uuid": otherUUID,
-				"team_uuid": nil, "actor_uuid": otherUUID, "actor_email": "ann@example.com"},
+			Name: "maintainer, the official provider's at version 0", TypeName: "buildkite_cluster_maintainer", Version: 0,
+			State: map[string]any{"id": acctest.OtherUUID, "cluster_id": acctest.TestUUID, "user_id": acctest.OtherUUID, "team_id": nil,
+				"actor_id": acctest.OtherUUID, "actor_type": "user", "actor_name": "Ann", "actor_email": "ann@example.com", "actor_slug": nil},
+			Want: map[string]any{"id": acctest.OtherUUID, "uuid": acctest.OtherUUID, "cluster_uuid": acctest.TestUUID, "user_uuid": acctest.OtherUUID,
+				"team_uuid": nil, "actor_uuid": acctest.OtherUUID, "actor_email": "ann@example.com"},
 		},
 	},
-	exempt: map[string]string{
-		tableSweeper: "A cluster's maintainers go with their cluster, which the cluster sweeper removes.",
+	Exempt: map[string]string{
+		acctest.TableSweeper: "A cluster's maintainers go with their cluster, which the cluster sweeper removes.",
 	},
 })

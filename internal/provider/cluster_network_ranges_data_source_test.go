@@ -13,6 +13,7 @@ import (
 
 	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/acctest"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
@@ -30,24 +31,24 @@ data "buildkite_cluster_network_ranges" "test" {
 
 func TestAccClusterNetworkRangesDataSource_basic(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
+	e := acctest.NewTestEnv(t)
 	const addr = "data.buildkite_cluster_network_ranges.test"
-	name := e.name("hosted")
+	name := e.Name("hosted")
 	seed := func(*terraform.State) error { return nil }
-	if !e.live {
+	if !e.Live {
 		seed = func(s *terraform.State) error {
 			cidr, kind, other := "64.6.39.248/29", "NAMESPACE_MANAGED", "egress"
-			e.server.Store().SetNetworkRanges(s.RootModule().Resources["buildkite_cluster.test"].Primary.ID,
+			e.Server.Store().SetNetworkRanges(s.RootModule().Resources["buildkite_cluster.test"].Primary.ID,
 				[]fakeserver.NetworkRange{{CIDRRange: &cidr, Kind: &kind}, {Kind: &other}})
 			return nil
 		}
 	}
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
+		ProtoV6ProviderFactories: e.Factories(),
 		Steps: []resource.TestStep{
 			{
 				// A cluster without hosted agents: a known, empty set.
-				Config: e.config(testAccClusterNetworkRangesConfig(name, "buildkite_cluster.test.uuid")),
+				Config: e.Config(testAccClusterNetworkRangesConfig(name, "buildkite_cluster.test.uuid")),
 				Check: resource.ComposeAggregateTestCheckFunc(
 					resource.TestCheckResourceAttrPair(addr, "cluster_uuid", "buildkite_cluster.test", "uuid"),
 					resource.TestCheckResourceAttr(addr, "ranges.#", "0"),
@@ -56,8 +57,8 @@ func TestAccClusterNetworkRangesDataSource_basic(t *testing.T) {
 			},
 			{
 				// The ranges seeded above; nulls stay null.
-				SkipFunc: func() (bool, error) { return e.live, nil },
-				Config:   e.config(testAccClusterNetworkRangesConfig(name, "buildkite_cluster.test.uuid")),
+				SkipFunc: func() (bool, error) { return e.Live, nil },
+				Config:   e.Config(testAccClusterNetworkRangesConfig(name, "buildkite_cluster.test.uuid")),
 				Check: resource.ComposeAggregateTestCheckFunc(
 					resource.TestCheckResourceAttrPair(addr, "cluster_uuid", "buildkite_cluster.test", "uuid"),
 					resource.TestCheckResourceAttr(addr, "ranges.#", "2"),
@@ -80,19 +81,19 @@ func TestAccClusterNetworkRangesDataSource_basic(t *testing.T) {
 // TestAccClusterNetworkRangesDataSource_unavailable: the service's 503 is retried like any 5xx.
 func TestAccClusterNetworkRangesDataSource_unavailable(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	if e.live {
+	e := acctest.NewTestEnv(t)
+	if e.Live {
 		t.Skip("makes the emulator answer 503")
 	}
 	const addr = "data.buildkite_cluster_network_ranges.test"
-	c := e.clusterID("flaky")
+	c := clusterID(e, "flaky")
 	cidr := "10.0.0.0/16"
-	e.server.Store().SetNetworkRanges(c, []fakeserver.NetworkRange{{CIDRRange: &cidr}})
-	e.server.Store().FailNetworkRanges(c, 1)
+	e.Server.Store().SetNetworkRanges(c, []fakeserver.NetworkRange{{CIDRRange: &cidr}})
+	e.Server.Store().FailNetworkRanges(c, 1)
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
+		ProtoV6ProviderFactories: e.Factories(),
 		Steps: []resource.TestStep{{
-			Config: e.config(fmt.Sprintf("data \"buildkite_cluster_network_ranges\" \"test\" {\n  cluster_uuid = %q\n}\n", c)),
+			Config: e.Config(fmt.Sprintf("data \"buildkite_cluster_network_ranges\" \"test\" {\n  cluster_uuid = %q\n}\n", c)),
 			Check: resource.ComposeAggregateTestCheckFunc(
 				resource.TestCheckResourceAttr(addr, "ranges.#", "1"),
 				resource.TestCheckTypeSetElemNestedAttrs(addr, "ranges.*", map[string]string{"cidr_range": cidr}),
@@ -103,26 +104,26 @@ func TestAccClusterNetworkRangesDataSource_unavailable(t *testing.T) {
 
 func TestAccClusterNetworkRangesDataSource_badInput(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	if e.live {
+	e := acctest.NewTestEnv(t)
+	if e.Live {
 		t.Skip("seeds a token without permission in the emulator")
 	}
-	c := e.clusterID("guarded")
+	c := clusterID(e, "guarded")
 	ds := func(ref string) string {
 		return fmt.Sprintf("data \"buildkite_cluster_network_ranges\" \"test\" {\n  cluster_uuid = %q\n}\n", ref)
 	}
-	member := e.server.Store().AddUser(e.org, "Member", "member@example.com", false)
-	if err := e.server.Store().AddTokenForUser("member-token", member, []string{e.org}, fakeserver.AllScopes()); err != nil {
+	member := e.Server.Store().AddUser(e.Org, "Member", "member@example.com", false)
+	if err := e.Server.Store().AddTokenForUser("member-token", member, []string{e.Org}, fakeserver.AllScopes()); err != nil {
 		t.Fatal(err)
 	}
-	asMember := fmt.Sprintf("provider \"buildkite\" {\n  rest_url = %q\n  organization = %q\n  api_token = \"member-token\"\n}\n", e.url, e.org)
+	asMember := fmt.Sprintf("provider \"buildkite\" {\n  rest_url = %q\n  organization = %q\n  api_token = \"member-token\"\n}\n", e.URL, e.Org)
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
+		ProtoV6ProviderFactories: e.Factories(),
 		Steps: []resource.TestStep{
-			{Config: e.config(ds("not-a-cluster")), ExpectError: regexp.MustCompile(`must be a cluster UUID`)},
-			{Config: e.config(ds(kit.GraphQLID("Pipeline", c))), ExpectError: regexp.MustCompile(`must be a cluster UUID`)},
+			{Config: e.Config(ds("not-a-cluster")), ExpectError: regexp.MustCompile(`must be a cluster UUID`)},
+			{Config: e.Config(ds(kit.GraphQLID("Pipeline", c))), ExpectError: regexp.MustCompile(`must be a cluster UUID`)},
 			// A UUID of a cluster that does not exist: the service's 404, with what the attribute takes.
-			{Config: e.config(ds("e8738c39-1f2a-4a1e-9b3c-2d4e5f6a7b8c")), ExpectError: regexp.MustCompile(`must be a cluster UUID`)},
+			{Config: e.Config(ds("e8738c39-1f2a-4a1e-9b3c-2d4e5f6a7b8c")), ExpectError: regexp.MustCompile(`must be a cluster UUID`)},
 			{Config: asMember + ds(c), ExpectError: regexp.MustCompile(`This endpoint needs`)},
 		},
 	})
@@ -134,8 +135,8 @@ func TestAccClusterNetworkRangesDataSource_badInput(t *testing.T) {
 // value in that test is one) is refused too, as there, and the error names the UUID it holds.
 func TestAccClusterNetworkRangesDataSource_refusedAtPlan(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	if e.live {
+	e := acctest.NewTestEnv(t)
+	if e.Live {
 		t.Skip("counts the emulator's requests")
 	}
 	ds := func(ref string) string {
@@ -154,13 +155,13 @@ func TestAccClusterNetworkRangesDataSource_refusedAtPlan(t *testing.T) {
 		uuid + "0",                      // one digit too many
 		base64.StdEncoding.EncodeToString([]byte("Cluster---" + uuid[:30])), // a GraphQL ID around no UUID
 	} {
-		steps = append(steps, resource.TestStep{Config: e.config(ds(ref)), PlanOnly: true, ExpectError: regexp.MustCompile(`must be a cluster UUID`)})
+		steps = append(steps, resource.TestStep{Config: e.Config(ds(ref)), PlanOnly: true, ExpectError: regexp.MustCompile(`must be a cluster UUID`)})
 	}
 	// A cluster's GraphQL ID: the error names the UUID to use instead.
-	steps = append(steps, resource.TestStep{Config: e.config(ds(kit.GraphQLID("Cluster", uuid))), PlanOnly: true,
-		ExpectError: wrapped("use its UUID, " + uuid)})
-	resource.Test(t, resource.TestCase{ProtoV6ProviderFactories: e.factories(), Steps: steps})
-	for _, r := range e.server.Requests() {
+	steps = append(steps, resource.TestStep{Config: e.Config(ds(kit.GraphQLID("Cluster", uuid))), PlanOnly: true,
+		ExpectError: acctest.Wrapped("use its UUID, " + uuid)})
+	resource.Test(t, resource.TestCase{ProtoV6ProviderFactories: e.Factories(), Steps: steps})
+	for _, r := range e.Server.Requests() {
 		if strings.Contains(r.Path, "network_ranges") {
 			t.Errorf("a refused cluster_uuid reached the service: %s %s", r.Method, r.Path)
 		}
@@ -168,11 +169,11 @@ func TestAccClusterNetworkRangesDataSource_refusedAtPlan(t *testing.T) {
 }
 
 // clusterID creates a cluster through the client and returns its ID.
-func (e *testEnv) clusterID(name string) string {
-	e.t.Helper()
-	c, err := e.client.Clusters.Create(context.Background(), buildkite.ClusterCreate{Name: e.name(name)})
+func clusterID(e *acctest.TestEnv, name string) string {
+	e.T.Helper()
+	c, err := e.Client.Clusters.Create(context.Background(), buildkite.ClusterCreate{Name: e.Name(name)})
 	if err != nil {
-		e.t.Fatal(err)
+		e.T.Fatal(err)
 	}
 	return c.ID
 }

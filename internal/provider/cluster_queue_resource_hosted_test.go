@@ -15,21 +15,22 @@ import (
 
 	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/acctest"
 )
 
 // hostedQueue returns the service's view of buildkite_cluster_queue.test.
-func (e *testEnv) hostedQueue(s *terraform.State) (*buildkite.Queue, error) {
+func hostedQueue(e *acctest.TestEnv, s *terraform.State) (*buildkite.Queue, error) {
 	rs, ok := s.RootModule().Resources["buildkite_cluster_queue.test"]
 	if !ok {
 		return nil, fmt.Errorf("buildkite_cluster_queue.test is not in state")
 	}
-	return e.client.Queues.Get(context.Background(), rs.Primary.Attributes["cluster_uuid"], rs.Primary.ID)
+	return e.Client.Queues.Get(context.Background(), rs.Primary.Attributes["cluster_uuid"], rs.Primary.ID)
 }
 
 // checkHostedQueue asks the service for the queue's instance shape and Linux agent image ("" for the default).
-func (e *testEnv) checkHostedQueue(shape, image string) resource.TestCheckFunc {
+func checkHostedQueue(e *acctest.TestEnv, shape, image string) resource.TestCheckFunc {
 	return func(s *terraform.State) error {
-		q, err := e.hostedQueue(s)
+		q, err := hostedQueue(e, s)
 		if err != nil {
 			return err
 		}
@@ -47,21 +48,21 @@ func (e *testEnv) checkHostedQueue(shape, image string) resource.TestCheckFunc {
 }
 
 // setImageOutside changes the queue's agent image over REST, behind Terraform's back.
-func (e *testEnv) setImageOutside(shape, image string) resource.TestCheckFunc {
+func setImageOutside(e *acctest.TestEnv, shape, image string) resource.TestCheckFunc {
 	return func(s *terraform.State) error {
 		rs, ok := s.RootModule().Resources["buildkite_cluster_queue.test"]
 		if !ok {
 			return fmt.Errorf("buildkite_cluster_queue.test is not in state")
 		}
-		_, err := e.client.Queues.Update(context.Background(), rs.Primary.Attributes["cluster_uuid"], rs.Primary.ID, buildkite.QueueUpdate{
+		_, err := e.Client.Queues.Update(context.Background(), rs.Primary.Attributes["cluster_uuid"], rs.Primary.ID, buildkite.QueueUpdate{
 			HostedAgents: &buildkite.HostedAgentsWrite{InstanceShape: shape, AgentImageRef: buildkite.Value(image)},
 		})
 		return err
 	}
 }
 
-func hostedQueueConfig(e *testEnv, cluster, body string) string {
-	return e.config(testAccClusterQueueConfig(cluster, "hosted", "  hosted_agents = {\n"+body+"\n  }"))
+func hostedQueueConfig(e *acctest.TestEnv, cluster, body string) string {
+	return e.Config(acctest.ClusterQueueConfig(cluster, "hosted", "  hosted_agents = {\n"+body+"\n  }"))
 }
 
 // TestAccClusterQueueResource_hostedLinux creates a hosted Linux queue with an image (the create, then the
@@ -70,11 +71,11 @@ func hostedQueueConfig(e *testEnv, cluster, body string) string {
 // queue when hosted_agents is removed.
 func TestAccClusterQueueResource_hostedLinux(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	if e.live {
+	e := acctest.NewTestEnv(t)
+	if e.Live {
 		t.Skip("live mode: hosted queues run billed Buildkite agents; this test runs against the emulator only")
 	}
-	cluster := e.name("hosted")
+	cluster := e.Name("hosted")
 	const addr = "buildkite_cluster_queue.test"
 	withImage := hostedQueueConfig(e, cluster, `    instance_shape = "LINUX_AMD64_2X4"
     linux          = { agent_image_ref = "ubuntu:24.04" }`)
@@ -89,39 +90,39 @@ func TestAccClusterQueueResource_hostedLinux(t *testing.T) {
 		}
 	}
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             e.checkDestroyed("buildkite_cluster_queue"),
+		ProtoV6ProviderFactories: e.Factories(),
+		CheckDestroy:             e.CheckDestroyed("buildkite_cluster_queue"),
 		Steps: []resource.TestStep{
 			{
 				Config:           withImage,
-				Check:            resource.ComposeTestCheckFunc(e.checkExists(addr), e.checkHostedQueue("LINUX_AMD64_2X4", "ubuntu:24.04")),
-				ConfigPlanChecks: expectEmpty(),
+				Check:            resource.ComposeTestCheckFunc(e.CheckExists(addr), checkHostedQueue(e, "LINUX_AMD64_2X4", "ubuntu:24.04")),
+				ConfigPlanChecks: acctest.ExpectEmpty(),
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("hosted_agents").AtMapKey("linux").AtMapKey("agent_image_ref"),
 						knownvalue.StringExact("ubuntu:24.04")),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("hosted_agents").AtMapKey("mac"), knownvalue.Null()),
 				},
 			},
-			{Config: resized, ConfigPlanChecks: update(), Check: e.checkHostedQueue("LINUX_AMD64_8X32", "ubuntu:24.04")},
+			{Config: resized, ConfigPlanChecks: update(), Check: checkHostedQueue(e, "LINUX_AMD64_8X32", "ubuntu:24.04")},
 			{
-				Config: defaultImage, ConfigPlanChecks: update(), Check: e.checkHostedQueue("LINUX_AMD64_8X32", ""),
+				Config: defaultImage, ConfigPlanChecks: update(), Check: checkHostedQueue(e, "LINUX_AMD64_8X32", ""),
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("hosted_agents").AtMapKey("linux"), knownvalue.Null()),
 				},
 			},
 			{
 				// An image set outside Terraform shows as drift on the next plan.
-				Config: defaultImage, Check: e.setImageOutside("LINUX_AMD64_8X32", "debian:12"), ExpectNonEmptyPlan: true,
+				Config: defaultImage, Check: setImageOutside(e, "LINUX_AMD64_8X32", "debian:12"), ExpectNonEmptyPlan: true,
 			},
-			{Config: defaultImage, ConfigPlanChecks: update(), Check: e.checkHostedQueue("LINUX_AMD64_8X32", "")},
-			{ResourceName: addr, ImportState: true, ImportStateVerify: true, ImportStateIdFunc: importID(addr, "cluster_id", "key")},
+			{Config: defaultImage, ConfigPlanChecks: update(), Check: checkHostedQueue(e, "LINUX_AMD64_8X32", "")},
+			{ResourceName: addr, ImportState: true, ImportStateVerify: true, ImportStateIdFunc: acctest.ImportID(addr, "cluster_id", "key")},
 			{
 				Config:      otherArch,
 				ExpectError: regexp.MustCompile(`(?s)Instance Shape Cannot Change Platform.*Instance shape cannot be\s+changed to\s+LINUX_ARM64_8X32`),
 			},
 			{
 				// Removing hosted_agents replaces the queue: the service converts neither way.
-				Config: e.config(testAccClusterQueueConfig(cluster, "hosted", "")),
+				Config: e.Config(acctest.ClusterQueueConfig(cluster, "hosted", "")),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionReplace)},
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
@@ -136,7 +137,7 @@ func TestAccClusterQueueResource_hostedLinux(t *testing.T) {
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionReplace)},
 				},
-				Check: e.checkHostedQueue("LINUX_AMD64_8X32", ""),
+				Check: checkHostedQueue(e, "LINUX_AMD64_8X32", ""),
 			},
 		},
 	})
@@ -148,8 +149,8 @@ func TestAccClusterQueueResource_hostedLinux(t *testing.T) {
 // recorded as it was, and the next apply makes the change in place.
 func TestAccClusterQueueResource_hostedStepsFail(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	if e.live {
+	e := acctest.NewTestEnv(t)
+	if e.Live {
 		t.Skip("live mode: the faults are the emulator's")
 	}
 	const addr = "buildkite_cluster_queue.test"
@@ -159,52 +160,52 @@ func TestAccClusterQueueResource_hostedStepsFail(t *testing.T) {
 		PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 	}
 	const uuid = `[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`
-	linux := hostedQueueConfig(e, e.name("image-fails"), `    instance_shape = "LINUX_AMD64_2X4"
+	linux := hostedQueueConfig(e, e.Name("image-fails"), `    instance_shape = "LINUX_AMD64_2X4"
     linux          = { agent_image_ref = "ubuntu:24.04" }`)
-	macCluster := e.name("mac-fails")
+	macCluster := e.Name("mac-fails")
 	mac := func(xcode string) string {
 		return hostedQueueConfig(e, macCluster, `    instance_shape = "MACOS_ARM64_M4_6X28"
     mac            = { xcode_version = "`+xcode+`", macos_version = "SEQUOIA" }`)
 	}
-	macFault := e.aim(fakeserver.AimedFault{Operation: "updateClusterQueueMacSettings", Kind: fakeserver.FaultServerError})
+	macFault := e.Aim(fakeserver.AimedFault{Operation: "updateClusterQueueMacSettings", Kind: fakeserver.FaultServerError})
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             e.checkDestroyed("buildkite_cluster_queue"),
+		ProtoV6ProviderFactories: e.Factories(),
+		CheckDestroy:             e.CheckDestroyed("buildkite_cluster_queue"),
 		Steps: []resource.TestStep{
 			{
-				PreConfig:   e.aim(fakeserver.AimedFault{Route: "PUT /v2/organizations/{org}/clusters/{cluster}/queues/{queue}", Kind: fakeserver.FaultServerError}),
+				PreConfig:   e.Aim(fakeserver.AimedFault{Route: "PUT /v2/organizations/{org}/clusters/{cluster}/queues/{queue}", Kind: fakeserver.FaultServerError}),
 				Config:      linux,
-				ExpectError: regexpMust(`(?s)Unable to Set the agent image of Cluster Queue.*cluster\s+queue\s+` + uuid + `/` + uuid + `:`),
+				ExpectError: acctest.RegexpMust(`(?s)Unable to Set the agent image of Cluster Queue.*cluster\s+queue\s+` + uuid + `/` + uuid + `:`),
 			},
 			{
-				PreConfig: e.server.ClearAimedFaults, Config: linux, ConfigPlanChecks: replace,
-				Check: e.checkHostedQueue("LINUX_AMD64_2X4", "ubuntu:24.04"),
+				PreConfig: e.Server.ClearAimedFaults, Config: linux, ConfigPlanChecks: replace,
+				Check: checkHostedQueue(e, "LINUX_AMD64_2X4", "ubuntu:24.04"),
 			},
 		},
 	})
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             e.checkDestroyed("buildkite_cluster_queue"),
+		ProtoV6ProviderFactories: e.Factories(),
+		CheckDestroy:             e.CheckDestroyed("buildkite_cluster_queue"),
 		Steps: []resource.TestStep{
-			{PreConfig: macFault, Config: mac("16.2"), ExpectError: regexpMust(`(?s)Cluster Queue.*macOS settings`)},
+			{PreConfig: macFault, Config: mac("16.2"), ExpectError: acctest.RegexpMust(`(?s)Cluster Queue.*macOS settings`)},
 			{
-				PreConfig: e.server.ClearAimedFaults, Config: mac("16.2"), ConfigPlanChecks: replace,
-				Check: e.checkMacSettings("16.2", "SEQUOIA"),
+				PreConfig: e.Server.ClearAimedFaults, Config: mac("16.2"), ConfigPlanChecks: replace,
+				Check: checkMacSettings(e, "16.2", "SEQUOIA"),
 			},
-			{PreConfig: macFault, Config: mac("16.3"), ExpectError: regexpMust(`(?s)Cluster Queue.*macOS settings`)},
+			{PreConfig: macFault, Config: mac("16.3"), ExpectError: acctest.RegexpMust(`(?s)Cluster Queue.*macOS settings`)},
 			{
-				PreConfig: e.server.ClearAimedFaults, Config: mac("16.3"), ConfigPlanChecks: inPlace(addr),
-				Check: e.checkMacSettings("16.3", "SEQUOIA"),
+				PreConfig: e.Server.ClearAimedFaults, Config: mac("16.3"), ConfigPlanChecks: acctest.InPlace(addr),
+				Check: checkMacSettings(e, "16.3", "SEQUOIA"),
 			},
 		},
 	})
 }
 
 // checkMacSettings asks the service, through GraphQL, for the queue's macOS settings ("" for none).
-func (e *testEnv) checkMacSettings(xcode, macos string) resource.TestCheckFunc {
+func checkMacSettings(e *acctest.TestEnv, xcode, macos string) resource.TestCheckFunc {
 	return func(s *terraform.State) error {
 		a := s.RootModule().Resources["buildkite_cluster_queue.test"].Primary.Attributes
-		m, err := e.client.Queues.MacSettings(context.Background(), a["graphql_id"])
+		m, err := e.Client.Queues.MacSettings(context.Background(), a["graphql_id"])
 		if err != nil {
 			return err
 		}
@@ -216,10 +217,10 @@ func (e *testEnv) checkMacSettings(xcode, macos string) resource.TestCheckFunc {
 }
 
 // setMacOutside changes the queue's Xcode version behind Terraform's back.
-func (e *testEnv) setMacOutside(shape, xcode string) resource.TestCheckFunc {
+func setMacOutside(e *acctest.TestEnv, shape, xcode string) resource.TestCheckFunc {
 	return func(s *terraform.State) error {
 		a := s.RootModule().Resources["buildkite_cluster_queue.test"].Primary.Attributes
-		_, err := e.client.Queues.SetMacSettings(context.Background(), a["graphql_id"], shape, buildkite.MacSettingsWrite{XcodeVersion: &xcode})
+		_, err := e.Client.Queues.SetMacSettings(context.Background(), a["graphql_id"], shape, buildkite.MacSettingsWrite{XcodeVersion: &xcode})
 		return err
 	}
 }
@@ -229,11 +230,11 @@ func (e *testEnv) setMacOutside(shape, xcode string) resource.TestCheckFunc {
 // place, read back (import included, and a change made outside Terraform shows), and cleared when removed.
 func TestAccClusterQueueResource_hostedMac(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	if e.live {
+	e := acctest.NewTestEnv(t)
+	if e.Live {
 		t.Skip("live mode: hosted queues run billed Buildkite agents; this test runs against the emulator only")
 	}
-	cluster := e.name("mac")
+	cluster := e.Name("mac")
 	const addr = "buildkite_cluster_queue.test"
 	mac := func(shape, settings string) string {
 		return hostedQueueConfig(e, cluster, `    instance_shape = "`+shape+`"
@@ -243,8 +244,8 @@ func TestAccClusterQueueResource_hostedMac(t *testing.T) {
 		return tfjsonpath.New("hosted_agents").AtMapKey("mac").AtMapKey(name)
 	}
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             e.checkDestroyed("buildkite_cluster_queue"),
+		ProtoV6ProviderFactories: e.Factories(),
+		CheckDestroy:             e.CheckDestroyed("buildkite_cluster_queue"),
 		Steps: []resource.TestStep{
 			{
 				// No macOS version chosen: the one the service selects is read back (the official
@@ -256,8 +257,8 @@ func TestAccClusterQueueResource_hostedMac(t *testing.T) {
 			},
 			{
 				Config:           mac("MACOS_ARM64_M4_6X28", `{ xcode_version = "16.2", macos_version = "SEQUOIA" }`),
-				Check:            resource.ComposeTestCheckFunc(e.checkHostedQueue("MACOS_ARM64_M4_6X28", ""), e.checkMacSettings("16.2", "SEQUOIA")),
-				ConfigPlanChecks: expectEmpty(),
+				Check:            resource.ComposeTestCheckFunc(checkHostedQueue(e, "MACOS_ARM64_M4_6X28", ""), checkMacSettings(e, "16.2", "SEQUOIA")),
+				ConfigPlanChecks: acctest.ExpectEmpty(),
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(addr, macAttr("xcode_version"), knownvalue.StringExact("16.2")),
 					statecheck.ExpectKnownValue(addr, macAttr("macos_version"), knownvalue.StringExact("SEQUOIA")),
@@ -265,30 +266,30 @@ func TestAccClusterQueueResource_hostedMac(t *testing.T) {
 			},
 			{
 				// The macOS settings are read back, so an import has them.
-				ResourceName: addr, ImportState: true, ImportStateVerify: true, ImportStateIdFunc: importID(addr, "cluster_id", "key"),
+				ResourceName: addr, ImportState: true, ImportStateVerify: true, ImportStateIdFunc: acctest.ImportID(addr, "cluster_id", "key"),
 			},
 			{
 				// A resize and another Xcode version: both in place.
 				Config:           mac("MACOS_ARM64_M4_12X56", `{ xcode_version = "16.3", macos_version = "SEQUOIA" }`),
-				Check:            resource.ComposeTestCheckFunc(e.checkHostedQueue("MACOS_ARM64_M4_12X56", ""), e.checkMacSettings("16.3", "SEQUOIA")),
-				ConfigPlanChecks: inPlace(addr),
+				Check:            resource.ComposeTestCheckFunc(checkHostedQueue(e, "MACOS_ARM64_M4_12X56", ""), checkMacSettings(e, "16.3", "SEQUOIA")),
+				ConfigPlanChecks: acctest.InPlace(addr),
 			},
 			{
 				// Changed outside Terraform: read back, and put back.
 				Config:             mac("MACOS_ARM64_M4_12X56", `{ xcode_version = "16.3", macos_version = "SEQUOIA" }`),
-				Check:              e.setMacOutside("MACOS_ARM64_M4_12X56", "15.4"),
+				Check:              setMacOutside(e, "MACOS_ARM64_M4_12X56", "15.4"),
 				ExpectNonEmptyPlan: true,
 			},
 			{
 				Config:           mac("MACOS_ARM64_M4_12X56", `{ xcode_version = "16.3", macos_version = "SEQUOIA" }`),
-				Check:            e.checkMacSettings("16.3", "SEQUOIA"),
-				ConfigPlanChecks: inPlace(addr),
+				Check:            checkMacSettings(e, "16.3", "SEQUOIA"),
+				ConfigPlanChecks: acctest.InPlace(addr),
 			},
 			{
 				// The block removed: the Xcode version is cleared, in place.
 				Config:           hostedQueueConfig(e, cluster, `    instance_shape = "MACOS_ARM64_M4_12X56"`),
-				Check:            e.checkMacSettings("", ""),
-				ConfigPlanChecks: inPlace(addr),
+				Check:            checkMacSettings(e, "", ""),
+				ConfigPlanChecks: acctest.InPlace(addr),
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("hosted_agents").AtMapKey("mac"), knownvalue.Null()),
 				},
@@ -304,30 +305,30 @@ func TestAccClusterQueueResource_hostedMac(t *testing.T) {
 // are recorded.
 func TestAccClusterQueueResource_graphQLPartKept(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	if e.live {
+	e := acctest.NewTestEnv(t)
+	if e.Live {
 		t.Skip("live mode: the fault is the emulator's")
 	}
-	cfg := hostedQueueConfig(e, e.name("mac-part"), `    instance_shape = "MACOS_ARM64_M4_6X28"
+	cfg := hostedQueueConfig(e, e.Name("mac-part"), `    instance_shape = "MACOS_ARM64_M4_6X28"
     mac            = { xcode_version = "16.2", macos_version = "SEQUOIA" }`)
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             e.checkDestroyed("buildkite_cluster_queue"),
+		ProtoV6ProviderFactories: e.Factories(),
+		CheckDestroy:             e.CheckDestroyed("buildkite_cluster_queue"),
 		Steps: []resource.TestStep{
 			{
-				PreConfig: e.aim(fakeserver.AimedFault{Operation: "updateClusterQueueMacSettings", Kind: fakeserver.FaultErrorsWithData, Times: 1}),
+				PreConfig: e.Aim(fakeserver.AimedFault{Operation: "updateClusterQueueMacSettings", Kind: fakeserver.FaultErrorsWithData, Times: 1}),
 				Config:    cfg,
-				Check: resource.ComposeTestCheckFunc(e.checkFaultsMet(fakeserver.FaultErrorsWithData, 1),
-					e.checkMacSettings("16.2", "SEQUOIA")),
-				ConfigPlanChecks: expectEmpty(),
+				Check: resource.ComposeTestCheckFunc(e.CheckFaultsMet(fakeserver.FaultErrorsWithData, 1),
+					checkMacSettings(e, "16.2", "SEQUOIA")),
+				ConfigPlanChecks: acctest.ExpectEmpty(),
 			},
-			e.partKept("getClusterQueueMacSettings", fakeserver.FaultNullData, "Unable to Read Cluster Queue"),
-			e.partKept("getClusterQueueMacSettings", fakeserver.FaultNotFound, "Unable to Read Cluster Queue"),
+			e.PartKept("getClusterQueueMacSettings", fakeserver.FaultNullData, "Unable to Read Cluster Queue"),
+			e.PartKept("getClusterQueueMacSettings", fakeserver.FaultNotFound, "Unable to Read Cluster Queue"),
 			{
-				PreConfig: e.server.ClearAimedFaults,
+				PreConfig: e.Server.ClearAimedFaults,
 				Config:    cfg,
-				Check: resource.ComposeTestCheckFunc(e.checkFaultsMet(fakeserver.FaultNullData, 1),
-					e.checkFaultsMet(fakeserver.FaultNotFound, 1), e.checkMacSettings("16.2", "SEQUOIA")),
+				Check: resource.ComposeTestCheckFunc(e.CheckFaultsMet(fakeserver.FaultNullData, 1),
+					e.CheckFaultsMet(fakeserver.FaultNotFound, 1), checkMacSettings(e, "16.2", "SEQUOIA")),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},

@@ -18,32 +18,19 @@ import (
 
 	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/acctest"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
-func testAccClusterQueueConfig(cluster, key, extra string) string {
-	return fmt.Sprintf(`
-resource "buildkite_cluster" "test" {
-  name = %q
-}
-
-resource "buildkite_cluster_queue" "test" {
-  cluster_id = buildkite_cluster.test.id
-  key        = %q
-%s
-}
-`, cluster, key, extra)
-}
-
 // checkQueuePaused asks the service whether buildkite_cluster_queue.test is paused, and with which note.
-func (e *testEnv) checkQueuePaused(paused bool, note string) resource.TestCheckFunc {
+func checkQueuePaused(e *acctest.TestEnv, paused bool, note string) resource.TestCheckFunc {
 	const address = "buildkite_cluster_queue.test"
 	return func(s *terraform.State) error {
 		rs, ok := s.RootModule().Resources[address]
 		if !ok {
 			return fmt.Errorf("%s is not in state", address)
 		}
-		q, err := e.client.Queues.Get(context.Background(), rs.Primary.Attributes["cluster_uuid"], rs.Primary.ID)
+		q, err := e.Client.Queues.Get(context.Background(), rs.Primary.Attributes["cluster_uuid"], rs.Primary.ID)
 		if err != nil {
 			return err
 		}
@@ -60,20 +47,20 @@ func (e *testEnv) checkQueuePaused(paused bool, note string) resource.TestCheckF
 
 func TestAccClusterQueueResource_basic(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	cluster := e.name("queues")
+	e := acctest.NewTestEnv(t)
+	cluster := e.Name("queues")
 	const addr = "buildkite_cluster_queue.test"
 
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             e.checkDestroyed("buildkite_cluster_queue"),
+		ProtoV6ProviderFactories: e.Factories(),
+		CheckDestroy:             e.CheckDestroyed("buildkite_cluster_queue"),
 		Steps: []resource.TestStep{
 			{
-				Config: e.config(testAccClusterQueueConfig(cluster, "linux", `  description = "Linux agents"`)),
+				Config: e.Config(acctest.ClusterQueueConfig(cluster, "linux", `  description = "Linux agents"`)),
 				Check: resource.ComposeTestCheckFunc(
-					e.checkExists(addr),
-					e.checkQueuePaused(false, ""),
-					e.checkQueueAffinity("prefer-warmest"),
+					e.CheckExists(addr),
+					checkQueuePaused(e, false, ""),
+					checkQueueAffinity(e, "prefer-warmest"),
 					resource.TestCheckResourceAttrPair(addr, "cluster_id", "buildkite_cluster.test", "id"),
 					resource.TestCheckResourceAttrPair(addr, "cluster_uuid", "buildkite_cluster.test", "id"),
 				),
@@ -85,29 +72,29 @@ func TestAccClusterQueueResource_basic(t *testing.T) {
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("dispatch_paused"), knownvalue.Bool(false)),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("dispatch_paused_note"), knownvalue.Null()),
 				},
-				ConfigPlanChecks: expectEmpty(),
+				ConfigPlanChecks: acctest.ExpectEmpty(),
 			},
 			{
 				ResourceName:      addr,
 				ImportState:       true,
-				ImportStateIdFunc: importID(addr, "cluster_id", "id"),
+				ImportStateIdFunc: acctest.ImportID(addr, "cluster_id", "id"),
 				ImportStateVerify: true,
 			},
 			{
 				ResourceName:      addr,
 				ImportState:       true,
-				ImportStateIdFunc: importID(addr, "cluster_id", "key"),
+				ImportStateIdFunc: acctest.ImportID(addr, "cluster_id", "key"),
 				ImportStateVerify: true,
 			},
-			generateConfigStep(addr, importID(addr, "cluster_id", "key")),
+			acctest.GenerateConfigStep(addr, acctest.ImportID(addr, "cluster_id", "key")),
 			{
 				// Pause with a note and change the description and the retry affinity, in place.
-				Config: e.config(testAccClusterQueueConfig(cluster, "linux", `  description          = "Linux agents, maintenance"
+				Config: e.Config(acctest.ClusterQueueConfig(cluster, "linux", `  description          = "Linux agents, maintenance"
   dispatch_paused      = true
   dispatch_paused_note = "Patching hosts"
   retry_agent_affinity = "prefer-different"`)),
-				ConfigPlanChecks: inPlace(addr),
-				Check:            resource.ComposeTestCheckFunc(e.checkQueuePaused(true, "Patching hosts"), e.checkQueueAffinity("prefer-different")),
+				ConfigPlanChecks: acctest.InPlace(addr),
+				Check:            resource.ComposeTestCheckFunc(checkQueuePaused(e, true, "Patching hosts"), checkQueueAffinity(e, "prefer-different")),
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("retry_agent_affinity"), knownvalue.StringExact("prefer-different")),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("dispatch_paused"), knownvalue.Bool(true)),
@@ -116,17 +103,17 @@ func TestAccClusterQueueResource_basic(t *testing.T) {
 			},
 			{
 				// A new note on a paused queue re-pauses it.
-				Config: e.config(testAccClusterQueueConfig(cluster, "linux", `  description          = "Linux agents, maintenance"
+				Config: e.Config(acctest.ClusterQueueConfig(cluster, "linux", `  description          = "Linux agents, maintenance"
   dispatch_paused      = true
   dispatch_paused_note = "Upgrading the kernel"
   retry_agent_affinity = "prefer-different"`)),
-				Check: e.checkQueuePaused(true, "Upgrading the kernel"),
+				Check: checkQueuePaused(e, true, "Upgrading the kernel"),
 			},
 			{
 				// Resume: the pause note goes away with the pause; the affinity goes back to its default.
-				Config:           e.config(testAccClusterQueueConfig(cluster, "linux", "")),
-				ConfigPlanChecks: inPlace(addr),
-				Check:            resource.ComposeTestCheckFunc(e.checkQueuePaused(false, ""), e.checkQueueAffinity("prefer-warmest")),
+				Config:           e.Config(acctest.ClusterQueueConfig(cluster, "linux", "")),
+				ConfigPlanChecks: acctest.InPlace(addr),
+				Check:            resource.ComposeTestCheckFunc(checkQueuePaused(e, false, ""), checkQueueAffinity(e, "prefer-warmest")),
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("dispatch_paused"), knownvalue.Bool(false)),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("description"), knownvalue.Null()),
@@ -134,21 +121,21 @@ func TestAccClusterQueueResource_basic(t *testing.T) {
 			},
 			{
 				// A new key replaces the queue.
-				Config: e.config(testAccClusterQueueConfig(cluster, "linux-arm", "")),
+				Config: e.Config(acctest.ClusterQueueConfig(cluster, "linux-arm", "")),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionDestroyBeforeCreate)},
 				},
-				Check: e.checkExists(addr),
+				Check: e.CheckExists(addr),
 			},
 		},
 	})
 }
 
 // checkQueueAffinity asks the service for the retry_agent_affinity of buildkite_cluster_queue.test.
-func (e *testEnv) checkQueueAffinity(want string) resource.TestCheckFunc {
+func checkQueueAffinity(e *acctest.TestEnv, want string) resource.TestCheckFunc {
 	return func(s *terraform.State) error {
 		a := s.RootModule().Resources["buildkite_cluster_queue.test"].Primary.Attributes
-		q, err := e.client.Queues.Get(context.Background(), a["cluster_uuid"], a["id"])
+		q, err := e.Client.Queues.Get(context.Background(), a["cluster_uuid"], a["id"])
 		if err != nil {
 			return err
 		}
@@ -165,10 +152,10 @@ func (e *testEnv) checkQueueAffinity(want string) resource.TestCheckFunc {
 // queue.
 func TestAccClusterQueueResource_graphQLReferences(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	cluster := e.name("graphql")
+	e := acctest.NewTestEnv(t)
+	cluster := e.Name("graphql")
 	const addr = "buildkite_cluster_queue.test"
-	byGraphQL := e.config(testAccClusterQueueConfig(cluster, "linux", "") + `
+	byGraphQL := e.Config(acctest.ClusterQueueConfig(cluster, "linux", "") + `
 resource "buildkite_cluster_queue" "graphql" {
   cluster_id = buildkite_cluster.test.graphql_id
   key        = "by-graphql"
@@ -182,17 +169,17 @@ resource "buildkite_cluster_queue" "graphql" {
     linux          = { agent_image_ref = "ubuntu:24.04" }
   }`, 1)
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             e.checkDestroyed("buildkite_cluster_queue"),
+		ProtoV6ProviderFactories: e.Factories(),
+		CheckDestroy:             e.CheckDestroyed("buildkite_cluster_queue"),
 		Steps: []resource.TestStep{
 			{
 				Config: byGraphQL,
 				Check: resource.ComposeTestCheckFunc(
-					e.checkExists(graphQLAddr),
+					e.CheckExists(graphQLAddr),
 					resource.TestCheckResourceAttrPair(graphQLAddr, "cluster_id", "buildkite_cluster.test", "graphql_id"),
 					resource.TestCheckResourceAttrPair(graphQLAddr, "cluster_uuid", "buildkite_cluster.test", "id"),
 				),
-				ConfigPlanChecks: expectEmpty(),
+				ConfigPlanChecks: acctest.ExpectEmpty(),
 			},
 			{
 				Config:           byUUID,
@@ -224,7 +211,7 @@ resource "buildkite_cluster_queue" "graphql" {
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(graphQLAddr, plancheck.ResourceActionReplace)},
 				},
-				SkipFunc: func() (bool, error) { return e.live, nil }, // a hosted queue runs billed agents
+				SkipFunc: func() (bool, error) { return e.Live, nil }, // a hosted queue runs billed agents
 			},
 		},
 	})
@@ -232,14 +219,14 @@ resource "buildkite_cluster_queue" "graphql" {
 
 func TestAccClusterQueueResource_createPaused(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
+	e := acctest.NewTestEnv(t)
 	const addr = "buildkite_cluster_queue.test"
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             e.checkDestroyed("buildkite_cluster_queue"),
+		ProtoV6ProviderFactories: e.Factories(),
+		CheckDestroy:             e.CheckDestroyed("buildkite_cluster_queue"),
 		Steps: []resource.TestStep{{
-			Config: e.config(testAccClusterQueueConfig(e.name("paused"), "held", `  dispatch_paused = true`)),
-			Check:  resource.ComposeTestCheckFunc(e.checkExists(addr), e.checkQueuePaused(true, "")),
+			Config: e.Config(acctest.ClusterQueueConfig(e.Name("paused"), "held", `  dispatch_paused = true`)),
+			Check:  resource.ComposeTestCheckFunc(e.CheckExists(addr), checkQueuePaused(e, true, "")),
 			ConfigPlanChecks: resource.ConfigPlanChecks{
 				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 			},
@@ -252,29 +239,29 @@ func TestAccClusterQueueResource_createPaused(t *testing.T) {
 // create: the next apply replaces it rather than leaving it orphaned beside a new one.
 func TestAccClusterQueueResource_createPauseFails(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	if e.live {
+	e := acctest.NewTestEnv(t)
+	if e.Live {
 		t.Skip("live mode: the fault is the emulator's")
 	}
 	const addr = "buildkite_cluster_queue.test"
-	cfg := e.config(testAccClusterQueueConfig(e.name("pause-fails"), "held", `  dispatch_paused      = true
+	cfg := e.Config(acctest.ClusterQueueConfig(e.Name("pause-fails"), "held", `  dispatch_paused      = true
   dispatch_paused_note = "Maintenance"`))
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             e.checkDestroyed("buildkite_cluster_queue"),
+		ProtoV6ProviderFactories: e.Factories(),
+		CheckDestroy:             e.CheckDestroyed("buildkite_cluster_queue"),
 		Steps: []resource.TestStep{
 			{
-				PreConfig: e.aim(fakeserver.AimedFault{
+				PreConfig: e.Aim(fakeserver.AimedFault{
 					Route: "POST /v2/organizations/{org}/clusters/{cluster}/queues/{queue}/pause_dispatch", Kind: fakeserver.FaultServerError,
 				}),
 				Config:      cfg,
-				ExpectError: regexpMust(`(?s)Unable to Pause Cluster Queue.*Pausing\s+cluster\s+queue\s+` + uuidPattern + `/` + uuidPattern + `:`),
+				ExpectError: acctest.RegexpMust(`(?s)Unable to Pause Cluster Queue.*Pausing\s+cluster\s+queue\s+` + uuidPattern + `/` + uuidPattern + `:`),
 			},
 			{
-				PreConfig:        e.server.ClearAimedFaults,
+				PreConfig:        e.Server.ClearAimedFaults,
 				Config:           cfg,
 				ConfigPlanChecks: replaced(addr),
-				Check:            resource.ComposeTestCheckFunc(e.checkQueuePaused(true, "Maintenance"), e.checkQueueCount(addr, 1)),
+				Check:            resource.ComposeTestCheckFunc(checkQueuePaused(e, true, "Maintenance"), checkQueueCount(e, addr, 1)),
 			},
 		},
 	})
@@ -290,13 +277,13 @@ func replaced(address string) resource.ConfigPlanChecks {
 
 // checkQueueCount asks the service how many queues the cluster of the queue at address holds: the queue a
 // failed create made is replaced, never left beside the new one.
-func (e *testEnv) checkQueueCount(address string, want int) resource.TestCheckFunc {
+func checkQueueCount(e *acctest.TestEnv, address string, want int) resource.TestCheckFunc {
 	return func(s *terraform.State) error {
 		rs, ok := s.RootModule().Resources[address]
 		if !ok {
 			return fmt.Errorf("%s is not in state", address)
 		}
-		queues, err := e.client.Queues.List(context.Background(), rs.Primary.Attributes["cluster_uuid"])
+		queues, err := e.Client.Queues.List(context.Background(), rs.Primary.Attributes["cluster_uuid"])
 		if err != nil {
 			return err
 		}
@@ -312,16 +299,16 @@ const uuidPattern = `[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12
 
 func TestAccClusterQueueResource_disappears(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
+	e := acctest.NewTestEnv(t)
 	const addr = "buildkite_cluster_queue.test"
-	cfg := e.config(testAccClusterQueueConfig(e.name("gone"), "gone", ""))
+	cfg := e.Config(acctest.ClusterQueueConfig(e.Name("gone"), "gone", ""))
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             e.checkDestroyed("buildkite_cluster_queue"),
+		ProtoV6ProviderFactories: e.Factories(),
+		CheckDestroy:             e.CheckDestroyed("buildkite_cluster_queue"),
 		Steps: []resource.TestStep{
 			{
 				Config:             cfg,
-				Check:              e.removeOutside(addr),
+				Check:              e.RemoveOutside(addr),
 				ExpectNonEmptyPlan: true,
 			},
 			{
@@ -329,7 +316,7 @@ func TestAccClusterQueueResource_disappears(t *testing.T) {
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate)},
 				},
-				Check: e.checkExists(addr),
+				Check: e.CheckExists(addr),
 			},
 		},
 	})
@@ -339,18 +326,18 @@ func TestAccClusterQueueResource_disappears(t *testing.T) {
 // as its ID, so the import finds it by key.
 func TestAccClusterQueueResource_importKeyLikeUUID(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
+	e := acctest.NewTestEnv(t)
 	const addr = "buildkite_cluster_queue.test"
 	key := "0b5e7c1a-2f3d-4e5f-8a9b-1c2d3e4f5a6b"
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             e.checkDestroyed("buildkite_cluster_queue"),
+		ProtoV6ProviderFactories: e.Factories(),
+		CheckDestroy:             e.CheckDestroyed("buildkite_cluster_queue"),
 		Steps: []resource.TestStep{
-			{Config: e.config(testAccClusterQueueConfig(e.name("uuid-key"), key, ""))},
+			{Config: e.Config(acctest.ClusterQueueConfig(e.Name("uuid-key"), key, ""))},
 			{
 				ResourceName:      addr,
 				ImportState:       true,
-				ImportStateIdFunc: importID(addr, "cluster_id", "key"),
+				ImportStateIdFunc: acctest.ImportID(addr, "cluster_id", "key"),
 				ImportStateVerify: true,
 			},
 		},
@@ -359,21 +346,21 @@ func TestAccClusterQueueResource_importKeyLikeUUID(t *testing.T) {
 
 func TestAccClusterQueueResource_validation(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
+	e := acctest.NewTestEnv(t)
 	hosted := func(body string) string {
-		return e.config(testAccClusterQueueConfig("c", "ok", "  hosted_agents = {\n"+body+"\n  }"))
+		return e.Config(acctest.ClusterQueueConfig("c", "ok", "  hosted_agents = {\n"+body+"\n  }"))
 	}
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
+		ProtoV6ProviderFactories: e.Factories(),
 		Steps: []resource.TestStep{
 			{
-				Config:      e.config(testAccClusterQueueConfig("c", "bad key!", "")),
-				ExpectError: regexpMust(`Attribute key must start with a letter or digit`),
+				Config:      e.Config(acctest.ClusterQueueConfig("c", "bad key!", "")),
+				ExpectError: acctest.RegexpMust(`Attribute key must start with a letter or digit`),
 				PlanOnly:    true,
 			},
 			{
-				Config:      e.config(testAccClusterQueueConfig("c", "ok", `  dispatch_paused_note = "why"`)),
-				ExpectError: regexpMust(`dispatch_paused_note can only be set while dispatch_paused is true`),
+				Config:      e.Config(acctest.ClusterQueueConfig("c", "ok", `  dispatch_paused_note = "why"`)),
+				ExpectError: acctest.RegexpMust(`dispatch_paused_note can only be set while dispatch_paused is true`),
 				PlanOnly:    true,
 			},
 			{
@@ -397,109 +384,95 @@ func TestAccClusterQueueResource_validation(t *testing.T) {
 			},
 			{
 				Config:      hosted(`    instance_shape = "LINUX_AMD64_3X5"`),
-				ExpectError: wrapped(`value must be one of:`),
+				ExpectError: acctest.Wrapped(`value must be one of:`),
 				PlanOnly:    true,
 			},
 			{
-				Config:        e.config(testAccClusterQueueConfig("c", "ok", "")),
+				Config:        e.Config(acctest.ClusterQueueConfig("c", "ok", "")),
 				ResourceName:  "buildkite_cluster_queue.test",
 				ImportState:   true,
 				ImportStateId: "no-slash",
-				ExpectError:   regexpMust(`Expected an import ID of the form "<cluster id>/<queue id or key>"`),
+				ExpectError:   acctest.RegexpMust(`Expected an import ID of the form "<cluster id>/<queue id or key>"`),
 			},
 		},
 	})
 }
 
-func init() {
-	registerTestKind("buildkite_cluster_queue", testKind{
-		fake:     fakeserver.KindQueue,
-		storeKey: byParent("cluster_id"),
-		get: func(ctx context.Context, c *buildkite.Client, a map[string]string) error {
-			_, err := c.Queues.Get(ctx, a["cluster_uuid"], a["id"])
-			return err
-		},
-		del: func(ctx context.Context, c *buildkite.Client, a map[string]string) error {
-			return c.Queues.Delete(ctx, a["cluster_uuid"], a["id"])
-		},
-	})
-}
-
-// The rows of buildkite_cluster_queue in the tables every type runs through (type_tests_kit_test.go).
-var _ = registerTypeTests("buildkite_cluster_queue", typeTests{
-	identity: &identityCase{
-		resourceType: "buildkite_cluster_queue", attrs: []string{"cluster_id", "key"},
-		setup: func(t *testing.T, e *testEnv) identityConfigs {
-			cluster := e.name("identity")
-			return identityConfigs{
-				create: testAccClusterQueueConfig(cluster, "linux", `  description = "Linux agents"`),
-				checks: []statecheck.StateCheck{identityValue("buildkite_cluster_queue.test", "key", "linux")},
-				update: testAccClusterQueueConfig(cluster, "linux", `  dispatch_paused = true`),
+// The rows of buildkite_cluster_queue in the tables every type runs through (acctest/type_tests.go).
+var _ = acctest.RegisterTypeTests("buildkite_cluster_queue", acctest.TypeTests{
+	Identity: &acctest.IdentityCase{
+		ResourceType: "buildkite_cluster_queue", Attrs: []string{"cluster_id", "key"},
+		Setup: func(t *testing.T, e *acctest.TestEnv) acctest.IdentityConfigs {
+			cluster := e.Name("identity")
+			return acctest.IdentityConfigs{
+				Create: acctest.ClusterQueueConfig(cluster, "linux", `  description = "Linux agents"`),
+				Checks: []statecheck.StateCheck{acctest.IdentityValue("buildkite_cluster_queue.test", "key", "linux")},
+				Update: acctest.ClusterQueueConfig(cluster, "linux", `  dispatch_paused = true`),
 			}
 		},
 	},
-	invalidIdentity: &invalidIdentityCase{
-		resourceType: "buildkite_cluster_queue",
-		setup: func(e *testEnv) []invalidIdentity {
+	InvalidIdentity: &acctest.InvalidIdentityCase{
+		ResourceType: "buildkite_cluster_queue",
+		Setup: func(e *acctest.TestEnv) []acctest.InvalidIdentity {
 			queue := func(clusterID string) string {
-				return importByIdentity("buildkite_cluster_queue", `  cluster_id = "`+unknownUUID+`"
+				return acctest.ImportByIdentity("buildkite_cluster_queue", `  cluster_id = "`+acctest.UnknownUUID+`"
   key        = "linux"`, "cluster_id", clusterID, "key", "linux")
 			}
-			return []invalidIdentity{
-				{queue("Q2x1c3Rlci0tLWFiYw=="), `cluster_id (<cluster id>) "Q2x1c3Rlci0tLWFiYw==" is not a UUID`},
-				{queue(unknownUUID), `Unable to Import Cluster Queue`},
+			return []acctest.InvalidIdentity{
+				{Config: queue("Q2x1c3Rlci0tLWFiYw=="), Message: `cluster_id (<cluster id>) "Q2x1c3Rlci0tLWFiYw==" is not a UUID`},
+				{Config: queue(acctest.UnknownUUID), Message: `Unable to Import Cluster Queue`},
 			}
 		},
 	},
-	migration: []migrationCase{
-		{name: "cluster_queue", add: (*officialWorkspace).addQueue, check: func(t *testing.T, w *cliWorkdir) {
-			expectMoved(t, w, "buildkite_cluster_queue.linux", map[string]any{"retry_agent_affinity": "prefer-different"})
+	Migration: []acctest.MigrationCase{
+		{Name: "cluster_queue", Add: (*acctest.OfficialWorkspace).AddQueue, Check: func(t *testing.T, w *acctest.CLIWorkdir) {
+			acctest.ExpectMoved(t, w, "buildkite_cluster_queue.linux", map[string]any{"retry_agent_affinity": "prefer-different"})
 			// The hosted agents are read over REST now: the moved state's block matches the service's, with no warning.
-			hosted, _ := w.stateAttributes("buildkite_cluster_queue.linux")["hosted_agents"].(map[string]any)
+			hosted, _ := w.StateAttributes("buildkite_cluster_queue.linux")["hosted_agents"].(map[string]any)
 			linux, _ := hosted["linux"].(map[string]any)
 			if hosted["instance_shape"] != "LINUX_AMD64_2X4" || linux["agent_image_ref"] != "ubuntu:24.04" {
 				t.Errorf("hosted_agents after the move = %v", hosted)
 			}
-			expectQuietPlan(t, w)
+			acctest.ExpectQuietPlan(t, w)
 		}},
-		{name: "cluster_queue_mac", add: (*officialWorkspace).addMacQueue, check: func(t *testing.T, w *cliWorkdir) {
+		{Name: "cluster_queue_mac", Add: (*acctest.OfficialWorkspace).AddMacQueue, Check: func(t *testing.T, w *acctest.CLIWorkdir) {
 			// The macOS settings are applied and read through GraphQL now: the moved state's match the service's.
-			hosted, _ := w.stateAttributes("buildkite_cluster_queue.mac")["hosted_agents"].(map[string]any)
+			hosted, _ := w.StateAttributes("buildkite_cluster_queue.mac")["hosted_agents"].(map[string]any)
 			mac, _ := hosted["mac"].(map[string]any)
 			if hosted["instance_shape"] != "MACOS_ARM64_M4_6X28" || mac["xcode_version"] != "16.2" || mac["macos_version"] != "SEQUOIA" {
 				t.Errorf("hosted_agents after the move = %v", hosted)
 			}
-			expectQuietPlan(t, w)
+			acctest.ExpectQuietPlan(t, w)
 		}},
 	},
-	query: &queryCase{resourceType: "buildkite_cluster_queue", run: func(t *testing.T, e *testEnv, base string) queryRow {
-		s := e.seedClusters(t, base)
+	Query: &acctest.QueryCase{ResourceType: "buildkite_cluster_queue", Run: func(t *testing.T, e *acctest.TestEnv, base string) acctest.QueryRow {
+		s := e.SeedClusters(t, base)
 		queue := func(c *buildkite.Cluster, q *buildkite.Queue) queryfilter.QueryFilter {
-			return byIdentity("cluster_id", c.ID, "key", q.Key)
+			return acctest.ByIdentity("cluster_id", c.ID, "key", q.Key)
 		}
-		return queryRow{
-			blocks: []string{"buildkite_cluster_queue", "a", fmt.Sprintf("    cluster_id = %q", s.a.ID)},
-			checks: []querycheck.QueryResultCheck{
+		return acctest.QueryRow{
+			Blocks: []string{"buildkite_cluster_queue", "a", fmt.Sprintf("    cluster_id = %q", s.A.ID)},
+			Checks: []querycheck.QueryResultCheck{
 				querycheck.ExpectLength("buildkite_cluster_queue.all", 3),
 				querycheck.ExpectLength("buildkite_cluster_queue.a", 2),
-				querycheck.ExpectIdentity("buildkite_cluster_queue.a", identityOf("cluster_id", s.a.ID, "key", "mac")),
-				querycheck.ExpectResourceDisplayName("buildkite_cluster_queue.all", queue(s.b, s.other), knownvalue.StringExact(base+"-b / other")),
-				querycheck.ExpectResourceKnownValues("buildkite_cluster_queue.a", queue(s.a, s.mac), []querycheck.KnownValueCheck{
-					known("id", knownvalue.StringExact(s.mac.ID)),
-					known("dispatch_paused", knownvalue.Bool(true)),
-					known("dispatch_paused_note", knownvalue.StringExact("Patching hosts")),
+				querycheck.ExpectIdentity("buildkite_cluster_queue.a", acctest.IdentityOf("cluster_id", s.A.ID, "key", "mac")),
+				querycheck.ExpectResourceDisplayName("buildkite_cluster_queue.all", queue(s.B, s.Other), knownvalue.StringExact(base+"-b / other")),
+				querycheck.ExpectResourceKnownValues("buildkite_cluster_queue.a", queue(s.A, s.Mac), []querycheck.KnownValueCheck{
+					acctest.Known("id", knownvalue.StringExact(s.Mac.ID)),
+					acctest.Known("dispatch_paused", knownvalue.Bool(true)),
+					acctest.Known("dispatch_paused_note", knownvalue.StringExact("Patching hosts")),
 				}),
 			},
-			refused: []queryRefusal{{fmt.Sprintf(unknownUUIDFilter, "cluster_id"), wrapped(`No cluster matches the ID "` + unknownUUID + `"`)}},
-			imports: 3,
+			Refused: []acctest.QueryRefusal{{Body: fmt.Sprintf(acctest.UnknownUUIDFilter, "cluster_id"), Message: acctest.Wrapped(`No cluster matches the ID "` + acctest.UnknownUUID + `"`)}},
+			Imports: 3,
 		}
 	}},
-	taken: &takenCase{resourceType: "buildkite_cluster_queue", setup: func(t *testing.T, e *testEnv) (string, string) {
-		c, err := e.client.Clusters.Create(context.Background(), buildkite.ClusterCreate{Name: e.name("taken")})
+	Taken: &acctest.TakenCase{ResourceType: "buildkite_cluster_queue", Setup: func(t *testing.T, e *acctest.TestEnv) (string, string) {
+		c, err := e.Client.Clusters.Create(context.Background(), buildkite.ClusterCreate{Name: e.Name("taken")})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := e.client.Queues.Create(context.Background(), c.ID, buildkite.QueueCreate{Key: "linux"}); err != nil {
+		if _, err := e.Client.Queues.Create(context.Background(), c.ID, buildkite.QueueCreate{Key: "linux"}); err != nil {
 			t.Fatal(err)
 		}
 		return fmt.Sprintf(`
@@ -509,30 +482,30 @@ resource "buildkite_cluster_queue" "test" {
 }
 `, c.ID), c.ID + "/linux"
 	}},
-	upgrade: []upgradeCase{
+	Upgrade: []acctest.UpgradeCase{
 		{
-			name: "queue, ours at version 0", typeName: "buildkite_cluster_queue", version: 0,
-			state: map[string]any{"id": otherUUID, "uuid": otherUUID, "graphql_id": "Q", "cluster_id": testUUID, "key": "linux",
+			Name: "queue, ours at version 0", TypeName: "buildkite_cluster_queue", Version: 0,
+			State: map[string]any{"id": acctest.OtherUUID, "uuid": acctest.OtherUUID, "graphql_id": "Q", "cluster_id": acctest.TestUUID, "key": "linux",
 				"description": nil, "dispatch_paused": false, "dispatch_paused_note": nil, "url": "u", "web_url": "w"},
-			want: map[string]any{"cluster_id": testUUID, "cluster_uuid": testUUID, "retry_agent_affinity": "prefer-warmest",
+			Want: map[string]any{"cluster_id": acctest.TestUUID, "cluster_uuid": acctest.TestUUID, "retry_agent_affinity": "prefer-warmest",
 				"hosted_agents": nil, "dispatch_paused": false},
 		},
 		{
-			name: "queue, the official provider's", typeName: "buildkite_cluster_queue", version: 0,
-			state: map[string]any{"id": kit.GraphQLID("ClusterQueue", otherUUID), "uuid": otherUUID, "cluster_id": clusterGraphQLID,
-				"cluster_uuid": testUUID, "key": "linux", "description": nil, "dispatch_paused": true, "retry_agent_affinity": "prefer-different",
+			Name: "queue, the official provider's", TypeName: "buildkite_cluster_queue", Version: 0,
+			State: map[string]any{"id": kit.GraphQLID("ClusterQueue", acctest.OtherUUID), "uuid": acctest.OtherUUID, "cluster_id": acctest.ClusterGraphQLID,
+				"cluster_uuid": acctest.TestUUID, "key": "linux", "description": nil, "dispatch_paused": true, "retry_agent_affinity": "prefer-different",
 				"hosted_agents": map[string]any{"instance_shape": "MACOS_M2_4X7", "mac": map[string]any{"xcode_version": "16", "macos_version": "15"}, "linux": nil}},
-			want: map[string]any{"id": otherUUID, "cluster_id": testUUID, "cluster_uuid": testUUID, "retry_agent_affinity": "prefer-different",
-				"dispatch_paused": true, "graphql_id": kit.GraphQLID("ClusterQueue", otherUUID),
+			Want: map[string]any{"id": acctest.OtherUUID, "cluster_id": acctest.TestUUID, "cluster_uuid": acctest.TestUUID, "retry_agent_affinity": "prefer-different",
+				"dispatch_paused": true, "graphql_id": kit.GraphQLID("ClusterQueue", acctest.OtherUUID),
 				"hosted_agents": map[string]any{"instance_shape": "MACOS_M2_4X7", "mac": map[string]any{"xcode_version": "16", "macos_version": "15"}, "linux": nil}},
 		},
 	},
-	serviceState: func(ctx context.Context, c *buildkite.Client) ([]string, error) {
+	ServiceState: func(ctx context.Context, c *buildkite.Client) ([]string, error) {
 		clusters, err := c.Clusters.List(ctx)
-		return childIDs(clusters, err, func(cl buildkite.Cluster) ([]buildkite.Queue, error) { return c.Queues.List(ctx, cl.ID) },
+		return acctest.ChildIDs(clusters, err, func(cl buildkite.Cluster) ([]buildkite.Queue, error) { return c.Queues.List(ctx, cl.ID) },
 			func(q buildkite.Queue) string { return q.ID })
 	},
-	exempt: map[string]string{
-		tableSweeper: "A cluster's queues go with their cluster, which the cluster sweeper removes.",
+	Exempt: map[string]string{
+		acctest.TableSweeper: "A cluster's queues go with their cluster, which the cluster sweeper removes.",
 	},
 })

@@ -16,6 +16,7 @@ import (
 
 	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/acctest"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
@@ -23,17 +24,17 @@ import (
 // service (GraphQL).
 
 // checkClusterOnService asks the service for buildkite_cluster.test and checks it with fn.
-func (e *testEnv) checkClusterOnService(fn func(c *buildkite.Cluster, tracing string) error) resource.TestCheckFunc {
+func checkClusterOnService(e *acctest.TestEnv, fn func(c *buildkite.Cluster, tracing string) error) resource.TestCheckFunc {
 	return func(s *terraform.State) error {
 		rs, ok := s.RootModule().Resources["buildkite_cluster.test"]
 		if !ok {
 			return fmt.Errorf("buildkite_cluster.test is not in state")
 		}
-		c, err := e.client.Clusters.Get(context.Background(), rs.Primary.ID)
+		c, err := e.Client.Clusters.Get(context.Background(), rs.Primary.ID)
 		if err != nil {
 			return err
 		}
-		tracing, err := e.client.Clusters.AgentTracingService(context.Background(), c.GraphQLID)
+		tracing, err := e.Client.Clusters.AgentTracingService(context.Background(), c.GraphQLID)
 		if err != nil {
 			return err
 		}
@@ -42,8 +43,8 @@ func (e *testEnv) checkClusterOnService(fn func(c *buildkite.Cluster, tracing st
 }
 
 // hostedOnService checks the cluster's hosted settings on the service.
-func (e *testEnv) hostedOnService(gitMirror, containerCache bool) resource.TestCheckFunc {
-	return e.checkClusterOnService(func(c *buildkite.Cluster, _ string) error {
+func hostedOnService(e *acctest.TestEnv, gitMirror, containerCache bool) resource.TestCheckFunc {
+	return checkClusterOnService(e, func(c *buildkite.Cluster, _ string) error {
 		if kit.Deref(c.HostedGitMirrorEnabled) != gitMirror || kit.Deref(c.HostedContainerCacheEnabled) != containerCache {
 			return fmt.Errorf("the service holds git mirror %v, container cache %v; want %v, %v",
 				kit.Deref(c.HostedGitMirrorEnabled), kit.Deref(c.HostedContainerCacheEnabled), gitMirror, containerCache)
@@ -54,7 +55,7 @@ func (e *testEnv) hostedOnService(gitMirror, containerCache bool) resource.TestC
 
 // tracingOnService checks the cluster's agent tracing service on the service ("" for none); want names a
 // resource's id attribute ("buildkite_notification_service.otel") or is "".
-func (e *testEnv) tracingOnService(want string) resource.TestCheckFunc {
+func tracingOnService(e *acctest.TestEnv, want string) resource.TestCheckFunc {
 	return func(s *terraform.State) error {
 		uuid := ""
 		if want != "" {
@@ -64,7 +65,7 @@ func (e *testEnv) tracingOnService(want string) resource.TestCheckFunc {
 			}
 			uuid = rs.Primary.ID
 		}
-		return e.checkClusterOnService(func(_ *buildkite.Cluster, tracing string) error {
+		return checkClusterOnService(e, func(_ *buildkite.Cluster, tracing string) error {
 			if tracing != uuid {
 				return fmt.Errorf("the service holds agent tracing service %q, want %q", tracing, uuid)
 			}
@@ -75,7 +76,7 @@ func (e *testEnv) tracingOnService(want string) resource.TestCheckFunc {
 
 // testAccClusterHostedConfig is the cluster with extra attributes and, with queue, a hosted Linux queue.
 func testAccClusterHostedConfig(name, extra string, queue bool) string {
-	cfg := testAccClusterConfig(name, extra)
+	cfg := acctest.ClusterConfig(name, extra)
 	if queue {
 		cfg += `
 resource "buildkite_cluster_queue" "hosted" {
@@ -95,11 +96,11 @@ resource "buildkite_cluster_queue" "hosted" {
 // enabled and disabled in place, an unset attribute keeps the service's value, and an import reads them.
 func TestAccClusterResource_hostedSettings(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	if e.live {
+	e := acctest.NewTestEnv(t)
+	if e.Live {
 		t.Skip("live mode: hosted queues run billed Buildkite agents; this test runs against the emulator only")
 	}
-	name := e.name("hosted")
+	name := e.Name("hosted")
 	const addr = "buildkite_cluster.test"
 	hostedState := func(gitMirror, containerCache bool) []statecheck.StateCheck {
 		return []statecheck.StateCheck{
@@ -113,43 +114,43 @@ func TestAccClusterResource_hostedSettings(t *testing.T) {
 		PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 	}
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             e.checkDestroyed("buildkite_cluster"),
+		ProtoV6ProviderFactories: e.Factories(),
+		CheckDestroy:             e.CheckDestroyed("buildkite_cluster"),
 		Steps: []resource.TestStep{
 			{
-				Config:            e.config(testAccClusterHostedConfig(name, `  hosted_git_mirror_enabled = false`, false)),
+				Config:            e.Config(testAccClusterHostedConfig(name, `  hosted_git_mirror_enabled = false`, false)),
 				ConfigPlanChecks:  empty,
 				ConfigStateChecks: hostedState(false, false),
-				Check:             e.hostedOnService(false, false),
+				Check:             hostedOnService(e, false, false),
 			},
 			{
 				// The first hosted queue turns the container cache on; the unset attribute follows.
-				Config:           e.config(testAccClusterHostedConfig(name, `  hosted_git_mirror_enabled = false`, true)),
+				Config:           e.Config(testAccClusterHostedConfig(name, `  hosted_git_mirror_enabled = false`, true)),
 				ConfigPlanChecks: empty,
-				Check:            e.hostedOnService(false, true),
+				Check:            hostedOnService(e, false, true),
 			},
 			{
-				Config: e.config(testAccClusterHostedConfig(name, `  hosted_git_mirror_enabled      = true
+				Config: e.Config(testAccClusterHostedConfig(name, `  hosted_git_mirror_enabled      = true
   hosted_container_cache_enabled = true`, true)),
 				ConfigPlanChecks:  inPlace,
 				ConfigStateChecks: hostedState(true, true),
-				Check:             e.hostedOnService(true, true),
+				Check:             hostedOnService(e, true, true),
 			},
 			{ResourceName: addr, ImportState: true, ImportStateVerify: true},
 			{
-				Config: e.config(testAccClusterHostedConfig(name, `  hosted_git_mirror_enabled      = false
+				Config: e.Config(testAccClusterHostedConfig(name, `  hosted_git_mirror_enabled      = false
   hosted_container_cache_enabled = false`, true)),
 				ConfigPlanChecks:  inPlace,
 				ConfigStateChecks: hostedState(false, false),
-				Check:             e.hostedOnService(false, false),
+				Check:             hostedOnService(e, false, false),
 			},
 			{
 				// Removed from the configuration: kept as they are, nothing planned.
-				Config: e.config(testAccClusterHostedConfig(name, "", true)),
+				Config: e.Config(testAccClusterHostedConfig(name, "", true)),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
-				Check: e.hostedOnService(false, false),
+				Check: hostedOnService(e, false, false),
 			},
 		},
 	})
@@ -159,31 +160,31 @@ func TestAccClusterResource_hostedSettings(t *testing.T) {
 // refused at plan, naming the attribute and why, for each setting; false is taken (a new cluster's value).
 func TestAccClusterResource_hostedSettingsRefusedAtCreate(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
+	e := acctest.NewTestEnv(t)
 	var steps []resource.TestStep
 	for _, a := range clusterHostedAttrs {
 		steps = append(steps, resource.TestStep{
-			Config:      e.config(testAccClusterHostedConfig(e.name("new"), "  "+a+" = true", true)),
+			Config:      e.Config(testAccClusterHostedConfig(e.Name("new"), "  "+a+" = true", true)),
 			PlanOnly:    true,
-			ExpectError: regexpMust(`(?s)Hosted Setting Refused on a New Cluster.*buildkite_cluster\.` + a + ` cannot be true.*has\s+no\s+hosted\s+queue\s+when\s+it\s+is\s+created.*add\s+a\s+buildkite_cluster_queue`),
+			ExpectError: acctest.RegexpMust(`(?s)Hosted Setting Refused on a New Cluster.*buildkite_cluster\.` + a + ` cannot be true.*has\s+no\s+hosted\s+queue\s+when\s+it\s+is\s+created.*add\s+a\s+buildkite_cluster_queue`),
 		})
 	}
 	// A value known only at apply could be true.
 	steps = append(steps, resource.TestStep{
-		Config: e.config(testAccClusterHostedConfig(e.name("new"), "  hosted_git_mirror_enabled = terraform_data.flag.output", false) + `
+		Config: e.Config(testAccClusterHostedConfig(e.Name("new"), "  hosted_git_mirror_enabled = terraform_data.flag.output", false) + `
 resource "terraform_data" "flag" {
   input = false
 }
 `),
 		PlanOnly:    true,
-		ExpectError: regexpMust(`(?s)Hosted Setting Refused on a New Cluster.*a\s+value\s+known\s+only\s+at\s+apply`),
+		ExpectError: acctest.RegexpMust(`(?s)Hosted Setting Refused on a New Cluster.*a\s+value\s+known\s+only\s+at\s+apply`),
 	})
 	steps = append(steps, resource.TestStep{
-		Config:             e.config(testAccClusterHostedConfig(e.name("new"), "  hosted_git_mirror_enabled = false", false)),
+		Config:             e.Config(testAccClusterHostedConfig(e.Name("new"), "  hosted_git_mirror_enabled = false", false)),
 		PlanOnly:           true,
 		ExpectNonEmptyPlan: true,
 	})
-	resource.Test(t, resource.TestCase{ProtoV6ProviderFactories: e.factories(), Steps: steps})
+	resource.Test(t, resource.TestCase{ProtoV6ProviderFactories: e.Factories(), Steps: steps})
 }
 
 // TestAccClusterResource_hostedSettingsWithoutHostedQueue: enabling a setting on a cluster without a hosted
@@ -191,21 +192,21 @@ resource "terraform_data" "flag" {
 // the same apply is recorded, and the setting stays as the service holds it.
 func TestAccClusterResource_hostedSettingsWithoutHostedQueue(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	name := e.name("selfhosted")
+	e := acctest.NewTestEnv(t)
+	name := e.Name("selfhosted")
 	const addr = "buildkite_cluster.test"
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             e.checkDestroyed("buildkite_cluster"),
+		ProtoV6ProviderFactories: e.Factories(),
+		CheckDestroy:             e.CheckDestroyed("buildkite_cluster"),
 		Steps: []resource.TestStep{
-			{Config: e.config(testAccClusterHostedConfig(name, "", false))},
+			{Config: e.Config(testAccClusterHostedConfig(name, "", false))},
 			{
-				Config: e.config(testAccClusterHostedConfig(name, `  description               = "changed"
+				Config: e.Config(testAccClusterHostedConfig(name, `  description               = "changed"
   hosted_git_mirror_enabled = true`, false)),
-				ExpectError: regexpMust(`(?s)Unable to Update Cluster Hosted Settings.*answered 422.*can\s+only\s+be\s+changed\s+once\s+the\s+cluster\s+has\s+a\s+hosted\s+queue.*add\s+a\s+buildkite_cluster_queue\s+with\s+hosted_agents`),
+				ExpectError: acctest.RegexpMust(`(?s)Unable to Update Cluster Hosted Settings.*answered 422.*can\s+only\s+be\s+changed\s+once\s+the\s+cluster\s+has\s+a\s+hosted\s+queue.*add\s+a\s+buildkite_cluster_queue\s+with\s+hosted_agents`),
 			},
 			{
-				Config: e.config(testAccClusterHostedConfig(name, `  description = "changed"`, false)),
+				Config: e.Config(testAccClusterHostedConfig(name, `  description = "changed"`, false)),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
@@ -213,7 +214,7 @@ func TestAccClusterResource_hostedSettingsWithoutHostedQueue(t *testing.T) {
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("description"), knownvalue.StringExact("changed")),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("hosted_git_mirror_enabled"), knownvalue.Bool(false)),
 				},
-				Check: e.hostedOnService(false, false),
+				Check: hostedOnService(e, false, false),
 			},
 		},
 	})
@@ -226,7 +227,7 @@ func testAccTracingConfig(name, value string) string {
 	if value != "" {
 		extra = "  agent_tracing_service_uuid = " + value
 	}
-	return testAccClusterConfig(name, extra) + `
+	return acctest.ClusterConfig(name, extra) + `
 resource "buildkite_notification_service" "otel" {
   provider_type = "open_telemetry_tracing"
   open_telemetry_tracing = {
@@ -249,21 +250,21 @@ resource "buildkite_notification_service" "webhook" {
 // is the service's refusal on the attribute.
 func TestAccClusterResource_agentTracingService(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	name := e.name("traced")
+	e := acctest.NewTestEnv(t)
+	name := e.Name("traced")
 	const addr = "buildkite_cluster.test"
 	const otel = "buildkite_notification_service.otel"
-	set := e.config(testAccTracingConfig(name, otel+".id"))
-	cleared := e.config(testAccTracingConfig(name, `""`))
+	set := e.Config(testAccTracingConfig(name, otel+".id"))
+	cleared := e.Config(testAccTracingConfig(name, `""`))
 	empty := resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             e.checkDestroyed("buildkite_cluster"),
+		ProtoV6ProviderFactories: e.Factories(),
+		CheckDestroy:             e.CheckDestroyed("buildkite_cluster"),
 		Steps: []resource.TestStep{
 			{
 				Config:           set,
 				ConfigPlanChecks: empty,
-				Check: resource.ComposeTestCheckFunc(e.tracingOnService(otel),
+				Check: resource.ComposeTestCheckFunc(tracingOnService(e, otel),
 					resource.TestCheckResourceAttrPair(addr, "agent_tracing_service_uuid", otel, "id")),
 			},
 			{
@@ -272,18 +273,18 @@ func TestAccClusterResource_agentTracingService(t *testing.T) {
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("agent_tracing_service_uuid"), knownvalue.StringExact("")),
 				},
-				Check: e.tracingOnService(""),
+				Check: tracingOnService(e, ""),
 			},
 			{
 				Config:           set,
 				ConfigPlanChecks: empty,
-				Check:            e.tracingOnService(otel),
+				Check:            tracingOnService(e, otel),
 			},
 			{
 				// Cleared outside Terraform: the refresh sees it and the plan puts it back.
 				Config: set,
 				Check: func(s *terraform.State) error {
-					_, err := e.client.Clusters.SetAgentTracingService(context.Background(),
+					_, err := e.Client.Clusters.SetAgentTracingService(context.Background(),
 						s.RootModule().Resources[addr].Primary.Attributes["graphql_id"], buildkite.Cleared[string]())
 					return err
 				},
@@ -295,19 +296,19 @@ func TestAccClusterResource_agentTracingService(t *testing.T) {
 					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
-				Check: e.tracingOnService(otel),
+				Check: tracingOnService(e, otel),
 			},
 			{
 				// Removed from the configuration: neither planned nor cleared.
-				Config: e.config(testAccTracingConfig(name, "")),
+				Config: e.Config(testAccTracingConfig(name, "")),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
-				Check: e.tracingOnService(otel),
+				Check: tracingOnService(e, otel),
 			},
 			{
-				Config:      e.config(testAccTracingConfig(name, "buildkite_notification_service.webhook.id")),
-				ExpectError: regexpMust(`(?s)Unable to Set Cluster Agent Tracing Service.*agent_tracing_service_uuid.*is a\s+webhook\s+notification\s+service.*open_telemetry_tracing`),
+				Config:      e.Config(testAccTracingConfig(name, "buildkite_notification_service.webhook.id")),
+				ExpectError: acctest.RegexpMust(`(?s)Unable to Set Cluster Agent Tracing Service.*agent_tracing_service_uuid.*is a\s+webhook\s+notification\s+service.*open_telemetry_tracing`),
 			},
 		},
 	})
@@ -317,16 +318,16 @@ func TestAccClusterResource_agentTracingService(t *testing.T) {
 // plan, naming the attribute.
 func TestAccClusterResource_agentTracingServiceValidation(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
+	e := acctest.NewTestEnv(t)
 	var steps []resource.TestStep
 	for _, v := range []string{`"7C3E5A91-AAAA-4BBB-8CCC-000000000001"`, `"U2VydmljZS0tLTdjM2U1YTkx"`, `" "`} {
 		steps = append(steps, resource.TestStep{
-			Config:      e.config(testAccClusterConfig(e.name("traced"), "  agent_tracing_service_uuid = "+v)),
+			Config:      e.Config(acctest.ClusterConfig(e.Name("traced"), "  agent_tracing_service_uuid = "+v)),
 			PlanOnly:    true,
-			ExpectError: regexpMust(`(?s)agent_tracing_service_uuid.*must be a lower-case UUID`),
+			ExpectError: acctest.RegexpMust(`(?s)agent_tracing_service_uuid.*must be a lower-case UUID`),
 		})
 	}
-	resource.Test(t, resource.TestCase{ProtoV6ProviderFactories: e.factories(), Steps: steps})
+	resource.Test(t, resource.TestCase{ProtoV6ProviderFactories: e.Factories(), Steps: steps})
 }
 
 // TestAccClusterResource_officialStateWithSettings: a workspace of the official provider's version with the
@@ -334,25 +335,25 @@ func TestAccClusterResource_agentTracingServiceValidation(t *testing.T) {
 // whether the configuration sets them or leaves them unset.
 func TestAccClusterResource_officialStateWithSettings(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
+	e := acctest.NewTestEnv(t)
 	ctx := context.Background()
-	c, err := e.client.Clusters.Create(ctx, buildkite.ClusterCreate{Name: e.name("moved")})
+	c, err := e.Client.Clusters.Create(ctx, buildkite.ClusterCreate{Name: e.Name("moved")})
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = e.client.Clusters.Delete(context.Background(), c.ID) })
-	svc, err := e.client.NotificationServices.Create(ctx, buildkite.NotificationServiceCreate{
+	t.Cleanup(func() { _ = e.Client.Clusters.Delete(context.Background(), c.ID) })
+	svc, err := e.Client.NotificationServices.Create(ctx, buildkite.NotificationServiceCreate{
 		Provider: "open_telemetry_tracing",
 		Settings: buildkite.NotificationServiceSettings{Endpoint: buildkite.Value("https://otel.example.com")},
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = e.client.NotificationServices.Delete(context.Background(), svc.ID) })
-	if _, err := e.client.Clusters.SetAgentTracingService(ctx, c.GraphQLID, buildkite.Value(svc.ID)); err != nil {
+	t.Cleanup(func() { _ = e.Client.NotificationServices.Delete(context.Background(), svc.ID) })
+	if _, err := e.Client.Clusters.SetAgentTracingService(ctx, c.GraphQLID, buildkite.Value(svc.ID)); err != nil {
 		t.Fatal(err)
 	}
-	state := officialState(t, officialInstance{address: "buildkite_cluster.main", attrs: map[string]any{
+	state := acctest.OfficialState(t, acctest.OfficialInstance{Address: "buildkite_cluster.main", Attrs: map[string]any{
 		"id": c.GraphQLID, "uuid": c.ID, "name": c.Name,
 	}})
 	// The official provider's newer version writes the three attributes: add them as it stores them.
@@ -364,13 +365,13 @@ func TestAccClusterResource_officialStateWithSettings(t *testing.T) {
 		"unset": "",
 	} {
 		t.Run(name, func(t *testing.T) {
-			w := e.replaceProvider(t, e.officialProviderBlock()+fmt.Sprintf(`
+			w := e.ReplaceProvider(t, e.OfficialProviderBlock()+fmt.Sprintf(`
 resource "buildkite_cluster" "main" {
   name = %q
 %s
 }
 `, c.Name, body), state)
-			w.expectNoChanges()
+			w.ExpectNoChanges()
 		})
 	}
 }
@@ -407,36 +408,36 @@ func withOfficialAttributes(t *testing.T, state []byte, typ string, attrs map[st
 // service ("" where a cluster has none).
 func TestAccClusterDataSource_settings(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
+	e := acctest.NewTestEnv(t)
 	ctx := context.Background()
-	name := e.name("shown")
-	traced, err := e.client.Clusters.Create(ctx, buildkite.ClusterCreate{Name: name + "-traced"})
+	name := e.Name("shown")
+	traced, err := e.Client.Clusters.Create(ctx, buildkite.ClusterCreate{Name: name + "-traced"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	plain, err := e.client.Clusters.Create(ctx, buildkite.ClusterCreate{Name: name + "-plain"})
+	plain, err := e.Client.Clusters.Create(ctx, buildkite.ClusterCreate{Name: name + "-plain"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		_ = e.client.Clusters.Delete(context.Background(), traced.ID)
-		_ = e.client.Clusters.Delete(context.Background(), plain.ID)
+		_ = e.Client.Clusters.Delete(context.Background(), traced.ID)
+		_ = e.Client.Clusters.Delete(context.Background(), plain.ID)
 	})
-	svc, err := e.client.NotificationServices.Create(ctx, buildkite.NotificationServiceCreate{
+	svc, err := e.Client.NotificationServices.Create(ctx, buildkite.NotificationServiceCreate{
 		Provider: "open_telemetry_tracing",
 		Settings: buildkite.NotificationServiceSettings{Endpoint: buildkite.Value("https://otel.example.com")},
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = e.client.NotificationServices.Delete(context.Background(), svc.ID) })
-	if _, err := e.client.Clusters.SetAgentTracingService(ctx, traced.GraphQLID, buildkite.Value(svc.ID)); err != nil {
+	t.Cleanup(func() { _ = e.Client.NotificationServices.Delete(context.Background(), svc.ID) })
+	if _, err := e.Client.Clusters.SetAgentTracingService(ctx, traced.GraphQLID, buildkite.Value(svc.ID)); err != nil {
 		t.Fatal(err)
 	}
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
+		ProtoV6ProviderFactories: e.Factories(),
 		Steps: []resource.TestStep{{
-			Config: e.config(fmt.Sprintf(`
+			Config: e.Config(fmt.Sprintf(`
 data "buildkite_cluster" "traced" {
   id = %q
 }
@@ -464,38 +465,38 @@ data "buildkite_clusters" "all" {}
 // recorded (tainted) with no selection, and the next apply makes it again with the selection.
 func TestAccClusterResource_agentTracingServiceFaults(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	if e.live {
+	e := acctest.NewTestEnv(t)
+	if e.Live {
 		t.Skip("live mode: the faults are the emulator's")
 	}
 	const addr = "buildkite_cluster.test"
 	const otel = "buildkite_notification_service.otel"
-	cfg := e.config(testAccTracingConfig(e.name("faulty"), otel+".id"))
+	cfg := e.Config(testAccTracingConfig(e.Name("faulty"), otel+".id"))
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             e.checkDestroyed("buildkite_cluster"),
+		ProtoV6ProviderFactories: e.Factories(),
+		CheckDestroy:             e.CheckDestroyed("buildkite_cluster"),
 		Steps: []resource.TestStep{
 			{
-				PreConfig:   e.aim(fakeserver.AimedFault{Operation: "setClusterAgentTracing", Kind: fakeserver.FaultNullData, Times: 1}),
+				PreConfig:   e.Aim(fakeserver.AimedFault{Operation: "setClusterAgentTracing", Kind: fakeserver.FaultNullData, Times: 1}),
 				Config:      cfg,
-				ExpectError: regexpMust(`(?s)Unable to Set Cluster Agent Tracing Service.*The\s+rest\s+of\s+the\s+cluster\s+is\s+recorded`),
+				ExpectError: acctest.RegexpMust(`(?s)Unable to Set Cluster Agent Tracing Service.*The\s+rest\s+of\s+the\s+cluster\s+is\s+recorded`),
 			},
 			{
 				// The cluster made before the refusal is tainted: replaced, with the selection this time.
-				PreConfig: e.server.ClearAimedFaults,
+				PreConfig: e.Server.ClearAimedFaults,
 				Config:    cfg,
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionDestroyBeforeCreate)},
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
-				Check: resource.ComposeTestCheckFunc(e.checkFaultsMet(fakeserver.FaultNullData, 1), e.tracingOnService(otel)),
+				Check: resource.ComposeTestCheckFunc(e.CheckFaultsMet(fakeserver.FaultNullData, 1), tracingOnService(e, otel)),
 			},
-			e.partKept("getClusterAgentTracing", fakeserver.FaultNullData, "Unable to Read Cluster"),
-			e.partKept("getClusterAgentTracing", fakeserver.FaultNotFound, "Unable to Read Cluster"),
+			e.PartKept("getClusterAgentTracing", fakeserver.FaultNullData, "Unable to Read Cluster"),
+			e.PartKept("getClusterAgentTracing", fakeserver.FaultNotFound, "Unable to Read Cluster"),
 			{
-				PreConfig: e.aim(fakeserver.AimedFault{Operation: "setClusterAgentTracing", Kind: fakeserver.FaultErrorsWithData, Times: 1}),
-				Config:    e.config(testAccTracingConfig(e.name("faulty"), `""`)),
-				Check: resource.ComposeTestCheckFunc(e.checkFaultsMet(fakeserver.FaultErrorsWithData, 1), e.tracingOnService(""),
+				PreConfig: e.Aim(fakeserver.AimedFault{Operation: "setClusterAgentTracing", Kind: fakeserver.FaultErrorsWithData, Times: 1}),
+				Config:    e.Config(testAccTracingConfig(e.Name("faulty"), `""`)),
+				Check: resource.ComposeTestCheckFunc(e.CheckFaultsMet(fakeserver.FaultErrorsWithData, 1), tracingOnService(e, ""),
 					resource.TestCheckResourceAttr(addr, "agent_tracing_service_uuid", "")),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
@@ -510,40 +511,40 @@ func TestAccClusterResource_agentTracingServiceFaults(t *testing.T) {
 // fails at plan, naming the attribute, where GraphQL cannot be reached.
 func TestAccClusterResource_restOnly(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	if e.live {
+	e := acctest.NewTestEnv(t)
+	if e.Live {
 		t.Skip("live mode: the request log is the emulator's")
 	}
-	e.server.Store().AddToken("rest-only-token", []string{e.org}, []string{"read_clusters", "write_clusters"})
-	noGraphQL := fmt.Sprintf("provider \"buildkite\" {\n  rest_url = %q\n  organization = %q\n  api_token = %q\n  max_retries = 1\n}\n", e.url, e.org, e.token)
-	noScope := fmt.Sprintf("provider \"buildkite\" {\n  rest_url = %q\n  graphql_url = %q\n  organization = %q\n  api_token = \"rest-only-token\"\n  max_retries = 1\n}\n", e.url, e.graphqlURL, e.org)
-	name := e.name("rest")
+	e.Server.Store().AddToken("rest-only-token", []string{e.Org}, []string{"read_clusters", "write_clusters"})
+	noGraphQL := fmt.Sprintf("provider \"buildkite\" {\n  rest_url = %q\n  organization = %q\n  api_token = %q\n  max_retries = 1\n}\n", e.URL, e.Org, e.Token)
+	noScope := fmt.Sprintf("provider \"buildkite\" {\n  rest_url = %q\n  graphql_url = %q\n  organization = %q\n  api_token = \"rest-only-token\"\n  max_retries = 1\n}\n", e.URL, e.GraphQLURL, e.Org)
+	name := e.Name("rest")
 	const addr = "buildkite_cluster.test"
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             e.checkDestroyed("buildkite_cluster"),
+		ProtoV6ProviderFactories: e.Factories(),
+		CheckDestroy:             e.CheckDestroyed("buildkite_cluster"),
 		Steps: []resource.TestStep{
 			{
-				Config:           noScope + testAccClusterConfig(name, `  hosted_git_mirror_enabled = false`),
+				Config:           noScope + acctest.ClusterConfig(name, `  hosted_git_mirror_enabled = false`),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 				Check:            resource.TestCheckNoResourceAttr(addr, "agent_tracing_service_uuid"),
 			},
 			{
-				Config:           noGraphQL + testAccClusterConfig(name, `  description = "changed"`),
+				Config:           noGraphQL + acctest.ClusterConfig(name, `  description = "changed"`),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 			},
-			{Config: noGraphQL + testAccClusterConfig(name, `  description = "changed"`), ResourceName: addr, ImportState: true, ImportStateVerify: true},
+			{Config: noGraphQL + acctest.ClusterConfig(name, `  description = "changed"`), ResourceName: addr, ImportState: true, ImportStateVerify: true},
 			{
-				Config:      noScope + testAccClusterConfig(name, `  agent_tracing_service_uuid = ""`),
-				ExpectError: regexpMust(`Missing API Token Scope[\s\S]*buildkite_cluster.agent_tracing_service_uuid[\s\S]*"graphql"`),
+				Config:      noScope + acctest.ClusterConfig(name, `  agent_tracing_service_uuid = ""`),
+				ExpectError: acctest.RegexpMust(`Missing API Token Scope[\s\S]*buildkite_cluster.agent_tracing_service_uuid[\s\S]*"graphql"`),
 			},
 			{
-				Config:      noGraphQL + testAccClusterConfig(name, `  agent_tracing_service_uuid = ""`),
-				ExpectError: regexpMust(`GraphQL URL Not Set[\s\S]*buildkite_cluster.agent_tracing_service_uuid`),
+				Config:      noGraphQL + acctest.ClusterConfig(name, `  agent_tracing_service_uuid = ""`),
+				ExpectError: acctest.RegexpMust(`GraphQL URL Not Set[\s\S]*buildkite_cluster.agent_tracing_service_uuid`),
 			},
 		},
 	})
-	for _, r := range e.server.Requests() {
+	for _, r := range e.Server.Requests() {
 		if strings.HasPrefix(r.Path, "/v1") {
 			t.Errorf("a workspace that does not set agent_tracing_service_uuid sent %s %s", r.Method, r.Path)
 		}

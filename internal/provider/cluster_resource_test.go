@@ -12,35 +12,26 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
-	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/acctest"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
-func testAccClusterConfig(name, extra string) string {
-	return fmt.Sprintf(`
-resource "buildkite_cluster" "test" {
-  name = %q
-%s
-}
-`, name, extra)
-}
-
 func TestAccClusterResource_basic(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	name := e.name("platform")
+	e := acctest.NewTestEnv(t)
+	name := e.Name("platform")
 	const addr = "buildkite_cluster.test"
 
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             e.checkDestroyed("buildkite_cluster"),
+		ProtoV6ProviderFactories: e.Factories(),
+		CheckDestroy:             e.CheckDestroyed("buildkite_cluster"),
 		Steps: []resource.TestStep{
 			{
-				Config: e.config(testAccClusterConfig(name, `  description = "Runs the platform's builds"
+				Config: e.Config(acctest.ClusterConfig(name, `  description = "Runs the platform's builds"
   emoji       = ":rocket:"
   color       = "#A8D5FF"`)),
-				Check: e.checkExists(addr),
+				Check: e.CheckExists(addr),
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("name"), knownvalue.StringExact(name)),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("description"), knownvalue.StringExact("Runs the platform's builds")),
@@ -59,10 +50,10 @@ func TestAccClusterResource_basic(t *testing.T) {
 				ImportState:       true,
 				ImportStateVerify: true,
 			},
-			generateConfigStep(addr, importID(addr, "id")),
+			acctest.GenerateConfigStep(addr, acctest.ImportID(addr, "id")),
 			{
 				// Update in place: rename, change the color, drop the emoji and description.
-				Config: e.config(testAccClusterConfig(name+"-2", `  color = "#000000"`)),
+				Config: e.Config(acctest.ClusterConfig(name+"-2", `  color = "#000000"`)),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
@@ -80,17 +71,17 @@ func TestAccClusterResource_basic(t *testing.T) {
 
 func TestAccClusterResource_disappears(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
+	e := acctest.NewTestEnv(t)
 	const addr = "buildkite_cluster.test"
-	cfg := e.config(testAccClusterConfig(e.name("gone"), ""))
+	cfg := e.Config(acctest.ClusterConfig(e.Name("gone"), ""))
 
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             e.checkDestroyed("buildkite_cluster"),
+		ProtoV6ProviderFactories: e.Factories(),
+		CheckDestroy:             e.CheckDestroyed("buildkite_cluster"),
 		Steps: []resource.TestStep{
 			{
 				Config:             cfg,
-				Check:              resource.ComposeTestCheckFunc(e.checkExists(addr), e.removeOutside(addr)),
+				Check:              resource.ComposeTestCheckFunc(e.CheckExists(addr), e.RemoveOutside(addr)),
 				ExpectNonEmptyPlan: true,
 			},
 			{
@@ -98,7 +89,7 @@ func TestAccClusterResource_disappears(t *testing.T) {
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate)},
 				},
-				Check: e.checkExists(addr),
+				Check: e.CheckExists(addr),
 			},
 		},
 	})
@@ -106,18 +97,18 @@ func TestAccClusterResource_disappears(t *testing.T) {
 
 func TestAccClusterResource_validation(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
+	e := acctest.NewTestEnv(t)
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
+		ProtoV6ProviderFactories: e.Factories(),
 		Steps: []resource.TestStep{
 			{
-				Config:      e.config(testAccClusterConfig("", "")),
-				ExpectError: regexpMust(`name must contain a character other than white space`),
+				Config:      e.Config(acctest.ClusterConfig("", "")),
+				ExpectError: acctest.RegexpMust(`name must contain a character other than white space`),
 				PlanOnly:    true,
 			},
 			{
-				Config:      e.config(testAccClusterConfig("   ", "")),
-				ExpectError: regexpMust(`name must contain a character other than white space`),
+				Config:      e.Config(acctest.ClusterConfig("   ", "")),
+				ExpectError: acctest.RegexpMust(`name must contain a character other than white space`),
 				PlanOnly:    true,
 			},
 		},
@@ -126,44 +117,30 @@ func TestAccClusterResource_validation(t *testing.T) {
 
 func TestAccClusterResource_importUnknown(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
+	e := acctest.NewTestEnv(t)
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
+		ProtoV6ProviderFactories: e.Factories(),
 		Steps: []resource.TestStep{{
-			Config:        e.config(testAccClusterConfig("x", "")),
+			Config:        e.Config(acctest.ClusterConfig("x", "")),
 			ResourceName:  "buildkite_cluster.test",
 			ImportState:   true,
 			ImportStateId: "00000000-0000-0000-0000-000000000000",
-			ExpectError:   regexpMust(`Cannot import non-existent remote object`),
+			ExpectError:   acctest.RegexpMust(`Cannot import non-existent remote object`),
 		}},
 	})
 }
 
-func init() {
-	registerTestKind("buildkite_cluster", testKind{
-		fake:     fakeserver.KindCluster,
-		storeKey: byID,
-		get: func(ctx context.Context, c *buildkite.Client, a map[string]string) error {
-			_, err := c.Clusters.Get(ctx, a["id"])
-			return err
-		},
-		del: func(ctx context.Context, c *buildkite.Client, a map[string]string) error {
-			return c.Clusters.Delete(ctx, a["id"])
-		},
-	})
-}
-
-// The rows of buildkite_cluster in the tables every type runs through (type_tests_kit_test.go).
-var _ = registerTypeTests("buildkite_cluster", typeTests{
-	identity: &identityCase{
-		resourceType: "buildkite_cluster", attrs: []string{"id"},
-		setup: func(t *testing.T, e *testEnv) identityConfigs {
-			return identityConfigs{create: testAccClusterConfig(e.name("identity"), `  description = "Found by its ID"`)}
+// The rows of buildkite_cluster in the tables every type runs through (acctest/type_tests.go).
+var _ = acctest.RegisterTypeTests("buildkite_cluster", acctest.TypeTests{
+	Identity: &acctest.IdentityCase{
+		ResourceType: "buildkite_cluster", Attrs: []string{"id"},
+		Setup: func(t *testing.T, e *acctest.TestEnv) acctest.IdentityConfigs {
+			return acctest.IdentityConfigs{Create: acctest.ClusterConfig(e.Name("identity"), `  description = "Found by its ID"`)}
 		},
 	},
-	migration: []migrationCase{
-		{name: "cluster", add: (*officialWorkspace).addCluster, check: func(t *testing.T, w *cliWorkdir) {
-			a := w.stateAttributes("buildkite_cluster.main")
+	Migration: []acctest.MigrationCase{
+		{Name: "cluster", Add: (*acctest.OfficialWorkspace).AddCluster, Check: func(t *testing.T, w *acctest.CLIWorkdir) {
+			a := w.StateAttributes("buildkite_cluster.main")
 			if a["id"] != a["uuid"] || !kit.IsUUID(fmt.Sprint(a["id"])) {
 				t.Errorf("after the move id = %v, uuid = %v: want both the UUID", a["id"], a["uuid"])
 			}
@@ -172,49 +149,49 @@ var _ = registerTypeTests("buildkite_cluster", typeTests{
 			}
 		}},
 	},
-	sweeper: &sweeper{"buildkite_cluster", "clusters", []string{"buildkite_pipeline", "buildkite_notification_service", "buildkite_cluster_cache_registry",
-		"buildkite_hosted_agent_image"}, listClusters},
-	query: &queryCase{resourceType: "buildkite_cluster", run: func(t *testing.T, e *testEnv, base string) queryRow {
-		s := e.seedClusters(t, base)
-		return queryRow{
-			blocks: []string{"buildkite_cluster", "named", fmt.Sprintf("    name = %q", base+"-A")},
-			checks: []querycheck.QueryResultCheck{
+	Sweeper: &acctest.Sweeper{ResourceType: "buildkite_cluster", Collection: "clusters", After: []string{"buildkite_pipeline", "buildkite_notification_service", "buildkite_cluster_cache_registry",
+		"buildkite_hosted_agent_image"}, List: acctest.ListClusters},
+	Query: &acctest.QueryCase{ResourceType: "buildkite_cluster", Run: func(t *testing.T, e *acctest.TestEnv, base string) acctest.QueryRow {
+		s := e.SeedClusters(t, base)
+		return acctest.QueryRow{
+			Blocks: []string{"buildkite_cluster", "named", fmt.Sprintf("    name = %q", base+"-A")},
+			Checks: []querycheck.QueryResultCheck{
 				querycheck.ExpectLength("buildkite_cluster.all", 2),
 				querycheck.ExpectLength("buildkite_cluster.named", 1),
-				querycheck.ExpectIdentity("buildkite_cluster.named", identityOf("id", s.a.ID)),
-				querycheck.ExpectResourceDisplayName("buildkite_cluster.all", byIdentity("id", s.b.ID), knownvalue.StringExact(base+"-b")),
-				querycheck.ExpectResourceKnownValues("buildkite_cluster.all", byIdentity("id", s.a.ID), []querycheck.KnownValueCheck{
-					known("name", knownvalue.StringExact(base+"-a")),
-					known("emoji", knownvalue.StringExact(":rocket:")),
-					known("color", knownvalue.StringExact("#A8D5FF")),
+				querycheck.ExpectIdentity("buildkite_cluster.named", acctest.IdentityOf("id", s.A.ID)),
+				querycheck.ExpectResourceDisplayName("buildkite_cluster.all", acctest.ByIdentity("id", s.B.ID), knownvalue.StringExact(base+"-b")),
+				querycheck.ExpectResourceKnownValues("buildkite_cluster.all", acctest.ByIdentity("id", s.A.ID), []querycheck.KnownValueCheck{
+					acctest.Known("name", knownvalue.StringExact(base+"-a")),
+					acctest.Known("emoji", knownvalue.StringExact(":rocket:")),
+					acctest.Known("color", knownvalue.StringExact("#A8D5FF")),
 				}),
-				querycheck.ExpectResourceKnownValues("buildkite_cluster.all", byIdentity("id", s.b.ID),
-					[]querycheck.KnownValueCheck{known("description", knownvalue.Null())}),
+				querycheck.ExpectResourceKnownValues("buildkite_cluster.all", acctest.ByIdentity("id", s.B.ID),
+					[]querycheck.KnownValueCheck{acctest.Known("description", knownvalue.Null())}),
 			},
-			imports: 2,
+			Imports: 2,
 		}
 	}},
-	upgrade: []upgradeCase{
+	Upgrade: []acctest.UpgradeCase{
 		{
-			name: "cluster, ours at version 0", typeName: "buildkite_cluster", version: 0,
-			state: map[string]any{"id": testUUID, "uuid": testUUID, "graphql_id": clusterGraphQLID, "name": "c",
+			Name: "cluster, ours at version 0", TypeName: "buildkite_cluster", Version: 0,
+			State: map[string]any{"id": acctest.TestUUID, "uuid": acctest.TestUUID, "graphql_id": acctest.ClusterGraphQLID, "name": "c",
 				"description": nil, "emoji": nil, "color": nil, "url": "u", "web_url": "w"},
-			want: map[string]any{"id": testUUID, "graphql_id": clusterGraphQLID, "url": "u", "description": nil},
+			Want: map[string]any{"id": acctest.TestUUID, "graphql_id": acctest.ClusterGraphQLID, "url": "u", "description": nil},
 		},
 		{
-			name: "cluster, the official provider's", typeName: "buildkite_cluster", version: 0,
-			state: map[string]any{"id": clusterGraphQLID, "uuid": testUUID, "name": "c", "description": "d",
+			Name: "cluster, the official provider's", TypeName: "buildkite_cluster", Version: 0,
+			State: map[string]any{"id": acctest.ClusterGraphQLID, "uuid": acctest.TestUUID, "name": "c", "description": "d",
 				"emoji": nil, "color": ""},
-			want: map[string]any{"id": testUUID, "uuid": testUUID, "graphql_id": clusterGraphQLID, "description": "d", "color": nil, "url": nil},
+			Want: map[string]any{"id": acctest.TestUUID, "uuid": acctest.TestUUID, "graphql_id": acctest.ClusterGraphQLID, "description": "d", "color": nil, "url": nil},
 		},
 		{
-			name: "cluster, the official provider's without uuid", typeName: "buildkite_cluster", version: 0,
-			state: map[string]any{"id": clusterGraphQLID, "name": "c"},
-			want:  map[string]any{"id": testUUID, "uuid": testUUID, "graphql_id": clusterGraphQLID},
+			Name: "cluster, the official provider's without uuid", TypeName: "buildkite_cluster", Version: 0,
+			State: map[string]any{"id": acctest.ClusterGraphQLID, "name": "c"},
+			Want:  map[string]any{"id": acctest.TestUUID, "uuid": acctest.TestUUID, "graphql_id": acctest.ClusterGraphQLID},
 		},
 	},
-	serviceState: func(ctx context.Context, c *buildkite.Client) ([]string, error) {
+	ServiceState: func(ctx context.Context, c *buildkite.Client) ([]string, error) {
 		all, err := c.Clusters.List(ctx)
-		return serviceIDs(all, err, func(cl buildkite.Cluster) string { return cl.ID })
+		return acctest.ServiceIDs(all, err, func(cl buildkite.Cluster) string { return cl.ID })
 	},
 })

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/acctest"
 )
 
 // TestTraceLogHoldsNoClusterSecret runs a cluster secret through Terraform with the provider logging at
@@ -15,24 +17,24 @@ import (
 // value_wo_version, and a create the service refuses. The provider's log holds the request bodies and the
 // refusal's diagnostic, and not one of the values. It sets environment variables, so it runs alone.
 func TestTraceLogHoldsNoClusterSecret(t *testing.T) {
-	requireAcc(t)
+	acctest.RequireAcc(t)
 	logFile := filepath.Join(t.TempDir(), "provider.log")
 	t.Setenv("TF_LOG", "TRACE")
 	t.Setenv("TF_LOG_PATH", logFile)
-	e := newTestEnv(t)
+	e := acctest.NewTestEnv(t)
 	values := []string{"v4lue-0ne-in-state", "v4lue-tw0-in-state", "v4lue-thr33-write-only", "v4lue-f0ur-write-only", "v4lue-f1ve-refused"}
-	cluster := e.name("secrets-logged")
-	config := func(body string) string { return e.config(testAccClusterSecretConfig(cluster, "LOGGED", body)) }
+	cluster := e.Name("secrets-logged")
+	config := func(body string) string { return e.Config(testAccClusterSecretConfig(cluster, "LOGGED", body)) }
 	writeOnly := func(value, version string) string {
 		return fmt.Sprintf("  value_wo         = %q\n  value_wo_version = %q", value, version)
 	}
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
+		ProtoV6ProviderFactories: e.Factories(),
 		Steps: []resource.TestStep{
 			{Config: config(fmt.Sprintf("  value = %q", values[0]))},
 			{Config: config(fmt.Sprintf("  value = %q", values[1]))},
 			{Config: config(writeOnly(values[2], "1"))},
-			{Config: config(writeOnly(values[3], "2")), Check: e.checkSecretValue(values[3])},
+			{Config: config(writeOnly(values[3], "2")), Check: e.CheckSecretValue(values[3])},
 			{
 				// A second secret of the key: the service refuses it, and the error names the key, not the value.
 				Config: config(writeOnly(values[3], "2")) + fmt.Sprintf(`
@@ -42,7 +44,7 @@ resource "buildkite_cluster_secret" "again" {
   value      = %q
 }
 `, values[4]),
-				ExpectError: wrapped("Key has already been taken"),
+				ExpectError: acctest.Wrapped("Key has already been taken"),
 			},
 		},
 	})
@@ -57,8 +59,8 @@ resource "buildkite_cluster_secret" "again" {
 			t.Errorf("the provider's TRACE log holds value %d", i)
 		}
 	}
-	for _, want := range []string{"buildkite API request body", `\"value\":\"***\"`, "/secrets", "Key has already been taken", e.token} {
-		if want == e.token {
+	for _, want := range []string{"buildkite API request body", `\"value\":\"***\"`, "/secrets", "Key has already been taken", e.Token} {
+		if want == e.Token {
 			if strings.Contains(text, want) {
 				t.Error("the provider's TRACE log holds the API token")
 			}

@@ -63,29 +63,29 @@
 // when a test file uses a helper declared in another test file that is not a kit file; a type's
 // testAcc<Type>Config builders stay beside its tests):
 //
-//   - type_tests_kit_test.go: a type's rows of the tables every type runs through (typeTests: identity,
+//   - acctest/type_tests.go: a type's rows of the tables every type runs through (typeTests: identity,
 //     migration, sweeper, ...), registered from the type's own test file with registerTypeTests; each
 //     table's test is a view over the registrations (tableRows), and TestHouse_everyTypeHasItsTestRows
 //     (type_tests_test.go) fails when a type the provider registers lacks a row a table requires and its
 //     exempt does not say why.
-//   - env_kit_test.go: TestMain, testEnv (a fresh emulator and provider per test: newTestEnv,
+//   - acctest/env.go: TestMain, testEnv (a fresh emulator and provider per test: newTestEnv,
 //     newTestEnvWith, e.factories, e.config), envLive and regexpMust.
-//   - acc_kit_test.go: test kinds (registerTestKind) and the steps every type runs (importSteps,
+//   - acctest/acc.go: test kinds (registerTestKind) and the steps every type runs (importSteps,
 //     e.disappears, e.checkDestroyed).
-//   - values_kit_test.go: ptrTo, UUIDs (testUUID, otherUUID, unknownUUID) and GraphQL IDs (b64).
-//   - seed_kit_test.go: objects made in the emulator's store outside Terraform (e.seedTeam, e.pipelineNamed,
-//     ...); query_seed_kit_test.go: the seeds of terraform query's areas; checks_kit_test.go: checks of the
+//   - acctest/values.go: ptrTo, UUIDs (testUUID, otherUUID, unknownUUID) and GraphQL IDs (b64).
+//   - acctest/seed.go: objects made in the emulator's store outside Terraform (e.seedTeam, e.pipelineNamed,
+//     ...); acctest/query_seed.go: the seeds of terraform query's areas; acctest/checks.go: checks of the
 //     store and the state several types' tests use (checkPipeline, pipelineAddr, stateIs, ...).
-//   - singleton_kit_test.go: holding the organization's singletons and putting them back (holdSingleton,
-//     e.keepAPISettings, ...); sweep_kit_test.go: the sweepers (a type's typeTests.sweeper) and live
-//     runs' leftovers; service_state_kit_test.go: the emulator's store compared with Terraform's state
+//   - acctest/singleton.go: holding the organization's singletons and putting them back (holdSingleton,
+//     e.keepAPISettings, ...); acctest/sweep.go: the sweepers (a type's typeTests.sweeper) and live
+//     runs' leftovers; acctest/service_state.go: the emulator's store compared with Terraform's state
 //     (each type's serviceState lists its objects).
-//   - newcli_kit_test.go: the Terraform CLI a test drives (terraformCLI, requireCLI); cli_kit_test.go: a
-//     work directory for the CLI (cliWorkdir, actionWorkdir, expectOutput); action_kit_test.go: what the
+//   - acctest/newcli.go: the Terraform CLI a test drives (terraformCLI, requireCLI); acctest/cli.go: a
+//     work directory for the CLI (cliWorkdir, actionWorkdir, expectOutput); acctest/action.go: what the
 //     actions' tests share.
-//   - migration_kit_test.go: the official provider's workspaces and schema (officialWorkspace).
-//   - bench_kit_test.go, bench_cpu_*_kit_test.go: the benchmarks' knobs and the process's CPU time.
-//   - aimed_faults_kit_test.go: faults the emulator aims at one request (e.aim, e.checkFaultsMet, e.partKept).
+//   - acctest/migration.go: the official provider's workspaces and schema (officialWorkspace).
+//   - acctest/bench.go, bench_cpu_*_kit_test.go: the benchmarks' knobs and the process's CPU time.
+//   - acctest/aimed_faults.go: faults the emulator aims at one request (e.aim, e.checkFaultsMet, e.partKept).
 //
 // # Adding a resource type
 //
@@ -160,7 +160,7 @@
 //     runs through, once, as `var _ = registerTypeTests("buildkite_<name>", typeTests{...})` at its end:
 //     identity (TestAccResources_identity, under Terraform 1.16: `make testacc-next`), invalidIdentity
 //     where its identity can be malformed, query for its list resource (TestAccResources_query, under
-//     Terraform 1.16, with its area's seed in query_seed_kit_test.go), sweeper (how `make sweep` finds
+//     Terraform 1.16, with its area's seed in acctest/query_seed.go), sweeper (how `make sweep` finds
 //     and removes its objects, after the types whose objects refer to its), lostSecret for a secret only
 //     the create answer carries, taken where its names or keys are unique (adoption_test.go),
 //     association for an association type (its life-cycle test, association_test.go), upgrade for its
@@ -173,7 +173,7 @@
 //     w.withTeam() for what it needs) and calls w.add with the configuration in that provider's style and
 //     the instance as its state stores it (officialInstance: its attributes, GraphQL IDs built with
 //     GraphQLID, version and without for an older schema version of it); the harness
-//     (migration_kit_test.go) fills the rest of its schema from testdata/official-schema.json, writes the
+//     (acctest/migration.go) fills the rest of its schema from testdata/official-schema.json, writes the
 //     state file, runs replace-provider and fails unless every plan is empty. Then rewrite
 //     examples/migration, which holds every row (TestAccMigration_example -update-migration-example).
 //  7. Examples and docs: examples/resources/buildkite_<name>/resource.tf, import.sh and

@@ -4,13 +4,15 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/acctest"
 )
 
 // TestShortLivedChildren: the processes the tests start collect no garbage below 384 MiB and run on one
 // core, unless the caller set any of the three variables, which then stand as given.
 func TestShortLivedChildren(t *testing.T) {
 	var keys []string
-	for _, kv := range childRuntime {
+	for _, kv := range acctest.ChildRuntime {
 		k, _, _ := strings.Cut(kv, "=")
 		keys = append(keys, k)
 	}
@@ -32,13 +34,13 @@ func TestShortLivedChildren(t *testing.T) {
 		return strings.Join(out, " ")
 	}
 	unsetAll()
-	shortLivedChildren()
+	acctest.ShortLivedChildren()
 	if got, want := show(), "GOGC=off GOMEMLIMIT=384MiB GOMAXPROCS=1"; got != want {
 		t.Errorf("with none set: %s, want %s", got, want)
 	}
 	unsetAll()
 	t.Setenv("GOMAXPROCS", "2")
-	shortLivedChildren()
+	acctest.ShortLivedChildren()
 	if got, want := show(), "GOGC=(unset) GOMEMLIMIT=(unset) GOMAXPROCS=2"; got != want {
 		t.Errorf("with GOMAXPROCS=2 set: %s, want %s", got, want)
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/acctest"
 )
 
 // demoConfig is the configuration of examples/demo without its terraform and provider blocks, which the
@@ -59,7 +60,7 @@ func TestAccProvider_demoConvergesUnderFaults(t *testing.T) {
 		ServerErrors: 0.2, RateLimited: 0.2, DropCreates: 0.3, Seed: 7,
 		RateLimitReset: time.Second,
 		Except: func(r *http.Request) bool {
-			if r.UserAgent() == testClientAgent {
+			if r.UserAgent() == acctest.TestClientAgent {
 				return true
 			}
 			if p := r.URL.Path; r.Method == http.MethodPost &&
@@ -70,8 +71,8 @@ func TestAccProvider_demoConvergesUnderFaults(t *testing.T) {
 			return false
 		},
 	}
-	e := newTestEnvWith(t, fakeserver.Options{Faults: faults})
-	if e.live {
+	e := acctest.NewTestEnvWith(t, fakeserver.Options{Faults: faults})
+	if e.Live {
 		t.Skip("faults are an emulator setting")
 	}
 	// No max_retries: unset, the provider retries until the operation's timeout, as a user's would. The
@@ -83,21 +84,21 @@ provider "buildkite" {
   organization = %q
   api_token    = %q
 }
-`, e.url, e.url+"/v1", e.org, e.token) + demoConfig(t)
+`, e.URL, e.URL+"/v1", e.Org, e.Token) + demoConfig(t)
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
+		ProtoV6ProviderFactories: e.Factories(),
 		Steps: []resource.TestStep{{
 			Config: cfg,
 			ConfigPlanChecks: resource.ConfigPlanChecks{
 				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 			},
 			Check: func(s *terraform.State) error {
-				fc := e.server.FaultCounts()
+				fc := e.Server.FaultCounts()
 				if fc.ActedCreates() == 0 || fc.ServerErrors == 0 || fc.RateLimited == 0 {
 					return fmt.Errorf("faults injected: %+v; the test no longer exercises lost creates, 5xx and 429", fc)
 				}
 				t.Logf("converged through %+v", fc)
-				return e.checkServiceMatchesState(s)
+				return e.CheckServiceMatchesState(s)
 			},
 		}},
 	})

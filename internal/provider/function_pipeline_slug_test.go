@@ -15,6 +15,7 @@ import (
 
 	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/acctest"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
@@ -97,22 +98,22 @@ func TestPipelineSlug_matchesEmulator(t *testing.T) {
 // pipeline, and refuses a name that has none, naming the argument.
 func TestAccPipelineSlugFunction_basic(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	name := e.name("Slug Of (This) Pipeline")
+	e := acctest.NewTestEnv(t)
+	name := e.Name("Slug Of (This) Pipeline")
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             e.checkDestroyed("buildkite_pipeline"),
+		ProtoV6ProviderFactories: e.Factories(),
+		CheckDestroy:             e.CheckDestroyed("buildkite_pipeline"),
 		Steps: []resource.TestStep{
 			{
-				Config:      e.config(`output "bad" { value = provider::buildkite::pipeline_slug("!!! ???") }`),
-				ExpectError: wrapped(`Invalid value for "name" parameter: the name "!!! ???" has no ASCII letter or digit`),
+				Config:      e.Config(`output "bad" { value = provider::buildkite::pipeline_slug("!!! ???") }`),
+				ExpectError: acctest.Wrapped(`Invalid value for "name" parameter: the name "!!! ???" has no ASCII letter or digit`),
 			},
 			{
-				Config:      e.config(`output "long" { value = provider::buildkite::pipeline_slug("` + strings.Repeat("x", 101) + `") }`),
-				ExpectError: wrapped(`would be 101 characters long and the service allows at most 100`),
+				Config:      e.Config(`output "long" { value = provider::buildkite::pipeline_slug("` + strings.Repeat("x", 101) + `") }`),
+				ExpectError: acctest.Wrapped(`would be 101 characters long and the service allows at most 100`),
 			},
 			{
-				Config: e.config(`
+				Config: e.Config(`
 resource "buildkite_pipeline" "test" {
   name       = "` + name + `"
   repository = "https://github.com/acme/app.git"

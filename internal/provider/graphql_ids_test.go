@@ -8,33 +8,34 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/acctest"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 func TestGraphQLID_encodeDecode(t *testing.T) {
-	if got := kit.GraphQLID("Cluster", testUUID); got != clusterGraphQLID {
-		t.Errorf("graphQLID(Cluster, %s) = %q, want %q", testUUID, got, clusterGraphQLID)
+	if got := kit.GraphQLID("Cluster", acctest.TestUUID); got != acctest.ClusterGraphQLID {
+		t.Errorf("graphQLID(Cluster, %s) = %q, want %q", acctest.TestUUID, got, acctest.ClusterGraphQLID)
 	}
-	if got := kit.GraphQLID("Cluster", strings.ToUpper(testUUID)); got != clusterGraphQLID {
-		t.Errorf("an upper-case UUID encodes as %q, want the service's lower-case form %q", got, clusterGraphQLID)
+	if got := kit.GraphQLID("Cluster", strings.ToUpper(acctest.TestUUID)); got != acctest.ClusterGraphQLID {
+		t.Errorf("an upper-case UUID encodes as %q, want the service's lower-case form %q", got, acctest.ClusterGraphQLID)
 	}
 	for _, typ := range kit.GraphQLTypes {
-		gotType, gotUUID, ok := kit.DecodeGraphQLID(kit.GraphQLID(typ, testUUID))
-		if !ok || gotType != typ || gotUUID != testUUID {
+		gotType, gotUUID, ok := kit.DecodeGraphQLID(kit.GraphQLID(typ, acctest.TestUUID))
+		if !ok || gotType != typ || gotUUID != acctest.TestUUID {
 			t.Errorf("%s: decoded (%q, %q, %t), want the type and UUID back", typ, gotType, gotUUID, ok)
 		}
 	}
 	// Without its padding, as some tools strip it, and of a type this provider does not know.
-	if typ, uuid, ok := kit.DecodeGraphQLID(strings.TrimRight(clusterGraphQLID, "=")); !ok || typ != "Cluster" || uuid != testUUID {
+	if typ, uuid, ok := kit.DecodeGraphQLID(strings.TrimRight(acctest.ClusterGraphQLID, "=")); !ok || typ != "Cluster" || uuid != acctest.TestUUID {
 		t.Errorf("the unpadded ID decoded as (%q, %q, %t)", typ, uuid, ok)
 	}
-	if typ, _, ok := kit.DecodeGraphQLID(kit.GraphQLID("Agent", testUUID)); !ok || typ != "Agent" {
+	if typ, _, ok := kit.DecodeGraphQLID(kit.GraphQLID("Agent", acctest.TestUUID)); !ok || typ != "Agent" {
 		t.Errorf("an Agent ID decoded as (%q, %t), want Agent", typ, ok)
 	}
 	for _, s := range []string{
-		"", "platform", testUUID, "not base64!",
-		b64("Cluster:" + testUUID), b64("Cluster---not-a-uuid"), b64("---" + testUUID), b64("cluster---" + testUUID),
-		b64("Cluster---" + testUUID + "---x"),
+		"", "platform", acctest.TestUUID, "not base64!",
+		acctest.B64("Cluster:" + acctest.TestUUID), acctest.B64("Cluster---not-a-uuid"), acctest.B64("---" + acctest.TestUUID), acctest.B64("cluster---" + acctest.TestUUID),
+		acctest.B64("Cluster---" + acctest.TestUUID + "---x"),
 	} {
 		if typ, uuid, ok := kit.DecodeGraphQLID(s); ok {
 			t.Errorf("decodeGraphQLID(%q) = (%q, %q, true), want it refused", s, typ, uuid)
@@ -61,10 +62,10 @@ func TestUUIDOrGraphQLID(t *testing.T) {
 		ok       bool
 		err      string
 	}{
-		{testUUID, "Cluster", testUUID, true, ""},
-		{clusterGraphQLID, "Cluster", testUUID, true, ""},
+		{acctest.TestUUID, "Cluster", acctest.TestUUID, true, ""},
+		{acctest.ClusterGraphQLID, "Cluster", acctest.TestUUID, true, ""},
 		{"linux", "ClusterQueue", "", false, ""},
-		{clusterGraphQLID, "Pipeline", "", false, "is the GraphQL ID of a Cluster (" + testUUID + "), not of a Pipeline"},
+		{acctest.ClusterGraphQLID, "Pipeline", "", false, "is the GraphQL ID of a Cluster (" + acctest.TestUUID + "), not of a Pipeline"},
 	}
 	for _, c := range cases {
 		uuid, ok, err := kit.UuidOrGraphQLID(c.ref, c.typ)
@@ -78,39 +79,39 @@ func TestUUIDOrGraphQLID(t *testing.T) {
 // and each refuses what is not its input, naming the argument.
 func TestAccGraphQLIDFunctions_basic(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
+	e := acctest.NewTestEnv(t)
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             e.checkDestroyed("buildkite_cluster"),
+		ProtoV6ProviderFactories: e.Factories(),
+		CheckDestroy:             e.CheckDestroyed("buildkite_cluster"),
 		Steps: []resource.TestStep{
 			{
-				Config:      e.config(`output "x" { value = provider::buildkite::graphql_id("cluster", "` + testUUID + `") }`),
-				ExpectError: wrapped(`Invalid value for "type" parameter: "cluster" is not a GraphQL type: type names are case-sensitive, did you mean "Cluster"?`),
+				Config:      e.Config(`output "x" { value = provider::buildkite::graphql_id("cluster", "` + acctest.TestUUID + `") }`),
+				ExpectError: acctest.Wrapped(`Invalid value for "type" parameter: "cluster" is not a GraphQL type: type names are case-sensitive, did you mean "Cluster"?`),
 			},
 			{
-				Config:      e.config(`output "x" { value = provider::buildkite::graphql_id("Widget", "` + testUUID + `") }`),
-				ExpectError: wrapped(`Invalid value for "type" parameter: "Widget" is not a GraphQL type this provider knows`),
+				Config:      e.Config(`output "x" { value = provider::buildkite::graphql_id("Widget", "` + acctest.TestUUID + `") }`),
+				ExpectError: acctest.Wrapped(`Invalid value for "type" parameter: "Widget" is not a GraphQL type this provider knows`),
 			},
 			{
-				Config:      e.config(`output "x" { value = provider::buildkite::graphql_id("Cluster", "platform") }`),
-				ExpectError: wrapped(`Invalid value for "uuid" parameter: "platform" is not a UUID.`),
+				Config:      e.Config(`output "x" { value = provider::buildkite::graphql_id("Cluster", "platform") }`),
+				ExpectError: acctest.Wrapped(`Invalid value for "uuid" parameter: "platform" is not a UUID.`),
 			},
 			{
-				Config:      e.config(`output "x" { value = provider::buildkite::graphql_id("Cluster", "` + clusterGraphQLID + `") }`),
-				ExpectError: wrapped(`is not a UUID: it is already a GraphQL ID (of Cluster ` + testUUID + `)`),
+				Config:      e.Config(`output "x" { value = provider::buildkite::graphql_id("Cluster", "` + acctest.ClusterGraphQLID + `") }`),
+				ExpectError: acctest.Wrapped(`is not a UUID: it is already a GraphQL ID (of Cluster ` + acctest.TestUUID + `)`),
 			},
 			{
-				Config:      e.config(`output "x" { value = provider::buildkite::uuid("platform") }`),
-				ExpectError: wrapped(`Invalid value for "graphql_id" parameter: "platform" is not a GraphQL ID: it is not base64 of "<type>---<uuid>".`),
+				Config:      e.Config(`output "x" { value = provider::buildkite::uuid("platform") }`),
+				ExpectError: acctest.Wrapped(`Invalid value for "graphql_id" parameter: "platform" is not a GraphQL ID: it is not base64 of "<type>---<uuid>".`),
 			},
 			{
-				Config:      e.config(`output "x" { value = provider::buildkite::uuid("` + testUUID + `") }`),
-				ExpectError: wrapped(`is not a GraphQL ID: it is already a UUID.`),
+				Config:      e.Config(`output "x" { value = provider::buildkite::uuid("` + acctest.TestUUID + `") }`),
+				ExpectError: acctest.Wrapped(`is not a GraphQL ID: it is already a UUID.`),
 			},
 			{
-				Config: e.config(`
+				Config: e.Config(`
 resource "buildkite_cluster" "test" {
-  name = "` + e.name("ids") + `"
+  name = "` + e.Name("ids") + `"
 }
 
 output "graphql_id_matches" {
@@ -122,18 +123,18 @@ output "uuid_matches" {
 }
 
 output "encoded" {
-  value = provider::buildkite::graphql_id("Cluster", "` + testUUID + `")
+  value = provider::buildkite::graphql_id("Cluster", "` + acctest.TestUUID + `")
 }
 
 output "decoded" {
-  value = provider::buildkite::uuid("` + clusterGraphQLID + `")
+  value = provider::buildkite::uuid("` + acctest.ClusterGraphQLID + `")
 }
 `),
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownOutputValue("graphql_id_matches", knownvalue.Bool(true)),
 					statecheck.ExpectKnownOutputValue("uuid_matches", knownvalue.Bool(true)),
-					statecheck.ExpectKnownOutputValue("encoded", knownvalue.StringExact(clusterGraphQLID)),
-					statecheck.ExpectKnownOutputValue("decoded", knownvalue.StringExact(testUUID)),
+					statecheck.ExpectKnownOutputValue("encoded", knownvalue.StringExact(acctest.ClusterGraphQLID)),
+					statecheck.ExpectKnownOutputValue("decoded", knownvalue.StringExact(acctest.TestUUID)),
 				},
 			},
 		},

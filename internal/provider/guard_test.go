@@ -15,6 +15,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/acctest"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
@@ -69,22 +70,22 @@ func copyResponse(w http.ResponseWriter, rec *httptest.ResponseRecorder) {
 func TestAccProvider_emptyReadAnswersKeepState(t *testing.T) {
 	t.Parallel()
 	rows := map[string]struct {
-		config    func(e *testEnv) string
+		config    func(e *acctest.TestEnv) string
 		addresses []string
 	}{
 		"cluster and queue": {
-			config:    func(e *testEnv) string { return testAccClusterQueueConfig(e.name("empty-read"), "linux", "") },
+			config:    func(e *acctest.TestEnv) string { return acctest.ClusterQueueConfig(e.Name("empty-read"), "linux", "") },
 			addresses: []string{"buildkite_cluster.test", "buildkite_cluster_queue.test"},
 		},
 		"team": {
-			config: func(e *testEnv) string {
-				return testAccTeamConfig(e.name("empty-read"), "visible", "member", false, "")
+			config: func(e *acctest.TestEnv) string {
+				return acctest.TeamConfig(e.Name("empty-read"), "visible", "member", false, "")
 			},
 			addresses: []string{"buildkite_team.test"},
 		},
 		"pipeline": {
-			config: func(e *testEnv) string {
-				return fmt.Sprintf("resource \"buildkite_pipeline\" \"test\" {\n  name = %q\n  repository = \"https://github.com/acme/app.git\"\n}\n", e.name("empty-read"))
+			config: func(e *acctest.TestEnv) string {
+				return fmt.Sprintf("resource \"buildkite_pipeline\" \"test\" {\n  name = %q\n  repository = \"https://github.com/acme/app.git\"\n}\n", e.Name("empty-read"))
 			},
 			addresses: []string{"buildkite_pipeline.test"},
 		},
@@ -94,17 +95,17 @@ func TestAccProvider_emptyReadAnswersKeepState(t *testing.T) {
 			t.Run(name+" "+body, func(t *testing.T) {
 				t.Parallel()
 				answers := &emptyAnswers{body: body}
-				e := newTestEnvWith(t, fakeserver.Options{}, answers.wrap)
-				if e.live {
+				e := acctest.NewTestEnvWith(t, fakeserver.Options{}, answers.wrap)
+				if e.Live {
 					t.Skip("the answers are shaped in front of the emulator")
 				}
-				config := e.config(row.config(e))
+				config := e.Config(row.config(e))
 				var exist []resource.TestCheckFunc
 				for _, a := range row.addresses {
-					exist = append(exist, e.checkExists(a))
+					exist = append(exist, e.CheckExists(a))
 				}
 				resource.Test(t, resource.TestCase{
-					ProtoV6ProviderFactories: e.factories(),
+					ProtoV6ProviderFactories: e.Factories(),
 					Steps: []resource.TestStep{
 						{Config: config, Check: resource.ComposeTestCheckFunc(exist...)},
 						{
@@ -135,25 +136,25 @@ func TestAccProvider_emptyReadAnswersKeepState(t *testing.T) {
 func TestAccProvider_emptyCreateAnswerAdoptsTheObject(t *testing.T) {
 	t.Parallel()
 	answers := &emptyAnswers{body: "{}"}
-	e := newTestEnvWith(t, fakeserver.Options{}, answers.wrap)
-	if e.live {
+	e := acctest.NewTestEnvWith(t, fakeserver.Options{}, answers.wrap)
+	if e.Live {
 		t.Skip("the answers are shaped in front of the emulator")
 	}
 	const addr = "buildkite_cluster.test"
-	name := e.name("empty-create")
-	config := e.config(testAccClusterConfig(name, ""))
+	name := e.Name("empty-create")
+	config := e.Config(acctest.ClusterConfig(name, ""))
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             e.checkDestroyed("buildkite_cluster"),
+		ProtoV6ProviderFactories: e.Factories(),
+		CheckDestroy:             e.CheckDestroyed("buildkite_cluster"),
 		Steps: []resource.TestStep{
 			{
 				PreConfig: func() { answers.creates.Store(true) },
 				Config:    config,
 				Check: resource.ComposeTestCheckFunc(
-					e.checkExists(addr),
+					e.CheckExists(addr),
 					resource.TestMatchResourceAttr(addr, "id", kit.UuidPattern),
 					func(*terraform.State) error {
-						clusters, err := e.client.Clusters.List(context.Background())
+						clusters, err := e.Client.Clusters.List(context.Background())
 						if err != nil {
 							return err
 						}

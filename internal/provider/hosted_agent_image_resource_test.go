@@ -17,22 +17,9 @@ import (
 
 	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/acctest"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
-
-func init() {
-	registerTestKind("buildkite_hosted_agent_image", testKind{
-		fake:     fakeserver.KindAgentImage,
-		storeKey: byParent("cluster_id"),
-		get: func(ctx context.Context, c *buildkite.Client, a map[string]string) error {
-			_, err := c.AgentImages.Poll(ctx, a["cluster_id"], a["id"])
-			return err
-		},
-		del: func(ctx context.Context, c *buildkite.Client, a map[string]string) error {
-			return c.AgentImages.Delete(ctx, a["cluster_id"], a["id"])
-		},
-	})
-}
 
 const imageAddr = "buildkite_hosted_agent_image.test"
 
@@ -63,13 +50,13 @@ resource "buildkite_hosted_agent_image" "test" {
 }
 
 // imageStatusIs checks the image's status on the service.
-func (e *testEnv) imageStatusIs(want string) resource.TestCheckFunc {
+func imageStatusIs(e *acctest.TestEnv, want string) resource.TestCheckFunc {
 	return func(s *terraform.State) error {
 		rs, ok := s.RootModule().Resources[imageAddr]
 		if !ok {
 			return fmt.Errorf("%s is not in state", imageAddr)
 		}
-		img, err := e.client.AgentImages.Poll(context.Background(), rs.Primary.Attributes["cluster_id"], rs.Primary.ID)
+		img, err := e.Client.AgentImages.Poll(context.Background(), rs.Primary.Attributes["cluster_id"], rs.Primary.ID)
 		if err != nil || img.Status != want {
 			return fmt.Errorf("image %s on the service: %+v, %w; want status %q", rs.Primary.ID, img, err, want)
 		}
@@ -82,10 +69,10 @@ func (e *testEnv) imageStatusIs(want string) resource.TestCheckFunc {
 // queue runs on the image through its image_ref.
 func TestAccHostedAgentImageResource_basic(t *testing.T) {
 	t.Parallel()
-	e := newTestEnvWith(t, fakeserver.Options{AgentImageBuildTime: 2 * time.Second})
-	cluster := e.name("images")
+	e := acctest.NewTestEnvWith(t, fakeserver.Options{AgentImageBuildTime: 2 * time.Second})
+	cluster := e.Name("images")
 	config := func(name, dockerfile string) string {
-		return e.config(testAccHostedAgentImageConfig(cluster, name, dockerfile, ""))
+		return e.Config(testAccHostedAgentImageConfig(cluster, name, dockerfile, ""))
 	}
 	ready := []statecheck.StateCheck{
 		statecheck.ExpectKnownValue(imageAddr, tfjsonpath.New("status"), knownvalue.StringExact("READY")),
@@ -101,32 +88,32 @@ func TestAccHostedAgentImageResource_basic(t *testing.T) {
 	}
 	start := time.Now()
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             e.checkDestroyed("buildkite_hosted_agent_image"),
-		Steps: steps(
-			step(resource.TestStep{
+		ProtoV6ProviderFactories: e.Factories(),
+		CheckDestroy:             e.CheckDestroyed("buildkite_hosted_agent_image"),
+		Steps: acctest.Steps(
+			acctest.Step(resource.TestStep{
 				Config: config("ruby", "RUN apt-get install -y ruby\n"),
-				Check: resource.ComposeTestCheckFunc(e.checkExists(imageAddr), e.imageStatusIs("READY"),
+				Check: resource.ComposeTestCheckFunc(e.CheckExists(imageAddr), imageStatusIs(e, "READY"),
 					func(*terraform.State) error {
 						// The two seconds are this emulator's (Options); in live mode the service, or an emulator
 						// of its own process, sets how long a build takes.
-						if waited := time.Since(start); !e.live && waited < 2*time.Second {
+						if waited := time.Since(start); !e.Live && waited < 2*time.Second {
 							return fmt.Errorf("the apply ended after %s, before the two-second build could", waited)
 						}
 						return nil
 					}),
 				ConfigStateChecks: ready,
-				ConfigPlanChecks:  expectEmpty(),
+				ConfigPlanChecks:  acctest.ExpectEmpty(),
 			}),
-			importSteps(imageAddr, importID(imageAddr, "cluster_id", "id")),
-			step(resource.TestStep{
+			acctest.ImportSteps(imageAddr, acctest.ImportID(imageAddr, "cluster_id", "id")),
+			acctest.Step(resource.TestStep{
 				Config: config("ruby", "RUN apt-get install -y ruby-full\n"), ConfigPlanChecks: replaced(),
 				ConfigStateChecks: ready,
 			}),
-			step(resource.TestStep{Config: config("ruby-2", "RUN apt-get install -y ruby-full\n"), ConfigPlanChecks: replaced()}),
-			step(resource.TestStep{
+			acctest.Step(resource.TestStep{Config: config("ruby-2", "RUN apt-get install -y ruby-full\n"), ConfigPlanChecks: replaced()}),
+			acctest.Step(resource.TestStep{
 				// A hosted queue runs on the image.
-				Config: e.config(testAccHostedAgentImageConfig(cluster, "ruby-2", "RUN apt-get install -y ruby-full\n", "") + `
+				Config: e.Config(testAccHostedAgentImageConfig(cluster, "ruby-2", "RUN apt-get install -y ruby-full\n", "") + `
 resource "buildkite_cluster_queue" "ruby" {
   cluster_id = buildkite_cluster.test.id
   key        = "ruby"
@@ -138,7 +125,7 @@ resource "buildkite_cluster_queue" "ruby" {
   }
 }
 `),
-				ConfigPlanChecks: expectEmpty(),
+				ConfigPlanChecks: acctest.ExpectEmpty(),
 				Check:            resource.TestCheckResourceAttrPair("buildkite_cluster_queue.ruby", "hosted_agents.linux.agent_image_ref", imageAddr, "image_ref"),
 			}),
 		),
@@ -149,13 +136,13 @@ resource "buildkite_cluster_queue" "ruby" {
 // error, and the image stays in state, tainted, so the next apply replaces it.
 func TestAccHostedAgentImageResource_buildFails(t *testing.T) {
 	t.Parallel()
-	e := newTestEnvWith(t, fakeserver.Options{})
-	cluster := e.name("images-fail")
-	broken := e.config(testAccHostedAgentImageConfig(cluster, "broken", "RUN echo building\nRUN false\n", ""))
+	e := acctest.NewTestEnvWith(t, fakeserver.Options{})
+	cluster := e.Name("images-fail")
+	broken := e.Config(testAccHostedAgentImageConfig(cluster, "broken", "RUN echo building\nRUN false\n", ""))
 	var firstID string
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             e.checkDestroyed("buildkite_hosted_agent_image"),
+		ProtoV6ProviderFactories: e.Factories(),
+		CheckDestroy:             e.CheckDestroyed("buildkite_hosted_agent_image"),
 		Steps: []resource.TestStep{
 			{
 				Config:      broken,
@@ -168,7 +155,7 @@ func TestAccHostedAgentImageResource_buildFails(t *testing.T) {
 					resource.TestCheckResourceAttr(imageAddr, "status", "FAILED"),
 					resource.TestMatchResourceAttr(imageAddr, "last_build_error", regexp.MustCompile(`exit code: 1`)),
 					resource.TestCheckNoResourceAttr(imageAddr, "image_ref"),
-					e.imageStatusIs("FAILED"),
+					imageStatusIs(e, "FAILED"),
 					func(s *terraform.State) error {
 						rs := s.RootModule().Resources[imageAddr]
 						if !rs.Primary.Tainted {
@@ -180,14 +167,14 @@ func TestAccHostedAgentImageResource_buildFails(t *testing.T) {
 			},
 			{
 				// Fixed, the next apply deletes the failed image and builds a new one.
-				Config: e.config(testAccHostedAgentImageConfig(cluster, "broken", "RUN echo building\n", "")),
+				Config: e.Config(testAccHostedAgentImageConfig(cluster, "broken", "RUN echo building\n", "")),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(imageAddr, plancheck.ResourceActionDestroyBeforeCreate)},
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
-				Check: resource.ComposeTestCheckFunc(e.imageStatusIs("READY"), func(s *terraform.State) error {
+				Check: resource.ComposeTestCheckFunc(imageStatusIs(e, "READY"), func(s *terraform.State) error {
 					cluster := s.RootModule().Resources[imageAddr].Primary.Attributes["cluster_id"]
-					if _, err := e.client.AgentImages.Poll(context.Background(), cluster, firstID); !buildkite.IsNotFound(err) {
+					if _, err := e.Client.AgentImages.Poll(context.Background(), cluster, firstID); !buildkite.IsNotFound(err) {
 						return fmt.Errorf("the failed image %s: %w, want it deleted from the service", firstID, err)
 					}
 					return nil
@@ -201,12 +188,12 @@ func TestAccHostedAgentImageResource_buildFails(t *testing.T) {
 // the wait, and the image stays in state (BUILDING, tainted) rather than being lost track of.
 func TestAccHostedAgentImageResource_timeout(t *testing.T) {
 	t.Parallel()
-	e := newTestEnvWith(t, fakeserver.Options{AgentImageBuildTime: time.Hour})
-	cluster := e.name("images-slow")
-	cfg := e.config(testAccHostedAgentImageConfig(cluster, "slow", "RUN make\n", "  timeouts {\n    create = \"2s\"\n  }"))
+	e := acctest.NewTestEnvWith(t, fakeserver.Options{AgentImageBuildTime: time.Hour})
+	cluster := e.Name("images-slow")
+	cfg := e.Config(testAccHostedAgentImageConfig(cluster, "slow", "RUN make\n", "  timeouts {\n    create = \"2s\"\n  }"))
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             e.checkDestroyed("buildkite_hosted_agent_image"),
+		ProtoV6ProviderFactories: e.Factories(),
+		CheckDestroy:             e.CheckDestroyed("buildkite_hosted_agent_image"),
 		Steps: []resource.TestStep{
 			{
 				Config:      cfg,
@@ -217,7 +204,7 @@ func TestAccHostedAgentImageResource_timeout(t *testing.T) {
 				Check: resource.ComposeTestCheckFunc(
 					resource.TestCheckResourceAttr(imageAddr, "status", "BUILDING"),
 					resource.TestCheckResourceAttr(imageAddr, "timeouts.create", "2s"),
-					e.imageStatusIs("BUILDING"), e.checkExists(imageAddr)),
+					imageStatusIs(e, "BUILDING"), e.CheckExists(imageAddr)),
 			},
 		},
 	})
@@ -226,26 +213,26 @@ func TestAccHostedAgentImageResource_timeout(t *testing.T) {
 // TestAccHostedAgentImageResource_disappears: an image deleted outside Terraform is created again.
 func TestAccHostedAgentImageResource_disappears(t *testing.T) {
 	t.Parallel()
-	e := newTestEnvWith(t, fakeserver.Options{AgentImageBuildTime: -1})
-	e.disappears(imageAddr, testAccHostedAgentImageConfig(e.name("images-gone"), "gone", "RUN true\n", ""))
+	e := acctest.NewTestEnvWith(t, fakeserver.Options{AgentImageBuildTime: -1})
+	e.Disappears(imageAddr, testAccHostedAgentImageConfig(e.Name("images-gone"), "gone", "RUN true\n", ""))
 }
 
 // TestAccHostedAgentImageResource_validation: a Dockerfile with FROM is refused at plan time, before
 // anything is sent; a cluster without a hosted queue is refused by the service with its words.
 func TestAccHostedAgentImageResource_validation(t *testing.T) {
 	t.Parallel()
-	e := newTestEnvWith(t, fakeserver.Options{AgentImageBuildTime: -1})
-	cluster := e.name("images-invalid")
+	e := acctest.NewTestEnvWith(t, fakeserver.Options{AgentImageBuildTime: -1})
+	cluster := e.Name("images-invalid")
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
+		ProtoV6ProviderFactories: e.Factories(),
 		Steps: []resource.TestStep{
 			{
-				Config:      e.config(testAccHostedAgentImageConfig(cluster, "from", "FROM ubuntu:24.04\nRUN true\n", "")),
+				Config:      e.Config(testAccHostedAgentImageConfig(cluster, "from", "FROM ubuntu:24.04\nRUN true\n", "")),
 				PlanOnly:    true,
 				ExpectError: regexp.MustCompile(`Invalid Dockerfile[\s\S]*must\s+not\s+contain\s+a\s+FROM\s+instruction`),
 			},
 			{
-				Config: e.config(fmt.Sprintf(`
+				Config: e.Config(fmt.Sprintf(`
 resource "buildkite_cluster" "test" {
   name = %q
 }
@@ -266,22 +253,22 @@ resource "buildkite_hosted_agent_image" "test" {
 // untainted), is planned for replacement even though the configuration matches it.
 func TestAccHostedAgentImageResource_failedFoundIsReplaced(t *testing.T) {
 	t.Parallel()
-	e := newTestEnvWith(t, fakeserver.Options{AgentImageBuildTime: -1})
+	e := acctest.NewTestEnvWith(t, fakeserver.Options{AgentImageBuildTime: -1})
 	ctx := t.Context()
-	c, err := e.client.Clusters.Create(ctx, buildkite.ClusterCreate{Name: e.name("images-found")})
+	c, err := e.Client.Clusters.Create(ctx, buildkite.ClusterCreate{Name: e.Name("images-found")})
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { _ = e.client.Clusters.Delete(context.Background(), c.ID) })
-	if _, err := e.client.Queues.Create(ctx, c.ID, buildkite.QueueCreate{Key: "hosted",
+	t.Cleanup(func() { _ = e.Client.Clusters.Delete(context.Background(), c.ID) })
+	if _, err := e.Client.Queues.Create(ctx, c.ID, buildkite.QueueCreate{Key: "hosted",
 		HostedAgents: &buildkite.HostedAgentsWrite{InstanceShape: "LINUX_AMD64_2X4"}}); err != nil {
 		t.Fatal(err)
 	}
-	img, err := e.client.AgentImages.Create(ctx, c.ID, buildkite.AgentImageCreate{Name: "broken", Dockerfile: "RUN false\n"})
+	img, err := e.Client.AgentImages.Create(ctx, c.ID, buildkite.AgentImageCreate{Name: "broken", Dockerfile: "RUN false\n"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := e.config(fmt.Sprintf(`
+	cfg := e.Config(fmt.Sprintf(`
 resource "buildkite_hosted_agent_image" "test" {
   cluster_id = %q
   name       = "broken"
@@ -289,7 +276,7 @@ resource "buildkite_hosted_agent_image" "test" {
 }
 `, c.ID))
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
+		ProtoV6ProviderFactories: e.Factories(),
 		Steps: []resource.TestStep{
 			{Config: cfg, ResourceName: imageAddr, ImportState: true, ImportStateId: c.ID + "/" + img.ID, ImportStatePersist: true},
 			{
@@ -306,7 +293,7 @@ resource "buildkite_hosted_agent_image" "test" {
 					if id := s.RootModule().Resources[imageAddr].Primary.ID; id == img.ID {
 						return fmt.Errorf("the failed image %s is still the one in state", id)
 					}
-					if _, err := e.client.AgentImages.Poll(context.Background(), c.ID, img.ID); !buildkite.IsNotFound(err) {
+					if _, err := e.Client.AgentImages.Poll(context.Background(), c.ID, img.ID); !buildkite.IsNotFound(err) {
 						return fmt.Errorf("the failed image %s: %w, want it replaced", img.ID, err)
 					}
 					return nil
@@ -316,22 +303,22 @@ resource "buildkite_hosted_agent_image" "test" {
 	})
 }
 
-var _ = registerTypeTests("buildkite_hosted_agent_image", typeTests{
-	identity: &identityCase{
+var _ = acctest.RegisterTypeTests("buildkite_hosted_agent_image", acctest.TypeTests{
+	Identity: &acctest.IdentityCase{
 		// Every argument replaces; only the timeouts block changes in place.
-		resourceType: "buildkite_hosted_agent_image", attrs: []string{"cluster_id", "id"},
-		setup: func(t *testing.T, e *testEnv) identityConfigs {
-			cluster := e.name("identity")
-			return identityConfigs{
-				create: testAccHostedAgentImageConfig(cluster, "ruby", "RUN true\n", ""),
-				update: testAccHostedAgentImageConfig(cluster, "ruby", "RUN true\n", "  timeouts {\n    create = \"45m\"\n  }"),
+		ResourceType: "buildkite_hosted_agent_image", Attrs: []string{"cluster_id", "id"},
+		Setup: func(t *testing.T, e *acctest.TestEnv) acctest.IdentityConfigs {
+			cluster := e.Name("identity")
+			return acctest.IdentityConfigs{
+				Create: testAccHostedAgentImageConfig(cluster, "ruby", "RUN true\n", ""),
+				Update: testAccHostedAgentImageConfig(cluster, "ruby", "RUN true\n", "  timeouts {\n    create = \"45m\"\n  }"),
 			}
 		},
 	},
-	migration: []migrationCase{
-		{name: "hosted_agent_image", add: (*officialWorkspace).addHostedAgentImage, check: func(t *testing.T, w *cliWorkdir) {
+	Migration: []acctest.MigrationCase{
+		{Name: "hosted_agent_image", Add: (*acctest.OfficialWorkspace).AddHostedAgentImage, Check: func(t *testing.T, w *acctest.CLIWorkdir) {
 			// Its id is the service's image ID, not a UUID, so expectMoved does not apply; cluster_id stays a UUID.
-			a := w.stateAttributes("buildkite_hosted_agent_image.ruby")
+			a := w.StateAttributes("buildkite_hosted_agent_image.ruby")
 			if !kit.IsUUID(fmt.Sprint(a["cluster_id"])) || a["status"] != "READY" || a["version"] != "1" || a["last_build_error"] != nil || a["image_ref"] == "" {
 				t.Errorf("after the move and a refresh: %v", a)
 			}
@@ -339,24 +326,24 @@ var _ = registerTypeTests("buildkite_hosted_agent_image", typeTests{
 	},
 	// Agent images live in clusters, which take theirs along; these are the tests' in other clusters (only
 	// hosted clusters have any).
-	sweeper: &sweeper{"buildkite_hosted_agent_image", "agent-images", nil, listAgentImages},
-	query: &queryCase{resourceType: "buildkite_hosted_agent_image", run: func(t *testing.T, e *testEnv, base string) queryRow {
+	Sweeper: &acctest.Sweeper{ResourceType: "buildkite_hosted_agent_image", Collection: "agent-images", After: nil, List: listAgentImages},
+	Query: &acctest.QueryCase{ResourceType: "buildkite_hosted_agent_image", Run: func(t *testing.T, e *acctest.TestEnv, base string) acctest.QueryRow {
 		ctx := t.Context()
-		a, err := e.client.Clusters.Create(ctx, buildkite.ClusterCreate{Name: base + "-a"})
+		a, err := e.Client.Clusters.Create(ctx, buildkite.ClusterCreate{Name: base + "-a"})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := e.client.Queues.Create(ctx, a.ID, buildkite.QueueCreate{Key: "hosted",
+		if _, err := e.Client.Queues.Create(ctx, a.ID, buildkite.QueueCreate{Key: "hosted",
 			HostedAgents: &buildkite.HostedAgentsWrite{InstanceShape: "LINUX_AMD64_2X4"}}); err != nil {
 			t.Fatal(err)
 		}
 		// A second cluster, without hosted agents, which lists no images.
-		if _, err := e.client.Clusters.Create(ctx, buildkite.ClusterCreate{Name: base + "-b"}); err != nil {
+		if _, err := e.Client.Clusters.Create(ctx, buildkite.ClusterCreate{Name: base + "-b"}); err != nil {
 			t.Fatal(err)
 		}
 		var ruby *buildkite.AgentImage
 		for _, name := range []string{"ruby", "node"} {
-			img, err := e.client.AgentImages.Create(ctx, a.ID, buildkite.AgentImageCreate{Name: name, Dockerfile: "RUN install " + name + "\n"})
+			img, err := e.Client.AgentImages.Create(ctx, a.ID, buildkite.AgentImageCreate{Name: name, Dockerfile: "RUN install " + name + "\n"})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -364,44 +351,44 @@ var _ = registerTypeTests("buildkite_hosted_agent_image", typeTests{
 				ruby = img
 			}
 		}
-		return queryRow{
-			blocks: []string{"buildkite_hosted_agent_image", "a", fmt.Sprintf("    cluster_id = %q", a.ID)},
-			checks: []querycheck.QueryResultCheck{
+		return acctest.QueryRow{
+			Blocks: []string{"buildkite_hosted_agent_image", "a", fmt.Sprintf("    cluster_id = %q", a.ID)},
+			Checks: []querycheck.QueryResultCheck{
 				querycheck.ExpectLength("buildkite_hosted_agent_image.all", 2),
 				querycheck.ExpectLength("buildkite_hosted_agent_image.a", 2),
-				querycheck.ExpectIdentity("buildkite_hosted_agent_image.a", identityOf("cluster_id", a.ID, "id", ruby.ID)),
+				querycheck.ExpectIdentity("buildkite_hosted_agent_image.a", acctest.IdentityOf("cluster_id", a.ID, "id", ruby.ID)),
 				querycheck.ExpectResourceDisplayName("buildkite_hosted_agent_image.all",
-					byIdentity("cluster_id", a.ID, "id", ruby.ID), knownvalue.StringExact(base+"-a / ruby")),
-				querycheck.ExpectResourceKnownValues("buildkite_hosted_agent_image.a", byIdentity("cluster_id", a.ID, "id", ruby.ID), []querycheck.KnownValueCheck{
-					known("name", knownvalue.StringExact("ruby")),
-					known("dockerfile", knownvalue.StringExact("RUN install ruby\n")),
+					acctest.ByIdentity("cluster_id", a.ID, "id", ruby.ID), knownvalue.StringExact(base+"-a / ruby")),
+				querycheck.ExpectResourceKnownValues("buildkite_hosted_agent_image.a", acctest.ByIdentity("cluster_id", a.ID, "id", ruby.ID), []querycheck.KnownValueCheck{
+					acctest.Known("name", knownvalue.StringExact("ruby")),
+					acctest.Known("dockerfile", knownvalue.StringExact("RUN install ruby\n")),
 				}),
 			},
-			refused: []queryRefusal{{fmt.Sprintf(unknownUUIDFilter, "cluster_id"), wrapped(`No cluster matches the ID "` + unknownUUID + `"`)}},
-			imports: 2,
+			Refused: []acctest.QueryRefusal{{Body: fmt.Sprintf(acctest.UnknownUUIDFilter, "cluster_id"), Message: acctest.Wrapped(`No cluster matches the ID "` + acctest.UnknownUUID + `"`)}},
+			Imports: 2,
 		}
 	}},
-	serviceState: func(ctx context.Context, c *buildkite.Client) ([]string, error) {
+	ServiceState: func(ctx context.Context, c *buildkite.Client) ([]string, error) {
 		clusters, err := c.Clusters.List(ctx)
-		return childIDs(clusters, err, func(cl buildkite.Cluster) ([]buildkite.AgentImage, error) { return c.AgentImages.List(ctx, cl.ID) },
+		return acctest.ChildIDs(clusters, err, func(cl buildkite.Cluster) ([]buildkite.AgentImage, error) { return c.AgentImages.List(ctx, cl.ID) },
 			func(img buildkite.AgentImage) string { return img.ID })
 	},
 })
 
 // listAgentImages lists the agent images of every cluster.
-func listAgentImages(ctx context.Context, c *buildkite.Client) ([]sweepable, error) {
+func listAgentImages(ctx context.Context, c *buildkite.Client) ([]acctest.Sweepable, error) {
 	clusters, err := c.Clusters.List(ctx)
 	if err != nil {
 		return nil, err
 	}
-	var out []sweepable
+	var out []acctest.Sweepable
 	for _, cl := range clusters {
 		all, err := c.AgentImages.List(ctx, cl.ID)
 		if err != nil {
 			return nil, err
 		}
 		for _, img := range all {
-			out = append(out, sweepable{id: img.ID, names: []string{img.Name}, del: func(ctx context.Context) error {
+			out = append(out, acctest.Sweepable{ID: img.ID, Names: []string{img.Name}, Del: func(ctx context.Context) error {
 				return c.AgentImages.Delete(ctx, cl.ID, img.ID)
 			}})
 		}

@@ -19,6 +19,14 @@ func parseProviderFiles(t *testing.T, tests bool) (*token.FileSet, map[string]*a
 	if err != nil {
 		t.Fatal(err)
 	}
+	if tests {
+		// The test harness, package acctest, is the tests' too.
+		harness, err := filepath.Glob("acctest/*.go")
+		if err != nil {
+			t.Fatal(err)
+		}
+		names = append(names, harness...)
+	}
 	files := map[string]*ast.File{}
 	for _, name := range names {
 		if strings.HasSuffix(name, "_test.go") && !tests {
@@ -40,7 +48,7 @@ func parseProviderFiles(t *testing.T, tests bool) (*token.FileSet, map[string]*a
 func TestHouse_terraformOnlyBehindTFAcc(t *testing.T) {
 	fset, files := parseProviderFiles(t, true)
 	for name, f := range files {
-		if !strings.HasSuffix(name, "_test.go") {
+		if !strings.HasSuffix(name, "_test.go") && !strings.HasPrefix(name, "acctest/") {
 			continue
 		}
 		ast.Inspect(f, func(n ast.Node) bool {
@@ -55,8 +63,8 @@ func TestHouse_terraformOnlyBehindTFAcc(t *testing.T) {
 			switch {
 			case pkg.Name == "resource" && sel.Sel.Name == "UnitTest":
 				t.Errorf("%s: resource.UnitTest starts Terraform without TF_ACC: use resource.Test", fset.Position(sel.Pos()))
-			case pkg.Name == "exec" && sel.Sel.Name == "LookPath" && name != "newcli_kit_test.go":
-				t.Errorf("%s: exec.LookPath: a test finds its Terraform CLI through terraformCLI (newcli_kit_test.go), which skips without TF_ACC", fset.Position(sel.Pos()))
+			case pkg.Name == "exec" && sel.Sel.Name == "LookPath" && name != "acctest/newcli.go":
+				t.Errorf("%s: exec.LookPath: a test finds its Terraform CLI through TerraformCLI (acctest/newcli.go), which skips without TF_ACC", fset.Position(sel.Pos()))
 			}
 			return true
 		})
@@ -242,7 +250,7 @@ func TestHouse_newCLITestsRunInTestaccNext(t *testing.T) {
 	calls := map[string]map[string]bool{} // function or method name -> names it calls
 	var tests []string
 	for name, f := range files {
-		if !strings.HasSuffix(name, "_test.go") {
+		if !strings.HasSuffix(name, "_test.go") && !strings.HasPrefix(name, "acctest/") {
 			continue
 		}
 		for _, d := range f.Decls {
@@ -268,7 +276,7 @@ func TestHouse_newCLITestsRunInTestaccNext(t *testing.T) {
 			}
 		}
 	}
-	reaches := map[string]bool{"requireCLI": true}
+	reaches := map[string]bool{"RequireCLI": true}
 	for changed := true; changed; {
 		changed = false
 		for fn, called := range calls {

@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/acctest"
 )
 
 // Import by identity (Terraform 1.12+) of every resource type; `make testacc-next` runs these. A type joins
@@ -19,39 +20,39 @@ import (
 // (typeTests.invalidIdentity) where its identity can be malformed.
 
 // identityCases is the table of identities, a view over the types' rows (typeTests.identity).
-func identityCases() []identityCase {
-	return tableRows(func(r typeTests) []identityCase { return one(r.identity) })
+func identityCases() []acctest.IdentityCase {
+	return acctest.TableRows(func(r acctest.TypeTests) []acctest.IdentityCase { return acctest.One(r.Identity) })
 }
 
 // TestAccResources_identity runs every row of identityCases.
 func TestAccResources_identity(t *testing.T) {
-	requireCLI(t, identityCLI)
+	acctest.RequireCLI(t, acctest.IdentityCLI)
 	t.Parallel()
 	for _, tc := range identityCases() {
-		t.Run(tc.resourceType, func(t *testing.T) {
+		t.Run(tc.ResourceType, func(t *testing.T) {
 			t.Parallel()
-			e := newTestEnv(t)
-			c := tc.setup(t, e)
-			addr := tc.resourceType + ".test"
-			destroyed := c.destroyed
+			e := acctest.NewTestEnv(t)
+			c := tc.Setup(t, e)
+			addr := tc.ResourceType + ".test"
+			destroyed := c.Destroyed
 			if destroyed == nil {
-				destroyed = e.checkDestroyed(tc.resourceType)
+				destroyed = e.CheckDestroyed(tc.ResourceType)
 			}
-			imports := c.importSteps
+			imports := c.ImportSteps
 			if imports == nil {
-				imports = identityImportStepsWithSecret(addr, c.secret)
+				imports = identityImportStepsWithSecret(addr, c.Secret)
 			}
 			resource.Test(t, resource.TestCase{
-				ProtoV6ProviderFactories: e.factories(),
+				ProtoV6ProviderFactories: e.Factories(),
 				CheckDestroy:             destroyed,
-				Steps: steps(
-					step(resource.TestStep{
-						Config:            e.config(c.create),
-						ConfigStateChecks: append(expectIdentity(addr, tc.attrs...), c.checks...),
+				Steps: acctest.Steps(
+					acctest.Step(resource.TestStep{
+						Config:            e.Config(c.Create),
+						ConfigStateChecks: append(acctest.ExpectIdentity(addr, tc.Attrs...), c.Checks...),
 					}),
 					imports,
-					identityUpdateSteps(e, addr, tc.attrs, c),
-					c.more,
+					identityUpdateSteps(e, addr, tc.Attrs, c),
+					c.More,
 				),
 			})
 		})
@@ -61,7 +62,7 @@ func TestAccResources_identity(t *testing.T) {
 // identityImportStepsWithSecret are identityImportSteps, with the plan of the first import checked to hold
 // secret null where the type has one.
 func identityImportStepsWithSecret(address, secret string) []resource.TestStep {
-	imports := identityImportSteps(address)
+	imports := acctest.IdentityImportSteps(address)
 	if secret != "" {
 		imports[0].ImportPlanChecks.PreApply = []plancheck.PlanCheck{
 			plancheck.ExpectKnownValue(address, tfjsonpath.New(secret), knownvalue.Null()),
@@ -71,43 +72,43 @@ func identityImportStepsWithSecret(address, secret string) []resource.TestStep {
 }
 
 // identityUpdateSteps apply a row's update, where it has one: in place, with the identity kept.
-func identityUpdateSteps(e *testEnv, address string, attrs []string, c identityConfigs) []resource.TestStep {
-	if c.update == "" {
+func identityUpdateSteps(e *acctest.TestEnv, address string, attrs []string, c acctest.IdentityConfigs) []resource.TestStep {
+	if c.Update == "" {
 		return nil
 	}
-	return step(resource.TestStep{
-		Config: e.config(c.update),
+	return acctest.Step(resource.TestStep{
+		Config: e.Config(c.Update),
 		ConfigPlanChecks: resource.ConfigPlanChecks{
 			PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(address, plancheck.ResourceActionUpdate)},
 		},
-		ConfigStateChecks: append(expectIdentity(address, attrs...), c.updateChecks...),
+		ConfigStateChecks: append(acctest.ExpectIdentity(address, attrs...), c.UpdateChecks...),
 	})
 }
 
 // identityTest runs the steps of one identity test in a fresh environment, where rows do not fit.
-func identityTest(t *testing.T, steps func(e *testEnv) []resource.TestStep) {
+func identityTest(t *testing.T, steps func(e *acctest.TestEnv) []resource.TestStep) {
 	t.Helper()
-	requireCLI(t, identityCLI)
+	acctest.RequireCLI(t, acctest.IdentityCLI)
 	t.Parallel()
-	e := newTestEnv(t)
-	resource.Test(t, resource.TestCase{ProtoV6ProviderFactories: e.factories(), Steps: steps(e)})
+	e := acctest.NewTestEnv(t)
+	resource.Test(t, resource.TestCase{ProtoV6ProviderFactories: e.Factories(), Steps: steps(e)})
 }
 
 // TestAccClusterQueueResource_identityByGraphQLID imports with the cluster's GraphQL ID in the identity and
 // in the configuration, as the official provider's users name clusters: the identity in state holds the
 // cluster's UUID, and the plan after the import is empty.
 func TestAccClusterQueueResource_identityByGraphQLID(t *testing.T) {
-	identityTest(t, func(e *testEnv) []resource.TestStep {
-		c, err := e.client.Clusters.Create(context.Background(), buildkite.ClusterCreate{Name: e.name("identity-graphql")})
+	identityTest(t, func(e *acctest.TestEnv) []resource.TestStep {
+		c, err := e.Client.Clusters.Create(context.Background(), buildkite.ClusterCreate{Name: e.Name("identity-graphql")})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := e.client.Queues.Create(context.Background(), c.ID, buildkite.QueueCreate{Key: "linux"}); err != nil {
+		if _, err := e.Client.Queues.Create(context.Background(), c.ID, buildkite.QueueCreate{Key: "linux"}); err != nil {
 			t.Fatal(err)
 		}
 		const addr = "buildkite_cluster_queue.test"
 		return []resource.TestStep{{
-			Config: e.config(`
+			Config: e.Config(`
 import {
   to       = buildkite_cluster_queue.test
   identity = { cluster_id = "` + c.GraphQLID + `", key = "linux" }
@@ -122,7 +123,7 @@ resource "buildkite_cluster_queue" "test" {
 				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 			},
 			ConfigStateChecks: []statecheck.StateCheck{
-				identityValue(addr, "cluster_id", c.ID),
+				acctest.IdentityValue(addr, "cluster_id", c.ID),
 				statecheck.ExpectKnownValue(addr, tfjsonpath.New("cluster_uuid"), knownvalue.StringExact(c.ID)),
 			},
 		}}
@@ -132,19 +133,19 @@ resource "buildkite_cluster_queue" "test" {
 // TestAccTeamResource_identityBySlug imports with the team's slug in the identity, as the import ID may name
 // it: the identity in state is then the team's UUID.
 func TestAccTeamResource_identityBySlug(t *testing.T) {
-	identityTest(t, func(e *testEnv) []resource.TestStep {
-		tm := e.seedTeam(e.name("identity-slug"))
+	identityTest(t, func(e *acctest.TestEnv) []resource.TestStep {
+		tm := e.SeedTeam(e.Name("identity-slug"))
 		return []resource.TestStep{{
-			Config: e.config(`
+			Config: e.Config(`
 import {
   to       = buildkite_team.test
   identity = { id = "` + tm.Slug + `" }
 }
-` + testAccTeamConfig(tm.Name, "visible", "member", false, "")),
+` + acctest.TeamConfig(tm.Name, "visible", "member", false, "")),
 			ConfigPlanChecks: resource.ConfigPlanChecks{
 				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 			},
-			ConfigStateChecks: []statecheck.StateCheck{identityValue("buildkite_team.test", "id", tm.ID)},
+			ConfigStateChecks: []statecheck.StateCheck{acctest.IdentityValue("buildkite_team.test", "id", tm.ID)},
 		}}
 	})
 }
@@ -152,24 +153,24 @@ import {
 // TestAccTestSuiteResource_identityRenamedOutside refreshes a suite renamed outside Terraform: Read finds it
 // by ID and the identity takes its new slug (an immutable identity would fail the refresh instead).
 func TestAccTestSuiteResource_identityRenamedOutside(t *testing.T) {
-	identityTest(t, func(e *testEnv) []resource.TestStep {
+	identityTest(t, func(e *acctest.TestEnv) []resource.TestStep {
 		const addr = "buildkite_test_suite.test"
-		name, owner := e.name("identity"), e.team("owners")
+		name, owner := e.Name("identity"), e.Team("owners")
 		renameOutside := func(s *terraform.State) error {
 			elsewhere := name + "-elsewhere"
-			_, err := e.client.TestSuites.Update(context.Background(), s.RootModule().Resources[addr].Primary.Attributes["slug"],
+			_, err := e.Client.TestSuites.Update(context.Background(), s.RootModule().Resources[addr].Primary.Attributes["slug"],
 				buildkite.TestSuiteUpdate{Name: &elsewhere})
 			return err
 		}
 		return []resource.TestStep{
-			{Config: e.config(testAccTestSuiteConfig(name, owner, "")), Check: renameOutside, ExpectNonEmptyPlan: true},
+			{Config: e.Config(acctest.TestSuiteConfig(name, owner, "")), Check: renameOutside, ExpectNonEmptyPlan: true},
 			// The configuration takes the new name: nothing to change, and the identity has the new slug.
 			{
-				Config: e.config(testAccTestSuiteConfig(name+"-elsewhere", owner, "")),
+				Config: e.Config(acctest.TestSuiteConfig(name+"-elsewhere", owner, "")),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
-				ConfigStateChecks: append(expectIdentity(addr, "slug"), identityValue(addr, "slug", name+"-elsewhere")),
+				ConfigStateChecks: append(acctest.ExpectIdentity(addr, "slug"), acctest.IdentityValue(addr, "slug", name+"-elsewhere")),
 			},
 		}
 	})
@@ -177,21 +178,21 @@ func TestAccTestSuiteResource_identityRenamedOutside(t *testing.T) {
 
 // invalidIdentityCases is the table of malformed identities, a view over the types' rows
 // (typeTests.invalidIdentity).
-func invalidIdentityCases() []invalidIdentityCase {
-	return tableRows(func(r typeTests) []invalidIdentityCase { return one(r.invalidIdentity) })
+func invalidIdentityCases() []acctest.InvalidIdentityCase {
+	return acctest.TableRows(func(r acctest.TypeTests) []acctest.InvalidIdentityCase { return acctest.One(r.InvalidIdentity) })
 }
 
 // TestAccResources_identityInvalid plans every row's import blocks, each of which must be refused at plan
 // time with its message.
 func TestAccResources_identityInvalid(t *testing.T) {
-	requireCLI(t, identityCLI)
+	acctest.RequireCLI(t, acctest.IdentityCLI)
 	t.Parallel()
 	for _, tc := range invalidIdentityCases() {
-		t.Run(tc.resourceType, func(t *testing.T) {
-			identityTest(t, func(e *testEnv) []resource.TestStep {
+		t.Run(tc.ResourceType, func(t *testing.T) {
+			identityTest(t, func(e *acctest.TestEnv) []resource.TestStep {
 				var all []resource.TestStep
-				for _, c := range tc.setup(e) {
-					all = append(all, resource.TestStep{Config: e.config(c.config), PlanOnly: true, ExpectError: wrapped(c.message)})
+				for _, c := range tc.Setup(e) {
+					all = append(all, resource.TestStep{Config: e.Config(c.Config), PlanOnly: true, ExpectError: acctest.Wrapped(c.Message)})
 				}
 				return all
 			})

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/acctest"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
@@ -77,22 +78,22 @@ func TestCheckID(t *testing.T) {
 		want  string
 		err   string
 	}{
-		{"uuid", testUUID, []string{"Cluster"}, testUUID, ""},
-		{"upper-case uuid", strings.ToUpper(testUUID), []string{"Cluster"}, testUUID, ""},
-		{"graphql id of the type", clusterGraphQLID, []string{"Cluster"}, testUUID, ""},
-		{"graphql id without padding", strings.TrimRight(clusterGraphQLID, "="), []string{"Cluster"}, testUUID, ""},
-		{"graphql id of another type", kit.GraphQLID("Pipeline", testUUID), []string{"Cluster"}, "", "must name a Cluster, got"},
-		{"graphql id of a made-up type", b64("Widget---" + testUUID), nil, "", "the GraphQL ID of a Widget, a type no Buildkite object has"},
-		{"made-up type where one is expected", b64("Widget---" + testUUID), []string{"Cluster"}, "", "must name a Cluster"},
-		{"any known type", kit.GraphQLID("Team", testUUID), nil, testUUID, ""},
-		{"lower-case type name", b64("cluster---" + testUUID), []string{"Cluster"}, "", `did you mean "Cluster"?`},
-		{"not a uuid inside", b64("Cluster---not-a-uuid"), []string{"Cluster"}, "", `whose part after "---" is not a UUID`},
+		{"uuid", acctest.TestUUID, []string{"Cluster"}, acctest.TestUUID, ""},
+		{"upper-case uuid", strings.ToUpper(acctest.TestUUID), []string{"Cluster"}, acctest.TestUUID, ""},
+		{"graphql id of the type", acctest.ClusterGraphQLID, []string{"Cluster"}, acctest.TestUUID, ""},
+		{"graphql id without padding", strings.TrimRight(acctest.ClusterGraphQLID, "="), []string{"Cluster"}, acctest.TestUUID, ""},
+		{"graphql id of another type", kit.GraphQLID("Pipeline", acctest.TestUUID), []string{"Cluster"}, "", "must name a Cluster, got"},
+		{"graphql id of a made-up type", acctest.B64("Widget---" + acctest.TestUUID), nil, "", "the GraphQL ID of a Widget, a type no Buildkite object has"},
+		{"made-up type where one is expected", acctest.B64("Widget---" + acctest.TestUUID), []string{"Cluster"}, "", "must name a Cluster"},
+		{"any known type", kit.GraphQLID("Team", acctest.TestUUID), nil, acctest.TestUUID, ""},
+		{"lower-case type name", acctest.B64("cluster---" + acctest.TestUUID), []string{"Cluster"}, "", `did you mean "Cluster"?`},
+		{"not a uuid inside", acctest.B64("Cluster---not-a-uuid"), []string{"Cluster"}, "", `whose part after "---" is not a UUID`},
 		{"bad base64", "Q2x1c3Rlci0tLT%%%", []string{"Cluster"}, "", `or the GraphQL ID of a Cluster, got "Q2x1c3Rlci0tLT%%%"`},
 		{"a number", "12345", []string{"Cluster"}, "", `got "12345"`},
 		{"a slug", "platform", []string{"Team"}, "", `got "platform"`},
 		{"empty", "", []string{"Cluster"}, "", "got an empty value"},
 		{"blank", " ", []string{"Cluster"}, "", "got an empty value"},
-		{"braces", "{" + testUUID + "}", []string{"Cluster"}, "", "must be a UUID"},
+		{"braces", "{" + acctest.TestUUID + "}", []string{"Cluster"}, "", "must be a UUID"},
 		{"very long", long, []string{"Cluster"}, "", "(100000 characters)"},
 	}
 	for _, tc := range cases {
@@ -123,9 +124,9 @@ func TestCheckRef(t *testing.T) {
 		ok   bool
 	}{
 		{"website", "website", true},
-		{kit.GraphQLID("Pipeline", testUUID), testUUID, true},
-		{testUUID, testUUID, true},
-		{kit.GraphQLID("Cluster", testUUID), "", false},
+		{kit.GraphQLID("Pipeline", acctest.TestUUID), acctest.TestUUID, true},
+		{acctest.TestUUID, acctest.TestUUID, true},
+		{kit.GraphQLID("Cluster", acctest.TestUUID), "", false},
 		{"a/b", "", false},
 		{"", "", false},
 	} {
@@ -146,28 +147,28 @@ func TestCheckStateID(t *testing.T) {
 		name, typ, id string
 		ok            bool
 	}{
-		{"cluster uuid", "cluster", testUUID, true},
-		{"cluster graphql id", "cluster", clusterGraphQLID, true},
-		{"cluster given a pipeline's", "cluster", kit.GraphQLID("Pipeline", testUUID), false},
-		{"default queue is the cluster's", "cluster_default_queue", clusterGraphQLID, true},
-		{"association's sides", "team_member", testUUID + "/" + testUUID, true},
-		{"association's side unreadable", "team_member", testUUID + "/ann", false},
-		{"association's own graphql id", "team_member", kit.GraphQLID("TeamMember", testUUID), true},
-		{"a pair where one id is meant", "pipeline_template", testUUID + "/" + testUUID, false},
-		{"a pair for a secret", "cluster_secret", testUUID + "/" + testUUID, false},
-		{"secret: a UUID only", "cluster_secret", testUUID, true},
-		{"secret given a graphql id", "cluster_secret", clusterGraphQLID, false},
+		{"cluster uuid", "cluster", acctest.TestUUID, true},
+		{"cluster graphql id", "cluster", acctest.ClusterGraphQLID, true},
+		{"cluster given a pipeline's", "cluster", kit.GraphQLID("Pipeline", acctest.TestUUID), false},
+		{"default queue is the cluster's", "cluster_default_queue", acctest.ClusterGraphQLID, true},
+		{"association's sides", "team_member", acctest.TestUUID + "/" + acctest.TestUUID, true},
+		{"association's side unreadable", "team_member", acctest.TestUUID + "/ann", false},
+		{"association's own graphql id", "team_member", kit.GraphQLID("TeamMember", acctest.TestUUID), true},
+		{"a pair where one id is meant", "pipeline_template", acctest.TestUUID + "/" + acctest.TestUUID, false},
+		{"a pair for a secret", "cluster_secret", acctest.TestUUID + "/" + acctest.TestUUID, false},
+		{"secret: a UUID only", "cluster_secret", acctest.TestUUID, true},
+		{"secret given a graphql id", "cluster_secret", acctest.ClusterGraphQLID, false},
 		{"a type that declares no form", "portal", "anything", true},
-		{"organization graphql id", "organization", kit.GraphQLID("Organization", testUUID), true},
-		{"organization uuid", "organization", testUUID, true},
-		{"organization given a cluster's", "organization", clusterGraphQLID, false},
-		{"banner graphql id", "organization_banner", kit.GraphQLID("OrganizationBanner", testUUID), true},
-		{"banner given the organization's", "organization_banner", kit.GraphQLID("Organization", testUUID), false},
-		{"notification service uuid", "notification_service", testUUID, true},
-		{"notification service given a graphql id", "notification_service", kit.GraphQLID("Pipeline", testUUID), false},
+		{"organization graphql id", "organization", kit.GraphQLID("Organization", acctest.TestUUID), true},
+		{"organization uuid", "organization", acctest.TestUUID, true},
+		{"organization given a cluster's", "organization", acctest.ClusterGraphQLID, false},
+		{"banner graphql id", "organization_banner", kit.GraphQLID("OrganizationBanner", acctest.TestUUID), true},
+		{"banner given the organization's", "organization_banner", kit.GraphQLID("Organization", acctest.TestUUID), false},
+		{"notification service uuid", "notification_service", acctest.TestUUID, true},
+		{"notification service given a graphql id", "notification_service", kit.GraphQLID("Pipeline", acctest.TestUUID), false},
 		{"pipeline webhook: GitHub's ID", "pipeline_webhook", "482913377", true},
-		{"agent token graphql id", "agent_token", kit.GraphQLID("AgentToken", testUUID), true},
-		{"agent token given a cluster token's", "agent_token", kit.GraphQLID("ClusterToken", testUUID), false},
+		{"agent token graphql id", "agent_token", kit.GraphQLID("AgentToken", acctest.TestUUID), true},
+		{"agent token given a cluster token's", "agent_token", kit.GraphQLID("ClusterToken", acctest.TestUUID), false},
 	} {
 		if err := kit.CheckStateID(tc.typ, tc.id); (err == nil) != tc.ok {
 			t.Errorf("%s: checkStateID(%s, %q) = %v, want ok %t", tc.name, tc.typ, tc.id, err, tc.ok)

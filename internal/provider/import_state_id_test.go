@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/acctest"
 )
 
 // TestAccImportByStateID imports every type of the cluster and registry areas with the `id` Terraform holds
@@ -13,9 +15,9 @@ import (
 // that holds them, so the search has to pass over some.
 func TestAccImportByStateID(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	name := e.name("byid")
-	cfg := e.config(`
+	e := acctest.NewTestEnv(t)
+	name := e.Name("byid")
+	cfg := e.Config(`
 resource "buildkite_cluster" "empty" {
   name = "` + name + `-empty"
 }
@@ -79,9 +81,9 @@ resource "buildkite_registry_token" "test" {
 		return resource.TestStep{ResourceName: address, ImportState: true, ImportStateVerify: true, ImportStateVerifyIgnore: ignore}
 	}
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
+		ProtoV6ProviderFactories: e.Factories(),
 		Steps: []resource.TestStep{
-			{Config: cfg, ConfigPlanChecks: expectEmpty()},
+			{Config: cfg, ConfigPlanChecks: acctest.ExpectEmpty()},
 			byID("buildkite_cluster.test"),
 			byID("buildkite_cluster_queue.test"),
 			byID("buildkite_cluster_default_queue.test"),
@@ -91,7 +93,7 @@ resource "buildkite_registry_token" "test" {
 			byID("buildkite_registry.test", "team_ids"),
 			byID("buildkite_registry_token.test", "token"),
 			{
-				ResourceName: "buildkite_cluster_queue.test", ImportState: true, ImportStateId: unknownUUID,
+				ResourceName: "buildkite_cluster_queue.test", ImportState: true, ImportStateId: acctest.UnknownUUID,
 				ExpectError: regexp.MustCompile(`Cannot Import Cluster Queue`),
 			},
 		},

@@ -14,6 +14,7 @@ import (
 	tfjson "github.com/hashicorp/terraform-json"
 
 	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/acctest"
 )
 
 // An apply interrupted with Ctrl-C (SIGINT) must not lose what it created: Terraform asks the provider to
@@ -52,27 +53,27 @@ func TestAccProvider_interruptedApplyKeepsTrack(t *testing.T) {
 	// The faults' Except sees each request as it arrives, before the latency: it counts the creates of the
 	// second wave that have reached the service.
 	var secondWave atomic.Int32
-	e := newTestEnvWith(t, fakeserver.Options{Faults: fakeserver.Faults{
+	e := acctest.NewTestEnvWith(t, fakeserver.Options{Faults: fakeserver.Faults{
 		Latency: 700 * time.Millisecond,
 		Except: func(r *http.Request) bool {
 			if r.Method == http.MethodPost && (strings.HasSuffix(r.URL.Path, "/queues") || strings.HasSuffix(r.URL.Path, "/pipelines")) {
 				secondWave.Add(1)
 			}
-			return r.UserAgent() == testClientAgent
+			return r.UserAgent() == acctest.TestClientAgent
 		},
 	}})
-	if e.live {
+	if e.Live {
 		t.Skip("the service's latency is an emulator setting")
 	}
 	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(e.config(interruptConfig)), 0o600); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(e.Config(interruptConfig)), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	tf, err := tfexec.NewTerraform(dir, terraformCLI(t))
+	tf, err := tfexec.NewTerraform(dir, acctest.TerraformCLI(t))
 	if err != nil {
 		t.Fatal(err)
 	}
-	reattach := e.serveInProcess(t)
+	reattach := e.ServeInProcess(t)
 	if err := tf.Init(context.Background(), tfexec.Reattach(reattach)); err != nil {
 		t.Fatalf("terraform init: %v", err)
 	}
@@ -92,7 +93,7 @@ func TestAccProvider_interruptedApplyKeepsTrack(t *testing.T) {
 	t.Logf("interrupted apply: %v", err)
 	// A create whose caller gave up still acts once the emulator's latency has passed.
 	time.Sleep(time.Second)
-	interrupted := e.compareWithState(t, tf, reattach)
+	interrupted := compareWithState(e, t, tf, reattach)
 	if interrupted == 16 {
 		t.Fatalf("all 16 objects exist after the interrupt; it came too late to test anything")
 	}
@@ -104,24 +105,24 @@ func TestAccProvider_interruptedApplyKeepsTrack(t *testing.T) {
 	if err := tf.Apply(context.Background(), tfexec.Reattach(reattach)); err != nil {
 		t.Fatalf("the apply after the interrupt: %v", err)
 	}
-	if n := e.compareWithState(t, tf, reattach); n != 16 {
+	if n := compareWithState(e, t, tf, reattach); n != 16 {
 		t.Fatalf("after the second apply the service holds %d objects, want 16", n)
 	}
 }
 
 // compareWithState fails the test unless the service holds exactly the objects of the state in dir, and
 // returns how many there are.
-func (e *testEnv) compareWithState(t *testing.T, tf *tfexec.Terraform, reattach tfexec.ReattachInfo) int {
+func compareWithState(e *acctest.TestEnv, t *testing.T, tf *tfexec.Terraform, reattach tfexec.ReattachInfo) int {
 	t.Helper()
 	state, err := tf.Show(context.Background(), tfexec.Reattach(reattach))
 	if err != nil {
 		t.Fatalf("terraform show: %v", err)
 	}
-	listed, err := serviceObjects(context.Background(), e.client)
+	listed, err := acctest.ServiceObjects(context.Background(), e.Client)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := compareObjects(listed, jsonStateObjects(state)); err != nil {
+	if err := acctest.CompareObjects(listed, jsonStateObjects(state)); err != nil {
 		t.Fatal(err)
 	}
 	n := 0
@@ -132,8 +133,8 @@ func (e *testEnv) compareWithState(t *testing.T, tf *tfexec.Terraform, reattach 
 }
 
 // jsonStateObjects are the managed resources of a state as `terraform show -json` gives it, by type.
-func jsonStateObjects(s *tfjson.State) objectsByType {
-	inState := objectsByType{}
+func jsonStateObjects(s *tfjson.State) acctest.ObjectsByType {
+	inState := acctest.ObjectsByType{}
 	if s == nil || s.Values == nil || s.Values.RootModule == nil {
 		return inState
 	}
@@ -142,7 +143,7 @@ func jsonStateObjects(s *tfjson.State) objectsByType {
 			continue
 		}
 		id, _ := r.AttributeValues["id"].(string)
-		inState.add(r.Type, id)
+		inState.Add(r.Type, id)
 	}
 	return inState
 }

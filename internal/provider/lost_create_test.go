@@ -14,6 +14,7 @@ import (
 
 	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/acctest"
 )
 
 // A create whose answer is lost adopts (or, for a secret, deletes and makes again) only the one object that
@@ -28,8 +29,8 @@ type lostTokenCase struct {
 	// config is the configuration of count tokens described description, and what they need.
 	config func(prefix, description string, count int) string
 	// tokens lists the service's live tokens of the description, and revokes how many were revoked or deleted.
-	tokens  func(e *testEnv, description string) ([]string, error)
-	revokes func(e *testEnv) int
+	tokens  func(e *acctest.TestEnv, description string) ([]string, error)
+	revokes func(e *acctest.TestEnv) int
 }
 
 var lostTokenCases = []lostTokenCase{
@@ -39,8 +40,8 @@ var lostTokenCases = []lostTokenCase{
 		config: func(_, description string, count int) string {
 			return fmt.Sprintf("resource \"buildkite_agent_token\" \"t\" {\n  count       = %d\n  description = %q\n}\n", count, description)
 		},
-		tokens: func(e *testEnv, description string) ([]string, error) {
-			all, err := e.client.AgentTokens.List(context.Background())
+		tokens: func(e *acctest.TestEnv, description string) ([]string, error) {
+			all, err := e.Client.AgentTokens.List(context.Background())
 			var ids []string
 			for _, t := range all {
 				if t.Description != nil && *t.Description == description && !t.Revoked() {
@@ -49,9 +50,9 @@ var lostTokenCases = []lostTokenCase{
 			}
 			return ids, err
 		},
-		revokes: func(e *testEnv) int {
+		revokes: func(e *acctest.TestEnv) int {
 			n := 0
-			for _, r := range e.server.Requests() {
+			for _, r := range e.Server.Requests() {
 				if r.Operation == "revokeAgentToken" {
 					n++
 				}
@@ -67,11 +68,11 @@ var lostTokenCases = []lostTokenCase{
 				"resource \"buildkite_cluster_agent_token\" \"t\" {\n  count       = %d\n  cluster_id  = buildkite_cluster.c.id\n  description = %q\n}\n",
 				prefix, count, description)
 		},
-		tokens: func(e *testEnv, description string) ([]string, error) {
-			clusters, err := e.client.Clusters.List(context.Background())
+		tokens: func(e *acctest.TestEnv, description string) ([]string, error) {
+			clusters, err := e.Client.Clusters.List(context.Background())
 			var ids []string
 			for _, c := range clusters {
-				toks, terr := e.client.ClusterTokens.List(context.Background(), c.ID)
+				toks, terr := e.Client.ClusterTokens.List(context.Background(), c.ID)
 				if terr != nil {
 					return nil, terr
 				}
@@ -83,7 +84,7 @@ var lostTokenCases = []lostTokenCase{
 			}
 			return ids, err
 		},
-		revokes: func(e *testEnv) int { return deletesOf(e, "/clusters/", "/tokens/") },
+		revokes: func(e *acctest.TestEnv) int { return deletesOf(e, "/clusters/", "/tokens/") },
 	},
 	{
 		name: "registry token", typ: "buildkite_registry_token",
@@ -94,16 +95,16 @@ var lostTokenCases = []lostTokenCase{
 				prefix, count, description)
 		},
 		tokens:  registryTokensDescribed,
-		revokes: func(e *testEnv) int { return deletesOf(e, "/registries/", "/tokens/") },
+		revokes: func(e *acctest.TestEnv) int { return deletesOf(e, "/registries/", "/tokens/") },
 	},
 }
 
 // registryTokensDescribed lists the IDs of the tokens of every registry that have description.
-func registryTokensDescribed(e *testEnv, description string) ([]string, error) {
-	regs, err := e.client.Registries.List(context.Background())
+func registryTokensDescribed(e *acctest.TestEnv, description string) ([]string, error) {
+	regs, err := e.Client.Registries.List(context.Background())
 	var ids []string
 	for _, r := range regs {
-		toks, terr := e.client.RegistryTokens.List(context.Background(), r.Slug)
+		toks, terr := e.Client.RegistryTokens.List(context.Background(), r.Slug)
 		if terr != nil {
 			return nil, terr
 		}
@@ -117,9 +118,9 @@ func registryTokensDescribed(e *testEnv, description string) ([]string, error) {
 }
 
 // deletesOf counts the DELETEs the emulator served whose path holds every one of parts.
-func deletesOf(e *testEnv, parts ...string) int {
+func deletesOf(e *acctest.TestEnv, parts ...string) int {
 	n := 0
-	for _, r := range e.server.Requests() {
+	for _, r := range e.Server.Requests() {
 		if r.Method != http.MethodDelete {
 			continue
 		}
@@ -136,7 +137,7 @@ func deletesOf(e *testEnv, parts ...string) int {
 
 // checkTokens checks that the service holds exactly want live tokens of the description, each in state
 // with its secret, and that none was revoked.
-func (c *lostTokenCase) checkTokens(e *testEnv, description string, want int) resource.TestCheckFunc {
+func (c *lostTokenCase) checkTokens(e *acctest.TestEnv, description string, want int) resource.TestCheckFunc {
 	return func(st *terraform.State) error {
 		ids, err := c.tokens(e, description)
 		if err != nil {
@@ -163,7 +164,7 @@ func (c *lostTokenCase) checkTokens(e *testEnv, description string, want int) re
 		if n := c.revokes(e); n != 0 {
 			return fmt.Errorf("%d tokens revoked or deleted, want none", n)
 		}
-		if fc := e.server.FaultCounts(); fc.DropBefore != 1 {
+		if fc := e.Server.FaultCounts(); fc.DropBefore != 1 {
 			return fmt.Errorf("faults %+v: want exactly one create dropped before the service acted", fc)
 		}
 		return nil
@@ -180,18 +181,18 @@ func TestAccLostCreate_sameDescription(t *testing.T) {
 			t.Parallel()
 			fault := c.fault
 			fault.Kind, fault.Skip, fault.Times = fakeserver.FaultDropBefore, 1, 1
-			e := newTestEnvWith(t, fakeserver.Options{Faults: fakeserver.Faults{Aimed: []fakeserver.AimedFault{fault}}})
-			if e.live {
+			e := acctest.NewTestEnvWith(t, fakeserver.Options{Faults: fakeserver.Faults{Aimed: []fakeserver.AimedFault{fault}}})
+			if e.Live {
 				t.Skip("faults are an emulator setting")
 			}
-			prefix := e.name("lost")
+			prefix := e.Name("lost")
 			description := prefix + "-ci"
 			resource.Test(t, resource.TestCase{
-				ProtoV6ProviderFactories: e.factories(),
+				ProtoV6ProviderFactories: e.Factories(),
 				Steps: []resource.TestStep{{
-					Config:           e.config(c.config(prefix, description, 3)),
+					Config:           e.Config(c.config(prefix, description, 3)),
 					Check:            c.checkTokens(e, description, 3),
-					ConfigPlanChecks: expectEmpty(),
+					ConfigPlanChecks: acctest.ExpectEmpty(),
 				}},
 			})
 		})
@@ -204,11 +205,11 @@ func TestAccLostCreate_sameDescription(t *testing.T) {
 // and untracked.
 func TestAccLostCreate_registryTokenAnswerLost(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	if e.live {
+	e := acctest.NewTestEnv(t)
+	if e.Live {
 		t.Skip("faults are an emulator setting")
 	}
-	prefix := e.name("lost")
+	prefix := e.Name("lost")
 	description := prefix + "-ci"
 	config := func(names ...string) string {
 		out := fmt.Sprintf("resource \"buildkite_registry\" \"r\" {\n  name      = %q\n  ecosystem = \"ruby\"\n}\n", prefix)
@@ -219,11 +220,11 @@ func TestAccLostCreate_registryTokenAnswerLost(t *testing.T) {
 	}
 	var first string
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             e.checkDestroyed("buildkite_registry_token"),
+		ProtoV6ProviderFactories: e.Factories(),
+		CheckDestroy:             e.CheckDestroyed("buildkite_registry_token"),
 		Steps: []resource.TestStep{
 			{
-				Config: e.config(config("first")),
+				Config: e.Config(config("first")),
 				Check: func(st *terraform.State) error {
 					first = st.RootModule().Resources["buildkite_registry_token.first"].Primary.Attributes["id"]
 					return nil
@@ -231,12 +232,12 @@ func TestAccLostCreate_registryTokenAnswerLost(t *testing.T) {
 			},
 			{
 				PreConfig: func() {
-					e.server.AimFault(fakeserver.AimedFault{
+					e.Server.AimFault(fakeserver.AimedFault{
 						Route: "POST /v2/packages/organizations/{org}/registries/{registry}/tokens",
 						Kind:  fakeserver.FaultDropAfter, Times: 1,
 					})
 				},
-				Config: e.config(config("first", "second")),
+				Config: e.Config(config("first", "second")),
 				Check: resource.ComposeAggregateTestCheckFunc(
 					resource.TestCheckResourceAttrSet("buildkite_registry_token.second", "token"),
 					func(st *terraform.State) error {
@@ -249,7 +250,7 @@ func TestAccLostCreate_registryTokenAnswerLost(t *testing.T) {
 						if n := deletesOf(e, "/registries/", "/tokens/"); n != 1 {
 							return fmt.Errorf("%d tokens deleted, want 1: the one the lost create made, made once more for its secret", n)
 						}
-						if fc := e.server.FaultCounts(); fc.DropAfter != 1 {
+						if fc := e.Server.FaultCounts(); fc.DropAfter != 1 {
 							return fmt.Errorf("faults %+v: want exactly one create answer lost after the service acted", fc)
 						}
 						ids, err := registryTokensDescribed(e, description)
@@ -258,9 +259,9 @@ func TestAccLostCreate_registryTokenAnswerLost(t *testing.T) {
 						}
 						return nil
 					},
-					e.checkServiceMatchesState,
+					e.CheckServiceMatchesState,
 				),
-				ConfigPlanChecks: expectEmpty(),
+				ConfigPlanChecks: acctest.ExpectEmpty(),
 			},
 		},
 	})
@@ -272,7 +273,7 @@ func TestAccLostCreate_registryTokenAnswerLost(t *testing.T) {
 // error says, the next apply creates the token.
 func TestAccLostCreate_twoNewTokensFail(t *testing.T) {
 	t.Parallel()
-	var e *testEnv
+	var e *acctest.TestEnv
 	var fired atomic.Bool
 	var description string
 	var others []string
@@ -283,7 +284,7 @@ func TestAccLostCreate_twoNewTokensFail(t *testing.T) {
 			parts := strings.Split(r.URL.Path, "/")
 			if r.Method == http.MethodPost && len(parts) == 7 && parts[4] == "clusters" && parts[6] == "tokens" &&
 				fired.CompareAndSwap(false, true) {
-				tok, err := e.client.ClusterTokens.Create(r.Context(), parts[5], buildkite.ClusterTokenCreate{Description: description})
+				tok, err := e.Client.ClusterTokens.Create(r.Context(), parts[5], buildkite.ClusterTokenCreate{Description: description})
 				if err != nil {
 					t.Errorf("someone else's token: %v", err)
 				} else {
@@ -293,19 +294,19 @@ func TestAccLostCreate_twoNewTokensFail(t *testing.T) {
 			next.ServeHTTP(w, r)
 		})
 	}
-	e = newTestEnvWith(t, fakeserver.Options{Faults: fakeserver.Faults{Aimed: []fakeserver.AimedFault{{
+	e = acctest.NewTestEnvWith(t, fakeserver.Options{Faults: fakeserver.Faults{Aimed: []fakeserver.AimedFault{{
 		Route: "POST /v2/organizations/{org}/clusters/{cluster}/tokens", Kind: fakeserver.FaultDropAfter, Skip: 1, Times: 1,
 	}}}}, someoneElse)
-	prefix := e.name("lost")
+	prefix := e.Name("lost")
 	description = prefix + "-ci"
-	config := e.config(lostTokenCases[1].config(prefix, description, 1))
+	config := e.Config(lostTokenCases[1].config(prefix, description, 1))
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             e.checkDestroyed("buildkite_cluster_agent_token"),
+		ProtoV6ProviderFactories: e.Factories(),
+		CheckDestroy:             e.CheckDestroyed("buildkite_cluster_agent_token"),
 		Steps: []resource.TestStep{
 			{
 				Config:      config,
-				ExpectError: wrapped("2 objects that match it and did not exist before it was sent were found"),
+				ExpectError: acctest.Wrapped("2 objects that match it and did not exist before it was sent were found"),
 			},
 			{
 				// The user deletes both, as the error says, and applies again.
@@ -317,19 +318,19 @@ func TestAccLostCreate_twoNewTokensFail(t *testing.T) {
 					if n := deletesOf(e, "/clusters/", "/tokens/"); n != 0 {
 						t.Errorf("%d tokens revoked by the failed apply, want none", n)
 					}
-					clusters, err := e.client.Clusters.List(context.Background())
+					clusters, err := e.Client.Clusters.List(context.Background())
 					if err != nil {
 						t.Fatal(err)
 					}
 					for _, c := range clusters {
 						for _, id := range ids {
-							_ = e.client.ClusterTokens.Delete(context.Background(), c.ID, id)
+							_ = e.Client.ClusterTokens.Delete(context.Background(), c.ID, id)
 						}
 					}
 				},
 				Config:           config,
-				Check:            resource.ComposeAggregateTestCheckFunc(e.checkServiceMatchesState),
-				ConfigPlanChecks: expectEmpty(),
+				Check:            resource.ComposeAggregateTestCheckFunc(e.CheckServiceMatchesState),
+				ConfigPlanChecks: acctest.ExpectEmpty(),
 			},
 		},
 	})
@@ -341,35 +342,35 @@ func TestAccLostCreate_twoNewTokensFail(t *testing.T) {
 // the create is sent once more, refused as taken, and the resource's takeover sets the access it asks for.
 func TestAccLostCreate_takeoverStaysTheResourcesStep(t *testing.T) {
 	t.Parallel()
-	e := newTestEnvWith(t, fakeserver.Options{})
-	if e.live {
+	e := acctest.NewTestEnvWith(t, fakeserver.Options{})
+	if e.Live {
 		t.Skip("faults are an emulator setting")
 	}
-	team := e.seedTeam(e.name("lost-takeover"))
-	p := e.seedPipeline(buildkite.PipelineCreate{Name: e.name("lost-takeover"), Teams: map[string]string{team.ID: "manage_build_and_read"}})
+	team := e.SeedTeam(e.Name("lost-takeover"))
+	p := e.SeedPipeline(buildkite.PipelineCreate{Name: e.Name("lost-takeover"), Teams: map[string]string{team.ID: "manage_build_and_read"}})
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             e.checkDestroyed("buildkite_pipeline_team"),
+		ProtoV6ProviderFactories: e.Factories(),
+		CheckDestroy:             e.CheckDestroyed("buildkite_pipeline_team"),
 		Steps: []resource.TestStep{{
 			PreConfig: func() {
-				e.server.AimFault(fakeserver.AimedFault{
+				e.Server.AimFault(fakeserver.AimedFault{
 					Route: "POST /v2/organizations/{org}/teams/{team}/pipelines/", Kind: fakeserver.FaultDropBefore, Times: 1,
 				})
 			},
-			Config: e.config(fmt.Sprintf("resource \"buildkite_pipeline_team\" \"test\" {\n  team_id      = %q\n  pipeline_id  = %q\n  access_level = \"read_only\"\n}\n", team.ID, p.ID)),
+			Config: e.Config(fmt.Sprintf("resource \"buildkite_pipeline_team\" \"test\" {\n  team_id      = %q\n  pipeline_id  = %q\n  access_level = \"read_only\"\n}\n", team.ID, p.ID)),
 			Check: resource.ComposeAggregateTestCheckFunc(
 				func(*terraform.State) error {
-					tp, err := e.client.TeamPipelines.Get(context.Background(), team.ID, p.ID)
+					tp, err := e.Client.TeamPipelines.Get(context.Background(), team.ID, p.ID)
 					if err != nil || tp.AccessLevel != "read_only" {
 						return fmt.Errorf("the team's access on the service: %+v, %w; want read_only", tp, err)
 					}
-					if fc := e.server.FaultCounts(); fc.DropBefore != 1 {
+					if fc := e.Server.FaultCounts(); fc.DropBefore != 1 {
 						return fmt.Errorf("faults %+v: want the create dropped once before the service acted", fc)
 					}
 					return nil
 				},
 			),
-			ConfigPlanChecks: expectEmpty(),
+			ConfigPlanChecks: acctest.ExpectEmpty(),
 		}},
 	})
 }

@@ -12,11 +12,12 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/acctest"
 )
 
 // lostSecretCases is the table of secrets only the create answer carries, a view over the types' rows (typeTests.lostSecret).
-func lostSecretCases() []lostSecretCase {
-	return tableRows(func(r typeTests) []lostSecretCase { return one(r.lostSecret) })
+func lostSecretCases() []acctest.LostSecretCase {
+	return acctest.TableRows(func(r acctest.TypeTests) []acctest.LostSecretCase { return acctest.One(r.LostSecret) })
 }
 
 // TestAccLostCreateAnswers: for each type whose secret is in its create answer alone. With that answer lost
@@ -27,36 +28,36 @@ func lostSecretCases() []lostSecretCase {
 func TestAccLostCreateAnswers(t *testing.T) {
 	t.Parallel()
 	for _, c := range lostSecretCases() {
-		t.Run(strings.ReplaceAll(c.name, " ", "_"), func(t *testing.T) {
+		t.Run(strings.ReplaceAll(c.Name, " ", "_"), func(t *testing.T) {
 			t.Parallel()
-			faults, lose := lostCreates(c.path)
-			e := newTestEnvWith(t, fakeserver.Options{Faults: faults})
-			if e.live {
+			faults, lose := lostCreates(c.Path)
+			e := acctest.NewTestEnvWith(t, fakeserver.Options{Faults: faults})
+			if e.Live {
 				t.Skip("faults are an emulator setting")
 			}
-			prefix := e.name("lost")
-			once, twice := c.typ+".once", c.typ+".twice"
+			prefix := e.Name("lost")
+			once, twice := c.Typ+".once", c.Typ+".twice"
 			deletes := func() int {
 				n := 0
-				for _, r := range e.server.Requests() {
-					if r.Method == http.MethodDelete && c.item(r.Path) {
+				for _, r := range e.Server.Requests() {
+					if r.Method == http.MethodDelete && c.Item(r.Path) {
 						n++
 					}
 				}
 				return n
 			}
 			resource.Test(t, resource.TestCase{
-				ProtoV6ProviderFactories: e.factories(),
-				CheckDestroy:             e.checkDestroyed(c.typ),
+				ProtoV6ProviderFactories: e.Factories(),
+				CheckDestroy:             e.CheckDestroyed(c.Typ),
 				Steps: []resource.TestStep{
 					{
 						PreConfig: func() { lose(1) },
-						Config:    e.config(c.config(prefix, "once")),
+						Config:    e.Config(c.Config(prefix, "once")),
 						Check: resource.ComposeAggregateTestCheckFunc(
-							resource.TestCheckResourceAttrSet(once, c.secret),
-							e.checkExists(once),
+							resource.TestCheckResourceAttrSet(once, c.Secret),
+							e.CheckExists(once),
 							func(*terraform.State) error {
-								if fc := e.server.FaultCounts(); fc.ActedCreates() != 1 {
+								if fc := e.Server.FaultCounts(); fc.ActedCreates() != 1 {
 									return fmt.Errorf("faults %+v: one lost create answer expected", fc)
 								}
 								if n := deletes(); n != 1 {
@@ -64,27 +65,27 @@ func TestAccLostCreateAnswers(t *testing.T) {
 								}
 								return nil
 							},
-							e.checkServiceMatchesState,
+							e.CheckServiceMatchesState,
 						),
-						ConfigPlanChecks: expectEmpty(),
+						ConfigPlanChecks: acctest.ExpectEmpty(),
 					},
 					{
 						PreConfig:   func() { lose(2) },
-						Config:      e.config(c.config(prefix, "once", "twice")),
-						ExpectError: wrapped("Secret of " + c.kind + " Lost"),
+						Config:      e.Config(c.Config(prefix, "once", "twice")),
+						ExpectError: acctest.Wrapped("Secret of " + c.Kind + " Lost"),
 					},
 					{
 						// What the second create made is in state, tainted: replaced, and its secret obtained.
 						PreConfig: func() { lose(0) },
-						Config:    e.config(c.config(prefix, "once", "twice")),
+						Config:    e.Config(c.Config(prefix, "once", "twice")),
 						ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 							plancheck.ExpectResourceAction(twice, plancheck.ResourceActionDestroyBeforeCreate),
 							plancheck.ExpectResourceAction(once, plancheck.ResourceActionNoop),
 						}},
 						Check: resource.ComposeAggregateTestCheckFunc(
-							resource.TestCheckResourceAttrSet(twice, c.secret),
-							e.checkExists(twice),
-							e.checkServiceMatchesState,
+							resource.TestCheckResourceAttrSet(twice, c.Secret),
+							e.CheckExists(twice),
+							e.CheckServiceMatchesState,
 						),
 					},
 				},

@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/acctest"
 )
 
 // TestAccMetaDataSource reads the webhook addresses the emulator's fixtures declare, sorted.
@@ -23,20 +24,20 @@ webhook_ips: [203.0.113.0/24, 192.0.2.10/32]
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := newTestEnvWith(t, fakeserver.Options{Fixtures: f})
+	e := acctest.NewTestEnvWith(t, fakeserver.Options{Fixtures: f})
 	const addr = "data.buildkite_meta.this"
 	ips := []knownvalue.Check{knownvalue.StringExact("192.0.2.10/32"), knownvalue.StringExact("203.0.113.0/24")}
-	if e.live {
+	if e.Live {
 		ips = nil
 	}
-	checks := []statecheck.StateCheck{statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringRegexp(regexpMust(`/v2/meta$`)))}
+	checks := []statecheck.StateCheck{statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringRegexp(acctest.RegexpMust(`/v2/meta$`)))}
 	if ips != nil {
 		checks = append(checks, statecheck.ExpectKnownValue(addr, tfjsonpath.New("webhook_ips"), knownvalue.ListExact(ips)))
 	}
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
+		ProtoV6ProviderFactories: e.Factories(),
 		Steps: []resource.TestStep{{
-			Config:            e.config(`data "buildkite_meta" "this" {}`),
+			Config:            e.Config(`data "buildkite_meta" "this" {}`),
 			ConfigStateChecks: checks,
 		}},
 	})

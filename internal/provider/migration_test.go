@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/acctest"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
@@ -18,20 +19,20 @@ import (
 // (TestAccMigration_example, below).
 
 // migrationCases is the table of moves, a view over the types' rows (typeTests.migration).
-func migrationCases() []migrationCase {
-	return tableRows(func(r typeTests) []migrationCase { return r.migration })
+func migrationCases() []acctest.MigrationCase {
+	return acctest.TableRows(func(r acctest.TypeTests) []acctest.MigrationCase { return r.Migration })
 }
 
 func TestAccMigration_fromOfficialProvider(t *testing.T) {
 	for _, tc := range migrationCases() {
-		t.Run(tc.name, func(t *testing.T) {
+		t.Run(tc.Name, func(t *testing.T) {
 			t.Parallel()
-			e := newTestEnv(t)
-			ws := newOfficialWorkspace(t, e)
-			tc.add(ws)
-			w := e.migrate(t, e.officialProviderBlock()+ws.config.String(), ws.state())
-			if tc.check != nil {
-				tc.check(t, w)
+			e := acctest.NewTestEnv(t)
+			ws := acctest.NewOfficialWorkspace(t, e)
+			tc.Add(ws)
+			w := e.Migrate(t, e.OfficialProviderBlock()+ws.Config.String(), ws.State())
+			if tc.Check != nil {
+				tc.Check(t, w)
 			}
 		})
 	}
@@ -105,20 +106,20 @@ func TestAccMigration_example(t *testing.T) {
 	if err := os.WriteFile(store, read("emulator-state.json"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	e := newTestEnvWith(t, fakeserver.Options{Org: migrationExampleOrg, Token: migrationExampleToken, StateFile: store})
-	if e.live {
+	e := acctest.NewTestEnvWith(t, fakeserver.Options{Org: migrationExampleOrg, Token: migrationExampleToken, StateFile: store})
+	if e.Live {
 		t.Skip("the example's objects live in the emulator's state file")
 	}
 	// The example's provider block leaves the token and the URL to the environment, as a user's would; the
 	// provider is served in this process, so it reads this process's (the test is not parallel).
-	t.Setenv(kit.EnvAPIToken, e.token)
-	t.Setenv(kit.EnvRESTURL, e.url)
-	t.Setenv(kit.EnvGraphQLURL, e.graphqlURL) // with rest_url set, GraphQL goes only where told
+	t.Setenv(kit.EnvAPIToken, e.Token)
+	t.Setenv(kit.EnvRESTURL, e.URL)
+	t.Setenv(kit.EnvGraphQLURL, e.GraphQLURL) // with rest_url set, GraphQL goes only where told
 	mainTF := read("main.tf")
 	if bytes.Count(mainTF, officialSource) != 1 {
 		t.Fatalf("examples/migration/main.tf must name the official provider's source once")
 	}
-	e.migrate(t, string(bytes.Replace(mainTF, officialSource, ourSource, 1)), read("terraform.tfstate"))
+	e.Migrate(t, string(bytes.Replace(mainTF, officialSource, ourSource, 1)), read("terraform.tfstate"))
 }
 
 // writeMigrationExample builds a workspace of every migration case (its version-1 pipeline) in a fresh
@@ -126,12 +127,12 @@ func TestAccMigration_example(t *testing.T) {
 func writeMigrationExample(t *testing.T) {
 	t.Helper()
 	store := filepath.Join(t.TempDir(), "emulator-state.json")
-	e := newTestEnvWith(t, fakeserver.Options{Org: migrationExampleOrg, Token: migrationExampleToken, StateFile: store})
-	e.stableNames = true
-	ws := newOfficialWorkspace(t, e)
+	e := acctest.NewTestEnvWith(t, fakeserver.Options{Org: migrationExampleOrg, Token: migrationExampleToken, StateFile: store})
+	e.StableNames = true
+	ws := acctest.NewOfficialWorkspace(t, e)
 	for _, tc := range migrationCases() {
-		if tc.name != "pipeline_v0" && tc.name != "organization_v1_38" && tc.name != "pipeline_empty_settings" {
-			tc.add(ws)
+		if tc.Name != "pipeline_v0" && tc.Name != "organization_v1_38" && tc.Name != "pipeline_empty_settings" {
+			tc.Add(ws)
 		}
 	}
 	// Read the store now: the seeds' cleanups delete the objects when the test ends.
@@ -140,7 +141,7 @@ func writeMigrationExample(t *testing.T) {
 		t.Fatal(err)
 	}
 	for name, content := range map[string][]byte{
-		"main.tf": []byte(migrationExampleHeader + ws.config.String()), "terraform.tfstate": ws.state(),
+		"main.tf": []byte(migrationExampleHeader + ws.Config.String()), "terraform.tfstate": ws.State(),
 		"emulator-state.json": objects,
 	} {
 		if err := os.WriteFile(filepath.Join(migrationExampleDir, name), content, 0o644); err != nil { //nolint:gosec // committed example files

@@ -21,22 +21,9 @@ import (
 
 	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/acctest"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
-
-func init() {
-	registerTestKind("buildkite_notification_service", testKind{
-		fake:     fakeserver.KindNotificationService,
-		storeKey: byID,
-		get: func(ctx context.Context, c *buildkite.Client, a map[string]string) error {
-			_, err := c.NotificationServices.Get(ctx, a["id"])
-			return err
-		},
-		del: func(ctx context.Context, c *buildkite.Client, a map[string]string) error {
-			return c.NotificationServices.Delete(ctx, a["id"])
-		},
-	})
-}
 
 // testAccWebhookServiceConfig is a webhook service described by testPrefix+description: a service has no
 // name, and its description is what the sweepers know it by.
@@ -53,18 +40,18 @@ resource "buildkite_notification_service" "test" {
 %s
   }
 }
-`, testPrefix+description, enabled, extra, settings)
+`, acctest.TestPrefix+description, enabled, extra, settings)
 }
 
 // serviceOnService checks what the service holds for the notification service in state.
-func (e *testEnv) serviceOnService(check func(*buildkite.NotificationService) error) resource.TestCheckFunc {
+func serviceOnService(e *acctest.TestEnv, check func(*buildkite.NotificationService) error) resource.TestCheckFunc {
 	return func(s *terraform.State) error {
 		const address = "buildkite_notification_service.test"
 		rs, ok := s.RootModule().Resources[address]
 		if !ok {
 			return fmt.Errorf("%s is not in state", address)
 		}
-		got, err := e.client.NotificationServices.Get(context.Background(), rs.Primary.Attributes["id"])
+		got, err := e.Client.NotificationServices.Get(context.Background(), rs.Primary.Attributes["id"])
 		if err != nil {
 			return err
 		}
@@ -74,22 +61,22 @@ func (e *testEnv) serviceOnService(check func(*buildkite.NotificationService) er
 
 func TestAccNotificationServiceResource_basic(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
+	e := acctest.NewTestEnv(t)
 	const addr = "buildkite_notification_service.test"
-	team, err := e.client.Teams.Create(context.Background(), buildkite.TeamWrite{Name: e.name("notified"), Privacy: "visible", DefaultMemberRole: "member"})
+	team, err := e.Client.Teams.Create(context.Background(), buildkite.TeamWrite{Name: e.Name("notified"), Privacy: "visible", DefaultMemberRole: "member"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	upperTeam := strings.ToUpper(team.ID)
 
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             e.checkDestroyed("buildkite_notification_service"),
-		Steps: steps(
-			step(resource.TestStep{
+		ProtoV6ProviderFactories: e.Factories(),
+		CheckDestroy:             e.CheckDestroyed("buildkite_notification_service"),
+		Steps: acctest.Steps(
+			acctest.Step(resource.TestStep{
 				// Created disabled: a create, then a disable.
-				Config: e.config(testAccWebhookServiceConfig("first", false, "", "")),
-				Check: resource.ComposeTestCheckFunc(e.checkExists(addr), e.serviceOnService(func(s *buildkite.NotificationService) error {
+				Config: e.Config(testAccWebhookServiceConfig("first", false, "", "")),
+				Check: resource.ComposeTestCheckFunc(e.CheckExists(addr), serviceOnService(e, func(s *buildkite.NotificationService) error {
 					if s.Enabled {
 						return fmt.Errorf("the service is enabled")
 					}
@@ -109,36 +96,36 @@ func TestAccNotificationServiceResource_basic(t *testing.T) {
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("webhook").AtMapKey("tls_verify"), knownvalue.Bool(true)),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("aws_event_bridge"), knownvalue.Null()),
 				},
-				ConfigPlanChecks: expectEmpty(),
+				ConfigPlanChecks: acctest.ExpectEmpty(),
 			}),
-			step(resource.TestStep{
-				Config:           e.config(testAccWebhookServiceConfig("second", true, "", "")),
-				ConfigPlanChecks: inPlace(addr),
+			acctest.Step(resource.TestStep{
+				Config:           e.Config(testAccWebhookServiceConfig("second", true, "", "")),
+				ConfigPlanChecks: acctest.InPlace(addr),
 				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("description"), knownvalue.StringExact(testPrefix+"second")),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("description"), knownvalue.StringExact(acctest.TestPrefix+"second")),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("enabled"), knownvalue.Bool(true)),
 				},
 			}),
-			importSteps(addr, importID(addr, "id")),
-			step(resource.TestStep{
+			acctest.ImportSteps(addr, acctest.ImportID(addr, "id")),
+			acctest.Step(resource.TestStep{
 				// By GraphQL ID, and by the UUID in capitals.
-				ResourceName: addr, ImportState: true, ImportStateVerify: true, ImportStateIdFunc: importID(addr, "graphql_id"),
+				ResourceName: addr, ImportState: true, ImportStateVerify: true, ImportStateIdFunc: acctest.ImportID(addr, "graphql_id"),
 			}),
-			step(resource.TestStep{
+			acctest.Step(resource.TestStep{
 				ResourceName: addr, ImportState: true, ImportStateVerify: true,
 				ImportStateIdFunc: func(s *terraform.State) (string, error) {
-					id, err := importID(addr, "id")(s)
+					id, err := acctest.ImportID(addr, "id")(s)
 					return strings.ToUpper(id), err
 				},
 			}),
-			step(resource.TestStep{
+			acctest.Step(resource.TestStep{
 				// Scoped to a team named in capitals: the service stores it lower-case, the state keeps the
 				// configured spelling. A changed setting is patched alone.
-				Config: e.config(testAccWebhookServiceConfig("second", true, fmt.Sprintf(`  scope       = "some_teams"
+				Config: e.Config(testAccWebhookServiceConfig("second", true, fmt.Sprintf(`  scope       = "some_teams"
   scope_uuids = [%q]
   branch_configuration = "main"`, upperTeam), `    tls_verify = false`)),
-				ConfigPlanChecks: inPlace(addr),
-				Check: e.serviceOnService(func(s *buildkite.NotificationService) error {
+				ConfigPlanChecks: acctest.InPlace(addr),
+				Check: serviceOnService(e, func(s *buildkite.NotificationService) error {
 					if s.Scope != "some_teams" || len(s.ScopeUUIDs) != 1 || s.ScopeUUIDs[0] != team.ID || kit.Deref(s.BranchConfiguration) != "main" {
 						return fmt.Errorf("service holds %+v", s)
 					}
@@ -149,20 +136,20 @@ func TestAccNotificationServiceResource_basic(t *testing.T) {
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("webhook").AtMapKey("tls_verify"), knownvalue.Bool(false)),
 				},
 			}),
-			step(resource.TestStep{
+			acctest.Step(resource.TestStep{
 				// Back to every build: the scope UUIDs and the branch filter are cleared.
-				Config:           e.config(testAccWebhookServiceConfig("second", true, "", `    tls_verify = false`)),
-				ConfigPlanChecks: inPlace(addr),
-				Check: e.serviceOnService(func(s *buildkite.NotificationService) error {
+				Config:           e.Config(testAccWebhookServiceConfig("second", true, "", `    tls_verify = false`)),
+				ConfigPlanChecks: acctest.InPlace(addr),
+				Check: serviceOnService(e, func(s *buildkite.NotificationService) error {
 					if s.Scope != "all" || len(s.ScopeUUIDs) != 0 || kit.Deref(s.BranchConfiguration) != "" {
 						return fmt.Errorf("service holds %+v", s)
 					}
 					return nil
 				}),
 			}),
-			step(resource.TestStep{
+			acctest.Step(resource.TestStep{
 				// Another provider replaces the service.
-				Config: e.config(`
+				Config: e.Config(`
 resource "buildkite_notification_service" "test" {
   provider_type = "open_telemetry_tracing"
   open_telemetry_tracing = {
@@ -189,17 +176,17 @@ resource "buildkite_notification_service" "test" {
 
 func TestAccNotificationServiceResource_disappears(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	e.disappears("buildkite_notification_service.test", testAccWebhookServiceConfig("gone", true, "", ""))
+	e := acctest.NewTestEnv(t)
+	e.Disappears("buildkite_notification_service.test", testAccWebhookServiceConfig("gone", true, "", ""))
 }
 
 // A masked secret is kept from the configuration while the mask agrees with it; one changed outside
 // Terraform shows as a change, which the next apply puts back.
 func TestAccNotificationServiceResource_maskedSecrets(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
+	e := acctest.NewTestEnv(t)
 	const addr = "buildkite_notification_service.test"
-	cfg := e.config(`
+	cfg := e.Config(`
 resource "buildkite_notification_service" "test" {
   provider_type = "datadog_pipeline_visibility"
   datadog_pipeline_visibility = {
@@ -209,17 +196,17 @@ resource "buildkite_notification_service" "test" {
 }
 `)
 	changeOutside := func(s *terraform.State) error {
-		_, err := e.client.NotificationServices.Update(context.Background(), s.RootModule().Resources[addr].Primary.Attributes["id"],
+		_, err := e.Client.NotificationServices.Update(context.Background(), s.RootModule().Resources[addr].Primary.Attributes["id"],
 			buildkite.NotificationServiceUpdate{Settings: buildkite.NotificationServiceSettings{APIKey: buildkite.Value("rotated-elsewhere")}})
 		return err
 	}
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             e.checkDestroyed("buildkite_notification_service"),
+		ProtoV6ProviderFactories: e.Factories(),
+		CheckDestroy:             e.CheckDestroyed("buildkite_notification_service"),
 		Steps: []resource.TestStep{
 			{
 				Config:           cfg,
-				ConfigPlanChecks: expectEmpty(),
+				ConfigPlanChecks: acctest.ExpectEmpty(),
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("datadog_pipeline_visibility").AtMapKey("api_key"), knownvalue.StringExact("supersecret")),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("datadog_pipeline_visibility").AtMapKey("datadog_site"), knownvalue.StringExact("datadoghq.com")),
@@ -232,8 +219,8 @@ resource "buildkite_notification_service" "test" {
 			},
 			{
 				Config:           cfg,
-				ConfigPlanChecks: inPlace(addr),
-				Check: e.serviceOnService(func(s *buildkite.NotificationService) error {
+				ConfigPlanChecks: acctest.InPlace(addr),
+				Check: serviceOnService(e, func(s *buildkite.NotificationService) error {
 					if k := s.Settings.APIKey; k == nil || *k != "XXXXXXXXcret" {
 						return fmt.Errorf("settings %+v", s.Settings)
 					}
@@ -248,10 +235,10 @@ resource "buildkite_notification_service" "test" {
 // service's; changing it or the region replaces the service.
 func TestAccNotificationServiceResource_eventBridge(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
+	e := acctest.NewTestEnv(t)
 	const addr = "buildkite_notification_service.test"
 	cfg := func(region, account, extra string) string {
-		return e.config(fmt.Sprintf(`
+		return e.Config(fmt.Sprintf(`
 resource "buildkite_notification_service" "test" {
   provider_type = "aws_event_bridge"
   aws_event_bridge = {
@@ -262,15 +249,15 @@ resource "buildkite_notification_service" "test" {
 }
 `, region, account, extra))
 	}
-	seeded, err := e.client.NotificationServices.Create(context.Background(), buildkite.NotificationServiceCreate{
+	seeded, err := e.Client.NotificationServices.Create(context.Background(), buildkite.NotificationServiceCreate{
 		Provider: "aws_event_bridge", Settings: buildkite.NotificationServiceSettings{AWSRegion: buildkite.Value("us-east-1"), AWSAccountID: buildkite.Value("123456789012")},
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             e.checkDestroyed("buildkite_notification_service"),
+		ProtoV6ProviderFactories: e.Factories(),
+		CheckDestroy:             e.CheckDestroyed("buildkite_notification_service"),
 		Steps: []resource.TestStep{
 			{
 				Config: cfg("us-east-1", "123456789012", ""), ResourceName: addr, ImportState: true, ImportStateId: seeded.ID,
@@ -278,7 +265,7 @@ resource "buildkite_notification_service" "test" {
 			},
 			{
 				Config:           cfg("us-east-1", "123456789012", `    include_build_meta_data = "deploy:*"`),
-				ConfigPlanChecks: inPlace(addr),
+				ConfigPlanChecks: acctest.InPlace(addr),
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringExact(seeded.ID)),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("aws_event_bridge").AtMapKey("aws_account_id"), knownvalue.StringExact("123456789012")),
@@ -288,7 +275,7 @@ resource "buildkite_notification_service" "test" {
 			},
 			{
 				Config:           cfg("us-east-1", "123456789012", ""),
-				ConfigPlanChecks: inPlace(addr),
+				ConfigPlanChecks: acctest.InPlace(addr),
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("aws_event_bridge").AtMapKey("include_build_meta_data"), knownvalue.Null()),
 				},
@@ -313,7 +300,7 @@ resource "buildkite_notification_service" "test" {
 // The official provider's plan-time checks, with its summaries.
 func TestAccNotificationServiceResource_planChecks(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
+	e := acctest.NewTestEnv(t)
 	uuid := "123e4567-e89b-42d3-a456-426614174000"
 	cases := map[string]struct{ body, want string }{
 		"settings of another provider": {`provider_type = "webhook"
@@ -348,20 +335,20 @@ func TestAccNotificationServiceResource_planChecks(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			resource.Test(t, resource.TestCase{
-				ProtoV6ProviderFactories: e.factories(),
+				ProtoV6ProviderFactories: e.Factories(),
 				Steps: []resource.TestStep{{
-					Config:      e.config(fmt.Sprintf("resource \"buildkite_notification_service\" \"test\" {\n  %s\n}\n", tc.body)),
+					Config:      e.Config(fmt.Sprintf("resource \"buildkite_notification_service\" \"test\" {\n  %s\n}\n", tc.body)),
 					PlanOnly:    true,
-					ExpectError: wrapped(tc.want),
+					ExpectError: acctest.Wrapped(tc.want),
 				}},
 			})
 		})
 	}
 	// A scoped service without UUIDs plans.
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
+		ProtoV6ProviderFactories: e.Factories(),
 		Steps: []resource.TestStep{{
-			Config: e.config(`resource "buildkite_notification_service" "test" {
+			Config: e.Config(`resource "buildkite_notification_service" "test" {
   provider_type = "webhook"
   scope         = "some_projects"
   scope_uuids   = []
@@ -411,11 +398,11 @@ provider "buildkite" {
 			t.Parallel()
 			start := time.Now()
 			resource.Test(t, resource.TestCase{
-				ProtoV6ProviderFactories: newTestEnv(t).factories(),
+				ProtoV6ProviderFactories: acctest.NewTestEnv(t).Factories(),
 				Steps: []resource.TestStep{{
 					Config:      unreachable + fmt.Sprintf("resource \"buildkite_notification_service\" \"test\" {\n  %s\n}\n", tc.body),
 					PlanOnly:    true,
-					ExpectError: wrapped(tc.want),
+					ExpectError: acctest.Wrapped(tc.want),
 				}},
 			})
 			if d := time.Since(start); d > time.Minute {
@@ -429,15 +416,15 @@ provider "buildkite" {
 // a provider the resource does not manage is refused at import.
 func TestAccNotificationServiceResource_connectedInWebInterface(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	if e.live {
+	e := acctest.NewTestEnv(t)
+	if e.Live {
 		t.Skip("seeds services connected in the web interface in the emulator's store, which the API cannot create")
 	}
 	const addr = "buildkite_notification_service.test"
-	id := e.server.Store().AddNotificationService(e.org, "slack_workspace", nil)
-	slack := e.server.Store().AddNotificationService(e.org, "slack", map[string]any{"url": "https://hooks.slack.com/x"})
+	id := e.Server.Store().AddNotificationService(e.Org, "slack_workspace", nil)
+	slack := e.Server.Store().AddNotificationService(e.Org, "slack", map[string]any{"url": "https://hooks.slack.com/x"})
 	cfg := func(extra string) string {
-		return e.config(fmt.Sprintf(`
+		return e.Config(fmt.Sprintf(`
 resource "buildkite_notification_service" "test" {
   provider_type = "slack_workspace"
 %s
@@ -445,22 +432,22 @@ resource "buildkite_notification_service" "test" {
 `, extra))
 	}
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
+		ProtoV6ProviderFactories: e.Factories(),
 		Steps: []resource.TestStep{
 			{Config: cfg(""), ResourceName: addr, ImportState: true, ImportStateId: id, ImportStatePersist: true},
 			{
 				Config:           cfg(`  description = "managed after import"`),
-				ConfigPlanChecks: inPlace(addr),
-				Check: e.serviceOnService(func(s *buildkite.NotificationService) error {
+				ConfigPlanChecks: acctest.InPlace(addr),
+				Check: serviceOnService(e, func(s *buildkite.NotificationService) error {
 					if kit.Deref(s.Description) != "managed after import" {
 						return fmt.Errorf("service holds %+v", s)
 					}
 					return nil
 				}),
 			},
-			{Config: cfg(`  branch_configuration = "main"`), PlanOnly: true, ExpectError: wrapped("Notification filters are not supported")},
+			{Config: cfg(`  branch_configuration = "main"`), PlanOnly: true, ExpectError: acctest.Wrapped("Notification filters are not supported")},
 			{
-				Config: e.config(`
+				Config: e.Config(`
 resource "buildkite_notification_service" "slack" {
   provider_type = "webhook"
   webhook = { url = "https://example.com/h" }
@@ -484,22 +471,22 @@ resource "buildkite_notification_service" "test" {
 // wait for it.
 func TestAccNotificationServiceResource_scopedToNewTeam(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
+	e := acctest.NewTestEnv(t)
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             e.checkDestroyed("buildkite_notification_service"),
+		ProtoV6ProviderFactories: e.Factories(),
+		CheckDestroy:             e.CheckDestroyed("buildkite_notification_service"),
 		Steps: []resource.TestStep{{
-			Config: e.config(fmt.Sprintf(`
+			Config: e.Config(fmt.Sprintf(`
 resource "buildkite_team" "notified" {
   name                = %q
   privacy             = "VISIBLE"
   default_member_role = "MEMBER"
   default_team        = false
 }
-`, e.name("notified")) + testAccWebhookServiceConfig("team builds", true, `  scope       = "some_teams"
+`, e.Name("notified")) + testAccWebhookServiceConfig("team builds", true, `  scope       = "some_teams"
   scope_uuids = [buildkite_team.notified.uuid]`, "")),
-			ConfigPlanChecks: expectEmpty(),
-			Check: e.serviceOnService(func(s *buildkite.NotificationService) error {
+			ConfigPlanChecks: acctest.ExpectEmpty(),
+			Check: serviceOnService(e, func(s *buildkite.NotificationService) error {
 				if s.Scope != "some_teams" || len(s.ScopeUUIDs) != 1 {
 					return fmt.Errorf("service holds %+v", s)
 				}
@@ -530,13 +517,13 @@ func TestAccNotificationServiceResource_disableFailsAfterCreate(t *testing.T) {
 	t.Parallel()
 	var refuse atomic.Bool
 	refuse.Store(true)
-	e := newTestEnvWith(t, fakeserver.Options{}, refuseDisable(&refuse))
+	e := acctest.NewTestEnvWith(t, fakeserver.Options{}, refuseDisable(&refuse))
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             e.checkDestroyed("buildkite_notification_service"),
+		ProtoV6ProviderFactories: e.Factories(),
+		CheckDestroy:             e.CheckDestroyed("buildkite_notification_service"),
 		Steps: []resource.TestStep{{
-			Config:      e.config(testAccWebhookServiceConfig("half made", false, "", "")),
-			ExpectError: wrapped("Unable to disable notification service"),
+			Config:      e.Config(testAccWebhookServiceConfig("half made", false, "", "")),
+			ExpectError: acctest.Wrapped("Unable to disable notification service"),
 		}},
 	})
 }
@@ -545,30 +532,30 @@ func TestAccNotificationServiceResource_disableFailsAfterCreate(t *testing.T) {
 func TestAccNotificationServiceResource_disableFailsAfterPatch(t *testing.T) {
 	t.Parallel()
 	var refuse atomic.Bool
-	e := newTestEnvWith(t, fakeserver.Options{}, refuseDisable(&refuse))
+	e := acctest.NewTestEnvWith(t, fakeserver.Options{}, refuseDisable(&refuse))
 	const addr = "buildkite_notification_service.test"
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             e.checkDestroyed("buildkite_notification_service"),
+		ProtoV6ProviderFactories: e.Factories(),
+		CheckDestroy:             e.CheckDestroyed("buildkite_notification_service"),
 		Steps: []resource.TestStep{
-			{Config: e.config(testAccWebhookServiceConfig("first", true, "", ""))},
+			{Config: e.Config(testAccWebhookServiceConfig("first", true, "", ""))},
 			{
 				PreConfig:   func() { refuse.Store(true) },
-				Config:      e.config(testAccWebhookServiceConfig("second", false, "", "")),
-				ExpectError: wrapped("Unable to change notification service enabled state"),
+				Config:      e.Config(testAccWebhookServiceConfig("second", false, "", "")),
+				ExpectError: acctest.Wrapped("Unable to change notification service enabled state"),
 			},
 			{
 				PreConfig: func() { refuse.Store(false) },
-				Config:    e.config(testAccWebhookServiceConfig("second", false, "", "")),
+				Config:    e.Config(testAccWebhookServiceConfig("second", false, "", "")),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{
 						plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate),
-						plancheck.ExpectKnownValue(addr, tfjsonpath.New("description"), knownvalue.StringExact(testPrefix+"second")),
+						plancheck.ExpectKnownValue(addr, tfjsonpath.New("description"), knownvalue.StringExact(acctest.TestPrefix+"second")),
 					},
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
-				Check: e.serviceOnService(func(s *buildkite.NotificationService) error {
-					if s.Enabled || kit.Deref(s.Description) != testPrefix+"second" {
+				Check: serviceOnService(e, func(s *buildkite.NotificationService) error {
+					if s.Enabled || kit.Deref(s.Description) != acctest.TestPrefix+"second" {
 						return fmt.Errorf("service holds %+v", s)
 					}
 					return nil
@@ -622,9 +609,9 @@ func writeOnlySecrets(secret string) map[string][2]string {
 }
 
 // (e *testEnv) servicesHold checks that each service in state holds the secret of writeOnlySecrets(secret).
-func (e *testEnv) servicesHold(secret string) resource.TestCheckFunc {
+func servicesHold(e *acctest.TestEnv, secret string) resource.TestCheckFunc {
 	return func(s *terraform.State) error {
-		if e.live {
+		if e.Live {
 			return nil // the real service shows no secret in full
 		}
 		for name, want := range writeOnlySecrets(secret) {
@@ -632,7 +619,7 @@ func (e *testEnv) servicesHold(secret string) resource.TestCheckFunc {
 			if !ok {
 				return fmt.Errorf("buildkite_notification_service.%s is not in state", name)
 			}
-			got, ok := e.server.Store().NotificationServiceSetting(e.org, rs.Primary.Attributes["id"], want[0])
+			got, ok := e.Server.Store().NotificationServiceSetting(e.Org, rs.Primary.Attributes["id"], want[0])
 			if !ok || fmt.Sprint(got) != want[1] {
 				return fmt.Errorf("service %s holds %s = %v, want %s", name, want[0], got, want[1])
 			}
@@ -669,8 +656,8 @@ func (c stateHoldsNone) CheckState(_ context.Context, req statecheck.CheckStateR
 // send the secret.
 func TestAccNotificationServiceResource_writeOnlySecrets(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	desc := e.name("write-only")
+	e := acctest.NewTestEnv(t)
+	desc := e.Name("write-only")
 	secrets := func(v string) stateHoldsNone {
 		var out stateHoldsNone
 		for _, s := range []string{"hook-token-", "dd-api-key-", "otel-"} {
@@ -680,38 +667,38 @@ func TestAccNotificationServiceResource_writeOnlySecrets(t *testing.T) {
 	}
 	all := append(secrets("one"), append(secrets("two"), "XXXXXXXX")...) // nor the masked key
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             e.checkDestroyed("buildkite_notification_service"),
+		ProtoV6ProviderFactories: e.Factories(),
+		CheckDestroy:             e.CheckDestroyed("buildkite_notification_service"),
 		Steps: []resource.TestStep{
 			{
-				Config:            e.config(writeOnlyServicesConfig(desc, "one", "1")),
-				Check:             e.servicesHold("one"),
+				Config:            e.Config(writeOnlyServicesConfig(desc, "one", "1")),
+				Check:             servicesHold(e, "one"),
 				ConfigStateChecks: []statecheck.StateCheck{all},
 			},
 			{
 				// A new value under the same version: nothing to do, and the service keeps the first.
-				Config:            e.config(writeOnlyServicesConfig(desc, "two", "1")),
-				ConfigPlanChecks:  expectEmpty(),
-				Check:             e.servicesHold("one"),
+				Config:            e.Config(writeOnlyServicesConfig(desc, "two", "1")),
+				ConfigPlanChecks:  acctest.ExpectEmpty(),
+				Check:             servicesHold(e, "one"),
 				ConfigStateChecks: []statecheck.StateCheck{all},
 			},
 			{
-				Config: e.config(writeOnlyServicesConfig(desc, "two", "2")),
+				Config: e.Config(writeOnlyServicesConfig(desc, "two", "2")),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction("buildkite_notification_service.webhook", plancheck.ResourceActionUpdate),
 					plancheck.ExpectResourceAction("buildkite_notification_service.datadog", plancheck.ResourceActionUpdate),
 					plancheck.ExpectResourceAction("buildkite_notification_service.otel", plancheck.ResourceActionUpdate),
 				}},
-				Check:             e.servicesHold("two"),
+				Check:             servicesHold(e, "two"),
 				ConfigStateChecks: []statecheck.StateCheck{all},
 			},
 			{
 				// Another change under the same version sends the other change only.
-				Config:            e.config(writeOnlyServicesConfig(desc+"-renamed", "three", "2")),
-				Check:             e.servicesHold("two"),
+				Config:            e.Config(writeOnlyServicesConfig(desc+"-renamed", "three", "2")),
+				Check:             servicesHold(e, "two"),
 				ConfigStateChecks: []statecheck.StateCheck{append(all, "-three")},
 			},
-			{Config: e.config(writeOnlyServicesConfig(desc+"-renamed", "three", "2")), PlanOnly: true},
+			{Config: e.Config(writeOnlyServicesConfig(desc+"-renamed", "three", "2")), PlanOnly: true},
 		},
 	})
 }
@@ -721,8 +708,8 @@ func TestAccNotificationServiceResource_writeOnlySecrets(t *testing.T) {
 // (its version is new), and replaces nothing.
 func TestAccNotificationServiceResource_writeOnlyMigration(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	desc := e.name("write-only")
+	e := acctest.NewTestEnv(t)
+	desc := e.Name("write-only")
 	plain := fmt.Sprintf(`
 resource "buildkite_notification_service" "webhook" {
   provider_type = "webhook"
@@ -759,11 +746,11 @@ resource "buildkite_notification_service" "otel" {
 			plancheck.ExpectKnownValue(addr, key, knownvalue.Null()))
 	}
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             e.checkDestroyed("buildkite_notification_service"),
+		ProtoV6ProviderFactories: e.Factories(),
+		CheckDestroy:             e.CheckDestroyed("buildkite_notification_service"),
 		Steps: []resource.TestStep{
 			{
-				Config: e.config(plain),
+				Config: e.Config(plain),
 				Check: resource.ComposeAggregateTestCheckFunc(
 					resource.TestCheckResourceAttr("buildkite_notification_service.webhook", "webhook.token", "hook-token-plain"),
 					resource.TestCheckResourceAttr("buildkite_notification_service.datadog", "datadog_pipeline_visibility.api_key", "dd-api-key-plain"),
@@ -771,12 +758,12 @@ resource "buildkite_notification_service" "otel" {
 				),
 			},
 			{
-				Config:            e.config(writeOnlyServicesConfig(desc, "one", "1")),
+				Config:            e.Config(writeOnlyServicesConfig(desc, "one", "1")),
 				ConfigPlanChecks:  resource.ConfigPlanChecks{PreApply: planChecks},
-				Check:             e.servicesHold("one"),
+				Check:             servicesHold(e, "one"),
 				ConfigStateChecks: []statecheck.StateCheck{stateHoldsNone{"-plain", "-one"}},
 			},
-			{Config: e.config(writeOnlyServicesConfig(desc, "one", "1")), PlanOnly: true},
+			{Config: e.Config(writeOnlyServicesConfig(desc, "one", "1")), PlanOnly: true},
 		},
 	})
 }
@@ -785,22 +772,22 @@ resource "buildkite_notification_service" "otel" {
 // write-only without its version, is refused at plan, naming the attributes.
 func TestAccNotificationServiceResource_writeOnlyConflicts(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
+	e := acctest.NewTestEnv(t)
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
+		ProtoV6ProviderFactories: e.Factories(),
 		Steps: []resource.TestStep{
 			{
-				Config: e.config(testAccWebhookServiceConfig("wo", true, "", `    token = "a"
+				Config: e.Config(testAccWebhookServiceConfig("wo", true, "", `    token = "a"
     token_wo = "b"
     token_wo_version = "1"`)),
 				ExpectError: regexp.MustCompile(`(?s)Invalid Attribute Combination.*webhook\.token.*webhook\.token_wo`),
 			},
 			{
-				Config:      e.config(testAccWebhookServiceConfig("wo", true, "", `    token_wo = "b"`)),
+				Config:      e.Config(testAccWebhookServiceConfig("wo", true, "", `    token_wo = "b"`)),
 				ExpectError: regexp.MustCompile(`(?s)Invalid Attribute Combination.*webhook\.token_wo_version`),
 			},
 			{
-				Config: e.config(`
+				Config: e.Config(`
 resource "buildkite_notification_service" "test" {
   provider_type = "datadog_pipeline_visibility"
   datadog_pipeline_visibility = {
@@ -812,7 +799,7 @@ resource "buildkite_notification_service" "test" {
 				ExpectError: regexp.MustCompile(`(?s)datadog_pipeline_visibility\.api_key.*datadog_pipeline_visibility\.api_key_wo`),
 			},
 			{
-				Config: e.config(`
+				Config: e.Config(`
 resource "buildkite_notification_service" "test" {
   provider_type = "datadog_pipeline_visibility"
   datadog_pipeline_visibility = {}
@@ -823,34 +810,34 @@ resource "buildkite_notification_service" "test" {
 	})
 }
 
-// The rows of buildkite_notification_service in the tables every type runs through (type_tests_kit_test.go).
-var _ = registerTypeTests("buildkite_notification_service", typeTests{
-	identity: &identityCase{
-		resourceType: "buildkite_notification_service", attrs: []string{"id"},
-		setup: func(t *testing.T, e *testEnv) identityConfigs {
-			return identityConfigs{
-				create: testAccWebhookServiceConfig("identity", true, "", ""),
-				update: testAccWebhookServiceConfig("identity", false, "", ""),
+// The rows of buildkite_notification_service in the tables every type runs through (acctest/type_tests.go).
+var _ = acctest.RegisterTypeTests("buildkite_notification_service", acctest.TypeTests{
+	Identity: &acctest.IdentityCase{
+		ResourceType: "buildkite_notification_service", Attrs: []string{"id"},
+		Setup: func(t *testing.T, e *acctest.TestEnv) acctest.IdentityConfigs {
+			return acctest.IdentityConfigs{
+				Create: testAccWebhookServiceConfig("identity", true, "", ""),
+				Update: testAccWebhookServiceConfig("identity", false, "", ""),
 			}
 		},
 	},
-	invalidIdentity: &invalidIdentityCase{
-		resourceType: "buildkite_notification_service",
-		setup: func(e *testEnv) []invalidIdentity {
+	InvalidIdentity: &acctest.InvalidIdentityCase{
+		ResourceType: "buildkite_notification_service",
+		Setup: func(e *acctest.TestEnv) []acctest.InvalidIdentity {
 			service := func(id string) string {
-				return importByIdentity("buildkite_notification_service", `  provider_type = "webhook"
+				return acctest.ImportByIdentity("buildkite_notification_service", `  provider_type = "webhook"
   webhook       = { url = "https://example.com/h" }`, "id", id)
 			}
-			return []invalidIdentity{
-				{service("hooks"), `id (<notification service UUID>) "hooks" is not a UUID`},
-				{service(unknownUUID), `Cannot import non-existent remote object`},
+			return []acctest.InvalidIdentity{
+				{Config: service("hooks"), Message: `id (<notification service UUID>) "hooks" is not a UUID`},
+				{Config: service(acctest.UnknownUUID), Message: `Cannot import non-existent remote object`},
 			}
 		},
 	},
-	migration: []migrationCase{
-		{name: "notification_service", add: (*officialWorkspace).addNotificationServices, check: func(t *testing.T, w *cliWorkdir) {
-			expectMoved(t, w, "buildkite_notification_service.hooks", map[string]any{"enabled": false, "provider_type": "webhook"})
-			a := w.stateAttributes("buildkite_notification_service.datadog")
+	Migration: []acctest.MigrationCase{
+		{Name: "notification_service", Add: (*acctest.OfficialWorkspace).AddNotificationServices, Check: func(t *testing.T, w *acctest.CLIWorkdir) {
+			acctest.ExpectMoved(t, w, "buildkite_notification_service.hooks", map[string]any{"enabled": false, "provider_type": "webhook"})
+			a := w.StateAttributes("buildkite_notification_service.datadog")
 			if dd, _ := a["datadog_pipeline_visibility"].(map[string]any); dd == nil || dd["api_key"] != "moved-datadog-key" {
 				t.Errorf("after the move datadog_pipeline_visibility = %v, want the API key kept", a["datadog_pipeline_visibility"])
 			}
@@ -858,38 +845,38 @@ var _ = registerTypeTests("buildkite_notification_service", typeTests{
 	},
 	// Notification services name the pipelines, teams or clusters they are scoped to by UUID: they go
 	// before those. Their name is their description.
-	sweeper: &sweeper{"buildkite_notification_service", "services", nil, listNotificationServices},
-	query: &queryCase{resourceType: "buildkite_notification_service", run: func(t *testing.T, e *testEnv, base string) queryRow {
+	Sweeper: &acctest.Sweeper{ResourceType: "buildkite_notification_service", Collection: "services", After: nil, List: acctest.ListNotificationServices},
+	Query: &acctest.QueryCase{ResourceType: "buildkite_notification_service", Run: func(t *testing.T, e *acctest.TestEnv, base string) acctest.QueryRow {
 		seed := func(body buildkite.NotificationServiceCreate) *buildkite.NotificationService {
-			s, err := e.client.NotificationServices.Create(t.Context(), body)
+			s, err := e.Client.NotificationServices.Create(t.Context(), body)
 			if err != nil {
 				t.Fatal(err)
 			}
 			return s
 		}
-		hook := seed(buildkite.NotificationServiceCreate{Provider: "webhook", Description: ptrTo(base + "-hooks"),
+		hook := seed(buildkite.NotificationServiceCreate{Provider: "webhook", Description: acctest.PtrTo(base + "-hooks"),
 			Settings: buildkite.NotificationServiceSettings{URL: buildkite.Value("https://example.com/h")}})
 		plain := seed(buildkite.NotificationServiceCreate{Provider: "webhook", Settings: buildkite.NotificationServiceSettings{URL: buildkite.Value("https://example.com/p")}})
 		// A Slack incoming webhook is not a type the resource manages: it is not listed.
-		e.server.Store().AddNotificationService(e.org, "slack", map[string]any{"url": "https://hooks.slack.com/x"})
-		return queryRow{
-			blocks: []string{"buildkite_notification_service", "named", fmt.Sprintf("    name = %q", base+"-HOOKS")},
-			checks: []querycheck.QueryResultCheck{
+		e.Server.Store().AddNotificationService(e.Org, "slack", map[string]any{"url": "https://hooks.slack.com/x"})
+		return acctest.QueryRow{
+			Blocks: []string{"buildkite_notification_service", "named", fmt.Sprintf("    name = %q", base+"-HOOKS")},
+			Checks: []querycheck.QueryResultCheck{
 				querycheck.ExpectLength("buildkite_notification_service.all", 2),
 				querycheck.ExpectLength("buildkite_notification_service.named", 1),
-				querycheck.ExpectIdentity("buildkite_notification_service.named", identityOf("id", hook.ID)),
-				querycheck.ExpectResourceDisplayName("buildkite_notification_service.all", byIdentity("id", plain.ID), knownvalue.StringExact("Webhook")),
-				querycheck.ExpectResourceKnownValues("buildkite_notification_service.all", byIdentity("id", hook.ID), []querycheck.KnownValueCheck{
-					known("provider_type", knownvalue.StringExact("webhook")),
-					known("description", knownvalue.StringExact(base+"-hooks")),
-					known("scope_uuids", knownvalue.Null()),
+				querycheck.ExpectIdentity("buildkite_notification_service.named", acctest.IdentityOf("id", hook.ID)),
+				querycheck.ExpectResourceDisplayName("buildkite_notification_service.all", acctest.ByIdentity("id", plain.ID), knownvalue.StringExact("Webhook")),
+				querycheck.ExpectResourceKnownValues("buildkite_notification_service.all", acctest.ByIdentity("id", hook.ID), []querycheck.KnownValueCheck{
+					acctest.Known("provider_type", knownvalue.StringExact("webhook")),
+					acctest.Known("description", knownvalue.StringExact(base+"-hooks")),
+					acctest.Known("scope_uuids", knownvalue.Null()),
 				}),
 			},
-			imports: 2,
+			Imports: 2,
 		}
 	}},
-	serviceState: func(ctx context.Context, c *buildkite.Client) ([]string, error) {
+	ServiceState: func(ctx context.Context, c *buildkite.Client) ([]string, error) {
 		all, err := c.NotificationServices.List(ctx)
-		return serviceIDs(all, err, func(s buildkite.NotificationService) string { return s.ID })
+		return acctest.ServiceIDs(all, err, func(s buildkite.NotificationService) string { return s.ID })
 	},
 })

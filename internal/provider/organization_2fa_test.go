@@ -15,12 +15,13 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/acctest"
 )
 
 // check2FA fails unless the service enforces 2FA as want says.
-func (e *testEnv) check2FA(want bool) resource.TestCheckFunc {
+func check2FA(e *acctest.TestEnv, want bool) resource.TestCheckFunc {
 	return func(*terraform.State) error {
-		got, err := e.client.Organizations.TwoFactorEnforced(context.Background())
+		got, err := e.Client.Organizations.TwoFactorEnforced(context.Background())
 		if err != nil {
 			return err
 		}
@@ -32,9 +33,9 @@ func (e *testEnv) check2FA(want bool) resource.TestCheckFunc {
 }
 
 // set2FAOutside changes the enforcement as someone in the web interface would.
-func (e *testEnv) set2FAOutside(enforce bool) resource.TestCheckFunc {
+func set2FAOutside(e *acctest.TestEnv, enforce bool) resource.TestCheckFunc {
 	return func(*terraform.State) error {
-		_, err := e.client.Organizations.SetTwoFactorEnforced(context.Background(), enforce)
+		_, err := e.Client.Organizations.SetTwoFactorEnforced(context.Background(), enforce)
 		return err
 	}
 }
@@ -43,43 +44,43 @@ func (e *testEnv) set2FAOutside(enforce bool) resource.TestCheckFunc {
 // made outside shows as drift and is put back; left out, it is kept and never written; destroy leaves it.
 func TestAccOrganizationResource_enforce2FA(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	e.keepAPISettings()
-	e.holdSingleton("two-factor")
-	e.keep2FA()
+	e := acctest.NewTestEnv(t)
+	e.KeepAPISettings()
+	e.HoldSingleton("two-factor")
+	e.Keep2FA()
 	const addr = "buildkite_organization.test"
-	on := e.config(testAccOrganizationConfig(`enforce_2fa = true`))
+	on := e.Config(testAccOrganizationConfig(`enforce_2fa = true`))
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
+		ProtoV6ProviderFactories: e.Factories(),
 		// Destroy leaves the enforcement as it was (the official provider's "Enforce 2FA setting left intact").
-		CheckDestroy: resource.ComposeTestCheckFunc(e.checkAllowlistRemoved, e.check2FA(true)),
+		CheckDestroy: resource.ComposeTestCheckFunc(e.CheckAllowlistRemoved, check2FA(e, true)),
 		Steps: []resource.TestStep{
 			{
 				Config:           on,
-				Check:            resource.ComposeTestCheckFunc(resource.TestCheckResourceAttr(addr, "enforce_2fa", "true"), e.check2FA(true)),
-				ConfigPlanChecks: expectEmpty(),
+				Check:            resource.ComposeTestCheckFunc(resource.TestCheckResourceAttr(addr, "enforce_2fa", "true"), check2FA(e, true)),
+				ConfigPlanChecks: acctest.ExpectEmpty(),
 			},
 			{
 				// Turned off in the web interface: the refresh sees it, and the apply turns it on again.
-				Config: on, Check: e.set2FAOutside(false), ExpectNonEmptyPlan: true,
+				Config: on, Check: set2FAOutside(e, false), ExpectNonEmptyPlan: true,
 			},
 			{
 				Config:           on,
-				ConfigPlanChecks: inPlace(addr),
-				Check:            e.check2FA(true),
+				ConfigPlanChecks: acctest.InPlace(addr),
+				Check:            check2FA(e, true),
 			},
 			{
 				// Left out: kept in state as it was, nothing sent.
-				Config:           e.config(testAccOrganizationConfig()),
-				Check:            e.check2FA(true),
+				Config:           e.Config(testAccOrganizationConfig()),
+				Check:            check2FA(e, true),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 			},
 			{
-				Config:           e.config(testAccOrganizationConfig(`enforce_2fa = false`)),
-				Check:            resource.ComposeTestCheckFunc(resource.TestCheckResourceAttr(addr, "enforce_2fa", "false"), e.check2FA(false)),
-				ConfigPlanChecks: inPlace(addr),
+				Config:           e.Config(testAccOrganizationConfig(`enforce_2fa = false`)),
+				Check:            resource.ComposeTestCheckFunc(resource.TestCheckResourceAttr(addr, "enforce_2fa", "false"), check2FA(e, false)),
+				ConfigPlanChecks: acctest.InPlace(addr),
 			},
-			{Config: on, Check: e.check2FA(true), ConfigPlanChecks: inPlace(addr)},
+			{Config: on, Check: check2FA(e, true), ConfigPlanChecks: acctest.InPlace(addr)},
 		},
 	})
 }
@@ -89,36 +90,36 @@ func TestAccOrganizationResource_enforce2FA(t *testing.T) {
 // sets it fails at plan, naming the attribute and what to fix.
 func TestAccOrganizationResource_2FANeedsGraphQLOnlyWhenSet(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	if e.live {
+	e := acctest.NewTestEnv(t)
+	if e.Live {
 		t.Skip("needs provider blocks and tokens the emulator issues")
 	}
-	e.keepAPISettings()
-	e.server.Store().AddToken("rest-only-token", []string{e.org}, []string{"read_organizations", "read_organization_settings", "write_organization_settings"})
-	noGraphQL := fmt.Sprintf("provider \"buildkite\" {\n  rest_url = %q\n  organization = %q\n  api_token = %q\n  max_retries = 1\n}\n", e.url, e.org, e.token)
-	noScope := fmt.Sprintf("provider \"buildkite\" {\n  rest_url = %q\n  graphql_url = %q\n  organization = %q\n  api_token = \"rest-only-token\"\n  max_retries = 1\n}\n", e.url, e.graphqlURL, e.org)
+	e.KeepAPISettings()
+	e.Server.Store().AddToken("rest-only-token", []string{e.Org}, []string{"read_organizations", "read_organization_settings", "write_organization_settings"})
+	noGraphQL := fmt.Sprintf("provider \"buildkite\" {\n  rest_url = %q\n  organization = %q\n  api_token = %q\n  max_retries = 1\n}\n", e.URL, e.Org, e.Token)
+	noScope := fmt.Sprintf("provider \"buildkite\" {\n  rest_url = %q\n  graphql_url = %q\n  organization = %q\n  api_token = \"rest-only-token\"\n  max_retries = 1\n}\n", e.URL, e.GraphQLURL, e.Org)
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             e.checkAllowlistRemoved,
+		ProtoV6ProviderFactories: e.Factories(),
+		CheckDestroy:             e.CheckAllowlistRemoved,
 		Steps: []resource.TestStep{
 			{
 				// GraphQL cannot be reached: enforce_2fa is null, neither read nor written.
 				Config:           noScope + testAccOrganizationConfig(`restrict_user_api_token_creation = true`),
 				Check:            resource.TestCheckNoResourceAttr("buildkite_organization.test", "enforce_2fa"),
-				ConfigPlanChecks: expectEmpty(),
+				ConfigPlanChecks: acctest.ExpectEmpty(),
 			},
 			{Config: noGraphQL + testAccOrganizationConfig(`restrict_user_api_token_creation = true`), PlanOnly: true},
 			{
 				Config:      noScope + testAccOrganizationConfig(`enforce_2fa = true`),
-				ExpectError: regexpMust(`Missing API Token Scope[\s\S]*buildkite_organization.enforce_2fa[\s\S]*"graphql"`),
+				ExpectError: acctest.RegexpMust(`Missing API Token Scope[\s\S]*buildkite_organization.enforce_2fa[\s\S]*"graphql"`),
 			},
 			{
 				Config:      noGraphQL + testAccOrganizationConfig(`enforce_2fa = true`),
-				ExpectError: regexpMust(`GraphQL URL Not Set[\s\S]*buildkite_organization.enforce_2fa`),
+				ExpectError: acctest.RegexpMust(`GraphQL URL Not Set[\s\S]*buildkite_organization.enforce_2fa`),
 			},
 		},
 	})
-	for _, r := range e.server.Requests() {
+	for _, r := range e.Server.Requests() {
 		if strings.HasPrefix(r.Path, "/v1") {
 			t.Errorf("a workspace that does not set enforce_2fa sent %s %s", r.Method, r.Path)
 		}
@@ -126,10 +127,10 @@ func TestAccOrganizationResource_2FANeedsGraphQLOnlyWhenSet(t *testing.T) {
 }
 
 // preset2FA is a PreConfig that changes the enforcement outside Terraform, failing the test if it cannot.
-func (e *testEnv) preset2FA(enforce bool) func() {
+func preset2FA(e *acctest.TestEnv, enforce bool) func() {
 	return func() {
-		if err := e.set2FAOutside(enforce)(nil); err != nil {
-			e.t.Fatalf("setting 2FA enforcement to %t outside Terraform: %v", enforce, err)
+		if err := set2FAOutside(e, enforce)(nil); err != nil {
+			e.T.Fatalf("setting 2FA enforcement to %t outside Terraform: %v", enforce, err)
 		}
 	}
 }
@@ -140,36 +141,36 @@ func (e *testEnv) preset2FA(enforce bool) func() {
 // so 2FA turned on in the web interface stays on.
 func TestAccOrganizationResource_2FALeftOutIsRead(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	e.keepAPISettings()
-	e.holdSingleton("two-factor")
-	e.keep2FA()
+	e := acctest.NewTestEnv(t)
+	e.KeepAPISettings()
+	e.HoldSingleton("two-factor")
+	e.Keep2FA()
 	const addr = "buildkite_organization.test"
-	cfg := e.config(testAccOrganizationConfig(`restrict_user_api_token_creation = true`))
+	cfg := e.Config(testAccOrganizationConfig(`restrict_user_api_token_creation = true`))
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             resource.ComposeTestCheckFunc(e.checkAllowlistRemoved, e.check2FA(true)),
+		ProtoV6ProviderFactories: e.Factories(),
+		CheckDestroy:             resource.ComposeTestCheckFunc(e.CheckAllowlistRemoved, check2FA(e, true)),
 		Steps: []resource.TestStep{
 			{
-				PreConfig:        e.preset2FA(true),
+				PreConfig:        preset2FA(e, true),
 				Config:           cfg,
-				Check:            resource.ComposeAggregateTestCheckFunc(resource.TestCheckResourceAttr(addr, "enforce_2fa", "true"), e.check2FA(true)),
-				ConfigPlanChecks: expectEmpty(),
+				Check:            resource.ComposeAggregateTestCheckFunc(resource.TestCheckResourceAttr(addr, "enforce_2fa", "true"), check2FA(e, true)),
+				ConfigPlanChecks: acctest.ExpectEmpty(),
 			},
 			// Create and import agree, with nothing ignored.
 			{ResourceName: addr, ImportState: true, ImportStateVerify: true},
 			{
 				// Turned off and on again outside: each refresh reads it, and nothing is planned or written.
-				PreConfig:        e.preset2FA(false),
+				PreConfig:        preset2FA(e, false),
 				Config:           cfg,
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
-				Check:            resource.ComposeAggregateTestCheckFunc(resource.TestCheckResourceAttr(addr, "enforce_2fa", "false"), e.check2FA(false)),
+				Check:            resource.ComposeAggregateTestCheckFunc(resource.TestCheckResourceAttr(addr, "enforce_2fa", "false"), check2FA(e, false)),
 			},
 			{
-				PreConfig:        e.preset2FA(true),
+				PreConfig:        preset2FA(e, true),
 				Config:           cfg,
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
-				Check:            resource.ComposeAggregateTestCheckFunc(resource.TestCheckResourceAttr(addr, "enforce_2fa", "true"), e.check2FA(true)),
+				Check:            resource.ComposeAggregateTestCheckFunc(resource.TestCheckResourceAttr(addr, "enforce_2fa", "true"), check2FA(e, true)),
 			},
 		},
 	})
@@ -202,13 +203,13 @@ func TestAccOrganizationResource_2FAReadFailsAtCreate(t *testing.T) {
 	t.Parallel()
 	var refuse atomic.Bool
 	refuse.Store(true)
-	e := newTestEnvWith(t, fakeserver.Options{}, refuse2FARead(&refuse))
-	e.keepAPISettings()
+	e := acctest.NewTestEnvWith(t, fakeserver.Options{}, refuse2FARead(&refuse))
+	e.KeepAPISettings()
 	const addr = "buildkite_organization.test"
-	cfg := e.config(testAccOrganizationConfig(`restrict_user_api_token_creation = true`))
+	cfg := e.Config(testAccOrganizationConfig(`restrict_user_api_token_creation = true`))
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             e.checkAllowlistRemoved,
+		ProtoV6ProviderFactories: e.Factories(),
+		CheckDestroy:             e.CheckAllowlistRemoved,
 		Steps: []resource.TestStep{
 			{
 				Config: cfg,
@@ -216,7 +217,7 @@ func TestAccOrganizationResource_2FAReadFailsAtCreate(t *testing.T) {
 					resource.TestCheckNoResourceAttr(addr, "enforce_2fa"),
 					resource.TestCheckResourceAttr(addr, "restrict_user_api_token_creation", "true"),
 					func(*terraform.State) error {
-						if _, _, restrict := e.server.Store().APISettings(e.org); !restrict {
+						if _, _, restrict := e.Server.Store().APISettings(e.Org); !restrict {
 							return fmt.Errorf("the token restriction was not applied")
 						}
 						return nil

@@ -9,26 +9,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
-	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
-	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/acctest"
 )
-
-func init() {
-	registerTestKind("buildkite_organization_banner", testKind{
-		fake:     fakeserver.KindOrganizationBanner,
-		storeKey: byID,
-		get: func(ctx context.Context, c *buildkite.Client, a map[string]string) error {
-			b, err := c.OrgSettings.GetBanner(ctx)
-			if err == nil && !strings.EqualFold(b.UUID, a["id"]) {
-				return &buildkite.Error{StatusCode: 404, Message: "another banner"}
-			}
-			return err
-		},
-		del: func(ctx context.Context, c *buildkite.Client, _ map[string]string) error {
-			return c.OrgSettings.DeleteBanner(ctx)
-		},
-	})
-}
 
 func testAccOrganizationBannerConfig(message string) string {
 	return fmt.Sprintf(`
@@ -39,9 +21,9 @@ resource "buildkite_organization_banner" "test" {
 }
 
 // checkBannerMessage fails unless the organization's banner on the service has message.
-func (e *testEnv) checkBannerMessage(message string) resource.TestCheckFunc {
+func checkBannerMessage(e *acctest.TestEnv, message string) resource.TestCheckFunc {
 	return func(*terraform.State) error {
-		b, err := e.client.OrgSettings.GetBanner(context.Background())
+		b, err := e.Client.OrgSettings.GetBanner(context.Background())
 		if err != nil {
 			return err
 		}
@@ -54,34 +36,34 @@ func (e *testEnv) checkBannerMessage(message string) resource.TestCheckFunc {
 
 func TestAccOrganizationBannerResource_basic(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	e.keepBanner()
+	e := acctest.NewTestEnv(t)
+	e.KeepBanner()
 	const addr = "buildkite_organization_banner.test"
-	first := ":buildkite: Maintenance on **Saturday** " + e.name("banner")
-	second := "All clear " + e.name("banner")
+	first := ":buildkite: Maintenance on **Saturday** " + e.Name("banner")
+	second := "All clear " + e.Name("banner")
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             e.checkDestroyed("buildkite_organization_banner"),
-		Steps: steps(
-			step(resource.TestStep{
-				Config: e.config(testAccOrganizationBannerConfig(first)),
+		ProtoV6ProviderFactories: e.Factories(),
+		CheckDestroy:             e.CheckDestroyed("buildkite_organization_banner"),
+		Steps: acctest.Steps(
+			acctest.Step(resource.TestStep{
+				Config: e.Config(testAccOrganizationBannerConfig(first)),
 				Check: resource.ComposeAggregateTestCheckFunc(
-					e.checkExists(addr),
-					e.checkBannerMessage(first),
+					e.CheckExists(addr),
+					checkBannerMessage(e, first),
 					resource.TestCheckResourceAttr(addr, "message", first),
 					resource.TestCheckResourceAttrPair(addr, "id", addr, "uuid"),
 					resource.TestCheckResourceAttrSet(addr, "graphql_id"),
 				),
-				ConfigPlanChecks: expectEmpty(),
+				ConfigPlanChecks: acctest.ExpectEmpty(),
 			}),
 			// The organization's slug, the banner's UUID (id) and its GraphQL ID (the official import ID).
-			importSteps(addr, func(*terraform.State) (string, error) { return e.org, nil }),
-			step(resource.TestStep{ResourceName: addr, ImportState: true, ImportStateVerify: true}),
-			step(resource.TestStep{ResourceName: addr, ImportState: true, ImportStateVerify: true, ImportStateIdFunc: importID(addr, "graphql_id")}),
-			step(resource.TestStep{
-				Config:           e.config(testAccOrganizationBannerConfig(second)),
-				Check:            resource.ComposeAggregateTestCheckFunc(e.checkBannerMessage(second), resource.TestCheckResourceAttr(addr, "message", second)),
-				ConfigPlanChecks: inPlace(addr),
+			acctest.ImportSteps(addr, func(*terraform.State) (string, error) { return e.Org, nil }),
+			acctest.Step(resource.TestStep{ResourceName: addr, ImportState: true, ImportStateVerify: true}),
+			acctest.Step(resource.TestStep{ResourceName: addr, ImportState: true, ImportStateVerify: true, ImportStateIdFunc: acctest.ImportID(addr, "graphql_id")}),
+			acctest.Step(resource.TestStep{
+				Config:           e.Config(testAccOrganizationBannerConfig(second)),
+				Check:            resource.ComposeAggregateTestCheckFunc(checkBannerMessage(e, second), resource.TestCheckResourceAttr(addr, "message", second)),
+				ConfigPlanChecks: acctest.InPlace(addr),
 			}),
 		),
 	})
@@ -89,45 +71,45 @@ func TestAccOrganizationBannerResource_basic(t *testing.T) {
 
 func TestAccOrganizationBannerResource_disappears(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	e.keepBanner()
-	e.disappears("buildkite_organization_banner.test", testAccOrganizationBannerConfig("Here today "+e.name("banner")))
+	e := acctest.NewTestEnv(t)
+	e.KeepBanner()
+	e.Disappears("buildkite_organization_banner.test", testAccOrganizationBannerConfig("Here today "+e.Name("banner")))
 }
 
 // TestAccOrganizationBannerResource_adopts: a banner that exists already is taken over, not duplicated.
 func TestAccOrganizationBannerResource_adopts(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	e.keepBanner()
-	if _, err := e.client.OrgSettings.PutBanner(context.Background(), "Set in the web interface"); err != nil {
+	e := acctest.NewTestEnv(t)
+	e.KeepBanner()
+	if _, err := e.Client.OrgSettings.PutBanner(context.Background(), "Set in the web interface"); err != nil {
 		t.Fatal(err)
 	}
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             e.checkDestroyed("buildkite_organization_banner"),
+		ProtoV6ProviderFactories: e.Factories(),
+		CheckDestroy:             e.CheckDestroyed("buildkite_organization_banner"),
 		Steps: []resource.TestStep{{
-			Config:           e.config(testAccOrganizationBannerConfig("Set by Terraform")),
-			Check:            e.checkBannerMessage("Set by Terraform"),
-			ConfigPlanChecks: expectEmpty(),
+			Config:           e.Config(testAccOrganizationBannerConfig("Set by Terraform")),
+			Check:            checkBannerMessage(e, "Set by Terraform"),
+			ConfigPlanChecks: acctest.ExpectEmpty(),
 		}},
 	})
 }
 
 func TestAccOrganizationBannerResource_badInput(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	e.keepBanner()
+	e := acctest.NewTestEnv(t)
+	e.KeepBanner()
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
+		ProtoV6ProviderFactories: e.Factories(),
 		Steps: []resource.TestStep{
-			{Config: e.config(testAccOrganizationBannerConfig("  ")), ExpectError: wrapped("Blank Value")},
-			{Config: e.config(testAccOrganizationBannerConfig(strings.Repeat("x", 2001))), ExpectError: wrapped("is too long (maximum is 2000 characters)")},
+			{Config: e.Config(testAccOrganizationBannerConfig("  ")), ExpectError: acctest.Wrapped("Blank Value")},
+			{Config: e.Config(testAccOrganizationBannerConfig(strings.Repeat("x", 2001))), ExpectError: acctest.Wrapped("is too long (maximum is 2000 characters)")},
 			{
-				Config:        e.config(testAccOrganizationBannerConfig("x")),
+				Config:        e.Config(testAccOrganizationBannerConfig("x")),
 				ResourceName:  "buildkite_organization_banner.test",
 				ImportState:   true,
-				ImportStateId: e.org,
-				ExpectError:   wrapped("Unable to Import Organization Banner"),
+				ImportStateId: e.Org,
+				ExpectError:   acctest.Wrapped("Unable to Import Organization Banner"),
 			},
 		},
 	})
@@ -136,40 +118,40 @@ func TestAccOrganizationBannerResource_badInput(t *testing.T) {
 // TestAccOrganizationBannerResource_planWithoutBanners: the service's refusal reaches the user.
 func TestAccOrganizationBannerResource_planWithoutBanners(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	if e.live {
+	e := acctest.NewTestEnv(t)
+	if e.Live {
 		t.Skip("changes the organization's plan in the emulator")
 	}
-	if err := e.server.Store().SetOrgPlan(e.org, false, true); err != nil {
+	if err := e.Server.Store().SetOrgPlan(e.Org, false, true); err != nil {
 		t.Fatal(err)
 	}
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
+		ProtoV6ProviderFactories: e.Factories(),
 		Steps: []resource.TestStep{{
-			Config:      e.config(testAccOrganizationBannerConfig("Hello")),
-			ExpectError: wrapped("Organization banners are available on the Enterprise plan"),
+			Config:      e.Config(testAccOrganizationBannerConfig("Hello")),
+			ExpectError: acctest.Wrapped("Organization banners are available on the Enterprise plan"),
 		}},
 	})
 }
 
-// The rows of buildkite_organization_banner in the tables every type runs through (type_tests_kit_test.go).
-var _ = registerTypeTests("buildkite_organization_banner", typeTests{
-	identity: &identityCase{
-		resourceType: "buildkite_organization_banner", attrs: []string{"id"},
-		setup: func(t *testing.T, e *testEnv) identityConfigs {
-			e.keepBanner()
-			return identityConfigs{
-				create: testAccOrganizationBannerConfig("Found by its UUID"),
-				update: testAccOrganizationBannerConfig("Still found by its UUID"),
+// The rows of buildkite_organization_banner in the tables every type runs through (acctest/type_tests.go).
+var _ = acctest.RegisterTypeTests("buildkite_organization_banner", acctest.TypeTests{
+	Identity: &acctest.IdentityCase{
+		ResourceType: "buildkite_organization_banner", Attrs: []string{"id"},
+		Setup: func(t *testing.T, e *acctest.TestEnv) acctest.IdentityConfigs {
+			e.KeepBanner()
+			return acctest.IdentityConfigs{
+				Create: testAccOrganizationBannerConfig("Found by its UUID"),
+				Update: testAccOrganizationBannerConfig("Still found by its UUID"),
 			}
 		},
 	},
-	migration: []migrationCase{
-		{name: "organization_banner", add: (*officialWorkspace).addBanner, check: func(t *testing.T, w *cliWorkdir) {
-			expectMoved(t, w, "buildkite_organization_banner.notice", map[string]any{"message": "Deploys are frozen on Fridays"})
+	Migration: []acctest.MigrationCase{
+		{Name: "organization_banner", Add: (*acctest.OfficialWorkspace).AddBanner, Check: func(t *testing.T, w *acctest.CLIWorkdir) {
+			acctest.ExpectMoved(t, w, "buildkite_organization_banner.notice", map[string]any{"message": "Deploys are frozen on Fridays"})
 		}},
 	},
-	exempt: map[string]string{
-		tableSweeper: "The banner is a singleton the tests hold and put back (singleton_kit_test.go), never named with the tests' prefix.",
+	Exempt: map[string]string{
+		acctest.TableSweeper: "The banner is a singleton the tests hold and put back (acctest/singleton.go), never named with the tests' prefix.",
 	},
 })

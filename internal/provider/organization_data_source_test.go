@@ -17,34 +17,35 @@ import (
 
 	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/acctest"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 func TestAccOrganizationDataSource(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	e.keepAPISettings()
-	o, err := e.client.Organizations.Get(t.Context())
+	e := acctest.NewTestEnv(t)
+	e.KeepAPISettings()
+	o, err := e.Client.Organizations.Get(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}
-	found, err := e.client.OrgSettings.GetAPISettings(t.Context())
+	found, err := e.Client.OrgSettings.GetAPISettings(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !e.live && len(found.AllowedIPs()) > 0 {
+	if !e.Live && len(found.AllowedIPs()) > 0 {
 		t.Fatalf("the emulator starts with the allowlist %v, want none", found.AllowedIPs())
 	}
 	// setAllowlist is a PreConfig: the allowlist set outside Terraform, as the web interface would.
 	setAllowlist := func(ips ...string) func() {
 		return func() {
-			if _, err := e.client.OrgSettings.UpdateAPISettings(t.Context(), buildkite.APISettingsUpdate{AllowedIPAddresses: allowlistUpdate(ips)}); err != nil {
+			if _, err := e.Client.OrgSettings.UpdateAPISettings(t.Context(), buildkite.APISettingsUpdate{AllowedIPAddresses: allowlistUpdate(ips)}); err != nil {
 				t.Fatal(err)
 			}
 		}
 	}
 	const addr = "data.buildkite_organization.o"
-	cfg := e.config(`data "buildkite_organization" "o" {}`)
+	cfg := e.Config(`data "buildkite_organization" "o" {}`)
 	allowlist := func(ips ...string) statecheck.StateCheck {
 		want := make([]knownvalue.Check, len(ips))
 		for i, ip := range ips {
@@ -57,7 +58,7 @@ func TestAccOrganizationDataSource(t *testing.T) {
 		return statecheck.ExpectKnownValue(addr, tfjsonpath.New("allowed_api_ip_addresses"), knownvalue.ListExact(want))
 	}
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
+		ProtoV6ProviderFactories: e.Factories(),
 		Steps: []resource.TestStep{
 			{
 				Config: cfg,
@@ -65,7 +66,7 @@ func TestAccOrganizationDataSource(t *testing.T) {
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringExact(o.ID)),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("uuid"), knownvalue.StringExact(o.ID)),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("graphql_id"), knownvalue.StringExact(o.GraphQLID)),
-					statecheck.ExpectKnownValue(addr, tfjsonpath.New("slug"), knownvalue.StringExact(e.org)),
+					statecheck.ExpectKnownValue(addr, tfjsonpath.New("slug"), knownvalue.StringExact(e.Org)),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("name"), knownvalue.StringExact(o.Name)),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("url"), knownvalue.StringExact(o.URL)),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("web_url"), knownvalue.StringExact(o.WebURL)),
@@ -92,28 +93,28 @@ func TestAccOrganizationDataSource(t *testing.T) {
 // reads its IDs; the allowlist is null, with a warning that says why.
 func TestAccOrganizationDataSource_notAdministrator(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	if e.live {
+	e := acctest.NewTestEnv(t)
+	if e.Live {
 		t.Skip("seeds a member's token in the emulator")
 	}
 	ips := []string{"192.0.2.0/24"}
-	if _, err := e.client.OrgSettings.UpdateAPISettings(t.Context(), buildkite.APISettingsUpdate{AllowedIPAddresses: allowlistUpdate(ips)}); err != nil {
+	if _, err := e.Client.OrgSettings.UpdateAPISettings(t.Context(), buildkite.APISettingsUpdate{AllowedIPAddresses: allowlistUpdate(ips)}); err != nil {
 		t.Fatal(err)
 	}
-	e.server.SetCallerAddress("192.0.2.7") // inside the allowlist, which the emulator enforces
-	member := e.server.Store().AddUser(e.org, "Member", "member@example.com", false)
-	if err := e.server.Store().AddTokenForUser("member-token", member, []string{e.org}, fakeserver.AllScopes()); err != nil {
+	e.Server.SetCallerAddress("192.0.2.7") // inside the allowlist, which the emulator enforces
+	member := e.Server.Store().AddUser(e.Org, "Member", "member@example.com", false)
+	if err := e.Server.Store().AddTokenForUser("member-token", member, []string{e.Org}, fakeserver.AllScopes()); err != nil {
 		t.Fatal(err)
 	}
-	o, err := e.client.Organizations.Get(t.Context())
+	o, err := e.Client.Organizations.Get(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}
 	const addr = "data.buildkite_organization.o"
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
+		ProtoV6ProviderFactories: e.Factories(),
 		Steps: []resource.TestStep{{
-			Config: fmt.Sprintf("provider \"buildkite\" {\n  rest_url = %q\n  organization = %q\n  api_token = \"member-token\"\n}\n", e.url, e.org) +
+			Config: fmt.Sprintf("provider \"buildkite\" {\n  rest_url = %q\n  organization = %q\n  api_token = \"member-token\"\n}\n", e.URL, e.Org) +
 				`data "buildkite_organization" "o" {}`,
 			ConfigStateChecks: []statecheck.StateCheck{
 				statecheck.ExpectKnownValue(addr, tfjsonpath.New("id"), knownvalue.StringExact(o.ID)),
@@ -123,12 +124,12 @@ func TestAccOrganizationDataSource_notAdministrator(t *testing.T) {
 	})
 
 	// The warning, read from the data source itself.
-	memberClient, err := buildkite.NewClient(buildkite.Config{BaseURL: e.url, Organization: e.org, Token: "member-token"})
+	memberClient, err := buildkite.NewClient(buildkite.Config{BaseURL: e.URL, Organization: e.Org, Token: "member-token"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	ds := NewOrganizationDataSource().(*organizationDataSource)
-	ds.Configure(t.Context(), datasource.ConfigureRequest{ProviderData: &kit.ProviderData{Client: memberClient, Org: e.org}}, &datasource.ConfigureResponse{})
+	ds.Configure(t.Context(), datasource.ConfigureRequest{ProviderData: &kit.ProviderData{Client: memberClient, Org: e.Org}}, &datasource.ConfigureResponse{})
 	var sresp datasource.SchemaResponse
 	ds.Schema(t.Context(), datasource.SchemaRequest{}, &sresp)
 	resp := datasource.ReadResponse{State: tfsdk.State{Schema: sresp.Schema, Raw: tftypes.NewValue(sresp.Schema.Type().TerraformType(t.Context()), nil)}}
@@ -152,9 +153,9 @@ func TestAccOrganizationDataSource_notAdministrator(t *testing.T) {
 
 func TestAccOrganizationMemberDataSource(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	email := e.secondMemberEmail()
-	members, err := e.client.Organizations.ListMembers(t.Context())
+	e := acctest.NewTestEnv(t)
+	email := e.SecondMemberEmail()
+	members, err := e.Client.Organizations.ListMembers(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -173,23 +174,23 @@ func TestAccOrganizationMemberDataSource(t *testing.T) {
 		}
 	}
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
+		ProtoV6ProviderFactories: e.Factories(),
 		Steps: []resource.TestStep{
 			{
-				Config:      e.config(`data "buildkite_organization_member" "x" { email = "nobody@example.com" }`),
+				Config:      e.Config(`data "buildkite_organization_member" "x" { email = "nobody@example.com" }`),
 				ExpectError: regexp.MustCompile(`No organization member found(?s).*Organization member not found: nobody@example.com`),
 			},
 			{
-				Config:      e.config(`data "buildkite_organization_member" "x" { id = "00000000-0000-4000-8000-000000000000" }`),
+				Config:      e.Config(`data "buildkite_organization_member" "x" { id = "00000000-0000-4000-8000-000000000000" }`),
 				ExpectError: regexp.MustCompile(`No Organization Member Found`),
 			},
 			{
-				Config:      e.config(`data "buildkite_organization_member" "x" {}`),
+				Config:      e.Config(`data "buildkite_organization_member" "x" {}`),
 				ExpectError: regexp.MustCompile(`Exactly one of these attributes must be configured`),
 			},
 			{
 				// By e-mail address in another case, and by ID.
-				Config: e.config(fmt.Sprintf(`
+				Config: e.Config(fmt.Sprintf(`
 data "buildkite_organization_member" "by_email" {
   email = %q
 }
@@ -205,18 +206,18 @@ data "buildkite_organization_member" "by_id" {
 
 func TestAccOrganizationMemberDataSource_moreThanOne(t *testing.T) {
 	t.Parallel()
-	e := newTestEnvWith(t, fakeserver.Options{}, duplicateFirstListed("/members", func(m map[string]any) {
+	e := acctest.NewTestEnvWith(t, fakeserver.Options{}, acctest.DuplicateFirstListed("/members", func(m map[string]any) {
 		m["id"] = "00000000-0000-4000-8000-000000000001"
 		m["email"] = strings.ToUpper(m["email"].(string))
 	}))
-	members, err := e.client.Organizations.ListMembers(t.Context())
+	members, err := e.Client.Organizations.ListMembers(t.Context())
 	if err != nil || len(members) == 0 {
 		t.Fatalf("members = %v, %v", members, err)
 	}
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
+		ProtoV6ProviderFactories: e.Factories(),
 		Steps: []resource.TestStep{{
-			Config:      e.config(fmt.Sprintf(`data "buildkite_organization_member" "x" { email = %q }`, members[0].Email)),
+			Config:      e.Config(fmt.Sprintf(`data "buildkite_organization_member" "x" { email = %q }`, members[0].Email)),
 			ExpectError: regexp.MustCompile(`More Than One Organization Member Found`),
 		}},
 	})
@@ -224,11 +225,11 @@ func TestAccOrganizationMemberDataSource_moreThanOne(t *testing.T) {
 
 func TestAccOrganizationMembersDataSource(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	if !e.live {
-		e.server.Store().AddUser(e.org, "Third Member", "third@example.com", false)
+	e := acctest.NewTestEnv(t)
+	if !e.Live {
+		e.Server.Store().AddUser(e.Org, "Third Member", "third@example.com", false)
 	}
-	members, err := e.client.Organizations.ListMembers(t.Context())
+	members, err := e.Client.Organizations.ListMembers(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -239,13 +240,13 @@ func TestAccOrganizationMembersDataSource(t *testing.T) {
 			"name": knownvalue.StringExact(m.Name), "email": knownvalue.StringExact(m.Email),
 		})
 	}
-	if !e.live && len(want) != 3 {
+	if !e.Live && len(want) != 3 {
 		t.Fatalf("the emulator has %d members, want 3", len(want))
 	}
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
+		ProtoV6ProviderFactories: e.Factories(),
 		Steps: []resource.TestStep{{
-			Config: e.config(`data "buildkite_organization_members" "all" {}`),
+			Config: e.Config(`data "buildkite_organization_members" "all" {}`),
 			ConfigStateChecks: []statecheck.StateCheck{
 				statecheck.ExpectKnownValue("data.buildkite_organization_members.all", tfjsonpath.New("members"), knownvalue.ListExact(want)),
 			},
@@ -256,11 +257,11 @@ func TestAccOrganizationMembersDataSource(t *testing.T) {
 // An organization whose members the token cannot see is an error, with the official provider's summary.
 func TestAccOrganizationMembersDataSource_none(t *testing.T) {
 	t.Parallel()
-	e := newTestEnvWith(t, fakeserver.Options{}, answerEmptyList("/members"))
+	e := acctest.NewTestEnvWith(t, fakeserver.Options{}, answerEmptyList("/members"))
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
+		ProtoV6ProviderFactories: e.Factories(),
 		Steps: []resource.TestStep{{
-			Config:      e.config(`data "buildkite_organization_members" "all" {}`),
+			Config:      e.Config(`data "buildkite_organization_members" "all" {}`),
 			ExpectError: regexp.MustCompile(`No organization members found`),
 		}},
 	})
@@ -283,19 +284,19 @@ func answerEmptyList(suffix string) func(http.Handler) http.Handler {
 // Filtered by a team (by slug, as newer official releases take it), the list holds the team's members only.
 func TestAccOrganizationMembersDataSource_team(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	members, err := e.client.Organizations.ListMembers(t.Context())
+	e := acctest.NewTestEnv(t)
+	members, err := e.Client.Organizations.ListMembers(t.Context())
 	if err != nil || len(members) < 2 {
 		t.Fatalf("members = %v, %v; want at least 2", members, err)
 	}
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             e.checkDestroyed("buildkite_team_member"),
+		ProtoV6ProviderFactories: e.Factories(),
+		CheckDestroy:             e.CheckDestroyed("buildkite_team_member"),
 		Steps: []resource.TestStep{{
-			Config:      e.config(`data "buildkite_organization_members" "x" { team = "no-such-team" }`),
+			Config:      e.Config(`data "buildkite_organization_members" "x" { team = "no-such-team" }`),
 			ExpectError: regexp.MustCompile(`(?s)Unable to List Organization Members.*no-such-team`),
 		}, {
-			Config: e.config(fmt.Sprintf(`
+			Config: e.Config(fmt.Sprintf(`
 data "buildkite_organization_members" "all" {}
 
 resource "buildkite_team" "t" {
@@ -315,7 +316,7 @@ data "buildkite_organization_members" "team" {
   team       = buildkite_team.t.slug
   depends_on = [buildkite_team_member.m]
 }
-`, e.name("members-filter"))),
+`, e.Name("members-filter"))),
 			Check: resource.ComposeAggregateTestCheckFunc(
 				resource.TestCheckResourceAttr("data.buildkite_organization_members.team", "members.#", "1"),
 				resource.TestCheckResourceAttrPair("data.buildkite_organization_members.team", "members.0.id", "buildkite_team_member.m", "user_id"),

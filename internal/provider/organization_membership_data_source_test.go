@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/acctest"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
@@ -20,20 +21,20 @@ import (
 // ID of another type.
 func TestAccOrganizationMembershipDataSource(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	s := e.seedMemberships(t, e.name("membership"))
+	e := acctest.NewTestEnv(t)
+	s := e.SeedMemberships(t, e.Name("membership"))
 	member := func(addr string) []statecheck.StateCheck {
 		value := func(attr string, v knownvalue.Check) statecheck.StateCheck {
 			return statecheck.ExpectKnownValue(addr, tfjsonpath.New(attr), v)
 		}
 		return []statecheck.StateCheck{
-			value("id", knownvalue.StringExact(s.admin.ID)),
-			value("uuid", knownvalue.StringExact(s.admin.ID)),
-			value("user_id", knownvalue.StringExact(kit.GraphQLID("User", s.admin.ID))),
-			value("email", knownvalue.StringExact(s.admin.Email)),
+			value("id", knownvalue.StringExact(s.Admin.ID)),
+			value("uuid", knownvalue.StringExact(s.Admin.ID)),
+			value("user_id", knownvalue.StringExact(kit.GraphQLID("User", s.Admin.ID))),
+			value("email", knownvalue.StringExact(s.Admin.Email)),
 			value("state", knownvalue.StringExact("active")),
 			value("role", knownvalue.StringExact("ADMIN")),
-			value("sso_mode", knownvalue.StringExact(strings.ToUpper(*s.admin.SSOMode))),
+			value("sso_mode", knownvalue.StringExact(strings.ToUpper(*s.Admin.SSOMode))),
 			value("invitation_id", knownvalue.Null()),
 		}
 	}
@@ -41,8 +42,8 @@ func TestAccOrganizationMembershipDataSource(t *testing.T) {
 	checks := append(append(append(member("data.buildkite_organization_membership.by_email"),
 		member("data.buildkite_organization_membership.by_uuid")...),
 		member("data.buildkite_organization_membership.by_graphql_id")...),
-		statecheck.ExpectKnownValue(invited, tfjsonpath.New("id"), knownvalue.StringExact(s.invitation.ID)),
-		statecheck.ExpectKnownValue(invited, tfjsonpath.New("invitation_id"), knownvalue.StringExact(s.invitation.ID)),
+		statecheck.ExpectKnownValue(invited, tfjsonpath.New("id"), knownvalue.StringExact(s.Invitation.ID)),
+		statecheck.ExpectKnownValue(invited, tfjsonpath.New("invitation_id"), knownvalue.StringExact(s.Invitation.ID)),
 		statecheck.ExpectKnownValue(invited, tfjsonpath.New("uuid"), knownvalue.Null()),
 		statecheck.ExpectKnownValue(invited, tfjsonpath.New("user_id"), knownvalue.Null()),
 		statecheck.ExpectKnownValue(invited, tfjsonpath.New("state"), knownvalue.StringExact("pending")),
@@ -51,23 +52,23 @@ func TestAccOrganizationMembershipDataSource(t *testing.T) {
 	)
 	refused := func(body, message string) resource.TestStep {
 		return resource.TestStep{
-			Config:      e.config(`data "buildkite_organization_membership" "x" {` + body + `}`),
+			Config:      e.Config(`data "buildkite_organization_membership" "x" {` + body + `}`),
 			ExpectError: regexp.MustCompile(message),
 		}
 	}
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
+		ProtoV6ProviderFactories: e.Factories(),
 		Steps: []resource.TestStep{
 			refused(`email = "nobody@example.com"`, `No Organization Membership Found[\s\S]*nobody@example.com`),
-			refused(`uuid = "`+unknownUUID+`"`, `No Organization Membership Found[\s\S]*`+unknownUUID),
+			refused(`uuid = "`+acctest.UnknownUUID+`"`, `No Organization Membership Found[\s\S]*`+acctest.UnknownUUID),
 			refused(``, `Exactly one of these attributes must be configured`),
 			refused(fmt.Sprintf(`
   uuid  = %q
   email = %q
-`, s.admin.ID, s.admin.Email), `Exactly one of these attributes must be configured`),
-			refused(`uuid = "`+kit.GraphQLID("Team", s.admin.ID)+`"`, `Invalid Reference`),
+`, s.Admin.ID, s.Admin.Email), `Exactly one of these attributes must be configured`),
+			refused(`uuid = "`+kit.GraphQLID("Team", s.Admin.ID)+`"`, `Invalid Reference`),
 			{
-				Config: e.config(fmt.Sprintf(`
+				Config: e.Config(fmt.Sprintf(`
 data "buildkite_organization_membership" "by_email" {
   email = %q
 }
@@ -80,7 +81,7 @@ data "buildkite_organization_membership" "by_graphql_id" {
 data "buildkite_organization_membership" "invited" {
   email = %q
 }
-`, strings.ToUpper(s.admin.Email), s.admin.ID, kit.GraphQLID("User", s.admin.ID), strings.ToUpper(s.invitation.Email))),
+`, strings.ToUpper(s.Admin.Email), s.Admin.ID, kit.GraphQLID("User", s.Admin.ID), strings.ToUpper(s.Invitation.Email))),
 				ConfigStateChecks: checks,
 			},
 		},

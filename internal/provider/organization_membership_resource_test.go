@@ -19,6 +19,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/acctest"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
@@ -33,14 +34,14 @@ resource "buildkite_organization_membership" "test" {
 }
 
 // inviteeEmail is an address that is no member, named with the tests' prefix.
-func (e *testEnv) inviteeEmail() string {
-	return strings.ToLower(e.name("invitee")) + "@example.com"
+func inviteeEmail(e *acctest.TestEnv) string {
+	return strings.ToLower(e.Name("invitee")) + "@example.com"
 }
 
 // checkMember fails unless the member with email has role (lower case) on the service.
-func (e *testEnv) checkMember(email, role string) resource.TestCheckFunc {
+func checkMember(e *acctest.TestEnv, email, role string) resource.TestCheckFunc {
 	return func(*terraform.State) error {
-		m, err := e.client.Organizations.FindMemberByEmail(context.Background(), email)
+		m, err := e.Client.Organizations.FindMemberByEmail(context.Background(), email)
 		if err != nil {
 			return err
 		}
@@ -52,9 +53,9 @@ func (e *testEnv) checkMember(email, role string) resource.TestCheckFunc {
 }
 
 // checkNoMember fails unless no member has email.
-func (e *testEnv) checkNoMember(email string) resource.TestCheckFunc {
+func checkNoMember(e *acctest.TestEnv, email string) resource.TestCheckFunc {
 	return func(*terraform.State) error {
-		m, err := e.client.Organizations.FindMemberByEmail(context.Background(), email)
+		m, err := e.Client.Organizations.FindMemberByEmail(context.Background(), email)
 		if err != nil {
 			return err
 		}
@@ -66,13 +67,13 @@ func (e *testEnv) checkNoMember(email string) resource.TestCheckFunc {
 }
 
 // acceptInvitation accepts, through the emulator's test-only route, the invitation the membership tracks.
-func (e *testEnv) acceptInvitation() resource.TestCheckFunc {
+func acceptInvitation(e *acctest.TestEnv) resource.TestCheckFunc {
 	return func(s *terraform.State) error {
 		rs, ok := s.RootModule().Resources[membershipAddr]
 		if !ok {
 			return fmt.Errorf("%s is not in state", membershipAddr)
 		}
-		resp, err := http.Post(e.url+"/_fake/organizations/"+e.org+"/invitations/"+rs.Primary.Attributes["invitation_id"]+"/accept", "application/json", nil)
+		resp, err := http.Post(e.URL+"/_fake/organizations/"+e.Org+"/invitations/"+rs.Primary.Attributes["invitation_id"]+"/accept", "application/json", nil)
 		if err != nil {
 			return err
 		}
@@ -88,22 +89,22 @@ func (e *testEnv) acceptInvitation() resource.TestCheckFunc {
 // its UUID, and downgraded rather than removed on destroy.
 func TestAccOrganizationMembershipResource_adopt(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	if e.live && os.Getenv(envMemberEmail) == "" {
-		t.Skip("live mode: needs " + envMemberEmail + ", a member other than the token's user (whose own membership cannot be changed)")
+	e := acctest.NewTestEnv(t)
+	if e.Live && os.Getenv(acctest.EnvMemberEmail) == "" {
+		t.Skip("live mode: needs " + acctest.EnvMemberEmail + ", a member other than the token's user (whose own membership cannot be changed)")
 	}
-	email := e.secondMemberEmail()
+	email := e.SecondMemberEmail()
 	cfg := func(role string) string {
-		return e.config(testAccMembershipConfig(fmt.Sprintf(`  email                = %q
+		return e.Config(testAccMembershipConfig(fmt.Sprintf(`  email                = %q
   role                 = %q
   sso_mode             = "OPTIONAL"
   downgrade_on_destroy = true`, strings.ToUpper(email), role)))
 	}
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             e.checkMember(email, "member"),
-		Steps: steps(
-			step(resource.TestStep{
+		ProtoV6ProviderFactories: e.Factories(),
+		CheckDestroy:             checkMember(e, email, "member"),
+		Steps: acctest.Steps(
+			acctest.Step(resource.TestStep{
 				Config: cfg("MEMBER"),
 				Check: resource.ComposeAggregateTestCheckFunc(
 					resource.TestCheckResourceAttr(membershipAddr, "state", "active"),
@@ -111,15 +112,15 @@ func TestAccOrganizationMembershipResource_adopt(t *testing.T) {
 					resource.TestCheckNoResourceAttr(membershipAddr, "invitation_id"),
 					resource.TestCheckResourceAttrSet(membershipAddr, "user_id"),
 				),
-				ConfigPlanChecks: expectEmpty(),
+				ConfigPlanChecks: acctest.ExpectEmpty(),
 			}),
-			step(resource.TestStep{
+			acctest.Step(resource.TestStep{
 				Config:           cfg("admin"),
-				Check:            e.checkMember(email, "admin"),
-				ConfigPlanChecks: inPlace(membershipAddr),
+				Check:            checkMember(e, email, "admin"),
+				ConfigPlanChecks: acctest.InPlace(membershipAddr),
 			}),
 			// An import records the role found then (ADMIN), not the one found at the adoption (MEMBER).
-			step(resource.TestStep{ResourceName: membershipAddr, ImportState: true, ImportStateVerify: true,
+			acctest.Step(resource.TestStep{ResourceName: membershipAddr, ImportState: true, ImportStateVerify: true,
 				ImportStateVerifyIgnore: []string{"downgrade_on_destroy", "email", "role", "role_before_adoption"}}),
 		),
 	})
@@ -129,51 +130,51 @@ func TestAccOrganizationMembershipResource_adopt(t *testing.T) {
 // imported so), becomes active once the invitation is accepted, and is removed on destroy.
 func TestAccOrganizationMembershipResource_invite(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	if e.live {
+	e := acctest.NewTestEnv(t)
+	if e.Live {
 		t.Skip("live mode: the invitation is accepted through the emulator's test-only route")
 	}
-	email := e.inviteeEmail()
-	cfg := e.config(testAccMembershipConfig(fmt.Sprintf(`  email           = %q
+	email := inviteeEmail(e)
+	cfg := e.Config(testAccMembershipConfig(fmt.Sprintf(`  email           = %q
   role            = "member"
   sso_mode        = "required"
   send_invitation = true`, email)))
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             e.checkNoMember(email),
-		Steps: steps(
-			step(resource.TestStep{
+		ProtoV6ProviderFactories: e.Factories(),
+		CheckDestroy:             checkNoMember(e, email),
+		Steps: acctest.Steps(
+			acctest.Step(resource.TestStep{
 				Config: cfg,
 				Check: resource.ComposeAggregateTestCheckFunc(
 					resource.TestCheckResourceAttr(membershipAddr, "state", "pending"),
 					resource.TestCheckResourceAttrPair(membershipAddr, "id", membershipAddr, "invitation_id"),
 					resource.TestCheckNoResourceAttr(membershipAddr, "uuid"),
 				),
-				ConfigPlanChecks: expectEmpty(),
+				ConfigPlanChecks: acctest.ExpectEmpty(),
 			}),
-			importSteps(membershipAddr, func(s *terraform.State) (string, error) {
-				id, err := importID(membershipAddr, "invitation_id")(s)
+			acctest.ImportSteps(membershipAddr, func(s *terraform.State) (string, error) {
+				id, err := acctest.ImportID(membershipAddr, "invitation_id")(s)
 				return "invitation/" + id, err
 			}, "send_invitation", "role", "sso_mode", "role_before_adoption"), // an import counts as adopted
-			step(resource.TestStep{
+			acctest.Step(resource.TestStep{
 				// Role changed while pending: the invitation is replaced, the id stays.
 				Config: strings.Replace(cfg, `role            = "member"`, `role            = "admin"`, 1),
 				Check: resource.ComposeAggregateTestCheckFunc(
 					resource.TestCheckResourceAttr(membershipAddr, "state", "pending"),
-					e.acceptInvitation(),
+					acceptInvitation(e),
 				),
 			}),
-			step(resource.TestStep{
+			acctest.Step(resource.TestStep{
 				Config: strings.Replace(cfg, `role            = "member"`, `role            = "admin"`, 1),
 				Check: resource.ComposeAggregateTestCheckFunc(
 					resource.TestCheckResourceAttr(membershipAddr, "state", "active"),
 					resource.TestCheckResourceAttrSet(membershipAddr, "uuid"),
-					e.checkMember(email, "admin"),
+					checkMember(e, email, "admin"),
 				),
 			}),
-			step(resource.TestStep{
+			acctest.Step(resource.TestStep{
 				Config:           strings.Replace(cfg, `role            = "member"`, `role            = "admin"`, 1),
-				ConfigPlanChecks: expectEmpty(),
+				ConfigPlanChecks: acctest.ExpectEmpty(),
 			}),
 		),
 	})
@@ -182,25 +183,25 @@ func TestAccOrganizationMembershipResource_invite(t *testing.T) {
 // TestAccOrganizationMembershipResource_disappears: an invitation revoked outside Terraform is planned again.
 func TestAccOrganizationMembershipResource_disappears(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	if e.live {
+	e := acctest.NewTestEnv(t)
+	if e.Live {
 		t.Skip("live mode: sends invitations")
 	}
-	cfg := e.config(testAccMembershipConfig(fmt.Sprintf(`  email           = %q
+	cfg := e.Config(testAccMembershipConfig(fmt.Sprintf(`  email           = %q
   role            = "member"
   sso_mode        = "required"
-  send_invitation = true`, e.inviteeEmail())))
+  send_invitation = true`, inviteeEmail(e))))
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
+		ProtoV6ProviderFactories: e.Factories(),
 		Steps: []resource.TestStep{
 			{
 				Config: cfg,
 				Check: func(s *terraform.State) error {
-					id, err := importID(membershipAddr, "invitation_id")(s)
+					id, err := acctest.ImportID(membershipAddr, "invitation_id")(s)
 					if err != nil {
 						return err
 					}
-					return e.client.Invitations.Revoke(context.Background(), id)
+					return e.Client.Invitations.Revoke(context.Background(), id)
 				},
 				ExpectNonEmptyPlan: true,
 			},
@@ -211,28 +212,28 @@ func TestAccOrganizationMembershipResource_disappears(t *testing.T) {
 
 func TestAccOrganizationMembershipResource_refusals(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	cfg := func(body string) string { return e.config(testAccMembershipConfig(body)) }
+	e := acctest.NewTestEnv(t)
+	cfg := func(body string) string { return e.Config(testAccMembershipConfig(body)) }
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
+		ProtoV6ProviderFactories: e.Factories(),
 		Steps: []resource.TestStep{
 			{Config: cfg(`  role = "member"
-  sso_mode = "required"`), ExpectError: wrapped("At least one of these attributes must be configured")},
+  sso_mode = "required"`), ExpectError: acctest.Wrapped("At least one of these attributes must be configured")},
 			{Config: cfg(`  uuid = "not-a-uuid"
   role = "member"
-  sso_mode = "required"`), ExpectError: wrapped("must be a user UUID")},
+  sso_mode = "required"`), ExpectError: acctest.Wrapped("must be a user UUID")},
 			{Config: cfg(`  email = "x@example.com"
   role = "owner"
-  sso_mode = "required"`), ExpectError: wrapped("role")},
+  sso_mode = "required"`), ExpectError: acctest.Wrapped("role")},
 			{Config: cfg(fmt.Sprintf(`  email = %q
   role = "member"
-  sso_mode = "required"`, e.inviteeEmail())), ExpectError: wrapped("organization member not found; provision the user first")},
+  sso_mode = "required"`, inviteeEmail(e))), ExpectError: acctest.Wrapped("organization member not found; provision the user first")},
 			{
 				Config:        cfg(`  email = "x@example.com"` + "\n  role = \"member\"\n  sso_mode = \"required\""),
 				ResourceName:  membershipAddr,
 				ImportState:   true,
 				ImportStateId: "someone",
-				ExpectError:   wrapped("Invalid membership import ID"),
+				ExpectError:   acctest.Wrapped("Invalid membership import ID"),
 			},
 		},
 	})
@@ -248,8 +249,8 @@ type warningRecorder struct {
 }
 
 // factories serves the provider of e through r.
-func (r *warningRecorder) factories(e *testEnv) map[string]func() (tfprotov6.ProviderServer, error) {
-	inner := e.factories()["buildkite"]
+func (r *warningRecorder) factories(e *acctest.TestEnv) map[string]func() (tfprotov6.ProviderServer, error) {
+	inner := e.Factories()["buildkite"]
 	return map[string]func() (tfprotov6.ProviderServer, error){
 		"buildkite": func() (tfprotov6.ProviderServer, error) {
 			s, err := inner()
@@ -320,9 +321,9 @@ func (s recordingServer) ApplyResourceChange(ctx context.Context, req *tfprotov6
 
 // seedAdministrator adds an administrator of the organization, other than the token's user, and returns
 // their e-mail.
-func (e *testEnv) seedAdministrator() string {
-	email := strings.ToLower(e.name("admin")) + "@example.com"
-	e.server.Store().AddUser(e.org, "Existing Admin", email, true)
+func seedAdministrator(e *acctest.TestEnv) string {
+	email := strings.ToLower(e.Name("admin")) + "@example.com"
+	e.Server.Store().AddUser(e.Org, "Existing Admin", email, true)
 	return email
 }
 
@@ -331,20 +332,20 @@ func (e *testEnv) seedAdministrator() string {
 // role_before_adoption ADMIN beside role "member"; destroy gives the role back and keeps the person.
 func TestAccOrganizationMembershipResource_adoptAdministrator(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	if e.live {
+	e := acctest.NewTestEnv(t)
+	if e.Live {
 		t.Skip("live mode: seeds an administrator in the emulator")
 	}
-	email := e.seedAdministrator()
+	email := seedAdministrator(e)
 	rec := &warningRecorder{}
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: rec.factories(e),
 		CheckDestroy: resource.ComposeAggregateTestCheckFunc(
-			e.checkMember(email, "admin"),
+			checkMember(e, email, "admin"),
 			rec.expect(true, "Organization Member Kept", email, "with role ADMIN again (it was MEMBER)", "remove_adopted_on_destroy"),
 		),
 		Steps: []resource.TestStep{{
-			Config: e.config(testAccMembershipConfig(fmt.Sprintf(`  email    = %q
+			Config: e.Config(testAccMembershipConfig(fmt.Sprintf(`  email    = %q
   role     = "member"
   sso_mode = "optional"`, email))),
 			ConfigPlanChecks: resource.ConfigPlanChecks{
@@ -357,7 +358,7 @@ func TestAccOrganizationMembershipResource_adoptAdministrator(t *testing.T) {
 			},
 			Check: resource.ComposeAggregateTestCheckFunc(
 				rec.expect(false, "Adopting Existing Organization Member", email, "with role ADMIN", "changes their role from ADMIN to MEMBER"),
-				e.checkMember(email, "member"),
+				checkMember(e, email, "member"),
 				resource.TestCheckResourceAttr(membershipAddr, "role_before_adoption", "ADMIN"),
 				resource.TestCheckNoResourceAttr(membershipAddr, "invitation_id"),
 			),
@@ -369,28 +370,28 @@ func TestAccOrganizationMembershipResource_adoptAdministrator(t *testing.T) {
 // adopted member, as it removes one the configuration invited, also when another e-mail replaces it.
 func TestAccOrganizationMembershipResource_removeAdopted(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	if e.live {
+	e := acctest.NewTestEnv(t)
+	if e.Live {
 		t.Skip("live mode: seeds an administrator in the emulator")
 	}
-	email, second := e.seedAdministrator(), e.secondMemberEmail()
+	email, second := seedAdministrator(e), e.SecondMemberEmail()
 	cfg := func(email string) string {
-		return e.config(testAccMembershipConfig(fmt.Sprintf(`  email                     = %q
+		return e.Config(testAccMembershipConfig(fmt.Sprintf(`  email                     = %q
   role                      = "admin"
   sso_mode                  = "optional"
   remove_adopted_on_destroy = true`, email)))
 	}
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             resource.ComposeAggregateTestCheckFunc(e.checkNoMember(email), e.checkNoMember(second)),
+		ProtoV6ProviderFactories: e.Factories(),
+		CheckDestroy:             resource.ComposeAggregateTestCheckFunc(checkNoMember(e, email), checkNoMember(e, second)),
 		Steps: []resource.TestStep{
 			{
 				Config: cfg(email),
 				Check: resource.ComposeAggregateTestCheckFunc(
 					resource.TestCheckResourceAttr(membershipAddr, "role_before_adoption", "ADMIN"),
-					e.checkMember(email, "admin"),
+					checkMember(e, email, "admin"),
 				),
-				ConfigPlanChecks: expectEmpty(),
+				ConfigPlanChecks: acctest.ExpectEmpty(),
 			},
 			{
 				// Another e-mail replaces the membership: the administrator is removed, and the replacement's
@@ -401,8 +402,8 @@ func TestAccOrganizationMembershipResource_removeAdopted(t *testing.T) {
 					plancheck.ExpectKnownValue(membershipAddr, tfjsonpath.New("role_before_adoption"), knownvalue.StringExact("MEMBER")),
 				}},
 				Check: resource.ComposeAggregateTestCheckFunc(
-					e.checkNoMember(email),
-					e.checkMember(second, "admin"),
+					checkNoMember(e, email),
+					checkMember(e, second, "admin"),
 					resource.TestCheckResourceAttr(membershipAddr, "role_before_adoption", "MEMBER"),
 				),
 			},
@@ -414,15 +415,15 @@ func TestAccOrganizationMembershipResource_removeAdopted(t *testing.T) {
 // revoked on destroy, with nothing recorded as adopted.
 func TestAccOrganizationMembershipResource_revokeInvited(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	if e.live {
+	e := acctest.NewTestEnv(t)
+	if e.Live {
 		t.Skip("live mode: sends invitations")
 	}
 	var invitation string
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
+		ProtoV6ProviderFactories: e.Factories(),
 		CheckDestroy: func(*terraform.State) error {
-			inv, err := e.client.Invitations.Get(context.Background(), invitation)
+			inv, err := e.Client.Invitations.Get(context.Background(), invitation)
 			if err != nil {
 				return err
 			}
@@ -432,17 +433,17 @@ func TestAccOrganizationMembershipResource_revokeInvited(t *testing.T) {
 			return nil
 		},
 		Steps: []resource.TestStep{{
-			Config: e.config(testAccMembershipConfig(fmt.Sprintf(`  email           = %q
+			Config: e.Config(testAccMembershipConfig(fmt.Sprintf(`  email           = %q
   role            = "member"
   sso_mode        = "required"
-  send_invitation = true`, e.inviteeEmail()))),
+  send_invitation = true`, inviteeEmail(e)))),
 			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 				plancheck.ExpectKnownValue(membershipAddr, tfjsonpath.New("role_before_adoption"), knownvalue.Null()),
 			}},
 			Check: resource.ComposeAggregateTestCheckFunc(
 				resource.TestCheckNoResourceAttr(membershipAddr, "role_before_adoption"),
 				func(s *terraform.State) (err error) {
-					invitation, err = importID(membershipAddr, "invitation_id")(s)
+					invitation, err = acctest.ImportID(membershipAddr, "invitation_id")(s)
 					return err
 				},
 			),
@@ -454,21 +455,21 @@ func TestAccOrganizationMembershipResource_revokeInvited(t *testing.T) {
 // (which planned an invitation) and the apply is not adopted unannounced: the apply fails and changes nothing.
 func TestAccOrganizationMembershipResource_memberSincePlan(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	if e.live {
+	e := acctest.NewTestEnv(t)
+	if e.Live {
 		t.Skip("live mode: seeds an administrator in the emulator between plan and apply")
 	}
-	email := e.inviteeEmail()
-	rec := &warningRecorder{beforeApply: func() { e.server.Store().AddUser(e.org, "Joined Meanwhile", email, true) }}
+	email := inviteeEmail(e)
+	rec := &warningRecorder{beforeApply: func() { e.Server.Store().AddUser(e.Org, "Joined Meanwhile", email, true) }}
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: rec.factories(e),
-		CheckDestroy:             e.checkMember(email, "admin"),
+		CheckDestroy:             checkMember(e, email, "admin"),
 		Steps: []resource.TestStep{{
-			Config: e.config(testAccMembershipConfig(fmt.Sprintf(`  email           = %q
+			Config: e.Config(testAccMembershipConfig(fmt.Sprintf(`  email           = %q
   role            = "member"
   sso_mode        = "required"
   send_invitation = true`, email))),
-			ExpectError: regexpMust(`Organization Membership Changed Since Plan[\s\S]*no\s+member\s+and\s+no\s+pending\s+invitation[\s\S]*role\s+ADMIN[\s\S]*Nothing\s+has\s+been\s+changed`),
+			ExpectError: acctest.RegexpMust(`Organization Membership Changed Since Plan[\s\S]*no\s+member\s+and\s+no\s+pending\s+invitation[\s\S]*role\s+ADMIN[\s\S]*Nothing\s+has\s+been\s+changed`),
 		}},
 	})
 }
@@ -479,12 +480,12 @@ func TestAccOrganizationMembershipResource_memberSincePlan(t *testing.T) {
 // they have, and says why.
 func TestAccOrganizationMembershipResource_stateWithoutAdoptionRecord(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	if e.live {
+	e := acctest.NewTestEnv(t)
+	if e.Live {
 		t.Skip("live mode: seeds an administrator in the emulator")
 	}
-	email := e.seedAdministrator()
-	m, err := e.client.Organizations.FindMemberByEmail(t.Context(), email)
+	email := seedAdministrator(e)
+	m, err := e.Client.Organizations.FindMemberByEmail(t.Context(), email)
 	if err != nil || m == nil || m.SSOMode == nil {
 		t.Fatalf("seeded administrator %s: %+v, %v", email, m, err)
 	}
@@ -494,7 +495,7 @@ func TestAccOrganizationMembershipResource_stateWithoutAdoptionRecord(t *testing
 		"outputs": map[string]any{}, "check_results": nil,
 		"resources": []any{map[string]any{
 			"mode": "managed", "type": "buildkite_organization_membership", "name": "test",
-			"provider": `provider["` + officialProviderAddress + `"]`,
+			"provider": `provider["` + acctest.OfficialProviderAddress + `"]`,
 			"instances": []any{map[string]any{"schema_version": 0, "sensitive_attributes": []any{}, "attributes": map[string]any{
 				"id": m.ID, "email": email, "uuid": m.ID, "user_id": kit.GraphQLID("User", m.ID), "invitation_id": nil,
 				"state": "active", "role": "ADMIN", "sso_mode": sso, "send_invitation": false, "downgrade_on_destroy": false,
@@ -504,13 +505,13 @@ func TestAccOrganizationMembershipResource_stateWithoutAdoptionRecord(t *testing
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := e.migrate(t, e.officialProviderBlock()+testAccMembershipConfig(fmt.Sprintf(`  email    = %q
+	w := e.Migrate(t, e.OfficialProviderBlock()+testAccMembershipConfig(fmt.Sprintf(`  email    = %q
   role     = "ADMIN"
   sso_mode = %q`, email, sso)), state)
-	out := w.mustRun("destroy", "-no-color", "-input=false", "-auto-approve")
-	expectOutput(t, out, "Organization Member Kept", email+" stays a member of the organization with role ADMIN",
+	out := w.MustRun("destroy", "-no-color", "-input=false", "-auto-approve")
+	acctest.ExpectOutput(t, out, "Organization Member Kept", email+" stays a member of the organization with role ADMIN",
 		"does not record the role they had before")
-	if err := e.checkMember(email, "admin")(nil); err != nil {
+	if err := checkMember(e, email, "admin")(nil); err != nil {
 		t.Errorf("after destroy: %v", err)
 	}
 }
@@ -520,17 +521,17 @@ func TestAccOrganizationMembershipResource_stateWithoutAdoptionRecord(t *testing
 // e-mail is known, and that plan says what it adopts.
 func TestAccOrganizationMembershipResource_adoptUnknownAtPlan(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	if e.live {
+	e := acctest.NewTestEnv(t)
+	if e.Live {
 		t.Skip("live mode: seeds an administrator in the emulator")
 	}
-	email := e.seedAdministrator()
+	email := seedAdministrator(e)
 	rec := &warningRecorder{}
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: rec.factories(e),
-		CheckDestroy:             e.checkMember(email, "admin"),
+		CheckDestroy:             checkMember(e, email, "admin"),
 		Steps: []resource.TestStep{{
-			Config: e.config(fmt.Sprintf(`
+			Config: e.Config(fmt.Sprintf(`
 resource "terraform_data" "email" {
   input = %q
 }
@@ -548,70 +549,70 @@ resource "terraform_data" "email" {
 	})
 }
 
-// The rows of buildkite_organization_membership in the tables every type runs through (type_tests_kit_test.go).
-var _ = registerTypeTests("buildkite_organization_membership", typeTests{
-	identity: &identityCase{
+// The rows of buildkite_organization_membership in the tables every type runs through (acctest/type_tests.go).
+var _ = acctest.RegisterTypeTests("buildkite_organization_membership", acctest.TypeTests{
+	Identity: &acctest.IdentityCase{
 		// An adopted member, named by its user UUID.
-		resourceType: "buildkite_organization_membership", attrs: []string{"id"},
-		setup: func(t *testing.T, e *testEnv) identityConfigs {
-			if e.live {
+		ResourceType: "buildkite_organization_membership", Attrs: []string{"id"},
+		Setup: func(t *testing.T, e *acctest.TestEnv) acctest.IdentityConfigs {
+			if e.Live {
 				t.Skip("live mode: changes and removes a member")
 			}
 			body := func(role string) string {
-				return testAccMembershipConfig(fmt.Sprintf("  email = %q\n  role = %q\n  sso_mode = \"OPTIONAL\"", e.secondMemberEmail(), role))
+				return testAccMembershipConfig(fmt.Sprintf("  email = %q\n  role = %q\n  sso_mode = \"OPTIONAL\"", e.SecondMemberEmail(), role))
 			}
-			return identityConfigs{
-				create:    body("MEMBER"),
-				update:    body("ADMIN"),
-				destroyed: func(*terraform.State) error { return nil },
+			return acctest.IdentityConfigs{
+				Create:    body("MEMBER"),
+				Update:    body("ADMIN"),
+				Destroyed: func(*terraform.State) error { return nil },
 			}
 		},
 	},
-	query: &queryCase{resourceType: "buildkite_organization_membership", run: func(t *testing.T, e *testEnv, base string) queryRow {
-		s := e.seedMemberships(t, base)
-		return queryRow{
-			blocks: []string{
+	Query: &acctest.QueryCase{ResourceType: "buildkite_organization_membership", Run: func(t *testing.T, e *acctest.TestEnv, base string) acctest.QueryRow {
+		s := e.SeedMemberships(t, base)
+		return acctest.QueryRow{
+			Blocks: []string{
 				"buildkite_organization_membership", "admins", `    role = "Admin"`,
 				"buildkite_organization_membership", "pending", `    state = "pending"`,
-				"buildkite_organization_membership", "one", fmt.Sprintf("    email = %q\n    state = \"active\"", strings.ToUpper(s.admin.Email)),
+				"buildkite_organization_membership", "one", fmt.Sprintf("    email = %q\n    state = \"active\"", strings.ToUpper(s.Admin.Email)),
 			},
-			checks: []querycheck.QueryResultCheck{
-				querycheck.ExpectLength("buildkite_organization_membership.all", s.members+s.pending),
-				querycheck.ExpectLength("buildkite_organization_membership.admins", s.admins),
-				querycheck.ExpectLength("buildkite_organization_membership.pending", s.pending),
-				querycheck.ExpectIdentity("buildkite_organization_membership.pending", identityOf("id", s.invitation.ID)),
+			Checks: []querycheck.QueryResultCheck{
+				querycheck.ExpectLength("buildkite_organization_membership.all", s.Members+s.Pending),
+				querycheck.ExpectLength("buildkite_organization_membership.admins", s.Admins),
+				querycheck.ExpectLength("buildkite_organization_membership.pending", s.Pending),
+				querycheck.ExpectIdentity("buildkite_organization_membership.pending", acctest.IdentityOf("id", s.Invitation.ID)),
 				querycheck.ExpectLength("buildkite_organization_membership.one", 1),
-				querycheck.ExpectIdentity("buildkite_organization_membership.one", identityOf("id", s.admin.ID)),
-				querycheck.ExpectResourceDisplayName("buildkite_organization_membership.all", byIdentity("id", s.invitation.ID),
-					knownvalue.StringExact(s.invitation.Email+" (invited)")),
-				querycheck.ExpectResourceDisplayName("buildkite_organization_membership.all", byIdentity("id", s.admin.ID),
-					knownvalue.StringExact(s.admin.Email)),
-				querycheck.ExpectResourceKnownValues("buildkite_organization_membership.all", byIdentity("id", s.admin.ID), []querycheck.KnownValueCheck{
-					known("uuid", knownvalue.StringExact(s.admin.ID)),
-					known("user_id", knownvalue.StringExact(kit.GraphQLID("User", s.admin.ID))),
-					known("email", knownvalue.StringExact(s.admin.Email)),
-					known("state", knownvalue.StringExact("active")),
-					known("role", knownvalue.StringExact("ADMIN")),
-					known("sso_mode", knownvalue.StringExact("OPTIONAL")),
-					known("invitation_id", knownvalue.Null()),
+				querycheck.ExpectIdentity("buildkite_organization_membership.one", acctest.IdentityOf("id", s.Admin.ID)),
+				querycheck.ExpectResourceDisplayName("buildkite_organization_membership.all", acctest.ByIdentity("id", s.Invitation.ID),
+					knownvalue.StringExact(s.Invitation.Email+" (invited)")),
+				querycheck.ExpectResourceDisplayName("buildkite_organization_membership.all", acctest.ByIdentity("id", s.Admin.ID),
+					knownvalue.StringExact(s.Admin.Email)),
+				querycheck.ExpectResourceKnownValues("buildkite_organization_membership.all", acctest.ByIdentity("id", s.Admin.ID), []querycheck.KnownValueCheck{
+					acctest.Known("uuid", knownvalue.StringExact(s.Admin.ID)),
+					acctest.Known("user_id", knownvalue.StringExact(kit.GraphQLID("User", s.Admin.ID))),
+					acctest.Known("email", knownvalue.StringExact(s.Admin.Email)),
+					acctest.Known("state", knownvalue.StringExact("active")),
+					acctest.Known("role", knownvalue.StringExact("ADMIN")),
+					acctest.Known("sso_mode", knownvalue.StringExact("OPTIONAL")),
+					acctest.Known("invitation_id", knownvalue.Null()),
 					// Found as an import finds it: adopted, so destroy would leave the member as found.
-					known("role_before_adoption", knownvalue.StringExact("ADMIN")),
-					known("send_invitation", knownvalue.Bool(false)),
+					acctest.Known("role_before_adoption", knownvalue.StringExact("ADMIN")),
+					acctest.Known("send_invitation", knownvalue.Bool(false)),
 				}),
-				querycheck.ExpectResourceKnownValues("buildkite_organization_membership.all", byIdentity("id", s.invitation.ID), []querycheck.KnownValueCheck{
-					known("invitation_id", knownvalue.StringExact(s.invitation.ID)),
-					known("uuid", knownvalue.Null()),
-					known("state", knownvalue.StringExact("pending")),
-					known("role", knownvalue.StringExact("MEMBER")),
-					known("sso_mode", knownvalue.StringExact("REQUIRED")),
-					known("role_before_adoption", knownvalue.StringExact("MEMBER")),
+				querycheck.ExpectResourceKnownValues("buildkite_organization_membership.all", acctest.ByIdentity("id", s.Invitation.ID), []querycheck.KnownValueCheck{
+					acctest.Known("invitation_id", knownvalue.StringExact(s.Invitation.ID)),
+					acctest.Known("uuid", knownvalue.Null()),
+					acctest.Known("state", knownvalue.StringExact("pending")),
+					acctest.Known("role", knownvalue.StringExact("MEMBER")),
+					acctest.Known("sso_mode", knownvalue.StringExact("REQUIRED")),
+					acctest.Known("role_before_adoption", knownvalue.StringExact("MEMBER")),
 				}),
 			},
-			refused: []queryRefusal{{`    role = "owner"`, regexp.MustCompile(`role[\s\S]*admin`)}},
-			imports: s.members + s.pending,
+			Refused: []acctest.QueryRefusal{{Body: `    role = "owner"`, Message: regexp.MustCompile(`role[\s\S]*admin`)}},
+			Imports: s.Members + s.Pending,
 		}
 	}},
-	exempt: map[string]string{
-		tableSweeper: "A membership is a person's, found by e-mail and not by the tests' prefix: no sweeper may remove one on a guess.",
+	Exempt: map[string]string{
+		acctest.TableSweeper: "A membership is a person's, found by e-mail and not by the tests' prefix: no sweeper may remove one on a guess.",
 	},
 })

@@ -12,23 +12,16 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/acctest"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 const pipelineSettingsAddr = "buildkite_organization_pipeline_settings.test"
 
-func testAccPipelineSettingsConfig(body string) string {
-	return fmt.Sprintf(`
-resource "buildkite_organization_pipeline_settings" "test" {
-%s
-}
-`, body)
-}
-
 // checkPipelineSettings fails unless the service holds check's expectations.
-func (e *testEnv) checkPipelineSettings(check func(s *buildkite.PipelineSettings) error) resource.TestCheckFunc {
+func checkPipelineSettings(e *acctest.TestEnv, check func(s *buildkite.PipelineSettings) error) resource.TestCheckFunc {
 	return func(*terraform.State) error {
-		s, err := e.client.PipelineSettings.Get(context.Background())
+		s, err := e.Client.PipelineSettings.Get(context.Background())
 		if err != nil {
 			return err
 		}
@@ -37,9 +30,9 @@ func (e *testEnv) checkPipelineSettings(check func(s *buildkite.PipelineSettings
 }
 
 // pipelineSettingsWrites counts the writes the emulator answered to /pipeline-settings (not in live mode).
-func (e *testEnv) pipelineSettingsWrites() int {
+func pipelineSettingsWrites(e *acctest.TestEnv) int {
 	n := 0
-	for _, r := range e.server.Requests() {
+	for _, r := range e.Server.Requests() {
 		if r.Method != http.MethodGet && strings.Contains(r.Path, "/pipeline-settings") {
 			n++
 		}
@@ -49,11 +42,11 @@ func (e *testEnv) pipelineSettingsWrites() int {
 
 func TestAccOrganizationPipelineSettingsResource_basic(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	e.keepPipelineSettings()
-	cluster := e.name("settings")
-	bucket := strings.ToLower(e.name("exports"))
-	first := testAccClusterConfig(cluster, "") + testAccPipelineSettingsConfig(fmt.Sprintf(`
+	e := acctest.NewTestEnv(t)
+	e.KeepPipelineSettings()
+	cluster := e.Name("settings")
+	bucket := strings.ToLower(e.Name("exports"))
+	first := acctest.ClusterConfig(cluster, "") + acctest.PipelineSettingsConfig(fmt.Sprintf(`
   default_branch                   = "trunk"
   default_cluster_id               = buildkite_cluster.test.uuid
   scheduled_job_expiry_in_minutes  = 120
@@ -61,7 +54,7 @@ func TestAccOrganizationPipelineSettingsResource_basic(t *testing.T) {
   build_export_location            = %q
   build_export_strategy_id         = "s3"
 `, bucket))
-	second := testAccClusterConfig(cluster, "") + testAccPipelineSettingsConfig(`
+	second := acctest.ClusterConfig(cluster, "") + acctest.PipelineSettingsConfig(`
   default_branch                   = "develop"
   default_cluster_id               = ""
   scheduled_job_expiry_in_minutes  = 90
@@ -70,25 +63,25 @@ func TestAccOrganizationPipelineSettingsResource_basic(t *testing.T) {
   build_export_strategy_id         = ""
 `)
 	// Left out of the configuration, the settings are no longer managed: nothing is planned or reset.
-	third := testAccClusterConfig(cluster, "") + testAccPipelineSettingsConfig(`  default_branch = "develop"`)
+	third := acctest.ClusterConfig(cluster, "") + acctest.PipelineSettingsConfig(`  default_branch = "develop"`)
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
+		ProtoV6ProviderFactories: e.Factories(),
 		// Destroying changes nothing on the service.
-		CheckDestroy: e.checkPipelineSettings(func(s *buildkite.PipelineSettings) error {
+		CheckDestroy: checkPipelineSettings(e, func(s *buildkite.PipelineSettings) error {
 			if s.DefaultBranch != "develop" || kit.Deref(s.ScheduledJobExpiryInMinutes) != 90 {
 				return fmt.Errorf("destroy changed the settings: branch %q, expiry %v", s.DefaultBranch, s.ScheduledJobExpiryInMinutes)
 			}
 			return nil
 		}),
-		Steps: steps(
-			step(resource.TestStep{
-				Config: e.config(first),
+		Steps: acctest.Steps(
+			acctest.Step(resource.TestStep{
+				Config: e.Config(first),
 				Check: resource.ComposeAggregateTestCheckFunc(
-					resource.TestCheckResourceAttr(pipelineSettingsAddr, "id", e.org),
+					resource.TestCheckResourceAttr(pipelineSettingsAddr, "id", e.Org),
 					resource.TestCheckResourceAttrPair(pipelineSettingsAddr, "default_cluster_id", "buildkite_cluster.test", "uuid"),
 					resource.TestCheckResourceAttr(pipelineSettingsAddr, "build_export_available", "true"),
 					resource.TestCheckResourceAttrSet(pipelineSettingsAddr, "build_export_supported_strategies.0"),
-					e.checkPipelineSettings(func(s *buildkite.PipelineSettings) error {
+					checkPipelineSettings(e, func(s *buildkite.PipelineSettings) error {
 						if s.DefaultBranch != "trunk" || s.DefaultClusterID == nil || !s.PublicPipelineCreation.Enabled ||
 							kit.Deref(s.BuildExports.Location) != bucket || kit.Deref(s.ScheduledJobExpiryInMinutes) != 120 {
 							return fmt.Errorf("the service holds %+v", s)
@@ -96,27 +89,27 @@ func TestAccOrganizationPipelineSettingsResource_basic(t *testing.T) {
 						return nil
 					}),
 				),
-				ConfigPlanChecks: expectEmpty(),
+				ConfigPlanChecks: acctest.ExpectEmpty(),
 			}),
-			importSteps(pipelineSettingsAddr, func(*terraform.State) (string, error) { return e.org, nil }),
-			step(resource.TestStep{
-				Config: e.config(second),
+			acctest.ImportSteps(pipelineSettingsAddr, func(*terraform.State) (string, error) { return e.Org, nil }),
+			acctest.Step(resource.TestStep{
+				Config: e.Config(second),
 				Check: resource.ComposeAggregateTestCheckFunc(
 					resource.TestCheckResourceAttr(pipelineSettingsAddr, "default_cluster_id", ""),
 					resource.TestCheckResourceAttr(pipelineSettingsAddr, "build_export_location", ""),
-					e.checkPipelineSettings(func(s *buildkite.PipelineSettings) error {
+					checkPipelineSettings(e, func(s *buildkite.PipelineSettings) error {
 						if s.DefaultBranch != "develop" || s.DefaultClusterID != nil || s.PublicPipelineCreation.Enabled || s.BuildExports.Enabled {
 							return fmt.Errorf("the service holds %+v", s)
 						}
 						return nil
 					}),
 				),
-				ConfigPlanChecks: inPlace(pipelineSettingsAddr),
+				ConfigPlanChecks: acctest.InPlace(pipelineSettingsAddr),
 			}),
-			step(resource.TestStep{
-				Config:           e.config(third),
-				ConfigPlanChecks: expectEmpty(),
-				Check: e.checkPipelineSettings(func(s *buildkite.PipelineSettings) error {
+			acctest.Step(resource.TestStep{
+				Config:           e.Config(third),
+				ConfigPlanChecks: acctest.ExpectEmpty(),
+				Check: checkPipelineSettings(e, func(s *buildkite.PipelineSettings) error {
 					if kit.Deref(s.ScheduledJobExpiryInMinutes) != 90 {
 						return fmt.Errorf("an attribute left out of the configuration was reset: expiry %v", s.ScheduledJobExpiryInMinutes)
 					}
@@ -131,23 +124,23 @@ func TestAccOrganizationPipelineSettingsResource_basic(t *testing.T) {
 // back; an unmanaged one is read and left alone.
 func TestAccOrganizationPipelineSettingsResource_drift(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	e.keepPipelineSettings()
-	cfg := e.config(testAccPipelineSettingsConfig(`  default_branch = "trunk"`))
+	e := acctest.NewTestEnv(t)
+	e.KeepPipelineSettings()
+	cfg := e.Config(acctest.PipelineSettingsConfig(`  default_branch = "trunk"`))
 	ctx := context.Background()
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
+		ProtoV6ProviderFactories: e.Factories(),
 		Steps: []resource.TestStep{
 			{Config: cfg},
 			{
 				PreConfig: func() {
-					if _, err := e.client.PipelineSettings.Update(ctx, buildkite.PipelineSettingsUpdate{DefaultBranch: buildkite.Value("changed-outside")}); err != nil {
+					if _, err := e.Client.PipelineSettings.Update(ctx, buildkite.PipelineSettingsUpdate{DefaultBranch: buildkite.Value("changed-outside")}); err != nil {
 						t.Fatal(err)
 					}
 				},
 				Config:           cfg,
-				ConfigPlanChecks: inPlace(pipelineSettingsAddr),
-				Check: e.checkPipelineSettings(func(s *buildkite.PipelineSettings) error {
+				ConfigPlanChecks: acctest.InPlace(pipelineSettingsAddr),
+				Check: checkPipelineSettings(e, func(s *buildkite.PipelineSettings) error {
 					if s.DefaultBranch != "trunk" {
 						return fmt.Errorf("default branch %q, want it put back", s.DefaultBranch)
 					}
@@ -156,15 +149,15 @@ func TestAccOrganizationPipelineSettingsResource_drift(t *testing.T) {
 			},
 			{
 				PreConfig: func() {
-					if _, err := e.client.PipelineSettings.SetSwitch(ctx, buildkite.SwitchHostedAgentsSSH, true); err != nil {
+					if _, err := e.Client.PipelineSettings.SetSwitch(ctx, buildkite.SwitchHostedAgentsSSH, true); err != nil {
 						t.Fatal(err)
 					}
 				},
 				Config:           cfg,
-				ConfigPlanChecks: expectEmpty(),
+				ConfigPlanChecks: acctest.ExpectEmpty(),
 				Check: resource.ComposeAggregateTestCheckFunc(
 					resource.TestCheckResourceAttr(pipelineSettingsAddr, "hosted_agents_terminal_access_enabled", "true"),
-					e.checkPipelineSettings(func(s *buildkite.PipelineSettings) error {
+					checkPipelineSettings(e, func(s *buildkite.PipelineSettings) error {
 						if !s.HostedAgentsTerminalAccess.Enabled {
 							return fmt.Errorf("an unmanaged switch was turned off")
 						}
@@ -180,14 +173,14 @@ func TestAccOrganizationPipelineSettingsResource_drift(t *testing.T) {
 // holds sends no write at all.
 func TestAccOrganizationPipelineSettingsResource_sendsOnlyDifferences(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	if e.live {
+	e := acctest.NewTestEnv(t)
+	if e.Live {
 		t.Skip("live mode: counts the emulator's requests")
 	}
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
+		ProtoV6ProviderFactories: e.Factories(),
 		Steps: []resource.TestStep{{
-			Config: e.config(testAccPipelineSettingsConfig(`
+			Config: e.Config(acctest.PipelineSettingsConfig(`
   default_branch                        = "main"
   public_pipeline_creation_enabled      = false
   hosted_agents_terminal_access_enabled = false
@@ -195,12 +188,12 @@ func TestAccOrganizationPipelineSettingsResource_sendsOnlyDifferences(t *testing
   build_export_strategy_id              = ""
 `)),
 			Check: func(*terraform.State) error {
-				if n := e.pipelineSettingsWrites(); n != 0 {
+				if n := pipelineSettingsWrites(e); n != 0 {
 					return fmt.Errorf("%d writes sent for settings the organization already held", n)
 				}
 				return nil
 			},
-			ConfigPlanChecks: expectEmpty(),
+			ConfigPlanChecks: acctest.ExpectEmpty(),
 		}},
 	})
 }
@@ -210,23 +203,23 @@ func TestAccOrganizationPipelineSettingsResource_sendsOnlyDifferences(t *testing
 // settings keep the values it applied.
 func TestAccOrganizationPipelineSettingsResource_destroySendsNothing(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	if e.live {
+	e := acctest.NewTestEnv(t)
+	if e.Live {
 		t.Skip("live mode: reads the emulator's request log")
 	}
 	before := 0 // the requests the emulator had answered before the destroy
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
+		ProtoV6ProviderFactories: e.Factories(),
 		CheckDestroy: resource.ComposeAggregateTestCheckFunc(
 			func(*terraform.State) error {
-				for _, r := range e.server.Requests()[before:] {
+				for _, r := range e.Server.Requests()[before:] {
 					if r.Method != http.MethodGet {
 						return fmt.Errorf("destroy sent %s %s", r.Method, r.Path)
 					}
 				}
 				return nil
 			},
-			e.checkPipelineSettings(func(s *buildkite.PipelineSettings) error {
+			checkPipelineSettings(e, func(s *buildkite.PipelineSettings) error {
 				if s.DefaultBranch != "kept" || kit.Deref(s.ScheduledJobExpiryInMinutes) != 75 || !s.PublicPipelineCreation.Enabled {
 					return fmt.Errorf("destroy changed the settings: %+v", s)
 				}
@@ -234,16 +227,16 @@ func TestAccOrganizationPipelineSettingsResource_destroySendsNothing(t *testing.
 			}),
 		),
 		Steps: []resource.TestStep{{
-			Config: e.config(testAccPipelineSettingsConfig(`
+			Config: e.Config(acctest.PipelineSettingsConfig(`
   default_branch                   = "kept"
   scheduled_job_expiry_in_minutes  = 75
   public_pipeline_creation_enabled = true
 `)),
 			Check: func(*terraform.State) error {
-				if e.pipelineSettingsWrites() == 0 {
+				if pipelineSettingsWrites(e) == 0 {
 					return fmt.Errorf("the settings were not written")
 				}
-				before = len(e.server.Requests())
+				before = len(e.Server.Requests())
 				return nil
 			},
 		}},
@@ -252,25 +245,25 @@ func TestAccOrganizationPipelineSettingsResource_destroySendsNothing(t *testing.
 
 func TestAccOrganizationPipelineSettingsResource_badInput(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	cfg := func(body string) string { return e.config(testAccPipelineSettingsConfig(body)) }
+	e := acctest.NewTestEnv(t)
+	cfg := func(body string) string { return e.Config(acctest.PipelineSettingsConfig(body)) }
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
+		ProtoV6ProviderFactories: e.Factories(),
 		Steps: []resource.TestStep{
 			{Config: cfg(`  scheduled_job_expiry_in_minutes = 59`), ExpectError: regexp.MustCompile(`(?s)scheduled_job_expiry_in_minutes.*between 60 and 43200`)},
 			{Config: cfg(`  default_timeout_in_minutes = -1`), ExpectError: regexp.MustCompile(`(?s)default_timeout_in_minutes.*at least 0`)},
-			{Config: cfg(`  default_cluster_id = "Q2x1c3Rlci0tLTE="`), ExpectError: wrapped("must be a UUID")},
+			{Config: cfg(`  default_cluster_id = "Q2x1c3Rlci0tLTE="`), ExpectError: acctest.Wrapped("must be a UUID")},
 			{Config: cfg("  build_export_location = \"s3://bucket\"\n  build_export_strategy_id = \"s3\""),
-				ExpectError: wrapped("must be a bare bucket name, without a scheme")},
-			{Config: cfg(`  build_export_location = "bucket"`), ExpectError: wrapped("build_export_strategy_id")},
+				ExpectError: acctest.Wrapped("must be a bare bucket name, without a scheme")},
+			{Config: cfg(`  build_export_location = "bucket"`), ExpectError: acctest.Wrapped("build_export_strategy_id")},
 			{Config: cfg("  build_export_location = \"\"\n  build_export_strategy_id = \"s3\""),
-				ExpectError: wrapped("Mismatched build export location and strategy")},
+				ExpectError: acctest.Wrapped("Mismatched build export location and strategy")},
 			{
 				Config:        cfg(`  default_branch = "main"`),
 				ResourceName:  pipelineSettingsAddr,
 				ImportState:   true,
 				ImportStateId: "another-organization",
-				ExpectError:   wrapped("Organization does not match provider configuration"),
+				ExpectError:   acctest.Wrapped("Organization does not match provider configuration"),
 			},
 		},
 	})
@@ -280,52 +273,52 @@ func TestAccOrganizationPipelineSettingsResource_badInput(t *testing.T) {
 // they mean here, and what was applied before one is kept in state.
 func TestAccOrganizationPipelineSettingsResource_refusals(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	if e.live {
+	e := acctest.NewTestEnv(t)
+	if e.Live {
 		t.Skip("changes the organization's plan in the emulator")
 	}
-	e.server.Store().SetBuildExportAvailable(e.org, false)
+	e.Server.Store().SetBuildExportAvailable(e.Org, false)
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
+		ProtoV6ProviderFactories: e.Factories(),
 		Steps: []resource.TestStep{
 			{
-				Config: e.config(testAccPipelineSettingsConfig(`
+				Config: e.Config(acctest.PipelineSettingsConfig(`
   default_branch           = "trunk"
   build_export_location    = "bucket"
   build_export_strategy_id = "s3"
 `)),
-				ExpectError: wrapped("Build export is not available on the organization's plan"),
+				ExpectError: acctest.Wrapped("Build export is not available on the organization's plan"),
 			},
 			{
 				// What was applied before the refusal is on the service and in state: the branch.
 				PreConfig: func() {
-					s, err := e.client.PipelineSettings.Get(context.Background())
+					s, err := e.Client.PipelineSettings.Get(context.Background())
 					if err != nil || s.DefaultBranch != "trunk" {
 						t.Errorf("after the refused build export: %+v, %v; want the branch changed", s, err)
 					}
 				},
-				Config: e.config(testAccPipelineSettingsConfig(`  default_branch = "trunk"`)),
+				Config: e.Config(acctest.PipelineSettingsConfig(`  default_branch = "trunk"`)),
 				Check:  resource.TestCheckResourceAttr(pipelineSettingsAddr, "default_branch", "trunk"),
 			},
 		},
 	})
 }
 
-// The rows of buildkite_organization_pipeline_settings in the tables every type runs through (type_tests_kit_test.go).
-var _ = registerTypeTests("buildkite_organization_pipeline_settings", typeTests{
-	identity: &identityCase{
+// The rows of buildkite_organization_pipeline_settings in the tables every type runs through (acctest/type_tests.go).
+var _ = acctest.RegisterTypeTests("buildkite_organization_pipeline_settings", acctest.TypeTests{
+	Identity: &acctest.IdentityCase{
 		// Named by the organization's slug; destroying it leaves the settings as they are.
-		resourceType: "buildkite_organization_pipeline_settings", attrs: []string{"id"},
-		setup: func(t *testing.T, e *testEnv) identityConfigs {
-			e.keepPipelineSettings()
-			return identityConfigs{
-				create:    testAccPipelineSettingsConfig(`  default_branch = "identity"`),
-				update:    testAccPipelineSettingsConfig(`  default_branch = "identity-changed"`),
-				destroyed: func(*terraform.State) error { return nil },
+		ResourceType: "buildkite_organization_pipeline_settings", Attrs: []string{"id"},
+		Setup: func(t *testing.T, e *acctest.TestEnv) acctest.IdentityConfigs {
+			e.KeepPipelineSettings()
+			return acctest.IdentityConfigs{
+				Create:    acctest.PipelineSettingsConfig(`  default_branch = "identity"`),
+				Update:    acctest.PipelineSettingsConfig(`  default_branch = "identity-changed"`),
+				Destroyed: func(*terraform.State) error { return nil },
 			}
 		},
 	},
-	exempt: map[string]string{
-		tableSweeper: "The organization's pipeline settings are a singleton the tests hold and put back (singleton_kit_test.go): there is nothing to remove.",
+	Exempt: map[string]string{
+		acctest.TableSweeper: "The organization's pipeline settings are a singleton the tests hold and put back (acctest/singleton.go): there is nothing to remove.",
 	},
 })

@@ -17,18 +17,19 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/acctest"
 )
 
 // changeRuleOutside changes the rule's description and conditions on the service, as the web interface would.
-func (e *testEnv) changeRuleOutside(address, description string, conditions []string) resource.TestCheckFunc {
+func changeRuleOutside(e *acctest.TestEnv, address, description string, conditions []string) resource.TestCheckFunc {
 	return func(s *terraform.State) error {
 		a := s.RootModule().Resources[address].Primary.Attributes
 		value, _ := json.Marshal(map[string]any{"source_pipeline": a["source_uuid"], "target_pipeline": a["target_uuid"], "conditions": conditions})
-		org, err := e.client.Organizations.Get(context.Background())
+		org, err := e.Client.Organizations.Get(context.Background())
 		if err != nil {
 			return err
 		}
-		_, err = e.client.Rules.Update(context.Background(), buildkite.RuleUpdate{
+		_, err = e.Client.Rules.Update(context.Background(), buildkite.RuleUpdate{
 			OrganizationID: org.GraphQLID, ID: a["graphql_id"], Description: &description, Value: value,
 		})
 		return err
@@ -41,14 +42,14 @@ func (e *testEnv) changeRuleOutside(address, description string, conditions []st
 // Terraform shows as a difference and is put back; the data source reads description and conditions.
 func TestAccOrganizationRuleResource_inPlace(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	name := e.name("rulegql")
+	e := acctest.NewTestEnv(t)
+	name := e.Name("rulegql")
 	rule := func(description, conditions string) string {
 		desc := ""
 		if description != "" {
 			desc = fmt.Sprintf("description = %q\n  ", description)
 		}
-		return e.config(fmt.Sprintf(`
+		return e.Config(fmt.Sprintf(`
 resource "buildkite_pipeline" "source" {
   name       = "%[1]s-source"
   repository = "https://github.com/acme/app.git"
@@ -81,7 +82,7 @@ data "buildkite_organization_rules" "all" {
 	two := `conditions = ["source.build.branch == 'main'", "source.build.creator.teams includes 'deploy'"]`
 	var firstID string
 	sameRule := func(s *terraform.State) error {
-		if id := s.RootModule().Resources[ruleAddr].Primary.ID; id != firstID {
+		if id := s.RootModule().Resources[acctest.RuleAddr].Primary.ID; id != firstID {
 			return fmt.Errorf("the rule was replaced: %s, was %s", id, firstID)
 		}
 		return nil
@@ -101,61 +102,64 @@ data "buildkite_organization_rules" "all" {
 		})
 	}
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             e.checkDestroyed("buildkite_organization_rule"),
-		Steps: steps(
-			step(resource.TestStep{
+		ProtoV6ProviderFactories: e.Factories(),
+		CheckDestroy:             e.CheckDestroyed("buildkite_organization_rule"),
+		Steps: acctest.Steps(
+			acctest.Step(resource.TestStep{
 				Config: rule("Deploys trigger releases", mainOnly),
-				Check: resource.ComposeTestCheckFunc(e.checkExists(ruleAddr),
-					e.checkRuleDetails("Deploys trigger releases", []string{"source.build.branch == 'main'"}),
-					func(s *terraform.State) error { firstID = s.RootModule().Resources[ruleAddr].Primary.ID; return nil }),
+				Check: resource.ComposeTestCheckFunc(e.CheckExists(acctest.RuleAddr),
+					e.CheckRuleDetails("Deploys trigger releases", []string{"source.build.branch == 'main'"}),
+					func(s *terraform.State) error {
+						firstID = s.RootModule().Resources[acctest.RuleAddr].Primary.ID
+						return nil
+					}),
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue("data.buildkite_organization_rule.test", tfjsonpath.New("description"), knownvalue.StringExact("Deploys trigger releases")),
 					statecheck.ExpectKnownValue("data.buildkite_organization_rule.test", tfjsonpath.New("value"), dataValue("source.build.branch == 'main'")),
 				},
-				ConfigPlanChecks: expectEmpty(),
+				ConfigPlanChecks: acctest.ExpectEmpty(),
 			}),
-			importSteps(ruleAddr, importID(ruleAddr, "id")),
-			step(resource.TestStep{
+			acctest.ImportSteps(acctest.RuleAddr, acctest.ImportID(acctest.RuleAddr, "id")),
+			acctest.Step(resource.TestStep{
 				// Another condition: in place.
 				Config:           rule("Deploys trigger releases", two),
-				ConfigPlanChecks: inPlace(ruleAddr),
+				ConfigPlanChecks: acctest.InPlace(acctest.RuleAddr),
 				Check: resource.ComposeTestCheckFunc(sameRule,
-					e.checkRuleDetails("Deploys trigger releases", []string{"source.build.branch == 'main'", "source.build.creator.teams includes 'deploy'"})),
+					e.CheckRuleDetails("Deploys trigger releases", []string{"source.build.branch == 'main'", "source.build.creator.teams includes 'deploy'"})),
 			}),
-			step(resource.TestStep{
+			acctest.Step(resource.TestStep{
 				// The rules data source reads them too (one GraphQL request for the page). It lists the
 				// organization's other rules as well (a live organization, or a parallel test), so the check
 				// finds this one by UUID.
 				Config: rule("Deploys trigger releases", two),
-				Check: listedRule("data.buildkite_organization_rules.all", ruleAddr, "Deploys trigger releases",
+				Check: listedRule("data.buildkite_organization_rules.all", acctest.RuleAddr, "Deploys trigger releases",
 					"source.build.branch == 'main'", "source.build.creator.teams includes 'deploy'"),
 			}),
-			step(resource.TestStep{
+			acctest.Step(resource.TestStep{
 				// Changed outside Terraform: description and conditions are read back, and the plan puts them back.
 				Config:             rule("Deploys trigger releases", two),
-				Check:              e.changeRuleOutside(ruleAddr, "Changed in the web interface", []string{"source.build.branch == 'release'"}),
+				Check:              changeRuleOutside(e, acctest.RuleAddr, "Changed in the web interface", []string{"source.build.branch == 'release'"}),
 				ExpectNonEmptyPlan: true,
 			}),
-			step(resource.TestStep{
+			acctest.Step(resource.TestStep{
 				Config: rule("Deploys trigger releases", two),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{
-						plancheck.ExpectResourceAction(ruleAddr, plancheck.ResourceActionUpdate),
-						plancheck.ExpectKnownValue(ruleAddr, tfjsonpath.New("description"), knownvalue.StringExact("Deploys trigger releases")),
+						plancheck.ExpectResourceAction(acctest.RuleAddr, plancheck.ResourceActionUpdate),
+						plancheck.ExpectKnownValue(acctest.RuleAddr, tfjsonpath.New("description"), knownvalue.StringExact("Deploys trigger releases")),
 					},
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
 				Check: resource.ComposeTestCheckFunc(sameRule,
-					e.checkRuleDetails("Deploys trigger releases", []string{"source.build.branch == 'main'", "source.build.creator.teams includes 'deploy'"})),
+					e.CheckRuleDetails("Deploys trigger releases", []string{"source.build.branch == 'main'", "source.build.creator.teams includes 'deploy'"})),
 			}),
-			step(resource.TestStep{
+			acctest.Step(resource.TestStep{
 				// No description and no conditions: both cleared on the service, in place.
 				Config:           rule("", ""),
-				ConfigPlanChecks: inPlace(ruleAddr),
-				Check:            resource.ComposeTestCheckFunc(sameRule, e.checkRuleDetails(nil, nil)),
+				ConfigPlanChecks: acctest.InPlace(acctest.RuleAddr),
+				Check:            resource.ComposeTestCheckFunc(sameRule, e.CheckRuleDetails(nil, nil)),
 				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(ruleAddr, tfjsonpath.New("description"), knownvalue.Null()),
+					statecheck.ExpectKnownValue(acctest.RuleAddr, tfjsonpath.New("description"), knownvalue.Null()),
 					statecheck.ExpectKnownValue("data.buildkite_organization_rule.test", tfjsonpath.New("description"), knownvalue.Null()),
 				},
 			}),
@@ -167,20 +171,20 @@ data "buildkite_organization_rules" "all" {
 // variable) fails in its words and leaves the rule as it was.
 func TestAccOrganizationRuleResource_inPlaceRefused(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	name := e.name("rulebad")
+	e := acctest.NewTestEnv(t)
+	name := e.Name("rulebad")
 	cfg := func(conditions string) string {
-		return e.config(testAccRuleConfig(name, "pipeline.trigger_build.pipeline", `jsonencode({
+		return e.Config(testAccRuleConfig(name, "pipeline.trigger_build.pipeline", `jsonencode({
     source_pipeline = buildkite_pipeline.source.uuid
     target_pipeline = buildkite_pipeline.target.uuid
     conditions      = [`+conditions+`]
   })`))
 	}
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             e.checkDestroyed("buildkite_organization_rule"),
+		ProtoV6ProviderFactories: e.Factories(),
+		CheckDestroy:             e.CheckDestroyed("buildkite_organization_rule"),
 		Steps: []resource.TestStep{
-			{Config: cfg(`"source.build.branch == 'main'"`), ConfigPlanChecks: expectEmpty()},
+			{Config: cfg(`"source.build.branch == 'main'"`), ConfigPlanChecks: acctest.ExpectEmpty()},
 			{
 				Config:      cfg(`"source.nonexistent_condition includes 'x'"`),
 				ExpectError: regexp.MustCompile("(?s)Unable to Update Rule.*is not a variable"),
@@ -188,7 +192,7 @@ func TestAccOrganizationRuleResource_inPlaceRefused(t *testing.T) {
 			{
 				Config:   cfg(`"source.build.branch == 'main'"`),
 				PlanOnly: true,
-				Check:    e.checkRuleDetails(nil, []string{"source.build.branch == 'main'"}),
+				Check:    e.CheckRuleDetails(nil, []string{"source.build.branch == 'main'"}),
 			},
 		},
 	})

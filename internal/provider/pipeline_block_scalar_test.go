@@ -10,6 +10,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/acctest"
 )
 
 // TestAccPipelineResource_blockScalarBlanks: blanks that belong to a block scalar's value (spaces ending
@@ -18,8 +19,8 @@ import (
 // trimming the end of the whole text, both steps below failed.
 func TestAccPipelineResource_blockScalarBlanks(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	name := e.name("blocks")
+	e := acctest.NewTestEnv(t)
+	name := e.Name("blocks")
 	for _, tc := range []struct {
 		steps   string
 		command string // the value of the first step's command, as the YAML means it
@@ -29,13 +30,13 @@ func TestAccPipelineResource_blockScalarBlanks(t *testing.T) {
 	} {
 		t.Run(fmt.Sprintf("%q", tc.command), func(t *testing.T) {
 			resource.Test(t, resource.TestCase{
-				ProtoV6ProviderFactories: e.factories(),
-				CheckDestroy:             e.checkDestroyed("buildkite_pipeline"),
+				ProtoV6ProviderFactories: e.Factories(),
+				CheckDestroy:             e.CheckDestroyed("buildkite_pipeline"),
 				Steps: []resource.TestStep{{
-					Config:            e.config(testAccPipelineConfig(name, fmt.Sprintf("  steps = %q", tc.steps))),
-					Check:             e.checkPipeline(commandIs(tc.command)),
-					ConfigStateChecks: []statecheck.StateCheck{stateIs("steps", knownvalue.StringExact(tc.steps))},
-					ConfigPlanChecks:  expectEmpty(),
+					Config:            e.Config(testAccPipelineConfig(name, fmt.Sprintf("  steps = %q", tc.steps))),
+					Check:             e.CheckPipeline(commandIs(tc.command)),
+					ConfigStateChecks: []statecheck.StateCheck{acctest.StateIs("steps", knownvalue.StringExact(tc.steps))},
+					ConfigPlanChecks:  acctest.ExpectEmpty(),
 				}},
 			})
 		})

@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/acctest"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
@@ -17,20 +18,20 @@ import (
 // them, and a change made outside Terraform is drift that the next apply puts back.
 func TestAccPipelineResource_looksReadBack(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	cfg := e.config(testAccPipelineConfig(e.name("looks-read"), `  emoji = ":rocket:"
+	e := acctest.NewTestEnv(t)
+	cfg := e.Config(testAccPipelineConfig(e.Name("looks-read"), `  emoji = ":rocket:"
   color = "#FF5733"`))
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             e.checkDestroyed("buildkite_pipeline"),
+		ProtoV6ProviderFactories: e.Factories(),
+		CheckDestroy:             e.CheckDestroyed("buildkite_pipeline"),
 		Steps: []resource.TestStep{
-			{Config: cfg, ConfigPlanChecks: expectEmpty()},
+			{Config: cfg, ConfigPlanChecks: acctest.ExpectEmpty()},
 			// Read through GraphQL, an import holds both.
-			{ResourceName: pipelineAddr, ImportState: true, ImportStateVerify: true},
+			{ResourceName: acctest.PipelineAddr, ImportState: true, ImportStateVerify: true},
 			{
 				Config: cfg, ExpectNonEmptyPlan: true,
 				Check: func(s *terraform.State) error {
-					_, err := e.client.Pipelines.Update(context.Background(), pipelineAttr(s, "slug"),
+					_, err := e.Client.Pipelines.Update(context.Background(), acctest.PipelineAttr(s, "slug"),
 						buildkite.PipelineUpdate{Emoji: buildkite.Value(":snail:"), Color: buildkite.Value("#000000")})
 					return err
 				},
@@ -38,11 +39,11 @@ func TestAccPipelineResource_looksReadBack(t *testing.T) {
 			{
 				Config: cfg,
 				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(pipelineAddr, plancheck.ResourceActionUpdate)},
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(acctest.PipelineAddr, plancheck.ResourceActionUpdate)},
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
 				Check: func(s *terraform.State) error {
-					looks, err := e.client.Pipelines.Looks(context.Background(), pipelineAttr(s, "id"), pipelineAttr(s, "graphql_id"))
+					looks, err := e.Client.Pipelines.Looks(context.Background(), acctest.PipelineAttr(s, "id"), acctest.PipelineAttr(s, "graphql_id"))
 					if err != nil {
 						return err
 					}

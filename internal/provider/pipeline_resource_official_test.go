@@ -8,7 +8,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/hashicorp/terraform-plugin-testing/helper/acctest"
+	tfacctest "github.com/hashicorp/terraform-plugin-testing/helper/acctest"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
@@ -16,6 +16,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/acctest"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
@@ -30,34 +31,34 @@ import (
 // description, timeouts and visibility, resets allow_rebuilds and clears tags.
 func TestAccPipelineResource_officialDefaults(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	name := e.name("defaults")
-	bare := e.config(testAccPipelineConfig(name, ""))
+	e := acctest.NewTestEnv(t)
+	name := e.Name("defaults")
+	bare := e.Config(testAccPipelineConfig(name, ""))
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             e.checkDestroyed("buildkite_pipeline"),
-		Steps: steps(
-			step(resource.TestStep{
+		ProtoV6ProviderFactories: e.Factories(),
+		CheckDestroy:             e.CheckDestroyed("buildkite_pipeline"),
+		Steps: acctest.Steps(
+			acctest.Step(resource.TestStep{
 				Config: bare,
 				Check: resource.ComposeAggregateTestCheckFunc(
-					resource.TestCheckNoResourceAttr(pipelineAddr, "branch_configuration"),
-					resource.TestCheckNoResourceAttr(pipelineAddr, "cluster_id"),
-					resource.TestCheckNoResourceAttr(pipelineAddr, "cluster_name"),
-					resource.TestCheckResourceAttr(pipelineAddr, "allow_rebuilds", "true"),
-					resource.TestCheckResourceAttr(pipelineAddr, "cancel_intermediate_builds", "false"),
-					resource.TestCheckResourceAttr(pipelineAddr, "cancel_intermediate_builds_branch_filter", ""),
-					resource.TestCheckResourceAttr(pipelineAddr, "skip_intermediate_builds", "false"),
-					resource.TestCheckResourceAttr(pipelineAddr, "skip_intermediate_builds_branch_filter", ""),
-					resource.TestCheckResourceAttr(pipelineAddr, "default_branch", ""),
-					resource.TestCheckResourceAttr(pipelineAddr, "description", ""),
-					resource.TestCheckResourceAttr(pipelineAddr, "default_timeout_in_minutes", "0"),
-					resource.TestCheckResourceAttr(pipelineAddr, "maximum_timeout_in_minutes", "0"),
-					resource.TestCheckResourceAttr(pipelineAddr, "slug", strings.ToLower(name)),
-					resource.TestCheckResourceAttr(pipelineAddr, "steps", buildkite.DefaultSteps),
-					resource.TestCheckResourceAttr(pipelineAddr, "visibility", "PRIVATE"),
-					resource.TestCheckResourceAttr(pipelineAddr, "tags.#", "0"),
-					resource.TestCheckResourceAttr(pipelineAddr, "archived", "false"),
-					e.checkPipeline(func(p *buildkite.Pipeline) error {
+					resource.TestCheckNoResourceAttr(acctest.PipelineAddr, "branch_configuration"),
+					resource.TestCheckNoResourceAttr(acctest.PipelineAddr, "cluster_id"),
+					resource.TestCheckNoResourceAttr(acctest.PipelineAddr, "cluster_name"),
+					resource.TestCheckResourceAttr(acctest.PipelineAddr, "allow_rebuilds", "true"),
+					resource.TestCheckResourceAttr(acctest.PipelineAddr, "cancel_intermediate_builds", "false"),
+					resource.TestCheckResourceAttr(acctest.PipelineAddr, "cancel_intermediate_builds_branch_filter", ""),
+					resource.TestCheckResourceAttr(acctest.PipelineAddr, "skip_intermediate_builds", "false"),
+					resource.TestCheckResourceAttr(acctest.PipelineAddr, "skip_intermediate_builds_branch_filter", ""),
+					resource.TestCheckResourceAttr(acctest.PipelineAddr, "default_branch", ""),
+					resource.TestCheckResourceAttr(acctest.PipelineAddr, "description", ""),
+					resource.TestCheckResourceAttr(acctest.PipelineAddr, "default_timeout_in_minutes", "0"),
+					resource.TestCheckResourceAttr(acctest.PipelineAddr, "maximum_timeout_in_minutes", "0"),
+					resource.TestCheckResourceAttr(acctest.PipelineAddr, "slug", strings.ToLower(name)),
+					resource.TestCheckResourceAttr(acctest.PipelineAddr, "steps", buildkite.DefaultSteps),
+					resource.TestCheckResourceAttr(acctest.PipelineAddr, "visibility", "PRIVATE"),
+					resource.TestCheckResourceAttr(acctest.PipelineAddr, "tags.#", "0"),
+					resource.TestCheckResourceAttr(acctest.PipelineAddr, "archived", "false"),
+					e.CheckPipeline(func(p *buildkite.Pipeline) error {
 						if p.DefaultBranch != "" || p.DefaultCommandStepTimeout != nil || p.Visibility != "private" ||
 							kit.Deref(p.Configuration) != buildkite.DefaultSteps || !p.AllowRebuilds {
 							return fmt.Errorf("service has %+v", p)
@@ -66,10 +67,10 @@ func TestAccPipelineResource_officialDefaults(t *testing.T) {
 					}),
 				),
 			}),
-			importSteps(pipelineAddr, importID(pipelineAddr, "graphql_id")),
-			importSteps(pipelineAddr, importID(pipelineAddr, "id")),
-			step(resource.TestStep{
-				Config: e.config(testAccPipelineConfig(name, `
+			acctest.ImportSteps(acctest.PipelineAddr, acctest.ImportID(acctest.PipelineAddr, "graphql_id")),
+			acctest.ImportSteps(acctest.PipelineAddr, acctest.ImportID(acctest.PipelineAddr, "id")),
+			acctest.Step(resource.TestStep{
+				Config: e.Config(testAccPipelineConfig(name, `
   description                = "Builds the app"
   default_timeout_in_minutes = 20
   maximum_timeout_in_minutes = 30
@@ -78,23 +79,23 @@ func TestAccPipelineResource_officialDefaults(t *testing.T) {
   cancel_intermediate_builds = true
   tags                       = ["llama"]
   branch_configuration       = "main"`)),
-				ConfigPlanChecks: inPlace(pipelineAddr),
+				ConfigPlanChecks: acctest.InPlace(acctest.PipelineAddr),
 			}),
-			step(resource.TestStep{
+			acctest.Step(resource.TestStep{
 				// Removed: description, timeouts, visibility and the flags keep the service's values;
 				// allow_rebuilds returns to its default, tags and branch_configuration are cleared.
 				Config:           bare,
-				ConfigPlanChecks: inPlace(pipelineAddr),
+				ConfigPlanChecks: acctest.InPlace(acctest.PipelineAddr),
 				Check: resource.ComposeAggregateTestCheckFunc(
-					resource.TestCheckResourceAttr(pipelineAddr, "description", "Builds the app"),
-					resource.TestCheckResourceAttr(pipelineAddr, "default_timeout_in_minutes", "20"),
-					resource.TestCheckResourceAttr(pipelineAddr, "maximum_timeout_in_minutes", "30"),
-					resource.TestCheckResourceAttr(pipelineAddr, "visibility", "PUBLIC"),
-					resource.TestCheckResourceAttr(pipelineAddr, "cancel_intermediate_builds", "true"),
-					resource.TestCheckResourceAttr(pipelineAddr, "allow_rebuilds", "true"),
-					resource.TestCheckResourceAttr(pipelineAddr, "tags.#", "0"),
-					resource.TestCheckNoResourceAttr(pipelineAddr, "branch_configuration"),
-					e.checkPipeline(func(p *buildkite.Pipeline) error {
+					resource.TestCheckResourceAttr(acctest.PipelineAddr, "description", "Builds the app"),
+					resource.TestCheckResourceAttr(acctest.PipelineAddr, "default_timeout_in_minutes", "20"),
+					resource.TestCheckResourceAttr(acctest.PipelineAddr, "maximum_timeout_in_minutes", "30"),
+					resource.TestCheckResourceAttr(acctest.PipelineAddr, "visibility", "PUBLIC"),
+					resource.TestCheckResourceAttr(acctest.PipelineAddr, "cancel_intermediate_builds", "true"),
+					resource.TestCheckResourceAttr(acctest.PipelineAddr, "allow_rebuilds", "true"),
+					resource.TestCheckResourceAttr(acctest.PipelineAddr, "tags.#", "0"),
+					resource.TestCheckNoResourceAttr(acctest.PipelineAddr, "branch_configuration"),
+					e.CheckPipeline(func(p *buildkite.Pipeline) error {
 						if len(p.Tags) != 0 || !p.AllowRebuilds || kit.Deref(p.BranchConfiguration) != "" || p.Visibility != "public" {
 							return fmt.Errorf("service has %+v", p)
 						}
@@ -110,22 +111,22 @@ func TestAccPipelineResource_officialDefaults(t *testing.T) {
 // configured upper case, imported; a change plans an update.
 func TestAccPipelineResource_visibilityForms(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	name := e.name("vis")
+	e := acctest.NewTestEnv(t)
+	name := e.Name("vis")
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             e.checkDestroyed("buildkite_pipeline"),
-		Steps: steps(
-			step(resource.TestStep{
-				Config:            e.config(testAccPipelineConfig(name, `  visibility = "PRIVATE"`)),
-				ConfigStateChecks: []statecheck.StateCheck{stateIs("visibility", knownvalue.StringExact("PRIVATE"))},
+		ProtoV6ProviderFactories: e.Factories(),
+		CheckDestroy:             e.CheckDestroyed("buildkite_pipeline"),
+		Steps: acctest.Steps(
+			acctest.Step(resource.TestStep{
+				Config:            e.Config(testAccPipelineConfig(name, `  visibility = "PRIVATE"`)),
+				ConfigStateChecks: []statecheck.StateCheck{acctest.StateIs("visibility", knownvalue.StringExact("PRIVATE"))},
 			}),
-			step(resource.TestStep{
-				Config:            e.config(testAccPipelineConfig(name, `  visibility = "PUBLIC"`)),
-				ConfigPlanChecks:  inPlace(pipelineAddr),
-				ConfigStateChecks: []statecheck.StateCheck{stateIs("visibility", knownvalue.StringExact("PUBLIC"))},
+			acctest.Step(resource.TestStep{
+				Config:            e.Config(testAccPipelineConfig(name, `  visibility = "PUBLIC"`)),
+				ConfigPlanChecks:  acctest.InPlace(acctest.PipelineAddr),
+				ConfigStateChecks: []statecheck.StateCheck{acctest.StateIs("visibility", knownvalue.StringExact("PUBLIC"))},
 			}),
-			importSteps(pipelineAddr, importID(pipelineAddr, "slug")),
+			acctest.ImportSteps(acctest.PipelineAddr, acctest.ImportID(acctest.PipelineAddr, "slug")),
 		),
 	})
 }
@@ -134,30 +135,30 @@ func TestAccPipelineResource_visibilityForms(t *testing.T) {
 // name, as the service derives it, and applies it; a configured slug is applied and kept.
 func TestAccPipelineResource_slugRemoved(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	suffix := acctest.RandString(8)
+	e := acctest.NewTestEnv(t)
+	suffix := tfacctest.RandString(8)
 	name := "TesT --- PipeLine - " + suffix
-	withSlug := e.config(testAccPipelineConfig(name, `  slug = "custom-`+strings.ToLower(suffix)+`"`))
+	withSlug := e.Config(testAccPipelineConfig(name, `  slug = "custom-`+strings.ToLower(suffix)+`"`))
 	derived := "test-pipeline-" + strings.ToLower(suffix)
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             e.checkDestroyed("buildkite_pipeline"),
+		ProtoV6ProviderFactories: e.Factories(),
+		CheckDestroy:             e.CheckDestroyed("buildkite_pipeline"),
 		Steps: []resource.TestStep{
 			{
 				Config:            withSlug,
-				ConfigStateChecks: []statecheck.StateCheck{stateIs("slug", knownvalue.StringExact("custom-"+strings.ToLower(suffix)))},
+				ConfigStateChecks: []statecheck.StateCheck{acctest.StateIs("slug", knownvalue.StringExact("custom-"+strings.ToLower(suffix)))},
 			},
 			{
-				Config: e.config(testAccPipelineConfig(name, "")),
+				Config: e.Config(testAccPipelineConfig(name, "")),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{
-						plancheck.ExpectResourceAction(pipelineAddr, plancheck.ResourceActionUpdate),
-						plancheck.ExpectKnownValue(pipelineAddr, tfjsonpath.New("slug"), knownvalue.StringExact(derived)),
+						plancheck.ExpectResourceAction(acctest.PipelineAddr, plancheck.ResourceActionUpdate),
+						plancheck.ExpectKnownValue(acctest.PipelineAddr, tfjsonpath.New("slug"), knownvalue.StringExact(derived)),
 					},
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
-				ConfigStateChecks: []statecheck.StateCheck{stateIs("slug", knownvalue.StringExact(derived))},
-				Check: e.checkPipeline(func(p *buildkite.Pipeline) error {
+				ConfigStateChecks: []statecheck.StateCheck{acctest.StateIs("slug", knownvalue.StringExact(derived))},
+				Check: e.CheckPipeline(func(p *buildkite.Pipeline) error {
 					if p.Slug != derived {
 						return fmt.Errorf("service has slug %q, want %q", p.Slug, derived)
 					}
@@ -166,10 +167,10 @@ func TestAccPipelineResource_slugRemoved(t *testing.T) {
 			},
 			{
 				// Derived now, the slug stays put while nothing else changes.
-				Config:           e.config(testAccPipelineConfig(name, `  description = "x"`)),
-				ConfigPlanChecks: inPlace(pipelineAddr),
+				Config:           e.Config(testAccPipelineConfig(name, `  description = "x"`)),
+				ConfigPlanChecks: acctest.InPlace(acctest.PipelineAddr),
 				ConfigStateChecks: []statecheck.StateCheck{
-					stateIs("slug", knownvalue.StringExact(derived)),
+					acctest.StateIs("slug", knownvalue.StringExact(derived)),
 				},
 			},
 		},
@@ -181,8 +182,8 @@ func TestAccPipelineResource_slugRemoved(t *testing.T) {
 // steps; steps and a template together are refused at plan.
 func TestAccPipelineResource_templateMode(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	name := e.name("tmode")
+	e := acctest.NewTestEnv(t)
+	name := e.Name("tmode")
 	template := func(configuration string) string {
 		return fmt.Sprintf(`
 resource "buildkite_pipeline_template" "t" {
@@ -194,38 +195,38 @@ resource "buildkite_pipeline_template" "t" {
 	}
 	templated := `  pipeline_template_id = buildkite_pipeline_template.t.id`
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             e.checkDestroyed("buildkite_pipeline"),
+		ProtoV6ProviderFactories: e.Factories(),
+		CheckDestroy:             e.CheckDestroyed("buildkite_pipeline"),
 		Steps: []resource.TestStep{
 			{
-				Config: e.config(template("steps: []") + testAccPipelineConfig(name, templated)),
+				Config: e.Config(template("steps: []") + testAccPipelineConfig(name, templated)),
 				Check: resource.ComposeAggregateTestCheckFunc(
-					resource.TestCheckNoResourceAttr(pipelineAddr, "steps"),
-					resource.TestCheckResourceAttrSet(pipelineAddr, "pipeline_template_id"),
+					resource.TestCheckNoResourceAttr(acctest.PipelineAddr, "steps"),
+					resource.TestCheckResourceAttrSet(acctest.PipelineAddr, "pipeline_template_id"),
 				),
 			},
 			{
-				Config: e.config(template("steps: [command: echo hello]") + testAccPipelineConfig(name, templated)),
+				Config: e.Config(template("steps: [command: echo hello]") + testAccPipelineConfig(name, templated)),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction("buildkite_pipeline_template.t", plancheck.ResourceActionUpdate),
-					plancheck.ExpectResourceAction(pipelineAddr, plancheck.ResourceActionNoop),
+					plancheck.ExpectResourceAction(acctest.PipelineAddr, plancheck.ResourceActionNoop),
 				}},
 			},
 			{
-				Config:      e.config(template("steps: []") + testAccPipelineConfig(name, templated+"\n  steps = \"steps: []\"")),
-				ExpectError: wrapped("Invalid Attribute Combination"),
+				Config:      e.Config(template("steps: []") + testAccPipelineConfig(name, templated+"\n  steps = \"steps: []\"")),
+				ExpectError: acctest.Wrapped("Invalid Attribute Combination"),
 			},
 			{
-				Config: e.config(template("steps: []") + testAccPipelineConfig(name, "")),
-				Check:  resource.TestCheckResourceAttr(pipelineAddr, "steps", buildkite.DefaultSteps),
+				Config: e.Config(template("steps: []") + testAccPipelineConfig(name, "")),
+				Check:  resource.TestCheckResourceAttr(acctest.PipelineAddr, "steps", buildkite.DefaultSteps),
 			},
 			{
-				Config: e.config(template("steps: []") + testAccPipelineConfig(name, templated)),
-				Check:  resource.TestCheckNoResourceAttr(pipelineAddr, "steps"),
+				Config: e.Config(template("steps: []") + testAccPipelineConfig(name, templated)),
+				Check:  resource.TestCheckNoResourceAttr(acctest.PipelineAddr, "steps"),
 			},
 			{
-				Config: e.config(template("steps: []") + testAccPipelineConfig(name, `  steps = "steps: []"`)),
-				Check:  resource.TestCheckResourceAttr(pipelineAddr, "steps", "steps: []"),
+				Config: e.Config(template("steps: []") + testAccPipelineConfig(name, `  steps = "steps: []"`)),
+				Check:  resource.TestCheckResourceAttr(acctest.PipelineAddr, "steps", "steps: []"),
 			},
 		},
 	})
@@ -236,15 +237,15 @@ resource "buildkite_pipeline_template" "t" {
 // visibility, a bad color or slug; patterns and closed expressions pass.
 func TestAccPipelineResource_officialRefusals(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
+	e := acctest.NewTestEnv(t)
 	refused := func(body, want string) resource.TestStep {
-		return resource.TestStep{Config: e.config(testAccPipelineConfig("x", body)), ExpectError: wrapped(want), PlanOnly: true}
+		return resource.TestStep{Config: e.Config(testAccPipelineConfig("x", body)), ExpectError: acctest.Wrapped(want), PlanOnly: true}
 	}
 	passes := func(body string) resource.TestStep {
-		return resource.TestStep{Config: e.config(testAccPipelineConfig("x", body)), PlanOnly: true, ExpectNonEmptyPlan: true}
+		return resource.TestStep{Config: e.Config(testAccPipelineConfig("x", body)), PlanOnly: true, ExpectNonEmptyPlan: true}
 	}
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
+		ProtoV6ProviderFactories: e.Factories(),
 		Steps: []resource.TestStep{
 			refused(`  cancel_intermediate_builds_branch_filter = "build.branch !~ foo"`, "Invalid branch filter pattern"),
 			refused(`  skip_intermediate_builds_branch_filter = "build.branch =~ /bar/"`, "Invalid branch filter pattern"),
@@ -268,7 +269,7 @@ func TestAccPipelineResource_officialRefusals(t *testing.T) {
 			passes(`  provider_settings = { filter_condition = "build.branch == 'main'" }`),
 			{
 				// A filter with trigger_mode "none" applies to no build: a warning, not a refusal.
-				Config: e.config(testAccPipelineConfig("x", `  provider_settings = {
+				Config: e.Config(testAccPipelineConfig("x", `  provider_settings = {
     trigger_mode     = "none"
     filter_enabled   = true
     filter_condition = "build.branch == 'main'"
@@ -305,8 +306,8 @@ func TestUnclosedRegex(t *testing.T) {
 // them all and re-plans empty; then emptied provider_settings keep the service's settings with no change.
 func TestAccPipelineResource_allAttributes(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	name := e.name("all")
+	e := acctest.NewTestEnv(t)
+	name := e.Name("all")
 	all := `
   cluster_id                               = buildkite_cluster.ci.id
   allow_rebuilds                           = false
@@ -344,30 +345,30 @@ func TestAccPipelineResource_allAttributes(t *testing.T) {
     use_merge_group_base_commit_for_git_diff_base = true
   }`
 	setting := func(key, value string) resource.TestCheckFunc {
-		return resource.TestCheckResourceAttr(pipelineAddr, "provider_settings."+key, value)
+		return resource.TestCheckResourceAttr(acctest.PipelineAddr, "provider_settings."+key, value)
 	}
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             e.checkDestroyed("buildkite_pipeline"),
+		ProtoV6ProviderFactories: e.Factories(),
+		CheckDestroy:             e.CheckDestroyed("buildkite_pipeline"),
 		Steps: []resource.TestStep{
-			{Config: e.config(testAccPipelineConfig(name, ""))},
+			{Config: e.Config(testAccPipelineConfig(name, ""))},
 			{
-				Config:           e.config(testAccPipelineConfig(name, all)),
-				ConfigPlanChecks: inPlace(pipelineAddr),
+				Config:           e.Config(testAccPipelineConfig(name, all)),
+				ConfigPlanChecks: acctest.InPlace(acctest.PipelineAddr),
 				Check: resource.ComposeAggregateTestCheckFunc(
-					resource.TestCheckResourceAttrPair(pipelineAddr, "cluster_id", "buildkite_cluster.ci", "id"),
-					resource.TestCheckResourceAttrPair(pipelineAddr, "cluster_name", "buildkite_cluster.ci", "name"),
-					resource.TestCheckResourceAttr(pipelineAddr, "tags.0", "llama"),
-					resource.TestCheckResourceAttr(pipelineAddr, "allow_rebuilds", "false"),
-					resource.TestCheckResourceAttr(pipelineAddr, "cancel_intermediate_builds_branch_filter", "!main"),
-					resource.TestCheckResourceAttr(pipelineAddr, "branch_configuration", "main"),
-					resource.TestCheckResourceAttr(pipelineAddr, "color", "#ebd8f0"),
-					resource.TestCheckResourceAttr(pipelineAddr, "default_branch", "main"),
-					resource.TestCheckResourceAttr(pipelineAddr, "default_timeout_in_minutes", "20"),
-					resource.TestCheckResourceAttr(pipelineAddr, "maximum_timeout_in_minutes", "30"),
-					resource.TestCheckResourceAttr(pipelineAddr, "description", "terraform test"),
-					resource.TestCheckResourceAttr(pipelineAddr, "emoji", ":buildkite:"),
-					resource.TestCheckResourceAttr(pipelineAddr, "skip_intermediate_builds", "true"),
+					resource.TestCheckResourceAttrPair(acctest.PipelineAddr, "cluster_id", "buildkite_cluster.ci", "id"),
+					resource.TestCheckResourceAttrPair(acctest.PipelineAddr, "cluster_name", "buildkite_cluster.ci", "name"),
+					resource.TestCheckResourceAttr(acctest.PipelineAddr, "tags.0", "llama"),
+					resource.TestCheckResourceAttr(acctest.PipelineAddr, "allow_rebuilds", "false"),
+					resource.TestCheckResourceAttr(acctest.PipelineAddr, "cancel_intermediate_builds_branch_filter", "!main"),
+					resource.TestCheckResourceAttr(acctest.PipelineAddr, "branch_configuration", "main"),
+					resource.TestCheckResourceAttr(acctest.PipelineAddr, "color", "#ebd8f0"),
+					resource.TestCheckResourceAttr(acctest.PipelineAddr, "default_branch", "main"),
+					resource.TestCheckResourceAttr(acctest.PipelineAddr, "default_timeout_in_minutes", "20"),
+					resource.TestCheckResourceAttr(acctest.PipelineAddr, "maximum_timeout_in_minutes", "30"),
+					resource.TestCheckResourceAttr(acctest.PipelineAddr, "description", "terraform test"),
+					resource.TestCheckResourceAttr(acctest.PipelineAddr, "emoji", ":buildkite:"),
+					resource.TestCheckResourceAttr(acctest.PipelineAddr, "skip_intermediate_builds", "true"),
 					setting("trigger_mode", "code"),
 					setting("filter_condition", "true"),
 					setting("build_pull_request_labels_changed", "true"),
@@ -376,13 +377,13 @@ func TestAccPipelineResource_allAttributes(t *testing.T) {
 				),
 			},
 			{
-				Config: e.config(testAccPipelineConfig(name, `  provider_settings = { trigger_mode = "none" }`)),
+				Config: e.Config(testAccPipelineConfig(name, `  provider_settings = { trigger_mode = "none" }`)),
 				Check:  setting("trigger_mode", "none"),
 			},
 			{
-				Config: e.config(testAccPipelineConfig(name, "  cluster_id = buildkite_cluster.ci.id\n  provider_settings = {}")),
+				Config: e.Config(testAccPipelineConfig(name, "  cluster_id = buildkite_cluster.ci.id\n  provider_settings = {}")),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{
-					plancheck.ExpectEmptyPlan(), plancheck.ExpectResourceAction(pipelineAddr, plancheck.ResourceActionNoop),
+					plancheck.ExpectEmptyPlan(), plancheck.ExpectResourceAction(acctest.PipelineAddr, plancheck.ResourceActionNoop),
 				}},
 				Check: setting("trigger_mode", "none"),
 			},
@@ -428,8 +429,8 @@ func TestWarnFilterWithoutCode(t *testing.T) {
 }
 
 // checkServiceSettings fails unless the service holds the pipeline's provider settings as want says.
-func (e *testEnv) checkServiceSettings(want map[string]any) resource.TestCheckFunc {
-	return e.checkPipeline(func(p *buildkite.Pipeline) error {
+func checkServiceSettings(e *acctest.TestEnv, want map[string]any) resource.TestCheckFunc {
+	return e.CheckPipeline(func(p *buildkite.Pipeline) error {
 		for k, v := range want {
 			if got := p.Provider.Settings[k]; got != v {
 				return fmt.Errorf("the service holds provider_settings.%s = %v, want %v", k, got, v)
@@ -445,12 +446,12 @@ func (e *testEnv) checkServiceSettings(want map[string]any) resource.TestCheckFu
 // values, keys set after it are all sent (false included), and an empty block then keeps what state holds.
 func TestAccPipelineResource_emptyProviderSettings(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	name := e.name("empty-settings")
+	e := acctest.NewTestEnv(t)
+	name := e.Name("empty-settings")
 	setting := func(key, value string) resource.TestCheckFunc {
-		return resource.TestCheckResourceAttr(pipelineAddr, "provider_settings."+key, value)
+		return resource.TestCheckResourceAttr(acctest.PipelineAddr, "provider_settings."+key, value)
 	}
-	empty := e.config(testAccPipelineConfig(name, "  tags = []\n  provider_settings = {}"))
+	empty := e.Config(testAccPipelineConfig(name, "  tags = []\n  provider_settings = {}"))
 	blank := resource.ComposeAggregateTestCheckFunc(
 		setting("trigger_mode", ""),
 		setting("build_pull_requests", "false"),
@@ -458,40 +459,40 @@ func TestAccPipelineResource_emptyProviderSettings(t *testing.T) {
 		setting("build_branches", "false"),
 		setting("publish_commit_status", "false"),
 		setting("use_step_key_as_commit_status", "false"),
-		e.checkServiceSettings(map[string]any{"trigger_mode": "code", "build_branches": true}),
+		checkServiceSettings(e, map[string]any{"trigger_mode": "code", "build_branches": true}),
 	)
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             e.checkDestroyed("buildkite_pipeline"),
+		ProtoV6ProviderFactories: e.Factories(),
+		CheckDestroy:             e.CheckDestroyed("buildkite_pipeline"),
 		Steps: []resource.TestStep{
-			{Config: empty, Check: blank, ConfigPlanChecks: expectEmpty()},
+			{Config: empty, Check: blank, ConfigPlanChecks: acctest.ExpectEmpty()},
 			// Re-applied: the refresh keeps the blanks, nothing is planned.
 			{Config: empty, Check: blank, ConfigPlanChecks: resource.ConfigPlanChecks{
 				PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}, PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 			}},
 			{
 				// Without the block the service's values come back.
-				Config:           e.config(testAccPipelineConfig(name, "  tags = []")),
-				ConfigPlanChecks: inPlace(pipelineAddr),
+				Config:           e.Config(testAccPipelineConfig(name, "  tags = []")),
+				ConfigPlanChecks: acctest.InPlace(acctest.PipelineAddr),
 				Check:            resource.ComposeAggregateTestCheckFunc(setting("trigger_mode", "code"), setting("build_branches", "true")),
 			},
-			{Config: empty, ConfigPlanChecks: expectEmpty(), Check: setting("trigger_mode", "code")},
+			{Config: empty, ConfigPlanChecks: acctest.ExpectEmpty(), Check: setting("trigger_mode", "code")},
 		},
 	})
 	// Blank, then keys: each configured key is sent, even one whose blank it equals.
-	name = e.name("empty-then-set")
-	empty = e.config(testAccPipelineConfig(name, "  provider_settings = {}"))
+	name = e.Name("empty-then-set")
+	empty = e.Config(testAccPipelineConfig(name, "  provider_settings = {}"))
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             e.checkDestroyed("buildkite_pipeline"),
+		ProtoV6ProviderFactories: e.Factories(),
+		CheckDestroy:             e.CheckDestroyed("buildkite_pipeline"),
 		Steps: []resource.TestStep{
-			{Config: empty, Check: setting("trigger_mode", ""), ConfigPlanChecks: expectEmpty()},
+			{Config: empty, Check: setting("trigger_mode", ""), ConfigPlanChecks: acctest.ExpectEmpty()},
 			{
-				Config:           e.config(testAccPipelineConfig(name, "  provider_settings = {\n    trigger_mode   = \"none\"\n    build_branches = false\n  }")),
-				ConfigPlanChecks: inPlace(pipelineAddr),
+				Config:           e.Config(testAccPipelineConfig(name, "  provider_settings = {\n    trigger_mode   = \"none\"\n    build_branches = false\n  }")),
+				ConfigPlanChecks: acctest.InPlace(acctest.PipelineAddr),
 				Check: resource.ComposeAggregateTestCheckFunc(
 					setting("trigger_mode", "none"), setting("build_branches", "false"), setting("build_pull_requests", "true"),
-					e.checkServiceSettings(map[string]any{"trigger_mode": "none", "build_branches": false, "build_pull_requests": true}),
+					checkServiceSettings(e, map[string]any{"trigger_mode": "none", "build_branches": false, "build_pull_requests": true}),
 				),
 			},
 			// An empty block now keeps the state's values (the official "can be removed without state change").

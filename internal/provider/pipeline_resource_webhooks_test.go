@@ -13,12 +13,13 @@ import (
 
 	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/acctest"
 )
 
 // checkGitHubWebhooks asks the service whether the pipeline processes GitHub webhooks.
-func (e *testEnv) checkGitHubWebhooks(want bool) resource.TestCheckFunc {
+func checkGitHubWebhooks(e *acctest.TestEnv, want bool) resource.TestCheckFunc {
 	return func(s *terraform.State) error {
-		w, err := e.client.Pipelines.GitHubWebhooks(context.Background(), pipelineAttr(s, "slug"))
+		w, err := e.Client.Pipelines.GitHubWebhooks(context.Background(), acctest.PipelineAttr(s, "slug"))
 		if err != nil {
 			return err
 		}
@@ -34,38 +35,38 @@ func (e *testEnv) checkGitHubWebhooks(want bool) resource.TestCheckFunc {
 // it is removed from the configuration.
 func TestAccPipelineResource_githubWebhooks(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	name := e.name("webhooks")
-	with := func(v string) string { return e.config(testAccPipelineConfig(name, "  github_webhooks_enabled = "+v)) }
+	e := acctest.NewTestEnv(t)
+	name := e.Name("webhooks")
+	with := func(v string) string { return e.Config(testAccPipelineConfig(name, "  github_webhooks_enabled = "+v)) }
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             e.checkDestroyed("buildkite_pipeline"),
+		ProtoV6ProviderFactories: e.Factories(),
+		CheckDestroy:             e.CheckDestroyed("buildkite_pipeline"),
 		Steps: []resource.TestStep{
-			{Config: with("false"), Check: e.checkGitHubWebhooks(false), ConfigPlanChecks: expectEmpty()},
-			{Config: with("true"), Check: e.checkGitHubWebhooks(true), ConfigPlanChecks: inPlace(pipelineAddr)},
+			{Config: with("false"), Check: checkGitHubWebhooks(e, false), ConfigPlanChecks: acctest.ExpectEmpty()},
+			{Config: with("true"), Check: checkGitHubWebhooks(e, true), ConfigPlanChecks: acctest.InPlace(acctest.PipelineAddr)},
 			{
 				// Turned off outside Terraform: drift, put back by the next apply.
 				Config: with("true"), ExpectNonEmptyPlan: true,
 				Check: func(s *terraform.State) error {
-					_, err := e.client.Pipelines.SetGitHubWebhooks(context.Background(), pipelineAttr(s, "slug"), false)
+					_, err := e.Client.Pipelines.SetGitHubWebhooks(context.Background(), acctest.PipelineAttr(s, "slug"), false)
 					return err
 				},
 			},
-			{Config: with("true"), Check: e.checkGitHubWebhooks(true), ConfigPlanChecks: inPlace(pipelineAddr)},
+			{Config: with("true"), Check: checkGitHubWebhooks(e, true), ConfigPlanChecks: acctest.InPlace(acctest.PipelineAddr)},
 			{
 				// An import leaves it null, as the official provider's does.
-				ResourceName: pipelineAddr, ImportState: true, ImportStateVerify: true,
+				ResourceName: acctest.PipelineAddr, ImportState: true, ImportStateVerify: true,
 				ImportStateVerifyIgnore: []string{"github_webhooks_enabled"},
 			},
 			{
 				// Archived and changed: unarchived, switched, archived again.
-				Config: e.config(testAccPipelineConfig(name, "  github_webhooks_enabled = false\n  archived = true")),
-				Check:  resource.ComposeTestCheckFunc(e.checkGitHubWebhooks(false), e.checkPipeline(archivedIs(true))),
+				Config: e.Config(testAccPipelineConfig(name, "  github_webhooks_enabled = false\n  archived = true")),
+				Check:  resource.ComposeTestCheckFunc(checkGitHubWebhooks(e, false), e.CheckPipeline(archivedIs(true))),
 			},
 			{
 				// Removed: state null, the service keeps its value.
-				Config: e.config(testAccPipelineConfig(name, "")), Check: e.checkGitHubWebhooks(false),
-				ConfigStateChecks: []statecheck.StateCheck{stateIs("github_webhooks_enabled", knownvalue.Null())},
+				Config: e.Config(testAccPipelineConfig(name, "")), Check: checkGitHubWebhooks(e, false),
+				ConfigStateChecks: []statecheck.StateCheck{acctest.StateIs("github_webhooks_enabled", knownvalue.Null())},
 			},
 		},
 	})
@@ -84,24 +85,24 @@ func archivedIs(want bool) func(p *buildkite.Pipeline) error {
 // 404, which is an error that says so; the pipeline created before it stays tracked.
 func TestAccPipelineResource_githubWebhooksNotEnrolled(t *testing.T) {
 	t.Parallel()
-	e := newTestEnvWith(t, fakeserver.Options{NoExpandedWebhookTriggers: true})
-	if e.live {
+	e := acctest.NewTestEnvWith(t, fakeserver.Options{NoExpandedWebhookTriggers: true})
+	if e.Live {
 		t.Skip("live mode: the organization's enrolment cannot be changed from a test")
 	}
-	name := e.name("not-enrolled")
+	name := e.Name("not-enrolled")
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             e.checkDestroyed("buildkite_pipeline"),
+		ProtoV6ProviderFactories: e.Factories(),
+		CheckDestroy:             e.CheckDestroyed("buildkite_pipeline"),
 		Steps: []resource.TestStep{
 			{
-				Config:      e.config(testAccPipelineConfig(name, "  github_webhooks_enabled = true")),
-				ExpectError: wrapped("Unable to read pipeline GitHub webhooks"),
+				Config:      e.Config(testAccPipelineConfig(name, "  github_webhooks_enabled = true")),
+				ExpectError: acctest.Wrapped("Unable to read pipeline GitHub webhooks"),
 			},
 			{
-				Config:      e.config(testAccPipelineConfig(name, "  github_webhooks_enabled = true")),
-				ExpectError: wrapped("expanded webhook triggers"),
+				Config:      e.Config(testAccPipelineConfig(name, "  github_webhooks_enabled = true")),
+				ExpectError: acctest.Wrapped("expanded webhook triggers"),
 			},
-			{Config: e.config(testAccPipelineConfig(name, "")), Check: e.checkExists(pipelineAddr), ConfigPlanChecks: expectEmpty()},
+			{Config: e.Config(testAccPipelineConfig(name, "")), Check: e.CheckExists(acctest.PipelineAddr), ConfigPlanChecks: acctest.ExpectEmpty()},
 		},
 	})
 }
@@ -115,8 +116,8 @@ var addedSettingKeys = []string{"build_pull_request_edited", "build_issues", "bu
 // them through the data source.
 func TestAccPipelineResource_addedSettingKeys(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	name := e.name("keys")
+	e := acctest.NewTestEnv(t)
+	name := e.Name("keys")
 	settings := func(v bool) string {
 		var b strings.Builder
 		b.WriteString("  provider_settings = {\n    build_pull_requests = true\n")
@@ -124,14 +125,14 @@ func TestAccPipelineResource_addedSettingKeys(t *testing.T) {
 			fmt.Fprintf(&b, "    %s = %t\n", k, v)
 		}
 		b.WriteString("  }")
-		return e.config(testAccPipelineConfig(name, b.String()) + `
+		return e.Config(testAccPipelineConfig(name, b.String()) + `
 data "buildkite_pipeline" "read" {
   slug = buildkite_pipeline.test.slug
 }
 `)
 	}
 	check := func(v bool) resource.TestCheckFunc {
-		checks := []resource.TestCheckFunc{e.checkPipeline(func(p *buildkite.Pipeline) error {
+		checks := []resource.TestCheckFunc{e.CheckPipeline(func(p *buildkite.Pipeline) error {
 			for _, k := range addedSettingKeys {
 				if p.Provider.Settings[k] != v {
 					return fmt.Errorf("provider setting %s is %v on the service, want %t", k, p.Provider.Settings[k], v)
@@ -145,12 +146,12 @@ data "buildkite_pipeline" "read" {
 		return resource.ComposeAggregateTestCheckFunc(checks...)
 	}
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             e.checkDestroyed("buildkite_pipeline"),
+		ProtoV6ProviderFactories: e.Factories(),
+		CheckDestroy:             e.CheckDestroyed("buildkite_pipeline"),
 		Steps: []resource.TestStep{
-			{Config: settings(true), Check: check(true), ConfigPlanChecks: expectEmpty()},
-			{Config: settings(false), Check: check(false), ConfigPlanChecks: inPlace(pipelineAddr)},
-			{ResourceName: pipelineAddr, ImportState: true, ImportStateVerify: true},
+			{Config: settings(true), Check: check(true), ConfigPlanChecks: acctest.ExpectEmpty()},
+			{Config: settings(false), Check: check(false), ConfigPlanChecks: acctest.InPlace(acctest.PipelineAddr)},
+			{ResourceName: acctest.PipelineAddr, ImportState: true, ImportStateVerify: true},
 		},
 	})
 }

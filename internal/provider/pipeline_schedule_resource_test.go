@@ -16,31 +16,10 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
-	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/acctest"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
-
-func init() {
-	registerTestKind("buildkite_pipeline_schedule", testKind{
-		fake:     fakeserver.KindPipelineSchedule,
-		storeKey: byParent("pipeline_id"),
-		get: func(ctx context.Context, c *buildkite.Client, a map[string]string) error {
-			p, err := kit.FindPipeline(ctx, c, a["pipeline_id"])
-			if err == nil {
-				_, err = c.PipelineSchedules.Get(ctx, p.Slug, a["id"])
-			}
-			return err
-		},
-		del: func(ctx context.Context, c *buildkite.Client, a map[string]string) error {
-			p, err := kit.FindPipeline(ctx, c, a["pipeline_id"])
-			if err == nil {
-				err = c.PipelineSchedules.Delete(ctx, p.Slug, a["id"])
-			}
-			return err
-		},
-	})
-}
 
 const scheduleAddr = "buildkite_pipeline_schedule.test"
 
@@ -88,17 +67,17 @@ func noChange() resource.ConfigPlanChecks {
 
 func TestAccPipelineScheduleResource_basic(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	base := e.name("schedules")
-	config := func(ref, body string) string { return e.config(testAccScheduleConfig(base, ref, body)) }
+	e := acctest.NewTestEnv(t)
+	base := e.Name("schedules")
+	config := func(ref, body string) string { return e.Config(testAccScheduleConfig(base, ref, body)) }
 	const nightly = `  cronline = "0 3 * * 1-5 Europe/Berlin"`
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             e.checkDestroyed("buildkite_pipeline_schedule"),
-		Steps: steps(
-			step(resource.TestStep{
+		ProtoV6ProviderFactories: e.Factories(),
+		CheckDestroy:             e.CheckDestroyed("buildkite_pipeline_schedule"),
+		Steps: acctest.Steps(
+			acctest.Step(resource.TestStep{
 				Config: config("buildkite_pipeline.a.id", nightly+"\n  env = {}"),
-				Check: resource.ComposeTestCheckFunc(e.checkExists(scheduleAddr),
+				Check: resource.ComposeTestCheckFunc(e.CheckExists(scheduleAddr),
 					resource.TestCheckResourceAttrPair(scheduleAddr, "pipeline_id", "buildkite_pipeline.a", "id"),
 					resource.TestCheckResourceAttrPair(scheduleAddr, "uuid", scheduleAddr, "id")),
 				ConfigStateChecks: []statecheck.StateCheck{
@@ -107,23 +86,23 @@ func TestAccPipelineScheduleResource_basic(t *testing.T) {
 					scheduleValue("env", knownvalue.MapExact(map[string]knownvalue.Check{})),
 					scheduleValue("message", knownvalue.Null()),
 				},
-				ConfigPlanChecks: expectEmpty(),
+				ConfigPlanChecks: acctest.ExpectEmpty(),
 			}),
-			importSteps(scheduleAddr, importID(scheduleAddr, "pipeline_id", "id")),
+			acctest.ImportSteps(scheduleAddr, acctest.ImportID(scheduleAddr, "pipeline_id", "id")),
 			// The id in state alone, and the GraphQL ID the official provider imports by: the pipeline is found
 			// through the pipelines' schedule listings.
-			importSteps(scheduleAddr, importID(scheduleAddr, "id")),
-			importSteps(scheduleAddr, importID(scheduleAddr, "graphql_id")),
-			step(generateConfigStep(scheduleAddr, scheduleImportBySlug)),
+			acctest.ImportSteps(scheduleAddr, acctest.ImportID(scheduleAddr, "id")),
+			acctest.ImportSteps(scheduleAddr, acctest.ImportID(scheduleAddr, "graphql_id")),
+			acctest.Step(acctest.GenerateConfigStep(scheduleAddr, scheduleImportBySlug)),
 			// No env and env = {} are the same.
-			step(resource.TestStep{Config: config("buildkite_pipeline.a.id", nightly), ConfigPlanChecks: noChange()}),
-			step(resource.TestStep{
+			acctest.Step(resource.TestStep{Config: config("buildkite_pipeline.a.id", nightly), ConfigPlanChecks: noChange()}),
+			acctest.Step(resource.TestStep{
 				Config: config("buildkite_pipeline.a.id", `  cronline = "@daily"
   message  = "Nightly build"
   commit   = "0123456789abcdef0123456789abcdef01234567"
   enabled  = false
   env      = { DEPLOY = "false" }`),
-				ConfigPlanChecks: inPlace(scheduleAddr),
+				ConfigPlanChecks: acctest.InPlace(scheduleAddr),
 				ConfigStateChecks: []statecheck.StateCheck{
 					scheduleValue("cronline", knownvalue.StringExact("@daily")),
 					scheduleValue("message", knownvalue.StringExact("Nightly build")),
@@ -132,18 +111,18 @@ func TestAccPipelineScheduleResource_basic(t *testing.T) {
 				},
 			}),
 			// The same pipeline by slug or by GraphQL ID is no change, and state keeps the UUID.
-			step(resource.TestStep{Config: config("buildkite_pipeline.a.slug", nightly), ConfigPlanChecks: inPlace(scheduleAddr),
+			acctest.Step(resource.TestStep{Config: config("buildkite_pipeline.a.slug", nightly), ConfigPlanChecks: acctest.InPlace(scheduleAddr),
 				ConfigStateChecks: []statecheck.StateCheck{scheduleValue("env", knownvalue.MapExact(map[string]knownvalue.Check{}))}}),
-			step(resource.TestStep{Config: config("buildkite_pipeline.a.graphql_id", nightly), ConfigPlanChecks: noChange(),
+			acctest.Step(resource.TestStep{Config: config("buildkite_pipeline.a.graphql_id", nightly), ConfigPlanChecks: noChange(),
 				Check: resource.TestCheckResourceAttrPair(scheduleAddr, "pipeline_id", "buildkite_pipeline.a", "id")}),
 			// Another pipeline, named by its GraphQL ID as the official provider stores it, replaces the schedule.
-			step(resource.TestStep{
+			acctest.Step(resource.TestStep{
 				Config: config("buildkite_pipeline.b.graphql_id", nightly),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(scheduleAddr, plancheck.ResourceActionDestroyBeforeCreate)},
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
-				Check: resource.ComposeTestCheckFunc(e.checkScheduleIn("buildkite_pipeline.b"),
+				Check: resource.ComposeTestCheckFunc(checkScheduleIn(e, "buildkite_pipeline.b"),
 					resource.TestCheckResourceAttrPair(scheduleAddr, "pipeline_id", "buildkite_pipeline.b", "graphql_id")),
 			}),
 		),
@@ -151,10 +130,10 @@ func TestAccPipelineScheduleResource_basic(t *testing.T) {
 }
 
 // checkScheduleIn checks that the service lists the schedule in state among the pipeline's at address.
-func (e *testEnv) checkScheduleIn(pipelineAddr string) resource.TestCheckFunc {
+func checkScheduleIn(e *acctest.TestEnv, pipelineAddr string) resource.TestCheckFunc {
 	return func(s *terraform.State) error {
 		slug := s.RootModule().Resources[pipelineAddr].Primary.Attributes["slug"]
-		all, err := e.client.PipelineSchedules.List(context.Background(), slug)
+		all, err := e.Client.PipelineSchedules.List(context.Background(), slug)
 		if err != nil {
 			return err
 		}
@@ -170,8 +149,8 @@ func (e *testEnv) checkScheduleIn(pipelineAddr string) resource.TestCheckFunc {
 
 func TestAccPipelineScheduleResource_disappears(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	e.disappears(scheduleAddr, testAccScheduleConfig(e.name("schedules-gone"), "buildkite_pipeline.a.id", `  cronline = "@hourly"`))
+	e := acctest.NewTestEnv(t)
+	e.Disappears(scheduleAddr, testAccScheduleConfig(e.Name("schedules-gone"), "buildkite_pipeline.a.id", `  cronline = "@hourly"`))
 }
 
 // TestAccPipelineScheduleResource_pipelineRenamedOutside: a schedule whose configuration names its
@@ -179,9 +158,9 @@ func TestAccPipelineScheduleResource_disappears(t *testing.T) {
 // changes.
 func TestAccPipelineScheduleResource_pipelineRenamedOutside(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	p := e.pipelineNamed(e.name("renamed"))
-	cfg := e.config(fmt.Sprintf(`
+	e := acctest.NewTestEnv(t)
+	p := e.PipelineNamed(e.Name("renamed"))
+	cfg := e.Config(fmt.Sprintf(`
 resource "buildkite_pipeline_schedule" "test" {
   pipeline_id = %q
   label       = "Hourly"
@@ -191,12 +170,12 @@ resource "buildkite_pipeline_schedule" "test" {
 `, p.Slug))
 	rename := func(*terraform.State) error {
 		name := p.Name + " moved"
-		_, err := e.client.Pipelines.Update(context.Background(), p.Slug, buildkite.PipelineUpdate{Name: &name})
+		_, err := e.Client.Pipelines.Update(context.Background(), p.Slug, buildkite.PipelineUpdate{Name: &name})
 		return err
 	}
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             e.checkDestroyed("buildkite_pipeline_schedule"),
+		ProtoV6ProviderFactories: e.Factories(),
+		CheckDestroy:             e.CheckDestroyed("buildkite_pipeline_schedule"),
 		Steps: []resource.TestStep{
 			{Config: cfg, Check: rename},
 			{Config: cfg, ConfigPlanChecks: noChange(), ConfigStateChecks: []statecheck.StateCheck{
@@ -208,9 +187,9 @@ resource "buildkite_pipeline_schedule" "test" {
 
 func TestAccPipelineScheduleResource_validation(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
+	e := acctest.NewTestEnv(t)
 	config := func(pipeline, cronline string) string {
-		return e.config(fmt.Sprintf(`
+		return e.Config(fmt.Sprintf(`
 resource "buildkite_pipeline_schedule" "test" {
   pipeline_id = %q
   label       = "L"
@@ -231,16 +210,16 @@ resource "buildkite_pipeline_schedule" "test" {
 		"@daily UTC":             `@daily takes no time zone or anything else after it`,
 	} {
 		plans = append(plans, resource.TestStep{Config: config("app", cronline), PlanOnly: true,
-			ExpectError: wrapped(fmt.Sprintf("cronline %q is not a cronline the service accepts: %s", cronline, want))})
+			ExpectError: acctest.Wrapped(fmt.Sprintf("cronline %q is not a cronline the service accepts: %s", cronline, want))})
 	}
 	plans = append(plans,
-		resource.TestStep{Config: config(kit.GraphQLID("Cluster", unknownUUID), "@daily"), PlanOnly: true,
-			ExpectError: wrapped(`is the GraphQL ID of a Cluster (` + unknownUUID + `), not of a Pipeline`)},
+		resource.TestStep{Config: config(kit.GraphQLID("Cluster", acctest.UnknownUUID), "@daily"), PlanOnly: true,
+			ExpectError: acctest.Wrapped(`is the GraphQL ID of a Cluster (` + acctest.UnknownUUID + `), not of a Pipeline`)},
 		resource.TestStep{
 			Config: config("app", "@daily"), ResourceName: scheduleAddr, ImportState: true, ImportStateId: "app/not-a-uuid",
-			ExpectError: wrapped(`Expected an import ID of the form "<pipeline slug or id>/<schedule id>"`),
+			ExpectError: acctest.Wrapped(`Expected an import ID of the form "<pipeline slug or id>/<schedule id>"`),
 		})
-	resource.Test(t, resource.TestCase{ProtoV6ProviderFactories: e.factories(), Steps: plans})
+	resource.Test(t, resource.TestCase{ProtoV6ProviderFactories: e.Factories(), Steps: plans})
 }
 
 // TestCheckCronline accepts what the service does.
@@ -280,58 +259,58 @@ func TestPipelineScheduleModel_scheduleID(t *testing.T) {
 // another type, are refused with what was asked for.
 func TestAccPipelineScheduleResource_importByIDErrors(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
+	e := acctest.NewTestEnv(t)
 	for id, want := range map[string]string{
-		unknownUUID: "No pipeline of the organization has a schedule with ID " + unknownUUID,
-		kit.GraphQLID("PipelineSchedule", unknownUUID): "No pipeline of the organization has a schedule with ID " + unknownUUID,
-		clusterGraphQLID: "is the GraphQL ID of a Cluster",
-		"not-a-uuid":     "is not a UUID",
+		acctest.UnknownUUID: "No pipeline of the organization has a schedule with ID " + acctest.UnknownUUID,
+		kit.GraphQLID("PipelineSchedule", acctest.UnknownUUID): "No pipeline of the organization has a schedule with ID " + acctest.UnknownUUID,
+		acctest.ClusterGraphQLID:                               "is the GraphQL ID of a Cluster",
+		"not-a-uuid":                                           "is not a UUID",
 	} {
 		resource.Test(t, resource.TestCase{
-			ProtoV6ProviderFactories: e.factories(),
+			ProtoV6ProviderFactories: e.Factories(),
 			Steps: []resource.TestStep{{
-				Config:        e.config(testAccScheduleConfig(e.name("imp"), "buildkite_pipeline.a.id", `  cronline = "@daily"`)),
+				Config:        e.Config(testAccScheduleConfig(e.Name("imp"), "buildkite_pipeline.a.id", `  cronline = "@daily"`)),
 				ResourceName:  scheduleAddr,
 				ImportState:   true,
 				ImportStateId: id,
-				ExpectError:   wrapped(want),
+				ExpectError:   acctest.Wrapped(want),
 			}},
 		})
 	}
 }
 
-// The rows of buildkite_pipeline_schedule in the tables every type runs through (type_tests_kit_test.go).
-var _ = registerTypeTests("buildkite_pipeline_schedule", typeTests{
-	identity: &identityCase{
+// The rows of buildkite_pipeline_schedule in the tables every type runs through (acctest/type_tests.go).
+var _ = acctest.RegisterTypeTests("buildkite_pipeline_schedule", acctest.TypeTests{
+	Identity: &acctest.IdentityCase{
 		// Named by its pipeline as the configuration names it, and its ID.
-		resourceType: "buildkite_pipeline_schedule", attrs: []string{"pipeline_id", "id"},
-		setup: func(t *testing.T, e *testEnv) identityConfigs {
-			base := e.name("identity")
-			return identityConfigs{
-				create: testAccScheduleConfig(base, "buildkite_pipeline.a.id", `  cronline = "@daily"`),
-				update: testAccScheduleConfig(base, "buildkite_pipeline.a.id", `  cronline = "@hourly"`),
+		ResourceType: "buildkite_pipeline_schedule", Attrs: []string{"pipeline_id", "id"},
+		Setup: func(t *testing.T, e *acctest.TestEnv) acctest.IdentityConfigs {
+			base := e.Name("identity")
+			return acctest.IdentityConfigs{
+				Create: testAccScheduleConfig(base, "buildkite_pipeline.a.id", `  cronline = "@daily"`),
+				Update: testAccScheduleConfig(base, "buildkite_pipeline.a.id", `  cronline = "@hourly"`),
 			}
 		},
 	},
-	invalidIdentity: &invalidIdentityCase{
-		resourceType: "buildkite_pipeline_schedule",
-		setup: func(e *testEnv) []invalidIdentity {
+	InvalidIdentity: &acctest.InvalidIdentityCase{
+		ResourceType: "buildkite_pipeline_schedule",
+		Setup: func(e *acctest.TestEnv) []acctest.InvalidIdentity {
 			schedule := func(pipeline, id string) string {
-				return importByIdentity("buildkite_pipeline_schedule", `  pipeline_id = "no-such-pipeline"
+				return acctest.ImportByIdentity("buildkite_pipeline_schedule", `  pipeline_id = "no-such-pipeline"
   label       = "Nightly"
   cronline    = "@daily"
   branch      = "main"`, "pipeline_id", pipeline, "id", id)
 			}
-			return []invalidIdentity{
-				{schedule("no-such-pipeline", "nightly"), `id (<schedule id>) "nightly" is not a UUID`},
-				{schedule("no-such-pipeline", unknownUUID), `Unable to Import Pipeline Schedule`},
+			return []acctest.InvalidIdentity{
+				{Config: schedule("no-such-pipeline", "nightly"), Message: `id (<schedule id>) "nightly" is not a UUID`},
+				{Config: schedule("no-such-pipeline", acctest.UnknownUUID), Message: `Unable to Import Pipeline Schedule`},
 			}
 		},
 	},
-	migration: []migrationCase{
-		{name: "pipeline_schedule", add: (*officialWorkspace).addSchedule, check: func(t *testing.T, w *cliWorkdir) {
-			expectMoved(t, w, "buildkite_pipeline_schedule.nightly", map[string]any{"cronline": "0 2 * * *", "commit": "HEAD"})
-			a := w.stateAttributes("buildkite_pipeline_schedule.nightly")
+	Migration: []acctest.MigrationCase{
+		{Name: "pipeline_schedule", Add: (*acctest.OfficialWorkspace).AddSchedule, Check: func(t *testing.T, w *acctest.CLIWorkdir) {
+			acctest.ExpectMoved(t, w, "buildkite_pipeline_schedule.nightly", map[string]any{"cronline": "0 2 * * *", "commit": "HEAD"})
+			a := w.StateAttributes("buildkite_pipeline_schedule.nightly")
 			if typ, _, ok := kit.DecodeGraphQLID(fmt.Sprint(a["graphql_id"])); !ok || typ != "PipelineSchedule" {
 				t.Errorf("after the move graphql_id = %v, want the schedule's GraphQL ID", a["graphql_id"])
 			}
@@ -340,58 +319,58 @@ var _ = registerTypeTests("buildkite_pipeline_schedule", typeTests{
 			}
 		}},
 	},
-	query: &queryCase{resourceType: "buildkite_pipeline_schedule", run: func(t *testing.T, e *testEnv, base string) queryRow {
-		s := e.seedBeyondSpec(t, base)
+	Query: &acctest.QueryCase{ResourceType: "buildkite_pipeline_schedule", Run: func(t *testing.T, e *acctest.TestEnv, base string) acctest.QueryRow {
+		s := e.SeedBeyondSpec(t, base)
 		schedule := func(p *buildkite.Pipeline, sc *buildkite.PipelineSchedule) queryfilter.QueryFilter {
-			return byIdentity("pipeline_id", p.ID, "id", sc.ID)
+			return acctest.ByIdentity("pipeline_id", p.ID, "id", sc.ID)
 		}
-		return queryRow{
-			blocks: []string{"buildkite_pipeline_schedule", "p1", fmt.Sprintf("    pipeline_id = %q", s.p1.ID)},
-			checks: []querycheck.QueryResultCheck{
+		return acctest.QueryRow{
+			Blocks: []string{"buildkite_pipeline_schedule", "p1", fmt.Sprintf("    pipeline_id = %q", s.P1.ID)},
+			Checks: []querycheck.QueryResultCheck{
 				querycheck.ExpectLength("buildkite_pipeline_schedule.all", 3),
 				querycheck.ExpectLength("buildkite_pipeline_schedule.p1", 2),
-				querycheck.ExpectResourceDisplayName("buildkite_pipeline_schedule.all", schedule(s.p2, s.other), knownvalue.StringExact(s.p2.Name+" / Weekly")),
-				querycheck.ExpectResourceKnownValues("buildkite_pipeline_schedule.p1", schedule(s.p1, s.nightly), []querycheck.KnownValueCheck{
-					known("cronline", knownvalue.StringExact("0 3 * * 1-5 Europe/Berlin")),
-					known("message", knownvalue.StringExact("Nightly build")),
-					known("enabled", knownvalue.Bool(false)),
-					known("env", knownvalue.MapExact(map[string]knownvalue.Check{"DEPLOY": knownvalue.StringExact("false")})),
+				querycheck.ExpectResourceDisplayName("buildkite_pipeline_schedule.all", schedule(s.P2, s.Other), knownvalue.StringExact(s.P2.Name+" / Weekly")),
+				querycheck.ExpectResourceKnownValues("buildkite_pipeline_schedule.p1", schedule(s.P1, s.Nightly), []querycheck.KnownValueCheck{
+					acctest.Known("cronline", knownvalue.StringExact("0 3 * * 1-5 Europe/Berlin")),
+					acctest.Known("message", knownvalue.StringExact("Nightly build")),
+					acctest.Known("enabled", knownvalue.Bool(false)),
+					acctest.Known("env", knownvalue.MapExact(map[string]knownvalue.Check{"DEPLOY": knownvalue.StringExact("false")})),
 				}),
-				querycheck.ExpectResourceKnownValues("buildkite_pipeline_schedule.p1", schedule(s.p1, s.hourly), []querycheck.KnownValueCheck{
-					known("message", knownvalue.Null()),
-					known("env", knownvalue.MapExact(map[string]knownvalue.Check{})),
-					known("commit", knownvalue.StringExact("HEAD")),
+				querycheck.ExpectResourceKnownValues("buildkite_pipeline_schedule.p1", schedule(s.P1, s.Hourly), []querycheck.KnownValueCheck{
+					acctest.Known("message", knownvalue.Null()),
+					acctest.Known("env", knownvalue.MapExact(map[string]knownvalue.Check{})),
+					acctest.Known("commit", knownvalue.StringExact("HEAD")),
 				}),
 			},
-			refused: []queryRefusal{{fmt.Sprintf(unknownUUIDFilter, "pipeline_id"), wrapped(`No pipeline matches the ID "` + unknownUUID + `"`)}},
-			imports: 3,
+			Refused: []acctest.QueryRefusal{{Body: fmt.Sprintf(acctest.UnknownUUIDFilter, "pipeline_id"), Message: acctest.Wrapped(`No pipeline matches the ID "` + acctest.UnknownUUID + `"`)}},
+			Imports: 3,
 		}
 	}},
-	upgrade: []upgradeCase{
+	Upgrade: []acctest.UpgradeCase{
 		{
-			name: "schedule, the official provider's", typeName: "buildkite_pipeline_schedule", version: 0,
-			state: map[string]any{"id": kit.GraphQLID("PipelineSchedule", otherUUID), "uuid": otherUUID,
-				"pipeline_id": kit.GraphQLID("Pipeline", testUUID), "label": "Nightly", "cronline": "@daily", "branch": "main",
+			Name: "schedule, the official provider's", TypeName: "buildkite_pipeline_schedule", Version: 0,
+			State: map[string]any{"id": kit.GraphQLID("PipelineSchedule", acctest.OtherUUID), "uuid": acctest.OtherUUID,
+				"pipeline_id": kit.GraphQLID("Pipeline", acctest.TestUUID), "label": "Nightly", "cronline": "@daily", "branch": "main",
 				"commit": "HEAD", "message": nil, "env": nil, "enabled": true},
-			want: map[string]any{"id": otherUUID, "uuid": otherUUID, "graphql_id": kit.GraphQLID("PipelineSchedule", otherUUID),
-				"pipeline_id": testUUID, "env": map[string]any{}, "commit": "HEAD", "message": nil},
+			Want: map[string]any{"id": acctest.OtherUUID, "uuid": acctest.OtherUUID, "graphql_id": kit.GraphQLID("PipelineSchedule", acctest.OtherUUID),
+				"pipeline_id": acctest.TestUUID, "env": map[string]any{}, "commit": "HEAD", "message": nil},
 		},
 		{
-			name: "schedule, the official provider's with env", typeName: "buildkite_pipeline_schedule", version: 0,
-			state: map[string]any{"id": kit.GraphQLID("PipelineSchedule", otherUUID), "uuid": otherUUID,
-				"pipeline_id": kit.GraphQLID("Pipeline", testUUID), "label": "Nightly", "cronline": "@daily", "branch": "main",
+			Name: "schedule, the official provider's with env", TypeName: "buildkite_pipeline_schedule", Version: 0,
+			State: map[string]any{"id": kit.GraphQLID("PipelineSchedule", acctest.OtherUUID), "uuid": acctest.OtherUUID,
+				"pipeline_id": kit.GraphQLID("Pipeline", acctest.TestUUID), "label": "Nightly", "cronline": "@daily", "branch": "main",
 				"commit": "HEAD", "env": map[string]any{"FULL": "1"}, "enabled": false},
-			want: map[string]any{"id": otherUUID, "env": map[string]any{"FULL": "1"}, "enabled": false},
+			Want: map[string]any{"id": acctest.OtherUUID, "env": map[string]any{"FULL": "1"}, "enabled": false},
 		},
 		{
-			name: "schedule, ours at version 0", typeName: "buildkite_pipeline_schedule", version: 0,
-			state: map[string]any{"id": otherUUID, "uuid": otherUUID, "graphql_id": "S", "pipeline_id": "website",
+			Name: "schedule, ours at version 0", TypeName: "buildkite_pipeline_schedule", Version: 0,
+			State: map[string]any{"id": acctest.OtherUUID, "uuid": acctest.OtherUUID, "graphql_id": "S", "pipeline_id": "website",
 				"label": "Nightly", "cronline": "@daily", "branch": "main", "commit": "HEAD", "message": nil,
 				"env": map[string]any{}, "enabled": true},
-			want: map[string]any{"id": otherUUID, "graphql_id": "S", "pipeline_id": "website", "env": map[string]any{}},
+			Want: map[string]any{"id": acctest.OtherUUID, "graphql_id": "S", "pipeline_id": "website", "env": map[string]any{}},
 		},
 	},
-	exempt: map[string]string{
-		tableSweeper: "A pipeline's schedules go with their pipeline, which the pipeline sweeper removes.",
+	Exempt: map[string]string{
+		acctest.TableSweeper: "A pipeline's schedules go with their pipeline, which the pipeline sweeper removes.",
 	},
 })

@@ -15,27 +15,14 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
-	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/acctest"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
-func init() {
-	registerTestKind("buildkite_pipeline_team", testKind{
-		fake: fakeserver.KindTeamPipeline, storeKey: byID, // "<team id>/<pipeline id>"
-		get: func(ctx context.Context, c *buildkite.Client, attrs map[string]string) error {
-			_, err := c.TeamPipelines.Get(ctx, attrs["team_id"], attrs["pipeline_id"])
-			return err
-		},
-		del: func(ctx context.Context, c *buildkite.Client, attrs map[string]string) error {
-			return c.TeamPipelines.Delete(ctx, attrs["team_id"], attrs["pipeline_id"])
-		},
-	})
-}
-
 // testAccPipelineTeamConfig gives a team named team access to the pipeline pipelineID.
 func testAccPipelineTeamConfig(team, pipelineID, level string) string {
-	return testAccTeamConfig(team, "visible", "member", false, "") + fmt.Sprintf(`
+	return acctest.TeamConfig(team, "visible", "member", false, "") + fmt.Sprintf(`
 resource "buildkite_pipeline_team" "test" {
   team_id      = buildkite_team.test.id
   pipeline_id  = %q
@@ -45,10 +32,10 @@ resource "buildkite_pipeline_team" "test" {
 }
 
 // checkPipelineAccess asks the service for the access level of buildkite_pipeline_team.test.
-func (e *testEnv) checkPipelineAccess(want string) resource.TestCheckFunc {
+func checkPipelineAccess(e *acctest.TestEnv, want string) resource.TestCheckFunc {
 	return func(s *terraform.State) error {
 		a := s.RootModule().Resources["buildkite_pipeline_team.test"].Primary.Attributes
-		tp, err := e.client.TeamPipelines.Get(context.Background(), a["team_id"], a["pipeline_id"])
+		tp, err := e.Client.TeamPipelines.Get(context.Background(), a["team_id"], a["pipeline_id"])
 		if err != nil {
 			return err
 		}
@@ -61,58 +48,58 @@ func (e *testEnv) checkPipelineAccess(want string) resource.TestCheckFunc {
 
 func TestAccPipelineTeamResource_basic(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	team := e.name("pt")
-	p1, p2 := e.pipelineNamed(e.name("pt-one")), e.pipelineNamed(e.name("pt-two"))
+	e := acctest.NewTestEnv(t)
+	team := e.Name("pt")
+	p1, p2 := e.PipelineNamed(e.Name("pt-one")), e.PipelineNamed(e.Name("pt-two"))
 	const addr = "buildkite_pipeline_team.test"
 
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             e.checkDestroyed("buildkite_pipeline_team"),
-		Steps: steps(
-			step(resource.TestStep{
-				Config:      e.config(testAccPipelineTeamConfig(team, p1.ID, "admin")),
+		ProtoV6ProviderFactories: e.Factories(),
+		CheckDestroy:             e.CheckDestroyed("buildkite_pipeline_team"),
+		Steps: acctest.Steps(
+			acctest.Step(resource.TestStep{
+				Config:      e.Config(testAccPipelineTeamConfig(team, p1.ID, "admin")),
 				ExpectError: regexp.MustCompile(`(?s)Invalid Attribute Value Match.*access_level\s+value\s+must\s+be\s+one\s+of:\s+\["READ_ONLY"\s+"BUILD_AND_READ"\s+"MANAGE_BUILD_AND_READ"\].*"read_only"/"READ_ONLY"`),
 			}),
-			step(resource.TestStep{
-				Config: e.config(testAccPipelineTeamConfig(team, p1.ID, "READ_ONLY")),
+			acctest.Step(resource.TestStep{
+				Config: e.Config(testAccPipelineTeamConfig(team, p1.ID, "READ_ONLY")),
 				Check: resource.ComposeTestCheckFunc(
-					e.checkExists(addr), e.checkPipelineAccess("read_only"),
+					e.CheckExists(addr), checkPipelineAccess(e, "read_only"),
 					resource.TestCheckResourceAttrPair(addr, "uuid", addr, "id"),
 				),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
 			}),
-			importSteps(addr, importID(addr, "team_id", "pipeline_id")),
-			step(resource.TestStep{
+			acctest.ImportSteps(addr, acctest.ImportID(addr, "team_id", "pipeline_id")),
+			acctest.Step(resource.TestStep{
 				// Team and pipeline by slug.
 				ResourceName: addr, ImportState: true, ImportStateVerify: true,
 				ImportStateIdFunc: func(s *terraform.State) (string, error) {
 					return s.RootModule().Resources["buildkite_team.test"].Primary.Attributes["slug"] + "/" + p1.Slug, nil
 				},
 			}),
-			step(resource.TestStep{
-				Config: e.config(testAccPipelineTeamConfig(team, p1.ID, "BUILD_AND_READ")),
+			acctest.Step(resource.TestStep{
+				Config: e.Config(testAccPipelineTeamConfig(team, p1.ID, "BUILD_AND_READ")),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
-				Check: e.checkPipelineAccess("build_and_read"),
+				Check: checkPipelineAccess(e, "build_and_read"),
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("access_level"), knownvalue.StringExact("BUILD_AND_READ")),
 				},
 			}),
-			step(resource.TestStep{
-				Config: e.config(testAccPipelineTeamConfig(team, p1.ID, "BUILD_AND_READ")), ResourceName: addr, ImportState: true,
-				ImportStateKind: resource.ImportBlockWithID, ImportStateIdFunc: importID(addr, "team_id", "pipeline_id"),
+			acctest.Step(resource.TestStep{
+				Config: e.Config(testAccPipelineTeamConfig(team, p1.ID, "BUILD_AND_READ")), ResourceName: addr, ImportState: true,
+				ImportStateKind: resource.ImportBlockWithID, ImportStateIdFunc: acctest.ImportID(addr, "team_id", "pipeline_id"),
 			}),
-			step(resource.TestStep{
-				Config: e.config(testAccPipelineTeamConfig(team, p2.ID, "manage_build_and_read")),
+			acctest.Step(resource.TestStep{
+				Config: e.Config(testAccPipelineTeamConfig(team, p2.ID, "manage_build_and_read")),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionDestroyBeforeCreate)},
 				},
-				Check: resource.ComposeTestCheckFunc(e.checkExists(addr), e.checkPipelineAccess("manage_build_and_read")),
+				Check: resource.ComposeTestCheckFunc(e.CheckExists(addr), checkPipelineAccess(e, "manage_build_and_read")),
 			}),
 		),
 	})
@@ -120,20 +107,20 @@ func TestAccPipelineTeamResource_basic(t *testing.T) {
 
 func TestAccPipelineTeamResource_disappears(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
+	e := acctest.NewTestEnv(t)
 	const addr = "buildkite_pipeline_team.test"
-	cfg := e.config(testAccPipelineTeamConfig(e.name("pt-gone"), e.pipelineNamed(e.name("pt-gone")).ID, "read_only"))
+	cfg := e.Config(testAccPipelineTeamConfig(e.Name("pt-gone"), e.PipelineNamed(e.Name("pt-gone")).ID, "read_only"))
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             e.checkDestroyed("buildkite_pipeline_team"),
+		ProtoV6ProviderFactories: e.Factories(),
+		CheckDestroy:             e.CheckDestroyed("buildkite_pipeline_team"),
 		Steps: []resource.TestStep{
 			{
-				Config: cfg, Check: e.removeOutside(addr), ExpectNonEmptyPlan: true,
+				Config: cfg, Check: e.RemoveOutside(addr), ExpectNonEmptyPlan: true,
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate)},
 				},
 			},
-			{Config: cfg, Check: e.checkExists(addr)},
+			{Config: cfg, Check: e.CheckExists(addr)},
 		},
 	})
 }
@@ -141,19 +128,19 @@ func TestAccPipelineTeamResource_disappears(t *testing.T) {
 // An access level changed outside Terraform is planned back and corrected by the next apply.
 func TestAccPipelineTeamResource_accessDrift(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
+	e := acctest.NewTestEnv(t)
 	const addr = "buildkite_pipeline_team.test"
-	p := e.pipelineNamed(e.name("pt-drift"))
-	cfg := e.config(testAccPipelineTeamConfig(e.name("pt-drift"), p.ID, "READ_ONLY"))
+	p := e.PipelineNamed(e.Name("pt-drift"))
+	cfg := e.Config(testAccPipelineTeamConfig(e.Name("pt-drift"), p.ID, "READ_ONLY"))
 	var teamID string
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             e.checkDestroyed("buildkite_pipeline_team"),
+		ProtoV6ProviderFactories: e.Factories(),
+		CheckDestroy:             e.CheckDestroyed("buildkite_pipeline_team"),
 		Steps: []resource.TestStep{
 			{Config: cfg, Check: resource.TestCheckResourceAttrWith(addr, "team_id", func(v string) error { teamID = v; return nil })},
 			{
 				PreConfig: func() {
-					if _, err := e.client.TeamPipelines.Update(context.Background(), teamID, p.ID, "manage_build_and_read"); err != nil {
+					if _, err := e.Client.TeamPipelines.Update(context.Background(), teamID, p.ID, "manage_build_and_read"); err != nil {
 						t.Fatal(err)
 					}
 				},
@@ -162,7 +149,7 @@ func TestAccPipelineTeamResource_accessDrift(t *testing.T) {
 					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
-				Check: e.checkPipelineAccess("read_only"),
+				Check: checkPipelineAccess(e, "read_only"),
 			},
 		},
 	})
@@ -173,10 +160,10 @@ func TestAccPipelineTeamResource_accessDrift(t *testing.T) {
 // removes the access.
 func TestAccPipelineTeamResource_takesOverDefaultTeam(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	team := e.seedTeam(e.name("pt-default"))
-	p := e.seedPipeline(buildkite.PipelineCreate{Name: e.name("pt-default"), Teams: map[string]string{team.ID: "manage_build_and_read"}})
-	cfg := e.config(fmt.Sprintf(`
+	e := acctest.NewTestEnv(t)
+	team := e.SeedTeam(e.Name("pt-default"))
+	p := e.SeedPipeline(buildkite.PipelineCreate{Name: e.Name("pt-default"), Teams: map[string]string{team.ID: "manage_build_and_read"}})
+	cfg := e.Config(fmt.Sprintf(`
 resource "buildkite_pipeline_team" "test" {
   team_id      = %q
   pipeline_id  = %q
@@ -184,11 +171,11 @@ resource "buildkite_pipeline_team" "test" {
 }
 `, team.ID, p.ID))
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             e.checkDestroyed("buildkite_pipeline_team"),
+		ProtoV6ProviderFactories: e.Factories(),
+		CheckDestroy:             e.CheckDestroyed("buildkite_pipeline_team"),
 		Steps: []resource.TestStep{{
 			Config: cfg,
-			Check:  e.checkPipelineAccess("read_only"),
+			Check:  checkPipelineAccess(e, "read_only"),
 			ConfigPlanChecks: resource.ConfigPlanChecks{
 				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 			},
@@ -200,10 +187,10 @@ resource "buildkite_pipeline_team" "test" {
 // the access imported back by the id in state and verified attribute by attribute.
 func TestAccPipelineTeamResource_withPipelineAndTeam(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
+	e := acctest.NewTestEnv(t)
 	const addr = "buildkite_pipeline_team.pt"
-	name := e.name("pt-together")
-	cfg := e.config(fmt.Sprintf(`
+	name := e.Name("pt-together")
+	cfg := e.Config(fmt.Sprintf(`
 resource "buildkite_pipeline" "p" {
   name       = %q
   repository = "https://github.com/buildkite/terraform-provider-buildkite.git"
@@ -225,8 +212,8 @@ resource "buildkite_pipeline_team" "pt" {
 }
 `, name, name))
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             e.checkDestroyed("buildkite_pipeline_team"),
+		ProtoV6ProviderFactories: e.Factories(),
+		CheckDestroy:             e.CheckDestroyed("buildkite_pipeline_team"),
 		Steps: []resource.TestStep{
 			{
 				Config: cfg,
@@ -272,52 +259,52 @@ resource "buildkite_pipeline_team" "duplicate" {
 	})
 }
 
-// The rows of buildkite_pipeline_team in the tables every type runs through (type_tests_kit_test.go).
-var _ = registerTypeTests("buildkite_pipeline_team", typeTests{
-	identity: &identityCase{
-		resourceType: "buildkite_pipeline_team", attrs: []string{"team_id", "pipeline_id"},
-		setup: func(t *testing.T, e *testEnv) identityConfigs {
-			team, p := e.name("identity"), e.pipelineNamed(e.name("identity-pipeline"))
-			return identityConfigs{
-				create: testAccPipelineTeamConfig(team, p.ID, "build_and_read"),
-				update: testAccPipelineTeamConfig(team, p.ID, "read_only"),
+// The rows of buildkite_pipeline_team in the tables every type runs through (acctest/type_tests.go).
+var _ = acctest.RegisterTypeTests("buildkite_pipeline_team", acctest.TypeTests{
+	Identity: &acctest.IdentityCase{
+		ResourceType: "buildkite_pipeline_team", Attrs: []string{"team_id", "pipeline_id"},
+		Setup: func(t *testing.T, e *acctest.TestEnv) acctest.IdentityConfigs {
+			team, p := e.Name("identity"), e.PipelineNamed(e.Name("identity-pipeline"))
+			return acctest.IdentityConfigs{
+				Create: testAccPipelineTeamConfig(team, p.ID, "build_and_read"),
+				Update: testAccPipelineTeamConfig(team, p.ID, "read_only"),
 			}
 		},
 	},
-	migration: []migrationCase{
-		{name: "pipeline_team", add: (*officialWorkspace).addPipelineTeam, check: func(t *testing.T, w *cliWorkdir) {
-			expectMoved(t, w, "buildkite_pipeline_team.website", map[string]any{"access_level": "BUILD_AND_READ"})
+	Migration: []acctest.MigrationCase{
+		{Name: "pipeline_team", Add: (*acctest.OfficialWorkspace).AddPipelineTeam, Check: func(t *testing.T, w *acctest.CLIWorkdir) {
+			acctest.ExpectMoved(t, w, "buildkite_pipeline_team.website", map[string]any{"access_level": "BUILD_AND_READ"})
 		}},
 	},
-	query: &queryCase{resourceType: "buildkite_pipeline_team", run: func(t *testing.T, e *testEnv, base string) queryRow {
-		s := e.seedTeams(t, base)
+	Query: &acctest.QueryCase{ResourceType: "buildkite_pipeline_team", Run: func(t *testing.T, e *acctest.TestEnv, base string) acctest.QueryRow {
+		s := e.SeedTeams(t, base)
 		access := func(tm *buildkite.Team, p *buildkite.Pipeline) queryfilter.QueryFilter {
-			return byIdentity("team_id", tm.ID, "pipeline_id", p.ID)
+			return acctest.ByIdentity("team_id", tm.ID, "pipeline_id", p.ID)
 		}
 		level := func(v string) []querycheck.KnownValueCheck {
-			return []querycheck.KnownValueCheck{known("access_level", knownvalue.StringExact(v))}
+			return []querycheck.KnownValueCheck{acctest.Known("access_level", knownvalue.StringExact(v))}
 		}
-		return queryRow{
-			blocks: []string{"buildkite_pipeline_team", "b", fmt.Sprintf("    team_id = %q", s.b.ID)},
-			checks: []querycheck.QueryResultCheck{
+		return acctest.QueryRow{
+			Blocks: []string{"buildkite_pipeline_team", "b", fmt.Sprintf("    team_id = %q", s.B.ID)},
+			Checks: []querycheck.QueryResultCheck{
 				querycheck.ExpectLength("buildkite_pipeline_team.all", 3),
 				querycheck.ExpectLength("buildkite_pipeline_team.b", 2),
-				querycheck.ExpectResourceDisplayName("buildkite_pipeline_team.all", access(s.b, s.p2), knownvalue.StringExact(base+"-b / "+s.p2.Slug)),
-				querycheck.ExpectResourceKnownValues("buildkite_pipeline_team.all", access(s.a, s.p1),
-					append(level("BUILD_AND_READ"), known("id", knownvalue.StringExact(s.a.ID+"/"+s.p1.ID)))),
-				querycheck.ExpectResourceKnownValues("buildkite_pipeline_team.b", access(s.b, s.p1), level("READ_ONLY")),
-				querycheck.ExpectResourceKnownValues("buildkite_pipeline_team.b", access(s.b, s.p2), level("MANAGE_BUILD_AND_READ")),
+				querycheck.ExpectResourceDisplayName("buildkite_pipeline_team.all", access(s.B, s.P2), knownvalue.StringExact(base+"-b / "+s.P2.Slug)),
+				querycheck.ExpectResourceKnownValues("buildkite_pipeline_team.all", access(s.A, s.P1),
+					append(level("BUILD_AND_READ"), acctest.Known("id", knownvalue.StringExact(s.A.ID+"/"+s.P1.ID)))),
+				querycheck.ExpectResourceKnownValues("buildkite_pipeline_team.b", access(s.B, s.P1), level("READ_ONLY")),
+				querycheck.ExpectResourceKnownValues("buildkite_pipeline_team.b", access(s.B, s.P2), level("MANAGE_BUILD_AND_READ")),
 			},
-			imports: 3,
+			Imports: 3,
 		}
 	}},
-	association: &associationCase{
-		resourceType: "buildkite_pipeline_team",
-		importAttrs:  []string{"team_id", "pipeline_id"},
-		values:       []string{"READ_ONLY", "build_and_read"},
-		setup: func(t *testing.T, e *testEnv) func(string, string) string {
-			teams := twoTeams(e, "assoc-pipeline")
-			p := e.pipelineNamed(e.name("assoc-pipeline"))
+	Association: &acctest.AssociationCase{
+		ResourceType: "buildkite_pipeline_team",
+		ImportAttrs:  []string{"team_id", "pipeline_id"},
+		Values:       []string{"READ_ONLY", "build_and_read"},
+		Setup: func(t *testing.T, e *acctest.TestEnv) func(string, string) string {
+			teams := acctest.TwoTeams(e, "assoc-pipeline")
+			p := e.PipelineNamed(e.Name("assoc-pipeline"))
 			return func(parent, level string) string {
 				return teams + fmt.Sprintf(`
 resource "buildkite_pipeline_team" "test" {
@@ -329,15 +316,15 @@ resource "buildkite_pipeline_team" "test" {
 			}
 		},
 	},
-	upgrade: []upgradeCase{
+	Upgrade: []acctest.UpgradeCase{
 		{
-			name: "pipeline team, the official provider's", typeName: "buildkite_pipeline_team", version: 0,
-			state: map[string]any{"id": kit.GraphQLID("TeamPipeline", testUUID), "uuid": testUUID, "team_id": kit.GraphQLID("Team", otherUUID),
-				"pipeline_id": kit.GraphQLID("Pipeline", testUUID), "access_level": "READ_ONLY"},
-			want: map[string]any{"id": otherUUID + "/" + testUUID, "pipeline_id": testUUID, "access_level": "READ_ONLY"},
+			Name: "pipeline team, the official provider's", TypeName: "buildkite_pipeline_team", Version: 0,
+			State: map[string]any{"id": kit.GraphQLID("TeamPipeline", acctest.TestUUID), "uuid": acctest.TestUUID, "team_id": kit.GraphQLID("Team", acctest.OtherUUID),
+				"pipeline_id": kit.GraphQLID("Pipeline", acctest.TestUUID), "access_level": "READ_ONLY"},
+			Want: map[string]any{"id": acctest.OtherUUID + "/" + acctest.TestUUID, "pipeline_id": acctest.TestUUID, "access_level": "READ_ONLY"},
 		},
 	},
-	exempt: map[string]string{
-		tableSweeper: "A team's access to a pipeline goes with the team or the pipeline, which their sweepers remove.",
+	Exempt: map[string]string{
+		acctest.TableSweeper: "A team's access to a pipeline goes with the team or the pipeline, which their sweepers remove.",
 	},
 })

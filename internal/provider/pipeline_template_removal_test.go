@@ -14,6 +14,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/acctest"
 )
 
 // createBeforeDestroy is the lifecycle setting the template example carries: with it, Terraform updates the
@@ -49,13 +51,13 @@ resource "buildkite_pipeline" "test" {
 // is updated before the template is deleted.
 func TestAccPipelineTemplateResource_removeWithUse(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
+	e := acctest.NewTestEnv(t)
 	b, err := os.ReadFile(filepath.Join("..", "..", "examples", "resources", "buildkite_pipeline_template", "resource.tf"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	// Names of this test's own, so that live runs never meet another object.
-	example := strings.NewReplacer(`"Standard build"`, fmt.Sprintf("%q", e.name("cbd")), `"Deploy"`, fmt.Sprintf("%q", e.name("cbd"))).Replace(string(b))
+	example := strings.NewReplacer(`"Standard build"`, fmt.Sprintf("%q", e.Name("cbd")), `"Deploy"`, fmt.Sprintf("%q", e.Name("cbd"))).Replace(string(b))
 	const template, pipeline = "buildkite_pipeline_template.standard", "buildkite_pipeline.deploy"
 	withoutTemplate := regexp.MustCompile(`(?ms)^resource "buildkite_pipeline_template".*?^}\n`).ReplaceAllString(example, "")
 	withoutTemplate = regexp.MustCompile(`(?m)^\s*pipeline_template_id\s*=.*\n`).ReplaceAllString(withoutTemplate, "")
@@ -65,15 +67,15 @@ func TestAccPipelineTemplateResource_removeWithUse(t *testing.T) {
 	}
 	var templateAttrs map[string]string
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             e.checkDestroyed("buildkite_pipeline"),
+		ProtoV6ProviderFactories: e.Factories(),
+		CheckDestroy:             e.CheckDestroyed("buildkite_pipeline"),
 		Steps: []resource.TestStep{
 			{
-				Config: e.config(example),
+				Config: e.Config(example),
 				Check:  keepAttrs(template, &templateAttrs),
 			},
 			{
-				Config: e.config(withoutTemplate),
+				Config: e.Config(withoutTemplate),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{
 						plancheck.ExpectResourceAction(pipeline, plancheck.ResourceActionUpdate),
@@ -84,7 +86,7 @@ func TestAccPipelineTemplateResource_removeWithUse(t *testing.T) {
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(pipeline, tfjsonpath.New("pipeline_template_id"), knownvalue.Null()),
 				},
-				Check: func(*terraform.State) error { return e.checkGone("buildkite_pipeline_template", templateAttrs) },
+				Check: func(*terraform.State) error { return checkGone(e, "buildkite_pipeline_template", templateAttrs) },
 			},
 		},
 	})
@@ -95,29 +97,29 @@ func TestAccPipelineTemplateResource_removeWithUse(t *testing.T) {
 // with the lifecycle setting then lets the removal apply in one go.
 func TestAccPipelineTemplateResource_removeWithUseRefused(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	name := e.name("refused")
+	e := acctest.NewTestEnv(t)
+	name := e.Name("refused")
 	var templateAttrs map[string]string
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             e.checkDestroyed("buildkite_pipeline"),
+		ProtoV6ProviderFactories: e.Factories(),
+		CheckDestroy:             e.CheckDestroyed("buildkite_pipeline"),
 		Steps: []resource.TestStep{
 			{
-				Config: e.config(testAccTemplateInUseConfig(name, "")),
-				Check:  keepAttrs(templateAddr, &templateAttrs),
+				Config: e.Config(testAccTemplateInUseConfig(name, "")),
+				Check:  keepAttrs(acctest.TemplateAddr, &templateAttrs),
 			},
 			{
-				Config: e.config(testAccTemplatedPipelineConfig(name, "")),
-				ExpectError: regexpMust(`(?s)Unable to Delete Pipeline Template.*assigned to pipeline\s+"` + name +
+				Config: e.Config(testAccTemplatedPipelineConfig(name, "")),
+				ExpectError: acctest.RegexpMust(`(?s)Unable to Delete Pipeline Template.*assigned to pipeline\s+"` + name +
 					`".*create_before_destroy.*-target`),
 			},
 			{
-				Config:           e.config(testAccTemplateInUseConfig(name, createBeforeDestroy)),
-				ConfigPlanChecks: expectEmpty(),
+				Config:           e.Config(testAccTemplateInUseConfig(name, createBeforeDestroy)),
+				ConfigPlanChecks: acctest.ExpectEmpty(),
 			},
 			{
-				Config: e.config(testAccTemplatedPipelineConfig(name, "")),
-				Check:  func(*terraform.State) error { return e.checkGone("buildkite_pipeline_template", templateAttrs) },
+				Config: e.Config(testAccTemplatedPipelineConfig(name, "")),
+				Check:  func(*terraform.State) error { return checkGone(e, "buildkite_pipeline_template", templateAttrs) },
 			},
 		},
 	})
@@ -136,8 +138,8 @@ func keepAttrs(address string, into *map[string]string) resource.TestCheckFunc {
 }
 
 // checkGone fails when the object behind a resource's last state attributes still exists.
-func (e *testEnv) checkGone(resourceType string, attrs map[string]string) error {
-	found, err := e.exists(resourceType, attrs)
+func checkGone(e *acctest.TestEnv, resourceType string, attrs map[string]string) error {
+	found, err := e.Exists(resourceType, attrs)
 	if err != nil {
 		return err
 	}

@@ -14,8 +14,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
-	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/acctest"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
@@ -31,40 +31,40 @@ resource "buildkite_pipeline_template" "test" {
 
 func TestAccPipelineTemplateResource_basic(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	name := e.name("template")
+	e := acctest.NewTestEnv(t)
+	name := e.Name("template")
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             e.checkDestroyed("buildkite_pipeline_template"),
-		Steps: steps(
-			step(resource.TestStep{
+		ProtoV6ProviderFactories: e.Factories(),
+		CheckDestroy:             e.CheckDestroyed("buildkite_pipeline_template"),
+		Steps: acctest.Steps(
+			acctest.Step(resource.TestStep{
 				// CRLF and a byte-order mark: stored normalised by the service, no diff here (#853).
-				Config: e.config(testAccPipelineTemplateConfig(name, "\ufeffsteps:\r\n  - command: make\r\n", `  description = "Standard build"
+				Config: e.Config(testAccPipelineTemplateConfig(name, "\ufeffsteps:\r\n  - command: make\r\n", `  description = "Standard build"
   available   = true`)),
-				Check: e.checkExists(templateAddr),
+				Check: e.CheckExists(acctest.TemplateAddr),
 				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(templateAddr, tfjsonpath.New("available"), knownvalue.Bool(true)),
-					statecheck.ExpectKnownValue(templateAddr, tfjsonpath.New("uuid"), knownvalue.NotNull()),
-					statecheck.ExpectKnownValue(templateAddr, tfjsonpath.New("updated_at"), knownvalue.NotNull()),
+					statecheck.ExpectKnownValue(acctest.TemplateAddr, tfjsonpath.New("available"), knownvalue.Bool(true)),
+					statecheck.ExpectKnownValue(acctest.TemplateAddr, tfjsonpath.New("uuid"), knownvalue.NotNull()),
+					statecheck.ExpectKnownValue(acctest.TemplateAddr, tfjsonpath.New("updated_at"), knownvalue.NotNull()),
 				},
-				ConfigPlanChecks: expectEmpty(),
+				ConfigPlanChecks: acctest.ExpectEmpty(),
 			}),
-			importSteps(templateAddr, importID(templateAddr, "id"), "configuration"),
-			step(resource.TestStep{
+			acctest.ImportSteps(acctest.TemplateAddr, acctest.ImportID(acctest.TemplateAddr, "id"), "configuration"),
+			acctest.Step(resource.TestStep{
 				// By GraphQL ID, the official provider's import ID.
-				ResourceName: templateAddr, ImportState: true, ImportStateVerify: true,
-				ImportStateIdFunc: importID(templateAddr, "graphql_id"), ImportStateVerifyIgnore: []string{"configuration"},
+				ResourceName: acctest.TemplateAddr, ImportState: true, ImportStateVerify: true,
+				ImportStateIdFunc: acctest.ImportID(acctest.TemplateAddr, "graphql_id"), ImportStateVerifyIgnore: []string{"configuration"},
 			}),
-			step(resource.TestStep{
-				Config: e.config(testAccPipelineTemplateConfig(name+"-2", "steps:\n  - command: make test\n", "")),
+			acctest.Step(resource.TestStep{
+				Config: e.Config(testAccPipelineTemplateConfig(name+"-2", "steps:\n  - command: make test\n", "")),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(templateAddr, plancheck.ResourceActionUpdate)},
+					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(acctest.TemplateAddr, plancheck.ResourceActionUpdate)},
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
 				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(templateAddr, tfjsonpath.New("name"), knownvalue.StringExact(name+"-2")),
-					statecheck.ExpectKnownValue(templateAddr, tfjsonpath.New("description"), knownvalue.Null()),
-					statecheck.ExpectKnownValue(templateAddr, tfjsonpath.New("available"), knownvalue.Bool(false)),
+					statecheck.ExpectKnownValue(acctest.TemplateAddr, tfjsonpath.New("name"), knownvalue.StringExact(name+"-2")),
+					statecheck.ExpectKnownValue(acctest.TemplateAddr, tfjsonpath.New("description"), knownvalue.Null()),
+					statecheck.ExpectKnownValue(acctest.TemplateAddr, tfjsonpath.New("available"), knownvalue.Bool(false)),
 				},
 			}),
 		),
@@ -73,21 +73,21 @@ func TestAccPipelineTemplateResource_basic(t *testing.T) {
 
 func TestAccPipelineTemplateResource_disappears(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	cfg := e.config(testAccPipelineTemplateConfig(e.name("gone"), "steps: []\n", ""))
+	e := acctest.NewTestEnv(t)
+	cfg := e.Config(testAccPipelineTemplateConfig(e.Name("gone"), "steps: []\n", ""))
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             e.checkDestroyed("buildkite_pipeline_template"),
+		ProtoV6ProviderFactories: e.Factories(),
+		CheckDestroy:             e.CheckDestroyed("buildkite_pipeline_template"),
 		Steps: []resource.TestStep{
 			{
 				Config:             cfg,
-				Check:              resource.ComposeTestCheckFunc(e.checkExists(templateAddr), e.removeOutside(templateAddr)),
+				Check:              resource.ComposeTestCheckFunc(e.CheckExists(acctest.TemplateAddr), e.RemoveOutside(acctest.TemplateAddr)),
 				ExpectNonEmptyPlan: true,
 			},
 			{
 				Config: cfg,
 				ConfigPlanChecks: resource.ConfigPlanChecks{
-					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(templateAddr, plancheck.ResourceActionCreate)},
+					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(acctest.TemplateAddr, plancheck.ResourceActionCreate)},
 				},
 			},
 		},
@@ -100,9 +100,9 @@ func TestAccPipelineTemplateResource_disappears(t *testing.T) {
 // steps together with a template are refused at plan time.
 func TestAccPipelineTemplateResource_pipeline(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	name := e.name("templated")
-	e.leaveNoneNamed("buildkite_pipeline", name) // removed from state without destroying
+	e := acctest.NewTestEnv(t)
+	name := e.Name("templated")
+	e.LeaveNoneNamed("buildkite_pipeline", name) // removed from state without destroying
 	const yaml = "steps:\n  - label: from the template\n    command: make\n"
 	withPipeline := testAccPipelineTemplateConfig(name, yaml, "") + fmt.Sprintf(`
 resource "buildkite_pipeline" "test" {
@@ -112,36 +112,36 @@ resource "buildkite_pipeline" "test" {
 }
 `, name)
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             e.checkDestroyed("buildkite_pipeline"),
-		Steps: steps(
-			step(resource.TestStep{
-				Config: e.config(withPipeline),
+		ProtoV6ProviderFactories: e.Factories(),
+		CheckDestroy:             e.CheckDestroyed("buildkite_pipeline"),
+		Steps: acctest.Steps(
+			acctest.Step(resource.TestStep{
+				Config: e.Config(withPipeline),
 				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(pipelineAddr, tfjsonpath.New("steps"), knownvalue.Null()),
+					statecheck.ExpectKnownValue(acctest.PipelineAddr, tfjsonpath.New("steps"), knownvalue.Null()),
 				},
-				ConfigPlanChecks: expectEmpty(),
+				ConfigPlanChecks: acctest.ExpectEmpty(),
 			}),
-			step(generateConfigStep(pipelineAddr, importID(pipelineAddr, "slug"))),
-			step(resource.TestStep{
+			acctest.Step(acctest.GenerateConfigStep(acctest.PipelineAddr, acctest.ImportID(acctest.PipelineAddr, "slug"))),
+			acctest.Step(resource.TestStep{
 				// The template's configuration changes: the pipeline follows without a diff of its own.
-				Config:           e.config(strings.Replace(withPipeline, yaml, "steps:\n  - command: make all\n", 1)),
-				ConfigPlanChecks: expectEmpty(),
+				Config:           e.Config(strings.Replace(withPipeline, yaml, "steps:\n  - command: make all\n", 1)),
+				ConfigPlanChecks: acctest.ExpectEmpty(),
 			}),
-			step(resource.TestStep{
-				Config: e.config(withPipeline + `
+			acctest.Step(resource.TestStep{
+				Config: e.Config(withPipeline + `
 resource "buildkite_pipeline" "conflict" {
   name                 = "` + name + `-conflict"
   repository           = "https://github.com/acme/app.git"
   pipeline_template_id = buildkite_pipeline_template.test.id
   steps                = "steps:\n  - command: something else\n"
 }`),
-				ExpectError: wrapped("Invalid Attribute Combination"),
+				ExpectError: acctest.Wrapped("Invalid Attribute Combination"),
 			}),
-			step(resource.TestStep{
+			acctest.Step(resource.TestStep{
 				// Only the template is left in the configuration: its delete is refused while the pipeline,
 				// now outside Terraform's care, still uses it.
-				Config: e.config(testAccPipelineTemplateConfig(name, yaml, "") + `
+				Config: e.Config(testAccPipelineTemplateConfig(name, yaml, "") + `
 removed {
   from = buildkite_pipeline.test
   lifecycle {
@@ -149,17 +149,17 @@ removed {
   }
 }`),
 			}),
-			step(resource.TestStep{
-				Config:      e.config(`# nothing`),
-				ExpectError: regexpMust(`(?s)assigned to pipeline\s+"` + name + `"`),
+			acctest.Step(resource.TestStep{
+				Config:      e.Config(`# nothing`),
+				ExpectError: acctest.RegexpMust(`(?s)assigned to pipeline\s+"` + name + `"`),
 			}),
-			step(resource.TestStep{
+			acctest.Step(resource.TestStep{
 				// Free the template so the test can clean up.
-				Config: e.config(testAccPipelineTemplateConfig(name, yaml, "")),
+				Config: e.Config(testAccPipelineTemplateConfig(name, yaml, "")),
 				PreConfig: func() {
-					p, err := e.client.Pipelines.Get(context.Background(), name)
+					p, err := e.Client.Pipelines.Get(context.Background(), name)
 					if err == nil {
-						_, err = e.client.Pipelines.Update(context.Background(), p.Slug, buildkite.PipelineUpdate{PipelineTemplateUUID: buildkite.Cleared[string](), Configuration: ptrTo(buildkite.DefaultSteps)})
+						_, err = e.Client.Pipelines.Update(context.Background(), p.Slug, buildkite.PipelineUpdate{PipelineTemplateUUID: buildkite.Cleared[string](), Configuration: acctest.PtrTo(buildkite.DefaultSteps)})
 					}
 					if err != nil {
 						t.Fatal(err)
@@ -174,100 +174,88 @@ removed {
 // says so.
 func TestAccPipelineTemplateResource_notEnterprise(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	if e.live {
+	e := acctest.NewTestEnv(t)
+	if e.Live {
 		t.Skip("live mode: needs an organization without the Enterprise plan, which the emulator's store sets")
 	}
-	if err := e.server.Store().SetOrgPlan(e.org, false, true); err != nil {
+	if err := e.Server.Store().SetOrgPlan(e.Org, false, true); err != nil {
 		t.Fatal(err)
 	}
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
+		ProtoV6ProviderFactories: e.Factories(),
 		Steps: []resource.TestStep{{
-			Config:      e.config(testAccPipelineTemplateConfig("x", "steps: []\n", "")),
-			ExpectError: regexpMust(`(?s)Unable to Create Pipeline Template.*Enterprise`),
+			Config:      e.Config(testAccPipelineTemplateConfig("x", "steps: []\n", "")),
+			ExpectError: acctest.RegexpMust(`(?s)Unable to Create Pipeline Template.*Enterprise`),
 		}},
 	})
 }
 
-func init() {
-	registerTestKind("buildkite_pipeline_template", testKind{
-		fake:     fakeserver.KindPipelineTemplate,
-		storeKey: byID,
-		get: func(ctx context.Context, c *buildkite.Client, a map[string]string) error {
-			_, err := c.PipelineTemplates.Get(ctx, a["id"])
-			return err
-		},
-		del: func(ctx context.Context, c *buildkite.Client, a map[string]string) error {
-			return c.PipelineTemplates.Delete(ctx, a["id"])
-		},
-	})
-}
-
-// The rows of buildkite_pipeline_template in the tables every type runs through (type_tests_kit_test.go).
-var _ = registerTypeTests("buildkite_pipeline_template", typeTests{
-	identity: &identityCase{
+// The rows of buildkite_pipeline_template in the tables every type runs through (acctest/type_tests.go).
+var _ = acctest.RegisterTypeTests("buildkite_pipeline_template", acctest.TypeTests{
+	Identity: &acctest.IdentityCase{
 		// The identity stays with the template through a rename.
-		resourceType: "buildkite_pipeline_template", attrs: []string{"id"},
-		setup: func(t *testing.T, e *testEnv) identityConfigs {
-			name := e.name("identity")
-			return identityConfigs{
-				create: testAccPipelineTemplateConfig(name, "steps:\n  - command: make\n", `  description = "Found by its ID"
+		ResourceType: "buildkite_pipeline_template", Attrs: []string{"id"},
+		Setup: func(t *testing.T, e *acctest.TestEnv) acctest.IdentityConfigs {
+			name := e.Name("identity")
+			return acctest.IdentityConfigs{
+				Create: testAccPipelineTemplateConfig(name, "steps:\n  - command: make\n", `  description = "Found by its ID"
   available   = true`),
-				update: testAccPipelineTemplateConfig(name+"-2", "steps:\n  - command: make\n", ""),
+				Update: testAccPipelineTemplateConfig(name+"-2", "steps:\n  - command: make\n", ""),
 			}
 		},
 	},
-	invalidIdentity: &invalidIdentityCase{
-		resourceType: "buildkite_pipeline_template",
-		setup: func(e *testEnv) []invalidIdentity {
-			return []invalidIdentity{{importByIdentity("buildkite_pipeline_template", `  name          = "standard"
-  configuration = "steps: []"`, "id", "standard"), `id (<pipeline template UUID>) "standard" is not a UUID`}}
+	InvalidIdentity: &acctest.InvalidIdentityCase{
+		ResourceType: "buildkite_pipeline_template",
+		Setup: func(e *acctest.TestEnv) []acctest.InvalidIdentity {
+			return []acctest.InvalidIdentity{{Config: acctest.ImportByIdentity("buildkite_pipeline_template", `  name          = "standard"
+  configuration = "steps: []"`, "id", "standard"), Message: `id (<pipeline template UUID>) "standard" is not a UUID`}}
 		},
 	},
-	migration: []migrationCase{
-		{name: "pipeline_template", add: (*officialWorkspace).addTemplate, check: func(t *testing.T, w *cliWorkdir) {
-			expectMoved(t, w, "buildkite_pipeline_template.standard", map[string]any{"available": true})
+	Migration: []acctest.MigrationCase{
+		{Name: "pipeline_template", Add: (*acctest.OfficialWorkspace).AddTemplate, Check: func(t *testing.T, w *acctest.CLIWorkdir) {
+			acctest.ExpectMoved(t, w, "buildkite_pipeline_template.standard", map[string]any{"available": true})
 		}},
 	},
-	sweeper: &sweeper{"buildkite_pipeline_template", "pipeline-templates", []string{"buildkite_pipeline"}, listTemplates},
-	query: &queryCase{resourceType: "buildkite_pipeline_template", run: func(t *testing.T, e *testEnv, base string) queryRow {
-		s := e.seedPipelines(t, base)
-		byID := func(tpl *buildkite.PipelineTemplate) queryfilter.QueryFilter { return byIdentity("id", tpl.UUID) }
-		return queryRow{
-			blocks: []string{
+	Sweeper: &acctest.Sweeper{ResourceType: "buildkite_pipeline_template", Collection: "pipeline-templates", After: []string{"buildkite_pipeline"}, List: acctest.ListTemplates},
+	Query: &acctest.QueryCase{ResourceType: "buildkite_pipeline_template", Run: func(t *testing.T, e *acctest.TestEnv, base string) acctest.QueryRow {
+		s := e.SeedPipelines(t, base)
+		byID := func(tpl *buildkite.PipelineTemplate) queryfilter.QueryFilter {
+			return acctest.ByIdentity("id", tpl.UUID)
+		}
+		return acctest.QueryRow{
+			Blocks: []string{
 				"buildkite_pipeline_template", "named", fmt.Sprintf("    name = %q", base+"-STANDARD"),
 				"buildkite_pipeline_template", "none", `    name = "standard"`,
 			},
-			checks: []querycheck.QueryResultCheck{
+			Checks: []querycheck.QueryResultCheck{
 				querycheck.ExpectLength("buildkite_pipeline_template.all", 2),
 				querycheck.ExpectLength("buildkite_pipeline_template.named", 1),
 				querycheck.ExpectLength("buildkite_pipeline_template.none", 0),
-				querycheck.ExpectIdentity("buildkite_pipeline_template.named", identityOf("id", s.standard.UUID)),
-				querycheck.ExpectResourceDisplayName("buildkite_pipeline_template.all", byID(s.other), knownvalue.StringExact(base+"-other")),
-				querycheck.ExpectResourceKnownValues("buildkite_pipeline_template.all", byID(s.standard), []querycheck.KnownValueCheck{
-					known("configuration", knownvalue.StringExact("steps:\n  - command: make ci\n")),
-					known("description", knownvalue.StringExact("The standard build")),
-					known("available", knownvalue.Bool(false)),
+				querycheck.ExpectIdentity("buildkite_pipeline_template.named", acctest.IdentityOf("id", s.Standard.UUID)),
+				querycheck.ExpectResourceDisplayName("buildkite_pipeline_template.all", byID(s.Other), knownvalue.StringExact(base+"-other")),
+				querycheck.ExpectResourceKnownValues("buildkite_pipeline_template.all", byID(s.Standard), []querycheck.KnownValueCheck{
+					acctest.Known("configuration", knownvalue.StringExact("steps:\n  - command: make ci\n")),
+					acctest.Known("description", knownvalue.StringExact("The standard build")),
+					acctest.Known("available", knownvalue.Bool(false)),
 				}),
-				querycheck.ExpectResourceKnownValues("buildkite_pipeline_template.all", byID(s.other), []querycheck.KnownValueCheck{
-					known("description", knownvalue.Null()),
-					known("available", knownvalue.Bool(true)),
+				querycheck.ExpectResourceKnownValues("buildkite_pipeline_template.all", byID(s.Other), []querycheck.KnownValueCheck{
+					acctest.Known("description", knownvalue.Null()),
+					acctest.Known("available", knownvalue.Bool(true)),
 				}),
 			},
-			imports: 2,
+			Imports: 2,
 		}
 	}},
-	upgrade: []upgradeCase{
+	Upgrade: []acctest.UpgradeCase{
 		{
-			name: "pipeline template, the official provider's", typeName: "buildkite_pipeline_template", version: 0,
-			state: map[string]any{"id": kit.GraphQLID("PipelineTemplate", testUUID), "uuid": testUUID, "name": "t",
+			Name: "pipeline template, the official provider's", TypeName: "buildkite_pipeline_template", Version: 0,
+			State: map[string]any{"id": kit.GraphQLID("PipelineTemplate", acctest.TestUUID), "uuid": acctest.TestUUID, "name": "t",
 				"configuration": "steps: []", "description": nil, "available": true},
-			want: map[string]any{"id": testUUID, "available": true, "updated_at": nil},
+			Want: map[string]any{"id": acctest.TestUUID, "available": true, "updated_at": nil},
 		},
 	},
-	serviceState: func(ctx context.Context, c *buildkite.Client) ([]string, error) {
+	ServiceState: func(ctx context.Context, c *buildkite.Client) ([]string, error) {
 		all, err := c.PipelineTemplates.List(ctx)
-		return serviceIDs(all, err, func(t buildkite.PipelineTemplate) string { return t.UUID })
+		return acctest.ServiceIDs(all, err, func(t buildkite.PipelineTemplate) string { return t.UUID })
 	},
 })

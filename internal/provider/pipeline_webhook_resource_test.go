@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/acctest"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
@@ -36,15 +37,15 @@ resource "buildkite_pipeline_webhook" "app" {
 
 // checkRepoWebhook fails unless buildkite_pipeline.app's repository has (or, with want false, has not) a webhook from
 // Buildkite: in the emulator's store, and as GraphQL reads it (on the real service too).
-func (e *testEnv) checkRepoWebhook(want bool) resource.TestCheckFunc {
+func checkRepoWebhook(e *acctest.TestEnv, want bool) resource.TestCheckFunc {
 	return func(s *terraform.State) error {
 		a := s.RootModule().Resources["buildkite_pipeline.app"].Primary.Attributes
-		if !e.live {
-			if got := e.server.Store().Exists(fakeserver.KindPipelineWebhook, e.org, a["id"]); got != want {
+		if !e.Live {
+			if got := e.Server.Store().Exists(fakeserver.KindPipelineWebhook, e.Org, a["id"]); got != want {
 				return fmt.Errorf("repository webhook of pipeline %s exists = %v, want %v", a["id"], got, want)
 			}
 		}
-		hook, err := e.client.Pipelines.Webhook(context.Background(), a["graphql_id"])
+		hook, err := e.Client.Pipelines.Webhook(context.Background(), a["graphql_id"])
 		if err != nil {
 			return err
 		}
@@ -57,77 +58,77 @@ func (e *testEnv) checkRepoWebhook(want bool) resource.TestCheckFunc {
 
 // deleteRepoWebhook deletes the pipeline's repository webhook behind Terraform's back, as someone would on
 // the repository's host.
-func (e *testEnv) deleteRepoWebhook(pipelineAddr string) resource.TestCheckFunc {
+func deleteRepoWebhook(e *acctest.TestEnv, pipelineAddr string) resource.TestCheckFunc {
 	return func(s *terraform.State) error {
 		a := s.RootModule().Resources[pipelineAddr].Primary.Attributes
-		_, err := e.client.Pipelines.DeleteWebhook(context.Background(), a["graphql_id"], "")
+		_, err := e.Client.Pipelines.DeleteWebhook(context.Background(), a["graphql_id"], "")
 		return err
 	}
 }
 
 func TestAccPipelineWebhookResource_basic(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
+	e := acctest.NewTestEnv(t)
 	const addr = "buildkite_pipeline_webhook.app"
-	name := e.name("hooked")
+	name := e.Name("hooked")
 	repo := "https://github.com/acme/" + name + ".git"
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
-		Steps: steps(
-			step(resource.TestStep{
-				Config: e.config(testAccPipelineWebhookConfig(name, repo, true, "id", "buildkite_pipeline.app.repository")),
+		ProtoV6ProviderFactories: e.Factories(),
+		Steps: acctest.Steps(
+			acctest.Step(resource.TestStep{
+				Config: e.Config(testAccPipelineWebhookConfig(name, repo, true, "id", "buildkite_pipeline.app.repository")),
 				Check: resource.ComposeAggregateTestCheckFunc(
-					e.checkRepoWebhook(true),
+					checkRepoWebhook(e, true),
 					resource.TestCheckResourceAttrPair(addr, "id", "buildkite_pipeline.app", "id"),
 					resource.TestCheckResourceAttrPair(addr, "pipeline_id", "buildkite_pipeline.app", "id"),
 					resource.TestCheckResourceAttr(addr, "repository", repo),
 					resource.TestCheckResourceAttrPair(addr, "webhook_url", "buildkite_pipeline.app", "webhook_url"),
 					resource.TestCheckResourceAttrSet(addr, "webhook_url"),
 				),
-				ConfigPlanChecks: expectEmpty(),
+				ConfigPlanChecks: acctest.ExpectEmpty(),
 			}),
 			// The pipeline's UUID, slug and GraphQL ID (the official provider's import ID) all import it.
-			importSteps(addr, importID(addr, "pipeline_id")),
-			step(resource.TestStep{ResourceName: addr, ImportState: true, ImportStateVerify: true, ImportStateIdFunc: importID("buildkite_pipeline.app", "slug")}),
-			step(resource.TestStep{ResourceName: addr, ImportState: true, ImportStateVerify: true, ImportStateIdFunc: importID("buildkite_pipeline.app", "graphql_id")}),
+			acctest.ImportSteps(addr, acctest.ImportID(addr, "pipeline_id")),
+			acctest.Step(resource.TestStep{ResourceName: addr, ImportState: true, ImportStateVerify: true, ImportStateIdFunc: acctest.ImportID("buildkite_pipeline.app", "slug")}),
+			acctest.Step(resource.TestStep{ResourceName: addr, ImportState: true, ImportStateVerify: true, ImportStateIdFunc: acctest.ImportID("buildkite_pipeline.app", "graphql_id")}),
 			// Naming the pipeline by its GraphQL ID is no change.
-			step(resource.TestStep{
-				Config:           e.config(testAccPipelineWebhookConfig(name, repo, true, "graphql_id", "buildkite_pipeline.app.repository")),
+			acctest.Step(resource.TestStep{
+				Config:           e.Config(testAccPipelineWebhookConfig(name, repo, true, "graphql_id", "buildkite_pipeline.app.repository")),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 			}),
 			// Removed on the repository's host: read through GraphQL, it is gone, and planned again.
-			step(resource.TestStep{
-				Config:             e.config(testAccPipelineWebhookConfig(name, repo, true, "graphql_id", "buildkite_pipeline.app.repository")),
-				Check:              resource.ComposeTestCheckFunc(e.deleteRepoWebhook("buildkite_pipeline.app"), e.checkRepoWebhook(false)),
+			acctest.Step(resource.TestStep{
+				Config:             e.Config(testAccPipelineWebhookConfig(name, repo, true, "graphql_id", "buildkite_pipeline.app.repository")),
+				Check:              resource.ComposeTestCheckFunc(deleteRepoWebhook(e, "buildkite_pipeline.app"), checkRepoWebhook(e, false)),
 				ExpectNonEmptyPlan: true,
 			}),
-			step(resource.TestStep{
-				Config: e.config(testAccPipelineWebhookConfig(name, repo, true, "graphql_id", "buildkite_pipeline.app.repository")),
+			acctest.Step(resource.TestStep{
+				Config: e.Config(testAccPipelineWebhookConfig(name, repo, true, "graphql_id", "buildkite_pipeline.app.repository")),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate)},
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
-				Check: e.checkRepoWebhook(true),
+				Check: checkRepoWebhook(e, true),
 			}),
 			// Destroy deletes the webhook (pipelineDeleteWebhook).
-			step(resource.TestStep{
-				Config: e.config(testAccPipelineWebhookConfig(name, repo, false, "", "")),
-				Check:  e.checkRepoWebhook(false),
+			acctest.Step(resource.TestStep{
+				Config: e.Config(testAccPipelineWebhookConfig(name, repo, false, "", "")),
+				Check:  checkRepoWebhook(e, false),
 			}),
 			// A pipeline without a webhook cannot be imported, as with the official provider.
-			step(resource.TestStep{
-				Config:            e.config(testAccPipelineWebhookConfig(name, repo, true, "id", "buildkite_pipeline.app.repository")),
+			acctest.Step(resource.TestStep{
+				Config:            e.Config(testAccPipelineWebhookConfig(name, repo, true, "id", "buildkite_pipeline.app.repository")),
 				ResourceName:      addr,
 				ImportState:       true,
 				ImportStateId:     "",
-				ImportStateIdFunc: importID("buildkite_pipeline.app", "slug"),
+				ImportStateIdFunc: acctest.ImportID("buildkite_pipeline.app", "slug"),
 				ExpectError:       regexp.MustCompile(`Pipeline webhook not found(?s:.*)Cannot import non-existent remote object`),
 			}),
 			// Created again, with a webhook made anew.
-			step(resource.TestStep{
-				Config:           e.config(testAccPipelineWebhookConfig(name, repo, true, "id", "buildkite_pipeline.app.repository")),
-				Check:            resource.ComposeTestCheckFunc(resource.TestCheckResourceAttrSet(addr, "webhook_url"), e.checkRepoWebhook(true)),
-				ConfigPlanChecks: expectEmpty(),
+			acctest.Step(resource.TestStep{
+				Config:           e.Config(testAccPipelineWebhookConfig(name, repo, true, "id", "buildkite_pipeline.app.repository")),
+				Check:            resource.ComposeTestCheckFunc(resource.TestCheckResourceAttrSet(addr, "webhook_url"), checkRepoWebhook(e, true)),
+				ConfigPlanChecks: acctest.ExpectEmpty(),
 			}),
 		),
 	})
@@ -137,20 +138,20 @@ func TestAccPipelineWebhookResource_basic(t *testing.T) {
 // resource with it, and both are planned again.
 func TestAccPipelineWebhookResource_disappears(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	name := e.name("gone")
-	cfg := e.config(testAccPipelineWebhookConfig(name, "https://github.com/acme/"+name+".git", true, "id", "buildkite_pipeline.app.repository"))
+	e := acctest.NewTestEnv(t)
+	name := e.Name("gone")
+	cfg := e.Config(testAccPipelineWebhookConfig(name, "https://github.com/acme/"+name+".git", true, "id", "buildkite_pipeline.app.repository"))
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             e.checkDestroyed("buildkite_pipeline"),
+		ProtoV6ProviderFactories: e.Factories(),
+		CheckDestroy:             e.CheckDestroyed("buildkite_pipeline"),
 		Steps: []resource.TestStep{
-			{Config: cfg, Check: e.removeOutside("buildkite_pipeline.app"), ExpectNonEmptyPlan: true},
+			{Config: cfg, Check: e.RemoveOutside("buildkite_pipeline.app"), ExpectNonEmptyPlan: true},
 			{
 				Config: cfg,
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction("buildkite_pipeline_webhook.app", plancheck.ResourceActionCreate),
 				}},
-				Check: e.checkRepoWebhook(true),
+				Check: checkRepoWebhook(e, true),
 			},
 		},
 	})
@@ -158,22 +159,22 @@ func TestAccPipelineWebhookResource_disappears(t *testing.T) {
 
 func TestAccPipelineWebhookResource_badInput(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	name := e.name("refused")
+	e := acctest.NewTestEnv(t)
+	name := e.Name("refused")
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             e.checkDestroyed("buildkite_pipeline"),
+		ProtoV6ProviderFactories: e.Factories(),
+		CheckDestroy:             e.CheckDestroyed("buildkite_pipeline"),
 		Steps: []resource.TestStep{
 			{
-				Config:      e.config(testAccPipelineWebhookConfig(name, "https://github.com/acme/app.git", true, "id", `"https://github.com/acme/other.git"`)),
+				Config:      e.Config(testAccPipelineWebhookConfig(name, "https://github.com/acme/app.git", true, "id", `"https://github.com/acme/other.git"`)),
 				ExpectError: regexp.MustCompile(`Repository URL mismatch`),
 			},
 			{
-				Config:      e.config(testAccPipelineWebhookConfig(name, "https://gitlab.com/acme/app.git", true, "id", "buildkite_pipeline.app.repository")),
+				Config:      e.Config(testAccPipelineWebhookConfig(name, "https://gitlab.com/acme/app.git", true, "id", "buildkite_pipeline.app.repository")),
 				ExpectError: regexp.MustCompile(`Auto-creating webhooks is only\s+supported for GitHub and GitHub Enterprise repositories`),
 			},
 			{
-				Config: e.config(testAccPipelineWebhookConfig(name, "https://github.com/acme/app.git", false, "", "") + `
+				Config: e.Config(testAccPipelineWebhookConfig(name, "https://github.com/acme/app.git", false, "", "") + `
 resource "buildkite_pipeline_webhook" "app" {
   pipeline_id    = buildkite_pipeline.app.id
   repository     = buildkite_pipeline.app.repository
@@ -183,7 +184,7 @@ resource "buildkite_pipeline_webhook" "app" {
 				ExpectError: regexp.MustCompile(`Conflicting Repository URLs`),
 			},
 			{
-				Config:      e.config(testAccPipelineWebhookConfig(name, "https://github.com/acme/app.git", true, "name", "buildkite_pipeline.app.repository")),
+				Config:      e.Config(testAccPipelineWebhookConfig(name, "https://github.com/acme/app.git", true, "name", "buildkite_pipeline.app.repository")),
 				ExpectError: regexp.MustCompile(`Invalid Reference`),
 			},
 		},
@@ -194,12 +195,12 @@ resource "buildkite_pipeline_webhook" "app" {
 // holds the same URL as repository; the official provider's checks pass with either.
 func TestAccPipelineWebhookResource_repositoryURL(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
+	e := acctest.NewTestEnv(t)
 	const addr = "buildkite_pipeline_webhook.app"
-	name := e.name("url")
+	name := e.Name("url")
 	repo := "https://github.com/acme/" + name + ".git"
 	cfg := func(attr string) string {
-		return e.config(testAccPipelineWebhookConfig(name, repo, false, "", "") + fmt.Sprintf(`
+		return e.Config(testAccPipelineWebhookConfig(name, repo, false, "", "") + fmt.Sprintf(`
 resource "buildkite_pipeline_webhook" "app" {
   pipeline_id = buildkite_pipeline.app.id
   %s = buildkite_pipeline.app.repository
@@ -207,27 +208,27 @@ resource "buildkite_pipeline_webhook" "app" {
 `, attr))
 	}
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             e.checkDestroyed("buildkite_pipeline"),
-		Steps: steps(
-			step(resource.TestStep{
+		ProtoV6ProviderFactories: e.Factories(),
+		CheckDestroy:             e.CheckDestroyed("buildkite_pipeline"),
+		Steps: acctest.Steps(
+			acctest.Step(resource.TestStep{
 				Config: cfg("repository_url"),
 				Check: resource.ComposeAggregateTestCheckFunc(
 					resource.TestCheckResourceAttr(addr, "repository_url", repo),
 					resource.TestCheckResourceAttr(addr, "repository", repo),
 					resource.TestCheckResourceAttrPair(addr, "pipeline_id", "buildkite_pipeline.app", "id"),
 				),
-				ConfigPlanChecks: expectEmpty(),
+				ConfigPlanChecks: acctest.ExpectEmpty(),
 			}),
-			importSteps(addr, importID("buildkite_pipeline.app", "id")),
+			acctest.ImportSteps(addr, acctest.ImportID("buildkite_pipeline.app", "id")),
 			// Switching the name of the attribute is no change.
-			step(resource.TestStep{
+			acctest.Step(resource.TestStep{
 				Config:           cfg("repository"),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}},
 			}),
 			// The pipeline moved to GitLab: the webhook resource leaves state, with a warning.
-			step(resource.TestStep{
-				Config: e.config(testAccPipelineWebhookConfig(name, "https://gitlab.com/acme/"+name+".git", false, "", "")),
+			acctest.Step(resource.TestStep{
+				Config: e.Config(testAccPipelineWebhookConfig(name, "https://gitlab.com/acme/"+name+".git", false, "", "")),
 				Check: func(s *terraform.State) error {
 					if _, ok := s.RootModule().Resources[addr]; ok {
 						return fmt.Errorf("%s is still in state", addr)
@@ -245,31 +246,31 @@ resource "buildkite_pipeline_webhook" "app" {
 // errors and the deleted webhook's ID is done.
 func TestAccPipelineWebhookResource_graphQLPartKept(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	if e.live {
+	e := acctest.NewTestEnv(t)
+	if e.Live {
 		t.Skip("live mode: the fault is the emulator's")
 	}
-	name := e.name("hook-part")
-	cfg := e.config(testAccPipelineWebhookConfig(name, "https://github.com/acme/"+name+".git", true, "id", "buildkite_pipeline.app.repository"))
+	name := e.Name("hook-part")
+	cfg := e.Config(testAccPipelineWebhookConfig(name, "https://github.com/acme/"+name+".git", true, "id", "buildkite_pipeline.app.repository"))
 	webhookGone := func(s *terraform.State) error {
 		id := s.RootModule().Resources["buildkite_pipeline.app"].Primary.Attributes["id"]
-		if e.server.Store().Exists(fakeserver.KindPipelineWebhook, e.org, id) {
+		if e.Server.Store().Exists(fakeserver.KindPipelineWebhook, e.Org, id) {
 			return fmt.Errorf("the repository webhook of pipeline %s is still there after destroy", id)
 		}
 		return nil
 	}
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             resource.ComposeTestCheckFunc(e.checkFaultsMet(fakeserver.FaultErrorsWithData, 1), webhookGone),
+		ProtoV6ProviderFactories: e.Factories(),
+		CheckDestroy:             resource.ComposeTestCheckFunc(e.CheckFaultsMet(fakeserver.FaultErrorsWithData, 1), webhookGone),
 		Steps: []resource.TestStep{
-			{Config: cfg, Check: e.checkRepoWebhook(true), ConfigPlanChecks: expectEmpty()},
-			e.partKept("getPipelineWebhook", fakeserver.FaultNullData, "Unable to Read Pipeline Webhook"),
-			e.partKept("getPipelineWebhook", fakeserver.FaultNotFound, "Unable to Read Pipeline Webhook"),
+			{Config: cfg, Check: checkRepoWebhook(e, true), ConfigPlanChecks: acctest.ExpectEmpty()},
+			e.PartKept("getPipelineWebhook", fakeserver.FaultNullData, "Unable to Read Pipeline Webhook"),
+			e.PartKept("getPipelineWebhook", fakeserver.FaultNotFound, "Unable to Read Pipeline Webhook"),
 			{
-				PreConfig: e.aim(fakeserver.AimedFault{Operation: "deletePipelineWebhook", Kind: fakeserver.FaultErrorsWithData, Times: 1}),
+				PreConfig: e.Aim(fakeserver.AimedFault{Operation: "deletePipelineWebhook", Kind: fakeserver.FaultErrorsWithData, Times: 1}),
 				Config:    cfg,
-				Check: resource.ComposeTestCheckFunc(e.checkFaultsMet(fakeserver.FaultNullData, 1),
-					e.checkFaultsMet(fakeserver.FaultNotFound, 1), e.checkRepoWebhook(true)),
+				Check: resource.ComposeTestCheckFunc(e.CheckFaultsMet(fakeserver.FaultNullData, 1),
+					e.CheckFaultsMet(fakeserver.FaultNotFound, 1), checkRepoWebhook(e, true)),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
@@ -278,33 +279,33 @@ func TestAccPipelineWebhookResource_graphQLPartKept(t *testing.T) {
 	})
 }
 
-// The rows of buildkite_pipeline_webhook in the tables every type runs through (type_tests_kit_test.go).
-var _ = registerTypeTests("buildkite_pipeline_webhook", typeTests{
-	identity: &identityCase{
-		resourceType: "buildkite_pipeline_webhook", attrs: []string{"pipeline_id"},
-		setup: func(t *testing.T, e *testEnv) identityConfigs {
-			name := e.name("identity")
-			return identityConfigs{
-				create: testAccPipelineWebhookConfig(name, "https://github.com/acme/"+name+".git", false, "", "") + `
+// The rows of buildkite_pipeline_webhook in the tables every type runs through (acctest/type_tests.go).
+var _ = acctest.RegisterTypeTests("buildkite_pipeline_webhook", acctest.TypeTests{
+	Identity: &acctest.IdentityCase{
+		ResourceType: "buildkite_pipeline_webhook", Attrs: []string{"pipeline_id"},
+		Setup: func(t *testing.T, e *acctest.TestEnv) acctest.IdentityConfigs {
+			name := e.Name("identity")
+			return acctest.IdentityConfigs{
+				Create: testAccPipelineWebhookConfig(name, "https://github.com/acme/"+name+".git", false, "", "") + `
 resource "buildkite_pipeline_webhook" "test" {
   pipeline_id = buildkite_pipeline.app.id
   repository  = buildkite_pipeline.app.repository
 }
 `,
 				// Destroy cannot delete a repository's webhook; the pipeline goes.
-				destroyed: e.checkDestroyed("buildkite_pipeline"),
+				Destroyed: e.CheckDestroyed("buildkite_pipeline"),
 			}
 		},
 	},
-	migration: []migrationCase{
-		{name: "pipeline_webhook", add: (*officialWorkspace).addPipelineWebhook, check: func(t *testing.T, w *cliWorkdir) {
-			a := w.stateAttributes("buildkite_pipeline_webhook.app")
+	Migration: []acctest.MigrationCase{
+		{Name: "pipeline_webhook", Add: (*acctest.OfficialWorkspace).AddPipelineWebhook, Check: func(t *testing.T, w *acctest.CLIWorkdir) {
+			a := w.StateAttributes("buildkite_pipeline_webhook.app")
 			if a["id"] != a["pipeline_id"] || !kit.IsUUID(fmt.Sprint(a["id"])) {
 				t.Errorf("after the move id = %v, pipeline_id = %v: want both the pipeline's UUID", a["id"], a["pipeline_id"])
 			}
 		}},
 	},
-	exempt: map[string]string{
-		tableSweeper: "A pipeline's webhook goes with its pipeline, which the pipeline sweeper removes.",
+	Exempt: map[string]string{
+		acctest.TableSweeper: "A pipeline's webhook goes with its pipeline, which the pipeline sweeper removes.",
 	},
 })

@@ -16,24 +16,10 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
-	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/acctest"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
-
-func init() {
-	registerTestKind("buildkite_portal", testKind{
-		fake:     fakeserver.KindPortal,
-		storeKey: func(a map[string]string) string { return a["uuid"] },
-		get: func(ctx context.Context, c *buildkite.Client, a map[string]string) error {
-			_, err := c.Portals.Get(ctx, a["slug"])
-			return err
-		},
-		del: func(ctx context.Context, c *buildkite.Client, a map[string]string) error {
-			return c.Portals.Delete(ctx, a["slug"])
-		},
-	})
-}
 
 func testAccPortalConfig(slug, name, extra string) string {
 	return fmt.Sprintf(`
@@ -47,13 +33,13 @@ resource "buildkite_portal" "test" {
 }
 
 // portalOnService checks what the service holds for the portal in state.
-func (e *testEnv) portalOnService(address string, check func(*buildkite.Portal) error) resource.TestCheckFunc {
+func portalOnService(e *acctest.TestEnv, address string, check func(*buildkite.Portal) error) resource.TestCheckFunc {
 	return func(s *terraform.State) error {
 		rs, ok := s.RootModule().Resources[address]
 		if !ok {
 			return fmt.Errorf("%s is not in state", address)
 		}
-		p, err := e.client.Portals.Get(context.Background(), rs.Primary.Attributes["slug"])
+		p, err := e.Client.Portals.Get(context.Background(), rs.Primary.Attributes["slug"])
 		if err != nil {
 			return err
 		}
@@ -63,20 +49,20 @@ func (e *testEnv) portalOnService(address string, check func(*buildkite.Portal) 
 
 func TestAccPortalResource_basic(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	slug := e.name("portal")
+	e := acctest.NewTestEnv(t)
+	slug := e.Name("portal")
 	const addr = "buildkite_portal.test"
-	importBySlug := importID(addr, "slug")
+	importBySlug := acctest.ImportID(addr, "slug")
 
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             e.checkDestroyed("buildkite_portal"),
-		Steps: steps(
-			step(resource.TestStep{
-				Config: e.config(testAccPortalConfig(slug, "Build stats", `  description          = "Numbers"
+		ProtoV6ProviderFactories: e.Factories(),
+		CheckDestroy:             e.CheckDestroyed("buildkite_portal"),
+		Steps: acctest.Steps(
+			acctest.Step(resource.TestStep{
+				Config: e.Config(testAccPortalConfig(slug, "Build stats", `  description          = "Numbers"
   allowed_ip_addresses = "10.0.0.0/8 192.168.0.0/16"
   user_invokable       = false`)),
-				Check: e.checkExists(addr),
+				Check: e.CheckExists(addr),
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("slug"), knownvalue.StringExact(slug)),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("description"), knownvalue.StringExact("Numbers")),
@@ -87,9 +73,9 @@ func TestAccPortalResource_basic(t *testing.T) {
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("created_at"), knownvalue.NotNull()),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("created_by").AtMapKey("name"), knownvalue.StringExact("Test User")),
 				},
-				ConfigPlanChecks: expectEmpty(),
+				ConfigPlanChecks: acctest.ExpectEmpty(),
 			}),
-			step(resource.TestStep{
+			acctest.Step(resource.TestStep{
 				// By slug, the official provider's import ID: the token cannot be read back, so it is null.
 				ResourceName: addr, ImportState: true, ImportStateIdFunc: importBySlug,
 				ImportStateVerify: true, ImportStateVerifyIdentifierAttribute: "slug", ImportStateVerifyIgnore: []string{"token"},
@@ -103,12 +89,12 @@ func TestAccPortalResource_basic(t *testing.T) {
 					return nil
 				},
 			}),
-			step(generateConfigStep(addr, importBySlug)),
-			step(resource.TestStep{
+			acctest.Step(acctest.GenerateConfigStep(addr, importBySlug)),
+			acctest.Step(resource.TestStep{
 				// Remove description and allowed_ip_addresses: in place, and cleared on the service.
-				Config:           e.config(testAccPortalConfig(slug, "Build numbers", `  user_invokable = true`)),
-				ConfigPlanChecks: inPlace(addr),
-				Check: e.portalOnService(addr, func(p *buildkite.Portal) error {
+				Config:           e.Config(testAccPortalConfig(slug, "Build numbers", `  user_invokable = true`)),
+				ConfigPlanChecks: acctest.InPlace(addr),
+				Check: portalOnService(e, addr, func(p *buildkite.Portal) error {
 					if p.Description != nil || p.AllowedIPAddresses != nil || !p.UserInvokable || p.Name != "Build numbers" {
 						return fmt.Errorf("service holds %+v", p)
 					}
@@ -122,19 +108,19 @@ func TestAccPortalResource_basic(t *testing.T) {
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("token"), knownvalue.StringRegexp(regexp.MustCompile(`^bkpt_`))),
 				},
 			}),
-			step(resource.TestStep{
+			acctest.Step(resource.TestStep{
 				// user_invokable left out keeps the service's value rather than resetting it; CIDRs are kept as
 				// written, though the service normalises their spacing (the plan after apply is empty).
-				Config:           e.config(testAccPortalConfig(slug, "Build numbers 2", `  allowed_ip_addresses = "10.0.0.0/8   10.1.0.0/16"`)),
-				ConfigPlanChecks: inPlace(addr),
+				Config:           e.Config(testAccPortalConfig(slug, "Build numbers 2", `  allowed_ip_addresses = "10.0.0.0/8   10.1.0.0/16"`)),
+				ConfigPlanChecks: acctest.InPlace(addr),
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("user_invokable"), knownvalue.Bool(true)),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("allowed_ip_addresses"), knownvalue.StringExact("10.0.0.0/8   10.1.0.0/16")),
 				},
 			}),
-			step(resource.TestStep{
+			acctest.Step(resource.TestStep{
 				// A new slug replaces the portal.
-				Config: e.config(testAccPortalConfig(slug+"-2", "Build numbers 2", "")),
+				Config: e.Config(testAccPortalConfig(slug+"-2", "Build numbers 2", "")),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionReplace)},
 				},
@@ -148,28 +134,28 @@ func TestAccPortalResource_basic(t *testing.T) {
 
 func TestAccPortalResource_disappears(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	e.disappears("buildkite_portal.test", testAccPortalConfig(e.name("gone"), "Gone", ""))
+	e := acctest.NewTestEnv(t)
+	e.Disappears("buildkite_portal.test", testAccPortalConfig(e.Name("gone"), "Gone", ""))
 }
 
 func TestAccPortalResource_badInput(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
+	e := acctest.NewTestEnv(t)
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
+		ProtoV6ProviderFactories: e.Factories(),
 		Steps: []resource.TestStep{
 			{
 				// The service refuses what it cannot parse; nothing is left in state.
-				Config:      e.config(testAccPortalConfig(e.name("bad"), "Bad", `  allowed_ip_addresses = "10.0.0.0/99"`)),
-				ExpectError: wrapped("10.0.0.0/99 is not a valid CIDR"),
+				Config:      e.Config(testAccPortalConfig(e.Name("bad"), "Bad", `  allowed_ip_addresses = "10.0.0.0/99"`)),
+				ExpectError: acctest.Wrapped("10.0.0.0/99 is not a valid CIDR"),
 			},
 			{
-				Config:      e.config(testAccPortalConfig("", "Blank", "")),
+				Config:      e.Config(testAccPortalConfig("", "Blank", "")),
 				ExpectError: regexp.MustCompile(`slug`),
 				PlanOnly:    true,
 			},
 			{
-				Config:        e.config(testAccPortalConfig("imported", "Imported", "")),
+				Config:        e.Config(testAccPortalConfig("imported", "Imported", "")),
 				ResourceName:  "buildkite_portal.test",
 				ImportState:   true,
 				ImportStateId: "no-such-portal",
@@ -181,13 +167,13 @@ func TestAccPortalResource_badInput(t *testing.T) {
 
 func TestAccPortalDataSources(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	slug := e.name("seen")
+	e := acctest.NewTestEnv(t)
+	slug := e.Name("seen")
 	seeded := seededSlugs(e, 104)
 	// More than one page of 100: buildkite_portals reads them all.
 	seed := func() {
 		for i := range 104 {
-			if _, err := e.client.Portals.Create(context.Background(), buildkite.PortalWrite{
+			if _, err := e.Client.Portals.Create(context.Background(), buildkite.PortalWrite{
 				Name: seeded[i], Slug: seeded[i], Query: "{ viewer { user { name } } }",
 			}); err != nil {
 				t.Fatal(err)
@@ -195,10 +181,10 @@ func TestAccPortalDataSources(t *testing.T) {
 		}
 	}
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
+		ProtoV6ProviderFactories: e.Factories(),
 		Steps: []resource.TestStep{{
 			PreConfig: seed,
-			Config: e.config(testAccPortalConfig(slug, "Seen", `  description = "Shown"`) + `
+			Config: e.Config(testAccPortalConfig(slug, "Seen", `  description = "Shown"`) + `
 data "buildkite_portal" "one" {
   slug = buildkite_portal.test.slug
 }
@@ -214,7 +200,7 @@ data "buildkite_portals" "all" {
 				statecheck.ExpectKnownValue("data.buildkite_portal.one", tfjsonpath.New("created_at"), knownvalue.NotNull()),
 				// Every page: the 104 seeded and the one Terraform made (on the real service, among others).
 				statecheck.ExpectKnownValue("data.buildkite_portals.all", tfjsonpath.New("portals"),
-					e.ours(105, "slug", append(seeded, slug)...)),
+					e.Ours(105, "slug", append(seeded, slug)...)),
 			},
 		}},
 	})
@@ -222,11 +208,11 @@ data "buildkite_portals" "all" {
 
 func TestAccPortalDataSource_notFound(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
+	e := acctest.NewTestEnv(t)
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
+		ProtoV6ProviderFactories: e.Factories(),
 		Steps: []resource.TestStep{{
-			Config:      e.config(`data "buildkite_portal" "x" { slug = "nope" }`),
+			Config:      e.Config(`data "buildkite_portal" "x" { slug = "nope" }`),
 			ExpectError: regexp.MustCompile(`Portal not found[\s\S]*Could\s+not\s+find\s+portal\s+with\s+slug`),
 		}},
 	})
@@ -234,10 +220,10 @@ func TestAccPortalDataSource_notFound(t *testing.T) {
 
 // seededSlugs are the names and slugs of the portals TestAccPortalDataSources makes through the client, with
 // the test prefix, so that a live run's clean-up and the sweepers find them.
-func seededSlugs(e *testEnv, n int) []string {
+func seededSlugs(e *acctest.TestEnv, n int) []string {
 	out := make([]string, n)
 	for i := range out {
-		out[i] = e.name(fmt.Sprintf("seeded-%d", i))
+		out[i] = e.Name(fmt.Sprintf("seeded-%d", i))
 	}
 	return out
 }
@@ -247,22 +233,22 @@ func seededSlugs(e *testEnv, n int) []string {
 // instead of keeping the dead portal's token.
 func TestAccPortalResource_recreatedOutside(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
+	e := acctest.NewTestEnv(t)
 	const addr = "buildkite_portal.test"
-	slug := e.name("recreated")
-	cfg := e.config(testAccPortalConfig(slug, slug, ""))
+	slug := e.Name("recreated")
+	cfg := e.Config(testAccPortalConfig(slug, slug, ""))
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             e.checkDestroyed("buildkite_portal"),
+		ProtoV6ProviderFactories: e.Factories(),
+		CheckDestroy:             e.CheckDestroyed("buildkite_portal"),
 		Steps: []resource.TestStep{
-			{Config: cfg, ConfigPlanChecks: expectEmpty()},
+			{Config: cfg, ConfigPlanChecks: acctest.ExpectEmpty()},
 			{
 				PreConfig: func() {
 					ctx := context.Background()
-					if err := e.client.Portals.Delete(ctx, slug); err != nil {
+					if err := e.Client.Portals.Delete(ctx, slug); err != nil {
 						t.Fatal(err)
 					}
-					if _, err := e.client.Portals.Create(ctx, buildkite.PortalWrite{Name: slug, Slug: slug, Query: "{ viewer { user { name } } }"}); err != nil {
+					if _, err := e.Client.Portals.Create(ctx, buildkite.PortalWrite{Name: slug, Slug: slug, Query: "{ viewer { user { name } } }"}); err != nil {
 						t.Fatal(err)
 					}
 				},
@@ -275,7 +261,7 @@ func TestAccPortalResource_recreatedOutside(t *testing.T) {
 			},
 			{
 				// Cleaned up outside, so that destroy and CheckDestroy find nothing of this test's.
-				PreConfig: func() { _ = e.client.Portals.Delete(context.Background(), slug) },
+				PreConfig: func() { _ = e.Client.Portals.Delete(context.Background(), slug) },
 				Config:    cfg,
 				Check:     resource.TestCheckResourceAttrSet(addr, "token"),
 			},
@@ -283,33 +269,33 @@ func TestAccPortalResource_recreatedOutside(t *testing.T) {
 	})
 }
 
-// The rows of buildkite_portal in the tables every type runs through (type_tests_kit_test.go).
-var _ = registerTypeTests("buildkite_portal", typeTests{
-	identity: &identityCase{
+// The rows of buildkite_portal in the tables every type runs through (acctest/type_tests.go).
+var _ = acctest.RegisterTypeTests("buildkite_portal", acctest.TypeTests{
+	Identity: &acctest.IdentityCase{
 		// Named by its slug, which cannot change in place; no id attribute, as in the official provider.
-		resourceType: "buildkite_portal", attrs: []string{"slug"},
-		setup: func(t *testing.T, e *testEnv) identityConfigs {
-			slug := e.name("identity")
-			return identityConfigs{
-				create: testAccPortalConfig(slug, "Identity", `  description = "Named by its slug"`),
-				checks: []statecheck.StateCheck{identityValue("buildkite_portal.test", "slug", slug)},
-				secret: "token",
-				update: testAccPortalConfig(slug, "Identity renamed", ""),
+		ResourceType: "buildkite_portal", Attrs: []string{"slug"},
+		Setup: func(t *testing.T, e *acctest.TestEnv) acctest.IdentityConfigs {
+			slug := e.Name("identity")
+			return acctest.IdentityConfigs{
+				Create: testAccPortalConfig(slug, "Identity", `  description = "Named by its slug"`),
+				Checks: []statecheck.StateCheck{acctest.IdentityValue("buildkite_portal.test", "slug", slug)},
+				Secret: "token",
+				Update: testAccPortalConfig(slug, "Identity renamed", ""),
 			}
 		},
 	},
-	invalidIdentity: &invalidIdentityCase{
-		resourceType: "buildkite_portal",
-		setup: func(e *testEnv) []invalidIdentity {
-			return []invalidIdentity{{importByIdentity("buildkite_portal", `  name  = "Missing"
+	InvalidIdentity: &acctest.InvalidIdentityCase{
+		ResourceType: "buildkite_portal",
+		Setup: func(e *acctest.TestEnv) []acctest.InvalidIdentity {
+			return []acctest.InvalidIdentity{{Config: acctest.ImportByIdentity("buildkite_portal", `  name  = "Missing"
   query = "{ viewer { user { name } } }"
-  slug  = "no-such-portal"`, "slug", "no-such-portal"), `Cannot import non-existent remote object`}}
+  slug  = "no-such-portal"`, "slug", "no-such-portal"), Message: `Cannot import non-existent remote object`}}
 		},
 	},
-	migration: []migrationCase{
-		{name: "portal", add: (*officialWorkspace).addPortal, check: func(t *testing.T, w *cliWorkdir) {
+	Migration: []acctest.MigrationCase{
+		{Name: "portal", Add: (*acctest.OfficialWorkspace).AddPortal, Check: func(t *testing.T, w *acctest.CLIWorkdir) {
 			// No id: a portal is named by its slug, here as in the official provider.
-			a := w.stateAttributes("buildkite_portal.stats")
+			a := w.StateAttributes("buildkite_portal.stats")
 			if _, has := a["id"]; has || a["token"] != "moved-portal-token" || a["allowed_ip_addresses"] != "10.0.0.0/8" {
 				t.Errorf("after the move %v", a)
 			}
@@ -319,10 +305,10 @@ var _ = registerTypeTests("buildkite_portal", typeTests{
 		}},
 	},
 	// Portals are found by name, and deleted by slug.
-	sweeper: &sweeper{"buildkite_portal", "portals", nil, listPortals},
-	query: &queryCase{resourceType: "buildkite_portal", run: func(t *testing.T, e *testEnv, base string) queryRow {
+	Sweeper: &acctest.Sweeper{ResourceType: "buildkite_portal", Collection: "portals", After: nil, List: acctest.ListPortals},
+	Query: &acctest.QueryCase{ResourceType: "buildkite_portal", Run: func(t *testing.T, e *acctest.TestEnv, base string) acctest.QueryRow {
 		seed := func(name, slug string, desc *string) *buildkite.Portal {
-			p, err := e.client.Portals.Create(t.Context(), buildkite.PortalWrite{
+			p, err := e.Client.Portals.Create(t.Context(), buildkite.PortalWrite{
 				Name: name, Slug: slug, Query: "{ viewer { user { name } } }", Description: desc,
 			})
 			if err != nil {
@@ -332,37 +318,37 @@ var _ = registerTypeTests("buildkite_portal", typeTests{
 		}
 		desc := "Build numbers"
 		stats, other := seed(base+"-Stats", base+"-stats", &desc), seed(base+"-Other", base+"-other", nil)
-		return queryRow{
-			blocks: []string{"buildkite_portal", "named", fmt.Sprintf("    name = %q", base+"-stats")},
-			checks: []querycheck.QueryResultCheck{
+		return acctest.QueryRow{
+			Blocks: []string{"buildkite_portal", "named", fmt.Sprintf("    name = %q", base+"-stats")},
+			Checks: []querycheck.QueryResultCheck{
 				querycheck.ExpectLength("buildkite_portal.all", 2),
 				querycheck.ExpectLength("buildkite_portal.named", 1),
-				querycheck.ExpectIdentity("buildkite_portal.named", identityOf("slug", stats.Slug)),
-				querycheck.ExpectResourceDisplayName("buildkite_portal.all", byIdentity("slug", other.Slug), knownvalue.StringExact(base+"-Other")),
-				querycheck.ExpectResourceKnownValues("buildkite_portal.all", byIdentity("slug", stats.Slug), []querycheck.KnownValueCheck{
-					known("uuid", knownvalue.StringExact(stats.UUID)),
-					known("description", knownvalue.StringExact(desc)),
+				querycheck.ExpectIdentity("buildkite_portal.named", acctest.IdentityOf("slug", stats.Slug)),
+				querycheck.ExpectResourceDisplayName("buildkite_portal.all", acctest.ByIdentity("slug", other.Slug), knownvalue.StringExact(base+"-Other")),
+				querycheck.ExpectResourceKnownValues("buildkite_portal.all", acctest.ByIdentity("slug", stats.Slug), []querycheck.KnownValueCheck{
+					acctest.Known("uuid", knownvalue.StringExact(stats.UUID)),
+					acctest.Known("description", knownvalue.StringExact(desc)),
 					// Returned only on creation.
-					known("token", knownvalue.Null()),
+					acctest.Known("token", knownvalue.Null()),
 				}),
 			},
-			imports: 2,
+			Imports: 2,
 		}
 	}},
-	taken: &takenCase{resourceType: "buildkite_portal", setup: func(t *testing.T, e *testEnv) (string, string) {
-		p, err := e.client.Portals.Create(context.Background(), buildkite.PortalWrite{
-			Name: "Taken", Slug: e.name("taken"), Query: "{ viewer { user { name } } }",
+	Taken: &acctest.TakenCase{ResourceType: "buildkite_portal", Setup: func(t *testing.T, e *acctest.TestEnv) (string, string) {
+		p, err := e.Client.Portals.Create(context.Background(), buildkite.PortalWrite{
+			Name: "Taken", Slug: e.Name("taken"), Query: "{ viewer { user { name } } }",
 		})
 		if err != nil {
 			t.Fatal(err)
 		}
 		return testAccPortalConfig(p.Slug, "Taken", ""), p.Slug
 	}},
-	lostSecret: &lostSecretCase{
-		name: "portal", typ: "buildkite_portal", kind: "Portal", secret: "token",
-		path: func(r *http.Request) bool { return strings.HasSuffix(r.URL.Path, "/portals") },
-		item: func(p string) bool { return strings.Contains(p, "/portals/") },
-		config: func(prefix string, instances ...string) string {
+	LostSecret: &acctest.LostSecretCase{
+		Name: "portal", Typ: "buildkite_portal", Kind: "Portal", Secret: "token",
+		Path: func(r *http.Request) bool { return strings.HasSuffix(r.URL.Path, "/portals") },
+		Item: func(p string) bool { return strings.Contains(p, "/portals/") },
+		Config: func(prefix string, instances ...string) string {
 			out := ""
 			for _, in := range instances {
 				out += fmt.Sprintf("\nresource \"buildkite_portal\" %q {\n  slug  = %q\n  name  = %q\n  query = \"{ viewer { user { name } } }\"\n}\n", in, prefix+"-"+in, in)
@@ -370,8 +356,8 @@ var _ = registerTypeTests("buildkite_portal", typeTests{
 			return out
 		},
 	},
-	serviceState: func(ctx context.Context, c *buildkite.Client) ([]string, error) {
+	ServiceState: func(ctx context.Context, c *buildkite.Client) ([]string, error) {
 		all, err := c.Portals.List(ctx)
-		return serviceIDs(all, err, func(p buildkite.Portal) string { return p.UUID }) // by UUID: a portal has no id
+		return acctest.ServiceIDs(all, err, func(p buildkite.Portal) string { return p.UUID }) // by UUID: a portal has no id
 	},
 })

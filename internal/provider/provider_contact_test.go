@@ -20,6 +20,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 
 	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/acctest"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
@@ -246,14 +247,14 @@ provider "buildkite" {
   }
 }
 `, closed)
-	e := newTestEnv(t)
+	e := acctest.NewTestEnv(t)
 	start := time.Now()
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
+		ProtoV6ProviderFactories: e.Factories(),
 		Steps: []resource.TestStep{{
-			Config:   block + testAccWrongOrgConfig(e.name("unreachable")),
+			Config:   block + testAccWrongOrgConfig(e.Name("unreachable")),
 			PlanOnly: true,
-			ExpectError: onlyError(`Unable to Reach Buildkite[\s\S]*No\s+connection\s+could\s+be\s+made\s+to\s+` +
+			ExpectError: acctest.OnlyError(`Unable to Reach Buildkite[\s\S]*No\s+connection\s+could\s+be\s+made\s+to\s+` +
 				regexp.QuoteMeta(closed) + `[\s\S]*refused[\s\S]*Check\s+"rest_url"`),
 		}},
 	})
@@ -266,16 +267,16 @@ provider "buildkite" {
 // resources and data sources, naming api_token, not one per object.
 func TestAccProvider_refusedTokenFailsPlanOnce(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	if e.live {
+	e := acctest.NewTestEnv(t)
+	if e.Live {
 		t.Skip("the emulator's own token is known to be refused; a live run would spend a refused request on the real service")
 	}
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
+		ProtoV6ProviderFactories: e.Factories(),
 		Steps: []resource.TestStep{{
-			Config:      e.providerBlock(e.org, "not-the-token") + testAccWrongOrgConfig(e.name("refused")),
+			Config:      e.ProviderBlock(e.Org, "not-the-token") + testAccWrongOrgConfig(e.Name("refused")),
 			PlanOnly:    true,
-			ExpectError: onlyError(`Invalid Buildkite API Token[\s\S]*refused\s+the\s+API\s+token[\s\S]*Check\s+"api_token"`),
+			ExpectError: acctest.OnlyError(`Invalid Buildkite API Token[\s\S]*refused\s+the\s+API\s+token[\s\S]*Check\s+"api_token"`),
 		}},
 	})
 }
@@ -284,19 +285,19 @@ func TestAccProvider_refusedTokenFailsPlanOnce(t *testing.T) {
 // request, not even first contact.
 func TestAccProvider_validateAsksNothing(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	if e.live {
+	e := acctest.NewTestEnv(t)
+	if e.Live {
 		t.Skip("counts the emulator's requests")
 	}
-	w := e.plainWorkdir(t, e.config(testAccWrongOrgConfig(e.name("validate"))))
-	e.server.ResetRequests()
-	w.mustRun("validate", "-no-color")
-	if reqs := e.server.Requests(); len(reqs) != 0 {
+	w := plainWorkdir(e, t, e.Config(testAccWrongOrgConfig(e.Name("validate"))))
+	e.Server.ResetRequests()
+	w.MustRun("validate", "-no-color")
+	if reqs := e.Server.Requests(); len(reqs) != 0 {
 		t.Errorf("terraform validate made %d requests, want none: %v", len(reqs), reqs)
 	}
 	// The same workspace plans, so the provider is served and the configuration is one that asks.
-	w.mustRun("plan", "-no-color", "-input=false")
-	if len(e.server.Requests()) == 0 {
+	w.MustRun("plan", "-no-color", "-input=false")
+	if len(e.Server.Requests()) == 0 {
 		t.Error("terraform plan made no request: the workspace does not reach the provider")
 	}
 }
@@ -305,8 +306,8 @@ func TestAccProvider_validateAsksNothing(t *testing.T) {
 // rest_url's once in a plan of several resources and data sources, naming both.
 func TestAccProvider_graphqlHostWarnedOnce(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	if e.live {
+	e := acctest.NewTestEnv(t)
+	if e.Live {
 		t.Skip("points graphql_url away from the service under test")
 	}
 	block := fmt.Sprintf(`
@@ -316,30 +317,30 @@ provider "buildkite" {
   organization = %q
   api_token    = %q
 }
-`, e.url, e.org, e.token)
-	w := e.plainWorkdir(t, block+testAccWrongOrgConfig(e.name("graphql-host")))
-	out := w.mustRun("plan", "-no-color", "-input=false")
+`, e.URL, e.Org, e.Token)
+	w := plainWorkdir(e, t, block+testAccWrongOrgConfig(e.Name("graphql-host")))
+	out := w.MustRun("plan", "-no-color", "-input=false")
 	if n := strings.Count(out, "Warning: API Token Sent to Another GraphQL Host"); n != 1 {
 		t.Errorf("the warning is shown %d times, want once:\n%s", n, out)
 	}
-	expectOutput(t, out, e.url, "https://graphql.example.com")
+	acctest.ExpectOutput(t, out, e.URL, "https://graphql.example.com")
 
-	w = e.plainWorkdir(t, e.config(testAccWrongOrgConfig(e.name("graphql-same"))))
-	if out := w.mustRun("plan", "-no-color", "-input=false"); strings.Contains(out, "Warning:") {
+	w = plainWorkdir(e, t, e.Config(testAccWrongOrgConfig(e.Name("graphql-same"))))
+	if out := w.MustRun("plan", "-no-color", "-input=false"); strings.Contains(out, "Warning:") {
 		t.Errorf("a plan against the emulator's own GraphQL endpoint warns:\n%s", out)
 	}
 }
 
 // plainWorkdir writes mainTF into a fresh directory, serves the provider in this process under the address
 // the test steps use, and runs `terraform init` there with the CLI the acceptance tests use.
-func (e *testEnv) plainWorkdir(t *testing.T, mainTF string) *cliWorkdir {
+func plainWorkdir(e *acctest.TestEnv, t *testing.T, mainTF string) *acctest.CLIWorkdir {
 	t.Helper()
-	cli := terraformCLI(t)
+	cli := acctest.TerraformCLI(t)
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(mainTF), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	w := reattached(t, cli, dir, e.serveInProcess(t))
-	w.mustRun("init", "-no-color", "-input=false")
+	w := acctest.Reattached(t, cli, dir, e.ServeInProcess(t))
+	w.MustRun("init", "-no-color", "-input=false")
 	return w
 }

@@ -11,27 +11,28 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/acctest"
 )
 
 func TestProvider_configurationErrors(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
+	e := acctest.NewTestEnv(t)
 	body := `resource "buildkite_cluster" "c" { name = "x" }`
 	cases := map[string]struct {
 		provider string
 		want     string
 	}{
-		"empty token":     {`api_token = "" ` + "\n" + `organization = "acme"` + "\n" + `rest_url = "` + e.url + `"`, `Missing Buildkite API Token`},
-		"empty org":       {`api_token = "t"` + "\n" + `organization = ""` + "\n" + `rest_url = "` + e.url + `"`, `Missing Buildkite Organization`},
+		"empty token":     {`api_token = "" ` + "\n" + `organization = "acme"` + "\n" + `rest_url = "` + e.URL + `"`, `Missing Buildkite API Token`},
+		"empty org":       {`api_token = "t"` + "\n" + `organization = ""` + "\n" + `rest_url = "` + e.URL + `"`, `Missing Buildkite Organization`},
 		"bad rest_url":    {`api_token = "t"` + "\n" + `organization = "acme"` + "\n" + `rest_url = "not a url"`, `Invalid Buildkite rest_url`},
 		"retries too big": {`api_token = "t"` + "\n" + `organization = "acme"` + "\n" + `max_retries = 500`, `max_retries`},
-		"wrong token": {`api_token = "nope"` + "\n" + `organization = "acme"` + "\n" + `rest_url = "` + e.url + `"` + "\n" + `max_retries = 0`,
+		"wrong token": {`api_token = "nope"` + "\n" + `organization = "acme"` + "\n" + `rest_url = "` + e.URL + `"` + "\n" + `max_retries = 0`,
 			`Invalid Buildkite API Token[\s\S]*401`},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			resource.Test(t, resource.TestCase{
-				ProtoV6ProviderFactories: e.factories(),
+				ProtoV6ProviderFactories: e.Factories(),
 				Steps: []resource.TestStep{{
 					Config:      "provider \"buildkite\" {\n" + tc.provider + "\n}\n" + body,
 					ExpectError: regexp.MustCompile(tc.want),
@@ -46,10 +47,10 @@ func TestProvider_configurationErrors(t *testing.T) {
 func TestAccProvider_rateLimited(t *testing.T) {
 	t.Parallel()
 	const limit = 4
-	e := newTestEnvWith(t, fakeserver.Options{RateLimit: limit, RateLimitWindow: 2 * time.Second})
+	e := acctest.NewTestEnvWith(t, fakeserver.Options{RateLimit: limit, RateLimitWindow: 2 * time.Second})
 	cfg := `
 resource "buildkite_cluster" "test" {
-  name = "` + e.name("rate-limited") + `"
+  name = "` + e.Name("rate-limited") + `"
 }
 
 resource "buildkite_cluster_queue" "q" {
@@ -59,15 +60,15 @@ resource "buildkite_cluster_queue" "q" {
 }
 `
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             e.checkDestroyed("buildkite_cluster_queue"),
+		ProtoV6ProviderFactories: e.Factories(),
+		CheckDestroy:             e.CheckDestroyed("buildkite_cluster_queue"),
 		Steps: []resource.TestStep{{
-			Config: e.config(cfg),
+			Config: e.Config(cfg),
 			Check: func(*terraform.State) error {
-				if e.live {
+				if e.Live {
 					return nil
 				}
-				reqs := e.server.Requests()
+				reqs := e.Server.Requests()
 				if len(reqs) <= limit {
 					return fmt.Errorf("only %d requests: the test no longer exceeds the limit of %d", len(reqs), limit)
 				}

@@ -10,20 +10,21 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/acctest"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 func TestRefUUID(t *testing.T) {
 	t.Parallel()
-	upper := strings.ToUpper(testUUID)
+	upper := strings.ToUpper(acctest.TestUUID)
 	cases := []struct {
 		id, want, err string
 	}{
-		{testUUID, testUUID, ""},
-		{upper, testUUID, ""},
-		{clusterGraphQLID, testUUID, ""},
-		{strings.TrimRight(clusterGraphQLID, "="), testUUID, ""},
-		{kit.GraphQLID("Team", testUUID), "", `must name a Cluster or a Pipeline, got "` + kit.GraphQLID("Team", testUUID) + `", the GraphQL ID of a Team`},
+		{acctest.TestUUID, acctest.TestUUID, ""},
+		{upper, acctest.TestUUID, ""},
+		{acctest.ClusterGraphQLID, acctest.TestUUID, ""},
+		{strings.TrimRight(acctest.ClusterGraphQLID, "="), acctest.TestUUID, ""},
+		{kit.GraphQLID("Team", acctest.TestUUID), "", `must name a Cluster or a Pipeline, got "` + kit.GraphQLID("Team", acctest.TestUUID) + `", the GraphQL ID of a Team`},
 		{"platform", "", `must be a UUID (the REST ID, as in the ` + "`id`" + ` or ` + "`uuid`" + ` attribute) or the GraphQL ID of a Cluster or a Pipeline, got "platform"`},
 	}
 	for _, tc := range cases {
@@ -48,11 +49,11 @@ func TestRefSemanticEquality(t *testing.T) {
 		a, b string
 		want bool
 	}{
-		{testUUID, clusterGraphQLID, true},
-		{clusterGraphQLID, testUUID, true},
-		{strings.ToUpper(testUUID), clusterGraphQLID, true},
-		{testUUID, other, false},
-		{clusterGraphQLID, kit.GraphQLID("Cluster", other), false},
+		{acctest.TestUUID, acctest.ClusterGraphQLID, true},
+		{acctest.ClusterGraphQLID, acctest.TestUUID, true},
+		{strings.ToUpper(acctest.TestUUID), acctest.ClusterGraphQLID, true},
+		{acctest.TestUUID, other, false},
+		{acctest.ClusterGraphQLID, kit.GraphQLID("Cluster", other), false},
 		{"slug", "slug", true},
 	} {
 		eq, diags := kit.NewRef(tc.a).StringSemanticEquals(ctx, kit.NewRef(tc.b))
@@ -60,7 +61,7 @@ func TestRefSemanticEquality(t *testing.T) {
 			t.Errorf("%q semantically equal to %q = %v (%v), want %v", tc.a, tc.b, eq, diags, tc.want)
 		}
 	}
-	if got := kit.NewRef(clusterGraphQLID).UUID(); got != testUUID {
+	if got := kit.NewRef(acctest.ClusterGraphQLID).UUID(); got != acctest.TestUUID {
 		t.Errorf("UUID() = %q", got)
 	}
 	if kit.NewRef("").UUIDPtr() != nil || !kit.NewRef("").IsNull() {
@@ -75,10 +76,10 @@ func TestRefKeepStateForm(t *testing.T) {
 	for _, tc := range []struct {
 		name, state, config, want string
 	}{
-		{"graphql id in config, uuid in state", testUUID, clusterGraphQLID, testUUID},
-		{"uuid in config, graphql id in state", clusterGraphQLID, testUUID, clusterGraphQLID},
-		{"another object", testUUID, kit.GraphQLID("Cluster", other), kit.GraphQLID("Cluster", other)},
-		{"same form", testUUID, testUUID, testUUID},
+		{"graphql id in config, uuid in state", acctest.TestUUID, acctest.ClusterGraphQLID, acctest.TestUUID},
+		{"uuid in config, graphql id in state", acctest.ClusterGraphQLID, acctest.TestUUID, acctest.ClusterGraphQLID},
+		{"another object", acctest.TestUUID, kit.GraphQLID("Cluster", other), kit.GraphQLID("Cluster", other)},
+		{"same form", acctest.TestUUID, acctest.TestUUID, acctest.TestUUID},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			req := planmodifier.StringRequest{
@@ -94,13 +95,13 @@ func TestRefKeepStateForm(t *testing.T) {
 	}
 
 	list := func(ids ...string) types.List { return kit.StringList(ids) }
-	lreq := planmodifier.ListRequest{StateValue: list(testUUID), PlanValue: list(kit.GraphQLID("Team", testUUID))}
+	lreq := planmodifier.ListRequest{StateValue: list(acctest.TestUUID), PlanValue: list(kit.GraphQLID("Team", acctest.TestUUID))}
 	lresp := &planmodifier.ListResponse{PlanValue: lreq.PlanValue}
 	kit.RefListKeepStateForm{}.PlanModifyList(ctx, lreq, lresp)
 	if !lresp.PlanValue.Equal(lreq.StateValue) {
 		t.Errorf("a list naming the same teams by GraphQL ID planned %v, want the state's %v", lresp.PlanValue, lreq.StateValue)
 	}
-	if got := kit.ListUUIDs(list(kit.GraphQLID("Team", testUUID), other)); strings.Join(got, ",") != testUUID+","+other {
+	if got := kit.ListUUIDs(list(kit.GraphQLID("Team", acctest.TestUUID), other)); strings.Join(got, ",") != acctest.TestUUID+","+other {
 		t.Errorf("listUUIDs = %v", got)
 	}
 }
@@ -108,7 +109,7 @@ func TestRefKeepStateForm(t *testing.T) {
 func TestRefValidator(t *testing.T) {
 	t.Parallel()
 	v := kit.RefValidator{GraphQLTypes: []string{"Cluster"}}
-	for id, wantErr := range map[string]bool{testUUID: false, clusterGraphQLID: false, kit.GraphQLID("Team", testUUID): true, "x": true} {
+	for id, wantErr := range map[string]bool{acctest.TestUUID: false, acctest.ClusterGraphQLID: false, kit.GraphQLID("Team", acctest.TestUUID): true, "x": true} {
 		resp := &validator.StringResponse{}
 		v.ValidateString(context.Background(), validator.StringRequest{Path: path.Root("cluster_id"), ConfigValue: types.StringValue(id)}, resp)
 		if resp.Diagnostics.HasError() != wantErr {
@@ -128,12 +129,12 @@ func TestSameObject(t *testing.T) {
 		a, b string
 		want bool
 	}{
-		{clusterGraphQLID, testUUID, true},
-		{clusterGraphQLID, strings.ToUpper(testUUID), true},
-		{kit.GraphQLID("Pipeline", testUUID), clusterGraphQLID, false},
-		{b64("Widget---" + testUUID), testUUID, false},
+		{acctest.ClusterGraphQLID, acctest.TestUUID, true},
+		{acctest.ClusterGraphQLID, strings.ToUpper(acctest.TestUUID), true},
+		{kit.GraphQLID("Pipeline", acctest.TestUUID), acctest.ClusterGraphQLID, false},
+		{acctest.B64("Widget---" + acctest.TestUUID), acctest.TestUUID, false},
 		{"website", "website", true},
-		{"website", testUUID, false},
+		{"website", acctest.TestUUID, false},
 	} {
 		if got := kit.SameObject(tc.a, tc.b); got != tc.want {
 			t.Errorf("sameObject(%q, %q) = %t, want %t", tc.a, tc.b, got, tc.want)

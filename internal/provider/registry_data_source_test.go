@@ -8,34 +8,35 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/acctest"
 )
 
 func TestAccRegistryDataSources(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	name := e.name("packages")
+	e := acctest.NewTestEnv(t)
+	name := e.Name("packages")
 	ctx := context.Background()
 	desc := "Shared gems"
-	team := e.team("gems")
-	a, err := e.client.Registries.Create(ctx, buildkite.RegistryCreate{Name: name + "-a", Ecosystem: "ruby", Description: &desc,
+	team := e.Team("gems")
+	a, err := e.Client.Registries.Create(ctx, buildkite.RegistryCreate{Name: name + "-a", Ecosystem: "ruby", Description: &desc,
 		TeamIDs: []string{team}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := e.client.Registries.Create(ctx, buildkite.RegistryCreate{Name: name + "-b", Ecosystem: "python"})
+	b, err := e.Client.Registries.Create(ctx, buildkite.RegistryCreate{Name: name + "-b", Ecosystem: "python"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		_ = e.client.Registries.Delete(context.Background(), a.Slug)
-		_ = e.client.Registries.Delete(context.Background(), b.Slug)
+		_ = e.Client.Registries.Delete(context.Background(), a.Slug)
+		_ = e.Client.Registries.Delete(context.Background(), b.Slug)
 	})
 
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
+		ProtoV6ProviderFactories: e.Factories(),
 		Steps: []resource.TestStep{
 			{
-				Config: e.config(fmt.Sprintf(`
+				Config: e.Config(fmt.Sprintf(`
 data "buildkite_registry" "a" {
   slug = %q
 }
@@ -62,8 +63,8 @@ data "buildkite_registries" "all" {}
 				),
 			},
 			{
-				Config:      e.config(`data "buildkite_registry" "x" { slug = "no-such-registry" }`),
-				ExpectError: regexpMust(`(?s)Registry not found.*Could not find registry with slug "no-such-registry"`),
+				Config:      e.Config(`data "buildkite_registry" "x" { slug = "no-such-registry" }`),
+				ExpectError: acctest.RegexpMust(`(?s)Registry not found.*Could not find registry with slug "no-such-registry"`),
 			},
 		},
 	})

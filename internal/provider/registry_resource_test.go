@@ -16,8 +16,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
-	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/acctest"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
@@ -33,20 +33,20 @@ resource "buildkite_registry" "test" {
 
 func TestAccRegistryResource_basic(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	name := e.name("gems")
+	e := acctest.NewTestEnv(t)
+	name := e.Name("gems")
 	const addr = "buildkite_registry.test"
 
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             e.checkDestroyed("buildkite_registry"),
-		Steps: steps(
-			step(resource.TestStep{
-				Config: e.config(testAccRegistryConfig(name, "ruby", `  description = "Shared gems"
+		ProtoV6ProviderFactories: e.Factories(),
+		CheckDestroy:             e.CheckDestroyed("buildkite_registry"),
+		Steps: acctest.Steps(
+			acctest.Step(resource.TestStep{
+				Config: e.Config(testAccRegistryConfig(name, "ruby", `  description = "Shared gems"
   emoji       = ":gem:"
   color       = "#FFE0E0"
   oidc_policy = "- iss: https://agent.buildkite.com"`)),
-				Check: e.checkExists(addr),
+				Check: e.CheckExists(addr),
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("slug"), knownvalue.StringExact(name)),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("ecosystem"), knownvalue.StringExact("ruby")),
@@ -61,14 +61,14 @@ func TestAccRegistryResource_basic(t *testing.T) {
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
 			}),
-			importSteps(addr, importID(addr, "slug")),
-			step(resource.TestStep{
+			acctest.ImportSteps(addr, acctest.ImportID(addr, "slug")),
+			acctest.Step(resource.TestStep{
 				// By GraphQL ID.
-				ResourceName: addr, ImportState: true, ImportStateVerify: true, ImportStateIdFunc: importID(addr, "graphql_id"),
+				ResourceName: addr, ImportState: true, ImportStateVerify: true, ImportStateIdFunc: acctest.ImportID(addr, "graphql_id"),
 			}),
-			step(resource.TestStep{
+			acctest.Step(resource.TestStep{
 				// Rename (a new slug) and clear the optional attributes: in place.
-				Config: e.config(testAccRegistryConfig(name+"-2", "ruby", `  color = "#000000"`)),
+				Config: e.Config(testAccRegistryConfig(name+"-2", "ruby", `  color = "#000000"`)),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
@@ -81,9 +81,9 @@ func TestAccRegistryResource_basic(t *testing.T) {
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("color"), knownvalue.StringExact("#000000")),
 				},
 			}),
-			step(resource.TestStep{
+			acctest.Step(resource.TestStep{
 				// The ecosystem cannot change: refused at plan, never a replacement that deletes the packages.
-				Config:      e.config(testAccRegistryConfig(name+"-2", "python", `  color = "#000000"`)),
+				Config:      e.Config(testAccRegistryConfig(name+"-2", "python", `  color = "#000000"`)),
 				ExpectError: regexp.MustCompile(`Ecosystem change detected`),
 			}),
 		),
@@ -95,11 +95,11 @@ func TestAccRegistryResource_basic(t *testing.T) {
 // reads them from the service.
 func TestAccRegistryResource_teamIDsRefused(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
+	e := acctest.NewTestEnv(t)
 	const addr = "buildkite_registry.test"
-	name := e.name("teams")
+	name := e.Name("teams")
 	cfg := func(teams string) string {
-		return e.config(fmt.Sprintf(`
+		return e.Config(fmt.Sprintf(`
 resource "buildkite_team" "a" {
   name                = %[1]q
   privacy             = "VISIBLE"
@@ -115,13 +115,13 @@ resource "buildkite_team" "b" {
 `, name) + testAccRegistryConfig(name, "java", teams))
 	}
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             e.checkDestroyed("buildkite_registry"),
+		ProtoV6ProviderFactories: e.Factories(),
+		CheckDestroy:             e.CheckDestroyed("buildkite_registry"),
 		Steps: []resource.TestStep{
 			{Config: cfg(`  team_ids = [buildkite_team.a.id]`)},
 			// An import takes the teams the service reports, as the official provider does, so the imported
 			// state matches the one that created the registry.
-			{ResourceName: addr, ImportState: true, ImportStateVerify: true, ImportStateIdFunc: importID(addr, "slug")},
+			{ResourceName: addr, ImportState: true, ImportStateVerify: true, ImportStateIdFunc: acctest.ImportID(addr, "slug")},
 			{
 				Config: cfg(`  team_ids = [buildkite_team.a.graphql_id]`),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
@@ -142,25 +142,25 @@ resource "buildkite_team" "b" {
 
 func TestAccRegistryResource_disappears(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	e.disappears("buildkite_registry.test", testAccRegistryConfig(e.name("gone"), "javascript", ""))
+	e := acctest.NewTestEnv(t)
+	e.Disappears("buildkite_registry.test", testAccRegistryConfig(e.Name("gone"), "javascript", ""))
 }
 
 func TestAccRegistryResource_renamedOutside(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
+	e := acctest.NewTestEnv(t)
 	const addr = "buildkite_registry.test"
-	name := e.name("renamed")
-	cfg := e.config(testAccRegistryConfig(name, "ruby", ""))
+	name := e.Name("renamed")
+	cfg := e.Config(testAccRegistryConfig(name, "ruby", ""))
 	renameOutside := func(s *terraform.State) error {
 		elsewhere := name + "-elsewhere"
-		_, err := e.client.Registries.Update(context.Background(), s.RootModule().Resources[addr].Primary.Attributes["slug"],
+		_, err := e.Client.Registries.Update(context.Background(), s.RootModule().Resources[addr].Primary.Attributes["slug"],
 			buildkite.RegistryUpdate{Name: &elsewhere})
 		return err
 	}
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             e.checkDestroyed("buildkite_registry"),
+		ProtoV6ProviderFactories: e.Factories(),
+		CheckDestroy:             e.CheckDestroyed("buildkite_registry"),
 		Steps: []resource.TestStep{
 			{Config: cfg, Check: renameOutside, ExpectNonEmptyPlan: true},
 			{
@@ -181,145 +181,131 @@ func TestAccRegistryResource_renamedOutside(t *testing.T) {
 // configurations may, are the same teams: no change, no replacement.
 func TestAccRegistryResource_teamIDsByGraphQLID(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	team := e.seedTeam(e.name("registry-team"))
+	e := acctest.NewTestEnv(t)
+	team := e.SeedTeam(e.Name("registry-team"))
 	const addr = "buildkite_registry.test"
-	name := e.name("teams")
+	name := e.Name("teams")
 	empty := resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             e.checkDestroyed("buildkite_registry"),
+		ProtoV6ProviderFactories: e.Factories(),
+		CheckDestroy:             e.CheckDestroyed("buildkite_registry"),
 		Steps: []resource.TestStep{
 			{
-				Config: e.config(testAccRegistryConfig(name, "ruby", fmt.Sprintf(`  team_ids = [%q]`, team.GraphQLID))),
+				Config: e.Config(testAccRegistryConfig(name, "ruby", fmt.Sprintf(`  team_ids = [%q]`, team.GraphQLID))),
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("team_ids"), knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact(team.GraphQLID)})),
 				},
-				ConfigPlanChecks: expectEmpty(),
+				ConfigPlanChecks: acctest.ExpectEmpty(),
 			},
-			{Config: e.config(testAccRegistryConfig(name, "ruby", fmt.Sprintf(`  team_ids = [%q]`, team.ID))), ConfigPlanChecks: empty},
+			{Config: e.Config(testAccRegistryConfig(name, "ruby", fmt.Sprintf(`  team_ids = [%q]`, team.ID))), ConfigPlanChecks: empty},
 		},
 	})
 }
 
 func TestAccRegistryResource_validation(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
+	e := acctest.NewTestEnv(t)
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
+		ProtoV6ProviderFactories: e.Factories(),
 		Steps: []resource.TestStep{
 			{
-				Config:      e.config(testAccRegistryConfig("  ", "ruby", "")),
-				ExpectError: regexpMust(`name must contain a character other than white space`),
+				Config:      e.Config(testAccRegistryConfig("  ", "ruby", "")),
+				ExpectError: acctest.RegexpMust(`name must contain a character other than white space`),
 				PlanOnly:    true,
 			},
 			{
-				Config:      e.config(testAccRegistryConfig("x", "ruby", `  team_ids = ["Platform"]`)),
-				ExpectError: regexpMust(`must be a UUID`),
+				Config:      e.Config(testAccRegistryConfig("x", "ruby", `  team_ids = ["Platform"]`)),
+				ExpectError: acctest.RegexpMust(`must be a UUID`),
 				PlanOnly:    true,
 			},
 		},
 	})
 }
 
-func init() {
-	registerTestKind("buildkite_registry", testKind{
-		fake:     fakeserver.KindRegistry,
-		storeKey: byID,
-		get: func(ctx context.Context, c *buildkite.Client, a map[string]string) error {
-			_, err := c.Registries.GetByID(ctx, a["id"])
-			return err
-		},
-		del: func(ctx context.Context, c *buildkite.Client, a map[string]string) error {
-			return c.Registries.Delete(ctx, a["slug"])
-		},
-	})
-}
-
-// The rows of buildkite_registry in the tables every type runs through (type_tests_kit_test.go).
-var _ = registerTypeTests("buildkite_registry", typeTests{
-	identity: &identityCase{
+// The rows of buildkite_registry in the tables every type runs through (acctest/type_tests.go).
+var _ = acctest.RegisterTypeTests("buildkite_registry", acctest.TypeTests{
+	Identity: &acctest.IdentityCase{
 		// Named by its slug, which follows a rename in Terraform and one outside it (Read finds it by ID).
-		resourceType: "buildkite_registry", attrs: []string{"slug"},
-		setup: func(t *testing.T, e *testEnv) identityConfigs {
+		ResourceType: "buildkite_registry", Attrs: []string{"slug"},
+		Setup: func(t *testing.T, e *acctest.TestEnv) acctest.IdentityConfigs {
 			const addr = "buildkite_registry.test"
-			name := e.name("identity")
-			return identityConfigs{
-				create: testAccRegistryConfig(name, "ruby", `  description = "Gems"
+			name := e.Name("identity")
+			return acctest.IdentityConfigs{
+				Create: testAccRegistryConfig(name, "ruby", `  description = "Gems"
   oidc_policy = "- iss: https://agent.buildkite.com"`),
-				checks:       []statecheck.StateCheck{identityValue(addr, "slug", name)},
-				update:       testAccRegistryConfig(name+"-2", "ruby", ""),
-				updateChecks: []statecheck.StateCheck{identityValue(addr, "slug", name+"-2")},
-				more: step(resource.TestStep{
+				Checks:       []statecheck.StateCheck{acctest.IdentityValue(addr, "slug", name)},
+				Update:       testAccRegistryConfig(name+"-2", "ruby", ""),
+				UpdateChecks: []statecheck.StateCheck{acctest.IdentityValue(addr, "slug", name+"-2")},
+				More: acctest.Step(resource.TestStep{
 					PreConfig: func() {
 						elsewhere := name + "-elsewhere"
-						if _, err := e.client.Registries.Update(context.Background(), name+"-2",
+						if _, err := e.Client.Registries.Update(context.Background(), name+"-2",
 							buildkite.RegistryUpdate{Name: &elsewhere}); err != nil {
 							t.Fatalf("renaming outside Terraform: %v", err)
 						}
 					},
-					Config: e.config(testAccRegistryConfig(name+"-elsewhere", "ruby", "")),
+					Config: e.Config(testAccRegistryConfig(name+"-elsewhere", "ruby", "")),
 					ConfigPlanChecks: resource.ConfigPlanChecks{
 						PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 					},
-					ConfigStateChecks: append(expectIdentity(addr, "slug"), identityValue(addr, "slug", name+"-elsewhere")),
+					ConfigStateChecks: append(acctest.ExpectIdentity(addr, "slug"), acctest.IdentityValue(addr, "slug", name+"-elsewhere")),
 				}),
 			}
 		},
 	},
-	migration: []migrationCase{
-		{name: "registry", add: (*officialWorkspace).addRegistry, check: func(t *testing.T, w *cliWorkdir) {
-			expectMoved(t, w, "buildkite_registry.gems", map[string]any{"oidc_policy": officialOIDCPolicy, "registry_type": "source"})
+	Migration: []acctest.MigrationCase{
+		{Name: "registry", Add: (*acctest.OfficialWorkspace).AddRegistry, Check: func(t *testing.T, w *acctest.CLIWorkdir) {
+			acctest.ExpectMoved(t, w, "buildkite_registry.gems", map[string]any{"oidc_policy": acctest.OfficialOIDCPolicy, "registry_type": "source"})
 		}},
 	},
-	sweeper: &sweeper{"buildkite_registry", "registries", nil, listRegistries},
-	query: &queryCase{resourceType: "buildkite_registry", run: func(t *testing.T, e *testEnv, base string) queryRow {
-		s := e.seedSuites(t, base)
-		registry := func(r *buildkite.Registry) queryfilter.QueryFilter { return byIdentity("slug", r.Slug) }
-		return queryRow{
-			blocks: []string{"buildkite_registry", "named", fmt.Sprintf("    name = %q", base+"-PyPI")},
-			checks: []querycheck.QueryResultCheck{
+	Sweeper: &acctest.Sweeper{ResourceType: "buildkite_registry", Collection: "registries", After: nil, List: acctest.ListRegistries},
+	Query: &acctest.QueryCase{ResourceType: "buildkite_registry", Run: func(t *testing.T, e *acctest.TestEnv, base string) acctest.QueryRow {
+		s := e.SeedSuites(t, base)
+		registry := func(r *buildkite.Registry) queryfilter.QueryFilter { return acctest.ByIdentity("slug", r.Slug) }
+		return acctest.QueryRow{
+			Blocks: []string{"buildkite_registry", "named", fmt.Sprintf("    name = %q", base+"-PyPI")},
+			Checks: []querycheck.QueryResultCheck{
 				querycheck.ExpectLength("buildkite_registry.all", 2),
 				querycheck.ExpectLength("buildkite_registry.named", 1),
-				querycheck.ExpectIdentity("buildkite_registry.named", identityOf("slug", s.pypi.Slug)),
-				querycheck.ExpectResourceDisplayName("buildkite_registry.all", registry(s.gems), knownvalue.StringExact(base+"-gems")),
-				querycheck.ExpectResourceKnownValues("buildkite_registry.all", registry(s.gems), []querycheck.KnownValueCheck{
-					known("ecosystem", knownvalue.StringExact("ruby")),
-					known("description", knownvalue.StringExact("Internal gems")),
-					known("oidc_policy", knownvalue.StringExact(*s.gems.OIDCPolicy)),
-					known("team_ids", knownvalue.Null()),
+				querycheck.ExpectIdentity("buildkite_registry.named", acctest.IdentityOf("slug", s.Pypi.Slug)),
+				querycheck.ExpectResourceDisplayName("buildkite_registry.all", registry(s.Gems), knownvalue.StringExact(base+"-gems")),
+				querycheck.ExpectResourceKnownValues("buildkite_registry.all", registry(s.Gems), []querycheck.KnownValueCheck{
+					acctest.Known("ecosystem", knownvalue.StringExact("ruby")),
+					acctest.Known("description", knownvalue.StringExact("Internal gems")),
+					acctest.Known("oidc_policy", knownvalue.StringExact(*s.Gems.OIDCPolicy)),
+					acctest.Known("team_ids", knownvalue.Null()),
 				}),
-				querycheck.ExpectResourceKnownValues("buildkite_registry.named", registry(s.pypi), []querycheck.KnownValueCheck{
-					known("id", knownvalue.StringExact(s.pypi.ID)),
-					known("description", knownvalue.Null()),
+				querycheck.ExpectResourceKnownValues("buildkite_registry.named", registry(s.Pypi), []querycheck.KnownValueCheck{
+					acctest.Known("id", knownvalue.StringExact(s.Pypi.ID)),
+					acctest.Known("description", knownvalue.Null()),
 				}),
 			},
-			imports: 2,
+			Imports: 2,
 		}
 	}},
-	taken: &takenCase{resourceType: "buildkite_registry", setup: func(t *testing.T, e *testEnv) (string, string) {
-		reg, err := e.client.Registries.Create(context.Background(), buildkite.RegistryCreate{Name: e.name("taken"), Ecosystem: "ruby"})
+	Taken: &acctest.TakenCase{ResourceType: "buildkite_registry", Setup: func(t *testing.T, e *acctest.TestEnv) (string, string) {
+		reg, err := e.Client.Registries.Create(context.Background(), buildkite.RegistryCreate{Name: e.Name("taken"), Ecosystem: "ruby"})
 		if err != nil {
 			t.Fatal(err)
 		}
 		return testAccRegistryConfig(reg.Name, "ruby", ""), reg.Slug
 	}},
-	upgrade: []upgradeCase{
+	Upgrade: []acctest.UpgradeCase{
 		{
-			name: "registry, the official provider's", typeName: "buildkite_registry", version: 0,
-			state: map[string]any{"id": kit.GraphQLID("Registry", testUUID), "uuid": testUUID, "name": "g", "slug": "g",
-				"ecosystem": "ruby", "public": false, "registry_type": "PACKAGE", "team_ids": []any{otherUUID}, "description": nil},
-			want: map[string]any{"id": testUUID, "registry_type": "PACKAGE", "team_ids": []any{otherUUID}, "graphql_id": kit.GraphQLID("Registry", testUUID)},
+			Name: "registry, the official provider's", TypeName: "buildkite_registry", Version: 0,
+			State: map[string]any{"id": kit.GraphQLID("Registry", acctest.TestUUID), "uuid": acctest.TestUUID, "name": "g", "slug": "g",
+				"ecosystem": "ruby", "public": false, "registry_type": "PACKAGE", "team_ids": []any{acctest.OtherUUID}, "description": nil},
+			Want: map[string]any{"id": acctest.TestUUID, "registry_type": "PACKAGE", "team_ids": []any{acctest.OtherUUID}, "graphql_id": kit.GraphQLID("Registry", acctest.TestUUID)},
 		},
 		{
-			name: "registry, ours at version 0", typeName: "buildkite_registry", version: 0,
-			state: map[string]any{"id": testUUID, "uuid": testUUID, "graphql_id": "G", "name": "g", "slug": "g",
+			Name: "registry, ours at version 0", TypeName: "buildkite_registry", Version: 0,
+			State: map[string]any{"id": acctest.TestUUID, "uuid": acctest.TestUUID, "graphql_id": "G", "name": "g", "slug": "g",
 				"ecosystem": "ruby", "public": false, "team_ids": nil, "url": "u", "web_url": "w"},
-			want: map[string]any{"id": testUUID, "registry_type": nil, "team_ids": nil},
+			Want: map[string]any{"id": acctest.TestUUID, "registry_type": nil, "team_ids": nil},
 		},
 	},
-	serviceState: func(ctx context.Context, c *buildkite.Client) ([]string, error) {
+	ServiceState: func(ctx context.Context, c *buildkite.Client) ([]string, error) {
 		all, err := c.Registries.List(ctx)
-		return serviceIDs(all, err, func(r buildkite.Registry) string { return r.ID })
+		return acctest.ServiceIDs(all, err, func(r buildkite.Registry) string { return r.ID })
 	},
 })

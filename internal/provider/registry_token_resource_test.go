@@ -15,8 +15,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
-	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/acctest"
 )
 
 // testAccRegistryTokenConfig is two registries and a token of the one named by registry ("a" or "b").
@@ -41,8 +41,8 @@ resource "buildkite_registry_token" "test" {
 
 func TestAccRegistryTokenResource_basic(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	name := e.name("tokens")
+	e := acctest.NewTestEnv(t)
+	name := e.Name("tokens")
 	const addr = "buildkite_registry_token.test"
 	var secret string
 	keepSecret := func(s *terraform.State) error {
@@ -57,12 +57,12 @@ func TestAccRegistryTokenResource_basic(t *testing.T) {
 	}
 
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             e.checkDestroyed("buildkite_registry_token"),
-		Steps: steps(
-			step(resource.TestStep{
-				Config: e.config(testAccRegistryTokenConfig(name, "a", "CI")),
-				Check:  resource.ComposeTestCheckFunc(e.checkExists(addr), keepSecret),
+		ProtoV6ProviderFactories: e.Factories(),
+		CheckDestroy:             e.CheckDestroyed("buildkite_registry_token"),
+		Steps: acctest.Steps(
+			acctest.Step(resource.TestStep{
+				Config: e.Config(testAccRegistryTokenConfig(name, "a", "CI")),
+				Check:  resource.ComposeTestCheckFunc(e.CheckExists(addr), keepSecret),
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("token"), knownvalue.NotNull()),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("created_at"), knownvalue.NotNull()),
@@ -73,37 +73,37 @@ func TestAccRegistryTokenResource_basic(t *testing.T) {
 				},
 			}),
 			// By registry ID, then by registry slug: the secret cannot be read back.
-			importSteps(addr, importID(addr, "registry_id", "id"), "token"),
-			step(resource.TestStep{
+			acctest.ImportSteps(addr, acctest.ImportID(addr, "registry_id", "id"), "token"),
+			acctest.Step(resource.TestStep{
 				ResourceName: addr, ImportState: true, ImportStateVerify: true, ImportStateVerifyIgnore: []string{"token"},
 				ImportStateIdFunc: func(s *terraform.State) (string, error) {
 					return s.RootModule().Resources["buildkite_registry.a"].Primary.Attributes["slug"] + "/" +
 						s.RootModule().Resources[addr].Primary.ID, nil
 				},
 			}),
-			step(resource.TestStep{
-				Config: e.config(testAccRegistryTokenConfig(name, "a", "Deploys")),
+			acctest.Step(resource.TestStep{
+				Config: e.Config(testAccRegistryTokenConfig(name, "a", "Deploys")),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
 				Check: sameSecret,
 			}),
-			step(resource.TestStep{
+			acctest.Step(resource.TestStep{
 				// Renaming the registry keeps the token: it names the registry by ID.
-				Config: e.config(testAccRegistryTokenConfig(name+"-renamed", "a", "Deploys")),
+				Config: e.Config(testAccRegistryTokenConfig(name+"-renamed", "a", "Deploys")),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionNoop)},
 				},
-				Check: resource.ComposeTestCheckFunc(e.checkExists(addr), sameSecret),
+				Check: resource.ComposeTestCheckFunc(e.CheckExists(addr), sameSecret),
 			}),
-			step(resource.TestStep{
+			acctest.Step(resource.TestStep{
 				// Another registry: a new token.
-				Config: e.config(testAccRegistryTokenConfig(name+"-renamed", "b", "Deploys")),
+				Config: e.Config(testAccRegistryTokenConfig(name+"-renamed", "b", "Deploys")),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionReplace)},
 				},
-				Check: e.checkExists(addr),
+				Check: e.CheckExists(addr),
 			}),
 		),
 	})
@@ -111,114 +111,93 @@ func TestAccRegistryTokenResource_basic(t *testing.T) {
 
 func TestAccRegistryTokenResource_disappears(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	e.disappears("buildkite_registry_token.test", testAccRegistryTokenConfig(e.name("gone"), "a", "CI"))
+	e := acctest.NewTestEnv(t)
+	e.Disappears("buildkite_registry_token.test", testAccRegistryTokenConfig(e.Name("gone"), "a", "CI"))
 }
 
 func TestAccRegistryTokenResource_importErrors(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	cfg := e.config(testAccRegistryTokenConfig(e.name("imports"), "a", "CI"))
+	e := acctest.NewTestEnv(t)
+	cfg := e.Config(testAccRegistryTokenConfig(e.Name("imports"), "a", "CI"))
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
+		ProtoV6ProviderFactories: e.Factories(),
 		Steps: []resource.TestStep{
 			{
 				Config: cfg, ResourceName: "buildkite_registry_token.test", ImportState: true,
 				ImportStateId: "only-one-part",
-				ExpectError:   regexpMust(`(?s)Invalid Import ID.*<registry slug or id>/<token id>`),
+				ExpectError:   acctest.RegexpMust(`(?s)Invalid Import ID.*<registry slug or id>/<token id>`),
 			},
 			{
 				Config: cfg, ResourceName: "buildkite_registry_token.test", ImportState: true,
 				ImportStateId: "no-such-registry/01234567-89ab-cdef-0123-456789abcdef",
-				ExpectError:   regexpMust(`(?s)Unable to Import Registry Token`),
+				ExpectError:   acctest.RegexpMust(`(?s)Unable to Import Registry Token`),
 			},
 		},
 	})
 }
 
-func init() {
-	registerTestKind("buildkite_registry_token", testKind{
-		fake:     fakeserver.KindRegistryToken,
-		storeKey: byParent("registry_id"),
-		get: func(ctx context.Context, c *buildkite.Client, a map[string]string) error {
-			reg, err := c.Registries.GetByID(ctx, a["registry_id"])
-			if err == nil {
-				_, err = c.RegistryTokens.Get(ctx, reg.Slug, a["id"])
-			}
-			return err
-		},
-		del: func(ctx context.Context, c *buildkite.Client, a map[string]string) error {
-			reg, err := c.Registries.GetByID(ctx, a["registry_id"])
-			if err == nil {
-				err = c.RegistryTokens.Delete(ctx, reg.Slug, a["id"])
-			}
-			return err
-		},
-	})
-}
-
-// The rows of buildkite_registry_token in the tables every type runs through (type_tests_kit_test.go).
-var _ = registerTypeTests("buildkite_registry_token", typeTests{
-	identity: &identityCase{
+// The rows of buildkite_registry_token in the tables every type runs through (acctest/type_tests.go).
+var _ = acctest.RegisterTypeTests("buildkite_registry_token", acctest.TypeTests{
+	Identity: &acctest.IdentityCase{
 		// The identity stays with the token through an update in place and a rename of its registry.
-		resourceType: "buildkite_registry_token", attrs: []string{"registry_id", "id"},
-		setup: func(t *testing.T, e *testEnv) identityConfigs {
-			name := e.name("identity")
-			return identityConfigs{
-				create: testAccRegistryTokenConfig(name, "a", "CI"),
-				secret: "token",
-				update: testAccRegistryTokenConfig(name+"-renamed", "a", "CI agents"),
+		ResourceType: "buildkite_registry_token", Attrs: []string{"registry_id", "id"},
+		Setup: func(t *testing.T, e *acctest.TestEnv) acctest.IdentityConfigs {
+			name := e.Name("identity")
+			return acctest.IdentityConfigs{
+				Create: testAccRegistryTokenConfig(name, "a", "CI"),
+				Secret: "token",
+				Update: testAccRegistryTokenConfig(name+"-renamed", "a", "CI agents"),
 			}
 		},
 	},
-	invalidIdentity: &invalidIdentityCase{
-		resourceType: "buildkite_registry_token",
-		setup: func(e *testEnv) []invalidIdentity {
+	InvalidIdentity: &acctest.InvalidIdentityCase{
+		ResourceType: "buildkite_registry_token",
+		Setup: func(e *acctest.TestEnv) []acctest.InvalidIdentity {
 			token := func(id string) string {
-				return importByIdentity("buildkite_registry_token", `  registry_id = "`+unknownUUID+`"
-  description = "CI"`, "registry_id", unknownUUID, "id", id)
+				return acctest.ImportByIdentity("buildkite_registry_token", `  registry_id = "`+acctest.UnknownUUID+`"
+  description = "CI"`, "registry_id", acctest.UnknownUUID, "id", id)
 			}
-			return []invalidIdentity{
-				{token("not-a-token"), `id (<token id>) "not-a-token" is not a UUID`},
-				{token("1c2d3e4f-5a6b-4e5f-8a9b-0b5e7c1a2f3d"), `Unable to Import Registry Token`},
+			return []acctest.InvalidIdentity{
+				{Config: token("not-a-token"), Message: `id (<token id>) "not-a-token" is not a UUID`},
+				{Config: token("1c2d3e4f-5a6b-4e5f-8a9b-0b5e7c1a2f3d"), Message: `Unable to Import Registry Token`},
 			}
 		},
 	},
-	query: &queryCase{resourceType: "buildkite_registry_token", run: func(t *testing.T, e *testEnv, base string) queryRow {
-		s := e.seedSuites(t, base)
+	Query: &acctest.QueryCase{ResourceType: "buildkite_registry_token", Run: func(t *testing.T, e *acctest.TestEnv, base string) acctest.QueryRow {
+		s := e.SeedSuites(t, base)
 		token := func(r *buildkite.Registry, tok *buildkite.RegistryToken) queryfilter.QueryFilter {
-			return byIdentity("registry_id", r.ID, "id", tok.ID)
+			return acctest.ByIdentity("registry_id", r.ID, "id", tok.ID)
 		}
-		return queryRow{
-			blocks: []string{"buildkite_registry_token", "pypi", fmt.Sprintf("    registry_id = %q", s.pypi.ID)},
-			checks: []querycheck.QueryResultCheck{
+		return acctest.QueryRow{
+			Blocks: []string{"buildkite_registry_token", "pypi", fmt.Sprintf("    registry_id = %q", s.Pypi.ID)},
+			Checks: []querycheck.QueryResultCheck{
 				querycheck.ExpectLength("buildkite_registry_token.all", 3),
 				querycheck.ExpectLength("buildkite_registry_token.pypi", 1),
-				querycheck.ExpectIdentity("buildkite_registry_token.pypi", identityOf("registry_id", s.pypi.ID, "id", s.readerOfPypi.ID)),
-				querycheck.ExpectResourceDisplayName("buildkite_registry_token.all", token(s.gems, s.deploy), knownvalue.StringExact(base+"-gems / Deploys")),
-				querycheck.ExpectResourceKnownValues("buildkite_registry_token.all", token(s.gems, s.ci), []querycheck.KnownValueCheck{
-					known("description", knownvalue.StringExact("CI")),
-					known("created_at", knownvalue.NotNull()),
-					known("token", knownvalue.Null()), // returned only on creation
+				querycheck.ExpectIdentity("buildkite_registry_token.pypi", acctest.IdentityOf("registry_id", s.Pypi.ID, "id", s.ReaderOfPypi.ID)),
+				querycheck.ExpectResourceDisplayName("buildkite_registry_token.all", token(s.Gems, s.Deploy), knownvalue.StringExact(base+"-gems / Deploys")),
+				querycheck.ExpectResourceKnownValues("buildkite_registry_token.all", token(s.Gems, s.CI), []querycheck.KnownValueCheck{
+					acctest.Known("description", knownvalue.StringExact("CI")),
+					acctest.Known("created_at", knownvalue.NotNull()),
+					acctest.Known("token", knownvalue.Null()), // returned only on creation
 				}),
 			},
-			refused: []queryRefusal{
-				{fmt.Sprintf(unknownUUIDFilter, "registry_id"), wrapped(`No registry matches the ID "` + unknownUUID + `"`)},
-				{fmt.Sprintf("    registry_id = %q", s.pypi.Slug), regexp.MustCompile(`registry_id`)},
+			Refused: []acctest.QueryRefusal{
+				{Body: fmt.Sprintf(acctest.UnknownUUIDFilter, "registry_id"), Message: acctest.Wrapped(`No registry matches the ID "` + acctest.UnknownUUID + `"`)},
+				{Body: fmt.Sprintf("    registry_id = %q", s.Pypi.Slug), Message: regexp.MustCompile(`registry_id`)},
 			},
-			imports: 3,
+			Imports: 3,
 		}
 	}},
-	serviceState: func(ctx context.Context, c *buildkite.Client) ([]string, error) {
+	ServiceState: func(ctx context.Context, c *buildkite.Client) ([]string, error) {
 		registries, err := c.Registries.List(ctx)
-		return childIDs(registries, err, func(r buildkite.Registry) ([]buildkite.RegistryToken, error) {
+		return acctest.ChildIDs(registries, err, func(r buildkite.Registry) ([]buildkite.RegistryToken, error) {
 			return c.RegistryTokens.List(ctx, r.Slug)
 		},
 			func(t buildkite.RegistryToken) string { return t.ID })
 	},
-	exempt: map[string]string{
-		tableSweeper: "A registry's tokens go with their registry, which the registry sweeper removes.",
-		tableLostSecret: "Its create answers 200, not the 201 whose loss this table injects; " +
+	Exempt: map[string]string{
+		acctest.TableSweeper: "A registry's tokens go with their registry, which the registry sweeper removes.",
+		acctest.TableLostSecret: "Its create answers 200, not the 201 whose loss this table injects; " +
 			"TestAccLostCreate_registryTokenAnswerLost (lost_create_test.go) loses its answer instead.",
 	},
 })

@@ -11,6 +11,8 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/acctest"
 )
 
 // testAccSafetyConfig is a cluster with a queue and an agent token: a parent and two nested objects, so
@@ -36,7 +38,7 @@ resource "buildkite_cluster_agent_token" "test" {
 // testAccWrongOrgConfig is a cluster with a queue and an agent token, a team and the organization data
 // source: resources and data sources that would each meet the wrong organization.
 func testAccWrongOrgConfig(name string) string {
-	return testAccSafetyConfig(name) + testAccTeamConfig(name, "VISIBLE", "MEMBER", false, "") +
+	return testAccSafetyConfig(name) + acctest.TeamConfig(name, "VISIBLE", "MEMBER", false, "") +
 		`data "buildkite_organization" "o" {}`
 }
 
@@ -46,33 +48,33 @@ func testAccWrongOrgConfig(name string) string {
 // the empty plan with the right organization afterwards shows.
 func TestAccProvider_wrongOrganizationKeepsState(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	if e.live {
+	e := acctest.NewTestEnv(t)
+	if e.Live {
 		t.Skip("the wrong organization is an emulator setting; live runs cover it with BUILDKITE_ORGANIZATION_SLUG")
 	}
-	body := testAccWrongOrgConfig(e.name("safety"))
-	wrongOrg := e.providerBlock("acme-typo", e.token) + body
-	oneError := onlyError(`Unknown Buildkite Organization[\s\S]*organization\s+=\s+"acme-typo"[\s\S]*` +
+	body := testAccWrongOrgConfig(e.Name("safety"))
+	wrongOrg := e.ProviderBlock("acme-typo", e.Token) + body
+	oneError := acctest.OnlyError(`Unknown Buildkite Organization[\s\S]*organization\s+=\s+"acme-typo"[\s\S]*` +
 		`organization\s+"acme-typo"\s+does\s+not\s+exist\s+or\s+the\s+API\s+token\s+cannot\s+see\s+it`)
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             e.checkDestroyed("buildkite_cluster"),
+		ProtoV6ProviderFactories: e.Factories(),
+		CheckDestroy:             e.CheckDestroyed("buildkite_cluster"),
 		Steps: []resource.TestStep{
-			{Config: e.config(body)},
+			{Config: e.Config(body)},
 			{Config: wrongOrg, ExpectError: oneError},
 			{Config: wrongOrg, PlanOnly: true, ExpectError: oneError},
 			{
 				// Back to the right organization: nothing was lost, so nothing is planned.
-				Config: e.config(body),
+				Config: e.Config(body),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
 				Check: resource.ComposeTestCheckFunc(
-					e.checkExists("buildkite_cluster.test"),
-					e.checkExists("buildkite_cluster_queue.test"),
-					e.checkExists("buildkite_cluster_agent_token.test"),
-					e.checkExists("buildkite_team.test"),
-					resource.TestCheckResourceAttr("data.buildkite_organization.o", "slug", e.org),
+					e.CheckExists("buildkite_cluster.test"),
+					e.CheckExists("buildkite_cluster_queue.test"),
+					e.CheckExists("buildkite_cluster_agent_token.test"),
+					e.CheckExists("buildkite_team.test"),
+					resource.TestCheckResourceAttr("data.buildkite_organization.o", "slug", e.Org),
 				),
 			},
 		},
@@ -84,33 +86,33 @@ func TestAccProvider_wrongOrganizationKeepsState(t *testing.T) {
 // organization, costs no second call for it.
 func TestAccProvider_organizationConfirmedOnce(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	if e.live {
+	e := acctest.NewTestEnv(t)
+	if e.Live {
 		t.Skip("counts the emulator's requests")
 	}
-	body := testAccSafetyConfig(e.name("confirmed"))
+	body := testAccSafetyConfig(e.Name("confirmed"))
 	var configures, orgGets int
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
+		ProtoV6ProviderFactories: e.Factories(),
 		Steps: []resource.TestStep{
-			{Config: e.config(body), Check: e.removeOutside("buildkite_cluster_agent_token.test"), ExpectNonEmptyPlan: true},
+			{Config: e.Config(body), Check: e.RemoveOutside("buildkite_cluster_agent_token.test"), ExpectNonEmptyPlan: true},
 			{
-				PreConfig: e.server.ResetRequests,
-				Config:    e.config(body), PlanOnly: true, ExpectNonEmptyPlan: true,
+				PreConfig: e.Server.ResetRequests,
+				Config:    e.Config(body), PlanOnly: true, ExpectNonEmptyPlan: true,
 			},
 			{
 				PreConfig: func() {
-					for _, r := range e.server.Requests() {
+					for _, r := range e.Server.Requests() {
 						switch {
 						case r.Method != http.MethodGet:
 						case r.Path == "/v2/access-token":
 							configures++
-						case r.Path == "/v2/organizations/"+e.org:
+						case r.Path == "/v2/organizations/"+e.Org:
 							orgGets++
 						}
 					}
 				},
-				Config: e.config(body),
+				Config: e.Config(body),
 			},
 		},
 	})
@@ -123,21 +125,21 @@ func TestAccProvider_organizationConfirmedOnce(t *testing.T) {
 // api_token, not one per object read, and the state keeps every resource.
 func TestAccProvider_wrongTokenKeepsState(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	if e.live {
+	e := acctest.NewTestEnv(t)
+	if e.Live {
 		t.Skip("needs a second token of the emulator")
 	}
-	body := testAccSafetyConfig(e.name("safety"))
-	wrongToken := e.providerBlock(e.org, "not-a-token") + body
+	body := testAccSafetyConfig(e.Name("safety"))
+	wrongToken := e.ProviderBlock(e.Org, "not-a-token") + body
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             e.checkDestroyed("buildkite_cluster"),
+		ProtoV6ProviderFactories: e.Factories(),
+		CheckDestroy:             e.CheckDestroyed("buildkite_cluster"),
 		Steps: []resource.TestStep{
-			{Config: e.config(body)},
-			{Config: wrongToken, PlanOnly: true, ExpectError: onlyError(`Invalid\s+Buildkite\s+API\s+Token[\s\S]*401`)},
-			{Config: wrongToken, ExpectError: onlyError(`Invalid\s+Buildkite\s+API\s+Token`)},
+			{Config: e.Config(body)},
+			{Config: wrongToken, PlanOnly: true, ExpectError: acctest.OnlyError(`Invalid\s+Buildkite\s+API\s+Token[\s\S]*401`)},
+			{Config: wrongToken, ExpectError: acctest.OnlyError(`Invalid\s+Buildkite\s+API\s+Token`)},
 			{
-				Config: e.config(body),
+				Config: e.Config(body),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
@@ -151,37 +153,37 @@ func TestAccProvider_wrongTokenKeepsState(t *testing.T) {
 // applied.
 func TestAccProvider_missingScopeFailsAtPlan(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	if e.live {
+	e := acctest.NewTestEnv(t)
+	if e.Live {
 		t.Skip("needs a token with chosen scopes, which the emulator issues")
 	}
-	e.server.Store().AddToken("read-only-token", []string{e.org}, []string{"read_clusters", "read_organizations"})
-	readOnly := e.providerBlock(e.org, "read-only-token")
-	name := e.name("scopes")
+	e.Server.Store().AddToken("read-only-token", []string{e.Org}, []string{"read_clusters", "read_organizations"})
+	readOnly := e.ProviderBlock(e.Org, "read-only-token")
+	name := e.Name("scopes")
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             e.checkDestroyed("buildkite_cluster"),
+		ProtoV6ProviderFactories: e.Factories(),
+		CheckDestroy:             e.CheckDestroyed("buildkite_cluster"),
 		Steps: []resource.TestStep{
 			{
-				Config:      readOnly + testAccClusterConfig(name, ""),
-				ExpectError: regexpMust(`Missing API Token Scope[\s\S]*create a buildkite_cluster, which needs the[\s\S]*"write_clusters" scope`),
+				Config:      readOnly + acctest.ClusterConfig(name, ""),
+				ExpectError: acctest.RegexpMust(`Missing API Token Scope[\s\S]*create a buildkite_cluster, which needs the[\s\S]*"write_clusters" scope`),
 			},
-			{Config: e.config(testAccClusterConfig(name, ""))},
+			{Config: e.Config(acctest.ClusterConfig(name, ""))},
 			{
 				// Unchanged: reading needs no write scope.
-				Config:   readOnly + testAccClusterConfig(name, ""),
+				Config:   readOnly + acctest.ClusterConfig(name, ""),
 				PlanOnly: true,
 			},
 			{
-				Config:      readOnly + testAccClusterConfig(name+"-renamed", ""),
-				ExpectError: regexpMust(`update a buildkite_cluster, which needs the[\s\S]*"write_clusters"`),
+				Config:      readOnly + acctest.ClusterConfig(name+"-renamed", ""),
+				ExpectError: acctest.RegexpMust(`update a buildkite_cluster, which needs the[\s\S]*"write_clusters"`),
 			},
 			{
 				Config:      readOnly,
-				ExpectError: regexpMust(`delete a buildkite_cluster, which needs the[\s\S]*"write_clusters"`),
+				ExpectError: acctest.RegexpMust(`delete a buildkite_cluster, which needs the[\s\S]*"write_clusters"`),
 			},
 			{
-				Config: e.config(testAccClusterConfig(name, "")),
+				Config: e.Config(acctest.ClusterConfig(name, "")),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
@@ -203,10 +205,10 @@ func TestProvider_unansweredServiceTimesOut(t *testing.T) {
 	}))
 	t.Cleanup(func() { close(release); silent.Close() })
 
-	e := newTestEnv(t)
+	e := acctest.NewTestEnv(t)
 	start := time.Now()
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
+		ProtoV6ProviderFactories: e.Factories(),
 		Steps: []resource.TestStep{{
 			Config: fmt.Sprintf(`
 provider "buildkite" {
@@ -217,9 +219,9 @@ provider "buildkite" {
     read = "3s"
   }
 }
-`, silent.URL) + testAccClusterConfig("x", ""),
+`, silent.URL) + acctest.ClusterConfig("x", ""),
 			PlanOnly:    true,
-			ExpectError: regexpMust(`Unable to Reach Buildkite[\s\S]*no answer after \d+[\s]+attempts?[\s]+over[\s\S]*deadline exceeded`),
+			ExpectError: acctest.RegexpMust(`Unable to Reach Buildkite[\s\S]*no answer after \d+[\s]+attempts?[\s]+over[\s\S]*deadline exceeded`),
 		}},
 	})
 	if took := time.Since(start); took > 60*time.Second {
@@ -241,7 +243,7 @@ func TestProvider_unreachableServiceFailsFast(t *testing.T) {
 	addr := l.Addr().String()
 	_ = l.Close()
 
-	e := newTestEnv(t)
+	e := acctest.NewTestEnv(t)
 	provider := fmt.Sprintf(`
 provider "buildkite" {
   rest_url     = "http://%s"
@@ -253,17 +255,17 @@ provider "buildkite" {
   }
 }
 `, addr)
-	newObjects := testAccClusterConfig("x", "") + testAccPipelineSettingsConfig(`  default_branch = "main"`)
-	unreachable := onlyError(`Unable to Reach Buildkite[\s\S]*No\s+connection\s+could\s+be\s+made\s+to\s+http://` +
+	newObjects := acctest.ClusterConfig("x", "") + acctest.PipelineSettingsConfig(`  default_branch = "main"`)
+	unreachable := acctest.OnlyError(`Unable to Reach Buildkite[\s\S]*No\s+connection\s+could\s+be\s+made\s+to\s+http://` +
 		regexp.QuoteMeta(addr) + `[\s\S]*refused[\s\S]*rest_url`)
 	start := time.Now()
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
+		ProtoV6ProviderFactories: e.Factories(),
 		Steps: []resource.TestStep{
 			{
-				Config:      provider + testAccPipelineSettingsConfig(`  scheduled_job_expiry_in_minutes = 1`),
+				Config:      provider + acctest.PipelineSettingsConfig(`  scheduled_job_expiry_in_minutes = 1`),
 				PlanOnly:    true,
-				ExpectError: onlyError(`Invalid Attribute Value[\s\S]*between 60 and 43200`),
+				ExpectError: acctest.OnlyError(`Invalid Attribute Value[\s\S]*between 60 and 43200`),
 			},
 			{
 				Config: provider + `
@@ -272,7 +274,7 @@ data "buildkite_cluster_network_ranges" "x" {
 }
 `,
 				PlanOnly:    true,
-				ExpectError: onlyError(`Invalid Cluster UUID`),
+				ExpectError: acctest.OnlyError(`Invalid Cluster UUID`),
 			},
 			{Config: provider + newObjects, PlanOnly: true, ExpectError: unreachable},
 			{Config: provider + newObjects, ExpectError: unreachable},

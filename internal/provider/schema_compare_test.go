@@ -11,6 +11,8 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/acctest"
 )
 
 // The official provider's configurations load here unchanged only if every attribute of its schemas, on the
@@ -32,20 +34,20 @@ var blockNestingModes = map[tfprotov6.SchemaNestedBlockNestingMode]string{
 	tfprotov6.SchemaNestedBlockNestingModeGroup: "group",
 }
 
-func flattenOurs(t *testing.T, b *tfprotov6.SchemaBlock, prefix string, out map[string]schemaNode) {
+func flattenOurs(t *testing.T, b *tfprotov6.SchemaBlock, prefix string, out map[string]acctest.SchemaNode) {
 	for _, a := range b.Attributes {
 		flattenOurAttribute(t, a, prefix+a.Name, out)
 	}
 	for _, nb := range b.BlockTypes {
-		out[prefix+nb.TypeName] = schemaNode{kind: "block", typ: blockNestingModes[nb.Nesting], settable: true}
+		out[prefix+nb.TypeName] = acctest.SchemaNode{Kind: "block", Typ: blockNestingModes[nb.Nesting], Settable: true}
 		flattenOurs(t, nb.Block, prefix+nb.TypeName+".", out)
 	}
 }
 
-func flattenOurAttribute(t *testing.T, a *tfprotov6.SchemaAttribute, name string, out map[string]schemaNode) {
-	n := schemaNode{kind: "attribute", settable: a.Required || a.Optional, required: a.Required}
+func flattenOurAttribute(t *testing.T, a *tfprotov6.SchemaAttribute, name string, out map[string]acctest.SchemaNode) {
+	n := acctest.SchemaNode{Kind: "attribute", Settable: a.Required || a.Optional, Required: a.Required}
 	if a.NestedType != nil {
-		n.typ = "nested:" + nestingModes[a.NestedType.Nesting]
+		n.Typ = "nested:" + nestingModes[a.NestedType.Nesting]
 		for _, c := range a.NestedType.Attributes {
 			flattenOurAttribute(t, c, name+"."+c.Name, out)
 		}
@@ -54,24 +56,24 @@ func flattenOurAttribute(t *testing.T, a *tfprotov6.SchemaAttribute, name string
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		n.typ = string(typ)
+		n.Typ = string(typ)
 	}
 	out[name] = n
 }
 
 // compareSchemas lists every way ours falls short of theirs for one type.
-func compareSchemas(what string, theirs, ours map[string]schemaNode) []string {
+func compareSchemas(what string, theirs, ours map[string]acctest.SchemaNode) []string {
 	var problems []string
 	for name, o := range theirs {
 		u, ok := ours[name]
 		switch {
 		case !ok:
-			problems = append(problems, fmt.Sprintf("%s: %s is missing (theirs: %s %s)", what, name, o.kind, o.typ))
-		case u.kind != o.kind || u.typ != o.typ:
-			problems = append(problems, fmt.Sprintf("%s: %s is %s %s here, %s %s there", what, name, u.kind, u.typ, o.kind, o.typ))
-		case o.settable && !u.settable:
+			problems = append(problems, fmt.Sprintf("%s: %s is missing (theirs: %s %s)", what, name, o.Kind, o.Typ))
+		case u.Kind != o.Kind || u.Typ != o.Typ:
+			problems = append(problems, fmt.Sprintf("%s: %s is %s %s here, %s %s there", what, name, u.Kind, u.Typ, o.Kind, o.Typ))
+		case o.Settable && !u.Settable:
 			problems = append(problems, fmt.Sprintf("%s: %s can be set there but not here", what, name))
-		case u.required && !o.required:
+		case u.Required && !o.Required:
 			problems = append(problems, fmt.Sprintf("%s: %s is required here but not there", what, name))
 		}
 	}
@@ -83,7 +85,7 @@ func TestSchemaCoversOfficialProvider(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var theirs officialSchemaJSON
+	var theirs acctest.OfficialSchemaJSON
 	if err := json.Unmarshal(raw, &theirs); err != nil {
 		t.Fatal(err)
 	}
@@ -97,13 +99,13 @@ func TestSchemaCoversOfficialProvider(t *testing.T) {
 	}
 
 	var problems []string
-	flat := func(b officialBlock) map[string]schemaNode {
-		out := map[string]schemaNode{}
-		b.flatten("", out)
+	flat := func(b acctest.OfficialBlock) map[string]acctest.SchemaNode {
+		out := map[string]acctest.SchemaNode{}
+		b.Flatten("", out)
 		return out
 	}
-	ours := func(s *tfprotov6.Schema) map[string]schemaNode {
-		out := map[string]schemaNode{}
+	ours := func(s *tfprotov6.Schema) map[string]acctest.SchemaNode {
+		out := map[string]acctest.SchemaNode{}
 		flattenOurs(t, s.Block, "", out)
 		return out
 	}

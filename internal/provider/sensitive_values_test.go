@@ -14,6 +14,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	acc "github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
+
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/acctest"
 )
 
 // sensitiveAttributes walks every resource schema of the provider and returns "<type>.<path>" of each
@@ -65,8 +67,8 @@ var sensitiveExempt = map[string]string{}
 // whose secrets the service gives), updates them, and finds none of their values in the TRACE log of the
 // provider, requests and answers alike.
 func TestAccSensitiveValues_neverLogged(t *testing.T) {
-	e := newTestEnv(t)
-	if e.live {
+	e := acctest.NewTestEnv(t)
+	if e.Live {
 		t.Skip("reads the provider's TRACE log of a run against the emulator")
 	}
 	logPath := filepath.Join(t.TempDir(), "trace.log")
@@ -180,7 +182,7 @@ resource "buildkite_notification_service" "eventbridge" {
     aws_account_id = %[8]q
   }
 }
-`, e.name("sens"), m("buildkite_cluster_secret.value")+v, m("buildkite_cluster_secret.value_wo")+v,
+`, e.Name("sens"), m("buildkite_cluster_secret.value")+v, m("buildkite_cluster_secret.value_wo")+v,
 			m("buildkite_notification_service.datadog_pipeline_visibility.api_key")+v,
 			"Bearer "+m("buildkite_notification_service.open_telemetry_tracing.headers")+v,
 			m("buildkite_notification_service.open_telemetry_tracing.headers")+"-other"+v,
@@ -241,10 +243,10 @@ resource "buildkite_notification_service" "eventbridge" {
 		return nil
 	}
 	acc.Test(t, acc.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
+		ProtoV6ProviderFactories: e.Factories(),
 		Steps: []acc.TestStep{
-			{Config: e.config(config("1")), Check: keep},
-			{Config: e.config(config("2")), Check: keep}, // every configured secret changed: updates
+			{Config: e.Config(config("1")), Check: keep},
+			{Config: e.Config(config("2")), Check: keep}, // every configured secret changed: updates
 		},
 	})
 

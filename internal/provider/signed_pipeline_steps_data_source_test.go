@@ -17,6 +17,8 @@ import (
 	"github.com/lestrrat-go/jwx/v3/jwa"
 	"github.com/lestrrat-go/jwx/v3/jwk"
 	"gopkg.in/yaml.v3"
+
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/acctest"
 )
 
 // signingKeys returns a new EdDSA key pair with key ID kid: the private key and the public key set the
@@ -217,7 +219,7 @@ func expectedSignature(t *testing.T, steps, repo string, key jwk.Key) string {
 
 func TestAccSignedPipelineStepsDataSource_basic(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
+	e := acctest.NewTestEnv(t)
 	const addr = "data.buildkite_signed_pipeline_steps.test"
 	const repo = "https://github.com/acme/app.git"
 	steps := "steps:\n  - label: \":pipeline:\"\n    command: buildkite-agent pipeline upload\n    env:\n      LOCAL: bar\nenv:\n  GLOBAL: foo\n"
@@ -244,7 +246,7 @@ func TestAccSignedPipelineStepsDataSource_basic(t *testing.T) {
 	}
 	want := expectedSignature(t, steps, repo, key)
 	ds := func(lines ...string) string {
-		return e.config(fmt.Sprintf("data \"buildkite_signed_pipeline_steps\" \"test\" {\n  repository = %q\n  unsigned_steps = %q\n  %s\n}\n",
+		return e.Config(fmt.Sprintf("data \"buildkite_signed_pipeline_steps\" \"test\" {\n  repository = %q\n  unsigned_steps = %q\n  %s\n}\n",
 			repo, steps, strings.Join(lines, "\n  ")))
 	}
 	verified := func(s string) error {
@@ -252,7 +254,7 @@ func TestAccSignedPipelineStepsDataSource_basic(t *testing.T) {
 		return err
 	}
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
+		ProtoV6ProviderFactories: e.Factories(),
 		Steps: []resource.TestStep{
 			{
 				// A single key, as JSON.
@@ -275,19 +277,19 @@ func TestAccSignedPipelineStepsDataSource_basic(t *testing.T) {
 
 func TestAccSignedPipelineStepsDataSource_badInput(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
+	e := acctest.NewTestEnv(t)
 	key, _ := signingKeys(t, "ci-key")
 	single, err := json.Marshal(key)
 	if err != nil {
 		t.Fatal(err)
 	}
 	ds := func(steps string, lines ...string) string {
-		return e.config(fmt.Sprintf("data \"buildkite_signed_pipeline_steps\" \"test\" {\n  repository = \"r\"\n  unsigned_steps = %q\n  %s\n}\n",
+		return e.Config(fmt.Sprintf("data \"buildkite_signed_pipeline_steps\" \"test\" {\n  repository = \"r\"\n  unsigned_steps = %q\n  %s\n}\n",
 			steps, strings.Join(lines, "\n  ")))
 	}
 	jwks := fmt.Sprintf("jwks = %q", single)
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
+		ProtoV6ProviderFactories: e.Factories(),
 		Steps: []resource.TestStep{
 			{Config: ds("steps:\n  - command: echo \"$INTERPOLATE and $$ESCAPED\"\n", jwks), ExpectError: regexp.MustCompile(`Environment interpolations are not allowed[\s\S]*\$INTERPOLATE,\s+\$\$ESCAPED`)},
 			{Config: ds("steps:\n  - command: make\n    if: 'pipeline.slug !~ /^.+-main\\z/'\n", jwks), Check: resource.TestCheckResourceAttrSet("data.buildkite_signed_pipeline_steps.test", "steps")},

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/acctest"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
@@ -13,56 +14,56 @@ import (
 // ends, held (as in live mode) without deadlocking a test that asks twice.
 func TestKeepSingletons(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	if e.live {
+	e := acctest.NewTestEnv(t)
+	if e.Live {
 		t.Skip("live mode: this test changes the organization's settings to see them put back")
 	}
 	ctx := context.Background()
-	e.server.SetCallerAddress("192.0.2.7") // inside the allowlist below, which the emulator enforces
+	e.Server.SetCallerAddress("192.0.2.7") // inside the allowlist below, which the emulator enforces
 	ips, days, restrict := []string{"192.0.2.0/24"}, int64(30), true
-	if _, err := e.client.OrgSettings.UpdateAPISettings(ctx, buildkite.APISettingsUpdate{AllowedIPAddresses: allowlistUpdate(ips), RevokeInactiveTokensAfterDays: revocationUpdate(days), RestrictUserAPITokenCreation: buildkite.Value(restrict)}); err != nil {
+	if _, err := e.Client.OrgSettings.UpdateAPISettings(ctx, buildkite.APISettingsUpdate{AllowedIPAddresses: allowlistUpdate(ips), RevokeInactiveTokensAfterDays: revocationUpdate(days), RestrictUserAPITokenCreation: buildkite.Value(restrict)}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.client.OrgSettings.PutBanner(ctx, "Original"); err != nil {
+	if _, err := e.Client.OrgSettings.PutBanner(ctx, "Original"); err != nil {
 		t.Fatal(err)
 	}
 	// A test run as a live one would: it holds both, changes everything, and ends.
 	changeAll := func(banner bool) {
 		t.Run("changes", func(st *testing.T) {
-			sub := &testEnv{t: st, live: true, client: e.client}
-			sub.keepAPISettings()
-			sub.keepAPISettings()
-			sub.keepBanner()
-			if _, err := e.client.OrgSettings.UpdateAPISettings(ctx, buildkite.APISettingsUpdate{AllowedIPAddresses: buildkite.Cleared[string](),
+			sub := &acctest.TestEnv{T: st, Live: true, Client: e.Client}
+			sub.KeepAPISettings()
+			sub.KeepAPISettings()
+			sub.KeepBanner()
+			if _, err := e.Client.OrgSettings.UpdateAPISettings(ctx, buildkite.APISettingsUpdate{AllowedIPAddresses: buildkite.Cleared[string](),
 				RevokeInactiveTokensAfterDays: buildkite.Cleared[int64](), RestrictUserAPITokenCreation: buildkite.Value(false)}); err != nil {
 				st.Fatal(err)
 			}
 			if banner {
-				if _, err := e.client.OrgSettings.PutBanner(ctx, "Changed"); err != nil {
+				if _, err := e.Client.OrgSettings.PutBanner(ctx, "Changed"); err != nil {
 					st.Fatal(err)
 				}
-			} else if err := e.client.OrgSettings.DeleteBanner(ctx); err != nil {
+			} else if err := e.Client.OrgSettings.DeleteBanner(ctx); err != nil {
 				st.Fatal(err)
 			}
 		})
 	}
 	changeAll(false)
-	s, err := e.client.OrgSettings.GetAPISettings(ctx)
+	s, err := e.Client.OrgSettings.GetAPISettings(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !slices.Equal(s.AllowedIPs(), ips) || kit.Deref(s.RevokeInactiveTokensAfterDays) != days || !s.RestrictUserAPITokenCreation {
 		t.Errorf("API settings after the test: %v, %d days, restrict %v; want them put back", s.AllowedIPs(), kit.Deref(s.RevokeInactiveTokensAfterDays), s.RestrictUserAPITokenCreation)
 	}
-	if b, err := e.client.OrgSettings.GetBanner(ctx); err != nil || b.Message != "Original" {
+	if b, err := e.Client.OrgSettings.GetBanner(ctx); err != nil || b.Message != "Original" {
 		t.Errorf("banner after the test: %v, %v; want %q put back", b, err, "Original")
 	}
 	// Without a banner at the start, the one the test made goes.
-	if err := e.client.OrgSettings.DeleteBanner(ctx); err != nil {
+	if err := e.Client.OrgSettings.DeleteBanner(ctx); err != nil {
 		t.Fatal(err)
 	}
 	changeAll(true)
-	if b, err := e.client.OrgSettings.GetBanner(ctx); !buildkite.IsNotFound(err) {
+	if b, err := e.Client.OrgSettings.GetBanner(ctx); !buildkite.IsNotFound(err) {
 		t.Errorf("banner after the test: %v, %v; want none, as at the start", b, err)
 	}
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/acctest"
 )
 
 // seedSweepable makes, through c, one object of every swept type named name (a pipeline archived, another
@@ -28,7 +29,7 @@ func seedSweepable(t *testing.T, c *buildkite.Client, name string) map[string][]
 			t.Fatalf("seeding %s: %v", name, err)
 		}
 	}
-	steps := ptrTo("steps:\n  - command: make\n")
+	steps := acctest.PtrTo("steps:\n  - command: make\n")
 	cl, err := c.Clusters.Create(ctx, buildkite.ClusterCreate{Name: name})
 	must(err)
 	_, err = c.Queues.Create(ctx, cl.ID, buildkite.QueueCreate{Key: "linux"})
@@ -83,15 +84,15 @@ func seedSweepable(t *testing.T, c *buildkite.Client, name string) map[string][]
 func countSweepable(t *testing.T, c *buildkite.Client, prefix string) map[string]int {
 	t.Helper()
 	out := map[string]int{}
-	for _, s := range sweepers() {
-		all, err := s.list(context.Background(), c)
+	for _, s := range acctest.Sweepers() {
+		all, err := s.List(context.Background(), c)
 		if err != nil {
-			t.Fatalf("listing %s: %v", s.resourceType, err)
+			t.Fatalf("listing %s: %v", s.ResourceType, err)
 		}
 		for _, x := range all {
-			for _, n := range x.names {
+			for _, n := range x.Names {
 				if strings.HasPrefix(n, prefix) {
-					out[s.resourceType]++
+					out[s.ResourceType]++
 					break
 				}
 			}
@@ -104,24 +105,24 @@ func countSweepable(t *testing.T, c *buildkite.Client, prefix string) map[string
 // archived and renamed pipelines and the rules between them included, each counted once, and nothing else.
 func TestSweepers(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	if e.live {
+	e := acctest.NewTestEnv(t)
+	if e.Live {
 		t.Skip("live mode: this test seeds objects without the tests' prefix, which the sweepers must keep")
 	}
-	ours := seedSweepable(t, e.client, testPrefix+"sweep")
-	seedSweepable(t, e.client, "kept")
-	decoys := seedDecoys(t, e.client)
+	ours := seedSweepable(t, e.Client, acctest.TestPrefix+"sweep")
+	seedSweepable(t, e.Client, "kept")
+	decoys := seedDecoys(t, e.Client)
 	// The decoy rule's source is a test's pipeline: swept as one. The rule sweeper keeps the rule (it names
 	// tf_acc_underscore too: removed counts only the seed's rule); it goes with its pipeline.
-	ours["buildkite_pipeline"] = append(ours["buildkite_pipeline"], testPrefix+"rule-source")
+	ours["buildkite_pipeline"] = append(ours["buildkite_pipeline"], acctest.TestPrefix+"rule-source")
 	removed := map[string]int{}
 	total := 0
-	for _, s := range sweepOrder() {
-		n, err := s.sweep(context.Background(), e.client, true, io.Discard)
+	for _, s := range acctest.SweepOrder() {
+		n, err := s.Sweep(context.Background(), e.Client, true, io.Discard)
 		if err != nil {
-			t.Fatalf("%s: %v", s.resourceType, err)
+			t.Fatalf("%s: %v", s.ResourceType, err)
 		}
-		removed[s.resourceType] = n
+		removed[s.ResourceType] = n
 		total += n
 	}
 	want := 0
@@ -134,17 +135,17 @@ func TestSweepers(t *testing.T) {
 	if total != want {
 		t.Errorf("removed %d in all, want %d", total, want)
 	}
-	if left := countSwept(t, e.client); len(left) > 0 {
+	if left := countSwept(t, e.Client); len(left) > 0 {
 		t.Errorf("left after sweeping: %v", left)
 	}
 	decoys.check(t)
-	kept := countSweepable(t, e.client, "kept")
+	kept := countSweepable(t, e.Client, "kept")
 	if kept["buildkite_cluster"] != 1 || kept["buildkite_pipeline"] != 2 || kept["buildkite_organization_rule"] != 1 || kept["buildkite_team"] != 1 ||
 		kept["buildkite_portal"] != 1 || kept["buildkite_notification_service"] != 1 || kept["buildkite_agent_token"] != 1 {
 		t.Errorf("objects without the prefix are gone: %v", kept)
 	}
 	// The two services without a description, ours and the kept one's, are not the sweepers' to find.
-	if services, err := e.client.NotificationServices.List(context.Background()); err != nil || len(services) != 3 {
+	if services, err := e.Client.NotificationServices.List(context.Background()); err != nil || len(services) != 3 {
 		t.Errorf("after sweeping, %d notification services (%v), want 3: the kept one and the two without a description", len(services), err)
 	}
 }
@@ -152,19 +153,19 @@ func TestSweepers(t *testing.T) {
 // TestSweepOrder: every row's after names rows, and each row comes after those it names.
 func TestSweepOrder(t *testing.T) {
 	pos := map[string]int{}
-	for i, s := range sweepOrder() {
-		pos[s.resourceType] = i
+	for i, s := range acctest.SweepOrder() {
+		pos[s.ResourceType] = i
 	}
-	if len(pos) != len(sweepers()) {
-		t.Fatalf("sweepOrder has %d rows, sweepers %d", len(pos), len(sweepers()))
+	if len(pos) != len(acctest.Sweepers()) {
+		t.Fatalf("sweepOrder has %d rows, sweepers %d", len(pos), len(acctest.Sweepers()))
 	}
-	for _, s := range sweepers() {
-		for _, dep := range s.after {
+	for _, s := range acctest.Sweepers() {
+		for _, dep := range s.After {
 			p, ok := pos[dep]
 			if !ok {
-				t.Errorf("%s comes after %s, which has no row", s.resourceType, dep)
-			} else if p > pos[s.resourceType] {
-				t.Errorf("%s is swept before %s, which must go first", s.resourceType, dep)
+				t.Errorf("%s comes after %s, which has no row", s.ResourceType, dep)
+			} else if p > pos[s.ResourceType] {
+				t.Errorf("%s is swept before %s, which must go first", s.ResourceType, dep)
 			}
 		}
 	}
@@ -174,39 +175,39 @@ func TestSweepOrder(t *testing.T) {
 // deleted when it ends; what others made is kept.
 func TestLeftovers(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	if e.live {
+	e := acctest.NewTestEnv(t)
+	if e.Live {
 		t.Skip("live mode: this test checks the clean-up against the emulator's store")
 	}
-	seedSweepable(t, e.client, "others") // made by someone else: kept
-	var l leftovers
-	c, err := buildkite.NewClient(buildkite.Config{BaseURL: e.url, GraphQLURL: e.graphqlURL, Organization: e.org, Token: e.token, HTTPClient: l.recordCreates()})
+	seedSweepable(t, e.Client, "others") // made by someone else: kept
+	var l acctest.Leftovers
+	c, err := buildkite.NewClient(buildkite.Config{BaseURL: e.URL, GraphQLURL: e.GraphQLURL, Organization: e.Org, Token: e.Token, HTTPClient: l.RecordCreates()})
 	if err != nil {
 		t.Fatal(err)
 	}
 	seedSweepable(t, c, "mine")
 	// Made by Terraform (not recorded), left on purpose, named.
-	if _, err := e.client.Pipelines.Create(context.Background(), buildkite.PipelineCreate{
-		Name: "left-on-purpose", Repository: "https://github.com/acme/app.git", Configuration: ptrTo("steps: []\n"),
+	if _, err := e.Client.Pipelines.Create(context.Background(), buildkite.PipelineCreate{
+		Name: "left-on-purpose", Repository: "https://github.com/acme/app.git", Configuration: acctest.PtrTo("steps: []\n"),
 	}); err != nil {
 		t.Fatal(err)
 	}
-	sub := &testEnv{t: t, client: c, leftovers: &l}
-	sub.leaveNoneNamed("buildkite_pipeline", "left-on-purpose")
-	sub.removeLeftovers()
-	if left := countSweepable(t, e.client, "mine"); len(left) > 0 {
+	sub := &acctest.TestEnv{T: t, Client: c, Leftovers: &l}
+	sub.LeaveNoneNamed("buildkite_pipeline", "left-on-purpose")
+	sub.RemoveLeftovers()
+	if left := countSweepable(t, e.Client, "mine"); len(left) > 0 {
 		t.Errorf("left after the test: %v", left)
 	}
-	if left := countSweepable(t, e.client, "left-on-purpose"); len(left) > 0 {
+	if left := countSweepable(t, e.Client, "left-on-purpose"); len(left) > 0 {
 		t.Errorf("the pipeline named to leaveNoneNamed is still there: %v", left)
 	}
-	others := countSweepable(t, e.client, "others")
+	others := countSweepable(t, e.Client, "others")
 	if others["buildkite_cluster"] != 1 || others["buildkite_pipeline"] != 2 || others["buildkite_team"] != 1 || others["buildkite_registry"] != 1 ||
 		others["buildkite_portal"] != 1 || others["buildkite_notification_service"] != 1 || others["buildkite_agent_token"] != 1 {
 		t.Errorf("objects others made are gone: %v", others)
 	}
 	// Mine without a description went by its recorded ID; the others' stays.
-	if services, err := e.client.NotificationServices.List(context.Background()); err != nil || len(services) != 2 {
+	if services, err := e.Client.NotificationServices.List(context.Background()); err != nil || len(services) != 2 {
 		t.Errorf("after the clean-up, %d notification services (%v), want the 2 others made", len(services), err)
 	}
 }
@@ -215,14 +216,14 @@ func TestLeftovers(t *testing.T) {
 func countSwept(t *testing.T, c *buildkite.Client) map[string]int {
 	t.Helper()
 	out := map[string]int{}
-	for _, s := range sweepers() {
-		all, err := s.list(context.Background(), c)
+	for _, s := range acctest.Sweepers() {
+		all, err := s.List(context.Background(), c)
 		if err != nil {
-			t.Fatalf("listing %s: %v", s.resourceType, err)
+			t.Fatalf("listing %s: %v", s.ResourceType, err)
 		}
 		for _, x := range all {
-			if x.tests() {
-				out[s.resourceType]++
+			if x.Tests() {
+				out[s.ResourceType]++
 			}
 		}
 	}
@@ -261,17 +262,17 @@ func seedDecoys(t *testing.T, c *buildkite.Client) *decoys {
 		t.Fatalf("the team's slug is %q; the decoy needs tf-acc-production", team.Slug)
 	}
 	d.teams = append(d.teams, team.Slug)
-	steps := ptrTo("steps: []\n")
+	steps := acctest.PtrTo("steps: []\n")
 	under, err := c.Pipelines.Create(ctx, buildkite.PipelineCreate{Name: "tf_acc_underscore", Repository: "https://github.com/acme/app.git", Configuration: steps})
 	must(err)
 	d.pipelines = append(d.pipelines, under.Slug)
-	ours, err := c.Pipelines.Create(ctx, buildkite.PipelineCreate{Name: testPrefix + "rule-source", Repository: "https://github.com/acme/app.git", Configuration: steps})
+	ours, err := c.Pipelines.Create(ctx, buildkite.PipelineCreate{Name: acctest.TestPrefix + "rule-source", Repository: "https://github.com/acme/app.git", Configuration: steps})
 	must(err)
 	value, _ := json.Marshal(map[string]string{"source_pipeline": ours.ID, "target_pipeline": under.ID})
 	_, err = c.Rules.Create(ctx, buildkite.RuleCreate{Type: "pipeline.trigger_build.pipeline", Value: value})
 	must(err)
 	d.rules = 0 // it goes with its source pipeline, a test's, once the rule sweeper has kept it
-	p, err := c.Portals.Create(ctx, buildkite.PortalWrite{Name: "Team stats", Slug: testPrefix + "team-stats", Query: "{ viewer { user { name } } }"})
+	p, err := c.Portals.Create(ctx, buildkite.PortalWrite{Name: "Team stats", Slug: acctest.TestPrefix + "team-stats", Query: "{ viewer { user { name } } }"})
 	must(err)
 	d.portals = append(d.portals, p.Slug)
 	return d
@@ -323,23 +324,23 @@ func (d *decoys) check(t *testing.T) {
 // names is the tests'.
 func TestSweepMatch(t *testing.T) {
 	for _, tc := range []struct {
-		x    sweepable
+		x    acctest.Sweepable
 		want bool
 	}{
-		{sweepable{names: []string{"tf-acc-cluster-abc"}}, true},
-		{sweepable{names: []string{"TF-ACC-upper"}}, false},
-		{sweepable{names: []string{"Tf Acc Production", "tf-acc-production"}}, false},
-		{sweepable{names: []string{"tf_acc_underscore"}}, false},
-		{sweepable{names: []string{"Build stats", "tf-acc-portal"}}, false},
-		{sweepable{names: []string{" tf-acc-space"}}, false},
-		{sweepable{}, false},
-		{sweepable{refs: []string{"tf-acc-a", "tf-acc-b"}}, true},
-		{sweepable{refs: []string{"tf-acc-a", "kept"}}, false},
-		{sweepable{refs: []string{"tf-acc-a", ""}}, false},
-		{sweepable{refs: []string{}}, false},
+		{acctest.Sweepable{Names: []string{"tf-acc-cluster-abc"}}, true},
+		{acctest.Sweepable{Names: []string{"TF-ACC-upper"}}, false},
+		{acctest.Sweepable{Names: []string{"Tf Acc Production", "tf-acc-production"}}, false},
+		{acctest.Sweepable{Names: []string{"tf_acc_underscore"}}, false},
+		{acctest.Sweepable{Names: []string{"Build stats", "tf-acc-portal"}}, false},
+		{acctest.Sweepable{Names: []string{" tf-acc-space"}}, false},
+		{acctest.Sweepable{}, false},
+		{acctest.Sweepable{Refs: []string{"tf-acc-a", "tf-acc-b"}}, true},
+		{acctest.Sweepable{Refs: []string{"tf-acc-a", "kept"}}, false},
+		{acctest.Sweepable{Refs: []string{"tf-acc-a", ""}}, false},
+		{acctest.Sweepable{Refs: []string{}}, false},
 	} {
-		if got := tc.x.tests(); got != tc.want {
-			t.Errorf("%v refs %v: tests() = %v, want %v", tc.x.names, tc.x.refs, got, tc.want)
+		if got := tc.x.Tests(); got != tc.want {
+			t.Errorf("%v refs %v: tests() = %v, want %v", tc.x.Names, tc.x.Refs, got, tc.want)
 		}
 	}
 }
@@ -348,22 +349,22 @@ func TestSweepMatch(t *testing.T) {
 // nothing; with it, it removes them.
 func TestSweepConfirm(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	if e.live {
+	e := acctest.NewTestEnv(t)
+	if e.Live {
 		t.Skip("seeds objects to sweep")
 	}
-	seedSweepable(t, e.client, testPrefix+"confirm")
-	before := countSwept(t, e.client)
+	seedSweepable(t, e.Client, acctest.TestPrefix+"confirm")
+	before := countSwept(t, e.Client)
 	var out bytes.Buffer
 	listedN := 0
-	for _, s := range sweepOrder() {
-		n, err := s.sweep(context.Background(), e.client, false, &out)
+	for _, s := range acctest.SweepOrder() {
+		n, err := s.Sweep(context.Background(), e.Client, false, &out)
 		if err != nil {
 			t.Fatal(err)
 		}
 		listedN += n
 	}
-	if after := countSwept(t, e.client); !maps.Equal(before, after) {
+	if after := countSwept(t, e.Client); !maps.Equal(before, after) {
 		t.Fatalf("a sweep without confirmation deleted: before %v, after %v", before, after)
 	}
 	if listedN == 0 || !strings.Contains(out.String(), "sweep: buildkite_cluster: would remove 1 object(s):\n  tf-acc-confirm") {
@@ -373,8 +374,8 @@ func TestSweepConfirm(t *testing.T) {
 		t.Errorf("the unconfirmed sweep says it removed something:\n%s", out.String())
 	}
 	removedN := 0
-	for _, s := range sweepOrder() {
-		n, err := s.sweep(context.Background(), e.client, true, io.Discard)
+	for _, s := range acctest.SweepOrder() {
+		n, err := s.Sweep(context.Background(), e.Client, true, io.Discard)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -383,7 +384,7 @@ func TestSweepConfirm(t *testing.T) {
 	if removedN != listedN {
 		t.Errorf("the confirmed sweep removed %d, the listing said %d", removedN, listedN)
 	}
-	if left := countSwept(t, e.client); len(left) > 0 {
+	if left := countSwept(t, e.Client); len(left) > 0 {
 		t.Errorf("left after the confirmed sweep: %v", left)
 	}
 }
@@ -404,39 +405,39 @@ func TestSweepListingShape(t *testing.T) {
 		if tc.link != "" {
 			h.Set("Link", tc.link)
 		}
-		if err := listingShape([]byte(tc.body), h); err == nil {
+		if err := acctest.ListingShape([]byte(tc.body), h); err == nil {
 			t.Errorf("%s: accepted", name)
 		}
 	}
-	if err := listingShape([]byte(`[]`), http.Header{}); err != nil {
+	if err := acctest.ListingShape([]byte(`[]`), http.Header{}); err != nil {
 		t.Errorf("an empty last page is refused: %v", err)
 	}
-	if err := listingShape([]byte(`[{"id":"1"},{"uuid":"2"}]`), http.Header{}); err != nil {
+	if err := acctest.ListingShape([]byte(`[{"id":"1"},{"uuid":"2"}]`), http.Header{}); err != nil {
 		t.Errorf("a listing is refused: %v", err)
 	}
 	// A server that answers [] to everything: the organization's GET does not hold an organization.
-	e := newTestEnvWith(t, fakeserver.Options{}, func(http.Handler) http.Handler {
+	e := acctest.NewTestEnvWith(t, fakeserver.Options{}, func(http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 			w.Header().Set("Content-Type", "application/json")
 			_, _ = w.Write([]byte(`[]`))
 		})
 	})
-	if err := confirmSweptOrganization(context.Background(), e.client, e.org); err == nil {
+	if err := acctest.ConfirmSweptOrganization(context.Background(), e.Client, e.Org); err == nil {
 		t.Error("a server answering [] everywhere passed as the organization")
 	}
 	// Through the sweepers' transport, items without IDs fail the listing.
-	e2 := newTestEnvWith(t, fakeserver.Options{}, func(http.Handler) http.Handler {
+	e2 := acctest.NewTestEnvWith(t, fakeserver.Options{}, func(http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 			w.Header().Set("Content-Type", "application/json")
 			_, _ = w.Write([]byte(`[{"name":"tf-acc-x"}]`))
 		})
 	})
-	c, err := buildkite.NewClient(buildkite.Config{BaseURL: e2.url, Organization: e2.org, Token: e2.token, MaxRetries: -1,
-		HTTPClient: &http.Client{Transport: sweepTransport{http.DefaultTransport}}})
+	c, err := buildkite.NewClient(buildkite.Config{BaseURL: e2.URL, Organization: e2.Org, Token: e2.Token, MaxRetries: -1,
+		HTTPClient: &http.Client{Transport: acctest.SweepTransport{Next: http.DefaultTransport}}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := listClusters(context.Background(), c); err == nil {
+	if _, err := acctest.ListClusters(context.Background(), c); err == nil {
 		t.Error("a listing of objects without IDs was taken")
 	}
 }

@@ -13,12 +13,13 @@ import (
 
 	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/acctest"
 )
 
 func TestAccTeamDataSource(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	seededTeam := e.seedTeam(e.name("ds-team"))
+	e := acctest.NewTestEnv(t)
+	seededTeam := e.SeedTeam(e.Name("ds-team"))
 	const addr = "data.buildkite_team.by_slug"
 	check := func(addr string) []statecheck.StateCheck {
 		return []statecheck.StateCheck{
@@ -39,22 +40,22 @@ func TestAccTeamDataSource(t *testing.T) {
 		}
 	}
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
+		ProtoV6ProviderFactories: e.Factories(),
 		Steps: []resource.TestStep{
 			{
-				Config:      e.config(`data "buildkite_team" "x" { slug = "no-such-team" }`),
+				Config:      e.Config(`data "buildkite_team" "x" { slug = "no-such-team" }`),
 				ExpectError: regexp.MustCompile(`No Team Found(?s).*the slug "no-such-team"`),
 			},
 			{
-				Config:      e.config(`data "buildkite_team" "x" { id = "00000000-0000-4000-8000-000000000000" }`),
+				Config:      e.Config(`data "buildkite_team" "x" { id = "00000000-0000-4000-8000-000000000000" }`),
 				ExpectError: regexp.MustCompile(`No Team Found`),
 			},
 			{
-				Config:      e.config(fmt.Sprintf("data \"buildkite_team\" \"x\" {\n  slug = %q\n  id   = %q\n}\n", seededTeam.Slug, seededTeam.ID)),
+				Config:      e.Config(fmt.Sprintf("data \"buildkite_team\" \"x\" {\n  slug = %q\n  id   = %q\n}\n", seededTeam.Slug, seededTeam.ID)),
 				ExpectError: regexp.MustCompile(`Exactly one of these attributes must be configured`),
 			},
 			{
-				Config: e.config(fmt.Sprintf(`
+				Config: e.Config(fmt.Sprintf(`
 data "buildkite_team" "by_slug" {
   slug = %q
 }
@@ -80,14 +81,14 @@ data "buildkite_team" "by_slug_in_other_case" {
 
 func TestAccTeamDataSource_moreThanOne(t *testing.T) {
 	t.Parallel()
-	e := newTestEnvWith(t, fakeserver.Options{}, duplicateFirstListed("/teams", func(m map[string]any) {
+	e := acctest.NewTestEnvWith(t, fakeserver.Options{}, acctest.DuplicateFirstListed("/teams", func(m map[string]any) {
 		m["id"] = "00000000-0000-4000-8000-000000000001"
 	}))
-	seededTeam := e.seedTeam(e.name("ds-dup"))
+	seededTeam := e.SeedTeam(e.Name("ds-dup"))
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
+		ProtoV6ProviderFactories: e.Factories(),
 		Steps: []resource.TestStep{{
-			Config:      e.config(fmt.Sprintf(`data "buildkite_team" "x" { slug = %q }`, seededTeam.Slug)),
+			Config:      e.Config(fmt.Sprintf(`data "buildkite_team" "x" { slug = %q }`, seededTeam.Slug)),
 			ExpectError: regexp.MustCompile(`More Than One Team Found`),
 		}},
 	})
@@ -95,19 +96,19 @@ func TestAccTeamDataSource_moreThanOne(t *testing.T) {
 
 func TestAccTeamsDataSource(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	a, b := e.seedTeam(e.name("ds-teams-a")), e.seedTeam(e.name("ds-teams-b"))
+	e := acctest.NewTestEnv(t)
+	a, b := e.SeedTeam(e.Name("ds-teams-a")), e.SeedTeam(e.Name("ds-teams-b"))
 	var user string
-	members, err := e.client.Organizations.ListMembers(t.Context())
+	members, err := e.Client.Organizations.ListMembers(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, m := range members {
-		if m.Email == e.secondMemberEmail() {
+		if m.Email == e.SecondMemberEmail() {
 			user = m.ID
 		}
 	}
-	if _, err := e.client.TeamMembers.Create(t.Context(), b.ID, buildkite.TeamMemberCreate{UserID: user, Role: "maintainer"}); err != nil {
+	if _, err := e.Client.TeamMembers.Create(t.Context(), b.ID, buildkite.TeamMemberCreate{UserID: user, Role: "maintainer"}); err != nil {
 		t.Fatal(err)
 	}
 	teamObject := func(tm *buildkite.Team) knownvalue.Check {
@@ -121,9 +122,9 @@ func TestAccTeamsDataSource(t *testing.T) {
 		})
 	}
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
+		ProtoV6ProviderFactories: e.Factories(),
 		Steps: []resource.TestStep{{
-			Config: e.config(fmt.Sprintf(`
+			Config: e.Config(fmt.Sprintf(`
 data "buildkite_teams" "all" {}
 data "buildkite_teams" "of_user" {
   user_id = %q
@@ -134,9 +135,9 @@ data "buildkite_teams" "of_nobody" {
 `, user)),
 			ConfigStateChecks: []statecheck.StateCheck{
 				statecheck.ExpectKnownValue("data.buildkite_teams.all", tfjsonpath.New("teams"),
-					e.listed(teamObject(a), teamObject(b))),
+					e.Listed(teamObject(a), teamObject(b))),
 				statecheck.ExpectKnownValue("data.buildkite_teams.of_user", tfjsonpath.New("teams"),
-					e.listed(teamObject(b))),
+					e.Listed(teamObject(b))),
 				statecheck.ExpectKnownValue("data.buildkite_teams.of_nobody", tfjsonpath.New("teams"), knownvalue.ListSizeExact(0)),
 			},
 		}},
@@ -145,31 +146,31 @@ data "buildkite_teams" "of_nobody" {
 
 func TestAccTeamMembersDataSource(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	tm := e.seedTeam(e.name("ds-tm"))
-	empty := e.seedTeam(e.name("ds-tm-empty"))
-	members, err := e.client.Organizations.ListMembers(t.Context())
+	e := acctest.NewTestEnv(t)
+	tm := e.SeedTeam(e.Name("ds-tm"))
+	empty := e.SeedTeam(e.Name("ds-tm-empty"))
+	members, err := e.Client.Organizations.ListMembers(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}
 	var second buildkite.Member
 	for _, m := range members {
-		if m.Email == e.secondMemberEmail() {
+		if m.Email == e.SecondMemberEmail() {
 			second = m
 		}
 	}
-	if _, err := e.client.TeamMembers.Create(t.Context(), tm.ID, buildkite.TeamMemberCreate{UserID: second.ID, Role: "maintainer"}); err != nil {
+	if _, err := e.Client.TeamMembers.Create(t.Context(), tm.ID, buildkite.TeamMemberCreate{UserID: second.ID, Role: "maintainer"}); err != nil {
 		t.Fatal(err)
 	}
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
+		ProtoV6ProviderFactories: e.Factories(),
 		Steps: []resource.TestStep{
 			{
-				Config:      e.config(`data "buildkite_team_members" "x" { team_id = "00000000-0000-4000-8000-000000000000" }`),
+				Config:      e.Config(`data "buildkite_team_members" "x" { team_id = "00000000-0000-4000-8000-000000000000" }`),
 				ExpectError: regexp.MustCompile(`Unable to List Team Members(?s).*404`),
 			},
 			{
-				Config: e.config(fmt.Sprintf(`
+				Config: e.Config(fmt.Sprintf(`
 data "buildkite_team_members" "t" {
   team_id = %q
 }
@@ -195,8 +196,8 @@ data "buildkite_team_members" "empty" {
 // once (known only at apply) are refused with the framework's summary that their tests match on.
 func TestAccTeamDataSource_fromResource(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	name := e.name("ds-from-resource")
+	e := acctest.NewTestEnv(t)
+	name := e.Name("ds-from-resource")
 	team := fmt.Sprintf(`
 resource "buildkite_team" "t" {
   name                         = %q
@@ -208,11 +209,11 @@ resource "buildkite_team" "t" {
 }
 `, name)
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             e.checkDestroyed("buildkite_team"),
+		ProtoV6ProviderFactories: e.Factories(),
+		CheckDestroy:             e.CheckDestroyed("buildkite_team"),
 		Steps: []resource.TestStep{
 			{
-				Config: e.config(team + `
+				Config: e.Config(team + `
 data "buildkite_team" "by_id" {
   depends_on = [buildkite_team.t]
   id         = buildkite_team.t.id
@@ -234,7 +235,7 @@ data "buildkite_team" "by_slug" {
 				),
 			},
 			{
-				Config: e.config(team + `
+				Config: e.Config(team + `
 data "buildkite_team" "both" {
   depends_on = [buildkite_team.t]
   id         = buildkite_team.t.id
@@ -250,23 +251,23 @@ data "buildkite_team" "both" {
 // An organization without teams is an error, with the official provider's summary; a user in no team is not.
 func TestAccTeamsDataSource_none(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	if e.live {
+	e := acctest.NewTestEnv(t)
+	if e.Live {
 		t.Skip("it needs an organization without teams, which a real organization running these tests is not")
 	}
-	members, err := e.client.Organizations.ListMembers(t.Context())
+	members, err := e.Client.Organizations.ListMembers(t.Context())
 	if err != nil || len(members) == 0 {
 		t.Fatalf("members = %v, %v", members, err)
 	}
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
+		ProtoV6ProviderFactories: e.Factories(),
 		Steps: []resource.TestStep{
 			{
-				Config:      e.config(`data "buildkite_teams" "all" {}`),
+				Config:      e.Config(`data "buildkite_teams" "all" {}`),
 				ExpectError: regexp.MustCompile(`No organization teams found`),
 			},
 			{
-				Config: e.config(fmt.Sprintf(`data "buildkite_teams" "mine" { user_id = %q }`, members[0].ID)),
+				Config: e.Config(fmt.Sprintf(`data "buildkite_teams" "mine" { user_id = %q }`, members[0].ID)),
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue("data.buildkite_teams.mine", tfjsonpath.New("teams"), knownvalue.ListSizeExact(0)),
 				},

@@ -15,31 +15,14 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
-	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/acctest"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
-func init() {
-	registerTestKind("buildkite_team_registry", testKind{
-		fake: fakeserver.KindTeamRegistry, storeKey: byID, // "<team id>/<registry id>"
-		get: func(ctx context.Context, c *buildkite.Client, attrs map[string]string) error {
-			_, err := c.TeamRegistries.Get(ctx, attrs["team_id"], attrs["registry_id"])
-			return err
-		},
-		del: func(ctx context.Context, c *buildkite.Client, attrs map[string]string) error {
-			g, err := c.TeamRegistries.Get(ctx, attrs["team_id"], attrs["registry_id"])
-			if err != nil {
-				return err
-			}
-			return c.TeamRegistries.Delete(ctx, g.ID)
-		},
-	})
-}
-
 // testAccTeamRegistryConfig gives a team named team access to the registry registryID at level.
 func testAccTeamRegistryConfig(team, registryID, level string) string {
-	return testAccTeamConfig(team, "visible", "member", false, "") + fmt.Sprintf(`
+	return acctest.TeamConfig(team, "visible", "member", false, "") + fmt.Sprintf(`
 resource "buildkite_team_registry" "test" {
   team_id      = buildkite_team.test.id
   registry_id  = %q
@@ -49,10 +32,10 @@ resource "buildkite_team_registry" "test" {
 }
 
 // checkRegistryAccess asks the service for the access level of the team registry at addr.
-func (e *testEnv) checkRegistryAccess(addr, want string) resource.TestCheckFunc {
+func checkRegistryAccess(e *acctest.TestEnv, addr, want string) resource.TestCheckFunc {
 	return func(s *terraform.State) error {
 		a := s.RootModule().Resources[addr].Primary.Attributes
-		g, err := e.client.TeamRegistries.Get(context.Background(), a["team_id"], a["registry_id"])
+		g, err := e.Client.TeamRegistries.Get(context.Background(), a["team_id"], a["registry_id"])
 		if err != nil {
 			return err
 		}
@@ -65,59 +48,59 @@ func (e *testEnv) checkRegistryAccess(addr, want string) resource.TestCheckFunc 
 
 func TestAccTeamRegistryResource_basic(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	team := e.name("tr")
-	r1, r2 := e.seedRegistry(e.name("tr-one")), e.seedRegistry(e.name("tr-two"))
+	e := acctest.NewTestEnv(t)
+	team := e.Name("tr")
+	r1, r2 := e.SeedRegistry(e.Name("tr-one")), e.SeedRegistry(e.Name("tr-two"))
 	const addr = "buildkite_team_registry.test"
 
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             e.checkDestroyed("buildkite_team_registry"),
-		Steps: steps(
-			step(resource.TestStep{
-				Config:      e.config(testAccTeamRegistryConfig(team, r1.ID, "admin")),
+		ProtoV6ProviderFactories: e.Factories(),
+		CheckDestroy:             e.CheckDestroyed("buildkite_team_registry"),
+		Steps: acctest.Steps(
+			acctest.Step(resource.TestStep{
+				Config:      e.Config(testAccTeamRegistryConfig(team, r1.ID, "admin")),
 				ExpectError: regexp.MustCompile(`(?s)access_level\s+value\s+must\s+be\s+one\s+of:\s+\["READ_ONLY"\s+"READ_AND_WRITE"\s+"READ_WRITE_AND_ADMIN"\]`),
 			}),
-			step(resource.TestStep{
-				Config: e.config(testAccTeamRegistryConfig(team, r1.ID, "READ_ONLY")),
+			acctest.Step(resource.TestStep{
+				Config: e.Config(testAccTeamRegistryConfig(team, r1.ID, "READ_ONLY")),
 				Check: resource.ComposeTestCheckFunc(
-					e.checkExists(addr), e.checkRegistryAccess(addr, "READ_ONLY"),
+					e.CheckExists(addr), checkRegistryAccess(e, addr, "READ_ONLY"),
 					resource.TestMatchResourceAttr(addr, "uuid", regexp.MustCompile(`^[0-9a-f-]{36}$`)),
 				),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
 			}),
-			importSteps(addr, importID(addr, "team_id", "registry_id")),
-			step(resource.TestStep{
+			acctest.ImportSteps(addr, acctest.ImportID(addr, "team_id", "registry_id")),
+			acctest.Step(resource.TestStep{
 				// The team and the registry by slug.
 				ResourceName: addr, ImportState: true, ImportStateVerify: true,
 				ImportStateIdFunc: func(s *terraform.State) (string, error) {
 					return s.RootModule().Resources["buildkite_team.test"].Primary.Attributes["slug"] + "/" + r1.Slug, nil
 				},
 			}),
-			step(resource.TestStep{
+			acctest.Step(resource.TestStep{
 				// The official provider's ID: the access's GraphQL ID.
 				ResourceName: addr, ImportState: true, ImportStateVerify: true,
-				ImportStateIdFunc: importID(addr, "graphql_id"),
+				ImportStateIdFunc: acctest.ImportID(addr, "graphql_id"),
 			}),
-			step(resource.TestStep{
-				Config: e.config(testAccTeamRegistryConfig(team, r1.ID, "read_and_write")),
+			acctest.Step(resource.TestStep{
+				Config: e.Config(testAccTeamRegistryConfig(team, r1.ID, "read_and_write")),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
-				Check: e.checkRegistryAccess(addr, "READ_AND_WRITE"),
+				Check: checkRegistryAccess(e, addr, "READ_AND_WRITE"),
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("access_level"), knownvalue.StringExact("read_and_write")),
 				},
 			}),
-			step(resource.TestStep{
-				Config: e.config(testAccTeamRegistryConfig(team, r2.ID, "READ_WRITE_AND_ADMIN")),
+			acctest.Step(resource.TestStep{
+				Config: e.Config(testAccTeamRegistryConfig(team, r2.ID, "READ_WRITE_AND_ADMIN")),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionDestroyBeforeCreate)},
 				},
-				Check: resource.ComposeTestCheckFunc(e.checkExists(addr), e.checkRegistryAccess(addr, "READ_WRITE_AND_ADMIN")),
+				Check: resource.ComposeTestCheckFunc(e.CheckExists(addr), checkRegistryAccess(e, addr, "READ_WRITE_AND_ADMIN")),
 			}),
 		),
 	})
@@ -125,20 +108,20 @@ func TestAccTeamRegistryResource_basic(t *testing.T) {
 
 func TestAccTeamRegistryResource_disappears(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
+	e := acctest.NewTestEnv(t)
 	const addr = "buildkite_team_registry.test"
-	cfg := e.config(testAccTeamRegistryConfig(e.name("tr-gone"), e.seedRegistry(e.name("tr-gone")).ID, "READ_ONLY"))
+	cfg := e.Config(testAccTeamRegistryConfig(e.Name("tr-gone"), e.SeedRegistry(e.Name("tr-gone")).ID, "READ_ONLY"))
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             e.checkDestroyed("buildkite_team_registry"),
+		ProtoV6ProviderFactories: e.Factories(),
+		CheckDestroy:             e.CheckDestroyed("buildkite_team_registry"),
 		Steps: []resource.TestStep{
 			{
-				Config: cfg, Check: e.removeOutside(addr), ExpectNonEmptyPlan: true,
+				Config: cfg, Check: e.RemoveOutside(addr), ExpectNonEmptyPlan: true,
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate)},
 				},
 			},
-			{Config: cfg, Check: e.checkExists(addr)},
+			{Config: cfg, Check: e.CheckExists(addr)},
 		},
 	})
 }
@@ -187,14 +170,14 @@ resource "buildkite_team_registry" %q {
 // removes the team's access and still plans nothing for the registry.
 func TestAccTeamRegistryResource_besideTeamIDs(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	registry, owner, other := e.name("tr-both"), e.name("tr-owner"), e.name("tr-other")
+	e := acctest.NewTestEnv(t)
+	registry, owner, other := e.Name("tr-both"), e.Name("tr-owner"), e.Name("tr-other")
 	const ownerAddr, otherAddr = "buildkite_team_registry.owner", "buildkite_team_registry.other"
-	both := e.config(testAccRegistryWithTeamsConfig(registry, owner, other, map[string]string{"other": "READ_ONLY"}))
-	same := e.config(testAccRegistryWithTeamsConfig(registry, owner, other, map[string]string{"other": "READ_ONLY", "owner": "READ_AND_WRITE"}))
+	both := e.Config(testAccRegistryWithTeamsConfig(registry, owner, other, map[string]string{"other": "READ_ONLY"}))
+	same := e.Config(testAccRegistryWithTeamsConfig(registry, owner, other, map[string]string{"other": "READ_ONLY", "owner": "READ_AND_WRITE"}))
 	teamIDs := func(want int) resource.TestCheckFunc {
 		return func(s *terraform.State) error {
-			reg, err := e.client.Registries.Get(context.Background(), s.RootModule().Resources["buildkite_registry.test"].Primary.Attributes["slug"])
+			reg, err := e.Client.Registries.Get(context.Background(), s.RootModule().Resources["buildkite_registry.test"].Primary.Attributes["slug"])
 			if err != nil {
 				return err
 			}
@@ -209,7 +192,7 @@ func TestAccTeamRegistryResource_besideTeamIDs(t *testing.T) {
 	ownerAccess := func(s *terraform.State) error {
 		team := s.RootModule().Resources["buildkite_team.owner"].Primary.Attributes["id"]
 		reg := s.RootModule().Resources["buildkite_registry.test"].Primary.Attributes["id"]
-		g, err := e.client.TeamRegistries.Get(context.Background(), team, reg)
+		g, err := e.Client.TeamRegistries.Get(context.Background(), team, reg)
 		if err != nil {
 			return err
 		}
@@ -220,19 +203,19 @@ func TestAccTeamRegistryResource_besideTeamIDs(t *testing.T) {
 	}
 	empty := resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             e.checkDestroyed("buildkite_team_registry"),
+		ProtoV6ProviderFactories: e.Factories(),
+		CheckDestroy:             e.CheckDestroyed("buildkite_team_registry"),
 		Steps: []resource.TestStep{
 			{
 				Config: both, ConfigPlanChecks: empty,
-				Check: resource.ComposeTestCheckFunc(teamIDs(2), ownerAccess, e.checkRegistryAccess(otherAddr, "READ_ONLY"),
+				Check: resource.ComposeTestCheckFunc(teamIDs(2), ownerAccess, checkRegistryAccess(e, otherAddr, "READ_ONLY"),
 					resource.TestCheckResourceAttr("buildkite_registry.test", "team_ids.#", "1")),
 			},
 			{Config: both, PlanOnly: true},
 			{
 				// The team team_ids names: its access is taken over, at this resource's level.
 				Config: same, ConfigPlanChecks: empty,
-				Check: resource.ComposeTestCheckFunc(teamIDs(2), e.checkRegistryAccess(ownerAddr, "READ_AND_WRITE")),
+				Check: resource.ComposeTestCheckFunc(teamIDs(2), checkRegistryAccess(e, ownerAddr, "READ_AND_WRITE")),
 			},
 			{Config: same, PlanOnly: true},
 			{
@@ -250,17 +233,17 @@ func TestAccTeamRegistryResource_besideTeamIDs(t *testing.T) {
 // before anything is created.
 func TestAccTeamRegistryResource_needsGraphQL(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	reg := e.seedRegistry(e.name("tr-rest"))
+	e := acctest.NewTestEnv(t)
+	reg := e.SeedRegistry(e.Name("tr-rest"))
 	cfg := fmt.Sprintf(`
 provider "buildkite" {
   rest_url     = %q
   organization = %q
   api_token    = %q
 }
-`, e.url, e.org, e.token) + testAccTeamRegistryConfig(e.name("tr-rest"), reg.ID, "READ_ONLY")
+`, e.URL, e.Org, e.Token) + testAccTeamRegistryConfig(e.Name("tr-rest"), reg.ID, "READ_ONLY")
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
+		ProtoV6ProviderFactories: e.Factories(),
 		Steps: []resource.TestStep{{
 			Config: cfg, PlanOnly: true,
 			ExpectError: regexp.MustCompile(`(?s)GraphQL URL Not Set.*buildkite_team_registry`),
@@ -268,66 +251,66 @@ provider "buildkite" {
 	})
 }
 
-var _ = registerTypeTests("buildkite_team_registry", typeTests{
-	identity: &identityCase{
-		resourceType: "buildkite_team_registry", attrs: []string{"team_id", "registry_id"},
-		setup: func(t *testing.T, e *testEnv) identityConfigs {
-			reg, team := e.seedRegistry(e.name("identity-registry")), e.name("identity")
-			return identityConfigs{
-				create: testAccTeamRegistryConfig(team, reg.ID, "read_and_write"),
-				update: testAccTeamRegistryConfig(team, reg.ID, "read_only"),
+var _ = acctest.RegisterTypeTests("buildkite_team_registry", acctest.TypeTests{
+	Identity: &acctest.IdentityCase{
+		ResourceType: "buildkite_team_registry", Attrs: []string{"team_id", "registry_id"},
+		Setup: func(t *testing.T, e *acctest.TestEnv) acctest.IdentityConfigs {
+			reg, team := e.SeedRegistry(e.Name("identity-registry")), e.Name("identity")
+			return acctest.IdentityConfigs{
+				Create: testAccTeamRegistryConfig(team, reg.ID, "read_and_write"),
+				Update: testAccTeamRegistryConfig(team, reg.ID, "read_only"),
 			}
 		},
 	},
-	migration: []migrationCase{
-		{name: "team_registry", add: (*officialWorkspace).addTeamRegistry, check: func(t *testing.T, w *cliWorkdir) {
-			expectMoved(t, w, "buildkite_team_registry.gems", map[string]any{"access_level": "READ_ONLY"})
-			a := w.stateAttributes("buildkite_team_registry.gems")
+	Migration: []acctest.MigrationCase{
+		{Name: "team_registry", Add: (*acctest.OfficialWorkspace).AddTeamRegistry, Check: func(t *testing.T, w *acctest.CLIWorkdir) {
+			acctest.ExpectMoved(t, w, "buildkite_team_registry.gems", map[string]any{"access_level": "READ_ONLY"})
+			a := w.StateAttributes("buildkite_team_registry.gems")
 			if typ, _, ok := kit.DecodeGraphQLID(fmt.Sprint(a["graphql_id"])); !ok || typ != "TeamRegistry" || !kit.IsUUID(fmt.Sprint(a["uuid"])) {
 				t.Errorf("after the move graphql_id = %v, uuid = %v; want the access's GraphQL ID and UUID", a["graphql_id"], a["uuid"])
 			}
 		}},
 	},
-	query: &queryCase{resourceType: "buildkite_team_registry", run: func(t *testing.T, e *testEnv, base string) queryRow {
+	Query: &acctest.QueryCase{ResourceType: "buildkite_team_registry", Run: func(t *testing.T, e *acctest.TestEnv, base string) acctest.QueryRow {
 		// Team a owns registry gems (it was created for a); team b is given access to both registries.
-		a, b := e.seedTeam(base+"-a"), e.seedTeam(base+"-b")
-		gems, pypi := e.seedRegistry(base+"-gems", a.ID), e.seedRegistry(base+"-pypi")
-		must := seeding(t)
-		_, err := e.client.TeamRegistries.Create(context.Background(), b.ID, gems.ID, "READ_ONLY")
+		a, b := e.SeedTeam(base+"-a"), e.SeedTeam(base+"-b")
+		gems, pypi := e.SeedRegistry(base+"-gems", a.ID), e.SeedRegistry(base+"-pypi")
+		must := acctest.Seeding(t)
+		_, err := e.Client.TeamRegistries.Create(context.Background(), b.ID, gems.ID, "READ_ONLY")
 		must(err)
-		_, err = e.client.TeamRegistries.Create(context.Background(), b.ID, pypi.ID, "READ_AND_WRITE")
+		_, err = e.Client.TeamRegistries.Create(context.Background(), b.ID, pypi.ID, "READ_AND_WRITE")
 		must(err)
 		access := func(tm *buildkite.Team, reg *buildkite.Registry) queryfilter.QueryFilter {
-			return byIdentity("team_id", tm.ID, "registry_id", reg.ID)
+			return acctest.ByIdentity("team_id", tm.ID, "registry_id", reg.ID)
 		}
 		level := func(v string) []querycheck.KnownValueCheck {
-			return []querycheck.KnownValueCheck{known("access_level", knownvalue.StringExact(v))}
+			return []querycheck.KnownValueCheck{acctest.Known("access_level", knownvalue.StringExact(v))}
 		}
-		return queryRow{
-			blocks: []string{"buildkite_team_registry", "pypi", fmt.Sprintf("    registry_id = %q", pypi.ID)},
-			checks: []querycheck.QueryResultCheck{
+		return acctest.QueryRow{
+			Blocks: []string{"buildkite_team_registry", "pypi", fmt.Sprintf("    registry_id = %q", pypi.ID)},
+			Checks: []querycheck.QueryResultCheck{
 				querycheck.ExpectLength("buildkite_team_registry.all", 3),
 				querycheck.ExpectLength("buildkite_team_registry.pypi", 1),
-				querycheck.ExpectIdentity("buildkite_team_registry.pypi", identityOf("team_id", b.ID, "registry_id", pypi.ID)),
+				querycheck.ExpectIdentity("buildkite_team_registry.pypi", acctest.IdentityOf("team_id", b.ID, "registry_id", pypi.ID)),
 				querycheck.ExpectResourceDisplayName("buildkite_team_registry.all", access(a, gems), knownvalue.StringExact(base+"-gems / "+base+"-a")),
 				querycheck.ExpectResourceKnownValues("buildkite_team_registry.all", access(a, gems),
-					append(level("READ_WRITE_AND_ADMIN"), known("id", knownvalue.StringExact(a.ID+"/"+gems.ID)))),
+					append(level("READ_WRITE_AND_ADMIN"), acctest.Known("id", knownvalue.StringExact(a.ID+"/"+gems.ID)))),
 				querycheck.ExpectResourceKnownValues("buildkite_team_registry.all", access(b, gems), level("READ_ONLY")),
 				querycheck.ExpectResourceKnownValues("buildkite_team_registry.pypi", access(b, pypi), level("READ_AND_WRITE")),
 			},
-			refused: []queryRefusal{
-				{fmt.Sprintf(unknownUUIDFilter, "registry_id"), wrapped(`No registry matches the ID "` + unknownUUID + `"`)},
+			Refused: []acctest.QueryRefusal{
+				{Body: fmt.Sprintf(acctest.UnknownUUIDFilter, "registry_id"), Message: acctest.Wrapped(`No registry matches the ID "` + acctest.UnknownUUID + `"`)},
 			},
-			imports: 3,
+			Imports: 3,
 		}
 	}},
-	association: &associationCase{
-		resourceType: "buildkite_team_registry",
-		importAttrs:  []string{"team_id", "registry_id"},
-		values:       []string{"READ_ONLY", "read_write_and_admin"},
-		setup: func(t *testing.T, e *testEnv) func(string, string) string {
-			teams := twoTeams(e, "assoc-registry")
-			reg := e.seedRegistry(e.name("assoc-registry"))
+	Association: &acctest.AssociationCase{
+		ResourceType: "buildkite_team_registry",
+		ImportAttrs:  []string{"team_id", "registry_id"},
+		Values:       []string{"READ_ONLY", "read_write_and_admin"},
+		Setup: func(t *testing.T, e *acctest.TestEnv) func(string, string) string {
+			teams := acctest.TwoTeams(e, "assoc-registry")
+			reg := e.SeedRegistry(e.Name("assoc-registry"))
 			return func(parent, level string) string {
 				return teams + fmt.Sprintf(`
 resource "buildkite_team_registry" "test" {
@@ -339,17 +322,17 @@ resource "buildkite_team_registry" "test" {
 			}
 		},
 	},
-	upgrade: []upgradeCase{
+	Upgrade: []acctest.UpgradeCase{
 		{
 			// The official id (the access's GraphQL ID) moves to graphql_id; its uuid, the access's own, stays.
-			name: "team registry, the official provider's", typeName: "buildkite_team_registry", version: 0,
-			state: map[string]any{"id": kit.GraphQLID("TeamRegistry", testUUID), "uuid": testUUID, "team_id": kit.GraphQLID("Team", otherUUID),
-				"registry_id": kit.GraphQLID("Registry", unknownUUID), "access_level": "READ_ONLY"},
-			want: map[string]any{"id": otherUUID + "/" + unknownUUID, "uuid": testUUID, "graphql_id": kit.GraphQLID("TeamRegistry", testUUID),
-				"team_id": otherUUID, "registry_id": unknownUUID, "access_level": "READ_ONLY"},
+			Name: "team registry, the official provider's", TypeName: "buildkite_team_registry", Version: 0,
+			State: map[string]any{"id": kit.GraphQLID("TeamRegistry", acctest.TestUUID), "uuid": acctest.TestUUID, "team_id": kit.GraphQLID("Team", acctest.OtherUUID),
+				"registry_id": kit.GraphQLID("Registry", acctest.UnknownUUID), "access_level": "READ_ONLY"},
+			Want: map[string]any{"id": acctest.OtherUUID + "/" + acctest.UnknownUUID, "uuid": acctest.TestUUID, "graphql_id": kit.GraphQLID("TeamRegistry", acctest.TestUUID),
+				"team_id": acctest.OtherUUID, "registry_id": acctest.UnknownUUID, "access_level": "READ_ONLY"},
 		},
 	},
-	exempt: map[string]string{
-		tableSweeper: "A team's access to a registry goes with the team or the registry, which their sweepers remove.",
+	Exempt: map[string]string{
+		acctest.TableSweeper: "A team's access to a registry goes with the team or the registry, which their sweepers remove.",
 	},
 })

@@ -9,21 +9,22 @@ import (
 
 	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/acctest"
 )
 
 func TestAccTestSuiteDataSources(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	name := e.name("suites")
+	e := acctest.NewTestEnv(t)
+	name := e.Name("suites")
 	app := "web"
-	a := e.seedSuite(name+"-a", e.team("owners"), func(in *buildkite.TestSuiteCreate) { in.ApplicationName = &app })
+	a := e.SeedSuite(name+"-a", e.Team("owners"), func(in *buildkite.TestSuiteCreate) { in.ApplicationName = &app })
 	const policy = "- iss: https://agent.buildkite.com"
-	b := e.seedSuite(name+"-b", e.team("owners"), func(in *buildkite.TestSuiteCreate) { in.OIDCPolicy = ptrTo(policy) })
+	b := e.SeedSuite(name+"-b", e.Team("owners"), func(in *buildkite.TestSuiteCreate) { in.OIDCPolicy = acctest.PtrTo(policy) })
 
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
+		ProtoV6ProviderFactories: e.Factories(),
 		Steps: []resource.TestStep{{
-			Config: e.config(fmt.Sprintf(`
+			Config: e.Config(fmt.Sprintf(`
 data "buildkite_test_suite" "by_slug" {
   slug = %q
 }
@@ -62,26 +63,26 @@ data "buildkite_test_suites" "all" {}
 
 func TestAccTestSuiteDataSource_errors(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
+	e := acctest.NewTestEnv(t)
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
+		ProtoV6ProviderFactories: e.Factories(),
 		Steps: []resource.TestStep{
 			{
-				Config:      e.config(`data "buildkite_test_suite" "x" { slug = "no-such-suite" }`),
-				ExpectError: regexpMust(`(?s)No Test Suite Found.*the slug "no-such-suite"`),
+				Config:      e.Config(`data "buildkite_test_suite" "x" { slug = "no-such-suite" }`),
+				ExpectError: acctest.RegexpMust(`(?s)No Test Suite Found.*the slug "no-such-suite"`),
 			},
 			{
-				Config:      e.config(`data "buildkite_test_suite" "x" { id = "01234567-89ab-cdef-0123-456789abcdef" }`),
-				ExpectError: regexpMust(`(?s)No Test Suite Found.*the ID "01234567-89ab-cdef-0123-456789abcdef"`),
+				Config:      e.Config(`data "buildkite_test_suite" "x" { id = "01234567-89ab-cdef-0123-456789abcdef" }`),
+				ExpectError: acctest.RegexpMust(`(?s)No Test Suite Found.*the ID "01234567-89ab-cdef-0123-456789abcdef"`),
 			},
 			{
-				Config: e.config(`
+				Config: e.Config(`
 data "buildkite_test_suite" "x" {
   slug = "a"
   id   = "b"
 }
 `),
-				ExpectError: regexpMust(`Exactly one of these attributes must be configured`),
+				ExpectError: acctest.RegexpMust(`Exactly one of these attributes must be configured`),
 			},
 		},
 	})
@@ -89,11 +90,11 @@ data "buildkite_test_suite" "x" {
 
 func TestAccFlakyTestsDataSource(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	if e.live {
+	e := acctest.NewTestEnv(t)
+	if e.Live {
 		t.Skip("flaky tests come from test runs; the emulator seeds them")
 	}
-	s := e.seedSuite(e.name("flaky"), e.team("owners"))
+	s := e.SeedSuite(e.Name("flaky"), e.Team("owners"))
 	latest := time.Date(2024, 5, 1, 10, 0, 0, 0, time.UTC)
 	resolved := time.Date(2024, 5, 3, 9, 0, 0, 0, time.UTC)
 	for _, f := range []fakeserver.FlakyTestFixture{
@@ -101,15 +102,15 @@ func TestAccFlakyTestsDataSource(t *testing.T) {
 		{Name: "sends the welcome e-mail", Scope: "Mailer", Location: "./spec/mailers/mailer_spec.rb:40", Branch: "feature", LastResolvedAt: &resolved},
 		{Name: "deletes a user", Scope: "User#destroy", Branch: "feature"},
 	} {
-		if _, err := e.server.Store().AddFlakyTest(e.org, s.Slug, f); err != nil {
+		if _, err := e.Server.Store().AddFlakyTest(e.Org, s.Slug, f); err != nil {
 			t.Fatal(err)
 		}
 	}
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
+		ProtoV6ProviderFactories: e.Factories(),
 		Steps: []resource.TestStep{
 			{
-				Config: e.config(fmt.Sprintf(`
+				Config: e.Config(fmt.Sprintf(`
 data "buildkite_flaky_tests" "all" {
   test_suite_slug = %[1]q
 }
@@ -144,8 +145,8 @@ data "buildkite_flaky_tests" "users_on_feature" {
 				),
 			},
 			{
-				Config:      e.config(`data "buildkite_flaky_tests" "x" { test_suite_slug = "no-such-suite" }`),
-				ExpectError: regexpMust(`(?s)Unable to List Flaky Tests.*no-such-suite.*404`),
+				Config:      e.Config(`data "buildkite_flaky_tests" "x" { test_suite_slug = "no-such-suite" }`),
+				ExpectError: acctest.RegexpMust(`(?s)Unable to List Flaky Tests.*no-such-suite.*404`),
 			},
 		},
 	})

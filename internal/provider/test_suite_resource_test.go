@@ -17,38 +17,27 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
-	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/acctest"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
-func testAccTestSuiteConfig(name, teamID, extra string) string {
-	return fmt.Sprintf(`
-resource "buildkite_test_suite" "test" {
-  name           = %q
-  default_branch = "main"
-  team_owner_id  = %q
-%s
-}
-`, name, teamID, extra)
-}
-
 func TestAccTestSuiteResource_basic(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	owner, other := e.team("owners"), e.team("others")
-	name := e.name("suite")
+	e := acctest.NewTestEnv(t)
+	owner, other := e.Team("owners"), e.Team("others")
+	name := e.Name("suite")
 	const addr = "buildkite_test_suite.test"
 
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             e.checkDestroyed("buildkite_test_suite"),
-		Steps: steps(
-			step(resource.TestStep{
-				Config: e.config(testAccTestSuiteConfig(name, owner, `  emoji            = ":test_tube:"
+		ProtoV6ProviderFactories: e.Factories(),
+		CheckDestroy:             e.CheckDestroyed("buildkite_test_suite"),
+		Steps: acctest.Steps(
+			acctest.Step(resource.TestStep{
+				Config: e.Config(acctest.TestSuiteConfig(name, owner, `  emoji            = ":test_tube:"
   color            = "#E0F1FF"
   application_name = "web"`)),
-				Check: e.checkExists(addr),
+				Check: e.CheckExists(addr),
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("slug"), knownvalue.StringExact(name)),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("emoji"), knownvalue.StringExact(":test_tube:")),
@@ -64,33 +53,33 @@ func TestAccTestSuiteResource_basic(t *testing.T) {
 			}),
 			// The API token is in no read: an import has none. The owning team is found as the official
 			// provider finds it: the first team that may manage the suite.
-			importSteps(addr, importID(addr, "slug"), "api_token"),
-			step(resource.TestStep{
-				ResourceName: addr, ImportState: true, ImportStateIdFunc: importID(addr, "id"),
+			acctest.ImportSteps(addr, acctest.ImportID(addr, "slug"), "api_token"),
+			acctest.Step(resource.TestStep{
+				ResourceName: addr, ImportState: true, ImportStateIdFunc: acctest.ImportID(addr, "id"),
 				ImportStateVerify: true, ImportStateVerifyIgnore: []string{"api_token"},
 			}),
-			step(resource.TestStep{
+			acctest.Step(resource.TestStep{
 				// By GraphQL ID, the official provider's import ID.
-				ResourceName: addr, ImportState: true, ImportStateIdFunc: importID(addr, "graphql_id"),
+				ResourceName: addr, ImportState: true, ImportStateIdFunc: acctest.ImportID(addr, "graphql_id"),
 				ImportStateVerify: true, ImportStateVerifyIgnore: []string{"api_token"},
 			}),
-			step(resource.TestStep{
+			acctest.Step(resource.TestStep{
 				// The owner by GraphQL ID names the same team: no change, nothing replaced. The OIDC policy is set.
-				Config: e.config(testAccTestSuiteConfig(name, kit.GraphQLID("Team", owner), `  emoji            = ":test_tube:"
+				Config: e.Config(acctest.TestSuiteConfig(name, kit.GraphQLID("Team", owner), `  emoji            = ":test_tube:"
   color            = "#E0F1FF"
   application_name = "web"
   oidc_policy      = "- iss: https://agent.buildkite.com"`)),
-				ConfigPlanChecks: inPlace(addr),
+				ConfigPlanChecks: acctest.InPlace(addr),
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("team_owner_id"), knownvalue.StringExact(owner)),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("oidc_policy"), knownvalue.StringExact("- iss: https://agent.buildkite.com")),
 				},
 			}),
-			step(resource.TestStep{
+			acctest.Step(resource.TestStep{
 				// Rename (a new slug), recolor, drop the emoji and the application name: in place, the token kept.
 				// The emoji is cleared; the application name and the OIDC policy, left out, are kept as the official
 				// provider keeps them.
-				Config: e.config(testAccTestSuiteConfig(name+"-2", owner, `  color = "#000000"`)),
+				Config: e.Config(acctest.TestSuiteConfig(name+"-2", owner, `  color = "#000000"`)),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
@@ -103,11 +92,11 @@ func TestAccTestSuiteResource_basic(t *testing.T) {
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("color"), knownvalue.StringExact("#000000")),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("api_token"), knownvalue.NotNull()),
 				},
-				Check: e.checkSuiteOnService(addr, nil, ptrTo("web"), ptrTo("#000000")),
+				Check: checkSuiteOnService(e, addr, nil, acctest.PtrTo("web"), acctest.PtrTo("#000000")),
 			}),
-			step(resource.TestStep{
+			acctest.Step(resource.TestStep{
 				// Left out too, the color is kept; "" clears the application name, and state keeps "".
-				Config: e.config(testAccTestSuiteConfig(name+"-2", owner, `  application_name = ""`)),
+				Config: e.Config(acctest.TestSuiteConfig(name+"-2", owner, `  application_name = ""`)),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
@@ -116,17 +105,17 @@ func TestAccTestSuiteResource_basic(t *testing.T) {
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("application_name"), knownvalue.StringExact("")),
 					statecheck.ExpectKnownValue(addr, tfjsonpath.New("color"), knownvalue.StringExact("#000000")),
 				},
-				Check: e.checkSuiteOnService(addr, nil, nil, ptrTo("#000000")),
+				Check: checkSuiteOnService(e, addr, nil, nil, acctest.PtrTo("#000000")),
 			}),
-			step(resource.TestStep{
+			acctest.Step(resource.TestStep{
 				// Another owning team is set in place, as the official provider does: the new team gets
 				// manage_and_read access and the old one loses its access; the suite and its token stay.
-				Config: e.config(testAccTestSuiteConfig(name+"-2", other, "")),
+				Config: e.Config(acctest.TestSuiteConfig(name+"-2", other, "")),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
 					PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
-				Check: resource.ComposeTestCheckFunc(e.checkExists(addr), e.checkSuiteOwners(addr, other, owner)),
+				Check: resource.ComposeTestCheckFunc(e.CheckExists(addr), checkSuiteOwners(e, addr, other, owner)),
 			}),
 		),
 	})
@@ -134,9 +123,9 @@ func TestAccTestSuiteResource_basic(t *testing.T) {
 
 // checkSuiteOnService compares the suite's emoji, application name and color on the service with the wanted
 // ones (nil: none).
-func (e *testEnv) checkSuiteOnService(addr string, emoji, app, color *string) resource.TestCheckFunc {
+func checkSuiteOnService(e *acctest.TestEnv, addr string, emoji, app, color *string) resource.TestCheckFunc {
 	return func(s *terraform.State) error {
-		su, err := e.client.TestSuites.Get(context.Background(), s.RootModule().Resources[addr].Primary.Attributes["slug"])
+		su, err := e.Client.TestSuites.Get(context.Background(), s.RootModule().Resources[addr].Primary.Attributes["slug"])
 		if err != nil {
 			return err
 		}
@@ -156,17 +145,17 @@ func (e *testEnv) checkSuiteOnService(addr string, emoji, app, color *string) re
 
 // checkSuiteOwners checks on the service that team owner has manage_and_read access to the suite at addr and
 // team former has none.
-func (e *testEnv) checkSuiteOwners(addr, owner, former string) resource.TestCheckFunc {
+func checkSuiteOwners(e *acctest.TestEnv, addr, owner, former string) resource.TestCheckFunc {
 	return func(s *terraform.State) error {
 		id := s.RootModule().Resources[addr].Primary.ID
-		ts, err := e.client.TeamSuites.Get(context.Background(), owner, id)
+		ts, err := e.Client.TeamSuites.Get(context.Background(), owner, id)
 		if err != nil {
 			return fmt.Errorf("the new owner's access: %w", err)
 		}
 		if got := suiteAccessFromAPI(ts.AccessLevel); got != "manage_and_read" {
 			return fmt.Errorf("the new owner's access is %q, want manage_and_read", got)
 		}
-		switch _, err := e.client.TeamSuites.Get(context.Background(), former, id); {
+		switch _, err := e.Client.TeamSuites.Get(context.Background(), former, id); {
 		case err == nil:
 			return fmt.Errorf("the former owner %s still has access", former)
 		case !buildkite.IsNotFound(err):
@@ -180,9 +169,9 @@ func (e *testEnv) checkSuiteOwners(addr, owner, former string) resource.TestChec
 // to follow it in place, its API token kept.
 func TestAccTestSuiteResource_ownerTeamReplaced(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
+	e := acctest.NewTestEnv(t)
 	const addr = "buildkite_test_suite.test"
-	cfg := e.config(fmt.Sprintf(`
+	cfg := e.Config(fmt.Sprintf(`
 resource "buildkite_team" "owner" {
   name                = %q
   privacy             = "VISIBLE"
@@ -195,11 +184,11 @@ resource "buildkite_test_suite" "test" {
   default_branch = "main"
   team_owner_id  = buildkite_team.owner.id
 }
-`, e.name("suite-owner"), e.name("suite-follows")))
+`, e.Name("suite-owner"), e.Name("suite-follows")))
 	var suiteID, token, firstTeam string
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             e.checkDestroyed("buildkite_test_suite"),
+		ProtoV6ProviderFactories: e.Factories(),
+		CheckDestroy:             e.CheckDestroyed("buildkite_test_suite"),
 		Steps: []resource.TestStep{
 			{
 				Config: cfg,
@@ -231,7 +220,7 @@ resource "buildkite_test_suite" "test" {
 						return nil
 					}),
 					func(s *terraform.State) error {
-						return e.checkSuiteOwners(addr, s.RootModule().Resources["buildkite_team.owner"].Primary.ID, firstTeam)(s)
+						return checkSuiteOwners(e, addr, s.RootModule().Resources["buildkite_team.owner"].Primary.ID, firstTeam)(s)
 					},
 				),
 			},
@@ -241,26 +230,26 @@ resource "buildkite_test_suite" "test" {
 
 func TestAccTestSuiteResource_disappears(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	e.disappears("buildkite_test_suite.test", testAccTestSuiteConfig(e.name("gone"), e.team("owners"), ""))
+	e := acctest.NewTestEnv(t)
+	e.Disappears("buildkite_test_suite.test", acctest.TestSuiteConfig(e.Name("gone"), e.Team("owners"), ""))
 }
 
 // A suite renamed outside Terraform has a new slug; it is found again by its ID and renamed back in place.
 func TestAccTestSuiteResource_renamedOutside(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
+	e := acctest.NewTestEnv(t)
 	const addr = "buildkite_test_suite.test"
-	name := e.name("renamed")
-	cfg := e.config(testAccTestSuiteConfig(name, e.team("owners"), ""))
+	name := e.Name("renamed")
+	cfg := e.Config(acctest.TestSuiteConfig(name, e.Team("owners"), ""))
 	renameOutside := func(s *terraform.State) error {
 		slug := s.RootModule().Resources[addr].Primary.Attributes["slug"]
 		elsewhere := name + "-elsewhere"
-		_, err := e.client.TestSuites.Update(context.Background(), slug, buildkite.TestSuiteUpdate{Name: &elsewhere})
+		_, err := e.Client.TestSuites.Update(context.Background(), slug, buildkite.TestSuiteUpdate{Name: &elsewhere})
 		return err
 	}
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             e.checkDestroyed("buildkite_test_suite"),
+		ProtoV6ProviderFactories: e.Factories(),
+		CheckDestroy:             e.CheckDestroyed("buildkite_test_suite"),
 		Steps: []resource.TestStep{
 			{Config: cfg, Check: renameOutside, ExpectNonEmptyPlan: true},
 			{
@@ -281,76 +270,62 @@ func TestAccTestSuiteResource_renamedOutside(t *testing.T) {
 // Where teams are enabled a suite needs a team; without team_owner_id the error says so.
 func TestAccTestSuiteResource_teamRequired(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	if e.live {
+	e := acctest.NewTestEnv(t)
+	if e.Live {
 		t.Skip("whether the organization has teams enabled is the emulator's setting")
 	}
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
+		ProtoV6ProviderFactories: e.Factories(),
 		Steps: []resource.TestStep{{
-			Config: e.config(`
+			Config: e.Config(`
 resource "buildkite_test_suite" "test" {
   name           = "no-team"
   default_branch = "main"
 }
 `),
-			ExpectError: regexpMust(`(?s)teams enabled.*set\s+team_owner_id\s+to\s+the\s+ID\s+of\s+a\s+team`),
+			ExpectError: acctest.RegexpMust(`(?s)teams enabled.*set\s+team_owner_id\s+to\s+the\s+ID\s+of\s+a\s+team`),
 		}},
 	})
 }
 
 func TestAccTestSuiteResource_validation(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
+	e := acctest.NewTestEnv(t)
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
+		ProtoV6ProviderFactories: e.Factories(),
 		Steps: []resource.TestStep{
 			{
-				Config:      e.config(testAccTestSuiteConfig("x", "VGVhbS0tLWFiYw==", "")),
-				ExpectError: regexpMust(`team_owner_id must be a UUID`),
+				Config:      e.Config(acctest.TestSuiteConfig("x", "VGVhbS0tLWFiYw==", "")),
+				ExpectError: acctest.RegexpMust(`team_owner_id must be a UUID`),
 				PlanOnly:    true,
 			},
 			{
-				Config:        e.config(testAccTestSuiteConfig("x", "01234567-89ab-cdef-0123-456789abcdef", "")),
+				Config:        e.Config(acctest.TestSuiteConfig("x", "01234567-89ab-cdef-0123-456789abcdef", "")),
 				ResourceName:  "buildkite_test_suite.test",
 				ImportState:   true,
 				ImportStateId: "a/b",
-				ExpectError:   regexpMust(`Invalid Import ID`),
+				ExpectError:   acctest.RegexpMust(`Invalid Import ID`),
 			},
 		},
 	})
 }
 
-func init() {
-	registerTestKind("buildkite_test_suite", testKind{
-		fake:     fakeserver.KindSuite,
-		storeKey: byID,
-		get: func(ctx context.Context, c *buildkite.Client, a map[string]string) error {
-			_, err := c.TestSuites.GetByID(ctx, a["id"])
-			return err
-		},
-		del: func(ctx context.Context, c *buildkite.Client, a map[string]string) error {
-			return c.TestSuites.Delete(ctx, a["slug"])
-		},
-	})
-}
-
-// The rows of buildkite_test_suite in the tables every type runs through (type_tests_kit_test.go).
-var _ = registerTypeTests("buildkite_test_suite", typeTests{
-	identity: &identityCase{
+// The rows of buildkite_test_suite in the tables every type runs through (acctest/type_tests.go).
+var _ = acctest.RegisterTypeTests("buildkite_test_suite", acctest.TypeTests{
+	Identity: &acctest.IdentityCase{
 		// Named by its slug, which follows a rename: the identity is mutable.
-		resourceType: "buildkite_test_suite", attrs: []string{"slug"},
-		setup: func(t *testing.T, e *testEnv) identityConfigs {
+		ResourceType: "buildkite_test_suite", Attrs: []string{"slug"},
+		Setup: func(t *testing.T, e *acctest.TestEnv) acctest.IdentityConfigs {
 			const addr = "buildkite_test_suite.test"
-			owner, name := e.team("owners"), e.name("identity")
-			return identityConfigs{
-				create: testAccTestSuiteConfig(name, owner, `  emoji            = ":test_tube:"
+			owner, name := e.Team("owners"), e.Name("identity")
+			return acctest.IdentityConfigs{
+				Create: acctest.TestSuiteConfig(name, owner, `  emoji            = ":test_tube:"
   application_name = "web"`),
-				checks: []statecheck.StateCheck{identityValue(addr, "slug", name)},
+				Checks: []statecheck.StateCheck{acctest.IdentityValue(addr, "slug", name)},
 				// No read reports the owning team: the import finds it as the official provider does (the first
 				// team that may manage the suite), so importing changes nothing; the API token stays unknown to
 				// Terraform.
-				importSteps: []resource.TestStep{
+				ImportSteps: []resource.TestStep{
 					{
 						ResourceName: addr, ImportState: true, ImportStateKind: resource.ImportBlockWithResourceIdentity,
 						ImportPlanChecks: resource.ImportPlanChecks{
@@ -363,59 +338,59 @@ var _ = registerTypeTests("buildkite_test_suite", typeTests{
 					},
 					{ResourceName: addr, ImportState: true, ImportStateKind: resource.ImportBlockWithResourceIdentity, GenerateConfig: true},
 				},
-				update:       testAccTestSuiteConfig(name+"-2", owner, ""),
-				updateChecks: []statecheck.StateCheck{identityValue(addr, "slug", name+"-2")},
+				Update:       acctest.TestSuiteConfig(name+"-2", owner, ""),
+				UpdateChecks: []statecheck.StateCheck{acctest.IdentityValue(addr, "slug", name+"-2")},
 			}
 		},
 	},
-	migration: []migrationCase{
-		{name: "test_suite", add: (*officialWorkspace).addTestSuite, check: func(t *testing.T, w *cliWorkdir) {
-			expectMoved(t, w, "buildkite_test_suite.specs", map[string]any{"api_token": "moved-suite-token", "oidc_policy": officialOIDCPolicy})
+	Migration: []acctest.MigrationCase{
+		{Name: "test_suite", Add: (*acctest.OfficialWorkspace).AddTestSuite, Check: func(t *testing.T, w *acctest.CLIWorkdir) {
+			acctest.ExpectMoved(t, w, "buildkite_test_suite.specs", map[string]any{"api_token": "moved-suite-token", "oidc_policy": acctest.OfficialOIDCPolicy})
 		}},
-		{name: "test_suite_unmanaged_fields", add: (*officialWorkspace).addTestSuiteUnmanagedFields, check: func(t *testing.T, w *cliWorkdir) {
+		{Name: "test_suite_unmanaged_fields", Add: (*acctest.OfficialWorkspace).AddTestSuiteUnmanagedFields, Check: func(t *testing.T, w *acctest.CLIWorkdir) {
 			// Left out of the configuration, the color and application name are the service's, kept.
-			expectMoved(t, w, "buildkite_test_suite.ui", map[string]any{"color": "#BADA55", "application_name": "web",
-				"oidc_policy": officialOIDCPolicy})
+			acctest.ExpectMoved(t, w, "buildkite_test_suite.ui", map[string]any{"color": "#BADA55", "application_name": "web",
+				"oidc_policy": acctest.OfficialOIDCPolicy})
 		}},
 	},
-	sweeper: &sweeper{"buildkite_test_suite", "suites", nil, listSuites},
-	query: &queryCase{resourceType: "buildkite_test_suite", run: func(t *testing.T, e *testEnv, base string) queryRow {
-		s := e.seedSuites(t, base)
-		suite := func(ts *buildkite.TestSuite) queryfilter.QueryFilter { return byIdentity("slug", ts.Slug) }
-		return queryRow{
-			blocks: []string{"buildkite_test_suite", "named", fmt.Sprintf("    name = %q", base+"-WEB")},
-			checks: []querycheck.QueryResultCheck{
+	Sweeper: &acctest.Sweeper{ResourceType: "buildkite_test_suite", Collection: "suites", After: nil, List: acctest.ListSuites},
+	Query: &acctest.QueryCase{ResourceType: "buildkite_test_suite", Run: func(t *testing.T, e *acctest.TestEnv, base string) acctest.QueryRow {
+		s := e.SeedSuites(t, base)
+		suite := func(ts *buildkite.TestSuite) queryfilter.QueryFilter { return acctest.ByIdentity("slug", ts.Slug) }
+		return acctest.QueryRow{
+			Blocks: []string{"buildkite_test_suite", "named", fmt.Sprintf("    name = %q", base+"-WEB")},
+			Checks: []querycheck.QueryResultCheck{
 				querycheck.ExpectLength("buildkite_test_suite.all", 2),
 				querycheck.ExpectLength("buildkite_test_suite.named", 1),
-				querycheck.ExpectIdentity("buildkite_test_suite.named", identityOf("slug", s.web.Slug)),
-				querycheck.ExpectResourceDisplayName("buildkite_test_suite.all", suite(s.api), knownvalue.StringExact(base+"-api")),
-				querycheck.ExpectResourceKnownValues("buildkite_test_suite.all", suite(s.web), []querycheck.KnownValueCheck{
-					known("id", knownvalue.StringExact(s.web.ID)),
-					known("emoji", knownvalue.StringExact(":test_tube:")),
-					known("application_name", knownvalue.StringExact("web")),
+				querycheck.ExpectIdentity("buildkite_test_suite.named", acctest.IdentityOf("slug", s.Web.Slug)),
+				querycheck.ExpectResourceDisplayName("buildkite_test_suite.all", suite(s.API), knownvalue.StringExact(base+"-api")),
+				querycheck.ExpectResourceKnownValues("buildkite_test_suite.all", suite(s.Web), []querycheck.KnownValueCheck{
+					acctest.Known("id", knownvalue.StringExact(s.Web.ID)),
+					acctest.Known("emoji", knownvalue.StringExact(":test_tube:")),
+					acctest.Known("application_name", knownvalue.StringExact("web")),
 					// Returned only on creation.
-					known("api_token", knownvalue.Null()),
+					acctest.Known("api_token", knownvalue.Null()),
 					// What an import reads: the one team that may manage the suite.
-					known("team_owner_id", knownvalue.StringExact(s.team)),
+					acctest.Known("team_owner_id", knownvalue.StringExact(s.Team)),
 				}),
-				querycheck.ExpectResourceKnownValues("buildkite_test_suite.all", suite(s.api), []querycheck.KnownValueCheck{
-					known("default_branch", knownvalue.StringExact("trunk")),
-					known("color", knownvalue.Null()),
+				querycheck.ExpectResourceKnownValues("buildkite_test_suite.all", suite(s.API), []querycheck.KnownValueCheck{
+					acctest.Known("default_branch", knownvalue.StringExact("trunk")),
+					acctest.Known("color", knownvalue.Null()),
 				}),
 			},
-			imports: 2,
+			Imports: 2,
 		}
 	}},
-	taken: &takenCase{resourceType: "buildkite_test_suite", setup: func(t *testing.T, e *testEnv) (string, string) {
-		owner := e.team("taken-owner")
-		suite := e.seedSuite(e.name("taken"), owner)
-		return testAccTestSuiteConfig(suite.Name, owner, ""), suite.Slug
+	Taken: &acctest.TakenCase{ResourceType: "buildkite_test_suite", Setup: func(t *testing.T, e *acctest.TestEnv) (string, string) {
+		owner := e.Team("taken-owner")
+		suite := e.SeedSuite(e.Name("taken"), owner)
+		return acctest.TestSuiteConfig(suite.Name, owner, ""), suite.Slug
 	}},
-	lostSecret: &lostSecretCase{
-		name: "test suite", typ: "buildkite_test_suite", kind: "Test Suite", secret: "api_token",
-		path: func(r *http.Request) bool { return strings.HasSuffix(r.URL.Path, "/suites") },
-		item: func(p string) bool { return strings.Contains(p, "/suites/") },
-		config: func(prefix string, instances ...string) string {
+	LostSecret: &acctest.LostSecretCase{
+		Name: "test suite", Typ: "buildkite_test_suite", Kind: "Test Suite", Secret: "api_token",
+		Path: func(r *http.Request) bool { return strings.HasSuffix(r.URL.Path, "/suites") },
+		Item: func(p string) bool { return strings.Contains(p, "/suites/") },
+		Config: func(prefix string, instances ...string) string {
 			out := fmt.Sprintf("resource \"buildkite_team\" \"owners\" {\n  name                = %q\n  privacy             = \"VISIBLE\"\n  default_member_role = \"MEMBER\"\n  default_team        = false\n}\n", prefix)
 			for _, in := range instances {
 				out += fmt.Sprintf("\nresource \"buildkite_test_suite\" %q {\n  name           = %q\n  default_branch = \"main\"\n  team_owner_id  = buildkite_team.owners.id\n}\n", in, prefix+"-"+in)
@@ -423,24 +398,24 @@ var _ = registerTypeTests("buildkite_test_suite", typeTests{
 			return out
 		},
 	},
-	upgrade: []upgradeCase{
+	Upgrade: []acctest.UpgradeCase{
 		{
-			name: "test suite, the official provider's", typeName: "buildkite_test_suite", version: 0,
-			state: map[string]any{"id": kit.GraphQLID("Suite", testUUID), "uuid": testUUID, "name": "s", "slug": "s",
-				"default_branch": "main", "team_owner_id": kit.GraphQLID("Team", otherUUID), "color": "", "application_name": nil,
+			Name: "test suite, the official provider's", TypeName: "buildkite_test_suite", Version: 0,
+			State: map[string]any{"id": kit.GraphQLID("Suite", acctest.TestUUID), "uuid": acctest.TestUUID, "name": "s", "slug": "s",
+				"default_branch": "main", "team_owner_id": kit.GraphQLID("Team", acctest.OtherUUID), "color": "", "application_name": nil,
 				"oidc_policy": "p", "api_token": "t"},
 			// color is Optional+Computed, as the official provider's: its "" (cleared) is kept, not turned into null.
-			want: map[string]any{"id": testUUID, "team_owner_id": otherUUID, "color": "", "oidc_policy": "p", "api_token": "t"},
+			Want: map[string]any{"id": acctest.TestUUID, "team_owner_id": acctest.OtherUUID, "color": "", "oidc_policy": "p", "api_token": "t"},
 		},
 		{
-			name: "test suite, ours at version 0", typeName: "buildkite_test_suite", version: 0,
-			state: map[string]any{"id": testUUID, "uuid": testUUID, "graphql_id": "S", "name": "s", "slug": "s",
-				"default_branch": "main", "team_owner_id": otherUUID, "api_token": "t", "url": "u", "web_url": "w"},
-			want: map[string]any{"team_owner_id": otherUUID, "oidc_policy": nil, "api_token": "t"},
+			Name: "test suite, ours at version 0", TypeName: "buildkite_test_suite", Version: 0,
+			State: map[string]any{"id": acctest.TestUUID, "uuid": acctest.TestUUID, "graphql_id": "S", "name": "s", "slug": "s",
+				"default_branch": "main", "team_owner_id": acctest.OtherUUID, "api_token": "t", "url": "u", "web_url": "w"},
+			Want: map[string]any{"team_owner_id": acctest.OtherUUID, "oidc_policy": nil, "api_token": "t"},
 		},
 	},
-	serviceState: func(ctx context.Context, c *buildkite.Client) ([]string, error) {
+	ServiceState: func(ctx context.Context, c *buildkite.Client) ([]string, error) {
 		all, err := c.TestSuites.List(ctx)
-		return serviceIDs(all, err, func(s buildkite.TestSuite) string { return s.ID })
+		return acctest.ServiceIDs(all, err, func(s buildkite.TestSuite) string { return s.ID })
 	},
 })

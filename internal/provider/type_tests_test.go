@@ -12,16 +12,18 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/acctest"
 )
 
-// typeTable is one of the tables a resource type registers its rows in (type_tests_kit_test.go).
+// typeTable is one of the tables a resource type registers its rows in (acctest/type_tests.go).
 type typeTable struct {
 	name string
 	// requires tells whether the table applies to a type, from what the provider or the official provider's
 	// schema says of it.
 	requires func(f typeFacts) bool
 	// rows are the resource types the type's rows in the table name, one per row; none when it has no row.
-	rows func(typ string, r typeTests) []string
+	rows func(typ string, r acctest.TypeTests) []string
 }
 
 // typeFacts is what the provider and the official provider's schema say of one resource type.
@@ -35,29 +37,29 @@ type typeFacts struct {
 
 // typeTables are the tables that require rows; the other fields of typeTests are rows where a type has them.
 var typeTables = []typeTable{
-	{name: tableIdentity, requires: func(f typeFacts) bool { return f.identity },
-		rows: func(_ string, r typeTests) []string {
-			return rowTypes(one(r.identity), func(c identityCase) string { return c.resourceType })
+	{name: acctest.TableIdentity, requires: func(f typeFacts) bool { return f.identity },
+		rows: func(_ string, r acctest.TypeTests) []string {
+			return rowTypes(acctest.One(r.Identity), func(c acctest.IdentityCase) string { return c.ResourceType })
 		}},
-	{name: tableMigration, requires: func(f typeFacts) bool { return f.official },
-		rows: func(typ string, r typeTests) []string {
-			return rowTypes(r.migration, func(migrationCase) string { return typ }) // a move is the type's by its file
+	{name: acctest.TableMigration, requires: func(f typeFacts) bool { return f.official },
+		rows: func(typ string, r acctest.TypeTests) []string {
+			return rowTypes(r.Migration, func(acctest.MigrationCase) string { return typ }) // a move is the type's by its file
 		}},
-	{name: tableSweeper, requires: func(typeFacts) bool { return true },
-		rows: func(_ string, r typeTests) []string {
-			return rowTypes(one(r.sweeper), func(s sweeper) string { return s.resourceType })
+	{name: acctest.TableSweeper, requires: func(typeFacts) bool { return true },
+		rows: func(_ string, r acctest.TypeTests) []string {
+			return rowTypes(acctest.One(r.Sweeper), func(s acctest.Sweeper) string { return s.ResourceType })
 		}},
-	{name: tableQuery, requires: func(f typeFacts) bool { return f.list },
-		rows: func(_ string, r typeTests) []string {
-			return rowTypes(one(r.query), func(c queryCase) string { return c.resourceType })
+	{name: acctest.TableQuery, requires: func(f typeFacts) bool { return f.list },
+		rows: func(_ string, r acctest.TypeTests) []string {
+			return rowTypes(acctest.One(r.Query), func(c acctest.QueryCase) string { return c.ResourceType })
 		}},
-	{name: tableLostSecret, requires: func(f typeFacts) bool { return f.secret },
-		rows: func(_ string, r typeTests) []string {
-			return rowTypes(one(r.lostSecret), func(c lostSecretCase) string { return c.typ })
+	{name: acctest.TableLostSecret, requires: func(f typeFacts) bool { return f.secret },
+		rows: func(_ string, r acctest.TypeTests) []string {
+			return rowTypes(acctest.One(r.LostSecret), func(c acctest.LostSecretCase) string { return c.Typ })
 		}},
-	{name: tableAssociation, requires: func(f typeFacts) bool { return f.association },
-		rows: func(_ string, r typeTests) []string {
-			return rowTypes(one(r.association), func(c associationCase) string { return c.resourceType })
+	{name: acctest.TableAssociation, requires: func(f typeFacts) bool { return f.association },
+		rows: func(_ string, r acctest.TypeTests) []string {
+			return rowTypes(acctest.One(r.Association), func(c acctest.AssociationCase) string { return c.ResourceType })
 		}},
 }
 
@@ -84,13 +86,13 @@ func TestHouse_everyTypeHasItsTestRows(t *testing.T) {
 		known[tbl.name] = true
 	}
 	for _, typ := range sortedKeys(facts) {
-		r, ok := registeredTypeTests[typ]
+		r, ok := acctest.RegisteredTypeTests[typ]
 		if !ok {
 			t.Errorf("%s has no test rows: register them in %s with var _ = registerTypeTests(%q, typeTests{...})",
 				typ, typeTestFile(typ), typ)
 			continue
 		}
-		for table, why := range r.exempt {
+		for table, why := range r.Exempt {
 			if !known[table] {
 				t.Errorf("%s is exempt from %q, which is not a table that requires rows (%v)", typ, table, sortedKeys(known))
 			} else if strings.TrimSpace(why) == "" {
@@ -98,7 +100,7 @@ func TestHouse_everyTypeHasItsTestRows(t *testing.T) {
 			}
 		}
 		for _, tbl := range typeTables {
-			rows, why := tbl.rows(typ, r), r.exempt[tbl.name]
+			rows, why := tbl.rows(typ, r), r.Exempt[tbl.name]
 			for _, named := range rows {
 				if named != typ {
 					t.Errorf("%s's %s row names %s: a type registers its own rows", typ, tbl.name, named)
@@ -115,7 +117,7 @@ func TestHouse_everyTypeHasItsTestRows(t *testing.T) {
 			}
 		}
 	}
-	for _, typ := range typesWithTests() {
+	for _, typ := range acctest.TypesWithTests() {
 		if _, ok := facts[typ]; !ok {
 			t.Errorf("test rows are registered for %s, a resource type the provider does not register", typ)
 		}

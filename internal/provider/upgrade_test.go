@@ -19,6 +19,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/acctest"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
@@ -28,8 +29,8 @@ import (
 // states, which no other test writes.
 
 // upgradeCases is the table of earlier states, a view over the types' rows (typeTests.upgrade).
-func upgradeCases() []upgradeCase {
-	return tableRows(func(r typeTests) []upgradeCase { return r.upgrade })
+func upgradeCases() []acctest.UpgradeCase {
+	return acctest.TableRows(func(r acctest.TypeTests) []acctest.UpgradeCase { return r.Upgrade })
 }
 
 func TestUpgradeResourceState(t *testing.T) {
@@ -41,13 +42,13 @@ func TestUpgradeResourceState(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, tc := range upgradeCases() {
-		t.Run(tc.name, func(t *testing.T) {
-			raw, err := json.Marshal(tc.state)
+		t.Run(tc.Name, func(t *testing.T) {
+			raw, err := json.Marshal(tc.State)
 			if err != nil {
 				t.Fatal(err)
 			}
 			resp, err := server.UpgradeResourceState(ctx, &tfprotov6.UpgradeResourceStateRequest{
-				TypeName: tc.typeName, Version: tc.version, RawState: &tfprotov6.RawState{JSON: raw},
+				TypeName: tc.TypeName, Version: tc.Version, RawState: &tfprotov6.RawState{JSON: raw},
 			})
 			if err != nil {
 				t.Fatal(err)
@@ -55,7 +56,7 @@ func TestUpgradeResourceState(t *testing.T) {
 			for _, d := range resp.Diagnostics {
 				t.Fatalf("%s: %s", d.Summary, d.Detail)
 			}
-			typ := schemas.ResourceSchemas[tc.typeName].ValueType()
+			typ := schemas.ResourceSchemas[tc.TypeName].ValueType()
 			v, err := resp.UpgradedState.Unmarshal(typ)
 			if err != nil {
 				t.Fatal(err)
@@ -64,7 +65,7 @@ func TestUpgradeResourceState(t *testing.T) {
 			if !ok {
 				t.Fatalf("upgraded state %v is not an object", v)
 			}
-			for name, want := range tc.want {
+			for name, want := range tc.Want {
 				if !reflect.DeepEqual(got[name], want) {
 					t.Errorf("%s = %#v, want %#v", name, got[name], want)
 				}
@@ -124,27 +125,27 @@ var refusedUpgradeCases = []struct {
 }{
 	{
 		name: "cluster id unreadable, no uuid", typeName: "buildkite_cluster",
-		state: map[string]any{"id": b64("Cluster---not-a-uuid"), "name": "c"},
+		state: map[string]any{"id": acctest.B64("Cluster---not-a-uuid"), "name": "c"},
 		wants: []string{`name "c"`, "id must be a UUID", "terraform state rm"},
 	},
 	{
 		name: "cluster id a number", typeName: "buildkite_cluster",
-		state: map[string]any{"id": json.Number("7"), "uuid": testUUID, "name": "c"},
+		state: map[string]any{"id": json.Number("7"), "uuid": acctest.TestUUID, "name": "c"},
 		wants: []string{"id must be a string ID, got 7"},
 	},
 	{
 		name: "cluster id of another type", typeName: "buildkite_cluster",
-		state: map[string]any{"id": kit.GraphQLID("Pipeline", testUUID), "uuid": testUUID, "name": "c"},
+		state: map[string]any{"id": kit.GraphQLID("Pipeline", acctest.TestUUID), "uuid": acctest.TestUUID, "name": "c"},
 		wants: []string{"id must name a Cluster", "the GraphQL ID of a Pipeline"},
 	},
 	{
 		name: "cluster id and uuid disagree", typeName: "buildkite_cluster",
-		state: map[string]any{"id": clusterGraphQLID, "uuid": otherUUID, "name": "c"},
-		wants: []string{"names the object " + testUUID + ", and uuid names another, " + otherUUID},
+		state: map[string]any{"id": acctest.ClusterGraphQLID, "uuid": acctest.OtherUUID, "name": "c"},
+		wants: []string{"names the object " + acctest.TestUUID + ", and uuid names another, " + acctest.OtherUUID},
 	},
 	{
 		name: "cluster uuid unreadable", typeName: "buildkite_cluster",
-		state: map[string]any{"id": clusterGraphQLID, "uuid": "c-1", "name": "c"},
+		state: map[string]any{"id": acctest.ClusterGraphQLID, "uuid": "c-1", "name": "c"},
 		wants: []string{`uuid must be a UUID, got "c-1"`},
 	},
 	{
@@ -154,53 +155,53 @@ var refusedUpgradeCases = []struct {
 	},
 	{
 		name: "cluster name of another JSON type", typeName: "buildkite_cluster",
-		state: map[string]any{"id": clusterGraphQLID, "name": []any{"c"}},
+		state: map[string]any{"id": acctest.ClusterGraphQLID, "name": []any{"c"}},
 		wants: []string{"does not fit this resource's schema"},
 	},
 	{
 		name: "queue without key or cluster_id", typeName: "buildkite_cluster_queue",
-		state: map[string]any{"id": kit.GraphQLID("ClusterQueue", otherUUID), "uuid": otherUUID},
+		state: map[string]any{"id": kit.GraphQLID("ClusterQueue", acctest.OtherUUID), "uuid": acctest.OtherUUID},
 		wants: []string{"cluster_id is missing", "key is missing"},
 	},
 	{
 		name: "queue cluster_id of a pipeline", typeName: "buildkite_cluster_queue",
-		state: map[string]any{"id": kit.GraphQLID("ClusterQueue", otherUUID), "cluster_id": kit.GraphQLID("Pipeline", testUUID), "key": "k"},
+		state: map[string]any{"id": kit.GraphQLID("ClusterQueue", acctest.OtherUUID), "cluster_id": kit.GraphQLID("Pipeline", acctest.TestUUID), "key": "k"},
 		wants: []string{"cluster_id must name a Cluster"},
 	},
 	{
 		name: "queue cluster_id and cluster_uuid disagree", typeName: "buildkite_cluster_queue",
-		state: map[string]any{"id": kit.GraphQLID("ClusterQueue", otherUUID), "cluster_id": clusterGraphQLID, "cluster_uuid": otherUUID, "key": "k"},
-		wants: []string{"cluster_id names the object " + testUUID + ", and cluster_uuid names another, " + otherUUID},
+		state: map[string]any{"id": kit.GraphQLID("ClusterQueue", acctest.OtherUUID), "cluster_id": acctest.ClusterGraphQLID, "cluster_uuid": acctest.OtherUUID, "key": "k"},
+		wants: []string{"cluster_id names the object " + acctest.TestUUID + ", and cluster_uuid names another, " + acctest.OtherUUID},
 	},
 	{
 		name: "token cluster_uuid unreadable", typeName: "buildkite_cluster_agent_token",
-		state: map[string]any{"id": kit.GraphQLID("ClusterToken", otherUUID), "cluster_id": clusterGraphQLID, "cluster_uuid": "\x95", "description": "d"},
+		state: map[string]any{"id": kit.GraphQLID("ClusterToken", acctest.OtherUUID), "cluster_id": acctest.ClusterGraphQLID, "cluster_uuid": "\x95", "description": "d"},
 		wants: []string{"cluster_uuid must be a UUID"},
 	},
 	{
 		name: "pipeline id and uuid disagree", typeName: "buildkite_pipeline", version: 1,
-		state: map[string]any{"id": kit.GraphQLID("Pipeline", testUUID), "uuid": otherUUID, "name": "app", "repository": "r"},
+		state: map[string]any{"id": kit.GraphQLID("Pipeline", acctest.TestUUID), "uuid": acctest.OtherUUID, "name": "app", "repository": "r"},
 		wants: []string{"and uuid names another"},
 	},
 	{
 		name: "registry team_ids element of another type", typeName: "buildkite_registry",
-		state: map[string]any{"id": kit.GraphQLID("Registry", testUUID), "name": "g", "ecosystem": "ruby",
-			"team_ids": []any{otherUUID, kit.GraphQLID("Pipeline", testUUID)}},
+		state: map[string]any{"id": kit.GraphQLID("Registry", acctest.TestUUID), "name": "g", "ecosystem": "ruby",
+			"team_ids": []any{acctest.OtherUUID, kit.GraphQLID("Pipeline", acctest.TestUUID)}},
 		wants: []string{"team_ids[1] must name a Team"},
 	},
 	{
 		name: "team member side unreadable", typeName: "buildkite_team_member",
-		state: map[string]any{"id": kit.GraphQLID("TeamMember", testUUID), "team_id": "platform", "user_id": kit.GraphQLID("User", testUUID), "role": "MEMBER"},
+		state: map[string]any{"id": kit.GraphQLID("TeamMember", acctest.TestUUID), "team_id": "platform", "user_id": kit.GraphQLID("User", acctest.TestUUID), "role": "MEMBER"},
 		wants: []string{`team_id must be a UUID`, `"platform"`},
 	},
 	{
 		name: "team member without its user", typeName: "buildkite_team_member",
-		state: map[string]any{"id": kit.GraphQLID("TeamMember", testUUID), "team_id": kit.GraphQLID("Team", otherUUID), "role": "MEMBER"},
+		state: map[string]any{"id": kit.GraphQLID("TeamMember", acctest.TestUUID), "team_id": kit.GraphQLID("Team", acctest.OtherUUID), "role": "MEMBER"},
 		wants: []string{"do not name the association's two sides"},
 	},
 	{
 		name: "schedule pipeline_id of a cluster", typeName: "buildkite_pipeline_schedule",
-		state: map[string]any{"id": kit.GraphQLID("PipelineSchedule", otherUUID), "pipeline_id": clusterGraphQLID, "label": "l",
+		state: map[string]any{"id": kit.GraphQLID("PipelineSchedule", acctest.OtherUUID), "pipeline_id": acctest.ClusterGraphQLID, "label": "l",
 			"cronline": "@daily", "branch": "main"},
 		wants: []string{"pipeline_id must name a Pipeline"},
 	},
@@ -250,7 +251,7 @@ func TestMoveState_keepsEmptyOfComputed(t *testing.T) {
 		"optional": schema.StringAttribute{Optional: true},
 		"list":     schema.ListAttribute{Optional: true, ElementType: types.StringType},
 	}}
-	raw, _ := json.Marshal(map[string]any{"id": testUUID, "defaults": "", "computed": "", "optional": "", "list": []any{}})
+	raw, _ := json.Marshal(map[string]any{"id": acctest.TestUUID, "defaults": "", "computed": "", "optional": "", "list": []any{}})
 	out, err := kit.MoveState(context.Background(), "buildkite_thing", current, kit.StateMoves{}, 0, &tfprotov6.RawState{JSON: raw})
 	if err != nil {
 		t.Fatal(err)
@@ -259,7 +260,7 @@ func TestMoveState_keepsEmptyOfComputed(t *testing.T) {
 	if err := json.Unmarshal(out, &got); err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]any{"id": testUUID, "defaults": "", "computed": "", "optional": nil, "list": nil}
+	want := map[string]any{"id": acctest.TestUUID, "defaults": "", "computed": "", "optional": nil, "list": nil}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("moved state = %v, want %v", got, want)
 	}
@@ -284,10 +285,10 @@ var fuzzUpgradeServer = sync.OnceValues(func() (tfprotov6.ProviderServer, *tfpro
 })
 
 // officialUpgradeCases are the upgradeCases of the official provider's states (without graphql_id).
-func officialUpgradeCases() []upgradeCase {
-	var out []upgradeCase
+func officialUpgradeCases() []acctest.UpgradeCase {
+	var out []acctest.UpgradeCase
 	for _, tc := range upgradeCases() {
-		if _, ours := tc.state[kit.AttrGraphQLID]; !ours {
+		if _, ours := tc.State[kit.AttrGraphQLID]; !ours {
 			out = append(out, tc)
 		}
 	}
@@ -307,9 +308,9 @@ const (
 func FuzzUpgradeOfficialState(f *testing.F) {
 	cases := officialUpgradeCases()
 	hostile := []string{
-		"", "12345", "Q2x1c3Rlci0tLT%%%", b64("Cluster---not-a-uuid"), b64("cluster---" + testUUID), b64("Widget---" + testUUID),
-		kit.GraphQLID("Pipeline", testUUID), kit.GraphQLID("Cluster", otherUUID), otherUUID, strings.ToUpper(testUUID), "platform",
-		strings.TrimRight(kit.GraphQLID("Team", otherUUID), "="), testUUID + "/" + otherUUID, "\u00a0" + testUUID,
+		"", "12345", "Q2x1c3Rlci0tLT%%%", acctest.B64("Cluster---not-a-uuid"), acctest.B64("cluster---" + acctest.TestUUID), acctest.B64("Widget---" + acctest.TestUUID),
+		kit.GraphQLID("Pipeline", acctest.TestUUID), kit.GraphQLID("Cluster", acctest.OtherUUID), acctest.OtherUUID, strings.ToUpper(acctest.TestUUID), "platform",
+		strings.TrimRight(kit.GraphQLID("Team", acctest.OtherUUID), "="), acctest.TestUUID + "/" + acctest.OtherUUID, "\u00a0" + acctest.TestUUID,
 	}
 	// Seeds: every hostile form once as an id, and each case's ID attributes spoiled each way; few enough
 	// that `make fuzz` gets past its baseline quickly.
@@ -331,8 +332,8 @@ func FuzzUpgradeOfficialState(f *testing.F) {
 		tc := cases[int(caseIndex)%len(cases)]
 		names := fuzzAttrNames(tc)
 		name := names[int(attrIndex)%len(names)]
-		state := make(map[string]any, len(tc.state))
-		for k, v := range tc.state {
+		state := make(map[string]any, len(tc.State))
+		for k, v := range tc.State {
 			state[k] = v
 		}
 		switch kind % fuzzKinds {
@@ -360,36 +361,36 @@ func FuzzUpgradeOfficialState(f *testing.F) {
 		}
 		server, schemas := fuzzUpgradeServer()
 		resp, err := server.UpgradeResourceState(context.Background(), &tfprotov6.UpgradeResourceStateRequest{
-			TypeName: tc.typeName, Version: tc.version, RawState: &tfprotov6.RawState{JSON: raw},
+			TypeName: tc.TypeName, Version: tc.Version, RawState: &tfprotov6.RawState{JSON: raw},
 		})
 		if err != nil {
-			t.Fatalf("%s: UpgradeResourceState: %v", tc.name, err)
+			t.Fatalf("%s: UpgradeResourceState: %v", tc.Name, err)
 		}
 		if len(resp.Diagnostics) > 0 {
 			for _, d := range resp.Diagnostics {
-				if d.Severity == tfprotov6.DiagnosticSeverityError && !strings.Contains(d.Detail, tc.typeName) &&
+				if d.Severity == tfprotov6.DiagnosticSeverityError && !strings.Contains(d.Detail, tc.TypeName) &&
 					!strings.Contains(d.Detail, "schema version") {
-					t.Fatalf("%s, %s = %#v: the error does not name the resource: %s: %s", tc.name, name, state[name], d.Summary, d.Detail)
+					t.Fatalf("%s, %s = %#v: the error does not name the resource: %s: %s", tc.Name, name, state[name], d.Summary, d.Detail)
 				}
 			}
 			return
 		}
-		v, err := resp.UpgradedState.Unmarshal(schemas.ResourceSchemas[tc.typeName].ValueType())
+		v, err := resp.UpgradedState.Unmarshal(schemas.ResourceSchemas[tc.TypeName].ValueType())
 		if err != nil {
-			t.Fatalf("%s: the upgraded state does not fit the schema: %v", tc.name, err)
+			t.Fatalf("%s: the upgraded state does not fit the schema: %v", tc.Name, err)
 		}
 		got, ok := goValue(v).(map[string]any)
 		if !ok {
-			t.Fatalf("%s: the upgraded state %v is not an object", tc.name, v)
+			t.Fatalf("%s: the upgraded state %v is not an object", tc.Name, v)
 		}
 		expectSameIDs(t, tc, state, got)
 	})
 }
 
 // fuzzAttrNames are the attributes a case's state holds, and id and uuid, in a stable order.
-func fuzzAttrNames(tc upgradeCase) []string {
+func fuzzAttrNames(tc acctest.UpgradeCase) []string {
 	names := []string{kit.AttrID, kit.AttrUUID}
-	for k := range tc.state {
+	for k := range tc.State {
 		if k != kit.AttrID && k != kit.AttrUUID {
 			names = append(names, k)
 		}
@@ -399,39 +400,39 @@ func fuzzAttrNames(tc upgradeCase) []string {
 }
 
 // expectSameIDs fails the test unless the upgraded state got names the objects the input state in did.
-func expectSameIDs(t *testing.T, tc upgradeCase, in, got map[string]any) {
+func expectSameIDs(t *testing.T, tc acctest.UpgradeCase, in, got map[string]any) {
 	t.Helper()
 	id, _ := got[kit.AttrID].(string)
 	inID, _ := in[kit.AttrID].(string)
-	wantType, _, _ := kit.DecodeGraphQLID(tc.state[kit.AttrID].(string))
+	wantType, _, _ := kit.DecodeGraphQLID(tc.State[kit.AttrID].(string))
 	switch {
 	case strings.Contains(id, "/"): // an association: named by its two sides, as the input's references hold them
 		for _, side := range strings.Split(id, "/") {
 			if !kit.IsUUID(side) {
-				t.Fatalf("%s: the upgraded id %q is not made of UUIDs (input %v)", tc.name, id, in)
+				t.Fatalf("%s: the upgraded id %q is not made of UUIDs (input %v)", tc.Name, id, in)
 			}
 		}
 	case inID == "": // no id: the uuid beside it names the object
 		if u, _ := in[kit.AttrUUID].(string); !kit.IsUUID(u) || id != strings.ToLower(u) {
-			t.Fatalf("%s: input without an id (uuid %#v) was upgraded to id %q", tc.name, in[kit.AttrUUID], id)
+			t.Fatalf("%s: input without an id (uuid %#v) was upgraded to id %q", tc.Name, in[kit.AttrUUID], id)
 		}
 	case kit.IsUUID(inID):
 		if id != strings.ToLower(inID) {
-			t.Fatalf("%s: input id %q became %q", tc.name, inID, id)
+			t.Fatalf("%s: input id %q became %q", tc.Name, inID, id)
 		}
 	default:
 		typ, uuid, ok := kit.DecodeGraphQLID(inID)
 		switch {
 		case !ok:
-			t.Fatalf("%s: input id %#v, which names nothing, was upgraded to %q", tc.name, in[kit.AttrID], id)
+			t.Fatalf("%s: input id %#v, which names nothing, was upgraded to %q", tc.Name, in[kit.AttrID], id)
 		case wantType != "" && typ != wantType:
-			t.Fatalf("%s: input id %q, a %s's GraphQL ID, was taken for a %s's (%q)", tc.name, inID, typ, wantType, id)
+			t.Fatalf("%s: input id %q, a %s's GraphQL ID, was taken for a %s's (%q)", tc.Name, inID, typ, wantType, id)
 		case id != strings.ToLower(uuid):
-			t.Fatalf("%s: input id %q (%s) became %q", tc.name, inID, uuid, id)
+			t.Fatalf("%s: input id %q (%s) became %q", tc.Name, inID, uuid, id)
 		}
 	}
 	if u, ok := in[kit.AttrUUID].(string); ok && u != "" && !strings.Contains(id, "/") && !strings.EqualFold(u, id) {
-		t.Fatalf("%s: input uuid %q beside id %q was upgraded to id %q", tc.name, u, inID, id)
+		t.Fatalf("%s: input uuid %q beside id %q was upgraded to id %q", tc.Name, u, inID, id)
 	}
 	for name, v := range in {
 		inRef, isString := v.(string)
@@ -449,6 +450,6 @@ func expectSameIDs(t *testing.T, tc upgradeCase, in, got map[string]any) {
 		if kit.IsUUID(inRef) && strings.EqualFold(out, inRef) {
 			continue
 		}
-		t.Fatalf("%s: reference %s %q was upgraded to %q, another object", tc.name, name, inRef, out)
+		t.Fatalf("%s: reference %s %q was upgraded to %q, another object", tc.Name, name, inRef, out)
 	}
 }

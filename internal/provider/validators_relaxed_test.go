@@ -8,6 +8,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/acctest"
 )
 
 // relaxedValues are the values the official provider accepts (it has no validator on these attributes) and
@@ -34,10 +36,10 @@ var relaxedValues = []struct {
 // TestAccValidators_officialValuesApply applies every row of relaxedValues at once.
 func TestAccValidators_officialValuesApply(t *testing.T) {
 	t.Parallel()
-	e := newTestEnv(t)
-	name := e.name("relaxed")
-	team := e.team("relaxed")
-	config := e.config(fmt.Sprintf(`
+	e := acctest.NewTestEnv(t)
+	name := e.Name("relaxed")
+	team := e.Team("relaxed")
+	config := e.Config(fmt.Sprintf(`
 resource "buildkite_cluster" "test" {
   name        = "%[1]s"
   description = ""
@@ -84,9 +86,9 @@ resource "buildkite_test_suite" "test" {
 		checks = append(checks, statecheck.ExpectKnownValue(row.address, tfjsonpath.New(row.attribute), knownvalue.StringExact(row.value)))
 	}
 	resource.Test(t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
+		ProtoV6ProviderFactories: e.Factories(),
 		Steps: []resource.TestStep{
-			{Config: config, ConfigStateChecks: checks, ConfigPlanChecks: expectEmpty()},
+			{Config: config, ConfigStateChecks: checks, ConfigPlanChecks: acctest.ExpectEmpty()},
 		},
 	})
 }

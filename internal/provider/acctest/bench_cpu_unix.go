@@ -1,6 +1,6 @@
 //go:build unix
 
-package provider
+package acctest
 
 import (
 	"syscall"
@@ -9,7 +9,7 @@ import (
 
 // processCPU is the CPU time (user and system) this process has used: the in-process emulator's share of
 // a benchmark phase, since the test itself only waits meanwhile.
-func processCPU() time.Duration {
+func ProcessCPU() time.Duration {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
 		return 0

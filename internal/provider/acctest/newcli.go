@@ -1,4 +1,4 @@
-package provider
+package acctest
 
 import (
 	"context"
@@ -36,22 +36,22 @@ const envTerraformPath = "TF_ACC_TERRAFORM_PATH"
 
 // cliFeature is what a test needs of the CLI: the first Terraform and OpenTofu versions that have it (nil:
 // none has).
-type cliFeature struct {
-	name                string
-	terraform, opentofu *goversion.Version
+type CLIFeature struct {
+	Name                string
+	Terraform, Opentofu *goversion.Version
 }
 
 var (
 	// identityCLI: resource identity and import blocks that name one.
-	identityCLI = cliFeature{"import by identity", goversion.Must(goversion.NewVersion("1.12.0")), goversion.Must(goversion.NewVersion("1.12.0"))}
+	IdentityCLI = CLIFeature{"import by identity", goversion.Must(goversion.NewVersion("1.12.0")), goversion.Must(goversion.NewVersion("1.12.0"))}
 	// queryCLI: list resources and `terraform query`, which OpenTofu does not have (1.12).
-	queryCLI = cliFeature{"terraform query", goversion.Must(goversion.NewVersion("1.14.0")), nil}
+	QueryCLI = CLIFeature{"terraform query", goversion.Must(goversion.NewVersion("1.14.0")), nil}
 )
 
 // cliInfo is what a CLI binary says of itself.
 type cliInfo struct {
-	name    string // "Terraform" or "OpenTofu"
-	version *goversion.Version
+	Name    string // "Terraform" or "OpenTofu"
+	Version *goversion.Version
 }
 
 var cliInfos sync.Map // path -> cliInfo, asked once per binary
@@ -59,7 +59,7 @@ var cliInfos sync.Map // path -> cliInfo, asked once per binary
 // requireAcc skips t unless TF_ACC is set, as resource.Test does: a test that starts Terraform is an
 // acceptance test, so that a plain `go test ./...` runs the unit tests only. make test, make testacc and
 // make testacc-next set TF_ACC, so there these tests never skip.
-func requireAcc(t *testing.T) {
+func RequireAcc(t *testing.T) {
 	t.Helper()
 	if os.Getenv(resource.EnvTfAcc) == "" {
 		t.Skipf("acceptance test (it starts Terraform): set %s=1, as make testacc does", resource.EnvTfAcc)
@@ -68,9 +68,9 @@ func requireAcc(t *testing.T) {
 
 // terraformCLI is the CLI a test drives itself rather than through resource.Test: TF_ACC_TERRAFORM_PATH, or
 // else `terraform` on PATH. It skips t unless TF_ACC is set (requireAcc).
-func terraformCLI(t *testing.T) string {
+func TerraformCLI(t *testing.T) string {
 	t.Helper()
-	requireAcc(t)
+	RequireAcc(t)
 	if p := os.Getenv(envTerraformPath); p != "" {
 		return p
 	}
@@ -84,17 +84,17 @@ func terraformCLI(t *testing.T) string {
 // requireCLI returns the CLI that TF_ACC_TERRAFORM_PATH names once it has the feature. It skips the test,
 // saying how to run it, only when the variable is unset; a variable that names no working CLI, or one
 // without the feature, fails the test.
-func requireCLI(t *testing.T, feature cliFeature) string {
+func RequireCLI(t *testing.T, feature CLIFeature) string {
 	t.Helper()
-	requireAcc(t)
-	if feature.name == queryCLI.name && os.Getenv(envLive) != "" {
+	RequireAcc(t)
+	if feature.Name == QueryCLI.Name && os.Getenv(EnvLive) != "" {
 		// The list resources filter by exact name at most, so an unfiltered list block finds every object of
 		// its kind: a real organization's, and those of the tests running beside this one.
 		t.Skip("live mode: the query tests count and import everything an unfiltered list block finds, which only an organization holding nothing but this test's objects (the emulator's) makes exact")
 	}
 	p := os.Getenv(envTerraformPath)
 	if p == "" {
-		t.Skipf("%s needs Terraform %s or later and %s is unset: run `make testacc-next`, which builds bin/terraform-1.16 and runs this test under it", feature.name, feature.terraform, envTerraformPath)
+		t.Skipf("%s needs Terraform %s or later and %s is unset: run `make testacc-next`, which builds bin/terraform-1.16 and runs this test under it", feature.Name, feature.Terraform, envTerraformPath)
 	}
 	abs, err := filepath.Abs(p)
 	if err != nil {
@@ -102,29 +102,29 @@ func requireCLI(t *testing.T, feature cliFeature) string {
 	}
 	v, ok := cliInfos.Load(abs)
 	if !ok {
-		info, err := askCLI(abs)
+		info, err := AskCLI(abs)
 		if err != nil {
 			t.Fatalf("%s=%q does not name a working Terraform CLI: %v", envTerraformPath, p, err)
 		}
 		v, _ = cliInfos.LoadOrStore(abs, info)
 	}
 	info := v.(cliInfo)
-	min := feature.terraform
-	if info.name == "OpenTofu" {
-		min = feature.opentofu
+	min := feature.Terraform
+	if info.Name == "OpenTofu" {
+		min = feature.Opentofu
 	}
 	if min == nil {
-		t.Fatalf("%s=%q is %s %s, which has no %s", envTerraformPath, p, info.name, info.version, feature.name)
+		t.Fatalf("%s=%q is %s %s, which has no %s", envTerraformPath, p, info.Name, info.Version, feature.Name)
 	}
-	if info.version.LessThan(min) {
-		t.Fatalf("%s needs %s %s or later, and %s=%q is %s %s", feature.name, info.name, min, envTerraformPath, p, info.name, info.version)
+	if info.Version.LessThan(min) {
+		t.Fatalf("%s needs %s %s or later, and %s=%q is %s %s", feature.Name, info.Name, min, envTerraformPath, p, info.Name, info.Version)
 	}
 	return abs
 }
 
 var cliVersionLine = regexp.MustCompile(`^(Terraform|OpenTofu) v(\S+)`)
 
-func askCLI(path string) (cliInfo, error) {
+func AskCLI(path string) (cliInfo, error) {
 	st, err := os.Stat(path)
 	if err != nil {
 		return cliInfo{}, err
@@ -146,12 +146,12 @@ func askCLI(path string) (cliInfo, error) {
 	if err != nil {
 		return cliInfo{}, err
 	}
-	return cliInfo{name: m[1], version: v}, nil
+	return cliInfo{Name: m[1], Version: v}, nil
 }
 
 // expectIdentity checks that the identity of the resource at address holds the state attributes of the
 // same names.
-func expectIdentity(address string, attrs ...string) []statecheck.StateCheck {
+func ExpectIdentity(address string, attrs ...string) []statecheck.StateCheck {
 	checks := make([]statecheck.StateCheck, len(attrs))
 	for i, a := range attrs {
 		checks[i] = statecheck.ExpectIdentityValueMatchesState(address, tfjsonpath.New(a))
@@ -162,7 +162,7 @@ func expectIdentity(address string, attrs ...string) []statecheck.StateCheck {
 // identityImportSteps import the resource at address, applied by the steps before, with an import block
 // that names its identity: once into the configuration as it stands, which must then plan empty, and once
 // with -generate-config-out, whose configuration must plan empty too.
-func identityImportSteps(address string) []resource.TestStep {
+func IdentityImportSteps(address string) []resource.TestStep {
 	return []resource.TestStep{
 		{
 			ResourceName:    address,
@@ -179,7 +179,7 @@ func identityImportSteps(address string) []resource.TestStep {
 }
 
 // identityOf builds the identity map a query check expects, each value exact.
-func identityOf(kv ...string) map[string]knownvalue.Check {
+func IdentityOf(kv ...string) map[string]knownvalue.Check {
 	m := make(map[string]knownvalue.Check, len(kv)/2)
 	for i := 0; i+1 < len(kv); i += 2 {
 		m[kv[i]] = knownvalue.StringExact(kv[i+1])
@@ -193,12 +193,12 @@ func identityOf(kv ...string) map[string]knownvalue.Check {
 // terraform-plugin-testing has no step for -generate-config-out of a query, so the CLI is driven directly,
 // with the provider served in-process as the other steps serve it. It returns the requests the query made
 // of the emulator (none in live mode).
-func (e *testEnv) queryImport(t *testing.T, query string, want int) []fakeserver.Request {
+func (e *TestEnv) QueryImport(t *testing.T, query string, want int) []fakeserver.Request {
 	t.Helper()
-	tf, reattach := e.queryWorkdir(t, query)
+	tf, reattach := e.QueryWorkdir(t, query)
 	dir := tf.WorkingDir()
 	ctx := context.Background()
-	before := e.requestCount()
+	before := e.RequestCount()
 	logs, err := tf.QueryJSON(ctx, tfexec.Reattach(reattach), tfexec.GenerateConfigOut("generated.tf"))
 	if err != nil {
 		t.Fatalf("terraform query: %v", err)
@@ -216,8 +216,8 @@ func (e *testEnv) queryImport(t *testing.T, query string, want int) []fakeserver
 		t.Fatalf("terraform query reported errors:\n%s", strings.Join(problems, "\n"))
 	}
 	var calls []fakeserver.Request
-	if !e.live {
-		calls = e.server.Requests()[before:]
+	if !e.Live {
+		calls = e.Server.Requests()[before:]
 	}
 	generated, err := os.ReadFile(filepath.Join(dir, "generated.tf"))
 	if err != nil {
@@ -228,13 +228,13 @@ func (e *testEnv) queryImport(t *testing.T, query string, want int) []fakeserver
 		t.Fatalf("the generated configuration has %d import blocks, want %d", n, want)
 	}
 
-	beforeApply := e.requestCount()
+	beforeApply := e.RequestCount()
 	if err := tf.Apply(ctx, tfexec.Reattach(reattach)); err != nil {
 		t.Fatalf("terraform apply of the generated configuration: %v", err)
 	}
 	// The generated configuration must say what the import reads: its apply imports and changes nothing.
-	if !e.live {
-		for _, r := range e.server.Requests()[beforeApply:] {
+	if !e.Live {
+		for _, r := range e.Server.Requests()[beforeApply:] {
 			// GraphQL reads (a pipeline's emoji and color, a rule's description) are POSTs to /v1; what a
 			// GraphQL write would change, the empty plan below and the resource count still catch.
 			if r.Method != http.MethodGet && r.Path != "/v1" {
@@ -262,11 +262,11 @@ func (e *testEnv) queryImport(t *testing.T, query string, want int) []fakeserver
 
 // queryWorkdir is a fresh directory with the provider's configuration and the list blocks of query, where
 // `terraform init` has run against the provider served in this process.
-func (e *testEnv) queryWorkdir(t *testing.T, query string) (*tfexec.Terraform, tfexec.ReattachInfo) {
+func (e *TestEnv) QueryWorkdir(t *testing.T, query string) (*tfexec.Terraform, tfexec.ReattachInfo) {
 	t.Helper()
-	cli := requireCLI(t, queryCLI)
+	cli := RequireCLI(t, QueryCLI)
 	dir := t.TempDir()
-	for name, content := range map[string]string{"main.tf": e.config(""), "search.tfquery.hcl": query} {
+	for name, content := range map[string]string{"main.tf": e.Config(""), "search.tfquery.hcl": query} {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o600); err != nil {
 			t.Fatal(err)
 		}
@@ -275,18 +275,18 @@ func (e *testEnv) queryWorkdir(t *testing.T, query string) (*tfexec.Terraform, t
 	if err != nil {
 		t.Fatal(err)
 	}
-	reattach := e.serveInProcess(t)
+	reattach := e.ServeInProcess(t)
 	if err := tf.Init(context.Background(), tfexec.Reattach(reattach)); err != nil {
 		t.Fatalf("terraform init: %v", err)
 	}
 	return tf, reattach
 }
 
-func (e *testEnv) requestCount() int {
-	if e.live {
+func (e *TestEnv) RequestCount() int {
+	if e.Live {
 		return 0
 	}
-	return len(e.server.Requests())
+	return len(e.Server.Requests())
 }
 
 var importBlock = regexp.MustCompile(`(?m)^import \{`)
@@ -295,7 +295,7 @@ func countImports(config []byte) int { return len(importBlock.FindAll(config, -1
 
 // serveInProcess serves the provider in this process for a CLI started by the test, as terraform-plugin-
 // testing does for its own steps, until the test ends.
-func (e *testEnv) serveInProcess(t *testing.T) tfexec.ReattachInfo {
+func (e *TestEnv) ServeInProcess(t *testing.T) tfexec.ReattachInfo {
 	t.Helper()
 	host := os.Getenv("TF_ACC_PROVIDER_HOST")
 	if host == "" {
@@ -310,7 +310,7 @@ func (e *testEnv) serveInProcess(t *testing.T) tfexec.ReattachInfo {
 
 // serveInProcessAt is serveInProcess under a given provider address, such as the one a configuration's
 // required_providers names.
-func (e *testEnv) serveInProcessAt(t *testing.T, addr string) tfexec.ReattachInfo {
+func (e *TestEnv) serveInProcessAt(t *testing.T, addr string) tfexec.ReattachInfo {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	configCh := make(chan *goplugin.ReattachConfig, 1)

@@ -1,4 +1,4 @@
-package provider
+package acctest
 
 import (
 	"context"
@@ -16,13 +16,13 @@ import (
 // service. Objects are compared by ID, kind by kind.
 
 // objectsByType are IDs by resource type.
-type objectsByType map[string][]string
+type ObjectsByType map[string][]string
 
-func (o objectsByType) add(typ, id string) { o[typ] = append(o[typ], id) }
+func (o ObjectsByType) Add(typ, id string) { o[typ] = append(o[typ], id) }
 
 // stateObjects are the managed resources of a state, by type.
-func stateObjects(s *terraform.State) objectsByType {
-	inState := objectsByType{}
+func stateObjects(s *terraform.State) ObjectsByType {
+	inState := ObjectsByType{}
 	for addr, rs := range s.RootModule().Resources {
 		if strings.HasPrefix(addr, "data.") || !strings.HasPrefix(rs.Type, "buildkite_") {
 			continue
@@ -31,17 +31,17 @@ func stateObjects(s *terraform.State) objectsByType {
 		if _, hasID := rs.Primary.Attributes["id"]; !hasID {
 			id = rs.Primary.Attributes["uuid"] // a type without id, such as a portal
 		}
-		inState.add(rs.Type, id)
+		inState.Add(rs.Type, id)
 	}
 	return inState
 }
 
 // serviceObjects lists what the service holds of the kinds whose IDs the comparison knows: the types with a
 // serviceState row (typeTests.serviceState).
-func serviceObjects(ctx context.Context, c *buildkite.Client) (objectsByType, error) {
-	listed := objectsByType{}
-	for _, typ := range typesWithTests() {
-		list := registeredTypeTests[typ].serviceState
+func ServiceObjects(ctx context.Context, c *buildkite.Client) (ObjectsByType, error) {
+	listed := ObjectsByType{}
+	for _, typ := range TypesWithTests() {
+		list := RegisteredTypeTests[typ].ServiceState
 		if list == nil {
 			continue
 		}
@@ -50,14 +50,14 @@ func serviceObjects(ctx context.Context, c *buildkite.Client) (objectsByType, er
 			return nil, fmt.Errorf("listing %s: %w", typ, err)
 		}
 		for _, id := range ids {
-			listed.add(typ, id)
+			listed.Add(typ, id)
 		}
 	}
 	return listed, nil
 }
 
 // serviceIDs are the IDs of a listing, as the state records them, or its error.
-func serviceIDs[T any](all []T, err error, id func(T) string) ([]string, error) {
+func ServiceIDs[T any](all []T, err error, id func(T) string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
@@ -69,14 +69,14 @@ func serviceIDs[T any](all []T, err error, id func(T) string) ([]string, error) 
 }
 
 // childIDs are the IDs of the children of every parent, as the state records them.
-func childIDs[P, T any](parents []P, err error, list func(P) ([]T, error), id func(T) string) ([]string, error) {
+func ChildIDs[P, T any](parents []P, err error, list func(P) ([]T, error), id func(T) string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
 	var out []string
 	for _, p := range parents {
 		all, err := list(p)
-		ids, err := serviceIDs(all, err, id)
+		ids, err := ServiceIDs(all, err, id)
 		if err != nil {
 			return nil, err
 		}
@@ -87,7 +87,7 @@ func childIDs[P, T any](parents []P, err error, list func(P) ([]T, error), id fu
 
 // compareObjects fails, naming each kind, where the service and the state do not hold the same IDs. Only
 // the kinds serviceObjects lists are compared.
-func compareObjects(listed, inState objectsByType) error {
+func CompareObjects(listed, inState ObjectsByType) error {
 	var problems []string
 	for typ := range serviceListed() {
 		got, want := listed[typ], inState[typ]
@@ -107,8 +107,8 @@ func compareObjects(listed, inState objectsByType) error {
 // serviceListed are the kinds serviceObjects lists.
 func serviceListed() map[string]bool {
 	out := map[string]bool{}
-	for _, typ := range typesWithTests() {
-		if registeredTypeTests[typ].serviceState != nil {
+	for _, typ := range TypesWithTests() {
+		if RegisteredTypeTests[typ].ServiceState != nil {
 			out[typ] = true
 		}
 	}
@@ -116,10 +116,10 @@ func serviceListed() map[string]bool {
 }
 
 // checkServiceMatchesState compares, kind by kind, the objects the service lists with those in state.
-func (e *testEnv) checkServiceMatchesState(s *terraform.State) error {
-	listed, err := serviceObjects(context.Background(), e.client)
+func (e *TestEnv) CheckServiceMatchesState(s *terraform.State) error {
+	listed, err := ServiceObjects(context.Background(), e.Client)
 	if err != nil {
 		return err
 	}
-	return compareObjects(listed, stateObjects(s))
+	return CompareObjects(listed, stateObjects(s))
 }

@@ -1,4 +1,4 @@
-package provider
+package acctest
 
 import (
 	"net/http"
@@ -18,14 +18,14 @@ import (
 //	BUILDKITE_BENCH=1 [BUILDKITE_BENCH_SIZES=10,100,1000] [BUILDKITE_BENCH_RATE=200] \
 //	  go test -run TestBench -v ./internal/provider/
 const (
-	envBench      = "BUILDKITE_BENCH"
-	envBenchSizes = "BUILDKITE_BENCH_SIZES"
-	envBenchRate  = "BUILDKITE_BENCH_RATE"
+	EnvBench      = "BUILDKITE_BENCH"
+	EnvBenchSizes = "BUILDKITE_BENCH_SIZES"
+	EnvBenchRate  = "BUILDKITE_BENCH_RATE"
 )
 
 // benchCount returns how many requests the emulator served since its counters were reset, and how many
 // of them it answered 429. The counters cover every request, however many the log keeps.
-func benchCount(s *fakeserver.Server) (calls, tooMany int) {
+func BenchCount(s *fakeserver.Server) (calls, tooMany int) {
 	for status, n := range s.RequestCounts() {
 		calls += int(n)
 		if status == http.StatusTooManyRequests {
@@ -35,7 +35,7 @@ func benchCount(s *fakeserver.Server) (calls, tooMany int) {
 	return calls, tooMany
 }
 
-func benchInt(t *testing.T, s string, def int) int {
+func BenchInt(t *testing.T, s string, def int) int {
 	t.Helper()
 	s = strings.TrimSpace(s)
 	if s == "" {

@@ -1,4 +1,4 @@
-package provider
+package acctest
 
 import (
 	"context"
@@ -24,37 +24,37 @@ import (
 
 // actionCLI: action blocks, lifecycle action triggers and `terraform apply -invoke`, which OpenTofu does
 // not have (1.12).
-var actionCLI = cliFeature{"Terraform actions", goversion.Must(goversion.NewVersion("1.14.0")), nil}
+var ActionCLI = CLIFeature{"Terraform actions", goversion.Must(goversion.NewVersion("1.14.0")), nil}
 
 // callerCLI: `caller`, the resource whose action_trigger runs an action, in the action's configuration
 // (Terraform 1.16). An action that refers to that resource by its address instead works from 1.14, but 1.16
 // warns that the reference may make a cycle; the examples and the tests of triggered actions use `caller`.
-var callerCLI = cliFeature{"caller in an action's configuration", goversion.Must(goversion.NewVersion("1.16.0")), nil}
+var CallerCLI = CLIFeature{"caller in an action's configuration", goversion.Must(goversion.NewVersion("1.16.0")), nil}
 
 // cliWorkdir is a working directory where a test runs the CLI itself, with the provider served in this
 // process as terraform-plugin-testing serves it to its own steps.
-type cliWorkdir struct {
+type CLIWorkdir struct {
 	t   *testing.T
-	cli string
-	dir string
-	env []string
+	CLI string
+	Dir string
+	Env []string
 }
 
 // actionWorkdir writes body, after the provider block of e, into a fresh directory and runs
 // `terraform init` there with a CLI that has actions (see requireCLI).
-func (e *testEnv) actionWorkdir(t *testing.T, body string) *cliWorkdir {
+func (e *TestEnv) ActionWorkdir(t *testing.T, body string) *CLIWorkdir {
 	t.Helper()
-	return e.workdirWith(t, requireCLI(t, actionCLI), body)
+	return e.WorkdirWith(t, RequireCLI(t, ActionCLI), body)
 }
 
 // workdirWith is actionWorkdir with the CLI cli (terraformCLI's, for a test that needs no action).
-func (e *testEnv) workdirWith(t *testing.T, cli, body string) *cliWorkdir {
+func (e *TestEnv) WorkdirWith(t *testing.T, cli, body string) *CLIWorkdir {
 	t.Helper()
 	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(e.config(body)), 0o600); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(e.Config(body)), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	served := e.serveInProcess(t)
+	served := e.ServeInProcess(t)
 	// Provider functions are found only through required_providers, so the served address is declared.
 	for address := range served {
 		versions := "terraform {\n  required_providers {\n    buildkite = { source = \"" + address + "\" }\n  }\n}\n"
@@ -62,39 +62,39 @@ func (e *testEnv) workdirWith(t *testing.T, cli, body string) *cliWorkdir {
 			t.Fatal(err)
 		}
 	}
-	w := reattached(t, cli, dir, served)
-	w.mustRun("init", "-no-color", "-input=false")
+	w := Reattached(t, cli, dir, served)
+	w.MustRun("init", "-no-color", "-input=false")
 	return w
 }
 
 // reattached is a working directory dir where cli finds the provider served in this process (served).
-func reattached(t *testing.T, cli, dir string, served tfexec.ReattachInfo) *cliWorkdir {
+func Reattached(t *testing.T, cli, dir string, served tfexec.ReattachInfo) *CLIWorkdir {
 	t.Helper()
 	reattach, err := json.Marshal(served)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &cliWorkdir{t: t, cli: cli, dir: dir, env: append(os.Environ(),
+	return &CLIWorkdir{t: t, CLI: cli, Dir: dir, Env: append(os.Environ(),
 		"TF_REATTACH_PROVIDERS="+string(reattach), "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1")}
 }
 
 // run runs the CLI with args in the working directory, returning what it printed (stdout and stderr) and
 // its error; it gives up after five minutes.
-func (w *cliWorkdir) run(args ...string) (string, error) {
+func (w *CLIWorkdir) Run(args ...string) (string, error) {
 	w.t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, w.cli, args...)
-	cmd.Dir, cmd.Env = w.dir, w.env
+	cmd := exec.CommandContext(ctx, w.CLI, args...)
+	cmd.Dir, cmd.Env = w.Dir, w.Env
 	out, err := cmd.CombinedOutput()
 	w.t.Logf("terraform %s:\n%s", strings.Join(args, " "), out)
 	return string(out), err
 }
 
 // mustRun is run that fails the test when the CLI fails.
-func (w *cliWorkdir) mustRun(args ...string) string {
+func (w *CLIWorkdir) MustRun(args ...string) string {
 	w.t.Helper()
-	out, err := w.run(args...)
+	out, err := w.Run(args...)
 	if err != nil {
 		w.t.Fatalf("terraform %s: %v", strings.Join(args, " "), err)
 	}
@@ -102,22 +102,22 @@ func (w *cliWorkdir) mustRun(args ...string) string {
 }
 
 // apply applies the configuration.
-func (w *cliWorkdir) apply() string {
+func (w *CLIWorkdir) Apply() string {
 	w.t.Helper()
-	return w.mustRun("apply", "-no-color", "-input=false", "-auto-approve")
+	return w.MustRun("apply", "-no-color", "-input=false", "-auto-approve")
 }
 
 // invoke runs `terraform apply -invoke=<address>` with the further arguments args (such as -var),
 // returning what it printed and its error.
-func (w *cliWorkdir) invoke(address string, args ...string) (string, error) {
+func (w *CLIWorkdir) Invoke(address string, args ...string) (string, error) {
 	w.t.Helper()
-	return w.run(append([]string{"apply", "-no-color", "-input=false", "-auto-approve", "-invoke=" + address}, args...)...)
+	return w.Run(append([]string{"apply", "-no-color", "-input=false", "-auto-approve", "-invoke=" + address}, args...)...)
 }
 
 // mustInvoke is invoke that fails the test when the action fails.
-func (w *cliWorkdir) mustInvoke(address string, args ...string) string {
+func (w *CLIWorkdir) MustInvoke(address string, args ...string) string {
 	w.t.Helper()
-	out, err := w.invoke(address, args...)
+	out, err := w.Invoke(address, args...)
 	if err != nil {
 		w.t.Fatalf("terraform apply -invoke=%s: %v", address, err)
 	}
@@ -126,9 +126,9 @@ func (w *cliWorkdir) mustInvoke(address string, args ...string) string {
 
 // expectNoChanges fails the test unless `terraform plan` with args plans no change (an action changes no
 // state; a workspace moved from the official provider has nothing to change), and returns what it printed.
-func (w *cliWorkdir) expectNoChanges(args ...string) string {
+func (w *CLIWorkdir) ExpectNoChanges(args ...string) string {
 	w.t.Helper()
-	out, err := w.run(append([]string{"plan", "-no-color", "-input=false", "-detailed-exitcode"}, args...)...)
+	out, err := w.Run(append([]string{"plan", "-no-color", "-input=false", "-detailed-exitcode"}, args...)...)
 	var exit *exec.ExitError
 	if errors.As(err, &exit) && exit.ExitCode() == 2 {
 		w.t.Fatalf("terraform plan %s is not empty:\n%s", strings.Join(args, " "), out)
@@ -143,14 +143,14 @@ func (w *cliWorkdir) expectNoChanges(args ...string) string {
 }
 
 // destroy destroys what the configuration made, which matters on the real service.
-func (w *cliWorkdir) destroy() {
+func (w *CLIWorkdir) Destroy() {
 	w.t.Helper()
-	w.mustRun("destroy", "-no-color", "-input=false", "-auto-approve")
+	w.MustRun("destroy", "-no-color", "-input=false", "-auto-approve")
 }
 
 // triggeredAction is an action of actionType named test, with the attributes config, that a
 // terraform_data's create triggers: a plan of it plans the action, so plan-time checks run.
-func triggeredAction(actionType, config string) string {
+func TriggeredAction(actionType, config string) string {
 	return `
 resource "terraform_data" "trigger" {
   input = "x"
@@ -171,17 +171,17 @@ action "` + actionType + `" "test" {
 }
 
 // expectOutput fails the test unless out holds each of wants, each as Terraform may wrap it (see wrapped).
-func expectOutput(t *testing.T, out string, wants ...string) {
+func ExpectOutput(t *testing.T, out string, wants ...string) {
 	t.Helper()
 	for _, want := range wants {
-		if !wrapped(want).MatchString(out) {
+		if !Wrapped(want).MatchString(out) {
 			t.Errorf("the CLI's output lacks %q:\n%s", want, out)
 		}
 	}
 }
 
 // providerBlock is the provider block of the emulator with another organization or token.
-func (e *testEnv) providerBlock(org, token string) string {
+func (e *TestEnv) ProviderBlock(org, token string) string {
 	return fmt.Sprintf(`
 provider "buildkite" {
   rest_url     = %q
@@ -190,5 +190,5 @@ provider "buildkite" {
   api_token    = %q
   max_retries  = 1
 }
-`, e.url, e.graphqlURL, org, token)
+`, e.URL, e.GraphQLURL, org, token)
 }

@@ -1,4 +1,4 @@
-package provider
+package acctest
 
 import (
 	"bytes"
@@ -41,10 +41,10 @@ import (
 // its delete. Objects nested in another (queues, tokens, secrets, members, schedules, access) go with their
 // parent and need no row: their exempt says so. An object without a name is named by what stands for one:
 // a rule by its pipelines', a notification service by its description. The organization's singletons (its
-// API settings and banner) have no row: the tests that change them put them back (singleton_kit_test.go).
+// API settings and banner) have no row: the tests that change them put them back (singleton.go).
 
 // testPrefix starts the name of every object the acceptance tests create.
-const testPrefix = "tf-acc-"
+const TestPrefix = "tf-acc-"
 
 // sweepSummary prints how many objects the sweepers removed, after a sweep that did not fail; without
 // SWEEP_CONFIRM, how many they would have removed, and how to remove them.
@@ -62,7 +62,7 @@ func sweepSummary() {
 
 // leftovers is what one live test must delete when it ends: the top-level objects its client created
 // (their IDs, by collection) and the names of objects Terraform leaves behind on purpose.
-type leftovers struct {
+type Leftovers struct {
 	mu    sync.Mutex
 	ids   map[string]map[string]bool // collection -> IDs
 	names map[string]map[string]bool // resource type -> names
@@ -70,7 +70,7 @@ type leftovers struct {
 
 // recordCreates returns an HTTP client that notes in l the ID of every object created in a top-level
 // collection.
-func (l *leftovers) recordCreates() *http.Client {
+func (l *Leftovers) RecordCreates() *http.Client {
 	return &http.Client{Transport: roundTripFunc(func(r *http.Request) (*http.Response, error) {
 		resp, err := http.DefaultTransport.RoundTrip(r)
 		// A POST to the collection itself is a create: 201, or 200 where the service answers so (registries).
@@ -104,7 +104,7 @@ func (l *leftovers) recordCreates() *http.Client {
 
 // addGraphQLCreate notes the token a GraphQL agentTokenCreate answer holds, under the agent token row's
 // collection; any other answer is not a create of a type with a row.
-func (l *leftovers) addGraphQLCreate(body []byte) {
+func (l *Leftovers) addGraphQLCreate(body []byte) {
 	var created struct {
 		Data struct {
 			AgentTokenCreate *struct {
@@ -122,7 +122,7 @@ func (l *leftovers) addGraphQLCreate(body []byte) {
 }
 
 // add notes keys under group in one of l's sets.
-func (l *leftovers) add(set *map[string]map[string]bool, group string, keys ...string) {
+func (l *Leftovers) add(set *map[string]map[string]bool, group string, keys ...string) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if *set == nil {
@@ -140,29 +140,29 @@ func (l *leftovers) add(set *map[string]map[string]bool, group string, keys ...s
 
 // leaveNoneNamed makes a live test delete, when it ends, the objects of resourceType named name: those
 // Terraform leaves on purpose (archived on delete, removed from state without destroying).
-func (e *testEnv) leaveNoneNamed(resourceType, name string) {
-	if e.leftovers != nil {
-		e.leftovers.add(&e.leftovers.names, resourceType, name)
+func (e *TestEnv) LeaveNoneNamed(resourceType, name string) {
+	if e.Leftovers != nil {
+		e.Leftovers.add(&e.Leftovers.names, resourceType, name)
 	}
 }
 
 // removeLeftovers deletes what the test left, type by type in dependency order, after the test's own
 // clean-up and destroy; what it cannot delete fails the test, as it stays in the organization.
-func (e *testEnv) removeLeftovers() {
-	l := e.leftovers
+func (e *TestEnv) RemoveLeftovers() {
+	l := e.Leftovers
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	ctx := context.Background()
-	for _, s := range sweepOrder() {
-		ids, names := l.ids[s.collection], l.names[s.resourceType]
+	for _, s := range SweepOrder() {
+		ids, names := l.ids[s.Collection], l.names[s.ResourceType]
 		if len(ids) == 0 && len(names) == 0 {
 			continue
 		}
-		_, err := s.remove(ctx, e.client, func(x sweepable) bool {
-			if ids[x.id] {
+		_, err := s.remove(ctx, e.Client, func(x Sweepable) bool {
+			if ids[x.ID] {
 				return true
 			}
-			for _, n := range x.names {
+			for _, n := range x.Names {
 				if names[n] {
 					return true
 				}
@@ -170,73 +170,73 @@ func (e *testEnv) removeLeftovers() {
 			return false
 		})
 		if err != nil {
-			e.t.Errorf("left in the organization (make sweep removes it): %s: %v", s.resourceType, err)
+			e.T.Errorf("left in the organization (make sweep removes it): %s: %v", s.ResourceType, err)
 		}
 	}
 }
 
 // sweeper is one row: how to find and remove one type's objects.
-type sweeper struct {
-	resourceType string
-	collection   string // the last segment of the collection's path, under the organization
-	after        []string
-	list         func(ctx context.Context, c *buildkite.Client) ([]sweepable, error)
+type Sweeper struct {
+	ResourceType string
+	Collection   string // the last segment of the collection's path, under the organization
+	After        []string
+	List         func(ctx context.Context, c *buildkite.Client) ([]Sweepable, error)
 }
 
 // sweepable is one object a sweeper can remove.
-type sweepable struct {
-	id    string   // UUID, as the create answer gives it in "id" or "uuid"
-	names []string // name, then slug: the sweepers match the name (names[0]); a test's clean-up matches either
+type Sweepable struct {
+	ID    string   // UUID, as the create answer gives it in "id" or "uuid"
+	Names []string // name, then slug: the sweepers match the name (names[0]); a test's clean-up matches either
 	// refs, for an object without a name of its own (a rule), are the names of the objects it names: it is
 	// the tests' when every one of them is.
-	refs []string
-	del  func(ctx context.Context) error
+	Refs []string
+	Del  func(ctx context.Context) error
 }
 
 // tests reports whether x is an object the tests made: its name starts with testPrefix, or, for a rule,
 // every object it names is the tests'.
-func (x sweepable) tests() bool {
-	if x.refs != nil {
-		if len(x.refs) == 0 {
+func (x Sweepable) Tests() bool {
+	if x.Refs != nil {
+		if len(x.Refs) == 0 {
 			return false
 		}
-		for _, r := range x.refs {
+		for _, r := range x.Refs {
 			if !prefixed(r) {
 				return false
 			}
 		}
 		return true
 	}
-	return len(x.names) > 0 && prefixed(x.names[0])
+	return len(x.Names) > 0 && prefixed(x.Names[0])
 }
 
 // sweepers, in no particular order: after gives the order.
 // sweepers is the table of sweepers, a view over the types' rows (typeTests.sweeper), in no particular
 // order: after gives the order.
-func sweepers() []sweeper {
-	return tableRows(func(r typeTests) []sweeper { return one(r.sweeper) })
+func Sweepers() []Sweeper {
+	return TableRows(func(r TypeTests) []Sweeper { return One(r.Sweeper) })
 }
 
 // sweepOrder is sweepers with every row after the rows its after names.
-func sweepOrder() []sweeper {
-	byType := map[string]sweeper{}
-	for _, s := range sweepers() {
-		byType[s.resourceType] = s
+func SweepOrder() []Sweeper {
+	byType := map[string]Sweeper{}
+	for _, s := range Sweepers() {
+		byType[s.ResourceType] = s
 	}
-	var out []sweeper
+	var out []Sweeper
 	done := map[string]bool{}
-	var visit func(s sweeper)
-	visit = func(s sweeper) {
-		if done[s.resourceType] {
+	var visit func(s Sweeper)
+	visit = func(s Sweeper) {
+		if done[s.ResourceType] {
 			return
 		}
-		done[s.resourceType] = true
-		for _, dep := range s.after {
+		done[s.ResourceType] = true
+		for _, dep := range s.After {
 			visit(byType[dep])
 		}
 		out = append(out, s)
 	}
-	for _, s := range sweepers() {
+	for _, s := range Sweepers() {
 		visit(s)
 	}
 	return out
@@ -254,11 +254,13 @@ var (
 	sweepRan   atomic.Bool
 )
 
-func init() {
-	for _, s := range sweepers() {
-		resource.AddTestSweepers(s.resourceType, &resource.Sweeper{
-			Name:         s.resourceType,
-			Dependencies: s.after,
+// registerSweepers gives terraform-plugin-testing a sweeper for each type's row; Main calls it once the test
+// package has registered its rows.
+func registerSweepers() {
+	for _, s := range Sweepers() {
+		resource.AddTestSweepers(s.ResourceType, &resource.Sweeper{
+			Name:         s.ResourceType,
+			Dependencies: s.After,
 			F: func(string) error {
 				sweepRan.Store(true)
 				c, err := sweepClient()
@@ -268,14 +270,14 @@ func init() {
 				ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 				defer cancel()
 				confirmed := os.Getenv(sweepConfirmEnv) == os.Getenv(kit.EnvOrgSlug)
-				n, err := s.sweep(ctx, c, confirmed, os.Stdout)
+				n, err := s.Sweep(ctx, c, confirmed, os.Stdout)
 				if confirmed {
 					swept.Add(int64(n))
 				} else {
 					wouldSweep.Add(int64(n))
 				}
 				if err != nil {
-					return fmt.Errorf("%s: %w", s.resourceType, err)
+					return fmt.Errorf("%s: %w", s.ResourceType, err)
 				}
 				return nil
 			},
@@ -285,23 +287,23 @@ func init() {
 
 // sweep removes (confirmed) or lists the row's objects the tests made, printing one line for the type,
 // and returns how many it removed or would remove.
-func (s sweeper) sweep(ctx context.Context, c *buildkite.Client, confirmed bool, out io.Writer) (int, error) {
+func (s Sweeper) Sweep(ctx context.Context, c *buildkite.Client, confirmed bool, out io.Writer) (int, error) {
 	if !confirmed {
-		all, err := s.list(ctx, c)
+		all, err := s.List(ctx, c)
 		if err != nil {
 			return 0, fmt.Errorf("listing: %w", err)
 		}
 		var names []string
 		for _, x := range all {
-			if x.tests() {
-				names = append(names, kit.DisplayOr(strings.Join(x.names, " / "), strings.Join(x.refs, " -> "))+" ("+x.id+")")
+			if x.Tests() {
+				names = append(names, kit.DisplayOr(strings.Join(x.Names, " / "), strings.Join(x.Refs, " -> "))+" ("+x.ID+")")
 			}
 		}
-		_, _ = fmt.Fprintf(out, "sweep: %s: would remove %d object(s)%s\n", s.resourceType, len(names), listed(names))
+		_, _ = fmt.Fprintf(out, "sweep: %s: would remove %d object(s)%s\n", s.ResourceType, len(names), listed(names))
 		return len(names), nil
 	}
-	n, err := s.remove(ctx, c, sweepable.tests)
-	_, _ = fmt.Fprintf(out, "sweep: %s: removed %d %s… object(s)\n", s.resourceType, n, testPrefix)
+	n, err := s.remove(ctx, c, Sweepable.Tests)
+	_, _ = fmt.Fprintf(out, "sweep: %s: removed %d %s… object(s)\n", s.ResourceType, n, TestPrefix)
 	return n, err
 }
 
@@ -322,13 +324,13 @@ func sweepClient() (*buildkite.Client, error) {
 	if url == "" {
 		url = kit.DefaultRESTURL
 	}
-	c, err := buildkite.NewClient(buildkite.Config{BaseURL: url, GraphQLURL: graphqlEndpoint(os.Getenv(kit.EnvGraphQLURL), os.Getenv(kit.EnvRESTURL)),
+	c, err := buildkite.NewClient(buildkite.Config{BaseURL: url, GraphQLURL: GraphQLEndpoint(os.Getenv(kit.EnvGraphQLURL), os.Getenv(kit.EnvRESTURL)),
 		Organization: org, Token: token,
-		UserAgent: "terraform-provider-buildkite/sweep", HTTPClient: &http.Client{Transport: sweepTransport{http.DefaultTransport}}})
+		UserAgent: "terraform-provider-buildkite/sweep", HTTPClient: &http.Client{Transport: SweepTransport{http.DefaultTransport}}})
 	if err != nil {
 		return nil, err
 	}
-	if err := confirmSweptOrganization(context.Background(), c, org); err != nil {
+	if err := ConfirmSweptOrganization(context.Background(), c, org); err != nil {
 		return nil, err
 	}
 	return c, nil
@@ -336,7 +338,7 @@ func sweepClient() (*buildkite.Client, error) {
 
 // confirmSweptOrganization fails unless the server answers the organization as itself: a server that
 // answers every path with an empty list (a proxy, a wrong URL) is not swept as "removed 0".
-func confirmSweptOrganization(ctx context.Context, c *buildkite.Client, org string) error {
+func ConfirmSweptOrganization(ctx context.Context, c *buildkite.Client, org string) error {
 	o, err := c.Organizations.Get(ctx)
 	if err != nil {
 		return fmt.Errorf("sweep: reading organization %s before listing it: %w", org, err)
@@ -350,10 +352,10 @@ func confirmSweptOrganization(ctx context.Context, c *buildkite.Client, org stri
 // sweepTransport checks every listing the sweepers read for the shape of one: a JSON array of objects each
 // with its "id" or "uuid", and, when empty, no link to another page (an empty page of a longer listing is an
 // incomplete one). A listing that fails is an error: the sweep cannot say it removed everything.
-type sweepTransport struct{ next http.RoundTripper }
+type SweepTransport struct{ Next http.RoundTripper }
 
-func (t sweepTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	resp, err := t.next.RoundTrip(r)
+func (t SweepTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	resp, err := t.Next.RoundTrip(r)
 	if err != nil || r.Method != http.MethodGet || resp.StatusCode != http.StatusOK {
 		return resp, err
 	}
@@ -367,14 +369,14 @@ func (t sweepTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	if len(trimmed) == 0 || trimmed[0] != '[' {
 		return resp, nil // an object (one organization, one pipeline): the client checks it
 	}
-	if err := listingShape(trimmed, resp.Header); err != nil {
+	if err := ListingShape(trimmed, resp.Header); err != nil {
 		return nil, fmt.Errorf("GET %s: the answer is not a complete listing: %w", r.URL.Path, err)
 	}
 	return resp, nil
 }
 
 // listingShape checks one page of a listing.
-func listingShape(body []byte, h http.Header) error {
+func ListingShape(body []byte, h http.Header) error {
 	var items []map[string]any
 	if err := json.Unmarshal(body, &items); err != nil {
 		return fmt.Errorf("not an array of objects: %w", err)
@@ -398,14 +400,14 @@ func listingShape(body []byte, h http.Header) error {
 
 // prefixed tells whether a name is one the tests gave: it starts with testPrefix, in that case.
 func prefixed(name string) bool {
-	return strings.HasPrefix(name, testPrefix)
+	return strings.HasPrefix(name, TestPrefix)
 }
 
 // remove deletes every object of the row's type that pick selects and returns how many it removed; one
 // already gone (404) was removed by someone else and is no error. Every failure is reported, not only the
 // first.
-func (s sweeper) remove(ctx context.Context, c *buildkite.Client, pick func(sweepable) bool) (int, error) {
-	all, err := s.list(ctx, c)
+func (s Sweeper) remove(ctx context.Context, c *buildkite.Client, pick func(Sweepable) bool) (int, error) {
+	all, err := s.List(ctx, c)
 	if err != nil {
 		return 0, fmt.Errorf("listing: %w", err)
 	}
@@ -415,11 +417,11 @@ func (s sweeper) remove(ctx context.Context, c *buildkite.Client, pick func(swee
 		if !pick(x) {
 			continue
 		}
-		switch err := x.del(ctx); {
+		switch err := x.Del(ctx); {
 		case err == nil:
 			n++
 		case !buildkite.IsNotFound(err):
-			errs = append(errs, fmt.Errorf("deleting %s (%s): %w", strings.Join(x.names, ", "), x.id, err))
+			errs = append(errs, fmt.Errorf("deleting %s (%s): %w", strings.Join(x.Names, ", "), x.ID, err))
 		}
 	}
 	return n, errors.Join(errs...)
@@ -427,27 +429,27 @@ func (s sweeper) remove(ctx context.Context, c *buildkite.Client, pick func(swee
 
 // listAgentTokens lists the live unclustered agent tokens, named by their descriptions; where the client
 // has no GraphQL endpoint (rest_url set without graphql_url) it says so and lists none.
-func listAgentTokens(ctx context.Context, c *buildkite.Client) ([]sweepable, error) {
+func ListAgentTokens(ctx context.Context, c *buildkite.Client) ([]Sweepable, error) {
 	if !c.HasGraphQL() {
 		fmt.Printf("sweep: buildkite_agent_token: not swept: no GraphQL endpoint (set %s with %s)\n", kit.EnvGraphQLURL, kit.EnvRESTURL)
 		return nil, nil
 	}
 	all, err := c.AgentTokens.List(ctx)
-	return sweepables(all, err, func(t buildkite.AgentToken) sweepable {
+	return sweepables(all, err, func(t buildkite.AgentToken) Sweepable {
 		var names []string
 		if t.Description != nil {
 			names = []string{*t.Description}
 		}
-		return sweepable{id: t.UUID, names: names, del: func(ctx context.Context) error {
+		return Sweepable{ID: t.UUID, Names: names, Del: func(ctx context.Context) error {
 			return c.AgentTokens.Revoke(ctx, t.ID, buildkite.AgentTokenRevokeReason)
 		}}
 	})
 }
 
-func listPipelines(ctx context.Context, c *buildkite.Client) ([]sweepable, error) {
+func ListPipelines(ctx context.Context, c *buildkite.Client) ([]Sweepable, error) {
 	all, err := c.Pipelines.List(ctx, nil)
-	return sweepables(all, err, func(p buildkite.Pipeline) sweepable {
-		return sweepable{id: p.ID, names: []string{p.Name, p.Slug}, del: func(ctx context.Context) error { return deletePipeline(ctx, c, p.Slug) }}
+	return sweepables(all, err, func(p buildkite.Pipeline) Sweepable {
+		return Sweepable{ID: p.ID, Names: []string{p.Name, p.Slug}, Del: func(ctx context.Context) error { return deletePipeline(ctx, c, p.Slug) }}
 	})
 }
 
@@ -464,27 +466,27 @@ func deletePipeline(ctx context.Context, c *buildkite.Client, slug string) error
 	return c.Pipelines.Delete(ctx, slug)
 }
 
-func listTemplates(ctx context.Context, c *buildkite.Client) ([]sweepable, error) {
+func ListTemplates(ctx context.Context, c *buildkite.Client) ([]Sweepable, error) {
 	all, err := c.PipelineTemplates.List(ctx)
-	return sweepables(all, err, func(t buildkite.PipelineTemplate) sweepable {
-		return sweepable{id: t.UUID, names: []string{t.Name}, del: func(ctx context.Context) error { return c.PipelineTemplates.Delete(ctx, t.UUID) }}
+	return sweepables(all, err, func(t buildkite.PipelineTemplate) Sweepable {
+		return Sweepable{ID: t.UUID, Names: []string{t.Name}, Del: func(ctx context.Context) error { return c.PipelineTemplates.Delete(ctx, t.UUID) }}
 	})
 }
 
-func listClusters(ctx context.Context, c *buildkite.Client) ([]sweepable, error) {
+func ListClusters(ctx context.Context, c *buildkite.Client) ([]Sweepable, error) {
 	all, err := c.Clusters.List(ctx)
-	return sweepables(all, err, func(cl buildkite.Cluster) sweepable {
-		return sweepable{id: cl.ID, names: []string{cl.Name}, del: func(ctx context.Context) error { return deleteCluster(ctx, c, cl.ID) }}
+	return sweepables(all, err, func(cl buildkite.Cluster) Sweepable {
+		return Sweepable{ID: cl.ID, Names: []string{cl.Name}, Del: func(ctx context.Context) error { return deleteCluster(ctx, c, cl.ID) }}
 	})
 }
 
 // listCacheRegistries lists the registries of every cluster (the Default ones are never the tests').
-func listCacheRegistries(ctx context.Context, c *buildkite.Client) ([]sweepable, error) {
+func ListCacheRegistries(ctx context.Context, c *buildkite.Client) ([]Sweepable, error) {
 	clusters, err := c.Clusters.List(ctx)
 	if err != nil {
 		return nil, err
 	}
-	var out []sweepable
+	var out []Sweepable
 	for _, cl := range clusters {
 		all, err := c.CacheRegistries.List(ctx, cl.ID)
 		if err != nil {
@@ -494,7 +496,7 @@ func listCacheRegistries(ctx context.Context, c *buildkite.Client) ([]sweepable,
 			if r.Default {
 				continue
 			}
-			out = append(out, sweepable{id: r.UUID, names: []string{r.Name, r.Slug}, del: func(ctx context.Context) error {
+			out = append(out, Sweepable{ID: r.UUID, Names: []string{r.Name, r.Slug}, Del: func(ctx context.Context) error {
 				return c.CacheRegistries.Delete(ctx, cl.ID, r.UUID)
 			}})
 		}
@@ -520,49 +522,49 @@ func deleteCluster(ctx context.Context, c *buildkite.Client, id string) error {
 	return c.Clusters.Delete(ctx, id)
 }
 
-func listTeams(ctx context.Context, c *buildkite.Client) ([]sweepable, error) {
+func ListTeams(ctx context.Context, c *buildkite.Client) ([]Sweepable, error) {
 	all, err := c.Teams.List(ctx, buildkite.TeamListOptions{})
-	return sweepables(all, err, func(t buildkite.Team) sweepable {
-		return sweepable{id: t.ID, names: []string{t.Name, t.Slug}, del: func(ctx context.Context) error { return c.Teams.Delete(ctx, t.ID) }}
+	return sweepables(all, err, func(t buildkite.Team) Sweepable {
+		return Sweepable{ID: t.ID, Names: []string{t.Name, t.Slug}, Del: func(ctx context.Context) error { return c.Teams.Delete(ctx, t.ID) }}
 	})
 }
 
-func listSuites(ctx context.Context, c *buildkite.Client) ([]sweepable, error) {
+func ListSuites(ctx context.Context, c *buildkite.Client) ([]Sweepable, error) {
 	all, err := c.TestSuites.List(ctx)
-	return sweepables(all, err, func(s buildkite.TestSuite) sweepable {
-		return sweepable{id: s.ID, names: []string{s.Name, s.Slug}, del: func(ctx context.Context) error { return c.TestSuites.Delete(ctx, s.Slug) }}
+	return sweepables(all, err, func(s buildkite.TestSuite) Sweepable {
+		return Sweepable{ID: s.ID, Names: []string{s.Name, s.Slug}, Del: func(ctx context.Context) error { return c.TestSuites.Delete(ctx, s.Slug) }}
 	})
 }
 
-func listRegistries(ctx context.Context, c *buildkite.Client) ([]sweepable, error) {
+func ListRegistries(ctx context.Context, c *buildkite.Client) ([]Sweepable, error) {
 	all, err := c.Registries.List(ctx)
-	return sweepables(all, err, func(r buildkite.Registry) sweepable {
-		return sweepable{id: r.ID, names: []string{r.Name, r.Slug}, del: func(ctx context.Context) error { return c.Registries.Delete(ctx, r.Slug) }}
+	return sweepables(all, err, func(r buildkite.Registry) Sweepable {
+		return Sweepable{ID: r.ID, Names: []string{r.Name, r.Slug}, Del: func(ctx context.Context) error { return c.Registries.Delete(ctx, r.Slug) }}
 	})
 }
 
-func listPortals(ctx context.Context, c *buildkite.Client) ([]sweepable, error) {
+func ListPortals(ctx context.Context, c *buildkite.Client) ([]Sweepable, error) {
 	all, err := c.Portals.List(ctx)
-	return sweepables(all, err, func(p buildkite.Portal) sweepable {
-		return sweepable{id: p.UUID, names: []string{p.Name, p.Slug}, del: func(ctx context.Context) error { return c.Portals.Delete(ctx, p.Slug) }}
+	return sweepables(all, err, func(p buildkite.Portal) Sweepable {
+		return Sweepable{ID: p.UUID, Names: []string{p.Name, p.Slug}, Del: func(ctx context.Context) error { return c.Portals.Delete(ctx, p.Slug) }}
 	})
 }
 
 // listNotificationServices names each service by its description, the one name it has (none: nothing to
 // match, and the service is never swept by name).
-func listNotificationServices(ctx context.Context, c *buildkite.Client) ([]sweepable, error) {
+func ListNotificationServices(ctx context.Context, c *buildkite.Client) ([]Sweepable, error) {
 	all, err := c.NotificationServices.List(ctx)
-	return sweepables(all, err, func(n buildkite.NotificationService) sweepable {
+	return sweepables(all, err, func(n buildkite.NotificationService) Sweepable {
 		var names []string
 		if n.Description != nil && *n.Description != "" {
 			names = []string{*n.Description}
 		}
-		return sweepable{id: n.ID, names: names, del: func(ctx context.Context) error { return c.NotificationServices.Delete(ctx, n.ID) }}
+		return Sweepable{ID: n.ID, Names: names, Del: func(ctx context.Context) error { return c.NotificationServices.Delete(ctx, n.ID) }}
 	})
 }
 
 // listRules gives each rule the names of the pipelines it names.
-func listRules(ctx context.Context, c *buildkite.Client) ([]sweepable, error) {
+func ListRules(ctx context.Context, c *buildkite.Client) ([]Sweepable, error) {
 	pipelines, err := c.Pipelines.List(ctx, nil)
 	if err != nil {
 		return nil, err
@@ -572,23 +574,23 @@ func listRules(ctx context.Context, c *buildkite.Client) ([]sweepable, error) {
 		names[p.ID] = []string{p.Name, p.Slug}
 	}
 	all, err := c.Rules.List(ctx)
-	return sweepables(all, err, func(r buildkite.Rule) sweepable {
+	return sweepables(all, err, func(r buildkite.Rule) Sweepable {
 		// refs: the names of both pipelines ("" for one not found, which is no test's).
 		refs := []string{}
 		for _, id := range []string{r.SourceUUID, r.TargetUUID} {
 			refs = append(refs, append(names[id], "")[0])
 		}
-		return sweepable{id: r.UUID, names: append(append([]string{}, names[r.SourceUUID]...), names[r.TargetUUID]...), refs: refs,
-			del: func(ctx context.Context) error { return c.Rules.Delete(ctx, r.UUID) }}
+		return Sweepable{ID: r.UUID, Names: append(append([]string{}, names[r.SourceUUID]...), names[r.TargetUUID]...), Refs: refs,
+			Del: func(ctx context.Context) error { return c.Rules.Delete(ctx, r.UUID) }}
 	})
 }
 
 // sweepables maps a listing to sweepables.
-func sweepables[T any](all []T, err error, f func(T) sweepable) ([]sweepable, error) {
+func sweepables[T any](all []T, err error, f func(T) Sweepable) ([]Sweepable, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := make([]sweepable, len(all))
+	out := make([]Sweepable, len(all))
 	for i, x := range all {
 		out[i] = f(x)
 	}

@@ -1,4 +1,4 @@
-package provider
+package acctest
 
 import (
 	"regexp"
@@ -10,38 +10,38 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 )
 
-// The rows of the query table (query_test.go), which each type declares in its test file (type_tests_kit_test.go).
+// The rows of the query table (query_test.go), which each type declares in its test file (type_tests.go).
 
 // queryCase is one list resource: run seeds its area in a fresh environment (names start with base) and
 // returns what to query and what must be found.
-type queryCase struct {
-	resourceType string
-	run          func(t *testing.T, e *testEnv, base string) queryRow
+type QueryCase struct {
+	ResourceType string
+	Run          func(t *testing.T, e *TestEnv, base string) QueryRow
 }
 
 // queryRow is one list resource's query: list blocks (triples of type, name and config body) and the checks
 // of what they find, list blocks each refused with an error, and how many objects the unfiltered list
 // block finds, which the generated configuration must import.
-type queryRow struct {
-	blocks  []string
-	checks  []querycheck.QueryResultCheck
-	refused []queryRefusal
-	imports int
+type QueryRow struct {
+	Blocks  []string
+	Checks  []querycheck.QueryResultCheck
+	Refused []QueryRefusal
+	Imports int
 }
 
-type queryRefusal struct {
-	body    string // the config block of a list block named after the refusal
-	message *regexp.Regexp
+type QueryRefusal struct {
+	Body    string // the config block of a list block named after the refusal
+	Message *regexp.Regexp
 }
 
 // known is a KnownValueCheck of one attribute.
-func known(attr string, value knownvalue.Check) querycheck.KnownValueCheck {
+func Known(attr string, value knownvalue.Check) querycheck.KnownValueCheck {
 	return querycheck.KnownValueCheck{Path: tfjsonpath.New(attr), KnownValue: value}
 }
 
 // byIdentity picks the result with the identity of attribute-value pairs.
-func byIdentity(kv ...string) queryfilter.QueryFilter {
-	return queryfilter.ByResourceIdentity(identityOf(kv...))
+func ByIdentity(kv ...string) queryfilter.QueryFilter {
+	return queryfilter.ByResourceIdentity(IdentityOf(kv...))
 }
 
-const unknownUUIDFilter = `    %s = "` + unknownUUID + `"`
+const UnknownUUIDFilter = `    %s = "` + UnknownUUID + `"`

@@ -1,4 +1,4 @@
-package provider
+package acctest
 
 import (
 	"context"
@@ -22,50 +22,50 @@ import (
 // provider registers lacks a row a table requires and says nothing of why (exempt).
 
 // typeTests are one resource type's rows; a nil or empty field is no row.
-type typeTests struct {
+type TypeTests struct {
 	// identity: import by identity and the identity through an update (TestAccResources_identity, identity_test.go).
-	identity *identityCase
+	Identity *IdentityCase
 	// invalidIdentity: import blocks naming an identity that names nothing or is malformed, each refused at
 	// plan time (TestAccResources_identityInvalid), where the type's identity can be malformed.
-	invalidIdentity *invalidIdentityCase
+	InvalidIdentity *InvalidIdentityCase
 	// migration: moves of the official provider's states of the type (TestAccMigration_fromOfficialProvider,
 	// migration_test.go, and examples/migration).
-	migration []migrationCase
-	// sweeper: how `make sweep` finds and removes the type's objects a live run left (sweep_kit_test.go).
-	sweeper *sweeper
+	Migration []MigrationCase
+	// sweeper: how `make sweep` finds and removes the type's objects a live run left (sweep.go).
+	Sweeper *Sweeper
 	// query: terraform query of the type's list resource (TestAccResources_query, query_test.go).
-	query *queryCase
+	Query *QueryCase
 	// taken: a create refused because the name or key is taken names the holder (adoption_test.go), where
 	// the type's names or keys are unique.
-	taken *takenCase
+	Taken *TakenCase
 	// lostSecret: a secret only the create answer carries, its answer lost (TestAccLostCreateAnswers).
-	lostSecret *lostSecretCase
+	LostSecret *LostSecretCase
 	// association: the life cycle of an association type (TestAccAssociations, association_test.go).
-	association *associationCase
+	Association *AssociationCase
 	// upgrade: earlier states of ours and the official provider's, upgraded (TestUpgradeResourceState).
-	upgrade []upgradeCase
+	Upgrade []UpgradeCase
 	// serviceState lists the IDs of the type's objects the service holds, as its state records them (id, or
 	// uuid where it has none): the types with one are compared with the state after faults
-	// (checkServiceMatchesState, service_state_kit_test.go).
-	serviceState func(ctx context.Context, c *buildkite.Client) ([]string, error)
+	// (checkServiceMatchesState, service_state.go).
+	ServiceState func(ctx context.Context, c *buildkite.Client) ([]string, error)
 
 	// exempt says, for a table that requires a row of this type, why the type has none: the table's name
 	// (a tableX constant) -> the reason, a sentence.
-	exempt map[string]string
+	Exempt map[string]string
 }
 
 // The tables TestHouse_everyTypeHasItsTestRows requires rows in, by the names exempt uses.
 const (
-	tableIdentity    = "identity"
-	tableMigration   = "migration"
-	tableSweeper     = "sweeper"
-	tableQuery       = "query"
-	tableLostSecret  = "lostSecret"
-	tableAssociation = "association"
+	TableIdentity    = "identity"
+	TableMigration   = "migration"
+	TableSweeper     = "sweeper"
+	TableQuery       = "query"
+	TableLostSecret  = "lostSecret"
+	TableAssociation = "association"
 )
 
 var (
-	registeredTypeTests = map[string]typeTests{}
+	RegisteredTypeTests = map[string]TypeTests{}
 	// typeTestsRead is set once a view has read the registrations: a registration after it would be missed.
 	typeTestsRead bool
 )
@@ -75,22 +75,22 @@ var (
 // runs, so every view sees every row.
 //
 //nolint:unparam // the result exists only so that a package variable can hold the call
-func registerTypeTests(resourceType string, rows typeTests) bool {
+func RegisterTypeTests(resourceType string, rows TypeTests) bool {
 	if typeTestsRead {
 		panic("test rows registered after the tables were read (register with var _ =, not in init): " + resourceType)
 	}
-	if _, dup := registeredTypeTests[resourceType]; dup {
+	if _, dup := RegisteredTypeTests[resourceType]; dup {
 		panic("test rows registered twice: " + resourceType)
 	}
-	registeredTypeTests[resourceType] = rows
+	RegisteredTypeTests[resourceType] = rows
 	return true
 }
 
 // typesWithTests returns the resource types that registered rows, in the order of their names.
-func typesWithTests() []string {
+func TypesWithTests() []string {
 	typeTestsRead = true
-	names := make([]string, 0, len(registeredTypeTests))
-	for name := range registeredTypeTests {
+	names := make([]string, 0, len(RegisteredTypeTests))
+	for name := range RegisteredTypeTests {
 		names = append(names, name)
 	}
 	sort.Strings(names)
@@ -99,16 +99,16 @@ func typesWithTests() []string {
 
 // tableRows is one table, a view over the registrations: the rows row picks from each type's, the types in
 // the order of their names.
-func tableRows[R any](row func(typeTests) []R) []R {
+func TableRows[R any](row func(TypeTests) []R) []R {
 	var out []R
-	for _, name := range typesWithTests() {
-		out = append(out, row(registeredTypeTests[name])...)
+	for _, name := range TypesWithTests() {
+		out = append(out, row(RegisteredTypeTests[name])...)
 	}
 	return slices.Clip(out)
 }
 
 // one is a table's row of a type that has at most one: none when nil.
-func one[R any](r *R) []R {
+func One[R any](r *R) []R {
 	if r == nil {
 		return nil
 	}

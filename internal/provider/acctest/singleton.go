@@ -1,4 +1,4 @@
-package provider
+package acctest
 
 import (
 	"context"
@@ -19,8 +19,8 @@ import (
 
 // holdSingleton makes, in live mode, the test the only one changing the singleton name until it ends. Its
 // release is registered before what puts the singleton back, so it runs after.
-func (e *testEnv) holdSingleton(name string) {
-	if !e.live || e.held[name] {
+func (e *TestEnv) HoldSingleton(name string) {
+	if !e.Live || e.held[name] {
 		return
 	}
 	l, _ := singletonLocks.LoadOrStore(name, &sync.Mutex{})
@@ -30,39 +30,39 @@ func (e *testEnv) holdSingleton(name string) {
 		e.held = map[string]bool{}
 	}
 	e.held[name] = true
-	e.t.Cleanup(mu.Unlock)
+	e.T.Cleanup(mu.Unlock)
 }
 
 // keepAPISettings makes the test leave the organization's API settings (allowlist, token revocation, token
 // restriction) as it found them.
-func (e *testEnv) keepAPISettings() {
-	e.t.Helper()
+func (e *TestEnv) KeepAPISettings() {
+	e.T.Helper()
 	if e.held["api-settings"] {
 		return
 	}
-	e.holdSingleton("api-settings")
+	e.HoldSingleton("api-settings")
 	ctx := context.Background()
-	found, err := e.client.OrgSettings.GetAPISettings(ctx)
+	found, err := e.Client.OrgSettings.GetAPISettings(ctx)
 	if err != nil {
-		e.t.Fatalf("reading the organization's API settings, to put them back when the test ends: %v", err)
+		e.T.Fatalf("reading the organization's API settings, to put them back when the test ends: %v", err)
 	}
 	ips := found.AllowedIPs()
 	if ips == nil {
 		ips = []string{}
 	}
 	days, restrict := kit.Deref(found.RevokeInactiveTokensAfterDays), found.RestrictUserAPITokenCreation
-	e.t.Cleanup(func() {
-		now, err := e.client.OrgSettings.GetAPISettings(ctx)
+	e.T.Cleanup(func() {
+		now, err := e.Client.OrgSettings.GetAPISettings(ctx)
 		if err != nil {
-			e.t.Errorf("reading the organization's API settings to put them back: %v", err)
+			e.T.Errorf("reading the organization's API settings to put them back: %v", err)
 			return
 		}
 		var u buildkite.APISettingsUpdate
 		if !slices.Equal(now.AllowedIPs(), ips) && len(now.AllowedIPs())+len(ips) > 0 {
-			u.AllowedIPAddresses = allowlistUpdate(ips)
+			u.AllowedIPAddresses = AllowlistUpdate(ips)
 		}
 		if kit.Deref(now.RevokeInactiveTokensAfterDays) != days {
-			u.RevokeInactiveTokensAfterDays = revocationUpdate(days)
+			u.RevokeInactiveTokensAfterDays = RevocationUpdate(days)
 		}
 		if now.RestrictUserAPITokenCreation != restrict {
 			u.RestrictUserAPITokenCreation = buildkite.Value(restrict)
@@ -70,53 +70,53 @@ func (e *testEnv) keepAPISettings() {
 		if u.IsZero() {
 			return
 		}
-		if _, err := e.client.OrgSettings.UpdateAPISettings(ctx, u); err != nil {
-			e.t.Errorf("left the organization's API settings changed (allowlist %v, %d days, restrict %v were found): %v", ips, days, restrict, err)
+		if _, err := e.Client.OrgSettings.UpdateAPISettings(ctx, u); err != nil {
+			e.T.Errorf("left the organization's API settings changed (allowlist %v, %d days, restrict %v were found): %v", ips, days, restrict, err)
 		}
 	})
 }
 
 // keepBanner makes the test leave the organization's banner as it found it: none, or its message.
-func (e *testEnv) keepBanner() {
-	e.t.Helper()
+func (e *TestEnv) KeepBanner() {
+	e.T.Helper()
 	if e.held["banner"] {
 		return
 	}
-	e.holdSingleton("banner")
+	e.HoldSingleton("banner")
 	ctx := context.Background()
-	found, err := e.client.OrgSettings.GetBanner(ctx)
+	found, err := e.Client.OrgSettings.GetBanner(ctx)
 	if err != nil && !buildkite.IsNotFound(err) {
-		e.t.Fatalf("reading the organization's banner, to put it back when the test ends: %v", err)
+		e.T.Fatalf("reading the organization's banner, to put it back when the test ends: %v", err)
 	}
-	e.t.Cleanup(func() {
-		now, err := e.client.OrgSettings.GetBanner(ctx)
+	e.T.Cleanup(func() {
+		now, err := e.Client.OrgSettings.GetBanner(ctx)
 		switch {
 		case buildkite.IsNotFound(err) && found == nil:
 		case err != nil && !buildkite.IsNotFound(err):
-			e.t.Errorf("reading the organization's banner to put it back: %v", err)
+			e.T.Errorf("reading the organization's banner to put it back: %v", err)
 		case found == nil:
-			if err := e.client.OrgSettings.DeleteBanner(ctx); err != nil && !buildkite.IsNotFound(err) {
-				e.t.Errorf("left the organization's banner %q: %v", now.Message, err)
+			if err := e.Client.OrgSettings.DeleteBanner(ctx); err != nil && !buildkite.IsNotFound(err) {
+				e.T.Errorf("left the organization's banner %q: %v", now.Message, err)
 			}
 		case now == nil || now.Message != found.Message:
-			if _, err := e.client.OrgSettings.PutBanner(ctx, found.Message); err != nil {
-				e.t.Errorf("left the organization's banner changed (%q was found): %v", found.Message, err)
+			if _, err := e.Client.OrgSettings.PutBanner(ctx, found.Message); err != nil {
+				e.T.Errorf("left the organization's banner changed (%q was found): %v", found.Message, err)
 			}
 		}
 	})
 }
 
 // keep2FA puts the organization's two-factor enforcement back as it was when the test ends.
-func (e *testEnv) keep2FA() {
-	e.t.Helper()
+func (e *TestEnv) Keep2FA() {
+	e.T.Helper()
 	ctx := context.Background()
-	was, err := e.client.Organizations.TwoFactorEnforced(ctx)
+	was, err := e.Client.Organizations.TwoFactorEnforced(ctx)
 	if err != nil {
-		e.t.Fatalf("reading the organization's 2FA enforcement, to put it back when the test ends: %v", err)
+		e.T.Fatalf("reading the organization's 2FA enforcement, to put it back when the test ends: %v", err)
 	}
-	e.t.Cleanup(func() {
-		if _, err := e.client.Organizations.SetTwoFactorEnforced(ctx, was); err != nil {
-			e.t.Errorf("putting the organization's 2FA enforcement back to %t: %v", was, err)
+	e.T.Cleanup(func() {
+		if _, err := e.Client.Organizations.SetTwoFactorEnforced(ctx, was); err != nil {
+			e.T.Errorf("putting the organization's 2FA enforcement back to %t: %v", was, err)
 		}
 	})
 }
@@ -124,21 +124,21 @@ func (e *testEnv) keep2FA() {
 // keepPipelineSettings makes the test leave the organization's pipeline settings as it found them (held, in
 // a live run, like the other singletons): the default branch and cluster, the expiry, the two switches and
 // build export. The timeouts are put back only where they were set: the API cannot remove them.
-func (e *testEnv) keepPipelineSettings() {
-	e.t.Helper()
+func (e *TestEnv) KeepPipelineSettings() {
+	e.T.Helper()
 	if e.held["pipeline-settings"] {
 		return
 	}
-	e.holdSingleton("pipeline-settings")
+	e.HoldSingleton("pipeline-settings")
 	ctx := context.Background()
-	found, err := e.client.PipelineSettings.Get(ctx)
+	found, err := e.Client.PipelineSettings.Get(ctx)
 	if err != nil {
-		e.t.Fatalf("reading the organization's pipeline settings, to put them back when the test ends: %v", err)
+		e.T.Fatalf("reading the organization's pipeline settings, to put them back when the test ends: %v", err)
 	}
-	e.t.Cleanup(func() {
-		now, err := e.client.PipelineSettings.Get(ctx)
+	e.T.Cleanup(func() {
+		now, err := e.Client.PipelineSettings.Get(ctx)
 		if err != nil {
-			e.t.Errorf("reading the organization's pipeline settings to put them back: %v", err)
+			e.T.Errorf("reading the organization's pipeline settings to put them back: %v", err)
 			return
 		}
 		var u buildkite.PipelineSettingsUpdate
@@ -161,8 +161,8 @@ func (e *testEnv) keepPipelineSettings() {
 			u.MaximumTimeoutInMinutes = buildkite.Value(*found.MaximumTimeoutInMinutes)
 		}
 		if !u.IsZero() {
-			if _, err := e.client.PipelineSettings.Update(ctx, u); err != nil {
-				e.t.Errorf("left the organization's pipeline settings changed: %v", err)
+			if _, err := e.Client.PipelineSettings.Update(ctx, u); err != nil {
+				e.T.Errorf("left the organization's pipeline settings changed: %v", err)
 			}
 		}
 		for name, was := range map[string][2]bool{
@@ -170,20 +170,20 @@ func (e *testEnv) keepPipelineSettings() {
 			buildkite.SwitchHostedAgentsSSH: {found.HostedAgentsTerminalAccess.Enabled, now.HostedAgentsTerminalAccess.Enabled},
 		} {
 			if was[0] != was[1] {
-				if _, err := e.client.PipelineSettings.SetSwitch(ctx, name, was[0]); err != nil {
-					e.t.Errorf("left %s changed: %v", name, err)
+				if _, err := e.Client.PipelineSettings.SetSwitch(ctx, name, was[0]); err != nil {
+					e.T.Errorf("left %s changed: %v", name, err)
 				}
 			}
 		}
 		fb, nb := found.BuildExports, now.BuildExports
 		switch {
 		case !fb.Enabled && nb.Enabled:
-			_, err = e.client.PipelineSettings.StopBuildExport(ctx)
+			_, err = e.Client.PipelineSettings.StopBuildExport(ctx)
 		case fb.Enabled && (kit.Deref(fb.Location) != kit.Deref(nb.Location) || kit.Deref(fb.StrategyID) != kit.Deref(nb.StrategyID)):
-			_, err = e.client.PipelineSettings.ConfigureBuildExport(ctx, kit.Deref(fb.Location), kit.Deref(fb.StrategyID))
+			_, err = e.Client.PipelineSettings.ConfigureBuildExport(ctx, kit.Deref(fb.Location), kit.Deref(fb.StrategyID))
 		}
 		if err != nil {
-			e.t.Errorf("left the organization's build export changed: %v", err)
+			e.T.Errorf("left the organization's build export changed: %v", err)
 		}
 	})
 }

@@ -1,4 +1,4 @@
-package provider
+package acctest
 
 import (
 	"fmt"
@@ -20,13 +20,14 @@ import (
 )
 
 // envLive switches the acceptance tests from the in-process emulator to the real service.
-const envLive = "BUILDKITE_ACC_LIVE"
+const EnvLive = "BUILDKITE_ACC_LIVE"
 
-// TestMain prepares what terraform-plugin-testing needs on these machines: a CLI configuration that exists.
+// Main, called by each test package's TestMain once it has set the hooks (hooks.go), prepares what terraform-plugin-testing needs on these machines: a CLI configuration that exists.
 // The acceptance tests (those that start Terraform) run only when TF_ACC is set, as in every provider: a
 // plain `go test ./...` is a unit run; make test and make testacc set it. They talk to a local emulator
 // unless BUILDKITE_ACC_LIVE is set.
-func TestMain(m *testing.M) {
+func Main(m *testing.M) {
+	registerSweepers()
 	_ = os.Setenv("CHECKPOINT_DISABLE", "1")
 	dir, err := os.MkdirTemp("", "tfacc-cli")
 	if err != nil {
@@ -39,8 +40,8 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	_ = os.Setenv("TF_CLI_CONFIG_FILE", cfg)
-	shortLivedChildren()
-	// resource.TestMain runs the tests, or with -sweep the sweepers (sweep_kit_test.go), and exits, except
+	ShortLivedChildren()
+	// resource.TestMain runs the tests, or with -sweep the sweepers (sweep.go), and exits, except
 	// after sweeping without a failure.
 	resource.TestMain(runThen{m, func() { _ = os.RemoveAll(dir) }})
 	_ = os.RemoveAll(dir)
@@ -54,18 +55,18 @@ func TestMain(m *testing.M) {
 // registry _basic tests each: no collection below 384 MiB took 7% less CPU (the pipeline resource's 27
 // tests: 254 s to 237 s of user and system time), and one core per process 5.6% less again. The test binary
 // read these variables when it started, so this changes only its children.
-var childRuntime = []string{"GOGC=off", "GOMEMLIMIT=384MiB", "GOMAXPROCS=1"}
+var ChildRuntime = []string{"GOGC=off", "GOMEMLIMIT=384MiB", "GOMAXPROCS=1"}
 
 // shortLivedChildren sets childRuntime in the environment the tests' processes inherit, unless the caller
 // chose any of its variables.
-func shortLivedChildren() {
-	for _, kv := range childRuntime {
+func ShortLivedChildren() {
+	for _, kv := range ChildRuntime {
 		k, _, _ := strings.Cut(kv, "=")
 		if _, ok := os.LookupEnv(k); ok {
 			return
 		}
 	}
-	for _, kv := range childRuntime {
+	for _, kv := range ChildRuntime {
 		k, v, _ := strings.Cut(kv, "=")
 		_ = os.Setenv(k, v)
 	}
@@ -84,50 +85,50 @@ func (r runThen) Run() int {
 }
 
 // testEnv is where one acceptance test runs: a fresh emulator, or the real service in live mode.
-type testEnv struct {
-	t      *testing.T
-	live   bool
-	server *fakeserver.Server
-	url    string
+type TestEnv struct {
+	T      *testing.T
+	Live   bool
+	Server *fakeserver.Server
+	URL    string
 	// graphqlURL is the GraphQL endpoint: the emulator's <url>/v1, or in live mode BUILDKITE_GRAPHQL_URL or
 	// the provider's choice (graphqlEndpoint).
-	graphqlURL string
-	org        string
-	token      string
-	client     *buildkite.Client
+	GraphQLURL string
+	Org        string
+	Token      string
+	Client     *buildkite.Client
 	// stableNames makes name return its base as it is, for objects of a committed example.
-	stableNames bool
-	// leftovers, in live mode, is what the test deletes when it ends (sweep_kit_test.go).
-	leftovers *leftovers
-	// held names the organization's singletons the test holds (singleton_kit_test.go).
+	StableNames bool
+	// leftovers, in live mode, is what the test deletes when it ends (sweep.go).
+	Leftovers *Leftovers
+	// held names the organization's singletons the test holds (singleton.go).
 	held map[string]bool
 }
 
 // newTestEnv starts a fresh emulator on a random loopback port, closed when the test ends.
-func newTestEnv(t *testing.T) *testEnv {
+func NewTestEnv(t *testing.T) *TestEnv {
 	t.Helper()
-	return newTestEnvWith(t, fakeserver.Options{})
+	return NewTestEnvWith(t, fakeserver.Options{})
 }
 
 // newTestEnvWith is newTestEnv with emulator options and middleware in front of the emulator, to make it
 // answer what the real service might (both ignored in live mode).
-func newTestEnvWith(t *testing.T, opts fakeserver.Options, wraps ...func(http.Handler) http.Handler) *testEnv {
+func NewTestEnvWith(t *testing.T, opts fakeserver.Options, wraps ...func(http.Handler) http.Handler) *TestEnv {
 	t.Helper()
-	e := &testEnv{t: t}
-	if os.Getenv(envLive) != "" {
+	e := &TestEnv{T: t}
+	if os.Getenv(EnvLive) != "" {
 		if len(wraps) > 0 {
 			t.Skip("live mode: this test puts middleware in front of the emulator, to make it answer what the real service might; the real service cannot be made to")
 		}
-		e.live = true
-		e.token = os.Getenv(kit.EnvAPIToken)
-		e.org = os.Getenv(kit.EnvOrgSlug)
-		e.url = os.Getenv(kit.EnvRESTURL)
-		e.graphqlURL = graphqlEndpoint(os.Getenv(kit.EnvGraphQLURL), e.url)
-		if e.url == "" {
-			e.url = kit.DefaultRESTURL
+		e.Live = true
+		e.Token = os.Getenv(kit.EnvAPIToken)
+		e.Org = os.Getenv(kit.EnvOrgSlug)
+		e.URL = os.Getenv(kit.EnvRESTURL)
+		e.GraphQLURL = GraphQLEndpoint(os.Getenv(kit.EnvGraphQLURL), e.URL)
+		if e.URL == "" {
+			e.URL = kit.DefaultRESTURL
 		}
-		if e.token == "" || e.org == "" {
-			t.Fatalf("%s is set: %s and %s must be set too", envLive, kit.EnvAPIToken, kit.EnvOrgSlug)
+		if e.Token == "" || e.Org == "" {
+			t.Fatalf("%s is set: %s and %s must be set too", EnvLive, kit.EnvAPIToken, kit.EnvOrgSlug)
 		}
 	} else {
 		if opts.Org == "" {
@@ -135,46 +136,46 @@ func newTestEnvWith(t *testing.T, opts fakeserver.Options, wraps ...func(http.Ha
 		}
 		if len(wraps) == 0 { // the emulator's public surface, as other modules' tests use it
 			emu := fakeserver.StartTest(t, opts)
-			e.server, e.url, e.org, e.token = emu.Server, emu.URL(), opts.Org, opts.Token
+			e.Server, e.URL, e.Org, e.Token = emu.Server, emu.URL(), opts.Org, opts.Token
 		} else {
-			e.server = fakeserver.New(opts)
-			var h http.Handler = e.server
+			e.Server = fakeserver.New(opts)
+			var h http.Handler = e.Server
 			for _, wrap := range wraps {
 				h = wrap(h)
 			}
 			ts := httptest.NewServer(h)
 			t.Cleanup(ts.Close)
-			e.url, e.org, e.token = ts.URL, opts.Org, opts.Token
+			e.URL, e.Org, e.Token = ts.URL, opts.Org, opts.Token
 		}
-		e.graphqlURL = e.url + "/v1"
+		e.GraphQLURL = e.URL + "/v1"
 	}
-	cfg := buildkite.Config{BaseURL: e.url, GraphQLURL: e.graphqlURL, Organization: e.org, Token: e.token, UserAgent: "terraform-provider-buildkite/test"}
-	if e.live {
-		e.leftovers = &leftovers{}
-		cfg.HTTPClient = e.leftovers.recordCreates()
+	cfg := buildkite.Config{BaseURL: e.URL, GraphQLURL: e.GraphQLURL, Organization: e.Org, Token: e.Token, UserAgent: "terraform-provider-buildkite/test"}
+	if e.Live {
+		e.Leftovers = &Leftovers{}
+		cfg.HTTPClient = e.Leftovers.RecordCreates()
 	}
 	c, err := buildkite.NewClient(cfg)
 	if err != nil {
 		t.Fatalf("building test client: %v", err)
 	}
-	e.client = c
-	if e.live {
-		t.Cleanup(e.removeLeftovers) // registered first, so it runs last
+	e.Client = c
+	if e.Live {
+		t.Cleanup(e.RemoveLeftovers) // registered first, so it runs last
 	}
 	return e
 }
 
 // factories serves the provider in-process to Terraform.
-func (e *testEnv) factories() map[string]func() (tfprotov6.ProviderServer, error) {
+func (e *TestEnv) Factories() map[string]func() (tfprotov6.ProviderServer, error) {
 	return map[string]func() (tfprotov6.ProviderServer, error){
-		"buildkite": providerserver.NewProtocol6WithError(New("test")()),
+		"buildkite": providerserver.NewProtocol6WithError(NewProvider("test")()),
 	}
 }
 
 // config prefixes a configuration with the provider block for this environment. In live mode the
 // provider reads the environment, as a user's would, from an empty block (list blocks name it).
-func (e *testEnv) config(body string) string {
-	if e.live {
+func (e *TestEnv) Config(body string) string {
+	if e.Live {
 		return "provider \"buildkite\" {}\n" + body
 	}
 	return fmt.Sprintf(`
@@ -185,11 +186,11 @@ provider "buildkite" {
   api_token    = %q
   max_retries  = 2
 }
-%s`, e.url, e.graphqlURL, e.org, e.token, body)
+%s`, e.URL, e.GraphQLURL, e.Org, e.Token, body)
 }
 
-func regexpMust(s string) *regexp.Regexp { return regexp.MustCompile(s) }
+func RegexpMust(s string) *regexp.Regexp { return regexp.MustCompile(s) }
 
 // testClientAgent is the User-Agent of the test's own client; the emulator's faults spare it, so that the
 // checks see the service as it is.
-const testClientAgent = "terraform-provider-buildkite/test"
+const TestClientAgent = "terraform-provider-buildkite/test"

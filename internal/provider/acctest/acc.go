@@ -1,4 +1,4 @@
-package provider
+package acctest
 
 import (
 	"context"
@@ -8,7 +8,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/hashicorp/terraform-plugin-testing/helper/acctest"
+	tfacctest "github.com/hashicorp/terraform-plugin-testing/helper/acctest"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
@@ -21,21 +21,21 @@ import (
 
 // testKind tells the acceptance tests how to find and delete the object behind one resource type, in the
 // emulator's store and on the real service. Each resource's test file registers its kind in init.
-type testKind struct {
+type TestKind struct {
 	// fake is the emulator's kind, and storeKey builds its key from the resource's state attributes
 	// ("<parent>/<child>" for nested objects, so that a child of another parent does not count).
-	fake     fakeserver.Kind
-	storeKey func(attrs map[string]string) string
+	Fake     fakeserver.Kind
+	StoreKey func(attrs map[string]string) string
 	// get and del reach the object through the API in live mode; get returns a 404 *buildkite.Error once
 	// it is gone.
-	get func(ctx context.Context, c *buildkite.Client, attrs map[string]string) error
-	del func(ctx context.Context, c *buildkite.Client, attrs map[string]string) error
+	Get func(ctx context.Context, c *buildkite.Client, attrs map[string]string) error
+	Del func(ctx context.Context, c *buildkite.Client, attrs map[string]string) error
 }
 
-var testKinds = map[string]testKind{}
+var testKinds = map[string]TestKind{}
 
 // registerTestKind makes a resource type known to checkDestroyed, checkExists and removeOutside.
-func registerTestKind(resourceType string, k testKind) {
+func RegisterTestKind(resourceType string, k TestKind) {
 	if _, dup := testKinds[resourceType]; dup {
 		panic("test kind registered twice: " + resourceType)
 	}
@@ -43,15 +43,15 @@ func registerTestKind(resourceType string, k testKind) {
 }
 
 // byID is the store key of a top-level object: its ID.
-func byID(attrs map[string]string) string { return attrs["id"] }
+func ByID(attrs map[string]string) string { return attrs["id"] }
 
 // byParent returns the store key of a nested object: "<parent attribute>/<id>", the parent by UUID even
 // where the state names it by GraphQL ID.
-func byParent(parentAttr string) func(map[string]string) string {
+func ByParent(parentAttr string) func(map[string]string) string {
 	return func(attrs map[string]string) string { return kit.CanonicalID(attrs[parentAttr]) + "/" + attrs["id"] }
 }
 
-func kindOf(resourceType string) (testKind, error) {
+func kindOf(resourceType string) (TestKind, error) {
 	k, ok := testKinds[resourceType]
 	if !ok {
 		known := make([]string, 0, len(testKinds))
@@ -65,15 +65,15 @@ func kindOf(resourceType string) (testKind, error) {
 }
 
 // exists tells whether the object behind a resource's state attributes is still there.
-func (e *testEnv) exists(resourceType string, attrs map[string]string) (bool, error) {
+func (e *TestEnv) Exists(resourceType string, attrs map[string]string) (bool, error) {
 	k, err := kindOf(resourceType)
 	if err != nil {
 		return false, err
 	}
-	if !e.live {
-		return e.server.Store().Exists(k.fake, e.org, k.storeKey(attrs)), nil
+	if !e.Live {
+		return e.Server.Store().Exists(k.Fake, e.Org, k.StoreKey(attrs)), nil
 	}
-	err = k.get(context.Background(), e.client, attrs)
+	err = k.Get(context.Background(), e.Client, attrs)
 	if buildkite.IsNotFound(err) {
 		return false, nil
 	}
@@ -81,28 +81,28 @@ func (e *testEnv) exists(resourceType string, attrs map[string]string) (bool, er
 }
 
 // remove deletes the object behind a resource, as someone outside Terraform would.
-func (e *testEnv) remove(resourceType string, attrs map[string]string) error {
+func (e *TestEnv) remove(resourceType string, attrs map[string]string) error {
 	k, err := kindOf(resourceType)
 	if err != nil {
 		return err
 	}
-	if !e.live {
-		if key := k.storeKey(attrs); !e.server.Store().Remove(k.fake, e.org, key) {
+	if !e.Live {
+		if key := k.StoreKey(attrs); !e.Server.Store().Remove(k.Fake, e.Org, key) {
 			return fmt.Errorf("%s %s was not in the emulator's store", resourceType, key)
 		}
 		return nil
 	}
-	return k.del(context.Background(), e.client, attrs)
+	return k.Del(context.Background(), e.Client, attrs)
 }
 
 // checkDestroyed returns a CheckDestroy that fails while any resource of the type is still there.
-func (e *testEnv) checkDestroyed(resourceType string) resource.TestCheckFunc {
+func (e *TestEnv) CheckDestroyed(resourceType string) resource.TestCheckFunc {
 	return func(s *terraform.State) error {
 		for _, rs := range s.RootModule().Resources {
 			if rs.Type != resourceType {
 				continue
 			}
-			found, err := e.exists(resourceType, rs.Primary.Attributes)
+			found, err := e.Exists(resourceType, rs.Primary.Attributes)
 			if err != nil {
 				return err
 			}
@@ -115,13 +115,13 @@ func (e *testEnv) checkDestroyed(resourceType string) resource.TestCheckFunc {
 }
 
 // checkExists fails unless the object behind a resource in state exists.
-func (e *testEnv) checkExists(address string) resource.TestCheckFunc {
+func (e *TestEnv) CheckExists(address string) resource.TestCheckFunc {
 	return func(s *terraform.State) error {
 		rs, ok := s.RootModule().Resources[address]
 		if !ok {
 			return fmt.Errorf("%s is not in state", address)
 		}
-		found, err := e.exists(rs.Type, rs.Primary.Attributes)
+		found, err := e.Exists(rs.Type, rs.Primary.Attributes)
 		if err != nil {
 			return err
 		}
@@ -133,7 +133,7 @@ func (e *testEnv) checkExists(address string) resource.TestCheckFunc {
 }
 
 // removeOutside returns a check that deletes the object behind a resource, as someone outside Terraform would.
-func (e *testEnv) removeOutside(address string) resource.TestCheckFunc {
+func (e *TestEnv) RemoveOutside(address string) resource.TestCheckFunc {
 	return func(s *terraform.State) error {
 		rs, ok := s.RootModule().Resources[address]
 		if !ok {
@@ -145,17 +145,17 @@ func (e *testEnv) removeOutside(address string) resource.TestCheckFunc {
 
 // name returns base with a random suffix, so that tests running at once against one real organization
 // (or one emulator) never collide.
-func (e *testEnv) name(base string) string {
-	if e.stableNames {
+func (e *TestEnv) Name(base string) string {
+	if e.StableNames {
 		return base
 	}
-	return fmt.Sprintf("tf-acc-%s-%s", base, acctest.RandString(6))
+	return fmt.Sprintf("tf-acc-%s-%s", base, tfacctest.RandString(6))
 }
 
 // importSteps imports the resource at address twice after the steps before have applied it: with the
 // import command and ImportStateVerify (ignoring what the service cannot return, such as secrets), and with
 // an import block and -generate-config-out, whose generated configuration must plan empty.
-func importSteps(address string, id resource.ImportStateIdFunc, ignore ...string) []resource.TestStep {
+func ImportSteps(address string, id resource.ImportStateIdFunc, ignore ...string) []resource.TestStep {
 	return []resource.TestStep{
 		{
 			ResourceName:            address,
@@ -164,13 +164,13 @@ func importSteps(address string, id resource.ImportStateIdFunc, ignore ...string
 			ImportStateVerify:       true,
 			ImportStateVerifyIgnore: ignore,
 		},
-		generateConfigStep(address, id),
+		GenerateConfigStep(address, id),
 	}
 }
 
 // generateConfigStep imports the resource at address with an import block and -generate-config-out; the
 // step fails unless the plan with the generated configuration is empty.
-func generateConfigStep(address string, id resource.ImportStateIdFunc) resource.TestStep {
+func GenerateConfigStep(address string, id resource.ImportStateIdFunc) resource.TestStep {
 	return resource.TestStep{
 		ResourceName:      address,
 		ImportState:       true,
@@ -181,7 +181,7 @@ func generateConfigStep(address string, id resource.ImportStateIdFunc) resource.
 }
 
 // steps joins groups of steps, so that importSteps can stand among the others.
-func steps(groups ...[]resource.TestStep) []resource.TestStep {
+func Steps(groups ...[]resource.TestStep) []resource.TestStep {
 	var all []resource.TestStep
 	for _, g := range groups {
 		all = append(all, g...)
@@ -190,10 +190,10 @@ func steps(groups ...[]resource.TestStep) []resource.TestStep {
 }
 
 // step wraps one step for steps.
-func step(s resource.TestStep) []resource.TestStep { return []resource.TestStep{s} }
+func Step(s resource.TestStep) []resource.TestStep { return []resource.TestStep{s} }
 
 // importID builds an import ID from attributes of a resource in state, joined by "/".
-func importID(address string, attrs ...string) resource.ImportStateIdFunc {
+func ImportID(address string, attrs ...string) resource.ImportStateIdFunc {
 	return func(s *terraform.State) (string, error) {
 		rs, ok := s.RootModule().Resources[address]
 		if !ok {
@@ -212,30 +212,30 @@ func importID(address string, attrs ...string) resource.ImportStateIdFunc {
 }
 
 // wrapped matches text as Terraform prints it in a diagnostic, where any space may have become a line break.
-func wrapped(text string) *regexp.Regexp {
+func Wrapped(text string) *regexp.Regexp {
 	return regexp.MustCompile(strings.ReplaceAll(regexp.QuoteMeta(text), " ", `\s+`))
 }
 
 // onlyError matches Terraform's output when it holds exactly one error, whose text matches text: the
 // output must not hold "Error:" anywhere else, not even within a gap ([\s\S]*) of text.
-func onlyError(text string) *regexp.Regexp {
+func OnlyError(text string) *regexp.Regexp {
 	const noError = `(?:[^E]|E[^r]|Er[^r]|Err[^o]|Erro[^r]|Error[^:])*`
 	return regexp.MustCompile(`\A` + noError + `Error: ` + strings.ReplaceAll(text, `[\s\S]*`, noError) + noError + `\z`)
 }
 
 // disappears is the test of a resource deleted outside Terraform: applied, deleted behind Terraform's back,
 // then planned for creation and created again by the next apply.
-func (e *testEnv) disappears(address, body string) {
-	e.t.Helper()
-	cfg := e.config(body)
+func (e *TestEnv) Disappears(address, body string) {
+	e.T.Helper()
+	cfg := e.Config(body)
 	resourceType, _, _ := strings.Cut(address, ".")
-	resource.Test(e.t, resource.TestCase{
-		ProtoV6ProviderFactories: e.factories(),
-		CheckDestroy:             e.checkDestroyed(resourceType),
+	resource.Test(e.T, resource.TestCase{
+		ProtoV6ProviderFactories: e.Factories(),
+		CheckDestroy:             e.CheckDestroyed(resourceType),
 		Steps: []resource.TestStep{
 			{
 				Config:             cfg,
-				Check:              resource.ComposeTestCheckFunc(e.checkExists(address), e.removeOutside(address)),
+				Check:              resource.ComposeTestCheckFunc(e.CheckExists(address), e.RemoveOutside(address)),
 				ExpectNonEmptyPlan: true,
 			},
 			{
@@ -243,20 +243,20 @@ func (e *testEnv) disappears(address, body string) {
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(address, plancheck.ResourceActionCreate)},
 				},
-				Check: e.checkExists(address),
+				Check: e.CheckExists(address),
 			},
 		},
 	})
 }
 
 // expectEmpty checks that the plan after the step's apply and refresh is empty.
-func expectEmpty() resource.ConfigPlanChecks {
+func ExpectEmpty() resource.ConfigPlanChecks {
 	return resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()}}
 }
 
 // inPlace checks that the step updates the resource at address in place, and that the plan after the
 // apply is empty.
-func inPlace(address string) resource.ConfigPlanChecks {
+func InPlace(address string) resource.ConfigPlanChecks {
 	return resource.ConfigPlanChecks{
 		PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(address, plancheck.ResourceActionUpdate)},
 		PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
@@ -264,45 +264,45 @@ func inPlace(address string) resource.ConfigPlanChecks {
 }
 
 // envMemberEmail names, in live mode, the member tests add to teams.
-const envMemberEmail = "BUILDKITE_ACC_MEMBER_EMAIL"
+const EnvMemberEmail = "BUILDKITE_ACC_MEMBER_EMAIL"
 
 // liveMemberEmail is the email of a member the live tests may add to teams: BUILDKITE_ACC_MEMBER_EMAIL,
 // or else the token's own user (GET /v2/access-token gives its name and email; where it gives an ID
 // instead of the email, the members listing has the email).
-func (e *testEnv) liveMemberEmail() string {
-	e.t.Helper()
-	if v := os.Getenv(envMemberEmail); v != "" {
+func (e *TestEnv) liveMemberEmail() string {
+	e.T.Helper()
+	if v := os.Getenv(EnvMemberEmail); v != "" {
 		return v
 	}
 	ctx := context.Background()
-	tok, err := e.client.AccessToken.Get(ctx)
+	tok, err := e.Client.AccessToken.Get(ctx)
 	if err != nil {
-		e.t.Fatalf("%s is unset and the token's own user is unknown: %v", envMemberEmail, err)
+		e.T.Fatalf("%s is unset and the token's own user is unknown: %v", EnvMemberEmail, err)
 	}
 	switch {
 	case tok.User == nil:
-		e.t.Fatalf("%s is unset and GET /v2/access-token names no user", envMemberEmail)
+		e.T.Fatalf("%s is unset and GET /v2/access-token names no user", EnvMemberEmail)
 	case tok.User.Email != "":
 		return tok.User.Email
 	}
-	members, err := e.client.Organizations.ListMembers(ctx)
+	members, err := e.Client.Organizations.ListMembers(ctx)
 	if err != nil {
-		e.t.Fatalf("%s is unset and the members listing failed: %v", envMemberEmail, err)
+		e.T.Fatalf("%s is unset and the members listing failed: %v", EnvMemberEmail, err)
 	}
 	for _, m := range members {
 		if m.ID == tok.User.ID && m.ID != "" && m.Email != "" {
 			return m.Email
 		}
 	}
-	e.t.Fatalf("%s is unset and the token's user (%q, %s) is not in the members listing", envMemberEmail, tok.User.Name, tok.User.ID)
+	e.T.Fatalf("%s is unset and the token's user (%q, %s) is not in the members listing", EnvMemberEmail, tok.User.Name, tok.User.ID)
 	return ""
 }
 
 // ours checks a list data source's result: exactly n elements in the emulator, which holds only this
 // test's objects, and on the real service, whose organization holds others too, at least an element whose
 // key attribute is each of names (as many times as it is given).
-func (e *testEnv) ours(n int, key string, names ...string) knownvalue.Check {
-	if !e.live {
+func (e *TestEnv) Ours(n int, key string, names ...string) knownvalue.Check {
+	if !e.Live {
 		return knownvalue.ListSizeExact(n)
 	}
 	return holdsNamed{key, names}
@@ -310,8 +310,8 @@ func (e *testEnv) ours(n int, key string, names ...string) knownvalue.Check {
 
 // total checks a count a data source reports for a filter this test's objects alone match in the emulator:
 // exactly n there, at least n on the real service, whose organization may hold other matches.
-func (e *testEnv) total(n int64) knownvalue.Check {
-	if !e.live {
+func (e *TestEnv) Total(n int64) knownvalue.Check {
+	if !e.Live {
 		return knownvalue.Int64Exact(n)
 	}
 	return knownvalue.Int64Func(func(v int64) error {
@@ -356,8 +356,8 @@ func (h holdsNamed) String() string { return fmt.Sprintf("elements with %s %q", 
 
 // listed checks a list data source's result: exactly the elements checks pass, in order, in the emulator;
 // on the real service, whose organization holds other objects too, an element passing each check.
-func (e *testEnv) listed(checks ...knownvalue.Check) knownvalue.Check {
-	if !e.live {
+func (e *TestEnv) Listed(checks ...knownvalue.Check) knownvalue.Check {
+	if !e.Live {
 		return knownvalue.ListExact(checks)
 	}
 	return holdsEach(checks)

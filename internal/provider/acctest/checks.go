@@ -1,4 +1,4 @@
-package provider
+package acctest
 
 import (
 	"bytes"
@@ -23,13 +23,13 @@ import (
 
 // checkAgentTokensRevoked is the CheckDestroy of agent tokens: the service keeps a revoked token, so
 // destroyed means revoked (or gone).
-func (e *testEnv) checkAgentTokensRevoked() resource.TestCheckFunc {
+func (e *TestEnv) CheckAgentTokensRevoked() resource.TestCheckFunc {
 	return func(st *terraform.State) error {
 		for _, rs := range st.RootModule().Resources {
 			if rs.Type != "buildkite_agent_token" {
 				continue
 			}
-			tok, err := e.client.AgentTokens.Get(context.Background(), rs.Primary.Attributes["id"])
+			tok, err := e.Client.AgentTokens.Get(context.Background(), rs.Primary.Attributes["id"])
 			switch {
 			case buildkite.IsNotFound(err):
 			case err != nil:
@@ -43,20 +43,20 @@ func (e *testEnv) checkAgentTokensRevoked() resource.TestCheckFunc {
 }
 
 // checkDefaultQueueDestroyed fails while a cluster still has the default queue a destroyed resource set.
-func (e *testEnv) checkDefaultQueueDestroyed(s *terraform.State) error {
+func (e *TestEnv) CheckDefaultQueueDestroyed(s *terraform.State) error {
 	for _, rs := range s.RootModule().Resources {
 		if rs.Type != "buildkite_cluster_default_queue" {
 			continue
 		}
 		clusterID := kit.CanonicalID(rs.Primary.Attributes["cluster_id"])
-		found, err := e.exists("buildkite_cluster", map[string]string{"id": clusterID})
+		found, err := e.Exists("buildkite_cluster", map[string]string{"id": clusterID})
 		if err != nil {
 			return err
 		}
 		if !found {
 			continue
 		}
-		q, err := e.defaultQueueOf(clusterID)
+		q, err := e.DefaultQueueOf(clusterID)
 		if err != nil {
 			return err
 		}
@@ -67,19 +67,19 @@ func (e *testEnv) checkDefaultQueueDestroyed(s *terraform.State) error {
 	return nil
 }
 
-const secretAddr = "buildkite_cluster_secret.test"
+const SecretAddr = "buildkite_cluster_secret.test"
 
 // checkSecretValue asks the emulator (the API never answers it) for the value of the secret in state.
-func (e *testEnv) checkSecretValue(want string) resource.TestCheckFunc {
+func (e *TestEnv) CheckSecretValue(want string) resource.TestCheckFunc {
 	return func(s *terraform.State) error {
-		if e.live {
+		if e.Live {
 			return nil
 		}
-		rs, ok := s.RootModule().Resources[secretAddr]
+		rs, ok := s.RootModule().Resources[SecretAddr]
 		if !ok {
-			return fmt.Errorf("%s is not in state", secretAddr)
+			return fmt.Errorf("%s is not in state", SecretAddr)
 		}
-		got, ok := e.server.Store().ClusterSecretValue(e.org, rs.Primary.Attributes["cluster_id"], rs.Primary.ID)
+		got, ok := e.Server.Store().ClusterSecretValue(e.Org, rs.Primary.Attributes["cluster_id"], rs.Primary.ID)
 		if !ok || got != want {
 			return fmt.Errorf("the service holds the value %q (found: %t), want %q", got, ok, want)
 		}
@@ -88,14 +88,14 @@ func (e *testEnv) checkSecretValue(want string) resource.TestCheckFunc {
 }
 
 // allowlistLine sets allowed_api_ip_addresses.
-func allowlistLine(ips ...string) string {
+func AllowlistLine(ips ...string) string {
 	data, _ := json.Marshal(ips)
 	return "allowed_api_ip_addresses = " + string(data)
 }
 
 // checkAllowlistRemoved is the CheckDestroy of buildkite_organization: destroying it removes the allowlist.
-func (e *testEnv) checkAllowlistRemoved(*terraform.State) error {
-	s, err := e.client.OrgSettings.GetAPISettings(context.Background())
+func (e *TestEnv) CheckAllowlistRemoved(*terraform.State) error {
+	s, err := e.Client.OrgSettings.GetAPISettings(context.Background())
 	if err != nil {
 		return err
 	}
@@ -107,13 +107,13 @@ func (e *testEnv) checkAllowlistRemoved(*terraform.State) error {
 
 // checkRuleDetails checks, through GraphQL, buildkite_organization_rule.test's description (nil: none) and conditions on the
 // service.
-func (e *testEnv) checkRuleDetails(description any, conditions []string) resource.TestCheckFunc {
+func (e *TestEnv) CheckRuleDetails(description any, conditions []string) resource.TestCheckFunc {
 	return func(s *terraform.State) error {
-		rs, ok := s.RootModule().Resources[ruleAddr]
+		rs, ok := s.RootModule().Resources[RuleAddr]
 		if !ok {
-			return fmt.Errorf("%s is not in state", ruleAddr)
+			return fmt.Errorf("%s is not in state", RuleAddr)
 		}
-		d, err := e.client.Rules.Details(context.Background(), rs.Primary.Attributes["uuid"])
+		d, err := e.Client.Rules.Details(context.Background(), rs.Primary.Attributes["uuid"])
 		if err != nil {
 			return err
 		}
@@ -144,13 +144,13 @@ func (e *testEnv) checkRuleDetails(description any, conditions []string) resourc
 	}
 }
 
-const ruleAddr = "buildkite_organization_rule.test"
+const RuleAddr = "buildkite_organization_rule.test"
 
-const pipelineAddr = "buildkite_pipeline.test"
+const PipelineAddr = "buildkite_pipeline.test"
 
 // pipelineAttr reads an attribute of the pipeline in state.
-func pipelineAttr(s *terraform.State, attr string) string {
-	rs, ok := s.RootModule().Resources[pipelineAddr]
+func PipelineAttr(s *terraform.State, attr string) string {
+	rs, ok := s.RootModule().Resources[PipelineAddr]
 	if !ok {
 		return ""
 	}
@@ -158,14 +158,14 @@ func pipelineAttr(s *terraform.State, attr string) string {
 }
 
 // livePipeline reads the pipeline behind the state from the service.
-func (e *testEnv) livePipeline(s *terraform.State) (*buildkite.Pipeline, error) {
-	return e.client.Pipelines.Find(context.Background(), pipelineAttr(s, "id"), pipelineAttr(s, "slug"))
+func (e *TestEnv) LivePipeline(s *terraform.State) (*buildkite.Pipeline, error) {
+	return e.Client.Pipelines.Find(context.Background(), PipelineAttr(s, "id"), PipelineAttr(s, "slug"))
 }
 
 // checkPipeline checks the pipeline on the service.
-func (e *testEnv) checkPipeline(check func(p *buildkite.Pipeline) error) resource.TestCheckFunc {
+func (e *TestEnv) CheckPipeline(check func(p *buildkite.Pipeline) error) resource.TestCheckFunc {
 	return func(s *terraform.State) error {
-		p, err := e.livePipeline(s)
+		p, err := e.LivePipeline(s)
 		if err != nil {
 			return err
 		}
@@ -173,16 +173,16 @@ func (e *testEnv) checkPipeline(check func(p *buildkite.Pipeline) error) resourc
 	}
 }
 
-func stateIs(attr string, v knownvalue.Check) statecheck.StateCheck {
-	return statecheck.ExpectKnownValue(pipelineAddr, tfjsonpath.New(attr), v)
+func StateIs(attr string, v knownvalue.Check) statecheck.StateCheck {
+	return statecheck.ExpectKnownValue(PipelineAddr, tfjsonpath.New(attr), v)
 }
 
-const templateAddr = "buildkite_pipeline_template.test"
+const TemplateAddr = "buildkite_pipeline_template.test"
 
 // duplicateFirstListed makes the emulator's listing at a path ending in suffix answer its first item twice,
 // the second time changed by edit: the one way to have two teams with one slug or two members with one
 // e-mail address, which the service itself never allows, so "more than one" can be tested.
-func duplicateFirstListed(suffix string, edit func(map[string]any)) func(http.Handler) http.Handler {
+func DuplicateFirstListed(suffix string, edit func(map[string]any)) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			if r.Method != http.MethodGet || !strings.HasSuffix(r.URL.Path, suffix) {
@@ -212,15 +212,15 @@ func duplicateFirstListed(suffix string, edit func(map[string]any)) func(http.Ha
 }
 
 // defaultQueueOf asks the service for a cluster's default queue.
-func (e *testEnv) defaultQueueOf(clusterID string) (string, error) {
-	if !e.live {
-		q, ok := e.server.Store().ClusterDefaultQueueID(e.org, clusterID)
+func (e *TestEnv) DefaultQueueOf(clusterID string) (string, error) {
+	if !e.Live {
+		q, ok := e.Server.Store().ClusterDefaultQueueID(e.Org, clusterID)
 		if !ok {
 			return "", fmt.Errorf("cluster %s is not in the emulator's store", clusterID)
 		}
 		return q, nil
 	}
-	c, err := e.client.Clusters.Get(context.Background(), clusterID)
+	c, err := e.Client.Clusters.Get(context.Background(), clusterID)
 	if err != nil {
 		return "", err
 	}

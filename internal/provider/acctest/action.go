@@ -1,4 +1,4 @@
-package provider
+package acctest
 
 import (
 	"context"
@@ -13,7 +13,7 @@ import (
 )
 
 // testAccPipelineWithActions is a pipeline named name that triggers nothing, with action blocks beside it.
-func testAccPipelineWithActions(name, actions string) string {
+func PipelineWithActions(name, actions string) string {
 	return fmt.Sprintf(`
 resource "buildkite_pipeline" "test" {
   name       = %q
@@ -24,16 +24,16 @@ resource "buildkite_pipeline" "test" {
 }
 
 // pipelineBuilds lists the builds of the pipeline with slug on the service, oldest first.
-func (e *testEnv) pipelineBuilds(slug string) ([]buildkite.Build, error) {
-	builds, err := e.client.Builds.ListPipeline(context.Background(), slug, buildkite.BuildFilter{}, 0)
+func (e *TestEnv) PipelineBuilds(slug string) ([]buildkite.Build, error) {
+	builds, err := e.Client.Builds.ListPipeline(context.Background(), slug, buildkite.BuildFilter{}, 0)
 	slices.Reverse(builds)
 	return builds, err
 }
 
 // mustPipelineSlug returns the slug of the pipeline named name.
-func mustPipelineSlug(t *testing.T, e *testEnv, name string) string {
+func MustPipelineSlug(t *testing.T, e *TestEnv, name string) string {
 	t.Helper()
-	ps, err := e.client.Pipelines.List(context.Background(), &buildkite.PipelineListOptions{Name: name})
+	ps, err := e.Client.Pipelines.List(context.Background(), &buildkite.PipelineListOptions{Name: name})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,11 +47,11 @@ func mustPipelineSlug(t *testing.T, e *testEnv, name string) string {
 }
 
 // queueDispatch reads whether the queue "linux" of the cluster named clusterName is paused, and its note.
-func (e *testEnv) queueDispatch(t *testing.T, clusterName string) (clusterID string, paused bool, note string) {
+func (e *TestEnv) QueueDispatch(t *testing.T, clusterName string) (clusterID string, paused bool, note string) {
 	const key = "linux"
 	t.Helper()
 	ctx := context.Background()
-	clusters, err := e.client.Clusters.List(ctx)
+	clusters, err := e.Client.Clusters.List(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +59,7 @@ func (e *testEnv) queueDispatch(t *testing.T, clusterName string) (clusterID str
 		if c.Name != clusterName {
 			continue
 		}
-		queues, err := e.client.Queues.List(ctx, c.ID)
+		queues, err := e.Client.Queues.List(ctx, c.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -74,9 +74,9 @@ func (e *testEnv) queueDispatch(t *testing.T, clusterName string) (clusterID str
 }
 
 // dispatchCalls counts the emulator's pause_dispatch and resume_dispatch requests by status.
-func (e *testEnv) dispatchCalls() map[string]int {
+func (e *TestEnv) DispatchCalls() map[string]int {
 	calls := map[string]int{}
-	for _, r := range e.server.Requests() {
+	for _, r := range e.Server.Requests() {
 		for _, action := range []string{"pause_dispatch", "resume_dispatch"} {
 			if r.Method == http.MethodPost && strings.HasSuffix(r.Path, "/"+action) {
 				calls[fmt.Sprintf("%s %d", action, r.Status)]++

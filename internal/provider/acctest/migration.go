@@ -1,4 +1,4 @@
-package provider
+package acctest
 
 import (
 	"bytes"
@@ -37,7 +37,7 @@ func providerHost() string {
 
 // The provider's address in the official provider's states, and ours after replace-provider.
 var (
-	officialProviderAddress = providerHost() + "/buildkite/buildkite"
+	OfficialProviderAddress = providerHost() + "/buildkite/buildkite"
 	ourProviderAddress      = providerHost() + "/ci-rest/buildkite"
 )
 
@@ -46,21 +46,21 @@ var (
 var stateProvider = regexp.MustCompile(`provider\[\\"([a-z0-9.\-]+/buildkite/buildkite)\\"\]`)
 
 // officialInstance is one resource instance as the official provider's state holds it.
-type officialInstance struct {
-	address string         // "buildkite_cluster.main"
-	attrs   map[string]any // as its provider stores them; attributes of its schema left out are null
+type OfficialInstance struct {
+	Address string         // "buildkite_cluster.main"
+	Attrs   map[string]any // as its provider stores them; attributes of its schema left out are null
 	// version overrides the schema version its provider writes today (a pipeline state of version 0).
 	version *int64
 	// dependsOn are the addresses the instance's configuration refers to, as Terraform records them.
 	dependsOn []string
 	// without are attributes its schema at that version did not have, left out of the state.
-	without []string
+	Without []string
 }
 
 // officialSchemas is testdata/official-schema.json, read once.
-var officialSchemas = sync.OnceValues(func() (officialSchemaJSON, error) {
-	var s officialSchemaJSON
-	raw, err := os.ReadFile("testdata/official-schema.json")
+var officialSchemas = sync.OnceValues(func() (OfficialSchemaJSON, error) {
+	var s OfficialSchemaJSON
+	raw, err := os.ReadFile(ProviderTestdata("official-schema.json"))
 	if err == nil {
 		err = json.Unmarshal(raw, &s)
 	}
@@ -68,7 +68,7 @@ var officialSchemas = sync.OnceValues(func() (officialSchemaJSON, error) {
 })
 
 // officialState renders a state file (format 4) as the official provider's workspace holds it.
-func officialState(t *testing.T, instances ...officialInstance) []byte {
+func OfficialState(t *testing.T, instances ...OfficialInstance) []byte {
 	t.Helper()
 	schemas, err := officialSchemas()
 	if err != nil {
@@ -89,7 +89,7 @@ func officialState(t *testing.T, instances ...officialInstance) []byte {
 	}
 	var resources []resourceJSON
 	for _, in := range instances {
-		typ, name, _ := strings.Cut(in.address, ".")
+		typ, name, _ := strings.Cut(in.Address, ".")
 		entry, ok := schemas.ResourceSchemas[typ]
 		if !ok {
 			t.Fatalf("the official provider has no resource type %s", typ)
@@ -98,13 +98,13 @@ func officialState(t *testing.T, instances ...officialInstance) []byte {
 		for a := range entry.Block.Attributes {
 			attrs[a] = nil
 		}
-		for a, v := range in.attrs {
+		for a, v := range in.Attrs {
 			if _, known := entry.Block.Attributes[a]; !known {
-				t.Fatalf("%s: the official provider's schema has no attribute %q", in.address, a)
+				t.Fatalf("%s: the official provider's schema has no attribute %q", in.Address, a)
 			}
 			attrs[a] = v
 		}
-		for _, a := range in.without {
+		for _, a := range in.Without {
 			delete(attrs, a)
 		}
 		version := entry.Version
@@ -127,7 +127,7 @@ func officialState(t *testing.T, instances ...officialInstance) []byte {
 			}
 		}
 		resources = append(resources, resourceJSON{
-			Mode: "managed", Type: typ, Name: name, Provider: `provider["` + officialProviderAddress + `"]`,
+			Mode: "managed", Type: typ, Name: name, Provider: `provider["` + OfficialProviderAddress + `"]`,
 			Instances: []instance{{SchemaVersion: version, Attributes: attrs, SensitiveAttributes: sensitive, Dependencies: in.dependsOn}},
 		})
 	}
@@ -152,7 +152,7 @@ type pathStepJSON struct {
 
 // officialProviderBlock is the provider block of a configuration written for the official provider, pointed
 // at this environment: its attribute names, timeouts as its nested attribute.
-func (e *testEnv) officialProviderBlock() string {
+func (e *TestEnv) OfficialProviderBlock() string {
 	return fmt.Sprintf(`
 terraform {
   required_providers {
@@ -172,7 +172,7 @@ provider "buildkite" {
     read   = "60s"
   }
 }
-`, e.org, e.token, e.url, e.graphqlURL)
+`, e.Org, e.Token, e.URL, e.GraphQLURL)
 }
 
 // migrate moves a workspace from the official provider, in a fresh directory: mainTF (its configuration,
@@ -180,19 +180,19 @@ provider "buildkite" {
 // replace-provider` relabels the state; then `plan -refresh=false`, `plan`, `apply -refresh-only` and `plan`
 // must find nothing to create, replace, update or destroy. The provider is served in this process (so it
 // reads this process's environment, not the CLI's). It returns the working directory.
-func (e *testEnv) migrate(t *testing.T, mainTF string, state []byte) *cliWorkdir {
+func (e *TestEnv) Migrate(t *testing.T, mainTF string, state []byte) *CLIWorkdir {
 	t.Helper()
-	w := e.replaceProvider(t, mainTF, state)
-	w.expectNoChanges("-refresh=false")
-	w.expectNoChanges()
-	w.mustRun("apply", "-refresh-only", "-auto-approve", "-no-color", "-input=false")
-	w.expectNoChanges()
+	w := e.ReplaceProvider(t, mainTF, state)
+	w.ExpectNoChanges("-refresh=false")
+	w.ExpectNoChanges()
+	w.MustRun("apply", "-refresh-only", "-auto-approve", "-no-color", "-input=false")
+	w.ExpectNoChanges()
 	return w
 }
 
 // replaceProvider is the first half of migrate: the workspace written, its state relabelled with
 // `terraform state replace-provider`, and `terraform init` run, against this provider served in process.
-func (e *testEnv) replaceProvider(t *testing.T, mainTF string, state []byte) *cliWorkdir {
+func (e *TestEnv) ReplaceProvider(t *testing.T, mainTF string, state []byte) *CLIWorkdir {
 	t.Helper()
 	dir := t.TempDir()
 	for name, content := range map[string][]byte{"main.tf": []byte(mainTF), "terraform.tfstate": state} {
@@ -200,13 +200,13 @@ func (e *testEnv) replaceProvider(t *testing.T, mainTF string, state []byte) *cl
 			t.Fatal(err)
 		}
 	}
-	w := reattached(t, terraformCLI(t), dir, e.serveInProcessAt(t, ourProviderAddress))
-	official := officialProviderAddress
+	w := Reattached(t, TerraformCLI(t), dir, e.serveInProcessAt(t, ourProviderAddress))
+	official := OfficialProviderAddress
 	if m := stateProvider.FindSubmatch(state); m != nil {
 		official = string(m[1])
 	}
-	w.mustRun("state", "replace-provider", "-auto-approve", "-no-color", official, ourProviderAddress)
-	w.mustRun("init", "-no-color", "-input=false")
+	w.MustRun("state", "replace-provider", "-auto-approve", "-no-color", official, ourProviderAddress)
+	w.MustRun("init", "-no-color", "-input=false")
 	return w
 }
 
@@ -216,9 +216,9 @@ var planChanges = regexp.MustCompile(`will be created|will be destroyed|must be 
 // expectRefused runs `terraform <args>` (a plan or an apply), which must fail without planning anything, and
 // checks that its errors say every one of wants (the instance's address, the attribute). It returns the
 // output.
-func (w *cliWorkdir) expectRefused(args []string, wants ...string) string {
+func (w *CLIWorkdir) ExpectRefused(args []string, wants ...string) string {
 	w.t.Helper()
-	out, err := w.run(append(args, "-no-color", "-input=false")...)
+	out, err := w.Run(append(args, "-no-color", "-input=false")...)
 	if err == nil {
 		w.t.Fatalf("terraform %s succeeded; it must refuse the state", strings.Join(args, " "))
 	}
@@ -236,9 +236,9 @@ func (w *cliWorkdir) expectRefused(args []string, wants ...string) string {
 }
 
 // stateAttributes reads the attributes of the instance at address from the workspace's state file.
-func (w *cliWorkdir) stateAttributes(address string) map[string]any {
+func (w *CLIWorkdir) StateAttributes(address string) map[string]any {
 	w.t.Helper()
-	raw, err := os.ReadFile(filepath.Join(w.dir, "terraform.tfstate"))
+	raw, err := os.ReadFile(filepath.Join(w.Dir, "terraform.tfstate"))
 	if err != nil {
 		w.t.Fatal(err)
 	}
@@ -265,52 +265,52 @@ func (w *cliWorkdir) stateAttributes(address string) map[string]any {
 // officialWorkspace is a workspace as the official provider left it, built type by type over objects
 // created in the emulator: its configuration, in that provider's style, and its state's instances, as that
 // provider stored them. What several types need (a cluster, a team) is created once.
-type officialWorkspace struct {
-	t         *testing.T
-	e         *testEnv
-	config    strings.Builder
-	instances []officialInstance
+type OfficialWorkspace struct {
+	T         *testing.T
+	E         *TestEnv
+	Config    strings.Builder
+	Instances []OfficialInstance
 
-	cluster  *buildkite.Cluster  // buildkite_cluster.main
-	queue    *buildkite.Queue    // buildkite_cluster_queue.linux
-	team     *buildkite.Team     // buildkite_team.platform
-	pipeline *buildkite.Pipeline // buildkite_pipeline.app
+	Cluster  *buildkite.Cluster  // buildkite_cluster.main
+	Queue    *buildkite.Queue    // buildkite_cluster_queue.linux
+	Team     *buildkite.Team     // buildkite_team.platform
+	Pipeline *buildkite.Pipeline // buildkite_pipeline.app
 }
 
-func newOfficialWorkspace(t *testing.T, e *testEnv) *officialWorkspace {
-	return &officialWorkspace{t: t, e: e}
+func NewOfficialWorkspace(t *testing.T, e *TestEnv) *OfficialWorkspace {
+	return &OfficialWorkspace{T: t, E: e}
 }
 
 // add appends a resource's configuration and its state's instance.
-func (w *officialWorkspace) add(config string, in officialInstance) {
-	w.config.WriteString(config)
-	w.instances = append(w.instances, in)
+func (w *OfficialWorkspace) add(config string, in OfficialInstance) {
+	w.Config.WriteString(config)
+	w.Instances = append(w.Instances, in)
 }
 
 // state is the workspace's state file.
-func (w *officialWorkspace) state() []byte { return officialState(w.t, w.instances...) }
+func (w *OfficialWorkspace) State() []byte { return OfficialState(w.T, w.Instances...) }
 
 // must fails the test on a seeding error.
-func (w *officialWorkspace) must(err error) {
-	w.t.Helper()
+func (w *OfficialWorkspace) must(err error) {
+	w.T.Helper()
 	if err != nil {
-		w.t.Fatalf("seeding the workspace: %v", err)
+		w.T.Fatalf("seeding the workspace: %v", err)
 	}
 }
 
-func (w *officialWorkspace) addCluster() { w.withCluster() }
+func (w *OfficialWorkspace) AddCluster() { w.withCluster() }
 
 // withCluster is buildkite_cluster.main, added on first use.
-func (w *officialWorkspace) withCluster() *buildkite.Cluster {
-	if w.cluster != nil {
-		return w.cluster
+func (w *OfficialWorkspace) withCluster() *buildkite.Cluster {
+	if w.Cluster != nil {
+		return w.Cluster
 	}
-	c, err := w.e.client.Clusters.Create(context.Background(), buildkite.ClusterCreate{
-		Name: w.e.name("ci"), Description: ptrTo("Where builds run"), Emoji: ptrTo(":rocket:"), Color: ptrTo("#A8D5FF"),
+	c, err := w.E.Client.Clusters.Create(context.Background(), buildkite.ClusterCreate{
+		Name: w.E.Name("ci"), Description: PtrTo("Where builds run"), Emoji: PtrTo(":rocket:"), Color: PtrTo("#A8D5FF"),
 	})
 	w.must(err)
-	w.t.Cleanup(func() { _ = w.e.client.Clusters.Delete(context.Background(), c.ID) })
-	w.cluster = c
+	w.T.Cleanup(func() { _ = w.E.Client.Clusters.Delete(context.Background(), c.ID) })
+	w.Cluster = c
 	w.add(fmt.Sprintf(`
 resource "buildkite_cluster" "main" {
   name        = %q
@@ -318,32 +318,32 @@ resource "buildkite_cluster" "main" {
   emoji       = ":rocket:"
   color       = "#A8D5FF"
 }
-`, c.Name), officialInstance{address: "buildkite_cluster.main", attrs: map[string]any{
+`, c.Name), OfficialInstance{Address: "buildkite_cluster.main", Attrs: map[string]any{
 		"id": kit.GraphQLID("Cluster", c.ID), "uuid": c.ID, "name": c.Name,
 		"description": c.Description, "emoji": c.Emoji, "color": c.Color,
 	}})
 	return c
 }
 
-func (w *officialWorkspace) addQueue() { w.withQueue() }
+func (w *OfficialWorkspace) AddQueue() { w.withQueue() }
 
 // withQueue is buildkite_cluster_queue.linux, a hosted queue whose agents its provider set through GraphQL
 // (here over REST: the shape on create, then the image).
-func (w *officialWorkspace) withQueue() *buildkite.Queue {
-	if w.queue != nil {
-		return w.queue
+func (w *OfficialWorkspace) withQueue() *buildkite.Queue {
+	if w.Queue != nil {
+		return w.Queue
 	}
 	c := w.withCluster()
-	q, err := w.e.client.Queues.Create(context.Background(), c.ID, buildkite.QueueCreate{
-		Key: "linux", Description: ptrTo("Linux agents"), RetryAgentAffinity: ptrTo("prefer-different"),
+	q, err := w.E.Client.Queues.Create(context.Background(), c.ID, buildkite.QueueCreate{
+		Key: "linux", Description: PtrTo("Linux agents"), RetryAgentAffinity: PtrTo("prefer-different"),
 		HostedAgents: &buildkite.HostedAgentsWrite{InstanceShape: "LINUX_AMD64_2X4"},
 	})
 	w.must(err)
-	q, err = w.e.client.Queues.Update(context.Background(), c.ID, q.ID, buildkite.QueueUpdate{
+	q, err = w.E.Client.Queues.Update(context.Background(), c.ID, q.ID, buildkite.QueueUpdate{
 		HostedAgents: &buildkite.HostedAgentsWrite{InstanceShape: "LINUX_AMD64_2X4", AgentImageRef: buildkite.Value("ubuntu:24.04")},
 	})
 	w.must(err)
-	w.queue = q
+	w.Queue = q
 	w.add(`
 resource "buildkite_cluster_queue" "linux" {
   cluster_id           = buildkite_cluster.main.id
@@ -357,7 +357,7 @@ resource "buildkite_cluster_queue" "linux" {
     }
   }
 }
-`, officialInstance{address: "buildkite_cluster_queue.linux", dependsOn: []string{"buildkite_cluster.main"}, attrs: map[string]any{
+`, OfficialInstance{Address: "buildkite_cluster_queue.linux", dependsOn: []string{"buildkite_cluster.main"}, Attrs: map[string]any{
 		"id": kit.GraphQLID("ClusterQueue", q.ID), "uuid": q.ID, "cluster_id": kit.GraphQLID("Cluster", c.ID), "cluster_uuid": c.ID,
 		"key": q.Key, "description": q.Description, "dispatch_paused": false, "retry_agent_affinity": q.RetryAgentAffinity,
 		"hosted_agents": map[string]any{"instance_shape": "LINUX_AMD64_2X4", "linux": map[string]any{"agent_image_ref": "ubuntu:24.04"}, "mac": nil},
@@ -367,15 +367,15 @@ resource "buildkite_cluster_queue" "linux" {
 
 // addMacQueue is buildkite_cluster_queue.mac, a hosted macOS queue whose settings its provider set through
 // GraphQL (here: the queue over REST, then the settings through clusterQueueUpdate).
-func (w *officialWorkspace) addMacQueue() {
+func (w *OfficialWorkspace) AddMacQueue() {
 	c := w.withCluster()
 	ctx := context.Background()
-	q, err := w.e.client.Queues.Create(ctx, c.ID, buildkite.QueueCreate{
+	q, err := w.E.Client.Queues.Create(ctx, c.ID, buildkite.QueueCreate{
 		Key: "mac", HostedAgents: &buildkite.HostedAgentsWrite{InstanceShape: "MACOS_ARM64_M4_6X28"},
 	})
 	w.must(err)
-	_, err = w.e.client.Queues.SetMacSettings(ctx, q.GraphQLID, "MACOS_ARM64_M4_6X28",
-		buildkite.MacSettingsWrite{XcodeVersion: ptrTo("16.2"), MacosVersion: ptrTo("SEQUOIA")})
+	_, err = w.E.Client.Queues.SetMacSettings(ctx, q.GraphQLID, "MACOS_ARM64_M4_6X28",
+		buildkite.MacSettingsWrite{XcodeVersion: PtrTo("16.2"), MacosVersion: PtrTo("SEQUOIA")})
 	w.must(err)
 	w.add(`
 resource "buildkite_cluster_queue" "mac" {
@@ -389,7 +389,7 @@ resource "buildkite_cluster_queue" "mac" {
     }
   }
 }
-`, officialInstance{address: "buildkite_cluster_queue.mac", dependsOn: []string{"buildkite_cluster.main"}, attrs: map[string]any{
+`, OfficialInstance{Address: "buildkite_cluster_queue.mac", dependsOn: []string{"buildkite_cluster.main"}, Attrs: map[string]any{
 		"id": kit.GraphQLID("ClusterQueue", q.ID), "uuid": q.ID, "cluster_id": kit.GraphQLID("Cluster", c.ID), "cluster_uuid": c.ID,
 		"key": q.Key, "description": nil, "dispatch_paused": false, "retry_agent_affinity": q.RetryAgentAffinity,
 		"hosted_agents": map[string]any{"instance_shape": "MACOS_ARM64_M4_6X28", "linux": nil,
@@ -397,10 +397,10 @@ resource "buildkite_cluster_queue" "mac" {
 	}})
 }
 
-func (w *officialWorkspace) addAgentToken() {
+func (w *OfficialWorkspace) AddAgentToken() {
 	c := w.withCluster()
-	tok, err := w.e.client.ClusterTokens.Create(context.Background(), c.ID, buildkite.ClusterTokenCreate{
-		Description: "Autoscaled agents", AllowedIPAddresses: ptrTo("10.0.0.0/8 192.168.0.0/16"),
+	tok, err := w.E.Client.ClusterTokens.Create(context.Background(), c.ID, buildkite.ClusterTokenCreate{
+		Description: "Autoscaled agents", AllowedIPAddresses: PtrTo("10.0.0.0/8 192.168.0.0/16"),
 	})
 	w.must(err)
 	w.add(`
@@ -409,7 +409,7 @@ resource "buildkite_cluster_agent_token" "agents" {
   description          = "Autoscaled agents"
   allowed_ip_addresses = ["10.0.0.0/8", "192.168.0.0/16"]
 }
-`, officialInstance{address: "buildkite_cluster_agent_token.agents", dependsOn: []string{"buildkite_cluster.main"}, attrs: map[string]any{
+`, OfficialInstance{Address: "buildkite_cluster_agent_token.agents", dependsOn: []string{"buildkite_cluster.main"}, Attrs: map[string]any{
 		"id": kit.GraphQLID("ClusterToken", tok.ID), "uuid": tok.ID, "cluster_id": kit.GraphQLID("Cluster", c.ID), "cluster_uuid": c.ID,
 		"description": tok.Description, "allowed_ip_addresses": []string{"10.0.0.0/8", "192.168.0.0/16"},
 		// The secret its provider kept from the create response.
@@ -417,52 +417,52 @@ resource "buildkite_cluster_agent_token" "agents" {
 	}})
 }
 
-func (w *officialWorkspace) addUnclusteredAgentToken() {
+func (w *OfficialWorkspace) AddUnclusteredAgentToken() {
 	desc := "Unclustered agents"
-	tok, err := w.e.client.AgentTokens.Create(context.Background(), &desc)
+	tok, err := w.E.Client.AgentTokens.Create(context.Background(), &desc)
 	w.must(err)
 	w.add(`
 resource "buildkite_agent_token" "legacy" {
   description = "Unclustered agents"
 }
-`, officialInstance{address: "buildkite_agent_token.legacy", attrs: map[string]any{
+`, OfficialInstance{Address: "buildkite_agent_token.legacy", Attrs: map[string]any{
 		"id": tok.ID, "uuid": tok.UUID, "description": desc,
 		// The secret its provider kept from the create response.
 		"token": "moved-secret",
 	}})
 }
 
-func (w *officialWorkspace) addDefaultQueue() {
+func (w *OfficialWorkspace) AddDefaultQueue() {
 	c, q := w.withCluster(), w.withQueue()
-	_, err := w.e.client.Clusters.Update(context.Background(), c.ID, buildkite.ClusterUpdate{DefaultQueueID: buildkite.Value(q.ID)})
+	_, err := w.E.Client.Clusters.Update(context.Background(), c.ID, buildkite.ClusterUpdate{DefaultQueueID: buildkite.Value(q.ID)})
 	w.must(err)
 	w.add(`
 resource "buildkite_cluster_default_queue" "main" {
   cluster_id = buildkite_cluster.main.id
   queue_id   = buildkite_cluster_queue.linux.id
 }
-`, officialInstance{address: "buildkite_cluster_default_queue.main",
+`, OfficialInstance{Address: "buildkite_cluster_default_queue.main",
 		dependsOn: []string{"buildkite_cluster.main", "buildkite_cluster_queue.linux"},
-		attrs: map[string]any{
+		Attrs: map[string]any{
 			"id": kit.GraphQLID("Cluster", c.ID), "uuid": c.ID, "cluster_id": kit.GraphQLID("Cluster", c.ID),
 			"queue_id": kit.GraphQLID("ClusterQueue", q.ID), "key": q.Key,
 		}})
 }
 
-func (w *officialWorkspace) addTeam() { w.withTeam() }
+func (w *OfficialWorkspace) AddTeam() { w.withTeam() }
 
 // withTeam is buildkite_team.platform, written as its provider's documentation shows (upper-case enums).
-func (w *officialWorkspace) withTeam() *buildkite.Team {
-	if w.team != nil {
-		return w.team
+func (w *OfficialWorkspace) withTeam() *buildkite.Team {
+	if w.Team != nil {
+		return w.Team
 	}
-	team, err := w.e.client.Teams.Create(context.Background(), buildkite.TeamWrite{
-		Name: w.e.name("platform"), Privacy: "secret", DefaultMemberRole: "member", MembersCanCreatePipelines: true,
-		MembersCanCreateSuites: ptrTo(true),
+	team, err := w.E.Client.Teams.Create(context.Background(), buildkite.TeamWrite{
+		Name: w.E.Name("platform"), Privacy: "secret", DefaultMemberRole: "member", MembersCanCreatePipelines: true,
+		MembersCanCreateSuites: PtrTo(true),
 	})
 	w.must(err)
-	w.t.Cleanup(func() { _ = w.e.client.Teams.Delete(context.Background(), team.ID) })
-	w.team = team
+	w.T.Cleanup(func() { _ = w.E.Client.Teams.Delete(context.Background(), team.ID) })
+	w.Team = team
 	w.add(fmt.Sprintf(`
 resource "buildkite_team" "platform" {
   name                         = %q
@@ -472,7 +472,7 @@ resource "buildkite_team" "platform" {
   members_can_create_pipelines = true
   members_can_create_suites    = true
 }
-`, team.Name), officialInstance{address: "buildkite_team.platform", attrs: map[string]any{
+`, team.Name), OfficialInstance{Address: "buildkite_team.platform", Attrs: map[string]any{
 		"id": kit.GraphQLID("Team", team.ID), "uuid": team.ID, "name": team.Name, "slug": team.Slug, "description": "",
 		"privacy": "SECRET", "default_team": false, "default_member_role": "MEMBER",
 		"members_can_create_pipelines": true, "members_can_create_suites": true, "members_can_create_registries": false,
@@ -483,22 +483,22 @@ resource "buildkite_team" "platform" {
 
 // addAssociation adds an association as its provider's state holds it: its id the GraphQL ID of the
 // association itself (a UUID the REST API never shows), its sides GraphQL IDs.
-func (w *officialWorkspace) addAssociation(config, address, typ, own string, attrs map[string]any) {
+func (w *OfficialWorkspace) addAssociation(config, address, typ, own string, attrs map[string]any) {
 	attrs["id"], attrs["uuid"] = kit.GraphQLID(typ, own), own
-	w.add(config, officialInstance{address: address, dependsOn: []string{"buildkite_team.platform"}, attrs: attrs})
+	w.add(config, OfficialInstance{Address: address, dependsOn: []string{"buildkite_team.platform"}, Attrs: attrs})
 }
 
-func (w *officialWorkspace) addTeamMember() {
+func (w *OfficialWorkspace) AddTeamMember() {
 	team := w.withTeam()
-	members, err := w.e.client.Organizations.ListMembers(context.Background())
+	members, err := w.E.Client.Organizations.ListMembers(context.Background())
 	w.must(err)
 	var user string
 	for _, m := range members {
-		if m.Email == w.e.secondMemberEmail() {
+		if m.Email == w.E.SecondMemberEmail() {
 			user = m.ID
 		}
 	}
-	_, err = w.e.client.TeamMembers.Create(context.Background(), team.ID, buildkite.TeamMemberCreate{UserID: user, Role: "maintainer"})
+	_, err = w.E.Client.TeamMembers.Create(context.Background(), team.ID, buildkite.TeamMemberCreate{UserID: user, Role: "maintainer"})
 	w.must(err)
 	w.addAssociation(fmt.Sprintf(`
 data "buildkite_organization_member" "second" {
@@ -510,17 +510,17 @@ resource "buildkite_team_member" "second" {
   user_id = data.buildkite_organization_member.second.id
   role    = "MAINTAINER"
 }
-`, w.e.secondMemberEmail()), "buildkite_team_member.second", "TeamMember", "6f0c6d2e-5b1a-4c3d-9e8f-7a6b5c4d3e2f", map[string]any{
+`, w.E.SecondMemberEmail()), "buildkite_team_member.second", "TeamMember", "6f0c6d2e-5b1a-4c3d-9e8f-7a6b5c4d3e2f", map[string]any{
 		"team_id": kit.GraphQLID("Team", team.ID), "user_id": kit.GraphQLID("User", user), "role": "MAINTAINER",
 	})
 }
 
 // addPipelineTeam gives the team access to a pipeline the configuration does not manage, named by the
 // GraphQL ID its users paste.
-func (w *officialWorkspace) addPipelineTeam() {
+func (w *OfficialWorkspace) AddPipelineTeam() {
 	team := w.withTeam()
-	p := w.e.pipelineNamed(w.e.name("website"))
-	_, err := w.e.client.TeamPipelines.Create(context.Background(), team.ID, buildkite.TeamPipelineCreate{PipelineID: p.ID, AccessLevel: "build_and_read"})
+	p := w.E.PipelineNamed(w.E.Name("website"))
+	_, err := w.E.Client.TeamPipelines.Create(context.Background(), team.ID, buildkite.TeamPipelineCreate{PipelineID: p.ID, AccessLevel: "build_and_read"})
 	w.must(err)
 	pipeline := kit.GraphQLID("Pipeline", p.ID)
 	w.addAssociation(fmt.Sprintf(`
@@ -535,9 +535,9 @@ resource "buildkite_pipeline_team" "website" {
 }
 
 // addTestSuiteTeam names a suite the team owns (and so manages) by GraphQL ID.
-func (w *officialWorkspace) addTestSuiteTeam() {
+func (w *OfficialWorkspace) AddTestSuiteTeam() {
 	team := w.withTeam()
-	suite := w.e.seedSuite(w.e.name("e2e"), team.ID)
+	suite := w.E.SeedSuite(w.E.Name("e2e"), team.ID)
 	w.addAssociation(fmt.Sprintf(`
 resource "buildkite_test_suite_team" "e2e" {
   team_id       = buildkite_team.platform.id
@@ -551,10 +551,10 @@ resource "buildkite_test_suite_team" "e2e" {
 
 // addTeamRegistry gives the team read access to a registry the configuration does not manage, named by the
 // GraphQL ID its users paste; the access's id and uuid are the service's, as the official provider keeps them.
-func (w *officialWorkspace) addTeamRegistry() {
+func (w *OfficialWorkspace) AddTeamRegistry() {
 	team := w.withTeam()
-	reg := w.e.seedRegistry(w.e.name("shared-gems"))
-	g, err := w.e.client.TeamRegistries.Create(context.Background(), team.ID, reg.ID, "READ_ONLY")
+	reg := w.E.SeedRegistry(w.E.Name("shared-gems"))
+	g, err := w.E.Client.TeamRegistries.Create(context.Background(), team.ID, reg.ID, "READ_ONLY")
 	w.must(err)
 	registry := kit.GraphQLID("Registry", reg.ID)
 	w.add(fmt.Sprintf(`
@@ -563,36 +563,36 @@ resource "buildkite_team_registry" "gems" {
   registry_id  = %q
   access_level = "READ_ONLY"
 }
-`, registry), officialInstance{address: "buildkite_team_registry.gems", dependsOn: []string{"buildkite_team.platform"}, attrs: map[string]any{
+`, registry), OfficialInstance{Address: "buildkite_team_registry.gems", dependsOn: []string{"buildkite_team.platform"}, Attrs: map[string]any{
 		"id": g.ID, "uuid": g.UUID, "team_id": kit.GraphQLID("Team", team.ID), "registry_id": registry, "access_level": "READ_ONLY",
 	}})
 }
 
-func (w *officialWorkspace) addPipeline() { w.addPipelineOfVersion(1) }
+func (w *OfficialWorkspace) AddPipeline() { w.addPipelineOfVersion(1) }
 
-func (w *officialWorkspace) addPipelineV0() { w.addPipelineOfVersion(0) }
+func (w *OfficialWorkspace) AddPipelineV0() { w.addPipelineOfVersion(0) }
 
 // addPipelineOfVersion adds a pipeline in the cluster, with the team as its default team, step timeouts,
 // tags, provider settings and the attributes only GraphQL sets, as its provider's schema version (1, or 0,
 // which held provider_settings as a list of one object and lacked the attributes added since) stores it.
-func (w *officialWorkspace) addPipelineOfVersion(version int64) {
+func (w *OfficialWorkspace) addPipelineOfVersion(version int64) {
 	c, team := w.withCluster(), w.withTeam()
 	const steps = "steps:\n  - label: build\n    command: make\n"
 	in := buildkite.PipelineCreate{
-		Name: w.e.name("app"), ClusterID: &c.ID, Configuration: ptrTo(steps), Tags: []string{"go"},
+		Name: w.E.Name("app"), ClusterID: &c.ID, Configuration: PtrTo(steps), Tags: []string{"go"},
 		Teams:                     map[string]string{team.ID: "manage_build_and_read"},
-		DefaultCommandStepTimeout: ptrTo(int64(30)),
+		DefaultCommandStepTimeout: PtrTo(int64(30)),
 		ProviderSettings:          map[string]any{"trigger_mode": "code", "build_pull_requests": true},
 	}
 	if version > 0 { // what its provider set (through GraphQL), here over REST; version 0 lacked them
-		in.Emoji, in.Color, in.CloneMirrorURL = ptrTo(":rocket:"), ptrTo("#A8D5FF"), ptrTo("https://mirror.example.com/acme/app.git")
+		in.Emoji, in.Color, in.CloneMirrorURL = PtrTo(":rocket:"), PtrTo("#A8D5FF"), PtrTo("https://mirror.example.com/acme/app.git")
 	}
-	p := w.e.seedPipeline(in)
-	w.pipeline = p
+	p := w.E.SeedPipeline(in)
+	w.Pipeline = p
 	// provider_settings as its provider read them back: every key of its schema, null where REST has none.
 	settings := map[string]any{}
-	for _, s := range pipelineSettings {
-		settings[s.key] = p.Provider.Settings[s.key]
+	for _, key := range PipelineSettingKeys() {
+		settings[key] = p.Provider.Settings[key]
 	}
 	attrs := map[string]any{
 		"id": kit.GraphQLID("Pipeline", p.ID), "uuid": p.ID, "name": p.Name, "slug": p.Slug, "repository": p.Repository,
@@ -605,7 +605,7 @@ func (w *officialWorkspace) addPipelineOfVersion(version int64) {
 		"pipeline_template_id": nil, "provider_settings": settings, "archived": false,
 		"webhook_url": p.Provider.WebhookURL, "badge_url": p.BadgeURL,
 	}
-	inst := officialInstance{address: "buildkite_pipeline.app", attrs: attrs,
+	inst := OfficialInstance{Address: "buildkite_pipeline.app", Attrs: attrs,
 		dependsOn: []string{"buildkite_cluster.main", "buildkite_team.platform"}}
 	extra := `
   emoji                      = ":rocket:"
@@ -615,7 +615,7 @@ func (w *officialWorkspace) addPipelineOfVersion(version int64) {
 	if version == 0 {
 		attrs["provider_settings"] = []any{settings}
 		inst.version = &version
-		inst.without = []string{"uuid", "cluster_name", "emoji", "color", "clone_mirror_url", "visibility", "archived", "pipeline_template_id"}
+		inst.Without = []string{"uuid", "cluster_name", "emoji", "color", "clone_mirror_url", "visibility", "archived", "pipeline_template_id"}
 		extra = ""
 	}
 	w.add(fmt.Sprintf(`
@@ -637,35 +637,35 @@ resource "buildkite_pipeline" "app" {
 
 // addPipelineEmptySettings is buildkite_pipeline.app under `provider_settings = {}`, its state holding every
 // key blank as the official provider's test "create pipeline with empty attributes" expects it to.
-func (w *officialWorkspace) addPipelineEmptySettings() {
-	w.addPipeline()
-	config := w.config.String()
+func (w *OfficialWorkspace) AddPipelineEmptySettings() {
+	w.AddPipeline()
+	config := w.Config.String()
 	block := "  provider_settings = {\n    trigger_mode        = \"code\"\n    build_pull_requests = true\n  }\n"
 	if !strings.Contains(config, block) {
-		w.t.Fatalf("the pipeline's configuration has no provider_settings block to empty:\n%s", config)
+		w.T.Fatalf("the pipeline's configuration has no provider_settings block to empty:\n%s", config)
 	}
-	w.config.Reset()
-	w.config.WriteString(strings.Replace(config, block, "  provider_settings = {}\n", 1))
+	w.Config.Reset()
+	w.Config.WriteString(strings.Replace(config, block, "  provider_settings = {}\n", 1))
 	blank := map[string]any{}
-	for k, v := range blankSettings().Attributes() {
-		blank[k] = settingValue(v)
+	for k, v := range BlankPipelineSettings() {
+		blank[k] = v
 	}
-	w.instances[len(w.instances)-1].attrs["provider_settings"] = blank
+	w.Instances[len(w.Instances)-1].Attrs["provider_settings"] = blank
 }
 
 // withPipeline is buildkite_pipeline.app at its provider's current schema version, added on first use.
-func (w *officialWorkspace) withPipeline() *buildkite.Pipeline {
-	if w.pipeline == nil {
-		w.addPipeline()
+func (w *OfficialWorkspace) withPipeline() *buildkite.Pipeline {
+	if w.Pipeline == nil {
+		w.AddPipeline()
 	}
-	return w.pipeline
+	return w.Pipeline
 }
 
 // addSchedule adds a nightly schedule of the pipeline, without env: its provider stores that as null.
-func (w *officialWorkspace) addSchedule() {
+func (w *OfficialWorkspace) AddSchedule() {
 	p := w.withPipeline()
-	s, err := w.e.client.PipelineSchedules.Create(context.Background(), p.Slug, buildkite.PipelineScheduleWrite{
-		Cronline: "0 2 * * *", Label: ptrTo("Nightly"), Branch: ptrTo("main"), Commit: ptrTo("HEAD"), Enabled: ptrTo(true),
+	s, err := w.E.Client.PipelineSchedules.Create(context.Background(), p.Slug, buildkite.PipelineScheduleWrite{
+		Cronline: "0 2 * * *", Label: PtrTo("Nightly"), Branch: PtrTo("main"), Commit: PtrTo("HEAD"), Enabled: PtrTo(true),
 		Env: map[string]string{},
 	})
 	w.must(err)
@@ -676,17 +676,17 @@ resource "buildkite_pipeline_schedule" "nightly" {
   cronline    = "0 2 * * *"
   branch      = "main"
 }
-`, officialInstance{address: "buildkite_pipeline_schedule.nightly", dependsOn: []string{"buildkite_pipeline.app"}, attrs: map[string]any{
+`, OfficialInstance{Address: "buildkite_pipeline_schedule.nightly", dependsOn: []string{"buildkite_pipeline.app"}, Attrs: map[string]any{
 		"id": kit.GraphQLID("PipelineSchedule", s.ID), "uuid": s.ID, "pipeline_id": kit.GraphQLID("Pipeline", p.ID),
 		"label": "Nightly", "cronline": "0 2 * * *", "branch": "main", "commit": "HEAD", "message": nil, "env": nil, "enabled": true,
 	}})
 }
 
 // addSecret adds a secret of the cluster, named by the cluster's UUID as its provider's documentation shows.
-func (w *officialWorkspace) addSecret() {
+func (w *OfficialWorkspace) AddSecret() {
 	c := w.withCluster()
-	sec, err := w.e.client.ClusterSecrets.Create(context.Background(), c.ID, buildkite.ClusterSecretCreate{
-		Key: "DEPLOY_KEY", Value: "moved-value", Description: ptrTo("Deploys"),
+	sec, err := w.E.Client.ClusterSecrets.Create(context.Background(), c.ID, buildkite.ClusterSecretCreate{
+		Key: "DEPLOY_KEY", Value: "moved-value", Description: PtrTo("Deploys"),
 	})
 	w.must(err)
 	stamp := func(t *time.Time) any {
@@ -702,7 +702,7 @@ resource "buildkite_cluster_secret" "deploy" {
   value       = "moved-value"
   description = "Deploys"
 }
-`, officialInstance{address: "buildkite_cluster_secret.deploy", dependsOn: []string{"buildkite_cluster.main"}, attrs: map[string]any{
+`, OfficialInstance{Address: "buildkite_cluster_secret.deploy", dependsOn: []string{"buildkite_cluster.main"}, Attrs: map[string]any{
 		"id": sec.ID, "cluster_id": c.ID, "key": "DEPLOY_KEY", "value": "moved-value", "description": "Deploys",
 		"created_at": stamp(sec.CreatedAt), "updated_at": stamp(sec.UpdatedAt),
 	}})
@@ -710,18 +710,18 @@ resource "buildkite_cluster_secret" "deploy" {
 
 // addHostedAgentImage adds an image built in the cluster, which its hosted queue makes hosted; its provider
 // waited for the build, so its state holds the image READY with its image_ref.
-func (w *officialWorkspace) addHostedAgentImage() {
+func (w *OfficialWorkspace) AddHostedAgentImage() {
 	c, _ := w.withCluster(), w.withQueue()
 	ctx := context.Background()
-	img, err := w.e.client.AgentImages.Create(ctx, c.ID, buildkite.AgentImageCreate{Name: "ruby", Dockerfile: "RUN apt-get install -y ruby-full\n"})
+	img, err := w.E.Client.AgentImages.Create(ctx, c.ID, buildkite.AgentImageCreate{Name: "ruby", Dockerfile: "RUN apt-get install -y ruby-full\n"})
 	w.must(err)
 	for deadline := time.Now().Add(10 * time.Second); img.Status == buildkite.AgentImageBuilding && time.Now().Before(deadline); {
 		time.Sleep(100 * time.Millisecond)
-		img, err = w.e.client.AgentImages.Poll(ctx, c.ID, img.ID)
+		img, err = w.E.Client.AgentImages.Poll(ctx, c.ID, img.ID)
 		w.must(err)
 	}
 	if img.Status != buildkite.AgentImageReady {
-		w.t.Fatalf("seeding the workspace: image %s is %s, not READY", img.ID, img.Status)
+		w.T.Fatalf("seeding the workspace: image %s is %s, not READY", img.ID, img.Status)
 	}
 	w.add(`
 resource "buildkite_hosted_agent_image" "ruby" {
@@ -733,45 +733,45 @@ resource "buildkite_hosted_agent_image" "ruby" {
 
   depends_on = [buildkite_cluster_queue.linux]
 }
-`, officialInstance{address: "buildkite_hosted_agent_image.ruby", dependsOn: []string{"buildkite_cluster.main", "buildkite_cluster_queue.linux"},
-		attrs: map[string]any{
+`, OfficialInstance{Address: "buildkite_hosted_agent_image.ruby", dependsOn: []string{"buildkite_cluster.main", "buildkite_cluster_queue.linux"},
+		Attrs: map[string]any{
 			"id": img.ID, "cluster_id": c.ID, "name": "ruby", "dockerfile": "RUN apt-get install -y ruby-full\n",
 			"status": img.Status, "image_ref": kit.Deref(img.ImageRef),
 		}})
 }
 
 // addMaintainer makes the team a maintainer of the cluster (its provider's schema version 1).
-func (w *officialWorkspace) addMaintainer() {
+func (w *OfficialWorkspace) AddMaintainer() {
 	c, team := w.withCluster(), w.withTeam()
-	m, err := w.e.client.ClusterMaintainers.Create(context.Background(), c.ID, buildkite.ClusterMaintainerCreate{TeamID: team.ID})
+	m, err := w.E.Client.ClusterMaintainers.Create(context.Background(), c.ID, buildkite.ClusterMaintainerCreate{TeamID: team.ID})
 	w.must(err)
 	w.add(`
 resource "buildkite_cluster_maintainer" "platform" {
   cluster_uuid = buildkite_cluster.main.uuid
   team_uuid    = buildkite_team.platform.uuid
 }
-`, officialInstance{address: "buildkite_cluster_maintainer.platform",
+`, OfficialInstance{Address: "buildkite_cluster_maintainer.platform",
 		dependsOn: []string{"buildkite_cluster.main", "buildkite_team.platform"},
-		attrs: map[string]any{
+		Attrs: map[string]any{
 			"id": m.ID, "cluster_uuid": c.ID, "team_uuid": team.ID, "user_uuid": nil, "actor_uuid": team.ID,
 			"actor_type": "team", "actor_name": team.Name, "actor_email": nil, "actor_slug": team.Slug,
 		}})
 }
 
-func (w *officialWorkspace) addTemplate() {
+func (w *OfficialWorkspace) AddTemplate() {
 	const steps = "steps:\n  - command: make release\n"
-	tpl, err := w.e.client.PipelineTemplates.Create(context.Background(), buildkite.PipelineTemplateCreate{
-		Name: w.e.name("standard"), Configuration: steps, Available: ptrTo(true),
+	tpl, err := w.E.Client.PipelineTemplates.Create(context.Background(), buildkite.PipelineTemplateCreate{
+		Name: w.E.Name("standard"), Configuration: steps, Available: PtrTo(true),
 	})
 	w.must(err)
-	w.t.Cleanup(func() { _ = w.e.client.PipelineTemplates.Delete(context.Background(), tpl.UUID) })
+	w.T.Cleanup(func() { _ = w.E.Client.PipelineTemplates.Delete(context.Background(), tpl.UUID) })
 	w.add(fmt.Sprintf(`
 resource "buildkite_pipeline_template" "standard" {
   name          = %q
   configuration = %q
   available     = true
 }
-`, tpl.Name, steps), officialInstance{address: "buildkite_pipeline_template.standard", attrs: map[string]any{
+`, tpl.Name, steps), OfficialInstance{Address: "buildkite_pipeline_template.standard", Attrs: map[string]any{
 		"id": kit.GraphQLID("PipelineTemplate", tpl.UUID), "uuid": tpl.UUID, "name": tpl.Name, "configuration": steps,
 		"description": nil, "available": true,
 	}})
@@ -779,17 +779,17 @@ resource "buildkite_pipeline_template" "standard" {
 
 // addRule adds a rule between two pipelines named by slug, its value as jsonencode wrote it (keys sorted,
 // no blanks), with a description, which its provider set through GraphQL.
-func (w *officialWorkspace) addRule() {
-	source, target := w.e.pipelineNamed(w.e.name("deploy")), w.e.pipelineNamed(w.e.name("release"))
+func (w *OfficialWorkspace) AddRule() {
+	source, target := w.E.PipelineNamed(w.E.Name("deploy")), w.E.PipelineNamed(w.E.Name("release"))
 	value := []byte(`{"source_pipeline":"` + source.ID + `","target_pipeline":"` + target.ID + `","conditions":["source.build.branch == 'main'"]}`)
-	rule, err := w.e.client.Rules.Create(context.Background(), buildkite.RuleCreate{Type: "pipeline.trigger_build.pipeline", Value: value})
+	rule, err := w.E.Client.Rules.Create(context.Background(), buildkite.RuleCreate{Type: "pipeline.trigger_build.pipeline", Value: value})
 	w.must(err)
-	w.t.Cleanup(func() { _ = w.e.client.Rules.Delete(context.Background(), rule.UUID) })
+	w.T.Cleanup(func() { _ = w.E.Client.Rules.Delete(context.Background(), rule.UUID) })
 	// The official provider creates it with its description through GraphQL.
-	org, err := w.e.client.Organizations.Get(context.Background())
+	org, err := w.E.Client.Organizations.Get(context.Background())
 	w.must(err)
-	_, err = w.e.client.Rules.Update(context.Background(), buildkite.RuleUpdate{
-		OrganizationID: org.GraphQLID, ID: rule.GraphQLID, Description: ptrTo("Deploys trigger releases"), Value: value,
+	_, err = w.E.Client.Rules.Update(context.Background(), buildkite.RuleUpdate{
+		OrganizationID: org.GraphQLID, ID: rule.GraphQLID, Description: PtrTo("Deploys trigger releases"), Value: value,
 	})
 	w.must(err)
 	w.add(fmt.Sprintf(`
@@ -802,7 +802,7 @@ resource "buildkite_organization_rule" "trigger" {
     conditions      = ["source.build.branch == 'main'"]
   })
 }
-`, source.Slug, target.Slug), officialInstance{address: "buildkite_organization_rule.trigger", attrs: map[string]any{
+`, source.Slug, target.Slug), OfficialInstance{Address: "buildkite_organization_rule.trigger", Attrs: map[string]any{
 		"id": kit.GraphQLID("Rule", rule.UUID), "uuid": rule.UUID, "type": rule.Type,
 		"value":       `{"conditions":["source.build.branch == 'main'"],"source_pipeline":"` + source.Slug + `","target_pipeline":"` + target.Slug + `"}`,
 		"description": "Deploys trigger releases", "source_type": "PIPELINE", "source_uuid": source.ID,
@@ -810,11 +810,11 @@ resource "buildkite_organization_rule" "trigger" {
 	}})
 }
 
-func (w *officialWorkspace) addTestSuite() {
+func (w *OfficialWorkspace) AddTestSuite() {
 	team := w.withTeam()
-	suite := w.e.seedSuite(w.e.name("specs"), team.ID, func(in *buildkite.TestSuiteCreate) {
-		in.Emoji, in.Color, in.ApplicationName = ptrTo(":rspec:"), ptrTo("#E0F1FF"), ptrTo("web")
-		in.OIDCPolicy = ptrTo(officialOIDCPolicy) // its provider sent it over REST too
+	suite := w.E.SeedSuite(w.E.Name("specs"), team.ID, func(in *buildkite.TestSuiteCreate) {
+		in.Emoji, in.Color, in.ApplicationName = PtrTo(":rspec:"), PtrTo("#E0F1FF"), PtrTo("web")
+		in.OIDCPolicy = PtrTo(OfficialOIDCPolicy) // its provider sent it over REST too
 	})
 	w.add(fmt.Sprintf(`
 resource "buildkite_test_suite" "specs" {
@@ -826,11 +826,11 @@ resource "buildkite_test_suite" "specs" {
   application_name = "web"
   oidc_policy      = %q
 }
-`, suite.Name, officialOIDCPolicy), officialInstance{address: "buildkite_test_suite.specs",
-		dependsOn: []string{"buildkite_team.platform"}, attrs: map[string]any{
+`, suite.Name, OfficialOIDCPolicy), OfficialInstance{Address: "buildkite_test_suite.specs",
+		dependsOn: []string{"buildkite_team.platform"}, Attrs: map[string]any{
 			"id": kit.GraphQLID("Suite", suite.ID), "uuid": suite.ID, "name": suite.Name, "slug": suite.Slug,
 			"default_branch": "main", "team_owner_id": kit.GraphQLID("Team", team.ID), "emoji": ":rspec:",
-			"color": "#E0F1FF", "application_name": "web", "oidc_policy": officialOIDCPolicy,
+			"color": "#E0F1FF", "application_name": "web", "oidc_policy": OfficialOIDCPolicy,
 			"api_token": "moved-suite-token",
 		}})
 }
@@ -838,11 +838,11 @@ resource "buildkite_test_suite" "specs" {
 // addTestSuiteUnmanagedFields is a suite whose color, application name and OIDC policy were set outside the
 // configuration: the official provider keeps them (Optional+Computed, UseStateForUnknown), and so must the
 // move.
-func (w *officialWorkspace) addTestSuiteUnmanagedFields() {
+func (w *OfficialWorkspace) AddTestSuiteUnmanagedFields() {
 	team := w.withTeam()
-	suite := w.e.seedSuite(w.e.name("ui"), team.ID, func(in *buildkite.TestSuiteCreate) {
-		in.Color, in.ApplicationName = ptrTo("#BADA55"), ptrTo("web")
-		in.OIDCPolicy = ptrTo(officialOIDCPolicy)
+	suite := w.E.SeedSuite(w.E.Name("ui"), team.ID, func(in *buildkite.TestSuiteCreate) {
+		in.Color, in.ApplicationName = PtrTo("#BADA55"), PtrTo("web")
+		in.OIDCPolicy = PtrTo(OfficialOIDCPolicy)
 	})
 	w.add(fmt.Sprintf(`
 resource "buildkite_test_suite" "ui" {
@@ -850,21 +850,21 @@ resource "buildkite_test_suite" "ui" {
   default_branch = "main"
   team_owner_id  = buildkite_team.platform.id
 }
-`, suite.Name), officialInstance{address: "buildkite_test_suite.ui",
-		dependsOn: []string{"buildkite_team.platform"}, attrs: map[string]any{
+`, suite.Name), OfficialInstance{Address: "buildkite_test_suite.ui",
+		dependsOn: []string{"buildkite_team.platform"}, Attrs: map[string]any{
 			"id": kit.GraphQLID("Suite", suite.ID), "uuid": suite.ID, "name": suite.Name, "slug": suite.Slug,
 			"default_branch": "main", "team_owner_id": kit.GraphQLID("Team", team.ID),
-			"color": "#BADA55", "application_name": "web", "oidc_policy": officialOIDCPolicy, "api_token": "moved-ui-token",
+			"color": "#BADA55", "application_name": "web", "oidc_policy": OfficialOIDCPolicy, "api_token": "moved-ui-token",
 		}})
 }
 
-func (w *officialWorkspace) addRegistry() {
+func (w *OfficialWorkspace) AddRegistry() {
 	team := w.withTeam()
-	reg, err := w.e.client.Registries.Create(context.Background(), buildkite.RegistryCreate{
-		Name: w.e.name("gems"), Ecosystem: "ruby", Emoji: ptrTo(":gem:"), TeamIDs: []string{team.ID}, OIDCPolicy: ptrTo(officialOIDCPolicy),
+	reg, err := w.E.Client.Registries.Create(context.Background(), buildkite.RegistryCreate{
+		Name: w.E.Name("gems"), Ecosystem: "ruby", Emoji: PtrTo(":gem:"), TeamIDs: []string{team.ID}, OIDCPolicy: PtrTo(OfficialOIDCPolicy),
 	})
 	w.must(err)
-	w.t.Cleanup(func() { _ = w.e.client.Registries.Delete(context.Background(), reg.Slug) })
+	w.T.Cleanup(func() { _ = w.E.Client.Registries.Delete(context.Background(), reg.Slug) })
 	w.add(fmt.Sprintf(`
 resource "buildkite_registry" "gems" {
   name        = %q
@@ -873,10 +873,10 @@ resource "buildkite_registry" "gems" {
   oidc_policy = %q
   team_ids    = [buildkite_team.platform.uuid]
 }
-`, reg.Name, officialOIDCPolicy), officialInstance{address: "buildkite_registry.gems",
-		dependsOn: []string{"buildkite_team.platform"}, attrs: map[string]any{
+`, reg.Name, OfficialOIDCPolicy), OfficialInstance{Address: "buildkite_registry.gems",
+		dependsOn: []string{"buildkite_team.platform"}, Attrs: map[string]any{
 			"id": kit.GraphQLID("Registry", reg.ID), "uuid": reg.ID, "name": reg.Name, "slug": reg.Slug, "ecosystem": "ruby",
-			"description": nil, "emoji": ":gem:", "color": nil, "oidc_policy": officialOIDCPolicy, "public": false,
+			"description": nil, "emoji": ":gem:", "color": nil, "oidc_policy": OfficialOIDCPolicy, "public": false,
 			// What its GraphQL API answered; this provider keeps it and never sends it.
 			"registry_type": "PACKAGE", "team_ids": []string{team.ID},
 		}})
@@ -884,17 +884,17 @@ resource "buildkite_registry" "gems" {
 
 // addOrganization takes over the organization's settings as the official provider's main branch stored
 // them: an allowlist, token settings and 2FA enforced (which only its GraphQL API set).
-func (w *officialWorkspace) addOrganization() {
-	w.e.keepAPISettings()
+func (w *OfficialWorkspace) AddOrganization() {
+	w.E.KeepAPISettings()
 	ctx := context.Background()
-	o, err := w.e.client.Organizations.Get(ctx)
+	o, err := w.E.Client.Organizations.Get(ctx)
 	w.must(err)
 	ips, days, restrict := []string{"0.0.0.0/0", "192.0.2.0/24"}, int64(90), true
-	_, err = w.e.client.OrgSettings.UpdateAPISettings(ctx, buildkite.APISettingsUpdate{AllowedIPAddresses: allowlistUpdate(ips), RevokeInactiveTokensAfterDays: revocationUpdate(days), RestrictUserAPITokenCreation: buildkite.Value(restrict)})
+	_, err = w.E.Client.OrgSettings.UpdateAPISettings(ctx, buildkite.APISettingsUpdate{AllowedIPAddresses: AllowlistUpdate(ips), RevokeInactiveTokensAfterDays: RevocationUpdate(days), RestrictUserAPITokenCreation: buildkite.Value(restrict)})
 	w.must(err)
 	// The official provider applied enforce_2fa through GraphQL; this one reads it back there.
-	w.e.keep2FA()
-	_, err = w.e.client.Organizations.SetTwoFactorEnforced(ctx, true)
+	w.E.Keep2FA()
+	_, err = w.E.Client.Organizations.SetTwoFactorEnforced(ctx, true)
 	w.must(err)
 	w.add(`
 resource "buildkite_organization" "settings" {
@@ -903,7 +903,7 @@ resource "buildkite_organization" "settings" {
   revoke_inactive_tokens_after     = "DAYS_90"
   restrict_user_api_token_creation = true
 }
-`, officialInstance{address: "buildkite_organization.settings", attrs: map[string]any{
+`, OfficialInstance{Address: "buildkite_organization.settings", Attrs: map[string]any{
 		"id": o.GraphQLID, "uuid": o.ID, "allowed_api_ip_addresses": []any{"0.0.0.0/0", "192.0.2.0/24"}, "enforce_2fa": true,
 		"revoke_inactive_tokens_after": "DAYS_90", "restrict_user_api_token_creation": true,
 	}})
@@ -911,52 +911,52 @@ resource "buildkite_organization" "settings" {
 
 // addOrganizationV138 is the organization as v1.38.0 stored it: no token settings in its schema, and [""]
 // for an organization without an allowlist, under a configuration that does not mention one.
-func (w *officialWorkspace) addOrganizationV138() {
-	w.e.keepAPISettings()
-	o, err := w.e.client.Organizations.Get(context.Background())
+func (w *OfficialWorkspace) AddOrganizationV138() {
+	w.E.KeepAPISettings()
+	o, err := w.E.Client.Organizations.Get(context.Background())
 	w.must(err)
 	w.add(`
 resource "buildkite_organization" "settings" {}
-`, officialInstance{address: "buildkite_organization.settings",
-		without: []string{"revoke_inactive_tokens_after", "restrict_user_api_token_creation"},
-		attrs:   map[string]any{"id": o.GraphQLID, "uuid": o.ID, "allowed_api_ip_addresses": []any{""}, "enforce_2fa": false}})
+`, OfficialInstance{Address: "buildkite_organization.settings",
+		Without: []string{"revoke_inactive_tokens_after", "restrict_user_api_token_creation"},
+		Attrs:   map[string]any{"id": o.GraphQLID, "uuid": o.ID, "allowed_api_ip_addresses": []any{""}, "enforce_2fa": false}})
 }
 
 // addBanner is the organization's banner, its id the banner's GraphQL ID.
-func (w *officialWorkspace) addBanner() {
-	w.e.keepBanner()
-	b, err := w.e.client.OrgSettings.PutBanner(context.Background(), "Deploys are frozen on Fridays")
+func (w *OfficialWorkspace) AddBanner() {
+	w.E.KeepBanner()
+	b, err := w.E.Client.OrgSettings.PutBanner(context.Background(), "Deploys are frozen on Fridays")
 	w.must(err)
 	w.add(`
 resource "buildkite_organization_banner" "notice" {
   message = "Deploys are frozen on Fridays"
 }
-`, officialInstance{address: "buildkite_organization_banner.notice", attrs: map[string]any{
+`, OfficialInstance{Address: "buildkite_organization_banner.notice", Attrs: map[string]any{
 		"id": b.GraphQLID, "uuid": b.UUID, "message": b.Message,
 	}})
 }
 
 // addPipelineWebhook is the webhook on the pipeline's GitHub repository, as the official provider stored it:
 // id the webhook's ID on GitHub, pipeline_id the pipeline's GraphQL ID.
-func (w *officialWorkspace) addPipelineWebhook() {
+func (w *OfficialWorkspace) AddPipelineWebhook() {
 	p := w.withPipeline()
-	w.must(w.e.client.Pipelines.CreateWebhook(context.Background(), p.Slug))
+	w.must(w.E.Client.Pipelines.CreateWebhook(context.Background(), p.Slug))
 	w.add(`
 resource "buildkite_pipeline_webhook" "app" {
   pipeline_id = buildkite_pipeline.app.id
   repository  = buildkite_pipeline.app.repository
 }
-`, officialInstance{address: "buildkite_pipeline_webhook.app", dependsOn: []string{"buildkite_pipeline.app"},
-		attrs: map[string]any{"id": "482913377", "pipeline_id": p.GraphQLID, "repository": p.Repository, "webhook_url": p.Provider.WebhookURL}})
+`, OfficialInstance{Address: "buildkite_pipeline_webhook.app", dependsOn: []string{"buildkite_pipeline.app"},
+		Attrs: map[string]any{"id": "482913377", "pipeline_id": p.GraphQLID, "repository": p.Repository, "webhook_url": p.Provider.WebhookURL}})
 }
 
-func (w *officialWorkspace) addPortal() {
+func (w *OfficialWorkspace) AddPortal() {
 	ctx := context.Background()
-	p, err := w.e.client.Portals.Create(ctx, buildkite.PortalWrite{
-		Name: "Build stats", Slug: w.e.name("stats"), Query: "{ viewer { user { name } } }", AllowedIPAddresses: ptrTo("10.0.0.0/8"),
+	p, err := w.E.Client.Portals.Create(ctx, buildkite.PortalWrite{
+		Name: "Build stats", Slug: w.E.Name("stats"), Query: "{ viewer { user { name } } }", AllowedIPAddresses: PtrTo("10.0.0.0/8"),
 	})
 	w.must(err)
-	w.t.Cleanup(func() { _ = w.e.client.Portals.Delete(context.Background(), p.Slug) })
+	w.T.Cleanup(func() { _ = w.E.Client.Portals.Delete(context.Background(), p.Slug) })
 	w.add(fmt.Sprintf(`
 resource "buildkite_portal" "stats" {
   slug                 = %q
@@ -964,7 +964,7 @@ resource "buildkite_portal" "stats" {
   query                = "{ viewer { user { name } } }"
   allowed_ip_addresses = "10.0.0.0/8"
 }
-`, p.Slug), officialInstance{address: "buildkite_portal.stats", attrs: map[string]any{
+`, p.Slug), OfficialInstance{Address: "buildkite_portal.stats", Attrs: map[string]any{
 		"slug": p.Slug, "uuid": p.UUID, "name": "Build stats", "query": "{ viewer { user { name } } }", "description": nil,
 		"allowed_ip_addresses": "10.0.0.0/8", "user_invokable": false, "token": "moved-portal-token",
 		"created_at": p.CreatedAt.UTC().Format(time.RFC3339),
@@ -973,19 +973,19 @@ resource "buildkite_portal" "stats" {
 	}})
 }
 
-func (w *officialWorkspace) addNotificationServices() {
+func (w *OfficialWorkspace) AddNotificationServices() {
 	ctx := context.Background()
-	hook, err := w.e.client.NotificationServices.Create(ctx, buildkite.NotificationServiceCreate{Provider: "webhook", Description: ptrTo("Build hooks"),
+	hook, err := w.E.Client.NotificationServices.Create(ctx, buildkite.NotificationServiceCreate{Provider: "webhook", Description: PtrTo("Build hooks"),
 		Settings: buildkite.NotificationServiceSettings{URL: buildkite.Value("https://example.com/hooks"), Token: buildkite.Value("moved-hook-token"),
 			Events: buildkite.Value([]string{"build.finished"})}})
 	w.must(err)
-	_, err = w.e.client.NotificationServices.SetEnabled(ctx, hook.ID, false)
+	_, err = w.E.Client.NotificationServices.SetEnabled(ctx, hook.ID, false)
 	w.must(err)
-	dd, err := w.e.client.NotificationServices.Create(ctx, buildkite.NotificationServiceCreate{Provider: "datadog_pipeline_visibility",
+	dd, err := w.E.Client.NotificationServices.Create(ctx, buildkite.NotificationServiceCreate{Provider: "datadog_pipeline_visibility",
 		Settings: buildkite.NotificationServiceSettings{APIKey: buildkite.Value("moved-datadog-key"), DatadogTags: buildkite.Value("team:platform")}})
 	w.must(err)
 	for _, id := range []string{hook.ID, dd.ID} {
-		w.t.Cleanup(func() { _ = w.e.client.NotificationServices.Delete(context.Background(), id) })
+		w.T.Cleanup(func() { _ = w.E.Client.NotificationServices.Delete(context.Background(), id) })
 	}
 	w.add(`
 resource "buildkite_notification_service" "hooks" {
@@ -998,7 +998,7 @@ resource "buildkite_notification_service" "hooks" {
     events = ["build.finished"]
   }
 }
-`, officialInstance{address: "buildkite_notification_service.hooks", attrs: map[string]any{
+`, OfficialInstance{Address: "buildkite_notification_service.hooks", Attrs: map[string]any{
 		"id": hook.ID, "graphql_id": kit.Deref(hook.GraphQLID), "provider_type": "webhook", "description": "Build hooks",
 		"enabled": false, "scope": "all", "created_at": hook.CreatedAt.UTC().Format(time.RFC3339),
 		"webhook": map[string]any{"url": "https://example.com/hooks", "token": "moved-hook-token", "token_mode": "token",
@@ -1012,7 +1012,7 @@ resource "buildkite_notification_service" "datadog" {
     datadog_tags = "team:platform"
   }
 }
-`, officialInstance{address: "buildkite_notification_service.datadog", attrs: map[string]any{
+`, OfficialInstance{Address: "buildkite_notification_service.datadog", Attrs: map[string]any{
 		"id": dd.ID, "graphql_id": kit.Deref(dd.GraphQLID), "provider_type": "datadog_pipeline_visibility",
 		"enabled": true, "scope": "all", "created_at": dd.CreatedAt.UTC().Format(time.RFC3339),
 		"datadog_pipeline_visibility": map[string]any{"api_key": "moved-datadog-key", "datadog_site": "datadoghq.com",
@@ -1021,25 +1021,25 @@ resource "buildkite_notification_service" "datadog" {
 }
 
 // officialSchemaJSON is the part of `terraform providers schema -json` the comparison reads.
-type officialSchemaJSON struct {
-	Provider        officialBlock            `json:"provider"`
+type OfficialSchemaJSON struct {
+	Provider        OfficialBlock            `json:"provider"`
 	ResourceSchemas map[string]officialEntry `json:"resource_schemas"`
 	DataSchemas     map[string]officialEntry `json:"data_source_schemas"`
 }
 
 // officialOIDCPolicy is a policy as the official provider's configurations write one.
-const officialOIDCPolicy = "- iss: https://agent.buildkite.com\n  claims:\n    organization_slug: acme\n"
+const OfficialOIDCPolicy = "- iss: https://agent.buildkite.com\n  claims:\n    organization_slug: acme\n"
 
 type officialEntry struct {
 	Version int64         `json:"version"`
-	Block   officialBlock `json:"block"`
+	Block   OfficialBlock `json:"block"`
 }
 
-type officialBlock struct {
+type OfficialBlock struct {
 	Attributes map[string]officialAttribute `json:"attributes"`
 	BlockTypes map[string]struct {
 		NestingMode string        `json:"nesting_mode"`
-		Block       officialBlock `json:"block"`
+		Block       OfficialBlock `json:"block"`
 	} `json:"block_types"`
 }
 
@@ -1054,53 +1054,53 @@ type officialAttribute struct {
 	Optional  bool `json:"optional"`
 }
 
-func (b officialBlock) flatten(prefix string, out map[string]schemaNode) {
+func (b OfficialBlock) Flatten(prefix string, out map[string]SchemaNode) {
 	for name, a := range b.Attributes {
 		a.flatten(prefix+name, out)
 	}
 	for name, bt := range b.BlockTypes {
-		out[prefix+name] = schemaNode{kind: "block", typ: bt.NestingMode, settable: true}
-		bt.Block.flatten(prefix+name+".", out)
+		out[prefix+name] = SchemaNode{Kind: "block", Typ: bt.NestingMode, Settable: true}
+		bt.Block.Flatten(prefix+name+".", out)
 	}
 }
 
-func (a officialAttribute) flatten(name string, out map[string]schemaNode) {
-	n := schemaNode{kind: "attribute", settable: a.Required || a.Optional, required: a.Required}
+func (a officialAttribute) flatten(name string, out map[string]SchemaNode) {
+	n := SchemaNode{Kind: "attribute", Settable: a.Required || a.Optional, Required: a.Required}
 	if a.NestedType != nil {
-		n.typ = "nested:" + a.NestedType.NestingMode
+		n.Typ = "nested:" + a.NestedType.NestingMode
 		for child, c := range a.NestedType.Attributes {
 			c.flatten(name+"."+child, out)
 		}
 	} else {
 		var compact bytes.Buffer
 		_ = json.Compact(&compact, a.Type)
-		n.typ = compact.String()
+		n.Typ = compact.String()
 	}
 	out[name] = n
 }
 
 // schemaNode is one attribute or block of either schema, flattened to what is compared.
-type schemaNode struct {
-	kind     string // "attribute" or "block"
-	typ      string // the JSON type of a plain attribute; "nested:<mode>" of a nested attribute; the block's nesting mode
-	settable bool   // required or optional
-	required bool
+type SchemaNode struct {
+	Kind     string // "attribute" or "block"
+	Typ      string // the JSON type of a plain attribute; "nested:<mode>" of a nested attribute; the block's nesting mode
+	Settable bool   // required or optional
+	Required bool
 }
 
 // migrationCase is one resource type's move.
-type migrationCase struct {
-	name string
+type MigrationCase struct {
+	Name string
 	// add creates the type's objects, and what they need, and adds them to the workspace.
-	add func(w *officialWorkspace)
+	Add func(w *OfficialWorkspace)
 	// check, where set, looks at the workspace after the move (refreshed, and planned empty).
-	check func(t *testing.T, w *cliWorkdir)
+	Check func(t *testing.T, w *CLIWorkdir)
 }
 
 // expectMoved checks the state of a moved instance: its id a REST ID, its references UUIDs, and the
 // attributes in want as given.
-func expectMoved(t *testing.T, w *cliWorkdir, address string, want map[string]any) {
+func ExpectMoved(t *testing.T, w *CLIWorkdir, address string, want map[string]any) {
 	t.Helper()
-	a := w.stateAttributes(address)
+	a := w.StateAttributes(address)
 	if id := fmt.Sprint(a["id"]); !kit.IsUUID(id) && !strings.Contains(id, "/") {
 		t.Errorf("%s: id = %v after the move, want a REST ID", address, a["id"])
 	}
@@ -1119,9 +1119,9 @@ func expectMoved(t *testing.T, w *cliWorkdir, address string, want map[string]an
 
 // expectQuietPlan plans the moved workspace once more: no changes, and no warning of any kind (what the
 // official provider set through GraphQL is applied here, so nothing is left to warn of).
-func expectQuietPlan(t *testing.T, w *cliWorkdir) {
+func ExpectQuietPlan(t *testing.T, w *CLIWorkdir) {
 	t.Helper()
-	if out := w.expectNoChanges(); strings.Contains(out, "Warning:") {
+	if out := w.ExpectNoChanges(); strings.Contains(out, "Warning:") {
 		t.Errorf("the plan after the move warns:\n%s", out)
 	}
 }

@@ -1,4 +1,4 @@
-package provider
+package acctest
 
 import (
 	"fmt"
@@ -15,20 +15,20 @@ import (
 // met its fault, and run the refresh that must keep an object whose GraphQL part failed.
 
 // aim arms, from the step on, the one aimed fault given (and disarms any other).
-func (e *testEnv) aim(faults ...fakeserver.AimedFault) func() {
+func (e *TestEnv) Aim(faults ...fakeserver.AimedFault) func() {
 	return func() {
-		e.server.ClearAimedFaults()
+		e.Server.ClearAimedFaults()
 		for _, f := range faults {
-			e.server.AimFault(f)
+			e.Server.AimFault(f)
 		}
 	}
 }
 
 // checkFaultsMet fails unless the emulator injected at least n faults of kind so far: a test of a fault
 // that never met it proves nothing.
-func (e *testEnv) checkFaultsMet(kind string, n int) resource.TestCheckFunc {
+func (e *TestEnv) CheckFaultsMet(kind string, n int) resource.TestCheckFunc {
 	return func(*terraform.State) error {
-		c := e.server.FaultCounts()
+		c := e.Server.FaultCounts()
 		got := map[string]int64{
 			fakeserver.FaultErrorsWithData: c.ErrorsWithData, fakeserver.FaultNullData: c.NullData, fakeserver.FaultNotFound: c.NotFound,
 		}[kind]
@@ -41,9 +41,9 @@ func (e *testEnv) checkFaultsMet(kind string, n int) resource.TestCheckFunc {
 
 // partKept is the refresh of an object REST serves while GraphQL answers op with kind: the refresh fails
 // naming the object and what failed, and the resource stays in state (the step after shows it).
-func (e *testEnv) partKept(op, kind string, title string) resource.TestStep {
+func (e *TestEnv) PartKept(op, kind string, title string) resource.TestStep {
 	return resource.TestStep{
-		PreConfig:    e.aim(fakeserver.AimedFault{Operation: op, Kind: kind}),
+		PreConfig:    e.Aim(fakeserver.AimedFault{Operation: op, Kind: kind}),
 		RefreshState: true,
 		ExpectError:  regexp.MustCompile(`(?s)` + title + `.*GraphQL.*stays in state`),
 	}

@@ -1,0 +1,49 @@
+// Package acctest is the acceptance tests' harness: the environment each test runs against (an emulator in
+// the test's process, or the real service), the seeds, the per-type test rows and the views over them,
+// the checks, the CLI helpers and the sweepers.
+package acctest
+
+import (
+	"os"
+	"path/filepath"
+
+	"github.com/hashicorp/terraform-plugin-framework/provider"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+
+	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
+)
+
+// The hooks are what the harness needs from the provider: each test package's TestMain sets them before it
+// calls Main. The harness cannot import the provider, whose own (internal) tests import the harness.
+
+// AllowlistUpdate is the provider's allowlistUpdate.
+var AllowlistUpdate func(cidrs []string) buildkite.Optional[string]
+
+// GraphQLEndpoint is the provider's graphqlEndpoint.
+var GraphQLEndpoint func(graphqlURL string, restURL string) string
+
+// NewProtocol6Server is the provider's NewProtocol6Server.
+var NewProtocol6Server func(version string) func() tfprotov6.ProviderServer
+
+// NewProvider is the provider's New.
+var NewProvider func(version string) func() provider.Provider
+
+// RevocationUpdate is the provider's revocationUpdate.
+var RevocationUpdate func(days int64) buildkite.Optional[int64]
+
+// ProviderTestdata is the path of a file of internal/provider/testdata from the directory a test runs in:
+// internal/provider, or an area's package below it.
+func ProviderTestdata(name string) string {
+	for _, dir := range []string{"testdata", filepath.Join("..", "testdata")} {
+		if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
+			return filepath.Join(dir, name)
+		}
+	}
+	return filepath.Join("testdata", name)
+}
+
+// PipelineSettingKeys are the keys of the pipeline's provider_settings, in its schema's order.
+var PipelineSettingKeys func() []string
+
+// BlankPipelineSettings is provider_settings as the pipeline records an empty block: every key, null or false.
+var BlankPipelineSettings func() map[string]any

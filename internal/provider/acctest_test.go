@@ -1,0 +1,43 @@
+package provider
+
+import (
+	"testing"
+
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/acctest"
+)
+
+// hooked gives the harness what it needs from the provider before the test rows are registered, some of
+// which call the harness as they are made: a package's variables are set in the order of its files'
+// names, and this is the first test file.
+var hooked = setHooks()
+
+func setHooks() bool {
+	acctest.AllowlistUpdate = allowlistUpdate
+	acctest.GraphQLEndpoint = graphqlEndpoint
+	acctest.NewProtocol6Server = NewProtocol6Server
+	acctest.NewProvider = New
+	acctest.RevocationUpdate = revocationUpdate
+	acctest.PipelineSettingKeys = func() []string {
+		keys := make([]string, 0, len(pipelineSettings))
+		for _, s := range pipelineSettings {
+			keys = append(keys, s.key)
+		}
+		return keys
+	}
+	acctest.BlankPipelineSettings = func() map[string]any {
+		blank := map[string]any{}
+		for k, v := range blankSettings().Attributes() {
+			blank[k] = settingValue(v)
+		}
+		return blank
+	}
+	return true
+}
+
+// TestMain runs the tests, or with -sweep the sweepers, once the hooks are set.
+func TestMain(m *testing.M) {
+	if !hooked {
+		panic("the harness's hooks are not set")
+	}
+	acctest.Main(m)
+}
