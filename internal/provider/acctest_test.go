@@ -13,7 +13,7 @@ var hooked = setHooks()
 
 func setHooks() bool {
 	acctest.AllowlistUpdate = allowlistUpdate
-	acctest.GraphQLEndpoint = graphqlEndpoint
+	acctest.GraphQLEndpoint = GraphQLEndpoint
 	acctest.NewProtocol6Server = NewProtocol6Server
 	acctest.NewProvider = New
 	acctest.RevocationUpdate = revocationUpdate

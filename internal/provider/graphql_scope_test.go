@@ -24,7 +24,7 @@ func TestGraphqlEndpoint(t *testing.T) {
 		{"https://gql.example/v1", "", "https://gql.example/v1"},
 	}
 	for _, tc := range cases {
-		if got := graphqlEndpoint(tc.graphql, tc.rest); got != tc.want {
+		if got := GraphQLEndpoint(tc.graphql, tc.rest); got != tc.want {
 			t.Errorf("graphqlEndpoint(%q, %q) = %q, want %q", tc.graphql, tc.rest, got, tc.want)
 		}
 	}

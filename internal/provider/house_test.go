@@ -4,9 +4,11 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -26,6 +28,16 @@ func parseProviderFiles(t *testing.T, tests bool) (*token.FileSet, map[string]*a
 			t.Fatal(err)
 		}
 		names = append(names, harness...)
+	}
+	if tests {
+		// The areas' tests, each area a package of its own.
+		for _, area := range areaNames() {
+			more, err := filepath.Glob(filepath.Join(area, "*_test.go"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			names = append(names, more...)
+		}
 	}
 	files := map[string]*ast.File{}
 	for _, name := range names {
@@ -425,5 +437,76 @@ func TestHouse_areasShareOnlyThroughKit(t *testing.T) {
 			}
 			return true
 		})
+	}
+}
+
+// areaNames are the areas of the areas table, each a package internal/provider/<area> once it has moved.
+func areaNames() []string {
+	var out []string
+	for _, a := range areas {
+		if len(out) == 0 || out[len(out)-1] != a.area {
+			out = append(out, a.area)
+		}
+	}
+	return out
+}
+
+// An area is a package of its own that imports no other area, nor the provider: what two areas share is in
+// the kit (internal/provider/kit), and only the provider, which serves them all, imports the areas. Its
+// tests, in the external package <area>_test, may import the provider.
+func TestHouse_areasImportNoOtherArea(t *testing.T) {
+	const base = "github.com/ci-rest/terraform-provider-buildkite/internal/provider"
+	moved := 0
+	for _, area := range areaNames() {
+		names, err := filepath.Glob(filepath.Join(area, "*.go"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(names) > 0 {
+			moved++
+		}
+		for _, name := range names {
+			if strings.HasSuffix(name, "_test.go") {
+				continue
+			}
+			f, err := parser.ParseFile(token.NewFileSet(), name, nil, parser.ImportsOnly)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, imp := range f.Imports {
+				path, _ := strconv.Unquote(imp.Path.Value)
+				rest, ok := strings.CutPrefix(path, base)
+				if !ok || rest == "/kit" || rest == "/"+area {
+					continue
+				}
+				t.Errorf("%s imports %s: an area imports no other area nor the provider; move what they share into the kit", name, path)
+			}
+		}
+	}
+	if moved == 0 {
+		t.Error("no area has moved into its package: the areas are not being read")
+	}
+}
+
+// No area holds over about 60 source files (tests aside), so that a newcomer finds a type and what it uses in
+// one look; an area that grows past it is split.
+func TestHouse_areasStaySmall(t *testing.T) {
+	for _, area := range areaNames() {
+		names, err := filepath.Glob(filepath.Join(area, "*.go"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, name := range names {
+			if !strings.HasSuffix(name, "_test.go") {
+				n++
+			}
+		}
+		if n > 60 {
+			t.Errorf("%s holds %d source files, over about 60: split it", area, n)
+		}
+	}
+	if _, err := os.Stat("kit"); err != nil {
+		t.Fatal(err)
 	}
 }

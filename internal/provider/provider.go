@@ -15,6 +15,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/functions"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
@@ -289,8 +290,8 @@ func (p *buildkiteProvider) Actions(_ context.Context) []func() action.Action {
 // Functions implements provider.ProviderWithFunctions (Terraform 1.8+).
 func (p *buildkiteProvider) Functions(_ context.Context) []func() function.Function {
 	return []func() function.Function{
-		NewPipelineSlugFunction,
-		NewGraphQLIDFunction,
-		NewUUIDFunction,
+		functions.NewPipelineSlugFunction,
+		functions.NewGraphQLIDFunction,
+		functions.NewUUIDFunction,
 	}
 }

@@ -117,7 +117,7 @@ func readSettings(cfg providerModel, diags *diag.Diagnostics) settings {
 		agentURL:                kit.ValueOrEnv(cfg.AgentURL, kit.EnvAgentURL),
 		archivePipelineOnDelete: cfg.ArchivePipelineOnDelete.ValueBool(),
 	}
-	s.graphqlURL = graphqlEndpoint(kit.ValueOrEnv(cfg.GraphQLURL, kit.EnvGraphQLURL), s.restURL)
+	s.graphqlURL = GraphQLEndpoint(kit.ValueOrEnv(cfg.GraphQLURL, kit.EnvGraphQLURL), s.restURL)
 	s.tokenFrom = sourceOf(cfg.APIToken, "api_token", kit.EnvAPIToken)
 	s.orgFrom = sourceOf(cfg.Organization, "organization", kit.EnvOrgSlug, kit.EnvOrganization)
 	s.restFrom = sourceOf(cfg.RESTURL, "rest_url", kit.EnvRESTURL)
@@ -162,7 +162,7 @@ func readSettings(cfg providerModel, diags *diag.Diagnostics) settings {
 // configuration that points the provider at another service (the emulator, a proxy) must not have its token
 // sent to Buildkite's GraphQL origin behind its back: it has none, and what needs GraphQL says to set
 // graphql_url.
-func graphqlEndpoint(graphqlURL, restURL string) string {
+func GraphQLEndpoint(graphqlURL, restURL string) string {
 	switch {
 	case graphqlURL != "":
 		return graphqlURL

@@ -1,4 +1,4 @@
-package provider
+package functions_test
 
 import (
 	"context"
