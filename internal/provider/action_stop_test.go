@@ -14,6 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/acctest"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/actions"
 )
 
 // TestAwaitStopsHidesNoPart: the wrapped framework server keeps every optional part terraform-plugin-go
@@ -108,7 +109,7 @@ action "buildkite_create_build" "wait" {
 		t.Fatal(err)
 	}
 	for _, b := range builds {
-		if b.State != buildScheduled {
+		if b.State != actions.BuildScheduled {
 			t.Errorf("build #%d is %s after the interrupt, want it left scheduled", b.Number, b.State)
 		}
 	}

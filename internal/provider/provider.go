@@ -15,6 +15,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/actions"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/functions"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
@@ -282,8 +283,8 @@ func (p *buildkiteProvider) EphemeralResources(_ context.Context) []func() ephem
 // Actions implements provider.ProviderWithActions (Terraform 1.14+).
 func (p *buildkiteProvider) Actions(_ context.Context) []func() action.Action {
 	return []func() action.Action{
-		NewCreateBuildAction,
-		NewSetQueueDispatchAction,
+		actions.NewCreateBuildAction,
+		actions.NewSetQueueDispatchAction,
 	}
 }
 

@@ -1,4 +1,4 @@
-package provider
+package actions_test
 
 import (
 	"context"
@@ -33,7 +33,7 @@ func TestAccExamples_action(t *testing.T) {
 		"functions/pipeline_slug/function.tf",
 		"functions/graphql_id/function.tf",
 	} {
-		b, err := os.ReadFile(filepath.Join("..", "..", "examples", f))
+		b, err := os.ReadFile(filepath.Join("..", "..", "..", "examples", f))
 		if err != nil {
 			t.Fatal(err)
 		}

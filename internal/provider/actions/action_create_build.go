@@ -1,4 +1,4 @@
-package provider
+package actions
 
 import (
 	"context"
@@ -37,7 +37,7 @@ const (
 	buildPassed    = "passed"
 	buildRunning   = "running"
 	buildFailing   = "failing"
-	buildScheduled = "scheduled"
+	BuildScheduled = "scheduled"
 )
 
 // buildEndStates are the states a build does not leave: only passed is a success.

@@ -1,4 +1,4 @@
-package provider
+package actions_test
 
 import (
 	"context"
@@ -14,6 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/acctest"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/actions"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
@@ -212,7 +213,7 @@ func TestCreateBuildInvokeChecksInputs(t *testing.T) {
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			a := NewCreateBuildAction()
+			a := actions.NewCreateBuildAction()
 			values := map[string]string{"pipeline": "app", "branch": "main"}
 			maps.Copy(values, tc.values)
 			resp := &action.InvokeResponse{}
@@ -230,7 +231,7 @@ func TestCreateBuildInvokeChecksInputs(t *testing.T) {
 
 // TestSetQueueDispatchInvokeChecksInputs: a note with paused = false is refused by Invoke as well.
 func TestSetQueueDispatchInvokeChecksInputs(t *testing.T) {
-	a := NewSetQueueDispatchAction()
+	a := actions.NewSetQueueDispatchAction()
 	ctx := context.Background()
 	var sr action.SchemaResponse
 	a.Schema(ctx, action.SchemaRequest{}, &sr)
