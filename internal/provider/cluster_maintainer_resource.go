@@ -25,23 +25,7 @@ var clusterMaintainerIdentity = kit.IdentifiedBy(
 
 // NewClusterMaintainerResource returns the buildkite_cluster_maintainer resource.
 func NewClusterMaintainerResource() resource.Resource {
-	return &clusterMaintainerResource{kit.NewAssociation(clusterMaintainerKind).(*kit.AssociationResource[buildkite.ClusterMaintainer, clusterMaintainerModel])}
-}
-
-// clusterMaintainerResource is the association, importing also by the assignment's own ID (the `id` in
-// state), whose cluster it finds.
-type clusterMaintainerResource struct {
-	*kit.AssociationResource[buildkite.ClusterMaintainer, clusterMaintainerModel]
-}
-
-// ImportState accepts "<cluster id>/<maintainer id>", or the maintainer ID alone.
-func (r *clusterMaintainerResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	lookup, cancel := r.Timeout(ctx, kit.OpRead)
-	defer cancel()
-	if !kit.QualifyImportID(lookup, &req, resp, "cluster maintainer", "<cluster id>/<maintainer id>", kit.ClusterIDs(r.Client()), kit.Answers(r.Client().ClusterMaintainers.Get)) {
-		return
-	}
-	r.AssociationResource.ImportState(ctx, req, resp)
+	return kit.NewAssociation(clusterMaintainerKind)
 }
 
 // clusterMaintainerModel has the official provider's attributes (its schema version 1), and uuid.
@@ -101,6 +85,8 @@ var clusterMaintainerKind = &kit.AssociationKind[buildkite.ClusterMaintainer, cl
 		return c.ClusterMaintainers.Delete(ctx, clusterID, id)
 	},
 	ImportParts: []kit.ImportPart{kit.UuidPart("<cluster id>", "Cluster"), kit.UuidPart("<maintainer id>")},
+	// The maintainer ID alone, as the state's id holds it, imports too: its cluster is found.
+	Parents: func(ctx context.Context, c *buildkite.Client) ([]string, error) { return kit.ClusterIDs(c)(ctx) },
 	Resolve: func(ctx context.Context, c *buildkite.Client, parts []string) (string, string, error) {
 		_, err := c.ClusterMaintainers.Get(ctx, parts[0], parts[1])
 		return parts[0], parts[1], err

@@ -16,16 +16,13 @@ import (
 // Association resources link an object to a parent that the service keeps the link under: a team's members
 // and its access to pipelines and suites (the link named by its two sides), a cluster's maintainers (the link
 // has an ID of its own). They differ only in their attributes and client calls, so each is declared with an
-// AssociationKind and served by the one AssociationResource below: the type file holds the model, its
+// AssociationKind and served by the object kind's one implementation (NewAssociation): the type file holds the model, its
 // mapping from the client's type and the descriptor, not another copy of Create, Read, Update and Delete.
 
 // AssociationKind declares an association resource whose client type is T and whose model is M: an
 // ObjectKind whose parent is the association's one side and whose key is the other ("team_id", "user_id"),
 // or "id" where the association has an ID of its own. current, where set, takes over an existing one.
 type AssociationKind[T, M any] = ObjectKind[T, M]
-
-// AssociationResource serves an association from its kind.
-type AssociationResource[T, M any] = objectResource[T, M]
 
 // NewAssociation returns the resource a kind declares: addressed and named in errors by its two sides.
 func NewAssociation[T, M any](kind *AssociationKind[T, M]) resource.Resource {
