@@ -341,9 +341,6 @@ var _ = acctest.RegisterTypeTests("buildkite_agent_token", acctest.TypeTests{
 			}
 		}},
 	},
-	// Unclustered agent tokens (GraphQL; no REST collection): their name is their description, and removing
-	// one revokes it (the service keeps revoked tokens, which the listing leaves out).
-	Sweeper: &acctest.Sweeper{ResourceType: "buildkite_agent_token", Collection: "graphql:agentTokens", After: nil, List: acctest.ListAgentTokens},
 	Query: &acctest.QueryCase{ResourceType: "buildkite_agent_token", Run: func(t *testing.T, e *acctest.TestEnv, base string) acctest.QueryRow {
 		ctx := t.Context()
 		ci, err := e.Client.AgentTokens.Create(ctx, acctest.PtrTo(base+"-CI"))

@@ -343,8 +343,6 @@ var _ = acctest.RegisterTypeTests("buildkite_cluster_cache_registry", acctest.Ty
 			}
 		},
 	},
-	// Cache registries live in clusters, which take theirs along; these are the tests' in other clusters.
-	Sweeper: &acctest.Sweeper{ResourceType: "buildkite_cluster_cache_registry", Collection: "cache-registries", After: nil, List: acctest.ListCacheRegistries},
 	Query: &acctest.QueryCase{ResourceType: "buildkite_cluster_cache_registry", Run: func(t *testing.T, e *acctest.TestEnv, base string) acctest.QueryRow {
 		ctx := t.Context()
 		a, err := e.Client.Clusters.Create(ctx, buildkite.ClusterCreate{Name: base + "-a"})

@@ -149,8 +149,6 @@ var _ = acctest.RegisterTypeTests("buildkite_cluster", acctest.TypeTests{
 			}
 		}},
 	},
-	Sweeper: &acctest.Sweeper{ResourceType: "buildkite_cluster", Collection: "clusters", After: []string{"buildkite_pipeline", "buildkite_notification_service", "buildkite_cluster_cache_registry",
-		"buildkite_hosted_agent_image"}, List: acctest.ListClusters},
 	Query: &acctest.QueryCase{ResourceType: "buildkite_cluster", Run: func(t *testing.T, e *acctest.TestEnv, base string) acctest.QueryRow {
 		s := e.SeedClusters(t, base)
 		return acctest.QueryRow{

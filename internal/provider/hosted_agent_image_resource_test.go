@@ -324,9 +324,6 @@ var _ = acctest.RegisterTypeTests("buildkite_hosted_agent_image", acctest.TypeTe
 			}
 		}},
 	},
-	// Agent images live in clusters, which take theirs along; these are the tests' in other clusters (only
-	// hosted clusters have any).
-	Sweeper: &acctest.Sweeper{ResourceType: "buildkite_hosted_agent_image", Collection: "agent-images", After: nil, List: listAgentImages},
 	Query: &acctest.QueryCase{ResourceType: "buildkite_hosted_agent_image", Run: func(t *testing.T, e *acctest.TestEnv, base string) acctest.QueryRow {
 		ctx := t.Context()
 		a, err := e.Client.Clusters.Create(ctx, buildkite.ClusterCreate{Name: base + "-a"})
@@ -374,24 +371,3 @@ var _ = acctest.RegisterTypeTests("buildkite_hosted_agent_image", acctest.TypeTe
 			func(img buildkite.AgentImage) string { return img.ID })
 	},
 })
-
-// listAgentImages lists the agent images of every cluster.
-func listAgentImages(ctx context.Context, c *buildkite.Client) ([]acctest.Sweepable, error) {
-	clusters, err := c.Clusters.List(ctx)
-	if err != nil {
-		return nil, err
-	}
-	var out []acctest.Sweepable
-	for _, cl := range clusters {
-		all, err := c.AgentImages.List(ctx, cl.ID)
-		if err != nil {
-			return nil, err
-		}
-		for _, img := range all {
-			out = append(out, acctest.Sweepable{ID: img.ID, Names: []string{img.Name}, Del: func(ctx context.Context) error {
-				return c.AgentImages.Delete(ctx, cl.ID, img.ID)
-			}})
-		}
-	}
-	return out, nil
-}

@@ -843,9 +843,6 @@ var _ = acctest.RegisterTypeTests("buildkite_notification_service", acctest.Type
 			}
 		}},
 	},
-	// Notification services name the pipelines, teams or clusters they are scoped to by UUID: they go
-	// before those. Their name is their description.
-	Sweeper: &acctest.Sweeper{ResourceType: "buildkite_notification_service", Collection: "services", After: nil, List: acctest.ListNotificationServices},
 	Query: &acctest.QueryCase{ResourceType: "buildkite_notification_service", Run: func(t *testing.T, e *acctest.TestEnv, base string) acctest.QueryRow {
 		seed := func(body buildkite.NotificationServiceCreate) *buildkite.NotificationService {
 			s, err := e.Client.NotificationServices.Create(t.Context(), body)

@@ -331,8 +331,6 @@ var _ = acctest.RegisterTypeTests("buildkite_organization_rule", acctest.TypeTes
 			acctest.ExpectMoved(t, w, "buildkite_organization_rule.trigger", map[string]any{"description": "Deploys trigger releases"})
 		}},
 	},
-	// Rules name pipelines by UUID and have no name: theirs are the names of those pipelines. They go first.
-	Sweeper: &acctest.Sweeper{ResourceType: "buildkite_organization_rule", Collection: "rules", After: nil, List: acctest.ListRules},
 	Query: &acctest.QueryCase{ResourceType: "buildkite_organization_rule", Run: func(t *testing.T, e *acctest.TestEnv, base string) acctest.QueryRow {
 		s := e.SeedPipelines(t, base)
 		byID := func(r *buildkite.Rule) queryfilter.QueryFilter { return acctest.ByIdentity("id", r.UUID) }

@@ -775,8 +775,7 @@ var _ = acctest.RegisterTypeTests("buildkite_pipeline", acctest.TypeTests{
 			}
 		}},
 	},
-	Sweeper: &acctest.Sweeper{ResourceType: "buildkite_pipeline", Collection: "pipelines", After: []string{"buildkite_organization_rule", "buildkite_notification_service"}, List: acctest.ListPipelines},
-	Query:   &acctest.QueryCase{ResourceType: "buildkite_pipeline", Run: queryPipelines},
+	Query: &acctest.QueryCase{ResourceType: "buildkite_pipeline", Run: queryPipelines},
 	Taken: &acctest.TakenCase{ResourceType: "buildkite_pipeline", Setup: func(t *testing.T, e *acctest.TestEnv) (string, string) {
 		p := e.PipelineNamed(e.Name("taken"))
 		return fmt.Sprintf(`

@@ -216,7 +216,6 @@ var _ = acctest.RegisterTypeTests("buildkite_pipeline_template", acctest.TypeTes
 			acctest.ExpectMoved(t, w, "buildkite_pipeline_template.standard", map[string]any{"available": true})
 		}},
 	},
-	Sweeper: &acctest.Sweeper{ResourceType: "buildkite_pipeline_template", Collection: "pipeline-templates", After: []string{"buildkite_pipeline"}, List: acctest.ListTemplates},
 	Query: &acctest.QueryCase{ResourceType: "buildkite_pipeline_template", Run: func(t *testing.T, e *acctest.TestEnv, base string) acctest.QueryRow {
 		s := e.SeedPipelines(t, base)
 		byID := func(tpl *buildkite.PipelineTemplate) queryfilter.QueryFilter {

@@ -304,8 +304,6 @@ var _ = acctest.RegisterTypeTests("buildkite_portal", acctest.TypeTests{
 			}
 		}},
 	},
-	// Portals are found by name, and deleted by slug.
-	Sweeper: &acctest.Sweeper{ResourceType: "buildkite_portal", Collection: "portals", After: nil, List: acctest.ListPortals},
 	Query: &acctest.QueryCase{ResourceType: "buildkite_portal", Run: func(t *testing.T, e *acctest.TestEnv, base string) acctest.QueryRow {
 		seed := func(name, slug string, desc *string) *buildkite.Portal {
 			p, err := e.Client.Portals.Create(t.Context(), buildkite.PortalWrite{

@@ -258,7 +258,6 @@ var _ = acctest.RegisterTypeTests("buildkite_registry", acctest.TypeTests{
 			acctest.ExpectMoved(t, w, "buildkite_registry.gems", map[string]any{"oidc_policy": acctest.OfficialOIDCPolicy, "registry_type": "source"})
 		}},
 	},
-	Sweeper: &acctest.Sweeper{ResourceType: "buildkite_registry", Collection: "registries", After: nil, List: acctest.ListRegistries},
 	Query: &acctest.QueryCase{ResourceType: "buildkite_registry", Run: func(t *testing.T, e *acctest.TestEnv, base string) acctest.QueryRow {
 		s := e.SeedSuites(t, base)
 		registry := func(r *buildkite.Registry) queryfilter.QueryFilter { return acctest.ByIdentity("slug", r.Slug) }

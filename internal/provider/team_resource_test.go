@@ -288,9 +288,6 @@ var _ = acctest.RegisterTypeTests("buildkite_team", acctest.TypeTests{
 			acctest.ExpectMoved(t, w, "buildkite_team.platform", map[string]any{"privacy": "SECRET", "members_can_create_suites": true})
 		}},
 	},
-	// Teams own suites, maintain clusters and have access to pipelines and registries: they go last.
-	Sweeper: &acctest.Sweeper{ResourceType: "buildkite_team", Collection: "teams", After: []string{"buildkite_pipeline", "buildkite_cluster", "buildkite_test_suite", "buildkite_registry",
-		"buildkite_notification_service"}, List: acctest.ListTeams},
 	Query: &acctest.QueryCase{ResourceType: "buildkite_team", Run: func(t *testing.T, e *acctest.TestEnv, base string) acctest.QueryRow {
 		s := e.SeedTeams(t, base)
 		return acctest.QueryRow{

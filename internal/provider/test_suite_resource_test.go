@@ -353,7 +353,6 @@ var _ = acctest.RegisterTypeTests("buildkite_test_suite", acctest.TypeTests{
 				"oidc_policy": acctest.OfficialOIDCPolicy})
 		}},
 	},
-	Sweeper: &acctest.Sweeper{ResourceType: "buildkite_test_suite", Collection: "suites", After: nil, List: acctest.ListSuites},
 	Query: &acctest.QueryCase{ResourceType: "buildkite_test_suite", Run: func(t *testing.T, e *acctest.TestEnv, base string) acctest.QueryRow {
 		s := e.SeedSuites(t, base)
 		suite := func(ts *buildkite.TestSuite) queryfilter.QueryFilter { return acctest.ByIdentity("slug", ts.Slug) }

@@ -214,7 +214,7 @@ func (x Sweepable) Tests() bool {
 // sweepers is the table of sweepers, a view over the types' rows (typeTests.sweeper), in no particular
 // order: after gives the order.
 func Sweepers() []Sweeper {
-	return TableRows(func(r TypeTests) []Sweeper { return One(r.Sweeper) })
+	return append([]Sweeper(nil), sweeperTable...)
 }
 
 // sweepOrder is sweepers with every row after the rows its after names.

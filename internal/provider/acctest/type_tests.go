@@ -31,8 +31,6 @@ type TypeTests struct {
 	// migration: moves of the official provider's states of the type (TestAccMigration_fromOfficialProvider,
 	// migration_test.go, and examples/migration).
 	Migration []MigrationCase
-	// sweeper: how `make sweep` finds and removes the type's objects a live run left (sweep.go).
-	Sweeper *Sweeper
 	// query: terraform query of the type's list resource (TestAccResources_query, query_test.go).
 	Query *QueryCase
 	// taken: a create refused because the name or key is taken names the holder (adoption_test.go), where

@@ -1,10 +1,11 @@
-package provider
+package acctest
 
 import (
 	"context"
 	"encoding/json"
 	"os"
 	"reflect"
+	"runtime"
 	"sort"
 	"strings"
 	"testing"
@@ -12,8 +13,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
-
-	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/acctest"
 )
 
 // typeTable is one of the tables a resource type registers its rows in (acctest/type_tests.go).
@@ -23,7 +22,7 @@ type typeTable struct {
 	// schema says of it.
 	requires func(f typeFacts) bool
 	// rows are the resource types the type's rows in the table name, one per row; none when it has no row.
-	rows func(typ string, r acctest.TypeTests) []string
+	rows func(typ string, r TypeTests) []string
 }
 
 // typeFacts is what the provider and the official provider's schema say of one resource type.
@@ -37,29 +36,29 @@ type typeFacts struct {
 
 // typeTables are the tables that require rows; the other fields of typeTests are rows where a type has them.
 var typeTables = []typeTable{
-	{name: acctest.TableIdentity, requires: func(f typeFacts) bool { return f.identity },
-		rows: func(_ string, r acctest.TypeTests) []string {
-			return rowTypes(acctest.One(r.Identity), func(c acctest.IdentityCase) string { return c.ResourceType })
+	{name: TableIdentity, requires: func(f typeFacts) bool { return f.identity },
+		rows: func(_ string, r TypeTests) []string {
+			return rowTypes(One(r.Identity), func(c IdentityCase) string { return c.ResourceType })
 		}},
-	{name: acctest.TableMigration, requires: func(f typeFacts) bool { return f.official },
-		rows: func(typ string, r acctest.TypeTests) []string {
-			return rowTypes(r.Migration, func(acctest.MigrationCase) string { return typ }) // a move is the type's by its file
+	{name: TableMigration, requires: func(f typeFacts) bool { return f.official },
+		rows: func(typ string, r TypeTests) []string {
+			return rowTypes(r.Migration, func(MigrationCase) string { return typ }) // a move is the type's by its file
 		}},
-	{name: acctest.TableSweeper, requires: func(typeFacts) bool { return true },
-		rows: func(_ string, r acctest.TypeTests) []string {
-			return rowTypes(acctest.One(r.Sweeper), func(s acctest.Sweeper) string { return s.ResourceType })
+	{name: TableSweeper, requires: func(typeFacts) bool { return true },
+		rows: func(typ string, _ TypeTests) []string {
+			return rowTypes(SweeperRows(typ), func(s Sweeper) string { return s.ResourceType })
 		}},
-	{name: acctest.TableQuery, requires: func(f typeFacts) bool { return f.list },
-		rows: func(_ string, r acctest.TypeTests) []string {
-			return rowTypes(acctest.One(r.Query), func(c acctest.QueryCase) string { return c.ResourceType })
+	{name: TableQuery, requires: func(f typeFacts) bool { return f.list },
+		rows: func(_ string, r TypeTests) []string {
+			return rowTypes(One(r.Query), func(c QueryCase) string { return c.ResourceType })
 		}},
-	{name: acctest.TableLostSecret, requires: func(f typeFacts) bool { return f.secret },
-		rows: func(_ string, r acctest.TypeTests) []string {
-			return rowTypes(acctest.One(r.LostSecret), func(c acctest.LostSecretCase) string { return c.Typ })
+	{name: TableLostSecret, requires: func(f typeFacts) bool { return f.secret },
+		rows: func(_ string, r TypeTests) []string {
+			return rowTypes(One(r.LostSecret), func(c LostSecretCase) string { return c.Typ })
 		}},
-	{name: acctest.TableAssociation, requires: func(f typeFacts) bool { return f.association },
-		rows: func(_ string, r acctest.TypeTests) []string {
-			return rowTypes(acctest.One(r.Association), func(c acctest.AssociationCase) string { return c.ResourceType })
+	{name: TableAssociation, requires: func(f typeFacts) bool { return f.association },
+		rows: func(_ string, r TypeTests) []string {
+			return rowTypes(One(r.Association), func(c AssociationCase) string { return c.ResourceType })
 		}},
 }
 
@@ -72,12 +71,15 @@ func rowTypes[R any](rows []R, typ func(R) string) []string {
 	return out
 }
 
-// TestHouse_everyTypeHasItsTestRows: every resource type the provider registers has, in its test file, a row
+// RunHouseEveryTypeHasItsTestRows: every resource type the provider registers has, in its test file, a row
 // in each table that applies to it, or an exemption saying why it has none; no row names another type, no
 // type is registered that the provider does not have, and no exemption stands beside a row or for a table
 // that does not apply. A type added without its rows fails here, not silently in the tables' tests.
-func TestHouse_everyTypeHasItsTestRows(t *testing.T) {
-	facts := resourceTypeFacts(t)
+//
+// It checks the types whose constructors pkgPath declares: their rows are registered in the test binary of
+// that package.
+func RunHouseEveryTypeHasItsTestRows(t *testing.T, pkgPath string) {
+	facts := resourceTypeFacts(t, pkgPath)
 	if len(facts) == 0 {
 		t.Fatal("the provider registers no resource type: the schema was not read")
 	}
@@ -86,7 +88,7 @@ func TestHouse_everyTypeHasItsTestRows(t *testing.T) {
 		known[tbl.name] = true
 	}
 	for _, typ := range sortedKeys(facts) {
-		r, ok := acctest.RegisteredTypeTests[typ]
+		r, ok := RegisteredTypeTests[typ]
 		if !ok {
 			t.Errorf("%s has no test rows: register them in %s with var _ = registerTypeTests(%q, typeTests{...})",
 				typ, typeTestFile(typ), typ)
@@ -117,7 +119,7 @@ func TestHouse_everyTypeHasItsTestRows(t *testing.T) {
 			}
 		}
 	}
-	for _, typ := range acctest.TypesWithTests() {
+	for _, typ := range TypesWithTests() {
 		if _, ok := facts[typ]; !ok {
 			t.Errorf("test rows are registered for %s, a resource type the provider does not register", typ)
 		}
@@ -131,10 +133,10 @@ func typeTestFile(typ string) string {
 
 // resourceTypeFacts reads, through the protocol the CLI speaks, the resource types the provider registers
 // and what it says of each, and which of them the official provider has.
-func resourceTypeFacts(t *testing.T) map[string]typeFacts {
+func resourceTypeFacts(t *testing.T, pkgPath string) map[string]typeFacts {
 	t.Helper()
 	ctx := context.Background()
-	server := providerserver.NewProtocol6(New("test")())()
+	server := providerserver.NewProtocol6(NewProvider("test")())()
 	schemas, err := server.GetProviderSchema(ctx, &tfprotov6.GetProviderSchemaRequest{})
 	if err != nil {
 		t.Fatal(err)
@@ -146,7 +148,7 @@ func resourceTypeFacts(t *testing.T) map[string]typeFacts {
 	for _, d := range append(schemas.Diagnostics, identities.Diagnostics...) {
 		t.Fatalf("reading the provider's schemas: %s: %s", d.Summary, d.Detail)
 	}
-	raw, err := os.ReadFile("testdata/official-schema.json")
+	raw, err := os.ReadFile(ProviderTestdata("official-schema.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -160,14 +162,19 @@ func resourceTypeFacts(t *testing.T) map[string]typeFacts {
 		t.Fatal("testdata/official-schema.json holds no resource schema")
 	}
 	associations := map[string]bool{}
-	for _, newResource := range New("test")().Resources(ctx) {
+	own := map[string]bool{} // the types pkgPath declares
+	for _, newResource := range NewProvider("test")().Resources(ctx) {
 		r := newResource()
 		var m resource.MetadataResponse
 		r.Metadata(ctx, resource.MetadataRequest{ProviderTypeName: "buildkite"}, &m)
 		associations[m.TypeName] = servedAsAssociation(t, r)
+		own[m.TypeName] = declaredIn(newResource, pkgPath)
 	}
 	out := map[string]typeFacts{}
 	for typ, schema := range schemas.ResourceSchemas {
+		if !own[typ] {
+			continue
+		}
 		_, identity := identities.IdentitySchemas[typ]
 		_, theirs := official.ResourceSchemas[typ]
 		_, list := schemas.ListResourceSchemas[typ]
@@ -220,4 +227,9 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// declaredIn says whether the function f is declared in the package pkgPath.
+func declaredIn(f func() resource.Resource, pkgPath string) bool {
+	return strings.HasPrefix(runtime.FuncForPC(reflect.ValueOf(f).Pointer()).Name(), pkgPath+".")
 }

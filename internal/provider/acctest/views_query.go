@@ -1,4 +1,4 @@
-package provider
+package acctest
 
 import (
 	"fmt"
@@ -9,7 +9,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 
 	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
-	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/acctest"
 )
 
 // `terraform query` (Terraform 1.14+) over every list resource: what each finds with its filters, and
@@ -18,19 +17,19 @@ import (
 // area's seed in acctest/query_seed.go.
 
 // queryCases is the table of list resources, a view over the types' rows (typeTests.query).
-func queryCases() []acctest.QueryCase {
-	return acctest.TableRows(func(r acctest.TypeTests) []acctest.QueryCase { return acctest.One(r.Query) })
+func queryCases() []QueryCase {
+	return TableRows(func(r TypeTests) []QueryCase { return One(r.Query) })
 }
 
-// TestAccResources_query runs every row of queryCases: an unfiltered list block ("all") and the row's own
+// RunAccResourcesQuery runs every row of queryCases: an unfiltered list block ("all") and the row's own
 // blocks, each refused block, and the import of what "all" finds.
-func TestAccResources_query(t *testing.T) {
-	acctest.RequireCLI(t, acctest.QueryCLI)
+func RunAccResourcesQuery(t *testing.T) {
+	RequireCLI(t, QueryCLI)
 	t.Parallel()
 	for _, tc := range queryCases() {
 		t.Run(tc.ResourceType, func(t *testing.T) {
 			t.Parallel()
-			e := acctest.NewTestEnv(t)
+			e := NewTestEnv(t)
 			row := tc.Run(t, e, e.Name("query"))
 			queried := []resource.TestStep{{
 				Query:             true,
@@ -45,7 +44,7 @@ func TestAccResources_query(t *testing.T) {
 				})
 			}
 			resource.Test(t, resource.TestCase{ProtoV6ProviderFactories: e.Factories(), Steps: queried})
-			e.QueryImport(t, acctest.ListBlocks(tc.ResourceType, "all", ""), row.Imports)
+			e.QueryImport(t, ListBlocks(tc.ResourceType, "all", ""), row.Imports)
 		})
 	}
 }
@@ -54,7 +53,7 @@ func TestAccResources_query(t *testing.T) {
 // the calls: listings only, never one GET per object.
 type areaQuery struct {
 	name  string
-	seed  func(t *testing.T, e *acctest.TestEnv, base string)
+	seed  func(t *testing.T, e *TestEnv, base string)
 	types []string // the list resources, each queried unfiltered
 	found int      // what they find together
 	// listings matches the paths of the listing calls, and lists is how many there must be (why says it).
@@ -65,21 +64,21 @@ type areaQuery struct {
 
 var areaQueries = []areaQuery{
 	{
-		name: "clusters", seed: func(t *testing.T, e *acctest.TestEnv, base string) { e.SeedClusters(t, base) },
+		name: "clusters", seed: func(t *testing.T, e *TestEnv, base string) { e.SeedClusters(t, base) },
 		types:    []string{"buildkite_cluster", "buildkite_cluster_queue", "buildkite_cluster_agent_token", "buildkite_cluster_default_queue"},
 		found:    2 + 3 + 2 + 1,
 		listings: []*regexp.Regexp{regexp.MustCompile(`^/v2/organizations/[^/]+/clusters(/[^/]+/(queues|tokens))?$`)},
 		lists:    4 + 2*2, listsWhy: "clusters four times, then queues and tokens of two clusters",
 	},
 	{
-		name: "teams", seed: func(t *testing.T, e *acctest.TestEnv, base string) { e.SeedTeams(t, base) },
+		name: "teams", seed: func(t *testing.T, e *TestEnv, base string) { e.SeedTeams(t, base) },
 		types:    []string{"buildkite_team", "buildkite_team_member", "buildkite_pipeline_team", "buildkite_test_suite_team"},
 		found:    2 + 2 + 3 + 2,
 		listings: []*regexp.Regexp{regexp.MustCompile(`^/v2/organizations/[^/]+/teams(/[^/]+/(members|pipelines|suites))?$`)},
 		lists:    4 + 3*2, listsWhy: "teams four times, then members, pipelines and suites of two teams",
 	},
 	{
-		name: "pipelines", seed: func(t *testing.T, e *acctest.TestEnv, base string) { e.SeedPipelines(t, base) },
+		name: "pipelines", seed: func(t *testing.T, e *TestEnv, base string) { e.SeedPipelines(t, base) },
 		types:    []string{"buildkite_pipeline", "buildkite_pipeline_template", "buildkite_organization_rule"},
 		found:    3 + 2 + 2,
 		listings: []*regexp.Regexp{regexp.MustCompile(`^/v2/organizations/[^/]+/(pipelines|pipeline-templates|rules|clusters)$`)},
@@ -88,7 +87,7 @@ var areaQueries = []areaQuery{
 		lists: 5, listsWhy: "pipelines twice, clusters, templates and rules once",
 	},
 	{
-		name: "suites", seed: func(t *testing.T, e *acctest.TestEnv, base string) { e.SeedSuites(t, base) },
+		name: "suites", seed: func(t *testing.T, e *TestEnv, base string) { e.SeedSuites(t, base) },
 		types: []string{"buildkite_test_suite", "buildkite_registry", "buildkite_registry_token"},
 		found: 2 + 2 + 3,
 		listings: []*regexp.Regexp{
@@ -99,7 +98,7 @@ var areaQueries = []areaQuery{
 		lists: 1 + 2 + 2 + 2, listsWhy: "suites once, their owners from the teams and the one team's suites, registries twice, the tokens of two registries",
 	},
 	{
-		name: "beyond-spec", seed: func(t *testing.T, e *acctest.TestEnv, base string) { e.SeedBeyondSpec(t, base) },
+		name: "beyond-spec", seed: func(t *testing.T, e *TestEnv, base string) { e.SeedBeyondSpec(t, base) },
 		types: []string{"buildkite_pipeline_schedule", "buildkite_cluster_secret", "buildkite_cluster_maintainer"},
 		found: 3 + 3 + 3,
 		listings: []*regexp.Regexp{
@@ -110,7 +109,7 @@ var areaQueries = []areaQuery{
 		listsWhy: "pipelines once and the schedules of two; clusters twice, the secrets and the maintainers of two",
 	},
 	{
-		name: "memberships", seed: func(t *testing.T, e *acctest.TestEnv, base string) { e.SeedMemberships(t, base) },
+		name: "memberships", seed: func(t *testing.T, e *TestEnv, base string) { e.SeedMemberships(t, base) },
 		types:    []string{"buildkite_organization_membership"},
 		found:    2 + 1, // the emulator's two members and the invitation
 		listings: []*regexp.Regexp{regexp.MustCompile(`^/v2/organizations/[^/]+/(members|invitations)$`)},
@@ -118,20 +117,20 @@ var areaQueries = []areaQuery{
 	},
 }
 
-// TestAccAreas_query runs every areaQuery.
-func TestAccAreas_query(t *testing.T) {
-	acctest.RequireCLI(t, acctest.QueryCLI)
+// RunAccAreasQuery runs every areaQuery.
+func RunAccAreasQuery(t *testing.T) {
+	RequireCLI(t, QueryCLI)
 	t.Parallel()
 	for _, a := range areaQueries {
 		t.Run(a.name, func(t *testing.T) {
 			t.Parallel()
-			e := acctest.NewTestEnv(t)
+			e := NewTestEnv(t)
 			a.seed(t, e, e.Name("query"))
 			var blocks []string
 			for _, typ := range a.types {
 				blocks = append(blocks, typ, "all", "")
 			}
-			calls := e.QueryImport(t, acctest.ListBlocks(blocks...), a.found)
+			calls := e.QueryImport(t, ListBlocks(blocks...), a.found)
 			if e.Live {
 				return
 			}
@@ -144,7 +143,7 @@ func TestAccAreas_query(t *testing.T) {
 
 // countListings counts the calls that match one of listings, and fails the test on any call that is neither
 // a listing nor one of the provider's own checks (the token, the organization).
-func countListings(t *testing.T, e *acctest.TestEnv, calls []fakeserver.Request, listings []*regexp.Regexp) int {
+func countListings(t *testing.T, e *TestEnv, calls []fakeserver.Request, listings []*regexp.Regexp) int {
 	t.Helper()
 	lists := 0
 	for _, r := range calls {

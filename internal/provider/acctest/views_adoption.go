@@ -1,12 +1,10 @@
-package provider
+package acctest
 
 import (
 	"fmt"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
-
-	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/acctest"
 )
 
 // An apply killed before it wrote its state (SIGKILL) leaves objects on the service that no state records.
@@ -16,19 +14,19 @@ import (
 
 // takenCases is the table of types whose names or keys are unique, a view over the types' rows
 // (typeTests.taken).
-func takenCases() []acctest.TakenCase {
-	return acctest.TableRows(func(r acctest.TypeTests) []acctest.TakenCase { return acctest.One(r.Taken) })
+func takenCases() []TakenCase {
+	return TableRows(func(r TypeTests) []TakenCase { return One(r.Taken) })
 }
 
-// TestAccResources_createTakenNamesHolder applies each row's configuration, which the service refuses: the
+// RunAccResourcesCreateTakenNamesHolder applies each row's configuration, which the service refuses: the
 // error names the holder and the import block, and applying that block adopts the object with nothing left
 // to change.
-func TestAccResources_createTakenNamesHolder(t *testing.T) {
+func RunAccResourcesCreateTakenNamesHolder(t *testing.T) {
 	t.Parallel()
 	for _, tc := range takenCases() {
 		t.Run(tc.ResourceType, func(t *testing.T) {
 			t.Parallel()
-			e := acctest.NewTestEnv(t)
+			e := NewTestEnv(t)
 			config, importID := tc.Setup(t, e)
 			adopt := fmt.Sprintf("\nimport {\n  to = %s.test\n  id = %q\n}\n", tc.ResourceType, importID)
 			resource.Test(t, resource.TestCase{
@@ -37,10 +35,10 @@ func TestAccResources_createTakenNamesHolder(t *testing.T) {
 				Steps: []resource.TestStep{
 					{
 						Config: e.Config(config),
-						ExpectError: acctest.Wrapped(fmt.Sprintf(`which Terraform does not track here: most likely an earlier apply created it and was stopped before it could record it. To manage that object with this configuration, adopt it: add this block, with `+"`to`"+` set to the address in the "with" line above, and apply again: import { to = %s.<name> id = %q }`,
+						ExpectError: Wrapped(fmt.Sprintf(`which Terraform does not track here: most likely an earlier apply created it and was stopped before it could record it. To manage that object with this configuration, adopt it: add this block, with `+"`to`"+` set to the address in the "with" line above, and apply again: import { to = %s.<name> id = %q }`,
 							tc.ResourceType, importID)),
 					},
-					{Config: e.Config(config + adopt), ConfigPlanChecks: acctest.ExpectEmpty()},
+					{Config: e.Config(config + adopt), ConfigPlanChecks: ExpectEmpty()},
 				},
 			})
 		})

@@ -1,4 +1,4 @@
-package provider
+package acctest
 
 import (
 	"context"
@@ -12,7 +12,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
-	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/acctest"
 )
 
 // Import by identity (Terraform 1.12+) of every resource type; `make testacc-next` runs these. A type joins
@@ -20,18 +19,18 @@ import (
 // (typeTests.invalidIdentity) where its identity can be malformed.
 
 // identityCases is the table of identities, a view over the types' rows (typeTests.identity).
-func identityCases() []acctest.IdentityCase {
-	return acctest.TableRows(func(r acctest.TypeTests) []acctest.IdentityCase { return acctest.One(r.Identity) })
+func identityCases() []IdentityCase {
+	return TableRows(func(r TypeTests) []IdentityCase { return One(r.Identity) })
 }
 
-// TestAccResources_identity runs every row of identityCases.
-func TestAccResources_identity(t *testing.T) {
-	acctest.RequireCLI(t, acctest.IdentityCLI)
+// RunAccResourcesIdentity runs every row of identityCases.
+func RunAccResourcesIdentity(t *testing.T) {
+	RequireCLI(t, IdentityCLI)
 	t.Parallel()
 	for _, tc := range identityCases() {
 		t.Run(tc.ResourceType, func(t *testing.T) {
 			t.Parallel()
-			e := acctest.NewTestEnv(t)
+			e := NewTestEnv(t)
 			c := tc.Setup(t, e)
 			addr := tc.ResourceType + ".test"
 			destroyed := c.Destroyed
@@ -45,10 +44,10 @@ func TestAccResources_identity(t *testing.T) {
 			resource.Test(t, resource.TestCase{
 				ProtoV6ProviderFactories: e.Factories(),
 				CheckDestroy:             destroyed,
-				Steps: acctest.Steps(
-					acctest.Step(resource.TestStep{
+				Steps: Steps(
+					Step(resource.TestStep{
 						Config:            e.Config(c.Create),
-						ConfigStateChecks: append(acctest.ExpectIdentity(addr, tc.Attrs...), c.Checks...),
+						ConfigStateChecks: append(ExpectIdentity(addr, tc.Attrs...), c.Checks...),
 					}),
 					imports,
 					identityUpdateSteps(e, addr, tc.Attrs, c),
@@ -62,7 +61,7 @@ func TestAccResources_identity(t *testing.T) {
 // identityImportStepsWithSecret are identityImportSteps, with the plan of the first import checked to hold
 // secret null where the type has one.
 func identityImportStepsWithSecret(address, secret string) []resource.TestStep {
-	imports := acctest.IdentityImportSteps(address)
+	imports := IdentityImportSteps(address)
 	if secret != "" {
 		imports[0].ImportPlanChecks.PreApply = []plancheck.PlanCheck{
 			plancheck.ExpectKnownValue(address, tfjsonpath.New(secret), knownvalue.Null()),
@@ -72,33 +71,33 @@ func identityImportStepsWithSecret(address, secret string) []resource.TestStep {
 }
 
 // identityUpdateSteps apply a row's update, where it has one: in place, with the identity kept.
-func identityUpdateSteps(e *acctest.TestEnv, address string, attrs []string, c acctest.IdentityConfigs) []resource.TestStep {
+func identityUpdateSteps(e *TestEnv, address string, attrs []string, c IdentityConfigs) []resource.TestStep {
 	if c.Update == "" {
 		return nil
 	}
-	return acctest.Step(resource.TestStep{
+	return Step(resource.TestStep{
 		Config: e.Config(c.Update),
 		ConfigPlanChecks: resource.ConfigPlanChecks{
 			PreApply: []plancheck.PlanCheck{plancheck.ExpectResourceAction(address, plancheck.ResourceActionUpdate)},
 		},
-		ConfigStateChecks: append(acctest.ExpectIdentity(address, attrs...), c.UpdateChecks...),
+		ConfigStateChecks: append(ExpectIdentity(address, attrs...), c.UpdateChecks...),
 	})
 }
 
 // identityTest runs the steps of one identity test in a fresh environment, where rows do not fit.
-func identityTest(t *testing.T, steps func(e *acctest.TestEnv) []resource.TestStep) {
+func identityTest(t *testing.T, steps func(e *TestEnv) []resource.TestStep) {
 	t.Helper()
-	acctest.RequireCLI(t, acctest.IdentityCLI)
+	RequireCLI(t, IdentityCLI)
 	t.Parallel()
-	e := acctest.NewTestEnv(t)
+	e := NewTestEnv(t)
 	resource.Test(t, resource.TestCase{ProtoV6ProviderFactories: e.Factories(), Steps: steps(e)})
 }
 
-// TestAccClusterQueueResource_identityByGraphQLID imports with the cluster's GraphQL ID in the identity and
+// RunAccClusterQueueResourceIdentityByGraphQLID imports with the cluster's GraphQL ID in the identity and
 // in the configuration, as the official provider's users name clusters: the identity in state holds the
 // cluster's UUID, and the plan after the import is empty.
-func TestAccClusterQueueResource_identityByGraphQLID(t *testing.T) {
-	identityTest(t, func(e *acctest.TestEnv) []resource.TestStep {
+func RunAccClusterQueueResourceIdentityByGraphQLID(t *testing.T) {
+	identityTest(t, func(e *TestEnv) []resource.TestStep {
 		c, err := e.Client.Clusters.Create(context.Background(), buildkite.ClusterCreate{Name: e.Name("identity-graphql")})
 		if err != nil {
 			t.Fatal(err)
@@ -123,17 +122,17 @@ resource "buildkite_cluster_queue" "test" {
 				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 			},
 			ConfigStateChecks: []statecheck.StateCheck{
-				acctest.IdentityValue(addr, "cluster_id", c.ID),
+				IdentityValue(addr, "cluster_id", c.ID),
 				statecheck.ExpectKnownValue(addr, tfjsonpath.New("cluster_uuid"), knownvalue.StringExact(c.ID)),
 			},
 		}}
 	})
 }
 
-// TestAccTeamResource_identityBySlug imports with the team's slug in the identity, as the import ID may name
+// RunAccTeamResourceIdentityBySlug imports with the team's slug in the identity, as the import ID may name
 // it: the identity in state is then the team's UUID.
-func TestAccTeamResource_identityBySlug(t *testing.T) {
-	identityTest(t, func(e *acctest.TestEnv) []resource.TestStep {
+func RunAccTeamResourceIdentityBySlug(t *testing.T) {
+	identityTest(t, func(e *TestEnv) []resource.TestStep {
 		tm := e.SeedTeam(e.Name("identity-slug"))
 		return []resource.TestStep{{
 			Config: e.Config(`
@@ -141,19 +140,19 @@ import {
   to       = buildkite_team.test
   identity = { id = "` + tm.Slug + `" }
 }
-` + acctest.TeamConfig(tm.Name, "visible", "member", false, "")),
+` + TeamConfig(tm.Name, "visible", "member", false, "")),
 			ConfigPlanChecks: resource.ConfigPlanChecks{
 				PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 			},
-			ConfigStateChecks: []statecheck.StateCheck{acctest.IdentityValue("buildkite_team.test", "id", tm.ID)},
+			ConfigStateChecks: []statecheck.StateCheck{IdentityValue("buildkite_team.test", "id", tm.ID)},
 		}}
 	})
 }
 
-// TestAccTestSuiteResource_identityRenamedOutside refreshes a suite renamed outside Terraform: Read finds it
+// RunAccTestSuiteResourceIdentityRenamedOutside refreshes a suite renamed outside Terraform: Read finds it
 // by ID and the identity takes its new slug (an immutable identity would fail the refresh instead).
-func TestAccTestSuiteResource_identityRenamedOutside(t *testing.T) {
-	identityTest(t, func(e *acctest.TestEnv) []resource.TestStep {
+func RunAccTestSuiteResourceIdentityRenamedOutside(t *testing.T) {
+	identityTest(t, func(e *TestEnv) []resource.TestStep {
 		const addr = "buildkite_test_suite.test"
 		name, owner := e.Name("identity"), e.Team("owners")
 		renameOutside := func(s *terraform.State) error {
@@ -163,14 +162,14 @@ func TestAccTestSuiteResource_identityRenamedOutside(t *testing.T) {
 			return err
 		}
 		return []resource.TestStep{
-			{Config: e.Config(acctest.TestSuiteConfig(name, owner, "")), Check: renameOutside, ExpectNonEmptyPlan: true},
+			{Config: e.Config(TestSuiteConfig(name, owner, "")), Check: renameOutside, ExpectNonEmptyPlan: true},
 			// The configuration takes the new name: nothing to change, and the identity has the new slug.
 			{
-				Config: e.Config(acctest.TestSuiteConfig(name+"-elsewhere", owner, "")),
+				Config: e.Config(TestSuiteConfig(name+"-elsewhere", owner, "")),
 				ConfigPlanChecks: resource.ConfigPlanChecks{
 					PreApply: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 				},
-				ConfigStateChecks: append(acctest.ExpectIdentity(addr, "slug"), acctest.IdentityValue(addr, "slug", name+"-elsewhere")),
+				ConfigStateChecks: append(ExpectIdentity(addr, "slug"), IdentityValue(addr, "slug", name+"-elsewhere")),
 			},
 		}
 	})
@@ -178,21 +177,21 @@ func TestAccTestSuiteResource_identityRenamedOutside(t *testing.T) {
 
 // invalidIdentityCases is the table of malformed identities, a view over the types' rows
 // (typeTests.invalidIdentity).
-func invalidIdentityCases() []acctest.InvalidIdentityCase {
-	return acctest.TableRows(func(r acctest.TypeTests) []acctest.InvalidIdentityCase { return acctest.One(r.InvalidIdentity) })
+func invalidIdentityCases() []InvalidIdentityCase {
+	return TableRows(func(r TypeTests) []InvalidIdentityCase { return One(r.InvalidIdentity) })
 }
 
-// TestAccResources_identityInvalid plans every row's import blocks, each of which must be refused at plan
+// RunAccResourcesIdentityInvalid plans every row's import blocks, each of which must be refused at plan
 // time with its message.
-func TestAccResources_identityInvalid(t *testing.T) {
-	acctest.RequireCLI(t, acctest.IdentityCLI)
+func RunAccResourcesIdentityInvalid(t *testing.T) {
+	RequireCLI(t, IdentityCLI)
 	t.Parallel()
 	for _, tc := range invalidIdentityCases() {
 		t.Run(tc.ResourceType, func(t *testing.T) {
-			identityTest(t, func(e *acctest.TestEnv) []resource.TestStep {
+			identityTest(t, func(e *TestEnv) []resource.TestStep {
 				var all []resource.TestStep
 				for _, c := range tc.Setup(e) {
-					all = append(all, resource.TestStep{Config: e.Config(c.Config), PlanOnly: true, ExpectError: acctest.Wrapped(c.Message)})
+					all = append(all, resource.TestStep{Config: e.Config(c.Config), PlanOnly: true, ExpectError: Wrapped(c.Message)})
 				}
 				return all
 			})

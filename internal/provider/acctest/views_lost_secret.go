@@ -1,4 +1,4 @@
-package provider
+package acctest
 
 import (
 	"fmt"
@@ -12,26 +12,25 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
 	"github.com/ci-rest/terraform-provider-buildkite/fakeserver"
-	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/acctest"
 )
 
 // lostSecretCases is the table of secrets only the create answer carries, a view over the types' rows (typeTests.lostSecret).
-func lostSecretCases() []acctest.LostSecretCase {
-	return acctest.TableRows(func(r acctest.TypeTests) []acctest.LostSecretCase { return acctest.One(r.LostSecret) })
+func lostSecretCases() []LostSecretCase {
+	return TableRows(func(r TypeTests) []LostSecretCase { return One(r.LostSecret) })
 }
 
-// TestAccLostCreateAnswers: for each type whose secret is in its create answer alone. With that answer lost
+// RunAccLostCreateAnswers: for each type whose secret is in its create answer alone. With that answer lost
 // once, the apply deletes what the create made and creates it once more, exactly once, and records its
 // secret; lost twice, the apply fails saying why, with the object
 // tainted in state (the next plan replaces it), never a silent null secret. The emulator then holds
 // exactly what the state does.
-func TestAccLostCreateAnswers(t *testing.T) {
+func RunAccLostCreateAnswers(t *testing.T) {
 	t.Parallel()
 	for _, c := range lostSecretCases() {
 		t.Run(strings.ReplaceAll(c.Name, " ", "_"), func(t *testing.T) {
 			t.Parallel()
 			faults, lose := lostCreates(c.Path)
-			e := acctest.NewTestEnvWith(t, fakeserver.Options{Faults: faults})
+			e := NewTestEnvWith(t, fakeserver.Options{Faults: faults})
 			if e.Live {
 				t.Skip("faults are an emulator setting")
 			}
@@ -67,12 +66,12 @@ func TestAccLostCreateAnswers(t *testing.T) {
 							},
 							e.CheckServiceMatchesState,
 						),
-						ConfigPlanChecks: acctest.ExpectEmpty(),
+						ConfigPlanChecks: ExpectEmpty(),
 					},
 					{
 						PreConfig:   func() { lose(2) },
 						Config:      e.Config(c.Config(prefix, "once", "twice")),
-						ExpectError: acctest.Wrapped("Secret of " + c.Kind + " Lost"),
+						ExpectError: Wrapped("Secret of " + c.Kind + " Lost"),
 					},
 					{
 						// What the second create made is in state, tainted: replaced, and its secret obtained.

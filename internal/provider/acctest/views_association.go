@@ -1,4 +1,4 @@
-package provider
+package acctest
 
 import (
 	"fmt"
@@ -10,42 +10,41 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 
-	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/acctest"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
 // associationCases is the table of association types, a view over the types' rows (typeTests.association).
-func associationCases() []acctest.AssociationCase {
-	return acctest.TableRows(func(r acctest.TypeTests) []acctest.AssociationCase { return acctest.One(r.Association) })
+func associationCases() []AssociationCase {
+	return TableRows(func(r TypeTests) []AssociationCase { return One(r.Association) })
 }
 
-// TestAccAssociations runs every association type through one life: create, import (verified, and with a
+// RunAccAssociations runs every association type through one life: create, import (verified, and with a
 // generated configuration that plans empty), an update in place where the type has one, a replacement when
 // the parent changes, a deletion outside Terraform that the next plan re-creates, and destroy.
-func TestAccAssociations(t *testing.T) {
+func RunAccAssociations(t *testing.T) {
 	t.Parallel()
 	for _, tc := range associationCases() {
 		t.Run(tc.ResourceType, func(t *testing.T) {
 			t.Parallel()
-			e := acctest.NewTestEnv(t)
+			e := NewTestEnv(t)
 			config := tc.Setup(t, e)
 			addr := tc.ResourceType + ".test"
 			value := tc.Values[len(tc.Values)-1]
 			resource.Test(t, resource.TestCase{
 				ProtoV6ProviderFactories: e.Factories(),
 				CheckDestroy:             e.CheckDestroyed(tc.ResourceType),
-				Steps: acctest.Steps(
-					acctest.Step(resource.TestStep{
+				Steps: Steps(
+					Step(resource.TestStep{
 						Config: e.Config(config("a", tc.Values[0])),
 						Check:  e.CheckExists(addr),
 						ConfigPlanChecks: resource.ConfigPlanChecks{
 							PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectEmptyPlan()},
 						},
 					}),
-					acctest.ImportSteps(addr, acctest.ImportID(addr, tc.ImportAttrs...)),
+					ImportSteps(addr, ImportID(addr, tc.ImportAttrs...)),
 					associationGraphQLSteps(e, addr, config("a", tc.Values[0]), tc.ImportAttrs),
 					associationUpdateSteps(e, addr, config, tc.Values),
-					acctest.Step(resource.TestStep{
+					Step(resource.TestStep{
 						Config: e.Config(config("b", value)),
 						ConfigPlanChecks: resource.ConfigPlanChecks{
 							PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionDestroyBeforeCreate)},
@@ -53,13 +52,13 @@ func TestAccAssociations(t *testing.T) {
 						},
 						Check: e.CheckExists(addr),
 					}),
-					acctest.Step(resource.TestStep{
+					Step(resource.TestStep{
 						Config: e.Config(config("b", value)), Check: e.RemoveOutside(addr), ExpectNonEmptyPlan: true,
 						ConfigPlanChecks: resource.ConfigPlanChecks{
 							PostApplyPostRefresh: []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionCreate)},
 						},
 					}),
-					acctest.Step(resource.TestStep{Config: e.Config(config("b", value)), Check: e.CheckExists(addr)}),
+					Step(resource.TestStep{Config: e.Config(config("b", value)), Check: e.CheckExists(addr)}),
 				),
 			})
 		})
@@ -67,11 +66,11 @@ func TestAccAssociations(t *testing.T) {
 }
 
 // associationUpdateSteps changes the association's field in place, where the type has a second value.
-func associationUpdateSteps(e *acctest.TestEnv, addr string, config func(parent, value string) string, values []string) []resource.TestStep {
+func associationUpdateSteps(e *TestEnv, addr string, config func(parent, value string) string, values []string) []resource.TestStep {
 	if len(values) < 2 {
 		return nil
 	}
-	return acctest.Step(resource.TestStep{
+	return Step(resource.TestStep{
 		Config: e.Config(config("a", values[1])),
 		ConfigPlanChecks: resource.ConfigPlanChecks{
 			PreApply:             []plancheck.PlanCheck{plancheck.ExpectResourceAction(addr, plancheck.ResourceActionUpdate)},
@@ -99,7 +98,7 @@ func byGraphQLIDs(config string) string {
 
 // associationGraphQLSteps import the association by the GraphQL IDs of its two sides, then name the sides by
 // GraphQL ID in the configuration, which plans nothing.
-func associationGraphQLSteps(e *acctest.TestEnv, addr, config string, sides []string) []resource.TestStep {
+func associationGraphQLSteps(e *TestEnv, addr, config string, sides []string) []resource.TestStep {
 	return []resource.TestStep{
 		{
 			ResourceName: addr, ImportState: true, ImportStateVerify: true,

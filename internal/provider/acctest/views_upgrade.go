@@ -1,4 +1,4 @@
-package provider
+package acctest
 
 import (
 	"bytes"
@@ -19,7 +19,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
-	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/acctest"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
 
@@ -29,14 +28,14 @@ import (
 // states, which no other test writes.
 
 // upgradeCases is the table of earlier states, a view over the types' rows (typeTests.upgrade).
-func upgradeCases() []acctest.UpgradeCase {
-	return acctest.TableRows(func(r acctest.TypeTests) []acctest.UpgradeCase { return r.Upgrade })
+func upgradeCases() []UpgradeCase {
+	return TableRows(func(r TypeTests) []UpgradeCase { return r.Upgrade })
 }
 
-func TestUpgradeResourceState(t *testing.T) {
+func RunUpgradeResourceState(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	server := providerserver.NewProtocol6(New("test")())()
+	server := providerserver.NewProtocol6(NewProvider("test")())()
 	schemas, err := server.GetProviderSchema(ctx, &tfprotov6.GetProviderSchemaRequest{})
 	if err != nil {
 		t.Fatal(err)
@@ -125,27 +124,27 @@ var refusedUpgradeCases = []struct {
 }{
 	{
 		name: "cluster id unreadable, no uuid", typeName: "buildkite_cluster",
-		state: map[string]any{"id": acctest.B64("Cluster---not-a-uuid"), "name": "c"},
+		state: map[string]any{"id": B64("Cluster---not-a-uuid"), "name": "c"},
 		wants: []string{`name "c"`, "id must be a UUID", "terraform state rm"},
 	},
 	{
 		name: "cluster id a number", typeName: "buildkite_cluster",
-		state: map[string]any{"id": json.Number("7"), "uuid": acctest.TestUUID, "name": "c"},
+		state: map[string]any{"id": json.Number("7"), "uuid": TestUUID, "name": "c"},
 		wants: []string{"id must be a string ID, got 7"},
 	},
 	{
 		name: "cluster id of another type", typeName: "buildkite_cluster",
-		state: map[string]any{"id": kit.GraphQLID("Pipeline", acctest.TestUUID), "uuid": acctest.TestUUID, "name": "c"},
+		state: map[string]any{"id": kit.GraphQLID("Pipeline", TestUUID), "uuid": TestUUID, "name": "c"},
 		wants: []string{"id must name a Cluster", "the GraphQL ID of a Pipeline"},
 	},
 	{
 		name: "cluster id and uuid disagree", typeName: "buildkite_cluster",
-		state: map[string]any{"id": acctest.ClusterGraphQLID, "uuid": acctest.OtherUUID, "name": "c"},
-		wants: []string{"names the object " + acctest.TestUUID + ", and uuid names another, " + acctest.OtherUUID},
+		state: map[string]any{"id": ClusterGraphQLID, "uuid": OtherUUID, "name": "c"},
+		wants: []string{"names the object " + TestUUID + ", and uuid names another, " + OtherUUID},
 	},
 	{
 		name: "cluster uuid unreadable", typeName: "buildkite_cluster",
-		state: map[string]any{"id": acctest.ClusterGraphQLID, "uuid": "c-1", "name": "c"},
+		state: map[string]any{"id": ClusterGraphQLID, "uuid": "c-1", "name": "c"},
 		wants: []string{`uuid must be a UUID, got "c-1"`},
 	},
 	{
@@ -155,62 +154,62 @@ var refusedUpgradeCases = []struct {
 	},
 	{
 		name: "cluster name of another JSON type", typeName: "buildkite_cluster",
-		state: map[string]any{"id": acctest.ClusterGraphQLID, "name": []any{"c"}},
+		state: map[string]any{"id": ClusterGraphQLID, "name": []any{"c"}},
 		wants: []string{"does not fit this resource's schema"},
 	},
 	{
 		name: "queue without key or cluster_id", typeName: "buildkite_cluster_queue",
-		state: map[string]any{"id": kit.GraphQLID("ClusterQueue", acctest.OtherUUID), "uuid": acctest.OtherUUID},
+		state: map[string]any{"id": kit.GraphQLID("ClusterQueue", OtherUUID), "uuid": OtherUUID},
 		wants: []string{"cluster_id is missing", "key is missing"},
 	},
 	{
 		name: "queue cluster_id of a pipeline", typeName: "buildkite_cluster_queue",
-		state: map[string]any{"id": kit.GraphQLID("ClusterQueue", acctest.OtherUUID), "cluster_id": kit.GraphQLID("Pipeline", acctest.TestUUID), "key": "k"},
+		state: map[string]any{"id": kit.GraphQLID("ClusterQueue", OtherUUID), "cluster_id": kit.GraphQLID("Pipeline", TestUUID), "key": "k"},
 		wants: []string{"cluster_id must name a Cluster"},
 	},
 	{
 		name: "queue cluster_id and cluster_uuid disagree", typeName: "buildkite_cluster_queue",
-		state: map[string]any{"id": kit.GraphQLID("ClusterQueue", acctest.OtherUUID), "cluster_id": acctest.ClusterGraphQLID, "cluster_uuid": acctest.OtherUUID, "key": "k"},
-		wants: []string{"cluster_id names the object " + acctest.TestUUID + ", and cluster_uuid names another, " + acctest.OtherUUID},
+		state: map[string]any{"id": kit.GraphQLID("ClusterQueue", OtherUUID), "cluster_id": ClusterGraphQLID, "cluster_uuid": OtherUUID, "key": "k"},
+		wants: []string{"cluster_id names the object " + TestUUID + ", and cluster_uuid names another, " + OtherUUID},
 	},
 	{
 		name: "token cluster_uuid unreadable", typeName: "buildkite_cluster_agent_token",
-		state: map[string]any{"id": kit.GraphQLID("ClusterToken", acctest.OtherUUID), "cluster_id": acctest.ClusterGraphQLID, "cluster_uuid": "\x95", "description": "d"},
+		state: map[string]any{"id": kit.GraphQLID("ClusterToken", OtherUUID), "cluster_id": ClusterGraphQLID, "cluster_uuid": "\x95", "description": "d"},
 		wants: []string{"cluster_uuid must be a UUID"},
 	},
 	{
 		name: "pipeline id and uuid disagree", typeName: "buildkite_pipeline", version: 1,
-		state: map[string]any{"id": kit.GraphQLID("Pipeline", acctest.TestUUID), "uuid": acctest.OtherUUID, "name": "app", "repository": "r"},
+		state: map[string]any{"id": kit.GraphQLID("Pipeline", TestUUID), "uuid": OtherUUID, "name": "app", "repository": "r"},
 		wants: []string{"and uuid names another"},
 	},
 	{
 		name: "registry team_ids element of another type", typeName: "buildkite_registry",
-		state: map[string]any{"id": kit.GraphQLID("Registry", acctest.TestUUID), "name": "g", "ecosystem": "ruby",
-			"team_ids": []any{acctest.OtherUUID, kit.GraphQLID("Pipeline", acctest.TestUUID)}},
+		state: map[string]any{"id": kit.GraphQLID("Registry", TestUUID), "name": "g", "ecosystem": "ruby",
+			"team_ids": []any{OtherUUID, kit.GraphQLID("Pipeline", TestUUID)}},
 		wants: []string{"team_ids[1] must name a Team"},
 	},
 	{
 		name: "team member side unreadable", typeName: "buildkite_team_member",
-		state: map[string]any{"id": kit.GraphQLID("TeamMember", acctest.TestUUID), "team_id": "platform", "user_id": kit.GraphQLID("User", acctest.TestUUID), "role": "MEMBER"},
+		state: map[string]any{"id": kit.GraphQLID("TeamMember", TestUUID), "team_id": "platform", "user_id": kit.GraphQLID("User", TestUUID), "role": "MEMBER"},
 		wants: []string{`team_id must be a UUID`, `"platform"`},
 	},
 	{
 		name: "team member without its user", typeName: "buildkite_team_member",
-		state: map[string]any{"id": kit.GraphQLID("TeamMember", acctest.TestUUID), "team_id": kit.GraphQLID("Team", acctest.OtherUUID), "role": "MEMBER"},
+		state: map[string]any{"id": kit.GraphQLID("TeamMember", TestUUID), "team_id": kit.GraphQLID("Team", OtherUUID), "role": "MEMBER"},
 		wants: []string{"do not name the association's two sides"},
 	},
 	{
 		name: "schedule pipeline_id of a cluster", typeName: "buildkite_pipeline_schedule",
-		state: map[string]any{"id": kit.GraphQLID("PipelineSchedule", acctest.OtherUUID), "pipeline_id": acctest.ClusterGraphQLID, "label": "l",
+		state: map[string]any{"id": kit.GraphQLID("PipelineSchedule", OtherUUID), "pipeline_id": ClusterGraphQLID, "label": "l",
 			"cronline": "@daily", "branch": "main"},
 		wants: []string{"pipeline_id must name a Pipeline"},
 	},
 }
 
-func TestUpgradeResourceState_refused(t *testing.T) {
+func RunUpgradeResourceStateRefused(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	server := providerserver.NewProtocol6(New("test")())()
+	server := providerserver.NewProtocol6(NewProvider("test")())()
 	for _, tc := range refusedUpgradeCases {
 		t.Run(tc.name, func(t *testing.T) {
 			raw, err := json.Marshal(tc.state)
@@ -242,7 +241,7 @@ func TestUpgradeResourceState_refused(t *testing.T) {
 // The official provider's "" for an attribute that is Optional and Computed (or has a default, which makes
 // it computed) is kept: the defaults of the shared types are "" (issue 24), and null would plan a change.
 // An optional attribute that is not computed becomes null, as this provider writes it.
-func TestMoveState_keepsEmptyOfComputed(t *testing.T) {
+func RunMoveStateKeepsEmptyOfComputed(t *testing.T) {
 	t.Parallel()
 	current := schema.Schema{Version: 1, Attributes: map[string]schema.Attribute{
 		"id":       schema.StringAttribute{Computed: true},
@@ -251,7 +250,7 @@ func TestMoveState_keepsEmptyOfComputed(t *testing.T) {
 		"optional": schema.StringAttribute{Optional: true},
 		"list":     schema.ListAttribute{Optional: true, ElementType: types.StringType},
 	}}
-	raw, _ := json.Marshal(map[string]any{"id": acctest.TestUUID, "defaults": "", "computed": "", "optional": "", "list": []any{}})
+	raw, _ := json.Marshal(map[string]any{"id": TestUUID, "defaults": "", "computed": "", "optional": "", "list": []any{}})
 	out, err := kit.MoveState(context.Background(), "buildkite_thing", current, kit.StateMoves{}, 0, &tfprotov6.RawState{JSON: raw})
 	if err != nil {
 		t.Fatal(err)
@@ -260,13 +259,13 @@ func TestMoveState_keepsEmptyOfComputed(t *testing.T) {
 	if err := json.Unmarshal(out, &got); err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]any{"id": acctest.TestUUID, "defaults": "", "computed": "", "optional": nil, "list": nil}
+	want := map[string]any{"id": TestUUID, "defaults": "", "computed": "", "optional": nil, "list": nil}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("moved state = %v, want %v", got, want)
 	}
 }
 
-// FuzzUpgradeOfficialState: random official-shape states, each one of upgradeCases' states of the official
+// RunFuzzUpgradeOfficialState: random official-shape states, each one of upgradeCases' states of the official
 // provider with one attribute replaced, dropped, or given another JSON type, go through the provider
 // server's UpgradeResourceState as Terraform sends them. Whatever they hold, the upgrade never panics and
 // either fails with an error that names the resource type, or yields a state of the current schema whose
@@ -276,7 +275,7 @@ func TestMoveState_keepsEmptyOfComputed(t *testing.T) {
 
 // fuzzUpgradeServer is the provider server the fuzz target upgrades through, and its schemas, built once.
 var fuzzUpgradeServer = sync.OnceValues(func() (tfprotov6.ProviderServer, *tfprotov6.GetProviderSchemaResponse) {
-	server := providerserver.NewProtocol6(New("test")())()
+	server := providerserver.NewProtocol6(NewProvider("test")())()
 	schemas, err := server.GetProviderSchema(context.Background(), &tfprotov6.GetProviderSchemaRequest{})
 	if err != nil {
 		panic(err)
@@ -285,8 +284,8 @@ var fuzzUpgradeServer = sync.OnceValues(func() (tfprotov6.ProviderServer, *tfpro
 })
 
 // officialUpgradeCases are the upgradeCases of the official provider's states (without graphql_id).
-func officialUpgradeCases() []acctest.UpgradeCase {
-	var out []acctest.UpgradeCase
+func officialUpgradeCases() []UpgradeCase {
+	var out []UpgradeCase
 	for _, tc := range upgradeCases() {
 		if _, ours := tc.State[kit.AttrGraphQLID]; !ours {
 			out = append(out, tc)
@@ -305,12 +304,12 @@ const (
 	fuzzKinds
 )
 
-func FuzzUpgradeOfficialState(f *testing.F) {
+func RunFuzzUpgradeOfficialState(f *testing.F) {
 	cases := officialUpgradeCases()
 	hostile := []string{
-		"", "12345", "Q2x1c3Rlci0tLT%%%", acctest.B64("Cluster---not-a-uuid"), acctest.B64("cluster---" + acctest.TestUUID), acctest.B64("Widget---" + acctest.TestUUID),
-		kit.GraphQLID("Pipeline", acctest.TestUUID), kit.GraphQLID("Cluster", acctest.OtherUUID), acctest.OtherUUID, strings.ToUpper(acctest.TestUUID), "platform",
-		strings.TrimRight(kit.GraphQLID("Team", acctest.OtherUUID), "="), acctest.TestUUID + "/" + acctest.OtherUUID, "\u00a0" + acctest.TestUUID,
+		"", "12345", "Q2x1c3Rlci0tLT%%%", B64("Cluster---not-a-uuid"), B64("cluster---" + TestUUID), B64("Widget---" + TestUUID),
+		kit.GraphQLID("Pipeline", TestUUID), kit.GraphQLID("Cluster", OtherUUID), OtherUUID, strings.ToUpper(TestUUID), "platform",
+		strings.TrimRight(kit.GraphQLID("Team", OtherUUID), "="), TestUUID + "/" + OtherUUID, "\u00a0" + TestUUID,
 	}
 	// Seeds: every hostile form once as an id, and each case's ID attributes spoiled each way; few enough
 	// that `make fuzz` gets past its baseline quickly.
@@ -388,7 +387,7 @@ func FuzzUpgradeOfficialState(f *testing.F) {
 }
 
 // fuzzAttrNames are the attributes a case's state holds, and id and uuid, in a stable order.
-func fuzzAttrNames(tc acctest.UpgradeCase) []string {
+func fuzzAttrNames(tc UpgradeCase) []string {
 	names := []string{kit.AttrID, kit.AttrUUID}
 	for k := range tc.State {
 		if k != kit.AttrID && k != kit.AttrUUID {
@@ -400,7 +399,7 @@ func fuzzAttrNames(tc acctest.UpgradeCase) []string {
 }
 
 // expectSameIDs fails the test unless the upgraded state got names the objects the input state in did.
-func expectSameIDs(t *testing.T, tc acctest.UpgradeCase, in, got map[string]any) {
+func expectSameIDs(t *testing.T, tc UpgradeCase, in, got map[string]any) {
 	t.Helper()
 	id, _ := got[kit.AttrID].(string)
 	inID, _ := in[kit.AttrID].(string)
