@@ -18,6 +18,7 @@ import (
 	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/actions"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/functions"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/registries"
 )
 
 var (
@@ -174,8 +175,8 @@ func (p *buildkiteProvider) Resources(_ context.Context) []func() resource.Resou
 		NewTestSuiteResource,
 
 		// Package registries
-		NewRegistryResource,
-		NewRegistryTokenResource,
+		registries.NewRegistryResource,
+		registries.NewRegistryTokenResource,
 		NewTeamRegistryResource,
 	}
 }
@@ -215,8 +216,8 @@ func (p *buildkiteProvider) ListResources(context.Context) []func() list.ListRes
 		NewTestSuiteListResource,
 
 		// Package registries
-		NewRegistryListResource,
-		NewRegistryTokenListResource,
+		registries.NewRegistryListResource,
+		registries.NewRegistryTokenListResource,
 		NewTeamRegistryListResource,
 	}
 }
@@ -262,8 +263,8 @@ func (p *buildkiteProvider) DataSources(_ context.Context) []func() datasource.D
 		NewFlakyTestsDataSource,
 
 		// Package registries
-		NewRegistryDataSource,
-		NewRegistriesDataSource,
+		registries.NewRegistryDataSource,
+		registries.NewRegistriesDataSource,
 	}
 }
 

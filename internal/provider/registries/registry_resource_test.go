@@ -1,4 +1,4 @@
-package provider
+package registries_test
 
 import (
 	"context"
