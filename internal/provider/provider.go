@@ -19,6 +19,7 @@ import (
 	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/functions"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/registries"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/suites"
 )
 
 var (
@@ -169,10 +170,10 @@ func (p *buildkiteProvider) Resources(_ context.Context) []func() resource.Resou
 		NewTeamResource,
 		NewTeamMemberResource,
 		NewPipelineTeamResource,
-		NewTestSuiteTeamResource,
+		suites.NewTestSuiteTeamResource,
 
 		// Test suites
-		NewTestSuiteResource,
+		suites.NewTestSuiteResource,
 
 		// Package registries
 		registries.NewRegistryResource,
@@ -210,10 +211,10 @@ func (p *buildkiteProvider) ListResources(context.Context) []func() list.ListRes
 		NewTeamListResource,
 		NewTeamMemberListResource,
 		NewPipelineTeamListResource,
-		NewTestSuiteTeamListResource,
+		suites.NewTestSuiteTeamListResource,
 
 		// Test suites
-		NewTestSuiteListResource,
+		suites.NewTestSuiteListResource,
 
 		// Package registries
 		registries.NewRegistryListResource,
@@ -258,9 +259,9 @@ func (p *buildkiteProvider) DataSources(_ context.Context) []func() datasource.D
 		NewTeamMembersDataSource,
 
 		// Test suites
-		NewTestSuiteDataSource,
-		NewTestSuitesDataSource,
-		NewFlakyTestsDataSource,
+		suites.NewTestSuiteDataSource,
+		suites.NewTestSuitesDataSource,
+		suites.NewFlakyTestsDataSource,
 
 		// Package registries
 		registries.NewRegistryDataSource,

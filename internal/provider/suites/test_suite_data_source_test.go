@@ -1,4 +1,4 @@
-package provider
+package suites_test
 
 import (
 	"fmt"

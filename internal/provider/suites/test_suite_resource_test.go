@@ -1,4 +1,4 @@
-package provider
+package suites_test
 
 import (
 	"context"
@@ -20,6 +20,7 @@ import (
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/acctest"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/suites"
 )
 
 func TestAccTestSuiteResource_basic(t *testing.T) {
@@ -152,7 +153,7 @@ func checkSuiteOwners(e *acctest.TestEnv, addr, owner, former string) resource.T
 		if err != nil {
 			return fmt.Errorf("the new owner's access: %w", err)
 		}
-		if got := suiteAccessFromAPI(ts.AccessLevel); got != "manage_and_read" {
+		if got := suites.SuiteAccessFromAPIForTest(ts.AccessLevel); got != "manage_and_read" {
 			return fmt.Errorf("the new owner's access is %q, want manage_and_read", got)
 		}
 		switch _, err := e.Client.TeamSuites.Get(context.Background(), former, id); {
