@@ -91,7 +91,7 @@
 //
 //  1. The emulator first: its area in fakeserver (see that package's doc), and the client's
 //     service in internal/buildkite.
-//  2. <name>_resource.go, in this order (team_resource.go is the plainest; portal_resource.go adds a
+//  2. <name>_resource.go, in this order (teams/team_resource.go is the plainest; portal_resource.go adds a
 //     secret, suites/test_suite_resource.go a slug that follows the name, cluster_secret_resource.go a parent and
 //     a write-only value):
 //     - the identity: IdentifiedBy(IdentityAttr(...)), attributes in the order of the import ID

@@ -20,6 +20,7 @@ import (
 	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/registries"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/suites"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/teams"
 )
 
 var (
@@ -167,8 +168,8 @@ func (p *buildkiteProvider) Resources(_ context.Context) []func() resource.Resou
 		NewNotificationServiceResource,
 
 		// Teams
-		NewTeamResource,
-		NewTeamMemberResource,
+		teams.NewTeamResource,
+		teams.NewTeamMemberResource,
 		NewPipelineTeamResource,
 		suites.NewTestSuiteTeamResource,
 
@@ -178,7 +179,7 @@ func (p *buildkiteProvider) Resources(_ context.Context) []func() resource.Resou
 		// Package registries
 		registries.NewRegistryResource,
 		registries.NewRegistryTokenResource,
-		NewTeamRegistryResource,
+		teams.NewTeamRegistryResource,
 	}
 }
 
@@ -208,8 +209,8 @@ func (p *buildkiteProvider) ListResources(context.Context) []func() list.ListRes
 		NewNotificationServiceListResource,
 
 		// Teams
-		NewTeamListResource,
-		NewTeamMemberListResource,
+		teams.NewTeamListResource,
+		teams.NewTeamMemberListResource,
 		NewPipelineTeamListResource,
 		suites.NewTestSuiteTeamListResource,
 
@@ -219,7 +220,7 @@ func (p *buildkiteProvider) ListResources(context.Context) []func() list.ListRes
 		// Package registries
 		registries.NewRegistryListResource,
 		registries.NewRegistryTokenListResource,
-		NewTeamRegistryListResource,
+		teams.NewTeamRegistryListResource,
 	}
 }
 
@@ -254,9 +255,9 @@ func (p *buildkiteProvider) DataSources(_ context.Context) []func() datasource.D
 		NewBuildsDataSource,
 
 		// Teams
-		NewTeamDataSource,
-		NewTeamsDataSource,
-		NewTeamMembersDataSource,
+		teams.NewTeamDataSource,
+		teams.NewTeamsDataSource,
+		teams.NewTeamMembersDataSource,
 
 		// Test suites
 		suites.NewTestSuiteDataSource,
