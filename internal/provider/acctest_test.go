@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/acctest"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/organization"
 )
 
 // hooked gives the harness what it needs from the provider before the test rows are registered, some of
@@ -12,11 +13,11 @@ import (
 var hooked = setHooks()
 
 func setHooks() bool {
-	acctest.AllowlistUpdate = allowlistUpdate
+	acctest.AllowlistUpdate = organization.AllowlistUpdate
 	acctest.GraphQLEndpoint = GraphQLEndpoint
 	acctest.NewProtocol6Server = NewProtocol6Server
 	acctest.NewProvider = New
-	acctest.RevocationUpdate = revocationUpdate
+	acctest.RevocationUpdate = organization.RevocationUpdate
 	acctest.PipelineSettingKeys = func() []string {
 		keys := make([]string, 0, len(pipelineSettings))
 		for _, s := range pipelineSettings {

@@ -91,7 +91,7 @@
 //
 //  1. The emulator first: its area in fakeserver (see that package's doc), and the client's
 //     service in internal/buildkite.
-//  2. <name>_resource.go, in this order (teams/team_resource.go is the plainest; portal_resource.go adds a
+//  2. <name>_resource.go, in this order (teams/team_resource.go is the plainest; organization/portal_resource.go adds a
 //     secret, suites/test_suite_resource.go a slug that follows the name, cluster_secret_resource.go a parent and
 //     a write-only value):
 //     - the identity: IdentifiedBy(IdentityAttr(...)), attributes in the order of the import ID
@@ -135,7 +135,7 @@
 //     parent, CaseInsensitiveEnum for enums, ComputedString for what the service assigns.
 //     An association (an object linked under a parent) is the same kind, served by NewAssociation(kind).
 //     Every resource type is served by the kind; what a type does beyond it stays in its own file as the
-//     hooks' functions (pipeline_resource_steps.go, organization_membership_resource.go). A computed
+//     hooks' functions (pipeline_resource_steps.go, organization/organization_membership_resource.go). A computed
 //     attribute the service changes with every update (updated_at) has no UseStateForUnknown; where a plan
 //     modifier turns a differing configuration into no change (semantic YAML), ModifyPlan plans it back to
 //     the state's when nothing else changed (cluster_secret_resource.go), or every such plan shows an

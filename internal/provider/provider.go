@@ -18,6 +18,7 @@ import (
 	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/actions"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/functions"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/organization"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/registries"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/suites"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/teams"
@@ -142,13 +143,13 @@ func (p *buildkiteProvider) Schema(_ context.Context, _ provider.SchemaRequest, 
 func (p *buildkiteProvider) Resources(_ context.Context) []func() resource.Resource {
 	return []func() resource.Resource{
 		// Organization
-		NewOrganizationResource,
-		NewOrganizationBannerResource,
-		NewOrganizationPipelineSettingsResource,
-		NewOrganizationMembershipResource,
-		NewOrganizationRuleResource,
-		NewPortalResource,
-		NewAgentTokenResource, // unclustered
+		organization.NewOrganizationResource,
+		organization.NewOrganizationBannerResource,
+		organization.NewOrganizationPipelineSettingsResource,
+		organization.NewOrganizationMembershipResource,
+		organization.NewOrganizationRuleResource,
+		organization.NewPortalResource,
+		organization.NewAgentTokenResource, // unclustered
 
 		// Clusters
 		NewClusterResource,
@@ -165,7 +166,7 @@ func (p *buildkiteProvider) Resources(_ context.Context) []func() resource.Resou
 		NewPipelineTemplateResource,
 		NewPipelineScheduleResource,
 		NewPipelineWebhookResource,
-		NewNotificationServiceResource,
+		organization.NewNotificationServiceResource,
 
 		// Teams
 		teams.NewTeamResource,
@@ -187,10 +188,10 @@ func (p *buildkiteProvider) Resources(_ context.Context) []func() resource.Resou
 func (p *buildkiteProvider) ListResources(context.Context) []func() list.ListResource {
 	return []func() list.ListResource{
 		// Organization
-		NewOrganizationMembershipListResource,
-		NewOrganizationRuleListResource,
-		NewPortalListResource,
-		NewAgentTokenListResource, // unclustered
+		organization.NewOrganizationMembershipListResource,
+		organization.NewOrganizationRuleListResource,
+		organization.NewPortalListResource,
+		organization.NewAgentTokenListResource, // unclustered
 
 		// Clusters
 		NewClusterListResource,
@@ -206,7 +207,7 @@ func (p *buildkiteProvider) ListResources(context.Context) []func() list.ListRes
 		NewPipelineListResource,
 		NewPipelineTemplateListResource,
 		NewPipelineScheduleListResource,
-		NewNotificationServiceListResource,
+		organization.NewNotificationServiceListResource,
 
 		// Teams
 		teams.NewTeamListResource,
@@ -228,15 +229,15 @@ func (p *buildkiteProvider) ListResources(context.Context) []func() list.ListRes
 func (p *buildkiteProvider) DataSources(_ context.Context) []func() datasource.DataSource {
 	return []func() datasource.DataSource{
 		// Organization
-		NewOrganizationDataSource,
-		NewOrganizationMemberDataSource,
-		NewOrganizationMembersDataSource,
-		NewOrganizationMembershipDataSource,
-		NewOrganizationRuleDataSource,
-		NewOrganizationRulesDataSource,
-		NewPortalDataSource,
-		NewPortalsDataSource,
-		NewMetaDataSource,
+		organization.NewOrganizationDataSource,
+		organization.NewOrganizationMemberDataSource,
+		organization.NewOrganizationMembersDataSource,
+		organization.NewOrganizationMembershipDataSource,
+		organization.NewOrganizationRuleDataSource,
+		organization.NewOrganizationRulesDataSource,
+		organization.NewPortalDataSource,
+		organization.NewPortalsDataSource,
+		organization.NewMetaDataSource,
 
 		// Clusters
 		NewClusterDataSource,
@@ -244,7 +245,7 @@ func (p *buildkiteProvider) DataSources(_ context.Context) []func() datasource.D
 		NewClusterQueuesDataSource,
 		NewClusterNetworkRangesDataSource,
 		NewClusterCacheRegistryDataSource,
-		NewAgentMetricsDataSource,
+		organization.NewAgentMetricsDataSource,
 
 		// Pipelines
 		NewPipelineDataSource,

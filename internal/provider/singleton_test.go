@@ -8,6 +8,7 @@ import (
 	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/acctest"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/organization"
 )
 
 // TestKeepSingletons: what a test changed of the organization's API settings and banner is put back when it
@@ -21,7 +22,7 @@ func TestKeepSingletons(t *testing.T) {
 	ctx := context.Background()
 	e.Server.SetCallerAddress("192.0.2.7") // inside the allowlist below, which the emulator enforces
 	ips, days, restrict := []string{"192.0.2.0/24"}, int64(30), true
-	if _, err := e.Client.OrgSettings.UpdateAPISettings(ctx, buildkite.APISettingsUpdate{AllowedIPAddresses: allowlistUpdate(ips), RevokeInactiveTokensAfterDays: revocationUpdate(days), RestrictUserAPITokenCreation: buildkite.Value(restrict)}); err != nil {
+	if _, err := e.Client.OrgSettings.UpdateAPISettings(ctx, buildkite.APISettingsUpdate{AllowedIPAddresses: organization.AllowlistUpdate(ips), RevokeInactiveTokensAfterDays: organization.RevocationUpdate(days), RestrictUserAPITokenCreation: buildkite.Value(restrict)}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := e.Client.OrgSettings.PutBanner(ctx, "Original"); err != nil {

@@ -5,6 +5,7 @@ import (
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/provider"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/acctest"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/organization"
 )
 
 // hooked gives the harness what it needs from the provider before the test rows are registered, some of
@@ -16,6 +17,8 @@ func setHooks() bool {
 	acctest.NewProvider = provider.New
 	acctest.NewProtocol6Server = provider.NewProtocol6Server
 	acctest.GraphQLEndpoint = provider.GraphQLEndpoint
+	acctest.AllowlistUpdate = organization.AllowlistUpdate
+	acctest.RevocationUpdate = organization.RevocationUpdate
 	return true
 }
 
