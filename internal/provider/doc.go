@@ -135,7 +135,7 @@
 //     parent, CaseInsensitiveEnum for enums, ComputedString for what the service assigns.
 //     An association (an object linked under a parent) is the same kind, served by NewAssociation(kind).
 //     Every resource type is served by the kind; what a type does beyond it stays in its own file as the
-//     hooks' functions (pipeline_resource_steps.go, organization/organization_membership_resource.go). A computed
+//     hooks' functions (pipelines/pipeline_resource_steps.go, organization/organization_membership_resource.go). A computed
 //     attribute the service changes with every update (updated_at) has no UseStateForUnknown; where a plan
 //     modifier turns a differing configuration into no change (semantic YAML), ModifyPlan plans it back to
 //     the state's when nothing else changed (cluster_secret_resource.go), or every such plan shows an

@@ -15,6 +15,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/pipelines"
 )
 
 // enumAttributes are the attributes whose values come from a fixed list, by "<kind> <type>.<attribute path>",
@@ -36,7 +38,7 @@ var enumAttributes = map[string][]string{
 	"list resource buildkite_organization_membership.state":                   {"active", "pending"},
 	"resource buildkite_test_suite_team.access_level":                         {"read_only", "READ_ONLY", "manage_and_read", "MANAGE_AND_READ"},
 	"resource buildkite_team_registry.access_level":                           {"read_only", "READ_ONLY", "read_and_write", "READ_AND_WRITE", "read_write_and_admin", "READ_WRITE_AND_ADMIN"},
-	"data source buildkite_builds.state":                                      buildFilterStates,
+	"data source buildkite_builds.state":                                      pipelines.BuildFilterStates,
 	"action buildkite_create_build.wait_until":                                {`""`, "started", "finished"},
 	"resource buildkite_organization.revoke_inactive_tokens_after":            {"NEVER", "DAYS_30", "DAYS_60", "DAYS_90", "DAYS_180", "DAYS_365"},
 

@@ -19,6 +19,7 @@ import (
 	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/functions"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/organization"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/pipelines"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/registries"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/suites"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/teams"
@@ -162,16 +163,16 @@ func (p *buildkiteProvider) Resources(_ context.Context) []func() resource.Resou
 		NewClusterCacheRegistryResource,
 
 		// Pipelines
-		NewPipelineResource,
-		NewPipelineTemplateResource,
-		NewPipelineScheduleResource,
-		NewPipelineWebhookResource,
+		pipelines.NewPipelineResource,
+		pipelines.NewPipelineTemplateResource,
+		pipelines.NewPipelineScheduleResource,
+		pipelines.NewPipelineWebhookResource,
 		organization.NewNotificationServiceResource,
 
 		// Teams
 		teams.NewTeamResource,
 		teams.NewTeamMemberResource,
-		NewPipelineTeamResource,
+		pipelines.NewPipelineTeamResource,
 		suites.NewTestSuiteTeamResource,
 
 		// Test suites
@@ -204,15 +205,15 @@ func (p *buildkiteProvider) ListResources(context.Context) []func() list.ListRes
 		NewClusterCacheRegistryListResource,
 
 		// Pipelines
-		NewPipelineListResource,
-		NewPipelineTemplateListResource,
-		NewPipelineScheduleListResource,
+		pipelines.NewPipelineListResource,
+		pipelines.NewPipelineTemplateListResource,
+		pipelines.NewPipelineScheduleListResource,
 		organization.NewNotificationServiceListResource,
 
 		// Teams
 		teams.NewTeamListResource,
 		teams.NewTeamMemberListResource,
-		NewPipelineTeamListResource,
+		pipelines.NewPipelineTeamListResource,
 		suites.NewTestSuiteTeamListResource,
 
 		// Test suites
@@ -248,12 +249,12 @@ func (p *buildkiteProvider) DataSources(_ context.Context) []func() datasource.D
 		organization.NewAgentMetricsDataSource,
 
 		// Pipelines
-		NewPipelineDataSource,
-		NewPipelinesDataSource,
-		NewPipelineTemplateDataSource,
-		NewPipelineTemplatesDataSource,
-		NewSignedPipelineStepsDataSource,
-		NewBuildsDataSource,
+		pipelines.NewPipelineDataSource,
+		pipelines.NewPipelinesDataSource,
+		pipelines.NewPipelineTemplateDataSource,
+		pipelines.NewPipelineTemplatesDataSource,
+		pipelines.NewSignedPipelineStepsDataSource,
+		pipelines.NewBuildsDataSource,
 
 		// Teams
 		teams.NewTeamDataSource,
