@@ -3,7 +3,7 @@
 //
 // # Layout
 //
-// One file per type (cluster_resource.go, clusters_data_source.go, cluster_list_resource.go, ...) holds only
+// One file per type (clusters/cluster_resource.go, clusters/clusters_data_source.go, clusters/cluster_list_resource.go, ...) holds only
 // what is particular to its object. Everything types share is in the kit, package internal/provider/kit, one
 // file per role. The kit cannot import this package, so it refers to no type; TestHouse_areasShareOnlyThroughKit
 // fails when a type's file refers to what another area declares. provider.go, provider_configure.go,
@@ -58,7 +58,7 @@
 //
 // # The test harness
 //
-// A test file is named for what it tests (cluster_resource_test.go, identity_test.go, ...). What two test
+// A test file is named for what it tests (clusters/cluster_resource_test.go, identity_test.go, ...). What two test
 // files share is in a test kit file, <role>_kit_test.go (TestHouse_sharedTestHelpersLiveInKitFiles fails
 // when a test file uses a helper declared in another test file that is not a kit file; a type's
 // testAcc<Type>Config builders stay beside its tests):
@@ -92,7 +92,7 @@
 //  1. The emulator first: its area in fakeserver (see that package's doc), and the client's
 //     service in internal/buildkite.
 //  2. <name>_resource.go, in this order (teams/team_resource.go is the plainest; organization/portal_resource.go adds a
-//     secret, suites/test_suite_resource.go a slug that follows the name, cluster_secret_resource.go a parent and
+//     secret, suites/test_suite_resource.go a slug that follows the name, clusters/cluster_secret_resource.go a parent and
 //     a write-only value):
 //     - the identity: IdentifiedBy(IdentityAttr(...)), attributes in the order of the import ID
 //     (MutableIdentity where it follows a rename);
@@ -138,7 +138,7 @@
 //     hooks' functions (pipelines/pipeline_resource_steps.go, organization/organization_membership_resource.go). A computed
 //     attribute the service changes with every update (updated_at) has no UseStateForUnknown; where a plan
 //     modifier turns a differing configuration into no change (semantic YAML), ModifyPlan plans it back to
-//     the state's when nothing else changed (cluster_secret_resource.go), or every such plan shows an
+//     the state's when nothing else changed (clusters/cluster_secret_resource.go), or every such plan shows an
 //     update.
 //     A type the official provider has too: every attribute of its schema (testdata/official-schema.json)
 //     exists here (TestSchemaCoversOfficialProvider lists what is missing); attributes only its GraphQL API

@@ -16,6 +16,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/clusters"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/pipelines"
 )
 
@@ -27,7 +28,7 @@ var enumAttributes = map[string][]string{
 	"resource buildkite_pipeline.provider_settings.issue_comment_match_mode":  {"exact", "contains"},
 	"resource buildkite_pipeline.provider_settings.review_comment_match_mode": {"exact", "contains"},
 	"resource buildkite_cluster_queue.retry_agent_affinity":                   {"prefer-warmest", "prefer-different"},
-	"resource buildkite_cluster_queue.hosted_agents.instance_shape":           hostedInstanceShapes,
+	"resource buildkite_cluster_queue.hosted_agents.instance_shape":           clusters.HostedInstanceShapes,
 	"resource buildkite_pipeline_team.access_level":                           {"read_only", "READ_ONLY", "build_and_read", "BUILD_AND_READ", "manage_build_and_read", "MANAGE_BUILD_AND_READ"},
 	"resource buildkite_team.privacy":                                         {"visible", "VISIBLE", "secret", "SECRET"},
 	"resource buildkite_team.default_member_role":                             {"member", "MEMBER", "maintainer", "MAINTAINER"},

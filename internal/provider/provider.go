@@ -16,6 +16,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/actions"
+	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/clusters"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/functions"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/organization"
@@ -153,14 +154,14 @@ func (p *buildkiteProvider) Resources(_ context.Context) []func() resource.Resou
 		organization.NewAgentTokenResource, // unclustered
 
 		// Clusters
-		NewClusterResource,
-		NewClusterQueueResource,
-		NewClusterDefaultQueueResource,
-		NewClusterAgentTokenResource,
-		NewClusterSecretResource,
-		NewHostedAgentImageResource,
-		NewClusterMaintainerResource,
-		NewClusterCacheRegistryResource,
+		clusters.NewClusterResource,
+		clusters.NewClusterQueueResource,
+		clusters.NewClusterDefaultQueueResource,
+		clusters.NewClusterAgentTokenResource,
+		clusters.NewClusterSecretResource,
+		clusters.NewHostedAgentImageResource,
+		clusters.NewClusterMaintainerResource,
+		clusters.NewClusterCacheRegistryResource,
 
 		// Pipelines
 		pipelines.NewPipelineResource,
@@ -195,14 +196,14 @@ func (p *buildkiteProvider) ListResources(context.Context) []func() list.ListRes
 		organization.NewAgentTokenListResource, // unclustered
 
 		// Clusters
-		NewClusterListResource,
-		NewClusterQueueListResource,
-		NewClusterDefaultQueueListResource,
-		NewClusterAgentTokenListResource,
-		NewClusterSecretListResource,
-		NewHostedAgentImageListResource,
-		NewClusterMaintainerListResource,
-		NewClusterCacheRegistryListResource,
+		clusters.NewClusterListResource,
+		clusters.NewClusterQueueListResource,
+		clusters.NewClusterDefaultQueueListResource,
+		clusters.NewClusterAgentTokenListResource,
+		clusters.NewClusterSecretListResource,
+		clusters.NewHostedAgentImageListResource,
+		clusters.NewClusterMaintainerListResource,
+		clusters.NewClusterCacheRegistryListResource,
 
 		// Pipelines
 		pipelines.NewPipelineListResource,
@@ -241,11 +242,11 @@ func (p *buildkiteProvider) DataSources(_ context.Context) []func() datasource.D
 		organization.NewMetaDataSource,
 
 		// Clusters
-		NewClusterDataSource,
-		NewClustersDataSource,
-		NewClusterQueuesDataSource,
-		NewClusterNetworkRangesDataSource,
-		NewClusterCacheRegistryDataSource,
+		clusters.NewClusterDataSource,
+		clusters.NewClustersDataSource,
+		clusters.NewClusterQueuesDataSource,
+		clusters.NewClusterNetworkRangesDataSource,
+		clusters.NewClusterCacheRegistryDataSource,
 		organization.NewAgentMetricsDataSource,
 
 		// Pipelines
@@ -281,7 +282,7 @@ var (
 // EphemeralResources implements provider.ProviderWithEphemeralResources (Terraform 1.10+).
 func (p *buildkiteProvider) EphemeralResources(_ context.Context) []func() ephemeral.EphemeralResource {
 	return []func() ephemeral.EphemeralResource{
-		NewClusterAgentTokenEphemeral,
+		clusters.NewClusterAgentTokenEphemeral,
 	}
 }
 
