@@ -3,11 +3,16 @@
 //
 // # Layout
 //
-// One file per type (clusters/cluster_resource.go, clusters/clusters_data_source.go, clusters/cluster_list_resource.go, ...) holds only
-// what is particular to its object. Everything types share is in the kit, package internal/provider/kit, one
-// file per role. The kit cannot import this package, so it refers to no type; TestHouse_areasShareOnlyThroughKit
-// fails when a type's file refers to what another area declares. provider.go, provider_configure.go,
-// provider_server.go and action_stop.go stay here; the other files below are the kit's:
+// The types live in one package per area below this one: clusters, pipelines, teams, suites, registries,
+// organization, actions and functions, each with its types' files and their tests (in the external package
+// <area>_test), none over about 60 source files (TestHouse_areasStaySmall). One file per type
+// (clusters/cluster_resource.go, clusters/clusters_data_source.go, clusters/cluster_list_resource.go, ...)
+// holds only what is particular to its object. Everything types share is in the kit, package
+// internal/provider/kit, one file per role. The kit cannot import this package or an area, so it refers to
+// no type, and an area imports no other area (TestHouse_areasImportNoOtherArea): what two areas share moves
+// into the kit. provider.go, provider_configure.go, provider_server.go and action_stop.go stay here, with the
+// tests that span areas (hostile state, sensitive values, faults, the house tests); the other files below
+// are the kit's:
 //
 //   - provider.go: the provider's schema and the registries Resources, DataSources, ListResources,
 //     EphemeralResources, Actions and Functions, grouped by area; provider_configure.go: Configure (the provider block, the environment,
@@ -58,34 +63,39 @@
 //
 // # The test harness
 //
-// A test file is named for what it tests (clusters/cluster_resource_test.go, identity_test.go, ...). What two test
-// files share is in a test kit file, <role>_kit_test.go (TestHouse_sharedTestHelpersLiveInKitFiles fails
-// when a test file uses a helper declared in another test file that is not a kit file; a type's
-// testAcc<Type>Config builders stay beside its tests):
+// A test file is named for what it tests (clusters/cluster_resource_test.go, hostile_state_test.go, ...) and
+// lives beside it. What test files share is the harness, package internal/provider/acctest, one file per
+// role (TestHouse_sharedTestHelpersLiveInTheHarness fails when a test file uses a helper another test file
+// declares; a type's configuration builders stay beside its tests, those another area's tests use are in
+// acctest/shared.go). The harness cannot import the provider, whose own tests import it: what it needs of
+// the provider (its factory, the GraphQL endpoint, the organization's and the pipeline's update bodies) each
+// test package gives it in its acctest_test.go, first of its files, through acctest/hooks.go.
 //
-//   - acctest/type_tests.go: a type's rows of the tables every type runs through (typeTests: identity,
-//     migration, sweeper, ...), registered from the type's own test file with registerTypeTests; each
-//     table's test is a view over the registrations (tableRows), and TestHouse_everyTypeHasItsTestRows
-//     (type_tests_test.go) fails when a type the provider registers lacks a row a table requires and its
-//     exempt does not say why.
-//   - acctest/env.go: TestMain, testEnv (a fresh emulator and provider per test: newTestEnv,
-//     newTestEnvWith, e.factories, e.config), envLive and regexpMust.
-//   - acctest/acc.go: test kinds (registerTestKind) and the steps every type runs (importSteps,
-//     e.disappears, e.checkDestroyed).
-//   - acctest/values.go: ptrTo, UUIDs (testUUID, otherUUID, unknownUUID) and GraphQL IDs (b64).
-//   - acctest/seed.go: objects made in the emulator's store outside Terraform (e.seedTeam, e.pipelineNamed,
-//     ...); acctest/query_seed.go: the seeds of terraform query's areas; acctest/checks.go: checks of the
-//     store and the state several types' tests use (checkPipeline, pipelineAddr, stateIs, ...).
-//   - acctest/singleton.go: holding the organization's singletons and putting them back (holdSingleton,
-//     e.keepAPISettings, ...); acctest/sweep.go: the sweepers (a type's typeTests.sweeper) and live
-//     runs' leftovers; acctest/service_state.go: the emulator's store compared with Terraform's state
-//     (each type's serviceState lists its objects).
-//   - acctest/newcli.go: the Terraform CLI a test drives (terraformCLI, requireCLI); acctest/cli.go: a
-//     work directory for the CLI (cliWorkdir, actionWorkdir, expectOutput); acctest/action.go: what the
-//     actions' tests share.
-//   - acctest/migration.go: the official provider's workspaces and schema (officialWorkspace).
-//   - acctest/bench.go, bench_cpu_*_kit_test.go: the benchmarks' knobs and the process's CPU time.
-//   - acctest/aimed_faults.go: faults the emulator aims at one request (e.aim, e.checkFaultsMet, e.partKept).
+//   - acctest/type_tests.go: a type's rows of the tables every type runs through (TypeTests: identity,
+//     migration, query, ...), registered from the type's own test file with RegisterTypeTests. The rows a
+//     test file registers exist only in its package's test binary, so each package's views_test.go runs
+//     the tables' views (acctest/views_*.go: RunAccResourcesIdentity, RunAccMigrationFromOfficialProvider,
+//     ...) under the tests' names over the rows it holds, and RunHouseEveryTypeHasItsTestRows fails when a
+//     type the package declares lacks a row a table requires and its Exempt does not say why.
+//   - acctest/sweepers.go: every type's sweeper (how `make sweep` finds and removes its objects), in every
+//     binary, since terraform-plugin-testing resolves a sweeper's dependencies inside one;
+//     acctest/test_kinds.go: every type's test kind (the emulator's Kind and store key, get and delete for
+//     live runs), in every binary too: a test of one area destroys objects of another's types.
+//   - acctest/env.go: Main, TestEnv (a fresh emulator and provider per test: NewTestEnv, NewTestEnvWith,
+//     its factories and config), the live environment and RegexpMust.
+//   - acctest/acc.go: the steps every type runs (ImportSteps, e.Disappears, e.CheckDestroyed).
+//   - acctest/values.go: PtrTo, UUIDs (TestUUID, OtherUUID, UnknownUUID) and GraphQL IDs (B64).
+//   - acctest/seed.go: objects made in the emulator's store outside Terraform; acctest/query_seed.go: the
+//     seeds of terraform query's areas; acctest/checks.go: checks of the store and the state several
+//     types' tests use.
+//   - acctest/singleton.go: holding the organization's singletons and putting them back; acctest/sweep.go:
+//     the sweepers' machinery and live runs' leftovers; acctest/service_state.go: the emulator's store
+//     compared with Terraform's state (each type's ServiceState lists its objects).
+//   - acctest/newcli.go: the Terraform CLI a test drives (TerraformCLI, RequireCLI); acctest/cli.go: a
+//     work directory for the CLI; acctest/action.go: what the actions' tests share.
+//   - acctest/migration.go: the official provider's workspaces and schema (OfficialWorkspace).
+//   - acctest/bench.go, acctest/bench_cpu_*.go: the benchmarks' knobs and the process's CPU time.
+//   - acctest/aimed_faults.go: faults the emulator aims at one request.
 //
 // # Adding a resource type
 //
@@ -153,22 +163,23 @@
 //  5. A list resource, in <name>_list_resource.go: a NamedList (found by name in one listing) or a
 //     ChildList (found under parents, with a ParentKind), returning the resource's model as Read leaves
 //     it; register it in ListResources.
-//  6. Tests, against a fresh emulator each (newTestEnv): in <name>_resource_test.go, registerTestKind in
-//     init (the emulator's Kind and store key, and get and delete for live runs), then
+//  6. Tests, against a fresh emulator each (acctest.NewTestEnv): its test kind in acctest/test_kinds.go and
+//     its sweeper in acctest/sweepers.go (every test binary holds them all), then, in
+//     <area>/<name>_resource_test.go,
 //     TestAcc<Name>Resource_basic (create, importSteps, update in place, replacement, with CheckDestroy)
 //     and _disappears (e.disappears). The same file registers the type's rows of the tables every type
-//     runs through, once, as `var _ = registerTypeTests("buildkite_<name>", typeTests{...})` at its end:
+//     runs through, once, as `var _ = acctest.RegisterTypeTests("buildkite_<name>", acctest.TypeTests{...})`
+//     at its end:
 //     identity (TestAccResources_identity, under Terraform 1.16: `make testacc-next`), invalidIdentity
 //     where its identity can be malformed, query for its list resource (TestAccResources_query, under
-//     Terraform 1.16, with its area's seed in acctest/query_seed.go), sweeper (how `make sweep` finds
-//     and removes its objects, after the types whose objects refer to its), lostSecret for a secret only
+//     Terraform 1.16, with its area's seed in acctest/query_seed.go), lostSecret for a secret only
 //     the create answer carries, taken where its names or keys are unique (adoption_test.go),
 //     association for an association type (its life-cycle test, association_test.go), upgrade for its
 //     earlier states (upgrade_test.go), serviceState (its objects' IDs on the service, compared with the
 //     state after faults), and, where a table that requires a row does not apply, exempt
 //     with the reason (a queue goes with its cluster, so it has no sweeper).
-//     TestHouse_everyTypeHasItsTestRows names every row a type lacks.
-//     A type the official provider has too registers its migration rows (typeTests.migration), each
+//     TestHouse_everyTypeHasItsTestRows (its area's views_test.go) names every row a type lacks.
+//     A type the official provider has too registers its migration rows (TypeTests.Migration), each
 //     with an add method of officialWorkspace that creates the objects in the emulator (w.withCluster(),
 //     w.withTeam() for what it needs) and calls w.add with the configuration in that provider's style and
 //     the instance as its state stores it (officialInstance: its attributes, GraphQL IDs built with

@@ -127,28 +127,41 @@ func compositeKeys(f *ast.File) map[*ast.Ident]bool {
 	return keys
 }
 
-// testKitFile is how a test kit file is named: <role>_kit_test.go, one per role of the test harness (doc.go,
-// "The test harness").
-var testKitFile = regexp.MustCompile(`^[a-z0-9]+(_[a-z0-9]+)*_kit_test\.go$`)
-
 // typeConfig is a type's configuration builder, the type's own vocabulary: it stays in the type's test file,
-// and the tests of the types that depend on it call it there.
+// and the tests of its area that depend on it call it there (another area's call it from the harness,
+// acctest/shared.go).
 var typeConfig = regexp.MustCompile(`^testAcc[A-Z]\w*Config$`)
 
-// A test helper two test files share lives in a test kit file (<role>_kit_test.go), so that a newcomer finds
-// the harness in one place: a function, type, variable or constant declared in any other _test.go file is
-// used by that file alone. Exceptions: a type's configuration builders (testAcc<Type>Config), and methods
-// declared beside their receiver's type. A method declared away from its receiver's type, outside a kit
-// file, is likewise used by its own file alone (known by its name, as no types are checked here). A kit file
-// holds no test (TestMain aside).
-func TestHouse_sharedTestHelpersLiveInKitFiles(t *testing.T) {
+// A package's own test files that are not tests: the hooks it gives the harness (acctest_test.go), the views
+// it runs over its rows (views_test.go), and what its external tests need of the package (export_test.go).
+var packageTestFiles = []string{"acctest_test.go", "views_test.go", "export_test.go"}
+
+// A test helper two test files share lives in the harness, package internal/provider/acctest, so that a
+// newcomer finds it in one place: in the provider's and in each area's tests, a function, type, variable or
+// constant declared in a _test.go file is used by that file alone. Exceptions: a type's configuration
+// builders (testAcc<Type>Config), methods declared beside their receiver's type, and the package's own test
+// files (packageTestFiles). A method declared away from its receiver's type is likewise used by its own file
+// alone (known by its name, as no types are checked here).
+func TestHouse_sharedTestHelpersLiveInTheHarness(t *testing.T) {
+	read := 0
+	for _, dir := range append([]string{"."}, areaNames()...) {
+		read += sharedTestHelpersIn(t, dir)
+	}
+	if read == 0 {
+		t.Fatal("no test file declares a helper: the files are not being read")
+	}
+}
+
+// sharedTestHelpersIn checks the test files of one directory, returning how many helpers they declare.
+func sharedTestHelpersIn(t *testing.T, dir string) int {
+	t.Helper()
 	fset := token.NewFileSet()
-	names, err := filepath.Glob("*_test.go")
+	names, err := filepath.Glob(filepath.Join(dir, "*_test.go"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	files := map[string]*ast.File{}
-	declaredIn := map[string]string{} // a non-kit test file's top-level names -> the file
+	declaredIn := map[string]string{} // a test file's top-level names -> the file
 	typeIn := map[string]string{}     // every test file's type names -> the file
 	for _, name := range names {
 		f, err := parser.ParseFile(fset, name, nil, 0) // with object resolution: Unresolved is what other files declare
@@ -162,10 +175,7 @@ func TestHouse_sharedTestHelpersLiveInKitFiles(t *testing.T) {
 					typeIn[s.(*ast.TypeSpec).Name.Name] = name
 				}
 			}
-			if testKitFile.MatchString(name) {
-				if fn, ok := d.(*ast.FuncDecl); ok && isTestEntry(fn) && fn.Name.Name != "TestMain" {
-					t.Errorf("%s: kit file %s declares %s: a test lives in a file named for what it tests", fset.Position(fn.Pos()), name, fn.Name.Name)
-				}
+			if slices.Contains(packageTestFiles, filepath.Base(name)) {
 				continue
 			}
 			for _, n := range topLevelNames(d) {
@@ -176,14 +186,8 @@ func TestHouse_sharedTestHelpersLiveInKitFiles(t *testing.T) {
 			}
 		}
 	}
-	if len(declaredIn) == 0 {
-		t.Fatal("no test file declares a helper: the files are not being read")
-	}
-	strayMethods := map[string]string{} // method name -> the non-kit file declaring it away from its type
+	strayMethods := map[string]string{} // method name -> the file declaring it away from its type
 	for name, f := range files {
-		if testKitFile.MatchString(name) {
-			continue
-		}
 		for _, d := range f.Decls {
 			fn, ok := d.(*ast.FuncDecl)
 			if !ok || fn.Recv == nil || len(fn.Recv.List) == 0 {
@@ -201,7 +205,7 @@ func TestHouse_sharedTestHelpersLiveInKitFiles(t *testing.T) {
 			if !ok || from == name || keys[id] {
 				continue
 			}
-			t.Errorf("%s: %s is declared in %s and used here, in %s: a helper two test files share moves into the test kit file of its role (<role>_kit_test.go)", fset.Position(id.Pos()), id.Name, from, name)
+			t.Errorf("%s: %s is declared in %s and used here, in %s: a helper two test files share moves into the harness (internal/provider/acctest)", fset.Position(id.Pos()), id.Name, from, name)
 		}
 		if len(strayMethods) == 0 {
 			continue
@@ -212,11 +216,12 @@ func TestHouse_sharedTestHelpersLiveInKitFiles(t *testing.T) {
 				return true
 			}
 			if from, ok := strayMethods[sel.Sel.Name]; ok && from != name {
-				t.Errorf("%s: method %s is declared in %s, away from its type, and used here, in %s: move it beside its type or into the test kit file of its role (<role>_kit_test.go)", fset.Position(sel.Pos()), sel.Sel.Name, from, name)
+				t.Errorf("%s: method %s is declared in %s, away from its type, and used here, in %s: move it beside its type or into the harness (internal/provider/acctest)", fset.Position(sel.Pos()), sel.Sel.Name, from, name)
 			}
 			return true
 		})
 	}
+	return len(declaredIn)
 }
 
 // isTestEntry is a function go test calls itself: Test…, Fuzz…, Benchmark…, Example….
@@ -318,48 +323,46 @@ func TestHouse_newCLITestsRunInTestaccNext(t *testing.T) {
 	}
 }
 
-// areas name, by the start of its file's name, the area each file of a type belongs to: the packages the
-// provider is to be split into (DESIGN.md, "The kit and the areas"). A file that starts with none of them is
-// one of the provider's own (providerFiles); what types share is in the kit, package internal/provider/kit,
-// which cannot import this package and so cannot refer to a type.
-var areas = []struct{ prefix, area string }{
-	{"cluster_", "clusters"}, {"clusters_", "clusters"}, {"hosted_agent_", "clusters"},
-	{"pipeline_", "pipelines"}, {"pipelines_", "pipelines"}, {"signed_pipeline_", "pipelines"}, {"builds_", "pipelines"},
-	{"team_", "teams"}, {"teams_", "teams"},
-	{"test_suite_", "suites"}, {"test_suites_", "suites"}, {"flaky_tests_", "suites"},
-	{"registry_", "registries"}, {"registries_", "registries"},
-	{"organization_", "organization"}, {"portal_", "organization"}, {"portals_", "organization"},
-	{"notification_service_", "organization"}, {"agent_", "organization"}, {"meta_", "organization"},
-	{"action_", "actions"}, {"function_", "functions"},
-}
+// areas are the packages the types live in, internal/provider/<area> (DESIGN.md, "The provider, its kit and
+// its areas"); what types share is in the kit, package internal/provider/kit, and the acceptance tests'
+// harness is package internal/provider/acctest.
+var areas = []string{"clusters", "pipelines", "teams", "suites", "registries", "organization", "actions", "functions"}
 
 // providerFiles are the provider's own files: its schema, configuration and server, which name every type.
 var providerFiles = []string{"provider.go", "provider_configure.go", "provider_server.go", "action_stop.go", "doc.go"}
 
-// areaOf is the area of a file of the package, "" for the provider's own files.
-func areaOf(t *testing.T, name string) string {
-	if slices.Contains(providerFiles, name) {
-		return ""
-	}
-	base := strings.TrimSuffix(name, "_test.go")
-	for _, a := range areas {
-		if strings.HasPrefix(base+"_", a.prefix) || strings.HasPrefix(base, a.prefix) {
-			return a.area
-		}
-	}
-	t.Errorf("%s belongs to no area: add its prefix to areas, or move a shared piece into the kit (internal/provider/kit)", name)
-	return ""
-}
+// areaNames are the areas, each a package internal/provider/<area>.
+func areaNames() []string { return areas }
 
-// areaNames are the areas of the areas table, each a package internal/provider/<area> once it has moved.
-func areaNames() []string {
-	var out []string
-	for _, a := range areas {
-		if len(out) == 0 || out[len(out)-1] != a.area {
-			out = append(out, a.area)
+// The provider's package holds only its own files, and every package below it is an area, the kit or the
+// harness: a type lands in its area, and a new area is named in areas, so that the house tests read it.
+func TestHouse_typesLiveInTheirAreas(t *testing.T) {
+	names, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range names {
+		if !strings.HasSuffix(name, "_test.go") && !slices.Contains(providerFiles, name) {
+			t.Errorf("%s is not one of the provider's own files (providerFiles): a type's file goes in its area, internal/provider/<area>", name)
 		}
 	}
-	return out
+	entries, err := os.ReadDir(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dirs := 0
+	for _, e := range entries {
+		if !e.IsDir() || e.Name() == "testdata" {
+			continue
+		}
+		dirs++
+		if e.Name() != "kit" && e.Name() != "acctest" && !slices.Contains(areas, e.Name()) {
+			t.Errorf("internal/provider/%s is not an area the house tests read: add it to areas", e.Name())
+		}
+	}
+	if dirs < len(areas)+2 {
+		t.Errorf("found %d packages below internal/provider, want the %d areas, the kit and the harness", dirs, len(areas))
+	}
 }
 
 // An area is a package of its own that imports no other area, nor the provider: what two areas share is in
