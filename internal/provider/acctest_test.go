@@ -4,8 +4,6 @@ import (
 	"testing"
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/acctest"
-	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/organization"
-	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/pipelines"
 )
 
 // hooked gives the harness what it needs from the provider before the test rows are registered, some of
@@ -14,25 +12,9 @@ import (
 var hooked = setHooks()
 
 func setHooks() bool {
-	acctest.AllowlistUpdate = organization.AllowlistUpdate
 	acctest.GraphQLEndpoint = GraphQLEndpoint
 	acctest.NewProtocol6Server = NewProtocol6Server
 	acctest.NewProvider = New
-	acctest.RevocationUpdate = organization.RevocationUpdate
-	acctest.PipelineSettingKeys = func() []string {
-		keys := make([]string, 0, len(pipelines.PipelineSettings))
-		for _, s := range pipelines.PipelineSettings {
-			keys = append(keys, s.Key)
-		}
-		return keys
-	}
-	acctest.BlankPipelineSettings = func() map[string]any {
-		blank := map[string]any{}
-		for k, v := range pipelines.BlankSettings().Attributes() {
-			blank[k] = pipelines.SettingValue(v)
-		}
-		return blank
-	}
 	return true
 }
 

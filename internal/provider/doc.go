@@ -68,8 +68,9 @@
 // role (TestHouse_sharedTestHelpersLiveInTheHarness fails when a test file uses a helper another test file
 // declares; a type's configuration builders stay beside its tests, those another area's tests use are in
 // acctest/shared.go). The harness cannot import the provider, whose own tests import it: what it needs of
-// the provider (its factory, the GraphQL endpoint, the organization's and the pipeline's update bodies) each
-// test package gives it in its acctest_test.go, first of its files, through acctest/hooks.go.
+// the provider (its factory, its server, the GraphQL endpoint) each test package gives it in its
+// acctest_test.go, first of its files, through acctest/hooks.go; what it needs of an area it imports
+// (acctest/areas.go), an area's tests being its external package.
 //
 //   - acctest/type_tests.go: a type's rows of the tables every type runs through (TypeTests: identity,
 //     migration, query, ...), registered from the type's own test file with RegisterTypeTests. The rows a

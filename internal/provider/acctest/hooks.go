@@ -9,15 +9,11 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
-
-	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
 )
 
-// The hooks are what the harness needs from the provider: each test package's TestMain sets them before it
-// calls Main. The harness cannot import the provider, whose own (internal) tests import the harness.
-
-// AllowlistUpdate is the provider's allowlistUpdate.
-var AllowlistUpdate func(cidrs []string) buildkite.Optional[string]
+// The hooks are what the harness needs from the provider: each test package sets them in its
+// acctest_test.go, before its test rows are made. The harness cannot import the provider, whose own
+// (internal) tests import the harness; what it needs of an area it imports (areas.go).
 
 // GraphQLEndpoint is the provider's graphqlEndpoint.
 var GraphQLEndpoint func(graphqlURL string, restURL string) string
@@ -27,9 +23,6 @@ var NewProtocol6Server func(version string) func() tfprotov6.ProviderServer
 
 // NewProvider is the provider's New.
 var NewProvider func(version string) func() provider.Provider
-
-// RevocationUpdate is the provider's revocationUpdate.
-var RevocationUpdate func(days int64) buildkite.Optional[int64]
 
 // ProviderTestdata is the path of a file of internal/provider/testdata from the directory a test runs in:
 // internal/provider, or an area's package below it.
@@ -41,9 +34,3 @@ func ProviderTestdata(name string) string {
 	}
 	return filepath.Join("testdata", name)
 }
-
-// PipelineSettingKeys are the keys of the pipeline's provider_settings, in its schema's order.
-var PipelineSettingKeys func() []string
-
-// BlankPipelineSettings is provider_settings as the pipeline records an empty block: every key, null or false.
-var BlankPipelineSettings func() map[string]any

@@ -5,8 +5,6 @@ import (
 
 	"github.com/ci-rest/terraform-provider-buildkite/internal/provider"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/acctest"
-	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/organization"
-	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/pipelines"
 )
 
 // hooked gives the harness what it needs from the provider before the test rows are registered, some of
@@ -18,22 +16,6 @@ func setHooks() bool {
 	acctest.NewProvider = provider.New
 	acctest.NewProtocol6Server = provider.NewProtocol6Server
 	acctest.GraphQLEndpoint = provider.GraphQLEndpoint
-	acctest.AllowlistUpdate = organization.AllowlistUpdate
-	acctest.RevocationUpdate = organization.RevocationUpdate
-	acctest.PipelineSettingKeys = func() []string {
-		keys := make([]string, 0, len(pipelines.PipelineSettings))
-		for _, s := range pipelines.PipelineSettings {
-			keys = append(keys, s.Key)
-		}
-		return keys
-	}
-	acctest.BlankPipelineSettings = func() map[string]any {
-		blank := map[string]any{}
-		for k, v := range pipelines.BlankSettings().Attributes() {
-			blank[k] = pipelines.SettingValue(v)
-		}
-		return blank
-	}
 	return true
 }
 
