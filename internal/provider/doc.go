@@ -91,7 +91,7 @@
 //     types' tests use.
 //   - acctest/singleton.go: holding the organization's singletons and putting them back; acctest/sweep.go:
 //     the sweepers' machinery and live runs' leftovers; acctest/service_state.go: the emulator's store
-//     compared with Terraform's state (each type's ServiceState lists its objects).
+//     compared with Terraform's state (acctest/service_states.go lists each type's objects).
 //   - acctest/newcli.go: the Terraform CLI a test drives (TerraformCLI, RequireCLI); acctest/cli.go: a
 //     work directory for the CLI; acctest/action.go: what the actions' tests share.
 //   - acctest/migration.go: the official provider's workspaces and schema (OfficialWorkspace).
@@ -176,9 +176,9 @@
 //     Terraform 1.16, with its area's seed in acctest/query_seed.go), lostSecret for a secret only
 //     the create answer carries, taken where its names or keys are unique (adoption_test.go),
 //     association for an association type (its life-cycle test, association_test.go), upgrade for its
-//     earlier states (upgrade_test.go), serviceState (its objects' IDs on the service, compared with the
-//     state after faults), and, where a table that requires a row does not apply, exempt
-//     with the reason (a queue goes with its cluster, so it has no sweeper).
+//     earlier states (acctest/views_upgrade.go), and, where a table that requires a row does not apply,
+//     Exempt with the reason (a queue goes with its cluster, so it has no sweeper). Its objects' IDs on the
+//     service, compared with the state after faults, go in acctest/service_states.go.
 //     TestHouse_everyTypeHasItsTestRows (its area's views_test.go) names every row a type lacks.
 //     A type the official provider has too registers its migration rows (TypeTests.Migration), each
 //     with an add method of officialWorkspace that creates the objects in the emulator (w.withCluster(),

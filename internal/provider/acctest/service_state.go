@@ -36,15 +36,10 @@ func stateObjects(s *terraform.State) ObjectsByType {
 	return inState
 }
 
-// serviceObjects lists what the service holds of the kinds whose IDs the comparison knows: the types with a
-// serviceState row (typeTests.serviceState).
+// ServiceObjects lists what the service holds of the kinds whose IDs the comparison knows (serviceStates).
 func ServiceObjects(ctx context.Context, c *buildkite.Client) (ObjectsByType, error) {
 	listed := ObjectsByType{}
-	for _, typ := range TypesWithTests() {
-		list := RegisteredTypeTests[typ].ServiceState
-		if list == nil {
-			continue
-		}
+	for typ, list := range serviceStates {
 		ids, err := list(ctx, c)
 		if err != nil {
 			return nil, fmt.Errorf("listing %s: %w", typ, err)
@@ -107,10 +102,8 @@ func CompareObjects(listed, inState ObjectsByType) error {
 // serviceListed are the kinds serviceObjects lists.
 func serviceListed() map[string]bool {
 	out := map[string]bool{}
-	for _, typ := range TypesWithTests() {
-		if RegisteredTypeTests[typ].ServiceState != nil {
-			out[typ] = true
-		}
+	for typ := range serviceStates {
+		out[typ] = true
 	}
 	return out
 }

@@ -1,27 +1,26 @@
 package acctest
 
 import (
-	"context"
 	"slices"
 	"sort"
-
-	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
 )
 
-// A resource type's rows of the tables every type runs through (identity, migration, sweep, ...) are
+// A resource type's rows of the tables every type runs through (identity, migration, query, ...) are
 // declared beside the type, in its own test file, in one registration:
 //
-//	var _ = registerTypeTests("buildkite_portal", typeTests{
-//		identity:  &identityCase{...},
-//		migration: []migrationCase{...},
-//		sweeper:   &sweeper{...},
+//	var _ = acctest.RegisterTypeTests("buildkite_portal", acctest.TypeTests{
+//		Identity:  &acctest.IdentityCase{...},
+//		Migration: []acctest.MigrationCase{...},
+//		Query:     &acctest.QueryCase{...},
 //	})
 //
-// The tables' tests (TestAccResources_identity, TestAccMigration_fromOfficialProvider, the sweepers, ...)
-// are views over these registrations, and TestHouse_everyTypeHasItsTestRows fails when a type the
-// provider registers lacks a row a table requires and says nothing of why (exempt).
+// The tables' tests (TestAccResources_identity, TestAccMigration_fromOfficialProvider, ...) are views over
+// these registrations (views_*.go), which each package's views_test.go runs over the rows its test binary
+// holds, and TestHouse_everyTypeHasItsTestRows fails when a type the package declares lacks a row a table
+// requires and says nothing of why (Exempt). A type's sweeper and the IDs the service holds of it are the
+// harness's own tables (sweepers.go, service_states.go), which every binary holds.
 
-// typeTests are one resource type's rows; a nil or empty field is no row.
+// TypeTests are one resource type's rows; a nil or empty field is no row.
 type TypeTests struct {
 	// identity: import by identity and the identity through an update (TestAccResources_identity, identity_test.go).
 	Identity *IdentityCase
@@ -42,10 +41,6 @@ type TypeTests struct {
 	Association *AssociationCase
 	// upgrade: earlier states of ours and the official provider's, upgraded (TestUpgradeResourceState).
 	Upgrade []UpgradeCase
-	// serviceState lists the IDs of the type's objects the service holds, as its state records them (id, or
-	// uuid where it has none): the types with one are compared with the state after faults
-	// (checkServiceMatchesState, service_state.go).
-	ServiceState func(ctx context.Context, c *buildkite.Client) ([]string, error)
 
 	// exempt says, for a table that requires a row of this type, why the type has none: the table's name
 	// (a tableX constant) -> the reason, a sentence.

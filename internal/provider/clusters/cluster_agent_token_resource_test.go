@@ -1,7 +1,6 @@
 package clusters_test
 
 import (
-	"context"
 	"fmt"
 	"net/http"
 	"strings"
@@ -15,7 +14,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
-	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/acctest"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
@@ -266,11 +264,6 @@ var _ = acctest.RegisterTypeTests("buildkite_cluster_agent_token", acctest.TypeT
 				"cluster_uuid": acctest.TestUUID, "description": "d", "allowed_ip_addresses": []any{}, "token": "s"},
 			Want: map[string]any{"id": acctest.OtherUUID, "cluster_id": acctest.TestUUID, "allowed_ip_addresses": nil, "token": "s", "expires_at": nil},
 		},
-	},
-	ServiceState: func(ctx context.Context, c *buildkite.Client) ([]string, error) {
-		clusters, err := c.Clusters.List(ctx)
-		return acctest.ChildIDs(clusters, err, func(cl buildkite.Cluster) ([]buildkite.ClusterToken, error) { return c.ClusterTokens.List(ctx, cl.ID) },
-			func(t buildkite.ClusterToken) string { return t.ID })
 	},
 	Exempt: map[string]string{
 		acctest.TableSweeper: "A cluster's agent tokens go with their cluster, which the cluster sweeper removes.",

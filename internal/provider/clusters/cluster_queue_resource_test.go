@@ -500,11 +500,6 @@ resource "buildkite_cluster_queue" "test" {
 				"hosted_agents": map[string]any{"instance_shape": "MACOS_M2_4X7", "mac": map[string]any{"xcode_version": "16", "macos_version": "15"}, "linux": nil}},
 		},
 	},
-	ServiceState: func(ctx context.Context, c *buildkite.Client) ([]string, error) {
-		clusters, err := c.Clusters.List(ctx)
-		return acctest.ChildIDs(clusters, err, func(cl buildkite.Cluster) ([]buildkite.Queue, error) { return c.Queues.List(ctx, cl.ID) },
-			func(q buildkite.Queue) string { return q.ID })
-	},
 	Exempt: map[string]string{
 		acctest.TableSweeper: "A cluster's queues go with their cluster, which the cluster sweeper removes.",
 	},

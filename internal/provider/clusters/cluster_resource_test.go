@@ -1,7 +1,6 @@
 package clusters_test
 
 import (
-	"context"
 	"fmt"
 	"testing"
 
@@ -12,7 +11,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/statecheck"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
-	"github.com/ci-rest/terraform-provider-buildkite/internal/buildkite"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/acctest"
 	"github.com/ci-rest/terraform-provider-buildkite/internal/provider/kit"
 )
@@ -187,9 +185,5 @@ var _ = acctest.RegisterTypeTests("buildkite_cluster", acctest.TypeTests{
 			State: map[string]any{"id": acctest.ClusterGraphQLID, "name": "c"},
 			Want:  map[string]any{"id": acctest.TestUUID, "uuid": acctest.TestUUID, "graphql_id": acctest.ClusterGraphQLID},
 		},
-	},
-	ServiceState: func(ctx context.Context, c *buildkite.Client) ([]string, error) {
-		all, err := c.Clusters.List(ctx)
-		return acctest.ServiceIDs(all, err, func(cl buildkite.Cluster) string { return cl.ID })
 	},
 })

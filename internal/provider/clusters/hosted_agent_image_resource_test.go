@@ -365,9 +365,4 @@ var _ = acctest.RegisterTypeTests("buildkite_hosted_agent_image", acctest.TypeTe
 			Imports: 2,
 		}
 	}},
-	ServiceState: func(ctx context.Context, c *buildkite.Client) ([]string, error) {
-		clusters, err := c.Clusters.List(ctx)
-		return acctest.ChildIDs(clusters, err, func(cl buildkite.Cluster) ([]buildkite.AgentImage, error) { return c.AgentImages.List(ctx, cl.ID) },
-			func(img buildkite.AgentImage) string { return img.ID })
-	},
 })

@@ -872,8 +872,4 @@ var _ = acctest.RegisterTypeTests("buildkite_notification_service", acctest.Type
 			Imports: 2,
 		}
 	}},
-	ServiceState: func(ctx context.Context, c *buildkite.Client) ([]string, error) {
-		all, err := c.NotificationServices.List(ctx)
-		return acctest.ServiceIDs(all, err, func(s buildkite.NotificationService) string { return s.ID })
-	},
 })

@@ -388,8 +388,4 @@ resource "buildkite_organization_rule" "test" {
 			Want: map[string]any{"id": acctest.TestUUID, "description": nil, "url": "u"},
 		},
 	},
-	ServiceState: func(ctx context.Context, c *buildkite.Client) ([]string, error) {
-		all, err := c.Rules.List(ctx)
-		return acctest.ServiceIDs(all, err, func(r buildkite.Rule) string { return r.UUID })
-	},
 })

@@ -354,8 +354,4 @@ var _ = acctest.RegisterTypeTests("buildkite_portal", acctest.TypeTests{
 			return out
 		},
 	},
-	ServiceState: func(ctx context.Context, c *buildkite.Client) ([]string, error) {
-		all, err := c.Portals.List(ctx)
-		return acctest.ServiceIDs(all, err, func(p buildkite.Portal) string { return p.UUID }) // by UUID: a portal has no id
-	},
 })

@@ -822,10 +822,6 @@ resource "buildkite_pipeline" "test" {
 			Want: map[string]any{"id": acctest.TestUUID, "provider_settings": nil},
 		},
 	},
-	ServiceState: func(ctx context.Context, c *buildkite.Client) ([]string, error) {
-		all, err := c.Pipelines.List(ctx, nil)
-		return acctest.ServiceIDs(all, err, func(p buildkite.Pipeline) string { return p.ID })
-	},
 })
 
 // queryPipelines is the row of buildkite_pipeline, whose list resource has the most filters. The archived

@@ -253,8 +253,4 @@ var _ = acctest.RegisterTypeTests("buildkite_pipeline_template", acctest.TypeTes
 			Want: map[string]any{"id": acctest.TestUUID, "available": true, "updated_at": nil},
 		},
 	},
-	ServiceState: func(ctx context.Context, c *buildkite.Client) ([]string, error) {
-		all, err := c.PipelineTemplates.List(ctx)
-		return acctest.ServiceIDs(all, err, func(t buildkite.PipelineTemplate) string { return t.UUID })
-	},
 })

@@ -303,8 +303,4 @@ var _ = acctest.RegisterTypeTests("buildkite_registry", acctest.TypeTests{
 			Want: map[string]any{"id": acctest.TestUUID, "registry_type": nil, "team_ids": nil},
 		},
 	},
-	ServiceState: func(ctx context.Context, c *buildkite.Client) ([]string, error) {
-		all, err := c.Registries.List(ctx)
-		return acctest.ServiceIDs(all, err, func(r buildkite.Registry) string { return r.ID })
-	},
 })

@@ -1,7 +1,6 @@
 package registries_test
 
 import (
-	"context"
 	"fmt"
 	"regexp"
 	"testing"
@@ -188,13 +187,6 @@ var _ = acctest.RegisterTypeTests("buildkite_registry_token", acctest.TypeTests{
 			Imports: 3,
 		}
 	}},
-	ServiceState: func(ctx context.Context, c *buildkite.Client) ([]string, error) {
-		registries, err := c.Registries.List(ctx)
-		return acctest.ChildIDs(registries, err, func(r buildkite.Registry) ([]buildkite.RegistryToken, error) {
-			return c.RegistryTokens.List(ctx, r.Slug)
-		},
-			func(t buildkite.RegistryToken) string { return t.ID })
-	},
 	Exempt: map[string]string{
 		acctest.TableSweeper: "A registry's tokens go with their registry, which the registry sweeper removes.",
 		acctest.TableLostSecret: "Its create answers 200, not the 201 whose loss this table injects; " +

@@ -414,8 +414,4 @@ var _ = acctest.RegisterTypeTests("buildkite_test_suite", acctest.TypeTests{
 			Want: map[string]any{"team_owner_id": acctest.OtherUUID, "oidc_policy": nil, "api_token": "t"},
 		},
 	},
-	ServiceState: func(ctx context.Context, c *buildkite.Client) ([]string, error) {
-		all, err := c.TestSuites.List(ctx)
-		return acctest.ServiceIDs(all, err, func(s buildkite.TestSuite) string { return s.ID })
-	},
 })

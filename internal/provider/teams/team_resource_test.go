@@ -334,8 +334,4 @@ var _ = acctest.RegisterTypeTests("buildkite_team", acctest.TypeTests{
 				"members_can_destroy_registries": true, "created_at": nil},
 		},
 	},
-	ServiceState: func(ctx context.Context, c *buildkite.Client) ([]string, error) {
-		all, err := c.Teams.List(ctx, buildkite.TeamListOptions{})
-		return acctest.ServiceIDs(all, err, func(t buildkite.Team) string { return t.ID })
-	},
 })
