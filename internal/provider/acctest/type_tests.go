@@ -3,6 +3,7 @@ package acctest
 import (
 	"slices"
 	"sort"
+	"sync/atomic"
 )
 
 // A resource type's rows of the tables every type runs through (identity, migration, query, ...) are
@@ -60,16 +61,17 @@ const (
 var (
 	RegisteredTypeTests = map[string]TypeTests{}
 	// typeTestsRead is set once a view has read the registrations: a registration after it would be missed.
-	typeTestsRead bool
+	// Views running in parallel set it at once.
+	typeTestsRead atomic.Bool
 )
 
-// registerTypeTests records one resource type's rows. Call it once per type, from the type's test file, as
-// `var _ = registerTypeTests(...)`: package variables are initialized before any init function or test
+// RegisterTypeTests records one resource type's rows. Call it once per type, from the type's test file, as
+// `var _ = acctest.RegisterTypeTests(...)`: package variables are initialized before any init function or test
 // runs, so every view sees every row.
 //
 //nolint:unparam // the result exists only so that a package variable can hold the call
 func RegisterTypeTests(resourceType string, rows TypeTests) bool {
-	if typeTestsRead {
+	if typeTestsRead.Load() {
 		panic("test rows registered after the tables were read (register with var _ =, not in init): " + resourceType)
 	}
 	if _, dup := RegisteredTypeTests[resourceType]; dup {
@@ -79,9 +81,9 @@ func RegisterTypeTests(resourceType string, rows TypeTests) bool {
 	return true
 }
 
-// typesWithTests returns the resource types that registered rows, in the order of their names.
+// TypesWithTests returns the resource types that registered rows, in the order of their names.
 func TypesWithTests() []string {
-	typeTestsRead = true
+	typeTestsRead.Store(true)
 	names := make([]string, 0, len(RegisteredTypeTests))
 	for name := range RegisteredTypeTests {
 		names = append(names, name)
@@ -90,7 +92,7 @@ func TypesWithTests() []string {
 	return names
 }
 
-// tableRows is one table, a view over the registrations: the rows row picks from each type's, the types in
+// TableRows is one table, a view over the registrations: the rows row picks from each type's, the types in
 // the order of their names.
 func TableRows[R any](row func(TypeTests) []R) []R {
 	var out []R
