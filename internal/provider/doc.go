@@ -68,9 +68,10 @@
 // role (TestHouse_sharedTestHelpersLiveInTheHarness fails when a test file uses a helper another test file
 // declares; a type's configuration builders stay beside its tests, those another area's tests use are in
 // acctest/shared.go). The harness cannot import the provider, whose own tests import it: what it needs of
-// the provider (its factory, its server, the GraphQL endpoint) each test package gives it in its
-// acctest_test.go, first of its files, through acctest/hooks.go; what it needs of an area it imports
-// (acctest/areas.go), an area's tests being its external package.
+// the provider (its factory, its server, the GraphQL endpoint) is set through acctest/hooks.go, for the
+// areas' tests by importing package acctest/withprovider and for the provider's own in their
+// acctest_test.go; what it needs of an area it imports (acctest/areas.go), an area's tests being its
+// external package.
 //
 //   - acctest/type_tests.go: a type's rows of the tables every type runs through (TypeTests: identity,
 //     migration, query, ...), registered from the type's own test file with RegisterTypeTests. The rows a

@@ -132,7 +132,7 @@ func compositeKeys(f *ast.File) map[*ast.Ident]bool {
 // acctest/shared.go).
 var typeConfig = regexp.MustCompile(`^testAcc[A-Z]\w*Config$`)
 
-// A package's own test files that are not tests: the hooks it gives the harness (acctest_test.go), the views
+// A package's own test files that are not tests: its TestMain and the provider's hooks (acctest_test.go), the views
 // it runs over its rows (views_test.go), and what its external tests need of the package (export_test.go).
 var packageTestFiles = []string{"acctest_test.go", "views_test.go", "export_test.go"}
 

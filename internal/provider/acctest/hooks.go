@@ -11,9 +11,10 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 )
 
-// The hooks are what the harness needs from the provider: each test package sets them in its
-// acctest_test.go, before its test rows are made. The harness cannot import the provider, whose own
-// (internal) tests import the harness; what it needs of an area it imports (areas.go).
+// The hooks are what the harness needs from the provider, set before any test row is made: by package
+// withprovider, which the areas' tests import, and by the provider's own tests in their acctest_test.go.
+// The harness cannot import the provider, whose own (internal) tests import the harness; what it needs of
+// an area it imports (areas.go).
 
 // GraphQLEndpoint is the provider's graphqlEndpoint.
 var GraphQLEndpoint func(graphqlURL string, restURL string) string
